@@ -1,0 +1,5 @@
+"""Allow `python -m mcp_review`."""
+
+from mcp_review.cli import main
+
+raise SystemExit(main())

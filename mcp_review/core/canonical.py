@@ -1,0 +1,154 @@
+"""Canonical JSON and strict JSON loading.
+
+Canonical form (digest scheme 1):
+- keys sorted by code point, separators ``,`` and ``:``, no insignificant whitespace;
+- UTF-8, non-ASCII kept as is (``ensure_ascii=False``); lone surrogates are kept (surrogatepass)
+  rather than crashing the digest of a hostile definition;
+- numbers: an integral float whose magnitude is below 2**53 is written as an integer, so ``1``
+  and ``1.0`` hash alike (JSON Schema treats them as the same number, and a JavaScript server
+  re-serialising ``1.0`` emits ``1``); other floats use Python's shortest round-trip repr;
+  integers are exact at any size; NaN and Infinity are refused (not JSON);
+- booleans stay booleans: ``true`` never equals ``1``;
+- no Unicode normalisation: the digest covers the exact code points the server sent, because a
+  homoglyph or a hidden character is exactly what an attack changes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Any
+
+from mcp_review.core.errors import InputError
+
+_INT_SAFE = 2**53
+
+MAX_DEPTH = 512
+"""Deepest nesting accepted anywhere in a definition or call (arrays and objects)."""
+
+
+def normalize(value: Any) -> Any:
+    """Return ``value`` with numbers in canonical form (see module doc). Raises ValueError on NaN."""
+    return _norm(value, 0)
+
+
+def _norm(v: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nesting deeper than {MAX_DEPTH} levels")
+    if isinstance(v, bool) or v is None or isinstance(v, (str, int)):
+        return v
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            raise ValueError("NaN or Infinity is not JSON")
+        if v.is_integer() and abs(v) < _INT_SAFE:
+            return int(v)
+        return v
+    if isinstance(v, dict):
+        return {str(k): _norm(x, depth + 1) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_norm(x, depth + 1) for x in v]
+    raise TypeError(f"not a JSON value: {type(v).__name__}")
+
+
+def canonical_json(value: Any) -> str:
+    """Canonical JSON text of ``value`` (see module doc)."""
+    return json.dumps(
+        normalize(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+        allow_nan=False,
+    )
+
+
+def canonical_bytes(value: Any) -> bytes:
+    return canonical_json(value).encode("utf-8", "surrogatepass")
+
+
+def pretty_json(value: Any) -> str:
+    """Sorted, indented JSON for showing a schema side by side (still canonical in content)."""
+    return json.dumps(normalize(value), sort_keys=True, indent=2, ensure_ascii=False)
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality: 1 == 1.0, but true != 1 and key order is irrelevant."""
+    try:
+        return canonical_json(a) == canonical_json(b)
+    except (ValueError, TypeError):
+        return a == b
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def loads(text: str | bytes, *, source: str = "<input>") -> Any:
+    """Parse JSON strictly: NaN/Infinity refused, errors name the source and the line,
+    nesting beyond MAX_DEPTH refused with a clear message (never a RecursionError traceback)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise InputError(f"not UTF-8 text (byte {e.start})", source=source) from None
+    depth = _max_depth_estimate(text)
+    if depth > MAX_DEPTH:
+        raise InputError(
+            f"JSON nesting is {depth} levels deep; the limit is {MAX_DEPTH}", source=source
+        )
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON: {e.msg} (column {e.colno})", source=source,
+                         line=e.lineno) from None
+    except ValueError as e:
+        raise InputError(f"invalid JSON: {e}", source=source) from None
+    except RecursionError:
+        raise InputError("JSON nesting too deep", source=source) from None
+
+
+def _max_depth_estimate(text: str) -> int:
+    """Bracket depth outside strings: a cheap pre-check so a 10,000-deep document is refused
+    before the parser recurses."""
+    if "[" not in text and "{" not in text:
+        return 0
+    # Fast path: if the total count of openers is small, no need to scan.
+    openers = text.count("[") + text.count("{")
+    if openers <= MAX_DEPTH:
+        return openers
+    depth = best = 0
+    in_str = esc = False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > best:
+                best = depth
+                if best > MAX_DEPTH:
+                    return best
+        elif ch in "]}":
+            depth -= 1
+    return best
+
+
+def load_file(path: str) -> Any:
+    """Read and parse a JSON file; every failure is an InputError naming the file."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise InputError("no such file", source=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a JSON file", source=path) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", source=path) from None
+    return loads(data, source=path)
+
+
+# Walkers recurse a few frames per nesting level; make room for MAX_DEPTH levels.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH + 1000))

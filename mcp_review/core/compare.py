@@ -1,0 +1,85 @@
+"""Compare two definitions of one tool: classified changes, replay, witnesses, verdict.
+
+This is the one entry point the CLI, the pin-file status, the proxy and the app all call, so
+they can never disagree about a tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_review.core.model import CLASS_ORDER, Change, ChangeClass, ToolDef
+from mcp_review.core.replay import Call, ReplayResult, replay
+from mcp_review.core.schema_diff import diff_tools
+from mcp_review.core.witness import attach_witnesses
+
+
+@dataclass(slots=True)
+class Comparison:
+    old: ToolDef
+    new: ToolDef
+    changes: list[Change] = field(default_factory=list)
+    replay: ReplayResult | None = None
+
+    @property
+    def digest_changed(self) -> bool:
+        return self.old.digest != self.new.digest
+
+    def of_class(self, cls: ChangeClass) -> list[Change]:
+        return [c for c in self.changes if c.cls is cls]
+
+    @property
+    def breaking(self) -> list[Change]:
+        return self.of_class(ChangeClass.BREAKING)
+
+    @property
+    def broken_calls(self) -> int:
+        return self.replay.broken if self.replay is not None else 0
+
+    @property
+    def verdict(self) -> str:
+        """The seed's gate: FAIL on any breaking change or any broken recorded call."""
+        return "FAIL" if self.breaking or self.broken_calls else "PASS"
+
+    @property
+    def schema_only_split(self) -> bool:
+        """Breaking by schema while no recorded call breaks (the seed's C5 cell)."""
+        return bool(self.breaking) and self.replay is not None and self.broken_calls == 0
+
+    def classes(self) -> set[ChangeClass]:
+        return {c.cls for c in self.changes}
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "verdict": self.verdict,
+            "tool": self.new.name,
+            "old_digest": self.old.digest,
+            "new_digest": self.new.digest,
+            "changes": [c.to_json() for c in self.changes],
+            "counts": {str(k): len(self.of_class(k)) for k in ChangeClass},
+        }
+        if self.replay is not None:
+            d["replay"] = self.replay.to_json()
+            d["breaking_by_schema_only"] = self.schema_only_split
+        return d
+
+
+def compare(
+    old: ToolDef,
+    new: ToolDef,
+    calls: Sequence[Call] | None = None,
+    *,
+    witnesses: bool = True,
+) -> Comparison:
+    """Classify every change from ``old`` to ``new``; replay ``calls`` if given; find witnesses
+    for breaking / potentially-breaking input changes that no recorded call demonstrates."""
+    changes = diff_tools(old, new)
+    result = replay(old.input_schema, new.input_schema, calls) if calls is not None else None
+    if witnesses and any(
+        c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING) for c in changes
+    ):
+        changes = attach_witnesses(old, new, changes)
+    changes.sort(key=lambda c: (CLASS_ORDER[c.cls], c.pointer, c.rule))
+    return Comparison(old=old, new=new, changes=changes, replay=result)

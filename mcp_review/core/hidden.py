@@ -1,0 +1,111 @@
+"""Hidden characters: find them in untrusted text, and make them visible.
+
+Flagged: zero-width and invisible formatting characters, bidi controls, the Unicode TAG block
+(U+E0000–E007F, used to smuggle ASCII invisibly), C0/C1 controls other than tab and newline,
+and ANSI escape sequences (which start with ESC, a C0 control). ``visible()`` turns each into a
+bracketed token (``⟨U+200B⟩``, ``⟨ESC⟩``, ``⟨TAG a⟩``) so the evidence is shown, never hidden or
+interpreted. The result is plain text: callers still render it as data, not markup.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_ZERO_WIDTH = {
+    0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFEFF: "BOM",
+    0x180E: "MVS", 0x00AD: "SHY", 0x034F: "CGJ", 0x2061: "FA", 0x2062: "IT",
+    0x2063: "IS", 0x2064: "IP", 0x115F: "HCF", 0x1160: "HJF", 0x3164: "HF", 0xFFA0: "HWHF",
+}
+_BIDI = {
+    0x200E: "LRM", 0x200F: "RLM", 0x061C: "ALM", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF",
+    0x202D: "LRO", 0x202E: "RLO", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI",
+}
+_C0_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR",
+             0x1B: "ESC", 0x7F: "DEL"}
+
+# One alternation: ANSI CSI/OSC sequences first (so they are reported whole), then single chars.
+_HIDDEN_RE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"          # CSI ... final
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL/ST
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f"
+    r"\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+    r"\u3164\ufeff\uffa0\ufe00-\ufe0f"
+    r"\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenChar:
+    offset: int
+    text: str
+    kind: str  # zero-width | bidi | tag | control | ansi | variation-selector
+    label: str  # the visible token, e.g. ⟨U+200B⟩
+
+
+def _classify(s: str) -> tuple[str, str]:
+    if len(s) > 1:
+        body = s[1:].replace("\x1b", "⟨ESC⟩").replace("\x07", "⟨BEL⟩")
+        return "ansi", f"⟨ESC⟩{body}"
+    cp = ord(s)
+    if 0xE0000 <= cp <= 0xE007F:
+        inner = cp - 0xE0000
+        if 0x20 <= inner <= 0x7E:
+            return "tag", f"⟨TAG {chr(inner)}⟩"
+        return "tag", f"⟨TAG U+{cp:05X}⟩"
+    if cp in _BIDI:
+        return "bidi", f"⟨{_BIDI[cp]} U+{cp:04X}⟩"
+    if cp in _ZERO_WIDTH:
+        return "zero-width", f"⟨U+{cp:04X}⟩"
+    if 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF:
+        return "variation-selector", f"⟨VS U+{cp:04X}⟩"
+    if cp in _C0_NAMES:
+        return "control", f"⟨{_C0_NAMES[cp]}⟩"
+    return "control", f"⟨U+{cp:04X}⟩"
+
+
+def find_hidden(text: str) -> list[HiddenChar]:
+    """Every hidden character or ANSI sequence in ``text``, in order."""
+    out = []
+    for m in _HIDDEN_RE.finditer(text):
+        kind, label = _classify(m.group())
+        out.append(HiddenChar(m.start(), m.group(), kind, label))
+    return out
+
+
+def has_hidden(text: str) -> bool:
+    return _HIDDEN_RE.search(text) is not None
+
+
+def visible(text: str) -> str:
+    """``text`` with every hidden character replaced by a visible token. Tabs and newlines stay."""
+    return _HIDDEN_RE.sub(lambda m: _classify(m.group())[1], text)
+
+
+def decode_tags(text: str) -> str:
+    """The ASCII message smuggled in TAG characters, if any (for showing the operator)."""
+    return "".join(chr(ord(c) - 0xE0000) for c in text if 0xE0020 <= ord(c) <= 0xE007E)
+
+
+def hidden_kinds(text: str) -> set[str]:
+    return {h.kind for h in find_hidden(text)}
+
+
+def is_confusable_name(a: str, b: str) -> bool:
+    """True when two distinct names look alike: same after NFKC, case-fold and a small
+    confusables map (Cyrillic/Greek letters that render as Latin)."""
+    return a != b and skeleton(a) == skeleton(b)
+
+
+_CONFUSABLES = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
+    "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ո": "n", "ս": "u", "ν": "v", "ο": "o",
+    "α": "a", "ρ": "p", "τ": "t", "κ": "k", "ι": "i", "ʟ": "l", "Ꭵ": "i", "ɑ": "a",
+    "0": "o", "1": "l", "|": "l", "_": "_", "-": "_",
+})
+
+
+def skeleton(name: str) -> str:
+    n = unicodedata.normalize("NFKC", _HIDDEN_RE.sub("", name)).casefold()
+    return n.translate(_CONFUSABLES)

@@ -1,0 +1,205 @@
+"""Tool model, digest, and the vocabulary of changes (classes, directions, Change).
+
+A tool definition is kept as the wire JSON the server sent (lossless), with typed accessors
+for the fields the engine reasons about. The digest covers the security-relevant fields only
+(``HASHED_FIELDS``), under a recorded scheme version so a future scheme can migrate pins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from mcp_review.core.canonical import canonical_bytes, normalize
+from mcp_review.core.errors import InputError
+
+DIGEST_SCHEME = 1
+"""Version of the digest scheme (canonical form + hashed fields). Stored with every pin."""
+
+HASHED_FIELDS: tuple[str, ...] = (
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+)
+"""Wire fields covered by the digest. Absent fields are left out (absent != null)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ToolDef:
+    """One tool definition as a server sent it (wire/camelCase JSON object)."""
+
+    wire: dict[str, Any]
+
+    @classmethod
+    def from_wire(cls, data: Any, *, source: str = "<tool>") -> ToolDef:
+        """Validate the minimum shape of a tool definition; errors name ``source``."""
+        if not isinstance(data, dict):
+            raise InputError(
+                f"a tool definition must be a JSON object, got {_json_kind(data)}", source=source
+            )
+        name = data.get("name")
+        if not isinstance(name, str):
+            raise InputError("tool definition has no string 'name'", source=source)
+        for key in ("description", "title"):
+            if key in data and data[key] is not None and not isinstance(data[key], str):
+                raise InputError(f"tool {name!r}: '{key}' must be a string", source=source)
+        if "inputSchema" not in data:
+            raise InputError(f"tool {name!r} has no 'inputSchema'", source=source)
+        for key in ("inputSchema", "outputSchema"):
+            if key in data and data[key] is not None and not isinstance(data[key], (dict, bool)):
+                raise InputError(
+                    f"tool {name!r}: '{key}' must be a JSON Schema object, got "
+                    f"{_json_kind(data[key])}",
+                    source=source,
+                )
+        ann = data.get("annotations")
+        if ann is not None and not isinstance(ann, dict):
+            raise InputError(f"tool {name!r}: 'annotations' must be an object", source=source)
+        try:
+            normalize(data)
+        except (ValueError, TypeError) as e:
+            raise InputError(f"tool {name!r}: {e}", source=source) from None
+        return cls(wire=data)
+
+    # Typed accessors -------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.wire["name"]
+
+    @property
+    def title(self) -> str | None:
+        return self.wire.get("title")
+
+    @property
+    def description(self) -> str | None:
+        return self.wire.get("description")
+
+    @property
+    def input_schema(self) -> Any:
+        return self.wire.get("inputSchema")
+
+    @property
+    def output_schema(self) -> Any | None:
+        return self.wire.get("outputSchema")
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        return self.wire.get("annotations") or {}
+
+    # Digest -----------------------------------------------------------------------------
+    def hashed_projection(self) -> dict[str, Any]:
+        return {k: self.wire[k] for k in HASHED_FIELDS if k in self.wire}
+
+    @property
+    def digest(self) -> str:
+        return digest_of(self.wire)
+
+
+def digest_of(wire: dict[str, Any], fields: tuple[str, ...] = HASHED_FIELDS) -> str:
+    """``sha256:<hex>`` over the canonical JSON of the hashed fields of a wire definition."""
+    proj = {k: wire[k] for k in fields if k in wire}
+    return "sha256:" + hashlib.sha256(canonical_bytes(proj)).hexdigest()
+
+
+def _json_kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    return "an object"
+
+
+class ChangeClass(StrEnum):
+    """What a change means for the operator (design.md, Change classes)."""
+
+    BREAKING = "breaking"
+    POTENTIALLY_BREAKING = "potentially-breaking"
+    COMPATIBLE = "compatible"
+    TRUST = "trust"
+    COSMETIC = "cosmetic"
+
+
+class Direction(StrEnum):
+    """Which side of the contract a rule judges. On ``output`` the subset direction flips."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+    TOOL = "tool"  # description, title, annotations, name: not a schema direction
+
+
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One classified change at a JSON pointer into the tool definition.
+
+    ``pointer`` is an RFC 6901 pointer into the *tool definition* (for example
+    ``/inputSchema/properties/format/enum``), pointing into the new definition where the
+    location exists there and into the old one otherwise.
+    """
+
+    rule: str
+    cls: ChangeClass
+    pointer: str
+    message: str
+    direction: Direction = Direction.INPUT
+    witness: Any = field(default=_MISSING, compare=False)
+    witness_error: str | None = field(default=None, compare=False)
+    promoted: bool = field(default=False, compare=False)
+    """True when a witness promoted this change from potentially-breaking to breaking."""
+
+    @property
+    def has_witness(self) -> bool:
+        return self.witness is not _MISSING
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "rule": self.rule,
+            "class": str(self.cls),
+            "pointer": self.pointer,
+            "message": self.message,
+            "direction": str(self.direction),
+        }
+        if self.has_witness:
+            d["witness"] = self.witness
+            if self.witness_error:
+                d["witness_error"] = self.witness_error
+        if self.promoted:
+            d["promoted_by_witness"] = True
+        return d
+
+
+def pointer_join(base: str, *parts: str | int) -> str:
+    """Append RFC 6901 reference tokens to a pointer (escaping ``~`` and ``/``)."""
+    out = base
+    for p in parts:
+        out += "/" + str(p).replace("~", "~0").replace("/", "~1")
+    return out
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+
+
+CLASS_ORDER = {
+    ChangeClass.BREAKING: 0,
+    ChangeClass.POTENTIALLY_BREAKING: 1,
+    ChangeClass.TRUST: 2,
+    ChangeClass.COMPATIBLE: 3,
+    ChangeClass.COSMETIC: 4,
+}
+"""Most severe first: the order reports list changes in."""

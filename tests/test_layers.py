@@ -1,0 +1,53 @@
+"""The core stays pure: importing it never pulls in textual, rich, mcp or the UI.
+
+Each check runs in a fresh interpreter, because this test process may already have imported
+those packages for other tests.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+
+import mcp_review.core
+
+FORBIDDEN = ("textual", "rich", "mcp", "mcp_types", "mcp_review.tui", "mcp_review.services",
+             "mcp_review.cli", "httpx2", "uvicorn")
+
+
+def _core_modules() -> list[str]:
+    return sorted(
+        m.name for m in pkgutil.walk_packages(mcp_review.core.__path__, "mcp_review.core.")
+    )
+
+
+def test_core_modules_found():
+    mods = _core_modules()
+    assert "mcp_review.core.model" in mods and len(mods) >= 5
+
+
+def test_core_imports_nothing_above_it():
+    mods = _core_modules()
+    code = (
+        "import importlib, sys\n"
+        f"for m in {mods!r}: importlib.import_module(m)\n"
+        f"bad = sorted(k for k in sys.modules for f in {FORBIDDEN!r} "
+        "if k == f or k.startswith(f + '.'))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"core pulled in: {out.stdout.strip()}"
+
+
+def test_file_commands_do_not_import_mcp_or_textual():
+    """classify/gate/status work on files and must start fast: no mcp, no textual."""
+    code = (
+        "import sys\n"
+        "from mcp_review import cli\n"
+        "cli.build_parser()\n"
+        "bad = sorted(k for k in sys.modules if k.split('.')[0] in ('mcp', 'textual', 'mcp_types'))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
