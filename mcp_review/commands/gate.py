@@ -1,0 +1,35 @@
+"""`mcp-review gate OLD NEW CALLS`: classify + replay recorded calls; exit 1 on breaking.
+
+Exit 0 with no breaking change and no broken call, 1 otherwise, 2 on a usage or input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mcp_review import exitcodes
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("old", metavar="OLD", help="old tool definition (JSON file)")
+    p.add_argument("new", metavar="NEW", help="new tool definition (JSON file)")
+    p.add_argument("calls", metavar="CALLS",
+                   help="recorded calls: JSONL of argument objects, server-log records "
+                        '({"tool":…,"arguments":…}) or JSON-RPC tools/call requests')
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-witness", action="store_true",
+                   help="do not generate witness calls for breaking changes")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcp_review.commands.classify import load_pair
+    from mcp_review.core.compare import compare
+    from mcp_review.core.replay import load_calls
+    from mcp_review.formats import compare as fmt
+
+    old, new = load_pair(args.old, args.new)
+    calls = load_calls(args.calls, tool=new.name, strict=True)
+    cmp = compare(old, new, calls, witnesses=not args.no_witness)
+    sys.stdout.write(fmt.to_json(cmp) if args.format == "json" else fmt.to_text(cmp))
+    return exitcodes.PASS if cmp.verdict == "PASS" else exitcodes.FAIL

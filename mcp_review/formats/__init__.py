@@ -1,0 +1,1 @@
+"""Output formats for headless commands: pure functions from engine results to text."""

@@ -1,0 +1,112 @@
+"""Text and JSON reports for `classify` and `gate` (one tool pair).
+
+JSON (stable; documented in the README):
+``{"verdict": "PASS"|"FAIL", "tool", "old_digest", "new_digest", "changes": [{"rule", "class",
+"pointer", "message", "direction", "witness"?, "witness_error"?, "promoted_by_witness"?}],
+"counts": {class: n}, "replay"?: {"total", "broken", "bad_recordings", "calls": [...]},
+"breaking_by_schema_only"?: bool}``.
+
+Every server-supplied string goes through ``hidden.visible`` before it reaches the terminal, so
+ANSI escapes and invisible characters are shown as tokens, never interpreted.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp_review.core.compare import Comparison
+from mcp_review.core.hidden import visible
+from mcp_review.core.model import ChangeClass
+
+_LABEL = {
+    ChangeClass.BREAKING: "BREAKING",
+    ChangeClass.POTENTIALLY_BREAKING: "POTENTIALLY-BREAKING",
+    ChangeClass.COMPATIBLE: "COMPATIBLE",
+    ChangeClass.TRUST: "TRUST",
+    ChangeClass.COSMETIC: "COSMETIC",
+}
+
+MAX_SHOWN = 300
+
+
+def show_value(value: Any, limit: int = MAX_SHOWN) -> str:
+    """A JSON value as one visible, bounded line for the terminal."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = visible(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def to_json(cmp: Comparison) -> str:
+    return json.dumps(cmp.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
+    out: list[str] = []
+    name = visible(cmp.new.name)
+    n = len(cmp.changes)
+    counts = ", ".join(
+        f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)
+    )
+    out.append(f"tool {name}: {n} change{'s' if n != 1 else ''}" + (f" ({counts})" if counts else ""))
+    if byte_pin:
+        out.append(f"byte-pin: {'BLOCK' if cmp.digest_changed else 'ok'}"
+                   f"   ({cmp.old.digest[:19]}… → {cmp.new.digest[:19]}…)"
+                   if cmp.digest_changed else "byte-pin: ok")
+    for c in cmp.changes:
+        out.append(f"  [{_LABEL[c.cls]}] {c.rule}  {visible(c.pointer)}")
+        out.append(f"      {c.message}")
+        if c.has_witness:
+            tag = "witness (promoted to breaking)" if c.promoted else "witness"
+            out.append(f"      {tag}: {show_value(c.witness)}")
+            if c.witness_error:
+                out.append(f"        -> rejected under new: {visible(c.witness_error)}")
+    r = cmp.replay
+    if r is not None:
+        out.append("")
+        if getattr(r, "schema_error", None):
+            out.append(f"replay: schema could not be compiled: {visible(str(r.schema_error))}")
+        out.append(
+            f"replay: {r.total} recorded call{'s' if r.total != 1 else ''}, "
+            f"{r.broken} broken, {r.bad_recordings} bad recording"
+            f"{'s' if r.bad_recordings != 1 else ''}"
+        )
+        for o in r.outcomes:
+            where = f" line {o.line}" if o.line is not None else ""
+            flag = ""
+            if not o.valid_under_old:
+                flag = " [BAD RECORDING: invalid under old]"
+            elif not o.valid_under_new:
+                flag = " [BROKEN]"
+            out.append(
+                f"  call#{o.index}{where} valid_under_old={o.valid_under_old} "
+                f"valid_under_new={o.valid_under_new}{flag} {show_value(o.arguments, 160)}"
+            )
+            errs = o.old_errors if not o.valid_under_old else o.errors
+            for e in errs[:5]:
+                path = "$" + "".join(f".{p}" for p in e.path.split("/")[1:]) if e.path else "$"
+                out.append(f"        -> {visible(path)}: {visible(e.message)[:MAX_SHOWN]}")
+            if len(errs) > 5:
+                out.append(f"        -> … {len(errs) - 5} more")
+    out.append("")
+    verdict = f"compat verdict: {cmp.verdict}"
+    if r is not None:
+        verdict += f"   breaks={r.broken}/{r.total}"
+    out.append(verdict)
+    if cmp.schema_only_split:
+        out.append(
+            "  note: breaking by schema, 0 recorded calls touched: silent on your traffic, "
+            "failing closed because the schema narrowed"
+            + (" (the witness above is a call that would break)"
+               if any(c.has_witness for c in cmp.breaking) else "")
+        )
+    elif cmp.breaking and r is None:
+        out.append("  note: breaking by schema; run `gate` with your recorded calls to see "
+                   "which of them break")
+    pb = cmp.of_class(ChangeClass.POTENTIALLY_BREAKING)
+    if pb and cmp.verdict == "PASS":
+        out.append(f"  note: {len(pb)} potentially-breaking change(s) need a human: "
+                   "no recorded call or generated witness shows them breaking")
+    return "\n".join(out) + "\n"
