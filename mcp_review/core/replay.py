@@ -1,0 +1,395 @@
+"""Replay recorded calls against the old and new input schema with a real JSON Schema validator."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema_rs
+
+from mcp_review.core.canonical import MAX_DEPTH
+from mcp_review.core.errors import InputError
+
+try:  # orjson is 2-3x faster on call logs; the stdlib parser is the exact fallback.
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is installed in every supported setup
+    _orjson = None
+
+BACKTRACK_LIMIT = 100_000
+"""Backtracking steps allowed to one regex match (fancy-regex; see SchemaValidator).
+
+Measured on this machine: the hostile ``^(a|a)*\\1$`` hits the limit in ~0.3 ms at 10,000 steps,
+~3 ms at 100,000 and ~30 ms at the library default of 1,000,000. 100,000 keeps a hostile
+schema to a few ms per call while leaving ordinary backreference patterns plenty of room.
+"""
+
+MAX_ISSUES = 100
+"""Errors kept per instance: a hostile call with a million bad array items must not produce a
+million-line report."""
+
+_REGEX_LIMIT_MARK = "Max limit for backtracking"
+
+
+class SchemaError(InputError):
+    """A schema the validator cannot compile (bad regex, unresolvable or remote ``$ref``,
+    unknown ``$schema``, not a schema at all, nesting too deep). ``reason`` says which."""
+
+    def __init__(self, reason: str, *, source: str | None = None):
+        super().__init__(f"schema cannot be used: {reason}", source=source)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One validation error: where in the instance, what, and which schema keyword said so."""
+
+    path: str
+    """JSON pointer into the instance ("" is the root)."""
+    message: str
+    schema_path: str
+    """JSON pointer into the schema (the keyword that failed)."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"{self.path or '/'}: {self.message}"
+
+
+def _ptr(parts: Iterable[Any]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True if arrays/objects nest deeper than ``limit``. Iterative: safe on any depth."""
+    if not isinstance(value, (dict, list)):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        v, d = pop()
+        if d > limit:
+            return True
+        for x in v.values() if isinstance(v, dict) else v:
+            if isinstance(x, (dict, list)):
+                push((x, d + 1))
+    return False
+
+
+class SchemaValidator:
+    """One JSON Schema compiled once by jsonschema-rs, reused for every instance.
+
+    - Dialect: from ``$schema`` (draft 4, 6, 7, 2019-09, 2020-12); 2020-12 when absent. An
+      unknown ``$schema`` is a SchemaError, not a silent fallback.
+    - Offline: remote ``$ref`` is never fetched; a ref that does not resolve locally is a
+      SchemaError at compile time.
+    - ``format`` is asserted (email, uri, date, ...; unknown formats are ignored): MCP servers
+      and clients commonly validate formats, and a call whose ``format`` stops matching breaks.
+    - Regex semantics are ECMA-262, as JSON Schema specifies (``\\d`` and ``\\w`` are ASCII; Python
+      ``re`` would accept Arabic-Indic digits for ``^\\d+$``). We keep the validator's ECMA
+      semantics so a verdict matches what a JavaScript or Rust server decides. Patterns that
+      need backtracking (backreferences, look-around) run in fancy-regex with
+      ``BACKTRACK_LIMIT`` steps; a match that exceeds it counts as *not matching* and the issue
+      message says "Max limit for backtracking count exceeded", so a catastrophic pattern
+      costs milliseconds, never a hang. Other patterns run in a linear-time engine.
+    - Depth: schemas and instances nested deeper than ``MAX_DEPTH`` are refused before they
+      reach the Rust validator (a 100,000-deep instance crashes the process there).
+    """
+
+    __slots__ = ("_v", "schema")
+
+    def __init__(self, schema: Any, *, source: str | None = None):
+        self.schema = schema
+        if schema is None:
+            raise SchemaError("the schema is null", source=source)
+        if not isinstance(schema, (dict, bool)):
+            raise SchemaError(
+                f"a schema must be an object or a boolean, not {type(schema).__name__}",
+                source=source,
+            )
+        if too_deep(schema):
+            raise SchemaError(f"nested deeper than {MAX_DEPTH} levels", source=source)
+        try:
+            self._v = jsonschema_rs.validator_for(
+                schema,
+                offline=True,
+                validate_formats=True,
+                pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
+            )
+        except jsonschema_rs.ValidationError as e:
+            # The meta-schema rejected it, or a $ref / $schema could not be resolved.
+            first = str(e.message).split("\n", 1)[0].strip()
+            where = _ptr(e.instance_path)
+            raise SchemaError(f"{first} (at {where})" if where else first, source=source) from None
+        except (ValueError, TypeError, OverflowError, RecursionError) as e:
+            raise SchemaError(str(e).split("\n", 1)[0] or type(e).__name__, source=source) from None
+
+    def is_valid(self, instance: Any) -> bool:
+        if too_deep(instance):
+            return False
+        return self._v.is_valid(instance)
+
+    def errors(self, instance: Any) -> list[Issue]:
+        """Every validation error (up to MAX_ISSUES), in the validator's order."""
+        if too_deep(instance):
+            return [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated", "")]
+        return self._errors(instance)
+
+    # Unchecked variants for callers that already bounded the depth (the replay fast path).
+    def _is_valid(self, instance: Any) -> bool:
+        return self._v.is_valid(instance)
+
+    def _errors(self, instance: Any) -> list[Issue]:
+        out: list[Issue] = []
+        for e in self._v.iter_errors(instance):
+            out.append(Issue(_ptr(e.instance_path), str(e.message), _ptr(e.schema_path)))
+            if len(out) >= MAX_ISSUES:
+                break
+        return out
+
+
+def hit_regex_limit(issues: Iterable[Issue]) -> bool:
+    """True if a verdict rests on a regex that ran out of backtracking budget."""
+    return any(_REGEX_LIMIT_MARK in i.message for i in issues)
+
+
+# Call logs ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Call:
+    """One recorded call: 1-based position among the calls loaded, file line, arguments."""
+
+    index: int
+    line: int | None
+    arguments: Any
+    tool: str | None = None
+    depth_checked: bool = field(default=False, repr=False, compare=False)
+    """Set by load_calls when the line was proven shallow, so replay skips the depth walk."""
+
+
+class LoadedCalls(list):
+    """The calls of a log (a list of Call) plus what was left out and why."""
+
+    skipped: int
+    """Lines that are not valid JSON (non-strict mode only)."""
+    skipped_lines: list[int]
+    ignored: int
+    """Valid records left out: another tool, or a JSON-RPC message that is not tools/call."""
+
+    def __init__(self, calls: Iterable[Call] = ()):
+        super().__init__(calls)
+        self.skipped = 0
+        self.skipped_lines = []
+        self.ignored = 0
+
+
+_LOG_KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id"})
+_LONG_DIGITS = re.compile(rb"\d{19}")  # orjson turns integers >= 2**64 into floats silently
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_line(raw: bytes) -> Any:
+    if _orjson is not None and not _LONG_DIGITS.search(raw):
+        return _orjson.loads(raw)
+    # Exact integers of any size; NaN/Infinity refused like orjson does.
+    return json.loads(raw, parse_constant=_reject_constant)
+
+
+def _classify_record(rec: Any) -> tuple[str, str | None, Any]:
+    """("call", tool, arguments) or ("ignore", None, None) for a parsed log line.
+
+    Forms: JSON-RPC (has ``jsonrpc`` and ``method``); a server-log record (a string ``tool``
+    and an ``arguments`` key, and no keys beyond _LOG_KEYS: otherwise a tool whose own
+    parameters are called ``tool``/``arguments`` would be misread); anything else is a bare
+    argument object (the seed's ``gate`` form).
+    """
+    if isinstance(rec, dict):
+        if "jsonrpc" in rec and "method" in rec:
+            params = rec.get("params")
+            if rec["method"] != "tools/call" or not isinstance(params, dict):
+                return "ignore", None, None
+            name = params.get("name")
+            # MCP makes arguments optional: an absent one is an empty object.
+            return "call", name if isinstance(name, str) else None, params.get("arguments", {})
+        tool = rec.get("tool")
+        if isinstance(tool, str) and "arguments" in rec and rec.keys() <= _LOG_KEYS:
+            return "call", tool, rec["arguments"]
+    return "call", None, rec
+
+
+def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> LoadedCalls:
+    """Read a JSONL call log (see _classify_record for the three accepted line forms).
+
+    Records that name a tool are kept only if it is ``tool`` (when given); bare argument
+    objects are always kept. strict: a line that is not JSON is an InputError naming the file
+    and line; otherwise it is skipped and counted in ``.skipped``.
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise InputError("no such file", source=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a call log", source=path) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", source=path) from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    out = LoadedCalls()
+    append = out.append
+    for lineno, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        depth_ok = raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH
+        problem = None
+        try:
+            rec = _parse_line(raw)
+        except json.JSONDecodeError as e:  # orjson.JSONDecodeError subclasses it
+            problem = f"invalid JSON: {e.msg} (column {e.colno})"
+        except UnicodeDecodeError:
+            problem = "invalid JSON: not UTF-8 text"
+        except (ValueError, RecursionError) as e:
+            problem = f"invalid JSON: {e}"
+        if problem is None and not depth_ok and too_deep(rec):
+            problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
+        if problem is not None:
+            if strict:
+                raise InputError(problem, source=path, line=lineno)
+            out.skipped += 1
+            out.skipped_lines.append(lineno)
+            continue
+        kind, name, args = _classify_record(rec)
+        if kind == "ignore" or (tool is not None and name is not None and name != tool):
+            out.ignored += 1
+            continue
+        append(Call(len(out) + 1, lineno, args, name, True))
+    return out
+
+
+# Replay ------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class CallOutcome:
+    index: int
+    line: int | None
+    arguments: Any
+    valid_under_old: bool
+    valid_under_new: bool
+    errors: list[Issue] = field(default_factory=list)
+    """Why the call fails under the new schema (empty when valid under new)."""
+    old_errors: list[Issue] = field(default_factory=list)
+    """Why the call fails under the old schema: a bad recording (the seed's negative control)."""
+
+    @property
+    def broken(self) -> bool:
+        return self.valid_under_old and not self.valid_under_new
+
+    @property
+    def bad_recording(self) -> bool:
+        return not self.valid_under_old
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "line": self.line,
+            "arguments": self.arguments,
+            "valid_under_old": self.valid_under_old,
+            "valid_under_new": self.valid_under_new,
+            "broken": self.broken,
+            "errors": [i.to_json() for i in self.errors],
+            "old_errors": [i.to_json() for i in self.old_errors],
+        }
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    outcomes: list[CallOutcome]
+    old_schema_error: str | None = None
+    new_schema_error: str | None = None
+
+    @property
+    def total(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def broken(self) -> int:
+        return sum(1 for o in self.outcomes if o.valid_under_old and not o.valid_under_new)
+
+    @property
+    def bad_recordings(self) -> int:
+        return sum(1 for o in self.outcomes if not o.valid_under_old)
+
+    @property
+    def broken_calls(self) -> list[CallOutcome]:
+        return [o for o in self.outcomes if o.broken]
+
+    @property
+    def schema_error(self) -> str | None:
+        """Why a schema could not be compiled, naming the side; None when both compiled."""
+        if self.old_schema_error:
+            return f"old inputSchema: {self.old_schema_error}"
+        if self.new_schema_error:
+            return f"new inputSchema: {self.new_schema_error}"
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "broken": self.broken,
+            "bad_recordings": self.bad_recordings,
+            "schema_error": self.schema_error,
+            "calls": [o.to_json() for o in self.outcomes],
+        }
+
+
+def _compile(schema: Any) -> tuple[SchemaValidator | None, str | None]:
+    if isinstance(schema, SchemaValidator):
+        return schema, None
+    try:
+        return SchemaValidator(schema), None
+    except SchemaError as e:
+        return None, e.reason
+
+
+def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any]) -> ReplayResult:
+    """Validate every call under old and new; a call valid under old and not under new is broken.
+
+    ``calls`` are Call objects (from load_calls) or bare argument values. A schema that cannot
+    be compiled never raises: every call carries that reason. Old uncompilable: every call is
+    a bad recording (nothing can vouch for it). New uncompilable: fail closed, every call valid
+    under old counts as broken, because a server cannot accept calls against a schema that
+    does not work.
+    """
+    old_v, old_err = _compile(old_schema)
+    new_v, new_err = _compile(new_schema)
+    old_issue = [Issue("", f"old schema cannot be compiled: {old_err}", "")] if old_err else []
+    new_issue = [Issue("", f"new schema cannot be compiled: {new_err}", "")] if new_err else []
+    deep_issue = [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated", "")]
+    old_ok = old_v._is_valid if old_v else None
+    new_ok = new_v._is_valid if new_v else None
+    outcomes: list[CallOutcome] = []
+    append = outcomes.append
+    for i, c in enumerate(calls, 1):
+        if not isinstance(c, Call):
+            c = Call(i, None, c, None)
+        args = c.arguments
+        if not c.depth_checked and too_deep(args):
+            append(CallOutcome(c.index, c.line, args, False, False, deep_issue, deep_issue))
+            continue
+        vo = old_ok(args) if old_ok else False
+        vn = new_ok(args) if new_ok else False
+        if vo and vn:  # the fast path: most calls stay valid
+            append(CallOutcome(c.index, c.line, args, True, True, [], []))
+            continue
+        errs = [] if vn else (new_v._errors(args) if new_v else new_issue)
+        old_errs = [] if vo else (old_v._errors(args) if old_v else old_issue)
+        append(CallOutcome(c.index, c.line, args, vo, vn, errs, old_errs))
+    return ReplayResult(outcomes, old_err, new_err)
