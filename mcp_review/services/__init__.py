@@ -1,0 +1,1 @@
+"""Services: config loading and live connections (may import core and mcp, never textual)."""

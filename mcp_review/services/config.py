@@ -1,0 +1,453 @@
+"""Read mcp-review.toml and the mcp.json dialects (Claude Desktop/Code, VS Code, Cursor) into ServerConfigs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcp_review.core.errors import InputError
+
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_CONCURRENCY = 8
+DEFAULT_MAX_TOOLS = 2000
+DEFAULT_MAX_PAGES = 200
+
+DISCOVERY_ORDER = ("mcp-review.toml", ".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json")
+"""Where `--config` is looked for when not given, first match wins."""
+
+TRANSPORTS = ("stdio", "http", "sse")
+MODES = ("auto", "legacy")
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """One server to connect to, with variables already expanded.
+
+    ``env`` values and ``headers`` hold secrets (tokens): ``__repr__`` redacts them, and nothing
+    in mcp-review writes them anywhere (snapshots and pins store the local name only).
+    """
+
+    name: str
+    transport: str = "stdio"
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    principal: str = "default"
+    policy: str | None = None
+    calls: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    mode: str = "auto"
+    source: str | None = None
+    target: Any = None
+    """An in-process ``Server``/``MCPServer`` (tests, the demo); never read from a file."""
+
+    def __repr__(self) -> str:
+        parts = [f"name={self.name!r}", f"transport={self.transport!r}"]
+        if self.target is not None:
+            parts.append("target=<in-process>")
+        if self.command is not None:
+            parts.append(f"command={self.command!r}")
+        if self.args:
+            # args may carry a token (`--api-key X`): show the count, not the text.
+            parts.append(f"args=<{len(self.args)} redacted>")
+        if self.env:
+            parts.append("env={" + ", ".join(f"{k!r}: '***'" for k in sorted(self.env)) + "}")
+        if self.url is not None:
+            parts.append(f"url={redact_url(self.url)!r}")
+        if self.headers:
+            parts.append("headers={" + ", ".join(f"{k!r}: '***'" for k in sorted(self.headers)) + "}")
+        parts.append(f"principal={self.principal!r}")
+        parts.append(f"timeout={self.timeout!r}")
+        return f"ServerConfig({', '.join(parts)})"
+
+    __str__ = __repr__
+
+    @property
+    def secrets(self) -> list[str]:
+        """Values that must never appear in output (used to scrub error messages)."""
+        vals = [*self.env.values(), *self.headers.values()]
+        for v in list(self.headers.values()):
+            # "Bearer abc" -> also scrub "abc" on its own.
+            if " " in v:
+                vals.append(v.split(" ", 1)[1])
+        return [v for v in vals if len(v) >= 4]
+
+    def scrub(self, text: str) -> str:
+        for s in sorted(self.secrets, key=len, reverse=True):
+            text = text.replace(s, "***")
+        return text
+
+    @property
+    def display_target(self) -> str:
+        """A secret-free one-line description of where the server is."""
+        if self.target is not None:
+            return "in-process"
+        if self.url is not None:
+            return redact_url(self.url)
+        return self.command or "?"
+
+
+@dataclass(slots=True)
+class Config:
+    servers: list[ServerConfig] = field(default_factory=list)
+    source: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    concurrency: int = DEFAULT_CONCURRENCY
+    max_tools: int = DEFAULT_MAX_TOOLS
+    max_pages: int = DEFAULT_MAX_PAGES
+    state_dir: str | None = None
+    """Where logs go (``<state_dir>/logs``); default ``.mcp-review`` beside the config file."""
+
+    def by_name(self, name: str) -> ServerConfig:
+        for s in self.servers:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+
+def redact_url(url: str) -> str:
+    """Drop userinfo and query values: both are common places for tokens."""
+    url = re.sub(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@", r"\1***@", url)
+    return re.sub(r"([?&][^=&#]+)=[^&#]*", r"\1=***", url)
+
+
+# --- discovery ------------------------------------------------------------------------------
+
+
+def discover_config(cwd: str | os.PathLike[str] = ".") -> Path:
+    base = Path(cwd)
+    for rel in DISCOVERY_ORDER:
+        p = base / rel
+        if p.is_file():
+            return p
+    raise InputError(
+        "no config found: looked for " + ", ".join(DISCOVERY_ORDER) + f" in {base.resolve()}; "
+        "pass --config FILE"
+    )
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> Config:
+    """Load a config file (TOML or any mcp.json dialect); ``None`` discovers one in the cwd."""
+    p = Path(path) if path is not None else discover_config()
+    env = os.environ if environ is None else environ
+    src = str(p)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("config file not found", source=src) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read config: {e}", source=src) from None
+    if p.suffix == ".toml":
+        cfg = _load_toml(text, src, env)
+    else:
+        cfg = _load_json(text, src, env)
+    if cfg.state_dir is None:
+        cfg.state_dir = str(_project_root(p) / ".mcp-review")
+    return cfg
+
+
+def _project_root(p: Path) -> Path:
+    parent = p.resolve().parent
+    # .vscode/mcp.json and .cursor/mcp.json describe the folder above them.
+    if parent.name in (".vscode", ".cursor"):
+        return parent.parent
+    return parent
+
+
+# --- TOML -----------------------------------------------------------------------------------
+
+_TOML_LINE = re.compile(r"at line (\d+)")
+_SERVER_KEYS = {
+    "command", "args", "env", "cwd", "url", "headers", "type", "transport", "principal",
+    "policy", "calls", "timeout", "mode",
+}  # fmt: skip
+_TOP_KEYS = {"servers", "timeout", "concurrency", "max_tools", "max_pages", "state_dir", "pins"}
+
+
+class _Lines:
+    """Finds the line of a `[servers.NAME]` table or one of its keys, for error messages.
+
+    tomllib gives no positions for valid documents, so this is a best-effort text scan.
+    """
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+
+    def server(self, name: str, key: str | None = None) -> int | None:
+        hdr = re.compile(
+            r"^\s*\[\s*servers\s*\.\s*(?:" + re.escape(name) + r"|\"" + re.escape(name)
+            + r"\"|'" + re.escape(name) + r"')\s*\]"
+        )
+        start = None
+        for i, line in enumerate(self.lines):
+            if hdr.match(line):
+                start = i
+                break
+        if start is None:
+            return None
+        if key is None:
+            return start + 1
+        for k in _key_parts(key):
+            kre = re.compile(r"(^|[\s{,])\"?" + re.escape(k) + r"\"?\s*=")
+            for j in range(start + 1, len(self.lines)):
+                if re.match(r"^\s*\[", self.lines[j]) and not re.match(
+                    r"^\s*\[\s*servers\s*\.\s*" + re.escape(name) + r"\s*\.", self.lines[j]
+                ):
+                    break
+                if kre.search(self.lines[j]):
+                    return j + 1
+        return start + 1
+
+    def top(self, key: str) -> int | None:
+        kre = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
+        for i, line in enumerate(self.lines):
+            if re.match(r"^\s*\[", line):
+                return None
+            if kre.match(line):
+                return i + 1
+        return None
+
+
+def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = _TOML_LINE.search(str(e))
+        msg = _TOML_LINE.sub("", str(e)).replace("(, column", "(column").strip()
+        raise InputError(f"invalid TOML: {msg}", source=src,
+                         line=int(m.group(1)) if m else None) from None
+    lines = _Lines(text)
+    cfg = Config(source=src)
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise InputError(f"unknown top-level key {key!r} (expected one of: "
+                             f"{', '.join(sorted(_TOP_KEYS))})", source=src, line=lines.top(key))
+    cfg.timeout = _positive(data, "timeout", DEFAULT_TIMEOUT, src, lines.top("timeout"))
+    cfg.concurrency = int(_positive(data, "concurrency", DEFAULT_CONCURRENCY, src,
+                                    lines.top("concurrency")))
+    cfg.max_tools = int(_positive(data, "max_tools", DEFAULT_MAX_TOOLS, src, lines.top("max_tools")))
+    cfg.max_pages = int(_positive(data, "max_pages", DEFAULT_MAX_PAGES, src, lines.top("max_pages")))
+    if isinstance(data.get("state_dir"), str):
+        cfg.state_dir = str(Path(src).resolve().parent / data["state_dir"])
+    servers = data.get("servers", {})
+    if not isinstance(servers, dict):
+        raise InputError("'servers' must be a table of [servers.NAME] tables", source=src)
+    for name, raw in servers.items():
+        where = _Where(src, name, lambda k, n=name: lines.server(n, k))
+        if not isinstance(raw, dict):
+            raise where.error(None, "must be a table")
+        for k in raw:
+            if k not in _SERVER_KEYS:
+                raise where.error(k, f"unknown key {k!r} (expected one of: "
+                                     f"{', '.join(sorted(_SERVER_KEYS))})")
+        cfg.servers.append(_server_from(name, raw, where, env, cfg.timeout, Path(src)))
+    return cfg
+
+
+def _positive(data: Mapping[str, Any], key: str, default: float, src: str,
+              line: int | None) -> float:
+    v = data.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+        raise InputError(f"{key!r} must be a positive number", source=src, line=line)
+    return float(v)
+
+
+# --- JSON dialects --------------------------------------------------------------------------
+
+
+def _load_json(text: str, src: str, env: Mapping[str, str]) -> Config:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON: {e.msg} (column {e.colno})", source=src,
+                         line=e.lineno) from None
+    if not isinstance(data, dict):
+        raise InputError("expected a JSON object with \"mcpServers\" or \"servers\"", source=src)
+    # Claude Desktop, Claude Code and Cursor use "mcpServers"; VS Code uses "servers".
+    servers = data.get("mcpServers")
+    if servers is None:
+        servers = data.get("servers")
+    if not isinstance(servers, dict):
+        raise InputError("no \"mcpServers\" (Claude Desktop, Claude Code, Cursor) or \"servers\" "
+                         "(VS Code) object found", source=src)
+    cfg = Config(source=src)
+    root = _project_root(Path(src))
+    for name, raw in servers.items():
+        where = _Where(src, name, lambda k, n=name: _json_line(text, n, k))
+        if not isinstance(raw, dict):
+            raise where.error(None, "must be an object")
+        raw = dict(raw)
+        if raw.get("disabled") is True:  # Cursor/Cline style switch
+            continue
+        cfg.servers.append(_server_from(name, raw, where, env, cfg.timeout, Path(src),
+                                        workspace=root))
+    return cfg
+
+
+def _json_line(text: str, name: str, key: str | None) -> int | None:
+    """Best-effort line of `"name": {` (and then of `"key":` after it) in a JSON file."""
+    lines = text.splitlines()
+    needle = json.dumps(name) + ":"
+    needle2 = json.dumps(name) + " :"
+    for i, line in enumerate(lines):
+        if needle in line or needle2 in line:
+            if key is None:
+                return i + 1
+            for k in _key_parts(key):
+                kn = json.dumps(k)
+                for j in range(i, min(len(lines), i + 60)):
+                    if kn in lines[j]:
+                        return j + 1
+            return i + 1
+    return None
+
+
+def _key_parts(key: str) -> list[str]:
+    """``headers.Authorization`` -> ``["Authorization", "headers"]``: the leaf first, then its table."""
+    parts = [p for p in re.split(r"[.\[\]]", key) if p and not p.isdigit()]
+    return [parts[-1], parts[0]] if len(parts) > 1 else parts
+
+
+# --- shared ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Where:
+    src: str
+    server: str
+    line_of: Any
+
+    def error(self, key: str | None, msg: str) -> InputError:
+        prefix = f"server {self.server!r}" + (f": {key}" if key else "")
+        return InputError(f"{prefix}: {msg}", source=self.src, line=self.line_of(key))
+
+
+_VAR = re.compile(r"\$\{([^}]*)\}")
+
+
+def expand(value: str, env: Mapping[str, str], where: _Where, key: str,
+           workspace: Path | None = None) -> str:
+    """Expand ``${VAR}``, ``${env:VAR}``, ``${VAR:-default}`` and VS Code's ``${workspaceFolder}``."""
+
+    def sub(m: re.Match[str]) -> str:
+        expr = m.group(1)
+        default: str | None = None
+        if ":-" in expr:
+            expr, default = expr.split(":-", 1)
+        if expr.startswith("env:"):
+            expr = expr[4:]
+        elif expr in ("workspaceFolder", "workspaceRoot") and workspace is not None:
+            return str(workspace)
+        elif ":" in expr:
+            # ${input:x} prompts the user in VS Code; a headless run cannot answer it.
+            raise where.error(key, f"${{{expr}}} cannot be resolved outside the editor; "
+                                   "set the value with ${env:NAME} instead")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", expr):
+            raise where.error(key, f"bad variable reference ${{{m.group(1)}}}")
+        if expr in env:
+            return env[expr]
+        if default is not None:
+            return default
+        raise where.error(key, f"environment variable {expr} is not set (referenced as "
+                               f"{m.group(0)})")
+
+    return _VAR.sub(sub, value)
+
+
+def _str(raw: Mapping[str, Any], key: str, where: _Where) -> str | None:
+    v = raw.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, str):
+        raise where.error(key, "must be a string")
+    return v
+
+
+def _str_map(raw: Mapping[str, Any], key: str, where: _Where) -> dict[str, str]:
+    v = raw.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise where.error(key, "must be a table/object of strings")
+    out: dict[str, str] = {}
+    for k, x in v.items():
+        if isinstance(x, bool) or not isinstance(x, (str, int, float)):
+            raise where.error(f"{key}.{k}", "must be a string")
+        out[str(k)] = str(x)
+    return out
+
+
+def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[str, str],
+                 default_timeout: float, cfg_path: Path,
+                 workspace: Path | None = None) -> ServerConfig:
+    if not name or not isinstance(name, str):
+        raise where.error(None, "server names must be non-empty strings")
+    ttype = raw.get("type", raw.get("transport"))
+    command = _str(raw, "command", where)
+    url = _str(raw, "url", where) or _str(raw, "serverUrl", where)
+    if ttype is None:
+        ttype = "stdio" if command is not None else "http" if url is not None else None
+    if ttype in ("streamable-http", "streamableHttp", "streamable_http"):
+        ttype = "http"
+    if ttype is None:
+        raise where.error(None, "needs either 'command' (stdio) or 'url' (HTTP)")
+    if ttype not in TRANSPORTS:
+        raise where.error("type", f"unknown transport {ttype!r} (expected one of: "
+                                  f"{', '.join(TRANSPORTS)})")
+
+    def x(v: str, key: str) -> str:
+        return expand(v, env, where, key, workspace)
+
+    kw: dict[str, Any] = {"name": name, "transport": ttype, "source": where.src}
+    if ttype == "stdio":
+        if command is None:
+            raise where.error("command", "a stdio server needs 'command'")
+        args = raw.get("args", [])
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise where.error("args", "must be a list of strings")
+        kw["command"] = x(command, "command")
+        kw["args"] = tuple(x(a, f"args[{i}]") for i, a in enumerate(args))
+        kw["env"] = {k: x(v, f"env.{k}") for k, v in _str_map(raw, "env", where).items()}
+        cwd = _str(raw, "cwd", where)
+        if cwd is not None:
+            cwd = x(cwd, "cwd")
+            # A relative cwd means "relative to the config file", not to wherever CI runs us.
+            base = workspace if workspace is not None else cfg_path.resolve().parent
+            kw["cwd"] = str((base / cwd).resolve()) if not os.path.isabs(cwd) else cwd
+    else:
+        if url is None:
+            raise where.error("url", f"an {ttype} server needs 'url'")
+        kw["url"] = x(url, "url")
+        if not re.match(r"^https?://", kw["url"]):
+            raise where.error("url", "must start with http:// or https://")
+        kw["headers"] = {k: x(v, f"headers.{k}") for k, v in _str_map(raw, "headers", where).items()}
+    principal = _str(raw, "principal", where)
+    if principal is not None:
+        kw["principal"] = principal
+    policy = _str(raw, "policy", where)
+    if policy is not None:
+        kw["policy"] = policy
+    calls = _str(raw, "calls", where)
+    if calls is not None:
+        calls = x(calls, "calls")
+        kw["calls"] = calls if os.path.isabs(calls) else str(cfg_path.resolve().parent / calls)
+    t = raw.get("timeout", default_timeout)
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
+        raise where.error("timeout", "must be a positive number of seconds")
+    kw["timeout"] = float(t)
+    mode = raw.get("mode", "auto")
+    if mode not in MODES:
+        raise where.error("mode", f"must be one of: {', '.join(MODES)}")
+    kw["mode"] = mode
+    return ServerConfig(**kw)

@@ -1,0 +1,551 @@
+"""Connect to MCP servers and list every tool, all servers at once, each fault classified and bounded.
+
+Entry points:
+
+- ``await fetch_all(configs, on_progress=..., concurrency=8) -> Snapshot`` (the app calls this in
+  an async worker; ``on_progress`` gets a ``Progress`` per state change of each server);
+- ``fetch_config(config) -> Snapshot`` for synchronous callers (the CLI);
+- ``connect(cfg, ...)`` — the async context manager that opens one connected ``mcp.Client``
+  (``watch`` reuses it).
+
+A failure never raises out of ``fetch_all``: it becomes ``ServerSnapshot.error =
+{"kind": KIND, "message": ...}`` with KIND one of ``ERROR_KINDS``. Messages are scrubbed of the
+server's own env values and header values.
+
+The ``mcp`` package is imported inside functions only: importing it costs ~1.8 s of CPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import logging
+import os
+import re
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from mcp_review.core.errors import InputError
+from mcp_review.core.model import ToolDef
+from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.services.config import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_PAGES,
+    DEFAULT_MAX_TOOLS,
+    Config,
+    ServerConfig,
+)
+
+ERROR_KINDS = (
+    "spawn-failed",       # the command could not be started (not found, not executable)
+    "exited",             # the process ended / closed the connection before answering
+    "timed-out",          # no complete answer within the server's timeout
+    "unauthorized",       # HTTP 401/403 (missing or wrong token)
+    "not-an-mcp-server",  # HTTP 404/HTML, method not found, non-JSON on stdout
+    "malformed-tool-list",  # the list does not validate (names the tool index and field)
+    "flood",              # more tools or pages than the caps allow
+    "refused",            # nothing listening / host unreachable
+    "protocol-error",     # any other MCP error
+    "internal-error",     # a bug on our side; the message says what
+)
+
+DISCOVER_PROBE_SECONDS = 3.0
+"""The SDK's ``server/discover`` probe waits 10 s on a legacy server that ignores unknown
+requests. 3 s is plenty for a live modern server; on expiry "auto" falls back to initialize."""
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class Progress:
+    """One server's state change, as reported to ``on_progress``."""
+
+    server: str
+    state: str
+    """``queued`` → ``connecting`` → ``listing`` → ``done`` | ``failed``."""
+    elapsed: float = 0.0
+    tools: int = 0
+    detail: str = ""
+    snapshot: ServerSnapshot | None = None
+    """Set on ``done`` and ``failed``."""
+
+
+ProgressFn = Callable[[Progress], Any]
+
+
+class FetchError(Exception):
+    """A classified failure: ``kind`` is one of ``ERROR_KINDS``."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+@dataclass(slots=True)
+class _Probe:
+    """What the transports saw, for classifying a failure afterwards."""
+
+    http_status: int | None = None
+    http_content_type: str | None = None
+    garbage: list[str] = field(default_factory=list)
+    stderr: IO[str] | None = None
+
+
+# --- quieting the SDK ----------------------------------------------------------------------
+
+
+_prepared = False
+
+
+def _prepare_sdk() -> None:
+    global _prepared
+    if _prepared:
+        return
+    # Each non-JSON stdout line would log a traceback on the terminal (crib §1).
+    logging.getLogger("mcp").setLevel(logging.CRITICAL)
+    import mcp.client.session as _session
+
+    # Read at call time by the SDK, so setting it once here bounds every probe.
+    _session.DISCOVER_TIMEOUT_SECONDS = min(_session.DISCOVER_TIMEOUT_SECONDS,
+                                            DISCOVER_PROBE_SECONDS)
+    _prepared = True
+
+
+# --- connecting ----------------------------------------------------------------------------
+
+
+def log_path(log_dir: str | os.PathLike[str], server: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", server) or "_"
+    return Path(log_dir) / f"{safe}.stderr.log"
+
+
+class _WatchedRead:
+    """Wraps a transport's read stream to note non-JSON lines (the SDK only logs them)."""
+
+    def __init__(self, inner: Any, probe: _Probe):
+        self._inner = inner
+        self._probe = probe
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def __aenter__(self) -> _WatchedRead:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+    def __aiter__(self) -> _WatchedRead:
+        return self
+
+    async def __anext__(self) -> Any:
+        item = await self._inner.__anext__()
+        if isinstance(item, Exception) and len(self._probe.garbage) < 3:
+            self._probe.garbage.append(_garbage_text(item))
+        return item
+
+    async def receive(self) -> Any:
+        item = await self._inner.receive()
+        if isinstance(item, Exception) and len(self._probe.garbage) < 3:
+            self._probe.garbage.append(_garbage_text(item))
+        return item
+
+
+def _garbage_text(e: Exception) -> str:
+    # pydantic's JSON error carries the offending line as input_value.
+    m = re.search(r"input_value=(['\"])(.*?)\1, input_type", str(e))
+    return m.group(2)[:80] if m else type(e).__name__
+
+
+@contextlib.asynccontextmanager
+async def _watched(transport: Any, probe: _Probe) -> AsyncIterator[Any]:
+    async with transport as (read, write):
+        yield _WatchedRead(read, probe), write
+
+
+def _http_client(cfg: ServerConfig, probe: _Probe, timeout: float) -> Any:
+    import httpx2
+
+    async def on_response(response: Any) -> None:
+        # The SDK turns a 401 into a bare -32603; keep the status to say "unauthorized".
+        if response.status_code >= 400 or probe.http_status is None:
+            probe.http_status = response.status_code
+            probe.http_content_type = response.headers.get("content-type")
+
+    return httpx2.AsyncClient(
+        headers=dict(cfg.headers),
+        event_hooks={"response": [on_response]},
+        timeout=httpx2.Timeout(timeout, read=max(timeout, 30.0)),
+        follow_redirects=True,
+    )
+
+
+@contextlib.asynccontextmanager
+async def connect(
+    cfg: ServerConfig,
+    *,
+    errlog: IO[str] | None = None,
+    message_handler: Any = None,
+    probe: _Probe | None = None,
+) -> AsyncIterator[Any]:
+    """Open one connected ``mcp.Client`` for ``cfg`` (cache off, stderr to ``errlog``)."""
+    _prepare_sdk()
+    from mcp import Client, StdioServerParameters
+
+    probe = probe if probe is not None else _Probe()
+    kw: dict[str, Any] = {"mode": cfg.mode, "cache": None, "message_handler": message_handler}
+    if cfg.target is not None:
+        async with Client(cfg.target, **kw) as c:
+            yield c
+        return
+    if cfg.transport == "stdio":
+        from mcp.client.stdio import stdio_client
+
+        assert cfg.command is not None
+        params = StdioServerParameters(command=cfg.command, args=list(cfg.args),
+                                       env=dict(cfg.env) or None, cwd=cfg.cwd)
+        # Never the terminal: the SDK default is sys.__stderr__, which garbles a TUI.
+        err = errlog if errlog is not None else open(os.devnull, "w")
+        try:
+            async with Client(_watched(stdio_client(params, errlog=err), probe), **kw) as c:
+                yield c
+        finally:
+            if errlog is None:
+                err.close()
+        return
+    assert cfg.url is not None
+    if cfg.transport == "sse":
+        from mcp.client.sse import sse_client
+
+        def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
+            return _http_client(cfg, probe, cfg.timeout)
+
+        transport = sse_client(cfg.url, headers=dict(cfg.headers), httpx_client_factory=factory)
+        async with Client(transport, **kw) as c:
+            yield c
+        return
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with _http_client(cfg, probe, cfg.timeout) as http:
+        async with Client(streamable_http_client(cfg.url, http_client=http), **kw) as c:
+            yield c
+
+
+# --- listing -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Listing:
+    tools: list[ToolDef]
+    ttl_ms: int | None
+    cache_scope: str | None
+    pages: int
+
+
+async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
+                         max_pages: int = DEFAULT_MAX_PAGES,
+                         on_page: Callable[[int], Any] | None = None) -> Listing:
+    """Every page of ``tools/list``, bypassing any cache; raises ``FetchError`` on a bad list."""
+    from pydantic import ValidationError
+
+    tools: list[ToolDef] = []
+    cursor: str | None = None
+    ttl_ms: int | None = None
+    scope: str | None = None
+    seen_cursors: set[str] = set()
+    for page in range(max_pages):
+        try:
+            result = await client.list_tools(cursor=cursor, cache_mode="bypass")
+        except ValidationError as e:
+            raise FetchError("malformed-tool-list", _describe_validation(e, offset=len(tools))) from None
+        if page == 0:
+            # The model fills defaults (0, "private") even when the server sent nothing, as on
+            # every legacy connection: record only what was really on the wire.
+            sent = getattr(result, "model_fields_set", set())
+            ttl_ms = result.ttl_ms if "ttl_ms" in sent else None
+            scope = getattr(result, "cache_scope", None) if "cache_scope" in sent else None
+            scope = str(getattr(scope, "value", scope)) if scope is not None else None
+        for i, t in enumerate(result.tools):
+            wire = t.model_dump(by_alias=True, exclude_none=True, mode="json")
+            try:
+                tools.append(ToolDef.from_wire(wire, source=f"tool #{len(tools)}"))
+            except InputError as e:
+                raise FetchError("malformed-tool-list",
+                                 f"tool #{len(tools) + i} {t.name!r}: {e.detail}") from None
+        if on_page is not None:
+            on_page(len(tools))
+        if len(tools) > max_tools:
+            raise FetchError("flood", f"more than {max_tools} tools (stopped after {len(tools)} "
+                                      f"in {page + 1} pages); raise max_tools if this is real")
+        cursor = result.next_cursor
+        if cursor is None:
+            return Listing(tools, ttl_ms, scope, page + 1)
+        if cursor in seen_cursors:
+            raise FetchError("malformed-tool-list", f"the server repeated cursor {cursor[:40]!r} "
+                                                    f"(page {page + 1}): pagination loops")
+        seen_cursors.add(cursor)
+    raise FetchError("flood", f"more than {max_pages} pages of tools ({len(tools)} tools so "
+                              "far); raise max_pages if this is real")
+
+
+def _describe_validation(e: Any, *, offset: int) -> str:
+    parts = []
+    for err in e.errors()[:3]:
+        loc = list(err.get("loc", ()))
+        where = ".".join(str(x) for x in loc)
+        if len(loc) >= 2 and loc[0] == "tools" and isinstance(loc[1], int):
+            idx = loc[1] + offset
+            inp = err.get("input")
+            name = inp.get("name") if isinstance(inp, dict) else None
+            field_ = ".".join(str(x) for x in loc[2:]) or "(the tool itself)"
+            where = f"tool #{idx}" + (f" {name!r}" if isinstance(name, str) else "") + f": {field_}"
+        parts.append(f"{where}: {err.get('msg')}")
+    more = len(e.errors()) - 3
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+# --- one server ----------------------------------------------------------------------------
+
+
+def _open_errlog(cfg: ServerConfig, log_dir: str | os.PathLike[str] | None) -> IO[str] | None:
+    if cfg.transport != "stdio" or cfg.target is not None:
+        return None
+    if log_dir is None:
+        return tempfile.TemporaryFile("w+", encoding="utf-8")
+    path = log_path(log_dir, cfg.name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    f = open(path, "a+", encoding="utf-8")
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    f.write(f"--- {stamp} mcp-review connect {cfg.name} ---\n")
+    f.flush()
+    return f
+
+
+def _stderr_tail(f: IO[str] | None, limit: int = 300) -> str:
+    if f is None:
+        return ""
+    try:
+        f.flush()
+        end = f.seek(0, os.SEEK_END)
+        f.seek(max(0, end - 4000))
+        text = f.read()
+    except (OSError, ValueError):
+        return ""
+    # Only what this run wrote: the log is appended to across runs, each run after a marker.
+    marker = text.rfind("\n--- ")
+    if marker >= 0:
+        text = text[marker + 1:].split("\n", 1)[1] if "\n" in text[marker + 1:] else ""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("--- ")]
+    tail = " | ".join(lines[-3:])
+    return tail[-limit:]
+
+
+async def fetch_server(
+    cfg: ServerConfig,
+    *,
+    log_dir: str | os.PathLike[str] | None = None,
+    max_tools: int = DEFAULT_MAX_TOOLS,
+    max_pages: int = DEFAULT_MAX_PAGES,
+    on_progress: ProgressFn | None = None,
+) -> ServerSnapshot:
+    """Fetch one server within ``cfg.timeout``; never raises for a server fault."""
+    import anyio
+
+    snap = ServerSnapshot(name=cfg.name, principal=cfg.principal)
+    t0 = time.monotonic()
+
+    def report(state: str, **kw: Any) -> None:
+        if on_progress is not None:
+            try:
+                on_progress(Progress(cfg.name, state, time.monotonic() - t0, **kw))
+            except Exception:  # a UI callback must never break a fetch
+                _log.exception("on_progress failed")
+
+    probe = _Probe()
+    errlog = _open_errlog(cfg, log_dir)
+    report("connecting")
+    try:
+        try:
+            with anyio.fail_after(cfg.timeout):
+                async with connect(cfg, errlog=errlog, probe=probe) as c:
+                    snap.protocol_version = c.protocol_version
+                    info = c.server_info
+                    snap.server_info = (info.model_dump(by_alias=True, exclude_none=True,
+                                                        mode="json") if info else None)
+                    report("listing")
+                    listing = await list_all_tools(
+                        c, max_tools=max_tools, max_pages=max_pages,
+                        on_page=lambda n: report("listing", tools=n))
+                    snap.tools = listing.tools
+                    snap.ttl_ms = listing.ttl_ms
+                    snap.cache_scope = listing.cache_scope
+        except Exception as e:  # cancellation (BaseException) propagates on purpose
+            kind, message = classify(e, cfg, probe)
+            tail = _stderr_tail(errlog)
+            if tail and kind in ("exited", "timed-out", "not-an-mcp-server", "protocol-error"):
+                message += f"; stderr: {tail}"
+            snap.tools = []
+            snap.error = {"kind": kind, "message": cfg.scrub(message)}
+            report("failed", detail=snap.error["message"], snapshot=snap)
+            return snap
+    finally:
+        if errlog is not None:
+            errlog.close()
+    report("done", tools=len(snap.tools), snapshot=snap)
+    return snap
+
+
+def leaves(e: BaseException) -> Iterable[BaseException]:
+    """Flatten the SDK's nested exception groups into their leaf exceptions."""
+    if isinstance(e, BaseExceptionGroup):
+        for x in e.exceptions:
+            yield from leaves(x)
+    else:
+        yield e
+
+
+def classify(e: BaseException, cfg: ServerConfig, probe: _Probe) -> tuple[str, str]:
+    """Map an exception (or group) from connecting/listing to ``(kind, message)``."""
+    import httpx2
+    from mcp import MCPError
+
+    found = list(leaves(e))
+    for x in found:
+        if isinstance(x, FetchError):
+            return x.kind, x.message
+    status = probe.http_status
+    if status in (401, 403):
+        return "unauthorized", (f"HTTP {status} from {cfg.display_target}: "
+                                + ("missing or rejected credentials" if status == 401
+                                   else "forbidden") + " (check the headers/token)")
+    for x in found:
+        if isinstance(x, TimeoutError):
+            break
+        if isinstance(x, (FileNotFoundError, PermissionError)) or (
+            isinstance(x, OSError) and cfg.transport == "stdio" and not isinstance(x, TimeoutError)
+        ):
+            return "spawn-failed", f"cannot start {cfg.command!r}: {x.strerror or x}"
+        if isinstance(x, httpx2.ConnectError):
+            return "refused", f"cannot connect to {cfg.display_target}: {_first_line(x)}"
+        if isinstance(x, httpx2.TimeoutException):
+            return "timed-out", f"no answer from {cfg.display_target} within {cfg.timeout:g} s"
+        if isinstance(x, httpx2.HTTPError):
+            return "refused", f"HTTP failure talking to {cfg.display_target}: {_first_line(x)}"
+    if probe.garbage:
+        return "not-an-mcp-server", ("printed non-JSON on stdout (first: "
+                                     f"{probe.garbage[0]!r}); stdout must carry only JSON-RPC")
+    if status == 404:
+        return "not-an-mcp-server", f"HTTP 404 at {cfg.display_target}: no MCP endpoint there"
+    ctype = (probe.http_content_type or "").split(";")[0].strip()
+    if status is not None and status >= 400 and ctype in ("text/html", "text/plain"):
+        return "not-an-mcp-server", f"HTTP {status} ({ctype}) from {cfg.display_target}"
+    for x in found:
+        if isinstance(x, TimeoutError):
+            return "timed-out", f"no complete answer within {cfg.timeout:g} s"
+        if isinstance(x, MCPError):
+            code = getattr(x, "code", None)
+            if code is None and getattr(x, "error", None) is not None:
+                code = x.error.code
+            if code == -32000 or "connection closed" in str(x).lower():
+                what = "the process exited" if cfg.transport == "stdio" else "the server closed the connection"
+                return "exited", f"{what} before answering"
+            if code == -32001:
+                return "timed-out", f"request timed out: {_first_line(x)}"
+            if code == -32601:
+                return "not-an-mcp-server", f"method not found: {_first_line(x)} (is this an MCP server?)"
+            if code == -32600 and ctype == "text/html":
+                return "not-an-mcp-server", f"{cfg.display_target} answered with HTML"
+            if status is not None and status >= 400:
+                return "protocol-error", f"HTTP {status}: {_first_line(x)}"
+            return "protocol-error", f"MCP error {code}: {_first_line(x)}"
+        if isinstance(x, (anyio_closed_types())):
+            return "exited", "the connection closed before answering"
+    x = found[0] if found else e
+    return "internal-error", f"{type(x).__name__}: {_first_line(x)}"
+
+
+def anyio_closed_types() -> tuple[type[BaseException], ...]:
+    import anyio
+
+    return (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
+
+
+def _first_line(x: BaseException) -> str:
+    s = str(x).strip().splitlines()
+    return s[0][:300] if s else type(x).__name__
+
+
+# --- all servers ---------------------------------------------------------------------------
+
+
+async def fetch_all(
+    configs: Sequence[ServerConfig],
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    log_dir: str | os.PathLike[str] | None = None,
+    max_tools: int = DEFAULT_MAX_TOOLS,
+    max_pages: int = DEFAULT_MAX_PAGES,
+    on_progress: ProgressFn | None = None,
+) -> Snapshot:
+    """Fetch every server at once (at most ``concurrency`` connecting at a time).
+
+    One server's failure, hang or flood never cancels or delays the others past its own
+    timeout. The result has one ``ServerSnapshot`` per config, keyed by the local name.
+    """
+    import anyio
+
+    names = [c.name for c in configs]
+    if len(set(names)) != len(names):
+        raise InputError("duplicate server names: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+    limiter = anyio.CapacityLimiter(max(1, concurrency))
+    snap = Snapshot(taken_at=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    if on_progress is not None:
+        for c in configs:
+            on_progress(Progress(c.name, "queued"))
+
+    async def one(cfg: ServerConfig) -> None:
+        async with limiter:
+            try:
+                snap.servers[cfg.name] = await fetch_server(
+                    cfg, log_dir=log_dir, max_tools=max_tools, max_pages=max_pages,
+                    on_progress=on_progress)
+            except Exception as e:  # a bug here must not take the other servers down
+                _log.exception("fetch of %s failed", cfg.name)
+                snap.servers[cfg.name] = ServerSnapshot(
+                    name=cfg.name, principal=cfg.principal,
+                    error={"kind": "internal-error", "message": cfg.scrub(f"{type(e).__name__}: {e}")})
+
+    async with anyio.create_task_group() as tg:
+        for cfg in configs:
+            tg.start_soon(one, cfg)
+    # Keep the config order: the report lists servers as the operator wrote them.
+    snap.servers = {n: snap.servers[n] for n in names}
+    return snap
+
+
+def fetch_config(config: Config, *, only: Sequence[str] | None = None,
+                 on_progress: ProgressFn | None = None) -> Snapshot:
+    """Synchronous ``fetch_all`` over a loaded ``Config`` (logs under ``<state_dir>/logs``)."""
+    import anyio
+
+    servers = config.servers
+    if only:
+        unknown = [n for n in only if n not in {s.name for s in servers}]
+        if unknown:
+            raise InputError(f"no server named {', '.join(map(repr, unknown))} in the config",
+                             source=config.source)
+        servers = [s for s in servers if s.name in only]
+    log_dir = Path(config.state_dir) / "logs" if config.state_dir else None
+
+    async def run() -> Snapshot:
+        return await fetch_all(servers, concurrency=config.concurrency, log_dir=log_dir,
+                               max_tools=config.max_tools, max_pages=config.max_pages,
+                               on_progress=on_progress)
+
+    return anyio.run(run)
