@@ -1,0 +1,1145 @@
+"""Classified diff of two tool definitions: text, annotations, input/output schema, hidden chars.
+
+The walker descends old and new schemas together, carrying a polarity: positive where new must
+accept every value old accepted (``inputSchema``), negative where the direction flips
+(``outputSchema``, and each ``not``). At each node it decides which rule of ``rules.RULES``
+fired and with what effect on the set of valid values; ``rules`` turns that into a class and a
+message. Judged closed-world over declared properties (design.md): old calls are assumed to set
+only properties the old schema declared.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from typing import Any
+from urllib.parse import unquote
+
+from mcp_review.core.canonical import MAX_DEPTH, canonical_json
+from mcp_review.core.hidden import has_hidden
+from mcp_review.core.model import (
+    CLASS_ORDER,
+    Change,
+    ChangeClass,
+    Direction,
+    ToolDef,
+    pointer_join,
+    pointer_tokens,
+)
+from mcp_review.core.rules import RULES, Effect, Raw, class_for, hidden_tokens, make, quote
+from mcp_review.core.rules import text_delta as _delta
+
+__all__ = ["diff_schemas", "diff_tools", "scan_hidden"]
+
+_MISSING: Any = object()
+
+_ANNOTATIONS_COSMETIC = frozenset({
+    "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly", "$id", "$anchor",
+    "$dynamicAnchor", "contentMediaType", "contentEncoding", "contentSchema", "$vocabulary",
+})
+_TEXT = frozenset({"title", "description"})
+_CONTAINERS = frozenset({"$defs", "definitions"})  # judged only through the refs that use them
+# Keywords that carry no constraint: a schema made only of these accepts every value.
+_NO_CONSTRAINT = _ANNOTATIONS_COSMETIC | _TEXT | _CONTAINERS | {"$schema", "default"}
+
+_JSON_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
+_HIDDEN_CAP = 100
+"""Most hidden-character changes reported per definition; the rest are summarised in one."""
+
+
+# Equality ------------------------------------------------------------------------------------
+
+
+def _dumps(v: Any) -> str:
+    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _jeq(a: Any, b: Any) -> bool:
+    """JSON equality, fast: Python ``==`` first (it never calls unequal what JSON calls equal),
+    then a C-speed dump to tell ``true`` from ``1``, canonical form only for ``1`` vs ``1.0``."""
+    if a is b:
+        return True
+    try:
+        if a != b:
+            return False
+        if _dumps(a) == _dumps(b):
+            return True
+        return canonical_json(a) == canonical_json(b)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _ckey(v: Any) -> str:
+    try:
+        return canonical_json(v)
+    except (TypeError, ValueError, RecursionError):
+        return repr(v)
+
+
+def _has_ref(v: Any) -> bool:
+    try:
+        return '"$ref"' in _dumps(v)
+    except (TypeError, ValueError, RecursionError):
+        return True
+
+
+def _accepts_all(s: Any) -> bool:
+    return s is True or (isinstance(s, dict) and all(k in _NO_CONSTRAINT for k in s))
+
+
+def _rejects_all(s: Any) -> bool:
+    return s is False or (isinstance(s, dict) and "not" in s and _accepts_all(s["not"])
+                          and all(k in _NO_CONSTRAINT or k == "not" for k in s))
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _frac(v: int | float) -> Fraction:
+    # The decimal repr, not the binary float: multipleOf 0.1 means one tenth.
+    return Fraction(v) if isinstance(v, int) else Fraction(repr(v))
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array",
+            dict: "object"}.get(type(v), type(v).__name__)
+
+
+def _shape(s: Any) -> str:
+    """Canonical text of a property schema without its prose: the key of the rename hint."""
+    if isinstance(s, dict):
+        s = {k: v for k, v in s.items() if k not in _TEXT and k not in _ANNOTATIONS_COSMETIC}
+    return _ckey(s)
+
+
+# Text ----------------------------------------------------------------------------------------
+
+_WS = re.compile(r"\s+")
+
+
+def _text_rule(old: str, new: str, rule: str) -> str | None:
+    """Which rule a text edit fires: None (equal), a cosmetic rule, or ``rule``."""
+    if old == new:
+        return None
+    on, nn = unicodedata.normalize("NFC", old), unicodedata.normalize("NFC", new)
+    if on == nn:
+        return "text-normalization-changed"
+    if _WS.sub(" ", on).strip() == _WS.sub(" ", nn).strip():
+        return "text-whitespace-changed"
+    return rule
+
+
+def _as_text(v: Any) -> str:
+    if v is None or v is _MISSING:
+        return ""
+    return v if isinstance(v, str) else _dumps(v)
+
+
+# The walker ----------------------------------------------------------------------------------
+
+
+class _Unresolved(Exception):
+    def __init__(self, why: str, remote: bool = False):
+        super().__init__(why)
+        self.why = why
+        self.remote = remote
+
+
+class _Walker:
+    """One comparison of two schema documents (the roots refs resolve against)."""
+
+    def __init__(self, old_root: Any, new_root: Any, base: str, positive: bool,
+                 out: list[Change]):
+        self.old_root, self.new_root = old_root, new_root
+        self.base = base
+        self.positive = positive
+        self.direction = Direction.OUTPUT if base == "/outputSchema" else Direction.INPUT
+        self.out = out
+        self.memo: set[tuple[Any, ...]] = set()
+        self.alive: list[Any] = []  # synthetic views stay referenced so their ids stay unique
+        self.lifted: set[int] = set()
+        self.anchors: dict[int, dict[str, str]] = {}
+
+    # Emitting --------------------------------------------------------------------------------
+    def emit(self, rule_id: str, ptr: str, pos: bool, effect: Effect | None = None,
+             cls: ChangeClass | None = None, **params: Any) -> Change:
+        rule = RULES[rule_id]
+        eff = effect or rule.effect
+        if cls is None:
+            cls = class_for(eff, pos) if eff is not None else rule.cls
+        ch = make(rule_id, ptr, cls=cls, direction=self.direction, **params)
+        self.out.append(ch)
+        return ch
+
+    # References ------------------------------------------------------------------------------
+    def _anchor(self, root: Any, name: str) -> str | None:
+        idx = self.anchors.get(id(root))
+        if idx is None:
+            idx = {}
+            stack: list[tuple[Any, str]] = [(root, "")]
+            while stack:
+                node, ptr = stack.pop()
+                if isinstance(node, dict):
+                    a = node.get("$anchor")
+                    if isinstance(a, str):
+                        idx.setdefault(a, ptr)
+                    i = node.get("$id")
+                    if isinstance(i, str) and i.startswith("#"):
+                        idx.setdefault(i[1:], ptr)
+                    stack.extend((v, pointer_join(ptr, k)) for k, v in node.items())
+                elif isinstance(node, list):
+                    stack.extend((v, pointer_join(ptr, i)) for i, v in enumerate(node))
+            self.anchors[id(root)] = idx
+        return idx.get(name)
+
+    def _resolve(self, root: Any, ref: str) -> tuple[Any, str]:
+        """(target node, pointer relative to the root) of a local ref; never fetches."""
+        if not ref.startswith("#"):
+            raise _Unresolved("remote", remote=True)
+        frag = unquote(ref[1:])
+        if frag and not frag.startswith("/"):
+            found = self._anchor(root, frag)
+            if found is None:
+                raise _Unresolved(f"no anchor {frag!r}")
+            frag = found
+        cur = root
+        for tok in pointer_tokens(frag):
+            if isinstance(cur, dict) and tok in cur:
+                cur = cur[tok]
+            elif isinstance(cur, list) and tok.isdigit() and int(tok) < len(cur):
+                cur = cur[int(tok)]
+            else:
+                raise _Unresolved("no such location")
+        return cur, frag
+
+    def deref(self, s: Any, ptr: str, root: Any) -> tuple[Any, str, Any, str | None, str]:
+        """Follow ``$ref`` chains: (view, pointer, key for the memo, problem, ref text).
+
+        Keywords beside a ``$ref`` are merged over its target (2020-12 applies both); the view
+        is a shallow dict, never a deep copy."""
+        if not (isinstance(s, dict) and "$ref" in s):
+            return s, ptr, id(s), None, ""
+        view: Any = s
+        key: list[int] = [id(s)]
+        seen: set[str] = set()
+        merged = False
+        while isinstance(view, dict) and "$ref" in view:
+            ref = view["$ref"]
+            if not isinstance(ref, str):
+                return self._strip(view), ptr, tuple(key), "not a string", _as_text(ref)
+            try:
+                target, frag = self._resolve(root, ref)
+            except _Unresolved as e:
+                return (self._strip(view), ptr, tuple(key),
+                        "remote" if e.remote else e.why, ref)
+            if frag in seen or len(seen) > 64:
+                return self._strip(view), ptr, tuple(key), "a $ref cycle with no schema", ref
+            seen.add(frag)
+            siblings = {k: v for k, v in view.items() if k != "$ref"}
+            ptr = self.base + frag
+            key.append(id(target))
+            if siblings and any(k not in _NO_CONSTRAINT for k in siblings):
+                if isinstance(target, dict):
+                    view = {**target, **siblings}
+                elif target is True:
+                    view = siblings
+                else:
+                    view = target
+                merged = True
+                self.alive.append(view)
+            else:
+                view = target
+        return view, ptr, tuple(key) if merged else (key[-1],), None, ""
+
+    @staticmethod
+    def _strip(view: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in view.items() if k != "$ref"}
+
+    # The walk --------------------------------------------------------------------------------
+    def diff(self, o: Any, n: Any, op: str, np: str, pos: bool, depth: int) -> None:
+        if o is n:
+            return
+        if depth > MAX_DEPTH:
+            self.emit("schema-too-deep", np, pos, limit=MAX_DEPTH)
+            return
+        if _jeq(o, n) and not _has_ref(o):
+            return
+        for s, ptr in ((o, op), (n, np)):
+            if not isinstance(s, (dict, bool)):
+                if not _jeq(o, n):
+                    self.emit("schema-invalid", ptr, pos, kind=Raw(_kind(s)))
+                return
+        o, op, okey, oprob, oref = self.deref(o, op, self.old_root)
+        n, np, nkey, nprob, nref = self.deref(n, np, self.new_root)
+        if oprob or nprob:
+            same = oprob and nprob and oref == nref
+            if not same:
+                for prob, ref, ptr in ((oprob, oref, op), (nprob, nref, np)):
+                    if prob == "remote":
+                        self.emit("ref-remote", ptr, pos, ref=ref)
+                    elif prob:
+                        self.emit("ref-unresolved", ptr, pos, ref=ref,
+                                  why=Raw(prob if ptr is np else f"old definition: {prob}"))
+                return
+        key = (okey, nkey, pos)
+        if key in self.memo:
+            return  # a recursive $ref came back round, or a shared definition already judged
+        self.memo.add(key)
+        if isinstance(o, bool) or isinstance(n, bool) or _rejects_all(o) or _rejects_all(n):
+            if self._bools(o, n, op, np, pos):
+                return
+            o = {} if o is True else o
+            n = {} if n is True else n
+        if not isinstance(o, dict) or not isinstance(n, dict):
+            for s, ptr in ((o, op), (n, np)):
+                if not isinstance(s, dict):
+                    self.emit("schema-invalid", ptr, pos, kind=Raw(_kind(s)))
+            return
+        for kw in ("anyOf", "oneOf"):
+            if (kw in o) != (kw in n):
+                if kw in n and isinstance(n[kw], list):
+                    o = self._lift(o, n, kw)
+                elif kw in o and isinstance(o[kw], list):
+                    n = self._lift(n, o, kw)
+        self._keywords(o, n, op, np, pos, depth)
+
+    def _bools(self, o: Any, n: Any, op: str, np: str, pos: bool) -> bool:
+        """Boolean (and ``{"not": {}}``) schemas; True when nothing is left to compare."""
+        o_no, n_no = _rejects_all(o), _rejects_all(n)
+        if o_no and n_no:
+            return True
+        if n_no:
+            self.emit("schema-now-false", np, pos)
+            return True
+        if o_no:
+            self.emit("schema-no-longer-false", np, pos)
+            return True
+        return False
+
+    def _lift(self, plain: dict[str, Any], composed: dict[str, Any], kw: str) -> dict[str, Any]:
+        """See ``{type: string}`` as ``{anyOf: [{type: string}]}`` when the other side has an
+        anyOf/oneOf, so ``T`` -> ``anyOf [T, null]`` reads as an added alternative."""
+        core = {k: v for k, v in plain.items()
+                if k not in _NO_CONSTRAINT and not (k in composed and _jeq(v, composed[k]))}
+        if not core:
+            return plain
+        view = {k: v for k, v in plain.items() if k not in core}
+        view[kw] = [core]
+        self.alive.append(view)
+        self.lifted.add(id(view[kw]))
+        return view
+
+    def _keywords(self, o: dict[str, Any], n: dict[str, Any], op: str, np: str, pos: bool,
+                  depth: int) -> None:
+        done: set[Callable[..., None]] = set()
+        unknown: list[str] = []
+        for k in (*o, *(k for k in n if k not in o)):
+            h = _HANDLERS.get(k)
+            if h is None:
+                if k not in _IGNORED:
+                    unknown.append(k)
+            elif h not in done:
+                done.add(h)
+                h(self, o, n, op, np, pos, depth)
+        for k in unknown:
+            ov, nv = o.get(k, _MISSING), n.get(k, _MISSING)
+            if ov is _MISSING or nv is _MISSING or not _jeq(ov, nv):
+                how = "added" if ov is _MISSING else "removed" if nv is _MISSING else "changed"
+                self.emit("unsupported-keyword-changed", pointer_join(np if nv is not _MISSING
+                                                                      else op, k), pos,
+                          keyword=k, how=Raw(how), old=_opt(ov), new=_opt(nv))
+
+    # Keyword handlers (each called at most once per node) --------------------------------------
+    def h_text(self, o, n, op, np, pos, depth):
+        for field, rule in (("description", "schema-description-changed"),
+                            ("title", "schema-title-changed")):
+            ov, nv = o.get(field, _MISSING), n.get(field, _MISSING)
+            if ov is _MISSING and nv is _MISSING:
+                continue
+            a, b = _as_text(ov), _as_text(nv)
+            fired = _text_rule(a, b, rule)
+            if fired is None and (ov is _MISSING) != (nv is _MISSING):
+                fired = "text-whitespace-changed"  # "" -> absent: nothing a reader sees
+            if fired:
+                ptr = pointer_join(np if nv is not _MISSING else op, field)
+                self.emit(fired, ptr, pos, delta=_delta(a, b), field=Raw(field))
+
+    def h_annotation(self, o, n, op, np, pos, depth):
+        for k in _ANNOTATIONS_COSMETIC:
+            ov, nv = o.get(k, _MISSING), n.get(k, _MISSING)
+            if (ov is not _MISSING or nv is not _MISSING) and not _jeq(ov, nv):
+                self.emit("schema-annotation-changed",
+                          pointer_join(np if nv is not _MISSING else op, k), pos,
+                          keyword=Raw(k), old=_opt(ov), new=_opt(nv))
+
+    def h_dialect(self, o, n, op, np, pos, depth):
+        ov, nv = o.get("$schema", _MISSING), n.get("$schema", _MISSING)
+        if not _jeq(ov, nv):
+            self.emit("schema-dialect-changed", pointer_join(np, "$schema"), pos,
+                      old=_opt(ov), new=_opt(nv))
+
+    def h_default(self, o, n, op, np, pos, depth):
+        ov, nv = o.get("default", _MISSING), n.get("default", _MISSING)
+        if ov is _MISSING:
+            self.emit("default-added", pointer_join(np, "default"), pos, new=nv)
+        elif nv is _MISSING:
+            self.emit("default-removed", pointer_join(op, "default"), pos, old=ov)
+        elif not _jeq(ov, nv):
+            self.emit("default-changed", pointer_join(np, "default"), pos, old=ov, new=nv)
+
+    def h_type(self, o, n, op, np, pos, depth):
+        ot, nt = _types(o.get("type", _MISSING)), _types(n.get("type", _MISSING))
+        if ot == nt:
+            return
+        ptr = pointer_join(np if "type" in n else op, "type")
+        if ot is None:
+            if not _covers_all(nt):
+                self.emit("type-added", ptr, pos, new=_tlist(nt))
+            return
+        if nt is None:
+            if not _covers_all(ot):
+                self.emit("type-removed", ptr, pos, old=_tlist(ot))
+            return
+        lost = [t for t in sorted(ot) if not _covered(t, nt)]
+        gained = [t for t in sorted(nt) if not _covered(t, ot)]
+        if lost and gained:
+            self.emit("type-changed", ptr, pos, old=_tlist(ot), new=_tlist(nt), lost=lost)
+        elif lost:
+            self.emit("type-narrowed", ptr, pos, old=_tlist(ot), new=_tlist(nt), lost=lost)
+        elif gained:
+            self.emit("type-widened", ptr, pos, old=_tlist(ot), new=_tlist(nt))
+
+    def h_values(self, o, n, op, np, pos, depth):
+        ov, nv = _allowed(o), _allowed(n)
+        if ov is None and nv is None:
+            return
+        const_only = "enum" not in o and "enum" not in n
+        side, base = (n, np) if ("enum" in n or "const" in n) else (o, op)
+        ptr = pointer_join(base, "enum" if "enum" in side else "const")
+        if ov is None:
+            assert nv is not None
+            if const_only:
+                self.emit("const-added", ptr, pos, new=n["const"])
+            else:
+                self.emit("enum-added", ptr, pos, new=list(nv.values()))
+            return
+        if nv is None:
+            if const_only:
+                self.emit("const-removed", ptr, pos, old=o["const"])
+            else:
+                self.emit("enum-removed", ptr, pos, old=list(ov.values()))
+            return
+        dropped = [v for k, v in ov.items() if k not in nv]
+        added = [v for k, v in nv.items() if k not in ov]
+        if not dropped and not added:
+            return
+        if const_only:
+            self.emit("const-changed", ptr, pos, old=o["const"], new=n["const"])
+        elif dropped and added:
+            self.emit("enum-changed", ptr, pos, dropped=dropped, added=added)
+        elif dropped:
+            self.emit("enum-narrowed", ptr, pos, dropped=dropped)
+        else:
+            self.emit("enum-widened", ptr, pos, added=added)
+
+    def h_numeric(self, o, n, op, np, pos, depth):
+        for lower, kws in ((True, ("minimum", "exclusiveMinimum")),
+                           (False, ("maximum", "exclusiveMaximum"))):
+            if not any(k in o or k in n for k in kws):
+                continue
+            bad = [(k, s) for k in kws for s in (o, n)
+                   if k in s and not (_num(s[k]) or isinstance(s[k], bool))]
+            if bad:
+                if any(not _jeq(o.get(k, _MISSING), n.get(k, _MISSING)) for k in kws):
+                    side = bad[0][1]
+                    self.emit("schema-invalid", pointer_join(np if side is n else op,
+                                                             bad[0][0]), pos,
+                              kind=Raw(f"{bad[0][0]} is {_kind(side[bad[0][0]])}"))
+                continue
+            ob, nb = _bound(o, *kws, lower), _bound(n, *kws, lower)
+            stem = "minimum" if lower else "maximum"
+            ptr_kw = next((k for k in reversed(kws) if k in n and _num(n[k])), kws[0])
+            ptr = pointer_join(np if nb is not None else op, ptr_kw if nb is not None else
+                               next((k for k in kws if k in o), kws[0]))
+            if ob == nb:
+                continue
+            if ob is None:
+                self.emit(f"{stem}-added", ptr, pos, new=_show_bound(nb, lower))
+                continue
+            if nb is None:
+                self.emit(f"{stem}-removed", ptr, pos, old=_show_bound(ob, lower))
+                continue
+            tighter = _tighter(nb, ob, lower)
+            if tighter is None:
+                continue
+            word = ("increased" if lower else "decreased") if tighter else (
+                "decreased" if lower else "increased")
+            self.emit(f"{stem}-{word}", ptr, pos, old=_show_bound(ob, lower),
+                      new=_show_bound(nb, lower))
+
+    def h_multiple(self, o, n, op, np, pos, depth):
+        ov, nv = o.get("multipleOf", _MISSING), n.get("multipleOf", _MISSING)
+        if _jeq(ov, nv):
+            return
+        ptr = pointer_join(np if nv is not _MISSING else op, "multipleOf")
+        for v in (ov, nv):
+            if v is not _MISSING and not (_num(v) and v > 0):
+                self.emit("schema-invalid", ptr, pos, kind=Raw(f"multipleOf {quote(v)}"))
+                return
+        if ov is _MISSING:
+            self.emit("multiple-of-added", ptr, pos, new=nv)
+            return
+        if nv is _MISSING:
+            self.emit("multiple-of-removed", ptr, pos, old=ov)
+            return
+        fo, fn = _frac(ov), _frac(nv)
+        if fo == fn:
+            return
+        if fo % fn == 0:  # every multiple of old is a multiple of new
+            self.emit("multiple-of-widened", ptr, pos, old=ov, new=nv)
+        elif fn % fo == 0:
+            self.emit("multiple-of-narrowed", ptr, pos, old=ov, new=nv)
+        else:
+            self.emit("multiple-of-changed", ptr, pos, old=ov, new=nv)
+
+    def h_counts(self, o, n, op, np, pos, depth):
+        for kw, stem, lower, default in _COUNTS:
+            ov, nv = o.get(kw, _MISSING), n.get(kw, _MISSING)
+            if (ov is _MISSING and nv is _MISSING) or _jeq(ov, nv):
+                continue
+            ptr = pointer_join(np if nv is not _MISSING else op, kw)
+            if any(v is not _MISSING and not (_num(v) and v >= 0) for v in (ov, nv)):
+                self.emit("schema-invalid", ptr, pos, kind=Raw(f"{kw} {quote(nv)}"))
+                continue
+            if kw == "minContains" and "contains" not in o and "contains" not in n:
+                continue  # no effect without contains
+            if lower:
+                oe = default if ov is _MISSING else ov
+                ne = default if nv is _MISSING else nv
+                if oe == ne:
+                    continue
+                if ov is _MISSING:
+                    self.emit(f"{stem}-added", ptr, pos, new=nv)
+                elif nv is _MISSING:
+                    self.emit(f"{stem}-removed", ptr, pos, old=ov)
+                else:
+                    self.emit(f"{stem}-{'increased' if ne > oe else 'decreased'}", ptr, pos,
+                              old=ov, new=nv)
+            elif ov is _MISSING:
+                self.emit(f"{stem}-added", ptr, pos, new=nv)
+            elif nv is _MISSING:
+                self.emit(f"{stem}-removed", ptr, pos, old=ov)
+            elif nv != ov:
+                self.emit(f"{stem}-{'decreased' if nv < ov else 'increased'}", ptr, pos,
+                          old=ov, new=nv)
+
+    def h_string_rules(self, o, n, op, np, pos, depth):
+        for kw in ("pattern", "format"):
+            ov, nv = o.get(kw, _MISSING), n.get(kw, _MISSING)
+            if _jeq(ov, nv):
+                continue
+            if ov is _MISSING:
+                self.emit(f"{kw}-added", pointer_join(np, kw), pos, new=nv)
+            elif nv is _MISSING:
+                self.emit(f"{kw}-removed", pointer_join(op, kw), pos, old=ov)
+            else:
+                self.emit(f"{kw}-changed", pointer_join(np, kw), pos, old=ov, new=nv)
+
+    def h_unique(self, o, n, op, np, pos, depth):
+        ou, nu = o.get("uniqueItems") is True, n.get("uniqueItems") is True
+        if nu and not ou:
+            self.emit("unique-items-added", pointer_join(np, "uniqueItems"), pos)
+        elif ou and not nu:
+            self.emit("unique-items-removed", pointer_join(op, "uniqueItems"), pos)
+
+    def h_items(self, o, n, op, np, pos, depth):
+        opre, okw, orest, orkw = _array_form(o)
+        npre, nkw, nrest, nrkw = _array_form(n)
+        for i in range(max(len(opre), len(npre))):
+            if i < len(opre):
+                a, ap = opre[i], pointer_join(op, okw, i)
+            else:
+                a, ap = orest, pointer_join(op, orkw) if orkw in o else op
+            if i < len(npre):
+                b, bp = npre[i], pointer_join(np, nkw, i)
+            else:
+                b, bp = nrest, pointer_join(np, nrkw) if nrkw in n else np
+            self.diff(a, b, ap, bp, pos, depth + 1)
+        if not (orest is True and nrest is True):
+            self.diff(orest, nrest, pointer_join(op, orkw), pointer_join(np, nrkw), pos,
+                      depth + 1)
+
+    def h_contains(self, o, n, op, np, pos, depth):
+        ov, nv = o.get("contains", _MISSING), n.get("contains", _MISSING)
+        if ov is _MISSING:
+            self.emit("contains-added", pointer_join(np, "contains"), pos)
+        elif nv is _MISSING:
+            self.emit("contains-removed", pointer_join(op, "contains"), pos)
+        else:
+            self.diff(ov, nv, pointer_join(op, "contains"), pointer_join(np, "contains"), pos,
+                      depth + 1)
+
+    def h_object(self, o, n, op, np, pos, depth):
+        oprops, nprops = _dict(o.get("properties")), _dict(n.get("properties"))
+        oreq, nreq = _names(o.get("required")), _names(n.get("required"))
+        oap, nap = o.get("additionalProperties", True), n.get("additionalProperties", True)
+        opat, npat = _dict(o.get("patternProperties")), _dict(n.get("patternProperties"))
+        o_open = _accepts_all(oap)
+        n_open = _accepts_all(nap)
+        for name, sub in nprops.items():
+            if name in oprops:
+                self.diff(oprops[name], sub, pointer_join(op, "properties", name),
+                          pointer_join(np, "properties", name), pos, depth + 1)
+        removed: dict[str, Change] = {}
+        added: dict[str, Change] = {}
+        for name, sub in oprops.items():
+            if name in nprops:
+                continue
+            pat = _matching_pattern(npat, name)
+            if pat is not None:
+                # The key is still judged, now by a patternProperties schema.
+                self.diff(sub, npat[pat], pointer_join(op, "properties", name),
+                          pointer_join(np, "patternProperties", pat), pos, depth + 1)
+                continue
+            ptr = pointer_join(op, "properties", name)
+            if n_open:
+                removed[name] = self.emit("property-removed-open", ptr, pos, name=name)
+            else:
+                removed[name] = self.emit(
+                    "property-removed-closed", ptr, pos, name=name,
+                    ap=Raw("false" if _rejects_all(nap) else "(a schema)"))
+        for name in nprops:
+            if name in oprops:
+                continue
+            ptr = pointer_join(np, "properties", name)
+            if name in nreq:
+                added[name] = self.emit("property-added-required", ptr, pos, name=name)
+            else:
+                # On a closed object the new key was rejected before: a real widening (which
+                # flips to breaking on the output side); on an open one, closed world applies.
+                eff = None if o_open else Effect.WIDEN
+                added[name] = self.emit("property-added-optional", ptr, pos, effect=eff,
+                                        name=name)
+        for name in sorted(nreq - oreq):
+            if name not in added:
+                self.emit("required-added", pointer_join(np, "required"), pos, name=name)
+        for name in sorted(oreq - nreq):
+            if name in removed and pos:
+                continue  # implied by the removal, and harmless on the input side
+            self.emit("required-removed", pointer_join(op, "required"), pos, name=name)
+        if removed and added:
+            self._renames(oprops, nprops, removed, added, np, pos)
+        self._additional(oap, nap, op, np, pos, depth)
+        self._patterns(opat, npat, oprops, nprops, o_open, n_open, op, np, pos, depth)
+
+    def _renames(self, oprops, nprops, removed, added, np, pos):
+        by_shape: dict[str, list[str]] = {}
+        for name in added:
+            by_shape.setdefault(_shape(nprops[name]), []).append(name)
+        old_by_shape: dict[str, list[str]] = {}
+        for name in removed:
+            old_by_shape.setdefault(_shape(oprops[name]), []).append(name)
+        for shape, olds in old_by_shape.items():
+            news = by_shape.get(shape, [])
+            if len(olds) == 1 and len(news) == 1:  # only an unambiguous pair is a hint
+                a, b = olds[0], news[0]
+                cls = min((removed[a].cls, added[b].cls), key=CLASS_ORDER.__getitem__)
+                self.emit("property-rename-suspected", pointer_join(np, "properties", b), pos,
+                          cls=cls, old=a, new=b)
+
+    def _additional(self, oap, nap, op, np, pos, depth):
+        if _jeq(oap, nap) and not _has_ref(oap):
+            return
+        ptr = pointer_join(np, "additionalProperties")
+        oa, na = _accepts_all(oap), _accepts_all(nap)
+        orj, nrj = _rejects_all(oap), _rejects_all(nap)
+        if (oa and na) or (orj and nrj):
+            return
+        show = _ap_text(oap)
+        if nrj:
+            self.emit("additional-properties-closed", ptr, pos, old=show)
+        elif orj or na:
+            self.emit("additional-properties-opened", ptr, pos, old=show, new=_ap_text(nap))
+        elif oa:
+            self.emit("additional-properties-restricted", ptr, pos, old=show)
+        else:
+            self.diff(oap, nap, pointer_join(op, "additionalProperties"), ptr, pos, depth + 1)
+
+    def _patterns(self, opat, npat, oprops, nprops, o_open, n_open, op, np, pos, depth):
+        for pat, sub in npat.items():
+            ptr = pointer_join(np, "patternProperties", pat)
+            if pat in opat:
+                self.diff(opat[pat], sub, pointer_join(op, "patternProperties", pat), ptr, pos,
+                          depth + 1)
+                continue
+            # Added: constrains matching keys on an open object; admits them on a closed one;
+            # what it does to a declared property it also matches is not decidable here.
+            eff = (Effect.UNKNOWN if _matches_any(pat, nprops) else
+                   Effect.NARROW if o_open else Effect.WIDEN)
+            self.emit("pattern-property-added", ptr, pos, effect=eff, pattern=pat)
+        for pat in opat:
+            if pat not in npat:
+                eff = (Effect.UNKNOWN if _matches_any(pat, oprops) else
+                       Effect.WIDEN if n_open else Effect.NARROW)
+                self.emit("pattern-property-removed", pointer_join(op, "patternProperties", pat),
+                          pos, effect=eff, pattern=pat)
+
+    def h_property_names(self, o, n, op, np, pos, depth):
+        ov, nv = o.get("propertyNames", True), n.get("propertyNames", True)
+        ptr = pointer_join(np, "propertyNames")
+        if "propertyNames" not in o and not _accepts_all(nv):
+            self.emit("property-names-added", ptr, pos)
+        elif "propertyNames" not in n and not _accepts_all(ov):
+            self.emit("property-names-removed", pointer_join(op, "propertyNames"), pos)
+        elif "propertyNames" in o and "propertyNames" in n:
+            self.diff(ov, nv, pointer_join(op, "propertyNames"), ptr, pos, depth + 1)
+
+    def h_dependent(self, o, n, op, np, pos, depth):
+        oreq, osch = _deps(o)
+        nreq, nsch = _deps(n)
+        for name in {**oreq, **nreq}:
+            (a, akw), (b, bkw) = oreq.get(name, (set(), "")), nreq.get(name, (set(), ""))
+            if b - a:
+                self.emit("dependent-required-added", pointer_join(np, bkw, name), pos,
+                          name=name, names=sorted(b - a))
+            if a - b:
+                self.emit("dependent-required-removed",
+                          pointer_join(np if bkw else op, bkw or akw, name), pos,
+                          name=name, names=sorted(a - b))
+        for name in {**osch, **nsch}:
+            if name not in osch:
+                s, kw = nsch[name]
+                if not _accepts_all(s):
+                    self.emit("dependent-schema-added", pointer_join(np, kw, name), pos,
+                              name=name)
+            elif name not in nsch:
+                s, kw = osch[name]
+                if not _accepts_all(s):
+                    self.emit("dependent-schema-removed", pointer_join(op, kw, name), pos,
+                              name=name)
+            else:
+                (a, akw), (b, bkw) = osch[name], nsch[name]
+                self.diff(a, b, pointer_join(op, akw, name), pointer_join(np, bkw, name), pos,
+                          depth + 1)
+
+    def h_any_of(self, o, n, op, np, pos, depth):
+        self._branches("anyOf", o, n, op, np, pos, depth, "any-of-branch-added",
+                       "any-of-branch-removed")
+
+    def h_one_of(self, o, n, op, np, pos, depth):
+        self._branches("oneOf", o, n, op, np, pos, depth, "one-of-branch-added",
+                       "one-of-branch-removed")
+
+    def h_all_of(self, o, n, op, np, pos, depth):
+        self._branches("allOf", o, n, op, np, pos, depth, "all-of-branch-added",
+                       "all-of-branch-removed")
+
+    def _branches(self, kw, o, n, op, np, pos, depth, added_rule, removed_rule):
+        ol, nl = o.get(kw, []), n.get(kw, [])
+        if not isinstance(ol, list) or not isinstance(nl, list):
+            if not _jeq(ol, nl):
+                side = n if not isinstance(nl, list) else o
+                self.emit("schema-invalid", pointer_join(np if side is n else op, kw), pos,
+                          kind=Raw(f"{kw} is {_kind(side[kw])}"))
+            return
+        o_lift, n_lift = id(ol) in self.lifted, id(nl) in self.lifted
+
+        def optr(i: int) -> str:
+            return op if o_lift else pointer_join(op, kw, i)
+
+        def nptr(j: int) -> str:
+            return np if n_lift else pointer_join(np, kw, j)
+
+        pairs, gone, new = _match(ol, nl)
+        for i, j in pairs:
+            self.diff(ol[i], nl[j], optr(i), nptr(j), pos, depth + 1)
+        for i in gone:
+            if not (kw == "allOf" and _accepts_all(ol[i])):
+                self.emit(removed_rule, optr(i), pos, branch=_brief(ol[i]))
+        for j in new:
+            if not (kw == "allOf" and _accepts_all(nl[j])):
+                self.emit(added_rule, nptr(j), pos, branch=_brief(nl[j]))
+
+    def h_not(self, o, n, op, np, pos, depth):
+        ov, nv = o.get("not", _MISSING), n.get("not", _MISSING)
+        if ov is _MISSING:
+            self.emit("not-added", pointer_join(np, "not"), pos, branch=_brief(nv))
+        elif nv is _MISSING:
+            self.emit("not-removed", pointer_join(op, "not"), pos, branch=_brief(ov))
+        else:
+            # Inside not, accepting more means the whole accepts less.
+            self.diff(ov, nv, pointer_join(op, "not"), pointer_join(np, "not"), not pos,
+                      depth + 1)
+
+    def h_conditional(self, o, n, op, np, pos, depth):
+        oi, ni = o.get("if", _MISSING), n.get("if", _MISSING)
+        if oi is _MISSING and ni is _MISSING:
+            return  # then/else without if have no effect
+        if oi is _MISSING or ni is _MISSING or not _jeq(oi, ni) or _has_ref(oi):
+            if _jeq(oi, ni) and self._refs_same(oi, ni, op, np, pos, depth):
+                pass
+            else:
+                how = "added" if oi is _MISSING else "removed" if ni is _MISSING else "changed"
+                self.emit("if-changed", pointer_join(np if ni is not _MISSING else op, "if"),
+                          pos, how=Raw(how))
+                return
+        for kw in ("then", "else"):
+            ov, nv = o.get(kw, _MISSING), n.get(kw, _MISSING)
+            if ov is _MISSING and nv is _MISSING:
+                continue
+            if ov is _MISSING:
+                if not _accepts_all(nv):
+                    self.emit("conditional-branch-added", pointer_join(np, kw), pos,
+                              keyword=Raw(kw))
+            elif nv is _MISSING:
+                if not _accepts_all(ov):
+                    self.emit("conditional-branch-removed", pointer_join(op, kw), pos,
+                              keyword=Raw(kw))
+            else:
+                self.diff(ov, nv, pointer_join(op, kw), pointer_join(np, kw), pos, depth + 1)
+
+    def _refs_same(self, oi, ni, op, np, pos, depth) -> bool:
+        """An ``if`` that is textually equal but contains refs: equal iff walking it finds
+        nothing."""
+        probe = _Walker(self.old_root, self.new_root, self.base, pos, [])
+        probe.diff(oi, ni, pointer_join(op, "if"), pointer_join(np, "if"), pos, depth + 1)
+        return not probe.out
+
+
+def _opt(v: Any) -> Any:
+    return Raw("(absent)") if v is _MISSING else v
+
+
+def _dict(v: Any) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
+
+
+def _names(v: Any) -> set[str]:
+    return {x for x in v if isinstance(x, str)} if isinstance(v, list) else set()
+
+
+def _types(v: Any) -> frozenset[str] | None:
+    if v is _MISSING:
+        return None
+    if isinstance(v, str):
+        return frozenset((v,))
+    if isinstance(v, list):
+        return frozenset(x for x in v if isinstance(x, str))
+    return frozenset()
+
+
+def _covered(t: str, types: frozenset[str]) -> bool:
+    return t in types or (t == "integer" and "number" in types)
+
+
+def _covers_all(types: frozenset[str] | None) -> bool:
+    return types is None or all(_covered(t, types) for t in _JSON_TYPES)
+
+
+def _tlist(types: frozenset[str] | None) -> Any:
+    if types is None:
+        return Raw("(any)")
+    s = sorted(types)
+    return s[0] if len(s) == 1 else s
+
+
+def _allowed(s: dict[str, Any]) -> dict[str, Any] | None:
+    vals: dict[str, Any] | None = None
+    if isinstance(s.get("enum"), list):
+        vals = {_ckey(v): v for v in s["enum"]}
+    if "const" in s:
+        k = _ckey(s["const"])
+        vals = {k: s["const"]} if vals is None else {x: v for x, v in vals.items() if x == k}
+    return vals
+
+
+def _bound(s: dict[str, Any], plain: str, excl: str, lower: bool) -> tuple[Any, bool] | None:
+    """Effective bound as (value, exclusive); draft-04 boolean and numeric forms alike."""
+    best: tuple[Any, bool] | None = None
+    if _num(s.get(plain)):
+        best = (s[plain], s.get(excl) is True)
+    ev = s.get(excl)
+    if _num(ev):
+        cand = (ev, True)
+        if best is None or _tighter(cand, best, lower):
+            best = cand
+    return best
+
+
+def _tighter(a: tuple[Any, bool], b: tuple[Any, bool], lower: bool) -> bool | None:
+    """True if bound ``a`` admits less than ``b``, False if more, None if the same."""
+    if a[0] != b[0]:
+        return (a[0] > b[0]) if lower else (a[0] < b[0])
+    if a[1] == b[1]:
+        return None
+    return a[1]
+
+
+def _show_bound(b: tuple[Any, bool] | None, lower: bool) -> Raw:
+    if b is None:
+        return Raw("(none)")
+    op = (">" if lower else "<") + ("" if b[1] else "=")
+    return Raw(f"{op} {quote(b[0])}")
+
+
+def _array_form(s: dict[str, Any]) -> tuple[list[Any], str, Any, str]:
+    """(prefix schemas, their keyword, schema for the rest, its keyword): draft-07 array
+    ``items`` + ``additionalItems`` read as 2020-12 ``prefixItems`` + ``items``."""
+    items = s.get("items", _MISSING)
+    if isinstance(items, list):
+        return items, "items", s.get("additionalItems", True), "additionalItems"
+    pre = s.get("prefixItems")
+    return (pre if isinstance(pre, list) else []), "prefixItems", (
+        True if items is _MISSING else items), "items"
+
+
+def _deps(s: dict[str, Any]) -> tuple[dict[str, tuple[set[str], str]],
+                                      dict[str, tuple[Any, str]]]:
+    req: dict[str, tuple[set[str], str]] = {}
+    sch: dict[str, tuple[Any, str]] = {}
+    for kw in ("dependencies", "dependentRequired", "dependentSchemas"):
+        for name, v in _dict(s.get(kw)).items():
+            if isinstance(v, list):
+                prev = req.get(name, (set(), kw))[0]
+                req[name] = (prev | _names(v), kw)
+            elif isinstance(v, (dict, bool)):
+                sch[name] = (v, kw)
+    return req, sch
+
+
+def _ap_text(ap: Any) -> Any:
+    if ap is True or _accepts_all(ap):
+        return Raw("true (or absent)")
+    if _rejects_all(ap):
+        return False
+    return Raw("(a schema)")
+
+
+def _regex(pat: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(pat)
+    except (re.error, RecursionError, OverflowError):
+        return None
+
+
+def _matching_pattern(pats: dict[str, Any], name: str) -> str | None:
+    for pat in pats:
+        rx = _regex(pat)
+        if rx is not None and rx.search(name):
+            return pat
+    return None
+
+
+def _matches_any(pat: str, props: dict[str, Any]) -> bool:
+    rx = _regex(pat)
+    return rx is None or any(rx.search(p) for p in props)
+
+
+def _sig(s: Any) -> str:
+    """What makes two branches 'the same alternative' when not equal: type or ref."""
+    if isinstance(s, dict):
+        return _ckey([s.get("type"), s.get("$ref"), s.get("const")])
+    return _ckey(s)
+
+
+def _match(ol: list[Any], nl: list[Any]) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Pair branches: equal ones first, then same type/ref, then by position if the counts of
+    what is left agree; the rest are removed (old) or added (new)."""
+    left_o, left_n = list(range(len(ol))), list(range(len(nl)))
+    pairs: list[tuple[int, int]] = []
+    for key in (_ckey, _sig):
+        okeys = {i: key(ol[i]) for i in left_o}
+        for j in list(left_n):
+            kj = key(nl[j])
+            for i in left_o:
+                if okeys[i] == kj:
+                    pairs.append((i, j))
+                    left_o.remove(i)
+                    left_n.remove(j)
+                    break
+    if len(left_o) == len(left_n):
+        pairs += list(zip(left_o, left_n, strict=True))
+        left_o, left_n = [], []
+    return pairs, left_o, left_n
+
+
+def _brief(s: Any) -> Raw:
+    return Raw(quote(s, 80))
+
+
+_COUNTS = [
+    ("minLength", "min-length", True, 0), ("maxLength", "max-length", False, None),
+    ("minItems", "min-items", True, 0), ("maxItems", "max-items", False, None),
+    ("minProperties", "min-properties", True, 0), ("maxProperties", "max-properties", False, None),
+    ("minContains", "min-contains", True, 1), ("maxContains", "max-contains", False, None),
+]
+
+_W = _Walker
+_HANDLERS: dict[str, Callable[..., None]] = {
+    "title": _W.h_text, "description": _W.h_text,
+    "$schema": _W.h_dialect, "default": _W.h_default, "type": _W.h_type,
+    "enum": _W.h_values, "const": _W.h_values,
+    "minimum": _W.h_numeric, "maximum": _W.h_numeric, "exclusiveMinimum": _W.h_numeric,
+    "exclusiveMaximum": _W.h_numeric, "multipleOf": _W.h_multiple,
+    "pattern": _W.h_string_rules, "format": _W.h_string_rules, "uniqueItems": _W.h_unique,
+    "items": _W.h_items, "prefixItems": _W.h_items, "additionalItems": _W.h_items,
+    "contains": _W.h_contains,
+    "properties": _W.h_object, "required": _W.h_object, "additionalProperties": _W.h_object,
+    "patternProperties": _W.h_object, "propertyNames": _W.h_property_names,
+    "dependentRequired": _W.h_dependent, "dependentSchemas": _W.h_dependent,
+    "dependencies": _W.h_dependent,
+    "anyOf": _W.h_any_of, "oneOf": _W.h_one_of, "allOf": _W.h_all_of, "not": _W.h_not,
+    "if": _W.h_conditional, "then": _W.h_conditional, "else": _W.h_conditional,
+    **{k: _W.h_annotation for k in _ANNOTATIONS_COSMETIC},
+    **{k: _W.h_counts for k, *_ in _COUNTS},
+}
+_IGNORED = frozenset({"$ref", *_CONTAINERS})  # $ref is followed in deref; containers via refs
+
+
+# Public API ----------------------------------------------------------------------------------
+
+
+def diff_schemas(old: Any, new: Any, *, output: bool = False) -> list[Change]:
+    """Classified changes between two schema documents (``inputSchema`` by default)."""
+    out: list[Change] = []
+    base = "/outputSchema" if output else "/inputSchema"
+    w = _Walker(old, new, base, not output, out)
+    try:
+        w.diff(old, new, base, base, not output, 0)
+    except RecursionError:  # belt and braces: a hostile shape must not become a traceback
+        out.append(make("schema-too-deep", base, direction=w.direction, limit=MAX_DEPTH))
+    return out
+
+
+def diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
+    """Every classified change from ``old`` to ``new``: text, annotations, schemas, hidden."""
+    ow, nw = old.wire, new.wire
+    if _jeq(old.hashed_projection(), new.hashed_projection()):
+        return []  # key order and formatting are not changes at all
+    out: list[Change] = []
+    if ow.get("name") != nw.get("name"):
+        out.append(make("tool-renamed", "/name", old=ow.get("name"), new=nw.get("name")))
+    for field, rule in (("description", "tool-description-changed"),
+                        ("title", "tool-title-changed")):
+        a, b = _as_text(ow.get(field)), _as_text(nw.get(field))
+        fired = _text_rule(a, b, rule)
+        if fired:
+            out.append(make(fired, "/" + field, direction=Direction.TOOL, delta=_delta(a, b),
+                            field=Raw(field), where=Raw("tool")))
+    out += _annotations(old.annotations, new.annotations)
+    out += diff_schemas(ow.get("inputSchema"), nw.get("inputSchema"))
+    oo, no = ow.get("outputSchema"), nw.get("outputSchema")
+    if oo is None and no is not None:
+        out.append(make("output-schema-added", "/outputSchema"))
+    elif oo is not None and no is None:
+        out.append(make("output-schema-removed", "/outputSchema"))
+    elif oo is not None and no is not None:
+        out += diff_schemas(oo, no, output=True)
+    out += _hidden_added(old.hashed_projection(), new.hashed_projection())
+    return out
+
+
+def scan_hidden(tool: ToolDef) -> list[Change]:
+    """Hidden characters anywhere in one definition (a new tool, or a first pin)."""
+    return _hidden_changes(_strings(tool.hashed_projection()), "hidden-characters-present",
+                           set())
+
+
+# Annotations ---------------------------------------------------------------------------------
+
+# hint: (MCP default when absent, the value that grants more power, what relaxing it means)
+_HINTS: dict[str, tuple[bool, bool, str]] = {
+    "readOnlyHint": (False, False, "the tool may now modify its environment"),
+    "destructiveHint": (True, True, "the tool may now perform destructive updates"),
+    "idempotentHint": (False, False, "repeating a call may now have additional effects"),
+    "openWorldHint": (True, True, "the tool may now reach an open world of external entities"),
+}
+
+
+def _annotations(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    out: list[Change] = []
+    for hint, (default, power, meaning) in _HINTS.items():
+        ov, nv = old.get(hint, _MISSING), new.get(hint, _MISSING)
+        if _jeq(ov, nv):
+            continue
+        oe, ne = _effective(ov, default, power), _effective(nv, default, power)
+        ptr = "/annotations/" + hint
+        shown = {"hint": Raw(hint), "old": _opt(ov), "new": _opt(nv)}
+        if oe == ne:
+            out.append(make("annotation-explicit-default", ptr, value=ne, **shown))
+        elif ne == power:
+            out.append(make("annotation-relaxed", ptr, meaning=Raw(meaning), **shown))
+        else:
+            out.append(make("annotation-tightened", ptr, **shown))
+    a, b = _as_text(old.get("title")), _as_text(new.get("title"))
+    fired = _text_rule(a, b, "annotation-title-changed")
+    if fired:
+        out.append(make(fired, "/annotations/title", direction=Direction.TOOL,
+                        delta=_delta(a, b), field=Raw("annotations.title"), where=Raw("tool")))
+    for key in sorted({*old, *new} - {*_HINTS, "title"}):
+        ov, nv = old.get(key, _MISSING), new.get(key, _MISSING)
+        if not _jeq(ov, nv):
+            out.append(make("annotation-other-changed", "/annotations/" + key.replace(
+                "~", "~0").replace("/", "~1"), key=key, old=_opt(ov), new=_opt(nv)))
+    return out
+
+
+def _effective(v: Any, default: bool, power: bool) -> bool:
+    # A hint that is not a boolean cannot be trusted to restrict anything.
+    if v is _MISSING or v is None:
+        return default
+    return v if isinstance(v, bool) else power
+
+
+# Hidden characters ---------------------------------------------------------------------------
+
+
+def _strings(doc: Any) -> Iterator[tuple[str, str, bool]]:
+    """(pointer, string, is_key) for every string containing hidden characters, iteratively
+    (a 512-deep definition must not recurse)."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        node, ptr = stack.pop()
+        if isinstance(node, str):
+            if has_hidden(node):
+                yield ptr, node, False
+        elif isinstance(node, dict):
+            for k, v in reversed(list(node.items())):
+                child = pointer_join(ptr, k)
+                if has_hidden(k):
+                    yield child, k, True
+                stack.append((v, child))
+        elif isinstance(node, list):
+            stack.extend((v, pointer_join(ptr, i)) for i, v in reversed(list(enumerate(node))))
+
+
+def _hidden_added(old: Any, new: Any) -> list[Change]:
+    # A string with hidden characters that existed verbatim in old is not news, wherever it
+    # moved; any other one is, even if old had other hidden characters elsewhere.
+    seen = {s for _, s, _ in _strings(old)}
+    return _hidden_changes(_strings(new), "hidden-characters-added", seen)
+
+
+def _hidden_changes(found: Iterator[tuple[str, str, bool]], rule: str,
+                    seen: set[str]) -> list[Change]:
+    out: list[Change] = []
+    extra = 0
+    for ptr, s, is_key in found:
+        if s in seen:
+            continue
+        if len(out) >= _HIDDEN_CAP:
+            extra += 1
+            continue
+        tokens, decoded = hidden_tokens(s)
+        label = ("the key at " if is_key else "") + quote(ptr or "/")
+        out.append(make(rule, ptr, where=Raw(label), tokens=tokens, decoded=decoded))
+    if extra:
+        out.append(make(rule, "", where=Raw(f"{extra} more strings"),
+                        tokens=Raw("(not listed)"), decoded=Raw("")))
+    return out
