@@ -1,0 +1,164 @@
+"""`mcp-review proxy`: a stdio pass-through an MCP client launches in place of the server."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from mcp_review import exitcodes
+from mcp_review.core.errors import InputError
+
+USAGE = ("mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
+         "[--log FILE] [--record-results]\n"
+         "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] -- CMD ARGS…")
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.usage = USAGE
+    p.add_argument("name", metavar="NAME", nargs="?",
+                   help="a server from the config; or give the command after `--`")
+    p.add_argument("--config", metavar="FILE",
+                   help="mcp-review.toml or an mcp.json (default: discovered in the cwd)")
+    p.add_argument("--name", dest="server_name", metavar="NAME",
+                   help="the server's local name with `-- CMD` (default: the command's name)")
+    p.add_argument("--principal", help="authorization context of the pins (default: config's, "
+                                       "else 'default')")
+    p.add_argument("--pins", metavar="FILE",
+                   help="pin file (default: the config's `pins`, else mcp-pins.toml beside "
+                        "the config, else in the cwd)")
+    p.add_argument("--enforce", action="store_true",
+                   help="withhold tools that are denied, new, or changed beyond what their tier "
+                        "auto-approves, and refuse calls to them")
+    p.add_argument("--mode", choices=("withhold", "mark"), default="withhold",
+                   help="with --enforce: drop such tools from tools/list (withhold) or list them "
+                        "with a warning in their description (mark); calls are refused either way")
+    p.add_argument("--log", metavar="FILE",
+                   help="call log (default: the config's `calls`, else "
+                        "<state dir>/calls/NAME.jsonl)")
+    p.add_argument("--no-log", action="store_true", help="do not record calls")
+    p.add_argument("--record-results", action="store_true",
+                   help="also record each call's result, to <log>.results.jsonl")
+    p.add_argument("--redact", metavar="REGEX", action="append", default=[],
+                   help="also redact argument keys matching REGEX (repeatable; matched "
+                        "case-insensitively against the key with separators removed)")
+    p.add_argument("--no-default-redact", action="store_true",
+                   help="drop the default patterns (token, password, secret, api_key, ...)")
+    p.add_argument("--max-log-bytes", type=int, default=None, metavar="N",
+                   help="rotate the call log at N bytes (default 10 MiB; 3 backups kept)")
+    p.add_argument("--server-log", metavar="FILE",
+                   help="where the server's stderr goes (default: <state dir>/logs/NAME.stderr.log)")
+    # Everything after `--` is the server command; argparse would otherwise parse its flags.
+    orig = p.parse_known_args
+
+    def parse_known_args(args: Any = None, namespace: Any = None) -> Any:
+        args = list(args or [])
+        cmd = None
+        if "--" in args:
+            i = args.index("--")
+            args, cmd = args[:i], args[i + 1:]
+        ns, extras = orig(args, namespace)
+        ns.proxy_argv = cmd
+        return ns, extras
+
+    p.parse_known_args = parse_known_args  # type: ignore[method-assign]
+
+
+def _state_dir() -> str:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                            "state")
+    return os.path.join(base, "mcp-review")
+
+
+_LAUNCHERS = {"python", "python3", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pipx",
+              "docker", "run", "exec", "tool"}
+
+
+def _guess_name(argv: list[str]) -> str:
+    """A readable server name from a command: the package or script, not the interpreter
+    (``npx -y @scope/server-x@1`` -> ``server-x``, ``python srv.py`` -> ``srv``)."""
+    for a in argv:
+        base = os.path.basename(a.rstrip("/"))
+        stem = base.split("@")[0] if not base.startswith("@") else base
+        if a.startswith("-") or stem.lower().rstrip("0123456789.") in _LAUNCHERS or not stem:
+            continue
+        return os.path.splitext(stem)[0] if stem.endswith((".py", ".js", ".mjs", ".ts")) else stem
+    return os.path.basename(argv[0]) or "server"
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "server"
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from mcp_review.services.calllog import DEFAULT_MAX_BYTES, DEFAULT_REDACT, CallLog
+    from mcp_review.services.proxy import PinGate, Proxy
+
+    argv = getattr(args, "proxy_argv", None)
+    env: dict[str, str] | None = None
+    cwd = None
+    principal = args.principal or "default"
+    tier = None
+    calls = args.log
+    if argv is not None:
+        if args.name:
+            raise InputError("give either a configured server NAME or `-- CMD ARGS…`, not both")
+        if not argv:
+            raise InputError("no server command after `--`")
+        name = args.server_name or _guess_name(argv)
+        state = _state_dir()
+        pins = args.pins or "mcp-pins.toml"
+    else:
+        if not args.name:
+            raise InputError(f"a server NAME or `-- CMD ARGS…` is needed\nusage: {USAGE}")
+        from mcp_review.services.config import load_config
+
+        cfg = load_config(args.config)
+        try:
+            srv = cfg.by_name(args.name)
+        except KeyError:
+            known = ", ".join(s.name for s in cfg.servers) or "none"
+            raise InputError(f"no server {args.name!r} in the config (known: {known})",
+                             source=cfg.source) from None
+        if srv.command is None:
+            raise InputError(f"server {args.name!r} is not a stdio server: the proxy relays "
+                             "stdio only", source=cfg.source)
+        name = srv.name
+        argv = [srv.command, *srv.args]
+        # The server sees what the proxy was given plus the config's env, as a direct launch would.
+        env = {**os.environ, **srv.env} if srv.env else None
+        cwd = srv.cwd
+        principal = args.principal or srv.principal
+        tier = srv.policy
+        calls = calls or srv.calls
+        state = cfg.state_dir or _state_dir()
+        cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
+        pins = args.pins or getattr(cfg, "pins", None) or os.path.join(cfg_dir, "mcp-pins.toml")
+    fname = _safe(name)
+    calls = calls or os.path.join(state, "calls", f"{fname}.jsonl")
+    server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
+
+    calllog = None
+    if not args.no_log:
+        patterns = [*(() if args.no_default_redact else DEFAULT_REDACT), *args.redact]
+        try:
+            calllog = CallLog(calls, server=name, principal=principal, redact=patterns,
+                              max_bytes=args.max_log_bytes or DEFAULT_MAX_BYTES,
+                              record_results=args.record_results)
+        except OSError as e:
+            raise InputError(f"cannot open the call log: {e.strerror or e}", source=calls) from None
+    gate = None
+    if args.enforce:
+        gate = PinGate(os.path.abspath(pins), name, principal=principal, default_tier=tier,
+                       calls_path=calllog.path if calllog else None)
+        gate.check([])  # a pin file that does not parse is a usage error now, not mid-session
+        if not os.path.exists(pins):
+            print(f"mcp-review proxy [{name}]: no pin file at {os.path.abspath(pins)}: every "
+                  "tool is new and will be withheld until approved", file=sys.stderr)
+    proxy = Proxy(argv, name=name, env=env, cwd=cwd, calllog=calllog, gate=gate,
+                  mode=args.mode, server_log=server_log)
+    rc = asyncio.run(proxy.run())
+    return rc if rc in (exitcodes.PASS, exitcodes.UNREACHABLE) or rc > 100 else exitcodes.FAIL
