@@ -1,0 +1,89 @@
+"""Append-only JSONL audit log of every decision, auto-approval and policy change.
+
+One JSON object per line, beside the pin file (``mcp-pins.toml`` → ``mcp-pins.audit.jsonl``)::
+
+    {"ts": "2026-11-29T22:00:00Z", "who": "alice", "event": "decision",
+     "server": "github", "principal": "default", "tool": "create_issue",
+     "decision": "approved", "old_decision": "approved",
+     "old_digest": "sha256:…", "new_digest": "sha256:…",
+     "why": "reviewed the new description", "source": "approve"}
+
+``event`` is ``decision`` (``decision`` = approved/denied), ``forget`` (a pin dropped) or
+``policy`` (``policy`` / ``old_policy`` = the tier; ``tool`` null for a server-wide tier).
+``source`` names what made the decision (``approve``, ``deny``, ``pin``, ``policy tiered`` …).
+Auto-approvals have ``who`` = ``"mcp-review (policy <tier>)"``. Nothing from the server config
+(env values, headers, commands) is ever written here. Lines are only ever appended, each with
+one ``write`` on an ``O_APPEND`` descriptor and fsynced; a reader skips a torn last line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from mcp_review.core.errors import InputError
+
+
+def audit_path_for(pin_path: str) -> str:
+    """``mcp-pins.toml`` → ``mcp-pins.audit.jsonl`` (same folder)."""
+    root, ext = os.path.splitext(pin_path)
+    return (root if ext == ".toml" else pin_path) + ".audit.jsonl"
+
+
+def record(*, who: str, server: str, principal: str | None, tool: str | None, event: str,
+           decision: str | None, ts: str | None = None, why: str = "", source: str = "",
+           **more: Any) -> dict[str, Any]:
+    """One audit record (key order fixed so the log reads the same everywhere)."""
+    from mcp_review.core.pins import now_utc
+
+    rec: dict[str, Any] = {
+        "ts": ts or now_utc(),
+        "who": who,
+        "event": event,
+        "server": server,
+        "principal": principal,
+        "tool": tool,
+    }
+    if decision is not None:
+        rec["decision"] = decision
+    rec.update(more)
+    rec["why"] = why
+    rec["source"] = source
+    return rec
+
+
+def append(path: str, records: list[dict[str, Any]]) -> None:
+    """Append records durably. One write call: concurrent appenders never interleave a line."""
+    if not records:
+        return
+    data = "".join(json.dumps(r, ensure_ascii=True) + "\n" for r in records).encode("ascii")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise InputError(f"cannot open the audit log: {e.strerror}", source=path) from None
+    try:
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read(path: str) -> list[dict[str, Any]]:
+    """All records of an audit log; lines that do not parse (a torn tail) are skipped."""
+    out = []
+    try:
+        with open(path, "rb") as f:
+            for line in f:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(rec, dict):
+                    out.append(rec)
+    except FileNotFoundError:
+        return []
+    return out

@@ -1,0 +1,640 @@
+"""The pin file ``mcp-pins.toml``: read, validate, merge and write operator decisions safely.
+
+Layout (``version`` first; every table sorted by key, so one decision is a small git diff)::
+
+    version = 1
+
+    [servers."github"]
+    policy = "tiered"                       # optional: strict | tiered | compatible
+
+    [servers."github".tool_policies]        # optional per-tool overrides of the server tier
+    "delete_repo" = "strict"
+
+    [servers."github".principals."default".tools."create_issue"]
+    decision = "approved"                   # approved | denied
+    digest = "sha256:…"                     # digest of `definition` under digest_scheme
+    digest_scheme = 1
+    hashed_fields = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"]
+    decided_at = "2026-11-29T22:00:00Z"     # UTC
+    decided_by = "alice"
+    note = "…"                              # optional
+    server_version = "1.2.0"                # optional (as reported when decided)
+    protocol_version = "2025-11-25"         # optional
+    definition = "{…}"                      # the decided definition: sorted JSON, ASCII-escaped
+
+The key is (server local name from the config, principal, tool name); nothing the server says
+about itself. No config values (commands, env, headers, URLs) are ever stored.
+
+Safety: writes are atomic (temp file in the same folder, fsync, ``os.replace``, fsync of the
+folder) and happen under an exclusive ``flock`` on ``<pin file>.lock``. A save re-reads the file
+under the lock and replays this session's decisions onto what is on disk now, so concurrent
+writers lose nothing (last writer wins per tool). A file that does not parse, or that has a newer
+``version``, is refused with an :class:`InputError` and never overwritten. Every decision is also
+appended to the JSONL audit log (see :mod:`mcp_review.core.audit`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import getpass
+import glob
+import json
+import os
+import tempfile
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import tomli_w
+
+from mcp_review.core import audit
+from mcp_review.core.errors import InputError
+from mcp_review.core.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
+from mcp_review.core.policy import TIERS
+
+VERSION = 1
+"""Pin-file format version written by this mcp-review. Newer files are refused."""
+
+DEFAULT_PATH = "mcp-pins.toml"
+DEFAULT_PRINCIPAL = "default"
+
+_TOOL_KEYS = (
+    "decision", "digest", "digest_scheme", "hashed_fields", "decided_at", "decided_by", "note",
+    "server_version", "protocol_version", "definition",
+)
+
+
+class Decision(StrEnum):
+    APPROVED = "approved"
+    DENIED = "denied"
+
+
+PinKey = tuple[str, str, str]
+"""(server local name, principal, tool name)."""
+
+
+def now_utc() -> str:
+    """UTC timestamp, second precision, ISO-8601 with ``Z``."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def current_user() -> str:
+    """The OS user (``getpass.getuser``); ``"unknown"`` where the platform cannot tell."""
+    try:
+        return getpass.getuser() or "unknown"
+    except Exception:  # no USER/LOGNAME and no passwd entry (containers)
+        return "unknown"
+
+
+def definition_text(tool: ToolDef) -> str:
+    """Lossless JSON text of a definition: sorted keys, no whitespace, ASCII-escaped.
+
+    Not number-normalised (``1.0`` stays ``1.0``) so the text is exactly what was approved;
+    ASCII escaping keeps hidden characters visible as ``\\u202e`` in the file and in git diffs,
+    and carries lone surrogates that TOML (UTF-8) could not hold.
+    """
+    return json.dumps(tool.wire, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """One decision about one tool under one (server, principal)."""
+
+    server: str
+    principal: str
+    tool: str
+    decision: Decision
+    digest: str
+    definition: str
+    """JSON text of the decided definition (see :func:`definition_text`)."""
+    decided_at: str
+    decided_by: str
+    digest_scheme: int = DIGEST_SCHEME
+    hashed_fields: tuple[str, ...] = HASHED_FIELDS
+    note: str = ""
+    server_version: str | None = None
+    protocol_version: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Keys this version does not know, kept so a write never drops them."""
+
+    @property
+    def key(self) -> PinKey:
+        return (self.server, self.principal, self.tool)
+
+    @property
+    def approved(self) -> bool:
+        return self.decision is Decision.APPROVED
+
+    def tool_def(self) -> ToolDef:
+        """The decided definition, parsed (only needed when the live digest differs)."""
+        from mcp_review.core.canonical import loads
+
+        where = f"pin {_table_path(self.key)}"
+        data = loads(self.definition, source=where)
+        return ToolDef.from_wire(data, source=where)
+
+    def current_digest(self) -> str:
+        """The digest under this mcp-review's scheme: the stored one when the scheme and hashed
+        fields match, else recomputed from the stored definition (a scheme change migrates
+        instead of re-quarantining every tool)."""
+        if self.digest_scheme == DIGEST_SCHEME and tuple(self.hashed_fields) == HASHED_FIELDS:
+            return self.digest
+        return digest_of(self.tool_def().wire)
+
+    def to_toml(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "decision": str(self.decision),
+            "digest": self.digest,
+            "digest_scheme": self.digest_scheme,
+            "hashed_fields": list(self.hashed_fields),
+            "decided_at": self.decided_at,
+            "decided_by": self.decided_by,
+            "note": self.note or None,
+            "server_version": self.server_version,
+            "protocol_version": self.protocol_version,
+            "definition": self.definition,
+        }
+        out = {k: v for k, v in d.items() if v is not None}
+        for k in sorted(self.extra):
+            out.setdefault(k, self.extra[k])
+        return out
+
+
+def make_pin(
+    server: str,
+    tool: ToolDef,
+    decision: Decision | str,
+    *,
+    principal: str = DEFAULT_PRINCIPAL,
+    by: str | None = None,
+    note: str = "",
+    server_version: str | None = None,
+    protocol_version: str | None = None,
+    at: str | None = None,
+) -> Pin:
+    """A pin binding ``decision`` to exactly this definition (digest + lossless JSON)."""
+    return Pin(
+        server=server,
+        principal=principal,
+        tool=tool.name,
+        decision=Decision(decision),
+        digest=tool.digest,
+        definition=definition_text(tool),
+        decided_at=at or now_utc(),
+        decided_by=by or current_user(),
+        note=note,
+        server_version=server_version,
+        protocol_version=protocol_version,
+    )
+
+
+# The in-memory file -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Op:
+    kind: str  # "decide" | "forget" | "policy"
+    pin: Pin | None = None
+    key: PinKey | None = None
+    server: str | None = None
+    tool: str | None = None
+    tier: str | None = None
+    who: str = ""
+    why: str = ""
+    source: str = ""
+
+
+@dataclass(slots=True)
+class Conflict:
+    """A decision this session replaced that another writer made after we read the file."""
+
+    key: PinKey
+    theirs: Pin | None
+    ours: Pin | None
+
+
+@dataclass(slots=True)
+class PinFile:
+    """All decisions and policy settings of one pin file.
+
+    Mutate with :meth:`decide`, :meth:`forget` and :meth:`set_policy`; persist with
+    :func:`save_pins`, which replays exactly those mutations onto the file as it is on disk at
+    save time (so nothing another process wrote meanwhile is lost).
+    """
+
+    path: str | None = None
+    pins: dict[PinKey, Pin] = field(default_factory=dict)
+    server_policy: dict[str, str] = field(default_factory=dict)
+    tool_policy: dict[tuple[str, str], str] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Top-level keys this version does not know (kept on write)."""
+    read_bytes: bytes | None = None
+    """The bytes this state was parsed from (None: the file did not exist)."""
+    _ops: list[_Op] = field(default_factory=list)
+    _base: dict[PinKey, Pin] = field(default_factory=dict)
+    """The pins as read (to tell another writer's change from ours when merging)."""
+
+    # Queries ------------------------------------------------------------------------------
+    def get(self, server: str, principal: str, tool: str) -> Pin | None:
+        return self.pins.get((server, principal, tool))
+
+    def for_server(self, server: str, principal: str) -> dict[str, Pin]:
+        """Pins of one (server, principal), by tool name."""
+        return {k[2]: p for k, p in self.pins.items() if k[0] == server and k[1] == principal}
+
+    def find_tool(self, server: str, tool: str) -> list[Pin]:
+        """Pins of ``tool`` on ``server`` under any principal."""
+        return [p for k, p in self.pins.items() if k[0] == server and k[2] == tool]
+
+    def tier_for(self, server: str, tool: str | None = None, default: str | None = None) -> str:
+        """Effective tier: per-tool override > server policy here > ``default`` > tiered."""
+        if tool is not None and (server, tool) in self.tool_policy:
+            return self.tool_policy[(server, tool)]
+        return self.server_policy.get(server) or default or "tiered"
+
+    @property
+    def pending(self) -> int:
+        """Mutations not yet saved."""
+        return len(self._ops)
+
+    # Mutations ----------------------------------------------------------------------------
+    def decide(self, pin: Pin, *, why: str = "", source: str = "") -> None:
+        """Record a decision (replaces any pin with the same key). ``why`` goes to the audit
+        log (defaults to the pin's note); ``source`` says which command or policy made it."""
+        op = _Op("decide", pin=pin, who=pin.decided_by, why=why or pin.note, source=source)
+        self._apply(op)
+        self._ops.append(op)
+
+    def forget(self, server: str, principal: str, tool: str, *, who: str | None = None,
+               why: str = "", source: str = "") -> None:
+        """Drop a pin (for example, an approved tool the server no longer serves)."""
+        op = _Op("forget", key=(server, principal, tool), who=who or current_user(), why=why,
+                 source=source)
+        self._apply(op)
+        self._ops.append(op)
+
+    def set_policy(self, server: str, tier: str | None, *, tool: str | None = None,
+                   who: str | None = None, why: str = "", source: str = "") -> None:
+        """Set (or with ``tier=None`` clear) the tier of a server, or of one tool on it."""
+        if tier is not None and tier not in TIERS:
+            raise InputError(f"unknown policy tier {tier!r}; expected one of {', '.join(TIERS)}")
+        op = _Op("policy", server=server, tool=tool, tier=tier, who=who or current_user(),
+                 why=why, source=source)
+        self._apply(op)
+        self._ops.append(op)
+
+    def _apply(self, op: _Op) -> dict[str, Any]:
+        """Apply one mutation to this state; return its audit record."""
+        rec: dict[str, Any]
+        if op.kind == "decide":
+            assert op.pin is not None
+            old = self.pins.get(op.pin.key)
+            self.pins[op.pin.key] = op.pin
+            rec = audit.record(
+                who=op.who, server=op.pin.server, principal=op.pin.principal, tool=op.pin.tool,
+                event="decision", decision=str(op.pin.decision),
+                old_decision=str(old.decision) if old else None,
+                old_digest=old.digest if old else None, new_digest=op.pin.digest,
+                why=op.why, source=op.source, ts=op.pin.decided_at,
+            )
+        elif op.kind == "forget":
+            assert op.key is not None
+            old = self.pins.pop(op.key, None)
+            rec = audit.record(
+                who=op.who, server=op.key[0], principal=op.key[1], tool=op.key[2],
+                event="forget", decision=None,
+                old_decision=str(old.decision) if old else None,
+                old_digest=old.digest if old else None, new_digest=None, why=op.why,
+                source=op.source,
+            )
+        else:
+            assert op.server is not None
+            if op.tool is None:
+                old_tier = self.server_policy.get(op.server)
+                if op.tier is None:
+                    self.server_policy.pop(op.server, None)
+                else:
+                    self.server_policy[op.server] = op.tier
+            else:
+                old_tier = self.tool_policy.get((op.server, op.tool))
+                if op.tier is None:
+                    self.tool_policy.pop((op.server, op.tool), None)
+                else:
+                    self.tool_policy[(op.server, op.tool)] = op.tier
+            rec = audit.record(
+                who=op.who, server=op.server, principal=None, tool=op.tool, event="policy",
+                decision=None, old_policy=old_tier, policy=op.tier, why=op.why,
+                source=op.source,
+            )
+        return rec
+
+    # Serialisation ------------------------------------------------------------------------
+    def to_toml_dict(self) -> dict[str, Any]:
+        servers: dict[str, Any] = {}
+        names = {k[0] for k in self.pins} | set(self.server_policy) | {
+            s for s, _ in self.tool_policy
+        }
+        for s in sorted(names):
+            table: dict[str, Any] = {}
+            if s in self.server_policy:
+                table["policy"] = self.server_policy[s]
+            overrides = {t: p for (srv, t), p in self.tool_policy.items() if srv == s}
+            if overrides:
+                table["tool_policies"] = {t: overrides[t] for t in sorted(overrides)}
+            principals: dict[str, Any] = {}
+            for k in sorted(k for k in self.pins if k[0] == s):
+                principals.setdefault(k[1], {"tools": {}})["tools"][k[2]] = self.pins[k].to_toml()
+            if principals:
+                table["principals"] = principals
+            servers[s] = table
+        out: dict[str, Any] = {"version": VERSION}
+        for k in sorted(self.extra):
+            out[k] = self.extra[k]
+        if servers:
+            out["servers"] = servers
+        return out
+
+    def dumps(self) -> str:
+        header = (
+            "# mcp-review pin file: operator decisions about MCP tool definitions.\n"
+            "# Written by mcp-review; edit with `mcp-review approve/deny` or the review app.\n"
+        )
+        return header + tomli_w.dumps(self.to_toml_dict())
+
+    def to_bytes(self) -> bytes:
+        """The file's UTF-8 bytes. A lone surrogate in a server, principal or tool name cannot
+        be written to TOML: refused naming the key (definitions carry them, ASCII-escaped)."""
+        text = self.dumps()
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:
+            bad = [k for k in self.pins if not all(_utf8_ok(x) for x in k)]
+            raise InputError(
+                "cannot write a name holding a lone surrogate to the pin file: "
+                + ", ".join(ascii(k) for k in bad[:3])) from None
+
+
+# Parsing -------------------------------------------------------------------------------------
+
+
+def _utf8_ok(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _table_path(key: PinKey) -> str:
+    s, p, t = key
+    return f"servers.{_q(s)}.principals.{_q(p)}.tools.{_q(t)}"
+
+
+def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH) -> PinFile:
+    """Parse and validate pin-file text. Errors are InputErrors naming the file and the line
+    (syntax, from tomllib) or the table (content)."""
+    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    try:
+        s = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 text (byte {e.start})", source=source, line=line) from None
+    pf = PinFile(path=source, read_bytes=raw)
+    if not s.strip():
+        return pf  # an empty file (`touch mcp-pins.toml`) is an empty pin set
+    try:
+        doc = tomllib.loads(s)
+    except tomllib.TOMLDecodeError as e:
+        # tomllib's message ends "(at line N, column M)": keep it, it names the line.
+        raise InputError(f"cannot parse the pin file: {e}; it was left unchanged",
+                         source=source) from None
+    ver = doc.get("version")
+    if not isinstance(ver, int) or isinstance(ver, bool):
+        raise InputError("not an mcp-review pin file: no integer 'version' key", source=source)
+    if ver > VERSION:
+        raise InputError(
+            f"pin file version {ver} is newer than this mcp-review understands (version "
+            f"{VERSION}); upgrade mcp-review. The file was left unchanged", source=source)
+    if ver < 1:
+        raise InputError(f"invalid pin file version {ver}", source=source)
+    servers = doc.get("servers", {})
+    if not isinstance(servers, dict):
+        raise InputError("'servers' must be a table", source=source)
+    pf.extra = {k: v for k, v in doc.items() if k not in ("version", "servers")}
+    for sname, st in servers.items():
+        where = f"servers.{_q(sname)}"
+        if not isinstance(st, dict):
+            raise InputError(f"{where} must be a table", source=source)
+        if "policy" in st:
+            pf.server_policy[sname] = _tier(st["policy"], f"{where}.policy", source)
+        tp = st.get("tool_policies", {})
+        if not isinstance(tp, dict):
+            raise InputError(f"{where}.tool_policies must be a table", source=source)
+        for tname, tier in tp.items():
+            pf.tool_policy[(sname, tname)] = _tier(
+                tier, f"{where}.tool_policies.{_q(tname)}", source)
+        principals = st.get("principals", {})
+        if not isinstance(principals, dict):
+            raise InputError(f"{where}.principals must be a table", source=source)
+        for pname, pt in principals.items():
+            tools = pt.get("tools", {}) if isinstance(pt, dict) else None
+            if not isinstance(tools, dict):
+                raise InputError(f"{where}.principals.{_q(pname)}.tools must be a table",
+                                 source=source)
+            for tname, t in tools.items():
+                key = (sname, pname, tname)
+                pf.pins[key] = _parse_pin(key, t, source)
+    pf._base = dict(pf.pins)
+    return pf
+
+
+def _tier(v: Any, where: str, source: str) -> str:
+    if v not in TIERS:
+        raise InputError(f"{where} must be one of {', '.join(TIERS)}, got {v!r}", source=source)
+    return v
+
+
+def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
+    where = _table_path(key)
+    if not isinstance(t, dict):
+        raise InputError(f"{where} must be a table", source=source)
+
+    def need(k: str, typ: type | tuple[type, ...]) -> Any:
+        v = t.get(k)
+        if not isinstance(v, typ) or isinstance(v, bool):
+            raise InputError(f"{where}: '{k}' is missing or has the wrong type", source=source)
+        return v
+
+    dec = need("decision", str)
+    if dec not in ("approved", "denied"):
+        raise InputError(f"{where}: 'decision' must be \"approved\" or \"denied\", got {dec!r}",
+                         source=source)
+    digest = need("digest", str)
+    if not digest.startswith("sha256:"):
+        raise InputError(f"{where}: 'digest' must start with 'sha256:'", source=source)
+    fields = t.get("hashed_fields", list(HASHED_FIELDS))
+    if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+        raise InputError(f"{where}: 'hashed_fields' must be a list of strings", source=source)
+    opt = {}
+    for k in ("note", "server_version", "protocol_version"):
+        v = t.get(k)
+        if v is not None and not isinstance(v, str):
+            raise InputError(f"{where}: '{k}' must be a string", source=source)
+        opt[k] = v
+    return Pin(
+        server=key[0], principal=key[1], tool=key[2],
+        decision=Decision(dec),
+        digest=digest,
+        definition=need("definition", str),
+        decided_at=str(t.get("decided_at", "")),
+        decided_by=str(t.get("decided_by", "")),
+        digest_scheme=t.get("digest_scheme", DIGEST_SCHEME) if isinstance(
+            t.get("digest_scheme", DIGEST_SCHEME), int) else DIGEST_SCHEME,
+        hashed_fields=tuple(fields),
+        note=opt["note"] or "",
+        server_version=opt["server_version"],
+        protocol_version=opt["protocol_version"],
+        extra={k: v for k, v in t.items() if k not in _TOOL_KEYS},
+    )
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a pin file", source=path) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", source=path) from None
+
+
+def load_pins(path: str = DEFAULT_PATH) -> PinFile:
+    """Read a pin file; a missing file is an empty one. InputError on anything unreadable."""
+    data = _read(path)
+    if data is None:
+        return PinFile(path=path)
+    return parse_pins(data, source=path)
+
+
+# Writing -------------------------------------------------------------------------------------
+
+
+def lock_path(path: str) -> str:
+    return path + ".lock"
+
+
+@contextlib.contextmanager
+def locked(path: str) -> Iterator[None]:
+    """Exclusive advisory lock for the pin file at ``path`` (``<path>.lock``, never deleted:
+    unlinking a lock file races with the next waiter)."""
+    fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the flock
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so a crash leaves the old file or the new one, never a mix."""
+    folder = os.path.dirname(os.path.abspath(path))
+    base = os.path.basename(path)
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    dfd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dfd)  # make the rename itself durable
+    finally:
+        os.close(dfd)
+
+
+def _remove_stale_temps(path: str) -> None:
+    """Temp files left by a writer that was killed mid-write (we hold the lock, so no live
+    writer owns one)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    pattern = os.path.join(glob.escape(folder), f".{glob.escape(os.path.basename(path))}.*.tmp")
+    for p in glob.glob(pattern):
+        with contextlib.suppress(OSError):
+            os.unlink(p)
+
+
+@dataclass(slots=True)
+class SaveResult:
+    pins: PinFile
+    """The state now on disk (this session's decisions merged onto the latest file)."""
+    merged: bool
+    """True when the file had changed on disk since it was read."""
+    conflicts: list[Conflict]
+    """Tools decided both by another writer (since our read) and by us: ours won."""
+    audit_records: list[dict[str, Any]]
+
+
+def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = None) -> SaveResult:
+    """Persist the mutations recorded on ``pf`` (atomic, locked, merging concurrent writes).
+
+    Under the lock: re-read the file (refusing if it no longer parses or is a newer version),
+    replay ``pf``'s mutations onto it, append their audit records (fsynced, before the pin file
+    is replaced, so no decision can land without its audit line), then write atomically.
+    ``pf`` is updated in place to the saved state and its pending mutations are cleared.
+    """
+    path = path or pf.path or DEFAULT_PATH
+    real = os.path.realpath(path)  # write through a symlink, don't replace it
+    audit_path = audit_path or audit.audit_path_for(path)
+    with locked(real):
+        data = _read(real)
+        fresh = parse_pins(data, source=path) if data is not None else PinFile(path=path)
+        merged = data != pf.read_bytes
+        conflicts: list[Conflict] = []
+        records = []
+        for op in pf._ops:
+            if merged and op.kind == "decide" and op.pin is not None:
+                before = pf._base.get(op.pin.key)
+                theirs = fresh.pins.get(op.pin.key)
+                if theirs != before:
+                    conflicts.append(Conflict(op.pin.key, theirs, op.pin))
+            records.append(fresh._apply(op))
+        text = fresh.to_bytes()
+        if records:
+            audit.append(audit_path, records)
+        if data is None or text != data:
+            _remove_stale_temps(real)
+            atomic_write(real, text)
+        fresh.read_bytes = text
+        fresh.path = path
+    pf.pins, pf.server_policy, pf.tool_policy = fresh.pins, fresh.server_policy, fresh.tool_policy
+    pf.extra, pf.read_bytes, pf._ops, pf._base = fresh.extra, text, [], dict(fresh.pins)
+    return SaveResult(pins=pf, merged=merged, conflicts=conflicts, audit_records=records)
+
+
+def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: str | None = None,
+                  at: str | None = None) -> Pin:
+    """The same definition under a new decision (deny a pinned tool that is not being served)."""
+    return replace(pin, decision=decision, decided_by=by or current_user(),
+                   decided_at=at or now_utc(), note=pin.note if note is None else note)

@@ -1,0 +1,291 @@
+"""Status of each live tool against the pin file: pinned, new, changed, broken, removed, denied.
+
+The one function everyone calls (the `status` command, `check`, the app)::
+
+    report = compute_status(snapshot, load_pins(path), calls={"github": load_call_log(p)})
+    for t in report.tools: t.state, t.policy.outcome, t.comparison
+    apply_auto_approvals(report, pins); save_pins(pins)   # re-pin what the tiers allow
+
+Identity is (server local name, principal, tool name): a tool renamed upstream is one
+``removed`` plus one ``new`` and never inherits the old approval; a definition whose digest
+matches a pin under another name counts for nothing. Digests are compared first and
+:func:`~mcp_review.core.compare.compare` runs only when they differ, so an unchanged
+1,000-tool server costs one hash per tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from mcp_review.core.model import ChangeClass, ToolDef
+from mcp_review.core.pins import Decision, Pin, PinFile, make_pin
+from mcp_review.core.policy import Outcome, PolicyResult, decide, facts_for
+from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+
+AUTO_WHO = "mcp-review (policy {tier})"
+"""``decided_by`` of an auto-approval (also its ``who`` in the audit log)."""
+
+
+class State(StrEnum):
+    PINNED = "pinned"
+    """Approved, and the live digest equals the pinned one."""
+    NEW = "new"
+    """Served, never decided under this (server, principal)."""
+    CHANGED = "changed"
+    """Digest differs from the pin (``previously_denied`` tells a denied one)."""
+    BROKEN = "broken"
+    """Changed, with a breaking change or a broken recorded call."""
+    REMOVED = "removed"
+    """Pinned but no longer served."""
+    DENIED = "denied"
+    """Denied, and the live digest equals the denied one."""
+
+
+@dataclass(slots=True)
+class CallLog:
+    """A server's recorded calls grouped by tool (see :func:`load_call_log`)."""
+
+    path: str | None = None
+    by_tool: dict[str, list[Any]] = field(default_factory=dict)
+    unattributed: int = 0
+    """Records that name no tool (bare argument objects): cannot be replayed per tool."""
+    skipped: int = 0
+    """Lines that were not JSON."""
+
+    def for_tool(self, tool: str) -> list[Any]:
+        return self.by_tool.get(tool, [])
+
+
+def load_call_log(path: str) -> CallLog:
+    """Read a server's JSONL call log (lenient: bad lines are counted, not fatal)."""
+    from mcp_review.core.replay import load_calls
+
+    loaded = load_calls(path, strict=False)
+    log = CallLog(path=path, skipped=loaded.skipped)
+    for c in loaded:
+        if c.tool is None:
+            log.unattributed += 1
+        else:
+            log.by_tool.setdefault(c.tool, []).append(c)
+    return log
+
+
+@dataclass(slots=True)
+class ToolStatus:
+    server: str
+    principal: str
+    tool: str
+    state: State
+    policy: PolicyResult
+    pin: Pin | None = None
+    live: ToolDef | None = None
+    live_digest: str | None = None
+    comparison: Any = None
+    """A :class:`~mcp_review.core.compare.Comparison` (pinned definition → live) when the
+    digest changed; None for pinned, new, removed and unchanged denied tools."""
+    previously_denied: bool = False
+    calls_recorded: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.server, self.principal, self.tool)
+
+    @property
+    def needs_attention(self) -> bool:
+        """True when this tool fails the gate (review or block)."""
+        return self.policy.outcome in (Outcome.REVIEW, Outcome.BLOCK)
+
+
+@dataclass(slots=True)
+class ServerStatus:
+    name: str
+    principal: str
+    tier: str
+    error: dict[str, str] | None = None
+    server_version: str | None = None
+    protocol_version: str | None = None
+    calls: CallLog | None = None
+
+
+@dataclass(slots=True)
+class StatusReport:
+    servers: list[ServerStatus] = field(default_factory=list)
+    tools: list[ToolStatus] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out = {str(s): 0 for s in State} | {str(o): 0 for o in Outcome if o is not Outcome.NONE}
+        for t in self.tools:
+            out[str(t.state)] += 1
+            if t.policy.outcome is not Outcome.NONE:
+                out[str(t.policy.outcome)] += 1
+        return out
+
+    @property
+    def attention(self) -> list[ToolStatus]:
+        return [t for t in self.tools if t.needs_attention]
+
+    @property
+    def unreachable(self) -> list[ServerStatus]:
+        return [s for s in self.servers if s.error]
+
+    @property
+    def auto_approvals(self) -> list[ToolStatus]:
+        return [t for t in self.tools if t.policy.outcome is Outcome.AUTO_APPROVE]
+
+    def exit_code(self) -> int:
+        """0 all pinned/denied/auto-approvable · 1 anything to review, blocked or broken ·
+        3 nothing to review but a server could not be read (design.md exit codes)."""
+        from mcp_review import exitcodes
+
+        if self.attention:
+            return exitcodes.FAIL
+        if self.unreachable:
+            return exitcodes.UNREACHABLE
+        return exitcodes.PASS
+
+
+def compute_status(
+    snapshot: Snapshot,
+    pins: PinFile,
+    *,
+    calls: Mapping[str, CallLog] | None = None,
+    tiers: Mapping[str, str] | None = None,
+    witnesses: bool = True,
+) -> StatusReport:
+    """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
+
+    ``calls``: per server local name, its recorded calls. ``tiers``: per server, the tier
+    from the config, used when the pin file sets none (pin file > config > ``tiered``).
+    """
+    report = StatusReport()
+    for name in sorted(snapshot.servers):
+        srv, tools = server_status(
+            snapshot.servers[name], pins,
+            calls=(calls or {}).get(name),
+            default_tier=(tiers or {}).get(name),
+            witnesses=witnesses,
+        )
+        report.servers.append(srv)
+        report.tools.extend(tools)
+    return report
+
+
+def server_status(
+    server: ServerSnapshot,
+    pins: PinFile,
+    *,
+    calls: CallLog | None = None,
+    default_tier: str | None = None,
+    witnesses: bool = True,
+) -> tuple[ServerStatus, list[ToolStatus]]:
+    """One server's status (``check`` calls this per server as fetches complete)."""
+    srv = ServerStatus(
+        name=server.name, principal=server.principal,
+        tier=pins.tier_for(server.name, default=default_tier), error=server.error,
+        server_version=server.server_version, protocol_version=server.protocol_version,
+        calls=calls,
+    )
+    if server.error:
+        # An unreachable server says nothing about its tools: none are reported removed.
+        return srv, []
+    pinned = pins.for_server(server.name, server.principal)
+    by_name: dict[str, list[ToolDef]] = {}
+    for t in server.tools:
+        by_name.setdefault(t.name, []).append(t)
+    out: list[ToolStatus] = []
+    for name in sorted(by_name):
+        defs = by_name[name]
+        tier = pins.tier_for(server.name, name, default=default_tier)
+        st = _tool_status(server, name, defs[0], pinned.get(name), tier, calls, witnesses)
+        digests = {d.digest for d in defs}
+        if len(digests) > 1:
+            # Which of them a client would use is undefined: never let one pass unseen.
+            st.notes.append(f"the server lists {len(defs)} different definitions under this name")
+            st.policy = PolicyResult(tier, Outcome.BLOCK,
+                                     (f"{len(defs)} different definitions share this name",))
+            if st.state in (State.PINNED, State.DENIED):
+                st.state = State.CHANGED
+        out.append(st)
+    for name in sorted(set(pinned) - set(by_name)):
+        pin = pinned[name]
+        n = len(calls.for_tool(name)) if calls else 0
+        tier = pins.tier_for(server.name, name, default=default_tier)
+        if pin.approved:
+            why = "approved tool no longer served"
+            if n:
+                why += f": {n} recorded call(s) would fail"
+            policy = PolicyResult(tier, Outcome.REVIEW, (why,))
+        else:
+            policy = PolicyResult(tier, Outcome.NONE, ("denied tool no longer served",))
+        out.append(ToolStatus(server.name, server.principal, name, State.REMOVED, policy,
+                              pin=pin, calls_recorded=n))
+    return srv, out
+
+
+def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | None, tier: str,
+                 calls: CallLog | None, witnesses: bool) -> ToolStatus:
+    digest = live.digest
+    recorded = calls.for_tool(name) if calls else []
+    base = dict(server=server.name, principal=server.principal, tool=name, live=live,
+                live_digest=digest, pin=pin, calls_recorded=len(recorded))
+    if pin is None:
+        facts = facts_for(None, live)
+        return ToolStatus(state=State.NEW, policy=decide(tier, facts), **base)
+    if pin.current_digest() == digest:
+        if pin.approved:
+            return ToolStatus(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE), **base)
+        return ToolStatus(state=State.DENIED,
+                          policy=PolicyResult(tier, Outcome.NONE, ("denied by the operator",)),
+                          **base)
+    from mcp_review.core.compare import compare
+
+    old = pin.tool_def()
+    cmp = compare(old, live, recorded if calls is not None else None, witnesses=witnesses)
+    denied = not pin.approved
+    facts = facts_for(old, live, cmp.changes, broken_calls=cmp.broken_calls,
+                      previously_denied=denied)
+    broken = bool(cmp.breaking) or cmp.broken_calls > 0
+    return ToolStatus(state=State.BROKEN if broken else State.CHANGED,
+                      policy=decide(tier, facts), comparison=cmp, previously_denied=denied,
+                      **base)
+
+
+def apply_auto_approvals(
+    report: StatusReport,
+    pins: PinFile,
+    snapshot: Snapshot | None = None,
+) -> list[ToolStatus]:
+    """Re-pin every tool the tiers auto-approve (recorded on ``pins``; the caller saves, which
+    also writes the audit records). Returns the tools re-pinned. Each pin is bound to exactly
+    the live definition that was judged."""
+    done = []
+    servers = {s.name: s for s in report.servers}
+    for t in report.auto_approvals:
+        if t.live is None:
+            continue
+        srv = servers.get(t.server)
+        who = AUTO_WHO.format(tier=t.policy.tier)
+        why = "; ".join(t.policy.reasons)
+        pin = make_pin(
+            t.server, t.live, Decision.APPROVED, principal=t.principal, by=who,
+            note=f"auto-approved: {why}",
+            server_version=srv.server_version if srv else None,
+            protocol_version=srv.protocol_version if srv else None,
+        )
+        pins.decide(pin, why=why, source=f"policy {t.policy.tier}")
+        done.append(t)
+    return done
+
+
+def worst_class(t: ToolStatus) -> ChangeClass | None:
+    """The most severe change class of a changed tool (for one-word summaries)."""
+    from mcp_review.core.model import CLASS_ORDER
+
+    if t.comparison is None or not t.comparison.changes:
+        return None
+    return min((c.cls for c in t.comparison.changes), key=CLASS_ORDER.__getitem__)
+

@@ -1,0 +1,139 @@
+"""The tier table (design.md): every change class × every tier, plus the rows no tier relaxes."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_review.core.model import ChangeClass, ToolDef
+from mcp_review.core.policy import (
+    TIERS,
+    Facts,
+    Outcome,
+    annotation_relaxations,
+    decide,
+    facts_for,
+    hidden_appeared,
+)
+
+A, R, B = Outcome.AUTO_APPROVE, Outcome.REVIEW, Outcome.BLOCK
+
+# row: (facts, {tier: outcome})
+TABLE = {
+    "cosmetic": (Facts(classes=frozenset({ChangeClass.COSMETIC})),
+                 {"strict": R, "tiered": A, "compatible": A}),
+    "compatible": (Facts(classes=frozenset({ChangeClass.COMPATIBLE})),
+                   {"strict": R, "tiered": A, "compatible": A}),
+    "cosmetic+compatible": (Facts(classes=frozenset({ChangeClass.COSMETIC,
+                                                      ChangeClass.COMPATIBLE})),
+                            {"strict": R, "tiered": A, "compatible": A}),
+    "trust": (Facts(classes=frozenset({ChangeClass.TRUST})),
+              {"strict": R, "tiered": R, "compatible": A}),
+    "potentially-breaking": (Facts(classes=frozenset({ChangeClass.POTENTIALLY_BREAKING})),
+                             {"strict": R, "tiered": R, "compatible": A}),
+    "breaking": (Facts(classes=frozenset({ChangeClass.BREAKING})),
+                 {"strict": R, "tiered": R, "compatible": R}),
+    "compatible+broken-call": (Facts(classes=frozenset({ChangeClass.COMPATIBLE}),
+                                     broken_calls=1),
+                               {"strict": R, "tiered": R, "compatible": R}),
+    "digest-changed-unclassified": (Facts(unclassified=True),
+                                    {"strict": R, "tiered": R, "compatible": R}),
+    "previously-denied+cosmetic": (Facts(classes=frozenset({ChangeClass.COSMETIC}),
+                                         previously_denied=True),
+                                   {"strict": R, "tiered": R, "compatible": R}),
+    "new-tool": (Facts(new_tool=True), {"strict": R, "tiered": R, "compatible": R}),
+    "annotation-relaxed": (Facts(classes=frozenset({ChangeClass.TRUST}),
+                                 annotations_relaxed=("readOnlyHint true→false",)),
+                           {"strict": B, "tiered": B, "compatible": B}),
+    "annotation-relaxed+compatible": (Facts(classes=frozenset({ChangeClass.COMPATIBLE,
+                                                               ChangeClass.TRUST}),
+                                            annotations_relaxed=("openWorldHint false→true",)),
+                                      {"strict": B, "tiered": B, "compatible": B}),
+    "hidden-characters": (Facts(classes=frozenset({ChangeClass.TRUST}),
+                                hidden_appeared=("/description: ⟨U+200B⟩",)),
+                          {"strict": B, "tiered": B, "compatible": B}),
+    "new-tool+hidden-characters": (Facts(new_tool=True,
+                                         hidden_appeared=("/description: ⟨TAG a⟩",)),
+                                   {"strict": B, "tiered": B, "compatible": B}),
+    "nothing": (Facts(), {"strict": Outcome.NONE, "tiered": Outcome.NONE,
+                          "compatible": Outcome.NONE}),
+}
+
+CASES = [(row, tier, want) for row, (_, wants) in TABLE.items() for tier, want in wants.items()]
+
+
+@pytest.mark.parametrize("row, tier, want", CASES, ids=[f"{r}-{t}" for r, t, _ in CASES])
+def test_tier_table(row, tier, want):
+    facts = TABLE[row][0]
+    got = decide(tier, facts)
+    assert got.outcome is want, got.reasons
+    assert got.tier == tier
+    if want is not Outcome.NONE:
+        assert got.reasons  # every outcome says why
+
+
+def test_table_covers_every_class_and_tier():
+    singles = {next(iter(f.classes)) for f, _ in TABLE.values() if len(f.classes) == 1
+               and not (f.annotations_relaxed or f.hidden_appeared or f.broken_calls
+                        or f.previously_denied)}
+    assert singles == set(ChangeClass)
+    assert all(set(w) == set(TIERS) for _, w in TABLE.values())
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_no_tier_auto_approves_the_forbidden_rows(tier):
+    for facts in (Facts(new_tool=True), Facts(annotations_relaxed=("x",)),
+                  Facts(hidden_appeared=("x",)), Facts(previously_denied=True,
+                                                       classes=frozenset({ChangeClass.COSMETIC}))):
+        assert decide(tier, facts).outcome in (Outcome.REVIEW, Outcome.BLOCK)
+
+
+def test_unknown_tier_is_an_error():
+    with pytest.raises(ValueError):
+        decide("yolo", Facts())
+
+
+# Detectors ---------------------------------------------------------------------------------
+
+
+def tool(**kw) -> ToolDef:
+    return ToolDef.from_wire({"name": "t", "inputSchema": {"type": "object"}, **kw})
+
+
+@pytest.mark.parametrize("old, new, relaxed", [
+    ({"readOnlyHint": True}, {"readOnlyHint": False}, ["readOnlyHint true→false"]),
+    ({"readOnlyHint": True}, {}, ["readOnlyHint true→false"]),  # absent = default false
+    ({"destructiveHint": False}, {"destructiveHint": True}, ["destructiveHint false→true"]),
+    ({"destructiveHint": False}, {}, ["destructiveHint false→true"]),
+    ({"idempotentHint": True}, {"idempotentHint": False}, ["idempotentHint true→false"]),
+    ({"openWorldHint": False}, {"openWorldHint": True}, ["openWorldHint false→true"]),
+    ({"readOnlyHint": False}, {"readOnlyHint": True}, []),  # tightened
+    ({}, {"destructiveHint": True}, []),  # explicit default: same effective value
+    ({"title": "a"}, {"title": "b"}, []),
+])
+def test_annotation_relaxations(old, new, relaxed):
+    assert list(annotation_relaxations(tool(annotations=old), tool(annotations=new))) == relaxed
+
+
+def test_hidden_appeared_only_counts_new_ones():
+    clean = tool(description="hello")
+    dirty = tool(description="hel\u200blo")
+    dirtier = tool(description="hel\u200blo\u200b", title="\u202e")
+    assert hidden_appeared(clean, clean) == ()
+    assert hidden_appeared(clean, dirty) == ("/description: ⟨U+200B⟩",)
+    assert hidden_appeared(dirty, dirty) == ()  # already approved with --yes: not re-blocked
+    assert set(hidden_appeared(dirty, dirtier)) == {"/description: ⟨U+200B⟩",
+                                                    "/title: ⟨RLO U+202E⟩"}
+    assert hidden_appeared(None, dirty) == ("/description: ⟨U+200B⟩",)
+
+
+def test_hidden_in_property_keys_and_descriptions():
+    t = tool(inputSchema={"type": "object", "properties": {
+        "a\U000e0041": {"type": "string", "description": "x\x1b[2J"}}})
+    found = hidden_appeared(None, t)
+    assert any("TAG A" in f for f in found) and any("ESC" in f for f in found)
+
+
+def test_facts_for_new_tool_with_hidden_blocks_in_every_tier():
+    t = tool(description="ok\U000e0069\U000e0067")
+    for tier in TIERS:
+        assert decide(tier, facts_for(None, t)).outcome is Outcome.BLOCK
