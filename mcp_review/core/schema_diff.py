@@ -29,7 +29,16 @@ from mcp_review.core.model import (
     pointer_join,
     pointer_tokens,
 )
-from mcp_review.core.rules import RULES, Effect, Raw, class_for, hidden_tokens, make, quote
+from mcp_review.core.rules import (
+    RULES,
+    Effect,
+    Raw,
+    class_for,
+    hidden_tokens,
+    make,
+    quote,
+    where,
+)
 from mcp_review.core.rules import text_delta as _delta
 
 __all__ = ["diff_schemas", "diff_tools", "scan_hidden"]
@@ -46,6 +55,18 @@ _CONTAINERS = frozenset({"$defs", "definitions"})  # judged only through the ref
 _NO_CONSTRAINT = _ANNOTATIONS_COSMETIC | _TEXT | _CONTAINERS | {"$schema", "default"}
 
 _JSON_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
+_AT_KEYWORD = frozenset({
+    "additional-properties-closed", "additional-properties-restricted",
+    "additional-properties-opened", "pattern-property-added", "pattern-property-removed",
+    "property-names-added", "property-names-removed", "dependent-required-added",
+    "dependent-required-removed", "dependent-schema-added", "dependent-schema-removed",
+    "contains-added", "contains-removed", "not-added", "not-removed", "if-changed",
+    "conditional-branch-added", "conditional-branch-removed", "any-of-branch-added",
+    "any-of-branch-removed", "one-of-branch-added", "one-of-branch-removed",
+    "all-of-branch-added", "all-of-branch-removed",
+})
+_ENTRY_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf", "patternProperties", "dependentSchemas",
+                             "dependentRequired", "dependencies"})
 _HIDDEN_CAP = 100
 """Most hidden-character changes reported per definition; the rest are summarised in one."""
 
@@ -173,6 +194,11 @@ class _Walker:
         eff = effect or rule.effect
         if cls is None:
             cls = class_for(eff, pos) if eff is not None else rule.cls
+        if rule_id in _AT_KEYWORD and "where" not in params:
+            # The pointer names the keyword (or one entry of it): say where its schema is.
+            toks = ptr.split("/")
+            cut = 2 if len(toks) > 2 and toks[-2] in _ENTRY_KEYWORDS else 1
+            params["where"] = Raw(where("/".join(toks[:-cut])))
         ch = make(rule_id, ptr, cls=cls, direction=self.direction, **params)
         self.out.append(ch)
         return ch

@@ -1,0 +1,161 @@
+"""The rule registry: every rule is well-formed, has a fixture pair, and fires exactly there."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mcp_review.core.model import ChangeClass, Direction, ToolDef
+from mcp_review.core.rules import RULES, Effect, class_for, make, quote, where
+from mcp_review.core.schema_diff import diff_tools, scan_hidden
+
+FIXTURES = Path(__file__).parent / "fixtures" / "rules"
+KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def _load(path: Path) -> ToolDef:
+    return ToolDef.from_wire(json.loads(path.read_text(encoding="utf-8")), source=str(path))
+
+
+def _fired(rule_dir: Path) -> set[str]:
+    old, new = _load(rule_dir / "old.json"), _load(rule_dir / "new.json")
+    changes = diff_tools(old, new)
+    if rule_dir.name == "hidden-characters-present":
+        changes += scan_hidden(new)
+    return {c.rule for c in changes}
+
+
+def _expected(rule_dir: Path) -> set[str]:
+    exp = rule_dir / "expected.json"
+    return set(json.loads(exp.read_text())) if exp.exists() else {rule_dir.name}
+
+
+# The registry itself -------------------------------------------------------------------------
+
+
+def test_ids_unique_and_kebab_case():
+    assert len(RULES) == len(set(RULES))
+    for rid, rule in RULES.items():
+        assert rule.id == rid
+        assert KEBAB.match(rid), rid
+
+
+@pytest.mark.parametrize("rid", sorted(RULES))
+def test_rule_is_complete(rid):
+    rule = RULES[rid]
+    assert rule.message and rule.purpose
+    assert isinstance(rule.cls, ChangeClass)
+    assert isinstance(rule.direction, Direction)
+    assert (FIXTURES / rid / "old.json").exists() and (FIXTURES / rid / "new.json").exists()
+    if rule.effect is not None:
+        # The registry class is the input-side class of its effect.
+        assert class_for(rule.effect, True) is rule.cls, rid
+
+
+def test_no_fixture_without_a_rule():
+    dirs = {p.name for p in FIXTURES.iterdir() if p.is_dir()}
+    assert dirs == set(RULES)
+
+
+@pytest.mark.parametrize("rid", sorted(RULES))
+def test_fixture_yields_exactly_its_rules(rid):
+    assert _fired(FIXTURES / rid) == _expected(FIXTURES / rid)
+
+
+def test_class_for_flips_on_output():
+    assert class_for(Effect.NARROW, True) is ChangeClass.BREAKING
+    assert class_for(Effect.NARROW, False) is ChangeClass.COMPATIBLE
+    assert class_for(Effect.WIDEN, False) is ChangeClass.BREAKING
+    assert class_for(Effect.BOTH, False) is ChangeClass.BREAKING
+    assert class_for(Effect.UNKNOWN, False) is ChangeClass.POTENTIALLY_BREAKING
+    assert class_for(Effect.MAYBE_NARROW, False) is ChangeClass.COMPATIBLE
+
+
+# Output mirror: a schema rule fired inside outputSchema has the flipped class -----------------
+
+MIRRORED = [
+    # rule ids whose fixture is an inputSchema change, and the class expected on output
+    ("type-narrowed", ChangeClass.COMPATIBLE),
+    ("type-widened", ChangeClass.BREAKING),
+    ("enum-narrowed", ChangeClass.COMPATIBLE),
+    ("enum-widened", ChangeClass.BREAKING),
+    ("required-removed", ChangeClass.BREAKING),
+    ("property-added-required", ChangeClass.COMPATIBLE),
+    ("additional-properties-closed", ChangeClass.COMPATIBLE),
+    ("maximum-increased", ChangeClass.BREAKING),
+    ("pattern-removed", ChangeClass.POTENTIALLY_BREAKING),
+    ("pattern-added", ChangeClass.COMPATIBLE),
+    ("one-of-branch-added", ChangeClass.POTENTIALLY_BREAKING),
+    ("type-changed", ChangeClass.BREAKING),
+    ("schema-description-changed", ChangeClass.TRUST),
+    ("property-added-optional", ChangeClass.COMPATIBLE),  # closed world holds for outputs too
+]
+
+
+@pytest.mark.parametrize(("rid", "cls"), MIRRORED)
+def test_rule_flips_in_output_schema(rid, cls):
+    old = json.loads((FIXTURES / rid / "old.json").read_text())
+    new = json.loads((FIXTURES / rid / "new.json").read_text())
+    placeholder = {"type": "object"}
+    old_t = {"name": "t", "inputSchema": placeholder, "outputSchema": old["inputSchema"]}
+    new_t = {"name": "t", "inputSchema": placeholder, "outputSchema": new["inputSchema"]}
+    changes = [c for c in diff_tools(ToolDef.from_wire(old_t), ToolDef.from_wire(new_t))
+               if c.rule == rid]
+    assert changes, rid
+    for c in changes:
+        assert c.cls is cls, (rid, c)
+        assert c.direction is Direction.OUTPUT
+        assert c.pointer.startswith("/outputSchema")
+
+
+def test_optional_property_added_to_closed_output_is_breaking():
+    """Where old outputs could not carry the key, a new one may: outputs widened."""
+    old = {"type": "object", "properties": {"a": {}}, "additionalProperties": False}
+    new = {**old, "properties": {"a": {}, "b": {}}}
+    t = {"name": "t", "inputSchema": {}}
+    changes = diff_tools(ToolDef.from_wire({**t, "outputSchema": old}),
+                         ToolDef.from_wire({**t, "outputSchema": new}))
+    assert [(c.rule, c.cls) for c in changes] == [
+        ("property-added-optional", ChangeClass.BREAKING)]
+
+
+def test_not_flips_polarity_again():
+    old = {"type": "object", "properties": {"x": {"not": {"type": "integer"}}}}
+    new = {"type": "object", "properties": {"x": {"not": {"type": "number"}}}}
+    changes = diff_tools(ToolDef.from_wire({"name": "t", "inputSchema": old}),
+                         ToolDef.from_wire({"name": "t", "inputSchema": new}))
+    # not number rejects 1.5, which not integer accepted: the input narrowed.
+    assert [(c.rule, c.cls) for c in changes] == [("type-widened", ChangeClass.BREAKING)]
+
+
+# Messages ------------------------------------------------------------------------------------
+
+
+def test_make_quotes_and_bounds_server_strings():
+    evil = "\u202eevil\x1b[31m" + "x" * 10_000_000
+    ch = make("enum-narrowed", "/inputSchema/properties/a/enum", dropped=[evil])
+    assert len(ch.message) < 600
+    assert "\u202e" not in ch.message and "\x1b" not in ch.message
+    assert "⟨RLO U+202E⟩" in ch.message and "…" in ch.message
+
+
+def test_quote_lone_surrogate_and_nested_values():
+    assert "⟨U+D800⟩" in quote("a\ud800b")
+    assert len(quote({"k": ["v" * 1000] * 1000})) <= 201
+    assert quote(True) == "true" and quote(1) == "1" and quote(None) == "null"
+    assert quote(list(range(1000))).endswith("more]")
+
+
+def test_where_labels():
+    assert where("/inputSchema/properties/a/properties/b/enum") == "input property 'a.b'"
+    assert where("/inputSchema/properties/tags/items/type") == "input property 'tags[]'"
+    assert where("/outputSchema") == "output schema"
+    assert "⟨U+200B⟩" in where("/inputSchema/properties/a\u200b/type")
+
+
+def test_missing_parameter_never_loses_the_change():
+    ch = make("enum-narrowed", "/inputSchema/enum")
+    assert ch.rule == "enum-narrowed" and ch.message
