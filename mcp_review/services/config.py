@@ -14,7 +14,7 @@ from typing import Any
 from mcp_review.core.errors import InputError
 
 DEFAULT_TIMEOUT = 30.0
-DEFAULT_CONCURRENCY = 8
+DEFAULT_CONCURRENCY = 32
 DEFAULT_MAX_TOOLS = 2000
 DEFAULT_MAX_PAGES = 200
 

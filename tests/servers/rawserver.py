@@ -2,7 +2,8 @@
 
 Usage: ``python rawserver.py MODE [N]`` with MODE one of ``ok`` (N tools), ``malformed`` (tool
 #1 of 3 has no inputSchema), ``flood`` (N tools, 100 per page), ``garbage`` (prints non-JSON and
-stays), ``exit`` (exits at once with a message on stderr), ``hang`` (reads, never answers).
+stays), ``exit`` (exits at once with a message on stderr), ``hang`` (reads, never answers),
+``slow`` (N tools, but waits 1 s before its first answer: a remote server's latency).
 It speaks the initialize handshake only (2025-11-25) and rejects ``server/discover``.
 """
 
@@ -43,6 +44,8 @@ def main() -> None:
             pass
         time.sleep(3600)
     tools = tools_for(mode, n)
+    if mode == "slow":
+        time.sleep(1.0)
     for line in sys.stdin:
         if mode == "garbage":
             print("still not json: " + line.strip()[:20], flush=True)

@@ -105,6 +105,9 @@ def serve_http(app: Any) -> Iterator[str]:
     import uvicorn
 
     sock = socket.socket()
+    # Accepted sockets inherit this: without it every keep-alive response waits ~40 ms for a
+    # delayed ACK (Nagle), which made a 2026-07-28 list of 10 pages take 0.45 s instead of 0.05.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     server = uvicorn.Server(uvicorn.Config(app, log_level="critical", lifespan="on"))
     th = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
