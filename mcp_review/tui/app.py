@@ -1,0 +1,156 @@
+"""ReviewApp: wires the screens to a ReviewSource and carries out the operator's decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from mcp_review.tui.data import ReviewSource, ServerEntry, ToolEntry
+from mcp_review.tui.render import plain_line
+from mcp_review.tui.screens.main import MainScreen
+from mcp_review.tui.screens.modals import (
+    ApproveAllScreen,
+    ConfirmScreen,
+    HelpScreen,
+    PolicyScreen,
+)
+from mcp_review.tui.screens.review import ReviewResult, ReviewScreen
+
+
+class ReviewApp(App[None]):
+    """Triage MCP tool drift: ``ReviewApp(source).run()``.
+
+    Screens ask the app for decisions; the app writes each one at once through the source's
+    pin store (the core), then redraws. No screen writes a file.
+    """
+
+    TITLE = "mcp-review"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, source: ReviewSource, *, subtitle: str = "", theme: str | None = None):
+        super().__init__()
+        self.source = source
+        self.sub_title = subtitle
+        self.main: MainScreen | None = None
+        if theme:
+            self.theme = theme
+
+    def on_mount(self) -> None:
+        self.main = MainScreen(self.source)
+        self.push_screen(self.main)
+
+    # Commands ----------------------------------------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if self.main is None:
+            return
+        m = self.main
+        yield SystemCommand("Next tool needing review", "Jump to the next tool to review",
+                            m.action_next_review)
+        yield SystemCommand("Refresh", "Fetch every server again", m.action_refresh)
+        yield SystemCommand("Approve compatible-only changes of this server",
+                            "Lists them first", m.action_approve_compatible)
+        yield SystemCommand("Undo last decision", "Restores the previous pin", self.undo)
+        yield SystemCommand("Filter tools", "By text, status:… or flag:…", m.action_filter)
+        yield SystemCommand("Policy tier", "For the selected tool or its server",
+                            m.action_policy)
+        yield SystemCommand("Help: keys", "Every binding", self.action_help)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    # Flow ----------------------------------------------------------------------------------------
+    def open_review(self, entry: ToolEntry) -> None:
+        cmp = None
+        if entry.pinned is not None and entry.current is not None:
+            cmp = self.source.comparison(entry)
+
+        def done(result: ReviewResult | None) -> None:
+            if result is not None:
+                self.decide(entry, result.decision, result.note)
+
+        self.push_screen(ReviewScreen(entry, cmp), done)
+
+    def request_decision(self, entry: ToolEntry, decision: str, note: str = "") -> None:
+        """A decision from the main screen: blocked approvals need a confirmation first."""
+        if decision == "approved" and entry.blocked:
+            def done(ok: bool | None) -> None:
+                if ok:
+                    self.decide(entry, decision, note)
+
+            self.push_screen(ConfirmScreen(
+                f"Approve {plain_line(entry.name)}?",
+                "This change is blocked by policy ("
+                + ", ".join(sorted(entry.flags)) + "). Approving pins it as trusted.",
+                yes="Approve anyway"), done)
+            return
+        self.decide(entry, decision, note)
+
+    def decide(self, entry: ToolEntry, decision: str, note: str = "") -> bool:
+        """Write one decision through the core at once; report and redraw."""
+        try:
+            self.source.decide(entry, decision, note)
+        except Exception as e:  # a pin file changed on disk, unwritable, ...: never lose it silently
+            self.notify(f"could not record {decision}: {plain_line(str(e), 300)}", severity="error", markup=False,
+                        timeout=10)
+            return False
+        self.notify(f"{decision}: {plain_line(entry.server, 30)} › {plain_line(entry.name)}", markup=False, timeout=3)
+        self._reload()
+        return True
+
+    def undo(self) -> None:
+        try:
+            msg = self.source.undo()
+        except Exception as e:
+            self.notify(f"could not undo: {plain_line(str(e), 300)}", severity="error", markup=False)
+            return
+        self.notify(plain_line(msg, 200) if msg else "nothing to undo", markup=False, timeout=3)
+        self._reload()
+
+    def approve_compatible(self, server: ServerEntry) -> None:
+        entries = [t for t in server.tools
+                   if not t.flags and self.source.compatible_only(t)]
+        if not entries:
+            self.notify(f"no compatible-only changes in {plain_line(server.name)}", markup=False,
+                        timeout=3)
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                for e in entries:
+                    if not self.decide(e, "approved", "approved with all compatible changes"):
+                        break
+
+        self.push_screen(ApproveAllScreen(server.name, entries), done)
+
+    def choose_policy(self, server: ServerEntry, entry: ToolEntry | None) -> None:
+        current = self.source.store.policy(server.name, entry.name if entry else None)
+
+        def done(choice: tuple[str | None, str] | None) -> None:
+            if choice is None:
+                return
+            tool, tier = choice
+            try:
+                self.source.store.set_policy(server.name, tool, tier)
+            except Exception as e:
+                self.notify(f"could not set policy: {plain_line(str(e), 300)}", severity="error", markup=False)
+                return
+            self.notify(f"policy {tier} for {plain_line(tool or server.name)}", markup=False, timeout=3)
+            self._reload()
+
+        self.push_screen(PolicyScreen(server.name, entry.name if entry else None, current),
+                         done)
+
+    def choose_policy_for(self, entry: ToolEntry) -> None:
+        server = next((s for s in (self.main.servers if self.main else [])
+                       if s.name == entry.server), None)
+        if server is not None:
+            self.choose_policy(server, entry)
+
+    def _reload(self) -> None:
+        if self.main is not None:
+            self.main.reload()

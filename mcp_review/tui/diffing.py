@@ -1,0 +1,181 @@
+"""Side-by-side diff model: aligned line pairs with word-level change spans (pure, no Textual).
+
+Text is made visible first (``hidden.visible``) so hidden characters show up in the diff as
+tokens, and the spans of those tokens are kept so the UI can mark them apart from the diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mcp_review.core.canonical import normalize
+from mcp_review.core.hidden import find_hidden
+
+Span = tuple[int, int]
+RowKind = Literal["equal", "replace", "delete", "insert"]
+
+WORD_DIFF_LIMIT = 4_000_000
+"""Largest token-count product word-diffed; past it the whole line is marked (difflib is
+quadratic in the worst case, and a hostile 100 KB description must not freeze the UI)."""
+
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+
+
+@dataclass(slots=True)
+class VisibleText:
+    """Text with hidden characters replaced by tokens, and where those tokens are."""
+
+    text: str
+    hidden: list[Span] = field(default_factory=list)
+
+
+def make_visible(s: str) -> VisibleText:
+    """Like ``hidden.visible`` but also returns the spans of the inserted tokens."""
+    out: list[str] = []
+    spans: list[Span] = []
+    pos = n = 0
+    for h in find_hidden(s):
+        chunk = s[pos:h.offset]
+        out.append(chunk)
+        n += len(chunk)
+        out.append(h.label)
+        spans.append((n, n + len(h.label)))
+        n += len(h.label)
+        pos = h.offset + len(h.text)
+    out.append(s[pos:])
+    return VisibleText("".join(out), spans)
+
+
+@dataclass(slots=True)
+class Side:
+    """One side of a row: the line number (1-based), the visible text, and its marks."""
+
+    number: int
+    text: str
+    changed: list[Span] = field(default_factory=list)
+    hidden: list[Span] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Row:
+    kind: RowKind
+    left: Side | None
+    right: Side | None
+
+
+def _split(vt: VisibleText) -> list[Side]:
+    sides: list[Side] = []
+    start = 0
+    spans = vt.hidden
+    si = 0
+    for i, line in enumerate(vt.text.split("\n"), 1):
+        end = start + len(line)
+        hid: list[Span] = []
+        while si < len(spans) and spans[si][0] < end:
+            a, b = spans[si]
+            hid.append((max(a, start) - start, min(b, end) - start))
+            if b <= end:
+                si += 1
+            else:
+                break
+        sides.append(Side(i, line, [], hid))
+        start = end + 1
+    return sides
+
+
+def word_spans(a: str, b: str) -> tuple[list[Span], list[Span]]:
+    """Character spans that differ between two lines, at word granularity."""
+    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+    if len(ta) * len(tb) > WORD_DIFF_LIMIT:
+        return ([(0, len(a))] if a else []), ([(0, len(b))] if b else [])
+    sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
+    oa = [0]
+    for t in ta:
+        oa.append(oa[-1] + len(t))
+    ob = [0]
+    for t in tb:
+        ob.append(ob[-1] + len(t))
+    sa: list[Span] = []
+    sb: list[Span] = []
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            continue
+        if i2 > i1:
+            sa.append((oa[i1], oa[i2]))
+        if j2 > j1:
+            sb.append((ob[j1], ob[j2]))
+    return sa, sb
+
+
+def align(old: str | None, new: str | None) -> list[Row]:
+    """Aligned rows for a side-by-side view of two texts (None = absent on that side)."""
+    left = _split(make_visible(old)) if old is not None else []
+    right = _split(make_visible(new)) if new is not None else []
+    sm = difflib.SequenceMatcher(
+        None, [s.text for s in left], [s.text for s in right], autojunk=False
+    )
+    rows: list[Row] = []
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            rows.extend(Row("equal", left[i1 + k], right[j1 + k]) for k in range(i2 - i1))
+            continue
+        ls, rs = left[i1:i2], right[j1:j2]
+        for k in range(max(len(ls), len(rs))):
+            lside = ls[k] if k < len(ls) else None
+            rside = rs[k] if k < len(rs) else None
+            if lside and rside:
+                lside.changed, rside.changed = word_spans(lside.text, rside.text)
+                rows.append(Row("replace", lside, rside))
+            elif lside:
+                lside.changed = [(0, len(lside.text))] if lside.text else []
+                rows.append(Row("delete", lside, None))
+            elif rside:
+                rside.changed = [(0, len(rside.text))] if rside.text else []
+                rows.append(Row("insert", None, rside))
+    return rows
+
+
+# Pretty JSON with a map from JSON pointer to line ------------------------------------------
+
+
+def pretty_with_lines(value: Any) -> tuple[str, dict[str, int]]:
+    """Sorted, indented JSON (same text as ``canonical.pretty_json``) and, for every JSON
+    pointer inside it, the 1-based line where that value starts."""
+    lines: list[str] = []
+    where: dict[str, int] = {}
+
+    def emit(v: Any, ptr: str, indent: str, prefix: str, suffix: str) -> None:
+        where[ptr] = len(lines) + 1
+        if isinstance(v, dict) and v:
+            lines.append(f"{indent}{prefix}{{")
+            keys = sorted(v)
+            for i, k in enumerate(keys):
+                tok = str(k).replace("~", "~0").replace("/", "~1")
+                emit(v[k], f"{ptr}/{tok}", indent + "  ", json.dumps(k, ensure_ascii=False)
+                     + ": ", "," if i < len(keys) - 1 else "")
+            lines.append(f"{indent}}}{suffix}")
+        elif isinstance(v, list) and v:
+            lines.append(f"{indent}{prefix}[")
+            for i, x in enumerate(v):
+                emit(x, f"{ptr}/{i}", indent + "  ", "", "," if i < len(v) - 1 else "")
+            lines.append(f"{indent}]{suffix}")
+        else:
+            lines.append(f"{indent}{prefix}{json.dumps(v, ensure_ascii=False)}{suffix}")
+
+    emit(normalize(value), "", "", "", "")
+    return "\n".join(lines), where
+
+
+def line_for_pointer(where: dict[str, int], pointer: str) -> int | None:
+    """Line of ``pointer``, or of its nearest ancestor present in the document."""
+    p = pointer
+    while True:
+        if p in where:
+            return where[p]
+        if not p:
+            return None
+        p = p.rsplit("/", 1)[0]

@@ -1,0 +1,333 @@
+"""Main screen: every server and its tools with status, trust flags and counts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.worker import Worker, WorkerState
+
+from mcp_review.tui.data import (
+    FLAG_SHORT,
+    STATUS_ORDER,
+    ReviewSource,
+    ServerEntry,
+    Status,
+    ToolEntry,
+)
+from mcp_review.tui.render import plain_line, safe_text
+
+STATUS_STYLE = {
+    Status.BROKEN: "bold red",
+    Status.CHANGED: "bold yellow",
+    Status.NEW: "bold cyan",
+    Status.REMOVED: "magenta",
+    Status.DENIED: "dim red",
+    Status.PINNED: "green",
+}
+STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
+
+
+def _key(e: ToolEntry) -> str:
+    return "tool\x00" + "\x00".join(e.key)
+
+
+@dataclass
+class Progress(Message):
+    """One server's connection state changed (posted by the fetch worker)."""
+
+    server: str
+    state: str
+    detail: str
+
+    def can_replace(self, message: Message) -> bool:  # only the latest state per server matters
+        return isinstance(message, Progress) and message.server == self.server
+
+
+class MainScreen(Screen[None]):
+    """Servers and tools; Enter opens the tool review screen."""
+
+    CSS_PATH = "main.tcss"
+    AUTO_FOCUS = "#tools"
+    BINDINGS = [
+        Binding("enter", "open", "Review", tooltip="Open the selected tool"),
+        Binding("n", "next_review", "Next", tooltip="Next tool needing review"),
+        Binding("slash", "filter", "Filter", key_display="/"),
+        Binding("a", "approve", "Approve", tooltip="Approve the selected tool"),
+        Binding("d", "deny", "Deny", tooltip="Deny the selected tool"),
+        Binding("A", "approve_compatible", "Approve compatible",
+                tooltip="Approve every compatible-only change of this server"),
+        Binding("p", "policy", "Policy"),
+        Binding("u", "undo", "Undo"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, source: ReviewSource) -> None:
+        super().__init__()
+        self.source = source
+        self.servers: list[ServerEntry] = [ServerEntry(n) for n in source.server_names]
+        """Current view of every server (replaced as a whole after each fetch or decision)."""
+        self.progress: dict[str, tuple[str, str]] = {}
+        self.filter_text = ""
+        self.loaded = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="counts", markup=False)
+        yield Input(placeholder="filter: text, or status:changed / flag:hidden",
+                    id="filter")
+        yield DataTable(id="tools", cursor_type="row", zebra_stripes=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#tools", DataTable)
+        # Fixed widths: a hostile 100 KB name must not push every other column off screen.
+        table.add_column("tool", key="tool", width=30)
+        table.add_column("status", key="status", width=8)
+        table.add_column("flags", key="flags", width=16)
+        table.add_column("changes", key="changes")
+        self.rebuild()
+        self.action_refresh()
+
+    # Fetch ----------------------------------------------------------------------------------
+    def action_refresh(self) -> None:
+        """Fetch every server again (a new fetch cancels one in flight)."""
+        for s in self.servers:
+            self.progress[s.name] = ("waiting", "")
+        self.rebuild()
+        self.fetch()
+
+    @work(exclusive=True, exit_on_error=False, group="fetch")
+    async def fetch(self) -> list[ServerEntry]:
+        import asyncio
+
+        def progress(server: str, state: str, detail: str) -> None:
+            self.post_message(Progress(server, state, detail))
+
+        await self.source.fetch(progress)
+        # Comparing changed tools is CPU work: keep it off the event loop.
+        return await asyncio.to_thread(self.source.entries)
+
+    @on(Progress)
+    def _on_progress(self, event: Progress) -> None:
+        self.progress[event.server] = (event.state, event.detail)
+        if not self.loaded or event.state in ("connecting", "failed"):
+            self.rebuild()
+
+    @on(Worker.StateChanged)
+    def _on_worker(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "fetch":
+            return
+        if event.state is WorkerState.SUCCESS:
+            self.servers = event.worker.result
+            self.progress.clear()
+            self.loaded = True
+            self.rebuild()
+        elif event.state is WorkerState.ERROR:
+            err = event.worker.error
+            self.notify(plain_line(f"fetch failed: {type(err).__name__}: {err}", 300),
+                        severity="error",
+                        markup=False)
+
+    def reload(self) -> None:
+        """Recompute statuses after a decision (no network)."""
+        self.servers = self.source.entries()
+        self.rebuild()
+
+    # Table --------------------------------------------------------------------------------------
+    def visible_tools(self, s: ServerEntry) -> list[ToolEntry]:
+        f = self.filter_text.strip().lower()
+        if not f:
+            return s.tools
+        if f.startswith("status:"):
+            want = f[7:]
+            return [t for t in s.tools if t.status.value.startswith(want)]
+        if f.startswith("flag:"):
+            want = f[5:]
+            return [t for t in s.tools if any(x.startswith(want) for x in t.flags)]
+        if f in s.name.lower():
+            return s.tools
+        return [t for t in s.tools if f in t.name.lower()]
+
+    def _server_row(self, s: ServerEntry) -> list[Text]:
+        state, detail = self.progress.get(s.name, (s.state, s.detail))
+        name = safe_text(s.name, style="bold")
+        if state == "failed":
+            cause = detail or s.error or "unreachable"
+            return [name, Text("failed", style="bold red"),
+                    Text(""), safe_text(cause, style="red", limit=300)]
+        if state in ("waiting", "connecting"):
+            return [name, Text(STATE_TEXT[state], style="italic"), Text(""),
+                    safe_text(detail)]
+        counts: dict[Status, int] = {}
+        for t in s.tools:
+            counts[t.status] = counts.get(t.status, 0) + 1
+        summary = ", ".join(f"{counts[k]} {k}" for k in STATUS_ORDER if counts.get(k))
+        ver = f"v{s.server_version} · " if s.server_version else ""
+        return [name, Text(f"{len(s.tools)} tools", style="dim"), Text(f"policy {s.policy}",
+                style="dim"), safe_text(f"{ver}{summary}", style="dim")]
+
+    def _tool_row(self, t: ToolEntry) -> list[Text]:
+        flags = Text(" ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style="bold red")
+        if t.blocked and t.needs_review and not t.flags:
+            flags.append("blocked", style="red")
+        name = Text("  ")
+        name.append_text(safe_text(t.name, limit=80))
+        return [name, Text(t.status.value, style=STATUS_STYLE[t.status]), flags,
+                safe_text(t.summary or t.note, style="dim", limit=120)]
+
+    def rebuild(self) -> None:
+        """Redraw the table and the counts, keeping the cursor on the same row."""
+        table = self.query_one("#tools", DataTable)
+        keep = None
+        if table.row_count:
+            try:
+                keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            except Exception:
+                keep = None
+        table.clear()
+        for s in self.servers:
+            table.add_row(*self._server_row(s), key="server\x00" + s.name)
+            for t in self.visible_tools(s):
+                table.add_row(*self._tool_row(t), key=_key(t))
+        if keep is not None:
+            try:
+                table.move_cursor(row=table.get_row_index(keep), animate=False)
+            except Exception:
+                pass
+        self._update_counts()
+
+    def _update_counts(self) -> None:
+        counts = {k: 0 for k in STATUS_ORDER}
+        review = 0
+        for s in self.servers:
+            for t in s.tools:
+                counts[t.status] += 1
+                review += t.needs_review
+        failed = sum(1 for s in self.servers if s.state == "failed")
+        parts: list[Content | tuple[str, str] | str] = []
+        styles = {Status.BROKEN: "$text-error", Status.CHANGED: "$text-warning",
+                  Status.NEW: "$text-accent", Status.REMOVED: "$text-secondary",
+                  Status.DENIED: "$text-muted", Status.PINNED: "$text-success"}
+        for k in STATUS_ORDER:
+            parts.append((f" {counts[k]} {k} ", styles[k]))
+            parts.append("·")
+        parts.append((f" {review} need review", "bold"))
+        if failed:
+            parts.append(("  " + f"{failed} server{'s' if failed > 1 else ''} failed",
+                          "bold $text-error"))
+        if self.filter_text:
+            parts.append(Content("  filter: ").stylize("$text-muted"))
+            parts.append(Content(self.filter_text))
+        self.query_one("#counts", Static).update(Content.assemble(*parts))
+
+    # Selection ------------------------------------------------------------------------------
+    def _entry_for(self, key: str | None) -> ToolEntry | None:
+        if not key or not key.startswith("tool\x00"):
+            return None
+        _, server, principal, name = key.split("\x00", 3)
+        for s in self.servers:
+            if s.name == server:
+                for t in s.tools:
+                    if t.principal == principal and t.name == name:
+                        return t
+        return None
+
+    def current_key(self) -> str | None:
+        table = self.query_one("#tools", DataTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def current_entry(self) -> ToolEntry | None:
+        return self._entry_for(self.current_key())
+
+    def current_server(self) -> ServerEntry | None:
+        key = self.current_key()
+        if not key:
+            return None
+        name = key.split("\x00")[1]
+        return next((s for s in self.servers if s.name == name), None)
+
+    @on(DataTable.RowSelected, "#tools")
+    def _on_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        entry = self.current_entry()
+        if entry is not None:
+            self.app.open_review(entry)  # type: ignore[attr-defined]
+
+    def action_next_review(self) -> None:
+        """Move to the next tool needing review, after the cursor, wrapping around."""
+        table = self.query_one("#tools", DataTable)
+        n = table.row_count
+        start = table.cursor_row
+        for step in range(1, n + 1):
+            i = (start + step) % n
+            key = table.coordinate_to_cell_key((i, 0)).row_key.value
+            e = self._entry_for(key)
+            if e is not None and e.needs_review:
+                table.move_cursor(row=i, animate=False)
+                return
+        self.notify("nothing needs review", timeout=3)
+
+    # Filter -----------------------------------------------------------------------------------
+    def action_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.display = True
+        box.value = self.filter_text
+        box.focus()
+
+    @on(Input.Changed, "#filter")
+    def _on_filter(self, event: Input.Changed) -> None:
+        self.filter_text = event.value
+        self.rebuild()
+
+    @on(Input.Submitted, "#filter")
+    def _on_filter_done(self, event: Input.Submitted) -> None:
+        self.query_one("#filter", Input).display = False
+        self.query_one("#tools", DataTable).focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.display = False
+        if self.filter_text:
+            self.filter_text = ""
+            box.value = ""
+            self.rebuild()
+        self.query_one("#tools", DataTable).focus()
+
+    # Decisions (carried out by the app, which owns the source) -------------------------------
+    def action_approve(self) -> None:
+        e = self.current_entry()
+        if e is not None:
+            self.app.request_decision(e, "approved")  # type: ignore[attr-defined]
+
+    def action_deny(self) -> None:
+        e = self.current_entry()
+        if e is not None:
+            self.app.request_decision(e, "denied")  # type: ignore[attr-defined]
+
+    def action_approve_compatible(self) -> None:
+        s = self.current_server()
+        if s is not None:
+            self.app.approve_compatible(s)  # type: ignore[attr-defined]
+
+    def action_policy(self) -> None:
+        s = self.current_server()
+        if s is not None:
+            self.app.choose_policy(s, self.current_entry())  # type: ignore[attr-defined]
+
+    def action_undo(self) -> None:
+        self.app.undo()  # type: ignore[attr-defined]

@@ -1,0 +1,196 @@
+"""Modals: confirm a blocked approval, approve all compatible, policy tier, note, help."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from mcp_review.tui.data import ToolEntry
+from mcp_review.tui.render import safe_content
+
+TIERS = ("strict", "tiered", "compatible")
+TIER_HELP = {
+    "strict": "every change waits for review",
+    "tiered": "compatible-only changes re-pinned automatically; text waits; relaxations blocked",
+    "compatible": "anything not breaking re-pinned automatically (servers you control)",
+}
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Yes/no; the body is plain text (it may quote a tool name)."""
+
+    CSS_PATH = "modals.tcss"
+    BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
+
+    def __init__(self, title: str, body: str, *, yes: str = "Yes", no: str = "Cancel") -> None:
+        super().__init__()
+        self.title_text, self.body, self.yes, self.no = title, body, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog -warning"):
+            yield Static(safe_content(self.title_text, style="bold", one_line=True, limit=200),
+                         classes="dialog-title")
+            yield Static(safe_content(self.body, limit=2000), classes="dialog-body")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.yes, variant="error", id="yes")
+                yield Button(self.no, id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # the safe default
+
+    @on(Button.Pressed, "#yes")
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class ApproveAllScreen(ModalScreen[bool]):
+    """Lists the compatible-only changes of one server before approving them together."""
+
+    CSS_PATH = "modals.tcss"
+    BINDINGS = [Binding("escape", "no", "Cancel")]
+
+    def __init__(self, server: str, entries: list[ToolEntry]) -> None:
+        super().__init__()
+        self.server, self.entries = server, entries
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Content.assemble(
+                (f"Approve {len(self.entries)} compatible-only change"
+                 f"{'s' if len(self.entries) != 1 else ''} of ", "bold"),
+                safe_content(self.server, style="bold", one_line=True, limit=80), "?"),
+                classes="dialog-title")
+            with VerticalScroll(classes="dialog-list"):
+                for e in self.entries:
+                    yield Static(Content.assemble(
+                        "• ", safe_content(e.name, one_line=True, limit=100),
+                        ("  " + e.summary, "$text-muted")))
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Approve all", variant="success", id="yes")
+                yield Button("Cancel", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed, "#yes")
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class PolicyScreen(ModalScreen[tuple[str | None, str] | None]):
+    """Choose a policy tier for a tool or its whole server; returns (tool or None, tier)."""
+
+    CSS_PATH = "modals.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, server: str, tool: str | None, current: str) -> None:
+        super().__init__()
+        self.server, self.tool, self.current = server, tool, current
+
+    def compose(self) -> ComposeResult:
+        options: list[Option] = []
+        scopes: list[tuple[str | None, Content]] = [
+            (None, Content.assemble("server ", safe_content(self.server, one_line=True,
+                                                            limit=40)))]
+        if self.tool is not None:
+            scopes.insert(0, (self.tool, Content.assemble(
+                "tool ", safe_content(self.tool, one_line=True, limit=40))))
+        for tool, label in scopes:
+            for tier in TIERS:
+                mark = " (current)" if tier == self.current and tool == scopes[0][0] else ""
+                options.append(Option(Content.assemble(
+                    label, " → ", (tier, "bold"), (mark, "$text-accent"), "\n  ",
+                    (TIER_HELP[tier], "$text-muted")), id=f"{tier}\x00{tool or ''}"))
+        with Vertical(classes="dialog"):
+            yield Label("Policy tier", classes="dialog-title")
+            yield OptionList(*options, id="tiers")
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        tier, tool = (event.option.id or "").split("\x00", 1)
+        self.dismiss((tool or None, tier))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NoteScreen(ModalScreen[str | None]):
+    """A free note kept with the next decision."""
+
+    CSS_PATH = "modals.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, note: str = "") -> None:
+        super().__init__()
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Note (kept with the decision; Enter to save)", classes="dialog-title")
+            yield Input(self.note, id="note")
+
+    @on(Input.Submitted)
+    def _save(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+HELP = [
+    ("Main screen", [
+        ("enter", "review the selected tool"), ("n", "next tool needing review"),
+        ("/", "filter (text, status:changed, flag:hidden); esc clears"),
+        ("a / d", "approve / deny the selected tool"),
+        ("A", "approve every compatible-only change of the server (lists them first)"),
+        ("p", "policy tier for the tool or its server"), ("u", "undo the last decision"),
+        ("r", "refresh: fetch every server again"), ("q", "quit"),
+    ]),
+    ("Review screen", [
+        ("1 – 5", "schema · description · replay · annotations · output tabs"),
+        ("↑ ↓", "move through changes: the diff scrolls to each"),
+        ("a", "approve (asks to confirm when policy blocks the change)"),
+        ("d", "deny"), ("e", "write a note"), ("p", "policy tier"), ("esc", "back"),
+    ]),
+    ("Everywhere", [
+        ("ctrl+p", "command palette (actions, theme)"), ("?", "this help"),
+    ]),
+]
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every binding, grouped by screen."""
+
+    CSS_PATH = "modals.tcss"
+    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        parts: list[Content] = []
+        for group, rows in HELP:
+            parts.append(Content(group).stylize("bold underline"))
+            for key, what in rows:
+                parts.append(Content.assemble((f"  {key:<8}", "bold $text-accent"), what))
+            parts.append(Content(""))
+        parts.append(Content("hidden characters show as ⟨U+200B⟩, ⟨ESC⟩, ⟨TAG a⟩")
+                     .stylize("$text-muted"))
+        with Vertical(classes="dialog help"):
+            yield Label("mcp-review: keys", classes="dialog-title")
+            with VerticalScroll(classes="dialog-list"):
+                yield Static(Content("\n").join(parts))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,351 @@
+"""Tool review screen: the evidence for one tool, and the operator's decision (returned by dismiss)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+
+from mcp_review.core.hidden import decode_tags, find_hidden
+from mcp_review.core.model import ChangeClass, ToolDef
+from mcp_review.tui.data import (
+    FLAG_ANNOTATIONS,
+    FLAG_HIDDEN,
+    FLAG_LABELS,
+    ToolEntry,
+    relaxed_annotations,
+)
+from mcp_review.tui.diffing import line_for_pointer, pretty_with_lines
+from mcp_review.tui.render import plain_line, safe_content
+from mcp_review.tui.widgets.change_list import ChangeList
+from mcp_review.tui.widgets.diff_view import SideBySide
+from mcp_review.tui.widgets.replay_table import ReplayTable
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    """What the operator decided on the review screen (the app writes it through the core)."""
+
+    decision: str  # approved | denied
+    note: str = ""
+
+
+def _pretty(schema: Any) -> tuple[str | None, dict[str, int]]:
+    if schema is None:
+        return None, {}
+    return pretty_with_lines(schema)
+
+
+def _section(pointer: str) -> tuple[str, str]:
+    """Which diff a pointer into the tool definition belongs to, and the pointer inside it."""
+    for prefix, tab in (("/inputSchema", "schema"), ("/outputSchema", "output"),
+                        ("/annotations", "annotations")):
+        if pointer == prefix or pointer.startswith(prefix + "/"):
+            return tab, pointer[len(prefix):]
+    if pointer.startswith(("/description", "/title")):
+        return "description", pointer
+    return "", pointer
+
+
+class ReviewScreen(Screen[ReviewResult | None]):
+    """Description, schema, replay, annotations and output diffs of one tool, side by side."""
+
+    CSS_PATH = "review.tcss"
+    BINDINGS = [
+        Binding("a", "approve", "Approve", tooltip="Approve this definition (pins it)"),
+        Binding("d", "deny", "Deny", tooltip="Deny this tool"),
+        Binding("e", "note", "Note", tooltip="Write a note kept with the decision"),
+        Binding("p", "policy", "Policy", tooltip="Policy tier for this tool or its server"),
+        Binding("escape", "back", "Back"),
+        Binding("1", "tab('tab-schema')", "Schema", show=False),
+        Binding("2", "tab('tab-description')", "Description", show=False),
+        Binding("3", "tab('tab-replay')", "Replay", show=False),
+        Binding("4", "tab('tab-annotations')", "Annotations", show=False),
+        Binding("5", "tab('tab-output')", "Output", show=False),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+    ]
+
+    def __init__(self, entry: ToolEntry, comparison: Any | None) -> None:
+        super().__init__()
+        self.entry = entry
+        self.comparison = comparison
+        self.note = entry.note
+        self._old_lines: dict[str, dict[str, int]] = {}
+        self._new_lines: dict[str, dict[str, int]] = {}
+
+    @property
+    def old(self) -> ToolDef | None:
+        return self.entry.pinned
+
+    @property
+    def new(self) -> ToolDef | None:
+        return self.entry.current
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="summary", markup=False)
+        with TabbedContent(id="tabs"):
+            with TabPane("1 Schema", id="tab-schema"):
+                yield ChangeList(id="changes")
+                yield SideBySide("pinned inputSchema", "now", id="schema-diff")
+            with TabPane("2 Description", id="tab-description"):
+                yield Static(id="text-notes", markup=False)
+                yield SideBySide("pinned description", "now", id="desc-diff")
+            with TabPane("3 Replay", id="tab-replay"):
+                yield Static(id="replay-summary", markup=False)
+                yield ReplayTable(id="replay")
+                with VerticalScroll(id="witness-box"):
+                    yield Static(id="witnesses", markup=False)
+            with TabPane("4 Annotations", id="tab-annotations"):
+                yield Static(id="ann-summary", markup=False)
+                yield SideBySide("pinned annotations", "now", id="ann-diff")
+            with TabPane("5 Output", id="tab-output"):
+                yield SideBySide("pinned outputSchema", "now", id="output-diff")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "mcp-review"
+        self.sub_title = f"{plain_line(self.entry.server, 30)} › {plain_line(self.entry.name, 50)}"
+        self._fill_summary()
+        self._fill_schema()
+        self._fill_description()
+        self._fill_replay()
+        self._fill_annotations()
+        self._fill_output()
+        self.query_one("#tabs", TabbedContent).active = self._first_tab()
+        self.call_after_refresh(self._focus_first)
+
+    def _focus_first(self) -> None:
+        active = self.query_one("#tabs", TabbedContent).active
+        if active == "tab-schema" and self.query_one("#changes", ChangeList).row_count:
+            self.query_one("#changes", ChangeList).focus()
+        elif active == "tab-replay":
+            self.query_one("#replay", ReplayTable).focus()
+
+    def _first_tab(self) -> str:
+        cmp = self.comparison
+        if cmp is not None and cmp.replay is not None and cmp.replay.broken:
+            return "tab-replay"
+        if cmp is not None and any(_section(c.pointer)[0] == "schema" for c in cmp.changes):
+            return "tab-schema"
+        if FLAG_HIDDEN in self.entry.flags or self.query_one("#desc-diff", SideBySide).changed:
+            return "tab-description"
+        if FLAG_ANNOTATIONS in self.entry.flags:
+            return "tab-annotations"
+        return "tab-schema"
+
+    # Filling ---------------------------------------------------------------------------------
+    def _fill_summary(self) -> None:
+        e, cmp = self.entry, self.comparison
+        parts: list[Content | tuple[str, str] | str] = [
+            safe_content(e.server, style="bold", one_line=True, limit=60), " › ",
+            safe_content(e.name, style="bold", one_line=True, limit=120), "  ",
+            (f" {e.status.value.upper()} ", "bold reverse"), "  ",
+        ]
+        if cmp is not None:
+            counts = [f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)]
+            parts.append((f"verdict {cmp.verdict}",
+                          "bold $text-error" if cmp.verdict == "FAIL" else "$text-success"))
+            if counts:
+                parts.append(" · " + ", ".join(counts))
+            if cmp.replay is not None:
+                parts.append(f" · {cmp.replay.broken}/{cmp.replay.total} recorded calls break")
+        for f in sorted(e.flags):
+            parts.append(("  ⚠ " + FLAG_LABELS[f], "bold $text-warning"))
+        if e.blocked:
+            parts.append(("  blocked by policy: approving asks for confirmation",
+                          "$text-error"))
+        if self.note:
+            parts.append(Content("\nnote: ").stylize("$text-muted"))
+            parts.append(safe_content(self.note, one_line=True, limit=200))
+        self.query_one("#summary", Static).update(Content.assemble(*parts))
+
+    def _fill_schema(self) -> None:
+        old_text, self._old_lines["schema"] = _pretty(self.old.input_schema if self.old else None)
+        new_text, self._new_lines["schema"] = _pretty(self.new.input_schema if self.new else None)
+        self.query_one("#schema-diff", SideBySide).show(old_text, new_text)
+        changes = list(self.comparison.changes) if self.comparison is not None else []
+        self.query_one("#changes", ChangeList).set_changes(changes)
+        if not changes:
+            self.query_one("#changes", ChangeList).display = False
+
+    def _fill_description(self) -> None:
+        old_d = self.old.description if self.old else None
+        new_d = self.new.description if self.new else None
+        diff = self.query_one("#desc-diff", SideBySide)
+        old_t = self.old.title if self.old else None
+        new_t = self.new.title if self.new else None
+        if old_t != new_t:
+            # The title is shown above the description when it changed: both are trust text.
+            old_d = f"title: {old_t}\n\n{old_d or ''}" if old_t is not None else old_d
+            new_d = f"title: {new_t}\n\n{new_d or ''}" if new_t is not None else new_d
+        diff.show(old_d, new_d, empty="(no description)")
+        notes: list[Content | tuple[str, str] | str] = []
+        hidden = find_hidden(new_d or "")
+        if hidden:
+            kinds = Counter(h.kind for h in hidden)
+            notes.append((f"⚠ {len(hidden)} hidden characters in the served text: "
+                          + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())),
+                          "bold $text-warning"))
+            secret = decode_tags(new_d or "")
+            if secret:
+                notes.append(("\nTAG characters spell: ", "bold $text-warning"))
+                notes.append(safe_content(secret, one_line=True, limit=500))
+        elif not diff.changed:
+            notes.append(("description unchanged", "$text-muted"))
+        self.query_one("#text-notes", Static).update(Content.assemble(*notes))
+
+    def _fill_replay(self) -> None:
+        cmp = self.comparison
+        summary = self.query_one("#replay-summary", Static)
+        table = self.query_one("#replay", ReplayTable)
+        r = cmp.replay if cmp is not None else None
+        if r is None:
+            summary.update(Content("no recorded calls for this tool "
+                                   "(set `calls` for the server in the config)")
+                           .stylize("$text-muted"))
+            table.display = False
+        else:
+            shown = table.set_outcomes(r.outcomes)
+            parts: list[Content | tuple[str, str] | str] = [
+                (f"{r.broken} of {r.total} recorded calls break",
+                 "bold $text-error" if r.broken else "bold $text-success"),
+                f" · {r.bad_recordings} bad recordings (invalid under old)",
+            ]
+            if shown < r.total:
+                parts.append(f" · showing {shown}")
+            if r.schema_error:
+                parts.append(("\n" + "schema: ", "bold $text-error"))
+                parts.append(safe_content(r.schema_error, one_line=True, limit=300))
+            summary.update(Content.assemble(*parts))
+        self._fill_witnesses(r is not None and r.broken > 0)
+
+    def _fill_witnesses(self, calls_break: bool) -> None:
+        cmp = self.comparison
+        lines: list[Content] = []
+        for c in cmp.changes if cmp is not None else []:
+            if not c.has_witness:
+                continue
+            head = Content.assemble(("witness ", "bold"), (c.rule, "$text-accent"), " at ",
+                                    safe_content(c.pointer, one_line=True, limit=120),
+                                    (" (promoted to breaking)" if c.promoted else "", "bold"))
+            lines.append(head)
+            lines.append(Content.assemble("  call: ", safe_content(
+                json.dumps(c.witness, ensure_ascii=False, sort_keys=True), one_line=True,
+                limit=400)))
+            if c.witness_error:
+                lines.append(Content.assemble(("  rejected under new: ", "$text-error"),
+                                              safe_content(c.witness_error, one_line=True,
+                                                           limit=400)))
+        box = self.query_one("#witness-box")
+        if not lines:
+            box.display = False
+            return
+        title = ("generated witnesses (evidence: no recorded call breaks)" if not calls_break
+                 else "generated witnesses")
+        self.query_one("#witnesses", Static).update(
+            Content("\n").join([Content(title).stylize("bold underline"), *lines]))
+
+    def _fill_annotations(self) -> None:
+        old_a = self.old.wire.get("annotations") if self.old else None
+        new_a = self.new.wire.get("annotations") if self.new else None
+        old_text, self._old_lines["annotations"] = _pretty(old_a)
+        new_text, self._new_lines["annotations"] = _pretty(new_a)
+        self.query_one("#ann-diff", SideBySide).show(old_text, new_text,
+                                                    empty="(no annotations)")
+        relaxed = relaxed_annotations(self.old, self.new)
+        msg = (Content.assemble(("⚠ relaxed: " + ", ".join(relaxed), "bold $text-error"),
+                                " (no policy tier auto-approves this)")
+               if relaxed else Content("no annotation relaxed").stylize("$text-muted"))
+        self.query_one("#ann-summary", Static).update(msg)
+
+    def _fill_output(self) -> None:
+        old_o = self.old.output_schema if self.old else None
+        new_o = self.new.output_schema if self.new else None
+        old_text, self._old_lines["output"] = _pretty(old_o)
+        new_text, self._new_lines["output"] = _pretty(new_o)
+        if old_o is None and new_o is None:
+            self.query_one("#tabs", TabbedContent).hide_tab("tab-output")
+            return
+        self.query_one("#output-diff", SideBySide).show(old_text, new_text,
+                                                       empty="(no outputSchema)")
+
+    # Change list → diff -----------------------------------------------------------------------
+    @on(ChangeList.Selected)
+    def _reveal_change(self, event: ChangeList.Selected) -> None:
+        self.reveal(event.change.pointer, switch=False)
+
+    def reveal(self, pointer: str, *, switch: bool = True) -> bool:
+        """Scroll the diff holding ``pointer`` to it (switching tab if ``switch``)."""
+        section, inner = _section(pointer)
+        if not section:
+            return False
+        if section == "description":
+            if switch:
+                self.action_tab("tab-description")
+            return True
+        diff_id = {"schema": "#schema-diff", "output": "#output-diff",
+                   "annotations": "#ann-diff"}[section]
+        new_line = line_for_pointer(self._new_lines.get(section, {}), inner)
+        old_line = line_for_pointer(self._old_lines.get(section, {}), inner)
+        if section != "schema" and switch:
+            self.action_tab(f"tab-{section}")
+        diff = self.query_one(diff_id, SideBySide)
+        exact_new = inner in self._new_lines.get(section, {})
+        if exact_new or old_line is None:
+            return new_line is not None and diff.reveal("new", new_line)
+        return diff.reveal("old", old_line)
+
+    # Actions ------------------------------------------------------------------------------------
+    def action_tab(self, tab: str) -> None:
+        tabs = self.query_one("#tabs", TabbedContent)
+        try:
+            tabs.active = tab
+        except Exception:  # hidden tab (no outputSchema): nothing to show
+            pass
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_deny(self) -> None:
+        self.dismiss(ReviewResult("denied", self.note))
+
+    def action_approve(self) -> None:
+        if not self.entry.blocked:
+            self.dismiss(ReviewResult("approved", self.note))
+            return
+        from mcp_review.tui.screens.modals import ConfirmScreen
+
+        reasons = [FLAG_LABELS[f] for f in sorted(self.entry.flags)] or ["policy: block"]
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.dismiss(ReviewResult("approved", self.note))
+
+        self.app.push_screen(ConfirmScreen(
+            f"Approve {plain_line(self.entry.name)}?",
+            "This change is blocked by policy: " + ", ".join(reasons)
+            + ". Approving pins the new definition as trusted.",
+            yes="Approve anyway"), done)
+
+    def action_note(self) -> None:
+        from mcp_review.tui.screens.modals import NoteScreen
+
+        def done(note: str | None) -> None:
+            if note is not None:
+                self.note = note
+                self._fill_summary()
+
+        self.app.push_screen(NoteScreen(self.note), done)
+
+    def action_policy(self) -> None:
+        self.app.choose_policy_for(self.entry)  # type: ignore[attr-defined]

@@ -1,0 +1,1 @@
+"""Reusable widgets of the review app (each carries its DEFAULT_CSS)."""

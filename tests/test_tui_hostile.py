@@ -1,0 +1,96 @@
+"""A hostile server: markup, actions, links, ANSI, hidden characters and a 100 KB description
+render literally, with hidden characters shown; the app neither crashes nor performs an action."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from textual.widgets import DataTable, Static
+
+from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.sample import HOSTILE_STRINGS, hostile_source
+from mcp_review.tui.screens.review import ReviewScreen
+from mcp_review.tui.widgets.diff_view import SideBySide
+
+TABS = ("tab-schema", "tab-description", "tab-replay", "tab-annotations")
+
+
+def _cells(app: ReviewApp) -> list[str]:
+    table = app.screen.query_one("#tools", DataTable)
+    return [str(c) for r in range(table.row_count) for c in table.get_row_at(r)]
+
+
+def _valid_svg(app: ReviewApp) -> None:
+    svg = app.export_screenshot()
+    assert "\x1b" not in svg
+    ET.fromstring(svg)  # raw control characters would make it invalid XML
+
+
+async def test_hostile_strings_render_literally_and_do_nothing():
+    app = ReviewApp(hostile_source())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.5)
+        cells = _cells(app)
+        joined = "\n".join(cells)
+        for s in ("x [/] y [/bold]#0", "[@click=app.quit]click me[/]#1",
+                  "[link=https://x]link[/link]#2", "list[str] and [$var] and \\[escaped]#7"):
+            assert s in joined, s
+        assert "⟨ESC⟩[31mred⟨ESC⟩[0m" in joined
+        assert "⟨U+200B⟩" in joined and "⟨RLO U+202E⟩" in joined and "⟨TAG i⟩" in joined
+        assert "\x1b" not in joined
+        # The failed server shows its cause, literally.
+        assert "[@click=app.quit]click me[/]⟨ESC⟩[31mred" in joined
+        _valid_svg(app)
+        # Click every row (a second click selects): no action may run.
+        table = app.screen.query_one("#tools", DataTable)
+        for _ in range(table.row_count):
+            await pilot.click("#tools", offset=(5, table.cursor_row + 1))
+        assert app.is_running and app.return_code is None
+        # Open every hostile tool and every tab.
+        for row in range(table.row_count):
+            table.move_cursor(row=row)
+            entry = app.main.current_entry()
+            if entry is None:
+                continue
+            await pilot.press("enter")
+            await pilot.pause(0.05)
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            for tab in TABS:
+                screen.action_tab(tab)
+                await pilot.pause(0.02)
+                _valid_svg(app)
+            await pilot.click("#summary", offset=(3, 0))
+            await pilot.press("escape")
+            await pilot.pause(0.02)
+        assert app.is_running and app.return_code is None
+
+
+async def test_huge_description_shows_every_hidden_char():
+    app = ReviewApp(hostile_source())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.5)
+        table = app.screen.query_one("#tools", DataTable)
+        for row in range(table.row_count):
+            table.move_cursor(row=row)
+            e = app.main.current_entry()
+            if e is not None and e.name == "huge":
+                break
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        diff = screen.query_one("#desc-diff", SideBySide)
+        shown = "".join(r.right.text for r in diff.rows if r.right)
+        assert shown.count("⟨U+200B⟩") == 100 and len(shown) > 100_000
+        body = str(screen.query_one("#desc-diff .diff-body", Static).content)
+        assert body.count("⟨U+") > 50 and "\u200b" not in body
+        notes = str(screen.query_one("#text-notes", Static).content)
+        assert "100 hidden characters" in notes
+
+
+def test_hostile_strings_cover_the_issue_list():
+    kinds = "".join(HOSTILE_STRINGS)
+    for needle in ("[/]", "[@click=app.quit]", "[link=https://x]", "\x1b[", "\u200b", "\u202e",
+                   chr(0xE0069)):
+        assert needle in kinds
