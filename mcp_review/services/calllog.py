@@ -80,13 +80,23 @@ class Redactor:
 
 
 def dumps(value: Any) -> bytes:
-    """One JSON line (no trailing newline), UTF-8, compact."""
+    """One JSON line (no trailing newline), UTF-8, compact.
+
+    U+2028/U+2029 are escaped: valid raw in JSON, but ``str.splitlines`` (and JavaScript
+    line readers) break a line there. Their UTF-8 bytes can only occur inside a string, where
+    the escape means the same character.
+    """
+    out = None
     if _orjson is not None:
         try:
-            return _orjson.dumps(value)
+            out = _orjson.dumps(value)
         except TypeError:  # integers beyond 64 bits: the stdlib keeps them exact
             pass
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    if out is None:
+        out = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    if b"\xe2\x80" in out:
+        out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+    return out
 
 
 def now_iso() -> str:

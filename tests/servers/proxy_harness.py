@@ -1,0 +1,121 @@
+"""Drive `mcp-review proxy` over raw pipes from a test: send lines, read lines, watch pids."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVERS = Path(__file__).resolve().parent
+RAW = [sys.executable, str(SERVERS / "proxy_raw.py")]
+SDK = [sys.executable, str(SERVERS / "proxy_server.py")]
+
+
+def proxy_argv(tmp: Path, *extra: str, server: list[str] = RAW) -> list[str]:
+    return [sys.executable, "-m", "mcp_review", "proxy", "--log", str(tmp / "calls.jsonl"),
+            "--server-log", str(tmp / "server.log"), *extra, "--", *server]
+
+
+class RawClient:
+    """The proxy as a subprocess with pipes; a thread collects its stdout lines."""
+
+    def __init__(self, tmp: Path, *extra: str, env: dict[str, str] | None = None,
+                 server: list[str] = RAW):
+        self.tmp = tmp
+        self.stderr_path = tmp / "proxy.log"
+        self.proc = subprocess.Popen(
+            proxy_argv(tmp, *extra, server=server), stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=open(self.stderr_path, "ab"),
+            env={**os.environ, **(env or {})}, cwd=ROOT)
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.all: list[bytes] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+        self._next = 0
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in iter(self.proc.stdout.readline, b""):
+            self.all.append(line)
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def send_raw(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, obj: Any) -> bytes:
+        line = json.dumps(obj).encode() + b"\n"
+        self.send_raw(line)
+        return line
+
+    def recv_line(self, timeout: float = 20) -> bytes | None:
+        return self.lines.get(timeout=timeout)
+
+    def recv(self, timeout: float = 20) -> Any:
+        line = self.recv_line(timeout)
+        assert line is not None, f"proxy closed its stdout; stderr:\n{self.stderr()}"
+        return json.loads(line)
+
+    def request(self, method: str, params: dict | None = None, timeout: float = 20) -> Any:
+        self._next += 1
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        resp = self.recv(timeout)
+        assert resp.get("id") == self._next, resp
+        return resp
+
+    def initialize(self) -> Any:
+        r = self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                        "clientInfo": {"name": "test", "version": "0"}})
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return r
+
+    def close(self, timeout: float = 10) -> int:
+        if self.proc.stdin and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        return self.proc.wait(timeout)
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace") if self.stderr_path.exists() else ""
+
+    def __enter__(self) -> RawClient:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+def alive(pid: int) -> bool:
+    """True if ``pid`` runs and is not a zombie (a zombie is dead, merely unreaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+
+
+def wait_gone(pids: list[int], timeout: float) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        left = [p for p in pids if alive(p)]
+        if not left:
+            return []
+        time.sleep(0.05)
+    return [p for p in pids if alive(p)]
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    # split on \n only: str.splitlines would also split inside strings at U+2028
+    return [json.loads(x) for x in path.read_text().split("\n") if x.strip()]
