@@ -189,7 +189,6 @@ class _Side:
 
     def _candidates(self, toks: list[str], rule: str) -> Iterator[Any]:
         bases = self._bases() or [{}]
-        yield from bases
         for path, o_chain, o_sub, n_sub, hint, kw in _locations(self.acc, self.rej, toks):
             values = list(_targeted_values(self.gen, o_sub, n_sub, hint, kw, rule))
             for value in values:
@@ -197,6 +196,9 @@ class _Side:
                     inst = _place(base, path, value, o_chain, self.gen)
                     if inst is not None:
                         yield inst
+        # The plain minimal calls (they witness an added requirement on their own), after the
+        # boundary values so those win when both would do.
+        yield from bases
         # Generic fallback: a bounded walk over every location of the accepting schema.
         for path, o_chain, o_sub, n_sub in _all_locations(self.acc, self.rej):
             for value in _targeted_values(self.gen, o_sub, n_sub, None, [], rule):
@@ -472,9 +474,7 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: _Gen) 
             return None
         if last:
             if value is _ABSENT:
-                if key not in node:
-                    return None
-                del node[key]
+                node.pop(key, None)  # already absent: the call as it stands is the candidate
             else:
                 node[key] = copy.deepcopy(value)
             break
@@ -613,7 +613,7 @@ def _number_probes(od: dict, nd: dict) -> list[Any]:
         out += [om * k for k in range(k0, k0 + 6)]
     elif _num(nm) and nm > 0:
         out += [nm / 2, 1, 0.5]
-    if not _types_of(od) or {"integer", "number"} & set(_types_of(od)):
+    if {"integer", "number"} & set(_types_of(od)):
         out += [0, 1, -1]
     return [v for v in out if not (isinstance(v, float) and (math.isnan(v) or math.isinf(v)))]
 
