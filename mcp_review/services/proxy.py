@@ -32,7 +32,7 @@ STDIN_GRACE = 1.0
 client kills its server's process group 2 s after closing its stdin, and the server is in a
 group of its own, so the whole escalation below must finish inside those 2 s."""
 
-TERM_GRACE = 0.8
+TERM_GRACE = 0.5
 """Seconds between SIGTERM and SIGKILL to the server's process group."""
 
 CRASH_CODE = -32000
