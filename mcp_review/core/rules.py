@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -263,6 +264,10 @@ _RULES: list[Rule] = [
        "{where}: allOf constraint added: {branch}", _N),
     _r("all-of-branch-removed", _C, _I, "an allOf constraint was removed",
        "{where}: allOf constraint removed: {branch}", _W),
+    _r("composition-added", _B, _I, "anyOf/oneOf now constrains a value that was free",
+       "{where}: {keyword} added: a value must now match one of its alternatives", _N),
+    _r("composition-removed", _C, _I, "an anyOf/oneOf constraint was dropped",
+       "{where}: {keyword} dropped: its alternatives no longer restrict the value", _W),
     _r("not-added", _B, _I, "a not constraint was added", "{where}: not {branch} added", _N),
     _r("not-removed", _C, _I, "a not constraint was removed",
        "{where}: not {branch} removed", _W),
@@ -440,12 +445,8 @@ def text_delta(old: str | None, new: str | None, context: int = 40) -> Raw:
     if not b:
         return Raw(quote(a) + " -> (none)")
     n = min(len(a), len(b))
-    pre = 0
-    while pre < n and a[pre] == b[pre]:
-        pre += 1
-    suf = 0
-    while suf < n - pre and a[len(a) - 1 - suf] == b[len(b) - 1 - suf]:
-        suf += 1
+    pre = _common(lambda k: a[:k] == b[:k], n)
+    suf = _common(lambda k: a[len(a) - k:] == b[len(b) - k:], n - pre)
     head = a[max(0, pre - context):pre]
     tail = a[len(a) - suf:len(a) - suf + context]
     gone = a[pre:len(a) - suf]
@@ -458,6 +459,19 @@ def text_delta(old: str | None, new: str | None, context: int = 40) -> Raw:
         out += "{+" + _safe(_cap(came, half)) + "+}"
     out += _safe(tail) + ("…" if suf > context else "")
     return Raw(json.dumps(out, ensure_ascii=False))
+
+
+def _common(same: Callable[[int], bool], limit: int) -> int:
+    """Longest k <= limit with same(k): a binary search over C-speed slice comparisons, so a
+    10 MB description is not walked character by character in Python."""
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if same(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def hidden_tokens(text: str, cap: int = 12) -> tuple[Raw, Raw]:

@@ -63,7 +63,7 @@ _AT_KEYWORD = frozenset({
     "contains-added", "contains-removed", "not-added", "not-removed", "if-changed",
     "conditional-branch-added", "conditional-branch-removed", "any-of-branch-added",
     "any-of-branch-removed", "one-of-branch-added", "one-of-branch-removed",
-    "all-of-branch-added", "all-of-branch-removed",
+    "all-of-branch-added", "all-of-branch-removed", "composition-added", "composition-removed",
 })
 _ENTRY_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf", "patternProperties", "dependentSchemas",
                              "dependentRequired", "dependencies"})
@@ -270,7 +270,7 @@ class _Walker:
             siblings = {k: v for k, v in view.items() if k != "$ref"}
             ptr = self.base + frag
             key.append(id(target))
-            if siblings and any(k not in _NO_CONSTRAINT for k in siblings):
+            if siblings:  # even prose beside a $ref is shown to the model: keep it
                 if isinstance(target, dict):
                     view = {**target, **siblings}
                 elif target is True:
@@ -775,6 +775,13 @@ class _Walker:
                           kind=Raw(f"{kw} is {_kind(side[kw])}"))
             return
         o_lift, n_lift = id(ol) in self.lifted, id(nl) in self.lifted
+        if kw != "allOf" and (kw in o) != (kw in n):
+            # Nothing to lift on the other side: the alternatives constrain a free value.
+            present = [x for x in (nl if kw in n else ol) if not _accepts_all(x)]
+            if len(present) == len(nl if kw in n else ol):
+                rule = "composition-added" if kw in n else "composition-removed"
+                self.emit(rule, pointer_join(np if kw in n else op, kw), pos, keyword=Raw(kw))
+            return
 
         def optr(i: int) -> str:
             return op if o_lift else pointer_join(op, kw, i)
