@@ -1,0 +1,267 @@
+"""Reports for `mcp-review check`: text (terminal), JSON (stable), Markdown (CI job summary), SARIF.
+
+The gate (``failing``) is decided here, once, so every format agrees:
+
+- ``--fail-on review`` (default): any tool that needs review or is blocked (as ``status``);
+- ``--fail-on breaking``: only broken tools (a breaking change or a broken recorded call),
+  approved tools no longer served, and blocked tools (annotation relaxed, hidden characters:
+  security findings are never waved through);
+- ``--fail-on any``: any drift at all, auto-approvable changes and new tools included.
+
+Exit code: 1 when ``failing`` is non-empty, else 3 when a server could not be read, else 0.
+
+JSON (``"format": "mcp-review-check"``, ``version`` 1; additions only)::
+
+    {"format", "version", "verdict": "PASS"|"FAIL"|"UNREACHABLE", "exit_code", "fail_on",
+     "counts": {state/outcome: n},
+     "servers": [{"server", "principal", "tier", "tools": n | null, "server_version",
+                  "protocol_version", "error": null | {"kind", "message"}}],
+     "tools": [{"server", "principal", "tool", "status", "fails_gate": bool,
+                "policy": {"tier", "outcome", "reasons"}, "pinned_digest", "live_digest",
+                "notes", "comparison": null | {... as `gate` ...}}]}
+
+``tools`` lists every tool that is not simply pinned. Server-supplied strings pass through
+``hidden.visible`` in text and Markdown (never interpreted by a terminal or a renderer).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from mcp_review.core.hidden import visible
+from mcp_review.core.policy import Outcome
+from mcp_review.core.status import State, StatusReport, ToolStatus
+from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
+
+FORMAT = "mcp-review-check"
+VERSION = 1
+FAIL_ON = ("breaking", "review", "any")
+FORMATS = ("text", "json", "markdown", "sarif")
+
+
+def fails_gate(t: ToolStatus, fail_on: str) -> bool:
+    if fail_on == "any":
+        return t.state not in (State.PINNED, State.DENIED)
+    if fail_on == "review":
+        return t.needs_attention
+    if t.policy.outcome is Outcome.BLOCK:
+        return True
+    if t.state is State.BROKEN:
+        return True
+    return t.state is State.REMOVED and t.pin is not None and t.pin.approved
+
+
+def failing(report: StatusReport, fail_on: str) -> list[ToolStatus]:
+    return [t for t in report.tools if fails_gate(t, fail_on)]
+
+
+def exit_code(report: StatusReport, fail_on: str) -> int:
+    if failing(report, fail_on):
+        return FAIL
+    if report.unreachable:
+        return UNREACHABLE
+    return PASS
+
+
+def verdict(report: StatusReport, fail_on: str) -> str:
+    return {FAIL: "FAIL", UNREACHABLE: "UNREACHABLE", PASS: "PASS"}[exit_code(report, fail_on)]
+
+
+def _shown(report: StatusReport) -> list[ToolStatus]:
+    return [t for t in report.tools if t.state is not State.PINNED]
+
+
+def _tool_counts(report: StatusReport) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in report.tools:
+        out[t.server] = out.get(t.server, 0) + (t.state is not State.REMOVED)
+    return out
+
+
+# --- JSON ------------------------------------------------------------------------------------
+
+
+def report_json(report: StatusReport, fail_on: str) -> dict[str, Any]:
+    counts = _tool_counts(report)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "verdict": verdict(report, fail_on),
+        "exit_code": exit_code(report, fail_on),
+        "fail_on": fail_on,
+        "counts": report.counts(),
+        "servers": [
+            {"server": s.name, "principal": s.principal, "tier": s.tier,
+             "tools": None if s.error else counts.get(s.name, 0),
+             "server_version": s.server_version, "protocol_version": s.protocol_version,
+             "error": s.error}
+            for s in report.servers
+        ],
+        "tools": [
+            {"server": t.server, "principal": t.principal, "tool": t.tool,
+             "status": str(t.state), "fails_gate": fails_gate(t, fail_on),
+             "previously_denied": t.previously_denied,
+             "policy": t.policy.to_json(),
+             "pinned_digest": t.pin.digest if t.pin else None,
+             "live_digest": t.live_digest,
+             "calls_recorded": t.calls_recorded,
+             "notes": list(t.notes),
+             "comparison": t.comparison.to_json() if t.comparison is not None else None}
+            for t in _shown(report)
+        ],
+    }
+
+
+def to_json(report: StatusReport, fail_on: str) -> str:
+    return json.dumps(report_json(report, fail_on), indent=2, ensure_ascii=False) + "\n"
+
+
+# --- text ------------------------------------------------------------------------------------
+
+_LABEL = {
+    State.NEW: "NEW", State.CHANGED: "CHANGED", State.BROKEN: "BROKEN",
+    State.REMOVED: "REMOVED", State.DENIED: "DENIED", State.PINNED: "PINNED",
+}
+
+
+def _id(t: ToolStatus) -> str:
+    p = "" if t.principal == "default" else f"[{visible(t.principal)}]"
+    return f"{visible(t.server)}{p}/{visible(t.tool)}"
+
+
+def _summary(report: StatusReport, fail_on: str) -> str:
+    c = report.counts()
+    parts = [f"{c[s]} {s}" for s in ("pinned", "new", "changed", "broken", "removed", "denied")
+             if c.get(s)]
+    n_fail = len(failing(report, fail_on))
+    if n_fail:
+        parts.append(f"{n_fail} failing the gate (--fail-on {fail_on})")
+    if report.unreachable:
+        parts.append(f"{len(report.unreachable)} server(s) unreachable")
+    return ", ".join(parts) or "no tools"
+
+
+def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
+    out: list[str] = []
+    counts = _tool_counts(report)
+    width = max((len(visible(s.name)) for s in report.servers), default=6)
+    out.append("servers:")
+    for s in report.servers:
+        name = visible(s.name).ljust(width)
+        if s.error:
+            out.append(f"  {name}  UNREACHABLE  {s.error.get('kind')}: "
+                       f"{visible(s.error.get('message', ''))}")
+        else:
+            ver = f"  v{visible(s.server_version)}" if s.server_version else ""
+            out.append(f"  {name}  ok  {counts.get(s.name, 0)} tools  "
+                       f"{s.protocol_version or '?'}  tier {s.tier}{ver}")
+    shown = _shown(report)
+    if shown:
+        out.append("")
+        out.append("tools:")
+    for t in shown:
+        mark = "✗" if fails_gate(t, fail_on) else " "
+        prev = " (previously denied)" if t.previously_denied else ""
+        why = "; ".join(visible(r) for r in t.policy.reasons)
+        outcome = str(t.policy.outcome) if t.policy.outcome is not Outcome.NONE else ""
+        out.append(f" {mark} {_LABEL[t.state]:8} {_id(t)}{prev}"
+                   + (f"  [{outcome}]" if outcome else "") + (f"  {why}" if why else ""))
+        if t.comparison is not None:
+            changes = t.comparison.changes
+            for ch in changes[:max_changes]:
+                out.append(f"      {ch.cls!s:21} {ch.rule}  {visible(ch.pointer)}: "
+                           f"{visible(ch.message)}")
+            if len(changes) > max_changes:
+                out.append(f"      … and {len(changes) - max_changes} more changes")
+            if t.comparison.broken_calls:
+                out.append(f"      {t.comparison.broken_calls} recorded call(s) would now fail")
+        for n in t.notes:
+            out.append(f"      note: {visible(n)}")
+    out.append("")
+    out.append(f"{verdict(report, fail_on)}: {_summary(report, fail_on)}")
+    return "\n".join(out) + "\n"
+
+
+# --- Markdown (GitHub job summary) -----------------------------------------------------------
+
+
+def _md(s: str) -> str:
+    s = visible(s).replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
+    for ch in "<>*_[]#":
+        s = s.replace(ch, "\\" + ch)
+    return s.replace("\n", " ")
+
+
+def to_markdown(report: StatusReport, fail_on: str) -> str:
+    v = verdict(report, fail_on)
+    icon = {"PASS": "✅", "FAIL": "❌", "UNREACHABLE": "⚠️"}[v]
+    out = [f"## {icon} mcp-review check: {v}", "", _md(_summary(report, fail_on)), ""]
+    counts = _tool_counts(report)
+    out += ["| server | status | tools | protocol | tier |", "|---|---|---|---|---|"]
+    for s in report.servers:
+        if s.error:
+            status = f"**unreachable** ({_md(s.error.get('kind', ''))}): {_md(s.error.get('message', ''))}"
+            out.append(f"| {_md(s.name)} | {status} | | | {s.tier} |")
+        else:
+            out.append(f"| {_md(s.name)} | ok | {counts.get(s.name, 0)} | "
+                       f"{_md(s.protocol_version or '?')} | {s.tier} |")
+    shown = _shown(report)
+    if shown:
+        out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
+        for t in shown:
+            mark = "❌" if fails_gate(t, fail_on) else ""
+            why = "; ".join(_md(r) for r in t.policy.reasons)
+            out.append(f"| {mark} | {_md(t.server)}/{_md(t.tool)} | {t.state} | "
+                       f"{t.policy.outcome} | {why} |")
+        details = [t for t in shown if t.comparison is not None and t.comparison.changes]
+        for t in details:
+            out += ["", f"<details><summary>{_md(t.server)}/{_md(t.tool)}: "
+                        f"{len(t.comparison.changes)} change(s)</summary>", "",
+                    "| class | rule | where | what |", "|---|---|---|---|"]
+            for ch in t.comparison.changes[:50]:
+                out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {_md(ch.message)} |")
+            out += ["", "</details>"]
+    return "\n".join(out) + "\n"
+
+
+# --- SARIF 2.1.0 (code scanning) -------------------------------------------------------------
+
+
+def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = None) -> str:
+    results: list[dict[str, Any]] = []
+    loc: list[Mapping[str, Any]] = (
+        [{"physicalLocation": {"artifactLocation": {"uri": config_path}}}] if config_path else [])
+    for s in report.unreachable:
+        results.append({"ruleId": f"server-{(s.error or {}).get('kind', 'unreachable')}",
+                        "level": "warning",
+                        "message": {"text": f"{s.name}: {(s.error or {}).get('message', '')}"},
+                        "locations": loc})
+    for t in _shown(report):
+        level = "error" if fails_gate(t, fail_on) else "note"
+        why = "; ".join(t.policy.reasons) or str(t.state)
+        results.append({"ruleId": f"tool-{t.state}", "level": level,
+                        "message": {"text": f"{t.server}/{t.tool}: {t.state} — {why}"},
+                        "locations": loc,
+                        "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
+                                                "liveDigest": t.live_digest or ""}})
+    rules = sorted({r["ruleId"] for r in results})
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "mcp-review",
+                                      "rules": [{"id": r} for r in rules]}},
+                  "results": results}],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render(report: StatusReport, fmt: str, fail_on: str, *, config_path: str | None = None) -> str:
+    if fmt == "json":
+        return to_json(report, fail_on)
+    if fmt == "markdown":
+        return to_markdown(report, fail_on)
+    if fmt == "sarif":
+        return to_sarif(report, fail_on, config_path=config_path)
+    return to_text(report, fail_on)
