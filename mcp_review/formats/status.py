@@ -1,0 +1,184 @@
+"""Text and JSON reports of a pin-file status (`mcp-review status`, and `check` after it).
+
+JSON (stable; additions only within ``version`` 1)::
+
+    {
+      "format": "mcp-review-status",
+      "version": 1,
+      "verdict": "PASS" | "FAIL",          // FAIL when any tool needs review or is blocked
+      "exit_code": 0 | 1 | 3,
+      "counts": {"pinned": n, "new": n, "changed": n, "broken": n, "removed": n,
+                 "denied": n, "auto-approve": n, "review": n, "block": n},
+      "applied": ["server/principal/tool", ...],   // auto-approvals written (status --apply)
+      "servers": [
+        {"server": "github", "principal": "default", "tier": "tiered",
+         "server_version": "1.2.0" | null, "protocol_version": "…" | null,
+         "error": null | {"kind": "…", "message": "…"},
+         "calls": null | {"path": "…", "unattributed": n, "skipped": n}}
+      ],
+      "tools": [                            // sorted by server, principal, tool
+        {"server": "github", "principal": "default", "tool": "create_issue",
+         "status": "pinned" | "new" | "changed" | "broken" | "removed" | "denied",
+         "previously_denied": false,
+         "policy": {"tier": "tiered", "outcome": "none" | "auto-approve" | "review" | "block",
+                    "reasons": ["…"]},
+         "decision": "approved" | "denied" | null,     // the pin's decision, null when new
+         "pinned_digest": "sha256:…" | null,
+         "live_digest": "sha256:…" | null,             // null when removed
+         "decided_at": "…" | null, "decided_by": "…" | null, "note": "…" | null,
+         "calls_recorded": n,                          // calls to this tool in the server log
+         "notes": ["…"],
+         "comparison": null | {                        // when the digest changed: as `gate`
+            "verdict", "tool", "old_digest", "new_digest", "changes": [{"rule", "class",
+            "pointer", "message", "direction", "witness"?}], "counts", "replay"?, …}}
+      ]
+    }
+
+Text: one line per tool that is not simply pinned (with its reasons and changes), then a
+summary. Every server-supplied string goes through ``hidden.visible`` before it is printed, so
+ANSI escapes and invisible characters are shown as tokens, never interpreted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from mcp_review.core.hidden import visible
+from mcp_review.core.policy import Outcome
+from mcp_review.core.status import State, StatusReport, ToolStatus
+
+FORMAT = "mcp-review-status"
+VERSION = 1
+
+
+def tool_json(t: ToolStatus) -> dict[str, Any]:
+    pin = t.pin
+    return {
+        "server": t.server,
+        "principal": t.principal,
+        "tool": t.tool,
+        "status": str(t.state),
+        "previously_denied": t.previously_denied,
+        "policy": t.policy.to_json(),
+        "decision": str(pin.decision) if pin else None,
+        "pinned_digest": pin.digest if pin else None,
+        "live_digest": t.live_digest,
+        "decided_at": pin.decided_at if pin else None,
+        "decided_by": pin.decided_by if pin else None,
+        "note": (pin.note or None) if pin else None,
+        "calls_recorded": t.calls_recorded,
+        "notes": list(t.notes),
+        "comparison": t.comparison.to_json() if t.comparison is not None else None,
+    }
+
+
+def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = ()) -> dict[str, Any]:
+    attention = bool(report.attention)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "verdict": "FAIL" if attention else "PASS",
+        "exit_code": report.exit_code(),
+        "counts": report.counts(),
+        "applied": ["/".join(t.key) for t in applied],
+        "servers": [
+            {
+                "server": s.name,
+                "principal": s.principal,
+                "tier": s.tier,
+                "server_version": s.server_version,
+                "protocol_version": s.protocol_version,
+                "error": s.error,
+                "calls": None if s.calls is None else {
+                    "path": s.calls.path, "unattributed": s.calls.unattributed,
+                    "skipped": s.calls.skipped,
+                },
+            }
+            for s in report.servers
+        ],
+        "tools": [tool_json(t) for t in report.tools],
+    }
+
+
+def to_json(report: StatusReport, *, applied: Sequence[ToolStatus] = ()) -> str:
+    return json.dumps(report_json(report, applied=applied), indent=2, ensure_ascii=False) + "\n"
+
+
+_MARK = {
+    Outcome.BLOCK: "BLOCK",
+    Outcome.REVIEW: "REVIEW",
+    Outcome.AUTO_APPROVE: "AUTO",
+    Outcome.NONE: "ok",
+}
+
+
+def _state_label(t: ToolStatus) -> str:
+    s = str(t.state)
+    if t.previously_denied:
+        s += " (previously denied)"
+    return s
+
+
+def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
+            verbose: bool = False) -> str:
+    out: list[str] = []
+    by_server: dict[tuple[str, str], list[ToolStatus]] = {}
+    for t in report.tools:
+        by_server.setdefault((t.server, t.principal), []).append(t)
+    applied_keys = {t.key for t in applied}
+    for s in report.servers:
+        head = f"server {visible(s.name)}"
+        if s.principal != "default":
+            head += f" (principal {visible(s.principal)})"
+        head += f"  tier={s.tier}"
+        if s.server_version:
+            head += f"  version={visible(s.server_version)}"
+        out.append(head)
+        if s.error:
+            out.append(f"  UNREACHABLE {visible(str(s.error.get('kind', 'error')))}: "
+                       f"{visible(str(s.error.get('message', '')))}")
+            continue
+        tools = by_server.get((s.name, s.principal), [])
+        quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
+        for t in tools:
+            if t.state is State.PINNED and not verbose:
+                continue
+            mark = _MARK[t.policy.outcome]
+            if t.key in applied_keys:
+                mark = "RE-PINNED"
+            out.append(f"  [{mark}] {_state_label(t)}: {visible(t.tool)}")
+            for r in t.policy.reasons:
+                out.append(f"      - {visible(r)}")
+            for n in t.notes:
+                out.append(f"      note: {visible(n)}")
+            cmp = t.comparison
+            if cmp is not None:
+                for c in cmp.changes:
+                    out.append(f"      {c.cls.value}: {c.rule} {visible(c.pointer)}")
+                    out.append(f"          {visible(c.message)}")
+                r = cmp.replay
+                if r is not None:
+                    out.append(f"      replay: {r.total} recorded call(s), {r.broken} broken")
+        if quiet:
+            out.append(f"  {quiet} tool(s) pinned and unchanged")
+        if s.calls is not None and s.calls.unattributed:
+            out.append(f"  note: {s.calls.unattributed} call(s) in {visible(s.calls.path or '')} "
+                       "name no tool and were not replayed")
+    c = report.counts()
+    out.append("")
+    out.append(
+        "summary: " + ", ".join(f"{c[str(k)]} {k}" for k in State)
+        + f"  |  {c['auto-approve']} auto-approve, {c['review']} review, {c['block']} block"
+    )
+    if report.unreachable:
+        out.append(f"{len(report.unreachable)} server(s) could not be read")
+    if applied:
+        out.append(f"re-pinned {len(applied)} tool(s) by policy (logged in the audit log)")
+    elif report.auto_approvals:
+        out.append("auto-approvable changes are not written by `status`; "
+                   "run `mcp-review status --apply` to re-pin them")
+    verdict = "FAIL" if report.attention else "PASS"
+    out.append(f"status verdict: {verdict}")
+    return "\n".join(out) + "\n"
