@@ -128,14 +128,14 @@ class ReviewApp(App[None]):
         self.push_screen(ApproveAllScreen(server.name, entries), done)
 
     def choose_policy(self, server: ServerEntry, entry: ToolEntry | None) -> None:
-        current = self.source.store.policy(server.name, entry.name if entry else None)
+        current = self.source.policy(server.name, entry.name if entry else None)
 
         def done(choice: tuple[str | None, str] | None) -> None:
             if choice is None:
                 return
             tool, tier = choice
             try:
-                self.source.store.set_policy(server.name, tool, tier)
+                self.source.set_policy(server.name, tool, tier)
             except Exception as e:
                 self.notify(f"could not set policy: {plain_line(str(e), 300)}", severity="error", markup=False)
                 return

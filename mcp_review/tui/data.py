@@ -2,22 +2,23 @@
 
 Screens never touch the pin file, the network or the engine directly: they call a
 ``ReviewSource``. It combines a *fetcher* (current tool lists, with per-server progress) and a
-*pin store* (what was approved, decisions, undo). Both are small protocols so the same screens
+*pin file* (core.pins: what was approved, decisions, undo). Fetchers are a small protocol so the same screens
 run on a snapshot file, in-process test servers, or live servers through ``services``.
 """
 
 from __future__ import annotations
 
-import json
-import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
 from mcp_review.core.hidden import has_hidden
 from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.core.pins import Decision, PinFile, make_pin
+from mcp_review.core.pins import Pin as CorePin
+from mcp_review.core.snapshot import Snapshot
+from mcp_review.core.status import CallLog, ToolStatus
 
 
 class Status(StrEnum):
@@ -42,27 +43,6 @@ FLAG_LABELS = {FLAG_TEXT: "text changed", FLAG_ANNOTATIONS: "annotation relaxed"
                FLAG_HIDDEN: "hidden chars"}
 FLAG_SHORT = {FLAG_TEXT: "text", FLAG_ANNOTATIONS: "relaxed", FLAG_HIDDEN: "hidden"}
 
-# Annotation hints whose change in this direction relaxes a safety promise (design.md).
-_RELAXING = {"readOnlyHint": (True, False), "destructiveHint": (False, True),
-             "idempotentHint": (True, False), "openWorldHint": (False, True)}
-# MCP defaults when a hint is absent.
-_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
-             "openWorldHint": True}
-
-
-def relaxed_annotations(old: ToolDef | None, new: ToolDef | None) -> list[str]:
-    """Names of annotation hints that were relaxed from ``old`` to ``new``."""
-    if old is None or new is None:
-        return []
-    out = []
-    for hint, (was, now) in _RELAXING.items():
-        a = old.annotations.get(hint, _DEFAULTS[hint])
-        b = new.annotations.get(hint, _DEFAULTS[hint])
-        if a == was and b == now:
-            out.append(hint)
-    return out
-
-
 def _strings(v: Any) -> Iterable[str]:
     if isinstance(v, str):
         yield v
@@ -80,16 +60,6 @@ def tool_has_hidden(t: ToolDef | None) -> bool:
 
 
 @dataclass(slots=True)
-class Pin:
-    """What the pin store holds for one tool."""
-
-    decision: str  # approved | denied
-    definition: ToolDef | None
-    note: str = ""
-    policy: str | None = None
-
-
-@dataclass(slots=True)
 class ToolEntry:
     """One row of the main screen."""
 
@@ -102,8 +72,10 @@ class ToolEntry:
     flags: frozenset[str] = frozenset()
     note: str = ""
     policy: str = "review"
-    """Policy outcome: auto-approve | review | block."""
+    """Policy outcome (core.policy): none | auto-approve | review | block."""
     summary: str = ""
+    reasons: tuple[str, ...] = ()
+    """Why the policy gave its outcome (core.policy)."""
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -144,17 +116,6 @@ class Fetcher(Protocol):
     def fetch(self, progress: ProgressFn) -> Awaitable[Snapshot]: ...
 
 
-class PinStore(Protocol):
-    """Where decisions live. Implementations write at once (atomically) and keep an audit log."""
-
-    def pins(self, server: str, principal: str) -> dict[str, Pin]: ...
-    def servers(self) -> list[tuple[str, str]]: ...
-    def record(self, entry: ToolEntry, decision: str, note: str) -> None: ...
-    def undo(self) -> str | None: ...
-    def set_policy(self, server: str, tool: str | None, tier: str) -> None: ...
-    def policy(self, server: str, tool: str | None) -> str: ...
-
-
 class SnapshotFetcher:
     """A fixed snapshot (a file saved by `mcp-review snapshot`, or built by a test)."""
 
@@ -178,79 +139,83 @@ class SnapshotFetcher:
         return self.snapshot
 
 
-class MemoryPinStore:
-    """Decisions in memory (tests, demos, and a snapshot reviewed without a pin file)."""
+class LiveFetcher:
+    """Live servers from a config, fetched concurrently through ``services.fetch``."""
 
-    def __init__(self, pins: dict[tuple[str, str], dict[str, Pin]] | None = None) -> None:
-        self._pins = pins or {}
-        self._history: list[tuple[tuple[str, str, str], Pin | None, str]] = []
-        self._policies: dict[tuple[str, str | None], str] = {}
-        self.audit: list[dict[str, Any]] = []
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.names = [c.name for c in config.servers]
 
-    @classmethod
-    def from_snapshot(cls, snap: Snapshot) -> MemoryPinStore:
-        """Everything in ``snap`` approved: the baseline a later snapshot is reviewed against."""
-        return cls({(n, s.principal): {t.name: Pin("approved", t) for t in s.tools}
-                    for n, s in snap.servers.items() if not s.error})
+    async def fetch(self, progress: ProgressFn) -> Snapshot:
+        from pathlib import Path
 
-    def servers(self) -> list[tuple[str, str]]:
-        return sorted(self._pins)
+        from mcp_review.services.fetch import fetch_all
 
-    def pins(self, server: str, principal: str) -> dict[str, Pin]:
-        return self._pins.get((server, principal), {})
+        states = {"queued": "waiting", "connecting": "connecting", "listing": "connecting",
+                  "done": "ok", "failed": "failed"}
 
-    def record(self, entry: ToolEntry, decision: str, note: str) -> None:
-        table = self._pins.setdefault((entry.server, entry.principal), {})
-        before = table.get(entry.name)
-        if decision == "approved" and entry.current is None:
-            table.pop(entry.name, None)  # approving a removal forgets the pin
-        else:
-            table[entry.name] = Pin(decision, entry.current or entry.pinned, note)
-        self._history.append((entry.key, before, decision))
-        self.audit.append({"tool": list(entry.key), "decision": decision, "note": note,
-                           "old": entry.pinned.digest if entry.pinned else None,
-                           "new": entry.current.digest if entry.current else None,
-                           "at": time.time()})
+        def on_progress(p: Any) -> None:
+            detail = p.detail
+            if p.state == "listing":
+                detail = f"listing… {p.tools} tools" if p.tools else "listing…"
+            elif p.state == "failed" and p.snapshot is not None and p.snapshot.error:
+                detail = str(p.snapshot.error.get("message") or p.snapshot.error.get("kind"))
+            progress(p.server, states.get(p.state, p.state), detail)
 
-    def undo(self) -> str | None:
-        if not self._history:
-            return None
-        (server, principal, name), before, decision = self._history.pop()
-        table = self._pins.setdefault((server, principal), {})
-        if before is None:
-            table.pop(name, None)
-        else:
-            table[name] = before
-        self.audit.append({"tool": [server, principal, name], "decision": "undo",
-                           "undid": decision, "at": time.time()})
-        return f"undid {decision} of {name}"
-
-    def set_policy(self, server: str, tool: str | None, tier: str) -> None:
-        self._policies[(server, tool)] = tier
-
-    def policy(self, server: str, tool: str | None) -> str:
-        if tool is not None and (server, tool) in self._policies:
-            return self._policies[(server, tool)]
-        return self._policies.get((server, None), "tiered")
-
-
-def _summary(cmp: Any) -> str:
-    parts = [f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)]
-    if cmp.replay is not None and cmp.replay.broken:
-        parts.append(f"{cmp.replay.broken}/{cmp.replay.total} calls break")
-    return ", ".join(parts)
+        cfg = self.config
+        log_dir = Path(cfg.state_dir) / "logs" if cfg.state_dir else None
+        return await fetch_all(cfg.servers, concurrency=cfg.concurrency, log_dir=log_dir,
+                               max_tools=cfg.max_tools, max_pages=cfg.max_pages,
+                               on_progress=on_progress)
 
 
 class ReviewSource:
-    """Fetcher + pin store + recorded calls: everything the screens need."""
+    """Fetcher + pin file + recorded calls: everything the screens need.
 
-    def __init__(self, fetcher: Fetcher, store: PinStore,
-                 calls: dict[tuple[str, str], list[Any]] | None = None) -> None:
+    Status and policy come from ``core.status`` (the same function `status` and `check` call);
+    decisions go into a ``core.pins.PinFile`` and, when ``pins_path`` is set, are saved at once
+    (atomic, merged with concurrent writers, audit line first). Without ``pins_path`` decisions
+    stay in memory (demos, previews).
+    """
+
+    def __init__(self, fetcher: Fetcher, pins: PinFile | None = None, *,
+                 pins_path: str | None = None, audit_path: str | None = None,
+                 calls: Mapping[str, CallLog] | None = None,
+                 tiers: Mapping[str, str] | None = None) -> None:
         self.fetcher = fetcher
-        self.store = store
-        self.calls = calls or {}
+        self.pins = pins if pins is not None else PinFile(path=pins_path)
+        self.pins_path = pins_path
+        self.audit_path = audit_path
+        self.calls = dict(calls or {})
+        self.tiers = dict(tiers or {})
         self.snapshot: Snapshot | None = None
-        self._cmp_cache: dict[tuple[str, str, str, str, str], Any] = {}
+        self._status: dict[tuple[str, str, str], ToolStatus] = {}
+        self._history: list[tuple[tuple[str, str, str], CorePin | None, str]] = []
+
+    @classmethod
+    def open(cls, fetcher: Fetcher, pins_path: str, **kw: Any) -> ReviewSource:
+        """A source over the pin file at ``pins_path`` (created on the first decision)."""
+        from mcp_review.core.pins import load_pins
+
+        return cls(fetcher, load_pins(pins_path), pins_path=pins_path, **kw)
+
+    @classmethod
+    def baseline(cls, fetcher: Fetcher, pinned: Snapshot, *, pins_path: str | None = None,
+                 **kw: Any) -> ReviewSource:
+        """Everything in ``pinned`` approved (and saved to ``pins_path`` if given): the
+        baseline a later fetch is reviewed against."""
+        from mcp_review.core.pins import save_pins
+
+        pf = PinFile(path=pins_path)
+        for name, s in pinned.servers.items():
+            for t in s.tools:
+                pf.decide(make_pin(name, t, Decision.APPROVED, principal=s.principal,
+                                   by="baseline", at="2026-01-01T00:00:00Z",
+                                   server_version=s.server_version),
+                          source="baseline")
+        if pins_path is not None:
+            save_pins(pf, pins_path, audit_path=kw.get("audit_path"))
+        return cls(fetcher, pf, pins_path=pins_path, **kw)
 
     @property
     def server_names(self) -> list[str]:
@@ -260,120 +225,132 @@ class ReviewSource:
         self.snapshot = await self.fetcher.fetch(progress)
         return self.snapshot
 
+    # Reading ------------------------------------------------------------------------------------
+    def status(self, entry: ToolEntry) -> ToolStatus | None:
+        return self._status.get(entry.key)
+
     def comparison(self, entry: ToolEntry) -> Any:
-        """The engine's Comparison of pinned vs current (cached per digest pair)."""
-        try:
-            from mcp_review.core.compare import compare
-        except ImportError:  # TEMP until core/schema_diff lands: replay only, no classified changes
-            compare = _replay_only
-        old = entry.pinned or entry.current
-        new = entry.current or entry.pinned
-        assert old is not None and new is not None
-        key = (*entry.key, old.digest, new.digest)
-        if key not in self._cmp_cache:
-            calls = self.calls.get((entry.server, entry.name))
-            self._cmp_cache[key] = compare(old, new, calls)
-        return self._cmp_cache[key]
+        """The engine's Comparison (pinned → live) for a changed tool, else None."""
+        st = self._status.get(entry.key)
+        return st.comparison if st is not None else None
 
-    def _entry(self, server: ServerSnapshot | None, name: str, principal: str,
-               srv_name: str, pin: Pin | None, cur: ToolDef | None) -> ToolEntry:
-        old = pin.definition if pin else None
-        e = ToolEntry(srv_name, principal, name, Status.PINNED, old, cur,
-                      note=pin.note if pin else "")
-        flags: set[str] = set()
-        if pin is None:
-            e.status = Status.NEW
-        elif cur is None:
-            e.status = Status.REMOVED
-        elif pin.decision == "denied" and old is not None and old.digest == cur.digest:
-            e.status = Status.DENIED
-        elif old is not None and old.digest == cur.digest:
-            e.status = Status.PINNED
-        else:
-            cmp = self.comparison(e)
-            e.status = Status.BROKEN if cmp.verdict == "FAIL" else Status.CHANGED
-            e.summary = _summary(cmp)
-            if old is not None and (old.description != cur.description
-                                    or old.title != cur.title):
-                flags.add(FLAG_TEXT)
-            if relaxed_annotations(old, cur):
-                flags.add(FLAG_ANNOTATIONS)
-        if e.status not in (Status.PINNED, Status.DENIED) and tool_has_hidden(cur):
-            flags.add(FLAG_HIDDEN)
-        e.flags = frozenset(flags)
-        e.policy = self._policy_outcome(e, flags)
-        return e
-
-    def _policy_outcome(self, e: ToolEntry, flags: set[str]) -> str:
-        """auto-approve | review | block, per the tier (design.md, Policy tiers)."""
-        if FLAG_ANNOTATIONS in flags or FLAG_HIDDEN in flags:
-            return "block"  # no tier ever auto-approves these
-        if e.status is not Status.CHANGED:
-            return "review"
-        tier = self.store.policy(e.server, e.name)
-        if tier == "compatible":
-            return "auto-approve"
-        if tier == "tiered" and not flags and self.compatible_only(e):
-            return "auto-approve"
-        return "review"
-
-    def compatible_only(self, e: ToolEntry) -> bool:
-        """Changed, and every change compatible or cosmetic, with no broken call."""
-        if e.status is not Status.CHANGED or e.pinned is None or e.current is None:
-            return False
-        cmp = self.comparison(e)
-        ok = {ChangeClass.COMPATIBLE, ChangeClass.COSMETIC}
-        return bool(cmp.changes) and cmp.classes() <= ok and not cmp.broken_calls
+    def policy(self, server: str, tool: str | None) -> str:
+        return self.pins.tier_for(server, tool, default=self.tiers.get(server))
 
     def entries(self) -> list[ServerEntry]:
-        """Every server (fetched or only pinned) with its tools, status computed."""
+        """Every server with its tools, status and policy computed by ``core.status``."""
+        from mcp_review.core.status import compute_status
+
         snap = self.snapshot or Snapshot()
-        names = dict.fromkeys([*self.fetcher.names, *(s for s, _ in self.store.servers())])
+        report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers)
+        self._status = {t.key: t for t in report.tools}
+        servers = {s.name: s for s in report.servers}
+        by_server: dict[str, list[ToolEntry]] = {}
+        for t in report.tools:
+            by_server.setdefault(t.server, []).append(self._entry(t))
         out: list[ServerEntry] = []
-        for name in sorted(names):
-            s = snap.servers.get(name)
-            principal = s.principal if s else "default"
-            se = ServerEntry(name, principal, policy=self.store.policy(name, None))
-            pins = self.store.pins(name, principal)
-            if s is None:
+        for name in dict.fromkeys([*self.fetcher.names, *sorted(snap.servers)]):
+            st = servers.get(name)
+            se = ServerEntry(name, policy=self.policy(name, None))
+            if st is None:
                 se.state = "waiting"
-            elif s.error:
-                se.state = "failed"
-                se.error = str(s.error.get("message") or s.error.get("kind") or s.error)
             else:
-                se.state = "ok"
-                se.server_version = s.server_version
-                current = {t.name: t for t in s.tools}
-                for tname in sorted(set(current) | set(pins)):
-                    se.tools.append(self._entry(s, tname, principal, name, pins.get(tname),
-                                                current.get(tname)))
+                se.principal = st.principal
+                se.server_version = st.server_version
+                if st.error:
+                    se.state = "failed"
+                    se.error = str(st.error.get("message") or st.error.get("kind") or st.error)
+                else:
+                    se.state = "ok"
+                    se.tools = by_server.get(name, [])
             out.append(se)
         return out
 
+    def _entry(self, t: ToolStatus) -> ToolEntry:
+        cmp = t.comparison
+        pinned = cmp.old if cmp is not None else None
+        if pinned is None and t.pin is not None and t.live is None:
+            pinned = t.pin.tool_def()  # removed: show what was approved
+        e = ToolEntry(t.server, t.principal, t.tool, Status(str(t.state)), pinned, t.live,
+                      note=t.pin.note if t.pin is not None else "",
+                      policy=str(t.policy.outcome))
+        flags: set[str] = set()
+        for r in t.policy.reasons:
+            if r.startswith("annotation relaxed"):
+                flags.add(FLAG_ANNOTATIONS)
+            elif r.startswith("hidden characters"):
+                flags.add(FLAG_HIDDEN)
+        if pinned is not None and t.live is not None and (
+                pinned.description != t.live.description or pinned.title != t.live.title):
+            flags.add(FLAG_TEXT)
+        if e.status is Status.NEW and tool_has_hidden(t.live):
+            flags.add(FLAG_HIDDEN)
+        e.flags = frozenset(flags)
+        e.reasons = tuple(t.policy.reasons)
+        if cmp is not None:
+            e.summary = _summary(cmp)
+        elif e.status is Status.NEW:
+            e.summary = "new tool"
+        elif e.status is Status.REMOVED:
+            e.summary = "; ".join(t.policy.reasons)
+        return e
+
+    def compatible_only(self, e: ToolEntry) -> bool:
+        """Changed, every change compatible or cosmetic, no broken call, no trust flag."""
+        cmp = self.comparison(e)
+        if e.status is not Status.CHANGED or cmp is None or e.flags:
+            return False
+        ok = {ChangeClass.COMPATIBLE, ChangeClass.COSMETIC}
+        return bool(cmp.changes) and cmp.classes() <= ok and not cmp.broken_calls
+
+    # Writing ------------------------------------------------------------------------------------
+    def _save(self) -> None:
+        if self.pins_path is not None:
+            from mcp_review.core.pins import save_pins
+
+            save_pins(self.pins, self.pins_path, audit_path=self.audit_path)
+
     def decide(self, entry: ToolEntry, decision: str, note: str = "") -> None:
-        self.store.record(entry, decision, note)
+        """Record ``decision`` (approved | denied) for exactly the definition shown, and save."""
+        from mcp_review.core.pins import with_decision
+
+        key = entry.key
+        before = self.pins.get(*key)
+        srv = self.snapshot.servers.get(entry.server) if self.snapshot else None
+        if entry.current is not None:
+            pin = make_pin(entry.server, entry.current, Decision(decision),
+                           principal=entry.principal, note=note,
+                           server_version=srv.server_version if srv else None,
+                           protocol_version=srv.protocol_version if srv else None)
+            self.pins.decide(pin, source="review app")
+        elif decision == "approved":
+            # Approving a removal acknowledges it: the pin goes.
+            self.pins.forget(*key, why=note or "removal acknowledged", source="review app")
+        elif before is not None:
+            self.pins.decide(with_decision(before, Decision.DENIED, note=note),
+                             source="review app")
+        self._history.append((key, before, decision))
+        self._save()
 
     def undo(self) -> str | None:
-        return self.store.undo()
+        """Restore the pin the last decision replaced (itself a logged, saved change)."""
+        if not self._history:
+            return None
+        key, before, decision = self._history.pop()
+        if before is None:
+            self.pins.forget(*key, why=f"undo {decision}", source="review app undo")
+        else:
+            self.pins.decide(before, why=f"undo {decision}", source="review app undo")
+        self._save()
+        return f"undid {decision} of {key[2]}"
+
+    def set_policy(self, server: str, tool: str | None, tier: str) -> None:
+        self.pins.set_policy(server, tier, tool=tool, source="review app")
+        self._save()
 
 
-def _replay_only(old: ToolDef, new: ToolDef, calls: Any = None) -> Any:
-    from types import SimpleNamespace
-
-    from mcp_review.core.replay import replay
-
-    r = replay(old.input_schema, new.input_schema, calls) if calls is not None else None
-    return SimpleNamespace(old=old, new=new, changes=[], replay=r,
-                           verdict="FAIL" if r and r.broken else "PASS",
-                           of_class=lambda k: [], classes=lambda: set(),
-                           broken_calls=r.broken if r else 0)
-
-
-def snapshot_from_json(data: dict[str, Any]) -> Snapshot:
-    from mcp_review.core.snapshot import parse_snapshot
-
-    return parse_snapshot(data)
-
-
-def dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+def _summary(cmp: Any) -> str:
+    parts = [f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)]
+    if cmp.replay is not None and cmp.replay.broken:
+        parts.append(f"{cmp.replay.broken}/{cmp.replay.total} calls break")
+    return ", ".join(parts)

@@ -7,7 +7,8 @@ from typing import Any
 
 from mcp_review.core.model import ToolDef
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-from mcp_review.tui.data import MemoryPinStore, ReviewSource, SnapshotFetcher
+from mcp_review.core.status import CallLog
+from mcp_review.tui.data import ReviewSource, SnapshotFetcher
 
 
 def _obj(props: dict[str, Any], required: list[str] | None = None, **kw: Any) -> dict[str, Any]:
@@ -118,10 +119,18 @@ def current_snapshot() -> Snapshot:
     return snap
 
 
-def sample_source(*, delay: float = 0.0) -> ReviewSource:
-    """Three servers that drifted since they were pinned, and one that fails to start."""
-    store = MemoryPinStore.from_snapshot(pinned_snapshot())
-    return ReviewSource(SnapshotFetcher(current_snapshot(), delay=delay), store, dict(CALLS))
+def call_logs() -> dict[str, CallLog]:
+    logs: dict[str, CallLog] = {}
+    for (server, tool), calls in CALLS.items():
+        logs.setdefault(server, CallLog()).by_tool[tool] = list(calls)
+    return logs
+
+
+def sample_source(*, delay: float = 0.0, pins_path: str | None = None) -> ReviewSource:
+    """Three servers that drifted since they were pinned, and one that fails to start.
+    With ``pins_path`` the baseline is written there and every decision is saved."""
+    return ReviewSource.baseline(SnapshotFetcher(current_snapshot(), delay=delay),
+                                 pinned_snapshot(), pins_path=pins_path, calls=call_logs())
 
 
 # Hostile strings (issue 5: render literally, hidden characters shown, no action) -----------
@@ -159,4 +168,4 @@ def hostile_source() -> ReviewSource:
                             "[/]fail": ServerSnapshot(name="[/]fail", error={
                                 "kind": "crashed", "message": HOSTILE_STRINGS[1]
                                 + HOSTILE_STRINGS[3]})})
-    return ReviewSource(SnapshotFetcher(cur), MemoryPinStore.from_snapshot(pinned))
+    return ReviewSource.baseline(SnapshotFetcher(cur), pinned)

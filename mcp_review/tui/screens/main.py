@@ -62,9 +62,9 @@ class MainScreen(Screen[None]):
         Binding("slash", "filter", "Filter", key_display="/"),
         Binding("a", "approve", "Approve", tooltip="Approve the selected tool"),
         Binding("d", "deny", "Deny", tooltip="Deny the selected tool"),
-        Binding("A", "approve_compatible", "Approve compatible",
+        Binding("A", "approve_compatible", "Approve compatible", show=False,
                 tooltip="Approve every compatible-only change of this server"),
-        Binding("p", "policy", "Policy"),
+        Binding("p", "policy", "Policy", show=False),
         Binding("u", "undo", "Undo"),
         Binding("r", "refresh", "Refresh"),
         Binding("escape", "clear_filter", "Clear filter", show=False),
@@ -98,6 +98,16 @@ class MainScreen(Screen[None]):
         table.add_column("changes", key="changes")
         self.rebuild()
         self.action_refresh()
+
+    def on_resize(self) -> None:
+        # The last column takes the rest of the width, so nothing scrolls sideways.
+        table = self.query_one("#tools", DataTable)
+        for key, col in table.columns.items():
+            if key.value == "changes":
+                col.auto_width = False
+                col.width = max(self.size.width - 30 - 8 - 16 - 2 * 4 - 2, 10)
+                table._require_update_dimensions = True  # no public API to resize a column
+                table.refresh(layout=True)
 
     # Fetch ----------------------------------------------------------------------------------
     def action_refresh(self) -> None:
@@ -161,7 +171,8 @@ class MainScreen(Screen[None]):
 
     def _server_row(self, s: ServerEntry) -> list[Text]:
         state, detail = self.progress.get(s.name, (s.state, s.detail))
-        name = safe_text(s.name, style="bold")
+        name = Text("▪ ", style="bold", no_wrap=True, overflow="ellipsis")
+        name.append_text(safe_text(s.name, style="bold", limit=80))
         if state == "failed":
             cause = detail or s.error or "unreachable"
             return [name, Text("failed", style="bold red"),
@@ -181,7 +192,7 @@ class MainScreen(Screen[None]):
         flags = Text(" ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style="bold red")
         if t.blocked and t.needs_review and not t.flags:
             flags.append("blocked", style="red")
-        name = Text("  ")
+        name = Text("│ ", style="dim", no_wrap=True, overflow="ellipsis")
         name.append_text(safe_text(t.name, limit=80))
         return [name, Text(t.status.value, style=STATUS_STYLE[t.status]), flags,
                 safe_text(t.summary or t.note, style="dim", limit=120)]

@@ -17,12 +17,12 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
 from mcp_review.core.hidden import decode_tags, find_hidden
 from mcp_review.core.model import ChangeClass, ToolDef
+from mcp_review.core.policy import annotation_relaxations
 from mcp_review.tui.data import (
     FLAG_ANNOTATIONS,
     FLAG_HIDDEN,
     FLAG_LABELS,
     ToolEntry,
-    relaxed_annotations,
 )
 from mcp_review.tui.diffing import line_for_pointer, pretty_with_lines
 from mcp_review.tui.render import plain_line, safe_content
@@ -262,7 +262,8 @@ class ReviewScreen(Screen[ReviewResult | None]):
         new_text, self._new_lines["annotations"] = _pretty(new_a)
         self.query_one("#ann-diff", SideBySide).show(old_text, new_text,
                                                     empty="(no annotations)")
-        relaxed = relaxed_annotations(self.old, self.new)
+        relaxed = (annotation_relaxations(self.old, self.new)
+                   if self.old is not None and self.new is not None else ())
         msg = (Content.assemble(("⚠ relaxed: " + ", ".join(relaxed), "bold $text-error"),
                                 " (no policy tier auto-approves this)")
                if relaxed else Content("no annotation relaxed").stylize("$text-muted"))

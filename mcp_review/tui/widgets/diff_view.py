@@ -82,7 +82,15 @@ class SideBySide(Vertical):
                 c = c.stylize(_STYLE["old_word" if old else "new_word"], a, b)
         for a, b in side.hidden:
             c = c.stylize(HIDDEN_STYLE, a, b)
-        lines = c.wrap(width, overflow="fold") or [Content("")]
+        # Content.wrap drops leading spaces, which is the indentation of pretty JSON: wrap the
+        # rest and put the indent back on every line (continuations stay under their parent).
+        indent = len(side.text) - len(side.text.lstrip(" "))
+        if indent and width - indent >= 12:
+            lines = [Content(" " * indent) + ln
+                     for ln in (c[indent:].wrap(width - indent, overflow="fold")
+                                or [Content("")])]
+        else:
+            lines = c.wrap(width, overflow="fold") or [Content("")]
         return [ln.pad_right(max(width - ln.cell_length, 0)) for ln in lines]
 
     def _layout(self, force: bool = False) -> None:

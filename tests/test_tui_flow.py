@@ -1,0 +1,186 @@
+"""The whole review flow against real MCP servers whose tools change between pin and review:
+open a changed tool, see the broken call, approve one, deny another, undo, quit; then check the
+pin file on disk and the audit log."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from servers.toolserver import ToolServer
+from textual.widgets import DataTable
+
+from mcp_review.core import audit
+from mcp_review.core.status import CallLog
+from mcp_review.services.config import Config, ServerConfig
+from mcp_review.services.fetch import fetch_all
+from mcp_review.tui import sample
+from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.data import LiveFetcher, ReviewSource, Status
+from mcp_review.tui.screens.modals import ApproveAllScreen, ConfirmScreen
+from mcp_review.tui.screens.review import ReviewScreen
+from mcp_review.tui.widgets.replay_table import ReplayTable
+
+SERVERS = Path(__file__).parent / "servers"
+OLD = [sample.FORECAST_OLD, sample.READ_OLD, sample.SEARCH_OLD, sample.HISTORY_OLD]
+NEW = [sample.FORECAST_NEW, sample.READ_NEW, sample.SEARCH_NEW, sample.HISTORY_NEW]
+CALLS = {"weather": CallLog(by_tool={"get_forecast": sample.CALLS[("weather", "get_forecast")]})}
+
+
+async def _pin_then_change(cfg: ServerConfig, change, tmp_path: Path) -> ReviewSource:
+    """Fetch once and pin everything (on disk), change the server, return a source to review."""
+    pins = str(tmp_path / "mcp-pins.toml")
+    first = await fetch_all([cfg])
+    assert first.servers[cfg.name].error is None
+    ReviewSource.baseline(LiveFetcher(Config([cfg])), first, pins_path=pins)
+    change()
+    return ReviewSource.open(LiveFetcher(Config([cfg])), pins, calls=CALLS)
+
+
+async def _ready(app: ReviewApp, pilot) -> None:
+    for _ in range(200):  # the fetch worker runs on the app loop; wait for its result
+        await pilot.pause(0.05)
+        if app.main is not None and app.main.loaded:
+            return
+    raise AssertionError("fetch never finished")
+
+
+async def _select(app: ReviewApp, pilot, name: str) -> None:
+    table = app.screen.query_one("#tools", DataTable)
+    for row in range(table.row_count):
+        table.move_cursor(row=row)
+        e = app.main.current_entry()
+        if e is not None and e.name == name:
+            await pilot.pause()
+            return
+    raise AssertionError(f"no row for {name}")
+
+
+async def _drive(app: ReviewApp, pins_path: str) -> None:
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await _ready(app, pilot)
+        statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
+        assert statuses == {"get_forecast": Status.BROKEN, "read_file": Status.CHANGED,
+                            "search": Status.CHANGED, "get_history": Status.CHANGED}
+        # Open the broken tool: the replay tab comes first and shows the broken calls.
+        await _select(app, pilot, "get_forecast")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert screen.query_one("#tabs").active == "tab-replay"
+        replay = screen.query_one("#replay", ReplayTable)
+        first = [str(c) for c in replay.get_row_at(0)]
+        assert first[3] == "BROKEN" and "kelvin" in first[5]
+        assert "/units" in first[4]  # the validator's path and message
+        # Select a change: the schema diff scrolls to it.
+        await pilot.press("1")
+        await pilot.pause(0.05)
+        changes = screen.query_one("#changes")
+        idx = next(i for i, c in enumerate(changes.changes) if c.pointer.endswith("/enum"))
+        changes.move_cursor(row=idx)
+        await pilot.pause(0.1)
+        diff = screen.query_one("#schema-diff")
+        assert diff._marked is not None and '"enum"' in diff.rows[diff._marked].right.text
+        # Approve it (not blocked: no confirmation).
+        await pilot.press("a")
+        await pilot.pause(0.1)
+        assert app.screen is app.main
+        # Deny read_file (annotation relaxed) from the main screen.
+        await _select(app, pilot, "read_file")
+        await pilot.press("d")
+        await pilot.pause(0.1)
+        # Approving a blocked change asks first; cancel keeps it undecided.
+        await _select(app, pilot, "read_file")
+        assert app.main.current_entry().status is Status.DENIED
+        await _select(app, pilot, "get_history")
+        await pilot.press("d")
+        await pilot.pause(0.1)
+        await pilot.press("u")  # undo the deny of get_history
+        await pilot.pause(0.1)
+        await pilot.press("q")
+    pins = tomllib.loads(Path(pins_path).read_text())
+    tools = pins["servers"]["weather"]["principals"]["default"]["tools"]
+    forecast = tools["get_forecast"]
+    assert forecast["decision"] == "approved"
+    assert json.loads(forecast["definition"])["inputSchema"]["properties"]["days"]["maximum"] == 7
+    assert tools["read_file"]["decision"] == "denied"
+    assert json.loads(tools["read_file"]["definition"])["annotations"]["readOnlyHint"] is False
+    # Undo restored the baseline approval of the old get_history definition.
+    assert tools["get_history"]["decision"] == "approved"
+    assert "station" not in json.loads(tools["get_history"]["definition"])["inputSchema"][
+        "properties"]
+    log = audit.read(audit.audit_path_for(pins_path))
+    mine = [(r["tool"], r.get("decision"), r["source"]) for r in log
+            if r["source"].startswith("review app")]
+    assert mine == [("get_forecast", "approved", "review app"),
+                    ("read_file", "denied", "review app"),
+                    ("get_history", "denied", "review app"),
+                    ("get_history", "approved", "review app undo")]
+
+
+async def test_flow_in_process(tmp_path: Path):
+    ts = ToolServer(copy.deepcopy(OLD), name="weather")
+    cfg = ServerConfig("weather", target=ts.server, timeout=10)
+
+    def change() -> None:
+        ts.tools = copy.deepcopy(NEW)
+
+    source = await _pin_then_change(cfg, change, tmp_path)
+    await _drive(ReviewApp(source), source.pins_path)
+
+
+@pytest.mark.slow
+async def test_flow_stdio(tmp_path: Path):
+    tools_file = tmp_path / "tools.json"
+    tools_file.write_text(json.dumps(OLD))
+    cfg = ServerConfig("weather", command=sys.executable, args=(str(SERVERS / "toolserver.py"),),
+                       env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)}, timeout=60)
+    source = await _pin_then_change(cfg, lambda: tools_file.write_text(json.dumps(NEW)),
+                                    tmp_path)
+    await _drive(ReviewApp(source), source.pins_path)
+
+
+async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_file")
+        await pilot.press("a")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")  # cancel: nothing written
+        await pilot.pause(0.05)
+        assert app.main.current_entry().status is Status.CHANGED
+        await pilot.press("a")
+        await pilot.pause(0.05)
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        assert app.main.current_entry().status is Status.PINNED
+        # Approve all compatible-only changes of "files": the modal lists exactly `search`.
+        await _select(app, pilot, "search")
+        await pilot.press("A")
+        await pilot.pause(0.05)
+        modal = app.screen
+        assert isinstance(modal, ApproveAllScreen)
+        assert [e.name for e in modal.entries] == ["search"]
+        await pilot.click("#yes")
+        await pilot.pause(0.1)
+        assert app.main.current_entry().status is Status.PINNED
+        # Filter and next-needing-review.
+        await pilot.press("slash", *"status:broken", "enter")
+        await pilot.pause(0.05)
+        table = app.screen.query_one("#tools", DataTable)
+        names = {app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value).name
+                 for r in range(table.row_count)
+                 if app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value)}
+        assert names == {"get_forecast", "create_ticket"}
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+        await pilot.press("n")
+        assert app.main.current_entry().needs_review
