@@ -341,3 +341,38 @@ def test_symlink_and_mode_are_preserved_and_stale_temps_cleaned(tmp_path):
     assert link.is_symlink() and "decision" in real.read_text()
     assert (os.stat(real).st_mode & 0o777) == 0o640
     assert not stale.exists()
+
+
+def test_failed_write_leaves_the_file_and_says_so_in_the_audit_log(tmp_path, monkeypatch):
+    from mcp_review.core import pins as P
+
+    p = tmp_path / "mcp-pins.toml"
+    pf = load_pins(str(p))
+    pf.decide(make_pin("s", ToolDef.from_wire({"name": "t", "inputSchema": {}}), "approved"))
+    save_pins(pf)
+    before = p.read_bytes()
+
+    def disk_full(path, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(P, "atomic_write", disk_full)
+    pf.decide(make_pin("s", ToolDef.from_wire({"name": "u", "inputSchema": {}}), "denied"))
+    with pytest.raises(InputError) as e:
+        save_pins(pf)
+    assert "No space left" in str(e.value) and p.read_bytes() == before
+    events = [r["event"] for r in audit.read(str(tmp_path / "mcp-pins.audit.jsonl"))]
+    assert events == ["decision", "decision", "aborted"]
+
+
+def test_deciding_one_tool_twice_in_a_session_is_no_conflict(tmp_path):
+    p = str(tmp_path / "mcp-pins.toml")
+    other = load_pins(p)
+    other.decide(make_pin("s", ToolDef.from_wire({"name": "x", "inputSchema": {}}), "approved"))
+    mine = load_pins(p)
+    save_pins(other)
+    t = ToolDef.from_wire({"name": "t", "inputSchema": {}})
+    mine.decide(make_pin("s", t, "approved"))
+    mine.decide(make_pin("s", t, "denied"))
+    r = save_pins(mine)
+    assert r.merged and r.conflicts == []
+    assert load_pins(p).get("s", "default", "t").decision is Decision.DENIED

@@ -27,13 +27,13 @@ def add_format_option(p: argparse.ArgumentParser) -> None:
 
 
 def parse_calls(specs: list[str]) -> dict[str, Any]:
-    """``["srv=path", ...]`` → {server: CallLog}. The server name may itself contain ``=``:
-    the path is what follows the last one."""
+    """``["srv=path", ...]`` → {server: CallLog}. Split at the first ``=``: paths such as
+    ``logs/date=2026-11-29/calls.jsonl`` are more common than ``=`` in a server name."""
     from mcp_review.core.status import load_call_log
 
     out: dict[str, Any] = {}
     for spec in specs:
-        name, sep, path = spec.rpartition("=")
+        name, sep, path = spec.partition("=")
         if not sep or not name or not path:
             raise InputError(f"--calls expects SERVER=PATH, got {spec!r}")
         out[name] = load_call_log(path)

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     pin = None
     live = None
     srv = None
-    if snap is not None and args.server in snap.servers:
+    if snap is not None and args.server in snap.servers and not snap.servers[args.server].error:
         srv = find_live(snap, args.server, args.tool, args.principal, args.snapshot)
         live = next((t for t in srv.tools if t.name == args.tool), None)
     if live is not None and srv is not None:

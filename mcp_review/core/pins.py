@@ -538,7 +538,11 @@ def lock_path(path: str) -> str:
 def locked(path: str) -> Iterator[None]:
     """Exclusive advisory lock for the pin file at ``path`` (``<path>.lock``, never deleted:
     unlinking a lock file races with the next waiter)."""
-    fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise InputError(f"cannot create the lock file: {e.strerror}",
+                         source=lock_path(path)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -612,20 +616,27 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
         fresh = parse_pins(data, source=path) if data is not None else PinFile(path=path)
         merged = data != pf.read_bytes
         conflicts: list[Conflict] = []
-        records = []
-        for op in pf._ops:
-            if merged and op.kind == "decide" and op.pin is not None:
-                before = pf._base.get(op.pin.key)
-                theirs = fresh.pins.get(op.pin.key)
-                if theirs != before:
-                    conflicts.append(Conflict(op.pin.key, theirs, op.pin))
-            records.append(fresh._apply(op))
+        if merged:
+            ours = {op.pin.key: op.pin for op in pf._ops if op.kind == "decide" and op.pin}
+            for key, pin in ours.items():
+                theirs = fresh.pins.get(key)
+                if theirs != pf._base.get(key):  # another writer touched it since our read
+                    conflicts.append(Conflict(key, theirs, pin))
+        records = [fresh._apply(op) for op in pf._ops]
         text = fresh.to_bytes()
         if records:
             audit.append(audit_path, records)
         if data is None or text != data:
             _remove_stale_temps(real)
-            atomic_write(real, text)
+            try:
+                atomic_write(real, text)
+            except OSError as e:  # disk full, read-only folder: the old file is intact
+                with contextlib.suppress(InputError, OSError):  # say so in the log, if we can
+                    audit.append(audit_path, [
+                        {**r, "event": "aborted", "why": f"pin file not written: {e.strerror}"}
+                        for r in records])
+                raise InputError(f"cannot write the pin file ({e.strerror}); the file on disk "
+                                 "is unchanged", source=path) from None
         fresh.read_bytes = text
         fresh.path = path
     pf.pins, pf.server_policy, pf.tool_policy = fresh.pins, fresh.server_policy, fresh.tool_policy
