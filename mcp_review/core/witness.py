@@ -185,7 +185,21 @@ class _Side:
 
     # -- candidates
     def _bases(self) -> list[Any]:
-        return [b for b in self.gen.values(self.acc, 0) if b is not _ABSENT][:MAX_ALTERNATIVES]
+        """Minimal calls, then one with every declared property set: when another change made
+        an optional property required, only a base that sets it can witness this change."""
+        out = [b for b in self.gen.values(self.acc, 0) if b is not _ABSENT][:MAX_ALTERNATIVES]
+        root = _resolve(self.acc, self.acc)
+        if out and isinstance(out[0], dict) and isinstance(root, dict):
+            full = dict(out[0])
+            props = root.get("properties") if isinstance(root.get("properties"), dict) else {}
+            for p, sub in list(props.items())[:32]:
+                if p not in full:
+                    vals = self.gen.values(sub, 1)
+                    if vals:
+                        full[p] = vals[0]
+            if full != out[0]:
+                out.append(full)
+        return out
 
     def _candidates(self, toks: list[str], rule: str) -> Iterator[Any]:
         bases = self._bases() or [{}]
