@@ -111,10 +111,12 @@ class CallLog:
     by ``time`` + ``id``: a ``result`` key in the call log would make the loader misread every
     line as a bare argument object.
 
-    Each record is one ``write`` to an ``O_APPEND`` file under an exclusive ``flock`` on
-    ``<path>.lock``, so two proxies for the same server (two clients) neither interleave lines
-    nor rotate under each other. When a write would take the file past ``max_bytes`` it is
-    renamed to ``.1`` (``.1`` to ``.2``, ... up to ``backups``) first.
+    Each record is one ``write`` to an ``O_APPEND`` file, so two proxies for the same server
+    (two clients) never interleave lines. When a write would take the file past ``max_bytes``
+    it is renamed to ``.1`` (``.1`` to ``.2``, ... up to ``backups``) first, under an exclusive
+    ``flock`` on ``<path>.lock``; a proxy that finds another already rotated just reopens. (A
+    proxy still holding the old file may add lines to ``.1`` until it notices, so ``.1`` can
+    reach about twice ``max_bytes`` with several writers.)
     """
 
     def __init__(self, path: str, *, server: str, principal: str = "default",
@@ -129,8 +131,12 @@ class CallLog:
         self.backups = backups
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
         self._lock_fd = os.open(self.path + ".lock", os.O_CREAT | os.O_RDWR, 0o600)
+        self._fds: dict[str, int] = {}
 
     def close(self) -> None:
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()
         if self._lock_fd >= 0:
             os.close(self._lock_fd)
             self._lock_fd = -1
@@ -161,22 +167,31 @@ class CallLog:
         self._append(self.results_path, dumps(rec) + b"\n")
 
     def _append(self, path: str, line: bytes) -> None:
+        fd = self._fds.get(path)
+        if fd is None:
+            fd = self._fds[path] = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        # The hot path is fstat + write: one O_APPEND write() is one whole line even with
+        # another proxy appending to the same file. The lock is taken only to rotate.
+        size = os.fstat(fd).st_size
+        if size and size + len(line) > self.max_bytes:
+            fd = self._rotate_locked(path, fd)
+        view = memoryview(line)
+        while view:  # a short write on a full disk must not leave half a line
+            view = view[os.write(fd, view):]
+
+    def _rotate_locked(self, path: str, fd: int) -> int:
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         try:
             try:
-                size = os.stat(path).st_size
+                same = os.stat(path).st_ino == os.fstat(fd).st_ino
             except FileNotFoundError:
-                size = 0
-            if size and size + len(line) > self.max_bytes:
+                same = False
+            # Another proxy rotated first: our fd points at the old file, so only reopen.
+            if same:
                 self._rotate(path)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                view = memoryview(line)
-                while view:  # a short write on a full disk must not leave half a line
-                    n = os.write(fd, view)
-                    view = view[n:]
-            finally:
-                os.close(fd)
+            os.close(fd)
+            fd = self._fds[path] = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            return fd
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 

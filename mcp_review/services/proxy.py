@@ -84,10 +84,12 @@ def _pipe_like(fd: int) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
 
 
-async def read_lines(reader: asyncio.StreamReader, max_line: int = MAX_LINE,
-                     on_overlong: Callable[[int], None] | None = None) -> AsyncIterator[bytes]:
-    """Yield each line including its ``\\n`` (the last one may lack it). Linear in the input:
-    each chunk is searched once and appended once, never re-scanned."""
+async def read_line_batches(reader: asyncio.StreamReader, max_line: int = MAX_LINE,
+                            on_overlong: Callable[[int], None] | None = None,
+                            ) -> AsyncIterator[list[bytes]]:
+    """Yield, per chunk read, the lines it completed, each with its ``\\n`` (the last line of
+    the stream may lack it). Batches let a burst of pipelined messages go out in one write.
+    Linear in the input: each chunk is searched once and copied once, never re-scanned."""
     parts: list[bytes] = []
     size = 0
     dropping = False
@@ -95,8 +97,9 @@ async def read_lines(reader: asyncio.StreamReader, max_line: int = MAX_LINE,
         chunk = await reader.read(CHUNK)
         if not chunk:
             if parts and not dropping:
-                yield b"".join(parts)
+                yield [b"".join(parts)]
             return
+        batch: list[bytes] = []
         start = 0
         while True:
             i = chunk.find(b"\n", start)
@@ -117,11 +120,13 @@ async def read_lines(reader: asyncio.StreamReader, max_line: int = MAX_LINE,
                 dropping = False
             elif parts:
                 parts.append(piece)
-                yield b"".join(parts)
+                batch.append(b"".join(parts))
             else:
-                yield piece
+                batch.append(piece)
             parts, size = [], 0
             start = i + 1
+        if batch:
+            yield batch
 
 
 class _Out:
@@ -260,6 +265,7 @@ class Proxy:
         self.noise_lines = 0
         self.refused_calls = 0
         self._out: _Out | None = None
+        self._to_record: list[tuple[_Pending, str, Any, Any]] = []
         self._signal: int | None = None
 
     # diagnostics go to the proxy's stderr, which MCP clients keep as the server's log
@@ -277,7 +283,7 @@ class Proxy:
         try:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                # limit only bounds the reader's buffer (read_lines does the framing): small, so
+                # limit only bounds the reader's buffer (read_line_batches frames): small, so
                 # a slow client pushes back on the server instead of the proxy hoarding memory.
                 stderr=err, env=self.env, cwd=self.cwd, limit=CHUNK,
                 # Its own group, so stopping it reaches its children (npx -> node) too.
@@ -414,18 +420,32 @@ class Proxy:
         assert self.proc is not None and self.proc.stdin is not None
         stdin = self.proc.stdin
         server_alive = True
-        async for line in read_lines(reader, self.max_line, self._overlong("client")):
-            out = await self._on_client_line(line)
-            if out is None or not server_alive:
-                continue
-            try:
-                stdin.write(out)
-                await stdin.drain()
-            except (BrokenPipeError, ConnectionResetError):
-                # The crash path answers what is pending; keep reading so the client's
-                # requests are tracked (and answered) until then.
-                server_alive = False
+        async for batch in read_line_batches(reader, self.max_line, self._overlong("client")):
+            outs = []
+            for line in batch:
+                out = await self._on_client_line(line)
+                if out is not None:
+                    outs.append(out)
+            if outs and server_alive:
+                try:
+                    stdin.write(b"".join(outs))
+                    await stdin.drain()
+                except (BrokenPipeError, ConnectionResetError):
+                    # The crash path answers what is pending; keep reading so the client's
+                    # requests are tracked (and answered) until then.
+                    server_alive = False
+            if self._to_record:
+                self._record()
         self.client_eof = True
+
+    def _record(self) -> None:
+        assert self.calllog is not None
+        for p, tool, args, rpc_id in self._to_record:
+            try:
+                p.call_time = self.calllog.record_call(tool, args, rpc_id)
+            except OSError as e:  # a full disk must not take the agent's tools down
+                self.log(f"cannot write the call log: {e}")
+        self._to_record.clear()
 
     def _overlong(self, side: str) -> Callable[[int], None]:
         def note(n: int) -> None:
@@ -484,13 +504,10 @@ class Proxy:
                     if not batch:
                         await self._send(refusal)
                     return refusal
-            t = None
+            p = self.pending[key] = _Pending(method, tool)
             if self.calllog is not None:
-                try:
-                    t = self.calllog.record_call(tool, params.get("arguments"), msg["id"])
-                except OSError as e:  # a full disk must not take the agent's tools down
-                    self.log(f"cannot write the call log: {e}")
-            self.pending[key] = _Pending(method, tool, t)
+                # Written after the request is forwarded: the server starts on it meanwhile.
+                self._to_record.append((p, tool, params.get("arguments"), msg["id"]))
         else:
             self.pending[key] = _Pending(method)
         return None
@@ -524,10 +541,11 @@ class Proxy:
     async def _server_to_client(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None and self._out is not None
         out = self._out
-        async for line in read_lines(self.proc.stdout, self.max_line, self._overlong("server")):
-            data = self._on_server_line(line)
-            if data is not None:
-                await out.write(data)
+        async for batch in read_line_batches(self.proc.stdout, self.max_line,
+                                             self._overlong("server")):
+            outs = [d for line in batch if (d := self._on_server_line(line)) is not None]
+            if outs:
+                await out.write(b"".join(outs))
 
     def _noise(self, line: bytes, why: str) -> None:
         self.noise_lines += 1

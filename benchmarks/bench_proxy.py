@@ -1,0 +1,182 @@
+"""Proxy overhead: added latency per tools/call and throughput, direct vs through the proxy.
+
+Loopback stdio, the SDK-free test server (tests/servers/proxy_raw.py) so the figures are the
+proxy's cost and not an SDK's. Three paths: direct, proxy (recording every call, the default),
+proxy --enforce (pin check on every call). Latency: sequential calls, one in flight. Throughput:
+requests written as fast as the pipe takes them while a thread reads the answers.
+``--sdk`` adds the same comparison through the mcp SDK client (what an agent sees).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
+
+RAW = [sys.executable, str(ROOT / "tests" / "servers" / "proxy_raw.py")]
+TOOLS = [{"name": "echo", "description": "echo the arguments",
+          "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]
+
+
+def _pin(pins: Path) -> None:
+    from mcp_review.core.model import ToolDef
+    from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
+
+    pf = load_pins(str(pins))
+    pf.decide(make_pin("bench", ToolDef.from_wire(TOOLS[0]), Decision.APPROVED, by="bench"))
+    save_pins(pf, str(pins))
+
+
+def _argv(kind: str, tmp: Path) -> list[str]:
+    if kind == "direct":
+        return RAW
+    extra = ["--enforce", "--pins", str(tmp / "mcp-pins.toml")] if kind == "enforce" else []
+    return [sys.executable, "-m", "mcp_review", "proxy", "--name", "bench",
+            "--log", str(tmp / f"calls-{kind}.jsonl"), "--server-log", str(tmp / "server.log"),
+            "--max-log-bytes", str(1 << 30), *extra, "--", *RAW]
+
+
+class Conn:
+    def __init__(self, kind: str, tmp: Path):
+        env = {**os.environ, "PROXY_TOOLS_FILE": str(tmp / "tools.json")}
+        self.p = subprocess.Popen(_argv(kind, tmp), stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  env=env, cwd=ROOT)
+        self.i = 0
+        self.call(b'"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},'
+                  b'"clientInfo":{"name":"bench","version":"0"}}')
+        self.call(b'"tools/list"')  # the proxy learns the definitions it will check calls against
+
+    def call(self, method_and_params: bytes) -> bytes:
+        self.i += 1
+        self.p.stdin.write(b'{"jsonrpc":"2.0","id":%d,"method":%s}\n' % (self.i,
+                                                                        method_and_params))
+        self.p.stdin.flush()
+        return self.p.stdout.readline()
+
+    def close(self) -> None:
+        self.p.stdin.close()
+        self.p.wait(10)
+
+
+def _tools_call(payload: int) -> bytes:
+    return (b'"tools/call","params":{"name":"echo","arguments":{"q":"'
+            + b"x" * payload + b'"}}')
+
+
+def latency(kind: str, tmp: Path, n: int, payload: int) -> list[float]:
+    c = Conn(kind, tmp)
+    req = _tools_call(payload)
+    for _ in range(min(200, n)):  # warm up
+        c.call(req)
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        line = c.call(req)
+        out.append(time.perf_counter() - t0)
+        assert line.endswith(b"\n") and b'"result"' in line, line[:200]
+    c.close()
+    return out
+
+
+def throughput(kind: str, tmp: Path, n: int, payload: int) -> float:
+    c = Conn(kind, tmp)
+    req = _tools_call(payload)
+    lines = [b'{"jsonrpc":"2.0","id":%d,"method":%s}\n' % (1000 + i, req) for i in range(n)]
+    got = []
+
+    def read() -> None:
+        for _ in range(n):
+            got.append(c.p.stdout.readline())
+
+    th = threading.Thread(target=read)
+    t0 = time.perf_counter()
+    th.start()
+    for ln in lines:
+        c.p.stdin.write(ln)
+    c.p.stdin.flush()
+    th.join()
+    dt = time.perf_counter() - t0
+    assert len(got) == n and all(b'"result"' in g for g in got)
+    c.close()
+    return n / dt
+
+
+def sdk_latency(kind: str, tmp: Path, n: int) -> list[float]:
+    import anyio
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    argv = _argv(kind, tmp)
+    params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(ROOT),
+                                   env={"PROXY_TOOLS_FILE": str(tmp / "tools.json")})
+    out: list[float] = []
+
+    async def main() -> None:
+        with open(tmp / "sdk.log", "a") as err:
+            async with Client(stdio_client(params, errlog=err), mode="legacy", cache=None) as c:
+                await c.list_tools()
+                for i in range(n + 50):
+                    t0 = time.perf_counter()
+                    await c.call_tool("echo", {"q": "x"})
+                    if i >= 50:
+                        out.append(time.perf_counter() - t0)
+
+    anyio.run(main)
+    return out
+
+
+def _ms(xs: list[float], q: float) -> float:
+    return statistics.quantiles(xs, n=100)[int(q) - 1] * 1000 if q < 100 else max(xs) * 1000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, default=3000, help="sequential calls per path")
+    ap.add_argument("--payload", type=int, default=100, help="bytes of argument per call")
+    ap.add_argument("--sdk", action="store_true", help="also measure through the mcp SDK client")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        (tmp / "tools.json").write_text(json.dumps(TOOLS))
+        _pin(tmp / "mcp-pins.toml")
+        print(f"tools/call round trip over loopback stdio, {a.n} sequential calls, "
+              f"{a.payload}-byte argument")
+        lat = {k: latency(k, tmp, a.n, a.payload) for k in ("direct", "proxy", "enforce")}
+        base = statistics.median(lat["direct"])
+        print(f"{'path':<18}{'median':>10}{'p90':>10}{'p99':>10}{'added (median)':>17}")
+        for k, xs in lat.items():
+            med = statistics.median(xs)
+            print(f"{k:<18}{med * 1000:>8.3f}ms{_ms(xs, 90):>8.3f}ms{_ms(xs, 99):>8.3f}ms"
+                  f"{(med - base) * 1000:>14.3f}ms")
+        n_tp = max(2000, a.n)
+        print(f"\nthroughput, {n_tp} pipelined calls")
+        tp = {k: throughput(k, tmp, n_tp, a.payload) for k in ("direct", "proxy", "enforce")}
+        for k, v in tp.items():
+            print(f"{k:<18}{v:>10.0f} calls/s   ratio to direct {v / tp['direct']:.2f}")
+        big = 1 << 20
+        tpb = {k: throughput(k, tmp, 50, big) for k in ("direct", "proxy")}
+        print("\nthroughput, 50 calls of 1 MiB (request and echoed response)")
+        for k, v in tpb.items():
+            print(f"{k:<18}{v * 2:>10.1f} MiB/s   ratio to direct {v / tpb['direct']:.2f}")
+        if a.sdk:
+            print(f"\nthrough the mcp SDK client (legacy mode), {min(a.n, 1000)} calls")
+            sl = {k: sdk_latency(k, tmp, min(a.n, 1000)) for k in ("direct", "proxy")}
+            b = statistics.median(sl["direct"])
+            for k, xs in sl.items():
+                med = statistics.median(xs)
+                print(f"{k:<18}{med * 1000:>8.3f}ms median   added {(med - b) * 1000:.3f}ms")
+
+
+if __name__ == "__main__":
+    main()
