@@ -178,3 +178,21 @@ async def test_http_404_is_not_an_mcp_server(http_server):
     _, url = http_server
     s = await fetch_server(ServerConfig("x", transport="http", url=url[:-4] + "/nope", timeout=10))
     assert s.error is not None and s.error["kind"] == "not-an-mcp-server"
+
+
+async def test_sse_transport():
+    from mcp.server import MCPServer
+
+    srv = MCPServer("sse-srv")
+
+    @srv.tool()
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    with serve_http(srv.sse_app()) as url:
+        cfg = ServerConfig("s", transport="sse", url=url[: -len("/mcp")] + "/sse", timeout=10)
+        s = await fetch_server(cfg)
+    assert s.error is None, s.error
+    assert [t.name for t in s.tools] == ["add"]
+    assert set(s.tools[0].input_schema["properties"]) == {"a", "b"}

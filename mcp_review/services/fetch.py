@@ -108,6 +108,9 @@ def _prepare_sdk() -> None:
         return
     # Each non-JSON stdout line would log a traceback on the terminal (crib §1).
     logging.getLogger("mcp").setLevel(logging.CRITICAL)
+    # httpx2 logs each request URL at INFO; a URL may carry a token in its query.
+    for name in ("httpx2", "httpcore", "httpcore2"):
+        logging.getLogger(name).setLevel(logging.WARNING)
     import mcp.client.session as _session
 
     # Read at call time by the SDK, so setting it once here bounds every probe.
