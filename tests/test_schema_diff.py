@@ -402,3 +402,28 @@ def test_anyof_added_over_a_free_value_narrows():
     old = _obj({"x": {"type": "string"}})
     new = _obj({"x": {"type": "string", "anyOf": [{"minLength": 3}, {"const": ""}]}})
     assert _pairs(_tools(old, new)) == {("composition-added", B)}
+
+
+# Over-reports found by the property test (tests/test_properties.py) --------------------------
+
+def _rules(old_schema, new_schema):
+    old = ToolDef.from_wire({"name": "t", "inputSchema": old_schema})
+    new = ToolDef.from_wire({"name": "t", "inputSchema": new_schema})
+    return sorted((c.rule, str(c.cls)) for c in diff_tools(old, new))
+
+
+def test_keyword_inert_for_the_declared_type_is_not_a_change():
+    assert _rules({"type": "string"}, {"type": "string", "minimum": 3}) == []
+    assert _rules({"type": "integer"}, {"type": "integer", "maxLength": 2, "maxItems": 1}) == []
+    # ...but it counts as soon as a type it constrains was accepted before.
+    assert _rules({"type": ["string", "number"]}, {"type": ["string", "number"], "minimum": 3}) \
+        == [("minimum-added", "breaking")]
+    # A widened type with a bound on the new branch only: old values all still pass.
+    assert _rules({"type": "string"}, {"type": ["string", "number"], "minimum": 3}) \
+        == [("type-widened", "compatible")]
+
+
+def test_duplicate_any_of_branch_dropped_is_not_a_change():
+    assert _rules({"anyOf": [{"type": "integer"}, {"type": "integer"}]},
+                  {"anyOf": [{"type": "integer"}]}) == []
+    assert _rules({"allOf": [{"minimum": 1}]}, {"allOf": [{"minimum": 1}, {"minimum": 1}]}) == []

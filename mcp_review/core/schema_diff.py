@@ -363,6 +363,7 @@ class _Walker:
 
     def _keywords(self, o: dict[str, Any], n: dict[str, Any], op: str, np: str, pos: bool,
                   depth: int) -> None:
+        o, n = _drop_inert(o, n, pos)
         done: set[Callable[..., None]] = set()
         unknown: list[str] = []
         for k in (*o, *(k for k in n if k not in o)):
@@ -792,11 +793,15 @@ class _Walker:
         pairs, gone, new = _match(ol, nl)
         for i, j in pairs:
             self.diff(ol[i], nl[j], optr(i), nptr(j), pos, depth + 1)
+        # In anyOf/allOf a branch equal to one the other side still has is a duplicate: adding
+        # or dropping it changes nothing. (Not in oneOf, where a duplicate rejects its matches.)
+        kept_o = {_ckey(x) for x in ol} if kw != "oneOf" else set()
+        kept_n = {_ckey(x) for x in nl} if kw != "oneOf" else set()
         for i in gone:
-            if not (kw == "allOf" and _accepts_all(ol[i])):
+            if not (kw == "allOf" and _accepts_all(ol[i])) and _ckey(ol[i]) not in kept_n:
                 self.emit(removed_rule, optr(i), pos, branch=_brief(ol[i]))
         for j in new:
-            if not (kw == "allOf" and _accepts_all(nl[j])):
+            if not (kw == "allOf" and _accepts_all(nl[j])) and _ckey(nl[j]) not in kept_o:
                 self.emit(added_rule, nptr(j), pos, branch=_brief(nl[j]))
 
     def h_not(self, o, n, op, np, pos, depth):
@@ -865,6 +870,38 @@ def _types(v: Any) -> frozenset[str] | None:
     if isinstance(v, list):
         return frozenset(x for x in v if isinstance(x, str))
     return frozenset()
+
+
+_NUMERIC, _STRING, _ARRAY, _OBJECT = (frozenset(("number", "integer")), frozenset(("string",)),
+                                      frozenset(("array",)), frozenset(("object",)))
+_KW_TYPES: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                     "multipleOf"), _NUMERIC),
+    **dict.fromkeys(("minLength", "maxLength", "pattern"), _STRING),
+    **dict.fromkeys(("items", "prefixItems", "additionalItems", "minItems", "maxItems",
+                     "uniqueItems", "contains", "minContains", "maxContains"), _ARRAY),
+    **dict.fromkeys(("properties", "required", "additionalProperties", "patternProperties",
+                     "propertyNames", "minProperties", "maxProperties", "dependentRequired",
+                     "dependentSchemas", "dependencies"), _OBJECT),
+}
+"""The instance types each assertion keyword constrains; on any other type it is a no-op."""
+
+
+def _drop_inert(o: dict[str, Any], n: dict[str, Any], pos: bool
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Hide keywords that cannot affect the values in question: ``minimum`` on a schema whose
+    ``type`` is ``string`` constrains nothing. On the input side the values that matter are the
+    ones old accepted (new must keep accepting them); on the output side, the ones new may
+    produce. Only a declared ``type`` on this node is trusted, so the check stays conservative."""
+    types = _types((o if pos else n).get("type", _MISSING))
+    if types is None:
+        return o, n
+    inert = {k for s in (o, n) for k in s
+             if k in _KW_TYPES and not any(_covered(t, types) for t in _KW_TYPES[k])}
+    if not inert:
+        return o, n
+    return ({k: v for k, v in o.items() if k not in inert},
+            {k: v for k, v in n.items() if k not in inert})
 
 
 def _covered(t: str, types: frozenset[str]) -> bool:
