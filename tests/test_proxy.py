@@ -156,8 +156,10 @@ def test_enforce_withholds_refuses_and_follows_the_pin_file(tmp_path: Path):
         assert call(c, "wipe")["error"]["data"]["status"].startswith("new")
         assert call(c, "never_listed")["error"]["data"]["status"] == "unlisted"
 
-        # The operator approves add and wipe; the same session sees it at the next message.
+        # The operator approves add and wipe: the proxy tells the client to re-list, and the
+        # same session sees the approval.
         _approve(pins, add2, wipe)
+        c.wait_notification("notifications/tools/list_changed")
         assert "result" in call(c, "add")
         assert names(c) == ["echo", "add", "wipe"]
         assert c.close() == 0

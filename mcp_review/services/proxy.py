@@ -35,6 +35,9 @@ group of its own, so the whole escalation below must finish inside those 2 s."""
 TERM_GRACE = 0.5
 """Seconds between SIGTERM and SIGKILL to the server's process group."""
 
+PIN_POLL = 1.0
+"""Seconds between pin-file checks when no message arrives (see Proxy._watch_pins)."""
+
 CRASH_CODE = -32000
 REFUSED_CODE = -32602
 """MCP answers a call to an unknown tool with -32602; to this client a withheld tool is one."""
@@ -266,6 +269,9 @@ class Proxy:
         self.refused_calls = 0
         self._out: _Out | None = None
         self._to_record: list[tuple[_Pending, str, Any, Any]] = []
+        self._can_notify = False
+        self._advertised: frozenset[str] | None = None
+        """Names the client was last shown (withheld ones excluded), for list_changed."""
         self._signal: int | None = None
 
     # diagnostics go to the proxy's stderr, which MCP clients keep as the server's log
@@ -306,6 +312,7 @@ class Proxy:
         c2s = asyncio.create_task(self._client_to_server(client_in))
         s2c = asyncio.create_task(self._server_to_client())
         stopper = asyncio.create_task(stop.wait())
+        watcher = asyncio.create_task(self._watch_pins())
         stopped = False
         try:
             await asyncio.wait({c2s, s2c, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -332,10 +339,10 @@ class Proxy:
             stopped = True
             return EXIT_SERVER_GONE
         finally:
-            for t in (c2s, s2c, stopper):
+            for t in (c2s, s2c, stopper, watcher):
                 t.cancel()
             with contextlib.suppress(BaseException):
-                await asyncio.gather(c2s, s2c, stopper, return_exceptions=True)
+                await asyncio.gather(c2s, s2c, stopper, watcher, return_exceptions=True)
             for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                 with contextlib.suppress(Exception):
                     loop.remove_signal_handler(sig)
@@ -536,6 +543,32 @@ class Proxy:
                      "reason": v.reason},
         }}
 
+    # pin file -> client ---------------------------------------------------------------------
+
+    def _allowed_now(self, verdicts_too: dict[str, Verdict] | None = None) -> frozenset[str]:
+        assert self.gate is not None
+        v = dict(self.gate.check(list(self.known.values())))
+        v.update(verdicts_too or {})
+        return frozenset(n for n, x in v.items() if x.allowed)
+
+    async def _watch_pins(self) -> None:
+        """Once a second: if an approval (or a denial) changed which tools the client should
+        see, send it ``notifications/tools/list_changed`` so it re-lists now. Legacy sessions
+        whose server declared ``tools.listChanged`` only; a 2026-07-28 client sees the change
+        at its next ``tools/list`` (calls are judged afresh either way)."""
+        while True:
+            await asyncio.sleep(PIN_POLL)
+            if self.gate is None or not self._can_notify or self._advertised is None:
+                continue
+            try:
+                now = self._allowed_now()
+            except Exception:  # reported on the next real check; nothing to tell the client
+                continue
+            if now != self._advertised:
+                self._advertised = now
+                self.log("the pin file changed what the client may see: sent tools/list_changed")
+                await self._send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+
     # server -> client ---------------------------------------------------------------------
 
     async def _server_to_client(self) -> None:
@@ -594,6 +627,13 @@ class Proxy:
             return False
         if p.method == "tools/list":
             return self._filter_list(msg)
+        if p.method == "initialize":
+            # A legacy session: the proxy may tell the client to re-list when an approval
+            # changes what it would see, if the server declared that notification.
+            result = msg.get("result")
+            caps = result.get("capabilities") if isinstance(result, dict) else None
+            tools_cap = caps.get("tools") if isinstance(caps, dict) else None
+            self._can_notify = isinstance(tools_cap, dict) and tools_cap.get("listChanged") is True
         return False
 
     def _filter_list(self, msg: dict[str, Any]) -> bool:
@@ -631,6 +671,8 @@ class Proxy:
                     f"refused until an operator approves it with `mcp-review`.\n\n"
                     + (t.get("description") or ""))
                 kept.append(t2)
+        with contextlib.suppress(Exception):  # already failed closed above
+            self._advertised = self._allowed_now(verdicts_too=verdicts)
         if changed:
             hidden = [n for n, v in verdicts.items() if not v.allowed]
             self.log(f"tools/list: {'marked' if self.mode == 'mark' else 'withheld'} {hidden}")

@@ -38,6 +38,7 @@ class RawClient:
         self.all: list[bytes] = []
         threading.Thread(target=self._pump, daemon=True).start()
         self._next = 0
+        self.notifications: list[Any] = []
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
@@ -70,9 +71,26 @@ class RawClient:
         if params is not None:
             msg["params"] = params
         self.send(msg)
-        resp = self.recv(timeout)
+        while True:
+            resp = self.recv(timeout)
+            if "id" in resp:
+                break
+            self.notifications.append(resp)  # e.g. tools/list_changed from the proxy
         assert resp.get("id") == self._next, resp
         return resp
+
+    def wait_notification(self, method: str, timeout: float = 5) -> Any:
+        deadline = time.monotonic() + timeout
+        while not any(n.get("method") == method for n in self.notifications):
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {method} within {timeout} s"
+            try:
+                msg = self.recv(left)
+            except queue.Empty:
+                continue
+            assert "id" not in msg, msg
+            self.notifications.append(msg)
+        return next(n for n in self.notifications if n.get("method") == method)
 
     def initialize(self) -> Any:
         r = self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
