@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from servers.proxy_harness import RawClient, alive, read_jsonl, wait_gone
+from servers.proxy_harness import RAW, RawClient, alive, read_jsonl, wait_gone
 
 from mcp_review.core.model import ToolDef
 from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
@@ -177,6 +177,35 @@ def test_enforce_withholds_refuses_and_follows_the_pin_file(tmp_path: Path):
         assert listed["add"]["description"].endswith("now it does something else")
         assert call(c, "add")["error"]["code"] == REFUSED_CODE
         c.close()
+
+
+def test_configured_server_by_name(tmp_path: Path):
+    """`proxy NAME`: command, env, principal and call log from mcp-review.toml; the pin file
+    defaults to mcp-pins.toml beside it, and with none every tool is new, so withheld."""
+    cfg = tmp_path / "mcp-review.toml"
+    cfg.write_text(
+        "[servers.raw]\n"
+        f"command = {json.dumps(RAW[0])}\nargs = [{json.dumps(RAW[1])}]\n"
+        'principal = "ci-bot"\ncalls = "logs/raw-calls.jsonl"\n'
+        'env = { PROXY_PID_FILE = "${PIDS}" }\n')
+    env = {"PIDS": str(tmp_path / "pids"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    with RawClient(tmp_path, "raw", "--config", str(cfg), env=env, server=None,
+                   logs=False) as c:
+        c.initialize()
+        assert (tmp_path / "pids").exists()
+        assert c.request("tools/list")["result"]["tools"] != []
+        assert "result" in c.request("tools/call", {"name": "echo", "arguments": {"x": 1}})
+        assert c.close() == 0
+    rec = read_jsonl(tmp_path / "logs" / "raw-calls.jsonl")
+    assert [(r["server"], r["principal"], r["tool"]) for r in rec] == [("raw", "ci-bot", "echo")]
+    assert "proxy_raw: started" in (tmp_path / ".mcp-review" / "logs" / "raw.stderr.log").read_text()
+
+    with RawClient(tmp_path, "raw", "--config", str(cfg), "--enforce", env=env, server=None,
+                   logs=False) as c:
+        c.initialize()
+        assert c.request("tools/list")["result"]["tools"] == []
+        assert c.close() == 0
+    assert f"no pin file at {tmp_path / 'mcp-pins.toml'}" in c.stderr()
 
 
 def test_a_pin_file_that_does_not_parse_is_a_usage_error(tmp_path: Path):

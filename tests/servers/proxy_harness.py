@@ -18,20 +18,25 @@ RAW = [sys.executable, str(SERVERS / "proxy_raw.py")]
 SDK = [sys.executable, str(SERVERS / "proxy_server.py")]
 
 
-def proxy_argv(tmp: Path, *extra: str, server: list[str] = RAW) -> list[str]:
-    return [sys.executable, "-m", "mcp_review", "proxy", "--log", str(tmp / "calls.jsonl"),
-            "--server-log", str(tmp / "server.log"), *extra, "--", *server]
+def proxy_argv(tmp: Path, *extra: str, server: list[str] | None = RAW,
+               logs: bool = True) -> list[str]:
+    """``server=None``: no ``-- CMD`` (a configured NAME in ``extra``). ``logs=False``: no
+    --log/--server-log, so the config's or the default paths are used."""
+    argv = [sys.executable, "-m", "mcp_review", "proxy"]
+    if logs:
+        argv += ["--log", str(tmp / "calls.jsonl"), "--server-log", str(tmp / "server.log")]
+    return argv + list(extra) + (["--", *server] if server is not None else [])
 
 
 class RawClient:
     """The proxy as a subprocess with pipes; a thread collects its stdout lines."""
 
     def __init__(self, tmp: Path, *extra: str, env: dict[str, str] | None = None,
-                 server: list[str] = RAW):
+                 server: list[str] | None = RAW, logs: bool = True):
         self.tmp = tmp
         self.stderr_path = tmp / "proxy.log"
         self.proc = subprocess.Popen(
-            proxy_argv(tmp, *extra, server=server), stdin=subprocess.PIPE,
+            proxy_argv(tmp, *extra, server=server, logs=logs), stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=open(self.stderr_path, "ab"),
             env={**os.environ, **(env or {})}, cwd=ROOT)
         self.lines: queue.Queue[bytes | None] = queue.Queue()
