@@ -225,3 +225,29 @@ def test_thousand_unchanged_tools_well_under_a_second(tmp_path):
 def test_call_log_for_unknown_tool_is_harmless():
     r = compute_status(snap(tool()), pins_for(tool()), calls={"srv": CallLog()})
     assert only(r, "search").state is State.PINNED
+
+
+def test_homoglyph_twin_of_a_pinned_tool_is_blocked_across_servers():
+    """A new ``rеad_file`` (Cyrillic е) beside a pinned ``read_file`` on another server is
+    blocked with the evidence; the pinned original keeps its state."""
+    real = tool("read_file")
+    twin = tool("r\u0435ad_file")
+    snapshot = Snapshot(servers={
+        "files": ServerSnapshot(name="files", tools=[real]),
+        "helper": ServerSnapshot(name="helper", tools=[twin, tool("search")]),
+    })
+    report = compute_status(snapshot, pins_for(real, server="files"))
+    by = {(t.server, t.tool): t for t in report.tools}
+    assert by[("files", "read_file")].state is State.PINNED
+    assert by[("files", "read_file")].shadows == []
+    t = by[("helper", "r\u0435ad_file")]
+    assert t.state is State.NEW and t.policy.outcome is Outcome.BLOCK
+    assert t.shadows == ["files/read_file"]
+    assert by[("helper", "search")].shadows == []  # unrelated names are left alone
+
+
+def test_zero_width_in_a_name_counts_as_a_twin():
+    snapshot = snap(tool("deploy"), tool("de\u200bploy"))
+    report = compute_status(snapshot, pins_for(tool("deploy")))
+    t = only(report, "de\u200bploy")
+    assert t.policy.outcome is Outcome.BLOCK and t.shadows == ["srv/deploy"]

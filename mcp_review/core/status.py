@@ -89,6 +89,9 @@ class ToolStatus:
     previously_denied: bool = False
     calls_recorded: int = 0
     notes: list[str] = field(default_factory=list)
+    shadows: list[str] = field(default_factory=list)
+    """``server/tool`` names this tool's name imitates through homoglyphs or hidden
+    characters (``rеad_file`` with a Cyrillic е beside ``read_file``)."""
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -171,7 +174,45 @@ def compute_status(
         )
         report.servers.append(srv)
         report.tools.extend(tools)
+    flag_shadowing(report.tools)
     return report
+
+
+def flag_shadowing(tools: list[ToolStatus]) -> None:
+    """Block any not-yet-trusted tool whose name is confusable with another served tool's.
+
+    A homoglyph twin (``rеad_file`` beside ``read_file``) lets a server capture calls the
+    model meant for another tool, on the same server or across servers. The already-pinned
+    side keeps its state; the newcomer (new, changed or broken) is blocked with the evidence.
+    """
+    from mcp_review.core.hidden import skeleton
+
+    served = [t for t in tools if t.live is not None]
+    by_skel: dict[str, list[ToolStatus]] = {}
+    for t in served:
+        by_skel.setdefault(skeleton(t.tool), []).append(t)
+    for group in by_skel.values():
+        names = {t.tool for t in group}
+        if len(names) < 2:
+            continue
+        for t in group:
+            if t.state in (State.PINNED, State.DENIED):
+                continue
+            others = sorted(f"{o.server}/{o.tool}" for o in group if o.tool != t.tool)
+            t.shadows = others
+            shown = ", ".join(_visible(o) for o in others)
+            t.notes.append(f"name looks like {shown}: possible shadowing through a homoglyph "
+                           "or hidden character")
+            t.policy = PolicyResult(
+                t.policy.tier, Outcome.BLOCK,
+                (*t.policy.reasons, f"name is confusable with {shown}"),
+            )
+
+
+def _visible(s: str) -> str:
+    from mcp_review.core.hidden import visible
+
+    return repr(visible(s))
 
 
 def server_status(

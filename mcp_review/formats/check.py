@@ -108,6 +108,7 @@ def report_json(report: StatusReport, fail_on: str) -> dict[str, Any]:
              "live_digest": t.live_digest,
              "calls_recorded": t.calls_recorded,
              "notes": list(t.notes),
+             "shadows": list(t.shadows),
              "comparison": t.comparison.to_json() if t.comparison is not None else None}
             for t in _shown(report)
         ],

@@ -70,6 +70,7 @@ def tool_json(t: ToolStatus) -> dict[str, Any]:
         "note": (pin.note or None) if pin else None,
         "calls_recorded": t.calls_recorded,
         "notes": list(t.notes),
+        "shadows": list(t.shadows),
         "comparison": t.comparison.to_json() if t.comparison is not None else None,
     }
 
