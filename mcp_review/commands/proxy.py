@@ -87,6 +87,11 @@ def _guess_name(argv: list[str]) -> str:
     return os.path.basename(argv[0]) or "server"
 
 
+def _launches_proxy(argv: list[str]) -> bool:
+    words = [os.path.basename(a) for a in argv[:4]]
+    return "proxy" in argv[1:4] and ("mcp-review" in words or "mcp_review" in argv[:4])
+
+
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "server"
 
@@ -128,6 +133,11 @@ def run(args: argparse.Namespace) -> int:
                              "stdio only", source=cfg.source)
         name = srv.name
         argv = [srv.command, *srv.args]
+        if _launches_proxy(argv):
+            # An mcp.json already rewritten to use the proxy: following it would recurse.
+            raise InputError(f"server {name!r} in this config already runs `mcp-review proxy`; "
+                             "point --config at the file with the real command",
+                             source=cfg.source)
         # The server sees what the proxy was given plus the config's env, as a direct launch would.
         env = {**os.environ, **srv.env} if srv.env else None
         cwd = srv.cwd
