@@ -73,13 +73,17 @@ class Gate(Protocol):
 
 
 def _loads(raw: bytes) -> Any:
+    """Parse one line; ValueError for anything that is not JSON (never RecursionError)."""
     if _orjson is not None:
         try:
             return _orjson.loads(raw)
         except _orjson.JSONDecodeError:
             # orjson refuses integers beyond 64 bits that json accepts exactly; fall through.
             pass
-    return json.loads(raw)
+    try:
+        return json.loads(raw)
+    except RecursionError:  # nesting deeper than the interpreter can follow
+        raise ValueError("nested too deeply to parse") from None
 
 
 def _pipe_like(fd: int) -> bool:
