@@ -100,14 +100,22 @@ class MainScreen(Screen[None]):
         self.action_refresh()
 
     def on_resize(self) -> None:
-        # The last column takes the rest of the width, so nothing scrolls sideways.
+        # Columns follow the width: the name column grows up to 40 cells and the last column
+        # takes the rest, so nothing scrolls sideways at 80×24.
         table = self.query_one("#tools", DataTable)
+        width = self.size.width
+        tool_w = max(16, min(40, int(width * 0.3)))
+        flags_w = 14
         for key, col in table.columns.items():
-            if key.value == "changes":
-                col.auto_width = False
-                col.width = max(self.size.width - 30 - 8 - 16 - 2 * 4 - 2, 10)
-                table._require_update_dimensions = True  # no public API to resize a column
-                table.refresh(layout=True)
+            col.auto_width = False
+            if key.value == "tool":
+                col.width = tool_w
+            elif key.value == "flags":
+                col.width = flags_w
+            elif key.value == "changes":
+                col.width = max(width - tool_w - 8 - flags_w - 2 * 4 - 2, 10)
+        table._require_update_dimensions = True  # no public API to resize a column
+        table.refresh(layout=True)
 
     # Fetch ----------------------------------------------------------------------------------
     def action_refresh(self) -> None:
@@ -231,11 +239,11 @@ class MainScreen(Screen[None]):
                   Status.NEW: "$text-accent", Status.REMOVED: "$text-secondary",
                   Status.DENIED: "$text-muted", Status.PINNED: "$text-success"}
         for k in STATUS_ORDER:
-            parts.append((f" {counts[k]} {k} ", styles[k]))
-            parts.append("·")
-        parts.append((f" {review} need review", "bold"))
+            if counts[k] or k in (Status.BROKEN, Status.CHANGED):
+                parts.append((f"{counts[k]} {k}  ", styles[k]))
+        parts.append((f"│ {review} to review", "bold"))
         if failed:
-            parts.append(("  " + f"{failed} server{'s' if failed > 1 else ''} failed",
+            parts.append((f"  │ {failed} server{'s' if failed > 1 else ''} failed",
                           "bold $text-error"))
         if self.filter_text:
             parts.append(Content("  filter: ").stylize("$text-muted"))

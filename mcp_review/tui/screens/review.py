@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
 
 from mcp_review.core.hidden import decode_tags, find_hidden
 from mcp_review.core.model import ChangeClass, ToolDef
@@ -93,7 +93,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="summary", markup=False)
-        with TabbedContent(id="tabs"):
+        with TabbedContent(id="tabs", initial=self._first_tab()):
             with TabPane("1 Schema", id="tab-schema"):
                 yield ChangeList(id="changes")
                 yield SideBySide("pinned inputSchema", "now", id="schema-diff")
@@ -121,15 +121,14 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self._fill_replay()
         self._fill_annotations()
         self._fill_output()
-        self.query_one("#tabs", TabbedContent).active = self._first_tab()
-        self.call_after_refresh(self._focus_first)
+        self.call_after_refresh(self._focus_pane)
 
-    def _focus_first(self) -> None:
-        active = self.query_one("#tabs", TabbedContent).active
-        if active == "tab-schema" and self.query_one("#changes", ChangeList).row_count:
-            self.query_one("#changes", ChangeList).focus()
-        elif active == "tab-replay":
-            self.query_one("#replay", ReplayTable).focus()
+    def _focus_pane(self) -> None:
+        tabs = self.query_one("#tabs", TabbedContent)
+        pane = tabs.get_pane(tabs.active)
+        target = next((w for w in pane.query("*") if w.focusable and w.display), None)
+        if target is not None:
+            target.focus()
 
     def _first_tab(self) -> str:
         cmp = self.comparison
@@ -137,7 +136,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
             return "tab-replay"
         if cmp is not None and any(_section(c.pointer)[0] == "schema" for c in cmp.changes):
             return "tab-schema"
-        if FLAG_HIDDEN in self.entry.flags or self.query_one("#desc-diff", SideBySide).changed:
+        old_text = (self.old.title, self.old.description) if self.old else (None, None)
+        new_text = (self.new.title, self.new.description) if self.new else (None, None)
+        if FLAG_HIDDEN in self.entry.flags or old_text != new_text:
             return "tab-description"
         if FLAG_ANNOTATIONS in self.entry.flags:
             return "tab-annotations"
@@ -309,10 +310,17 @@ class ReviewScreen(Screen[ReviewResult | None]):
     # Actions ------------------------------------------------------------------------------------
     def action_tab(self, tab: str) -> None:
         tabs = self.query_one("#tabs", TabbedContent)
-        try:
-            tabs.active = tab
-        except Exception:  # hidden tab (no outputSchema): nothing to show
-            pass
+        pane = tabs.get_pane(tab)
+        if pane is None or tabs.get_tab(tab).display is False:
+            return  # a hidden tab (no outputSchema): nothing to show
+        # Focus moves into the new pane first: TabbedContent switches back to the pane that
+        # holds the focused widget otherwise.
+        target = next((w for w in pane.query("*") if w.focusable and w.display), None)
+        if target is not None:
+            target.focus()
+        else:
+            tabs.query_one(Tabs).focus()
+        tabs.active = tab
 
     def action_back(self) -> None:
         self.dismiss(None)
