@@ -1,0 +1,152 @@
+"""`mcp-review demo [--headless] [--keep DIR] [--format text|json]`: review bundled servers that change under you.
+
+In a fresh workspace (a temporary folder, or ``--keep DIR``): start the bundled servers at v1
+(``warehouse`` over stdio, ``devtools`` over Streamable HTTP on 127.0.0.1), fetch them live and
+approve every tool in ``mcp-pins.toml``, switch the servers to v2, then open the review app on
+the workspace — or, with ``--headless``, fetch again and print `check`'s report (same engine,
+same formats) on stdout. Servers are stopped and the temporary workspace removed on exit;
+nothing is written anywhere else.
+
+Exit code: 0 when the demo ran (the report's own ``verdict``/``exit_code`` say what `check`
+would return: FAIL/1, since v2 drifted), 3 when a bundled server could not be read, 2 on
+usage errors (``--keep`` naming a folder that is not empty).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mcp_review import exitcodes
+
+FAIL_ON = "review"  # check's default gate
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--headless", action="store_true",
+                   help="print the findings (as `check` would) instead of opening the app")
+    p.add_argument("--keep", metavar="DIR",
+                   help="build the workspace in DIR (new or empty) and keep it: config, pin "
+                        "file, audit log, call logs")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="report format with --headless (json: check's format plus a 'demo' key)")
+    p.add_argument("--theme", default=None, help="Textual theme for the app")
+
+
+@contextlib.contextmanager
+def _root(keep: str | None) -> Iterator[Path]:
+    from mcp_review.core.errors import InputError
+
+    if keep is None:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="mcp-review-demo-") as tmp:
+            yield Path(tmp)
+        return
+    root = Path(keep)
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise InputError("--keep needs a new or empty folder (the demo writes a config and a "
+                         "pin file there)", source=keep)
+    root.mkdir(parents=True, exist_ok=True)
+    yield root
+    print(f"mcp-review demo: workspace kept in {root}", file=sys.stderr)
+
+
+def _say(args: argparse.Namespace, msg: str) -> None:
+    # Progress goes to stderr: stdout carries the report only.
+    print(f"mcp-review demo: {msg}", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcp_review.demo.servers import serve_http
+    from mcp_review.demo.workspace import Workspace
+    from mcp_review.services.fetch import fetch_config
+
+    if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("mcp-review demo: the app needs a terminal; use --headless for plain output",
+              file=sys.stderr)
+        return exitcodes.INPUT_ERROR
+    with _root(args.keep) as root:
+        ws = Workspace.create(root)
+        t0 = time.monotonic()
+        with serve_http("devtools", ws.state_path) as url:
+            urls = {"devtools": url}
+            ws.write_config(urls)
+            cfg = ws.config()
+            _say(args, "servers serving v1: warehouse (stdio), devtools (HTTP "
+                       f"{url}); fetching and pinning…")
+            v1 = fetch_config(cfg)
+            if any(s.error for s in v1.servers.values()):
+                return _unreachable(v1)
+            n = ws.pin(v1)
+            ws.serve("v2")
+            _say(args, f"pinned {n} tools at v1 in {ws.pins_path.name}; the servers now serve "
+                       f"v2 ({time.monotonic() - t0:.1f} s)")
+            if args.headless:
+                return _headless(ws, cfg, urls, args, keep=args.keep is not None)
+            return _app(ws, args)
+
+
+def _unreachable(snap: Any) -> int:
+    for name, s in snap.servers.items():
+        if s.error:
+            print(f"mcp-review demo: bundled server {name} could not be read: "
+                  f"{s.error.get('kind')}: {s.error.get('message')}", file=sys.stderr)
+    return exitcodes.UNREACHABLE
+
+
+def _headless(ws: Any, cfg: Any, urls: dict[str, str], args: argparse.Namespace, *,
+              keep: bool) -> int:
+    from mcp_review.core.pins import load_pins
+    from mcp_review.core.status import compute_status, load_call_log
+    from mcp_review.demo import definitions
+    from mcp_review.formats import check as fmt
+    from mcp_review.services.fetch import fetch_config
+
+    snap = fetch_config(cfg)
+    # Exactly what `check` does with this config: calls and tiers from it, pins from the file.
+    calls = {s.name: load_call_log(s.calls) for s in cfg.servers if s.calls}
+    tiers = {s.name: s.policy for s in cfg.servers if s.policy}
+    report = compute_status(snap, load_pins(str(ws.pins_path)), calls=calls, tiers=tiers)
+    servers = [{"server": name, "transport": definitions.TRANSPORTS[name],
+                "url": urls.get(name)} for name in definitions.SERVERS]
+    if args.format == "json":
+        doc = fmt.report_json(report, FAIL_ON)
+        doc["demo"] = {"pinned": "v1", "serving": ws.version,
+                       "workspace": str(ws.root) if keep else None, "servers": servers}
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out = sys.stdout
+        out.write("mcp-review demo: the pin file approved v1 of two bundled servers; they now "
+                  "serve v2.\n")
+        for s in servers:
+            out.write(f"  {s['server']:10} {s['transport']:6} {s['url'] or 'started per fetch'}\n")
+        out.write("\n" + fmt.to_text(report, FAIL_ON))
+        if keep:
+            out.write(f"\nSame report: mcp-review check --config {ws.config_path} "
+                      f"--pins {ws.pins_path}  (while devtools runs; its port changes per run)\n")
+        else:
+            out.write("\nThe app walks through each finding: run `mcp-review demo` in a "
+                      "terminal.\n")
+    return exitcodes.UNREACHABLE if report.unreachable else exitcodes.PASS
+
+
+def _app(ws: Any, args: argparse.Namespace) -> int:
+    from mcp_review.commands.review import build_source
+
+    # The same source `mcp-review review --config … --pins …` builds: live fetch of the
+    # workspace config, decisions saved to the workspace pin file.
+    ns = argparse.Namespace(config=str(ws.config_path), pins=str(ws.pins_path), snapshot=None,
+                            theme=args.theme)
+    source = build_source(ns)
+    from mcp_review.tui.app import ReviewApp
+
+    ReviewApp(source, subtitle=f"demo · pinned v1, serving v2 · {ws.pins_path}",
+              theme=args.theme).run()
+    return exitcodes.PASS

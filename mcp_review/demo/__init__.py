@@ -1,0 +1,1 @@
+"""Bundled MCP servers that change under you, for `mcp-review demo`."""
