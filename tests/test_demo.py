@@ -1,0 +1,195 @@
+"""`mcp-review demo`: every v1 → v2 finding reported with the right class and status, nothing written outside the workspace."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from mcp_review.cli import main
+from mcp_review.core.pins import load_pins
+from mcp_review.core.status import State, compute_status
+from mcp_review.demo import definitions
+from mcp_review.demo.servers import serve_http
+from mcp_review.demo.workspace import Workspace
+from mcp_review.services.fetch import fetch_config
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+SHADOW = definitions.SHADOW_NAME
+
+# Per (server, tool): status, policy outcome (tier "tiered"), {rule id: class} that must be
+# reported, (broken, total) recorded calls replayed (None: nothing to replay).
+EXPECTED: dict[tuple[str, str], tuple[str, str, dict[str, str], tuple[int, int] | None]] = {
+    # Seed 000, C3: added required parameter; every recorded call breaks.
+    ("warehouse", "run_query"): ("broken", "review",
+                                 {"property-added-required": "breaking"}, (4, 4)),
+    # C4: enum shrank; only the CSV call breaks.
+    ("warehouse", "run_query_export"): ("broken", "review", {"enum-narrowed": "breaking"}, (1, 4)),
+    # C5: breaking by schema, no recorded call touched (a witness shows one that would).
+    ("warehouse", "run_query_strict"): ("broken", "review",
+                                        {"property-removed-closed": "breaking"}, (0, 4)),
+    # C6: description rewrite + optional parameter: compatible calls, but text needs review.
+    ("warehouse", "run_query_cached"): ("changed", "review",
+                                        {"tool-description-changed": "trust",
+                                         "property-added-optional": "compatible"}, (0, 4)),
+    # C2: additive only; the tiered policy re-pins it without a human.
+    ("warehouse", "run_query_explain"): ("changed", "auto-approve",
+                                         {"property-added-optional": "compatible"}, (0, 4)),
+    # outputSchema: what a caller may receive grew (direction flipped: breaking).
+    ("warehouse", "table_stats"): ("broken", "review",
+                                   {"type-widened": "breaking", "required-removed": "breaking"},
+                                   (0, 1)),
+    ("warehouse", "export_csv"): ("removed", "review", {}, None),
+    ("warehouse", "export_parquet"): ("new", "review", {}, None),
+    # Seed 003: the loud rename plus destructiveHint false → true: blocked.
+    ("devtools", "deploy"): ("broken", "block",
+                             {"property-rename-suspected": "breaking",
+                              "property-added-required": "breaking",
+                              "annotation-relaxed": "trust"}, (2, 2)),
+    # Seed 002: the rug pull, partly hidden: blocked.
+    ("devtools", "lint_file"): ("changed", "block",
+                                {"tool-description-changed": "trust",
+                                 "hidden-characters-added": "trust",
+                                 "property-added-optional": "compatible"}, (0, 2)),
+    # The homoglyph twin of read_file: new, and blocked as a shadow.
+    ("devtools", SHADOW): ("new", "block", {}, None),
+}
+
+
+def _isolated_env(tmp_path: Path) -> tuple[dict[str, str], dict[str, Path]]:
+    dirs = {k: tmp_path / k for k in ("cwd", "home", "tmp")}
+    for d in dirs.values():
+        d.mkdir()
+    env = {**os.environ, "HOME": str(dirs["home"]), "TMPDIR": str(dirs["tmp"]),
+           "PYTHONPATH": str(ROOT)}
+    return env, dirs
+
+
+def _demo(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Path]]:
+    env, dirs = _isolated_env(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "mcp_review", "demo", "--headless", *args],
+                          cwd=dirs["cwd"], env=env, capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    return proc, dirs
+
+
+def test_headless_json_reports_every_finding(tmp_path: Path) -> None:
+    proc, dirs = _demo(tmp_path, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    # check's own verdict: v2 drifted, so the gate fails.
+    assert doc["format"] == "mcp-review-check"
+    assert (doc["verdict"], doc["exit_code"]) == ("FAIL", 1)
+    assert doc["demo"]["pinned"] == "v1" and doc["demo"]["serving"] == "v2"
+    transports = {s["server"]: s["transport"] for s in doc["demo"]["servers"]}
+    assert transports == {"warehouse": "stdio", "devtools": "http"}
+    assert all(s["error"] is None for s in doc["servers"])
+    versions = {s["server"]: s["server_version"] for s in doc["servers"]}
+    assert versions == {"warehouse": "2.4.0", "devtools": "1.8.2"}
+
+    tools = {(t["server"], t["tool"]): t for t in doc["tools"]}
+    assert set(tools) == set(EXPECTED)  # read_file (re-serialized, seed C1) stays pinned
+    assert doc["counts"]["pinned"] == 1
+    for key, (status, outcome, rules, replay) in EXPECTED.items():
+        t = tools[key]
+        assert (t["status"], t["policy"]["outcome"]) == (status, outcome), key
+        assert t["fails_gate"] is (outcome != "auto-approve"), key
+        cmp = t["comparison"]
+        if status in ("new", "removed"):
+            assert cmp is None, key
+            continue
+        got = {(c["rule"], c["class"]) for c in cmp["changes"]}
+        assert set(rules.items()) <= got, (key, got)
+        assert (cmp["replay"]["broken"], cmp["replay"]["total"]) == replay, key
+        assert cmp["verdict"] == ("FAIL" if status == "broken" else "PASS"), key
+
+    # C5's split cell, named out loud, with a concrete call that would break.
+    strict = tools[("warehouse", "run_query_strict")]["comparison"]
+    assert strict["breaking_by_schema_only"] is True
+    removed = next(c for c in strict["changes"] if c["rule"] == "property-removed-closed")
+    assert "timeout_ms" in removed["witness"]
+    # The rug pull: the TAG-smuggled sentence is decoded for the operator; both blocks named.
+    lint = tools[("devtools", "lint_file")]
+    hidden = next(c for c in lint["comparison"]["changes"] if c["rule"] == "hidden-characters-added")
+    assert "~/.ssh/id_rsa" in hidden["message"] and "TAG" in hidden["message"]
+    assert any(r.startswith("hidden characters") for r in lint["policy"]["reasons"])
+    deploy = tools[("devtools", "deploy")]
+    assert "annotation relaxed: destructiveHint false→true" in deploy["policy"]["reasons"]
+    shadow = tools[("devtools", SHADOW)]
+    assert shadow["shadows"] == ["devtools/read_file"]
+    assert any("confusable" in r for r in shadow["policy"]["reasons"])
+    export = tools[("warehouse", "export_csv")]
+    assert "2 recorded call(s) would fail" in export["policy"]["reasons"][0]
+
+    # Nothing outside the (removed) temporary workspace.
+    assert [p for d in dirs.values() for p in d.iterdir()] == []
+
+
+def test_headless_text(tmp_path: Path) -> None:
+    proc, _ = _demo(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "FAIL: 1 pinned, 2 new, 3 changed, 5 broken, 1 removed" in out
+    assert "✗ BROKEN   devtools/deploy  [block]" in out
+    assert "4 recorded call(s) would now fail" in out
+    # Server strings are shown with hidden characters made visible, never raw.
+    assert "\u200b" not in out and "\U000e0044" not in out
+    assert "id_⟨U+200B⟩rsa" in out
+    assert "pinned 10 tools at v1" in proc.stderr
+
+
+def test_keep_writes_a_reusable_workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    keep = tmp_path / "ws"
+    assert main(["demo", "--headless", "--keep", str(keep)]) == 0
+    out = capsys.readouterr().out
+    assert f"--pins {keep / 'mcp-pins.toml'}" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ws"]
+    assert (keep / "servers.state").read_text().strip() == "v2"
+    pins = load_pins(str(keep / "mcp-pins.toml"))
+    served = {(s, t["name"]) for s in definitions.SERVERS for t in definitions.tools(s, "v1")}
+    assert {(k[0], k[2]) for k in pins.pins} == served
+    assert all(p.approved and p.decided_by == "mcp-review demo" for p in pins.pins.values())
+    assert {p.server_version for p in pins.pins.values() if p.server == "warehouse"} == {"2.3.0"}
+    audit = (keep / "mcp-pins.audit.jsonl").read_text().splitlines()
+    assert len(audit) == len(served)
+    cfg = tomllib.loads((keep / "mcp-review.toml").read_text())
+    assert set(cfg["servers"]) == {"warehouse", "devtools"}
+    assert cfg["servers"]["devtools"]["url"].startswith("http://127.0.0.1:")
+    # A second run refuses to write into it.
+    assert main(["demo", "--headless", "--keep", str(keep)]) == 2
+    assert "new or empty folder" in capsys.readouterr().err
+
+
+def test_pins_match_what_v1_serves(tmp_path: Path) -> None:
+    """The pin file approved exactly what the servers serve at v1: no drift before the flip."""
+    ws = Workspace.create(tmp_path / "ws")
+    with serve_http("devtools", ws.state_path) as url:
+        ws.write_config({"devtools": url})
+        cfg = ws.config()
+        assert ws.pin(fetch_config(cfg)) == 10
+        again = fetch_config(cfg)
+    report = compute_status(again, load_pins(str(ws.pins_path)), calls=ws.call_logs())
+    assert {t.state for t in report.tools} == {State.PINNED}
+    assert len(report.tools) == 10
+    # And the pins are the bundled v1 definitions, byte for byte in meaning.
+    pins = load_pins(str(ws.pins_path))
+    for s in definitions.SERVERS:
+        for t in definitions.tools(s, "v1"):
+            assert pins.get(s, "default", t["name"]).tool_def().wire == t
+
+
+def test_app_needs_a_terminal(tmp_path: Path) -> None:
+    env, dirs = _isolated_env(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "mcp_review", "demo"], cwd=dirs["cwd"], env=env,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2
+    assert "--headless" in proc.stderr
