@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -193,3 +195,28 @@ def test_app_needs_a_terminal(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 2
     assert "--headless" in proc.stderr
+
+
+def test_app_shows_the_drift(tmp_path: Path) -> None:
+    """`mcp-review demo` without --headless: the app the command builds, on the same
+    workspace, lists every finding with the status and policy the headless report gives."""
+    from mcp_review.commands.demo import make_app
+    from mcp_review.demo.workspace import drifted
+
+    async def drive(app: Any) -> dict[tuple[str, str], tuple[str, str]]:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(300):  # the fetch worker runs on the app loop
+                await pilot.pause(0.05)
+                if app.main is not None and app.main.loaded:
+                    break
+            else:
+                raise AssertionError("the app never finished fetching")
+            return {(t.server, t.name): (str(t.status), t.policy)
+                    for s in app.main.servers for t in s.tools}
+
+    # The set-up fetches synchronously (anyio.run), so the app gets its own loop afterwards.
+    with drifted(tmp_path / "ws") as (ws, _):
+        got = asyncio.run(drive(make_app(ws)))
+    want = {k: (v[0], v[1]) for k, v in EXPECTED.items()}
+    want[("devtools", "read_file")] = ("pinned", "none")
+    assert got == want

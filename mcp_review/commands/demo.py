@@ -18,7 +18,6 @@ import argparse
 import contextlib
 import json
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,57 +57,38 @@ def _root(keep: str | None) -> Iterator[Path]:
     print(f"mcp-review demo: workspace kept in {root}", file=sys.stderr)
 
 
-def _say(args: argparse.Namespace, msg: str) -> None:
+def _say(msg: str) -> None:
     # Progress goes to stderr: stdout carries the report only.
     print(f"mcp-review demo: {msg}", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.demo.servers import serve_http
-    from mcp_review.demo.workspace import Workspace
-    from mcp_review.services.fetch import fetch_config
+    from mcp_review.demo.workspace import Unreachable, drifted
 
     if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("mcp-review demo: the app needs a terminal; use --headless for plain output",
               file=sys.stderr)
         return exitcodes.INPUT_ERROR
     with _root(args.keep) as root:
-        ws = Workspace.create(root)
-        t0 = time.monotonic()
-        with serve_http("devtools", ws.state_path) as url:
-            urls = {"devtools": url}
-            ws.write_config(urls)
-            cfg = ws.config()
-            _say(args, "servers serving v1: warehouse (stdio), devtools (HTTP "
-                       f"{url}); fetching and pinning…")
-            v1 = fetch_config(cfg)
-            if any(s.error for s in v1.servers.values()):
-                return _unreachable(v1)
-            n = ws.pin(v1)
-            ws.serve("v2")
-            _say(args, f"pinned {n} tools at v1 in {ws.pins_path.name}; the servers now serve "
-                       f"v2 ({time.monotonic() - t0:.1f} s)")
-            if args.headless:
-                return _headless(ws, cfg, urls, args, keep=args.keep is not None)
-            return _app(ws, args)
+        try:
+            with drifted(root, say=_say) as (ws, urls):
+                if args.headless:
+                    return _headless(ws, urls, args, keep=args.keep is not None)
+                make_app(ws, theme=args.theme).run()
+                return exitcodes.PASS
+        except Unreachable as e:
+            print(f"mcp-review demo: a bundled server could not be read: {e}", file=sys.stderr)
+            return exitcodes.UNREACHABLE
 
 
-def _unreachable(snap: Any) -> int:
-    for name, s in snap.servers.items():
-        if s.error:
-            print(f"mcp-review demo: bundled server {name} could not be read: "
-                  f"{s.error.get('kind')}: {s.error.get('message')}", file=sys.stderr)
-    return exitcodes.UNREACHABLE
-
-
-def _headless(ws: Any, cfg: Any, urls: dict[str, str], args: argparse.Namespace, *,
-              keep: bool) -> int:
+def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: bool) -> int:
     from mcp_review.core.pins import load_pins
     from mcp_review.core.status import compute_status, load_call_log
     from mcp_review.demo import definitions
     from mcp_review.formats import check as fmt
     from mcp_review.services.fetch import fetch_config
 
+    cfg = ws.config()
     snap = fetch_config(cfg)
     # Exactly what `check` does with this config: calls and tiers from it, pins from the file.
     calls = {s.name: load_call_log(s.calls) for s in cfg.servers if s.calls}
@@ -137,16 +117,16 @@ def _headless(ws: Any, cfg: Any, urls: dict[str, str], args: argparse.Namespace,
     return exitcodes.UNREACHABLE if report.unreachable else exitcodes.PASS
 
 
-def _app(ws: Any, args: argparse.Namespace) -> int:
+def make_app(ws: Any, *, theme: str | None = None) -> Any:
+    """The review app on the demo workspace (Textual imported here, not at start-up)."""
     from mcp_review.commands.review import build_source
 
     # The same source `mcp-review review --config … --pins …` builds: live fetch of the
     # workspace config, decisions saved to the workspace pin file.
     ns = argparse.Namespace(config=str(ws.config_path), pins=str(ws.pins_path), snapshot=None,
-                            theme=args.theme)
+                            theme=theme)
     source = build_source(ns)
     from mcp_review.tui.app import ReviewApp
 
-    ReviewApp(source, subtitle=f"demo · pinned v1, serving v2 · {ws.pins_path}",
-              theme=args.theme).run()
-    return exitcodes.PASS
+    return ReviewApp(source, subtitle=f"demo · pinned v1, serving v2 · {ws.pins_path}",
+                     theme=theme)

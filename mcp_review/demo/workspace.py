@@ -9,7 +9,8 @@ Everything the demo writes lands under ``root``::
     servers.state             "v1" or "v2": what the bundled servers serve right now
     .mcp-review/logs/         the stdio server's stderr (services.fetch writes it)
 
-Use::
+Use ``with drifted(root) as (ws, urls):`` for the whole set-up (servers up, v1 fetched and
+pinned, servers switched to v2), or the steps one by one::
 
     ws = Workspace.create(root)               # state v1, call logs copied
     ws.write_config({"devtools": url})        # the HTTP server's URL, once it listens
@@ -22,12 +23,15 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mcp_review.demo import definitions
-from mcp_review.demo.servers import read_state, write_state
+from mcp_review.demo.servers import read_state, serve_http, write_state
 
 DATA = Path(__file__).parent
 APPROVER = "mcp-review demo"
@@ -43,6 +47,10 @@ def package_root() -> str:
     """The folder holding the ``mcp_review`` package (so a stdio server finds it even when
     mcp-review runs from a source tree that is not installed)."""
     return str(DATA.parent.parent)
+
+
+class Unreachable(Exception):
+    """A bundled server could not be read at v1 (nothing was pinned)."""
 
 
 @dataclass(slots=True)
@@ -119,14 +127,12 @@ class Workspace:
     def pin(self, snapshot: Any, *, by: str = APPROVER, note: str = NOTE) -> int:
         """Approve every tool ``snapshot`` holds (the live v1 fetch) in the pin file, through
         ``core.pins`` as `mcp-review pin` does. Returns the number of pins written."""
-        from mcp_review.core.errors import InputError
         from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
 
         bad = {n: s.error for n, s in snapshot.servers.items() if s.error}
         if bad:
-            raise InputError("demo server(s) could not be read at v1: "
-                             + "; ".join(f"{n}: {e.get('kind')}: {e.get('message')}"
-                                         for n, e in bad.items()))
+            raise Unreachable("; ".join(f"{n}: {e.get('kind')}: {e.get('message')}"
+                                        for n, e in bad.items()))
         pins = load_pins(str(self.pins_path))
         n = 0
         for name, s in snapshot.servers.items():
@@ -143,3 +149,27 @@ class Workspace:
         from mcp_review.core.status import load_call_log
 
         return {name: load_call_log(str(self.calls_path(name))) for name in definitions.SERVERS}
+
+
+@contextmanager
+def drifted(root: str | Path, *, say: Callable[[str], None] | None = None,
+            ) -> Iterator[tuple[Workspace, dict[str, str]]]:
+    """A workspace in ``root`` whose pin file approved v1 as fetched live, with the servers
+    now serving v2. Yields (workspace, {server: url}); the HTTP server stops when the block ends.
+    A bundled server that cannot be read at v1 raises :class:`Unreachable`."""
+    from mcp_review.services.fetch import fetch_config
+
+    t0 = time.monotonic()
+    ws = Workspace.create(root)
+    with serve_http("devtools", ws.state_path) as url:
+        urls = {"devtools": url}
+        ws.write_config(urls)
+        if say is not None:
+            say(f"servers serving v1: warehouse (stdio), devtools (HTTP {url}); fetching and "
+                "pinning…")
+        n = ws.pin(fetch_config(ws.config()))
+        ws.serve("v2")
+        if say is not None:
+            say(f"pinned {n} tools at v1 in {ws.pins_path.name}; the servers now serve v2 "
+                f"({time.monotonic() - t0:.1f} s)")
+        yield ws, urls
