@@ -93,7 +93,7 @@ class MainScreen(Screen[None]):
         table = self.query_one("#tools", DataTable)
         # Fixed widths: a hostile 100 KB name must not push every other column off screen.
         table.add_column("tool", key="tool", width=30)
-        table.add_column("status", key="status", width=8)
+        table.add_column("status", key="status", width=11)
         table.add_column("flags", key="flags", width=16)
         table.add_column("changes", key="changes")
         self.rebuild()
@@ -113,7 +113,7 @@ class MainScreen(Screen[None]):
             elif key.value == "flags":
                 col.width = flags_w
             elif key.value == "changes":
-                col.width = max(width - tool_w - 8 - flags_w - 2 * 4 - 2, 10)
+                col.width = max(width - tool_w - 11 - flags_w - 2 * 4 - 2, 10)
         table._require_update_dimensions = True  # no public API to resize a column
         table.refresh(layout=True)
 
