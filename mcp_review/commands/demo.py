@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         print("mcp-review demo: the app needs a terminal; use --headless for plain output",
               file=sys.stderr)
         return exitcodes.INPUT_ERROR
+    _unwind_on_hangup()
     with _root(args.keep) as root:
         try:
             with drifted(root, say=_say) as (ws, urls):
@@ -79,6 +80,19 @@ def run(args: argparse.Namespace) -> int:
         except Unreachable as e:
             print(f"mcp-review demo: a bundled server could not be read: {e}", file=sys.stderr)
             return exitcodes.UNREACHABLE
+
+
+def _unwind_on_hangup() -> None:
+    """Closing the terminal (SIGHUP) or `kill` (SIGTERM) unwinds like Ctrl+C, so the servers
+    stop and the temporary workspace is removed instead of being left in $TMPDIR."""
+    import signal
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+            signal.signal(sig, interrupt)
 
 
 def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: bool) -> int:
