@@ -340,23 +340,63 @@ class CallOutcome:
         }
 
 
-@dataclass(slots=True)
 class ReplayResult:
-    outcomes: list[CallOutcome]
-    old_schema_error: str | None = None
-    new_schema_error: str | None = None
+    """The replay of a call log. Counts come from compact per-call flags; the per-call
+    :class:`CallOutcome` objects are built only when someone asks for ``outcomes`` (a report),
+    so replaying a large log costs little more than the validator itself."""
+
+    __slots__ = ("_calls", "_errors", "_flags", "_new_v", "_old_v", "_outcomes",
+                 "new_schema_error", "old_schema_error")
+
+    _OLD, _NEW = 1, 2
+
+    def __init__(self, calls: list[Call], flags: bytearray,
+                 errors: dict[int, tuple[list[Issue], list[Issue]]],
+                 old_schema_error: str | None = None, new_schema_error: str | None = None,
+                 validators: tuple[SchemaValidator | None, SchemaValidator | None] = (None, None)):
+        self._calls = calls
+        self._old_v, self._new_v = validators
+        self._flags = flags  # per call: bit 1 valid under old, bit 2 valid under new
+        # position -> (errors under new, errors under old) for calls whose reasons are not the
+        # validators' (too deep, schema uncompilable); the validators' own messages are asked
+        # for only when outcomes are built, because collecting them costs 5-20 µs per call.
+        self._errors = errors
+        self._outcomes: list[CallOutcome] | None = None
+        self.old_schema_error = old_schema_error
+        self.new_schema_error = new_schema_error
+
+    @property
+    def outcomes(self) -> list[CallOutcome]:
+        if self._outcomes is None:
+            out = []
+            for i, (c, f) in enumerate(zip(self._calls, self._flags, strict=True)):
+                vo, vn = bool(f & 1), bool(f & 2)
+                if vo and vn:
+                    out.append(CallOutcome(c.index, c.line, c.arguments, True, True, [], []))
+                    continue
+                given = self._errors.get(i)
+                if given is not None:
+                    errs, old_errs = list(given[0]), list(given[1])
+                else:
+                    errs = [] if vn or self._new_v is None else self._new_v._errors(c.arguments)
+                    old_errs = ([] if vo or self._old_v is None
+                                else self._old_v._errors(c.arguments))
+                out.append(CallOutcome(c.index, c.line, c.arguments, vo, vn, errs, old_errs))
+            self._outcomes = out
+        return self._outcomes
 
     @property
     def total(self) -> int:
-        return len(self.outcomes)
+        return len(self._calls)
 
     @property
     def broken(self) -> int:
-        return sum(1 for o in self.outcomes if o.valid_under_old and not o.valid_under_new)
+        return self._flags.count(self._OLD)  # valid under old only
 
     @property
     def bad_recordings(self) -> int:
-        return sum(1 for o in self.outcomes if not o.valid_under_old)
+        return len(self._flags) - self._flags.count(self._OLD) - self._flags.count(
+            self._OLD | self._NEW)
 
     @property
     def broken_calls(self) -> list[CallOutcome]:
@@ -406,23 +446,24 @@ def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any]) -> Rep
     deep_issue = [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated", "")]
     old_ok = old_v._is_valid if old_v else None
     new_ok = new_v._is_valid if new_v else None
-    outcomes: list[CallOutcome] = []
-    append = outcomes.append
+    kept: list[Call] = []
+    keep = kept.append
+    flags = bytearray()
+    flag = flags.append
+    errors: dict[int, tuple[list[Issue], list[Issue]]] = {}
     with _gc_paused():
-        for i, c in enumerate(calls, 1):
+        for i, c in enumerate(calls):
             if not isinstance(c, Call):
-                c = Call(i, None, c, None)
+                c = Call(i + 1, None, c, None)
+            keep(c)
             args = c.arguments
             if not c.depth_checked and too_deep(args):
-                append(CallOutcome(c.index, c.line, args, False, False, list(deep_issue),
-                                   list(deep_issue)))
+                flag(0)
+                errors[i] = (list(deep_issue), list(deep_issue))
                 continue
             vo = old_ok(args) if old_ok else False
             vn = new_ok(args) if new_ok else False
-            if vo and vn:  # the fast path: most calls stay valid, no error collection
-                append(CallOutcome(c.index, c.line, args, True, True, [], []))
-                continue
-            errs = [] if vn else (new_v._errors(args) if new_v else list(new_issue))
-            old_errs = [] if vo else (old_v._errors(args) if old_v else list(old_issue))
-            append(CallOutcome(c.index, c.line, args, vo, vn, errs, old_errs))
-    return ReplayResult(outcomes, old_err, new_err)
+            flag(vo | (vn << 1))
+            if (not vn and new_v is None) or (not vo and old_v is None):
+                errors[i] = ([] if vn else list(new_issue), [] if vo else list(old_issue))
+    return ReplayResult(kept, flags, errors, old_err, new_err, (old_v, new_v))
