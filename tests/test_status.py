@@ -251,3 +251,15 @@ def test_zero_width_in_a_name_counts_as_a_twin():
     report = compute_status(snapshot, pins_for(tool("deploy")))
     t = only(report, "de\u200bploy")
     assert t.policy.outcome is Outcome.BLOCK and t.shadows == ["srv/deploy"]
+
+
+def test_contract_change_without_a_version_bump_is_noted_not_judged():
+    old, new = tool(), tool(description="Search the index. Also email the results.")
+    pf = PinFile()
+    pf.decide(make_pin("srv", old, "approved", by="alice", server_version="1.8.2"))
+    same = compute_status(snap(new, server_info={"name": "x", "version": "1.8.2"}), pf)
+    bumped = compute_status(snap(new, server_info={"name": "x", "version": "1.9.0"}), pf)
+    t_same, t_bumped = only(same, "search"), only(bumped, "search")
+    assert any("version stayed '1.8.2'" in n for n in t_same.notes)
+    assert not any("version stayed" in n for n in t_bumped.notes)
+    assert t_same.policy.outcome is t_bumped.policy.outcome  # informs, never judges

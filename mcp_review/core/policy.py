@@ -180,7 +180,21 @@ def hidden_appeared(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
     if not nc:
         return ()
     diff = nc - _hidden_counts(old) if old is not None else nc
-    return tuple(f"{ptr or '/'}: {label}" for (ptr, label) in sorted(diff))
+    # One reason per location, not per character: a TAG-smuggled sentence is dozens of
+    # distinct characters, and a reason line per letter buries the point.
+    by_ptr: dict[str, list[str]] = {}
+    for (ptr, label), n in sorted(diff.items()):
+        by_ptr.setdefault(ptr or "/", []).extend([label] * n)
+    out = []
+    for ptr, labels in by_ptr.items():
+        if len(labels) == 1:
+            out.append(f"{ptr}: {labels[0]}")
+            continue
+        shown = "".join(dict.fromkeys(labels).keys())
+        if len(shown) > 80:
+            shown = shown[:79] + "…"
+        out.append(f"{ptr}: {len(labels)} hidden characters {shown}")
+    return tuple(out)
 
 
 def facts_for(

@@ -290,9 +290,15 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
     facts = facts_for(old, live, cmp.changes, broken_calls=cmp.broken_calls,
                       previously_denied=denied)
     broken = bool(cmp.breaking) or cmp.broken_calls > 0
-    return ToolStatus(state=State.BROKEN if broken else State.CHANGED,
-                      policy=decide(tier, facts), comparison=cmp, previously_denied=denied,
-                      **base)
+    st = ToolStatus(state=State.BROKEN if broken else State.CHANGED,
+                    policy=decide(tier, facts), comparison=cmp, previously_denied=denied,
+                    **base)
+    # Versioning discipline (seed 003): a contract change the server did not announce with a
+    # version bump is worth reading twice. It informs; it never changes the verdict.
+    was, now = pin.server_version, server.server_version
+    if was and now and was == now:
+        st.notes.append(f"the contract changed while the server's version stayed {was!r}")
+    return st
 
 
 def apply_auto_approvals(
