@@ -106,6 +106,20 @@ _CONFUSABLES = str.maketrans({
 })
 
 
+def mark_lookalikes(name: str) -> str:
+    """``name`` with hidden characters as tokens and, when the name is otherwise ASCII, each
+    non-ASCII letter followed by its code point: ``rеad_file`` -> ``rе⟨U+0435⟩ad_file``.
+
+    For names only: a homoglyph twin must not look identical to the tool it imitates. Names
+    written in a non-Latin script throughout are left as they are."""
+    shown = visible(name)
+    odd = [c for c in shown if ord(c) > 0x7E and c not in "⟨⟩"]
+    if not odd or len(odd) * 2 > len(shown):
+        return shown
+    return "".join(f"{c}⟨U+{ord(c):04X}⟩" if ord(c) > 0x7E and c not in "⟨⟩" else c
+                   for c in shown)
+
+
 def skeleton(name: str) -> str:
     n = unicodedata.normalize("NFKC", _HIDDEN_RE.sub("", name)).casefold()
     return n.translate(_CONFUSABLES)

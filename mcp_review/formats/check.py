@@ -30,7 +30,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from mcp_review.core.hidden import visible
+from mcp_review.core.hidden import mark_lookalikes, visible
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
@@ -129,7 +129,8 @@ _LABEL = {
 
 def _id(t: ToolStatus) -> str:
     p = "" if t.principal == "default" else f"[{visible(t.principal)}]"
-    return f"{visible(t.server)}{p}/{visible(t.tool)}"
+    name = mark_lookalikes(t.tool) if t.shadows else visible(t.tool)
+    return f"{visible(t.server)}{p}/{name}"
 
 
 def _summary(report: StatusReport, fail_on: str) -> str:
