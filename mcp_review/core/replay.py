@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from mcp_review.core.canonical import MAX_DEPTH
+from mcp_review.core.canonical import MAX_DEPTH, read_bytes
 from mcp_review.core.errors import InputError
 
 try:  # orjson is 2-3x faster on call logs; the stdlib parser is the exact fallback.
@@ -248,15 +248,7 @@ def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> Lo
     objects are always kept. strict: a line that is not JSON is an InputError naming the file
     and line; otherwise it is skipped and counted in ``.skipped``.
     """
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise InputError("no such file", source=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a call log", source=path) from None
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", source=path) from None
+    data = read_bytes(path, what="a call log")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     out = LoadedCalls()
