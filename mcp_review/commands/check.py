@@ -31,7 +31,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def _calls(cfg: Any, specs: list[str]) -> dict[str, Any]:
-    from mcp_review.core.errors import InputError
+    from mcp_review.commands._pinning import parse_calls
     from mcp_review.core.status import load_call_log
 
     out: dict[str, Any] = {}
@@ -43,11 +43,7 @@ def _calls(cfg: Any, specs: list[str]) -> dict[str, Any]:
                 else:  # a proxy that has not recorded yet is not an error
                     print(f"mcp-review: note: no call log yet at {s.calls} (server {s.name!r})",
                           file=sys.stderr)
-    for spec in specs:
-        name, sep, path = spec.rpartition("=")
-        if not sep or not name or not path:
-            raise InputError(f"--calls expects SERVER=PATH, got {spec!r}")
-        out[name] = load_call_log(path)
+    out.update(parse_calls(specs))  # the same SERVER=PATH rule as status/approve
     return out
 
 
