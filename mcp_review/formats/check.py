@@ -16,9 +16,10 @@ JSON (``"format": "mcp-review-check"``, ``version`` 1; additions only)::
      "counts": {state/outcome: n},
      "servers": [{"server", "principal", "tier", "tools": n | null, "server_version",
                   "protocol_version", "error": null | {"kind", "message"}}],
-     "tools": [{"server", "principal", "tool", "status", "fails_gate": bool,
-                "policy": {"tier", "outcome", "reasons"}, "pinned_digest", "live_digest",
-                "notes", "comparison": null | {... as `gate` ...}}]}
+     "tools": [{"fails_gate": bool, ... every key of a `status` tool entry
+                (formats/status.py: server, principal, tool, status, previously_denied,
+                policy, decision, pinned_digest, live_digest, decided_at, decided_by, note,
+                calls_recorded, notes, shadows, comparison)}]}
 
 ``tools`` lists every tool that is not simply pinned. Server-supplied strings pass through
 ``hidden.visible`` in text and Markdown (never interpreted by a terminal or a renderer).
@@ -34,6 +35,7 @@ from mcp_review.core.hidden import mark_lookalikes, visible
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
+from mcp_review.formats.status import tool_json
 
 FORMAT = "mcp-review-check"
 VERSION = 1
@@ -100,16 +102,7 @@ def report_json(report: StatusReport, fail_on: str) -> dict[str, Any]:
             for s in report.servers
         ],
         "tools": [
-            {"server": t.server, "principal": t.principal, "tool": t.tool,
-             "status": str(t.state), "fails_gate": fails_gate(t, fail_on),
-             "previously_denied": t.previously_denied,
-             "policy": t.policy.to_json(),
-             "pinned_digest": t.pin.digest if t.pin else None,
-             "live_digest": t.live_digest,
-             "calls_recorded": t.calls_recorded,
-             "notes": list(t.notes),
-             "shadows": list(t.shadows),
-             "comparison": t.comparison.to_json() if t.comparison is not None else None}
+            {**tool_json(t), "fails_gate": fails_gate(t, fail_on)}
             for t in _shown(report)
         ],
     }
