@@ -184,3 +184,54 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         await pilot.pause(0.05)
         await pilot.press("n")
         assert app.main.current_entry().needs_review
+
+
+# The bundled demo's drift (v1 pinned with a note, v2 served), reviewed in process ----------
+DEMO_NOTE = "demo baseline: approved as served at v1"
+
+
+def _demo_source(tmp_path: Path) -> ReviewSource:
+    from mcp_review.core.model import ToolDef
+    from mcp_review.core.pins import Decision, PinFile, make_pin, save_pins
+    from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+    from mcp_review.core.status import load_call_log
+    from mcp_review.demo import definitions
+    from mcp_review.tui.data import SnapshotFetcher
+
+    def snap(version: str) -> Snapshot:
+        return Snapshot(servers={s: ServerSnapshot(name=s, tools=[
+            ToolDef.from_wire(copy.deepcopy(t)) for t in definitions.tools(s, version)])
+            for s in definitions.SERVERS})
+
+    pins_path = str(tmp_path / "mcp-pins.toml")
+    pf = PinFile(path=pins_path)
+    for name, s in snap("v1").servers.items():
+        for t in s.tools:
+            pf.decide(make_pin(name, t, Decision.APPROVED, by="demo", note=DEMO_NOTE),
+                      why=DEMO_NOTE, source="demo")
+    save_pins(pf, pins_path)
+    demo_dir = Path(definitions.__file__).parent
+    calls = {s: load_call_log(str(demo_dir / f"{s}.calls.jsonl")) for s in definitions.SERVERS}
+    return ReviewSource.open(SnapshotFetcher(snap("v2")), pins_path,
+                             audit_path=str(tmp_path / "audit.jsonl"), calls=calls)
+
+
+async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
+    from mcp_review.demo.definitions import SHADOW_NAME
+
+    app = ReviewApp(_demo_source(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, SHADOW_NAME)
+        table = app.screen.query_one("#tools", DataTable)
+        row = table.get_row_at(table.cursor_row)
+        assert row[0].plain == "│ r\u0435⟨U+0435⟩ad_file"
+        assert row[3].plain == "shadows devtools/read_file"
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        summary = str(screen.query_one("#summary").render())
+        assert "r\u0435⟨U+0435⟩ad_file" in summary
+        assert "name looks like 'devtools/read_file'" in summary
+        assert "blocked by policy: " in summary and "confusable with 'devtools/read_file'" in summary

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from mcp_review.tui.data import ReviewSource, ServerEntry, ToolEntry
-from mcp_review.tui.render import plain_line
+from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.screens.modals import (
     ApproveAllScreen,
@@ -82,10 +82,10 @@ class ReviewApp(App[None]):
                 if ok:
                     self.decide(entry, decision, note)
 
+            why = "; ".join(entry.reasons) or ", ".join(sorted(entry.flags)) or "policy: block"
             self.push_screen(ConfirmScreen(
-                f"Approve {plain_line(entry.name)}?",
-                "This change is blocked by policy ("
-                + ", ".join(sorted(entry.flags)) + "). Approving pins it as trusted.",
+                f"Approve {name_line(entry.name)}?",
+                f"This change is blocked by policy ({why}). Approving pins it as trusted.",
                 yes="Approve anyway"), done)
             return
         self.decide(entry, decision, note)
@@ -98,7 +98,7 @@ class ReviewApp(App[None]):
             self.notify(f"could not record {decision}: {plain_line(str(e), 300)}", severity="error", markup=False,
                         timeout=10)
             return False
-        self.notify(f"{decision}: {plain_line(entry.server, 30)} › {plain_line(entry.name)}", markup=False, timeout=3)
+        self.notify(f"{decision}: {plain_line(entry.server, 30)} › {name_line(entry.name)}", markup=False, timeout=3)
         self._reload()
         return True
 

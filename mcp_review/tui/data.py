@@ -76,6 +76,10 @@ class ToolEntry:
     summary: str = ""
     reasons: tuple[str, ...] = ()
     """Why the policy gave its outcome (core.policy)."""
+    notes: tuple[str, ...] = ()
+    """What the status engine noticed beyond the diff (core.status: shadowing, duplicates)."""
+    shadows: tuple[str, ...] = ()
+    """``server/tool`` names this tool's name imitates (homoglyph or hidden-character twin)."""
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -287,12 +291,18 @@ class ReviewSource:
             flags.add(FLAG_HIDDEN)
         e.flags = frozenset(flags)
         e.reasons = tuple(t.policy.reasons)
+        e.notes = tuple(t.notes)
+        e.shadows = tuple(t.shadows)
         if cmp is not None:
             e.summary = _summary(cmp)
         elif e.status is Status.NEW:
             e.summary = "new tool"
         elif e.status is Status.REMOVED:
             e.summary = "; ".join(t.policy.reasons)
+        if e.shadows:
+            # The twin is the finding: it leads, ahead of "new tool" or the change counts.
+            shadow = "shadows " + ", ".join(e.shadows)
+            e.summary = shadow if e.status is Status.NEW else f"{shadow}; {e.summary}"
         return e
 
     def compatible_only(self, e: ToolEntry) -> bool:

@@ -7,13 +7,17 @@ escape sequence reaches the terminal (sdk-crib §4).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from rich.text import Text
 from textual.content import Content
 
-from mcp_review.tui.diffing import make_visible
+from mcp_review.tui.diffing import Span, make_visible
 
 HIDDEN_STYLE = "bold $text-warning on $warning-muted"
 HIDDEN_RICH = "bold reverse"
+LOOKALIKE_STYLE = "bold $text-error on $error-muted"
+LOOKALIKE_RICH = "bold reverse red"
 
 
 def _clip(s: str, one_line: bool, limit: int | None) -> tuple[str, bool]:
@@ -64,3 +68,95 @@ def plain_line(s: str | None, limit: int = 80) -> str:
         return ""
     s, cut = _clip(s, True, limit)
     return make_visible(s).text + ("…" if cut else "")
+
+
+# Tool names: look-alike letters marked -------------------------------------------------------
+
+
+@dataclass(slots=True)
+class MarkedName:
+    """A name made visible, with where its marks are (the text is ``hidden.mark_lookalikes``)."""
+
+    text: str
+    hidden: list[Span] = field(default_factory=list)
+    """Spans of hidden-character tokens (``⟨U+200B⟩``)."""
+    lookalike: list[Span] = field(default_factory=list)
+    """Spans of each look-alike letter together with its ``⟨U+XXXX⟩`` token."""
+
+
+def _odd(c: str) -> bool:
+    return ord(c) > 0x7E and c not in "⟨⟩"
+
+
+def mark_name(name: str) -> MarkedName:
+    """``name`` as ``core.hidden.mark_lookalikes`` shows it (hidden characters as tokens; in an
+    otherwise ASCII name each non-ASCII letter followed by its code point, so ``rеad_file``
+    with a Cyrillic е reads ``rе⟨U+0435⟩ad_file``), plus the spans to highlight (pure)."""
+    vt = make_visible(name)
+    shown = vt.text
+    odd = sum(1 for c in shown if _odd(c))
+    if not odd or odd * 2 > len(shown):
+        return MarkedName(shown, list(vt.hidden))
+    out: list[str] = []
+    marks: list[Span] = []
+    shift: list[int] = []  # shift[i]: how far character i of ``shown`` moved right
+    n = 0
+    for i, c in enumerate(shown):
+        shift.append(n - i)
+        if _odd(c):
+            token = f"{c}⟨U+{ord(c):04X}⟩"
+            marks.append((n, n + len(token)))
+            out.append(token)
+            n += len(token)
+        else:
+            out.append(c)
+            n += 1
+    hidden = [(a + shift[a], b + shift[a]) for a, b in vt.hidden]
+    return MarkedName("".join(out), hidden, marks)
+
+
+def _one_line_name(s: str, limit: int | None) -> tuple[MarkedName, bool]:
+    # Marked before the line breaks become ⏎ (itself non-ASCII); ⏎ replaces "\n" in place,
+    # so the spans still hold.
+    s, cut = _clip(s.replace("\r\n", "\n").replace("\t", " "), False, limit)
+    m = mark_name(s)
+    m.text = m.text.replace("\n", "⏎")
+    return m, cut
+
+
+def name_content(s: str | None, *, style: str = "", limit: int | None = 120) -> Content:
+    """A tool name as one-line Content: hidden characters and look-alike letters marked."""
+    if s is None:
+        return Content("")
+    m, cut = _one_line_name(s, limit)
+    c = Content(m.text)
+    if style:
+        c = c.stylize(style)
+    for a, b in m.hidden:
+        c = c.stylize(HIDDEN_STYLE, a, b)
+    for a, b in m.lookalike:
+        c = c.stylize(LOOKALIKE_STYLE, a, b)
+    return c + Content("…") if cut else c
+
+
+def name_text(s: str | None, *, style: str = "", limit: int | None = 80) -> Text:
+    """A tool name as a one-line Rich Text (DataTable cells), marked like :func:`name_content`."""
+    if s is None:
+        return Text("")
+    m, cut = _one_line_name(s, limit)
+    t = Text(m.text, style=style, end="", no_wrap=True)
+    for a, b in m.hidden:
+        t.stylize(HIDDEN_RICH, a, b)
+    for a, b in m.lookalike:
+        t.stylize(LOOKALIKE_RICH, a, b)
+    if cut:
+        t.append("…")
+    return t
+
+
+def name_line(s: str | None, limit: int = 80) -> str:
+    """A tool name as a bounded one-line str (titles, notifications), look-alikes marked."""
+    if s is None:
+        return ""
+    m, cut = _one_line_name(s, limit)
+    return m.text + ("…" if cut else "")

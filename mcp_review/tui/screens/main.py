@@ -22,7 +22,7 @@ from mcp_review.tui.data import (
     Status,
     ToolEntry,
 )
-from mcp_review.tui.render import plain_line, safe_text
+from mcp_review.tui.render import name_text, plain_line, safe_text
 
 STATUS_STYLE = {
     Status.BROKEN: "bold red",
@@ -201,7 +201,7 @@ class MainScreen(Screen[None]):
         if t.blocked and t.needs_review and not t.flags:
             flags.append("blocked", style="red")
         name = Text("│ ", style="dim", no_wrap=True, overflow="ellipsis")
-        name.append_text(safe_text(t.name, limit=80))
+        name.append_text(name_text(t.name, limit=80))
         return [name, Text(t.status.value, style=STATUS_STYLE[t.status]), flags,
                 safe_text(t.summary or t.note, style="dim", limit=120)]
 

@@ -25,7 +25,7 @@ from mcp_review.tui.data import (
     ToolEntry,
 )
 from mcp_review.tui.diffing import line_for_pointer, pretty_with_lines
-from mcp_review.tui.render import plain_line, safe_content
+from mcp_review.tui.render import name_content, name_line, safe_content
 from mcp_review.tui.widgets.change_list import ChangeList
 from mcp_review.tui.widgets.diff_view import SideBySide
 from mcp_review.tui.widgets.replay_table import ReplayTable
@@ -114,7 +114,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
 
     def on_mount(self) -> None:
         self.title = "mcp-review"
-        self.sub_title = f"{plain_line(self.entry.server, 30)} › {plain_line(self.entry.name, 50)}"
+        self.sub_title = f"{name_line(self.entry.server, 30)} › {name_line(self.entry.name, 50)}"
         self._fill_summary()
         self._fill_schema()
         self._fill_description()
@@ -149,7 +149,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         e, cmp = self.entry, self.comparison
         parts: list[Content | tuple[str, str] | str] = [
             safe_content(e.server, style="bold", one_line=True, limit=60), " › ",
-            safe_content(e.name, style="bold", one_line=True, limit=120), "  ",
+            name_content(e.name, style="bold", limit=120), "  ",
             (f" {e.status.value.upper()} ", "bold reverse"), "  ",
         ]
         if cmp is not None:
@@ -162,9 +162,15 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 parts.append(f" · {cmp.replay.broken}/{cmp.replay.total} recorded calls break")
         for f in sorted(e.flags):
             parts.append(("  ⚠ " + FLAG_LABELS[f], "bold $text-warning"))
+        for n in e.notes:  # what the engine noticed beyond the diff (a homoglyph twin, …)
+            parts.append(("\n⚠ ", "bold $text-warning"))
+            parts.append(safe_content(n, style="bold $text-warning", one_line=True, limit=200))
         if e.blocked:
-            parts.append(("  blocked by policy: approving asks for confirmation",
-                          "$text-error"))
+            parts.append(("\nblocked by policy", "bold $text-error"))
+            for i, r in enumerate(e.reasons):
+                parts.append(("; " if i else ": ", "$text-error"))
+                parts.append(safe_content(r, style="$text-error", one_line=True, limit=90))
+            parts.append((" (approving asks for confirmation)", "$text-muted"))
         if self.note:
             parts.append(Content("\nnote: ").stylize("$text-muted"))
             parts.append(safe_content(self.note, one_line=True, limit=200))
@@ -334,15 +340,16 @@ class ReviewScreen(Screen[ReviewResult | None]):
             return
         from mcp_review.tui.screens.modals import ConfirmScreen
 
-        reasons = [FLAG_LABELS[f] for f in sorted(self.entry.flags)] or ["policy: block"]
+        reasons = (list(self.entry.reasons) or [FLAG_LABELS[f] for f in sorted(self.entry.flags)]
+                   or ["policy: block"])
 
         def done(ok: bool | None) -> None:
             if ok:
                 self.dismiss(ReviewResult("approved", self.note))
 
         self.app.push_screen(ConfirmScreen(
-            f"Approve {plain_line(self.entry.name)}?",
-            "This change is blocked by policy: " + ", ".join(reasons)
+            f"Approve {name_line(self.entry.name)}?",
+            "This change is blocked by policy: " + "; ".join(reasons)
             + ". Approving pins the new definition as trusted.",
             yes="Approve anyway"), done)
 
