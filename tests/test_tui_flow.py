@@ -235,3 +235,21 @@ async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
         assert "r\u0435⟨U+0435⟩ad_file" in summary
         assert "name looks like 'devtools/read_file'" in summary
         assert "blocked by policy: " in summary and "confusable with 'devtools/read_file'" in summary
+
+
+async def test_removed_tool_lists_the_calls_that_would_fail(tmp_path: Path):
+    app = ReviewApp(_demo_source(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "export_csv")
+        assert app.main.current_entry().status is Status.REMOVED
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert screen.query_one("#tabs").active == "tab-replay"
+        summary = str(screen.query_one("#replay-summary").render())
+        assert summary.startswith("2 recorded calls would now fail")
+        table = screen.query_one("#replay", ReplayTable)
+        assert table.display and table.row_count == 2
+        assert {table.get_row_at(i)[3].plain for i in range(2)} == {"WOULD FAIL"}

@@ -8,7 +8,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from mcp_review.tui.data import ReviewSource, ServerEntry, ToolEntry
+from mcp_review.tui.data import ReviewSource, ServerEntry, Status, ToolEntry
 from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.screens.modals import (
@@ -73,7 +73,9 @@ class ReviewApp(App[None]):
             if result is not None:
                 self.decide(entry, result.decision, result.note)
 
-        self.push_screen(ReviewScreen(entry, cmp), done)
+        # A removed tool has no comparison: its recorded calls are the calls that would fail.
+        removed = self.source.recorded_calls(entry) if entry.status is Status.REMOVED else None
+        self.push_screen(ReviewScreen(entry, cmp, removed_calls=removed), done)
 
     def request_decision(self, entry: ToolEntry, decision: str, note: str = "") -> None:
         """A decision from the main screen: blocked approvals need a confirmation first."""

@@ -238,6 +238,12 @@ class ReviewSource:
         st = self._status.get(entry.key)
         return st.comparison if st is not None else None
 
+    def recorded_calls(self, entry: ToolEntry) -> list[Any] | None:
+        """The recorded calls of ``entry``'s tool (``core.replay.Call``); None when its server
+        has no call log."""
+        log = self.calls.get(entry.server)
+        return list(log.for_tool(entry.name)) if log is not None else None
+
     def policy(self, server: str, tool: str | None) -> str:
         return self.pins.tier_for(server, tool, default=self.tiers.get(server))
 

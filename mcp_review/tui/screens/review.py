@@ -22,6 +22,7 @@ from mcp_review.tui.data import (
     FLAG_ANNOTATIONS,
     FLAG_HIDDEN,
     FLAG_LABELS,
+    Status,
     ToolEntry,
 )
 from mcp_review.tui.diffing import line_for_pointer, pretty_with_lines
@@ -74,10 +75,13 @@ class ReviewScreen(Screen[ReviewResult | None]):
         Binding("question_mark", "app.help", "Help", key_display="?"),
     ]
 
-    def __init__(self, entry: ToolEntry, comparison: Any | None) -> None:
+    def __init__(self, entry: ToolEntry, comparison: Any | None, *,
+                 removed_calls: list[Any] | None = None) -> None:
         super().__init__()
         self.entry = entry
         self.comparison = comparison
+        self.removed_calls = removed_calls
+        """For a removed tool, its recorded calls (None when the server has no call log)."""
         self.note = entry.note
         self._old_lines: dict[str, dict[str, int]] = {}
         self._new_lines: dict[str, dict[str, int]] = {}
@@ -132,6 +136,8 @@ class ReviewScreen(Screen[ReviewResult | None]):
 
     def _first_tab(self) -> str:
         cmp = self.comparison
+        if self.entry.status is Status.REMOVED and self.removed_calls:
+            return "tab-replay"
         if cmp is not None and cmp.replay is not None and cmp.replay.broken:
             return "tab-replay"
         if cmp is not None and any(_section(c.pointer)[0] == "schema" for c in cmp.changes):
@@ -216,14 +222,27 @@ class ReviewScreen(Screen[ReviewResult | None]):
         summary = self.query_one("#replay-summary", Static)
         table = self.query_one("#replay", ReplayTable)
         r = cmp.replay if cmp is not None else None
-        if r is None:
+        if self.entry.status is Status.REMOVED and self.removed_calls:
+            shown = table.set_removed(self.removed_calls)
+            n = len(self.removed_calls)
+            parts: list[Content | tuple[str, str] | str] = [
+                (f"{n} recorded call{'s' if n != 1 else ''} would now fail",
+                 "bold $text-error"), " · the server no longer serves this tool"]
+            if shown < n:
+                parts.append(f" · showing {shown}")
+            summary.update(Content.assemble(*parts))
+        elif self.entry.status is Status.REMOVED and self.removed_calls is not None:
+            summary.update(Content("no recorded calls for this tool: none known to fail")
+                           .stylize("$text-muted"))
+            table.display = False
+        elif r is None:
             summary.update(Content("no recorded calls for this tool "
                                    "(set `calls` for the server in the config)")
                            .stylize("$text-muted"))
             table.display = False
         else:
             shown = table.set_outcomes(r.outcomes)
-            parts: list[Content | tuple[str, str] | str] = [
+            parts = [
                 (f"{r.broken} of {r.total} recorded calls break",
                  "bold $text-error" if r.broken else "bold $text-success"),
                 f" · {r.bad_recordings} bad recordings (invalid under old)",

@@ -62,3 +62,17 @@ class ReplayTable(DataTable[Text]):
                 key=str(o.index),
             )
         return min(len(order), MAX_ROWS)
+
+    def set_removed(self, calls: list[Any]) -> int:
+        """Show the recorded calls of a tool no longer served: every one would now fail."""
+        self.clear()
+        for c in calls[:MAX_ROWS]:
+            where = f"{c.index}" + (f" (l.{c.line})" if c.line is not None else "")
+            args = json.dumps(c.arguments, ensure_ascii=False, sort_keys=True)
+            self.add_row(
+                Text(where, style="bold red"), Text("—", style="dim"),
+                Text("no tool", style="bold red"), Text("WOULD FAIL", style="bold red"),
+                Text("tool no longer served", style="red"), safe_text(args, limit=160),
+                key=str(c.index),
+            )
+        return min(len(calls), MAX_ROWS)
