@@ -17,6 +17,7 @@ from mcp_review.core.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_
 from mcp_review.core.pins import (
     Decision,
     PinFile,
+    definition_text,
     load_pins,
     make_pin,
     parse_pins,
@@ -376,3 +377,21 @@ def test_deciding_one_tool_twice_in_a_session_is_no_conflict(tmp_path):
     r = save_pins(mine)
     assert r.merged and r.conflicts == []
     assert load_pins(p).get("s", "default", "t").decision is Decision.DENIED
+
+
+def test_a_new_decision_does_not_inherit_the_old_note(tmp_path):
+    p = str(tmp_path / "mcp-pins.toml")
+    t = ToolDef.from_wire({"name": "t", "description": "d", "inputSchema": {}})
+    pf = load_pins(p)
+    pf.decide(make_pin("s", t, "approved", by="alice", note="approved as served at v1"),
+              source="test")
+    denied = with_decision(pf.pins[("s", "default", "t")], Decision.DENIED, by="bob")
+    assert denied.note == "" and denied.decided_by == "bob"
+    assert denied.digest == t.digest and denied.definition == definition_text(t)
+    pf.decide(denied, source="test")
+    save_pins(pf)
+    recs = audit.read(str(tmp_path / "mcp-pins.audit.jsonl"))
+    assert recs[-1]["decision"] == "denied" and recs[-1]["why"] == ""
+    assert load_pins(p).pins[("s", "default", "t")].note == ""
+    # A note given for the new decision is kept.
+    assert with_decision(denied, Decision.APPROVED, note="re-checked").note == "re-checked"

@@ -644,8 +644,12 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     return SaveResult(pins=pf, merged=merged, conflicts=conflicts, audit_records=records)
 
 
-def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: str | None = None,
+def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: str = "",
                   at: str | None = None) -> Pin:
-    """The same definition under a new decision (deny a pinned tool that is not being served)."""
+    """The same definition under a new decision (deny a pinned tool that is not being served).
+
+    A new decision: who, when and ``note`` are this decision's own. The old decision's note is
+    never carried over (it explained the old decision, and would become the new one's audit
+    ``why``)."""
     return replace(pin, decision=decision, decided_by=by or current_user(),
-                   decided_at=at or now_utc(), note=pin.note if note is None else note)
+                   decided_at=at or now_utc(), note=note)
