@@ -253,3 +253,27 @@ async def test_removed_tool_lists_the_calls_that_would_fail(tmp_path: Path):
         table = screen.query_one("#replay", ReplayTable)
         assert table.display and table.row_count == 2
         assert {table.get_row_at(i)[3].plain for i in range(2)} == {"WOULD FAIL"}
+
+
+async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
+    from mcp_review.core.pins import load_pins
+
+    src = _demo_source(tmp_path)
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(app, pilot)
+        for name in ("run_query", "export_csv"):  # a served change; a removed tool (same pin)
+            await _select(app, pilot, name)
+            await pilot.press("enter")
+            await pilot.pause(0.1)
+            summary = str(app.screen.query_one("#summary").render())
+            assert f"previous decision's note: {DEMO_NOTE}" in summary  # shown, not carried
+            await pilot.press("d")
+            await pilot.pause(0.1)
+    pins = load_pins(src.pins_path)
+    recs = [r for r in audit.read(str(tmp_path / "audit.jsonl")) if r["source"] == "review app"]
+    assert [(r["tool"], r["decision"], r["why"]) for r in recs] == [
+        ("run_query", "denied", ""), ("export_csv", "denied", "")]
+    for name in ("run_query", "export_csv"):
+        pin = pins.pins[("warehouse", "default", name)]
+        assert pin.decision == "denied" and pin.note == ""

@@ -82,7 +82,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.comparison = comparison
         self.removed_calls = removed_calls
         """For a removed tool, its recorded calls (None when the server has no call log)."""
-        self.note = entry.note
+        self.note = ""
+        """The operator's note for this decision. ``entry.note`` explained the previous
+        decision: it is shown, never carried into the new one."""
         self._old_lines: dict[str, dict[str, int]] = {}
         self._new_lines: dict[str, dict[str, int]] = {}
 
@@ -180,6 +182,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
         if self.note:
             parts.append(Content("\nnote: ").stylize("$text-muted"))
             parts.append(safe_content(self.note, one_line=True, limit=200))
+        elif e.note:
+            parts.append(Content("\nprevious decision's note: ").stylize("$text-muted"))
+            parts.append(safe_content(e.note, style="$text-muted", one_line=True, limit=200))
         self.query_one("#summary", Static).update(Content.assemble(*parts))
 
     def _fill_schema(self) -> None:
