@@ -277,3 +277,20 @@ async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
     for name in ("run_query", "export_csv"):
         pin = pins.pins[("warehouse", "default", name)]
         assert pin.decision == "denied" and pin.note == ""
+
+
+async def test_output_only_change_opens_on_the_output_tab(tmp_path: Path):
+    app = ReviewApp(_demo_source(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "table_stats")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.query_one("#tabs").active == "tab-output"
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+        await _select(app, pilot, "run_query")  # an inputSchema change still opens on replay
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.screen.query_one("#tabs").active == "tab-replay"

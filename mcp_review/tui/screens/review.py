@@ -150,6 +150,8 @@ class ReviewScreen(Screen[ReviewResult | None]):
             return "tab-description"
         if FLAG_ANNOTATIONS in self.entry.flags:
             return "tab-annotations"
+        if cmp is not None and any(_section(c.pointer)[0] == "output" for c in cmp.changes):
+            return "tab-output"  # e.g. every change is in the outputSchema
         return "tab-schema"
 
     # Filling ---------------------------------------------------------------------------------
