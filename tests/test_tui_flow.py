@@ -294,3 +294,21 @@ async def test_output_only_change_opens_on_the_output_tab(tmp_path: Path):
         await pilot.press("enter")
         await pilot.pause(0.1)
         assert app.screen.query_one("#tabs").active == "tab-replay"
+
+
+async def test_a_pinned_tool_shows_what_was_approved_on_both_sides(tmp_path: Path):
+    """An unchanged tool's description diff has the pinned text on the left, not an empty
+    side that reads as if the whole description had just been added."""
+    app = ReviewApp(_demo_source(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_file")
+        entry = app.main.current_entry()
+        assert entry.status is Status.PINNED and entry.pinned is not None
+        assert entry.pinned.description == entry.current.description
+        assert "text" not in entry.flags
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        diff = app.screen.query_one("#desc-diff")
+        assert diff.rows and {r.kind for r in diff.rows} == {"equal"}
+        assert diff.rows[0].left is not None and diff.rows[0].left.text

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Protocol
 
 from mcp_review.core.hidden import has_hidden
@@ -18,18 +17,10 @@ from mcp_review.core.model import ChangeClass, ToolDef
 from mcp_review.core.pins import Decision, PinFile, make_pin
 from mcp_review.core.pins import Pin as CorePin
 from mcp_review.core.snapshot import Snapshot
-from mcp_review.core.status import CallLog, ToolStatus
+from mcp_review.core.status import CallLog, State, ToolStatus
 
-
-class Status(StrEnum):
-    """A tool's standing against the pin file (design.md)."""
-
-    PINNED = "pinned"
-    NEW = "new"
-    CHANGED = "changed"
-    BROKEN = "broken"
-    REMOVED = "removed"
-    DENIED = "denied"
+Status = State
+"""A tool's standing against the pin file: the core's states, under the app's name."""
 
 
 NEEDS_REVIEW = frozenset({Status.NEW, Status.CHANGED, Status.BROKEN, Status.REMOVED})
@@ -279,9 +270,9 @@ class ReviewSource:
     def _entry(self, t: ToolStatus) -> ToolEntry:
         cmp = t.comparison
         pinned = cmp.old if cmp is not None else None
-        if pinned is None and t.pin is not None and t.live is None:
-            pinned = t.pin.tool_def()  # removed: show what was approved
-        e = ToolEntry(t.server, t.principal, t.tool, Status(str(t.state)), pinned, t.live,
+        if pinned is None and t.pin is not None:
+            pinned = t.pin.tool_def()  # unchanged or removed: show what was decided
+        e = ToolEntry(t.server, t.principal, t.tool, t.state, pinned, t.live,
                       note=t.pin.note if t.pin is not None else "",
                       policy=str(t.policy.outcome))
         flags: set[str] = set()
