@@ -35,6 +35,7 @@ from mcp_review.core.hidden import mark_lookalikes, visible
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
+from mcp_review.formats.compare import show_value
 from mcp_review.formats.status import tool_json
 
 FORMAT = "mcp-review-check"
@@ -165,13 +166,22 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
                    + (f"  [{outcome}]" if outcome else "") + (f"  {why}" if why else ""))
         if t.comparison is not None:
             changes = t.comparison.changes
+            cmp = t.comparison
             for ch in changes[:max_changes]:
                 out.append(f"      {ch.cls!s:21} {ch.rule}  {visible(ch.pointer)}: "
                            f"{visible(ch.message)}")
+                if ch.has_witness and not cmp.broken_calls:
+                    # No recorded call shows the break: the generated one is the evidence.
+                    out.append(f"        witness: {show_value(ch.witness, 160)}"
+                               + (f" -> {visible(ch.witness_error)[:200]}"
+                                  if ch.witness_error else ""))
             if len(changes) > max_changes:
                 out.append(f"      … and {len(changes) - max_changes} more changes")
-            if t.comparison.broken_calls:
-                out.append(f"      {t.comparison.broken_calls} recorded call(s) would now fail")
+            if cmp.broken_calls:
+                out.append(f"      {cmp.broken_calls} recorded call(s) would now fail")
+            elif cmp.schema_only_split:
+                out.append(f"      breaking by schema, 0 of {cmp.replay.total} recorded calls "
+                           "touched")
         for n in t.notes:
             out.append(f"      note: {visible(n)}")
     out.append("")
