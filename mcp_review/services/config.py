@@ -131,7 +131,7 @@ def discover_config(cwd: str | os.PathLike[str] = ".") -> Path:
             return p
     raise InputError(
         "no config found: looked for " + ", ".join(DISCOVERY_ORDER) + f" in {base.resolve()}; "
-        "pass --config FILE"
+        "pass --config FILE (or try `mcp-review demo` to see it on bundled servers)"
     )
 
 
