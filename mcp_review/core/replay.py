@@ -436,8 +436,8 @@ def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any]) -> Rep
     old_issue = [Issue("", f"old schema cannot be compiled: {old_err}", "")] if old_err else []
     new_issue = [Issue("", f"new schema cannot be compiled: {new_err}", "")] if new_err else []
     deep_issue = [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated", "")]
-    old_ok = old_v._is_valid if old_v else None
-    new_ok = new_v._is_valid if new_v else None
+    old_ok = old_v._v.is_valid if old_v else None  # the Rust method itself: no wrapper call
+    new_ok = new_v._v.is_valid if new_v else None
     kept: list[Call] = []
     keep = kept.append
     flags = bytearray()
