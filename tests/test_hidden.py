@@ -55,3 +55,27 @@ def test_lookalike_names():
     assert mark_lookalikes("de\u200bploy") == "de⟨U+200B⟩ploy"
     assert mark_lookalikes("read_file") == "read_file"
     assert mark_lookalikes("поиск") == "поиск"  # a name in another script is not an attack
+
+
+def test_json_reports_escape_hidden_characters_but_keep_the_value(tmp_path, capsys):
+    """`classify --format json` never writes a raw bidi, C1 (8-bit CSI), zero-width or TAG
+    character to the terminal, yet the JSON decodes to exactly what the server sent."""
+    import json
+
+    from mcp_review.cli import main
+    from mcp_review.core.hidden import json_dumps_safe
+
+    evil = "Lists files.\u202e\u200b\x9b31m" + TAGS + " café 日本 😀"
+    old = {"name": "ls", "description": "Lists files.", "inputSchema": {"type": "object"}}
+    new = {**old, "description": evil}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    assert main(["classify", str(tmp_path / "old.json"), str(tmp_path / "new.json"),
+                 "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert not has_hidden(out) and "\x9b" not in out
+    assert "café 日本 😀" in json_dumps_safe(evil)  # readable text stays readable
+    doc = json.loads(out)
+    assert any("TAG text decodes to" in c["message"] or "⟨TAG" in c["message"]
+               for c in doc["changes"])
+    assert json.loads(json_dumps_safe({"d": evil})) == {"d": evil}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -66,11 +65,10 @@ def report_save(result: Any, path: str) -> None:
 
 def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]) -> None:
     """The decisions written, as text lines or one JSON document on stdout."""
-    from mcp_review.core.hidden import visible
+    from mcp_review.core.hidden import json_dumps_safe, visible
 
     if fmt == "json":
-        sys.stdout.write(json.dumps({"decisions": records, **extra}, indent=2,
-                                    ensure_ascii=False) + "\n")
+        sys.stdout.write(json_dumps_safe({"decisions": records, **extra}, indent=2) + "\n")
         return
     for r in records:
         what = r.get("decision") or r.get("event")

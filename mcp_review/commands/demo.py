@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from mcp_review import exitcodes
+from mcp_review.core.hidden import json_dumps_safe
 
 FAIL_ON = "review"  # check's default gate
 
@@ -114,7 +114,7 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
         doc = fmt.report_json(report, FAIL_ON)
         doc["demo"] = {"pinned": "v1", "serving": ws.version,
                        "workspace": str(ws.root) if keep else None, "servers": servers}
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
     else:
         out = sys.stdout
         out.write("mcp-review demo: the pin file approved v1 of two bundled servers; they now "

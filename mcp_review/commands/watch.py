@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
 
 from mcp_review import exitcodes
 from mcp_review.commands.snapshot import add_config_args, load
+from mcp_review.core.hidden import json_dumps_safe
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -79,7 +79,7 @@ class DriftPrinter:
 
     def _emit(self, obj: dict[str, Any], text: str) -> None:
         if self.fmt == "json":
-            self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            self.out.write(json_dumps_safe(obj) + "\n")
         else:
             self.out.write(text + "\n")
         self.out.flush()

@@ -9,9 +9,11 @@ interpreted. The result is plain text: callers still render it as data, not mark
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 _ZERO_WIDTH = {
     0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFEFF: "BOM",
@@ -34,6 +36,32 @@ _HIDDEN_RE = re.compile(
     r"\u3164\ufeff\uffa0\ufe00-\ufe0f"
     r"\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
 )
+
+
+# The single characters of _HIDDEN_RE (no ANSI sequences: ESC alone is enough to escape).
+_HIDDEN_CHAR_RE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f"
+    r"\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+    r"\u2028\u2029\u3164\ufeff\uffa0\ufe00-\ufe0f"
+    r"\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+)
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    cp = ord(m.group())
+    if cp > 0xFFFF:
+        cp -= 0x10000
+        return f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}"
+    return f"\\u{cp:04x}"
+
+
+def json_dumps_safe(value: Any, **kw: Any) -> str:
+    """``json.dumps`` for output a person may read in a terminal: readable Unicode is kept, but
+    every hidden or terminal-active character (C1 controls such as the 8-bit CSI, bidi
+    controls, zero-width and TAG characters, line separators) is written as a ``\\u`` escape.
+    Same JSON value, nothing invisible or interpreted. Outside strings JSON is plain ASCII, so
+    only string contents are touched."""
+    return _HIDDEN_CHAR_RE.sub(_json_escape, json.dumps(value, ensure_ascii=False, **kw))
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,12 +24,12 @@ itself. No secrets (env values, headers) are ever stored here.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.core.canonical import load_file
 from mcp_review.core.errors import InputError
+from mcp_review.core.hidden import json_dumps_safe
 from mcp_review.core.model import ToolDef
 
 FORMAT = "mcp-review-snapshot"
@@ -83,7 +83,7 @@ class Snapshot:
         }
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+        return json_dumps_safe(self.to_json(), indent=2) + "\n"
 
 
 def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:

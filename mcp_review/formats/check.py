@@ -27,11 +27,10 @@ JSON (``"format": "mcp-review-check"``, ``version`` 1; additions only)::
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from mcp_review.core.hidden import mark_lookalikes, visible
+from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, visible
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
@@ -110,7 +109,7 @@ def report_json(report: StatusReport, fail_on: str) -> dict[str, Any]:
 
 
 def to_json(report: StatusReport, fail_on: str) -> str:
-    return json.dumps(report_json(report, fail_on), indent=2, ensure_ascii=False) + "\n"
+    return json_dumps_safe(report_json(report, fail_on), indent=2) + "\n"
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -259,7 +258,7 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                                       "rules": [{"id": r} for r in rules]}},
                   "results": results}],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_dumps_safe(doc, indent=2) + "\n"
 
 
 def render(report: StatusReport, fmt: str, fail_on: str, *, config_path: str | None = None) -> str:

@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from mcp_review.core.compare import Comparison
-from mcp_review.core.hidden import visible
+from mcp_review.core.hidden import json_dumps_safe, visible
 from mcp_review.core.model import ChangeClass
 
 _LABEL = {
@@ -40,7 +40,7 @@ def show_value(value: Any, limit: int = MAX_SHOWN) -> str:
 
 
 def to_json(cmp: Comparison) -> str:
-    return json.dumps(cmp.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return json_dumps_safe(cmp.to_json(), indent=2) + "\n"
 
 
 def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:

@@ -41,11 +41,10 @@ ANSI escapes and invisible characters are shown as tokens, never interpreted.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from mcp_review.core.hidden import visible
+from mcp_review.core.hidden import json_dumps_safe, visible
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 
@@ -104,7 +103,7 @@ def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = ()) -> 
 
 
 def to_json(report: StatusReport, *, applied: Sequence[ToolStatus] = ()) -> str:
-    return json.dumps(report_json(report, applied=applied), indent=2, ensure_ascii=False) + "\n"
+    return json_dumps_safe(report_json(report, applied=applied), indent=2) + "\n"
 
 
 _MARK = {
