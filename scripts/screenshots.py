@@ -1,9 +1,15 @@
-"""Drive the review app on the sample drift and write screenshots/*.svg (run from the repo root)."""
+"""Drive the review app and write screenshots/*.svg (run from the repo root).
+
+Two sets: the screens and modals on the sample drift (``mcp_review.tui.sample``), and each
+finding of ``mcp-review demo`` on its real bundled servers (``demo-*.svg``, for the README).
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
+import tempfile
 from pathlib import Path
 
 from textual.widgets import DataTable
@@ -33,8 +39,12 @@ SHOTS = [
 
 async def shoot(name, factory, size, theme, tool, keys) -> Path:
     app = ReviewApp(factory(), theme=theme)
+    return await _drive(app, name, size, tool, keys)
+
+
+async def _drive(app: ReviewApp, name, size, tool, keys) -> Path:
     async with app.run_test(size=size, notifications=False) as pilot:
-        for _ in range(200):
+        for _ in range(500):
             await pilot.pause(0.02)
             if app.main is not None and app.main.loaded:
                 break
@@ -52,12 +62,49 @@ async def shoot(name, factory, size, theme, tool, keys) -> Path:
         return Path(app.save_screenshot(filename=f"{name}.svg", path=str(OUT)))
 
 
-async def main() -> int:
-    OUT.mkdir(exist_ok=True)
+def demo_shots() -> list[tuple[str, str | None, tuple[str, ...]]]:
+    from mcp_review.demo.definitions import SHADOW_NAME
+
+    # (file name, tool to select, keys): one per finding the README walks through.
+    return [
+        ("demo-main", None, ()),
+        ("demo-rug-pull", "lint_file", ("enter", "2")),
+        ("demo-homoglyph", SHADOW_NAME, ("enter",)),
+        ("demo-rename-replay", "deploy", ("enter", "3")),
+        ("demo-annotation-relaxed", "deploy", ("enter", "4")),
+        ("demo-c5-witness", "run_query_strict", ("enter", "3")),
+        ("demo-enum-narrowed", "run_query_export", ("enter", "1")),
+        ("demo-output-schema", "table_stats", ("enter",)),
+        ("demo-removed", "export_csv", ("enter",)),
+    ]
+
+
+def shoot_demo() -> None:
+    """The demo's real servers, pinned at v1 and serving v2, as `mcp-review demo` shows them."""
+    from mcp_review.commands.review import build_source
+    from mcp_review.demo.workspace import drifted
+
+    with tempfile.TemporaryDirectory(prefix="mcp-review-shots-") as root:
+        with drifted(root) as (ws, _urls):
+            for name, tool, keys in demo_shots():
+                ns = argparse.Namespace(config=str(ws.config_path), pins=str(ws.pins_path),
+                                        snapshot=None, theme=None)
+                app = ReviewApp(build_source(ns), subtitle="demo · pinned v1, serving v2")
+                # drifted() fetches synchronously (its own event loop): one loop per shot.
+                print(asyncio.run(_drive(app, name, (120, 36), tool, keys)))
+
+
+async def shoot_samples() -> None:
     for shot in SHOTS:
         print(await shoot(*shot))
+
+
+def main() -> int:
+    OUT.mkdir(exist_ok=True)
+    asyncio.run(shoot_samples())
+    shoot_demo()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(main())
