@@ -145,6 +145,12 @@ def test_renamed_upstream_is_removed_plus_new():
                                                    ("search_v2", State.NEW)}
     assert only(r, "search_v2").policy.outcome is Outcome.REVIEW
     assert only(r, "search").policy.outcome is Outcome.REVIEW
+    # ...with a hint that it looks like a rename (same input schema), and nothing more.
+    assert any("same input schema as the removed 'search'" in n for n in only(r, "search_v2").notes)
+    assert any("'search_v2' is new with the same input schema" in n for n in only(r, "search").notes)
+    other = tool("other", inputSchema={"type": "object"})
+    r2 = compute_status(snap(other), pins_for(old))
+    assert not any("renamed" in n for t in r2.tools for n in t.notes)
 
 
 def test_a_digest_match_under_another_name_counts_for_nothing():

@@ -175,7 +175,29 @@ def compute_status(
         report.servers.append(srv)
         report.tools.extend(tools)
     flag_shadowing(report.tools)
+    flag_renames(report.tools)
     return report
+
+
+def flag_renames(tools: list[ToolStatus]) -> None:
+    """Note a removed tool and a new one on the same server with the same input schema: most
+    likely a rename upstream. Only a note: the new name never inherits the old approval."""
+    from mcp_review.core.canonical import canonical_json
+
+    def key(t: ToolStatus, schema: Any) -> tuple[str, str, str]:
+        return (t.server, t.principal, canonical_json(schema))
+
+    removed: dict[tuple[str, str, str], list[ToolStatus]] = {}
+    for t in tools:
+        if t.state is State.REMOVED and t.pin is not None and t.pin.approved:
+            removed.setdefault(key(t, t.pin.tool_def().input_schema), []).append(t)
+    for t in tools:
+        if t.state is State.NEW and t.live is not None:
+            for old in removed.get(key(t, t.live.input_schema), []):
+                t.notes.append(f"same input schema as the removed {_visible(old.tool)}: "
+                               "renamed upstream? (a new name never inherits an approval)")
+                old.notes.append(f"{_visible(t.tool)} is new with the same input schema: "
+                                 "renamed upstream?")
 
 
 def flag_shadowing(tools: list[ToolStatus]) -> None:
