@@ -73,7 +73,7 @@ def test_absent_is_not_null():
 
 
 def test_hostile_json_input_gives_clear_errors(tmp_path):
-    with pytest.raises(InputError, match=r"nesting is .* deep"):
+    with pytest.raises(InputError, match=r"nested more than 512 levels deep"):
         loads("[" * 10_000 + "]" * 10_000)
     with pytest.raises(InputError, match="NaN is not valid JSON"):
         loads('{"a": NaN}')

@@ -91,7 +91,7 @@ def loads(text: str | bytes, *, source: str = "<input>") -> Any:
     depth = _max_depth_estimate(text)
     if depth > MAX_DEPTH:
         raise InputError(
-            f"JSON nesting is {depth} levels deep; the limit is {MAX_DEPTH}", source=source
+            f"JSON nested more than {MAX_DEPTH} levels deep (the limit)", source=source
         )
     try:
         return json.loads(text, parse_constant=_reject_constant)
