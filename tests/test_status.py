@@ -269,3 +269,17 @@ def test_contract_change_without_a_version_bump_is_noted_not_judged():
     assert any("version stayed '1.8.2'" in n for n in t_same.notes)
     assert not any("version stayed" in n for n in t_bumped.notes)
     assert t_same.policy.outcome is t_bumped.policy.outcome  # informs, never judges
+
+
+def test_bare_version_bump_is_noted_only_when_asked():
+    t = tool()
+    pf = PinFile()
+    pf.decide(make_pin("srv", t, "approved", by="alice", server_version="1.2.0"))
+    bumped = snap(t, server_info={"name": "x", "version": "1.3.0"})
+    assert compute_status(bumped, pf).servers[0].notes == []
+    (note,) = compute_status(bumped, pf, version_bumps=True).servers[0].notes
+    assert "version bumped 1.2.0 -> 1.3.0 with no change to any tool's contract" in note
+    same = snap(t, server_info={"name": "x", "version": "1.2.0"})
+    assert compute_status(same, pf, version_bumps=True).servers[0].notes == []
+    changed = snap(tool(description="new words"), server_info={"name": "x", "version": "1.3.0"})
+    assert compute_status(changed, pf, version_bumps=True).servers[0].notes == []

@@ -24,6 +24,8 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="a server's recorded calls (JSONL), in addition to `calls` in the config")
     p.add_argument("--apply", action="store_true",
                    help="re-pin what the policy tiers auto-approve (logged in the audit log)")
+    p.add_argument("--flag-version-bumps", action="store_true",
+                   help="also note a server whose version changed while no tool did")
     p.add_argument("--no-witness", action="store_true",
                    help="do not generate witness calls for breaking changes")
     p.add_argument("--save-snapshot", metavar="FILE",
@@ -69,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
                 f.write(snap.dumps())
     tiers = {s.name: s.policy for s in cfg.servers if s.policy} if cfg is not None else {}
     report = compute_status(snap, pins, calls=_calls(cfg, args.calls), tiers=tiers,
-                            witnesses=not args.no_witness)
+                            witnesses=not args.no_witness,
+                            version_bumps=args.flag_version_bumps)
     if args.apply and report.auto_approvals:
         from mcp_review.core.pins import save_pins
 

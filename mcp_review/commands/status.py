@@ -24,6 +24,8 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="write the auto-approvals the policy tiers allow (logged)")
     p.add_argument("--all", action="store_true", dest="show_all",
                    help="text: list pinned, unchanged tools too")
+    p.add_argument("--flag-version-bumps", action="store_true",
+                   help="also note a server whose version changed while no tool did")
     p.add_argument("--no-witness", action="store_true",
                    help="do not generate witness calls for breaking changes")
 
@@ -39,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     for name in unknown:
         print(f"mcp-review: warning: --calls names server {name!r}, which is not in the "
               "snapshot", file=sys.stderr)
-    report = compute_status(snap, pins, calls=calls, witnesses=not args.no_witness)
+    report = compute_status(snap, pins, calls=calls, witnesses=not args.no_witness,
+                            version_bumps=args.flag_version_bumps)
     applied = []
     if args.apply and report.auto_approvals:
         applied = apply_auto_approvals(report, pins)

@@ -112,6 +112,8 @@ class ServerStatus:
     server_version: str | None = None
     protocol_version: str | None = None
     calls: CallLog | None = None
+    notes: list[str] = field(default_factory=list)
+    """What the operator may want to read beside the tools (e.g. a bare version bump)."""
 
 
 @dataclass(slots=True)
@@ -158,11 +160,14 @@ def compute_status(
     calls: Mapping[str, CallLog] | None = None,
     tiers: Mapping[str, str] | None = None,
     witnesses: bool = True,
+    version_bumps: bool = False,
 ) -> StatusReport:
     """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
 
     ``calls``: per server local name, its recorded calls. ``tiers``: per server, the tier
     from the config, used when the pin file sets none (pin file > config > ``tiered``).
+    ``version_bumps``: also note a server whose reported version changed while none of its
+    tools did (seed 003's discipline, on request: it never changes a verdict).
     """
     report = StatusReport()
     for name in sorted(snapshot.servers):
@@ -174,9 +179,24 @@ def compute_status(
         )
         report.servers.append(srv)
         report.tools.extend(tools)
+        if version_bumps:
+            _note_bare_version_bump(srv, tools, pins)
     flag_shadowing(report.tools)
     flag_renames(report.tools)
     return report
+
+
+def _note_bare_version_bump(srv: ServerStatus, tools: list[ToolStatus], pins: PinFile) -> None:
+    if srv.error or not srv.server_version:
+        return
+    if any(t.state not in (State.PINNED, State.DENIED) for t in tools):
+        return  # the contract changed: the bump is announcing something
+    was = sorted({p.server_version for p in pins.for_server(srv.name, srv.principal).values()
+                  if p.server_version})
+    if was and srv.server_version not in was:
+        srv.notes.append(f"version bumped {' / '.join(was)} -> {srv.server_version} with no "
+                         "change to any tool's contract (a behaviour change the schema cannot "
+                         "show?)")
 
 
 def flag_renames(tools: list[ToolStatus]) -> None:

@@ -98,7 +98,7 @@ def report_json(report: StatusReport, fail_on: str) -> dict[str, Any]:
             {"server": s.name, "principal": s.principal, "tier": s.tier,
              "tools": None if s.error else counts.get(s.name, 0),
              "server_version": s.server_version, "protocol_version": s.protocol_version,
-             "error": s.error}
+             "error": s.error, "notes": list(s.notes)}
             for s in report.servers
         ],
         "tools": [
@@ -152,6 +152,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
             ver = f"  v{visible(s.server_version)}" if s.server_version else ""
             out.append(f"  {name}  ok  {counts.get(s.name, 0)} tools  "
                        f"{s.protocol_version or '?'}  tier {s.tier}{ver}")
+            out.extend(f"  {' ' * len(name)}  note: {visible(n)}" for n in s.notes)
     shown = _shown(report)
     if shown:
         out.append("")

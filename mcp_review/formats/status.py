@@ -91,6 +91,7 @@ def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = ()) -> 
                 "server_version": s.server_version,
                 "protocol_version": s.protocol_version,
                 "error": s.error,
+                "notes": list(s.notes),
                 "calls": None if s.calls is None else {
                     "path": s.calls.path, "unattributed": s.calls.unattributed,
                     "skipped": s.calls.skipped,
@@ -140,6 +141,7 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             out.append(f"  UNREACHABLE {visible(str(s.error.get('kind', 'error')))}: "
                        f"{visible(str(s.error.get('message', '')))}")
             continue
+        out.extend(f"  note: {visible(n)}" for n in s.notes)
         tools = by_server.get((s.name, s.principal), [])
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
         for t in tools:
