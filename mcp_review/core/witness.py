@@ -57,6 +57,11 @@ _SAME_PLACE_TOKENS = frozenset({"not", "if", "then", "else"})
 # Public API ---------------------------------------------------------------------------------
 
 
+_HINT_RULES = frozenset({"property-rename-suspected"})
+"""Rules that explain other changes rather than being one: the changes they accompany carry
+the witness (a call for the rename hint would only exercise the new property's own schema)."""
+
+
 def attach_witnesses(old: Any, new: Any, changes: list[Change]) -> list[Change]:
     """Return ``changes`` with a verified witness on each breaking / potentially-breaking
     schema change that has none; a witness promotes potentially-breaking to breaking.
@@ -70,8 +75,8 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change]) -> list[Change]:
     sides: dict[str, _Side | None] = {}
     out: list[Change] = []
     for ch in changes:
-        if ch.has_witness or ch.cls not in (ChangeClass.BREAKING,
-                                            ChangeClass.POTENTIALLY_BREAKING):
+        if ch.has_witness or ch.rule in _HINT_RULES or ch.cls not in (
+                ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):
             out.append(ch)
             continue
         toks = pointer_tokens(ch.pointer)
