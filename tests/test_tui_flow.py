@@ -21,7 +21,7 @@ from mcp_review.services.fetch import fetch_all
 from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import LiveFetcher, ReviewSource, Status
-from mcp_review.tui.screens.modals import ApproveAllScreen, ConfirmScreen
+from mcp_review.tui.screens.modals import ApproveAllScreen, AutoApproveScreen, ConfirmScreen
 from mcp_review.tui.screens.review import ReviewScreen
 from mcp_review.tui.widgets.replay_table import ReplayTable
 
@@ -312,3 +312,52 @@ async def test_a_pinned_tool_shows_what_was_approved_on_both_sides(tmp_path: Pat
         diff = app.screen.query_one("#desc-diff")
         assert diff.rows and {r.kind for r in diff.rows} == {"equal"}
         assert diff.rows[0].left is not None and diff.rows[0].left.text
+
+
+async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path: Path):
+    """`P` lists every auto-approve tool, and on confirm re-pins it as `check --apply` would:
+    the live definition, decided by the policy, saved with an audit record; `u` undoes it."""
+    from mcp_review.core.model import digest_of
+    from mcp_review.core.pins import load_pins
+
+    src = _demo_source(tmp_path)
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "run_query_explain")
+        entry = app.main.current_entry()
+        assert entry.status is Status.CHANGED and entry.policy == "auto-approve"
+        live = entry.current
+        await pilot.press("P")
+        await pilot.pause(0.05)
+        modal = app.screen
+        assert isinstance(modal, AutoApproveScreen)
+        assert [(e.server, e.name) for e in modal.entries] == [("warehouse", "run_query_explain")]
+        await pilot.click("#yes")
+        await pilot.pause(0.1)
+        assert app.screen is app.main
+        assert app.main.current_entry().status is Status.PINNED
+        assert not [t for s in app.main.servers for t in s.tools if t.policy == "auto-approve"]
+        pin = load_pins(src.pins_path).pins[("warehouse", "default", "run_query_explain")]
+        assert pin.decision == "approved"
+        assert pin.decided_by == "mcp-review (policy tiered)"
+        assert pin.digest == digest_of(live.wire)
+        assert json.loads(pin.definition) == live.wire
+        recs = [r for r in audit.read(str(tmp_path / "audit.jsonl"))
+                if r["tool"] == "run_query_explain" and r["source"] == "policy tiered"]
+        assert [(r["decision"], r["who"]) for r in recs] == [
+            ("approved", "mcp-review (policy tiered)")]
+        # Nothing left: a notification, no empty modal.
+        await pilot.press("P")
+        await pilot.pause(0.05)
+        assert app.screen is app.main
+        assert any("nothing to auto-approve" in n.message for n in app._notifications)
+        # Undo restores the baseline pin (and logs it).
+        await pilot.press("u")
+        await pilot.pause(0.1)
+        assert app.main.current_entry().status is Status.CHANGED
+    pin = load_pins(src.pins_path).pins[("warehouse", "default", "run_query_explain")]
+    assert pin.decided_by == "demo" and pin.note == DEMO_NOTE
+    recs = [r for r in audit.read(str(tmp_path / "audit.jsonl"))
+            if r["tool"] == "run_query_explain" and r["source"] == "review app undo"]
+    assert len(recs) == 1

@@ -122,6 +122,16 @@ def test_approve_all_compatible(snap_compare):
                         run_before=_open("search", "A"))
 
 
+def test_apply_auto_approvals(snap_compare):
+    """You should see the "Apply 2 auto-approvals?" modal over the main screen: a muted line
+    saying each tool is re-pinned to the definition served now, decided by "mcp-review (policy
+    <tier>)" and logged, then "• files › search" and "• weather › get_history", each with its
+    reason "compatible change (tiered) · 1 compatible" under it, and "Apply" / "Cancel"
+    (Cancel focused)."""
+    assert snap_compare(ReviewApp(sample_source()), terminal_size=(100, 30),
+                        run_before=_open("search", "P"))
+
+
 def test_policy_modal(snap_compare):
     """You should see the policy modal for read_file: tool and server scopes, each with
     strict / tiered / compatible and a one-line explanation, "tiered" marked current."""

@@ -13,6 +13,7 @@ from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.screens.modals import (
     ApproveAllScreen,
+    AutoApproveScreen,
     ConfirmScreen,
     HelpScreen,
     PolicyScreen,
@@ -53,6 +54,9 @@ class ReviewApp(App[None]):
         yield SystemCommand("Refresh", "Fetch every server again", m.action_refresh)
         yield SystemCommand("Approve compatible-only changes of this server",
                             "Lists them first", m.action_approve_compatible)
+        yield SystemCommand("Apply auto-approvals",
+                            "Re-pin every tool the policy tiers auto-approve (lists them first)",
+                            m.action_auto_approve)
         yield SystemCommand("Undo last decision", "Restores the previous pin", self.undo)
         yield SystemCommand("Filter tools", "By text, status:… or flag:…", m.action_filter)
         yield SystemCommand("Policy tier", "For the selected tool or its server",
@@ -128,6 +132,35 @@ class ReviewApp(App[None]):
                         break
 
         self.push_screen(ApproveAllScreen(server.name, entries), done)
+
+    def apply_auto_approvals(self) -> None:
+        """Re-pin every tool whose policy outcome is auto-approve, after a modal listing them
+        (what `check --apply` does headless); each re-pin is undone on its own by `u`."""
+        entries = [t for s in (self.main.servers if self.main else []) for t in s.tools
+                   if t.policy == "auto-approve" and t.current is not None]
+        if not entries:
+            self.notify("nothing to auto-approve: no tool's policy outcome is auto-approve",
+                        markup=False, timeout=3)
+            return
+
+        def done(ok: bool | None) -> None:
+            if not ok:
+                return
+            try:
+                applied = self.source.apply_auto_approvals(entries)
+            except Exception as e:  # as in decide(): never lose a failed write silently
+                self.notify(f"could not apply auto-approvals: {plain_line(str(e), 300)}",
+                            severity="error", markup=False, timeout=10)
+                self._reload()
+                return
+            n = len(applied)
+            msg = f"auto-approved {n} tool{'s' if n != 1 else ''} by policy"
+            if n < len(entries):
+                msg += f" ({len(entries) - n} changed meanwhile: refresh and look again)"
+            self.notify(msg, markup=False, timeout=3)
+            self._reload()
+
+        self.push_screen(AutoApproveScreen(entries), done)
 
     def choose_policy(self, server: ServerEntry, entry: ToolEntry | None) -> None:
         current = self.source.policy(server.name, entry.name if entry else None)

@@ -17,7 +17,7 @@ from mcp_review.core.model import ChangeClass, ToolDef
 from mcp_review.core.pins import Decision, PinFile, make_pin
 from mcp_review.core.pins import Pin as CorePin
 from mcp_review.core.snapshot import Snapshot
-from mcp_review.core.status import CallLog, State, ToolStatus
+from mcp_review.core.status import CallLog, State, StatusReport, ToolStatus
 
 Status = State
 """A tool's standing against the pin file: the core's states, under the app's name."""
@@ -185,6 +185,7 @@ class ReviewSource:
         self.tiers = dict(tiers or {})
         self.snapshot: Snapshot | None = None
         self._status: dict[tuple[str, str, str], ToolStatus] = {}
+        self._report = StatusReport()
         self._history: list[tuple[tuple[str, str, str], CorePin | None, str]] = []
 
     @classmethod
@@ -244,6 +245,7 @@ class ReviewSource:
 
         snap = self.snapshot or Snapshot()
         report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers)
+        self._report = report
         self._status = {t.key: t for t in report.tools}
         servers = {s.name: s for s in report.servers}
         by_server: dict[str, list[ToolEntry]] = {}
@@ -338,6 +340,29 @@ class ReviewSource:
                              source="review app")
         self._history.append((key, before, decision))
         self._save()
+
+    def apply_auto_approvals(self, entries: Iterable[ToolEntry]) -> list[ToolEntry]:
+        """Re-pin ``entries`` as their policy tier allows, through
+        ``core.status.apply_auto_approvals`` (decided_by ``mcp-review (policy <tier>)``, logged
+        in the audit log), and save. Only a tool still auto-approved for exactly the definition
+        in its entry is re-pinned; each one is undone on its own by :meth:`undo`. Returns the
+        entries re-pinned."""
+        from mcp_review.core.policy import Outcome
+        from mcp_review.core.status import apply_auto_approvals
+
+        wanted = {e.key: e for e in entries}
+        picked = [t for t in self._report.tools
+                  if t.key in wanted and t.policy.outcome is Outcome.AUTO_APPROVE
+                  and t.live is not None and t.live is wanted[t.key].current]
+        if not picked:
+            return []
+        before = {t.key: self.pins.get(*t.key) for t in picked}
+        done = apply_auto_approvals(StatusReport(servers=self._report.servers, tools=picked),
+                                    self.pins, self.snapshot)
+        for t in done:
+            self._history.append((t.key, before[t.key], "auto-approval"))
+        self._save()
+        return [wanted[t.key] for t in done]
 
     def undo(self) -> str | None:
         """Restore the pin the last decision replaced (itself a logged, saved change)."""

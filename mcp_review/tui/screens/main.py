@@ -64,6 +64,8 @@ class MainScreen(Screen[None]):
         Binding("d", "deny", "Deny", tooltip="Deny the selected tool"),
         Binding("A", "approve_compatible", "Approve compatible", show=False,
                 tooltip="Approve every compatible-only change of this server"),
+        Binding("P", "auto_approve", "Apply auto-approvals", show=False,
+                tooltip="Re-pin every tool the policy tiers auto-approve"),
         Binding("p", "policy", "Policy", show=False),
         Binding("u", "undo", "Undo"),
         Binding("r", "refresh", "Refresh"),
@@ -342,6 +344,9 @@ class MainScreen(Screen[None]):
         s = self.current_server()
         if s is not None:
             self.app.approve_compatible(s)  # type: ignore[attr-defined]
+
+    def action_auto_approve(self) -> None:
+        self.app.apply_auto_approvals()  # type: ignore[attr-defined]
 
     def action_policy(self) -> None:
         s = self.current_server()

@@ -1,4 +1,5 @@
-"""Modals: confirm a blocked approval, approve all compatible, policy tier, note, help."""
+"""Modals: confirm a blocked approval, approve all compatible, apply auto-approvals, policy tier,
+note, help."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mcp_review.tui.data import ToolEntry
-from mcp_review.tui.render import safe_content
+from mcp_review.tui.render import name_content, safe_content
 
 TIERS = ("strict", "tiered", "compatible")
 TIER_HELP = {
@@ -53,30 +54,38 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class ApproveAllScreen(ModalScreen[bool]):
-    """Lists the compatible-only changes of one server before approving them together."""
+class ApproveListScreen(ModalScreen[bool]):
+    """Lists tools before approving them together (base of the approve-all modals): a title,
+    an optional line under it, one row per tool, and Approve / Cancel (Cancel focused)."""
 
     CSS_PATH = "modals.tcss"
     BINDINGS = [Binding("escape", "no", "Cancel")]
+    YES = "Approve all"
 
-    def __init__(self, server: str, entries: list[ToolEntry]) -> None:
+    def __init__(self, entries: list[ToolEntry]) -> None:
         super().__init__()
-        self.server, self.entries = server, entries
+        self.entries = entries
+
+    def heading(self) -> Content:
+        raise NotImplementedError
+
+    def explanation(self) -> Content | None:
+        return None
+
+    def row(self, e: ToolEntry) -> Content:
+        raise NotImplementedError
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Content.assemble(
-                (f"Approve {len(self.entries)} compatible-only change"
-                 f"{'s' if len(self.entries) != 1 else ''} of ", "bold"),
-                safe_content(self.server, style="bold", one_line=True, limit=80), "?"),
-                classes="dialog-title")
+            yield Static(self.heading(), classes="dialog-title")
+            explanation = self.explanation()
+            if explanation is not None:
+                yield Static(explanation, classes="dialog-body")
             with VerticalScroll(classes="dialog-list"):
                 for e in self.entries:
-                    yield Static(Content.assemble(
-                        "• ", safe_content(e.name, one_line=True, limit=100),
-                        ("  " + e.summary, "$text-muted")))
+                    yield Static(self.row(e))
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Approve all", variant="success", id="yes")
+                yield Button(self.YES, variant="success", id="yes")
                 yield Button("Cancel", id="no")
 
     def on_mount(self) -> None:
@@ -89,6 +98,52 @@ class ApproveAllScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#no")
     def action_no(self) -> None:
         self.dismiss(False)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+class ApproveAllScreen(ApproveListScreen):
+    """Lists the compatible-only changes of one server before approving them together."""
+
+    def __init__(self, server: str, entries: list[ToolEntry]) -> None:
+        super().__init__(entries)
+        self.server = server
+
+    def heading(self) -> Content:
+        return Content.assemble(
+            (f"Approve {_plural(len(self.entries), 'compatible-only change')} of ", "bold"),
+            safe_content(self.server, style="bold", one_line=True, limit=80), "?")
+
+    def row(self, e: ToolEntry) -> Content:
+        return Content.assemble("• ", safe_content(e.name, one_line=True, limit=100),
+                                ("  " + e.summary, "$text-muted"))
+
+
+class AutoApproveScreen(ApproveListScreen):
+    """Lists every tool whose policy outcome is auto-approve before re-pinning them."""
+
+    YES = "Apply"
+
+    def heading(self) -> Content:
+        return Content(f"Apply {_plural(len(self.entries), 'auto-approval')}?").stylize("bold")
+
+    def explanation(self) -> Content:
+        return Content("Each tool's policy tier allows its change: it is re-pinned to the "
+                       "definition served now, decided by \"mcp-review (policy <tier>)\" and "
+                       "logged. u undoes one at a time.").stylize("$text-muted")
+
+    def row(self, e: ToolEntry) -> Content:
+        why = "; ".join(e.reasons) or "policy: auto-approve"
+        parts: list[Content | str | tuple[str, str]] = [
+            "• ", safe_content(e.server, one_line=True, limit=40), " › ",
+            name_content(e.name, limit=80), "\n    ",
+            safe_content(why, style="$text-muted", one_line=True, limit=200)]
+        if e.summary:
+            parts.append(safe_content(f" · {e.summary}", style="$text-muted", one_line=True,
+                                      limit=120))
+        return Content.assemble(*parts)
 
 
 class PolicyScreen(ModalScreen[tuple[str | None, str] | None]):
@@ -157,6 +212,7 @@ HELP = [
         ("/", "filter (text, status:changed, flag:hidden); esc clears"),
         ("a / d", "approve / deny the selected tool"),
         ("A", "approve every compatible-only change of the server (lists them first)"),
+        ("P", "apply auto-approvals: re-pin what the policy tiers allow (lists them first)"),
         ("p", "policy tier for the tool or its server"), ("u", "undo the last decision"),
         ("r", "refresh: fetch every server again"), ("q", "quit"),
     ]),
