@@ -88,7 +88,7 @@ def mutate(draw, schema: dict) -> dict:
     name = draw(st.sampled_from(sorted(props)))
     p = props[name]
     ops = ["bound", "type", "enum", "required", "unrequire", "ap", "add-prop", "pattern",
-           "replace", "widen"]
+           "replace", "widen", "split"]
     if len(props) > 1:
         ops.append("del-prop")
     if isinstance(p.get("anyOf"), list):
@@ -144,6 +144,12 @@ def mutate(draw, schema: dict) -> dict:
             p["anyOf"] = [*p["anyOf"], draw(leaf_schema(1))]
     elif op == "items" and isinstance(p.get("items"), dict):
         p["items"] = draw(leaf_schema(1))
+    elif op == "split":  # the same constraints spread over allOf branches (a pure restyle)
+        keys = sorted(k for k in p if k != "allOf")
+        if keys:
+            cut = draw(st.integers(0, len(keys)))
+            parts = [{k: p[k] for k in keys[:cut]}, {k: p[k] for k in keys[cut:]}]
+            props[name] = {"allOf": [x for x in parts if x]}
     elif op == "widen":  # compatible edits, so property 1 sees real, non-breaking diffs
         for key in ("maxLength", "maximum", "maxItems"):
             if key in p:

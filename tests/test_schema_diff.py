@@ -427,3 +427,46 @@ def test_duplicate_any_of_branch_dropped_is_not_a_change():
     assert _rules({"anyOf": [{"type": "integer"}, {"type": "integer"}]},
                   {"anyOf": [{"type": "integer"}]}) == []
     assert _rules({"allOf": [{"minimum": 1}]}, {"allOf": [{"minimum": 1}, {"minimum": 1}]}) == []
+
+
+# allOf that only conjoins keywords is folded before comparing ----------------------------
+
+_MODE = {"Mode": {"type": "string", "enum": ["a", "b"]}}
+
+
+def _with_mode(prop: dict) -> dict:
+    return {"type": "object", "properties": {"m": prop}, "$defs": _MODE}
+
+
+def test_pydantic_v1_allof_ref_wrapper_and_v2_sibling_ref_mean_the_same():
+    v1 = _with_mode({"allOf": [{"$ref": "#/$defs/Mode"}], "description": "mode"})
+    v2 = _with_mode({"$ref": "#/$defs/Mode", "description": "mode"})
+    assert _rules(v1, v2) == [] and _rules(v2, v1) == []
+
+
+def test_constraints_split_across_allof_are_one_schema():
+    split = _with_mode({"allOf": [{"type": "integer"}, {"minimum": 0}]})
+    flat = _with_mode({"type": "integer", "minimum": 0})
+    assert _rules(split, flat) == [] and _rules(flat, split) == []
+    # a real change behind the restyle is still found, at the folded location
+    assert _rules(split, _with_mode({"type": "integer", "minimum": 1})) == [
+        ("minimum-increased", "breaking")]
+
+
+def test_allof_whose_parts_interact_is_not_folded():
+    # properties in one branch and additionalProperties:false in another: the second branch
+    # forbids every property, so folding them would change the meaning.
+    parts = {"allOf": [{"properties": {"a": {}}}, {"additionalProperties": False}]}
+    assert ("all-of-branch-removed", "compatible") in _rules(parts, {"type": "object"})
+
+
+def test_recursive_ref_through_allof_terminates():
+    rec = {"$defs": {"N": {"type": "object", "properties": {
+        "child": {"allOf": [{"$ref": "#/$defs/N"}], "description": "x"}}}},
+        "$ref": "#/$defs/N"}
+    assert _rules(rec, rec) == []
+    deeper = copy.deepcopy(rec)
+    deeper["$defs"]["N"]["properties"]["n"] = {"type": "integer"}
+    deeper["$defs"]["N"]["required"] = ["n"]
+    assert ("required-added", "breaking") in _rules(rec, deeper) or \
+        ("property-added-required", "breaking") in _rules(rec, deeper)

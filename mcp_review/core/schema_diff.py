@@ -186,6 +186,18 @@ class _Walker:
         self.alive: list[Any] = []  # synthetic views stay referenced so their ids stay unique
         self.lifted: set[int] = set()
         self.anchors: dict[int, dict[str, str]] = {}
+        self.flat: dict[int, tuple[Any, Any]] = {}  # id(schema) -> (schema, flattened view)
+
+    def flatten(self, s: Any, *, refs: bool) -> Any:
+        """``s`` with its ``allOf`` folded in where that is exact (see _flatten_all_of); the
+        same view object for the same schema, so $ref recursion through it still terminates."""
+        if not (isinstance(s, dict) and "allOf" in s):
+            return s
+        hit = self.flat.get(id(s))
+        if hit is None or hit[0] is not s:
+            hit = (s, _flatten_all_of(s, refs=refs))
+            self.flat[id(s)] = hit
+        return hit[1]
 
     # Emitting --------------------------------------------------------------------------------
     def emit(self, rule_id: str, ptr: str, pos: bool, effect: Effect | None = None,
@@ -301,8 +313,13 @@ class _Walker:
                 if not _jeq(o, n):
                     self.emit("schema-invalid", ptr, pos, kind=Raw(_kind(s)))
                 return
+        # allOf that only conjoins keywords (pydantic v1's {"allOf": [{"$ref": …}]} wrapper, or
+        # constraints split across branches) means the same as one schema with them all: fold
+        # it first, so a change of style is not read as branches added or removed.
+        o, n = self.flatten(o, refs=True), self.flatten(n, refs=True)
         o, op, okey, oprob, oref = self.deref(o, op, self.old_root)
         n, np, nkey, nprob, nref = self.deref(n, np, self.new_root)
+        o, n = self.flatten(o, refs=False), self.flatten(n, refs=False)
         if oprob or nprob:
             same = oprob and nprob and oref == nref
             if not same:
@@ -902,6 +919,54 @@ def _drop_inert(o: dict[str, Any], n: dict[str, Any], pos: bool
         return o, n
     return ({k: v for k, v in o.items() if k not in inert},
             {k: v for k, v in n.items() if k not in inert})
+
+
+# Keywords whose meaning depends on siblings in the same schema object: each group may come
+# from one part of an allOf only, or folding the parts together would change the meaning.
+_INTERACTING = (
+    frozenset({"properties", "patternProperties", "additionalProperties"}),
+    frozenset({"items", "prefixItems", "additionalItems"}),
+    frozenset({"if", "then", "else"}),
+    frozenset({"contains", "minContains", "maxContains"}),
+    frozenset({"minimum", "exclusiveMinimum"}),
+    frozenset({"maximum", "exclusiveMaximum"}),
+)
+# Never folded: they see across allOf branches, or give a schema an identity or a scope.
+_NO_FOLD = frozenset({"unevaluatedProperties", "unevaluatedItems", "$id", "$anchor",
+                      "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+                      "$defs", "definitions", "$schema"})
+
+
+def _flatten_all_of(s: dict[str, Any], *, refs: bool) -> dict[str, Any]:
+    """``{A…, "allOf": [B, C]}`` as ``{A…, B…, C…}`` when that is the same set of values: no
+    keyword given two different values, no interacting group (e.g. properties and
+    additionalProperties) split across parts, nothing that looks across branches. ``$ref``
+    branches fold only when ``refs`` (before $ref resolution: a $ref with siblings applies
+    both, as in 2020-12). Otherwise ``s`` unchanged."""
+    branches = s["allOf"]
+    if not isinstance(branches, list):
+        return s
+    parts = [{k: v for k, v in s.items() if k != "allOf"}]
+    for b in branches:
+        if b is True or b == {}:
+            continue
+        if not isinstance(b, dict) or "allOf" in b or (not refs and "$ref" in b):
+            return s
+        if not any(_jeq(b, p) for p in parts[1:]):  # a repeated branch adds nothing
+            parts.append(b)
+    if any(k in _NO_FOLD for p in parts[1:] for k in p) or any(
+            k in parts[0] for k in ("unevaluatedProperties", "unevaluatedItems")):
+        return s
+    for group in _INTERACTING:
+        if sum(1 for p in parts if not group.isdisjoint(p)) > 1:
+            return s
+    merged: dict[str, Any] = {}
+    for p in parts:
+        for k, v in p.items():
+            if k in merged and not _jeq(merged[k], v):
+                return s
+            merged[k] = v
+    return merged
 
 
 def _covered(t: str, types: frozenset[str]) -> bool:
