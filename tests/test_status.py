@@ -283,3 +283,12 @@ def test_bare_version_bump_is_noted_only_when_asked():
     assert compute_status(same, pf, version_bumps=True).servers[0].notes == []
     changed = snap(tool(description="new words"), server_info={"name": "x", "version": "1.3.0"})
     assert compute_status(changed, pf, version_bumps=True).servers[0].notes == []
+
+
+def test_call_log_is_numbered_per_tool_keeping_file_lines(tmp_path):
+    log = tmp_path / "calls.jsonl"
+    log.write_text('{"tool": "a", "arguments": {"q": "1"}}\n'
+                   '{"tool": "b", "arguments": {"q": "2"}}\n'
+                   '{"tool": "a", "arguments": {"q": "3"}}\n')
+    calls = load_call_log(str(log)).for_tool("a")
+    assert [(c.index, c.line) for c in calls] == [(1, 1), (2, 3)]

@@ -16,7 +16,7 @@ matches a pin under another name counts for nothing. Digests are compared first 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -69,7 +69,9 @@ def load_call_log(path: str) -> CallLog:
         if c.tool is None:
             log.unattributed += 1
         else:
-            log.by_tool.setdefault(c.tool, []).append(c)
+            calls = log.by_tool.setdefault(c.tool, [])
+            # Numbered per tool (call 1, 2, … of this tool); the file line stays in .line.
+            calls.append(replace(c, index=len(calls) + 1))
     return log
 
 
