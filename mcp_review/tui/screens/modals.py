@@ -23,7 +23,22 @@ TIER_HELP = {
 }
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class _YesNoScreen(ModalScreen[bool]):
+    """A modal answered by a #yes / #no button pair; No has the focus, the safe default."""
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # the safe default
+
+    @on(Button.Pressed, "#yes")
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class ConfirmScreen(_YesNoScreen):
     """Yes/no; the body is plain text (it may quote a tool name)."""
 
     CSS_PATH = "modals.tcss"
@@ -42,19 +57,9 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(self.yes, variant="error", id="yes")
                 yield Button(self.no, id="no")
 
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()  # the safe default
-
-    @on(Button.Pressed, "#yes")
-    def action_yes(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#no")
-    def action_no(self) -> None:
-        self.dismiss(False)
 
 
-class ApproveListScreen(ModalScreen[bool]):
+class ApproveListScreen(_YesNoScreen):
     """Lists tools before approving them together (base of the approve-all modals): a title,
     an optional line under it, one row per tool, and Approve / Cancel (Cancel focused)."""
 
@@ -88,16 +93,6 @@ class ApproveListScreen(ModalScreen[bool]):
                 yield Button(self.YES, variant="success", id="yes")
                 yield Button("Cancel", id="no")
 
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
-
-    @on(Button.Pressed, "#yes")
-    def action_yes(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#no")
-    def action_no(self) -> None:
-        self.dismiss(False)
 
 
 def _plural(n: int, word: str) -> str:
