@@ -7,12 +7,14 @@ commands that need them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
 
 from mcp_review import __version__, exitcodes
 from mcp_review.core.errors import InputError
+from mcp_review.formats.terminal import guarded_output
 
 # (command, module, help). `review` is the default when no command is given.
 COMMANDS: list[tuple[str, str, str]] = [
@@ -63,10 +65,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)
         return exitcodes.INPUT_ERROR
+    # The app draws with escape sequences and the proxy's stdout is JSON-RPC: every other
+    # command's output goes through the terminal guard (formats/terminal.py).
+    raw = args.command in ("review", "proxy") or (
+        args.command == "demo" and not getattr(args, "headless", False))
+    guard = contextlib.nullcontext() if raw else guarded_output()
+    with guard:
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args._run(args))
     except InputError as e:
         print(f"mcp-review: error: {e}", file=sys.stderr)
+        return exitcodes.INPUT_ERROR
+    except RecursionError:
+        # Only input nested thousands deep gets here (a pin file, a snapshot, a call log): it
+        # is bad input, exit 2, not a traceback.
+        print("mcp-review: error: an input file is nested too deeply to read", file=sys.stderr)
         return exitcodes.INPUT_ERROR
     except KeyboardInterrupt:
         return 130

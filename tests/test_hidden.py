@@ -79,3 +79,48 @@ def test_json_reports_escape_hidden_characters_but_keep_the_value(tmp_path, caps
     assert any("TAG text decodes to" in c["message"] or "⟨TAG" in c["message"]
                for c in doc["changes"])
     assert json.loads(json_dumps_safe({"d": evil})) == {"d": evil}
+
+
+# --- the one sanitiser for output (issue 10 items 4-6) ----------------------------------------
+
+
+def test_safe_text_tokens_every_line_break_and_surrogate():
+    from mcp_review.core.hidden import safe_text
+
+    s = "a\nb\rc\x0bd\x0ce\x85f\u2028g\u2029h\ud800i"
+    out = safe_text(s)
+    assert out == ("a⟨LF⟩b⟨CR⟩c⟨VT⟩d⟨FF⟩e⟨NEL⟩f⟨LS U+2028⟩g⟨PS U+2029⟩h⟨U+D800⟩i")
+    out.encode("utf-8")  # encodable: a lone surrogate no longer crashes a write
+    assert safe_text("x\ny", oneline=False) == "x\ny"
+    assert "\u2028" not in safe_text("x\u2028y", oneline=False)
+
+
+def test_an_osc_body_cannot_carry_controls_through_its_label():
+    from mcp_review.core.hidden import safe_text
+
+    out = safe_text("\x1b]0;\x9b2J\u202e\x85title")
+    assert out == "⟨ESC⟩]0;⟨U+009B⟩2J⟨RLO U+202E⟩⟨NEL⟩title"
+
+
+def test_md_text_leaves_no_markdown_or_html_syntax():
+    from mcp_review.core.hidden import md_text
+
+    out = md_text("</summary><img src=x>[a](http://e.x) | `c` *e* www.e.com $x$ a@b.c")
+    assert not set(out) & set("<>[]()|`*$@:")
+    assert "www&#46;" in out
+
+
+def test_sarif_text_escapes_links_and_placeholders():
+    from mcp_review.core.hidden import sarif_text
+
+    assert sarif_text("[t](http://x) {0} \\") == "\\[t\\](http://x) \\{0\\} \\\\"
+
+
+def test_json_dumps_safe_escapes_lone_surrogates():
+    import json
+
+    from mcp_review.core.hidden import json_dumps_safe
+
+    text = json_dumps_safe({"n": "a\ud800"})
+    text.encode("utf-8")
+    assert json.loads(text) == {"n": "a\ud800"}

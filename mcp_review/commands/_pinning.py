@@ -51,7 +51,7 @@ def load_inputs(args: argparse.Namespace) -> tuple[Any, Any]:
 
 def report_save(result: Any, path: str) -> None:
     """Tell the operator on stderr when another writer changed the file since it was read."""
-    from mcp_review.core.hidden import visible
+    from mcp_review.core.hidden import safe_text
 
     if result.merged:
         print(f"mcp-review: note: {path} changed on disk since it was read; "
@@ -59,13 +59,13 @@ def report_save(result: Any, path: str) -> None:
     for c in result.conflicts:
         s, p, t = c.key
         by = c.theirs.decided_by if c.theirs else "another writer"
-        print(f"mcp-review: warning: {visible(s)}/{visible(p)}/{visible(t)} was also decided "
-              f"by {visible(by)} since it was read; this decision replaces it", file=sys.stderr)
+        print(f"mcp-review: warning: {safe_text(s)}/{safe_text(p)}/{safe_text(t)} was also decided "
+              f"by {safe_text(by)} since it was read; this decision replaces it", file=sys.stderr)
 
 
 def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]) -> None:
     """The decisions written, as text lines or one JSON document on stdout."""
-    from mcp_review.core.hidden import json_dumps_safe, visible
+    from mcp_review.core.hidden import json_dumps_safe, safe_text
 
     if fmt == "json":
         sys.stdout.write(json_dumps_safe({"decisions": records, **extra}, indent=2) + "\n")
@@ -75,5 +75,5 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         old = r.get("old_digest")
         new = r.get("new_digest")
         digests = f"  {old[:19]}… → {new[:19]}…" if old and new and old != new else ""
-        print(f"{what}: {visible(r['server'])}/{visible(str(r['principal']))}/"
-              f"{visible(str(r['tool']))}{digests}")
+        print(f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/"
+              f"{safe_text(str(r['tool']))}{digests}")

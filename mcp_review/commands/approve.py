@@ -50,7 +50,7 @@ def find_live(snap, server: str, tool: str, principal: str | None, source: str):
 
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.errors import InputError
-    from mcp_review.core.hidden import visible
+    from mcp_review.core.hidden import safe_text
     from mcp_review.core.pins import Decision, make_pin, save_pins
     from mcp_review.core.policy import Outcome
     from mcp_review.core.snapshot import ServerSnapshot
@@ -67,14 +67,14 @@ def run(args: argparse.Namespace) -> int:
                          server_info=srv.server_info, protocol_version=srv.protocol_version)
     _, statuses = server_status(one, pins, calls=calls, witnesses=False)
     st = next(t for t in statuses if t.tool == args.tool)
-    label = f"{visible(args.server)}/{visible(srv.principal)}/{visible(args.tool)}"
+    label = f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)}"
     if st.state is State.PINNED:
         print(f"{label} is already approved with this definition; nothing written")
         return exitcodes.PASS
     if st.policy.outcome is Outcome.BLOCK and not args.yes:
         print(f"mcp-review: {label} is blocked and was not approved:", file=sys.stderr)
         for r in st.policy.reasons:
-            print(f"  - {visible(r)}", file=sys.stderr)
+            print(f"  - {safe_text(r)}", file=sys.stderr)
         print("review the change (mcp-review status --snapshot …), then rerun with --yes to "
               "approve it", file=sys.stderr)
         return exitcodes.FAIL

@@ -32,7 +32,7 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.commands.approve import find_live
     from mcp_review.core.errors import InputError
-    from mcp_review.core.hidden import visible
+    from mcp_review.core.hidden import safe_text
     from mcp_review.core.pins import Decision, make_pin, save_pins, with_decision
 
     snap, pins = _pinning.load_inputs(args)
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if live is not None and srv is not None:
         old = pins.get(args.server, srv.principal, args.tool)
         if old is not None and not old.approved and old.current_digest() == live.digest:
-            print(f"{visible(args.server)}/{visible(srv.principal)}/{visible(args.tool)} is "
+            print(f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)} is "
                   "already denied with this definition; nothing written")
             return exitcodes.PASS
         pin = make_pin(args.server, live, Decision.DENIED, principal=srv.principal,
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                              f"several principals ({', '.join(sorted(p.principal for p in found))}"
                              "); choose one with --principal")
         if not found[0].approved:
-            print(f"{visible(args.server)}/{visible(found[0].principal)}/{visible(args.tool)} "
+            print(f"{safe_text(args.server)}/{safe_text(found[0].principal)}/{safe_text(args.tool)} "
                   "is already denied; nothing written")
             return exitcodes.PASS
         pin = with_decision(found[0], Decision.DENIED, by=args.by, note=args.note)

@@ -34,7 +34,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.errors import InputError
-    from mcp_review.core.hidden import visible
+    from mcp_review.core.hidden import safe_text
     from mcp_review.core.pins import Decision, make_pin, save_pins
     from mcp_review.core.policy import Outcome
     from mcp_review.core.status import State, compute_status
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     servers = {s.name: s for s in report.servers}
     skipped: list[dict[str, str]] = []
     for t in report.tools:
-        key = "/".join(visible(k) for k in t.key)
+        key = "/".join(safe_text(k) for k in t.key)
         if t.state is State.REMOVED:
             if t.pin is not None and t.pin.approved:
                 pins.forget(t.server, t.principal, t.tool, who=args.by,
@@ -78,12 +78,12 @@ def run(args: argparse.Namespace) -> int:
         _pinning.report_save(result, args.pins)
         records = result.audit_records
     for s in report.unreachable:
-        print(f"mcp-review: warning: server {visible(s.name)} could not be read "
-              f"({visible(str(s.error))}); its pins were left as they are", file=sys.stderr)
+        print(f"mcp-review: warning: server {safe_text(s.name)} could not be read "
+              f"({safe_text(str(s.error))}); its pins were left as they are", file=sys.stderr)
     _pinning.print_records(records, args.format, {"skipped": skipped})
     if args.format == "text":
         for s in skipped:
-            print(f"skipped {s['tool']}: {visible(s['why'])}")
+            print(f"skipped {s['tool']}: {safe_text(s['why'])}")
         print(f"{len(records)} decision(s) written to {args.pins}")
     if any(s["why"].startswith("blocked") for s in skipped):
         return exitcodes.FAIL

@@ -50,13 +50,17 @@ def progress_printer(quiet: bool) -> Any:
     if quiet:
         return None
 
+    from mcp_review.core.hidden import safe_text
+
     def on_progress(p: Any) -> None:
+        # The error message quotes the server (its stderr, its error text): sanitised.
         if p.state == "done":
-            print(f"  {p.server}: {p.tools} tools ({p.elapsed:.1f} s)", file=sys.stderr)
+            print(f"  {safe_text(p.server)}: {p.tools} tools ({p.elapsed:.1f} s)",
+                  file=sys.stderr)
         elif p.state == "failed":
             err = p.snapshot.error if p.snapshot is not None else {"kind": "?", "message": ""}
-            print(f"  {p.server}: {err['kind']}: {err['message']} ({p.elapsed:.1f} s)",
-                  file=sys.stderr)
+            print(f"  {safe_text(p.server)}: {safe_text(err['kind'])}: "
+                  f"{safe_text(err['message'])} ({p.elapsed:.1f} s)", file=sys.stderr)
 
     return on_progress
 

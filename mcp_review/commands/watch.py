@@ -39,17 +39,17 @@ class DriftPrinter:
         self.failed = False
 
     def __call__(self, u: Any) -> None:
-        from mcp_review.core.hidden import visible
+        from mcp_review.core.hidden import safe_text
         from mcp_review.core.status import State, server_status
         from mcp_review.formats.check import fails_gate
 
         stamp = time.strftime("%H:%M:%S", time.localtime(u.at))
-        name = visible(u.server)
+        name = safe_text(u.server)
         if u.snapshot.error:
             self._emit({"at": u.at, "server": u.server, "event": u.reason,
                         "error": u.snapshot.error},
-                       f"{stamp} {name}: {u.snapshot.error['kind']}: "
-                       f"{visible(u.snapshot.error['message'])} (retrying)")
+                       f"{stamp} {name}: {safe_text(u.snapshot.error['kind'])}: "
+                       f"{safe_text(u.snapshot.error['message'])} (retrying)")
             return
         _, tools = server_status(u.snapshot, self.pins, default_tier=self.tiers.get(u.server),
                                  witnesses=False)
@@ -61,7 +61,7 @@ class DriftPrinter:
                         "tools": len(u.snapshot.tools),
                         "protocol_version": u.snapshot.protocol_version},
                        f"{stamp} {name}: {u.reason}, {len(u.snapshot.tools)} tools "
-                       f"({u.snapshot.protocol_version})")
+                       f"({safe_text(u.snapshot.protocol_version)})")
         if before is None:
             # First sight: what already differs from the pins is reported once, here.
             before = {k: v for k, v in now.items() if v[0] == str(State.PINNED)}
@@ -70,12 +70,12 @@ class DriftPrinter:
                 continue
             fails = fails_gate(t, self.fail_on)
             self.failed |= fails
-            why = "; ".join(visible(r) for r in t.policy.reasons)
+            why = "; ".join(safe_text(r) for r in t.policy.reasons)
             self._emit({"at": u.at, "server": u.server, "event": u.reason, "tool": t.tool,
                         "status": str(t.state), "policy": t.policy.to_json(),
                         "live_digest": t.live_digest, "fails_gate": fails},
                        f"{stamp} {name}: {u.reason}: {str(t.state).upper()} "
-                       f"{visible(t.tool)}  [{t.policy.outcome}] {why}".rstrip())
+                       f"{safe_text(t.tool)}  [{t.policy.outcome}] {why}".rstrip())
 
     def _emit(self, obj: dict[str, Any], text: str) -> None:
         if self.fmt == "json":

@@ -38,11 +38,12 @@ _HIDDEN_RE = re.compile(
 )
 
 
-# The single characters of _HIDDEN_RE (no ANSI sequences: ESC alone is enough to escape).
+# The single characters of _HIDDEN_RE (no ANSI sequences: ESC alone is enough to escape), plus
+# the line separators and lone surrogates (which no UTF-8 stream can even encode).
 _HIDDEN_CHAR_RE = re.compile(
     r"[\x00-\x08\x0b-\x1f\x7f-\x9f"
     r"\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
-    r"\u2028\u2029\u3164\ufeff\uffa0\ufe00-\ufe0f"
+    r"\u2028\u2029\u3164\ufeff\uffa0\ufe00-\ufe0f\ud800-\udfff"
     r"\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
 )
 
@@ -74,7 +75,9 @@ class HiddenChar:
 
 def _classify(s: str) -> tuple[str, str]:
     if len(s) > 1:
-        body = s[1:].replace("\x1b", "⟨ESC⟩").replace("\x07", "⟨BEL⟩")
+        # An OSC body may carry other controls (a C1 CSI, bidi, a BEL): token each of them too,
+        # so the label itself is inert.
+        body = _HIDDEN_RE.sub(lambda m: _classify(m.group())[1], s[1:])
         return "ansi", f"⟨ESC⟩{body}"
     cp = ord(s)
     if 0xE0000 <= cp <= 0xE007F:
@@ -109,6 +112,71 @@ def has_hidden(text: str) -> bool:
 def visible(text: str) -> str:
     """``text`` with every hidden character replaced by a visible token. Tabs and newlines stay."""
     return _HIDDEN_RE.sub(lambda m: _classify(m.group())[1], text)
+
+
+# --- the one sanitiser for terminal and report text --------------------------------------
+
+_LINE_BREAKS = {"\n": "⟨LF⟩", "\r": "⟨CR⟩", "\x0b": "⟨VT⟩", "\x0c": "⟨FF⟩", "\x85": "⟨NEL⟩",
+                "\u2028": "⟨LS U+2028⟩", "\u2029": "⟨PS U+2029⟩"}
+_BREAK_RE = re.compile("[\n\r\x0b\x0c\x85\u2028\u2029]")
+_SOFT_BREAK_RE = re.compile("[\r\x0b\x0c\x85\u2028\u2029]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+# What must never reach a terminal raw, whoever wrote it: C0 controls but tab and newline, DEL,
+# C1 controls (U+0080-U+009F: 8-bit CSI/OSC), bidi controls, TAG characters, lone surrogates.
+_TERMINAL_ACTIVE_RE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\u2028\u2029\ud800-\udfff\U000e0000-\U000e007f]")
+
+
+def _char_token(c: str) -> str:
+    if c in _LINE_BREAKS:
+        return _LINE_BREAKS[c]
+    if 0xD800 <= ord(c) <= 0xDFFF:
+        return f"⟨U+{ord(c):04X}⟩"
+    return _classify(c)[1]
+
+
+def safe_text(value: object, *, oneline: bool = True) -> str:
+    """Server-supplied text made safe for a terminal or a line-oriented report.
+
+    The one sanitiser every output path uses (text, Markdown and SARIF build on it): hidden
+    characters and ANSI/OSC sequences become visible tokens (``visible``), lone surrogates
+    become ``⟨U+D800⟩`` (no UTF-8 stream can encode them), and every line break — LF, CR, VT,
+    FF, NEL, U+2028, U+2029 — becomes a token, so a name cannot start a forged report line.
+    ``oneline=False`` keeps LF (for multi-line text such as a description) and tokens the rest.
+    """
+    s = value if isinstance(value, str) else str(value)
+    s = (_BREAK_RE if oneline else _SOFT_BREAK_RE).sub(lambda m: _LINE_BREAKS[m.group()], s)
+    s = visible(s)
+    return _SURROGATE_RE.sub(lambda m: f"⟨U+{ord(m.group()):04X}⟩", s)
+
+
+def terminal_guard(text: str) -> str:
+    """Last line of defence for a whole output stream: every terminal-active character left in
+    ``text`` (ESC, other C0 but tab/newline, C1, bidi, TAG, lone surrogates) as a token. Our own
+    report text never contains one, so on a correct path this changes nothing."""
+    return _TERMINAL_ACTIVE_RE.sub(lambda m: _char_token(m.group()), text)
+
+
+_MD_SPECIAL = re.compile(r"""[\\`*_{}\[\]()#+!|<>&"'~:@$=^]|(?<=[wW])\.""")
+
+
+def md_text(value: object) -> str:
+    """``safe_text`` for Markdown and the HTML inside it (GitHub job summaries, ``<details>``).
+
+    Every character Markdown or HTML could act on becomes a numeric character reference, which
+    renders as the character itself but is never syntax: no tag, no link, no table cell break,
+    no code span, no emphasis, no autolink (``:`` and ``@``), no math (``$``)."""
+    return _MD_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", safe_text(value))
+
+
+_SARIF_SPECIAL = re.compile(r"[\\\[\]{}]")
+
+
+def sarif_text(value: object) -> str:
+    """``safe_text`` for a SARIF ``message.text``: tokens for hidden characters, and ``[``, ``]``,
+    ``{``, ``}`` and ``\\`` backslash-escaped so no embedded link or placeholder is formed."""
+    return _SARIF_SPECIAL.sub(lambda m: "\\" + m.group(), safe_text(value))
 
 
 def decode_tags(text: str) -> str:

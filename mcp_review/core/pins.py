@@ -417,6 +417,10 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH) -> PinFile:
         # tomllib's message ends "(at line N, column M)": keep it, it names the line.
         raise InputError(f"cannot parse the pin file: {e}; it was left unchanged",
                          source=source) from None
+    except RecursionError:
+        # tomllib recurses per nesting level: a value nested thousands deep is bad input.
+        raise InputError("cannot parse the pin file: a value is nested too deeply; it was "
+                         "left unchanged", source=source) from None
     ver = doc.get("version")
     if not isinstance(ver, int) or isinstance(ver, bool):
         raise InputError("not an mcp-review pin file: no integer 'version' key", source=source)

@@ -21,16 +21,19 @@ JSON (``"format": "mcp-review-check"``, ``version`` 1; additions only)::
                 policy, decision, pinned_digest, live_digest, decided_at, decided_by, note,
                 calls_recorded, notes, shadows, comparison)}]}
 
-``tools`` lists every tool that is not simply pinned. Server-supplied strings pass through
-``hidden.visible`` in text and Markdown (never interpreted by a terminal or a renderer).
+``tools`` lists every tool that is not simply pinned. Server-supplied strings pass through the
+one sanitiser, ``hidden.safe_text`` (hidden characters and line breaks as tokens): as is in
+text, HTML/Markdown-escaped on top (``md_text``) in Markdown, with SARIF's link and placeholder
+syntax escaped (``sarif_text``) in SARIF messages. JSON keeps them exactly, as ``\\u`` escapes.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, visible
+from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, md_text, safe_text, sarif_text
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
@@ -121,9 +124,9 @@ _LABEL = {
 
 
 def _id(t: ToolStatus) -> str:
-    p = "" if t.principal == "default" else f"[{visible(t.principal)}]"
-    name = mark_lookalikes(t.tool) if t.shadows else visible(t.tool)
-    return f"{visible(t.server)}{p}/{name}"
+    p = "" if t.principal == "default" else f"[{safe_text(t.principal)}]"
+    name = safe_text(mark_lookalikes(t.tool)) if t.shadows else safe_text(t.tool)
+    return f"{safe_text(t.server)}{p}/{name}"
 
 
 def _summary(report: StatusReport, fail_on: str) -> str:
@@ -141,18 +144,18 @@ def _summary(report: StatusReport, fail_on: str) -> str:
 def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
     out: list[str] = []
     counts = _tool_counts(report)
-    width = max((len(visible(s.name)) for s in report.servers), default=6)
+    width = max((len(safe_text(s.name)) for s in report.servers), default=6)
     out.append("servers:")
     for s in report.servers:
-        name = visible(s.name).ljust(width)
+        name = safe_text(s.name).ljust(width)
         if s.error:
-            out.append(f"  {name}  UNREACHABLE  {s.error.get('kind')}: "
-                       f"{visible(s.error.get('message', ''))}")
+            out.append(f"  {name}  UNREACHABLE  {safe_text(s.error.get('kind'))}: "
+                       f"{safe_text(s.error.get('message', ''))}")
         else:
-            ver = f"  v{visible(s.server_version)}" if s.server_version else ""
+            ver = f"  v{safe_text(s.server_version)}" if s.server_version else ""
             out.append(f"  {name}  ok  {counts.get(s.name, 0)} tools  "
-                       f"{s.protocol_version or '?'}  tier {s.tier}{ver}")
-            out.extend(f"  {' ' * len(name)}  note: {visible(n)}" for n in s.notes)
+                       f"{safe_text(s.protocol_version or '?')}  tier {safe_text(s.tier)}{ver}")
+            out.extend(f"  {' ' * len(name)}  note: {safe_text(n)}" for n in s.notes)
     shown = _shown(report)
     if shown:
         out.append("")
@@ -160,7 +163,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
     for t in shown:
         mark = "✗" if fails_gate(t, fail_on) else " "
         prev = " (previously denied)" if t.previously_denied else ""
-        why = "; ".join(visible(r) for r in t.policy.reasons)
+        why = "; ".join(safe_text(r) for r in t.policy.reasons)
         outcome = str(t.policy.outcome) if t.policy.outcome is not Outcome.NONE else ""
         out.append(f" {mark} {_LABEL[t.state]:8} {_id(t)}{prev}"
                    + (f"  [{outcome}]" if outcome else "") + (f"  {why}" if why else ""))
@@ -168,12 +171,12 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
             changes = t.comparison.changes
             cmp = t.comparison
             for ch in changes[:max_changes]:
-                out.append(f"      {ch.cls!s:21} {ch.rule}  {visible(ch.pointer)}: "
-                           f"{visible(ch.message)}")
+                out.append(f"      {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
+                           f"{safe_text(ch.message)}")
                 if ch.has_witness and not cmp.broken_calls:
                     # No recorded call shows the break: the generated one is the evidence.
                     out.append(f"        witness: {show_value(ch.witness, 160)}"
-                               + (f" -> {visible(ch.witness_error)[:200]}"
+                               + (f" -> {safe_text(ch.witness_error)[:200]}"
                                   if ch.witness_error else ""))
             if len(changes) > max_changes:
                 out.append(f"      … and {len(changes) - max_changes} more changes")
@@ -183,7 +186,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
                 out.append(f"      breaking by schema, 0 of {cmp.replay.total} recorded calls "
                            "touched")
         for n in t.notes:
-            out.append(f"      note: {visible(n)}")
+            out.append(f"      note: {safe_text(n)}")
     out.append("")
     out.append(f"{verdict(report, fail_on)}: {_summary(report, fail_on)}")
     return "\n".join(out) + "\n"
@@ -192,11 +195,8 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
 # --- Markdown (GitHub job summary) -----------------------------------------------------------
 
 
-def _md(s: str) -> str:
-    s = visible(s).replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
-    for ch in "<>*_[]#":
-        s = s.replace(ch, "\\" + ch)
-    return s.replace("\n", " ")
+def _md(s: object) -> str:
+    return md_text(s)
 
 
 def to_markdown(report: StatusReport, fail_on: str) -> str:
@@ -208,10 +208,10 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
     for s in report.servers:
         if s.error:
             status = f"**unreachable** ({_md(s.error.get('kind', ''))}): {_md(s.error.get('message', ''))}"
-            out.append(f"| {_md(s.name)} | {status} | | | {s.tier} |")
+            out.append(f"| {_md(s.name)} | {status} | | | {_md(s.tier)} |")
         else:
             out.append(f"| {_md(s.name)} | ok | {counts.get(s.name, 0)} | "
-                       f"{_md(s.protocol_version or '?')} | {s.tier} |")
+                       f"{_md(s.protocol_version or '?')} | {_md(s.tier)} |")
     shown = _shown(report)
     if shown:
         out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
@@ -239,15 +239,20 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
     loc: list[Mapping[str, Any]] = (
         [{"physicalLocation": {"artifactLocation": {"uri": config_path}}}] if config_path else [])
     for s in report.unreachable:
-        results.append({"ruleId": f"server-{(s.error or {}).get('kind', 'unreachable')}",
+        kind = str((s.error or {}).get("kind", "unreachable"))
+        # The kind comes from a snapshot file too: a rule id is ours, never the file's text.
+        rule = f"server-{kind}" if re.fullmatch(r"[a-z][a-z0-9-]{0,40}", kind) else "server-error"
+        results.append({"ruleId": rule,
                         "level": "warning",
-                        "message": {"text": f"{s.name}: {(s.error or {}).get('message', '')}"},
+                        "message": {"text": f"{sarif_text(s.name)}: "
+                                            f"{sarif_text((s.error or {}).get('message', ''))}"},
                         "locations": loc})
     for t in _shown(report):
         level = "error" if fails_gate(t, fail_on) else "note"
-        why = "; ".join(t.policy.reasons) or str(t.state)
+        why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
         results.append({"ruleId": f"tool-{t.state}", "level": level,
-                        "message": {"text": f"{t.server}/{t.tool}: {t.state} — {why}"},
+                        "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                                            f"{t.state} — {why}"},
                         "locations": loc,
                         "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
                                                 "liveDigest": t.live_digest or ""}})

@@ -6,8 +6,8 @@ JSON (stable; documented in the README):
 "counts": {class: n}, "replay"?: {"total", "broken", "bad_recordings", "calls": [...]},
 "breaking_by_schema_only"?: bool}``.
 
-Every server-supplied string goes through ``hidden.visible`` before it reaches the terminal, so
-ANSI escapes and invisible characters are shown as tokens, never interpreted.
+Every server-supplied string goes through ``hidden.safe_text`` before it reaches the terminal, so
+ANSI escapes, invisible characters and line breaks are shown as tokens, never interpreted.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from mcp_review.core.compare import Comparison
-from mcp_review.core.hidden import json_dumps_safe, visible
+from mcp_review.core.hidden import json_dumps_safe, safe_text
 from mcp_review.core.model import ChangeClass
 
 _LABEL = {
@@ -33,7 +33,7 @@ MAX_SHOWN = 300
 def show_value(value: Any, limit: int = MAX_SHOWN) -> str:
     """A JSON value as one visible, bounded line for the terminal."""
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    text = visible(text)
+    text = safe_text(text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
@@ -45,7 +45,7 @@ def to_json(cmp: Comparison) -> str:
 
 def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
     out: list[str] = []
-    name = visible(cmp.new.name)
+    name = safe_text(cmp.new.name)
     n = len(cmp.changes)
     counts = ", ".join(
         f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)
@@ -56,18 +56,18 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
                    f"   ({cmp.old.digest[:19]}… → {cmp.new.digest[:19]}…)"
                    if cmp.digest_changed else "byte-pin: ok")
     for c in cmp.changes:
-        out.append(f"  [{_LABEL[c.cls]}] {c.rule}  {visible(c.pointer)}")
-        out.append(f"      {c.message}")
+        out.append(f"  [{_LABEL[c.cls]}] {c.rule}  {safe_text(c.pointer)}")
+        out.append(f"      {safe_text(c.message)}")
         if c.has_witness:
             tag = "witness (promoted to breaking)" if c.promoted else "witness"
             out.append(f"      {tag}: {show_value(c.witness)}")
             if c.witness_error:
-                out.append(f"        -> rejected under new: {visible(c.witness_error)}")
+                out.append(f"        -> rejected under new: {safe_text(c.witness_error)}")
     r = cmp.replay
     if r is not None:
         out.append("")
         if getattr(r, "schema_error", None):
-            out.append(f"replay: schema could not be compiled: {visible(str(r.schema_error))}")
+            out.append(f"replay: schema could not be compiled: {safe_text(str(r.schema_error))}")
         out.append(
             f"replay: {r.total} recorded call{'s' if r.total != 1 else ''}, "
             f"{r.broken} broken, {r.bad_recordings} bad recording"
@@ -87,7 +87,7 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
             errs = o.old_errors if not o.valid_under_old else o.errors
             for e in errs[:5]:
                 path = "$" + "".join(f".{p}" for p in e.path.split("/")[1:]) if e.path else "$"
-                out.append(f"        -> {visible(path)}: {visible(e.message)[:MAX_SHOWN]}")
+                out.append(f"        -> {safe_text(path)}: {safe_text(e.message)[:MAX_SHOWN]}")
             if len(errs) > 5:
                 out.append(f"        -> … {len(errs) - 5} more")
     out.append("")

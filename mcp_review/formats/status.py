@@ -35,8 +35,8 @@ JSON (stable; additions only within ``version`` 1)::
     }
 
 Text: one line per tool that is not simply pinned (with its reasons and changes), then a
-summary. Every server-supplied string goes through ``hidden.visible`` before it is printed, so
-ANSI escapes and invisible characters are shown as tokens, never interpreted.
+summary. Every server-supplied string goes through ``hidden.safe_text`` before it is printed, so
+ANSI escapes, invisible characters and line breaks are shown as tokens, never interpreted.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mcp_review.core.hidden import json_dumps_safe, visible
+from mcp_review.core.hidden import json_dumps_safe, safe_text
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 
@@ -130,18 +130,18 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
         by_server.setdefault((t.server, t.principal), []).append(t)
     applied_keys = {t.key for t in applied}
     for s in report.servers:
-        head = f"server {visible(s.name)}"
+        head = f"server {safe_text(s.name)}"
         if s.principal != "default":
-            head += f" (principal {visible(s.principal)})"
-        head += f"  tier={s.tier}"
+            head += f" (principal {safe_text(s.principal)})"
+        head += f"  tier={safe_text(s.tier)}"
         if s.server_version:
-            head += f"  version={visible(s.server_version)}"
+            head += f"  version={safe_text(s.server_version)}"
         out.append(head)
         if s.error:
-            out.append(f"  UNREACHABLE {visible(str(s.error.get('kind', 'error')))}: "
-                       f"{visible(str(s.error.get('message', '')))}")
+            out.append(f"  UNREACHABLE {safe_text(str(s.error.get('kind', 'error')))}: "
+                       f"{safe_text(str(s.error.get('message', '')))}")
             continue
-        out.extend(f"  note: {visible(n)}" for n in s.notes)
+        out.extend(f"  note: {safe_text(n)}" for n in s.notes)
         tools = by_server.get((s.name, s.principal), [])
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
         for t in tools:
@@ -150,23 +150,23 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             mark = _MARK[t.policy.outcome]
             if t.key in applied_keys:
                 mark = "RE-PINNED"
-            out.append(f"  [{mark}] {_state_label(t)}: {visible(t.tool)}")
+            out.append(f"  [{mark}] {_state_label(t)}: {safe_text(t.tool)}")
             for r in t.policy.reasons:
-                out.append(f"      - {visible(r)}")
+                out.append(f"      - {safe_text(r)}")
             for n in t.notes:
-                out.append(f"      note: {visible(n)}")
+                out.append(f"      note: {safe_text(n)}")
             cmp = t.comparison
             if cmp is not None:
                 for c in cmp.changes:
-                    out.append(f"      {c.cls.value}: {c.rule} {visible(c.pointer)}")
-                    out.append(f"          {visible(c.message)}")
+                    out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}")
+                    out.append(f"          {safe_text(c.message)}")
                 r = cmp.replay
                 if r is not None:
                     out.append(f"      replay: {r.total} recorded call(s), {r.broken} broken")
         if quiet:
             out.append(f"  {quiet} tool(s) pinned and unchanged")
         if s.calls is not None and s.calls.unattributed:
-            out.append(f"  note: {s.calls.unattributed} call(s) in {visible(s.calls.path or '')} "
+            out.append(f"  note: {s.calls.unattributed} call(s) in {safe_text(s.calls.path or '')} "
                        "name no tool and were not replayed")
     c = report.counts()
     out.append("")

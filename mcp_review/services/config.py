@@ -227,6 +227,8 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
         msg = _TOML_LINE.sub("", str(e)).replace("(, column", "(column").strip()
         raise InputError(f"invalid TOML: {msg}", source=src,
                          line=int(m.group(1)) if m else None) from None
+    except RecursionError:
+        raise InputError("invalid TOML: a value is nested too deeply", source=src) from None
     lines = _Lines(text)
     cfg = Config(source=src)
     for key in data:

@@ -469,6 +469,8 @@ def classify(e: BaseException, cfg: ServerConfig, probe: _Probe) -> tuple[str, s
             return "protocol-error", f"MCP error {code}: {_first_line(x)}"
         if isinstance(x, (anyio_closed_types())):
             return "exited", "the connection closed before answering"
+        if isinstance(x, RuntimeError) and "protocol version" in str(x).lower():
+            return "protocol-error", _first_line(x)
     x = found[0] if found else e
     return "internal-error", f"{type(x).__name__}: {_first_line(x)}"
 
