@@ -150,3 +150,26 @@ async def test_published_server_through_the_proxy(tmp_path: Path, name: str):
             assert not r.is_error, r
     recs = read_jsonl(tmp_path / "calls.jsonl")
     assert [(r["server"], r["tool"], r["arguments"]) for r in recs] == [(name, tool, args)] * 2
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_sdk_client_calls_without_listing_are_judged_on_the_proxys_own_list(
+        tmp_path: Path, mode: str):
+    """A client that calls from a cached list (2026-07-28 clients do) never lists tools in
+    this session: the proxy fetches the list itself, with the client's 2026-07-28 envelope,
+    and the reply never reaches the client."""
+    tools_file, pins = tmp_path / "tools.json", tmp_path / "mcp-pins.toml"
+    echo, add = _tool("echo", "echo a"), _tool("add", "add one to a")
+    tools_file.write_text(json.dumps([echo, add]))
+    _pin(pins, "demo", [echo])  # add is new: withheld
+    env = {"PROXY_TOOLS_FILE": str(tools_file)}
+    with anyio.fail_after(90):
+        async with _client(tmp_path, SDK, "--enforce", "--pins", str(pins), "--name", "demo",
+                           env=env, mode=mode) as c:
+            r = await c.call_tool("echo", {"a": 1})
+            assert json.loads(r.content[0].text) == {"tool": "echo", "arguments": {"a": 1}}
+            with pytest.raises(MCPError) as e:
+                await c.call_tool("add", {"a": 2})
+            assert "withheld tool 'add'" in str(e.value) and "new" in str(e.value)
+    assert [r["tool"] for r in read_jsonl(tmp_path / "calls.jsonl")] == ["echo"]
+    assert "fetched tools/list itself to judge a call: 2 tools" in (tmp_path / "proxy.log").read_text()

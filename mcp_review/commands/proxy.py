@@ -11,7 +11,7 @@ from mcp_review import exitcodes
 from mcp_review.core.errors import InputError
 
 USAGE = ("mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
-         "[--log FILE] [--record-results]\n"
+         "[--log FILE] [--record-results] [--list-timeout SECONDS]\n"
          "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] -- CMD ARGS…")
 
 
@@ -47,6 +47,10 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="drop the default patterns (token, password, secret, api_key, ...)")
     p.add_argument("--max-log-bytes", type=int, default=None, metavar="N",
                    help="rotate the call log at N bytes (default 10 MiB; 3 backups kept)")
+    p.add_argument("--list-timeout", type=float, default=None, metavar="SECONDS",
+                   help="with --enforce: how long to wait for the server's tools/list when the "
+                        "proxy fetches it itself to judge a call (default: the config's "
+                        "`timeout`, else 30)")
     p.add_argument("--server-log", metavar="FILE",
                    help="where the server's stderr goes (default: <state dir>/logs/NAME.stderr.log)")
     # Everything after `--` is the server command; argparse would otherwise parse its flags.
@@ -100,13 +104,14 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from mcp_review.services.calllog import DEFAULT_MAX_BYTES, DEFAULT_REDACT, CallLog
-    from mcp_review.services.proxy import PinGate, Proxy
+    from mcp_review.services.proxy import FETCH_TIMEOUT, PinGate, Proxy
 
     argv = getattr(args, "proxy_argv", None)
     env: dict[str, str] | None = None
     cwd = None
     principal = args.principal or "default"
     tier = None
+    fetch_timeout = None
     calls = args.log
     if argv is not None:
         if args.name:
@@ -143,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         cwd = srv.cwd
         principal = args.principal or srv.principal
         tier = srv.policy
+        fetch_timeout = srv.timeout
         calls = calls or srv.calls
         state = cfg.state_dir or _state_dir()
         cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
@@ -168,7 +174,10 @@ def run(args: argparse.Namespace) -> int:
         if not os.path.exists(pins):
             print(f"mcp-review proxy [{name}]: no pin file at {os.path.abspath(pins)}: every "
                   "tool is new and will be withheld until approved", file=sys.stderr)
+    if args.list_timeout is not None and not args.list_timeout > 0:
+        raise InputError("--list-timeout must be a positive number of seconds")
     proxy = Proxy(argv, name=name, env=env, cwd=cwd, calllog=calllog, gate=gate,
-                  mode=args.mode, server_log=server_log)
+                  mode=args.mode, server_log=server_log,
+                  fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT)
     rc = asyncio.run(proxy.run())
     return rc if rc in (exitcodes.PASS, exitcodes.UNREACHABLE) or rc > 100 else exitcodes.FAIL

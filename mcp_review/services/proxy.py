@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -14,7 +15,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
-from mcp_review.services.calllog import CallLog, dumps
+from mcp_review.services.calllog import CallLog
 
 try:  # ~5x faster than json on the hot path (every server line is parsed to filter noise).
     import orjson as _orjson
@@ -41,6 +42,19 @@ PIN_POLL = 1.0
 CRASH_CODE = -32000
 REFUSED_CODE = -32602
 """MCP answers a call to an unknown tool with -32602; to this client a withheld tool is one."""
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+FETCH_TIMEOUT = 30.0
+"""Seconds the proxy waits for the server's answer to its own ``tools/list``."""
+FETCH_MAX_PAGES = 100
+"""Pages of its own ``tools/list`` the proxy follows before it gives up (and fails closed)."""
+MAX_SAFE_ID = 2**53 - 1
+"""Beyond this a JavaScript client's ``Number`` cannot tell two integer ids apart."""
+ENVELOPE_KEYS = ("io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo",
+                 "io.modelcontextprotocol/clientCapabilities")
+"""2026-07-28 per-request ``_meta`` keys the proxy copies from a client's call into its own
+``tools/list`` (a modern server rejects a request without them)."""
 
 EXIT_OK = 0
 EXIT_SERVER_GONE = 3
@@ -84,6 +98,183 @@ def _loads(raw: bytes) -> Any:
         return json.loads(raw)
     except RecursionError:  # nesting deeper than the interpreter can follow
         raise ValueError("nested too deeply to parse") from None
+
+
+class _Unjudgeable(ValueError):
+    """A client line the enforcing proxy will not forward: it cannot judge it as the server would."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _Unjudgeable(f"the key {dup!r} appears twice in one object (parsers disagree on "
+                           "which one counts)")
+    return d
+
+
+def _no_constant(name: str) -> Any:
+    raise _Unjudgeable(f"{name} is not JSON")
+
+
+def _strict_loads(raw: bytes) -> Any:
+    """Parse one client line as the enforcing proxy must: UTF-8 strictly, no duplicate keys,
+    no NaN/Infinity, depth and integer size bounded by the stdlib parser. Anything else raises
+    ``_Unjudgeable`` (what a server's lenient parser would make of it is not ours to guess)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _Unjudgeable(f"not valid UTF-8 (byte {e.start})") from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except _Unjudgeable:
+        raise
+    except RecursionError:
+        raise _Unjudgeable("nested too deeply to parse") from None
+    except ValueError as e:  # JSONDecodeError, and integers beyond the stdlib's digit limit
+        raise _Unjudgeable(f"not JSON: {str(e)[:120]}") from None
+
+
+def _wire(msg: Any) -> bytes:
+    """The one serialisation the enforcing proxy forwards: exactly what it judged."""
+    out = None
+    if _orjson is not None:
+        try:
+            out = _orjson.dumps(msg)
+        except TypeError:  # >64-bit integers, lone surrogates, depth > 255: the stdlib copes
+            pass
+    if out is None:
+        out = json.dumps(msg, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
+    if b"\xe2\x80" in out:  # U+2028/9 end a line for JavaScript and str.splitlines readers
+        out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+    return out + b"\n"
+
+
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008" \
+            "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_DECIMAL = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\Z")
+_JS_RADIX = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
+
+
+def _js_number(s: str) -> float | int | None:
+    """What JavaScript's ``Number(s)`` gives (the TypeScript SDK matches response ids with it),
+    or None for NaN."""
+    s = s.strip(_JS_SPACE)
+    if not s:
+        return 0
+    m = _JS_RADIX.match(s)
+    if m:
+        return float(int(m.group(1)[1:], {"x": 16, "o": 8, "b": 2}[m.group(1)[0].lower()]))
+    if _JS_DECIMAL.match(s):
+        return float(s.replace("Infinity", "inf"))
+    return None
+
+
+def id_keys(v: Any) -> frozenset[tuple[str, Any]]:
+    """Every key under which some client could match JSON-RPC id ``v``; empty if ``v`` is not a
+    usable id. The Python SDK turns an id string into ``int(s)`` when it can, the TypeScript SDK
+    into ``Number(s)`` (so ``"1"``, ``" 1"``, ``"0x1"`` and ``1.0`` all answer request 1), and a
+    JavaScript client reads an integer beyond 2**53 as the nearest double. Two ids whose key sets
+    meet are one id to some client."""
+    keys: set[tuple[str, Any]] = set()
+    nums: list[Any] = []
+    if isinstance(v, bool) or v is None:
+        return frozenset()
+    if isinstance(v, int):
+        nums.append(v)
+    elif isinstance(v, float):
+        nums.append(v)
+    elif isinstance(v, str):
+        keys.add(("s", v))
+        with contextlib.suppress(ValueError):
+            nums.append(int(v))
+        js = _js_number(v)
+        if js is not None:
+            nums.append(js)
+    else:
+        return frozenset()
+    for n in nums:
+        if isinstance(n, float) and (n != n or n in (float("inf"), float("-inf"))):
+            continue
+        keys.add(("n", n))  # 1.0 == 1 as a dict key, as in JavaScript
+        if isinstance(n, int) and abs(n) > MAX_SAFE_ID:
+            with contextlib.suppress(OverflowError):
+                keys.add(("n", float(n)))
+    return frozenset(keys)
+
+
+def _usable_id(v: Any) -> bool:
+    """An id the enforcing proxy accepts on a client request (and may answer with): a string,
+    or an integer every client reads exactly. MCP forbids null; floats, bools, arrays and
+    objects are not ids any SDK sends."""
+    if isinstance(v, str):
+        return True
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SAFE_ID
+
+
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s"{}\[\]:,]+', re.S)
+_SMALL_INT = re.compile(rb"-?(?:0|[1-9][0-9]{0,15})\Z")
+
+
+def _salvage_id(raw: bytes) -> Any:
+    """The id of a line that did not parse, when it can be read without guessing: the line is
+    an object whose top level has exactly one key spelled ``"id"`` (and no escaped key that
+    might decode to it), with a plain string or a small integer as its value. Else None."""
+    depth = 0
+    expect_key = False
+    key: bytes | None = None
+    found: list[bytes] = []
+    after_colon = False
+    first = True
+    for m in _TOKEN.finditer(raw):
+        tok = m.group()
+        if first and tok != b"{":
+            return None
+        first = False
+        if tok in (b"{", b"["):
+            if depth == 1 and after_colon and key == b'"id"':
+                return None  # an object or array as the id
+            depth += 1
+            expect_key = tok == b"{" and depth == 1
+            after_colon = False
+            continue
+        if tok in (b"}", b"]"):
+            depth -= 1
+            if depth == 0:
+                break
+            continue
+        if depth != 1:
+            continue
+        if tok == b",":
+            expect_key, after_colon, key = True, False, None
+        elif tok == b":":
+            after_colon = True
+        elif expect_key:
+            if b"\\" in tok:
+                return None  # "\u0069d" is "id" too
+            key, expect_key = tok, False
+        elif after_colon and key == b'"id"':
+            found.append(tok)
+            after_colon = False
+    if len(found) != 1:
+        return None
+    tok = found[0]
+    if _SMALL_INT.match(tok):
+        n = int(tok)
+        return n if abs(n) <= MAX_SAFE_ID else None
+    if tok.startswith(b'"') and b"\\" not in tok and len(tok) <= 258:
+        try:
+            return tok[1:-1].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return None
+
+
+def _short(v: Any, n: int = 80) -> str:
+    """A bounded repr for the proxy's log and errors (untrusted text, escaped by repr)."""
+    r = repr(v)
+    return r if len(r) <= n else r[:n] + "…"
 
 
 def _pipe_like(fd: int) -> bool:
@@ -218,40 +409,36 @@ def _die_with_parent() -> Callable[[], None] | None:
 # The proxy ----------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Pending:
     method: str
+    rpc_id: Any = None
+    """The id exactly as the client sent it (answers and relayed replies carry it back)."""
+    keys: frozenset[tuple[str, Any]] = frozenset()
     tool: str | None = None
     call_time: str | None = None
     cancelled: bool = False
-
-
-def _id_key(v: Any) -> tuple[str, Any] | None:
-    # 1 and "1" are different JSON-RPC ids; lists/dicts are not valid ids at all.
-    if isinstance(v, bool) or v is None:
-        return None
-    if isinstance(v, str):
-        return ("s", v)
-    if isinstance(v, (int, float)):
-        return ("n", v)
-    return None
+    reply: asyncio.Future[dict[str, Any]] | None = None
+    """Set on the proxy's own requests: the reply goes here and never to the client."""
 
 
 class Proxy:
     """One client ↔ one server. ``await run()`` returns the proxy's exit code.
 
-    Every line is forwarded as the exact bytes received, with three exceptions: a non-JSON-RPC
-    line on the server's stdout is dropped (it would corrupt the client's stream); with a gate,
-    a ``tools/list`` result that holds a withheld tool is re-serialised without it (or with its
-    description marked); and a ``tools/call`` to a withheld tool is answered by the proxy and
-    never reaches the server.
+    Without a gate every line is forwarded as the exact bytes received, except that a
+    non-JSON-RPC line on the server's stdout is dropped (it would corrupt the client's stream).
+    With a gate (``--enforce``) the proxy fails closed both ways: a client line is parsed
+    strictly and forwarded as the proxy's own serialisation of what it judged (a ``tools/call``
+    to a withheld tool, a line it cannot parse, an id already pending: answered or dropped,
+    never forwarded); a server reply is matched to its request as clients match ids, dropped if
+    the proxy did not forward that request, and filtered whenever its result holds ``tools``.
     """
 
     def __init__(self, command: Sequence[str], *, name: str, env: dict[str, str] | None = None,
                  cwd: str | None = None, calllog: CallLog | None = None,
                  gate: Gate | None = None, mode: str = "withhold",
                  server_log: str | None = None, diag: TextIO | None = None,
-                 max_line: int = MAX_LINE):
+                 max_line: int = MAX_LINE, fetch_timeout: float = FETCH_TIMEOUT):
         if mode not in ("withhold", "mark"):
             raise ValueError(f"mode must be withhold or mark, not {mode!r}")
         self.command = list(command)
@@ -264,9 +451,20 @@ class Proxy:
         self.server_log = server_log
         self.diag = diag if diag is not None else sys.stderr
         self.max_line = max_line
+        self.fetch_timeout = fetch_timeout
         self.pending: dict[tuple[str, Any], _Pending] = {}
+        """Requests sent to the server and not answered yet, under every key of ``id_keys``."""
+        self.server_requests: dict[tuple[str, Any], Any] = {}
+        """Ids of requests the server sent the client and that are not answered yet."""
         self.known: dict[str, dict[str, Any]] = {}
         """Latest definition of every tool the server listed (withheld ones included)."""
+        self.ambiguous: set[str] = set()
+        """Names the server listed twice in one list: which one a client uses is anyone's guess."""
+        self.dropped_lines = 0
+        self._own_ids = 0
+        self._nonce = os.urandom(12).hex()
+        self._c2s_out: list[bytes] = []
+        self._server_gone = False
         self.proc: asyncio.subprocess.Process | None = None
         self.client_eof = False
         self.noise_lines = 0
@@ -407,54 +605,85 @@ class Proxy:
         except (ProcessLookupError, PermissionError):
             return False
 
+    def _open(self) -> list[_Pending]:
+        return list({id(p): p for p in self.pending.values()}.values())
+
     def _open_requests(self) -> int:
-        return sum(1 for p in self.pending.values() if not p.cancelled)
+        return sum(1 for p in self._open() if not p.cancelled and p.reply is None)
+
+    def _track(self, p: _Pending) -> None:
+        for k in p.keys:
+            self.pending[k] = p
+
+    def _find(self, keys: frozenset[tuple[str, Any]]) -> _Pending | None:
+        for k in keys:
+            p = self.pending.get(k)
+            if p is not None:
+                return p
+        return None
+
+    def _untrack(self, p: _Pending) -> None:
+        for k in p.keys:
+            if self.pending.get(k) is p:
+                del self.pending[k]
 
     async def _fail_pending(self, rc: int | None) -> None:
         how = f"exited with code {rc}" if rc is not None else "closed its output"
         where = f" (its stderr is in {self.server_log})" if self.server_log else ""
         msg = f"mcp-review proxy: MCP server '{self.name}' {how} before answering{where}"
-        for key, p in list(self.pending.items()):
+        for p in self._open():
+            if p.reply is not None:
+                if not p.reply.done():
+                    p.reply.set_exception(ConnectionError(f"the server {how}"))
+                continue
             if p.cancelled:
                 continue
-            await self._send({"jsonrpc": "2.0", "id": key[1],
+            await self._send({"jsonrpc": "2.0", "id": p.rpc_id,
                               "error": {"code": CRASH_CODE, "message": msg}})
         self.pending.clear()
 
     async def _send(self, msg: Any) -> None:
         assert self._out is not None
-        await self._out.write(dumps(msg) + b"\n")
+        await self._out.write(_wire(msg))
 
     # client -> server ---------------------------------------------------------------------
 
     async def _client_to_server(self, reader: asyncio.StreamReader) -> None:
         assert self.proc is not None and self.proc.stdin is not None
-        stdin = self.proc.stdin
-        server_alive = True
         async for batch in read_line_batches(reader, self.max_line, self._overlong("client")):
-            outs = []
             for line in batch:
-                out = await self._on_client_line(line)
+                if self.gate is not None:
+                    out = await self._judge_client_line(line)
+                else:
+                    out = await self._on_client_line(line)
                 if out is not None:
-                    outs.append(out)
-            if outs and server_alive:
-                try:
-                    stdin.write(b"".join(outs))
-                    await stdin.drain()
-                except (BrokenPipeError, ConnectionResetError):
-                    # The crash path answers what is pending; keep reading so the client's
-                    # requests are tracked (and answered) until then.
-                    server_alive = False
+                    self._c2s_out.append(out)
+            await self._flush_to_server()
             if self._to_record:
                 self._record()
         self.client_eof = True
+
+    async def _flush_to_server(self, extra: bytes = b"") -> None:
+        """Write what the client pump has judged (and ``extra``, the proxy's own request after
+        it, so order is kept). A dead server is noticed by the crash path, which answers what
+        is pending; the client's lines are still read and tracked until then."""
+        assert self.proc is not None and self.proc.stdin is not None
+        data = b"".join(self._c2s_out) + extra
+        self._c2s_out.clear()
+        if not data or self._server_gone:
+            return
+        try:
+            self.proc.stdin.write(data)
+            await self.proc.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            self._server_gone = True
 
     def _record(self) -> None:
         assert self.calllog is not None
         for p, tool, args, rpc_id in self._to_record:
             try:
                 p.call_time = self.calllog.record_call(tool, args, rpc_id)
-            except OSError as e:  # a full disk must not take the agent's tools down
+            except (OSError, ValueError) as e:  # a full disk must not take the agent's tools down
                 self.log(f"cannot write the call log: {e}")
         self._to_record.clear()
 
@@ -463,78 +692,251 @@ class Proxy:
             self.log(f"dropped a {n}-byte line from the {side}: longer than {self.max_line}")
         return note
 
+    # record-only: a byte-exact relay that tracks what it needs to record and answer crashes
+
     async def _on_client_line(self, line: bytes) -> bytes | None:
-        """The bytes to forward (``line`` itself unless a batch had to be split), or None."""
+        """The bytes to forward: ``line`` itself, untouched (no gate: nothing is judged)."""
         # Every line is parsed (a copy): pending ids are needed to answer them if the server
         # crashes, and a cheap substring pre-filter could be fooled by JSON escapes.
         try:
             msg = _loads(line)
         except ValueError:
-            return line  # not ours to judge: the server answers it with a parse error
-        if isinstance(msg, dict):
-            answer = await self._on_client_msg(msg)
-            return line if answer is None else None
-        if isinstance(msg, list) and msg:
-            kept, refused = [], []
-            for m in msg:
-                r = await self._on_client_msg(m, batch=True) if isinstance(m, dict) else None
-                (kept if r is None else refused).append(m if r is None else r)
-            if refused:
-                # A batch (pre-2025-06-18 clients only) with a withheld call: the refusals go
-                # back as one batch, the rest is forwarded re-serialised.
-                await self._send(refused)
-                return dumps(kept) + b"\n" if kept else None
+            return line  # not ours to judge (no gate): the server answers it with a parse error
+        for m in (msg if isinstance(msg, list) else [msg]):
+            if isinstance(m, dict):
+                self._track_unjudged(m)
         return line
 
-    async def _on_client_msg(self, msg: dict[str, Any], batch: bool = False) -> Any:
-        """Track a request; returns a refusal response if the proxy answers it itself."""
+    def _track_unjudged(self, msg: dict[str, Any]) -> None:
         method = msg.get("method")
         if not isinstance(method, str):
-            return None
+            return
         if "id" not in msg:
-            if method == "notifications/cancelled":
-                params = msg.get("params")
-                key = _id_key(params.get("requestId")) if isinstance(params, dict) else None
-                if key is not None and key in self.pending:
-                    self.pending[key].cancelled = True
-            return None
-        key = _id_key(msg["id"])
-        if key is None:
-            return None
+            self._note_cancel(method, msg)
+            return
+        keys = id_keys(msg["id"])
+        if not keys:
+            return
+        tool = None
+        params = msg.get("params")
         if method == "tools/call":
-            params = msg.get("params")
             tool = params.get("name") if isinstance(params, dict) else None
             if not isinstance(tool, str):
-                return None  # malformed: the server rejects it
-            if self.gate is not None:
-                v = self._verdict(tool)
-                if not v.allowed:
-                    self.refused_calls += 1
-                    self.log(f"refused tools/call {tool!r}: {v.status}")
-                    refusal = self._refusal(msg["id"], tool, v)
-                    if not batch:
-                        await self._send(refusal)
-                    return refusal
-            p = self.pending[key] = _Pending(method, tool)
-            if self.calllog is not None:
-                # Written after the request is forwarded: the server starts on it meanwhile.
-                self._to_record.append((p, tool, params.get("arguments"), msg["id"]))
-        else:
-            self.pending[key] = _Pending(method)
-        return None
+                return  # malformed: the server rejects it
+        old = self._find(keys)
+        if old is not None:
+            self._untrack(old)  # a reused id: the newer request owns it now
+        p = _Pending(method, msg["id"], keys, tool=tool)
+        self._track(p)
+        if tool is not None and self.calllog is not None:
+            # Written after the request is forwarded: the server starts on it meanwhile.
+            assert isinstance(params, dict)
+            self._to_record.append((p, tool, params.get("arguments"), msg["id"]))
 
-    def _verdict(self, tool: str) -> Verdict:
+    def _note_cancel(self, method: str, msg: dict[str, Any]) -> None:
+        if method != "notifications/cancelled":
+            return
+        params = msg.get("params")
+        p = self._find(id_keys(params.get("requestId"))) if isinstance(params, dict) else None
+        if p is not None:
+            p.cancelled = True
+
+    # --enforce: nothing reaches the server that the gate has not judged ---------------------
+
+    async def _judge_client_line(self, line: bytes) -> bytes | None:
+        """The proxy's own serialisation of what it judged and lets through, or None. A line it
+        cannot parse strictly is never forwarded: answered with an error when its id can be
+        read without guessing, else dropped and logged."""
+        if not line.strip():
+            return None
+        try:
+            msg = _strict_loads(line)
+        except _Unjudgeable as e:
+            rid = _salvage_id(line)
+            self._drop_client(f"a line it cannot judge ({e})", len(line))
+            if rid is not None:
+                await self._send(self._error(rid, PARSE_ERROR, f"mcp-review proxy refused this "
+                                             f"message: {e}. Nothing was forwarded."))
+            return None
+        if isinstance(msg, list):
+            if not msg:
+                self._drop_client("an empty batch", len(line))
+                return None
+            kept, answers = [], []
+            for m in msg:
+                fwd, answer = await self._judge_client_msg(m)
+                if fwd is not None:
+                    kept.append(fwd)
+                if answer is not None:
+                    answers.append(answer)
+            if answers:
+                # A batch (pre-2025-06-18 clients only): the proxy's answers go back as one.
+                await self._send(answers)
+            return self._serialise_client(kept) if kept else None
+        fwd, answer = await self._judge_client_msg(msg)
+        if answer is not None:
+            await self._send(answer)
+        return self._serialise_client(fwd) if fwd is not None else None
+
+    def _serialise_client(self, msg: Any) -> bytes | None:
+        try:
+            return _wire(msg)
+        except (TypeError, ValueError, RecursionError) as e:  # pragma: no cover - parsed above
+            self._drop_client(f"a message it cannot re-serialise ({e})", 0)
+            return None
+
+    def _drop_client(self, what: str, size: int) -> None:
+        self.dropped_lines += 1
+        more = f" ({size} bytes)" if size else ""
+        self.log(f"dropped from the client: {what}{more}; nothing was forwarded")
+
+    def _error(self, rpc_id: Any, code: int, message: str) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}}
+
+    async def _judge_client_msg(self, m: Any) -> tuple[Any, Any]:
+        """(message to forward, answer to send back); either may be None."""
+        if not isinstance(m, dict):
+            self._drop_client("a JSON value that is not a JSON-RPC message", 0)
+            return None, None
+        has_id = "id" in m
+        rid = m.get("id")
+        usable = has_id and _usable_id(rid)
+
+        def refuse(code: int, why: str) -> tuple[Any, Any]:
+            if usable:
+                self.log(f"refused a request (id {rid!r}): {why}")
+                return None, self._error(rid, code, f"mcp-review proxy refused this request: "
+                                                    f"{why}. Nothing was forwarded.")
+            self._drop_client(why, 0)
+            return None, None
+
+        if m.get("jsonrpc") != "2.0":
+            return refuse(INVALID_REQUEST, "not JSON-RPC 2.0")
+        if "method" not in m:
+            # A response to a request the server sent the client (sampling, roots, ping...).
+            if not has_id or ("result" in m) == ("error" in m):
+                self._drop_client("a message that is neither a request nor a response", 0)
+                return None, None
+            keys = id_keys(rid)
+            hit = next((k for k in keys if k in self.server_requests), None)
+            if hit is None:
+                self._drop_client(f"a response (id {rid!r}) to no request the server sent", 0)
+                return None, None
+            for k in keys:
+                self.server_requests.pop(k, None)
+            return m, None
+        method = m["method"]
+        if not isinstance(method, str):
+            return refuse(INVALID_REQUEST, "its method is not a string")
+        if "result" in m or "error" in m:
+            return refuse(INVALID_REQUEST, "it is both a request and a response")
+        if not has_id:
+            if not method.startswith("notifications/"):
+                # A server might run a tools/call sent as a notification; nobody could answer it.
+                self._drop_client(f"a {method!r} request without an id", 0)
+                return None, None
+            self._note_cancel(method, m)
+            return m, None
+        if not usable:
+            self._drop_client(f"a {method!r} request whose id {_short(rid)} is not a string or "
+                              f"an integer below 2**53", 0)
+            return None, None
+        keys = id_keys(rid)
+        if self._find(keys) is not None:
+            return refuse(INVALID_REQUEST, f"its id {rid!r} is already in use by a request that "
+                                           "has not been answered (clients match 1 and \"1\" "
+                                           "as one id)")
+        if method != "tools/call":
+            self._track(_Pending(method, rid, keys))
+            return m, None
+        params = m.get("params")
+        tool = params.get("name") if isinstance(params, dict) else None
+        if not isinstance(tool, str):
+            return refuse(REFUSED_CODE, "a tools/call without a tool name")
+        # Tracked while it is judged: if the server dies during the proxy's own tools/list,
+        # the crash path answers this call too.
+        p = _Pending(method, rid, keys, tool=tool)
+        self._track(p)
+        assert isinstance(params, dict)
+        v = await self._verdict(tool, params)
+        if not v.allowed:
+            self._untrack(p)
+            self.refused_calls += 1
+            self.log(f"refused tools/call {tool!r}: {v.status}")
+            return None, self._refusal(rid, tool, v)
+        if self.calllog is not None:
+            self._to_record.append((p, tool, params.get("arguments"), rid))
+        return m, None
+
+    async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:
         assert self.gate is not None
+        if tool in self.ambiguous:
+            return Verdict(False, "ambiguous", "the server listed two tools with this name")
         d = self.known.get(tool)
         if d is None:
-            return Verdict(False, "unlisted",
-                           "the server has not listed it through this proxy, so it cannot be "
-                           "checked against the pins (list tools first)")
+            # Not listed through this proxy yet (2026-07-28 clients call from a cached list):
+            # judge it against a list the proxy fetches itself.
+            why = await self._fetch_tools(params)
+            if why is not None:
+                return Verdict(False, "unverified",
+                               f"the proxy could not fetch the server's tool list to check it "
+                               f"against the pins: {why}")
+            if tool in self.ambiguous:
+                return Verdict(False, "ambiguous", "the server listed two tools with this name")
+            d = self.known.get(tool)
+            if d is None:
+                return Verdict(False, "unlisted", "the server's tools/list does not include it")
         try:
             return self.gate.check([d]).get(tool) or Verdict(False, "unknown", "no verdict")
         except Exception as e:  # a broken pin file must fail closed, not crash the relay
             self.log(f"pin check failed: {e}")
             return Verdict(False, "error", f"the pin file could not be read: {e}")
+
+    async def _fetch_tools(self, call_params: dict[str, Any]) -> str | None:
+        """List the server's tools (every page) for the proxy itself; None on success, else why
+        not. Its ids are strings with a random part, reserved in ``pending`` like any request,
+        so no client id can take their replies; the replies are never relayed."""
+        meta = call_params.get("_meta")
+        envelope = {k: meta[k] for k in ENVELOPE_KEYS if isinstance(meta, dict) and k in meta}
+        loop = asyncio.get_running_loop()
+        tools: list[Any] = []
+        cursor: Any = None
+        for _ in range(FETCH_MAX_PAGES):
+            params: dict[str, Any] = {"_meta": envelope} if envelope else {}
+            if cursor is not None:
+                params["cursor"] = cursor
+            self._own_ids += 1
+            rid = f"mcp-review-proxy/{self._nonce}/{self._own_ids}"
+            p = _Pending("tools/list", rid, id_keys(rid), reply=loop.create_future())
+            self._track(p)
+            assert p.reply is not None
+            await self._flush_to_server(_wire({"jsonrpc": "2.0", "id": rid, "method": "tools/list",
+                                               "params": params}))
+            try:
+                reply = await asyncio.wait_for(p.reply, self.fetch_timeout)
+            except TimeoutError:
+                return f"no answer to tools/list within {self.fetch_timeout:g} s"
+            except ConnectionError as e:
+                return str(e)
+            finally:
+                self._untrack(p)
+            result = reply.get("result")
+            if not isinstance(result, dict):
+                err = reply.get("error")
+                what = err.get("message") if isinstance(err, dict) else None
+                return f"tools/list failed: {_short(what)}" if what else "tools/list failed"
+            page = result.get("tools")
+            if not isinstance(page, list):
+                return "its tools/list result has no tools array"
+            tools.extend(page)
+            cursor = result.get("nextCursor")
+            if cursor is None:
+                self.log(f"fetched tools/list itself to judge a call: {len(tools)} tools")
+                self._learn(tools)
+                return None
+            if not isinstance(cursor, str):
+                return "its tools/list gave a nextCursor that is not a string"
+        return f"its tools/list ran past {FETCH_MAX_PAGES} pages"
 
     def _refusal(self, rpc_id: Any, tool: str, v: Verdict) -> dict[str, Any]:
         why = f": {v.reason}" if v.reason else ""
@@ -598,90 +1000,164 @@ class Proxy:
         except (ValueError, UnicodeDecodeError):
             self._noise(line, "not JSON")
             return None
+        if self.gate is not None:
+            return self._judge_server_line(line, msg)
         if isinstance(msg, dict):
             if msg.get("jsonrpc") != "2.0":
                 self._noise(line, "not JSON-RPC 2.0")
                 return None
-            changed = self._on_server_msg(msg)
+            self._on_server_msg(msg)
         elif isinstance(msg, list) and msg and all(isinstance(m, dict) for m in msg):
-            changed = False
             for m in msg:
-                changed = self._on_server_msg(m) or changed
+                self._on_server_msg(m)
         else:
             self._noise(line, "not a JSON-RPC message")
             return None
-        if changed:
-            return dumps(msg) + b"\n"
         return line if line.endswith(b"\n") else line + b"\n"
 
-    def _on_server_msg(self, msg: dict[str, Any]) -> bool:
-        """Handle a response to a tracked request; True if ``msg`` was modified in place."""
+    def _on_server_msg(self, msg: dict[str, Any]) -> None:
+        """Record-only: note a response to a tracked request (nothing is changed)."""
         if "method" in msg or "id" not in msg:
-            return False  # a server request or notification: nothing to track
-        key = _id_key(msg["id"])
-        p = self.pending.pop(key, None) if key is not None else None
+            return  # a server request or notification: nothing to track
+        p = self._find(id_keys(msg["id"]))
         if p is None:
-            return False
+            return
+        self._untrack(p)
+        self._on_reply(p, msg)
+
+    def _on_reply(self, p: _Pending, msg: dict[str, Any]) -> None:
+        result = msg.get("result")
         if p.method == "tools/call":
             if self.calllog is not None and self.calllog.results_path and p.tool and p.call_time:
                 try:
                     self.calllog.record_result(p.tool, msg["id"], p.call_time, msg)
-                except OSError as e:
+                except (OSError, ValueError) as e:
                     self.log(f"cannot write the results log: {e}")
-            return False
-        if p.method == "tools/list":
-            return self._filter_list(msg)
-        if p.method == "initialize":
+        elif p.method == "initialize":
             # A legacy session: the proxy may tell the client to re-list when an approval
             # changes what it would see, if the server declared that notification.
-            result = msg.get("result")
             caps = result.get("capabilities") if isinstance(result, dict) else None
             tools_cap = caps.get("tools") if isinstance(caps, dict) else None
             self._can_notify = isinstance(tools_cap, dict) and tools_cap.get("listChanged") is True
-        return False
+        if p.method == "tools/list" and isinstance(result, dict) \
+                and isinstance(result.get("tools"), list):
+            self._learn(result["tools"])
 
-    def _filter_list(self, msg: dict[str, Any]) -> bool:
-        result = msg.get("result")
-        tools = result.get("tools") if isinstance(result, dict) else None
-        if not isinstance(tools, list):
-            return False
-        named = [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
-        named_ids = {id(t) for t in named}
-        for t in named:
-            self.known[t["name"]] = t
-        if self.gate is None:
-            return False
+    # --enforce: the client sees only replies to what it asked, tool lists filtered ----------
+
+    def _judge_server_line(self, line: bytes, msg: Any) -> bytes | None:
+        """Under --enforce every server message the client gets is the proxy's serialisation of
+        what it judged: a reply is matched to the request as clients match ids (and carries the
+        client's id back), every reply whose result holds a ``tools`` array is filtered, and a
+        reply to an id the proxy did not forward is dropped."""
+        if isinstance(msg, list):
+            if not msg:
+                self._noise(line, "an empty batch")
+                return None
+            kept = [k for m in msg if (k := self._judge_server_msg(line, m)) is not None]
+            return _wire(kept) if kept else None
+        kept1 = self._judge_server_msg(line, msg)
+        return _wire(kept1) if kept1 is not None else None
+
+    def _judge_server_msg(self, line: bytes, m: Any) -> dict[str, Any] | None:
+        if not isinstance(m, dict) or m.get("jsonrpc") != "2.0":
+            self._noise(line, "not JSON-RPC 2.0")
+            return None
+        if "method" in m:
+            if not isinstance(m["method"], str) or "result" in m or "error" in m:
+                self._noise(line, "neither a request, a notification nor a response")
+                return None
+            if "id" in m:
+                keys = id_keys(m["id"])
+                if not keys:
+                    self._noise(line, "a server request with an id no client can answer")
+                    return None
+                for k in keys:
+                    self.server_requests[k] = m["id"]
+            return m
+        if "id" not in m or ("result" in m) == ("error" in m):
+            self._noise(line, "a response with no id, or with both or neither of result/error")
+            return None
+        p = self._find(id_keys(m["id"]))
+        if p is None:
+            self._noise(line, f"a reply to id {_short(m['id'])}, which the proxy did not forward")
+            return None
+        self._untrack(p)
+        if p.reply is not None:  # the proxy's own tools/list: never relayed
+            if not p.reply.done():
+                p.reply.set_result(m)
+            return None
+        m["id"] = p.rpc_id  # what the client sent, so every client matches it alike
+        self._on_reply(p, m)
+        result = m.get("result")
+        if isinstance(result, dict) and isinstance(result.get("tools"), list):
+            # Whatever was asked: a client that reads a tool list from this reply must not
+            # find a withheld tool in it.
+            self._filter_list(result, listed=p.method == "tools/list")
+        return m
+
+    def _learn(self, tools: list[Any]) -> None:
+        """Remember the server's definitions (withheld ones too) to judge calls against."""
+        counts: dict[str, int] = {}
+        for t in tools:
+            if isinstance(t, dict) and isinstance(t.get("name"), str):
+                counts[t["name"]] = counts.get(t["name"], 0) + 1
+        for t in tools:
+            if isinstance(t, dict) and isinstance(t.get("name"), str):
+                name = t["name"]
+                if counts[name] > 1:
+                    self.ambiguous.add(name)
+                    self.known.pop(name, None)
+                else:
+                    self.ambiguous.discard(name)
+                    self.known[name] = t
+
+    def _filter_list(self, result: dict[str, Any], *, listed: bool) -> None:
+        tools = result["tools"]
+        counts: dict[str, int] = {}
+        for t in tools:
+            if isinstance(t, dict) and isinstance(t.get("name"), str):
+                counts[t["name"]] = counts.get(t["name"], 0) + 1
+        judged = [t for t in tools if isinstance(t, dict) and counts.get(t.get("name"), 0) == 1]
+        judged_ids = {id(t) for t in judged}
+        assert self.gate is not None
         try:
-            verdicts = self.gate.check(named)
+            verdicts = self.gate.check(judged)
         except Exception as e:  # fail closed: a list nobody can vouch for shows nothing
             self.log(f"pin check failed, withholding every tool: {e}")
             verdicts = {t["name"]: Verdict(False, "error", f"pin check failed: {e}")
-                        for t in named}
+                        for t in judged}
         kept: list[Any] = []
-        changed = False
+        hidden: list[str] = []
         for t in tools:
-            v = verdicts.get(t["name"]) if id(t) in named_ids else Verdict(False, "invalid")
-            if v is None:
-                v = Verdict(False, "unknown", "no verdict")
+            if id(t) in judged_ids:
+                v = verdicts.get(t["name"]) or Verdict(False, "unknown", "no verdict")
+            elif isinstance(t, dict) and isinstance(t.get("name"), str):
+                v = Verdict(False, "ambiguous", "the server listed two tools with this name")
+            else:
+                v = Verdict(False, "invalid", "not a tool definition")
             if v.allowed:
                 kept.append(t)
                 continue
-            changed = True
-            if self.mode == "mark" and id(t) in named_ids:
+            hidden.append(t["name"] if isinstance(t, dict) and isinstance(t.get("name"), str)
+                          else "?")
+            if self.mode == "mark" and isinstance(t, dict) and isinstance(t.get("name"), str):
                 t2 = dict(t)
                 why = f" ({v.reason})" if v.reason else ""
+                desc = t.get("description")
                 t2["description"] = (
                     f"{WARNING_PREFIX}: '{t['name']}' is {v.status}{why} and calls to it are "
                     f"refused until an operator approves it with `mcp-review`.\n\n"
-                    + (t.get("description") or ""))
+                    + (desc if isinstance(desc, str) else ""))
                 kept.append(t2)
-        with contextlib.suppress(Exception):  # already failed closed above
-            self._advertised = self._allowed_now(verdicts_too=verdicts)
-        if changed:
-            hidden = [n for n, v in verdicts.items() if not v.allowed]
-            self.log(f"tools/list: {'marked' if self.mode == 'mark' else 'withheld'} {hidden}")
+        if listed:
+            with contextlib.suppress(Exception):  # already failed closed above
+                self._advertised = self._allowed_now(verdicts_too=verdicts)
+        if hidden:
+            self.log(f"{'tools/list' if listed else 'a reply carrying tools'}: "
+                     f"{'marked' if self.mode == 'mark' else 'withheld'} "
+                     f"{[_short(n, 60) for n in hidden]}")
             result["tools"] = kept
-        return changed
 
 
 class PinGate:
