@@ -336,3 +336,12 @@ def test_when_the_proxys_own_list_fails_the_call_is_refused(tmp_path: Path, flag
         assert "\x1b" not in json.dumps(err, ensure_ascii=False)
         assert c.close() == 0
     assert [m["method"] for m in _received_msgs(tmp_path)] == ["tools/list"]
+
+
+def test_a_server_that_dies_during_the_proxys_own_list_fails_the_call(tmp_path: Path):
+    with _session(tmp_path, "list_crash") as c:
+        err = c.request("tools/call", {"name": "echo", "arguments": {}})["error"]
+        assert err["code"] == -32000 and "exited with code 5" in err["message"]
+        assert c.recv_line() is None
+        assert c.proc.wait(10) == 3
+    assert [m["method"] for m in _received_msgs(tmp_path)] == ["tools/list"]

@@ -632,9 +632,8 @@ class Proxy:
         where = f" (its stderr is in {self.server_log})" if self.server_log else ""
         msg = f"mcp-review proxy: MCP server '{self.name}' {how} before answering{where}"
         for p in self._open():
-            if p.reply is not None:
-                if not p.reply.done():
-                    p.reply.set_exception(ConnectionError(f"the server {how}"))
+            if p.reply is not None:  # the proxy's own tools/list: the call it serves is
+                p.reply.cancel()     # pending too, and answered below
                 continue
             if p.cancelled:
                 continue
@@ -916,8 +915,6 @@ class Proxy:
                 reply = await asyncio.wait_for(p.reply, self.fetch_timeout)
             except TimeoutError:
                 return f"no answer to tools/list within {self.fetch_timeout:g} s"
-            except ConnectionError as e:
-                return str(e)
             finally:
                 self._untrack(p)
             result = reply.get("result")

@@ -20,7 +20,8 @@ switches on the attacks:
   (``roots/list``, id ``"srv-1"``).
 - ``preempt``: before each reply to integer id n, a reply to n + 1 carrying the full list.
 - ``paged``: tools/list gives one tool per page.
-- ``list_error`` / ``list_hang``: tools/list answers an error / never answers.
+- ``list_error`` / ``list_hang`` / ``list_crash``: tools/list answers an error / never
+  answers / makes the server exit 5.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def main() -> None:
             elif method == "tools/list":
                 if "list_hang" in flags:
                     continue
+                if "list_crash" in flags:
+                    os._exit(5)
                 if "list_error" in flags:
                     send({"jsonrpc": "2.0", "id": mid, "error": {
                         "code": -32603, "message": "no list for you \x1b[31mtoday"}})
