@@ -9,6 +9,7 @@ from mcp_review.core.policy import (
     TIERS,
     Facts,
     Outcome,
+    annotation_gate_less,
     annotation_relaxations,
     decide,
     facts_for,
@@ -48,6 +49,13 @@ TABLE = {
                                                                ChangeClass.TRUST}),
                                             annotations_relaxed=("openWorldHint false→true",)),
                                       {"strict": B, "tiered": B, "compatible": B}),
+    "annotation-claims-less": (Facts(classes=frozenset({ChangeClass.TRUST}),
+                                     annotations_gate_less=("readOnlyHint false→true",)),
+                               {"strict": B, "tiered": B, "compatible": B}),
+    "annotation-claims-less+compatible": (Facts(classes=frozenset({ChangeClass.COMPATIBLE}),
+                                                annotations_gate_less=(
+                                                    "destructiveHint true→false",)),
+                                          {"strict": B, "tiered": B, "compatible": B}),
     "hidden-characters": (Facts(classes=frozenset({ChangeClass.TRUST}),
                                 hidden_appeared=("/description: ⟨U+200B⟩",)),
                           {"strict": B, "tiered": B, "compatible": B}),
@@ -73,7 +81,8 @@ def test_tier_table(row, tier, want):
 
 def test_table_covers_every_class_and_tier():
     singles = {next(iter(f.classes)) for f, _ in TABLE.values() if len(f.classes) == 1
-               and not (f.annotations_relaxed or f.hidden_appeared or f.broken_calls
+               and not (f.annotations_relaxed or f.annotations_gate_less or f.hidden_appeared
+                        or f.broken_calls
                         or f.previously_denied)}
     assert singles == set(ChangeClass)
     assert all(set(w) == set(TIERS) for _, w in TABLE.values())
@@ -82,6 +91,7 @@ def test_table_covers_every_class_and_tier():
 @pytest.mark.parametrize("tier", TIERS)
 def test_no_tier_auto_approves_the_forbidden_rows(tier):
     for facts in (Facts(new_tool=True), Facts(annotations_relaxed=("x",)),
+                  Facts(annotations_gate_less=("x",), classes=frozenset({ChangeClass.COMPATIBLE})),
                   Facts(hidden_appeared=("x",)), Facts(previously_denied=True,
                                                        classes=frozenset({ChangeClass.COSMETIC}))):
         assert decide(tier, facts).outcome in (Outcome.REVIEW, Outcome.BLOCK)
@@ -106,12 +116,44 @@ def tool(**kw) -> ToolDef:
     ({"destructiveHint": False}, {}, ["destructiveHint false→true"]),
     ({"idempotentHint": True}, {"idempotentHint": False}, ["idempotentHint true→false"]),
     ({"openWorldHint": False}, {"openWorldHint": True}, ["openWorldHint false→true"]),
-    ({"readOnlyHint": False}, {"readOnlyHint": True}, []),  # tightened
+    ({"readOnlyHint": False}, {"readOnlyHint": True}, []),  # claims less: the other detector
     ({}, {"destructiveHint": True}, []),  # explicit default: same effective value
     ({"title": "a"}, {"title": "b"}, []),
 ])
 def test_annotation_relaxations(old, new, relaxed):
     assert list(annotation_relaxations(tool(annotations=old), tool(annotations=new))) == relaxed
+
+
+@pytest.mark.parametrize("old, new, less", [
+    ({"readOnlyHint": False}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),
+    ({}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),  # absent = default false
+    ({"destructiveHint": True}, {"destructiveHint": False}, ["destructiveHint true→false"]),
+    ({}, {"destructiveHint": False}, ["destructiveHint true→false"]),
+    ({"idempotentHint": False}, {"idempotentHint": True}, ["idempotentHint false→true"]),
+    ({}, {"idempotentHint": True}, ["idempotentHint false→true"]),
+    ({"openWorldHint": True}, {"openWorldHint": False}, ["openWorldHint true→false"]),
+    ({}, {"openWorldHint": False}, ["openWorldHint true→false"]),
+    ({"readOnlyHint": "yes"}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),
+    ({"readOnlyHint": True}, {"readOnlyHint": False}, []),  # relaxed: the other detector
+    ({"readOnlyHint": True}, {"readOnlyHint": "yes"}, []),  # not a boolean: claims nothing
+    ({}, {"destructiveHint": True}, []),  # explicit default
+    ({"title": "a"}, {"title": "b"}, []),
+])
+def test_annotation_gate_less(old, new, less):
+    assert list(annotation_gate_less(tool(annotations=old), tool(annotations=new))) == less
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_claim_of_less_power_blocks_in_every_tier_through_facts_for(tier):
+    from mcp_review.core.compare import compare
+
+    old = tool(annotations={"destructiveHint": True})
+    new = tool(annotations={"destructiveHint": True, "readOnlyHint": True})
+    facts = facts_for(old, new, compare(old, new).changes)
+    got = decide(tier, facts)
+    assert got.outcome is Outcome.BLOCK
+    assert got.reasons == ("annotation claims less power: readOnlyHint false→true (clients gate "
+                           "the tool less)",)
 
 
 def test_hidden_appeared_only_counts_new_ones():

@@ -16,13 +16,24 @@ digest changed, no change   review        review        review
 previously denied, changed  review        review        review
 new tool                    review        review        review
 annotation relaxed          block         block         block
+annotation claims less      block         block         block
 hidden characters appeared  block         block         block
 ==========================  ============  ============  ============
 
+"trust" covers every piece of server-written text the model reads, new or changed, anywhere in
+the definition: text edits (description, title, ``$comment``, ``examples``, ``default``) and text
+carried in by a structural change (a new property's description, a new enum value that reads as
+a sentence: ``Change.new_text``). "Annotation claims less" is a hint moving towards the value
+that makes clients gate the tool *less* (readOnlyHint false→true, destructiveHint true→false,
+idempotentHint false→true, openWorldHint true→false, MCP defaults when absent): hosts auto-run
+tools that claim to be read-only, so that claim is an attack on the approval gate until a human
+has read it.
+
 The most severe row present wins (block > review > auto-approve). ``compatible`` is the seed's
 gate semantics: anything not breaking and with no broken recorded call is re-pinned. No tier
-ever auto-approves an annotation relaxation, a new tool, hidden characters, or a tool the
-operator denied. A blocked tool is cleared only by an explicit approval with confirmation.
+ever auto-approves an annotation change on the trust axis (either row), a new tool, hidden
+characters, or a tool the operator denied. A blocked tool is cleared only by an explicit
+approval with confirmation.
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ from mcp_review.core.hidden import find_hidden
 from mcp_review.core.model import Change, ChangeClass, ToolDef, pointer_join
 
 _RULE_RELAXED = "annotation-relaxed"
+_RULE_GATES_LESS = "annotation-gates-less"
 _RULE_HIDDEN_ADDED = "hidden-characters-added"
 
 TIERS: tuple[str, ...] = ("strict", "tiered", "compatible")
@@ -78,6 +90,8 @@ class Facts:
     broken_calls: int = 0
     annotations_relaxed: tuple[str, ...] = ()
     """Hints relaxed, e.g. ``("readOnlyHint true→false",)``."""
+    annotations_gate_less: tuple[str, ...] = ()
+    """Hints that now claim less power, e.g. ``("readOnlyHint false→true",)``."""
     hidden_appeared: tuple[str, ...] = ()
     """Where hidden characters appeared, e.g. ``("/description: ⟨U+200B⟩",)``."""
     previously_denied: bool = False
@@ -102,6 +116,9 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
     steps: list[tuple[Outcome, str]] = []
     for hint in facts.annotations_relaxed:
         steps.append((Outcome.BLOCK, f"annotation relaxed: {hint}"))
+    for hint in facts.annotations_gate_less:
+        steps.append((Outcome.BLOCK, f"annotation claims less power: {hint} (clients gate the "
+                                     "tool less)"))
     for where in facts.hidden_appeared:
         steps.append((Outcome.BLOCK, f"hidden characters: {where}"))
     if facts.new_tool:
@@ -144,6 +161,27 @@ def annotation_relaxations(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]
         if ov != nv and nv == _RELAXED_TO[hint]:
             out.append(f"{hint} {_b(ov)}→{_b(nv)}")
     return tuple(out)
+
+
+def annotation_gate_less(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
+    """Hints that moved to the value that makes clients gate the tool less (absent hints take
+    the MCP default; a hint that is not a boolean restricts nothing, so it never counts as the
+    less-gating claim)."""
+    if old is None:
+        return ()
+    out = []
+    oa, na = old.annotations, new.annotations
+    for hint, default in _HINT_DEFAULTS.items():
+        ov, nv = _eff(oa.get(hint), default, hint), _eff(na.get(hint), default, hint)
+        if ov != nv and nv != _RELAXED_TO[hint]:
+            out.append(f"{hint} {_b(ov)}→{_b(nv)}")
+    return tuple(out)
+
+
+def _eff(v: Any, default: bool, hint: str) -> bool:
+    if v is None:
+        return default
+    return v if isinstance(v, bool) else _RELAXED_TO[hint]
 
 
 def _b(v: Any) -> str:
@@ -209,10 +247,13 @@ def facts_for(
     changes = list(changes)
     classes = frozenset(c.cls for c in changes)
     relaxed = annotation_relaxations(old, new)
+    gate_less = annotation_gate_less(old, new)
     hidden = hidden_appeared(old, new)
     # The engine's own findings count too (belt and braces: either detector blocks).
     if not relaxed:
         relaxed = tuple(c.message for c in changes if c.rule == _RULE_RELAXED)
+    if not gate_less:
+        gate_less = tuple(c.message for c in changes if c.rule == _RULE_GATES_LESS)
     if not hidden:
         hidden = tuple(c.message for c in changes if c.rule == _RULE_HIDDEN_ADDED)
     return Facts(
@@ -220,6 +261,7 @@ def facts_for(
         classes=classes,
         broken_calls=broken_calls,
         annotations_relaxed=relaxed,
+        annotations_gate_less=gate_less,
         hidden_appeared=hidden,
         previously_denied=previously_denied,
         unclassified=old is not None and not changes and old.digest != new.digest,

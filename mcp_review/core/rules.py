@@ -91,8 +91,11 @@ _RULES: list[Rule] = [
     _r("annotation-relaxed", _TR, _T,
        "a safety hint moved towards more power (MCP defaults apply when absent)",
        "annotation {hint} relaxed: {old} -> {new} ({meaning})"),
-    _r("annotation-tightened", _C, _T, "a safety hint moved towards less power",
-       "annotation {hint} tightened: {old} -> {new}"),
+    _r("annotation-gates-less", _TR, _T,
+       "a safety hint now claims less power, so clients gate the tool less (MCP defaults "
+       "apply when absent): never approved automatically",
+       "annotation {hint} now claims less: {old} -> {new} ({meaning}); never approved "
+       "automatically"),
     _r("annotation-explicit-default", _CO, _T,
        "a hint was written out or dropped with the MCP default value: same meaning",
        "annotation {hint}: {old} -> {new} (same effective value {value})"),

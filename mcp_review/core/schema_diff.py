@@ -1188,18 +1188,23 @@ def scan_hidden(tool: ToolDef) -> list[Change]:
 
 # Annotations ---------------------------------------------------------------------------------
 
-# hint: (MCP default when absent, the value that grants more power, what relaxing it means)
-_HINTS: dict[str, tuple[bool, bool, str]] = {
-    "readOnlyHint": (False, False, "the tool may now modify its environment"),
-    "destructiveHint": (True, True, "the tool may now perform destructive updates"),
-    "idempotentHint": (False, False, "repeating a call may now have additional effects"),
-    "openWorldHint": (True, True, "the tool may now reach an open world of external entities"),
+# hint: (MCP default when absent, the value that grants more power, what relaxing it means,
+#        what a client does with the claim of less power)
+_HINTS: dict[str, tuple[bool, bool, str, str]] = {
+    "readOnlyHint": (False, False, "the tool may now modify its environment",
+                     "clients may now run it without asking"),
+    "destructiveHint": (True, True, "the tool may now perform destructive updates",
+                        "clients may stop confirming destructive calls"),
+    "idempotentHint": (False, False, "repeating a call may now have additional effects",
+                       "clients may now retry calls freely"),
+    "openWorldHint": (True, True, "the tool may now reach an open world of external entities",
+                      "clients may stop treating its results as untrusted"),
 }
 
 
 def _annotations(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     out: list[Change] = []
-    for hint, (default, power, meaning) in _HINTS.items():
+    for hint, (default, power, meaning, gated) in _HINTS.items():
         ov, nv = old.get(hint, _MISSING), new.get(hint, _MISSING)
         if _jeq(ov, nv):
             continue
@@ -1211,7 +1216,9 @@ def _annotations(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
         elif ne == power:
             out.append(make("annotation-relaxed", ptr, meaning=Raw(meaning), **shown))
         else:
-            out.append(make("annotation-tightened", ptr, **shown))
+            # A claim of *less* power is what hosts auto-run on (a tool that starts saying
+            # readOnlyHint: true skips the approval prompt): trust, not a tightening.
+            out.append(make("annotation-gates-less", ptr, meaning=Raw(gated), **shown))
     a, b = _as_text(old.get("title")), _as_text(new.get("title"))
     fired = _text_rule(a, b, "annotation-title-changed")
     if fired:

@@ -279,7 +279,7 @@ class ReviewSource:
                       policy=str(t.policy.outcome))
         flags: set[str] = set()
         for r in t.policy.reasons:
-            if r.startswith("annotation relaxed"):
+            if r.startswith(("annotation relaxed", "annotation claims less")):
                 flags.add(FLAG_ANNOTATIONS)
             elif r.startswith("hidden characters"):
                 flags.add(FLAG_HIDDEN)

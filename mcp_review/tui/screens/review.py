@@ -17,7 +17,7 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
 
 from mcp_review.core.hidden import decode_tags, find_hidden
 from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.policy import annotation_relaxations
+from mcp_review.core.policy import annotation_gate_less, annotation_relaxations
 from mcp_review.tui.data import (
     FLAG_ANNOTATIONS,
     FLAG_HIDDEN,
@@ -295,11 +295,17 @@ class ReviewScreen(Screen[ReviewResult | None]):
         new_text, self._new_lines["annotations"] = _pretty(new_a)
         self.query_one("#ann-diff", SideBySide).show(old_text, new_text,
                                                     empty="(no annotations)")
-        relaxed = (annotation_relaxations(self.old, self.new)
-                   if self.old is not None and self.new is not None else ())
-        msg = (Content.assemble(("⚠ relaxed: " + ", ".join(relaxed), "bold $text-error"),
+        relaxed: tuple[str, ...] = ()
+        less: tuple[str, ...] = ()
+        if self.old is not None and self.new is not None:
+            relaxed = annotation_relaxations(self.old, self.new)
+            less = annotation_gate_less(self.old, self.new)
+        warn = [x for x in ("relaxed: " + ", ".join(relaxed) if relaxed else "",
+                            "claims less power (clients gate it less): " + ", ".join(less)
+                            if less else "") if x]
+        msg = (Content.assemble(("⚠ " + "; ".join(warn), "bold $text-error"),
                                 " (no policy tier auto-approves this)")
-               if relaxed else Content("no annotation relaxed").stylize("$text-muted"))
+               if warn else Content("no annotation relaxed").stylize("$text-muted"))
         self.query_one("#ann-summary", Static).update(msg)
 
     def _fill_output(self) -> None:
