@@ -56,7 +56,17 @@ def test_c2_real_mcp_additive_diff_is_compatible_plus_text():
     assert added == {"/inputSchema/properties/description", "/inputSchema/properties/icons",
                      "/inputSchema/properties/websiteUrl"}
     assert {c.rule for c in changes if c.cls is T} == {"tool-description-changed",
-                                                        "schema-description-changed"}
+                                                        "schema-description-changed",
+                                                        "schema-text-added"}
+    # The new properties' descriptions ride on their additions (issue 10: text the model
+    # reads is on the trust axis), and the new $defs/Icon's text has changes of its own.
+    carried = {c.pointer: [t.field for t in c.new_text] for c in changes if c.new_text}
+    assert carried == {p: ["description"] for p in added}
+    assert all(c.trust for c in changes if c.rule == "property-added-optional")
+    assert {c.pointer for c in changes if c.rule == "schema-text-added"} == {
+        "/inputSchema/$defs/Icon/description",
+        *(f"/inputSchema/$defs/Icon/properties/{p}/description"
+          for p in ("mimeType", "sizes", "src", "theme"))}
 
 
 def test_c3_added_required_param_is_breaking():

@@ -142,6 +142,21 @@ _MISSING: Any = object()
 
 
 @dataclass(frozen=True, slots=True)
+class NewText:
+    """A piece of server-written text the model reads that the old definition did not have,
+    carried in by a structural change (a new property's description, a new enum value that
+    reads as a sentence). ``text`` is already visible and bounded (hidden characters shown as
+    tokens, JSON-quoted, cut with an ellipsis): it is safe on every output path."""
+
+    pointer: str
+    field: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pointer": self.pointer, "field": self.field, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One classified change at a JSON pointer into the tool definition.
 
@@ -159,6 +174,14 @@ class Change:
     witness_error: str | None = field(default=None, compare=False)
     promoted: bool = field(default=False, compare=False)
     """True when a witness promoted this change from potentially-breaking to breaking."""
+    new_text: tuple[NewText, ...] = ()
+    """Text the model reads that this change brings in (design.md: the trust axis is separate
+    from compatibility): a change with any is on the trust axis whatever its class."""
+
+    @property
+    def trust(self) -> bool:
+        """On the trust axis: a trust-class change, or one that brings in new text."""
+        return self.cls is ChangeClass.TRUST or bool(self.new_text)
 
     @property
     def has_witness(self) -> bool:
@@ -178,6 +201,8 @@ class Change:
                 d["witness_error"] = self.witness_error
         if self.promoted:
             d["promoted_by_witness"] = True
+        if self.new_text:
+            d["new_text"] = [t.to_json() for t in self.new_text]
         return d
 
 

@@ -46,6 +46,7 @@ from typing import Any
 
 from mcp_review.core.hidden import find_hidden
 from mcp_review.core.model import Change, ChangeClass, ToolDef, pointer_join
+from mcp_review.core.rules import where as where_label
 
 _RULE_RELAXED = "annotation-relaxed"
 _RULE_GATES_LESS = "annotation-gates-less"
@@ -95,6 +96,9 @@ class Facts:
     hidden_appeared: tuple[str, ...] = ()
     """Where hidden characters appeared, e.g. ``("/description: ⟨U+200B⟩",)``."""
     previously_denied: bool = False
+    trust: tuple[str, ...] = ()
+    """What each change on the trust axis puts before the model, visible and bounded, so the
+    reason a tier gives names the text (every output shows the reasons)."""
     unclassified: bool = False
     """The digest changed but the engine named no change (never auto-approved)."""
 
@@ -130,7 +134,11 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
     if facts.broken_calls:
         steps.append((Outcome.REVIEW, f"{facts.broken_calls} recorded call(s) broken"))
     for cls in sorted(facts.classes, key=lambda c: c.value):
-        steps.append((_class_outcome(tier, cls), f"{cls.value} change ({tier})"))
+        why = f"{cls.value} change ({tier})"
+        if cls is ChangeClass.TRUST and facts.trust:
+            more = len(facts.trust) - 1
+            why += ": " + facts.trust[0] + (f" (+{more} more)" if more else "")
+        steps.append((_class_outcome(tier, cls), why))
     if not steps:
         return PolicyResult(tier, Outcome.NONE)
     worst = max((o for o, _ in steps), key=_SEVERITY.__getitem__)
@@ -182,6 +190,20 @@ def _eff(v: Any, default: bool, hint: str) -> bool:
     if v is None:
         return default
     return v if isinstance(v, bool) else _RELAXED_TO[hint]
+
+
+def _trust_line(c: Change) -> str:
+    """One bounded line for a change on the trust axis: the new text it carries, or its own
+    message (messages quote server text visibly and bounded already)."""
+    if c.new_text:
+        t = c.new_text[0]
+        more = len(c.new_text) - 1
+        return (f"new {t.field} text at {where_label(t.pointer)}: {t.text}"
+                + (f" (+{more} more)" if more else ""))
+    return c.message if len(c.message) <= _TRUST_LINE else c.message[:_TRUST_LINE] + "…"
+
+
+_TRUST_LINE = 300
 
 
 def _b(v: Any) -> str:
@@ -245,7 +267,10 @@ def facts_for(
 ) -> Facts:
     """Facts for one live tool: ``old`` is the pinned definition (None for a new tool)."""
     changes = list(changes)
-    classes = frozenset(c.cls for c in changes)
+    # A change that brings in text the model reads (a new property's description) is on the
+    # trust axis as well as its own class: the tier judges both.
+    classes = frozenset(c.cls for c in changes) | (
+        {ChangeClass.TRUST} if any(c.new_text for c in changes) else set())
     relaxed = annotation_relaxations(old, new)
     gate_less = annotation_gate_less(old, new)
     hidden = hidden_appeared(old, new)
@@ -264,5 +289,6 @@ def facts_for(
         annotations_gate_less=gate_less,
         hidden_appeared=hidden,
         previously_denied=previously_denied,
+        trust=tuple(_trust_line(c) for c in changes if c.trust),
         unclassified=old is not None and not changes and old.digest != new.digest,
     )

@@ -12,6 +12,7 @@ with no effect (trust, cosmetic, undecidable) keep their class wherever they fir
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from mcp_review.core.hidden import decode_tags, find_hidden, visible
-from mcp_review.core.model import Change, ChangeClass, Direction, pointer_tokens
+from mcp_review.core.model import Change, ChangeClass, Direction, NewText, pointer_tokens
 
 QUOTE_CAP = 200
 """Longest quoted server value in a message (characters, before the ellipsis)."""
@@ -114,13 +115,24 @@ _RULES: list[Rule] = [
        "{where}: description changed: {delta}"),
     _r("schema-title-changed", _TR, _I, "a title inside a schema changed",
        "{where}: title changed: {delta}"),
+    _r("schema-comment-changed", _TR, _I,
+       "a $comment inside a schema gained or changed text (the model reads the whole schema)",
+       "{where}: $comment changed: {delta}"),
+    _r("schema-examples-changed", _TR, _I,
+       "examples inside a schema gained text the model reads",
+       "{where}: {field} gained text: {added}"),
+    _r("schema-text-added", _TR, _I,
+       "server-written text the old definition did not have, where no other change names it "
+       "(an unreferenced $defs entry, a folded allOf part, ...)",
+       "{where}: new {field} text: {delta}"),
     _r("text-whitespace-changed", _CO, _I, "only whitespace changed in a text field",
        "{where}: {field} changed in whitespace only"),
     _r("text-normalization-changed", _CO, _I,
        "a text field changed only in Unicode normalisation (NFC-equal)",
        "{where}: {field} changed in Unicode normalisation only (same text under NFC)"),
     _r("schema-annotation-changed", _CO, _I,
-       "an annotation keyword (examples, $comment, deprecated, readOnly, ...) changed",
+       "an annotation keyword (deprecated, readOnly, ...) changed, or examples/$comment lost "
+       "text or changed only in whitespace (removed text puts nothing new before the model)",
        "{where}: annotation {keyword} changed: {old} -> {new}"),
     _r("schema-dialect-changed", _CO, _I,
        "$schema changed; the walker normalises draft-07 and 2020-12 forms",
@@ -488,3 +500,24 @@ def hidden_tokens(text: str, cap: int = 12) -> tuple[Raw, Raw]:
     tags = decode_tags(text)
     decoded = f"; TAG text decodes to {quote(tags)}" if tags else ""
     return Raw(_safe(shown)), Raw(decoded)
+
+
+NEW_TEXT_SHOWN = 2
+"""New texts quoted in a change's message (all of them, up to the cap, are in ``new_text``)."""
+NEW_TEXT_QUOTE = 160
+
+
+def new_text(pointer: str, field: str, text: str) -> NewText:
+    """A NewText with the server's ``text`` (and a server-named ``field``) made visible and
+    bounded, as every quoted server value is."""
+    return NewText(pointer, _safe(_cap(field, 60)), quote(text, NEW_TEXT_QUOTE))
+
+
+def with_new_text(change: Change, items: list[NewText], more: int = 0) -> Change:
+    """``change`` carrying ``items`` on the trust axis, named at the end of its message so every
+    output that shows the message shows the text too."""
+    shown = ", ".join(f"{t.field} {t.text}" for t in items[:NEW_TEXT_SHOWN])
+    extra = len(items) - NEW_TEXT_SHOWN + more
+    suffix = "; new text the model reads: " + shown + (f" (+{extra} more)" if extra > 0 else "")
+    return dataclasses.replace(change, message=change.message + suffix,
+                               new_text=change.new_text + tuple(items))

@@ -25,6 +25,7 @@ from mcp_review.core.model import (
     Change,
     ChangeClass,
     Direction,
+    NewText,
     ToolDef,
     pointer_join,
     pointer_tokens,
@@ -36,8 +37,10 @@ from mcp_review.core.rules import (
     class_for,
     hidden_tokens,
     make,
+    new_text,
     quote,
     where,
+    with_new_text,
 )
 from mcp_review.core.rules import text_delta as _delta
 
@@ -50,6 +53,7 @@ _ANNOTATIONS_COSMETIC = frozenset({
     "$dynamicAnchor", "contentMediaType", "contentEncoding", "contentSchema", "$vocabulary",
 })
 _TEXT = frozenset({"title", "description"})
+_TEXT_ANNOTATIONS = frozenset({"$comment", "examples", "example"})  # text: on the trust axis
 _CONTAINERS = frozenset({"$defs", "definitions"})  # judged only through the refs that use them
 # Keywords that carry no constraint: a schema made only of these accepts every value.
 _NO_CONSTRAINT = _ANNOTATIONS_COSMETIC | _TEXT | _CONTAINERS | {"$schema", "default"}
@@ -187,6 +191,7 @@ class _Walker:
         self.lifted: set[int] = set()
         self.anchors: dict[int, dict[str, str]] = {}
         self.flat: dict[int, tuple[Any, Any]] = {}  # id(schema) -> (schema, flattened view)
+        self.reported: set[tuple[str, str]] = set()  # (text kind, normalised text) named
 
     def flatten(self, s: Any, *, refs: bool) -> Any:
         """``s`` with its ``allOf`` folded in where that is exact (see _flatten_all_of); the
@@ -413,14 +418,35 @@ class _Walker:
             if fired:
                 ptr = pointer_join(np if nv is not _MISSING else op, field)
                 self.emit(fired, ptr, pos, delta=_delta(a, b), field=Raw(field))
+                self.reported.add((field, _norm(b)))
 
     def h_annotation(self, o, n, op, np, pos, depth):
         for k in _ANNOTATIONS_COSMETIC:
             ov, nv = o.get(k, _MISSING), n.get(k, _MISSING)
-            if (ov is not _MISSING or nv is not _MISSING) and not _jeq(ov, nv):
-                self.emit("schema-annotation-changed",
-                          pointer_join(np if nv is not _MISSING else op, k), pos,
-                          keyword=Raw(k), old=_opt(ov), new=_opt(nv))
+            if (ov is _MISSING and nv is _MISSING) or _jeq(ov, nv):
+                continue
+            ptr = pointer_join(np if nv is not _MISSING else op, k)
+            if k in _TEXT_ANNOTATIONS and self._text_annotation(k, ov, nv, ptr, pos):
+                continue
+            self.emit("schema-annotation-changed", ptr, pos, keyword=Raw(k), old=_opt(ov),
+                      new=_opt(nv))
+
+    def _text_annotation(self, k: str, ov: Any, nv: Any, ptr: str, pos: bool) -> bool:
+        """``$comment`` / ``examples`` text the model reads: True when new text fired a trust
+        rule. Text that was only removed, or changed in whitespace, stays cosmetic."""
+        kind = _TEXT_KIND[k]
+        olds = {_norm(t) for t in _data_strings(ov)}
+        gained = [t for t in _data_strings(nv) if _norm(t) and _norm(t) not in olds]
+        if not gained:
+            return False
+        self.reported.update((kind, _norm(t)) for t in gained)
+        if k == "$comment":
+            self.emit("schema-comment-changed", ptr, pos,
+                      delta=_delta(_as_text(ov), _as_text(nv)))
+        else:
+            self.emit("schema-examples-changed", ptr, pos, field=Raw(k),
+                      added=list(dict.fromkeys(gained)))
+        return True
 
     def h_dialect(self, o, n, op, np, pos, depth):
         ov, nv = o.get("$schema", _MISSING), n.get("$schema", _MISSING)
@@ -430,6 +456,8 @@ class _Walker:
 
     def h_default(self, o, n, op, np, pos, depth):
         ov, nv = o.get("default", _MISSING), n.get("default", _MISSING)
+        if not _jeq(ov, nv):  # default-added/changed below are trust: they name this text
+            self.reported.update(("default", _norm(t)) for t in _data_strings(nv))
         if ov is _MISSING:
             self.emit("default-added", pointer_join(np, "default"), pos, new=nv)
         elif nv is _MISSING:
@@ -1142,6 +1170,11 @@ _IGNORED = frozenset({"$ref", *_CONTAINERS})  # $ref is followed in deref; conta
 
 def diff_schemas(old: Any, new: Any, *, output: bool = False) -> list[Change]:
     """Classified changes between two schema documents (``inputSchema`` by default)."""
+    return _walk(old, new, output)[0]
+
+
+def _walk(old: Any, new: Any, output: bool) -> tuple[list[Change], set[tuple[str, str]]]:
+    """The walk of one schema document: its changes, and the texts its text rules named."""
     out: list[Change] = []
     base = "/outputSchema" if output else "/inputSchema"
     w = _Walker(old, new, base, not output, out)
@@ -1149,7 +1182,7 @@ def diff_schemas(old: Any, new: Any, *, output: bool = False) -> list[Change]:
         w.diff(old, new, base, base, not output, 0)
     except RecursionError:  # belt and braces: a hostile shape must not become a traceback
         out.append(make("schema-too-deep", base, direction=w.direction, limit=MAX_DEPTH))
-    return out
+    return out, w.reported
 
 
 def diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
@@ -1168,14 +1201,17 @@ def diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
             out.append(make(fired, "/" + field, direction=Direction.TOOL, delta=_delta(a, b),
                             field=Raw(field), where=Raw("tool")))
     out += _annotations(old.annotations, new.annotations)
-    out += diff_schemas(ow.get("inputSchema"), nw.get("inputSchema"))
+    schema, named = _walk(ow.get("inputSchema"), nw.get("inputSchema"), False)
     oo, no = ow.get("outputSchema"), nw.get("outputSchema")
     if oo is None and no is not None:
-        out.append(make("output-schema-added", "/outputSchema"))
+        schema.append(make("output-schema-added", "/outputSchema"))
     elif oo is not None and no is None:
-        out.append(make("output-schema-removed", "/outputSchema"))
+        schema.append(make("output-schema-removed", "/outputSchema"))
     elif oo is not None and no is not None:
-        out += diff_schemas(oo, no, output=True)
+        more, named_out = _walk(oo, no, True)
+        schema += more
+        named |= named_out
+    out += _with_new_text(ow, nw, schema, named)
     out += _hidden_added(old.hashed_projection(), new.hashed_projection())
     return out
 
@@ -1285,3 +1321,184 @@ def _hidden_changes(found: Iterator[tuple[str, str, bool]], rule: str,
         out.append(make(rule, "", where=Raw(f"{extra} more strings"),
                         tokens=Raw("(not listed)"), decoded=Raw("")))
     return out
+
+
+# Text the model reads ------------------------------------------------------------------------
+#
+# Every piece of server-written text in a definition reaches the model, wherever it sits: a new
+# property's description is as much an instruction as a rewritten tool description (issue 10).
+# The walker names text edits where it compares two nodes; this pass finds the rest (text in a
+# new property, branch, $defs entry or output schema, a new enum value that reads as a
+# sentence) and puts it on the trust axis: on the structural change that carried it in, else on
+# a change of its own. Text the old definition already had (same kind, any place, whitespace
+# and Unicode normalisation aside) is not new; removed text puts nothing new before the model.
+
+_TEXT_KIND = {"description": "description", "title": "title", "$comment": "$comment",
+              "examples": "examples", "example": "examples", "default": "default",
+              "enum": "enum", "const": "enum"}
+_ALWAYS_TEXT = frozenset({"description", "title", "$comment", "examples", "example", "default"})
+"""Every string under these is text (any length)."""
+_SCHEMA_ONE = frozenset({"items", "additionalProperties", "additionalItems",
+                         "unevaluatedProperties", "unevaluatedItems", "contains", "not", "if",
+                         "then", "else", "propertyNames", "contentSchema"})
+_SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+_SCHEMA_MAP = frozenset({"properties", "patternProperties", "$defs", "definitions",
+                         "dependentSchemas", "dependencies"})
+_NOT_TEXT = frozenset({"type", "$ref", "$schema", "$id", "$anchor", "$dynamicAnchor",
+                       "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
+                       "pattern", "required", "dependentRequired"})
+"""Identifiers, references and regexes: not prose (their changes have rules of their own)."""
+TEXT_MIN = 40
+"""An enum/const value (or another free string) longer than this reads as text."""
+_NEW_TEXT_CAP = 20
+"""Most new texts carried by one change (the rest are counted)."""
+_TEXT_CHANGES_CAP = 100
+"""Most changes of their own for new text per definition; the rest are summarised in one."""
+
+
+def _norm(s: str) -> str:
+    return _WS.sub(" ", unicodedata.normalize("NFC", s)).strip()
+
+
+def _texty(s: str) -> bool:
+    """A value that reads as prose: whitespace in it, or longer than TEXT_MIN."""
+    return len(s) > TEXT_MIN or _WS.search(s) is not None
+
+
+def _data_strings(v: Any) -> Iterator[str]:
+    """Every string in a JSON value, object keys included, iteratively."""
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            yield x
+        elif isinstance(x, dict):
+            for k, y in x.items():
+                if isinstance(k, str):
+                    yield k
+                stack.append(y)
+        elif isinstance(x, list):
+            stack.extend(x)
+
+
+def _data_texts(v: Any, ptr: str) -> Iterator[tuple[str, str]]:
+    """(pointer, string) for every string in a JSON value, object keys included."""
+    stack = [(v, ptr)]
+    while stack:
+        x, p = stack.pop()
+        if isinstance(x, str):
+            yield p, x
+        elif isinstance(x, dict):
+            for k, y in reversed(list(x.items())):
+                child = pointer_join(p, k)
+                yield child, k
+                stack.append((y, child))
+        elif isinstance(x, list):
+            stack.extend((y, pointer_join(p, i)) for i, y in reversed(list(enumerate(x))))
+
+
+def _model_text(doc: Any, base: str) -> Iterator[tuple[str, str, str, str]]:
+    """(pointer, field, kind, text) for every piece of text the model reads in a schema
+    document, at any depth: under description/title/$comment/examples/default (every string),
+    enum/const values, property names and any other free strings that read as prose."""
+    stack: list[tuple[Any, str]] = [(doc, base)]
+    while stack:
+        node, ptr = stack.pop()
+        if not isinstance(node, dict):
+            if isinstance(node, (str, list)):  # not a schema: still read by the model
+                for p, t in _data_texts(node, ptr):
+                    if _texty(t):
+                        yield p, "value", "other", t
+            continue
+        for k, v in reversed(list(node.items())):
+            child = pointer_join(ptr, k)
+            if k in _ALWAYS_TEXT or k in ("enum", "const"):
+                texty = k not in _ALWAYS_TEXT
+                for p, t in _data_texts(v, child):
+                    if not texty or _texty(t):
+                        yield p, k, _TEXT_KIND[k], t
+            elif k in _SCHEMA_MAP and isinstance(v, dict):
+                for name, sub in reversed(list(v.items())):
+                    sp = pointer_join(child, name)
+                    if k == "properties" and _texty(name):
+                        yield sp, "property name", "property name", name
+                    if isinstance(sub, dict):
+                        stack.append((sub, sp))
+            elif k in _SCHEMA_LIST and isinstance(v, list):
+                stack.extend((sub, pointer_join(child, i)) for i, sub in
+                             reversed(list(enumerate(v))) if isinstance(sub, dict))
+            elif k in _SCHEMA_ONE and isinstance(v, dict):
+                stack.append((v, child))
+            elif k not in _NOT_TEXT and k not in _SCHEMA_MAP | _SCHEMA_LIST | _SCHEMA_ONE:
+                for p, t in _data_texts(v, child):  # an unknown keyword: its prose counts
+                    if _texty(t):
+                        yield p, k, "other", t
+
+
+def _known_text(ow: dict[str, Any], named: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """(kind, normalised text) of every text the old definition showed the model, plus the
+    ones the walker already named."""
+    known = set(named)
+    for field in ("description", "title"):
+        v = ow.get(field)
+        if isinstance(v, str):
+            known.add((field, _norm(v)))
+    ann = ow.get("annotations")
+    if isinstance(ann, dict) and isinstance(ann.get("title"), str):
+        known.add(("title", _norm(ann["title"])))
+    for key, base in (("inputSchema", "/inputSchema"), ("outputSchema", "/outputSchema")):
+        for _, _, kind, t in _model_text(ow.get(key), base):
+            known.add((kind, _norm(t)))
+    return known
+
+
+def _under(ptr: str, anc: str) -> bool:
+    return ptr == anc or ptr.startswith(anc + "/")
+
+
+def _with_new_text(ow: dict[str, Any], nw: dict[str, Any], changes: list[Change],
+                   named: set[tuple[str, str]]) -> list[Change]:
+    """``changes`` with the new text of the definition put on the trust axis."""
+    known = _known_text(ow, named)
+    old_at: dict[str, str] | None = None
+    carried: dict[int, list[NewText]] = {}
+    extra: dict[int, int] = {}
+    own: list[Change] = []
+    left = 0
+    # The deepest change whose pointer holds the text carried it in (a new property, a new
+    # branch, enum values added); rename hints point where the added property does: skip them.
+    anchors = sorted(((c.pointer, i) for i, c in enumerate(changes)
+                      if c.rule != "property-rename-suspected"),
+                     key=lambda x: -len(x[0]))
+    for key, base in (("inputSchema", "/inputSchema"), ("outputSchema", "/outputSchema")):
+        for ptr, field, kind, t in _model_text(nw.get(key), base):
+            n = _norm(t)
+            if not n or (kind, n) in known:
+                continue
+            known.add((kind, n))  # the same text twice is one finding
+            i = next((i for p, i in anchors if _under(ptr, p)), None)
+            if i is not None:
+                got = carried.setdefault(i, [])
+                if len(got) < _NEW_TEXT_CAP:
+                    got.append(new_text(ptr, field, t))
+                else:
+                    extra[i] = extra.get(i, 0) + 1
+                continue
+            if len(own) >= _TEXT_CHANGES_CAP:
+                left += 1
+                continue
+            if old_at is None:
+                old_at = {p: x for k, b in (("inputSchema", "/inputSchema"),
+                                            ("outputSchema", "/outputSchema"))
+                          for p, _, _, x in _model_text(ow.get(k), b)}
+            rule = "schema-text-added"
+            direction = Direction.OUTPUT if base == "/outputSchema" else Direction.INPUT
+            was = old_at.get(ptr)
+            own.append(make(rule, ptr, direction=direction, field=Raw(field),
+                            delta=_delta(was, t) if was else t))
+    if left:
+        own.append(make("schema-text-added", "", where=Raw(f"{left} more places"),
+                        field=Raw("server"), delta=Raw("(not listed)")))
+    out = [with_new_text(c, carried[i], extra.get(i, 0)) if i in carried else c
+           for i, c in enumerate(changes)]
+    return out + own
