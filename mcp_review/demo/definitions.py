@@ -99,12 +99,14 @@ def _warehouse_v2() -> list[dict[str, Any]]:
                              "may be served from a cache; set cache=false to force a fresh read.")
     cached["inputSchema"]["properties"]["cache"] = {
         "type": "boolean", "description": "Serve from the result cache when possible (default true)."}
-    # C2: three added optional properties and nothing else (seed C2 is the MCP spec's own
-    # Implementation object gaining description, icons and websiteUrl).
+    # C2-style: three added optional properties and nothing else (seed C2 is the MCP spec's own
+    # Implementation object gaining description, icons and websiteUrl). No new text: a new
+    # property's description is text the model reads, which would make it wait for review as
+    # run_query_cached does; bare flags are a compatible schema change only.
     props = tools["run_query_explain"]["inputSchema"]["properties"]
-    props["analyze"] = {"type": "boolean", "description": "Run the query to get real timings."}
-    props["buffers"] = {"type": "boolean", "description": "Report buffer usage."}
-    props["settings"] = {"type": "boolean", "description": "Report non-default settings."}
+    props["analyze"] = {"type": "boolean"}
+    props["buffers"] = {"type": "boolean"}
+    props["settings"] = {"type": "boolean"}
     # outputSchema: row_count may now be fractional (an estimate) and size_bytes may be missing.
     # Output is judged the other way round: what a caller may now receive grew, so it breaks
     # callers that relied on the old promise.

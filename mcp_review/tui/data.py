@@ -33,6 +33,8 @@ FLAG_HIDDEN = "hidden"
 FLAG_LABELS = {FLAG_TEXT: "text changed", FLAG_ANNOTATIONS: "annotation relaxed",
                FLAG_HIDDEN: "hidden chars"}
 FLAG_SHORT = {FLAG_TEXT: "text", FLAG_ANNOTATIONS: "relaxed", FLAG_HIDDEN: "hidden"}
+_TEXT_RULES = frozenset({"schema-description-changed", "schema-title-changed",
+                         "schema-comment-changed", "schema-examples-changed", "schema-text-added"})
 
 def _strings(v: Any) -> Iterable[str]:
     if isinstance(v, str):
@@ -286,6 +288,8 @@ class ReviewSource:
         if pinned is not None and t.live is not None and (
                 pinned.description != t.live.description or pinned.title != t.live.title):
             flags.add(FLAG_TEXT)
+        if cmp is not None and any(c.new_text or c.rule in _TEXT_RULES for c in cmp.changes):
+            flags.add(FLAG_TEXT)  # text the model reads, anywhere in the definition
         if e.status is Status.NEW and tool_has_hidden(t.live):
             flags.add(FLAG_HIDDEN)
         e.flags = frozenset(flags)

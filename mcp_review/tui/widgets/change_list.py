@@ -50,7 +50,11 @@ class ChangeList(DataTable[Text]):
         self.clear()
         for i, c in enumerate(self.changes):
             label = str(c.cls) + (" ↑" if c.promoted else "")
-            self.add_row(Text(label, style=CLASS_STYLE[c.cls]), Text(c.rule),
+            cell = Text(label, style=CLASS_STYLE[c.cls])
+            if c.new_text and c.cls is not ChangeClass.TRUST:
+                # the other axis: this change brings in text the model reads
+                cell.append(" +trust", style=CLASS_STYLE[ChangeClass.TRUST])
+            self.add_row(cell, Text(c.rule),
                          safe_text(c.pointer, limit=80), safe_text(c.message, limit=300),
                          key=str(i))
 
