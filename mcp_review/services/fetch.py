@@ -17,12 +17,15 @@ The ``mcp`` package is imported inside functions only: importing it costs ~1.8 s
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import contextvars
 import datetime as _dt
 import logging
 import os
 import re
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -94,6 +97,8 @@ class _Probe:
     http_content_type: str | None = None
     garbage: list[str] = field(default_factory=list)
     stderr: IO[str] | None = None
+    bad_utf8: str | None = None
+    """Set (by the decoder's error handler) when the server wrote bytes that are not UTF-8."""
 
 
 # --- quieting the SDK ----------------------------------------------------------------------
@@ -117,6 +122,127 @@ def _prepare_sdk() -> None:
     _session.DISCOVER_TIMEOUT_SECONDS = min(_session.DISCOVER_TIMEOUT_SECONDS,
                                             DISCOVER_PROBE_SECONDS)
     _prepared = True
+
+
+# --- invalid UTF-8 on stdio ----------------------------------------------------------------
+
+# The SDK decodes a stdio server's stdout strictly, and a decoding error leaves its reader
+# draining until the whole timeout runs out. Decoding with this handler instead notes the
+# first bad byte on the connection's probe (found through a context variable: the reader task
+# is started inside ``connect`` and inherits it) and substitutes U+FFFD; the read stream then
+# fails the connection at the next message, so the server is reported at once.
+_UTF8_ERRORS = "mcp-review-invalid-utf8"
+_utf8_probe: contextvars.ContextVar[_Probe | None] = contextvars.ContextVar(
+    "mcp_review_utf8_probe", default=None)
+
+
+def _on_invalid_utf8(e: UnicodeError) -> tuple[str, int]:
+    probe = _utf8_probe.get()
+    if isinstance(e, UnicodeDecodeError) and probe is not None and probe.bad_utf8 is None:
+        bad = bytes(e.object[e.start:e.end])[:8]
+        probe.bad_utf8 = f"byte{'s' if len(bad) > 1 else ''} {bad.hex(' ')}"
+    return "\ufffd", e.end  # type: ignore[attr-defined]
+
+
+codecs.register_error(_UTF8_ERRORS, _on_invalid_utf8)
+
+
+def _check_utf8(probe: _Probe) -> None:
+    if probe.bad_utf8 is not None:
+        raise FetchError("protocol-error", f"the server wrote invalid UTF-8 on stdout "
+                                           f"({probe.bad_utf8}); MCP messages are UTF-8 JSON")
+
+
+# --- the server's stderr log -----------------------------------------------------------------
+
+STDERR_RUN_CAP = 256 * 1024
+"""Bytes of one connection's stderr kept in the log; the rest is drained and dropped."""
+STDERR_FILE_CAP = 1024 * 1024
+"""A log that could grow past this with one more run is rotated to ``<name>.stderr.log.1``
+first (one old generation kept), so a server's logs never take more than twice this."""
+
+
+class ServerStderr:
+    """A server's stderr: a pipe the child writes to, copied by a thread into the log up to
+    ``STDERR_RUN_CAP`` bytes per connection (a flooding server neither fills the disk nor
+    blocks on a full pipe). Passed to the SDK as ``errlog`` (it needs ``fileno()``)."""
+
+    def __init__(self, sink: IO[bytes], run_cap: int = STDERR_RUN_CAP):
+        self._sink = sink
+        self._start = sink.tell()
+        self._cap = run_cap
+        r, w = os.pipe()
+        self._r = r
+        self._w: int | None = w
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._pump, name="mcp-review-stderr",
+                                        daemon=True)
+        self._thread.start()
+
+    def fileno(self) -> int:
+        if self._w is None:
+            raise ValueError("the stderr pipe is closed")
+        return self._w
+
+    def write(self, s: str) -> int:  # the SDK never writes; file-like for anyone who does
+        os.write(self.fileno(), s.encode("utf-8", "replace"))
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def _pump(self) -> None:
+        kept = 0
+        cut = False
+        try:
+            while True:
+                chunk = os.read(self._r, 65536)
+                if not chunk:
+                    break
+                room = self._cap - kept
+                if room > 0:
+                    part = chunk[:room]
+                    with self._lock:
+                        self._sink.write(part)
+                        self._sink.flush()
+                    kept += len(part)
+                if len(chunk) > max(room, 0) and not cut:
+                    cut = True
+                    with self._lock:
+                        self._sink.write(f"\n--- stderr cut at {self._cap} bytes by "
+                                         "mcp-review ---\n".encode())
+                        self._sink.flush()
+        except (OSError, ValueError):
+            pass
+        finally:
+            os.close(self._r)
+
+    def _finish(self, wait: float = 2.0) -> None:
+        if self._w is not None:
+            os.close(self._w)
+            self._w = None
+        # EOF arrives once the (stopped) server's end is closed too; a grandchild that keeps
+        # it open costs at most ``wait``.
+        self._thread.join(wait)
+
+    def text(self) -> str:
+        """What this connection's server wrote (up to the cap), decoded leniently."""
+        self._finish()
+        with self._lock:
+            try:
+                self._sink.flush()
+                end = self._sink.seek(0, os.SEEK_END)
+                self._sink.seek(max(self._start, end - 4000))
+                data = self._sink.read()
+                self._sink.seek(0, os.SEEK_END)
+            except (OSError, ValueError):
+                return ""
+        return data.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        self._finish()
+        with self._lock:
+            self._sink.close()
 
 
 # --- connecting ----------------------------------------------------------------------------
@@ -148,13 +274,14 @@ class _WatchedRead:
         return self
 
     async def __anext__(self) -> Any:
-        item = await self._inner.__anext__()
-        if isinstance(item, Exception) and len(self._probe.garbage) < 3:
-            self._probe.garbage.append(_garbage_text(item))
-        return item
+        return self._seen(await self._inner.__anext__())
 
     async def receive(self) -> Any:
-        item = await self._inner.receive()
+        return self._seen(await self._inner.receive())
+
+    def _seen(self, item: Any) -> Any:
+        # A message decoded from invalid UTF-8 is never delivered: the connection fails here.
+        _check_utf8(self._probe)
         if isinstance(item, Exception) and len(self._probe.garbage) < 3:
             self._probe.garbage.append(_garbage_text(item))
         return item
@@ -213,12 +340,16 @@ async def connect(
         assert cfg.command is not None
         params = StdioServerParameters(command=cfg.command, args=list(cfg.args),
                                        env=dict(cfg.env) or None, cwd=cfg.cwd)
+        # The field is a Literal of the standard handlers; model_copy sets ours unvalidated.
+        params = params.model_copy(update={"encoding_error_handler": _UTF8_ERRORS})
         # Never the terminal: the SDK default is sys.__stderr__, which garbles a TUI.
         err = errlog if errlog is not None else open(os.devnull, "w")
+        token = _utf8_probe.set(probe)
         try:
             async with Client(_watched(stdio_client(params, errlog=err), probe), **kw) as c:
                 yield c
         finally:
+            _utf8_probe.reset(token)
             if errlog is None:
                 err.close()
         return
@@ -262,11 +393,25 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
     ttl_ms: int | None = None
     scope: str | None = None
     seen_cursors: set[str] = set()
+    first_page: list[dict[str, Any]] | None = None
+    page_of: dict[str, int] = {}
     for page in range(max_pages):
         try:
             result = await client.list_tools(cursor=cursor, cache_mode="bypass")
         except ValidationError as e:
             raise FetchError("malformed-tool-list", _describe_validation(e, offset=len(tools))) from None
+        wires = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in result.tools]
+        if page == 0:
+            first_page = wires
+        for w in wires:
+            name = w.get("name")
+            if isinstance(name, str) and page_of.get(name, page) != page:
+                # The same tool on two pages: the list changed under the cursor. Merging the
+                # pages would make a list the server never served.
+                raise FetchError("malformed-tool-list", _changed_between_pages(
+                    f"tool {name!r} was on page {page_of[name] + 1} and again on page {page + 1}"))
+            if isinstance(name, str):
+                page_of.setdefault(name, page)
         if page == 0:
             # The model fills defaults (0, "private") even when the server sent nothing, as on
             # every legacy connection: record only what was really on the wire.
@@ -274,8 +419,7 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
             ttl_ms = result.ttl_ms if "ttl_ms" in sent else None
             scope = getattr(result, "cache_scope", None) if "cache_scope" in sent else None
             scope = str(getattr(scope, "value", scope)) if scope is not None else None
-        for i, t in enumerate(result.tools):
-            wire = t.model_dump(by_alias=True, exclude_none=True, mode="json")
+        for i, (t, wire) in enumerate(zip(result.tools, wires, strict=True)):
             try:
                 tools.append(ToolDef.from_wire(wire, source=f"tool #{len(tools)}"))
             except InputError as e:
@@ -288,6 +432,15 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
                                       f"in {page + 1} pages); raise max_tools if this is real")
         cursor = result.next_cursor
         if cursor is None:
+            if page > 0:
+                # Paged: read page 1 again. A list that changed while it was paged (a tool
+                # added, removed or edited in front of the cursor) is reported, not merged.
+                again = await client.list_tools(cursor=None, cache_mode="bypass")
+                now = [t.model_dump(by_alias=True, exclude_none=True, mode="json")
+                       for t in again.tools]
+                if now != first_page:
+                    raise FetchError("malformed-tool-list", _changed_between_pages(
+                        "page 1 is no longer what it was when paging began"))
             return Listing(tools, ttl_ms, scope, page + 1)
         if cursor in seen_cursors:
             raise FetchError("malformed-tool-list", f"the server repeated cursor {cursor[:40]!r} "
@@ -295,6 +448,11 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
         seen_cursors.add(cursor)
     raise FetchError("flood", f"more than {max_pages} pages of tools ({len(tools)} tools so "
                               "far); raise max_pages if this is real")
+
+
+def _changed_between_pages(detail: str) -> str:
+    return (f"the tool list changed while it was being paged ({detail}); nothing was merged: "
+            "fetch again")
 
 
 def _describe_validation(e: Any, *, offset: int) -> str:
@@ -316,34 +474,30 @@ def _describe_validation(e: Any, *, offset: int) -> str:
 # --- one server ----------------------------------------------------------------------------
 
 
-def _open_errlog(cfg: ServerConfig, log_dir: str | os.PathLike[str] | None) -> IO[str] | None:
+def _open_errlog(cfg: ServerConfig,
+                 log_dir: str | os.PathLike[str] | None) -> ServerStderr | None:
     if cfg.transport != "stdio" or cfg.target is not None:
         return None
     if log_dir is None:
-        return tempfile.TemporaryFile("w+", encoding="utf-8")
+        return ServerStderr(tempfile.TemporaryFile("w+b"))
     path = log_path(log_dir, cfg.name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    f = open(path, "a+", encoding="utf-8")
+    try:
+        if path.stat().st_size + STDERR_RUN_CAP + 512 > STDERR_FILE_CAP:
+            os.replace(path, path.with_name(path.name + ".1"))
+    except FileNotFoundError:
+        pass
+    f = open(path, "a+b")
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    f.write(f"--- {stamp} mcp-review connect {cfg.name} ---\n")
+    f.write(f"--- {stamp} mcp-review connect {cfg.name} ---\n".encode("utf-8", "backslashreplace"))
     f.flush()
-    return f
+    return ServerStderr(f)
 
 
-def _stderr_tail(f: IO[str] | None, limit: int = 300) -> str:
+def _stderr_tail(f: ServerStderr | None, limit: int = 300) -> str:
     if f is None:
         return ""
-    try:
-        f.flush()
-        end = f.seek(0, os.SEEK_END)
-        f.seek(max(0, end - 4000))
-        text = f.read()
-    except (OSError, ValueError):
-        return ""
-    # Only what this run wrote: the log is appended to across runs, each run after a marker.
-    marker = text.rfind("\n--- ")
-    if marker >= 0:
-        text = text[marker + 1:].split("\n", 1)[1] if "\n" in text[marker + 1:] else ""
+    text = f.text()
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("--- ")]
     tail = " | ".join(lines[-3:])
     return tail[-limit:]
