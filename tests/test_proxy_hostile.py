@@ -345,3 +345,23 @@ def test_a_server_that_dies_during_the_proxys_own_list_fails_the_call(tmp_path: 
         assert c.recv_line() is None
         assert c.proc.wait(10) == 3
     assert [m["method"] for m in _received_msgs(tmp_path)] == ["tools/list"]
+
+
+def test_a_reused_id_cannot_carry_an_unfiltered_list(tmp_path: Path):
+    """A tools/list and a ping with one id: the ping is refused (the id is pending), so the one
+    reply the server gives under that id is the list, filtered."""
+    with _session(tmp_path, "tools_everywhere") as c:
+        c.initialize()
+        c.send({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})
+        c.send({"jsonrpc": "2.0", "id": 9, "method": "ping"})
+        got = [c.recv(), c.recv()]
+        c.send({"jsonrpc": "2.0", "id": 10, "method": "ping"})
+        got += _until(c, 10)
+        assert c.close() == 0
+    nines = [m for m in got if m["id"] == 9]
+    assert sorted("error" in m for m in nines) == [False, True]
+    assert [t["name"] for t in next(m for m in nines if "result" in m)["result"]["tools"]] == [
+        "echo", "hang"]
+    assert not any(WITHHELD.encode() in x for x in c.all)
+    assert [(m["method"], m["id"]) for m in _received_msgs(tmp_path) if "id" in m] == [
+        ("initialize", 1), ("tools/list", 9), ("ping", 10)]
