@@ -14,12 +14,19 @@ One JSON object per line, beside the pin file (``mcp-pins.toml`` → ``mcp-pins.
 Auto-approvals have ``who`` = ``"mcp-review (policy <tier>)"``. Nothing from the server config
 (env values, headers, commands) is ever written here. Lines are only ever appended, each with
 one ``write`` on an ``O_APPEND`` descriptor and fsynced; a reader skips a torn last line.
+
+A torn last line (a writer killed mid-append, a full disk) never swallows the next record: an
+append to a file that does not end with a newline starts with one. The log is never written
+through a symbolic link (``O_NOFOLLOW``) nor to anything but a regular file, so a planted
+``mcp-pins.audit.jsonl -> ~/.bashrc`` cannot make a decision append text to another file. A
+failed write is an InputError (exit 2) naming the log, never a traceback.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import Any
 
 from mcp_review.core.errors import InputError
@@ -59,15 +66,31 @@ def append(path: str, records: list[dict[str, Any]]) -> None:
         return
     data = "".join(json.dumps(r, ensure_ascii=True) + "\n" for r in records).encode("ascii")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        # O_NONBLOCK: a FIFO planted as the log must not hang the command (it is refused below).
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                     | os.O_NONBLOCK, 0o644)
     except OSError as e:
+        if os.path.islink(path):
+            raise InputError("the audit log is a symbolic link; refusing to write through it "
+                             "(remove the link)", source=path) from None
         raise InputError(f"cannot open the audit log: {e.strerror}", source=path) from None
     try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError("the audit log is not a regular file; refusing to write to it",
+                             source=path)
+        # Callers hold the pin file's lock, so no other appender runs between this read of the
+        # last byte and the write.
+        if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
+            data = b"\n" + data
         view = memoryview(data)
         while view:
             n = os.write(fd, view)
             view = view[n:]
         os.fsync(fd)
+    except OSError as e:
+        raise InputError(f"cannot write the audit log ({e.strerror or e}); the pin file was not "
+                         "changed", source=path) from None
     finally:
         os.close(fd)
 

@@ -106,6 +106,18 @@ def digest_of(wire: dict[str, Any], fields: tuple[str, ...] = HASHED_FIELDS) -> 
     return "sha256:" + hashlib.sha256(canonical_bytes(proj)).hexdigest()
 
 
+def digest_under(wire: dict[str, Any], scheme: int, fields: tuple[str, ...] | list[str]) -> str:
+    """The digest of ``wire`` under digest scheme ``scheme`` over ``fields``.
+
+    A pin records the scheme and the hashed fields it was made with, so its digest is verified
+    under those (a pin made by an older scheme still verifies). ValueError for a scheme this
+    mcp-review does not know: such a pin cannot be verified, so it is not trusted.
+    """
+    if isinstance(scheme, int) and not isinstance(scheme, bool) and scheme == 1:
+        return digest_of(wire, tuple(fields))
+    raise ValueError(f"digest scheme {scheme!r} is unknown to this mcp-review")
+
+
 def _json_kind(v: Any) -> str:
     if v is None:
         return "null"

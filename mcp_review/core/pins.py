@@ -53,7 +53,7 @@ import tomli_w
 
 from mcp_review.core import audit
 from mcp_review.core.errors import InputError
-from mcp_review.core.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
+from mcp_review.core.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of, digest_under
 from mcp_review.core.policy import TIERS
 
 VERSION = 1
@@ -137,6 +137,37 @@ class Pin:
         where = f"pin {_table_path(self.key)}"
         data = loads(self.definition, source=where)
         return ToolDef.from_wire(data, source=where)
+
+    def integrity_problem(self) -> str | None:
+        """Why this pin cannot be trusted, or None when its digest is the digest of its stored
+        definition under the pin's own scheme and hashed fields, and the definition is the
+        definition of the tool it is filed under.
+
+        This catches a hand-edited ``digest`` or ``definition`` and corruption; it cannot catch
+        someone who rewrites both consistently (docs/security.md).
+        """
+        from mcp_review.core.canonical import loads
+
+        try:
+            data = loads(self.definition, source="definition")
+        except InputError as e:
+            return f"its stored definition is not valid JSON ({e.detail})"
+        if not isinstance(data, dict):
+            return "its stored definition is not a JSON object"
+        if data.get("name") != self.tool:
+            return "its stored definition is of another tool (" + _q(str(data.get("name"))) + ")"
+        try:
+            digest_under({}, self.digest_scheme, ())  # the scheme first: its own message
+        except ValueError as e:
+            return f"{e}; it cannot be verified (upgrade mcp-review)"
+        try:
+            actual = digest_under(data, self.digest_scheme, self.hashed_fields)
+        except (ValueError, TypeError) as e:
+            return f"its stored definition cannot be hashed ({e})"
+        if actual != self.digest:
+            return ("its digest is not the digest of its stored definition (the file was edited "
+                    "by hand or is corrupted)")
+        return None
 
     def current_digest(self) -> str:
         """The digest under this mcp-review's scheme: the stored one when the scheme and hashed
@@ -233,6 +264,10 @@ class PinFile:
     tool_policy: dict[tuple[str, str], str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     """Top-level keys this version does not know (kept on write)."""
+    unverified: dict[PinKey, tuple[Pin, str]] = field(default_factory=dict)
+    """Pins whose digest does not verify against their stored definition, with the reason.
+    They are not in :attr:`pins` (nothing trusts them: the tool reads as unpinned) but are
+    written back as they were until a new decision or ``forget`` replaces them."""
     read_bytes: bytes | None = None
     """The bytes this state was parsed from (None: the file did not exist)."""
     _ops: list[_Op] = field(default_factory=list)
@@ -294,6 +329,9 @@ class PinFile:
         if op.kind == "decide":
             assert op.pin is not None
             old = self.pins.get(op.pin.key)
+            bad = self.unverified.pop(op.pin.key, None)
+            if old is None and bad is not None:
+                old = bad[0]
             self.pins[op.pin.key] = op.pin
             rec = audit.record(
                 who=op.who, server=op.pin.server, principal=op.pin.principal, tool=op.pin.tool,
@@ -305,6 +343,9 @@ class PinFile:
         elif op.kind == "forget":
             assert op.key is not None
             old = self.pins.pop(op.key, None)
+            bad = self.unverified.pop(op.key, None)
+            if old is None and bad is not None:
+                old = bad[0]
             rec = audit.record(
                 who=op.who, server=op.key[0], principal=op.key[1], tool=op.key[2],
                 event="forget", decision=None,
@@ -336,7 +377,8 @@ class PinFile:
     # Serialisation ------------------------------------------------------------------------
     def to_toml_dict(self) -> dict[str, Any]:
         servers: dict[str, Any] = {}
-        names = {k[0] for k in self.pins} | set(self.server_policy) | {
+        every = {**{k: p for k, (p, _) in self.unverified.items()}, **self.pins}
+        names = {k[0] for k in every} | set(self.server_policy) | {
             s for s, _ in self.tool_policy
         }
         for s in sorted(names):
@@ -347,8 +389,8 @@ class PinFile:
             if overrides:
                 table["tool_policies"] = {t: overrides[t] for t in sorted(overrides)}
             principals: dict[str, Any] = {}
-            for k in sorted(k for k in self.pins if k[0] == s):
-                principals.setdefault(k[1], {"tools": {}})["tools"][k[2]] = self.pins[k].to_toml()
+            for k in sorted(k for k in every if k[0] == s):
+                principals.setdefault(k[1], {"tools": {}})["tools"][k[2]] = every[k].to_toml()
             if principals:
                 table["principals"] = principals
             servers[s] = table
@@ -399,9 +441,15 @@ def _table_path(key: PinKey) -> str:
     return f"servers.{_q(s)}.principals.{_q(p)}.tools.{_q(t)}"
 
 
-def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH) -> PinFile:
+def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
+               allow_unverified: bool = False) -> PinFile:
     """Parse and validate pin-file text. Errors are InputErrors naming the file and the line
-    (syntax, from tomllib) or the table (content)."""
+    (syntax, from tomllib) or the table (content).
+
+    Every pin's digest is recomputed from its stored definition (see
+    :meth:`Pin.integrity_problem`). A pin that does not verify is an InputError naming the tool,
+    unless ``allow_unverified``: then it is kept aside in :attr:`PinFile.unverified` (the app
+    shows it, the proxy withholds the tool) and the tool reads as unpinned."""
     raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     try:
         s = raw.decode("utf-8")
@@ -456,9 +504,35 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH) -> PinFile:
                                  source=source)
             for tname, t in tools.items():
                 key = (sname, pname, tname)
-                pf.pins[key] = _parse_pin(key, t, source)
+                pin = _parse_pin(key, t, source)
+                problem = pin.integrity_problem()
+                if problem is None:
+                    pf.pins[key] = pin
+                else:
+                    pf.unverified[key] = (pin, problem)
     pf._base = dict(pf.pins)
+    if pf.unverified and not allow_unverified:
+        raise InputError(unverified_message(pf), source=source)
     return pf
+
+
+def unverified_message(pf: PinFile, limit: int = 5) -> str:
+    """One message naming every pin that does not verify (up to ``limit``) and what to do."""
+    items = sorted(pf.unverified.items())
+    lines = [f"{len(items)} pin(s) do not verify, so none of them is trusted:"]
+    for (s, p, t), (_, why) in items[:limit]:
+        lines.append(f"  tool {_qa(t)} (server {_qa(s)}, principal {_qa(p)}): {why}")
+    if len(items) > limit:
+        lines.append(f"  … and {len(items) - limit} more")
+    lines.append("restore the pin file from version control, or review those tools again in "
+                 "the app (`mcp-review`), which replaces their pins; the file was left unchanged")
+    return "\n".join(lines)
+
+
+def _qa(s: str) -> str:
+    """A name from the file, quoted with every non-ASCII and control character escaped (it is
+    printed to a terminal)."""
+    return json.dumps(s, ensure_ascii=True)
 
 
 def _tier(v: Any, where: str, source: str) -> str:
@@ -483,6 +557,9 @@ def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
         raise InputError(f"{where}: 'decision' must be \"approved\" or \"denied\", got {dec!r}",
                          source=source)
     digest = need("digest", str)
+    scheme = t.get("digest_scheme", DIGEST_SCHEME)
+    if not isinstance(scheme, int) or isinstance(scheme, bool):
+        raise InputError(f"{where}: 'digest_scheme' must be an integer", source=source)
     if not digest.startswith("sha256:"):
         raise InputError(f"{where}: 'digest' must start with 'sha256:'", source=source)
     fields = t.get("hashed_fields", list(HASHED_FIELDS))
@@ -501,8 +578,7 @@ def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
         definition=need("definition", str),
         decided_at=str(t.get("decided_at", "")),
         decided_by=str(t.get("decided_by", "")),
-        digest_scheme=t.get("digest_scheme", DIGEST_SCHEME) if isinstance(
-            t.get("digest_scheme", DIGEST_SCHEME), int) else DIGEST_SCHEME,
+        digest_scheme=scheme,
         hashed_fields=tuple(fields),
         note=opt["note"] or "",
         server_version=opt["server_version"],
@@ -523,12 +599,40 @@ def _read(path: str) -> bytes | None:
         raise InputError(f"cannot read: {e.strerror}", source=path) from None
 
 
-def load_pins(path: str = DEFAULT_PATH) -> PinFile:
-    """Read a pin file; a missing file is an empty one. InputError on anything unreadable."""
+def load_pins(path: str = DEFAULT_PATH, *, allow_unverified: bool = False) -> PinFile:
+    """Read a pin file; a missing file is an empty one. InputError on anything unreadable, and
+    on a pin whose digest does not verify unless ``allow_unverified`` (see :func:`parse_pins`).
+    A pin file that is a symbolic link is followed only to a file that parses as a pin file
+    (see :func:`check_link_target`)."""
     data = _read(path)
     if data is None:
+        check_link_target(path, None)
         return PinFile(path=path)
-    return parse_pins(data, source=path)
+    check_link_target(path, data)
+    return parse_pins(data, source=path, allow_unverified=allow_unverified)
+
+
+def check_link_target(path: str, data: bytes | None) -> None:
+    """A pin file may be a symbolic link (dotfile repositories keep it elsewhere) only when the
+    link resolves to an existing, non-empty file with a pin file's integer ``version`` key:
+    a link to ``~/.bashrc``, to an empty file or to nowhere would otherwise be overwritten or
+    created with TOML. Refused with an InputError; the target is never written."""
+    if not os.path.islink(path):
+        return
+    target = os.path.realpath(path)
+    if data is None:
+        raise InputError(f"is a symbolic link to {target}, which does not exist; refusing to "
+                         "create a file through a link (point it at an existing pin file)",
+                         source=path)
+    ok = False
+    with contextlib.suppress(UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        doc = tomllib.loads(data.decode("utf-8"))
+        ver = doc.get("version")
+        ok = isinstance(ver, int) and not isinstance(ver, bool)
+    if not ok:
+        raise InputError(f"is a symbolic link to {target}, which is not an mcp-review pin file "
+                         "(no integer 'version' key); refusing to read or write through it "
+                         "(the target was left unchanged)", source=path)
 
 
 # Writing -------------------------------------------------------------------------------------
@@ -543,7 +647,8 @@ def locked(path: str) -> Iterator[None]:
     """Exclusive advisory lock for the pin file at ``path`` (``<path>.lock``, never deleted:
     unlinking a lock file races with the next waiter)."""
     try:
-        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+        # O_NOFOLLOW: a planted `mcp-pins.toml.lock` link must not create or open its target.
+        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     except OSError as e:
         raise InputError(f"cannot create the lock file: {e.strerror}",
                          source=lock_path(path)) from None
@@ -617,7 +722,9 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     audit_path = audit_path or audit.audit_path_for(path)
     with locked(real):
         data = _read(real)
-        fresh = parse_pins(data, source=path) if data is not None else PinFile(path=path)
+        check_link_target(path, data)
+        fresh = (parse_pins(data, source=path, allow_unverified=True) if data is not None
+                 else PinFile(path=path))
         merged = data != pf.read_bytes
         conflicts: list[Conflict] = []
         if merged:
@@ -645,6 +752,7 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
         fresh.path = path
     pf.pins, pf.server_policy, pf.tool_policy = fresh.pins, fresh.server_policy, fresh.tool_policy
     pf.extra, pf.read_bytes, pf._ops, pf._base = fresh.extra, text, [], dict(fresh.pins)
+    pf.unverified = fresh.unverified
     return SaveResult(pins=pf, merged=merged, conflicts=conflicts, audit_records=records)
 
 

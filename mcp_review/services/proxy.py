@@ -1191,7 +1191,9 @@ class PinGate:
             sig = None
         if sig == self._sig:
             return
-        self._pins = load_pins(self.pins_path)
+        # A pin whose digest does not verify is kept aside (never trusted): its tool is withheld
+        # with the reason, the others are judged as usual.
+        self._pins = load_pins(self.pins_path, allow_unverified=True)
         self._sig = sig
         self._cache.clear()
         # Recorded calls decide "broken"; they are re-read with the pins, not on every call.
@@ -1238,6 +1240,10 @@ class PinGate:
                                     default_tier=self.default_tier, witnesses=False)
         by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
         for i, d in defs:
+            bad = self._pins.unverified.get((self.server, self.principal, d.name))
+            if bad is not None:
+                verdicts[i] = Verdict(False, "unverified pin", f"its pin does not verify: {bad[1]}")
+                continue
             s = by_name[d.name]
             outcome = s.policy.outcome
             why = "; ".join(s.policy.reasons)

@@ -42,6 +42,11 @@ class ReviewApp(App[None]):
     def on_mount(self) -> None:
         self.main = MainScreen(self.source)
         self.push_screen(self.main)
+        bad = self.source.unverified_pins()
+        if bad:
+            # Those tools read as unpinned (review them again to re-pin); say why, and stay up.
+            self.notify(plain_line(bad, 600), title="pin file", severity="error", markup=False,
+                        timeout=30)
 
     # Commands ----------------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

@@ -195,7 +195,10 @@ class ReviewSource:
         """A source over the pin file at ``pins_path`` (created on the first decision)."""
         from mcp_review.core.pins import load_pins
 
-        return cls(fetcher, load_pins(pins_path), pins_path=pins_path, **kw)
+        # A pin whose digest does not verify is not trusted (its tool reads as unpinned) but
+        # the app still opens, shows it (``unverified_pins``) and lets the operator re-decide.
+        return cls(fetcher, load_pins(pins_path, allow_unverified=True), pins_path=pins_path,
+                   **kw)
 
     @classmethod
     def baseline(cls, fetcher: Fetcher, pinned: Snapshot, *, pins_path: str | None = None,
@@ -214,6 +217,12 @@ class ReviewSource:
         if pins_path is not None:
             save_pins(pf, pins_path, audit_path=kw.get("audit_path"))
         return cls(fetcher, pf, pins_path=pins_path, **kw)
+
+    def unverified_pins(self) -> str:
+        """What is wrong with pins that do not verify (empty when every pin does)."""
+        from mcp_review.core.pins import unverified_message
+
+        return unverified_message(self.pins) if self.pins.unverified else ""
 
     @property
     def server_names(self) -> list[str]:
