@@ -217,7 +217,7 @@ async def test_proxy_withholds_a_tool_whose_pin_does_not_verify(tmp_path: Path):
             assert "'add'" in str(e.value) and "does not verify" in str(e.value)
             await c.call_tool("echo", {"a": 2})
     log = (tmp_path / "proxy.log").read_text()
-    assert "withheld ['add']" in log
+    assert "tools/list: withheld" in log and "unverified pin" in log
     # Nothing reached the server for add: only echo was recorded.
     calls = [json.loads(x)["tool"] for x in (tmp_path / "calls.jsonl").read_text().splitlines()]
     assert calls == ["echo"]
