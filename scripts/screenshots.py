@@ -6,7 +6,6 @@ finding of ``mcp-review demo`` on its real bundled servers (``demo-*.svg``, for 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 import tempfile
@@ -81,15 +80,16 @@ def demo_shots() -> list[tuple[str, str | None, tuple[str, ...]]]:
 
 def shoot_demo() -> None:
     """The demo's real servers, pinned at v1 and serving v2, as `mcp-review demo` shows them."""
-    from mcp_review.commands.review import build_source
     from mcp_review.demo.workspace import drifted
+    from mcp_review.services.inputs import resolve_paths
+    from mcp_review.tui.data import ReviewSource
 
     with tempfile.TemporaryDirectory(prefix="mcp-review-shots-") as root:
         with drifted(root) as (ws, _urls):
             for name, tool, keys in demo_shots():
-                ns = argparse.Namespace(config=str(ws.config_path), pins=str(ws.pins_path),
-                                        snapshot=None, theme=None)
-                app = ReviewApp(build_source(ns), subtitle="demo · pinned v1, serving v2")
+                inp = resolve_paths(config=str(ws.config_path), pins=str(ws.pins_path))
+                app = ReviewApp(ReviewSource.from_inputs(inp),
+                                subtitle="demo · pinned v1, serving v2")
                 # drifted() fetches synchronously (its own event loop): one loop per shot.
                 print(asyncio.run(_drive(app, name, (120, 36), tool, keys)))
 

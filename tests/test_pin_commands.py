@@ -97,7 +97,7 @@ def test_approve_blocked_needs_yes(work, capsys):
     assert (work / "mcp-pins.toml").read_bytes() == before
     rc, out, _ = run(capsys, "approve", "files", "read_file", "--snapshot", V2, "--yes",
                      "--note", "checked with upstream", "--by", "carol")
-    assert rc == 0 and "approved: files/default/read_file" in out
+    assert rc == 0 and "approved (trust): files/default/read_file" in out
     pin = load_pins("mcp-pins.toml").get("files", "default", "read_file")
     assert pin.decided_by == "carol" and pin.note == "checked with upstream"
     assert pin.server_version == "1.1.0"
@@ -140,7 +140,7 @@ def test_deny_and_the_denied_lifecycle(work, capsys):
     assert d["policy"]["outcome"] == "review"
     # The baseline keeps denials unless forced.
     rc, out, _ = run(capsys, "pin", "--snapshot", V1)
-    assert "skipped files/default/delete_file: denied" in out
+    assert "held back (denied): files/default/delete_file: denied" in out
     assert load_pins("mcp-pins.toml").get("files", "default", "delete_file").decision \
         is Decision.DENIED
     rc, out, _ = run(capsys, "pin", "--snapshot", V1, "--force")
@@ -158,7 +158,7 @@ def test_deny_with_snapshot_binds_the_served_definition(work, capsys):
 def test_pin_skips_blocked_and_prunes_removed(work, capsys):
     run(capsys, "pin", "--snapshot", V1)
     rc, out, _ = run(capsys, "pin", "--snapshot", V2)
-    assert rc == 1 and "skipped files/default/read_file: blocked" in out
+    assert rc == 1 and "held back (trust): files/default/read_file: blocked" in out
     pf = load_pins("mcp-pins.toml")
     assert pf.get("files", "default", "list_dir") is None  # no longer served: dropped
     assert pf.get("files", "default", "list_directory") is not None

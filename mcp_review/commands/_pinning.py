@@ -1,4 +1,5 @@
-"""Options and helpers shared by the pin-file commands (status, pin, approve, deny)."""
+"""Output helpers shared by the pin-file commands (status, pin, approve, deny); their inputs come
+from ``services.inputs`` like every other command's."""
 
 from __future__ import annotations
 
@@ -6,47 +7,9 @@ import argparse
 import sys
 from typing import Any
 
-from mcp_review.core.errors import InputError
-
-
-def add_pins_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pins", default="mcp-pins.toml", metavar="FILE",
-                   help="the pin file (default: ./mcp-pins.toml); the audit log "
-                        "<name>.audit.jsonl sits beside it")
-
-
-def add_calls_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--calls", action="append", default=[], metavar="SERVER=PATH",
-                   help="a server's recorded call log (JSONL) to replay against changed tools; "
-                        "repeatable")
-
 
 def add_format_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
-
-
-def parse_calls(specs: list[str]) -> dict[str, Any]:
-    """``["srv=path", ...]`` → {server: CallLog}. Split at the first ``=``: paths such as
-    ``logs/date=2026-11-29/calls.jsonl`` are more common than ``=`` in a server name."""
-    from mcp_review.core.status import load_call_log
-
-    out: dict[str, Any] = {}
-    for spec in specs:
-        name, sep, path = spec.partition("=")
-        if not sep or not name or not path:
-            raise InputError(f"--calls expects SERVER=PATH, got {spec!r}")
-        out[name] = load_call_log(path)
-    return out
-
-
-def load_inputs(args: argparse.Namespace) -> tuple[Any, Any]:
-    """(snapshot or None, pin file) for the command line in ``args``."""
-    from mcp_review.core.pins import load_pins
-    from mcp_review.core.snapshot import load_snapshot
-
-    pins = load_pins(args.pins)
-    snap = load_snapshot(args.snapshot) if getattr(args, "snapshot", None) else None
-    return snap, pins
 
 
 def report_save(result: Any, path: str) -> None:
@@ -72,8 +35,73 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         return
     for r in records:
         what = r.get("decision") or r.get("event")
+        if r.get("class"):
+            what = f"{what} ({safe_text(r['class'])})"
         old = r.get("old_digest")
         new = r.get("new_digest")
         digests = f"  {old[:19]}… → {new[:19]}…" if old and new and old != new else ""
         print(f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/"
               f"{safe_text(str(r['tool']))}{digests}")
+
+
+def change_class(t: Any) -> str:
+    """What an approval of ``t`` (a core.status.ToolStatus) accepts, in one word or a few:
+    ``new``, ``unchanged``, or the classes of its changes, most severe first (``breaking+trust``),
+    with broken recorded calls and "unclassified" (digest changed, no change named) said."""
+    from mcp_review.core.model import CLASS_ORDER
+    from mcp_review.core.status import State
+
+    if t.state is State.NEW:
+        return "new"
+    if t.state is State.REMOVED:
+        return "removed"
+    if t.state is State.DENIED:
+        return "denied"
+    cmp = t.comparison
+    if cmp is None:
+        return "unchanged"
+    classes = sorted({c.cls for c in cmp.changes}, key=CLASS_ORDER.__getitem__)
+    out = "+".join(str(c) for c in classes) or "unclassified"
+    if cmp.broken_calls:
+        out += f", {cmp.broken_calls} broken call(s)"
+    return out
+
+
+def needs_confirmation(t: Any) -> bool:
+    """A pinned tool whose change a baseline must not wave through: breaking, trust, a broken
+    recorded call, or a digest change the engine could not name."""
+    from mcp_review.core.model import ChangeClass
+
+    cmp = t.comparison
+    if cmp is None:
+        return False
+    classes = {c.cls for c in cmp.changes}
+    return (not classes or ChangeClass.BREAKING in classes or ChangeClass.TRUST in classes
+            or cmp.broken_calls > 0)
+
+
+def with_class(records: list[dict[str, Any]], classes: dict[tuple[str, str, str], str]
+               ) -> list[dict[str, Any]]:
+    """Audit records with ``class`` added for the approvals (what each one accepted)."""
+    out = []
+    for r in records:
+        k = (r.get("server"), r.get("principal"), r.get("tool"))
+        if k in classes and r.get("decision") == "approved":
+            r = {**r, "class": classes[k]}
+        out.append(r)
+    return out
+
+
+def served_server(snap: Any, server: str, principal: str | None, source: str) -> Any:
+    """The snapshot's entry for the server an approve/deny names, checking the principal."""
+    from mcp_review.core.errors import InputError
+
+    where = "in the snapshot" if source != "live" else "among the configured servers"
+    srv = snap.servers.get(server)
+    if srv is None:
+        raise InputError(f"server {server!r} is not {where}",
+                         source=source if source != "live" else None)
+    if principal is not None and principal != srv.principal:
+        raise InputError(f"server {server!r} is served under principal {srv.principal!r}, "
+                         f"not {principal!r}", source=source if source != "live" else None)
+    return srv

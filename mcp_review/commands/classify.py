@@ -16,18 +16,10 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="do not generate witness calls for breaking changes")
 
 
-def load_pair(old_path: str, new_path: str):
-    from mcp_review.core.canonical import load_file
-    from mcp_review.core.model import ToolDef
-
-    old = ToolDef.from_wire(load_file(old_path), source=old_path)
-    new = ToolDef.from_wire(load_file(new_path), source=new_path)
-    return old, new
-
-
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.compare import compare
     from mcp_review.formats import compare as fmt
+    from mcp_review.services.inputs import load_pair
 
     old, new = load_pair(args.old, args.new)
     cmp = compare(old, new, witnesses=not args.no_witness)

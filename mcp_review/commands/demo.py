@@ -96,18 +96,13 @@ def _unwind_on_hangup() -> None:
 
 
 def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: bool) -> int:
-    from mcp_review.core.pins import load_pins
-    from mcp_review.core.status import compute_status, load_call_log
     from mcp_review.demo import definitions
     from mcp_review.formats import check as fmt
-    from mcp_review.services.fetch import fetch_config
+    from mcp_review.services.inputs import resolve_paths
 
-    cfg = ws.config()
-    snap = fetch_config(cfg)
-    # Exactly what `check` does with this config: calls and tiers from it, pins from the file.
-    calls = {s.name: load_call_log(s.calls) for s in cfg.servers if s.calls}
-    tiers = {s.name: s.policy for s in cfg.servers if s.policy}
-    report = compute_status(snap, load_pins(str(ws.pins_path)), calls=calls, tiers=tiers)
+    # Exactly what `check` does with this config: the same input resolution.
+    inp = resolve_paths(config=str(ws.config_path), pins=str(ws.pins_path))
+    report = inp.status(inp.snapshot())
     servers = [{"server": name, "transport": definitions.TRANSPORTS[name],
                 "url": urls.get(name)} for name in definitions.SERVERS]
     if args.format == "json":
@@ -133,14 +128,15 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
 
 def make_app(ws: Any, *, theme: str | None = None) -> Any:
     """The review app on the demo workspace (Textual imported here, not at start-up)."""
-    from mcp_review.commands.review import build_source
+    from mcp_review.services.inputs import resolve_paths
 
-    # The same source `mcp-review review --config … --pins …` builds: live fetch of the
+    # The same inputs `mcp-review review --config … --pins …` resolves: live fetch of the
     # workspace config, decisions saved to the workspace pin file.
-    ns = argparse.Namespace(config=str(ws.config_path), pins=str(ws.pins_path), snapshot=None,
-                            theme=theme)
-    source = build_source(ns)
+    inp = resolve_paths(config=str(ws.config_path), pins=str(ws.pins_path))
     from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.data import ReviewSource
+
+    source = ReviewSource.from_inputs(inp)
 
     return ReviewApp(source, subtitle=f"demo · pinned v1, serving v2 · {ws.pins_path}",
                      theme=theme)

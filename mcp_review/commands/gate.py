@@ -23,10 +23,10 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.commands.classify import load_pair
     from mcp_review.core.compare import compare
     from mcp_review.core.replay import load_calls
     from mcp_review.formats import compare as fmt
+    from mcp_review.services.inputs import load_pair
 
     old, new = load_pair(args.old, args.new)
     calls = load_calls(args.calls, tool=new.name, strict=True)

@@ -1,11 +1,20 @@
-"""`mcp-review pin --snapshot FILE`: baseline — approve everything the snapshot serves.
+"""`mcp-review pin [--snapshot FILE]`: baseline — pin what is served now, holding back what needs eyes.
 
-Unchanged pins are left as they are (no churn in the file). Denied tools stay denied unless
-``--force``. Tools the tiers would block (an annotation relaxed, hidden characters) are skipped
-unless ``--yes``: a baseline must not launder a rug pull. Pins of approved tools a server no
-longer serves are dropped (the baseline is what is served now; a returning tool is new and
-is reviewed). Exit 0 when everything served is pinned (or kept denied), 1 when something was
-skipped as blocked, 3 when a server in the snapshot could not be read, 2 on input errors.
+The configured live servers by default (like `check`), or a saved snapshot. A baseline is not
+a blanket approval:
+
+- new tools and unchanged ones are pinned; a new tool the policy blocks (hidden characters, a
+  look-alike name) is held back;
+- a pinned tool whose definition changed is re-pinned only when the change is compatible or
+  cosmetic (or potentially breaking with no broken call); a breaking or trust change, a broken
+  recorded call, or a change the engine could not name is held back and listed with its class;
+- ``--yes`` (after reviewing them) pins the held-back tools too; denied tools stay denied
+  unless ``--force``.
+
+Unchanged pins are left as they are (no churn). Pins of approved tools a server no longer
+serves are dropped (the baseline is what is served now; a returning tool is new and reviewed).
+Every approval is printed with its class. Exit 0 when everything served is pinned (or kept
+denied), 1 when something was held back, 3 when a server could not be read, 2 on input errors.
 """
 
 from __future__ import annotations
@@ -15,39 +24,40 @@ import sys
 
 from mcp_review import exitcodes
 from mcp_review.commands import _pinning
+from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--snapshot", required=True, metavar="FILE",
-                   help="saved tool lists (the `snapshot` command's JSON)")
-    _pinning.add_pins_option(p)
-    p.add_argument("--server", action="append", default=[], metavar="NAME",
-                   help="only this server (repeatable; default: every server in the snapshot)")
+    add_config_args(p)
+    p.add_argument("--snapshot", metavar="FILE",
+                   help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
+                        "the configured servers")
+    add_pins_option(p)
+    add_calls_option(p)
     p.add_argument("--note", default="", help="note stored with each new decision")
     p.add_argument("--by", default=None, help="who decides (default: the OS user)")
     p.add_argument("--yes", action="store_true",
-                   help="also approve tools the policy blocks (annotation relaxed, hidden "
-                        "characters)")
+                   help="also pin what is held back (breaking or trust changes, tools the "
+                        "policy blocks), after reviewing it")
     p.add_argument("--force", action="store_true", help="also approve tools that were denied")
     _pinning.add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.errors import InputError
     from mcp_review.core.hidden import safe_text
     from mcp_review.core.pins import Decision, make_pin, save_pins
     from mcp_review.core.policy import Outcome
-    from mcp_review.core.status import State, compute_status
+    from mcp_review.core.status import State
+    from mcp_review.services.inputs import resolve
 
-    snap, pins = _pinning.load_inputs(args)
-    for name in args.server:
-        if name not in snap.servers:
-            raise InputError(f"server {name!r} is not in the snapshot", source=args.snapshot)
-    if args.server:
-        snap.servers = {n: s for n, s in snap.servers.items() if n in args.server}
-    report = compute_status(snap, pins, witnesses=False)
+    inp = resolve(args)
+    inp.print_notes()
+    # Witnesses decide whether a potentially-breaking change is breaking: the same answer as check.
+    report = inp.status(inp.snapshot())
+    pins = inp.pins
     servers = {s.name: s for s in report.servers}
-    skipped: list[dict[str, str]] = []
+    held: list[dict[str, str]] = []
+    classes: dict[tuple[str, str, str], str] = {}
     for t in report.tools:
         key = "/".join(safe_text(k) for k in t.key)
         if t.state is State.REMOVED:
@@ -55,37 +65,49 @@ def run(args: argparse.Namespace) -> int:
                 pins.forget(t.server, t.principal, t.tool, who=args.by,
                             why=args.note or "baseline: no longer served", source="pin")
             continue
-        if t.state in (State.PINNED,) or t.live is None:
+        if t.state is State.PINNED or t.live is None:
             continue
+        cls = _pinning.change_class(t)
         denied = t.state is State.DENIED or t.previously_denied
         if denied and not args.force:
-            skipped.append({"tool": key, "why": "denied (use --force to approve)"})
+            held.append({"tool": key, "class": cls, "why": "denied (use --force to approve)"})
             continue
-        if t.policy.outcome is Outcome.BLOCK and not args.yes:
-            skipped.append({"tool": key, "why": "blocked: " + "; ".join(t.policy.reasons)
-                            + " (use --yes after reviewing it)"})
-            continue
+        if not args.yes:
+            if t.policy.outcome is Outcome.BLOCK:
+                held.append({"tool": key, "class": cls,
+                             "why": "blocked: " + "; ".join(t.policy.reasons)})
+                continue
+            if _pinning.needs_confirmation(t):
+                held.append({"tool": key, "class": cls,
+                             "why": "; ".join(t.policy.reasons) or cls})
+                continue
         srv = servers[t.server]
+        confirmed = " [confirmed with --yes]" if (
+            t.policy.outcome is Outcome.BLOCK or _pinning.needs_confirmation(t)) else ""
+        classes[t.key] = cls
         pins.decide(
             make_pin(t.server, t.live, Decision.APPROVED, principal=t.principal, by=args.by,
                      note=args.note, server_version=srv.server_version,
                      protocol_version=srv.protocol_version),
-            why=args.note or f"baseline ({t.state})", source="pin",
+            why=args.note or f"baseline ({t.state}: {cls}){confirmed}", source="pin",
         )
     records = []
     if pins.pending:
-        result = save_pins(pins, args.pins)
-        _pinning.report_save(result, args.pins)
-        records = result.audit_records
+        result = save_pins(pins, inp.pins_path)
+        _pinning.report_save(result, inp.pins_path)
+        records = _pinning.with_class(result.audit_records, classes)
     for s in report.unreachable:
         print(f"mcp-review: warning: server {safe_text(s.name)} could not be read "
               f"({safe_text(str(s.error))}); its pins were left as they are", file=sys.stderr)
-    _pinning.print_records(records, args.format, {"skipped": skipped})
+    _pinning.print_records(records, args.format, {"skipped": held})
     if args.format == "text":
-        for s in skipped:
-            print(f"skipped {s['tool']}: {safe_text(s['why'])}")
-        print(f"{len(records)} decision(s) written to {args.pins}")
-    if any(s["why"].startswith("blocked") for s in skipped):
+        for h in held:
+            print(f"held back ({safe_text(h['class'])}): {h['tool']}: {safe_text(h['why'])}")
+        print(f"{len(records)} decision(s) written to {inp.pins_path}")
+        if any(not h["why"].startswith("denied") for h in held):
+            print("review them (mcp-review status, or the app), then approve each one, or "
+                  "rerun pin with --yes")
+    if any(not h["why"].startswith("denied") for h in held):
         return exitcodes.FAIL
     if report.unreachable:
         return exitcodes.UNREACHABLE

@@ -5,50 +5,31 @@ from __future__ import annotations
 import argparse
 
 from mcp_review import exitcodes
+from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", metavar="FILE",
-                   help="servers to review (mcp-review.toml or any mcp.json; default: discover)")
-    p.add_argument("--pins", metavar="FILE", default="mcp-pins.toml",
-                   help="pin file read and written (default: ./mcp-pins.toml)")
+    add_config_args(p)
+    add_pins_option(p)
     p.add_argument("--snapshot", metavar="FILE",
-                   help="review a saved snapshot (`mcp-review snapshot`) instead of fetching")
+                   help="review a saved snapshot (`mcp-review snapshot`) instead of fetching "
+                        "(the config is still discovered for calls and policy tiers)")
+    add_calls_option(p)
     p.add_argument("--theme", default=None,
                    help="Textual theme, e.g. textual-dark, textual-light, nord")
 
 
-def build_source(args: argparse.Namespace):
-    """The ReviewSource for these arguments (config and call logs are read before the UI opens,
-    so an input error is reported on stderr with exit code 2)."""
-    from mcp_review.core.status import load_call_log
-    from mcp_review.tui.data import LiveFetcher, ReviewSource, SnapshotFetcher
-
-    calls = {}
-    tiers = {}
-    if args.snapshot:
-        from mcp_review.core.snapshot import load_snapshot
-
-        fetcher = SnapshotFetcher(load_snapshot(args.snapshot))
-        if args.config:
-            from mcp_review.services.config import load_config
-
-            cfg = load_config(args.config)
-            calls = {s.name: load_call_log(s.calls) for s in cfg.servers if s.calls}
-            tiers = {s.name: s.policy for s in cfg.servers if s.policy}
-    else:
-        from mcp_review.services.config import load_config
-
-        cfg = load_config(args.config)
-        calls = {s.name: load_call_log(s.calls) for s in cfg.servers if s.calls}
-        tiers = {s.name: s.policy for s in cfg.servers if s.policy}
-        fetcher = LiveFetcher(cfg)
-    return ReviewSource.open(fetcher, args.pins, calls=calls, tiers=tiers)
-
-
 def run(args: argparse.Namespace) -> int:
-    source = build_source(args)
-    from mcp_review.tui.app import ReviewApp
+    from mcp_review.services.inputs import resolve
 
-    ReviewApp(source, subtitle=args.pins, theme=args.theme).run()
+    # Config, call logs and the pin file are read before the UI opens, so an input error is
+    # reported on stderr with exit code 2; a call log that does not exist yet is a note.
+    inp = resolve(args)
+    inp.print_notes()
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.data import ReviewSource
+
+    source = ReviewSource.from_inputs(inp)
+
+    ReviewApp(source, subtitle=inp.pins_path, theme=args.theme).run()
     return exitcodes.PASS

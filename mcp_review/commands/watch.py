@@ -8,14 +8,13 @@ import time
 from typing import Any
 
 from mcp_review import exitcodes
-from mcp_review.commands.snapshot import add_config_args, load
 from mcp_review.core.hidden import json_dumps_safe
+from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
-    p.add_argument("--pins", default="mcp-pins.toml", metavar="FILE",
-                   help="the pin file to compare with (default: ./mcp-pins.toml)")
+    add_pins_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="json: one JSON object per line per event")
     p.add_argument("--interval", type=float, metavar="SECONDS",
@@ -24,23 +23,50 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="stop after SECONDS (default: run until interrupted)")
     p.add_argument("--fail-on", choices=("breaking", "review", "any"), default="review",
                    help="with --duration: exit 1 if drift of this level was seen")
+    add_calls_option(p)
+    p.add_argument("--no-witness", action="store_true",
+                   help="do not generate witness calls for breaking changes")
 
 
 class DriftPrinter:
-    """Turns each fresh list into the lines that changed since the last one for that server."""
+    """Turns each fresh list into the lines that changed since the last one.
 
-    def __init__(self, pins: Any, tiers: dict[str, str], fmt: str, fail_on: str, out: Any):
+    The status is computed over the latest list of every server watched, with the same calls,
+    tiers and witnesses as ``check`` (``core.status.compute_status``), so a look-alike of a tool
+    on another server is blocked here as ``check`` blocks it, and a drift reads the same here as
+    in every other command.
+    """
+
+    def __init__(self, pins: Any, tiers: dict[str, str], fmt: str, fail_on: str, out: Any,
+                 *, calls: dict[str, Any] | None = None, witnesses: bool = True):
         self.pins = pins
         self.tiers = tiers
+        self.calls = calls or {}
+        self.witnesses = witnesses
         self.fmt = fmt
         self.fail_on = fail_on
         self.out = out
-        self.seen: dict[str, dict[str, tuple[str, str | None]]] = {}
+        self.latest: dict[str, Any] = {}
+        self.seen: dict[str, dict[str, tuple[str, str | None, str]]] = {}
         self.failed = False
+
+    def report(self) -> Any:
+        """The status over the latest list of every server (what `check` would say now)."""
+        from mcp_review.core.snapshot import Snapshot
+        from mcp_review.core.status import compute_status
+
+        return compute_status(Snapshot(servers=dict(self.latest)), self.pins, calls=self.calls,
+                              tiers=self.tiers, witnesses=self.witnesses)
+
+    def exit_code(self) -> int:
+        """1 when drift that fails the gate was seen; else as `check` on the last lists."""
+        from mcp_review.formats.check import exit_code
+
+        return exitcodes.FAIL if self.failed else exit_code(self.report(), self.fail_on)
 
     def __call__(self, u: Any) -> None:
         from mcp_review.core.hidden import safe_text
-        from mcp_review.core.status import State, server_status
+        from mcp_review.core.status import State
         from mcp_review.formats.check import fails_gate
 
         stamp = time.strftime("%H:%M:%S", time.localtime(u.at))
@@ -51,31 +77,48 @@ class DriftPrinter:
                        f"{stamp} {name}: {safe_text(u.snapshot.error['kind'])}: "
                        f"{safe_text(u.snapshot.error['message'])} (retrying)")
             return
-        _, tools = server_status(u.snapshot, self.pins, default_tier=self.tiers.get(u.server),
-                                 witnesses=False)
-        now = {t.tool: (str(t.state), t.live_digest) for t in tools}
-        before = self.seen.get(u.server)
-        self.seen[u.server] = now
+        self.latest[u.server] = u.snapshot
+        report = self.report()
         if u.reason == "connected":
             self._emit({"at": u.at, "server": u.server, "event": u.reason,
                         "tools": len(u.snapshot.tools),
                         "protocol_version": u.snapshot.protocol_version},
                        f"{stamp} {name}: {u.reason}, {len(u.snapshot.tools)} tools "
                        f"({safe_text(u.snapshot.protocol_version)})")
-        if before is None:
-            # First sight: what already differs from the pins is reported once, here.
-            before = {k: v for k, v in now.items() if v[0] == str(State.PINNED)}
-        for t in tools:
-            if before.get(t.tool) == now[t.tool]:
-                continue
-            fails = fails_gate(t, self.fail_on)
-            self.failed |= fails
-            why = "; ".join(safe_text(r) for r in t.policy.reasons)
-            self._emit({"at": u.at, "server": u.server, "event": u.reason, "tool": t.tool,
-                        "status": str(t.state), "policy": t.policy.to_json(),
-                        "live_digest": t.live_digest, "fails_gate": fails},
-                       f"{stamp} {name}: {u.reason}: {str(t.state).upper()} "
-                       f"{safe_text(t.tool)}  [{t.policy.outcome}] {why}".rstrip())
+        by_server: dict[str, list[Any]] = {}
+        for t in report.tools:
+            by_server.setdefault(t.server, []).append(t)
+        # The updated server first; another server's tool can change standing too (a twin of
+        # it appeared here).
+        for srv in [u.server, *sorted(n for n in by_server if n != u.server)]:
+            tools = by_server.get(srv, [])
+            now = {t.tool: (str(t.state), t.live_digest, str(t.policy.outcome)) for t in tools}
+            before = self.seen.get(srv)
+            self.seen[srv] = now
+            if before is None:
+                if srv != u.server:
+                    continue
+                # First sight: what already differs from the pins is reported once, here.
+                before = {k: v for k, v in now.items() if v[0] == str(State.PINNED)}
+            for t in tools:
+                if before.get(t.tool) == now[t.tool]:
+                    continue
+                fails = fails_gate(t, self.fail_on)
+                self.failed |= fails
+                why = "; ".join(safe_text(r) for r in t.policy.reasons)
+                replay = t.comparison.replay if t.comparison is not None else None
+                obj = {"at": u.at, "server": t.server, "event": u.reason, "tool": t.tool,
+                       "status": str(t.state), "policy": t.policy.to_json(),
+                       "live_digest": t.live_digest, "fails_gate": fails,
+                       "calls_recorded": t.calls_recorded,
+                       "replay": ({"total": replay.total, "broken": replay.broken}
+                                  if replay is not None else None),
+                       "shadows": list(t.shadows)}
+                calls = f" ({replay.broken}/{replay.total} calls break)" \
+                    if replay is not None and replay.broken else ""
+                self._emit(obj, f"{stamp} {safe_text(t.server)}: {u.reason}: "
+                                f"{str(t.state).upper()} {safe_text(t.tool)}{calls}  "
+                                f"[{t.policy.outcome}] {why}".rstrip())
 
     def _emit(self, obj: dict[str, Any], text: str) -> None:
         if self.fmt == "json":
@@ -88,14 +131,15 @@ class DriftPrinter:
 def run(args: argparse.Namespace) -> int:
     import anyio
 
-    from mcp_review.core.pins import load_pins
+    from mcp_review.services.inputs import resolve
     from mcp_review.services.watch import watch_all
 
-    cfg = load(args)
-    servers = [s for s in cfg.servers if not args.server or s.name in args.server]
-    pins = load_pins(args.pins)
-    printer = DriftPrinter(pins, {s.name: s.policy for s in servers if s.policy},
-                           args.format, args.fail_on, sys.stdout)
+    inp = resolve(args)
+    inp.print_notes()
+    cfg = inp.config
+    servers = inp.servers
+    printer = DriftPrinter(inp.pins, inp.tiers, args.format, args.fail_on, sys.stdout,
+                           calls=inp.calls, witnesses=not args.no_witness)
     log_dir = f"{cfg.state_dir}/logs" if cfg.state_dir else None
     if not args.quiet:
         print(f"watching {len(servers)} server(s) from {cfg.source}; Ctrl-C to stop",
@@ -107,4 +151,4 @@ def run(args: argparse.Namespace) -> int:
                             max_tools=cfg.max_tools, max_pages=cfg.max_pages)
 
     anyio.run(main)
-    return exitcodes.FAIL if printer.failed else exitcodes.PASS
+    return printer.exit_code()

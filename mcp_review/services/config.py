@@ -106,6 +106,10 @@ class Config:
     max_pages: int = DEFAULT_MAX_PAGES
     state_dir: str | None = None
     """Where logs go (``<state_dir>/logs``); default ``.mcp-review`` beside the config file."""
+    pins: str | None = None
+    """The pin file the config names (``pins = "…"``, relative to the config file), if any."""
+    notes: list[str] = field(default_factory=list)
+    """What was read but not used (keys of a client's mcp.json mcp-review has no use for)."""
 
     def by_name(self, name: str) -> ServerConfig:
         for s in self.servers:
@@ -173,6 +177,7 @@ _SERVER_KEYS = {
     "policy", "calls", "timeout", "mode",
 }  # fmt: skip
 _TOP_KEYS = {"servers", "timeout", "concurrency", "max_tools", "max_pages", "state_dir", "pins"}
+_JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
 
 
 class _Lines:
@@ -240,8 +245,18 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
                                     lines.top("concurrency")))
     cfg.max_tools = int(_positive(data, "max_tools", DEFAULT_MAX_TOOLS, src, lines.top("max_tools")))
     cfg.max_pages = int(_positive(data, "max_pages", DEFAULT_MAX_PAGES, src, lines.top("max_pages")))
-    if isinstance(data.get("state_dir"), str):
+    for key in ("concurrency", "max_tools", "max_pages"):
+        if key in data and not isinstance(data[key], int):
+            raise InputError(f"{key!r} must be a positive integer", source=src,
+                             line=lines.top(key))
+    for key in ("state_dir", "pins"):
+        if key in data and (not isinstance(data[key], str) or not data[key]):
+            raise InputError(f"{key!r} must be a non-empty string (a path, relative to the "
+                             "config file)", source=src, line=lines.top(key))
+    if "state_dir" in data:
         cfg.state_dir = str(Path(src).resolve().parent / data["state_dir"])
+    if "pins" in data:
+        cfg.pins = str(Path(src).resolve().parent / data["pins"])
     servers = data.get("servers", {})
     if not isinstance(servers, dict):
         raise InputError("'servers' must be a table of [servers.NAME] tables", source=src)
@@ -253,6 +268,17 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
             if k not in _SERVER_KEYS:
                 raise where.error(k, f"unknown key {k!r} (expected one of: "
                                      f"{', '.join(sorted(_SERVER_KEYS))})")
+        if "command" in raw and "url" in raw:
+            raise where.error("command", "a server takes either 'command' (stdio) or 'url' "
+                                         "(HTTP), not both")
+        ttype = raw.get("type", raw.get("transport", "stdio" if "command" in raw else
+                                        "http" if "url" in raw else None))
+        foreign = (() if ttype is None else ("url", "headers") if ttype == "stdio"
+                   else ("command", "args", "env", "cwd"))
+        for k in foreign:
+            if k in raw:
+                raise where.error(k, f"not used by a {ttype!r} server (a stdio server takes "
+                                     "command/args/env/cwd, an HTTP one url/headers)")
         cfg.servers.append(_server_from(name, raw, where, env, cfg.timeout, Path(src)))
     return cfg
 
@@ -292,6 +318,11 @@ def _load_json(text: str, src: str, env: Mapping[str, str]) -> Config:
         raw = dict(raw)
         if raw.get("disabled") is True:  # Cursor/Cline style switch
             continue
+        # A client's file is read as it is: keys meant for the client are a note, not an error.
+        unused = sorted(str(k) for k in raw if k not in _JSON_KEYS)
+        if unused:
+            cfg.notes.append(f"{src}: server {name!r}: not used by mcp-review: "
+                             + ", ".join(unused))
         cfg.servers.append(_server_from(name, raw, where, env, cfg.timeout, Path(src),
                                         workspace=root))
     return cfg
@@ -404,9 +435,9 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
         ttype = "http"
     if ttype is None:
         raise where.error(None, "needs either 'command' (stdio) or 'url' (HTTP)")
-    if ttype not in TRANSPORTS:
-        raise where.error("type", f"unknown transport {ttype!r} (expected one of: "
-                                  f"{', '.join(TRANSPORTS)})")
+    if not isinstance(ttype, str) or ttype not in TRANSPORTS:
+        key = "type" if "type" in raw else "transport"
+        raise where.error(key, f"must be one of {', '.join(TRANSPORTS)} (got {ttype!r})")
 
     def x(v: str, key: str) -> str:
         return expand(v, env, where, key, workspace)
@@ -436,9 +467,17 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
         kw["headers"] = {k: x(v, f"headers.{k}") for k, v in _str_map(raw, "headers", where).items()}
     principal = _str(raw, "principal", where)
     if principal is not None:
+        if not principal.strip():
+            raise where.error("principal", "must be a non-empty string")
         kw["principal"] = principal
     policy = _str(raw, "policy", where)
     if policy is not None:
+        from mcp_review.core.policy import TIERS
+
+        if policy not in TIERS:
+            # Fail closed at load: a typo must not reach the policy engine (a traceback, or a
+            # proxy withholding every tool without saying why).
+            raise where.error("policy", f"must be one of {', '.join(TIERS)} (got {policy!r})")
         kw["policy"] = policy
     calls = _str(raw, "calls", where)
     if calls is not None:
@@ -449,7 +488,7 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
         raise where.error("timeout", "must be a positive number of seconds")
     kw["timeout"] = float(t)
     mode = raw.get("mode", "auto")
-    if mode not in MODES:
-        raise where.error("mode", f"must be one of: {', '.join(MODES)}")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise where.error("mode", f"must be one of {', '.join(MODES)} (got {mode!r})")
     kw["mode"] = mode
     return ServerConfig(**kw)

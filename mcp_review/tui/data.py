@@ -201,6 +201,19 @@ class ReviewSource:
                    **kw)
 
     @classmethod
+    def from_inputs(cls, inp: Any) -> ReviewSource:
+        """The source for resolved inputs (``services.inputs.resolve``): the same config, call
+        logs, tiers and pin file every headless command uses, so the app and `check` agree."""
+        if inp.live:
+            cfg = inp.config
+            if inp.only:
+                cfg.servers = inp.servers
+            fetcher: Fetcher = LiveFetcher(cfg)
+        else:
+            fetcher = SnapshotFetcher(inp.snapshot())
+        return cls(fetcher, inp.pins, pins_path=inp.pins_path, calls=inp.calls, tiers=inp.tiers)
+
+    @classmethod
     def baseline(cls, fetcher: Fetcher, pinned: Snapshot, *, pins_path: str | None = None,
                  **kw: Any) -> ReviewSource:
         """Everything in ``pinned`` approved (and saved to ``pins_path`` if given): the

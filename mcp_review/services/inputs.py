@@ -1,0 +1,301 @@
+"""One resolution of inputs for every command and the app: config → tool lists → call logs → status.
+
+Every headless command (``check``, ``status``, ``pin``, ``approve``, ``deny``, ``watch``) and the
+review app build their inputs here, so one drift gets one answer whichever of them shows it::
+
+    inp = resolve(args)                  # config (given or discovered), pins, calls, tiers
+    snap = inp.snapshot()                # the --snapshot/--from-snapshot file, or a live fetch
+    report = inp.status(snap)            # core.status.compute_status with the same calls/tiers
+
+The rules, in one place:
+
+- **Config**: ``--config FILE``, else the first of ``services.config.DISCOVERY_ORDER`` in the
+  cwd. A live command needs one; with a snapshot file it is optional (no config found → the
+  snapshot alone, no calls, default tiers), but a config that exists and is bad is exit 2.
+- **Tool lists**: the snapshot file when one is given, else a live fetch of the configured
+  servers (``--server`` narrows both).
+- **Calls**, per server: ``--calls SERVER=PATH`` on the command line, else ``calls`` in the
+  config, else the log the proxy writes by default, ``<state dir>/calls/NAME.jsonl`` (the state
+  dir is the config's, so the answer does not depend on the directory the command runs in). A
+  log that does not exist yet is a note, never an error: it is the normal state before the
+  proxy has recorded anything.
+- **Tiers**: ``policy`` in the config (the pin file's own tier still wins, in core.status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_review.core.errors import InputError
+
+
+def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -> None:
+    """``--config``, ``--server``, ``--timeout``, ``-q``: the options every live command shares
+    (``approve``/``deny`` name their server positionally, so they go without ``--server``)."""
+    p.add_argument("--config", metavar="FILE",
+                   help="mcp-review.toml, .mcp.json, .vscode/mcp.json, .cursor/mcp.json or "
+                        "claude_desktop_config.json (default: the first of "
+                        "./mcp-review.toml, ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json)")
+    if server_option:
+        p.add_argument("--server", action="append", metavar="NAME",
+                       help="only this server (repeatable)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="per-server timeout, overriding the config")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def add_pins_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pins", default=None, metavar="FILE",
+                   help="the pin file (default: the config's `pins`, else ./mcp-pins.toml); "
+                        "the audit log <name>.audit.jsonl sits beside it")
+
+
+def add_calls_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--calls", action="append", default=[], metavar="SERVER=PATH",
+                   help="a server's recorded call log (JSONL), replacing the config's `calls` "
+                        "and the proxy's default log for that server; repeatable")
+
+
+def safe_file_name(name: str) -> str:
+    """A server's local name as a file name (the proxy's default call and stderr logs)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "server"
+
+
+def default_call_log(state_dir: str, server: str) -> str:
+    """Where ``mcp-review proxy NAME`` records calls when the config sets no ``calls``."""
+    return os.path.join(state_dir, "calls", f"{safe_file_name(server)}.jsonl")
+
+
+def parse_calls_specs(specs: list[str]) -> dict[str, str]:
+    """``["srv=path", ...]`` → {server: path}. Split at the first ``=``: paths such as
+    ``logs/date=2026-11-29/calls.jsonl`` are more common than ``=`` in a server name."""
+    out: dict[str, str] = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise InputError(f"--calls expects SERVER=PATH, got {spec!r}")
+        out[name] = path
+    return out
+
+
+def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
+    """{server: (path, where-from)} for each of ``servers`` the config knows: its ``calls``,
+    else the proxy's default log in the config's state dir."""
+    out: dict[str, tuple[str, str]] = {}
+    if cfg is None:
+        return out
+    for s in cfg.servers:
+        if s.name not in servers:
+            continue
+        if s.calls:
+            out[s.name] = (s.calls, "config")
+        elif cfg.state_dir:
+            out[s.name] = (default_call_log(cfg.state_dir, s.name), "proxy default")
+    return out
+
+
+def load_calls_for(cfg: Any, servers: list[str], specs: list[str],
+                   note: Callable[[str], None]) -> dict[str, Any]:
+    """{server: CallLog} by the rules in the module docstring. A ``--calls`` file must exist
+    (it was named on purpose); a config's or the proxy's log that does not exist yet is a note."""
+    from mcp_review.core.status import load_call_log
+
+    out: dict[str, Any] = {}
+    explicit = parse_calls_specs(specs)
+    for name, (path, origin) in call_log_paths(cfg, servers).items():
+        if name in explicit:
+            continue
+        if os.path.exists(path):
+            out[name] = load_call_log(path)
+        elif origin == "config":
+            note(f"no call log yet at {path} (server {name!r}): nothing to replay until the "
+                 "proxy records calls")
+    for name, path in explicit.items():
+        out[name] = load_call_log(path)
+    return out
+
+
+def _discover_optional(path: str | None) -> Any:
+    """The config at ``path``, or the discovered one, or None when none exists (snapshot runs)."""
+    from mcp_review.services.config import DISCOVERY_ORDER, load_config
+
+    if path is not None:
+        return load_config(path)
+    if not any(os.path.isfile(p) for p in DISCOVERY_ORDER):
+        return None
+    return load_config(None)
+
+
+def load_config_for(args: Any, *, required: bool) -> Any:
+    """The config for ``args`` (``--config`` or discovered), applying ``--timeout``; None only
+    when not ``required`` and none exists."""
+    from mcp_review.services.config import load_config
+
+    cfg = load_config(getattr(args, "config", None)) if required else \
+        _discover_optional(getattr(args, "config", None))
+    timeout = getattr(args, "timeout", None)
+    if cfg is not None and timeout is not None:
+        if timeout <= 0:
+            raise InputError("--timeout must be positive")
+        cfg.servers = [dataclasses.replace(s, timeout=timeout) for s in cfg.servers]
+    return cfg
+
+
+@dataclass(slots=True)
+class Inputs:
+    """Everything a command or the app reviews, resolved once."""
+
+    config: Any
+    """services.config.Config, or None (a snapshot reviewed without any config)."""
+    snapshot_path: str | None
+    pins_path: str
+    pins: Any
+    only: list[str] | None = None
+    calls: dict[str, Any] = field(default_factory=dict)
+    tiers: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    quiet: bool = False
+    explicit_calls: list[str] = field(default_factory=list)
+    """Servers whose log was named with ``--calls``."""
+
+    @property
+    def live(self) -> bool:
+        return self.snapshot_path is None
+
+    @property
+    def servers(self) -> list[Any]:
+        """The configured servers reviewed (``--server`` applied)."""
+        if self.config is None:
+            return []
+        return [s for s in self.config.servers if not self.only or s.name in self.only]
+
+    def snapshot(self, on_progress: Any = None) -> Any:
+        """The tool lists: the snapshot file (``--server`` applied), or a live fetch."""
+        if self.snapshot_path is not None:
+            from mcp_review.core.snapshot import load_snapshot
+
+            snap = load_snapshot(self.snapshot_path)
+            if self.only:
+                missing = [n for n in self.only if n not in snap.servers]
+                if missing:
+                    raise InputError(f"server {missing[0]!r} is not in the snapshot",
+                                     source=self.snapshot_path)
+                snap.servers = {n: s for n, s in snap.servers.items() if n in self.only}
+            return snap
+        cfg = self.config
+        if cfg is None:
+            from mcp_review.core.snapshot import Snapshot
+
+            return Snapshot()
+        from mcp_review.services.fetch import fetch_config
+
+        if not self.quiet:
+            print(f"fetching {len(self.servers)} server(s) from {cfg.source}", file=sys.stderr)
+        return fetch_config(cfg, only=self.only,
+                            on_progress=on_progress or progress_printer(self.quiet))
+
+    def status(self, snap: Any, *, witnesses: bool = True, version_bumps: bool = False) -> Any:
+        """core.status.compute_status over ``snap`` with these calls and tiers."""
+        from mcp_review.core.status import compute_status
+
+        for name in self.explicit_calls:
+            if name not in snap.servers and not self.quiet:
+                print(f"mcp-review: warning: --calls names server {name!r}, which is not "
+                      "among the servers reviewed", file=sys.stderr)
+        return compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
+                              witnesses=witnesses, version_bumps=version_bumps)
+
+    def print_notes(self) -> None:
+        if self.quiet:
+            return
+        from mcp_review.core.hidden import safe_text
+
+        for n in self.notes:
+            print(f"mcp-review: note: {safe_text(n)}", file=sys.stderr)
+
+
+def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
+            load_pin_file: bool = True, with_calls: bool = True,
+            require_config: bool = True, server_filter: bool = True) -> Inputs:
+    """Resolve ``args`` (argparse namespace with ``--config``, ``--server``, ``--pins``,
+    ``--calls`` and a snapshot option named ``snapshot_attr``) into :class:`Inputs`.
+
+    ``live``: without a snapshot file the command fetches the configured servers (so the
+    config is required); a command that cannot fetch passes False. ``require_config=False``:
+    no config found is no error even without a snapshot (``deny`` falls back to the pin file);
+    :meth:`Inputs.snapshot` then returns an empty snapshot. ``server_filter=False``: the
+    command's ``server`` argument is positional (approve, deny), not ``--server``.
+    """
+    from mcp_review.core.pins import PinFile, load_pins
+
+    snapshot_path = getattr(args, snapshot_attr, None)
+    if snapshot_path is None and not live:
+        raise InputError(f"--{snapshot_attr.replace('_', '-')} FILE is needed")
+    cfg = load_config_for(args, required=snapshot_path is None and require_config)
+    pins_path = getattr(args, "pins", None) or (cfg.pins if cfg is not None else None) \
+        or "mcp-pins.toml"
+    # The pin file before anything connects anywhere: a bad one fails first.
+    pins = load_pins(pins_path) if load_pin_file else PinFile(path=pins_path)
+    only = (list(getattr(args, "server", None) or []) or None) if server_filter else None
+    inp = Inputs(config=cfg, snapshot_path=snapshot_path, pins_path=pins_path, pins=pins,
+                 only=only, quiet=bool(getattr(args, "quiet", False)))
+    if cfg is not None:
+        inp.notes.extend(cfg.notes)
+    if cfg is not None and only and snapshot_path is None:
+        known = {s.name for s in cfg.servers}
+        for n in only:
+            if n not in known:
+                raise InputError(f"no server {n!r} in the config (known: "
+                                 f"{', '.join(sorted(known)) or 'none'})", source=cfg.source)
+    names = [s.name for s in inp.servers]
+    if with_calls:
+        inp.explicit_calls = list(parse_calls_specs(list(getattr(args, "calls", None) or [])))
+        inp.calls = load_calls_for(cfg, names, list(getattr(args, "calls", None) or []),
+                                   inp.notes.append)
+    inp.tiers = {s.name: s.policy for s in inp.servers if s.policy}
+    return inp
+
+
+def resolve_paths(*, config: str | None, pins: str, snapshot: str | None = None,
+                  quiet: bool = True) -> Inputs:
+    """:func:`resolve` for callers that hold paths rather than a command line (the demo, the
+    screenshot script): the same rules, the same answer."""
+    ns = argparse.Namespace(config=config, pins=pins, snapshot=snapshot, server=None,
+                            timeout=None, calls=[], quiet=quiet)
+    return resolve(ns)
+
+
+def load_pair(old_path: str, new_path: str) -> tuple[Any, Any]:
+    """Two tool-definition JSON files (``classify``/``gate`` OLD NEW)."""
+    from mcp_review.core.canonical import load_file
+    from mcp_review.core.model import ToolDef
+
+    old = ToolDef.from_wire(load_file(old_path), source=old_path)
+    new = ToolDef.from_wire(load_file(new_path), source=new_path)
+    return old, new
+
+
+def progress_printer(quiet: bool) -> Any:
+    """A fetch ``Progress`` callback printing one line per finished server to stderr."""
+    if quiet:
+        return None
+
+    from mcp_review.core.hidden import safe_text
+
+    def on_progress(p: Any) -> None:
+        # The error message quotes the server (its stderr, its error text): sanitised.
+        if p.state == "done":
+            print(f"  {safe_text(p.server)}: {p.tools} tools ({p.elapsed:.1f} s)",
+                  file=sys.stderr)
+        elif p.state == "failed":
+            err = p.snapshot.error if p.snapshot is not None else {"kind": "?", "message": ""}
+            print(f"  {safe_text(p.server)}: {safe_text(err['kind'])}: "
+                  f"{safe_text(err['message'])} ({p.elapsed:.1f} s)", file=sys.stderr)
+
+    return on_progress
