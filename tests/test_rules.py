@@ -91,6 +91,10 @@ MIRRORED = [
     ("one-of-branch-added", ChangeClass.POTENTIALLY_BREAKING),
     ("type-changed", ChangeClass.BREAKING),
     ("schema-description-changed", ChangeClass.TRUST),
+    # Text is text on either side: the model reads an output schema too.
+    ("schema-comment-changed", ChangeClass.TRUST),
+    ("schema-examples-changed", ChangeClass.TRUST),
+    ("schema-text-added", ChangeClass.TRUST),
     ("property-added-optional", ChangeClass.COMPATIBLE),  # closed world holds for outputs too
 ]
 

@@ -1357,12 +1357,15 @@ _TEXT_CHANGES_CAP = 100
 
 
 def _norm(s: str) -> str:
-    return _WS.sub(" ", unicodedata.normalize("NFC", s)).strip()
+    """Text as a reader compares it: NFC, whitespace runs as one space, trimmed."""
+    if not s.isascii():
+        s = unicodedata.normalize("NFC", s)
+    return " ".join(s.split())
 
 
 def _texty(s: str) -> bool:
     """A value that reads as prose: whitespace in it, or longer than TEXT_MIN."""
-    return len(s) > TEXT_MIN or _WS.search(s) is not None
+    return len(s) > TEXT_MIN or (not s.isidentifier() and _WS.search(s) is not None)
 
 
 def _data_strings(v: Any) -> Iterator[str]:
@@ -1381,56 +1384,75 @@ def _data_strings(v: Any) -> Iterator[str]:
             stack.extend(x)
 
 
-def _data_texts(v: Any, ptr: str) -> Iterator[tuple[str, str]]:
-    """(pointer, string) for every string in a JSON value, object keys included."""
-    stack = [(v, ptr)]
+# A pointer is built only for the rare text that turns out to be new: (parent, token) pairs
+# chained back to the document's base, so a 100,000-string schema costs no string joins.
+_Loc = tuple[Any, Any]
+
+
+def _ptr(loc: _Loc | str) -> str:
+    toks: list[Any] = []
+    while not isinstance(loc, str):
+        loc, tok = loc
+        toks.append(tok)
+    return pointer_join(loc, *reversed(toks))
+
+
+def _data_texts(v: Any, loc: _Loc | str) -> Iterator[tuple[_Loc | str, str]]:
+    """(location, string) for every string in a JSON value, object keys included."""
+    stack: list[tuple[Any, _Loc | str]] = [(v, loc)]
     while stack:
-        x, p = stack.pop()
+        x, at = stack.pop()
         if isinstance(x, str):
-            yield p, x
+            yield at, x
         elif isinstance(x, dict):
-            for k, y in reversed(list(x.items())):
-                child = pointer_join(p, k)
+            for k, y in x.items():
+                child = (at, k)
                 yield child, k
                 stack.append((y, child))
         elif isinstance(x, list):
-            stack.extend((y, pointer_join(p, i)) for i, y in reversed(list(enumerate(x))))
+            stack.extend((y, (at, i)) for i, y in enumerate(x))
 
 
-def _model_text(doc: Any, base: str) -> Iterator[tuple[str, str, str, str]]:
-    """(pointer, field, kind, text) for every piece of text the model reads in a schema
+def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str]]:
+    """(location, field, kind, text) for every piece of text the model reads in a schema
     document, at any depth: under description/title/$comment/examples/default (every string),
-    enum/const values, property names and any other free strings that read as prose."""
-    stack: list[tuple[Any, str]] = [(doc, base)]
+    enum/const values, property names and any other free strings that read as prose.
+    ``_ptr(location)`` is its JSON pointer."""
+    stack: list[tuple[Any, _Loc | str]] = [(doc, base)]
     while stack:
-        node, ptr = stack.pop()
+        node, at = stack.pop()
         if not isinstance(node, dict):
             if isinstance(node, (str, list)):  # not a schema: still read by the model
-                for p, t in _data_texts(node, ptr):
+                for p, t in _data_texts(node, at):
                     if _texty(t):
                         yield p, "value", "other", t
             continue
-        for k, v in reversed(list(node.items())):
-            child = pointer_join(ptr, k)
-            if k in _ALWAYS_TEXT or k in ("enum", "const"):
-                texty = k not in _ALWAYS_TEXT
+        for k, v in node.items():
+            child = (at, k)
+            if k in _ALWAYS_TEXT:
+                kind = _TEXT_KIND[k]
                 for p, t in _data_texts(v, child):
-                    if not texty or _texty(t):
-                        yield p, k, _TEXT_KIND[k], t
+                    yield p, k, kind, t
+            elif k == "enum" or k == "const":
+                for p, t in _data_texts(v, child):
+                    if _texty(t):
+                        yield p, k, "enum", t
             elif k in _SCHEMA_MAP and isinstance(v, dict):
-                for name, sub in reversed(list(v.items())):
-                    sp = pointer_join(child, name)
-                    if k == "properties" and _texty(name):
+                for name, sub in v.items():
+                    sp = (child, name)
+                    if k == "properties" and isinstance(name, str) and _texty(name):
                         yield sp, "property name", "property name", name
                     if isinstance(sub, dict):
                         stack.append((sub, sp))
             elif k in _SCHEMA_LIST and isinstance(v, list):
-                stack.extend((sub, pointer_join(child, i)) for i, sub in
-                             reversed(list(enumerate(v))) if isinstance(sub, dict))
+                stack.extend((sub, (child, i)) for i, sub in enumerate(v)
+                             if isinstance(sub, dict))
             elif k in _SCHEMA_ONE and isinstance(v, dict):
                 stack.append((v, child))
-            elif k not in _NOT_TEXT and k not in _SCHEMA_MAP | _SCHEMA_LIST | _SCHEMA_ONE:
-                for p, t in _data_texts(v, child):  # an unknown keyword: its prose counts
+            elif k not in _NOT_TEXT and not isinstance(v, bool):
+                # An unknown keyword, or a schema keyword holding something that is not a
+                # schema: the model reads it all the same, so its prose counts.
+                for p, t in _data_texts(v, child):
                     if _texty(t):
                         yield p, k, "other", t
 
@@ -1471,11 +1493,12 @@ def _with_new_text(ow: dict[str, Any], nw: dict[str, Any], changes: list[Change]
                       if c.rule != "property-rename-suspected"),
                      key=lambda x: -len(x[0]))
     for key, base in (("inputSchema", "/inputSchema"), ("outputSchema", "/outputSchema")):
-        for ptr, field, kind, t in _model_text(nw.get(key), base):
+        for loc, field, kind, t in _model_text(nw.get(key), base):
             n = _norm(t)
             if not n or (kind, n) in known:
                 continue
             known.add((kind, n))  # the same text twice is one finding
+            ptr = _ptr(loc)
             i = next((i for p, i in anchors if _under(ptr, p)), None)
             if i is not None:
                 got = carried.setdefault(i, [])
@@ -1488,8 +1511,8 @@ def _with_new_text(ow: dict[str, Any], nw: dict[str, Any], changes: list[Change]
                 left += 1
                 continue
             if old_at is None:
-                old_at = {p: x for k, b in (("inputSchema", "/inputSchema"),
-                                            ("outputSchema", "/outputSchema"))
+                old_at = {_ptr(p): x for k, b in (("inputSchema", "/inputSchema"),
+                                                  ("outputSchema", "/outputSchema"))
                           for p, _, _, x in _model_text(ow.get(k), b)}
             rule = "schema-text-added"
             direction = Direction.OUTPUT if base == "/outputSchema" else Direction.INPUT

@@ -331,12 +331,14 @@ class ReviewSource:
         return e
 
     def compatible_only(self, e: ToolEntry) -> bool:
-        """Changed, every change compatible or cosmetic, no broken call, no trust flag."""
+        """Changed, every change compatible or cosmetic and none bringing in text the model
+        reads, no broken call, no trust flag."""
         cmp = self.comparison(e)
         if e.status is not Status.CHANGED or cmp is None or e.flags:
             return False
         ok = {ChangeClass.COMPATIBLE, ChangeClass.COSMETIC}
-        return bool(cmp.changes) and cmp.classes() <= ok and not cmp.broken_calls
+        return (bool(cmp.changes) and cmp.classes() <= ok and not cmp.broken_calls
+                and not any(c.new_text for c in cmp.changes))
 
     # Writing ------------------------------------------------------------------------------------
     def _save(self) -> None:
