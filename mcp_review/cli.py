@@ -65,11 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)
         return exitcodes.INPUT_ERROR
-    # The app draws with escape sequences and the proxy's stdout is JSON-RPC: every other
-    # command's output goes through the terminal guard (formats/terminal.py).
-    raw = args.command in ("review", "proxy") or (
+    # The app draws with escape sequences and the proxy's stdout is JSON-RPC: everything else a
+    # command writes goes through the terminal guard (formats/terminal.py).
+    app = args.command == "review" or (
         args.command == "demo" and not getattr(args, "headless", False))
-    guard = contextlib.nullcontext() if raw else guarded_output()
+    guard = (contextlib.nullcontext() if app
+             else guarded_output(stdout=args.command != "proxy"))
     with guard:
         return _run(args)
 

@@ -291,3 +291,35 @@ def test_snapshot_error_kind_and_protocol_version_are_sanitised(tmp_path, capfd,
     for fmt in ("text", "json"):
         rc, out, _ = run(capfd, guard, "status", "--snapshot", "snap.json", "--format", fmt)
         assert rc == 1
+
+
+@pytest.mark.slow
+def test_proxy_diagnostics_are_inert_and_its_server_log_bounded(tmp_path):
+    """The proxy's stdout stays the server's JSON-RPC (never rewritten); its stderr (what MCP
+    clients keep as the server's log) gets the guard; the server's stderr log is capped."""
+    log = tmp_path / "srv.stderr.log"
+    msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                        "clientInfo": {"name": "t", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+             "params": {"name": HOSTILE_NAMES[0], "arguments": {}}}]
+    env = {"MCP_REVIEW_FLOOD_BYTES": str(3 << 20), "PATH": "/usr/bin:/bin",
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    for mode in ("tools", "stderrflood"):
+        p = subprocess.run(
+            [sys.executable, "-m", "mcp_review", "proxy", "--enforce", "--name", "evil",
+             "--pins", str(tmp_path / "none.toml"), "--no-log", "--server-log", str(log),
+             "--", sys.executable, str(HOSTILE_PY), mode],
+            input="".join(json.dumps(m) + "\n" for m in msgs).encode(), cwd=tmp_path,
+            capture_output=True, timeout=120, env=env)
+        replies = [json.loads(ln) for ln in p.stdout.splitlines()]
+        assert [r.get("id") for r in replies] == [1, 2, 3], p.stderr[-500:]
+        assert replies[1]["result"]["tools"] == []  # nothing pinned: every tool withheld
+        assert "error" in replies[2]
+        err = p.stderr.decode("utf-8")
+        assert "withheld" in err and "refused" in err
+        assert_inert(err, f"proxy {mode} stderr")
+    assert log.stat().st_size <= (1 << 20)
+    assert "stderr cut at" in log.read_text(errors="replace")

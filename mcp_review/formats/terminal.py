@@ -4,8 +4,8 @@ Every format already passes server text through ``hidden.safe_text`` (or escapes
 this wrapper is the last line of defence for a path that forgot (an exception message, a
 library's warning): ESC, C0/C1 controls, bidi and TAG characters and lone surrogates are written
 as visible tokens, and a character the stream's encoding cannot hold is backslash-escaped
-instead of crashing the command. Not for the app or the proxy, whose streams carry a terminal
-protocol and JSON-RPC.
+instead of crashing the command. Not for the app (it draws with escape sequences), nor for the
+proxy's stdout (JSON-RPC, relayed byte-exact); the proxy's stderr, its diagnostics, is guarded.
 """
 
 from __future__ import annotations
@@ -39,11 +39,13 @@ class GuardedStream:
 
 
 @contextlib.contextmanager
-def guarded_output() -> Iterator[None]:
-    """Wrap ``sys.stdout`` and ``sys.stderr`` for the duration (restored afterwards)."""
+def guarded_output(*, stdout: bool = True, stderr: bool = True) -> Iterator[None]:
+    """Wrap ``sys.stdout`` and/or ``sys.stderr`` for the duration (restored afterwards)."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout = GuardedStream(out)  # type: ignore[assignment]
-    sys.stderr = GuardedStream(err)  # type: ignore[assignment]
+    if stdout:
+        sys.stdout = GuardedStream(out)  # type: ignore[assignment]
+    if stderr:
+        sys.stderr = GuardedStream(err)  # type: ignore[assignment]
     try:
         yield
     finally:

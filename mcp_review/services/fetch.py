@@ -171,6 +171,7 @@ class ServerStderr:
         self._sink = sink
         self._start = sink.tell()
         self._cap = run_cap
+        self._own_sink = False
         r, w = os.pipe()
         self._r = r
         self._w: int | None = w
@@ -216,6 +217,21 @@ class ServerStderr:
             pass
         finally:
             os.close(self._r)
+            if self._own_sink:
+                with self._lock, contextlib.suppress(OSError):
+                    self._sink.close()
+
+    def release(self) -> None:
+        """Hand the pipe over to the spawned child: close our end only. The copy thread runs
+        until the child's end closes too, then closes the log itself (the proxy's way)."""
+        self._own_sink = True
+        if self._w is not None:
+            os.close(self._w)
+            self._w = None
+
+    def join(self, wait: float) -> None:
+        """Wait (at most ``wait`` s) for the copy thread to reach the end of the stream."""
+        self._thread.join(wait)
 
     def _finish(self, wait: float = 2.0) -> None:
         if self._w is not None:
@@ -474,20 +490,26 @@ def _describe_validation(e: Any, *, offset: int) -> str:
 # --- one server ----------------------------------------------------------------------------
 
 
+def open_stderr_log(path: str | os.PathLike[str], run_cap: int = STDERR_RUN_CAP) -> IO[bytes]:
+    """Open a server's stderr log for appending, first rotating it to ``<name>.1`` when this
+    run could take it past ``STDERR_FILE_CAP`` (fetch, watch and the proxy share the file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if path.stat().st_size + run_cap + 512 > STDERR_FILE_CAP:
+            os.replace(path, path.with_name(path.name + ".1"))
+    except FileNotFoundError:
+        pass
+    return open(path, "a+b")
+
+
 def _open_errlog(cfg: ServerConfig,
                  log_dir: str | os.PathLike[str] | None) -> ServerStderr | None:
     if cfg.transport != "stdio" or cfg.target is not None:
         return None
     if log_dir is None:
         return ServerStderr(tempfile.TemporaryFile("w+b"))
-    path = log_path(log_dir, cfg.name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        if path.stat().st_size + STDERR_RUN_CAP + 512 > STDERR_FILE_CAP:
-            os.replace(path, path.with_name(path.name + ".1"))
-    except FileNotFoundError:
-        pass
-    f = open(path, "a+b")
+    f = open_stderr_log(log_path(log_dir, cfg.name))
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     f.write(f"--- {stamp} mcp-review connect {cfg.name} ---\n".encode("utf-8", "backslashreplace"))
     f.flush()

@@ -449,6 +449,7 @@ class Proxy:
         self.gate = gate
         self.mode = mode
         self.server_log = server_log
+        self._stderr_log: Any = None
         self.diag = diag if diag is not None else sys.stderr
         self.max_line = max_line
         self.fetch_timeout = fetch_timeout
@@ -486,8 +487,11 @@ class Proxy:
         loop = asyncio.get_running_loop()
         err: Any = asyncio.subprocess.DEVNULL
         if self.server_log:
-            os.makedirs(os.path.dirname(os.path.abspath(self.server_log)), exist_ok=True)
-            err = open(self.server_log, "ab")  # handed to the child, closed below
+            from mcp_review.services.fetch import STDERR_FILE_CAP, ServerStderr, open_stderr_log
+
+            # Bounded like fetch's logs: half the file cap per session, rotated before it.
+            cap = STDERR_FILE_CAP // 2
+            err = ServerStderr(open_stderr_log(self.server_log, cap), run_cap=cap)
         try:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -501,7 +505,8 @@ class Proxy:
             return EXIT_SERVER_GONE
         finally:
             if err is not asyncio.subprocess.DEVNULL:
-                err.close()
+                err.release()  # the child holds the pipe; the log closes when it exits
+                self._stderr_log = err
         self.log(f"started server pid {self.proc.pid}: {self.command[0]}")
         self._out = _Out(stdout_fd)
         await self._out.open()
@@ -553,6 +558,9 @@ class Proxy:
             await self._out.close()
             if self.calllog is not None:
                 self.calllog.close()
+            if self._stderr_log is not None:
+                # The server is gone: let its last stderr lines reach the log.
+                self._stderr_log.join(2.0)
 
     def _on_signal(self, sig: int, stop: asyncio.Event) -> None:
         self._signal = sig
