@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -17,41 +18,71 @@ except ImportError:  # pragma: no cover - orjson ships with every supported setu
 
 REDACTED = "[REDACTED]"
 
+# Key names are matched by whole segments: a key is split at camelCase humps, digits and every
+# non-alphanumeric character, lower-cased and written "_seg_seg_" (``clientSecret`` →
+# ``_client_secret_``, ``X-API-Key`` → ``_x_api_key_``), so ``auth`` matches ``auth`` and
+# ``authToken`` but never ``author``, and ``pass`` never matches ``compass``.
+_COUNTS = ("max|min|num|total|count|limit|budget|used|usage|input|output|prompt|completion|per"
+           "|remaining|estimated|reasoning|cached")
 DEFAULT_REDACT: tuple[str, ...] = (
-    # Token counts (max_tokens, num_tokens, token_limit...) are ordinary LLM parameters, not
-    # secrets: redacting them would make every replayed call look like a bad recording.
-    r"(?<!max)(?<!min)(?<!num)(?<!total)tokens?(?!count|limit|budget|s?used)",
-    r"passw(or)?d",
-    r"passphrase",
-    r"secret",
-    r"api_?key",
-    r"access_?key",
-    r"private_?key",
-    r"authorization",
-    r"credential",
-    r"cookie",
-    r"bearer",
+    # Token counts (max_tokens, num_tokens, token_limit, prompt_tokens...) are ordinary LLM
+    # parameters, not secrets: redacting them would make replayed calls look like bad recordings.
+    rf"^(?!.*_(?:{_COUNTS})_).*_tokens?_",
+    r"_(?:passwords?|passwd|pwd|pass|passphrase|secrets?|auth|authorization|credentials?"
+    r"|cookies?|bearer|jwt|privkeys?|apikeys?|sessionid|otp)_",
+    r"_(?:api|access|private|priv|ssh|signing|encryption|master|client)_keys?_",
+    r"_session_id_",
 )
-"""Default key patterns: regexes searched (case-insensitively) in the key with every character
-that is not a letter or digit removed, so ``api_?key`` matches ``apiKey``, ``API-Key`` and
-``x_api_key``, and ``max_tokens`` reads as ``maxtokens``."""
+"""Default key patterns: regexes searched in the segmented key (``_seg_seg_``; see above).
+A pattern given with ``--redact`` is searched (case-insensitively) in the segmented key and in
+the key with every non-alphanumeric character removed (``apikey`` for ``x_api_key``), so
+patterns written for either form keep working."""
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 DEFAULT_BACKUPS = 3
 
+_SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _SEP = re.compile(r"[^A-Za-z0-9]+")
+
+
+def _segmented(key: str) -> str:
+    return "_" + "_".join(m.group(0).lower() for m in _SEGMENT.finditer(key)) + "_"
 
 
 def _fold(key: str) -> str:
     return _SEP.sub("", key).lower()
 
 
+# Values are redacted inside any string, whatever its key, only in formats that cannot be
+# ordinary data: the rest of the string is kept so the recorded call stays replay evidence.
+_VALUE_FORMATS = re.compile("|".join(f"(?:{p})" for p in (
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE "
+    r"KEY(?: BLOCK)?-----|[\s\S]*\Z)",                                  # PEM private key
+    r"\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JWT
+    r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}",                    # GitHub tokens
+    r"\bgithub_pat_[A-Za-z0-9_]{20,}",
+    r"(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",           # OpenAI / Anthropic
+    r"\bxox[abpr]-[A-Za-z0-9-]{10,}",                                  # Slack
+    r"\bAKIA[0-9A-Z]{16}\b",                                           # AWS access key id
+    r"\bglpat-[A-Za-z0-9_-]{20,}",                                      # GitLab
+    r"(?<=\bBearer )[A-Za-z0-9._~+/=-]{16,}",                           # a bearer token in text
+)))
+_URL_USERINFO = re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*):[^/\s@]+@")
+_URL_QUERY = re.compile(r"([?&])([^=&#\s]+)=([^&#\s]*)")
+_PREFILTER = re.compile(r"-----BEGIN|eyJ|gh[pousr]_|github_pat_|sk-|xox|AKIA|glpat-|Bearer |://")
+
+
 class Redactor:
-    """Replaces the values of secret-looking keys, at any depth, keeping the value's JSON type.
+    """Replaces the values of secret-named keys, at any depth, keeping the value's JSON type,
+    and secrets in unmistakable formats inside any string.
 
     The type is kept (strings become ``"[REDACTED]"``, numbers 0, every leaf of an object or
     array redacted) so a redacted call still has the shape replay validates; a ``pattern`` or
     ``minLength`` on the secret itself may then flag it as a bad recording, which is honest.
+    Inside other strings only the secret itself is replaced: a JWT, a PEM private key, the
+    password in ``scheme://user:password@host``, a secret-named URL query value, a token with a
+    well-known prefix (``ghp_``, ``github_pat_``, ``sk-``, ``xoxb-``, ``AKIA``, ``glpat-``) or
+    after ``Bearer``.
     """
 
     def __init__(self, patterns: Iterable[str] = DEFAULT_REDACT):
@@ -59,11 +90,10 @@ class Redactor:
         self._re = re.compile("|".join(f"(?:{p})" for p in pats), re.I) if pats else None
 
     def secret_key(self, key: str) -> bool:
-        return self._re is not None and self._re.search(_fold(key)) is not None
+        return self._re is not None and (self._re.search(_segmented(key)) is not None
+                                         or self._re.search(_fold(key)) is not None)
 
     def __call__(self, value: Any) -> Any:
-        if self._re is None:
-            return value
         return self._walk(value, False)
 
     def _walk(self, v: Any, hide: bool) -> Any:
@@ -72,11 +102,23 @@ class Redactor:
                     for k, x in v.items()}
         if isinstance(v, list):
             return [self._walk(x, hide) for x in v]
-        if not hide or v is None or isinstance(v, bool):
+        if v is None or isinstance(v, bool):
             return v
         if isinstance(v, str):
-            return REDACTED
-        return 0  # int or float
+            return REDACTED if hide else self.scrub_text(v)
+        return 0 if hide else v  # int or float
+
+    def scrub_text(self, s: str) -> str:
+        """``s`` with secrets in unmistakable formats replaced by ``[REDACTED]``."""
+        if not _PREFILTER.search(s):
+            return s
+        s = _VALUE_FORMATS.sub(REDACTED, s)
+        if "://" in s:
+            s = _URL_USERINFO.sub(lambda m: f"{m.group(1)}:{REDACTED}@", s)
+            if self._re is not None:
+                s = _URL_QUERY.sub(lambda m: f"{m.group(1)}{m.group(2)}={REDACTED}"
+                                   if self.secret_key(m.group(2)) else m.group(0), s)
+        return s
 
 
 def dumps(value: Any) -> bytes:
@@ -130,7 +172,12 @@ class CallLog:
         self.max_bytes = max_bytes
         self.backups = backups
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        self._lock_fd = os.open(self.path + ".lock", os.O_CREAT | os.O_RDWR, 0o600)
+        for p in (self.path, self.results_path, self.path + ".lock"):
+            # A log planted as a link (a cloned repository's .mcp-review/) must not make the
+            # proxy append recorded calls to ~/.bashrc: refused now, O_NOFOLLOW below too.
+            if p is not None and os.path.islink(p):
+                raise OSError(errno.ELOOP, "is a symbolic link; refusing to write through it", p)
+        self._lock_fd = os.open(self.path + ".lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
         self._fds: dict[str, int] = {}
 
     def close(self) -> None:
@@ -169,7 +216,8 @@ class CallLog:
     def _append(self, path: str, line: bytes) -> None:
         fd = self._fds.get(path)
         if fd is None:
-            fd = self._fds[path] = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = self._fds[path] = os.open(
+                path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         # The hot path is fstat + write: one O_APPEND write() is one whole line even with
         # another proxy appending to the same file. The lock is taken only to rotate.
         size = os.fstat(fd).st_size
@@ -190,7 +238,8 @@ class CallLog:
             if same:
                 self._rotate(path)
             os.close(fd)
-            fd = self._fds[path] = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = self._fds[path] = os.open(
+                path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
             return fd
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
