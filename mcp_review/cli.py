@@ -30,6 +30,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("approve", "approve", "approve one tool's current definition"),
     ("deny", "deny", "deny one tool"),
     ("proxy", "proxy", "stdio pass-through that records calls and enforces pins"),
+    ("trust", "trust", "allow a client config found here (.mcp.json, .vscode/mcp.json, ...) to run"),
 ]
 
 

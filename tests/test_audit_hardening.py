@@ -33,7 +33,7 @@ def work(tmp_path, monkeypatch):
 
 def approve(capsys, *extra: str) -> tuple[int, str]:
     rc = main(["approve", "srv", "echo", "--snapshot", "live.json", "--note", "ok", *extra])
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     return rc, err
 
 
@@ -114,7 +114,7 @@ def test_a_dangling_audit_link_creates_nothing(work, capsys):
     target = work / "elsewhere" / "autostart.sh"
     target.parent.mkdir()
     (work / "mcp-pins.audit.jsonl").symlink_to(target)
-    rc, err = approve(capsys)
+    rc, _err = approve(capsys)
     assert rc == 2 and not target.exists()
 
 

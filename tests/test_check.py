@@ -150,6 +150,7 @@ def test_stdio_server_from_mcp_json(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"local": {
         "command": sys.executable, "args": [str(SERVERS / "toolserver.py")],
         "env": {"MCP_REVIEW_TOOLS_FILE": str(tools_file)}}}}))
+    assert main(["trust"]) == 0  # a discovered client config runs only once trusted
     assert main(["snapshot", "--out", "s.json", "-q"]) == 0
     assert main(["pin", "--snapshot", "s.json", "--yes"]) == 0
     assert (tmp_path / ".mcp-review" / "logs" / "local.stderr.log").exists()

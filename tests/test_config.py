@@ -132,16 +132,17 @@ def test_missing_file():
 
 
 def test_discovery_order(tmp_path: Path):
+    # The order only (client configs are trust-gated: tests/test_untrusted_configs.py).
     with pytest.raises(InputError, match="no config found"):
         discover_config(tmp_path)
     (tmp_path / ".cursor").mkdir()
     (tmp_path / ".cursor" / "mcp.json").write_text("{}")
-    assert discover_config(tmp_path) == tmp_path / ".cursor" / "mcp.json"
+    assert discover_config(tmp_path, require_trust=False) == tmp_path / ".cursor" / "mcp.json"
     (tmp_path / ".vscode").mkdir()
     (tmp_path / ".vscode" / "mcp.json").write_text("{}")
-    assert discover_config(tmp_path) == tmp_path / ".vscode" / "mcp.json"
+    assert discover_config(tmp_path, require_trust=False) == tmp_path / ".vscode" / "mcp.json"
     (tmp_path / ".mcp.json").write_text("{}")
-    assert discover_config(tmp_path) == tmp_path / ".mcp.json"
+    assert discover_config(tmp_path, require_trust=False) == tmp_path / ".mcp.json"
     (tmp_path / "mcp-review.toml").write_text("")
     assert discover_config(tmp_path) == tmp_path / "mcp-review.toml"
 

@@ -320,6 +320,7 @@ def test_client_json_unknown_keys_are_a_note(tmp_path, capsys, monkeypatch):
         "command": "srv", "autoApprove": ["a"], "alwaysAllow": [], "envFile": ".env"}}}))
     (tmp_path / "s.json").write_text(json.dumps({"format": "mcp-review-snapshot", "version": 1,
                                                  "servers": {}}))
+    assert main(["trust", ".mcp.json"]) == 0  # discovered client configs are trust-gated
     rc, _, err = run(capsys, "status", "--snapshot", "s.json")
     assert rc == 0
     assert "note: " in err and "not used by mcp-review: alwaysAllow, autoApprove, envFile" in err

@@ -126,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"a server NAME or `-- CMD ARGS…` is needed\nusage: {USAGE}")
         from mcp_review.services.config import load_config
 
-        cfg = load_config(args.config)
+        # The client launches the proxy from its own config: no trust gate (issue 10 item 10).
+        cfg = load_config(args.config, require_trust=False)
         try:
             srv = cfg.by_name(args.name)
         except KeyError:

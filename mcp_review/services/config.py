@@ -21,6 +21,23 @@ DEFAULT_MAX_PAGES = 200
 DISCOVERY_ORDER = ("mcp-review.toml", ".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json")
 """Where `--config` is looked for when not given, first match wins."""
 
+CLIENT_CONFIGS = (".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json")
+"""Client config files a cloned repository may carry: discovered, they are run only once trusted
+(``mcp-review trust``) or when named with ``--config`` (see :func:`discover_config`)."""
+
+MIN_SECRET = 6
+"""Shorter values are not scrubbed from messages: "on", "1", "dev" would mangle every word."""
+
+MIN_FRAGMENT = 8
+"""A run of this many characters of a secret is scrubbed even when the rest was cut away."""
+
+COMMON_VALUES = frozenset({
+    "true", "false", "yes", "no", "none", "null", "enabled", "disabled", "default",
+    "production", "development", "staging", "testing", "localhost", "127.0.0.1", "0.0.0.0",
+    "verbose", "warning", "error", "debug", "info", "stdio", "stderr", "stdout", "http", "https",
+})
+"""Values never scrubbed however they were written (ordinary words and hosts of a config)."""
+
 TRANSPORTS = ("stdio", "http", "sse")
 MODES = ("auto", "legacy")
 
@@ -49,13 +66,16 @@ class ServerConfig:
     source: str | None = None
     target: Any = None
     """An in-process ``Server``/``MCPServer`` (tests, the demo); never read from a file."""
+    expanded: tuple[str, ...] = ()
+    """Every value a ``${VAR}`` expanded to, in any field (command, args, env, cwd, url,
+    headers, calls): scrubbed from every message like env and header values."""
 
     def __repr__(self) -> str:
         parts = [f"name={self.name!r}", f"transport={self.transport!r}"]
         if self.target is not None:
             parts.append("target=<in-process>")
         if self.command is not None:
-            parts.append(f"command={self.command!r}")
+            parts.append(f"command={self.scrub(self.command)!r}")
         if self.args:
             # args may carry a token (`--api-key X`): show the count, not the text.
             parts.append(f"args=<{len(self.args)} redacted>")
@@ -73,17 +93,33 @@ class ServerConfig:
 
     @property
     def secrets(self) -> list[str]:
-        """Values that must never appear in output (used to scrub error messages)."""
-        vals = [*self.env.values(), *self.headers.values()]
+        """Values that must never appear in output, longest first: every env and header value,
+        every value a ``${VAR}`` expanded to (in command, args, url … too), a header's token
+        after its scheme (``Bearer abc`` → ``abc``), and a URL's password and query values.
+        Values shorter than :data:`MIN_SECRET` and :data:`COMMON_VALUES` are left out."""
+        vals = [*self.env.values(), *self.headers.values(), *self.expanded]
         for v in list(self.headers.values()):
             # "Bearer abc" -> also scrub "abc" on its own.
             if " " in v:
                 vals.append(v.split(" ", 1)[1])
-        return [v for v in vals if len(v) >= 4]
+        if self.url is not None:
+            vals.extend(_url_secrets(self.url))
+        out = {v for v in vals if _secret_like(v)}
+        return sorted(out, key=lambda v: (-len(v), v))
 
     def scrub(self, text: str) -> str:
-        for s in sorted(self.secrets, key=len, reverse=True):
-            text = text.replace(s, "***")
+        """``text`` with every secret replaced by ``***``, also in its ``repr`` and JSON-escaped
+        forms (a message quoting a value escapes it), and then every run of
+        :data:`MIN_FRAGMENT` or more characters of a secret: a library that shortened the
+        secret before we saw it (pydantic quotes ``'AAAA...t-9f4c1a7e'``) leaves a fragment no
+        whole-value match finds. mcp-review itself scrubs before it cuts anything."""
+        secrets = self.secrets
+        for s in secrets:
+            for form in dict.fromkeys((s, repr(s)[1:-1], json.dumps(s)[1:-1])):
+                text = text.replace(form, "***")
+        for s in secrets:
+            if len(s) >= MIN_FRAGMENT:
+                text = _scrub_fragments(text, s)
         return text
 
     @property
@@ -92,8 +128,8 @@ class ServerConfig:
         if self.target is not None:
             return "in-process"
         if self.url is not None:
-            return redact_url(self.url)
-        return self.command or "?"
+            return self.scrub(redact_url(self.url))
+        return self.scrub(self.command) if self.command else "?"
 
 
 @dataclass(slots=True)
@@ -118,6 +154,44 @@ class Config:
         raise KeyError(name)
 
 
+def _scrub_fragments(text: str, secret: str, n: int | None = None) -> str:
+    """Replace every maximal run of at least ``n`` characters of ``text`` that also occurs in
+    ``secret`` by ``***``."""
+    n = n or MIN_FRAGMENT
+    if len(text) < n:
+        return text
+    out: list[str] = []
+    i = j = 0
+    while j <= len(text) - n:
+        if text[j:j + n] in secret:
+            k = j + n
+            while k < len(text) and text[j:k + 1] in secret:
+                k += 1
+            out.append(text[i:j])
+            out.append("***")
+            i = j = k
+        else:
+            j += 1
+    out.append(text[i:])
+    return "".join(out)
+
+
+def _secret_like(v: str) -> bool:
+    v = v.strip()
+    return len(v) >= MIN_SECRET and v.lower() not in COMMON_VALUES and not v.isdigit()
+
+
+def _url_secrets(url: str) -> list[str]:
+    out = []
+    m = re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://([^/@]*)@", url)
+    if m:
+        out.append(m.group(1))
+        if ":" in m.group(1):
+            out.append(m.group(1).split(":", 1)[1])
+    out.extend(v for v in re.findall(r"[?&][^=&#]+=([^&#]*)", url))
+    return out
+
+
 def redact_url(url: str) -> str:
     """Drop userinfo and query values: both are common places for tokens."""
     url = re.sub(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@", r"\1***@", url)
@@ -127,11 +201,70 @@ def redact_url(url: str) -> str:
 # --- discovery ------------------------------------------------------------------------------
 
 
-def discover_config(cwd: str | os.PathLike[str] = ".") -> Path:
+class UntrustedConfigError(InputError):
+    """A client config file found in the working directory that the user has not trusted."""
+
+
+def in_ci() -> bool:
+    """``CI=true`` (or ``1``): the pipeline already runs the repository's code."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1")
+
+
+def untrusted_client_configs(cwd: str | os.PathLike[str] = ".") -> list[tuple[Path, str]]:
+    """Client config files present in ``cwd`` that are not trusted as they are now, each with
+    why (never trusted / changed since trusted)."""
+    from mcp_review.services import trust
+
+    out = []
+    for rel in CLIENT_CONFIGS:
+        p = Path(cwd) / rel
+        if not p.is_file():
+            continue
+        try:
+            data = p.read_bytes()
+        except OSError:
+            continue  # load_config reports it
+        known = trust.trusted_digest(p)
+        if known != trust.digest_bytes(data):
+            out.append((p, "never trusted" if known is None else "changed since it was trusted"))
+    return out
+
+
+def _require_trusted(p: Path, data: bytes | None, cwd: str | os.PathLike[str]) -> None:
+    """Refuse a discovered client config unless trusted as it is (``data``: the exact bytes
+    about to be parsed, so a file swapped after the check is caught)."""
+    from mcp_review.services import trust
+
+    if in_ci():
+        return
+    if data is not None and trust.is_trusted(p, data):
+        return
+    bad = untrusted_client_configs(cwd)
+    if data is not None and not any(x == p for x, _ in bad):
+        bad.insert(0, (p, "changed while it was being read"))
+    listed = "\n".join(f"  {x} ({why})" for x, why in bad)
+    raise UntrustedConfigError(
+        "client config found in the working directory is not trusted, so the commands it "
+        f"names were not run:\n{listed}\nreview it, then run `mcp-review trust {p}` (once per "
+        f"version of the file), or name it with `--config {p}`", source=str(p))
+
+
+def discover_config(cwd: str | os.PathLike[str] = ".", *, require_trust: bool = True) -> Path:
+    """The first of :data:`DISCOVERY_ORDER` in ``cwd``. A client config file (``.mcp.json``,
+    ``.vscode/mcp.json``, ``.cursor/mcp.json``) found this way is refused with
+    :class:`UntrustedConfigError` unless the user trusted it as it is now (``mcp-review trust``)
+    or ``CI=true``; ``mcp-review.toml`` (the project's own file) is not gated, nor is a file
+    named with ``--config``, nor ``require_trust=False`` (the proxy, which the client runs)."""
     base = Path(cwd)
     for rel in DISCOVERY_ORDER:
         p = base / rel
         if p.is_file():
+            if require_trust and rel in CLIENT_CONFIGS:
+                try:
+                    data: bytes | None = p.read_bytes()
+                except OSError:
+                    data = None
+                _require_trusted(p, data, base)
             return p
     raise InputError(
         "no config found: looked for " + ", ".join(DISCOVERY_ORDER) + f" in {base.resolve()}; "
@@ -140,18 +273,23 @@ def discover_config(cwd: str | os.PathLike[str] = ".") -> Path:
 
 
 def load_config(
-    path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
+    path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None,
+    require_trust: bool = True,
 ) -> Config:
-    """Load a config file (TOML or any mcp.json dialect); ``None`` discovers one in the cwd."""
-    p = Path(path) if path is not None else discover_config()
+    """Load a config file (TOML or any mcp.json dialect); ``None`` discovers one in the cwd
+    (a discovered client config must be trusted: see :func:`discover_config`)."""
+    p = Path(path) if path is not None else discover_config(require_trust=require_trust)
     env = os.environ if environ is None else environ
     src = str(p)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise InputError("config file not found", source=src) from None
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"cannot read config: {e}", source=src) from None
+    if path is None and require_trust and p.as_posix() in CLIENT_CONFIGS:
+        _require_trusted(p, raw, ".")  # the bytes parsed are the bytes trusted
     if p.suffix == ".toml":
         cfg = _load_toml(text, src, env)
     else:
@@ -370,7 +508,7 @@ _VAR = re.compile(r"\$\{([^}]*)\}")
 
 
 def expand(value: str, env: Mapping[str, str], where: _Where, key: str,
-           workspace: Path | None = None) -> str:
+           workspace: Path | None = None, found: list[str] | None = None) -> str:
     """Expand ``${VAR}``, ``${env:VAR}``, ``${VAR:-default}`` and VS Code's ``${workspaceFolder}``."""
 
     def sub(m: re.Match[str]) -> str:
@@ -389,6 +527,8 @@ def expand(value: str, env: Mapping[str, str], where: _Where, key: str,
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", expr):
             raise where.error(key, f"bad variable reference ${{{m.group(1)}}}")
         if expr in env:
+            if found is not None:
+                found.append(env[expr])  # a secret as often as not: scrubbed from messages
             return env[expr]
         if default is not None:
             return default
@@ -439,8 +579,10 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
         key = "type" if "type" in raw else "transport"
         raise where.error(key, f"must be one of {', '.join(TRANSPORTS)} (got {ttype!r})")
 
+    expanded: list[str] = []
+
     def x(v: str, key: str) -> str:
-        return expand(v, env, where, key, workspace)
+        return expand(v, env, where, key, workspace, expanded)
 
     kw: dict[str, Any] = {"name": name, "transport": ttype, "source": where.src}
     if ttype == "stdio":
@@ -491,4 +633,5 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
     if not isinstance(mode, str) or mode not in MODES:
         raise where.error("mode", f"must be one of {', '.join(MODES)} (got {mode!r})")
     kw["mode"] = mode
+    kw["expanded"] = tuple(dict.fromkeys(expanded))
     return ServerConfig(**kw)

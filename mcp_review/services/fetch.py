@@ -306,7 +306,8 @@ class _WatchedRead:
 def _garbage_text(e: Exception) -> str:
     # pydantic's JSON error carries the offending line as input_value.
     m = re.search(r"input_value=(['\"])(.*?)\1, input_type", str(e))
-    return m.group(2)[:80] if m else type(e).__name__
+    # Kept long: it is cut to 80 characters only after secrets are scrubbed (classify).
+    return m.group(2)[:4000] if m else type(e).__name__
 
 
 @contextlib.asynccontextmanager
@@ -516,10 +517,15 @@ def _open_errlog(cfg: ServerConfig,
     return ServerStderr(f)
 
 
-def _stderr_tail(f: ServerStderr | None, limit: int = 300) -> str:
+def _stderr_tail(f: ServerStderr | None, limit: int = 300,
+                 scrub: Callable[[str], str] | None = None) -> str:
+    """The last lines the server wrote to stderr in this run, at most ``limit`` characters,
+    scrubbed by ``scrub`` *before* the cut (a secret cut in half no longer matches)."""
     if f is None:
         return ""
     text = f.text()
+    if scrub is not None:
+        text = scrub(text)
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("--- ")]
     tail = " | ".join(lines[-3:])
     return tail[-limit:]
@@ -566,7 +572,7 @@ async def fetch_server(
                     snap.cache_scope = listing.cache_scope
         except Exception as e:  # cancellation (BaseException) propagates on purpose
             kind, message = classify(e, cfg, probe)
-            tail = _stderr_tail(errlog)
+            tail = _stderr_tail(errlog, scrub=cfg.scrub)
             if tail and kind in ("exited", "timed-out", "not-an-mcp-server", "protocol-error"):
                 message += f"; stderr: {tail}"
             snap.tools = []
@@ -611,14 +617,15 @@ def classify(e: BaseException, cfg: ServerConfig, probe: _Probe) -> tuple[str, s
         ):
             return "spawn-failed", f"cannot start {cfg.command!r}: {x.strerror or x}"
         if isinstance(x, httpx2.ConnectError):
-            return "refused", f"cannot connect to {cfg.display_target}: {_first_line(x)}"
+            return "refused", f"cannot connect to {cfg.display_target}: {_first_line(x, cfg)}"
         if isinstance(x, httpx2.TimeoutException):
             return "timed-out", f"no answer from {cfg.display_target} within {cfg.timeout:g} s"
         if isinstance(x, httpx2.HTTPError):
-            return "refused", f"HTTP failure talking to {cfg.display_target}: {_first_line(x)}"
+            return "refused", f"HTTP failure talking to {cfg.display_target}: {_first_line(x, cfg)}"
     if probe.garbage:
+        first = cfg.scrub(probe.garbage[0])[:80]
         return "not-an-mcp-server", ("printed non-JSON on stdout (first: "
-                                     f"{probe.garbage[0]!r}); stdout must carry only JSON-RPC")
+                                     f"{first!r}); stdout must carry only JSON-RPC")
     if status == 404:
         return "not-an-mcp-server", f"HTTP 404 at {cfg.display_target}: no MCP endpoint there"
     ctype = (probe.http_content_type or "").split(";")[0].strip()
@@ -635,20 +642,20 @@ def classify(e: BaseException, cfg: ServerConfig, probe: _Probe) -> tuple[str, s
                 what = "the process exited" if cfg.transport == "stdio" else "the server closed the connection"
                 return "exited", f"{what} before answering"
             if code == -32001:
-                return "timed-out", f"request timed out: {_first_line(x)}"
+                return "timed-out", f"request timed out: {_first_line(x, cfg)}"
             if code == -32601:
-                return "not-an-mcp-server", f"method not found: {_first_line(x)} (is this an MCP server?)"
+                return "not-an-mcp-server", f"method not found: {_first_line(x, cfg)} (is this an MCP server?)"
             if code == -32600 and ctype == "text/html":
                 return "not-an-mcp-server", f"{cfg.display_target} answered with HTML"
             if status is not None and status >= 400:
-                return "protocol-error", f"HTTP {status}: {_first_line(x)}"
-            return "protocol-error", f"MCP error {code}: {_first_line(x)}"
+                return "protocol-error", f"HTTP {status}: {_first_line(x, cfg)}"
+            return "protocol-error", f"MCP error {code}: {_first_line(x, cfg)}"
         if isinstance(x, (anyio_closed_types())):
             return "exited", "the connection closed before answering"
         if isinstance(x, RuntimeError) and "protocol version" in str(x).lower():
-            return "protocol-error", _first_line(x)
+            return "protocol-error", _first_line(x, cfg)
     x = found[0] if found else e
-    return "internal-error", f"{type(x).__name__}: {_first_line(x)}"
+    return "internal-error", f"{type(x).__name__}: {_first_line(x, cfg)}"
 
 
 def anyio_closed_types() -> tuple[type[BaseException], ...]:
@@ -657,8 +664,12 @@ def anyio_closed_types() -> tuple[type[BaseException], ...]:
     return (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
 
 
-def _first_line(x: BaseException) -> str:
-    s = str(x).strip().splitlines()
+def _first_line(x: BaseException, cfg: ServerConfig | None = None) -> str:
+    """The first line of an exception's message, scrubbed of ``cfg``'s secrets before the cut."""
+    text = str(x)
+    if cfg is not None:
+        text = cfg.scrub(text)
+    s = text.strip().splitlines()
     return s[0][:300] if s else type(x).__name__
 
 

@@ -95,7 +95,7 @@ async def watch_server(
                 raise TimeoutError
         except Exception as e:  # cancellation propagates; everything else is reported
             kind, message = classify(e, cfg, probe)
-            tail = _stderr_tail(errlog)
+            tail = _stderr_tail(errlog, scrub=cfg.scrub)
             if tail and kind in ("exited", "timed-out", "protocol-error"):
                 message += f"; stderr: {tail}"
             snap = ServerSnapshot(name=cfg.name, principal=cfg.principal,
