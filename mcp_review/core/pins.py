@@ -31,6 +31,12 @@ under the lock and replays this session's decisions onto what is on disk now, so
 writers lose nothing (last writer wins per tool). A file that does not parse, or that has a newer
 ``version``, is refused with an :class:`InputError` and never overwritten. Every decision is also
 appended to the JSONL audit log (see :mod:`mcp_review.core.audit`).
+
+Every pin is verified on load: its digest is recomputed from its stored definition under its
+own ``digest_scheme`` and ``hashed_fields`` (:meth:`Pin.integrity_problem`); a pin that does not
+verify is an InputError naming the tool, or (``allow_unverified``, the app and the proxy) kept
+aside in ``PinFile.unverified``, never trusted. A pin file may be a symbolic link only to a
+file that parses as a pin file (:func:`check_link_target`).
 """
 
 from __future__ import annotations
