@@ -38,11 +38,13 @@ class DriftPrinter:
     """
 
     def __init__(self, pins: Any, tiers: dict[str, str], fmt: str, fail_on: str, out: Any,
-                 *, calls: dict[str, Any] | None = None, witnesses: bool = True):
+                 *, calls: dict[str, Any] | None = None, witnesses: bool = True,
+                 origins: dict[str, str] | None = None):
         self.pins = pins
         self.tiers = tiers
         self.calls = calls or {}
         self.witnesses = witnesses
+        self.origins = origins or {}
         self.fmt = fmt
         self.fail_on = fail_on
         self.out = out
@@ -56,7 +58,8 @@ class DriftPrinter:
         from mcp_review.core.status import compute_status
 
         return compute_status(Snapshot(servers=dict(self.latest)), self.pins, calls=self.calls,
-                              tiers=self.tiers, witnesses=self.witnesses)
+                              tiers=self.tiers, witnesses=self.witnesses,
+                              origins=self.origins)
 
     def exit_code(self) -> int:
         """1 when drift that fails the gate was seen; else as `check` on the last lists."""
@@ -139,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
     cfg = inp.config
     servers = inp.servers
     printer = DriftPrinter(inp.pins, inp.tiers, args.format, args.fail_on, sys.stdout,
-                           calls=inp.calls, witnesses=not args.no_witness)
+                           calls=inp.calls, witnesses=not args.no_witness,
+                           origins=inp.origins)
     log_dir = f"{cfg.state_dir}/logs" if cfg.state_dir else None
     if not args.quiet:
         print(f"watching {len(servers)} server(s) from {cfg.source}; Ctrl-C to stop",

@@ -9,6 +9,7 @@ interpreted. The result is plain text: callers still render it as data, not mark
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -194,12 +195,39 @@ def is_confusable_name(a: str, b: str) -> bool:
     return a != b and skeleton(a) == skeleton(b)
 
 
-_CONFUSABLES = str.maketrans({
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
-    "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ո": "n", "ս": "u", "ν": "v", "ο": "o",
-    "α": "a", "ρ": "p", "τ": "t", "κ": "k", "ι": "i", "ʟ": "l", "Ꭵ": "i", "ɑ": "a",
-    "0": "o", "1": "l", "|": "l", "_": "_", "-": "_",
-})
+_EXTRA = str.maketrans({"-": "_"})
+_MARKS = str.maketrans("", "", "\u200e\u200f")
+
+
+@functools.cache
+def _uts39_map() -> dict[int, str]:
+    """Character -> prototype, from the confusables.txt data that ``confusable-homoglyphs``
+    ships (a JSON index of Unicode's table: a source lists its one prototype, a prototype
+    lists its sources). Where the index cannot tell the direction (a pair that lists only each
+    other), both map to the lower code point: the skeletons still meet, which is all a
+    comparison needs."""
+    import importlib.resources
+
+    data = json.loads(importlib.resources.files("confusable_homoglyphs")
+                      .joinpath("confusables.json").read_text(encoding="utf-8"))
+
+    def clean(s: str) -> str:
+        return s.translate(_MARKS)  # the index wraps right-to-left text in LRM marks
+
+    out: dict[int, str] = {}
+    for key, entries in data.items():
+        k = clean(key)
+        if len(k) != 1 or len(entries) != 1:
+            continue  # a prototype (it lists several sources) or a multi-character key
+        target = clean(entries[0]["c"])
+        back = data.get(entries[0]["c"], data.get(target, []))
+        if len(back) == 1 and len(target) == 1:
+            rep = min(k, target)  # a pair listing only each other: one representative
+            out[ord(k)] = rep
+            out[ord(target)] = rep
+        else:
+            out[ord(k)] = target
+    return out
 
 
 def mark_lookalikes(name: str) -> str:
@@ -217,5 +245,12 @@ def mark_lookalikes(name: str) -> str:
 
 
 def skeleton(name: str) -> str:
-    n = unicodedata.normalize("NFKC", _HIDDEN_RE.sub("", name)).casefold()
-    return n.translate(_CONFUSABLES)
+    """The name as it looks, for comparing names: Unicode's confusable skeleton (UTS #39:
+    NFD, each character to its prototype in confusables.txt, NFD again), after hidden
+    characters are dropped and NFKC folds compatibility forms, then case-folded, with ``-``
+    read as ``_``. ``read_text_fiIe`` (capital I), ``rеad_file`` (Cyrillic е), ``dep1oy`` and
+    ``rn``/``m`` all meet their twin."""
+    n = unicodedata.normalize("NFKC", _HIDDEN_RE.sub("", name))
+    n = unicodedata.normalize("NFD", n)
+    n = unicodedata.normalize("NFD", n.translate(_uts39_map()))
+    return n.casefold().translate(_EXTRA)

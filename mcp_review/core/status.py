@@ -163,13 +163,15 @@ def compute_status(
     tiers: Mapping[str, str] | None = None,
     witnesses: bool = True,
     version_bumps: bool = False,
+    origins: Mapping[str, str] | None = None,
 ) -> StatusReport:
     """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
 
     ``calls``: per server local name, its recorded calls. ``tiers``: per server, the tier
     from the config, used when the pin file sets none (pin file > config > ``tiered``).
     ``version_bumps``: also note a server whose reported version changed while none of its
-    tools did (seed 003's discipline, on request: it never changes a verdict).
+    tools did (seed 003's discipline, on request: it never changes a verdict). ``origins``:
+    per server, what it runs (see :func:`flag_shadowing`).
     """
     report = StatusReport()
     for name in sorted(snapshot.servers):
@@ -183,7 +185,7 @@ def compute_status(
         report.tools.extend(tools)
         if version_bumps:
             _note_bare_version_bump(srv, tools, pins)
-    flag_shadowing(report.tools)
+    flag_shadowing(report.tools, origins)
     flag_renames(report.tools)
     return report
 
@@ -222,12 +224,17 @@ def flag_renames(tools: list[ToolStatus]) -> None:
                                  "renamed upstream?")
 
 
-def flag_shadowing(tools: list[ToolStatus]) -> None:
-    """Block any not-yet-trusted tool whose name is confusable with another served tool's.
+def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = None) -> None:
+    """Flag tools whose names look alike (Unicode confusable skeletons, UTS #39) or are the same
+    on two servers.
 
-    A homoglyph twin (``rеad_file`` beside ``read_file``) lets a server capture calls the
-    model meant for another tool, on the same server or across servers. The already-pinned
-    side keeps its state; the newcomer (new, changed or broken) is blocked with the evidence.
+    A homoglyph twin (``rеad_file`` beside ``read_file``, ``read_text_fiIe`` beside
+    ``read_text_file``) or the same name served by a second server lets that server capture
+    calls the model meant for another tool. Every side is flagged: a not-yet-trusted side (new,
+    changed, broken) is blocked with the evidence; an already pinned or denied side keeps its
+    state and gets a note. ``origins``: per server, what it runs (command and arguments, or
+    URL); two servers with the same origin are one server configured twice (say for two
+    clients), so the same name on both is not shadowing.
     """
     from mcp_review.core.hidden import skeleton
 
@@ -235,22 +242,36 @@ def flag_shadowing(tools: list[ToolStatus]) -> None:
     by_skel: dict[str, list[ToolStatus]] = {}
     for t in served:
         by_skel.setdefault(skeleton(t.tool), []).append(t)
+
+    def same_entry(a: ToolStatus, b: ToolStatus) -> bool:
+        if a.tool != b.tool:
+            return False  # a look-alike is flagged even inside one server
+        if a.server == b.server:
+            return True  # the same tool under another principal
+        oa = (origins or {}).get(a.server)
+        return oa is not None and oa == (origins or {}).get(b.server)
+
     for group in by_skel.values():
-        names = {t.tool for t in group}
-        if len(names) < 2:
+        if len(group) < 2:
             continue
         for t in group:
-            if t.state in (State.PINNED, State.DENIED):
+            others = [o for o in group if o is not t and not same_entry(o, t)]
+            if not others:
                 continue
-            others = sorted(f"{o.server}/{o.tool}" for o in group if o.tool != t.tool)
-            t.shadows = others
-            shown = ", ".join(_visible(o) for o in others)
-            t.notes.append(f"name looks like {shown}: possible shadowing through a homoglyph "
-                           "or hidden character")
-            t.policy = PolicyResult(
-                t.policy.tier, Outcome.BLOCK,
-                (*t.policy.reasons, f"name is confusable with {shown}"),
-            )
+            names = sorted({f"{o.server}/{o.tool}" for o in others})
+            shown = ", ".join(_visible(o) for o in names)
+            if all(o.tool == t.tool for o in others):
+                note = f"the same name is served by {shown}: cross-server shadowing"
+                reason = f"name also served by {shown} (cross-server shadowing)"
+            else:
+                note = (f"name looks like {shown}: possible shadowing through a homoglyph "
+                        "or hidden character")
+                reason = f"name is confusable with {shown}"
+            t.notes.append(note)
+            if t.state in (State.PINNED, State.DENIED):
+                continue  # decided before: keeps its standing, the note says what appeared
+            t.shadows = names
+            t.policy = PolicyResult(t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, reason))
 
 
 def _visible(s: str) -> str:

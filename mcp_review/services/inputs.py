@@ -175,6 +175,19 @@ class Inputs:
             return []
         return [s for s in self.config.servers if not self.only or s.name in self.only]
 
+    @property
+    def origins(self) -> dict[str, str]:
+        """Per configured server, what it runs: command and arguments (stdio) or URL. The same
+        tool name on two servers with one origin is one server configured twice, not
+        shadowing (core.status.flag_shadowing)."""
+        import json
+
+        if self.config is None:
+            return {}
+        return {s.name: (json.dumps([s.command, *s.args]) if s.command is not None
+                         else json.dumps([s.url]))
+                for s in self.config.servers if s.command is not None or s.url is not None}
+
     def snapshot(self, on_progress: Any = None) -> Any:
         """The tool lists: the snapshot file (``--server`` applied), or a live fetch."""
         if self.snapshot_path is not None:
@@ -209,7 +222,8 @@ class Inputs:
                 print(f"mcp-review: warning: --calls names server {name!r}, which is not "
                       "among the servers reviewed", file=sys.stderr)
         return compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
-                              witnesses=witnesses, version_bumps=version_bumps)
+                              witnesses=witnesses, version_bumps=version_bumps,
+                              origins=self.origins)
 
     def print_notes(self) -> None:
         if self.quiet:

@@ -178,8 +178,10 @@ class ReviewSource:
     def __init__(self, fetcher: Fetcher, pins: PinFile | None = None, *,
                  pins_path: str | None = None, audit_path: str | None = None,
                  calls: Mapping[str, CallLog] | None = None,
-                 tiers: Mapping[str, str] | None = None) -> None:
+                 tiers: Mapping[str, str] | None = None,
+                 origins: Mapping[str, str] | None = None) -> None:
         self.fetcher = fetcher
+        self.origins = dict(origins or {})
         self.pins = pins if pins is not None else PinFile(path=pins_path)
         self.pins_path = pins_path
         self.audit_path = audit_path
@@ -211,7 +213,8 @@ class ReviewSource:
             fetcher: Fetcher = LiveFetcher(cfg)
         else:
             fetcher = SnapshotFetcher(inp.snapshot())
-        return cls(fetcher, inp.pins, pins_path=inp.pins_path, calls=inp.calls, tiers=inp.tiers)
+        return cls(fetcher, inp.pins, pins_path=inp.pins_path, calls=inp.calls, tiers=inp.tiers,
+                   origins=inp.origins)
 
     @classmethod
     def baseline(cls, fetcher: Fetcher, pinned: Snapshot, *, pins_path: str | None = None,
@@ -268,7 +271,8 @@ class ReviewSource:
         from mcp_review.core.status import compute_status
 
         snap = self.snapshot or Snapshot()
-        report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers)
+        report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
+                                origins=self.origins)
         self._report = report
         self._status = {t.key: t for t in report.tools}
         servers = {s.name: s for s in report.servers}
