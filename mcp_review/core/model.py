@@ -199,6 +199,20 @@ class Change:
     def has_witness(self) -> bool:
         return self.witness is not _MISSING
 
+    @property
+    def witness_kind(self) -> str:
+        """``call`` (input side: a call the old schema accepts and the new one rejects) or
+        ``result`` (output side: a result the server may now return that the old schema, the
+        one the client relies on, rejects)."""
+        return "result" if self.direction is Direction.OUTPUT else "call"
+
+    @property
+    def witness_wording(self) -> tuple[str, str]:
+        """(what the witness is, what rejects it): the words every format and the app use."""
+        if self.direction is Direction.OUTPUT:
+            return ("result the server may now return", "the old schema rejects it")
+        return ("call", "rejected under new")
+
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "rule": self.rule,
@@ -209,6 +223,9 @@ class Change:
         }
         if self.has_witness:
             d["witness"] = self.witness
+            d["witness_kind"] = self.witness_kind
+            # which schema rejects the witness: the new one (a call), the old one (a result)
+            d["witness_rejected_by"] = "old" if self.witness_kind == "result" else "new"
             if self.witness_error:
                 d["witness_error"] = self.witness_error
         if self.promoted:

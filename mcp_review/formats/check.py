@@ -175,8 +175,10 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
                            f"{safe_text(ch.message)}")
                 if ch.has_witness and not cmp.broken_calls:
                     # No recorded call shows the break: the generated one is the evidence.
-                    out.append(f"        witness: {show_value(ch.witness, 160)}"
-                               + (f" -> {safe_text(ch.witness_error)[:200]}"
+                    what, rejected = ch.witness_wording
+                    out.append(f"        witness {what}: "
+                               f"{show_value(ch.witness, 160)} -> {rejected}"
+                               + (f": {safe_text(ch.witness_error)[:200]}"
                                   if ch.witness_error else ""))
             if len(changes) > max_changes:
                 out.append(f"      … and {len(changes) - max_changes} more changes")
@@ -226,7 +228,12 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                         f"{len(t.comparison.changes)} change(s)</summary>", "",
                     "| class | rule | where | what |", "|---|---|---|---|"]
             for ch in t.comparison.changes[:50]:
-                out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {_md(ch.message)} |")
+                what = _md(ch.message)
+                if ch.has_witness:
+                    kind, rejected = ch.witness_wording
+                    what += (f"<br>witness {_md(kind)}: "
+                             f"{_md(show_value(ch.witness, 160))}: {_md(rejected)}")
+                out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {what} |")
             out += ["", "</details>"]
     return "\n".join(out) + "\n"
 
@@ -250,6 +257,12 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
     for t in _shown(report):
         level = "error" if fails_gate(t, fail_on) else "note"
         why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
+        wit = next((ch for ch in (t.comparison.changes if t.comparison is not None else [])
+                    if ch.has_witness), None)
+        if wit is not None:
+            kind, rejected = wit.witness_wording
+            why += (f" — witness {kind}: "
+                    f"{sarif_text(show_value(wit.witness, 160))}: {rejected}")
         results.append({"ruleId": f"tool-{t.state}", "level": level,
                         "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
                                             f"{t.state} — {why}"},

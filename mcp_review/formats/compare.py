@@ -59,10 +59,14 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
         out.append(f"  [{_LABEL[c.cls]}] {c.rule}  {safe_text(c.pointer)}")
         out.append(f"      {safe_text(c.message)}")
         if c.has_witness:
-            tag = "witness (promoted to breaking)" if c.promoted else "witness"
+            what, rejected = c.witness_wording
+            tag = "witness" if c.witness_kind == "call" else f"witness ({what})"
+            tag += " (promoted to breaking)" if c.promoted else ""
             out.append(f"      {tag}: {show_value(c.witness)}")
             if c.witness_error:
-                out.append(f"        -> rejected under new: {safe_text(c.witness_error)}")
+                out.append(f"        -> {rejected}: {safe_text(c.witness_error)}")
+            elif c.witness_kind == "result":
+                out.append(f"        -> {rejected}")
     r = cmp.replay
     if r is not None:
         out.append("")
@@ -99,7 +103,10 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
         out.append(
             "  note: breaking by schema, 0 recorded calls touched: silent on your traffic, "
             "failing closed because the schema narrowed"
-            + (" (the witness above is a call that would break)"
+            + ((" (the witness above is a call that would break)"
+                if any(c.has_witness and c.witness_kind == "call" for c in cmp.breaking) else
+                " (the witness above is a result the server may now return that the old schema "
+                "rejects)")
                if any(c.has_witness for c in cmp.breaking) else "")
         )
     elif cmp.breaking and r is None:

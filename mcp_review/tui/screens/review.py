@@ -268,15 +268,17 @@ class ReviewScreen(Screen[ReviewResult | None]):
         for c in cmp.changes if cmp is not None else []:
             if not c.has_witness:
                 continue
-            head = Content.assemble(("witness ", "bold"), (c.rule, "$text-accent"), " at ",
+            what, rejected = c.witness_wording
+            head = Content.assemble(("witness ", "bold"),
+                                    (c.rule, "$text-accent"), " at ",
                                     safe_content(c.pointer, one_line=True, limit=120),
                                     (" (promoted to breaking)" if c.promoted else "", "bold"))
             lines.append(head)
-            lines.append(Content.assemble("  call: ", safe_content(
+            lines.append(Content.assemble(f"  {what}: ", safe_content(
                 json.dumps(c.witness, ensure_ascii=False, sort_keys=True), one_line=True,
                 limit=400)))
             if c.witness_error:
-                lines.append(Content.assemble(("  rejected under new: ", "$text-error"),
+                lines.append(Content.assemble((f"  {rejected}: ", "$text-error"),
                                               safe_content(c.witness_error, one_line=True,
                                                            limit=400)))
         box = self.query_one("#witness-box")
@@ -322,7 +324,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
     # Change list → diff -----------------------------------------------------------------------
     @on(ChangeList.Selected)
     def _reveal_change(self, event: ChangeList.Selected) -> None:
-        self.reveal(event.change.pointer, switch=False)
+        # Moving the cursor scrolls the diff in place; enter on a change whose diff lives on
+        # another tab (an outputSchema change: the Output tab) shows that diff.
+        self.reveal(event.change.pointer, switch=event.chosen)
 
     def reveal(self, pointer: str, *, switch: bool = True) -> bool:
         """Scroll the diff holding ``pointer`` to it (switching tab if ``switch``)."""

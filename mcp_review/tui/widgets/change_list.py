@@ -34,6 +34,9 @@ class ChangeList(DataTable[Text]):
 
         change_list: ChangeList
         change: Change
+        chosen: bool = False
+        """True on enter (the operator picked it: show its diff, on whichever tab it lives);
+        False when the cursor merely moved onto it."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, cursor_type="row")
@@ -70,4 +73,4 @@ class ChangeList(DataTable[Text]):
         event.stop()
         i = event.cursor_row
         if 0 <= i < len(self.changes):
-            self.post_message(self.Selected(self, self.changes[i]))
+            self.post_message(self.Selected(self, self.changes[i], chosen=True))
