@@ -147,7 +147,8 @@ def test_headless_text(tmp_path: Path) -> None:
     assert "pinned 10 tools at v1" in proc.stderr
     # C5: no recorded call breaks, so the generated witness is the evidence, and the split
     # between schema and traffic is said out loud.
-    assert 'witness: {"sql": "a", "timeout_ms": 0} -> (root): Additional properties' in out
+    assert ('witness call: {"sql": "a", "timeout_ms": 0} -> rejected under new: (root): '
+            'Additional properties') in out
     assert "breaking by schema, 0 of 4 recorded calls touched" in out
     # The homoglyph twin never prints identically to the tool it imitates.
     assert "devtools/r\u0435⟨U+0435⟩ad_file  [block]" in out
