@@ -210,8 +210,12 @@ class _Side:
         bases = self._bases() or [{}]
         for path, o_chain, o_sub, n_sub, hint, kw in _locations(self.acc, self.rej, toks):
             values = list(_targeted_values(self.gen, o_sub, n_sub, hint, kw, rule))
+            # A schema that accepts anything proposes scalars first; a location inside the
+            # call needs a container to hold it.
+            want = list if path and isinstance(path[0], int) else dict
+            placed = bases if any(isinstance(b, want) for b in bases) else [*bases, want()]
             for value in values:
-                for base in bases:
+                for base in placed:
                     inst = _place(base, path, value, o_chain, self.gen)
                     if inst is not None:
                         yield inst
@@ -389,8 +393,10 @@ def _instance_path(acc: Any, loc: list[str], hops: int = 0
             node = _get(node_r, ["dependentSchemas", nxt])
             i += 2
         elif t in ("additionalProperties", "unevaluatedProperties"):
-            declared = set(_get(node_r, ["properties"]) or {}) if isinstance(node_r, dict) else set()
-            key = next(k for k in ("extra", "extra_1", "extra_2", "x_extra") if k not in declared)
+            # An object that declares no properties (a free-form map) has none to avoid.
+            props = _get(node_r, ["properties"])
+            declared = set(props) if isinstance(props, dict) else set()
+            key = _fresh_key(declared)
             path.append(key)
             node = _get(node_r, [t])
             chain.append(node)
@@ -429,6 +435,17 @@ def _instance_path(acc: Any, loc: list[str], hops: int = 0
     yield path, chain, hint
 
 
+def _fresh_key(declared: set[str]) -> str:
+    """A key the object does not declare (an extra key for additionalProperties)."""
+    for k in ("extra", "extra_1", "extra_2", "x_extra"):
+        if k not in declared:
+            return k
+    i = 3
+    while f"extra_{i}" in declared:
+        i += 1
+    return f"extra_{i}"
+
+
 def _esc(t: str) -> str:
     return t.replace("~", "~0").replace("/", "~1")
 
@@ -455,9 +472,9 @@ def _all_locations(acc: Any, rej: Any, limit: int = 40):
         yield path, chain, o, (r if r is not _ABSENT else None)
         if not isinstance(o, dict) or len(path) >= 4:
             continue
-        for name, sub in (o.get("properties") or {}).items():
-            if isinstance(o.get("properties"), dict):
-                queue.append(([*toks, "properties", name], [*path, name], [*chain, sub]))
+        props = o.get("properties")
+        for name, sub in (props.items() if isinstance(props, dict) else ()):
+            queue.append(([*toks, "properties", name], [*path, name], [*chain, sub]))
         if isinstance(o.get("items"), (dict, bool)):
             queue.append(([*toks, "items"], [*path, 0], [*chain, o["items"]]))
         for b in _BRANCH_TOKENS:
