@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_review.core import schema_diff
 from mcp_review.core.model import ChangeClass, Direction, ToolDef
 from mcp_review.core.rules import RULES, Effect, class_for, make, quote, where
 from mcp_review.core.schema_diff import diff_tools, scan_hidden
@@ -20,8 +21,18 @@ def _load(path: Path) -> ToolDef:
     return ToolDef.from_wire(json.loads(path.read_text(encoding="utf-8")), source=str(path))
 
 
+def _broken_rule(*_args):
+    raise ZeroDivisionError("a bug in one rule")
+
+
 def _fired(rule_dir: Path) -> set[str]:
     old, new = _load(rule_dir / "old.json"), _load(rule_dir / "new.json")
+    if rule_dir.name == "engine-error":
+        # No schema makes a correct engine fail: plant a bug in one rule (multipleOf) and see
+        # it reported as engine-error while the other change is still classified.
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setitem(schema_diff._HANDLERS, "multipleOf", _broken_rule)
+            return {c.rule for c in diff_tools(old, new)}
     changes = diff_tools(old, new)
     if rule_dir.name == "hidden-characters-present":
         changes += scan_hidden(new)

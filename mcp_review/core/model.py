@@ -189,6 +189,9 @@ class Change:
     new_text: tuple[NewText, ...] = ()
     """Text the model reads that this change brings in (design.md: the trust axis is separate
     from compatibility): a change with any is on the trust axis whatever its class."""
+    note: str | None = field(default=None, compare=False)
+    """Why a breaking / potentially-breaking change carries no witness when that is not simply
+    "none found" (the tool's search budget was spent, the search failed)."""
 
     @property
     def trust(self) -> bool:
@@ -232,6 +235,8 @@ class Change:
             d["promoted_by_witness"] = True
         if self.new_text:
             d["new_text"] = [t.to_json() for t in self.new_text]
+        if self.note:
+            d["note"] = self.note
         return d
 
 

@@ -140,6 +140,18 @@ class SchemaValidator:
             return [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated", "")]
         return self._errors(instance)
 
+    def error_keywords(self, instance: Any, cap: int = 10_000) -> set[str] | None:
+        """The schema paths (keywords) of every error, or None past ``cap`` errors: lets the
+        witness search see all the reasons for a rejection, where ``errors`` keeps 100."""
+        if too_deep(instance):
+            return None
+        out: set[str] = set()
+        for n, e in enumerate(self._v.iter_errors(instance)):
+            if n >= cap:
+                return None
+            out.add(_ptr(e.schema_path))
+        return out
+
     # Unchecked variants for callers that already bounded the depth (the replay fast path).
     def _is_valid(self, instance: Any) -> bool:
         return self._v.is_valid(instance)

@@ -220,6 +220,11 @@ class _Walker:
         self.out.append(ch)
         return ch
 
+    def engine_error(self, ptr: str, pos: bool, e: BaseException) -> None:
+        """An unexpected exception inside a rule: potentially-breaking, naming the pointer and
+        the exception's type (never its text: it may quote the server's schema)."""
+        self.emit("engine-error", ptr, pos, error=Raw(type(e).__name__))
+
     # References ------------------------------------------------------------------------------
     def _anchor(self, root: Any, name: str) -> str | None:
         idx = self.anchors.get(id(root))
@@ -395,7 +400,12 @@ class _Walker:
                     unknown.append(k)
             elif h not in done:
                 done.add(h)
-                h(self, o, n, op, np, pos, depth)
+                try:
+                    h(self, o, n, op, np, pos, depth)
+                except RecursionError:
+                    raise  # reported once, as schema-too-deep, by diff_schemas
+                except Exception as e:
+                    self.engine_error(np, pos, e)
         for k in unknown:
             ov, nv = o.get(k, _MISSING), n.get(k, _MISSING)
             if ov is _MISSING or nv is _MISSING or not _jeq(ov, nv):
@@ -1182,11 +1192,43 @@ def _walk(old: Any, new: Any, output: bool) -> tuple[list[Change], set[tuple[str
         w.diff(old, new, base, base, not output, 0)
     except RecursionError:  # belt and braces: a hostile shape must not become a traceback
         out.append(make("schema-too-deep", base, direction=w.direction, limit=MAX_DEPTH))
+    except Exception as e:  # noqa: BLE001 - outside any rule (resolving, folding): same promise
+        w.engine_error(base, not output, e)
     return out, w.reported
 
 
 def diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
-    """Every classified change from ``old`` to ``new``: text, annotations, schemas, hidden."""
+    """Every classified change from ``old`` to ``new``: text, annotations, schemas, hidden.
+
+    Never raises: a schema rule that fails is an ``engine-error`` change at its pointer (see
+    diff_schemas); a failure in the text or annotation rules is one ``engine-error`` for the
+    tool, with every schema change still reported."""
+    try:
+        return _diff_tools(old, new)
+    except Exception as e:
+        return _diff_tools_degraded(old, new, e)
+
+
+def _diff_tools_degraded(old: ToolDef, new: ToolDef, e: Exception) -> list[Change]:
+    ow, nw = old.wire, new.wire
+    out = [make("engine-error", "", direction=Direction.TOOL, where=Raw("tool text/annotations"),
+                error=Raw(type(e).__name__))]
+    out += diff_schemas(ow.get("inputSchema"), nw.get("inputSchema"))
+    oo, no = ow.get("outputSchema"), nw.get("outputSchema")
+    if oo is not None and no is not None:
+        out += diff_schemas(oo, no, output=True)
+    elif (oo is None) != (no is None):
+        out.append(make("output-schema-added" if no is not None else "output-schema-removed",
+                        "/outputSchema"))
+    try:
+        out += _hidden_added(old.hashed_projection(), new.hashed_projection())
+    except Exception as e2:
+        out.append(make("engine-error", "", direction=Direction.TOOL,
+                        where=Raw("hidden-character scan"), error=Raw(type(e2).__name__)))
+    return out
+
+
+def _diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
     ow, nw = old.wire, new.wire
     if _jeq(old.hashed_projection(), new.hashed_projection()):
         return []  # key order and formatting are not changes at all

@@ -21,6 +21,11 @@ except ImportError:  # pragma: no cover - Python < 3.11
 MAX_VALIDATOR_CALLS = 400
 """Validator calls spent on one change at most (candidates cost 2-3 calls each)."""
 
+MAX_TOOL_VALIDATOR_CALLS = 20_000
+"""Validator calls (a schema compilation counts as one) spent on one tool's witnesses at most:
+a tool that adds thousands of required properties is classified in time linear in the change,
+and the verdict never depends on how fast the machine is."""
+
 GEN_DEPTH = 8
 """How deep the value generator follows nesting and $ref: recursive schemas stop here."""
 
@@ -62,7 +67,31 @@ _HINT_RULES = frozenset({"property-rename-suspected"})
 the witness (a call for the rename hint would only exercise the new property's own schema)."""
 
 
-def attach_witnesses(old: Any, new: Any, changes: list[Change]) -> list[Change]:
+class _Budget:
+    """Validator calls (and schema compilations) one tool's witness search may still spend.
+
+    Counted in calls, never in wall-clock time: a witness promotes a verdict, so the verdict
+    must not depend on the machine's speed or load."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, calls: int):
+        self.left = calls
+
+    def take(self, n: int = 1) -> bool:
+        """Spend ``n`` calls; False (nothing spent) when fewer are left."""
+        if self.left < n:
+            return False
+        self.left -= n
+        return True
+
+
+class _Spent(Exception):
+    """The tool's budget ran out in the middle of one change's search."""
+
+
+def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
+                     budget: int = MAX_TOOL_VALIDATOR_CALLS) -> list[Change]:
     """Return ``changes`` with a verified witness on each breaking / potentially-breaking
     schema change that has none; a witness promotes potentially-breaking to breaking.
 
@@ -71,9 +100,14 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change]) -> list[Change]:
     and the old one promised never to produce. A witness is attached only if it is
     *attributable*: putting the old value back at the change's pointer (and nothing else)
     makes the new schema accept it, so one change is never promoted by another's breakage.
+
+    Bounded: the whole tool spends at most ``budget`` validator calls (MAX_VALIDATOR_CALLS per
+    change); a change left unsearched, or whose search failed, keeps its class and carries a
+    ``note`` saying why it has no witness. Never raises.
     """
     sides: dict[str, _Side | None] = {}
     out: list[Change] = []
+    spent = _Budget(budget)
     for ch in changes:
         if ch.has_witness or ch.rule in _HINT_RULES or ch.cls not in (
                 ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):
@@ -84,10 +118,21 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change]) -> list[Change]:
         if field not in ("inputSchema", "outputSchema") or ch.direction is Direction.TOOL:
             out.append(ch)
             continue
-        if field not in sides:
-            sides[field] = _Side.build(old, new, field)
-        side = sides[field]
-        found = side.find(toks[1:], ch.rule) if side is not None else None
+        if spent.left <= 0:
+            out.append(dataclasses.replace(ch, note=NOTE_BUDGET))
+            continue
+        try:
+            if field not in sides:
+                sides[field] = _Side.build(old, new, field, spent)
+            side = sides[field]
+            found = side.find(toks[1:], ch.rule) if side is not None else None
+        except _Spent:
+            out.append(dataclasses.replace(ch, note=NOTE_BUDGET))
+            continue
+        except Exception as e:
+            out.append(dataclasses.replace(
+                ch, note=f"no witness: the witness search failed ({type(e).__name__})"))
+            continue
         if found is None:
             out.append(ch)
             continue
@@ -100,13 +145,20 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change]) -> list[Change]:
     return out
 
 
+NOTE_BUDGET = ("no witness searched: this tool's witness budget "
+               f"({MAX_TOOL_VALIDATOR_CALLS} validator calls) was spent on earlier changes")
+
+
 def find_witness(old_schema: Any, new_schema: Any, pointer: str = "",
                  rule: str = "") -> tuple[Any, Issue] | None:
     """A value valid under ``old_schema`` and invalid under ``new_schema`` attributable to the
     change at ``pointer`` (relative to the schemas, e.g. ``/properties/x/maxLength``), with
     the first issue the new schema reports; None if none was found within the budget."""
-    side = _Side.from_schemas(old_schema, new_schema)
-    return side.find(pointer_tokens(pointer), rule) if side is not None else None
+    try:
+        side = _Side.from_schemas(old_schema, new_schema)
+        return side.find(pointer_tokens(pointer), rule) if side is not None else None
+    except _Spent:
+        return None
 
 
 def example(schema: Any) -> Any:
@@ -123,31 +175,72 @@ def _wire(tool: Any) -> dict[str, Any]:
 
 
 class _Side:
-    """One comparison: the schema that must accept (``acc``) and the one that must reject."""
+    """One comparison: the schema that must accept (``acc``) and the one that must reject.
 
-    def __init__(self, acc: Any, rej: Any, acc_v: SchemaValidator, rej_v: SchemaValidator):
+    Validator answers are cached per candidate across the changes of one tool (most changes
+    try the same minimal calls first), and every call is taken from the tool's budget."""
+
+    def __init__(self, acc: Any, rej: Any, acc_v: SchemaValidator, rej_v: SchemaValidator,
+                 budget: _Budget | None = None):
         self.acc, self.rej = acc, rej
         self.acc_v, self.rej_v = acc_v, rej_v
         self.gen = _Gen(acc)
+        self.budget = budget or _Budget(MAX_TOOL_VALIDATOR_CALLS)
+        self._acc_ok: dict[str, bool] = {}
+        self._rej_ok: dict[str, bool] = {}
+        self._rej_err: dict[str, tuple[list[Issue], set[str] | None]] = {}
+        self._bases_memo: list[Any] | None = None
 
     @classmethod
-    def build(cls, old: Any, new: Any, field: str) -> _Side | None:
+    def build(cls, old: Any, new: Any, field: str, budget: _Budget | None = None
+              ) -> _Side | None:
         a, b = _wire(old).get(field), _wire(new).get(field)
         # Output side flips: a result the new schema allows and the old one did not.
-        return cls.from_schemas(a, b) if field == "inputSchema" else cls.from_schemas(b, a)
+        return (cls.from_schemas(a, b, budget) if field == "inputSchema"
+                else cls.from_schemas(b, a, budget))
 
     @classmethod
-    def from_schemas(cls, acc: Any, rej: Any) -> _Side | None:
+    def from_schemas(cls, acc: Any, rej: Any, budget: _Budget | None = None) -> _Side | None:
         if acc is None or rej is None:
             return None
+        if budget is not None and not budget.take(2):
+            raise _Spent
         try:
-            return cls(acc, rej, SchemaValidator(acc), SchemaValidator(rej))
+            return cls(acc, rej, SchemaValidator(acc), SchemaValidator(rej), budget)
         except SchemaError:
             return None
 
+    # -- validator calls, cached and counted
+    def _call(self, n: int = 1) -> None:
+        if not self.budget.take(n):
+            raise _Spent
+
+    def accepts(self, inst: Any, key: str) -> bool:
+        hit = self._acc_ok.get(key)
+        if hit is None:
+            self._call()
+            hit = self._acc_ok[key] = self.acc_v.is_valid(inst)
+        return hit
+
+    def rejects(self, inst: Any, key: str) -> bool:
+        hit = self._rej_ok.get(key)
+        if hit is None:
+            self._call()
+            hit = self._rej_ok[key] = not self.rej_v.is_valid(inst)
+        return hit
+
+    def rej_errors(self, inst: Any, key: str) -> tuple[list[Issue], set[str] | None]:
+        """(the first MAX_ISSUES issues, the schema paths of all of them or None if too many)"""
+        hit = self._rej_err.get(key)
+        if hit is None:
+            self._call(2)
+            hit = self._rej_err[key] = (self.rej_v.errors(inst), self.rej_v.error_keywords(inst))
+        return hit
+
     # -- attribution
-    def _reverted(self, toks: list[str], rule: str) -> SchemaValidator | None:
-        """The rejecting schema with this one change undone (acc's value put back)."""
+    @staticmethod
+    def _targets(toks: list[str], rule: str) -> list[list[str]]:
+        """The schema locations that undo this one change when acc's value is put back."""
         loc, kw = _split_location(toks)
         targets = [toks]
         if kw and kw[-1].isdigit() and len(kw) >= 2:
@@ -157,34 +250,67 @@ class _Side:
         if "required" in rule:
             obj = loc[:-2] if len(loc) >= 2 and loc[-2] == "properties" else loc
             targets += [[*obj, "required"], [*obj, "dependentRequired"]]
+        return targets
+
+    def _reverted(self, targets: list[list[str]]) -> SchemaValidator | None:
+        """The rejecting schema with this one change undone (acc's value put back)."""
         patched = self.rej
         for t in targets:
             patched = _patch(patched, t, _get(self.acc, t))
+        self._call()  # a compilation costs about what one validation of the schema does
         try:
             return SchemaValidator(patched)
         except SchemaError:
             return None
 
+    @staticmethod
+    def _plainly_attributable(inst: Any, paths: set[str] | None,
+                              targets: list[list[str]]) -> bool:
+        """True when undoing ``targets`` provably makes rej accept ``inst`` without compiling
+        the reverted schema: every error rej reports (``paths``, all of them) is one of the
+        target keywords itself, reached through ``properties`` only, and that keyword looks
+        at nothing but its own instance (so acc's value there, which accepted ``inst``,
+        accepts it again). A target property schema is harmless only when ``inst`` does not
+        set that property."""
+        if not paths:
+            return False
+        err = {tuple(pointer_tokens(p)) for p in paths}
+        exact = {tuple(t) for t in targets}
+        if not all(st in exact and _plain_keyword_path(st) for st in err):
+            return False
+        for t in targets:
+            if tuple(t) in err or _plain_keyword_path(tuple(t)):
+                continue  # a local keyword: putting acc's value back is safe
+            if not (len(t) >= 2 and t[-2] == "properties" and _plain_object_path(t[:-2])):
+                return False
+            parent = _get(inst, t[:-2][1::2]) if t[:-2] else inst
+            if not isinstance(parent, dict) or t[-1] in parent:
+                return False
+        return True
+
     def find(self, toks: list[str], rule: str) -> tuple[Any, Issue] | None:
-        reverted = self._reverted(toks, rule)
-        if reverted is None:
-            return None
-        calls = 0
+        targets = self._targets(toks, rule)
+        reverted: SchemaValidator | bool | None = False  # compiled on first need
+        start = self.budget.left
         seen: set[str] = set()
         for inst in self._candidates(toks, rule):
-            if calls >= MAX_VALIDATOR_CALLS:
+            if start - self.budget.left >= MAX_VALIDATOR_CALLS:
                 return None
             key = _key(inst)
             if key is None or key in seen:
                 continue
             seen.add(key)
-            calls += 2
-            if not self.acc_v.is_valid(inst) or self.rej_v.is_valid(inst):
+            if not self.accepts(inst, key) or not self.rejects(inst, key):
                 continue
-            calls += 1
-            if not reverted.is_valid(inst):
-                continue  # breaks, but because of some other change
-            issues = self.rej_v.errors(inst)
+            issues, paths = self.rej_errors(inst, key)
+            if not self._plainly_attributable(inst, paths, targets):
+                if reverted is False:
+                    reverted = self._reverted(targets)
+                if reverted is None:
+                    return None
+                self._call()
+                if not reverted.is_valid(inst):  # type: ignore[union-attr]
+                    continue  # breaks, but because of some other change
             return inst, _best_issue(issues, toks)
         return None
 
@@ -192,6 +318,11 @@ class _Side:
     def _bases(self) -> list[Any]:
         """Minimal calls, then one with every declared property set: when another change made
         an optional property required, only a base that sets it can witness this change."""
+        if self._bases_memo is None:
+            self._bases_memo = self._make_bases()
+        return self._bases_memo
+
+    def _make_bases(self) -> list[Any]:
         out = [b for b in self.gen.values(self.acc, 0) if b is not _ABSENT][:MAX_ALTERNATIVES]
         root = _resolve(self.acc, self.acc)
         if out and isinstance(out[0], dict) and isinstance(root, dict):
@@ -433,6 +564,23 @@ def _instance_path(acc: Any, loc: list[str], hops: int = 0
         else:
             break
     yield path, chain, hint
+
+
+_LOCAL_KEYWORDS = frozenset({
+    "required", "dependentRequired", "type", "enum", "const", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern",
+    "format", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+})
+"""Assertion keywords that judge their own instance only (no subschema, no sibling)."""
+
+
+def _plain_object_path(toks: Any) -> bool:
+    """Tokens made of ``properties/<name>`` steps only (the instance path is the names)."""
+    return len(toks) % 2 == 0 and all(t == "properties" for t in toks[0::2])
+
+
+def _plain_keyword_path(toks: Any) -> bool:
+    return bool(toks) and toks[-1] in _LOCAL_KEYWORDS and _plain_object_path(toks[:-1])
 
 
 def _fresh_key(declared: set[str]) -> str:
