@@ -143,8 +143,10 @@ def test_to_json_shape():
     assert {"total", "broken", "bad_recordings", "calls"} <= d.keys()
     assert d["total"] == 5 and d["broken"] == 1 and d["bad_recordings"] == 1
     c = d["calls"][2]
-    assert set(c) == {"index", "line", "arguments", "valid_under_old", "valid_under_new",
-                      "broken", "errors", "old_errors"}
+    # "outcome" (issue 11: ok / broken / ignored / bad-recording) joined the per-call shape.
+    assert set(c) == {"index", "line", "arguments", "outcome", "valid_under_old",
+                      "valid_under_new", "broken", "errors", "old_errors"}
+    assert c["outcome"] == "broken" and d["ignored"] == 0
     assert c["broken"] is True and c["errors"][0]["path"] == "/format"
     assert set(c["errors"][0]) == {"path", "message"}
     json.dumps(d)  # serialisable as is

@@ -6,12 +6,14 @@ they can never disagree about a tool.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_review.core.locate import instance_paths
 from mcp_review.core.model import CLASS_ORDER, Change, ChangeClass, ToolDef
-from mcp_review.core.replay import Call, ReplayResult, replay
+from mcp_review.core.replay import Call, RemovedProperty, ReplayResult, replay
 from mcp_review.core.schema_diff import diff_tools
 from mcp_review.core.witness import attach_witnesses
 
@@ -44,9 +46,15 @@ class Comparison:
         return "FAIL" if self.breaking or self.broken_calls else "PASS"
 
     @property
+    def ignored_calls(self) -> int:
+        """Recorded calls that still validate but send an argument the server now ignores."""
+        return self.replay.ignored if self.replay is not None else 0
+
+    @property
     def schema_only_split(self) -> bool:
         """Breaking by schema while no recorded call breaks (the seed's C5 cell)."""
-        return bool(self.breaking) and self.replay is not None and self.broken_calls == 0
+        return (bool(self.breaking) and self.replay is not None and self.broken_calls == 0
+                and self.ignored_calls == 0)
 
     def classes(self) -> set[ChangeClass]:
         return {c.cls for c in self.changes}
@@ -76,10 +84,45 @@ def compare(
     """Classify every change from ``old`` to ``new``; replay ``calls`` if given; find witnesses
     for breaking / potentially-breaking input changes that no recorded call demonstrates."""
     changes = diff_tools(old, new)
-    result = replay(old.input_schema, new.input_schema, calls) if calls is not None else None
+    result = None
+    if calls is not None:
+        removed = _removed_open(old.input_schema, changes)
+        result = replay(old.input_schema, new.input_schema, calls, removed)
+        if result.ignored:
+            changes = [_promote_ignored(c, result) for c in changes]
     if witnesses and any(
         c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING) for c in changes
     ):
         changes = attach_witnesses(old, new, changes)
     changes.sort(key=lambda c: (CLASS_ORDER[c.cls], c.pointer, c.rule))
     return Comparison(old=old, new=new, changes=changes, replay=result)
+
+
+def _removed_open(old_schema: Any, changes: list[Change]) -> list[RemovedProperty]:
+    """Properties removed from open input objects, with where calls would send them."""
+    out = []
+    for c in changes:
+        if c.rule == IGNORED_RULE and c.pointer.startswith("/inputSchema/"):
+            paths = instance_paths(old_schema, c.pointer[len("/inputSchema"):])
+            if paths:
+                out.append(RemovedProperty(c.pointer, paths))
+    return out
+
+
+IGNORED_RULE = "property-removed-open"
+
+
+def _promote_ignored(c: Change, result: ReplayResult) -> Change:
+    """A recorded call that still sends a removed property is evidence, like a witness: the
+    argument is now silently ignored, so the change is breaking."""
+    if c.rule != IGNORED_RULE or c.cls is not ChangeClass.POTENTIALLY_BREAKING:
+        return c
+    hits = result.ignoring(c.pointer)
+    if not hits:
+        return c
+    first = hits[0]
+    where = f"call {first.index}" + (f" (line {first.line})" if first.line is not None else "")
+    more = f" and {len(hits) - 1} more still send" if len(hits) > 1 else " still sends"
+    return dataclasses.replace(
+        c, cls=ChangeClass.BREAKING, promoted=True,
+        note=f"recorded {where}{more} it: argument now ignored")

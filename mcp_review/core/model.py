@@ -185,7 +185,8 @@ class Change:
     witness: Any = field(default=_MISSING, compare=False)
     witness_error: str | None = field(default=None, compare=False)
     promoted: bool = field(default=False, compare=False)
-    """True when a witness promoted this change from potentially-breaking to breaking."""
+    """True when evidence promoted this change from potentially-breaking to breaking: a witness,
+    or a recorded call that still sends a removed property (replay outcome ``ignored``)."""
     new_text: tuple[NewText, ...] = ()
     """Text the model reads that this change brings in (design.md: the trust axis is separate
     from compatibility): a change with any is on the trust axis whatever its class."""
@@ -232,7 +233,8 @@ class Change:
             if self.witness_error:
                 d["witness_error"] = self.witness_error
         if self.promoted:
-            d["promoted_by_witness"] = True
+            # By a generated witness, or by a recorded call replay marked "ignored".
+            d["promoted_by_witness" if self.has_witness else "promoted_by_replay"] = True
         if self.new_text:
             d["new_text"] = [t.to_json() for t in self.new_text]
         if self.note:

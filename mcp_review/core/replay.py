@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import jsonschema_rs
@@ -311,6 +312,30 @@ def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> Lo
 # Replay ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class RemovedProperty:
+    """A declared property removed from an open object: calls that still send it validate, but
+    the server now ignores the argument (the fail-open break of seed 003)."""
+
+    pointer: str
+    """The change's pointer (``/inputSchema/properties/x``): the key replay reports it under."""
+    paths: tuple[tuple[str | int | None, ...], ...]
+    """Instance paths that reach the property: keys, array indexes, None for any index."""
+
+
+class Outcome(StrEnum):
+    """What replay says about one recorded call (``outcome`` in JSON)."""
+
+    OK = "ok"
+    BROKEN = "broken"
+    """Valid under old, rejected by new."""
+    IGNORED = "ignored"
+    """Valid under both, but it sends an argument the new definition no longer declares on an
+    open object: the call still goes through and the server now ignores that argument."""
+    BAD_RECORDING = "bad-recording"
+    """Invalid under old already: the recording proves nothing."""
+
+
 @dataclass(slots=True)
 class CallOutcome:
     index: int
@@ -322,6 +347,8 @@ class CallOutcome:
     """Why the call fails under the new schema (empty when valid under new)."""
     old_errors: list[Issue] = field(default_factory=list)
     """Why the call fails under the old schema: a bad recording (the seed's negative control)."""
+    ignored: list[str] = field(default_factory=list)
+    """Instance pointers of the arguments this call sends that the server now ignores."""
 
     @property
     def broken(self) -> bool:
@@ -331,17 +358,29 @@ class CallOutcome:
     def bad_recording(self) -> bool:
         return not self.valid_under_old
 
+    @property
+    def outcome(self) -> Outcome:
+        if not self.valid_under_old:
+            return Outcome.BAD_RECORDING
+        if not self.valid_under_new:
+            return Outcome.BROKEN
+        return Outcome.IGNORED if self.ignored else Outcome.OK
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        d = {
             "index": self.index,
             "line": self.line,
             "arguments": self.arguments,
+            "outcome": str(self.outcome),
             "valid_under_old": self.valid_under_old,
             "valid_under_new": self.valid_under_new,
             "broken": self.broken,
             "errors": [i.to_json() for i in self.errors],
             "old_errors": [i.to_json() for i in self.old_errors],
         }
+        if self.ignored:
+            d["ignored"] = list(self.ignored)
+        return d
 
 
 class ReplayResult:
@@ -349,18 +388,22 @@ class ReplayResult:
     :class:`CallOutcome` objects are built only when someone asks for ``outcomes`` (a report),
     so replaying a large log costs little more than the validator itself."""
 
-    __slots__ = ("_calls", "_errors", "_flags", "_new_v", "_old_v", "_outcomes",
+    __slots__ = ("_calls", "_errors", "_flags", "_ignored", "_new_v", "_old_v", "_outcomes",
                  "new_schema_error", "old_schema_error")
 
-    _OLD, _NEW = 1, 2
+    _OLD, _NEW, _IGN = 1, 2, 4
 
     def __init__(self, calls: list[Call], flags: bytearray,
                  errors: dict[int, tuple[list[Issue], list[Issue]]],
                  old_schema_error: str | None = None, new_schema_error: str | None = None,
-                 validators: tuple[SchemaValidator | None, SchemaValidator | None] = (None, None)):
+                 validators: tuple[SchemaValidator | None, SchemaValidator | None] = (None, None),
+                 ignored: dict[int, list[tuple[str, str]]] | None = None):
         self._calls = calls
         self._old_v, self._new_v = validators
-        self._flags = flags  # per call: bit 1 valid under old, bit 2 valid under new
+        # per call: bit 1 valid under old, bit 2 valid under new, bit 4 sends an ignored argument
+        self._flags = flags
+        # position -> [(change pointer, instance pointer)] for the calls flagged ignored
+        self._ignored = ignored or {}
         # position -> (errors under new, errors under old) for calls whose reasons are not the
         # validators' (too deep, schema uncompilable); the validators' own messages are asked
         # for only when outcomes are built, because collecting them costs 5-20 µs per call.
@@ -376,7 +419,9 @@ class ReplayResult:
             for i, (c, f) in enumerate(zip(self._calls, self._flags, strict=True)):
                 vo, vn = bool(f & 1), bool(f & 2)
                 if vo and vn:
-                    out.append(CallOutcome(c.index, c.line, c.arguments, True, True, [], []))
+                    ign = [p for _, p in self._ignored.get(i, ())] if f & 4 else []
+                    out.append(CallOutcome(c.index, c.line, c.arguments, True, True, [], [],
+                                           ign))
                     continue
                 given = self._errors.get(i)
                 if given is not None:
@@ -400,11 +445,25 @@ class ReplayResult:
     @property
     def bad_recordings(self) -> int:
         return len(self._flags) - self._flags.count(self._OLD) - self._flags.count(
-            self._OLD | self._NEW)
+            self._OLD | self._NEW) - self._flags.count(self._OLD | self._NEW | self._IGN)
+
+    @property
+    def ignored(self) -> int:
+        """Calls valid under both that send an argument the server now ignores."""
+        return len(self._ignored)
 
     @property
     def broken_calls(self) -> list[CallOutcome]:
         return [o for o in self.outcomes if o.broken]
+
+    @property
+    def ignored_calls(self) -> list[CallOutcome]:
+        return [o for o in self.outcomes if o.outcome is Outcome.IGNORED]
+
+    def ignoring(self, pointer: str) -> list[Call]:
+        """The recorded calls that still send the property removed at change ``pointer``."""
+        return [self._calls[i] for i, hits in sorted(self._ignored.items())
+                if any(p == pointer for p, _ in hits)]
 
     @property
     def schema_error(self) -> str | None:
@@ -420,6 +479,7 @@ class ReplayResult:
             "total": self.total,
             "broken": self.broken,
             "bad_recordings": self.bad_recordings,
+            "ignored": self.ignored,
             "schema_error": self.schema_error,
             "calls": [o.to_json() for o in self.outcomes],
         }
@@ -434,8 +494,12 @@ def _compile(schema: Any) -> tuple[SchemaValidator | None, str | None]:
         return None, e.reason
 
 
-def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any]) -> ReplayResult:
+def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any],
+           removed: Iterable[RemovedProperty] = ()) -> ReplayResult:
     """Validate every call under old and new; a call valid under old and not under new is broken.
+
+    ``removed``: properties removed from open objects; a call valid under both that still sends
+    one of them is marked ``ignored`` (see Outcome.IGNORED).
 
     ``calls`` are Call objects (from load_calls) or bare argument values. A schema that cannot
     be compiled never raises: every call carries that reason. Old uncompilable: every call is
@@ -455,6 +519,8 @@ def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any]) -> Rep
     flags = bytearray()
     flag = flags.append
     errors: dict[int, tuple[list[Issue], list[Issue]]] = {}
+    gone = tuple(removed)
+    ignored: dict[int, list[tuple[str, str]]] = {}
     with _gc_paused():
         for i, c in enumerate(calls):
             if not isinstance(c, Call):
@@ -467,7 +533,42 @@ def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any]) -> Rep
                 continue
             vo = old_ok(args) if old_ok else False
             vn = new_ok(args) if new_ok else False
+            if vo and vn and gone:
+                hits = _sends_removed(args, gone)
+                if hits:
+                    ignored[i] = hits
+                    flag(7)
+                    continue
             flag(vo | (vn << 1))
             if (not vn and new_v is None) or (not vo and old_v is None):
                 errors[i] = ([] if vn else list(new_issue), [] if vo else list(old_issue))
-    return ReplayResult(kept, flags, errors, old_err, new_err, (old_v, new_v))
+    return ReplayResult(kept, flags, errors, old_err, new_err, (old_v, new_v), ignored)
+
+
+MAX_IGNORED_HITS = 20
+"""Ignored arguments listed per call (a call with a 10,000-item array is not listed whole)."""
+
+
+def _sends_removed(args: Any, gone: tuple[RemovedProperty, ...]) -> list[tuple[str, str]]:
+    """(change pointer, instance pointer) for each removed property this call still sends."""
+    hits: list[tuple[str, str]] = []
+    for rp in gone:
+        for path in rp.paths:
+            # Iterative walk; None (any index) fans out over the array, bounded by the hits cap.
+            stack: list[tuple[Any, int, tuple[Any, ...]]] = [(args, 0, ())]
+            while stack and len(hits) < MAX_IGNORED_HITS:
+                node, k, at = stack.pop()
+                if k == len(path):
+                    hits.append((rp.pointer, _ptr(at)))
+                    continue
+                step = path[k]
+                if isinstance(step, str):
+                    if isinstance(node, dict) and step in node:
+                        stack.append((node[step], k + 1, (*at, step)))
+                elif isinstance(node, list):
+                    if step is None:
+                        stack.extend((v, k + 1, (*at, j))
+                                     for j, v in reversed(list(enumerate(node))))
+                    elif step < len(node):
+                        stack.append((node[step], k + 1, (*at, step)))
+    return hits

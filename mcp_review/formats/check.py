@@ -184,6 +184,9 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
                 out.append(f"      … and {len(changes) - max_changes} more changes")
             if cmp.broken_calls:
                 out.append(f"      {cmp.broken_calls} recorded call(s) would now fail")
+            if cmp.ignored_calls:
+                out.append(f"      {cmp.ignored_calls} recorded call(s) send an argument the "
+                           "server now ignores")
             elif cmp.schema_only_split:
                 out.append(f"      breaking by schema, 0 of {cmp.replay.total} recorded calls "
                            "touched")

@@ -67,6 +67,9 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
                 out.append(f"        -> {rejected}: {safe_text(c.witness_error)}")
             elif c.witness_kind == "result":
                 out.append(f"        -> {rejected}")
+        if c.note:
+            out.append(f"      {'promoted to breaking: ' if c.promoted else ''}"
+                       f"{safe_text(c.note)}")
     r = cmp.replay
     if r is not None:
         out.append("")
@@ -76,6 +79,7 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
             f"replay: {r.total} recorded call{'s' if r.total != 1 else ''}, "
             f"{r.broken} broken, {r.bad_recordings} bad recording"
             f"{'s' if r.bad_recordings != 1 else ''}"
+            + (f", {r.ignored} sending an argument now ignored" if r.ignored else "")
         )
         for o in r.outcomes:
             where = f" line {o.line}" if o.line is not None else ""
@@ -84,10 +88,15 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
                 flag = " [BAD RECORDING: invalid under old]"
             elif not o.valid_under_new:
                 flag = " [BROKEN]"
+            elif o.ignored:
+                flag = " [IGNORED: argument now ignored]"
             out.append(
                 f"  call#{o.index}{where} valid_under_old={o.valid_under_old} "
                 f"valid_under_new={o.valid_under_new}{flag} {show_value(o.arguments, 160)}"
             )
+            for at in o.ignored[:5]:
+                out.append(f"        -> {safe_text(at)}: no longer declared; the server now "
+                           "ignores it")
             errs = o.old_errors if not o.valid_under_old else o.errors
             for e in errs[:5]:
                 path = "$" + "".join(f".{p}" for p in e.path.split("/")[1:]) if e.path else "$"

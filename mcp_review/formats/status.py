@@ -160,9 +160,13 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                 for c in cmp.changes:
                     out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}")
                     out.append(f"          {safe_text(c.message)}")
+                    if c.note:
+                        out.append(f"          {safe_text(c.note)}")
                 r = cmp.replay
                 if r is not None:
-                    out.append(f"      replay: {r.total} recorded call(s), {r.broken} broken")
+                    out.append(f"      replay: {r.total} recorded call(s), {r.broken} broken"
+                               + (f", {r.ignored} sending an argument now ignored"
+                                  if r.ignored else ""))
         if quiet:
             out.append(f"  {quiet} tool(s) pinned and unchanged")
         if s.calls is not None and s.calls.unattributed:

@@ -254,6 +254,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
                  "bold $text-error" if r.broken else "bold $text-success"),
                 f" · {r.bad_recordings} bad recordings (invalid under old)",
             ]
+            if r.ignored:
+                parts.append((f" · {r.ignored} send an argument now ignored",
+                              "bold $text-error"))
             if shown < r.total:
                 parts.append(f" · showing {shown}")
             if r.schema_error:

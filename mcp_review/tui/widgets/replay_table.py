@@ -40,12 +40,16 @@ class ReplayTable(DataTable[Text]):
     def set_outcomes(self, outcomes: list[Any]) -> int:
         """Show ``outcomes`` (broken, then bad recordings, then the rest); returns rows shown."""
         self.clear()
-        order = sorted(outcomes, key=lambda o: (not o.broken, not o.bad_recording, o.index))
+        order = sorted(outcomes, key=lambda o: (not o.broken, not o.ignored,
+                                                not o.bad_recording, o.index))
         for o in order[:MAX_ROWS]:
             if o.broken:
                 verdict, style, why = "BROKEN", "bold red", _issues(o.errors)
             elif o.bad_recording:
                 verdict, style, why = "bad recording", "yellow", _issues(o.old_errors)
+            elif o.ignored:
+                verdict, style = "IGNORED", "bold red"
+                why = "argument now ignored: " + ", ".join(o.ignored[:3])
             else:
                 verdict, style, why = "ok", "green", ""
             where = f"{o.index}" + (f" (l.{o.line})" if o.line is not None else "")
