@@ -28,9 +28,10 @@ def d(wire) -> str:
 
 def test_shape_and_scheme():
     assert d(BASE).startswith("sha256:") and len(d(BASE)) == 7 + 64
-    assert DIGEST_SCHEME == 1
+    # Scheme 2 (issue 11): execution and icons joined the contract; scheme 1 still verifies.
+    assert DIGEST_SCHEME == 2
     assert HASHED_FIELDS == ("name", "title", "description", "inputSchema", "outputSchema",
-                             "annotations")
+                             "annotations", "execution", "icons")
 
 
 def test_reserialised_definition_has_the_same_digest():
@@ -40,10 +41,11 @@ def test_reserialised_definition_has_the_same_digest():
 
 
 def test_unhashed_fields_do_not_count_but_every_hashed_one_does():
-    assert d({**BASE, "_meta": {"x": 1}, "icons": []}) == d(BASE)
+    assert d({**BASE, "_meta": {"x": 1}, "ttlMs": 5}) == d(BASE)
     for field, value in [("name", "run_query2"), ("title", "Run"), ("description", "x"),
                          ("inputSchema", {"type": "object"}), ("outputSchema", {}),
-                         ("annotations", {"readOnlyHint": False})]:
+                         ("annotations", {"readOnlyHint": False}), ("icons", []),
+                         ("execution", {"taskSupport": "optional"})]:
         assert d({**BASE, field: value}) != d(BASE), field
     # a property description is an injection surface: it is hashed
     nested = json.loads(json.dumps(BASE))

@@ -15,10 +15,10 @@ from typing import Any
 from mcp_review.core.canonical import canonical_bytes, normalize
 from mcp_review.core.errors import InputError
 
-DIGEST_SCHEME = 1
+DIGEST_SCHEME = 2
 """Version of the digest scheme (canonical form + hashed fields). Stored with every pin."""
 
-HASHED_FIELDS: tuple[str, ...] = (
+HASHED_FIELDS_V1: tuple[str, ...] = (
     "name",
     "title",
     "description",
@@ -26,7 +26,18 @@ HASHED_FIELDS: tuple[str, ...] = (
     "outputSchema",
     "annotations",
 )
-"""Wire fields covered by the digest. Absent fields are left out (absent != null)."""
+"""Scheme 1: the fields hashed before ``execution`` and ``icons`` joined the contract."""
+
+HASHED_FIELDS: tuple[str, ...] = (*HASHED_FIELDS_V1, "execution", "icons")
+"""Wire fields covered by the digest (scheme 2). Absent fields are left out (absent != null),
+so a tool that declares neither ``execution`` nor ``icons`` has the same digest under both
+schemes. ``_meta`` is never hashed: it is shown in the diff, but it is the server's metadata
+about the tool, not the contract (and servers put volatile values there)."""
+
+DIGEST_SCHEMES: dict[int, tuple[str, ...]] = {1: HASHED_FIELDS_V1, 2: HASHED_FIELDS}
+"""Every scheme this mcp-review can verify, with its default hashed fields. All share the
+canonical form of ``core/canonical.py``; a change of that form needs a new scheme here and a
+golden test (tests/test_golden_digest.py) proves the old ones never move."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -113,7 +124,7 @@ def digest_under(wire: dict[str, Any], scheme: int, fields: tuple[str, ...] | li
     under those (a pin made by an older scheme still verifies). ValueError for a scheme this
     mcp-review does not know: such a pin cannot be verified, so it is not trusted.
     """
-    if isinstance(scheme, int) and not isinstance(scheme, bool) and scheme == 1:
+    if isinstance(scheme, int) and not isinstance(scheme, bool) and scheme in DIGEST_SCHEMES:
         return digest_of(wire, tuple(fields))
     raise ValueError(f"digest scheme {scheme!r} is unknown to this mcp-review")
 

@@ -13,8 +13,9 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
     [servers."github".principals."default".tools."create_issue"]
     decision = "approved"                   # approved | denied
     digest = "sha256:…"                     # digest of `definition` under digest_scheme
-    digest_scheme = 1
-    hashed_fields = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"]
+    digest_scheme = 2
+    hashed_fields = ["name", "title", "description", "inputSchema", "outputSchema", "annotations",
+                     "execution", "icons"]
     decided_at = "2026-11-29T22:00:00Z"     # UTC
     decided_by = "alice"
     note = "…"                              # optional
@@ -59,7 +60,14 @@ import tomli_w
 
 from mcp_review.core import audit
 from mcp_review.core.errors import InputError
-from mcp_review.core.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of, digest_under
+from mcp_review.core.model import (
+    DIGEST_SCHEME,
+    DIGEST_SCHEMES,
+    HASHED_FIELDS,
+    ToolDef,
+    digest_of,
+    digest_under,
+)
 from mcp_review.core.policy import TIERS
 
 VERSION = 1
@@ -563,12 +571,13 @@ def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
         raise InputError(f"{where}: 'decision' must be \"approved\" or \"denied\", got {dec!r}",
                          source=source)
     digest = need("digest", str)
-    scheme = t.get("digest_scheme", DIGEST_SCHEME)
+    # A pin that records no scheme predates the record: scheme 1, with scheme 1's fields.
+    scheme = t.get("digest_scheme", 1)
     if not isinstance(scheme, int) or isinstance(scheme, bool):
         raise InputError(f"{where}: 'digest_scheme' must be an integer", source=source)
     if not digest.startswith("sha256:"):
         raise InputError(f"{where}: 'digest' must start with 'sha256:'", source=source)
-    fields = t.get("hashed_fields", list(HASHED_FIELDS))
+    fields = t.get("hashed_fields", list(DIGEST_SCHEMES.get(scheme, HASHED_FIELDS)))
     if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
         raise InputError(f"{where}: 'hashed_fields' must be a list of strings", source=source)
     opt = {}

@@ -71,6 +71,7 @@ _AT_KEYWORD = frozenset({
 })
 _ENTRY_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf", "patternProperties", "dependentSchemas",
                              "dependentRequired", "dependencies"})
+_HEADER = "x-mcp-header"
 _HIDDEN_CAP = 100
 """Most hidden-character changes reported per definition; the rest are summarised in one."""
 
@@ -782,6 +783,19 @@ class _Walker:
         elif "propertyNames" in o and "propertyNames" in n:
             self.diff(ov, nv, pointer_join(op, "propertyNames"), ptr, pos, depth + 1)
 
+    def h_header(self, o, n, op, np, pos, depth):
+        """``x-mcp-header`` (2026-07-28): the HTTP header an argument also travels in. Added,
+        removed or renamed, routing that reads the header may break: potentially-breaking on
+        either side (not a set of values, so no polarity)."""
+        ov, nv = o.get(_HEADER, _MISSING), n.get(_HEADER, _MISSING)
+        if _jeq(ov, nv):
+            return
+        how = "added" if ov is _MISSING else "removed" if nv is _MISSING else "renamed"
+        self.emit("header-mapping-changed",
+                  pointer_join(np if nv is not _MISSING else op, _HEADER), pos,
+                  cls=ChangeClass.POTENTIALLY_BREAKING, how=Raw(how), old=_opt(ov),
+                  new=_opt(nv))
+
     def h_dependent(self, o, n, op, np, pos, depth):
         oreq, osch = _deps(o)
         nreq, nsch = _deps(n)
@@ -1169,6 +1183,7 @@ _HANDLERS: dict[str, Callable[..., None]] = {
     "dependencies": _W.h_dependent,
     "anyOf": _W.h_any_of, "oneOf": _W.h_one_of, "allOf": _W.h_all_of, "not": _W.h_not,
     "if": _W.h_conditional, "then": _W.h_conditional, "else": _W.h_conditional,
+    _HEADER: _W.h_header,
     **{k: _W.h_annotation for k in _ANNOTATIONS_COSMETIC},
     **{k: _W.h_counts for k, *_ in _COUNTS},
 }
@@ -1243,6 +1258,7 @@ def _diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
             out.append(make(fired, "/" + field, direction=Direction.TOOL, delta=_delta(a, b),
                             field=Raw(field), where=Raw("tool")))
     out += _annotations(old.annotations, new.annotations)
+    out += _outside_schemas(ow, nw)
     schema, named = _walk(ow.get("inputSchema"), nw.get("inputSchema"), False)
     oo, no = ow.get("outputSchema"), nw.get("outputSchema")
     if oo is None and no is not None:
@@ -1262,6 +1278,70 @@ def scan_hidden(tool: ToolDef) -> list[Change]:
     """Hidden characters anywhere in one definition (a new tool, or a first pin)."""
     return _hidden_changes(_strings(tool.hashed_projection()), "hidden-characters-present",
                            set())
+
+
+# execution, icons, _meta -------------------------------------------------------------------
+
+_TASK_MEANING = {
+    ("forbidden", "required"): " (a client that does not run tasks can no longer call it)",
+    ("optional", "required"): " (a client that does not run tasks can no longer call it)",
+    ("forbidden", "optional"): " (the tool may now run as a task)",
+    ("required", "optional"): " (the tool may now run without a task)",
+    ("required", "forbidden"): " (a client that runs it as a task is now refused)",
+    ("optional", "forbidden"): " (a client that runs it as a task is now refused)",
+}
+_META_CAP = 20
+"""Most _meta keys reported per definition; the rest are summarised in one change."""
+
+
+def _ptr_key(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change]:
+    """``execution`` (potentially-breaking: how a client must call the tool), ``icons`` (trust:
+    server-chosen content shown to people) and ``_meta`` (shown, never hashed: cosmetic)."""
+    out: list[Change] = []
+    oe, ne = ow.get("execution", _MISSING), nw.get("execution", _MISSING)
+    if not _jeq(oe, ne):
+        od = oe if isinstance(oe, dict) else {}
+        nd = ne if isinstance(ne, dict) else {}
+        if (oe is not _MISSING and not isinstance(oe, dict)) or (
+                ne is not _MISSING and not isinstance(ne, dict)):
+            out.append(make("execution-changed", "/execution", key=Raw("(the whole field)"),
+                            old=_opt(oe), new=_opt(ne), meaning=Raw("")))
+        else:
+            for key in sorted({*od, *nd}):
+                ov, nv = od.get(key, _MISSING), nd.get(key, _MISSING)
+                if _jeq(ov, nv):
+                    continue
+                meaning = ""
+                if key == "taskSupport":  # absent means "forbidden" (MCP 2025-11-25)
+                    a = "forbidden" if ov is _MISSING else ov
+                    b = "forbidden" if nv is _MISSING else nv
+                    if isinstance(a, str) and isinstance(b, str):
+                        meaning = _TASK_MEANING.get((a, b), "")
+                out.append(make("execution-changed", "/execution/" + _ptr_key(key), key=key,
+                                old=_opt(ov), new=_opt(nv), meaning=Raw(meaning)))
+    oi, ni = ow.get("icons", _MISSING), nw.get("icons", _MISSING)
+    if not _jeq(oi, ni):
+        out.append(make("icons-changed", "/icons", old=_opt(oi), new=_opt(ni)))
+    om, nm = ow.get("_meta", _MISSING), nw.get("_meta", _MISSING)
+    if not _jeq(om, nm):
+        if isinstance(om, dict) and isinstance(nm, dict):
+            keys = [k for k in sorted({*om, *nm}) if not _jeq(om.get(k, _MISSING),
+                                                              nm.get(k, _MISSING))]
+            for k in keys[:_META_CAP]:
+                out.append(make("meta-changed", "/_meta/" + _ptr_key(k), key=k,
+                                old=_opt(om.get(k, _MISSING)), new=_opt(nm.get(k, _MISSING))))
+            if len(keys) > _META_CAP:
+                out.append(make("meta-changed", "/_meta", key=Raw(f"({len(keys) - _META_CAP} "
+                                                                  "more keys)"),
+                                old=Raw("…"), new=Raw("…")))
+        else:
+            out.append(make("meta-changed", "/_meta", key=Raw("(the whole field)"),
+                            old=_opt(om), new=_opt(nm)))
+    return out
 
 
 # Annotations ---------------------------------------------------------------------------------

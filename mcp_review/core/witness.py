@@ -62,9 +62,10 @@ _SAME_PLACE_TOKENS = frozenset({"not", "if", "then", "else"})
 # Public API ---------------------------------------------------------------------------------
 
 
-_HINT_RULES = frozenset({"property-rename-suspected"})
-"""Rules that explain other changes rather than being one: the changes they accompany carry
-the witness (a call for the rename hint would only exercise the new property's own schema)."""
+_HINT_RULES = frozenset({"property-rename-suspected", "header-mapping-changed"})
+"""Rules no witness can show: the rename hint explains other changes (they carry the witness;
+a call for the hint would only exercise the new property's own schema); a header mapping
+changes no set of valid values, only where an argument travels."""
 
 
 class _Budget:
