@@ -1207,7 +1207,7 @@ def _walk(old: Any, new: Any, output: bool) -> tuple[list[Change], set[tuple[str
         w.diff(old, new, base, base, not output, 0)
     except RecursionError:  # belt and braces: a hostile shape must not become a traceback
         out.append(make("schema-too-deep", base, direction=w.direction, limit=MAX_DEPTH))
-    except Exception as e:  # noqa: BLE001 - outside any rule (resolving, folding): same promise
+    except Exception as e:  # outside any rule (resolving, folding): the same promise
         w.engine_error(base, not output, e)
     return out, w.reported
 
