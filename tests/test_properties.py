@@ -88,7 +88,7 @@ def mutate(draw, schema: dict) -> dict:
     name = draw(st.sampled_from(sorted(props)))
     p = props[name]
     ops = ["bound", "type", "enum", "required", "unrequire", "ap", "add-prop", "pattern",
-           "replace", "widen", "split"]
+           "replace", "widen", "split", "reexpress"]
     if len(props) > 1:
         ops.append("del-prop")
     if isinstance(p.get("anyOf"), list):
@@ -150,6 +150,15 @@ def mutate(draw, schema: dict) -> dict:
             cut = draw(st.integers(0, len(keys)))
             parts = [{k: p[k] for k in keys[:cut]}, {k: p[k] for k in keys[cut:]}]
             props[name] = {"allOf": [x for x in parts if x]}
+    elif op == "reexpress":  # the same values, other syntax (issue 11): enum as anyOf/oneOf
+        kw = draw(st.sampled_from(["anyOf", "oneOf"]))  # of const, a type list as alternatives
+        rest = {k: v for k, v in p.items() if k not in ("enum", "type")}
+        if isinstance(p.get("enum"), list):
+            props[name] = {**rest, kw: [{"const": v} for v in p["enum"]]}
+        elif isinstance(p.get("type"), list):
+            props[name] = {**rest, kw: [{"type": t} for t in p["type"]]}
+        elif isinstance(p.get("anyOf"), list):
+            props[name] = {**rest, "oneOf" if kw == "anyOf" else "anyOf": p["anyOf"]}
     elif op == "widen":  # compatible edits, so property 1 sees real, non-breaking diffs
         for key in ("maxLength", "maximum", "maxItems"):
             if key in p:
@@ -184,8 +193,12 @@ def schema_pair(draw) -> tuple[dict, dict]:
 def value_strategy(s: Any) -> st.SearchStrategy:
     if not isinstance(s, dict) or not s:
         return st.just("a")
-    if "anyOf" in s:
-        return st.one_of([value_strategy(b) for b in s["anyOf"]])
+    for kw in ("anyOf", "oneOf"):
+        if kw in s:
+            rest = {k: v for k, v in s.items() if k != kw}
+            return st.one_of([value_strategy({**rest, **b}) for b in s[kw]])
+    if "const" in s:
+        return st.just(s["const"])
     if "enum" in s:
         return st.sampled_from(s["enum"])
     t = s.get("type")

@@ -14,6 +14,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 from urllib.parse import unquote
@@ -194,16 +195,42 @@ class _Walker:
         self.flat: dict[int, tuple[Any, Any]] = {}  # id(schema) -> (schema, flattened view)
         self.reported: set[tuple[str, str]] = set()  # (text kind, normalised text) named
 
-    def flatten(self, s: Any, *, refs: bool) -> Any:
+    def flatten(self, s: Any, *, refs: bool, root: Any = None) -> Any:
         """``s`` with its ``allOf`` folded in where that is exact (see _flatten_all_of); the
-        same view object for the same schema, so $ref recursion through it still terminates."""
+        same view object for the same schema, so $ref recursion through it still terminates.
+
+        With ``root``, an allOf whose branches are ``$ref``s to parts of an object (an object
+        rewritten as ``allOf`` of references to its pieces) is folded through their targets
+        when the plain fold cannot."""
         if not (isinstance(s, dict) and "allOf" in s):
             return s
         hit = self.flat.get(id(s))
         if hit is None or hit[0] is not s:
-            hit = (s, _flatten_all_of(s, refs=refs))
+            view = _flatten_all_of(s, refs=refs)
+            if view is s and root is not None and isinstance(s["allOf"], list) and any(
+                    _pure_ref(b) for b in s["allOf"]):
+                resolved = {**s, "allOf": [self._target(root, b) for b in s["allOf"]]}
+                view = _flatten_all_of(resolved, refs=False, merge_objects=True)
+                if view is resolved:
+                    view = s
+                else:
+                    self.alive.append(view)
+            hit = (s, view)
             self.flat[id(s)] = hit
         return hit[1]
+
+    def _target(self, root: Any, b: Any) -> Any:
+        """The schema a pure ``{"$ref": …}`` branch stands for (chains followed, bounded);
+        ``b`` itself when it is not one or does not resolve."""
+        cur = b
+        for _ in range(8):
+            if not _pure_ref(cur):
+                return cur
+            try:
+                cur, _ = self._resolve(root, cur["$ref"])
+            except _Unresolved:
+                return b
+        return b
 
     # Emitting --------------------------------------------------------------------------------
     def emit(self, rule_id: str, ptr: str, pos: bool, effect: Effect | None = None,
@@ -327,7 +354,8 @@ class _Walker:
         # allOf that only conjoins keywords (pydantic v1's {"allOf": [{"$ref": …}]} wrapper, or
         # constraints split across branches) means the same as one schema with them all: fold
         # it first, so a change of style is not read as branches added or removed.
-        o, n = self.flatten(o, refs=True), self.flatten(n, refs=True)
+        o = self.flatten(o, refs=True, root=self.old_root)
+        n = self.flatten(n, refs=True, root=self.new_root)
         o, op, okey, oprob, oref = self.deref(o, op, self.old_root)
         n, np, nkey, nprob, nref = self.deref(n, np, self.new_root)
         o, n = self.flatten(o, refs=False), self.flatten(n, refs=False)
@@ -859,6 +887,10 @@ class _Walker:
         def nptr(j: int) -> str:
             return np if n_lift else pointer_join(np, kw, j)
 
+        # Meaning before syntax: does every alternative the accepting side allowed still find
+        # one on the other side that accepts all of it? (anyOf/oneOf only: allOf was folded.)
+        cover = self._coverage(kw, ol, nl, optr, nptr, pos, depth) if kw != "allOf" else None
+        mark = len(self.out)
         pairs, gone, new = _match(ol, nl)
         for i, j in pairs:
             self.diff(ol[i], nl[j], optr(i), nptr(j), pos, depth + 1)
@@ -868,10 +900,110 @@ class _Walker:
         kept_n = {_ckey(x) for x in nl} if kw != "oneOf" else set()
         for i in gone:
             if not (kw == "allOf" and _accepts_all(ol[i])) and _ckey(ol[i]) not in kept_n:
-                self.emit(removed_rule, optr(i), pos, branch=_brief(ol[i]))
+                state = cover.old.get(i) if cover is not None and pos else None
+                if state is True:
+                    continue  # another alternative still accepts everything this one did
+                self.emit(removed_rule, optr(i), pos, branch=_brief(ol[i]),
+                          cls=ChangeClass.POTENTIALLY_BREAKING if state is _UNDECIDED else None)
+        # A oneOf alternative that no other can share a value with widens like an anyOf one.
+        added_effect = Effect.WIDEN if kw == "oneOf" and new and _disjoint(nl) else None
         for j in new:
             if not (kw == "allOf" and _accepts_all(nl[j])) and _ckey(nl[j]) not in kept_o:
-                self.emit(added_rule, nptr(j), pos, branch=_brief(nl[j]))
+                state = cover.new.get(j) if cover is not None and not pos else None
+                if state is True:
+                    continue  # on the output side: an old alternative already allowed it all
+                if cover is not None and pos and j in cover.used:
+                    continue  # it takes over values an old alternative had: not an addition
+                self.emit(added_rule, nptr(j), pos, branch=_brief(nl[j]), effect=added_effect,
+                          cls=ChangeClass.POTENTIALLY_BREAKING if state is _UNDECIDED else None)
+        if cover is not None and cover.complete:
+            # Every value the accepting side allowed is still allowed here: alarms about the
+            # branches' shapes (a split enum, a type list as alternatives, branches regrouped)
+            # are not about values. Text and compatible changes stay; when the other side is
+            # covered too, the two mean the same and the branch bookkeeping goes as well.
+            same = self._coverage(kw, ol, nl, optr, nptr, not pos, depth)
+            mine = ({optr(i) for i in gone} | {nptr(j) for j in new}
+                    if same is not None and same.complete else set())
+            self.out[mark:] = [c for c in self.out[mark:] if c.cls not in _VALUE_ALARMS and not (
+                c.rule in (added_rule, removed_rule) and c.pointer in mine)]
+
+    def _coverage(self, kw: str, ol: list[Any], nl: list[Any], optr: Callable[[int], str],
+                  nptr: Callable[[int], str], pos: bool, depth: int) -> _Cover | None:
+        """Which alternatives of the accepting side (old on input, new on output) are covered
+        by one alternative of the other side, each judged by a probe walk of this same walker
+        (a branch whose values are listed, an ``enum`` or a ``type`` list, is split into one
+        part per value or type first). None when too many pairs to probe."""
+        acc, other = (ol, nl) if pos else (nl, ol)
+        acc_ptr, other_ptr = (optr, nptr) if pos else (nptr, optr)
+        root_acc = self.old_root if pos else self.new_root
+        split = [self._parts(b, acc_ptr(i), root_acc) for i, b in enumerate(acc)]
+        if sum(len(p) for p in split) * max(1, len(other)) > _MAX_PROBES:
+            return None
+        states: dict[int, Any] = {}
+        used: set[int] = set()
+        for i, parts in enumerate(split):
+            state: Any = True
+            for part in parts:
+                found: Any = False
+                for j, b in enumerate(other):
+                    o, n = (part, b) if pos else (b, part)
+                    op_, np_ = (acc_ptr(i), other_ptr(j)) if pos else (other_ptr(j), acc_ptr(i))
+                    verdict = self._probe(o, n, op_, np_, pos, depth)
+                    if verdict is True:
+                        found = True
+                        used.add(j)
+                        break
+                    if verdict is _UNDECIDED:
+                        found = _UNDECIDED
+                if found is not True:
+                    state = False if found is False and state is True else (
+                        _UNDECIDED if state is True else state)
+                    if found is False:
+                        state = False
+            states[i] = state
+        complete = all(v is True for v in states.values())
+        if complete and kw == "oneOf" and not _disjoint(other):
+            complete = False  # a value matching two alternatives fails oneOf
+        return _Cover(old=states if pos else {}, new={} if pos else states, complete=complete,
+                      used=frozenset(used))
+
+    def _parts(self, branch: Any, ptr: str, root: Any) -> list[Any]:
+        """``branch`` as a union of simpler alternatives: each value of an ``enum`` as a typed
+        ``const``, each type of a ``type`` list on its own; else the branch itself."""
+        view, *_ = self.deref(branch, ptr, root)
+        if not isinstance(view, dict) or "anyOf" in view or "oneOf" in view:
+            return [branch]
+        rest = {k: v for k, v in view.items() if k not in ("enum", "const")}
+        vals = _allowed(view)
+        if vals is not None and 0 < len(vals) <= _MAX_PROBES:
+            out = []
+            for v in vals.values():
+                part = {**rest, "const": v}
+                t = _value_type(v)
+                if "type" not in part and t is not None:
+                    part["type"] = t
+                out.append(part)
+            self.alive.append(out)
+            return out
+        types = view.get("type")
+        if isinstance(types, list) and len(types) > 1 and all(isinstance(t, str) for t in types):
+            out = [{**view, "type": t} for t in types]
+            self.alive.append(out)
+            return out
+        return [branch]
+
+    def _probe(self, o: Any, n: Any, op: str, np: str, pos: bool, depth: int) -> Any:
+        """True when ``n`` accepts every value ``o`` accepts (under ``pos``), False when the walk
+        says it does not, _UNDECIDED when it cannot tell."""
+        probe = _Walker(self.old_root, self.new_root, self.base, pos, [])
+        probe.anchors = self.anchors
+        probe.diff(o, n, op, np, pos, depth + 1)
+        classes = {c.cls for c in probe.out}
+        if ChangeClass.BREAKING in classes:
+            return False
+        if ChangeClass.POTENTIALLY_BREAKING in classes:
+            return _UNDECIDED
+        return True
 
     def h_not(self, o, n, op, np, pos, depth):
         ov, nv = o.get("not", _MISSING), n.get("not", _MISSING)
@@ -917,6 +1049,60 @@ class _Walker:
         probe = _Walker(self.old_root, self.new_root, self.base, pos, [])
         probe.diff(oi, ni, pointer_join(op, "if"), pointer_join(np, "if"), pos, depth + 1)
         return not probe.out
+
+
+_UNDECIDED: Any = object()
+"""A probe's third answer: the walk could not decide (a pattern, a format, a remote $ref)."""
+_MAX_PROBES = 256
+"""Most (part, alternative) pairs probed at one anyOf/oneOf; beyond, branches match by shape."""
+_VALUE_ALARMS = frozenset({ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING})
+
+
+@dataclass(frozen=True, slots=True)
+class _Cover:
+    """Coverage of one anyOf/oneOf: per accepting-side branch index, True (covered), False
+    (some part is accepted by no alternative), or _UNDECIDED."""
+
+    old: dict[int, Any]
+    new: dict[int, Any]
+    complete: bool
+    used: frozenset[int] = frozenset()
+    """Other-side branches that cover an accepting-side part: not news themselves."""
+
+
+def _value_type(v: Any) -> str | None:
+    if isinstance(v, bool):
+        return "boolean"
+    if v is None:
+        return "null"
+    if isinstance(v, int) or (isinstance(v, float) and v.is_integer()):
+        return "integer"
+    return {float: "number", str: "string", list: "array", dict: "object"}.get(type(v))
+
+
+def _disjoint(branches: list[Any]) -> bool:
+    """True when no value can match two of ``branches`` (decided cheaply: distinct listed
+    values, or distinct single types); False when unsure."""
+    seen_vals: set[str] = set()
+    seen_types: set[str] = set()
+    by_vals = by_types = True
+    for b in branches:
+        if not isinstance(b, dict):
+            return False
+        vals = _allowed(b)
+        if vals is None:
+            by_vals = False
+        elif seen_vals & vals.keys():
+            return False
+        else:
+            seen_vals |= vals.keys()
+        t = b.get("type")
+        if not isinstance(t, str) or t in seen_types or (
+                t in ("integer", "number") and {"integer", "number"} & seen_types):
+            by_types = False
+        else:
+            seen_types.add(t)
+    return by_vals or by_types
 
 
 def _opt(v: Any) -> Any:
@@ -989,7 +1175,18 @@ _NO_FOLD = frozenset({"unevaluatedProperties", "unevaluatedItems", "$id", "$anch
                       "$defs", "definitions", "$schema"})
 
 
-def _flatten_all_of(s: dict[str, Any], *, refs: bool) -> dict[str, Any]:
+def _pure_ref(b: Any) -> bool:
+    return isinstance(b, dict) and isinstance(b.get("$ref"), str) and all(
+        k == "$ref" or k in _NO_CONSTRAINT for k in b)
+
+
+_OBJECT_PARTS = frozenset({"properties", "required"})
+_OPEN_BLOCKERS = frozenset({"additionalProperties", "patternProperties",
+                            "unevaluatedProperties"})
+
+
+def _flatten_all_of(s: dict[str, Any], *, refs: bool,
+                    merge_objects: bool = False) -> dict[str, Any]:
     """``{A…, "allOf": [B, C]}`` as ``{A…, B…, C…}`` when that is the same set of values: no
     keyword given two different values, no interacting group (e.g. properties and
     additionalProperties) split across parts, nothing that looks across branches. ``$ref``
@@ -1009,13 +1206,33 @@ def _flatten_all_of(s: dict[str, Any], *, refs: bool) -> dict[str, Any]:
     if any(k in _NO_FOLD for p in parts[1:] for k in p) or any(
             k in parts[0] for k in ("unevaluatedProperties", "unevaluatedItems")):
         return s
+    # merge_objects: parts that each declare some properties (and none says anything about
+    # the keys it does not declare) conjoin exactly: the union of their properties (one key
+    # in two parts: both schemas apply) and of their required lists.
+    objects = merge_objects and not any(k in p for p in parts for k in _OPEN_BLOCKERS)
     for group in _INTERACTING:
+        if objects and group is _INTERACTING[0]:
+            continue
         if sum(1 for p in parts if not group.isdisjoint(p)) > 1:
             return s
     merged: dict[str, Any] = {}
     for p in parts:
         for k, v in p.items():
             if k in merged and not _jeq(merged[k], v):
+                if objects and k == "properties" and isinstance(v, dict) and isinstance(
+                        merged[k], dict):
+                    props = dict(merged[k])
+                    for name, sub in v.items():
+                        props[name] = (sub if name not in props or _jeq(props[name], sub)
+                                       else {"allOf": [props[name], sub]})
+                    merged[k] = props
+                    continue
+                if objects and k == "required" and isinstance(v, list) and isinstance(
+                        merged[k], list):
+                    merged[k] = list(dict.fromkeys([*merged[k], *v]))
+                    continue
+                if merge_objects and k in _TEXT | _ANNOTATIONS_COSMETIC:
+                    continue  # prose of a part: no constraint; the outer text is kept
                 return s
             merged[k] = v
     return merged

@@ -11,7 +11,7 @@ from typing import Any
 
 from mcp_review.core.canonical import MAX_DEPTH
 from mcp_review.core.model import Change, ChangeClass, Direction, pointer_tokens
-from mcp_review.core.replay import Issue, SchemaError, SchemaValidator, too_deep
+from mcp_review.core.replay import MAX_ISSUES, Issue, SchemaError, SchemaValidator, too_deep
 
 try:  # Python's regex parser: close enough to ECMA-262 to *propose* strings; never trusted,
     import re._parser as _sre  # every proposal is checked by the real validator.
@@ -291,6 +291,8 @@ class _Side:
 
     def find(self, toks: list[str], rule: str) -> tuple[Any, Issue] | None:
         targets = self._targets(toks, rule)
+        loc, kw = _split_location(toks)
+        folded = bool(kw) and _get(self.rej, loc) is _ABSENT
         reverted: SchemaValidator | bool | None = False  # compiled on first need
         start = self.budget.left
         seen: set[str] = set()
@@ -304,7 +306,13 @@ class _Side:
             if not self.accepts(inst, key) or not self.rejects(inst, key):
                 continue
             issues, paths = self.rej_errors(inst, key)
-            if not self._plainly_attributable(inst, paths, targets):
+            if folded:
+                # The change sits where the walker folded an allOf of $refs or followed a
+                # $ref: no literal place in the schema to undo it. Attributed when every error
+                # is that keyword, at one instance location.
+                if not _keyword_attributable(issues, paths, kw):
+                    continue
+            elif not self._plainly_attributable(inst, paths, targets):
                 if reverted is False:
                     reverted = self._reverted(targets)
                 if reverted is None:
@@ -573,6 +581,13 @@ _LOCAL_KEYWORDS = frozenset({
     "format", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
 })
 """Assertion keywords that judge their own instance only (no subschema, no sibling)."""
+
+
+def _keyword_attributable(issues: list[Issue], paths: set[str] | None, kw: list[str]) -> bool:
+    if not issues or paths is None or len(issues) >= MAX_ISSUES:
+        return False
+    where = {i.path for i in issues}
+    return len(where) == 1 and all(pointer_tokens(p)[-1:] == kw[:1] for p in paths)
 
 
 def _plain_object_path(toks: Any) -> bool:
