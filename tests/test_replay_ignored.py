@@ -170,3 +170,23 @@ def test_status_marks_the_tool_broken_only_when_a_call_sends_it(tmp_path, send):
     (s,) = r.tools
     assert s.state is (State.BROKEN if send else State.CHANGED)
     assert s.comparison.replay.ignored == (1 if send else 0)
+
+
+async def test_the_apps_replay_tab_lists_an_ignored_call_first():
+    from textual.app import App
+
+    from mcp_review.tui.widgets.replay_table import ReplayTable
+
+    class Host(App):
+        def compose(self):
+            yield ReplayTable(id="replay")
+
+    new = without(("properties", "verbose"))
+    cmp = compare(tool(OLD), tool(new), calls=[{"q": "a"}, {"q": "b", "verbose": True}])
+    async with Host().run_test() as pilot:
+        table = pilot.app.query_one(ReplayTable)
+        assert table.set_outcomes(cmp.replay.outcomes) == 2
+        first = table.get_row_at(0)
+        assert first[0].plain == "2" and first[3].plain == "IGNORED"
+        assert first[4].plain == "argument now ignored: /verbose"
+        assert table.get_row_at(1)[3].plain == "ok"
