@@ -313,3 +313,28 @@ def test_fuzz_classify_witness_replay_never_raise(old, new, calls, as_output):
     # The other direction too, and the schema walker alone.
     diff_schemas(new, old)
     compare(t_new, t_old)
+
+
+def _nest(depth: int, k: int, leaf: dict) -> dict:
+    s = leaf
+    for _ in range(depth):
+        s = {"anyOf": [copy.deepcopy(s) if j == 0 else
+                       {"type": "object", "properties": {f"p{j}": copy.deepcopy(s)}}
+                       for j in range(k)]}
+    return s
+
+
+def test_nested_alternatives_are_probed_within_a_budget_and_never_laxer():
+    """Coverage probes nest (alternatives inside alternatives): one walk spends at most
+    _PROBE_BUDGET of them, then falls back to matching branches by shape, which can only be
+    stricter. 6^4 leaves: the walk ends, and a value lost at every leaf is still breaking."""
+    from mcp_review.core import schema_diff
+    from mcp_review.core.schema_diff import diff_schemas
+
+    enum = {"type": "string", "enum": ["a", "b", "c"]}
+    same = {"anyOf": [{"const": "a"}, {"const": "b"}, {"const": "c"}]}
+    lost = {"anyOf": [{"const": "a"}, {"const": "b"}]}
+    assert diff_schemas(_nest(2, 6, enum), _nest(2, 6, same)) == []  # within budget: exact
+    deep = diff_schemas(_nest(4, 6, enum), _nest(4, 6, lost))
+    assert any(c.cls is ChangeClass.BREAKING for c in deep)
+    assert schema_diff._PROBE_BUDGET <= 2_000

@@ -193,6 +193,10 @@ class _Walker:
         self.lifted: set[int] = set()
         self.anchors: dict[int, dict[str, str]] = {}
         self.flat: dict[int, tuple[Any, Any]] = {}  # id(schema) -> (schema, flattened view)
+        self.probes = [_PROBE_BUDGET]  # shared with every probe walker of this walk
+        self.probed: dict[tuple[int, int, bool], Any] = {}  # shared too: (o, n, pos) -> verdict
+        self.split_memo: dict[int, tuple[Any, list[Any]]] = {}
+        self.is_probe = False
         self.reported: set[tuple[str, str]] = set()  # (text kind, normalised text) named
 
     def flatten(self, s: Any, *, refs: bool, root: Any = None) -> Any:
@@ -921,7 +925,8 @@ class _Walker:
             # branches' shapes (a split enum, a type list as alternatives, branches regrouped)
             # are not about values. Text and compatible changes stay; when the other side is
             # covered too, the two mean the same and the branch bookkeeping goes as well.
-            same = self._coverage(kw, ol, nl, optr, nptr, not pos, depth)
+            same = (None if self.is_probe  # a probe needs the verdict, not the bookkeeping
+                    else self._coverage(kw, ol, nl, optr, nptr, not pos, depth))
             mine = ({optr(i) for i in gone} | {nptr(j) for j in new}
                     if same is not None and same.complete else set())
             self.out[mark:] = [c for c in self.out[mark:] if c.cls not in _VALUE_ALARMS and not (
@@ -938,15 +943,24 @@ class _Walker:
         root_acc = self.old_root if pos else self.new_root
         split = [self._parts(b, acc_ptr(i), root_acc) for i, b in enumerate(acc)]
         if sum(len(p) for p in split) * max(1, len(other)) > _MAX_PROBES:
-            return None
+            return None  # too many pairs to probe here: branches are matched by shape
+        other_sig = [(_sig(b), _ckey(b)) for b in other]
         states: dict[int, Any] = {}
         used: set[int] = set()
         for i, parts in enumerate(split):
             state: Any = True
             for part in parts:
+                # The likeliest cover first (same type/ref/const, then equal), so a re-expressed
+                # alternative costs one probe, not one per alternative.
+                sig, key = _sig(part), _ckey(part)
+                order = sorted(range(len(other)), key=lambda j: (other_sig[j][1] != key,
+                                                                  other_sig[j][0] != sig, j))
                 found: Any = False
-                for j, b in enumerate(other):
-                    o, n = (part, b) if pos else (b, part)
+                for j in order:
+                    if self.probes[0] <= 0:
+                        return None  # this walk's probe budget is spent: match by shape
+                    self.probes[0] -= 1
+                    o, n = (part, other[j]) if pos else (other[j], part)
                     op_, np_ = (acc_ptr(i), other_ptr(j)) if pos else (other_ptr(j), acc_ptr(i))
                     verdict = self._probe(o, n, op_, np_, pos, depth)
                     if verdict is True:
@@ -955,11 +969,10 @@ class _Walker:
                         break
                     if verdict is _UNDECIDED:
                         found = _UNDECIDED
-                if found is not True:
-                    state = False if found is False and state is True else (
-                        _UNDECIDED if state is True else state)
-                    if found is False:
-                        state = False
+                if found is False:
+                    state = False
+                elif found is _UNDECIDED and state is True:
+                    state = _UNDECIDED
             states[i] = state
         complete = all(v is True for v in states.values())
         if complete and kw == "oneOf" and not _disjoint(other):
@@ -970,6 +983,14 @@ class _Walker:
     def _parts(self, branch: Any, ptr: str, root: Any) -> list[Any]:
         """``branch`` as a union of simpler alternatives: each value of an ``enum`` as a typed
         ``const``, each type of a ``type`` list on its own; else the branch itself."""
+        hit = self.split_memo.get(id(branch))
+        if hit is not None and hit[0] is branch:
+            return hit[1]
+        parts = self._split(branch, ptr, root)
+        self.split_memo[id(branch)] = (branch, parts)
+        return parts
+
+    def _split(self, branch: Any, ptr: str, root: Any) -> list[Any]:
         view, *_ = self.deref(branch, ptr, root)
         if not isinstance(view, dict) or "anyOf" in view or "oneOf" in view:
             return [branch]
@@ -995,15 +1016,24 @@ class _Walker:
     def _probe(self, o: Any, n: Any, op: str, np: str, pos: bool, depth: int) -> Any:
         """True when ``n`` accepts every value ``o`` accepts (under ``pos``), False when the walk
         says it does not, _UNDECIDED when it cannot tell."""
+        memo_key = (id(o), id(n), pos)
+        hit = self.probed.get(memo_key)
+        if hit is not None and hit[0] is o and hit[1] is n:
+            return hit[2]
         probe = _Walker(self.old_root, self.new_root, self.base, pos, [])
         probe.anchors = self.anchors
+        probe.probes, probe.probed, probe.split_memo = self.probes, self.probed, self.split_memo
+        probe.alive = self.alive
+        probe.is_probe = True
         probe.diff(o, n, op, np, pos, depth + 1)
         classes = {c.cls for c in probe.out}
+        verdict: Any = True
         if ChangeClass.BREAKING in classes:
-            return False
-        if ChangeClass.POTENTIALLY_BREAKING in classes:
-            return _UNDECIDED
-        return True
+            verdict = False
+        elif ChangeClass.POTENTIALLY_BREAKING in classes:
+            verdict = _UNDECIDED
+        self.probed[memo_key] = (o, n, verdict)  # holding o and n keeps their ids unique
+        return verdict
 
     def h_not(self, o, n, op, np, pos, depth):
         ov, nv = o.get("not", _MISSING), n.get("not", _MISSING)
@@ -1055,6 +1085,10 @@ _UNDECIDED: Any = object()
 """A probe's third answer: the walk could not decide (a pattern, a format, a remote $ref)."""
 _MAX_PROBES = 256
 """Most (part, alternative) pairs probed at one anyOf/oneOf; beyond, branches match by shape."""
+_PROBE_BUDGET = 2_000
+"""Probes one schema walk may spend in all (nested probes included): nested alternatives
+cannot multiply into an exponential walk; past it, alternatives are matched by shape, as they
+were before coverage was judged (the verdict may then be the stricter one, never laxer)."""
 _VALUE_ALARMS = frozenset({ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING})
 
 
