@@ -21,7 +21,12 @@ from mcp_review.services.fetch import fetch_all
 from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import LiveFetcher, ReviewSource, Status
-from mcp_review.tui.screens.modals import ApproveAllScreen, AutoApproveScreen, ConfirmScreen
+from mcp_review.tui.screens.modals import (
+    ApproveAllScreen,
+    AutoApproveScreen,
+    ConfirmScreen,
+    ReasonScreen,
+)
 from mcp_review.tui.screens.review import ReviewScreen
 from mcp_review.tui.widgets.replay_table import ReplayTable
 
@@ -90,17 +95,23 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
         await pilot.press("a")
         await pilot.pause(0.1)
         assert app.screen is app.main
-        # Deny read_file (annotation relaxed) from the main screen.
+        # Deny read_file (annotation relaxed) from the main screen: it asks first.
         await _select(app, pilot, "read_file")
         await pilot.press("d")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
         await pilot.pause(0.1)
         # Approving a blocked change asks first; cancel keeps it undecided.
         await _select(app, pilot, "read_file")
         assert app.main.current_entry().status is Status.DENIED
         await _select(app, pilot, "get_history")
-        await pilot.press("d")
+        await pilot.press("d", "y")
         await pilot.pause(0.1)
-        await pilot.press("u")  # undo the deny of get_history
+        await pilot.press("u")  # undo the deny of get_history: asks first
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
         await pilot.pause(0.1)
         await pilot.press("q")
     pins = tomllib.loads(Path(pins_path).read_text())
@@ -153,15 +164,22 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         await _select(app, pilot, "read_file")
         await pilot.press("a")
         await pilot.pause(0.05)
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, ConfirmScreen)  # blocked: asks first ...
         await pilot.press("escape")  # cancel: nothing written
         await pilot.pause(0.05)
         assert app.main.current_entry().status is Status.CHANGED
-        await pilot.press("a")
+        await pilot.press("a", "y")
         await pilot.pause(0.05)
-        await pilot.press("y")
+        assert isinstance(app.screen, ReasonScreen)  # ... then why
+        await pilot.press("enter")  # no reason typed: nothing happens
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, ReasonScreen)
+        await pilot.press(*"upstream changelog says so", "enter")
         await pilot.pause(0.1)
         assert app.main.current_entry().status is Status.PINNED
+        rec = audit.read(audit.audit_path_for(src.pins_path))[-1]
+        assert rec["tool"] == "read_file" and rec["decision"] == "approved"
+        assert rec["why"].startswith("approved a blocked change: upstream changelog says so")
         # Approve all compatible-only changes of "files": the modal lists exactly `search`.
         await _select(app, pilot, "search")
         await pilot.press("A")
@@ -353,7 +371,7 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
         assert app.screen is app.main
         assert any("nothing to auto-approve" in n.message for n in app._notifications)
         # Undo restores the baseline pin (and logs it).
-        await pilot.press("u")
+        await pilot.press("u", "y")  # undo asks first
         await pilot.pause(0.1)
         assert app.main.current_entry().status is Status.CHANGED
     pin = load_pins(src.pins_path).pins[("warehouse", "default", "run_query_explain")]

@@ -110,7 +110,9 @@ def test_review_output_schema(snap_compare):
 
 def test_confirm_blocked_approval(snap_compare):
     """You should see the confirmation modal over read_file's review: "Approve read_file?",
-    why it is blocked (annotation relaxed), and the buttons "Approve anyway" / "Cancel"."""
+    why it is blocked (annotation relaxed) and that a reason will be asked, the keys ("y approve
+    anyway · n/esc cancel · any other key cancels") and the buttons "Approve anyway (y)" /
+    "Cancel (n)"."""
     assert snap_compare(ReviewApp(sample_source()), terminal_size=(100, 30),
                         run_before=_open("read_file", "enter", "a"))
 

@@ -17,6 +17,7 @@ from mcp_review.tui.screens.modals import (
     ConfirmScreen,
     HelpScreen,
     PolicyScreen,
+    ReasonScreen,
 )
 from mcp_review.tui.screens.review import ReviewResult, ReviewScreen
 
@@ -80,38 +81,82 @@ class ReviewApp(App[None]):
 
         def done(result: ReviewResult | None) -> None:
             if result is not None:
-                self.decide(entry, result.decision, result.note)
+                self.decide(entry, result.decision, result.note, why=result.why)
 
         # A removed tool has no comparison: its recorded calls are the calls that would fail.
         removed = self.source.recorded_calls(entry) if entry.status is Status.REMOVED else None
         self.push_screen(ReviewScreen(entry, cmp, removed_calls=removed), done)
 
     def request_decision(self, entry: ToolEntry, decision: str, note: str = "") -> None:
-        """A decision from the main screen: blocked approvals need a confirmation first."""
+        """A decision from the main screen always asks first (a stray key must never decide):
+        a blocked approval asks for a reason, written to the audit log; any other decision
+        asks yes/no, and any key but ``y`` cancels."""
         if decision == "approved" and entry.blocked:
-            def done(ok: bool | None) -> None:
-                if ok:
-                    self.decide(entry, decision, note)
-
-            why = "; ".join(entry.reasons) or ", ".join(sorted(entry.flags)) or "policy: block"
-            self.push_screen(ConfirmScreen(
-                f"Approve {name_line(entry.name)}?",
-                f"This change is blocked by policy ({why}). Approving pins it as trusted.",
-                yes="Approve anyway"), done)
+            self.ask_reason(entry, lambda why: self.decide(entry, decision, note, why=why))
             return
-        self.decide(entry, decision, note)
 
-    def decide(self, entry: ToolEntry, decision: str, note: str = "") -> bool:
-        """Write one decision through the core at once; report and redraw."""
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.decide(entry, decision, note)
+
+        verb = "Approve" if decision == "approved" else "Deny"
+        what = entry.summary or str(entry.status)
+        body = (f"{entry.server} › {entry.name}: {entry.status}"
+                + (f" ({what})" if what != str(entry.status) else "")
+                + (". Approving pins the definition served now." if decision == "approved"
+                   else ". Denying keeps it withheld until approved.")
+                + (f"\nnote: {note}" if note else ""))
+        self.push_screen(ConfirmScreen(f"{verb} {name_line(entry.name)}?", body, yes=verb), done)
+
+    def ask_reason(self, entry: ToolEntry, then: object) -> None:
+        """Approving a blocked change: first a yes/no (any key but ``y`` cancels, so stray
+        typing never lands in the reason field), then the reason; ``then(reason)`` runs only
+        with one. The reason goes to the audit log."""
+        why = "; ".join(entry.reasons) or ", ".join(sorted(entry.flags)) or "policy: block"
+
+        def got_reason(reason: str | None) -> None:
+            if reason:
+                then(reason)  # type: ignore[operator]
+
+        def confirmed(ok: bool | None) -> None:
+            if ok:
+                self.push_screen(ReasonScreen(
+                    f"Why is {name_line(entry.name)} safe to trust?",
+                    f"Blocked by policy: {why}. The reason is written to the audit log."),
+                    got_reason)
+
+        self.push_screen(ConfirmScreen(
+            f"Approve {name_line(entry.name)}?",
+            f"This change is blocked by policy ({why}). Approving pins it as trusted; you "
+            "will be asked why.", yes="Approve anyway"), confirmed)
+
+    def decide(self, entry: ToolEntry, decision: str, note: str = "", *, why: str = "") -> bool:
+        """Write one decision through the core at once; report and redraw. ``why``: the reason
+        given for approving a blocked change (the audit log keeps it)."""
         try:
-            self.source.decide(entry, decision, note)
+            self.source.decide(entry, decision, note, why=why)
         except Exception as e:  # a pin file changed on disk, unwritable, ...: never lose it silently
             self.notify(f"could not record {decision}: {plain_line(str(e), 300)}", severity="error", markup=False,
                         timeout=10)
             return False
         self.notify(f"{decision}: {plain_line(entry.server, 30)} › {name_line(entry.name)}", markup=False, timeout=3)
+        if self.main is not None:
+            self.main.decided(entry)
         self._reload()
         return True
+
+    def request_undo(self) -> None:
+        """``u`` asks first: an undo writes the pin file too."""
+        last = self.source.last_decision()
+        if last is None:
+            self.notify("nothing to undo", markup=False, timeout=3)
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.undo()
+
+        self.push_screen(ConfirmScreen("Undo the last decision?", last, yes="Undo"), done)
 
     def undo(self) -> None:
         try:

@@ -351,8 +351,16 @@ class ReviewSource:
 
             save_pins(self.pins, self.pins_path, audit_path=self.audit_path)
 
-    def decide(self, entry: ToolEntry, decision: str, note: str = "") -> None:
-        """Record ``decision`` (approved | denied) for exactly the definition shown, and save."""
+    def last_decision(self) -> str | None:
+        """What :meth:`undo` would undo, in words (None when nothing)."""
+        if not self._history:
+            return None
+        key, _, decision = self._history[-1]
+        return f"{decision} of {key[0]} › {key[2]}"
+
+    def decide(self, entry: ToolEntry, decision: str, note: str = "", *, why: str = "") -> None:
+        """Record ``decision`` (approved | denied) for exactly the definition shown, and save.
+        ``why``: the operator's reason for approving a blocked change (the audit log's why)."""
         from mcp_review.core.pins import with_decision
 
         key = entry.key
@@ -363,7 +371,12 @@ class ReviewSource:
                            principal=entry.principal, note=note,
                            server_version=srv.server_version if srv else None,
                            protocol_version=srv.protocol_version if srv else None)
-            self.pins.decide(pin, source="review app")
+            audit_why = note
+            if why:
+                blocked = "; ".join(entry.reasons)
+                audit_why = f"approved a blocked change: {why}" + (
+                    f" [blocked: {blocked}]" if blocked else "")
+            self.pins.decide(pin, why=audit_why, source="review app")
         elif decision == "approved":
             # Approving a removal acknowledges it: the pin goes.
             self.pins.forget(*key, why=note or "removal acknowledged", source="review app")

@@ -60,8 +60,9 @@ class MainScreen(Screen[None]):
         Binding("enter", "open", "Review", tooltip="Open the selected tool"),
         Binding("n", "next_review", "Next", tooltip="Next tool needing review"),
         Binding("slash", "filter", "Filter", key_display="/"),
-        Binding("a", "approve", "Approve", tooltip="Approve the selected tool"),
-        Binding("d", "deny", "Deny", tooltip="Deny the selected tool"),
+        Binding("a", "approve", "Approve", tooltip="Approve the selected tool (asks first)"),
+        Binding("d", "deny", "Deny", tooltip="Deny the selected tool (asks first)"),
+        Binding("e", "note", "Note", tooltip="A note kept with the selected tool's next decision"),
         Binding("A", "approve_compatible", "Approve compatible", show=False,
                 tooltip="Approve every compatible-only change of this server"),
         Binding("P", "auto_approve", "Apply auto-approvals", show=False,
@@ -82,6 +83,10 @@ class MainScreen(Screen[None]):
         self.progress: dict[str, tuple[str, str]] = {}
         self.filter_text = ""
         self.loaded = False
+        self.notes: dict[tuple[str, str, str], str] = {}
+        """Notes saved with ``e`` for a tool's next decision (by tool key)."""
+        self.drafts: dict[tuple[str, str, str], str] = {}
+        """Text typed in the note dialog and closed with esc: shown again, never lost."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -333,12 +338,42 @@ class MainScreen(Screen[None]):
     def action_approve(self) -> None:
         e = self.current_entry()
         if e is not None:
-            self.app.request_decision(e, "approved")  # type: ignore[attr-defined]
+            self.app.request_decision(e, "approved", self.notes.get(e.key, ""))  # type: ignore[attr-defined]
 
     def action_deny(self) -> None:
         e = self.current_entry()
         if e is not None:
-            self.app.request_decision(e, "denied")  # type: ignore[attr-defined]
+            self.app.request_decision(e, "denied", self.notes.get(e.key, ""))  # type: ignore[attr-defined]
+
+    def decided(self, e: ToolEntry) -> None:
+        """A decision on ``e`` was written: its note went with it."""
+        self.notes.pop(e.key, None)
+        self.drafts.pop(e.key, None)
+
+    def action_note(self) -> None:
+        from mcp_review.tui.render import name_line
+        from mcp_review.tui.screens.modals import NoteResult, NoteScreen
+
+        e = self.current_entry()
+        if e is None:
+            self.notify("select a tool to write a note for", timeout=3)
+            return
+        key = e.key
+
+        def done(result: NoteResult | None) -> None:
+            if result is None:
+                return
+            if result.saved:
+                self.notes[key] = result.text
+                self.drafts.pop(key, None)
+                self.notify(f"note kept for the next decision on {name_line(e.name)}",
+                            markup=False, timeout=3)
+            else:
+                self.drafts[key] = result.text
+
+        self.app.push_screen(NoteScreen(self.drafts.get(key, self.notes.get(key, "")),
+                                        title=f"Note for {name_line(e.name)} (kept with its "
+                                              "next decision)"), done)
 
     def action_approve_compatible(self) -> None:
         s = self.current_server()
@@ -354,4 +389,4 @@ class MainScreen(Screen[None]):
             self.app.choose_policy(s, self.current_entry())  # type: ignore[attr-defined]
 
     def action_undo(self) -> None:
-        self.app.undo()  # type: ignore[attr-defined]
+        self.app.request_undo()  # type: ignore[attr-defined]

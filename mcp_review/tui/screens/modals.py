@@ -1,9 +1,17 @@
-"""Modals: confirm a blocked approval, approve all compatible, apply auto-approvals, policy tier,
-note, help."""
+"""Modals: confirm a decision, a reason for approving a blocked change, approve all compatible,
+apply auto-approvals, policy tier, note, help.
+
+Keys never decide by accident: a choice dialog acts only on its own keys (shown in it) and is
+cancelled by any other key, so stray typing cancels rather than confirms; in a text dialog keys
+are text (enter confirms, esc cancels, and the typed text is kept for next time); ``q`` quits
+outside text fields, deciding nothing.
+"""
 
 from __future__ import annotations
 
-from textual import on
+from dataclasses import dataclass
+
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -23,11 +31,57 @@ TIER_HELP = {
 }
 
 
-class _YesNoScreen(ModalScreen[bool]):
-    """A modal answered by a #yes / #no button pair; No has the focus, the safe default."""
+NAV_KEYS = frozenset({"tab", "shift+tab", "left", "right", "up", "down", "home", "end",
+                      "pageup", "pagedown"})
+"""Keys that move within a dialog without choosing anything."""
+
+
+class ChoiceDialog(ModalScreen):  # type: ignore[type-arg]
+    """A dialog answered by a few keys (``CHOICE_KEYS``): every other key cancels it, except
+    ``q``, which quits the app (deciding nothing), and the keys that move the focus."""
+
+    CHOICE_KEYS: frozenset[str] = frozenset({"escape", "enter"})
+
+    def cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in self.CHOICE_KEYS or event.key in NAV_KEYS:
+            return
+        event.stop()
+        event.prevent_default()
+        if event.key == "q":
+            self.app.exit()
+            return
+        self.cancel()
+
+
+def key_hint(*parts: tuple[str, str]) -> Content:
+    """``y approve · n/esc cancel · any other key cancels``: a dialog shows its keys."""
+    out: list[Content | tuple[str, str] | str] = []
+    for key, what in parts:
+        if out:
+            out.append(("  ·  ", "$text-muted"))
+        out.append((key, "bold $text-accent"))
+        out.append((f" {what}", "$text-muted"))
+    return Content.assemble(*out)
+
+
+class _YesNoScreen(ChoiceDialog):
+    """A modal answered by a #yes / #no button pair; No has the focus, the safe default.
+    ``y`` is yes, ``n`` and ``esc`` no, enter presses the focused button; any other key is no."""
+
+    CHOICE_KEYS = frozenset({"y", "n", "escape", "enter"})
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()  # the safe default
+
+    def cancel(self) -> None:
+        self.dismiss(False)
+
+    def hint(self, yes: str) -> Static:
+        return Static(key_hint(("y", yes), ("n/esc", "cancel"),
+                               ("any other key", "cancels")), classes="dialog-keys")
 
     @on(Button.Pressed, "#yes")
     def action_yes(self) -> None:
@@ -42,7 +96,7 @@ class ConfirmScreen(_YesNoScreen):
     """Yes/no; the body is plain text (it may quote a tool name)."""
 
     CSS_PATH = "modals.tcss"
-    BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
+    BINDINGS = [Binding("escape,n", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
 
     def __init__(self, title: str, body: str, *, yes: str = "Yes", no: str = "Cancel") -> None:
         super().__init__()
@@ -53,9 +107,10 @@ class ConfirmScreen(_YesNoScreen):
             yield Static(safe_content(self.title_text, style="bold", one_line=True, limit=200),
                          classes="dialog-title")
             yield Static(safe_content(self.body, limit=2000), classes="dialog-body")
+            yield self.hint(self.yes.lower())
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.yes, variant="error", id="yes")
-                yield Button(self.no, id="no")
+                yield Button(f"{self.yes} (y)", variant="error", id="yes")
+                yield Button(f"{self.no} (n)", id="no")
 
 
 
@@ -64,7 +119,7 @@ class ApproveListScreen(_YesNoScreen):
     an optional line under it, one row per tool, and Approve / Cancel (Cancel focused)."""
 
     CSS_PATH = "modals.tcss"
-    BINDINGS = [Binding("escape", "no", "Cancel")]
+    BINDINGS = [Binding("escape,n", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
     YES = "Approve all"
 
     def __init__(self, entries: list[ToolEntry]) -> None:
@@ -89,9 +144,10 @@ class ApproveListScreen(_YesNoScreen):
             with VerticalScroll(classes="dialog-list"):
                 for e in self.entries:
                     yield Static(self.row(e))
+            yield self.hint(self.YES.lower())
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.YES, variant="success", id="yes")
-                yield Button("Cancel", id="no")
+                yield Button(f"{self.YES} (y)", variant="success", id="yes")
+                yield Button("Cancel (n)", id="no")
 
 
 
@@ -141,8 +197,9 @@ class AutoApproveScreen(ApproveListScreen):
         return Content.assemble(*parts)
 
 
-class PolicyScreen(ModalScreen[tuple[str | None, str] | None]):
-    """Choose a policy tier for a tool or its whole server; returns (tool or None, tier)."""
+class PolicyScreen(ChoiceDialog):
+    """Choose a policy tier for a tool or its whole server; returns (tool or None, tier).
+    ↑/↓ move, enter chooses; esc or any other key cancels."""
 
     CSS_PATH = "modals.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -168,6 +225,8 @@ class PolicyScreen(ModalScreen[tuple[str | None, str] | None]):
         with Vertical(classes="dialog"):
             yield Label("Policy tier", classes="dialog-title")
             yield OptionList(*options, id="tiers")
+            yield Static(key_hint(("↑↓", "move"), ("enter", "choose"),
+                                  ("esc / any other key", "cancels")), classes="dialog-keys")
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -178,24 +237,74 @@ class PolicyScreen(ModalScreen[tuple[str | None, str] | None]):
         self.dismiss(None)
 
 
-class NoteScreen(ModalScreen[str | None]):
-    """A free note kept with the next decision."""
+@dataclass(frozen=True)
+class NoteResult:
+    """What the note dialog returns: ``saved`` on enter; on esc the typed ``text`` comes back
+    unsaved, so reopening the dialog shows it again (a typed note is never lost)."""
+
+    text: str
+    saved: bool
+
+
+class NoteScreen(ModalScreen[NoteResult]):
+    """A free note kept with the next decision. While the field has focus keys are text:
+    enter saves, esc closes without saving (the draft is kept)."""
 
     CSS_PATH = "modals.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, note: str = "") -> None:
+    def __init__(self, note: str = "", *, title: str = "Note (kept with the next decision)"
+                 ) -> None:
         super().__init__()
         self.note = note
+        self.title_text = title
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Note (kept with the decision; Enter to save)", classes="dialog-title")
-            yield Input(self.note, id="note")
+            yield Label(safe_content(self.title_text, one_line=True, limit=200),
+                        classes="dialog-title")
+            # Not selected on focus: typing must add to a kept draft, never replace it.
+            yield Input(self.note, id="note", select_on_focus=False)
+            yield Static(key_hint(("enter", "save"),
+                                  ("esc", "close without saving (the text is kept)")),
+                         classes="dialog-keys")
 
     @on(Input.Submitted)
     def _save(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        self.dismiss(NoteResult(event.value, True))
+
+    def action_cancel(self) -> None:
+        self.dismiss(NoteResult(self.query_one("#note", Input).value, False))
+
+
+class ReasonScreen(ModalScreen[str | None]):
+    """Approving a blocked change: the operator says why (written to the audit log). Keys are
+    text while the field has focus; enter approves once a reason is typed; esc cancels."""
+
+    CSS_PATH = "modals.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, body: str, draft: str = "") -> None:
+        super().__init__()
+        self.title_text, self.body, self.draft = title, body, draft
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog -warning"):
+            yield Static(safe_content(self.title_text, style="bold", one_line=True, limit=200),
+                         classes="dialog-title")
+            yield Static(safe_content(self.body, limit=2000), classes="dialog-body")
+            yield Input(self.draft, placeholder="why this blocked change is safe to trust",
+                        id="reason", select_on_focus=False)
+            yield Static(key_hint(("enter", "approve with this reason"), ("esc", "cancel")),
+                         classes="dialog-keys")
+
+    @on(Input.Submitted)
+    def _approve(self, event: Input.Submitted) -> None:
+        if not event.value.strip():
+            self.notify("a reason is needed to approve a blocked change", severity="warning",
+                        markup=False, timeout=3)
+            return
+        self.dismiss(event.value.strip())
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -205,20 +314,27 @@ HELP = [
     ("Main screen", [
         ("enter", "review the selected tool"), ("n", "next tool needing review"),
         ("/", "filter (text, status:changed, flag:hidden); esc clears"),
-        ("a / d", "approve / deny the selected tool"),
+        ("a / d", "approve / deny the selected tool (asks first; blocked: asks why)"),
+        ("e", "write a note for the selected tool's next decision"),
         ("A", "approve every compatible-only change of the server (lists them first)"),
         ("P", "apply auto-approvals: re-pin what the policy tiers allow (lists them first)"),
-        ("p", "policy tier for the tool or its server"), ("u", "undo the last decision"),
+        ("p", "policy tier for the tool or its server"),
+        ("u", "undo the last decision (asks first)"),
         ("r", "refresh: fetch every server again"), ("q", "quit"),
     ]),
     ("Review screen", [
         ("1 – 5", "schema · description · replay · annotations · output tabs"),
         ("↑ ↓", "move through changes: the diff scrolls to each"),
-        ("a", "approve (asks to confirm when policy blocks the change)"),
+        ("a", "approve (a blocked change asks for a reason, kept in the audit log)"),
         ("d", "deny"), ("e", "write a note"), ("p", "policy tier"), ("esc", "back"),
+    ]),
+    ("Dialogs", [
+        ("y / n", "yes / no; esc cancels; any other key cancels"),
+        ("text", "keys are text; enter confirms, esc cancels (a note is kept)"),
     ]),
     ("Everywhere", [
         ("ctrl+p", "command palette (actions, theme)"), ("?", "this help"),
+        ("q", "quit (outside text fields); nothing is decided by quitting"),
     ]),
 ]
 
@@ -227,7 +343,8 @@ class HelpScreen(ModalScreen[None]):
     """Every binding, grouped by screen."""
 
     CSS_PATH = "modals.tcss"
-    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+    BINDINGS = [Binding("escape,question_mark", "close", "Close"),
+                Binding("q", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
         parts: list[Content] = []

@@ -38,6 +38,8 @@ class ReviewResult:
 
     decision: str  # approved | denied
     note: str = ""
+    why: str = ""
+    """The reason given for approving a blocked change (written to the audit log)."""
 
 
 def _pretty(schema: Any) -> tuple[str | None, dict[str, int]]:
@@ -73,6 +75,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         Binding("4", "tab('tab-annotations')", "Annotations", show=False),
         Binding("5", "tab('tab-output')", "Output", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
 
     def __init__(self, entry: ToolEntry, comparison: Any | None, *,
@@ -82,6 +85,8 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.comparison = comparison
         self.removed_calls = removed_calls
         """For a removed tool, its recorded calls (None when the server has no call log)."""
+        self.draft = ""
+        """Text typed in the note dialog and closed with esc (shown again when it reopens)."""
         self.note = ""
         """The operator's note for this decision. ``entry.note`` explained the previous
         decision: it is shown, never carried into the new one."""
@@ -377,30 +382,25 @@ class ReviewScreen(Screen[ReviewResult | None]):
         if not self.entry.blocked:
             self.dismiss(ReviewResult("approved", self.note))
             return
-        from mcp_review.tui.screens.modals import ConfirmScreen
 
-        reasons = (list(self.entry.reasons) or [FLAG_LABELS[f] for f in sorted(self.entry.flags)]
-                   or ["policy: block"])
+        def approve(why: str) -> None:
+            self.dismiss(ReviewResult("approved", self.note, why=why))
 
-        def done(ok: bool | None) -> None:
-            if ok:
-                self.dismiss(ReviewResult("approved", self.note))
-
-        self.app.push_screen(ConfirmScreen(
-            f"Approve {name_line(self.entry.name)}?",
-            "This change is blocked by policy: " + "; ".join(reasons)
-            + ". Approving pins the new definition as trusted.",
-            yes="Approve anyway"), done)
+        self.app.ask_reason(self.entry, approve)  # type: ignore[attr-defined]
 
     def action_note(self) -> None:
-        from mcp_review.tui.screens.modals import NoteScreen
+        from mcp_review.tui.screens.modals import NoteResult, NoteScreen
 
-        def done(note: str | None) -> None:
-            if note is not None:
-                self.note = note
+        def done(result: NoteResult | None) -> None:
+            if result is None:
+                return
+            if result.saved:
+                self.note, self.draft = result.text, ""
                 self._fill_summary()
+            else:
+                self.draft = result.text  # esc closes; the typed text is not lost
 
-        self.app.push_screen(NoteScreen(self.note), done)
+        self.app.push_screen(NoteScreen(self.draft or self.note), done)
 
     def action_policy(self) -> None:
         self.app.choose_policy_for(self.entry)  # type: ignore[attr-defined]

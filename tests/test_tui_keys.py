@@ -1,0 +1,201 @@
+"""Keys that never decide by accident (issue 12 #5): Pilot tests on the demo's drift and the
+sample servers, asserting on the pin file and audit log on disk."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from textual.widgets import DataTable, Input
+
+from mcp_review.core import audit
+from mcp_review.core.model import ToolDef
+from mcp_review.core.pins import Decision, PinFile, load_pins, make_pin, save_pins
+from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.demo import definitions
+from mcp_review.tui import sample
+from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.data import ReviewSource, SnapshotFetcher, Status
+from mcp_review.tui.screens.modals import (
+    ConfirmScreen,
+    NoteScreen,
+    PolicyScreen,
+    ReasonScreen,
+)
+from mcp_review.tui.screens.review import ReviewScreen
+
+
+def _demo_source(tmp_path: Path) -> ReviewSource:
+    """The demo's two servers: v1 pinned on disk, v2 served."""
+    def snap(version: str) -> Snapshot:
+        return Snapshot(servers={s: ServerSnapshot(name=s, tools=[
+            ToolDef.from_wire(copy.deepcopy(t)) for t in definitions.tools(s, version)])
+            for s in definitions.SERVERS})
+
+    pins_path = str(tmp_path / "mcp-pins.toml")
+    pf = PinFile(path=pins_path)
+    for name, s in snap("v1").servers.items():
+        for t in s.tools:
+            pf.decide(make_pin(name, t, Decision.APPROVED, by="demo", note="v1 baseline"),
+                      source="pin")
+    save_pins(pf)
+    return ReviewSource(SnapshotFetcher(snap("v2")), load_pins(pins_path), pins_path=pins_path)
+
+
+async def _ready(app: ReviewApp, pilot) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if app.main is not None and app.main.loaded:
+            return
+    raise AssertionError("fetch never finished")
+
+
+async def _select(app: ReviewApp, pilot, name: str) -> None:
+    table = app.screen.query_one("#tools", DataTable)
+    for row in range(table.row_count):
+        table.move_cursor(row=row)
+        e = app.main.current_entry()
+        if e is not None and e.name == name:
+            await pilot.pause()
+            return
+    raise AssertionError(f"no row for {name}")
+
+
+async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
+    """"all good, deploy it" typed on the main screen, on every tool row: no approval, denial,
+    policy change or undo; the pin file and the audit log are byte-identical afterwards."""
+    src = _demo_source(tmp_path)
+    pins = Path(src.pins_path)
+    log = Path(audit.audit_path_for(src.pins_path))
+    before = (pins.read_bytes(), log.read_bytes())
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(app, pilot)
+        names = [t.name for s in app.main.servers for t in s.tools]
+        assert len(names) >= 10
+        for name in names:
+            await _select(app, pilot, name)
+            await pilot.press(*"all good, deploy it")
+            await pilot.pause(0.05)
+            # back on the main screen after each run (every dialog was cancelled), or in the
+            # note field the `e` opened, whose text is never saved without enter
+            while app.screen is not app.main:
+                assert isinstance(app.screen, NoteScreen | ConfirmScreen | PolicyScreen), \
+                    type(app.screen)
+                await pilot.press("escape")
+                await pilot.pause(0.05)
+        assert app.is_running
+    assert (pins.read_bytes(), log.read_bytes()) == before
+
+
+async def test_every_decision_key_on_the_main_screen_asks_first(tmp_path: Path):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "search")  # compatible: not blocked
+        for key, screen in (("a", ConfirmScreen), ("d", ConfirmScreen), ("p", PolicyScreen)):
+            await pilot.press(key)
+            await pilot.pause(0.05)
+            assert isinstance(app.screen, screen), key
+            await pilot.press("x")  # not one of its choices: cancels
+            await pilot.pause(0.05)
+            assert app.screen is app.main, key
+        assert app.main.current_entry().status is Status.CHANGED
+        # dialogs show their keys
+        await pilot.press("a")
+        await pilot.pause(0.05)
+        shown = " ".join(str(w.render()) for w in app.screen.query("Static, Button"))
+        assert "(y)" in shown and "(n)" in shown and "any other key" in shown
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        assert app.main.current_entry().status is Status.PINNED
+        # undo asks too
+        await pilot.press("u")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("space")
+        await pilot.pause(0.05)
+        assert app.screen is app.main and app.main.current_entry().status is Status.PINNED
+
+
+async def test_note_on_the_main_screen_is_kept_and_not_lost_on_esc(tmp_path: Path):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "search")
+        await pilot.press("e")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, NoteScreen)
+        # keys are text while the field has focus: q, a, d, y do nothing but type
+        await pilot.press(*"qady checked")
+        await pilot.pause(0.05)
+        assert app.is_running and isinstance(app.screen, NoteScreen)
+        await pilot.press("escape")  # closes without saving ...
+        await pilot.pause(0.05)
+        await pilot.press("e")  # ... but the text is still there
+        await pilot.pause(0.05)
+        assert app.screen.query_one("#note", Input).value == "qady checked"
+        await pilot.press(*" with ops", "enter")
+        await pilot.pause(0.05)
+        await pilot.press("a", "y")
+        await pilot.pause(0.1)
+    pin = load_pins(src.pins_path).get("files", "default", "search")
+    assert pin.decision is Decision.APPROVED and pin.note == "qady checked with ops"
+
+
+async def test_review_screen_note_survives_esc_and_q_quits_everywhere(tmp_path: Path):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "get_forecast")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await pilot.press("e", *"draft text", "escape")
+        await pilot.pause(0.05)
+        assert review.draft == "draft text" and review.note == ""
+        await pilot.press("e")
+        await pilot.pause(0.05)
+        assert app.screen.query_one("#note", Input).value == "draft text"
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+        await pilot.press("q")  # the review screen: q quits
+        await pilot.pause(0.1)
+        assert not app.is_running
+    app = ReviewApp(sample.sample_source(pins_path=str(tmp_path / "pins.toml")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "search")
+        await pilot.press("p")  # a dialog: q quits (deciding nothing)
+        await pilot.pause(0.05)
+        await pilot.press("q")
+        await pilot.pause(0.1)
+        assert not app.is_running
+
+
+async def test_blocked_approval_on_the_review_screen_asks_a_reason_for_the_audit_log(
+        tmp_path: Path):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_file")
+        assert app.main.current_entry().blocked
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        await pilot.press("a")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, ReasonScreen)
+        await pilot.press(*"vendor confirmed the hint fix", "enter")
+        await pilot.pause(0.1)
+        assert app.screen is app.main
+    rec = audit.read(audit.audit_path_for(src.pins_path))[-1]
+    assert (rec["tool"], rec["decision"]) == ("read_file", "approved")
+    assert "vendor confirmed the hint fix" in rec["why"] and "blocked:" in rec["why"]
