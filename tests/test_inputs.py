@@ -368,3 +368,42 @@ def test_pin_holds_back_breaking_and_trust_changes(project, capsys):
     recs = {r["tool"]: r for r in audit.read("mcp-pins.audit.jsonl")}
     assert "confirmed with --yes" in recs["fetch"]["why"] and "breaking" in recs["fetch"]["why"]
     assert run(capsys, "status", "-q")[0] == 0
+
+
+def test_calls_the_proxy_records_are_replayed_by_check(tmp_path, capsys, monkeypatch):
+    """The real proxy records into its default log (no `calls` in the config); check, run from
+    elsewhere, replays those calls against the drifted tool."""
+    from servers.proxy_harness import RAW, RawClient
+
+    tools_file = tmp_path / "tools.json"
+    echo = {"name": "echo", "description": "echo", "inputSchema": {
+        "type": "object", "properties": {"q": {"type": "string"}}}}
+    tools_file.write_text(json.dumps([echo]))
+    cfg = tmp_path / "mcp-review.toml"
+    cfg.write_text(f'[servers.web]\ncommand = {json.dumps(RAW[0])}\n'
+                   f'args = [{json.dumps(RAW[1])}]\n'
+                   f'env = {{ PROXY_TOOLS_FILE = {json.dumps(str(tools_file))} }}\n')
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "pin", "-q")[0] == 0
+    client = RawClient(tmp_path, "web", "--config", str(cfg), server=None, logs=False)
+    try:
+        client.initialize()
+        client.request("tools/list")
+        for q in ("a", "b"):
+            assert "result" in client.request("tools/call", {"name": "echo",
+                                                             "arguments": {"q": q}})
+    finally:
+        client.close()
+    log = tmp_path / ".mcp-review" / "calls" / "web.jsonl"
+    assert len(log.read_text().splitlines()) == 2
+    tools_file.write_text(json.dumps([{**echo, "inputSchema": {
+        "type": "object", "required": ["q", "mode"],
+        "properties": {"q": {"type": "string"}, "mode": {"type": "string"}}}}]))
+    elsewhere = tmp_path / "ci"
+    elsewhere.mkdir()
+    os.chdir(elsewhere)
+    rc, out, _ = run(capsys, "check", "-q", "--config", str(cfg), "--pins",
+                     str(tmp_path / "mcp-pins.toml"), "--format", "json")
+    (t,) = json.loads(out)["tools"]
+    assert rc == 1 and t["comparison"]["replay"]["total"] == 2
+    assert t["comparison"]["replay"]["broken"] == 2

@@ -155,7 +155,10 @@ def run(args: argparse.Namespace) -> int:
         cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
         pins = args.pins or getattr(cfg, "pins", None) or os.path.join(cfg_dir, "mcp-pins.toml")
     fname = _safe(name)
-    calls = calls or os.path.join(state, "calls", f"{fname}.jsonl")
+    # The same path every reader resolves (services.inputs): one log, wherever they run.
+    from mcp_review.services.inputs import default_call_log
+
+    calls = calls or default_call_log(state, name)
     server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
 
     calllog = None

@@ -325,6 +325,7 @@ HELP = [
     ("Review screen", [
         ("1 – 5", "schema · description · replay · annotations · output tabs"),
         ("↑ ↓", "move through changes: the diff scrolls to each"),
+        ("enter", "on a change: its diff (an output change opens the Output tab)"),
         ("a", "approve (a blocked change asks for a reason, kept in the audit log)"),
         ("d", "deny"), ("e", "write a note"), ("p", "policy tier"), ("esc", "back"),
     ]),
