@@ -61,6 +61,9 @@ EQUIVALENT = [
           {"S": {"type": "string"}, "I": {"type": "integer"}})),
     ("$ref inlined", wrap({"$ref": "#/$defs/F"}, {"F": ENUM}), wrap(ENUM)),
     ("$ref extracted", wrap(ENUM), wrap({"$ref": "#/$defs/F"}, {"F": ENUM})),
+    ("integer exclusive bounds written inclusive",
+     wrap({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10}),
+     wrap({"type": "integer", "minimum": 1, "maximum": 9})),
     ("anyOf of const -> fewer, wider alternatives", wrap(ANY_CONST),
      wrap({"anyOf": [{"enum": ["json", "csv"]}, {"const": "xml"}]})),
 ]
@@ -166,3 +169,33 @@ def test_output_side_coverage_flips():
     wider = compare(tool(wrap(ENUM)), tool(wrap({"anyOf": [*ANY_CONST["anyOf"],
                                                            {"const": "yaml"}]})))
     assert [c.cls for c in wider.changes if c.cls in ALARMS] == [ChangeClass.BREAKING]
+
+
+def test_integer_bounds_that_really_move_are_still_breaking_with_a_witness():
+    old = wrap({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10})
+    new = wrap({"type": "integer", "minimum": 1, "maximum": 8})
+    cmp = classify(old, new)
+    (b,) = [c for c in cmp.changes if c.cls in ALARMS]
+    assert b.rule == "maximum-decreased" and b.witness["x"] == 9
+    assert accepts(old, 9) and not accepts(new, 9)
+
+
+def test_breaking_changes_without_a_witness_say_why():
+    """A call that breaks for two changes at once is no witness for either alone: it is
+    repaired (the property the other change made required is filled in) and tried again;
+    when nothing can show a change alone, the change says so."""
+    old = {"type": "object", "properties": {"uid": {"type": "string"}}, "required": ["uid"]}
+    new = {"type": "object", "properties": {"uid": {"type": "string"},
+                                            "pageId": {"type": "number"}},
+           "required": ["uid", "pageId"], "additionalProperties": False}
+    cmp = classify(old, new)
+    closed = next(c for c in cmp.changes if c.rule == "additional-properties-closed")
+    assert closed.has_witness and "pageId" in closed.witness and "extra" in closed.witness
+    v_old, v_new = (jsonschema.Draft202012Validator(s) for s in (old, new))
+    assert v_old.is_valid(closed.witness) and not v_new.is_valid(closed.witness)
+    # a change no generated call can show alone carries a note instead
+    old2 = wrap({"type": "string", "format": "email", "maxLength": 50})
+    new2 = wrap({"type": "string", "format": "email", "maxLength": 60, "minLength": 90})
+    for c in classify(old2, new2).changes:
+        if c.cls is ChangeClass.BREAKING:
+            assert c.has_witness or (c.note and c.note.startswith("no witness")), c

@@ -11,6 +11,7 @@ only properties the old schema declared.
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -578,6 +579,9 @@ class _Walker:
                               kind=Raw(f"{bad[0][0]} is {_kind(side[bad[0][0]])}"))
                 continue
             ob, nb = _bound(o, *kws, lower), _bound(n, *kws, lower)
+            if _types(o.get("type", _MISSING)) == _INTEGER == _types(n.get("type", _MISSING)):
+                # On integers "> 0" is ">= 1" and "< 1000000" is "<= 999999": same values.
+                ob, nb = _int_bound(ob, lower), _int_bound(nb, lower)
             stem = "minimum" if lower else "maximum"
             ptr_kw = next((k for k in reversed(kws) if k in n and _num(n[k])), kws[0])
             ptr = pointer_join(np if nb is not None else op, ptr_kw if nb is not None else
@@ -1308,6 +1312,25 @@ def _bound(s: dict[str, Any], plain: str, excl: str, lower: bool) -> tuple[Any, 
         if best is None or _tighter(cand, best, lower):
             best = cand
     return best
+
+
+_INTEGER = frozenset({"integer"})
+
+
+def _int_bound(b: tuple[Any, bool] | None, lower: bool) -> tuple[Any, bool] | None:
+    """An integer-only bound as the inclusive integer bound that admits the same integers."""
+    if b is None:
+        return None
+    v, excl = b
+    try:
+        f = _frac(v)
+    except (ValueError, TypeError, OverflowError, ZeroDivisionError):
+        return b
+    if lower:
+        k = math.floor(f) + 1 if excl else math.ceil(f)
+    else:
+        k = math.ceil(f) - 1 if excl else math.floor(f)
+    return (k, False)
 
 
 def _tighter(a: tuple[Any, bool], b: tuple[Any, bool], lower: bool) -> bool | None:

@@ -112,6 +112,8 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
     for ch in changes:
         if ch.has_witness or ch.rule in _HINT_RULES or ch.cls not in (
                 ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):
+            if ch.rule in _HINT_RULES and ch.cls is ChangeClass.BREAKING and not ch.note:
+                ch = dataclasses.replace(ch, note=NOTE_HINT)
             out.append(ch)
             continue
         toks = pointer_tokens(ch.pointer)
@@ -135,6 +137,10 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
                 ch, note=f"no witness: the witness search failed ({type(e).__name__})"))
             continue
         if found is None:
+            if ch.cls is ChangeClass.BREAKING and not ch.note:  # replay's evidence stays
+                why = (NOTE_UNCOMPILED if side is None else
+                       NOTE_BLOCKED if side.blocked else NOTE_NONE)
+                ch = dataclasses.replace(ch, note=why)
             out.append(ch)
             continue
         instance, issue = found
@@ -145,6 +151,13 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
         ))
     return out
 
+
+NOTE_BLOCKED = ("no witness: every generated call that breaks here also breaks because of "
+                "another change in this tool, so none shows this change alone")
+NOTE_NONE = ("no witness: no generated call valid under the old schema is rejected by the new "
+             "one here (the verdict stands on the schema change itself)")
+NOTE_UNCOMPILED = "no witness: the validator cannot compile one of the two schemas"
+NOTE_HINT = "a hint, not a change of its own: the changes it pairs carry the evidence"
 
 NOTE_BUDGET = ("no witness searched: this tool's witness budget "
                f"({MAX_TOOL_VALIDATOR_CALLS} validator calls) was spent on earlier changes")
@@ -186,6 +199,8 @@ class _Side:
         self.acc, self.rej = acc, rej
         self.acc_v, self.rej_v = acc_v, rej_v
         self.gen = _Gen(acc)
+        self.rej_gen = _Gen(rej)
+        self.blocked = 0
         self.budget = budget or _Budget(MAX_TOOL_VALIDATOR_CALLS)
         self._acc_ok: dict[str, bool] = {}
         self._rej_ok: dict[str, bool] = {}
@@ -290,13 +305,22 @@ class _Side:
         return True
 
     def find(self, toks: list[str], rule: str) -> tuple[Any, Issue] | None:
+        self.blocked = 0  # candidates that broke, but not for this change alone
         targets = self._targets(toks, rule)
         loc, kw = _split_location(toks)
         folded = bool(kw) and _get(self.rej, loc) is _ABSENT
         reverted: SchemaValidator | bool | None = False  # compiled on first need
         start = self.budget.left
         seen: set[str] = set()
-        for inst in self._candidates(toks, rule):
+        pending: list[Any] = []
+        cands = self._candidates(toks, rule)
+        while True:
+            if pending:
+                inst = pending.pop()
+            else:
+                inst = next(cands, _ABSENT)
+                if inst is _ABSENT:
+                    return None
             if start - self.budget.left >= MAX_VALIDATOR_CALLS:
                 return None
             key = _key(inst)
@@ -310,18 +334,52 @@ class _Side:
                 # The change sits where the walker folded an allOf of $refs or followed a
                 # $ref: no literal place in the schema to undo it. Attributed when every error
                 # is that keyword, at one instance location.
-                if not _keyword_attributable(issues, paths, kw):
-                    continue
-            elif not self._plainly_attributable(inst, paths, targets):
+                ok = _keyword_attributable(issues, paths, kw)
+            elif self._plainly_attributable(inst, paths, targets):
+                ok = True
+            else:
                 if reverted is False:
                     reverted = self._reverted(targets)
                 if reverted is None:
                     return None
                 self._call()
-                if not reverted.is_valid(inst):  # type: ignore[union-attr]
-                    continue  # breaks, but because of some other change
-            return inst, _best_issue(issues, toks)
-        return None
+                ok = reverted.is_valid(inst)  # type: ignore[union-attr]
+            if ok:
+                return inst, _best_issue(issues, toks)
+            # It breaks, but also because of another change: satisfy the new schema's other
+            # requirements (a property another change made required) and try that call too.
+            self.blocked += 1
+            fixed = self._repair(inst, issues, targets)
+            if fixed is not None:
+                pending.append(fixed)
+
+    def _repair(self, inst: Any, issues: list[Issue], targets: list[list[str]]) -> Any:
+        """``inst`` with the properties the rejecting schema requires (and this change did not
+        add) filled in from that schema's own values; None when there is nothing to fill."""
+        if len(issues) >= MAX_ISSUES:
+            return None
+        mine = {tuple(t) for t in targets}
+        fixed = copy.deepcopy(inst)
+        changed = False
+        for i in issues:
+            st = pointer_tokens(i.schema_path)
+            if st[-1:] != ["required"] or tuple(st) in mine or not _plain_object_path(st[:-1]):
+                continue
+            obj_schema = _get(self.rej, st[:-1])
+            node = _get(fixed, pointer_tokens(i.path)) if i.path else fixed
+            if not isinstance(obj_schema, dict) or not isinstance(node, dict):
+                continue
+            req = obj_schema.get("required")
+            props = obj_schema.get("properties")
+            if not isinstance(req, list) or not isinstance(props, dict):
+                continue
+            for name in req:
+                if isinstance(name, str) and name not in node and name in props:
+                    vals = self.rej_gen.values(props[name], 1)
+                    if vals:
+                        node[name] = copy.deepcopy(vals[0])
+                        changed = True
+        return fixed if changed else None
 
     # -- candidates
     def _bases(self) -> list[Any]:
