@@ -12,7 +12,10 @@ import time
 from pathlib import Path
 
 import jsonschema_rs
-import orjson
+try:
+    import orjson
+except ImportError:  # not a dependency: the stdlib parser then
+    orjson = None
 
 # Runnable from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

@@ -139,10 +139,17 @@ def test_nested_path_is_a_json_pointer_with_escaping():
 
 def test_to_json_shape():
     new = _with(OLD, properties__format__enum=["json"])
-    d = replay(OLD, new, [*CALLS, {"limit": 0}]).to_json()
-    assert {"total", "broken", "bad_recordings", "calls"} <= d.keys()
-    assert d["total"] == 5 and d["broken"] == 1 and d["bad_recordings"] == 1
-    c = d["calls"][2]
+    r = replay(OLD, new, [*CALLS, {"limit": 0}])
+    d = r.to_json()
+    assert {"total", "broken", "bad_recordings", "valid", "calls_listed", "calls"} <= d.keys()
+    assert d["total"] == 5 and d["broken"] == 1 and d["bad_recordings"] == 1 and d["valid"] == 3
+    # Format 2: per-call entries for the broken call and the bad recording only, in log order.
+    assert d["calls_listed"] == "notable"
+    assert [(c["index"], c["broken"], c["valid_under_old"]) for c in d["calls"]] == [
+        (3, True, True), (5, False, False)]
+    every = r.to_json(all_calls=True)
+    assert every["calls_listed"] == "all" and [c["index"] for c in every["calls"]] == [1, 2, 3, 4, 5]
+    c = every["calls"][2]
     # "outcome" (issue 11: ok / broken / ignored / bad-recording) joined the per-call shape.
     assert set(c) == {"index", "line", "arguments", "outcome", "valid_under_old",
                       "valid_under_new", "broken", "errors", "old_errors"}

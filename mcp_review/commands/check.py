@@ -23,6 +23,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="re-pin what the policy tiers auto-approve (logged in the audit log)")
     p.add_argument("--flag-version-bumps", action="store_true",
                    help="also note a server whose version changed while no tool did")
+    p.add_argument("--all-calls", action="store_true",
+                   help="list every replayed call (default: broken calls and bad recordings, "
+                        "the first 20 of each in text, counts for the rest)")
     p.add_argument("--no-witness", action="store_true",
                    help="do not generate witness calls for breaking changes")
     p.add_argument("--save-snapshot", metavar="FILE",
@@ -41,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         with open(args.save_snapshot, "w", encoding="utf-8") as f:
             f.write(snap.dumps())
     report = inp.status(snap, witnesses=not args.no_witness,
-                        version_bumps=args.flag_version_bumps)
+                        version_bumps=args.flag_version_bumps,
+                        keep_valid_calls=args.all_calls)
     if args.apply and report.auto_approvals:
         from mcp_review.core.pins import save_pins
 
@@ -50,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mcp-review: re-pinned {len(done)} auto-approved tool(s) in {inp.pins_path}",
               file=sys.stderr)
     cfg = inp.config
-    sys.stdout.write(fmt.render(report, args.format, args.fail_on,
-                                config_path=cfg.source if cfg is not None else None))
+    sys.stdout.writelines(fmt.iter_render(report, args.format, args.fail_on,
+                                          config_path=cfg.source if cfg is not None else None,
+                                          all_calls=args.all_calls))
     return fmt.exit_code(report, args.fail_on)

@@ -18,18 +18,26 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="recorded calls: JSONL of argument objects, server-log records "
                         '({"tool":…,"arguments":…}) or JSON-RPC tools/call requests')
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--all-calls", action="store_true",
+                   help="list every replayed call (default: the broken calls and bad "
+                        "recordings, the first 20 of each in text, and counts for the rest)")
     p.add_argument("--no-witness", action="store_true",
                    help="do not generate witness calls for breaking changes")
 
 
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.compare import compare
-    from mcp_review.core.replay import load_calls
+    from mcp_review.core.replay import iter_calls
     from mcp_review.formats import compare as fmt
     from mcp_review.services.inputs import load_pair
 
     old, new = load_pair(args.old, args.new)
-    calls = load_calls(args.calls, tool=new.name, strict=True)
-    cmp = compare(old, new, calls, witnesses=not args.no_witness)
-    sys.stdout.write(fmt.to_json(cmp) if args.format == "json" else fmt.to_text(cmp))
+    # Streamed: the log is read line by line and, unless every call is to be listed, only the
+    # calls the report lists are kept (memory bounded by the report, not by the log).
+    calls = iter_calls(args.calls, tool=new.name, strict=True)
+    cmp = compare(old, new, calls, witnesses=not args.no_witness, keep_valid=args.all_calls)
+    if args.format == "json":
+        sys.stdout.writelines(fmt.iter_json(cmp, all_calls=args.all_calls))
+    else:
+        sys.stdout.write(fmt.to_text(cmp, all_calls=args.all_calls))
     return exitcodes.PASS if cmp.verdict == "PASS" else exitcodes.FAIL

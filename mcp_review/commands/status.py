@@ -29,6 +29,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="text: list pinned, unchanged tools too")
     p.add_argument("--flag-version-bumps", action="store_true",
                    help="also note a server whose version changed while no tool did")
+    p.add_argument("--all-calls", action="store_true",
+                   help="list every replayed call (default: broken calls and bad recordings, "
+                        "the first 20 of each in text, counts for the rest)")
     p.add_argument("--no-witness", action="store_true",
                    help="do not generate witness calls for breaking changes")
 
@@ -42,13 +45,15 @@ def run(args: argparse.Namespace) -> int:
     inp = resolve(args)
     inp.print_notes()
     report = inp.status(inp.snapshot(), witnesses=not args.no_witness,
-                        version_bumps=args.flag_version_bumps)
+                        version_bumps=args.flag_version_bumps,
+                        keep_valid_calls=args.all_calls)
     applied = []
     if args.apply and report.auto_approvals:
         applied = apply_auto_approvals(report, inp.pins)
         _pinning.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
     if args.format == "json":
-        sys.stdout.write(fmt.to_json(report, applied=applied))
+        sys.stdout.writelines(fmt.iter_json(report, applied=applied, all_calls=args.all_calls))
     else:
-        sys.stdout.write(fmt.to_text(report, applied=applied, verbose=args.show_all))
+        sys.stdout.write(fmt.to_text(report, applied=applied, verbose=args.show_all,
+                                     all_calls=args.all_calls))
     return report.exit_code()

@@ -7,7 +7,7 @@ they can never disagree about a tool.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,7 +59,9 @@ class Comparison:
     def classes(self) -> set[ChangeClass]:
         return {c.cls for c in self.changes}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, all_calls: bool = False, replay_calls: bool = True) -> dict[str, Any]:
+        """The report of one tool pair; the replay lists broken calls and bad recordings
+        (every call with ``all_calls``; none, only counts, with ``replay_calls=False``)."""
         d: dict[str, Any] = {
             "verdict": self.verdict,
             "tool": self.new.name,
@@ -69,7 +71,8 @@ class Comparison:
             "counts": {str(k): len(self.of_class(k)) for k in ChangeClass},
         }
         if self.replay is not None:
-            d["replay"] = self.replay.to_json()
+            d["replay"] = (self.replay.to_json(all_calls) if replay_calls
+                           else self.replay.summary_json(all_calls))
             d["breaking_by_schema_only"] = self.schema_only_split
         return d
 
@@ -77,9 +80,10 @@ class Comparison:
 def compare(
     old: ToolDef,
     new: ToolDef,
-    calls: Sequence[Call] | None = None,
+    calls: Iterable[Call] | None = None,
     *,
     witnesses: bool = True,
+    keep_valid: bool = True,
 ) -> Comparison:
     """Classify every change from ``old`` to ``new``; replay ``calls`` if given; find witnesses
     for breaking / potentially-breaking input changes that no recorded call demonstrates."""
@@ -87,7 +91,8 @@ def compare(
     result = None
     if calls is not None:
         removed = _removed_open(old.input_schema, changes)
-        result = replay(old.input_schema, new.input_schema, calls, removed)
+        result = replay(old.input_schema, new.input_schema, calls, removed,
+                        keep_valid=keep_valid)
         if result.ignored:
             changes = [_promote_ignored(c, result) for c in changes]
     if witnesses and any(

@@ -66,6 +66,12 @@ def json_dumps_safe(value: Any, **kw: Any) -> str:
     return _HIDDEN_CHAR_RE.sub(_json_escape, json.dumps(value, ensure_ascii=False, **kw))
 
 
+def escape_hidden_json(text: str) -> str:
+    """JSON text (from any serialiser that keeps Unicode) with every hidden or
+    terminal-active character written as a ``\\u`` escape, as :func:`json_dumps_safe` does."""
+    return _HIDDEN_CHAR_RE.sub(_json_escape, text)
+
+
 @dataclass(frozen=True, slots=True)
 class HiddenChar:
     offset: int

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -13,7 +13,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from mcp_review.core.canonical import MAX_DEPTH, read_bytes
+from mcp_review.core.canonical import MAX_DEPTH
 from mcp_review.core.errors import InputError
 
 try:  # orjson is 2-3x faster on call logs; the stdlib parser is the exact fallback.
@@ -62,8 +62,11 @@ class Issue:
         return f"{self.path or '/'}: {self.message}"
 
 
-def _ptr(parts: Iterable[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+def _ptr(parts: Sequence[Any]) -> str:
+    text = "/".join(map(str, parts))
+    if "~" in text or text.count("/") >= len(parts):  # a part holds "~" or "/": escape each
+        return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return "/" + text if text or parts else ""
 
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
@@ -202,10 +205,11 @@ class LoadedCalls(list):
         self.ignored = 0
 
 
+_ABSENT = object()
 _LOG_KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id"})
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson turns integers >= 2**64 into floats silently
 # Digits -> "0", everything else -> " ": a 19-digit run is then a plain substring search, ~12x
-# faster over a whole file than the regex (measured 0.04 vs 0.5 us per line).
+# faster over a whole chunk than the regex per line (measured 0.04 vs 0.5 us per line).
 _DIGIT_MASK = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
 
 
@@ -261,52 +265,125 @@ def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> Lo
     objects are always kept. strict: a line that is not JSON is an InputError naming the file
     and line; otherwise it is skipped and counted in ``.skipped``.
     """
-    data = read_bytes(path, what="a call log")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     out = LoadedCalls()
-    append = out.append
-    n = 0
-    # One scan of the whole file decides whether any line needs the exact (slower) parser.
-    exact_needed = _orjson is None or b"0" * 19 in data.translate(_DIGIT_MASK)
-    fast_loads = _orjson.loads if _orjson is not None else None
-    with _gc_paused():
-        for lineno, raw in enumerate(data.split(b"\n"), 1):
-            problem = None
-            try:
-                if exact_needed and (fast_loads is None or _LONG_DIGITS.search(raw)):
-                    rec = json.loads(raw, parse_constant=_reject_constant)
-                else:
-                    rec = fast_loads(raw)
-            except json.JSONDecodeError as e:  # orjson.JSONDecodeError subclasses it
-                if not raw.strip():  # blank lines are allowed; checked only on failure
-                    continue
-                problem = f"invalid JSON: {e.msg} (column {e.colno})"
-            except UnicodeDecodeError:
-                problem = "invalid JSON: not UTF-8 text"
-            except (ValueError, RecursionError) as e:
-                problem = f"invalid JSON: {e}"
-            # Nesting d levels takes at least 2d bytes: short lines need no depth walk.
-            if (problem is None and len(raw) > _MIN_DEEP_BYTES
-                    and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and too_deep(rec)):
-                problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
-            if problem is not None:
-                if strict:
-                    raise InputError(problem, source=path, line=lineno)
-                out.skipped += 1
-                out.skipped_lines.append(lineno)
-                continue
-            if type(rec) is dict and "tool" not in rec and "jsonrpc" not in rec:
-                n += 1  # the common bare-argument line, without the classifier call
-                append(Call(n, lineno, rec, None, True))
-                continue
-            kind, name, args = _classify_record(rec)
-            if kind == "ignore" or (tool is not None and name is not None and name != tool):
-                out.ignored += 1
-                continue
-            n += 1
-            append(Call(n, lineno, args, name, True))
+    out.extend(iter_calls(path, tool=tool, strict=strict, stats=out))
     return out
+
+
+def _open_log(path: str):
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("no such file", source=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a call log", source=path) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", source=path) from None
+
+
+_stdlib_decode = json.JSONDecoder(parse_constant=_reject_constant).decode
+
+
+def _exact_loads(raw: bytes) -> Any:
+    # One decoder made once: json.loads(raw, parse_constant=...) builds a new decoder per line
+    # (measured: half the cost of a 100,000-line log).
+    return _stdlib_decode(raw.decode("utf-8"))
+
+
+_CHUNK = 1 << 20
+
+
+def _lines(f: Any) -> Iterator[tuple[int, bytes, bool]]:
+    """(line number, line, needs the exact parser?) for a binary file, read 1 MiB at a time:
+    memory holds one chunk and the longest line, never the file. One digit scan per chunk
+    decides whether any of its lines may hold an integer orjson cannot represent."""
+    lineno = 0
+    pending: list[bytes] = []  # the unfinished last line, in pieces (no quadratic joins)
+    first = True
+    while True:
+        block = f.read(_CHUNK)
+        if not block:
+            break
+        if first:
+            first = False
+            if block.startswith(b"\xef\xbb\xbf"):
+                block = block[3:]
+        if b"\n" not in block:
+            pending.append(block)
+            continue
+        data = b"".join((*pending, block)) if pending else block
+        parts = data.split(b"\n")
+        last = parts.pop()
+        pending = [last] if last else []
+        exact = b"0" * 19 in data.translate(_DIGIT_MASK)
+        for raw in parts:
+            lineno += 1
+            yield lineno, raw, exact
+    if pending:
+        yield lineno + 1, b"".join(pending), True
+
+
+def iter_calls(path: str, *, tool: str | None = None, strict: bool = True,
+               stats: LoadedCalls | None = None) -> Iterator[Call]:
+    """The calls of a JSONL log one at a time, reading the file a chunk at a time, so a caller
+    that keeps only some of them holds memory for those, not for the log. ``stats`` (if
+    given) receives the ``skipped`` / ``skipped_lines`` / ``ignored`` counts as lines go by.
+    Same lines, errors and numbering as :func:`load_calls`."""
+    st = stats if stats is not None else LoadedCalls()
+    f = _open_log(path)
+    n = 0
+    fast_loads = _orjson.loads if _orjson is not None else None
+    long_digits = _LONG_DIGITS.search
+    with f, _gc_paused():
+        try:
+            for lineno, raw, exact in _lines(f):
+                problem = None
+                try:
+                    # orjson turns integers >= 2**64 into floats: such lines take the exact parser.
+                    if fast_loads is None or (exact and long_digits(raw)):
+                        rec = _exact_loads(raw)
+                    else:
+                        rec = fast_loads(raw)
+                except json.JSONDecodeError as e:  # orjson.JSONDecodeError subclasses it
+                    if not raw.strip():  # blank lines are allowed; checked only on failure
+                        continue
+                    problem = f"invalid JSON: {e.msg} (column {e.colno})"
+                except UnicodeDecodeError:
+                    problem = "invalid JSON: not UTF-8 text"
+                except (ValueError, RecursionError) as e:
+                    problem = f"invalid JSON: {e}"
+                # Nesting d levels takes at least 2d bytes: short lines need no depth walk.
+                if (problem is None and len(raw) > _MIN_DEEP_BYTES
+                        and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and too_deep(rec)):
+                    problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
+                if problem is not None:
+                    if strict:
+                        raise InputError(problem, source=path, line=lineno)
+                    st.skipped += 1
+                    st.skipped_lines.append(lineno)
+                    continue
+                if type(rec) is dict and "jsonrpc" not in rec:
+                    name = rec.get("tool", _ABSENT)
+                    if name is _ABSENT:
+                        n += 1  # the common bare-argument line, without the classifier call
+                        yield Call(n, lineno, rec, None, True)
+                        continue
+                    if type(name) is str and "arguments" in rec and rec.keys() <= _LOG_KEYS:
+                        # a server-log record (as _classify_record decides), inline
+                        if tool is not None and name != tool:
+                            st.ignored += 1
+                            continue
+                        n += 1
+                        yield Call(n, lineno, rec["arguments"], name, True)
+                        continue
+                kind, name, args = _classify_record(rec)
+                if kind == "ignore" or (tool is not None and name is not None and name != tool):
+                    st.ignored += 1
+                    continue
+                n += 1
+                yield Call(n, lineno, args, name, True)
+        except OSError as e:
+            raise InputError(f"cannot read: {e.strerror}", source=path) from None
 
 
 # Replay ------------------------------------------------------------------------------------
@@ -383,12 +460,27 @@ class CallOutcome:
         return d
 
 
+REPORT_LIMIT = 20
+"""Calls of each kind a text report lists before "… and K more" (``--all-calls``: every one)."""
+
+KINDS = ("broken", "bad_recording", "ignored")
+"""The kinds of call a report lists one by one (the rest are counted): valid under old and not
+under new; invalid under old; valid under both but sending an argument the server now
+ignores (Outcome.IGNORED)."""
+
+
 class ReplayResult:
     """The replay of a call log. Counts come from compact per-call flags; the per-call
-    :class:`CallOutcome` objects are built only when someone asks for ``outcomes`` (a report),
-    so replaying a large log costs little more than the validator itself."""
+    :class:`CallOutcome` objects are built only when someone asks for them (a report), one
+    at a time, so replaying a large log costs little more than the validator itself.
 
-    __slots__ = ("_calls", "_errors", "_flags", "_ignored", "_new_v", "_old_v", "_outcomes",
+    With ``keep_valid=False`` (see :func:`replay`) the calls valid under old and new (and
+    sending nothing now ignored) are counted but not kept: memory is then bounded by the calls
+    a report lists, not by the log.
+    """
+
+    __slots__ = ("_calls", "_dropped", "_errors", "_flags", "_ignored", "_new_v", "_old_v",
+                 "_outcomes",
                  "new_schema_error", "old_schema_error")
 
     _OLD, _NEW, _IGN = 1, 2, 4
@@ -397,7 +489,8 @@ class ReplayResult:
                  errors: dict[int, tuple[list[Issue], list[Issue]]],
                  old_schema_error: str | None = None, new_schema_error: str | None = None,
                  validators: tuple[SchemaValidator | None, SchemaValidator | None] = (None, None),
-                 ignored: dict[int, list[tuple[str, str]]] | None = None):
+                 ignored: dict[int, list[tuple[str, str]]] | None = None,
+                 dropped: int = 0):
         self._calls = calls
         self._old_v, self._new_v = validators
         # per call: bit 1 valid under old, bit 2 valid under new, bit 4 sends an ignored argument
@@ -409,34 +502,68 @@ class ReplayResult:
         # for only when outcomes are built, because collecting them costs 5-20 µs per call.
         self._errors = errors
         self._outcomes: list[CallOutcome] | None = None
+        self._dropped = dropped  # calls valid under old and new that were counted, not kept
         self.old_schema_error = old_schema_error
         self.new_schema_error = new_schema_error
 
+    def _outcome(self, i: int) -> CallOutcome:
+        c, f = self._calls[i], self._flags[i]
+        vo, vn = bool(f & 1), bool(f & 2)
+        if vo and vn:
+            ign = [p for _, p in self._ignored.get(i, ())] if f & 4 else []
+            return CallOutcome(c.index, c.line, c.arguments, True, True, [], [], ign)
+        given = self._errors.get(i)
+        if given is not None:
+            errs, old_errs = list(given[0]), list(given[1])
+        else:
+            errs = [] if vn or self._new_v is None else self._new_v._errors(c.arguments)
+            old_errs = [] if vo or self._old_v is None else self._old_v._errors(c.arguments)
+        return CallOutcome(c.index, c.line, c.arguments, vo, vn, errs, old_errs)
+
     @property
     def outcomes(self) -> list[CallOutcome]:
+        """Every kept call's outcome, in log order (built once and cached: for the app's
+        table; reports use :meth:`iter_outcomes`, which holds one at a time)."""
         if self._outcomes is None:
-            out = []
-            for i, (c, f) in enumerate(zip(self._calls, self._flags, strict=True)):
-                vo, vn = bool(f & 1), bool(f & 2)
-                if vo and vn:
-                    ign = [p for _, p in self._ignored.get(i, ())] if f & 4 else []
-                    out.append(CallOutcome(c.index, c.line, c.arguments, True, True, [], [],
-                                           ign))
-                    continue
-                given = self._errors.get(i)
-                if given is not None:
-                    errs, old_errs = list(given[0]), list(given[1])
-                else:
-                    errs = [] if vn or self._new_v is None else self._new_v._errors(c.arguments)
-                    old_errs = ([] if vo or self._old_v is None
-                                else self._old_v._errors(c.arguments))
-                out.append(CallOutcome(c.index, c.line, c.arguments, vo, vn, errs, old_errs))
-            self._outcomes = out
+            with _gc_paused():
+                self._outcomes = [self._outcome(i) for i in range(len(self._calls))]
         return self._outcomes
 
     @property
+    def keeps_valid(self) -> bool:
+        return self._dropped == 0
+
+    @staticmethod
+    def kind_of(flag: int) -> str | None:
+        """The listed kind of a call with this flag (None: valid under old and new)."""
+        if not flag & 1:
+            return "bad_recording"
+        if not flag & 2:
+            return "broken"
+        return "ignored" if flag & 4 else None
+
+    def positions(self, kind: str | None = "any") -> list[int]:
+        """Positions of the kept calls of one kind (``"any"``: every listed kind; None: the
+        calls valid under both), in log order."""
+        kind_of = self.kind_of
+        if kind == "any":
+            return [i for i, f in enumerate(self._flags) if kind_of(f) is not None]
+        return [i for i, f in enumerate(self._flags) if kind_of(f) == kind]
+
+    def iter_outcomes(self, all_calls: bool = False) -> Iterator[CallOutcome]:
+        """Outcomes in log order, built one at a time: the listed kinds only, or every kept
+        call with ``all_calls``."""
+        kind_of = self.kind_of
+        for i, f in enumerate(self._flags):
+            if all_calls or kind_of(f) is not None:
+                yield self._outcome(i)
+
+    def outcome_at(self, i: int) -> CallOutcome:
+        return self._outcome(i)
+
+    @property
     def total(self) -> int:
-        return len(self._calls)
+        return len(self._calls) + self._dropped
 
     @property
     def broken(self) -> int:
@@ -453,12 +580,17 @@ class ReplayResult:
         return len(self._ignored)
 
     @property
+    def valid(self) -> int:
+        """Calls valid under old and new that send nothing the server now ignores."""
+        return self.total - self.broken - self.bad_recordings - self.ignored
+
+    @property
     def broken_calls(self) -> list[CallOutcome]:
-        return [o for o in self.outcomes if o.broken]
+        return [self._outcome(i) for i in self.positions("broken")]
 
     @property
     def ignored_calls(self) -> list[CallOutcome]:
-        return [o for o in self.outcomes if o.outcome is Outcome.IGNORED]
+        return [self._outcome(i) for i in self.positions("ignored")]
 
     def ignoring(self, pointer: str) -> list[Call]:
         """The recorded calls that still send the property removed at change ``pointer``."""
@@ -474,15 +606,23 @@ class ReplayResult:
             return f"new inputSchema: {self.new_schema_error}"
         return None
 
-    def to_json(self) -> dict[str, Any]:
+    def summary_json(self, all_calls: bool = False) -> dict[str, Any]:
+        """The replay's JSON without ``calls`` (see :meth:`to_json`)."""
         return {
             "total": self.total,
             "broken": self.broken,
             "bad_recordings": self.bad_recordings,
             "ignored": self.ignored,
+            "valid": self.valid,
             "schema_error": self.schema_error,
-            "calls": [o.to_json() for o in self.outcomes],
+            "calls_listed": "all" if all_calls and self.keeps_valid else "notable",
         }
+
+    def to_json(self, all_calls: bool = False) -> dict[str, Any]:
+        """Counts, and a per-call entry for each broken call, bad recording and call sending an
+        ignored argument (every call with ``all_calls``; report format 2, docs/formats.md)."""
+        return {**self.summary_json(all_calls),
+                "calls": [o.to_json() for o in self.iter_outcomes(all_calls)]}
 
 
 def _compile(schema: Any) -> tuple[SchemaValidator | None, str | None]:
@@ -495,7 +635,7 @@ def _compile(schema: Any) -> tuple[SchemaValidator | None, str | None]:
 
 
 def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any],
-           removed: Iterable[RemovedProperty] = ()) -> ReplayResult:
+           removed: Iterable[RemovedProperty] = (), *, keep_valid: bool = True) -> ReplayResult:
     """Validate every call under old and new; a call valid under old and not under new is broken.
 
     ``removed``: properties removed from open objects; a call valid under both that still sends
@@ -506,6 +646,10 @@ def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any],
     a bad recording (nothing can vouch for it). New uncompilable: fail closed, every call valid
     under old counts as broken, because a server cannot accept calls against a schema that
     does not work.
+
+    ``keep_valid=False``: calls valid under old and new are counted, not kept (a report that
+    lists only broken calls and bad recordings then holds memory for those alone; ``calls``
+    may be a generator such as :func:`iter_calls`).
     """
     old_v, old_err = _compile(old_schema)
     new_v, new_err = _compile(new_schema)
@@ -521,13 +665,15 @@ def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any],
     errors: dict[int, tuple[list[Issue], list[Issue]]] = {}
     gone = tuple(removed)
     ignored: dict[int, list[tuple[str, str]]] = {}
+    dropped = 0
     with _gc_paused():
-        for i, c in enumerate(calls):
+        for n, c in enumerate(calls):
             if not isinstance(c, Call):
-                c = Call(i + 1, None, c, None)
-            keep(c)
+                c = Call(n + 1, None, c, None)
             args = c.arguments
+            i = len(flags)
             if not c.depth_checked and too_deep(args):
+                keep(c)
                 flag(0)
                 errors[i] = (list(deep_issue), list(deep_issue))
                 continue
@@ -536,13 +682,19 @@ def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any],
             if vo and vn and gone:
                 hits = _sends_removed(args, gone)
                 if hits:
+                    keep(c)
                     ignored[i] = hits
                     flag(7)
                     continue
+            if vo and vn and not keep_valid:
+                dropped += 1
+                continue
+            keep(c)
             flag(vo | (vn << 1))
             if (not vn and new_v is None) or (not vo and old_v is None):
                 errors[i] = ([] if vn else list(new_issue), [] if vo else list(old_issue))
-    return ReplayResult(kept, flags, errors, old_err, new_err, (old_v, new_v), ignored)
+    return ReplayResult(kept, flags, errors, old_err, new_err, (old_v, new_v), ignored,
+                        dropped)
 
 
 MAX_IGNORED_HITS = 20

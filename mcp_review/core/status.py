@@ -16,7 +16,7 @@ matches a pin under another name counts for nothing. Digests are compared first 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -61,17 +61,23 @@ class CallLog:
 
 def load_call_log(path: str) -> CallLog:
     """Read a server's JSONL call log (lenient: bad lines are counted, not fatal)."""
-    from mcp_review.core.replay import load_calls
+    from mcp_review.core.replay import LoadedCalls, iter_calls
 
-    loaded = load_calls(path, strict=False)
-    log = CallLog(path=path, skipped=loaded.skipped)
-    for c in loaded:
+    loaded = LoadedCalls()
+    log = CallLog(path=path)
+    by_tool = log.by_tool
+    for c in iter_calls(path, strict=False, stats=loaded):
         if c.tool is None:
             log.unattributed += 1
         else:
-            calls = log.by_tool.setdefault(c.tool, [])
+            calls = by_tool.get(c.tool)
+            if calls is None:
+                calls = by_tool[c.tool] = []
             # Numbered per tool (call 1, 2, … of this tool); the file line stays in .line.
-            calls.append(replace(c, index=len(calls) + 1))
+            # (A fresh Call from the reader: renumbered in place, no copy per call.)
+            c.index = len(calls) + 1
+            calls.append(c)
+    log.skipped = loaded.skipped
     return log
 
 
@@ -164,6 +170,7 @@ def compute_status(
     witnesses: bool = True,
     version_bumps: bool = False,
     origins: Mapping[str, str] | None = None,
+    keep_valid_calls: bool = True,
 ) -> StatusReport:
     """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
 
@@ -172,6 +179,8 @@ def compute_status(
     ``version_bumps``: also note a server whose reported version changed while none of its
     tools did (seed 003's discipline, on request: it never changes a verdict). ``origins``:
     per server, what it runs (see :func:`flag_shadowing`).
+    ``keep_valid_calls=False``: replays count the calls valid under old and new without
+    keeping them (a report that lists only broken calls and bad recordings).
     """
     report = StatusReport()
     for name in sorted(snapshot.servers):
@@ -180,6 +189,7 @@ def compute_status(
             calls=(calls or {}).get(name),
             default_tier=(tiers or {}).get(name),
             witnesses=witnesses,
+            keep_valid_calls=keep_valid_calls,
         )
         report.servers.append(srv)
         report.tools.extend(tools)
@@ -287,6 +297,7 @@ def server_status(
     calls: CallLog | None = None,
     default_tier: str | None = None,
     witnesses: bool = True,
+    keep_valid_calls: bool = True,
 ) -> tuple[ServerStatus, list[ToolStatus]]:
     """One server's status (``check`` calls this per server as fetches complete)."""
     srv = ServerStatus(
@@ -306,7 +317,8 @@ def server_status(
     for name in sorted(by_name):
         defs = by_name[name]
         tier = pins.tier_for(server.name, name, default=default_tier)
-        st = _tool_status(server, name, defs[0], pinned.get(name), tier, calls, witnesses)
+        st = _tool_status(server, name, defs[0], pinned.get(name), tier, calls, witnesses,
+                          keep_valid_calls)
         digests = {d.digest for d in defs}
         if len(digests) > 1:
             # Which of them a client would use is undefined: never let one pass unseen.
@@ -333,7 +345,8 @@ def server_status(
 
 
 def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | None, tier: str,
-                 calls: CallLog | None, witnesses: bool) -> ToolStatus:
+                 calls: CallLog | None, witnesses: bool,
+                 keep_valid_calls: bool = True) -> ToolStatus:
     digest = live.digest
     recorded = calls.for_tool(name) if calls else []
     base = dict(server=server.name, principal=server.principal, tool=name, live=live,
@@ -350,7 +363,8 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
     from mcp_review.core.compare import compare
 
     old = pin.tool_def()
-    cmp = compare(old, live, recorded if calls is not None else None, witnesses=witnesses)
+    cmp = compare(old, live, recorded if calls is not None else None, witnesses=witnesses,
+                  keep_valid=keep_valid_calls)
     denied = not pin.approved
     facts = facts_for(old, live, cmp.changes, broken_calls=cmp.broken_calls,
                       previously_denied=denied)

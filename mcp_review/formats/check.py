@@ -10,7 +10,8 @@ The gate (``failing``) is decided here, once, so every format agrees:
 
 Exit code: 1 when ``failing`` is non-empty, else 3 when a server could not be read, else 0.
 
-JSON (``"format": "mcp-review-check"``, ``version`` 1; additions only)::
+JSON (``"format": "mcp-review-check"``, ``version`` 2; additions only within a version;
+docs/formats.md)::
 
     {"format", "version", "verdict": "PASS"|"FAIL"|"UNREACHABLE", "exit_code", "fail_on",
      "counts": {state/outcome: n},
@@ -21,6 +22,9 @@ JSON (``"format": "mcp-review-check"``, ``version`` 1; additions only)::
                 policy, decision, pinned_digest, live_digest, decided_at, decided_by, note,
                 calls_recorded, notes, shadows, comparison)}]}
 
+Version 2: a comparison's ``replay.calls`` lists broken calls and bad recordings, counting the
+rest (``--all-calls``: every call); version 1 listed every call. Written as it goes.
+
 ``tools`` lists every tool that is not simply pinned. Server-supplied strings pass through the
 one sanitiser, ``hidden.safe_text`` (hidden characters and line breaks as tokens): as is in
 text, HTML/Markdown-escaped on top (``md_text``) in Markdown, with SARIF's link and placeholder
@@ -30,18 +34,19 @@ syntax escaped (``sarif_text``) in SARIF messages. JSON keeps them exactly, as `
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, md_text, safe_text, sarif_text
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
-from mcp_review.formats.compare import show_value
+from mcp_review.formats.compare import replay_lines, show_value
+from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 from mcp_review.formats.status import tool_json
 
 FORMAT = "mcp-review-check"
-VERSION = 1
+VERSION = 2
 FAIL_ON = ("breaking", "review", "any")
 FORMATS = ("text", "json", "markdown", "sarif")
 
@@ -88,9 +93,19 @@ def _tool_counts(report: StatusReport) -> dict[str, int]:
 # --- JSON ------------------------------------------------------------------------------------
 
 
-def report_json(report: StatusReport, fail_on: str) -> dict[str, Any]:
+def report_json(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> dict[str, Any]:
+    return plain(report_doc(report, fail_on, all_calls=all_calls))
+
+
+def _tool_entry(t: ToolStatus, fail_on: str, all_calls: bool) -> dict[str, Any]:
+    d = tool_json(t, all_calls=all_calls)
+    d["fails_gate"] = fails_gate(t, fail_on)
+    return d
+
+
+def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> Doc:
     counts = _tool_counts(report)
-    return {
+    return Doc({
         "format": FORMAT,
         "version": VERSION,
         "verdict": verdict(report, fail_on),
@@ -104,15 +119,18 @@ def report_json(report: StatusReport, fail_on: str) -> dict[str, Any]:
              "error": s.error, "notes": list(s.notes)}
             for s in report.servers
         ],
-        "tools": [
-            {**tool_json(t), "fails_gate": fails_gate(t, fail_on)}
-            for t in _shown(report)
-        ],
-    }
+        "tools": DocList(_tool_entry(t, fail_on, all_calls) for t in _shown(report)),
+    })
 
 
-def to_json(report: StatusReport, fail_on: str) -> str:
-    return json_dumps_safe(report_json(report, fail_on), indent=2) + "\n"
+def iter_json(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> Iterator[str]:
+    """The JSON report in pieces, written as it goes (replayed calls one line each)."""
+    yield from iter_dump(report_doc(report, fail_on, all_calls=all_calls))
+    yield "\n"
+
+
+def to_json(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> str:
+    return "".join(iter_json(report, fail_on, all_calls=all_calls))
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -141,7 +159,8 @@ def _summary(report: StatusReport, fail_on: str) -> str:
     return ", ".join(parts) or "no tools"
 
 
-def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
+def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
+            all_calls: bool = False) -> str:
     out: list[str] = []
     counts = _tool_counts(report)
     width = max((len(safe_text(s.name)) for s in report.servers), default=6)
@@ -190,6 +209,10 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8) -> str:
             elif cmp.schema_only_split:
                 out.append(f"      breaking by schema, 0 of {cmp.replay.total} recorded calls "
                            "touched")
+            r = cmp.replay
+            if r is not None and (r.broken or r.bad_recordings or all_calls):
+                # The calls themselves: the first 20 of each kind (every call with --all-calls).
+                out.extend(replay_lines(r, all_calls=all_calls, indent="    ", header=False))
         for n in t.notes:
             out.append(f"      note: {safe_text(n)}")
     out.append("")
@@ -283,11 +306,25 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
     return json_dumps_safe(doc, indent=2) + "\n"
 
 
-def render(report: StatusReport, fmt: str, fail_on: str, *, config_path: str | None = None) -> str:
+def render(report: StatusReport, fmt: str, fail_on: str, *, config_path: str | None = None,
+           all_calls: bool = False) -> str:
+    return "".join(iter_render(report, fmt, fail_on, config_path=config_path,
+                               all_calls=all_calls))
+
+
+def iter_render(report: StatusReport, fmt: str, fail_on: str, *,
+                config_path: str | None = None, all_calls: bool = False) -> Iterator[str]:
+    """The report in ``fmt`` in pieces (JSON is written as it goes)."""
     if fmt == "json":
-        return to_json(report, fail_on)
+        yield from iter_json(report, fail_on, all_calls=all_calls)
+        return
+    yield _render_whole(report, fmt, fail_on, config_path=config_path, all_calls=all_calls)
+
+
+def _render_whole(report: StatusReport, fmt: str, fail_on: str, *,
+                  config_path: str | None = None, all_calls: bool = False) -> str:
     if fmt == "markdown":
         return to_markdown(report, fail_on)
     if fmt == "sarif":
         return to_sarif(report, fail_on, config_path=config_path)
-    return to_text(report, fail_on)
+    return to_text(report, fail_on, all_calls=all_calls)

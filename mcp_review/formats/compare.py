@@ -13,11 +13,14 @@ ANSI escapes, invisible characters and line breaks are shown as tokens, never in
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from mcp_review.core.compare import Comparison
-from mcp_review.core.hidden import json_dumps_safe, safe_text
+from mcp_review.core.hidden import safe_text
 from mcp_review.core.model import ChangeClass
+from mcp_review.core.replay import KINDS, REPORT_LIMIT, CallOutcome
+from mcp_review.formats.jsonstream import Doc, Stream, iter_dump
 
 _LABEL = {
     ChangeClass.BREAKING: "BREAKING",
@@ -39,11 +42,95 @@ def show_value(value: Any, limit: int = MAX_SHOWN) -> str:
     return text
 
 
-def to_json(cmp: Comparison) -> str:
-    return json_dumps_safe(cmp.to_json(), indent=2) + "\n"
+VERSION = 2
+"""JSON report version of `classify` / `gate` (docs/formats.md). 1 (no ``version`` key) listed
+every replayed call; 2 lists broken calls and bad recordings, counts the rest, and every call
+with ``--all-calls``."""
+
+_KIND_LABEL = {"broken": ("broken call", "broken calls"),
+               "bad_recording": ("bad recording", "bad recordings"),
+               "ignored": ("call sending an argument now ignored",
+                           "calls sending an argument now ignored")}
 
 
-def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
+def to_json(cmp: Comparison, *, all_calls: bool = False) -> str:
+    return "".join(iter_json(cmp, all_calls=all_calls))
+
+
+def comparison_doc(cmp: Comparison, *, all_calls: bool = False) -> dict[str, Any]:
+    """``cmp.to_json(all_calls=...)`` with the replayed calls as a stream (jsonstream)."""
+    d = cmp.to_json(replay_calls=False, all_calls=all_calls)
+    if cmp.replay is None:
+        return d
+    d = Doc(d)
+    d["replay"] = Doc({**d["replay"], "calls": Stream(cmp.replay.iter_outcomes(all_calls),
+                                                      CallOutcome.to_json)})
+    return d
+
+
+def iter_json(cmp: Comparison, *, all_calls: bool = False) -> Iterator[str]:
+    """The JSON report in pieces, written as it goes: each listed call's entry is built,
+    serialised (one line per call) and dropped before the next, so a 100,000-call replay
+    never holds its report in memory. Same value as ``cmp.to_json(all_calls=...)``."""
+    yield from iter_dump(Doc({"version": VERSION, **comparison_doc(cmp, all_calls=all_calls)}))
+    yield "\n"
+
+
+def _call_lines(o: Any) -> Iterator[str]:
+    where = f" line {o.line}" if o.line is not None else ""
+    flag = ""
+    if not o.valid_under_old:
+        flag = " [BAD RECORDING: invalid under old]"
+    elif not o.valid_under_new:
+        flag = " [BROKEN]"
+    elif o.ignored:
+        flag = " [IGNORED: argument now ignored]"
+    yield (f"  call#{o.index}{where} valid_under_old={o.valid_under_old} "
+           f"valid_under_new={o.valid_under_new}{flag} {show_value(o.arguments, 160)}")
+    for at in o.ignored[:5]:
+        yield f"        -> {safe_text(at)}: no longer declared; the server now ignores it"
+    errs = o.old_errors if not o.valid_under_old else o.errors
+    for e in errs[:5]:
+        path = "$" + "".join(f".{p}" for p in e.path.split("/")[1:]) if e.path else "$"
+        yield f"        -> {safe_text(path)}: {safe_text(e.message)[:MAX_SHOWN]}"
+    if len(errs) > 5:
+        yield f"        -> … {len(errs) - 5} more"
+
+
+def replay_lines(r: Any, *, all_calls: bool = False, limit: int = REPORT_LIMIT,
+                 indent: str = "", header: bool = True) -> Iterator[str]:
+    """A replay for the terminal: the counts, then per kind (broken calls, bad recordings) the
+    first ``limit`` calls and "… and K more"; the calls valid under old and new are counted.
+    ``all_calls``: every call, in log order."""
+    if header:
+        if getattr(r, "schema_error", None):
+            yield f"{indent}replay: schema could not be compiled: {safe_text(str(r.schema_error))}"
+        yield (f"{indent}replay: {r.total} recorded call{'s' if r.total != 1 else ''}, "
+               f"{r.broken} broken, {r.bad_recordings} bad recording"
+               f"{'s' if r.bad_recordings != 1 else ''}"
+               + (f", {r.ignored} sending an argument now ignored" if r.ignored else "")
+               + f", {r.valid} valid under old and new")
+    if all_calls and r.keeps_valid:
+        for o in r.iter_outcomes(all_calls=True):
+            yield from (indent + x for x in _call_lines(o))
+        return
+    for kind in KINDS:
+        where = r.positions(kind)
+        if not where:
+            continue
+        one, many = _KIND_LABEL.get(kind, (kind, kind))
+        yield f"{indent}  {len(where)} {one if len(where) == 1 else many}:"
+        for i in where[:limit]:
+            yield from (indent + x for x in _call_lines(r.outcome_at(i)))
+        if len(where) > limit:
+            yield (f"{indent}  … and {len(where) - limit} more {many} "
+                   "(--all-calls lists every one)")
+    if r.valid:
+        yield (f"{indent}  {r.valid} call{'s' if r.valid != 1 else ''} valid under old and new, "
+               "not listed (--all-calls lists every call)")
+
+
+def to_text(cmp: Comparison, *, byte_pin: bool = True, all_calls: bool = False) -> str:
     out: list[str] = []
     name = safe_text(cmp.new.name)
     n = len(cmp.changes)
@@ -73,36 +160,7 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True) -> str:
     r = cmp.replay
     if r is not None:
         out.append("")
-        if getattr(r, "schema_error", None):
-            out.append(f"replay: schema could not be compiled: {safe_text(str(r.schema_error))}")
-        out.append(
-            f"replay: {r.total} recorded call{'s' if r.total != 1 else ''}, "
-            f"{r.broken} broken, {r.bad_recordings} bad recording"
-            f"{'s' if r.bad_recordings != 1 else ''}"
-            + (f", {r.ignored} sending an argument now ignored" if r.ignored else "")
-        )
-        for o in r.outcomes:
-            where = f" line {o.line}" if o.line is not None else ""
-            flag = ""
-            if not o.valid_under_old:
-                flag = " [BAD RECORDING: invalid under old]"
-            elif not o.valid_under_new:
-                flag = " [BROKEN]"
-            elif o.ignored:
-                flag = " [IGNORED: argument now ignored]"
-            out.append(
-                f"  call#{o.index}{where} valid_under_old={o.valid_under_old} "
-                f"valid_under_new={o.valid_under_new}{flag} {show_value(o.arguments, 160)}"
-            )
-            for at in o.ignored[:5]:
-                out.append(f"        -> {safe_text(at)}: no longer declared; the server now "
-                           "ignores it")
-            errs = o.old_errors if not o.valid_under_old else o.errors
-            for e in errs[:5]:
-                path = "$" + "".join(f".{p}" for p in e.path.split("/")[1:]) if e.path else "$"
-                out.append(f"        -> {safe_text(path)}: {safe_text(e.message)[:MAX_SHOWN]}")
-            if len(errs) > 5:
-                out.append(f"        -> … {len(errs) - 5} more")
+        out.extend(replay_lines(r, all_calls=all_calls))
     out.append("")
     verdict = f"compat verdict: {cmp.verdict}"
     if r is not None:

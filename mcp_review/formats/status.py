@@ -1,10 +1,10 @@
 """Text and JSON reports of a pin-file status (`mcp-review status`, and `check` after it).
 
-JSON (stable; additions only within ``version`` 1)::
+JSON (stable; additions only within a ``version``; docs/formats.md)::
 
     {
       "format": "mcp-review-status",
-      "version": 1,
+      "version": 2,                        // 1: every replayed call listed (see below)
       "verdict": "PASS" | "FAIL",          // FAIL when any tool needs review or is blocked
       "exit_code": 0 | 1 | 3,
       "counts": {"pinned": n, "new": n, "changed": n, "broken": n, "removed": n,
@@ -34,6 +34,11 @@ JSON (stable; additions only within ``version`` 1)::
       ]
     }
 
+``comparison.replay`` (version 2): ``{"total", "broken", "bad_recordings", "valid",
+"schema_error", "calls_listed": "notable" | "all", "calls": [...]}``: a per-call entry for each
+broken call and bad recording, one per line, counts for the rest (``--all-calls``: every call).
+Version 1 listed every call. The document is written as it goes (formats/jsonstream.py).
+
 Text: one line per tool that is not simply pinned (with its reasons and changes), then a
 summary. Every server-supplied string goes through ``hidden.safe_text`` before it is printed, so
 ANSI escapes, invisible characters and line breaks are shown as tokens, never interpreted.
@@ -41,20 +46,24 @@ ANSI escapes, invisible characters and line breaks are shown as tokens, never in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from mcp_review.core.hidden import json_dumps_safe, safe_text
+from mcp_review.core.hidden import safe_text
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
+from mcp_review.formats.compare import comparison_doc, replay_lines
+from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 
 FORMAT = "mcp-review-status"
-VERSION = 1
+VERSION = 2
 
 
-def tool_json(t: ToolStatus) -> dict[str, Any]:
+def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
+    """One tool's entry; a :class:`Doc` with its replayed calls streamed when it has any."""
     pin = t.pin
-    return {
+    cmp = t.comparison
+    d = {
         "server": t.server,
         "principal": t.principal,
         "tool": t.tool,
@@ -70,13 +79,20 @@ def tool_json(t: ToolStatus) -> dict[str, Any]:
         "calls_recorded": t.calls_recorded,
         "notes": list(t.notes),
         "shadows": list(t.shadows),
-        "comparison": t.comparison.to_json() if t.comparison is not None else None,
+        "comparison": comparison_doc(cmp, all_calls=all_calls) if cmp is not None else None,
     }
+    return Doc(d) if isinstance(d["comparison"], Doc) else d
 
 
-def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = ()) -> dict[str, Any]:
+def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
+                all_calls: bool = False) -> dict[str, Any]:
+    return plain(report_doc(report, applied=applied, all_calls=all_calls))
+
+
+def report_doc(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
+               all_calls: bool = False) -> Doc:
     attention = bool(report.attention)
-    return {
+    return Doc({
         "format": FORMAT,
         "version": VERSION,
         "verdict": "FAIL" if attention else "PASS",
@@ -99,12 +115,20 @@ def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = ()) -> 
             }
             for s in report.servers
         ],
-        "tools": [tool_json(t) for t in report.tools],
-    }
+        "tools": DocList(tool_json(t, all_calls=all_calls) for t in report.tools),
+    })
 
 
-def to_json(report: StatusReport, *, applied: Sequence[ToolStatus] = ()) -> str:
-    return json_dumps_safe(report_json(report, applied=applied), indent=2) + "\n"
+def iter_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
+              all_calls: bool = False) -> Iterator[str]:
+    """The JSON report in pieces, written as it goes (replayed calls one line each)."""
+    yield from iter_dump(report_doc(report, applied=applied, all_calls=all_calls))
+    yield "\n"
+
+
+def to_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
+            all_calls: bool = False) -> str:
+    return "".join(iter_json(report, applied=applied, all_calls=all_calls))
 
 
 _MARK = {
@@ -123,7 +147,7 @@ def _state_label(t: ToolStatus) -> str:
 
 
 def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
-            verbose: bool = False) -> str:
+            verbose: bool = False, all_calls: bool = False) -> str:
     out: list[str] = []
     by_server: dict[tuple[str, str], list[ToolStatus]] = {}
     for t in report.tools:
@@ -167,6 +191,8 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                     out.append(f"      replay: {r.total} recorded call(s), {r.broken} broken"
                                + (f", {r.ignored} sending an argument now ignored"
                                   if r.ignored else ""))
+                    out.extend(replay_lines(r, all_calls=all_calls, indent="      ",
+                                            header=False))
         if quiet:
             out.append(f"  {quiet} tool(s) pinned and unchanged")
         if s.calls is not None and s.calls.unattributed:

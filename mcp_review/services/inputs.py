@@ -213,7 +213,8 @@ class Inputs:
         return fetch_config(cfg, only=self.only,
                             on_progress=on_progress or progress_printer(self.quiet))
 
-    def status(self, snap: Any, *, witnesses: bool = True, version_bumps: bool = False) -> Any:
+    def status(self, snap: Any, *, witnesses: bool = True, version_bumps: bool = False,
+               keep_valid_calls: bool = True) -> Any:
         """core.status.compute_status over ``snap`` with these calls and tiers."""
         from mcp_review.core.status import compute_status
 
@@ -223,7 +224,7 @@ class Inputs:
                       "among the servers reviewed", file=sys.stderr)
         return compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
                               witnesses=witnesses, version_bumps=version_bumps,
-                              origins=self.origins)
+                              origins=self.origins, keep_valid_calls=keep_valid_calls)
 
     def print_notes(self) -> None:
         if self.quiet:

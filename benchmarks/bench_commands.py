@@ -1,0 +1,189 @@
+"""The headless commands as a user runs them (one subprocess each), on 100,000 recorded calls,
+beside the raw loop in the same run; and `check --from-snapshot` on a 10,000-tool fleet.
+
+Raw loop (issue 15): ``json.loads`` of every line + jsonschema-rs ``is_valid`` under the old and
+the new schema, over the same file, timed in-process. A command's time is its wall time minus
+the same command on a 1-call log (start-up: interpreter, imports, reading the definitions), and
+"× raw" is raw ÷ that (≥ 0.5 is the target: at most twice the raw loop's time).
+
+Every figure is the best of ``--repeat`` runs, commands and raw loop interleaved, because this
+machine is shared: trust the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import jsonschema_rs
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from bench_replay import OLD, SCENARIOS, make_calls  # noqa: E402
+
+from mcp_review.core.model import ToolDef  # noqa: E402
+from mcp_review.core.pins import Decision, PinFile, make_pin, save_pins  # noqa: E402
+from mcp_review.core.snapshot import ServerSnapshot, Snapshot  # noqa: E402
+
+NEW = SCENARIOS["typical"]  # dry_run fixed to true: ~10 % of the calls break
+
+
+def _tool(schema: dict) -> dict:
+    return {"name": "run_query", "description": "Run a read-only SQL query.",
+            "inputSchema": schema}
+
+
+def write_workspace(d: Path, n: int) -> dict[str, dict[str, str]]:
+    """Files for n calls and for 1 call: {"n"|"1": {name: path}}."""
+    (d / "old.json").write_text(json.dumps(_tool(OLD)))
+    (d / "new.json").write_text(json.dumps(_tool(NEW)))
+    snap = Snapshot(servers={"db": ServerSnapshot(
+        name="db", server_info={"name": "db", "version": "1"},
+        tools=[ToolDef.from_wire(_tool(NEW))])})
+    (d / "snap.json").write_text(snap.dumps())
+    pins = PinFile()
+    pins.decide(make_pin("db", ToolDef.from_wire(_tool(OLD)), Decision.APPROVED, by="bench"))
+    save_pins(pins, str(d / "pins.toml"), audit_path=str(d / "audit.jsonl"))
+    calls = make_calls(n)
+    out: dict[str, dict[str, str]] = {}
+    for label, sub in (("n", calls), ("1", calls[:1])):
+        bare, log = d / f"calls-{label}.jsonl", d / f"server-{label}.jsonl"
+        with open(bare, "w") as f:
+            f.writelines(json.dumps(c) + "\n" for c in sub)
+        with open(log, "w") as f:
+            f.writelines(json.dumps({"tool": "run_query", "arguments": c}) + "\n" for c in sub)
+        out[label] = {"bare": str(bare), "log": str(log)}
+    return out
+
+
+def raw_loop(path: str) -> tuple[float, float]:
+    """The floor the issue names: json.loads + is_valid under old and new, in-process.
+    (wall, CPU) seconds."""
+    t, cpu = time.perf_counter(), time.process_time()
+    vo, vn = jsonschema_rs.validator_for(OLD), jsonschema_rs.validator_for(NEW)
+    with open(path, "rb") as f:
+        for line in f:
+            c = json.loads(line)
+            vo.is_valid(c)
+            vn.is_valid(c)
+    return time.perf_counter() - t, time.process_time() - cpu
+
+
+def run_cmd(argv: list[str]) -> tuple[float, int, int, float]:
+    """(wall seconds, bytes on stdout, peak RSS in KB, CPU seconds) of one command as a user
+    runs it."""
+    t = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-m", "mcp_review", *argv],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    size = 0
+    assert p.stdout is not None
+    while chunk := p.stdout.read(1 << 16):
+        size += len(chunk)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{argv}: exit {code}")
+    return wall, size, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+
+
+def commands(d: Path, files: dict[str, str]) -> dict[str, list[str]]:
+    gate = ["gate", str(d / "old.json"), str(d / "new.json"), files["bare"]]
+    status = ["status", "--snapshot", str(d / "snap.json"), "--pins", str(d / "pins.toml"),
+              "--calls", f"db={files['log']}"]
+    check = ["check", "--from-snapshot", str(d / "snap.json"), "--pins", str(d / "pins.toml"),
+             "--calls", f"db={files['log']}"]
+    out = {}
+    for name, argv in (("gate", gate), ("check --from-snapshot", check),
+                       ("status --snapshot", status)):
+        out[f"{name} (text)"] = argv
+        out[f"{name} --format json"] = [*argv, "--format", "json"]
+    return out
+
+
+def replay_rows(n: int, repeat: int, all_calls: bool = False) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        files = write_workspace(d, n)
+        big, one = commands(d, files["n"]), commands(d, files["1"])
+        if all_calls:
+            big = {f"{k} --all-calls": [*v, "--all-calls"] for k, v in big.items()}
+            one = {f"{k} --all-calls": [*v, "--all-calls"] for k, v in one.items()}
+        raw, raw_cpu = (min(x) for x in zip(*(raw_loop(files["n"]["bare"]) for _ in range(2))))
+        print(f"{n:,} calls, {os.path.getsize(files['n']['bare']) / 1e6:.1f} MB; "
+              f"best of {repeat}")
+        rows = []
+        for name in big:
+            best = best_one = cpu = cpu_one = float("inf")
+            size = rss = 0
+            for _ in range(repeat):
+                w, c = raw_loop(files["n"]["bare"])  # interleaved: the same load
+                raw, raw_cpu = min(raw, w), min(raw_cpu, c)
+                w, size, rss, c = run_cmd(big[name])
+                best, cpu = min(best, w), min(cpu, c)
+                w, _, _, c = run_cmd(one[name])
+                best_one, cpu_one = min(best_one, w), min(cpu_one, c)
+            rows.append((name, best, best_one, cpu, cpu_one, size, rss))
+        print(f"raw loop, best of every run: {raw:.2f} s wall, {raw_cpu:.2f} s CPU "
+              f"= {n / raw / 1000:.0f} k calls/s")
+        print("| command | wall | 1-call run | net wall | × raw (wall) | net CPU | × raw (CPU) "
+              "| stdout | peak RSS |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, best, best_one, cpu, cpu_one, size, rss in rows:
+            net = max(best - best_one, 1e-9)
+            net_cpu = max(cpu - cpu_one, 1e-9)
+            print(f"| `{name}` | {best:.2f} s | {best_one:.2f} s | {net:.2f} s | "
+                  f"**{raw / net:.2f}×** | {net_cpu:.2f} s | **{raw_cpu / net_cpu:.2f}×** | "
+                  f"{size / 1024:,.0f} KB | {rss / 1024:.0f} MB |")
+
+
+def fleet_rows(servers: int, per_server: int, repeat: int) -> None:
+    """check --from-snapshot on a fleet: servers × per_server tools, every 10th changed."""
+    from bench_tui import fleet_snapshots
+
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        pinned, current = fleet_snapshots(servers, per_server)
+        pins = PinFile()
+        for s in pinned.servers.values():
+            for t in s.tools:
+                pins.decide(make_pin(s.name, t, Decision.APPROVED, by="bench"))
+        save_pins(pins, str(d / "pins.toml"), audit_path=str(d / "audit.jsonl"))
+        (d / "snap.json").write_text(current.dumps())
+        argv = ["check", "--from-snapshot", str(d / "snap.json"), "--pins", str(d / "pins.toml")]
+        for label, extra in (("text", []), ("json", ["--format", "json"])):
+            best = min(run_cmd([*argv, *extra])[0] for _ in range(repeat))
+            print(f"fleet {servers} servers x {per_server} tools: `check --from-snapshot` "
+                  f"({label}) {best:.2f} s wall, whole process (target <= 2 s)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", "--calls", type=int, default=100_000)
+    ap.add_argument("-r", "--repeat", type=int, default=3)
+    ap.add_argument("--skip-fleet", action="store_true")
+    ap.add_argument("--skip-replay", action="store_true")
+    ap.add_argument("--all-calls", action="store_true",
+                    help="also run every replay command with --all-calls")
+    args = ap.parse_args()
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if not args.skip_replay:
+        replay_rows(args.calls, args.repeat)
+        if args.all_calls:
+            replay_rows(args.calls, args.repeat, all_calls=True)
+    if not args.skip_fleet:
+        fleet_rows(50, 200, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
