@@ -118,7 +118,8 @@ def replay_rows(n: int, repeat: int, all_calls: bool = False) -> None:
         if all_calls:
             big = {f"{k} --all-calls": [*v, "--all-calls"] for k, v in big.items()}
             one = {f"{k} --all-calls": [*v, "--all-calls"] for k, v in one.items()}
-        raw, raw_cpu = (min(x) for x in zip(*(raw_loop(files["n"]["bare"]) for _ in range(2))))
+        first = [raw_loop(files["n"]["bare"]) for _ in range(2)]
+        raw, raw_cpu = min(w for w, _ in first), min(c for _, c in first)
         print(f"{n:,} calls, {os.path.getsize(files['n']['bare']) / 1e6:.1f} MB; "
               f"best of {repeat}")
         rows = []

@@ -12,10 +12,7 @@ import time
 from pathlib import Path
 
 import jsonschema_rs
-try:
-    import orjson
-except ImportError:  # not a dependency: the stdlib parser then
-    orjson = None
+import orjson
 
 # Runnable from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
