@@ -101,7 +101,7 @@ def test_json_v2_lists_broken_and_bad_only_with_counts(files, capsys):
 
 
 def test_json_all_calls_and_streamed_text_is_the_documents_value(files, capsys):
-    from mcp_review.commands.classify import load_pair
+    from mcp_review.services.inputs import load_pair
     from mcp_review.core.compare import compare
 
     _, out = _gate(capsys, files, "--format", "json", "--all-calls")
@@ -195,3 +195,24 @@ def test_status_and_check_json_v2_and_text_listing(command, tmp_path, capsys):
     out = capsys.readouterr().out
     assert [int(m) for m in re.findall(r"call#(\d+) ", out)] == broken[:20] + bad
     assert f"… and {len(broken) - 20} more broken calls" in out
+
+
+def test_calls_sending_an_ignored_argument_are_listed_not_counted_as_valid(tmp_path, capsys):
+    # "verbose" removed from an open object: calls that still send it go through, ignored.
+    old = {"type": "object", "properties": {"q": {"type": "string"}, "verbose": {}}}
+    new = {"type": "object", "properties": {"q": {"type": "string"}}}
+    for name, schema in (("old", old), ("new", new)):
+        (tmp_path / f"{name}.json").write_text(json.dumps({"name": "t", "inputSchema": schema}))
+    calls = [{"q": "a"}, {"q": "b", "verbose": True}, {"q": "c"}] * 10
+    (tmp_path / "c.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls))
+    argv = ["gate", str(tmp_path / "old.json"), str(tmp_path / "new.json"),
+            str(tmp_path / "c.jsonl")]
+    main([*argv, "--format", "json"])
+    r = json.loads(capsys.readouterr().out)["replay"]
+    assert (r["ignored"], r["valid"], r["total"]) == (10, 20, 30)
+    assert [c["index"] for c in r["calls"]] == list(range(2, 30, 3))
+    assert {c["outcome"] for c in r["calls"]} == {"ignored"}
+    main(argv)
+    out = capsys.readouterr().out
+    assert "10 calls sending an argument now ignored:" in out
+    assert "20 calls valid under old and new, not listed" in out
