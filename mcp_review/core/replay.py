@@ -343,7 +343,12 @@ def iter_calls(path: str, *, tool: str | None = None, strict: bool = True,
                     if fast_loads is None or (exact and long_digits(raw)):
                         rec = _exact_loads(raw)
                     else:
-                        rec = fast_loads(raw)
+                        try:
+                            rec = fast_loads(raw)
+                        except ValueError:
+                            # orjson refuses some JSON the standard accepts (a lone surrogate
+                            # escape such as "\ud800"): the exact parser decides.
+                            rec = _exact_loads(raw)
                 except json.JSONDecodeError as e:  # orjson.JSONDecodeError subclasses it
                     if not raw.strip():  # blank lines are allowed; checked only on failure
                         continue
