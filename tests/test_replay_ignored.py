@@ -65,8 +65,12 @@ def test_a_call_still_sending_a_removed_property_is_ignored_and_promotes():
     js = cmp.to_json()
     assert js["verdict"] == "FAIL" and js["breaking_by_schema_only"] is False
     assert js["replay"]["ignored"] == 1
-    assert [c["outcome"] for c in js["replay"]["calls"]] == ["ok", "ignored", "bad-recording"]
-    assert js["replay"]["calls"][1]["ignored"] == ["/verbose"]
+    # Report format 2 (issue 15): the listed calls; the ok one is counted ("valid").
+    assert [c["outcome"] for c in js["replay"]["calls"]] == ["ignored", "bad-recording"]
+    assert js["replay"]["valid"] == 1
+    assert [c["outcome"] for c in cmp.to_json(all_calls=True)["replay"]["calls"]] == [
+        "ok", "ignored", "bad-recording"]
+    assert js["replay"]["calls"][0]["ignored"] == ["/verbose"]
 
 
 def test_no_call_sends_it_stays_potentially_breaking():
@@ -149,8 +153,9 @@ def test_gate_cli_fails_on_an_ignored_argument(tmp_path):
     out = json.loads(p.stdout)
     assert out["verdict"] == "FAIL"
     calls = out["replay"]["calls"]
-    assert [c["outcome"] for c in calls] == ["ok", "ignored"]
-    assert calls[1]["ignored"] == ["/verbose"] and calls[1]["line"] == 2
+    # Report format 2 (issue 15): the ignored call is listed, the ok one counted.
+    assert [c["outcome"] for c in calls] == ["ignored"] and out["replay"]["valid"] == 1
+    assert calls[0]["ignored"] == ["/verbose"] and calls[0]["line"] == 2
 
 
 @pytest.mark.parametrize("send", [True, False])
