@@ -153,6 +153,18 @@ def test_every_headless_command_against_hostile_servers(project, capfd):
     rc, out, _ = run(capfd, guard, "status", "--snapshot", "snap.json", "--all")
     assert not forged_lines(out)
 
+    # The same decisions live (fetching the hostile servers again), in both formats.
+    (root / "mcp-pins.toml").unlink()
+    for fmt in ("text", "json"):
+        rc, out, _ = run(capfd, guard, "status", "--format", fmt)
+        assert rc == 1 and not forged_lines(out)
+    rc, out, _ = run(capfd, guard, "pin", "--yes", "--server", "evil", "--server", "webevil")
+    assert rc == 0 and "decision(s) written" in out and not forged_lines(out)
+    rc, out, _ = run(capfd, guard, "deny", "webevil", HOSTILE_NAMES[0], "--format", "json")
+    assert rc == 0 and json.loads(out)["decisions"][0]["tool"] == HOSTILE_NAMES[0]
+    rc, out, _ = run(capfd, guard, "approve", "webevil", HOSTILE_NAMES[0], "--yes")
+    assert rc == 0 and not forged_lines(out)
+
     # watch: connects, prints first sight of each server, stops.
     (root / "mcp-pins.toml").unlink()
     for fmt in ("text", "json"):
@@ -323,3 +335,15 @@ def test_proxy_diagnostics_are_inert_and_its_server_log_bounded(tmp_path):
         assert_inert(err, f"proxy {mode} stderr")
     assert log.stat().st_size <= (1 << 20)
     assert "stderr cut at" in log.read_text(errors="replace")
+
+
+@pytest.mark.slow
+def test_demo_headless_output_paths_are_clean(tmp_path, capfd, monkeypatch):
+    """demo --headless (its bundled servers smuggle TAG text, zero-width and homoglyphs): every
+    format's output is clean before the guard, as for the other commands."""
+    monkeypatch.chdir(tmp_path)
+    guard = StrictGuard()
+    monkeypatch.setattr("mcp_review.formats.terminal.terminal_guard", guard)
+    for fmt in ("text", "json"):
+        rc, out, _ = run(capfd, guard, "demo", "--headless", "--format", fmt)
+        assert rc == 0 and "lint_file" in out
