@@ -341,9 +341,17 @@ def test_proxy_diagnostics_are_inert_and_its_server_log_bounded(tmp_path):
 def test_demo_headless_output_paths_are_clean(tmp_path, capfd, monkeypatch):
     """demo --headless (its bundled servers smuggle TAG text, zero-width and homoglyphs): every
     format's output is clean before the guard, as for the other commands."""
+    import signal
+
     monkeypatch.chdir(tmp_path)
     guard = StrictGuard()
     monkeypatch.setattr("mcp_review.formats.terminal.terminal_guard", guard)
-    for fmt in ("text", "json"):
-        rc, out, _ = run(capfd, guard, "demo", "--headless", "--format", fmt)
-        assert rc == 0 and "lint_file" in out
+    # The demo turns SIGTERM/SIGHUP into KeyboardInterrupt for its own process: put them back.
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        for fmt in ("text", "json"):
+            rc, out, _ = run(capfd, guard, "demo", "--headless", "--format", fmt)
+            assert rc == 0 and "lint_file" in out
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
