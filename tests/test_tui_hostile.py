@@ -83,7 +83,8 @@ async def test_huge_description_shows_every_hidden_char():
         diff = screen.query_one("#desc-diff", SideBySide)
         shown = "".join(r.right.text for r in diff.rows if r.right)
         assert shown.count("⟨U+200B⟩") == 100 and len(shown) > 100_000
-        body = str(screen.query_one("#desc-diff .diff-body", Static).content)
+        lines = diff.body  # the line-API body: every visual line, as it would be drawn
+        body = "\n".join(lines.line_text(y) for y in range(lines.line_count))
         assert body.count("⟨U+") > 50 and "\u200b" not in body
         notes = str(screen.query_one("#text-notes", Static).content)
         assert "100 hidden characters" in notes

@@ -1,16 +1,26 @@
 """Side-by-side diff: aligned rows, word-level highlights, hidden characters marked.
 
-One scroll container holds both columns, so the two sides never drift apart when a line wraps
-on one side only: every row is padded to the height of its taller side. Rows are laid out for
-the current width, again on resize.
+The body is a line-API scroll view (:class:`DiffLines`): a row's height is computed with a
+linear greedy wrap (break after the last space that fits, fold longer words; continuation lines
+keep a pretty-JSON indent), and only the lines on screen are turned into styled strips when
+Textual asks for them. A 1 MB description therefore costs one pass over its text to lay out,
+never a styled render of the whole of it. Both columns scroll together: every row is padded to
+the height of its taller side. Rows are laid out for the current width, again on resize.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
+from rich.cells import _is_single_cell_widths, get_character_cell_size
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Resize
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import RenderOptions
 from textual.widgets import Static
 
 from mcp_review.tui.diffing import Row, Side, align
@@ -26,14 +36,204 @@ _STYLE = {
 }
 
 
+Wrap = tuple[int, list[tuple[int, int]]]
+"""(continuation indent, [(start, end) of each visual line in the side's text])."""
+
+
+def wrap_offsets(text: str, width: int) -> Wrap:
+    """Greedy word wrap of one line into ``width`` cells, linear in the text: each visual line
+    ends after the last space that fits, or is folded where no space does. Continuation lines
+    of an indented line (pretty JSON) keep the indent when at least 12 cells remain."""
+    n = len(text)
+    width = max(width, 1)
+    # Every character one cell wide (ASCII, the ⟨U+…⟩ tokens): offsets are cells. A set test
+    # in C, as rich's own cell_len fast path; anything else is measured per character.
+    narrow = text.isascii() or _is_single_cell_widths(text)
+    if narrow and n <= width:
+        return 0, [(0, n)]
+    indent = n - len(text.lstrip(" "))
+    if not (indent and width - indent >= 12):
+        indent = 0
+    out: list[tuple[int, int]] = []
+    pos = 0
+    cap = width
+    while pos < n:
+        if narrow:
+            end = pos + cap
+            if end < n:
+                j = text.rfind(" ", pos, end)
+                if j >= pos and j + 1 > pos and text[pos:j + 1].strip():
+                    end = j + 1
+        else:  # wide characters: count cells one by one
+            used = 0
+            end = pos
+            last_space = -1
+            while end < n:
+                w = get_character_cell_size(text[end])
+                if used + w > cap and end > pos:
+                    break
+                used += w
+                if text[end] == " ":
+                    last_space = end
+                end += 1
+            if end < n and last_space >= pos and text[pos:last_space + 1].strip():
+                end = last_space + 1
+        out.append((pos, min(end, n)))
+        pos = min(end, n)
+        cap = width - indent
+    return indent, out or [(0, 0)]
+
+
+class DiffLines(ScrollView, can_focus=True):
+    """The rows of a side-by-side diff, rendered a visible line at a time (line API)."""
+
+    DEFAULT_CSS = """
+    DiffLines { height: 1fr; scrollbar-gutter: stable; }
+    """
+
+    def __init__(self, *, classes: str | None = None) -> None:
+        super().__init__(classes=classes)
+        self.rows: list[Row] = []
+        self.empty = ""
+        self.marked: int | None = None
+        self.row_y: list[int] = []
+        self._wraps: list[tuple[Wrap | None, Wrap | None, int]] = []
+        self._col = 4
+        self._digits = 2
+        self._total = 0
+        self._cache: dict[int, Strip] = {}
+
+    def set_rows(self, rows: list[Row], empty: str) -> None:
+        self.rows, self.empty, self.marked = rows, empty, None
+        self.relayout(force=True)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.rows or (len(self.rows) == 1 and self.rows[0].kind == "equal"
+                                 and not self.rows[0].left.text)  # type: ignore[union-attr]
+
+    def widths(self) -> tuple[int, int, int]:
+        total = max(self.size.width - 2, 20)  # 2: the stable scrollbar gutter
+        digits = max(2, len(str(len(self.rows) + 1)))
+        col = max((total - 2 * (digits + 2) - 1) // 2, 4)
+        return total, digits, col
+
+    def on_resize(self, event: Resize) -> None:
+        self.relayout()
+
+    def relayout(self, force: bool = False) -> None:
+        """Wrap every row for the current width (one linear pass) and size the scroll area.
+        Nothing is laid out while the view has no size (a tab that is not shown)."""
+        if not self.size.width:
+            self._wraps = []
+            return
+        total, digits, col = self.widths()
+        if not force and col == self._col and digits == self._digits and self._wraps:
+            return
+        self._col, self._digits = col, digits
+        self._cache.clear()
+        wraps: list[tuple[Wrap | None, Wrap | None, int]] = []
+        row_y: list[int] = []
+        y = 0
+        if self.is_empty:
+            self._wraps, self.row_y = [], [0]
+            self._total = 1
+            self.virtual_size = Size(total, 1)
+            self.refresh()
+            return
+        for row in self.rows:
+            lw = wrap_offsets(row.left.text, col) if row.left is not None else None
+            rw = wrap_offsets(row.right.text, col) if row.right is not None else None
+            h = max(len(lw[1]) if lw else 1, len(rw[1]) if rw else 1)
+            row_y.append(y)
+            wraps.append((lw, rw, h))
+            y += h
+        self._wraps, self.row_y, self._total = wraps, row_y, y
+        self.virtual_size = Size(total, y)
+        self.refresh()
+
+    def mark(self, i: int | None) -> None:
+        self.marked = i
+        self._cache.clear()
+        self.refresh()
+
+    def _side_line(self, side: Side | None, wrap: Wrap | None, k: int, old: bool) -> Content:
+        col = self._col
+        if side is None or wrap is None or k >= len(wrap[1]):
+            return Content(" " * col)
+        indent, parts = wrap
+        a, b = parts[k]
+        c = Content(side.text[a:b])
+        if side.changed:
+            c = c.stylize(_STYLE["old_line" if old else "new_line"])
+            word = _STYLE["old_word" if old else "new_word"]
+            for x, y in side.changed:
+                if x < b and y > a:
+                    c = c.stylize(word, max(x, a) - a, min(y, b) - a)
+        for x, y in side.hidden:
+            if x < b and y > a:
+                c = c.stylize(HIDDEN_STYLE, max(x, a) - a, min(y, b) - a)
+        if k and indent:
+            c = Content(" " * indent) + c
+        return c.pad_right(max(col - c.cell_length, 0))
+
+    def _line(self, y: int) -> Content:
+        if self.is_empty:
+            return Content(self.empty)
+        i = bisect_right(self.row_y, y) - 1
+        row = self.rows[i]
+        lw, rw, _ = self._wraps[i]
+        k = y - self.row_y[i]
+        digits = self._digits
+        gutter = _STYLE["gutter"]
+        ln = row.left.number if row.left and k == 0 else None
+        rn = row.right.number if row.right and k == 0 else None
+        lmark = "-" if row.left and row.left.changed and k == 0 else " "
+        rmark = "+" if row.right and row.right.changed and k == 0 else " "
+        lg = Content((str(ln) if ln else "").rjust(digits) + lmark + " ")
+        rg = Content((str(rn) if rn else "").rjust(digits) + rmark + " ")
+        style = _STYLE["mark"] if i == self.marked and k == 0 else gutter
+        return Content.assemble(
+            lg.stylize(style), self._side_line(row.left, lw, k, True),
+            Content("│").stylize(gutter),
+            rg.stylize(style), self._side_line(row.right, rw, k, False),
+        )
+
+    def line_text(self, y: int) -> str:
+        """The plain text of visual line ``y`` (for tests and copy)."""
+        self.relayout()
+        return self._line(y).plain if 0 <= y < self._total else ""
+
+    @property
+    def line_count(self) -> int:
+        return self._total
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        at = scroll_y + y
+        width = self.size.width
+        strip = self._cache.get(at)
+        if strip is None:
+            if at >= self._total:
+                strip = Strip.blank(width, self.visual_style.rich_style)
+            else:
+                content = self._line(at)
+                strips = content.render_strips(
+                    self.virtual_size.width, 1, self.visual_style,
+                    RenderOptions(self._get_style, self.styles))
+                strip = strips[0] if strips else Strip.blank(width)
+            if len(self._cache) > 2000:
+                self._cache.clear()
+            self._cache[at] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, self.visual_style.rich_style)
+
+
 class SideBySide(Vertical):
     """Two texts side by side; ``show(old, new)`` renders them, ``reveal(side, line)`` scrolls."""
 
     DEFAULT_CSS = """
     SideBySide { height: 1fr; }
     SideBySide > .diff-header { height: 1; color: $text-muted; text-style: bold; }
-    SideBySide > VerticalScroll { height: 1fr; scrollbar-gutter: stable; }
-    SideBySide > VerticalScroll > Static { width: 100%; }
     """
 
     def __init__(self, old_title: str = "pinned", new_title: str = "now", *,
@@ -42,96 +242,44 @@ class SideBySide(Vertical):
         self.old_title = old_title
         self.new_title = new_title
         self.rows: list[Row] = []
-        self._row_y: list[int] = []
-        self._marked: int | None = None
         self._empty = ""
-        self._laid_width = 0
 
     def compose(self) -> ComposeResult:
         yield Static(classes="diff-header", markup=False)
-        with VerticalScroll():
-            yield Static(markup=False, classes="diff-body")
+        yield DiffLines(classes="diff-body")
+
+    @property
+    def body(self) -> DiffLines:
+        return self.query_one(DiffLines)
+
+    @property
+    def _marked(self) -> int | None:
+        return self.body.marked if self.is_mounted else None
 
     def show(self, old: str | None, new: str | None, *, empty: str = "(absent)") -> None:
         """Diff ``old`` against ``new`` (None: absent on that side) and render."""
         self.rows = align(old, new)
-        self._marked = None
         self._empty = empty
-        self._layout(force=True)
+        if self.is_mounted:
+            self.body.set_rows(self.rows, empty)
+            self._header()
+
+    def on_mount(self) -> None:
+        self.body.set_rows(self.rows, self._empty)
+        self._header()
 
     @property
     def changed(self) -> bool:
         return any(r.kind != "equal" for r in self.rows)
 
     def on_resize(self, event: Resize) -> None:
-        self._layout()
+        self._header()
 
-    def _widths(self) -> tuple[int, int, int]:
-        total = max(self.size.width - 2, 20)  # 2: the stable scrollbar gutter
-        digits = max(2, len(str(len(self.rows) + 1)))
-        col = max((total - 2 * (digits + 2) - 1) // 2, 4)
-        return total, digits, col
-
-    def _side(self, side: Side | None, old: bool, width: int) -> list[Content]:
-        if side is None:
-            return [Content(" " * width)]
-        c = Content(side.text)
-        if side.changed:
-            c = c.stylize(_STYLE["old_line" if old else "new_line"])
-            for a, b in side.changed:
-                c = c.stylize(_STYLE["old_word" if old else "new_word"], a, b)
-        for a, b in side.hidden:
-            c = c.stylize(HIDDEN_STYLE, a, b)
-        # Content.wrap drops leading spaces, which is the indentation of pretty JSON: wrap the
-        # rest and put the indent back on every line (continuations stay under their parent).
-        indent = len(side.text) - len(side.text.lstrip(" "))
-        if indent and width - indent >= 12:
-            lines = [Content(" " * indent) + ln
-                     for ln in (c[indent:].wrap(width - indent, overflow="fold")
-                                or [Content("")])]
-        else:
-            lines = c.wrap(width, overflow="fold") or [Content("")]
-        return [ln.pad_right(max(width - ln.cell_length, 0)) for ln in lines]
-
-    def _layout(self, force: bool = False) -> None:
-        if not self.is_mounted:
-            return
-        total, digits, col = self._widths()
-        if not force and total == self._laid_width:
-            return
-        self._laid_width = total
-        header = self.query_one(".diff-header", Static)
-        header.update(Content(" " * (digits + 2) + self.old_title.ljust(col)[:col] + " "
-                              + " " * (digits + 2) + self.new_title[:col]))
-        body = self.query_one(".diff-body", Static)
-        if not self.rows or (len(self.rows) == 1 and self.rows[0].kind == "equal"
-                             and not self.rows[0].left.text):  # type: ignore[union-attr]
-            body.update(Content(self._empty))
-            self._row_y = [0]
-            return
-        out: list[Content] = []
-        self._row_y = []
-        gutter = _STYLE["gutter"]
-        for i, row in enumerate(self.rows):
-            self._row_y.append(len(out))
-            left = self._side(row.left, True, col)
-            right = self._side(row.right, False, col)
-            height = max(len(left), len(right))
-            blank = Content(" " * col)
-            for k in range(height):
-                ln = row.left.number if row.left and k == 0 else None
-                rn = row.right.number if row.right and k == 0 else None
-                lmark = "-" if row.left and row.left.changed and k == 0 else " "
-                rmark = "+" if row.right and row.right.changed and k == 0 else " "
-                lg = Content((str(ln) if ln else "").rjust(digits) + lmark + " ")
-                rg = Content((str(rn) if rn else "").rjust(digits) + rmark + " ")
-                style = _STYLE["mark"] if i == self._marked and k == 0 else gutter
-                out.append(Content.assemble(
-                    lg.stylize(style), left[k] if k < len(left) else blank,
-                    Content("│").stylize(gutter),
-                    rg.stylize(style), right[k] if k < len(right) else blank,
-                ))
-        body.update(Content("\n").join(out))
+    def _header(self) -> None:
+        _, digits, col = self.body.widths()
+        self.query_one(".diff-header", Static).update(
+            Content(" " * (digits + 2) + self.old_title.ljust(col)[:col] + " "
+                    + " " * (digits + 2) + self.new_title[:col]))
 
     def row_for_line(self, side: str, line: int) -> int | None:
         for i, row in enumerate(self.rows):
@@ -147,10 +295,11 @@ class SideBySide(Vertical):
             i = self.row_for_line("old" if side == "new" else "new", line)
         if i is None:
             return False
-        self._marked = i
-        self._layout(force=True)
-        y = self._row_y[i] if i < len(self._row_y) else 0
-        self.query_one(VerticalScroll).scroll_to(y=max(y - 1, 0), animate=False, immediate=True)
+        body = self.body
+        body.mark(i)
+        body.relayout()
+        y = body.row_y[i] if i < len(body.row_y) else 0
+        body.scroll_to(y=max(y - 1, 0), animate=False, immediate=True)
         return True
 
     def first_change(self) -> int | None:

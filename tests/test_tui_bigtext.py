@@ -1,0 +1,103 @@
+"""Big text in the review app (issue 15): a 1 MB description diff opens, shows its hidden
+characters as tokens, scrolls, switches tabs and quits. No timing asserted here: the targets
+live in benchmarks/bench_bigtext.py and benchmarks/README.md."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+
+from mcp_review.core.model import ToolDef
+from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+from mcp_review.tui.screens.review import ReviewScreen
+from mcp_review.tui.widgets.diff_view import SideBySide, wrap_offsets
+
+WORDS = "read the file from the workspace and return its text only inside allowed roots".split()
+
+
+def _texts(size: int) -> tuple[str, str]:
+    rnd = random.Random(3)
+    old = "\n".join(" ".join(rnd.choice(WORDS) for _ in range(12)) for _ in range(10))
+    lines = old.split("\n")
+    n = len(old)
+    while n < size:
+        line = " ".join(rnd.choice(WORDS) for _ in range(13))
+        if len(lines) % 50 == 7:
+            line += " \u200bhidden"
+        lines.append(line)
+        n += len(line) + 1
+    return old, "\n".join(lines)
+
+
+def _source(old: str, new: str) -> ReviewSource:
+    def snap(desc: str) -> Snapshot:
+        return Snapshot(servers={"files": ServerSnapshot(name="files", tools=[
+            ToolDef.from_wire({"name": "read_file", "description": desc,
+                               "inputSchema": {"type": "object"}})])})
+    return ReviewSource.baseline(SnapshotFetcher(snap(new)), snap(old))
+
+
+async def test_one_megabyte_description_opens_scrolls_switches_tabs_and_quits():
+    old, new = _texts(1_000_000)
+    app = ReviewApp(_source(old, new))
+    async with app.run_test(size=(120, 40), notifications=False) as pilot:
+        while not (app.main is not None and app.main.loaded):
+            await pilot.pause(0.05)
+        await pilot.press("n", "enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("2")
+        await pilot.pause()
+        diff = screen.query_one("#desc-diff", SideBySide)
+        body = diff.body
+        # Every row laid out (at least one visual line each), the whole text reachable.
+        assert len(diff.rows) == new.count("\n") + 1
+        assert body.line_count >= len(diff.rows)
+        shown = [body.line_text(y) for y in range(body.line_count - 400, body.line_count)]
+        assert any("⟨U+200B⟩" in s for s in shown)  # hidden characters still shown as tokens
+        assert not any("\u200b" in s for s in shown)
+        await pilot.press("end")
+        await pilot.pause()
+        assert body.scroll_offset.y > 0
+        for key in ("1", "3", "2", "pagedown", "home"):
+            await pilot.press(key)
+            await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ReviewScreen)
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code in (0, None)
+
+
+_text = st.text(alphabet=st.sampled_from("ab c  de\u4e2d\u200b⟨⟩"), max_size=300)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_text, st.integers(min_value=1, max_value=40))
+def test_wrap_covers_the_text_in_order_and_fits_the_width(text, width):
+    indent, parts = wrap_offsets(text, width)
+    # Consecutive, covering every character once, in order.
+    assert parts[0][0] == 0 and parts[-1][1] == len(text)
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(parts))
+    for k, (a, b) in enumerate(parts):
+        cap = width - (indent if k else 0)
+        seg = text[a:b]
+        # Fits, unless one wide character alone is wider than the column.
+        assert cell_len(seg) <= cap or len(seg) == 1
+        assert b > a or len(text) == 0
+
+
+def test_wrap_breaks_after_spaces_and_keeps_an_indent():
+    assert wrap_offsets("aaa bbb ccc", 8) == (0, [(0, 8), (8, 11)])
+    indent, parts = wrap_offsets("    " + "word " * 10, 15)
+    assert indent == 0  # 15 - 4 < 12: no room to keep the indent
+    indent, parts = wrap_offsets("    " + "word " * 10, 30)
+    assert indent == 4 and all(b - a <= 26 for a, b in parts[1:])
