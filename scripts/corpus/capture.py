@@ -204,14 +204,15 @@ class RawClient:
 
 PYPI_FALLBACK = ("mcp<2",)
 """PyPI releases declare ``mcp>=1.x`` with no upper bound; those that predate mcp 2.0 fail to
-import under it (``McpError`` moved). Such a release is installed again with this cap."""
+start under it (``McpError`` moved, the server API changed). A release whose server exits
+before answering is installed again with this cap (recorded in ``installed_with``)."""
 
 
 def capture(srv: Server, version: str) -> dict:
     try:
         return _capture(srv, version)
     except CaptureError as e:
-        if srv.ecosystem != "pypi" or "ImportError" not in str(e):
+        if srv.ecosystem != "pypi" or "server exited" not in str(e):
             raise
     return _capture(srv, version, PYPI_FALLBACK)
 
