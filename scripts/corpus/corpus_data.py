@@ -1,0 +1,128 @@
+"""Read the captured corpus (tests/corpus/<server>/<version>.json) into changed-tool units.
+
+Shared by the oracle sweep (its own venv, no mcp_review import), the corpus benchmark and the
+test suite, so all three see the same list of changes. Standard library only.
+
+A *unit* is one side (``input`` or ``output``) of one tool present in two consecutive captured
+versions of a server whose schema on that side differs (key order and formatting are not
+differences; an absent ``outputSchema`` is its own value). Tools whose only change is outside
+the schemas (description, title, annotations) are *text-only* changes, counted apart.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus"
+LABELS = CORPUS / "labels.json"
+ABSENT = "<absent>"
+
+
+def version_key(v: str) -> tuple:
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"[.\-+]", v))
+
+
+@dataclass(frozen=True)
+class Capture:
+    server: str
+    version: str
+    path: Path
+    manifest: dict[str, Any]
+    tools: dict[str, dict[str, Any]]  # first definition of each name, as sent
+    raw_tools: list[Any]  # every entry of every page, as sent
+
+
+@dataclass(frozen=True)
+class Unit:
+    server: str
+    old_version: str
+    new_version: str
+    tool: str
+    side: str  # "input" | "output"
+    old_tool: dict[str, Any]
+    new_tool: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        return f"{self.server} {self.old_version}->{self.new_version} {self.tool} {self.side}"
+
+    @property
+    def field(self) -> str:
+        return "inputSchema" if self.side == "input" else "outputSchema"
+
+    @property
+    def old_schema(self) -> Any:
+        return self.old_tool.get(self.field, ABSENT)
+
+    @property
+    def new_schema(self) -> Any:
+        return self.new_tool.get(self.field, ABSENT)
+
+
+def load_capture(path: Path) -> Capture:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    raw: list[Any] = []
+    for page in data["results"]:
+        if isinstance(page, dict) and isinstance(page.get("tools"), list):
+            raw.extend(page["tools"])
+    tools: dict[str, dict[str, Any]] = {}
+    for t in raw:
+        if isinstance(t, dict) and isinstance(t.get("name"), str):
+            tools.setdefault(t["name"], t)
+    m = data["manifest"]
+    return Capture(m["server"], m["version"], path, m, tools, raw)
+
+
+def servers(corpus: Path = CORPUS) -> dict[str, list[Capture]]:
+    """Every server's captures, oldest version first."""
+    out: dict[str, list[Capture]] = {}
+    for d in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        caps = [load_capture(p) for p in d.glob("*.json")]
+        if caps:
+            out[d.name] = sorted(caps, key=lambda c: version_key(c.version))
+    return out
+
+
+def _canon(v: Any) -> str:
+    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def pairs(corpus: Path = CORPUS) -> Iterator[tuple[Capture, Capture]]:
+    for caps in servers(corpus).values():
+        yield from itertools.pairwise(caps)
+
+
+def units(corpus: Path = CORPUS) -> Iterator[Unit]:
+    for old, new in pairs(corpus):
+        for name in sorted(old.tools.keys() & new.tools.keys()):
+            a, b = old.tools[name], new.tools[name]
+            for side, fld in (("input", "inputSchema"), ("output", "outputSchema")):
+                if _canon(a.get(fld, ABSENT)) != _canon(b.get(fld, ABSENT)):
+                    yield Unit(old.server, old.version, new.version, name, side, a, b)
+
+
+def text_only(corpus: Path = CORPUS) -> Iterator[tuple[Capture, Capture, str]]:
+    """Tools in both versions that changed, with both schemas unchanged."""
+    for old, new in pairs(corpus):
+        for name in sorted(old.tools.keys() & new.tools.keys()):
+            a, b = old.tools[name], new.tools[name]
+            if _canon(a) == _canon(b):
+                continue
+            if all(_canon(a.get(f, ABSENT)) == _canon(b.get(f, ABSENT))
+                   for f in ("inputSchema", "outputSchema")):
+                yield old, new, name
+
+
+def fingerprint(u: Unit) -> str:
+    """sha256 over both schemas of a unit: a committed label is valid only for these."""
+    import hashlib
+
+    blob = _canon([u.old_schema, u.new_schema]).encode("utf-8")
+    return "sha256:" + hashlib.sha256(blob).hexdigest()[:32]
