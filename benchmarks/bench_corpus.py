@@ -74,14 +74,15 @@ def main(argv: list[str] | None = None) -> int:
           f"compatible called breaking {len(f['cry_wolf'])}/{f['oracle_compatible']} = "
           f"{f['cry_wolf_rate']:.1%} (goal <= 5 %) · no answer {len(f['no_answer'])}/"
           f"{f['judged']} = {f['no_answer_rate']:.1%} (goal <= 10 %) · breaking without "
-          f"witness or reason {len(f['breaking_without_witness'])}")
+          f"witness or reason {len(f['breaking_without_witness'])} · oracle-breaking left "
+          f"potentially-breaking {len(f['breaking_left_open'])}")
     if full:
         print(f"compare() per changed tool pair incl. witnesses: median "
               f"{statistics.median(full) * 1e3:.2f} ms, max {max(full) * 1e3:.1f} ms; "
               f"diff_tools alone: median {statistics.median(diff_only) * 1e3:.2f} ms "
               f"({len(full)} pairs, best of {a.repeat})")
     if a.list:
-        for name in ("crash", "missed_breaking", "cry_wolf", "no_answer",
+        for name in ("crash", "missed_breaking", "cry_wolf", "no_answer", "breaking_left_open",
                      "breaking_without_witness", "unlabelled"):
             if f[name]:
                 print(f"\n{name}:")

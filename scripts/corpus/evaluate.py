@@ -94,7 +94,7 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
     by_key = {r["key"]: r for r in labels["units"]}
     f: dict[str, Any] = {"units": len(verdicts), "crash": [], "missed_breaking": [],
                          "cry_wolf": [], "no_answer": [], "unlabelled": [],
-                         "breaking_without_witness": []}
+                         "breaking_without_witness": [], "breaking_left_open": []}
     cnt = {"oracle_breaking": 0, "oracle_compatible": 0, "oracle_unsupported": 0,
            "engine_breaking": 0, "engine_no_answer": 0, "engine_compatible": 0}
     for v in verdicts:
@@ -112,6 +112,8 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
             f["no_answer"].append((v.unit.key, v.rules("potentially-breaking")))
         if lab["label"] == "breaking" and v.verdict == COMPATIBLE:
             f["missed_breaking"].append((v.unit.key, v.rules()))
+        if lab["label"] == "breaking" and v.verdict == NO_ANSWER:
+            f["breaking_left_open"].append((v.unit.key, v.rules("potentially-breaking")))
         if lab["label"] == "compatible" and v.verdict == BREAKING:
             f["cry_wolf"].append((v.unit.key, v.rules("breaking")))
         for c in v.changes:

@@ -6,7 +6,10 @@ For every unit (one side of one changed tool between consecutive captured versio
 (output side: from the *new* output schema, the direction flips) and python-jsonschema checks
 them against the other side. An instance valid under the source schema and rejected by the
 target one proves the change **breaking**; it is shrunk by Hypothesis and committed as the
-counterexample. None among K = 100 generated instances (``tries`` records how many of them
+counterexample. Where K = 100 instances from the whole schema find none, up to 4 more passes
+of K each reach the places where the two schemas' JSON differs (properties on the way made
+required, arrays non-empty: a restriction of the source schema, so every instance is still
+checked against the source as is). None among them (``tries`` records how many of them
 were valid under the source schema; fewer than K when Hypothesis exhausts a small space) →
 **compatible**; none valid at all → **unsupported** (no evidence either way).
 
@@ -45,7 +48,7 @@ import corpus_data as cd
 
 K = 100
 """Instances generated per unit (Hypothesis ``max_examples``) before calling it compatible."""
-UNIT_TIMEOUT = 90
+UNIT_TIMEOUT = 150
 """Seconds per unit before the oracle gives up on it (labelled ``unsupported``)."""
 
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
@@ -173,8 +176,71 @@ def make_validator(schema: Any):
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
+def diff_paths(a: Any, b: Any, path: tuple = (), out: list | None = None) -> list[tuple]:
+    """Raw JSON paths where two schemas differ (no schema semantics: the engine's business)."""
+    out = [] if out is None else out
+    if len(out) >= 64:
+        return out
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(a.keys() | b.keys()):
+            if k not in a or k not in b:
+                out.append((*path, k))
+            elif a[k] != b[k]:
+                diff_paths(a[k], b[k], (*path, k), out)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                diff_paths(x, y, (*path, i), out)
+    elif a != b:
+        out.append(path)
+    return out
+
+
+def focus(gen: Any, path: tuple) -> Any | None:
+    """A restriction of ``gen`` (so every instance it yields is still valid under it, checked
+    anyway) that reaches the place ``path`` points at: each property on the way required, each
+    array on the way non-empty, the object whose extra keys changed non-empty. None when the
+    path does not lead through properties and items from the root."""
+    if not isinstance(gen, dict):
+        return None
+    root = copy.deepcopy(gen)
+    node, i, changed = root, 0, False
+    while i < len(path) and isinstance(node, dict):
+        tok = path[i]
+        if tok == "properties" and i + 1 < len(path) and isinstance(node.get("properties"), dict) \
+                and isinstance(node["properties"].get(path[i + 1]), dict):
+            name = path[i + 1]
+            req = node.get("required") if isinstance(node.get("required"), list) else []
+            if name not in req:
+                node["required"] = [*req, name]
+                changed = True
+            node = node["properties"][name]
+            i += 2
+        elif tok == "items" and isinstance(node.get("items"), dict):
+            node["minItems"] = max(1, node.get("minItems", 0) if isinstance(
+                node.get("minItems"), int) else 1)
+            changed = True
+            node = node["items"]
+            i += 1
+        else:
+            if tok in ("additionalProperties", "propertyNames", "patternProperties"):
+                node["minProperties"] = max(1, node.get("minProperties", 0) if isinstance(
+                    node.get("minProperties"), int) else 1)
+                changed = True
+            break
+    return root if changed else None
+
+
+MAX_FOCUS = 4
+"""Focused passes per unit at most (each K instances), after the unfocused one finds nothing."""
+
+
 def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
-    """Label one unit: breaking (with a counterexample), compatible, or unsupported."""
+    """Label one unit: breaking (with a counterexample), compatible, or unsupported.
+
+    First K instances from the whole source schema; if none breaks, up to MAX_FOCUS passes of
+    K instances each that reach the places where the two schemas' JSON differs (``focus``):
+    a random instance seldom sets an optional property three levels down."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample, Unsatisfiable
     from hypothesis_jsonschema import from_schema
@@ -198,6 +264,15 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
     fresh = "oracle_extra"
     while fresh in names:
         fresh += "_"
+    closed = closed_world(gen, fresh)
+    variants: list[Any] = [closed]
+    seen = {json.dumps(closed, sort_keys=True)}
+    for p in diff_paths(src if src is not cd.ABSENT else {}, dst):
+        f = focus(closed, p)
+        key = json.dumps(f, sort_keys=True) if f is not None else None
+        if f is not None and key not in seen and len(variants) <= MAX_FOCUS:
+            seen.add(key)
+            variants.append(f)
     tries = 0
 
     def cond(x: Any) -> bool:
@@ -212,29 +287,40 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
                     phases=[Phase.generate, Phase.shrink])
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(UNIT_TIMEOUT)
+    cex: Any = None
+    found, errors, passes = False, [], 0
     try:
-        strat = from_schema(closed_world(gen, fresh))
-        cex = find(strat, cond, settings=sett)
-    except NoSuchExample:
-        if not tries:  # nothing generated was valid under the source: no evidence either way
-            out.update(label="unsupported", tries=0,
-                       reason="no generated instance was valid under the source schema")
-        else:
-            out.update(label="compatible", tries=tries)
-        return out
+        for schema in variants:
+            passes += 1
+            try:
+                cex = find(from_schema(schema), cond, settings=sett)
+                found = True
+                break
+            except (NoSuchExample, Unsatisfiable):
+                continue
+            except _Timeout:
+                raise
+            except Exception as e:  # the generator cannot handle this variant
+                errors.append(f"{type(e).__name__}: {str(e)[:160]}")
     except _Timeout:
-        out.update(label="unsupported", tries=tries, reason=f"timeout after {UNIT_TIMEOUT} s")
-        return out
-    except Unsatisfiable:
-        out.update(label="unsupported" if not tries else "compatible", tries=tries,
-                   reason="generator: the source schema looked unsatisfiable")
-        return out
-    except Exception as e:
-        out.update(label="unsupported", tries=tries,
-                   reason=f"generator: {type(e).__name__}: {str(e)[:200]}")
+        if passes > 1 and tries:  # the whole-schema pass finished: its evidence stands
+            out.update(label="compatible", tries=tries, passes=passes - 1,
+                       reason=f"focused passes cut at {UNIT_TIMEOUT} s")
+        else:
+            out.update(label="unsupported", tries=tries,
+                       reason=f"timeout after {UNIT_TIMEOUT} s")
         return out
     finally:
         signal.alarm(0)
+    out["passes"] = passes
+    if not found:
+        if not tries:  # nothing generated was valid under the source: no evidence either way
+            out.update(label="unsupported", tries=0,
+                       reason="; ".join(errors) or
+                       "no generated instance was valid under the source schema")
+        else:
+            out.update(label="compatible", tries=tries)
+        return out
     # Re-check outside Hypothesis: the counterexample must stand on its own.
     assert v_src.is_valid(cex) and not v_dst.is_valid(cex), unit.key
     out.update(label="breaking", tries=tries, counterexample=cex,
@@ -281,9 +367,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _current(row: dict) -> bool:
     """A reused row must meet today's rules: a compatible label rests on >= 1 valid try or
-    says why it needs none."""
-    return not (row.get("label") == "compatible" and not row.get("tries")
-                and not row.get("reason"))
+    says why it needs none, and had its focused passes (rows from before them have no
+    ``passes``)."""
+    if row.get("label") != "compatible" or row.get("reason"):
+        return True
+    return bool(row.get("tries")) and "passes" in row
 
 
 def _write(out: Path, k: int, rows: list[dict]) -> None:
