@@ -21,12 +21,12 @@ import corpus_data as cd  # noqa: E402
 import evaluate as ev  # noqa: E402
 
 
-def _time_pairs(units: list[cd.Unit], repeat: int) -> tuple[list[float], list[float]]:
+def _time_pairs(units: list[cd.Unit], repeat: int) -> tuple[list[float], list[float], str]:
     from mcp_review.core.compare import compare
     from mcp_review.core.model import ToolDef
     from mcp_review.core.schema_diff import diff_tools
 
-    seen, full, diff_only = set(), [], []
+    seen, full, diff_only, slowest = set(), [], [], (0.0, "")
     for u in units:
         pk = (u.server, u.old_version, u.new_version, u.tool)
         if pk in seen:
@@ -46,7 +46,8 @@ def _time_pairs(units: list[cd.Unit], repeat: int) -> tuple[list[float], list[fl
             continue  # counted as a crash by the verdict pass
         full.append(best_full)
         diff_only.append(best_diff)
-    return full, diff_only
+        slowest = max(slowest, (best_full, " ".join(pk)))
+    return full, diff_only, slowest[1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     labels = ev.load_labels()
     f = ev.figures(ev.engine_verdicts(units), labels)
     text = ev.text_only_verdicts()
-    full, diff_only = _time_pairs(units, a.repeat)
+    full, diff_only, slowest = _time_pairs(units, a.repeat)
     servers = cd.servers()
     n_versions = sum(len(v) for v in servers.values())
     print(f"corpus: {len(servers)} servers, {n_versions} versions, "
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
           f"potentially-breaking {len(f['breaking_left_open'])}")
     if full:
         print(f"compare() per changed tool pair incl. witnesses: median "
-              f"{statistics.median(full) * 1e3:.2f} ms, max {max(full) * 1e3:.1f} ms; "
+              f"{statistics.median(full) * 1e3:.2f} ms, max {max(full) * 1e3:.1f} ms ({slowest}); "
               f"diff_tools alone: median {statistics.median(diff_only) * 1e3:.2f} ms "
               f"({len(full)} pairs, best of {a.repeat})")
     if a.list:

@@ -117,7 +117,8 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
         if lab["label"] == "compatible" and v.verdict == BREAKING:
             f["cry_wolf"].append((v.unit.key, v.rules("breaking")))
         for c in v.changes:
-            if str(c.cls) == "breaking" and not (c.has_witness or c.witness_error):
+            # A witness, or the engine's note on why none (budget spent, search failed).
+            if str(c.cls) == "breaking" and not (c.has_witness or getattr(c, "note", None)):
                 f["breaking_without_witness"].append((v.unit.key, f"{c.rule} {c.pointer}"))
     f.update(cnt)
     judged = len(verdicts) - len(f["unlabelled"])

@@ -13,7 +13,8 @@ checked against the source as is). None among them (``tries`` records how many o
 were valid under the source schema; fewer than K when Hypothesis exhausts a small space) →
 **compatible**; none valid at all → **unsupported** (no evidence either way).
 
-Closed world, as the design judges: generated objects carry their declared properties and at
+Calls are objects (MCP arguments): on the input side the root is generated as an object even
+where the old schema allows any value. Closed world, as the design judges: generated objects carry their declared properties and at
 most one *fresh* extra key (a name declared nowhere in either version, on objects that accept
 extra keys), so adding an optional property to an open object is compatible while closing an
 open object is breaking (a call that sent an extra key stops validating).
@@ -265,6 +266,8 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
     while fresh in names:
         fresh += "_"
     closed = closed_world(gen, fresh)
+    if unit.side == "input" and isinstance(closed, dict) and "type" not in closed:
+        closed = {**closed, "type": "object"}  # a call's arguments are always an object
     variants: list[Any] = [closed]
     seen = {json.dumps(closed, sort_keys=True)}
     for p in diff_paths(src if src is not cd.ABSENT else {}, dst):
@@ -351,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         t = time.monotonic()
         row = {"key": u.key, "fingerprint": fp, **judge(u, a.k)}
-        row = {k: v for k, v in row.items() if v is not None}
+        row = {k: v for k, v in row.items() if v is not None or k == "counterexample"}
         rows.append(row)
         if len(rows) % 10 == 0:  # progress survives an interrupted run (--reuse)
             done = {r["key"] for r in rows}
@@ -369,6 +372,9 @@ def _current(row: dict) -> bool:
     """A reused row must meet today's rules: a compatible label rests on >= 1 valid try or
     says why it needs none, and had its focused passes (rows from before them have no
     ``passes``)."""
+    if row.get("label") == "breaking":  # null is a counterexample too, but not a call's
+        return "counterexample" in row and (row["side"] == "output"
+                                            or isinstance(row["counterexample"], dict))
     if row.get("label") != "compatible" or row.get("reason"):
         return True
     return bool(row.get("tries")) and "passes" in row
