@@ -21,19 +21,27 @@ pytestmark = pytest.mark.slow
 
 # The child approves t0, t1, ... forever, each save rewriting a file that keeps growing (big
 # definitions make every write take a while). A sleep inside fsync widens the window between
-# "temp file written" and "renamed into place", so many kills land mid-write.
+# "temp file written" and "renamed into place". With a second argument N the child stops for good
+# inside its N-th save, after the temp file is written and before the rename, and says "mid": the
+# parent's kill then lands mid-write every time, not by luck of timing.
 WRITER = textwrap.dedent("""
     import os, sys, time
     from mcp_review.core import pins as P
     from mcp_review.core.model import ToolDef
 
+    path = sys.argv[1]
+    stall_at = int(sys.argv[2]) if len(sys.argv) > 2 else -1
+    folder = os.path.dirname(path)
+    saves = 0
     real_fsync = os.fsync
     def slow_fsync(fd):
         time.sleep(0.01)
         real_fsync(fd)
+        if saves == stall_at and any(n.endswith(".tmp") for n in os.listdir(folder)):
+            print("mid", flush=True)
+            time.sleep(600)
     P.os.fsync = slow_fsync
 
-    path = sys.argv[1]
     i = len(P.load_pins(path).pins)
     print("ready", flush=True)
     while True:
@@ -42,6 +50,7 @@ WRITER = textwrap.dedent("""
                                "inputSchema": {"type": "object"}})
         pf.decide(P.make_pin("srv", t, "approved", by="writer"))
         P.save_pins(pf)
+        saves += 1
         i += 1
 """)
 
@@ -64,12 +73,17 @@ def test_sigkill_mid_write_never_leaves_a_torn_file(tmp_path):
     mid_write = 0
     last = 0
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    for _ in range(25):
-        child = subprocess.Popen([sys.executable, "-c", WRITER, path], stdout=subprocess.PIPE,
-                                 env=env)
+    for run in range(25):
+        # Every other run stops inside a save on purpose; the rest are killed at a random time.
+        stall = ["1"] if run % 2 else []
+        child = subprocess.Popen([sys.executable, "-c", WRITER, path, *stall],
+                                 stdout=subprocess.PIPE, env=env)
         assert child.stdout is not None
         assert child.stdout.readline().strip() == b"ready"
-        time.sleep(rng.uniform(0.02, 0.15))
+        if stall:
+            assert child.stdout.readline().strip() == b"mid"
+        else:
+            time.sleep(rng.uniform(0.02, 0.15))
         child.send_signal(signal.SIGKILL)
         child.wait()
         kills += 1
@@ -80,7 +94,7 @@ def test_sigkill_mid_write_never_leaves_a_torn_file(tmp_path):
             assert k >= last  # never goes back to an older state either
             last = k
     assert kills == 25 and last >= 5
-    assert mid_write >= 1, "no kill landed mid-write; the test proved nothing"
+    assert mid_write >= 12, "the kills on purpose did not land mid-write; the test proved nothing"
     # Audit lines are whole JSON objects; at most a torn tail is skipped by the reader.
     assert len(audit.read(str(tmp_path / "mcp-pins.audit.jsonl"))) >= last
 

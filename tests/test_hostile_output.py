@@ -239,7 +239,7 @@ OUR_TAGS = {"h2", "p", "table", "thead", "tbody", "tr", "th", "td", "details", "
 def test_markdown_summary_renders_no_server_html_or_links(project, capfd):
     """Item 5: the job summary, rendered as GitHub would, has only our own tags: no <img>, no
     link, no closed <details>; the hostile text is shown as text."""
-    root, guard = project
+    _root, guard = project
     rc, md, _ = run(capfd, guard, "check", "--format", "markdown")
     assert rc == 1
     rendered = render_markdown(md)
@@ -262,8 +262,8 @@ _LIVE_LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(")
 @pytest.mark.slow
 def test_sarif_messages_are_inert(project, capfd):
     """Item 5: SARIF message texts carry no raw bidi/TAG/ANSI and no embedded link."""
-    root, guard = project
-    rc, out, _ = run(capfd, guard, "check", "--format", "sarif")
+    _root, guard = project
+    _rc, out, _ = run(capfd, guard, "check", "--format", "sarif")
     doc = json.loads(out)
     results = doc["runs"][0]["results"]
     assert len(results) >= 6

@@ -90,7 +90,7 @@ def write_calls(root: Path) -> Path:
 
 
 def test_pin_status_approve_deny_work_live(project, capsys):
-    ts, root = project
+    ts, _root = project
     rc, out, _ = run(capsys, "status", "-q")
     assert rc == 1 and "new" in out  # nothing pinned yet
     rc, out, _ = run(capsys, "pin", "-q")
@@ -160,7 +160,7 @@ def test_proxy_default_log_is_replayed_from_any_directory(project, capsys):
 
 
 def test_missing_call_log_is_a_note_and_the_app_starts(project, capsys):
-    ts, root = project
+    _ts, root = project
     cfg = root / "mcp-review.toml"
     cfg.write_text(cfg.read_text() + 'calls = "logs/not-yet.jsonl"\n')
     assert run(capsys, "pin", "-q")[0] == 0
@@ -188,7 +188,7 @@ def test_config_discovered_for_offline_commands(project, capsys):
     write_calls(root)
     ts.tools = v2()
     assert main(["snapshot", "-q", "--out", "v2.json"]) == 0
-    rc, out, _ = run(capsys, "status", "--snapshot", "v2.json", "--format", "json")
+    _rc, out, _ = run(capsys, "status", "--snapshot", "v2.json", "--format", "json")
     lookup = next(t for t in json.loads(out)["tools"] if t["tool"] == "lookup")
     # strict (from the config): a compatible change waits for review instead of auto-approval.
     assert lookup["policy"]["tier"] == "strict" and lookup["policy"]["outcome"] == "review"
@@ -287,7 +287,7 @@ def test_bad_config_value_is_exit_2_with_file_and_line(tmp_path, capsys, monkeyp
     want = f"mcp-review.toml:5: server 'x': {msg}"
     for argv in (["check", "-q"], ["status", "-q"], ["pin", "-q"], ["snapshot", "-q", "--out", "-"],
                  ["status", "--snapshot", "nothing.json"]):
-        rc, out, err = run(capsys, *argv)
+        rc, _out, err = run(capsys, *argv)
         assert rc == 2 and want in err and "Traceback" not in err, (argv, err)
 
 
@@ -327,7 +327,7 @@ def test_client_json_unknown_keys_are_a_note(tmp_path, capsys, monkeypatch):
 
 
 def test_config_pins_key_is_the_default_pin_file(project, capsys):
-    ts, root = project
+    _ts, root = project
     cfg = root / "mcp-review.toml"
     cfg.write_text('pins = "state/pins.toml"\n' + cfg.read_text())
     (root / "state").mkdir()

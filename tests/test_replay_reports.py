@@ -101,8 +101,8 @@ def test_json_v2_lists_broken_and_bad_only_with_counts(files, capsys):
 
 
 def test_json_all_calls_and_streamed_text_is_the_documents_value(files, capsys):
-    from mcp_review.services.inputs import load_pair
     from mcp_review.core.compare import compare
+    from mcp_review.services.inputs import load_pair
 
     _, out = _gate(capsys, files, "--format", "json", "--all-calls")
     doc = json.loads(out)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import pytest
@@ -209,7 +208,8 @@ def test_old_scheme_pin_still_matches():
     assert only(compute_status(snap(t), pf), "search").state is State.PINNED
 
 
-def test_thousand_unchanged_tools_well_under_a_second(tmp_path):
+def test_thousand_unchanged_tools_all_pinned(tmp_path):
+    """A thousand pinned tools read back as pinned (how fast: benchmarks/bench_commands.py)."""
     tools = [tool(f"tool_{i}", description=f"Tool {i}. " + "words " * 40,
                   inputSchema={"type": "object", "properties": {
                       f"p{j}": {"type": "string", "description": "a parameter " * 5}
@@ -221,11 +221,9 @@ def test_thousand_unchanged_tools_well_under_a_second(tmp_path):
         pf.decide(make_pin("big", t, Decision.APPROVED, by="x"))
     save_pins(pf)
     s = snap(*tools, server="big")
-    t0 = time.perf_counter()
     r = compute_status(s, load_pins(path))
-    elapsed = time.perf_counter() - t0
     assert r.counts()["pinned"] == 1000
-    assert elapsed < 0.8, f"{elapsed:.3f}s"
+    assert all(t.state is State.PINNED for t in r.tools)
 
 
 def test_call_log_for_unknown_tool_is_harmless():

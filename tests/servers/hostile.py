@@ -77,7 +77,7 @@ class Hostile:
             return _err(mid, -32603, HOSTILE)
         if self.mode == "badutf8":
             good = _ok(mid, {"tools": _plain(["caf\u00e9"])})
-            return good.replace("caf\\u00e9".encode(), b"caf\xff")
+            return good.replace(b"caf\\u00e9", b"caf\xff")
         cursor = int(params.get("cursor") or 0)
         if self.mode == "shift":
             # Page 1 of the old list, then the list gains a tool at the front: page 2 of the
