@@ -29,6 +29,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("pin", "pin", "approve everything currently served (baseline)"),
     ("approve", "approve", "approve one tool's current definition"),
     ("deny", "deny", "deny one tool"),
+    ("diff", "diff", "one tool's pinned definition against the one served now"),
+    ("forget", "forget", "drop one tool's pin (logged in the audit log)"),
     ("proxy", "proxy", "stdio pass-through that records calls and enforces pins"),
     ("trust", "trust", "allow a client config found here (.mcp.json, .vscode/mcp.json, ...) to run"),
 ]

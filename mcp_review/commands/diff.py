@@ -1,0 +1,72 @@
+"""`mcp-review diff SERVER TOOL [--snapshot FILE]`: one tool's pinned definition against the one
+served now (live, like `check`, or from a saved snapshot), as a unified diff of the JSON with
+every change classified and the recorded calls replayed.
+
+Read-only. The same inputs and the same status computation as `status` (services/inputs.py), so
+the diff of a tool says what `status` says about it. Exit 0 when the diff was shown (whatever
+it shows), 2 when the server or the tool is unknown (neither served nor pinned) or on an input
+error, 3 when the server could not be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mcp_review import exitcodes
+from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("server", metavar="SERVER", help="the server's local name")
+    p.add_argument("tool", metavar="TOOL", help="the tool name")
+    add_config_args(p, server_option=False)
+    p.add_argument("--snapshot", metavar="FILE",
+                   help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
+                        "the configured server")
+    add_pins_option(p)
+    p.add_argument("--principal", default=None,
+                   help="authorization context (default: the server's)")
+    add_calls_option(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcp_review.core.errors import InputError
+    from mcp_review.core.hidden import safe_text
+    from mcp_review.formats import diff as fmt
+    from mcp_review.services.inputs import resolve
+
+    inp = resolve(args, server_filter=False)
+    inp.print_notes()
+    source = inp.snapshot_path
+    if source is None:
+        known = [s.name for s in inp.config.servers]
+        if args.server not in known:
+            raise InputError(f"no server {args.server!r} in the config (known: "
+                             f"{', '.join(sorted(known)) or 'none'})", source=inp.config.source)
+        inp.only = [args.server]  # the diff needs this server's definitions only
+    snap = inp.snapshot()
+    srv = snap.servers.get(args.server)
+    if srv is None:
+        raise InputError(f"server {args.server!r} is not in the snapshot", source=source)
+    if args.principal is not None and args.principal != srv.principal:
+        raise InputError(f"server {args.server!r} is served under principal {srv.principal!r}, "
+                         f"not {args.principal!r}", source=source)
+    if srv.error:
+        msg = safe_text(str(srv.error.get("message") or srv.error))
+        if inp.live:
+            print(f"mcp-review: server {safe_text(args.server)} could not be reached ({msg})",
+                  file=sys.stderr)
+            return exitcodes.UNREACHABLE
+        raise InputError(f"server {args.server!r} could not be read when the snapshot was taken",
+                         source=source)
+    snap.servers = {args.server: srv}
+    report = inp.status(snap, witnesses=True)
+    st = next((t for t in report.tools if t.tool == args.tool and t.server == args.server), None)
+    if st is None:
+        where = "in the snapshot" if source else "now"
+        raise InputError(f"tool {args.tool!r} is neither served by {args.server!r} {where} nor "
+                         f"pinned for it in {inp.pins_path}")
+    sys.stdout.write(fmt.to_json(st) if args.format == "json" else fmt.to_text(st))
+    return exitcodes.PASS

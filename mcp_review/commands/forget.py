@@ -1,0 +1,62 @@
+"""`mcp-review forget SERVER TOOL`: drop a tool's pin (approved or denied) from the pin file.
+
+Works on the pin file alone (no server is started): the save is locked, atomic and merged with
+concurrent writers like every decision, and the audit log gets a ``forget`` record (who, when,
+the dropped decision and digest, ``--note``). A tool that is still served then reads as new and
+waits for review. A pin whose digest does not verify can be forgotten too (that is one way out
+of it). Exit 0 when the pin was dropped, 2 when the server or the tool has no pin (or the tool
+is pinned under several principals and ``--principal`` does not choose one).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from mcp_review import exitcodes
+from mcp_review.commands import _pinning
+from mcp_review.services.inputs import add_pins_option
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("server", metavar="SERVER", help="the server's local name")
+    p.add_argument("tool", metavar="TOOL", help="the tool name")
+    p.add_argument("--config", metavar="FILE",
+                   help="the config naming the pin file (`pins`); default: discovered as by "
+                        "every command, else ./mcp-pins.toml")
+    add_pins_option(p)
+    p.add_argument("--principal", default=None,
+                   help="authorization context (default: the only one the tool is pinned under)")
+    p.add_argument("--note", default="", help="why (stored in the audit log)")
+    p.add_argument("--by", default=None, help="who decides (default: the OS user)")
+    _pinning.add_format_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcp_review.core.errors import InputError
+    from mcp_review.core.pins import load_pins, save_pins
+    from mcp_review.services.inputs import resolve
+
+    inp = resolve(args, require_config=False, with_calls=False, server_filter=False,
+                  load_pin_file=False)
+    inp.print_notes()
+    # Unverified pins are loaded aside (never trusted) so that they can be dropped.
+    pins = load_pins(inp.pins_path, allow_unverified=True)
+    every = {**{k: p for k, (p, _) in pins.unverified.items()}, **pins.pins}
+    if not any(k[0] == args.server for k in every):
+        raise InputError(f"server {args.server!r} has no pins", source=inp.pins_path)
+    keys = sorted(k for k in every if k[0] == args.server and k[2] == args.tool
+                  and (args.principal is None or k[1] == args.principal))
+    if not keys:
+        under = f" under principal {args.principal!r}" if args.principal is not None else ""
+        raise InputError(f"tool {args.tool!r} of server {args.server!r} is not pinned{under}",
+                         source=inp.pins_path)
+    if len(keys) > 1:
+        raise InputError(f"tool {args.tool!r} of server {args.server!r} is pinned under several "
+                         f"principals ({', '.join(k[1] for k in keys)}); choose one with "
+                         "--principal", source=inp.pins_path)
+    s, p, t = keys[0]
+    pins.forget(s, p, t, who=args.by, why=args.note or "forgotten", source="forget")
+    result = save_pins(pins, inp.pins_path)
+    _pinning.report_save(result, inp.pins_path)
+    _pinning.print_records(result.audit_records, args.format, {})
+    return exitcodes.PASS

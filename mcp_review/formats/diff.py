@@ -1,0 +1,111 @@
+"""Text and JSON reports of `mcp-review diff SERVER TOOL`: one tool, pinned against served.
+
+Text: a header (state, digests, who decided), the definition as a unified diff of pretty-printed,
+key-sorted JSON (every line through ``hidden.safe_text``: hidden characters and line breaks are
+tokens, never interpreted), then the classified changes and the replay as `gate` prints them,
+then the policy outcome with its reasons.
+
+JSON (``"format": "mcp-review-diff"``, ``version`` 1; additions only within a version;
+docs/formats.md)::
+
+    {"format", "version", "server", "principal", "tool",
+     "status": "pinned" | "new" | "changed" | "broken" | "removed" | "denied",
+     "pinned": null | {"decision", "digest", "decided_at", "decided_by", "note",
+                       "definition": {...}},
+     "live": null | {"digest", "definition": {...}},
+     "diff": ["--- pinned", "+++ live", "@@ …", …],      // the unified diff, raw lines
+     "policy": {"tier", "outcome", "reasons"},
+     "comparison": null | {... as a `status` tool's comparison}}
+
+JSON keeps server strings exactly (hidden and terminal-active characters as ``\\u``
+escapes, ``hidden.json_dumps_safe``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from mcp_review.core.hidden import json_dumps_safe, safe_text
+from mcp_review.core.status import ToolStatus
+from mcp_review.formats.compare import to_text as comparison_text
+from mcp_review.formats.jsonstream import plain
+from mcp_review.formats.status import tool_json
+
+FORMAT = "mcp-review-diff"
+VERSION = 1
+
+
+def definition_lines(wire: dict[str, Any] | None) -> list[str]:
+    """A definition as pretty-printed, key-sorted JSON lines (empty for None)."""
+    if wire is None:
+        return []
+    return json.dumps(wire, indent=2, sort_keys=True, ensure_ascii=False).splitlines()
+
+
+def unified(t: ToolStatus) -> list[str]:
+    """The unified diff (3 lines of context) from the pinned definition to the served one."""
+    old = definition_lines(t.pin.tool_def().wire if t.pin is not None else None)
+    new = definition_lines(t.live.wire if t.live is not None else None)
+    return list(difflib.unified_diff(old, new, "pinned", "live", lineterm=""))
+
+
+def to_json(t: ToolStatus) -> str:
+    pin = t.pin
+    base = plain(tool_json(t, all_calls=False))
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "server": t.server,
+        "principal": t.principal,
+        "tool": t.tool,
+        "status": str(t.state),
+        "pinned": None if pin is None else {
+            "decision": str(pin.decision), "digest": pin.digest, "decided_at": pin.decided_at,
+            "decided_by": pin.decided_by, "note": pin.note or None,
+            "definition": pin.tool_def().wire},
+        "live": None if t.live is None else {"digest": t.live_digest,
+                                             "definition": t.live.wire},
+        "diff": unified(t),
+        "policy": t.policy.to_json(),
+        "notes": list(t.notes),
+        "shadows": list(t.shadows),
+        "comparison": base["comparison"],
+    }
+    return json_dumps_safe(doc, indent=2) + "\n"
+
+
+def to_text(t: ToolStatus) -> str:
+    out: list[str] = []
+    label = f"{safe_text(t.server)}/{safe_text(t.principal)}/{safe_text(t.tool)}"
+    out.append(f"{label}: {t.state}")
+    pin = t.pin
+    if pin is not None:
+        by = f" by {safe_text(pin.decided_by)}" if pin.decided_by else ""
+        at = f" at {safe_text(pin.decided_at)}" if pin.decided_at else ""
+        out.append(f"  pinned: {pin.digest} ({pin.decision}{at}{by})")
+        if pin.note:
+            out.append(f"    note: {safe_text(pin.note)}")
+    else:
+        out.append("  pinned: none (a new tool)")
+    out.append(f"  live:   {t.live_digest}" if t.live is not None
+               else "  live:   not served")
+    lines = unified(t)
+    out.append("")
+    if lines:
+        out.extend(safe_text(x) for x in lines)
+    else:
+        out.append("(definitions identical)")
+    if t.comparison is not None:
+        out.append("")
+        out.extend(comparison_text(t.comparison, byte_pin=False).rstrip("\n").splitlines())
+    out.append("")
+    reasons = "; ".join(safe_text(r) for r in t.policy.reasons)
+    out.append(f"policy ({t.policy.tier}): {t.policy.outcome}" + (f": {reasons}" if reasons
+                                                                   else ""))
+    for n in t.notes:
+        out.append(f"note: {safe_text(n)}")
+    for s in t.shadows:
+        out.append(f"shadows: {safe_text(s)}")
+    return "\n".join(out) + "\n"
