@@ -170,7 +170,7 @@ def test_pin_skips_blocked_and_prunes_removed(work, capsys):
 
 
 @pytest.mark.parametrize("fixture, msg", [("corrupt.toml", "line 7"),
-                                          ("future.toml", "version 2")])
+                                          ("future.toml", "version 3")])
 @pytest.mark.parametrize("argv", [
     ["status", "--snapshot", V1],
     ["pin", "--snapshot", V1],

@@ -86,8 +86,10 @@ def test_edited_definition_is_refused(work):
     _pin_file(pins, [SAFE])
     doc = tomllib.loads(pins.read_text())
     stored = doc["servers"]["srv"]["principals"]["default"]["tools"]["add"]["definition"]
-    evil = json.dumps(EVIL, sort_keys=True, separators=(",", ":"))
-    pins.write_text(pins.read_text().replace(json.dumps(stored), json.dumps(evil)))
+    # Version 2 stores the definition verbatim in a multi-line literal string (issue 19).
+    evil = json.dumps(EVIL, sort_keys=True, indent=2)
+    assert stored in pins.read_text()
+    pins.write_text(pins.read_text().replace(stored, evil))
     with pytest.raises(InputError) as e:
         load_pins(str(pins))
     assert 'tool "add"' in str(e.value) and "digest is not" in str(e.value)
@@ -106,7 +108,7 @@ def test_definition_filed_under_another_tool_is_refused(work):
 
 @pytest.mark.parametrize("edit, why", [
     (lambda t: t.replace("digest_scheme = 2", "digest_scheme = 99"), "scheme 99 is unknown"),
-    (lambda t: t.replace('definition = "{', 'definition = "{{'), "not valid JSON"),
+    (lambda t: t.replace("definition = '''\n{", "definition = '''\n{{"), "not valid JSON"),
     (lambda t: t.replace('"description"', '"descriptiom"'), "digest is not"),
 ])
 def test_other_corruption_is_refused(work, edit, why):

@@ -172,7 +172,7 @@ def test_deterministic_order_regardless_of_insertion():
 def test_version_first_and_layout(tmp_path):
     text = _pinfile(["a1"]).dumps()
     lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
-    assert lines[0] == "version = 1"
+    assert lines[0] == "version = 2"  # issue 19: version 2 writes definitions as JSON lines
     assert '[servers.s1.principals.default.tools.a1]' in text
     assert 'decision = "approved"' in text
 
@@ -193,9 +193,13 @@ def test_hidden_characters_are_escaped_in_definition_text():
     pf = _pinfile([])
     pf.decide(make_pin("s", ToolDef.from_wire(hostile_def()), "approved", by="x"))
     text = pf.dumps()
-    definition_line = next(ln for ln in text.splitlines() if ln.startswith("definition ="))
-    assert "\u202e" not in definition_line and "\\\\u202e" in definition_line
-    assert definition_line.isascii()
+    # Version 2 (issue 19): the definition spans lines, from `definition = ` to its closing
+    # delimiter; every one of them is ASCII and shows the RLO as an escape.
+    start = text.index("definition = ")
+    block = text[start:]
+    assert "\u202e" not in block and "\\u202e" in block  # a literal string: one backslash
+    assert block.startswith("definition = '''\n{")
+    assert block.isascii()
 
 
 # Refusals ----------------------------------------------------------------------------------
@@ -244,8 +248,8 @@ def test_unknown_keys_are_kept(tmp_path):
     pf.decide(make_pin("s", t, "approved", by="x"))
     save_pins(pf)
     text = p.read_text().replace('decision = "approved"', 'decision = "approved"\nfuture_key = 7')
-    p.write_text("top_future = true\n".join(text.split("version = 1\n", 1)).replace(
-        "top_future", "version = 1\ntop_future", 1))
+    p.write_text("top_future = true\n".join(text.split("version = 2\n", 1)).replace(
+        "top_future", "version = 2\ntop_future", 1))
     pf = load_pins(str(p))
     pf.decide(make_pin("s", ToolDef.from_wire({"name": "u", "inputSchema": {}}), "denied", by="x"))
     save_pins(pf)

@@ -15,7 +15,11 @@ def add_format_option(p: argparse.ArgumentParser) -> None:
 def report_save(result: Any, path: str) -> None:
     """Tell the operator on stderr when another writer changed the file since it was read."""
     from mcp_review.core.hidden import safe_text
+    from mcp_review.core.pins import upgrade_note
 
+    note = upgrade_note(result, path)
+    if note:
+        print(f"mcp-review: note: {note}", file=sys.stderr)
     if result.merged:
         print(f"mcp-review: note: {path} changed on disk since it was read; "
               "merged the other writer's decisions with these", file=sys.stderr)

@@ -47,10 +47,11 @@ def run(args: argparse.Namespace) -> int:
                         version_bumps=args.flag_version_bumps,
                         keep_valid_calls=args.all_calls)
     if args.apply and report.auto_approvals:
+        from mcp_review.commands import _pinning
         from mcp_review.core.pins import save_pins
 
         done = apply_auto_approvals(report, inp.pins)
-        save_pins(inp.pins, inp.pins_path)
+        _pinning.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
         print(f"mcp-review: re-pinned {len(done)} auto-approved tool(s) in {inp.pins_path}",
               file=sys.stderr)
     cfg = inp.config

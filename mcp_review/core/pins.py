@@ -2,7 +2,7 @@
 
 Layout (``version`` first; every table sorted by key, so one decision is a small git diff)::
 
-    version = 1
+    version = 2
 
     [servers."github"]
     policy = "tiered"                       # optional: strict | tiered | compatible
@@ -21,7 +21,15 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
     note = "…"                              # optional
     server_version = "1.2.0"                # optional (as reported when decided)
     protocol_version = "2025-11-25"         # optional
-    definition = "{…}"                      # the decided definition: sorted JSON, ASCII-escaped
+    definition = '''
+    {
+      "description": "Create an issue",
+      "inputSchema": {
+        …
+      },
+      "name": "create_issue"
+    }'''                                    # the decided definition: sorted, indented JSON,
+                                            # ASCII-escaped, one line per key (see toml_multiline)
 
 The key is (server local name from the config, principal, tool name); nothing the server says
 about itself. No config values (commands, env, headers, URLs) are ever stored.
@@ -48,9 +56,11 @@ import getpass
 import glob
 import json
 import os
+import re
+import secrets
 import tempfile
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -70,8 +80,14 @@ from mcp_review.core.model import (
 )
 from mcp_review.core.policy import TIERS
 
-VERSION = 1
-"""Pin-file format version written by this mcp-review. Newer files are refused."""
+VERSION = 2
+"""Pin-file format version written by this mcp-review. Newer files are refused.
+
+Version 2 stores each ``definition`` as indented, key-sorted JSON in a TOML multi-line string
+(one JSON line per TOML line, so a re-pin diffs as the changed lines); version 1 stored it as
+one line of compact JSON. Both are read; a version 1 file is rewritten as version 2 on the next
+save (:attr:`SaveResult.upgraded_from`). mcp-review releases that only know version 1 refuse a
+version 2 file (their loader refuses any newer ``version``) and leave it unchanged."""
 
 DEFAULT_PATH = "mcp-pins.toml"
 DEFAULT_PRINCIPAL = "default"
@@ -105,14 +121,64 @@ def current_user() -> str:
 
 
 def definition_text(tool: ToolDef) -> str:
-    """Lossless JSON text of a definition: sorted keys, no whitespace, ASCII-escaped.
+    """Lossless JSON text of a definition: sorted keys, indented by two spaces, ASCII-escaped.
 
-    Not number-normalised (``1.0`` stays ``1.0``) so the text is exactly what was approved;
-    ASCII escaping keeps hidden characters visible as ``\\u202e`` in the file and in git diffs,
-    and carries lone surrogates that TOML (UTF-8) could not hold.
+    One key or array item per line, so a changed definition diffs (in git, in a pull request)
+    as the lines that changed. Not number-normalised (``1.0`` stays ``1.0``) so the text is
+    exactly what was approved; ASCII escaping keeps hidden characters visible as ``\\u202e``
+    in the file and in git diffs, carries lone surrogates that TOML (UTF-8) could not hold, and
+    keeps every newline or control character of a string inside its JSON escape (so each
+    string stays on its line).
     """
-    return json.dumps(tool.wire, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
+    return _layout(tool.wire)
+
+
+def _layout(value: Any) -> str:
+    """The version 2 layout of a definition's JSON text (see :func:`definition_text`)."""
+    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=True, allow_nan=False)
+
+
+# TOML multi-line strings ----------------------------------------------------------------------
+# tomli-w writes every string as a one-line basic string. A definition is written by hand as a
+# multi-line *literal* string (no escaping: the JSON lines read as they are) when that is
+# exact, else as a multi-line *basic* string with escapes. Either form reads back to exactly
+# the same string (tests/test_pin_layout.py).
+
+_LITERAL_OK = re.compile(r"[\x20-\x7e\n]*")
+
+
+def toml_multiline(text: str) -> str:
+    """``text`` as a TOML multi-line string that parses back to exactly ``text``.
+
+    A literal string (``'''``, no escapes) when ``text`` is printable ASCII and newlines,
+    holds no ``'''`` and does not end with ``'``; otherwise a basic string (``\"\"\"``) in
+    which backslashes, control characters and every non-ASCII character are escaped, and a
+    double quote where it could end the string (before another one, or last); newlines kept. The first newline after the opening delimiter is trimmed by TOML,
+    so one is always written (a leading newline of ``text`` survives). A lone surrogate
+    cannot be written to TOML at all: ValueError."""
+    if _LITERAL_OK.fullmatch(text) and "'''" not in text and not text.endswith("'"):
+        return "'''\n" + text + "'''"
+    out = []
+    last = len(text) - 1
+    for i, ch in enumerate(text):
+        o = ord(ch)
+        if ch == "\n":
+            out.append("\n")
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            # Escaped only where it could close the string: before another quote, or last.
+            # No two raw quotes are ever adjacent, so no raw `"""` can appear.
+            out.append('\\"' if i == last or text[i + 1] == '"' else '"')
+        elif 0x20 <= o <= 0x7E:
+            out.append(ch)
+        elif 0xD800 <= o <= 0xDFFF:
+            raise ValueError(f"a lone surrogate (U+{o:04X}) cannot be written to TOML")
+        elif o <= 0xFFFF:
+            out.append(f"\\u{o:04X}")
+        else:
+            out.append(f"\\U{o:08X}")
+    return '"""\n' + "".join(out) + '"""'
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +350,9 @@ class PinFile:
     written back as they were until a new decision or ``forget`` replaces them."""
     read_bytes: bytes | None = None
     """The bytes this state was parsed from (None: the file did not exist)."""
+    version: int = VERSION
+    """The format version of the file as read (an older one is rewritten as :data:`VERSION`
+    on the next save)."""
     _ops: list[_Op] = field(default_factory=list)
     _base: dict[PinKey, Pin] = field(default_factory=dict)
     """The pins as read (to tell another writer's change from ours when merging)."""
@@ -389,7 +458,11 @@ class PinFile:
         return rec
 
     # Serialisation ------------------------------------------------------------------------
-    def to_toml_dict(self) -> dict[str, Any]:
+    def to_toml_dict(self, *, definition: Callable[[PinKey, str], Any] | None = None
+                     ) -> dict[str, Any]:
+        """The file as a dict for tomli-w. ``definition`` maps each pin's definition text to the
+        value written (:meth:`dumps` puts a placeholder there and writes the multi-line string
+        itself)."""
         servers: dict[str, Any] = {}
         every = {**{k: p for k, (p, _) in self.unverified.items()}, **self.pins}
         names = {k[0] for k in every} | set(self.server_policy) | {
@@ -404,7 +477,10 @@ class PinFile:
                 table["tool_policies"] = {t: overrides[t] for t in sorted(overrides)}
             principals: dict[str, Any] = {}
             for k in sorted(k for k in every if k[0] == s):
-                principals.setdefault(k[1], {"tools": {}})["tools"][k[2]] = every[k].to_toml()
+                row = every[k].to_toml()
+                if definition is not None:
+                    row["definition"] = definition(k, row["definition"])
+                principals.setdefault(k[1], {"tools": {}})["tools"][k[2]] = row
             if principals:
                 table["principals"] = principals
             servers[s] = table
@@ -416,11 +492,36 @@ class PinFile:
         return out
 
     def dumps(self) -> str:
+        """The file's text: tomli-w for the tables, each ``definition`` as a multi-line string
+        (:func:`toml_multiline`) so a changed definition diffs line by line."""
         header = (
             "# mcp-review pin file: operator decisions about MCP tool definitions.\n"
             "# Written by mcp-review; edit with `mcp-review approve/deny` or the review app.\n"
         )
-        return header + tomli_w.dumps(self.to_toml_dict())
+        # Each definition goes through tomli-w as a placeholder no server can guess (a random
+        # nonce), then the placeholder line is replaced by the multi-line string.
+        nonce = secrets.token_hex(16)
+        texts: list[tuple[PinKey, str]] = []
+
+        def placeholder(key: PinKey, text: str) -> str:
+            texts.append((key, text))
+            return f"mcp-review-definition-{nonce}-{len(texts) - 1}"
+
+        body = tomli_w.dumps(self.to_toml_dict(definition=placeholder))
+
+        def put(m: re.Match[str]) -> str:
+            key, text = texts[int(m.group(1))]
+            try:
+                return "definition = " + toml_multiline(text)
+            except ValueError as e:
+                raise InputError(f"cannot write the definition of {_table_path(key)}: "
+                                 f"{e}") from None
+
+        body, n = re.subn(rf'^definition = "mcp-review-definition-{nonce}-(\d+)"$', put, body,
+                          flags=re.M)
+        if n != len(texts):  # tomli-w changed how it writes a key: never write a broken file
+            raise RuntimeError("pin file serialisation: a definition placeholder was not found")
+        return header + body
 
     def to_bytes(self) -> bytes:
         """The file's UTF-8 bytes. A lone surrogate in a server, principal or tool name cannot
@@ -495,6 +596,7 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
     servers = doc.get("servers", {})
     if not isinstance(servers, dict):
         raise InputError("'servers' must be a table", source=source)
+    pf.version = ver
     pf.extra = {k: v for k, v in doc.items() if k not in ("version", "servers")}
     for sname, st in servers.items():
         where = f"servers.{_q(sname)}"
@@ -521,6 +623,8 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
                 pin = _parse_pin(key, t, source)
                 problem = pin.integrity_problem()
                 if problem is None:
+                    if ver < 2:  # one-line JSON: the version 2 layout (same JSON value)
+                        pin = replace(pin, definition=_relayout(pin.definition))
                     pf.pins[key] = pin
                 else:
                     pf.unverified[key] = (pin, problem)
@@ -528,6 +632,13 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
     if pf.unverified and not allow_unverified:
         raise InputError(unverified_message(pf), source=source)
     return pf
+
+
+def _relayout(text: str) -> str:
+    """A verified definition's JSON text in the version 2 layout (same value, same digest)."""
+    from mcp_review.core.canonical import loads
+
+    return _layout(loads(text, source="definition"))
 
 
 def unverified_message(pf: PinFile, limit: int = 5) -> str:
@@ -722,6 +833,9 @@ class SaveResult:
     conflicts: list[Conflict]
     """Tools decided both by another writer (since our read) and by us: ours won."""
     audit_records: list[dict[str, Any]]
+    upgraded_from: int | None = None
+    """The older format version the file had on disk, now rewritten as :data:`VERSION` (the
+    caller tells the operator: older mcp-review releases refuse the new version)."""
 
 
 def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = None) -> SaveResult:
@@ -768,7 +882,20 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     pf.pins, pf.server_policy, pf.tool_policy = fresh.pins, fresh.server_policy, fresh.tool_policy
     pf.extra, pf.read_bytes, pf._ops, pf._base = fresh.extra, text, [], dict(fresh.pins)
     pf.unverified = fresh.unverified
-    return SaveResult(pins=pf, merged=merged, conflicts=conflicts, audit_records=records)
+    upgraded = fresh.version if data is not None and fresh.version < VERSION else None
+    pf.version = VERSION
+    return SaveResult(pins=pf, merged=merged, conflicts=conflicts, audit_records=records,
+                      upgraded_from=upgraded)
+
+
+def upgrade_note(result: SaveResult, path: str) -> str | None:
+    """What to tell the operator when a save rewrote an older pin file version (the CLI and the
+    app say the same), or None."""
+    if result.upgraded_from is None:
+        return None
+    return (f"{path} was rewritten from pin file version {result.upgraded_from} to version "
+            f"{VERSION} (each definition now spans lines, so re-pins read as line diffs); "
+            f"mcp-review releases older than the one that writes version {VERSION} refuse it")
 
 
 def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: str = "",

@@ -140,6 +140,9 @@ class ReviewApp(App[None]):
                         timeout=10)
             return False
         self.notify(f"{decision}: {plain_line(entry.server, 30)} › {name_line(entry.name)}", markup=False, timeout=3)
+        notes = getattr(self.source, "save_notes", None)
+        while notes:
+            self.notify(plain_line(notes.pop(0), 300), title="pin file", markup=False, timeout=10)
         if self.main is not None:
             self.main.decided(entry)
         self._reload()

@@ -185,6 +185,8 @@ class ReviewSource:
         self.pins = pins if pins is not None else PinFile(path=pins_path)
         self.pins_path = pins_path
         self.audit_path = audit_path
+        self.save_notes: list[str] = []
+        """Notes from saves for the app to show once (a pin file rewritten in a newer version)."""
         self.calls = dict(calls or {})
         self.tiers = dict(tiers or {})
         self.snapshot: Snapshot | None = None
@@ -347,9 +349,12 @@ class ReviewSource:
     # Writing ------------------------------------------------------------------------------------
     def _save(self) -> None:
         if self.pins_path is not None:
-            from mcp_review.core.pins import save_pins
+            from mcp_review.core.pins import save_pins, upgrade_note
 
-            save_pins(self.pins, self.pins_path, audit_path=self.audit_path)
+            note = upgrade_note(save_pins(self.pins, self.pins_path, audit_path=self.audit_path),
+                                self.pins_path)
+            if note:
+                self.save_notes.append(note)
 
     def last_decision(self) -> str | None:
         """What :meth:`undo` would undo, in words (None when nothing)."""
