@@ -44,8 +44,10 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         old = r.get("old_digest")
         new = r.get("new_digest")
         digests = f"  {old[:19]}… → {new[:19]}…" if old and new and old != new else ""
+        subject = (safe_text(str(r["tool"])) if r.get("tool") is not None
+                   else f"({safe_text(str(r.get('subject', '')))})")
         print(f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/"
-              f"{safe_text(str(r['tool']))}{digests}")
+              f"{subject}{digests}")
 
 
 def change_class(t: Any) -> str:
@@ -94,6 +96,62 @@ def with_class(records: list[dict[str, Any]], classes: dict[tuple[str, str, str]
             r = {**r, "class": classes[k]}
         out.append(r)
     return out
+
+
+def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> int:
+    """``approve``/``deny`` ``SERVER --instructions``: decide exactly the instructions the
+    server sends now (or sent in the snapshot). Instructions are on the trust axis: a blocked
+    change (hidden characters appeared) needs ``--yes`` to approve. Deny works on the pinned
+    text when the server is not served. Exit 2 when there is nothing to decide."""
+    from mcp_review import exitcodes
+    from mcp_review.core.errors import InputError
+    from mcp_review.core.hidden import safe_text
+    from mcp_review.core.instructions import instructions_status, live_text
+    from mcp_review.core.pins import make_instructions_pin, save_pins
+    from mcp_review.core.policy import Outcome
+
+    source = inp.snapshot_path or "live"
+    pins = inp.pins
+    srv = None
+    if snap is not None and args.server in snap.servers and not snap.servers[args.server].error:
+        srv = served_server(snap, args.server, args.principal, source)
+    principal = srv.principal if srv is not None else (args.principal or "default")
+    key = (args.server, principal)
+    old = pins.instructions.get(key)
+    live = live_text(srv.instructions) if srv is not None else None
+    label = f"{safe_text(args.server)}/{safe_text(principal)} instructions"
+    if live is None:
+        if decision == "approved" or old is None:
+            where = "in the snapshot" if inp.snapshot_path else "now"
+            raise InputError(f"server {args.server!r} sends no instructions {where}"
+                             + ("" if decision == "approved" else " and none are pinned")
+                             + f"; nothing to {'approve' if decision == 'approved' else 'deny'}")
+        text = old.text
+    else:
+        text = live
+    st = instructions_status(args.server, principal, text, old, pins.tier_for(args.server))
+    assert st is not None
+    if old is not None and old.decision == decision and st.state in ("pinned", "denied"):
+        print(f"{label} are already {decision} with this text; nothing written")
+        return exitcodes.PASS
+    why = args.note or f"{decision} ({st.state} server instructions)"
+    if decision == "approved" and st.policy.outcome is Outcome.BLOCK:
+        if not getattr(args, "yes", False):
+            print(f"mcp-review: {label} are blocked and were not approved:", file=sys.stderr)
+            for r in st.policy.reasons:
+                print(f"  - {safe_text(r)}", file=sys.stderr)
+            print("review them (mcp-review status, or the app), then rerun with --yes",
+                  file=sys.stderr)
+            return exitcodes.FAIL
+        why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
+    ipin = make_instructions_pin(args.server, text, decision, principal=principal, by=args.by,
+                                 note=args.note,
+                                 server_version=srv.server_version if srv is not None else None)
+    pins.decide_instructions(ipin, why=why, source="approve" if decision == "approved" else "deny")
+    result = save_pins(pins, inp.pins_path)
+    report_save(result, inp.pins_path)
+    print_records(result.audit_records, args.format, {})
+    return exitcodes.PASS
 
 
 def served_server(snap: Any, server: str, principal: str | None, source: str) -> Any:

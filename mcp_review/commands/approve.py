@@ -21,7 +21,11 @@ from mcp_review.services.inputs import add_calls_option, add_config_args, add_pi
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("server", metavar="SERVER", help="the server's local name")
-    p.add_argument("tool", metavar="TOOL", help="the tool name")
+    p.add_argument("tool", metavar="TOOL", nargs="?", default=None,
+                   help="the tool name (omit it with --instructions)")
+    p.add_argument("--instructions", action="store_true",
+                   help="approve the server's instructions (pinned per server and principal, "
+                        "like a tool description) instead of a tool")
     add_config_args(p, server_option=False)
     p.add_argument("--snapshot", metavar="FILE",
                    help="saved tool lists holding the definition to approve (default: fetch "
@@ -46,10 +50,14 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.core.status import State
     from mcp_review.services.inputs import resolve
 
+    if (args.tool is None) != bool(args.instructions):
+        raise InputError("name a TOOL, or use --instructions (not both)")
     inp = resolve(args, server_filter=False)
     inp.print_notes()
     source = inp.snapshot_path or "live"
     snap = inp.snapshot()
+    if args.instructions:
+        return _pinning.decide_instructions(args, inp, snap, "approved")
     srv = _pinning.served_server(snap, args.server, args.principal, source)
     if srv.error:
         if inp.live:

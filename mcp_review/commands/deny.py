@@ -20,7 +20,11 @@ from mcp_review.services.inputs import add_config_args, add_pins_option
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("server", metavar="SERVER", help="the server's local name")
-    p.add_argument("tool", metavar="TOOL", help="the tool name")
+    p.add_argument("tool", metavar="TOOL", nargs="?", default=None,
+                   help="the tool name (omit it with --instructions)")
+    p.add_argument("--instructions", action="store_true",
+                   help="deny the server's instructions (pinned per server and principal, "
+                        "like a tool description) instead of a tool")
     add_config_args(p, server_option=False)
     p.add_argument("--snapshot", default=None, metavar="FILE",
                    help="saved tool lists holding the definition to deny (default: fetch the "
@@ -40,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.core.pins import Decision, make_pin, save_pins, with_decision
     from mcp_review.services.inputs import resolve
 
+    if (args.tool is None) != bool(args.instructions):
+        raise InputError("name a TOOL, or use --instructions (not both)")
     inp = resolve(args, require_config=False, with_calls=False, server_filter=False)
     pins = inp.pins
     snap = None
@@ -48,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     elif inp.config is not None and any(s.name == args.server for s in inp.config.servers):
         inp.only = [args.server]  # a denial needs only this server's definition
         snap = inp.snapshot()
+    if args.instructions:
+        return _pinning.decide_instructions(args, inp, snap, "denied")
     pin = None
     live = None
     srv = None

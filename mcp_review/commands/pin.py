@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from mcp_review import exitcodes
 from mcp_review.commands import _pinning
@@ -91,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
                      protocol_version=srv.protocol_version),
             why=args.note or f"baseline ({t.state}: {cls}){confirmed}", source="pin",
         )
+    for s in report.servers:
+        _baseline_instructions(s, pins, args, held)
     records = []
     if pins.pending:
         result = save_pins(pins, inp.pins_path)
@@ -112,3 +115,39 @@ def run(args: argparse.Namespace) -> int:
     if report.unreachable:
         return exitcodes.UNREACHABLE
     return exitcodes.PASS
+
+
+def _baseline_instructions(s: Any, pins: Any, args: argparse.Namespace,
+                           held: list[dict[str, str]]) -> None:
+    """A server's instructions in the baseline, like a tool's description: new ones are pinned
+    (unless hidden characters block them), changed ones are held back (text the model reads:
+    a trust change) until ``--yes``, denied ones until ``--force``."""
+    from mcp_review.core.hidden import safe_text
+    from mcp_review.core.pins import make_instructions_pin
+    from mcp_review.core.policy import Outcome
+
+    i = s.instructions
+    if i is None or i.state == "pinned":
+        return
+    key = f"{safe_text(s.name)}/{safe_text(s.principal)}/(instructions)"
+    if i.state == "removed":
+        if i.pin is not None and i.pin.approved:
+            held.append({"tool": key, "class": "removed",
+                         "why": "approved instructions no longer sent (deny them with "
+                                "`mcp-review deny SERVER --instructions` to acknowledge)"})
+        return
+    if (i.state == "denied" or i.previously_denied) and not args.force:
+        held.append({"tool": key, "class": "instructions",
+                     "why": "denied (use --force to approve)"})
+        return
+    if not args.yes and (i.policy.outcome is Outcome.BLOCK or i.state == "changed"):
+        held.append({"tool": key, "class": "trust" if i.state == "changed" else "new",
+                     "why": "; ".join(i.policy.reasons)})
+        return
+    assert i.live is not None
+    confirmed = " [confirmed with --yes]" if i.state == "changed" or \
+        i.policy.outcome is Outcome.BLOCK else ""
+    pins.decide_instructions(
+        make_instructions_pin(s.name, i.live, "approved", principal=s.principal, by=args.by,
+                              note=args.note, server_version=s.server_version),
+        why=args.note or f"baseline ({i.state} server instructions){confirmed}", source="pin")

@@ -31,6 +31,11 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
     }'''                                    # the decided definition: sorted, indented JSON,
                                             # ASCII-escaped, one line per key (see toml_multiline)
 
+    [servers."github".principals."default".instructions]   # the server's instructions
+    decision = "approved"                   # (core/instructions.py): digest, decided_at,
+    digest = "sha256:…"                     # decided_by, note, server_version, and the
+    text = '''…'''                           # text as a multi-line string
+
 The key is (server local name from the config, principal, tool name); nothing the server says
 about itself. No config values (commands, env, headers, URLs) are ever stored.
 
@@ -70,6 +75,7 @@ import tomli_w
 
 from mcp_review.core import audit
 from mcp_review.core.errors import InputError
+from mcp_review.core.instructions import SUBJECT, InstructionsPin, instructions_digest
 from mcp_review.core.model import (
     DIGEST_SCHEME,
     DIGEST_SCHEMES,
@@ -276,6 +282,43 @@ class Pin:
         return out
 
 
+def make_instructions_pin(server: str, text: str, decision: Decision | str, *,
+                          principal: str = DEFAULT_PRINCIPAL, by: str | None = None,
+                          note: str = "", server_version: str | None = None,
+                          at: str | None = None) -> InstructionsPin:
+    """A pin binding ``decision`` to exactly these instructions (digest + the text)."""
+    return InstructionsPin(server=server, principal=principal, decision=str(Decision(decision)),
+                           digest=instructions_digest(text), text=text,
+                           decided_at=at or now_utc(), decided_by=by or current_user(),
+                           note=note, server_version=server_version)
+
+
+_INSTRUCTIONS_KEYS = ("decision", "digest", "decided_at", "decided_by", "note", "server_version",
+                      "text")
+
+
+def _instructions_toml(ip: InstructionsPin) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "decision": ip.decision, "digest": ip.digest, "decided_at": ip.decided_at,
+        "decided_by": ip.decided_by, "note": ip.note or None,
+        "server_version": ip.server_version, "text": ip.text,
+    }
+    out = {k: v for k, v in d.items() if v is not None}
+    for k in sorted(ip.extra):
+        out.setdefault(k, ip.extra[k])
+    return out
+
+
+def _principal_table(t: dict[str, Any]) -> dict[str, Any]:
+    """A principal's table: its instructions first, then its tools (a fixed order)."""
+    out: dict[str, Any] = {}
+    if "instructions" in t:
+        out["instructions"] = t["instructions"]
+    if t.get("tools"):
+        out["tools"] = t["tools"]
+    return out
+
+
 def make_pin(
     server: str,
     tool: ToolDef,
@@ -309,8 +352,9 @@ def make_pin(
 
 @dataclass(slots=True)
 class _Op:
-    kind: str  # "decide" | "forget" | "policy"
+    kind: str  # "decide" | "forget" | "policy" | "instructions"
     pin: Pin | None = None
+    ipin: InstructionsPin | None = None
     key: PinKey | None = None
     server: str | None = None
     tool: str | None = None
@@ -344,6 +388,12 @@ class PinFile:
     tool_policy: dict[tuple[str, str], str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     """Top-level keys this version does not know (kept on write)."""
+    instructions: dict[tuple[str, str], InstructionsPin] = field(default_factory=dict)
+    """Decisions about server instructions, by (server, principal) (core/instructions.py)."""
+    unverified_instructions: dict[tuple[str, str], tuple[InstructionsPin, str]] = field(
+        default_factory=dict)
+    """Instructions pins whose digest does not verify: never trusted, written back as they
+    were until a new decision replaces them."""
     unverified: dict[PinKey, tuple[Pin, str]] = field(default_factory=dict)
     """Pins whose digest does not verify against their stored definition, with the reason.
     They are not in :attr:`pins` (nothing trusts them: the tool reads as unpinned) but are
@@ -388,6 +438,15 @@ class PinFile:
         self._apply(op)
         self._ops.append(op)
 
+    def decide_instructions(self, ipin: InstructionsPin, *, why: str = "",
+                            source: str = "") -> None:
+        """Record a decision about a server's instructions (replaces any for the same
+        (server, principal))."""
+        op = _Op("instructions", ipin=ipin, who=ipin.decided_by, why=why or ipin.note,
+                 source=source)
+        self._apply(op)
+        self._ops.append(op)
+
     def forget(self, server: str, principal: str, tool: str, *, who: str | None = None,
                why: str = "", source: str = "") -> None:
         """Drop a pin (for example, an approved tool the server no longer serves)."""
@@ -409,7 +468,22 @@ class PinFile:
     def _apply(self, op: _Op) -> dict[str, Any]:
         """Apply one mutation to this state; return its audit record."""
         rec: dict[str, Any]
-        if op.kind == "decide":
+        if op.kind == "instructions":
+            assert op.ipin is not None
+            ip = op.ipin
+            old_i = self.instructions.get(ip.key)
+            bad_i = self.unverified_instructions.pop(ip.key, None)
+            if old_i is None and bad_i is not None:
+                old_i = bad_i[0]
+            self.instructions[ip.key] = ip
+            rec = audit.record(
+                who=op.who, server=ip.server, principal=ip.principal, tool=None,
+                event="decision", decision=ip.decision, subject=SUBJECT,
+                old_decision=old_i.decision if old_i else None,
+                old_digest=old_i.digest if old_i else None, new_digest=ip.digest,
+                why=op.why, source=op.source, ts=ip.decided_at,
+            )
+        elif op.kind == "decide":
             assert op.pin is not None
             old = self.pins.get(op.pin.key)
             bad = self.unverified.pop(op.pin.key, None)
@@ -465,7 +539,9 @@ class PinFile:
         itself)."""
         servers: dict[str, Any] = {}
         every = {**{k: p for k, (p, _) in self.unverified.items()}, **self.pins}
-        names = {k[0] for k in every} | set(self.server_policy) | {
+        every_i = {**{k: p for k, (p, _) in self.unverified_instructions.items()},
+                   **self.instructions}
+        names = {k[0] for k in every} | {k[0] for k in every_i} | set(self.server_policy) | {
             s for s, _ in self.tool_policy
         }
         for s in sorted(names):
@@ -480,7 +556,13 @@ class PinFile:
                 row = every[k].to_toml()
                 if definition is not None:
                     row["definition"] = definition(k, row["definition"])
-                principals.setdefault(k[1], {"tools": {}})["tools"][k[2]] = row
+                principals.setdefault(k[1], {}).setdefault("tools", {})[k[2]] = row
+            for sk, pk in sorted(k for k in every_i if k[0] == s):
+                irow = _instructions_toml(every_i[(sk, pk)])
+                if definition is not None:
+                    irow["text"] = definition((sk, pk, ""), irow["text"])
+                principals.setdefault(pk, {})["instructions"] = irow
+            principals = {p: _principal_table(principals[p]) for p in sorted(principals)}
             if principals:
                 table["principals"] = principals
             servers[s] = table
@@ -510,15 +592,15 @@ class PinFile:
         body = tomli_w.dumps(self.to_toml_dict(definition=placeholder))
 
         def put(m: re.Match[str]) -> str:
-            key, text = texts[int(m.group(1))]
+            key, text = texts[int(m.group(2))]
             try:
-                return "definition = " + toml_multiline(text)
+                return m.group(1) + " = " + toml_multiline(text)
             except ValueError as e:
                 raise InputError(f"cannot write the definition of {_table_path(key)}: "
                                  f"{e}") from None
 
-        body, n = re.subn(rf'^definition = "mcp-review-definition-{nonce}-(\d+)"$', put, body,
-                          flags=re.M)
+        body, n = re.subn(rf'^(definition|text) = "mcp-review-definition-{nonce}-(\d+)"$', put,
+                          body, flags=re.M)
         if n != len(texts):  # tomli-w changed how it writes a key: never write a broken file
             raise RuntimeError("pin file serialisation: a definition placeholder was not found")
         return header + body
@@ -614,6 +696,13 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
         if not isinstance(principals, dict):
             raise InputError(f"{where}.principals must be a table", source=source)
         for pname, pt in principals.items():
+            if isinstance(pt, dict) and "instructions" in pt:
+                ip = _parse_instructions((sname, pname), pt["instructions"], source)
+                problem = ip.integrity_problem()
+                if problem is None:
+                    pf.instructions[ip.key] = ip
+                else:
+                    pf.unverified_instructions[ip.key] = (ip, problem)
             tools = pt.get("tools", {}) if isinstance(pt, dict) else None
             if not isinstance(tools, dict):
                 raise InputError(f"{where}.principals.{_q(pname)}.tools must be a table",
@@ -629,7 +718,7 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
                 else:
                     pf.unverified[key] = (pin, problem)
     pf._base = dict(pf.pins)
-    if pf.unverified and not allow_unverified:
+    if (pf.unverified or pf.unverified_instructions) and not allow_unverified:
         raise InputError(unverified_message(pf), source=source)
     return pf
 
@@ -644,7 +733,10 @@ def _relayout(text: str) -> str:
 def unverified_message(pf: PinFile, limit: int = 5) -> str:
     """One message naming every pin that does not verify (up to ``limit``) and what to do."""
     items = sorted(pf.unverified.items())
-    lines = [f"{len(items)} pin(s) do not verify, so none of them is trusted:"]
+    ibad = sorted(pf.unverified_instructions.items())
+    lines = [f"{len(items) + len(ibad)} pin(s) do not verify, so none of them is trusted:"]
+    for (s, p), (_, why) in ibad[:limit]:
+        lines.append(f"  the instructions of server {_qa(s)} (principal {_qa(p)}): {why}")
     for (s, p, t), (_, why) in items[:limit]:
         lines.append(f"  tool {_qa(t)} (server {_qa(s)}, principal {_qa(p)}): {why}")
     if len(items) > limit:
@@ -664,6 +756,26 @@ def _tier(v: Any, where: str, source: str) -> str:
     if v not in TIERS:
         raise InputError(f"{where} must be one of {', '.join(TIERS)}, got {v!r}", source=source)
     return v
+
+
+def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> InstructionsPin:
+    where = f"servers.{_q(key[0])}.principals.{_q(key[1])}.instructions"
+    if not isinstance(t, dict):
+        raise InputError(f"{where} must be a table", source=source)
+    for k in ("decision", "digest", "text"):
+        if not isinstance(t.get(k), str):
+            raise InputError(f"{where}: '{k}' is missing or has the wrong type", source=source)
+    if t["decision"] not in ("approved", "denied"):
+        raise InputError(f"{where}: 'decision' must be \"approved\" or \"denied\"",
+                         source=source)
+    for k in ("note", "server_version", "decided_at", "decided_by"):
+        if t.get(k) is not None and not isinstance(t[k], str):
+            raise InputError(f"{where}: '{k}' must be a string", source=source)
+    return InstructionsPin(
+        server=key[0], principal=key[1], decision=t["decision"], digest=t["digest"],
+        text=t["text"], decided_at=t.get("decided_at", ""), decided_by=t.get("decided_by", ""),
+        note=t.get("note") or "", server_version=t.get("server_version"),
+        extra={k: v for k, v in t.items() if k not in _INSTRUCTIONS_KEYS})
 
 
 def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
@@ -882,6 +994,8 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     pf.pins, pf.server_policy, pf.tool_policy = fresh.pins, fresh.server_policy, fresh.tool_policy
     pf.extra, pf.read_bytes, pf._ops, pf._base = fresh.extra, text, [], dict(fresh.pins)
     pf.unverified = fresh.unverified
+    pf.instructions = fresh.instructions
+    pf.unverified_instructions = fresh.unverified_instructions
     upgraded = fresh.version if data is not None and fresh.version < VERSION else None
     pf.version = VERSION
     return SaveResult(pins=pf, merged=merged, conflicts=conflicts, audit_records=records,

@@ -11,6 +11,7 @@
       "server_info": {"name": "...", "version": "..."},   // as reported; may be null
       "protocol_version": "2025-11-25",                    // may be null
       "ttl_ms": null, "cache_scope": null,
+      "instructions": "...",                               // optional: as sent, if any
       "tools": [ { <tool definition, wire JSON> }, ... ],
       "error": null                                        // or {"kind": "...", "message": "..."}
     }
@@ -49,6 +50,8 @@ class ServerSnapshot:
     cache_scope: str | None = None
     error: dict[str, str] | None = None
     """``{"kind": "timed-out" | "spawn-failed" | ..., "message": "..."}`` when unreachable."""
+    instructions: str | None = None
+    """The server's ``instructions`` as sent (None: none sent; see core/instructions.py)."""
 
     @property
     def server_version(self) -> str | None:
@@ -64,6 +67,7 @@ class ServerSnapshot:
             "protocol_version": self.protocol_version,
             "ttl_ms": self.ttl_ms,
             "cache_scope": self.cache_scope,
+            **({"instructions": self.instructions} if self.instructions is not None else {}),
             "tools": [t.wire for t in self.tools],
             "error": self.error,
         }
@@ -104,6 +108,10 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
         tools_raw = s.get("tools") or []
         if not isinstance(tools_raw, list):
             raise InputError(f"server {name!r}: 'tools' must be an array", source=source)
+        instructions = s.get("instructions")
+        if instructions is not None and not isinstance(instructions, str):
+            raise InputError(f"server {name!r}: 'instructions' must be a string",
+                             source=source)
         tools = [
             ToolDef.from_wire(t, source=f"{source}: server {name!r} tool #{i}")
             for i, t in enumerate(tools_raw)
@@ -117,6 +125,7 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
             ttl_ms=s.get("ttl_ms"),
             cache_scope=s.get("cache_scope"),
             error=s.get("error"),
+            instructions=instructions,
         )
     return snap
 

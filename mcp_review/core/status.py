@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from mcp_review.core.instructions import InstructionsStatus, instructions_status, live_text
 from mcp_review.core.model import ChangeClass, ToolDef
 from mcp_review.core.pins import Decision, Pin, PinFile, make_pin
 from mcp_review.core.policy import Outcome, PolicyResult, decide, facts_for
@@ -122,6 +123,9 @@ class ServerStatus:
     calls: CallLog | None = None
     notes: list[str] = field(default_factory=list)
     """What the operator may want to read beside the tools (e.g. a bare version bump)."""
+    instructions: InstructionsStatus | None = None
+    """The server's instructions against their pin (None: none sent, none decided, or the
+    server could not be read)."""
 
 
 @dataclass(slots=True)
@@ -142,6 +146,12 @@ class StatusReport:
         return [t for t in self.tools if t.needs_attention]
 
     @property
+    def instructions_attention(self) -> list[InstructionsStatus]:
+        """Server instructions that fail the gate (new, changed, removed: never auto-approved)."""
+        return [s.instructions for s in self.servers
+                if s.instructions is not None and s.instructions.needs_attention]
+
+    @property
     def unreachable(self) -> list[ServerStatus]:
         return [s for s in self.servers if s.error]
 
@@ -154,7 +164,7 @@ class StatusReport:
         3 nothing to review but a server could not be read (design.md exit codes)."""
         from mcp_review import exitcodes
 
-        if self.attention:
+        if self.attention or self.instructions_attention:
             return exitcodes.FAIL
         if self.unreachable:
             return exitcodes.UNREACHABLE
@@ -309,6 +319,11 @@ def server_status(
     if server.error:
         # An unreachable server says nothing about its tools: none are reported removed.
         return srv, []
+    # Instructions pinned per (server, principal); a pin that does not verify is not in
+    # pins.instructions, so they read as new (never trusted).
+    srv.instructions = instructions_status(
+        server.name, server.principal, live_text(server.instructions),
+        pins.instructions.get((server.name, server.principal)), srv.tier)
     pinned = pins.for_server(server.name, server.principal)
     by_name: dict[str, list[ToolDef]] = {}
     for t in server.tools:

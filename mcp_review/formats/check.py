@@ -38,9 +38,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, md_text, safe_text, sarif_text
+from mcp_review.core.instructions import InstructionsStatus
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
+from mcp_review.formats import instructions as instr_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 from mcp_review.formats.status import tool_json
@@ -67,8 +69,25 @@ def failing(report: StatusReport, fail_on: str) -> list[ToolStatus]:
     return [t for t in report.tools if fails_gate(t, fail_on)]
 
 
+def instructions_fail(i: InstructionsStatus, fail_on: str) -> bool:
+    """Server instructions are on the trust axis: ``review`` fails on new, changed or removed
+    ones; ``breaking`` only on blocked ones (hidden characters); ``any`` on any drift."""
+    if fail_on == "any":
+        return i.state not in ("pinned", "denied")
+    if fail_on == "review":
+        return i.needs_attention
+    return i.policy.outcome is Outcome.BLOCK
+
+
+def _instructions(report: StatusReport) -> list[InstructionsStatus]:
+    """Every server's instructions that are not simply pinned."""
+    return [s.instructions for s in report.servers
+            if s.instructions is not None and s.instructions.state != "pinned"]
+
+
 def exit_code(report: StatusReport, fail_on: str) -> int:
-    if failing(report, fail_on):
+    if failing(report, fail_on) or any(instructions_fail(i, fail_on)
+                                       for i in _instructions(report)):
         return FAIL
     if report.unreachable:
         return UNREACHABLE
@@ -105,6 +124,11 @@ def _tool_entry(t: ToolStatus, fail_on: str, all_calls: bool) -> dict[str, Any]:
 
 def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> Doc:
     counts = _tool_counts(report)
+    instr = _instructions(report)
+    extra: dict[str, Any] = {}
+    if instr:  # present when any server's instructions are not simply pinned
+        extra["instructions"] = [instr_fmt.json_entry(i, fails_gate=instructions_fail(i, fail_on))
+                                 for i in instr]
     return Doc({
         "format": FORMAT,
         "version": VERSION,
@@ -119,6 +143,7 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
              "error": s.error, "notes": list(s.notes)}
             for s in report.servers
         ],
+        **extra,
         "tools": DocList(_tool_entry(t, fail_on, all_calls) for t in _shown(report)),
     })
 
@@ -151,7 +176,8 @@ def _summary(report: StatusReport, fail_on: str) -> str:
     c = report.counts()
     parts = [f"{c[s]} {s}" for s in ("pinned", "new", "changed", "broken", "removed", "denied")
              if c.get(s)]
-    n_fail = len(failing(report, fail_on))
+    n_fail = len(failing(report, fail_on)) + sum(
+        instructions_fail(i, fail_on) for i in _instructions(report))
     if n_fail:
         parts.append(f"{n_fail} failing the gate (--fail-on {fail_on})")
     if report.unreachable:
@@ -175,6 +201,18 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
             out.append(f"  {name}  ok  {counts.get(s.name, 0)} tools  "
                        f"{safe_text(s.protocol_version or '?')}  tier {safe_text(s.tier)}{ver}")
             out.extend(f"  {' ' * len(name)}  note: {safe_text(n)}" for n in s.notes)
+    instr = _instructions(report)
+    if instr:
+        out.append("")
+        out.append("server instructions:")
+    for i in instr:
+        mark = "✗" if instructions_fail(i, fail_on) else " "
+        why = "; ".join(safe_text(r) for r in i.policy.reasons)
+        oc = instr_fmt.outcome(i)
+        out.append(f" {mark} {i.state.upper():8} {instr_fmt.who(i)}"
+                   + (" (previously denied)" if i.previously_denied else "")
+                   + (f"  [{oc}]" if oc else "") + (f"  {why}" if why else ""))
+        out.extend(instr_fmt.diff_lines(i))
     shown = _shown(report)
     if shown:
         out.append("")
@@ -241,8 +279,11 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
             out.append(f"| {_md(s.name)} | ok | {counts.get(s.name, 0)} | "
                        f"{_md(s.protocol_version or '?')} | {_md(s.tier)} |")
     shown = _shown(report)
-    if shown:
+    instr = _instructions(report)
+    if shown or instr:
         out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
+        for i in instr:
+            out.append(instr_fmt.md_row(i, "❌" if instructions_fail(i, fail_on) else ""))
         for t in shown:
             mark = "❌" if fails_gate(t, fail_on) else ""
             why = "; ".join(_md(r) for r in t.policy.reasons)
@@ -295,6 +336,16 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                         "locations": loc,
                         "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
                                                 "liveDigest": t.live_digest or ""}})
+    for i in _instructions(report):
+        why = "; ".join(sarif_text(r) for r in i.policy.reasons) or i.state
+        results.append({"ruleId": f"instructions-{i.state}",
+                        "level": "error" if instructions_fail(i, fail_on) else "note",
+                        "message": {"text": f"{sarif_text(i.server)} (server instructions): "
+                                            f"{i.state} — {why}"},
+                        "locations": loc,
+                        "partialFingerprints": {
+                            "instructionsKey": f"{i.server}/{i.principal}",
+                            "liveDigest": i.live_digest or ""}})
     rules = sorted({r["ruleId"] for r in results})
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

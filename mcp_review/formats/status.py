@@ -91,7 +91,13 @@ def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
 
 def report_doc(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                all_calls: bool = False) -> Doc:
-    attention = bool(report.attention)
+    from mcp_review.formats import instructions as instr_fmt
+
+    attention = bool(report.attention or report.instructions_attention)
+    instr = [s.instructions for s in report.servers if s.instructions is not None]
+    extra: dict[str, Any] = {}
+    if instr:  # present when any server sends instructions or has them pinned
+        extra["instructions"] = [instr_fmt.json_entry(i) for i in instr]
     return Doc({
         "format": FORMAT,
         "version": VERSION,
@@ -115,6 +121,7 @@ def report_doc(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             }
             for s in report.servers
         ],
+        **extra,
         "tools": DocList(tool_json(t, all_calls=all_calls) for t in report.tools),
     })
 
@@ -166,6 +173,13 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                        f"{safe_text(str(s.error.get('message', '')))}")
             continue
         out.extend(f"  note: {safe_text(n)}" for n in s.notes)
+        i = s.instructions
+        if i is not None and (i.state != "pinned" or verbose):
+            from mcp_review.formats import instructions as instr_fmt
+
+            out.append(f"  [{_MARK[i.policy.outcome]}] {instr_fmt.label(i)}: server instructions")
+            out.extend(f"      - {safe_text(r)}" for r in i.policy.reasons)
+            out.extend(instr_fmt.diff_lines(i))
         tools = by_server.get((s.name, s.principal), [])
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
         for t in tools:
@@ -211,6 +225,6 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
     elif report.auto_approvals:
         out.append("auto-approvable changes are not written by `status`; "
                    "run `mcp-review status --apply` to re-pin them")
-    verdict = "FAIL" if report.attention else "PASS"
+    verdict = "FAIL" if report.attention or report.instructions_attention else "PASS"
     out.append(f"status verdict: {verdict}")
     return "\n".join(out) + "\n"

@@ -563,6 +563,8 @@ async def fetch_server(
                     info = c.server_info
                     snap.server_info = (info.model_dump(by_alias=True, exclude_none=True,
                                                         mode="json") if info else None)
+                    instr = getattr(c, "instructions", None)  # pinned like a description
+                    snap.instructions = instr if isinstance(instr, str) else None
                     report("listing")
                     listing = await list_all_tools(
                         c, max_tools=max_tools, max_pages=max_pages,

@@ -1099,7 +1099,28 @@ class Proxy:
             # Whatever was asked: a client that reads a tool list from this reply must not
             # find a withheld tool in it.
             self._filter_list(result, listed=p.method == "tools/list")
+        if isinstance(result, dict) and "instructions" in result:
+            # initialize / server/discover, or any reply that carries them: only approved
+            # instructions reach the client (and so the model).
+            self._gate_instructions(result, p.method)
         return m
+
+    def _gate_instructions(self, result: dict[str, Any], method: str) -> None:
+        """Replace the server's ``instructions`` by what the gate approves: the same text when
+        it is the approved one, the approved text when the server changed it, nothing when none
+        was approved. Fail closed: no gate method, an error, or anything else: removed."""
+        live = result["instructions"]
+        judge = getattr(self.gate, "instructions", None)
+        try:
+            send, why = judge(live) if judge is not None else (None, "the gate cannot judge them")
+        except Exception as e:
+            send, why = None, f"pin check failed: {e}"
+        if send is None:
+            del result["instructions"]
+        else:
+            result["instructions"] = send
+        if why:
+            self.log(f"{method}: server instructions {why}")
 
     def _learn(self, tools: list[Any]) -> None:
         """Remember the server's definitions (withheld ones too) to judge calls against."""
@@ -1211,6 +1232,34 @@ class PinGate:
 
             self._calls = load_call_log(self.calls_path)
         self.reloads += 1
+
+    def instructions(self, live: Any) -> tuple[Any, str]:
+        """What the client may receive for the server's ``instructions`` (None: remove the
+        key), and why it differs from what the server sent ("" when it does not).
+
+        A server that sends none (``""``) passes as is. Otherwise only the approved text
+        passes: the same text when unchanged, the approved text in place of a changed one;
+        new, denied or unverified instructions (and a non-string value) are removed."""
+        from mcp_review.core.instructions import instructions_digest, live_text
+
+        if isinstance(live, str) and live == "":
+            return live, ""
+        self._refresh()
+        pin = self._pins.instructions.get((self.server, self.principal))
+        if (self.server, self.principal) in self._pins.unverified_instructions:
+            return None, "withheld: their pin does not verify"
+        text = live_text(live)
+        if text is None:
+            return None, "withheld: not a string"
+        if pin is None:
+            return None, "withheld: new, never approved (mcp-review approve SERVER --instructions)"
+        if not pin.approved:
+            if pin.digest == instructions_digest(text):
+                return None, "withheld: denied by the operator"
+            return None, "withheld: changed since they were denied"
+        if pin.digest == instructions_digest(text):
+            return text, ""
+        return pin.text, "changed since approved: the approved text was passed instead"
 
     def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
         self._refresh()

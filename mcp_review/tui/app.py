@@ -108,6 +108,49 @@ class ReviewApp(App[None]):
                 + (f"\nnote: {note}" if note else ""))
         self.push_screen(ConfirmScreen(f"{verb} {name_line(entry.name)}?", body, yes=verb), done)
 
+    def request_instructions_decision(self, server: ServerEntry, decision: str) -> None:
+        """Approve or deny a server's instructions from its row: the dialog shows what changed
+        (the diff, hidden characters as visible tokens) and always asks first."""
+        from mcp_review.core.policy import Outcome
+
+        st = server.instructions
+        if st is None:
+            self.notify(f"{plain_line(server.name, 30)} sends no instructions", markup=False,
+                        timeout=3)
+            return
+        verb = "Approve" if decision == "approved" else "Deny"
+        blocked = st.policy.outcome is Outcome.BLOCK and decision == "approved"
+        lines = [f"{server.name}: server instructions {st.state}"]
+        lines += [f"- {r}" for r in st.policy.reasons]
+        lines += st.diff(context=2)[2:] or (st.live or "").splitlines()
+        if decision == "approved":
+            lines.append("Approving pins exactly these instructions; the proxy passes them on.")
+        else:
+            lines.append("Denying keeps them from clients behind `proxy --enforce`.")
+
+        def done(ok: bool | None) -> None:
+            if not ok:
+                return
+            why = ("approved blocked instructions: " + "; ".join(st.policy.reasons)
+                   if blocked else "")
+            try:
+                self.source.decide_instructions(server, decision, why=why)
+            except Exception as e:
+                self.notify(f"could not record {decision}: {plain_line(str(e), 300)}",
+                            severity="error", markup=False, timeout=10)
+                return
+            self.notify(f"{decision}: {plain_line(server.name, 30)} › instructions",
+                        markup=False, timeout=3)
+            notes = getattr(self.source, "save_notes", None)
+            while notes:
+                self.notify(plain_line(notes.pop(0), 300), title="pin file", markup=False,
+                            timeout=10)
+            self._reload()
+
+        self.push_screen(ConfirmScreen(f"{verb} the instructions of {plain_line(server.name, 60)}?",
+                                       "\n".join(lines),
+                                       yes=f"{verb} anyway" if blocked else verb), done)
+
     def ask_reason(self, entry: ToolEntry, then: object) -> None:
         """Approving a blocked change: first a yes/no (any key but ``y`` cancels, so stray
         typing never lands in the reason field), then the reason; ``then(reason)`` runs only

@@ -99,6 +99,9 @@ class ServerEntry:
     tools: list[ToolEntry] = field(default_factory=list)
     policy: str = "tiered"
     server_version: str | None = None
+    instructions: Any = None
+    """The server's instructions against their pin (``core.instructions.InstructionsStatus``;
+    None: none sent and none decided). Shown on the server's row, decided from it."""
 
 
 ProgressFn = Callable[[str, str, str], None]
@@ -296,6 +299,7 @@ class ReviewSource:
                 else:
                     se.state = "ok"
                     se.tools = by_server.get(name, [])
+                    se.instructions = st.instructions
             out.append(se)
         return out
 
@@ -389,6 +393,23 @@ class ReviewSource:
             self.pins.decide(with_decision(before, Decision.DENIED, note=note),
                              source="review app")
         self._history.append((key, before, decision))
+        self._save()
+
+    def decide_instructions(self, server: ServerEntry, decision: str, *, why: str = "") -> None:
+        """Record ``decision`` for exactly the instructions shown on ``server``'s row (denying
+        instructions the server no longer sends denies the pinned text), and save."""
+        from mcp_review.core.pins import make_instructions_pin
+
+        st = server.instructions
+        if st is None:
+            raise ValueError("this server sends no instructions and has none pinned")
+        text = st.live if st.live is not None else (st.pin.text if st.pin else None)
+        if text is None or (decision == "approved" and st.live is None):
+            raise ValueError("the server sends no instructions now: nothing to approve")
+        ipin = make_instructions_pin(server.name, text, decision, principal=st.principal,
+                                     server_version=server.server_version)
+        audit_why = why or f"{decision} ({st.state} server instructions)"
+        self.pins.decide_instructions(ipin, why=audit_why, source="review app")
         self._save()
 
     def apply_auto_approvals(self, entries: Iterable[ToolEntry]) -> list[ToolEntry]:

@@ -22,6 +22,11 @@ switches on the attacks:
 - ``paged``: tools/list gives one tool per page.
 - ``list_error`` / ``list_hang`` / ``list_crash``: tools/list answers an error / never
   answers / makes the server exit 5.
+- ``instructions_everywhere``: the ``ping`` reply carries the instructions too.
+
+``HOSTILE_INSTRUCTIONS`` names a JSON file read at every ``initialize`` (so a test can change
+it between sessions): its value is sent as the result's ``instructions`` (any JSON value; the
+key is left out when the file holds ``{"absent": true}``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,17 @@ from __future__ import annotations
 import json
 import os
 import sys
+
+_ABSENT = object()
+
+
+def _instructions() -> object:
+    path = os.environ.get("HOSTILE_INSTRUCTIONS")
+    if not path:
+        return _ABSENT
+    with open(path, encoding="utf-8") as f:
+        value = json.load(f)
+    return _ABSENT if value == {"absent": True} else value
 
 
 def main() -> None:
@@ -66,9 +82,13 @@ def main() -> None:
             mid, method = m["id"], m["method"]
             params = m.get("params") or {}
             if method == "initialize":
-                reply(mid, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
-                            "capabilities": {"tools": {"listChanged": True}},
-                            "serverInfo": {"name": "hostile", "version": "6.6.6"}})
+                init = {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
+                        "capabilities": {"tools": {"listChanged": True}},
+                        "serverInfo": {"name": "hostile", "version": "6.6.6"}}
+                instructions = _instructions()
+                if instructions is not _ABSENT:
+                    init["instructions"] = instructions
+                reply(mid, init)
                 if "unsolicited" in flags:
                     send({"jsonrpc": "2.0", "id": 1000, "result": {"tools": tools}})
                     send({"jsonrpc": "2.0", "id": "nobody-asked", "result": {"tools": tools}})
@@ -111,7 +131,11 @@ def main() -> None:
             elif "tools_everywhere" in flags:
                 reply(mid, {"tools": tools})
             elif method == "ping":
-                reply(mid, {})
+                instructions = _instructions()
+                if "instructions_everywhere" in flags and instructions is not _ABSENT:
+                    reply(mid, {"instructions": instructions})
+                else:
+                    reply(mid, {})
             else:
                 send({"jsonrpc": "2.0", "id": mid,
                       "error": {"code": -32601, "message": f"no method {method}"}})

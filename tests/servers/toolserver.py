@@ -30,8 +30,11 @@ def tool(name: str, description: str = "", **props: Any) -> dict[str, Any]:
 
 class ToolServer:
     def __init__(self, tools: list[dict[str, Any]] | Callable[[], list[dict[str, Any]]],
-                 *, name: str = "toolserver", version: str = "0.1", ttl_ms: int | None = None):
+                 *, name: str = "toolserver", version: str = "0.1", ttl_ms: int | None = None,
+                 instructions: str | None = None):
         self.tools = tools
+        self.instructions = instructions
+        """Sent in initialize / server/discover by servers made after it is set."""
         self.name = name
         self.version = version
         self.ttl_ms = ttl_ms
@@ -66,7 +69,8 @@ class ToolServer:
                                      next_cursor=nxt, **kw)
 
         return Server(self.name, version=self.version, on_list_tools=list_tools,
-                      on_subscriptions_listen=ListenHandler(self.bus))
+                      on_subscriptions_listen=ListenHandler(self.bus),
+                      instructions=self.instructions)
 
     async def changed(self) -> None:
         """Tell connected clients the list changed (listen stream and legacy notification)."""

@@ -200,8 +200,20 @@ class MainScreen(Screen[None]):
             counts[t.status] = counts.get(t.status, 0) + 1
         summary = ", ".join(f"{counts[k]} {k}" for k in STATUS_ORDER if counts.get(k))
         ver = f"v{s.server_version} · " if s.server_version else ""
+        last = safe_text(f"{ver}{summary}", style="dim")
+        i = s.instructions
+        if i is not None:
+            # Server instructions reach the model like a description: their state on the row;
+            # a / d on this row decide them (after a dialog showing the diff).
+            attention = i.policy.outcome in ("review", "block")
+            style = ("bold red" if i.policy.outcome == "block"
+                     else "bold yellow" if attention else "dim")
+            last.append(" · " if len(last) else "", style="dim")
+            last.append(f"instructions {i.state}"
+                        + (f" ({i.policy.outcome}: a/d on this row)" if attention else ""),
+                        style=style)
         return [name, Text(f"{len(s.tools)} tools", style="dim"), Text(f"policy {s.policy}",
-                style="dim"), safe_text(f"{ver}{summary}", style="dim")]
+                style="dim"), last]
 
     def _tool_row(self, t: ToolEntry) -> list[Text]:
         flags = Text(" ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style="bold red")
@@ -293,6 +305,16 @@ class MainScreen(Screen[None]):
         entry = self.current_entry()
         if entry is not None:
             self.app.open_review(entry)  # type: ignore[attr-defined]
+        elif (s := self._instructions_row()) is not None:
+            self.app.request_instructions_decision(s, "approved")  # type: ignore[attr-defined]
+
+    def _instructions_row(self) -> ServerEntry | None:
+        """The server under the cursor when it is a server row with instructions."""
+        key = self.current_key()
+        if not key or not key.startswith("server\x00"):
+            return None
+        s = self.current_server()
+        return s if s is not None and s.instructions is not None else None
 
     def action_next_review(self) -> None:
         """Move to the next tool needing review, after the cursor, wrapping around."""
@@ -339,11 +361,15 @@ class MainScreen(Screen[None]):
         e = self.current_entry()
         if e is not None:
             self.app.request_decision(e, "approved", self.notes.get(e.key, ""))  # type: ignore[attr-defined]
+        elif (s := self._instructions_row()) is not None:
+            self.app.request_instructions_decision(s, "approved")  # type: ignore[attr-defined]
 
     def action_deny(self) -> None:
         e = self.current_entry()
         if e is not None:
             self.app.request_decision(e, "denied", self.notes.get(e.key, ""))  # type: ignore[attr-defined]
+        elif (s := self._instructions_row()) is not None:
+            self.app.request_instructions_decision(s, "denied")  # type: ignore[attr-defined]
 
     def decided(self, e: ToolEntry) -> None:
         """A decision on ``e`` was written: its note went with it."""
