@@ -389,6 +389,8 @@ async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, te
         await _app_ready(app, pilot)
         row, cell = _server_row(app, "web")
         assert f"instructions changed ({outcome}" in cell
+        counts = app.screen.query_one("#counts")
+        assert "1 to review" in str(counts.content)  # type: ignore[attr-defined]
         app.screen.query_one("#tools", DataTable).move_cursor(row=row)
         await pilot.press(verb)
         await pilot.pause()
@@ -407,6 +409,7 @@ async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, te
         await pilot.pause()
         _, cell = _server_row(app, "web")
         assert "instructions " + ("pinned" if verb == "a" else "denied") in cell
+        assert "0 to review" in str(counts.content)  # type: ignore[attr-defined]
     ip = load_pins(str(pins)).instructions[("web", "default")]
     assert ip.text == text and ip.decision == ("approved" if verb == "a" else "denied")
     rec = audit.read(audit.audit_path_for(str(pins)))[-1]

@@ -252,6 +252,8 @@ class MainScreen(Screen[None]):
             for t in s.tools:
                 counts[t.status] += 1
                 review += t.needs_review
+            if s.instructions is not None:  # server instructions waiting for a decision
+                review += s.instructions.policy.outcome in ("review", "block")
         failed = sum(1 for s in self.servers if s.state == "failed")
         parts: list[Content | tuple[str, str] | str] = []
         styles = {Status.BROKEN: "$text-error", Status.CHANGED: "$text-warning",
