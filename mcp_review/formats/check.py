@@ -20,7 +20,11 @@ docs/formats.md)::
      "tools": [{"fails_gate": bool, ... every key of a `status` tool entry
                 (formats/status.py: server, principal, tool, status, previously_denied,
                 policy, decision, pinned_digest, live_digest, decided_at, decided_by, note,
-                calls_recorded, notes, shadows, comparison)}]}
+                calls_recorded, notes, shadows, comparison)}],
+     "instructions": [{"fails_gate": bool, "subject": "instructions", "server", "principal",
+                       "status", "previously_denied", "policy", "decision", "pinned_digest",
+                       "live_digest", "pinned", "live", "hidden_appeared"}]}
+                                          # only when a server's instructions are not pinned
 
 Version 2: a comparison's ``replay.calls`` lists broken calls and bad recordings, counting the
 rest (``--all-calls``: every call); version 1 listed every call. Written as it goes.

@@ -16,6 +16,11 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
          "error": null | {"kind": "…", "message": "…"},
          "calls": null | {"path": "…", "unattributed": n, "skipped": n}}
       ],
+      "instructions": [                     // only when a server sends or has pinned them
+        {"subject": "instructions", "server", "principal", "status": "pinned" | "new" |
+         "changed" | "removed" | "denied", "previously_denied", "policy", "decision",
+         "pinned_digest", "live_digest", "pinned", "live", "hidden_appeared"}
+      ],
       "tools": [                            // sorted by server, principal, tool
         {"server": "github", "principal": "default", "tool": "create_issue",
          "status": "pinned" | "new" | "changed" | "broken" | "removed" | "denied",
