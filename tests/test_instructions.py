@@ -17,10 +17,12 @@ from mcp_review.cli import main
 from mcp_review.core import audit
 from mcp_review.core.errors import InputError
 from mcp_review.core.instructions import instructions_digest, instructions_status, live_text
+from mcp_review.core.model import ToolDef
 from mcp_review.core.pins import (
     PinFile,
     load_pins,
     make_instructions_pin,
+    make_pin,
     parse_pins,
     save_pins,
 )
@@ -371,7 +373,7 @@ def _server_row(app: Any, name: str) -> tuple[int, str]:
                                                   (EVIL, "d", "review")])
 async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, text, verb,
                                                                     outcome):
-    from textual.widgets import DataTable
+    from textual.widgets import DataTable, Static
 
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.data import ReviewSource, SnapshotFetcher
@@ -380,9 +382,11 @@ async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, te
     pins = tmp_path / "mcp-pins.toml"
     pf = PinFile(path=str(pins))
     pf.decide_instructions(make_instructions_pin("web", SAFE, "approved", by="t"))
+    search = ToolDef.from_wire(tool("search"))
+    pf.decide(make_pin("web", search, "approved", by="t"))  # a pinned tool row under it
     save_pins(pf)
     snap = Snapshot(servers={"web": ServerSnapshot(
-        name="web", instructions=text, tools=[],
+        name="web", instructions=text, tools=[search],
         server_info={"name": "web", "version": "1"})})
     app = ReviewApp(ReviewSource.open(SnapshotFetcher(snap), str(pins)))
     async with app.run_test(size=(140, 30), notifications=False) as pilot:
@@ -391,13 +395,16 @@ async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, te
         assert f"instructions changed ({outcome}" in cell
         counts = app.screen.query_one("#counts")
         assert "1 to review" in str(counts.content)  # type: ignore[attr-defined]
-        app.screen.query_one("#tools", DataTable).move_cursor(row=row)
+        table = app.screen.query_one("#tools", DataTable)
+        assert table.row_count == 2
+        table.move_cursor(row=row + 1)
+        await pilot.press("n")  # the next thing needing review is the server's row
+        await pilot.pause()
+        assert table.cursor_row == row
         await pilot.press(verb)
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
-        from textual.widgets import Static
-
         shown = str(dialog.query_one(".dialog-body", Static).content)
         if text == HIDDEN:  # the diff shows the hidden characters as tokens, never raw
             assert "⟨U+200B⟩" in shown and "\u200b" not in shown and "\U000e0041" not in shown
@@ -410,12 +417,23 @@ async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, te
         _, cell = _server_row(app, "web")
         assert "instructions " + ("pinned" if verb == "a" else "denied") in cell
         assert "0 to review" in str(counts.content)  # type: ignore[attr-defined]
-    ip = load_pins(str(pins)).instructions[("web", "default")]
-    assert ip.text == text and ip.decision == ("approved" if verb == "a" else "denied")
-    rec = audit.read(audit.audit_path_for(str(pins)))[-1]
-    assert rec["subject"] == "instructions" and rec["source"] == "review app"
-    if text == HIDDEN:
-        assert "approved blocked instructions" in rec["why"]
+        ip = load_pins(str(pins)).instructions[("web", "default")]
+        assert ip.text == text and ip.decision == ("approved" if verb == "a" else "denied")
+        rec = audit.read(audit.audit_path_for(str(pins)))[-1]
+        assert rec["subject"] == "instructions" and rec["source"] == "review app"
+        if text == HIDDEN:
+            assert "approved blocked instructions" in rec["why"]
+        # `u` undoes it (asking first): the approved SAFE text is back.
+        await pilot.press("u")
+        await pilot.pause()
+        assert "instructions" in str(app.screen.query_one(".dialog-body", Static).content)
+        await pilot.press("y")
+        await pilot.pause()
+        _, cell = _server_row(app, "web")
+        assert f"instructions changed ({outcome}" in cell
+    back = load_pins(str(pins)).instructions[("web", "default")]
+    assert back.text == SAFE and back.approved
+    assert audit.read(audit.audit_path_for(str(pins)))[-1]["source"] == "review app undo"
 
 
 def test_pin_baseline_pins_new_instructions_and_holds_back_a_rewrite(tmp_path, monkeypatch,
@@ -434,3 +452,52 @@ def test_pin_baseline_pins_new_instructions_and_holds_back_a_rewrite(tmp_path, m
     s3 = _snap(tmp_path / "s3.json", HIDDEN)
     rc, out, _ = _run(capsys, "pin", "--snapshot", s3, "--by", "t")
     assert rc == 1 and "⟨U+200B⟩" in out and "\u200b" not in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_a_real_sdk_client_through_the_proxy_sees_only_the_approved_instructions(tmp_path,
+                                                                                  mode):
+    """The mcp SDK client → `proxy --enforce` → a real SDK stdio server that rewrote its
+    instructions: the client's ``instructions`` (from server/discover in auto mode, initialize
+    in legacy mode) are the approved text."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    from servers.proxy_harness import ROOT
+
+    pins = tmp_path / "mcp-pins.toml"
+    pf = PinFile(path=str(pins))
+    pf.decide_instructions(make_instructions_pin("srv", SAFE, "approved", by="t"))
+    save_pins(pf)
+    (tmp_path / "tools.json").write_text(json.dumps([tool("echo")]))
+    server = [sys.executable, str(Path(__file__).parent / "servers" / "toolserver.py")]
+
+    async def session(instructions: str) -> str | None:
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "mcp_review", "proxy", "--enforce", "--pins", str(pins), "--name",
+                  "srv", "--log", str(tmp_path / "calls.jsonl"), "--server-log",
+                  str(tmp_path / "server.log"), "--", *server],
+            env={"MCP_REVIEW_TOOLS_FILE": str(tmp_path / "tools.json"),
+                 "MCP_REVIEW_INSTRUCTIONS": instructions}, cwd=str(ROOT))
+        with open(tmp_path / "proxy.log", "a") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode=mode, cache=None,
+                              read_timeout_seconds=30) as c:
+                return c.instructions
+
+    assert anyio.run(session, SAFE) == SAFE
+    assert anyio.run(session, EVIL) == SAFE
+
+
+def test_forgetting_instructions_drops_the_pin_and_logs_it(tmp_path):
+    p = tmp_path / "mcp-pins.toml"
+    pf = PinFile(path=str(p))
+    pf.decide_instructions(make_instructions_pin("s", SAFE, "approved", by="t"))
+    save_pins(pf)
+    pf.forget_instructions("s", "default", who="t", why="undo", source="test")
+    save_pins(pf)
+    assert load_pins(str(p)).instructions == {}
+    rec = audit.read(audit.audit_path_for(str(p)))[-1]
+    assert rec["event"] == "forget" and rec["subject"] == "instructions"
+    assert rec["old_digest"] == instructions_digest(SAFE)

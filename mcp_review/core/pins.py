@@ -352,7 +352,7 @@ def make_pin(
 
 @dataclass(slots=True)
 class _Op:
-    kind: str  # "decide" | "forget" | "policy" | "instructions"
+    kind: str  # "decide" | "forget" | "policy" | "instructions" | "forget-instructions"
     pin: Pin | None = None
     ipin: InstructionsPin | None = None
     key: PinKey | None = None
@@ -447,6 +447,14 @@ class PinFile:
         self._apply(op)
         self._ops.append(op)
 
+    def forget_instructions(self, server: str, principal: str, *, who: str | None = None,
+                            why: str = "", source: str = "") -> None:
+        """Drop the decision about a server's instructions (they read as new again)."""
+        op = _Op("forget-instructions", key=(server, principal, ""), who=who or current_user(),
+                 why=why, source=source)
+        self._apply(op)
+        self._ops.append(op)
+
     def forget(self, server: str, principal: str, tool: str, *, who: str | None = None,
                why: str = "", source: str = "") -> None:
         """Drop a pin (for example, an approved tool the server no longer serves)."""
@@ -468,7 +476,21 @@ class PinFile:
     def _apply(self, op: _Op) -> dict[str, Any]:
         """Apply one mutation to this state; return its audit record."""
         rec: dict[str, Any]
-        if op.kind == "instructions":
+        if op.kind == "forget-instructions":
+            assert op.key is not None
+            ikey = (op.key[0], op.key[1])
+            old_f = self.instructions.pop(ikey, None)
+            bad_f = self.unverified_instructions.pop(ikey, None)
+            if old_f is None and bad_f is not None:
+                old_f = bad_f[0]
+            rec = audit.record(
+                who=op.who, server=ikey[0], principal=ikey[1], tool=None, event="forget",
+                decision=None, subject=SUBJECT,
+                old_decision=old_f.decision if old_f else None,
+                old_digest=old_f.digest if old_f else None, new_digest=None, why=op.why,
+                source=op.source,
+            )
+        elif op.kind == "instructions":
             assert op.ipin is not None
             ip = op.ipin
             old_i = self.instructions.get(ip.key)

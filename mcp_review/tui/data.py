@@ -15,7 +15,6 @@ from typing import Any, Protocol
 from mcp_review.core.hidden import has_hidden
 from mcp_review.core.model import ChangeClass, ToolDef
 from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.pins import Pin as CorePin
 from mcp_review.core.snapshot import Snapshot
 from mcp_review.core.status import CallLog, State, StatusReport, ToolStatus
 
@@ -195,7 +194,9 @@ class ReviewSource:
         self.snapshot: Snapshot | None = None
         self._status: dict[tuple[str, str, str], ToolStatus] = {}
         self._report = StatusReport()
-        self._history: list[tuple[tuple[str, str, str], CorePin | None, str]] = []
+        self._history: list[tuple[tuple[str, str, str | None], Any, str]] = []
+        """(key, the pin it replaced, decision); a key whose tool is None is a decision about
+        the server's instructions (the pin then an InstructionsPin)."""
 
     @classmethod
     def open(cls, fetcher: Fetcher, pins_path: str, **kw: Any) -> ReviewSource:
@@ -365,7 +366,7 @@ class ReviewSource:
         if not self._history:
             return None
         key, _, decision = self._history[-1]
-        return f"{decision} of {key[0]} › {key[2]}"
+        return f"{decision} of {key[0]} › {key[2] if key[2] is not None else 'instructions'}"
 
     def decide(self, entry: ToolEntry, decision: str, note: str = "", *, why: str = "") -> None:
         """Record ``decision`` (approved | denied) for exactly the definition shown, and save.
@@ -409,7 +410,10 @@ class ReviewSource:
         ipin = make_instructions_pin(server.name, text, decision, principal=st.principal,
                                      server_version=server.server_version)
         audit_why = why or f"{decision} ({st.state} server instructions)"
+        before = self.pins.instructions.get((server.name, st.principal))
         self.pins.decide_instructions(ipin, why=audit_why, source="review app")
+        # Undone like a tool decision; the key's third part None marks instructions.
+        self._history.append(((server.name, st.principal, None), before, decision))
         self._save()
 
     def apply_auto_approvals(self, entries: Iterable[ToolEntry]) -> list[ToolEntry]:
@@ -440,6 +444,15 @@ class ReviewSource:
         if not self._history:
             return None
         key, before, decision = self._history.pop()
+        if key[2] is None:  # a decision about the server's instructions
+            if before is None:
+                self.pins.forget_instructions(key[0], key[1], why=f"undo {decision}",
+                                              source="review app undo")
+            else:
+                self.pins.decide_instructions(before, why=f"undo {decision}",
+                                              source="review app undo")
+            self._save()
+            return f"undid {decision} of the instructions of {key[0]}"
         if before is None:
             self.pins.forget(*key, why=f"undo {decision}", source="review app undo")
         else:

@@ -2,7 +2,8 @@
 
 - in-process: ``ToolServer(tools).server`` (mutate ``.tools`` between fetches);
 - stdio: ``python toolserver.py`` reads its tool list (wire JSON) from the file named in
-  ``MCP_REVIEW_TOOLS_FILE`` on every ``tools/list``, so a test edits the file between fetches;
+  ``MCP_REVIEW_TOOLS_FILE`` on every ``tools/list``, so a test edits the file between fetches
+  (and sends ``MCP_REVIEW_INSTRUCTIONS`` as its instructions, when set);
 - HTTP: ``ToolServer(tools).http_app(token=...)`` (a fresh Streamable HTTP ASGI app, optionally
   answering 401 unless ``Authorization: Bearer <token>``); ``serve_http`` runs one on a thread.
 Lists are served two tools per page so every fetch exercises pagination.
@@ -139,7 +140,9 @@ def _stdio_main() -> None:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
 
-    srv = ToolServer(read, name=os.environ.get("MCP_REVIEW_SERVER_NAME", "toolserver"))
+    instructions = os.environ.get("MCP_REVIEW_INSTRUCTIONS")  # sent in initialize/discover
+    srv = ToolServer(read, name=os.environ.get("MCP_REVIEW_SERVER_NAME", "toolserver"),
+                     instructions=instructions)
     print("toolserver: started", file=sys.stderr, flush=True)
 
     async def main() -> None:

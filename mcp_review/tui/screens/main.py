@@ -319,15 +319,18 @@ class MainScreen(Screen[None]):
         return s if s is not None and s.instructions is not None else None
 
     def action_next_review(self) -> None:
-        """Move to the next tool needing review, after the cursor, wrapping around."""
+        """Move to the next tool (or server row whose instructions wait for a decision) needing
+        review, after the cursor, wrapping around."""
         table = self.query_one("#tools", DataTable)
         n = table.row_count
         start = table.cursor_row
+        waiting = {"server\x00" + s.name for s in self.servers if s.instructions is not None
+                   and s.instructions.policy.outcome in ("review", "block")}
         for step in range(1, n + 1):
             i = (start + step) % n
             key = table.coordinate_to_cell_key((i, 0)).row_key.value
             e = self._entry_for(key)
-            if e is not None and e.needs_review:
+            if (e is not None and e.needs_review) or key in waiting:
                 table.move_cursor(row=i, animate=False)
                 return
         self.notify("nothing needs review", timeout=3)
