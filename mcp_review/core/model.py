@@ -48,7 +48,10 @@ class ToolDef:
 
     @classmethod
     def from_wire(cls, data: Any, *, source: str = "<tool>") -> ToolDef:
-        """Validate the minimum shape of a tool definition; errors name ``source``."""
+        """Read one definition exactly as sent: any JSON object with a string ``name`` is a tool
+        (errors name ``source``). Deviations from the protocol's schema (no ``inputSchema``, a
+        description that is not a string, ...) are not errors here: they are findings on the
+        tool (:mod:`mcp_review.core.protocol`), and the typed accessors below read past them."""
         if not isinstance(data, dict):
             raise InputError(
                 f"a tool definition must be a JSON object, got {_json_kind(data)}", source=source
@@ -56,21 +59,6 @@ class ToolDef:
         name = data.get("name")
         if not isinstance(name, str):
             raise InputError("tool definition has no string 'name'", source=source)
-        for key in ("description", "title"):
-            if key in data and data[key] is not None and not isinstance(data[key], str):
-                raise InputError(f"tool {name!r}: '{key}' must be a string", source=source)
-        if "inputSchema" not in data:
-            raise InputError(f"tool {name!r} has no 'inputSchema'", source=source)
-        for key in ("inputSchema", "outputSchema"):
-            if key in data and data[key] is not None and not isinstance(data[key], (dict, bool)):
-                raise InputError(
-                    f"tool {name!r}: '{key}' must be a JSON Schema object, got "
-                    f"{_json_kind(data[key])}",
-                    source=source,
-                )
-        ann = data.get("annotations")
-        if ann is not None and not isinstance(ann, dict):
-            raise InputError(f"tool {name!r}: 'annotations' must be an object", source=source)
         try:
             normalize(data)
         except (ValueError, TypeError) as e:
@@ -82,25 +70,32 @@ class ToolDef:
     def name(self) -> str:
         return self.wire["name"]
 
+    # A field of the wrong JSON type reads as absent here (the digest and the diff still see it
+    # exactly as sent, and core/protocol.py reports it); a missing inputSchema reads as ``{}``.
     @property
     def title(self) -> str | None:
-        return self.wire.get("title")
+        v = self.wire.get("title")
+        return v if isinstance(v, str) else None
 
     @property
     def description(self) -> str | None:
-        return self.wire.get("description")
+        v = self.wire.get("description")
+        return v if isinstance(v, str) else None
 
     @property
     def input_schema(self) -> Any:
-        return self.wire.get("inputSchema")
+        v = self.wire.get("inputSchema")
+        return v if isinstance(v, (dict, bool)) else {}
 
     @property
     def output_schema(self) -> Any | None:
-        return self.wire.get("outputSchema")
+        v = self.wire.get("outputSchema")
+        return v if isinstance(v, (dict, bool)) else None
 
     @property
     def annotations(self) -> dict[str, Any]:
-        return self.wire.get("annotations") or {}
+        v = self.wire.get("annotations")
+        return v if isinstance(v, dict) else {}
 
     # Digest -----------------------------------------------------------------------------
     def hashed_projection(self) -> dict[str, Any]:

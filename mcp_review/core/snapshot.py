@@ -13,7 +13,8 @@
       "ttl_ms": null, "cache_scope": null,
       "instructions": "...",                               // optional: as sent, if any
       "tools": [ { <tool definition, wire JSON> }, ... ],
-      "error": null                                        // or {"kind": "...", "message": "..."}
+      "error": null,                                       // or {"kind": "...", "message": "..."}
+      "notes": ["..."]                 // optional: list entries that were not tools
     }
   }
 }
@@ -52,6 +53,8 @@ class ServerSnapshot:
     """``{"kind": "timed-out" | "spawn-failed" | ..., "message": "..."}`` when unreachable."""
     instructions: str | None = None
     """The server's ``instructions`` as sent (None: none sent; see core/instructions.py)."""
+    notes: list[str] = field(default_factory=list)
+    """What reading the list passed over (an entry with no string name is not a tool)."""
 
     @property
     def server_version(self) -> str | None:
@@ -70,7 +73,7 @@ class ServerSnapshot:
             **({"instructions": self.instructions} if self.instructions is not None else {}),
             "tools": [t.wire for t in self.tools],
             "error": self.error,
-        }
+        } | ({"notes": list(self.notes)} if self.notes else {})
 
 
 @dataclass(slots=True)
@@ -126,6 +129,8 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
             cache_scope=s.get("cache_scope"),
             error=s.get("error"),
             instructions=instructions,
+            notes=[n for n in s.get("notes") or [] if isinstance(n, str)]
+            if isinstance(s.get("notes"), list) else [],
         )
     return snap
 

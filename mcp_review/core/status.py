@@ -24,6 +24,7 @@ from mcp_review.core.instructions import InstructionsStatus, instructions_status
 from mcp_review.core.model import ChangeClass, ToolDef
 from mcp_review.core.pins import Decision, Pin, PinFile, make_pin
 from mcp_review.core.policy import Outcome, PolicyResult, decide, facts_for
+from mcp_review.core.protocol import ProtocolFinding, duplicate_findings, tool_findings
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 
 AUTO_WHO = "mcp-review (policy {tier})"
@@ -101,6 +102,9 @@ class ToolStatus:
     shadows: list[str] = field(default_factory=list)
     """``server/tool`` names this tool's name imitates through homoglyphs or hidden
     characters (``rеad_file`` with a Cyrillic е beside ``read_file``)."""
+    protocol: list[ProtocolFinding] = field(default_factory=list)
+    """Where the live definition breaks the MCP schema of the server's protocol version
+    (core/protocol.py): informs, never changes the verdict."""
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -314,7 +318,7 @@ def server_status(
         name=server.name, principal=server.principal,
         tier=pins.tier_for(server.name, default=default_tier), error=server.error,
         server_version=server.server_version, protocol_version=server.protocol_version,
-        calls=calls,
+        calls=calls, notes=list(server.notes),
     )
     if server.error:
         # An unreachable server says nothing about its tools: none are reported removed.
@@ -334,6 +338,9 @@ def server_status(
         tier = pins.tier_for(server.name, name, default=default_tier)
         st = _tool_status(server, name, defs[0], pinned.get(name), tier, calls, witnesses,
                           keep_valid_calls)
+        st.protocol = tool_findings(defs[0].wire, server.protocol_version)
+        if len(defs) > 1:
+            st.protocol.append(duplicate_findings(len(defs), server.protocol_version))
         digests = {d.digest for d in defs}
         if len(digests) > 1:
             # Which of them a client would use is undefined: never let one pass unseen.

@@ -257,6 +257,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
                 out.extend(replay_lines(r, all_calls=all_calls, indent="    ", header=False))
         for n in t.notes:
             out.append(f"      note: {safe_text(n)}")
+        out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
     out.append("")
     out.append(f"{verdict(report, fail_on)}: {_summary(report, fail_on)}")
     return "\n".join(out) + "\n"
@@ -293,18 +294,26 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
             why = "; ".join(_md(r) for r in t.policy.reasons)
             out.append(f"| {mark} | {_md(t.server)}/{_md(t.tool)} | {t.state} | "
                        f"{t.policy.outcome} | {why} |")
-        details = [t for t in shown if t.comparison is not None and t.comparison.changes]
+        details = [t for t in shown
+                   if (t.comparison is not None and t.comparison.changes) or t.protocol]
         for t in details:
+            changes = t.comparison.changes if t.comparison is not None else []
+            what_n = [f"{len(changes)} change(s)"] if changes else []
+            if t.protocol:
+                what_n.append(f"{len(t.protocol)} protocol finding(s)")
             out += ["", f"<details><summary>{_md(t.server)}/{_md(t.tool)}: "
-                        f"{len(t.comparison.changes)} change(s)</summary>", "",
+                        f"{', '.join(what_n)}</summary>", "",
                     "| class | rule | where | what |", "|---|---|---|---|"]
-            for ch in t.comparison.changes[:50]:
+            for ch in changes[:50]:
                 what = _md(ch.message)
                 if ch.has_witness:
                     kind, rejected = ch.witness_wording
                     what += (f"<br>witness {_md(kind)}: "
                              f"{_md(show_value(ch.witness, 160))}: {_md(rejected)}")
                 out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {what} |")
+            # Where the definition, read as sent, breaks the MCP schema (core/protocol.py).
+            out += [f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |"
+                    for f in t.protocol]
             out += ["", "</details>"]
     return "\n".join(out) + "\n"
 
@@ -340,6 +349,14 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                         "locations": loc,
                         "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
                                                 "liveDigest": t.live_digest or ""}})
+        for f in t.protocol:  # a protocol rule the definition breaks, one result each
+            results.append({"ruleId": f.rule, "level": "note",
+                            "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                                                f"{sarif_text(f.message)} ({f.pointer})"},
+                            "locations": loc,
+                            "partialFingerprints": {
+                                "toolKey": f"{t.server}/{t.principal}/{t.tool}",
+                                "liveDigest": t.live_digest or ""}})
     for i in _instructions(report):
         why = "; ".join(sarif_text(r) for r in i.policy.reasons) or i.state
         results.append({"ruleId": f"instructions-{i.state}",

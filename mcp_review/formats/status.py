@@ -33,6 +33,7 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
          "decided_at": "…" | null, "decided_by": "…" | null, "note": "…" | null,
          "calls_recorded": n,                          // calls to this tool in the server log
          "notes": ["…"],
+         "protocol": [{"rule", "pointer", "message"}],  // breaks of the MCP schema (as sent)
          "comparison": null | {                        // when the digest changed: as `gate`
             "verdict", "tool", "old_digest", "new_digest", "changes": [{"rule", "class",
             "pointer", "message", "direction", "witness"?}], "counts", "replay"?, …}}
@@ -84,6 +85,7 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "calls_recorded": t.calls_recorded,
         "notes": list(t.notes),
         "shadows": list(t.shadows),
+        "protocol": [f.to_json() for f in t.protocol],
         "comparison": comparison_doc(cmp, all_calls=all_calls) if cmp is not None else None,
     }
     return Doc(d) if isinstance(d["comparison"], Doc) else d
@@ -198,6 +200,7 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                 out.append(f"      - {safe_text(r)}")
             for n in t.notes:
                 out.append(f"      note: {safe_text(n)}")
+            out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
             cmp = t.comparison
             if cmp is not None:
                 for c in cmp.changes:

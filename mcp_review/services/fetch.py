@@ -397,15 +397,96 @@ class Listing:
     ttl_ms: int | None
     cache_scope: str | None
     pages: int
+    notes: list[str] = field(default_factory=list)
+    """What was read past: entries of a raw list that are not tools (no string name)."""
+
+
+@dataclass(slots=True)
+class _Page:
+    wires: list[dict[str, Any]]
+    next_cursor: str | None
+    ttl_ms: int | None = None
+    cache_scope: str | None = None
+    skipped: list[str] = field(default_factory=list)
+
+
+async def _raw_list_result(client: Any, cursor: str | None) -> Any:
+    """The ``tools/list`` result exactly as the server sent it (parsed JSON, not validated).
+
+    The SDK offers no public way to skip its models, so this sends the request the way
+    ``ClientSession.send_request`` does (its per-version stamp: headers, ``_meta``; the
+    session's read timeout) and stops before validation. Covered over stdio and Streamable
+    HTTP by tests/test_wild.py, so an SDK upgrade that moves these names fails there."""
+    import mcp_types as types
+
+    session = client.session
+    params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+    data = types.ListToolsRequest(params=params).model_dump(by_alias=True, mode="json",
+                                                            exclude_none=True)
+    opts: dict[str, Any] = {}
+    session._stamp(data, opts)
+    timeout = session._session_read_timeout_seconds
+    if timeout is not None:
+        opts["timeout"] = timeout
+    return await session._dispatcher.send_raw_request(data["method"], data.get("params"), opts)
+
+
+def _read_raw_page(raw: Any, *, offset: int) -> _Page:
+    """A raw ``tools/list`` result read as sent: every object with a string ``name`` is a tool;
+    only a result that is not a list of objects is an error for the whole server."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("tools"), list):
+        got = "no 'tools' array" if isinstance(raw, dict) else "not a JSON object"
+        raise FetchError("malformed-tool-list", f"the tools/list result has {got}: there is no "
+                                                "list of tools to read")
+    wires: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    for i, t in enumerate(raw["tools"]):
+        if not isinstance(t, dict):
+            raise FetchError("malformed-tool-list", f"tool #{offset + i} is not a JSON object: "
+                                                    "the result is not a list of tools")
+        if not isinstance(t.get("name"), str):
+            # Nothing can call it (tools/call names the tool): not a tool, and said so.
+            skipped.append(f"entry #{offset + i} of the tool list has no string 'name': not a "
+                           "tool, not read (MCP schema: Tool requires a name)")
+            continue
+        wires.append(t)
+    cursor = raw.get("nextCursor")
+    if cursor is not None and not isinstance(cursor, str):
+        raise FetchError("malformed-tool-list", "nextCursor is not a string: the list cannot "
+                                                "be paged")
+    ttl = raw.get("ttlMs")
+    ttl = ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None
+    scope = raw.get("cacheScope")
+    return _Page(wires, cursor, ttl, scope if isinstance(scope, str) else None, skipped)
+
+
+async def _list_page(client: Any, cursor: str | None, *, offset: int) -> _Page:
+    """One page: through the SDK's models, or, when they reject it, as sent (raw)."""
+    from pydantic import ValidationError
+
+    try:
+        result = await client.list_tools(cursor=cursor, cache_mode="bypass")
+    except ValidationError:
+        return _read_raw_page(await _raw_list_result(client, cursor), offset=offset)
+    wires = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in result.tools]
+    # The model fills defaults (0, "private") even when the server sent nothing, as on every
+    # legacy connection: record only what was really on the wire.
+    sent = getattr(result, "model_fields_set", set())
+    ttl_ms = result.ttl_ms if "ttl_ms" in sent else None
+    scope = getattr(result, "cache_scope", None) if "cache_scope" in sent else None
+    scope = str(getattr(scope, "value", scope)) if scope is not None else None
+    return _Page(wires, result.next_cursor, ttl_ms, scope)
 
 
 async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
                          max_pages: int = DEFAULT_MAX_PAGES,
                          on_page: Callable[[int], Any] | None = None) -> Listing:
-    """Every page of ``tools/list``, bypassing any cache; raises ``FetchError`` on a bad list."""
-    from pydantic import ValidationError
+    """Every page of ``tools/list``, bypassing any cache; raises ``FetchError`` on a bad list.
 
+    A page the SDK's models reject is read as sent (``_read_raw_page``): a tool that breaks the
+    protocol's schema is still read, pinned and compared, and reported by core/protocol.py."""
     tools: list[ToolDef] = []
+    notes: list[str] = []
     cursor: str | None = None
     ttl_ms: int | None = None
     scope: str | None = None
@@ -413,13 +494,12 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
     first_page: list[dict[str, Any]] | None = None
     page_of: dict[str, int] = {}
     for page in range(max_pages):
-        try:
-            result = await client.list_tools(cursor=cursor, cache_mode="bypass")
-        except ValidationError as e:
-            raise FetchError("malformed-tool-list", _describe_validation(e, offset=len(tools))) from None
-        wires = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in result.tools]
+        got = await _list_page(client, cursor, offset=len(tools))
+        wires = got.wires
+        notes.extend(got.skipped)
         if page == 0:
             first_page = wires
+            ttl_ms, scope = got.ttl_ms, got.cache_scope
         for w in wires:
             name = w.get("name")
             if isinstance(name, str) and page_of.get(name, page) != page:
@@ -429,36 +509,28 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
                     f"tool {name!r} was on page {page_of[name] + 1} and again on page {page + 1}"))
             if isinstance(name, str):
                 page_of.setdefault(name, page)
-        if page == 0:
-            # The model fills defaults (0, "private") even when the server sent nothing, as on
-            # every legacy connection: record only what was really on the wire.
-            sent = getattr(result, "model_fields_set", set())
-            ttl_ms = result.ttl_ms if "ttl_ms" in sent else None
-            scope = getattr(result, "cache_scope", None) if "cache_scope" in sent else None
-            scope = str(getattr(scope, "value", scope)) if scope is not None else None
-        for i, (t, wire) in enumerate(zip(result.tools, wires, strict=True)):
+        for wire in wires:
             try:
                 tools.append(ToolDef.from_wire(wire, source=f"tool #{len(tools)}"))
             except InputError as e:
+                # Only what cannot be canonicalised (NaN, nesting past the cap) lands here.
                 raise FetchError("malformed-tool-list",
-                                 f"tool #{len(tools) + i} {t.name!r}: {e.detail}") from None
+                                 f"tool #{len(tools)} {wire.get('name')!r}: {e.detail}") from None
         if on_page is not None:
             on_page(len(tools))
         if len(tools) > max_tools:
             raise FetchError("flood", f"more than {max_tools} tools (stopped after {len(tools)} "
                                       f"in {page + 1} pages); raise max_tools if this is real")
-        cursor = result.next_cursor
+        cursor = got.next_cursor
         if cursor is None:
             if page > 0:
                 # Paged: read page 1 again. A list that changed while it was paged (a tool
                 # added, removed or edited in front of the cursor) is reported, not merged.
-                again = await client.list_tools(cursor=None, cache_mode="bypass")
-                now = [t.model_dump(by_alias=True, exclude_none=True, mode="json")
-                       for t in again.tools]
-                if now != first_page:
+                again = await _list_page(client, None, offset=0)
+                if again.wires != first_page:
                     raise FetchError("malformed-tool-list", _changed_between_pages(
                         "page 1 is no longer what it was when paging began"))
-            return Listing(tools, ttl_ms, scope, page + 1)
+            return Listing(tools, ttl_ms, scope, page + 1, notes)
         if cursor in seen_cursors:
             raise FetchError("malformed-tool-list", f"the server repeated cursor {cursor[:40]!r} "
                                                     f"(page {page + 1}): pagination loops")
@@ -470,22 +542,6 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
 def _changed_between_pages(detail: str) -> str:
     return (f"the tool list changed while it was being paged ({detail}); nothing was merged: "
             "fetch again")
-
-
-def _describe_validation(e: Any, *, offset: int) -> str:
-    parts = []
-    for err in e.errors()[:3]:
-        loc = list(err.get("loc", ()))
-        where = ".".join(str(x) for x in loc)
-        if len(loc) >= 2 and loc[0] == "tools" and isinstance(loc[1], int):
-            idx = loc[1] + offset
-            inp = err.get("input")
-            name = inp.get("name") if isinstance(inp, dict) else None
-            field_ = ".".join(str(x) for x in loc[2:]) or "(the tool itself)"
-            where = f"tool #{idx}" + (f" {name!r}" if isinstance(name, str) else "") + f": {field_}"
-        parts.append(f"{where}: {err.get('msg')}")
-    more = len(e.errors()) - 3
-    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
 # --- one server ----------------------------------------------------------------------------
@@ -572,6 +628,7 @@ async def fetch_server(
                     snap.tools = listing.tools
                     snap.ttl_ms = listing.ttl_ms
                     snap.cache_scope = listing.cache_scope
+                    snap.notes = listing.notes
         except Exception as e:  # cancellation (BaseException) propagates on purpose
             kind, message = classify(e, cfg, probe)
             tail = _stderr_tail(errlog, scrub=cfg.scrub)

@@ -327,7 +327,7 @@ class ReviewSource:
             flags.add(FLAG_HIDDEN)
         e.flags = frozenset(flags)
         e.reasons = tuple(t.policy.reasons)
-        e.notes = tuple(t.notes)
+        e.notes = tuple(t.notes) + tuple(f.line() for f in t.protocol)
         e.shadows = tuple(t.shadows)
         if cmp is not None:
             e.summary = _summary(cmp)

@@ -13,6 +13,12 @@ answering each POST with one ``application/json`` reply). MODE:
 - ``badutf8``: answers ``tools/list`` with a line holding an invalid UTF-8 byte, and stays up;
 - ``shift``: the list changes between page 1 and page 2 (a tool inserted at the front);
 - ``stderrflood``: writes ``MCP_REVIEW_FLOOD_BYTES`` (default 3 MiB) to stderr, then serves.
+- ``wild``: ``WILD_TOOLS``, a list the SDK's models reject: one tool whose ``inputSchema`` has
+  no ``type`` (as older server-filesystem releases send) beside a valid one;
+- ``deviant``: ``DEVIANT_TOOLS``, one break of the MCP schema per tool (a name with a space, a
+  number for a description, a string for annotations, a name listed twice) and an entry with
+  no name, two per page;
+- ``notalist``: answers ``tools/list`` with ``{"tools": {...}}`` (an object, not a list).
 """
 
 from __future__ import annotations
@@ -32,6 +38,27 @@ HOSTILE_NAMES = [f"read{HOSTILE}", f"\nPASS: 0 pinned\n{HOSTILE}", "plain_tool"]
 """Tool names served in ``tools`` mode (one plain tool so a normal line is in every report)."""
 
 PAGE = 2
+
+WILD_TOOLS: list[dict[str, Any]] = [
+    {"name": "search", "description": "Search the files.",
+     "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}},
+                     "required": ["q"]}},
+    {"name": "read_file", "description": "Read the complete contents of a file as text.",
+     "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"}},
+]
+"""Served in ``wild`` mode, exactly as written here."""
+
+DEVIANT_TOOLS: list[Any] = [
+    {"name": "twice", "inputSchema": {"type": "object"}},
+    {"name": "twice", "inputSchema": {"type": "object"}},
+    {"name": "good", "inputSchema": {"type": "object"}},
+    {"name": "has space", "inputSchema": {"type": "object"}},
+    {"name": "numbered", "description": 42, "inputSchema": {"type": "object"}},
+    {"name": "annotated", "annotations": "read-only", "inputSchema": {"type": "object"}},
+    {"description": "an entry with no name"},
+]
+"""Served in ``deviant`` mode, two per page (the raw reading pages too; a name listed twice on
+two pages would read as a list that changed while paged)."""
 
 
 def hostile_tools() -> list[dict[str, Any]]:
@@ -79,6 +106,8 @@ class Hostile:
             good = _ok(mid, {"tools": _plain(["caf\u00e9"])})
             return good.replace(b"caf\\u00e9", b"caf\xff")
         cursor = int(params.get("cursor") or 0)
+        if self.mode == "notalist":
+            return _ok(mid, {"tools": {"name": "not-a-list", "inputSchema": {"type": "object"}}})
         if self.mode == "shift":
             # Page 1 of the old list, then the list gains a tool at the front: page 2 of the
             # new list repeats "b" and "new" is never seen. Merging the two is a list that
@@ -87,6 +116,10 @@ class Hostile:
             tools = _plain(["a", "b", "c", "d"] if cursor == 0 else ["new", "a", "b", "c", "d"])
         elif self.mode == "tools":
             tools = hostile_tools()
+        elif self.mode == "wild":
+            tools = WILD_TOOLS
+        elif self.mode == "deviant":
+            tools = DEVIANT_TOOLS
         else:
             tools = _plain(["alpha", "beta", "gamma"])
         result: dict[str, Any] = {"tools": tools[cursor:cursor + PAGE]}
