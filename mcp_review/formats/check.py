@@ -41,6 +41,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mcp_review.core.groups import change_key, grouped_keys, shared_changes
 from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, md_text, safe_text, sarif_text
 from mcp_review.core.instructions import InstructionsStatus
 from mcp_review.core.policy import Outcome
@@ -218,6 +219,8 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
                    + (f"  [{oc}]" if oc else "") + (f"  {why}" if why else ""))
         out.extend(instr_fmt.diff_lines(i))
     shown = _shown(report)
+    groups = shared_changes(shown)
+    grouped = grouped_keys(groups)
     if shown:
         out.append("")
         out.append("tools:")
@@ -229,8 +232,14 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
         out.append(f" {mark} {_LABEL[t.state]:8} {_id(t)}{prev}"
                    + (f"  [{outcome}]" if outcome else "") + (f"  {why}" if why else ""))
         if t.comparison is not None:
-            changes = t.comparison.changes
             cmp = t.comparison
+            # A change this tool shares with others of its server is listed once, below.
+            changes = [ch for ch in cmp.changes
+                       if (t.server, t.principal, change_key(ch)) not in grouped]
+            shared = len(cmp.changes) - len(changes)
+            if shared:
+                out.append(f"      {shared} change(s) shared with other tools: see 'same "
+                           "change on several tools' below")
             for ch in changes[:max_changes]:
                 out.append(f"      {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
                            f"{safe_text(ch.message)}")
@@ -258,6 +267,16 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
         for n in t.notes:
             out.append(f"      note: {safe_text(n)}")
         out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
+    if groups:
+        out.append("")
+        out.append("same change on several tools:")
+    for g in groups:
+        ch = g.change
+        p = "" if g.principal == "default" else f"[{safe_text(g.principal)}]"
+        out.append(f"  {safe_text(g.server)}{p}  {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
+                   f"{safe_text(ch.message)}")
+        out.append(f"      on {len(g.tools)} tools: "
+                   + ", ".join(safe_text(n) for n in g.tools))
     out.append("")
     out.append(f"{verdict(report, fail_on)}: {_summary(report, fail_on)}")
     return "\n".join(out) + "\n"
@@ -294,10 +313,24 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
             why = "; ".join(_md(r) for r in t.policy.reasons)
             out.append(f"| {mark} | {_md(t.server)}/{_md(t.tool)} | {t.state} | "
                        f"{t.policy.outcome} | {why} |")
-        details = [t for t in shown
-                   if (t.comparison is not None and t.comparison.changes) or t.protocol]
+        groups = shared_changes(shown)
+        grouped = grouped_keys(groups)
+
+        def own(t: ToolStatus) -> list[Any]:
+            """The tool's changes not shared with other tools of its server."""
+            return [ch for ch in (t.comparison.changes if t.comparison is not None else [])
+                    if (t.server, t.principal, change_key(ch)) not in grouped]
+
+        if groups:
+            out += ["", "Same change on several tools:", "",
+                    "| server | class | rule | where | what | tools |", "|---|---|---|---|---|---|"]
+            for g in groups:
+                out.append(f"| {_md(g.server)} | {g.change.cls} | {g.change.rule} | "
+                           f"{_md(g.change.pointer)} | {_md(g.change.message)} | "
+                           f"{len(g.tools)}: {', '.join(_md(n) for n in g.tools)} |")
+        details = [t for t in shown if own(t) or t.protocol]
         for t in details:
-            changes = t.comparison.changes if t.comparison is not None else []
+            changes = own(t)
             what_n = [f"{len(changes)} change(s)"] if changes else []
             if t.protocol:
                 what_n.append(f"{len(t.protocol)} protocol finding(s)")
