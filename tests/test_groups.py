@@ -102,3 +102,103 @@ def test_markdown_groups_and_json_sarif_stay_per_tool(project, capsys):
     assert sorted(per_tool) == sorted([*NAMES, "solo"])
     sarif = json.loads(_check(capsys, "--format", "sarif"))
     assert len(sarif["runs"][0]["results"]) == 13
+
+
+# --- the app: approve a group at once ----------------------------------------------------------
+
+
+async def _app_with_group(tmp_path: Path) -> tuple[object, object, str]:
+    from servers.toolserver import ToolServer
+
+    from mcp_review.services.config import Config, ServerConfig
+    from mcp_review.services.fetch import fetch_all
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.data import LiveFetcher, ReviewSource
+
+    names = ["tool_00", "tool_01", "tool_02", "tool_03"]
+    ts = ToolServer([_tool(n) for n in names])
+    cfg = ServerConfig("fs", target=ts.server, timeout=30)
+    pins = str(tmp_path / "mcp-pins.toml")
+    first = await fetch_all([cfg])
+    ReviewSource.baseline(LiveFetcher(Config([cfg])), first, pins_path=pins)
+    ts.tools = [_upgraded(n) for n in names]  # tool_00 also changes on its own
+    src = ReviewSource.open(LiveFetcher(Config([cfg])), pins)
+    return ReviewApp(src), src, pins
+
+
+async def _ready(app, pilot) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if app.main is not None and app.main.loaded:
+            return
+    raise AssertionError("fetch never finished")
+
+
+async def _select(app, pilot, name: str) -> None:
+    from textual.widgets import DataTable
+
+    table = app.screen.query_one("#tools", DataTable)
+    for row in range(table.row_count):
+        table.move_cursor(row=row)
+        e = app.main.current_entry()
+        if e is not None and e.name == name:
+            await pilot.pause()
+            return
+    raise AssertionError(f"no row for {name}")
+
+
+async def test_app_approves_the_same_blocked_change_on_many_tools_after_asking_why(tmp_path):
+    from mcp_review.core import audit
+    from mcp_review.tui.data import Status
+    from mcp_review.tui.screens.modals import ReasonScreen, SameChangeScreen
+
+    app, _src, pins = await _app_with_group(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "tool_02")
+        await pilot.press("g")
+        await pilot.pause(0.05)
+        modal = app.screen
+        assert isinstance(modal, SameChangeScreen)
+        # tool_00 has a change of its own: approving it with the group would pin that unseen.
+        assert [e.name for e in modal.entries] == ["tool_02", "tool_01", "tool_03"]
+        await pilot.press("n")  # cancel: nothing written
+        await pilot.pause(0.05)
+        assert load_on_disk(pins)["tool_01"] == _tool("tool_01")
+        await pilot.press("g")
+        await pilot.pause(0.05)
+        await pilot.press("y")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, ReasonScreen)  # blocked (annotation claims less): why?
+        await pilot.press(*"vendor changelog", "enter")
+        await pilot.pause(0.2)
+        statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
+    assert statuses == {"tool_00": Status.BROKEN, "tool_01": Status.PINNED,
+                        "tool_02": Status.PINNED, "tool_03": Status.PINNED}
+    on_disk = load_on_disk(pins)
+    assert {n: on_disk[n] for n in ("tool_01", "tool_02", "tool_03")} == {
+        n: _upgraded(n) for n in ("tool_01", "tool_02", "tool_03")}
+    assert on_disk["tool_00"] == _tool("tool_00")
+    recs = audit.read(audit.audit_path_for(pins))[-3:]
+    assert sorted(r["tool"] for r in recs) == ["tool_01", "tool_02", "tool_03"]
+    assert all(r["why"].startswith("approved a blocked change: vendor changelog") for r in recs)
+
+
+async def test_app_says_so_when_no_other_tool_changed_the_same_way(tmp_path):
+    from mcp_review.tui.screens.main import MainScreen
+
+    app, _src, pins = await _app_with_group(tmp_path)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "tool_00")
+        await pilot.press("g")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, MainScreen)
+        assert any("changed exactly as" in str(n.message) for n in app._notifications)
+    assert load_on_disk(pins)["tool_00"] == _tool("tool_00")
+
+
+def load_on_disk(path: str) -> dict[str, dict]:
+    from mcp_review.core.pins import load_pins
+
+    return {n: p.tool_def().wire for n, p in load_pins(path).for_server("fs", "default").items()}

@@ -65,7 +65,7 @@ def test_baseline_then_drift(work, capsys):
     assert set(t["search"]) == {
         "server", "principal", "tool", "status", "previously_denied", "policy", "decision",
         "pinned_digest", "live_digest", "decided_at", "decided_by", "note", "calls_recorded",
-        "notes", "shadows", "comparison"}
+        "notes", "shadows", "protocol", "comparison"}
 
 
 def test_status_text_is_readable_and_safe(work, capsys):

@@ -18,6 +18,7 @@ from mcp_review.tui.screens.modals import (
     HelpScreen,
     PolicyScreen,
     ReasonScreen,
+    SameChangeScreen,
 )
 from mcp_review.tui.screens.review import ReviewResult, ReviewScreen
 
@@ -228,6 +229,46 @@ class ReviewApp(App[None]):
                         break
 
         self.push_screen(ApproveAllScreen(server.name, entries), done)
+
+    def approve_same_change(self, entry: ToolEntry) -> None:
+        """Approve at once every tool of ``entry``'s server that changed exactly as it did (the
+        same change on many tools, issue 14): a modal lists them first; if any is blocked by
+        policy the reason is asked once, as for one tool, and logged for each."""
+        server = next((s for s in (self.main.servers if self.main else [])
+                       if s.name == entry.server), None)
+        group = self.source.same_changes(entry, server.tools if server else [])
+        if len(group) < 2:
+            self.notify(f"no other tool of {plain_line(entry.server, 30)} changed exactly as "
+                        f"{name_line(entry.name)} did", markup=False, timeout=4)
+            return
+        blocked = [e for e in group if e.blocked]
+        cmp = self.source.comparison(entry)
+        changes = [c.message for c in cmp.changes] if cmp is not None else []
+
+        def approve_all(why: str = "") -> None:
+            for e in group:
+                if not self.decide(e, "approved", "approved with the same change on "
+                                   f"{len(group)} tools", why=why if e.blocked else ""):
+                    break
+
+        def got_reason(reason: str | None) -> None:
+            if reason:
+                approve_all(reason)
+
+        def done(ok: bool | None) -> None:
+            if not ok:
+                return
+            if blocked:
+                why = "; ".join(blocked[0].reasons) or "policy: block"
+                self.push_screen(ReasonScreen(
+                    f"Why is this change safe to trust on {len(group)} tools?",
+                    f"Blocked by policy: {why}. The reason is written to the audit log."),
+                    got_reason)
+            else:
+                approve_all()
+
+        self.push_screen(SameChangeScreen(entry.server, group, changes,
+                                          blocked=bool(blocked)), done)
 
     def apply_auto_approvals(self) -> None:
         """Re-pin every tool whose policy outcome is auto-approve, after a modal listing them

@@ -351,6 +351,27 @@ class ReviewSource:
         return (bool(cmp.changes) and cmp.classes() <= ok and not cmp.broken_calls
                 and not any(c.new_text for c in cmp.changes))
 
+    def same_changes(self, e: ToolEntry, tools: Iterable[ToolEntry]) -> list[ToolEntry]:
+        """The changed ``tools`` of ``e``'s server (and principal) that differ from their pins in
+        exactly the way ``e`` does: the same set of changes (core/groups.py), none of them
+        with a witness, no broken recorded call. ``e`` first; empty when ``e`` has no such
+        change set."""
+        from mcp_review.core.groups import signature
+
+        def sig(x: ToolEntry) -> Any:
+            cmp = self.comparison(x)
+            if (x.status not in (Status.CHANGED, Status.BROKEN) or x.current is None
+                    or cmp is None or cmp.broken_calls):
+                return None
+            return signature(cmp.changes)
+
+        mine = sig(e)
+        if mine is None:
+            return []
+        others = [x for x in tools if x.server == e.server and x.principal == e.principal
+                  and x.key != e.key and sig(x) == mine]
+        return [e, *others]
+
     # Writing ------------------------------------------------------------------------------------
     def _save(self) -> None:
         if self.pins_path is not None:

@@ -63,6 +63,8 @@ class MainScreen(Screen[None]):
         Binding("a", "approve", "Approve", tooltip="Approve the selected tool (asks first)"),
         Binding("d", "deny", "Deny", tooltip="Deny the selected tool (asks first)"),
         Binding("e", "note", "Note", tooltip="A note kept with the selected tool's next decision"),
+        Binding("g", "approve_same", "Approve same change", show=False,
+                tooltip="Approve every tool of this server changed exactly like this one"),
         Binding("A", "approve_compatible", "Approve compatible", show=False,
                 tooltip="Approve every compatible-only change of this server"),
         Binding("P", "auto_approve", "Apply auto-approvals", show=False,
@@ -410,6 +412,11 @@ class MainScreen(Screen[None]):
         s = self.current_server()
         if s is not None:
             self.app.approve_compatible(s)  # type: ignore[attr-defined]
+
+    def action_approve_same(self) -> None:
+        e = self.current_entry()
+        if e is not None:
+            self.app.approve_same_change(e)  # type: ignore[attr-defined]
 
     def action_auto_approve(self) -> None:
         self.app.apply_auto_approvals()  # type: ignore[attr-defined]

@@ -172,6 +172,38 @@ class ApproveAllScreen(ApproveListScreen):
                                 ("  " + e.summary, "$text-muted"))
 
 
+class SameChangeScreen(ApproveListScreen):
+    """Lists the tools of one server that changed in exactly the same way, with the change(s),
+    before approving them together (issue 14: the same change on many tools, once)."""
+
+    def __init__(self, server: str, entries: list[ToolEntry], changes: list[str], *,
+                 blocked: bool = False) -> None:
+        super().__init__(entries)
+        self.server = server
+        self.changes = changes
+        self.blocked = blocked
+
+    def heading(self) -> Content:
+        return Content.assemble(
+            (f"Approve the same change on {_plural(len(self.entries), 'tool')} of ", "bold"),
+            safe_content(self.server, style="bold", one_line=True, limit=80), "?")
+
+    def explanation(self) -> Content:
+        parts: list[Content | str | tuple[str, str]] = []
+        for msg in self.changes[:5]:
+            parts += ["• ", safe_content(msg, one_line=True, limit=200), "\n"]
+        if len(self.changes) > 5:
+            parts.append((f"… and {len(self.changes) - 5} more\n", "$text-muted"))
+        parts.append(("Each tool is pinned to the definition served now."
+                      + (" Blocked by policy: you will be asked why (kept in the audit log)."
+                         if self.blocked else ""), "$text-muted"))
+        return Content.assemble(*parts)
+
+    def row(self, e: ToolEntry) -> Content:
+        return Content.assemble("• ", name_content(e.name, limit=100),
+                                ("  " + e.summary, "$text-muted"))
+
+
 class AutoApproveScreen(ApproveListScreen):
     """Lists every tool whose policy outcome is auto-approve before re-pinning them."""
 
@@ -317,6 +349,7 @@ HELP = [
         ("a / d", "approve / deny the selected tool (asks first; blocked: asks why)"),
         ("e", "write a note for the selected tool's next decision"),
         ("A", "approve every compatible-only change of the server (lists them first)"),
+        ("g", "approve every tool of the server changed exactly like this one (lists them)"),
         ("P", "apply auto-approvals: re-pin what the policy tiers allow (lists them first)"),
         ("p", "policy tier for the tool or its server"),
         ("u", "undo the last decision (asks first)"),
