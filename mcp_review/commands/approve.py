@@ -16,7 +16,12 @@ import sys
 
 from mcp_review import exitcodes
 from mcp_review.commands import _pinning
-from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
+from mcp_review.services.inputs import (
+    add_calls_option,
+    add_candidate_option,
+    add_config_args,
+    add_pins_option,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -27,6 +32,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="approve the server's instructions (pinned per server and principal, "
                         "like a tool description) instead of a tool")
     add_config_args(p, server_option=False)
+    add_candidate_option(p)
     p.add_argument("--snapshot", metavar="FILE",
                    help="saved tool lists holding the definition to approve (default: fetch "
                         "the configured servers)")
@@ -97,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
     if st.policy.outcome is Outcome.BLOCK:
         why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
     pins = inp.pins
+    from mcp_review.core.candidate import keep_running
+
+    # --candidate: the running version's approval stays beside the candidate's.
+    pin = keep_running(pin, pins.get(*st.key), candidate=args.server in inp.candidates)
     pins.decide(pin, why=why, source="approve")
     result = save_pins(pins, inp.pins_path)
     _pinning.report_save(result, inp.pins_path)

@@ -5,11 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
+from mcp_review.services.inputs import (
+    add_calls_option,
+    add_candidate_option,
+    add_config_args,
+    add_pins_option,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
+    add_candidate_option(p)
     add_pins_option(p)
     p.add_argument("--from-snapshot", metavar="FILE",
                    help="review a saved snapshot offline instead of connecting (the config is "
@@ -50,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         from mcp_review.commands import _pinning
         from mcp_review.core.pins import save_pins
 
-        done = apply_auto_approvals(report, inp.pins)
+        done = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)
         _pinning.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
         print(f"mcp-review: re-pinned {len(done)} auto-approved tool(s) in {inp.pins_path}",
               file=sys.stderr)

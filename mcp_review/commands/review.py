@@ -5,11 +5,17 @@ from __future__ import annotations
 import argparse
 
 from mcp_review import exitcodes
-from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
+from mcp_review.services.inputs import (
+    add_calls_option,
+    add_candidate_option,
+    add_config_args,
+    add_pins_option,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
+    add_candidate_option(p)
     add_pins_option(p)
     p.add_argument("--snapshot", metavar="FILE",
                    help="review a saved snapshot (`mcp-review snapshot`) instead of fetching "
@@ -31,5 +37,13 @@ def run(args: argparse.Namespace) -> int:
 
     source = ReviewSource.from_inputs(inp)
 
-    ReviewApp(source, subtitle=inp.pins_path, theme=args.theme).run()
+    app = ReviewApp(source, subtitle=inp.pins_path, theme=args.theme)
+    if inp.candidates:
+        from mcp_review.tui.render import plain_line
+
+        # The header says which version is shown: an upgrade preview must never pass for the
+        # running servers.
+        app.title = ("mcp-review · CANDIDATE of "
+                     + ", ".join(plain_line(n, 40) for n in inp.candidates))
+    app.run()
     return exitcodes.PASS

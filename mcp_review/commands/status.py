@@ -12,11 +12,17 @@ import argparse
 import sys
 
 from mcp_review.commands import _pinning
-from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
+from mcp_review.services.inputs import (
+    add_calls_option,
+    add_candidate_option,
+    add_config_args,
+    add_pins_option,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
+    add_candidate_option(p)
     p.add_argument("--snapshot", metavar="FILE",
                    help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
                         "the configured servers")
@@ -49,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                         keep_valid_calls=args.all_calls)
     applied = []
     if args.apply and report.auto_approvals:
-        applied = apply_auto_approvals(report, inp.pins)
+        applied = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)
         _pinning.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
     if args.format == "json":
         sys.stdout.writelines(fmt.iter_json(report, applied=applied, all_calls=args.all_calls))

@@ -15,7 +15,7 @@ matches a pin under another name counts for nothing. Digests are compared first 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -376,6 +376,15 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
     if pin is None:
         facts = facts_for(None, live)
         return ToolStatus(state=State.NEW, policy=decide(tier, facts), **base)
+    if pin.current_digest() != digest and pin.extra.get("also_approved") is not None:
+        from mcp_review.core.candidate import also_digests
+
+        if digest in also_digests(pin):
+            # The running version's approval, kept when its candidate's was approved.
+            st = ToolStatus(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE), **base)
+            st.notes.append("approved before the candidate's definition was (kept until a "
+                            "decision made without --candidate)")
+            return st
     if pin.current_digest() == digest:
         if pin.approved:
             return ToolStatus(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE), **base)
@@ -406,10 +415,15 @@ def apply_auto_approvals(
     report: StatusReport,
     pins: PinFile,
     snapshot: Snapshot | None = None,
+    *,
+    candidates: Collection[str] = (),
 ) -> list[ToolStatus]:
     """Re-pin every tool the tiers auto-approve (recorded on ``pins``; the caller saves, which
     also writes the audit records). Returns the tools re-pinned. Each pin is bound to exactly
-    the live definition that was judged."""
+    the live definition that was judged. ``candidates``: servers reviewed through their
+    ``[servers.NAME.candidate]``, whose running version's approval is kept (core/candidate.py)."""
+    from mcp_review.core.candidate import keep_running
+
     done = []
     servers = {s.name: s for s in report.servers}
     for t in report.auto_approvals:
@@ -424,6 +438,7 @@ def apply_auto_approvals(
             server_version=srv.server_version if srv else None,
             protocol_version=srv.protocol_version if srv else None,
         )
+        pin = keep_running(pin, t.pin, candidate=t.server in candidates)
         pins.decide(pin, why=why, source=f"policy {t.policy.tier}")
         done.append(t)
     return done

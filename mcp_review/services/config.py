@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -69,6 +70,10 @@ class ServerConfig:
     expanded: tuple[str, ...] = ()
     """Every value a ``${VAR}`` expanded to, in any field (command, args, env, cwd, url,
     headers, calls): scrubbed from every message like env and header values."""
+    candidate: ServerConfig | None = None
+    """``[servers.NAME.candidate]``: the version an upgrade would switch to, under the same
+    name and principal (so approvals made while previewing it land where the switched config
+    looks). Run only with ``--candidate`` (services/inputs.py)."""
 
     def __repr__(self) -> str:
         parts = [f"name={self.name!r}", f"transport={self.transport!r}"]
@@ -146,6 +151,8 @@ class Config:
     """The pin file the config names (``pins = "…"``, relative to the config file), if any."""
     notes: list[str] = field(default_factory=list)
     """What was read but not used (keys of a client's mcp.json mcp-review has no use for)."""
+    candidates: list[str] = field(default_factory=list)
+    """Servers replaced by their ``[servers.NAME.candidate]`` (``--candidate``)."""
 
     def by_name(self, name: str) -> ServerConfig:
         for s in self.servers:
@@ -314,6 +321,10 @@ _SERVER_KEYS = {
     "command", "args", "env", "cwd", "url", "headers", "type", "transport", "principal",
     "policy", "calls", "timeout", "mode",
 }  # fmt: skip
+_CANDIDATE_KEYS = _SERVER_KEYS - {"principal"}
+"""A candidate is reviewed under its server's name and principal: it cannot name another."""
+_STDIO_KEYS = ("command", "args", "env", "cwd")
+_HTTP_KEYS = ("url", "headers")
 _TOP_KEYS = {"servers", "timeout", "concurrency", "max_tools", "max_pages", "state_dir", "pins"}
 _JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
 
@@ -347,6 +358,25 @@ class _Lines:
                 if re.match(r"^\s*\[", self.lines[j]) and not re.match(
                     r"^\s*\[\s*servers\s*\.\s*" + re.escape(name) + r"\s*\.", self.lines[j]
                 ):
+                    break
+                if kre.search(self.lines[j]):
+                    return j + 1
+        return start + 1
+
+    def candidate(self, name: str, key: str | None = None) -> int | None:
+        """The line of ``[servers.NAME.candidate]`` (or of ``key`` in it); else the server's."""
+        hdr = re.compile(
+            r"^\s*\[\s*servers\s*\.\s*(?:" + re.escape(name) + r"|\"" + re.escape(name)
+            + r"\"|'" + re.escape(name) + r"')\s*\.\s*\"?candidate\"?\s*\]")
+        start = next((i for i, line in enumerate(self.lines) if hdr.match(line)), None)
+        if start is None:
+            return self.server(name, "candidate")
+        if key is None:
+            return start + 1
+        for k in _key_parts(key):
+            kre = re.compile(r"(^|[\s{,])\"?" + re.escape(k) + r"\"?\s*=")
+            for j in range(start + 1, len(self.lines)):
+                if re.match(r"^\s*\[", self.lines[j]):
                     break
                 if kre.search(self.lines[j]):
                     return j + 1
@@ -403,9 +433,11 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
         if not isinstance(raw, dict):
             raise where.error(None, "must be a table")
         for k in raw:
-            if k not in _SERVER_KEYS:
+            if k not in _SERVER_KEYS and k != "candidate":
                 raise where.error(k, f"unknown key {k!r} (expected one of: "
-                                     f"{', '.join(sorted(_SERVER_KEYS))})")
+                                     f"{', '.join(sorted(_SERVER_KEYS | {'candidate'}))})")
+        cand_raw = raw.get("candidate")
+        raw = {k: v for k, v in raw.items() if k != "candidate"}
         if "command" in raw and "url" in raw:
             raise where.error("command", "a server takes either 'command' (stdio) or 'url' "
                                          "(HTTP), not both")
@@ -417,8 +449,44 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
             if k in raw:
                 raise where.error(k, f"not used by a {ttype!r} server (a stdio server takes "
                                      "command/args/env/cwd, an HTTP one url/headers)")
-        cfg.servers.append(_server_from(name, raw, where, env, cfg.timeout, Path(src)))
+        server = _server_from(name, raw, where, env, cfg.timeout, Path(src))
+        if cand_raw is not None:
+            cwhere = _Where(src, name, lambda k, n=name: lines.candidate(n, k), "candidate")
+            server = dataclasses.replace(server, candidate=_candidate_from(
+                name, raw, cand_raw, cwhere, env, cfg.timeout, Path(src)))
+        cfg.servers.append(server)
     return cfg
+
+
+def _candidate_from(name: str, raw: Mapping[str, Any], cand: Any, where: _Where,
+                    env: Mapping[str, str], default_timeout: float,
+                    cfg_path: Path) -> ServerConfig:
+    """``[servers.NAME.candidate]``: the server's keys with the candidate's replacing them,
+    ``env`` and ``headers`` merged key by key. Naming the other transport's key (``url`` for a
+    stdio server) switches transport: the server's keys of the old one are not carried over."""
+    if not isinstance(cand, dict):
+        raise where.error(None, "must be a table ([servers.NAME.candidate])")
+    for k in cand:
+        if k not in _CANDIDATE_KEYS:
+            why = ("a candidate is reviewed under its server's principal" if k == "principal"
+                   else f"expected one of: {', '.join(sorted(_CANDIDATE_KEYS))}")
+            raise where.error(k, f"unknown key {k!r} ({why})")
+    merged = dict(raw)
+    if "url" in cand and "command" not in cand:
+        for k in _STDIO_KEYS:
+            merged.pop(k, None)
+    if "command" in cand and "url" not in cand:
+        for k in _HTTP_KEYS:
+            merged.pop(k, None)
+    for k, v in cand.items():
+        if k in ("env", "headers") and isinstance(v, dict) and isinstance(merged.get(k), dict):
+            merged[k] = {**merged[k], **v}
+        else:
+            merged[k] = v
+    if "command" in merged and "url" in merged:
+        raise where.error("command" if "command" in cand else "url",
+                          "a server takes either 'command' (stdio) or 'url' (HTTP), not both")
+    return _server_from(name, merged, where, env, default_timeout, cfg_path)
 
 
 def _positive(data: Mapping[str, Any], key: str, default: float, src: str,
@@ -498,9 +566,12 @@ class _Where:
     src: str
     server: str
     line_of: Any
+    table: str | None = None
+    """``candidate`` for keys of ``[servers.NAME.candidate]``."""
 
     def error(self, key: str | None, msg: str) -> InputError:
-        prefix = f"server {self.server!r}" + (f": {key}" if key else "")
+        where = ".".join(x for x in (self.table, key) if x)
+        prefix = f"server {self.server!r}" + (f": {where}" if where else "")
         return InputError(f"{prefix}: {msg}", source=self.src, line=self.line_of(key))
 
 

@@ -50,6 +50,13 @@ def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 
 
+def add_candidate_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--candidate", action="store_true",
+                   help="upgrade preview: run each server's [servers.NAME.candidate] instead of "
+                        "the server (same name and principal, so the server's pins judge it and "
+                        "approvals land there; the running version's approvals are kept)")
+
+
 def add_pins_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pins", default=None, metavar="FILE",
                    help="the pin file (default: the config's `pins`, else ./mcp-pins.toml); "
@@ -139,12 +146,30 @@ def load_config_for(args: Any, *, required: bool) -> Any:
 
     cfg = load_config(getattr(args, "config", None)) if required else \
         _discover_optional(getattr(args, "config", None))
+    if cfg is not None and getattr(args, "candidate", False):
+        only = getattr(args, "server", None)  # --server (a list); approve's is positional
+        use_candidates(cfg, only=list(only) if isinstance(only, list) else
+                       [only] if isinstance(only, str) else None)
     timeout = getattr(args, "timeout", None)
     if cfg is not None and timeout is not None:
         if timeout <= 0:
             raise InputError("--timeout must be positive")
         cfg.servers = [dataclasses.replace(s, timeout=timeout) for s in cfg.servers]
     return cfg
+
+
+def use_candidates(cfg: Any, *, only: list[str] | None = None) -> None:
+    """``--candidate``: each server that names a candidate is replaced by it (same name and
+    principal); the others are reviewed as they are. Without the flag nothing of a candidate
+    runs. No candidate among the servers reviewed is an input error."""
+    named = [s.name for s in cfg.servers if s.candidate is not None
+             and (not only or s.name in only)]
+    if not named:
+        raise InputError("--candidate: no server reviewed names a candidate (add a "
+                         "[servers.NAME.candidate] table with the keys the upgrade changes)",
+                         source=cfg.source)
+    cfg.servers = [s.candidate if s.candidate is not None else s for s in cfg.servers]
+    cfg.candidates = named
 
 
 @dataclass(slots=True)
@@ -163,6 +188,9 @@ class Inputs:
     quiet: bool = False
     explicit_calls: list[str] = field(default_factory=list)
     """Servers whose log was named with ``--calls``."""
+    candidates: list[str] = field(default_factory=list)
+    """``--candidate``: the servers whose candidate is reviewed in their place. A decision on
+    one of them keeps the running version's approval beside it (core/candidate.py)."""
 
     @property
     def live(self) -> bool:
@@ -250,6 +278,9 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
     from mcp_review.core.pins import PinFile, load_pins
 
     snapshot_path = getattr(args, snapshot_attr, None)
+    if snapshot_path is not None and getattr(args, "candidate", False):
+        raise InputError("--candidate runs each server's candidate live; it cannot be combined "
+                         "with a snapshot file")
     if snapshot_path is None and not live:
         raise InputError(f"--{snapshot_attr.replace('_', '-')} FILE is needed")
     cfg = load_config_for(args, required=snapshot_path is None and require_config)
@@ -262,6 +293,7 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
                  only=only, quiet=bool(getattr(args, "quiet", False)))
     if cfg is not None:
         inp.notes.extend(cfg.notes)
+        inp.candidates = list(cfg.candidates)
     if cfg is not None and only and snapshot_path is None:
         known = {s.name for s in cfg.servers}
         for n in only:

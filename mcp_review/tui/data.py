@@ -191,6 +191,8 @@ class ReviewSource:
         """Notes from saves for the app to show once (a pin file rewritten in a newer version)."""
         self.calls = dict(calls or {})
         self.tiers = dict(tiers or {})
+        self.candidates: list[str] = []
+        """Servers shown through their ``[servers.NAME.candidate]`` (``--candidate``)."""
         self.snapshot: Snapshot | None = None
         self._status: dict[tuple[str, str, str], ToolStatus] = {}
         self._report = StatusReport()
@@ -219,8 +221,10 @@ class ReviewSource:
             fetcher: Fetcher = LiveFetcher(cfg)
         else:
             fetcher = SnapshotFetcher(inp.snapshot())
-        return cls(fetcher, inp.pins, pins_path=inp.pins_path, calls=inp.calls, tiers=inp.tiers,
-                   origins=inp.origins)
+        src = cls(fetcher, inp.pins, pins_path=inp.pins_path, calls=inp.calls, tiers=inp.tiers,
+                  origins=inp.origins)
+        src.candidates = list(getattr(inp, "candidates", []))
+        return src
 
     @classmethod
     def baseline(cls, fetcher: Fetcher, pinned: Snapshot, *, pins_path: str | None = None,
@@ -407,6 +411,10 @@ class ReviewSource:
                 blocked = "; ".join(entry.reasons)
                 audit_why = f"approved a blocked change: {why}" + (
                     f" [blocked: {blocked}]" if blocked else "")
+            from mcp_review.core.candidate import keep_running
+
+            # Previewing a candidate: the running version's approval stays beside it.
+            pin = keep_running(pin, before, candidate=entry.server in self.candidates)
             self.pins.decide(pin, why=audit_why, source="review app")
         elif decision == "approved":
             # Approving a removal acknowledges it: the pin goes.
@@ -454,7 +462,7 @@ class ReviewSource:
             return []
         before = {t.key: self.pins.get(*t.key) for t in picked}
         done = apply_auto_approvals(StatusReport(servers=self._report.servers, tools=picked),
-                                    self.pins, self.snapshot)
+                                    self.pins, self.snapshot, candidates=self.candidates)
         for t in done:
             self._history.append((t.key, before[t.key], "auto-approval"))
         self._save()

@@ -1,0 +1,193 @@
+"""Upgrade preview (issue 14 item 2): ``[servers.NAME.candidate]`` and ``--candidate``.
+
+Two versions of one local stdio server (tests/servers/toolserver.py, started through a launcher
+that records which version ran): the candidate is reviewed against the server's pins, an
+approval made while previewing it lands under the server's name and keeps the running
+version's, and without ``--candidate`` the candidate never runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from servers.toolserver import tool
+
+from mcp_review.cli import main
+from mcp_review.core.candidate import ALSO_KEY
+from mcp_review.core.pins import load_pins
+
+SERVERS = Path(__file__).parent / "servers"
+V1 = [tool("read_file", "Read a file.", path={"type": "string"}),
+      tool("list_dir", "List a folder.", path={"type": "string"})]
+V2 = [{**tool("read_file", "Read a file."),
+       "inputSchema": {"type": "object", "required": ["path", "encoding"],
+                       "properties": {"path": {"type": "string"},
+                                      "encoding": {"type": "string"}}}},
+      tool("list_dir", "List a folder.", path={"type": "string"})]
+
+LAUNCH = """\
+import os, runpy, sys
+with open(os.environ["LAUNCH_LOG"], "a") as f:
+    f.write(sys.argv[1] + "\\n")
+os.environ["MCP_REVIEW_TOOLS_FILE"] = sys.argv[1] + ".json"
+sys.argv = [sys.argv[0]]
+runpy.run_path(os.environ["TOOLSERVER"], run_name="__main__")
+"""
+
+
+def _server(version: str) -> str:
+    return (f'command = {json.dumps(sys.executable)}\n'
+            f'args = [{json.dumps("launch.py")}, "{version}"]\n')
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "v1.json").write_text(json.dumps(V1))
+    (tmp_path / "v2.json").write_text(json.dumps(V2))
+    (tmp_path / "launch.py").write_text(LAUNCH)
+    env = (f'env = {{ LAUNCH_LOG = {json.dumps(str(tmp_path / "launches.log"))}, '
+           f'TOOLSERVER = {json.dumps(str(SERVERS / "toolserver.py"))} }}\n')
+    (tmp_path / "mcp-review.toml").write_text(
+        "timeout = 60\n\n[servers.files]\n" + _server("v1") + f'cwd = "{tmp_path}"\n' + env
+        + '\n[servers.files.candidate]\nargs = ["launch.py", "v2"]\n'
+        + 'env = { EXTRA = "candidate only" }\n')
+    return tmp_path
+
+
+def _run(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str]:
+    capsys.readouterr()
+    rc = main(list(args))
+    return rc, capsys.readouterr().out
+
+
+def _launches(root: Path) -> list[str]:
+    p = root / "launches.log"
+    return p.read_text().split() if p.exists() else []
+
+
+@pytest.mark.slow
+def test_preview_review_approve_then_switch(project: Path, capsys):
+    assert main(["pin", "--yes", "-q"]) == 0
+    rc, out = _run(capsys, "check", "-q")
+    assert rc == 0 and "PASS: 2 pinned" in out, out
+    assert _launches(project) == ["v1", "v1"]  # pin and check: the candidate never ran
+
+    # The candidate, judged by the server's pins: its breaking change, under the server's name.
+    rc, out = _run(capsys, "check", "-q", "--candidate")
+    assert rc == 1, out
+    assert "BROKEN   files/read_file" in out and "required-added" in out
+    assert _launches(project)[-1] == "v2"
+    rc, out = _run(capsys, "status", "-q", "--candidate", "--format", "json")
+    doc = json.loads(out)
+    assert rc == 1 and {t["tool"]: t["status"] for t in doc["tools"]} == {
+        "list_dir": "pinned", "read_file": "broken"}
+
+    # Approved while previewing: the pin is the candidate's definition, the running one kept.
+    assert main(["approve", "files", "read_file", "--candidate", "--yes", "-q"]) == 0
+    pin = load_pins("mcp-pins.toml").get("files", "default", "read_file")
+    assert json.loads(pin.definition) == V2[0]
+    assert [json.loads(t) for t in pin.extra[ALSO_KEY]] == [V1[0]]
+    rc, out = _run(capsys, "check", "-q", "--candidate")
+    assert rc == 0 and "PASS: 2 pinned" in out, out
+    # ... and the running version is still approved: nothing it serves is withheld.
+    rc, out = _run(capsys, "check", "-q")
+    assert rc == 0 and "PASS: 2 pinned" in out, out
+
+    # Switching the config to the candidate is a no-op for the pins.
+    before = (project / "mcp-pins.toml").read_bytes()
+    text = (project / "mcp-review.toml").read_text()
+    (project / "mcp-review.toml").write_text(
+        text.split("\n[servers.files.candidate]")[0].replace('"v1"]', '"v2"]'))
+    rc, out = _run(capsys, "check", "-q")
+    assert rc == 0 and "PASS: 2 pinned" in out, out
+    assert _launches(project)[-1] == "v2"
+    assert (project / "mcp-pins.toml").read_bytes() == before
+    rc, out = _run(capsys, "check", "-q", "--candidate")
+    assert rc == 2  # no candidate left in the config: an input error, not a silent review
+
+
+@pytest.mark.slow
+def test_candidate_option_needs_a_candidate_and_no_snapshot(project: Path, capsys):
+    (project / "mcp-review.toml").write_text(
+        (project / "mcp-review.toml").read_text().split("\n[servers.files.candidate]")[0])
+    capsys.readouterr()
+    assert main(["check", "-q", "--candidate"]) == 2
+    assert "no server reviewed names a candidate" in capsys.readouterr().err
+    assert main(["status", "--candidate", "--snapshot", "x.json"]) == 2
+    assert _launches(project) == []
+
+
+# --- the config -----------------------------------------------------------------------------
+
+
+def test_candidate_keys_replace_env_and_headers_merge(tmp_path: Path):
+    from mcp_review.services.config import load_config
+
+    p = tmp_path / "mcp-review.toml"
+    p.write_text('[servers.fs]\ncommand = "npx"\nargs = ["-y", "fs@1", "/srv"]\n'
+                 'env = { A = "1", B = "2" }\n\n[servers.fs.candidate]\n'
+                 'args = ["-y", "fs@2", "/srv"]\nenv = { B = "3" }\n\n'
+                 '[servers.web]\nurl = "http://127.0.0.1:1/mcp"\n'
+                 'headers = { Authorization = "Bearer t0k3n-abcdef" }\n'
+                 '[servers.web.candidate]\nheaders = { X-Trace = "1" }\n'
+                 '[servers.plain]\ncommand = "x"\n')
+    fs, web, plain = load_config(p).servers
+    assert fs.args == ("-y", "fs@1", "/srv") and dict(fs.env) == {"A": "1", "B": "2"}
+    c = fs.candidate
+    assert c is not None and (c.name, c.principal, c.command) == ("fs", "default", "npx")
+    assert c.args == ("-y", "fs@2", "/srv") and dict(c.env) == {"A": "1", "B": "3"}
+    assert dict(web.candidate.headers) == {"Authorization": "Bearer t0k3n-abcdef", "X-Trace": "1"}
+    assert plain.candidate is None
+    assert "t0k3n-abcdef" not in repr(web.candidate)  # its secrets are redacted like a server's
+
+
+@pytest.mark.parametrize(("candidate", "line", "message"), [
+    ('args = "no"', 6, "server 'fs': candidate.args: must be a list of strings"),
+    ('principal = "ops"', 6, "candidate.principal: unknown key 'principal' (a candidate is "
+                             "reviewed under its server's principal)"),
+    ('nope = 1', 6, "candidate.nope: unknown key 'nope'"),
+    ('timeout = -1', 6, "candidate.timeout: must be a positive number"),
+    ('url = "ftp://x"', 6, "candidate.url: must start with http:// or https://"),
+])
+def test_candidate_errors_name_file_and_line(tmp_path: Path, candidate: str, line: int,
+                                              message: str):
+    from mcp_review.core.errors import InputError
+    from mcp_review.services.config import load_config
+
+    p = tmp_path / "mcp-review.toml"
+    p.write_text(f'[servers.fs]\ncommand = "x"\nargs = ["a"]\n\n[servers.fs.candidate]\n'
+                 f'{candidate}\n')
+    with pytest.raises(InputError) as e:
+        load_config(p)
+    assert str(e.value).startswith(f"{p}:{line}: ") and message in str(e.value), str(e.value)
+
+
+# --- approvals kept while previewing ------------------------------------------------------------
+
+
+def test_keep_running_carries_only_approved_definitions_and_fails_closed():
+    from mcp_review.core.candidate import also_digests, keep_running
+    from mcp_review.core.model import ToolDef
+    from mcp_review.core.pins import Decision, make_pin
+
+    old, new = ToolDef.from_wire(V1[0]), ToolDef.from_wire(V2[0])
+    before = make_pin("files", old, Decision.APPROVED, by="t")
+    pin = make_pin("files", new, Decision.APPROVED, by="t")
+    kept = keep_running(pin, before, candidate=True)
+    assert also_digests(kept) == {old.digest}
+    assert ALSO_KEY not in keep_running(pin, before, candidate=False).extra
+    # A later decision without --candidate drops what was kept.
+    assert ALSO_KEY not in keep_running(make_pin("files", new, Decision.APPROVED, by="t"),
+                                        kept, candidate=False).extra
+    denied = make_pin("files", old, Decision.DENIED, by="t")
+    assert ALSO_KEY not in keep_running(pin, denied, candidate=True).extra
+    # Entries that do not parse, or define another tool, approve nothing.
+    import dataclasses
+
+    other = json.dumps(V1[1])
+    forged = dataclasses.replace(kept, extra={ALSO_KEY: ["{not json", other, 7]})
+    assert also_digests(forged) == set()
