@@ -191,3 +191,42 @@ def test_keep_running_carries_only_approved_definitions_and_fails_closed():
     other = json.dumps(V1[1])
     forged = dataclasses.replace(kept, extra={ALSO_KEY: ["{not json", other, 7]})
     assert also_digests(forged) == set()
+
+
+@pytest.fixture
+def pinned(project: Path) -> Path:
+    assert main(["pin", "--yes", "-q"]) == 0
+    return project
+
+
+@pytest.mark.slow
+async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_approval(
+        pinned: Path):
+    import argparse
+
+    from textual.widgets import Header
+
+    from mcp_review.services.inputs import resolve
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.data import ReviewSource, Status
+
+    ns = argparse.Namespace(config=None, pins=None, snapshot=None, server=None, timeout=None,
+                            calls=[], quiet=True, candidate=True)
+    app = ReviewApp(ReviewSource.from_inputs(resolve(ns)), subtitle="mcp-pins.toml")
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if app.main is not None and app.main.loaded:
+                break
+        assert "CANDIDATE of files" in str(app.screen.query_one(Header).format_title())
+        entry = next(t for s in app.main.servers for t in s.tools if t.name == "read_file")
+        assert entry.status is Status.BROKEN
+        assert app.decide(entry, "approved", why="previewed")
+    assert _launches(pinned)[-1] == "v2"
+    pin = load_pins("mcp-pins.toml").get("files", "default", "read_file")
+    assert json.loads(pin.definition) == V2[0]
+    assert [json.loads(t) for t in pin.extra[ALSO_KEY]] == [V1[0]]
+    # Without --candidate the app shows the running servers under the plain title.
+    plain = ReviewApp(ReviewSource.from_inputs(resolve(argparse.Namespace(
+        **{**vars(ns), "candidate": False}))))
+    assert plain.title == "mcp-review"

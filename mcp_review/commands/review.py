@@ -37,13 +37,5 @@ def run(args: argparse.Namespace) -> int:
 
     source = ReviewSource.from_inputs(inp)
 
-    app = ReviewApp(source, subtitle=inp.pins_path, theme=args.theme)
-    if inp.candidates:
-        from mcp_review.tui.render import plain_line
-
-        # The header says which version is shown: an upgrade preview must never pass for the
-        # running servers.
-        app.title = ("mcp-review · CANDIDATE of "
-                     + ", ".join(plain_line(n, 40) for n in inp.candidates))
-    app.run()
+    ReviewApp(source, subtitle=inp.pins_path, theme=args.theme).run()
     return exitcodes.PASS

@@ -37,6 +37,11 @@ class ReviewApp(App[None]):
         super().__init__()
         self.source = source
         self.sub_title = subtitle
+        if source.candidates:
+            # The header says which version is shown: an upgrade preview (--candidate) must
+            # never pass for the running servers.
+            self.title = ("mcp-review · CANDIDATE of "
+                          + ", ".join(plain_line(n, 40) for n in source.candidates))
         self.main: MainScreen | None = None
         if theme:
             self.theme = theme
