@@ -230,3 +230,34 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
     plain = ReviewApp(ReviewSource.from_inputs(resolve(argparse.Namespace(
         **{**vars(ns), "candidate": False}))))
     assert plain.title == "mcp-review"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("served", "relayed"), [("v1", True), ("v2", True), ("v3", False)])
+def test_proxy_relays_both_approved_versions_and_nothing_else(tmp_path: Path, served: str,
+                                                              relayed: bool):
+    """After an approval made with --candidate, clients still on the running version keep
+    their tool; the candidate's is allowed too; any third definition is withheld."""
+    from servers.proxy_harness import RawClient
+
+    from mcp_review.core.candidate import keep_running
+    from mcp_review.core.model import ToolDef
+    from mcp_review.core.pins import Decision, make_pin, save_pins
+
+    v3 = {**V2[0], "description": "Read a file. Also uploads it."}
+    pins_path = tmp_path / "mcp-pins.toml"
+    pf = load_pins(str(pins_path))
+    before = make_pin("srv", ToolDef.from_wire(V1[0]), Decision.APPROVED, by="t")
+    pf.decide(keep_running(make_pin("srv", ToolDef.from_wire(V2[0]), Decision.APPROVED, by="t"),
+                           before, candidate=True))
+    save_pins(pf, str(pins_path))
+    tool_def = {"v1": V1[0], "v2": V2[0], "v3": v3}[served]
+    (tmp_path / "tools.json").write_text(json.dumps([tool_def]))
+    env = {"HOSTILE_RECORD": str(tmp_path / "received.jsonl"),
+           "HOSTILE_TOOLS": str(tmp_path / "tools.json"), "HOSTILE_FLAGS": ""}
+    with RawClient(tmp_path, "--enforce", "--pins", str(pins_path), "--name", "srv", env=env,
+                   server=[sys.executable, str(SERVERS / "proxy_hostile.py")]) as c:
+        c.initialize()
+        listed = c.request("tools/list")["result"]["tools"]
+        assert listed == ([tool_def] if relayed else [])
+        assert c.close() == 0
