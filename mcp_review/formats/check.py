@@ -250,6 +250,10 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
                                f"{show_value(ch.witness, 160)} -> {rejected}"
                                + (f": {safe_text(ch.witness_error)[:200]}"
                                   if ch.witness_error else ""))
+                if ch.note:
+                    # Why a breaking change has no witness, what a replayed call showed…
+                    out.append(f"        note: {'promoted to breaking: ' if ch.promoted else ''}"
+                               f"{safe_text(ch.note)}")
             if len(changes) > max_changes:
                 out.append(f"      … and {len(changes) - max_changes} more changes")
             if cmp.broken_calls:
@@ -343,6 +347,8 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                     kind, rejected = ch.witness_wording
                     what += (f"<br>witness {_md(kind)}: "
                              f"{_md(show_value(ch.witness, 160))}: {_md(rejected)}")
+                if ch.note:
+                    what += f"<br>note: {_md(ch.note)}"
                 out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {what} |")
             # Where the definition, read as sent, breaks the MCP schema (core/protocol.py).
             out += [f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |"
