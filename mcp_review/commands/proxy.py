@@ -100,6 +100,35 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "server"
 
 
+def _argv_scrubber(name: str, argv: list[str]) -> Any:
+    """The secrets of a server launched as ``-- CMD ARGS…``, scrubbed from the proxy's log.
+
+    The client's config put them in the arguments (``--api-key X``) or in the environment the
+    proxy inherited (``GITHUB_TOKEN``); which of them is a secret is not written anywhere, so:
+    every argument but flags and paths that exist, and every environment value whose name reads
+    as a secret (the call log's key patterns: ``*_TOKEN``, ``API_KEY``, ``*_PASSWORD`` …), plus
+    secrets in unmistakable formats (``ghp_…``, JWTs, URL passwords) in any line."""
+    from mcp_review.services.calllog import Redactor
+    from mcp_review.services.config import ServerConfig
+
+    red = Redactor()
+    # `--api-key=X` carries its value after the `=`; a bare flag is not a secret.
+    vals = [a.split("=", 1)[1] if a.startswith("-") and "=" in a else a for a in argv[1:]]
+    words = tuple(v for v in vals if not v.startswith("-") and not os.path.exists(v))
+    env = {k: v for k, v in os.environ.items() if red.secret_key(k)}
+    return _scrubber(ServerConfig(name, command=argv[0], args=tuple(argv[1:]), env=env,
+                                  expanded=words))
+
+
+def _scrubber(srv: Any) -> Any:
+    """``srv``'s secrets by value (``ServerConfig.scrub``), then secrets in unmistakable
+    formats, as the call log redacts them."""
+    from mcp_review.services.calllog import Redactor
+
+    red = Redactor()
+    return lambda text: red.scrub_text(srv.scrub(text))
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -113,12 +142,14 @@ def run(args: argparse.Namespace) -> int:
     tier = None
     fetch_timeout = None
     calls = args.log
+    scrub = None
     if argv is not None:
         if args.name:
             raise InputError("give either a configured server NAME or `-- CMD ARGS…`, not both")
         if not argv:
             raise InputError("no server command after `--`")
         name = args.server_name or _guess_name(argv)
+        scrub = _argv_scrubber(name, argv)
         state = _state_dir()
         pins = args.pins or "mcp-pins.toml"
     else:
@@ -150,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
         principal = args.principal or srv.principal
         tier = srv.policy
         fetch_timeout = srv.timeout
+        scrub = _scrubber(srv)
         calls = calls or srv.calls
         state = cfg.state_dir or _state_dir()
         cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
@@ -182,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--list-timeout must be a positive number of seconds")
     proxy = Proxy(argv, name=name, env=env, cwd=cwd, calllog=calllog, gate=gate,
                   mode=args.mode, server_log=server_log,
-                  fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT)
+                  fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT,
+                  scrub=scrub)
     rc = asyncio.run(proxy.run())
     return rc if rc in (exitcodes.PASS, exitcodes.UNREACHABLE) or rc > 100 else exitcodes.FAIL

@@ -162,13 +162,22 @@ STDERR_FILE_CAP = 1024 * 1024
 first (one old generation kept), so a server's logs never take more than twice this."""
 
 
+_CARRY_MAX = 64 * 1024
+"""A stderr line longer than this is scrubbed and written in pieces."""
+
+
 class ServerStderr:
     """A server's stderr: a pipe the child writes to, copied by a thread into the log up to
     ``STDERR_RUN_CAP`` bytes per connection (a flooding server neither fills the disk nor
-    blocks on a full pipe). Passed to the SDK as ``errlog`` (it needs ``fileno()``)."""
+    blocks on a full pipe). Passed to the SDK as ``errlog`` (it needs ``fileno()``).
 
-    def __init__(self, sink: IO[bytes], run_cap: int = STDERR_RUN_CAP):
+    ``scrub`` (``ServerConfig.scrub``) is applied to each line before it is written: a server
+    that prints the token it was given (``--api-key X``, ``API_KEY``) leaves ``***`` on disk."""
+
+    def __init__(self, sink: IO[bytes], run_cap: int = STDERR_RUN_CAP,
+                 scrub: Callable[[str], str] | None = None):
         self._sink = sink
+        self._scrub = scrub
         self._start = sink.tell()
         self._cap = run_cap
         self._own_sink = False
@@ -195,24 +204,47 @@ class ServerStderr:
     def _pump(self) -> None:
         kept = 0
         cut = False
+        carry = b""
+
+        def emit(data: bytes) -> None:
+            nonlocal kept, cut
+            if self._scrub is not None:
+                data = self._scrub(data.decode("utf-8", "surrogateescape")).encode(
+                    "utf-8", "surrogateescape")
+            room = self._cap - kept
+            if room > 0:
+                part = data[:room]
+                with self._lock:
+                    self._sink.write(part)
+                    self._sink.flush()
+                kept += len(part)
+            if len(data) > max(room, 0) and not cut:
+                cut = True
+                with self._lock:
+                    self._sink.write(f"\n--- stderr cut at {self._cap} bytes by "
+                                     "mcp-review ---\n".encode())
+                    self._sink.flush()
+
         try:
             while True:
                 chunk = os.read(self._r, 65536)
                 if not chunk:
                     break
-                room = self._cap - kept
-                if room > 0:
-                    part = chunk[:room]
-                    with self._lock:
-                        self._sink.write(part)
-                        self._sink.flush()
-                    kept += len(part)
-                if len(chunk) > max(room, 0) and not cut:
-                    cut = True
-                    with self._lock:
-                        self._sink.write(f"\n--- stderr cut at {self._cap} bytes by "
-                                         "mcp-review ---\n".encode())
-                        self._sink.flush()
+                if cut:
+                    continue  # past the cap: drained, neither scrubbed nor kept
+                if self._scrub is None:
+                    emit(chunk)
+                    continue
+                # Whole lines only, so a secret split across two reads is still matched.
+                data = carry + chunk
+                end = data.rfind(b"\n") + 1
+                if end == 0 and len(data) > _CARRY_MAX:
+                    end = len(data)
+                carry = data[end:]
+                if end:
+                    emit(data[:end])
+            if carry and not cut:
+                emit(carry)
         except (OSError, ValueError):
             pass
         finally:
@@ -565,12 +597,12 @@ def _open_errlog(cfg: ServerConfig,
     if cfg.transport != "stdio" or cfg.target is not None:
         return None
     if log_dir is None:
-        return ServerStderr(tempfile.TemporaryFile("w+b"))
+        return ServerStderr(tempfile.TemporaryFile("w+b"), scrub=cfg.scrub)
     f = open_stderr_log(log_path(log_dir, cfg.name))
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     f.write(f"--- {stamp} mcp-review connect {cfg.name} ---\n".encode("utf-8", "backslashreplace"))
     f.flush()
-    return ServerStderr(f)
+    return ServerStderr(f, scrub=cfg.scrub)
 
 
 def _stderr_tail(f: ServerStderr | None, limit: int = 300,
@@ -615,11 +647,11 @@ async def fetch_server(
         try:
             with anyio.fail_after(cfg.timeout):
                 async with connect(cfg, errlog=errlog, probe=probe) as c:
-                    snap.protocol_version = c.protocol_version
-                    info = c.server_info
-                    snap.server_info = (info.model_dump(by_alias=True, exclude_none=True,
-                                                        mode="json") if info else None)
-                    instr = getattr(c, "instructions", None)  # pinned like a description
+                    snap.protocol_version = scrub_json(c.protocol_version, cfg.scrub)
+                    snap.server_info = server_info_of(c, cfg)
+                    # Pinned like a description: stored as served, never scrubbed (its digest
+                    # must be of what the model reads; docs/security.md, not promised).
+                    instr = getattr(c, "instructions", None)
                     snap.instructions = instr if isinstance(instr, str) else None
                     report("listing")
                     listing = await list_all_tools(
@@ -643,6 +675,28 @@ async def fetch_server(
             errlog.close()
     report("done", tools=len(snap.tools), snapshot=snap)
     return snap
+
+
+def scrub_json(value: Any, scrub: Callable[[str], str]) -> Any:
+    """``value`` (JSON data) with every string in it, keys included, passed through ``scrub``."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        return {scrub(k) if isinstance(k, str) else k: scrub_json(v, scrub)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub_json(v, scrub) for v in value]
+    return value
+
+
+def server_info_of(client: Any, cfg: ServerConfig) -> dict[str, Any] | None:
+    """What the server says about itself (``serverInfo``) as JSON, scrubbed of ``cfg``'s
+    secrets: a server may echo the token it was given as its name or version, and this goes
+    into snapshots, pin files and every report."""
+    info = client.server_info
+    if info is None:
+        return None
+    return scrub_json(info.model_dump(by_alias=True, exclude_none=True, mode="json"), cfg.scrub)
 
 
 def leaves(e: BaseException) -> Iterable[BaseException]:

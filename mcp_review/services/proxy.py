@@ -438,7 +438,8 @@ class Proxy:
                  cwd: str | None = None, calllog: CallLog | None = None,
                  gate: Gate | None = None, mode: str = "withhold",
                  server_log: str | None = None, diag: TextIO | None = None,
-                 max_line: int = MAX_LINE, fetch_timeout: float = FETCH_TIMEOUT):
+                 max_line: int = MAX_LINE, fetch_timeout: float = FETCH_TIMEOUT,
+                 scrub: Callable[[str], str] | None = None):
         if mode not in ("withhold", "mark"):
             raise ValueError(f"mode must be withhold or mark, not {mode!r}")
         self.command = list(command)
@@ -451,6 +452,9 @@ class Proxy:
         self.server_log = server_log
         self._stderr_log: Any = None
         self.diag = diag if diag is not None else sys.stderr
+        self.scrub = scrub
+        """Removes the secrets the server was given (``ServerConfig.scrub``) from every line the
+        proxy logs: MCP clients keep the proxy's stderr as the server's log file."""
         self.max_line = max_line
         self.fetch_timeout = fetch_timeout
         self.pending: dict[tuple[str, Any], _Pending] = {}
@@ -480,6 +484,8 @@ class Proxy:
     # diagnostics go to the proxy's stderr, which MCP clients keep as the server's log
     def log(self, msg: str) -> None:
         with contextlib.suppress(Exception):
+            if self.scrub is not None:
+                msg = self.scrub(msg)
             self.diag.write(f"mcp-review proxy [{self.name}]: {msg}\n")
             self.diag.flush()
 
@@ -491,7 +497,8 @@ class Proxy:
 
             # Bounded like fetch's logs: half the file cap per session, rotated before it.
             cap = STDERR_FILE_CAP // 2
-            err = ServerStderr(open_stderr_log(self.server_log, cap), run_cap=cap)
+            err = ServerStderr(open_stderr_log(self.server_log, cap), run_cap=cap,
+                               scrub=self.scrub)
         try:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -993,7 +1000,11 @@ class Proxy:
 
     def _noise(self, line: bytes, why: str) -> None:
         self.noise_lines += 1
-        text = line[:200].decode("utf-8", "replace").rstrip("\r\n")
+        # Scrubbed before the cut (log() scrubs again): a secret cut in half no longer matches.
+        text = line[:4096].decode("utf-8", "replace").rstrip("\r\n")
+        if self.scrub is not None:
+            text = self.scrub(text)
+        text = text[:200]
         more = f" … ({len(line)} bytes)" if len(line) > 200 else ""
         self.log(f"dropped server stdout line ({why}): {text!r}{more}")
 

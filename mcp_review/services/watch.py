@@ -30,6 +30,8 @@ from mcp_review.services.fetch import (
     classify,
     connect,
     list_all_tools,
+    scrub_json,
+    server_info_of,
 )
 
 _log = logging.getLogger(__name__)
@@ -131,12 +133,10 @@ async def _serve(cfg: ServerConfig, client: Any, send: Any, receive: Any, on_upd
         while True:
             with anyio.fail_after(cfg.timeout):
                 listing = await list_all_tools(client, max_tools=max_tools, max_pages=max_pages)
-            info = client.server_info
             snap = ServerSnapshot(
                 name=cfg.name, principal=cfg.principal, tools=listing.tools,
-                server_info=(info.model_dump(by_alias=True, exclude_none=True, mode="json")
-                             if info else None),
-                protocol_version=client.protocol_version,
+                server_info=server_info_of(client, cfg),
+                protocol_version=scrub_json(client.protocol_version, cfg.scrub),
                 ttl_ms=listing.ttl_ms, cache_scope=listing.cache_scope)
             await _emit(on_update, Update(cfg.name, reason, snap, time.time()))
             wait = _next_wait(listing.ttl_ms, interval, min_ttl)
