@@ -180,3 +180,19 @@ def test_server_echoing_its_secrets_reaches_no_file_and_no_report(tmp_path: Path
     assert {"snap.json", "mcp-pins.toml", "mcp-pins.audit.jsonl", "echo.stderr.log"} <= names
     for p in written:
         assert_clean(p.read_text(errors="replace"), str(p.relative_to(tmp_path)))
+
+
+def test_double_dash_scrubber_takes_secret_names_and_arguments_only(monkeypatch):
+    """Which values `proxy -- CMD` treats as secrets: arguments (not flags, not existing paths;
+    the value of `--flag=value`), env values under secret-looking names; not the shell's cwd."""
+    from mcp_review.commands.proxy import _argv_scrubber
+
+    monkeypatch.setenv("GITHUB_TOKEN", ENV_SECRET)
+    monkeypatch.setenv("PWD", "/home/someone/projects/app")
+    monkeypatch.setenv("EDITOR", "/usr/bin/vim-enhanced")
+    scrub = _argv_scrubber("srv", ["npx", "--token=" + ARG_SECRET, str(ECHO), "--verbose"])
+    assert scrub(f"a {ARG_SECRET} b {ENV_SECRET} c") == "a *** b *** c"
+    for kept in ("/home/someone/projects/app/.mcp-review", str(ECHO), "--verbose",
+                 "/usr/bin/vim-enhanced"):
+        assert scrub(f"see {kept}") == f"see {kept}"
+    assert scrub("auth ghp_" + "a" * 36) == "auth [REDACTED]"

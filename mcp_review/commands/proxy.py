@@ -115,7 +115,9 @@ def _argv_scrubber(name: str, argv: list[str]) -> Any:
     # `--api-key=X` carries its value after the `=`; a bare flag is not a secret.
     vals = [a.split("=", 1)[1] if a.startswith("-") and "=" in a else a for a in argv[1:]]
     words = tuple(v for v in vals if not v.startswith("-") and not os.path.exists(v))
-    env = {k: v for k, v in os.environ.items() if red.secret_key(k)}
+    # PWD/OLDPWD read as "pwd" (a password) to the key patterns, but are the shell's cwd.
+    env = {k: v for k, v in os.environ.items()
+           if red.secret_key(k) and k not in ("PWD", "OLDPWD")}
     return _scrubber(ServerConfig(name, command=argv[0], args=tuple(argv[1:]), env=env,
                                   expanded=words))
 
