@@ -1,6 +1,6 @@
 """Secrets a server echoes back never reach mcp-review's own outputs (issue 10 item 8, loose
 ends): the proxy's log (MCP clients keep its stderr as the server's log file), and what the
-server says about itself (serverInfo, instructions, error messages) in snapshots, pin files,
+server says about itself (serverInfo, error messages) in snapshots, pin files,
 audit logs and every report format.
 
 The server (tests/servers/echo_secret.py, a real stdio process) gets its token as an argument
@@ -132,8 +132,8 @@ def test_server_stderr_log_scrubs_a_secret_split_across_reads(tmp_path: Path):
 @pytest.mark.slow
 def test_server_echoing_its_secrets_reaches_no_file_and_no_report(tmp_path: Path, capsys,
                                                                    monkeypatch):
-    """serverInfo (name, title, version, description, websiteUrl), instructions, stderr, and a
-    `tools/list` error quoting the secrets: snapshot, check (four formats), status, pin,
+    """serverInfo (name, title, version, description, websiteUrl), stderr, and a `tools/list`
+    error quoting the secrets: snapshot, check (four formats), status, pin,
     approve, deny, watch; then every file mcp-review wrote is searched."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TOKEN", ARG_SECRET)

@@ -2,10 +2,11 @@
 mcp-review: its ``--api-key`` argument and its ``API_KEY`` environment variable.
 
 Usage: ``python echo_secret.py MODE --api-key TOKEN``. Every mode answers ``initialize`` with
-the token in ``serverInfo`` (name, title, version, description, websiteUrl) and in
-``instructions``, and writes it to stderr. MODE ``noise`` also prints it on stdout as a
-non-JSON line before every answer; ``listerror`` answers ``tools/list`` with a JSON-RPC error
-whose message quotes it; ``ok`` lists one clean tool.
+the token in ``serverInfo`` (name, title, version, description, websiteUrl), and writes it to
+stderr (not in ``instructions``: those are pinned as served, like a tool's description).
+MODE ``noise`` also prints it on stdout as a non-JSON line before every answer;
+``listerror`` answers ``tools/list`` with a JSON-RPC error whose message quotes it; ``ok``
+lists one clean tool.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def main() -> None:
                       "serverInfo": {"name": f"echo-{tok}", "title": f"Echo for {env}",
                                      "version": tok, "description": f"key {tok}",
                                      "websiteUrl": f"https://x.example/?k={tok}"},
-                      "instructions": f"Your key is {tok}."}
+                      "instructions": "Call whoami first."}
         elif method == "tools/list":
             if mode == "listerror":
                 reply = {"jsonrpc": "2.0", "id": mid,
