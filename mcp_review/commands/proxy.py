@@ -39,7 +39,11 @@ def register(p: argparse.ArgumentParser) -> None:
                         "<state dir>/calls/NAME.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not record calls")
     p.add_argument("--record-results", action="store_true",
-                   help="also record each call's result, to <log>.results.jsonl")
+                   help="also record each call's result, to <log>.results.jsonl (the config's "
+                        "`record_results = true` does the same per server)")
+    p.add_argument("--max-result-bytes", type=int, default=None, metavar="N",
+                   help="a result larger than N bytes of JSON keeps its digest and first N "
+                        "bytes only (default 256 KiB)")
     p.add_argument("--redact", metavar="REGEX", action="append", default=[],
                    help="also redact argument keys matching REGEX (repeatable; matched "
                         "case-insensitively against the key with separators removed)")
@@ -134,9 +138,16 @@ def _scrubber(srv: Any) -> Any:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from mcp_review.services.calllog import DEFAULT_MAX_BYTES, DEFAULT_REDACT, CallLog
+    from mcp_review.services.calllog import (
+        DEFAULT_MAX_BYTES,
+        DEFAULT_MAX_RESULT_BYTES,
+        DEFAULT_REDACT,
+        CallLog,
+    )
     from mcp_review.services.proxy import FETCH_TIMEOUT, PinGate, Proxy
 
+    if args.max_result_bytes is not None and args.max_result_bytes <= 0:
+        raise InputError("--max-result-bytes must be a positive number of bytes")
     argv = getattr(args, "proxy_argv", None)
     env: dict[str, str] | None = None
     cwd = None
@@ -145,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
     fetch_timeout = None
     calls = args.log
     scrub = None
+    record_results = args.record_results
     if argv is not None:
         if args.name:
             raise InputError("give either a configured server NAME or `-- CMD ARGS…`, not both")
@@ -185,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
         fetch_timeout = srv.timeout
         scrub = _scrubber(srv)
         calls = calls or srv.calls
+        record_results = record_results or srv.record_results
         state = cfg.state_dir or _state_dir()
         cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
         pins = args.pins or getattr(cfg, "pins", None) or os.path.join(cfg_dir, "mcp-pins.toml")
@@ -201,7 +214,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             calllog = CallLog(calls, server=name, principal=principal, redact=patterns,
                               max_bytes=args.max_log_bytes or DEFAULT_MAX_BYTES,
-                              record_results=args.record_results)
+                              record_results=record_results,
+                              max_result_bytes=args.max_result_bytes or DEFAULT_MAX_RESULT_BYTES)
         except OSError as e:
             raise InputError(f"cannot open the call log: {e.strerror or e}", source=calls) from None
     gate = None

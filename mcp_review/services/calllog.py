@@ -40,6 +40,8 @@ patterns written for either form keep working."""
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 DEFAULT_BACKUPS = 3
+DEFAULT_MAX_RESULT_BYTES = 256 * 1024
+"""A recorded result larger than this (as JSON) keeps its digest and its first bytes only."""
 
 _SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _SEP = re.compile(r"[^A-Za-z0-9]+")
@@ -163,8 +165,10 @@ class CallLog:
 
     def __init__(self, path: str, *, server: str, principal: str = "default",
                  redact: Iterable[str] = DEFAULT_REDACT, max_bytes: int = DEFAULT_MAX_BYTES,
-                 backups: int = DEFAULT_BACKUPS, record_results: bool = False):
+                 backups: int = DEFAULT_BACKUPS, record_results: bool = False,
+                 max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES):
         self.path = os.path.abspath(path)
+        self.max_result_bytes = max_result_bytes
         self.results_path = self.path + ".results.jsonl" if record_results else None
         self.server = server
         self.principal = principal
@@ -189,28 +193,57 @@ class CallLog:
             self._lock_fd = -1
 
     def record_call(self, tool: str, arguments: Any, rpc_id: Any = None,
-                    time: str | None = None) -> str:
-        """Append one call; returns its timestamp (the key for a later result record)."""
+                    time: str | None = None, digest: str | None = None) -> str:
+        """Append one call; returns its timestamp (the key for a later result record).
+
+        ``digest``: the digest of the definition the call was made against (the last one the
+        proxy saw listed), so ``rerun`` can tell whether that definition was approved and
+        read-only. ``"redacted": true`` marks a call whose arguments lost a value to redaction:
+        it can never be rebuilt, so ``rerun`` never re-sends it.
+        """
         t = time or now_iso()
         rec: dict[str, Any] = {"time": t, "server": self.server, "principal": self.principal,
                                "tool": tool}
         if rpc_id is not None:
             rec["id"] = rpc_id
         # MCP makes arguments optional; the loader needs the key, and absent means {}.
-        rec["arguments"] = self.redactor({} if arguments is None else arguments)
+        raw = {} if arguments is None else arguments
+        red = self.redactor(raw)
+        rec["arguments"] = red
+        if digest is not None:
+            rec["digest"] = digest
+        if red != raw:
+            rec["redacted"] = True
         self._append(self.path, dumps(rec) + b"\n")
         return t
 
     def record_result(self, tool: str, rpc_id: Any, call_time: str, response: dict) -> None:
+        """Append the reply to a recorded call (results sidecar). A result whose JSON is larger
+        than ``max_result_bytes`` is capped: ``result_digest`` (of the comparable result, see
+        ``core.rerun.result_digest``), ``result_bytes`` and the first ``max_result_bytes`` of
+        its JSON text as ``result_head`` are kept instead of ``result``."""
         if self.results_path is None:
             return
         rec: dict[str, Any] = {"time": now_iso(), "call_time": call_time, "server": self.server,
                                "principal": self.principal, "tool": tool, "id": rpc_id}
         if "error" in response:
-            rec["error"] = response["error"]
+            rec["error"] = self.redactor(response["error"])
         else:
             # Results can echo secrets back (a "whoami" returning the token): same redaction.
-            rec["result"] = self.redactor(response.get("result"))
+            result = self.redactor(response.get("result"))
+            body = dumps(result)
+            if len(body) > self.max_result_bytes:
+                from mcp_review.core.rerun import result_digest
+
+                try:
+                    rec["result_digest"] = result_digest(result)
+                except (ValueError, TypeError):  # not hashable as JSON: keep the head only
+                    pass
+                rec["result_bytes"] = len(body)
+                rec["result_truncated"] = True
+                rec["result_head"] = body[:self.max_result_bytes].decode("utf-8", "ignore")
+            else:
+                rec["result"] = result
         self._append(self.results_path, dumps(rec) + b"\n")
 
     def _append(self, path: str, line: bytes) -> None:

@@ -67,6 +67,10 @@ class ServerConfig:
     source: str | None = None
     target: Any = None
     """An in-process ``Server``/``MCPServer`` (tests, the demo); never read from a file."""
+    record_results: bool = False
+    """``record_results = true``: the proxy also records each call's result (for ``rerun``)."""
+    rerun_ignore: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per tool, result pointers ``rerun`` ignores (``[servers.X.tools.T] rerun_ignore``)."""
     expanded: tuple[str, ...] = ()
     """Every value a ``${VAR}`` expanded to, in any field (command, args, env, cwd, url,
     headers, calls): scrubbed from every message like env and header values."""
@@ -319,12 +323,13 @@ def _project_root(p: Path) -> Path:
 _TOML_LINE = re.compile(r"at line (\d+)")
 _SERVER_KEYS = {
     "command", "args", "env", "cwd", "url", "headers", "type", "transport", "principal",
-    "policy", "calls", "timeout", "mode",
+    "policy", "calls", "timeout", "mode", "record_results", "tools",
 }  # fmt: skip
 _CANDIDATE_KEYS = _SERVER_KEYS - {"principal"}
 """A candidate is reviewed under its server's name and principal: it cannot name another."""
 _STDIO_KEYS = ("command", "args", "env", "cwd")
 _HTTP_KEYS = ("url", "headers")
+_TOOL_KEYS = {"rerun_ignore"}
 _TOP_KEYS = {"servers", "timeout", "concurrency", "max_tools", "max_pages", "state_dir", "pins"}
 _JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
 
@@ -632,6 +637,32 @@ def _str_map(raw: Mapping[str, Any], key: str, where: _Where) -> dict[str, str]:
     return out
 
 
+def _tool_settings(raw: Mapping[str, Any], where: _Where) -> dict[str, tuple[str, ...]]:
+    """``[servers.NAME.tools.TOOL]`` tables: per-tool settings (today ``rerun_ignore``, a list
+    of JSON pointers into the tool's result that ``rerun`` ignores)."""
+    tools = raw.get("tools")
+    if tools is None:
+        return {}
+    if not isinstance(tools, dict):
+        raise where.error("tools", "must be a table of [servers.NAME.tools.TOOL] tables")
+    out: dict[str, tuple[str, ...]] = {}
+    for tool, t in tools.items():
+        if not isinstance(t, dict):
+            raise where.error(f"tools.{tool}", "must be a table")
+        for k in t:
+            if k not in _TOOL_KEYS:
+                raise where.error(f"tools.{tool}", f"unknown key {k!r} (expected one of: "
+                                                   f"{', '.join(sorted(_TOOL_KEYS))})")
+        ign = t.get("rerun_ignore", [])
+        if not isinstance(ign, list) or not all(isinstance(x, str) and (x == "" or
+                                                                        x.startswith("/"))
+                                                for x in ign):
+            raise where.error(f"tools.{tool}.rerun_ignore",
+                              "must be a list of JSON pointers (strings starting with '/')")
+        out[str(tool)] = tuple(ign)
+    return out
+
+
 def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[str, str],
                  default_timeout: float, cfg_path: Path,
                  workspace: Path | None = None) -> ServerConfig:
@@ -704,5 +735,10 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
     if not isinstance(mode, str) or mode not in MODES:
         raise where.error("mode", f"must be one of {', '.join(MODES)} (got {mode!r})")
     kw["mode"] = mode
+    rr = raw.get("record_results", False)
+    if not isinstance(rr, bool):
+        raise where.error("record_results", "must be true or false")
+    kw["record_results"] = rr
+    kw["rerun_ignore"] = _tool_settings(raw, where)
     kw["expanded"] = tuple(dict.fromkeys(expanded))
     return ServerConfig(**kw)

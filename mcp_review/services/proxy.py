@@ -475,7 +475,9 @@ class Proxy:
         self.noise_lines = 0
         self.refused_calls = 0
         self._out: _Out | None = None
-        self._to_record: list[tuple[_Pending, str, Any, Any]] = []
+        self._to_record: list[tuple[_Pending, str, Any, Any, str | None]] = []
+        self._digests: dict[str, tuple[dict[str, Any], str]] = {}
+        """Digest of each tool's latest listed definition (cached per definition object)."""
         self._can_notify = False
         self._advertised: frozenset[str] | None = None
         """Names the client was last shown (withheld ones excluded), for list_changed."""
@@ -694,9 +696,9 @@ class Proxy:
 
     def _record(self) -> None:
         assert self.calllog is not None
-        for p, tool, args, rpc_id in self._to_record:
+        for p, tool, args, rpc_id, digest in self._to_record:
             try:
-                p.call_time = self.calllog.record_call(tool, args, rpc_id)
+                p.call_time = self.calllog.record_call(tool, args, rpc_id, digest=digest)
             except (OSError, ValueError) as e:  # a full disk must not take the agent's tools down
                 self.log(f"cannot write the call log: {e}")
         self._to_record.clear()
@@ -745,7 +747,28 @@ class Proxy:
         if tool is not None and self.calllog is not None:
             # Written after the request is forwarded: the server starts on it meanwhile.
             assert isinstance(params, dict)
-            self._to_record.append((p, tool, params.get("arguments"), msg["id"]))
+            self._to_record.append((p, tool, params.get("arguments"), msg["id"],
+                                    self._definition_digest(tool)))
+
+    def _definition_digest(self, tool: str) -> str | None:
+        """Digest of the definition this call was made against: the last one the server listed
+        through this proxy, taken when the call passes (``rerun`` re-sends a call only if this
+        definition was approved and read-only). None when the proxy has not seen the tool
+        listed, or saw it listed twice: such a call is never re-sent."""
+        d = self.known.get(tool)
+        if d is None or tool in self.ambiguous:
+            return None
+        hit = self._digests.get(tool)
+        if hit is not None and hit[0] is d:
+            return hit[1]
+        from mcp_review.core.model import digest_of
+
+        try:
+            digest = digest_of(d)
+        except (ValueError, TypeError):  # NaN, too deep: not a definition anyone approved
+            return None
+        self._digests[tool] = (d, digest)
+        return digest
 
     def _note_cancel(self, method: str, msg: dict[str, Any]) -> None:
         if method != "notifications/cancelled":
@@ -879,7 +902,8 @@ class Proxy:
             self.log(f"refused tools/call {tool!r}: {v.status}")
             return None, self._refusal(rid, tool, v)
         if self.calllog is not None:
-            self._to_record.append((p, tool, params.get("arguments"), rid))
+            self._to_record.append((p, tool, params.get("arguments"), rid,
+                                    self._definition_digest(tool)))
         return m, None
 
     async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:
