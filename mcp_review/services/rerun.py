@@ -1,0 +1,338 @@
+"""Rerun, the session half: read recorded calls and results, plan, re-send, compare.
+
+Two phases, each on its own connection, so nothing is sent before the operator said yes:
+:func:`plan` lists the live tools and decides, per recorded call, whether it would be sent
+(``core.rerun.send_verdict``); :func:`execute` connects again, lists again, decides again,
+and sends only the calls that were in the confirmed plan *and* still pass every condition
+(a server that changed a definition between the two connections gets nothing). Each sent call
+is issued twice (volatile values), each with its own timeout; a server error, a timeout or a
+dropped connection is an outcome (``now-error``), never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_review.core import rerun as core
+from mcp_review.core.rerun import Comparison, Outcome, RecordedCall
+from mcp_review.services.calllog import DEFAULT_REDACT, Redactor, log_files
+
+
+class RerunUnreachable(Exception):
+    """The live server could not be connected to or listed (exit 3)."""
+
+
+# Reading the log ---------------------------------------------------------------------------
+
+
+def _lines(path: str) -> Iterable[Any]:
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return
+    with f:
+        for raw in f:
+            if not raw.strip():
+                continue
+            try:
+                yield json.loads(raw)
+            except (ValueError, RecursionError):
+                continue  # a torn line: skipped, never guessed at
+
+
+def _id_key(v: Any) -> str:
+    """The id with its JSON type: 1 and "1" are two ids here (the recorder wrote each as it
+    came; matching them loosely could pair a call with another call's result)."""
+    return json.dumps(v, sort_keys=True)
+
+
+_KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id", "digest",
+                   "redacted"})
+
+
+def load_recorded(calls_path: str, *, server: str | None = None,
+                  principal: str | None = None) -> list[RecordedCall]:
+    """Every server-log record of ``calls_path`` (rotated backups first), oldest first, with
+    its result from ``<log>.results.jsonl`` when one was recorded.
+
+    A result is matched to its call by (call time, id with its JSON type, tool). Two results
+    claiming the same call are both dropped (fail closed: the call then has no result and is
+    never re-sent). Records of another server or principal (a shared log) are left out."""
+    results: dict[tuple[str, str, str], dict[str, Any] | None] = {}
+    for f in log_files(calls_path + ".results.jsonl"):
+        for r in _lines(f):
+            if not isinstance(r, dict) or not isinstance(r.get("tool"), str) \
+                    or not isinstance(r.get("call_time"), str):
+                continue
+            k = (r["call_time"], _id_key(r.get("id")), r["tool"])
+            results[k] = None if k in results else r
+    out: list[RecordedCall] = []
+    for f in log_files(calls_path):
+        for r in _lines(f):
+            if not (isinstance(r, dict) and isinstance(r.get("tool"), str) and "arguments" in r
+                    and r.keys() <= _KEYS):
+                continue
+            if server is not None and r.get("server", server) != server:
+                continue
+            if principal is not None and r.get("principal", principal) != principal:
+                continue
+            digest = r.get("digest")
+            c = RecordedCall(tool=r["tool"], arguments=r["arguments"],
+                             time=r.get("time") if isinstance(r.get("time"), str) else None,
+                             rpc_id=r.get("id"),
+                             digest=digest if isinstance(digest, str) else None,
+                             redacted=r.get("redacted") is not False and "redacted" in r)
+            if c.time is not None:
+                res = results.get((c.time, _id_key(c.rpc_id), c.tool))
+                if res is not None:
+                    if isinstance(res.get("error"), dict):
+                        c.error = res["error"]
+                    elif isinstance(res.get("result"), dict):
+                        c.result = res["result"]
+                    elif isinstance(res.get("result_digest"), str):
+                        c.result_digest = res["result_digest"]
+                        n = res.get("result_bytes")
+                        c.result_bytes = n if isinstance(n, int) else None
+            out.append(c)
+    return out
+
+
+# Planning and running ----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class CallReport:
+    call: RecordedCall
+    outcome: Outcome | None = None
+    """None while planned and not yet sent."""
+    reason: str = ""
+    comparison: Comparison | None = None
+    live_result: dict[str, Any] | None = None
+    """The live (redacted) answer, for the app's side-by-side view."""
+
+    @property
+    def will_send(self) -> bool:
+        return self.outcome is None
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.comparison
+        return {"tool": self.call.tool, "arguments": self.call.arguments,
+                "recorded_at": self.call.time,
+                "outcome": str(self.outcome) if self.outcome is not None else "planned",
+                "reason": self.reason,
+                "differences": [d.to_json() for d in c.differences] if c else [],
+                "volatile": list(c.volatile) if c else []}
+
+
+@dataclass(slots=True)
+class RerunReport:
+    server: str
+    calls: list[CallReport] = field(default_factory=list)
+
+    @property
+    def to_send(self) -> list[CallReport]:
+        return [c for c in self.calls if c.will_send]
+
+    def counts(self) -> dict[str, int]:
+        return core.counts(c.outcome for c in self.calls if c.outcome is not None)
+
+    def exit_code(self) -> int:
+        return core.exit_code(c.outcome for c in self.calls if c.outcome is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"server": self.server, "calls": [c.to_json() for c in self.calls],
+                "counts": self.counts()}
+
+
+@dataclass(slots=True)
+class Settings:
+    open_world: bool = False
+    max_calls: int = core.DEFAULT_MAX_CALLS
+    tools: Sequence[str] = ()
+    timeout: float | None = None
+    """Seconds per call (default: the server's `timeout`)."""
+    redact: Sequence[str] = DEFAULT_REDACT
+
+
+def _pins_for(pins: Any, server: str, principal: str, tool: str) -> dict[str, Any]:
+    pin = pins.get(server, principal, tool)
+    bad = pins.unverified.get((server, principal, tool))
+    if pin is None and bad is not None:
+        pin = bad[0]
+    if pin is None:
+        return {"pin_decision": None, "pin_digest": None, "pin_wire": None}
+    problem = bad[1] if bad is not None else None
+    try:
+        wire = pin.tool_def().wire
+        digest = pin.current_digest()
+    except Exception as e:  # an unreadable stored definition is a pin that does not verify
+        return {"pin_decision": str(pin.decision), "pin_digest": None, "pin_wire": None,
+                "pin_problem": problem or str(e)}
+    return {"pin_decision": str(pin.decision), "pin_digest": digest, "pin_wire": wire,
+            "pin_problem": problem}
+
+
+def decide(calls: Iterable[RecordedCall], *, server: str, principal: str, pins: Any,
+           live: dict[str, Any], settings: Settings) -> list[CallReport]:
+    """A report per selected call: planned (will be sent) or skipped / no-result-recorded."""
+    from mcp_review.core.model import digest_of
+
+    out: list[CallReport] = []
+    live_digest: dict[str, str | None] = {}
+    for c in core.select_calls(calls, settings.tools or None, settings.max_calls):
+        w = live.get(c.tool)
+        if c.tool not in live_digest:
+            try:
+                live_digest[c.tool] = digest_of(w) if w is not None else None
+            except (ValueError, TypeError):
+                live_digest[c.tool] = None
+        v = core.send_verdict(c, **_pins_for(pins, server, principal, c.tool),
+                              live_wire=w, live_digest=live_digest[c.tool],
+                              open_world=settings.open_world)
+        out.append(CallReport(c) if v.send else CallReport(c, v.outcome, v.reason))
+    return out
+
+
+async def _live_tools(client: Any) -> dict[str, Any]:
+    from mcp_review.services.fetch import list_all_tools
+
+    listing = await list_all_tools(client)
+    counts: dict[str, int] = {}
+    for t in listing.tools:
+        counts[t.name] = counts.get(t.name, 0) + 1
+    # A name listed twice is ambiguous: which definition would answer is anyone's guess.
+    return {t.name: t.wire for t in listing.tools if counts[t.name] == 1}
+
+
+def _connect_errors(e: BaseException, cfg: Any) -> str:
+    from mcp_review.services.fetch import _Probe, classify
+
+    kind, message = classify(e, cfg, _Probe())
+    return cfg.scrub(f"{kind}: {message}")
+
+
+async def plan(cfg: Any, pins: Any, calls: list[RecordedCall], settings: Settings) -> RerunReport:
+    """Connect, list, and decide; nothing but ``tools/list`` is sent."""
+    import anyio
+
+    from mcp_review.services.fetch import connect
+
+    try:
+        with anyio.fail_after(cfg.timeout):
+            async with connect(cfg) as c:
+                live = await _live_tools(c)
+    except Exception as e:
+        raise RerunUnreachable(_connect_errors(e, cfg)) from None
+    rep = RerunReport(cfg.name)
+    rep.calls = decide(calls, server=cfg.name, principal=cfg.principal, pins=pins, live=live,
+                       settings=settings)
+    return rep
+
+
+def _wire(result: Any) -> dict[str, Any]:
+    return result.model_dump(by_alias=True, exclude_unset=True, mode="json")
+
+
+async def _send(client: Any, tool: str, arguments: dict[str, Any],
+                timeout: float) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(result, error) of one tools/call; the SDK's own output-schema check is bypassed so a
+    result that drifted in shape is compared, not raised."""
+    import anyio
+    import mcp_types as t
+    from mcp import MCPError
+
+    req = t.CallToolRequest(params=t.CallToolRequestParams(name=tool, arguments=arguments))
+    try:
+        with anyio.fail_after(timeout):
+            res = await client.session.send_request(req, t.CallToolResult,
+                                                    request_read_timeout_seconds=timeout)
+        return _wire(res), None
+    except MCPError as e:
+        return None, {"code": e.code, "message": str(e.message)[:2000]}
+    except TimeoutError:
+        return None, {"code": "timeout", "message": f"no answer within {timeout:g} s"}
+    except Exception as e:  # a malformed reply, a dropped connection: an outcome
+        return None, {"code": "error", "message": f"{type(e).__name__}: {str(e)[:500]}"}
+
+
+def _shape_errors(schema: Any, structured: Any) -> list[tuple[str, str]]:
+    from mcp_review.core.replay import SchemaValidator
+
+    try:
+        v = SchemaValidator(schema)
+    except Exception as e:
+        return [("", f"the pinned outputSchema cannot be compiled: {e}")]
+    return [(i.path, i.message) for i in v.errors(structured)]
+
+
+async def execute(cfg: Any, pins: Any, planned: RerunReport, settings: Settings,
+                  on_call: Callable[[CallReport], None] | None = None) -> RerunReport:
+    """Connect again, re-decide, and send each call that was planned *and* still passes,
+    twice; compare. Calls that no longer pass are skipped with the new reason."""
+    import anyio
+
+    from mcp_review.services.fetch import connect
+
+    redactor = Redactor(settings.redact)
+    timeout = settings.timeout or cfg.timeout
+    confirmed = {id(c.call) for c in planned.calls if c.will_send}
+    out = RerunReport(planned.server)
+    try:
+        async with connect(cfg) as client:
+            with anyio.fail_after(cfg.timeout):
+                live = await _live_tools(client)
+            now = decide([c.call for c in planned.calls], server=cfg.name,
+                         principal=cfg.principal, pins=pins, live=live, settings=settings)
+            by_call = {id(r.call): r for r in now}
+            for p in planned.calls:
+                r = by_call.get(id(p.call)) or CallReport(p.call, Outcome.SKIPPED,
+                                                         "no longer selected")
+                if id(p.call) not in confirmed:
+                    r = CallReport(p.call, p.outcome, p.reason)
+                elif r.will_send:
+                    await _rerun_one(client, r, live, pins, cfg, settings, redactor, timeout)
+                elif r.outcome is not None:
+                    r.reason = f"{r.reason} (changed since the plan: not sent)"
+                out.calls.append(r)
+                if on_call is not None:
+                    on_call(r)
+    except Exception as e:
+        if out.calls or isinstance(e, RerunUnreachable):
+            raise
+        raise RerunUnreachable(_connect_errors(e, cfg)) from None
+    return out
+
+
+async def _rerun_one(client: Any, r: CallReport, live: dict[str, Any], pins: Any, cfg: Any,
+                     settings: Settings, redactor: Redactor, timeout: float) -> None:
+    c = r.call
+    assert isinstance(c.arguments, dict)
+    res1, err1 = await _send(client, c.tool, c.arguments, timeout)
+    res2, err2 = await _send(client, c.tool, c.arguments, timeout) if err1 is None \
+        else (None, None)
+    res1 = redactor(res1) if res1 is not None else None
+    res2 = redactor(res2) if res2 is not None else None
+    err1 = redactor(err1) if err1 is not None else None
+    pin = pins.get(cfg.name, cfg.principal, c.tool)
+    schema = pin.tool_def().output_schema if pin is not None else None
+    shape = None
+    if schema is not None and res1 is not None and res1.get("structuredContent") is not None:
+        shape = _shape_errors(schema, res1["structuredContent"])
+    cmp = core.compare(c, res1, err1, live2=res2, live2_error=err2 if err1 is None else None,
+                       output_schema=schema,
+                       ignore=tuple(getattr(cfg, "rerun_ignore", {}).get(c.tool, ())),
+                       shape_errors=shape)
+    r.outcome, r.reason, r.comparison, r.live_result = cmp.outcome, cmp.reason, cmp, res1
+
+
+def call_log_for(cfg: Any, state_dir: str | None) -> str:
+    """Where this server's calls are (the config's `calls`, else the proxy's default)."""
+    from mcp_review.services.inputs import default_call_log
+
+    if getattr(cfg, "calls", None):
+        return str(cfg.calls)
+    return default_call_log(state_dir or os.path.join(".mcp-review"), cfg.name)
