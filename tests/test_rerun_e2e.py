@@ -209,6 +209,31 @@ def test_rerun_ignore_from_the_config(tmp_path: Path):
     assert json.loads(r.stdout)["calls"][0]["outcome"] == "same"
 
 
+def test_check_rerun_adds_the_outcomes_to_the_gate(tmp_path: Path):
+    ws = Workspace(tmp_path, [GET_CONFIG], ignore={"get_config": ["/strategy"]})
+    _pin(ws, [GET_CONFIG])
+    ws.record([("get_config", {"env": "staging"})])
+    ws.write_state(config={**CONFIG, "strategy": "recreate"})  # ignored by the config
+    r = ws.cli("check", "--config", str(ws.cfg), "--rerun", "--yes", "-q")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "gate with rerun: PASS (exit 0)" in r.stdout
+    assert "same               get_config" in r.stdout
+    ws.write_state(config={**CONFIG, "cluster": "us-east-2/staging-b"})
+    r = ws.cli("check", "--config", str(ws.cfg), "--rerun", "--yes", "-q", "--format", "json")
+    assert r.returncode == 1, r.stdout + r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["verdict"] == "FAIL" and doc["exit_code"] == 1
+    assert doc["tools"] == []  # the definitions did not change: only the behaviour did
+    (run,) = doc["rerun"]
+    assert run["server"] == "ops" and run["calls"][0]["outcome"] == "changed"
+    assert run["calls"][0]["differences"][0]["pointer"] == "/structuredContent/cluster"
+    # Without --yes and without a terminal nothing is fetched or sent.
+    before = len(ws.seen_calls())
+    r = ws.cli("check", "--config", str(ws.cfg), "--rerun")
+    assert r.returncode == 2 and "pass --yes" in r.stderr
+    assert len(ws.seen_calls()) == before
+
+
 def test_server_error_and_timeout_are_outcomes_not_crashes(tmp_path: Path):
     ws = Workspace(tmp_path, [GET_CONFIG])
     _pin(ws, [GET_CONFIG])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from mcp_review.services.inputs import (
@@ -36,6 +37,11 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="do not generate witness calls for breaking changes")
     p.add_argument("--save-snapshot", metavar="FILE",
                    help="also write the fetched tool lists (as `snapshot --out`)")
+    p.add_argument("--rerun", action="store_true",
+                   help="also re-send recorded read-only calls of each server and add the "
+                        "outcomes to the gate (a changed result needs review; docs/rerun.md)")
+    p.add_argument("--yes", action="store_true",
+                   help="with --rerun: send without asking (needed when not in a terminal)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +49,20 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.formats import check as fmt
     from mcp_review.services.inputs import resolve
 
+    if args.rerun and args.from_snapshot:
+        from mcp_review.core.errors import InputError
+
+        raise InputError("--rerun needs the live servers, not --from-snapshot")
+    if args.rerun and args.format == "sarif":
+        from mcp_review.core.errors import InputError
+
+        raise InputError("--rerun outcomes have no SARIF form: use --format text, json or "
+                         "markdown")
+    if args.rerun and not args.yes and not sys.stdin.isatty():
+        from mcp_review.core.errors import InputError
+
+        raise InputError("--rerun sends calls to the servers: pass --yes (or run it in a "
+                         "terminal to confirm each server's plan)")
     inp = resolve(args, snapshot_attr="from_snapshot")
     inp.print_notes()
     snap = inp.snapshot()
@@ -61,7 +81,73 @@ def run(args: argparse.Namespace) -> int:
         print(f"mcp-review: re-pinned {len(done)} auto-approved tool(s) in {inp.pins_path}",
               file=sys.stderr)
     cfg = inp.config
+    if args.rerun:
+        return _with_rerun(args, inp, report)
     sys.stdout.writelines(fmt.iter_render(report, args.format, args.fail_on,
                                           config_path=cfg.source if cfg is not None else None,
                                           all_calls=args.all_calls))
     return fmt.exit_code(report, args.fail_on)
+
+
+def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
+    """check's report plus each server's rerun; the gate fails (under ``--fail-on review`` or
+    ``any``) on a changed / shape-drift / now-error result, as on a change needing review."""
+    from mcp_review import exitcodes
+    from mcp_review.commands.rerun import ask
+    from mcp_review.core.hidden import json_dumps_safe, safe_text
+    from mcp_review.formats import check as fmt
+    from mcp_review.formats import rerun as rfmt
+    from mcp_review.formats.jsonstream import plain
+    from mcp_review.services.calllog import DEFAULT_REDACT
+    from mcp_review.services.rerun import RerunUnreachable, Settings, call_log_for, run_server
+
+    cfg = inp.config  # type: ignore[attr-defined]
+    runs: list[dict] = []
+    reports = []
+    unreachable = False
+    for srv in inp.servers:  # type: ignore[attr-defined]
+        path = call_log_for(srv, cfg.state_dir)
+        if not os.path.exists(path):
+            runs.append({"server": srv.name, "error": None, "note": "no call log"})
+            continue
+        try:
+            r = run_server(srv, inp.pins, path,  # type: ignore[attr-defined]
+                           Settings(redact=DEFAULT_REDACT),
+                           lambda p: ask(p, yes=args.yes, quiet=args.quiet)[0])
+        except RerunUnreachable as e:
+            unreachable = True
+            runs.append({"server": srv.name, "error": str(e)})
+            continue
+        reports.append(r)
+        runs.append({**r.to_json(), "error": None})
+    rc = fmt.exit_code(report, args.fail_on)  # type: ignore[arg-type]
+    rerun_fails = any(r.exit_code() for r in reports) and args.fail_on in ("review", "any")
+    if rerun_fails:
+        rc = exitcodes.FAIL
+    elif unreachable and rc == exitcodes.PASS:
+        rc = exitcodes.UNREACHABLE
+    verdict = {exitcodes.FAIL: "FAIL", exitcodes.UNREACHABLE: "UNREACHABLE",
+               exitcodes.PASS: "PASS"}[rc]
+    if args.format == "json":
+        doc = plain(fmt.report_doc(report, args.fail_on,  # type: ignore[arg-type]
+                                   all_calls=args.all_calls))
+        doc["verdict"], doc["exit_code"], doc["rerun"] = verdict, rc, runs
+        sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
+        return rc
+    sys.stdout.writelines(fmt.iter_render(report, args.format, args.fail_on,  # type: ignore
+                                          config_path=cfg.source, all_calls=args.all_calls))
+    out = ["", "## Rerun" if args.format == "markdown" else "Rerun of recorded read-only calls:"]
+    for run in runs:
+        if run.get("error"):
+            out.append(f"  {safe_text(run['server'])}: could not be reached: "
+                       f"{safe_text(run['error'])}")
+        elif run.get("note"):
+            out.append(f"  {safe_text(run['server'])}: {run['note']}")
+    body = "".join(rfmt.to_text(r) for r in reports)
+    if args.format == "markdown":
+        # An indented code block: every line is ours and indented, so no server text can
+        # close it (line breaks inside server text are already tokens).
+        body = "".join("    " + ln + "\n" for ln in body.splitlines())
+    sys.stdout.write("\n".join(out) + "\n" + body
+                     + f"gate with rerun: {verdict} (exit {rc})\n")
+    return rc

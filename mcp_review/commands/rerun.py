@@ -53,19 +53,16 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import anyio
-
     from mcp_review.core.pins import load_pins
     from mcp_review.formats import rerun as fmt
     from mcp_review.services.calllog import DEFAULT_REDACT
     from mcp_review.services.config import load_config
     from mcp_review.services.rerun import (
+        RerunReport,
         RerunUnreachable,
         Settings,
         call_log_for,
-        execute,
-        load_recorded,
-        plan,
+        run_server,
     )
 
     if args.max_calls < 1:
@@ -85,39 +82,47 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.exists(calls_path):
         raise InputError("no call log: nothing was recorded for this server (run it behind "
                          "`mcp-review proxy` with record_results = true)", source=calls_path)
-    recorded = load_recorded(calls_path, server=srv.name, principal=srv.principal)
     settings = Settings(open_world=args.open_world, max_calls=args.max_calls,
                         tools=tuple(args.tools), timeout=args.timeout,
                         redact=(*DEFAULT_REDACT, *args.redact))
+    declined: list[str] = []
+
+    def confirm(planned: RerunReport) -> bool:
+        ok, why = ask(planned, yes=args.yes, quiet=args.quiet)
+        if not ok:
+            declined.append(why)
+        return ok
+
     try:
-        planned = anyio.run(plan, srv, pins, recorded, settings)
+        report = run_server(srv, pins, calls_path, settings, confirm)
     except RerunUnreachable as e:
         print(f"mcp-review rerun: server {srv.name!r} could not be reached: {e}",
               file=sys.stderr)
         return exitcodes.UNREACHABLE
     for t in args.tools:
-        if not any(c.call.tool == t for c in planned.calls):
+        if not any(c.call.tool == t for c in report.calls):
             print(f"mcp-review rerun: note: no recorded call of tool {t!r}", file=sys.stderr)
-    report = planned
-    if planned.to_send:
-        if not args.quiet or not args.yes:
-            sys.stderr.write(fmt.plan_text(planned))
-        if not args.yes:
-            if not sys.stdin.isatty():
-                print("mcp-review rerun: not sent: confirm in a terminal, or pass --yes",
-                      file=sys.stderr)
-                return exitcodes.INPUT_ERROR
-            sys.stderr.write(f"Send these {len(planned.to_send)} call(s) to "
-                             f"{srv.name!r}, each twice? [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() not in ("y", "yes"):
-                print("mcp-review rerun: nothing sent", file=sys.stderr)
-                return exitcodes.INPUT_ERROR
-        try:
-            report = anyio.run(execute, srv, pins, planned, settings)
-        except RerunUnreachable as e:
-            print(f"mcp-review rerun: server {srv.name!r} could not be reached: {e}",
-                  file=sys.stderr)
-            return exitcodes.UNREACHABLE
+    if declined:
+        print(f"mcp-review rerun: {declined[0]}", file=sys.stderr)
+        return exitcodes.INPUT_ERROR
     sys.stdout.write(fmt.to_json(report) if args.format == "json" else fmt.to_text(report))
     return report.exit_code()
+
+
+def ask(planned: object, *, yes: bool, quiet: bool = False) -> tuple[bool, str]:
+    """Show the plan on stderr and ask in a terminal; ``--yes`` sends without asking.
+    (ok, why not)."""
+    from mcp_review.formats import rerun as fmt
+
+    if not quiet or not yes:
+        sys.stderr.write(fmt.plan_text(planned))
+    if yes:
+        return True, ""
+    if not sys.stdin.isatty():
+        return False, "not sent: confirm in a terminal, or pass --yes"
+    n = len(planned.to_send)  # type: ignore[attr-defined]
+    sys.stderr.write(f"Send these {n} call(s), each twice? [y/N] ")
+    sys.stderr.flush()
+    if sys.stdin.readline().strip().lower() in ("y", "yes"):
+        return True, ""
+    return False, "nothing sent"

@@ -336,3 +336,17 @@ def call_log_for(cfg: Any, state_dir: str | None) -> str:
     if getattr(cfg, "calls", None):
         return str(cfg.calls)
     return default_call_log(state_dir or os.path.join(".mcp-review"), cfg.name)
+
+
+def run_server(cfg: Any, pins: Any, calls_path: str, settings: Settings,
+               confirm: Callable[[RerunReport], bool]) -> RerunReport:
+    """The whole rerun of one server, synchronously: read the log, plan, ask ``confirm`` (only
+    when something would be sent), execute. A plan not confirmed is returned as planned
+    (nothing sent: its calls keep ``outcome`` None). Raises RerunUnreachable."""
+    import anyio
+
+    recorded = load_recorded(calls_path, server=cfg.name, principal=cfg.principal)
+    planned = anyio.run(plan, cfg, pins, recorded, settings)
+    if not planned.to_send or not confirm(planned):
+        return planned
+    return anyio.run(execute, cfg, pins, planned, settings)
