@@ -130,6 +130,20 @@ def test_headless_json_reports_every_finding(tmp_path: Path) -> None:
     export = tools[("warehouse", "export_csv")]
     assert "2 recorded call(s) would fail" in export["policy"]["reasons"][0]
 
+    # Seed 003 §3b: read_file is pinned and unchanged (above), yet the recorded read-only
+    # call now answers another cluster and strategy; the deploy calls are never re-sent.
+    (rerun,) = doc["rerun"]
+    assert rerun["server"] == "devtools"
+    calls = {(c["tool"], json.dumps(c["arguments"], sort_keys=True)): c for c in rerun["calls"]}
+    rf = calls[("read_file", '{"path": "deploy/staging.yaml"}')]
+    assert rf["outcome"] == "changed"
+    assert [(d["pointer"], d["old"], d["new"]) for d in rf["differences"]] == [
+        ("/content/0/text", "eu-west-1/staging-a", "us-east-2/staging-b"),
+        ("/content/0/text", "rolling", "recreate")]
+    assert {c["outcome"] for c in rerun["calls"] if c["tool"] != "read_file"} == {"skipped"}
+    assert calls[("read_file", '{"path": "README.md"}')]["outcome"] == "skipped"
+    assert rerun["counts"]["changed"] == 1
+
     # Nothing outside the (removed) temporary workspace.
     assert [p for d in dirs.values() for p in d.iterdir()] == []
 
@@ -150,6 +164,10 @@ def test_headless_text(tmp_path: Path) -> None:
     assert ('witness call: {"sql": "a", "timeout_ms": 0} -> rejected under new: (root): '
             'Additional properties') in out
     assert "breaking by schema, 0 of 4 recorded calls touched" in out
+    # The silent change behind read_file's unchanged schema, shown by rerun.
+    assert "`mcp-review rerun devtools --yes` re-sent a recorded read-only call" in out
+    assert "  changed            read_file {\"path\": \"deploy/staging.yaml\"}" in out
+    assert "/content/0/text: [-rolling-]{+recreate+}" in out
     # The homoglyph twin never prints identically to the tool it imitates.
     assert "devtools/r\u0435⟨U+0435⟩ad_file  [block]" in out
 

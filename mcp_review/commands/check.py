@@ -93,7 +93,7 @@ def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
     """check's report plus each server's rerun; the gate fails (under ``--fail-on review`` or
     ``any``) on a changed / shape-drift / now-error result, as on a change needing review."""
     from mcp_review import exitcodes
-    from mcp_review.commands.rerun import ask
+    from mcp_review.commands._rerun import ask
     from mcp_review.core.hidden import json_dumps_safe, safe_text
     from mcp_review.formats import check as fmt
     from mcp_review.formats import rerun as rfmt

@@ -103,12 +103,15 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
     # Exactly what `check` does with this config: the same input resolution.
     inp = resolve_paths(config=str(ws.config_path), pins=str(ws.pins_path))
     report = inp.status(inp.snapshot())
+    rerun = _rerun_devtools(ws, inp)
     servers = [{"server": name, "transport": definitions.TRANSPORTS[name],
                 "url": urls.get(name)} for name in definitions.SERVERS]
     if args.format == "json":
         doc = fmt.report_json(report, FAIL_ON)
         doc["demo"] = {"pinned": "v1", "serving": ws.version,
                        "workspace": str(ws.root) if keep else None, "servers": servers}
+        # As `check --rerun` reports it: the behaviour change behind an unchanged schema.
+        doc["rerun"] = [{**rerun.to_json(), "error": None}]
         sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
     else:
         out = sys.stdout
@@ -117,6 +120,11 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
         for s in servers:
             out.write(f"  {s['server']:10} {s['transport']:6} {s['url'] or 'started per fetch'}\n")
         out.write("\n" + fmt.to_text(report, FAIL_ON))
+        from mcp_review.formats import rerun as rfmt
+
+        out.write("\nBehind an unchanged schema: devtools/read_file is pinned and unchanged, but "
+                  "`mcp-review rerun devtools --yes` re-sent a recorded read-only call:\n")
+        out.write(rfmt.to_text(rerun))
         if keep:
             out.write(f"\nSame report: mcp-review check --config {ws.config_path} "
                       f"--pins {ws.pins_path}  (while devtools runs; its port changes per run)\n")
@@ -124,6 +132,18 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
             out.write("\nThe app walks through each finding: run `mcp-review demo` in a "
                       "terminal.\n")
     return exitcodes.UNREACHABLE if report.unreachable else exitcodes.PASS
+
+
+def _rerun_devtools(ws: Any, inp: Any) -> Any:
+    """`mcp-review rerun devtools --yes` on the demo workspace (the bundled server is ours, so
+    the demo answers yes): the recorded read_file call comes back changed."""
+    from mcp_review.services.calllog import DEFAULT_REDACT
+    from mcp_review.services.rerun import Settings, call_log_for, run_server
+
+    cfg = inp.config
+    srv = cfg.by_name("devtools")
+    return run_server(srv, inp.pins, call_log_for(srv, cfg.state_dir),
+                      Settings(redact=DEFAULT_REDACT), lambda planned: True)
 
 
 def make_app(ws: Any, *, theme: str | None = None) -> Any:

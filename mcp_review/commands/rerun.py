@@ -53,6 +53,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mcp_review.commands._rerun import ask
     from mcp_review.core.pins import load_pins
     from mcp_review.formats import rerun as fmt
     from mcp_review.services.calllog import DEFAULT_REDACT
@@ -108,21 +109,3 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(fmt.to_json(report) if args.format == "json" else fmt.to_text(report))
     return report.exit_code()
 
-
-def ask(planned: object, *, yes: bool, quiet: bool = False) -> tuple[bool, str]:
-    """Show the plan on stderr and ask in a terminal; ``--yes`` sends without asking.
-    (ok, why not)."""
-    from mcp_review.formats import rerun as fmt
-
-    if not quiet or not yes:
-        sys.stderr.write(fmt.plan_text(planned))
-    if yes:
-        return True, ""
-    if not sys.stdin.isatty():
-        return False, "not sent: confirm in a terminal, or pass --yes"
-    n = len(planned.to_send)  # type: ignore[attr-defined]
-    sys.stderr.write(f"Send these {n} call(s), each twice? [y/N] ")
-    sys.stderr.flush()
-    if sys.stdin.readline().strip().lower() in ("y", "yes"):
-        return True, ""
-    return False, "nothing sent"

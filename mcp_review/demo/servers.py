@@ -68,7 +68,12 @@ def make_server(server: str, state: str | Path) -> Any:
         return t.ListToolsResult(tools=[t.Tool.model_validate(d) for d in tools[i:i + PAGE]],
                                  next_cursor=nxt)
 
-    return Server(info["name"], version=info["version"], on_list_tools=list_tools)
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        wire = definitions.call_result(server, read_state(state), params.name, params.arguments)
+        return t.CallToolResult.model_validate(wire)
+
+    return Server(info["name"], version=info["version"], on_list_tools=list_tools,
+                  on_call_tool=call_tool)
 
 
 def _socket(port: int = 0) -> socket.socket:

@@ -6,6 +6,7 @@ Everything the demo writes lands under ``root``::
     mcp-pins.toml             the pin file: every tool as served at v1, approved
     mcp-pins.audit.jsonl      the audit log of those approvals (core.pins writes it)
     calls/<server>.jsonl      recorded calls ({"tool": ..., "arguments": ...} per line)
+    calls/devtools.jsonl.results.jsonl   a recorded result, for `mcp-review rerun devtools`
     servers.state             "v1" or "v2": what the bundled servers serve right now
     .mcp-review/logs/         the stdio server's stderr (services.fetch writes it)
 
@@ -80,7 +81,29 @@ class Workspace:
         write_state(ws.state_path, "v1")
         for server in definitions.SERVERS:
             shutil.copyfile(DATA / f"{server}.calls.jsonl", ws.calls_path(server))
+        ws._record_read_file()
         return ws
+
+    def _record_read_file(self) -> None:
+        """One call the proxy recorded (with its result and the digest of the definition it
+        was made against) while devtools served v1: what `mcp-review rerun devtools` re-sends.
+        The result is the v1 server's own answer (the same function the server runs)."""
+        from mcp_review.core.model import digest_of
+        from mcp_review.services.calllog import dumps
+
+        tool = next(t for t in definitions.tools("devtools", "v1") if t["name"] == "read_file")
+        args = {"path": definitions.RERUN_PATH}
+        when = "2026-11-28T09:14:03.120Z"
+        call = {"time": when, "server": "devtools", "principal": "default", "tool": "read_file",
+                "id": 41, "arguments": args, "digest": digest_of(tool)}
+        result = {"time": "2026-11-28T09:14:03.131Z", "call_time": when, "server": "devtools",
+                  "principal": "default", "tool": "read_file", "id": 41,
+                  "result": definitions.call_result("devtools", "v1", "read_file", args)}
+        path = self.calls_path("devtools")
+        with open(path, "ab") as f:
+            f.write(dumps(call) + b"\n")
+        with open(str(path) + ".results.jsonl", "ab") as f:
+            f.write(dumps(result) + b"\n")
 
     @property
     def version(self) -> str:
@@ -107,6 +130,7 @@ class Workspace:
             else:
                 entry = {"url": urls[name]}
             entry["calls"] = os.path.relpath(self.calls_path(name), self.root)
+            entry["record_results"] = True
             entry["timeout"] = 30
             servers[name] = entry
         return {"servers": servers}
