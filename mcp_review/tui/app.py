@@ -21,6 +21,7 @@ from mcp_review.tui.screens.modals import (
     SameChangeScreen,
 )
 from mcp_review.tui.screens.review import ReviewResult, ReviewScreen
+from mcp_review.tui.widgets.rerun_panel import RerunHook
 
 
 class ReviewApp(App[None]):
@@ -91,7 +92,27 @@ class ReviewApp(App[None]):
 
         # A removed tool has no comparison: its recorded calls are the calls that would fail.
         removed = self.source.recorded_calls(entry) if entry.status is Status.REMOVED else None
-        self.push_screen(ReviewScreen(entry, cmp, removed_calls=removed), done)
+        self.push_screen(ReviewScreen(entry, cmp, removed_calls=removed,
+                                      rerun=self._rerun_hook(entry)), done)
+
+    def _rerun_hook(self, entry: ToolEntry) -> RerunHook | None:
+        """What `b` on the replay tab needs: the live server's config, the pins and its call
+        log; None for a snapshot review, a removed tool, or a server without a call log."""
+        import os
+
+        from mcp_review.services.rerun import call_log_for
+
+        cfg = getattr(self.source.fetcher, "config", None)
+        if cfg is None or entry.current is None:
+            return None
+        try:
+            srv = cfg.by_name(entry.server)
+        except KeyError:
+            return None
+        path = call_log_for(srv, cfg.state_dir)
+        if not os.path.exists(path):
+            return None
+        return RerunHook(srv, self.source.pins, path, entry.name)
 
     def request_decision(self, entry: ToolEntry, decision: str, note: str = "") -> None:
         """A decision from the main screen always asks first (a stray key must never decide):

@@ -361,6 +361,7 @@ HELP = [
         ("enter", "on a change: its diff (an output change opens the Output tab)"),
         ("a", "approve (a blocked change asks for a reason, kept in the audit log)"),
         ("d", "deny"), ("e", "write a note"), ("p", "policy tier"), ("esc", "back"),
+        ("b", "rerun: re-send recorded read-only calls, compare results (asks first)"),
     ]),
     ("Dialogs", [
         ("y / n", "yes / no; esc cancels; any other key cancels"),

@@ -30,6 +30,7 @@ from mcp_review.tui.render import name_content, name_line, safe_content
 from mcp_review.tui.widgets.change_list import ChangeList
 from mcp_review.tui.widgets.diff_view import SideBySide
 from mcp_review.tui.widgets.replay_table import ReplayTable
+from mcp_review.tui.widgets.rerun_panel import RerunHook, RerunPanel
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
         Binding("d", "deny", "Deny", tooltip="Deny this tool"),
         Binding("e", "note", "Note", tooltip="Write a note kept with the decision"),
         Binding("p", "policy", "Policy", tooltip="Policy tier for this tool or its server"),
+        # Listed in the help screen, not the footer (already full at 80 columns).
+        Binding("b", "rerun", "Rerun", show=False,
+                tooltip="Re-send recorded read-only calls of this tool and compare the "
+                        "results (asks first)"),
         Binding("escape", "back", "Back"),
         Binding("1", "tab('tab-schema')", "Schema", show=False),
         Binding("2", "tab('tab-description')", "Description", show=False),
@@ -79,8 +84,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
     ]
 
     def __init__(self, entry: ToolEntry, comparison: Any | None, *,
-                 removed_calls: list[Any] | None = None) -> None:
+                 removed_calls: list[Any] | None = None, rerun: RerunHook | None = None) -> None:
         super().__init__()
+        self.rerun = rerun
+        """How to re-run this tool's recorded calls (None: no live config to run them on)."""
         self.entry = entry
         self.comparison = comparison
         self.removed_calls = removed_calls
@@ -116,6 +123,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 yield ReplayTable(id="replay")
                 with VerticalScroll(id="witness-box"):
                     yield Static(id="witnesses", markup=False)
+                yield RerunPanel(id="rerun-panel")
             with TabPane("4 Annotations", id="tab-annotations"):
                 yield Static(id="ann-summary", markup=False)
                 yield SideBySide("pinned annotations", "now", id="ann-diff")
@@ -269,6 +277,62 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 parts.append(safe_content(r.schema_error, one_line=True, limit=300))
             summary.update(Content.assemble(*parts))
         self._fill_witnesses(r is not None and r.broken > 0)
+
+    # Rerun (`b`): plan on one connection, ask, send on another (services.rerun) ---------------
+
+    def action_rerun(self) -> None:
+        panel = self.query_one("#rerun-panel", RerunPanel)
+        self.action_tab("tab-replay")
+        if self.query_one("#tabs", TabbedContent).active != "tab-replay":
+            # The replay pane holds nothing focusable (no calls): switch without focus.
+            self.query_one("#tabs", TabbedContent).active = "tab-replay"
+            self.set_focus(None)
+        if self.rerun is None:
+            panel.message("rerun needs the live server from a config and its call log (not a "
+                          "snapshot, not a removed tool)")
+            return
+        panel.message("listing the live tools to decide what may be re-sent…")
+        self.run_worker(self._rerun_plan(), exclusive=True, exit_on_error=False, group="rerun")
+
+    async def _rerun_plan(self) -> None:
+        from mcp_review.formats.rerun import plan_text
+        from mcp_review.services.rerun import RerunUnreachable
+        from mcp_review.tui.screens.modals import ConfirmScreen
+
+        assert self.rerun is not None
+        panel = self.query_one("#rerun-panel", RerunPanel)
+        try:
+            planned = await self.rerun.plan()
+        except RerunUnreachable as e:
+            panel.message(f"the server could not be reached: {e}", "$text-error")
+            return
+        panel.show_report(planned, planned=True)
+        if not planned.to_send:
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                panel.message("sending each call twice…")
+                self.run_worker(self._rerun_send(planned), exclusive=True, exit_on_error=False,
+                                group="rerun")
+            else:
+                panel.message("nothing sent")
+
+        self.app.push_screen(ConfirmScreen(
+            f"Re-send {len(planned.to_send)} recorded call(s), each twice?",
+            plan_text(planned), yes="Send"), done)
+
+    async def _rerun_send(self, planned: Any) -> None:
+        from mcp_review.services.rerun import RerunUnreachable
+
+        assert self.rerun is not None
+        panel = self.query_one("#rerun-panel", RerunPanel)
+        try:
+            report = await self.rerun.execute(planned)
+        except RerunUnreachable as e:
+            panel.message(f"the server could not be reached: {e}", "$text-error")
+            return
+        panel.show_report(report)
 
     def _fill_witnesses(self, calls_break: bool) -> None:
         cmp = self.comparison
