@@ -97,9 +97,9 @@ def test_select_calls_newest_distinct_arguments_first_capped():
     calls = [_call(arguments={"n": i % 3}, time=f"t{i}") for i in range(9)]
     got = core.select_calls(calls, max_calls=2)
     assert [(c.arguments, c.time) for c in got] == [({"n": 2}, "t8"), ({"n": 1}, "t7")]
-    # A newer duplicate without a result does not hide an older one that has one.
+    # The newest call stands for its argument set, result or not.
     got = core.select_calls([_call(time="old"), _call(time="new", result=None)])
-    assert [c.time for c in got] == ["old"]
+    assert [c.time for c in got] == ["new"]
 
 
 def test_structured_content_differences_at_pointers():
@@ -280,3 +280,28 @@ def test_config_record_results_and_rerun_ignore(tmp_path: Path):
         cfg.write_text(f'[servers.a]\ncommand = "x"\n{bad}\n')
         with pytest.raises(InputError):
             load_config(str(cfg))
+
+
+def test_bounded_loading_picks_what_select_calls_picks(tmp_path: Path):
+    """With max_calls the reader keeps only what rerun could send (memory bounded by that),
+    and picks exactly the calls select_calls picks from the whole log."""
+    import random
+
+    rng = random.Random(7)
+    log = CallLog(str(tmp_path / "c.jsonl"), server="s", record_results=True)
+    for i in range(400):
+        tool = rng.choice(["a", "b", "c"])
+        t = log.record_call(tool, {"n": rng.randrange(12)}, i, time=f"2026-01-01T00:{i:04d}Z",
+                            digest=DIGEST)
+        if rng.random() < 0.6:
+            log.record_result(tool, i, t, {"result": {"content": [], "structuredContent":
+                                                      {"i": i}}})
+    log.close()
+    whole = core.select_calls(load_recorded(str(tmp_path / "c.jsonl")), max_calls=5)
+    bounded = core.select_calls(load_recorded(str(tmp_path / "c.jsonl"), max_calls=5),
+                                max_calls=5)
+    key = [(c.tool, c.time, c.arguments, c.result) for c in whole]
+    assert key == [(c.tool, c.time, c.arguments, c.result) for c in bounded]
+    assert len(whole) == 15 and any(c.result is None for c in whole)
+    assert all(c.result is None or c.result["structuredContent"]["i"] == c.rpc_id
+               for c in bounded)

@@ -128,17 +128,18 @@ def args_key(arguments: Any) -> str:
 
 def select_calls(calls: Iterable[RecordedCall], tools: Sequence[str] | None = None,
                  max_calls: int = DEFAULT_MAX_CALLS) -> list[RecordedCall]:
-    """Per tool, the newest call of each distinct argument set (preferring one with a result),
-    newest first, at most ``max_calls`` per tool. ``calls`` are in log order (oldest first)."""
+    """Per tool, the newest call of each distinct argument set, newest first, at most
+    ``max_calls`` per tool. ``calls`` are in log order (oldest first). The newest call stands
+    for its argument set even when only an older one has a result (it is then
+    ``no-result-recorded``): the newest evidence is what the operator is shown."""
     by_tool: dict[str, dict[str, RecordedCall]] = {}
     for c in calls:
         if tools and c.tool not in tools:
             continue
         seen = by_tool.setdefault(c.tool, {})
         k = args_key(c.arguments)
-        old = seen.pop(k, None)
-        # Newer wins, unless only the older one has a result to compare with.
-        seen[k] = old if (old is not None and old.has_result and not c.has_result) else c
+        seen.pop(k, None)
+        seen[k] = c
     out: list[RecordedCall] = []
     for tool in sorted(by_tool):
         newest_first = list(reversed(by_tool[tool].values()))

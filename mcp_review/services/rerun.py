@@ -54,23 +54,37 @@ _KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id
                    "redacted"})
 
 
-def load_recorded(calls_path: str, *, server: str | None = None,
-                  principal: str | None = None) -> list[RecordedCall]:
-    """Every server-log record of ``calls_path`` (rotated backups first), oldest first, with
-    its result from ``<log>.results.jsonl`` when one was recorded.
+def _result_key(r: Any) -> tuple[str, str, str] | None:
+    if not isinstance(r, dict) or not isinstance(r.get("tool"), str) \
+            or not isinstance(r.get("call_time"), str):
+        return None
+    return (r["call_time"], _id_key(r.get("id")), r["tool"])
+
+
+def load_recorded(calls_path: str, *, server: str | None = None, principal: str | None = None,
+                  tools: Sequence[str] | None = None,
+                  max_calls: int | None = None) -> list[RecordedCall]:
+    """The server-log records of ``calls_path`` (rotated backups first), oldest first, each
+    with its result from ``<log>.results.jsonl`` when one was recorded.
 
     A result is matched to its call by (call time, id with its JSON type, tool). Two results
     claiming the same call are both dropped (fail closed: the call then has no result and is
-    never re-sent). Records of another server or principal (a shared log) are left out."""
-    results: dict[tuple[str, str, str], dict[str, Any] | None] = {}
+    never re-sent). Records of another server or principal (a shared log) are left out.
+
+    With ``max_calls``, memory is bounded by what rerun can send, not by the log: per tool only
+    the ``max_calls`` most recent distinct argument sets are kept while reading (as
+    ``core.rerun.select_calls`` would pick them), and result bodies are read for those only."""
+    # Pass 1: which calls have a result, and which have two (hashes only, no bodies).
+    counts: dict[int, int] = {}
     for f in log_files(calls_path + ".results.jsonl"):
         for r in _lines(f):
-            if not isinstance(r, dict) or not isinstance(r.get("tool"), str) \
-                    or not isinstance(r.get("call_time"), str):
-                continue
-            k = (r["call_time"], _id_key(r.get("id")), r["tool"])
-            results[k] = None if k in results else r
-    out: list[RecordedCall] = []
+            k = _result_key(r)
+            if k is not None:
+                h = hash(k)
+                counts[h] = counts.get(h, 0) + 1
+    # Pass 2: the calls.
+    kept: dict[str, dict[str, RecordedCall]] = {}
+    order: list[RecordedCall] = []
     for f in log_files(calls_path):
         for r in _lines(f):
             if not (isinstance(r, dict) and isinstance(r.get("tool"), str) and "arguments" in r
@@ -80,25 +94,49 @@ def load_recorded(calls_path: str, *, server: str | None = None,
                 continue
             if principal is not None and r.get("principal", principal) != principal:
                 continue
+            if tools and r["tool"] not in tools:
+                continue
             digest = r.get("digest")
             c = RecordedCall(tool=r["tool"], arguments=r["arguments"],
                              time=r.get("time") if isinstance(r.get("time"), str) else None,
                              rpc_id=r.get("id"),
                              digest=digest if isinstance(digest, str) else None,
-                             redacted=r.get("redacted") is not False and "redacted" in r)
-            if c.time is not None:
-                res = results.get((c.time, _id_key(c.rpc_id), c.tool))
-                if res is not None:
-                    if isinstance(res.get("error"), dict):
-                        c.error = res["error"]
-                    elif isinstance(res.get("result"), dict):
-                        c.result = res["result"]
-                    elif isinstance(res.get("result_digest"), str):
-                        c.result_digest = res["result_digest"]
-                        n = res.get("result_bytes")
-                        c.result_bytes = n if isinstance(n, int) else None
-            out.append(c)
-    return out
+                             redacted="redacted" in r and r["redacted"] is not False)
+            has = c.time is not None and counts.get(
+                hash((c.time, _id_key(c.rpc_id), c.tool))) == 1
+            # A marker until pass 3 reads the body (has_result looks at result_digest too).
+            c.result_digest = "" if has else None
+            if max_calls is None:
+                order.append(c)
+                continue
+            per = kept.setdefault(c.tool, {})
+            ak = core.args_key(c.arguments)
+            per.pop(ak, None)
+            per[ak] = c
+            if len(per) > max_calls:
+                per.pop(next(iter(per)))  # the least recently seen argument set
+    if max_calls is not None:
+        order = sorted((c for per in kept.values() for c in per.values()),
+                       key=lambda c: (c.time or ""))
+    # Pass 3: result bodies for the calls kept.
+    want = {(c.time, _id_key(c.rpc_id), c.tool): c for c in order if c.result_digest == ""}
+    for c in want.values():
+        c.result_digest = None
+    for f in log_files(calls_path + ".results.jsonl") if want else ():
+        for r in _lines(f):
+            k = _result_key(r)
+            c = want.get(k) if k is not None else None
+            if c is None:
+                continue
+            if isinstance(r.get("error"), dict):
+                c.error = r["error"]
+            elif isinstance(r.get("result"), dict):
+                c.result = r["result"]
+            elif isinstance(r.get("result_digest"), str):
+                c.result_digest = r["result_digest"]
+                n = r.get("result_bytes")
+                c.result_bytes = n if isinstance(n, int) else None
+    return order
 
 
 # Planning and running ----------------------------------------------------------------------
@@ -345,7 +383,8 @@ def run_server(cfg: Any, pins: Any, calls_path: str, settings: Settings,
     (nothing sent: its calls keep ``outcome`` None). Raises RerunUnreachable."""
     import anyio
 
-    recorded = load_recorded(calls_path, server=cfg.name, principal=cfg.principal)
+    recorded = load_recorded(calls_path, server=cfg.name, principal=cfg.principal,
+                             tools=settings.tools or None, max_calls=settings.max_calls)
     planned = anyio.run(plan, cfg, pins, recorded, settings)
     if not planned.to_send or not confirm(planned):
         return planned

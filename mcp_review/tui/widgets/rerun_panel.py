@@ -43,9 +43,11 @@ class RerunHook:
     async def plan(self) -> Any:
         from mcp_review.services.rerun import load_recorded, plan
 
+        st = self.settings()
         recorded = load_recorded(self.calls_path, server=self.server.name,
-                                 principal=self.server.principal)
-        return await plan(self.server, self.pins, recorded, self.settings())
+                                 principal=self.server.principal, tools=st.tools,
+                                 max_calls=st.max_calls)
+        return await plan(self.server, self.pins, recorded, st)
 
     async def execute(self, planned: Any) -> Any:
         from mcp_review.services.rerun import execute
