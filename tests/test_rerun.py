@@ -305,3 +305,17 @@ def test_bounded_loading_picks_what_select_calls_picks(tmp_path: Path):
     assert len(whole) == 15 and any(c.result is None for c in whole)
     assert all(c.result is None or c.result["structuredContent"]["i"] == c.rpc_id
                for c in bounded)
+
+
+def test_attacker_deep_json_text_and_capped_digest_do_not_crash_the_comparison():
+    deep = "[" * 900 + "]" * 900
+    rec = _call(result={"content": [{"type": "text", "text": deep}],
+                        "structuredContent": {"d": 1}})
+    live = {"content": [{"type": "text", "text": deep + " "}], "structuredContent": {"d": 1}}
+    assert compare(rec, live).outcome is Outcome.CHANGED
+    nested: Any = 1
+    for _ in range(600):
+        nested = [nested]
+    capped = _call(result=None, result_digest="sha256:" + "0" * 64, result_bytes=10)
+    c = compare(capped, {"content": [], "structuredContent": {"d": nested}})
+    assert c.outcome is Outcome.CHANGED and c.differences[0].new == "(cannot be hashed)"

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from mcp_review.core.canonical import MAX_DEPTH, canonical_bytes, json_equal
+from mcp_review.core.canonical import canonical_bytes, json_equal
 
 REDACTED = "[REDACTED]"
 """What the call log writes in place of a secret (services.calllog.REDACTED, same text)."""
@@ -262,20 +262,6 @@ def _esc(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def _deep(v: Any) -> bool:
-    """Deeper than MAX_DEPTH (iterative: a hostile result must not blow the stack)."""
-    stack = [(v, 0)]
-    while stack:
-        x, d = stack.pop()
-        if d > MAX_DEPTH:
-            return True
-        if isinstance(x, dict):
-            stack.extend((y, d + 1) for y in x.values())
-        elif isinstance(x, list):
-            stack.extend((y, d + 1) for y in x)
-    return False
-
-
 _MISSING = object()
 
 
@@ -399,7 +385,7 @@ def _is_own_serialisation(item: Any, structured: Any) -> bool:
 
     try:
         return json_equal(json.loads(text), structured)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError):  # too deep to decide: compared as text instead
         return False
 
 
@@ -492,12 +478,16 @@ def compare(recorded: RecordedCall, live: Mapping[str, Any] | None, live_error: 
     live2_c = comparable(live2) if live2 is not None and live2_error is None \
         and not _is_error(live2, None) else None
     if recorded.result is None and recorded.result_digest is not None:
-        if result_digest(live) == recorded.result_digest:
+        try:
+            live_digest = result_digest(live)
+        except (ValueError, TypeError):  # nested deeper than the canonical form allows
+            live_digest = "(cannot be hashed)"
+        if live_digest == recorded.result_digest:
             return Comparison(Outcome.SAME, "the recorded result was capped; its digest matches")
         return Comparison(Outcome.CHANGED, f"the recorded result was capped at record time "
                           f"({recorded.result_bytes} bytes): only its digest could be compared, "
                           "and it differs (volatile values cannot be told apart)",
-                          [Difference("", recorded.result_digest, result_digest(live))],
+                          [Difference("", recorded.result_digest, live_digest)],
                           differences_total=1)
     rec_c = comparable(recorded.result)
     diffs, volatile = _diff_results(rec_c, live_c, live2_c)
@@ -546,6 +536,3 @@ def exit_code(outcomes: Iterable[Outcome]) -> int:
     """0 when nothing changed, 1 on any changed / shape-drift / now-error."""
     return 1 if any(o in FAILING for o in outcomes) else 0
 
-
-def too_deep(value: Any) -> bool:
-    return _deep(value)

@@ -360,10 +360,15 @@ async def _rerun_one(client: Any, r: CallReport, live: dict[str, Any], pins: Any
     shape = None
     if schema is not None and res1 is not None and res1.get("structuredContent") is not None:
         shape = _shape_errors(schema, res1["structuredContent"])
-    cmp = core.compare(c, res1, err1, live2=res2, live2_error=err2 if err1 is None else None,
-                       output_schema=schema,
-                       ignore=tuple(getattr(cfg, "rerun_ignore", {}).get(c.tool, ())),
-                       shape_errors=shape)
+    try:
+        cmp = core.compare(c, res1, err1, live2=res2,
+                           live2_error=err2 if err1 is None else None, output_schema=schema,
+                           ignore=tuple(getattr(cfg, "rerun_ignore", {}).get(c.tool, ())),
+                           shape_errors=shape)
+    except (ValueError, TypeError, RecursionError) as e:
+        # A result no comparison can walk (hostile nesting): needs a human, never "same".
+        cmp = Comparison(Outcome.CHANGED, f"the live result could not be compared: "
+                                          f"{type(e).__name__}")
     r.outcome, r.reason, r.comparison, r.live_result = cmp.outcome, cmp.reason, cmp, res1
 
 
