@@ -1,6 +1,6 @@
 """`rerun` output: the plan (what will be sent), the text report and the JSON document.
 
-JSON (docs/formats.md): ``{"server", "calls": [{"tool", "arguments", "recorded_at",
+JSON (docs/formats.md): ``{"format": "mcp-review-rerun", "version": 1, "server", "calls": [{"tool", "arguments", "recorded_at",
 "outcome", "reason", "differences": [{"pointer", "old", "new"}], "volatile": [pointer, …]}],
 "counts"}``. ``old`` / ``new`` are absent where the value was absent on that side. Every
 server-supplied string goes through ``hidden.safe_text`` in text; JSON escapes hidden

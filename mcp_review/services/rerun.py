@@ -182,8 +182,8 @@ class RerunReport:
         return core.exit_code(c.outcome for c in self.calls if c.outcome is not None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"server": self.server, "calls": [c.to_json() for c in self.calls],
-                "counts": self.counts()}
+        return {"format": "mcp-review-rerun", "version": 1, "server": self.server,
+                "calls": [c.to_json() for c in self.calls], "counts": self.counts()}
 
 
 @dataclass(slots=True)
