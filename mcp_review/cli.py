@@ -1,7 +1,7 @@
 """Thin command-line entry: parse, dispatch to ``mcp_review.commands.<name>``, map exit codes.
 
 Reports go to stdout, diagnostics to stderr. The TUI and the mcp SDK are imported lazily by the
-commands that need them.
+commands that need them. What ``mcp-review --help`` says is ``DESCRIPTION`` and ``EPILOG``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,25 @@ from collections.abc import Sequence
 from mcp_review import __version__, exitcodes
 from mcp_review.core.errors import InputError
 from mcp_review.formats.terminal import guarded_output
+
+DESCRIPTION = """\
+Review drift in the tools your MCP servers offer.
+
+mcp-review fetches every tool definition from the servers in your config, compares each with
+the version you approved earlier (mcp-pins.toml), and says for each tool: pinned, new, changed,
+broken (your recorded calls would now fail), removed or denied. Hidden characters and
+look-alike names are shown, never hidden. Decide in the app, or headless in CI."""
+
+EPILOG = """\
+start here:
+  mcp-review demo              try it on two bundled servers that change under you
+  mcp-review                   open the review app on ./mcp-review.toml (or .mcp.json, ...)
+  mcp-review pin               approve what your servers serve now (a baseline)
+  mcp-review check             in CI: exit 1 when a tool drifted and needs review
+
+exit codes: 0 pass · 1 drift that fails the gate · 2 usage, config or input error ·
+            3 a server could not be reached
+`mcp-review COMMAND --help` shows a command's options and an example."""
 
 # (command, module, help). `review` is the default when no command is given.
 COMMANDS: list[tuple[str, str, str]] = [
@@ -36,6 +55,24 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("trust", "trust", "allow a client config found here (.mcp.json, .vscode/mcp.json, ...) to run"),
 ]
 
+EXAMPLES: dict[str, str] = {
+    "review": "mcp-review --config mcp-review.toml",
+    "demo": "mcp-review demo --headless --format json",
+    "check": "mcp-review check --fail-on breaking --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
+    "snapshot": "mcp-review snapshot --out tools.json",
+    "watch": "mcp-review watch --interval 60 --format json",
+    "classify": "mcp-review classify old-tool.json new-tool.json",
+    "gate": "mcp-review gate old-tool.json new-tool.json calls.jsonl",
+    "status": "mcp-review status --snapshot tools.json --all",
+    "pin": "mcp-review pin --note \"baseline after audit\"",
+    "approve": "mcp-review approve github create_issue --note \"reviewed the new label field\"",
+    "deny": "mcp-review deny devtools 'r\\u0435ad_file' --note \"homoglyph of read_file\"",
+    "proxy": "mcp-review proxy github --enforce",
+    "trust": "mcp-review trust .vscode/mcp.json",
+}
+"""One example per command, shown at the end of its ``--help`` (a command module may set its
+own ``EXAMPLE`` instead)."""
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # usage errors exit 2, as design.md says
@@ -44,9 +81,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mcp-review", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = _Parser(prog="mcp-review", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"mcp-review {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
+                                title="commands")
     for name, module, help_ in COMMANDS:
         try:
             mod = importlib.import_module(f"mcp_review.commands.{module}")
@@ -54,7 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
             if e.name == f"mcp_review.commands.{module}":
                 continue  # not built yet
             raise
-        p = sub.add_parser(name, help=help_, description=help_)
+        example = getattr(mod, "EXAMPLE", None) or EXAMPLES.get(name)
+        p = sub.add_parser(name, help=help_, description=help_,
+                           epilog=f"example:\n  {example}" if example else None,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.register(p)
         p.set_defaults(_run=mod.run)
     return parser
@@ -65,7 +107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["review", *argv]
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # An unknown flag is reported with the usage of the command it was given to, not the
+        # top-level one (argparse hands every leftover to the top parser).
+        target = _subparser(parser, getattr(args, "command", None)) or parser
+        target.error(f"unrecognized arguments: {' '.join(extras)}")
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)
         return exitcodes.INPUT_ERROR
@@ -77,6 +124,14 @@ def main(argv: Sequence[str] | None = None) -> int:
              else guarded_output(stdout=args.command != "proxy"))
     with guard:
         return _run(args)
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str | None
+               ) -> argparse.ArgumentParser | None:
+    for action in parser._actions:  # argparse has no public accessor for its subparsers
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            return action.choices[name]  # type: ignore[no-any-return]
+    return None
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -32,7 +32,8 @@ def report_save(result: Any, path: str) -> None:
 
 def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]) -> None:
     """The decisions written, as text lines or one JSON document on stdout."""
-    from mcp_review.core.hidden import json_dumps_safe, safe_text
+    from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, safe_text
+    from mcp_review.core.names import with_escape
 
     if fmt == "json":
         sys.stdout.write(json_dumps_safe({"decisions": records, **extra}, indent=2) + "\n")
@@ -44,8 +45,11 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         old = r.get("old_digest")
         new = r.get("new_digest")
         digests = f"  {old[:19]}… → {new[:19]}…" if old and new and old != new else ""
-        subject = (safe_text(str(r["tool"])) if r.get("tool") is not None
-                   else f"({safe_text(str(r.get('subject', '')))})")
+        if r.get("tool") is not None:
+            tool = str(r["tool"])
+            subject = with_escape(safe_text(mark_lookalikes(tool)), tool)
+        else:
+            subject = f"({safe_text(str(r.get('subject', '')))})"
         print(f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/"
               f"{subject}{digests}")
 
@@ -161,9 +165,26 @@ def served_server(snap: Any, server: str, principal: str | None, source: str) ->
     where = "in the snapshot" if source != "live" else "among the configured servers"
     srv = snap.servers.get(server)
     if srv is None:
-        raise InputError(f"server {server!r} is not {where}",
+        from mcp_review.core.names import did_you_mean
+
+        raise InputError(f"server {server!r} is not {where}." + did_you_mean(server, snap.servers),
                          source=source if source != "live" else None)
     if principal is not None and principal != srv.principal:
         raise InputError(f"server {server!r} is served under principal {srv.principal!r}, "
                          f"not {principal!r}", source=source if source != "live" else None)
     return srv
+
+
+def check_configured(inp: Any, server: str) -> None:
+    """Before fetching anything: a live approve/deny naming a server the config does not
+    have is an input error, with the closest names."""
+    from mcp_review.core.errors import InputError
+
+    if not inp.live or inp.config is None:
+        return
+    known = [s.name for s in inp.config.servers]
+    if server not in known:
+        from mcp_review.core.names import did_you_mean
+
+        raise InputError(f"no server {server!r} in the config." + did_you_mean(server, known),
+                         source=inp.config.source)

@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("name a TOOL, or use --instructions (not both)")
     inp = resolve(args, server_filter=False)
     inp.print_notes()
+    _pinning.check_configured(inp, args.server)
     source = inp.snapshot_path or "live"
     snap = inp.snapshot()
     if args.instructions:
@@ -68,16 +69,22 @@ def run(args: argparse.Namespace) -> int:
     if srv.error:
         if inp.live:
             print(f"mcp-review: server {safe_text(args.server)} could not be reached "
-                  f"({safe_text(str(srv.error.get('message') or srv.error))}); nothing approved",
+                  f"({safe_text(str(srv.error.get('kind') or 'error'))}: "
+                  f"{safe_text(str(srv.error.get('message') or 'no detail'))}); nothing approved",
                   file=sys.stderr)
             return exitcodes.UNREACHABLE
         raise InputError(f"server {args.server!r} could not be read when the snapshot was taken",
                          source=source)
-    if not any(t.name == args.tool for t in srv.tools):
+    from mcp_review.core.names import did_you_mean, find_name
+
+    served = [t.name for t in srv.tools]
+    tool = find_name(args.tool, served)
+    if tool is None:
         where = "in the snapshot" if not inp.live else "now"
         raise InputError(f"tool {args.tool!r} is not served by {args.server!r} {where}; there "
-                         "is no definition to approve",
+                         "is no definition to approve." + did_you_mean(args.tool, served),
                          source=inp.snapshot_path)
+    args.tool = tool  # an escaped form (r\u0435ad_file) names the tool it stands for
     report = inp.status(snap, witnesses=True)
     st = next(t for t in report.tools
               if t.server == args.server and t.principal == srv.principal and t.tool == args.tool)

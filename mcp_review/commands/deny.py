@@ -41,6 +41,7 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.errors import InputError
     from mcp_review.core.hidden import safe_text
+    from mcp_review.core.names import did_you_mean, find_name
     from mcp_review.core.pins import Decision, make_pin, save_pins, with_decision
     from mcp_review.services.inputs import resolve
 
@@ -69,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             srv = _pinning.served_server(snap, args.server, args.principal,
                                          inp.snapshot_path or "live")
+            tool = find_name(args.tool, [t.name for t in srv.tools])
+            if tool is not None:
+                args.tool = tool  # an escaped form (r\u0435ad_file) names its tool
             live = next((t for t in srv.tools if t.name == args.tool), None)
     if live is not None and srv is not None:
         old = pins.get(args.server, srv.principal, args.tool)
@@ -80,14 +84,26 @@ def run(args: argparse.Namespace) -> int:
                        by=args.by, note=args.note, server_version=srv.server_version,
                        protocol_version=srv.protocol_version)
     else:
+        pinned = [k[2] for k in pins.pins if k[0] == args.server]
+        tool = find_name(args.tool, pinned)
+        if tool is not None:
+            args.tool = tool
         found = pins.find_tool(args.server, args.tool)
         if args.principal is not None:
             found = [p for p in found if p.principal == args.principal]
         if not found:
             where = ("in the snapshot" if inp.snapshot_path else
                      "by the live server" if snap is not None else "(no config or --snapshot)")
+            servers = {k[0] for k in pins.pins}
+            if inp.config is not None:
+                servers |= {s.name for s in inp.config.servers}
+            if snap is not None:
+                servers |= set(snap.servers)
+            hint = (did_you_mean(args.server, servers) if args.server not in servers
+                    else did_you_mean(args.tool, [*pinned, *(t.name for t in (
+                        srv.tools if srv is not None else []))]))
             raise InputError(f"tool {args.tool!r} of server {args.server!r} is neither served "
-                             f"{where} nor pinned in {inp.pins_path}; nothing to deny")
+                             f"{where} nor pinned in {inp.pins_path}; nothing to deny." + hint)
         if len(found) > 1:
             raise InputError(f"tool {args.tool!r} of server {args.server!r} is pinned under "
                              f"several principals ({', '.join(sorted(p.principal for p in found))}"

@@ -100,8 +100,11 @@ def run(args: argparse.Namespace) -> int:
         _pinning.report_save(result, inp.pins_path)
         records = _pinning.with_class(result.audit_records, classes)
     for s in report.unreachable:
+        err = s.error or {}
         print(f"mcp-review: warning: server {safe_text(s.name)} could not be read "
-              f"({safe_text(str(s.error))}); its pins were left as they are", file=sys.stderr)
+              f"({safe_text(str(err.get('kind') or 'error'))}: "
+              f"{safe_text(str(err.get('message') or 'no detail'))}); "
+              "its pins were left as they are", file=sys.stderr)
     _pinning.print_records(records, args.format, {"skipped": held})
     if args.format == "text":
         for h in held:

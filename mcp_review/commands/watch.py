@@ -28,6 +28,25 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="do not generate witness calls for breaking changes")
 
 
+def iso_time(at: float) -> str:
+    """An epoch time as the ISO 8601 UTC text every other output uses (``…T…Z``)."""
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z")
+
+
+def how_it_notices(interval: float | None) -> str:
+    """What ``watch`` says at start: how it will notice a change."""
+    head = ("re-lists a server when it announces a change (the subscriptions/listen stream on "
+            "2026-07-28, notifications/tools/list_changed on older servers), when its list's "
+            "ttlMs expires")
+    if interval:
+        return f"{head}, and every {interval:g} s (--interval)"
+    return (f"{head}; no --interval, so a server that announces nothing and sets no ttlMs is "
+            "read once (add --interval SECONDS to poll it)")
+
+
 class DriftPrinter:
     """Turns each fresh list into the lines that changed since the last one.
 
@@ -68,14 +87,17 @@ class DriftPrinter:
         return exitcodes.FAIL if self.failed else exit_code(self.report(), self.fail_on)
 
     def __call__(self, u: Any) -> None:
-        from mcp_review.core.hidden import safe_text
+        from mcp_review.core.hidden import mark_lookalikes, safe_text
+        from mcp_review.core.names import with_escape
+        from mcp_review.core.policy import Outcome
         from mcp_review.core.status import State
         from mcp_review.formats.check import fails_gate
 
         stamp = time.strftime("%H:%M:%S", time.localtime(u.at))
+        at = iso_time(u.at)
         name = safe_text(u.server)
         if u.snapshot.error:
-            self._emit({"at": u.at, "server": u.server, "event": u.reason,
+            self._emit({"at": at, "server": u.server, "event": u.reason,
                         "error": u.snapshot.error},
                        f"{stamp} {name}: {safe_text(u.snapshot.error['kind'])}: "
                        f"{safe_text(u.snapshot.error['message'])} (retrying)")
@@ -83,7 +105,7 @@ class DriftPrinter:
         self.latest[u.server] = u.snapshot
         report = self.report()
         if u.reason == "connected":
-            self._emit({"at": u.at, "server": u.server, "event": u.reason,
+            self._emit({"at": at, "server": u.server, "event": u.reason,
                         "tools": len(u.snapshot.tools),
                         "protocol_version": u.snapshot.protocol_version},
                        f"{stamp} {name}: {u.reason}, {len(u.snapshot.tools)} tools "
@@ -110,7 +132,7 @@ class DriftPrinter:
                 self.failed |= fails
                 why = "; ".join(safe_text(r) for r in t.policy.reasons)
                 replay = t.comparison.replay if t.comparison is not None else None
-                obj = {"at": u.at, "server": t.server, "event": u.reason, "tool": t.tool,
+                obj = {"at": at, "server": t.server, "event": u.reason, "tool": t.tool,
                        "status": str(t.state), "policy": t.policy.to_json(),
                        "live_digest": t.live_digest, "fails_gate": fails,
                        "calls_recorded": t.calls_recorded,
@@ -119,9 +141,13 @@ class DriftPrinter:
                        "shadows": list(t.shadows)}
                 calls = f" ({replay.broken}/{replay.total} calls break)" \
                     if replay is not None and replay.broken else ""
+                # An outcome of "none" (pinned again, removed) is no outcome: not printed.
+                outcome = (f"  [{t.policy.outcome}]"
+                           if t.policy.outcome is not Outcome.NONE else "")
                 self._emit(obj, f"{stamp} {safe_text(t.server)}: {u.reason}: "
-                                f"{str(t.state).upper()} {safe_text(t.tool)}{calls}  "
-                                f"[{t.policy.outcome}] {why}".rstrip())
+                                f"{str(t.state).upper()} "
+                                f"{with_escape(safe_text(mark_lookalikes(t.tool)), t.tool)}"
+                                f"{calls}{outcome} {why}".rstrip())
 
     def _emit(self, obj: dict[str, Any], text: str) -> None:
         if self.fmt == "json":
@@ -134,9 +160,12 @@ class DriftPrinter:
 def run(args: argparse.Namespace) -> int:
     import anyio
 
+    from mcp_review.core.errors import InputError
     from mcp_review.services.inputs import resolve
     from mcp_review.services.watch import watch_all
 
+    if args.interval is not None and args.interval <= 0:
+        raise InputError("--interval must be positive")
     inp = resolve(args)
     inp.print_notes()
     cfg = inp.config
@@ -148,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"watching {len(servers)} server(s) from {cfg.source}; Ctrl-C to stop",
               file=sys.stderr)
+        print(f"watch: {how_it_notices(args.interval)}", file=sys.stderr)
 
     async def main() -> None:
         with anyio.move_on_after(args.duration if args.duration else float("inf")):

@@ -56,6 +56,8 @@ class CallLog:
     """Records that name no tool (bare argument objects): cannot be replayed per tool."""
     skipped: int = 0
     """Lines that were not JSON."""
+    skipped_lines: list[int] = field(default_factory=list)
+    """The first few of those lines' numbers (for the report)."""
 
     def for_tool(self, tool: str) -> list[Any]:
         return self.by_tool.get(tool, [])
@@ -80,6 +82,7 @@ def load_call_log(path: str) -> CallLog:
             c.index = len(calls) + 1
             calls.append(c)
     log.skipped = loaded.skipped
+    log.skipped_lines = loaded.skipped_lines[:5]
     return log
 
 

@@ -44,13 +44,19 @@ from typing import Any
 from mcp_review.core.groups import change_key, grouped_keys, shared_changes
 from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, md_text, safe_text, sarif_text
 from mcp_review.core.instructions import InstructionsStatus
+from mcp_review.core.names import with_escape
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
 from mcp_review.formats import instructions as instr_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
-from mcp_review.formats.status import tool_json
+from mcp_review.formats.status import (
+    call_log_notes,
+    tool_json,
+    unreachable_summary,
+    unreachable_words,
+)
 
 FORMAT = "mcp-review-check"
 VERSION = 2
@@ -174,7 +180,8 @@ _LABEL = {
 def _id(t: ToolStatus) -> str:
     p = "" if t.principal == "default" else f"[{safe_text(t.principal)}]"
     name = safe_text(mark_lookalikes(t.tool)) if t.shadows else safe_text(t.tool)
-    return f"{safe_text(t.server)}{p}/{name}"
+    # A name with letters nobody can type comes with the form `approve`/`deny` accept.
+    return with_escape(f"{safe_text(t.server)}{p}/{name}", t.tool)
 
 
 def _summary(report: StatusReport, fail_on: str) -> str:
@@ -186,7 +193,7 @@ def _summary(report: StatusReport, fail_on: str) -> str:
     if n_fail:
         parts.append(f"{n_fail} failing the gate (--fail-on {fail_on})")
     if report.unreachable:
-        parts.append(f"{len(report.unreachable)} server(s) unreachable")
+        parts.append(unreachable_summary(len(report.unreachable)))
     return ", ".join(parts) or "no tools"
 
 
@@ -199,13 +206,13 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
     for s in report.servers:
         name = safe_text(s.name).ljust(width)
         if s.error:
-            out.append(f"  {name}  UNREACHABLE  {safe_text(s.error.get('kind'))}: "
-                       f"{safe_text(s.error.get('message', ''))}")
+            out.append(f"  {name}  {unreachable_words(s.error)}")
         else:
             ver = f"  v{safe_text(s.server_version)}" if s.server_version else ""
             out.append(f"  {name}  ok  {counts.get(s.name, 0)} tools  "
                        f"{safe_text(s.protocol_version or '?')}  tier {safe_text(s.tier)}{ver}")
             out.extend(f"  {' ' * len(name)}  note: {safe_text(n)}" for n in s.notes)
+            out.extend(f"  {' ' * len(name)}  note: {n}" for n in call_log_notes(s))
     instr = _instructions(report)
     if instr:
         out.append("")
@@ -258,6 +265,9 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
                 out.append(f"      … and {len(changes) - max_changes} more changes")
             if cmp.broken_calls:
                 out.append(f"      {cmp.broken_calls} recorded call(s) would now fail")
+            if cmp.replay is not None and cmp.replay.bad_recordings:
+                out.append(f"      {cmp.replay.bad_recordings} bad recording(s): invalid under "
+                           "the pinned schema too, so they prove nothing either way")
             if cmp.ignored_calls:
                 out.append(f"      {cmp.ignored_calls} recorded call(s) send an argument the "
                            "server now ignores")

@@ -5,7 +5,8 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
     {
       "format": "mcp-review-status",
       "version": 2,                        // 1: every replayed call listed (see below)
-      "verdict": "PASS" | "FAIL",          // FAIL when any tool needs review or is blocked
+      "verdict": "PASS" | "FAIL" | "UNREACHABLE",  // FAIL when any tool needs review or is
+                                           // blocked; UNREACHABLE (exit 3) as in `check`
       "exit_code": 0 | 1 | 3,
       "counts": {"pinned": n, "new": n, "changed": n, "broken": n, "removed": n,
                  "denied": n, "auto-approve": n, "review": n, "block": n},
@@ -55,7 +56,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from mcp_review.core.hidden import safe_text
+from mcp_review.core.hidden import mark_lookalikes, safe_text
+from mcp_review.core.names import with_escape
 from mcp_review.core.policy import Outcome
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.formats.compare import comparison_doc, replay_lines
@@ -100,7 +102,6 @@ def report_doc(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                all_calls: bool = False) -> Doc:
     from mcp_review.formats import instructions as instr_fmt
 
-    attention = bool(report.attention or report.instructions_attention)
     instr = [s.instructions for s in report.servers if s.instructions is not None]
     extra: dict[str, Any] = {}
     if instr:  # present when any server sends instructions or has them pinned
@@ -108,7 +109,7 @@ def report_doc(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
     return Doc({
         "format": FORMAT,
         "version": VERSION,
-        "verdict": "FAIL" if attention else "PASS",
+        "verdict": verdict_word(report.exit_code()),
         "exit_code": report.exit_code(),
         "counts": report.counts(),
         "applied": ["/".join(t.key) for t in applied],
@@ -145,6 +146,44 @@ def to_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
     return "".join(iter_json(report, applied=applied, all_calls=all_calls))
 
 
+def unreachable_words(error: dict[str, Any] | None) -> str:
+    """How every text report words a server it could not read (``status`` and ``check`` the
+    same): ``UNREACHABLE  refused: connection refused``."""
+    e = error or {}
+    return (f"UNREACHABLE  {safe_text(str(e.get('kind') or 'error'))}: "
+            f"{safe_text(str(e.get('message') or ''))}")
+
+
+def unreachable_summary(n: int) -> str:
+    """The summary's words for ``n`` unreachable servers (``status`` and ``check`` the same)."""
+    return f"{n} server(s) unreachable (their tools were not checked)"
+
+
+def verdict_word(exit_code: int) -> str:
+    """PASS / FAIL / UNREACHABLE for an exit code, as ``check`` says it."""
+    from mcp_review import exitcodes
+
+    return {exitcodes.FAIL: "FAIL", exitcodes.UNREACHABLE: "UNREACHABLE"}.get(exit_code, "PASS")
+
+
+def call_log_notes(s: Any) -> list[str]:
+    """What a server's call log held that was not replayed, in words (``status`` and ``check``
+    text): lines that are not JSON, and records that name no tool."""
+    c = s.calls
+    if c is None:
+        return []
+    where = safe_text(c.path or "the call log")
+    out = []
+    if c.skipped:
+        at = ", ".join(str(n) for n in c.skipped_lines)
+        more = ", …" if c.skipped > len(c.skipped_lines) else ""
+        out.append(f"{c.skipped} line(s) in {where} are not valid JSON and were skipped"
+                   + (f" (line {at}{more})" if at else ""))
+    if c.unattributed:
+        out.append(f"{c.unattributed} call(s) in {where} name no tool and were not replayed")
+    return out
+
+
 _MARK = {
     Outcome.BLOCK: "BLOCK",
     Outcome.REVIEW: "REVIEW",
@@ -176,8 +215,7 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             head += f"  version={safe_text(s.server_version)}"
         out.append(head)
         if s.error:
-            out.append(f"  UNREACHABLE {safe_text(str(s.error.get('kind', 'error')))}: "
-                       f"{safe_text(str(s.error.get('message', '')))}")
+            out.append(f"  {unreachable_words(s.error)}")
             continue
         out.extend(f"  note: {safe_text(n)}" for n in s.notes)
         i = s.instructions
@@ -195,7 +233,8 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             mark = _MARK[t.policy.outcome]
             if t.key in applied_keys:
                 mark = "RE-PINNED"
-            out.append(f"  [{mark}] {_state_label(t)}: {safe_text(t.tool)}")
+            out.append(f"  [{mark}] {_state_label(t)}: "
+                       + with_escape(safe_text(mark_lookalikes(t.tool)), t.tool))
             for r in t.policy.reasons:
                 out.append(f"      - {safe_text(r)}")
             for n in t.notes:
@@ -211,15 +250,15 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                 r = cmp.replay
                 if r is not None:
                     out.append(f"      replay: {r.total} recorded call(s), {r.broken} broken"
+                               + (f", {r.bad_recordings} bad recording(s) (invalid under the "
+                                  "pinned schema too)" if r.bad_recordings else "")
                                + (f", {r.ignored} sending an argument now ignored"
                                   if r.ignored else ""))
                     out.extend(replay_lines(r, all_calls=all_calls, indent="      ",
                                             header=False))
         if quiet:
             out.append(f"  {quiet} tool(s) pinned and unchanged")
-        if s.calls is not None and s.calls.unattributed:
-            out.append(f"  note: {s.calls.unattributed} call(s) in {safe_text(s.calls.path or '')} "
-                       "name no tool and were not replayed")
+        out.extend(f"  note: {n}" for n in call_log_notes(s))
     c = report.counts()
     out.append("")
     out.append(
@@ -227,12 +266,11 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
         + f"  |  {c['auto-approve']} auto-approve, {c['review']} review, {c['block']} block"
     )
     if report.unreachable:
-        out.append(f"{len(report.unreachable)} server(s) could not be read")
+        out.append(unreachable_summary(len(report.unreachable)))
     if applied:
         out.append(f"re-pinned {len(applied)} tool(s) by policy (logged in the audit log)")
     elif report.auto_approvals:
         out.append("auto-approvable changes are not written by `status`; "
                    "run `mcp-review status --apply` to re-pin them")
-    verdict = "FAIL" if report.attention or report.instructions_attention else "PASS"
-    out.append(f"status verdict: {verdict}")
+    out.append(f"status verdict: {verdict_word(report.exit_code())}")
     return "\n".join(out) + "\n"

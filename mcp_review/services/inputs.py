@@ -225,7 +225,10 @@ class Inputs:
             if self.only:
                 missing = [n for n in self.only if n not in snap.servers]
                 if missing:
-                    raise InputError(f"server {missing[0]!r} is not in the snapshot",
+                    from mcp_review.core.names import did_you_mean
+
+                    raise InputError(f"server {missing[0]!r} is not in the snapshot."
+                                     + did_you_mean(missing[0], snap.servers),
                                      source=self.snapshot_path)
                 snap.servers = {n: s for n, s in snap.servers.items() if n in self.only}
             return snap
@@ -298,8 +301,11 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
         known = {s.name for s in cfg.servers}
         for n in only:
             if n not in known:
+                from mcp_review.core.names import did_you_mean
+
                 raise InputError(f"no server {n!r} in the config (known: "
-                                 f"{', '.join(sorted(known)) or 'none'})", source=cfg.source)
+                                 f"{', '.join(sorted(known)) or 'none'})."
+                                 + did_you_mean(n, known), source=cfg.source)
     names = [s.name for s in inp.servers]
     if with_calls:
         inp.explicit_calls = list(parse_calls_specs(list(getattr(args, "calls", None) or [])))
