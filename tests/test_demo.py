@@ -169,7 +169,8 @@ def test_headless_text(tmp_path: Path) -> None:
     assert "  changed            read_file {\"path\": \"deploy/staging.yaml\"}" in out
     assert "/content/0/text: [-rolling-]{+recreate+}" in out
     # The homoglyph twin never prints identically to the tool it imitates.
-    assert "devtools/r\u0435⟨U+0435⟩ad_file  [block]" in out
+    # ...and comes with the escaped form approve/deny accept (issue 13).
+    assert "devtools/r\u0435⟨U+0435⟩ad_file (as r\\u0435ad_file)  [block]" in out
 
 
 def test_keep_writes_a_reusable_workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str],
