@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import DataTable
 
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.sample import hostile_source, sample_source
+from mcp_review.tui.sample import HOMOGLYPH, hostile_source, polish_source, sample_source
 
 
 async def _ready(pilot) -> None:
@@ -40,7 +40,8 @@ def test_main_80x24(snap_compare):
     4 changed, 1 new, 1 removed, 2 pinned, 8 to review, 1 server failed), servers files /
     github / tickets / weather with their tools, github failed with "npx: command not found",
     list_dir flagged "hidden text", read_file "relaxed", get_forecast "broken" with 2/5 calls
-    breaking, and the footer bindings."""
+    breaking, and the footer bindings. Server rows count the tools served: files "4 tools"
+    (its removed delete_file is listed under it but not counted), tickets "1 tool"."""
     assert snap_compare(ReviewApp(sample_source()), terminal_size=(80, 24), run_before=_ready)
 
 
@@ -80,8 +81,10 @@ def test_review_replay(snap_compare):
 
 def test_review_schema_change_selected(snap_compare):
     """You should see get_forecast's Schema tab: the change list (breaking enum and maximum
-    changes, the trust description change) with the second change selected, and the
-    side-by-side pretty JSON scrolled to it, removed lines marked "-" and added "+"."""
+    changes, the trust description change) with the second change selected, under the list
+    that change in full ("enum-narrowed at /inputSchema/properties/units/enum" and its whole
+    message), and the side-by-side pretty JSON scrolled to it, removed lines marked "-" and
+    added "+"."""
     assert snap_compare(ReviewApp(sample_source()), terminal_size=(100, 30),
                         run_before=_open("get_forecast", "enter", "1", "down"))
 
@@ -148,7 +151,9 @@ def test_note_modal(snap_compare):
 
 
 def test_help(snap_compare):
-    """You should see the help modal listing every binding of the main and review screens."""
+    """You should see the help modal listing every binding of the main and review screens,
+    "home/end  first / last row" among the main screen's, and on the review screen "↑ ↓" saying
+    the diff below shows each change's part and the whole message above it."""
     assert snap_compare(ReviewApp(sample_source()), terminal_size=(100, 36),
                         run_before=_open("get_forecast", "question_mark"))
 
@@ -158,3 +163,79 @@ def test_hostile_main(snap_compare):
     "[/]", "[link=…]" as plain text, ANSI escapes as ⟨ESC⟩[31m, zero-width/bidi/TAG
     characters as highlighted tokens, and the failed server's cause quoted the same way."""
     assert snap_compare(ReviewApp(hostile_source()), terminal_size=(100, 30), run_before=_ready)
+
+
+# Issue 13: app polish (sample.polish_source: one server, docs, drifted in each small way) ------
+
+
+def _open_change(name: str, rule: str, pointer_prefix: str = ""):
+    """Open ``name``'s review on the Schema tab and highlight its first change ``rule``."""
+    async def run(pilot) -> None:
+        await _open(name, "enter", "1")(pilot)
+        from mcp_review.tui.widgets.change_list import ChangeList
+
+        changes = pilot.app.screen.query_one("#changes", ChangeList)
+        row = next(i for i, c in enumerate(changes.changes)
+                   if c.rule == rule and c.pointer.startswith(pointer_prefix))
+        changes.move_cursor(row=row)
+        await pilot.pause(0.1)
+    return run
+
+
+def test_polish_main_counts_served_tools(snap_compare):
+    """You should see the docs server row saying "5 tools" although six tools are listed under
+    it: archive_doc is removed (listed for review, not served). The new look-alike shows as
+    "rе⟨U+0435⟩ad_file" with the Cyrillic letter and its code point highlighted."""
+    assert snap_compare(ReviewApp(polish_source()), terminal_size=(100, 24), run_before=_ready)
+
+
+def test_polish_output_change_selected(snap_compare):
+    """You should see summarize's Schema tab with an outputSchema change highlighted in the
+    change list; under the list its rule, pointer (/outputSchema/…) and whole message; below,
+    the diff titled "pinned outputSchema" (not inputSchema), showing "words" and the removed
+    required entry, the change's line marked."""
+    assert snap_compare(ReviewApp(polish_source()), terminal_size=(100, 30),
+                        run_before=_open_change("summarize", "required-removed",
+                                                "/outputSchema"))
+
+
+def test_polish_long_message_detail(snap_compare):
+    """You should see summarize's description change highlighted: the list's message column
+    cut with "…", and under the list the whole message, wrapped over several lines, ending
+    in "…+}" as the engine bounds it; the diff below titled "pinned description", side by
+    side with the new sentences marked."""
+    assert snap_compare(ReviewApp(polish_source()), terminal_size=(100, 30),
+                        run_before=_open_change("summarize", "tool-description-changed"))
+
+
+def test_polish_annotations_only_opens_annotations(snap_compare):
+    """You should see label_issue's review open straight on the "4 Annotations" tab (its only
+    change is the annotations' title, "Label issue" → "Add a label to an issue", no hint
+    relaxed): "no annotation relaxed" above the annotations JSON side by side, the title
+    line marked."""
+    assert snap_compare(ReviewApp(polish_source()), terminal_size=(100, 30),
+                        run_before=_open("label_issue", "enter"))
+
+
+def test_polish_no_output_schema_notice(snap_compare):
+    """You should see ping's review (no Output tab in the tab bar) and a notification
+    "this tool has no output schema, pinned or now: no Output tab" after pressing 5."""
+    assert snap_compare(ReviewApp(polish_source()), terminal_size=(100, 24),
+                        run_before=_open("ping", "enter", "5"))
+
+
+def test_polish_policy_modal_marks_lookalike(snap_compare):
+    """You should see the policy modal for the look-alike tool: every "tool …" scope reads
+    "rе⟨U+0435⟩ad_file" with the letter and its code point highlighted, never a bare
+    "rеad_file" that looks like read_file; the server scopes read "server docs"."""
+    assert snap_compare(ReviewApp(polish_source()), terminal_size=(100, 30),
+                        run_before=_open(HOMOGLYPH, "p"))
+
+
+def test_polish_removal_acknowledged_dialog(snap_compare):
+    """You should see, after `a` on the removed archive_doc, the dialog "Acknowledge the
+    removal of archive_doc?" saying it is no longer served and that acknowledging drops its
+    pin ("removal acknowledged" in the audit log), with "Acknowledge (y)" / "Cancel (n)";
+    no word about pinning a served definition."""
+    assert snap_compare(ReviewApp(polish_source()), terminal_size=(100, 24),
+                        run_before=_open("archive_doc", "a"))

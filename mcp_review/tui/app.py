@@ -126,9 +126,20 @@ class ReviewApp(App[None]):
             if ok:
                 self.decide(entry, decision, note)
 
+        name = name_line(entry.name, 200)
+        if decision == "approved" and entry.status is Status.REMOVED:
+            # Nothing is served to approve: approving a removal acknowledges it (the pin goes),
+            # as the audit log words it.
+            self.push_screen(ConfirmScreen(
+                f"Acknowledge the removal of {name}?",
+                f"{entry.server} › {name} is no longer served. Acknowledging the removal "
+                "drops its pin; the audit log records \"removal acknowledged\". If the tool "
+                "comes back it is new and reviewed again."
+                + (f"\nnote: {note}" if note else ""), yes="Acknowledge"), done)
+            return
         verb = "Approve" if decision == "approved" else "Deny"
         what = entry.summary or str(entry.status)
-        body = (f"{entry.server} › {entry.name}: {entry.status}"
+        body = (f"{entry.server} › {name}: {entry.status}"
                 + (f" ({what})" if what != str(entry.status) else "")
                 + (". Approving pins the definition served now." if decision == "approved"
                    else ". Denying keeps it withheld until approved.")
@@ -209,7 +220,10 @@ class ReviewApp(App[None]):
             self.notify(f"could not record {decision}: {plain_line(str(e), 300)}", severity="error", markup=False,
                         timeout=10)
             return False
-        self.notify(f"{decision}: {plain_line(entry.server, 30)} › {name_line(entry.name)}", markup=False, timeout=3)
+        said = ("removal acknowledged" if decision == "approved"
+                and entry.status is Status.REMOVED else decision)
+        self.notify(f"{said}: {plain_line(entry.server, 30)} › {name_line(entry.name)}",
+                    markup=False, timeout=3)
         notes = getattr(self.source, "save_notes", None)
         while notes:
             self.notify(plain_line(notes.pop(0), 300), title="pin file", markup=False, timeout=10)
@@ -337,7 +351,8 @@ class ReviewApp(App[None]):
             except Exception as e:
                 self.notify(f"could not set policy: {plain_line(str(e), 300)}", severity="error", markup=False)
                 return
-            self.notify(f"policy {tier} for {plain_line(tool or server.name)}", markup=False, timeout=3)
+            where = name_line(tool) if tool else plain_line(server.name)
+            self.notify(f"policy {tier} for {where}", markup=False, timeout=3)
             self._reload()
 
         self.push_screen(PolicyScreen(server.name, entry.name if entry else None, current),

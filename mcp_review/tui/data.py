@@ -422,7 +422,9 @@ class ReviewSource:
         elif before is not None:
             self.pins.decide(with_decision(before, Decision.DENIED, note=note),
                              source="review app")
-        self._history.append((key, before, decision))
+        said = ("removal acknowledged" if entry.current is None and decision == "approved"
+                else decision)  # the words of the audit log, for undo
+        self._history.append((key, before, said))
         self._save()
 
     def decide_instructions(self, server: ServerEntry, decision: str, *, why: str = "") -> None:

@@ -35,6 +35,16 @@ STATUS_STYLE = {
 STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
 
 
+class ToolTable(DataTable[Text]):
+    """The servers-and-tools list: Home and End go to the first and last row (a DataTable's
+    own Home/End move between columns, which a row cursor does not have)."""
+
+    BINDINGS = [
+        Binding("home", "scroll_top", "First row", show=False),
+        Binding("end", "scroll_bottom", "Last row", show=False),
+    ]
+
+
 def _key(e: ToolEntry) -> str:
     return "tool\x00" + "\x00".join(e.key)
 
@@ -95,7 +105,7 @@ class MainScreen(Screen[None]):
         yield Static(id="counts", markup=False)
         yield Input(placeholder="filter: text, or status:changed / flag:hidden",
                     id="filter")
-        yield DataTable(id="tools", cursor_type="row", zebra_stripes=False)
+        yield ToolTable(id="tools", cursor_type="row", zebra_stripes=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -214,8 +224,11 @@ class MainScreen(Screen[None]):
             last.append(f"instructions {i.state}"
                         + (f" ({i.policy.outcome}: a/d on this row)" if attention else ""),
                         style=style)
-        return [name, Text(f"{len(s.tools)} tools", style="dim"), Text(f"policy {s.policy}",
-                style="dim"), last]
+        # The tools the server serves now: a removed tool is listed (it needs review) but is
+        # not served, so it is not counted here.
+        served = sum(1 for t in s.tools if t.status is not Status.REMOVED)
+        return [name, Text(f"{served} tool{'s' if served != 1 else ''}", style="dim"),
+                Text(f"policy {s.policy}", style="dim"), last]
 
     def _tool_row(self, t: ToolEntry) -> list[Text]:
         flags = Text(" ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style="bold red")

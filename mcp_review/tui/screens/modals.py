@@ -168,8 +168,9 @@ class ApproveAllScreen(ApproveListScreen):
             safe_content(self.server, style="bold", one_line=True, limit=80), "?")
 
     def row(self, e: ToolEntry) -> Content:
-        return Content.assemble("• ", safe_content(e.name, one_line=True, limit=100),
-                                ("  " + e.summary, "$text-muted"))
+        return Content.assemble("• ", name_content(e.name, limit=100),
+                                safe_content("  " + e.summary, style="$text-muted",
+                                             one_line=True, limit=200))
 
 
 class SameChangeScreen(ApproveListScreen):
@@ -246,8 +247,9 @@ class PolicyScreen(ChoiceDialog):
             (None, Content.assemble("server ", safe_content(self.server, one_line=True,
                                                             limit=40)))]
         if self.tool is not None:
+            # A look-alike letter is marked here as everywhere (rе⟨U+0435⟩ad_file).
             scopes.insert(0, (self.tool, Content.assemble(
-                "tool ", safe_content(self.tool, one_line=True, limit=40))))
+                "tool ", name_content(self.tool, limit=40))))
         for tool, label in scopes:
             for tier in TIERS:
                 mark = " (current)" if tier == self.current and tool == scopes[0][0] else ""
@@ -345,6 +347,7 @@ class ReasonScreen(ModalScreen[str | None]):
 HELP = [
     ("Main screen", [
         ("enter", "review the selected tool"), ("n", "next tool needing review"),
+        ("home/end", "first / last row"),
         ("/", "filter (text, status:changed, flag:hidden); esc clears"),
         ("a / d", "approve / deny the selected tool (asks first; blocked: asks why)"),
         ("e", "write a note for the selected tool's next decision"),
@@ -357,7 +360,8 @@ HELP = [
     ]),
     ("Review screen", [
         ("1 – 5", "schema · description · replay · annotations · output tabs"),
-        ("↑ ↓", "move through changes: the diff scrolls to each"),
+        ("↑ ↓", "move through changes: the diff below shows each (input or output schema, "
+                "annotations, description), the whole message above it"),
         ("enter", "on a change: its diff (an output change opens the Output tab)"),
         ("a", "approve (a blocked change asks for a reason, kept in the audit log)"),
         ("d", "deny"), ("e", "write a note"), ("p", "policy tier"), ("esc", "back"),
@@ -386,7 +390,7 @@ class HelpScreen(ModalScreen[None]):
         for group, rows in HELP:
             parts.append(Content(group).stylize("bold underline"))
             for key, what in rows:
-                parts.append(Content.assemble((f"  {key:<8}", "bold $text-accent"), what))
+                parts.append(Content.assemble((f"  {key:<8} ", "bold $text-accent"), what))
             parts.append(Content(""))
         parts.append(Content("hidden characters show as ⟨U+200B⟩, ⟨ESC⟩, ⟨TAG a⟩")
                      .stylize("$text-muted"))

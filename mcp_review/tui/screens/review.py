@@ -99,6 +99,11 @@ class ReviewScreen(Screen[ReviewResult | None]):
         decision: it is shown, never carried into the new one."""
         self._old_lines: dict[str, dict[str, int]] = {}
         self._new_lines: dict[str, dict[str, int]] = {}
+        self._diff_texts: dict[str, tuple[str | None, str | None, str]] = {}
+        """Per section (schema, output, annotations, description): the pinned and current
+        text and the empty marker, so the Schema tab's diff can show the highlighted change's."""
+        self.schema_diff_shows = "schema"
+        """Which section the Schema tab's diff shows now (it follows the highlighted change)."""
 
     @property
     def old(self) -> ToolDef | None:
@@ -114,6 +119,8 @@ class ReviewScreen(Screen[ReviewResult | None]):
         with TabbedContent(id="tabs", initial=self._first_tab()):
             with TabPane("1 Schema", id="tab-schema"):
                 yield ChangeList(id="changes")
+                # The highlighted change in full, wrapped: the list's message column is cut.
+                yield Static(id="change-detail", markup=False)
                 yield SideBySide("pinned inputSchema", "now", id="schema-diff")
             with TabPane("2 Description", id="tab-description"):
                 yield Static(id="text-notes", markup=False)
@@ -155,7 +162,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
             return "tab-replay"
         if cmp is not None and cmp.replay is not None and cmp.replay.broken:
             return "tab-replay"
-        if cmp is not None and any(_section(c.pointer)[0] == "schema" for c in cmp.changes):
+        sections = {_section(c.pointer)[0] for c in cmp.changes} if cmp is not None else set()
+        if sections == {"annotations"}:
+            return "tab-annotations"  # every change is in the annotations
+        if "schema" in sections:
             return "tab-schema"
         old_text = (self.old.title, self.old.description) if self.old else (None, None)
         new_text = (self.new.title, self.new.description) if self.new else (None, None)
@@ -205,11 +215,15 @@ class ReviewScreen(Screen[ReviewResult | None]):
     def _fill_schema(self) -> None:
         old_text, self._old_lines["schema"] = _pretty(self.old.input_schema if self.old else None)
         new_text, self._new_lines["schema"] = _pretty(self.new.input_schema if self.new else None)
+        self._diff_texts["schema"] = (old_text, new_text, "(absent)")
         self.query_one("#schema-diff", SideBySide).show(old_text, new_text)
         changes = list(self.comparison.changes) if self.comparison is not None else []
         self.query_one("#changes", ChangeList).set_changes(changes)
         if not changes:
             self.query_one("#changes", ChangeList).display = False
+            self.query_one("#change-detail", Static).display = False
+        else:
+            self._show_detail(changes[0])
 
     def _fill_description(self) -> None:
         old_d = self.old.description if self.old else None
@@ -221,6 +235,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
             # The title is shown above the description when it changed: both are trust text.
             old_d = f"title: {old_t}\n\n{old_d or ''}" if old_t is not None else old_d
             new_d = f"title: {new_t}\n\n{new_d or ''}" if new_t is not None else new_d
+        self._diff_texts["description"] = (old_d, new_d, "(no description)")
         diff.show(old_d, new_d, empty="(no description)")
         notes: list[Content | tuple[str, str] | str] = []
         hidden = find_hidden(new_d or "")
@@ -367,6 +382,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         new_a = self.new.wire.get("annotations") if self.new else None
         old_text, self._old_lines["annotations"] = _pretty(old_a)
         new_text, self._new_lines["annotations"] = _pretty(new_a)
+        self._diff_texts["annotations"] = (old_text, new_text, "(no annotations)")
         self.query_one("#ann-diff", SideBySide).show(old_text, new_text,
                                                     empty="(no annotations)")
         relaxed: tuple[str, ...] = ()
@@ -387,6 +403,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         new_o = self.new.output_schema if self.new else None
         old_text, self._old_lines["output"] = _pretty(old_o)
         new_text, self._new_lines["output"] = _pretty(new_o)
+        self._diff_texts["output"] = (old_text, new_text, "(no outputSchema)")
         if old_o is None and new_o is None:
             self.query_one("#tabs", TabbedContent).hide_tab("tab-output")
             return
@@ -398,16 +415,45 @@ class ReviewScreen(Screen[ReviewResult | None]):
     def _reveal_change(self, event: ChangeList.Selected) -> None:
         # Moving the cursor scrolls the diff in place; enter on a change whose diff lives on
         # another tab (an outputSchema change: the Output tab) shows that diff.
+        self._show_detail(event.change)
         self.reveal(event.change.pointer, switch=event.chosen)
 
+    def _show_detail(self, c: Any) -> None:
+        """The highlighted change in full under the list: rule, where, and the whole message
+        wrapped (the list's message column cuts a long one)."""
+        parts: list[Content | tuple[str, str] | str] = [
+            (c.rule, "bold $text-accent"), " at ",
+            safe_content(c.pointer, one_line=True, limit=200), "\n",
+            safe_content(c.message, one_line=True, limit=1200)]
+        if c.note:
+            parts += ["\n", safe_content(c.note, style="$text-muted", one_line=True, limit=400)]
+        self.query_one("#change-detail", Static).update(Content.assemble(*parts))
+
+    _SECTION_TITLE = {"schema": "pinned inputSchema", "output": "pinned outputSchema",
+                      "annotations": "pinned annotations", "description": "pinned description"}
+
+    def _schema_diff_to(self, section: str) -> SideBySide:
+        """The Schema tab's diff, showing ``section`` (the highlighted change's part of the
+        definition: an output-side change shows the outputSchema diff right there)."""
+        diff = self.query_one("#schema-diff", SideBySide)
+        if section != self.schema_diff_shows and section in self._diff_texts:
+            old, new, empty = self._diff_texts[section]
+            diff.old_title = self._SECTION_TITLE[section]
+            diff.show(old, new, empty=empty)
+            self.schema_diff_shows = section
+        return diff
+
     def reveal(self, pointer: str, *, switch: bool = True) -> bool:
-        """Scroll the diff holding ``pointer`` to it (switching tab if ``switch``)."""
+        """Scroll the diff holding ``pointer`` to it: on its own tab if ``switch``, else on the
+        Schema tab, whose diff follows the highlighted change."""
         section, inner = _section(pointer)
         if not section:
             return False
         if section == "description":
             if switch:
                 self.action_tab("tab-description")
+            else:
+                self._schema_diff_to("description")
             return True
         diff_id = {"schema": "#schema-diff", "output": "#output-diff",
                    "annotations": "#ann-diff"}[section]
@@ -415,18 +461,30 @@ class ReviewScreen(Screen[ReviewResult | None]):
         old_line = line_for_pointer(self._old_lines.get(section, {}), inner)
         if section != "schema" and switch:
             self.action_tab(f"tab-{section}")
-        diff = self.query_one(diff_id, SideBySide)
+        # The change's own diff (on its tab) is scrolled to it; unless the operator switched
+        # there, the Schema tab's diff shows it too.
+        diffs = [self._schema_diff_to(section)] if section == "schema" else [
+            self.query_one(diff_id, SideBySide)]
+        if section != "schema" and not switch:
+            diffs.append(self._schema_diff_to(section))
         exact_new = inner in self._new_lines.get(section, {})
-        if exact_new or old_line is None:
-            return new_line is not None and diff.reveal("new", new_line)
-        return diff.reveal("old", old_line)
+        found = False
+        for diff in diffs:
+            if exact_new or old_line is None:
+                found = new_line is not None and diff.reveal("new", new_line)
+            else:
+                found = diff.reveal("old", old_line)
+        return found
 
     # Actions ------------------------------------------------------------------------------------
     def action_tab(self, tab: str) -> None:
         tabs = self.query_one("#tabs", TabbedContent)
         pane = tabs.get_pane(tab)
         if pane is None or tabs.get_tab(tab).display is False:
-            return  # a hidden tab (no outputSchema): nothing to show
+            # The only tab ever hidden: say why instead of doing nothing.
+            self.notify("this tool has no output schema, pinned or now: no Output tab",
+                        markup=False, timeout=3)
+            return
         # Focus moves into the new pane first: TabbedContent switches back to the pane that
         # holds the focused widget otherwise.
         target = next((w for w in pane.query("*") if w.focusable and w.display), None)
