@@ -69,6 +69,8 @@ EXAMPLES: dict[str, str] = {
     "deny": "mcp-review deny devtools 'r\\u0435ad_file' --note \"homoglyph of read_file\"",
     "proxy": "mcp-review proxy github --enforce",
     "trust": "mcp-review trust .vscode/mcp.json",
+    "diff": "mcp-review diff github create_issue --format json",
+    "forget": "mcp-review forget github old_tool --note \"retired upstream\"",
 }
 """One example per command, shown at the end of its ``--help`` (a command module may set its
 own ``EXAMPLE`` instead)."""

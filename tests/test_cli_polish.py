@@ -332,3 +332,20 @@ def test_watch_says_how_it_will_notice_changes(live_project, capsys):
     assert code == 2
     rc, _, err = run(capsys, "watch", "--interval", "0")
     assert rc == 2 and "--interval must be positive" in err
+
+
+def test_diff_and_forget_take_the_escaped_form_and_suggest(work, capsys):
+    snap = _hostile_snapshot(work / "snap.json")
+    assert main(["pin", "-q", "--snapshot", snap, "--yes"]) == 0
+    assert load_pins("mcp-pins.toml").get("files", "default", HOMOGLYPH) is not None
+    rc, out, err = run(capsys, "diff", "files", "r\\u0435ad_file", "--snapshot", snap)
+    assert rc == 0, err
+    rc, _, err = run(capsys, "diff", "files", "serch", "--snapshot", snap)
+    assert rc == 2 and "Did you mean 'search'?" in err
+    rc, _, err = run(capsys, "forget", "fles", "search")
+    assert rc == 2 and "Did you mean 'files'?" in err
+    rc, _, err = run(capsys, "forget", "files", "list\\nfiles")
+    assert rc == 0, err
+    pins = load_pins("mcp-pins.toml")
+    assert pins.get("files", "default", BROKEN_LINE) is None
+    assert pins.get("files", "default", HOMOGLYPH) is not None  # only the one named went

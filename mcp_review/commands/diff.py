@@ -34,6 +34,7 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.errors import InputError
     from mcp_review.core.hidden import safe_text
+    from mcp_review.core.names import did_you_mean, find_name
     from mcp_review.formats import diff as fmt
     from mcp_review.services.inputs import resolve
 
@@ -44,17 +45,20 @@ def run(args: argparse.Namespace) -> int:
         known = [s.name for s in inp.config.servers]
         if args.server not in known:
             raise InputError(f"no server {args.server!r} in the config (known: "
-                             f"{', '.join(sorted(known)) or 'none'})", source=inp.config.source)
+                             f"{', '.join(sorted(known)) or 'none'})."
+                             + did_you_mean(args.server, known), source=inp.config.source)
         inp.only = [args.server]  # the diff needs this server's definitions only
     snap = inp.snapshot()
     srv = snap.servers.get(args.server)
     if srv is None:
-        raise InputError(f"server {args.server!r} is not in the snapshot", source=source)
+        raise InputError(f"server {args.server!r} is not in the snapshot."
+                         + did_you_mean(args.server, snap.servers), source=source)
     if args.principal is not None and args.principal != srv.principal:
         raise InputError(f"server {args.server!r} is served under principal {srv.principal!r}, "
                          f"not {args.principal!r}", source=source)
     if srv.error:
-        msg = safe_text(str(srv.error.get("message") or srv.error))
+        msg = (f"{safe_text(str(srv.error.get('kind') or 'error'))}: "
+               f"{safe_text(str(srv.error.get('message') or 'no detail'))}")
         if inp.live:
             print(f"mcp-review: server {safe_text(args.server)} could not be reached ({msg})",
                   file=sys.stderr)
@@ -63,10 +67,12 @@ def run(args: argparse.Namespace) -> int:
                          source=source)
     snap.servers = {args.server: srv}
     report = inp.status(snap, witnesses=True)
-    st = next((t for t in report.tools if t.tool == args.tool and t.server == args.server), None)
+    names = [t.tool for t in report.tools if t.server == args.server]
+    tool = find_name(args.tool, names)  # an escaped form (r\u0435ad_file) names its tool
+    st = next((t for t in report.tools if t.tool == tool and t.server == args.server), None)
     if st is None:
         where = "in the snapshot" if source else "now"
         raise InputError(f"tool {args.tool!r} is neither served by {args.server!r} {where} nor "
-                         f"pinned for it in {inp.pins_path}")
+                         f"pinned for it in {inp.pins_path}." + did_you_mean(args.tool, names))
     sys.stdout.write(fmt.to_json(st) if args.format == "json" else fmt.to_text(st))
     return exitcodes.PASS

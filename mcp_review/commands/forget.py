@@ -33,6 +33,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.errors import InputError
+    from mcp_review.core.names import did_you_mean, find_name
     from mcp_review.core.pins import load_pins, save_pins
     from mcp_review.services.inputs import resolve
 
@@ -43,12 +44,17 @@ def run(args: argparse.Namespace) -> int:
     pins = load_pins(inp.pins_path, allow_unverified=True)
     every = {**{k: p for k, (p, _) in pins.unverified.items()}, **pins.pins}
     if not any(k[0] == args.server for k in every):
-        raise InputError(f"server {args.server!r} has no pins", source=inp.pins_path)
-    keys = sorted(k for k in every if k[0] == args.server and k[2] == args.tool
+        raise InputError(f"server {args.server!r} has no pins."
+                         + did_you_mean(args.server, {k[0] for k in every}),
+                         source=inp.pins_path)
+    names = [k[2] for k in every if k[0] == args.server]
+    tool = find_name(args.tool, names) or args.tool  # an escaped form names its tool
+    keys = sorted(k for k in every if k[0] == args.server and k[2] == tool
                   and (args.principal is None or k[1] == args.principal))
     if not keys:
         under = f" under principal {args.principal!r}" if args.principal is not None else ""
-        raise InputError(f"tool {args.tool!r} of server {args.server!r} is not pinned{under}",
+        raise InputError(f"tool {args.tool!r} of server {args.server!r} is not pinned{under}."
+                         + ("" if tool in names else did_you_mean(args.tool, names)),
                          source=inp.pins_path)
     if len(keys) > 1:
         raise InputError(f"tool {args.tool!r} of server {args.server!r} is pinned under several "
