@@ -340,6 +340,8 @@ def test_diff_and_forget_take_the_escaped_form_and_suggest(work, capsys):
     assert load_pins("mcp-pins.toml").get("files", "default", HOMOGLYPH) is not None
     rc, out, err = run(capsys, "diff", "files", "r\\u0435ad_file", "--snapshot", snap)
     assert rc == 0, err
+    # The look-alike's own diff, its letter marked and its escaped form beside it.
+    assert out.startswith("files/default/rе⟨U+0435⟩ad_file (as r\\u0435ad_file): pinned")
     rc, _, err = run(capsys, "diff", "files", "serch", "--snapshot", snap)
     assert rc == 2 and "Did you mean 'search'?" in err
     rc, _, err = run(capsys, "forget", "fles", "search")

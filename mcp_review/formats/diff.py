@@ -27,7 +27,8 @@ import difflib
 import json
 from typing import Any
 
-from mcp_review.core.hidden import json_dumps_safe, safe_text
+from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, safe_text
+from mcp_review.core.names import with_escape
 from mcp_review.core.status import ToolStatus
 from mcp_review.formats.compare import to_text as comparison_text
 from mcp_review.formats.jsonstream import plain
@@ -78,7 +79,9 @@ def to_json(t: ToolStatus) -> str:
 
 def to_text(t: ToolStatus) -> str:
     out: list[str] = []
-    label = f"{safe_text(t.server)}/{safe_text(t.principal)}/{safe_text(t.tool)}"
+    # A look-alike letter marked, with the escaped form the commands accept (issue 13).
+    label = with_escape(f"{safe_text(t.server)}/{safe_text(t.principal)}/"
+                        f"{safe_text(mark_lookalikes(t.tool))}", t.tool)
     out.append(f"{label}: {t.state}")
     pin = t.pin
     if pin is not None:
