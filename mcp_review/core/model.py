@@ -54,7 +54,7 @@ class ToolDef:
         tool (:mod:`mcp_review.core.protocol`), and the typed accessors below read past them."""
         if not isinstance(data, dict):
             raise InputError(
-                f"a tool definition must be a JSON object, got {_json_kind(data)}", source=source
+                f"a tool definition must be a JSON object, got {json_kind(data)}", source=source
             )
         name = data.get("name")
         if not isinstance(name, str):
@@ -124,7 +124,8 @@ def digest_under(wire: dict[str, Any], scheme: int, fields: tuple[str, ...] | li
     raise ValueError(f"digest scheme {scheme!r} is unknown to this mcp-review")
 
 
-def _json_kind(v: Any) -> str:
+def json_kind(v: Any) -> str:
+    """A JSON value's kind in words ("a string", "null"), for messages that never quote it."""
     if v is None:
         return "null"
     if isinstance(v, bool):

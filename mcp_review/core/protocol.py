@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_review.core.model import json_kind
+
 LATEST = "2026-07-28"
 """The newest protocol version this mcp-review knows: the rules applied when none was
 negotiated (a snapshot without one)."""
@@ -60,20 +62,6 @@ RULES: dict[str, str] = {
 """Every protocol rule id with its one-line purpose (docs/formats.md lists them)."""
 
 
-def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "an array"
-    return "an object"
-
-
 def _since(version: str | None, revision: str) -> bool:
     """True when ``version`` (a date-named protocol revision) is ``revision`` or later; an
     unknown or missing version gets the newest rules."""
@@ -92,7 +80,7 @@ def tool_findings(wire: dict[str, Any], protocol_version: str | None = None) -> 
 
     def wrong(pointer: str, field: str, expected: str, got: Any) -> None:
         out.append(ProtocolFinding("protocol-field-type", pointer,
-                                   f"{field} must be {expected}, the server sent {_kind(got)} "
+                                   f"{field} must be {expected}, the server sent {json_kind(got)} "
                                    f"({spec})"))
 
     name = wire.get("name")
@@ -139,7 +127,7 @@ def _schema_findings(schema: Any, pointer: str, field: str, type_rule: str, spec
         return
     t = schema.get("type")
     if t != "object":
-        got = "no type" if "type" not in schema else f"type {_kind(t)}" if not isinstance(
+        got = "no type" if "type" not in schema else f"type {json_kind(t)}" if not isinstance(
             t, str) else "another type"
         out.append(ProtocolFinding(type_rule, pointer + "/type",
                                    f'{field} has {got} ({spec}: {field}.type must be "object")'))
