@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_review.core.model import pointer_tokens
+from mcp_review.core.walk import DEFINITIONS, escape, ref_sites
 
 Path = tuple[str | int | None, ...]
 """Instance path: object keys, array indexes, None for "any index"."""
@@ -44,11 +45,11 @@ def _walk(root: Any, toks: list[str], out: list[Path], hops: int) -> None:
     while i < len(toks):
         t = toks[i]
         nxt = toks[i + 1] if i + 1 < len(toks) else None
-        if t in ("$defs", "definitions") and nxt is not None and i == 0:
+        if t in DEFINITIONS and nxt is not None and i == 0:
             if hops >= _MAX_HOPS:
                 return
-            target = "#/" + t + "/" + nxt.replace("~", "~0").replace("/", "~1")
-            for site in _ref_sites(root, target):
+            target = "#/" + t + "/" + escape(nxt)
+            for site in ref_sites(root, target)[:MAX_SITES]:
                 _walk(root, [*site, *toks[2:]], out, hops + 1)
             return
         if not isinstance(node, dict):
@@ -75,25 +76,3 @@ def _walk(root: Any, toks: list[str], out: list[Path], hops: int) -> None:
         else:
             return  # a branch, a pattern, extra keys, a conditional: not exactly known
     out.append(tuple(path))
-
-
-def _ref_sites(root: Any, target: str) -> list[list[str]]:
-    """Schema locations (tokens) whose ``$ref`` is ``target``, shortest first (bounded)."""
-    found: list[list[str]] = []
-    stack: list[tuple[Any, list[str]]] = [(root, [])]
-    seen = 0
-    while stack and seen < 5000:
-        node, at = stack.pop()
-        seen += 1
-        if isinstance(node, dict):
-            if node.get("$ref") == target:
-                found.append(at)
-            for k, v in node.items():
-                if isinstance(v, (dict, list)) and len(at) < 64:
-                    stack.append((v, [*at, k]))
-        elif isinstance(node, list):
-            for j, v in enumerate(node):
-                if isinstance(v, (dict, list)):
-                    stack.append((v, [*at, str(j)]))
-    found.sort(key=len)
-    return found[:MAX_SITES]

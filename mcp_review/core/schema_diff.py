@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-from urllib.parse import unquote
 
 from mcp_review.core.canonical import MAX_DEPTH, canonical_json
 from mcp_review.core.hidden import has_hidden
@@ -30,7 +29,6 @@ from mcp_review.core.model import (
     NewText,
     ToolDef,
     pointer_join,
-    pointer_tokens,
 )
 from mcp_review.core.rules import (
     RULES,
@@ -45,6 +43,7 @@ from mcp_review.core.rules import (
     with_new_text,
 )
 from mcp_review.core.rules import text_delta as _delta
+from mcp_review.core.walk import DEFINITIONS, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, Refs
 
 __all__ = ["diff_schemas", "diff_tools", "scan_hidden"]
 
@@ -56,7 +55,7 @@ _ANNOTATIONS_COSMETIC = frozenset({
 })
 _TEXT = frozenset({"title", "description"})
 _TEXT_ANNOTATIONS = frozenset({"$comment", "examples", "example"})  # text: on the trust axis
-_CONTAINERS = frozenset({"$defs", "definitions"})  # judged only through the refs that use them
+_CONTAINERS = DEFINITIONS  # judged only through the refs that use them
 # Keywords that carry no constraint: a schema made only of these accepts every value.
 _NO_CONSTRAINT = _ANNOTATIONS_COSMETIC | _TEXT | _CONTAINERS | {"$schema", "default"}
 
@@ -172,13 +171,6 @@ def _as_text(v: Any) -> str:
 # The walker ----------------------------------------------------------------------------------
 
 
-class _Unresolved(Exception):
-    def __init__(self, why: str, remote: bool = False):
-        super().__init__(why)
-        self.why = why
-        self.remote = remote
-
-
 class _Walker:
     """One comparison of two schema documents (the roots refs resolve against)."""
 
@@ -192,7 +184,7 @@ class _Walker:
         self.memo: set[tuple[Any, ...]] = set()
         self.alive: list[Any] = []  # synthetic views stay referenced so their ids stay unique
         self.lifted: set[int] = set()
-        self.anchors: dict[int, dict[str, str]] = {}
+        self.refs = {id(old_root): Refs(old_root), id(new_root): Refs(new_root)}
         self.flat: dict[int, tuple[Any, Any]] = {}  # id(schema) -> (schema, flattened view)
         self.probes = [_PROBE_BUDGET]  # shared with every probe walker of this walk
         self.probed: dict[tuple[int, int, bool], Any] = {}  # shared too: (o, n, pos) -> verdict
@@ -227,15 +219,7 @@ class _Walker:
     def _target(self, root: Any, b: Any) -> Any:
         """The schema a pure ``{"$ref": …}`` branch stands for (chains followed, bounded);
         ``b`` itself when it is not one or does not resolve."""
-        cur = b
-        for _ in range(8):
-            if not _pure_ref(cur):
-                return cur
-            try:
-                cur, _ = self._resolve(root, cur["$ref"])
-            except _Unresolved:
-                return b
-        return b
+        return self._refs(root).target(b, _pure_ref)
 
     # Emitting --------------------------------------------------------------------------------
     def emit(self, rule_id: str, ptr: str, pos: bool, effect: Effect | None = None,
@@ -259,88 +243,20 @@ class _Walker:
         self.emit("engine-error", ptr, pos, error=Raw(type(e).__name__))
 
     # References ------------------------------------------------------------------------------
-    def _anchor(self, root: Any, name: str) -> str | None:
-        idx = self.anchors.get(id(root))
-        if idx is None:
-            idx = {}
-            stack: list[tuple[Any, str]] = [(root, "")]
-            while stack:
-                node, ptr = stack.pop()
-                if isinstance(node, dict):
-                    a = node.get("$anchor")
-                    if isinstance(a, str):
-                        idx.setdefault(a, ptr)
-                    i = node.get("$id")
-                    if isinstance(i, str) and i.startswith("#"):
-                        idx.setdefault(i[1:], ptr)
-                    stack.extend((v, pointer_join(ptr, k)) for k, v in node.items())
-                elif isinstance(node, list):
-                    stack.extend((v, pointer_join(ptr, i)) for i, v in enumerate(node))
-            self.anchors[id(root)] = idx
-        return idx.get(name)
-
-    def _resolve(self, root: Any, ref: str) -> tuple[Any, str]:
-        """(target node, pointer relative to the root) of a local ref; never fetches."""
-        if not ref.startswith("#"):
-            raise _Unresolved("remote", remote=True)
-        frag = unquote(ref[1:])
-        if frag and not frag.startswith("/"):
-            found = self._anchor(root, frag)
-            if found is None:
-                raise _Unresolved(f"no anchor {frag!r}")
-            frag = found
-        cur = root
-        for tok in pointer_tokens(frag):
-            if isinstance(cur, dict) and tok in cur:
-                cur = cur[tok]
-            elif isinstance(cur, list) and tok.isdigit() and int(tok) < len(cur):
-                cur = cur[int(tok)]
-            else:
-                raise _Unresolved("no such location")
-        return cur, frag
+    def _refs(self, root: Any) -> Refs:
+        refs = self.refs.get(id(root))
+        if refs is None or refs.root is not root:
+            refs = self.refs[id(root)] = Refs(root)
+        return refs
 
     def deref(self, s: Any, ptr: str, root: Any) -> tuple[Any, str, Any, str | None, str]:
-        """Follow ``$ref`` chains: (view, pointer, key for the memo, problem, ref text).
-
-        Keywords beside a ``$ref`` are merged over its target (2020-12 applies both); the view
-        is a shallow dict, never a deep copy."""
+        """Follow ``$ref`` chains (core.walk): (view, pointer, key for the memo, problem, ref
+        text). Keywords beside a ``$ref`` are merged over its target."""
         if not (isinstance(s, dict) and "$ref" in s):
-            return s, ptr, id(s), None, ""
-        view: Any = s
-        key: list[int] = [id(s)]
-        seen: set[str] = set()
-        merged = False
-        while isinstance(view, dict) and "$ref" in view:
-            ref = view["$ref"]
-            if not isinstance(ref, str):
-                return self._strip(view), ptr, tuple(key), "not a string", _as_text(ref)
-            try:
-                target, frag = self._resolve(root, ref)
-            except _Unresolved as e:
-                return (self._strip(view), ptr, tuple(key),
-                        "remote" if e.remote else e.why, ref)
-            if frag in seen or len(seen) > 64:
-                return self._strip(view), ptr, tuple(key), "a $ref cycle with no schema", ref
-            seen.add(frag)
-            siblings = {k: v for k, v in view.items() if k != "$ref"}
-            ptr = self.base + frag
-            key.append(id(target))
-            if siblings:  # even prose beside a $ref is shown to the model: keep it
-                if isinstance(target, dict):
-                    view = {**target, **siblings}
-                elif target is True:
-                    view = siblings
-                else:
-                    view = target
-                merged = True
-                self.alive.append(view)
-            else:
-                view = target
-        return view, ptr, tuple(key) if merged else (key[-1],), None, ""
-
-    @staticmethod
-    def _strip(view: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in view.items() if k != "$ref"}
+            return s, ptr, id(s), None, ""  # the common case, without a call
+        d = self._refs(root).deref(s, keep=self.alive)
+        ptr = ptr if d.frag is None else self.base + d.frag
+        return d.view, ptr, d.key, d.problem, _as_text(d.ref)
 
     # The walk --------------------------------------------------------------------------------
     def diff(self, o: Any, n: Any, op: str, np: str, pos: bool, depth: int) -> None:
@@ -1025,7 +941,7 @@ class _Walker:
         if hit is not None and hit[0] is o and hit[1] is n:
             return hit[2]
         probe = _Walker(self.old_root, self.new_root, self.base, pos, [])
-        probe.anchors = self.anchors
+        probe.refs = self.refs
         probe.probes, probe.probed, probe.split_memo = self.probes, self.probed, self.split_memo
         probe.alive = self.alive
         probe.is_probe = True
@@ -1734,12 +1650,6 @@ _TEXT_KIND = {"description": "description", "title": "title", "$comment": "$comm
               "enum": "enum", "const": "enum"}
 _ALWAYS_TEXT = frozenset({"description", "title", "$comment", "examples", "example", "default"})
 """Every string under these is text (any length)."""
-_SCHEMA_ONE = frozenset({"items", "additionalProperties", "additionalItems",
-                         "unevaluatedProperties", "unevaluatedItems", "contains", "not", "if",
-                         "then", "else", "propertyNames", "contentSchema"})
-_SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_SCHEMA_MAP = frozenset({"properties", "patternProperties", "$defs", "definitions",
-                         "dependentSchemas", "dependencies"})
 _NOT_TEXT = frozenset({"type", "$ref", "$schema", "$id", "$anchor", "$dynamicAnchor",
                        "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
                        "pattern", "required", "dependentRequired"})
@@ -1833,17 +1743,17 @@ def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str
                 for p, t in _data_texts(v, child):
                     if _texty(t):
                         yield p, k, "enum", t
-            elif k in _SCHEMA_MAP and isinstance(v, dict):
+            elif k in SCHEMA_MAP and isinstance(v, dict):
                 for name, sub in v.items():
                     sp = (child, name)
                     if k == "properties" and isinstance(name, str) and _texty(name):
                         yield sp, "property name", "property name", name
                     if isinstance(sub, dict):
                         stack.append((sub, sp))
-            elif k in _SCHEMA_LIST and isinstance(v, list):
+            elif k in SCHEMA_LIST and isinstance(v, list):
                 stack.extend((sub, (child, i)) for i, sub in enumerate(v)
                              if isinstance(sub, dict))
-            elif k in _SCHEMA_ONE and isinstance(v, dict):
+            elif k in SCHEMA_ONE and isinstance(v, dict):
                 stack.append((v, child))
             elif k not in _NOT_TEXT and not isinstance(v, bool):
                 # An unknown keyword, or a schema keyword holding something that is not a

@@ -12,6 +12,16 @@ from typing import Any
 from mcp_review.core.canonical import MAX_DEPTH
 from mcp_review.core.model import Change, ChangeClass, Direction, pointer_tokens
 from mcp_review.core.replay import MAX_ISSUES, Issue, SchemaError, SchemaValidator, too_deep
+from mcp_review.core.walk import (
+    COMBINATORS,
+    DEFINITIONS,
+    MISSING,
+    SCHEMA_MAP,
+    escape,
+    follow,
+    get,
+    ref_sites,
+)
 
 try:  # Python's regex parser: close enough to ECMA-262 to *propose* strings; never trusted,
     import re._parser as _sre  # every proposal is checked by the real validator.
@@ -50,12 +60,12 @@ _FORMAT_SAMPLES = {
     "json-pointer": "/a", "relative-json-pointer": "0", "regex": "a",
 }
 
-_ABSENT: Any = object()
-"""Candidate meaning "leave the property out" (a required property added)."""
+_ABSENT: Any = MISSING
+"""Candidate meaning "leave the property out" (a required property added); also what a schema
+location the document lacks reads as (core.walk.get), so putting it back deletes it."""
 
-_KEY_TOKENS = frozenset({"properties", "patternProperties", "$defs", "definitions",
-                         "dependentSchemas"})
-_BRANCH_TOKENS = frozenset({"anyOf", "oneOf", "allOf"})
+_KEY_TOKENS = SCHEMA_MAP - {"dependencies"}  # draft-07 dependencies: not searched for witnesses
+_BRANCH_TOKENS = COMBINATORS
 _SAME_PLACE_TOKENS = frozenset({"not", "if", "then", "else"})
 
 
@@ -272,7 +282,7 @@ class _Side:
         """The rejecting schema with this one change undone (acc's value put back)."""
         patched = self.rej
         for t in targets:
-            patched = _patch(patched, t, _get(self.acc, t))
+            patched = _patch(patched, t, get(self.acc, t))
         self._call()  # a compilation costs about what one validation of the schema does
         try:
             return SchemaValidator(patched)
@@ -299,7 +309,7 @@ class _Side:
                 continue  # a local keyword: putting acc's value back is safe
             if not (len(t) >= 2 and t[-2] == "properties" and _plain_object_path(t[:-2])):
                 return False
-            parent = _get(inst, t[:-2][1::2]) if t[:-2] else inst
+            parent = get(inst, t[:-2][1::2]) if t[:-2] else inst
             if not isinstance(parent, dict) or t[-1] in parent:
                 return False
         return True
@@ -308,7 +318,7 @@ class _Side:
         self.blocked = 0  # candidates that broke, but not for this change alone
         targets = self._targets(toks, rule)
         loc, kw = _split_location(toks)
-        folded = bool(kw) and _get(self.rej, loc) is _ABSENT
+        folded = bool(kw) and get(self.rej, loc) is _ABSENT
         reverted: SchemaValidator | bool | None = False  # compiled on first need
         start = self.budget.left
         seen: set[str] = set()
@@ -365,8 +375,8 @@ class _Side:
             st = pointer_tokens(i.schema_path)
             if st[-1:] != ["required"] or tuple(st) in mine or not _plain_object_path(st[:-1]):
                 continue
-            obj_schema = _get(self.rej, st[:-1])
-            node = _get(fixed, pointer_tokens(i.path)) if i.path else fixed
+            obj_schema = get(self.rej, st[:-1])
+            node = get(fixed, pointer_tokens(i.path)) if i.path else fixed
             if not isinstance(obj_schema, dict) or not isinstance(node, dict):
                 continue
             req = obj_schema.get("required")
@@ -391,7 +401,7 @@ class _Side:
 
     def _make_bases(self) -> list[Any]:
         out = [b for b in self.gen.values(self.acc, 0) if b is not _ABSENT][:MAX_ALTERNATIVES]
-        root = _resolve(self.acc, self.acc)
+        root = _view(self.acc, self.acc)
         if out and isinstance(out[0], dict) and isinstance(root, dict):
             full = dict(out[0])
             props = root.get("properties") if isinstance(root.get("properties"), dict) else {}
@@ -469,17 +479,6 @@ def _split_location(toks: list[str]) -> tuple[list[str], list[str]]:
     return toks[:i], toks[i:]
 
 
-def _get(node: Any, toks: list[str]) -> Any:
-    for t in toks:
-        if isinstance(node, dict) and t in node:
-            node = node[t]
-        elif isinstance(node, list) and t.isdigit() and int(t) < len(node):
-            node = node[int(t)]
-        else:
-            return _ABSENT
-    return node
-
-
 def _patch(root: Any, toks: list[str], value: Any) -> Any:
     """A copy of ``root`` with ``value`` at ``toks`` (deleted when _ABSENT); copies the path only."""
     if not toks:
@@ -510,45 +509,10 @@ def _patch(root: Any, toks: list[str], value: Any) -> Any:
     return lst
 
 
-def _resolve(root: Any, node: Any, hops: int = 0) -> Any:
-    """Follow a local ``$ref`` (bounded); other keywords beside it are merged in."""
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and hops < GEN_DEPTH:
-        ref = node["$ref"]
-        if not ref.startswith("#"):
-            return node
-        target = _get(root, pointer_tokens(ref[1:])) if ref != "#" else root
-        if target is _ABSENT:
-            return node
-        hops += 1
-        rest = {k: v for k, v in node.items() if k != "$ref"}
-        if isinstance(target, dict) and rest:
-            node = {**target, **rest} if "$ref" not in target else {**rest, **target}
-        else:
-            node = target
-    return node
-
-
-def _ref_sites(root: Any, target: str, limit: int = 8) -> list[list[str]]:
-    """Schema locations (tokens) whose ``$ref`` is ``#<target>``: a change inside ``$defs``
-    shows up in instances wherever it is referenced."""
-    out: list[list[str]] = []
-    stack: list[tuple[Any, list[str]]] = [(root, [])]
-    seen = 0
-    while stack and len(out) < limit and seen < 5000:
-        node, path = stack.pop()
-        seen += 1
-        if isinstance(node, dict):
-            if node.get("$ref") == "#" + target:
-                out.append(path)
-            for k, v in node.items():
-                if isinstance(v, (dict, list)) and len(path) < 64:
-                    stack.append((v, [*path, k]))
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                if isinstance(v, (dict, list)):
-                    stack.append((v, [*path, str(i)]))
-    out.sort(key=len)
-    return out
+def _view(root: Any, node: Any) -> Any:
+    """``node`` with its local ``$ref`` chain followed (core.walk, at most GEN_DEPTH hops);
+    keywords beside a ``$ref`` are merged over its target."""
+    return follow(root, node, GEN_DEPTH)
 
 
 def _instance_path(acc: Any, loc: list[str], hops: int = 0
@@ -564,67 +528,68 @@ def _instance_path(acc: Any, loc: list[str], hops: int = 0
     while i < len(loc):
         t = loc[i]
         nxt = loc[i + 1] if i + 1 < len(loc) else None
-        if t in ("$defs", "definitions") and nxt is not None:
+        if t in DEFINITIONS and nxt is not None:
             if hops >= 3:
                 return
             sub = loc[i + 2:]
-            for site in _ref_sites(acc, "/" + "/".join(_esc(x) for x in loc[: i + 2]))[:3]:
+            ref = "#/" + "/".join(escape(x) for x in loc[: i + 2])
+            for site in ref_sites(acc, ref, first=8)[:3]:
                 site_loc, _ = _split_location(site)
                 if site_loc != site:
                     continue
                 for p2, c2, h2 in _instance_path(acc, site + sub, hops + 1):
                     yield path + p2, chain + c2, h2 or hint
             return
-        node_r = _resolve(acc, node) if node is not _ABSENT else _ABSENT
+        node_r = _view(acc, node) if node is not _ABSENT else _ABSENT
         if t == "properties" and nxt is not None:
             path.append(nxt)
-            node = _get(node_r, ["properties", nxt])
+            node = get(node_r, ["properties", nxt])
             chain.append(node)
             i += 2
         elif t == "patternProperties" and nxt is not None:
             key = _regex_example(nxt) or "a"
             path.append(key)
-            node = _get(node_r, ["patternProperties", nxt])
+            node = get(node_r, ["patternProperties", nxt])
             chain.append(node)
             i += 2
         elif t == "dependentSchemas" and nxt is not None:
-            node = _get(node_r, ["dependentSchemas", nxt])
+            node = get(node_r, ["dependentSchemas", nxt])
             i += 2
         elif t in ("additionalProperties", "unevaluatedProperties"):
             # An object that declares no properties (a free-form map) has none to avoid.
-            props = _get(node_r, ["properties"])
+            props = get(node_r, ["properties"])
             declared = set(props) if isinstance(props, dict) else set()
             key = _fresh_key(declared)
             path.append(key)
-            node = _get(node_r, [t])
+            node = get(node_r, [t])
             chain.append(node)
             i += 1
         elif t == "prefixItems" and nxt is not None and nxt.isdigit():
             path.append(int(nxt))
-            node = _get(node_r, [t, nxt])
+            node = get(node_r, [t, nxt])
             chain.append(node)
             i += 2
         elif t == "items" and nxt is not None and nxt.isdigit():
             path.append(int(nxt))
-            node = _get(node_r, [t, nxt])
+            node = get(node_r, [t, nxt])
             chain.append(node)
             i += 2
         elif t in ("items", "additionalItems", "unevaluatedItems", "contains"):
-            pre = _get(node_r, ["prefixItems"])
-            items_list = _get(node_r, ["items"])
+            pre = get(node_r, ["prefixItems"])
+            items_list = get(node_r, ["items"])
             idx = 0
             if t != "contains" and isinstance(pre, list):
                 idx = len(pre)
             elif t == "additionalItems" and isinstance(items_list, list):
                 idx = len(items_list)
             path.append(idx)
-            node = _get(node_r, [t])
+            node = get(node_r, [t])
             chain.append(node)
             i += 1
         elif t in _BRANCH_TOKENS and nxt is not None:
             # Same instance location; later tokens are relative to the branch, and the
             # branch hints at values (a removed anyOf alternative's own instance).
-            hint = node = _get(node_r, [t, nxt])
+            hint = node = get(node_r, [t, nxt])
             i += 2
         elif t in _SAME_PLACE_TOKENS:
             i += 1
@@ -668,18 +633,14 @@ def _fresh_key(declared: set[str]) -> str:
     return f"extra_{i}"
 
 
-def _esc(t: str) -> str:
-    return t.replace("~", "~0").replace("/", "~1")
-
-
 def _locations(acc: Any, rej: Any, toks: list[str]):
     loc, kw = _split_location(toks)
-    n_sub = _resolve(rej, _get(rej, loc))
+    n_sub = _view(rej, get(rej, loc))
     for path, chain, hint in _instance_path(acc, loc):
         o_sub = chain[-1] if chain else acc
         if o_sub is _ABSENT:  # a location only the new schema has (a property added)
             o_sub = True
-        yield path, chain, _resolve(acc, o_sub), n_sub, hint, kw
+        yield path, chain, _view(acc, o_sub), n_sub, hint, kw
 
 
 def _all_locations(acc: Any, rej: Any, limit: int = 40):
@@ -689,8 +650,8 @@ def _all_locations(acc: Any, rej: Any, limit: int = 40):
     while queue and n < limit:
         toks, path, chain = queue.pop(0)
         n += 1
-        o = _resolve(acc, _get(acc, toks) if toks else acc)
-        r = _resolve(rej, _get(rej, toks) if toks else rej)
+        o = _view(acc, get(acc, toks) if toks else acc)
+        r = _view(rej, get(rej, toks) if toks else rej)
         yield path, chain, o, (r if r is not _ABSENT else None)
         if not isinstance(o, dict) or len(path) >= 4:
             continue
@@ -947,7 +908,7 @@ class _Gen:
             return ["a", 0, True, None]
         if schema is False or not isinstance(schema, dict):
             return []
-        s = _resolve(self.root, schema)
+        s = _view(self.root, schema)
         if not isinstance(s, dict):
             return self.values(s, depth + 1)
         if "const" in s:
@@ -957,7 +918,7 @@ class _Gen:
         if isinstance(s.get("allOf"), list):
             merged = {k: v for k, v in s.items() if k != "allOf"}
             for br in s["allOf"][:8]:
-                br = _resolve(self.root, br)
+                br = _view(self.root, br)
                 if isinstance(br, dict):
                     merged = _merge(merged, br)
             return self.values(merged, depth + 1)
@@ -965,7 +926,7 @@ class _Gen:
             if isinstance(s.get(b), list):
                 out: list[Any] = []
                 for br in s[b][:8]:
-                    out += self.values(_merge_branch(s, _resolve(self.root, br)), depth + 1)[:2]
+                    out += self.values(_merge_branch(s, _view(self.root, br)), depth + 1)[:2]
                 return out[:MAX_ALTERNATIVES * 2]
         types = _types_of(s) or self._infer_types(s)
         out = []
