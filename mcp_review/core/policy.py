@@ -62,9 +62,13 @@ class Outcome(StrEnum):
     AUTO_APPROVE = "auto-approve"
     REVIEW = "review"
     BLOCK = "block"
+    WAIVED = "waived"
+    """Every change needing review is covered by an ``[[ignore]]`` waiver (core/gate.py): it
+    does not fail the gate and is never approved automatically. :func:`decide` never gives it."""
 
 
-_SEVERITY = {Outcome.NONE: 0, Outcome.AUTO_APPROVE: 1, Outcome.REVIEW: 2, Outcome.BLOCK: 3}
+_SEVERITY = {Outcome.NONE: 0, Outcome.WAIVED: 1, Outcome.AUTO_APPROVE: 1, Outcome.REVIEW: 2,
+             Outcome.BLOCK: 3}
 
 # MCP ToolAnnotations defaults: an absent hint means the less trusting value.
 _HINT_DEFAULTS = {

@@ -108,6 +108,10 @@ class ToolStatus:
     protocol: list[ProtocolFinding] = field(default_factory=list)
     """Where the live definition breaks the MCP schema of the server's protocol version
     (core/protocol.py): informs, never changes the verdict."""
+    waivers: list[Any] = field(default_factory=list)
+    """The ``[[ignore]]`` waivers that name one of this tool's changes (core.gate.WaiverUse)."""
+    waived: dict[tuple[str, str], Any] = field(default_factory=dict)
+    """(rule, pointer) of each change an honoured waiver covers → its WaiverUse (core.gate)."""
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -139,6 +143,8 @@ class ServerStatus:
 class StatusReport:
     servers: list[ServerStatus] = field(default_factory=list)
     tools: list[ToolStatus] = field(default_factory=list)
+    waivers: list[Any] = field(default_factory=list)
+    """Every configured waiver and what it did (core.gate.govern); empty without a config."""
 
     def counts(self) -> dict[str, int]:
         out = {str(s): 0 for s in State} | {str(o): 0 for o in Outcome if o is not Outcome.NONE}

@@ -56,6 +56,7 @@ from mcp_review.formats.status import (
     tool_json,
     unreachable_summary,
     unreachable_words,
+    waived_label,
 )
 
 FORMAT = "mcp-review-check"
@@ -66,11 +67,14 @@ FORMATS = ("text", "json", "markdown", "sarif")
 
 def fails_gate(t: ToolStatus, fail_on: str) -> bool:
     if fail_on == "any":
-        return t.state not in (State.PINNED, State.DENIED)
+        return t.state not in (State.PINNED, State.DENIED) and t.policy.outcome is not \
+            Outcome.WAIVED
     if fail_on == "review":
         return t.needs_attention
     if t.policy.outcome is Outcome.BLOCK:
         return True
+    if t.policy.outcome is Outcome.WAIVED:
+        return False  # every change that fails it is waived (core/gate.py)
     if t.state is State.BROKEN:
         return True
     return t.state is State.REMOVED and t.pin is not None and t.pin.approved
@@ -147,6 +151,7 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
         "exit_code": exit_code(report, fail_on),
         "fail_on": fail_on,
         "counts": report.counts(),
+        **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
         "servers": [
             {"server": s.name, "principal": s.principal, "tier": s.tier,
              "tools": None if s.error else counts.get(s.name, 0),
@@ -249,7 +254,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
                            "change on several tools' below")
             for ch in changes[:max_changes]:
                 out.append(f"      {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
-                           f"{safe_text(ch.message)}")
+                           f"{safe_text(ch.message)}{waived_label(t, ch)}")
                 if ch.has_witness and not cmp.broken_calls:
                     # No recorded call shows the break: the generated one is the evidence.
                     what, rejected = ch.witness_wording
@@ -291,6 +296,13 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
                    f"{safe_text(ch.message)}")
         out.append(f"      on {len(g.tools)} tools: "
                    + ", ".join(safe_text(n) for n in g.tools))
+    if report.waivers:
+        out.append("")
+        out.append("waivers ([[ignore]] in the config):")
+        for u in report.waivers:
+            w = u.waiver
+            out.append(f"  {u.state:9} {safe_text(w.server)}/{safe_text(w.tool)} {w.rule}"
+                       f" (line {w.line}): {safe_text(u.message)}")
     out.append("")
     out.append(f"{verdict(report, fail_on)}: {_summary(report, fail_on)}")
     return "\n".join(out) + "\n"
@@ -359,11 +371,22 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                              f"{_md(show_value(ch.witness, 160))}: {_md(rejected)}")
                 if ch.note:
                     what += f"<br>note: {_md(ch.note)}"
+                u = t.waived.get((ch.rule, ch.pointer))
+                if u is not None:
+                    what += (f"<br>**waived** until {u.waiver.until.isoformat()}: "
+                             f"{_md(u.waiver.reason)}")
                 out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {what} |")
             # Where the definition, read as sent, breaks the MCP schema (core/protocol.py).
             out += [f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |"
                     for f in t.protocol]
             out += ["", "</details>"]
+    if report.waivers:
+        out += ["", "### Waivers", "", "| state | tool | rule | until | reason | what |",
+                "|---|---|---|---|---|---|"]
+        for u in report.waivers:
+            w = u.waiver
+            out.append(f"| {u.state} | {_md(w.server)}/{_md(w.tool)} | {w.rule} | "
+                       f"{w.until.isoformat()} | {_md(w.reason)} | {_md(u.message)} |")
     return "\n".join(out) + "\n"
 
 
@@ -392,12 +415,28 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
             kind, rejected = wit.witness_wording
             why += (f" — witness {kind}: "
                     f"{sarif_text(show_value(wit.witness, 160))}: {rejected}")
-        results.append({"ruleId": f"tool-{t.state}", "level": level,
-                        "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
-                                            f"{t.state} — {why}"},
-                        "locations": loc,
-                        "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
-                                                "liveDigest": t.live_digest or ""}})
+        result: dict[str, Any] = {
+            "ruleId": f"tool-{t.state}", "level": level,
+            "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                                f"{t.state} — {why}"},
+            "locations": loc,
+            "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
+                                    "liveDigest": t.live_digest or ""}}
+        honoured = [u for u in t.waivers if u.state == "honoured"]
+        if t.policy.outcome is Outcome.WAIVED:
+            result["suppressions"] = [_suppression(u) for u in honoured]
+        results.append(result)
+        for u in honoured:
+            # Each waived change on its own, suppressed with the waiver's reason.
+            results.append({
+                "ruleId": u.waiver.rule, "level": "note",
+                "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                                    f"{u.waiver.rule} at "
+                                    f"{', '.join(sarif_text(p) for p in u.pointers)}"},
+                "locations": loc,
+                "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
+                                        "liveDigest": t.live_digest or ""},
+                "suppressions": [_suppression(u)]})
         for f in t.protocol:  # a protocol rule the definition breaks, one result each
             results.append({"ruleId": f.rule, "level": "note",
                             "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
@@ -425,6 +464,14 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                   "results": results}],
     }
     return json_dumps_safe(doc, indent=2) + "\n"
+
+
+def _suppression(u: Any) -> dict[str, Any]:
+    """A SARIF suppression for an honoured ``[[ignore]]`` waiver."""
+    w = u.waiver
+    return {"kind": "external", "status": "accepted",
+            "justification": f"{sarif_text(w.reason)} (until {w.until.isoformat()}, "
+                             f"mcp-review.toml [[ignore]])"}
 
 
 def render(report: StatusReport, fmt: str, fail_on: str, *, config_path: str | None = None,

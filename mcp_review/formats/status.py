@@ -90,7 +90,22 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "protocol": [f.to_json() for f in t.protocol],
         "comparison": comparison_doc(cmp, all_calls=all_calls) if cmp is not None else None,
     }
+    if t.waivers:
+        # [[ignore]] waivers (core/gate.py): each one naming this tool, and on each change it
+        # covers, the waiver's reason and date.
+        d["waivers"] = [u.to_json() for u in t.waivers]
+        for c in (d["comparison"] or {}).get("changes", []):
+            u = t.waived.get((c["rule"], c["pointer"]))
+            if u is not None:
+                c["waived"] = {"reason": u.waiver.reason, "until": u.waiver.until.isoformat()}
     return Doc(d) if isinstance(d["comparison"], Doc) else d
+
+
+def waived_label(t: ToolStatus, c: Any) -> str:
+    """`` [waived until DATE: reason]`` for a change an honoured waiver covers, else empty."""
+    u = t.waived.get((c.rule, c.pointer))
+    return f"  [waived until {u.waiver.until.isoformat()}: {safe_text(u.waiver.reason)}]" \
+        if u is not None else ""
 
 
 def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
@@ -113,6 +128,7 @@ def report_doc(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
         "exit_code": report.exit_code(),
         "counts": report.counts(),
         "applied": ["/".join(t.key) for t in applied],
+        **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
         "servers": [
             {
                 "server": s.name,
@@ -188,6 +204,7 @@ _MARK = {
     Outcome.BLOCK: "BLOCK",
     Outcome.REVIEW: "REVIEW",
     Outcome.AUTO_APPROVE: "AUTO",
+    Outcome.WAIVED: "WAIVED",
     Outcome.NONE: "ok",
 }
 
@@ -243,7 +260,8 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             cmp = t.comparison
             if cmp is not None:
                 for c in cmp.changes:
-                    out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}")
+                    out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}"
+                               f"{waived_label(t, c)}")
                     out.append(f"          {safe_text(c.message)}")
                     if c.note:
                         out.append(f"          {safe_text(c.note)}")
@@ -264,6 +282,7 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
     out.append(
         "summary: " + ", ".join(f"{c[str(k)]} {k}" for k in State)
         + f"  |  {c['auto-approve']} auto-approve, {c['review']} review, {c['block']} block"
+        + (f", {c['waived']} waived" if c.get("waived") else "")
     )
     if report.unreachable:
         out.append(unreachable_summary(len(report.unreachable)))

@@ -157,6 +157,8 @@ class Config:
     """What was read but not used (keys of a client's mcp.json mcp-review has no use for)."""
     candidates: list[str] = field(default_factory=list)
     """Servers replaced by their ``[servers.NAME.candidate]`` (``--candidate``)."""
+    gate: Any = None
+    """``[rules]`` and ``[[ignore]]`` (a core.gate.GateConfig; None when the file has neither)."""
 
     def by_name(self, name: str) -> ServerConfig:
         for s in self.servers:
@@ -330,7 +332,8 @@ _CANDIDATE_KEYS = _SERVER_KEYS - {"principal"}
 _STDIO_KEYS = ("command", "args", "env", "cwd")
 _HTTP_KEYS = ("url", "headers")
 _TOOL_KEYS = {"rerun_ignore"}
-_TOP_KEYS = {"servers", "timeout", "concurrency", "max_tools", "max_pages", "state_dir", "pins"}
+_TOP_KEYS = {"servers", "timeout", "concurrency", "max_tools", "max_pages", "state_dir", "pins",
+             "rules", "ignore"}
 _JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
 
 
@@ -387,6 +390,22 @@ class _Lines:
                     return j + 1
         return start + 1
 
+    def table(self, header: str, index: int = 0, key: str | None = None) -> int | None:
+        """Line of the ``index``-th ``[header]`` / ``[[header]]`` table, or of ``key`` in it."""
+        hre = re.compile(r"^\s*\[\[?\s*" + re.escape(header) + r"\s*\]\]?\s*(#.*)?$")
+        starts = [i for i, line in enumerate(self.lines) if hre.match(line)]
+        if index >= len(starts):
+            return None
+        start = starts[index]
+        if key is not None:
+            kre = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=")
+            for j in range(start + 1, len(self.lines)):
+                if re.match(r"^\s*\[", self.lines[j]):
+                    break
+                if kre.match(self.lines[j]):
+                    return j + 1
+        return start + 1
+
     def top(self, key: str) -> int | None:
         kre = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
         for i, line in enumerate(self.lines):
@@ -433,6 +452,8 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
     servers = data.get("servers", {})
     if not isinstance(servers, dict):
         raise InputError("'servers' must be a table of [servers.NAME] tables", source=src)
+    if "rules" in data or "ignore" in data:
+        cfg.gate = _gate(data, src, lines)
     for name, raw in servers.items():
         where = _Where(src, name, lambda k, n=name: lines.server(n, k))
         if not isinstance(raw, dict):
@@ -492,6 +513,26 @@ def _candidate_from(name: str, raw: Mapping[str, Any], cand: Any, where: _Where,
         raise where.error("command" if "command" in cand else "url",
                           "a server takes either 'command' (stdio) or 'url' (HTTP), not both")
     return _server_from(name, merged, where, env, default_timeout, cfg_path)
+def _gate(data: Mapping[str, Any], src: str, lines: _Lines) -> Any:
+    """``[rules]`` and ``[[ignore]]`` (core/gate.py), each error at its FILE:LINE."""
+    from mcp_review.core.gate import GateConfig, GateConfigError, parse_rules, parse_waiver
+
+    try:
+        rules = parse_rules(data.get("rules", {}))
+    except GateConfigError as e:
+        raise InputError(str(e), source=src, line=lines.table("rules", 0, e.key)) from None
+    raw = data.get("ignore", [])
+    if not isinstance(raw, list):
+        raise InputError("'ignore' must be an array of [[ignore]] tables", source=src,
+                         line=lines.top("ignore"))
+    waivers = []
+    for i, w in enumerate(raw):
+        try:
+            waivers.append(parse_waiver(w, line=lines.table("ignore", i)))
+        except GateConfigError as e:
+            raise InputError(str(e), source=src,
+                             line=lines.table("ignore", i, e.key)) from None
+    return GateConfig(rules=rules, waivers=tuple(waivers))
 
 
 def _positive(data: Mapping[str, Any], key: str, default: float, src: str,

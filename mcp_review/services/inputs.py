@@ -20,6 +20,9 @@ The rules, in one place:
   log that does not exist yet is a note, never an error: it is the normal state before the
   proxy has recorded anything.
 - **Tiers**: ``policy`` in the config (the pin file's own tier still wins, in core.status).
+- **Gate**: ``[rules]`` classes and ``[[ignore]]`` waivers in the config (core/gate.py) are
+  applied to every status computed here; the proxy, which does not come through here, never
+  applies them.
 """
 
 from __future__ import annotations
@@ -253,9 +256,15 @@ class Inputs:
             if name not in snap.servers and not self.quiet:
                 print(f"mcp-review: warning: --calls names server {name!r}, which is not "
                       "among the servers reviewed", file=sys.stderr)
-        return compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
-                              witnesses=witnesses, version_bumps=version_bumps,
-                              origins=self.origins, keep_valid_calls=keep_valid_calls)
+        report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
+                                witnesses=witnesses, version_bumps=version_bumps,
+                                origins=self.origins, keep_valid_calls=keep_valid_calls)
+        gate = self.config.gate if self.config is not None else None
+        if gate:
+            from mcp_review.core.gate import govern
+
+            govern(report, gate)
+        return report
 
     def print_notes(self) -> None:
         if self.quiet:

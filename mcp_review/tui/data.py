@@ -181,8 +181,10 @@ class ReviewSource:
                  pins_path: str | None = None, audit_path: str | None = None,
                  calls: Mapping[str, CallLog] | None = None,
                  tiers: Mapping[str, str] | None = None,
-                 origins: Mapping[str, str] | None = None) -> None:
+                 origins: Mapping[str, str] | None = None, gate: Any = None) -> None:
         self.fetcher = fetcher
+        self.gate = gate
+        """The config's ``[rules]`` and ``[[ignore]]`` (core.gate.GateConfig), as `check`."""
         self.origins = dict(origins or {})
         self.pins = pins if pins is not None else PinFile(path=pins_path)
         self.pins_path = pins_path
@@ -222,7 +224,8 @@ class ReviewSource:
         else:
             fetcher = SnapshotFetcher(inp.snapshot())
         src = cls(fetcher, inp.pins, pins_path=inp.pins_path, calls=inp.calls, tiers=inp.tiers,
-                  origins=inp.origins)
+                  origins=inp.origins,
+                  gate=inp.config.gate if inp.config is not None else None)
         src.candidates = list(getattr(inp, "candidates", []))
         return src
 
@@ -283,6 +286,10 @@ class ReviewSource:
         snap = self.snapshot or Snapshot()
         report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
                                 origins=self.origins)
+        if self.gate:
+            from mcp_review.core.gate import govern
+
+            govern(report, self.gate)
         self._report = report
         self._status = {t.key: t for t in report.tools}
         servers = {s.name: s for s in report.servers}
