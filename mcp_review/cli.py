@@ -50,6 +50,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("deny", "deny", "deny one tool"),
     ("diff", "diff", "one tool's pinned definition against the one served now"),
     ("forget", "forget", "drop one tool's pin (logged in the audit log)"),
+    ("verify", "verify", "check the pin file offline: parses, digests, canonical form (pre-commit)"),
     ("proxy", "proxy", "stdio pass-through that records calls and enforces pins"),
     ("rerun", "rerun", "re-send recorded read-only calls and compare the results"),
     ("trust", "trust", "allow a client config found here (.mcp.json, .vscode/mcp.json, ...) to run"),

@@ -1,0 +1,86 @@
+"""`mcp-review verify [--pins FILE] [--snapshot FILE]`: check a committed pin file without
+starting any server (the pre-commit hook and CI lint).
+
+1. the pin file parses and is a version this mcp-review reads;
+2. every pin's digest matches its stored definition (under its own digest scheme);
+3. the file is in canonical form: exactly what mcp-review itself writes (sorted tables, the
+   current layout), so a hand edit or a merge that reordered it shows up before review;
+   ``--fix`` rewrites it canonically (locked, atomic; decisions unchanged, nothing logged);
+4. with ``--snapshot FILE`` (a committed `snapshot`), `status` against it: the committed tool
+   lists have been reviewed.
+
+Exit 0 when all hold, 1 when the file is not canonical or the snapshot has drift that needs
+review, 2 when the pin file (or the snapshot, or the config) cannot be read or a pin does not
+verify.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mcp_review import exitcodes
+from mcp_review.services.inputs import add_pins_option
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE",
+                   help="the config naming the pin file, call logs and tiers (default: "
+                        "discovered as by every command; optional)")
+    add_pins_option(p)
+    p.add_argument("--snapshot", metavar="FILE",
+                   help="a committed snapshot (the `snapshot` command's JSON): also run `status` "
+                        "against it, offline")
+    p.add_argument("--fix", action="store_true",
+                   help="rewrite a pin file that is not in canonical form (same decisions)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print problems only")
+
+
+def _first_difference(a: bytes, b: bytes) -> int:
+    la, lb = a.splitlines(), b.splitlines()
+    for i, (x, y) in enumerate(zip(la, lb, strict=False)):
+        if x != y:
+            return i + 1
+    return min(len(la), len(lb)) + 1
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcp_review.core.pins import save_pins
+    from mcp_review.services.inputs import resolve
+
+    # Parsing verifies every digest (an InputError, exit 2, names each pin that does not).
+    inp = resolve(args, require_config=False, with_calls=args.snapshot is not None,
+                  server_filter=False)
+    inp.print_notes()
+    path, pins = inp.pins_path, inp.pins
+    say = (lambda m: None) if args.quiet else (lambda m: print(m))
+    rc = exitcodes.PASS
+    if pins.read_bytes is None:
+        say(f"{path}: no pin file yet (nothing to verify)")
+    else:
+        n = len(pins.pins)
+        canonical = pins.to_bytes()
+        if canonical == pins.read_bytes:
+            say(f"{path}: ok: {n} pin(s), every digest matches its definition, canonical form")
+        elif args.fix:
+            save_pins(pins, path)
+            say(f"{path}: rewritten in canonical form ({n} pin(s), decisions unchanged)")
+        else:
+            line = _first_difference(pins.read_bytes, canonical)
+            print(f"{path}:{line}: not in the form mcp-review writes (order, layout or a hand "
+                  f"edit); every digest matches. Run `mcp-review verify --fix` to rewrite it",
+                  file=sys.stderr)
+            rc = exitcodes.FAIL
+    if args.snapshot is not None:
+        from mcp_review.formats import status as fmt
+
+        report = inp.status(inp.snapshot(), witnesses=True, keep_valid_calls=False)
+        code = report.exit_code()
+        if code != exitcodes.PASS:
+            sys.stdout.write(fmt.to_text(report))
+            print(f"{args.snapshot}: the committed tool lists need review against {path} "
+                  "(mcp-review status --snapshot …, then approve or deny)", file=sys.stderr)
+            rc = max(rc, exitcodes.FAIL)
+        else:
+            say(f"{args.snapshot}: every tool pinned, denied or auto-approvable")
+    return rc
