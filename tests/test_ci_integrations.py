@@ -186,7 +186,8 @@ def test_action_runs_check_writes_summary_and_sarif(action_repo: Path, action_py
     # mcp-review was installed from this checkout into the action's Python, not borrowed.
     p = subprocess.run([str(action_python / "python"), "-c",
                         "import mcp_review, sys; print(mcp_review.__file__)"],
-                       capture_output=True, text=True, check=True, cwd=action_repo)
+                       capture_output=True, text=True, check=True, cwd=action_repo,
+                       env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     assert str(action_python.parent) in p.stdout
     assert res["steps"]["check"]["exit-code"] == "0"
     assert "## ✅ mcp-review check: PASS" in res["summary"]
