@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from mcp_review import __version__, exitcodes
-from mcp_review.core.errors import InputError
+from mcp_review.core.errors import EarlyExit, InputError
 from mcp_review.formats.terminal import guarded_output
 
 DESCRIPTION = """\
@@ -141,6 +141,8 @@ def _subparser(parser: argparse.ArgumentParser, name: str | None
 def _run(args: argparse.Namespace) -> int:
     try:
         return int(args._run(args))
+    except EarlyExit as e:
+        return e.code
     except InputError as e:
         print(f"mcp-review: error: {e}", file=sys.stderr)
         return exitcodes.INPUT_ERROR

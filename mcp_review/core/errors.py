@@ -17,3 +17,11 @@ class InputError(Exception):
             where = f"{source}:{line}: " if line is not None else f"{source}: "
         super().__init__(f"{where}{message}")
         self.detail = message
+
+
+class EarlyExit(Exception):  # not an error: a command finished early
+    """A command finished before its usual work (``--list-configs`` printed its list)."""
+
+    def __init__(self, code: int = 0):
+        super().__init__(code)
+        self.code = code

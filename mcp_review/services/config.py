@@ -157,6 +157,8 @@ class Config:
     """What was read but not used (keys of a client's mcp.json mcp-review has no use for)."""
     candidates: list[str] = field(default_factory=list)
     """Servers replaced by their ``[servers.NAME.candidate]`` (``--candidate``)."""
+    sources: list[Any] = field(default_factory=list)
+    """``--config auto``: every place looked at (services.discover.Source)."""
     gate: Any = None
     """``[rules]`` and ``[[ignore]]`` (a core.gate.GateConfig; None when the file has neither)."""
 
@@ -291,6 +293,11 @@ def load_config(
 ) -> Config:
     """Load a config file (TOML or any mcp.json dialect); ``None`` discovers one in the cwd
     (a discovered client config must be trusted: see :func:`discover_config`)."""
+    if path is not None and str(path) == "auto":
+        # Every client config on this machine (services/discover.py).
+        from mcp_review.services.discover import load_auto
+
+        return load_auto(".", environ)
     p = Path(path) if path is not None else discover_config(require_trust=require_trust)
     env = os.environ if environ is None else environ
     src = str(p)

@@ -44,7 +44,12 @@ def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -
     p.add_argument("--config", metavar="FILE",
                    help="mcp-review.toml, .mcp.json, .vscode/mcp.json, .cursor/mcp.json or "
                         "claude_desktop_config.json (default: the first of "
-                        "./mcp-review.toml, ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json)")
+                        "./mcp-review.toml, ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json); "
+                        "`auto`: every client config on this machine (Claude Desktop, Claude "
+                        "Code, VS Code, Cursor, Windsurf), servers named client:name")
+    p.add_argument("--list-configs", action="store_true",
+                   help="list every client config `--config auto` looks at, with its servers, "
+                        "and exit (starts nothing)")
     if server_option:
         p.add_argument("--server", action="append", metavar="NAME",
                        help="only this server (repeatable)")
@@ -289,6 +294,12 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
     """
     from mcp_review.core.pins import PinFile, load_pins
 
+    if getattr(args, "list_configs", False):
+        from mcp_review.core.errors import EarlyExit
+        from mcp_review.services.discover import list_sources, list_text
+
+        sys.stdout.write(list_text(list_sources()))
+        raise EarlyExit(0)
     snapshot_path = getattr(args, snapshot_attr, None)
     if snapshot_path is not None and getattr(args, "candidate", False):
         raise InputError("--candidate runs each server's candidate live; it cannot be combined "
