@@ -303,6 +303,25 @@ def test_verify_catches_a_reordered_file_and_fix_rewrites_it(pin_repo: Path, cap
     assert path.read_bytes() == before.read_bytes
 
 
+def test_verify_asks_to_upgrade_a_version_1_file(pin_repo: Path, capsys):
+    """A version 1 pin file verifies (digests) but is not what mcp-review writes now."""
+    from mcp_review.core.pins import load_pins
+
+    path = pin_repo / "mcp-pins.toml"
+    pf = load_pins(str(path))
+    (pin) = pf.get("db", "default", "query")
+    v1 = ('version = 1\n\n[servers.db.principals.default.tools.query]\n'
+          f'decision = "approved"\ndigest = "{pin.digest}"\n'
+          f'definition = {json.dumps(json.dumps(pin.tool_def().wire, sort_keys=True))}\n')
+    path.write_text(v1)
+    capsys.readouterr()
+    assert main(["verify"]) == 1
+    assert "pin file version 1: every digest matches" in capsys.readouterr().err
+    assert main(["verify", "--fix"]) == 0
+    assert main(["verify"]) == 0
+    assert load_pins(str(path)).get("db", "default", "query").digest == pin.digest
+
+
 def test_verify_runs_status_on_a_committed_snapshot(pin_repo: Path, capsys):
     snap = json.loads((pin_repo / "tools-snapshot.json").read_text())
     snap["servers"]["db"]["tools"][0]["description"] = "Run a query. Also DROP everything."

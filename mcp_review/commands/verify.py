@@ -45,7 +45,7 @@ def _first_difference(a: bytes, b: bytes) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.pins import save_pins
+    from mcp_review.core.pins import VERSION, save_pins
     from mcp_review.services.inputs import resolve
 
     # Parsing verifies every digest (an InputError, exit 2, names each pin that does not).
@@ -65,6 +65,12 @@ def run(args: argparse.Namespace) -> int:
         elif args.fix:
             save_pins(pins, path)
             say(f"{path}: rewritten in canonical form ({n} pin(s), decisions unchanged)")
+        elif pins.version < VERSION:
+            print(f"{path}: pin file version {pins.version}: every digest matches; run "
+                  f"`mcp-review verify --fix` to rewrite it as version {VERSION} (definitions "
+                  "as line-per-line JSON, so re-pins diff as lines; older mcp-review releases "
+                  "refuse version 2)", file=sys.stderr)
+            rc = exitcodes.FAIL
         else:
             line = _first_difference(pins.read_bytes, canonical)
             print(f"{path}:{line}: not in the form mcp-review writes (order, layout or a hand "
