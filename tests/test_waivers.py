@@ -375,3 +375,26 @@ def test_status_report_state_is_recomputed_from_the_new_classes(work, capsys):
     tool = json.loads(out)["tools"][0]
     assert rc == 0
     assert tool["status"] == str(State.CHANGED) and tool["policy"]["outcome"] == "auto-approve"
+
+
+def test_watch_applies_the_same_gate(work, capsys):
+    """`watch` judges what it sees as `check` does: with the config's rules and waivers."""
+    import io
+
+    from mcp_review.commands.watch import DriftPrinter
+    from mcp_review.core.pins import load_pins as _load
+    from mcp_review.services.config import load_config
+
+    t = narrowed()
+    (work / "mcp-review.toml").write_text(
+        waiver(t) + '\n[servers.files]\nurl = "http://127.0.0.1:9/mcp"\n')
+    snap = load_snapshot(write(work / "v2.json", with_tool(V1, t)))
+    cfg = load_config("mcp-review.toml")
+    plain = DriftPrinter(_load("mcp-pins.toml"), {}, "text", "review", io.StringIO())
+    gated = DriftPrinter(_load("mcp-pins.toml"), {}, "text", "review", io.StringIO(),
+                         gate=cfg.gate)
+    for p in (plain, gated):
+        p.latest = dict(snap.servers)
+    assert plain.exit_code() == 1 and gated.exit_code() == 0
+    (st,) = [x for x in gated.report().tools if x.tool == "delete_file"]
+    assert st.policy.outcome is Outcome.WAIVED

@@ -58,8 +58,9 @@ class DriftPrinter:
 
     def __init__(self, pins: Any, tiers: dict[str, str], fmt: str, fail_on: str, out: Any,
                  *, calls: dict[str, Any] | None = None, witnesses: bool = True,
-                 origins: dict[str, str] | None = None):
+                 origins: dict[str, str] | None = None, gate: Any = None):
         self.pins = pins
+        self.gate = gate  # [rules] and [[ignore]] (core/gate.py), as check applies them
         self.tiers = tiers
         self.calls = calls or {}
         self.witnesses = witnesses
@@ -76,9 +77,14 @@ class DriftPrinter:
         from mcp_review.core.snapshot import Snapshot
         from mcp_review.core.status import compute_status
 
-        return compute_status(Snapshot(servers=dict(self.latest)), self.pins, calls=self.calls,
-                              tiers=self.tiers, witnesses=self.witnesses,
-                              origins=self.origins)
+        report = compute_status(Snapshot(servers=dict(self.latest)), self.pins,
+                                calls=self.calls, tiers=self.tiers, witnesses=self.witnesses,
+                                origins=self.origins)
+        if self.gate:
+            from mcp_review.core.gate import govern
+
+            govern(report, self.gate)
+        return report
 
     def exit_code(self) -> int:
         """1 when drift that fails the gate was seen; else as `check` on the last lists."""
@@ -172,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     servers = inp.servers
     printer = DriftPrinter(inp.pins, inp.tiers, args.format, args.fail_on, sys.stdout,
                            calls=inp.calls, witnesses=not args.no_witness,
-                           origins=inp.origins)
+                           origins=inp.origins, gate=cfg.gate)
     log_dir = f"{cfg.state_dir}/logs" if cfg.state_dir else None
     if not args.quiet:
         print(f"watching {len(servers)} server(s) from {cfg.source}; Ctrl-C to stop",
