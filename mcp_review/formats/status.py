@@ -9,8 +9,11 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
                                            // blocked; UNREACHABLE (exit 3) as in `check`
       "exit_code": 0 | 1 | 3,
       "counts": {"pinned": n, "new": n, "changed": n, "broken": n, "removed": n,
-                 "denied": n, "auto-approve": n, "review": n, "block": n},
+                 "denied": n, "auto-approve": n, "review": n, "block": n, "waived": n},
       "applied": ["server/principal/tool", ...],   // auto-approvals written (status --apply)
+      "waivers"?: [{"server", "principal", "tool", "rule", "reason", "until", "digest", "line",
+                    "state": "honoured" | "expired" | "reopened" | "trust" | "unused",
+                    "pointers": [...], "message"}],   // [[ignore]] in the config (core/gate.py)
       "servers": [
         {"server": "github", "principal": "default", "tier": "tiered",
          "server_version": "1.2.0" | null, "protocol_version": "…" | null,
@@ -26,7 +29,8 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
         {"server": "github", "principal": "default", "tool": "create_issue",
          "status": "pinned" | "new" | "changed" | "broken" | "removed" | "denied",
          "previously_denied": false,
-         "policy": {"tier": "tiered", "outcome": "none" | "auto-approve" | "review" | "block",
+         "policy": {"tier": "tiered", "outcome": "none" | "auto-approve" | "review" | "block"
+                    | "waived",
                     "reasons": ["…"]},
          "decision": "approved" | "denied" | null,     // the pin's decision, null when new
          "pinned_digest": "sha256:…" | null,
