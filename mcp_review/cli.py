@@ -73,6 +73,7 @@ EXAMPLES: dict[str, str] = {
     "diff": "mcp-review diff github create_issue --format json",
     "forget": "mcp-review forget github old_tool --note \"retired upstream\"",
     "rerun": "mcp-review rerun warehouse table_stats --max-calls 5",
+    "verify": "mcp-review verify --pins mcp-pins.toml --snapshot tools.json",
 }
 """One example per command, shown at the end of its ``--help`` (a command module may set its
 own ``EXAMPLE`` instead)."""
