@@ -23,7 +23,7 @@ hidden characters appeared  block         block         block
 "trust" covers every piece of server-written text the model reads, new or changed, anywhere in
 the definition: text edits (description, title, ``$comment``, ``examples``, ``default``) and text
 carried in by a structural change (a new property's description, a new enum value that reads as
-a sentence: ``Change.new_text``). "Annotation claims less" is a hint moving towards the value
+a sentence, prose in a ``pattern`` or ``format``: ``Change.new_text``). "Annotation claims less" is a hint moving towards the value
 that makes clients gate the tool *less* (readOnlyHint false→true, destructiveHint true→false,
 idempotentHint false→true, openWorldHint true→false, MCP defaults when absent): hosts auto-run
 tools that claim to be read-only, so that claim is an attack on the approval gate until a human

@@ -1652,8 +1652,9 @@ _ALWAYS_TEXT = frozenset({"description", "title", "$comment", "examples", "examp
 """Every string under these is text (any length)."""
 _NOT_TEXT = frozenset({"type", "$ref", "$schema", "$id", "$anchor", "$dynamicAnchor",
                        "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
-                       "pattern", "required", "dependentRequired"})
-"""Identifiers, references and regexes: not prose (their changes have rules of their own)."""
+                       "required", "dependentRequired"})
+"""Identifiers and references: not prose (their changes have rules of their own). ``pattern``
+and ``format`` are judged by ``prose_pattern`` and ``prose_format``."""
 TEXT_MIN = 40
 """An enum/const value (or another free string) longer than this reads as text."""
 _NEW_TEXT_CAP = 20
@@ -1672,6 +1673,46 @@ def _norm(s: str) -> str:
 def _texty(s: str) -> bool:
     """A value that reads as prose: whitespace in it, or longer than TEXT_MIN."""
     return len(s) > TEXT_MIN or (not s.isidentifier() and _WS.search(s) is not None)
+
+
+# A regex or a format name is a value, but the model reads it as it reads a description: prose
+# written into one is text. A pattern is prose when it holds PROSE_WORDS plain words (letters
+# only, bar quotes and sentence punctuation around them) separated by whitespace, by the regex
+# escapes for it (`\s`, `\s+`, `\ `) or by underscores; regex tokens such as `^[a-z]+$`,
+# `(GET|POST)` or `\.com` are never plain words. A format is prose when it is not a registered
+# format name and either reads as text (`_texty`) or spells PROSE_WORDS words
+# (`IGNORE_PREVIOUS_INSTRUCTIONS`); custom one- and two-word formats (`json`, `phone`) stay values.
+PROSE_WORDS = 3
+_PATTERN_SEP = re.compile(r"(?:\\s[+*?]?|\\ |_|\s)+")
+_PLAIN_WORD = re.compile(r"[\"'(]*[^\W\d_]{2,}[\"'),.;:!?]*")
+_FORMAT_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+KNOWN_FORMATS = frozenset({
+    # JSON Schema (2020-12 and the drafts before it)
+    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+    "json-pointer", "relative-json-pointer", "regex", "host-name", "ip-address", "color",
+    "utc-millisec",
+    # OpenAPI and common generators (pydantic, zod)
+    "int32", "int64", "float", "double", "byte", "binary", "password", "path", "file-path",
+    "directory-path", "unix-time", "base64", "cuid", "cuid2", "ulid", "emoji", "nanoid"})
+
+
+def prose_pattern(s: str) -> bool:
+    """A ``pattern`` (or ``patternProperties`` key) that reads as prose, not as a regex."""
+    words = 0
+    for w in _PATTERN_SEP.split(s):
+        if _PLAIN_WORD.fullmatch(w):
+            words += 1
+            if words >= PROSE_WORDS:
+                return True
+    return False
+
+
+def prose_format(s: str) -> bool:
+    """A ``format`` value that reads as prose, not as a format name."""
+    if s in KNOWN_FORMATS:
+        return False
+    return _texty(s) or len(_FORMAT_WORD.findall(s)) >= PROSE_WORDS
 
 
 def _data_strings(v: Any) -> Iterator[str]:
@@ -1722,7 +1763,8 @@ def _data_texts(v: Any, loc: _Loc | str) -> Iterator[tuple[_Loc | str, str]]:
 def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str]]:
     """(location, field, kind, text) for every piece of text the model reads in a schema
     document, at any depth: under description/title/$comment/examples/default (every string),
-    enum/const values, property names and any other free strings that read as prose.
+    enum/const values, property names, patterns and formats and any other free strings that
+    read as prose.
     ``_ptr(location)`` is its JSON pointer."""
     stack: list[tuple[Any, _Loc | str]] = [(doc, base)]
     while stack:
@@ -1748,6 +1790,9 @@ def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str
                     sp = (child, name)
                     if k == "properties" and isinstance(name, str) and _texty(name):
                         yield sp, "property name", "property name", name
+                    elif (k == "patternProperties" and isinstance(name, str)
+                          and prose_pattern(name)):
+                        yield sp, "pattern", "pattern", name
                     if isinstance(sub, dict):
                         stack.append((sub, sp))
             elif k in SCHEMA_LIST and isinstance(v, list):
@@ -1755,6 +1800,12 @@ def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str
                              if isinstance(sub, dict))
             elif k in SCHEMA_ONE and isinstance(v, dict):
                 stack.append((v, child))
+            elif k == "pattern" and isinstance(v, str):
+                if prose_pattern(v):
+                    yield child, k, "pattern", v
+            elif k == "format" and isinstance(v, str):
+                if prose_format(v):
+                    yield child, k, "format", v
             elif k not in _NOT_TEXT and not isinstance(v, bool):
                 # An unknown keyword, or a schema keyword holding something that is not a
                 # schema: the model reads it all the same, so its prose counts.
