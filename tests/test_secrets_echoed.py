@@ -104,6 +104,74 @@ def test_proxy_log_never_shows_a_secret_from_the_config(tmp_path: Path, monkeypa
     assert_clean(c.stderr(), "proxy stderr (gone)")
 
 
+@pytest.mark.slow
+def test_call_log_and_results_log_never_hold_a_secret_from_the_config(tmp_path: Path):
+    """`proxy NAME --record-results`: the client sends the server's own token in arguments
+    (in a value and as a key, under names no key pattern calls secret), the server returns both
+    secrets in a result (text, a key, nested) and in an error. On disk, the call log and the
+    results log hold `***` for each; the client still got them (the relay is untouched)."""
+    (tmp_path / "mcp-review.toml").write_text(textwrap.dedent(f"""
+        [servers.echo]
+        command = {json.dumps(sys.executable)}
+        args = [{json.dumps(str(ECHO))}, "ok", "--api-key", "${{TOKEN}}", "${{WORKDIR}}"]
+        env = {{ API_KEY = "${{ENVTOK}}" }}
+    """))
+    # A `${VAR}` that is a folder on disk is a path, not a secret: calls naming files under it
+    # stay replay evidence (the control for over-scrubbing).
+    env = {"TOKEN": ARG_SECRET, "ENVTOK": ENV_SECRET, "WORKDIR": str(tmp_path)}
+    cfg = ("--config", str(tmp_path / "mcp-review.toml"), "--record-results")
+    with RawClient(tmp_path, "echo", *cfg, env=env, server=None) as c:
+        c.initialize()
+        c.request("tools/list")
+        got = c.request("tools/call", {"name": "whoami", "arguments": {
+            "note": f"use {ARG_SECRET} please", ENV_SECRET: {"deep": [ARG_SECRET[:20]]}}})
+        err = c.request("tools/call", {"name": "nope", "arguments": {
+            "q": str(tmp_path / "notes.txt")}})
+        assert c.close() == 0
+    # The control: the secrets really travelled both ways through the proxy.
+    sent = json.dumps(got)
+    assert ARG_SECRET in sent and ENV_SECRET in sent
+    assert ARG_SECRET in err["error"]["message"]
+    calls = (tmp_path / "calls.jsonl").read_text()
+    results = (tmp_path / "calls.jsonl.results.jsonl").read_text()
+    assert_clean(calls, "call log")
+    assert_clean(results, "results log")
+    recs = [json.loads(line) for line in calls.splitlines()]
+    assert [r["tool"] for r in recs] == ["whoami", "nope"]
+    assert recs[0]["arguments"] == {"note": "use *** please", "***": {"deep": ["***"]}}
+    # A call that lost a value can never be rebuilt, so rerun never re-sends it.
+    assert recs[0]["redacted"] is True and "redacted" not in recs[1]
+    assert recs[1]["arguments"] == {"q": str(tmp_path / "notes.txt")}
+    res = [json.loads(line) for line in results.splitlines()]
+    assert res[0]["result"]["content"][0]["text"] == "you are *** (env ***)"
+    assert res[0]["result"]["structuredContent"]["whoami"] == {"***": "the key", "env": ["***"]}
+    assert res[1]["error"]["message"] == "no tools/call for key ***"
+    assert_clean(c.stderr(), "proxy stderr")
+
+
+@pytest.mark.slow
+def test_call_log_after_double_dash_scrubs_secret_flags_and_env_but_keeps_evidence(
+        tmp_path: Path):
+    """`proxy -- CMD … --api-key X` with `API_KEY` in the environment: both are scrubbed from
+    the call log and results log; the server's path and an ordinary word argument (`ok`) are
+    not secrets there, so a call naming them is kept as it was sent (replay evidence)."""
+    with RawClient(tmp_path, "--name", "echo", "--record-results", env={"API_KEY": ENV_SECRET},
+                   server=[sys.executable, str(ECHO), "ok", "--api-key", ARG_SECRET]) as c:
+        c.initialize()
+        got = c.request("tools/call", {"name": "whoami", "arguments": {"q": ARG_SECRET}})
+        plain = {"path": str(ECHO), "mode": "ok please"}
+        c.request("tools/call", {"name": "whoami", "arguments": plain})
+        assert c.close() == 0
+    assert ARG_SECRET in json.dumps(got) and ENV_SECRET in json.dumps(got)  # the control
+    calls = (tmp_path / "calls.jsonl").read_text()
+    results = (tmp_path / "calls.jsonl.results.jsonl").read_text()
+    assert_clean(calls, "call log")
+    assert_clean(results, "results log")
+    recs = [json.loads(line) for line in calls.splitlines()]
+    assert recs[0]["arguments"] == {"q": "***"} and recs[0]["redacted"] is True
+    assert recs[1]["arguments"] == plain and "redacted" not in recs[1]
+
+
 def test_server_stderr_log_scrubs_a_secret_split_across_reads(tmp_path: Path):
     """The copy thread scrubs whole lines: a secret written in two pieces, the first shorter
     than any fragment the scrubber would match alone, is still replaced whole."""

@@ -126,6 +126,30 @@ def _argv_scrubber(name: str, argv: list[str]) -> Any:
                                   expanded=words))
 
 
+def _argv_log_scrubber(name: str, argv: list[str]) -> Any:
+    """The call log's secrets for ``-- CMD ARGS…``: only what is known to be one, the value of
+    a secret-named flag (``--api-key X``, ``--token=X``) and every environment value whose
+    name reads as a secret. (The proxy's own log scrubs every argument; the call log keeps
+    package names and other arguments, which a recorded call may legitimately contain.)"""
+    from mcp_review.services.calllog import Redactor, secrets_scrubber
+    from mcp_review.services.config import ServerConfig
+
+    red = Redactor()
+    vals: list[str] = []
+    for i, a in enumerate(argv[1:], 1):
+        if not a.startswith("-"):
+            continue
+        flag, eq, val = a.lstrip("-").partition("=")
+        if flag and red.secret_key(flag):
+            if eq:
+                vals.append(val)
+            elif i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+                vals.append(argv[i + 1])
+    env = {k: v for k, v in os.environ.items()
+           if red.secret_key(k) and k not in ("PWD", "OLDPWD")}
+    return secrets_scrubber(ServerConfig(name, command=argv[0], env=env, expanded=tuple(vals)))
+
+
 def _scrubber(srv: Any) -> Any:
     """``srv``'s secrets by value (``ServerConfig.scrub``), then secrets in unmistakable
     formats, as the call log redacts them."""
@@ -143,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         DEFAULT_MAX_RESULT_BYTES,
         DEFAULT_REDACT,
         CallLog,
+        secrets_scrubber,
     )
     from mcp_review.services.proxy import FETCH_TIMEOUT, PinGate, Proxy
 
@@ -164,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("no server command after `--`")
         name = args.server_name or _guess_name(argv)
         scrub = _argv_scrubber(name, argv)
+        log_scrub = _argv_log_scrubber(name, argv)
         state = _state_dir()
         pins = args.pins or "mcp-pins.toml"
     else:
@@ -196,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
         tier = srv.policy
         fetch_timeout = srv.timeout
         scrub = _scrubber(srv)
+        log_scrub = secrets_scrubber(srv)
         calls = calls or srv.calls
         record_results = record_results or srv.record_results
         state = cfg.state_dir or _state_dir()
@@ -215,7 +242,8 @@ def run(args: argparse.Namespace) -> int:
             calllog = CallLog(calls, server=name, principal=principal, redact=patterns,
                               max_bytes=args.max_log_bytes or DEFAULT_MAX_BYTES,
                               record_results=record_results,
-                              max_result_bytes=args.max_result_bytes or DEFAULT_MAX_RESULT_BYTES)
+                              max_result_bytes=args.max_result_bytes or DEFAULT_MAX_RESULT_BYTES,
+                              scrub=log_scrub)
         except OSError as e:
             raise InputError(f"cannot open the call log: {e.strerror or e}", source=calls) from None
     gate = None

@@ -7,7 +7,7 @@ import fcntl
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,6 +42,9 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 DEFAULT_BACKUPS = 3
 DEFAULT_MAX_RESULT_BYTES = 256 * 1024
 """A recorded result larger than this (as JSON) keeps its digest and its first bytes only."""
+
+_MIN_SECRET = 6
+"""``services.config.MIN_SECRET``: shorter values are never treated as secrets."""
 
 _SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _SEP = re.compile(r"[^A-Za-z0-9]+")
@@ -87,9 +90,13 @@ class Redactor:
     after ``Bearer``.
     """
 
-    def __init__(self, patterns: Iterable[str] = DEFAULT_REDACT):
+    def __init__(self, patterns: Iterable[str] = DEFAULT_REDACT,
+                 scrub: Callable[[str], str] | None = None):
         pats = [p for p in patterns if p]
         self._re = re.compile("|".join(f"(?:{p})" for p in pats), re.I) if pats else None
+        self._scrub = scrub
+        """The server's configured secrets by value (``ServerConfig.scrub``: env and header
+        values, ``${VAR}`` expansions), replaced by ``***`` in every string and key."""
 
     def secret_key(self, key: str) -> bool:
         return self._re is not None and (self._re.search(_segmented(key)) is not None
@@ -100,15 +107,22 @@ class Redactor:
 
     def _walk(self, v: Any, hide: bool) -> Any:
         if isinstance(v, dict):
-            return {k: self._walk(x, hide or (isinstance(k, str) and self.secret_key(k)))
+            return {self._value(k) if isinstance(k, str) else k:
+                    self._walk(x, hide or (isinstance(k, str) and self.secret_key(k)))
                     for k, x in v.items()}
         if isinstance(v, list):
             return [self._walk(x, hide) for x in v]
         if v is None or isinstance(v, bool):
             return v
         if isinstance(v, str):
-            return REDACTED if hide else self.scrub_text(v)
+            return REDACTED if hide else self.scrub_text(self._value(v))
         return 0 if hide else v  # int or float
+
+    def _value(self, s: str) -> str:
+        # No secret is shorter than MIN_SECRET characters (nor a fragment the scrubber matches).
+        if self._scrub is None or len(s) < _MIN_SECRET:
+            return s
+        return self._scrub(s)
 
     def scrub_text(self, s: str) -> str:
         """``s`` with secrets in unmistakable formats replaced by ``[REDACTED]``."""
@@ -121,6 +135,18 @@ class Redactor:
                 s = _URL_QUERY.sub(lambda m: f"{m.group(1)}{m.group(2)}={REDACTED}"
                                    if self.secret_key(m.group(2)) else m.group(0), s)
         return s
+
+
+def secrets_scrubber(srv: Any) -> Callable[[str], str] | None:
+    """What the call log and the results log scrub by value (and ``rerun`` from the live
+    answers it compares with them): ``srv``'s configured secrets (``ServerConfig.secrets``),
+    except values that name a path that exists (``${HOME}/docs`` in ``args``). Recorded
+    arguments are replay evidence: a path is not a secret, and scrubbing every 8-character
+    piece of one would eat the paths a call was made with (and mark it never to be re-sent)."""
+    from mcp_review.services.config import ServerConfig
+
+    keep = tuple(v for v in getattr(srv, "secrets", ()) if not os.path.exists(v))
+    return ServerConfig(srv.name, command="-", expanded=keep).scrub if keep else None
 
 
 def dumps(value: Any) -> bytes:
@@ -166,13 +192,17 @@ class CallLog:
     def __init__(self, path: str, *, server: str, principal: str = "default",
                  redact: Iterable[str] = DEFAULT_REDACT, max_bytes: int = DEFAULT_MAX_BYTES,
                  backups: int = DEFAULT_BACKUPS, record_results: bool = False,
-                 max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES):
+                 max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+                 scrub: Callable[[str], str] | None = None):
+        """``scrub``: removes the secrets the server was configured with (by value) from every
+        string and key written to the call log and the results log, as the proxy's own log
+        does; a call that lost a value to it is marked ``redacted`` like any other."""
         self.path = os.path.abspath(path)
         self.max_result_bytes = max_result_bytes
         self.results_path = self.path + ".results.jsonl" if record_results else None
         self.server = server
         self.principal = principal
-        self.redactor = Redactor(redact)
+        self.redactor = Redactor(redact, scrub=scrub)
         self.max_bytes = max_bytes
         self.backups = backups
         os.makedirs(os.path.dirname(self.path), exist_ok=True)

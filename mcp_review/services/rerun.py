@@ -19,7 +19,7 @@ from typing import Any
 
 from mcp_review.core import rerun as core
 from mcp_review.core.rerun import Comparison, Outcome, RecordedCall
-from mcp_review.services.calllog import DEFAULT_REDACT, Redactor, log_files
+from mcp_review.services.calllog import DEFAULT_REDACT, Redactor, log_files, secrets_scrubber
 
 
 class RerunUnreachable(Exception):
@@ -315,7 +315,9 @@ async def execute(cfg: Any, pins: Any, planned: RerunReport, settings: Settings,
 
     from mcp_review.services.fetch import connect
 
-    redactor = Redactor(settings.redact)
+    # The recorded results lost the configured secrets to ``***`` (CallLog): the live answers
+    # lose them the same way before they are compared or shown.
+    redactor = Redactor(settings.redact, scrub=secrets_scrubber(cfg))
     timeout = settings.timeout or cfg.timeout
     confirmed = {id(c.call) for c in planned.calls if c.will_send}
     out = RerunReport(planned.server)

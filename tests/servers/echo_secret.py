@@ -6,7 +6,8 @@ the token in ``serverInfo`` (name, title, version, description, websiteUrl), and
 stderr (not in ``instructions``: those are pinned as served, like a tool's description).
 MODE ``noise`` also prints it on stdout as a non-JSON line before every answer;
 ``listerror`` answers ``tools/list`` with a JSON-RPC error whose message quotes it; ``ok``
-lists one clean tool.
+lists one clean tool. ``tools/call`` of ``whoami`` returns both secrets and the arguments; any
+other call is an error quoting the token.
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ def main() -> None:
                                  "inputSchema": {"type": "object"}}]}
         elif method == "ping":
             result = {}
+        elif method == "tools/call" and msg.get("params", {}).get("name") == "whoami":
+            # The secrets back in a result: in text, as a key, nested, and the arguments echoed.
+            args = msg["params"].get("arguments", {})
+            result = {"content": [{"type": "text", "text": f"you are {tok} (env {env})"}],
+                      "structuredContent": {"whoami": {tok: "the key", "env": [env]},
+                                            "arguments": args}}
         else:
             reply = {"jsonrpc": "2.0", "id": mid,
                      "error": {"code": -32601, "message": f"no {method} for key {tok}"}}
