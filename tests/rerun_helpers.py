@@ -39,6 +39,8 @@ class Workspace:
         self.cfg = tmp / "mcp-review.toml"
         self.pins = tmp / "mcp-pins.toml"
         self.calls = tmp / "calls.jsonl"
+        # One user's state (the call-log seal key lives there) for the proxy and every command.
+        self.state_home = os.environ.get("XDG_STATE_HOME") or str(tmp / "xdg-state")
         self.write_state(tools=tools, config=config or dict(CONFIG), volatile=volatile,
                          **(extra_state or {}))
         lines = ['pins = "mcp-pins.toml"', "", "[servers.ops]",
@@ -59,7 +61,8 @@ class Workspace:
     def cli(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "mcp_review", *args], cwd=self.tmp,
                               capture_output=True, text=True, timeout=300, input=input,
-                              env={**os.environ, "PYTHONPATH": str(ROOT / "tests")})
+                              env={**os.environ, "PYTHONPATH": str(ROOT / "tests"),
+                                   "XDG_STATE_HOME": self.state_home})
 
     def pin_all(self) -> None:
         r = self.cli("pin", "--config", str(self.cfg), "--yes", "-q")
@@ -80,7 +83,7 @@ class Workspace:
             command=sys.executable,
             args=["-m", "mcp_review", "proxy", "ops", "--config", str(self.cfg),
                   "--server-log", str(self.tmp / "server.log")],
-            env={"XDG_STATE_HOME": os.environ.get("XDG_STATE_HOME", str(self.tmp))},
+            env={"XDG_STATE_HOME": self.state_home},
             cwd=str(self.tmp))
 
         async def go() -> None:

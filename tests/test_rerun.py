@@ -15,7 +15,7 @@ import pytest
 from mcp_review.core import rerun as core
 from mcp_review.core.model import ToolDef
 from mcp_review.core.rerun import Outcome, RecordedCall, compare, send_verdict
-from mcp_review.services.calllog import REDACTED, CallLog
+from mcp_review.services.calllog import REDACTED, CallLog, seal_key, seal_of
 from mcp_review.services.config import load_config
 from mcp_review.services.rerun import load_recorded
 
@@ -27,7 +27,8 @@ RESULT = {"content": [{"type": "text", "text": "ok"}], "structuredContent": {"a"
 
 def _call(**kw: Any) -> RecordedCall:
     base: dict[str, Any] = {"tool": "get_config", "arguments": {"env": "staging"},
-                            "time": "t", "rpc_id": 1, "digest": DIGEST, "result": RESULT}
+                            "time": "t", "rpc_id": 1, "digest": DIGEST, "result": RESULT,
+                            "sealed": True}
     base.update(kw)
     return RecordedCall(**base)
 
@@ -255,16 +256,25 @@ def test_attacker_id_type_trick_cannot_pair_a_result_with_another_call(tmp_path:
               "arguments": {}, "digest": DIGEST},
              {"time": "T", "server": "s", "principal": "default", "tool": "get_config",
               "id": "7", "arguments": {}, "digest": DIGEST}]
-    p.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    # Sealed with this user's key, as the proxy would: the trick is judged on ids alone.
+    key = seal_key(create=True)
+    p.write_text("".join(json.dumps({**x, "seal": seal_of(x, key)}) + "\n" for x in lines))
     res = [{"call_time": "T", "tool": "get_config", "id": 7, "result": {"content": []}},
            {"call_time": "T", "tool": "deploy", "id": "7", "result": {"content": []}}]
-    Path(str(p) + ".results.jsonl").write_text("".join(json.dumps(x) + "\n" for x in res))
+    Path(str(p) + ".results.jsonl").write_text(
+        "".join(json.dumps({**x, "seal": seal_of(x, key)}) + "\n" for x in res))
     rec = load_recorded(str(p))
+    assert [r.sealed for r in rec] == [True, True]
     assert [r.has_result for r in rec] == [False, False]
     # The same call claimed by two result lines: dropped, not guessed.
     res2 = [{"call_time": "T", "tool": "get_config", "id": "7", "result": {"content": []}}] * 2
-    Path(str(p) + ".results.jsonl").write_text("".join(json.dumps(x) + "\n" for x in res2))
+    Path(str(p) + ".results.jsonl").write_text(
+        "".join(json.dumps({**x, "seal": seal_of(x, key)}) + "\n" for x in res2))
     assert [r.has_result for r in load_recorded(str(p))] == [False, False]
+    # The control: one sealed result line for get_config does pair.
+    Path(str(p) + ".results.jsonl").write_text(
+        "".join(json.dumps({**x, "seal": seal_of(x, key)}) + "\n" for x in res2[:1]))
+    assert [r.has_result for r in load_recorded(str(p))] == [False, True]
 
 
 def test_config_record_results_and_rerun_ignore(tmp_path: Path):

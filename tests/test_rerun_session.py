@@ -49,7 +49,7 @@ def _setup(srv: Srv) -> tuple[ServerConfig, PinFile, list[RecordedCall]]:
     pf = PinFile()
     pf.decide(make_pin("ops", ToolDef.from_wire(TOOL), Decision.APPROVED, by="t"))
     rec = RecordedCall("get_config", {"env": "x"}, time="t", rpc_id=1,
-                       digest=ToolDef.from_wire(TOOL).digest,
+                       digest=ToolDef.from_wire(TOOL).digest, sealed=True,
                        result={"content": [],
                                "structuredContent": {"cluster": "eu", "token": "[REDACTED]"}})
     return cfg, pf, [rec]

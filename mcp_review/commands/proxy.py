@@ -246,6 +246,9 @@ def run(args: argparse.Namespace) -> int:
                               scrub=log_scrub)
         except OSError as e:
             raise InputError(f"cannot open the call log: {e.strerror or e}", source=calls) from None
+        if calllog.seal_problem:
+            print(f"mcp-review proxy [{name}]: recording calls without a seal ("
+                  f"{calllog.seal_problem}): `rerun` will not re-send them", file=sys.stderr)
     gate = None
     if args.enforce:
         gate = PinGate(os.path.abspath(pins), name, principal=principal, default_tier=tier,

@@ -207,9 +207,9 @@ class LoadedCalls(list):
 
 _ABSENT = object()
 _LOG_KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id", "digest",
-                       "redacted"})
-"""Keys of a server-log record. ``digest`` and ``redacted`` were added by the proxy for
-``rerun`` (issue 18); logs without them read as before."""
+                       "redacted", "seal"})
+"""Keys of a server-log record. ``digest``, ``redacted`` and ``seal`` were added by the proxy
+for ``rerun`` (issue 18; services/calllog.py); logs without them read as before."""
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson turns integers >= 2**64 into floats silently
 # Digits -> "0", everything else -> " ": a 19-digit run is then a plain substring search, ~12x
 # faster over a whole chunk than the regex per line (measured 0.04 vs 0.5 us per line).

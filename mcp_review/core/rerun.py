@@ -85,6 +85,9 @@ class RecordedCall:
     """Digest of the definition the call was made against (absent in older logs)."""
     redacted: bool = False
     """The recorder replaced at least one argument value (a secret): never re-sent."""
+    sealed: bool = False
+    """The record's seal verified under this user's key (services/calllog.py): only then are
+    its digest and arguments what this user's proxy recorded. Unsealed: never re-sent."""
     result: dict[str, Any] | None = None
     """The recorded ``CallToolResult`` (redacted), or None."""
     error: dict[str, Any] | None = None
@@ -186,6 +189,9 @@ def send_verdict(call: RecordedCall, *, pin_decision: str | None, pin_digest: st
     if call.digest is None:
         return skip("recorded without the definition it was made against (an older log, or "
                     "the proxy had not seen the tool listed)")
+    if not call.sealed:
+        return skip("its log line is not sealed by your mcp-review proxy (written by hand, "
+                    "edited, planted, or recorded by another user): never re-sent")
     if call.digest != pin_digest:
         return skip("recorded against a definition that is not the approved one")
     if not is_read_only(pin_wire):

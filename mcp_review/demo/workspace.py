@@ -89,7 +89,7 @@ class Workspace:
         was made against) while devtools served v1: what `mcp-review rerun devtools` re-sends.
         The result is the v1 server's own answer (the same function the server runs)."""
         from mcp_review.core.model import digest_of
-        from mcp_review.services.calllog import dumps
+        from mcp_review.services.calllog import SEAL_FIELD, dumps, seal_key, seal_of
 
         tool = next(t for t in definitions.tools("devtools", "v1") if t["name"] == "read_file")
         args = {"path": definitions.RERUN_PATH}
@@ -99,6 +99,15 @@ class Workspace:
         result = {"time": "2026-11-28T09:14:03.131Z", "call_time": when, "server": "devtools",
                   "principal": "default", "tool": "read_file", "id": 41,
                   "result": definitions.call_result("devtools", "v1", "read_file", args)}
+        # Sealed with this user's key, as the proxy seals what it records: the demo records
+        # this call on the user's behalf (rerun re-sends only sealed records).
+        try:
+            key = seal_key(create=True)
+        except OSError:
+            key = None  # a key nobody can trust: the call stays unsealed and is not re-sent
+        if key is not None:
+            call[SEAL_FIELD] = seal_of(call, key)
+            result[SEAL_FIELD] = seal_of(result, key)
         path = self.calls_path("devtools")
         with open(path, "ab") as f:
             f.write(dumps(call) + b"\n")

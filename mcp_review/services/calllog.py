@@ -149,6 +149,109 @@ def secrets_scrubber(srv: Any) -> Callable[[str], str] | None:
     return ServerConfig(srv.name, command="-", expanded=keep).scrub if keep else None
 
 
+# Seals ----------------------------------------------------------------------------------------
+#
+# `rerun` re-sends a recorded call only when the definition it was made against is the approved
+# one, and the log line says which that was (``digest``). The line is plain JSON in a folder
+# others may write (a cloned repository's ``.mcp-review/``, a shared state folder), and a pin's
+# digest is public: anyone can write a line "made against the approved definition" with the
+# arguments of their choice. So the proxy seals each record with an HMAC under a key only this
+# user can read (``$XDG_STATE_HOME/mcp-review/calllog.key``, 0600, never in the project), and
+# ``rerun`` trusts a record's digest, arguments and result only when its seal verifies.
+
+SEAL_FIELD = "seal"
+_SEAL_SCHEME = "hmac-sha256:"
+_KEY_NAME = "calllog.key"
+
+
+class SealKeyError(OSError):
+    """The seal key exists but cannot be trusted (a link, not a regular file, another owner,
+    readable by others, or not a key)."""
+
+
+def seal_key_path() -> str:
+    """``$XDG_STATE_HOME/mcp-review/calllog.key`` (``~/.local/state`` when unset): the user's
+    own state, never the project's or the config's ``state_dir``."""
+    xdg = os.environ.get("XDG_STATE_HOME", "")
+    base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".local",
+                                                       "state")
+    return os.path.join(base, "mcp-review", _KEY_NAME)
+
+
+def seal_key(*, create: bool) -> bytes | None:
+    """The user's seal key; None when there is none (and ``create`` is false). Raises
+    SealKeyError for a key file that is not this user's private regular file."""
+    path = seal_key_path()
+    if create and not os.path.lexists(path):
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            pass  # another proxy made it first: read theirs
+        else:
+            import secrets
+
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32) + "\n")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise SealKeyError(errno.ELOOP, "is a symbolic link", path) from None
+        raise
+    with os.fdopen(fd, "rb") as f:
+        import stat
+
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise SealKeyError(errno.EINVAL, "is not a regular file", path)
+        if st.st_uid != os.geteuid():
+            raise SealKeyError(errno.EPERM, "is owned by another user", path)
+        if st.st_mode & 0o077:
+            raise SealKeyError(errno.EPERM, "can be read or written by other users", path)
+        text = f.read(200).strip()
+    try:
+        key = bytes.fromhex(text.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        key = b""
+    if len(key) != 32:
+        raise SealKeyError(errno.EINVAL, "is not a seal key", path)
+    return key
+
+
+def _seal_bytes(rec: dict[str, Any]) -> bytes:
+    body = {k: v for k, v in rec.items() if k != SEAL_FIELD}
+    return json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"),
+                      allow_nan=False).encode()
+
+
+def seal_of(rec: dict[str, Any], key: bytes) -> str:
+    """The seal of a record (every field but ``seal`` itself, canonical JSON)."""
+    import hashlib
+    import hmac
+
+    return _SEAL_SCHEME + hmac.new(key, b"mcp-review call log v1\n" + _seal_bytes(rec),
+                                   hashlib.sha256).hexdigest()
+
+
+def sealed(rec: Any, key: bytes | None) -> bool:
+    """Whether ``rec`` (as read back) carries a seal that verifies under ``key``."""
+    import hmac
+
+    if key is None or not isinstance(rec, dict):
+        return False
+    got = rec.get(SEAL_FIELD)
+    if not isinstance(got, str):
+        return False
+    try:
+        want = seal_of(rec, key)
+    except (ValueError, TypeError, RecursionError):
+        return False
+    return hmac.compare_digest(got.encode(), want.encode())
+
+
 def dumps(value: Any) -> bytes:
     """One JSON line (no trailing newline), UTF-8, compact.
 
@@ -213,6 +316,21 @@ class CallLog:
                 raise OSError(errno.ELOOP, "is a symbolic link; refusing to write through it", p)
         self._lock_fd = os.open(self.path + ".lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
         self._fds: dict[str, int] = {}
+        self.seal_problem: str | None = None
+        """Why records are written without a seal (``rerun`` then never re-sends them)."""
+        try:
+            self._key = seal_key(create=True)
+        except OSError as e:
+            self._key = None
+            self.seal_problem = f"the seal key {e.filename} {e.strerror}"
+
+    def _sealed(self, rec: dict[str, Any]) -> dict[str, Any]:
+        if self._key is not None:
+            try:
+                rec[SEAL_FIELD] = seal_of(rec, self._key)
+            except (ValueError, TypeError, RecursionError):
+                pass  # not canonical JSON (NaN, a huge integer): left unsealed, never re-sent
+        return rec
 
     def close(self) -> None:
         for fd in self._fds.values():
@@ -244,7 +362,7 @@ class CallLog:
             rec["digest"] = digest
         if red != raw:
             rec["redacted"] = True
-        self._append(self.path, dumps(rec) + b"\n")
+        self._append(self.path, dumps(self._sealed(rec)) + b"\n")
         return t
 
     def record_result(self, tool: str, rpc_id: Any, call_time: str, response: dict) -> None:
@@ -274,7 +392,7 @@ class CallLog:
                 rec["result_head"] = body[:self.max_result_bytes].decode("utf-8", "ignore")
             else:
                 rec["result"] = result
-        self._append(self.results_path, dumps(rec) + b"\n")
+        self._append(self.results_path, dumps(self._sealed(rec)) + b"\n")
 
     def _append(self, path: str, line: bytes) -> None:
         fd = self._fds.get(path)

@@ -11,6 +11,7 @@ dropped connection is an outcome (``now-error``), never a crash.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -18,8 +19,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.core import rerun as core
+from mcp_review.core.errors import InputError
 from mcp_review.core.rerun import Comparison, Outcome, RecordedCall
-from mcp_review.services.calllog import DEFAULT_REDACT, Redactor, log_files, secrets_scrubber
+from mcp_review.services.calllog import (
+    DEFAULT_REDACT,
+    SEAL_FIELD,
+    Redactor,
+    log_files,
+    seal_key,
+    sealed,
+    secrets_scrubber,
+)
 
 
 class RerunUnreachable(Exception):
@@ -29,10 +39,33 @@ class RerunUnreachable(Exception):
 # Reading the log ---------------------------------------------------------------------------
 
 
-def _lines(path: str) -> Iterable[Any]:
+def _open_log(path: str) -> Any:
+    """``path`` opened for reading, or None when it is gone. A call log is evidence ``rerun``
+    acts on: one that is a symbolic link, not a regular file, or owned by another user is
+    refused (exit 2), as the pin file and the audit log are."""
+    import stat
+
     try:
-        f = open(path, "rb")
-    except OSError:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise InputError("the call log is a symbolic link; refusing to read through it",
+                             source=path) from None
+        raise InputError(f"cannot read the call log: {e.strerror or e}", source=path) from None
+    st = os.fstat(fd)
+    why = ("is not a regular file" if not stat.S_ISREG(st.st_mode)
+           else "is owned by another user" if st.st_uid != os.geteuid() else None)
+    if why is not None:
+        os.close(fd)
+        raise InputError(f"the call log {why}; refusing to read it", source=path)
+    return os.fdopen(fd, "rb")
+
+
+def _lines(path: str) -> Iterable[Any]:
+    f = _open_log(path)
+    if f is None:
         return
     with f:
         for raw in f:
@@ -51,7 +84,7 @@ def _id_key(v: Any) -> str:
 
 
 _KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id", "digest",
-                   "redacted"})
+                   "redacted", SEAL_FIELD})
 
 
 def _result_key(r: Any) -> tuple[str, str, str] | None:
@@ -74,11 +107,19 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
     With ``max_calls``, memory is bounded by what rerun can send, not by the log: per tool only
     the ``max_calls`` most recent distinct argument sets are kept while reading (as
     ``core.rerun.select_calls`` would pick them), and result bodies are read for those only."""
+    # Only records this user's proxy sealed are trusted (services/calllog.py, "Seals"): a
+    # planted or edited line keeps its place as evidence but is never re-sent, and a result
+    # line without a seal is no result.
+    try:
+        key = seal_key(create=False)
+    except OSError as e:
+        raise InputError(f"the call-log seal key {e.strerror}; refusing to trust any recorded "
+                         "call", source=e.filename) from None
     # Pass 1: which calls have a result, and which have two (hashes only, no bodies).
     counts: dict[int, int] = {}
     for f in log_files(calls_path + ".results.jsonl"):
         for r in _lines(f):
-            k = _result_key(r)
+            k = _result_key(r) if sealed(r, key) else None
             if k is not None:
                 h = hash(k)
                 counts[h] = counts.get(h, 0) + 1
@@ -101,7 +142,8 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
                              time=r.get("time") if isinstance(r.get("time"), str) else None,
                              rpc_id=r.get("id"),
                              digest=digest if isinstance(digest, str) else None,
-                             redacted="redacted" in r and r["redacted"] is not False)
+                             redacted="redacted" in r and r["redacted"] is not False,
+                             sealed=sealed(r, key))
             has = c.time is not None and counts.get(
                 hash((c.time, _id_key(c.rpc_id), c.tool))) == 1
             # A marker until pass 3 reads the body (has_result looks at result_digest too).
@@ -126,7 +168,7 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
         for r in _lines(f):
             k = _result_key(r)
             c = want.get(k) if k is not None else None
-            if c is None:
+            if c is None or not sealed(r, key):
                 continue
             if isinstance(r.get("error"), dict):
                 c.error = r["error"]

@@ -310,6 +310,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.run_worker(self._rerun_plan(), exclusive=True, exit_on_error=False, group="rerun")
 
     async def _rerun_plan(self) -> None:
+        from mcp_review.core.errors import InputError
         from mcp_review.formats.rerun import plan_text
         from mcp_review.services.rerun import RerunUnreachable
         from mcp_review.tui.screens.modals import ConfirmScreen
@@ -320,6 +321,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
             planned = await self.rerun.plan()
         except RerunUnreachable as e:
             panel.message(f"the server could not be reached: {e}", "$text-error")
+            return
+        except InputError as e:  # a call log or seal key refused (a link, another owner…)
+            panel.message(f"nothing can be re-sent: {e}", "$text-error")
             return
         panel.show_report(planned, planned=True)
         if not planned.to_send:

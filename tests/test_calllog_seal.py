@@ -1,0 +1,213 @@
+"""A planted or edited call log cannot make `rerun` re-send a call (issue 10, after the fact).
+
+A call-log line says which definition the call was made against (``digest``), and `rerun`
+re-sends a call only when that is the approved one. A pin's digest is public (it is in
+``mcp-pins.toml``), so an attacker who can write the log folder (a cloned repository's
+``.mcp-review/``, a shared state folder) can write "made against the approved definition" next
+to arguments of their choice. The proxy therefore seals each record with an HMAC under a key
+only this user can read (``$XDG_STATE_HOME/mcp-review/calllog.key``), and `rerun` acts only on
+records whose seal verifies.
+
+The independent truth for "never sent" is the server's own record of every call it received
+(``seen.jsonl``, tests/servers/rerun_server.py), not anything mcp-review reports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rerun_helpers import GET_CONFIG, Workspace
+
+from mcp_review.core.errors import InputError
+from mcp_review.core.model import ToolDef
+from mcp_review.services.calllog import CallLog, seal_key, seal_key_path, seal_of, sealed
+from mcp_review.services.rerun import load_recorded
+
+APPROVED = ToolDef.from_wire(GET_CONFIG).digest
+
+
+def _lines(p: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in p.read_text().splitlines() if x.strip()]
+
+
+def _append(p: Path, *recs: dict[str, Any]) -> None:
+    with open(p, "a") as f:
+        for r in recs:
+            f.write(json.dumps(r) + "\n")
+
+
+def _sent_envs(ws: Workspace) -> list[str]:
+    return [c["arguments"].get("env") for c in ws.seen_calls() if c["tool"] == "get_config"]
+
+
+@pytest.fixture
+def recorded(tmp_path: Path) -> Workspace:
+    """get_config approved and called once through the real proxy (env "staging")."""
+    ws = Workspace(tmp_path, [GET_CONFIG])
+    ws.pin_all()
+    ws.record([("get_config", {"env": "staging"})])
+    assert _sent_envs(ws) == ["staging"]
+    return ws
+
+
+@pytest.mark.slow
+def test_planted_and_edited_lines_claiming_the_approved_digest_are_never_resent(recorded):
+    ws = recorded
+    results = Path(str(ws.calls) + ".results.jsonl")
+    (call,) = _lines(ws.calls)
+    (result,) = _lines(results)
+    assert call["digest"] == APPROVED and call["seal"].startswith("hmac-sha256:")
+    # The attacker's lines: each claims the approved digest and carries a result, so nothing
+    # but the seal stands between it and a re-send.
+    forged: list[tuple[dict[str, Any], dict[str, Any]]] = []
+
+    def forge(env: str, seal: Any = None, t: str = "") -> None:
+        c = {**call, "time": t or f"2026-01-01T00:00:0{len(forged)}.000Z", "id": 900 + len(forged),
+             "arguments": {"env": env}, "digest": APPROVED}
+        r = {**result, "call_time": c["time"], "id": c["id"]}
+        for rec in (c, r):
+            rec.pop("seal", None)
+            if seal is not None:
+                rec["seal"] = seal(rec)
+        forged.append((c, r))
+
+    forge("planted-no-seal")
+    forge("planted-made-up-seal", lambda rec: "hmac-sha256:" + "0" * 64)
+    forge("planted-copied-seal", lambda rec: call["seal"])
+    forge("planted-other-key", lambda rec: seal_of(rec, b"k" * 32))
+    # The genuine line with only its arguments edited, its seal kept.
+    edited = {**call, "arguments": {"env": "edited-genuine"}, "time": "2026-01-01T00:00:09.000Z"}
+    edited_res = {**result, "call_time": edited["time"],
+                  "seal": seal_of({**result, "call_time": edited["time"]}, b"x" * 32)}
+    _append(ws.calls, *(c for c, _ in forged), edited)
+    _append(results, *(r for _, r in forged), edited_res)
+
+    r = ws.rerun("--yes", "--format", "json")
+    assert r.returncode in (0, 1), r.stderr
+    doc = json.loads(r.stdout)
+    by_env = {c["arguments"]["env"]: c for c in doc["calls"]}
+    # The control: the genuine call was re-sent (twice: the volatile check).
+    assert by_env["staging"]["outcome"] == "same"
+    for env in ("planted-no-seal", "planted-made-up-seal", "planted-copied-seal",
+                "planted-other-key", "edited-genuine"):
+        assert by_env[env]["outcome"] == "skipped", by_env[env]
+        assert "not sealed by your mcp-review proxy" in by_env[env]["reason"]
+    # The server's own record: only the agent's call and the two re-sends of it.
+    assert _sent_envs(ws) == ["staging", "staging", "staging"]
+
+
+@pytest.mark.slow
+def test_a_call_log_that_is_a_link_or_not_a_regular_file_is_refused(recorded, tmp_path: Path):
+    ws = recorded
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    os.replace(ws.calls, elsewhere)
+    os.symlink(elsewhere, ws.calls)
+    r = ws.rerun("--yes")
+    assert r.returncode == 2 and "symbolic link" in r.stderr, r.stderr
+    os.unlink(ws.calls)
+    os.replace(elsewhere, ws.calls)
+    results = Path(str(ws.calls) + ".results.jsonl")
+    os.replace(results, tmp_path / "res.jsonl")
+    os.symlink(tmp_path / "res.jsonl", results)
+    r = ws.rerun("--yes")
+    assert r.returncode == 2 and "symbolic link" in r.stderr, r.stderr
+    os.unlink(results)
+    os.mkfifo(results)  # would hang a reader that opens it blindly
+    r = ws.rerun("--yes")
+    assert r.returncode == 2 and "not a regular file" in r.stderr, r.stderr
+    assert _sent_envs(ws) == ["staging"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_call_log_owned_by_another_user_is_refused(recorded):
+    ws = recorded
+    os.chown(ws.calls, 65534, 65534)
+    r = ws.rerun("--yes")
+    assert r.returncode == 2 and "owned by another user" in r.stderr, r.stderr
+    assert _sent_envs(ws) == ["staging"]
+
+
+@pytest.mark.slow
+def test_a_seal_key_that_is_not_private_trusts_nothing(recorded, tmp_path: Path):
+    ws = recorded
+    key = Path(seal_key_path())
+    assert key.stat().st_mode & 0o777 == 0o600
+    key.chmod(0o644)  # readable by others: anyone could have sealed with it
+    r = ws.rerun("--yes")
+    assert r.returncode == 2 and "other users" in r.stderr and "calllog.key" in r.stderr
+    key.chmod(0o600)
+    moved = tmp_path / "key-elsewhere"
+    os.replace(key, moved)
+    os.symlink(moved, key)
+    r = ws.rerun("--yes")
+    assert r.returncode == 2 and "symbolic link" in r.stderr, r.stderr
+    # No key at all (a new machine, the state folder wiped): nothing verifies, nothing is sent.
+    os.unlink(key)
+    r = ws.rerun("--yes", "--format", "json")
+    (c,) = json.loads(r.stdout)["calls"]
+    assert c["outcome"] == "skipped" and "not sealed" in c["reason"]
+    assert _sent_envs(ws) == ["staging"]
+
+
+@pytest.mark.slow
+def test_a_proxy_whose_key_cannot_be_trusted_records_unsealed_and_says_so(tmp_path: Path):
+    ws = Workspace(tmp_path, [GET_CONFIG])
+    ws.pin_all()
+    key = Path(seal_key_path())
+    key.parent.mkdir(parents=True, exist_ok=True)
+    key.write_text("00" * 32 + "\n")
+    key.chmod(0o666)
+    ws.record([("get_config", {"env": "staging"})])
+    (call,) = _lines(ws.calls)
+    assert "seal" not in call and call["digest"] == APPROVED  # still recorded, as evidence
+    assert "recording calls without a seal" in (tmp_path / "proxy.log").read_text()
+    key.chmod(0o600)  # even once the key is fixed, the unsealed line is never re-sent
+    r = ws.rerun("--yes", "--format", "json")
+    (c,) = json.loads(r.stdout)["calls"]
+    assert c["outcome"] == "skipped" and "not sealed" in c["reason"]
+    assert _sent_envs(ws) == ["staging"]
+
+
+def test_the_seal_covers_every_field(tmp_path: Path):
+    """Records written by the real CallLog verify; changing any one field (or the type of the
+    id) breaks the seal, so the record is read as unsealed."""
+    p = tmp_path / "calls.jsonl"
+    log = CallLog(str(p), server="s", record_results=True)
+    t = log.record_call("get_config", {"env": "staging", "n": [1, 2.5, None]}, rpc_id=7,
+                        digest=APPROVED)
+    log.record_result("get_config", 7, t, {"result": {"content": []}})
+    log.close()
+    key = seal_key(create=False)
+    (rec,) = _lines(p)
+    (res,) = _lines(Path(str(p) + ".results.jsonl"))
+    assert sealed(rec, key) and sealed(res, key)
+    (loaded,) = load_recorded(str(p))
+    assert loaded.sealed and loaded.has_result
+    for field, value in (("tool", "deploy"), ("arguments", {"env": "prod"}), ("id", "7"),
+                         ("digest", "sha256:" + "0" * 64), ("server", "t"),
+                         ("principal", "admin"), ("time", "2030-01-01T00:00:00.000Z")):
+        assert not sealed({**rec, field: value}, key), field
+    assert not sealed({**rec, "redacted": False}, key)  # an added field too
+    rest = {k: v for k, v in rec.items() if k != "digest"}
+    assert not sealed(rest, key)  # and a removed one
+    assert not sealed({**res, "result": {"content": [{"type": "text", "text": "forged"}]}}, key)
+
+
+def test_a_seal_key_planted_as_a_link_is_refused_by_the_reader(tmp_path: Path):
+    key = Path(seal_key_path())
+    key.parent.mkdir(parents=True, exist_ok=True)
+    target = tmp_path / "attacker-key"
+    target.write_text("11" * 32 + "\n")
+    target.chmod(0o600)
+    os.symlink(target, key)
+    with pytest.raises(OSError, match="symbolic link"):
+        seal_key(create=True)
+    p = tmp_path / "calls.jsonl"
+    p.write_text(json.dumps({"tool": "t", "arguments": {}}) + "\n")
+    with pytest.raises(InputError, match="seal key"):
+        load_recorded(str(p))
