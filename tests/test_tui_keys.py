@@ -199,3 +199,80 @@ async def test_blocked_approval_on_the_review_screen_asks_a_reason_for_the_audit
     rec = audit.read(audit.audit_path_for(src.pins_path))[-1]
     assert (rec["tool"], rec["decision"]) == ("read_file", "approved")
     assert "vendor confirmed the hint fix" in rec["why"] and "blocked:" in rec["why"]
+
+
+async def test_tab_keys_pressed_before_the_review_tabs_mount_are_honoured(tmp_path: Path):
+    """`1`..`5` reaching the review screen in the same moment it is pushed (before its
+    TabbedContent has mounted its tabs: the app's own key dispatch, ``_check_bindings``, run
+    right after the push) never raise NoMatches and land on the tab asked for, once mounted;
+    pressed the ordinary way right behind `enter`, the same."""
+    from textual.widgets import TabbedContent
+
+    app = ReviewApp(sample.sample_source(pins_path=str(tmp_path / "pins.toml")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "get_forecast")
+        entry = app.main.current_entry()
+        for keys, want in ((("2",), "tab-description"), (("4",), "tab-annotations"),
+                           (("2", "1"), "tab-schema"), (("3",), "tab-replay"),
+                           (("5", "4"), "tab-annotations")):
+            for deliver in ("before-mount", "pilot"):
+                if deliver == "pilot":
+                    await pilot.press("enter", *keys)
+                else:
+                    app.open_review(entry)  # pushed, not awaited: nothing mounted yet
+                    for k in keys:
+                        await app._check_bindings(k)  # what a key event does
+                await pilot.pause(0.2)
+                review = app.screen
+                assert isinstance(review, ReviewScreen), (keys, deliver)
+                tabs = review.query_one("#tabs", TabbedContent)
+                assert tabs.active == want, (keys, deliver, tabs.active)
+                assert tabs.active_pane is not None and tabs.active_pane.display
+                await pilot.press("escape")
+                await pilot.pause(0.05)
+    assert app.return_code in (None, 0)
+
+
+def _help_keys() -> set[str]:
+    """Every key the help screen names, as Textual spells keys."""
+    from mcp_review.tui.screens.modals import HELP
+
+    words = {"esc": "escape", "?": "question_mark", "/": "slash", "↑": "up", "↓": "down"}
+    out: set[str] = set()
+    for _, rows in HELP:
+        for key, _what in rows:
+            toks = key.replace("/", " / ").split()
+            if "–" in toks:  # a range: "1 – 5"
+                i = toks.index("–")
+                out.update(str(n) for n in range(int(toks[i - 1]), int(toks[i + 1]) + 1))
+            out.update(words.get(t, t) for t in toks if t not in ("–",))
+    return out
+
+
+def test_help_lists_every_key_the_main_and_review_screens_bind():
+    """Every key bound by mcp-review's own screens and widgets (not the dialogs, whose keys
+    the help sums up as "y / n" and "text") is named on the help screen, so a new key (the
+    word diff's `w`) cannot arrive unlisted. Textual's own widget keys are not ours to list."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import mcp_review.tui.screens as screens
+    import mcp_review.tui.widgets as widgets
+
+    bound: dict[str, str] = {}
+    for pkg in (screens, widgets):
+        for mod in pkgutil.iter_modules(pkg.__path__):
+            if mod.name == "modals":
+                continue
+            m = importlib.import_module(f"{pkg.__name__}.{mod.name}")
+            for _, cls in inspect.getmembers(m, inspect.isclass):
+                if cls.__module__ != m.__name__ or "BINDINGS" not in cls.__dict__:
+                    continue
+                for b in cls.BINDINGS:
+                    for k in (b.key if hasattr(b, "key") else b[0]).split(","):
+                        bound[k.strip()] = f"{cls.__name__}: {b}"
+    assert {"1", "5", "b", "enter", "home", "slash"} <= set(bound)  # the walk found them
+    missing = {k: v for k, v in bound.items() if k not in _help_keys()}
+    assert not missing, missing

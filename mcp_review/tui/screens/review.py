@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
 
@@ -98,6 +99,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
         """The operator's note for this decision. ``entry.note`` explained the previous
         decision: it is shown, never carried into the new one."""
         self._old_lines: dict[str, dict[str, int]] = {}
+        self._tabs_ready = False
+        """Set once the tabs have mounted (``_focus_pane``); a tab key before that waits."""
+        self._pending_tab: str | None = None
         self._new_lines: dict[str, dict[str, int]] = {}
         self._diff_texts: dict[str, tuple[str | None, str | None, str]] = {}
         """Per section (schema, output, annotations, description): the pinned and current
@@ -116,7 +120,12 @@ class ReviewScreen(Screen[ReviewResult | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="summary", markup=False)
-        with TabbedContent(id="tabs", initial=self._first_tab()):
+        # A tab key that arrived before this ran (the screen was pushed, not yet composed) is
+        # the tab to open on; the Output tab may be hidden, so it waits for _focus_pane.
+        first = self._pending_tab if self._pending_tab not in (None, "tab-output") else None
+        if first is not None:
+            self._pending_tab = None
+        with TabbedContent(id="tabs", initial=first or self._first_tab()):
             with TabPane("1 Schema", id="tab-schema"):
                 yield ChangeList(id="changes")
                 # The highlighted change in full, wrapped: the list's message column is cut.
@@ -150,6 +159,12 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.call_after_refresh(self._focus_pane)
 
     def _focus_pane(self) -> None:
+        self._tabs_ready = True
+        if self._pending_tab is not None:
+            # A tab key pressed while the screen was still mounting: honoured now.
+            tab, self._pending_tab = self._pending_tab, None
+            self.action_tab(tab)
+            return
         tabs = self.query_one("#tabs", TabbedContent)
         pane = tabs.get_pane(tabs.active)
         target = next((w for w in pane.query("*") if w.focusable and w.display), None)
@@ -482,9 +497,19 @@ class ReviewScreen(Screen[ReviewResult | None]):
 
     # Actions ------------------------------------------------------------------------------------
     def action_tab(self, tab: str) -> None:
+        if not self._tabs_ready:
+            # A key that reaches the screen before its tabs have mounted (NoMatches), or before
+            # TabbedContent has applied its initial tab (which would undo this one): the last
+            # one is remembered, opened on by compose or applied once mounted (_focus_pane).
+            self._pending_tab = tab
+            return
         tabs = self.query_one("#tabs", TabbedContent)
-        pane = tabs.get_pane(tab)
-        if pane is None or tabs.get_tab(tab).display is False:
+        try:
+            pane = tabs.get_pane(tab)
+            shown = tabs.get_tab(tab).display
+        except NoMatches:
+            return
+        if pane is None or shown is False:
             # The only tab ever hidden: say why instead of doing nothing.
             self.notify("this tool has no output schema, pinned or now: no Output tab",
                         markup=False, timeout=3)
