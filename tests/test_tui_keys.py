@@ -274,5 +274,6 @@ def test_help_lists_every_key_the_main_and_review_screens_bind():
                     for k in (b.key if hasattr(b, "key") else b[0]).split(","):
                         bound[k.strip()] = f"{cls.__name__}: {b}"
     assert {"1", "5", "b", "enter", "home", "slash"} <= set(bound)  # the walk found them
+    assert "w" in _help_keys()  # the word diff's "compute the rest" (branch scale's SideBySide)
     missing = {k: v for k, v in bound.items() if k not in _help_keys()}
     assert not missing, missing

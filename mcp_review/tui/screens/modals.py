@@ -363,6 +363,7 @@ HELP = [
         ("↑ ↓", "move through changes: the diff below shows each (input or output schema, "
                 "annotations, description), the whole message above it"),
         ("enter", "on a change: its diff (an output change opens the Output tab)"),
+        ("w", "on a diff cut short for size (\"word diff truncated\"): compute the rest"),
         ("a", "approve (a blocked change asks for a reason, kept in the audit log)"),
         ("d", "deny"), ("e", "write a note"), ("p", "policy tier"), ("esc", "back"),
         ("b", "rerun: re-send recorded read-only calls, compare results (asks first)"),
