@@ -211,3 +211,31 @@ def test_a_seal_key_planted_as_a_link_is_refused_by_the_reader(tmp_path: Path):
     p.write_text(json.dumps({"tool": "t", "arguments": {}}) + "\n")
     with pytest.raises(InputError, match="seal key"):
         load_recorded(str(p))
+
+
+@pytest.mark.slow
+def test_rerun_compares_a_scrubbed_recording_with_a_scrubbed_live_answer(tmp_path: Path):
+    """The server returns a secret its config gives it (an `env` value): the results log holds
+    `***`, and rerun scrubs the live answer the same way, so the unchanged answer is `same`
+    (not a false difference that would print the secret) and the secret is in no output."""
+    token = "cfgtok-7d1e3a9b2c4f6e80-QxWv"
+    ws = Workspace(tmp_path, [GET_CONFIG], config={"cluster": "eu-1", "strategy": "rolling",
+                                                   "token_echo": f"key {token}"})
+    ws.cfg.write_text(ws.cfg.read_text().replace(
+        "env = { ", f'env = {{ WIDGET_CFG = "{token}", ', 1))
+    ws.pin_all()
+    ws.record([("get_config", {"env": "staging"})])
+    results = Path(str(ws.calls) + ".results.jsonl").read_text()
+    # The server did send it (the proxy replaced it where it stood), and it was scrubbed.
+    assert token[:8] not in results and "key ***" in results
+    r = ws.rerun("--yes", "--format", "json")
+    doc = json.loads(r.stdout)
+    (c,) = doc["calls"]
+    assert c["outcome"] == "same", c
+    assert _sent_envs(ws) == ["staging", "staging", "staging"]  # it really was re-sent
+    assert token[:8] not in r.stdout + r.stderr
+    # A real change is still reported (eu-1 -> eu-2), still without the secret.
+    ws.write_state(config={"cluster": "eu-2", "strategy": "rolling",
+                           "token_echo": f"key {token}"})
+    r = ws.rerun("--yes")
+    assert "eu-2" in r.stdout and token[:8] not in r.stdout + r.stderr
