@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
         raise InputError("--rerun sends calls to the servers: pass --yes (or run it in a "
                          "terminal to confirm each server's plan)")
-    inp = resolve(args, snapshot_attr="from_snapshot")
+    inp = resolve(args, snapshot_attr="from_snapshot", stream_calls=True)
     inp.print_notes()
     snap = inp.snapshot()
     if inp.live and args.save_snapshot:

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.formats import status as fmt
     from mcp_review.services.inputs import resolve
 
-    inp = resolve(args)
+    inp = resolve(args, stream_calls=True)
     inp.print_notes()
     report = inp.status(inp.snapshot(), witnesses=not args.no_witness,
                         version_bumps=args.flag_version_bumps,

@@ -13,7 +13,7 @@ from typing import Any
 
 from mcp_review.core.locate import instance_paths
 from mcp_review.core.model import CLASS_ORDER, Change, ChangeClass, ToolDef
-from mcp_review.core.replay import Call, RemovedProperty, ReplayResult, replay
+from mcp_review.core.replay import Call, RemovedProperty, Replayer, ReplayResult
 from mcp_review.core.schema_diff import diff_tools
 from mcp_review.core.witness import attach_witnesses
 
@@ -87,20 +87,41 @@ def compare(
 ) -> Comparison:
     """Classify every change from ``old`` to ``new``; replay ``calls`` if given; find witnesses
     for breaking / potentially-breaking input changes that no recorded call demonstrates."""
-    changes = diff_tools(old, new)
-    result = None
+    pending = PendingComparison(old, new)
     if calls is not None:
-        removed = _removed_open(old.input_schema, changes)
-        result = replay(old.input_schema, new.input_schema, calls, removed,
+        r = pending.replayer(keep_valid=keep_valid)
+        r.feed(calls)
+        return pending.finish(r.result(), witnesses=witnesses)
+    return pending.finish(None, witnesses=witnesses)
+
+
+class PendingComparison:
+    """:func:`compare` in two halves around the replay, for callers that replay many tools in
+    one pass over a log (``core.status`` streaming a server's calls): the changes first, then
+    :meth:`replayer` fed with this tool's calls, then :meth:`finish`. Same answer as
+    :func:`compare`."""
+
+    __slots__ = ("changes", "new", "old")
+
+    def __init__(self, old: ToolDef, new: ToolDef):
+        self.old, self.new = old, new
+        self.changes = diff_tools(old, new)
+
+    def replayer(self, *, keep_valid: bool = True) -> Replayer:
+        return Replayer(self.old.input_schema, self.new.input_schema,
+                        _removed_open(self.old.input_schema, self.changes),
                         keep_valid=keep_valid)
-        if result.ignored:
+
+    def finish(self, result: ReplayResult | None, *, witnesses: bool = True) -> Comparison:
+        changes = self.changes
+        if result is not None and result.ignored:
             changes = [_promote_ignored(c, result) for c in changes]
-    if witnesses and any(
-        c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING) for c in changes
-    ):
-        changes = attach_witnesses(old, new, changes)
-    changes.sort(key=lambda c: (CLASS_ORDER[c.cls], c.pointer, c.rule))
-    return Comparison(old=old, new=new, changes=changes, replay=result)
+        if witnesses and any(
+            c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING) for c in changes
+        ):
+            changes = attach_witnesses(self.old, self.new, changes)
+        changes.sort(key=lambda c: (CLASS_ORDER[c.cls], c.pointer, c.rule))
+        return Comparison(old=self.old, new=self.new, changes=changes, replay=result)
 
 
 def _removed_open(old_schema: Any, changes: list[Change]) -> list[RemovedProperty]:

@@ -659,50 +659,82 @@ def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any],
     lists only broken calls and bad recordings then holds memory for those alone; ``calls``
     may be a generator such as :func:`iter_calls`).
     """
-    old_v, old_err = _compile(old_schema)
-    new_v, new_err = _compile(new_schema)
-    old_issue = [Issue("", f"old schema cannot be compiled: {old_err}", "")] if old_err else []
-    new_issue = [Issue("", f"new schema cannot be compiled: {new_err}", "")] if new_err else []
-    deep_issue = [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated", "")]
-    old_ok = old_v._v.is_valid if old_v else None  # the Rust method itself: no wrapper call
-    new_ok = new_v._v.is_valid if new_v else None
-    kept: list[Call] = []
-    keep = kept.append
-    flags = bytearray()
-    flag = flags.append
-    errors: dict[int, tuple[list[Issue], list[Issue]]] = {}
-    gone = tuple(removed)
-    ignored: dict[int, list[tuple[str, str]]] = {}
-    dropped = 0
-    with _gc_paused():
-        for n, c in enumerate(calls):
-            if not isinstance(c, Call):
-                c = Call(n + 1, None, c, None)
-            args = c.arguments
-            i = len(flags)
-            if not c.depth_checked and too_deep(args):
-                keep(c)
-                flag(0)
-                errors[i] = (list(deep_issue), list(deep_issue))
-                continue
-            vo = old_ok(args) if old_ok else False
-            vn = new_ok(args) if new_ok else False
-            if vo and vn and gone:
-                hits = _sends_removed(args, gone)
-                if hits:
+    r = Replayer(old_schema, new_schema, removed, keep_valid=keep_valid)
+    r.feed(calls)
+    return r.result()
+
+
+class Replayer:
+    """:func:`replay` fed in batches: one pass over a server's log replays each of its tools
+    (``core.status`` streams a log this way, holding only the calls a report lists).
+    ``feed`` as often as needed, then ``result`` once."""
+
+    __slots__ = ("_deep", "_dropped", "_errors", "_flags", "_gone", "_ignored", "_kept",
+                 "_new_issue", "_new_ok", "_old_issue", "_old_ok", "keep_valid", "new_err",
+                 "new_v", "old_err", "old_v")
+
+    def __init__(self, old_schema: Any, new_schema: Any,
+                 removed: Iterable[RemovedProperty] = (), *, keep_valid: bool = True):
+        self.old_v, self.old_err = _compile(old_schema)
+        self.new_v, self.new_err = _compile(new_schema)
+        self._old_issue = ([Issue("", f"old schema cannot be compiled: {self.old_err}", "")]
+                           if self.old_err else [])
+        self._new_issue = ([Issue("", f"new schema cannot be compiled: {self.new_err}", "")]
+                           if self.new_err else [])
+        self._deep = [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated",
+                            "")]
+        # the Rust methods themselves: no wrapper call per instance
+        self._old_ok = self.old_v._v.is_valid if self.old_v else None
+        self._new_ok = self.new_v._v.is_valid if self.new_v else None
+        self._kept: list[Call] = []
+        self._flags = bytearray()
+        self._errors: dict[int, tuple[list[Issue], list[Issue]]] = {}
+        self._gone = tuple(removed)
+        self._ignored: dict[int, list[tuple[str, str]]] = {}
+        self._dropped = 0
+        self.keep_valid = keep_valid
+
+    def feed(self, calls: Iterable[Call | Any]) -> None:
+        old_ok, new_ok, gone = self._old_ok, self._new_ok, self._gone
+        old_v, new_v = self.old_v, self.new_v
+        kept, flags, errors, ignored = self._kept, self._flags, self._errors, self._ignored
+        keep, flag = kept.append, flags.append
+        keep_valid = self.keep_valid
+        dropped = 0
+        base = len(flags) + self._dropped
+        with _gc_paused():
+            for n, c in enumerate(calls, base):
+                if not isinstance(c, Call):
+                    c = Call(n + 1, None, c, None)
+                args = c.arguments
+                i = len(flags)
+                if not c.depth_checked and too_deep(args):
                     keep(c)
-                    ignored[i] = hits
-                    flag(7)
+                    flag(0)
+                    errors[i] = (list(self._deep), list(self._deep))
                     continue
-            if vo and vn and not keep_valid:
-                dropped += 1
-                continue
-            keep(c)
-            flag(vo | (vn << 1))
-            if (not vn and new_v is None) or (not vo and old_v is None):
-                errors[i] = ([] if vn else list(new_issue), [] if vo else list(old_issue))
-    return ReplayResult(kept, flags, errors, old_err, new_err, (old_v, new_v), ignored,
-                        dropped)
+                vo = old_ok(args) if old_ok else False
+                vn = new_ok(args) if new_ok else False
+                if vo and vn and gone:
+                    hits = _sends_removed(args, gone)
+                    if hits:
+                        keep(c)
+                        ignored[i] = hits
+                        flag(7)
+                        continue
+                if vo and vn and not keep_valid:
+                    dropped += 1
+                    continue
+                keep(c)
+                flag(vo | (vn << 1))
+                if (not vn and new_v is None) or (not vo and old_v is None):
+                    errors[i] = ([] if vn else list(self._new_issue),
+                                 [] if vo else list(self._old_issue))
+        self._dropped += dropped
+
+    def result(self) -> ReplayResult:
+        return ReplayResult(self._kept, self._flags, self._errors, self.old_err, self.new_err,
+                            (self.old_v, self.new_v), self._ignored, self._dropped)
 
 
 MAX_IGNORED_HITS = 20

@@ -48,7 +48,9 @@ class State(StrEnum):
 
 @dataclass(slots=True)
 class CallLog:
-    """A server's recorded calls grouped by tool (see :func:`load_call_log`)."""
+    """A server's recorded calls grouped by tool (see :func:`load_call_log`), or a log to be
+    streamed (:func:`stream_call_log`): read once, by :func:`compute_status`, keeping only the
+    calls its report lists."""
 
     path: str | None = None
     by_tool: dict[str, list[Any]] = field(default_factory=dict)
@@ -58,9 +60,21 @@ class CallLog:
     """Lines that were not JSON."""
     skipped_lines: list[int] = field(default_factory=list)
     """The first few of those lines' numbers (for the report)."""
+    streamed: bool = False
+    """True: ``by_tool`` stays empty; the file is read when the status is computed, and
+    ``counts`` then holds the number of calls per tool."""
+    counts: dict[str, int] = field(default_factory=dict)
 
     def for_tool(self, tool: str) -> list[Any]:
+        if self.streamed:
+            raise ValueError("a streamed call log keeps no calls: read it with load_call_log")
         return self.by_tool.get(tool, [])
+
+    def count(self, tool: str) -> int:
+        """Calls recorded for ``tool``."""
+        if self.streamed:
+            return self.counts.get(tool, 0)
+        return len(self.by_tool.get(tool, ()))
 
 
 def load_call_log(path: str) -> CallLog:
@@ -84,6 +98,52 @@ def load_call_log(path: str) -> CallLog:
     log.skipped = loaded.skipped
     log.skipped_lines = loaded.skipped_lines[:5]
     return log
+
+
+def stream_call_log(path: str) -> CallLog:
+    """A server's call log to be read while the status is computed (the headless commands):
+    the file is opened now, so a missing or unreadable one is an input error here, as with
+    :func:`load_call_log`, but nothing is held until :func:`compute_status` replays it in one
+    pass, keeping only the calls the report lists."""
+    from mcp_review.core.replay import _open_log
+
+    _open_log(path).close()
+    return CallLog(path=path, streamed=True)
+
+
+_BATCH = 2048
+
+
+def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
+    """One pass over a streamed log: counts per tool, and each tool in ``replayers`` fed its
+    calls (numbered per tool as :func:`load_call_log` does), a batch at a time."""
+    from mcp_review.core.replay import LoadedCalls, iter_calls
+
+    loaded = LoadedCalls()
+    counts: dict[str, int] = {}
+    pending: dict[str, list[Any]] = {name: [] for name in replayers}
+    unattributed = 0
+    get = counts.get
+    for c in iter_calls(log.path or "", strict=False, stats=loaded):
+        name = c.tool
+        if name is None:
+            unattributed += 1
+            continue
+        n = counts[name] = get(name, 0) + 1
+        batch = pending.get(name)
+        if batch is not None:
+            c.index = n
+            batch.append(c)
+            if len(batch) >= _BATCH:
+                replayers[name].feed(batch)
+                batch.clear()
+    for name, batch in pending.items():
+        if batch:
+            replayers[name].feed(batch)
+    log.counts = counts
+    log.unattributed = unattributed
+    log.skipped = loaded.skipped
+    log.skipped_lines = loaded.skipped_lines[:5]
 
 
 @dataclass(slots=True)
@@ -331,6 +391,8 @@ def server_status(
     )
     if server.error:
         # An unreachable server says nothing about its tools: none are reported removed.
+        if calls is not None and calls.streamed:
+            _stream_replay(calls, {})  # its log's counts, as a loaded log has them
         return srv, []
     # Instructions pinned per (server, principal); a pin that does not verify is not in
     # pins.instructions, so they read as new (never trusted).
@@ -341,12 +403,15 @@ def server_status(
     by_name: dict[str, list[ToolDef]] = {}
     for t in server.tools:
         by_name.setdefault(t.name, []).append(t)
+    replayed = None
+    if calls is not None and calls.streamed:
+        replayed = _replay_streamed(calls, by_name, pinned, keep_valid_calls)
     out: list[ToolStatus] = []
     for name in sorted(by_name):
         defs = by_name[name]
         tier = pins.tier_for(server.name, name, default=default_tier)
         st = _tool_status(server, name, defs[0], pinned.get(name), tier, calls, witnesses,
-                          keep_valid_calls)
+                          keep_valid_calls, replayed)
         st.protocol = tool_findings(defs[0].wire, server.protocol_version)
         if len(defs) > 1:
             st.protocol.append(duplicate_findings(len(defs), server.protocol_version))
@@ -361,7 +426,7 @@ def server_status(
         out.append(st)
     for name in sorted(set(pinned) - set(by_name)):
         pin = pinned[name]
-        n = len(calls.for_tool(name)) if calls else 0
+        n = calls.count(name) if calls else 0
         tier = pins.tier_for(server.name, name, default=default_tier)
         if pin.approved:
             why = "approved tool no longer served"
@@ -375,13 +440,29 @@ def server_status(
     return srv, out
 
 
+def _replay_streamed(calls: CallLog, by_name: Mapping[str, list[ToolDef]],
+                     pinned: Mapping[str, Pin], keep_valid: bool) -> dict[str, Any]:
+    """{tool: (PendingComparison, Replayer)} for every tool whose digest differs from its
+    pin, replayed in one pass over the streamed log (which also counts every tool's calls)."""
+    from mcp_review.core.compare import PendingComparison
+
+    plan: dict[str, Any] = {}
+    for name, defs in by_name.items():
+        pin = pinned.get(name)
+        if pin is not None and pin.current_digest() != defs[0].digest:
+            pending = PendingComparison(pin.tool_def(), defs[0])
+            plan[name] = (pending, pending.replayer(keep_valid=keep_valid))
+    _stream_replay(calls, {name: r for name, (_, r) in plan.items()})
+    return plan
+
+
 def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | None, tier: str,
                  calls: CallLog | None, witnesses: bool,
-                 keep_valid_calls: bool = True) -> ToolStatus:
+                 keep_valid_calls: bool = True,
+                 replayed: Mapping[str, Any] | None = None) -> ToolStatus:
     digest = live.digest
-    recorded = calls.for_tool(name) if calls else []
     base = dict(server=server.name, principal=server.principal, tool=name, live=live,
-                live_digest=digest, pin=pin, calls_recorded=len(recorded))
+                live_digest=digest, pin=pin, calls_recorded=calls.count(name) if calls else 0)
     if pin is None:
         facts = facts_for(None, live)
         return ToolStatus(state=State.NEW, policy=decide(tier, facts), **base)
@@ -402,9 +483,14 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
                           **base)
     from mcp_review.core.compare import compare
 
-    old = pin.tool_def()
-    cmp = compare(old, live, recorded if calls is not None else None, witnesses=witnesses,
-                  keep_valid=keep_valid_calls)
+    if replayed is not None and name in replayed:
+        pending, replayer = replayed[name]
+        old = pending.old
+        cmp = pending.finish(replayer.result(), witnesses=witnesses)
+    else:
+        old = pin.tool_def()
+        cmp = compare(old, live, calls.for_tool(name) if calls is not None else None,
+                      witnesses=witnesses, keep_valid=keep_valid_calls)
     denied = not pin.approved
     facts = facts_for(old, live, cmp.changes, broken_calls=cmp.broken_calls,
                       previously_denied=denied)

@@ -116,10 +116,16 @@ def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
 
 
 def load_calls_for(cfg: Any, servers: list[str], specs: list[str],
-                   note: Callable[[str], None]) -> dict[str, Any]:
+                   note: Callable[[str], None], *, stream: bool = False) -> dict[str, Any]:
     """{server: CallLog} by the rules in the module docstring. A ``--calls`` file must exist
-    (it was named on purpose); a config's or the proxy's log that does not exist yet is a note."""
-    from mcp_review.core.status import load_call_log
+    (it was named on purpose); a config's or the proxy's log that does not exist yet is a note.
+
+    ``stream``: the logs are opened (an unreadable one is an error now) but read only when the
+    status is computed, once, keeping only the calls the report lists (``status``, ``check``:
+    memory bounded by the report, not by the log). The app and ``watch`` keep every call."""
+    from mcp_review.core.status import load_call_log, stream_call_log
+
+    read = stream_call_log if stream else load_call_log
 
     out: dict[str, Any] = {}
     explicit = parse_calls_specs(specs)
@@ -127,12 +133,12 @@ def load_calls_for(cfg: Any, servers: list[str], specs: list[str],
         if name in explicit:
             continue
         if os.path.exists(path):
-            out[name] = load_call_log(path)
+            out[name] = read(path)
         elif origin == "config":
             note(f"no call log yet at {path} (server {name!r}): nothing to replay until the "
                  "proxy records calls")
     for name, path in explicit.items():
-        out[name] = load_call_log(path)
+        out[name] = read(path)
     return out
 
 
@@ -282,7 +288,8 @@ class Inputs:
 
 def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
             load_pin_file: bool = True, with_calls: bool = True,
-            require_config: bool = True, server_filter: bool = True) -> Inputs:
+            require_config: bool = True, server_filter: bool = True,
+            stream_calls: bool = False) -> Inputs:
     """Resolve ``args`` (argparse namespace with ``--config``, ``--server``, ``--pins``,
     ``--calls`` and a snapshot option named ``snapshot_attr``) into :class:`Inputs`.
 
@@ -291,6 +298,7 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
     no config found is no error even without a snapshot (``deny`` falls back to the pin file);
     :meth:`Inputs.snapshot` then returns an empty snapshot. ``server_filter=False``: the
     command's ``server`` argument is positional (approve, deny), not ``--server``.
+    ``stream_calls``: see :func:`load_calls_for` (a command that computes the status once).
     """
     from mcp_review.core.pins import PinFile, load_pins
 
@@ -330,7 +338,7 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
     if with_calls:
         inp.explicit_calls = list(parse_calls_specs(list(getattr(args, "calls", None) or [])))
         inp.calls = load_calls_for(cfg, names, list(getattr(args, "calls", None) or []),
-                                   inp.notes.append)
+                                   inp.notes.append, stream=stream_calls)
     inp.tiers = {s.name: s.policy for s in inp.servers if s.policy}
     return inp
 
