@@ -45,6 +45,8 @@ class ToolDef:
     """One tool definition as a server sent it (wire/camelCase JSON object)."""
 
     wire: dict[str, Any]
+    _digest: str | None = field(default=None, init=False, repr=False, compare=False)
+    """The digest, computed once (``wire`` is never changed after construction)."""
 
     @classmethod
     def from_wire(cls, data: Any, *, source: str = "<tool>") -> ToolDef:
@@ -103,7 +105,11 @@ class ToolDef:
 
     @property
     def digest(self) -> str:
-        return digest_of(self.wire)
+        d = self._digest
+        if d is None:
+            d = digest_of(self.wire)
+            object.__setattr__(self, "_digest", d)  # a cache on a frozen value
+        return d
 
 
 def digest_of(wire: dict[str, Any], fields: tuple[str, ...] = HASHED_FIELDS) -> str:

@@ -85,6 +85,7 @@ from mcp_review.core.model import (
     digest_under,
 )
 from mcp_review.core.policy import TIERS
+from mcp_review.core.tomlread import loads as toml_loads
 
 VERSION = 2
 """Pin-file format version written by this mcp-review. Newer files are refused.
@@ -679,7 +680,7 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
     if not s.strip():
         return pf  # an empty file (`touch mcp-pins.toml`) is an empty pin set
     try:
-        doc = tomllib.loads(s)
+        doc = toml_loads(s)  # rtoml for big files, tomllib's answer and errors otherwise
     except tomllib.TOMLDecodeError as e:
         # tomllib's message ends "(at line N, column M)": keep it, it names the line.
         raise InputError(f"cannot parse the pin file: {e}; it was left unchanged",

@@ -266,13 +266,19 @@ def compute_status(
     keeping them (a report that lists only broken calls and bad recordings).
     """
     report = StatusReport()
+    # The pins grouped once (PinFile.for_server scans every pin: 50 servers x 10,000 pins).
+    grouped: dict[tuple[str, str], dict[str, Pin]] = {}
+    for (server, principal, tool), pin in pins.pins.items():
+        grouped.setdefault((server, principal), {})[tool] = pin
     for name in sorted(snapshot.servers):
+        srv_snap = snapshot.servers[name]
         srv, tools = server_status(
-            snapshot.servers[name], pins,
+            srv_snap, pins,
             calls=(calls or {}).get(name),
             default_tier=(tiers or {}).get(name),
             witnesses=witnesses,
             keep_valid_calls=keep_valid_calls,
+            pinned=grouped.get((srv_snap.name, srv_snap.principal), {}),
         )
         report.servers.append(srv)
         report.tools.extend(tools)
@@ -381,8 +387,10 @@ def server_status(
     default_tier: str | None = None,
     witnesses: bool = True,
     keep_valid_calls: bool = True,
+    pinned: Mapping[str, Pin] | None = None,
 ) -> tuple[ServerStatus, list[ToolStatus]]:
-    """One server's status (``check`` calls this per server as fetches complete)."""
+    """One server's status (``check`` calls this per server as fetches complete).
+    ``pinned``: this server's pins by tool name, when the caller grouped them already."""
     srv = ServerStatus(
         name=server.name, principal=server.principal,
         tier=pins.tier_for(server.name, default=default_tier), error=server.error,
@@ -399,7 +407,8 @@ def server_status(
     srv.instructions = instructions_status(
         server.name, server.principal, live_text(server.instructions),
         pins.instructions.get((server.name, server.principal)), srv.tier)
-    pinned = pins.for_server(server.name, server.principal)
+    if pinned is None:
+        pinned = pins.for_server(server.name, server.principal)
     by_name: dict[str, list[ToolDef]] = {}
     for t in server.tools:
         by_name.setdefault(t.name, []).append(t)

@@ -1,0 +1,71 @@
+"""The canonical form's fast writer (orjson, core/canonical._fast_bytes, issue 15 item 4) gives
+exactly the reference text (``json.dumps`` of the normalised value) for every value it
+handles, and leaves the others (floats that stay floats, big integers, lone surrogates) to the
+reference. A digest that moved would re-quarantine every pinned tool."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_review.core import canonical
+from mcp_review.core.canonical import canonical_bytes, canonical_json, normalize
+
+
+def reference(value: object) -> str:
+    return json.dumps(normalize(value), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False, allow_nan=False)
+
+
+EVERY_SMALL_CHAR = "".join(chr(c) for c in range(0x00, 0x800))
+TRICKY = ["\u2028\u2029", "\ufeff\u200b\u202e\u2066", "\U000e0041\U0001f600", "\\\"/'",
+          "e\u0301", "\x7f\x80\x9f", "\U0010ffff"]
+
+
+@pytest.mark.parametrize("value", [
+    {"name": "t", "description": EVERY_SMALL_CHAR, "inputSchema": {"type": "object"}},
+    {k: i for i, k in enumerate([*TRICKY, "a", "B", "é", "\U0001f600", "\uffff", ""])},
+    {"n": [0, -1, 2**63 - 1, -(2**63), 2**64 - 1, 1.0, -0.0, 2.0**52, True, False, None]},
+    [[[{"z": {"y": []}}]]], "plain", 7, None, True,
+])
+def test_fast_text_is_the_reference_text(value):
+    assert canonical._fast_bytes(value) is not None  # the fast path is the one under test
+    assert canonical_json(value) == reference(value)
+    assert canonical_bytes(value) == reference(value).encode("utf-8")
+
+
+@pytest.mark.parametrize("value", [
+    {"x": 1e-07}, {"x": 0.1}, {"x": 1e16}, {"x": 2**64}, {"x": -(2**63) - 1},
+    {"x": "\ud800"}, {"\udc00": 1},
+])
+def test_values_the_fast_writer_could_get_wrong_take_the_reference(value):
+    assert canonical._fast_bytes(value) is None
+    assert canonical_json(value) == reference(value)
+    assert canonical_bytes(value) == reference(value).encode("utf-8", "surrogatepass")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(), kids, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_any_json_value_gets_the_reference_text(value):
+    assert canonical_json(value) == reference(value)
+    assert canonical_bytes(value) == reference(value).encode("utf-8", "surrogatepass")
+
+
+def test_random_unicode_keys_sort_as_the_reference():
+    rng = random.Random(15)
+    pool = [chr(rng.choice([rng.randrange(0x20, 0xD800), rng.randrange(0xE000, 0x110000)]))
+            for _ in range(3000)]
+    value = {"".join(rng.sample(pool, 3)): i for i in range(2000)}
+    assert canonical._fast_bytes(value) is not None
+    assert canonical_json(value) == reference(value)
