@@ -69,3 +69,22 @@ def test_random_unicode_keys_sort_as_the_reference():
     value = {"".join(rng.sample(pool, 3)): i for i in range(2000)}
     assert canonical._fast_bytes(value) is not None
     assert canonical_json(value) == reference(value)
+
+
+@pytest.mark.parametrize("depth", [513, 5_000, 200_000])
+def test_a_big_document_nested_too_deep_is_refused_with_the_limit_message(depth):
+    from mcp_review.core.errors import InputError
+
+    pad = " " * canonical.BIG_JSON  # measured after parsing, not before
+    for text in ("[" * depth + "]" * depth + pad,
+                 '{"a":' * depth + "1" + "}" * depth + pad):
+        with pytest.raises(InputError, match="nested more than 512 levels deep"):
+            canonical.loads(text)
+
+
+def test_a_big_document_at_the_limit_reads_as_json_loads():
+    inner = "[" * 511 + '"[[[{{{"' + "]" * 511
+    text = json.dumps({"tools": [{"name": f"t{i}", "d": "[" * 600} for i in range(20000)],
+                       "deep": "PLACEHOLDER"}).replace('"PLACEHOLDER"', inner)
+    assert len(text) >= canonical.BIG_JSON
+    assert canonical.loads(text) == json.loads(text)
