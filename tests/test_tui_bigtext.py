@@ -101,3 +101,62 @@ def test_wrap_breaks_after_spaces_and_keeps_an_indent():
     assert indent == 0  # 15 - 4 < 12: no room to keep the indent
     indent, parts = wrap_offsets("    " + "word " * 10, 30)
     assert indent == 4 and all(b - a <= 26 for a, b in parts[1:])
+
+
+def test_word_diff_budget_marks_the_rest_whole_and_keeps_hidden_tokens():
+    from mcp_review.tui.diffing import align, align_bounded
+
+    old = "\n".join(f"line {i} alpha beta gamma" for i in range(200))
+    new = "\n".join(f"line {i} alpha BETA gamma\u200b" for i in range(200))
+    full = align(old, new)
+    rows, first = align_bounded(old, new, 10 * 8 * 9)  # about ten lines' worth
+    assert first is not None and 0 < first < 200
+    for i, (r, f) in enumerate(zip(rows, full, strict=True)):
+        assert r.right.hidden == f.right.hidden and r.right.hidden  # tokens marked on every row
+        if i < first:
+            assert (r.left.changed, r.right.changed) == (f.left.changed, f.right.changed)
+        else:
+            assert r.right.changed == [(0, len(r.right.text))]
+            assert r.left.changed == [(0, len(r.left.text))]
+    assert align_bounded(old, new, None) == (full, None)
+    assert align_bounded(old, old)[1] is None  # nothing changed, nothing spent
+
+
+async def test_a_truncated_word_diff_says_so_and_w_shows_the_rest(monkeypatch):
+    monkeypatch.setattr(SideBySide, "word_budget", 1_000)  # about two lines of it
+    old, new = _texts(100_000)
+    new = "\n".join(line.replace("the", "THE") for line in new.split("\n"))
+    app = ReviewApp(_source(old, new))
+    async with app.run_test(size=(120, 40), notifications=False) as pilot:
+        while not (app.main is not None and app.main.loaded):
+            await pilot.pause(0.05)
+        await pilot.press("n", "enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("2")
+        await pilot.pause()
+        diff = screen.query_one("#desc-diff", SideBySide)
+        first = diff.truncated
+        assert first is not None
+        note = diff.query_one(".diff-note")
+        assert note.display
+        assert f"word diff truncated after {first} of {len(diff.rows)} lines" in str(
+            note.render())
+        assert "\u27e8U+200B" in "".join(diff.body.line_text(y)
+                                          for y in range(diff.body.line_count))
+        diff.body.focus()
+        await pilot.press("w")
+        for _ in range(400):
+            await pilot.pause(0.02)
+            if diff.truncated is None:
+                break
+        assert diff.truncated is None and not note.display
+        # every replaced line now has its word spans, not the whole line
+        replaced = [r for r in diff.rows if r.kind == "replace"]
+        assert replaced and all(r.right.changed != [(0, len(r.right.text))]
+                                for r in replaced if "THE" in r.right.text
+                                and r.right.text != r.right.text.upper())
+        await pilot.press("1")
+        await pilot.pause()
+        await pilot.press("q")

@@ -59,7 +59,7 @@ class ToolEntry:
     principal: str
     name: str
     status: Status
-    pinned: ToolDef | None = None
+    _pinned: ToolDef | None = None
     current: ToolDef | None = None
     flags: frozenset[str] = frozenset()
     note: str = ""
@@ -72,6 +72,16 @@ class ToolEntry:
     """What the status engine noticed beyond the diff (core.status: shadowing, duplicates)."""
     shadows: tuple[str, ...] = ()
     """``server/tool`` names this tool's name imitates (homoglyph or hidden-character twin)."""
+    pin: CorePin | None = None
+    """The pin whose definition :attr:`pinned` parses on first use (a 10,000-tool fleet
+    would otherwise parse every unchanged tool's pinned definition to draw the list)."""
+
+    @property
+    def pinned(self) -> ToolDef | None:
+        """The decided definition (the engine's old side for a changed tool)."""
+        if self._pinned is None and self.pin is not None:
+            self._pinned = self.pin.tool_def()
+        return self._pinned
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -166,6 +176,14 @@ class LiveFetcher:
         return await fetch_all(cfg.servers, concurrency=cfg.concurrency, log_dir=log_dir,
                                max_tools=cfg.max_tools, max_pages=cfg.max_pages,
                                on_progress=on_progress)
+
+
+@dataclass(slots=True)
+class Computed:
+    """One status computation (:meth:`ReviewSource.compute`): the report and its entries."""
+
+    report: StatusReport
+    servers: list[ServerEntry]
 
 
 class ReviewSource:
@@ -280,18 +298,38 @@ class ReviewSource:
         return self.pins.tier_for(server, tool, default=self.tiers.get(server))
 
     def entries(self) -> list[ServerEntry]:
-        """Every server with its tools, status and policy computed by ``core.status``."""
+        """Every server with its tools, status and policy computed by ``core.status``
+        (:meth:`compute` then :meth:`apply`, in the caller's thread)."""
+        return self.apply(self.compute())
+
+    def pins_view(self) -> PinFile:
+        """A copy of the pin state a worker thread can read while the UI thread records
+        decisions in :attr:`pins` (the dicts are copied; pins themselves are never mutated,
+        only replaced)."""
+        import copy
+
+        view = copy.copy(self.pins)
+        view.pins = dict(self.pins.pins)
+        view.server_policy = dict(self.pins.server_policy)
+        view.tool_policy = dict(self.pins.tool_policy)
+        view.unverified = dict(self.pins.unverified)
+        return view
+
+    def compute(self, pins: PinFile | None = None,
+                snapshot: Snapshot | None = None) -> Computed:
+        """Status and entries for ``snapshot`` (default: the last fetched) against ``pins``
+        (default: :meth:`pins_view` taken now). Changes nothing on the source, so it can run
+        in a worker thread; :meth:`apply` makes the result current (on the UI thread)."""
         from mcp_review.core.status import compute_status
 
-        snap = self.snapshot or Snapshot()
-        report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
+        snap = snapshot if snapshot is not None else (self.snapshot or Snapshot())
+        pins = pins if pins is not None else self.pins_view()
+        report = compute_status(snap, pins, calls=self.calls, tiers=self.tiers,
                                 origins=self.origins)
         if self.gate:
             from mcp_review.core.gate import govern
 
             govern(report, self.gate)
-        self._report = report
-        self._status = {t.key: t for t in report.tools}
         servers = {s.name: s for s in report.servers}
         by_server: dict[str, list[ToolEntry]] = {}
         for t in report.tools:
@@ -299,7 +337,8 @@ class ReviewSource:
         out: list[ServerEntry] = []
         for name in dict.fromkeys([*self.fetcher.names, *sorted(snap.servers)]):
             st = servers.get(name)
-            se = ServerEntry(name, policy=self.policy(name, None))
+            se = ServerEntry(name, policy=pins.tier_for(name, None,
+                                                        default=self.tiers.get(name)))
             if st is None:
                 se.state = "waiting"
             else:
@@ -313,16 +352,23 @@ class ReviewSource:
                     se.tools = by_server.get(name, [])
                     se.instructions = st.instructions
             out.append(se)
-        return out
+        return Computed(report, out)
+
+    def apply(self, computed: Computed) -> list[ServerEntry]:
+        """Make a :meth:`compute` result the current status (what decisions and the review
+        screen read); returns its entries."""
+        self._report = computed.report
+        self._status = {t.key: t for t in computed.report.tools}
+        return computed.servers
 
     def _entry(self, t: ToolStatus) -> ToolEntry:
         cmp = t.comparison
         pinned = cmp.old if cmp is not None else None
-        if pinned is None and t.pin is not None:
-            pinned = t.pin.tool_def()  # unchanged or removed: show what was decided
         e = ToolEntry(t.server, t.principal, t.tool, t.state, pinned, t.live,
                       note=t.pin.note if t.pin is not None else "",
-                      policy=str(t.policy.outcome))
+                      policy=str(t.policy.outcome),
+                      # unchanged or removed: what was decided, parsed when first shown
+                      pin=t.pin if pinned is None else None)
         flags: set[str] = set()
         for r in t.policy.reasons:
             if r.startswith(("annotation relaxed", "annotation claims less")):
@@ -331,7 +377,7 @@ class ReviewSource:
                 flags.add(FLAG_HIDDEN)
         if pinned is not None and t.live is not None and (
                 pinned.description != t.live.description or pinned.title != t.live.title):
-            flags.add(FLAG_TEXT)
+            flags.add(FLAG_TEXT)  # (an unchanged tool's pin has the live digest: same text)
         if cmp is not None and any(c.new_text or c.rule in _TEXT_RULES for c in cmp.changes):
             flags.add(FLAG_TEXT)  # text the model reads, anywhere in the definition
         if e.status is Status.NEW and tool_has_hidden(t.live):

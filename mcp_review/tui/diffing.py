@@ -111,14 +111,31 @@ def word_spans(a: str, b: str) -> tuple[list[Span], list[Span]]:
     return sa, sb
 
 
+WORD_DIFF_BUDGET = 20_000_000
+"""Token-count products word-diffed in one side-by-side diff (:func:`align_bounded`): a 1 MB
+description rewritten line by line would otherwise cost minutes of difflib. Past it, each
+changed line is marked whole and the view says where the word diff stopped."""
+
+
 def align(old: str | None, new: str | None) -> list[Row]:
     """Aligned rows for a side-by-side view of two texts (None = absent on that side)."""
+    return align_bounded(old, new, None)[0]
+
+
+def align_bounded(old: str | None, new: str | None,
+                  budget: int | None = WORD_DIFF_BUDGET) -> tuple[list[Row], int | None]:
+    """:func:`align` with at most ``budget`` token-count products word-diffed in total (None:
+    no total bound, only the per-line WORD_DIFF_LIMIT). Returns the rows and, when the budget
+    ran out, the index of the first row whose changed lines are marked whole instead of word
+    by word (every later changed row is too); hidden-character tokens are marked either way."""
     left = _split(make_visible(old)) if old is not None else []
     right = _split(make_visible(new)) if new is not None else []
     sm = difflib.SequenceMatcher(
         None, [s.text for s in left], [s.text for s in right], autojunk=False
     )
     rows: list[Row] = []
+    left_budget = budget
+    truncated: int | None = None
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         if tag == "equal":
             rows.extend(Row("equal", left[i1 + k], right[j1 + k]) for k in range(i2 - i1))
@@ -128,7 +145,18 @@ def align(old: str | None, new: str | None) -> list[Row]:
             lside = ls[k] if k < len(ls) else None
             rside = rs[k] if k < len(rs) else None
             if lside and rside:
-                lside.changed, rside.changed = word_spans(lside.text, rside.text)
+                if left_budget is not None and truncated is None:
+                    cost = (len(_TOKEN.findall(lside.text))
+                            * len(_TOKEN.findall(rside.text)))
+                    if cost > left_budget:
+                        truncated = len(rows)
+                    else:
+                        left_budget -= cost
+                if truncated is None:
+                    lside.changed, rside.changed = word_spans(lside.text, rside.text)
+                else:
+                    lside.changed = [(0, len(lside.text))] if lside.text else []
+                    rside.changed = [(0, len(rside.text))] if rside.text else []
                 rows.append(Row("replace", lside, rside))
             elif lside:
                 lside.changed = [(0, len(lside.text))] if lside.text else []
@@ -136,7 +164,7 @@ def align(old: str | None, new: str | None) -> list[Row]:
             elif rside:
                 rside.changed = [(0, len(rside.text))] if rside.text else []
                 rows.append(Row("insert", None, rside))
-    return rows
+    return rows, truncated
 
 
 # Pretty JSON with a map from JSON pointer to line ------------------------------------------

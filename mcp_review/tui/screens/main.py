@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -49,6 +50,70 @@ def _key(e: ToolEntry) -> str:
     return "tool\x00" + "\x00".join(e.key)
 
 
+class ToolTable(DataTable):
+    """The main list: a DataTable whose columns all have fixed widths (set on resize) and
+    whose rows are one line, so adding rows measures nothing.
+
+    DataTable measures every cell of every new row to size auto-width columns
+    (``_update_dimensions``): 10,000 rows took seconds. With no auto-width column and no row
+    labels nothing it measures is used, so only the virtual size is updated; otherwise
+    DataTable's own measuring runs."""
+
+    def add_rows_fast(self, rows: list[tuple[str, list[Text]]]) -> None:
+        """``add_row(*cells, key=key)`` for each of ``rows``, at once: DataTable.add_row
+        re-assigns the cursor (a reactive: validate, watch, refresh) and re-sorts the columns
+        for every row, which was most of the 3 s that 10,000 rows took. Same bookkeeping,
+        once; rows one line high, no labels (textual pinned at 8.2.8)."""
+        from itertools import zip_longest
+
+        from textual.widgets._data_table import DuplicateKey, Row, RowKey
+
+        cols = self.ordered_columns
+        locations, data, table_rows, new = (self._row_locations, self._data, self.rows,
+                                            self._new_rows)
+        n = start = self.row_count
+        for key, cells in rows:
+            row_key = RowKey(key)
+            if row_key in locations:
+                raise DuplicateKey(f"The row key {row_key!r} already exists.")
+            if len(cells) > len(cols):
+                raise ValueError("More values provided than there are columns.")
+            locations[row_key] = n
+            data[row_key] = {c.key: cell for c, cell in zip_longest(cols, cells)}
+            table_rows[row_key] = Row(row_key, 1, None, False)
+            new.add(row_key)
+            n += 1
+        if n == start:
+            return
+        self._require_update_dimensions = True
+        self.cursor_coordinate = self.cursor_coordinate
+        if start == 0 and len(self.columns) > 0 and self.show_cursor \
+                and self.cursor_type != "none":
+            self._highlight_cursor()
+        self._update_count += n - start
+        self.check_idle()
+
+    def _update_dimensions(self, new_rows) -> None:  # type: ignore[no-untyped-def]
+        if self._labelled_row_exists or any(c.auto_width for c in self.columns.values()):
+            super()._update_dimensions(new_rows)
+            return
+        from textual.geometry import Size
+
+        width = sum(c.get_render_width(self) for c in self.columns.values())
+        header = self.header_height if self.show_header else 0
+        self.virtual_size = Size(width + self._row_label_column_width,
+                                 self._total_row_height + header)
+
+
+@dataclass
+class Statuses(Message):
+    """A status computation finished in a worker thread (after a decision, an undo, a policy
+    change or a fetch). ``generation``: only the latest request's result is shown."""
+
+    generation: int
+    computed: Any
+
+
 @dataclass
 class Progress(Message):
     """One server's connection state changed (posted by the fetch worker)."""
@@ -87,6 +152,10 @@ class MainScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    SYNC_TOOLS = 300
+    """Up to this many tools a recomputation runs at once on the UI thread (measured: ~10 ms
+    for 300 tools with 30 changed); above it, in a worker thread (bench_tui.py, issue 15)."""
+
     def __init__(self, source: ReviewSource) -> None:
         super().__init__()
         self.source = source
@@ -99,6 +168,20 @@ class MainScreen(Screen[None]):
         """Notes saved with ``e`` for a tool's next decision (by tool key)."""
         self.drafts: dict[tuple[str, str, str], str] = {}
         """Text typed in the note dialog and closed with esc: shown again, never lost."""
+        self._by_key: dict[str, ToolEntry] = {}
+        """Every tool entry by its row key (rebuilt with :attr:`servers`)."""
+        self._row_keys: list[str] = []
+        """The table's row keys in order, as last drawn."""
+        self._status_gen = 0
+        """Bumped by every status request; a worker's result for an older one is dropped."""
+        self.computing = False
+        """True while a status computation runs in a worker (the counts line says so)."""
+        self._status_running = False
+        self._status_shown = 0
+        self._cells: dict[str | None, list[Text]] = {}
+        """A tool row's cells by row key, for the entries in :attr:`servers` (a filter
+        keystroke redraws rows without re-styling them)."""
+        """The generation whose result is on screen."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -114,7 +197,7 @@ class MainScreen(Screen[None]):
         table.add_column("tool", key="tool", width=30)
         table.add_column("status", key="status", width=11)
         table.add_column("flags", key="flags", width=16)
-        table.add_column("changes", key="changes")
+        table.add_column("changes", key="changes", width=40)  # resized by on_resize
         self.rebuild()
         self.action_refresh()
 
@@ -145,15 +228,19 @@ class MainScreen(Screen[None]):
         self.fetch()
 
     @work(exclusive=True, exit_on_error=False, group="fetch")
-    async def fetch(self) -> list[ServerEntry]:
+    async def fetch(self) -> Any:
         import asyncio
 
         def progress(server: str, state: str, detail: str) -> None:
             self.post_message(Progress(server, state, detail))
 
-        await self.source.fetch(progress)
+        self._status_gen += 1  # a status computed before this fetch is stale now
+        generation = self._status_gen
+        snap = await self.source.fetch(progress)
+        pins = self.source.pins_view()
         # Comparing changed tools is CPU work: keep it off the event loop.
-        return await asyncio.to_thread(self.source.entries)
+        computed = await asyncio.to_thread(self.source.compute, pins, snap)
+        return generation, computed
 
     @on(Progress)
     def _on_progress(self, event: Progress) -> None:
@@ -163,13 +250,24 @@ class MainScreen(Screen[None]):
 
     @on(Worker.StateChanged)
     def _on_worker(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "status" and event.state is WorkerState.ERROR:
+            self._status_running = False
+            self.computing = False
+            self._update_counts()
+            err = event.worker.error
+            self.notify(plain_line(f"could not recompute status: {type(err).__name__}: {err}",
+                                   300), severity="error", markup=False)
+            return
         if event.worker.group != "fetch":
             return
         if event.state is WorkerState.SUCCESS:
-            self.servers = event.worker.result
+            generation, computed = event.worker.result
             self.progress.clear()
             self.loaded = True
-            self.rebuild()
+            if generation == self._status_gen:
+                self._show(computed)
+            else:  # a decision came in meanwhile: its recomputation (on this fetch) follows
+                self.reload()
         elif event.state is WorkerState.ERROR:
             err = event.worker.error
             self.notify(plain_line(f"fetch failed: {type(err).__name__}: {err}", 300),
@@ -177,8 +275,41 @@ class MainScreen(Screen[None]):
                         markup=False)
 
     def reload(self) -> None:
-        """Recompute statuses after a decision (no network)."""
-        self.servers = self.source.entries()
+        """Recompute statuses after a decision (no network), in a worker thread: the keys stay
+        live meanwhile. The pin state is copied on the UI thread when a computation starts,
+        so it sees exactly the decisions made so far. Requests coalesce: while one runs,
+        later decisions only mark its result stale; when it ends, one more computation runs
+        with all of them, and the stale result is never shown (see :class:`Statuses`)."""
+        self._status_gen += 1
+        if not self._status_running and sum(len(s.tools) for s in self.servers) <= self.SYNC_TOOLS:
+            self._show(self.source.compute())  # a few ms: no worker, no "updating…" flicker
+            return
+        self.computing = True
+        self._update_counts()
+        if not self._status_running:
+            self._start_recompute()
+
+    def _start_recompute(self) -> None:
+        self._status_running = True
+        self._recompute(self._status_gen, self.source.pins_view())
+
+    @work(thread=True, exit_on_error=False, group="status")
+    def _recompute(self, generation: int, pins: Any) -> None:
+        computed = self.source.compute(pins)
+        self.post_message(Statuses(generation, computed))
+
+    @on(Statuses)
+    def _on_statuses(self, event: Statuses) -> None:
+        self._status_running = False
+        if event.generation == self._status_gen:
+            self._show(event.computed)
+        elif self._status_shown != self._status_gen:
+            self._start_recompute()  # decisions came in meanwhile: compute with them
+
+    def _show(self, computed: Any) -> None:
+        self._status_shown = self._status_gen
+        self.computing = False
+        self.servers = self.source.apply(computed)
         self.rebuild()
 
     # Table --------------------------------------------------------------------------------------
@@ -249,10 +380,31 @@ class MainScreen(Screen[None]):
             except Exception:
                 keep = None
         table.clear()
+        self._by_key = {}
+        rows = self._row_keys = []
+        batch: list[tuple[str, list[Text]]] = []
+        cells = self._cells
+        if cells.get(None) is not self.servers:  # rows drawn for another computation
+            cells.clear()
+            cells[None] = self.servers  # type: ignore[assignment]
         for s in self.servers:
-            table.add_row(*self._server_row(s), key="server\x00" + s.name)
+            key = "server\x00" + s.name
+            batch.append((key, self._server_row(s)))
+            rows.append(key)
+            for t in s.tools:
+                self._by_key[_key(t)] = t
             for t in self.visible_tools(s):
-                table.add_row(*self._tool_row(t), key=_key(t))
+                key = _key(t)
+                row = cells.get(key)
+                if row is None:
+                    row = cells[key] = self._tool_row(t)
+                batch.append((key, row))
+                rows.append(key)
+        if isinstance(table, ToolTable):
+            table.add_rows_fast(batch)
+        else:
+            for key, row in batch:
+                table.add_row(*row, key=key)
         if keep is not None:
             try:
                 table.move_cursor(row=table.get_row_index(keep), animate=False)
@@ -278,6 +430,8 @@ class MainScreen(Screen[None]):
             if counts[k] or k in (Status.BROKEN, Status.CHANGED):
                 parts.append((f"{counts[k]} {k}  ", styles[k]))
         parts.append((f"│ {review} to review", "bold"))
+        if self.computing:
+            parts.append(("  │ updating…", "italic $text-muted"))
         if failed:
             parts.append((f"  │ {failed} server{'s' if failed > 1 else ''} failed",
                           "bold $text-error"))
@@ -290,13 +444,7 @@ class MainScreen(Screen[None]):
     def _entry_for(self, key: str | None) -> ToolEntry | None:
         if not key or not key.startswith("tool\x00"):
             return None
-        _, server, principal, name = key.split("\x00", 3)
-        for s in self.servers:
-            if s.name == server:
-                for t in s.tools:
-                    if t.principal == principal and t.name == name:
-                        return t
-        return None
+        return self._by_key.get(key)
 
     def current_key(self) -> str | None:
         table = self.query_one("#tools", DataTable)
@@ -337,14 +485,16 @@ class MainScreen(Screen[None]):
         """Move to the next tool (or server row whose instructions wait for a decision) needing
         review, after the cursor, wrapping around."""
         table = self.query_one("#tools", DataTable)
-        n = table.row_count
+        rows = self._row_keys
+        n = len(rows)
         start = table.cursor_row
         waiting = {"server\x00" + s.name for s in self.servers if s.instructions is not None
                    and s.instructions.policy.outcome in ("review", "block")}
+        by_key = self._by_key
         for step in range(1, n + 1):
             i = (start + step) % n
-            key = table.coordinate_to_cell_key((i, 0)).row_key.value
-            e = self._entry_for(key)
+            key = rows[i]
+            e = by_key.get(key)
             if (e is not None and e.needs_review) or key in waiting:
                 table.move_cursor(row=i, animate=False)
                 return

@@ -13,7 +13,9 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
+from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Resize
@@ -23,7 +25,7 @@ from textual.strip import Strip
 from textual.visual import RenderOptions
 from textual.widgets import Static
 
-from mcp_review.tui.diffing import Row, Side, align
+from mcp_review.tui.diffing import WORD_DIFF_BUDGET, Row, Side, align_bounded
 from mcp_review.tui.render import HIDDEN_STYLE
 
 _STYLE = {
@@ -228,13 +230,29 @@ class DiffLines(ScrollView, can_focus=True):
         return strip.crop_extend(scroll_x, scroll_x + width, self.visual_style.rich_style)
 
 
+def truncation_note(rows: list[Row], first: int) -> str:
+    """The marker shown when the word diff stopped at row ``first``."""
+    row = rows[first]
+    side = row.right or row.left
+    line = side.number if side is not None else first + 1
+    return (f"word diff truncated after {first} of {len(rows)} lines: from line {line} on, "
+            "changed lines are marked whole · w: full word diff")
+
+
 class SideBySide(Vertical):
-    """Two texts side by side; ``show(old, new)`` renders them, ``reveal(side, line)`` scrolls."""
+    """Two texts side by side; ``show(old, new)`` renders them, ``reveal(side, line)`` scrolls.
+
+    The word diff is bounded (``diffing.WORD_DIFF_BUDGET``): past it, changed lines are marked
+    whole and a line under the header says from which line; ``w`` computes the full word diff
+    (in a worker thread: the keys stay live)."""
 
     DEFAULT_CSS = """
     SideBySide { height: 1fr; }
     SideBySide > .diff-header { height: 1; color: $text-muted; text-style: bold; }
+    SideBySide > .diff-note { height: 1; color: $text-warning; display: none; }
+    SideBySide.-truncated > .diff-note { display: block; }
     """
+    BINDINGS = [Binding("w", "full_word_diff", "Full word diff", show=False)]
 
     def __init__(self, old_title: str = "pinned", new_title: str = "now", *,
                  id: str | None = None, classes: str | None = None) -> None:
@@ -243,9 +261,13 @@ class SideBySide(Vertical):
         self.new_title = new_title
         self.rows: list[Row] = []
         self._empty = ""
+        self.truncated: int | None = None
+        """Index of the first row the word diff did not reach (None: the whole diff)."""
+        self._texts: tuple[str | None, str | None] = (None, None)
 
     def compose(self) -> ComposeResult:
         yield Static(classes="diff-header", markup=False)
+        yield Static(classes="diff-note", markup=False)
         yield DiffLines(classes="diff-body")
 
     @property
@@ -256,16 +278,43 @@ class SideBySide(Vertical):
     def _marked(self) -> int | None:
         return self.body.marked if self.is_mounted else None
 
+    word_budget: int | None = WORD_DIFF_BUDGET
+    """Token-count products word-diffed before the rest is marked whole (None: no bound)."""
+
     def show(self, old: str | None, new: str | None, *, empty: str = "(absent)") -> None:
         """Diff ``old`` against ``new`` (None: absent on that side) and render."""
-        self.rows = align(old, new)
+        self._texts = (old, new)
+        self._set(*align_bounded(old, new, self.word_budget))
         self._empty = empty
         if self.is_mounted:
             self.body.set_rows(self.rows, empty)
             self._header()
 
+    def _set(self, rows: list[Row], truncated: int | None) -> None:
+        self.rows, self.truncated = rows, truncated
+        self.set_class(truncated is not None, "-truncated")
+
     def on_mount(self) -> None:
         self.body.set_rows(self.rows, self._empty)
+        self._header()
+
+    def action_full_word_diff(self) -> None:
+        if self.truncated is None:
+            return
+        self.query_one(".diff-note", Static).update(
+            Content("computing the full word diff…"))
+        self._full_word_diff(*self._texts)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="word-diff")
+    def _full_word_diff(self, old: str | None, new: str | None) -> None:
+        rows, _ = align_bounded(old, new, None)
+        self.app.call_from_thread(self._show_full, old, new, rows)
+
+    def _show_full(self, old: str | None, new: str | None, rows: list[Row]) -> None:
+        if self._texts != (old, new):
+            return  # another diff is shown by now
+        self._set(rows, None)
+        self.body.set_rows(rows, self._empty)
         self._header()
 
     @property
@@ -280,6 +329,9 @@ class SideBySide(Vertical):
         self.query_one(".diff-header", Static).update(
             Content(" " * (digits + 2) + self.old_title.ljust(col)[:col] + " "
                     + " " * (digits + 2) + self.new_title[:col]))
+        if self.truncated is not None:
+            self.query_one(".diff-note", Static).update(Content(truncation_note(
+                self.rows, self.truncated)))
 
     def row_for_line(self, side: str, line: int) -> int | None:
         for i, row in enumerate(self.rows):

@@ -1,0 +1,146 @@
+"""Status recomputation off the UI thread (issue 15 item 3): after a decision the app
+recomputes every tool's status in a worker thread, keys keep working meanwhile, a decision made
+while it runs is not lost, and the result of a computation that went stale is never shown.
+
+The worker is held on a gate (a threading.Event) so the tests decide while it runs: no timing
+assumption, the order of events is forced."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable
+
+from mcp_review.tui import sample
+from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.data import Status
+from mcp_review.tui.screens.main import MainScreen
+from mcp_review.tui.screens.modals import ConfirmScreen
+
+
+async def _until(pilot, cond, what: str) -> None:
+    for _ in range(400):
+        await pilot.pause(0.02)
+        if cond():
+            return
+    raise AssertionError(f"never happened: {what}")
+
+
+async def _select(app: ReviewApp, pilot, name: str) -> None:
+    table = app.main.query_one("#tools", DataTable)
+    for row in range(table.row_count):
+        table.move_cursor(row=row)
+        e = app.main.current_entry()
+        if e is not None and e.name == name:
+            await pilot.pause()
+            return
+    raise AssertionError(f"no row for {name}")
+
+
+async def _decide(app: ReviewApp, pilot, name: str, key: str) -> None:
+    await _select(app, pilot, name)
+    await pilot.press(key)
+    await _until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "confirm dialog")
+    await pilot.press("y")
+    await _until(pilot, lambda: app.screen is app.main, "back on the main screen")
+
+
+class Gated:
+    """Wraps ReviewSource.compute: every call after the first ``free`` ones waits until
+    released; records what each call computed and which results were applied."""
+
+    def __init__(self, src, free: int) -> None:
+        self.src, self.free = src, free
+        self.compute, self.apply = src.compute, src.apply
+        self.calls: list[object] = []
+        self.applied: list[object] = []
+        self.started = threading.Event()
+        self.release = threading.Event()
+        src.compute = self._compute
+        src.apply = self._apply
+
+    def _compute(self, *a, **kw):
+        n = len(self.calls)
+        self.calls.append(None)
+        if n >= self.free:
+            self.started.set()
+            assert self.release.wait(30), "the test never released the worker"
+        out = self.compute(*a, **kw)
+        self.calls[n] = out
+        return out
+
+    def _apply(self, computed):
+        self.applied.append(computed)
+        return self.apply(computed)
+
+
+@pytest.fixture
+def worker_always(monkeypatch):
+    monkeypatch.setattr(MainScreen, "SYNC_TOOLS", 0)  # the sample is small: force the worker
+
+
+async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
+                                                                worker_always):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    gate = Gated(src, free=1)  # the fetch's computation runs; the next ones wait
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _until(pilot, lambda: app.main is not None and app.main.loaded, "first fetch")
+        main = app.main
+        await _decide(app, pilot, "search", "a")  # compatible change: approve
+        await _until(pilot, gate.started.is_set, "a recomputation in the worker")
+        assert main.computing
+        assert "updating" in str(main.query_one("#counts").render())
+        # Keys work while it runs: the cursor moves, a dialog opens, another decision lands.
+        table = main.query_one("#tools", DataTable)
+        row = table.cursor_row
+        await pilot.press("down")
+        await pilot.pause()
+        assert table.cursor_row == row + 1
+        await _decide(app, pilot, "read_file", "d")  # annotation relaxed: deny
+        assert src.pins.get("files", "default", "search").approved
+        assert not src.pins.get("files", "default", "read_file").approved
+        # The first computation saw only the approval: its result is stale and is dropped;
+        # one more computation runs with both decisions, and that one is shown.
+        gate.release.set()
+        await _until(pilot, lambda: not main.computing, "recomputation done")
+        assert len(gate.calls) == 3  # fetch, the stale one, the one with both decisions
+        stale, fresh = gate.calls[1], gate.calls[2]
+        assert stale not in gate.applied and fresh in gate.applied
+        assert gate.applied[-1] is fresh
+        by_name = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
+        assert by_name["search"].status is Status.PINNED
+        assert by_name["read_file"].status is Status.DENIED
+        # and the stale result really differed: it did not know about the denial
+        stale_by_name = {t.name: t for s in stale.servers for t in s.tools
+                         if s.name == "files"}
+        assert stale_by_name["read_file"].status is not Status.DENIED
+        assert "updating" not in str(main.query_one("#counts").render())
+
+
+async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(tmp_path: Path,
+                                                                      worker_always):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _until(pilot, lambda: app.main is not None and app.main.loaded, "first fetch")
+        compute = src.compute
+
+        def broken(*a, **kw):
+            raise RuntimeError("disk on fire")
+
+        src.compute = broken
+        await _decide(app, pilot, "search", "a")
+        await _until(pilot, lambda: not app.main.computing, "the failure handled")
+        assert any("disk on fire" in str(n.message) for n in app._notifications)
+        # The decision itself was written; the next recomputation works again.
+        assert src.pins.get("files", "default", "search").approved
+        src.compute = compute
+        await _decide(app, pilot, "read_file", "d")
+        await _until(pilot, lambda: not app.main.computing, "recomputed")
+        by_name = {t.name: t for s in app.main.servers for t in s.tools if s.name == "files"}
+        assert by_name["search"].status is Status.PINNED
+        assert by_name["read_file"].status is Status.DENIED
+        assert app.is_running
