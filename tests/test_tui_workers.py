@@ -84,10 +84,11 @@ def worker_always(monkeypatch):
 async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
                                                                 worker_always):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
-    gate = Gated(src, free=1)  # the fetch's computation runs; the next ones wait
+    gate = Gated(src, free=2)  # the fetch's two computations run; the next ones wait
     app = ReviewApp(src)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _until(pilot, lambda: app.main is not None and app.main.loaded, "first fetch")
+        await _until(pilot, lambda: app.main is not None and app.main.loaded
+                     and not app.main.computing, "first fetch")
         main = app.main
         await _decide(app, pilot, "search", "a")  # compatible change: approve
         await _until(pilot, gate.started.is_set, "a recomputation in the worker")
@@ -106,8 +107,9 @@ async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
         # one more computation runs with both decisions, and that one is shown.
         gate.release.set()
         await _until(pilot, lambda: not main.computing, "recomputation done")
-        assert len(gate.calls) == 3  # fetch, the stale one, the one with both decisions
-        stale, fresh = gate.calls[1], gate.calls[2]
+        # fetch (digests, then every comparison), the stale one, the one with both decisions
+        assert len(gate.calls) == 4
+        stale, fresh = gate.calls[2], gate.calls[3]
         assert stale not in gate.applied and fresh in gate.applied
         assert gate.applied[-1] is fresh
         by_name = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
@@ -125,7 +127,8 @@ async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(tmp_path:
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _until(pilot, lambda: app.main is not None and app.main.loaded, "first fetch")
+        await _until(pilot, lambda: app.main is not None and app.main.loaded
+                     and not app.main.computing, "first fetch")
         compute = src.compute
 
         def broken(*a, **kw):
@@ -144,3 +147,61 @@ async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(tmp_path:
         assert by_name["search"].status is Status.PINNED
         assert by_name["read_file"].status is Status.DENIED
         assert app.is_running
+
+
+async def test_a_big_fleet_shows_digests_first_and_nothing_is_decided_on_them(
+        tmp_path: Path, worker_always):
+    """First frame by digests (issue 15 item 4): changed tools read "comparing…" until their
+    comparison is shown, and neither opening nor deciding works on them meanwhile (their
+    policy could be block: fail closed)."""
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    gate = Gated(src, free=1)  # the digest-only pass runs; the full comparison waits
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _until(pilot, lambda: app.main is not None and app.main.loaded, "first frame")
+        main = app.main
+        assert gate.started.is_set() and main.computing
+        entries = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
+        pending = [t for s in main.servers for t in s.tools if t.pending]
+        assert pending and all(t.status is Status.CHANGED and t.summary == "comparing…"
+                               for t in pending)
+        assert entries["search"].pending
+        before = (tmp_path / "pins.toml").read_bytes()
+        await _select(app, pilot, "search")
+        for key in ("a", "d", "enter"):
+            await pilot.press(key)
+            await pilot.pause(0.05)
+            assert app.screen is main, key  # no dialog, no review screen
+        assert app.decide(entries["search"], "approved") is False
+        assert (tmp_path / "pins.toml").read_bytes() == before
+        assert any("still comparing" in str(n.message) for n in app._notifications)
+        gate.release.set()
+        await _until(pilot, lambda: not main.computing, "every comparison shown")
+        entries = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
+        assert not any(t.pending for s in main.servers for t in s.tools)
+        # the same statuses as a synchronous computation over the same pins
+        truth = {(t.server, t.name): (t.status, t.policy)
+                 for s in src.compute().servers for t in s.tools}
+        assert {(t.server, t.name): (t.status, t.policy)
+                for s in main.servers for t in s.tools} == truth
+        await _decide(app, pilot, "search", "a")
+        await _until(pilot, lambda: not main.computing, "recomputed")
+        assert src.pins.get("files", "default", "search").approved
+
+
+def test_digest_only_status_marks_exactly_the_changed_tools_pending():
+    from mcp_review.core.status import PENDING_REASON, compute_status
+
+    src = sample.sample_source()
+    snap = sample.current_snapshot()
+    full = compute_status(snap, src.pins, calls=src.calls)
+    quick = compute_status(snap, src.pins, calls=src.calls, compare=False)
+    assert [t.key for t in full.tools] == [t.key for t in quick.tools]
+    for f, q in zip(full.tools, quick.tools, strict=True):
+        if f.comparison is not None:
+            assert q.pending and q.state is Status.CHANGED and q.comparison is None
+            assert q.policy.reasons[-1] == PENDING_REASON or PENDING_REASON in q.policy.reasons
+            assert str(q.policy.outcome) in ("review", "block")
+        else:
+            assert not q.pending
+            assert (q.state, q.policy, q.notes) == (f.state, f.policy, f.notes)

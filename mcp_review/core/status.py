@@ -27,6 +27,9 @@ from mcp_review.core.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.core.protocol import ProtocolFinding, duplicate_findings, tool_findings
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 
+PENDING_REASON = "changed since it was pinned: comparing…"
+"""The reason of a ``pending`` tool (see :attr:`ToolStatus.pending`)."""
+
 AUTO_WHO = "mcp-review (policy {tier})"
 """``decided_by`` of an auto-approval (also its ``who`` in the audit log)."""
 
@@ -172,6 +175,10 @@ class ToolStatus:
     """The ``[[ignore]]`` waivers that name one of this tool's changes (core.gate.WaiverUse)."""
     waived: dict[tuple[str, str], Any] = field(default_factory=dict)
     """(rule, pointer) of each change an honoured waiver covers → its WaiverUse (core.gate)."""
+    pending: bool = False
+    """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
+    policy are placeholders (changed, review) until the comparison runs; nothing may be
+    decided on it."""
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -254,6 +261,7 @@ def compute_status(
     version_bumps: bool = False,
     origins: Mapping[str, str] | None = None,
     keep_valid_calls: bool = True,
+    compare: bool = True,
 ) -> StatusReport:
     """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
 
@@ -264,6 +272,8 @@ def compute_status(
     per server, what it runs (see :func:`flag_shadowing`).
     ``keep_valid_calls=False``: replays count the calls valid under old and new without
     keeping them (a report that lists only broken calls and bad recordings).
+    ``compare=False``: digests only, for a first look at a big fleet (the app's first frame):
+    a tool whose digest changed is ``pending`` (see :attr:`ToolStatus.pending`).
     """
     report = StatusReport()
     # The pins grouped once (PinFile.for_server scans every pin: 50 servers x 10,000 pins).
@@ -279,6 +289,7 @@ def compute_status(
             witnesses=witnesses,
             keep_valid_calls=keep_valid_calls,
             pinned=grouped.get((srv_snap.name, srv_snap.principal), {}),
+            compare=compare,
         )
         report.servers.append(srv)
         report.tools.extend(tools)
@@ -388,6 +399,7 @@ def server_status(
     witnesses: bool = True,
     keep_valid_calls: bool = True,
     pinned: Mapping[str, Pin] | None = None,
+    compare: bool = True,
 ) -> tuple[ServerStatus, list[ToolStatus]]:
     """One server's status (``check`` calls this per server as fetches complete).
     ``pinned``: this server's pins by tool name, when the caller grouped them already."""
@@ -414,13 +426,14 @@ def server_status(
         by_name.setdefault(t.name, []).append(t)
     replayed = None
     if calls is not None and calls.streamed:
-        replayed = _replay_streamed(calls, by_name, pinned, keep_valid_calls)
+        replayed = _replay_streamed(calls, by_name, pinned if compare else {},
+                                    keep_valid_calls)
     out: list[ToolStatus] = []
     for name in sorted(by_name):
         defs = by_name[name]
         tier = pins.tier_for(server.name, name, default=default_tier)
         st = _tool_status(server, name, defs[0], pinned.get(name), tier, calls, witnesses,
-                          keep_valid_calls, replayed)
+                          keep_valid_calls, replayed, compare)
         st.protocol = tool_findings(defs[0].wire, server.protocol_version)
         if len(defs) > 1:
             st.protocol.append(duplicate_findings(len(defs), server.protocol_version))
@@ -468,7 +481,8 @@ def _replay_streamed(calls: CallLog, by_name: Mapping[str, list[ToolDef]],
 def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | None, tier: str,
                  calls: CallLog | None, witnesses: bool,
                  keep_valid_calls: bool = True,
-                 replayed: Mapping[str, Any] | None = None) -> ToolStatus:
+                 replayed: Mapping[str, Any] | None = None,
+                 compare: bool = True) -> ToolStatus:
     digest = live.digest
     base = dict(server=server.name, principal=server.principal, tool=name, live=live,
                 live_digest=digest, pin=pin, calls_recorded=calls.count(name) if calls else 0)
@@ -490,7 +504,11 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
         return ToolStatus(state=State.DENIED,
                           policy=PolicyResult(tier, Outcome.NONE, ("denied by the operator",)),
                           **base)
-    from mcp_review.core.compare import compare
+    if not compare:
+        return ToolStatus(state=State.CHANGED,
+                          policy=PolicyResult(tier, Outcome.REVIEW, (PENDING_REASON,)),
+                          previously_denied=not pin.approved, pending=True, **base)
+    from mcp_review.core.compare import compare as compare_tools
 
     if replayed is not None and name in replayed:
         pending, replayer = replayed[name]
@@ -498,8 +516,8 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
         cmp = pending.finish(replayer.result(), witnesses=witnesses)
     else:
         old = pin.tool_def()
-        cmp = compare(old, live, calls.for_tool(name) if calls is not None else None,
-                      witnesses=witnesses, keep_valid=keep_valid_calls)
+        cmp = compare_tools(old, live, calls.for_tool(name) if calls is not None else None,
+                            witnesses=witnesses, keep_valid=keep_valid_calls)
     denied = not pin.approved
     facts = facts_for(old, live, cmp.changes, broken_calls=cmp.broken_calls,
                       previously_denied=denied)

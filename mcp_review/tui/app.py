@@ -81,7 +81,17 @@ class ReviewApp(App[None]):
             self.push_screen(HelpScreen())
 
     # Flow ----------------------------------------------------------------------------------------
+    def _pending(self, entry: ToolEntry) -> bool:
+        """True (and says so) while ``entry`` is not compared yet: nothing is opened or decided
+        on a placeholder status (fail closed: its policy might be block)."""
+        if entry.pending:
+            self.notify(f"{name_line(entry.name)}: still comparing with the pinned definition; "
+                        "try again when its changes show", markup=False, timeout=3)
+        return entry.pending
+
     def open_review(self, entry: ToolEntry) -> None:
+        if self._pending(entry):
+            return
         cmp = None
         if entry.pinned is not None and entry.current is not None:
             cmp = self.source.comparison(entry)
@@ -118,6 +128,8 @@ class ReviewApp(App[None]):
         """A decision from the main screen always asks first (a stray key must never decide):
         a blocked approval asks for a reason, written to the audit log; any other decision
         asks yes/no, and any key but ``y`` cancels."""
+        if self._pending(entry):
+            return
         if decision == "approved" and entry.blocked:
             self.ask_reason(entry, lambda why: self.decide(entry, decision, note, why=why))
             return
@@ -214,6 +226,8 @@ class ReviewApp(App[None]):
     def decide(self, entry: ToolEntry, decision: str, note: str = "", *, why: str = "") -> bool:
         """Write one decision through the core at once; report and redraw. ``why``: the reason
         given for approving a blocked change (the audit log keeps it)."""
+        if self._pending(entry):
+            return False
         try:
             self.source.decide(entry, decision, note, why=why)
         except Exception as e:  # a pin file changed on disk, unwritable, ...: never lose it silently

@@ -72,6 +72,9 @@ class ToolEntry:
     """What the status engine noticed beyond the diff (core.status: shadowing, duplicates)."""
     shadows: tuple[str, ...] = ()
     """``server/tool`` names this tool's name imitates (homoglyph or hidden-character twin)."""
+    pending: bool = False
+    """Changed, not compared yet (the first frame of a big fleet): nothing may be decided on
+    it until the comparison is shown (``core.status`` ToolStatus.pending)."""
     pin: CorePin | None = None
     """The pin whose definition :attr:`pinned` parses on first use (a 10,000-tool fleet
     would otherwise parse every unchanged tool's pinned definition to draw the list)."""
@@ -316,7 +319,7 @@ class ReviewSource:
         return view
 
     def compute(self, pins: PinFile | None = None,
-                snapshot: Snapshot | None = None) -> Computed:
+                snapshot: Snapshot | None = None, *, compare: bool = True) -> Computed:
         """Status and entries for ``snapshot`` (default: the last fetched) against ``pins``
         (default: :meth:`pins_view` taken now). Changes nothing on the source, so it can run
         in a worker thread; :meth:`apply` makes the result current (on the UI thread)."""
@@ -325,7 +328,7 @@ class ReviewSource:
         snap = snapshot if snapshot is not None else (self.snapshot or Snapshot())
         pins = pins if pins is not None else self.pins_view()
         report = compute_status(snap, pins, calls=self.calls, tiers=self.tiers,
-                                origins=self.origins)
+                                origins=self.origins, compare=compare)
         if self.gate:
             from mcp_review.core.gate import govern
 
@@ -388,6 +391,9 @@ class ReviewSource:
         e.shadows = tuple(t.shadows)
         if cmp is not None:
             e.summary = _summary(cmp)
+        elif t.pending:
+            e.pending = True
+            e.summary = "comparing…"
         elif e.status is Status.NEW:
             e.summary = "new tool"
         elif e.status is Status.REMOVED:

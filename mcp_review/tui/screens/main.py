@@ -112,6 +112,8 @@ class Statuses(Message):
 
     generation: int
     computed: Any
+    partial: bool = False
+    """Digests only (the first frame of a big fleet): the full result follows."""
 
 
 @dataclass
@@ -238,7 +240,12 @@ class MainScreen(Screen[None]):
         generation = self._status_gen
         snap = await self.source.fetch(progress)
         pins = self.source.pins_view()
-        # Comparing changed tools is CPU work: keep it off the event loop.
+        # Comparing changed tools is CPU work: keep it off the event loop. A big fleet is
+        # shown first by digests alone (changed tools "comparing…", nothing decidable on them),
+        # then with every comparison.
+        if sum(len(s.tools) for s in snap.servers.values()) > self.SYNC_TOOLS:
+            quick = await asyncio.to_thread(self.source.compute, pins, snap, compare=False)
+            self.post_message(Statuses(generation, quick, partial=True))
         computed = await asyncio.to_thread(self.source.compute, pins, snap)
         return generation, computed
 
@@ -300,6 +307,14 @@ class MainScreen(Screen[None]):
 
     @on(Statuses)
     def _on_statuses(self, event: Statuses) -> None:
+        if event.partial:
+            if event.generation == self._status_gen and self._status_shown != event.generation:
+                self.servers = self.source.apply(event.computed)
+                self.loaded = True
+                self.computing = True
+                self.progress.clear()
+                self.rebuild()
+            return
         self._status_running = False
         if event.generation == self._status_gen:
             self._show(event.computed)
