@@ -310,12 +310,13 @@ class ReviewSource:
         decisions in :attr:`pins` (the dicts are copied; pins themselves are never mutated,
         only replaced)."""
         import copy
+        import dataclasses
 
         view = copy.copy(self.pins)
-        view.pins = dict(self.pins.pins)
-        view.server_policy = dict(self.pins.server_policy)
-        view.tool_policy = dict(self.pins.tool_policy)
-        view.unverified = dict(self.pins.unverified)
+        for f in dataclasses.fields(view):  # pins, policies, instructions, unverified, ...
+            value = getattr(view, f.name)
+            if isinstance(value, (dict, list)):
+                setattr(view, f.name, copy.copy(value))
         return view
 
     def compute(self, pins: PinFile | None = None,
