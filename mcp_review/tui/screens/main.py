@@ -36,28 +36,26 @@ STATUS_STYLE = {
 STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
 
 
-class ToolTable(DataTable[Text]):
-    """The servers-and-tools list: Home and End go to the first and last row (a DataTable's
-    own Home/End move between columns, which a row cursor does not have)."""
-
-    BINDINGS = [
-        Binding("home", "scroll_top", "First row", show=False),
-        Binding("end", "scroll_bottom", "Last row", show=False),
-    ]
-
-
 def _key(e: ToolEntry) -> str:
     return "tool\x00" + "\x00".join(e.key)
 
 
-class ToolTable(DataTable):
-    """The main list: a DataTable whose columns all have fixed widths (set on resize) and
-    whose rows are one line, so adding rows measures nothing.
+class ToolTable(DataTable[Text]):
+    """The servers-and-tools list: Home and End go to the first and last row (a DataTable's
+    own Home/End move between columns, which a row cursor does not have).
+
+    A DataTable whose columns all have fixed widths (set on resize) and whose rows are one
+    line, so adding rows measures nothing.
 
     DataTable measures every cell of every new row to size auto-width columns
     (``_update_dimensions``): 10,000 rows took seconds. With no auto-width column and no row
     labels nothing it measures is used, so only the virtual size is updated; otherwise
     DataTable's own measuring runs."""
+
+    BINDINGS = [
+        Binding("home", "scroll_top", "First row", show=False),
+        Binding("end", "scroll_bottom", "Last row", show=False),
+    ]
 
     def add_rows_fast(self, rows: list[tuple[str, list[Text]]]) -> None:
         """``add_row(*cells, key=key)`` for each of ``rows``, at once: DataTable.add_row
