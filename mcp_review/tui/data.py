@@ -368,6 +368,11 @@ class ReviewSource:
     def _entry(self, t: ToolStatus) -> ToolEntry:
         cmp = t.comparison
         pinned = cmp.old if cmp is not None else None
+        if (pinned is None and t.pin is not None and t.live is not None
+                and t.pin.current_digest() != t.live_digest):
+            # pinned under another digest yet not compared (the running version kept beside
+            # an approved candidate): parsed now, so its text difference is flagged
+            pinned = t.pin.tool_def()
         e = ToolEntry(t.server, t.principal, t.tool, t.state, pinned, t.live,
                       note=t.pin.note if t.pin is not None else "",
                       policy=str(t.policy.outcome),
@@ -381,7 +386,7 @@ class ReviewSource:
                 flags.add(FLAG_HIDDEN)
         if pinned is not None and t.live is not None and (
                 pinned.description != t.live.description or pinned.title != t.live.title):
-            flags.add(FLAG_TEXT)  # (an unchanged tool's pin has the live digest: same text)
+            flags.add(FLAG_TEXT)  # (an unparsed pin has the live digest: same text)
         if cmp is not None and any(c.new_text or c.rule in _TEXT_RULES for c in cmp.changes):
             flags.add(FLAG_TEXT)  # text the model reads, anywhere in the definition
         if e.status is Status.NEW and tool_has_hidden(t.live):
