@@ -88,3 +88,62 @@ def test_a_big_document_at_the_limit_reads_as_json_loads():
                        "deep": "PLACEHOLDER"}).replace('"PLACEHOLDER"', inner)
     assert len(text) >= canonical.BIG_JSON
     assert canonical.loads(text) == json.loads(text)
+
+
+# The orjson route without the Python walk (a value whose orjson text has no float token and no
+# null) and check_json (ToolDef.from_wire's validation) must answer exactly as the walk does.
+NON_FINITE = [float("nan"), float("inf"), -float("inf")]
+
+
+@pytest.mark.parametrize("bad", NON_FINITE)
+@pytest.mark.parametrize("wrap", [lambda v: v, lambda v: [v], lambda v: {"a": {"b": [1, v]}},
+                                  lambda v: {"description": "x: null, 1.5", "v": v}])
+def test_nan_and_infinity_are_refused_never_written_as_null(bad, wrap):
+    value = wrap(bad)
+    with pytest.raises(ValueError):
+        canonical_bytes(value)
+    with pytest.raises(ValueError):
+        canonical_json(value)
+    with pytest.raises(ValueError):
+        canonical.check_json(value)
+
+
+def test_a_float_or_null_inside_a_string_still_gets_the_reference_text():
+    # the scan matches here (":1.5" and ",null" inside strings): the walk decides, same text
+    value = {"d": "ratio:1.5,null,[2e3", "n": None, "x": 1.0}
+    assert canonical_json(value) == reference(value)
+
+
+def _walk_outcome(value):
+    try:
+        normalize(value)
+    except (ValueError, TypeError) as e:
+        return type(e)
+    return None
+
+
+def _check_outcome(value):
+    try:
+        canonical.check_json(value)
+    except (ValueError, TypeError) as e:
+        return type(e)
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats() | st.text(),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(), kids, max_size=4),
+    max_leaves=20))
+def test_check_json_refuses_exactly_what_the_walk_refuses(value):
+    assert _check_outcome(value) is _walk_outcome(value)
+
+
+@pytest.mark.parametrize("value", [
+    {"a": object()}, [b"bytes"], {"d": __import__("datetime").date(2026, 1, 1)},
+    {1: "int key"}, {"deep": json.loads("[" * 300 + "]" * 300)},
+    {"deep": json.loads("[" * 600 + "]" * 600)}, {"s": "\ud800"}, {"big": 2**80},
+])
+def test_check_json_on_values_orjson_refuses_or_the_walk_refuses(value):
+    assert _check_outcome(value) is _walk_outcome(value)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from typing import Any
 
@@ -84,18 +85,58 @@ def _fast_bytes(value: Any) -> tuple[bytes, str] | None:
     float that stays a float (the exponent is written ``1e-07`` by Python, ``1e-7`` by
     orjson), an integer beyond 64 bits or a lone surrogate (orjson refuses both). For every
     other value the text is the same: keys sorted by code point (UTF-8 byte order is code
-    point order), the same escapes (tests/test_golden_digest.py, tests/test_canonical_fast.py)."""
+    point order), the same escapes (tests/test_golden_digest.py, tests/test_canonical_fast.py).
+
+    Most definitions hold no float at all: orjson writes them as they are, and one scan of its
+    output (:data:`_NOT_PLAIN`) shows that no number token is a float and no ``null`` could be
+    a NaN written as null, so nothing needed normalising; the Python walk runs only when it
+    finds one (or when orjson refuses the value)."""
     if _orjson is None:
         return None
+    try:
+        raw = _orjson.dumps(value, option=_SORTED)
+    except TypeError:  # orjson.JSONEncodeError: a big integer, a lone surrogate, too deep, ...
+        raw = None
+    if raw is not None and _NOT_PLAIN(raw) is None:
+        return raw, raw.decode("utf-8")
     floats: list[float] = []
     normalized = _norm(value, 0, floats)
     if floats:
         return None
     try:
-        raw = _orjson.dumps(normalized, option=_orjson.OPT_SORT_KEYS)
+        raw = _orjson.dumps(normalized, option=_SORTED)
     except TypeError:  # orjson.JSONEncodeError: a big integer, a lone surrogate
         return None
     return raw, raw.decode("utf-8")
+
+
+def check_json(value: Any) -> None:
+    """Raise as :func:`normalize` does (ValueError: NaN, Infinity, nesting deeper than
+    :data:`MAX_DEPTH`; TypeError: not a JSON value), without building the normalised copy
+    when orjson can write the value and its output holds no ``null`` (the form orjson gives a
+    NaN or an infinity): then every value in it is a finite JSON value nested at most 255
+    deep (orjson's own limit)."""
+    if _orjson is not None:
+        try:
+            raw = _orjson.dumps(value, option=_STRICT)
+        except TypeError:
+            raw = None
+        if raw is not None and (b"null" not in raw or _NULL(raw) is None):
+            return
+    _norm(value, 0, None)
+
+
+# Types a JSON parser never produces are not written by orjson either (they take the walk,
+# which refuses them); UUID and Enum values, which orjson writes by value, come from code, not
+# from a server or a file.
+_STRICT = (_orjson.OPT_PASSTHROUGH_DATACLASS | _orjson.OPT_PASSTHROUGH_DATETIME
+           | _orjson.OPT_PASSTHROUGH_SUBCLASS) if _orjson is not None else 0
+_SORTED = _STRICT | (_orjson.OPT_SORT_KEYS if _orjson is not None else 0)
+# orjson's compact output puts a number right after ``[``, ``:`` or ``,`` (or at the start);
+# a float always has a ``.`` or an exponent. ``null`` may be a NaN or an infinity. A match
+# inside a string only sends the value the slow way, never the wrong way.
+_NOT_PLAIN = re.compile(rb"(?:^|[\[:,])(?:-?[0-9]+[.eE]|null)").search
+_NULL = re.compile(rb"(?:^|[\[:,])null").search
 
 
 def pretty_json(value: Any) -> str:
@@ -115,6 +156,11 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+"""One strict decoder for every :func:`loads` (``json.loads`` with an argument builds one per
+call: a fleet's pin file parses 10,000 definitions)."""
+
+
 def loads(text: str | bytes, *, source: str = "<input>") -> Any:
     """Parse JSON strictly: NaN/Infinity refused, errors name the source and the line,
     nesting beyond MAX_DEPTH refused with a clear message (never a RecursionError traceback)."""
@@ -123,18 +169,19 @@ def loads(text: str | bytes, *, source: str = "<input>") -> Any:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise InputError(f"not UTF-8 text (byte {e.start})", source=source) from None
-    too_deep = InputError(f"JSON nested more than {MAX_DEPTH} levels deep (the limit)",
-                          source=source)
     # A big document (a 10,000-tool snapshot is ~5 MB) is parsed first and measured after: the
     # character scan below costs ~0.3 s per 5 MB, the parser refuses runaway nesting itself
     # (RecursionError, ~1,000 levels) and the walk over the parsed value is ~40x cheaper.
     big = len(text) >= BIG_JSON
     if not big and _max_depth_estimate(text) > MAX_DEPTH:
-        raise too_deep
+        raise _too_deep(source)
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        if text.startswith("\ufeff"):  # json.loads words this case itself
+            value = json.loads(text, parse_constant=_reject_constant)
+        else:
+            value = _DECODER.decode(text)
         if big and _deeper_than(value, MAX_DEPTH):
-            raise too_deep
+            raise _too_deep(source)
         return value
     except json.JSONDecodeError as e:
         raise InputError(f"invalid JSON: {e.msg} (column {e.colno})", source=source,
@@ -143,8 +190,12 @@ def loads(text: str | bytes, *, source: str = "<input>") -> Any:
         raise InputError(f"invalid JSON: {e}", source=source) from None
     except RecursionError:
         if big:
-            raise too_deep from None
+            raise _too_deep(source) from None
         raise InputError("JSON nesting too deep", source=source) from None
+
+
+def _too_deep(source: str) -> InputError:
+    return InputError(f"JSON nested more than {MAX_DEPTH} levels deep (the limit)", source=source)
 
 
 BIG_JSON = 1 << 20

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from mcp_review.core.canonical import canonical_bytes, normalize
+from mcp_review.core.canonical import canonical_bytes, check_json
 from mcp_review.core.errors import InputError
 
 DIGEST_SCHEME = 2
@@ -62,7 +62,7 @@ class ToolDef:
         if not isinstance(name, str):
             raise InputError("tool definition has no string 'name'", source=source)
         try:
-            normalize(data)
+            check_json(data)
         except (ValueError, TypeError) as e:
             raise InputError(f"tool {name!r}: {e}", source=source) from None
         return cls(wire=data)
