@@ -160,7 +160,9 @@ async def test_a_big_fleet_shows_digests_first_and_nothing_is_decided_on_them(
     async with app.run_test(size=(100, 30)) as pilot:
         await _until(pilot, lambda: app.main is not None and app.main.loaded, "first frame")
         main = app.main
-        assert gate.started.is_set() and main.computing
+        assert main.computing
+        # the comparisons start once the digest-only frame is drawn (and wait at the gate)
+        await _until(pilot, lambda: gate.started.is_set(), "comparisons started")
         entries = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
         pending = [t for s in main.servers for t in s.tools if t.pending]
         assert pending and all(t.status is Status.CHANGED and t.summary == "comparing…"

@@ -235,7 +235,10 @@ class Inputs:
         if self.snapshot_path is not None:
             from mcp_review.core.snapshot import load_snapshot
 
-            snap = load_snapshot(self.snapshot_path)
+            from mcp_review.core.replay import _gc_paused
+
+            with _gc_paused():  # 10,000 definitions, no reference cycles (see status below)
+                snap = load_snapshot(self.snapshot_path)
             if self.only:
                 missing = [n for n in self.only if n not in snap.servers]
                 if missing:
@@ -261,15 +264,19 @@ class Inputs:
     def status(self, snap: Any, *, witnesses: bool = True, version_bumps: bool = False,
                keep_valid_calls: bool = True) -> Any:
         """core.status.compute_status over ``snap`` with these calls and tiers."""
+        from mcp_review.core.replay import _gc_paused
         from mcp_review.core.status import compute_status
 
         for name in self.explicit_calls:
             if name not in snap.servers and not self.quiet:
                 print(f"mcp-review: warning: --calls names server {name!r}, which is not "
                       "among the servers reviewed", file=sys.stderr)
-        report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
-                                witnesses=witnesses, version_bumps=version_bumps,
-                                origins=self.origins, keep_valid_calls=keep_valid_calls)
+        # A fleet's status builds hundreds of thousands of objects and no reference cycles:
+        # collections during it only walked the snapshot and the pin file again and again.
+        with _gc_paused():
+            report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
+                                    witnesses=witnesses, version_bumps=version_bumps,
+                                    origins=self.origins, keep_valid_calls=keep_valid_calls)
         gate = self.config.gate if self.config is not None else None
         if gate:
             from mcp_review.core.gate import govern
@@ -318,7 +325,10 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
     pins_path = getattr(args, "pins", None) or (cfg.pins if cfg is not None else None) \
         or "mcp-pins.toml"
     # The pin file before anything connects anywhere: a bad one fails first.
-    pins = load_pins(pins_path) if load_pin_file else PinFile(path=pins_path)
+    from mcp_review.core.replay import _gc_paused
+
+    with _gc_paused():  # a fleet's pin file: 10,000 pins, no reference cycles
+        pins = load_pins(pins_path) if load_pin_file else PinFile(path=pins_path)
     only = (list(getattr(args, "server", None) or []) or None) if server_filter else None
     inp = Inputs(config=cfg, snapshot_path=snapshot_path, pins_path=pins_path, pins=pins,
                  only=only, quiet=bool(getattr(args, "quiet", False)))

@@ -368,7 +368,7 @@ class ReviewSource:
     def _entry(self, t: ToolStatus) -> ToolEntry:
         cmp = t.comparison
         pinned = cmp.old if cmp is not None else None
-        if (pinned is None and t.pin is not None and t.live is not None
+        if (pinned is None and t.pin is not None and t.live is not None and not t.pending
                 and t.pin.current_digest() != t.live_digest):
             # pinned under another digest yet not compared (the running version kept beside
             # an approved candidate): parsed now, so its text difference is flagged

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -36,8 +38,89 @@ STATUS_STYLE = {
 STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
 
 
+FREEZE_TOOLS = 2_000
+"""From this many tools the app takes what is alive out of the cyclic collector's reach
+(:func:`_settle_heap`)."""
+
+
+def _settle_heap(tools: int) -> None:
+    """On a big fleet, move every object alive now out of the cyclic garbage collector's reach
+    (``gc.freeze``).
+
+    A status shown is kept until the next one: on a 10,000-tool fleet that is over a million
+    objects, and full collections walked all of them while a filter keystroke or the next
+    computation allocated (most of a keystroke's time, bench_tui.py). Frozen objects are
+    still freed by reference counting when the next status replaces them (a computation makes
+    no reference cycles: tests/test_tui_fleet.py); only cyclic garbage alive at this moment
+    stays. A small review (every test's sample) never freezes anything."""
+    if tools >= FREEZE_TOOLS:
+        import gc
+
+        gc.freeze()
+
+
 def _key(e: ToolEntry) -> str:
     return "tool\x00" + "\x00".join(e.key)
+
+
+class _LazyCells(dict):  # type: ignore[type-arg]
+    """A row's cells (column key -> cell) built on first read by ``build``; DataTable reads a
+    row's cells by key (``get_row``, ``get_cell``, drawing), which fills them all."""
+
+    __slots__ = ("_build", "_keys")
+
+    def __init__(self, build: Callable[[], list[Text]], keys: tuple[Any, ...]) -> None:
+        super().__init__()
+        self._build: Callable[[], list[Text]] | None = build
+        self._keys = keys
+
+    def _fill(self) -> None:
+        build = self._build
+        if build is None:
+            return
+        self._build = None
+        cells = build()
+        if len(cells) > len(self._keys):
+            raise ValueError("More values provided than there are columns.")
+        for k, cell in zip(self._keys, cells):
+            dict.__setitem__(self, k, cell)
+        for k in self._keys[len(cells):]:
+            dict.__setitem__(self, k, None)
+
+    def __missing__(self, key: Any) -> Any:
+        if self._build is None:
+            raise KeyError(key)
+        self._fill()
+        return dict.__getitem__(self, key)
+
+    # Every other way of reading the row sees it built.
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._fill()
+        return dict.get(self, key, default)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return dict.__contains__(self, key)
+
+    def keys(self):  # type: ignore[no-untyped-def]
+        self._fill()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[no-untyped-def]
+        self._fill()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[no-untyped-def]
+        self._fill()
+        return dict.items(self)
 
 
 class ToolTable(DataTable[Text]):
@@ -57,16 +140,22 @@ class ToolTable(DataTable[Text]):
         Binding("end", "scroll_bottom", "Last row", show=False),
     ]
 
-    def add_rows_fast(self, rows: list[tuple[str, list[Text]]]) -> None:
+    def add_rows_fast(self, rows: list[tuple[str, list[Text] | Callable[[], list[Text]]]]
+                      ) -> None:
         """``add_row(*cells, key=key)`` for each of ``rows``, at once: DataTable.add_row
         re-assigns the cursor (a reactive: validate, watch, refresh) and re-sorts the columns
         for every row, which was most of the 3 s that 10,000 rows took. Same bookkeeping,
-        once; rows one line high, no labels (textual pinned at 8.2.8)."""
+        once; rows one line high, no labels (textual pinned at 8.2.8).
+
+        A row's cells may be given as a function: they are built when the table first reads
+        them (it reads the rows it draws), so a 10,000-row list builds the cells of the rows
+        on screen, not of every row (issue 15 item 4)."""
         from itertools import zip_longest
 
         from textual.widgets._data_table import DuplicateKey, Row, RowKey
 
         cols = self.ordered_columns
+        col_keys = tuple(c.key for c in cols)
         locations, data, table_rows, new = (self._row_locations, self._data, self.rows,
                                             self._new_rows)
         n = start = self.row_count
@@ -74,10 +163,13 @@ class ToolTable(DataTable[Text]):
             row_key = RowKey(key)
             if row_key in locations:
                 raise DuplicateKey(f"The row key {row_key!r} already exists.")
-            if len(cells) > len(cols):
-                raise ValueError("More values provided than there are columns.")
+            if callable(cells):
+                data[row_key] = _LazyCells(cells, col_keys)
+            else:
+                if len(cells) > len(cols):
+                    raise ValueError("More values provided than there are columns.")
+                data[row_key] = {c.key: cell for c, cell in zip_longest(cols, cells)}
             locations[row_key] = n
-            data[row_key] = {c.key: cell for c, cell in zip_longest(cols, cells)}
             table_rows[row_key] = Row(row_key, 1, None, False)
             new.add(row_key)
             n += 1
@@ -110,8 +202,6 @@ class Statuses(Message):
 
     generation: int
     computed: Any
-    partial: bool = False
-    """Digests only (the first frame of a big fleet): the full result follows."""
 
 
 @dataclass
@@ -169,6 +259,12 @@ class MainScreen(Screen[None]):
         self.drafts: dict[tuple[str, str, str], str] = {}
         """Text typed in the note dialog and closed with esc: shown again, never lost."""
         self._by_key: dict[str, ToolEntry] = {}
+        self._keys: dict[int, str] = {}
+        self._server_rows: list[Any] = []
+        self._rebuild_queued = False
+        """The server rows' cells as drawn (plain text, style, spans), to tell a redraw that
+        changes nothing."""
+        """Row key of each tool entry (by id) of the computation shown."""
         """Every tool entry by its row key (rebuilt with :attr:`servers`)."""
         self._row_keys: list[str] = []
         """The table's row keys in order, as last drawn."""
@@ -237,21 +333,29 @@ class MainScreen(Screen[None]):
         self._status_gen += 1  # a status computed before this fetch is stale now
         generation = self._status_gen
         snap = await self.source.fetch(progress)
+        # the snapshot stays: no collection walks it while its status is built
+        _settle_heap(sum(len(s.tools) for s in snap.servers.values()))
         pins = self.source.pins_view()
         # Comparing changed tools is CPU work: keep it off the event loop. A big fleet is
         # shown first by digests alone (changed tools "comparing…", nothing decidable on them),
-        # then with every comparison.
-        if sum(len(s.tools) for s in snap.servers.values()) > self.SYNC_TOOLS:
-            quick = await asyncio.to_thread(self.source.compute, pins, snap, compare=False)
-            self.post_message(Statuses(generation, quick, partial=True))
-        computed = await asyncio.to_thread(self.source.compute, pins, snap)
-        return generation, computed
+        # then, once that frame is drawn, with every comparison (a status worker).
+        big = sum(len(s.tools) for s in snap.servers.values()) > self.SYNC_TOOLS
+        computed = await asyncio.to_thread(self.source.compute, pins, snap, compare=not big)
+        return generation, computed, big
 
     @on(Progress)
     def _on_progress(self, event: Progress) -> None:
         self.progress[event.server] = (event.state, event.detail)
-        if not self.loaded or event.state in ("connecting", "failed"):
-            self.rebuild()
+        if (not self.loaded or event.state in ("connecting", "failed")) \
+                and not self._rebuild_queued:
+            # One redraw for the progress messages already queued (50 servers answering at
+            # once are one redraw, not 50).
+            self._rebuild_queued = True
+            self.call_later(self._queued_rebuild)
+
+    def _queued_rebuild(self) -> None:
+        self._rebuild_queued = False
+        self.rebuild()
 
     @on(Worker.StateChanged)
     def _on_worker(self, event: Worker.StateChanged) -> None:
@@ -266,13 +370,22 @@ class MainScreen(Screen[None]):
         if event.worker.group != "fetch":
             return
         if event.state is WorkerState.SUCCESS:
-            generation, computed = event.worker.result
+            generation, computed, partial = event.worker.result
             self.progress.clear()
             self.loaded = True
-            if generation == self._status_gen:
+            if generation != self._status_gen:
+                self.reload()  # a decision came in meanwhile: recompute on this fetch
+            elif partial:
+                # Digests only: drawn now; the comparisons start once this frame is out, so
+                # they never compete with it for the interpreter.
+                self._status_shown = generation
+                self.computing = True
+                self.servers = self.source.apply(computed)
+                self.rebuild()
+                _settle_heap(len(self._by_key))
+                self.call_after_refresh(self._compare_after_first_frame, generation)
+            else:
                 self._show(computed)
-            else:  # a decision came in meanwhile: its recomputation (on this fetch) follows
-                self.reload()
         elif event.state is WorkerState.ERROR:
             err = event.worker.error
             self.notify(plain_line(f"fetch failed: {type(err).__name__}: {err}", 300),
@@ -303,16 +416,13 @@ class MainScreen(Screen[None]):
         computed = self.source.compute(pins)
         self.post_message(Statuses(generation, computed))
 
+    def _compare_after_first_frame(self, generation: int) -> None:
+        if generation == self._status_gen and not self._status_running:
+            self._status_gen += 1  # the digest-only status shown is now the stale one
+            self._start_recompute()
+
     @on(Statuses)
     def _on_statuses(self, event: Statuses) -> None:
-        if event.partial:
-            if event.generation == self._status_gen and self._status_shown != event.generation:
-                self.servers = self.source.apply(event.computed)
-                self.loaded = True
-                self.computing = True
-                self.progress.clear()
-                self.rebuild()
-            return
         self._status_running = False
         if event.generation == self._status_gen:
             self._show(event.computed)
@@ -324,6 +434,7 @@ class MainScreen(Screen[None]):
         self.computing = False
         self.servers = self.source.apply(computed)
         self.rebuild()
+        _settle_heap(len(self._by_key))
 
     # Table --------------------------------------------------------------------------------------
     def visible_tools(self, s: ServerEntry) -> list[ToolEntry]:
@@ -392,27 +503,40 @@ class MainScreen(Screen[None]):
                 keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
             except Exception:
                 keep = None
-        table.clear()
-        self._by_key = {}
-        rows = self._row_keys = []
-        batch: list[tuple[str, list[Text]]] = []
+        rows: list[str] = []
+        batch: list[tuple[str, list[Text] | Callable[[], list[Text]]]] = []
         cells = self._cells
-        if cells.get(None) is not self.servers:  # rows drawn for another computation
+        same_rows = cells.get(None) is self.servers
+        if not same_rows:  # rows drawn for another computation
             cells.clear()
             cells[None] = self.servers  # type: ignore[assignment]
+            every = [t for s in self.servers for t in s.tools]
+            self._keys = {id(t): _key(t) for t in every}
+            self._by_key = {self._keys[id(t)]: t for t in every}
+        keys = self._keys
+        lazy = self._lazy_row
+        server_rows = []
         for s in self.servers:
             key = "server\x00" + s.name
-            batch.append((key, self._server_row(s)))
+            row = self._server_row(s)
+            server_rows.append([(c.plain, str(c.style), c.spans) for c in row])
+            batch.append((key, row))
             rows.append(key)
-            for t in s.tools:
-                self._by_key[_key(t)] = t
             for t in self.visible_tools(s):
-                key = _key(t)
+                key = keys[id(t)]
+                # Cells are built when the row is first drawn, then kept for this
+                # computation (filter keystrokes redraw the same rows).
                 row = cells.get(key)
-                if row is None:
-                    row = cells[key] = self._tool_row(t)
-                batch.append((key, row))
+                batch.append((key, row if row is not None else partial(lazy, key, t)))
                 rows.append(key)
+        if same_rows and rows == self._row_keys and server_rows == self._server_rows \
+                and table.row_count == len(rows):
+            # The same rows with the same cells (a filter keystroke that hides nothing more,
+            # progress that changed no row): nothing to redraw in a 10,000-row table.
+            self._update_counts()
+            return
+        self._row_keys, self._server_rows = rows, server_rows
+        table.clear()
         if isinstance(table, ToolTable):
             table.add_rows_fast(batch)
         else:
@@ -424,6 +548,12 @@ class MainScreen(Screen[None]):
             except Exception:
                 pass
         self._update_counts()
+
+    def _lazy_row(self, key: str, t: ToolEntry) -> list[Text]:
+        row = self._cells.get(key)
+        if row is None:
+            row = self._cells[key] = self._tool_row(t)
+        return row
 
     def _update_counts(self) -> None:
         counts = {k: 0 for k in STATUS_ORDER}

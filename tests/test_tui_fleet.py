@@ -1,0 +1,119 @@
+"""The list on a big fleet (issue 15 item 4): a row's cells are built when the row is first
+drawn, a filter keystroke that hides nothing redraws nothing, and a status computation leaves
+no reference cycles (what lets the app freeze a big fleet's objects out of the collector).
+Functional checks only: the speed is bench_tui.py's."""
+
+from __future__ import annotations
+
+import copy
+import gc
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from mcp_review.core.model import ToolDef
+from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.tui import sample
+from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+from mcp_review.tui.screens.main import _LazyCells
+
+SERVERS, PER_SERVER = 4, 60  # 244 rows: many more than a 30-line screen shows
+
+
+def _tool(s: int, i: int, changed: bool) -> dict:
+    props = {"q": {"type": "string"},
+             "limit": {"type": "integer", "maximum": 50 if changed else 100}}
+    return {"name": f"tool_{s}_{i:03d}", "description": f"Tool {i} of server {s}.",
+            "inputSchema": {"type": "object", "properties": props}}
+
+
+def _snap(changed: bool) -> Snapshot:
+    return Snapshot(servers={
+        f"srv{s}": ServerSnapshot(name=f"srv{s}", tools=[
+            ToolDef.from_wire(copy.deepcopy(_tool(s, i, changed and i % 10 == 0)))
+            for i in range(PER_SERVER)]) for s in range(SERVERS)})
+
+
+def _fleet() -> ReviewSource:
+    return ReviewSource.baseline(SnapshotFetcher(_snap(True)), _snap(False))
+
+
+async def _loaded(app, pilot) -> None:
+    for _ in range(400):
+        await pilot.pause(0.02)
+        if app.main is not None and app.main.loaded and not app.main.computing:
+            return
+    raise AssertionError("never loaded")
+
+
+def _plain(cells) -> list[str]:
+    return [c.plain if isinstance(c, Text) else str(c) for c in cells]
+
+
+async def test_rows_are_built_when_drawn_and_read_as_built_eagerly():
+    app = ReviewApp(_fleet())
+    async with app.run_test(size=(120, 30)) as pilot:
+        await _loaded(app, pilot)
+        main = app.main
+        table = main.query_one("#tools", DataTable)
+        assert table.row_count == SERVERS * (PER_SERVER + 1)
+        lazy = [d for d in table._data.values() if isinstance(d, _LazyCells)]
+        built = [d for d in lazy if d._build is None]
+        assert len(lazy) == SERVERS * PER_SERVER  # every tool row, not the server rows
+        assert 0 < len(built) < 60  # the rows on screen (and a few around), not all 240
+        # Any row, drawn or not, reads exactly as the row builder makes it.
+        for entry in (main.servers[0].tools[0], main.servers[-1].tools[-1]):
+            key = "tool\x00" + "\x00".join(entry.key)
+            assert _plain(table.get_row(key)) == _plain(main._tool_row(entry))
+        # Scrolling to the end draws (and so builds) the last rows.
+        await pilot.press("end")
+        await pilot.pause()
+        last = "tool\x00" + "\x00".join(main.servers[-1].tools[-2].key)
+        assert table._data[last]._build is None  # type: ignore[attr-defined]
+        assert table.cursor_row == table.row_count - 1
+
+
+async def test_a_filter_key_that_hides_nothing_keeps_the_rows_and_one_that_hides_narrows():
+    app = ReviewApp(_fleet())
+    async with app.run_test(size=(120, 30)) as pilot:
+        await _loaded(app, pilot)
+        main = app.main
+        table = main.query_one("#tools", DataTable)
+        before = dict(table._data)
+        await pilot.press("slash", "t")  # every tool is named tool_…: nothing hidden
+        await pilot.pause()
+        assert main.filter_text == "t"
+        assert table.row_count == len(before)
+        assert all(table._data[k] is v for k, v in before.items())  # not rebuilt
+        assert "filter: t" in str(main.query_one("#counts").render())
+        await pilot.press(*"ool_2_00")
+        await pilot.pause()
+        keys = [k.value for k in table._row_locations]
+        tools = [k.split("\x00")[-1] for k in keys if k.startswith("tool\x00")]
+        assert tools == [f"tool_2_00{i}" for i in range(10)]
+        assert sum(k.startswith("server\x00") for k in keys) == SERVERS
+        for _ in "ool_2_00t":
+            await pilot.press("backspace")
+        await pilot.pause()
+        assert main.filter_text == ""
+        assert table.row_count == len(before)
+
+
+def test_a_status_computation_leaves_no_reference_cycles():
+    # The app freezes a big fleet's objects out of the cyclic collector (gc.freeze): that is
+    # sound only if what a computation builds is freed by reference counting alone.
+    for src in (sample.sample_source(), _fleet()):
+        src.apply(src.compute(snapshot=src.fetcher.snapshot))  # type: ignore[attr-defined]
+        gc.collect()
+        for compare in (False, True):
+            computed = src.compute(snapshot=src.fetcher.snapshot,  # type: ignore[attr-defined]
+                                   compare=compare)
+            servers = src.apply(computed)
+            for s in servers:
+                for t in s.tools:
+                    t.pinned  # noqa: B018 - parsed when shown, as the app does
+            del computed, servers
+            src.apply(src.compute(snapshot=src.fetcher.snapshot,  # type: ignore[attr-defined]
+                                  compare=False))
+            assert gc.collect() == 0, compare
