@@ -155,7 +155,7 @@ def test_witness_budget_is_counted_in_validator_calls_and_noted():
     new = {"type": "object", "properties": {f"p{i}": {"type": "string", "maxLength": 5}
                                             for i in range(50)}}
     changes = [Change("max-length-decreased", ChangeClass.BREAKING,
-                      f"/inputSchema/properties/p{i}/maxLength", "m") for i in range(50)]
+                      f"/inputSchema/properties/p{i}/maxLength") for i in range(50)]
     out = attach_witnesses(tool(old), tool(new), changes, budget=40)
     with_w = [c for c in out if c.has_witness]
     noted = [c for c in out if c.note]

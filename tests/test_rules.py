@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from pathlib import Path
 
 import pytest
 
+from mcp_review.core import rules as rules_pkg
 from mcp_review.core import schema_diff
-from mcp_review.core.model import ChangeClass, Direction, ToolDef
-from mcp_review.core.rules import RULES, Effect, class_for, make, quote, where
+from mcp_review.core.model import Change, ChangeClass, Direction, ToolDef
+from mcp_review.core.rules import (
+    FAMILIES,
+    RULES,
+    Effect,
+    Witness,
+    class_for,
+    make,
+    quote,
+    render_change,
+    where,
+)
 from mcp_review.core.schema_diff import diff_tools, scan_hidden
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rules"
@@ -57,13 +69,85 @@ def test_ids_unique_and_kebab_case():
 @pytest.mark.parametrize("rid", sorted(RULES))
 def test_rule_is_complete(rid):
     rule = RULES[rid]
-    assert rule.message and rule.purpose
+    assert rule.message and rule.purpose and rule.family
+    assert isinstance(rule.witness, Witness)
     assert isinstance(rule.cls, ChangeClass)
     assert isinstance(rule.direction, Direction)
     assert (FIXTURES / rid / "old.json").exists() and (FIXTURES / rid / "new.json").exists()
     if rule.effect is not None:
         # The registry class is the input-side class of its effect.
         assert class_for(rule.effect, True) is rule.cls, rid
+
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DIR = ROOT / "mcp_review" / "core" / "rules"
+
+
+def test_each_rule_is_defined_once_with_a_literal_id_in_its_family_module():
+    """One module per family; grep of an id finds its one definition and where it is emitted
+    (no id is built with an f-string)."""
+    seen: dict[str, str] = {}
+    for module in FAMILIES:
+        family = module.__name__.rsplit(".", 1)[-1]
+        assert module.RULES, family
+        source = (RULES_DIR / f"{family}.py").read_text(encoding="utf-8")
+        for r in module.RULES:
+            assert r.id not in seen, (r.id, seen.get(r.id), family)
+            seen[r.id] = family
+            assert RULES[r.id].family == family
+            assert source.count(f'"{r.id}"') == 1, (r.id, family)
+    assert set(seen) == set(RULES)
+    engine = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "mcp_review").rglob("*.py")
+                     if RULES_DIR not in p.parents)
+    not_emitted = [rid for rid in RULES if f'"{rid}"' not in engine]
+    assert not_emitted == []
+    assert not re.search(r'(emit|make)\(f"', engine), "a rule id built with an f-string"
+
+
+def _sample(field: str) -> object:
+    return {"old": "before", "new": ["after", 2], "where": rules_pkg.Raw("input property 'x'"),
+            "delta": rules_pkg.Raw('"a[-b-]{+c+}"')}.get(field, f"<{field}>")
+
+
+@pytest.mark.parametrize("rid", sorted(RULES))
+def test_every_message_renders_from_its_template(rid):
+    """Every template renders with the parameters it names, each quoted; the app can word a
+    change another way from the same parameters."""
+    rule = RULES[rid]
+    names = {f for _, f, _, _ in string.Formatter().parse(rule.message) if f}
+    ch = make(rid, "/inputSchema/properties/x/type", **{n: _sample(n) for n in names})
+    params = dict(ch.params)
+    assert names <= set(params), rid
+    assert render_change(ch) == rule.message.format(**params) == ch.message
+    assert "{" + next(iter(names), "where") + "}" not in render_change(ch)
+    if "old" in names:
+        assert '"before"' in render_change(ch)  # a server value arrives quoted
+    mine = render_change(ch, {rid: "[" + rid + "] " + " ".join(f"{{{n}}}" for n in
+                                                                 sorted(names))})
+    assert mine.startswith(f"[{rid}]"), mine
+
+
+def test_render_never_raises_on_a_template_the_change_cannot_fill():
+    ch = make("enum-narrowed", "/inputSchema/enum", dropped=["a"])
+    assert render_change(ch, {"enum-narrowed": "{nope}"}).startswith("allowed values were dropped")
+    assert render_change(Change("no-such-rule", ChangeClass.COSMETIC, "")) == "no-such-rule ()"
+
+
+@pytest.mark.parametrize("rid", sorted(RULES))
+def test_witness_strategy_fits_the_rule(rid):
+    """A rule that never judges a set of valid values is never searched for a witness; a rule
+    that does (an effect, or breaking / potentially-breaking inside a schema) is, unless no
+    call can show it (a hint)."""
+    rule = RULES[rid]
+    values = rule.effect is not None or (
+        rule.direction is not Direction.TOOL
+        and rule.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING))
+    if rule.witness is Witness.NONE:
+        assert not values, rid
+    else:
+        assert values or rule.witness is Witness.OMIT, rid
+    if rule.witness in (Witness.OMIT, Witness.OMIT_REQUIRED):
+        assert rule.family == "objects", rid
 
 
 def test_no_fixture_without_a_rule():

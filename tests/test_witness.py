@@ -47,7 +47,7 @@ def independent_check(old, new, witness):
 
 
 def witness_for(old, new, pointer, rule, cls=ChangeClass.BREAKING):
-    ch = Change(rule, cls, "/inputSchema" + pointer, "msg")
+    ch = Change(rule, cls, "/inputSchema" + pointer)
     (out,) = attach_witnesses(tool(old), tool(new), [ch])
     assert out.has_witness, f"no witness for {rule}"
     independent_check(old, new, out.witness)
@@ -178,7 +178,7 @@ def test_unattributable_potentially_breaking_change_is_not_promoted():
     # Removing an optional property from an open object: a call setting it still validates.
     new = mod(lambda s: s["properties"].pop("p"))
     ch = Change("property-removed-open", ChangeClass.POTENTIALLY_BREAKING,
-                "/inputSchema/properties/p", "msg")
+                "/inputSchema/properties/p")
     (out,) = attach_witnesses(tool(BASE), tool(new), [ch])
     assert not out.has_witness and out.cls is ChangeClass.POTENTIALLY_BREAKING
 
@@ -192,16 +192,16 @@ def test_one_change_is_not_promoted_by_another_changes_breakage():
 
     new = mod(both)
     ch = Change("unsupported-keyword-changed", ChangeClass.POTENTIALLY_BREAKING,
-                "/inputSchema/properties/n/description", "msg")
+                "/inputSchema/properties/n/description")
     (out,) = attach_witnesses(tool(BASE), tool(new), [ch])
     assert not out.has_witness and not out.promoted
 
 
 def test_existing_witness_and_other_classes_left_alone():
     new = mod(lambda s: s["properties"]["f"].update(enum=["json"]))
-    keep = Change("enum-narrowed", ChangeClass.BREAKING, "/inputSchema/properties/f/enum", "m",
+    keep = Change("enum-narrowed", ChangeClass.BREAKING, "/inputSchema/properties/f/enum",
                   witness={"q": "", "f": "csv"})
-    compat = Change("enum-widened", ChangeClass.COMPATIBLE, "/inputSchema/properties/f/enum", "m")
+    compat = Change("enum-widened", ChangeClass.COMPATIBLE, "/inputSchema/properties/f/enum")
     out = attach_witnesses(tool(BASE), tool(new), [keep, compat])
     assert out[0] is keep and out[1] is compat and not out[1].has_witness
 
@@ -212,7 +212,7 @@ def test_output_side_witness_is_a_result_new_allows_and_old_did_not():
     from mcp_review.core.model import Direction
 
     ch = Change("enum-widened", ChangeClass.BREAKING, "/outputSchema/properties/status/enum",
-                "m", Direction.OUTPUT)
+                direction=Direction.OUTPUT)
     (out,) = attach_witnesses(tool(BASE, outputSchema=out_old),
                               tool(BASE, outputSchema=out_new), [ch])
     assert out.witness == {"status": "partial"}
@@ -222,7 +222,7 @@ def test_output_side_witness_is_a_result_new_allows_and_old_did_not():
 def test_uncompilable_schema_gives_no_witness_and_no_error():
     new = mod(lambda s: s["properties"]["p"].update(pattern="(("))
     ch = Change("pattern-added", ChangeClass.POTENTIALLY_BREAKING,
-                "/inputSchema/properties/p/pattern", "m")
+                "/inputSchema/properties/p/pattern")
     (out,) = attach_witnesses(tool(BASE), tool(new), [ch])
     assert not out.has_witness
 

@@ -183,7 +183,8 @@ class NewText:
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One classified change at a JSON pointer into the tool definition.
+    """One classified change at a JSON pointer into the tool definition: which rule fired,
+    its class and direction there, and the parameters its message is rendered from.
 
     ``pointer`` is an RFC 6901 pointer into the *tool definition* (for example
     ``/inputSchema/properties/format/enum``), pointing into the new definition where the
@@ -193,7 +194,9 @@ class Change:
     rule: str
     cls: ChangeClass
     pointer: str
-    message: str
+    params: tuple[tuple[str, str], ...] = ()
+    """The rule's message parameters (``where``, ``old``, ``new``, ...), each already quoted:
+    visible, single-line and bounded (``rules.render_change`` fills the rule's template with them)."""
     direction: Direction = Direction.INPUT
     witness: Any = field(default=_MISSING, compare=False)
     witness_error: str | None = field(default=None, compare=False)
@@ -206,6 +209,16 @@ class Change:
     note: str | None = field(default=None, compare=False)
     """Why a breaking / potentially-breaking change carries no witness when that is not simply
     "none found" (the tool's search budget was spent, the search failed)."""
+    new_text_more: int = 0
+    """New texts this change brought in beyond the ones carried in ``new_text`` (counted)."""
+
+    @property
+    def message(self) -> str:
+        """The registry's wording of this change (``rules.render_change``; the formats and the app
+        call it themselves, so they can word a change another way)."""
+        from mcp_review.core.rules.render import render_change  # the rules build on this model
+
+        return render_change(self)
 
     @property
     def trust(self) -> bool:

@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcp_review.core.canonical import MAX_DEPTH, canonical_json
 from mcp_review.core.hidden import has_hidden
@@ -498,24 +498,23 @@ class _Walker:
             if _types(o.get("type", _MISSING)) == _INTEGER == _types(n.get("type", _MISSING)):
                 # On integers "> 0" is ">= 1" and "< 1000000" is "<= 999999": same values.
                 ob, nb = _int_bound(ob, lower), _int_bound(nb, lower)
-            stem = "minimum" if lower else "maximum"
+            ids = _MINIMUM if lower else _MAXIMUM
             ptr_kw = next((k for k in reversed(kws) if k in n and _num(n[k])), kws[0])
             ptr = pointer_join(np if nb is not None else op, ptr_kw if nb is not None else
                                next((k for k in kws if k in o), kws[0]))
             if ob == nb:
                 continue
             if ob is None:
-                self.emit(f"{stem}-added", ptr, pos, new=_show_bound(nb, lower))
+                self.emit(ids.added, ptr, pos, new=_show_bound(nb, lower))
                 continue
             if nb is None:
-                self.emit(f"{stem}-removed", ptr, pos, old=_show_bound(ob, lower))
+                self.emit(ids.removed, ptr, pos, old=_show_bound(ob, lower))
                 continue
             tighter = _tighter(nb, ob, lower)
             if tighter is None:
                 continue
-            word = ("increased" if lower else "decreased") if tighter else (
-                "decreased" if lower else "increased")
-            self.emit(f"{stem}-{word}", ptr, pos, old=_show_bound(ob, lower),
+            self.emit(ids.tightened if tighter else ids.loosened, ptr, pos,
+                      old=_show_bound(ob, lower),
                       new=_show_bound(nb, lower))
 
     def h_multiple(self, o, n, op, np, pos, depth):
@@ -544,7 +543,7 @@ class _Walker:
             self.emit("multiple-of-changed", ptr, pos, old=ov, new=nv)
 
     def h_counts(self, o, n, op, np, pos, depth):
-        for kw, stem, lower, default in _COUNTS:
+        for kw, ids, lower, default in _COUNTS:
             ov, nv = o.get(kw, _MISSING), n.get(kw, _MISSING)
             if (ov is _MISSING and nv is _MISSING) or _jeq(ov, nv):
                 continue
@@ -560,31 +559,31 @@ class _Walker:
                 if oe == ne:
                     continue
                 if ov is _MISSING:
-                    self.emit(f"{stem}-added", ptr, pos, new=nv)
+                    self.emit(ids.added, ptr, pos, new=nv)
                 elif nv is _MISSING:
-                    self.emit(f"{stem}-removed", ptr, pos, old=ov)
+                    self.emit(ids.removed, ptr, pos, old=ov)
                 else:
-                    self.emit(f"{stem}-{'increased' if ne > oe else 'decreased'}", ptr, pos,
+                    self.emit(ids.tightened if ne > oe else ids.loosened, ptr, pos,
                               old=ov, new=nv)
             elif ov is _MISSING:
-                self.emit(f"{stem}-added", ptr, pos, new=nv)
+                self.emit(ids.added, ptr, pos, new=nv)
             elif nv is _MISSING:
-                self.emit(f"{stem}-removed", ptr, pos, old=ov)
+                self.emit(ids.removed, ptr, pos, old=ov)
             elif nv != ov:
-                self.emit(f"{stem}-{'decreased' if nv < ov else 'increased'}", ptr, pos,
+                self.emit(ids.tightened if nv < ov else ids.loosened, ptr, pos,
                           old=ov, new=nv)
 
     def h_string_rules(self, o, n, op, np, pos, depth):
-        for kw in ("pattern", "format"):
+        for kw, ids in (("pattern", _PATTERN), ("format", _FORMAT)):
             ov, nv = o.get(kw, _MISSING), n.get(kw, _MISSING)
             if _jeq(ov, nv):
                 continue
             if ov is _MISSING:
-                self.emit(f"{kw}-added", pointer_join(np, kw), pos, new=nv)
+                self.emit(ids.added, pointer_join(np, kw), pos, new=nv)
             elif nv is _MISSING:
-                self.emit(f"{kw}-removed", pointer_join(op, kw), pos, old=ov)
+                self.emit(ids.removed, pointer_join(op, kw), pos, old=ov)
             else:
-                self.emit(f"{kw}-changed", pointer_join(np, kw), pos, old=ov, new=nv)
+                self.emit(ids.changed, pointer_join(np, kw), pos, old=ov, new=nv)
 
     def h_unique(self, o, n, op, np, pos, depth):
         ou, nu = o.get("uniqueItems") is True, n.get("uniqueItems") is True
@@ -1350,11 +1349,44 @@ def _brief(s: Any) -> Raw:
     return Raw(quote(s, 80))
 
 
+class _Bound(NamedTuple):
+    """The rule ids of one bound keyword, written out so grep finds where each is emitted."""
+
+    added: str
+    removed: str
+    tightened: str
+    loosened: str
+
+
+class _Edit(NamedTuple):
+    added: str
+    removed: str
+    changed: str
+
+
+_MINIMUM = _Bound("minimum-added", "minimum-removed", "minimum-increased", "minimum-decreased")
+_MAXIMUM = _Bound("maximum-added", "maximum-removed", "maximum-decreased", "maximum-increased")
+_PATTERN = _Edit("pattern-added", "pattern-removed", "pattern-changed")
+_FORMAT = _Edit("format-added", "format-removed", "format-changed")
 _COUNTS = [
-    ("minLength", "min-length", True, 0), ("maxLength", "max-length", False, None),
-    ("minItems", "min-items", True, 0), ("maxItems", "max-items", False, None),
-    ("minProperties", "min-properties", True, 0), ("maxProperties", "max-properties", False, None),
-    ("minContains", "min-contains", True, 1), ("maxContains", "max-contains", False, None),
+    # (keyword, its rule ids, is a lower bound, the effective value when absent)
+    ("minLength", _Bound("min-length-added", "min-length-removed", "min-length-increased",
+                         "min-length-decreased"), True, 0),
+    ("maxLength", _Bound("max-length-added", "max-length-removed", "max-length-decreased",
+                         "max-length-increased"), False, None),
+    ("minItems", _Bound("min-items-added", "min-items-removed", "min-items-increased",
+                        "min-items-decreased"), True, 0),
+    ("maxItems", _Bound("max-items-added", "max-items-removed", "max-items-decreased",
+                        "max-items-increased"), False, None),
+    ("minProperties", _Bound("min-properties-added", "min-properties-removed",
+                             "min-properties-increased", "min-properties-decreased"), True, 0),
+    ("maxProperties", _Bound("max-properties-added", "max-properties-removed",
+                             "max-properties-decreased", "max-properties-increased"), False,
+     None),
+    ("minContains", _Bound("min-contains-added", "min-contains-removed",
+                           "min-contains-increased", "min-contains-decreased"), True, 1),
+    ("maxContains", _Bound("max-contains-added", "max-contains-removed",
+                           "max-contains-decreased", "max-contains-increased"), False, None),
 ]
 
 _W = _Walker

@@ -12,6 +12,7 @@ from typing import Any
 from mcp_review.core.canonical import MAX_DEPTH
 from mcp_review.core.model import Change, ChangeClass, Direction, pointer_tokens
 from mcp_review.core.replay import MAX_ISSUES, Issue, SchemaError, SchemaValidator, too_deep
+from mcp_review.core.rules import RULES, Witness
 from mcp_review.core.walk import (
     COMBINATORS,
     DEFINITIONS,
@@ -72,10 +73,17 @@ _SAME_PLACE_TOKENS = frozenset({"not", "if", "then", "else"})
 # Public API ---------------------------------------------------------------------------------
 
 
-_HINT_RULES = frozenset({"property-rename-suspected", "header-mapping-changed"})
-"""Rules no witness can show: the rename hint explains other changes (they carry the witness;
-a call for the hint would only exercise the new property's own schema); a header mapping
-changes no set of valid values, only where an argument travels."""
+def strategy_of(rule: str) -> Witness:
+    """How the search looks for a witness of ``rule`` (each rule's ``witness`` in the registry;
+    SEARCH for an id the registry does not know). No witness can show a HINT rule: the rename
+    hint explains other changes (they carry the witness; a call for the hint would only
+    exercise the new property's own schema); a header mapping changes no set of valid values,
+    only where an argument travels."""
+    r = RULES.get(rule)
+    return r.witness if r is not None else Witness.SEARCH
+
+
+_NOT_SEARCHED = frozenset({Witness.HINT, Witness.NONE})
 
 
 class _Budget:
@@ -120,9 +128,10 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
     out: list[Change] = []
     spent = _Budget(budget)
     for ch in changes:
-        if ch.has_witness or ch.rule in _HINT_RULES or ch.cls not in (
+        strategy = strategy_of(ch.rule)
+        if ch.has_witness or strategy in _NOT_SEARCHED or ch.cls not in (
                 ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):
-            if ch.rule in _HINT_RULES and ch.cls is ChangeClass.BREAKING and not ch.note:
+            if strategy is Witness.HINT and ch.cls is ChangeClass.BREAKING and not ch.note:
                 ch = dataclasses.replace(ch, note=NOTE_HINT)
             out.append(ch)
             continue
@@ -138,7 +147,7 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
             if field not in sides:
                 sides[field] = _Side.build(old, new, field, spent)
             side = sides[field]
-            found = side.find(toks[1:], ch.rule) if side is not None else None
+            found = side.find(toks[1:], strategy) if side is not None else None
         except _Spent:
             out.append(dataclasses.replace(ch, note=NOTE_BUDGET))
             continue
@@ -180,7 +189,8 @@ def find_witness(old_schema: Any, new_schema: Any, pointer: str = "",
     the first issue the new schema reports; None if none was found within the budget."""
     try:
         side = _Side.from_schemas(old_schema, new_schema)
-        return side.find(pointer_tokens(pointer), rule) if side is not None else None
+        return (side.find(pointer_tokens(pointer), strategy_of(rule)) if side is not None
+                else None)
     except _Spent:
         return None
 
@@ -265,7 +275,7 @@ class _Side:
 
     # -- attribution
     @staticmethod
-    def _targets(toks: list[str], rule: str) -> list[list[str]]:
+    def _targets(toks: list[str], strategy: Witness) -> list[list[str]]:
         """The schema locations that undo this one change when acc's value is put back."""
         loc, kw = _split_location(toks)
         targets = [toks]
@@ -273,7 +283,7 @@ class _Side:
             targets = [loc + kw[:-1]]  # an enum/required element: the whole keyword
         elif not kw and len(loc) >= 2 and loc[-2] in _BRANCH_TOKENS | {"prefixItems", "items"}:
             targets = [loc[:-1]]  # a removed or added branch: the whole branch array
-        if "required" in rule:
+        if strategy is Witness.OMIT_REQUIRED:
             obj = loc[:-2] if len(loc) >= 2 and loc[-2] == "properties" else loc
             targets += [[*obj, "required"], [*obj, "dependentRequired"]]
         return targets
@@ -314,16 +324,16 @@ class _Side:
                 return False
         return True
 
-    def find(self, toks: list[str], rule: str) -> tuple[Any, Issue] | None:
+    def find(self, toks: list[str], strategy: Witness) -> tuple[Any, Issue] | None:
         self.blocked = 0  # candidates that broke, but not for this change alone
-        targets = self._targets(toks, rule)
+        targets = self._targets(toks, strategy)
         loc, kw = _split_location(toks)
         folded = bool(kw) and get(self.rej, loc) is _ABSENT
         reverted: SchemaValidator | bool | None = False  # compiled on first need
         start = self.budget.left
         seen: set[str] = set()
         pending: list[Any] = []
-        cands = self._candidates(toks, rule)
+        cands = self._candidates(toks, strategy)
         while True:
             if pending:
                 inst = pending.pop()
@@ -414,10 +424,10 @@ class _Side:
                 out.append(full)
         return out
 
-    def _candidates(self, toks: list[str], rule: str) -> Iterator[Any]:
+    def _candidates(self, toks: list[str], strategy: Witness) -> Iterator[Any]:
         bases = self._bases() or [{}]
         for path, o_chain, o_sub, n_sub, hint, kw in _locations(self.acc, self.rej, toks):
-            values = list(_targeted_values(self.gen, o_sub, n_sub, hint, kw, rule))
+            values = list(_targeted_values(self.gen, o_sub, n_sub, hint, kw, strategy))
             # A schema that accepts anything proposes scalars first; a location inside the
             # call needs a container to hold it.
             want = list if path and isinstance(path[0], int) else dict
@@ -432,7 +442,7 @@ class _Side:
         yield from bases
         # Generic fallback: a bounded walk over every location of the accepting schema.
         for path, o_chain, o_sub, n_sub in _all_locations(self.acc, self.rej):
-            for value in _targeted_values(self.gen, o_sub, n_sub, None, [], rule):
+            for value in _targeted_values(self.gen, o_sub, n_sub, None, [], strategy):
                 inst = _place(bases[0], path, value, o_chain, self.gen)
                 if inst is not None:
                     yield inst
@@ -716,11 +726,11 @@ def _num(v: Any) -> bool:
 
 
 def _targeted_values(gen: _Gen, o: Any, n: Any, hint: Any, kw: list[str],
-                     rule: str) -> Iterator[Any]:
+                     strategy: Witness) -> Iterator[Any]:
     """Values to try at the changed location, boundary values first (see module notes)."""
     od = o if isinstance(o, dict) else {}
     nd = n if isinstance(n, dict) else {}
-    if "required" in rule or "property-added" in rule:
+    if strategy in (Witness.OMIT, Witness.OMIT_REQUIRED):
         yield _ABSENT
     ex = gen.values(o, 1)
     first = ex[0] if ex else None

@@ -46,6 +46,7 @@ from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, md_text, sa
 from mcp_review.core.instructions import InstructionsStatus
 from mcp_review.core.names import with_escape
 from mcp_review.core.policy import Outcome
+from mcp_review.core.rules import render_change
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
 from mcp_review.formats import instructions as instr_fmt
@@ -254,7 +255,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
                            "change on several tools' below")
             for ch in changes[:max_changes]:
                 out.append(f"      {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
-                           f"{safe_text(ch.message)}{waived_label(t, ch)}")
+                           f"{safe_text(render_change(ch))}{waived_label(t, ch)}")
                 if ch.has_witness and not cmp.broken_calls:
                     # No recorded call shows the break: the generated one is the evidence.
                     what, rejected = ch.witness_wording
@@ -293,7 +294,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
         ch = g.change
         p = "" if g.principal == "default" else f"[{safe_text(g.principal)}]"
         out.append(f"  {safe_text(g.server)}{p}  {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
-                   f"{safe_text(ch.message)}")
+                   f"{safe_text(render_change(ch))}")
         out.append(f"      on {len(g.tools)} tools: "
                    + ", ".join(safe_text(n) for n in g.tools))
     if report.waivers:
@@ -352,7 +353,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                     "| server | class | rule | where | what | tools |", "|---|---|---|---|---|---|"]
             for g in groups:
                 out.append(f"| {_md(g.server)} | {g.change.cls} | {g.change.rule} | "
-                           f"{_md(g.change.pointer)} | {_md(g.change.message)} | "
+                           f"{_md(g.change.pointer)} | {_md(render_change(g.change))} | "
                            f"{len(g.tools)}: {', '.join(_md(n) for n in g.tools)} |")
         details = [t for t in shown if own(t) or t.protocol]
         for t in details:
@@ -364,7 +365,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                         f"{', '.join(what_n)}</summary>", "",
                     "| class | rule | where | what |", "|---|---|---|---|"]
             for ch in changes[:50]:
-                what = _md(ch.message)
+                what = _md(render_change(ch))
                 if ch.has_witness:
                     kind, rejected = ch.witness_wording
                     what += (f"<br>witness {_md(kind)}: "

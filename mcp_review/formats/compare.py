@@ -20,6 +20,7 @@ from mcp_review.core.compare import Comparison
 from mcp_review.core.hidden import safe_text
 from mcp_review.core.model import ChangeClass
 from mcp_review.core.replay import KINDS, REPORT_LIMIT, CallOutcome
+from mcp_review.core.rules import render_change
 from mcp_review.formats.jsonstream import Doc, Stream, iter_dump
 
 _LABEL = {
@@ -144,7 +145,7 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True, all_calls: bool = False) 
                    if cmp.digest_changed else "byte-pin: ok")
     for c in cmp.changes:
         out.append(f"  [{_LABEL[c.cls]}] {c.rule}  {safe_text(c.pointer)}")
-        out.append(f"      {safe_text(c.message)}")
+        out.append(f"      {safe_text(render_change(c))}")
         if c.has_witness:
             what, rejected = c.witness_wording
             tag = "witness" if c.witness_kind == "call" else f"witness ({what})"

@@ -63,6 +63,7 @@ from typing import Any
 from mcp_review.core.hidden import mark_lookalikes, safe_text
 from mcp_review.core.names import with_escape
 from mcp_review.core.policy import Outcome
+from mcp_review.core.rules import render_change
 from mcp_review.core.status import State, StatusReport, ToolStatus
 from mcp_review.formats.compare import comparison_doc, replay_lines
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
@@ -266,7 +267,7 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                 for c in cmp.changes:
                     out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}"
                                f"{waived_label(t, c)}")
-                    out.append(f"          {safe_text(c.message)}")
+                    out.append(f"          {safe_text(render_change(c))}")
                     if c.note:
                         out.append(f"          {safe_text(c.note)}")
                 r = cmp.replay

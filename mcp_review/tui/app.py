@@ -8,6 +8,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from mcp_review.core.rules import render_change
 from mcp_review.tui.data import ReviewSource, ServerEntry, Status, ToolEntry
 from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
@@ -297,7 +298,7 @@ class ReviewApp(App[None]):
             return
         blocked = [e for e in group if e.blocked]
         cmp = self.source.comparison(entry)
-        changes = [c.message for c in cmp.changes] if cmp is not None else []
+        changes = [render_change(c) for c in cmp.changes] if cmp is not None else []
 
         def approve_all(why: str = "") -> None:
             for e in group:

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
 from mcp_review.core.hidden import decode_tags, find_hidden
 from mcp_review.core.model import ChangeClass, ToolDef
 from mcp_review.core.policy import annotation_gate_less, annotation_relaxations
+from mcp_review.core.rules import render_change
 from mcp_review.tui.data import (
     FLAG_ANNOTATIONS,
     FLAG_HIDDEN,
@@ -443,7 +444,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         parts: list[Content | tuple[str, str] | str] = [
             (c.rule, "bold $text-accent"), " at ",
             safe_content(c.pointer, one_line=True, limit=200), "\n",
-            safe_content(c.message, one_line=True, limit=1200)]
+            safe_content(render_change(c), one_line=True, limit=1200)]
         if c.note:
             parts += ["\n", safe_content(c.note, style="$text-muted", one_line=True, limit=400)]
         self.query_one("#change-detail", Static).update(Content.assemble(*parts))

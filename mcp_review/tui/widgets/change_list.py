@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from mcp_review.core.model import Change, ChangeClass
+from mcp_review.core.rules import render_change
 from mcp_review.tui.render import safe_text
 
 CLASS_STYLE = {
@@ -58,7 +59,7 @@ class ChangeList(DataTable[Text]):
                 # the other axis: this change brings in text the model reads
                 cell.append(" +trust", style=CLASS_STYLE[ChangeClass.TRUST])
             self.add_row(cell, Text(c.rule),
-                         safe_text(c.pointer, limit=80), safe_text(c.message, limit=300),
+                         safe_text(c.pointer, limit=80), safe_text(render_change(c), limit=300),
                          key=str(i))
 
     @on(DataTable.RowHighlighted)
