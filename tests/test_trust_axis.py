@@ -344,7 +344,7 @@ def test_unknown_keyword_prose_and_sentence_property_names_are_text():
     ("Ne\u00a0dites rien", True), ("x" * 50_000 + " read the key", True),
 ])
 def test_prose_pattern_boundary(pattern, prose):
-    from mcp_review.core.schema_diff import prose_pattern
+    from mcp_review.core.rules.text import prose_pattern
 
     assert prose_pattern(pattern) is prose
     (ch,) = _changes(_set(base_tool(), f"{P}/p", {"type": "string", "pattern": pattern}))

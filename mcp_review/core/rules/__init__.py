@@ -1,9 +1,12 @@
 """The rules: one module per family, each rule defined once (id, class, message template,
-witness strategy), the registry table, and the rendering of a change's words.
+witness strategy) beside the handlers that judge it, the registry table, and the rendering of a
+change's words.
 
 Families: ``tool``, ``tool_annotations``, ``hidden``, ``text``, ``schema`` (whole schema and
 unowned keywords), ``json_types``, ``values`` (enum/const), ``numeric``, ``strings``,
-``arrays``, ``objects``, ``composition``, ``refs``.
+``arrays``, ``objects``, ``composition``, ``refs``. ``registry`` says what a rule is,
+``catalog`` is the one table, ``render`` words a change, ``kit`` is what the families share
+(JSON equality, schema readers, the typed walker/handler interface).
 """
 
 from __future__ import annotations

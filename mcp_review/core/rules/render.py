@@ -2,9 +2,10 @@
 
 A rule (see ``registry`` and the family modules) decides *that* something changed; ``make``
 turns it into a ``Change`` that carries its parameters (server values already quoted: visible,
-single-line, bounded), and ``render_change`` fills the rule's template with them. The formats and the
-app call ``render_change`` (oasdiff's messages.yaml habit: messages apart from logic, keyed by rule
-id), so the CLI and the TUI word a change identically, and another wording is one table away.
+single-line, bounded), and ``render_change`` fills the rule's template with them. The formats
+and the app call ``render_change`` (oasdiff's messages.yaml habit: messages apart from logic,
+keyed by rule id), so the CLI and the TUI word a change identically, and another wording is one
+table away.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from mcp_review.core.hidden import decode_tags, find_hidden, visible
 from mcp_review.core.model import Change, ChangeClass, Direction, NewText, pointer_tokens
-from mcp_review.core.rules.catalog import RULES
+from mcp_review.core.rules import catalog  # read at call time: the families import this module
 
 QUOTE_CAP = 200
 """Longest quoted server value in a message (characters, before the ellipsis)."""
@@ -122,7 +123,7 @@ def make(rule_id: str, pointer: str, *, cls: ChangeClass | None = None,
     ``direction`` defaults to the rule's. ``where`` is derived from the pointer unless given,
     ``parent`` too when the template names it.
     """
-    rule = RULES[rule_id]
+    rule = catalog.RULES[rule_id]
     fields = {k: quote(v) for k, v in params.items()}
     fields.setdefault("where", where(pointer))
     if "{parent}" in rule.message and "parent" not in fields:
@@ -140,7 +141,7 @@ def render_change(change: Change, templates: Mapping[str, str] | None = None) ->
     Never raises: a template that names a parameter the change lacks, or a rule this registry
     does not know, falls back to the rule's purpose (or id) with every parameter listed."""
     fields = dict(change.params)
-    rule = RULES.get(change.rule)
+    rule = catalog.RULES.get(change.rule)
     template = (templates or {}).get(change.rule) or (rule.message if rule else None)
     try:
         if template is None:

@@ -1,12 +1,30 @@
 """The schema as a whole and the keywords no family owns: a schema that rejects everything,
-an invalid or too-deep schema, an engine failure, ``$schema``, annotation keywords,
-``x-mcp-header`` and keywords the classifier does not understand."""
+an invalid or too-deep schema, an engine failure, ``$schema``, ``x-mcp-header`` and keywords
+the classifier does not understand.
+
+Its rules, and the handlers the walker (``schema_diff``) calls for its keywords (``HANDLERS``)."""
 
 from __future__ import annotations
 
-from mcp_review.core.model import ChangeClass, Direction
+from mcp_review.core.model import (
+    ChangeClass,
+    Direction,
+    pointer_join,
+)
+from mcp_review.core.rules.kit import (
+    HEADER,
+    MISSING,
+    Handler,
+    Judge,
+    Pair,
+    jeq,
+    opt,
+)
 from mcp_review.core.rules.registry import Effect, Rule, Witness
 from mcp_review.core.rules.registry import rule as _r
+from mcp_review.core.rules.render import (
+    Raw,
+)
 
 _B = ChangeClass.BREAKING
 _P = ChangeClass.POTENTIALLY_BREAKING
@@ -32,10 +50,6 @@ RULES: tuple[Rule, ...] = (
     _r("schema-dialect-changed", _CO, _I,
        "$schema changed; the walker normalises draft-07 and 2020-12 forms",
        "{where}: $schema changed {old} -> {new}"),
-    _r("schema-annotation-changed", _CO, _I,
-       "an annotation keyword (deprecated, readOnly, ...) changed, or examples/$comment lost "
-       "text or changed only in whitespace (removed text puts nothing new before the model)",
-       "{where}: annotation {keyword} changed: {old} -> {new}"),
     _r("header-mapping-changed", _P, _I,
        "a property's x-mcp-header mapping was added, removed or renamed",
        "{where}: x-mcp-header {how} ({old} -> {new}): on HTTP the argument now travels in "
@@ -45,3 +59,35 @@ RULES: tuple[Rule, ...] = (
        "a keyword the classifier does not understand was added, removed or changed",
        "{where}: keyword {keyword} {how} ({old} -> {new}); effect unknown", _U),
 )
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+def judge_dialect(w: Judge, at: Pair) -> None:
+    o, n, _op, np, pos, _depth = at
+    ov, nv = o.get("$schema", MISSING), n.get("$schema", MISSING)
+    if not jeq(ov, nv):
+        w.emit("schema-dialect-changed", pointer_join(np, "$schema"), pos,
+               old=opt(ov), new=opt(nv))
+
+
+def judge_header(w: Judge, at: Pair) -> None:
+    """``x-mcp-header`` (2026-07-28): the HTTP header an argument also travels in. Added,
+    removed or renamed, routing that reads the header may break: potentially-breaking on
+    either side (not a set of values, so no polarity)."""
+    o, n, op, np, pos, _depth = at
+    ov, nv = o.get(HEADER, MISSING), n.get(HEADER, MISSING)
+    if jeq(ov, nv):
+        return
+    how = "added" if ov is MISSING else "removed" if nv is MISSING else "renamed"
+    w.emit("header-mapping-changed",
+           pointer_join(np if nv is not MISSING else op, HEADER), pos,
+           cls=ChangeClass.POTENTIALLY_BREAKING, how=Raw(how), old=opt(ov),
+           new=opt(nv))
+
+
+HANDLERS: dict[str, Handler] = {
+    "$schema": judge_dialect, HEADER: judge_header,
+}
+"""The keywords this family judges, and the handler the walker calls for each."""

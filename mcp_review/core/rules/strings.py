@@ -1,8 +1,25 @@
-"""Strings: ``pattern``, ``format``, ``minLength`` and ``maxLength``."""
+"""Strings: ``pattern``, ``format``, ``minLength`` and ``maxLength``.
+
+Its rules, and the handlers the walker (``schema_diff``) calls for its keywords (``HANDLERS``)."""
 
 from __future__ import annotations
 
-from mcp_review.core.model import ChangeClass, Direction
+from typing import NamedTuple
+
+from mcp_review.core.model import (
+    ChangeClass,
+    Direction,
+    pointer_join,
+)
+from mcp_review.core.rules.kit import (
+    MISSING,
+    Bound,
+    Count,
+    Handler,
+    Judge,
+    Pair,
+    jeq,
+)
 from mcp_review.core.rules.registry import Effect, Rule
 from mcp_review.core.rules.registry import rule as _r
 
@@ -44,3 +61,43 @@ RULES: tuple[Rule, ...] = (
     _r("max-length-increased", _C, _I, "the maximum length (maxLength) loosened",
        "{where}: maxLength {old} -> {new} (loosened)", _W),
 )
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+def judge_pattern_and_format(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, _depth = at
+    for kw, ids in (("pattern", PATTERN), ("format", FORMAT)):
+        ov, nv = o.get(kw, MISSING), n.get(kw, MISSING)
+        if jeq(ov, nv):
+            continue
+        if ov is MISSING:
+            w.emit(ids.added, pointer_join(np, kw), pos, new=nv)
+        elif nv is MISSING:
+            w.emit(ids.removed, pointer_join(op, kw), pos, old=ov)
+        else:
+            w.emit(ids.changed, pointer_join(np, kw), pos, old=ov, new=nv)
+
+
+class _Edit(NamedTuple):
+    added: str
+    removed: str
+    changed: str
+
+
+PATTERN = _Edit("pattern-added", "pattern-removed", "pattern-changed")
+FORMAT = _Edit("format-added", "format-removed", "format-changed")
+LENGTHS = (
+    Count("minLength", Bound("min-length-added", "min-length-removed", "min-length-increased",
+                             "min-length-decreased"), True, 0),
+    Count("maxLength", Bound("max-length-added", "max-length-removed", "max-length-decreased",
+                             "max-length-increased"), False, None),
+)
+"""minLength and maxLength (judged with the other counts, see ``kit.counts_judge``)."""
+
+
+HANDLERS: dict[str, Handler] = {
+    "pattern": judge_pattern_and_format, "format": judge_pattern_and_format,
+}
+"""The keywords this family judges, and the handler the walker calls for each."""

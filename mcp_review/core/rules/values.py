@@ -1,8 +1,20 @@
-"""``enum`` and ``const``: the allowed values."""
+"""``enum`` and ``const``: the allowed values.
+
+Its rules, and the handlers the walker (``schema_diff``) calls for its keywords (``HANDLERS``)."""
 
 from __future__ import annotations
 
-from mcp_review.core.model import ChangeClass, Direction
+from mcp_review.core.model import (
+    ChangeClass,
+    Direction,
+    pointer_join,
+)
+from mcp_review.core.rules.kit import (
+    Handler,
+    Judge,
+    Pair,
+    allowed,
+)
 from mcp_review.core.rules.registry import Effect, Rule
 from mcp_review.core.rules.registry import rule as _r
 
@@ -31,3 +43,47 @@ RULES: tuple[Rule, ...] = (
     _r("const-removed", _C, _I, "the const was dropped",
        "{where}: const {old} dropped", _W),
 )
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+def judge_values(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, _depth = at
+    ov, nv = allowed(o), allowed(n)
+    if ov is None and nv is None:
+        return
+    const_only = "enum" not in o and "enum" not in n
+    side, base = (n, np) if ("enum" in n or "const" in n) else (o, op)
+    ptr = pointer_join(base, "enum" if "enum" in side else "const")
+    if ov is None:
+        assert nv is not None
+        if const_only:
+            w.emit("const-added", ptr, pos, new=n["const"])
+        else:
+            w.emit("enum-added", ptr, pos, new=list(nv.values()))
+        return
+    if nv is None:
+        if const_only:
+            w.emit("const-removed", ptr, pos, old=o["const"])
+        else:
+            w.emit("enum-removed", ptr, pos, old=list(ov.values()))
+        return
+    dropped = [v for k, v in ov.items() if k not in nv]
+    added = [v for k, v in nv.items() if k not in ov]
+    if not dropped and not added:
+        return
+    if const_only:
+        w.emit("const-changed", ptr, pos, old=o["const"], new=n["const"])
+    elif dropped and added:
+        w.emit("enum-changed", ptr, pos, dropped=dropped, added=added)
+    elif dropped:
+        w.emit("enum-narrowed", ptr, pos, dropped=dropped)
+    else:
+        w.emit("enum-widened", ptr, pos, added=added)
+
+
+HANDLERS: dict[str, Handler] = {
+    "enum": judge_values, "const": judge_values,
+}
+"""The keywords this family judges, and the handler the walker calls for each."""
