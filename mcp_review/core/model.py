@@ -7,7 +7,9 @@ for the fields the engine reasons about. The digest covers the security-relevant
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -216,9 +218,7 @@ class Change:
     def message(self) -> str:
         """The registry's wording of this change (``rules.render_change``; the formats and the app
         call it themselves, so they can word a change another way)."""
-        from mcp_review.core.rules.render import render_change  # the rules build on this model
-
-        return render_change(self)
+        return _renderer()(self)
 
     @property
     def trust(self) -> bool:
@@ -266,6 +266,14 @@ class Change:
         if self.note:
             d["note"] = self.note
         return d
+
+
+@functools.cache
+def _renderer() -> Callable[[Change], str]:
+    """``rules.render_change``, imported on first use: the rules build on this model."""
+    from mcp_review.core.rules.render import render_change
+
+    return render_change
 
 
 def pointer_join(base: str, *parts: str | int) -> str:
