@@ -86,8 +86,6 @@ _ENTRY_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf", "patternProperties", "de
                              "dependentRequired", "dependencies"})
 
 
-
-
 # The walker ----------------------------------------------------------------------------------
 
 
@@ -284,8 +282,6 @@ class _Walker:
                                                                       else op, k), pos,
                           keyword=k, how=Raw(how), old=opt(ov), new=opt(nv))
 
-
-
     def coverage(self, kw: str, ol: list[Any], nl: list[Any], optr: Callable[[int], str],
                   nptr: Callable[[int], str], pos: bool, depth: int) -> Cover | None:
         """Which alternatives of the accepting side (old on input, new on output) are covered
@@ -388,7 +384,6 @@ class _Walker:
             verdict = UNDECIDED
         self.probed[memo_key] = (o, n, verdict)  # holding o and n keeps their ids unique
         return verdict
-
 
     def refs_same(self, oi: Any, ni: Any, op: str, np: str, pos: bool, depth: int) -> bool:
         """An ``if`` that is textually equal but contains refs: equal iff walking it finds
@@ -613,19 +608,4 @@ def scan_hidden(tool: ToolDef) -> list[Change]:
     """Hidden characters anywhere in one definition (a new tool, or a first pin)."""
     return hidden_changes(hidden_strings(tool.hashed_projection()), "hidden-characters-present",
                           set())
-
-
-
-
-
-# Text the model reads ------------------------------------------------------------------------
-#
-# Every piece of server-written text in a definition reaches the model, wherever it sits: a new
-# property's description is as much an instruction as a rewritten tool description (issue 10).
-# The walker names text edits where it compares two nodes; this pass finds the rest (text in a
-# new property, branch, $defs entry or output schema, a new enum value that reads as a
-# sentence) and puts it on the trust axis: on the structural change that carried it in, else on
-# a change of its own. Text the old definition already had (same kind, any place, whitespace
-# and Unicode normalisation aside) is not new; removed text puts nothing new before the model.
-
 

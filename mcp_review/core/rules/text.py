@@ -146,6 +146,16 @@ def judge_default(w: Judge, at: Pair) -> None:
         w.emit("default-changed", pointer_join(np, "default"), pos, old=ov, new=nv)
 
 
+# Text the model reads ------------------------------------------------------------------------
+#
+# Every piece of server-written text in a definition reaches the model, wherever it sits: a new
+# property's description is as much an instruction as a rewritten tool description (issue 10).
+# The walker names text edits where it compares two nodes; this pass finds the rest (text in a
+# new property, branch, $defs entry or output schema, a new enum value that reads as a
+# sentence) and puts it on the trust axis: on the structural change that carried it in, else on
+# a change of its own. Text the old definition already had (same kind, any place, whitespace
+# and Unicode normalisation aside) is not new; removed text puts nothing new before the model.
+
 _ALWAYS_TEXT = frozenset({"description", "title", "$comment", "examples", "example", "default"})
 """Every string under these is text (any length)."""
 
