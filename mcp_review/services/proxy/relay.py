@@ -1,40 +1,39 @@
-"""Stdio proxy engine: relays JSON-RPC lines byte-for-byte, records tools/call, enforces pins."""
+"""The relay: one client <-> one server, both directions as tasks of one anyio task group.
+Record-only it forwards the exact bytes; with a gate (``--enforce``) it judges every message."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
-import re
 import signal
-import stat
 import sys
-import threading
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import anyio
 
 from mcp_review.services.calllog import CallLog
-
-try:  # ~5x faster than json on the hot path (every server line is parsed to filter noise).
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - orjson ships with every supported setup
-    _orjson = None
-
-CHUNK = 1 << 20
-"""Bytes asked of a pipe per read: big chunks keep a 10 MB line to ~10 reads."""
-
-MAX_LINE = 256 * 1024 * 1024
-"""A line longer than this is dropped (and logged) instead of buffered without bound."""
-
-STDIN_GRACE = 1.0
-"""After the client leaves, seconds the server gets to exit on its own stdin EOF. The SDK
-client kills its server's process group 2 s after closing its stdin, and the server is in a
-group of its own, so the whole escalation below must finish inside those 2 s."""
-
-TERM_GRACE = 0.5
-"""Seconds between SIGTERM and SIGKILL to the server's process group."""
+from mcp_review.services.proxy.framing import (
+    MAX_LINE,
+    Unjudgeable,
+    id_keys,
+    loads,
+    read_line_batches,
+    salvage_id,
+    short,
+    strict_loads,
+    usable_id,
+    wire,
+)
+from mcp_review.services.proxy.gate import Gate, Verdict
+from mcp_review.services.proxy.process import (
+    STDIN_GRACE,
+    ClientIn,
+    ClientOut,
+    ServerProcess,
+)
 
 PIN_POLL = 1.0
 """Seconds between pin-file checks when no message arrives (see Proxy._watch_pins)."""
@@ -49,8 +48,6 @@ FETCH_TIMEOUT = 30.0
 """Seconds the proxy waits for the server's answer to its own ``tools/list``."""
 FETCH_MAX_PAGES = 100
 """Pages of its own ``tools/list`` the proxy follows before it gives up (and fails closed)."""
-MAX_SAFE_ID = 2**53 - 1
-"""Beyond this a JavaScript client's ``Number`` cannot tell two integer ids apart."""
 ENVELOPE_KEYS = ("io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo",
                  "io.modelcontextprotocol/clientCapabilities")
 """2026-07-28 per-request ``_meta`` keys the proxy copies from a client's call into its own
@@ -64,349 +61,21 @@ EXIT_SERVER_GONE = 3
 WARNING_PREFIX = "⚠ WITHHELD BY MCP-REVIEW"
 
 
-# Gate ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """Whether one tool may be listed and called, and why (for the refusal message)."""
-
-    allowed: bool
-    status: str
-    """pinned / new / changed / broken / denied / unlisted / ..."""
-    reason: str = ""
-
-
-class Gate(Protocol):
-    """Decides per tool; implementations re-read their pin file when it changed on disk."""
-
-    def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]: ...
-
-
-# Line I/O -----------------------------------------------------------------------------------
-
-
-def _loads(raw: bytes) -> Any:
-    """Parse one line; ValueError for anything that is not JSON (never RecursionError)."""
-    if _orjson is not None:
-        try:
-            return _orjson.loads(raw)
-        except _orjson.JSONDecodeError:
-            # orjson refuses integers beyond 64 bits that json accepts exactly; fall through.
-            pass
-    try:
-        return json.loads(raw)
-    except RecursionError:  # nesting deeper than the interpreter can follow
-        raise ValueError("nested too deeply to parse") from None
-
-
-class _Unjudgeable(ValueError):
-    """A client line the enforcing proxy will not forward: it cannot judge it as the server would."""
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    d = dict(pairs)
-    if len(d) != len(pairs):
-        seen: set[str] = set()
-        dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise _Unjudgeable(f"the key {dup!r} appears twice in one object (parsers disagree on "
-                           "which one counts)")
-    return d
-
-
-def _no_constant(name: str) -> Any:
-    raise _Unjudgeable(f"{name} is not JSON")
-
-
-def _strict_loads(raw: bytes) -> Any:
-    """Parse one client line as the enforcing proxy must: UTF-8 strictly, no duplicate keys,
-    no NaN/Infinity, depth and integer size bounded by the stdlib parser. Anything else raises
-    ``_Unjudgeable`` (what a server's lenient parser would make of it is not ours to guess)."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise _Unjudgeable(f"not valid UTF-8 (byte {e.start})") from None
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except _Unjudgeable:
-        raise
-    except RecursionError:
-        raise _Unjudgeable("nested too deeply to parse") from None
-    except ValueError as e:  # JSONDecodeError, and integers beyond the stdlib's digit limit
-        raise _Unjudgeable(f"not JSON: {str(e)[:120]}") from None
-
-
-def _wire(msg: Any) -> bytes:
-    """The one serialisation the enforcing proxy forwards: exactly what it judged."""
-    out = None
-    if _orjson is not None:
-        try:
-            out = _orjson.dumps(msg)
-        except TypeError:  # >64-bit integers, lone surrogates, depth > 255: the stdlib copes
-            pass
-    if out is None:
-        out = json.dumps(msg, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
-    if b"\xe2\x80" in out:  # U+2028/9 end a line for JavaScript and str.splitlines readers
-        out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
-    return out + b"\n"
-
-
-_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008" \
-            "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_JS_DECIMAL = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\Z")
-_JS_RADIX = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
-
-
-def _js_number(s: str) -> float | int | None:
-    """What JavaScript's ``Number(s)`` gives (the TypeScript SDK matches response ids with it),
-    or None for NaN."""
-    s = s.strip(_JS_SPACE)
-    if not s:
-        return 0
-    m = _JS_RADIX.match(s)
-    if m:
-        return float(int(m.group(1)[1:], {"x": 16, "o": 8, "b": 2}[m.group(1)[0].lower()]))
-    if _JS_DECIMAL.match(s):
-        return float(s.replace("Infinity", "inf"))
-    return None
-
-
-def id_keys(v: Any) -> frozenset[tuple[str, Any]]:
-    """Every key under which some client could match JSON-RPC id ``v``; empty if ``v`` is not a
-    usable id. The Python SDK turns an id string into ``int(s)`` when it can, the TypeScript SDK
-    into ``Number(s)`` (so ``"1"``, ``" 1"``, ``"0x1"`` and ``1.0`` all answer request 1), and a
-    JavaScript client reads an integer beyond 2**53 as the nearest double. Two ids whose key sets
-    meet are one id to some client."""
-    keys: set[tuple[str, Any]] = set()
-    nums: list[Any] = []
-    if isinstance(v, bool) or v is None:
-        return frozenset()
-    if isinstance(v, int):
-        nums.append(v)
-    elif isinstance(v, float):
-        nums.append(v)
-    elif isinstance(v, str):
-        keys.add(("s", v))
-        with contextlib.suppress(ValueError):
-            nums.append(int(v))
-        js = _js_number(v)
-        if js is not None:
-            nums.append(js)
-    else:
-        return frozenset()
-    for n in nums:
-        if isinstance(n, float) and (n != n or n in (float("inf"), float("-inf"))):
-            continue
-        keys.add(("n", n))  # 1.0 == 1 as a dict key, as in JavaScript
-        if isinstance(n, int) and abs(n) > MAX_SAFE_ID:
-            with contextlib.suppress(OverflowError):
-                keys.add(("n", float(n)))
-    return frozenset(keys)
-
-
-def _usable_id(v: Any) -> bool:
-    """An id the enforcing proxy accepts on a client request (and may answer with): a string,
-    or an integer every client reads exactly. MCP forbids null; floats, bools, arrays and
-    objects are not ids any SDK sends."""
-    if isinstance(v, str):
-        return True
-    return isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SAFE_ID
-
-
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s"{}\[\]:,]+', re.S)
-_SMALL_INT = re.compile(rb"-?(?:0|[1-9][0-9]{0,15})\Z")
-
-
-def _salvage_id(raw: bytes) -> Any:
-    """The id of a line that did not parse, when it can be read without guessing: the line is
-    an object whose top level has exactly one key spelled ``"id"`` (and no escaped key that
-    might decode to it), with a plain string or a small integer as its value. Else None."""
-    depth = 0
-    expect_key = False
-    key: bytes | None = None
-    found: list[bytes] = []
-    after_colon = False
-    first = True
-    for m in _TOKEN.finditer(raw):
-        tok = m.group()
-        if first and tok != b"{":
-            return None
-        first = False
-        if tok in (b"{", b"["):
-            if depth == 1 and after_colon and key == b'"id"':
-                return None  # an object or array as the id
-            depth += 1
-            expect_key = tok == b"{" and depth == 1
-            after_colon = False
-            continue
-        if tok in (b"}", b"]"):
-            depth -= 1
-            if depth == 0:
-                break
-            continue
-        if depth != 1:
-            continue
-        if tok == b",":
-            expect_key, after_colon, key = True, False, None
-        elif tok == b":":
-            after_colon = True
-        elif expect_key:
-            if b"\\" in tok:
-                return None  # "\u0069d" is "id" too
-            key, expect_key = tok, False
-        elif after_colon and key == b'"id"':
-            found.append(tok)
-            after_colon = False
-    if len(found) != 1:
-        return None
-    tok = found[0]
-    if _SMALL_INT.match(tok):
-        n = int(tok)
-        return n if abs(n) <= MAX_SAFE_ID else None
-    if tok.startswith(b'"') and b"\\" not in tok and len(tok) <= 258:
-        try:
-            return tok[1:-1].decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    return None
-
-
-def _short(v: Any, n: int = 80) -> str:
-    """A bounded repr for the proxy's log and errors (untrusted text, escaped by repr)."""
-    r = repr(v)
-    return r if len(r) <= n else r[:n] + "…"
-
-
-def _pipe_like(fd: int) -> bool:
-    mode = os.fstat(fd).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
-
-
-async def read_line_batches(reader: asyncio.StreamReader, max_line: int = MAX_LINE,
-                            on_overlong: Callable[[int], None] | None = None,
-                            ) -> AsyncIterator[list[bytes]]:
-    """Yield, per chunk read, the lines it completed, each with its ``\\n`` (the last line of
-    the stream may lack it). Batches let a burst of pipelined messages go out in one write.
-    Linear in the input: each chunk is searched once and copied once, never re-scanned."""
-    parts: list[bytes] = []
-    size = 0
-    dropping = False
-    while True:
-        chunk = await reader.read(CHUNK)
-        if not chunk:
-            if parts and not dropping:
-                yield [b"".join(parts)]
-            return
-        batch: list[bytes] = []
-        start = 0
-        while True:
-            i = chunk.find(b"\n", start)
-            if i < 0:
-                piece = chunk[start:]
-                if not dropping:
-                    parts.append(piece)
-                    size += len(piece)
-                    if size > max_line:
-                        dropping, parts = True, []
-                else:
-                    size += len(piece)
-                break
-            piece = chunk[start:i + 1]
-            if dropping or size + len(piece) > max_line:
-                if on_overlong is not None:
-                    on_overlong(size + len(piece))
-                dropping = False
-            elif parts:
-                parts.append(piece)
-                batch.append(b"".join(parts))
-            else:
-                batch.append(piece)
-            parts, size = [], 0
-            start = i + 1
-        if batch:
-            yield batch
-
-
-class _Out:
-    """The client's stdout: an asyncio pipe with flow control, or a plain file (tests)."""
-
-    def __init__(self, fd: int):
-        self.fd = fd
-        self.writer: asyncio.StreamWriter | None = None
-        self.broken = False
-
-    async def open(self) -> None:
-        if _pipe_like(self.fd):
-            loop = asyncio.get_running_loop()
-            f = os.fdopen(self.fd, "wb", buffering=0, closefd=False)
-            transport, protocol = await loop.connect_write_pipe(
-                asyncio.streams.FlowControlMixin, f)
-            self.writer = asyncio.StreamWriter(transport, protocol, None, loop)
-
-    async def write(self, data: bytes) -> None:
-        if self.broken:
-            return
-        try:
-            if self.writer is not None:
-                self.writer.write(data)
-                await self.writer.drain()
-            else:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(self.fd, view):]
-        except (BrokenPipeError, ConnectionResetError):
-            self.broken = True  # the client is gone; the stdin side notices EOF and shuts down
-
-    async def close(self) -> None:
-        if self.writer is not None and not self.broken:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.writer.drain(), 2.0)
-            self.writer.close()
-
-
-async def _open_in(fd: int, limit: int) -> asyncio.StreamReader:
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=limit)
-    if _pipe_like(fd):
-        f = os.fdopen(fd, "rb", buffering=0, closefd=False)
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), f)
-        return reader
-
-    # A regular file (a test redirect): asyncio cannot poll it, so a thread feeds the reader.
-    def pump() -> None:
-        while True:
-            try:
-                chunk = os.read(fd, CHUNK)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                loop.call_soon_threadsafe(reader.feed_eof)
-                return
-            loop.call_soon_threadsafe(reader.feed_data, chunk)
-
-    threading.Thread(target=pump, name="proxy-stdin", daemon=True).start()
-    return reader
-
-
-def _die_with_parent() -> Callable[[], None] | None:
-    """preexec_fn asking Linux to SIGTERM the server if the proxy is SIGKILLed (no cleanup
-    runs then). Resolved before fork: nothing may be imported in the child."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-    def preexec() -> None:
-        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-    return preexec
-
-
 # The proxy ----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class _Reply:
+    """The answer to one of the proxy's own requests, delivered by the server pump."""
+
+    msg: dict[str, Any] | None = None
+    """None when the server went before answering."""
+    done: anyio.Event = field(default_factory=anyio.Event)
+
+    def set(self, msg: dict[str, Any] | None) -> None:
+        if not self.done.is_set():
+            self.msg = msg
+            self.done.set()
 
 
 @dataclass(slots=True, eq=False)
@@ -418,7 +87,7 @@ class _Pending:
     tool: str | None = None
     call_time: str | None = None
     cancelled: bool = False
-    reply: asyncio.Future[dict[str, Any]] | None = None
+    reply: _Reply | None = None
     """Set on the proxy's own requests: the reply goes here and never to the client."""
 
 
@@ -470,11 +139,11 @@ class Proxy:
         self._nonce = os.urandom(12).hex()
         self._c2s_out: list[bytes] = []
         self._server_gone = False
-        self.proc: asyncio.subprocess.Process | None = None
+        self.server: ServerProcess | None = None
         self.client_eof = False
         self.noise_lines = 0
         self.refused_calls = 0
-        self._out: _Out | None = None
+        self._out: ClientOut | None = None
         self._to_record: list[tuple[_Pending, str, Any, Any, str | None]] = []
         self._digests: dict[str, tuple[dict[str, Any], str]] = {}
         """Digest of each tool's latest listed definition (cached per definition object)."""
@@ -492,7 +161,11 @@ class Proxy:
             self.diag.flush()
 
     async def run(self, stdin_fd: int = 0, stdout_fd: int = 1) -> int:
-        loop = asyncio.get_running_loop()
+        """Relay until the client leaves (0), the server goes (3) or a signal arrives (128+N).
+
+        Structured: both directions, the pin watcher and the shutdown run in one task group,
+        so nothing outlives this call. A cancellation from outside propagates (it is never
+        swallowed); on the way out the server's group is killed, as on an internal error."""
         err: Any = asyncio.subprocess.DEVNULL
         if self.server_log:
             from mcp_review.services.fetch import STDERR_FILE_CAP, ServerStderr, open_stderr_log
@@ -502,13 +175,8 @@ class Proxy:
             err = ServerStderr(open_stderr_log(self.server_log, cap), run_cap=cap,
                                scrub=self.scrub)
         try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                # limit only bounds the reader's buffer (read_line_batches frames): small, so
-                # a slow client pushes back on the server instead of the proxy hoarding memory.
-                stderr=err, env=self.env, cwd=self.cwd, limit=CHUNK,
-                # Its own group, so stopping it reaches its children (npx -> node) too.
-                start_new_session=True, preexec_fn=_die_with_parent())
+            self.server = await ServerProcess.start(self.command, env=self.env, cwd=self.cwd,
+                                                    stderr=err)
         except OSError as e:
             self.log(f"cannot start {self.command[0]!r}: {e.strerror or e}")
             return EXIT_SERVER_GONE
@@ -516,54 +184,21 @@ class Proxy:
             if err is not asyncio.subprocess.DEVNULL:
                 err.release()  # the child holds the pipe; the log closes when it exits
                 self._stderr_log = err
-        self.log(f"started server pid {self.proc.pid}: {self.command[0]}")
-        self._out = _Out(stdout_fd)
-        await self._out.open()
-        client_in = await _open_in(stdin_fd, CHUNK)
-
-        stop = asyncio.Event()
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, self._on_signal, sig, stop)
-        c2s = asyncio.create_task(self._client_to_server(client_in))
-        s2c = asyncio.create_task(self._server_to_client())
-        stopper = asyncio.create_task(stop.wait())
-        watcher = asyncio.create_task(self._watch_pins())
+        self.log(f"started server pid {self.server.pid}: {self.command[0]}")
+        self._out = ClientOut(stdout_fd)
+        client_in = ClientIn(stdin_fd)
         stopped = False
         try:
-            await asyncio.wait({c2s, s2c, stopper}, return_when=asyncio.FIRST_COMPLETED)
-            for t in (c2s, s2c):
-                if t.done() and not t.cancelled() and t.exception() is not None:
-                    raise t.exception()  # type: ignore[misc]
-            if self._signal is not None:
-                c2s.cancel()
-                await self._stop_server(s2c, grace=0.0)
-                stopped = True
-                return 128 + self._signal
-            if c2s.done():
-                # The client left (stdin EOF): normal shutdown, whatever the server says.
-                await self._stop_server(s2c, grace=STDIN_GRACE)
-                stopped = True
-                return EXIT_OK
-            # The server closed its stdout while the client is still there: it crashed.
-            c2s.cancel()
-            rc = await self._reap(STDIN_GRACE)
-            self.log(f"server exited (code {rc}) while the client was connected; "
-                     f"answering {self._open_requests()} pending request(s) with an error")
-            await self._fail_pending(rc)
-            await self._stop_server(None, grace=0.0)
+            await self._out.open()
+            await client_in.open()
+            rc = await self._relay(client_in)
             stopped = True
-            return EXIT_SERVER_GONE
+            return rc
         finally:
-            for t in (c2s, s2c, stopper, watcher):
-                t.cancel()
-            with contextlib.suppress(BaseException):
-                await asyncio.gather(c2s, s2c, stopper, watcher, return_exceptions=True)
-            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-                with contextlib.suppress(Exception):
-                    loop.remove_signal_handler(sig)
             if not stopped:
-                self._killpg(signal.SIGKILL)  # an internal error: never leave an orphan
+                # An internal error or a cancellation: never leave an orphan.
+                await self.server.kill()
+            client_in.close()
             await self._out.close()
             if self.calllog is not None:
                 self.calllog.close()
@@ -571,56 +206,81 @@ class Proxy:
                 # The server is gone: let its last stderr lines reach the log.
                 self._stderr_log.join(2.0)
 
-    def _on_signal(self, sig: int, stop: asyncio.Event) -> None:
-        self._signal = sig
-        stop.set()
+    async def _relay(self, client_in: ClientIn) -> int:
+        assert self.server is not None
+        server = self.server
+        ended = anyio.Event()
+        why: list[str] = []
 
-    # lifecycle ----------------------------------------------------------------------------
+        def end(reason: str) -> None:
+            if not why:
+                why.append(reason)
+            ended.set()
 
-    async def _reap(self, timeout: float) -> int | None:
-        assert self.proc is not None
-        try:
-            return await asyncio.wait_for(self.proc.wait(), timeout)
-        except TimeoutError:
-            return None
+        def on_signal(sig: int) -> None:
+            if self._signal is None:
+                self._signal = sig
+            end("signal")
 
-    def _killpg(self, sig: int) -> bool:
-        assert self.proc is not None
-        try:
-            os.killpg(self.proc.pid, sig)
-            return True
-        except (ProcessLookupError, PermissionError):
-            return False
+        loop = asyncio.get_running_loop()
+        handled: list[int] = []
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, on_signal, int(signum))
+                handled.append(int(signum))
+        client_scope = anyio.CancelScope()
+        server_done = anyio.Event()
 
-    async def _stop_server(self, s2c: asyncio.Task | None, *, grace: float) -> None:
-        """Close its stdin, give it ``grace`` to exit, then SIGTERM and SIGKILL its whole group
-        (the leader may exit and leave children behind, so the group is swept regardless)."""
-        assert self.proc is not None
-        if self.proc.stdin is not None:
-            with contextlib.suppress(Exception):
-                self.proc.stdin.close()
-        if grace > 0:
-            await self._reap(grace)
-        if self._killpg(signal.SIGTERM):
-            deadline = asyncio.get_running_loop().time() + TERM_GRACE
-            while asyncio.get_running_loop().time() < deadline:
-                if self.proc.returncode is not None and not self._group_alive():
-                    break
-                await asyncio.sleep(0.02)
-            self._killpg(signal.SIGKILL)
-        await self._reap(1.0)
-        if s2c is not None:
+        async def client_pump() -> None:
+            with client_scope:
+                await self._client_to_server(client_in)
+                end("client")
+
+        async def server_pump() -> None:
+            try:
+                await self._server_to_client()
+            finally:
+                server_done.set()
+            end("server")
+
+        async def drain_server() -> None:
             # Let the relay forward whatever the server wrote before it went.
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(s2c, 0.5)
+            with anyio.move_on_after(0.5):
+                await server_done.wait()
 
-    def _group_alive(self) -> bool:
-        assert self.proc is not None
+        rc = EXIT_OK
         try:
-            os.killpg(self.proc.pid, 0)
-            return True
-        except (ProcessLookupError, PermissionError):
-            return False
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(client_pump)
+                tg.start_soon(server_pump)
+                tg.start_soon(self._watch_pins)
+                await ended.wait()
+                if why[0] == "signal":
+                    client_scope.cancel()
+                    await server.stop(grace=0.0)
+                    await drain_server()
+                    rc = 128 + (self._signal or 0)
+                elif why[0] == "client":
+                    # The client left (stdin EOF): normal shutdown, whatever the server says.
+                    await server.stop(grace=STDIN_GRACE)
+                    await drain_server()
+                    rc = EXIT_OK
+                else:
+                    # The server closed its stdout while the client is still there: it crashed.
+                    client_scope.cancel()
+                    code = await server.reap(STDIN_GRACE)
+                    self.log(f"server exited (code {code}) while the client was connected; "
+                             f"answering {self._open_requests()} pending request(s) with an "
+                             "error")
+                    await self._fail_pending(code)
+                    await server.stop(grace=0.0)
+                    rc = EXIT_SERVER_GONE
+                tg.cancel_scope.cancel()  # the pin watcher, and a server pump still draining
+        finally:
+            for sig in handled:
+                loop.remove_signal_handler(sig)
+        return rc
+
 
     def _open(self) -> list[_Pending]:
         return list({id(p): p for p in self.pending.values()}.values())
@@ -650,7 +310,7 @@ class Proxy:
         msg = f"mcp-review proxy: MCP server '{self.name}' {how} before answering{where}"
         for p in self._open():
             if p.reply is not None:  # the proxy's own tools/list: the call it serves is
-                p.reply.cancel()     # pending too, and answered below
+                p.reply.set(None)    # pending too, and answered below
                 continue
             if p.cancelled:
                 continue
@@ -660,12 +320,11 @@ class Proxy:
 
     async def _send(self, msg: Any) -> None:
         assert self._out is not None
-        await self._out.write(_wire(msg))
+        await self._out.write(wire(msg))
 
     # client -> server ---------------------------------------------------------------------
 
-    async def _client_to_server(self, reader: asyncio.StreamReader) -> None:
-        assert self.proc is not None and self.proc.stdin is not None
+    async def _client_to_server(self, reader: ClientIn) -> None:
         async for batch in read_line_batches(reader, self.max_line, self._overlong("client")):
             for line in batch:
                 if self.gate is not None:
@@ -683,15 +342,12 @@ class Proxy:
         """Write what the client pump has judged (and ``extra``, the proxy's own request after
         it, so order is kept). A dead server is noticed by the crash path, which answers what
         is pending; the client's lines are still read and tracked until then."""
-        assert self.proc is not None and self.proc.stdin is not None
+        assert self.server is not None
         data = b"".join(self._c2s_out) + extra
         self._c2s_out.clear()
         if not data or self._server_gone:
             return
-        try:
-            self.proc.stdin.write(data)
-            await self.proc.stdin.drain()
-        except (BrokenPipeError, ConnectionResetError):
+        if not await self.server.write(data):
             self._server_gone = True
 
     def _record(self) -> None:
@@ -715,7 +371,7 @@ class Proxy:
         # Every line is parsed (a copy): pending ids are needed to answer them if the server
         # crashes, and a cheap substring pre-filter could be fooled by JSON escapes.
         try:
-            msg = _loads(line)
+            msg = loads(line)
         except ValueError:
             return line  # not ours to judge (no gate): the server answers it with a parse error
         for m in (msg if isinstance(msg, list) else [msg]):
@@ -787,9 +443,9 @@ class Proxy:
         if not line.strip():
             return None
         try:
-            msg = _strict_loads(line)
-        except _Unjudgeable as e:
-            rid = _salvage_id(line)
+            msg = strict_loads(line)
+        except Unjudgeable as e:
+            rid = salvage_id(line)
             self._drop_client(f"a line it cannot judge ({e})", len(line))
             if rid is not None:
                 await self._send(self._error(rid, PARSE_ERROR, f"mcp-review proxy refused this "
@@ -817,7 +473,7 @@ class Proxy:
 
     def _serialise_client(self, msg: Any) -> bytes | None:
         try:
-            return _wire(msg)
+            return wire(msg)
         except (TypeError, ValueError, RecursionError) as e:  # pragma: no cover - parsed above
             self._drop_client(f"a message it cannot re-serialise ({e})", 0)
             return None
@@ -837,7 +493,7 @@ class Proxy:
             return None, None
         has_id = "id" in m
         rid = m.get("id")
-        usable = has_id and _usable_id(rid)
+        usable = has_id and usable_id(rid)
 
         def refuse(code: int, why: str) -> tuple[Any, Any]:
             if usable:
@@ -875,7 +531,7 @@ class Proxy:
             self._note_cancel(method, m)
             return m, None
         if not usable:
-            self._drop_client(f"a {method!r} request whose id {_short(rid)} is not a string or "
+            self._drop_client(f"a {method!r} request whose id {short(rid)} is not a string or "
                               f"an integer below 2**53", 0)
             return None, None
         keys = id_keys(rid)
@@ -925,7 +581,8 @@ class Proxy:
             if d is None:
                 return Verdict(False, "unlisted", "the server's tools/list does not include it")
         try:
-            return self.gate.check([d]).get(tool) or Verdict(False, "unknown", "no verdict")
+            return (await self._gate_check([d])).get(tool) or Verdict(False, "unknown",
+                                                                      "no verdict")
         except Exception as e:  # a broken pin file must fail closed, not crash the relay
             self.log(f"pin check failed: {e}")
             return Verdict(False, "error", f"the pin file could not be read: {e}")
@@ -936,7 +593,6 @@ class Proxy:
         so no client id can take their replies; the replies are never relayed."""
         meta = call_params.get("_meta")
         envelope = {k: meta[k] for k in ENVELOPE_KEYS if isinstance(meta, dict) and k in meta}
-        loop = asyncio.get_running_loop()
         tools: list[Any] = []
         cursor: Any = None
         for _ in range(FETCH_MAX_PAGES):
@@ -945,22 +601,26 @@ class Proxy:
                 params["cursor"] = cursor
             self._own_ids += 1
             rid = f"mcp-review-proxy/{self._nonce}/{self._own_ids}"
-            p = _Pending("tools/list", rid, id_keys(rid), reply=loop.create_future())
+            answer = _Reply()
+            p = _Pending("tools/list", rid, id_keys(rid), reply=answer)
             self._track(p)
-            assert p.reply is not None
-            await self._flush_to_server(_wire({"jsonrpc": "2.0", "id": rid, "method": "tools/list",
-                                               "params": params}))
             try:
-                reply = await asyncio.wait_for(p.reply, self.fetch_timeout)
-            except TimeoutError:
-                return f"no answer to tools/list within {self.fetch_timeout:g} s"
+                await self._flush_to_server(wire({"jsonrpc": "2.0", "id": rid,
+                                                  "method": "tools/list", "params": params}))
+                with anyio.move_on_after(self.fetch_timeout):
+                    await answer.done.wait()
             finally:
                 self._untrack(p)
+            if not answer.done.is_set():
+                return f"no answer to tools/list within {self.fetch_timeout:g} s"
+            reply = answer.msg
+            if reply is None:
+                return "the server exited before answering tools/list"
             result = reply.get("result")
             if not isinstance(result, dict):
                 err = reply.get("error")
                 what = err.get("message") if isinstance(err, dict) else None
-                return f"tools/list failed: {_short(what)}" if what else "tools/list failed"
+                return f"tools/list failed: {short(what)}" if what else "tools/list failed"
             page = result.get("tools")
             if not isinstance(page, list):
                 return "its tools/list result has no tools array"
@@ -987,9 +647,18 @@ class Proxy:
 
     # pin file -> client ---------------------------------------------------------------------
 
-    def _allowed_now(self, verdicts_too: dict[str, Verdict] | None = None) -> frozenset[str]:
+    async def _gate_check(self, tools: list[dict[str, Any]]) -> dict[str, Verdict]:
+        """The gate's verdicts: from its cache when the pin file is unchanged, else judged in a
+        worker thread (reading and parsing the pin file never stalls the relay)."""
         assert self.gate is not None
-        v = dict(self.gate.check(list(self.known.values())))
+        hit = self.gate.peek(tools)
+        if hit is not None:
+            return hit
+        return await anyio.to_thread.run_sync(self.gate.check, tools)
+
+    async def _allowed_now(self, verdicts_too: dict[str, Verdict] | None = None
+                           ) -> frozenset[str]:
+        v = dict(await self._gate_check(list(self.known.values())))
         v.update(verdicts_too or {})
         return frozenset(n for n, x in v.items() if x.allowed)
 
@@ -997,14 +666,19 @@ class Proxy:
         """Once a second: if an approval (or a denial) changed which tools the client should
         see, send it ``notifications/tools/list_changed`` so it re-lists now. Legacy sessions
         whose server declared ``tools.listChanged`` only; a 2026-07-28 client sees the change
-        at its next ``tools/list`` (calls are judged afresh either way)."""
+        at its next ``tools/list`` (calls are judged afresh either way).
+
+        Judging the known tools each time also means a changed pin file is parsed and judged
+        here, off the relay path, usually before a call or a list needs the verdicts."""
         while True:
-            await asyncio.sleep(PIN_POLL)
-            if self.gate is None or not self._can_notify or self._advertised is None:
+            await anyio.sleep(PIN_POLL)
+            if self.gate is None or not self.known:
                 continue
             try:
-                now = self._allowed_now()
+                now = await self._allowed_now()
             except Exception:  # reported on the next real check; nothing to tell the client
+                continue
+            if not self._can_notify or self._advertised is None:
                 continue
             if now != self._advertised:
                 self._advertised = now
@@ -1014,11 +688,11 @@ class Proxy:
     # server -> client ---------------------------------------------------------------------
 
     async def _server_to_client(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None and self._out is not None
+        assert self.server is not None and self._out is not None
         out = self._out
-        async for batch in read_line_batches(self.proc.stdout, self.max_line,
+        async for batch in read_line_batches(self.server.stdout, self.max_line,
                                              self._overlong("server")):
-            outs = [d for line in batch if (d := self._on_server_line(line)) is not None]
+            outs = [d for line in batch if (d := await self._on_server_line(line)) is not None]
             if outs:
                 await out.write(b"".join(outs))
 
@@ -1032,16 +706,16 @@ class Proxy:
         more = f" … ({len(line)} bytes)" if len(line) > 200 else ""
         self.log(f"dropped server stdout line ({why}): {text!r}{more}")
 
-    def _on_server_line(self, line: bytes) -> bytes | None:
+    async def _on_server_line(self, line: bytes) -> bytes | None:
         if not line.strip():
             return None
         try:
-            msg = _loads(line)
+            msg = loads(line)
         except (ValueError, UnicodeDecodeError):
             self._noise(line, "not JSON")
             return None
         if self.gate is not None:
-            return self._judge_server_line(line, msg)
+            return await self._judge_server_line(line, msg)
         if isinstance(msg, dict):
             if msg.get("jsonrpc") != "2.0":
                 self._noise(line, "not JSON-RPC 2.0")
@@ -1085,7 +759,7 @@ class Proxy:
 
     # --enforce: the client sees only replies to what it asked, tool lists filtered ----------
 
-    def _judge_server_line(self, line: bytes, msg: Any) -> bytes | None:
+    async def _judge_server_line(self, line: bytes, msg: Any) -> bytes | None:
         """Under --enforce every server message the client gets is the proxy's serialisation of
         what it judged: a reply is matched to the request as clients match ids (and carries the
         client's id back), every reply whose result holds a ``tools`` array is filtered, and a
@@ -1094,12 +768,12 @@ class Proxy:
             if not msg:
                 self._noise(line, "an empty batch")
                 return None
-            kept = [k for m in msg if (k := self._judge_server_msg(line, m)) is not None]
-            return _wire(kept) if kept else None
-        kept1 = self._judge_server_msg(line, msg)
-        return _wire(kept1) if kept1 is not None else None
+            kept = [k for m in msg if (k := await self._judge_server_msg(line, m)) is not None]
+            return wire(kept) if kept else None
+        kept1 = await self._judge_server_msg(line, msg)
+        return wire(kept1) if kept1 is not None else None
 
-    def _judge_server_msg(self, line: bytes, m: Any) -> dict[str, Any] | None:
+    async def _judge_server_msg(self, line: bytes, m: Any) -> dict[str, Any] | None:
         if not isinstance(m, dict) or m.get("jsonrpc") != "2.0":
             self._noise(line, "not JSON-RPC 2.0")
             return None
@@ -1120,12 +794,11 @@ class Proxy:
             return None
         p = self._find(id_keys(m["id"]))
         if p is None:
-            self._noise(line, f"a reply to id {_short(m['id'])}, which the proxy did not forward")
+            self._noise(line, f"a reply to id {short(m['id'])}, which the proxy did not forward")
             return None
         self._untrack(p)
         if p.reply is not None:  # the proxy's own tools/list: never relayed
-            if not p.reply.done():
-                p.reply.set_result(m)
+            p.reply.set(m)
             return None
         m["id"] = p.rpc_id  # what the client sent, so every client matches it alike
         self._on_reply(p, m)
@@ -1133,21 +806,23 @@ class Proxy:
         if isinstance(result, dict) and isinstance(result.get("tools"), list):
             # Whatever was asked: a client that reads a tool list from this reply must not
             # find a withheld tool in it.
-            self._filter_list(result, listed=p.method == "tools/list")
+            await self._filter_list(result, listed=p.method == "tools/list")
         if isinstance(result, dict) and "instructions" in result:
             # initialize / server/discover, or any reply that carries them: only approved
             # instructions reach the client (and so the model).
-            self._gate_instructions(result, p.method)
+            await self._gate_instructions(result, p.method)
         return m
 
-    def _gate_instructions(self, result: dict[str, Any], method: str) -> None:
+    async def _gate_instructions(self, result: dict[str, Any], method: str) -> None:
         """Replace the server's ``instructions`` by what the gate approves: the same text when
         it is the approved one, the approved text when the server changed it, nothing when none
         was approved. Fail closed: no gate method, an error, or anything else: removed."""
         live = result["instructions"]
         judge = getattr(self.gate, "instructions", None)
         try:
-            send, why = judge(live) if judge is not None else (None, "the gate cannot judge them")
+            # A worker thread: the judgement may read and parse the pin file.
+            send, why = (await anyio.to_thread.run_sync(judge, live) if judge is not None
+                         else (None, "the gate cannot judge them"))
         except Exception as e:
             send, why = None, f"pin check failed: {e}"
         if send is None:
@@ -1173,17 +848,17 @@ class Proxy:
                     self.ambiguous.discard(name)
                     self.known[name] = t
 
-    def _filter_list(self, result: dict[str, Any], *, listed: bool) -> None:
+    async def _filter_list(self, result: dict[str, Any], *, listed: bool) -> None:
         tools = result["tools"]
         counts: dict[str, int] = {}
         for t in tools:
             if isinstance(t, dict) and isinstance(t.get("name"), str):
                 counts[t["name"]] = counts.get(t["name"], 0) + 1
-        judged = [t for t in tools if isinstance(t, dict) and counts.get(t.get("name"), 0) == 1]
+        judged = [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)
+                  and counts[t["name"]] == 1]
         judged_ids = {id(t) for t in judged}
-        assert self.gate is not None
         try:
-            verdicts = self.gate.check(judged)
+            verdicts = await self._gate_check(judged)
         except Exception as e:  # fail closed: a list nobody can vouch for shows nothing
             self.log(f"pin check failed, withholding every tool: {e}")
             verdicts = {t["name"]: Verdict(False, "error", f"pin check failed: {e}")
@@ -1213,137 +888,9 @@ class Proxy:
                 kept.append(t2)
         if listed:
             with contextlib.suppress(Exception):  # already failed closed above
-                self._advertised = self._allowed_now(verdicts_too=verdicts)
+                self._advertised = await self._allowed_now(verdicts_too=verdicts)
         if hidden:
             self.log(f"{'tools/list' if listed else 'a reply carrying tools'}: "
                      f"{'marked' if self.mode == 'mark' else 'withheld'} "
-                     f"{[_short(n, 60) for n in hidden]}")
+                     f"{[short(n, 60) for n in hidden]}")
             result["tools"] = kept
-
-
-class PinGate:
-    """The pin file's verdicts for one (server, principal), through ``core.status``.
-
-    Allowed: pinned, or drifted in a way the tier auto-approves. Withheld: new, denied,
-    broken, or anything the tier sends to review or blocks. The pin file is stat'ed on every
-    check and re-read when its (mtime, size, inode) changed, so an approval takes effect on the
-    next ``tools/list`` or ``tools/call`` without restarting anything. Verdicts are cached per
-    definition object until then; a pin file that cannot be parsed raises (the proxy then
-    fails closed).
-    """
-
-    def __init__(self, pins_path: str, server: str, *, principal: str = "default",
-                 default_tier: str | None = None, calls_path: str | None = None):
-        self.pins_path = pins_path
-        self.server = server
-        self.principal = principal
-        self.default_tier = default_tier
-        self.calls_path = calls_path
-        self._sig: tuple[int, int, int] | bool | None = False  # False: never read
-        self._pins: Any = None
-        self._calls: Any = None
-        self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
-        self.reloads = 0
-
-    def _refresh(self) -> None:
-        from mcp_review.core.pins import load_pins
-
-        try:
-            st = os.stat(self.pins_path)
-            sig: tuple[int, int, int] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
-        except FileNotFoundError:
-            sig = None
-        if sig == self._sig:
-            return
-        # A pin whose digest does not verify is kept aside (never trusted): its tool is withheld
-        # with the reason, the others are judged as usual.
-        self._pins = load_pins(self.pins_path, allow_unverified=True)
-        self._sig = sig
-        self._cache.clear()
-        # Recorded calls decide "broken"; they are re-read with the pins, not on every call.
-        self._calls = None
-        if self.calls_path and os.path.exists(self.calls_path):
-            from mcp_review.core.status import load_call_log
-
-            self._calls = load_call_log(self.calls_path)
-        self.reloads += 1
-
-    def instructions(self, live: Any) -> tuple[Any, str]:
-        """What the client may receive for the server's ``instructions`` (None: remove the
-        key), and why it differs from what the server sent ("" when it does not).
-
-        A server that sends none (``""``) passes as is. Otherwise only the approved text
-        passes: the same text when unchanged, the approved text in place of a changed one;
-        new, denied or unverified instructions (and a non-string value) are removed."""
-        from mcp_review.core.instructions import instructions_digest, live_text
-
-        if isinstance(live, str) and live == "":
-            return live, ""
-        self._refresh()
-        pin = self._pins.instructions.get((self.server, self.principal))
-        if (self.server, self.principal) in self._pins.unverified_instructions:
-            return None, "withheld: their pin does not verify"
-        text = live_text(live)
-        if text is None:
-            return None, "withheld: not a string"
-        if pin is None:
-            return None, "withheld: new, never approved (mcp-review approve SERVER --instructions)"
-        if not pin.approved:
-            if pin.digest == instructions_digest(text):
-                return None, "withheld: denied by the operator"
-            return None, "withheld: changed since they were denied"
-        if pin.digest == instructions_digest(text):
-            return text, ""
-        return pin.text, "changed since approved: the approved text was passed instead"
-
-    def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
-        self._refresh()
-        out: dict[str, Verdict] = {}
-        todo: list[dict[str, Any]] = []
-        for t in tools:
-            hit = self._cache.get(t["name"])
-            if hit is not None and hit[0] is t:
-                out[t["name"]] = hit[1]
-            else:
-                todo.append(t)
-        if todo:
-            for t, v in zip(todo, self._judge(todo), strict=True):
-                self._cache[t["name"]] = (t, v)
-                out[t["name"]] = v
-        return out
-
-    def _judge(self, tools: list[dict[str, Any]]) -> list[Verdict]:
-        from mcp_review.core.errors import InputError
-        from mcp_review.core.model import ToolDef
-        from mcp_review.core.policy import Outcome
-        from mcp_review.core.snapshot import ServerSnapshot
-        from mcp_review.core.status import State, server_status
-
-        verdicts: dict[int, Verdict] = {}
-        defs = []
-        for i, t in enumerate(tools):
-            try:
-                defs.append((i, ToolDef.from_wire(t, source=f"tools/list of {self.server}")))
-            except InputError as e:
-                verdicts[i] = Verdict(False, "invalid", e.detail)
-        snap = ServerSnapshot(name=self.server, principal=self.principal,
-                              tools=[d for _, d in defs])
-        _, statuses = server_status(snap, self._pins, calls=self._calls,
-                                    default_tier=self.default_tier, witnesses=False)
-        by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
-        for i, d in defs:
-            bad = self._pins.unverified.get((self.server, self.principal, d.name))
-            if bad is not None:
-                verdicts[i] = Verdict(False, "unverified pin", f"its pin does not verify: {bad[1]}")
-                continue
-            s = by_name[d.name]
-            outcome = s.policy.outcome
-            why = "; ".join(s.policy.reasons)
-            if s.state is State.PINNED or (s.state is not State.DENIED
-                                           and outcome is Outcome.AUTO_APPROVE):
-                verdicts[i] = Verdict(True, str(s.state), why)
-            elif s.state is State.DENIED or s.previously_denied:
-                verdicts[i] = Verdict(False, "denied", why or "denied by the operator")
-            else:
-                verdicts[i] = Verdict(False, f"{s.state}, {outcome}", why)
-        return [verdicts[i] for i in range(len(tools))]

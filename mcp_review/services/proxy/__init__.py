@@ -1,0 +1,37 @@
+"""Stdio proxy engine: relays JSON-RPC lines byte-for-byte, records tools/call, enforces pins.
+
+A small package: ``framing`` (lines, parsing, ids), ``process`` (the server's process group and
+the client's pipes), ``gate`` (the pin file's verdicts, cached until it changes) and ``relay``
+(both directions in one anyio task group). ``commands/proxy.py`` is its only caller."""
+
+from __future__ import annotations
+
+from mcp_review.services.proxy.framing import (
+    CHUNK,
+    MAX_LINE,
+    MAX_SAFE_ID,
+    id_keys,
+    read_line_batches,
+)
+from mcp_review.services.proxy.gate import Gate, PinGate, Verdict
+from mcp_review.services.proxy.process import STDIN_GRACE, TERM_GRACE
+from mcp_review.services.proxy.relay import (
+    CRASH_CODE,
+    EXIT_OK,
+    EXIT_SERVER_GONE,
+    FETCH_MAX_PAGES,
+    FETCH_TIMEOUT,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    PIN_POLL,
+    REFUSED_CODE,
+    WARNING_PREFIX,
+    Proxy,
+)
+
+__all__ = [
+    "CHUNK", "CRASH_CODE", "EXIT_OK", "EXIT_SERVER_GONE", "FETCH_MAX_PAGES", "FETCH_TIMEOUT",
+    "INVALID_REQUEST", "MAX_LINE", "MAX_SAFE_ID", "PARSE_ERROR", "PIN_POLL", "REFUSED_CODE",
+    "STDIN_GRACE", "TERM_GRACE", "WARNING_PREFIX", "Gate", "PinGate", "Proxy", "Verdict",
+    "id_keys", "read_line_batches",
+]

@@ -1,0 +1,236 @@
+"""The proxy's gate: which tools (and which server instructions) the client may see and call,
+judged from the pin file off the relay path and cached until the pin file changes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+SETTLE_NS = 2_000_000_000
+"""A file's timestamps tick coarsely (a few ms on Linux, up to 2 s elsewhere): a change made
+within this long of the last read may leave size, times and inode as they were, so until the
+file is older than this its bytes are compared, not only its ``stat``."""
+
+
+def _now_ns() -> int:
+    """The wall clock file timestamps are compared with."""
+    return time.time_ns()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether one tool may be listed and called, and why (for the refusal message)."""
+
+    allowed: bool
+    status: str
+    """pinned / new / changed / broken / denied / unlisted / ..."""
+    reason: str = ""
+
+
+class Gate(Protocol):
+    """Decides per tool; implementations re-read their pin file when it changed on disk.
+
+    ``check`` may block (it reads files and computes status): the relay runs it in a worker
+    thread. ``peek`` must not: it answers from the cache, or None when only ``check`` can."""
+
+    def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]: ...
+
+    def peek(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict] | None: ...
+
+
+Signature = tuple[int, int, int, int, int]
+"""(device, inode, size, mtime_ns, ctime_ns) of the pin file. ctime cannot be set back by
+``touch``/``utime``, so a rewrite that restores size and mtime still changes it."""
+
+
+class PinGate:
+    """The pin file's verdicts for one (server, principal), through ``core.status``.
+
+    Allowed: pinned, or drifted in a way the tier auto-approves. Withheld: new, denied,
+    broken, or anything the tier sends to review or blocks. The pin file is stat'ed on every
+    check and re-read when its signature (device, inode, size, mtime, ctime) changed, or, while
+    it changed too recently for its timestamps to tell, when its bytes differ from the bytes
+    judged; so an approval takes effect on the next ``tools/list`` or ``tools/call`` without
+    restarting anything. Verdicts are cached per definition object until then; a pin file that
+    cannot be read or parsed raises on every check until it can (the proxy then fails closed:
+    a stale verdict is never served).
+
+    Thread-safe: ``check`` runs in worker threads, ``peek`` on the event loop.
+    """
+
+    def __init__(self, pins_path: str, server: str, *, principal: str = "default",
+                 default_tier: str | None = None, calls_path: str | None = None):
+        self.pins_path = pins_path
+        self.server = server
+        self.principal = principal
+        self.default_tier = default_tier
+        self.calls_path = calls_path
+        self._sig: Signature | bool | None = False  # False: never read (or the last read failed)
+        self._digest: bytes | None = None
+        """sha256 of the bytes read just before the pins were parsed (None: no file)."""
+        self._settled = False
+        """The file was older than SETTLE_NS when read: its signature alone tells a change."""
+        self._pins: Any = None
+        self._calls: Any = None
+        self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
+        self._lock = threading.Lock()
+        self.reloads = 0
+
+    def _stat(self) -> Signature | None:
+        try:
+            st = os.stat(self.pins_path)
+        except FileNotFoundError:
+            return None
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+    @staticmethod
+    def _is_settled(sig: Signature | None) -> bool:
+        return sig is None or _now_ns() - max(sig[3], sig[4]) > SETTLE_NS
+
+    def _read_digest(self) -> bytes | None:
+        try:
+            with open(self.pins_path, "rb") as f:
+                return hashlib.sha256(f.read()).digest()
+        except FileNotFoundError:
+            return None
+
+    def _refresh(self) -> None:
+        """Under the lock. Raises (and forgets what it had) when the pin file cannot be read."""
+        from mcp_review.core.pins import load_pins
+
+        sig = self._stat()
+        if self._sig is not False and sig == self._sig:
+            if self._settled:
+                return
+            if self._read_digest() == self._digest:
+                self._settled = self._is_settled(sig)
+                return
+        self._sig = False
+        self._cache.clear()
+        # Bytes first, then parse: a change in between makes the digest stale, never the pins,
+        # so the next check re-reads rather than trusting what it did not judge.
+        digest = self._read_digest()
+        # A pin whose digest does not verify is kept aside (never trusted): its tool is withheld
+        # with the reason, the others are judged as usual.
+        self._pins = load_pins(self.pins_path, allow_unverified=True)
+        # Recorded calls decide "broken"; they are re-read with the pins, not on every call.
+        self._calls = None
+        if self.calls_path and os.path.exists(self.calls_path):
+            from mcp_review.core.status import load_call_log
+
+            self._calls = load_call_log(self.calls_path)
+        self._sig, self._digest, self._settled = sig, digest, self._is_settled(sig)
+        self.reloads += 1
+
+    def peek(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict] | None:
+        """The cached verdicts for ``tools`` when the pin file is unchanged since they were
+        judged (one ``stat``, no parsing), else None. Never blocks: a check in progress in a
+        worker thread is a miss."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            if self._sig is False or not self._settled:
+                return None
+            try:
+                if self._stat() != self._sig:
+                    return None
+            except OSError:
+                return None  # check() reports it
+            out: dict[str, Verdict] = {}
+            for t in tools:
+                hit = self._cache.get(t["name"])
+                if hit is None or hit[0] is not t:
+                    return None
+                out[t["name"]] = hit[1]
+            return out
+        finally:
+            self._lock.release()
+
+    def instructions(self, live: Any) -> tuple[Any, str]:
+        """What the client may receive for the server's ``instructions`` (None: remove the
+        key), and why it differs from what the server sent ("" when it does not).
+
+        A server that sends none (``""``) passes as is. Otherwise only the approved text
+        passes: the same text when unchanged, the approved text in place of a changed one;
+        new, denied or unverified instructions (and a non-string value) are removed."""
+        from mcp_review.core.instructions import instructions_digest, live_text
+
+        if isinstance(live, str) and live == "":
+            return live, ""
+        with self._lock:
+            self._refresh()
+            pins = self._pins
+        pin = pins.instructions.get((self.server, self.principal))
+        if (self.server, self.principal) in pins.unverified_instructions:
+            return None, "withheld: their pin does not verify"
+        text = live_text(live)
+        if text is None:
+            return None, "withheld: not a string"
+        if pin is None:
+            return None, "withheld: new, never approved (mcp-review approve SERVER --instructions)"
+        if not pin.approved:
+            if pin.digest == instructions_digest(text):
+                return None, "withheld: denied by the operator"
+            return None, "withheld: changed since they were denied"
+        if pin.digest == instructions_digest(text):
+            return text, ""
+        return pin.text, "changed since approved: the approved text was passed instead"
+
+
+    def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
+        with self._lock:
+            self._refresh()
+            out: dict[str, Verdict] = {}
+            todo: list[dict[str, Any]] = []
+            for t in tools:
+                hit = self._cache.get(t["name"])
+                if hit is not None and hit[0] is t:
+                    out[t["name"]] = hit[1]
+                else:
+                    todo.append(t)
+            if todo:
+                for t, v in zip(todo, self._judge(todo), strict=True):
+                    self._cache[t["name"]] = (t, v)
+                    out[t["name"]] = v
+            return out
+
+    def _judge(self, tools: list[dict[str, Any]]) -> list[Verdict]:
+        from mcp_review.core.errors import InputError
+        from mcp_review.core.model import ToolDef
+        from mcp_review.core.policy import Outcome
+        from mcp_review.core.snapshot import ServerSnapshot
+        from mcp_review.core.status import State, server_status
+
+        verdicts: dict[int, Verdict] = {}
+        defs = []
+        for i, t in enumerate(tools):
+            try:
+                defs.append((i, ToolDef.from_wire(t, source=f"tools/list of {self.server}")))
+            except InputError as e:
+                verdicts[i] = Verdict(False, "invalid", e.detail)
+        snap = ServerSnapshot(name=self.server, principal=self.principal,
+                              tools=[d for _, d in defs])
+        _, statuses = server_status(snap, self._pins, calls=self._calls,
+                                    default_tier=self.default_tier, witnesses=False)
+        by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
+        for i, d in defs:
+            bad = self._pins.unverified.get((self.server, self.principal, d.name))
+            if bad is not None:
+                verdicts[i] = Verdict(False, "unverified pin", f"its pin does not verify: {bad[1]}")
+                continue
+            s = by_name[d.name]
+            outcome = s.policy.outcome
+            why = "; ".join(s.policy.reasons)
+            if s.state is State.PINNED or (s.state is not State.DENIED
+                                           and outcome is Outcome.AUTO_APPROVE):
+                verdicts[i] = Verdict(True, str(s.state), why)
+            elif s.state is State.DENIED or s.previously_denied:
+                verdicts[i] = Verdict(False, "denied", why or "denied by the operator")
+            else:
+                verdicts[i] = Verdict(False, f"{s.state}, {outcome}", why)
+        return [verdicts[i] for i in range(len(tools))]

@@ -1,0 +1,338 @@
+"""The proxy package's structure: cancellation propagates and leaves nothing behind, nothing
+swallows it, and the gate's judgement is cached off the relay path until the pin file changes.
+
+The relay runs in this process (``Proxy.run`` on two real pipes) so the test can see its tasks
+and threads; the server is a real subprocess (``tests/servers/proxy_raw.py``)."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from servers.proxy_harness import RAW, alive, wait_gone
+
+import mcp_review.services.proxy as proxy_pkg
+from mcp_review.core.errors import InputError
+from mcp_review.core.model import ToolDef
+from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
+from mcp_review.services.proxy import REFUSED_CODE, PinGate, Proxy
+from mcp_review.services.proxy import gate as gate_mod
+
+pytestmark = pytest.mark.slow
+
+ECHO = {"name": "echo", "description": "echo text",
+        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
+
+
+def _pins_with(path: Path, tool: dict, decision: Decision) -> bytes:
+    """The bytes of a pin file holding ``tool`` with ``decision`` (written, then read back)."""
+    if path.exists():
+        path.unlink()
+    pf = load_pins(str(path))
+    pf.decide(make_pin("srv", ToolDef.from_wire(tool), decision, by="test"))
+    save_pins(pf, str(path))
+    return path.read_bytes()
+
+
+class InProcess:
+    """``Proxy.run`` in this event loop on two pipes; the test is the client."""
+
+    def __init__(self, tmp: Path, proxy: Proxy):
+        self.proxy = proxy
+        self.c2p_r, self.c2p_w = os.pipe()  # client -> proxy stdin
+        self.p2c_r, self.p2c_w = os.pipe()  # proxy stdout -> client
+        self.replies = os.fdopen(self.p2c_r, "rb")
+        self.rc: int | None = None
+        self.returned = False
+        self.disconnected = False
+
+    async def run(self) -> None:
+        self.rc = await self.proxy.run(self.c2p_r, self.p2c_w)
+        self.returned = True  # not reached when the run was cancelled
+
+    def send(self, obj: Any) -> None:
+        os.write(self.c2p_w, json.dumps(obj).encode() + b"\n")
+
+    async def recv(self) -> Any:
+        with anyio.fail_after(30):
+            line = await anyio.to_thread.run_sync(self.replies.readline)
+        assert line, "the proxy closed its stdout"
+        return json.loads(line)
+
+    async def initialize(self) -> None:
+        self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                   "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                              "clientInfo": {"name": "test", "version": "0"}}})
+        assert (await self.recv())["id"] == 0
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    async def hanging_call(self) -> None:
+        """A ``tools/call`` the server never answers, in flight: the ``ping`` sent after it is
+        answered, and the server reads its stdin in order."""
+        self.send({"jsonrpc": "2.0", "id": "hang", "method": "tools/call",
+                   "params": {"name": "hang", "arguments": {}}})
+        self.send({"jsonrpc": "2.0", "id": "after", "method": "ping"})
+        assert (await self.recv())["id"] == "after"
+
+    def disconnect(self) -> None:
+        if not self.disconnected:
+            os.close(self.c2p_w)
+            self.disconnected = True
+
+    def close(self) -> None:
+        self.disconnect()
+        for fd in (self.c2p_r, self.p2c_w):
+            os.close(fd)
+        self.replies.close()
+
+
+def _stubborn_proxy(tmp: Path, **kw: Any) -> tuple[Proxy, Path]:
+    """A proxy in front of the worst server: ignores stdin EOF and SIGTERM, has a child."""
+    pidfile = tmp / "pids"
+    env = {**os.environ, "PROXY_PID_FILE": str(pidfile), "PROXY_CHILD": "1",
+           "PROXY_STUBBORN": "1"}
+    diag = open(tmp / "proxy.log", "a")
+    return Proxy(RAW, name="proxy_raw", env=env, diag=diag,
+                 server_log=str(tmp / "server.log"), **kw), pidfile
+
+
+def _other_tasks(before: set[asyncio.Task[Any]]) -> set[asyncio.Task[Any]]:
+    return {t for t in asyncio.all_tasks() if t not in before and not t.done()}
+
+
+async def test_client_disconnect_mid_call_cancels_the_relay_and_leaves_nothing(tmp_path: Path):
+    proxy, pidfile = _stubborn_proxy(tmp_path)
+    io = InProcess(tmp_path, proxy)
+    before = set(asyncio.all_tasks())
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(io.run)
+            await io.initialize()
+            server_pid, child_pid = map(int, pidfile.read_text().split())
+            assert alive(server_pid) and alive(child_pid)
+            # A call the server never answers, then the client goes away mid-call.
+            await io.hanging_call()
+            assert not io.returned
+            io.disconnect()
+        # The task group returned: the relay ended by itself on the client's EOF.
+        assert io.returned and io.rc == 0
+        assert wait_gone([server_pid, child_pid], 5) == []
+        assert _other_tasks(before) == set(), "a task of the relay outlived it"
+    finally:
+        io.close()
+
+
+async def test_cancelling_the_proxy_mid_call_propagates_and_kills_the_server(tmp_path: Path):
+    proxy, pidfile = _stubborn_proxy(tmp_path)
+    io = InProcess(tmp_path, proxy)
+    before = set(asyncio.all_tasks())
+    try:
+        with anyio.CancelScope() as outer:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(io.run)
+                await io.initialize()
+                server_pid, child_pid = map(int, pidfile.read_text().split())
+                await io.hanging_call()
+                outer.cancel()  # the caller gives up while the call is in flight
+                await anyio.sleep_forever()
+        # The cancellation went through Proxy.run (nothing swallowed it: run never returned)
+        # and reached this scope; the server group was killed on the way out.
+        assert outer.cancelled_caught
+        assert not io.returned and io.rc is None
+        assert wait_gone([server_pid, child_pid], 5) == []
+        assert _other_tasks(before) == set()
+    finally:
+        io.close()
+
+
+def _suppressions(tree: ast.AST) -> list[str]:
+    """Every place a handler could swallow a cancellation: ``except BaseException``, a bare
+    ``except:``, ``contextlib.suppress(BaseException | CancelledError | ...)``, and
+    ``gather(..., return_exceptions=True)``."""
+    cancel_names = {"BaseException", "CancelledError", "Cancelled", "KeyboardInterrupt",
+                    "GeneratorExit", "SystemExit", "get_cancelled_exc_class"}
+
+    def names(node: ast.AST | None) -> set[str]:
+        out: set[str] = set()
+        for n in ast.walk(node) if node is not None else ():
+            if isinstance(n, ast.Name):
+                out.add(n.id)
+            elif isinstance(n, ast.Attribute):
+                out.add(n.attr)
+        return out
+
+    found = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ExceptHandler):
+            if n.type is None or names(n.type) & cancel_names:
+                found.append(f"line {n.lineno}: except {ast.unparse(n.type) if n.type else ''}")
+        elif isinstance(n, ast.Call):
+            fn = ast.unparse(n.func)
+            if fn.endswith("suppress") and any(names(a) & cancel_names for a in n.args):
+                found.append(f"line {n.lineno}: {ast.unparse(n)}")
+            if any(k.arg == "return_exceptions" for k in n.keywords):
+                found.append(f"line {n.lineno}: {ast.unparse(n)}")
+    return found
+
+
+def test_the_proxy_package_never_suppresses_cancellation():
+    pkg = Path(proxy_pkg.__file__).parent
+    files = sorted(pkg.glob("*.py"))
+    assert {f.name for f in files} >= {"__init__.py", "framing.py", "gate.py", "process.py",
+                                       "relay.py"}
+    for f in files:
+        text = f.read_text()
+        assert "BaseException" not in text, f.name
+        assert _suppressions(ast.parse(text)) == [], f.name
+    # The checker itself finds each form it looks for.
+    planted = ("try:\n    pass\nexcept BaseException:\n    pass\n"
+               "try:\n    pass\nexcept:\n    pass\n"
+               "with contextlib.suppress(asyncio.CancelledError):\n    pass\n"
+               "asyncio.gather(a, return_exceptions=True)\n")
+    assert len(_suppressions(ast.parse(planted))) == 4
+
+
+# The gate -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("settled", [False, True], ids=["just-written", "settled"])
+def test_a_pin_file_rewritten_in_place_is_seen_by_the_next_check(tmp_path: Path,
+                                                                 monkeypatch: Any,
+                                                                 settled: bool):
+    """The attacker's test: between two calls the pin file is rewritten in place (same inode)
+    to the same size, and its mtime is set back. The second call sees the new decision."""
+    pins = tmp_path / "mcp-pins.toml"
+    denied = _pins_with(pins, ECHO, Decision.DENIED)
+    approved = _pins_with(pins, ECHO, Decision.APPROVED)
+    width = max(len(denied), len(approved))
+    denied += b"#" * (width - len(denied))
+    approved += b"#" * (width - len(approved))
+    pins.write_bytes(approved)
+    if settled:
+        # As if the file had been written long ago: its signature alone is trusted.
+        real = gate_mod._now_ns
+        monkeypatch.setattr(gate_mod, "_now_ns", lambda: real() + 60 * 10**9)
+    gate = PinGate(str(pins), "srv")
+    tool = dict(ECHO)
+    assert gate.check([tool])["echo"].allowed
+    st = os.stat(pins)
+    if settled:
+        _wait_for_a_new_ctime(tmp_path, st.st_ctime_ns)
+    with open(pins, "r+b") as f:
+        f.write(denied)
+    os.utime(pins, ns=(st.st_atime_ns, st.st_mtime_ns))
+    st2 = os.stat(pins)
+    # What the old (mtime, size, inode) signature saw: nothing.
+    assert (st2.st_mtime_ns, st2.st_size, st2.st_ino) == (st.st_mtime_ns, st.st_size, st.st_ino)
+    v = gate.check([tool])["echo"]
+    assert not v.allowed and v.status == "denied"
+
+
+def _wait_for_a_new_ctime(tmp: Path, ctime_ns: int) -> None:
+    """ctime has a coarse clock: wait until a write would stamp a different one, as it would
+    between two real calls long after the file was written."""
+    probe = tmp / "ctime.probe"
+    while True:
+        probe.write_bytes(b"")
+        if os.stat(probe).st_ctime_ns != ctime_ns:
+            return
+        time.sleep(0.005)
+
+
+def test_an_unchanged_pin_file_is_judged_once_and_served_from_the_cache(tmp_path: Path,
+                                                                       monkeypatch: Any):
+    pins = tmp_path / "mcp-pins.toml"
+    _pins_with(pins, ECHO, Decision.APPROVED)
+    real = gate_mod._now_ns
+    monkeypatch.setattr(gate_mod, "_now_ns", lambda: real() + 60 * 10**9)
+    gate = PinGate(str(pins), "srv")
+    judged: list[int] = []
+    judge = gate._judge
+
+    def counting(tools: list[dict[str, Any]]) -> Any:
+        judged.append(len(tools))
+        return judge(tools)
+
+    gate._judge = counting  # type: ignore[method-assign]
+    tool = dict(ECHO)
+    assert gate.peek([tool]) is None  # never judged: only check() can answer
+    first = gate.check([tool])
+    for _ in range(5):
+        assert gate.check([tool]) == first
+        assert gate.peek([tool]) == first
+    assert (judged, gate.reloads) == ([1], 1)
+    # A new definition object of the same tool is judged afresh (the server re-listed it).
+    assert gate.peek([dict(ECHO)]) is None
+    gate.check([dict(ECHO)])
+    assert (judged, gate.reloads) == ([1, 1], 1)
+
+
+def test_a_pin_file_that_stops_parsing_fails_closed_on_every_check(tmp_path: Path):
+    pins = tmp_path / "mcp-pins.toml"
+    good = _pins_with(pins, ECHO, Decision.APPROVED)
+    gate = PinGate(str(pins), "srv")
+    tool = dict(ECHO)
+    assert gate.check([tool])["echo"].allowed
+    pins.write_bytes(b"version = [[[ not toml\n")
+    for _ in range(3):  # never the stale verdict, however often it is asked
+        with pytest.raises(InputError):
+            gate.check([tool])
+        assert gate.peek([tool]) is None
+    pins.write_bytes(good)
+    assert gate.check([tool])["echo"].allowed
+
+
+async def test_the_relay_judges_in_a_worker_thread_and_follows_the_pin_file(tmp_path: Path):
+    """Through the in-process relay: the pin file is parsed off the event loop's thread; a
+    denial between two calls refuses the second; a pin file that stops parsing withholds."""
+    pins = tmp_path / "mcp-pins.toml"
+    tools_file = tmp_path / "tools.json"
+    tools_file.write_text(json.dumps([ECHO]))
+    approved = _pins_with(pins, ECHO, Decision.APPROVED)
+    gate = PinGate(str(pins), "srv")
+    parsed_on: list[threading.Thread] = []
+    refresh = gate._refresh
+
+    def spy() -> None:
+        parsed_on.append(threading.current_thread())
+        refresh()
+
+    gate._refresh = spy  # type: ignore[method-assign]
+    env = {**os.environ, "PROXY_TOOLS_FILE": str(tools_file)}
+    proxy = Proxy(RAW, name="srv", env=env, gate=gate, diag=open(tmp_path / "proxy.log", "a"))
+    io = InProcess(tmp_path, proxy)
+    loop_thread = threading.current_thread()
+
+    async def call(i: int) -> Any:
+        io.send({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                 "params": {"name": "echo", "arguments": {"text": "hi"}}})
+        return await io.recv()
+
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(io.run)
+            await io.initialize()
+            io.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+            assert [t["name"] for t in (await io.recv())["result"]["tools"]] == ["echo"]
+            assert "result" in await call(2)
+            _pins_with(pins, ECHO, Decision.DENIED)
+            err = (await call(3))["error"]
+            assert err["code"] == REFUSED_CODE and err["data"]["status"] == "denied"
+            pins.write_bytes(approved)
+            assert "result" in await call(4)
+            pins.write_bytes(b"version = [[[ not toml\n")
+            err = (await call(5))["error"]
+            assert err["code"] == REFUSED_CODE and err["data"]["status"] == "error"
+            io.disconnect()
+        assert io.rc == 0
+    finally:
+        io.close()
+    assert parsed_on and loop_thread not in parsed_on
