@@ -336,3 +336,23 @@ async def test_the_relay_judges_in_a_worker_thread_and_follows_the_pin_file(tmp_
     finally:
         io.close()
     assert parsed_on and loop_thread not in parsed_on
+
+
+def test_services_share_transport_through_public_names_only():
+    """fetch, watch, rerun and the proxy meet in ``services.transport``; none of them imports
+    a private name from another services module."""
+    root = Path(proxy_pkg.__file__).parents[1]
+    private: list[str] = []
+    users = [root / f"{m}.py" for m in ("fetch", "watch", "rerun", "transport")]
+    for f in [*users, *sorted((root / "proxy").glob("*.py"))]:
+        for n in ast.walk(ast.parse(f.read_text())):
+            if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("mcp_review.services"):
+                own = ".".join(f.relative_to(root.parents[1]).with_suffix("").parts)
+                if own.startswith(n.module or "") or (n.module or "").startswith(own):
+                    continue  # a module of the same package
+                private += [f"{f.name}: {n.module}.{a.name}" for a in n.names
+                            if a.name.startswith("_")]
+    assert private == []
+    watch = ast.parse((root / "watch.py").read_text())
+    sources = {n.module for n in ast.walk(watch) if isinstance(n, ast.ImportFrom)}
+    assert "mcp_review.services.transport" in sources

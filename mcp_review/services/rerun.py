@@ -289,9 +289,9 @@ async def _live_tools(client: Any) -> dict[str, Any]:
 
 
 def _connect_errors(e: BaseException, cfg: Any) -> str:
-    from mcp_review.services.fetch import _Probe, classify
+    from mcp_review.services.transport import Probe, classify
 
-    kind, message = classify(e, cfg, _Probe())
+    kind, message = classify(e, cfg, Probe())
     return cfg.scrub(f"{kind}: {message}")
 
 

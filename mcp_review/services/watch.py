@@ -23,15 +23,15 @@ from typing import Any
 
 from mcp_review.core.snapshot import ServerSnapshot
 from mcp_review.services.config import DEFAULT_MAX_PAGES, DEFAULT_MAX_TOOLS, ServerConfig
-from mcp_review.services.fetch import (
-    _open_errlog,
-    _Probe,
-    _stderr_tail,
+from mcp_review.services.fetch import list_all_tools
+from mcp_review.services.transport import (
+    Probe,
     classify,
     connect,
-    list_all_tools,
+    open_errlog,
     scrub_json,
     server_info_of,
+    stderr_tail,
 )
 
 _log = logging.getLogger(__name__)
@@ -81,8 +81,8 @@ async def watch_server(
                     pass
             await anyio.lowlevel.checkpoint()
 
-        probe = _Probe()
-        errlog = _open_errlog(cfg, log_dir)
+        probe = Probe()
+        errlog = open_errlog(cfg, log_dir)
         try:
             # One scope around the whole connection (a scope must not close before the
             # Client's own task group): a connect deadline first, lifted once connected.
@@ -97,7 +97,7 @@ async def watch_server(
                 raise TimeoutError
         except Exception as e:  # cancellation propagates; everything else is reported
             kind, message = classify(e, cfg, probe)
-            tail = _stderr_tail(errlog, scrub=cfg.scrub)
+            tail = stderr_tail(errlog, scrub=cfg.scrub)
             if tail and kind in ("exited", "timed-out", "protocol-error"):
                 message += f"; stderr: {tail}"
             snap = ServerSnapshot(name=cfg.name, principal=cfg.principal,

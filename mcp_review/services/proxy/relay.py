@@ -168,7 +168,7 @@ class Proxy:
         swallowed); on the way out the server's group is killed, as on an internal error."""
         err: Any = asyncio.subprocess.DEVNULL
         if self.server_log:
-            from mcp_review.services.fetch import STDERR_FILE_CAP, ServerStderr, open_stderr_log
+            from mcp_review.services.transport import STDERR_FILE_CAP, ServerStderr, open_stderr_log
 
             # Bounded like fetch's logs: half the file cap per session, rotated before it.
             cap = STDERR_FILE_CAP // 2
