@@ -140,6 +140,30 @@ def test_waiver_is_in_status_and_diff_too(work, capsys):
     assert "policy (tiered): waived" in out
 
 
+def test_waiver_without_digest_honours_nothing_and_names_the_digest_to_add(work, capsys):
+    """The issue's own example has no digest: it loads (so `diff` and `status` still run to
+    find the digest), waives nothing, and the report prints the served digest; pasting that
+    line in makes it honoured."""
+    t = narrowed()
+    snap = write(work / "v2.json", with_tool(V1, t))
+    unbound = "".join(ln + "\n" for ln in waiver(t).splitlines() if not ln.startswith("digest"))
+    (work / "mcp-review.toml").write_text(unbound)
+    rc, out, _ = check(capsys, "--from-snapshot", snap)
+    assert rc == 1 and "[waived" not in out
+    want = f'add digest = "{digest(t)}" (the definition served now)'
+    assert want in out
+    rc, out, _ = check(capsys, "--from-snapshot", snap, "--format", "json")
+    doc = json.loads(out)
+    assert doc["waivers"][0]["state"] == "unbound" and doc["waivers"][0]["digest"] is None
+    assert doc["tools"][0]["fails_gate"] is True
+    rc, out, _ = check(capsys, "--from-snapshot", snap, "--format", "sarif")
+    assert not any(r.get("suppressions") for r in json.loads(out)["runs"][0]["results"])
+    assert main(["diff", "files", "delete_file", "--snapshot", snap, "-q"]) == 0
+    assert f"live:   {digest(t)}" in capsys.readouterr().out
+    (work / "mcp-review.toml").write_text(unbound + f'digest = "{digest(t)}"\n')
+    assert check(capsys, "--from-snapshot", snap)[0] == 0
+
+
 def test_expired_waiver_fails_again_and_says_so(work, capsys):
     t = narrowed()
     snap = write(work / "v2.json", with_tool(V1, t))
@@ -294,7 +318,8 @@ def test_rule_class_override_promotes_to_breaking(work, capsys):
      'reason = "x"\nuntil = "2099-01-01"\ndigest = "sha256:' + "0" * 64 + '"\n', 4,
      "cannot be waived"),
     ('[[ignore]]\nserver = "files"\ntool = "t"\nrule = "enum-narrowed"\nreason = "x"\n'
-     'until = "2099-01-01"\n', 1, "'digest' must be a non-empty string: the served definition"),
+     'until = "2099-01-01"\ndigest = ""\n', 7,
+     "'digest' must be a non-empty string: the served definition"),
     ('[[ignore]]\nserver = "files"\ntool = "t"\nrule = "enum-narrowed"\nreason = "x"\n'
      'until = "soon"\ndigest = "sha256:' + "0" * 64 + '"\n', 6, "'until' must be a date"),
     ('[[ignore]]\nserver = "files"\ntool = "t"\nrule = "enum-narrowed"\nuntil = 2099-01-01\n'

@@ -11,7 +11,8 @@
     rule = "enum-narrowed"
     reason = "no client sends csv"
     until = "2027-01-31"               # inclusive, UTC
-    digest = "sha256:…"                # the served definition the waiver is for
+    digest = "sha256:…"                # the served definition the waiver is for (required to
+                                       # honour it; a report without it prints the one to add)
 
 Both govern the **gate** (``check``, ``status``, ``diff``, the app); they are applied to a
 computed :class:`~mcp_review.core.status.StatusReport` by :func:`govern`. The proxy never
@@ -76,7 +77,9 @@ class Waiver:
     rule: str
     reason: str
     until: dt.date
-    digest: str
+    digest: str | None
+    """None until the team adds it: the waiver is then reported ``unbound`` with the served
+    digest to paste, and honours nothing (a waiver must name the definition it accepts)."""
     principal: str | None = None
     line: int | None = None
     """Where the ``[[ignore]]`` table starts in the config (reports point at it)."""
@@ -97,7 +100,8 @@ class WaiverUse:
 
     waiver: Waiver
     state: str = "unused"
-    """``honoured`` · ``expired`` (past ``until``) · ``reopened`` (the definition changed since
+    """``honoured`` · ``unbound`` (no ``digest`` yet: the message names the served one) ·
+    ``expired`` (past ``until``) · ``reopened`` (the definition changed since
     it was waived) · ``trust`` (the rule's changes here carry text the model reads) ·
     ``unused`` (no such change on a served tool)."""
     pointers: list[str] = field(default_factory=list)
@@ -110,9 +114,12 @@ class WaiverUse:
         until = w.until.isoformat()
         return {
             "honoured": f"waived until {until}: {w.reason}",
+            "unbound": (f"waiver of {w.rule} not applied: it names no definition; to waive "
+                        f"this one add digest = \"{self.live_digest or ''}\" (the definition "
+                        "served now) to its [[ignore]]"),
             "expired": f"waiver expired on {until} (it said: {w.reason})",
             "reopened": (f"waiver of {w.rule} no longer applies: the definition changed since "
-                         f"it was waived ({w.digest[:19]}…, now {(self.live_digest or '')[:19]}…)"
+                         f"it was waived ({(w.digest or '')[:19]}…, now {(self.live_digest or '')[:19]}…)"
                          "; review again"),
             "trust": (f"waiver of {w.rule} not applied: the change brings in text the model "
                       "reads (trust axis)"),
@@ -173,6 +180,8 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
     vals: dict[str, str] = {}
     for k in ("server", "tool", "rule", "reason", "digest"):
         v = raw.get(k)
+        if k == "digest" and v is None:
+            continue  # reported as unbound, with the served digest to add (honours nothing)
         if not isinstance(v, str) or not v.strip():
             hint = ""
             if k == "digest":
@@ -191,8 +200,8 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
             f"[[ignore]]: rule {vals['rule']!r} is on the trust axis (text, hidden characters, "
             "annotations): it cannot be waived; review the change and approve it instead",
             "rule")
-    digest = vals["digest"]
-    if not (digest.startswith("sha256:") and len(digest) == 71
+    digest = vals.get("digest")
+    if digest is not None and not (digest.startswith("sha256:") and len(digest) == 71
             and all(c in "0123456789abcdef" for c in digest[7:])):
         raise GateConfigError("[[ignore]]: 'digest' must be a full \"sha256:<64 hex>\" digest",
                               "digest")
@@ -264,7 +273,9 @@ def govern(report: Any, gate: GateConfig, *, today: dt.date | None = None) -> li
                 continue
             u.live_digest = t.live_digest
             u.pointers = [changes[i].pointer for i in hits]
-            if u.waiver.digest != t.live_digest:
+            if u.waiver.digest is None:
+                u.state = "unbound"
+            elif u.waiver.digest != t.live_digest:
                 u.state = "reopened"
             elif today > u.waiver.until:
                 u.state = "expired"

@@ -12,7 +12,7 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
                  "denied": n, "auto-approve": n, "review": n, "block": n, "waived": n},
       "applied": ["server/principal/tool", ...],   // auto-approvals written (status --apply)
       "waivers"?: [{"server", "principal", "tool", "rule", "reason", "until", "digest", "line",
-                    "state": "honoured" | "expired" | "reopened" | "trust" | "unused",
+                    "state": "honoured" | "unbound" | "expired" | "reopened" | "trust" | "unused",
                     "pointers": [...], "message"}],   // [[ignore]] in the config (core/gate.py)
       "servers": [
         {"server": "github", "principal": "default", "tier": "tiered",
