@@ -59,12 +59,16 @@ def run(args: argparse.Namespace) -> int:
         say(f"{path}: no pin file yet (nothing to verify)")
     else:
         n = len(pins.pins)
+        if pins.instructions:  # their digests are verified on read like the tools'
+            n_text = f"{n} pin(s) and {len(pins.instructions)} server instructions pin(s)"
+        else:
+            n_text = f"{n} pin(s)"
         canonical = pins.to_bytes()
         if canonical == pins.read_bytes:
-            say(f"{path}: ok: {n} pin(s), every digest matches its definition, canonical form")
+            say(f"{path}: ok: {n_text}, every digest matches its definition, canonical form")
         elif args.fix:
             save_pins(pins, path)
-            say(f"{path}: rewritten in canonical form ({n} pin(s), decisions unchanged)")
+            say(f"{path}: rewritten in canonical form ({n_text}, decisions unchanged)")
         elif pins.version < VERSION:
             print(f"{path}: pin file version {pins.version}: every digest matches; run "
                   f"`mcp-review verify --fix` to rewrite it as version {VERSION} (definitions "
