@@ -183,6 +183,15 @@ def test_keep_running_carries_only_approved_definitions_and_fails_closed():
     # A later decision without --candidate drops what was kept.
     assert ALSO_KEY not in keep_running(make_pin("files", new, Decision.APPROVED, by="t"),
                                         kept, candidate=False).extra
+    # ... unless the running version still serves it (a fetch of the running server lists it).
+    again = keep_running(make_pin("files", new, Decision.APPROVED, by="t"), kept,
+                         candidate=False, served={old.digest})
+    assert also_digests(again) == {old.digest}
+    assert ALSO_KEY not in keep_running(make_pin("files", new, Decision.APPROVED, by="t"), kept,
+                                        candidate=False, served={new.digest}).extra
+    # A denial made without --candidate denies the tool: nothing stays approved beside it.
+    assert ALSO_KEY not in keep_running(make_pin("files", new, Decision.DENIED, by="t"), kept,
+                                        candidate=False, served={old.digest}).extra
     denied = make_pin("files", old, Decision.DENIED, by="t")
     assert ALSO_KEY not in keep_running(pin, denied, candidate=True).extra
     # Entries that do not parse, or define another tool, approve nothing.
@@ -191,6 +200,37 @@ def test_keep_running_carries_only_approved_definitions_and_fails_closed():
     other = json.dumps(V1[1])
     forged = dataclasses.replace(kept, extra={ALSO_KEY: ["{not json", other, 7]})
     assert also_digests(forged) == set()
+
+
+def test_a_denial_from_the_pin_file_alone_denies_the_running_version_too(tmp_path: Path):
+    """`deny` with the server down turns the pin into a denial (with_decision): a definition
+    an upgrade preview kept approved beside it must not stay approved (the status of the
+    running version's definition is computed from the file read back)."""
+    from mcp_review.core.candidate import keep_running
+    from mcp_review.core.model import ToolDef
+    from mcp_review.core.pins import Decision, make_pin, save_pins, with_decision
+    from mcp_review.core.snapshot import parse_snapshot
+    from mcp_review.core.status import State, compute_status
+
+    old, new = ToolDef.from_wire(V1[0]), ToolDef.from_wire(V2[0])
+    path = tmp_path / "mcp-pins.toml"
+    pf = load_pins(str(path))
+    pf.decide(keep_running(make_pin("files", new, Decision.APPROVED, by="t"),
+                           make_pin("files", old, Decision.APPROVED, by="t"), candidate=True))
+    save_pins(pf, str(path))
+    running = parse_snapshot({"format": "mcp-review-snapshot", "version": 1, "servers": {
+        "files": {"principal": "default", "tools": [V1[0]], "error": None}}})
+
+    def state() -> State:
+        (t,) = compute_status(running, load_pins(str(path))).tools
+        return t.state
+
+    assert state() is State.PINNED  # kept beside the candidate's approval
+    pf = load_pins(str(path))
+    pf.decide(with_decision(pf.get("files", "default", "read_file"), Decision.DENIED, by="t"))
+    save_pins(pf, str(path))
+    assert ALSO_KEY not in load_pins(str(path)).get("files", "default", "read_file").extra
+    assert state() is not State.PINNED
 
 
 @pytest.fixture
@@ -261,3 +301,69 @@ def test_proxy_relays_both_approved_versions_and_nothing_else(tmp_path: Path, se
         listed = c.request("tools/list")["result"]["tools"]
         assert listed == ([tool_def] if relayed else [])
         assert c.close() == 0
+
+
+def _also(root: Path, tool: str = "read_file") -> list[dict]:
+    pin = load_pins(str(root / "mcp-pins.toml")).get("files", "default", tool)
+    return [json.loads(t) for t in pin.extra.get(ALSO_KEY, [])]
+
+
+def _switch(root: Path, version: str) -> None:
+    """The config's running version becomes ``version`` (the candidate table is kept)."""
+    text = (root / "mcp-review.toml").read_text()
+    head, cand = text.split("\n[servers.files.candidate]")
+    head = head.replace('"v1"]', f'"{version}"]').replace('"v2"]', f'"{version}"]')
+    (root / "mcp-review.toml").write_text(head + "\n[servers.files.candidate]" + cand)
+
+
+@pytest.mark.slow
+def test_pin_and_deny_candidate_keep_the_running_approval_until_it_is_no_longer_served(
+        project: Path, capsys):
+    """deny --candidate and pin --candidate land under the server's name and keep the running
+    version's approval; a later baseline made without --candidate keeps it while the running
+    server still lists it, and drops it once a fetch of the running server no longer does."""
+    assert main(["pin", "--yes", "-q"]) == 0
+
+    # Deny the candidate's read_file: the running version's stays approved beside the denial.
+    assert main(["deny", "files", "read_file", "--candidate", "-q"]) == 0
+    assert _launches(project)[-1] == "v2"
+    pin = load_pins("mcp-pins.toml").get("files", "default", "read_file")
+    assert not pin.approved and json.loads(pin.definition) == V2[0]
+    assert _also(project) == [V1[0]]
+    rc, out = _run(capsys, "check", "-q")
+    assert rc == 0 and "PASS: 2 pinned" in out, out
+    rc, out = _run(capsys, "check", "-q", "--candidate")
+    assert "DENIED   files/read_file" in out and "1 denied" in out, out  # withheld, as denied
+
+    # Baseline the candidate (--yes: its read_file is a breaking change, previously denied
+    # needs --force): the candidate's definition approved, the running one kept.
+    rc, out = _run(capsys, "pin", "--candidate", "--yes", "--force")
+    assert rc == 0, out
+    assert _launches(project)[-1] == "v2"
+    pin = load_pins("mcp-pins.toml").get("files", "default", "read_file")
+    assert pin.approved and json.loads(pin.definition) == V2[0]
+    assert _also(project) == [V1[0]]
+    assert main(["check", "-q", "--candidate"]) == 0
+    assert main(["check", "-q"]) == 0
+
+    # A baseline without --candidate while v1 still runs: v1 still lists read_file as pinned
+    # beside the candidate's approval, so nothing is dropped (not one byte written).
+    before = (project / "mcp-pins.toml").read_bytes()
+    rc, out = _run(capsys, "pin")
+    assert rc == 0, out
+    assert _launches(project)[-1] == "v1"
+    assert (project / "mcp-pins.toml").read_bytes() == before
+    assert _also(project) == [V1[0]]
+
+    # The config switched to v2: the running server no longer lists v1's read_file, so the
+    # next baseline ends that approval (audited), and a server serving v1 again is reviewed.
+    _switch(project, "v2")
+    rc, out = _run(capsys, "pin")
+    assert rc == 0, out
+    assert _launches(project)[-1] == "v2"
+    assert _also(project) == []
+    audit = (project / "mcp-pins.audit.jsonl").read_text().splitlines()
+    assert "no longer served by the running version" in audit[-1]
+    _switch(project, "v1")
+    rc, out = _run(capsys, "check", "-q")
+    assert rc == 1 and "BROKEN   files/read_file" not in out and "files/read_file" in out, out

@@ -6,6 +6,11 @@ config, the server is down, the tool is gone), an existing pin is turned into a 
 definition, so a tool can be denied while its server is down. A denied tool stays denied
 while its digest is unchanged; when it changes it shows as changed (previously denied) and is
 never approved automatically.
+
+``--candidate`` denies the definition the server's ``[servers.NAME.candidate]`` serves, under
+the server's name; the running version's approved definition stays approved beside the denial
+while the running version serves it (core/candidate.py). Without ``--candidate`` a denial
+denies the tool: nothing stays approved beside it.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import sys
 
 from mcp_review import exitcodes
 from mcp_review.commands import _pinning
-from mcp_review.services.inputs import add_config_args, add_pins_option
+from mcp_review.services.inputs import add_candidate_option, add_config_args, add_pins_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -26,6 +31,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="deny the server's instructions (pinned per server and principal, "
                         "like a tool description) instead of a tool")
     add_config_args(p, server_option=False)
+    add_candidate_option(p)
     p.add_argument("--snapshot", default=None, metavar="FILE",
                    help="saved tool lists holding the definition to deny (default: fetch the "
                         "configured server; the pin file alone when none is configured)")
@@ -55,7 +61,15 @@ def run(args: argparse.Namespace) -> int:
     elif inp.config is not None and any(s.name == args.server for s in inp.config.servers):
         inp.only = [args.server]  # a denial needs only this server's definition
         snap = inp.snapshot()
+    candidate = args.server in inp.candidates
+    if getattr(args, "candidate", False) and not candidate:
+        raise InputError(f"--candidate: server {args.server!r} names no candidate "
+                         "([servers.NAME.candidate] in the config)")
     if args.instructions:
+        if candidate:
+            raise InputError("--candidate cannot decide server instructions: one text is "
+                             "approved per server, and the running version's would be "
+                             "withheld; decide the candidate's after the switch")
         return _pinning.decide_instructions(args, inp, snap, "denied")
     pin = None
     live = None
@@ -80,9 +94,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)} "
                   "is already denied with this definition; nothing written")
             return exitcodes.PASS
+        from mcp_review.core.candidate import keep_running
+
         pin = make_pin(args.server, live, Decision.DENIED, principal=srv.principal,
                        by=args.by, note=args.note, server_version=srv.server_version,
                        protocol_version=srv.protocol_version)
+        # --candidate: the running version's approval stays beside the candidate's denial.
+        pin = keep_running(pin, old, candidate=candidate)
+    elif candidate:
+        raise InputError(f"--candidate: tool {args.tool!r} is not served by the candidate of "
+                         f"{args.server!r} (or it could not be read); nothing denied")
     else:
         pinned = [k[2] for k in pins.pins if k[0] == args.server]
         tool = find_name(args.tool, pinned)

@@ -12,7 +12,14 @@ a blanket approval:
   unless ``--force``.
 
 Unchanged pins are left as they are (no churn). Pins of approved tools a server no longer
-serves are dropped (the baseline is what is served now; a returning tool is new and reviewed).
+serves are dropped (the baseline is what is served now; a returning tool is new and reviewed),
+and so are the running version's definitions an upgrade preview kept approved once the running
+version no longer serves them (core/candidate.py).
+
+``--candidate`` baselines each server's ``[servers.NAME.candidate]`` under the server's name:
+approvals keep the running version's beside them, nothing is dropped for a tool the candidate
+does not serve (the running version may still serve it), and the candidate's server
+instructions are held back (the running version's stay approved until the switch).
 Every approval is printed with its class. Exit 0 when everything served is pinned (or kept
 denied), 1 when something was held back, 3 when a server could not be read, 2 on input errors.
 """
@@ -25,11 +32,17 @@ from typing import Any
 
 from mcp_review import exitcodes
 from mcp_review.commands import _pinning
-from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
+from mcp_review.services.inputs import (
+    add_calls_option,
+    add_candidate_option,
+    add_config_args,
+    add_pins_option,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
+    add_candidate_option(p)
     p.add_argument("--snapshot", metavar="FILE",
                    help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
                         "the configured servers")
@@ -45,6 +58,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mcp_review.core.candidate import keep_running, prune
     from mcp_review.core.hidden import safe_text
     from mcp_review.core.pins import Decision, make_pin, save_pins
     from mcp_review.core.policy import Outcome
@@ -59,9 +73,18 @@ def run(args: argparse.Namespace) -> int:
     servers = {s.name: s for s in report.servers}
     held: list[dict[str, str]] = []
     classes: dict[tuple[str, str, str], str] = {}
+    candidates = set(inp.candidates)
     for t in report.tools:
         key = "/".join(safe_text(k) for k in t.key)
+        if t.pin is not None and t.server not in candidates:
+            # What the running version no longer serves is no longer approved beside the pin.
+            pruned = prune(t.pin, {t.live_digest} if t.live_digest else set())
+            if pruned is not None and t.state is not State.REMOVED:
+                pins.decide(pruned, why=args.note or "baseline: an earlier approved definition "
+                            "is no longer served by the running version", source="pin")
         if t.state is State.REMOVED:
+            if t.server in candidates:
+                continue  # the candidate does not serve it; the running version may
             if t.pin is not None and t.pin.approved:
                 pins.forget(t.server, t.principal, t.tool, who=args.by,
                             why=args.note or "baseline: no longer served", source="pin")
@@ -87,13 +110,14 @@ def run(args: argparse.Namespace) -> int:
             t.policy.outcome is Outcome.BLOCK or _pinning.needs_confirmation(t)) else ""
         classes[t.key] = cls
         pins.decide(
-            make_pin(t.server, t.live, Decision.APPROVED, principal=t.principal, by=args.by,
-                     note=args.note, server_version=srv.server_version,
-                     protocol_version=srv.protocol_version),
+            keep_running(make_pin(t.server, t.live, Decision.APPROVED, principal=t.principal,
+                                  by=args.by, note=args.note, server_version=srv.server_version,
+                                  protocol_version=srv.protocol_version),
+                         t.pin, candidate=t.server in candidates),
             why=args.note or f"baseline ({t.state}: {cls}){confirmed}", source="pin",
         )
     for s in report.servers:
-        _baseline_instructions(s, pins, args, held)
+        _baseline_instructions(s, pins, args, held, candidate=s.name in candidates)
     records = []
     if pins.pending:
         result = save_pins(pins, inp.pins_path)
@@ -121,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _baseline_instructions(s: Any, pins: Any, args: argparse.Namespace,
-                           held: list[dict[str, str]]) -> None:
+                           held: list[dict[str, str]], *, candidate: bool = False) -> None:
     """A server's instructions in the baseline, like a tool's description: new ones are pinned
     (unless hidden characters block them), changed ones are held back (text the model reads:
     a trust change) until ``--yes``, denied ones until ``--force``."""
@@ -133,6 +157,14 @@ def _baseline_instructions(s: Any, pins: Any, args: argparse.Namespace,
     if i is None or i.state == "pinned":
         return
     key = f"{safe_text(s.name)}/{safe_text(s.principal)}/(instructions)"
+    if candidate:
+        # One approved text per server: pinning the candidate's would withhold the running
+        # version's from its clients (the proxy passes approved instructions only).
+        if i.state != "removed":
+            held.append({"tool": key, "class": "instructions",
+                         "why": "a candidate's server instructions are pinned after the "
+                                "switch (the running version's stay approved until then)"})
+        return
     if i.state == "removed":
         if i.pin is not None and i.pin.approved:
             held.append({"tool": key, "class": "removed",

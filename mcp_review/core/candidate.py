@@ -1,13 +1,18 @@
 """Approvals made while previewing an upgrade (``--candidate``) keep the running version's.
 
 A server's ``[servers.NAME.candidate]`` is reviewed under the server's name and principal, so
-approving a candidate's definition replaces the tool's pin. The definition it replaces (the
-one the running version serves) must stay approved until the running version is gone: else
-the proxy would withhold the tool from the clients still running it. So a decision made with
-``--candidate`` keeps the earlier approved definition(s) in the pin's ``also_approved`` key (a
-list of definition texts, as ``definition``), and ``core.status`` counts a live definition
-equal to one of them as pinned. A later decision made without ``--candidate`` drops the list:
-by then the config was switched and the old version is no longer what runs.
+a decision on a candidate's definition replaces the tool's pin. The approved definition it
+replaces (the one the running version serves) must stay approved while the running version
+serves it: else the proxy would withhold the tool from the clients still running it. So a
+decision made with ``--candidate`` (approve, deny, pin) keeps the earlier approved
+definition(s) in the pin's ``also_approved`` key (a list of definition texts, as
+``definition``), and ``core.status`` counts a live definition equal to one of them as pinned.
+
+A kept definition's approval ends when the running version **no longer serves it**: a fetch
+of the running (non-candidate) server that does not list its digest for that tool. Decisions
+made without ``--candidate`` pass what that fetch lists (``served``) and keep only those; the
+baseline (``pin``) drops the ones its fetch no longer lists (:func:`prune`). A denial made
+without ``--candidate`` denies the tool: nothing stays approved beside it.
 
 The list rides in ``Pin.extra`` (keys the pin file keeps and writes back as they are), so the
 pin file's layout does not change; each entry is a whole definition, hashed when read, so
@@ -17,6 +22,7 @@ there is no digest to forge beside it.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from typing import Any
 
 ALSO_KEY = "also_approved"
@@ -35,33 +41,55 @@ def also_approved(pin: Any) -> list[str]:
 def also_digests(pin: Any) -> set[str]:
     """Digests (this scheme) of the definitions kept beside ``pin``; an entry that does not
     parse, or is a definition of another tool, counts for nothing (fail closed)."""
-    from mcp_review.core.canonical import loads
-    from mcp_review.core.errors import InputError
-    from mcp_review.core.model import ToolDef
-
-    out = set()
-    for text in also_approved(pin):
-        try:
-            t = ToolDef.from_wire(loads(text, source=ALSO_KEY), source=ALSO_KEY)
-        except InputError:
-            continue
-        if t.name == pin.tool:
-            out.add(t.digest)
-    return out
+    return {d for d in (_digest(t, pin.tool) for t in also_approved(pin)) if d is not None}
 
 
-def keep_running(new: Any, before: Any, *, candidate: bool) -> Any:
+def keep_running(new: Any, before: Any, *, candidate: bool,
+                 served: Collection[str] | None = None) -> Any:
     """``new`` (a Pin about to be written) with the approvals it must keep.
 
     With ``candidate``: ``before``'s approved definition and those it kept ride along, unless
-    equal to ``new``'s. Without: ``new`` as it is (no ``also_approved``)."""
+    equal to ``new``'s. Without: a denial keeps nothing; an approval keeps the definitions
+    ``before`` kept that the running version still serves (``served``: the digests a fetch of
+    the running server lists for this tool; None means the decision binds the one it serves
+    now, ``new``'s, so nothing else is served)."""
     extra = {k: v for k, v in new.extra.items() if k != ALSO_KEY}
     kept: list[str] = []
     if candidate and before is not None:
         if before.approved:
             kept.append(before.definition)
         kept.extend(also_approved(before))
+    elif before is not None and new.approved and served:
+        kept.extend(t for t in also_approved(before) if _digest(t, new.tool) in served)
     kept = [t for t in dict.fromkeys(kept) if t != new.definition][:MAX_KEPT]
     if kept:
         extra[ALSO_KEY] = kept
     return dataclasses.replace(new, extra=extra)
+
+
+def prune(pin: Any, served: Collection[str]) -> Any | None:
+    """``pin`` without the kept definitions the running version no longer serves (``served``:
+    the digests a fetch of the running server lists for this tool), or None when nothing
+    changes."""
+    kept = also_approved(pin)
+    if not kept:
+        return None
+    still = [t for t in kept if _digest(t, pin.tool) in served]
+    if still == kept:
+        return None
+    extra = {k: v for k, v in pin.extra.items() if k != ALSO_KEY}
+    if still:
+        extra[ALSO_KEY] = still
+    return dataclasses.replace(pin, extra=extra)
+
+
+def _digest(text: str, tool: str) -> str | None:
+    from mcp_review.core.canonical import loads
+    from mcp_review.core.errors import InputError
+    from mcp_review.core.model import ToolDef
+
+    try:
+        t = ToolDef.from_wire(loads(text, source=ALSO_KEY), source=ALSO_KEY)
+    except InputError:
+        return None
+    return t.digest if t.name == tool else None

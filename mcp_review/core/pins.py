@@ -1087,5 +1087,10 @@ def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: 
     A new decision: who, when and ``note`` are this decision's own. The old decision's note is
     never carried over (it explained the old decision, and would become the new one's audit
     ``why``)."""
+    extra = pin.extra
+    if decision is Decision.DENIED and "also_approved" in extra:
+        # A denial denies the tool: no definition kept from an upgrade preview
+        # (core/candidate.py) stays approved beside it.
+        extra = {k: v for k, v in extra.items() if k != "also_approved"}
     return replace(pin, decision=decision, decided_by=by or current_user(),
-                   decided_at=at or now_utc(), note=note)
+                   decided_at=at or now_utc(), note=note, extra=extra)

@@ -495,8 +495,8 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
         if digest in also_digests(pin):
             # The running version's approval, kept when its candidate's was approved.
             st = ToolStatus(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE), **base)
-            st.notes.append("approved before the candidate's definition was (kept until a "
-                            "decision made without --candidate)")
+            st.notes.append("approved before the candidate's definition was (kept while the "
+                            "running version serves it)")
             return st
     if pin.current_digest() == digest:
         if pin.approved:
