@@ -202,3 +202,91 @@ def load_on_disk(path: str) -> dict[str, dict]:
     from mcp_review.core.pins import load_pins
 
     return {n: p.tool_def().wire for n, p in load_pins(path).for_server("fs", "default").items()}
+
+
+# --- status text, on a live server ------------------------------------------------------------
+
+
+@pytest.fixture
+def live_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A real Streamable HTTP server (tests/servers/toolserver.py, two tools per page) whose
+    twelve tools the test upgrades between fetches."""
+    from servers.toolserver import ToolServer, serve_http
+
+    ts = ToolServer([_tool(n) for n in NAMES], version="1.0")
+    with serve_http(ts.http_app()) as url:
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "mcp-review.toml").write_text(
+            f'timeout = 20\n\n[servers.fs]\nurl = "{url}"\n')
+        assert main(["pin", "--yes", "-q"]) == 0
+        yield ts, tmp_path
+
+
+def _status(capsys: pytest.CaptureFixture, *args: str) -> str:
+    capsys.readouterr()
+    main(["status", "-q", *args])
+    return capsys.readouterr().out
+
+
+def test_status_text_lists_the_shared_change_once_with_its_tools(live_project, capsys):
+    ts, _root = live_project
+    ts.tools = [_upgraded(n) for n in NAMES]
+    out = _status(capsys)
+    ann = [ln for ln in out.splitlines() if "/annotations/openWorldHint" in ln]
+    assert len(ann) == 1, out  # once, not twelve times
+    assert "  same change on several tools:" in out
+    assert out.count("on 12 tools: " + ", ".join(NAMES)) == 1
+    assert out.count("1 change(s) shared with other tools") == 12
+    # tool_00's own change stays under tool_00, and every tool is still listed by name.
+    assert "/inputSchema/required" in out
+    assert all(f": {n}\n" in out for n in NAMES), out
+    # JSON stays per tool.
+    doc = json.loads(_status(capsys, "--format", "json"))
+    per_tool = [t["tool"] for t in doc["tools"]
+                if any(c["pointer"] == "/annotations/openWorldHint"
+                       for c in (t.get("comparison") or {}).get("changes", []))]
+    assert per_tool == NAMES
+
+
+def test_status_groups_only_what_is_listed_and_never_a_waived_change(live_project, capsys):
+    """Two tools sharing a change form a group; a third with a waiver for that change keeps
+    it under its own name, marked waived (a waiver is per tool and per definition)."""
+    ts, root = live_project
+    narrowed = []
+    for n in NAMES[:3]:
+        t = copy.deepcopy(_tool(n))
+        t["inputSchema"]["properties"]["limit"] = {"type": "integer"}  # no witness: groupable
+        narrowed.append(t)
+    ts.tools = narrowed + [_tool(n) for n in NAMES[3:]]
+    waived = ToolDef.from_wire(narrowed[2]).digest
+    with (root / "mcp-review.toml").open("a") as f:
+        f.write(f'\n[[ignore]]\nserver = "fs"\ntool = "{NAMES[2]}"\nrule = "property-added-optional"\n'
+                f'reason = "clients ignore limit"\nuntil = "2099-01-01"\ndigest = "{waived}"\n')
+    out = _status(capsys)
+    assert out.count("on 2 tools: tool_00, tool_01") == 1, out
+    assert "tool_02" not in out.split("same change on several tools:")[1]
+    own = out.split(": tool_02\n")[1].split("\n  [")[0]
+    assert "property-added-optional /inputSchema/properties/limit" in own
+    assert "[waived until 2099-01-01: clients ignore limit]" in own
+    assert "9 tool(s) pinned and unchanged" in out  # pinned tools are in no group
+    # check's text report draws the same line.
+    capsys.readouterr()
+    main(["check", "-q"])
+    out = capsys.readouterr().out
+    assert out.count("on 2 tools: tool_00, tool_01") == 1, out
+    seg = out.split("fs/tool_02")[1].split("same change on several tools")[0]
+    assert "property-added-optional" in seg, out
+    assert "[waived until 2099-01-01: clients ignore limit]" in seg, out
+
+
+def test_status_group_marks_a_look_alike_name(live_project, capsys):
+    """Names in a group line are shown as the per-tool lines show them: a homoglyph carries
+    its escaped form, never only the bare look-alike."""
+    ts, _root = live_project
+    twin = "t\u043eol_01"  # Cyrillic o
+    ts.tools = [_tool(n) for n in NAMES] + [_tool(twin)]
+    assert main(["pin", "--yes", "-q"]) == 0  # the twin pinned too (after review)
+    ts.tools = [_upgraded(n) for n in NAMES] + [_upgraded(twin)]
+    out = _status(capsys)
+    group = out.split("same change on several tools:")[1]
+    assert "t\\u043eol_01" in group, group

@@ -6,7 +6,8 @@ the app approves the tools it is the whole story of at once. JSON and SARIF stay
 
 Two changes are the same when rule, class, direction, pointer, message (which carries old →
 new) and any new text or note are equal. A change with a witness is never grouped: its witness
-is evidence about one tool's schema.
+is evidence about one tool's schema. Nor is a change an ``[[ignore]]`` waiver covers on that
+tool (core/gate.py): its waiver is per tool, and the report marks it beside the tool.
 """
 
 from __future__ import annotations
@@ -49,9 +50,10 @@ def shared_changes(tools: Iterable[Any]) -> list[ChangeGroup]:
         if cmp is None:
             continue
         done: set[ChangeKey] = set()
+        waived = getattr(t, "waived", None) or {}
         for c in cmp.changes:
             k = change_key(c)
-            if k is None or k in done:
+            if k is None or k in done or (c.rule, c.pointer) in waived:
                 continue
             done.add(k)
             hit = seen.setdefault((t.server, t.principal, k), (c, []))
@@ -63,13 +65,15 @@ def shared_changes(tools: Iterable[Any]) -> list[ChangeGroup]:
     return out
 
 
-def grouped_keys(groups: Iterable[ChangeGroup]) -> set[tuple[str, str, ChangeKey]]:
-    """(server, principal, change key) of every group: what per-tool listings leave out."""
+def grouped_keys(groups: Iterable[ChangeGroup]) -> set[tuple[str, str, str, ChangeKey]]:
+    """(server, principal, tool, change key) of every change a group lists: what that tool's
+    own listing leaves out. Per tool: a tool with the same change left out of the group (a
+    waiver covers it there) still lists it under its own name."""
     out = set()
     for g in groups:
         k = change_key(g.change)
         if k is not None:
-            out.add((g.server, g.principal, k))
+            out.update((g.server, g.principal, n, k) for n in g.tools)
     return out
 
 

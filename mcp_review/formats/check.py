@@ -248,7 +248,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
             cmp = t.comparison
             # A change this tool shares with others of its server is listed once, below.
             changes = [ch for ch in cmp.changes
-                       if (t.server, t.principal, change_key(ch)) not in grouped]
+                       if (t.server, t.principal, t.tool, change_key(ch)) not in grouped]
             shared = len(cmp.changes) - len(changes)
             if shared:
                 out.append(f"      {shared} change(s) shared with other tools: see 'same "
@@ -296,7 +296,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
         out.append(f"  {safe_text(g.server)}{p}  {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
                    f"{safe_text(render_change(ch))}")
         out.append(f"      on {len(g.tools)} tools: "
-                   + ", ".join(safe_text(n) for n in g.tools))
+                   + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools))
     if report.waivers:
         out.append("")
         out.append("waivers ([[ignore]] in the config):")
@@ -346,7 +346,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
         def own(t: ToolStatus) -> list[Any]:
             """The tool's changes not shared with other tools of its server."""
             return [ch for ch in (t.comparison.changes if t.comparison is not None else [])
-                    if (t.server, t.principal, change_key(ch)) not in grouped]
+                    if (t.server, t.principal, t.tool, change_key(ch)) not in grouped]
 
         if groups:
             out += ["", "Same change on several tools:", "",

@@ -60,6 +60,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from mcp_review.core.groups import change_key, grouped_keys, shared_changes
 from mcp_review.core.hidden import mark_lookalikes, safe_text
 from mcp_review.core.names import with_escape
 from mcp_review.core.policy import Outcome
@@ -249,6 +250,9 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             out.extend(instr_fmt.diff_lines(i))
         tools = by_server.get((s.name, s.principal), [])
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
+        # A change several listed tools share is listed once, after them (issue 14 item 3).
+        groups = shared_changes(t for t in tools if verbose or t.state is not State.PINNED)
+        grouped = grouped_keys(groups)
         for t in tools:
             if t.state is State.PINNED and not verbose:
                 continue
@@ -264,7 +268,12 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
             cmp = t.comparison
             if cmp is not None:
-                for c in cmp.changes:
+                own = [c for c in cmp.changes
+                       if (t.server, t.principal, t.tool, change_key(c)) not in grouped]
+                if len(own) < len(cmp.changes):
+                    out.append(f"      {len(cmp.changes) - len(own)} change(s) shared with "
+                               "other tools: see 'same change on several tools' below")
+                for c in own:
                     out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}"
                                f"{waived_label(t, c)}")
                     out.append(f"          {safe_text(render_change(c))}")
@@ -279,6 +288,17 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
                                   if r.ignored else ""))
                     out.extend(replay_lines(r, all_calls=all_calls, indent="      ",
                                             header=False))
+        if groups:
+            out.append("  same change on several tools:")
+        for g in groups:
+            c = g.change
+            out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}")
+            out.append(f"          {safe_text(c.message)}")
+            if c.note:
+                out.append(f"          {safe_text(c.note)}")
+            out.append(f"          on {len(g.tools)} tools: "
+                       + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n)
+                                   for n in g.tools))
         if quiet:
             out.append(f"  {quiet} tool(s) pinned and unchanged")
         out.extend(f"  note: {n}" for n in call_log_notes(s))
