@@ -11,6 +11,7 @@ import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from mcp_review import __version__, exitcodes
 from mcp_review.core.errors import EarlyExit, InputError
@@ -80,7 +81,7 @@ own ``EXAMPLE`` instead)."""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors exit 2, as design.md says
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2, as design.md says
         self.print_usage(sys.stderr)
         self.exit(exitcodes.INPUT_ERROR, f"{self.prog}: error: {message}\n")
 

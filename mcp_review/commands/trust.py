@@ -52,7 +52,8 @@ def _what_it_runs(data: bytes) -> list[str]:
         if not isinstance(s, dict):
             continue
         if isinstance(s.get("command"), str):
-            args = s.get("args") if isinstance(s.get("args"), list) else []
+            given = s.get("args")
+            args = given if isinstance(given, list) else []
             what = " ".join([s["command"], *(str(a) for a in args)])
         else:
             what = str(s.get("url") or s.get("serverUrl") or "?")
@@ -81,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no such file", source=str(path)) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", source=str(path)) from None
-    e = trust.trust(path, data, by=current_user())
-    print(f"trusted {visible(e.path)} ({e.digest}); mcp-review may now start what it names:")
+    entry = trust.trust(path, data, by=current_user())
+    print(f"trusted {visible(entry.path)} ({entry.digest}); mcp-review may now start what it names:")
     for line in _what_it_runs(data) or ["(no servers found in it)"]:
         print(f"  {line}")
     print("a change to the file asks again", file=sys.stderr)

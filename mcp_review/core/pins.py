@@ -581,18 +581,18 @@ class PinFile:
                 if definition is not None:
                     row["definition"] = definition(k, row["definition"])
                 principals.setdefault(k[1], {}).setdefault("tools", {})[k[2]] = row
-            for sk, pk in sorted(k for k in every_i if k[0] == s):
-                irow = _instructions_toml(every_i[(sk, pk)])
+            for ik in sorted(ik for ik in every_i if ik[0] == s):
+                irow = _instructions_toml(every_i[ik])
                 if definition is not None:
-                    irow["text"] = definition((sk, pk, ""), irow["text"])
-                principals.setdefault(pk, {})["instructions"] = irow
+                    irow["text"] = definition((*ik, ""), irow["text"])
+                principals.setdefault(ik[1], {})["instructions"] = irow
             principals = {p: _principal_table(principals[p]) for p in sorted(principals)}
             if principals:
                 table["principals"] = principals
             servers[s] = table
         out: dict[str, Any] = {"version": VERSION}
-        for k in sorted(self.extra):
-            out[k] = self.extra[k]
+        for extra_key in sorted(self.extra):
+            out[extra_key] = self.extra[extra_key]
         if servers:
             out["servers"] = servers
         return out
@@ -777,7 +777,7 @@ def _qa(s: str) -> str:
 
 
 def _tier(v: Any, where: str, source: str) -> str:
-    if v not in TIERS:
+    if not isinstance(v, str) or v not in TIERS:
         raise InputError(f"{where} must be one of {', '.join(TIERS)}, got {v!r}", source=source)
     return v
 

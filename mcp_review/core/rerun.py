@@ -525,7 +525,7 @@ def _error_text(result: Mapping[str, Any] | None, error: Any) -> str:
     if error is not None:
         return str(error)
     if isinstance(result, Mapping):
-        texts = [c.get("text") for c in result.get("content") or []
+        texts = [c["text"] for c in result.get("content") or []
                  if isinstance(c, dict) and isinstance(c.get("text"), str)]
         return "isError: " + (" ".join(texts)[:300] if texts else "(no text)")
     return "no result"

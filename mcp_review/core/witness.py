@@ -7,7 +7,7 @@ import dataclasses
 import json
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from mcp_review.core.canonical import MAX_DEPTH
 from mcp_review.core.model import Change, ChangeClass, Direction, pointer_tokens
@@ -24,10 +24,13 @@ from mcp_review.core.walk import (
     ref_sites,
 )
 
-try:  # Python's regex parser: close enough to ECMA-262 to *propose* strings; never trusted,
-    import re._parser as _sre  # every proposal is checked by the real validator.
-except ImportError:  # pragma: no cover - Python < 3.11
-    import sre_parse as _sre  # type: ignore[no-redef]
+# Python's regex parser: close enough to ECMA-262 to *propose* strings; never trusted, every
+# proposal is checked by the real validator. ``re._parser`` since 3.11 (the floor we support);
+# typeshed has its stubs under the deprecated public name, so the checker reads those.
+if TYPE_CHECKING:
+    import sre_parse as _sre
+else:
+    import re._parser as _sre
 
 MAX_VALIDATOR_CALLS = 400
 """Validator calls spent on one change at most (candidates cost 2-3 calls each)."""
@@ -205,7 +208,8 @@ def example(schema: Any) -> Any:
 
 
 def _wire(tool: Any) -> dict[str, Any]:
-    return tool.wire if hasattr(tool, "wire") else tool
+    wire: dict[str, Any] = tool.wire if hasattr(tool, "wire") else tool
+    return wire
 
 
 class _Side:
@@ -414,7 +418,7 @@ class _Side:
         root = _view(self.acc, self.acc)
         if out and isinstance(out[0], dict) and isinstance(root, dict):
             full = dict(out[0])
-            props = root.get("properties") if isinstance(root.get("properties"), dict) else {}
+            props = _dict_at(root, "properties")
             for p, sub in list(props.items())[:32]:
                 if p not in full:
                     vals = self.gen.values(sub, 1)
@@ -643,7 +647,8 @@ def _fresh_key(declared: set[str]) -> str:
     return f"extra_{i}"
 
 
-def _locations(acc: Any, rej: Any, toks: list[str]):
+def _locations(acc: Any, rej: Any, toks: list[str]
+               ) -> Iterator[tuple[list[Any], list[Any], Any, Any, Any, list[str]]]:
     loc, kw = _split_location(toks)
     n_sub = _view(rej, get(rej, loc))
     for path, chain, hint in _instance_path(acc, loc):
@@ -653,7 +658,8 @@ def _locations(acc: Any, rej: Any, toks: list[str]):
         yield path, chain, _view(acc, o_sub), n_sub, hint, kw
 
 
-def _all_locations(acc: Any, rej: Any, limit: int = 40):
+def _all_locations(acc: Any, rej: Any, limit: int = 40
+                   ) -> Iterator[tuple[list[Any], list[Any], Any, Any]]:
     """Breadth-first (path, chain, acc subschema, rej subschema) over properties and items."""
     queue: list[tuple[list[str], list[Any], list[Any]]] = [([], [], [])]
     n = 0
@@ -721,8 +727,26 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: _Gen) 
 # Candidate values at one location ----------------------------------------------------------
 
 
-def _num(v: Any) -> bool:
+def _num(v: Any) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _dict_at(d: dict[str, Any], key: str) -> dict[str, Any]:
+    """``d[key]`` when it is an object, else an empty one (schemas are untrusted JSON)."""
+    v = d.get(key)
+    return v if isinstance(v, dict) else {}
+
+
+def _int_at(d: dict[str, Any], key: str, default: int) -> int:
+    """``d[key]`` when it is an integer (as ``isinstance`` says), else ``default``."""
+    v = d.get(key)
+    return v if isinstance(v, int) else default
+
+
+def _list_at(d: dict[str, Any], key: str) -> list[Any]:
+    """``d[key]`` when it is an array, else an empty one."""
+    v = d.get(key)
+    return v if isinstance(v, list) else []
 
 
 def _targeted_values(gen: _Gen, o: Any, n: Any, hint: Any, kw: list[str],
@@ -817,7 +841,7 @@ def _length_probes(o_lo: Any, o_hi: Any, n_lo: Any, n_hi: Any) -> list[int]:
     return [v for v in out if 0 <= v <= 100_000]
 
 
-def _number_probes(od: dict, nd: dict) -> list[Any]:
+def _number_probes(od: dict[str, Any], nd: dict[str, Any]) -> list[Any]:
     """The first value the new bounds reject on the integer grid, a half step beyond, an
     exclusive bound itself; then the old bounds and the old multiples."""
     out: list[Any] = []
@@ -837,7 +861,8 @@ def _number_probes(od: dict, nd: dict) -> list[Any]:
         out += [math.ceil(xhi) - 1, xhi - 0.5]
     om, nm = od.get("multipleOf"), nd.get("multipleOf")
     if _num(om) and om > 0:
-        base = od.get("minimum") if _num(od.get("minimum")) else 0
+        omin = od.get("minimum")
+        base = omin if _num(omin) else 0
         k0 = math.ceil(base / om)
         out += [om * k for k in range(k0, k0 + 6)]
     elif _num(nm) and nm > 0:
@@ -847,24 +872,24 @@ def _number_probes(od: dict, nd: dict) -> list[Any]:
     return [v for v in out if not (isinstance(v, float) and (math.isnan(v) or math.isinf(v)))]
 
 
-def _types_of(d: dict) -> list[str]:
+def _types_of(d: dict[str, Any]) -> list[str]:
     t = d.get("type")
     return [t] if isinstance(t, str) else list(t) if isinstance(t, list) else []
 
 
-def _stringish(d: dict) -> bool:
+def _stringish(d: dict[str, Any]) -> bool:
     t = _types_of(d)
     return "string" in t or any(k in d for k in ("pattern", "format", "minLength", "maxLength"))
 
 
-def _merge_branch(parent: dict, branch: Any) -> Any:
+def _merge_branch(parent: dict[str, Any], branch: Any) -> Any:
     if not isinstance(branch, dict):
         return branch
     rest = {k: v for k, v in parent.items() if k not in _BRANCH_TOKENS}
     return _merge(rest, branch)
 
 
-def _merge(a: dict, b: dict) -> dict:
+def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     out = dict(a)
     for k, v in b.items():
         if k == "properties" and isinstance(out.get(k), dict) and isinstance(v, dict):
@@ -876,8 +901,8 @@ def _merge(a: dict, b: dict) -> dict:
     return out
 
 
-def _object_variants(gen: _Gen, od: dict, first: dict) -> Iterator[Any]:
-    props = od.get("properties") if isinstance(od.get("properties"), dict) else {}
+def _object_variants(gen: _Gen, od: dict[str, Any], first: dict[str, Any]) -> Iterator[Any]:
+    props = _dict_at(od, "properties")
     optional = [p for p in props if p not in first]
     for p in optional[:16]:
         for v in gen.values(props[p], 1)[:2]:
@@ -894,7 +919,7 @@ def _object_variants(gen: _Gen, od: dict, first: dict) -> Iterator[Any]:
             full[p] = vals[0]
     yield full
     # fewer keys: for a raised minProperties the old minimum count itself
-    req = od.get("required") if isinstance(od.get("required"), list) else []
+    req = _list_at(od, "required")
     yield {k: v for k, v in first.items() if k in req}
 
 
@@ -945,7 +970,7 @@ class _Gen:
         return out[:MAX_ALTERNATIVES * 2]
 
     @staticmethod
-    def _infer_types(s: dict) -> list[str]:
+    def _infer_types(s: dict[str, Any]) -> list[str]:
         if any(k in s for k in ("properties", "required", "additionalProperties",
                                 "patternProperties", "minProperties")):
             return ["object"]
@@ -958,7 +983,7 @@ class _Gen:
             return ["number"]
         return ["string", "integer", "boolean", "null", "object", "array"]
 
-    def _filter(self, s: dict, vals: list[Any]) -> list[Any]:
+    def _filter(self, s: dict[str, Any], vals: list[Any]) -> list[Any]:
         """Keep the proposals a leaf schema accepts (only for $ref-free leaves)."""
         try:
             key = json.dumps(s, sort_keys=True)
@@ -975,7 +1000,7 @@ class _Gen:
         good = [x for x in vals if v.is_valid(x)]
         return good or vals
 
-    def _of_type(self, s: dict, t: str, depth: int) -> list[Any]:
+    def _of_type(self, s: dict[str, Any], t: str, depth: int) -> list[Any]:
         if t == "null":
             return [None]
         if t == "boolean":
@@ -991,7 +1016,7 @@ class _Gen:
         return []
 
     @staticmethod
-    def _numbers(s: dict, integer: bool) -> list[Any]:
+    def _numbers(s: dict[str, Any], integer: bool) -> list[Any]:
         lo, hi = s.get("minimum"), s.get("maximum")
         xlo, xhi = s.get("exclusiveMinimum"), s.get("exclusiveMaximum")
         cands: list[Any] = [0, 1]
@@ -1012,9 +1037,9 @@ class _Gen:
                                                            and not c.is_integer())))
 
     @staticmethod
-    def _strings(s: dict) -> list[str]:
-        lo = s.get("minLength") if isinstance(s.get("minLength"), int) else 0
-        hi = s.get("maxLength") if isinstance(s.get("maxLength"), int) else None
+    def _strings(s: dict[str, Any]) -> list[str]:
+        lo = _int_at(s, "minLength", 0)
+        hi = s["maxLength"] if isinstance(s.get("maxLength"), int) else None
         out: list[str] = []
         if isinstance(s.get("pattern"), str):
             ex = _regex_example(s["pattern"])
@@ -1030,8 +1055,8 @@ class _Gen:
             out += [_stretch(x, lo) for x in out[:3] if x]
         return list(dict.fromkeys(out))[:12]
 
-    def _arrays(self, s: dict, depth: int) -> list[Any]:
-        lo = s.get("minItems") if isinstance(s.get("minItems"), int) else 0
+    def _arrays(self, s: dict[str, Any], depth: int) -> list[Any]:
+        lo = _int_at(s, "minItems", 0)
         lo = min(lo, 1000)
         pre = s.get("prefixItems") if isinstance(s.get("prefixItems"), list) else None
         items = s.get("items")
@@ -1060,8 +1085,8 @@ class _Gen:
                 out.insert(0, [*head, cv[0]] + [copy.deepcopy(cv[0])] * max(0, need - 1))
         return out
 
-    def _objects(self, s: dict, depth: int) -> list[Any]:
-        props = s.get("properties") if isinstance(s.get("properties"), dict) else {}
+    def _objects(self, s: dict[str, Any], depth: int) -> list[Any]:
+        props = _dict_at(s, "properties")
         req = [r for r in s.get("required", []) if isinstance(r, str)] \
             if isinstance(s.get("required"), list) else []
         ap = s.get("additionalProperties", True)
@@ -1166,7 +1191,7 @@ def _category_char(cat: Any, c: Any) -> str:
     return "a"
 
 
-def _in_char(items: list, c: Any) -> str:
+def _in_char(items: list[Any], c: Any) -> str:
     if items and items[0][0] is c.NEGATE:
         banned: set[int] = set()
         for op, av in items[1:]:

@@ -11,10 +11,12 @@ escaped (``hidden.escape_hidden_json``), as ``json_dumps_safe`` does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from types import ModuleType
 from typing import Any
 
 from mcp_review.core.hidden import escape_hidden_json, json_dumps_safe
 
+_orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
 try:  # 5-10x faster than the stdlib writer; the stdlib is the exact fallback
     import orjson as _orjson
 except ImportError:  # pragma: no cover - a dependency

@@ -9,8 +9,10 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from types import ModuleType
 from typing import Any
 
+_orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
 try:  # orjson serialises a 10 MB argument object ~10x faster; json is the exact fallback.
     import orjson as _orjson
 except ImportError:  # pragma: no cover - orjson ships with every supported setup

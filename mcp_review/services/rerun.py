@@ -167,17 +167,17 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
     for f in log_files(calls_path + ".results.jsonl") if want else ():
         for r in _lines(f):
             k = _result_key(r)
-            c = want.get(k) if k is not None else None
-            if c is None or not sealed(r, key):
+            hit = want.get(k) if k is not None else None
+            if hit is None or not sealed(r, key):
                 continue
             if isinstance(r.get("error"), dict):
-                c.error = r["error"]
+                hit.error = r["error"]
             elif isinstance(r.get("result"), dict):
-                c.result = r["result"]
+                hit.result = r["result"]
             elif isinstance(r.get("result_digest"), str):
-                c.result_digest = r["result_digest"]
+                hit.result_digest = r["result_digest"]
                 n = r.get("result_bytes")
-                c.result_bytes = n if isinstance(n, int) else None
+                hit.result_bytes = n if isinstance(n, int) else None
     return order
 
 

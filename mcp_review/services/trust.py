@@ -104,11 +104,11 @@ def trust(path: str | os.PathLike[str], data: bytes, *, by: str) -> Entry:
     except OSError as e:
         raise InputError(f"cannot create the state directory: {e.strerror}",
                          source=str(p.parent)) from None
-    e = Entry(key_for(path), digest_bytes(data),
-              datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), by)
+    entry = Entry(key_for(path), digest_bytes(data),
+                  datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), by)
     with locked(str(p)):
         doc = _load(p)
-        doc["trusted"][e.path] = {"digest": e.digest, "at": e.at, "by": e.by}
+        doc["trusted"][entry.path] = {"digest": entry.digest, "at": entry.at, "by": entry.by}
         doc["trusted"] = dict(sorted(doc["trusted"].items()))
         text = json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
         try:
@@ -116,7 +116,7 @@ def trust(path: str | os.PathLike[str], data: bytes, *, by: str) -> Entry:
         except OSError as err:
             raise InputError(f"cannot write the trust store: {err.strerror}",
                              source=str(p)) from None
-    return e
+    return entry
 
 
 def revoke(path: str | os.PathLike[str]) -> bool:

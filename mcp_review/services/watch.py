@@ -14,6 +14,7 @@ server's trouble never stops the others.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -193,6 +194,6 @@ async def watch_all(
 
     async with anyio.create_task_group() as tg:
         for cfg in configs:
-            tg.start_soon(lambda c=cfg: watch_server(
-                c, on_update, log_dir=log_dir, interval=interval, min_ttl=min_ttl,
-                max_tools=max_tools, max_pages=max_pages))
+            tg.start_soon(functools.partial(
+                watch_server, cfg, on_update, log_dir=log_dir, interval=interval,
+                min_ttl=min_ttl, max_tools=max_tools, max_pages=max_pages))
