@@ -128,7 +128,8 @@ def test_deny_falls_back_to_the_pin_when_no_config(tmp_path, capsys, monkeypatch
 
 
 def test_commands_never_import_each_other():
-    """Commands share services.inputs, never each other (``_pinning`` holds output helpers)."""
+    """Commands share services (inputs, decisions) and formats, never each other: not even a
+    shared ``_helper`` module under commands/ (import-linter holds the same contract)."""
     cmd_dir = ROOT / "mcp_review" / "commands"
     for f in cmd_dir.glob("*.py"):
         tree = ast.parse(f.read_text())
@@ -139,9 +140,7 @@ def test_commands_never_import_each_other():
             elif isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             for n in names:
-                if n.startswith("mcp_review.commands."):
-                    leaf = n.split(".")[2]
-                    assert leaf.startswith("_"), f"{f.name} imports command {leaf}"
+                assert not n.startswith("mcp_review.commands."), f"{f.name} imports {n}"
 
 
 def test_proxy_default_log_is_replayed_from_any_directory(project, capsys):

@@ -15,11 +15,13 @@ import argparse
 import sys
 
 from mcp_review import exitcodes
-from mcp_review.commands import _pinning
+from mcp_review.formats import decisions as show
+from mcp_review.services import decisions
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
+    add_format_option,
     add_pins_option,
 )
 
@@ -45,7 +47,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="confirm approving a blocked change (annotation relaxed, hidden "
                         "characters, look-alike name)")
     add_calls_option(p)
-    _pinning.add_format_option(p)
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,12 +62,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("name a TOOL, or use --instructions (not both)")
     inp = resolve(args, server_filter=False)
     inp.print_notes()
-    _pinning.check_configured(inp, args.server)
+    decisions.check_configured(inp, args.server)
     source = inp.snapshot_path or "live"
     snap = inp.snapshot()
     if args.instructions:
-        return _pinning.decide_instructions(args, inp, snap, "approved")
-    srv = _pinning.served_server(snap, args.server, args.principal, source)
+        d = decisions.decide_instructions(args, inp, snap, "approved")
+        show.show_instructions_decision(d, args.format, inp.pins_path)
+        return exitcodes.FAIL if d.blocked else exitcodes.PASS
+    srv = decisions.served_server(snap, args.server, args.principal, source)
     if srv.error:
         if inp.live:
             print(f"mcp-review: server {safe_text(args.server)} could not be reached "
@@ -92,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if st.state is State.PINNED:
         print(f"{label} is already approved with this definition; nothing written")
         return exitcodes.PASS
-    cls = _pinning.change_class(st)
+    cls = show.change_class(st)
     if st.policy.outcome is Outcome.BLOCK and not args.yes:
         print(f"mcp-review: {label} ({safe_text(cls)}) is blocked and was not approved:",
               file=sys.stderr)
@@ -116,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     pin = keep_running(pin, pins.get(*st.key), candidate=args.server in inp.candidates)
     pins.decide(pin, why=why, source="approve")
     result = save_pins(pins, inp.pins_path)
-    _pinning.report_save(result, inp.pins_path)
-    _pinning.print_records(_pinning.with_class(result.audit_records, {st.key: cls}),
+    show.report_save(result, inp.pins_path)
+    show.print_records(show.with_class(result.audit_records, {st.key: cls}),
                            args.format, {})
     return exitcodes.PASS

@@ -73,11 +73,11 @@ def run(args: argparse.Namespace) -> int:
                         version_bumps=args.flag_version_bumps,
                         keep_valid_calls=args.all_calls)
     if args.apply and report.auto_approvals:
-        from mcp_review.commands import _pinning
         from mcp_review.core.pins import save_pins
+        from mcp_review.formats import decisions as show
 
         done = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)
-        _pinning.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
+        show.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
         print(f"mcp-review: re-pinned {len(done)} auto-approved tool(s) in {inp.pins_path}",
               file=sys.stderr)
     cfg = inp.config
@@ -93,7 +93,6 @@ def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
     """check's report plus each server's rerun; the gate fails (under ``--fail-on review`` or
     ``any``) on a changed / shape-drift / now-error result, as on a change needing review."""
     from mcp_review import exitcodes
-    from mcp_review.commands._rerun import ask
     from mcp_review.core.hidden import json_dumps_safe, safe_text
     from mcp_review.formats import check as fmt
     from mcp_review.formats import rerun as rfmt
@@ -113,7 +112,7 @@ def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
         try:
             r = run_server(srv, inp.pins, path,  # type: ignore[attr-defined]
                            Settings(redact=DEFAULT_REDACT),
-                           lambda p: ask(p, yes=args.yes, quiet=args.quiet)[0])
+                           lambda p: rfmt.ask(p, yes=args.yes, quiet=args.quiet)[0])
         except RerunUnreachable as e:
             unreachable = True
             runs.append({"server": srv.name, "error": str(e)})

@@ -19,8 +19,14 @@ import argparse
 import sys
 
 from mcp_review import exitcodes
-from mcp_review.commands import _pinning
-from mcp_review.services.inputs import add_candidate_option, add_config_args, add_pins_option
+from mcp_review.formats import decisions as show
+from mcp_review.services import decisions
+from mcp_review.services.inputs import (
+    add_candidate_option,
+    add_config_args,
+    add_format_option,
+    add_pins_option,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -41,7 +47,7 @@ def register(p: argparse.ArgumentParser) -> None:
                         "pinned, else 'default')")
     p.add_argument("--note", default="", help="why (stored in the pin and the audit log)")
     p.add_argument("--by", default=None, help="who decides (default: the OS user)")
-    _pinning.add_format_option(p)
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--candidate cannot decide server instructions: one text is "
                              "approved per server, and the running version's would be "
                              "withheld; decide the candidate's after the switch")
-        return _pinning.decide_instructions(args, inp, snap, "denied")
+        d = decisions.decide_instructions(args, inp, snap, "denied")
+        show.show_instructions_decision(d, args.format, inp.pins_path)
+        return exitcodes.FAIL if d.blocked else exitcodes.PASS
     pin = None
     live = None
     srv = None
@@ -82,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                       "denying the pinned definition", file=sys.stderr)
             srv = None
         else:
-            srv = _pinning.served_server(snap, args.server, args.principal,
+            srv = decisions.served_server(snap, args.server, args.principal,
                                          inp.snapshot_path or "live")
             tool = find_name(args.tool, [t.name for t in srv.tools])
             if tool is not None:
@@ -136,6 +144,6 @@ def run(args: argparse.Namespace) -> int:
         pin = with_decision(found[0], Decision.DENIED, by=args.by, note=args.note)
     pins.decide(pin, why=args.note or "denied", source="deny")
     result = save_pins(pins, inp.pins_path)
-    _pinning.report_save(result, inp.pins_path)
-    _pinning.print_records(result.audit_records, args.format, {})
+    show.report_save(result, inp.pins_path)
+    show.print_records(result.audit_records, args.format, {})
     return exitcodes.PASS

@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 
 from mcp_review import exitcodes
-from mcp_review.commands import _pinning
-from mcp_review.services.inputs import add_pins_option
+from mcp_review.formats import decisions as show
+from mcp_review.services.inputs import add_format_option, add_pins_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="authorization context (default: the only one the tool is pinned under)")
     p.add_argument("--note", default="", help="why (stored in the audit log)")
     p.add_argument("--by", default=None, help="who decides (default: the OS user)")
-    _pinning.add_format_option(p)
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,6 +63,6 @@ def run(args: argparse.Namespace) -> int:
     s, p, t = keys[0]
     pins.forget(s, p, t, who=args.by, why=args.note or "forgotten", source="forget")
     result = save_pins(pins, inp.pins_path)
-    _pinning.report_save(result, inp.pins_path)
-    _pinning.print_records(result.audit_records, args.format, {})
+    show.report_save(result, inp.pins_path)
+    show.print_records(result.audit_records, args.format, {})
     return exitcodes.PASS

@@ -31,11 +31,13 @@ import sys
 from typing import Any
 
 from mcp_review import exitcodes
-from mcp_review.commands import _pinning
+from mcp_review.core.verdict import needs_confirmation
+from mcp_review.formats import decisions as show
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
+    add_format_option,
     add_pins_option,
 )
 
@@ -54,7 +56,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="also pin what is held back (breaking or trust changes, tools the "
                         "policy blocks), after reviewing it")
     p.add_argument("--force", action="store_true", help="also approve tools that were denied")
-    _pinning.add_format_option(p)
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         if t.state is State.PINNED or t.live is None:
             continue
-        cls = _pinning.change_class(t)
+        cls = show.change_class(t)
         denied = t.state is State.DENIED or t.previously_denied
         if denied and not args.force:
             held.append({"tool": key, "class": cls, "why": "denied (use --force to approve)"})
@@ -101,13 +103,13 @@ def run(args: argparse.Namespace) -> int:
                 held.append({"tool": key, "class": cls,
                              "why": "blocked: " + "; ".join(t.policy.reasons)})
                 continue
-            if _pinning.needs_confirmation(t):
+            if needs_confirmation(t):
                 held.append({"tool": key, "class": cls,
                              "why": "; ".join(t.policy.reasons) or cls})
                 continue
         srv = servers[t.server]
         confirmed = " [confirmed with --yes]" if (
-            t.policy.outcome is Outcome.BLOCK or _pinning.needs_confirmation(t)) else ""
+            t.policy.outcome is Outcome.BLOCK or needs_confirmation(t)) else ""
         classes[t.key] = cls
         pins.decide(
             keep_running(make_pin(t.server, t.live, Decision.APPROVED, principal=t.principal,
@@ -121,15 +123,15 @@ def run(args: argparse.Namespace) -> int:
     records = []
     if pins.pending:
         result = save_pins(pins, inp.pins_path)
-        _pinning.report_save(result, inp.pins_path)
-        records = _pinning.with_class(result.audit_records, classes)
+        show.report_save(result, inp.pins_path)
+        records = show.with_class(result.audit_records, classes)
     for s in report.unreachable:
         err = s.error or {}
         print(f"mcp-review: warning: server {safe_text(s.name)} could not be read "
               f"({safe_text(str(err.get('kind') or 'error'))}: "
               f"{safe_text(str(err.get('message') or 'no detail'))}); "
               "its pins were left as they are", file=sys.stderr)
-    _pinning.print_records(records, args.format, {"skipped": held})
+    show.print_records(records, args.format, {"skipped": held})
     if args.format == "text":
         for h in held:
             print(f"held back ({safe_text(h['class'])}): {h['tool']}: {safe_text(h['why'])}")

@@ -53,7 +53,6 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.commands._rerun import ask
     from mcp_review.core.pins import load_pins
     from mcp_review.formats import rerun as fmt
     from mcp_review.services.calllog import DEFAULT_REDACT
@@ -89,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     declined: list[str] = []
 
     def confirm(planned: RerunReport) -> bool:
-        ok, why = ask(planned, yes=args.yes, quiet=args.quiet)
+        ok, why = fmt.ask(planned, yes=args.yes, quiet=args.quiet)
         if not ok:
             declined.append(why)
         return ok

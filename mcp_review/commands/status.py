@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review.commands import _pinning
+from mcp_review.formats import decisions as show
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
+    add_format_option,
     add_pins_option,
 )
 
@@ -28,7 +29,7 @@ def register(p: argparse.ArgumentParser) -> None:
                         "the configured servers")
     add_pins_option(p)
     add_calls_option(p)
-    _pinning.add_format_option(p)
+    add_format_option(p)
     p.add_argument("--apply", action="store_true",
                    help="write the auto-approvals the policy tiers allow (logged)")
     p.add_argument("--all", action="store_true", dest="show_all",
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     applied = []
     if args.apply and report.auto_approvals:
         applied = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)
-        _pinning.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
+        show.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
     if args.format == "json":
         sys.stdout.writelines(fmt.iter_json(report, applied=applied, all_calls=args.all_calls))
     else:

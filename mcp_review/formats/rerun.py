@@ -10,6 +10,7 @@ characters (``json_dumps_safe``).
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from mcp_review.core.hidden import json_dumps_safe, safe_text
@@ -75,3 +76,20 @@ def to_text(rep: Any) -> str:
 
 def to_json(rep: Any) -> str:
     return json_dumps_safe(rep.to_json(), indent=2) + "\n"
+
+
+def ask(planned: Any, *, yes: bool, quiet: bool = False) -> tuple[bool, str]:
+    """What `rerun` and `check --rerun` share: show the plan on stderr and ask in a terminal;
+    ``--yes`` sends without asking. (ok, why not)."""
+    if not quiet or not yes:
+        sys.stderr.write(plan_text(planned))
+    if yes:
+        return True, ""
+    if not sys.stdin.isatty():
+        return False, "not sent: confirm in a terminal, or pass --yes"
+    n = len(planned.to_send)
+    sys.stderr.write(f"Send these {n} call(s), each twice? [y/N] ")
+    sys.stderr.flush()
+    if sys.stdin.readline().strip().lower() in ("y", "yes"):
+        return True, ""
+    return False, "nothing sent"

@@ -58,6 +58,11 @@ def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 
 
+def add_format_option(p: argparse.ArgumentParser) -> None:
+    """``--format text|json``: the pin-file commands' output."""
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+
 def add_candidate_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--candidate", action="store_true",
                    help="upgrade preview: run each server's [servers.NAME.candidate] instead of "

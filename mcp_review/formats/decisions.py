@@ -1,0 +1,102 @@
+"""How the pin-file commands (status, pin, approve, deny, forget, check --auto-approve) show
+the decisions they wrote: the save's notes on stderr, the records on stdout as text or JSON."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def report_save(result: Any, path: str) -> None:
+    """Tell the operator on stderr when another writer changed the file since it was read."""
+    from mcp_review.core.hidden import safe_text
+    from mcp_review.core.pins import upgrade_note
+
+    note = upgrade_note(result, path)
+    if note:
+        print(f"mcp-review: note: {note}", file=sys.stderr)
+    if result.merged:
+        print(f"mcp-review: note: {path} changed on disk since it was read; "
+              "merged the other writer's decisions with these", file=sys.stderr)
+    for c in result.conflicts:
+        s, p, t = c.key
+        by = c.theirs.decided_by if c.theirs else "another writer"
+        print(f"mcp-review: warning: {safe_text(s)}/{safe_text(p)}/{safe_text(t)} was also decided "
+              f"by {safe_text(by)} since it was read; this decision replaces it", file=sys.stderr)
+
+
+def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]) -> None:
+    """The decisions written, as text lines or one JSON document on stdout."""
+    from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, safe_text
+    from mcp_review.core.names import with_escape
+
+    if fmt == "json":
+        sys.stdout.write(json_dumps_safe({"decisions": records, **extra}, indent=2) + "\n")
+        return
+    for r in records:
+        what = r.get("decision") or r.get("event")
+        if r.get("class"):
+            what = f"{what} ({safe_text(r['class'])})"
+        old = r.get("old_digest")
+        new = r.get("new_digest")
+        digests = f"  {old[:19]}… → {new[:19]}…" if old and new and old != new else ""
+        if r.get("tool") is not None:
+            tool = str(r["tool"])
+            subject = with_escape(safe_text(mark_lookalikes(tool)), tool)
+        else:
+            subject = f"({safe_text(str(r.get('subject', '')))})"
+        print(f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/"
+              f"{subject}{digests}")
+
+
+def change_class(t: Any) -> str:
+    """What an approval of ``t`` (a core.status.ToolStatus) accepts, in one word or a few:
+    ``new``, ``unchanged``, or the classes of its changes, most severe first (``breaking+trust``),
+    with broken recorded calls and "unclassified" (digest changed, no change named) said."""
+    from mcp_review.core.model import CLASS_ORDER
+    from mcp_review.core.status import State
+
+    if t.state is State.NEW:
+        return "new"
+    if t.state is State.REMOVED:
+        return "removed"
+    if t.state is State.DENIED:
+        return "denied"
+    cmp = t.comparison
+    if cmp is None:
+        return "unchanged"
+    classes = sorted({c.cls for c in cmp.changes}, key=CLASS_ORDER.__getitem__)
+    out = "+".join(str(c) for c in classes) or "unclassified"
+    if cmp.broken_calls:
+        out += f", {cmp.broken_calls} broken call(s)"
+    return out
+
+
+def with_class(records: list[dict[str, Any]], classes: dict[tuple[str, str, str], str]
+               ) -> list[dict[str, Any]]:
+    """Audit records with ``class`` added for the approvals (what each one accepted)."""
+    out = []
+    for r in records:
+        k = (r.get("server"), r.get("principal"), r.get("tool"))
+        if k in classes and r.get("decision") == "approved":
+            r = {**r, "class": classes[k]}
+        out.append(r)
+    return out
+
+
+def show_instructions_decision(d: Any, fmt: str, path: str) -> None:
+    """A decision about a server's instructions (``services.decisions.decide_instructions``):
+    nothing to write, refused (stderr, with the reasons), or the record written."""
+    from mcp_review.core.hidden import safe_text
+
+    if d.unchanged:
+        print(f"{d.label} are already {d.decision} with this text; nothing written")
+    elif d.blocked:
+        print(f"mcp-review: {d.label} are blocked and were not approved:", file=sys.stderr)
+        for r in d.blocked:
+            print(f"  - {safe_text(r)}", file=sys.stderr)
+        print("review them (mcp-review status, or the app), then rerun with --yes",
+              file=sys.stderr)
+    else:
+        report_save(d.result, path)
+        print_records(d.result.audit_records, fmt, {})

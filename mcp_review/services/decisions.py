@@ -1,0 +1,104 @@
+"""What ``approve`` and ``deny`` share before anything is shown: which served server a decision
+names, and deciding a server's instructions (checked, recorded and saved here; the command
+shows the outcome with :mod:`mcp_review.formats.decisions`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_review.core.errors import InputError
+
+
+@dataclass(slots=True)
+class InstructionsDecision:
+    """The outcome of deciding a server's instructions."""
+
+    label: str
+    """``server/principal instructions``, already made safe for a terminal."""
+    decision: str
+    """``approved`` or ``denied``."""
+    unchanged: bool = False
+    """Already decided this way with this text: nothing was written."""
+    blocked: list[str] = field(default_factory=list)
+    """The reasons an approval was refused (blocked and not confirmed with ``--yes``)."""
+    result: Any = None
+    """The save (``core.pins.SaveResult``) when something was written."""
+
+
+def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> InstructionsDecision:
+    """``approve``/``deny`` ``SERVER --instructions``: decide exactly the instructions the
+    server sends now (or sent in the snapshot). Instructions are on the trust axis: a blocked
+    change (hidden characters appeared) needs ``--yes`` to approve. Deny works on the pinned
+    text when the server is not served. An InputError (exit 2) when there is nothing to
+    decide."""
+    from mcp_review.core.hidden import safe_text
+    from mcp_review.core.instructions import instructions_status, live_text
+    from mcp_review.core.pins import make_instructions_pin, save_pins
+    from mcp_review.core.policy import Outcome
+
+    source = inp.snapshot_path or "live"
+    pins = inp.pins
+    srv = None
+    if snap is not None and args.server in snap.servers and not snap.servers[args.server].error:
+        srv = served_server(snap, args.server, args.principal, source)
+    principal = srv.principal if srv is not None else (args.principal or "default")
+    key = (args.server, principal)
+    old = pins.instructions.get(key)
+    live = live_text(srv.instructions) if srv is not None else None
+    out = InstructionsDecision(f"{safe_text(args.server)}/{safe_text(principal)} instructions",
+                               decision)
+    if live is None:
+        if decision == "approved" or old is None:
+            where = "in the snapshot" if inp.snapshot_path else "now"
+            raise InputError(f"server {args.server!r} sends no instructions {where}"
+                             + ("" if decision == "approved" else " and none are pinned")
+                             + f"; nothing to {'approve' if decision == 'approved' else 'deny'}")
+        text = old.text
+    else:
+        text = live
+    st = instructions_status(args.server, principal, text, old, pins.tier_for(args.server))
+    assert st is not None
+    if old is not None and old.decision == decision and st.state in ("pinned", "denied"):
+        out.unchanged = True
+        return out
+    why = args.note or f"{decision} ({st.state} server instructions)"
+    if decision == "approved" and st.policy.outcome is Outcome.BLOCK:
+        if not getattr(args, "yes", False):
+            out.blocked = list(st.policy.reasons)
+            return out
+        why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
+    ipin = make_instructions_pin(args.server, text, decision, principal=principal, by=args.by,
+                                 note=args.note,
+                                 server_version=srv.server_version if srv is not None else None)
+    pins.decide_instructions(ipin, why=why, source="approve" if decision == "approved" else "deny")
+    out.result = save_pins(pins, inp.pins_path)
+    return out
+
+
+def served_server(snap: Any, server: str, principal: str | None, source: str) -> Any:
+    """The snapshot's entry for the server an approve/deny names, checking the principal."""
+    where = "in the snapshot" if source != "live" else "among the configured servers"
+    srv = snap.servers.get(server)
+    if srv is None:
+        from mcp_review.core.names import did_you_mean
+
+        raise InputError(f"server {server!r} is not {where}." + did_you_mean(server, snap.servers),
+                         source=source if source != "live" else None)
+    if principal is not None and principal != srv.principal:
+        raise InputError(f"server {server!r} is served under principal {srv.principal!r}, "
+                         f"not {principal!r}", source=source if source != "live" else None)
+    return srv
+
+
+def check_configured(inp: Any, server: str) -> None:
+    """Before fetching anything: a live approve/deny naming a server the config does not
+    have is an input error, with the closest names."""
+    if not inp.live or inp.config is None:
+        return
+    known = [s.name for s in inp.config.servers]
+    if server not in known:
+        from mcp_review.core.names import did_you_mean
+
+        raise InputError(f"no server {server!r} in the config." + did_you_mean(server, known),
+                         source=inp.config.source)
