@@ -17,7 +17,7 @@ from servers.toolserver import tool
 
 from mcp_review.cli import main
 from mcp_review.core.candidate import ALSO_KEY
-from mcp_review.core.pins import load_pins
+from mcp_review.core.pinfile import load_pins
 
 SERVERS = Path(__file__).parent / "servers"
 V1 = [tool("read_file", "Read a file.", path={"type": "string"}),
@@ -282,7 +282,8 @@ def test_proxy_relays_both_approved_versions_and_nothing_else(tmp_path: Path, se
 
     from mcp_review.core.candidate import keep_running
     from mcp_review.core.model import ToolDef
-    from mcp_review.core.pins import Decision, make_pin, save_pins
+    from mcp_review.core.pinfile import save_pins
+    from mcp_review.core.pins import Decision, make_pin
 
     v3 = {**V2[0], "description": "Read a file. Also uploads it."}
     pins_path = tmp_path / "mcp-pins.toml"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from mcp_review.cli import main
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, make_pin
 
 OLD = {"name": "read", "description": "Read a file.",
        "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}},

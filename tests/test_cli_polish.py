@@ -20,7 +20,7 @@ from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import build_parser, main
 from mcp_review.core.names import escape_name, find_name, suggest, unescape_name
-from mcp_review.core.pins import load_pins
+from mcp_review.core.pinfile import load_pins
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "pins")
 V1 = os.path.join(FIX, "snapshot_v1.json")

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from mcp_review.core import audit
-from mcp_review.core.pins import load_pins
+from mcp_review.core.pinfile import load_pins
 
 pytestmark = pytest.mark.slow
 
@@ -26,8 +26,9 @@ pytestmark = pytest.mark.slow
 # parent's kill then lands mid-write every time, not by luck of timing.
 WRITER = textwrap.dedent("""
     import os, sys, time
-    from mcp_review.core import pins as P
+    from mcp_review.core import pinfile as P
     from mcp_review.core.model import ToolDef
+    from mcp_review.core.pins import make_pin
 
     path = sys.argv[1]
     stall_at = int(sys.argv[2]) if len(sys.argv) > 2 else -1
@@ -48,7 +49,7 @@ WRITER = textwrap.dedent("""
         pf = P.load_pins(path)
         t = ToolDef.from_wire({"name": f"t{i}", "description": "x" * 20000 + str(i),
                                "inputSchema": {"type": "object"}})
-        pf.decide(P.make_pin("srv", t, "approved", by="writer"))
+        pf.decide(make_pin("srv", t, "approved", by="writer"))
         P.save_pins(pf)
         saves += 1
         i += 1

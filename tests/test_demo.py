@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core.pins import load_pins
+from mcp_review.core.pinfile import load_pins
 from mcp_review.core.status import State, compute_status
 from mcp_review.demo import definitions
 from mcp_review.demo.servers import serve_http

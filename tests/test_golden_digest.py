@@ -26,7 +26,7 @@ from mcp_review.core.model import (
     ToolDef,
     digest_under,
 )
-from mcp_review.core.pins import load_pins
+from mcp_review.core.pinfile import load_pins
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 from mcp_review.core.status import State, compute_status
 

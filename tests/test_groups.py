@@ -199,7 +199,7 @@ async def test_app_says_so_when_no_other_tool_changed_the_same_way(tmp_path):
 
 
 def load_on_disk(path: str) -> dict[str, dict]:
-    from mcp_review.core.pins import load_pins
+    from mcp_review.core.pinfile import load_pins
 
     return {n: p.tool_def().wire for n, p in load_pins(path).for_server("fs", "default").items()}
 

@@ -18,7 +18,8 @@ import pytest
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import main
-from mcp_review.core.pins import Decision, load_pins
+from mcp_review.core.pinfile import load_pins
+from mcp_review.core.pins import Decision
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,14 +18,8 @@ from mcp_review.core import audit
 from mcp_review.core.errors import InputError
 from mcp_review.core.instructions import instructions_digest, instructions_status, live_text
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import (
-    PinFile,
-    load_pins,
-    make_instructions_pin,
-    make_pin,
-    parse_pins,
-    save_pins,
-)
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import PinFile, make_instructions_pin, make_pin, parse_pins
 from mcp_review.core.policy import TIERS, Outcome
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 from mcp_review.core.status import compute_status

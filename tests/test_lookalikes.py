@@ -13,7 +13,8 @@ from mcp_review.cli import main
 from mcp_review.commands.watch import DriftPrinter
 from mcp_review.core.hidden import is_confusable_name, skeleton
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, PinFile, make_pin, save_pins
+from mcp_review.core.pinfile import save_pins
+from mcp_review.core.pins import Decision, PinFile, make_pin
 from mcp_review.core.policy import Outcome
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 from mcp_review.core.status import State, compute_status

@@ -16,7 +16,8 @@ import pytest
 from mcp_review.cli import main
 from mcp_review.core.errors import InputError
 from mcp_review.core.model import ToolDef, digest_of
-from mcp_review.core.pins import Decision, PinFile, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, PinFile, make_pin
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 
 SAFE = {"name": "add", "description": "add one to a",

@@ -15,18 +15,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mcp_review.cli import main
+from mcp_review.core import pinfile
 from mcp_review.core import pins as pins_mod
 from mcp_review.core.errors import InputError
 from mcp_review.core.model import ToolDef, digest_of
-from mcp_review.core.pins import (
-    Decision,
-    PinFile,
-    load_pins,
-    make_pin,
-    parse_pins,
-    save_pins,
-    toml_multiline,
-)
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, PinFile, make_pin, parse_pins, toml_multiline
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "pins")
 GOLDEN = os.path.join(FIX, "golden.toml")  # a version 1 file, never regenerated
@@ -142,7 +136,7 @@ def test_a_version_1_file_is_read_and_rewritten_as_version_2_losslessly(tmp_path
     assert pf.version == 1
     result = save_pins(pf)  # no decision at all: the next save still rewrites the layout
     assert result.upgraded_from == 1
-    note = pins_mod.upgrade_note(result, str(p))
+    note = pinfile.upgrade_note(result, str(p))
     assert note and "version 1 to version 2" in note and "refuse" in note
     text = p.read_text()
     assert tomllib.loads(text)["version"] == 2

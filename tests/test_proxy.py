@@ -11,7 +11,8 @@ import pytest
 from servers.proxy_harness import RAW, RawClient, alive, read_jsonl, wait_gone
 
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, make_pin
 from mcp_review.core.replay import load_calls
 from mcp_review.services.calllog import REDACTED, CallLog, Redactor, log_files
 from mcp_review.services.proxy import REFUSED_CODE, WARNING_PREFIX

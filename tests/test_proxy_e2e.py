@@ -15,7 +15,8 @@ import pytest
 from servers.proxy_harness import ROOT, SDK, read_jsonl
 
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, make_pin
 
 pytestmark = pytest.mark.slow
 

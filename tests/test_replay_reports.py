@@ -15,7 +15,8 @@ import pytest
 from mcp_review.cli import main
 from mcp_review.core import replay as replay_mod
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, PinFile, make_pin, save_pins
+from mcp_review.core.pinfile import save_pins
+from mcp_review.core.pins import Decision, PinFile, make_pin
 from mcp_review.core.replay import iter_calls, load_calls, replay
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 

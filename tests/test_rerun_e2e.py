@@ -16,7 +16,8 @@ import pytest
 from rerun_helpers import CONFIG, DEPLOY, GET_CONFIG, SERVER, Workspace
 
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, make_pin
 
 pytestmark = pytest.mark.slow
 pytest.importorskip("mcp")

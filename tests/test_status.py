@@ -8,7 +8,8 @@ import pytest
 
 from mcp_review.core import audit
 from mcp_review.core.model import DIGEST_SCHEME, ToolDef, digest_of
-from mcp_review.core.pins import Decision, PinFile, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, PinFile, make_pin
 from mcp_review.core.policy import Outcome
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 from mcp_review.core.status import (

@@ -119,7 +119,7 @@ def test_unreachable_server_still_counts_its_streamed_log(tmp_path):
 def test_commands_stream_and_match_the_loaded_report(command, tmp_path, capsys):
     snap, pins, log = _fixture(tmp_path)
     (tmp_path / "snap.json").write_text(snap.dumps())
-    from mcp_review.core.pins import save_pins
+    from mcp_review.core.pinfile import save_pins
 
     save_pins(pins, str(tmp_path / "pins.toml"))
     opt = "--snapshot" if command == "status" else "--from-snapshot"

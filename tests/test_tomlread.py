@@ -10,7 +10,8 @@ import pytest
 
 from mcp_review.core import tomlread
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, PinFile, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, PinFile, make_pin
 
 
 def _hostile_tools(n: int) -> list[ToolDef]:

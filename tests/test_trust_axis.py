@@ -527,7 +527,8 @@ def test_annotation_claim_is_named_in_every_output(applied):
 
 
 def _app_source(tmp_path: Path) -> Any:
-    from mcp_review.core.pins import Decision, PinFile, make_pin, save_pins
+    from mcp_review.core.pinfile import save_pins
+    from mcp_review.core.pins import Decision, PinFile, make_pin
     from mcp_review.core.snapshot import ServerSnapshot, Snapshot
     from mcp_review.tui.data import ReviewSource, SnapshotFetcher
 

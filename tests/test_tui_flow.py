@@ -210,7 +210,8 @@ DEMO_NOTE = "demo baseline: approved as served at v1"
 
 def _demo_source(tmp_path: Path) -> ReviewSource:
     from mcp_review.core.model import ToolDef
-    from mcp_review.core.pins import Decision, PinFile, make_pin, save_pins
+    from mcp_review.core.pinfile import save_pins
+    from mcp_review.core.pins import Decision, PinFile, make_pin
     from mcp_review.core.snapshot import ServerSnapshot, Snapshot
     from mcp_review.core.status import load_call_log
     from mcp_review.demo import definitions
@@ -274,7 +275,7 @@ async def test_removed_tool_lists_the_calls_that_would_fail(tmp_path: Path):
 
 
 async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
-    from mcp_review.core.pins import load_pins
+    from mcp_review.core.pinfile import load_pins
 
     src = _demo_source(tmp_path)
     app = ReviewApp(src)
@@ -336,7 +337,7 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
     """`P` lists every auto-approve tool, and on confirm re-pins it as `check --apply` would:
     the live definition, decided by the policy, saved with an audit record; `u` undoes it."""
     from mcp_review.core.model import digest_of
-    from mcp_review.core.pins import load_pins
+    from mcp_review.core.pinfile import load_pins
 
     src = _demo_source(tmp_path)
     app = ReviewApp(src)

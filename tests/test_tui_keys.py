@@ -10,7 +10,8 @@ from textual.widgets import DataTable, Input
 
 from mcp_review.core import audit
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, PinFile, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, PinFile, make_pin
 from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 from mcp_review.demo import definitions
 from mcp_review.tui import sample

@@ -407,7 +407,7 @@ def test_watch_applies_the_same_gate(work, capsys):
     import io
 
     from mcp_review.commands.watch import DriftPrinter
-    from mcp_review.core.pins import load_pins as _load
+    from mcp_review.core.pinfile import load_pins as _load
     from mcp_review.services.config import load_config
 
     t = narrowed()

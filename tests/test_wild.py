@@ -20,7 +20,8 @@ from servers.toolserver import serve_http
 
 from mcp_review.cli import main
 from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
+from mcp_review.core.pinfile import load_pins, save_pins
+from mcp_review.core.pins import Decision, make_pin
 from mcp_review.core.protocol import RULES, tool_findings
 from mcp_review.services.config import ServerConfig
 from mcp_review.services.fetch import fetch_all

@@ -53,7 +53,8 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.errors import InputError
     from mcp_review.core.hidden import safe_text
-    from mcp_review.core.pins import Decision, make_pin, save_pins
+    from mcp_review.core.pinfile import save_pins
+    from mcp_review.core.pins import Decision, make_pin
     from mcp_review.core.policy import Outcome
     from mcp_review.core.status import State
     from mcp_review.services.inputs import resolve

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                         version_bumps=args.flag_version_bumps,
                         keep_valid_calls=args.all_calls)
     if args.apply and report.auto_approvals:
-        from mcp_review.core.pins import save_pins
+        from mcp_review.core.pinfile import save_pins
         from mcp_review.formats import decisions as show
 
         done = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)

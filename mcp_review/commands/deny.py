@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.core.errors import InputError
     from mcp_review.core.hidden import safe_text
     from mcp_review.core.names import did_you_mean, find_name
-    from mcp_review.core.pins import Decision, make_pin, save_pins, with_decision
+    from mcp_review.core.pinfile import save_pins
+    from mcp_review.core.pins import Decision, make_pin, with_decision
     from mcp_review.services.inputs import resolve
 
     if (args.tool is None) != bool(args.instructions):

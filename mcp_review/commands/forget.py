@@ -34,7 +34,7 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.core.errors import InputError
     from mcp_review.core.names import did_you_mean, find_name
-    from mcp_review.core.pins import load_pins, save_pins
+    from mcp_review.core.pinfile import load_pins, save_pins
     from mcp_review.services.inputs import resolve
 
     inp = resolve(args, require_config=False, with_calls=False, server_filter=False,

@@ -53,7 +53,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.pins import load_pins
+    from mcp_review.core.pinfile import load_pins
     from mcp_review.formats import rerun as fmt
     from mcp_review.services.calllog import DEFAULT_REDACT
     from mcp_review.services.config import load_config

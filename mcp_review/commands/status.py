@@ -44,7 +44,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.pins import save_pins
+    from mcp_review.core.pinfile import save_pins
     from mcp_review.core.status import apply_auto_approvals
     from mcp_review.formats import status as fmt
     from mcp_review.services.inputs import resolve

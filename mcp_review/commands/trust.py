@@ -63,8 +63,8 @@ def _what_it_runs(data: bytes) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mcp_review.core.clock import current_user
     from mcp_review.core.hidden import visible
-    from mcp_review.core.pins import current_user
     from mcp_review.services import trust
 
     if args.list:

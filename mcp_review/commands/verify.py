@@ -45,7 +45,8 @@ def _first_difference(a: bytes, b: bytes) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.pins import VERSION, save_pins
+    from mcp_review.core.pinfile import save_pins
+    from mcp_review.core.pins import VERSION
     from mcp_review.services.inputs import resolve
 
     # Parsing verifies every digest (an InputError, exit 2, names each pin that does not).

@@ -38,28 +38,6 @@ def audit_path_for(pin_path: str) -> str:
     return (root if ext == ".toml" else pin_path) + ".audit.jsonl"
 
 
-def record(*, who: str, server: str, principal: str | None, tool: str | None, event: str,
-           decision: str | None, ts: str | None = None, why: str = "", source: str = "",
-           **more: Any) -> dict[str, Any]:
-    """One audit record (key order fixed so the log reads the same everywhere)."""
-    from mcp_review.core.pins import now_utc
-
-    rec: dict[str, Any] = {
-        "ts": ts or now_utc(),
-        "who": who,
-        "event": event,
-        "server": server,
-        "principal": principal,
-        "tool": tool,
-    }
-    if decision is not None:
-        rec["decision"] = decision
-    rec.update(more)
-    rec["why"] = why
-    rec["source"] = source
-    return rec
-
-
 def append(path: str, records: list[dict[str, Any]]) -> None:
     """Append records durably. One write call: concurrent appenders never interleave a line."""
     if not records:

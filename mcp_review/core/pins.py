@@ -1,4 +1,6 @@
-"""The pin file ``mcp-pins.toml``: read, validate, merge and write operator decisions safely.
+"""Operator decisions in memory and the pin file's TOML text (``mcp-pins.toml``): parsed,
+validated and written here; on disk (lock, atomic write, merge, audit) in
+:mod:`mcp_review.core.pinfile`.
 
 Layout (``version`` first; every table sorted by key, so one decision is a small git diff)::
 
@@ -39,7 +41,7 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
 The key is (server local name from the config, principal, tool name); nothing the server says
 about itself. No config values (commands, env, headers, URLs) are ever stored.
 
-Safety: writes are atomic (temp file in the same folder, fsync, ``os.replace``, fsync of the
+Safety (:mod:`mcp_review.core.pinfile`): writes are atomic (temp file in the same folder, fsync, ``os.replace``, fsync of the
 folder) and happen under an exclusive ``flock`` on ``<pin file>.lock``. A save re-reads the file
 under the lock and replays this session's decisions onto what is on disk now, so concurrent
 writers lose nothing (last writer wins per tool). A file that does not parse, or that has a newer
@@ -55,25 +57,18 @@ file that parses as a pin file (:func:`check_link_target`).
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import getpass
-import glob
 import json
-import os
 import re
 import secrets
-import tempfile
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
 import tomli_w
 
-from mcp_review.core import audit
+from mcp_review.core.clock import current_user, now_utc
 from mcp_review.core.errors import InputError
 from mcp_review.core.instructions import SUBJECT, InstructionsPin, instructions_digest
 from mcp_review.core.model import (
@@ -112,19 +107,6 @@ class Decision(StrEnum):
 
 PinKey = tuple[str, str, str]
 """(server local name, principal, tool name)."""
-
-
-def now_utc() -> str:
-    """UTC timestamp, second precision, ISO-8601 with ``Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def current_user() -> str:
-    """The OS user (``getpass.getuser``); ``"unknown"`` where the platform cannot tell."""
-    try:
-        return getpass.getuser() or "unknown"
-    except Exception:  # no USER/LOGNAME and no passwd entry (containers)
-        return "unknown"
 
 
 def definition_text(tool: ToolDef) -> str:
@@ -349,6 +331,27 @@ def make_pin(
     )
 
 
+def audit_record(*, who: str, server: str, principal: str | None, tool: str | None, event: str,
+           decision: str | None, ts: str | None = None, why: str = "", source: str = "",
+           **more: Any) -> dict[str, Any]:
+    """One audit log record (key order fixed so the log reads the same everywhere);
+    :mod:`mcp_review.core.audit` appends it beside the pin file."""
+    rec: dict[str, Any] = {
+        "ts": ts or now_utc(),
+        "who": who,
+        "event": event,
+        "server": server,
+        "principal": principal,
+        "tool": tool,
+    }
+    if decision is not None:
+        rec["decision"] = decision
+    rec.update(more)
+    rec["why"] = why
+    rec["source"] = source
+    return rec
+
+
 # The in-memory file -------------------------------------------------------------------------
 
 
@@ -485,7 +488,7 @@ class PinFile:
             bad_f = self.unverified_instructions.pop(ikey, None)
             if old_f is None and bad_f is not None:
                 old_f = bad_f[0]
-            rec = audit.record(
+            rec = audit_record(
                 who=op.who, server=ikey[0], principal=ikey[1], tool=None, event="forget",
                 decision=None, subject=SUBJECT,
                 old_decision=old_f.decision if old_f else None,
@@ -500,7 +503,7 @@ class PinFile:
             if old_i is None and bad_i is not None:
                 old_i = bad_i[0]
             self.instructions[ip.key] = ip
-            rec = audit.record(
+            rec = audit_record(
                 who=op.who, server=ip.server, principal=ip.principal, tool=None,
                 event="decision", decision=ip.decision, subject=SUBJECT,
                 old_decision=old_i.decision if old_i else None,
@@ -514,7 +517,7 @@ class PinFile:
             if old is None and bad is not None:
                 old = bad[0]
             self.pins[op.pin.key] = op.pin
-            rec = audit.record(
+            rec = audit_record(
                 who=op.who, server=op.pin.server, principal=op.pin.principal, tool=op.pin.tool,
                 event="decision", decision=str(op.pin.decision),
                 old_decision=str(old.decision) if old else None,
@@ -527,7 +530,7 @@ class PinFile:
             bad = self.unverified.pop(op.key, None)
             if old is None and bad is not None:
                 old = bad[0]
-            rec = audit.record(
+            rec = audit_record(
                 who=op.who, server=op.key[0], principal=op.key[1], tool=op.key[2],
                 event="forget", decision=None,
                 old_decision=str(old.decision) if old else None,
@@ -548,7 +551,7 @@ class PinFile:
                     self.tool_policy.pop((op.server, op.tool), None)
                 else:
                     self.tool_policy[(op.server, op.tool)] = op.tier
-            rec = audit.record(
+            rec = audit_record(
                 who=op.who, server=op.server, principal=None, tool=op.tool, event="policy",
                 decision=None, old_policy=old_tier, policy=op.tier, why=op.why,
                 source=op.source,
@@ -891,193 +894,6 @@ def _parse_pin_slowly(key: PinKey, t: Any, source: str) -> Pin:
 _DECISIONS = {"approved": Decision.APPROVED, "denied": Decision.DENIED}
 _TOOL_KEY_SET = frozenset(_TOOL_KEYS)
 _ABSENT = object()
-
-
-def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a pin file", source=path) from None
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", source=path) from None
-
-
-def load_pins(path: str = DEFAULT_PATH, *, allow_unverified: bool = False) -> PinFile:
-    """Read a pin file; a missing file is an empty one. InputError on anything unreadable, and
-    on a pin whose digest does not verify unless ``allow_unverified`` (see :func:`parse_pins`).
-    A pin file that is a symbolic link is followed only to a file that parses as a pin file
-    (see :func:`check_link_target`)."""
-    data = _read(path)
-    if data is None:
-        check_link_target(path, None)
-        return PinFile(path=path)
-    check_link_target(path, data)
-    return parse_pins(data, source=path, allow_unverified=allow_unverified)
-
-
-def check_link_target(path: str, data: bytes | None) -> None:
-    """A pin file may be a symbolic link (dotfile repositories keep it elsewhere) only when the
-    link resolves to an existing, non-empty file with a pin file's integer ``version`` key:
-    a link to ``~/.bashrc``, to an empty file or to nowhere would otherwise be overwritten or
-    created with TOML. Refused with an InputError; the target is never written."""
-    if not os.path.islink(path):
-        return
-    target = os.path.realpath(path)
-    if data is None:
-        raise InputError(f"is a symbolic link to {target}, which does not exist; refusing to "
-                         "create a file through a link (point it at an existing pin file)",
-                         source=path)
-    ok = False
-    with contextlib.suppress(UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-        doc = tomllib.loads(data.decode("utf-8"))
-        ver = doc.get("version")
-        ok = isinstance(ver, int) and not isinstance(ver, bool)
-    if not ok:
-        raise InputError(f"is a symbolic link to {target}, which is not an mcp-review pin file "
-                         "(no integer 'version' key); refusing to read or write through it "
-                         "(the target was left unchanged)", source=path)
-
-
-# Writing -------------------------------------------------------------------------------------
-
-
-def lock_path(path: str) -> str:
-    return path + ".lock"
-
-
-@contextlib.contextmanager
-def locked(path: str) -> Iterator[None]:
-    """Exclusive advisory lock for the pin file at ``path`` (``<path>.lock``, never deleted:
-    unlinking a lock file races with the next waiter)."""
-    try:
-        # O_NOFOLLOW: a planted `mcp-pins.toml.lock` link must not create or open its target.
-        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-    except OSError as e:
-        raise InputError(f"cannot create the lock file: {e.strerror}",
-                         source=lock_path(path)) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the flock
-
-
-def atomic_write(path: str, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so a crash leaves the old file or the new one, never a mix."""
-    folder = os.path.dirname(os.path.abspath(path))
-    base = os.path.basename(path)
-    try:
-        mode = os.stat(path).st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    dfd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(dfd)  # make the rename itself durable
-    finally:
-        os.close(dfd)
-
-
-def _remove_stale_temps(path: str) -> None:
-    """Temp files left by a writer that was killed mid-write (we hold the lock, so no live
-    writer owns one)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    pattern = os.path.join(glob.escape(folder), f".{glob.escape(os.path.basename(path))}.*.tmp")
-    for p in glob.glob(pattern):
-        with contextlib.suppress(OSError):
-            os.unlink(p)
-
-
-@dataclass(slots=True)
-class SaveResult:
-    pins: PinFile
-    """The state now on disk (this session's decisions merged onto the latest file)."""
-    merged: bool
-    """True when the file had changed on disk since it was read."""
-    conflicts: list[Conflict]
-    """Tools decided both by another writer (since our read) and by us: ours won."""
-    audit_records: list[dict[str, Any]]
-    upgraded_from: int | None = None
-    """The older format version the file had on disk, now rewritten as :data:`VERSION` (the
-    caller tells the operator: older mcp-review releases refuse the new version)."""
-
-
-def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = None) -> SaveResult:
-    """Persist the mutations recorded on ``pf`` (atomic, locked, merging concurrent writes).
-
-    Under the lock: re-read the file (refusing if it no longer parses or is a newer version),
-    replay ``pf``'s mutations onto it, append their audit records (fsynced, before the pin file
-    is replaced, so no decision can land without its audit line), then write atomically.
-    ``pf`` is updated in place to the saved state and its pending mutations are cleared.
-    """
-    path = path or pf.path or DEFAULT_PATH
-    real = os.path.realpath(path)  # write through a symlink, don't replace it
-    audit_path = audit_path or audit.audit_path_for(path)
-    with locked(real):
-        data = _read(real)
-        check_link_target(path, data)
-        fresh = (parse_pins(data, source=path, allow_unverified=True) if data is not None
-                 else PinFile(path=path))
-        merged = data != pf.read_bytes
-        conflicts: list[Conflict] = []
-        if merged:
-            ours = {op.pin.key: op.pin for op in pf._ops if op.kind == "decide" and op.pin}
-            for key, pin in ours.items():
-                theirs = fresh.pins.get(key)
-                if theirs != pf._base.get(key):  # another writer touched it since our read
-                    conflicts.append(Conflict(key, theirs, pin))
-        records = [fresh._apply(op) for op in pf._ops]
-        text = fresh.to_bytes()
-        if records:
-            audit.append(audit_path, records)
-        if data is None or text != data:
-            _remove_stale_temps(real)
-            try:
-                atomic_write(real, text)
-            except OSError as e:  # disk full, read-only folder: the old file is intact
-                with contextlib.suppress(InputError, OSError):  # say so in the log, if we can
-                    audit.append(audit_path, [
-                        {**r, "event": "aborted", "why": f"pin file not written: {e.strerror}"}
-                        for r in records])
-                raise InputError(f"cannot write the pin file ({e.strerror}); the file on disk "
-                                 "is unchanged", source=path) from None
-        fresh.read_bytes = text
-        fresh.path = path
-    pf.pins, pf.server_policy, pf.tool_policy = fresh.pins, fresh.server_policy, fresh.tool_policy
-    pf.extra, pf.read_bytes, pf._ops, pf._base = fresh.extra, text, [], dict(fresh.pins)
-    pf.unverified = fresh.unverified
-    pf.instructions = fresh.instructions
-    pf.unverified_instructions = fresh.unverified_instructions
-    upgraded = fresh.version if data is not None and fresh.version < VERSION else None
-    pf.version = VERSION
-    return SaveResult(pins=pf, merged=merged, conflicts=conflicts, audit_records=records,
-                      upgraded_from=upgraded)
-
-
-def upgrade_note(result: SaveResult, path: str) -> str | None:
-    """What to tell the operator when a save rewrote an older pin file version (the CLI and the
-    app say the same), or None."""
-    if result.upgraded_from is None:
-        return None
-    return (f"{path} was rewritten from pin file version {result.upgraded_from} to version "
-            f"{VERSION} (each definition now spans lines, so re-pins read as line diffs); "
-            f"mcp-review releases older than the one that writes version {VERSION} refuse it")
 
 
 def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: str = "",

@@ -160,7 +160,8 @@ class Workspace:
     def pin(self, snapshot: Any, *, by: str = APPROVER, note: str = NOTE) -> int:
         """Approve every tool ``snapshot`` holds (the live v1 fetch) in the pin file, through
         ``core.pins`` as `mcp-review pin` does. Returns the number of pins written."""
-        from mcp_review.core.pins import Decision, load_pins, make_pin, save_pins
+        from mcp_review.core.pinfile import load_pins, save_pins
+        from mcp_review.core.pins import Decision, make_pin
 
         bad = {n: s.error for n, s in snapshot.servers.items() if s.error}
         if bad:

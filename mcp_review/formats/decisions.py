@@ -10,7 +10,7 @@ from typing import Any
 def report_save(result: Any, path: str) -> None:
     """Tell the operator on stderr when another writer changed the file since it was read."""
     from mcp_review.core.hidden import safe_text
-    from mcp_review.core.pins import upgrade_note
+    from mcp_review.core.pinfile import upgrade_note
 
     note = upgrade_note(result, path)
     if note:

@@ -34,7 +34,8 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
     decide."""
     from mcp_review.core.hidden import safe_text
     from mcp_review.core.instructions import instructions_status, live_text
-    from mcp_review.core.pins import make_instructions_pin, save_pins
+    from mcp_review.core.pinfile import save_pins
+    from mcp_review.core.pins import make_instructions_pin
     from mcp_review.core.policy import Outcome
 
     source = inp.snapshot_path or "live"

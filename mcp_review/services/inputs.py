@@ -312,7 +312,8 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
     command's ``server`` argument is positional (approve, deny), not ``--server``.
     ``stream_calls``: see :func:`load_calls_for` (a command that computes the status once).
     """
-    from mcp_review.core.pins import PinFile, load_pins
+    from mcp_review.core.pinfile import load_pins
+    from mcp_review.core.pins import PinFile
 
     if getattr(args, "list_configs", False):
         from mcp_review.core.errors import EarlyExit

@@ -226,7 +226,7 @@ class ReviewSource:
     @classmethod
     def open(cls, fetcher: Fetcher, pins_path: str, **kw: Any) -> ReviewSource:
         """A source over the pin file at ``pins_path`` (created on the first decision)."""
-        from mcp_review.core.pins import load_pins
+        from mcp_review.core.pinfile import load_pins
 
         # A pin whose digest does not verify is not trusted (its tool reads as unpinned) but
         # the app still opens, shows it (``unverified_pins``) and lets the operator re-decide.
@@ -255,7 +255,7 @@ class ReviewSource:
                  **kw: Any) -> ReviewSource:
         """Everything in ``pinned`` approved (and saved to ``pins_path`` if given): the
         baseline a later fetch is reviewed against."""
-        from mcp_review.core.pins import save_pins
+        from mcp_review.core.pinfile import save_pins
 
         pf = PinFile(path=pins_path)
         for name, s in pinned.servers.items():
@@ -444,7 +444,7 @@ class ReviewSource:
     # Writing ------------------------------------------------------------------------------------
     def _save(self) -> None:
         if self.pins_path is not None:
-            from mcp_review.core.pins import save_pins, upgrade_note
+            from mcp_review.core.pinfile import save_pins, upgrade_note
 
             note = upgrade_note(save_pins(self.pins, self.pins_path, audit_path=self.audit_path),
                                 self.pins_path)

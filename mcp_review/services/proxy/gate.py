@@ -101,7 +101,7 @@ class PinGate:
 
     def _refresh(self) -> None:
         """Under the lock. Raises (and forgets what it had) when the pin file cannot be read."""
-        from mcp_review.core.pins import load_pins
+        from mcp_review.core.pinfile import load_pins
 
         sig = self._stat()
         if self._sig is not False and sig == self._sig:
