@@ -15,6 +15,7 @@ import pytest
 from mcp_review.core import rerun as core
 from mcp_review.core.model import ToolDef
 from mcp_review.core.rerun import Outcome, RecordedCall, compare, send_verdict
+from mcp_review.core.verdict import rerun_exit_code
 from mcp_review.services.calllog import REDACTED, CallLog, seal_key, seal_of
 from mcp_review.services.config import load_config
 from mcp_review.services.rerun import load_recorded
@@ -189,9 +190,9 @@ def test_recorded_redacted_value_is_not_a_change():
 
 
 def test_exit_codes_and_counts():
-    assert core.exit_code([Outcome.SAME, Outcome.SKIPPED, Outcome.NO_RESULT]) == 0
+    assert rerun_exit_code([Outcome.SAME, Outcome.SKIPPED, Outcome.NO_RESULT]) == 0
     for o in (Outcome.CHANGED, Outcome.SHAPE_DRIFT, Outcome.NOW_ERROR):
-        assert core.exit_code([Outcome.SAME, o]) == 1
+        assert rerun_exit_code([Outcome.SAME, o]) == 1
     assert core.counts([Outcome.SAME, Outcome.SAME])["same"] == 2
 
 

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from mcp_review.core.verdict import FAIL_ON, exit_code, verdict_word, with_rerun
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
@@ -22,7 +23,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="review a saved snapshot offline instead of connecting (the config is "
                         "still discovered for calls and policy tiers)")
     p.add_argument("--format", choices=("text", "json", "markdown", "sarif"), default="text")
-    p.add_argument("--fail-on", choices=("breaking", "review", "any"), default="review",
+    p.add_argument("--fail-on", choices=FAIL_ON, default="review",
                    help="what fails the gate (exit 1): only breaking changes and blocked tools; "
                         "anything needing review (default); or any drift at all")
     add_calls_option(p)
@@ -86,13 +87,12 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.writelines(fmt.iter_render(report, args.format, args.fail_on,
                                           config_path=cfg.source if cfg is not None else None,
                                           all_calls=args.all_calls))
-    return fmt.exit_code(report, args.fail_on)
+    return exit_code(report, args.fail_on)
 
 
 def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
     """check's report plus each server's rerun; the gate fails (under ``--fail-on review`` or
     ``any``) on a changed / shape-drift / now-error result, as on a change needing review."""
-    from mcp_review import exitcodes
     from mcp_review.core.hidden import json_dumps_safe, safe_text
     from mcp_review.formats import check as fmt
     from mcp_review.formats import rerun as rfmt
@@ -119,14 +119,9 @@ def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
             continue
         reports.append(r)
         runs.append({**r.to_json(), "error": None})
-    rc = fmt.exit_code(report, args.fail_on)  # type: ignore[arg-type]
-    rerun_fails = any(r.exit_code() for r in reports) and args.fail_on in ("review", "any")
-    if rerun_fails:
-        rc = exitcodes.FAIL
-    elif unreachable and rc == exitcodes.PASS:
-        rc = exitcodes.UNREACHABLE
-    verdict = {exitcodes.FAIL: "FAIL", exitcodes.UNREACHABLE: "UNREACHABLE",
-               exitcodes.PASS: "PASS"}[rc]
+    rc = with_rerun(exit_code(report, args.fail_on), args.fail_on,  # type: ignore[arg-type]
+                    rerun_failed=any(r.exit_code() for r in reports), unreachable=unreachable)
+    verdict = verdict_word(rc)
     if args.format == "json":
         doc = plain(fmt.report_doc(report, args.fail_on,  # type: ignore[arg-type]
                                    all_calls=args.all_calls))

@@ -7,8 +7,8 @@ import os
 import sys
 from typing import Any
 
-from mcp_review import exitcodes
 from mcp_review.core.errors import InputError
+from mcp_review.core.verdict import proxy_exit_code
 
 USAGE = ("mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
          "[--log FILE] [--record-results] [--list-timeout SECONDS]\n"
@@ -264,4 +264,4 @@ def run(args: argparse.Namespace) -> int:
                   fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT,
                   scrub=scrub)
     rc = asyncio.run(proxy.run())
-    return rc if rc in (exitcodes.PASS, exitcodes.UNREACHABLE) or rc > 100 else exitcodes.FAIL
+    return proxy_exit_code(rc)

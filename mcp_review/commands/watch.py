@@ -88,7 +88,7 @@ class DriftPrinter:
 
     def exit_code(self) -> int:
         """1 when drift that fails the gate was seen; else as `check` on the last lists."""
-        from mcp_review.formats.check import exit_code
+        from mcp_review.core.verdict import exit_code
 
         return exitcodes.FAIL if self.failed else exit_code(self.report(), self.fail_on)
 
@@ -97,7 +97,7 @@ class DriftPrinter:
         from mcp_review.core.names import with_escape
         from mcp_review.core.policy import Outcome
         from mcp_review.core.status import State
-        from mcp_review.formats.check import fails_gate
+        from mcp_review.core.verdict import fails_gate
 
         stamp = time.strftime("%H:%M:%S", time.localtime(u.at))
         at = iso_time(u.at)

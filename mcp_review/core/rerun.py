@@ -538,7 +538,3 @@ def counts(outcomes: Iterable[Outcome]) -> dict[str, int]:
     return out
 
 
-def exit_code(outcomes: Iterable[Outcome]) -> int:
-    """0 when nothing changed, 1 on any changed / shape-drift / now-error."""
-    return 1 if any(o in FAILING for o in outcomes) else 0
-

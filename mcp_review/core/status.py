@@ -241,14 +241,11 @@ class StatusReport:
 
     def exit_code(self) -> int:
         """0 all pinned/denied/auto-approvable · 1 anything to review, blocked or broken ·
-        3 nothing to review but a server could not be read (design.md exit codes)."""
-        from mcp_review import exitcodes
+        3 nothing to review but a server could not be read (:func:`core.verdict.exit_code`
+        under ``review``)."""
+        from mcp_review.core.verdict import exit_code
 
-        if self.attention or self.instructions_attention:
-            return exitcodes.FAIL
-        if self.unreachable:
-            return exitcodes.UNREACHABLE
-        return exitcodes.PASS
+        return exit_code(self)
 
 
 def compute_status(

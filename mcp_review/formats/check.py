@@ -43,12 +43,18 @@ from typing import Any
 
 from mcp_review.core.groups import change_key, grouped_keys, shared_changes
 from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, md_text, safe_text, sarif_text
-from mcp_review.core.instructions import InstructionsStatus
 from mcp_review.core.names import with_escape
 from mcp_review.core.policy import Outcome
 from mcp_review.core.rules import render_change
 from mcp_review.core.status import State, StatusReport, ToolStatus
-from mcp_review.exitcodes import FAIL, PASS, UNREACHABLE
+from mcp_review.core.verdict import (
+    drifted_instructions,
+    exit_code,
+    failing,
+    fails_gate,
+    instructions_fail,
+    verdict,
+)
 from mcp_review.formats import instructions as instr_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
@@ -62,56 +68,7 @@ from mcp_review.formats.status import (
 
 FORMAT = "mcp-review-check"
 VERSION = 2
-FAIL_ON = ("breaking", "review", "any")
 FORMATS = ("text", "json", "markdown", "sarif")
-
-
-def fails_gate(t: ToolStatus, fail_on: str) -> bool:
-    if fail_on == "any":
-        return t.state not in (State.PINNED, State.DENIED) and t.policy.outcome is not \
-            Outcome.WAIVED
-    if fail_on == "review":
-        return t.needs_attention
-    if t.policy.outcome is Outcome.BLOCK:
-        return True
-    if t.policy.outcome is Outcome.WAIVED:
-        return False  # every change that fails it is waived (core/gate.py)
-    if t.state is State.BROKEN:
-        return True
-    return t.state is State.REMOVED and t.pin is not None and t.pin.approved
-
-
-def failing(report: StatusReport, fail_on: str) -> list[ToolStatus]:
-    return [t for t in report.tools if fails_gate(t, fail_on)]
-
-
-def instructions_fail(i: InstructionsStatus, fail_on: str) -> bool:
-    """Server instructions are on the trust axis: ``review`` fails on new, changed or removed
-    ones; ``breaking`` only on blocked ones (hidden characters); ``any`` on any drift."""
-    if fail_on == "any":
-        return i.state not in ("pinned", "denied")
-    if fail_on == "review":
-        return i.needs_attention
-    return i.policy.outcome is Outcome.BLOCK
-
-
-def _instructions(report: StatusReport) -> list[InstructionsStatus]:
-    """Every server's instructions that are not simply pinned."""
-    return [s.instructions for s in report.servers
-            if s.instructions is not None and s.instructions.state != "pinned"]
-
-
-def exit_code(report: StatusReport, fail_on: str) -> int:
-    if failing(report, fail_on) or any(instructions_fail(i, fail_on)
-                                       for i in _instructions(report)):
-        return FAIL
-    if report.unreachable:
-        return UNREACHABLE
-    return PASS
-
-
-def verdict(report: StatusReport, fail_on: str) -> str:
-    return {FAIL: "FAIL", UNREACHABLE: "UNREACHABLE", PASS: "PASS"}[exit_code(report, fail_on)]
 
 
 def _shown(report: StatusReport) -> list[ToolStatus]:
@@ -140,7 +97,7 @@ def _tool_entry(t: ToolStatus, fail_on: str, all_calls: bool) -> dict[str, Any]:
 
 def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> Doc:
     counts = _tool_counts(report)
-    instr = _instructions(report)
+    instr = drifted_instructions(report)
     extra: dict[str, Any] = {}
     if instr:  # present when any server's instructions are not simply pinned
         extra["instructions"] = [instr_fmt.json_entry(i, fails_gate=instructions_fail(i, fail_on))
@@ -195,7 +152,7 @@ def _summary(report: StatusReport, fail_on: str) -> str:
     parts = [f"{c[s]} {s}" for s in ("pinned", "new", "changed", "broken", "removed", "denied")
              if c.get(s)]
     n_fail = len(failing(report, fail_on)) + sum(
-        instructions_fail(i, fail_on) for i in _instructions(report))
+        instructions_fail(i, fail_on) for i in drifted_instructions(report))
     if n_fail:
         parts.append(f"{n_fail} failing the gate (--fail-on {fail_on})")
     if report.unreachable:
@@ -219,7 +176,7 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
                        f"{safe_text(s.protocol_version or '?')}  tier {safe_text(s.tier)}{ver}")
             out.extend(f"  {' ' * len(name)}  note: {safe_text(n)}" for n in s.notes)
             out.extend(f"  {' ' * len(name)}  note: {n}" for n in call_log_notes(s))
-    instr = _instructions(report)
+    instr = drifted_instructions(report)
     if instr:
         out.append("")
         out.append("server instructions:")
@@ -330,7 +287,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
             out.append(f"| {_md(s.name)} | ok | {counts.get(s.name, 0)} | "
                        f"{_md(s.protocol_version or '?')} | {_md(s.tier)} |")
     shown = _shown(report)
-    instr = _instructions(report)
+    instr = drifted_instructions(report)
     if shown or instr:
         out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
         for i in instr:
@@ -446,7 +403,7 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                             "partialFingerprints": {
                                 "toolKey": f"{t.server}/{t.principal}/{t.tool}",
                                 "liveDigest": t.live_digest or ""}})
-    for i in _instructions(report):
+    for i in drifted_instructions(report):
         why = "; ".join(sarif_text(r) for r in i.policy.reasons) or i.state
         results.append({"ruleId": f"instructions-{i.state}",
                         "level": "error" if instructions_fail(i, fail_on) else "note",

@@ -66,6 +66,7 @@ from mcp_review.core.names import with_escape
 from mcp_review.core.policy import Outcome
 from mcp_review.core.rules import render_change
 from mcp_review.core.status import State, StatusReport, ToolStatus
+from mcp_review.core.verdict import verdict_word
 from mcp_review.formats.compare import comparison_doc, replay_lines
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 
@@ -179,13 +180,6 @@ def unreachable_words(error: dict[str, Any] | None) -> str:
 def unreachable_summary(n: int) -> str:
     """The summary's words for ``n`` unreachable servers (``status`` and ``check`` the same)."""
     return f"{n} server(s) unreachable (their tools were not checked)"
-
-
-def verdict_word(exit_code: int) -> str:
-    """PASS / FAIL / UNREACHABLE for an exit code, as ``check`` says it."""
-    from mcp_review import exitcodes
-
-    return {exitcodes.FAIL: "FAIL", exitcodes.UNREACHABLE: "UNREACHABLE"}.get(exit_code, "PASS")
 
 
 def call_log_notes(s: Any) -> list[str]:

@@ -221,7 +221,9 @@ class RerunReport:
         return core.counts(c.outcome for c in self.calls if c.outcome is not None)
 
     def exit_code(self) -> int:
-        return core.exit_code(c.outcome for c in self.calls if c.outcome is not None)
+        from mcp_review.core.verdict import rerun_exit_code
+
+        return rerun_exit_code(c.outcome for c in self.calls if c.outcome is not None)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": "mcp-review-rerun", "version": 1, "server": self.server,

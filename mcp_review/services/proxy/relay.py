@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 import anyio
 
+from mcp_review import exitcodes
 from mcp_review.services.calllog import CallLog
 from mcp_review.services.proxy.framing import (
     MAX_LINE,
@@ -53,10 +54,9 @@ ENVELOPE_KEYS = ("io.modelcontextprotocol/protocolVersion", "io.modelcontextprot
 """2026-07-28 per-request ``_meta`` keys the proxy copies from a client's call into its own
 ``tools/list`` (a modern server rejects a request without them)."""
 
-EXIT_OK = 0
-EXIT_SERVER_GONE = 3
-"""The server could not be started or exited while the client was still connected
-(exitcodes.UNREACHABLE)."""
+EXIT_OK = exitcodes.PASS
+EXIT_SERVER_GONE = exitcodes.UNREACHABLE
+"""The server could not be started or exited while the client was still connected."""
 
 WARNING_PREFIX = "⚠ WITHHELD BY MCP-REVIEW"
 
