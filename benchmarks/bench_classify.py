@@ -11,9 +11,9 @@ import copy
 import statistics
 import time
 
-from mcp_review.core.compare import compare
-from mcp_review.core.model import ToolDef
-from mcp_review.core.schema_diff import diff_tools
+from mcp_review.engine.compare import compare
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.schema_diff import diff_tools
 
 TYPICAL_OLD = {
     "name": "run_query",

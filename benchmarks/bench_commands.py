@@ -30,10 +30,10 @@ sys.path.insert(0, str(HERE))
 
 from bench_replay import OLD, SCENARIOS, make_calls  # noqa: E402
 
-from mcp_review.core.model import ToolDef  # noqa: E402
-from mcp_review.core.pinfile import save_pins  # noqa: E402
-from mcp_review.core.pins import Decision, PinFile, make_pin  # noqa: E402
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot  # noqa: E402
+from mcp_review.engine.model import ToolDef  # noqa: E402
+from mcp_review.engine.pins import Decision, PinFile, make_pin  # noqa: E402
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot  # noqa: E402
+from mcp_review.store.pinfile import save_pins  # noqa: E402
 
 NEW = SCENARIOS["typical"]  # dry_run fixed to true: ~10 % of the calls break
 

@@ -22,9 +22,9 @@ import evaluate as ev  # noqa: E402
 
 
 def _time_pairs(units: list[cd.Unit], repeat: int) -> tuple[list[float], list[float], str]:
-    from mcp_review.core.compare import compare
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.schema_diff import diff_tools
+    from mcp_review.engine.compare import compare
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.schema_diff import diff_tools
 
     seen, full, diff_only, slowest = set(), [], [], (0.0, "")
     for u in units:

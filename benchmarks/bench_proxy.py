@@ -29,9 +29,9 @@ TOOLS = [{"name": "echo", "description": "echo the arguments",
 
 
 def _pin(pins: Path) -> None:
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.pinfile import load_pins, save_pins
-    from mcp_review.core.pins import Decision, make_pin
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, make_pin
+    from mcp_review.store.pinfile import load_pins, save_pins
 
     pf = load_pins(str(pins))
     pf.decide(make_pin("bench", ToolDef.from_wire(TOOLS[0]), Decision.APPROVED, by="bench"))

@@ -13,8 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from mcp_review import __version__, exitcodes
-from mcp_review.core.errors import EarlyExit, InputError
+from mcp_review import __version__
+from mcp_review.engine import exitcodes
+from mcp_review.engine.errors import EarlyExit, InputError
 from mcp_review.formats.terminal import guarded_output
 
 DESCRIPTION = """\

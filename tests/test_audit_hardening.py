@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core import audit
+from mcp_review.store import audit
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = {"name": "echo", "description": "echo a",

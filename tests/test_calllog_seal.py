@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from rerun_helpers import GET_CONFIG, Workspace
 
-from mcp_review.core.errors import InputError
-from mcp_review.core.model import ToolDef
-from mcp_review.services.calllog import CallLog, seal_key, seal_key_path, seal_of, sealed
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import ToolDef
 from mcp_review.services.rerun import load_recorded
+from mcp_review.store.calllog import CallLog, seal_key, seal_key_path, seal_of, sealed
 
 APPROVED = ToolDef.from_wire(GET_CONFIG).digest
 

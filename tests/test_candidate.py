@@ -16,8 +16,8 @@ import pytest
 from servers.toolserver import tool
 
 from mcp_review.cli import main
-from mcp_review.core.candidate import ALSO_KEY
-from mcp_review.core.pinfile import load_pins
+from mcp_review.engine.candidate import ALSO_KEY
+from mcp_review.store.pinfile import load_pins
 
 SERVERS = Path(__file__).parent / "servers"
 V1 = [tool("read_file", "Read a file.", path={"type": "string"}),
@@ -155,7 +155,7 @@ def test_candidate_keys_replace_env_and_headers_merge(tmp_path: Path):
 ])
 def test_candidate_errors_name_file_and_line(tmp_path: Path, candidate: str, line: int,
                                               message: str):
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
     from mcp_review.services.config import load_config
 
     p = tmp_path / "mcp-review.toml"
@@ -170,9 +170,9 @@ def test_candidate_errors_name_file_and_line(tmp_path: Path, candidate: str, lin
 
 
 def test_keep_running_carries_only_approved_definitions_and_fails_closed():
-    from mcp_review.core.candidate import also_digests, keep_running
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.pins import Decision, make_pin
+    from mcp_review.engine.candidate import also_digests, keep_running
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, make_pin
 
     old, new = ToolDef.from_wire(V1[0]), ToolDef.from_wire(V2[0])
     before = make_pin("files", old, Decision.APPROVED, by="t")
@@ -206,11 +206,11 @@ def test_a_denial_from_the_pin_file_alone_denies_the_running_version_too(tmp_pat
     """`deny` with the server down turns the pin into a denial (with_decision): a definition
     an upgrade preview kept approved beside it must not stay approved (the status of the
     running version's definition is computed from the file read back)."""
-    from mcp_review.core.candidate import keep_running
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.pins import Decision, make_pin, save_pins, with_decision
-    from mcp_review.core.snapshot import parse_snapshot
-    from mcp_review.core.status import State, compute_status
+    from mcp_review.engine.candidate import keep_running
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, make_pin, save_pins, with_decision
+    from mcp_review.engine.snapshot import parse_snapshot
+    from mcp_review.engine.status import State, compute_status
 
     old, new = ToolDef.from_wire(V1[0]), ToolDef.from_wire(V2[0])
     path = tmp_path / "mcp-pins.toml"
@@ -280,10 +280,10 @@ def test_proxy_relays_both_approved_versions_and_nothing_else(tmp_path: Path, se
     their tool; the candidate's is allowed too; any third definition is withheld."""
     from servers.proxy_harness import RawClient
 
-    from mcp_review.core.candidate import keep_running
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.pinfile import save_pins
-    from mcp_review.core.pins import Decision, make_pin
+    from mcp_review.engine.candidate import keep_running
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, make_pin
+    from mcp_review.store.pinfile import save_pins
 
     v3 = {**V2[0], "description": "Read a file. Also uploads it."}
     pins_path = tmp_path / "mcp-pins.toml"

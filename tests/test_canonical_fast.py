@@ -1,4 +1,4 @@
-"""The canonical form's fast writer (orjson, core/canonical._fast_bytes, issue 15 item 4) gives
+"""The canonical form's fast writer (orjson, engine/canonical._fast_bytes, issue 15 item 4) gives
 exactly the reference text (``json.dumps`` of the normalised value) for every value it
 handles, and leaves the others (floats that stay floats, big integers, lone surrogates) to the
 reference. A digest that moved would re-quarantine every pinned tool."""
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_review.core import canonical
-from mcp_review.core.canonical import canonical_bytes, canonical_json, normalize
+from mcp_review.engine import canonical
+from mcp_review.engine.canonical import canonical_bytes, canonical_json, normalize
 
 
 def reference(value: object) -> str:
@@ -73,7 +73,7 @@ def test_random_unicode_keys_sort_as_the_reference():
 
 @pytest.mark.parametrize("depth", [513, 5_000, 200_000])
 def test_a_big_document_nested_too_deep_is_refused_with_the_limit_message(depth):
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
 
     pad = " " * canonical.BIG_JSON  # measured after parsing, not before
     for text in ("[" * depth + "]" * depth + pad,

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from mcp_review.cli import main
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, make_pin
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, make_pin
+from mcp_review.store.pinfile import load_pins, save_pins
 
 OLD = {"name": "read", "description": "Read a file.",
        "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}},

@@ -272,7 +272,7 @@ def test_verify_catches_a_tampered_digest(pin_repo: Path, capsys):
 
 
 def test_verify_catches_a_reordered_file_and_fix_rewrites_it(pin_repo: Path, capsys):
-    from mcp_review.core.pinfile import load_pins
+    from mcp_review.store.pinfile import load_pins
 
     snap = json.loads((pin_repo / "tools-snapshot.json").read_text())
     snap["servers"]["aux"] = snap["servers"]["db"]
@@ -305,7 +305,7 @@ def test_verify_catches_a_reordered_file_and_fix_rewrites_it(pin_repo: Path, cap
 
 def test_verify_asks_to_upgrade_a_version_1_file(pin_repo: Path, capsys):
     """A version 1 pin file verifies (digests) but is not what mcp-review writes now."""
-    from mcp_review.core.pinfile import load_pins
+    from mcp_review.store.pinfile import load_pins
 
     path = pin_repo / "mcp-pins.toml"
     pf = load_pins(str(path))

@@ -19,8 +19,8 @@ import pytest
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import build_parser, main
-from mcp_review.core.names import escape_name, find_name, suggest, unescape_name
-from mcp_review.core.pinfile import load_pins
+from mcp_review.engine.names import escape_name, find_name, suggest, unescape_name
+from mcp_review.store.pinfile import load_pins
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "pins")
 V1 = os.path.join(FIX, "snapshot_v1.json")
@@ -284,9 +284,9 @@ def test_typing_the_twin_suggests_the_look_alike(work, capsys):
 
 def test_watch_json_uses_iso_timestamps_and_text_prints_no_none_outcome():
     from mcp_review.commands.watch import DriftPrinter
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.pins import Decision, PinFile, make_pin
-    from mcp_review.core.snapshot import ServerSnapshot
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, PinFile, make_pin
+    from mcp_review.engine.snapshot import ServerSnapshot
     from mcp_review.services.watch import Update
 
     a1 = tool("a", q={"type": "string"})

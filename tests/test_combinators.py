@@ -13,8 +13,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcp_review.core.compare import compare
-from mcp_review.core.model import ChangeClass, ToolDef
+from mcp_review.engine.compare import compare
+from mcp_review.engine.model import ChangeClass, ToolDef
 
 FC = jsonschema.Draft202012Validator.FORMAT_CHECKER
 ALARMS = (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_review.core.errors import InputError
+from mcp_review.engine.errors import InputError
 from mcp_review.services.config import ServerConfig, discover_config, load_config
 
 FIX = Path(__file__).parent / "fixtures" / "config"

@@ -164,7 +164,7 @@ def test_auto_end_to_end_with_a_real_stdio_server(machine, capsys):
     assert main(["pin", "--config", "auto", "-q"]) == 0
     assert main(["check", "--config", "auto", "-q"]) == 0
     capsys.readouterr()
-    from mcp_review.core.pinfile import load_pins
+    from mcp_review.store.pinfile import load_pins
 
     pf = load_pins("mcp-pins.toml")
     assert pf.get("claude-desktop:db", "default", "query") is not None

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from mcp_review.core import audit
-from mcp_review.core.pinfile import load_pins
+from mcp_review.store import audit
+from mcp_review.store.pinfile import load_pins
 
 pytestmark = pytest.mark.slow
 
@@ -26,9 +26,9 @@ pytestmark = pytest.mark.slow
 # parent's kill then lands mid-write every time, not by luck of timing.
 WRITER = textwrap.dedent("""
     import os, sys, time
-    from mcp_review.core import pinfile as P
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.pins import make_pin
+    from mcp_review.store import pinfile as P
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import make_pin
 
     path = sys.argv[1]
     stall_at = int(sys.argv[2]) if len(sys.argv) > 2 else -1

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core.pinfile import load_pins
-from mcp_review.core.status import State, compute_status
 from mcp_review.demo import definitions
 from mcp_review.demo.servers import serve_http
 from mcp_review.demo.workspace import Workspace
+from mcp_review.engine.status import State, compute_status
 from mcp_review.services.fetch import fetch_config
+from mcp_review.store.pinfile import load_pins
 
 pytestmark = pytest.mark.slow
 

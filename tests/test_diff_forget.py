@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core import audit
-from mcp_review.core.pinfile import load_pins
+from mcp_review.store import audit
+from mcp_review.store.pinfile import load_pins
 
 FIX = Path(__file__).parent / "fixtures" / "pins"
 V1 = str(FIX / "snapshot_v1.json")

@@ -8,9 +8,9 @@ import unicodedata
 
 import pytest
 
-from mcp_review.core.canonical import MAX_DEPTH, canonical_json, json_equal, load_file, loads
-from mcp_review.core.errors import InputError
-from mcp_review.core.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
+from mcp_review.engine.canonical import MAX_DEPTH, canonical_json, json_equal, load_file, loads
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
 
 BASE = {
     "name": "run_query",
@@ -89,7 +89,7 @@ def test_hostile_json_input_gives_clear_errors(tmp_path):
 
 
 def test_ten_megabyte_description_digests_quickly_and_classifies_bounded():
-    from mcp_review.core.compare import compare
+    from mcp_review.engine.compare import compare
 
     big = {**BASE, "description": "x" * 10_000_000}
     t = ToolDef.from_wire(big)

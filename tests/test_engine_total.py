@@ -11,8 +11,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcp_review.core.compare import compare
-from mcp_review.core.model import ChangeClass, ToolDef
+from mcp_review.engine.compare import compare
+from mcp_review.engine.model import ChangeClass, ToolDef
 
 FC = jsonschema.Draft202012Validator.FORMAT_CHECKER
 
@@ -126,7 +126,7 @@ def _many_required(n: int) -> tuple[dict, dict]:
 def test_many_required_properties_compile_the_schemas_a_bounded_number_of_times(monkeypatch):
     """2,000 required properties took 21 s: each witness re-compiled the schema. Each one is
     now attributed from the validator's own error locations; compilations stay constant."""
-    from mcp_review.core import witness
+    from mcp_review.engine import witness
 
     compiled = []
     real = witness.SchemaValidator
@@ -147,8 +147,8 @@ def test_many_required_properties_compile_the_schemas_a_bounded_number_of_times(
 
 
 def test_witness_budget_is_counted_in_validator_calls_and_noted():
-    from mcp_review.core.model import Change
-    from mcp_review.core.witness import attach_witnesses
+    from mcp_review.engine.model import Change
+    from mcp_review.engine.witness import attach_witnesses
 
     old = {"type": "object", "properties": {f"p{i}": {"type": "string", "maxLength": 10}
                                             for i in range(50)}}
@@ -172,7 +172,7 @@ def test_witness_budget_is_counted_in_validator_calls_and_noted():
 
 
 def test_a_failing_witness_search_degrades_to_no_witness_with_a_note(monkeypatch):
-    from mcp_review.core import witness
+    from mcp_review.engine import witness
 
     def boom(self, toks, rule):
         raise KeyError("bug")
@@ -191,7 +191,7 @@ def test_a_failing_witness_search_degrades_to_no_witness_with_a_note(monkeypatch
 
 
 def test_a_failing_rule_is_an_engine_error_and_the_rest_is_reported(monkeypatch):
-    from mcp_review.core import schema_diff
+    from mcp_review.engine import schema_diff
 
     def boom(*_a):
         raise IndexError("bug")
@@ -217,7 +217,7 @@ def test_a_failing_rule_is_an_engine_error_and_the_rest_is_reported(monkeypatch)
 
 
 def test_a_failing_text_rule_keeps_the_schema_changes(monkeypatch):
-    from mcp_review.core import schema_diff
+    from mcp_review.engine import schema_diff
 
     def boom(*_a):
         raise TypeError("bug")
@@ -288,7 +288,7 @@ json_values = st.recursive(scalars, lambda c: st.lists(c, max_size=3)
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(documents(), documents(), st.lists(json_values, max_size=3), st.booleans())
 def test_fuzz_classify_witness_replay_never_raise(old, new, calls, as_output):
-    from mcp_review.core.schema_diff import diff_schemas
+    from mcp_review.engine.schema_diff import diff_schemas
 
     if as_output:
         t_old = ToolDef({"name": "t", "inputSchema": {}, "outputSchema": old})
@@ -328,8 +328,8 @@ def test_nested_alternatives_are_probed_within_a_budget_and_never_laxer():
     """Coverage probes nest (alternatives inside alternatives): one walk spends at most
     _PROBE_BUDGET of them, then falls back to matching branches by shape, which can only be
     stricter. 6^4 leaves: the walk ends, and a value lost at every leaf is still breaking."""
-    from mcp_review.core import schema_diff
-    from mcp_review.core.schema_diff import diff_schemas
+    from mcp_review.engine import schema_diff
+    from mcp_review.engine.schema_diff import diff_schemas
 
     enum = {"type": "string", "enum": ["a", "b", "c"]}
     same = {"anyOf": [{"const": "a"}, {"const": "b"}, {"const": "c"}]}

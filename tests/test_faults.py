@@ -103,7 +103,7 @@ async def test_all_faults_in_one_run(tmp_path: Path, http_servers, refused_port,
     kind, msg = err("prints-garbage")
     assert kind == "not-an-mcp-server" and "Welcome to my server" in msg
     # Issue 14: a tool without inputSchema is read as sent (a protocol finding on that tool,
-    # core/protocol.py), never an error that hides the good tools beside it.
+    # engine/protocol.py), never an error that hides the good tools beside it.
     assert snap.servers["malformed-tool"].error is None
     assert [t.wire for t in snap.servers["malformed-tool"].tools] == tools_for("malformed", 3)
     kind, msg = err("ten-thousand-tools")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from servers.toolserver import ToolServer, serve_http, tool
 
-from mcp_review.core.snapshot import parse_snapshot
+from mcp_review.engine.snapshot import parse_snapshot
 from mcp_review.services.config import ServerConfig
 from mcp_review.services.fetch import Progress, fetch_all, fetch_server, log_path
 
@@ -81,7 +81,7 @@ async def test_progress_events_per_server():
 
 
 async def test_duplicate_names_are_an_input_error():
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
 
     ts = ToolServer([tool("a")])
     with pytest.raises(InputError, match="duplicate server names: x"):

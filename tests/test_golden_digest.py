@@ -7,7 +7,7 @@ there), NFC/NFD look-alikes, hidden characters, a NUL, ``execution``/``icons``/`
 
 **Never regenerate it.** If this test fails, the canonical form or the hashed fields changed
 silently, and every pin file on disk would be orphaned (every tool re-quarantined). A change of
-canonical form needs a new digest scheme in ``core/model.DIGEST_SCHEMES`` that leaves the old
+canonical form needs a new digest scheme in ``engine/model.DIGEST_SCHEMES`` that leaves the old
 ones computing exactly what they computed, plus a migration.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_review.core.model import (
+from mcp_review.engine.model import (
     DIGEST_SCHEME,
     DIGEST_SCHEMES,
     HASHED_FIELDS,
@@ -26,9 +26,9 @@ from mcp_review.core.model import (
     ToolDef,
     digest_under,
 )
-from mcp_review.core.pinfile import load_pins
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-from mcp_review.core.status import State, compute_status
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import State, compute_status
+from mcp_review.store.pinfile import load_pins
 
 GOLDEN = Path(__file__).parent / "fixtures" / "pins" / "golden.toml"
 
@@ -77,7 +77,7 @@ def test_a_live_tool_equal_to_a_golden_pin_is_pinned_under_the_current_scheme(ke
     pin = _pins()[key]
     live = pin.tool_def()
     assert pin.current_digest() == live.digest
-    from mcp_review.core.pins import PinFile
+    from mcp_review.engine.pins import PinFile
 
     pf = PinFile()
     pf.decide(pin)

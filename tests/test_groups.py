@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core.groups import shared_changes, signature
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-from mcp_review.core.status import compute_status
+from mcp_review.engine.groups import shared_changes, signature
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import compute_status
 
 NAMES = [f"tool_{i:02d}" for i in range(12)]
 
@@ -148,7 +148,7 @@ async def _select(app, pilot, name: str) -> None:
 
 
 async def test_app_approves_the_same_blocked_change_on_many_tools_after_asking_why(tmp_path):
-    from mcp_review.core import audit
+    from mcp_review.store import audit
     from mcp_review.tui.data import Status
     from mcp_review.tui.screens.modals import ReasonScreen, SameChangeScreen
 
@@ -199,7 +199,7 @@ async def test_app_says_so_when_no_other_tool_changed_the_same_way(tmp_path):
 
 
 def load_on_disk(path: str) -> dict[str, dict]:
-    from mcp_review.core.pinfile import load_pins
+    from mcp_review.store.pinfile import load_pins
 
     return {n: p.tool_def().wire for n, p in load_pins(path).for_server("fs", "default").items()}
 

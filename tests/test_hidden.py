@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_review.core.hidden import (
+from mcp_review.engine.hidden import (
     decode_tags,
     find_hidden,
     has_hidden,
@@ -63,7 +63,7 @@ def test_json_reports_escape_hidden_characters_but_keep_the_value(tmp_path, caps
     import json
 
     from mcp_review.cli import main
-    from mcp_review.core.hidden import json_dumps_safe
+    from mcp_review.engine.hidden import json_dumps_safe
 
     evil = "Lists files.\u202e\u200b\x9b31m" + TAGS + " café 日本 😀"
     old = {"name": "ls", "description": "Lists files.", "inputSchema": {"type": "object"}}
@@ -85,7 +85,7 @@ def test_json_reports_escape_hidden_characters_but_keep_the_value(tmp_path, caps
 
 
 def test_safe_text_tokens_every_line_break_and_surrogate():
-    from mcp_review.core.hidden import safe_text
+    from mcp_review.engine.hidden import safe_text
 
     s = "a\nb\rc\x0bd\x0ce\x85f\u2028g\u2029h\ud800i"
     out = safe_text(s)
@@ -96,14 +96,14 @@ def test_safe_text_tokens_every_line_break_and_surrogate():
 
 
 def test_an_osc_body_cannot_carry_controls_through_its_label():
-    from mcp_review.core.hidden import safe_text
+    from mcp_review.engine.hidden import safe_text
 
     out = safe_text("\x1b]0;\x9b2J\u202e\x85title")
     assert out == "⟨ESC⟩]0;⟨U+009B⟩2J⟨RLO U+202E⟩⟨NEL⟩title"
 
 
 def test_md_text_leaves_no_markdown_or_html_syntax():
-    from mcp_review.core.hidden import md_text
+    from mcp_review.engine.hidden import md_text
 
     out = md_text("</summary><img src=x>[a](http://e.x) | `c` *e* www.e.com $x$ a@b.c")
     assert not set(out) & set("<>[]()|`*$@:")
@@ -111,7 +111,7 @@ def test_md_text_leaves_no_markdown_or_html_syntax():
 
 
 def test_sarif_text_escapes_links_and_placeholders():
-    from mcp_review.core.hidden import sarif_text
+    from mcp_review.engine.hidden import sarif_text
 
     assert sarif_text("[t](http://x) {0} \\") == "\\[t\\](http://x) \\{0\\} \\\\"
 
@@ -119,7 +119,7 @@ def test_sarif_text_escapes_links_and_placeholders():
 def test_json_dumps_safe_escapes_lone_surrogates():
     import json
 
-    from mcp_review.core.hidden import json_dumps_safe
+    from mcp_review.engine.hidden import json_dumps_safe
 
     text = json_dumps_safe({"n": "a\ud800"})
     text.encode("utf-8")

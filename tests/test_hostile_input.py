@@ -162,8 +162,8 @@ async def test_list_shifting_between_pages_reads_as_a_duplicate_name_stdio(tmp_p
     on two pages. Issue 14 asks for that to be a duplicate-name finding on 'b' (it was 'list
     changed while paged'); 'new', never listed to anyone, is never pinned, so the enforcing
     proxy withholds it if it ever shows up."""
-    from mcp_review.core.pins import PinFile
-    from mcp_review.core.status import compute_status
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.engine.status import compute_status
 
     snap = await fetch_all([stdio("shift", "shift", timeout=30)], log_dir=tmp_path / "logs")
     srv = snap.servers["shift"]
@@ -216,8 +216,8 @@ async def test_a_name_on_two_pages_is_a_duplicate_name_finding_not_a_shifted_lis
     """Issue 14 item 1: a tool name listed twice is a protocol-duplicate-name finding on that
     tool, whether the two entries share a page or not; the server's other tools read and
     pin as usual, and page 1 read again still tells a list that really shifted apart."""
-    from mcp_review.core.pins import PinFile
-    from mcp_review.core.status import State, compute_status
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.engine.status import State, compute_status
 
     async def fetch(ts: ToolServer):
         if transport == "in-process":

@@ -25,7 +25,7 @@ from servers.hostile import HOSTILE, HOSTILE_NAMES, hostile_http_app
 from servers.toolserver import serve_http
 
 from mcp_review.cli import main
-from mcp_review.core.hidden import terminal_guard
+from mcp_review.engine.hidden import terminal_guard
 
 SERVERS = Path(__file__).parent / "servers"
 HOSTILE_PY = SERVERS / "hostile.py"

@@ -18,8 +18,8 @@ import pytest
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import main
-from mcp_review.core.pinfile import load_pins
-from mcp_review.core.pins import Decision
+from mcp_review.engine.pins import Decision
+from mcp_review.store.pinfile import load_pins
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -363,7 +363,7 @@ def test_pin_holds_back_breaking_and_trust_changes(project, capsys):
     # --yes after review: pinned, each with its class, the confirmation in the audit log.
     rc, out, _ = run(capsys, "pin", "-q", "--yes")
     assert rc == 0 and "approved (trust): web/default/search" in out
-    from mcp_review.core import audit
+    from mcp_review.store import audit
 
     recs = {r["tool"]: r for r in audit.read("mcp-pins.audit.jsonl")}
     assert "confirmed with --yes" in recs["fetch"]["why"] and "breaking" in recs["fetch"]["why"]

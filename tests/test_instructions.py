@@ -14,15 +14,15 @@ import pytest
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import main
-from mcp_review.core import audit
-from mcp_review.core.errors import InputError
-from mcp_review.core.instructions import instructions_digest, instructions_status, live_text
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import PinFile, make_instructions_pin, make_pin, parse_pins
-from mcp_review.core.policy import TIERS, Outcome
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-from mcp_review.core.status import compute_status
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.instructions import instructions_digest, instructions_status, live_text
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import PinFile, make_instructions_pin, make_pin, parse_pins
+from mcp_review.engine.policy import TIERS, Outcome
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import compute_status
+from mcp_review.store import audit
+from mcp_review.store.pinfile import load_pins, save_pins
 
 SAFE = "Use search before fetch.\nNever fetch internal URLs."
 EVIL = ("Use search before fetch.\nNever fetch internal URLs.\n"

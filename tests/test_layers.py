@@ -1,4 +1,5 @@
-"""The core stays pure: importing it never pulls in textual, rich, mcp or the UI.
+"""The engine stays pure and the store stays below services: importing either never pulls in
+textual, rich, mcp or anything above it (import-linter holds the same contracts statically).
 
 Each check runs in a fresh interpreter, because this test process may already have imported
 those packages for other tests.
@@ -10,7 +11,8 @@ import pkgutil
 import subprocess
 import sys
 
-import mcp_review.core
+import mcp_review.engine
+import mcp_review.store
 
 FORBIDDEN = ("textual", "rich", "mcp", "mcp_types", "mcp_review.tui", "mcp_review.services",
              "mcp_review.cli", "httpx2", "uvicorn")
@@ -18,13 +20,14 @@ FORBIDDEN = ("textual", "rich", "mcp", "mcp_types", "mcp_review.tui", "mcp_revie
 
 def _core_modules() -> list[str]:
     return sorted(
-        m.name for m in pkgutil.walk_packages(mcp_review.core.__path__, "mcp_review.core.")
+        m.name for pkg in (mcp_review.engine, mcp_review.store)
+        for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")
     )
 
 
 def test_core_modules_found():
     mods = _core_modules()
-    assert "mcp_review.core.model" in mods and len(mods) >= 5
+    assert "mcp_review.engine.model" in mods and "mcp_review.store.audit" in mods
 
 
 def test_core_imports_nothing_above_it():

@@ -11,14 +11,14 @@ from servers.toolserver import tool as wire_tool
 
 from mcp_review.cli import main
 from mcp_review.commands.watch import DriftPrinter
-from mcp_review.core.hidden import is_confusable_name, skeleton
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import save_pins
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.policy import Outcome
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-from mcp_review.core.status import State, compute_status
+from mcp_review.engine.hidden import is_confusable_name, skeleton
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.policy import Outcome
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import State, compute_status
 from mcp_review.services.watch import Update
+from mcp_review.store.pinfile import save_pins
 
 
 @pytest.mark.parametrize("a, b", [

@@ -10,10 +10,10 @@ from pathlib import Path
 import jsonschema
 
 from mcp_review.cli import main
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import save_pins
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.store.pinfile import save_pins
 
 
 def _obj(props, required=None):
@@ -94,7 +94,7 @@ async def test_app_shows_result_wording_and_output_diff_on_enter(tmp_path):
     pf.decide(make_pin("w", ToolDef.from_wire(OLD), Decision.APPROVED, by="x"))
     save_pins(pf)
     snap = Snapshot(servers={"w": ServerSnapshot("w", tools=[ToolDef.from_wire(NEW)])})
-    from mcp_review.core.pinfile import load_pins
+    from mcp_review.store.pinfile import load_pins
 
     app = ReviewApp(ReviewSource(SnapshotFetcher(snap), load_pins(pins), pins_path=pins))
     async with app.run_test(size=(140, 44)) as pilot:

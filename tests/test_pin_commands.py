@@ -9,9 +9,9 @@ import shutil
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core import audit
-from mcp_review.core.pinfile import load_pins
-from mcp_review.core.pins import Decision
+from mcp_review.engine.pins import Decision
+from mcp_review.store import audit
+from mcp_review.store.pinfile import load_pins
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "pins")
 V1 = os.path.join(FIX, "snapshot_v1.json")

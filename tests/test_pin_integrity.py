@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core.errors import InputError
-from mcp_review.core.model import ToolDef, digest_of
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import ToolDef, digest_of
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.store.pinfile import load_pins, save_pins
 
 SAFE = {"name": "add", "description": "add one to a",
         "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}}}

@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mcp_review.cli import main
-from mcp_review.core import pinfile
-from mcp_review.core import pins as pins_mod
-from mcp_review.core.errors import InputError
-from mcp_review.core.model import ToolDef, digest_of
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, PinFile, make_pin, parse_pins, toml_multiline
+from mcp_review.engine import pins as pins_mod
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import ToolDef, digest_of
+from mcp_review.engine.pins import Decision, PinFile, make_pin, parse_pins, toml_multiline
+from mcp_review.store import pinfile
+from mcp_review.store.pinfile import load_pins, save_pins
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "pins")
 GOLDEN = os.path.join(FIX, "golden.toml")  # a version 1 file, never regenerated

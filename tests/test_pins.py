@@ -10,12 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_review.core import audit
-from mcp_review.core.canonical import canonical_json
-from mcp_review.core.errors import InputError
-from mcp_review.core.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import (
+from mcp_review.engine.canonical import canonical_json
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
+from mcp_review.engine.pins import (
     Decision,
     PinFile,
     definition_text,
@@ -23,6 +21,8 @@ from mcp_review.core.pins import (
     parse_pins,
     with_decision,
 )
+from mcp_review.store import audit
+from mcp_review.store.pinfile import load_pins, save_pins
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "pins")
 
@@ -348,7 +348,7 @@ def test_symlink_and_mode_are_preserved_and_stale_temps_cleaned(tmp_path):
 
 
 def test_failed_write_leaves_the_file_and_says_so_in_the_audit_log(tmp_path, monkeypatch):
-    from mcp_review.core import pinfile as P
+    from mcp_review.store import pinfile as P
 
     p = tmp_path / "mcp-pins.toml"
     pf = load_pins(str(p))

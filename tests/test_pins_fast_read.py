@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_review.core import pins as P
-from mcp_review.core.errors import InputError
+from mcp_review.engine import pins as P
+from mcp_review.engine.errors import InputError
 
 KEY = ("srv", "default", "add")
 GOOD = {"decision": "approved", "digest": "sha256:" + "0" * 64,

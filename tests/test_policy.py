@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.policy import (
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.policy import (
     TIERS,
     Facts,
     Outcome,
@@ -145,7 +145,7 @@ def test_annotation_gate_less(old, new, less):
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_claim_of_less_power_blocks_in_every_tier_through_facts_for(tier):
-    from mcp_review.core.compare import compare
+    from mcp_review.engine.compare import compare
 
     old = tool(annotations={"destructiveHint": True})
     new = tool(annotations={"destructiveHint": True, "readOnlyHint": True})

@@ -11,9 +11,9 @@ import jsonschema
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from mcp_review.core.compare import compare
-from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.witness import example
+from mcp_review.engine.compare import compare
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.witness import example
 
 FC = jsonschema.Draft202012Validator.FORMAT_CHECKER
 NAMES = ["a", "b", "c", "d"]

@@ -14,9 +14,9 @@ import anyio
 import pytest
 from servers.proxy_harness import ROOT, SDK, read_jsonl
 
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, make_pin
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, make_pin
+from mcp_review.store.pinfile import load_pins, save_pins
 
 pytestmark = pytest.mark.slow
 
@@ -59,7 +59,7 @@ def _pin(pins: Path, server: str, tools: list[dict[str, Any]]) -> None:
 
 def _approve(tmp: Path, pins: Path, server: str, tool: dict[str, Any]) -> None:
     """What the operator does: `mcp-review approve` on the definition served now."""
-    if not HAVE_APPROVE:  # until the command lands: the same write through core.pins
+    if not HAVE_APPROVE:  # until the command lands: the same write through engine.pins
         _pin(pins, server, [tool])
         return
     snap = _snapshot(tmp, server, [tool])

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from servers.proxy_harness import SERVERS, RawClient
 
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, make_pin
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, make_pin
 from mcp_review.services.proxy import REFUSED_CODE
+from mcp_review.store.pinfile import load_pins, save_pins
 
 pytestmark = pytest.mark.slow
 

@@ -20,12 +20,12 @@ import pytest
 from servers.proxy_harness import RAW, alive, wait_gone
 
 import mcp_review.services.proxy as proxy_pkg
-from mcp_review.core.errors import InputError
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, make_pin
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, make_pin
 from mcp_review.services.proxy import REFUSED_CODE, PinGate, Proxy
 from mcp_review.services.proxy import gate as gate_mod
+from mcp_review.store.pinfile import load_pins, save_pins
 
 pytestmark = pytest.mark.slow
 

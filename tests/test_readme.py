@@ -53,8 +53,8 @@ def test_readme_block_runs_as_written(project: Path):
         assert p.returncode == documented_exit(line), (line, p.stdout, p.stderr)
         assert "Traceback" not in p.stderr
     # What they did is on disk: a pin file with the approval and the denial, a summary, a snapshot.
-    from mcp_review.core.pinfile import load_pins
-    from mcp_review.core.pins import Decision
+    from mcp_review.engine.pins import Decision
+    from mcp_review.store.pinfile import load_pins
 
     pf = load_pins(str(project / "mcp-pins.toml"))
     assert pf.get("github", "default", "create_issue").decision is Decision.APPROVED

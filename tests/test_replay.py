@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from mcp_review.core.errors import InputError
-from mcp_review.core.replay import (
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.replay import (
     Call,
     Issue,
     SchemaError,

@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from mcp_review.core.compare import compare
-from mcp_review.core.locate import instance_paths
-from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.replay import Outcome, RemovedProperty, replay
-from mcp_review.core.status import State, compute_status, load_call_log
+from mcp_review.engine.compare import compare
+from mcp_review.engine.locate import instance_paths
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.replay import Outcome, RemovedProperty, replay
+from mcp_review.engine.status import State, compute_status, load_call_log
 from mcp_review.formats.compare import to_text as render_text
 
 OLD = {
@@ -160,8 +160,8 @@ def test_gate_cli_fails_on_an_ignored_argument(tmp_path):
 
 @pytest.mark.parametrize("send", [True, False])
 def test_status_marks_the_tool_broken_only_when_a_call_sends_it(tmp_path, send):
-    from mcp_review.core.pins import PinFile, make_pin
-    from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+    from mcp_review.engine.pins import PinFile, make_pin
+    from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 
     old, new = tool(OLD, "search"), tool(without(("properties", "verbose")), "search")
     pf = PinFile()

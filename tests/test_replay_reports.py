@@ -13,12 +13,12 @@ import jsonschema
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core import replay as replay_mod
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import save_pins
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.replay import iter_calls, load_calls, replay
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine import replay as replay_mod
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.replay import iter_calls, load_calls, replay
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.store.pinfile import save_pins
 
 OLD = {"type": "object", "properties": {
     "sql": {"type": "string"}, "limit": {"type": "integer", "maximum": 100},
@@ -102,7 +102,7 @@ def test_json_v2_lists_broken_and_bad_only_with_counts(files, capsys):
 
 
 def test_json_all_calls_and_streamed_text_is_the_documents_value(files, capsys):
-    from mcp_review.core.compare import compare
+    from mcp_review.engine.compare import compare
     from mcp_review.services.inputs import load_pair
 
     _, out = _gate(capsys, files, "--format", "json", "--all-calls")
@@ -151,7 +151,7 @@ def test_iter_calls_matches_a_line_by_line_parse_across_chunk_boundaries(tmp_pat
 
 
 def test_iter_calls_errors_name_the_line(tmp_path):
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
 
     p = tmp_path / "log.jsonl"
     p.write_text('{"a": 1}\n{nope\n')

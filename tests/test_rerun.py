@@ -1,4 +1,4 @@
-"""`rerun`'s pure half (core/rerun.py), the recorder's new fields and the log reader.
+"""`rerun`'s pure half (engine/rerun.py), the recorder's new fields and the log reader.
 
 Every send condition of issue 18 is checked by flipping exactly one input of an otherwise
 sendable call; the comparisons are checked against hand-computed pointers and word hunks.
@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from mcp_review.core import rerun as core
-from mcp_review.core.model import ToolDef
-from mcp_review.core.rerun import Outcome, RecordedCall, compare, send_verdict
-from mcp_review.core.verdict import rerun_exit_code
-from mcp_review.services.calllog import REDACTED, CallLog, seal_key, seal_of
+from mcp_review.engine import rerun as core
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.rerun import Outcome, RecordedCall, compare, send_verdict
+from mcp_review.engine.verdict import rerun_exit_code
 from mcp_review.services.config import load_config
 from mcp_review.services.rerun import load_recorded
+from mcp_review.store.calllog import REDACTED, CallLog, seal_key, seal_of
 
 RO = {"name": "get_config", "inputSchema": {"type": "object"},
       "annotations": {"readOnlyHint": True, "openWorldHint": False}}
@@ -239,7 +239,7 @@ def test_old_logs_without_results_or_digests_stay_valid(tmp_path: Path):
     p = tmp_path / "old.jsonl"
     p.write_text('{"time":"t","server":"s","principal":"default","tool":"get_config",'
                  '"id":1,"arguments":{"env":"x"}}\n')
-    from mcp_review.core.replay import load_calls
+    from mcp_review.engine.replay import load_calls
 
     assert [c.tool for c in load_calls(str(p))] == ["get_config"]
     rec = load_recorded(str(p))
@@ -284,7 +284,7 @@ def test_config_record_results_and_rerun_ignore(tmp_path: Path):
                    '[servers.a.tools.get_config]\nrerun_ignore = ["/generated_at"]\n')
     s = load_config(str(cfg)).by_name("a")
     assert s.record_results is True and s.rerun_ignore == {"get_config": ("/generated_at",)}
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
 
     for bad in ('record_results = "yes"', '[servers.a.tools.t]\nrerun_ignore = ["x"]',
                 '[servers.a.tools.t]\nrerun_ignor = []'):

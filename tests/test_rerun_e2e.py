@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from rerun_helpers import CONFIG, DEPLOY, GET_CONFIG, SERVER, Workspace
 
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, make_pin
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, make_pin
+from mcp_review.store.pinfile import load_pins, save_pins
 
 pytestmark = pytest.mark.slow
 pytest.importorskip("mcp")
@@ -101,7 +101,7 @@ def test_proxy_records_results_and_definition_digest(scenario: dict[str, Any]):
     assert res["get_config"]["call_time"] == rec["get_config"]["time"]
     assert res["get_config"]["result"]["structuredContent"]["cluster"] == CONFIG["cluster"]
     # The log still reads as replay evidence: digest/redacted are server-log keys.
-    from mcp_review.core.replay import load_calls
+    from mcp_review.engine.replay import load_calls
 
     calls = load_calls(str(scenario["ws"].calls))
     assert [c.tool for c in calls] == [r["tool"] for r in scenario["recorded"]]

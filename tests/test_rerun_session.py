@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.rerun import Outcome, RecordedCall
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.rerun import Outcome, RecordedCall
 from mcp_review.services.config import ServerConfig
 from mcp_review.services.rerun import Settings, execute, plan
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from mcp_review.core.compare import compare
-from mcp_review.core.model import ToolDef
-from mcp_review.core.schema_diff import diff_tools, scan_hidden
+from mcp_review.engine.compare import compare
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.schema_diff import diff_tools, scan_hidden
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "rules"
@@ -36,7 +36,7 @@ def _load(path: Path) -> dict[str, Any]:
 def _plant_bug(mp: pytest.MonkeyPatch) -> None:
     """No schema makes a correct engine fail: the engine-error fixture plants a bug in one
     rule (multipleOf), as tests/test_rules.py does."""
-    from mcp_review.core import schema_diff
+    from mcp_review.engine import schema_diff
 
     def broken(*_args: Any) -> None:
         raise ZeroDivisionError("a bug in one rule")

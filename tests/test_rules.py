@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from mcp_review.core import rules as rules_pkg
-from mcp_review.core import schema_diff
-from mcp_review.core.model import Change, ChangeClass, Direction, ToolDef
-from mcp_review.core.rules import (
+from mcp_review.engine import rules as rules_pkg
+from mcp_review.engine import schema_diff
+from mcp_review.engine.model import Change, ChangeClass, Direction, ToolDef
+from mcp_review.engine.rules import (
     FAMILIES,
     RULES,
     Effect,
@@ -23,7 +23,7 @@ from mcp_review.core.rules import (
     render_change,
     where,
 )
-from mcp_review.core.schema_diff import diff_tools, scan_hidden
+from mcp_review.engine.schema_diff import diff_tools, scan_hidden
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.schema_diff import diff_schemas, diff_tools, scan_hidden
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.schema_diff import diff_schemas, diff_tools, scan_hidden
 
 SEED = Path(__file__).parent / "fixtures" / "seed"
 B, P, C, T, X = (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING, ChangeClass.COMPATIBLE,

@@ -20,8 +20,8 @@ import pytest
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import main
-from mcp_review.services.calllog import REDACTED, Redactor
 from mcp_review.services.config import ServerConfig, load_config
+from mcp_review.store.calllog import REDACTED, Redactor
 
 SECRET = "s3cr3t-9f4c1a7e2b6d0c83-QmZx"
 ECHO_SERVER = textwrap.dedent("""
@@ -241,7 +241,7 @@ def test_ordinary_values_are_replay_evidence_and_kept(text):
 
 def test_recorded_call_keeps_its_evidence(tmp_path):
     """A real recording through CallLog: secrets gone, the shape and the rest kept."""
-    from mcp_review.services.calllog import CallLog
+    from mcp_review.store.calllog import CallLog
 
     log = CallLog(str(tmp_path / "calls.jsonl"), server="s")
     log.record_call("clone", {"url": "https://bob:hunter2hunter2@git.example/r.git",
@@ -255,7 +255,7 @@ def test_recorded_call_keeps_its_evidence(tmp_path):
 
 
 def test_a_planted_call_log_link_is_refused(tmp_path):
-    from mcp_review.services.calllog import CallLog
+    from mcp_review.store.calllog import CallLog
 
     rc = tmp_path / ".bashrc"
     rc.write_text("# rc\n")

@@ -6,13 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from mcp_review.core import audit
-from mcp_review.core.model import DIGEST_SCHEME, ToolDef, digest_of
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.policy import Outcome
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-from mcp_review.core.status import (
+from mcp_review.engine.model import DIGEST_SCHEME, ToolDef, digest_of
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.policy import Outcome
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import (
     AUTO_WHO,
     CallLog,
     State,
@@ -20,6 +18,8 @@ from mcp_review.core.status import (
     compute_status,
     load_call_log,
 )
+from mcp_review.store import audit
+from mcp_review.store.pinfile import load_pins, save_pins
 
 
 def tool(name: str = "search", **kw) -> ToolDef:

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core.errors import InputError
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-from mcp_review.core.status import compute_status, load_call_log, stream_call_log
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import compute_status, load_call_log, stream_call_log
 from mcp_review.formats import status as fmt
 
 OLD = {"type": "object", "properties": {"sql": {"type": "string"},
@@ -119,7 +119,7 @@ def test_unreachable_server_still_counts_its_streamed_log(tmp_path):
 def test_commands_stream_and_match_the_loaded_report(command, tmp_path, capsys):
     snap, pins, log = _fixture(tmp_path)
     (tmp_path / "snap.json").write_text(snap.dumps())
-    from mcp_review.core.pinfile import save_pins
+    from mcp_review.store.pinfile import save_pins
 
     save_pins(pins, str(tmp_path / "pins.toml"))
     opt = "--snapshot" if command == "status" else "--from-snapshot"

@@ -1,4 +1,4 @@
-"""The pin file's fast TOML reader (core/tomlread.py, issue 15 item 4) against the reference,
+"""The pin file's fast TOML reader (engine/tomlread.py, issue 15 item 4) against the reference,
 ``tomllib``: the same document for every kind of value a pin file holds, and tomllib's own
 errors for text either refuses."""
 
@@ -8,10 +8,10 @@ import tomllib
 
 import pytest
 
-from mcp_review.core import tomlread
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, PinFile, make_pin
+from mcp_review.engine import tomlread
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.store.pinfile import load_pins, save_pins
 
 
 def _hostile_tools(n: int) -> list[ToolDef]:
@@ -72,7 +72,7 @@ def test_text_both_refuse_is_refused_with_tomllibs_message(bad):
     ('x = "\\e\\x41"\n', "\x1bA"),                       # \e and \xHH escapes
 ])
 def test_toml_1_1_is_read_whatever_the_size(text, value):
-    # Documented in core/tomlread.py: the same answer for a small file and a big one.
+    # Documented in engine/tomlread.py: the same answer for a small file and a big one.
     assert tomlread.loads(text)["x"] == value
     assert tomlread.loads(text + "# padding\n" * 10_000)["x"] == value
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 
-from mcp_review.core.model import ToolDef
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import ReviewSource, SnapshotFetcher
 from mcp_review.tui.screens.review import ReviewScreen

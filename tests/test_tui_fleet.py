@@ -11,8 +11,8 @@ import gc
 from rich.text import Text
 from textual.widgets import DataTable
 
-from mcp_review.core.model import ToolDef
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import ReviewSource, SnapshotFetcher

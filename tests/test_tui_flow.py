@@ -14,10 +14,10 @@ import pytest
 from servers.toolserver import ToolServer
 from textual.widgets import DataTable
 
-from mcp_review.core import audit
-from mcp_review.core.status import CallLog
+from mcp_review.engine.status import CallLog
 from mcp_review.services.config import Config, ServerConfig
 from mcp_review.services.fetch import fetch_all
+from mcp_review.store import audit
 from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import LiveFetcher, ReviewSource, Status
@@ -209,12 +209,12 @@ DEMO_NOTE = "demo baseline: approved as served at v1"
 
 
 def _demo_source(tmp_path: Path) -> ReviewSource:
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.pinfile import save_pins
-    from mcp_review.core.pins import Decision, PinFile, make_pin
-    from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-    from mcp_review.core.status import load_call_log
     from mcp_review.demo import definitions
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, PinFile, make_pin
+    from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+    from mcp_review.engine.status import load_call_log
+    from mcp_review.store.pinfile import save_pins
     from mcp_review.tui.data import SnapshotFetcher
 
     def snap(version: str) -> Snapshot:
@@ -275,7 +275,7 @@ async def test_removed_tool_lists_the_calls_that_would_fail(tmp_path: Path):
 
 
 async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
-    from mcp_review.core.pinfile import load_pins
+    from mcp_review.store.pinfile import load_pins
 
     src = _demo_source(tmp_path)
     app = ReviewApp(src)
@@ -336,8 +336,8 @@ async def test_a_pinned_tool_shows_what_was_approved_on_both_sides(tmp_path: Pat
 async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path: Path):
     """`P` lists every auto-approve tool, and on confirm re-pins it as `check --apply` would:
     the live definition, decided by the policy, saved with an audit record; `u` undoes it."""
-    from mcp_review.core.model import digest_of
-    from mcp_review.core.pinfile import load_pins
+    from mcp_review.engine.model import digest_of
+    from mcp_review.store.pinfile import load_pins
 
     src = _demo_source(tmp_path)
     app = ReviewApp(src)

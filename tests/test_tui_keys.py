@@ -8,12 +8,12 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Input
 
-from mcp_review.core import audit
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
 from mcp_review.demo import definitions
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.store import audit
+from mcp_review.store.pinfile import load_pins, save_pins
 from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import ReviewSource, SnapshotFetcher, Status

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Static, TabbedContent
 
-from mcp_review.core import audit
-from mcp_review.core.pinfile import load_pins
+from mcp_review.store import audit
+from mcp_review.store.pinfile import load_pins
 from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.screens.modals import ConfirmScreen, PolicyScreen

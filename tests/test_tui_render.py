@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_review.core.hidden import mark_lookalikes
+from mcp_review.engine.hidden import mark_lookalikes
 from mcp_review.tui.render import mark_name, name_content, name_line, name_text
 
 

@@ -192,7 +192,7 @@ async def test_a_big_fleet_shows_digests_first_and_nothing_is_decided_on_them(
 
 
 def test_digest_only_status_marks_exactly_the_changed_tools_pending():
-    from mcp_review.core.status import PENDING_REASON, compute_status
+    from mcp_review.engine.status import PENDING_REASON, compute_status
 
     src = sample.sample_source()
     snap = sample.current_snapshot()

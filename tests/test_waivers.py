@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.core.gate import (
+from mcp_review.engine.gate import (
     TRUST_AXIS_RULES,
     GateConfig,
     GateConfigError,
@@ -19,10 +19,10 @@ from mcp_review.core.gate import (
     parse_rules,
     parse_waiver,
 )
-from mcp_review.core.model import ToolDef
-from mcp_review.core.policy import Outcome
-from mcp_review.core.snapshot import load_snapshot
-from mcp_review.core.status import State, compute_status
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.policy import Outcome
+from mcp_review.engine.snapshot import load_snapshot
+from mcp_review.engine.status import State, compute_status
 from mcp_review.services.proxy import PinGate
 
 FIX = Path(__file__).parent / "fixtures" / "pins"
@@ -183,7 +183,7 @@ def test_expired_waiver_fails_again_and_says_so(work, capsys):
 def test_until_is_inclusive_in_utc():
     """The last day of a waiver is honoured; the day after it is not."""
     snap = load_snapshot(str(FIX / "snapshot_v1.json"))
-    from mcp_review.core.pins import Decision, PinFile, make_pin
+    from mcp_review.engine.pins import Decision, PinFile, make_pin
 
     pf = PinFile()
     for t in snap.servers["files"].tools:
@@ -340,8 +340,8 @@ def test_every_trust_rule_is_refused_by_both():
             parse_waiver({"server": "s", "tool": "t", "rule": rule, "reason": "r",
                           "until": "2099-01-01", "digest": "sha256:" + "a" * 64})
     # Every trust-class rule of the registry is in the set.
-    from mcp_review.core.model import ChangeClass
-    from mcp_review.core.rules import RULES
+    from mcp_review.engine.model import ChangeClass
+    from mcp_review.engine.rules import RULES
 
     assert {r.id for r in RULES.values() if r.cls is ChangeClass.TRUST} <= TRUST_AXIS_RULES
 
@@ -407,8 +407,8 @@ def test_watch_applies_the_same_gate(work, capsys):
     import io
 
     from mcp_review.commands.watch import DriftPrinter
-    from mcp_review.core.pinfile import load_pins as _load
     from mcp_review.services.config import load_config
+    from mcp_review.store.pinfile import load_pins as _load
 
     t = narrowed()
     (work / "mcp-review.toml").write_text(

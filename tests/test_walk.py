@@ -1,4 +1,4 @@
-"""The one schema walker (core.walk): pointers, bounded node walks, local $ref resolution, and
+"""The one schema walker (engine.walk): pointers, bounded node walks, local $ref resolution, and
 the diff and the witness search reading a schema through it alike."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import re
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcp_review.core import locate, schema_diff, walk, witness
-from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.schema_diff import diff_schemas, diff_tools
-from mcp_review.core.walk import MAX_REF_HOPS, MISSING, Refs, Unresolved, follow, get, ref_sites
-from mcp_review.core.witness import attach_witnesses, example
+from mcp_review.engine import locate, schema_diff, walk, witness
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.schema_diff import diff_schemas, diff_tools
+from mcp_review.engine.walk import MAX_REF_HOPS, MISSING, Refs, Unresolved, follow, get, ref_sites
+from mcp_review.engine.witness import attach_witnesses, example
 
 DEFS = {
     "a b": {"type": "string", "enum": ["x", "y"]},
@@ -160,9 +160,9 @@ def test_a_breaking_change_behind_an_anchor_is_witnessed():
 
 
 def test_one_resolver_no_second_copy():
-    """The diff, the witness search and the replay locator resolve through core.walk only."""
+    """The diff, the witness search and the replay locator resolve through engine.walk only."""
     for mod in (schema_diff, witness, locate):
         src = inspect.getsource(mod)
-        assert "core.walk import" in src, mod.__name__
+        assert "engine.walk import" in src, mod.__name__
         assert not re.search(r"def _(resolve|anchor|ref_sites)\(", src), mod.__name__
         assert not re.search(r"\bunquote\b|\.get\(\"\$anchor\"\)", src), mod.__name__

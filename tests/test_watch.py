@@ -10,7 +10,7 @@ import pytest
 from servers.toolserver import ToolServer, tool
 
 from mcp_review.commands.watch import DriftPrinter
-from mcp_review.core.pins import PinFile
+from mcp_review.engine.pins import PinFile
 from mcp_review.services.config import ServerConfig
 from mcp_review.services.watch import Update, watch_all
 
@@ -81,8 +81,8 @@ async def test_unreachable_server_is_reported_and_others_continue():
 
 
 def test_printer_reports_each_drift_once():
-    from mcp_review.core.model import ToolDef
-    from mcp_review.core.snapshot import ServerSnapshot
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.snapshot import ServerSnapshot
 
     def snap(*tools: dict) -> ServerSnapshot:
         return ServerSnapshot("web", tools=[ToolDef.from_wire(t) for t in tools],

@@ -19,12 +19,12 @@ from servers.proxy_harness import SERVERS, RawClient
 from servers.toolserver import serve_http
 
 from mcp_review.cli import main
-from mcp_review.core.model import ToolDef
-from mcp_review.core.pinfile import load_pins, save_pins
-from mcp_review.core.pins import Decision, make_pin
-from mcp_review.core.protocol import RULES, tool_findings
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, make_pin
+from mcp_review.engine.protocol import RULES, tool_findings
 from mcp_review.services.config import ServerConfig
 from mcp_review.services.fetch import fetch_all
+from mcp_review.store.pinfile import load_pins, save_pins
 
 HOSTILE_PY = Path(__file__).parent / "servers" / "hostile.py"
 
@@ -64,8 +64,8 @@ async def test_each_deviation_is_a_finding_on_its_tool_never_a_server_error(tmp_
     assert [t.wire for t in s.tools] == named  # paged raw, every named object, in order
     assert s.notes == ["entry #6 of the tool list has no string 'name': not a tool, not read "
                        "(MCP schema: Tool requires a name)"]
-    from mcp_review.core.pins import PinFile
-    from mcp_review.core.status import compute_status
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.engine.status import compute_status
 
     report = compute_status(snap, PinFile(), witnesses=False)
     found = {t.tool: [(f.rule, f.pointer) for f in t.protocol] for t in report.tools}
@@ -203,8 +203,8 @@ async def test_published_filesystem_release_with_untyped_schemas(tmp_path):
     assert s.error is None, s.error
     names = {t.name for t in s.tools}
     assert {"read_file", "write_file", "list_directory"} <= names and len(names) >= 10
-    from mcp_review.core.pins import PinFile
-    from mcp_review.core.status import State, compute_status
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.engine.status import State, compute_status
 
     untyped = [t for t in s.tools if "type" not in t.input_schema]
     assert untyped, "the release sent typed schemas: pick an older one"

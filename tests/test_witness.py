@@ -9,8 +9,8 @@ import threading
 import jsonschema
 import pytest
 
-from mcp_review.core.model import Change, ChangeClass, ToolDef
-from mcp_review.core.witness import attach_witnesses, find_witness
+from mcp_review.engine.model import Change, ChangeClass, ToolDef
+from mcp_review.engine.witness import attach_witnesses, find_witness
 
 BASE = {
     "type": "object",
@@ -209,7 +209,7 @@ def test_existing_witness_and_other_classes_left_alone():
 def test_output_side_witness_is_a_result_new_allows_and_old_did_not():
     out_old = {"type": "object", "properties": {"status": {"enum": ["ok", "error"]}}}
     out_new = {"type": "object", "properties": {"status": {"enum": ["ok", "error", "partial"]}}}
-    from mcp_review.core.model import Direction
+    from mcp_review.engine.model import Direction
 
     ch = Change("enum-widened", ChangeClass.BREAKING, "/outputSchema/properties/status/enum",
                 direction=Direction.OUTPUT)

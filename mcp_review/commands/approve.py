@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review import exitcodes
+from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
 from mcp_review.services import decisions
 from mcp_review.services.inputs import (
@@ -51,13 +51,13 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.errors import InputError
-    from mcp_review.core.hidden import safe_text
-    from mcp_review.core.pinfile import save_pins
-    from mcp_review.core.pins import Decision, make_pin
-    from mcp_review.core.policy import Outcome
-    from mcp_review.core.status import State
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.pins import Decision, make_pin
+    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
+    from mcp_review.store.pinfile import save_pins
 
     if (args.tool is None) != bool(args.instructions):
         raise InputError("name a TOOL, or use --instructions (not both)")
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             return exitcodes.UNREACHABLE
         raise InputError(f"server {args.server!r} could not be read when the snapshot was taken",
                          source=source)
-    from mcp_review.core.names import did_you_mean, find_name
+    from mcp_review.engine.names import did_you_mean, find_name
 
     served = [t.name for t in srv.tools]
     tool = find_name(args.tool, served)
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if st.policy.outcome is Outcome.BLOCK:
         why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
     pins = inp.pins
-    from mcp_review.core.candidate import keep_running
+    from mcp_review.engine.candidate import keep_running
 
     # --candidate: the running version's approval stays beside the candidate's.
     pin = keep_running(pin, pins.get(*st.key), candidate=args.server in inp.candidates)

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from mcp_review.core.verdict import FAIL_ON, exit_code, verdict_word, with_rerun
+from mcp_review.engine.verdict import FAIL_ON, exit_code, verdict_word, with_rerun
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
@@ -46,21 +46,21 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.status import apply_auto_approvals
+    from mcp_review.engine.status import apply_auto_approvals
     from mcp_review.formats import check as fmt
     from mcp_review.services.inputs import resolve
 
     if args.rerun and args.from_snapshot:
-        from mcp_review.core.errors import InputError
+        from mcp_review.engine.errors import InputError
 
         raise InputError("--rerun needs the live servers, not --from-snapshot")
     if args.rerun and args.format == "sarif":
-        from mcp_review.core.errors import InputError
+        from mcp_review.engine.errors import InputError
 
         raise InputError("--rerun outcomes have no SARIF form: use --format text, json or "
                          "markdown")
     if args.rerun and not args.yes and not sys.stdin.isatty():
-        from mcp_review.core.errors import InputError
+        from mcp_review.engine.errors import InputError
 
         raise InputError("--rerun sends calls to the servers: pass --yes (or run it in a "
                          "terminal to confirm each server's plan)")
@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
                         version_bumps=args.flag_version_bumps,
                         keep_valid_calls=args.all_calls)
     if args.apply and report.auto_approvals:
-        from mcp_review.core.pinfile import save_pins
         from mcp_review.formats import decisions as show
+        from mcp_review.store.pinfile import save_pins
 
         done = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)
         show.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
@@ -93,12 +93,12 @@ def run(args: argparse.Namespace) -> int:
 def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
     """check's report plus each server's rerun; the gate fails (under ``--fail-on review`` or
     ``any``) on a changed / shape-drift / now-error result, as on a change needing review."""
-    from mcp_review.core.hidden import json_dumps_safe, safe_text
+    from mcp_review.engine.hidden import json_dumps_safe, safe_text
     from mcp_review.formats import check as fmt
     from mcp_review.formats import rerun as rfmt
     from mcp_review.formats.jsonstream import plain
-    from mcp_review.services.calllog import DEFAULT_REDACT
     from mcp_review.services.rerun import RerunUnreachable, Settings, call_log_for, run_server
+    from mcp_review.store.calllog import DEFAULT_REDACT
 
     cfg = inp.config  # type: ignore[attr-defined]
     runs: list[dict] = []

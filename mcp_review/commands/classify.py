@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review import exitcodes
+from mcp_review.engine import exitcodes
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -17,7 +17,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.compare import compare
+    from mcp_review.engine.compare import compare
     from mcp_review.formats import compare as fmt
     from mcp_review.services.inputs import load_pair
 

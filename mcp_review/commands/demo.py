@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mcp_review import exitcodes
-from mcp_review.core.hidden import json_dumps_safe
+from mcp_review.engine import exitcodes
+from mcp_review.engine.hidden import json_dumps_safe
 
 FAIL_ON = "review"  # check's default gate
 
@@ -40,7 +40,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 @contextlib.contextmanager
 def _root(keep: str | None) -> Iterator[Path]:
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
 
     if keep is None:
         import tempfile
@@ -137,8 +137,8 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
 def _rerun_devtools(ws: Any, inp: Any) -> Any:
     """`mcp-review rerun devtools --yes` on the demo workspace (the bundled server is ours, so
     the demo answers yes): the recorded read_file call comes back changed."""
-    from mcp_review.services.calllog import DEFAULT_REDACT
     from mcp_review.services.rerun import Settings, call_log_for, run_server
+    from mcp_review.store.calllog import DEFAULT_REDACT
 
     cfg = inp.config
     srv = cfg.by_name("devtools")

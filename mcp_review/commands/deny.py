@@ -9,7 +9,7 @@ never approved automatically.
 
 ``--candidate`` denies the definition the server's ``[servers.NAME.candidate]`` serves, under
 the server's name; the running version's approved definition stays approved beside the denial
-while the running version serves it (core/candidate.py). Without ``--candidate`` a denial
+while the running version serves it (engine/candidate.py). Without ``--candidate`` a denial
 denies the tool: nothing stays approved beside it.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review import exitcodes
+from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
 from mcp_review.services import decisions
 from mcp_review.services.inputs import (
@@ -51,12 +51,12 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.errors import InputError
-    from mcp_review.core.hidden import safe_text
-    from mcp_review.core.names import did_you_mean, find_name
-    from mcp_review.core.pinfile import save_pins
-    from mcp_review.core.pins import Decision, make_pin, with_decision
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.names import did_you_mean, find_name
+    from mcp_review.engine.pins import Decision, make_pin, with_decision
     from mcp_review.services.inputs import resolve
+    from mcp_review.store.pinfile import save_pins
 
     if (args.tool is None) != bool(args.instructions):
         raise InputError("name a TOOL, or use --instructions (not both)")
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)} "
                   "is already denied with this definition; nothing written")
             return exitcodes.PASS
-        from mcp_review.core.candidate import keep_running
+        from mcp_review.engine.candidate import keep_running
 
         pin = make_pin(args.server, live, Decision.DENIED, principal=srv.principal,
                        by=args.by, note=args.note, server_version=srv.server_version,

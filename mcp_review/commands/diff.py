@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review import exitcodes
+from mcp_review.engine import exitcodes
 from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
 
 
@@ -32,9 +32,9 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.errors import InputError
-    from mcp_review.core.hidden import safe_text
-    from mcp_review.core.names import did_you_mean, find_name
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.names import did_you_mean, find_name
     from mcp_review.formats import diff as fmt
     from mcp_review.services.inputs import resolve
 

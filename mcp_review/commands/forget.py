@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from mcp_review import exitcodes
+from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
 from mcp_review.services.inputs import add_format_option, add_pins_option
 
@@ -32,10 +32,10 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.errors import InputError
-    from mcp_review.core.names import did_you_mean, find_name
-    from mcp_review.core.pinfile import load_pins, save_pins
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.names import did_you_mean, find_name
     from mcp_review.services.inputs import resolve
+    from mcp_review.store.pinfile import load_pins, save_pins
 
     inp = resolve(args, require_config=False, with_calls=False, server_filter=False,
                   load_pin_file=False)

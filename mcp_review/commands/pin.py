@@ -14,7 +14,7 @@ a blanket approval:
 Unchanged pins are left as they are (no churn). Pins of approved tools a server no longer
 serves are dropped (the baseline is what is served now; a returning tool is new and reviewed),
 and so are the running version's definitions an upgrade preview kept approved once the running
-version no longer serves them (core/candidate.py).
+version no longer serves them (engine/candidate.py).
 
 ``--candidate`` baselines each server's ``[servers.NAME.candidate]`` under the server's name:
 approvals keep the running version's beside them, nothing is dropped for a tool the candidate
@@ -30,8 +30,8 @@ import argparse
 import sys
 from typing import Any
 
-from mcp_review import exitcodes
-from mcp_review.core.verdict import needs_confirmation
+from mcp_review.engine import exitcodes
+from mcp_review.engine.verdict import needs_confirmation
 from mcp_review.formats import decisions as show
 from mcp_review.services.inputs import (
     add_calls_option,
@@ -60,13 +60,13 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.candidate import keep_running, prune
-    from mcp_review.core.hidden import safe_text
-    from mcp_review.core.pinfile import save_pins
-    from mcp_review.core.pins import Decision, make_pin
-    from mcp_review.core.policy import Outcome
-    from mcp_review.core.status import State
+    from mcp_review.engine.candidate import keep_running, prune
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.pins import Decision, make_pin
+    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
+    from mcp_review.store.pinfile import save_pins
 
     inp = resolve(args)
     inp.print_notes()
@@ -152,9 +152,9 @@ def _baseline_instructions(s: Any, pins: Any, args: argparse.Namespace,
     """A server's instructions in the baseline, like a tool's description: new ones are pinned
     (unless hidden characters block them), changed ones are held back (text the model reads:
     a trust change) until ``--yes``, denied ones until ``--force``."""
-    from mcp_review.core.hidden import safe_text
-    from mcp_review.core.pins import make_instructions_pin
-    from mcp_review.core.policy import Outcome
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.pins import make_instructions_pin
+    from mcp_review.engine.policy import Outcome
 
     i = s.instructions
     if i is None or i.state == "pinned":

@@ -7,8 +7,8 @@ import os
 import sys
 from typing import Any
 
-from mcp_review.core.errors import InputError
-from mcp_review.core.verdict import proxy_exit_code
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.verdict import proxy_exit_code
 
 USAGE = ("mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
          "[--log FILE] [--record-results] [--list-timeout SECONDS]\n"
@@ -112,8 +112,8 @@ def _argv_scrubber(name: str, argv: list[str]) -> Any:
     every argument but flags and paths that exist, and every environment value whose name reads
     as a secret (the call log's key patterns: ``*_TOKEN``, ``API_KEY``, ``*_PASSWORD`` …), plus
     secrets in unmistakable formats (``ghp_…``, JWTs, URL passwords) in any line."""
-    from mcp_review.services.calllog import Redactor
     from mcp_review.services.config import ServerConfig
+    from mcp_review.store.calllog import Redactor
 
     red = Redactor()
     # `--api-key=X` carries its value after the `=`; a bare flag is not a secret.
@@ -131,8 +131,8 @@ def _argv_log_scrubber(name: str, argv: list[str]) -> Any:
     a secret-named flag (``--api-key X``, ``--token=X``) and every environment value whose
     name reads as a secret. (The proxy's own log scrubs every argument; the call log keeps
     package names and other arguments, which a recorded call may legitimately contain.)"""
-    from mcp_review.services.calllog import Redactor, secrets_scrubber
     from mcp_review.services.config import ServerConfig
+    from mcp_review.store.calllog import Redactor, secrets_scrubber
 
     red = Redactor()
     vals: list[str] = []
@@ -153,7 +153,7 @@ def _argv_log_scrubber(name: str, argv: list[str]) -> Any:
 def _scrubber(srv: Any) -> Any:
     """``srv``'s secrets by value (``ServerConfig.scrub``), then secrets in unmistakable
     formats, as the call log redacts them."""
-    from mcp_review.services.calllog import Redactor
+    from mcp_review.store.calllog import Redactor
 
     red = Redactor()
     return lambda text: red.scrub_text(srv.scrub(text))
@@ -162,14 +162,14 @@ def _scrubber(srv: Any) -> Any:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from mcp_review.services.calllog import (
+    from mcp_review.services.proxy import FETCH_TIMEOUT, PinGate, Proxy
+    from mcp_review.store.calllog import (
         DEFAULT_MAX_BYTES,
         DEFAULT_MAX_RESULT_BYTES,
         DEFAULT_REDACT,
         CallLog,
         secrets_scrubber,
     )
-    from mcp_review.services.proxy import FETCH_TIMEOUT, PinGate, Proxy
 
     if args.max_result_bytes is not None and args.max_result_bytes <= 0:
         raise InputError("--max-result-bytes must be a positive number of bytes")

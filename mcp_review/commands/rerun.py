@@ -3,7 +3,7 @@
 A call is sent only if it was recorded against an approved, read-only definition, the pinned
 and the live definitions are read-only too, its tool's ``openWorldHint`` is false (or
 ``--open-world``), none of its arguments was redacted, and a result was recorded (issue 18;
-``core.rerun.send_verdict``). Everything else is reported ``skipped`` / ``no-result-recorded``
+``engine.rerun.send_verdict``). Everything else is reported ``skipped`` / ``no-result-recorded``
 with the reason and never sent. Before sending, rerun lists what it will send and asks;
 headless it needs ``--yes``.
 
@@ -18,8 +18,8 @@ import argparse
 import os
 import sys
 
-from mcp_review import exitcodes
-from mcp_review.core.errors import InputError
+from mcp_review.engine import exitcodes
+from mcp_review.engine.errors import InputError
 
 USAGE = ("mcp-review rerun SERVER [TOOL …] [--config FILE] [--pins FILE] [--calls FILE] "
          "[--max-calls N] [--open-world] [--yes] [--timeout SECONDS] [--format text|json]")
@@ -53,9 +53,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.pinfile import load_pins
     from mcp_review.formats import rerun as fmt
-    from mcp_review.services.calllog import DEFAULT_REDACT
     from mcp_review.services.config import load_config
     from mcp_review.services.rerun import (
         RerunReport,
@@ -64,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         call_log_for,
         run_server,
     )
+    from mcp_review.store.calllog import DEFAULT_REDACT
+    from mcp_review.store.pinfile import load_pins
 
     if args.max_calls < 1:
         raise InputError("--max-calls must be at least 1")

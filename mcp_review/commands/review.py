@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from mcp_review import exitcodes
+from mcp_review.engine import exitcodes
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,

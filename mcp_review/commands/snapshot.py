@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from mcp_review import exitcodes
+from mcp_review.engine import exitcodes
 
 
 def register(p: argparse.ArgumentParser) -> None:

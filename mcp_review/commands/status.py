@@ -44,10 +44,10 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.pinfile import save_pins
-    from mcp_review.core.status import apply_auto_approvals
+    from mcp_review.engine.status import apply_auto_approvals
     from mcp_review.formats import status as fmt
     from mcp_review.services.inputs import resolve
+    from mcp_review.store.pinfile import save_pins
 
     inp = resolve(args, stream_calls=True)
     inp.print_notes()

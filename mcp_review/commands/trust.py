@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcp_review import exitcodes
-from mcp_review.core.errors import InputError
+from mcp_review.engine import exitcodes
+from mcp_review.engine.errors import InputError
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -38,7 +38,7 @@ def _default_path() -> Path:
 def _what_it_runs(data: bytes) -> list[str]:
     """One line per server the file names: its command and arguments, or its URL, as written
     (unexpanded, so no secret from the environment is printed), hidden characters shown."""
-    from mcp_review.core.hidden import visible
+    from mcp_review.engine.hidden import visible
 
     try:
         doc = json.loads(data)
@@ -63,8 +63,8 @@ def _what_it_runs(data: bytes) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.clock import current_user
-    from mcp_review.core.hidden import visible
+    from mcp_review.engine.clock import current_user
+    from mcp_review.engine.hidden import visible
     from mcp_review.services import trust
 
     if args.list:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review import exitcodes
+from mcp_review.engine import exitcodes
 from mcp_review.services.inputs import add_pins_option
 
 
@@ -45,9 +45,9 @@ def _first_difference(a: bytes, b: bytes) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.core.pinfile import save_pins
-    from mcp_review.core.pins import VERSION
+    from mcp_review.engine.pins import VERSION
     from mcp_review.services.inputs import resolve
+    from mcp_review.store.pinfile import save_pins
 
     # Parsing verifies every digest (an InputError, exit 2, names each pin that does not).
     inp = resolve(args, require_config=False, with_calls=args.snapshot is not None,

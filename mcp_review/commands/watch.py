@@ -7,8 +7,8 @@ import sys
 import time
 from typing import Any
 
-from mcp_review import exitcodes
-from mcp_review.core.hidden import json_dumps_safe
+from mcp_review.engine import exitcodes
+from mcp_review.engine.hidden import json_dumps_safe
 from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
 
 
@@ -51,7 +51,7 @@ class DriftPrinter:
     """Turns each fresh list into the lines that changed since the last one.
 
     The status is computed over the latest list of every server watched, with the same calls,
-    tiers and witnesses as ``check`` (``core.status.compute_status``), so a look-alike of a tool
+    tiers and witnesses as ``check`` (``engine.status.compute_status``), so a look-alike of a tool
     on another server is blocked here as ``check`` blocks it, and a drift reads the same here as
     in every other command.
     """
@@ -60,7 +60,7 @@ class DriftPrinter:
                  *, calls: dict[str, Any] | None = None, witnesses: bool = True,
                  origins: dict[str, str] | None = None, gate: Any = None):
         self.pins = pins
-        self.gate = gate  # [rules] and [[ignore]] (core/gate.py), as check applies them
+        self.gate = gate  # [rules] and [[ignore]] (engine/gate.py), as check applies them
         self.tiers = tiers
         self.calls = calls or {}
         self.witnesses = witnesses
@@ -74,30 +74,30 @@ class DriftPrinter:
 
     def report(self) -> Any:
         """The status over the latest list of every server (what `check` would say now)."""
-        from mcp_review.core.snapshot import Snapshot
-        from mcp_review.core.status import compute_status
+        from mcp_review.engine.snapshot import Snapshot
+        from mcp_review.engine.status import compute_status
 
         report = compute_status(Snapshot(servers=dict(self.latest)), self.pins,
                                 calls=self.calls, tiers=self.tiers, witnesses=self.witnesses,
                                 origins=self.origins)
         if self.gate:
-            from mcp_review.core.gate import govern
+            from mcp_review.engine.gate import govern
 
             govern(report, self.gate)
         return report
 
     def exit_code(self) -> int:
         """1 when drift that fails the gate was seen; else as `check` on the last lists."""
-        from mcp_review.core.verdict import exit_code
+        from mcp_review.engine.verdict import exit_code
 
         return exitcodes.FAIL if self.failed else exit_code(self.report(), self.fail_on)
 
     def __call__(self, u: Any) -> None:
-        from mcp_review.core.hidden import mark_lookalikes, safe_text
-        from mcp_review.core.names import with_escape
-        from mcp_review.core.policy import Outcome
-        from mcp_review.core.status import State
-        from mcp_review.core.verdict import fails_gate
+        from mcp_review.engine.hidden import mark_lookalikes, safe_text
+        from mcp_review.engine.names import with_escape
+        from mcp_review.engine.policy import Outcome
+        from mcp_review.engine.status import State
+        from mcp_review.engine.verdict import fails_gate
 
         stamp = time.strftime("%H:%M:%S", time.localtime(u.at))
         at = iso_time(u.at)
@@ -166,7 +166,7 @@ class DriftPrinter:
 def run(args: argparse.Namespace) -> int:
     import anyio
 
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
     from mcp_review.services.inputs import resolve
     from mcp_review.services.watch import watch_all
 

@@ -4,7 +4,7 @@ Everything the demo writes lands under ``root``::
 
     mcp-review.toml           the config: warehouse over stdio, devtools over Streamable HTTP
     mcp-pins.toml             the pin file: every tool as served at v1, approved
-    mcp-pins.audit.jsonl      the audit log of those approvals (core.pins writes it)
+    mcp-pins.audit.jsonl      the audit log of those approvals (engine.pins writes it)
     calls/<server>.jsonl      recorded calls ({"tool": ..., "arguments": ...} per line)
     calls/devtools.jsonl.results.jsonl   a recorded result, for `mcp-review rerun devtools`
     servers.state             "v1" or "v2": what the bundled servers serve right now
@@ -88,8 +88,8 @@ class Workspace:
         """One call the proxy recorded (with its result and the digest of the definition it
         was made against) while devtools served v1: what `mcp-review rerun devtools` re-sends.
         The result is the v1 server's own answer (the same function the server runs)."""
-        from mcp_review.core.model import digest_of
-        from mcp_review.services.calllog import SEAL_FIELD, dumps, seal_key, seal_of
+        from mcp_review.engine.model import digest_of
+        from mcp_review.store.calllog import SEAL_FIELD, dumps, seal_key, seal_of
 
         tool = next(t for t in definitions.tools("devtools", "v1") if t["name"] == "read_file")
         args = {"path": definitions.RERUN_PATH}
@@ -159,9 +159,9 @@ class Workspace:
 
     def pin(self, snapshot: Any, *, by: str = APPROVER, note: str = NOTE) -> int:
         """Approve every tool ``snapshot`` holds (the live v1 fetch) in the pin file, through
-        ``core.pins`` as `mcp-review pin` does. Returns the number of pins written."""
-        from mcp_review.core.pinfile import load_pins, save_pins
-        from mcp_review.core.pins import Decision, make_pin
+        ``engine.pins`` as `mcp-review pin` does. Returns the number of pins written."""
+        from mcp_review.engine.pins import Decision, make_pin
+        from mcp_review.store.pinfile import load_pins, save_pins
 
         bad = {n: s.error for n, s in snapshot.servers.items() if s.error}
         if bad:
@@ -180,7 +180,7 @@ class Workspace:
         return n
 
     def call_logs(self) -> dict[str, Any]:
-        from mcp_review.core.status import load_call_log
+        from mcp_review.engine.status import load_call_log
 
         return {name: load_call_log(str(self.calls_path(name))) for name in definitions.SERVERS}
 

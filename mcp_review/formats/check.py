@@ -41,13 +41,19 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from mcp_review.core.groups import change_key, grouped_keys, shared_changes
-from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, md_text, safe_text, sarif_text
-from mcp_review.core.names import with_escape
-from mcp_review.core.policy import Outcome
-from mcp_review.core.rules import render_change
-from mcp_review.core.status import State, StatusReport, ToolStatus
-from mcp_review.core.verdict import (
+from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
+from mcp_review.engine.hidden import (
+    json_dumps_safe,
+    mark_lookalikes,
+    md_text,
+    safe_text,
+    sarif_text,
+)
+from mcp_review.engine.names import with_escape
+from mcp_review.engine.policy import Outcome
+from mcp_review.engine.rules import render_change
+from mcp_review.engine.status import State, StatusReport, ToolStatus
+from mcp_review.engine.verdict import (
     drifted_instructions,
     exit_code,
     failing,
@@ -334,7 +340,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                     what += (f"<br>**waived** until {u.waiver.until.isoformat()}: "
                              f"{_md(u.waiver.reason)}")
                 out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {what} |")
-            # Where the definition, read as sent, breaks the MCP schema (core/protocol.py).
+            # Where the definition, read as sent, breaks the MCP schema (engine/protocol.py).
             out += [f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |"
                     for f in t.protocol]
             out += ["", "</details>"]

@@ -16,11 +16,11 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from mcp_review.core.compare import Comparison
-from mcp_review.core.hidden import safe_text
-from mcp_review.core.model import ChangeClass
-from mcp_review.core.replay import KINDS, REPORT_LIMIT, CallOutcome
-from mcp_review.core.rules import render_change
+from mcp_review.engine.compare import Comparison
+from mcp_review.engine.hidden import safe_text
+from mcp_review.engine.model import ChangeClass
+from mcp_review.engine.replay import KINDS, REPORT_LIMIT, CallOutcome
+from mcp_review.engine.rules import render_change
 from mcp_review.formats.jsonstream import Doc, Stream, iter_dump
 
 _LABEL = {

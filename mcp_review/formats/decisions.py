@@ -9,8 +9,8 @@ from typing import Any
 
 def report_save(result: Any, path: str) -> None:
     """Tell the operator on stderr when another writer changed the file since it was read."""
-    from mcp_review.core.hidden import safe_text
-    from mcp_review.core.pinfile import upgrade_note
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.store.pinfile import upgrade_note
 
     note = upgrade_note(result, path)
     if note:
@@ -27,8 +27,8 @@ def report_save(result: Any, path: str) -> None:
 
 def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]) -> None:
     """The decisions written, as text lines or one JSON document on stdout."""
-    from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, safe_text
-    from mcp_review.core.names import with_escape
+    from mcp_review.engine.hidden import json_dumps_safe, mark_lookalikes, safe_text
+    from mcp_review.engine.names import with_escape
 
     if fmt == "json":
         sys.stdout.write(json_dumps_safe({"decisions": records, **extra}, indent=2) + "\n")
@@ -50,11 +50,11 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
 
 
 def change_class(t: Any) -> str:
-    """What an approval of ``t`` (a core.status.ToolStatus) accepts, in one word or a few:
+    """What an approval of ``t`` (a engine.status.ToolStatus) accepts, in one word or a few:
     ``new``, ``unchanged``, or the classes of its changes, most severe first (``breaking+trust``),
     with broken recorded calls and "unclassified" (digest changed, no change named) said."""
-    from mcp_review.core.model import CLASS_ORDER
-    from mcp_review.core.status import State
+    from mcp_review.engine.model import CLASS_ORDER
+    from mcp_review.engine.status import State
 
     if t.state is State.NEW:
         return "new"
@@ -87,7 +87,7 @@ def with_class(records: list[dict[str, Any]], classes: dict[tuple[str, str, str]
 def show_instructions_decision(d: Any, fmt: str, path: str) -> None:
     """A decision about a server's instructions (``services.decisions.decide_instructions``):
     nothing to write, refused (stderr, with the reasons), or the record written."""
-    from mcp_review.core.hidden import safe_text
+    from mcp_review.engine.hidden import safe_text
 
     if d.unchanged:
         print(f"{d.label} are already {d.decision} with this text; nothing written")

@@ -27,9 +27,9 @@ import difflib
 import json
 from typing import Any
 
-from mcp_review.core.hidden import json_dumps_safe, mark_lookalikes, safe_text
-from mcp_review.core.names import with_escape
-from mcp_review.core.status import ToolStatus
+from mcp_review.engine.hidden import json_dumps_safe, mark_lookalikes, safe_text
+from mcp_review.engine.names import with_escape
+from mcp_review.engine.status import ToolStatus
 from mcp_review.formats.compare import to_text as comparison_text
 from mcp_review.formats.jsonstream import plain
 from mcp_review.formats.status import tool_json

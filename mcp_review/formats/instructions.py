@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_review.core.hidden import md_text, safe_text
-from mcp_review.core.instructions import InstructionsStatus
-from mcp_review.core.policy import Outcome
+from mcp_review.engine.hidden import md_text, safe_text
+from mcp_review.engine.instructions import InstructionsStatus
+from mcp_review.engine.policy import Outcome
 
 DIFF_LINES = 40
 """Diff lines shown per server in text reports (the JSON has both texts in full)."""

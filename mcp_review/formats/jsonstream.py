@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any
 
-from mcp_review.core.hidden import escape_hidden_json, json_dumps_safe
+from mcp_review.engine.hidden import escape_hidden_json, json_dumps_safe
 
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
 try:  # 5-10x faster than the stdlib writer; the stdlib is the exact fallback

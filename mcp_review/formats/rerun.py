@@ -13,8 +13,8 @@ import json
 import sys
 from typing import Any
 
-from mcp_review.core.hidden import json_dumps_safe, safe_text
-from mcp_review.core.rerun import word_diff_text
+from mcp_review.engine.hidden import json_dumps_safe, safe_text
+from mcp_review.engine.rerun import word_diff_text
 
 MAX_SHOWN = 120
 """Characters of an argument object or a value shown per line in text."""

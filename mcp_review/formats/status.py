@@ -13,7 +13,7 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
       "applied": ["server/principal/tool", ...],   // auto-approvals written (status --apply)
       "waivers"?: [{"server", "principal", "tool", "rule", "reason", "until", "digest", "line",
                     "state": "honoured" | "unbound" | "expired" | "reopened" | "trust" | "unused",
-                    "pointers": [...], "message"}],   // [[ignore]] in the config (core/gate.py)
+                    "pointers": [...], "message"}],   // [[ignore]] in the config (engine/gate.py)
       "servers": [
         {"server": "github", "principal": "default", "tier": "tiered",
          "server_version": "1.2.0" | null, "protocol_version": "…" | null,
@@ -60,13 +60,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from mcp_review.core.groups import change_key, grouped_keys, shared_changes
-from mcp_review.core.hidden import mark_lookalikes, safe_text
-from mcp_review.core.names import with_escape
-from mcp_review.core.policy import Outcome
-from mcp_review.core.rules import render_change
-from mcp_review.core.status import State, StatusReport, ToolStatus
-from mcp_review.core.verdict import verdict_word
+from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
+from mcp_review.engine.hidden import mark_lookalikes, safe_text
+from mcp_review.engine.names import with_escape
+from mcp_review.engine.policy import Outcome
+from mcp_review.engine.rules import render_change
+from mcp_review.engine.status import State, StatusReport, ToolStatus
+from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats.compare import comparison_doc, replay_lines
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 
@@ -98,7 +98,7 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "comparison": comparison_doc(cmp, all_calls=all_calls) if cmp is not None else None,
     }
     if t.waivers:
-        # [[ignore]] waivers (core/gate.py): each one naming this tool, and on each change it
+        # [[ignore]] waivers (engine/gate.py): each one naming this tool, and on each change it
         # covers, the waiver's reason and date.
         d["waivers"] = [u.to_json() for u in t.waivers]
         for c in (d["comparison"] or {}).get("changes", []):

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from mcp_review.core.hidden import terminal_guard
+from mcp_review.engine.hidden import terminal_guard
 
 
 class GuardedStream:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcp_review.core.errors import InputError
+from mcp_review.engine.errors import InputError
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_CONCURRENCY = 32
@@ -160,7 +160,7 @@ class Config:
     sources: list[Any] = field(default_factory=list)
     """``--config auto``: every place looked at (services.discover.Source)."""
     gate: Any = None
-    """``[rules]`` and ``[[ignore]]`` (a core.gate.GateConfig; None when the file has neither)."""
+    """``[rules]`` and ``[[ignore]]`` (a engine.gate.GateConfig; None when the file has neither)."""
 
     def by_name(self, name: str) -> ServerConfig:
         for s in self.servers:
@@ -524,8 +524,8 @@ def _candidate_from(name: str, raw: Mapping[str, Any], cand: Any, where: _Where,
                           "a server takes either 'command' (stdio) or 'url' (HTTP), not both")
     return _server_from(name, merged, where, env, default_timeout, cfg_path)
 def _gate(data: Mapping[str, Any], src: str, lines: _Lines) -> Any:
-    """``[rules]`` and ``[[ignore]]`` (core/gate.py), each error at its FILE:LINE."""
-    from mcp_review.core.gate import GateConfig, GateConfigError, parse_rules, parse_waiver
+    """``[rules]`` and ``[[ignore]]`` (engine/gate.py), each error at its FILE:LINE."""
+    from mcp_review.engine.gate import GateConfig, GateConfigError, parse_rules, parse_waiver
 
     try:
         rules = parse_rules(data.get("rules", {}))
@@ -767,7 +767,7 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
         kw["principal"] = principal
     policy = _str(raw, "policy", where)
     if policy is not None:
-        from mcp_review.core.policy import TIERS
+        from mcp_review.engine.policy import TIERS
 
         if policy not in TIERS:
             # Fail closed at load: a typo must not reach the policy engine (a traceback, or a

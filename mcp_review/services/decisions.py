@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_review.core.errors import InputError
+from mcp_review.engine.errors import InputError
 
 
 @dataclass(slots=True)
@@ -23,7 +23,7 @@ class InstructionsDecision:
     blocked: list[str] = field(default_factory=list)
     """The reasons an approval was refused (blocked and not confirmed with ``--yes``)."""
     result: Any = None
-    """The save (``core.pins.SaveResult``) when something was written."""
+    """The save (``engine.pins.SaveResult``) when something was written."""
 
 
 def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> InstructionsDecision:
@@ -32,11 +32,11 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
     change (hidden characters appeared) needs ``--yes`` to approve. Deny works on the pinned
     text when the server is not served. An InputError (exit 2) when there is nothing to
     decide."""
-    from mcp_review.core.hidden import safe_text
-    from mcp_review.core.instructions import instructions_status, live_text
-    from mcp_review.core.pinfile import save_pins
-    from mcp_review.core.pins import make_instructions_pin
-    from mcp_review.core.policy import Outcome
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.instructions import instructions_status, live_text
+    from mcp_review.engine.pins import make_instructions_pin
+    from mcp_review.engine.policy import Outcome
+    from mcp_review.store.pinfile import save_pins
 
     source = inp.snapshot_path or "live"
     pins = inp.pins
@@ -82,7 +82,7 @@ def served_server(snap: Any, server: str, principal: str | None, source: str) ->
     where = "in the snapshot" if source != "live" else "among the configured servers"
     srv = snap.servers.get(server)
     if srv is None:
-        from mcp_review.core.names import did_you_mean
+        from mcp_review.engine.names import did_you_mean
 
         raise InputError(f"server {server!r} is not {where}." + did_you_mean(server, snap.servers),
                          source=source if source != "live" else None)
@@ -99,7 +99,7 @@ def check_configured(inp: Any, server: str) -> None:
         return
     known = [s.name for s in inp.config.servers]
     if server not in known:
-        from mcp_review.core.names import did_you_mean
+        from mcp_review.engine.names import did_you_mean
 
         raise InputError(f"no server {server!r} in the config." + did_you_mean(server, known),
                          source=inp.config.source)

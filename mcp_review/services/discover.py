@@ -123,7 +123,7 @@ def _section(data: Any, keys: tuple[str, ...]) -> Any:
 def load_auto(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None) -> Any:
     """A services.config.Config holding every server of every client config found, with the
     sources on ``cfg.sources`` (what ``--list-configs`` prints); InputError when none."""
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
 
     cfg = read_sources(cwd, env)
     if not cfg.servers:
@@ -139,7 +139,7 @@ def load_auto(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None =
 def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None
                  ) -> Any:
     """:func:`load_auto` without the "nothing found" error."""
-    from mcp_review.core.errors import InputError
+    from mcp_review.engine.errors import InputError
     from mcp_review.services import trust
     from mcp_review.services.config import (
         _JSON_KEYS,
@@ -223,7 +223,7 @@ def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | Non
 
 def list_text(srcs: list[Source]) -> str:
     """The ``--list-configs`` report: one line per place looked at, then its servers."""
-    from mcp_review.core.hidden import safe_text
+    from mcp_review.engine.hidden import safe_text
 
     out = []
     width = max(len(f"{s.client} ({s.scope})") for s in srcs)

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcp_review.core.errors import InputError
-from mcp_review.core.model import ToolDef
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.services.config import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_PAGES,
@@ -173,7 +173,7 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
     """Every page of ``tools/list``, bypassing any cache; raises ``FetchError`` on a bad list.
 
     A page the SDK's models reject is read as sent (``_read_raw_page``): a tool that breaks the
-    protocol's schema is still read, pinned and compared, and reported by core/protocol.py."""
+    protocol's schema is still read, pinned and compared, and reported by engine/protocol.py."""
     tools: list[ToolDef] = []
     notes: list[str] = []
     cursor: str | None = None
@@ -189,7 +189,7 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
             first_page = wires
             ttl_ms, scope = got.ttl_ms, got.cache_scope
         # A name on two pages is kept twice, as one listed twice on one page is: a
-        # protocol-duplicate-name finding on that tool (core/status.py; several definitions
+        # protocol-duplicate-name finding on that tool (engine/status.py; several definitions
         # under one name block, and the proxy withholds the name). A list that shifted under
         # the cursor is told apart by reading page 1 again below.
         for wire in wires:

@@ -5,7 +5,7 @@ review app build their inputs here, so one drift gets one answer whichever of th
 
     inp = resolve(args)                  # config (given or discovered), pins, calls, tiers
     snap = inp.snapshot()                # the --snapshot/--from-snapshot file, or a live fetch
-    report = inp.status(snap)            # core.status.compute_status with the same calls/tiers
+    report = inp.status(snap)            # engine.status.compute_status with the same calls/tiers
 
 The rules, in one place:
 
@@ -19,8 +19,8 @@ The rules, in one place:
   dir is the config's, so the answer does not depend on the directory the command runs in). A
   log that does not exist yet is a note, never an error: it is the normal state before the
   proxy has recorded anything.
-- **Tiers**: ``policy`` in the config (the pin file's own tier still wins, in core.status).
-- **Gate**: ``[rules]`` classes and ``[[ignore]]`` waivers in the config (core/gate.py) are
+- **Tiers**: ``policy`` in the config (the pin file's own tier still wins, in engine.status).
+- **Gate**: ``[rules]`` classes and ``[[ignore]]`` waivers in the config (engine/gate.py) are
   applied to every status computed here; the proxy, which does not come through here, never
   applies them.
 """
@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_review.core.errors import InputError
+from mcp_review.engine.errors import InputError
 
 
 def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -> None:
@@ -128,7 +128,7 @@ def load_calls_for(cfg: Any, servers: list[str], specs: list[str],
     ``stream``: the logs are opened (an unreadable one is an error now) but read only when the
     status is computed, once, keeping only the calls the report lists (``status``, ``check``:
     memory bounded by the report, not by the log). The app and ``watch`` keep every call."""
-    from mcp_review.core.status import load_call_log, stream_call_log
+    from mcp_review.engine.status import load_call_log, stream_call_log
 
     read = stream_call_log if stream else load_call_log
 
@@ -209,7 +209,7 @@ class Inputs:
     """Servers whose log was named with ``--calls``."""
     candidates: list[str] = field(default_factory=list)
     """``--candidate``: the servers whose candidate is reviewed in their place. A decision on
-    one of them keeps the running version's approval beside it (core/candidate.py)."""
+    one of them keeps the running version's approval beside it (engine/candidate.py)."""
 
     @property
     def live(self) -> bool:
@@ -226,7 +226,7 @@ class Inputs:
     def origins(self) -> dict[str, str]:
         """Per configured server, what it runs: command and arguments (stdio) or URL. The same
         tool name on two servers with one origin is one server configured twice, not
-        shadowing (core.status.flag_shadowing)."""
+        shadowing (engine.status.flag_shadowing)."""
         import json
 
         if self.config is None:
@@ -238,16 +238,15 @@ class Inputs:
     def snapshot(self, on_progress: Any = None) -> Any:
         """The tool lists: the snapshot file (``--server`` applied), or a live fetch."""
         if self.snapshot_path is not None:
-            from mcp_review.core.snapshot import load_snapshot
-
-            from mcp_review.core.replay import _gc_paused
+            from mcp_review.engine.replay import _gc_paused
+            from mcp_review.engine.snapshot import load_snapshot
 
             with _gc_paused():  # 10,000 definitions, no reference cycles (see status below)
                 snap = load_snapshot(self.snapshot_path)
             if self.only:
                 missing = [n for n in self.only if n not in snap.servers]
                 if missing:
-                    from mcp_review.core.names import did_you_mean
+                    from mcp_review.engine.names import did_you_mean
 
                     raise InputError(f"server {missing[0]!r} is not in the snapshot."
                                      + did_you_mean(missing[0], snap.servers),
@@ -256,7 +255,7 @@ class Inputs:
             return snap
         cfg = self.config
         if cfg is None:
-            from mcp_review.core.snapshot import Snapshot
+            from mcp_review.engine.snapshot import Snapshot
 
             return Snapshot()
         from mcp_review.services.fetch import fetch_config
@@ -268,9 +267,9 @@ class Inputs:
 
     def status(self, snap: Any, *, witnesses: bool = True, version_bumps: bool = False,
                keep_valid_calls: bool = True) -> Any:
-        """core.status.compute_status over ``snap`` with these calls and tiers."""
-        from mcp_review.core.replay import _gc_paused
-        from mcp_review.core.status import compute_status
+        """engine.status.compute_status over ``snap`` with these calls and tiers."""
+        from mcp_review.engine.replay import _gc_paused
+        from mcp_review.engine.status import compute_status
 
         for name in self.explicit_calls:
             if name not in snap.servers and not self.quiet:
@@ -284,7 +283,7 @@ class Inputs:
                                     origins=self.origins, keep_valid_calls=keep_valid_calls)
         gate = self.config.gate if self.config is not None else None
         if gate:
-            from mcp_review.core.gate import govern
+            from mcp_review.engine.gate import govern
 
             govern(report, gate)
         return report
@@ -292,7 +291,7 @@ class Inputs:
     def print_notes(self) -> None:
         if self.quiet:
             return
-        from mcp_review.core.hidden import safe_text
+        from mcp_review.engine.hidden import safe_text
 
         for n in self.notes:
             print(f"mcp-review: note: {safe_text(n)}", file=sys.stderr)
@@ -312,11 +311,11 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
     command's ``server`` argument is positional (approve, deny), not ``--server``.
     ``stream_calls``: see :func:`load_calls_for` (a command that computes the status once).
     """
-    from mcp_review.core.pinfile import load_pins
-    from mcp_review.core.pins import PinFile
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.store.pinfile import load_pins
 
     if getattr(args, "list_configs", False):
-        from mcp_review.core.errors import EarlyExit
+        from mcp_review.engine.errors import EarlyExit
         from mcp_review.services.discover import list_sources, list_text
 
         sys.stdout.write(list_text(list_sources()))
@@ -331,7 +330,7 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
     pins_path = getattr(args, "pins", None) or (cfg.pins if cfg is not None else None) \
         or "mcp-pins.toml"
     # The pin file before anything connects anywhere: a bad one fails first.
-    from mcp_review.core.replay import _gc_paused
+    from mcp_review.engine.replay import _gc_paused
 
     with _gc_paused():  # a fleet's pin file: 10,000 pins, no reference cycles
         pins = load_pins(pins_path) if load_pin_file else PinFile(path=pins_path)
@@ -345,7 +344,7 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
         known = {s.name for s in cfg.servers}
         for n in only:
             if n not in known:
-                from mcp_review.core.names import did_you_mean
+                from mcp_review.engine.names import did_you_mean
 
                 raise InputError(f"no server {n!r} in the config (known: "
                                  f"{', '.join(sorted(known)) or 'none'})."
@@ -370,8 +369,8 @@ def resolve_paths(*, config: str | None, pins: str, snapshot: str | None = None,
 
 def load_pair(old_path: str, new_path: str) -> tuple[Any, Any]:
     """Two tool-definition JSON files (``classify``/``gate`` OLD NEW)."""
-    from mcp_review.core.canonical import load_file
-    from mcp_review.core.model import ToolDef
+    from mcp_review.engine.canonical import load_file
+    from mcp_review.engine.model import ToolDef
 
     old = ToolDef.from_wire(load_file(old_path), source=old_path)
     new = ToolDef.from_wire(load_file(new_path), source=new_path)
@@ -383,7 +382,7 @@ def progress_printer(quiet: bool) -> Any:
     if quiet:
         return None
 
-    from mcp_review.core.hidden import safe_text
+    from mcp_review.engine.hidden import safe_text
 
     def on_progress(p: Any) -> None:
         # The error message quotes the server (its stderr, its error text): sanitised.

@@ -2,7 +2,7 @@
 
 Two phases, each on its own connection, so nothing is sent before the operator said yes:
 :func:`plan` lists the live tools and decides, per recorded call, whether it would be sent
-(``core.rerun.send_verdict``); :func:`execute` connects again, lists again, decides again,
+(``engine.rerun.send_verdict``); :func:`execute` connects again, lists again, decides again,
 and sends only the calls that were in the confirmed plan *and* still pass every condition
 (a server that changed a definition between the two connections gets nothing). Each sent call
 is issued twice (volatile values), each with its own timeout; a server error, a timeout or a
@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_review.core import rerun as core
-from mcp_review.core.errors import InputError
-from mcp_review.core.rerun import Comparison, Outcome, RecordedCall
-from mcp_review.services.calllog import (
+from mcp_review.engine import rerun as core
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.rerun import Comparison, Outcome, RecordedCall
+from mcp_review.store.calllog import (
     DEFAULT_REDACT,
     SEAL_FIELD,
     Redactor,
@@ -106,8 +106,8 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
 
     With ``max_calls``, memory is bounded by what rerun can send, not by the log: per tool only
     the ``max_calls`` most recent distinct argument sets are kept while reading (as
-    ``core.rerun.select_calls`` would pick them), and result bodies are read for those only."""
-    # Only records this user's proxy sealed are trusted (services/calllog.py, "Seals"): a
+    ``engine.rerun.select_calls`` would pick them), and result bodies are read for those only."""
+    # Only records this user's proxy sealed are trusted (store/calllog.py, "Seals"): a
     # planted or edited line keeps its place as evidence but is never re-sent, and a result
     # line without a seal is no result.
     try:
@@ -221,7 +221,7 @@ class RerunReport:
         return core.counts(c.outcome for c in self.calls if c.outcome is not None)
 
     def exit_code(self) -> int:
-        from mcp_review.core.verdict import rerun_exit_code
+        from mcp_review.engine.verdict import rerun_exit_code
 
         return rerun_exit_code(c.outcome for c in self.calls if c.outcome is not None)
 
@@ -261,7 +261,7 @@ def _pins_for(pins: Any, server: str, principal: str, tool: str) -> dict[str, An
 def decide(calls: Iterable[RecordedCall], *, server: str, principal: str, pins: Any,
            live: dict[str, Any], settings: Settings) -> list[CallReport]:
     """A report per selected call: planned (will be sent) or skipped / no-result-recorded."""
-    from mcp_review.core.model import digest_of
+    from mcp_review.engine.model import digest_of
 
     out: list[CallReport] = []
     live_digest: dict[str, str | None] = {}
@@ -342,7 +342,7 @@ async def _send(client: Any, tool: str, arguments: dict[str, Any],
 
 
 def _shape_errors(schema: Any, structured: Any) -> list[tuple[str, str]]:
-    from mcp_review.core.replay import SchemaValidator
+    from mcp_review.engine.replay import SchemaValidator
 
     try:
         v = SchemaValidator(schema)

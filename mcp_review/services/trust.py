@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from mcp_review.core.errors import InputError
+from mcp_review.engine.errors import InputError
 
 STORE_NAME = "trusted-configs.json"
 VERSION = 1
@@ -96,7 +96,7 @@ def is_trusted(path: str | os.PathLike[str], data: bytes) -> bool:
 
 def trust(path: str | os.PathLike[str], data: bytes, *, by: str) -> Entry:
     """Record ``data`` (the bytes the user reviewed) as trusted for ``path``."""
-    from mcp_review.core.files import atomic_write, locked
+    from mcp_review.store.files import atomic_write, locked
 
     p = store_path()
     try:
@@ -121,7 +121,7 @@ def trust(path: str | os.PathLike[str], data: bytes, *, by: str) -> Entry:
 
 def revoke(path: str | os.PathLike[str]) -> bool:
     """Forget a trusted file; True when it was trusted."""
-    from mcp_review.core.files import atomic_write, locked
+    from mcp_review.store.files import atomic_write, locked
 
     p = store_path()
     if not p.exists():

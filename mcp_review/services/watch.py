@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_review.core.snapshot import ServerSnapshot
+from mcp_review.engine.snapshot import ServerSnapshot
 from mcp_review.services.config import DEFAULT_MAX_PAGES, DEFAULT_MAX_TOOLS, ServerConfig
 from mcp_review.services.fetch import list_all_tools
 from mcp_review.services.transport import (

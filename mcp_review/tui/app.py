@@ -8,7 +8,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from mcp_review.core.rules import render_change
+from mcp_review.engine.rules import render_change
 from mcp_review.tui.data import ReviewSource, ServerEntry, Status, ToolEntry
 from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
@@ -162,7 +162,7 @@ class ReviewApp(App[None]):
     def request_instructions_decision(self, server: ServerEntry, decision: str) -> None:
         """Approve or deny a server's instructions from its row: the dialog shows what changed
         (the diff, hidden characters as visible tokens) and always asks first."""
-        from mcp_review.core.policy import Outcome
+        from mcp_review.engine.policy import Outcome
 
         st = server.instructions
         if st is None:

@@ -2,7 +2,7 @@
 
 Screens never touch the pin file, the network or the engine directly: they call a
 ``ReviewSource``. It combines a *fetcher* (current tool lists, with per-server progress) and a
-*pin file* (core.pins: what was approved, decisions, undo). Fetchers are a small protocol so the same screens
+*pin file* (engine.pins: what was approved, decisions, undo). Fetchers are a small protocol so the same screens
 run on a snapshot file, in-process test servers, or live servers through ``services``.
 """
 
@@ -12,11 +12,11 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from mcp_review.core.hidden import has_hidden
-from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.pins import Decision, PinFile, make_pin
-from mcp_review.core.snapshot import Snapshot
-from mcp_review.core.status import CallLog, State, StatusReport, ToolStatus
+from mcp_review.engine.hidden import has_hidden
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.snapshot import Snapshot
+from mcp_review.engine.status import CallLog, State, StatusReport, ToolStatus
 
 Status = State
 """A tool's standing against the pin file: the core's states, under the app's name."""
@@ -64,17 +64,17 @@ class ToolEntry:
     flags: frozenset[str] = frozenset()
     note: str = ""
     policy: str = "review"
-    """Policy outcome (core.policy): none | auto-approve | review | block."""
+    """Policy outcome (engine.policy): none | auto-approve | review | block."""
     summary: str = ""
     reasons: tuple[str, ...] = ()
-    """Why the policy gave its outcome (core.policy)."""
+    """Why the policy gave its outcome (engine.policy)."""
     notes: tuple[str, ...] = ()
-    """What the status engine noticed beyond the diff (core.status: shadowing, duplicates)."""
+    """What the status engine noticed beyond the diff (engine.status: shadowing, duplicates)."""
     shadows: tuple[str, ...] = ()
     """``server/tool`` names this tool's name imitates (homoglyph or hidden-character twin)."""
     pending: bool = False
     """Changed, not compared yet (the first frame of a big fleet): nothing may be decided on
-    it until the comparison is shown (``core.status`` ToolStatus.pending)."""
+    it until the comparison is shown (``engine.status`` ToolStatus.pending)."""
     pin: CorePin | None = None
     """The pin whose definition :attr:`pinned` parses on first use (a 10,000-tool fleet
     would otherwise parse every unchanged tool's pinned definition to draw the list)."""
@@ -112,7 +112,7 @@ class ServerEntry:
     policy: str = "tiered"
     server_version: str | None = None
     instructions: Any = None
-    """The server's instructions against their pin (``core.instructions.InstructionsStatus``;
+    """The server's instructions against their pin (``engine.instructions.InstructionsStatus``;
     None: none sent and none decided). Shown on the server's row, decided from it."""
 
 
@@ -192,8 +192,8 @@ class Computed:
 class ReviewSource:
     """Fetcher + pin file + recorded calls: everything the screens need.
 
-    Status and policy come from ``core.status`` (the same function `status` and `check` call);
-    decisions go into a ``core.pins.PinFile`` and, when ``pins_path`` is set, are saved at once
+    Status and policy come from ``engine.status`` (the same function `status` and `check` call);
+    decisions go into a ``engine.pins.PinFile`` and, when ``pins_path`` is set, are saved at once
     (atomic, merged with concurrent writers, audit line first). Without ``pins_path`` decisions
     stay in memory (demos, previews).
     """
@@ -205,7 +205,7 @@ class ReviewSource:
                  origins: Mapping[str, str] | None = None, gate: Any = None) -> None:
         self.fetcher = fetcher
         self.gate = gate
-        """The config's ``[rules]`` and ``[[ignore]]`` (core.gate.GateConfig), as `check`."""
+        """The config's ``[rules]`` and ``[[ignore]]`` (engine.gate.GateConfig), as `check`."""
         self.origins = dict(origins or {})
         self.pins = pins if pins is not None else PinFile(path=pins_path)
         self.pins_path = pins_path
@@ -226,7 +226,7 @@ class ReviewSource:
     @classmethod
     def open(cls, fetcher: Fetcher, pins_path: str, **kw: Any) -> ReviewSource:
         """A source over the pin file at ``pins_path`` (created on the first decision)."""
-        from mcp_review.core.pinfile import load_pins
+        from mcp_review.store.pinfile import load_pins
 
         # A pin whose digest does not verify is not trusted (its tool reads as unpinned) but
         # the app still opens, shows it (``unverified_pins``) and lets the operator re-decide.
@@ -255,7 +255,7 @@ class ReviewSource:
                  **kw: Any) -> ReviewSource:
         """Everything in ``pinned`` approved (and saved to ``pins_path`` if given): the
         baseline a later fetch is reviewed against."""
-        from mcp_review.core.pinfile import save_pins
+        from mcp_review.store.pinfile import save_pins
 
         pf = PinFile(path=pins_path)
         for name, s in pinned.servers.items():
@@ -270,7 +270,7 @@ class ReviewSource:
 
     def unverified_pins(self) -> str:
         """What is wrong with pins that do not verify (empty when every pin does)."""
-        from mcp_review.core.pins import unverified_message
+        from mcp_review.engine.pins import unverified_message
 
         return unverified_message(self.pins) if self.pins.unverified else ""
 
@@ -292,7 +292,7 @@ class ReviewSource:
         return st.comparison if st is not None else None
 
     def recorded_calls(self, entry: ToolEntry) -> list[Any] | None:
-        """The recorded calls of ``entry``'s tool (``core.replay.Call``); None when its server
+        """The recorded calls of ``entry``'s tool (``engine.replay.Call``); None when its server
         has no call log."""
         log = self.calls.get(entry.server)
         return list(log.for_tool(entry.name)) if log is not None else None
@@ -301,7 +301,7 @@ class ReviewSource:
         return self.pins.tier_for(server, tool, default=self.tiers.get(server))
 
     def entries(self) -> list[ServerEntry]:
-        """Every server with its tools, status and policy computed by ``core.status``
+        """Every server with its tools, status and policy computed by ``engine.status``
         (:meth:`compute` then :meth:`apply`, in the caller's thread)."""
         return self.apply(self.compute())
 
@@ -324,14 +324,14 @@ class ReviewSource:
         """Status and entries for ``snapshot`` (default: the last fetched) against ``pins``
         (default: :meth:`pins_view` taken now). Changes nothing on the source, so it can run
         in a worker thread; :meth:`apply` makes the result current (on the UI thread)."""
-        from mcp_review.core.status import compute_status
+        from mcp_review.engine.status import compute_status
 
         snap = snapshot if snapshot is not None else (self.snapshot or Snapshot())
         pins = pins if pins is not None else self.pins_view()
         report = compute_status(snap, pins, calls=self.calls, tiers=self.tiers,
                                 origins=self.origins, compare=compare)
         if self.gate:
-            from mcp_review.core.gate import govern
+            from mcp_review.engine.gate import govern
 
             govern(report, self.gate)
         servers = {s.name: s for s in report.servers}
@@ -422,10 +422,10 @@ class ReviewSource:
 
     def same_changes(self, e: ToolEntry, tools: Iterable[ToolEntry]) -> list[ToolEntry]:
         """The changed ``tools`` of ``e``'s server (and principal) that differ from their pins in
-        exactly the way ``e`` does: the same set of changes (core/groups.py), none of them
+        exactly the way ``e`` does: the same set of changes (engine/groups.py), none of them
         with a witness, no broken recorded call. ``e`` first; empty when ``e`` has no such
         change set."""
-        from mcp_review.core.groups import signature
+        from mcp_review.engine.groups import signature
 
         def sig(x: ToolEntry) -> Any:
             cmp = self.comparison(x)
@@ -444,7 +444,7 @@ class ReviewSource:
     # Writing ------------------------------------------------------------------------------------
     def _save(self) -> None:
         if self.pins_path is not None:
-            from mcp_review.core.pinfile import save_pins, upgrade_note
+            from mcp_review.store.pinfile import save_pins, upgrade_note
 
             note = upgrade_note(save_pins(self.pins, self.pins_path, audit_path=self.audit_path),
                                 self.pins_path)
@@ -461,7 +461,7 @@ class ReviewSource:
     def decide(self, entry: ToolEntry, decision: str, note: str = "", *, why: str = "") -> None:
         """Record ``decision`` (approved | denied) for exactly the definition shown, and save.
         ``why``: the operator's reason for approving a blocked change (the audit log's why)."""
-        from mcp_review.core.pins import with_decision
+        from mcp_review.engine.pins import with_decision
 
         key = entry.key
         before = self.pins.get(*key)
@@ -476,7 +476,7 @@ class ReviewSource:
                 blocked = "; ".join(entry.reasons)
                 audit_why = f"approved a blocked change: {why}" + (
                     f" [blocked: {blocked}]" if blocked else "")
-            from mcp_review.core.candidate import keep_running
+            from mcp_review.engine.candidate import keep_running
 
             # Previewing a candidate: the running version's approval stays beside it.
             pin = keep_running(pin, before, candidate=entry.server in self.candidates)
@@ -495,7 +495,7 @@ class ReviewSource:
     def decide_instructions(self, server: ServerEntry, decision: str, *, why: str = "") -> None:
         """Record ``decision`` for exactly the instructions shown on ``server``'s row (denying
         instructions the server no longer sends denies the pinned text), and save."""
-        from mcp_review.core.pins import make_instructions_pin
+        from mcp_review.engine.pins import make_instructions_pin
 
         st = server.instructions
         if st is None:
@@ -514,12 +514,12 @@ class ReviewSource:
 
     def apply_auto_approvals(self, entries: Iterable[ToolEntry]) -> list[ToolEntry]:
         """Re-pin ``entries`` as their policy tier allows, through
-        ``core.status.apply_auto_approvals`` (decided_by ``mcp-review (policy <tier>)``, logged
+        ``engine.status.apply_auto_approvals`` (decided_by ``mcp-review (policy <tier>)``, logged
         in the audit log), and save. Only a tool still auto-approved for exactly the definition
         in its entry is re-pinned; each one is undone on its own by :meth:`undo`. Returns the
         entries re-pinned."""
-        from mcp_review.core.policy import Outcome
-        from mcp_review.core.status import apply_auto_approvals
+        from mcp_review.engine.policy import Outcome
+        from mcp_review.engine.status import apply_auto_approvals
 
         wanted = {e.key: e for e in entries}
         picked = [t for t in self._report.tools

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from mcp_review.core.canonical import normalize
-from mcp_review.core.hidden import find_hidden
+from mcp_review.engine.canonical import normalize
+from mcp_review.engine.hidden import find_hidden
 
 Span = tuple[int, int]
 RowKind = Literal["equal", "replace", "delete", "insert"]

@@ -89,7 +89,7 @@ def _odd(c: str) -> bool:
 
 
 def mark_name(name: str) -> MarkedName:
-    """``name`` as ``core.hidden.mark_lookalikes`` shows it (hidden characters as tokens; in an
+    """``name`` as ``engine.hidden.mark_lookalikes`` shows it (hidden characters as tokens; in an
     otherwise ASCII name each non-ASCII letter followed by its code point, so ``rеad_file``
     with a Cyrillic е reads ``rе⟨U+0435⟩ad_file``), plus the spans to highlight (pure)."""
     vt = make_visible(name)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from mcp_review.core.model import ToolDef
-from mcp_review.core.snapshot import ServerSnapshot, Snapshot
-from mcp_review.core.status import CallLog
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import CallLog
 from mcp_review.tui.data import ReviewSource, SnapshotFetcher
 
 

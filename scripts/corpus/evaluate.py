@@ -38,8 +38,8 @@ def load_labels(path: Path = cd.LABELS) -> dict[str, Any]:
 
 def engine_verdicts(units: list[cd.Unit] | None = None) -> list[Verdict]:
     """compare() (witnesses on) once per changed tool pair; one Verdict per unit."""
-    from mcp_review.core.compare import compare
-    from mcp_review.core.model import ChangeClass, Direction, ToolDef
+    from mcp_review.engine.compare import compare
+    from mcp_review.engine.model import ChangeClass, Direction, ToolDef
 
     units = list(cd.units()) if units is None else units
     done: dict[tuple, tuple[Any, str | None, float]] = {}
@@ -72,8 +72,8 @@ def engine_verdicts(units: list[cd.Unit] | None = None) -> list[Verdict]:
 
 def text_only_verdicts() -> list[tuple[str, str]]:
     """(key, verdict) for tools whose schemas did not change: never breaking, never a crash."""
-    from mcp_review.core.compare import compare
-    from mcp_review.core.model import ChangeClass, ToolDef
+    from mcp_review.engine.compare import compare
+    from mcp_review.engine.model import ChangeClass, ToolDef
 
     out = []
     for old, new, name in cd.text_only():

@@ -49,7 +49,7 @@ Signature = tuple[int, int, int, int, int]
 
 
 class PinGate:
-    """The pin file's verdicts for one (server, principal), through ``core.status``.
+    """The pin file's verdicts for one (server, principal), through ``engine.status``.
 
     Allowed: pinned, or drifted in a way the tier auto-approves. Withheld: new, denied,
     broken, or anything the tier sends to review or blocks. The pin file is stat'ed on every
@@ -101,7 +101,7 @@ class PinGate:
 
     def _refresh(self) -> None:
         """Under the lock. Raises (and forgets what it had) when the pin file cannot be read."""
-        from mcp_review.core.pinfile import load_pins
+        from mcp_review.store.pinfile import load_pins
 
         sig = self._stat()
         if self._sig is not False and sig == self._sig:
@@ -121,7 +121,7 @@ class PinGate:
         # Recorded calls decide "broken"; they are re-read with the pins, not on every call.
         self._calls = None
         if self.calls_path and os.path.exists(self.calls_path):
-            from mcp_review.core.status import load_call_log
+            from mcp_review.engine.status import load_call_log
 
             self._calls = load_call_log(self.calls_path)
         self._sig, self._digest, self._settled = sig, digest, self._is_settled(sig)
@@ -158,7 +158,7 @@ class PinGate:
         A server that sends none (``""``) passes as is. Otherwise only the approved text
         passes: the same text when unchanged, the approved text in place of a changed one;
         new, denied or unverified instructions (and a non-string value) are removed."""
-        from mcp_review.core.instructions import instructions_digest, live_text
+        from mcp_review.engine.instructions import instructions_digest, live_text
 
         if isinstance(live, str) and live == "":
             return live, ""
@@ -200,11 +200,11 @@ class PinGate:
             return out
 
     def _judge(self, tools: list[dict[str, Any]]) -> list[Verdict]:
-        from mcp_review.core.errors import InputError
-        from mcp_review.core.model import ToolDef
-        from mcp_review.core.policy import Outcome
-        from mcp_review.core.snapshot import ServerSnapshot
-        from mcp_review.core.status import State, server_status
+        from mcp_review.engine.errors import InputError
+        from mcp_review.engine.model import ToolDef
+        from mcp_review.engine.policy import Outcome
+        from mcp_review.engine.snapshot import ServerSnapshot
+        from mcp_review.engine.status import State, server_status
 
         verdicts: dict[int, Verdict] = {}
         defs = []

@@ -14,8 +14,7 @@ from typing import Any, TextIO
 
 import anyio
 
-from mcp_review import exitcodes
-from mcp_review.services.calllog import CallLog
+from mcp_review.engine import exitcodes
 from mcp_review.services.proxy.framing import (
     MAX_LINE,
     Unjudgeable,
@@ -35,6 +34,7 @@ from mcp_review.services.proxy.process import (
     ClientOut,
     ServerProcess,
 )
+from mcp_review.store.calllog import CallLog
 
 PIN_POLL = 1.0
 """Seconds between pin-file checks when no message arrives (see Proxy._watch_pins)."""
@@ -417,7 +417,7 @@ class Proxy:
         hit = self._digests.get(tool)
         if hit is not None and hit[0] is d:
             return hit[1]
-        from mcp_review.core.model import digest_of
+        from mcp_review.engine.model import digest_of
 
         try:
             digest = digest_of(d)

@@ -16,10 +16,10 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
 
-from mcp_review.core.hidden import decode_tags, find_hidden
-from mcp_review.core.model import ChangeClass, ToolDef
-from mcp_review.core.policy import annotation_gate_less, annotation_relaxations
-from mcp_review.core.rules import render_change
+from mcp_review.engine.hidden import decode_tags, find_hidden
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.policy import annotation_gate_less, annotation_relaxations
+from mcp_review.engine.rules import render_change
 from mcp_review.tui.data import (
     FLAG_ANNOTATIONS,
     FLAG_HIDDEN,
@@ -326,7 +326,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.run_worker(self._rerun_plan(), exclusive=True, exit_on_error=False, group="rerun")
 
     async def _rerun_plan(self) -> None:
-        from mcp_review.core.errors import InputError
+        from mcp_review.engine.errors import InputError
         from mcp_review.formats.rerun import plan_text
         from mcp_review.services.rerun import RerunUnreachable
         from mcp_review.tui.screens.modals import ConfirmScreen

@@ -9,8 +9,8 @@ from textual import on
 from textual.message import Message
 from textual.widgets import DataTable
 
-from mcp_review.core.model import Change, ChangeClass
-from mcp_review.core.rules import render_change
+from mcp_review.engine.model import Change, ChangeClass
+from mcp_review.engine.rules import render_change
 from mcp_review.tui.render import safe_text
 
 CLASS_STYLE = {

@@ -1,0 +1,300 @@
+"""Tool model, digest, and the vocabulary of changes (classes, directions, Change).
+
+A tool definition is kept as the wire JSON the server sent (lossless), with typed accessors
+for the fields the engine reasons about. The digest covers the security-relevant fields only
+(``HASHED_FIELDS``), under a recorded scheme version so a future scheme can migrate pins.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from mcp_review.engine.canonical import canonical_bytes, check_json
+from mcp_review.engine.errors import InputError
+
+DIGEST_SCHEME = 2
+"""Version of the digest scheme (canonical form + hashed fields). Stored with every pin."""
+
+HASHED_FIELDS_V1: tuple[str, ...] = (
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+)
+"""Scheme 1: the fields hashed before ``execution`` and ``icons`` joined the contract."""
+
+HASHED_FIELDS: tuple[str, ...] = (*HASHED_FIELDS_V1, "execution", "icons")
+"""Wire fields covered by the digest (scheme 2). Absent fields are left out (absent != null),
+so a tool that declares neither ``execution`` nor ``icons`` has the same digest under both
+schemes. ``_meta`` is never hashed: it is shown in the diff, but it is the server's metadata
+about the tool, not the contract (and servers put volatile values there)."""
+
+DIGEST_SCHEMES: dict[int, tuple[str, ...]] = {1: HASHED_FIELDS_V1, 2: HASHED_FIELDS}
+"""Every scheme this mcp-review can verify, with its default hashed fields. All share the
+canonical form of ``engine/canonical.py``; a change of that form needs a new scheme here and a
+golden test (tests/test_golden_digest.py) proves the old ones never move."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ToolDef:
+    """One tool definition as a server sent it (wire/camelCase JSON object)."""
+
+    wire: dict[str, Any]
+    _digest: str | None = field(default=None, init=False, repr=False, compare=False)
+    """The digest, computed once (``wire`` is never changed after construction)."""
+
+    @classmethod
+    def from_wire(cls, data: Any, *, source: str = "<tool>") -> ToolDef:
+        """Read one definition exactly as sent: any JSON object with a string ``name`` is a tool
+        (errors name ``source``). Deviations from the protocol's schema (no ``inputSchema``, a
+        description that is not a string, ...) are not errors here: they are findings on the
+        tool (:mod:`mcp_review.engine.protocol`), and the typed accessors below read past them."""
+        if not isinstance(data, dict):
+            raise InputError(
+                f"a tool definition must be a JSON object, got {json_kind(data)}", source=source
+            )
+        name = data.get("name")
+        if not isinstance(name, str):
+            raise InputError("tool definition has no string 'name'", source=source)
+        try:
+            check_json(data)
+        except (ValueError, TypeError) as e:
+            raise InputError(f"tool {name!r}: {e}", source=source) from None
+        return cls(wire=data)
+
+    # Typed accessors -------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.wire["name"]
+
+    # A field of the wrong JSON type reads as absent here (the digest and the diff still see it
+    # exactly as sent, and engine/protocol.py reports it); a missing inputSchema reads as ``{}``.
+    @property
+    def title(self) -> str | None:
+        v = self.wire.get("title")
+        return v if isinstance(v, str) else None
+
+    @property
+    def description(self) -> str | None:
+        v = self.wire.get("description")
+        return v if isinstance(v, str) else None
+
+    @property
+    def input_schema(self) -> Any:
+        v = self.wire.get("inputSchema")
+        return v if isinstance(v, (dict, bool)) else {}
+
+    @property
+    def output_schema(self) -> Any | None:
+        v = self.wire.get("outputSchema")
+        return v if isinstance(v, (dict, bool)) else None
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        v = self.wire.get("annotations")
+        return v if isinstance(v, dict) else {}
+
+    # Digest -----------------------------------------------------------------------------
+    def hashed_projection(self) -> dict[str, Any]:
+        return {k: self.wire[k] for k in HASHED_FIELDS if k in self.wire}
+
+    @property
+    def digest(self) -> str:
+        d = self._digest
+        if d is None:
+            d = digest_of(self.wire)
+            object.__setattr__(self, "_digest", d)  # a cache on a frozen value
+        return d
+
+
+def digest_of(wire: dict[str, Any], fields: tuple[str, ...] = HASHED_FIELDS) -> str:
+    """``sha256:<hex>`` over the canonical JSON of the hashed fields of a wire definition."""
+    proj = {k: wire[k] for k in fields if k in wire}
+    return "sha256:" + hashlib.sha256(canonical_bytes(proj)).hexdigest()
+
+
+def digest_under(wire: dict[str, Any], scheme: int, fields: tuple[str, ...] | list[str]) -> str:
+    """The digest of ``wire`` under digest scheme ``scheme`` over ``fields``.
+
+    A pin records the scheme and the hashed fields it was made with, so its digest is verified
+    under those (a pin made by an older scheme still verifies). ValueError for a scheme this
+    mcp-review does not know: such a pin cannot be verified, so it is not trusted.
+    """
+    if isinstance(scheme, int) and not isinstance(scheme, bool) and scheme in DIGEST_SCHEMES:
+        return digest_of(wire, tuple(fields))
+    raise ValueError(f"digest scheme {scheme!r} is unknown to this mcp-review")
+
+
+def json_kind(v: Any) -> str:
+    """A JSON value's kind in words ("a string", "null"), for messages that never quote it."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    return "an object"
+
+
+class ChangeClass(StrEnum):
+    """What a change means for the operator (design.md, Change classes)."""
+
+    BREAKING = "breaking"
+    POTENTIALLY_BREAKING = "potentially-breaking"
+    COMPATIBLE = "compatible"
+    TRUST = "trust"
+    COSMETIC = "cosmetic"
+
+
+class Direction(StrEnum):
+    """Which side of the contract a rule judges. On ``output`` the subset direction flips."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+    TOOL = "tool"  # description, title, annotations, name: not a schema direction
+
+
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class NewText:
+    """A piece of server-written text the model reads that the old definition did not have,
+    carried in by a structural change (a new property's description, a new enum value that
+    reads as a sentence). ``text`` is already visible and bounded (hidden characters shown as
+    tokens, JSON-quoted, cut with an ellipsis): it is safe on every output path."""
+
+    pointer: str
+    field: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pointer": self.pointer, "field": self.field, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One classified change at a JSON pointer into the tool definition: which rule fired,
+    its class and direction there, and the parameters its message is rendered from.
+
+    ``pointer`` is an RFC 6901 pointer into the *tool definition* (for example
+    ``/inputSchema/properties/format/enum``), pointing into the new definition where the
+    location exists there and into the old one otherwise.
+    """
+
+    rule: str
+    cls: ChangeClass
+    pointer: str
+    params: tuple[tuple[str, str], ...] = ()
+    """The rule's message parameters (``where``, ``old``, ``new``, ...), each already quoted:
+    visible, single-line and bounded (``rules.render_change`` fills the rule's template with them)."""
+    direction: Direction = Direction.INPUT
+    witness: Any = field(default=_MISSING, compare=False)
+    witness_error: str | None = field(default=None, compare=False)
+    promoted: bool = field(default=False, compare=False)
+    """True when evidence promoted this change from potentially-breaking to breaking: a witness,
+    or a recorded call that still sends a removed property (replay outcome ``ignored``)."""
+    new_text: tuple[NewText, ...] = ()
+    """Text the model reads that this change brings in (design.md: the trust axis is separate
+    from compatibility): a change with any is on the trust axis whatever its class."""
+    note: str | None = field(default=None, compare=False)
+    """Why a breaking / potentially-breaking change carries no witness when that is not simply
+    "none found" (the tool's search budget was spent, the search failed)."""
+    new_text_more: int = 0
+    """New texts this change brought in beyond the ones carried in ``new_text`` (counted)."""
+
+    @property
+    def message(self) -> str:
+        """The registry's wording of this change (``rules.render_change``; the formats and the app
+        call it themselves, so they can word a change another way)."""
+        return _renderer()(self)
+
+    @property
+    def trust(self) -> bool:
+        """On the trust axis: a trust-class change, or one that brings in new text."""
+        return self.cls is ChangeClass.TRUST or bool(self.new_text)
+
+    @property
+    def has_witness(self) -> bool:
+        return self.witness is not _MISSING
+
+    @property
+    def witness_kind(self) -> str:
+        """``call`` (input side: a call the old schema accepts and the new one rejects) or
+        ``result`` (output side: a result the server may now return that the old schema, the
+        one the client relies on, rejects)."""
+        return "result" if self.direction is Direction.OUTPUT else "call"
+
+    @property
+    def witness_wording(self) -> tuple[str, str]:
+        """(what the witness is, what rejects it): the words every format and the app use."""
+        if self.direction is Direction.OUTPUT:
+            return ("result the server may now return", "the old schema rejects it")
+        return ("call", "rejected under new")
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "rule": self.rule,
+            "class": str(self.cls),
+            "pointer": self.pointer,
+            "message": self.message,
+            "direction": str(self.direction),
+        }
+        if self.has_witness:
+            d["witness"] = self.witness
+            d["witness_kind"] = self.witness_kind
+            # which schema rejects the witness: the new one (a call), the old one (a result)
+            d["witness_rejected_by"] = "old" if self.witness_kind == "result" else "new"
+            if self.witness_error:
+                d["witness_error"] = self.witness_error
+        if self.promoted:
+            # By a generated witness, or by a recorded call replay marked "ignored".
+            d["promoted_by_witness" if self.has_witness else "promoted_by_replay"] = True
+        if self.new_text:
+            d["new_text"] = [t.to_json() for t in self.new_text]
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+@functools.cache
+def _renderer() -> Callable[[Change], str]:
+    """``rules.render_change``, imported on first use: the rules build on this model."""
+    from mcp_review.engine.rules.render import render_change
+
+    return render_change
+
+
+def pointer_join(base: str, *parts: str | int) -> str:
+    """Append RFC 6901 reference tokens to a pointer (escaping ``~`` and ``/``)."""
+    out = base
+    for p in parts:
+        out += "/" + str(p).replace("~", "~0").replace("/", "~1")
+    return out
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+
+
+CLASS_ORDER = {
+    ChangeClass.BREAKING: 0,
+    ChangeClass.POTENTIALLY_BREAKING: 1,
+    ChangeClass.TRUST: 2,
+    ChangeClass.COMPATIBLE: 3,
+    ChangeClass.COSMETIC: 4,
+}
+"""Most severe first: the order reports list changes in."""

@@ -1,0 +1,912 @@
+"""Operator decisions in memory and the pin file's TOML text (``mcp-pins.toml``): parsed,
+validated and written here; on disk (lock, atomic write, merge, audit) in
+:mod:`mcp_review.store.pinfile`.
+
+Layout (``version`` first; every table sorted by key, so one decision is a small git diff)::
+
+    version = 2
+
+    [servers."github"]
+    policy = "tiered"                       # optional: strict | tiered | compatible
+
+    [servers."github".tool_policies]        # optional per-tool overrides of the server tier
+    "delete_repo" = "strict"
+
+    [servers."github".principals."default".tools."create_issue"]
+    decision = "approved"                   # approved | denied
+    digest = "sha256:…"                     # digest of `definition` under digest_scheme
+    digest_scheme = 2
+    hashed_fields = ["name", "title", "description", "inputSchema", "outputSchema", "annotations",
+                     "execution", "icons"]
+    decided_at = "2026-11-29T22:00:00Z"     # UTC
+    decided_by = "alice"
+    note = "…"                              # optional
+    server_version = "1.2.0"                # optional (as reported when decided)
+    protocol_version = "2025-11-25"         # optional
+    definition = '''
+    {
+      "description": "Create an issue",
+      "inputSchema": {
+        …
+      },
+      "name": "create_issue"
+    }'''                                    # the decided definition: sorted, indented JSON,
+                                            # ASCII-escaped, one line per key (see toml_multiline)
+
+    [servers."github".principals."default".instructions]   # the server's instructions
+    decision = "approved"                   # (engine/instructions.py): digest, decided_at,
+    digest = "sha256:…"                     # decided_by, note, server_version, and the
+    text = '''…'''                           # text as a multi-line string
+
+The key is (server local name from the config, principal, tool name); nothing the server says
+about itself. No config values (commands, env, headers, URLs) are ever stored.
+
+Safety (:mod:`mcp_review.store.pinfile`): writes are atomic (temp file in the same folder, fsync, ``os.replace``, fsync of the
+folder) and happen under an exclusive ``flock`` on ``<pin file>.lock``. A save re-reads the file
+under the lock and replays this session's decisions onto what is on disk now, so concurrent
+writers lose nothing (last writer wins per tool). A file that does not parse, or that has a newer
+``version``, is refused with an :class:`InputError` and never overwritten. Every decision is also
+appended to the JSONL audit log (see :mod:`mcp_review.store.audit`).
+
+Every pin is verified on load: its digest is recomputed from its stored definition under its
+own ``digest_scheme`` and ``hashed_fields`` (:meth:`Pin.integrity_problem`); a pin that does not
+verify is an InputError naming the tool, or (``allow_unverified``, the app and the proxy) kept
+aside in ``PinFile.unverified``, never trusted. A pin file may be a symbolic link only to a
+file that parses as a pin file (:func:`check_link_target`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+import tomli_w
+
+from mcp_review.engine.clock import current_user, now_utc
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.instructions import SUBJECT, InstructionsPin, instructions_digest
+from mcp_review.engine.model import (
+    DIGEST_SCHEME,
+    DIGEST_SCHEMES,
+    HASHED_FIELDS,
+    ToolDef,
+    digest_of,
+    digest_under,
+)
+from mcp_review.engine.policy import TIERS
+from mcp_review.engine.tomlread import loads as toml_loads
+
+VERSION = 2
+"""Pin-file format version written by this mcp-review. Newer files are refused.
+
+Version 2 stores each ``definition`` as indented, key-sorted JSON in a TOML multi-line string
+(one JSON line per TOML line, so a re-pin diffs as the changed lines); version 1 stored it as
+one line of compact JSON. Both are read; a version 1 file is rewritten as version 2 on the next
+save (:attr:`SaveResult.upgraded_from`). mcp-review releases that only know version 1 refuse a
+version 2 file (their loader refuses any newer ``version``) and leave it unchanged."""
+
+DEFAULT_PATH = "mcp-pins.toml"
+DEFAULT_PRINCIPAL = "default"
+
+_TOOL_KEYS = (
+    "decision", "digest", "digest_scheme", "hashed_fields", "decided_at", "decided_by", "note",
+    "server_version", "protocol_version", "definition",
+)
+
+
+class Decision(StrEnum):
+    APPROVED = "approved"
+    DENIED = "denied"
+
+
+PinKey = tuple[str, str, str]
+"""(server local name, principal, tool name)."""
+
+
+def definition_text(tool: ToolDef) -> str:
+    """Lossless JSON text of a definition: sorted keys, indented by two spaces, ASCII-escaped.
+
+    One key or array item per line, so a changed definition diffs (in git, in a pull request)
+    as the lines that changed. Not number-normalised (``1.0`` stays ``1.0``) so the text is
+    exactly what was approved; ASCII escaping keeps hidden characters visible as ``\\u202e``
+    in the file and in git diffs, carries lone surrogates that TOML (UTF-8) could not hold, and
+    keeps every newline or control character of a string inside its JSON escape (so each
+    string stays on its line).
+    """
+    return _layout(tool.wire)
+
+
+def _layout(value: Any) -> str:
+    """The version 2 layout of a definition's JSON text (see :func:`definition_text`)."""
+    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=True, allow_nan=False)
+
+
+# TOML multi-line strings ----------------------------------------------------------------------
+# tomli-w writes every string as a one-line basic string. A definition is written by hand as a
+# multi-line *literal* string (no escaping: the JSON lines read as they are) when that is
+# exact, else as a multi-line *basic* string with escapes. Either form reads back to exactly
+# the same string (tests/test_pin_layout.py).
+
+_LITERAL_OK = re.compile(r"[\x20-\x7e\n]*")
+
+
+def toml_multiline(text: str) -> str:
+    """``text`` as a TOML multi-line string that parses back to exactly ``text``.
+
+    A literal string (``'''``, no escapes) when ``text`` is printable ASCII and newlines,
+    holds no ``'''`` and does not end with ``'``; otherwise a basic string (``\"\"\"``) in
+    which backslashes, control characters and every non-ASCII character are escaped, and a
+    double quote where it could end the string (before another one, or last); newlines kept. The first newline after the opening delimiter is trimmed by TOML,
+    so one is always written (a leading newline of ``text`` survives). A lone surrogate
+    cannot be written to TOML at all: ValueError."""
+    if _LITERAL_OK.fullmatch(text) and "'''" not in text and not text.endswith("'"):
+        return "'''\n" + text + "'''"
+    out = []
+    last = len(text) - 1
+    for i, ch in enumerate(text):
+        o = ord(ch)
+        if ch == "\n":
+            out.append("\n")
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            # Escaped only where it could close the string: before another quote, or last.
+            # No two raw quotes are ever adjacent, so no raw `"""` can appear.
+            out.append('\\"' if i == last or text[i + 1] == '"' else '"')
+        elif 0x20 <= o <= 0x7E:
+            out.append(ch)
+        elif 0xD800 <= o <= 0xDFFF:
+            raise ValueError(f"a lone surrogate (U+{o:04X}) cannot be written to TOML")
+        elif o <= 0xFFFF:
+            out.append(f"\\u{o:04X}")
+        else:
+            out.append(f"\\U{o:08X}")
+    return '"""\n' + "".join(out) + '"""'
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """One decision about one tool under one (server, principal)."""
+
+    server: str
+    principal: str
+    tool: str
+    decision: Decision
+    digest: str
+    definition: str
+    """JSON text of the decided definition (see :func:`definition_text`)."""
+    decided_at: str
+    decided_by: str
+    digest_scheme: int = DIGEST_SCHEME
+    hashed_fields: tuple[str, ...] = HASHED_FIELDS
+    note: str = ""
+    server_version: str | None = None
+    protocol_version: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Keys this version does not know, kept so a write never drops them."""
+
+    @property
+    def key(self) -> PinKey:
+        return (self.server, self.principal, self.tool)
+
+    @property
+    def approved(self) -> bool:
+        return self.decision is Decision.APPROVED
+
+    def tool_def(self) -> ToolDef:
+        """The decided definition, parsed (only needed when the live digest differs)."""
+        from mcp_review.engine.canonical import loads
+
+        where = f"pin {_table_path(self.key)}"
+        data = loads(self.definition, source=where)
+        return ToolDef.from_wire(data, source=where)
+
+    def integrity_problem(self) -> str | None:
+        """Why this pin cannot be trusted, or None when its digest is the digest of its stored
+        definition under the pin's own scheme and hashed fields, and the definition is the
+        definition of the tool it is filed under.
+
+        This catches a hand-edited ``digest`` or ``definition`` and corruption; it cannot catch
+        someone who rewrites both consistently (docs/security.md).
+        """
+        from mcp_review.engine.canonical import loads
+
+        try:
+            data = loads(self.definition, source="definition")
+        except InputError as e:
+            return f"its stored definition is not valid JSON ({e.detail})"
+        if not isinstance(data, dict):
+            return "its stored definition is not a JSON object"
+        if data.get("name") != self.tool:
+            return "its stored definition is of another tool (" + _q(str(data.get("name"))) + ")"
+        if type(self.digest_scheme) is not int or self.digest_scheme not in DIGEST_SCHEMES:
+            try:
+                digest_under({}, self.digest_scheme, ())  # the scheme first: its own message
+            except ValueError as e:
+                return f"{e}; it cannot be verified (upgrade mcp-review)"
+        try:
+            actual = digest_under(data, self.digest_scheme, self.hashed_fields)
+        except (ValueError, TypeError) as e:
+            return f"its stored definition cannot be hashed ({e})"
+        if actual != self.digest:
+            return ("its digest is not the digest of its stored definition (the file was edited "
+                    "by hand or is corrupted)")
+        return None
+
+    def current_digest(self) -> str:
+        """The digest under this mcp-review's scheme: the stored one when the scheme and hashed
+        fields match, else recomputed from the stored definition (a scheme change migrates
+        instead of re-quarantining every tool)."""
+        if self.digest_scheme == DIGEST_SCHEME and tuple(self.hashed_fields) == HASHED_FIELDS:
+            return self.digest
+        return digest_of(self.tool_def().wire)
+
+    def to_toml(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "decision": str(self.decision),
+            "digest": self.digest,
+            "digest_scheme": self.digest_scheme,
+            "hashed_fields": list(self.hashed_fields),
+            "decided_at": self.decided_at,
+            "decided_by": self.decided_by,
+            "note": self.note or None,
+            "server_version": self.server_version,
+            "protocol_version": self.protocol_version,
+            "definition": self.definition,
+        }
+        out = {k: v for k, v in d.items() if v is not None}
+        for k in sorted(self.extra):
+            out.setdefault(k, self.extra[k])
+        return out
+
+
+def make_instructions_pin(server: str, text: str, decision: Decision | str, *,
+                          principal: str = DEFAULT_PRINCIPAL, by: str | None = None,
+                          note: str = "", server_version: str | None = None,
+                          at: str | None = None) -> InstructionsPin:
+    """A pin binding ``decision`` to exactly these instructions (digest + the text)."""
+    return InstructionsPin(server=server, principal=principal, decision=str(Decision(decision)),
+                           digest=instructions_digest(text), text=text,
+                           decided_at=at or now_utc(), decided_by=by or current_user(),
+                           note=note, server_version=server_version)
+
+
+_INSTRUCTIONS_KEYS = ("decision", "digest", "decided_at", "decided_by", "note", "server_version",
+                      "text")
+
+
+def _instructions_toml(ip: InstructionsPin) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "decision": ip.decision, "digest": ip.digest, "decided_at": ip.decided_at,
+        "decided_by": ip.decided_by, "note": ip.note or None,
+        "server_version": ip.server_version, "text": ip.text,
+    }
+    out = {k: v for k, v in d.items() if v is not None}
+    for k in sorted(ip.extra):
+        out.setdefault(k, ip.extra[k])
+    return out
+
+
+def _principal_table(t: dict[str, Any]) -> dict[str, Any]:
+    """A principal's table: its instructions first, then its tools (a fixed order)."""
+    out: dict[str, Any] = {}
+    if "instructions" in t:
+        out["instructions"] = t["instructions"]
+    if t.get("tools"):
+        out["tools"] = t["tools"]
+    return out
+
+
+def make_pin(
+    server: str,
+    tool: ToolDef,
+    decision: Decision | str,
+    *,
+    principal: str = DEFAULT_PRINCIPAL,
+    by: str | None = None,
+    note: str = "",
+    server_version: str | None = None,
+    protocol_version: str | None = None,
+    at: str | None = None,
+) -> Pin:
+    """A pin binding ``decision`` to exactly this definition (digest + lossless JSON)."""
+    return Pin(
+        server=server,
+        principal=principal,
+        tool=tool.name,
+        decision=Decision(decision),
+        digest=tool.digest,
+        definition=definition_text(tool),
+        decided_at=at or now_utc(),
+        decided_by=by or current_user(),
+        note=note,
+        server_version=server_version,
+        protocol_version=protocol_version,
+    )
+
+
+def audit_record(*, who: str, server: str, principal: str | None, tool: str | None, event: str,
+           decision: str | None, ts: str | None = None, why: str = "", source: str = "",
+           **more: Any) -> dict[str, Any]:
+    """One audit log record (key order fixed so the log reads the same everywhere);
+    :mod:`mcp_review.store.audit` appends it beside the pin file."""
+    rec: dict[str, Any] = {
+        "ts": ts or now_utc(),
+        "who": who,
+        "event": event,
+        "server": server,
+        "principal": principal,
+        "tool": tool,
+    }
+    if decision is not None:
+        rec["decision"] = decision
+    rec.update(more)
+    rec["why"] = why
+    rec["source"] = source
+    return rec
+
+
+# The in-memory file -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Op:
+    kind: str  # "decide" | "forget" | "policy" | "instructions" | "forget-instructions"
+    pin: Pin | None = None
+    ipin: InstructionsPin | None = None
+    key: PinKey | None = None
+    server: str | None = None
+    tool: str | None = None
+    tier: str | None = None
+    who: str = ""
+    why: str = ""
+    source: str = ""
+
+
+@dataclass(slots=True)
+class Conflict:
+    """A decision this session replaced that another writer made after we read the file."""
+
+    key: PinKey
+    theirs: Pin | None
+    ours: Pin | None
+
+
+@dataclass(slots=True)
+class PinFile:
+    """All decisions and policy settings of one pin file.
+
+    Mutate with :meth:`decide`, :meth:`forget` and :meth:`set_policy`; persist with
+    :func:`save_pins`, which replays exactly those mutations onto the file as it is on disk at
+    save time (so nothing another process wrote meanwhile is lost).
+    """
+
+    path: str | None = None
+    pins: dict[PinKey, Pin] = field(default_factory=dict)
+    server_policy: dict[str, str] = field(default_factory=dict)
+    tool_policy: dict[tuple[str, str], str] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Top-level keys this version does not know (kept on write)."""
+    instructions: dict[tuple[str, str], InstructionsPin] = field(default_factory=dict)
+    """Decisions about server instructions, by (server, principal) (engine/instructions.py)."""
+    unverified_instructions: dict[tuple[str, str], tuple[InstructionsPin, str]] = field(
+        default_factory=dict)
+    """Instructions pins whose digest does not verify: never trusted, written back as they
+    were until a new decision replaces them."""
+    unverified: dict[PinKey, tuple[Pin, str]] = field(default_factory=dict)
+    """Pins whose digest does not verify against their stored definition, with the reason.
+    They are not in :attr:`pins` (nothing trusts them: the tool reads as unpinned) but are
+    written back as they were until a new decision or ``forget`` replaces them."""
+    read_bytes: bytes | None = None
+    """The bytes this state was parsed from (None: the file did not exist)."""
+    version: int = VERSION
+    """The format version of the file as read (an older one is rewritten as :data:`VERSION`
+    on the next save)."""
+    _ops: list[_Op] = field(default_factory=list)
+    _base: dict[PinKey, Pin] = field(default_factory=dict)
+    """The pins as read (to tell another writer's change from ours when merging)."""
+
+    # Queries ------------------------------------------------------------------------------
+    def get(self, server: str, principal: str, tool: str) -> Pin | None:
+        return self.pins.get((server, principal, tool))
+
+    def for_server(self, server: str, principal: str) -> dict[str, Pin]:
+        """Pins of one (server, principal), by tool name."""
+        return {k[2]: p for k, p in self.pins.items() if k[0] == server and k[1] == principal}
+
+    def find_tool(self, server: str, tool: str) -> list[Pin]:
+        """Pins of ``tool`` on ``server`` under any principal."""
+        return [p for k, p in self.pins.items() if k[0] == server and k[2] == tool]
+
+    def tier_for(self, server: str, tool: str | None = None, default: str | None = None) -> str:
+        """Effective tier: per-tool override > server policy here > ``default`` > tiered."""
+        if tool is not None and (server, tool) in self.tool_policy:
+            return self.tool_policy[(server, tool)]
+        return self.server_policy.get(server) or default or "tiered"
+
+    @property
+    def pending(self) -> int:
+        """Mutations not yet saved."""
+        return len(self._ops)
+
+    # Mutations ----------------------------------------------------------------------------
+    def decide(self, pin: Pin, *, why: str = "", source: str = "") -> None:
+        """Record a decision (replaces any pin with the same key). ``why`` goes to the audit
+        log (defaults to the pin's note); ``source`` says which command or policy made it."""
+        op = _Op("decide", pin=pin, who=pin.decided_by, why=why or pin.note, source=source)
+        self._apply(op)
+        self._ops.append(op)
+
+    def decide_instructions(self, ipin: InstructionsPin, *, why: str = "",
+                            source: str = "") -> None:
+        """Record a decision about a server's instructions (replaces any for the same
+        (server, principal))."""
+        op = _Op("instructions", ipin=ipin, who=ipin.decided_by, why=why or ipin.note,
+                 source=source)
+        self._apply(op)
+        self._ops.append(op)
+
+    def forget_instructions(self, server: str, principal: str, *, who: str | None = None,
+                            why: str = "", source: str = "") -> None:
+        """Drop the decision about a server's instructions (they read as new again)."""
+        op = _Op("forget-instructions", key=(server, principal, ""), who=who or current_user(),
+                 why=why, source=source)
+        self._apply(op)
+        self._ops.append(op)
+
+    def forget(self, server: str, principal: str, tool: str, *, who: str | None = None,
+               why: str = "", source: str = "") -> None:
+        """Drop a pin (for example, an approved tool the server no longer serves)."""
+        op = _Op("forget", key=(server, principal, tool), who=who or current_user(), why=why,
+                 source=source)
+        self._apply(op)
+        self._ops.append(op)
+
+    def set_policy(self, server: str, tier: str | None, *, tool: str | None = None,
+                   who: str | None = None, why: str = "", source: str = "") -> None:
+        """Set (or with ``tier=None`` clear) the tier of a server, or of one tool on it."""
+        if tier is not None and tier not in TIERS:
+            raise InputError(f"unknown policy tier {tier!r}; expected one of {', '.join(TIERS)}")
+        op = _Op("policy", server=server, tool=tool, tier=tier, who=who or current_user(),
+                 why=why, source=source)
+        self._apply(op)
+        self._ops.append(op)
+
+    def _apply(self, op: _Op) -> dict[str, Any]:
+        """Apply one mutation to this state; return its audit record."""
+        rec: dict[str, Any]
+        if op.kind == "forget-instructions":
+            assert op.key is not None
+            ikey = (op.key[0], op.key[1])
+            old_f = self.instructions.pop(ikey, None)
+            bad_f = self.unverified_instructions.pop(ikey, None)
+            if old_f is None and bad_f is not None:
+                old_f = bad_f[0]
+            rec = audit_record(
+                who=op.who, server=ikey[0], principal=ikey[1], tool=None, event="forget",
+                decision=None, subject=SUBJECT,
+                old_decision=old_f.decision if old_f else None,
+                old_digest=old_f.digest if old_f else None, new_digest=None, why=op.why,
+                source=op.source,
+            )
+        elif op.kind == "instructions":
+            assert op.ipin is not None
+            ip = op.ipin
+            old_i = self.instructions.get(ip.key)
+            bad_i = self.unverified_instructions.pop(ip.key, None)
+            if old_i is None and bad_i is not None:
+                old_i = bad_i[0]
+            self.instructions[ip.key] = ip
+            rec = audit_record(
+                who=op.who, server=ip.server, principal=ip.principal, tool=None,
+                event="decision", decision=ip.decision, subject=SUBJECT,
+                old_decision=old_i.decision if old_i else None,
+                old_digest=old_i.digest if old_i else None, new_digest=ip.digest,
+                why=op.why, source=op.source, ts=ip.decided_at,
+            )
+        elif op.kind == "decide":
+            assert op.pin is not None
+            old = self.pins.get(op.pin.key)
+            bad = self.unverified.pop(op.pin.key, None)
+            if old is None and bad is not None:
+                old = bad[0]
+            self.pins[op.pin.key] = op.pin
+            rec = audit_record(
+                who=op.who, server=op.pin.server, principal=op.pin.principal, tool=op.pin.tool,
+                event="decision", decision=str(op.pin.decision),
+                old_decision=str(old.decision) if old else None,
+                old_digest=old.digest if old else None, new_digest=op.pin.digest,
+                why=op.why, source=op.source, ts=op.pin.decided_at,
+            )
+        elif op.kind == "forget":
+            assert op.key is not None
+            old = self.pins.pop(op.key, None)
+            bad = self.unverified.pop(op.key, None)
+            if old is None and bad is not None:
+                old = bad[0]
+            rec = audit_record(
+                who=op.who, server=op.key[0], principal=op.key[1], tool=op.key[2],
+                event="forget", decision=None,
+                old_decision=str(old.decision) if old else None,
+                old_digest=old.digest if old else None, new_digest=None, why=op.why,
+                source=op.source,
+            )
+        else:
+            assert op.server is not None
+            if op.tool is None:
+                old_tier = self.server_policy.get(op.server)
+                if op.tier is None:
+                    self.server_policy.pop(op.server, None)
+                else:
+                    self.server_policy[op.server] = op.tier
+            else:
+                old_tier = self.tool_policy.get((op.server, op.tool))
+                if op.tier is None:
+                    self.tool_policy.pop((op.server, op.tool), None)
+                else:
+                    self.tool_policy[(op.server, op.tool)] = op.tier
+            rec = audit_record(
+                who=op.who, server=op.server, principal=None, tool=op.tool, event="policy",
+                decision=None, old_policy=old_tier, policy=op.tier, why=op.why,
+                source=op.source,
+            )
+        return rec
+
+    # Serialisation ------------------------------------------------------------------------
+    def to_toml_dict(self, *, definition: Callable[[PinKey, str], Any] | None = None
+                     ) -> dict[str, Any]:
+        """The file as a dict for tomli-w. ``definition`` maps each pin's definition text to the
+        value written (:meth:`dumps` puts a placeholder there and writes the multi-line string
+        itself)."""
+        servers: dict[str, Any] = {}
+        every = {**{k: p for k, (p, _) in self.unverified.items()}, **self.pins}
+        every_i = {**{k: p for k, (p, _) in self.unverified_instructions.items()},
+                   **self.instructions}
+        names = {k[0] for k in every} | {k[0] for k in every_i} | set(self.server_policy) | {
+            s for s, _ in self.tool_policy
+        }
+        for s in sorted(names):
+            table: dict[str, Any] = {}
+            if s in self.server_policy:
+                table["policy"] = self.server_policy[s]
+            overrides = {t: p for (srv, t), p in self.tool_policy.items() if srv == s}
+            if overrides:
+                table["tool_policies"] = {t: overrides[t] for t in sorted(overrides)}
+            principals: dict[str, Any] = {}
+            for k in sorted(k for k in every if k[0] == s):
+                row = every[k].to_toml()
+                if definition is not None:
+                    row["definition"] = definition(k, row["definition"])
+                principals.setdefault(k[1], {}).setdefault("tools", {})[k[2]] = row
+            for ik in sorted(ik for ik in every_i if ik[0] == s):
+                irow = _instructions_toml(every_i[ik])
+                if definition is not None:
+                    irow["text"] = definition((*ik, ""), irow["text"])
+                principals.setdefault(ik[1], {})["instructions"] = irow
+            principals = {p: _principal_table(principals[p]) for p in sorted(principals)}
+            if principals:
+                table["principals"] = principals
+            servers[s] = table
+        out: dict[str, Any] = {"version": VERSION}
+        for extra_key in sorted(self.extra):
+            out[extra_key] = self.extra[extra_key]
+        if servers:
+            out["servers"] = servers
+        return out
+
+    def dumps(self) -> str:
+        """The file's text: tomli-w for the tables, each ``definition`` as a multi-line string
+        (:func:`toml_multiline`) so a changed definition diffs line by line."""
+        header = (
+            "# mcp-review pin file: operator decisions about MCP tool definitions.\n"
+            "# Written by mcp-review; edit with `mcp-review approve/deny` or the review app.\n"
+        )
+        # Each definition goes through tomli-w as a placeholder no server can guess (a random
+        # nonce), then the placeholder line is replaced by the multi-line string.
+        nonce = secrets.token_hex(16)
+        texts: list[tuple[PinKey, str]] = []
+
+        def placeholder(key: PinKey, text: str) -> str:
+            texts.append((key, text))
+            return f"mcp-review-definition-{nonce}-{len(texts) - 1}"
+
+        body = tomli_w.dumps(self.to_toml_dict(definition=placeholder))
+
+        def put(m: re.Match[str]) -> str:
+            key, text = texts[int(m.group(2))]
+            try:
+                return m.group(1) + " = " + toml_multiline(text)
+            except ValueError as e:
+                raise InputError(f"cannot write the definition of {_table_path(key)}: "
+                                 f"{e}") from None
+
+        body, n = re.subn(rf'^(definition|text) = "mcp-review-definition-{nonce}-(\d+)"$', put,
+                          body, flags=re.M)
+        if n != len(texts):  # tomli-w changed how it writes a key: never write a broken file
+            raise RuntimeError("pin file serialisation: a definition placeholder was not found")
+        return header + body
+
+    def to_bytes(self) -> bytes:
+        """The file's UTF-8 bytes. A lone surrogate in a server, principal or tool name cannot
+        be written to TOML: refused naming the key (definitions carry them, ASCII-escaped)."""
+        text = self.dumps()
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:
+            bad = [k for k in self.pins if not all(_utf8_ok(x) for x in k)]
+            raise InputError(
+                "cannot write a name holding a lone surrogate to the pin file: "
+                + ", ".join(ascii(k) for k in bad[:3])) from None
+
+
+# Parsing -------------------------------------------------------------------------------------
+
+
+def _utf8_ok(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _table_path(key: PinKey) -> str:
+    s, p, t = key
+    return f"servers.{_q(s)}.principals.{_q(p)}.tools.{_q(t)}"
+
+
+def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
+               allow_unverified: bool = False) -> PinFile:
+    """Parse and validate pin-file text. Errors are InputErrors naming the file and the line
+    (syntax, from tomllib) or the table (content).
+
+    Every pin's digest is recomputed from its stored definition (see
+    :meth:`Pin.integrity_problem`). A pin that does not verify is an InputError naming the tool,
+    unless ``allow_unverified``: then it is kept aside in :attr:`PinFile.unverified` (the app
+    shows it, the proxy withholds the tool) and the tool reads as unpinned."""
+    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    try:
+        s = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 text (byte {e.start})", source=source, line=line) from None
+    pf = PinFile(path=source, read_bytes=raw)
+    if not s.strip():
+        return pf  # an empty file (`touch mcp-pins.toml`) is an empty pin set
+    try:
+        doc = toml_loads(s)  # rtoml for big files, tomllib's answer and errors otherwise
+    except tomllib.TOMLDecodeError as e:
+        # tomllib's message ends "(at line N, column M)": keep it, it names the line.
+        raise InputError(f"cannot parse the pin file: {e}; it was left unchanged",
+                         source=source) from None
+    except RecursionError:
+        # tomllib recurses per nesting level: a value nested thousands deep is bad input.
+        raise InputError("cannot parse the pin file: a value is nested too deeply; it was "
+                         "left unchanged", source=source) from None
+    ver = doc.get("version")
+    if not isinstance(ver, int) or isinstance(ver, bool):
+        raise InputError("not an mcp-review pin file: no integer 'version' key", source=source)
+    if ver > VERSION:
+        raise InputError(
+            f"pin file version {ver} is newer than this mcp-review understands (version "
+            f"{VERSION}); upgrade mcp-review. The file was left unchanged", source=source)
+    if ver < 1:
+        raise InputError(f"invalid pin file version {ver}", source=source)
+    servers = doc.get("servers", {})
+    if not isinstance(servers, dict):
+        raise InputError("'servers' must be a table", source=source)
+    pf.version = ver
+    pf.extra = {k: v for k, v in doc.items() if k not in ("version", "servers")}
+    for sname, st in servers.items():
+        where = f"servers.{_q(sname)}"
+        if not isinstance(st, dict):
+            raise InputError(f"{where} must be a table", source=source)
+        if "policy" in st:
+            pf.server_policy[sname] = _tier(st["policy"], f"{where}.policy", source)
+        tp = st.get("tool_policies", {})
+        if not isinstance(tp, dict):
+            raise InputError(f"{where}.tool_policies must be a table", source=source)
+        for tname, tier in tp.items():
+            pf.tool_policy[(sname, tname)] = _tier(
+                tier, f"{where}.tool_policies.{_q(tname)}", source)
+        principals = st.get("principals", {})
+        if not isinstance(principals, dict):
+            raise InputError(f"{where}.principals must be a table", source=source)
+        for pname, pt in principals.items():
+            if isinstance(pt, dict) and "instructions" in pt:
+                ip = _parse_instructions((sname, pname), pt["instructions"], source)
+                problem = ip.integrity_problem()
+                if problem is None:
+                    pf.instructions[ip.key] = ip
+                else:
+                    pf.unverified_instructions[ip.key] = (ip, problem)
+            tools = pt.get("tools", {}) if isinstance(pt, dict) else None
+            if not isinstance(tools, dict):
+                raise InputError(f"{where}.principals.{_q(pname)}.tools must be a table",
+                                 source=source)
+            for tname, t in tools.items():
+                key = (sname, pname, tname)
+                pin = _parse_pin(key, t, source)
+                problem = pin.integrity_problem()
+                if problem is None:
+                    if ver < 2:  # one-line JSON: the version 2 layout (same JSON value)
+                        pin = replace(pin, definition=_relayout(pin.definition))
+                    pf.pins[key] = pin
+                else:
+                    pf.unverified[key] = (pin, problem)
+    pf._base = dict(pf.pins)
+    if (pf.unverified or pf.unverified_instructions) and not allow_unverified:
+        raise InputError(unverified_message(pf), source=source)
+    return pf
+
+
+def _relayout(text: str) -> str:
+    """A verified definition's JSON text in the version 2 layout (same value, same digest)."""
+    from mcp_review.engine.canonical import loads
+
+    return _layout(loads(text, source="definition"))
+
+
+def unverified_message(pf: PinFile, limit: int = 5) -> str:
+    """One message naming every pin that does not verify (up to ``limit``) and what to do."""
+    items = sorted(pf.unverified.items())
+    ibad = sorted(pf.unverified_instructions.items())
+    lines = [f"{len(items) + len(ibad)} pin(s) do not verify, so none of them is trusted:"]
+    for (s, p), (_, why) in ibad[:limit]:
+        lines.append(f"  the instructions of server {_qa(s)} (principal {_qa(p)}): {why}")
+    for (s, p, t), (_, why) in items[:limit]:
+        lines.append(f"  tool {_qa(t)} (server {_qa(s)}, principal {_qa(p)}): {why}")
+    if len(items) > limit:
+        lines.append(f"  … and {len(items) - limit} more")
+    lines.append("restore the pin file from version control, or review those tools again in "
+                 "the app (`mcp-review`), which replaces their pins; the file was left unchanged")
+    return "\n".join(lines)
+
+
+def _qa(s: str) -> str:
+    """A name from the file, quoted with every non-ASCII and control character escaped (it is
+    printed to a terminal)."""
+    return json.dumps(s, ensure_ascii=True)
+
+
+def _tier(v: Any, where: str, source: str) -> str:
+    if not isinstance(v, str) or v not in TIERS:
+        raise InputError(f"{where} must be one of {', '.join(TIERS)}, got {v!r}", source=source)
+    return v
+
+
+def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> InstructionsPin:
+    where = f"servers.{_q(key[0])}.principals.{_q(key[1])}.instructions"
+    if not isinstance(t, dict):
+        raise InputError(f"{where} must be a table", source=source)
+    for k in ("decision", "digest", "text"):
+        if not isinstance(t.get(k), str):
+            raise InputError(f"{where}: '{k}' is missing or has the wrong type", source=source)
+    if t["decision"] not in ("approved", "denied"):
+        raise InputError(f"{where}: 'decision' must be \"approved\" or \"denied\"",
+                         source=source)
+    for k in ("note", "server_version", "decided_at", "decided_by"):
+        if t.get(k) is not None and not isinstance(t[k], str):
+            raise InputError(f"{where}: '{k}' must be a string", source=source)
+    return InstructionsPin(
+        server=key[0], principal=key[1], decision=t["decision"], digest=t["digest"],
+        text=t["text"], decided_at=t.get("decided_at", ""), decided_by=t.get("decided_by", ""),
+        note=t.get("note") or "", server_version=t.get("server_version"),
+        extra={k: v for k, v in t.items() if k not in _INSTRUCTIONS_KEYS})
+
+
+def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
+    # Read once per pinned tool (10,000 on a fleet): the table's path is worded only for an
+    # error, and the common case (every field of the right type) is checked in one go.
+    if not isinstance(t, dict):
+        raise InputError(f"{_table_path(key)} must be a table", source=source)
+    get = t.get
+    dec, digest, definition = get("decision"), get("digest"), get("definition")
+    scheme = get("digest_scheme", 1)  # a pin that records no scheme predates it: scheme 1
+    fields = get("hashed_fields", _ABSENT)
+    note, sv, pv = get("note"), get("server_version"), get("protocol_version")
+    if not (type(dec) is str and type(digest) is str and type(definition) is str
+            and type(scheme) is int and (dec == "approved" or dec == "denied")
+            and digest.startswith("sha256:")
+            and (fields is _ABSENT or (type(fields) is list
+                                    and all(type(f) is str for f in fields)))
+            and (note is None or type(note) is str) and (sv is None or type(sv) is str)
+            and (pv is None or type(pv) is str)):
+        return _parse_pin_slowly(key, t, source)  # names the problem, as always
+    if fields is _ABSENT:
+        fields = list(DIGEST_SCHEMES.get(scheme, HASHED_FIELDS))  # the scheme's own fields
+    extra = {k: v for k, v in t.items() if k not in _TOOL_KEY_SET}
+    decided_at, decided_by = get("decided_at", ""), get("decided_by", "")
+    return Pin(
+        server=key[0], principal=key[1], tool=key[2],
+        decision=_DECISIONS[dec],
+        digest=digest,
+        definition=definition,
+        decided_at=decided_at if type(decided_at) is str else str(decided_at),
+        decided_by=decided_by if type(decided_by) is str else str(decided_by),
+        digest_scheme=scheme,
+        hashed_fields=tuple(fields),
+        note=note or "",
+        server_version=sv,
+        protocol_version=pv,
+        extra=extra,
+    )
+
+
+def _parse_pin_slowly(key: PinKey, t: Any, source: str) -> Pin:
+    """:func:`_parse_pin` field by field: every error, in the order they have always come."""
+    where = _table_path(key)
+    if not isinstance(t, dict):
+        raise InputError(f"{where} must be a table", source=source)
+
+    def need(k: str, typ: type | tuple[type, ...]) -> Any:
+        v = t.get(k)
+        if not isinstance(v, typ) or isinstance(v, bool):
+            raise InputError(f"{where}: '{k}' is missing or has the wrong type", source=source)
+        return v
+
+    dec = need("decision", str)
+    if dec not in ("approved", "denied"):
+        raise InputError(f"{where}: 'decision' must be \"approved\" or \"denied\", got {dec!r}",
+                         source=source)
+    digest = need("digest", str)
+    # A pin that records no scheme predates the record: scheme 1, with scheme 1's fields.
+    scheme = t.get("digest_scheme", 1)
+    if not isinstance(scheme, int) or isinstance(scheme, bool):
+        raise InputError(f"{where}: 'digest_scheme' must be an integer", source=source)
+    if not digest.startswith("sha256:"):
+        raise InputError(f"{where}: 'digest' must start with 'sha256:'", source=source)
+    fields = t.get("hashed_fields", list(DIGEST_SCHEMES.get(scheme, HASHED_FIELDS)))
+    if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+        raise InputError(f"{where}: 'hashed_fields' must be a list of strings", source=source)
+    opt = {}
+    for k in ("note", "server_version", "protocol_version"):
+        v = t.get(k)
+        if v is not None and not isinstance(v, str):
+            raise InputError(f"{where}: '{k}' must be a string", source=source)
+        opt[k] = v
+    return Pin(
+        server=key[0], principal=key[1], tool=key[2],
+        decision=Decision(dec),
+        digest=digest,
+        definition=need("definition", str),
+        decided_at=str(t.get("decided_at", "")),
+        decided_by=str(t.get("decided_by", "")),
+        digest_scheme=scheme,
+        hashed_fields=tuple(fields),
+        note=opt["note"] or "",
+        server_version=opt["server_version"],
+        protocol_version=opt["protocol_version"],
+        extra={k: v for k, v in t.items() if k not in _TOOL_KEYS},
+    )
+
+
+_DECISIONS = {"approved": Decision.APPROVED, "denied": Decision.DENIED}
+_TOOL_KEY_SET = frozenset(_TOOL_KEYS)
+_ABSENT = object()
+
+
+def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: str = "",
+                  at: str | None = None) -> Pin:
+    """The same definition under a new decision (deny a pinned tool that is not being served).
+
+    A new decision: who, when and ``note`` are this decision's own. The old decision's note is
+    never carried over (it explained the old decision, and would become the new one's audit
+    ``why``)."""
+    extra = pin.extra
+    if decision is Decision.DENIED and "also_approved" in extra:
+        # A denial denies the tool: no definition kept from an upgrade preview
+        # (engine/candidate.py) stays approved beside it.
+        extra = {k: v for k, v in extra.items() if k != "also_approved"}
+    return replace(pin, decision=decision, decided_by=by or current_user(),
+                   decided_at=at or now_utc(), note=note, extra=extra)

@@ -1,0 +1,298 @@
+"""Policy tiers: what happens to a drifted tool — auto-approve, wait for review, or block.
+
+The tier table (design.md; each row is checked by tests/test_policy.py):
+
+==========================  ============  ============  ============
+what changed                strict        tiered        compatible
+==========================  ============  ============  ============
+cosmetic only               review        auto-approve  auto-approve
+compatible schema only      review        auto-approve  auto-approve
+trust (text, default…)      review        review        auto-approve
+potentially-breaking        review        review        auto-approve
+breaking                    review        review        review
+a recorded call broken      review        review        review
+digest changed, no change   review        review        review
+  the engine can name
+previously denied, changed  review        review        review
+new tool                    review        review        review
+annotation relaxed          block         block         block
+annotation claims less      block         block         block
+hidden characters appeared  block         block         block
+==========================  ============  ============  ============
+
+"trust" covers every piece of server-written text the model reads, new or changed, anywhere in
+the definition: text edits (description, title, ``$comment``, ``examples``, ``default``) and text
+carried in by a structural change (a new property's description, a new enum value that reads as
+a sentence, prose in a ``pattern`` or ``format``: ``Change.new_text``). "Annotation claims less" is a hint moving towards the value
+that makes clients gate the tool *less* (readOnlyHint false→true, destructiveHint true→false,
+idempotentHint false→true, openWorldHint true→false, MCP defaults when absent): hosts auto-run
+tools that claim to be read-only, so that claim is an attack on the approval gate until a human
+has read it.
+
+The most severe row present wins (block > review > auto-approve). ``compatible`` is the seed's
+gate semantics: anything not breaking and with no broken recorded call is re-pinned. No tier
+ever auto-approves an annotation change on the trust axis (either row), a new tool, hidden
+characters, or a tool the operator denied. A blocked tool is cleared only by an explicit
+approval with confirmation.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from mcp_review.engine.hidden import find_hidden
+from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
+from mcp_review.engine.rules import where as where_label
+
+_RULE_RELAXED = "annotation-relaxed"
+_RULE_GATES_LESS = "annotation-gates-less"
+_RULE_HIDDEN_ADDED = "hidden-characters-added"
+
+TIERS: tuple[str, ...] = ("strict", "tiered", "compatible")
+DEFAULT_TIER = "tiered"
+
+
+class Outcome(StrEnum):
+    NONE = "none"
+    """Nothing to decide: pinned and unchanged, or denied and unchanged."""
+    AUTO_APPROVE = "auto-approve"
+    REVIEW = "review"
+    BLOCK = "block"
+    WAIVED = "waived"
+    """Every change needing review is covered by an ``[[ignore]]`` waiver (engine/gate.py): it
+    does not fail the gate and is never approved automatically. :func:`decide` never gives it."""
+
+
+_SEVERITY = {Outcome.NONE: 0, Outcome.WAIVED: 1, Outcome.AUTO_APPROVE: 1, Outcome.REVIEW: 2,
+             Outcome.BLOCK: 3}
+
+# MCP ToolAnnotations defaults: an absent hint means the less trusting value.
+_HINT_DEFAULTS = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+# The value a hint moves *to* when it is relaxed (trusting less than before).
+_RELAXED_TO = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the policy needs to know about one live tool against its pin."""
+
+    new_tool: bool = False
+    classes: frozenset[ChangeClass] = frozenset()
+    broken_calls: int = 0
+    annotations_relaxed: tuple[str, ...] = ()
+    """Hints relaxed, e.g. ``("readOnlyHint true→false",)``."""
+    annotations_gate_less: tuple[str, ...] = ()
+    """Hints that now claim less power, e.g. ``("readOnlyHint false→true",)``."""
+    hidden_appeared: tuple[str, ...] = ()
+    """Where hidden characters appeared, e.g. ``("/description: ⟨U+200B⟩",)``."""
+    previously_denied: bool = False
+    trust: tuple[str, ...] = ()
+    """What each change on the trust axis puts before the model, visible and bounded, so the
+    reason a tier gives names the text (every output shows the reasons)."""
+    unclassified: bool = False
+    """The digest changed but the engine named no change (never auto-approved)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyResult:
+    tier: str
+    outcome: Outcome
+    reasons: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tier": self.tier, "outcome": str(self.outcome), "reasons": list(self.reasons)}
+
+
+def decide(tier: str, facts: Facts) -> PolicyResult:
+    """Apply ``tier`` to ``facts`` (see the table in the module docstring)."""
+    if tier not in TIERS:
+        raise ValueError(f"unknown policy tier {tier!r}")
+    steps: list[tuple[Outcome, str]] = []
+    for hint in facts.annotations_relaxed:
+        steps.append((Outcome.BLOCK, f"annotation relaxed: {hint}"))
+    for hint in facts.annotations_gate_less:
+        steps.append((Outcome.BLOCK, f"annotation claims less power: {hint} (clients gate the "
+                                     "tool less)"))
+    for where in facts.hidden_appeared:
+        steps.append((Outcome.BLOCK, f"hidden characters: {where}"))
+    if facts.new_tool:
+        steps.append((Outcome.REVIEW, "new tool: never approved automatically"))
+    if facts.previously_denied:
+        steps.append((Outcome.REVIEW, "previously denied: a change never lifts a denial"))
+    if facts.unclassified:
+        steps.append((Outcome.REVIEW, "digest changed but no change was classified"))
+    if facts.broken_calls:
+        steps.append((Outcome.REVIEW, f"{facts.broken_calls} recorded call(s) broken"))
+    for cls in sorted(facts.classes, key=lambda c: c.value):
+        why = f"{cls.value} change ({tier})"
+        if cls is ChangeClass.TRUST and facts.trust:
+            more = len(facts.trust) - 1
+            why += ": " + facts.trust[0] + (f" (+{more} more)" if more else "")
+        steps.append((_class_outcome(tier, cls), why))
+    if not steps:
+        return PolicyResult(tier, Outcome.NONE)
+    worst = max((o for o, _ in steps), key=_SEVERITY.__getitem__)
+    reasons = tuple(r for o, r in steps if o is worst)
+    return PolicyResult(tier, worst, reasons)
+
+
+def _class_outcome(tier: str, cls: ChangeClass) -> Outcome:
+    if tier == "strict" or cls is ChangeClass.BREAKING:
+        return Outcome.REVIEW
+    if cls in (ChangeClass.COSMETIC, ChangeClass.COMPATIBLE):
+        return Outcome.AUTO_APPROVE
+    # trust / potentially-breaking: the compatible tier re-pins anything not breaking.
+    return Outcome.AUTO_APPROVE if tier == "compatible" else Outcome.REVIEW
+
+
+# Facts from definitions ----------------------------------------------------------------------
+
+
+def annotation_relaxations(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
+    """Hints that moved to the less trusting value (absent hints take the MCP default)."""
+    if old is None:
+        return ()
+    out = []
+    oa, na = old.annotations, new.annotations
+    for hint, default in _HINT_DEFAULTS.items():
+        ov, nv = oa.get(hint, default), na.get(hint, default)
+        if ov != nv and nv == _RELAXED_TO[hint]:
+            out.append(f"{hint} {_b(ov)}→{_b(nv)}")
+    return tuple(out)
+
+
+def annotation_gate_less(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
+    """Hints that moved to the value that makes clients gate the tool less (absent hints take
+    the MCP default; a hint that is not a boolean restricts nothing, so it never counts as the
+    less-gating claim)."""
+    if old is None:
+        return ()
+    out = []
+    oa, na = old.annotations, new.annotations
+    for hint, default in _HINT_DEFAULTS.items():
+        ov, nv = _eff(oa.get(hint), default, hint), _eff(na.get(hint), default, hint)
+        if ov != nv and nv != _RELAXED_TO[hint]:
+            out.append(f"{hint} {_b(ov)}→{_b(nv)}")
+    return tuple(out)
+
+
+def _eff(v: Any, default: bool, hint: str) -> bool:
+    if v is None:
+        return default
+    return v if isinstance(v, bool) else _RELAXED_TO[hint]
+
+
+def _trust_line(c: Change) -> str:
+    """One bounded line for a change on the trust axis: the new text it carries, or its own
+    message (messages quote server text visibly and bounded already)."""
+    if c.new_text:
+        t = c.new_text[0]
+        more = len(c.new_text) - 1
+        return (f"new {t.field} text at {where_label(t.pointer)}: {t.text}"
+                + (f" (+{more} more)" if more else ""))
+    return c.message if len(c.message) <= _TRUST_LINE else c.message[:_TRUST_LINE] + "…"
+
+
+_TRUST_LINE = 300
+
+
+def _b(v: Any) -> str:
+    return "true" if v is True else "false" if v is False else repr(v)
+
+
+def _strings(v: Any, ptr: str) -> Iterator[tuple[str, str]]:
+    """Every string in a JSON value (object keys included) with its pointer."""
+    stack = [(v, ptr)]
+    while stack:
+        x, p = stack.pop()
+        if isinstance(x, str):
+            yield p, x
+        elif isinstance(x, dict):
+            for k, y in x.items():
+                yield pointer_join(p, k), k
+                stack.append((y, pointer_join(p, k)))
+        elif isinstance(x, list):
+            stack.extend((y, pointer_join(p, i)) for i, y in enumerate(x))
+
+
+def _hidden_counts(tool: ToolDef) -> Counter[tuple[str, str]]:
+    c: Counter[tuple[str, str]] = Counter()
+    for ptr, s in _strings(tool.hashed_projection(), ""):
+        for h in find_hidden(s):
+            c[(ptr, h.label)] += 1
+    return c
+
+
+def hidden_appeared(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
+    """Hidden characters in ``new`` that ``old`` did not have at the same place (all of them
+    for a new tool). Ones the operator already approved do not block again."""
+    nc = _hidden_counts(new)
+    if not nc:
+        return ()
+    diff = nc - _hidden_counts(old) if old is not None else nc
+    # One reason per location, not per character: a TAG-smuggled sentence is dozens of
+    # distinct characters, and a reason line per letter buries the point.
+    by_ptr: dict[str, list[str]] = {}
+    for (ptr, label), n in sorted(diff.items()):
+        by_ptr.setdefault(ptr or "/", []).extend([label] * n)
+    out = []
+    for ptr, labels in by_ptr.items():
+        if len(labels) == 1:
+            out.append(f"{ptr}: {labels[0]}")
+            continue
+        shown = "".join(dict.fromkeys(labels).keys())
+        if len(shown) > 80:
+            shown = shown[:79] + "…"
+        out.append(f"{ptr}: {len(labels)} hidden characters {shown}")
+    return tuple(out)
+
+
+def facts_for(
+    old: ToolDef | None,
+    new: ToolDef,
+    changes: Iterable[Change] = (),
+    *,
+    broken_calls: int = 0,
+    previously_denied: bool = False,
+) -> Facts:
+    """Facts for one live tool: ``old`` is the pinned definition (None for a new tool)."""
+    changes = list(changes)
+    # A change that brings in text the model reads (a new property's description) is on the
+    # trust axis as well as its own class: the tier judges both.
+    classes = frozenset(c.cls for c in changes) | (
+        {ChangeClass.TRUST} if any(c.new_text for c in changes) else set())
+    relaxed = annotation_relaxations(old, new)
+    gate_less = annotation_gate_less(old, new)
+    hidden = hidden_appeared(old, new)
+    # The engine's own findings count too (belt and braces: either detector blocks).
+    if not relaxed:
+        relaxed = tuple(c.message for c in changes if c.rule == _RULE_RELAXED)
+    if not gate_less:
+        gate_less = tuple(c.message for c in changes if c.rule == _RULE_GATES_LESS)
+    if not hidden:
+        hidden = tuple(c.message for c in changes if c.rule == _RULE_HIDDEN_ADDED)
+    return Facts(
+        new_tool=old is None,
+        classes=classes,
+        broken_calls=broken_calls,
+        annotations_relaxed=relaxed,
+        annotations_gate_less=gate_less,
+        hidden_appeared=hidden,
+        previously_denied=previously_denied,
+        trust=tuple(_trust_line(c) for c in changes if c.trust),
+        unclassified=old is not None and not changes and old.digest != new.digest,
+    )

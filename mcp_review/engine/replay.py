@@ -1,0 +1,766 @@
+"""Replay recorded calls against the old and new input schema with a real JSON Schema validator."""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import jsonschema_rs
+
+from mcp_review.engine.canonical import MAX_DEPTH
+from mcp_review.engine.errors import InputError
+
+try:  # orjson is 2-3x faster on call logs; the stdlib parser is the exact fallback.
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is installed in every supported setup
+    _orjson = None
+
+BACKTRACK_LIMIT = 100_000
+"""Backtracking steps allowed to one regex match (fancy-regex; see SchemaValidator).
+
+Measured on this machine: the hostile ``^(a|a)*\\1$`` hits the limit in ~0.3 ms at 10,000 steps,
+~3 ms at 100,000 and ~30 ms at the library default of 1,000,000. 100,000 keeps a hostile
+schema to a few ms per call while leaving ordinary backreference patterns plenty of room.
+"""
+
+MAX_ISSUES = 100
+"""Errors kept per instance: a hostile call with a million bad array items must not produce a
+million-line report."""
+
+_REGEX_LIMIT_MARK = "Max limit for backtracking"
+
+
+class SchemaError(InputError):
+    """A schema the validator cannot compile (bad regex, unresolvable or remote ``$ref``,
+    unknown ``$schema``, not a schema at all, nesting too deep). ``reason`` says which."""
+
+    def __init__(self, reason: str, *, source: str | None = None):
+        super().__init__(f"schema cannot be used: {reason}", source=source)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One validation error: where in the instance, what, and which schema keyword said so."""
+
+    path: str
+    """JSON pointer into the instance ("" is the root)."""
+    message: str
+    schema_path: str
+    """JSON pointer into the schema (the keyword that failed)."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"{self.path or '/'}: {self.message}"
+
+
+def _ptr(parts: Sequence[Any]) -> str:
+    text = "/".join(map(str, parts))
+    if "~" in text or text.count("/") >= len(parts):  # a part holds "~" or "/": escape each
+        return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return "/" + text if text or parts else ""
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True if arrays/objects nest deeper than ``limit``. Iterative: safe on any depth."""
+    if not isinstance(value, (dict, list)):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        v, d = pop()
+        if d > limit:
+            return True
+        for x in v.values() if isinstance(v, dict) else v:
+            if isinstance(x, (dict, list)):
+                push((x, d + 1))
+    return False
+
+
+class SchemaValidator:
+    """One JSON Schema compiled once by jsonschema-rs, reused for every instance.
+
+    - Dialect: from ``$schema`` (draft 4, 6, 7, 2019-09, 2020-12); 2020-12 when absent. An
+      unknown ``$schema`` is a SchemaError, not a silent fallback.
+    - Offline: remote ``$ref`` is never fetched; a ref that does not resolve locally is a
+      SchemaError at compile time.
+    - ``format`` is asserted (email, uri, date, ...; unknown formats are ignored): MCP servers
+      and clients commonly validate formats, and a call whose ``format`` stops matching breaks.
+    - Regex semantics are ECMA-262, as JSON Schema specifies (``\\d`` and ``\\w`` are ASCII; Python
+      ``re`` would accept Arabic-Indic digits for ``^\\d+$``). We keep the validator's ECMA
+      semantics so a verdict matches what a JavaScript or Rust server decides. Patterns that
+      need backtracking (backreferences, look-around) run in fancy-regex with
+      ``BACKTRACK_LIMIT`` steps; a match that exceeds it counts as *not matching* and the issue
+      message says "Max limit for backtracking count exceeded", so a catastrophic pattern
+      costs milliseconds, never a hang. Other patterns run in a linear-time engine.
+    - Depth: schemas and instances nested deeper than ``MAX_DEPTH`` are refused before they
+      reach the Rust validator (a 100,000-deep instance crashes the process there).
+    """
+
+    __slots__ = ("_v", "schema")
+
+    def __init__(self, schema: Any, *, source: str | None = None):
+        self.schema = schema
+        if schema is None:
+            raise SchemaError("the schema is null", source=source)
+        if not isinstance(schema, (dict, bool)):
+            raise SchemaError(
+                f"a schema must be an object or a boolean, not {type(schema).__name__}",
+                source=source,
+            )
+        if too_deep(schema):
+            raise SchemaError(f"nested deeper than {MAX_DEPTH} levels", source=source)
+        try:
+            self._v = jsonschema_rs.validator_for(
+                schema,
+                offline=True,
+                validate_formats=True,
+                pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
+            )
+        except jsonschema_rs.ValidationError as e:
+            # The meta-schema rejected it, or a $ref / $schema could not be resolved.
+            first = str(e.message).split("\n", 1)[0].strip()
+            where = _ptr(e.instance_path)
+            raise SchemaError(f"{first} (at {where})" if where else first, source=source) from None
+        except (ValueError, TypeError, OverflowError, RecursionError) as e:
+            raise SchemaError(str(e).split("\n", 1)[0] or type(e).__name__, source=source) from None
+
+    def is_valid(self, instance: Any) -> bool:
+        if too_deep(instance):
+            return False
+        return self._v.is_valid(instance)
+
+    def errors(self, instance: Any) -> list[Issue]:
+        """Every validation error (up to MAX_ISSUES), in the validator's order."""
+        if too_deep(instance):
+            return [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated", "")]
+        return self._errors(instance)
+
+    def error_keywords(self, instance: Any, cap: int = 10_000) -> set[str] | None:
+        """The schema paths (keywords) of every error, or None past ``cap`` errors: lets the
+        witness search see all the reasons for a rejection, where ``errors`` keeps 100."""
+        if too_deep(instance):
+            return None
+        out: set[str] = set()
+        for n, e in enumerate(self._v.iter_errors(instance)):
+            if n >= cap:
+                return None
+            out.add(_ptr(e.schema_path))
+        return out
+
+    # Unchecked variants for callers that already bounded the depth (the replay fast path).
+    def _is_valid(self, instance: Any) -> bool:
+        return self._v.is_valid(instance)
+
+    def _errors(self, instance: Any) -> list[Issue]:
+        out: list[Issue] = []
+        for e in self._v.iter_errors(instance):
+            out.append(Issue(_ptr(e.instance_path), str(e.message), _ptr(e.schema_path)))
+            if len(out) >= MAX_ISSUES:
+                break
+        return out
+
+
+def hit_regex_limit(issues: Iterable[Issue]) -> bool:
+    """True if a verdict rests on a regex that ran out of backtracking budget."""
+    return any(_REGEX_LIMIT_MARK in i.message for i in issues)
+
+
+# Call logs ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Call:
+    """One recorded call: 1-based position among the calls loaded, file line, arguments."""
+
+    index: int
+    line: int | None
+    arguments: Any
+    tool: str | None = None
+    depth_checked: bool = field(default=False, repr=False, compare=False)
+    """Set by load_calls when the line was proven shallow, so replay skips the depth walk."""
+
+
+class LoadedCalls(list):
+    """The calls of a log (a list of Call) plus what was left out and why."""
+
+    skipped: int
+    """Lines that are not valid JSON (non-strict mode only)."""
+    skipped_lines: list[int]
+    ignored: int
+    """Valid records left out: another tool, or a JSON-RPC message that is not tools/call."""
+
+    def __init__(self, calls: Iterable[Call] = ()):
+        super().__init__(calls)
+        self.skipped = 0
+        self.skipped_lines = []
+        self.ignored = 0
+
+
+_ABSENT = object()
+_LOG_KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id", "digest",
+                       "redacted", "seal"})
+"""Keys of a server-log record. ``digest``, ``redacted`` and ``seal`` were added by the proxy
+for ``rerun`` (issue 18; store/calllog.py); logs without them read as before."""
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson turns integers >= 2**64 into floats silently
+# Digits -> "0", everything else -> " ": a 19-digit run is then a plain substring search, ~12x
+# faster over a whole chunk than the regex per line (measured 0.04 vs 0.5 us per line).
+_DIGIT_MASK = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+
+
+_MIN_DEEP_BYTES = 2 * MAX_DEPTH
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC while building many small acyclic objects.
+
+    Measured: with the GC on, allocating 200,000 calls or outcomes triggers repeated
+    collections that cost 2-6x the work itself (CallOutcome: 2.6 us vs 0.27 us each).
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _classify_record(rec: Any) -> tuple[str, str | None, Any]:
+    """("call", tool, arguments) or ("ignore", None, None) for a parsed log line.
+
+    Forms: JSON-RPC (has ``jsonrpc`` and ``method``); a server-log record (a string ``tool``
+    and an ``arguments`` key, and no keys beyond _LOG_KEYS: otherwise a tool whose own
+    parameters are called ``tool``/``arguments`` would be misread); anything else is a bare
+    argument object (the seed's ``gate`` form).
+    """
+    if isinstance(rec, dict):
+        if "jsonrpc" in rec and "method" in rec:
+            params = rec.get("params")
+            if rec["method"] != "tools/call" or not isinstance(params, dict):
+                return "ignore", None, None
+            name = params.get("name")
+            # MCP makes arguments optional: an absent one is an empty object.
+            return "call", name if isinstance(name, str) else None, params.get("arguments", {})
+        tool = rec.get("tool")
+        if isinstance(tool, str) and "arguments" in rec and rec.keys() <= _LOG_KEYS:
+            return "call", tool, rec["arguments"]
+    return "call", None, rec
+
+
+def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> LoadedCalls:
+    """Read a JSONL call log (see _classify_record for the three accepted line forms).
+
+    Records that name a tool are kept only if it is ``tool`` (when given); bare argument
+    objects are always kept. strict: a line that is not JSON is an InputError naming the file
+    and line; otherwise it is skipped and counted in ``.skipped``.
+    """
+    out = LoadedCalls()
+    out.extend(iter_calls(path, tool=tool, strict=strict, stats=out))
+    return out
+
+
+def _open_log(path: str):
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("no such file", source=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a call log", source=path) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", source=path) from None
+
+
+_stdlib_decode = json.JSONDecoder(parse_constant=_reject_constant).decode
+
+
+def _exact_loads(raw: bytes) -> Any:
+    # One decoder made once: json.loads(raw, parse_constant=...) builds a new decoder per line
+    # (measured: half the cost of a 100,000-line log).
+    return _stdlib_decode(raw.decode("utf-8"))
+
+
+_CHUNK = 1 << 20
+
+
+def _lines(f: Any) -> Iterator[tuple[int, bytes, bool]]:
+    """(line number, line, needs the exact parser?) for a binary file, read 1 MiB at a time:
+    memory holds one chunk and the longest line, never the file. One digit scan per chunk
+    decides whether any of its lines may hold an integer orjson cannot represent."""
+    lineno = 0
+    pending: list[bytes] = []  # the unfinished last line, in pieces (no quadratic joins)
+    first = True
+    while True:
+        block = f.read(_CHUNK)
+        if not block:
+            break
+        if first:
+            first = False
+            if block.startswith(b"\xef\xbb\xbf"):
+                block = block[3:]
+        if b"\n" not in block:
+            pending.append(block)
+            continue
+        data = b"".join((*pending, block)) if pending else block
+        parts = data.split(b"\n")
+        last = parts.pop()
+        pending = [last] if last else []
+        exact = b"0" * 19 in data.translate(_DIGIT_MASK)
+        for raw in parts:
+            lineno += 1
+            yield lineno, raw, exact
+    if pending:
+        yield lineno + 1, b"".join(pending), True
+
+
+def iter_calls(path: str, *, tool: str | None = None, strict: bool = True,
+               stats: LoadedCalls | None = None) -> Iterator[Call]:
+    """The calls of a JSONL log one at a time, reading the file a chunk at a time, so a caller
+    that keeps only some of them holds memory for those, not for the log. ``stats`` (if
+    given) receives the ``skipped`` / ``skipped_lines`` / ``ignored`` counts as lines go by.
+    Same lines, errors and numbering as :func:`load_calls`."""
+    st = stats if stats is not None else LoadedCalls()
+    f = _open_log(path)
+    n = 0
+    fast_loads = _orjson.loads if _orjson is not None else None
+    long_digits = _LONG_DIGITS.search
+    with f, _gc_paused():
+        try:
+            for lineno, raw, exact in _lines(f):
+                problem = None
+                try:
+                    # orjson turns integers >= 2**64 into floats: such lines take the exact parser.
+                    if fast_loads is None or (exact and long_digits(raw)):
+                        rec = _exact_loads(raw)
+                    else:
+                        try:
+                            rec = fast_loads(raw)
+                        except ValueError:
+                            # orjson refuses some JSON the standard accepts (a lone surrogate
+                            # escape such as "\ud800"): the exact parser decides.
+                            rec = _exact_loads(raw)
+                except json.JSONDecodeError as e:  # orjson.JSONDecodeError subclasses it
+                    if not raw.strip():  # blank lines are allowed; checked only on failure
+                        continue
+                    problem = f"invalid JSON: {e.msg} (column {e.colno})"
+                except UnicodeDecodeError:
+                    problem = "invalid JSON: not UTF-8 text"
+                except (ValueError, RecursionError) as e:
+                    problem = f"invalid JSON: {e}"
+                # Nesting d levels takes at least 2d bytes: short lines need no depth walk.
+                if (problem is None and len(raw) > _MIN_DEEP_BYTES
+                        and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and too_deep(rec)):
+                    problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
+                if problem is not None:
+                    if strict:
+                        raise InputError(problem, source=path, line=lineno)
+                    st.skipped += 1
+                    st.skipped_lines.append(lineno)
+                    continue
+                if type(rec) is dict and "jsonrpc" not in rec:
+                    name = rec.get("tool", _ABSENT)
+                    if name is _ABSENT:
+                        n += 1  # the common bare-argument line, without the classifier call
+                        yield Call(n, lineno, rec, None, True)
+                        continue
+                    if type(name) is str and "arguments" in rec and rec.keys() <= _LOG_KEYS:
+                        # a server-log record (as _classify_record decides), inline
+                        if tool is not None and name != tool:
+                            st.ignored += 1
+                            continue
+                        n += 1
+                        yield Call(n, lineno, rec["arguments"], name, True)
+                        continue
+                kind, name, args = _classify_record(rec)
+                if kind == "ignore" or (tool is not None and name is not None and name != tool):
+                    st.ignored += 1
+                    continue
+                n += 1
+                yield Call(n, lineno, args, name, True)
+        except OSError as e:
+            raise InputError(f"cannot read: {e.strerror}", source=path) from None
+
+
+# Replay ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RemovedProperty:
+    """A declared property removed from an open object: calls that still send it validate, but
+    the server now ignores the argument (the fail-open break of seed 003)."""
+
+    pointer: str
+    """The change's pointer (``/inputSchema/properties/x``): the key replay reports it under."""
+    paths: tuple[tuple[str | int | None, ...], ...]
+    """Instance paths that reach the property: keys, array indexes, None for any index."""
+
+
+class Outcome(StrEnum):
+    """What replay says about one recorded call (``outcome`` in JSON)."""
+
+    OK = "ok"
+    BROKEN = "broken"
+    """Valid under old, rejected by new."""
+    IGNORED = "ignored"
+    """Valid under both, but it sends an argument the new definition no longer declares on an
+    open object: the call still goes through and the server now ignores that argument."""
+    BAD_RECORDING = "bad-recording"
+    """Invalid under old already: the recording proves nothing."""
+
+
+@dataclass(slots=True)
+class CallOutcome:
+    index: int
+    line: int | None
+    arguments: Any
+    valid_under_old: bool
+    valid_under_new: bool
+    errors: list[Issue] = field(default_factory=list)
+    """Why the call fails under the new schema (empty when valid under new)."""
+    old_errors: list[Issue] = field(default_factory=list)
+    """Why the call fails under the old schema: a bad recording (the seed's negative control)."""
+    ignored: list[str] = field(default_factory=list)
+    """Instance pointers of the arguments this call sends that the server now ignores."""
+
+    @property
+    def broken(self) -> bool:
+        return self.valid_under_old and not self.valid_under_new
+
+    @property
+    def bad_recording(self) -> bool:
+        return not self.valid_under_old
+
+    @property
+    def outcome(self) -> Outcome:
+        if not self.valid_under_old:
+            return Outcome.BAD_RECORDING
+        if not self.valid_under_new:
+            return Outcome.BROKEN
+        return Outcome.IGNORED if self.ignored else Outcome.OK
+
+    def to_json(self) -> dict[str, Any]:
+        d = {
+            "index": self.index,
+            "line": self.line,
+            "arguments": self.arguments,
+            "outcome": str(self.outcome),
+            "valid_under_old": self.valid_under_old,
+            "valid_under_new": self.valid_under_new,
+            "broken": self.broken,
+            "errors": [i.to_json() for i in self.errors],
+            "old_errors": [i.to_json() for i in self.old_errors],
+        }
+        if self.ignored:
+            d["ignored"] = list(self.ignored)
+        return d
+
+
+REPORT_LIMIT = 20
+"""Calls of each kind a text report lists before "… and K more" (``--all-calls``: every one)."""
+
+KINDS = ("broken", "bad_recording", "ignored")
+"""The kinds of call a report lists one by one (the rest are counted): valid under old and not
+under new; invalid under old; valid under both but sending an argument the server now
+ignores (Outcome.IGNORED)."""
+
+
+class ReplayResult:
+    """The replay of a call log. Counts come from compact per-call flags; the per-call
+    :class:`CallOutcome` objects are built only when someone asks for them (a report), one
+    at a time, so replaying a large log costs little more than the validator itself.
+
+    With ``keep_valid=False`` (see :func:`replay`) the calls valid under old and new (and
+    sending nothing now ignored) are counted but not kept: memory is then bounded by the calls
+    a report lists, not by the log.
+    """
+
+    __slots__ = ("_calls", "_dropped", "_errors", "_flags", "_ignored", "_new_v", "_old_v",
+                 "_outcomes",
+                 "new_schema_error", "old_schema_error")
+
+    _OLD, _NEW, _IGN = 1, 2, 4
+
+    def __init__(self, calls: list[Call], flags: bytearray,
+                 errors: dict[int, tuple[list[Issue], list[Issue]]],
+                 old_schema_error: str | None = None, new_schema_error: str | None = None,
+                 validators: tuple[SchemaValidator | None, SchemaValidator | None] = (None, None),
+                 ignored: dict[int, list[tuple[str, str]]] | None = None,
+                 dropped: int = 0):
+        self._calls = calls
+        self._old_v, self._new_v = validators
+        # per call: bit 1 valid under old, bit 2 valid under new, bit 4 sends an ignored argument
+        self._flags = flags
+        # position -> [(change pointer, instance pointer)] for the calls flagged ignored
+        self._ignored = ignored or {}
+        # position -> (errors under new, errors under old) for calls whose reasons are not the
+        # validators' (too deep, schema uncompilable); the validators' own messages are asked
+        # for only when outcomes are built, because collecting them costs 5-20 µs per call.
+        self._errors = errors
+        self._outcomes: list[CallOutcome] | None = None
+        self._dropped = dropped  # calls valid under old and new that were counted, not kept
+        self.old_schema_error = old_schema_error
+        self.new_schema_error = new_schema_error
+
+    def _outcome(self, i: int) -> CallOutcome:
+        c, f = self._calls[i], self._flags[i]
+        vo, vn = bool(f & 1), bool(f & 2)
+        if vo and vn:
+            ign = [p for _, p in self._ignored.get(i, ())] if f & 4 else []
+            return CallOutcome(c.index, c.line, c.arguments, True, True, [], [], ign)
+        given = self._errors.get(i)
+        if given is not None:
+            errs, old_errs = list(given[0]), list(given[1])
+        else:
+            errs = [] if vn or self._new_v is None else self._new_v._errors(c.arguments)
+            old_errs = [] if vo or self._old_v is None else self._old_v._errors(c.arguments)
+        return CallOutcome(c.index, c.line, c.arguments, vo, vn, errs, old_errs)
+
+    @property
+    def outcomes(self) -> list[CallOutcome]:
+        """Every kept call's outcome, in log order (built once and cached: for the app's
+        table; reports use :meth:`iter_outcomes`, which holds one at a time)."""
+        if self._outcomes is None:
+            with _gc_paused():
+                self._outcomes = [self._outcome(i) for i in range(len(self._calls))]
+        return self._outcomes
+
+    @property
+    def keeps_valid(self) -> bool:
+        return self._dropped == 0
+
+    @staticmethod
+    def kind_of(flag: int) -> str | None:
+        """The listed kind of a call with this flag (None: valid under old and new)."""
+        if not flag & 1:
+            return "bad_recording"
+        if not flag & 2:
+            return "broken"
+        return "ignored" if flag & 4 else None
+
+    def positions(self, kind: str | None = "any") -> list[int]:
+        """Positions of the kept calls of one kind (``"any"``: every listed kind; None: the
+        calls valid under both), in log order."""
+        kind_of = self.kind_of
+        if kind == "any":
+            return [i for i, f in enumerate(self._flags) if kind_of(f) is not None]
+        return [i for i, f in enumerate(self._flags) if kind_of(f) == kind]
+
+    def iter_outcomes(self, all_calls: bool = False) -> Iterator[CallOutcome]:
+        """Outcomes in log order, built one at a time: the listed kinds only, or every kept
+        call with ``all_calls``."""
+        kind_of = self.kind_of
+        for i, f in enumerate(self._flags):
+            if all_calls or kind_of(f) is not None:
+                yield self._outcome(i)
+
+    def outcome_at(self, i: int) -> CallOutcome:
+        return self._outcome(i)
+
+    @property
+    def total(self) -> int:
+        return len(self._calls) + self._dropped
+
+    @property
+    def broken(self) -> int:
+        return self._flags.count(self._OLD)  # valid under old only
+
+    @property
+    def bad_recordings(self) -> int:
+        return len(self._flags) - self._flags.count(self._OLD) - self._flags.count(
+            self._OLD | self._NEW) - self._flags.count(self._OLD | self._NEW | self._IGN)
+
+    @property
+    def ignored(self) -> int:
+        """Calls valid under both that send an argument the server now ignores."""
+        return len(self._ignored)
+
+    @property
+    def valid(self) -> int:
+        """Calls valid under old and new that send nothing the server now ignores."""
+        return self.total - self.broken - self.bad_recordings - self.ignored
+
+    @property
+    def broken_calls(self) -> list[CallOutcome]:
+        return [self._outcome(i) for i in self.positions("broken")]
+
+    @property
+    def ignored_calls(self) -> list[CallOutcome]:
+        return [self._outcome(i) for i in self.positions("ignored")]
+
+    def ignoring(self, pointer: str) -> list[Call]:
+        """The recorded calls that still send the property removed at change ``pointer``."""
+        return [self._calls[i] for i, hits in sorted(self._ignored.items())
+                if any(p == pointer for p, _ in hits)]
+
+    @property
+    def schema_error(self) -> str | None:
+        """Why a schema could not be compiled, naming the side; None when both compiled."""
+        if self.old_schema_error:
+            return f"old inputSchema: {self.old_schema_error}"
+        if self.new_schema_error:
+            return f"new inputSchema: {self.new_schema_error}"
+        return None
+
+    def summary_json(self, all_calls: bool = False) -> dict[str, Any]:
+        """The replay's JSON without ``calls`` (see :meth:`to_json`)."""
+        return {
+            "total": self.total,
+            "broken": self.broken,
+            "bad_recordings": self.bad_recordings,
+            "ignored": self.ignored,
+            "valid": self.valid,
+            "schema_error": self.schema_error,
+            "calls_listed": "all" if all_calls and self.keeps_valid else "notable",
+        }
+
+    def to_json(self, all_calls: bool = False) -> dict[str, Any]:
+        """Counts, and a per-call entry for each broken call, bad recording and call sending an
+        ignored argument (every call with ``all_calls``; report format 2, docs/formats.md)."""
+        return {**self.summary_json(all_calls),
+                "calls": [o.to_json() for o in self.iter_outcomes(all_calls)]}
+
+
+def _compile(schema: Any) -> tuple[SchemaValidator | None, str | None]:
+    if isinstance(schema, SchemaValidator):
+        return schema, None
+    try:
+        return SchemaValidator(schema), None
+    except SchemaError as e:
+        return None, e.reason
+
+
+def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any],
+           removed: Iterable[RemovedProperty] = (), *, keep_valid: bool = True) -> ReplayResult:
+    """Validate every call under old and new; a call valid under old and not under new is broken.
+
+    ``removed``: properties removed from open objects; a call valid under both that still sends
+    one of them is marked ``ignored`` (see Outcome.IGNORED).
+
+    ``calls`` are Call objects (from load_calls) or bare argument values. A schema that cannot
+    be compiled never raises: every call carries that reason. Old uncompilable: every call is
+    a bad recording (nothing can vouch for it). New uncompilable: fail closed, every call valid
+    under old counts as broken, because a server cannot accept calls against a schema that
+    does not work.
+
+    ``keep_valid=False``: calls valid under old and new are counted, not kept (a report that
+    lists only broken calls and bad recordings then holds memory for those alone; ``calls``
+    may be a generator such as :func:`iter_calls`).
+    """
+    r = Replayer(old_schema, new_schema, removed, keep_valid=keep_valid)
+    r.feed(calls)
+    return r.result()
+
+
+class Replayer:
+    """:func:`replay` fed in batches: one pass over a server's log replays each of its tools
+    (``engine.status`` streams a log this way, holding only the calls a report lists).
+    ``feed`` as often as needed, then ``result`` once."""
+
+    __slots__ = ("_deep", "_dropped", "_errors", "_flags", "_gone", "_ignored", "_kept",
+                 "_new_issue", "_new_ok", "_old_issue", "_old_ok", "keep_valid", "new_err",
+                 "new_v", "old_err", "old_v")
+
+    def __init__(self, old_schema: Any, new_schema: Any,
+                 removed: Iterable[RemovedProperty] = (), *, keep_valid: bool = True):
+        self.old_v, self.old_err = _compile(old_schema)
+        self.new_v, self.new_err = _compile(new_schema)
+        self._old_issue = ([Issue("", f"old schema cannot be compiled: {self.old_err}", "")]
+                           if self.old_err else [])
+        self._new_issue = ([Issue("", f"new schema cannot be compiled: {self.new_err}", "")]
+                           if self.new_err else [])
+        self._deep = [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated",
+                            "")]
+        # the Rust methods themselves: no wrapper call per instance
+        self._old_ok = self.old_v._v.is_valid if self.old_v else None
+        self._new_ok = self.new_v._v.is_valid if self.new_v else None
+        self._kept: list[Call] = []
+        self._flags = bytearray()
+        self._errors: dict[int, tuple[list[Issue], list[Issue]]] = {}
+        self._gone = tuple(removed)
+        self._ignored: dict[int, list[tuple[str, str]]] = {}
+        self._dropped = 0
+        self.keep_valid = keep_valid
+
+    def feed(self, calls: Iterable[Call | Any]) -> None:
+        old_ok, new_ok, gone = self._old_ok, self._new_ok, self._gone
+        old_v, new_v = self.old_v, self.new_v
+        kept, flags, errors, ignored = self._kept, self._flags, self._errors, self._ignored
+        keep, flag = kept.append, flags.append
+        keep_valid = self.keep_valid
+        dropped = 0
+        base = len(flags) + self._dropped
+        with _gc_paused():
+            for n, c in enumerate(calls, base):
+                if not isinstance(c, Call):
+                    c = Call(n + 1, None, c, None)
+                args = c.arguments
+                i = len(flags)
+                if not c.depth_checked and too_deep(args):
+                    keep(c)
+                    flag(0)
+                    errors[i] = (list(self._deep), list(self._deep))
+                    continue
+                vo = old_ok(args) if old_ok else False
+                vn = new_ok(args) if new_ok else False
+                if vo and vn and gone:
+                    hits = _sends_removed(args, gone)
+                    if hits:
+                        keep(c)
+                        ignored[i] = hits
+                        flag(7)
+                        continue
+                if vo and vn and not keep_valid:
+                    dropped += 1
+                    continue
+                keep(c)
+                flag(vo | (vn << 1))
+                if (not vn and new_v is None) or (not vo and old_v is None):
+                    errors[i] = ([] if vn else list(self._new_issue),
+                                 [] if vo else list(self._old_issue))
+        self._dropped += dropped
+
+    def result(self) -> ReplayResult:
+        return ReplayResult(self._kept, self._flags, self._errors, self.old_err, self.new_err,
+                            (self.old_v, self.new_v), self._ignored, self._dropped)
+
+
+MAX_IGNORED_HITS = 20
+"""Ignored arguments listed per call (a call with a 10,000-item array is not listed whole)."""
+
+
+def _sends_removed(args: Any, gone: tuple[RemovedProperty, ...]) -> list[tuple[str, str]]:
+    """(change pointer, instance pointer) for each removed property this call still sends."""
+    hits: list[tuple[str, str]] = []
+    for rp in gone:
+        for path in rp.paths:
+            # Iterative walk; None (any index) fans out over the array, bounded by the hits cap.
+            stack: list[tuple[Any, int, tuple[Any, ...]]] = [(args, 0, ())]
+            while stack and len(hits) < MAX_IGNORED_HITS:
+                node, k, at = stack.pop()
+                if k == len(path):
+                    hits.append((rp.pointer, _ptr(at)))
+                    continue
+                step = path[k]
+                if isinstance(step, str):
+                    if isinstance(node, dict) and step in node:
+                        stack.append((node[step], k + 1, (*at, step)))
+                elif isinstance(node, list):
+                    if step is None:
+                        stack.extend((v, k + 1, (*at, j))
+                                     for j, v in reversed(list(enumerate(node))))
+                    elif step < len(node):
+                        stack.append((node[step], k + 1, (*at, step)))
+    return hits

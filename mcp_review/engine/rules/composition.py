@@ -1,0 +1,231 @@
+"""Composition: ``anyOf``, ``oneOf``, ``allOf``, ``not`` and ``if`` / ``then`` / ``else``.
+
+Its rules, and the handlers the walker (``schema_diff``) calls for its keywords (``HANDLERS``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_review.engine.model import (
+    ChangeClass,
+    Direction,
+    pointer_join,
+)
+from mcp_review.engine.rules.kit import (
+    MISSING,
+    UNDECIDED,
+    Handler,
+    Judge,
+    Pair,
+    accepts_all,
+    branch_sig,
+    brief,
+    ckey,
+    disjoint,
+    has_ref,
+    jeq,
+    kind_of,
+)
+from mcp_review.engine.rules.registry import Effect, Rule
+from mcp_review.engine.rules.registry import rule as _r
+from mcp_review.engine.rules.render import (
+    Raw,
+)
+
+_B = ChangeClass.BREAKING
+_P = ChangeClass.POTENTIALLY_BREAKING
+_C = ChangeClass.COMPATIBLE
+_I = Direction.INPUT
+_N = Effect.NARROW
+_W = Effect.WIDEN
+_U = Effect.UNKNOWN
+
+RULES: tuple[Rule, ...] = (
+    _r("any-of-branch-added", _C, _I, "an anyOf alternative was added",
+       "{where}: anyOf alternative added: {branch}", _W),
+    _r("any-of-branch-removed", _B, _I, "an anyOf alternative was removed",
+       "{where}: anyOf alternative removed: {branch}", _N),
+    _r("one-of-branch-added", _P, _I,
+       "a oneOf alternative was added (a value matching two now fails)",
+       "{where}: oneOf alternative added: {branch} (values matching two alternatives now fail)",
+       _U),
+    _r("one-of-branch-removed", _B, _I, "a oneOf alternative was removed",
+       "{where}: oneOf alternative removed: {branch}", _N),
+    _r("all-of-branch-added", _B, _I, "an allOf constraint was added",
+       "{where}: allOf constraint added: {branch}", _N),
+    _r("all-of-branch-removed", _C, _I, "an allOf constraint was removed",
+       "{where}: allOf constraint removed: {branch}", _W),
+    _r("composition-added", _B, _I, "anyOf/oneOf now constrains a value that was free",
+       "{where}: {keyword} added: a value must now match one of its alternatives", _N),
+    _r("composition-removed", _C, _I, "an anyOf/oneOf constraint was dropped",
+       "{where}: {keyword} dropped: its alternatives no longer restrict the value", _W),
+    _r("not-added", _B, _I, "a not constraint was added", "{where}: not {branch} added", _N),
+    _r("not-removed", _C, _I, "a not constraint was removed",
+       "{where}: not {branch} removed", _W),
+    _r("if-changed", _P, _I, "an if condition was added, removed or changed",
+       "{where}: if condition {how}; which branch applies to a call may change", _U),
+    _r("conditional-branch-added", _B, _I, "a then/else branch was added",
+       "{where}: {keyword} branch added", _N),
+    _r("conditional-branch-removed", _C, _I, "a then/else branch was removed",
+       "{where}: {keyword} branch removed", _W),
+)
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+def judge_any_of(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, depth = at
+    _branches(w, "anyOf", o, n, op, np, pos, depth, "any-of-branch-added",
+              "any-of-branch-removed")
+
+
+def judge_one_of(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, depth = at
+    _branches(w, "oneOf", o, n, op, np, pos, depth, "one-of-branch-added",
+              "one-of-branch-removed")
+
+
+def judge_all_of(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, depth = at
+    _branches(w, "allOf", o, n, op, np, pos, depth, "all-of-branch-added",
+              "all-of-branch-removed")
+
+
+def _branches(w: Judge, kw: str, o: dict[str, Any], n: dict[str, Any], op: str, np: str,
+              pos: bool, depth: int, added_rule: str, removed_rule: str) -> None:
+    ol, nl = o.get(kw, []), n.get(kw, [])
+    if not isinstance(ol, list) or not isinstance(nl, list):
+        if not jeq(ol, nl):
+            side = n if not isinstance(nl, list) else o
+            w.emit("schema-invalid", pointer_join(np if side is n else op, kw), pos,
+                   kind=Raw(f"{kw} is {kind_of(side[kw])}"))
+        return
+    o_lift, n_lift = id(ol) in w.lifted, id(nl) in w.lifted
+    if kw != "allOf" and (kw in o) != (kw in n):
+        # Nothing to lift on the other side: the alternatives constrain a free value.
+        present = [x for x in (nl if kw in n else ol) if not accepts_all(x)]
+        if len(present) == len(nl if kw in n else ol):
+            rule = "composition-added" if kw in n else "composition-removed"
+            w.emit(rule, pointer_join(np if kw in n else op, kw), pos, keyword=Raw(kw))
+        return
+
+    def optr(i: int) -> str:
+        return op if o_lift else pointer_join(op, kw, i)
+
+    def nptr(j: int) -> str:
+        return np if n_lift else pointer_join(np, kw, j)
+
+    # Meaning before syntax: does every alternative the accepting side allowed still find
+    # one on the other side that accepts all of it? (anyOf/oneOf only: allOf was folded.)
+    cover = w.coverage(kw, ol, nl, optr, nptr, pos, depth) if kw != "allOf" else None
+    mark = len(w.out)
+    pairs, gone, new = _match(ol, nl)
+    for i, j in pairs:
+        w.diff(ol[i], nl[j], optr(i), nptr(j), pos, depth + 1)
+    # In anyOf/allOf a branch equal to one the other side still has is a duplicate: adding
+    # or dropping it changes nothing. (Not in oneOf, where a duplicate rejects its matches.)
+    kept_o = {ckey(x) for x in ol} if kw != "oneOf" else set()
+    kept_n = {ckey(x) for x in nl} if kw != "oneOf" else set()
+    for i in gone:
+        if not (kw == "allOf" and accepts_all(ol[i])) and ckey(ol[i]) not in kept_n:
+            state = cover.old.get(i) if cover is not None and pos else None
+            if state is True:
+                continue  # another alternative still accepts everything this one did
+            w.emit(removed_rule, optr(i), pos, branch=brief(ol[i]),
+                   cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None)
+    # A oneOf alternative that no other can share a value with widens like an anyOf one.
+    added_effect = Effect.WIDEN if kw == "oneOf" and new and disjoint(nl) else None
+    for j in new:
+        if not (kw == "allOf" and accepts_all(nl[j])) and ckey(nl[j]) not in kept_o:
+            state = cover.new.get(j) if cover is not None and not pos else None
+            if state is True:
+                continue  # on the output side: an old alternative already allowed it all
+            if cover is not None and pos and j in cover.used:
+                continue  # it takes over values an old alternative had: not an addition
+            w.emit(added_rule, nptr(j), pos, branch=brief(nl[j]), effect=added_effect,
+                   cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None)
+    if cover is not None and cover.complete:
+        # Every value the accepting side allowed is still allowed here: alarms about the
+        # branches' shapes (a split enum, a type list as alternatives, branches regrouped)
+        # are not about values. Text and compatible changes stay; when the other side is
+        # covered too, the two mean the same and the branch bookkeeping goes as well.
+        same = (None if w.is_probe  # a probe needs the verdict, not the bookkeeping
+                else w.coverage(kw, ol, nl, optr, nptr, not pos, depth))
+        mine = ({optr(i) for i in gone} | {nptr(j) for j in new}
+                if same is not None and same.complete else set())
+        w.out[mark:] = [c for c in w.out[mark:] if c.cls not in _VALUE_ALARMS and not (
+            c.rule in (added_rule, removed_rule) and c.pointer in mine)]
+
+
+def judge_not(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, depth = at
+    ov, nv = o.get("not", MISSING), n.get("not", MISSING)
+    if ov is MISSING:
+        w.emit("not-added", pointer_join(np, "not"), pos, branch=brief(nv))
+    elif nv is MISSING:
+        w.emit("not-removed", pointer_join(op, "not"), pos, branch=brief(ov))
+    else:
+        # Inside not, accepting more means the whole accepts less.
+        w.diff(ov, nv, pointer_join(op, "not"), pointer_join(np, "not"), not pos,
+               depth + 1)
+
+
+def judge_conditional(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, depth = at
+    oi, ni = o.get("if", MISSING), n.get("if", MISSING)
+    if oi is MISSING and ni is MISSING:
+        return  # then/else without if have no effect
+    if oi is MISSING or ni is MISSING or not jeq(oi, ni) or has_ref(oi):
+        if jeq(oi, ni) and w.refs_same(oi, ni, op, np, pos, depth):
+            pass
+        else:
+            how = "added" if oi is MISSING else "removed" if ni is MISSING else "changed"
+            w.emit("if-changed", pointer_join(np if ni is not MISSING else op, "if"),
+                   pos, how=Raw(how))
+            return
+    for kw in ("then", "else"):
+        ov, nv = o.get(kw, MISSING), n.get(kw, MISSING)
+        if ov is MISSING and nv is MISSING:
+            continue
+        if ov is MISSING:
+            if not accepts_all(nv):
+                w.emit("conditional-branch-added", pointer_join(np, kw), pos,
+                       keyword=Raw(kw))
+        elif nv is MISSING:
+            if not accepts_all(ov):
+                w.emit("conditional-branch-removed", pointer_join(op, kw), pos,
+                       keyword=Raw(kw))
+        else:
+            w.diff(ov, nv, pointer_join(op, kw), pointer_join(np, kw), pos, depth + 1)
+
+
+_VALUE_ALARMS = frozenset({ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING})
+
+
+def _match(ol: list[Any], nl: list[Any]) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Pair branches: equal ones first, then same type/ref, then by position if the counts of
+    what is left agree; the rest are removed (old) or added (new)."""
+    left_o, left_n = list(range(len(ol))), list(range(len(nl)))
+    pairs: list[tuple[int, int]] = []
+    for key in (ckey, branch_sig):
+        okeys = {i: key(ol[i]) for i in left_o}
+        for j in list(left_n):
+            kj = key(nl[j])
+            for i in left_o:
+                if okeys[i] == kj:
+                    pairs.append((i, j))
+                    left_o.remove(i)
+                    left_n.remove(j)
+                    break
+    if len(left_o) == len(left_n):
+        pairs += list(zip(left_o, left_n, strict=True))
+        left_o, left_n = [], []
+    return pairs, left_o, left_n
+
+
+HANDLERS: dict[str, Handler] = {
+    "anyOf": judge_any_of, "oneOf": judge_one_of, "allOf": judge_all_of, "not": judge_not,
+    "if": judge_conditional, "then": judge_conditional, "else": judge_conditional,
+}
+"""The keywords this family judges, and the handler the walker calls for each."""

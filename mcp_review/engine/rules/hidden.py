@@ -1,0 +1,89 @@
+"""Hidden characters (zero-width, bidi controls, the Unicode TAG block, ANSI/C0/C1 controls)
+anywhere in a definition.
+
+Its rules, and the functions that judge them (``schema_diff.diff_tools`` calls them)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from mcp_review.engine.hidden import has_hidden
+from mcp_review.engine.model import (
+    Change,
+    ChangeClass,
+    Direction,
+    pointer_join,
+)
+from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.registry import rule as _r
+from mcp_review.engine.rules.render import (
+    Raw,
+    hidden_tokens,
+    make,
+    quote,
+)
+
+_TR = ChangeClass.TRUST
+_T = Direction.TOOL
+
+RULES: tuple[Rule, ...] = (
+    _r("hidden-characters-added", _TR, _T,
+       "a string now carries invisible or control characters it did not have",
+       "hidden characters added in {where}: {tokens}{decoded}"),
+    _r("hidden-characters-present", _TR, _T,
+       "a string carries invisible or control characters (new tool or first pin)",
+       "hidden characters in {where}: {tokens}{decoded}"),
+)
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+_HIDDEN_CAP = 100
+"""Most hidden-character changes reported per definition; the rest are summarised in one."""
+
+
+def hidden_strings(doc: Any) -> Iterator[tuple[str, str, bool]]:
+    """(pointer, string, is_key) for every string containing hidden characters, iteratively
+    (a 512-deep definition must not recurse)."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        node, ptr = stack.pop()
+        if isinstance(node, str):
+            if has_hidden(node):
+                yield ptr, node, False
+        elif isinstance(node, dict):
+            for k, v in reversed(list(node.items())):
+                child = pointer_join(ptr, k)
+                if has_hidden(k):
+                    yield child, k, True
+                stack.append((v, child))
+        elif isinstance(node, list):
+            stack.extend((v, pointer_join(ptr, i)) for i, v in reversed(list(enumerate(node))))
+
+
+def hidden_added(old: Any, new: Any) -> list[Change]:
+    # A string with hidden characters that existed verbatim in old is not news, wherever it
+    # moved; any other one is, even if old had other hidden characters elsewhere.
+    seen = {s for _, s, _ in hidden_strings(old)}
+    return hidden_changes(hidden_strings(new), "hidden-characters-added", seen)
+
+
+def hidden_changes(found: Iterator[tuple[str, str, bool]], rule: str,
+                   seen: set[str]) -> list[Change]:
+    out: list[Change] = []
+    extra = 0
+    for ptr, s, is_key in found:
+        if s in seen:
+            continue
+        if len(out) >= _HIDDEN_CAP:
+            extra += 1
+            continue
+        tokens, decoded = hidden_tokens(s)
+        label = ("the key at " if is_key else "") + quote(ptr or "/")
+        out.append(make(rule, ptr, where=Raw(label), tokens=tokens, decoded=decoded))
+    if extra:
+        out.append(make(rule, "", where=Raw(f"{extra} more strings"),
+                        tokens=Raw("(not listed)"), decoded=Raw("")))
+    return out

@@ -1,0 +1,93 @@
+"""The schema as a whole and the keywords no family owns: a schema that rejects everything,
+an invalid or too-deep schema, an engine failure, ``$schema``, ``x-mcp-header`` and keywords
+the classifier does not understand.
+
+Its rules, and the handlers the walker (``schema_diff``) calls for its keywords (``HANDLERS``)."""
+
+from __future__ import annotations
+
+from mcp_review.engine.model import (
+    ChangeClass,
+    Direction,
+    pointer_join,
+)
+from mcp_review.engine.rules.kit import (
+    HEADER,
+    MISSING,
+    Handler,
+    Judge,
+    Pair,
+    jeq,
+    opt,
+)
+from mcp_review.engine.rules.registry import Effect, Rule, Witness
+from mcp_review.engine.rules.registry import rule as _r
+from mcp_review.engine.rules.render import (
+    Raw,
+)
+
+_B = ChangeClass.BREAKING
+_P = ChangeClass.POTENTIALLY_BREAKING
+_C = ChangeClass.COMPATIBLE
+_CO = ChangeClass.COSMETIC
+_I = Direction.INPUT
+_N = Effect.NARROW
+_W = Effect.WIDEN
+_U = Effect.UNKNOWN
+
+RULES: tuple[Rule, ...] = (
+    _r("schema-now-false", _B, _I, "a schema now rejects every value",
+       "{where}: now rejects every value", _N),
+    _r("schema-no-longer-false", _C, _I, "a schema that rejected every value now accepts some",
+       "{where}: no longer rejects every value", _W),
+    _r("schema-invalid", _P, _I, "a schema is neither an object nor a boolean",
+       "{where}: not a valid schema ({kind}); cannot compare"),
+    _r("schema-too-deep", _P, _I, "nesting beyond the walker's limit; not compared",
+       "{where}: nested deeper than {limit} levels; not compared"),
+    _r("engine-error", _P, _I,
+       "the engine failed on this part of the definition; it is not compared",
+       "{where}: not compared: the engine failed here ({error}); review it by hand"),
+    _r("schema-dialect-changed", _CO, _I,
+       "$schema changed; the walker normalises draft-07 and 2020-12 forms",
+       "{where}: $schema changed {old} -> {new}"),
+    _r("header-mapping-changed", _P, _I,
+       "a property's x-mcp-header mapping was added, removed or renamed",
+       "{where}: x-mcp-header {how} ({old} -> {new}): on HTTP the argument now travels in "
+       "another header, which can break routing",
+       witness=Witness.HINT),
+    _r("unsupported-keyword-changed", _P, _I,
+       "a keyword the classifier does not understand was added, removed or changed",
+       "{where}: keyword {keyword} {how} ({old} -> {new}); effect unknown", _U),
+)
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+def judge_dialect(w: Judge, at: Pair) -> None:
+    o, n, _op, np, pos, _depth = at
+    ov, nv = o.get("$schema", MISSING), n.get("$schema", MISSING)
+    if not jeq(ov, nv):
+        w.emit("schema-dialect-changed", pointer_join(np, "$schema"), pos,
+               old=opt(ov), new=opt(nv))
+
+
+def judge_header(w: Judge, at: Pair) -> None:
+    """``x-mcp-header`` (2026-07-28): the HTTP header an argument also travels in. Added,
+    removed or renamed, routing that reads the header may break: potentially-breaking on
+    either side (not a set of values, so no polarity)."""
+    o, n, op, np, pos, _depth = at
+    ov, nv = o.get(HEADER, MISSING), n.get(HEADER, MISSING)
+    if jeq(ov, nv):
+        return
+    how = "added" if ov is MISSING else "removed" if nv is MISSING else "renamed"
+    w.emit("header-mapping-changed",
+           pointer_join(np if nv is not MISSING else op, HEADER), pos,
+           cls=ChangeClass.POTENTIALLY_BREAKING, how=Raw(how), old=opt(ov),
+           new=opt(nv))
+
+
+HANDLERS: dict[str, Handler] = {
+    "$schema": judge_dialect, HEADER: judge_header,
+}
+"""The keywords this family judges, and the handler the walker calls for each."""

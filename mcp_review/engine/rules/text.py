@@ -1,0 +1,384 @@
+"""Server-written text inside the schemas that the model reads: descriptions, titles, ``$comment``,
+``examples``, new text anywhere, defaults, the cosmetic whitespace / normalisation edits and the
+annotation keywords (``deprecated``, ``readOnly``, ...).
+
+Its rules, the handlers that judge these keywords at each schema node (``HANDLERS``), and
+the pass that puts text new anywhere in a definition on the trust axis (``with_model_text``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from mcp_review.engine.model import (
+    Change,
+    ChangeClass,
+    Direction,
+    NewText,
+    pointer_join,
+)
+from mcp_review.engine.rules.kit import (
+    ANNOTATIONS_COSMETIC,
+    MISSING,
+    TEXT_ANNOTATIONS,
+    TEXT_KIND,
+    WS,
+    Handler,
+    Judge,
+    Pair,
+    as_text,
+    data_strings,
+    jeq,
+    norm,
+    opt,
+    text_rule,
+)
+from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.registry import rule as _r
+from mcp_review.engine.rules.render import (
+    Raw,
+    make,
+    new_text,
+    text_delta,
+    with_new_text,
+)
+from mcp_review.engine.walk import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE
+
+_TR = ChangeClass.TRUST
+_CO = ChangeClass.COSMETIC
+_I = Direction.INPUT
+
+RULES: tuple[Rule, ...] = (
+    _r("schema-description-changed", _TR, _I, "a description inside a schema changed",
+       "{where}: description changed: {delta}"),
+    _r("schema-title-changed", _TR, _I, "a title inside a schema changed",
+       "{where}: title changed: {delta}"),
+    _r("schema-comment-changed", _TR, _I,
+       "a $comment inside a schema gained or changed text (the model reads the whole schema)",
+       "{where}: $comment changed: {delta}"),
+    _r("schema-examples-changed", _TR, _I,
+       "examples inside a schema gained text the model reads",
+       "{where}: {field} gained text: {added}"),
+    _r("schema-text-added", _TR, _I,
+       "server-written text the old definition did not have, where no other change names it "
+       "(an unreferenced $defs entry, a folded allOf part, ...)",
+       "{where}: new {field} text: {delta}"),
+    _r("text-whitespace-changed", _CO, _I, "only whitespace changed in a text field",
+       "{where}: {field} changed in whitespace only"),
+    _r("text-normalization-changed", _CO, _I,
+       "a text field changed only in Unicode normalisation (NFC-equal)",
+       "{where}: {field} changed in Unicode normalisation only (same text under NFC)"),
+    _r("schema-annotation-changed", _CO, _I,
+       "an annotation keyword (deprecated, readOnly, ...) changed, or examples/$comment lost "
+       "text or changed only in whitespace (removed text puts nothing new before the model)",
+       "{where}: annotation {keyword} changed: {old} -> {new}"),
+    _r("default-changed", _TR, _I, "a default value changed: same calls, different behaviour",
+       "{where}: default changed {old} -> {new} (calls that omit it now behave differently)"),
+    _r("default-added", _TR, _I, "a default value was declared",
+       "{where}: default {new} declared (calls that omit it may behave differently)"),
+    _r("default-removed", _TR, _I, "a default value was dropped",
+       "{where}: default {old} dropped (calls that omit it may behave differently)"),
+)
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+def judge_text(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, _depth = at
+    for field, rule in (("description", "schema-description-changed"),
+                        ("title", "schema-title-changed")):
+        ov, nv = o.get(field, MISSING), n.get(field, MISSING)
+        if ov is MISSING and nv is MISSING:
+            continue
+        a, b = as_text(ov), as_text(nv)
+        fired = text_rule(a, b, rule)
+        if fired is None and (ov is MISSING) != (nv is MISSING):
+            fired = "text-whitespace-changed"  # "" -> absent: nothing a reader sees
+        if fired:
+            ptr = pointer_join(np if nv is not MISSING else op, field)
+            w.emit(fired, ptr, pos, delta=text_delta(a, b), field=Raw(field))
+            w.reported.add((field, norm(b)))
+
+
+def judge_annotation(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, _depth = at
+    for k in ANNOTATIONS_COSMETIC:
+        ov, nv = o.get(k, MISSING), n.get(k, MISSING)
+        if (ov is MISSING and nv is MISSING) or jeq(ov, nv):
+            continue
+        ptr = pointer_join(np if nv is not MISSING else op, k)
+        if k in TEXT_ANNOTATIONS and _text_annotation(w, k, ov, nv, ptr, pos):
+            continue
+        w.emit("schema-annotation-changed", ptr, pos, keyword=Raw(k), old=opt(ov),
+               new=opt(nv))
+
+
+def _text_annotation(w: Judge, k: str, ov: Any, nv: Any, ptr: str, pos: bool) -> bool:
+    """``$comment`` / ``examples`` text the model reads: True when new text fired a trust
+    rule. Text that was only removed, or changed in whitespace, stays cosmetic."""
+    kind = TEXT_KIND[k]
+    olds = {norm(t) for t in data_strings(ov)}
+    gained = [t for t in data_strings(nv) if norm(t) and norm(t) not in olds]
+    if not gained:
+        return False
+    w.reported.update((kind, norm(t)) for t in gained)
+    if k == "$comment":
+        w.emit("schema-comment-changed", ptr, pos,
+               delta=text_delta(as_text(ov), as_text(nv)))
+    else:
+        w.emit("schema-examples-changed", ptr, pos, field=Raw(k),
+               added=list(dict.fromkeys(gained)))
+    return True
+
+
+def judge_default(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, _depth = at
+    ov, nv = o.get("default", MISSING), n.get("default", MISSING)
+    if not jeq(ov, nv):  # default-added/changed below are trust: they name this text
+        w.reported.update(("default", norm(t)) for t in data_strings(nv))
+    if ov is MISSING:
+        w.emit("default-added", pointer_join(np, "default"), pos, new=nv)
+    elif nv is MISSING:
+        w.emit("default-removed", pointer_join(op, "default"), pos, old=ov)
+    elif not jeq(ov, nv):
+        w.emit("default-changed", pointer_join(np, "default"), pos, old=ov, new=nv)
+
+
+# Text the model reads ------------------------------------------------------------------------
+#
+# Every piece of server-written text in a definition reaches the model, wherever it sits: a new
+# property's description is as much an instruction as a rewritten tool description (issue 10).
+# The walker names text edits where it compares two nodes; this pass finds the rest (text in a
+# new property, branch, $defs entry or output schema, a new enum value that reads as a
+# sentence) and puts it on the trust axis: on the structural change that carried it in, else on
+# a change of its own. Text the old definition already had (same kind, any place, whitespace
+# and Unicode normalisation aside) is not new; removed text puts nothing new before the model.
+
+_ALWAYS_TEXT = frozenset({"description", "title", "$comment", "examples", "example", "default"})
+"""Every string under these is text (any length)."""
+
+
+_NOT_TEXT = frozenset({"type", "$ref", "$schema", "$id", "$anchor", "$dynamicAnchor",
+                       "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
+                       "required", "dependentRequired"})
+"""Identifiers and references: not prose (their changes have rules of their own). ``pattern``
+and ``format`` are judged by ``prose_pattern`` and ``prose_format``."""
+
+
+TEXT_MIN = 40
+"""An enum/const value (or another free string) longer than this reads as text."""
+
+
+_NEW_TEXT_CAP = 20
+"""Most new texts carried by one change (the rest are counted)."""
+
+
+_TEXT_CHANGES_CAP = 100
+"""Most changes of their own for new text per definition; the rest are summarised in one."""
+
+
+def _texty(s: str) -> bool:
+    """A value that reads as prose: whitespace in it, or longer than TEXT_MIN."""
+    return len(s) > TEXT_MIN or (not s.isidentifier() and WS.search(s) is not None)
+
+
+# A regex or a format name is a value, but the model reads it as it reads a description: prose
+# written into one is text. A pattern is prose when it holds PROSE_WORDS plain words (letters
+# only, bar quotes and sentence punctuation around them) separated by whitespace, by the regex
+# escapes for it (`\s`, `\s+`, `\ `) or by underscores; regex tokens such as `^[a-z]+$`,
+# `(GET|POST)` or `\.com` are never plain words. A format is prose when it is not a registered
+# format name and either reads as text (`_texty`) or spells PROSE_WORDS words
+# (`IGNORE_PREVIOUS_INSTRUCTIONS`); custom one- and two-word formats (`json`, `phone`) stay values.
+PROSE_WORDS = 3
+_PATTERN_SEP = re.compile(r"(?:\\s[+*?]?|\\ |_|\s)+")
+_PLAIN_WORD = re.compile(r"[\"'(]*[^\W\d_]{2,}[\"'),.;:!?]*")
+_FORMAT_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+KNOWN_FORMATS = frozenset({
+    # JSON Schema (2020-12 and the drafts before it)
+    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+    "json-pointer", "relative-json-pointer", "regex", "host-name", "ip-address", "color",
+    "utc-millisec",
+    # OpenAPI and common generators (pydantic, zod)
+    "int32", "int64", "float", "double", "byte", "binary", "password", "path", "file-path",
+    "directory-path", "unix-time", "base64", "cuid", "cuid2", "ulid", "emoji", "nanoid"})
+
+
+def prose_pattern(s: str) -> bool:
+    """A ``pattern`` (or ``patternProperties`` key) that reads as prose, not as a regex."""
+    words = 0
+    for w in _PATTERN_SEP.split(s):
+        if _PLAIN_WORD.fullmatch(w):
+            words += 1
+            if words >= PROSE_WORDS:
+                return True
+    return False
+
+
+def prose_format(s: str) -> bool:
+    """A ``format`` value that reads as prose, not as a format name."""
+    if s in KNOWN_FORMATS:
+        return False
+    return _texty(s) or len(_FORMAT_WORD.findall(s)) >= PROSE_WORDS
+
+
+# A pointer is built only for the rare text that turns out to be new: (parent, token) pairs
+# chained back to the document's base, so a 100,000-string schema costs no string joins.
+_Loc = tuple[Any, Any]
+
+
+def _ptr(loc: _Loc | str) -> str:
+    toks: list[Any] = []
+    while not isinstance(loc, str):
+        loc, tok = loc
+        toks.append(tok)
+    return pointer_join(loc, *reversed(toks))
+
+
+def _data_texts(v: Any, loc: _Loc | str) -> Iterator[tuple[_Loc | str, str]]:
+    """(location, string) for every string in a JSON value, object keys included."""
+    stack: list[tuple[Any, _Loc | str]] = [(v, loc)]
+    while stack:
+        x, at = stack.pop()
+        if isinstance(x, str):
+            yield at, x
+        elif isinstance(x, dict):
+            for k, y in x.items():
+                child = (at, k)
+                yield child, k
+                stack.append((y, child))
+        elif isinstance(x, list):
+            stack.extend((y, (at, i)) for i, y in enumerate(x))
+
+
+def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str]]:
+    """(location, field, kind, text) for every piece of text the model reads in a schema
+    document, at any depth: under description/title/$comment/examples/default (every string),
+    enum/const values, property names, patterns and formats and any other free strings that
+    read as prose.
+    ``_ptr(location)`` is its JSON pointer."""
+    stack: list[tuple[Any, _Loc | str]] = [(doc, base)]
+    while stack:
+        node, at = stack.pop()
+        if not isinstance(node, dict):
+            if isinstance(node, (str, list)):  # not a schema: still read by the model
+                for p, t in _data_texts(node, at):
+                    if _texty(t):
+                        yield p, "value", "other", t
+            continue
+        for k, v in node.items():
+            child = (at, k)
+            if k in _ALWAYS_TEXT:
+                kind = TEXT_KIND[k]
+                for p, t in _data_texts(v, child):
+                    yield p, k, kind, t
+            elif k == "enum" or k == "const":
+                for p, t in _data_texts(v, child):
+                    if _texty(t):
+                        yield p, k, "enum", t
+            elif k in SCHEMA_MAP and isinstance(v, dict):
+                for name, sub in v.items():
+                    sp = (child, name)
+                    if k == "properties" and isinstance(name, str) and _texty(name):
+                        yield sp, "property name", "property name", name
+                    elif (k == "patternProperties" and isinstance(name, str)
+                          and prose_pattern(name)):
+                        yield sp, "pattern", "pattern", name
+                    if isinstance(sub, dict):
+                        stack.append((sub, sp))
+            elif k in SCHEMA_LIST and isinstance(v, list):
+                stack.extend((sub, (child, i)) for i, sub in enumerate(v)
+                             if isinstance(sub, dict))
+            elif k in SCHEMA_ONE and isinstance(v, dict):
+                stack.append((v, child))
+            elif k == "pattern" and isinstance(v, str):
+                if prose_pattern(v):
+                    yield child, k, "pattern", v
+            elif k == "format" and isinstance(v, str):
+                if prose_format(v):
+                    yield child, k, "format", v
+            elif k not in _NOT_TEXT and not isinstance(v, bool):
+                # An unknown keyword, or a schema keyword holding something that is not a
+                # schema: the model reads it all the same, so its prose counts.
+                for p, t in _data_texts(v, child):
+                    if _texty(t):
+                        yield p, k, "other", t
+
+
+def _known_text(ow: dict[str, Any], named: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """(kind, normalised text) of every text the old definition showed the model, plus the
+    ones the walker already named."""
+    known = set(named)
+    for field in ("description", "title"):
+        v = ow.get(field)
+        if isinstance(v, str):
+            known.add((field, norm(v)))
+    ann = ow.get("annotations")
+    if isinstance(ann, dict) and isinstance(ann.get("title"), str):
+        known.add(("title", norm(ann["title"])))
+    for key, base in (("inputSchema", "/inputSchema"), ("outputSchema", "/outputSchema")):
+        for _, _, kind, t in _model_text(ow.get(key), base):
+            known.add((kind, norm(t)))
+    return known
+
+
+def _under(ptr: str, anc: str) -> bool:
+    return ptr == anc or ptr.startswith(anc + "/")
+
+
+def with_model_text(ow: dict[str, Any], nw: dict[str, Any], changes: list[Change],
+                    named: set[tuple[str, str]]) -> list[Change]:
+    """``changes`` with the new text of the definition put on the trust axis."""
+    known = _known_text(ow, named)
+    old_at: dict[str, str] | None = None
+    carried: dict[int, list[NewText]] = {}
+    extra: dict[int, int] = {}
+    own: list[Change] = []
+    left = 0
+    # The deepest change whose pointer holds the text carried it in (a new property, a new
+    # branch, enum values added); rename hints point where the added property does: skip them.
+    anchors = sorted(((c.pointer, i) for i, c in enumerate(changes)
+                      if c.rule != "property-rename-suspected"),
+                     key=lambda x: -len(x[0]))
+    for key, base in (("inputSchema", "/inputSchema"), ("outputSchema", "/outputSchema")):
+        for loc, field, kind, t in _model_text(nw.get(key), base):
+            n = norm(t)
+            if not n or (kind, n) in known:
+                continue
+            known.add((kind, n))  # the same text twice is one finding
+            ptr = _ptr(loc)
+            i = next((i for p, i in anchors if _under(ptr, p)), None)
+            if i is not None:
+                got = carried.setdefault(i, [])
+                if len(got) < _NEW_TEXT_CAP:
+                    got.append(new_text(ptr, field, t))
+                else:
+                    extra[i] = extra.get(i, 0) + 1
+                continue
+            if len(own) >= _TEXT_CHANGES_CAP:
+                left += 1
+                continue
+            if old_at is None:
+                old_at = {_ptr(p): x for k, b in (("inputSchema", "/inputSchema"),
+                                                  ("outputSchema", "/outputSchema"))
+                          for p, _, _, x in _model_text(ow.get(k), b)}
+            rule = "schema-text-added"
+            direction = Direction.OUTPUT if base == "/outputSchema" else Direction.INPUT
+            was = old_at.get(ptr)
+            own.append(make(rule, ptr, direction=direction, field=Raw(field),
+                            delta=text_delta(was, t) if was else t))
+    if left:
+        own.append(make("schema-text-added", "", where=Raw(f"{left} more places"),
+                        field=Raw("server"), delta=Raw("(not listed)")))
+    out = [with_new_text(c, carried[i], extra.get(i, 0)) if i in carried else c
+           for i, c in enumerate(changes)]
+    return out + own
+
+
+HANDLERS: dict[str, Handler] = {
+    "title": judge_text, "description": judge_text, "default": judge_default,
+    **dict.fromkeys(ANNOTATIONS_COSMETIC, judge_annotation),
+}
+"""The keywords this family judges, and the handler the walker calls for each."""

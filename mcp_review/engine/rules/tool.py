@@ -1,0 +1,142 @@
+"""The tool around its schemas: name, description, title, outputSchema declared or dropped,
+``execution``, ``icons`` and ``_meta``.
+
+Its rules, and the functions that judge them (``schema_diff.diff_tools`` calls them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_review.engine.model import (
+    Change,
+    ChangeClass,
+    Direction,
+)
+from mcp_review.engine.rules.kit import (
+    MISSING,
+    as_text,
+    jeq,
+    opt,
+    text_rule,
+)
+from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.registry import rule as _r
+from mcp_review.engine.rules.render import Raw, make, text_delta
+
+_B = ChangeClass.BREAKING
+_P = ChangeClass.POTENTIALLY_BREAKING
+_C = ChangeClass.COMPATIBLE
+_TR = ChangeClass.TRUST
+_CO = ChangeClass.COSMETIC
+_T = Direction.TOOL
+
+RULES: tuple[Rule, ...] = (
+    _r("tool-renamed", _B, _T, "the tool's name changed: calls by the old name fail",
+       "tool renamed {old} -> {new}: calls by the old name fail"),
+    _r("tool-description-changed", _TR, _T, "the tool description text changed",
+       "tool description changed: {delta}"),
+    _r("tool-title-changed", _TR, _T, "the tool title changed", "tool title changed: {delta}"),
+    _r("output-schema-added", _C, _T, "an outputSchema was declared where none was",
+       "outputSchema added: results are now described"),
+    _r("output-schema-removed", _P, _T, "the outputSchema was dropped",
+       "outputSchema removed: results are no longer promised to have any shape"),
+    _r("execution-changed", _P, _T,
+       "the tool's execution contract changed (e.g. taskSupport forbidden -> required)",
+       "execution {key} changed: {old} -> {new}{meaning}"),
+    _r("icons-changed", _TR, _T, "the tool's icons changed: server-chosen content shown to users",
+       "icons changed: {old} -> {new}"),
+    _r("meta-changed", _CO, _T,
+       "_meta changed: shown for review, not part of the contract (never hashed)",
+       "_meta {key} changed: {old} -> {new} (not hashed: not part of the pinned contract)"),
+)
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+_TASK_MEANING = {
+    ("forbidden", "required"): " (a client that does not run tasks can no longer call it)",
+    ("optional", "required"): " (a client that does not run tasks can no longer call it)",
+    ("forbidden", "optional"): " (the tool may now run as a task)",
+    ("required", "optional"): " (the tool may now run without a task)",
+    ("required", "forbidden"): " (a client that runs it as a task is now refused)",
+    ("optional", "forbidden"): " (a client that runs it as a task is now refused)",
+}
+
+
+_META_CAP = 20
+"""Most _meta keys reported per definition; the rest are summarised in one change."""
+
+
+def _ptr_key(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change]:
+    """``execution`` (potentially-breaking: how a client must call the tool), ``icons`` (trust:
+    server-chosen content shown to people) and ``_meta`` (shown, never hashed: cosmetic)."""
+    out: list[Change] = []
+    oe, ne = ow.get("execution", MISSING), nw.get("execution", MISSING)
+    if not jeq(oe, ne):
+        od = oe if isinstance(oe, dict) else {}
+        nd = ne if isinstance(ne, dict) else {}
+        if (oe is not MISSING and not isinstance(oe, dict)) or (
+                ne is not MISSING and not isinstance(ne, dict)):
+            out.append(make("execution-changed", "/execution", key=Raw("(the whole field)"),
+                            old=opt(oe), new=opt(ne), meaning=Raw("")))
+        else:
+            for key in sorted({*od, *nd}):
+                ov, nv = od.get(key, MISSING), nd.get(key, MISSING)
+                if jeq(ov, nv):
+                    continue
+                meaning = ""
+                if key == "taskSupport":  # absent means "forbidden" (MCP 2025-11-25)
+                    a = "forbidden" if ov is MISSING else ov
+                    b = "forbidden" if nv is MISSING else nv
+                    if isinstance(a, str) and isinstance(b, str):
+                        meaning = _TASK_MEANING.get((a, b), "")
+                out.append(make("execution-changed", "/execution/" + _ptr_key(key), key=key,
+                                old=opt(ov), new=opt(nv), meaning=Raw(meaning)))
+    oi, ni = ow.get("icons", MISSING), nw.get("icons", MISSING)
+    if not jeq(oi, ni):
+        out.append(make("icons-changed", "/icons", old=opt(oi), new=opt(ni)))
+    om, nm = ow.get("_meta", MISSING), nw.get("_meta", MISSING)
+    if not jeq(om, nm):
+        if isinstance(om, dict) and isinstance(nm, dict):
+            keys = [k for k in sorted({*om, *nm}) if not jeq(om.get(k, MISSING),
+                                                             nm.get(k, MISSING))]
+            for k in keys[:_META_CAP]:
+                out.append(make("meta-changed", "/_meta/" + _ptr_key(k), key=k,
+                                old=opt(om.get(k, MISSING)), new=opt(nm.get(k, MISSING))))
+            if len(keys) > _META_CAP:
+                out.append(make("meta-changed", "/_meta", key=Raw(f"({len(keys) - _META_CAP} "
+                                                                  "more keys)"),
+                                old=Raw("…"), new=Raw("…")))
+        else:
+            out.append(make("meta-changed", "/_meta", key=Raw("(the whole field)"),
+                            old=opt(om), new=opt(nm)))
+    return out
+
+
+def judge_name_and_text(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change]:
+    """The tool's name, description and title."""
+    out: list[Change] = []
+    if ow.get("name") != nw.get("name"):
+        out.append(make("tool-renamed", "/name", old=ow.get("name"), new=nw.get("name")))
+    for field, rule in (("description", "tool-description-changed"),
+                        ("title", "tool-title-changed")):
+        a, b = as_text(ow.get(field)), as_text(nw.get(field))
+        fired = text_rule(a, b, rule)
+        if fired:
+            out.append(make(fired, "/" + field, direction=Direction.TOOL, delta=text_delta(a, b),
+                            field=Raw(field), where=Raw("tool")))
+    return out
+
+
+def output_schema_presence(oo: Any, no: Any) -> Change | None:
+    """An outputSchema declared where none was, or dropped; None when both or neither."""
+    if oo is None and no is not None:
+        return make("output-schema-added", "/outputSchema")
+    if oo is not None and no is None:
+        return make("output-schema-removed", "/outputSchema")
+    return None

@@ -1,0 +1,104 @@
+"""Tool annotations (MCP hints): a hint relaxed, a claim of less power, a default written out,
+the annotation title, hints this tool does not know.
+
+Its rules, and the functions that judge them (``schema_diff.diff_tools`` calls them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_review.engine.model import (
+    Change,
+    ChangeClass,
+    Direction,
+)
+from mcp_review.engine.rules.kit import (
+    MISSING,
+    as_text,
+    jeq,
+    opt,
+    text_rule,
+)
+from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.registry import rule as _r
+from mcp_review.engine.rules.render import (
+    Raw,
+    make,
+    text_delta,
+)
+
+_TR = ChangeClass.TRUST
+_CO = ChangeClass.COSMETIC
+_T = Direction.TOOL
+
+RULES: tuple[Rule, ...] = (
+    _r("annotation-relaxed", _TR, _T,
+       "a safety hint moved towards more power (MCP defaults apply when absent)",
+       "annotation {hint} relaxed: {old} -> {new} ({meaning})"),
+    _r("annotation-gates-less", _TR, _T,
+       "a safety hint now claims less power, so clients gate the tool less (MCP defaults "
+       "apply when absent): never approved automatically",
+       "annotation {hint} now claims less: {old} -> {new} ({meaning}); never approved "
+       "automatically"),
+    _r("annotation-explicit-default", _CO, _T,
+       "a hint was written out or dropped with the MCP default value: same meaning",
+       "annotation {hint}: {old} -> {new} (same effective value {value})"),
+    _r("annotation-title-changed", _TR, _T, "annotations.title changed",
+       "annotation title changed: {delta}"),
+    _r("annotation-other-changed", _TR, _T, "an annotation this tool does not know changed",
+       "annotation {key} changed: {old} -> {new}"),
+)
+
+
+# Judging ------------------------------------------------------------------------------------------
+
+
+# hint: (MCP default when absent, the value that grants more power, what relaxing it means,
+#        what a client does with the claim of less power)
+_HINTS: dict[str, tuple[bool, bool, str, str]] = {
+    "readOnlyHint": (False, False, "the tool may now modify its environment",
+                     "clients may now run it without asking"),
+    "destructiveHint": (True, True, "the tool may now perform destructive updates",
+                        "clients may stop confirming destructive calls"),
+    "idempotentHint": (False, False, "repeating a call may now have additional effects",
+                       "clients may now retry calls freely"),
+    "openWorldHint": (True, True, "the tool may now reach an open world of external entities",
+                      "clients may stop treating its results as untrusted"),
+}
+
+
+def judge_annotations(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    out: list[Change] = []
+    for hint, (default, power, meaning, gated) in _HINTS.items():
+        ov, nv = old.get(hint, MISSING), new.get(hint, MISSING)
+        if jeq(ov, nv):
+            continue
+        oe, ne = _effective(ov, default, power), _effective(nv, default, power)
+        ptr = "/annotations/" + hint
+        shown = {"hint": Raw(hint), "old": opt(ov), "new": opt(nv)}
+        if oe == ne:
+            out.append(make("annotation-explicit-default", ptr, value=ne, **shown))
+        elif ne == power:
+            out.append(make("annotation-relaxed", ptr, meaning=Raw(meaning), **shown))
+        else:
+            # A claim of *less* power is what hosts auto-run on (a tool that starts saying
+            # readOnlyHint: true skips the approval prompt): trust, not a tightening.
+            out.append(make("annotation-gates-less", ptr, meaning=Raw(gated), **shown))
+    a, b = as_text(old.get("title")), as_text(new.get("title"))
+    fired = text_rule(a, b, "annotation-title-changed")
+    if fired:
+        out.append(make(fired, "/annotations/title", direction=Direction.TOOL,
+                        delta=text_delta(a, b), field=Raw("annotations.title"), where=Raw("tool")))
+    for key in sorted({*old, *new} - {*_HINTS, "title"}):
+        ov, nv = old.get(key, MISSING), new.get(key, MISSING)
+        if not jeq(ov, nv):
+            out.append(make("annotation-other-changed", "/annotations/" + key.replace(
+                "~", "~0").replace("/", "~1"), key=key, old=opt(ov), new=opt(nv)))
+    return out
+
+
+def _effective(v: Any, default: bool, power: bool) -> bool:
+    # A hint that is not a boolean cannot be trusted to restrict anything.
+    if v is MISSING or v is None:
+        return default
+    return v if isinstance(v, bool) else power

@@ -1,0 +1,139 @@
+"""The snapshot format: live tool lists saved as JSON for offline review.
+
+```json
+{
+  "format": "mcp-review-snapshot",
+  "version": 1,
+  "taken_at": "2026-11-29T22:00:00Z",
+  "servers": {
+    "<local server name>": {
+      "principal": "default",
+      "server_info": {"name": "...", "version": "..."},   // as reported; may be null
+      "protocol_version": "2025-11-25",                    // may be null
+      "ttl_ms": null, "cache_scope": null,
+      "instructions": "...",                               // optional: as sent, if any
+      "tools": [ { <tool definition, wire JSON> }, ... ],
+      "error": null,                                       // or {"kind": "...", "message": "..."}
+      "notes": ["..."]                 // optional: list entries that were not tools
+    }
+  }
+}
+```
+
+Servers are keyed by the local name from the config, never by what the server says about
+itself. No secrets (env values, headers) are ever stored here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_review.engine.canonical import load_file
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.hidden import json_dumps_safe
+from mcp_review.engine.model import ToolDef
+
+FORMAT = "mcp-review-snapshot"
+VERSION = 1
+
+
+@dataclass(slots=True)
+class ServerSnapshot:
+    """One server's live tool list (or the reason it could not be fetched)."""
+
+    name: str
+    principal: str = "default"
+    tools: list[ToolDef] = field(default_factory=list)
+    server_info: dict[str, Any] | None = None
+    protocol_version: str | None = None
+    ttl_ms: int | None = None
+    cache_scope: str | None = None
+    error: dict[str, str] | None = None
+    """``{"kind": "timed-out" | "spawn-failed" | ..., "message": "..."}`` when unreachable."""
+    instructions: str | None = None
+    """The server's ``instructions`` as sent (None: none sent; see engine/instructions.py)."""
+    notes: list[str] = field(default_factory=list)
+    """What reading the list passed over (an entry with no string name is not a tool)."""
+
+    @property
+    def server_version(self) -> str | None:
+        if isinstance(self.server_info, dict):
+            v = self.server_info.get("version")
+            return v if isinstance(v, str) else None
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "principal": self.principal,
+            "server_info": self.server_info,
+            "protocol_version": self.protocol_version,
+            "ttl_ms": self.ttl_ms,
+            "cache_scope": self.cache_scope,
+            **({"instructions": self.instructions} if self.instructions is not None else {}),
+            "tools": [t.wire for t in self.tools],
+            "error": self.error,
+        } | ({"notes": list(self.notes)} if self.notes else {})
+
+
+@dataclass(slots=True)
+class Snapshot:
+    servers: dict[str, ServerSnapshot] = field(default_factory=dict)
+    taken_at: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "taken_at": self.taken_at,
+            "servers": {n: self.servers[n].to_json() for n in sorted(self.servers)},
+        }
+
+    def dumps(self) -> str:
+        return json_dumps_safe(self.to_json(), indent=2) + "\n"
+
+
+def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(f"not an mcp-review snapshot (expected \"format\": \"{FORMAT}\")",
+                         source=source)
+    ver = data.get("version")
+    if not isinstance(ver, int) or ver > VERSION:
+        raise InputError(f"snapshot version {ver!r} is newer than this mcp-review understands "
+                         f"({VERSION}); upgrade mcp-review", source=source)
+    servers = data.get("servers")
+    if not isinstance(servers, dict):
+        raise InputError("snapshot has no 'servers' object", source=source)
+    snap = Snapshot(taken_at=data.get("taken_at"))
+    for name, s in servers.items():
+        if not isinstance(s, dict):
+            raise InputError(f"server {name!r}: expected an object", source=source)
+        tools_raw = s.get("tools") or []
+        if not isinstance(tools_raw, list):
+            raise InputError(f"server {name!r}: 'tools' must be an array", source=source)
+        instructions = s.get("instructions")
+        if instructions is not None and not isinstance(instructions, str):
+            raise InputError(f"server {name!r}: 'instructions' must be a string",
+                             source=source)
+        tools = [
+            ToolDef.from_wire(t, source=f"{source}: server {name!r} tool #{i}")
+            for i, t in enumerate(tools_raw)
+        ]
+        snap.servers[name] = ServerSnapshot(
+            name=name,
+            principal=s.get("principal") or "default",
+            tools=tools,
+            server_info=s.get("server_info"),
+            protocol_version=s.get("protocol_version"),
+            ttl_ms=s.get("ttl_ms"),
+            cache_scope=s.get("cache_scope"),
+            error=s.get("error"),
+            instructions=instructions,
+            notes=[n for n in s.get("notes") or [] if isinstance(n, str)]
+            if isinstance(s.get("notes"), list) else [],
+        )
+    return snap
+
+
+def load_snapshot(path: str) -> Snapshot:
+    return parse_snapshot(load_file(path), source=path)

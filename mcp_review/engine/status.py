@@ -1,0 +1,573 @@
+"""Status of each live tool against the pin file: pinned, new, changed, broken, removed, denied.
+
+The one function everyone calls (the `status` command, `check`, the app)::
+
+    report = compute_status(snapshot, load_pins(path), calls={"github": load_call_log(p)})
+    for t in report.tools: t.state, t.policy.outcome, t.comparison
+    apply_auto_approvals(report, pins); save_pins(pins)   # re-pin what the tiers allow
+
+Identity is (server local name, principal, tool name): a tool renamed upstream is one
+``removed`` plus one ``new`` and never inherits the old approval; a definition whose digest
+matches a pin under another name counts for nothing. Digests are compared first and
+:func:`~mcp_review.engine.compare.compare` runs only when they differ, so an unchanged
+1,000-tool server costs one hash per tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from mcp_review.engine.instructions import InstructionsStatus, instructions_status, live_text
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.pins import Decision, Pin, PinFile, make_pin
+from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
+from mcp_review.engine.protocol import ProtocolFinding, duplicate_findings, tool_findings
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+
+PENDING_REASON = "changed since it was pinned: comparing…"
+"""The reason of a ``pending`` tool (see :attr:`ToolStatus.pending`)."""
+
+AUTO_WHO = "mcp-review (policy {tier})"
+"""``decided_by`` of an auto-approval (also its ``who`` in the audit log)."""
+
+
+class State(StrEnum):
+    PINNED = "pinned"
+    """Approved, and the live digest equals the pinned one."""
+    NEW = "new"
+    """Served, never decided under this (server, principal)."""
+    CHANGED = "changed"
+    """Digest differs from the pin (``previously_denied`` tells a denied one)."""
+    BROKEN = "broken"
+    """Changed, with a breaking change or a broken recorded call."""
+    REMOVED = "removed"
+    """Pinned but no longer served."""
+    DENIED = "denied"
+    """Denied, and the live digest equals the denied one."""
+
+
+@dataclass(slots=True)
+class CallLog:
+    """A server's recorded calls grouped by tool (see :func:`load_call_log`), or a log to be
+    streamed (:func:`stream_call_log`): read once, by :func:`compute_status`, keeping only the
+    calls its report lists."""
+
+    path: str | None = None
+    by_tool: dict[str, list[Any]] = field(default_factory=dict)
+    unattributed: int = 0
+    """Records that name no tool (bare argument objects): cannot be replayed per tool."""
+    skipped: int = 0
+    """Lines that were not JSON."""
+    skipped_lines: list[int] = field(default_factory=list)
+    """The first few of those lines' numbers (for the report)."""
+    streamed: bool = False
+    """True: ``by_tool`` stays empty; the file is read when the status is computed, and
+    ``counts`` then holds the number of calls per tool."""
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def for_tool(self, tool: str) -> list[Any]:
+        if self.streamed:
+            raise ValueError("a streamed call log keeps no calls: read it with load_call_log")
+        return self.by_tool.get(tool, [])
+
+    def count(self, tool: str) -> int:
+        """Calls recorded for ``tool``."""
+        if self.streamed:
+            return self.counts.get(tool, 0)
+        return len(self.by_tool.get(tool, ()))
+
+
+def load_call_log(path: str) -> CallLog:
+    """Read a server's JSONL call log (lenient: bad lines are counted, not fatal)."""
+    from mcp_review.engine.replay import LoadedCalls, iter_calls
+
+    loaded = LoadedCalls()
+    log = CallLog(path=path)
+    by_tool = log.by_tool
+    for c in iter_calls(path, strict=False, stats=loaded):
+        if c.tool is None:
+            log.unattributed += 1
+        else:
+            calls = by_tool.get(c.tool)
+            if calls is None:
+                calls = by_tool[c.tool] = []
+            # Numbered per tool (call 1, 2, … of this tool); the file line stays in .line.
+            # (A fresh Call from the reader: renumbered in place, no copy per call.)
+            c.index = len(calls) + 1
+            calls.append(c)
+    log.skipped = loaded.skipped
+    log.skipped_lines = loaded.skipped_lines[:5]
+    return log
+
+
+def stream_call_log(path: str) -> CallLog:
+    """A server's call log to be read while the status is computed (the headless commands):
+    the file is opened now, so a missing or unreadable one is an input error here, as with
+    :func:`load_call_log`, but nothing is held until :func:`compute_status` replays it in one
+    pass, keeping only the calls the report lists."""
+    from mcp_review.engine.replay import _open_log
+
+    _open_log(path).close()
+    return CallLog(path=path, streamed=True)
+
+
+_BATCH = 2048
+
+
+def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
+    """One pass over a streamed log: counts per tool, and each tool in ``replayers`` fed its
+    calls (numbered per tool as :func:`load_call_log` does), a batch at a time."""
+    from mcp_review.engine.replay import LoadedCalls, iter_calls
+
+    loaded = LoadedCalls()
+    counts: dict[str, int] = {}
+    pending: dict[str, list[Any]] = {name: [] for name in replayers}
+    unattributed = 0
+    get = counts.get
+    for c in iter_calls(log.path or "", strict=False, stats=loaded):
+        name = c.tool
+        if name is None:
+            unattributed += 1
+            continue
+        n = counts[name] = get(name, 0) + 1
+        batch = pending.get(name)
+        if batch is not None:
+            c.index = n
+            batch.append(c)
+            if len(batch) >= _BATCH:
+                replayers[name].feed(batch)
+                batch.clear()
+    for name, batch in pending.items():
+        if batch:
+            replayers[name].feed(batch)
+    log.counts = counts
+    log.unattributed = unattributed
+    log.skipped = loaded.skipped
+    log.skipped_lines = loaded.skipped_lines[:5]
+
+
+@dataclass(slots=True)
+class ToolStatus:
+    server: str
+    principal: str
+    tool: str
+    state: State
+    policy: PolicyResult
+    pin: Pin | None = None
+    live: ToolDef | None = None
+    live_digest: str | None = None
+    comparison: Any = None
+    """A :class:`~mcp_review.engine.compare.Comparison` (pinned definition → live) when the
+    digest changed; None for pinned, new, removed and unchanged denied tools."""
+    previously_denied: bool = False
+    calls_recorded: int = 0
+    notes: list[str] = field(default_factory=list)
+    shadows: list[str] = field(default_factory=list)
+    """``server/tool`` names this tool's name imitates through homoglyphs or hidden
+    characters (``rеad_file`` with a Cyrillic е beside ``read_file``)."""
+    protocol: list[ProtocolFinding] = field(default_factory=list)
+    """Where the live definition breaks the MCP schema of the server's protocol version
+    (engine/protocol.py): informs, never changes the verdict."""
+    waivers: list[Any] = field(default_factory=list)
+    """The ``[[ignore]]`` waivers that name one of this tool's changes (engine.gate.WaiverUse)."""
+    waived: dict[tuple[str, str], Any] = field(default_factory=dict)
+    """(rule, pointer) of each change an honoured waiver covers → its WaiverUse (engine.gate)."""
+    pending: bool = False
+    """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
+    policy are placeholders (changed, review) until the comparison runs; nothing may be
+    decided on it."""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.server, self.principal, self.tool)
+
+    @property
+    def needs_attention(self) -> bool:
+        """True when this tool fails the gate (review or block)."""
+        return self.policy.outcome in (Outcome.REVIEW, Outcome.BLOCK)
+
+
+@dataclass(slots=True)
+class ServerStatus:
+    name: str
+    principal: str
+    tier: str
+    error: dict[str, str] | None = None
+    server_version: str | None = None
+    protocol_version: str | None = None
+    calls: CallLog | None = None
+    notes: list[str] = field(default_factory=list)
+    """What the operator may want to read beside the tools (e.g. a bare version bump)."""
+    instructions: InstructionsStatus | None = None
+    """The server's instructions against their pin (None: none sent, none decided, or the
+    server could not be read)."""
+
+
+@dataclass(slots=True)
+class StatusReport:
+    servers: list[ServerStatus] = field(default_factory=list)
+    tools: list[ToolStatus] = field(default_factory=list)
+    waivers: list[Any] = field(default_factory=list)
+    """Every configured waiver and what it did (engine.gate.govern); empty without a config."""
+
+    def counts(self) -> dict[str, int]:
+        out = {str(s): 0 for s in State} | {str(o): 0 for o in Outcome if o is not Outcome.NONE}
+        for t in self.tools:
+            out[str(t.state)] += 1
+            if t.policy.outcome is not Outcome.NONE:
+                out[str(t.policy.outcome)] += 1
+        return out
+
+    @property
+    def attention(self) -> list[ToolStatus]:
+        return [t for t in self.tools if t.needs_attention]
+
+    @property
+    def instructions_attention(self) -> list[InstructionsStatus]:
+        """Server instructions that fail the gate (new, changed, removed: never auto-approved)."""
+        return [s.instructions for s in self.servers
+                if s.instructions is not None and s.instructions.needs_attention]
+
+    @property
+    def unreachable(self) -> list[ServerStatus]:
+        return [s for s in self.servers if s.error]
+
+    @property
+    def auto_approvals(self) -> list[ToolStatus]:
+        return [t for t in self.tools if t.policy.outcome is Outcome.AUTO_APPROVE]
+
+    def exit_code(self) -> int:
+        """0 all pinned/denied/auto-approvable · 1 anything to review, blocked or broken ·
+        3 nothing to review but a server could not be read (:func:`engine.verdict.exit_code`
+        under ``review``)."""
+        from mcp_review.engine.verdict import exit_code
+
+        return exit_code(self)
+
+
+def compute_status(
+    snapshot: Snapshot,
+    pins: PinFile,
+    *,
+    calls: Mapping[str, CallLog] | None = None,
+    tiers: Mapping[str, str] | None = None,
+    witnesses: bool = True,
+    version_bumps: bool = False,
+    origins: Mapping[str, str] | None = None,
+    keep_valid_calls: bool = True,
+    compare: bool = True,
+) -> StatusReport:
+    """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
+
+    ``calls``: per server local name, its recorded calls. ``tiers``: per server, the tier
+    from the config, used when the pin file sets none (pin file > config > ``tiered``).
+    ``version_bumps``: also note a server whose reported version changed while none of its
+    tools did (seed 003's discipline, on request: it never changes a verdict). ``origins``:
+    per server, what it runs (see :func:`flag_shadowing`).
+    ``keep_valid_calls=False``: replays count the calls valid under old and new without
+    keeping them (a report that lists only broken calls and bad recordings).
+    ``compare=False``: digests only, for a first look at a big fleet (the app's first frame):
+    a tool whose digest changed is ``pending`` (see :attr:`ToolStatus.pending`).
+    """
+    report = StatusReport()
+    # The pins grouped once (PinFile.for_server scans every pin: 50 servers x 10,000 pins).
+    grouped: dict[tuple[str, str], dict[str, Pin]] = {}
+    for (server, principal, tool), pin in pins.pins.items():
+        grouped.setdefault((server, principal), {})[tool] = pin
+    for name in sorted(snapshot.servers):
+        srv_snap = snapshot.servers[name]
+        srv, tools = server_status(
+            srv_snap, pins,
+            calls=(calls or {}).get(name),
+            default_tier=(tiers or {}).get(name),
+            witnesses=witnesses,
+            keep_valid_calls=keep_valid_calls,
+            pinned=grouped.get((srv_snap.name, srv_snap.principal), {}),
+            compare=compare,
+        )
+        report.servers.append(srv)
+        report.tools.extend(tools)
+        if version_bumps:
+            _note_bare_version_bump(srv, tools, pins)
+    flag_shadowing(report.tools, origins)
+    flag_renames(report.tools)
+    return report
+
+
+def _note_bare_version_bump(srv: ServerStatus, tools: list[ToolStatus], pins: PinFile) -> None:
+    if srv.error or not srv.server_version:
+        return
+    if any(t.state not in (State.PINNED, State.DENIED) for t in tools):
+        return  # the contract changed: the bump is announcing something
+    was = sorted({p.server_version for p in pins.for_server(srv.name, srv.principal).values()
+                  if p.server_version})
+    if was and srv.server_version not in was:
+        srv.notes.append(f"version bumped {' / '.join(was)} -> {srv.server_version} with no "
+                         "change to any tool's contract (a behaviour change the schema cannot "
+                         "show?)")
+
+
+def flag_renames(tools: list[ToolStatus]) -> None:
+    """Note a removed tool and a new one on the same server with the same input schema: most
+    likely a rename upstream. Only a note: the new name never inherits the old approval."""
+    from mcp_review.engine.canonical import canonical_json
+
+    def key(t: ToolStatus, schema: Any) -> tuple[str, str, str]:
+        return (t.server, t.principal, canonical_json(schema))
+
+    removed: dict[tuple[str, str, str], list[ToolStatus]] = {}
+    for t in tools:
+        if t.state is State.REMOVED and t.pin is not None and t.pin.approved:
+            removed.setdefault(key(t, t.pin.tool_def().input_schema), []).append(t)
+    for t in tools:
+        if t.state is State.NEW and t.live is not None:
+            for old in removed.get(key(t, t.live.input_schema), []):
+                t.notes.append(f"same input schema as the removed {_visible(old.tool)}: "
+                               "renamed upstream? (a new name never inherits an approval)")
+                old.notes.append(f"{_visible(t.tool)} is new with the same input schema: "
+                                 "renamed upstream?")
+
+
+def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = None) -> None:
+    """Flag tools whose names look alike (Unicode confusable skeletons, UTS #39) or are the same
+    on two servers.
+
+    A homoglyph twin (``rеad_file`` beside ``read_file``, ``read_text_fiIe`` beside
+    ``read_text_file``) or the same name served by a second server lets that server capture
+    calls the model meant for another tool. Every side is flagged: a not-yet-trusted side (new,
+    changed, broken) is blocked with the evidence; an already pinned or denied side keeps its
+    state and gets a note. ``origins``: per server, what it runs (command and arguments, or
+    URL); two servers with the same origin are one server configured twice (say for two
+    clients), so the same name on both is not shadowing.
+    """
+    from mcp_review.engine.hidden import skeleton
+
+    served = [t for t in tools if t.live is not None]
+    by_skel: dict[str, list[ToolStatus]] = {}
+    for t in served:
+        by_skel.setdefault(skeleton(t.tool), []).append(t)
+
+    def same_entry(a: ToolStatus, b: ToolStatus) -> bool:
+        if a.tool != b.tool:
+            return False  # a look-alike is flagged even inside one server
+        if a.server == b.server:
+            return True  # the same tool under another principal
+        oa = (origins or {}).get(a.server)
+        return oa is not None and oa == (origins or {}).get(b.server)
+
+    for group in by_skel.values():
+        if len(group) < 2:
+            continue
+        for t in group:
+            others = [o for o in group if o is not t and not same_entry(o, t)]
+            if not others:
+                continue
+            names = sorted({f"{o.server}/{o.tool}" for o in others})
+            shown = ", ".join(_visible(o) for o in names)
+            if all(o.tool == t.tool for o in others):
+                note = f"the same name is served by {shown}: cross-server shadowing"
+                reason = f"name also served by {shown} (cross-server shadowing)"
+            else:
+                note = (f"name looks like {shown}: possible shadowing through a homoglyph "
+                        "or hidden character")
+                reason = f"name is confusable with {shown}"
+            t.notes.append(note)
+            if t.state in (State.PINNED, State.DENIED):
+                continue  # decided before: keeps its standing, the note says what appeared
+            t.shadows = names
+            t.policy = PolicyResult(t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, reason))
+
+
+def _visible(s: str) -> str:
+    from mcp_review.engine.hidden import visible
+
+    return repr(visible(s))
+
+
+def server_status(
+    server: ServerSnapshot,
+    pins: PinFile,
+    *,
+    calls: CallLog | None = None,
+    default_tier: str | None = None,
+    witnesses: bool = True,
+    keep_valid_calls: bool = True,
+    pinned: Mapping[str, Pin] | None = None,
+    compare: bool = True,
+) -> tuple[ServerStatus, list[ToolStatus]]:
+    """One server's status (``check`` calls this per server as fetches complete).
+    ``pinned``: this server's pins by tool name, when the caller grouped them already."""
+    srv = ServerStatus(
+        name=server.name, principal=server.principal,
+        tier=pins.tier_for(server.name, default=default_tier), error=server.error,
+        server_version=server.server_version, protocol_version=server.protocol_version,
+        calls=calls, notes=list(server.notes),
+    )
+    if server.error:
+        # An unreachable server says nothing about its tools: none are reported removed.
+        if calls is not None and calls.streamed:
+            _stream_replay(calls, {})  # its log's counts, as a loaded log has them
+        return srv, []
+    # Instructions pinned per (server, principal); a pin that does not verify is not in
+    # pins.instructions, so they read as new (never trusted).
+    srv.instructions = instructions_status(
+        server.name, server.principal, live_text(server.instructions),
+        pins.instructions.get((server.name, server.principal)), srv.tier)
+    if pinned is None:
+        pinned = pins.for_server(server.name, server.principal)
+    by_name: dict[str, list[ToolDef]] = {}
+    for t in server.tools:
+        by_name.setdefault(t.name, []).append(t)
+    replayed = None
+    if calls is not None and calls.streamed:
+        replayed = _replay_streamed(calls, by_name, pinned if compare else {},
+                                    keep_valid_calls)
+    out: list[ToolStatus] = []
+    for name in sorted(by_name):
+        defs = by_name[name]
+        tier = pins.tier_for(server.name, name, default=default_tier)
+        st = _tool_status(server, name, defs[0], pinned.get(name), tier, calls, witnesses,
+                          keep_valid_calls, replayed, compare)
+        st.protocol = tool_findings(defs[0].wire, server.protocol_version)
+        if len(defs) > 1:
+            st.protocol.append(duplicate_findings(len(defs), server.protocol_version))
+        digests = {d.digest for d in defs}
+        if len(digests) > 1:
+            # Which of them a client would use is undefined: never let one pass unseen.
+            st.notes.append(f"the server lists {len(defs)} different definitions under this name")
+            st.policy = PolicyResult(tier, Outcome.BLOCK,
+                                     (f"{len(defs)} different definitions share this name",))
+            if st.state in (State.PINNED, State.DENIED):
+                st.state = State.CHANGED
+        out.append(st)
+    for name in sorted(set(pinned) - set(by_name)):
+        pin = pinned[name]
+        n = calls.count(name) if calls else 0
+        tier = pins.tier_for(server.name, name, default=default_tier)
+        if pin.approved:
+            why = "approved tool no longer served"
+            if n:
+                why += f": {n} recorded call(s) would fail"
+            policy = PolicyResult(tier, Outcome.REVIEW, (why,))
+        else:
+            policy = PolicyResult(tier, Outcome.NONE, ("denied tool no longer served",))
+        out.append(ToolStatus(server.name, server.principal, name, State.REMOVED, policy,
+                              pin=pin, calls_recorded=n))
+    return srv, out
+
+
+def _replay_streamed(calls: CallLog, by_name: Mapping[str, list[ToolDef]],
+                     pinned: Mapping[str, Pin], keep_valid: bool) -> dict[str, Any]:
+    """{tool: (PendingComparison, Replayer)} for every tool whose digest differs from its
+    pin, replayed in one pass over the streamed log (which also counts every tool's calls)."""
+    from mcp_review.engine.compare import PendingComparison
+
+    plan: dict[str, Any] = {}
+    for name, defs in by_name.items():
+        pin = pinned.get(name)
+        if pin is not None and pin.current_digest() != defs[0].digest:
+            pending = PendingComparison(pin.tool_def(), defs[0])
+            plan[name] = (pending, pending.replayer(keep_valid=keep_valid))
+    _stream_replay(calls, {name: r for name, (_, r) in plan.items()})
+    return plan
+
+
+def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | None, tier: str,
+                 calls: CallLog | None, witnesses: bool,
+                 keep_valid_calls: bool = True,
+                 replayed: Mapping[str, Any] | None = None,
+                 compare: bool = True) -> ToolStatus:
+    digest = live.digest
+    base = dict(server=server.name, principal=server.principal, tool=name, live=live,
+                live_digest=digest, pin=pin, calls_recorded=calls.count(name) if calls else 0)
+    if pin is None:
+        facts = facts_for(None, live)
+        return ToolStatus(state=State.NEW, policy=decide(tier, facts), **base)
+    if pin.current_digest() != digest and pin.extra.get("also_approved") is not None:
+        from mcp_review.engine.candidate import also_digests
+
+        if digest in also_digests(pin):
+            # The running version's approval, kept when its candidate's was approved.
+            st = ToolStatus(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE), **base)
+            st.notes.append("approved before the candidate's definition was (kept while the "
+                            "running version serves it)")
+            return st
+    if pin.current_digest() == digest:
+        if pin.approved:
+            return ToolStatus(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE), **base)
+        return ToolStatus(state=State.DENIED,
+                          policy=PolicyResult(tier, Outcome.NONE, ("denied by the operator",)),
+                          **base)
+    if not compare:
+        return ToolStatus(state=State.CHANGED,
+                          policy=PolicyResult(tier, Outcome.REVIEW, (PENDING_REASON,)),
+                          previously_denied=not pin.approved, pending=True, **base)
+    from mcp_review.engine.compare import compare as compare_tools
+
+    if replayed is not None and name in replayed:
+        pending, replayer = replayed[name]
+        old = pending.old
+        cmp = pending.finish(replayer.result(), witnesses=witnesses)
+    else:
+        old = pin.tool_def()
+        cmp = compare_tools(old, live, calls.for_tool(name) if calls is not None else None,
+                            witnesses=witnesses, keep_valid=keep_valid_calls)
+    denied = not pin.approved
+    facts = facts_for(old, live, cmp.changes, broken_calls=cmp.broken_calls,
+                      previously_denied=denied)
+    broken = bool(cmp.breaking) or cmp.broken_calls > 0
+    st = ToolStatus(state=State.BROKEN if broken else State.CHANGED,
+                    policy=decide(tier, facts), comparison=cmp, previously_denied=denied,
+                    **base)
+    # Versioning discipline (seed 003): a contract change the server did not announce with a
+    # version bump is worth reading twice. It informs; it never changes the verdict.
+    was, now = pin.server_version, server.server_version
+    if was and now and was == now:
+        st.notes.append(f"the contract changed while the server's version stayed {was!r}")
+    return st
+
+
+def apply_auto_approvals(
+    report: StatusReport,
+    pins: PinFile,
+    snapshot: Snapshot | None = None,
+    *,
+    candidates: Collection[str] = (),
+) -> list[ToolStatus]:
+    """Re-pin every tool the tiers auto-approve (recorded on ``pins``; the caller saves, which
+    also writes the audit records). Returns the tools re-pinned. Each pin is bound to exactly
+    the live definition that was judged. ``candidates``: servers reviewed through their
+    ``[servers.NAME.candidate]``, whose running version's approval is kept (engine/candidate.py)."""
+    from mcp_review.engine.candidate import keep_running
+
+    done = []
+    servers = {s.name: s for s in report.servers}
+    for t in report.auto_approvals:
+        if t.live is None:
+            continue
+        srv = servers.get(t.server)
+        who = AUTO_WHO.format(tier=t.policy.tier)
+        why = "; ".join(t.policy.reasons)
+        pin = make_pin(
+            t.server, t.live, Decision.APPROVED, principal=t.principal, by=who,
+            note=f"auto-approved: {why}",
+            server_version=srv.server_version if srv else None,
+            protocol_version=srv.protocol_version if srv else None,
+        )
+        pin = keep_running(pin, t.pin, candidate=t.server in candidates)
+        pins.decide(pin, why=why, source=f"policy {t.policy.tier}")
+        done.append(t)
+    return done
+
+
+def worst_class(t: ToolStatus) -> ChangeClass | None:
+    """The most severe change class of a changed tool (for one-word summaries)."""
+    from mcp_review.engine.model import CLASS_ORDER
+
+    if t.comparison is None or not t.comparison.changes:
+        return None
+    return min((c.cls for c in t.comparison.changes), key=CLASS_ORDER.__getitem__)
+

@@ -1,0 +1,446 @@
+"""Append-only JSONL call log with size-based rotation and recursive redaction of secret keys."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import re
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from types import ModuleType
+from typing import Any
+
+_orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
+try:  # orjson serialises a 10 MB argument object ~10x faster; json is the exact fallback.
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson ships with every supported setup
+    _orjson = None
+
+REDACTED = "[REDACTED]"
+
+# Key names are matched by whole segments: a key is split at camelCase humps, digits and every
+# non-alphanumeric character, lower-cased and written "_seg_seg_" (``clientSecret`` →
+# ``_client_secret_``, ``X-API-Key`` → ``_x_api_key_``), so ``auth`` matches ``auth`` and
+# ``authToken`` but never ``author``, and ``pass`` never matches ``compass``.
+_COUNTS = ("max|min|num|total|count|limit|budget|used|usage|input|output|prompt|completion|per"
+           "|remaining|estimated|reasoning|cached")
+DEFAULT_REDACT: tuple[str, ...] = (
+    # Token counts (max_tokens, num_tokens, token_limit, prompt_tokens...) are ordinary LLM
+    # parameters, not secrets: redacting them would make replayed calls look like bad recordings.
+    rf"^(?!.*_(?:{_COUNTS})_).*_tokens?_",
+    r"_(?:passwords?|passwd|pwd|pass|passphrase|secrets?|auth|authorization|credentials?"
+    r"|cookies?|bearer|jwt|privkeys?|apikeys?|sessionid|otp)_",
+    r"_(?:api|access|private|priv|ssh|signing|encryption|master|client)_keys?_",
+    r"_session_id_",
+)
+"""Default key patterns: regexes searched in the segmented key (``_seg_seg_``; see above).
+A pattern given with ``--redact`` is searched (case-insensitively) in the segmented key and in
+the key with every non-alphanumeric character removed (``apikey`` for ``x_api_key``), so
+patterns written for either form keep working."""
+
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_BACKUPS = 3
+DEFAULT_MAX_RESULT_BYTES = 256 * 1024
+"""A recorded result larger than this (as JSON) keeps its digest and its first bytes only."""
+
+_MIN_SECRET = 6
+"""``services.config.MIN_SECRET``: shorter values are never treated as secrets."""
+
+_SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_SEP = re.compile(r"[^A-Za-z0-9]+")
+
+
+def _segmented(key: str) -> str:
+    return "_" + "_".join(m.group(0).lower() for m in _SEGMENT.finditer(key)) + "_"
+
+
+def _fold(key: str) -> str:
+    return _SEP.sub("", key).lower()
+
+
+# Values are redacted inside any string, whatever its key, only in formats that cannot be
+# ordinary data: the rest of the string is kept so the recorded call stays replay evidence.
+_VALUE_FORMATS = re.compile("|".join(f"(?:{p})" for p in (
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE "
+    r"KEY(?: BLOCK)?-----|[\s\S]*\Z)",                                  # PEM private key
+    r"\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JWT
+    r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}",                    # GitHub tokens
+    r"\bgithub_pat_[A-Za-z0-9_]{20,}",
+    r"(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",           # OpenAI / Anthropic
+    r"\bxox[abpr]-[A-Za-z0-9-]{10,}",                                  # Slack
+    r"\bAKIA[0-9A-Z]{16}\b",                                           # AWS access key id
+    r"\bglpat-[A-Za-z0-9_-]{20,}",                                      # GitLab
+    r"(?<=\bBearer )[A-Za-z0-9._~+/=-]{16,}",                           # a bearer token in text
+)))
+_URL_USERINFO = re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*):[^/\s@]+@")
+_URL_QUERY = re.compile(r"([?&])([^=&#\s]+)=([^&#\s]*)")
+_PREFILTER = re.compile(r"-----BEGIN|eyJ|gh[pousr]_|github_pat_|sk-|xox|AKIA|glpat-|Bearer |://")
+
+
+class Redactor:
+    """Replaces the values of secret-named keys, at any depth, keeping the value's JSON type,
+    and secrets in unmistakable formats inside any string.
+
+    The type is kept (strings become ``"[REDACTED]"``, numbers 0, every leaf of an object or
+    array redacted) so a redacted call still has the shape replay validates; a ``pattern`` or
+    ``minLength`` on the secret itself may then flag it as a bad recording, which is honest.
+    Inside other strings only the secret itself is replaced: a JWT, a PEM private key, the
+    password in ``scheme://user:password@host``, a secret-named URL query value, a token with a
+    well-known prefix (``ghp_``, ``github_pat_``, ``sk-``, ``xoxb-``, ``AKIA``, ``glpat-``) or
+    after ``Bearer``.
+    """
+
+    def __init__(self, patterns: Iterable[str] = DEFAULT_REDACT,
+                 scrub: Callable[[str], str] | None = None):
+        pats = [p for p in patterns if p]
+        self._re = re.compile("|".join(f"(?:{p})" for p in pats), re.I) if pats else None
+        self._scrub = scrub
+        """The server's configured secrets by value (``ServerConfig.scrub``: env and header
+        values, ``${VAR}`` expansions), replaced by ``***`` in every string and key."""
+
+    def secret_key(self, key: str) -> bool:
+        return self._re is not None and (self._re.search(_segmented(key)) is not None
+                                         or self._re.search(_fold(key)) is not None)
+
+    def __call__(self, value: Any) -> Any:
+        return self._walk(value, False)
+
+    def _walk(self, v: Any, hide: bool) -> Any:
+        if isinstance(v, dict):
+            return {self._value(k) if isinstance(k, str) else k:
+                    self._walk(x, hide or (isinstance(k, str) and self.secret_key(k)))
+                    for k, x in v.items()}
+        if isinstance(v, list):
+            return [self._walk(x, hide) for x in v]
+        if v is None or isinstance(v, bool):
+            return v
+        if isinstance(v, str):
+            return REDACTED if hide else self.scrub_text(self._value(v))
+        return 0 if hide else v  # int or float
+
+    def _value(self, s: str) -> str:
+        # No secret is shorter than MIN_SECRET characters (nor a fragment the scrubber matches).
+        if self._scrub is None or len(s) < _MIN_SECRET:
+            return s
+        return self._scrub(s)
+
+    def scrub_text(self, s: str) -> str:
+        """``s`` with secrets in unmistakable formats replaced by ``[REDACTED]``."""
+        if not _PREFILTER.search(s):
+            return s
+        s = _VALUE_FORMATS.sub(REDACTED, s)
+        if "://" in s:
+            s = _URL_USERINFO.sub(lambda m: f"{m.group(1)}:{REDACTED}@", s)
+            if self._re is not None:
+                s = _URL_QUERY.sub(lambda m: f"{m.group(1)}{m.group(2)}={REDACTED}"
+                                   if self.secret_key(m.group(2)) else m.group(0), s)
+        return s
+
+
+def secrets_scrubber(srv: Any) -> Callable[[str], str] | None:
+    """What the call log and the results log scrub by value (and ``rerun`` from the live
+    answers it compares with them): ``srv``'s configured secrets (``ServerConfig.secrets``),
+    except values that name a path that exists (``${HOME}/docs`` in ``args``). Recorded
+    arguments are replay evidence: a path is not a secret, and scrubbing every 8-character
+    piece of one would eat the paths a call was made with (and mark it never to be re-sent)."""
+    from mcp_review.services.config import ServerConfig
+
+    keep = tuple(v for v in getattr(srv, "secrets", ()) if not os.path.exists(v))
+    return ServerConfig(srv.name, command="-", expanded=keep).scrub if keep else None
+
+
+# Seals ----------------------------------------------------------------------------------------
+#
+# `rerun` re-sends a recorded call only when the definition it was made against is the approved
+# one, and the log line says which that was (``digest``). The line is plain JSON in a folder
+# others may write (a cloned repository's ``.mcp-review/``, a shared state folder), and a pin's
+# digest is public: anyone can write a line "made against the approved definition" with the
+# arguments of their choice. So the proxy seals each record with an HMAC under a key only this
+# user can read (``$XDG_STATE_HOME/mcp-review/calllog.key``, 0600, never in the project), and
+# ``rerun`` trusts a record's digest, arguments and result only when its seal verifies.
+
+SEAL_FIELD = "seal"
+_SEAL_SCHEME = "hmac-sha256:"
+_KEY_NAME = "calllog.key"
+
+
+class SealKeyError(OSError):
+    """The seal key exists but cannot be trusted (a link, not a regular file, another owner,
+    readable by others, or not a key)."""
+
+
+def seal_key_path() -> str:
+    """``$XDG_STATE_HOME/mcp-review/calllog.key`` (``~/.local/state`` when unset): the user's
+    own state, never the project's or the config's ``state_dir``."""
+    xdg = os.environ.get("XDG_STATE_HOME", "")
+    base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".local",
+                                                       "state")
+    return os.path.join(base, "mcp-review", _KEY_NAME)
+
+
+def seal_key(*, create: bool) -> bytes | None:
+    """The user's seal key; None when there is none (and ``create`` is false). Raises
+    SealKeyError for a key file that is not this user's private regular file."""
+    path = seal_key_path()
+    if create and not os.path.lexists(path):
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            pass  # another proxy made it first: read theirs
+        else:
+            import secrets
+
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32) + "\n")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise SealKeyError(errno.ELOOP, "is a symbolic link", path) from None
+        raise
+    with os.fdopen(fd, "rb") as f:
+        import stat
+
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise SealKeyError(errno.EINVAL, "is not a regular file", path)
+        if st.st_uid != os.geteuid():
+            raise SealKeyError(errno.EPERM, "is owned by another user", path)
+        if st.st_mode & 0o077:
+            raise SealKeyError(errno.EPERM, "can be read or written by other users", path)
+        text = f.read(200).strip()
+    try:
+        key = bytes.fromhex(text.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        key = b""
+    if len(key) != 32:
+        raise SealKeyError(errno.EINVAL, "is not a seal key", path)
+    return key
+
+
+def _seal_bytes(rec: dict[str, Any]) -> bytes:
+    body = {k: v for k, v in rec.items() if k != SEAL_FIELD}
+    return json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"),
+                      allow_nan=False).encode()
+
+
+def seal_of(rec: dict[str, Any], key: bytes) -> str:
+    """The seal of a record (every field but ``seal`` itself, canonical JSON)."""
+    import hashlib
+    import hmac
+
+    return _SEAL_SCHEME + hmac.new(key, b"mcp-review call log v1\n" + _seal_bytes(rec),
+                                   hashlib.sha256).hexdigest()
+
+
+def sealed(rec: Any, key: bytes | None) -> bool:
+    """Whether ``rec`` (as read back) carries a seal that verifies under ``key``."""
+    import hmac
+
+    if key is None or not isinstance(rec, dict):
+        return False
+    got = rec.get(SEAL_FIELD)
+    if not isinstance(got, str):
+        return False
+    try:
+        want = seal_of(rec, key)
+    except (ValueError, TypeError, RecursionError):
+        return False
+    return hmac.compare_digest(got.encode(), want.encode())
+
+
+def dumps(value: Any) -> bytes:
+    """One JSON line (no trailing newline), UTF-8, compact.
+
+    U+2028/U+2029 are escaped: valid raw in JSON, but ``str.splitlines`` (and JavaScript
+    line readers) break a line there. Their UTF-8 bytes can only occur inside a string, where
+    the escape means the same character.
+    """
+    out = None
+    if _orjson is not None:
+        try:
+            out = _orjson.dumps(value)
+        except TypeError:  # integers beyond 64 bits: the stdlib keeps them exact
+            pass
+    if out is None:
+        out = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    if b"\xe2\x80" in out:
+        out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+    return out
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class CallLog:
+    """The call log of one server: ``{"time","server","principal","tool","id","arguments"}`` lines.
+
+    Those keys are exactly the ones ``engine.replay.load_calls`` accepts as a server-log record.
+    Results (``--record-results``) therefore go to a sidecar, ``<path>.results.jsonl``, matched
+    by ``time`` + ``id``: a ``result`` key in the call log would make the loader misread every
+    line as a bare argument object.
+
+    Each record is one ``write`` to an ``O_APPEND`` file, so two proxies for the same server
+    (two clients) never interleave lines. When a write would take the file past ``max_bytes``
+    it is renamed to ``.1`` (``.1`` to ``.2``, ... up to ``backups``) first, under an exclusive
+    ``flock`` on ``<path>.lock``; a proxy that finds another already rotated just reopens. (A
+    proxy still holding the old file may add lines to ``.1`` until it notices, so ``.1`` can
+    reach about twice ``max_bytes`` with several writers.)
+    """
+
+    def __init__(self, path: str, *, server: str, principal: str = "default",
+                 redact: Iterable[str] = DEFAULT_REDACT, max_bytes: int = DEFAULT_MAX_BYTES,
+                 backups: int = DEFAULT_BACKUPS, record_results: bool = False,
+                 max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+                 scrub: Callable[[str], str] | None = None):
+        """``scrub``: removes the secrets the server was configured with (by value) from every
+        string and key written to the call log and the results log, as the proxy's own log
+        does; a call that lost a value to it is marked ``redacted`` like any other."""
+        self.path = os.path.abspath(path)
+        self.max_result_bytes = max_result_bytes
+        self.results_path = self.path + ".results.jsonl" if record_results else None
+        self.server = server
+        self.principal = principal
+        self.redactor = Redactor(redact, scrub=scrub)
+        self.max_bytes = max_bytes
+        self.backups = backups
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        for p in (self.path, self.results_path, self.path + ".lock"):
+            # A log planted as a link (a cloned repository's .mcp-review/) must not make the
+            # proxy append recorded calls to ~/.bashrc: refused now, O_NOFOLLOW below too.
+            if p is not None and os.path.islink(p):
+                raise OSError(errno.ELOOP, "is a symbolic link; refusing to write through it", p)
+        self._lock_fd = os.open(self.path + ".lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+        self._fds: dict[str, int] = {}
+        self.seal_problem: str | None = None
+        """Why records are written without a seal (``rerun`` then never re-sends them)."""
+        try:
+            self._key = seal_key(create=True)
+        except OSError as e:
+            self._key = None
+            self.seal_problem = f"the seal key {e.filename} {e.strerror}"
+
+    def _sealed(self, rec: dict[str, Any]) -> dict[str, Any]:
+        if self._key is not None:
+            try:
+                rec[SEAL_FIELD] = seal_of(rec, self._key)
+            except (ValueError, TypeError, RecursionError):
+                pass  # not canonical JSON (NaN, a huge integer): left unsealed, never re-sent
+        return rec
+
+    def close(self) -> None:
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)
+            self._lock_fd = -1
+
+    def record_call(self, tool: str, arguments: Any, rpc_id: Any = None,
+                    time: str | None = None, digest: str | None = None) -> str:
+        """Append one call; returns its timestamp (the key for a later result record).
+
+        ``digest``: the digest of the definition the call was made against (the last one the
+        proxy saw listed), so ``rerun`` can tell whether that definition was approved and
+        read-only. ``"redacted": true`` marks a call whose arguments lost a value to redaction:
+        it can never be rebuilt, so ``rerun`` never re-sends it.
+        """
+        t = time or now_iso()
+        rec: dict[str, Any] = {"time": t, "server": self.server, "principal": self.principal,
+                               "tool": tool}
+        if rpc_id is not None:
+            rec["id"] = rpc_id
+        # MCP makes arguments optional; the loader needs the key, and absent means {}.
+        raw = {} if arguments is None else arguments
+        red = self.redactor(raw)
+        rec["arguments"] = red
+        if digest is not None:
+            rec["digest"] = digest
+        if red != raw:
+            rec["redacted"] = True
+        self._append(self.path, dumps(self._sealed(rec)) + b"\n")
+        return t
+
+    def record_result(self, tool: str, rpc_id: Any, call_time: str, response: dict) -> None:
+        """Append the reply to a recorded call (results sidecar). A result whose JSON is larger
+        than ``max_result_bytes`` is capped: ``result_digest`` (of the comparable result, see
+        ``engine.rerun.result_digest``), ``result_bytes`` and the first ``max_result_bytes`` of
+        its JSON text as ``result_head`` are kept instead of ``result``."""
+        if self.results_path is None:
+            return
+        rec: dict[str, Any] = {"time": now_iso(), "call_time": call_time, "server": self.server,
+                               "principal": self.principal, "tool": tool, "id": rpc_id}
+        if "error" in response:
+            rec["error"] = self.redactor(response["error"])
+        else:
+            # Results can echo secrets back (a "whoami" returning the token): same redaction.
+            result = self.redactor(response.get("result"))
+            body = dumps(result)
+            if len(body) > self.max_result_bytes:
+                from mcp_review.engine.rerun import result_digest
+
+                try:
+                    rec["result_digest"] = result_digest(result)
+                except (ValueError, TypeError):  # not hashable as JSON: keep the head only
+                    pass
+                rec["result_bytes"] = len(body)
+                rec["result_truncated"] = True
+                rec["result_head"] = body[:self.max_result_bytes].decode("utf-8", "ignore")
+            else:
+                rec["result"] = result
+        self._append(self.results_path, dumps(self._sealed(rec)) + b"\n")
+
+    def _append(self, path: str, line: bytes) -> None:
+        fd = self._fds.get(path)
+        if fd is None:
+            fd = self._fds[path] = os.open(
+                path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        # The hot path is fstat + write: one O_APPEND write() is one whole line even with
+        # another proxy appending to the same file. The lock is taken only to rotate.
+        size = os.fstat(fd).st_size
+        if size and size + len(line) > self.max_bytes:
+            fd = self._rotate_locked(path, fd)
+        view = memoryview(line)
+        while view:  # a short write on a full disk must not leave half a line
+            view = view[os.write(fd, view):]
+
+    def _rotate_locked(self, path: str, fd: int) -> int:
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        try:
+            try:
+                same = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            # Another proxy rotated first: our fd points at the old file, so only reopen.
+            if same:
+                self._rotate(path)
+            os.close(fd)
+            fd = self._fds[path] = os.open(
+                path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            return fd
+        finally:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    def _rotate(self, path: str) -> None:
+        if self.backups <= 0:
+            os.truncate(path, 0)
+            return
+        for i in range(self.backups - 1, 0, -1):
+            src = f"{path}.{i}"
+            if os.path.exists(src):
+                os.replace(src, f"{path}.{i + 1}")
+        os.replace(path, f"{path}.1")
+
+
+def log_files(path: str, backups: int = DEFAULT_BACKUPS) -> list[str]:
+    """The current log and its rotated backups that exist, oldest first (for replay)."""
+    out = [f"{path}.{i}" for i in range(backups, 0, -1) if os.path.exists(f"{path}.{i}")]
+    if os.path.exists(path):
+        out.append(path)
+    return out

@@ -1,0 +1,73 @@
+"""Safe file writes: an exclusive lock beside the file and an atomic replace (a crash leaves
+the old file or the new one, never a mix). Used for the pin file and the trust store."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import glob
+import os
+import tempfile
+from collections.abc import Iterator
+
+from mcp_review.engine.errors import InputError
+
+
+def lock_path(path: str) -> str:
+    return path + ".lock"
+
+
+@contextlib.contextmanager
+def locked(path: str) -> Iterator[None]:
+    """Exclusive advisory lock for the pin file at ``path`` (``<path>.lock``, never deleted:
+    unlinking a lock file races with the next waiter)."""
+    try:
+        # O_NOFOLLOW: a planted `mcp-pins.toml.lock` link must not create or open its target.
+        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as e:
+        raise InputError(f"cannot create the lock file: {e.strerror}",
+                         source=lock_path(path)) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the flock
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so a crash leaves the old file or the new one, never a mix."""
+    folder = os.path.dirname(os.path.abspath(path))
+    base = os.path.basename(path)
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    dfd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dfd)  # make the rename itself durable
+    finally:
+        os.close(dfd)
+
+
+def remove_stale_temps(path: str) -> None:
+    """Temp files left by a writer that was killed mid-write (we hold the lock, so no live
+    writer owns one)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    pattern = os.path.join(glob.escape(folder), f".{glob.escape(os.path.basename(path))}.*.tmp")
+    for p in glob.glob(pattern):
+        with contextlib.suppress(OSError):
+            os.unlink(p)
