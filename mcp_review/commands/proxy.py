@@ -131,8 +131,8 @@ def _argv_log_scrubber(name: str, argv: list[str]) -> Any:
     a secret-named flag (``--api-key X``, ``--token=X``) and every environment value whose
     name reads as a secret. (The proxy's own log scrubs every argument; the call log keeps
     package names and other arguments, which a recorded call may legitimately contain.)"""
-    from mcp_review.services.config import ServerConfig
-    from mcp_review.store.calllog import Redactor, secrets_scrubber
+    from mcp_review.services.config import ServerConfig, secrets_scrubber
+    from mcp_review.store.calllog import Redactor
 
     red = Redactor()
     vals: list[str] = []
@@ -168,7 +168,6 @@ def run(args: argparse.Namespace) -> int:
         DEFAULT_MAX_RESULT_BYTES,
         DEFAULT_REDACT,
         CallLog,
-        secrets_scrubber,
     )
 
     if args.max_result_bytes is not None and args.max_result_bytes <= 0:
@@ -195,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not args.name:
             raise InputError(f"a server NAME or `-- CMD ARGS…` is needed\nusage: {USAGE}")
-        from mcp_review.services.config import load_config
+        from mcp_review.services.config import load_config, secrets_scrubber
 
         # The client launches the proxy from its own config: no trust gate (issue 10 item 10).
         cfg = load_config(args.config, require_trust=False)

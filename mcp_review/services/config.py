@@ -7,7 +7,7 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -793,3 +793,13 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
     kw["rerun_ignore"] = _tool_settings(raw, where)
     kw["expanded"] = tuple(dict.fromkeys(expanded))
     return ServerConfig(**kw)
+
+
+def secrets_scrubber(srv: Any) -> Callable[[str], str] | None:
+    """What the call log and the results log scrub by value (and ``rerun`` from the live
+    answers it compares with them): ``srv``'s configured secrets (``ServerConfig.secrets``),
+    except values that name a path that exists (``${HOME}/docs`` in ``args``). Recorded
+    arguments are replay evidence: a path is not a secret, and scrubbing every 8-character
+    piece of one would eat the paths a call was made with (and mark it never to be re-sent)."""
+    keep = tuple(v for v in getattr(srv, "secrets", ()) if not os.path.exists(v))
+    return ServerConfig(srv.name, command="-", expanded=keep).scrub if keep else None

@@ -21,6 +21,7 @@ from typing import Any
 from mcp_review.engine import rerun as core
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.rerun import Comparison, Outcome, RecordedCall
+from mcp_review.services.config import secrets_scrubber
 from mcp_review.store.calllog import (
     DEFAULT_REDACT,
     SEAL_FIELD,
@@ -28,7 +29,6 @@ from mcp_review.store.calllog import (
     log_files,
     seal_key,
     sealed,
-    secrets_scrubber,
 )
 
 

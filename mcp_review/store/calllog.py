@@ -139,17 +139,6 @@ class Redactor:
         return s
 
 
-def secrets_scrubber(srv: Any) -> Callable[[str], str] | None:
-    """What the call log and the results log scrub by value (and ``rerun`` from the live
-    answers it compares with them): ``srv``'s configured secrets (``ServerConfig.secrets``),
-    except values that name a path that exists (``${HOME}/docs`` in ``args``). Recorded
-    arguments are replay evidence: a path is not a secret, and scrubbing every 8-character
-    piece of one would eat the paths a call was made with (and mark it never to be re-sent)."""
-    from mcp_review.services.config import ServerConfig
-
-    keep = tuple(v for v in getattr(srv, "secrets", ()) if not os.path.exists(v))
-    return ServerConfig(srv.name, command="-", expanded=keep).scrub if keep else None
-
 
 # Seals ----------------------------------------------------------------------------------------
 #
@@ -367,7 +356,7 @@ class CallLog:
         self._append(self.path, dumps(self._sealed(rec)) + b"\n")
         return t
 
-    def record_result(self, tool: str, rpc_id: Any, call_time: str, response: dict) -> None:
+    def record_result(self, tool: str, rpc_id: Any, call_time: str, response: dict[str, Any]) -> None:
         """Append the reply to a recorded call (results sidecar). A result whose JSON is larger
         than ``max_result_bytes`` is capped: ``result_digest`` (of the comparable result, see
         ``engine.rerun.result_digest``), ``result_bytes`` and the first ``max_result_bytes`` of
