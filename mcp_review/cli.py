@@ -137,7 +137,8 @@ def _subparser(parser: argparse.ArgumentParser, name: str | None
                ) -> argparse.ArgumentParser | None:
     for action in parser._actions:  # argparse has no public accessor for its subparsers
         if isinstance(action, argparse._SubParsersAction) and name in action.choices:
-            return action.choices[name]  # type: ignore[no-any-return]
+            sub: argparse.ArgumentParser = action.choices[name]
+            return sub
     return None
 
 

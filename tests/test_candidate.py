@@ -208,9 +208,10 @@ def test_a_denial_from_the_pin_file_alone_denies_the_running_version_too(tmp_pat
     running version's definition is computed from the file read back)."""
     from mcp_review.engine.candidate import keep_running
     from mcp_review.engine.model import ToolDef
-    from mcp_review.engine.pins import Decision, make_pin, save_pins, with_decision
+    from mcp_review.engine.pins import Decision, make_pin, with_decision
     from mcp_review.engine.snapshot import parse_snapshot
     from mcp_review.engine.status import State, compute_status
+    from mcp_review.store.pinfile import save_pins
 
     old, new = ToolDef.from_wire(V1[0]), ToolDef.from_wire(V2[0])
     path = tmp_path / "mcp-pins.toml"

@@ -149,7 +149,7 @@ def json_equal(a: Any, b: Any) -> bool:
     try:
         return canonical_json(a) == canonical_json(b)
     except (ValueError, TypeError):
-        return a == b
+        return bool(a == b)
 
 
 def _reject_constant(name: str) -> Any:

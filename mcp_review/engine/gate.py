@@ -320,4 +320,5 @@ def govern(report: Any, gate: GateConfig, *, today: dt.date | None = None) -> li
 
 def waiver_for(t: Any, c: Change) -> WaiverUse | None:
     """The honoured waiver that covers change ``c`` of tool ``t`` (after :func:`govern`)."""
-    return t.waived.get((c.rule, c.pointer))
+    use: WaiverUse | None = t.waived.get((c.rule, c.pointer))
+    return use

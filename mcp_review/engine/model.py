@@ -72,7 +72,8 @@ class ToolDef:
     # Typed accessors -------------------------------------------------------------------
     @property
     def name(self) -> str:
-        return self.wire["name"]
+        name: str = self.wire["name"]  # from_wire checked it is a string
+        return name
 
     # A field of the wrong JSON type reads as absent here (the digest and the diff still see it
     # exactly as sent, and engine/protocol.py reports it); a missing inputSchema reads as ``{}``.

@@ -9,13 +9,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from types import ModuleType
+from typing import IO, Any
 
 import jsonschema_rs
 
 from mcp_review.engine.canonical import MAX_DEPTH
 from mcp_review.engine.errors import InputError
 
+_orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
 try:  # orjson is 2-3x faster on call logs; the stdlib parser is the exact fallback.
     import orjson as _orjson
 except ImportError:  # pragma: no cover - orjson is installed in every supported setup
@@ -189,7 +191,7 @@ class Call:
     """Set by load_calls when the line was proven shallow, so replay skips the depth walk."""
 
 
-class LoadedCalls(list):
+class LoadedCalls(list[Call]):
     """The calls of a log (a list of Call) plus what was left out and why."""
 
     skipped: int
@@ -273,7 +275,7 @@ def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> Lo
     return out
 
 
-def _open_log(path: str):
+def _open_log(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except FileNotFoundError:

@@ -15,6 +15,7 @@ matches a pin under another name counts for nothing. Digests are compared first 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -485,26 +486,25 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
                 live_digest=digest, pin=pin, calls_recorded=calls.count(name) if calls else 0)
     if pin is None:
         facts = facts_for(None, live)
-        return ToolStatus(state=State.NEW, policy=decide(tier, facts), **base)
+        return base(state=State.NEW, policy=decide(tier, facts))
     if pin.current_digest() != digest and pin.extra.get("also_approved") is not None:
         from mcp_review.engine.candidate import also_digests
 
         if digest in also_digests(pin):
             # The running version's approval, kept when its candidate's was approved.
-            st = ToolStatus(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE), **base)
+            st = base(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE))
             st.notes.append("approved before the candidate's definition was (kept while the "
                             "running version serves it)")
             return st
     if pin.current_digest() == digest:
         if pin.approved:
-            return ToolStatus(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE), **base)
-        return ToolStatus(state=State.DENIED,
-                          policy=PolicyResult(tier, Outcome.NONE, ("denied by the operator",)),
-                          **base)
+            return base(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE))
+        return base(state=State.DENIED,
+                          policy=PolicyResult(tier, Outcome.NONE, ("denied by the operator",)))
     if not compare:
-        return ToolStatus(state=State.CHANGED,
+        return base(state=State.CHANGED,
                           policy=PolicyResult(tier, Outcome.REVIEW, (PENDING_REASON,)),
-                          previously_denied=not pin.approved, pending=True, **base)
+                          previously_denied=not pin.approved, pending=True)
     from mcp_review.engine.compare import compare as compare_tools
 
     if replayed is not None and name in replayed:
@@ -519,9 +519,8 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
     facts = facts_for(old, live, cmp.changes, broken_calls=cmp.broken_calls,
                       previously_denied=denied)
     broken = bool(cmp.breaking) or cmp.broken_calls > 0
-    st = ToolStatus(state=State.BROKEN if broken else State.CHANGED,
-                    policy=decide(tier, facts), comparison=cmp, previously_denied=denied,
-                    **base)
+    st = base(state=State.BROKEN if broken else State.CHANGED,
+                    policy=decide(tier, facts), comparison=cmp, previously_denied=denied)
     # Versioning discipline (seed 003): a contract change the server did not announce with a
     # version bump is worth reading twice. It informs; it never changes the verdict.
     was, now = pin.server_version, server.server_version
@@ -569,5 +568,6 @@ def worst_class(t: ToolStatus) -> ChangeClass | None:
 
     if t.comparison is None or not t.comparison.changes:
         return None
-    return min((c.cls for c in t.comparison.changes), key=CLASS_ORDER.__getitem__)
+    worst: ChangeClass = min((c.cls for c in t.comparison.changes), key=CLASS_ORDER.__getitem__)
+    return worst
 

@@ -78,7 +78,7 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
     """One tool's entry; a :class:`Doc` with its replayed calls streamed when it has any."""
     pin = t.pin
     cmp = t.comparison
-    d = {
+    d: dict[str, Any] = {
         "server": t.server,
         "principal": t.principal,
         "tool": t.tool,

@@ -43,9 +43,9 @@ def guarded_output(*, stdout: bool = True, stderr: bool = True) -> Iterator[None
     """Wrap ``sys.stdout`` and/or ``sys.stderr`` for the duration (restored afterwards)."""
     out, err = sys.stdout, sys.stderr
     if stdout:
-        sys.stdout = GuardedStream(out)  # type: ignore[assignment]
+        sys.stdout = GuardedStream(out)
     if stderr:
-        sys.stderr = GuardedStream(err)  # type: ignore[assignment]
+        sys.stderr = GuardedStream(err)
     try:
         yield
     finally:

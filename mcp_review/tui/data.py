@@ -549,8 +549,11 @@ class ReviewSource:
                                               source="review app undo")
             self._save()
             return f"undid {decision} of the instructions of {key[0]}"
+        server, principal, tool = key
+        assert tool is not None  # the instructions' undo returned above
         if before is None:
-            self.pins.forget(*key, why=f"undo {decision}", source="review app undo")
+            self.pins.forget(server, principal, tool, why=f"undo {decision}",
+                             source="review app undo")
         else:
             self.pins.decide(before, why=f"undo {decision}", source="review app undo")
         self._save()

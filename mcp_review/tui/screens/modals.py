@@ -36,7 +36,7 @@ NAV_KEYS = frozenset({"tab", "shift+tab", "left", "right", "up", "down", "home",
 """Keys that move within a dialog without choosing anything."""
 
 
-class ChoiceDialog(ModalScreen):  # type: ignore[type-arg]
+class ChoiceDialog(ModalScreen):
     """A dialog answered by a few keys (``CHOICE_KEYS``): every other key cancels it, except
     ``q``, which quits the app (deciding nothing), and the keys that move the focus."""
 

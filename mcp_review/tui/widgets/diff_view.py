@@ -11,6 +11,7 @@ the height of its taller side. Rows are laid out for the current width, again on
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import TYPE_CHECKING, cast
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
 from textual import work
@@ -24,6 +25,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import RenderOptions
 from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from textual.css.styles import RulesMap
 
 from mcp_review.tui.diffing import WORD_DIFF_BUDGET, Row, Side, align_bounded
 from mcp_review.tui.render import HIDDEN_STYLE
@@ -222,7 +226,8 @@ class DiffLines(ScrollView, can_focus=True):
                 content = self._line(at)
                 strips = content.render_strips(
                     self.virtual_size.width, 1, self.visual_style,
-                    RenderOptions(self._get_style, self.styles))
+                    # As Textual's own visual.py passes them: the styles are the rules map.
+                    RenderOptions(self._get_style, cast("RulesMap", self.styles)))
                 strip = strips[0] if strips else Strip.blank(width)
             if len(self._cache) > 2000:
                 self._cache.clear()
