@@ -19,12 +19,15 @@ import json
 import math
 import re
 import sys
+from types import ModuleType
 from typing import Any
 
 from mcp_review.engine.errors import InputError
 
 try:  # the canonical form's fast writer (see _fast_bytes); json is the reference
-    import orjson as _orjson
+    import orjson
+
+    _orjson: ModuleType | None = orjson
 except ImportError:  # pragma: no cover - a declared dependency
     _orjson = None
 

@@ -69,7 +69,7 @@ def grouped_keys(groups: Iterable[ChangeGroup]) -> set[tuple[str, str, str, Chan
     """(server, principal, tool, change key) of every change a group lists: what that tool's
     own listing leaves out. Per tool: a tool with the same change left out of the group (a
     waiver covers it there) still lists it under its own name."""
-    out = set()
+    out: set[tuple[str, str, str, ChangeKey]] = set()
     for g in groups:
         k = change_key(g.change)
         if k is not None:

@@ -482,8 +482,9 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
                  replayed: Mapping[str, Any] | None = None,
                  compare: bool = True) -> ToolStatus:
     digest = live.digest
-    base = dict(server=server.name, principal=server.principal, tool=name, live=live,
-                live_digest=digest, pin=pin, calls_recorded=calls.count(name) if calls else 0)
+    base = functools.partial(ToolStatus, server=server.name, principal=server.principal,
+                             tool=name, live=live, live_digest=digest, pin=pin,
+                             calls_recorded=calls.count(name) if calls else 0)
     if pin is None:
         facts = facts_for(None, live)
         return base(state=State.NEW, policy=decide(tier, facts))

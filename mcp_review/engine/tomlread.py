@@ -15,10 +15,13 @@ to the same document on every kind of value a pin file holds.
 from __future__ import annotations
 
 import tomllib
+from types import ModuleType
 from typing import Any
 
 try:
-    import rtoml as _rtoml
+    import rtoml
+
+    _rtoml: ModuleType | None = rtoml
 except ImportError:  # pragma: no cover - a declared dependency; tomllib is the exact fallback
     _rtoml = None
 

@@ -160,7 +160,7 @@ async def _list_page(client: Any, cursor: str | None, *, offset: int) -> _Page:
     wires = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in result.tools]
     # The model fills defaults (0, "private") even when the server sent nothing, as on every
     # legacy connection: record only what was really on the wire.
-    sent = getattr(result, "model_fields_set", set())
+    sent: set[str] = getattr(result, "model_fields_set", set())
     ttl_ms = result.ttl_ms if "ttl_ms" in sent else None
     scope = getattr(result, "cache_scope", None) if "cache_scope" in sent else None
     scope = str(getattr(scope, "value", scope)) if scope is not None else None

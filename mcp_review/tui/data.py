@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from mcp_review.engine.hidden import has_hidden
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.snapshot import Snapshot
 from mcp_review.engine.status import CallLog, State, StatusReport, ToolStatus
 

@@ -172,7 +172,7 @@ def _int_bound(b: tuple[Any, bool] | None, lower: bool) -> tuple[Any, bool] | No
 def _tighter(a: tuple[Any, bool], b: tuple[Any, bool], lower: bool) -> bool | None:
     """True if bound ``a`` admits less than ``b``, False if more, None if the same."""
     if a[0] != b[0]:
-        return (a[0] > b[0]) if lower else (a[0] < b[0])
+        return bool(a[0] > b[0]) if lower else bool(a[0] < b[0])
     if a[1] == b[1]:
         return None
     return a[1]

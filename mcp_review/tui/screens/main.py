@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
@@ -64,7 +63,7 @@ def _key(e: ToolEntry) -> str:
     return "tool\x00" + "\x00".join(e.key)
 
 
-class _LazyCells(dict):  # type: ignore[type-arg]
+class _LazyCells(dict):
     """A row's cells (column key -> cell) built on first read by ``build``; DataTable reads a
     row's cells by key (``get_row``, ``get_cell``, drawing), which fills them all."""
 
@@ -83,7 +82,7 @@ class _LazyCells(dict):  # type: ignore[type-arg]
         cells = build()
         if len(cells) > len(self._keys):
             raise ValueError("More values provided than there are columns.")
-        for k, cell in zip(self._keys, cells):
+        for k, cell in zip(self._keys, cells, strict=False):
             dict.__setitem__(self, k, cell)
         for k in self._keys[len(cells):]:
             dict.__setitem__(self, k, None)
@@ -99,7 +98,7 @@ class _LazyCells(dict):  # type: ignore[type-arg]
         self._fill()
         return dict.get(self, key, default)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self):
         self._fill()
         return dict.__iter__(self)
 
@@ -111,15 +110,15 @@ class _LazyCells(dict):  # type: ignore[type-arg]
         self._fill()
         return dict.__contains__(self, key)
 
-    def keys(self):  # type: ignore[no-untyped-def]
+    def keys(self):
         self._fill()
         return dict.keys(self)
 
-    def values(self):  # type: ignore[no-untyped-def]
+    def values(self):
         self._fill()
         return dict.values(self)
 
-    def items(self):  # type: ignore[no-untyped-def]
+    def items(self):
         self._fill()
         return dict.items(self)
 
@@ -184,7 +183,7 @@ class ToolTable(DataTable[Text]):
         self._update_count += n - start
         self.check_idle()
 
-    def _update_dimensions(self, new_rows) -> None:  # type: ignore[no-untyped-def]
+    def _update_dimensions(self, new_rows) -> None:
         if self._labelled_row_exists or any(c.auto_width for c in self.columns.values()):
             super()._update_dimensions(new_rows)
             return
@@ -275,7 +274,9 @@ class MainScreen(Screen[None]):
         """True while a status computation runs in a worker (the counts line says so)."""
         self._status_running = False
         self._status_shown = 0
-        self._cells: dict[str | None, list[Text]] = {}
+        self._cells: dict[str, list[Text]] = {}
+        self._cells_for: list[ServerEntry] | None = None
+        """The computation (its server list) whose rows ``_cells`` holds."""
         """A tool row's cells by row key, for the entries in :attr:`servers` (a filter
         keystroke redraws rows without re-styling them)."""
         """The generation whose result is on screen."""
@@ -371,7 +372,9 @@ class MainScreen(Screen[None]):
         if event.worker.group != "fetch":
             return
         if event.state is WorkerState.SUCCESS:
-            generation, computed, partial = event.worker.result
+            result = event.worker.result
+            assert result is not None  # a fetch worker that succeeded returned its triple
+            generation, computed, partial = result
             self.progress.clear()
             self.loaded = True
             if generation != self._status_gen:
@@ -507,10 +510,10 @@ class MainScreen(Screen[None]):
         rows: list[str] = []
         batch: list[tuple[str, list[Text] | Callable[[], list[Text]]]] = []
         cells = self._cells
-        same_rows = cells.get(None) is self.servers
+        same_rows = self._cells_for is self.servers
         if not same_rows:  # rows drawn for another computation
             cells.clear()
-            cells[None] = self.servers  # type: ignore[assignment]
+            self._cells_for = self.servers
             every = [t for s in self.servers for t in s.tools]
             self._keys = {id(t): _key(t) for t in every}
             self._by_key = {self._keys[id(t)]: t for t in every}
@@ -527,8 +530,8 @@ class MainScreen(Screen[None]):
                 key = keys[id(t)]
                 # Cells are built when the row is first drawn, then kept for this
                 # computation (filter keystrokes redraw the same rows).
-                row = cells.get(key)
-                batch.append((key, row if row is not None else partial(lazy, key, t)))
+                cached = cells.get(key)
+                batch.append((key, cached if cached is not None else partial(lazy, key, t)))
                 rows.append(key)
         if same_rows and rows == self._row_keys and server_rows == self._server_rows \
                 and table.row_count == len(rows):
@@ -541,8 +544,9 @@ class MainScreen(Screen[None]):
         if isinstance(table, ToolTable):
             table.add_rows_fast(batch)
         else:
-            for key, row in batch:
-                table.add_row(*row, key=key)
+            for key, cells_or_build in batch:
+                table.add_row(*(cells_or_build() if callable(cells_or_build) else cells_or_build),
+                              key=key)
         if keep is not None:
             try:
                 table.move_cursor(row=table.get_row_index(keep), animate=False)
