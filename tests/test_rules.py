@@ -80,7 +80,7 @@ def test_rule_is_complete(rid):
 
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES_DIR = ROOT / "mcp_review" / "core" / "rules"
+RULES_DIR = ROOT / "mcp_review" / "engine" / "rules"
 
 
 def test_each_rule_is_defined_once_with_a_literal_id_in_its_family_module():
