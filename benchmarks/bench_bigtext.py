@@ -30,8 +30,10 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import ReviewSource, SnapshotFetcher
 
-WORDS = ("the tool reads files from the workspace and returns their content as text when the "
-         "caller asks for a path inside the allowed roots only never outside them").split()
+WORDS = (
+    "the tool reads files from the workspace and returns their content as text when the "
+    "caller asks for a path inside the allowed roots only never outside them"
+).split()
 
 
 def texts(size: int, shape: str, seed: int = 7) -> tuple[str, str]:
@@ -56,11 +58,21 @@ def texts(size: int, shape: str, seed: int = 7) -> tuple[str, str]:
 
 def source(old: str, new: str) -> ReviewSource:
     def snap(desc: str) -> Snapshot:
-        tool = {"name": "read_file", "description": desc,
-                "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}
-        return Snapshot(servers={"files": ServerSnapshot(
-            name="files", server_info={"name": "files", "version": "1"},
-            tools=[ToolDef.from_wire(tool)])})
+        tool = {
+            "name": "read_file",
+            "description": desc,
+            "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+        }
+        return Snapshot(
+            servers={
+                "files": ServerSnapshot(
+                    name="files",
+                    server_info={"name": "files", "version": "1"},
+                    tools=[ToolDef.from_wire(tool)],
+                )
+            }
+        )
+
     return ReviewSource.baseline(SnapshotFetcher(snap(new)), snap(old))
 
 
@@ -100,9 +112,12 @@ async def measure(size: int, shape: str) -> dict[str, float]:
         from mcp_review.tui.screens.review import ReviewScreen
 
         await key_to_frame("n")  # the cursor onto the tool (it needs review)
+
         def shown() -> bool:  # the review screen, with the description diff laid out
-            return (isinstance(app.screen, ReviewScreen)
-                    and app.screen.query_one("#desc-diff").body.line_count > 0)
+            return (
+                isinstance(app.screen, ReviewScreen)
+                and app.screen.query_one("#desc-diff").body.line_count > 0
+            )
 
         out["open"] = await key_to_frame("enter", shown)
         out["tab 2 (description)"] = await key_to_frame("2")
@@ -117,15 +132,18 @@ async def measure(size: int, shape: str) -> dict[str, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sizes", default="20000,100000,1000000")
     ap.add_argument("--shape", choices=("readme", "line"), default="readme")
     args = ap.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
         r = asyncio.run(measure(size, args.shape))
-        print(f"{args.shape} {size / 1000:,.0f} KB: " + ", ".join(
-            f"{k} {v * 1000:,.0f} ms" for k, v in r.items()))
+        print(
+            f"{args.shape} {size / 1000:,.0f} KB: "
+            + ", ".join(f"{k} {v * 1000:,.0f} ms" for k, v in r.items())
+        )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,10 @@ TYPICAL_OLD = {
             "format": {"type": "string", "enum": ["json", "csv"]},
             "dry_run": {"type": "boolean"},
             "timeout_ms": {"type": "integer", "minimum": 0},
-            "params": {"type": "array", "items": {"anyOf": [{"type": "string"},
-                                                            {"type": "number"}]}},
+            "params": {
+                "type": "array",
+                "items": {"anyOf": [{"type": "string"}, {"type": "number"}]},
+            },
         },
         "required": ["sql"],
         "additionalProperties": False,
@@ -63,8 +65,10 @@ def main() -> None:
     a = ap.parse_args()
     old, new = ToolDef.from_wire(TYPICAL_OLD), ToolDef.from_wire(typical_new())
     t = bench(lambda: diff_tools(old, new), a.repeat)
-    print(f"diff_tools, typical pair: median {statistics.median(t) * 1e3:.3f} ms, "
-          f"p95 {sorted(t)[int(len(t) * .95)] * 1e3:.3f} ms ({len(diff_tools(old, new))} changes)")
+    print(
+        f"diff_tools, typical pair: median {statistics.median(t) * 1e3:.3f} ms, "
+        f"p95 {sorted(t)[int(len(t) * 0.95)] * 1e3:.3f} ms ({len(diff_tools(old, new))} changes)"
+    )
     t = bench(lambda: compare(old, new), max(50, a.repeat // 20))
     print(f"compare incl. witnesses, typical pair: median {statistics.median(t) * 1e3:.3f} ms")
 
@@ -84,17 +88,27 @@ def main() -> None:
                 compare(o, n)
 
     t = bench(full, 3)
-    print(f"{a.tools}-tool server, every tool changed, digests + full compare: "
-          f"median {statistics.median(t):.3f} s")
+    print(
+        f"{a.tools}-tool server, every tool changed, digests + full compare: "
+        f"median {statistics.median(t):.3f} s"
+    )
 
     # A big change: a tool that adds N required properties (issue 11: 2,000 took 21 s and
     # 4,000 took 132 s when each witness re-compiled the schema). Linear now.
     for n in (1000, 2000, 4000):
-        o = {"name": "big", "inputSchema": {"type": "object",
-                                            "properties": {"q": {"type": "string"}}}}
+        o = {
+            "name": "big",
+            "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+        }
         props = {"q": {"type": "string"}, **{f"p{i}": {"type": "string"} for i in range(n)}}
-        nw = {"name": "big", "inputSchema": {"type": "object", "properties": props,
-                                             "required": [f"p{i}" for i in range(n)]}}
+        nw = {
+            "name": "big",
+            "inputSchema": {
+                "type": "object",
+                "properties": props,
+                "required": [f"p{i}" for i in range(n)],
+            },
+        }
         bo, bn = ToolDef.from_wire(o), ToolDef.from_wire(nw)
         t = bench(lambda bo=bo, bn=bn: compare(bo, bn), 1)
         print(f"{n} required properties added, compare incl. witnesses: {t[0]:.2f} s")
@@ -104,8 +118,10 @@ def main() -> None:
             _ = o.digest == o.digest
 
     t = bench(unchanged, 3)
-    print(f"{a.tools}-tool server, nothing changed (digests only): "
-          f"median {statistics.median(t) * 1e3:.1f} ms")
+    print(
+        f"{a.tools}-tool server, nothing changed (digests only): "
+        f"median {statistics.median(t) * 1e3:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

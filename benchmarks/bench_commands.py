@@ -39,17 +39,22 @@ NEW = SCENARIOS["typical"]  # dry_run fixed to true: ~10 % of the calls break
 
 
 def _tool(schema: dict) -> dict:
-    return {"name": "run_query", "description": "Run a read-only SQL query.",
-            "inputSchema": schema}
+    return {"name": "run_query", "description": "Run a read-only SQL query.", "inputSchema": schema}
 
 
 def write_workspace(d: Path, n: int) -> dict[str, dict[str, str]]:
     """Files for n calls and for 1 call: {"n"|"1": {name: path}}."""
     (d / "old.json").write_text(json.dumps(_tool(OLD)))
     (d / "new.json").write_text(json.dumps(_tool(NEW)))
-    snap = Snapshot(servers={"db": ServerSnapshot(
-        name="db", server_info={"name": "db", "version": "1"},
-        tools=[ToolDef.from_wire(_tool(NEW))])})
+    snap = Snapshot(
+        servers={
+            "db": ServerSnapshot(
+                name="db",
+                server_info={"name": "db", "version": "1"},
+                tools=[ToolDef.from_wire(_tool(NEW))],
+            )
+        }
+    )
     (d / "snap.json").write_text(snap.dumps())
     pins = PinFile()
     pins.decide(make_pin("db", ToolDef.from_wire(_tool(OLD)), Decision.APPROVED, by="bench"))
@@ -83,8 +88,11 @@ def run_cmd(argv: list[str]) -> tuple[float, int, int, float]:
     """(wall seconds, bytes on stdout, peak RSS in KB, CPU seconds) of one command as a user
     runs it."""
     t = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "mcp_review", *argv],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "mcp_review", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     size = 0
     assert p.stdout is not None
     while chunk := p.stdout.read(1 << 16):
@@ -99,13 +107,30 @@ def run_cmd(argv: list[str]) -> tuple[float, int, int, float]:
 
 def commands(d: Path, files: dict[str, str]) -> dict[str, list[str]]:
     gate = ["gate", str(d / "old.json"), str(d / "new.json"), files["bare"]]
-    status = ["status", "--snapshot", str(d / "snap.json"), "--pins", str(d / "pins.toml"),
-              "--calls", f"db={files['log']}"]
-    check = ["check", "--from-snapshot", str(d / "snap.json"), "--pins", str(d / "pins.toml"),
-             "--calls", f"db={files['log']}"]
+    status = [
+        "status",
+        "--snapshot",
+        str(d / "snap.json"),
+        "--pins",
+        str(d / "pins.toml"),
+        "--calls",
+        f"db={files['log']}",
+    ]
+    check = [
+        "check",
+        "--from-snapshot",
+        str(d / "snap.json"),
+        "--pins",
+        str(d / "pins.toml"),
+        "--calls",
+        f"db={files['log']}",
+    ]
     out = {}
-    for name, argv in (("gate", gate), ("check --from-snapshot", check),
-                       ("status --snapshot", status)):
+    for name, argv in (
+        ("gate", gate),
+        ("check --from-snapshot", check),
+        ("status --snapshot", status),
+    ):
         out[f"{name} (text)"] = argv
         out[f"{name} --format json"] = [*argv, "--format", "json"]
     return out
@@ -121,8 +146,7 @@ def replay_rows(n: int, repeat: int, all_calls: bool = False) -> None:
             one = {f"{k} --all-calls": [*v, "--all-calls"] for k, v in one.items()}
         first = [raw_loop(files["n"]["bare"]) for _ in range(2)]
         raw, raw_cpu = min(w for w, _ in first), min(c for _, c in first)
-        print(f"{n:,} calls, {os.path.getsize(files['n']['bare']) / 1e6:.1f} MB; "
-              f"best of {repeat}")
+        print(f"{n:,} calls, {os.path.getsize(files['n']['bare']) / 1e6:.1f} MB; best of {repeat}")
         rows = []
         for name in big:
             best = best_one = cpu = cpu_one = float("inf")
@@ -135,17 +159,23 @@ def replay_rows(n: int, repeat: int, all_calls: bool = False) -> None:
                 w, _, _, c = run_cmd(one[name])
                 best_one, cpu_one = min(best_one, w), min(cpu_one, c)
             rows.append((name, best, best_one, cpu, cpu_one, size, rss))
-        print(f"raw loop, best of every run: {raw:.2f} s wall, {raw_cpu:.2f} s CPU "
-              f"= {n / raw / 1000:.0f} k calls/s")
-        print("| command | wall | 1-call run | net wall | × raw (wall) | net CPU | × raw (CPU) "
-              "| stdout | peak RSS |")
+        print(
+            f"raw loop, best of every run: {raw:.2f} s wall, {raw_cpu:.2f} s CPU "
+            f"= {n / raw / 1000:.0f} k calls/s"
+        )
+        print(
+            "| command | wall | 1-call run | net wall | × raw (wall) | net CPU | × raw (CPU) "
+            "| stdout | peak RSS |"
+        )
         print("|---|---|---|---|---|---|---|---|---|")
         for name, best, best_one, cpu, cpu_one, size, rss in rows:
             net = max(best - best_one, 1e-9)
             net_cpu = max(cpu - cpu_one, 1e-9)
-            print(f"| `{name}` | {best:.2f} s | {best_one:.2f} s | {net:.2f} s | "
-                  f"**{raw / net:.2f}×** | {net_cpu:.2f} s | **{raw_cpu / net_cpu:.2f}×** | "
-                  f"{size / 1024:,.0f} KB | {rss / 1024:.0f} MB |")
+            print(
+                f"| `{name}` | {best:.2f} s | {best_one:.2f} s | {net:.2f} s | "
+                f"**{raw / net:.2f}×** | {net_cpu:.2f} s | **{raw_cpu / net_cpu:.2f}×** | "
+                f"{size / 1024:,.0f} KB | {rss / 1024:.0f} MB |"
+            )
 
 
 def fleet_rows(servers: int, per_server: int, repeat: int) -> None:
@@ -166,20 +196,24 @@ def fleet_rows(servers: int, per_server: int, repeat: int) -> None:
             runs = [run_cmd([*argv, *extra]) for _ in range(repeat)]
             best = min(r[0] for r in runs)
             cpu = min(r[3] for r in runs)
-            print(f"fleet {servers} servers x {per_server} tools: `check --from-snapshot` "
-                  f"({label}) {best:.2f} s wall, {cpu:.2f} s CPU, whole process "
-                  f"(target <= 2 s)")
+            print(
+                f"fleet {servers} servers x {per_server} tools: `check --from-snapshot` "
+                f"({label}) {best:.2f} s wall, {cpu:.2f} s CPU, whole process "
+                f"(target <= 2 s)"
+            )
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("-n", "--calls", type=int, default=100_000)
     ap.add_argument("-r", "--repeat", type=int, default=3)
     ap.add_argument("--skip-fleet", action="store_true")
     ap.add_argument("--skip-replay", action="store_true")
-    ap.add_argument("--all-calls", action="store_true",
-                    help="also run every replay command with --all-calls")
+    ap.add_argument(
+        "--all-calls", action="store_true", help="also run every replay command with --all-calls"
+    )
     args = ap.parse_args()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if not args.skip_replay:

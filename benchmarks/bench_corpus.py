@@ -62,29 +62,46 @@ def main(argv: list[str] | None = None) -> int:
     full, diff_only, slowest = _time_pairs(units, a.repeat)
     servers = cd.servers()
     n_versions = sum(len(v) for v in servers.values())
-    print(f"corpus: {len(servers)} servers, {n_versions} versions, "
-          f"{len({(u.server, u.old_version, u.new_version, u.tool) for u in units})} changed "
-          f"tool pairs with schema changes, {len(text)} text-only tool changes")
-    print(f"oracle (K={labels['oracle']['K']}): {f['judged']} schema changes: "
-          f"{f['oracle_breaking']} breaking, {f['oracle_compatible']} compatible, "
-          f"{f['oracle_unsupported']} not judged")
-    print(f"engine: {f['engine_breaking']} breaking, {f['engine_no_answer']} "
-          f"potentially-breaking, {f['engine_compatible']} compatible, "
-          f"{len(f['crash'])} tracebacks (+{sum(v == ev.CRASH for _, v in text)} on text-only)")
-    print(f"goals: breaking called compatible {len(f['missed_breaking'])} (goal 0) · "
-          f"compatible called breaking {len(f['cry_wolf'])}/{f['oracle_compatible']} = "
-          f"{f['cry_wolf_rate']:.1%} (goal <= 5 %) · no answer {len(f['no_answer'])}/"
-          f"{f['judged']} = {f['no_answer_rate']:.1%} (goal <= 10 %) · breaking without "
-          f"witness or reason {len(f['breaking_without_witness'])} · oracle-breaking left "
-          f"potentially-breaking {len(f['breaking_left_open'])}")
+    print(
+        f"corpus: {len(servers)} servers, {n_versions} versions, "
+        f"{len({(u.server, u.old_version, u.new_version, u.tool) for u in units})} changed "
+        f"tool pairs with schema changes, {len(text)} text-only tool changes"
+    )
+    print(
+        f"oracle (K={labels['oracle']['K']}): {f['judged']} schema changes: "
+        f"{f['oracle_breaking']} breaking, {f['oracle_compatible']} compatible, "
+        f"{f['oracle_unsupported']} not judged"
+    )
+    print(
+        f"engine: {f['engine_breaking']} breaking, {f['engine_no_answer']} "
+        f"potentially-breaking, {f['engine_compatible']} compatible, "
+        f"{len(f['crash'])} tracebacks (+{sum(v == ev.CRASH for _, v in text)} on text-only)"
+    )
+    print(
+        f"goals: breaking called compatible {len(f['missed_breaking'])} (goal 0) · "
+        f"compatible called breaking {len(f['cry_wolf'])}/{f['oracle_compatible']} = "
+        f"{f['cry_wolf_rate']:.1%} (goal <= 5 %) · no answer {len(f['no_answer'])}/"
+        f"{f['judged']} = {f['no_answer_rate']:.1%} (goal <= 10 %) · breaking without "
+        f"witness or reason {len(f['breaking_without_witness'])} · oracle-breaking left "
+        f"potentially-breaking {len(f['breaking_left_open'])}"
+    )
     if full:
-        print(f"compare() per changed tool pair incl. witnesses: median "
-              f"{statistics.median(full) * 1e3:.2f} ms, max {max(full) * 1e3:.1f} ms ({slowest}); "
-              f"diff_tools alone: median {statistics.median(diff_only) * 1e3:.2f} ms "
-              f"({len(full)} pairs, best of {a.repeat})")
+        print(
+            f"compare() per changed tool pair incl. witnesses: median "
+            f"{statistics.median(full) * 1e3:.2f} ms, max {max(full) * 1e3:.1f} ms ({slowest}); "
+            f"diff_tools alone: median {statistics.median(diff_only) * 1e3:.2f} ms "
+            f"({len(full)} pairs, best of {a.repeat})"
+        )
     if a.list:
-        for name in ("crash", "missed_breaking", "cry_wolf", "no_answer", "breaking_left_open",
-                     "breaking_without_witness", "unlabelled"):
+        for name in (
+            "crash",
+            "missed_breaking",
+            "cry_wolf",
+            "no_answer",
+            "breaking_left_open",
+            "breaking_without_witness",
+            "unlabelled",
+        ):
             if f[name]:
                 print(f"\n{name}:")
                 for item in f[name]:

@@ -40,26 +40,48 @@ TOOLS = 20
 
 def configs(kind: str, n: int, ctx: dict) -> list[ServerConfig]:
     if kind == "raw":
-        return [ServerConfig(f"raw{i}", command=sys.executable,
-                             args=(str(SERVERS / "rawserver.py"), "ok", str(TOOLS)), timeout=120)
-                for i in range(n)]
+        return [
+            ServerConfig(
+                f"raw{i}",
+                command=sys.executable,
+                args=(str(SERVERS / "rawserver.py"), "ok", str(TOOLS)),
+                timeout=120,
+            )
+            for i in range(n)
+        ]
     if kind == "latency":
-        return [ServerConfig(f"lat{i}", command=sys.executable,
-                             args=(str(SERVERS / "rawserver.py"), "slow", str(TOOLS)), timeout=120)
-                for i in range(n)]
+        return [
+            ServerConfig(
+                f"lat{i}",
+                command=sys.executable,
+                args=(str(SERVERS / "rawserver.py"), "slow", str(TOOLS)),
+                timeout=120,
+            )
+            for i in range(n)
+        ]
     if kind == "sdk":
-        return [ServerConfig(f"sdk{i}", command=sys.executable,
-                             args=(str(SERVERS / "toolserver.py"),),
-                             env={"MCP_REVIEW_TOOLS_FILE": ctx["tools_file"]}, timeout=300)
-                for i in range(n)]
+        return [
+            ServerConfig(
+                f"sdk{i}",
+                command=sys.executable,
+                args=(str(SERVERS / "toolserver.py"),),
+                env={"MCP_REVIEW_TOOLS_FILE": ctx["tools_file"]},
+                timeout=300,
+            )
+            for i in range(n)
+        ]
     if kind == "http":
-        return [ServerConfig(f"http{i}", transport="http", url=ctx["url"], timeout=120)
-                for i in range(n)]
+        return [
+            ServerConfig(f"http{i}", transport="http", url=ctx["url"], timeout=120)
+            for i in range(n)
+        ]
     if kind == "inproc":
         from servers.toolserver import ToolServer
 
-        return [ServerConfig(f"in{i}", target=ToolServer(ctx["tools"]).server, timeout=120)
-                for i in range(n)]
+        return [
+            ServerConfig(f"in{i}", target=ToolServer(ctx["tools"]).server, timeout=120)
+            for i in range(n)
+        ]
     raise SystemExit(f"unknown kind {kind!r}")
 
 
@@ -82,8 +104,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kinds", default="raw,latency,inproc,http,sdk")
     ap.add_argument("--sizes", default="1,10,50")
-    ap.add_argument("--concurrency", type=int, default=None,
-                    help="bound on parallel connections (default: the config default)")
+    ap.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="bound on parallel connections (default: the config default)",
+    )
     ap.add_argument("--repeat", type=int, default=3, help="runs of the single-server case")
     a = ap.parse_args()
     from servers.toolserver import ToolServer, serve_http, tool
@@ -102,9 +128,13 @@ def main() -> None:
             for kind in a.kinds.split(","):
                 alone = min(measure(configs(kind, 1, ctx), conc)[0] for _ in range(a.repeat))
                 for n in (int(x) for x in a.sizes.split(",")):
-                    wall, _, fails = (alone, alone, 0) if n == 1 else measure(configs(kind, n, ctx), conc)
-                    print(f"{kind:7} {n:>3} {wall:8.2f} {alone:16.2f} {wall / alone:6.1f} {fails}",
-                          flush=True)
+                    wall, _, fails = (
+                        (alone, alone, 0) if n == 1 else measure(configs(kind, n, ctx), conc)
+                    )
+                    print(
+                        f"{kind:7} {n:>3} {wall:8.2f} {alone:16.2f} {wall / alone:6.1f} {fails}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

@@ -24,8 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
 
 RAW = [sys.executable, str(ROOT / "tests" / "servers" / "proxy_raw.py")]
-TOOLS = [{"name": "echo", "description": "echo the arguments",
-          "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]
+TOOLS = [
+    {
+        "name": "echo",
+        "description": "echo the arguments",
+        "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+    }
+]
 
 
 def _pin(pins: Path) -> None:
@@ -42,26 +47,46 @@ def _argv(kind: str, tmp: Path) -> list[str]:
     if kind == "direct":
         return RAW
     extra = ["--enforce", "--pins", str(tmp / "mcp-pins.toml")] if kind == "enforce" else []
-    return [sys.executable, "-m", "mcp_review", "proxy", "--name", "bench",
-            "--log", str(tmp / f"calls-{kind}.jsonl"), "--server-log", str(tmp / "server.log"),
-            "--max-log-bytes", str(1 << 30), *extra, "--", *RAW]
+    return [
+        sys.executable,
+        "-m",
+        "mcp_review",
+        "proxy",
+        "--name",
+        "bench",
+        "--log",
+        str(tmp / f"calls-{kind}.jsonl"),
+        "--server-log",
+        str(tmp / "server.log"),
+        "--max-log-bytes",
+        str(1 << 30),
+        *extra,
+        "--",
+        *RAW,
+    ]
 
 
 class Conn:
     def __init__(self, kind: str, tmp: Path):
         env = {**os.environ, "PROXY_TOOLS_FILE": str(tmp / "tools.json")}
-        self.p = subprocess.Popen(_argv(kind, tmp), stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  env=env, cwd=ROOT)
+        self.p = subprocess.Popen(
+            _argv(kind, tmp),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=ROOT,
+        )
         self.i = 0
-        self.call(b'"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},'
-                  b'"clientInfo":{"name":"bench","version":"0"}}')
+        self.call(
+            b'"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},'
+            b'"clientInfo":{"name":"bench","version":"0"}}'
+        )
         self.call(b'"tools/list"')  # the proxy learns the definitions it will check calls against
 
     def call(self, method_and_params: bytes) -> bytes:
         self.i += 1
-        self.p.stdin.write(b'{"jsonrpc":"2.0","id":%d,"method":%s}\n' % (self.i,
-                                                                        method_and_params))
+        self.p.stdin.write(b'{"jsonrpc":"2.0","id":%d,"method":%s}\n' % (self.i, method_and_params))
         self.p.stdin.flush()
         return self.p.stdout.readline()
 
@@ -71,8 +96,7 @@ class Conn:
 
 
 def _tools_call(payload: int) -> bytes:
-    return (b'"tools/call","params":{"name":"echo","arguments":{"q":"'
-            + b"x" * payload + b'"}}')
+    return b'"tools/call","params":{"name":"echo","arguments":{"q":"' + b"x" * payload + b'"}}'
 
 
 def latency(kind: str, tmp: Path, n: int, payload: int) -> list[float]:
@@ -119,8 +143,12 @@ def sdk_latency(kind: str, tmp: Path, n: int) -> list[float]:
     from mcp.client.stdio import stdio_client
 
     argv = _argv(kind, tmp)
-    params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(ROOT),
-                                   env={"PROXY_TOOLS_FILE": str(tmp / "tools.json")})
+    params = StdioServerParameters(
+        command=argv[0],
+        args=argv[1:],
+        cwd=str(ROOT),
+        env={"PROXY_TOOLS_FILE": str(tmp / "tools.json")},
+    )
     out: list[float] = []
 
     async def main() -> None:
@@ -151,15 +179,19 @@ def main() -> None:
         tmp = Path(d)
         (tmp / "tools.json").write_text(json.dumps(TOOLS))
         _pin(tmp / "mcp-pins.toml")
-        print(f"tools/call round trip over loopback stdio, {a.n} sequential calls, "
-              f"{a.payload}-byte argument")
+        print(
+            f"tools/call round trip over loopback stdio, {a.n} sequential calls, "
+            f"{a.payload}-byte argument"
+        )
         lat = {k: latency(k, tmp, a.n, a.payload) for k in ("direct", "proxy", "enforce")}
         base = statistics.median(lat["direct"])
         print(f"{'path':<18}{'median':>10}{'p90':>10}{'p99':>10}{'added (median)':>17}")
         for k, xs in lat.items():
             med = statistics.median(xs)
-            print(f"{k:<18}{med * 1000:>8.3f}ms{_ms(xs, 90):>8.3f}ms{_ms(xs, 99):>8.3f}ms"
-                  f"{(med - base) * 1000:>14.3f}ms")
+            print(
+                f"{k:<18}{med * 1000:>8.3f}ms{_ms(xs, 90):>8.3f}ms{_ms(xs, 99):>8.3f}ms"
+                f"{(med - base) * 1000:>14.3f}ms"
+            )
         n_tp = max(2000, a.n)
         print(f"\nthroughput, {n_tp} pipelined calls")
         tp = {k: throughput(k, tmp, n_tp, a.payload) for k in ("direct", "proxy", "enforce")}

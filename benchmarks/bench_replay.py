@@ -112,12 +112,16 @@ def run(name: str, new: dict, calls: list[dict], path: str, repeat: int) -> None
     t_floor = best_of(raw_parse_validate, repeat)
     t_e2e = best_of(end_to_end, repeat)
     assert result is not None
-    print(f"[{name}] calls: {n}  broken: {result.broken} ({result.broken / n:.1%})  "
-          f"bad recordings: {result.bad_recordings}")
+    print(
+        f"[{name}] calls: {n}  broken: {result.broken} ({result.broken / n:.1%})  "
+        f"bad recordings: {result.bad_recordings}"
+    )
     print(f"  raw validator, old+new, pre-parsed:   {n / t_raw:>12,.0f} calls/s")
     print(f"  raw orjson parse + old+new validator: {n / t_floor:>12,.0f} calls/s")
-    print(f"  end to end (load_calls + replay):     {n / t_e2e:>12,.0f} calls/s"
-          f"   {t_e2e / t_floor:.2f}x the raw parse+validate time")
+    print(
+        f"  end to end (load_calls + replay):     {n / t_e2e:>12,.0f} calls/s"
+        f"   {t_e2e / t_floor:.2f}x the raw parse+validate time"
+    )
 
 
 def main() -> None:

@@ -20,19 +20,33 @@ SERVERS, PER_SERVER, CHANGED_EVERY = 20, 50, 10
 
 
 def _tool(s: int, i: int, changed: bool) -> dict:
-    props = {"q": {"type": "string", "description": f"query for tool {i}"},
-             "limit": {"type": "integer", "minimum": 1, "maximum": 100 if not changed else 50}}
-    return {"name": f"tool_{s:02d}_{i:03d}", "description": f"Tool {i} of server {s}.",
-            "inputSchema": {"type": "object", "properties": props, "required": ["q"]}}
+    props = {
+        "q": {"type": "string", "description": f"query for tool {i}"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100 if not changed else 50},
+    }
+    return {
+        "name": f"tool_{s:02d}_{i:03d}",
+        "description": f"Tool {i} of server {s}.",
+        "inputSchema": {"type": "object", "properties": props, "required": ["q"]},
+    }
 
 
 def _snap(changed: bool, servers: int = SERVERS, per_server: int = PER_SERVER) -> Snapshot:
-    return Snapshot(servers={
-        f"server-{s:02d}": ServerSnapshot(
-            name=f"server-{s:02d}", server_info={"name": "s", "version": "1"},
-            tools=[ToolDef.from_wire(copy.deepcopy(_tool(s, i, changed and i % CHANGED_EVERY == 0)))
-                   for i in range(per_server)])
-        for s in range(servers)})
+    return Snapshot(
+        servers={
+            f"server-{s:02d}": ServerSnapshot(
+                name=f"server-{s:02d}",
+                server_info={"name": "s", "version": "1"},
+                tools=[
+                    ToolDef.from_wire(
+                        copy.deepcopy(_tool(s, i, changed and i % CHANGED_EVERY == 0))
+                    )
+                    for i in range(per_server)
+                ],
+            )
+            for s in range(servers)
+        }
+    )
 
 
 def fleet_snapshots(servers: int, per_server: int) -> tuple[Snapshot, Snapshot]:
@@ -134,26 +148,46 @@ async def main() -> int:
         t_review = (time.perf_counter() - k0) * 1000
     # The fetch of a snapshot is instant: t_frame is status (compare of 100 changed tools)
     # + building 1,020 table rows + the first layout.
-    print(f"rows: {rows} ({servers} servers x {per_server} tools, "
-          f"{servers * per_server // CHANGED_EVERY} changed)")
+    print(
+        f"rows: {rows} ({servers} servers x {per_server} tools, "
+        f"{servers * per_server // CHANGED_EVERY} changed)"
+    )
     tf, cf = fetched[0]
-    print(f"first frame after fetch: {t_frame - tf:.3f} s wall, {c_frame - cf:.3f} s CPU "
-          f"(target <= 1 s); from app start: {t_frame - t0:.3f} s wall, {c_frame - c0:.3f} s "
-          f"CPU (data ready at {t_loaded - t0:.3f} s); every comparison shown at "
-          f"{t_full - t0:.3f} s")
-    print(f"key-to-frame, down x100: median {statistics.median(lat):.1f} ms, "
-          f"p95 {sorted(lat)[94]:.1f} ms, max {max(lat):.1f} ms (target < 50 ms)")
-    print(f"key-to-frame, n (next needing review) x20: median {statistics.median(nxt):.1f} ms, "
-          f"max {max(nxt):.1f} ms; CPU median {statistics.median(n_cpu):.1f} ms, "
-          f"max {max(n_cpu):.1f} ms (target <= 50 ms)")
-    print("filter keystrokes (/ then " + " ".join(k if len(k) == 1 else "⌫" for k in keys)
-          + "): " + ", ".join(f"{w:.0f}" for w in filt) + " ms wall; CPU "
-          + ", ".join(f"{c:.0f}" for c in filt_cpu) + f" ms (max {max(filt):.0f} ms wall, "
-          f"{max(filt_cpu):.0f} ms CPU; target <= 100 ms)")
-    print(f"decision: back to the keys after {t_decide:.1f} ms; status recomputed in "
-          f"{t_recomputed:.0f} ms ({'worker' if during else 'UI thread'}); "
-          + (f"{len(during)} keys meanwhile: median {statistics.median(during):.1f} ms, "
-             f"max {max(during):.1f} ms (target <= 50 ms)" if during else "no keys meanwhile"))
+    print(
+        f"first frame after fetch: {t_frame - tf:.3f} s wall, {c_frame - cf:.3f} s CPU "
+        f"(target <= 1 s); from app start: {t_frame - t0:.3f} s wall, {c_frame - c0:.3f} s "
+        f"CPU (data ready at {t_loaded - t0:.3f} s); every comparison shown at "
+        f"{t_full - t0:.3f} s"
+    )
+    print(
+        f"key-to-frame, down x100: median {statistics.median(lat):.1f} ms, "
+        f"p95 {sorted(lat)[94]:.1f} ms, max {max(lat):.1f} ms (target < 50 ms)"
+    )
+    print(
+        f"key-to-frame, n (next needing review) x20: median {statistics.median(nxt):.1f} ms, "
+        f"max {max(nxt):.1f} ms; CPU median {statistics.median(n_cpu):.1f} ms, "
+        f"max {max(n_cpu):.1f} ms (target <= 50 ms)"
+    )
+    print(
+        "filter keystrokes (/ then "
+        + " ".join(k if len(k) == 1 else "⌫" for k in keys)
+        + "): "
+        + ", ".join(f"{w:.0f}" for w in filt)
+        + " ms wall; CPU "
+        + ", ".join(f"{c:.0f}" for c in filt_cpu)
+        + f" ms (max {max(filt):.0f} ms wall, "
+        f"{max(filt_cpu):.0f} ms CPU; target <= 100 ms)"
+    )
+    print(
+        f"decision: back to the keys after {t_decide:.1f} ms; status recomputed in "
+        f"{t_recomputed:.0f} ms ({'worker' if during else 'UI thread'}); "
+        + (
+            f"{len(during)} keys meanwhile: median {statistics.median(during):.1f} ms, "
+            f"max {max(during):.1f} ms (target <= 50 ms)"
+            if during
+            else "no keys meanwhile"
+        )
+    )
     print(f"open the review screen: {t_review:.1f} ms")
     return 0
 

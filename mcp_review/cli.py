@@ -52,28 +52,36 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("deny", "deny", "deny one tool"),
     ("diff", "diff", "one tool's pinned definition against the one served now"),
     ("forget", "forget", "drop one tool's pin (logged in the audit log)"),
-    ("verify", "verify", "check the pin file offline: parses, digests, canonical form (pre-commit)"),
+    (
+        "verify",
+        "verify",
+        "check the pin file offline: parses, digests, canonical form (pre-commit)",
+    ),
     ("proxy", "proxy", "stdio pass-through that records calls and enforces pins"),
     ("rerun", "rerun", "re-send recorded read-only calls and compare the results"),
-    ("trust", "trust", "allow a client config found here (.mcp.json, .vscode/mcp.json, ...) to run"),
+    (
+        "trust",
+        "trust",
+        "allow a client config found here (.mcp.json, .vscode/mcp.json, ...) to run",
+    ),
 ]
 
 EXAMPLES: dict[str, str] = {
     "review": "mcp-review --config mcp-review.toml",
     "demo": "mcp-review demo --headless --format json",
-    "check": "mcp-review check --fail-on breaking --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
+    "check": 'mcp-review check --fail-on breaking --format markdown >> "$GITHUB_STEP_SUMMARY"',
     "snapshot": "mcp-review snapshot --out tools.json",
     "watch": "mcp-review watch --interval 60 --format json",
     "classify": "mcp-review classify old-tool.json new-tool.json",
     "gate": "mcp-review gate old-tool.json new-tool.json calls.jsonl",
     "status": "mcp-review status --snapshot tools.json --all",
-    "pin": "mcp-review pin --note \"baseline after audit\"",
-    "approve": "mcp-review approve github create_issue --note \"reviewed the new label field\"",
+    "pin": 'mcp-review pin --note "baseline after audit"',
+    "approve": 'mcp-review approve github create_issue --note "reviewed the new label field"',
     "deny": "mcp-review deny devtools 'r\\u0435ad_file' --note \"homoglyph of read_file\"",
     "proxy": "mcp-review proxy github --enforce",
     "trust": "mcp-review trust .vscode/mcp.json",
     "diff": "mcp-review diff github create_issue --format json",
-    "forget": "mcp-review forget github old_tool --note \"retired upstream\"",
+    "forget": 'mcp-review forget github old_tool --note "retired upstream"',
     "rerun": "mcp-review rerun warehouse table_stats --max-calls 5",
     "verify": "mcp-review verify --pins mcp-pins.toml --snapshot tools.json",
 }
@@ -88,11 +96,16 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mcp-review", description=DESCRIPTION, epilog=EPILOG,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(
+        prog="mcp-review",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"mcp-review {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
-                                title="commands")
+    sub = parser.add_subparsers(
+        dest="command", parser_class=_Parser, metavar="COMMAND", title="commands"
+    )
     for name, module, help_ in COMMANDS:
         try:
             mod = importlib.import_module(f"mcp_review.commands.{module}")
@@ -101,9 +114,13 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # not built yet
             raise
         example = getattr(mod, "EXAMPLE", None) or EXAMPLES.get(name)
-        p = sub.add_parser(name, help=help_, description=help_,
-                           epilog=f"example:\n  {example}" if example else None,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p = sub.add_parser(
+            name,
+            help=help_,
+            description=help_,
+            epilog=f"example:\n  {example}" if example else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         mod.register(p)
         p.set_defaults(_run=mod.run)
     return parser
@@ -126,15 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The app draws with escape sequences and the proxy's stdout is JSON-RPC: everything else a
     # command writes goes through the terminal guard (formats/terminal.py).
     app = args.command == "review" or (
-        args.command == "demo" and not getattr(args, "headless", False))
-    guard = (contextlib.nullcontext() if app
-             else guarded_output(stdout=args.command != "proxy"))
+        args.command == "demo" and not getattr(args, "headless", False)
+    )
+    guard = contextlib.nullcontext() if app else guarded_output(stdout=args.command != "proxy")
     with guard:
         return _run(args)
 
 
-def _subparser(parser: argparse.ArgumentParser, name: str | None
-               ) -> argparse.ArgumentParser | None:
+def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
     for action in parser._actions:  # argparse has no public accessor for its subparsers
         if isinstance(action, argparse._SubParsersAction) and name in action.choices:
             sub: argparse.ArgumentParser = action.choices[name]

@@ -88,8 +88,9 @@ def shoot_demo() -> None:
         with drifted(root) as (ws, _urls):
             for name, tool, keys in demo_shots():
                 inp = resolve_paths(config=str(ws.config_path), pins=str(ws.pins_path))
-                app = ReviewApp(ReviewSource.from_inputs(inp),
-                                subtitle="demo · pinned v1, serving v2")
+                app = ReviewApp(
+                    ReviewSource.from_inputs(inp), subtitle="demo · pinned v1, serving v2"
+                )
                 # drifted() fetches synchronously (its own event loop): one loop per shot.
                 print(asyncio.run(_drive(app, name, (120, 36), tool, keys)))
 

@@ -6,8 +6,9 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _private_state_dir(tmp_path_factory: pytest.TempPathFactory,
-                       monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_state_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """XDG_STATE_HOME (the trust store of client configs, the proxy's default logs) points at
     a fresh folder per test, and CI is unset so the trust gate behaves the same on a laptop
     and in the pipeline (tests that mean CI set it themselves)."""

@@ -12,27 +12,51 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "tests" / "servers" / "rerun_server.py"
 
-OUTPUT_SCHEMA = {"type": "object", "properties": {
-    "env": {"type": "string"}, "cluster": {"type": "string"},
-    "strategy": {"type": "string"}}, "required": ["env", "cluster", "strategy"]}
+OUTPUT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "env": {"type": "string"},
+        "cluster": {"type": "string"},
+        "strategy": {"type": "string"},
+    },
+    "required": ["env", "cluster", "strategy"],
+}
 
-GET_CONFIG = {"name": "get_config", "description": "Read the deployment config of an env.",
-              "inputSchema": {"type": "object", "properties": {"env": {"type": "string"}},
-                              "required": ["env"]},
-              "outputSchema": OUTPUT_SCHEMA,
-              "annotations": {"readOnlyHint": True, "openWorldHint": False}}
-DEPLOY = {"name": "deploy", "description": "Deploy to an env.",
-          "inputSchema": {"type": "object", "properties": {"env": {"type": "string"}},
-                          "required": ["env"]},
-          "annotations": {"readOnlyHint": False, "destructiveHint": True,
-                          "openWorldHint": False}}
+GET_CONFIG = {
+    "name": "get_config",
+    "description": "Read the deployment config of an env.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"env": {"type": "string"}},
+        "required": ["env"],
+    },
+    "outputSchema": OUTPUT_SCHEMA,
+    "annotations": {"readOnlyHint": True, "openWorldHint": False},
+}
+DEPLOY = {
+    "name": "deploy",
+    "description": "Deploy to an env.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"env": {"type": "string"}},
+        "required": ["env"],
+    },
+    "annotations": {"readOnlyHint": False, "destructiveHint": True, "openWorldHint": False},
+}
 CONFIG = {"cluster": "eu-west-1/staging-a", "strategy": "rolling"}
 
 
 class Workspace:
-    def __init__(self, tmp: Path, tools: list[dict[str, Any]], *, config: dict | None = None,
-                 volatile: bool = False, ignore: dict[str, list[str]] | None = None,
-                 extra_state: dict | None = None):
+    def __init__(
+        self,
+        tmp: Path,
+        tools: list[dict[str, Any]],
+        *,
+        config: dict | None = None,
+        volatile: bool = False,
+        ignore: dict[str, list[str]] | None = None,
+        extra_state: dict | None = None,
+    ):
         self.tmp = tmp
         self.state = tmp / "state.json"
         self.seen = tmp / "seen.jsonl"
@@ -41,14 +65,21 @@ class Workspace:
         self.calls = tmp / "calls.jsonl"
         # One user's state (the call-log seal key lives there) for the proxy and every command.
         self.state_home = os.environ.get("XDG_STATE_HOME") or str(tmp / "xdg-state")
-        self.write_state(tools=tools, config=config or dict(CONFIG), volatile=volatile,
-                         **(extra_state or {}))
-        lines = ['pins = "mcp-pins.toml"', "", "[servers.ops]",
-                 f"command = {json.dumps(sys.executable)}",
-                 f"args = [{json.dumps(str(SERVER))}]",
-                 f"env = {{ RERUN_STATE = {json.dumps(str(self.state))}, "
-                 f"RERUN_SEEN = {json.dumps(str(self.seen))} }}",
-                 'calls = "calls.jsonl"', "record_results = true", "timeout = 60"]
+        self.write_state(
+            tools=tools, config=config or dict(CONFIG), volatile=volatile, **(extra_state or {})
+        )
+        lines = [
+            'pins = "mcp-pins.toml"',
+            "",
+            "[servers.ops]",
+            f"command = {json.dumps(sys.executable)}",
+            f"args = [{json.dumps(str(SERVER))}]",
+            f"env = {{ RERUN_STATE = {json.dumps(str(self.state))}, "
+            f"RERUN_SEEN = {json.dumps(str(self.seen))} }}",
+            'calls = "calls.jsonl"',
+            "record_results = true",
+            "timeout = 60",
+        ]
         for tool, ptrs in (ignore or {}).items():
             lines += ["", f"[servers.ops.tools.{tool}]", f"rerun_ignore = {json.dumps(ptrs)}"]
         self.cfg.write_text("\n".join(lines) + "\n")
@@ -59,10 +90,19 @@ class Workspace:
         self.state.write_text(json.dumps(cur))
 
     def cli(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "mcp_review", *args], cwd=self.tmp,
-                              capture_output=True, text=True, timeout=300, input=input,
-                              env={**os.environ, "PYTHONPATH": str(ROOT / "tests"),
-                                   "XDG_STATE_HOME": self.state_home})
+        return subprocess.run(
+            [sys.executable, "-m", "mcp_review", *args],
+            cwd=self.tmp,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            input=input,
+            env={
+                **os.environ,
+                "PYTHONPATH": str(ROOT / "tests"),
+                "XDG_STATE_HOME": self.state_home,
+            },
+        )
 
     def pin_all(self) -> None:
         r = self.cli("pin", "--config", str(self.cfg), "--yes", "-q")
@@ -81,29 +121,45 @@ class Workspace:
 
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "mcp_review", "proxy", "ops", "--config", str(self.cfg),
-                  "--server-log", str(self.tmp / "server.log")],
+            args=[
+                "-m",
+                "mcp_review",
+                "proxy",
+                "ops",
+                "--config",
+                str(self.cfg),
+                "--server-log",
+                str(self.tmp / "server.log"),
+            ],
             env={"XDG_STATE_HOME": self.state_home},
-            cwd=str(self.tmp))
+            cwd=str(self.tmp),
+        )
 
         async def go() -> None:
             with open(self.tmp / "proxy.log", "a") as err:
-                async with Client(stdio_client(params, errlog=err), mode="legacy", cache=None,
-                                  read_timeout_seconds=60) as c:
+                async with Client(
+                    stdio_client(params, errlog=err),
+                    mode="legacy",
+                    cache=None,
+                    read_timeout_seconds=60,
+                ) as c:
                     if list_first:
                         await c.list_tools()
                     for tool, args in calls:
                         try:
                             await c.session.send_request(
-                                _call_request(tool, args), _result_type(),
-                                request_read_timeout_seconds=60)
+                                _call_request(tool, args),
+                                _result_type(),
+                                request_read_timeout_seconds=60,
+                            )
                         except MCPError:
                             pass
 
         anyio.run(go)
 
-    def rerun(self, *args: str, tools: tuple[str, ...] = (),
-              input: str | None = None) -> subprocess.CompletedProcess:
+    def rerun(
+        self, *args: str, tools: tuple[str, ...] = (), input: str | None = None
+    ) -> subprocess.CompletedProcess:
         return self.cli("rerun", "ops", *tools, "--config", str(self.cfg), *args, input=input)
 
 

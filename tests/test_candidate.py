@@ -20,13 +20,21 @@ from mcp_review.engine.candidate import ALSO_KEY
 from mcp_review.store.pinfile import load_pins
 
 SERVERS = Path(__file__).parent / "servers"
-V1 = [tool("read_file", "Read a file.", path={"type": "string"}),
-      tool("list_dir", "List a folder.", path={"type": "string"})]
-V2 = [{**tool("read_file", "Read a file."),
-       "inputSchema": {"type": "object", "required": ["path", "encoding"],
-                       "properties": {"path": {"type": "string"},
-                                      "encoding": {"type": "string"}}}},
-      tool("list_dir", "List a folder.", path={"type": "string"})]
+V1 = [
+    tool("read_file", "Read a file.", path={"type": "string"}),
+    tool("list_dir", "List a folder.", path={"type": "string"}),
+]
+V2 = [
+    {
+        **tool("read_file", "Read a file."),
+        "inputSchema": {
+            "type": "object",
+            "required": ["path", "encoding"],
+            "properties": {"path": {"type": "string"}, "encoding": {"type": "string"}},
+        },
+    },
+    tool("list_dir", "List a folder.", path={"type": "string"}),
+]
 
 LAUNCH = """\
 import os, runpy, sys
@@ -39,8 +47,9 @@ runpy.run_path(os.environ["TOOLSERVER"], run_name="__main__")
 
 
 def _server(version: str) -> str:
-    return (f'command = {json.dumps(sys.executable)}\n'
-            f'args = [{json.dumps("launch.py")}, "{version}"]\n')
+    return (
+        f'command = {json.dumps(sys.executable)}\nargs = [{json.dumps("launch.py")}, "{version}"]\n'
+    )
 
 
 @pytest.fixture
@@ -49,12 +58,18 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "v1.json").write_text(json.dumps(V1))
     (tmp_path / "v2.json").write_text(json.dumps(V2))
     (tmp_path / "launch.py").write_text(LAUNCH)
-    env = (f'env = {{ LAUNCH_LOG = {json.dumps(str(tmp_path / "launches.log"))}, '
-           f'TOOLSERVER = {json.dumps(str(SERVERS / "toolserver.py"))} }}\n')
+    env = (
+        f"env = {{ LAUNCH_LOG = {json.dumps(str(tmp_path / 'launches.log'))}, "
+        f"TOOLSERVER = {json.dumps(str(SERVERS / 'toolserver.py'))} }}\n"
+    )
     (tmp_path / "mcp-review.toml").write_text(
-        "timeout = 60\n\n[servers.files]\n" + _server("v1") + f'cwd = "{tmp_path}"\n' + env
+        "timeout = 60\n\n[servers.files]\n"
+        + _server("v1")
+        + f'cwd = "{tmp_path}"\n'
+        + env
         + '\n[servers.files.candidate]\nargs = ["launch.py", "v2"]\n'
-        + 'env = { EXTRA = "candidate only" }\n')
+        + 'env = { EXTRA = "candidate only" }\n'
+    )
     return tmp_path
 
 
@@ -84,7 +99,9 @@ def test_preview_review_approve_then_switch(project: Path, capsys):
     rc, out = _run(capsys, "status", "-q", "--candidate", "--format", "json")
     doc = json.loads(out)
     assert rc == 1 and {t["tool"]: t["status"] for t in doc["tools"]} == {
-        "list_dir": "pinned", "read_file": "broken"}
+        "list_dir": "pinned",
+        "read_file": "broken",
+    }
 
     # Approved while previewing: the pin is the candidate's definition, the running one kept.
     assert main(["approve", "files", "read_file", "--candidate", "--yes", "-q"]) == 0
@@ -101,7 +118,8 @@ def test_preview_review_approve_then_switch(project: Path, capsys):
     before = (project / "mcp-pins.toml").read_bytes()
     text = (project / "mcp-review.toml").read_text()
     (project / "mcp-review.toml").write_text(
-        text.split("\n[servers.files.candidate]")[0].replace('"v1"]', '"v2"]'))
+        text.split("\n[servers.files.candidate]")[0].replace('"v1"]', '"v2"]')
+    )
     rc, out = _run(capsys, "check", "-q")
     assert rc == 0 and "PASS: 2 pinned" in out, out
     assert _launches(project)[-1] == "v2"
@@ -113,7 +131,8 @@ def test_preview_review_approve_then_switch(project: Path, capsys):
 @pytest.mark.slow
 def test_candidate_option_needs_a_candidate_and_no_snapshot(project: Path, capsys):
     (project / "mcp-review.toml").write_text(
-        (project / "mcp-review.toml").read_text().split("\n[servers.files.candidate]")[0])
+        (project / "mcp-review.toml").read_text().split("\n[servers.files.candidate]")[0]
+    )
     capsys.readouterr()
     assert main(["check", "-q", "--candidate"]) == 2
     assert "no server reviewed names a candidate" in capsys.readouterr().err
@@ -128,13 +147,15 @@ def test_candidate_keys_replace_env_and_headers_merge(tmp_path: Path):
     from mcp_review.services.config import load_config
 
     p = tmp_path / "mcp-review.toml"
-    p.write_text('[servers.fs]\ncommand = "npx"\nargs = ["-y", "fs@1", "/srv"]\n'
-                 'env = { A = "1", B = "2" }\n\n[servers.fs.candidate]\n'
-                 'args = ["-y", "fs@2", "/srv"]\nenv = { B = "3" }\n\n'
-                 '[servers.web]\nurl = "http://127.0.0.1:1/mcp"\n'
-                 'headers = { Authorization = "Bearer t0k3n-abcdef" }\n'
-                 '[servers.web.candidate]\nheaders = { X-Trace = "1" }\n'
-                 '[servers.plain]\ncommand = "x"\n')
+    p.write_text(
+        '[servers.fs]\ncommand = "npx"\nargs = ["-y", "fs@1", "/srv"]\n'
+        'env = { A = "1", B = "2" }\n\n[servers.fs.candidate]\n'
+        'args = ["-y", "fs@2", "/srv"]\nenv = { B = "3" }\n\n'
+        '[servers.web]\nurl = "http://127.0.0.1:1/mcp"\n'
+        'headers = { Authorization = "Bearer t0k3n-abcdef" }\n'
+        '[servers.web.candidate]\nheaders = { X-Trace = "1" }\n'
+        '[servers.plain]\ncommand = "x"\n'
+    )
     fs, web, plain = load_config(p).servers
     assert fs.args == ("-y", "fs@1", "/srv") and dict(fs.env) == {"A": "1", "B": "2"}
     c = fs.candidate
@@ -145,22 +166,31 @@ def test_candidate_keys_replace_env_and_headers_merge(tmp_path: Path):
     assert "t0k3n-abcdef" not in repr(web.candidate)  # its secrets are redacted like a server's
 
 
-@pytest.mark.parametrize(("candidate", "line", "message"), [
-    ('args = "no"', 6, "server 'fs': candidate.args: must be a list of strings"),
-    ('principal = "ops"', 6, "candidate.principal: unknown key 'principal' (a candidate is "
-                             "reviewed under its server's principal)"),
-    ('nope = 1', 6, "candidate.nope: unknown key 'nope'"),
-    ('timeout = -1', 6, "candidate.timeout: must be a positive number"),
-    ('url = "ftp://x"', 6, "candidate.url: must start with http:// or https://"),
-])
-def test_candidate_errors_name_file_and_line(tmp_path: Path, candidate: str, line: int,
-                                              message: str):
+@pytest.mark.parametrize(
+    ("candidate", "line", "message"),
+    [
+        ('args = "no"', 6, "server 'fs': candidate.args: must be a list of strings"),
+        (
+            'principal = "ops"',
+            6,
+            "candidate.principal: unknown key 'principal' (a candidate is "
+            "reviewed under its server's principal)",
+        ),
+        ("nope = 1", 6, "candidate.nope: unknown key 'nope'"),
+        ("timeout = -1", 6, "candidate.timeout: must be a positive number"),
+        ('url = "ftp://x"', 6, "candidate.url: must start with http:// or https://"),
+    ],
+)
+def test_candidate_errors_name_file_and_line(
+    tmp_path: Path, candidate: str, line: int, message: str
+):
     from mcp_review.engine.errors import InputError
     from mcp_review.services.config import load_config
 
     p = tmp_path / "mcp-review.toml"
-    p.write_text(f'[servers.fs]\ncommand = "x"\nargs = ["a"]\n\n[servers.fs.candidate]\n'
-                 f'{candidate}\n')
+    p.write_text(
+        f'[servers.fs]\ncommand = "x"\nargs = ["a"]\n\n[servers.fs.candidate]\n{candidate}\n'
+    )
     with pytest.raises(InputError) as e:
         load_config(p)
     assert str(e.value).startswith(f"{p}:{line}: ") and message in str(e.value), str(e.value)
@@ -181,17 +211,39 @@ def test_keep_running_carries_only_approved_definitions_and_fails_closed():
     assert also_digests(kept) == {old.digest}
     assert ALSO_KEY not in keep_running(pin, before, candidate=False).extra
     # A later decision without --candidate drops what was kept.
-    assert ALSO_KEY not in keep_running(make_pin("files", new, Decision.APPROVED, by="t"),
-                                        kept, candidate=False).extra
+    assert (
+        ALSO_KEY
+        not in keep_running(
+            make_pin("files", new, Decision.APPROVED, by="t"), kept, candidate=False
+        ).extra
+    )
     # ... unless the running version still serves it (a fetch of the running server lists it).
-    again = keep_running(make_pin("files", new, Decision.APPROVED, by="t"), kept,
-                         candidate=False, served={old.digest})
+    again = keep_running(
+        make_pin("files", new, Decision.APPROVED, by="t"),
+        kept,
+        candidate=False,
+        served={old.digest},
+    )
     assert also_digests(again) == {old.digest}
-    assert ALSO_KEY not in keep_running(make_pin("files", new, Decision.APPROVED, by="t"), kept,
-                                        candidate=False, served={new.digest}).extra
+    assert (
+        ALSO_KEY
+        not in keep_running(
+            make_pin("files", new, Decision.APPROVED, by="t"),
+            kept,
+            candidate=False,
+            served={new.digest},
+        ).extra
+    )
     # A denial made without --candidate denies the tool: nothing stays approved beside it.
-    assert ALSO_KEY not in keep_running(make_pin("files", new, Decision.DENIED, by="t"), kept,
-                                        candidate=False, served={old.digest}).extra
+    assert (
+        ALSO_KEY
+        not in keep_running(
+            make_pin("files", new, Decision.DENIED, by="t"),
+            kept,
+            candidate=False,
+            served={old.digest},
+        ).extra
+    )
     denied = make_pin("files", old, Decision.DENIED, by="t")
     assert ALSO_KEY not in keep_running(pin, denied, candidate=True).extra
     # Entries that do not parse, or define another tool, approve nothing.
@@ -216,11 +268,21 @@ def test_a_denial_from_the_pin_file_alone_denies_the_running_version_too(tmp_pat
     old, new = ToolDef.from_wire(V1[0]), ToolDef.from_wire(V2[0])
     path = tmp_path / "mcp-pins.toml"
     pf = load_pins(str(path))
-    pf.decide(keep_running(make_pin("files", new, Decision.APPROVED, by="t"),
-                           make_pin("files", old, Decision.APPROVED, by="t"), candidate=True))
+    pf.decide(
+        keep_running(
+            make_pin("files", new, Decision.APPROVED, by="t"),
+            make_pin("files", old, Decision.APPROVED, by="t"),
+            candidate=True,
+        )
+    )
     save_pins(pf, str(path))
-    running = parse_snapshot({"format": "mcp-review-snapshot", "version": 1, "servers": {
-        "files": {"principal": "default", "tools": [V1[0]], "error": None}}})
+    running = parse_snapshot(
+        {
+            "format": "mcp-review-snapshot",
+            "version": 1,
+            "servers": {"files": {"principal": "default", "tools": [V1[0]], "error": None}},
+        }
+    )
 
     def state() -> State:
         (t,) = compute_status(running, load_pins(str(path))).tools
@@ -241,8 +303,7 @@ def pinned(project: Path) -> Path:
 
 
 @pytest.mark.slow
-async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_approval(
-        pinned: Path):
+async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_approval(pinned: Path):
     import argparse
 
     from textual.widgets import Header
@@ -251,8 +312,16 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.data import ReviewSource, Status
 
-    ns = argparse.Namespace(config=None, pins=None, snapshot=None, server=None, timeout=None,
-                            calls=[], quiet=True, candidate=True)
+    ns = argparse.Namespace(
+        config=None,
+        pins=None,
+        snapshot=None,
+        server=None,
+        timeout=None,
+        calls=[],
+        quiet=True,
+        candidate=True,
+    )
     app = ReviewApp(ReviewSource.from_inputs(resolve(ns)), subtitle="mcp-pins.toml")
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(400):
@@ -268,15 +337,17 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
     assert json.loads(pin.definition) == V2[0]
     assert [json.loads(t) for t in pin.extra[ALSO_KEY]] == [V1[0]]
     # Without --candidate the app shows the running servers under the plain title.
-    plain = ReviewApp(ReviewSource.from_inputs(resolve(argparse.Namespace(
-        **{**vars(ns), "candidate": False}))))
+    plain = ReviewApp(
+        ReviewSource.from_inputs(resolve(argparse.Namespace(**{**vars(ns), "candidate": False})))
+    )
     assert plain.title == "mcp-review"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("served", "relayed"), [("v1", True), ("v2", True), ("v3", False)])
-def test_proxy_relays_both_approved_versions_and_nothing_else(tmp_path: Path, served: str,
-                                                              relayed: bool):
+def test_proxy_relays_both_approved_versions_and_nothing_else(
+    tmp_path: Path, served: str, relayed: bool
+):
     """After an approval made with --candidate, clients still on the running version keep
     their tool; the candidate's is allowed too; any third definition is withheld."""
     from servers.proxy_harness import RawClient
@@ -290,15 +361,31 @@ def test_proxy_relays_both_approved_versions_and_nothing_else(tmp_path: Path, se
     pins_path = tmp_path / "mcp-pins.toml"
     pf = load_pins(str(pins_path))
     before = make_pin("srv", ToolDef.from_wire(V1[0]), Decision.APPROVED, by="t")
-    pf.decide(keep_running(make_pin("srv", ToolDef.from_wire(V2[0]), Decision.APPROVED, by="t"),
-                           before, candidate=True))
+    pf.decide(
+        keep_running(
+            make_pin("srv", ToolDef.from_wire(V2[0]), Decision.APPROVED, by="t"),
+            before,
+            candidate=True,
+        )
+    )
     save_pins(pf, str(pins_path))
     tool_def = {"v1": V1[0], "v2": V2[0], "v3": v3}[served]
     (tmp_path / "tools.json").write_text(json.dumps([tool_def]))
-    env = {"HOSTILE_RECORD": str(tmp_path / "received.jsonl"),
-           "HOSTILE_TOOLS": str(tmp_path / "tools.json"), "HOSTILE_FLAGS": ""}
-    with RawClient(tmp_path, "--enforce", "--pins", str(pins_path), "--name", "srv", env=env,
-                   server=[sys.executable, str(SERVERS / "proxy_hostile.py")]) as c:
+    env = {
+        "HOSTILE_RECORD": str(tmp_path / "received.jsonl"),
+        "HOSTILE_TOOLS": str(tmp_path / "tools.json"),
+        "HOSTILE_FLAGS": "",
+    }
+    with RawClient(
+        tmp_path,
+        "--enforce",
+        "--pins",
+        str(pins_path),
+        "--name",
+        "srv",
+        env=env,
+        server=[sys.executable, str(SERVERS / "proxy_hostile.py")],
+    ) as c:
         c.initialize()
         listed = c.request("tools/list")["result"]["tools"]
         assert listed == ([tool_def] if relayed else [])
@@ -320,7 +407,8 @@ def _switch(root: Path, version: str) -> None:
 
 @pytest.mark.slow
 def test_pin_and_deny_candidate_keep_the_running_approval_until_it_is_no_longer_served(
-        project: Path, capsys):
+    project: Path, capsys
+):
     """deny --candidate and pin --candidate land under the server's name and keep the running
     version's approval; a later baseline made without --candidate keeps it while the running
     server still lists it, and drops it once a fetch of the running server no longer does."""

@@ -17,31 +17,54 @@ from mcp_review.engine.canonical import canonical_bytes, canonical_json, normali
 
 
 def reference(value: object) -> str:
-    return json.dumps(normalize(value), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False, allow_nan=False)
+    return json.dumps(
+        normalize(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 EVERY_SMALL_CHAR = "".join(chr(c) for c in range(0x00, 0x800))
-TRICKY = ["\u2028\u2029", "\ufeff\u200b\u202e\u2066", "\U000e0041\U0001f600", "\\\"/'",
-          "e\u0301", "\x7f\x80\x9f", "\U0010ffff"]
+TRICKY = [
+    "\u2028\u2029",
+    "\ufeff\u200b\u202e\u2066",
+    "\U000e0041\U0001f600",
+    "\\\"/'",
+    "e\u0301",
+    "\x7f\x80\x9f",
+    "\U0010ffff",
+]
 
 
-@pytest.mark.parametrize("value", [
-    {"name": "t", "description": EVERY_SMALL_CHAR, "inputSchema": {"type": "object"}},
-    {k: i for i, k in enumerate([*TRICKY, "a", "B", "é", "\U0001f600", "\uffff", ""])},
-    {"n": [0, -1, 2**63 - 1, -(2**63), 2**64 - 1, 1.0, -0.0, 2.0**52, True, False, None]},
-    [[[{"z": {"y": []}}]]], "plain", 7, None, True,
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"name": "t", "description": EVERY_SMALL_CHAR, "inputSchema": {"type": "object"}},
+        {k: i for i, k in enumerate([*TRICKY, "a", "B", "é", "\U0001f600", "\uffff", ""])},
+        {"n": [0, -1, 2**63 - 1, -(2**63), 2**64 - 1, 1.0, -0.0, 2.0**52, True, False, None]},
+        [[[{"z": {"y": []}}]]],
+        "plain",
+        7,
+        None,
+        True,
+    ],
+)
 def test_fast_text_is_the_reference_text(value):
     assert canonical._fast_bytes(value) is not None  # the fast path is the one under test
     assert canonical_json(value) == reference(value)
     assert canonical_bytes(value) == reference(value).encode("utf-8")
 
 
-@pytest.mark.parametrize("value", [
-    {"x": 1e-07}, {"x": 0.1}, {"x": 1e16}, {"x": 2**64}, {"x": -(2**63) - 1},
-    {"x": "\ud800"}, {"\udc00": 1},
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"x": 1e-07},
+        {"x": 0.1},
+        {"x": 1e16},
+        {"x": 2**64},
+        {"x": -(2**63) - 1},
+        {"x": "\ud800"},
+        {"\udc00": 1},
+    ],
+)
 def test_values_the_fast_writer_could_get_wrong_take_the_reference(value):
     assert canonical._fast_bytes(value) is None
     assert canonical_json(value) == reference(value)
@@ -49,10 +72,14 @@ def test_values_the_fast_writer_could_get_wrong_take_the_reference(value):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(), kids, max_size=4),
-    max_leaves=20)
+    max_leaves=20,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -64,8 +91,10 @@ def test_any_json_value_gets_the_reference_text(value):
 
 def test_random_unicode_keys_sort_as_the_reference():
     rng = random.Random(15)
-    pool = [chr(rng.choice([rng.randrange(0x20, 0xD800), rng.randrange(0xE000, 0x110000)]))
-            for _ in range(3000)]
+    pool = [
+        chr(rng.choice([rng.randrange(0x20, 0xD800), rng.randrange(0xE000, 0x110000)]))
+        for _ in range(3000)
+    ]
     value = {"".join(rng.sample(pool, 3)): i for i in range(2000)}
     assert canonical._fast_bytes(value) is not None
     assert canonical_json(value) == reference(value)
@@ -76,16 +105,16 @@ def test_a_big_document_nested_too_deep_is_refused_with_the_limit_message(depth)
     from mcp_review.engine.errors import InputError
 
     pad = " " * canonical.BIG_JSON  # measured after parsing, not before
-    for text in ("[" * depth + "]" * depth + pad,
-                 '{"a":' * depth + "1" + "}" * depth + pad):
+    for text in ("[" * depth + "]" * depth + pad, '{"a":' * depth + "1" + "}" * depth + pad):
         with pytest.raises(InputError, match="nested more than 512 levels deep"):
             canonical.loads(text)
 
 
 def test_a_big_document_at_the_limit_reads_as_json_loads():
     inner = "[" * 511 + '"[[[{{{"' + "]" * 511
-    text = json.dumps({"tools": [{"name": f"t{i}", "d": "[" * 600} for i in range(20000)],
-                       "deep": "PLACEHOLDER"}).replace('"PLACEHOLDER"', inner)
+    text = json.dumps(
+        {"tools": [{"name": f"t{i}", "d": "[" * 600} for i in range(20000)], "deep": "PLACEHOLDER"}
+    ).replace('"PLACEHOLDER"', inner)
     assert len(text) >= canonical.BIG_JSON
     assert canonical.loads(text) == json.loads(text)
 
@@ -96,8 +125,15 @@ NON_FINITE = [float("nan"), float("inf"), -float("inf")]
 
 
 @pytest.mark.parametrize("bad", NON_FINITE)
-@pytest.mark.parametrize("wrap", [lambda v: v, lambda v: [v], lambda v: {"a": {"b": [1, v]}},
-                                  lambda v: {"description": "x: null, 1.5", "v": v}])
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda v: v,
+        lambda v: [v],
+        lambda v: {"a": {"b": [1, v]}},
+        lambda v: {"description": "x: null, 1.5", "v": v},
+    ],
+)
 def test_nan_and_infinity_are_refused_never_written_as_null(bad, wrap):
     value = wrap(bad)
     with pytest.raises(ValueError):
@@ -131,19 +167,33 @@ def _check_outcome(value):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats() | st.text(),
-    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(), kids, max_size=4),
-    max_leaves=20))
+@given(
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-(2**70), max_value=2**70)
+        | st.floats()
+        | st.text(),
+        lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(), kids, max_size=4),
+        max_leaves=20,
+    )
+)
 def test_check_json_refuses_exactly_what_the_walk_refuses(value):
     assert _check_outcome(value) is _walk_outcome(value)
 
 
-@pytest.mark.parametrize("value", [
-    {"a": object()}, [b"bytes"], {"d": __import__("datetime").date(2026, 1, 1)},
-    {1: "int key"}, {"deep": json.loads("[" * 300 + "]" * 300)},
-    {"deep": json.loads("[" * 600 + "]" * 600)}, {"s": "\ud800"}, {"big": 2**80},
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": object()},
+        [b"bytes"],
+        {"d": __import__("datetime").date(2026, 1, 1)},
+        {1: "int key"},
+        {"deep": json.loads("[" * 300 + "]" * 300)},
+        {"deep": json.loads("[" * 600 + "]" * 600)},
+        {"s": "\ud800"},
+        {"big": 2**80},
+    ],
+)
 def test_check_json_on_values_orjson_refuses_or_the_walk_refuses(value):
     assert _check_outcome(value) is _walk_outcome(value)

@@ -12,14 +12,26 @@ from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
 from mcp_review.store.pinfile import load_pins, save_pins
 
-OLD = {"name": "read", "description": "Read a file.",
-       "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}},
-                       "required": ["path"]}}
+OLD = {
+    "name": "read",
+    "description": "Read a file.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"path": {"type": "string"}},
+        "required": ["path"],
+    },
+}
 # `path` renamed to `file_path`: the rename hint carries a note (the changes it pairs carry
 # the evidence).
-NEW = {"name": "read", "description": "Read a file.",
-       "inputSchema": {"type": "object", "properties": {"file_path": {"type": "string"}},
-                       "required": ["file_path"]}}
+NEW = {
+    "name": "read",
+    "description": "Read a file.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"file_path": {"type": "string"}},
+        "required": ["file_path"],
+    },
+}
 
 
 def test_check_text_and_markdown_show_every_change_note(tmp_path: Path, capsys, monkeypatch):
@@ -27,9 +39,16 @@ def test_check_text_and_markdown_show_every_change_note(tmp_path: Path, capsys, 
     pf = load_pins(str(tmp_path / "mcp-pins.toml"))
     pf.decide(make_pin("files", ToolDef.from_wire(OLD), Decision.APPROVED, by="test"))
     save_pins(pf, str(tmp_path / "mcp-pins.toml"))
-    (tmp_path / "snap.json").write_text(json.dumps({
-        "format": "mcp-review-snapshot", "version": 1, "taken_at": "2026-01-01T00:00:00Z",
-        "servers": {"files": {"principal": "default", "tools": [NEW]}}}))
+    (tmp_path / "snap.json").write_text(
+        json.dumps(
+            {
+                "format": "mcp-review-snapshot",
+                "version": 1,
+                "taken_at": "2026-01-01T00:00:00Z",
+                "servers": {"files": {"principal": "default", "tools": [NEW]}},
+            }
+        )
+    )
     outs = {}
     for fmt in ("json", "text", "markdown"):
         assert main(["check", "--from-snapshot", "snap.json", "--format", fmt]) == 1

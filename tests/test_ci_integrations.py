@@ -29,15 +29,35 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVERS = Path(__file__).parent / "servers"
 BIN = Path(sys.executable).parent
 
-TOOLS = [{"name": "query", "description": "Run a query.",
-          "inputSchema": {"type": "object", "properties": {"sql": {"type": "string"}},
-                          "required": ["sql"]}}]
+TOOLS = [
+    {
+        "name": "query",
+        "description": "Run a query.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"sql": {"type": "string"}},
+            "required": ["sql"],
+        },
+    }
+]
 
 
 def git(cwd: Path, *argv: str) -> None:
-    subprocess.run(["git", "-c", "user.email=ci@example.com", "-c", "user.name=ci",
-                    "-c", "init.defaultBranch=main", *argv], cwd=cwd, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.email=ci@example.com",
+            "-c",
+            "user.name=ci",
+            "-c",
+            "init.defaultBranch=main",
+            *argv,
+        ],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
 
 
 # --- the action --------------------------------------------------------------------------------
@@ -92,15 +112,22 @@ def run_action(repo: Path, python_bin: Path, inputs: dict[str, str]) -> dict[str
     for step in action["runs"]["steps"]:
         cond = step.get("if")
         if cond is not None:
-            if not evaluate(_EXPR.fullmatch(cond.strip()).group(1) if _EXPR.fullmatch(
-                    cond.strip()) else cond, ctx):
+            if not evaluate(
+                _EXPR.fullmatch(cond.strip()).group(1) if _EXPR.fullmatch(cond.strip()) else cond,
+                ctx,
+            ):
                 continue
         elif failed is not None:
             continue  # a failed step skips the rest unless `if: always()`
         if "uses" in step:
-            uses.append({"uses": step["uses"],
-                         "with": {k: substitute(str(v), ctx)
-                                  for k, v in (step.get("with") or {}).items()}})
+            uses.append(
+                {
+                    "uses": step["uses"],
+                    "with": {
+                        k: substitute(str(v), ctx) for k, v in (step.get("with") or {}).items()
+                    },
+                }
+            )
             continue
         assert step["shell"] == "bash"
         out_file = repo.parent / f"out-{len(uses)}-{step.get('id', 'x')}"
@@ -109,27 +136,48 @@ def run_action(repo: Path, python_bin: Path, inputs: dict[str, str]) -> dict[str
             "PATH": f"{python_bin}{os.pathsep}/usr/bin{os.pathsep}/bin",
             "HOME": str(repo.parent / "home"),
             "XDG_STATE_HOME": str(repo.parent / "state"),
-            "CI": "true", "GITHUB_ACTIONS": "true",
-            "GITHUB_WORKSPACE": str(repo), "GITHUB_ACTION_PATH": str(ROOT),
-            "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(out_file),
+            "CI": "true",
+            "GITHUB_ACTIONS": "true",
+            "GITHUB_WORKSPACE": str(repo),
+            "GITHUB_ACTION_PATH": str(ROOT),
+            "GITHUB_STEP_SUMMARY": str(summary),
+            "GITHUB_OUTPUT": str(out_file),
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-            **{k: os.environ[k] for k in ("PIP_FIND_LINKS", "PIP_CERT", "PIP_INDEX_URL",
-                                          "PIP_EXTRA_INDEX_URL", "PIP_CONFIG_FILE")
-               if k in os.environ},
+            **{
+                k: os.environ[k]
+                for k in (
+                    "PIP_FIND_LINKS",
+                    "PIP_CERT",
+                    "PIP_INDEX_URL",
+                    "PIP_EXTRA_INDEX_URL",
+                    "PIP_CONFIG_FILE",
+                )
+                if k in os.environ
+            },
             **{k: substitute(str(v), ctx) for k, v in (step.get("env") or {}).items()},
         }
         # As GitHub runs `shell: bash`: bash --noprofile --norc -eo pipefail {0}.
-        p = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
-                            step["run"]], cwd=repo, env=env, capture_output=True, text=True,
-                           timeout=600)
+        p = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert "Traceback" not in p.stderr, p.stderr
         if "id" in step:
             ctx["steps"][step["id"]] = read_outputs(out_file)
         if p.returncode != 0:
             failed = p.returncode
             ctx.setdefault("logs", []).append(p.stdout + p.stderr)
-    return {"failed": failed, "summary": summary.read_text(), "uses": uses,
-            "steps": ctx["steps"], "logs": ctx.get("logs", [])}
+    return {
+        "failed": failed,
+        "summary": summary.read_text(),
+        "uses": uses,
+        "steps": ctx["steps"],
+        "logs": ctx.get("logs", []),
+    }
 
 
 def test_action_inputs_never_reach_a_script_unquoted():
@@ -164,7 +212,8 @@ def action_repo(tmp_path: Path) -> Path:
         "[servers.db]\n"
         f"command = {json.dumps(sys.executable)}\n"
         f"args = [{json.dumps(str(SERVERS / 'toolserver.py'))}]\n"
-        f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(repo / 'tools.json'))} }}\n")
+        f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(repo / 'tools.json'))} }}\n"
+    )
     cwd = os.getcwd()
     os.chdir(repo)
     try:
@@ -178,16 +227,19 @@ def action_repo(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_action_runs_check_writes_summary_and_sarif(action_repo: Path, action_python: Path,
-                                                   capsys):
+def test_action_runs_check_writes_summary_and_sarif(action_repo: Path, action_python: Path, capsys):
     capsys.readouterr()
     res = run_action(action_repo, action_python, {})
     assert res["failed"] is None, res["logs"]
     # mcp-review was installed from this checkout into the action's Python, not borrowed.
-    p = subprocess.run([str(action_python / "python"), "-c",
-                        "import mcp_review, sys; print(mcp_review.__file__)"],
-                       capture_output=True, text=True, check=True, cwd=action_repo,
-                       env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    p = subprocess.run(
+        [str(action_python / "python"), "-c", "import mcp_review, sys; print(mcp_review.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=action_repo,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
     assert str(action_python.parent) in p.stdout
     assert res["steps"]["check"]["exit-code"] == "0"
     assert "## ✅ mcp-review check: PASS" in res["summary"]
@@ -201,8 +253,7 @@ def test_action_runs_check_writes_summary_and_sarif(action_repo: Path, action_py
     tools[0]["inputSchema"]["properties"]["db"] = {"type": "string"}
     tools[0]["inputSchema"]["required"].append("db")
     (action_repo / "tools.json").write_text(json.dumps(tools))
-    res = run_action(action_repo, action_python, {"fail-on": "breaking",
-                                                  "sarif-file": "out.sarif"})
+    res = run_action(action_repo, action_python, {"fail-on": "breaking", "sarif-file": "out.sarif"})
     assert res["failed"] == 1
     assert res["steps"]["check"]["exit-code"] == "1"
     assert "## ❌ mcp-review check: FAIL" in res["summary"]
@@ -215,8 +266,9 @@ def test_action_runs_check_writes_summary_and_sarif(action_repo: Path, action_py
 
 
 @pytest.mark.slow
-def test_action_on_a_committed_snapshot_and_a_bad_config(action_repo: Path,
-                                                        action_python: Path, capsys):
+def test_action_on_a_committed_snapshot_and_a_bad_config(
+    action_repo: Path, action_python: Path, capsys
+):
     cwd = os.getcwd()
     os.chdir(action_repo)
     try:
@@ -225,8 +277,9 @@ def test_action_on_a_committed_snapshot_and_a_bad_config(action_repo: Path,
         os.chdir(cwd)
     capsys.readouterr()
     (action_repo / "tools.json").write_text("[]")  # the snapshot is used, not the server
-    res = run_action(action_repo, action_python, {"snapshot": "committed.json",
-                                                  "upload-sarif": "false"})
+    res = run_action(
+        action_repo, action_python, {"snapshot": "committed.json", "upload-sarif": "false"}
+    )
     assert res["failed"] is None, res["logs"]
     assert not [u for u in res["uses"] if "upload-sarif" in u["uses"]]
     assert "PASS" in res["summary"]
@@ -247,8 +300,11 @@ def pin_repo(tmp_path: Path, monkeypatch) -> Path:
     repo = tmp_path / "repo"
     repo.mkdir()
     monkeypatch.chdir(repo)
-    snap = {"format": "mcp-review-snapshot", "version": 1, "servers": {"db": {
-        "principal": "default", "tools": TOOLS, "error": None}}}
+    snap = {
+        "format": "mcp-review-snapshot",
+        "version": 1,
+        "servers": {"db": {"principal": "default", "tools": TOOLS, "error": None}},
+    }
     (repo / "tools-snapshot.json").write_text(json.dumps(snap))
     assert main(["pin", "--snapshot", "tools-snapshot.json", "-q"]) == 0
     git(repo, "init", "-q")
@@ -310,9 +366,11 @@ def test_verify_asks_to_upgrade_a_version_1_file(pin_repo: Path, capsys):
     path = pin_repo / "mcp-pins.toml"
     pf = load_pins(str(path))
     (pin) = pf.get("db", "default", "query")
-    v1 = ('version = 1\n\n[servers.db.principals.default.tools.query]\n'
-          f'decision = "approved"\ndigest = "{pin.digest}"\n'
-          f'definition = {json.dumps(json.dumps(pin.tool_def().wire, sort_keys=True))}\n')
+    v1 = (
+        "version = 1\n\n[servers.db.principals.default.tools.query]\n"
+        f'decision = "approved"\ndigest = "{pin.digest}"\n'
+        f"definition = {json.dumps(json.dumps(pin.tool_def().wire, sort_keys=True))}\n"
+    )
     path.write_text(v1)
     capsys.readouterr()
     assert main(["verify"]) == 1
@@ -337,9 +395,8 @@ def test_verify_never_starts_a_server(pin_repo: Path, capsys, tmp_path: Path):
     marker = tmp_path / "started"
     code = f"open({str(marker)!r}, 'w').write('x')"
     (pin_repo / "mcp-review.toml").write_text(
-        "[servers.db]\n"
-        f"command = {json.dumps(sys.executable)}\n"
-        f"args = ['-c', {json.dumps(code)}]\n")
+        f"[servers.db]\ncommand = {json.dumps(sys.executable)}\nargs = ['-c', {json.dumps(code)}]\n"
+    )
     assert main(["verify", "--snapshot", "tools-snapshot.json"]) == 0
     assert not marker.exists()
 
@@ -362,28 +419,52 @@ def test_hook_definitions():
 
 
 def pre_commit(repo: Path, *argv: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-           "PRE_COMMIT_HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull,
-           "GIT_AUTHOR_NAME": "ci", "GIT_AUTHOR_EMAIL": "ci@example.com",
-           "GIT_COMMITTER_NAME": "ci", "GIT_COMMITTER_EMAIL": "ci@example.com"}
+    env = {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PRE_COMMIT_HOME": str(home),
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_AUTHOR_NAME": "ci",
+        "GIT_AUTHOR_EMAIL": "ci@example.com",
+        "GIT_COMMITTER_NAME": "ci",
+        "GIT_COMMITTER_EMAIL": "ci@example.com",
+    }
     env.pop("CI", None)
-    return subprocess.run([str(BIN / "pre-commit"), *argv], cwd=repo, env=env,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [str(BIN / "pre-commit"), *argv],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
 def test_pre_commit_try_repo_system_hook(pin_repo: Path, tmp_path: Path):
     """Offline: the system hook runs the mcp-review already installed (this venv's)."""
-    p = pre_commit(pin_repo, "try-repo", str(ROOT), "mcp-review-verify-system", "--all-files",
-                   home=tmp_path / "pc")
+    p = pre_commit(
+        pin_repo,
+        "try-repo",
+        str(ROOT),
+        "mcp-review-verify-system",
+        "--all-files",
+        home=tmp_path / "pc",
+    )
     assert p.returncode == 0, p.stdout + p.stderr
     assert "Passed" in p.stdout
     # A pin file whose digest no longer matches fails the commit.
     text = (pin_repo / "mcp-pins.toml").read_text()
     (pin_repo / "mcp-pins.toml").write_text(text.replace("Run a query.", "Run any query."))
-    p = pre_commit(pin_repo, "try-repo", str(ROOT), "mcp-review-verify-system", "--all-files",
-                   home=tmp_path / "pc")
+    p = pre_commit(
+        pin_repo,
+        "try-repo",
+        str(ROOT),
+        "mcp-review-verify-system",
+        "--all-files",
+        home=tmp_path / "pc",
+    )
     assert p.returncode == 1 and "Failed" in p.stdout and "do not verify" in p.stdout
 
 
@@ -395,11 +476,13 @@ def test_pre_commit_hook_with_a_committed_snapshot(pin_repo: Path, tmp_path: Pat
 
     (The `language: python` hook installs mcp-review and its dependencies from the package
     index, so it is not run here, offline; it runs the same entry point as this one.)"""
-    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
-                         text=True, check=True).stdout.strip()
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
     (pin_repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: mcp-review-verify-system\n"
-        "    args: [--snapshot, tools-snapshot.json]\n")
+        "    args: [--snapshot, tools-snapshot.json]\n"
+    )
     git(pin_repo, "add", ".")
     p = pre_commit(pin_repo, "run", "--all-files", home=tmp_path / "pc")
     assert p.returncode == 0, p.stdout + p.stderr
@@ -412,20 +495,29 @@ def test_pre_commit_hook_with_a_committed_snapshot(pin_repo: Path, tmp_path: Pat
     assert "tool-description-changed" in p.stdout and "need review" in p.stdout
 
 
-def test_verify_counts_and_checks_pinned_server_instructions(tmp_path: Path, monkeypatch,
-                                                            capsys):
+def test_verify_counts_and_checks_pinned_server_instructions(tmp_path: Path, monkeypatch, capsys):
     """Instructions pins are verified like tools' (the hook must catch a hand edit of the text
     clients are passed), and the ok line counts them."""
     monkeypatch.chdir(tmp_path)
-    snap = {"format": "mcp-review-snapshot", "version": 1, "servers": {"db": {
-        "principal": "default", "tools": TOOLS, "error": None,
-        "instructions": "Use run_query for SQL."}}}
+    snap = {
+        "format": "mcp-review-snapshot",
+        "version": 1,
+        "servers": {
+            "db": {
+                "principal": "default",
+                "tools": TOOLS,
+                "error": None,
+                "instructions": "Use run_query for SQL.",
+            }
+        },
+    }
     (tmp_path / "s.json").write_text(json.dumps(snap))
     assert main(["pin", "--snapshot", "s.json", "-q"]) == 0
     capsys.readouterr()
     assert main(["verify"]) == 0
-    assert "1 pin(s) and 1 server instructions pin(s), every digest matches" in \
-        capsys.readouterr().out
+    assert (
+        "1 pin(s) and 1 server instructions pin(s), every digest matches" in capsys.readouterr().out
+    )
     path = tmp_path / "mcp-pins.toml"
     text = path.read_text()
     assert "Use run_query for SQL." in text

@@ -74,7 +74,8 @@ def live_project(live, work):
     ts.tools = [tool("search", "Search.", q={"type": "string"})]
     (work / "mcp-review.toml").write_text(
         f'timeout = 10\n\n[servers.web]\nurl = "{url}"\n\n'
-        f'[servers.gone]\nurl = "http://127.0.0.1:{closed_port()}/mcp"\n')
+        f'[servers.gone]\nurl = "http://127.0.0.1:{closed_port()}/mcp"\n'
+    )
     assert main(["pin", "-q", "--server", "web"]) == 0
     return ts, work
 
@@ -123,9 +124,10 @@ def test_skipped_lines_and_bad_recordings_are_in_text(work, capsys):
     log = work / "calls.jsonl"
     log.write_text(
         '{"tool": "delete_file", "arguments": {"path": "/tmp/a"}}\n'
-        'this line is not JSON\n'
+        "this line is not JSON\n"
         '{"tool": "delete_file", "arguments": {"path": 5}}\n'  # invalid under the pinned schema
-        '{"tool": "delete_file", "arguments" \n')
+        '{"tool": "delete_file", "arguments" \n'
+    )
     calls = f"files={log}"
     _, status_out, _ = run(capsys, "status", "--snapshot", V2, "--calls", calls)
     _, check_out, _ = run(capsys, "check", "--from-snapshot", V2, "--calls", calls)
@@ -172,11 +174,13 @@ def test_every_subcommand_help_ends_with_an_example(capsys):
         tail = text.rstrip().splitlines()[-2:]
         assert tail[0] == "example:", (name, text[-300:])
         # The example runs this very command.
-        assert tail[1].strip().startswith(f"mcp-review {name}" if name != "review"
-                                          else "mcp-review"), (name, tail)
+        assert (
+            tail[1].strip().startswith(f"mcp-review {name}" if name != "review" else "mcp-review")
+        ), (name, tail)
         # ...and parses: every flag in it is one the command knows.
-        argv = [a.strip("'\"") for a in re.findall(r"'[^']*'|\"[^\"]*\"|\S+",
-                                                   tail[1].split(">>")[0])][1:]
+        argv = [
+            a.strip("'\"") for a in re.findall(r"'[^']*'|\"[^\"]*\"|\S+", tail[1].split(">>")[0])
+        ][1:]
         if argv and argv[0] != name:
             argv = [name, *argv]
         build_parser().parse_args(argv)
@@ -231,8 +235,15 @@ def _hostile_snapshot(path: Path) -> str:
 
 
 def test_escaped_form_roundtrips():
-    for name in (HOMOGLYPH, BROKEN_LINE, "tab\there", "back\\slash", "emoji\U0001F600",
-                 "zero\u200bwidth", "plain_name"):
+    for name in (
+        HOMOGLYPH,
+        BROKEN_LINE,
+        "tab\there",
+        "back\\slash",
+        "emoji\U0001f600",
+        "zero\u200bwidth",
+        "plain_name",
+    ):
         esc = escape_name(name)
         assert esc.isascii() and esc.isprintable(), esc
         assert unescape_name(esc) == name
@@ -257,8 +268,7 @@ def test_reports_show_the_escaped_form_beside_the_name(work, capsys):
 
 def test_a_hidden_name_is_addressable_by_its_escaped_form(work, capsys):
     snap = _hostile_snapshot(work / "snap.json")
-    rc, out, err = run(capsys, "approve", "files", "r\\u0435ad_file", "--snapshot", snap,
-                       "--yes")
+    rc, out, err = run(capsys, "approve", "files", "r\\u0435ad_file", "--snapshot", snap, "--yes")
     assert rc == 0, err
     assert "(as r\\u0435ad_file)" in out
     pins = load_pins("mcp-pins.toml")
@@ -293,8 +303,9 @@ def test_watch_json_uses_iso_timestamps_and_text_prints_no_none_outcome():
     a2 = tool("a", "a tool that now says something else", q={"type": "string"})
 
     def snap(*tools: dict) -> ServerSnapshot:
-        return ServerSnapshot("web", tools=[ToolDef.from_wire(t) for t in tools],
-                              protocol_version="2026-07-28")
+        return ServerSnapshot(
+            "web", tools=[ToolDef.from_wire(t) for t in tools], protocol_version="2026-07-28"
+        )
 
     pins = PinFile()
     pins.decide(make_pin("web", ToolDef.from_wire(a1), Decision.APPROVED))
@@ -311,7 +322,9 @@ def test_watch_json_uses_iso_timestamps_and_text_prints_no_none_outcome():
             for x in lines:
                 assert datetime.fromisoformat(x["at"].replace("Z", "+00:00")).tzinfo
             assert [(x.get("tool"), x.get("status")) for x in lines[1:]] == [
-                ("a", "changed"), ("a", "pinned")]
+                ("a", "changed"),
+                ("a", "pinned"),
+            ]
         else:
             lines = text.splitlines()
             assert "CHANGED a  [review]" in lines[1]

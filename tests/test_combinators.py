@@ -28,8 +28,10 @@ def wrap(x: Any, defs: dict | None = None) -> dict:
 
 
 def classify(old: dict, new: dict):
-    return compare(ToolDef.from_wire({"name": "t", "inputSchema": old}),
-                   ToolDef.from_wire({"name": "t", "inputSchema": new}))
+    return compare(
+        ToolDef.from_wire({"name": "t", "inputSchema": old}),
+        ToolDef.from_wire({"name": "t", "inputSchema": new}),
+    )
 
 
 def accepts(schema: dict, value: Any) -> bool:
@@ -38,8 +40,13 @@ def accepts(schema: dict, value: Any) -> bool:
 
 ENUM = {"type": "string", "enum": ["json", "csv", "xml"]}
 ANY_CONST = {"anyOf": [{"const": "json"}, {"const": "csv"}, {"const": "xml"}]}
-ONE_CONST = {"oneOf": [{"const": "json", "title": "JSON"}, {"const": "csv", "title": "CSV"},
-                       {"const": "xml", "title": "XML"}]}
+ONE_CONST = {
+    "oneOf": [
+        {"const": "json", "title": "JSON"},
+        {"const": "csv", "title": "CSV"},
+        {"const": "xml", "title": "XML"},
+    ]
+}
 TYPES = {"type": ["string", "integer", "null"]}
 ANY_TYPES = {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
 ONE_TYPES = {"oneOf": [{"type": "null"}, {"type": "integer"}, {"type": "string"}]}
@@ -53,19 +60,31 @@ EQUIVALENT = [
     ("type list -> anyOf of single types", wrap(TYPES), wrap(ANY_TYPES)),
     ("anyOf of single types -> type list", wrap(ANY_TYPES), wrap(TYPES)),
     ("type list -> oneOf of single types", wrap(TYPES), wrap(ONE_TYPES)),
-    ("anyOf branches reordered", wrap(ANY_TYPES),
-     wrap({"anyOf": list(reversed(ANY_TYPES["anyOf"]))})),
-    ("definition becomes anyOf of $refs",
-     wrap({"$ref": "#/$defs/V"}, {"V": {"type": ["string", "integer"]}}),
-     wrap({"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/I"}]},
-          {"S": {"type": "string"}, "I": {"type": "integer"}})),
+    (
+        "anyOf branches reordered",
+        wrap(ANY_TYPES),
+        wrap({"anyOf": list(reversed(ANY_TYPES["anyOf"]))}),
+    ),
+    (
+        "definition becomes anyOf of $refs",
+        wrap({"$ref": "#/$defs/V"}, {"V": {"type": ["string", "integer"]}}),
+        wrap(
+            {"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/I"}]},
+            {"S": {"type": "string"}, "I": {"type": "integer"}},
+        ),
+    ),
     ("$ref inlined", wrap({"$ref": "#/$defs/F"}, {"F": ENUM}), wrap(ENUM)),
     ("$ref extracted", wrap(ENUM), wrap({"$ref": "#/$defs/F"}, {"F": ENUM})),
-    ("integer exclusive bounds written inclusive",
-     wrap({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10}),
-     wrap({"type": "integer", "minimum": 1, "maximum": 9})),
-    ("anyOf of const -> fewer, wider alternatives", wrap(ANY_CONST),
-     wrap({"anyOf": [{"enum": ["json", "csv"]}, {"const": "xml"}]})),
+    (
+        "integer exclusive bounds written inclusive",
+        wrap({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10}),
+        wrap({"type": "integer", "minimum": 1, "maximum": 9}),
+    ),
+    (
+        "anyOf of const -> fewer, wider alternatives",
+        wrap(ANY_CONST),
+        wrap({"anyOf": [{"enum": ["json", "csv"]}, {"const": "xml"}]}),
+    ),
 ]
 
 
@@ -80,16 +99,27 @@ def test_re_expressed_values_are_not_breaking(name, old, new):
             assert accepts(new, v), (name, v)
 
 
-ALLOF_OLD = {"type": "object", "properties": {
-    "page": {"type": "object",
-             "properties": {"cursor": {"type": "string"}, "size": {"type": "integer",
-                                                                   "maximum": 100}},
-             "required": ["size"]}}}
-ALLOF_NEW = {"type": "object", "properties": {
-    "page": {"allOf": [{"$ref": "#/$defs/Cursor"}, {"$ref": "#/$defs/Size"}]}},
-    "$defs": {"Cursor": {"type": "object", "properties": {"cursor": {"type": "string"}}},
-              "Size": {"properties": {"size": {"type": "integer", "maximum": 100}},
-                       "required": ["size"]}}}
+ALLOF_OLD = {
+    "type": "object",
+    "properties": {
+        "page": {
+            "type": "object",
+            "properties": {
+                "cursor": {"type": "string"},
+                "size": {"type": "integer", "maximum": 100},
+            },
+            "required": ["size"],
+        }
+    },
+}
+ALLOF_NEW = {
+    "type": "object",
+    "properties": {"page": {"allOf": [{"$ref": "#/$defs/Cursor"}, {"$ref": "#/$defs/Size"}]}},
+    "$defs": {
+        "Cursor": {"type": "object", "properties": {"cursor": {"type": "string"}}},
+        "Size": {"properties": {"size": {"type": "integer", "maximum": 100}}, "required": ["size"]},
+    },
+}
 
 
 def test_all_of_refs_whose_merge_is_the_old_object_is_not_breaking():
@@ -101,8 +131,16 @@ def test_all_of_refs_whose_merge_is_the_old_object_is_not_breaking():
 
 
 def test_all_of_refs_that_narrow_the_object_still_break():
-    new = {**ALLOF_NEW, "$defs": {**ALLOF_NEW["$defs"], "Size": {
-        "properties": {"size": {"type": "integer", "maximum": 50}}, "required": ["size"]}}}
+    new = {
+        **ALLOF_NEW,
+        "$defs": {
+            **ALLOF_NEW["$defs"],
+            "Size": {
+                "properties": {"size": {"type": "integer", "maximum": 50}},
+                "required": ["size"],
+            },
+        },
+    }
     cmp = classify(ALLOF_OLD, new)
     (b,) = [c for c in cmp.changes if c.cls is ChangeClass.BREAKING]
     assert b.rule == "maximum-decreased" and b.has_witness
@@ -138,8 +176,9 @@ def test_a_branch_whose_coverage_cannot_be_decided_is_potentially_breaking_by_na
     defs_old = {"A": {"type": "string", "pattern": "^a"}}
     defs_new = {"B": {"type": "string", "pattern": "^[ab]"}}
     old = wrap({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "integer"}]}, defs_old)
-    new = wrap({"anyOf": [{"$ref": "#/$defs/B"}, {"type": "integer"}, {"type": "boolean"}]},
-               defs_new)
+    new = wrap(
+        {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "integer"}, {"type": "boolean"}]}, defs_new
+    )
     cmp = classify(old, new)
     (p,) = [c for c in cmp.changes if c.cls in ALARMS]
     assert p.rule == "any-of-branch-removed" and p.cls is ChangeClass.POTENTIALLY_BREAKING
@@ -160,14 +199,17 @@ def test_one_of_alternatives_that_can_overlap_are_not_taken_as_a_union():
 def test_output_side_coverage_flips():
     """In an outputSchema a re-expression is equally silent, and a new alternative the old
     ones never allowed is breaking (results may now fall outside the promise)."""
+
     def tool(out):
-        return ToolDef.from_wire({"name": "t", "inputSchema": {"type": "object"},
-                                  "outputSchema": out})
+        return ToolDef.from_wire(
+            {"name": "t", "inputSchema": {"type": "object"}, "outputSchema": out}
+        )
 
     same = compare(tool(wrap(ENUM)), tool(wrap(ONE_CONST)))
     assert [c for c in same.changes if c.cls in ALARMS] == []
-    wider = compare(tool(wrap(ENUM)), tool(wrap({"anyOf": [*ANY_CONST["anyOf"],
-                                                           {"const": "yaml"}]})))
+    wider = compare(
+        tool(wrap(ENUM)), tool(wrap({"anyOf": [*ANY_CONST["anyOf"], {"const": "yaml"}]}))
+    )
     assert [c.cls for c in wider.changes if c.cls in ALARMS] == [ChangeClass.BREAKING]
 
 
@@ -185,9 +227,12 @@ def test_breaking_changes_without_a_witness_say_why():
     repaired (the property the other change made required is filled in) and tried again;
     when nothing can show a change alone, the change says so."""
     old = {"type": "object", "properties": {"uid": {"type": "string"}}, "required": ["uid"]}
-    new = {"type": "object", "properties": {"uid": {"type": "string"},
-                                            "pageId": {"type": "number"}},
-           "required": ["uid", "pageId"], "additionalProperties": False}
+    new = {
+        "type": "object",
+        "properties": {"uid": {"type": "string"}, "pageId": {"type": "number"}},
+        "required": ["uid", "pageId"],
+        "additionalProperties": False,
+    }
     cmp = classify(old, new)
     closed = next(c for c in cmp.changes if c.rule == "additional-properties-closed")
     assert closed.has_witness and "pageId" in closed.witness and "extra" in closed.witness

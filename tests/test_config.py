@@ -11,8 +11,13 @@ from mcp_review.services.config import ServerConfig, discover_config, load_confi
 
 FIX = Path(__file__).parent / "fixtures" / "config"
 ENV = {"TOKEN": "tok-SECRET-123", "HOME_DIR": "/home/op"}
-DIALECTS = ["mcp-review.toml", "claude_desktop_config.json", ".mcp.json", ".vscode/mcp.json",
-            ".cursor/mcp.json"]
+DIALECTS = [
+    "mcp-review.toml",
+    "claude_desktop_config.json",
+    ".mcp.json",
+    ".vscode/mcp.json",
+    ".cursor/mcp.json",
+]
 
 
 def _shape(s: ServerConfig) -> tuple:
@@ -23,11 +28,24 @@ def _shape(s: ServerConfig) -> tuple:
 def test_every_dialect_reads_into_the_same_servers(name: str):
     cfg = load_config(FIX / name, environ=ENV)
     assert [_shape(s) for s in cfg.servers] == [
-        ("files", "stdio", "npx",
-         ("-y", "@modelcontextprotocol/server-filesystem", "/home/op"),
-         {"API_TOKEN": "tok-SECRET-123"}, None, {}),
-        ("remote", "http", None, (), {}, "https://example.test/mcp",
-         {"Authorization": "Bearer tok-SECRET-123"}),
+        (
+            "files",
+            "stdio",
+            "npx",
+            ("-y", "@modelcontextprotocol/server-filesystem", "/home/op"),
+            {"API_TOKEN": "tok-SECRET-123"},
+            None,
+            {},
+        ),
+        (
+            "remote",
+            "http",
+            None,
+            (),
+            {},
+            "https://example.test/mcp",
+            {"Authorization": "Bearer tok-SECRET-123"},
+        ),
     ]
 
 
@@ -56,8 +74,10 @@ def test_unset_variable_names_server_and_key(name: str):
 
 def test_unset_variable_in_toml_names_the_line(tmp_path: Path):
     p = tmp_path / "mcp-review.toml"
-    p.write_text('[servers.a]\ncommand = "x"\n\n[servers.b]\nurl = "https://h/mcp"\n'
-                 'headers = { Authorization = "Bearer ${NOPE}" }\n')
+    p.write_text(
+        '[servers.a]\ncommand = "x"\n\n[servers.b]\nurl = "https://h/mcp"\n'
+        'headers = { Authorization = "Bearer ${NOPE}" }\n'
+    )
     with pytest.raises(InputError) as ei:
         load_config(p, environ={})
     assert f"{p}:6:" in str(ei.value)
@@ -67,8 +87,10 @@ def test_unset_variable_in_toml_names_the_line(tmp_path: Path):
 def test_default_and_workspace_variables(tmp_path: Path):
     (tmp_path / ".vscode").mkdir()
     p = tmp_path / ".vscode" / "mcp.json"
-    p.write_text('{"servers": {"s": {"command": "run", "args": ["${workspaceFolder}/x", '
-                 '"${LEVEL:-info}"], "cwd": "sub"}}}')
+    p.write_text(
+        '{"servers": {"s": {"command": "run", "args": ["${workspaceFolder}/x", '
+        '"${LEVEL:-info}"], "cwd": "sub"}}}'
+    )
     s = load_config(p, environ={}).servers[0]
     assert s.args == (f"{tmp_path.resolve()}/x", "info")
     assert s.cwd == str(tmp_path.resolve() / "sub")
@@ -76,8 +98,10 @@ def test_default_and_workspace_variables(tmp_path: Path):
 
 def test_vscode_input_variables_are_refused(tmp_path: Path):
     p = tmp_path / "mcp.json"
-    p.write_text('{"servers": {"s": {"type": "http", "url": "https://h", '
-                 '"headers": {"X-Key": "${input:key}"}}}}')
+    p.write_text(
+        '{"servers": {"s": {"type": "http", "url": "https://h", '
+        '"headers": {"X-Key": "${input:key}"}}}}'
+    )
     with pytest.raises(InputError, match=r"server 's': headers.X-Key: \$\{input:key\} cannot"):
         load_config(p, environ={})
 
@@ -96,15 +120,21 @@ def test_redacts_url_credentials():
     assert "pw" not in repr(s) and "abc" not in repr(s)
 
 
-@pytest.mark.parametrize(("text", "needle"), [
-    ('[servers.a]\ncommand = "x"\nbogus = 1\n', ":3: server 'a': bogus: unknown key"),
-    ('[servers.a]\nargs = ["x"]\n', ":1: server 'a': needs either 'command'"),
-    ('[servers.a]\ncommand = "x"\ntimeout = -1\n', ":3: server 'a': timeout: must be a positive"),
-    ('[servers.a]\ncommand = "x"\nmode = "pinned"\n', ":3: server 'a': mode"),
-    ('[servers.a]\nurl = "ftp://x"\n', ":2: server 'a': url: must start with http"),
-    ('timeout = 3\n[servers.a\n', ":2: invalid TOML"),
-    ('concurrency = 0\n', ":1: 'concurrency' must be a positive number"),
-])
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ('[servers.a]\ncommand = "x"\nbogus = 1\n', ":3: server 'a': bogus: unknown key"),
+        ('[servers.a]\nargs = ["x"]\n', ":1: server 'a': needs either 'command'"),
+        (
+            '[servers.a]\ncommand = "x"\ntimeout = -1\n',
+            ":3: server 'a': timeout: must be a positive",
+        ),
+        ('[servers.a]\ncommand = "x"\nmode = "pinned"\n', ":3: server 'a': mode"),
+        ('[servers.a]\nurl = "ftp://x"\n', ":2: server 'a': url: must start with http"),
+        ("timeout = 3\n[servers.a\n", ":2: invalid TOML"),
+        ("concurrency = 0\n", ":1: 'concurrency' must be a positive number"),
+    ],
+)
 def test_toml_errors_name_file_and_line(tmp_path: Path, text: str, needle: str):
     p = tmp_path / "mcp-review.toml"
     p.write_text(text)
@@ -122,7 +152,7 @@ def test_json_errors_name_file_and_line(tmp_path: Path):
     with pytest.raises(InputError, match=r"\.mcp\.json:2: invalid JSON"):
         load_config(p, environ={})
     p.write_text('{"other": {}}')
-    with pytest.raises(InputError, match="no \"mcpServers\""):
+    with pytest.raises(InputError, match='no "mcpServers"'):
         load_config(p, environ={})
 
 
@@ -149,7 +179,9 @@ def test_discovery_order(tmp_path: Path):
 
 def test_disabled_and_sse(tmp_path: Path):
     p = tmp_path / "mcp.json"
-    p.write_text('{"mcpServers": {"off": {"command": "x", "disabled": true}, '
-                 '"ev": {"type": "sse", "url": "http://h/sse"}}}')
+    p.write_text(
+        '{"mcpServers": {"off": {"command": "x", "disabled": true}, '
+        '"ev": {"type": "sse", "url": "http://h/sse"}}}'
+    )
     cfg = load_config(p, environ={})
     assert [(s.name, s.transport) for s in cfg.servers] == [("ev", "sse")]

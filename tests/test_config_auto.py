@@ -40,32 +40,52 @@ def http(url: str) -> dict:
 
 
 def marker_server(marker: Path) -> dict:
-    return {"command": sys.executable,
-            "args": ["-c", f"open({str(marker)!r}, 'a').write('ran')"]}
+    return {"command": sys.executable, "args": ["-c", f"open({str(marker)!r}, 'a').write('ran')"]}
 
 
 def every_client(m: dict[str, Path]) -> None:
     home, appdata, proj = m["home"], m["appdata"], m["proj"]
-    put(home / "Library/Application Support/Claude/claude_desktop_config.json",
-        {"mcpServers": {"mac": http("https://mac.example/mcp")}})
-    put(home / ".config/Claude/claude_desktop_config.json",
-        {"mcpServers": {"linux": http("https://linux.example/mcp")}})
-    put(appdata / "Claude/claude_desktop_config.json",
-        {"mcpServers": {"win": http("https://win.example/mcp")}})
-    put(home / ".claude.json", {
-        "numStartups": 7, "tipsHistory": {},  # Claude Code's state file: read as it is
-        "mcpServers": {"user-srv": http("https://user.example/mcp"),
-                       "same": http("https://user-scope.example/mcp")},
-        "projects": {str(proj.resolve()): {"mcpServers": {"same": http("https://local.example/mcp")}},
-                     "/some/other/project": {"mcpServers": {"other": http("https://o.example/mcp")}}}})
-    put(home / "Library/Application Support/Code/User/mcp.json",
-        {"servers": {"vs-mac": http("https://vsmac.example/mcp")}})
-    put(home / ".config/Code/User/mcp.json",
-        {"servers": {"vs-linux": http("https://vslinux.example/mcp")}, "inputs": []})
+    put(
+        home / "Library/Application Support/Claude/claude_desktop_config.json",
+        {"mcpServers": {"mac": http("https://mac.example/mcp")}},
+    )
+    put(
+        home / ".config/Claude/claude_desktop_config.json",
+        {"mcpServers": {"linux": http("https://linux.example/mcp")}},
+    )
+    put(
+        appdata / "Claude/claude_desktop_config.json",
+        {"mcpServers": {"win": http("https://win.example/mcp")}},
+    )
+    put(
+        home / ".claude.json",
+        {
+            "numStartups": 7,
+            "tipsHistory": {},  # Claude Code's state file: read as it is
+            "mcpServers": {
+                "user-srv": http("https://user.example/mcp"),
+                "same": http("https://user-scope.example/mcp"),
+            },
+            "projects": {
+                str(proj.resolve()): {"mcpServers": {"same": http("https://local.example/mcp")}},
+                "/some/other/project": {"mcpServers": {"other": http("https://o.example/mcp")}},
+            },
+        },
+    )
+    put(
+        home / "Library/Application Support/Code/User/mcp.json",
+        {"servers": {"vs-mac": http("https://vsmac.example/mcp")}},
+    )
+    put(
+        home / ".config/Code/User/mcp.json",
+        {"servers": {"vs-linux": http("https://vslinux.example/mcp")}, "inputs": []},
+    )
     put(appdata / "Code/User/mcp.json", {"servers": {"vs-win": http("https://vswin.example/mcp")}})
     put(home / ".cursor/mcp.json", {"mcpServers": {"cur": http("https://cursor.example/mcp")}})
-    put(home / ".codeium/windsurf/mcp_config.json",
-        {"mcpServers": {"wind": {"serverUrl": "https://windsurf.example/mcp"}}})
+    put(
+        home / ".codeium/windsurf/mcp_config.json",
+        {"mcpServers": {"wind": {"serverUrl": "https://windsurf.example/mcp"}}},
+    )
 
 
 def test_every_client_location_read_as_it_is(machine):
@@ -73,10 +93,17 @@ def test_every_client_location_read_as_it_is(machine):
     cfg = load_config("auto")
     by = {s.name: s for s in cfg.servers}
     assert set(by) == {
-        "claude-desktop:mac", "claude-desktop:linux", "claude-desktop:win",
-        "claude-code:user-srv", "claude-code:same",
-        "vscode:vs-mac", "vscode:vs-linux", "vscode:vs-win",
-        "cursor:cur", "windsurf:wind"}
+        "claude-desktop:mac",
+        "claude-desktop:linux",
+        "claude-desktop:win",
+        "claude-code:user-srv",
+        "claude-code:same",
+        "vscode:vs-mac",
+        "vscode:vs-linux",
+        "vscode:vs-win",
+        "cursor:cur",
+        "windsurf:wind",
+    }
     assert by["windsurf:wind"].url == "https://windsurf.example/mcp"  # serverUrl, as it is
     assert by["claude-desktop:win"].source.endswith("claude_desktop_config.json")
     # Claude Code's local scope (this folder's section of ~/.claude.json) wins over user scope,
@@ -88,8 +115,10 @@ def test_every_client_location_read_as_it_is(machine):
 def test_xdg_config_home_moves_the_linux_locations(machine, monkeypatch):
     xdg = machine["tmp"] / "xdg"
     put(xdg / "Claude/claude_desktop_config.json", {"mcpServers": {"x": http("https://x.e/mcp")}})
-    put(machine["home"] / ".config/Claude/claude_desktop_config.json",
-        {"mcpServers": {"not-read": http("https://n.e/mcp")}})
+    put(
+        machine["home"] / ".config/Claude/claude_desktop_config.json",
+        {"mcpServers": {"not-read": http("https://n.e/mcp")}},
+    )
     monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
     names = [s.name for s in load_config("auto").servers]
     assert names == ["claude-desktop:x"]
@@ -99,10 +128,17 @@ def test_list_configs_lists_each_source(machine, capsys):
     every_client(machine)
     assert main(["check", "--list-configs"]) == 0
     out = capsys.readouterr().out
-    for where in ("Library/Application Support/Claude/claude_desktop_config.json",
-                  ".config/Claude/claude_desktop_config.json", "appdata/Claude",
-                  ".claude.json", ".mcp.json", ".vscode/mcp.json", "Code/User/mcp.json",
-                  ".cursor/mcp.json", ".codeium/windsurf/mcp_config.json"):
+    for where in (
+        "Library/Application Support/Claude/claude_desktop_config.json",
+        ".config/Claude/claude_desktop_config.json",
+        "appdata/Claude",
+        ".claude.json",
+        ".mcp.json",
+        ".vscode/mcp.json",
+        "Code/User/mcp.json",
+        ".cursor/mcp.json",
+        ".codeium/windsurf/mcp_config.json",
+    ):
         assert where in out, where
     assert "claude-code (local)" in out and "claude-code (user)" in out
     assert "skipped same: shadowed by" in out
@@ -123,9 +159,18 @@ def test_project_configs_need_trust_and_never_run_untrusted(machine, capsys, mon
     put(proj / ".cursor/mcp.json", {"mcpServers": {"repo": marker_server(marker)}})
     tools = machine["tmp"] / "tools.json"
     tools.write_text(json.dumps([{"name": "t", "inputSchema": {"type": "object"}}]))
-    put(machine["home"] / ".cursor/mcp.json", {"mcpServers": {"mine": {
-        "command": sys.executable, "args": [str(SERVERS / "toolserver.py")],
-        "env": {"MCP_REVIEW_TOOLS_FILE": str(tools)}}}})
+    put(
+        machine["home"] / ".cursor/mcp.json",
+        {
+            "mcpServers": {
+                "mine": {
+                    "command": sys.executable,
+                    "args": [str(SERVERS / "toolserver.py")],
+                    "env": {"MCP_REVIEW_TOOLS_FILE": str(tools)},
+                }
+            }
+        },
+    )
     rc = main(["check", "--config", "auto", "--format", "json"])
     out, err = capsys.readouterr()
     assert rc == 1  # cursor:mine's tool is new
@@ -143,8 +188,10 @@ def test_project_configs_need_trust_and_never_run_untrusted(machine, capsys, mon
     names = {s.name for s in load_config("auto").servers}
     assert "vscode:repo" in names and "claude-code:repo" not in names
     # A change after trusting asks again.
-    put(proj / ".vscode/mcp.json", {"servers": {"repo": marker_server(marker),
-                                                "more": marker_server(marker)}})
+    put(
+        proj / ".vscode/mcp.json",
+        {"servers": {"repo": marker_server(marker), "more": marker_server(marker)}},
+    )
     assert "vscode:repo" not in {s.name for s in load_config("auto").servers}
     # In CI the pipeline already runs the repository's code.
     monkeypatch.setenv("CI", "true")
@@ -156,11 +203,23 @@ def test_project_configs_need_trust_and_never_run_untrusted(machine, capsys, mon
 @pytest.mark.slow
 def test_auto_end_to_end_with_a_real_stdio_server(machine, capsys):
     tools = machine["tmp"] / "tools.json"
-    tools.write_text(json.dumps([{"name": "query", "description": "Run a query.",
-                                  "inputSchema": {"type": "object"}}]))
-    put(machine["home"] / ".config/Claude/claude_desktop_config.json", {"mcpServers": {"db": {
-        "command": sys.executable, "args": [str(SERVERS / "toolserver.py")],
-        "env": {"MCP_REVIEW_TOOLS_FILE": str(tools)}}}})
+    tools.write_text(
+        json.dumps(
+            [{"name": "query", "description": "Run a query.", "inputSchema": {"type": "object"}}]
+        )
+    )
+    put(
+        machine["home"] / ".config/Claude/claude_desktop_config.json",
+        {
+            "mcpServers": {
+                "db": {
+                    "command": sys.executable,
+                    "args": [str(SERVERS / "toolserver.py")],
+                    "env": {"MCP_REVIEW_TOOLS_FILE": str(tools)},
+                }
+            }
+        },
+    )
     assert main(["pin", "--config", "auto", "-q"]) == 0
     assert main(["check", "--config", "auto", "-q"]) == 0
     capsys.readouterr()
@@ -168,8 +227,17 @@ def test_auto_end_to_end_with_a_real_stdio_server(machine, capsys):
 
     pf = load_pins("mcp-pins.toml")
     assert pf.get("claude-desktop:db", "default", "query") is not None
-    tools.write_text(json.dumps([{"name": "query", "description": "Run any query you like.",
-                                  "inputSchema": {"type": "object"}}]))
+    tools.write_text(
+        json.dumps(
+            [
+                {
+                    "name": "query",
+                    "description": "Run any query you like.",
+                    "inputSchema": {"type": "object"},
+                }
+            ]
+        )
+    )
     assert main(["check", "--config", "auto", "-q"]) == 1
     assert "claude-desktop:db/query" in capsys.readouterr().out
     assert main(["diff", "claude-desktop:db", "query", "--config", "auto", "-q"]) == 0
@@ -178,10 +246,16 @@ def test_auto_end_to_end_with_a_real_stdio_server(machine, capsys):
 
 def test_unreadable_entries_are_skipped_and_named(machine, capsys):
     home = machine["home"]
-    put(home / ".cursor/mcp.json", {"mcpServers": {
-        "ok": http("https://ok.example/mcp"),
-        "needs-input": {"type": "http", "url": "https://x.example/${input:token}"},
-        "off": {**http("https://off.example/mcp"), "disabled": True}}})
+    put(
+        home / ".cursor/mcp.json",
+        {
+            "mcpServers": {
+                "ok": http("https://ok.example/mcp"),
+                "needs-input": {"type": "http", "url": "https://x.example/${input:token}"},
+                "off": {**http("https://off.example/mcp"), "disabled": True},
+            }
+        },
+    )
     (home / ".codeium/windsurf").mkdir(parents=True)
     (home / ".codeium/windsurf/mcp_config.json").write_text("{not json")
     cfg = load_config("auto")
@@ -201,8 +275,10 @@ def test_nothing_found_is_exit_2(machine, capsys):
 
 
 def test_listed_names_are_data(machine, capsys):
-    put(machine["home"] / ".cursor/mcp.json",
-        {"mcpServers": {"a\u001b[2Jb\u202e": http("https://h.example/mcp")}})
+    put(
+        machine["home"] / ".cursor/mcp.json",
+        {"mcpServers": {"a\u001b[2Jb\u202e": http("https://h.example/mcp")}},
+    )
     assert main(["check", "--list-configs"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\u202e" not in out

@@ -33,8 +33,11 @@ NO_ANSWER_MAX = 0.10
 def _validator(schema):
     if schema is cd.ABSENT:
         schema = True
-    cls = validator_for(schema, default=Draft202012Validator) if isinstance(schema, dict) \
+    cls = (
+        validator_for(schema, default=Draft202012Validator)
+        if isinstance(schema, dict)
         else Draft202012Validator
+    )
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
@@ -83,7 +86,8 @@ def test_every_change_has_a_current_oracle_label():
     assert set(labelled) == set(UNITS), (
         "labels.json is stale: rerun scripts/corpus/sweep.py --reuse\n"
         f"unlabelled: {sorted(set(UNITS) - set(labelled))[:10]}\n"
-        f"gone: {sorted(set(labelled) - set(UNITS))[:10]}")
+        f"gone: {sorted(set(labelled) - set(UNITS))[:10]}"
+    )
     stale = [k for k, u in UNITS.items() if labelled[k]["fingerprint"] != cd.fingerprint(u)]
     assert not stale, stale[:10]
     assert {r["label"] for r in ROWS} <= {"breaking", "compatible", "unsupported"}
@@ -102,8 +106,9 @@ def test_counterexample_valid_before_and_rejected_after(row):
     u = UNITS[row["key"]]
     # Input: a call the old schema accepts and the new rejects. Output: a result the new
     # schema allows and the old one promised never to produce.
-    accept, reject = ((u.old_schema, u.new_schema) if u.side == "input"
-                      else (u.new_schema, u.old_schema))
+    accept, reject = (
+        (u.old_schema, u.new_schema) if u.side == "input" else (u.new_schema, u.old_schema)
+    )
     cex = row["counterexample"]
     assert _validator(accept).is_valid(cex), row["key"]
     assert not _validator(reject).is_valid(cex), row["key"]
@@ -131,15 +136,20 @@ def test_engine_never_raises_on_text_only_changes():
 
 def test_no_breaking_change_called_compatible(fig):
     assert not fig["missed_breaking"], (
-        f"oracle found a call that breaks, engine said compatible:\n"
-        f"{_show(fig['missed_breaking'])}")
+        f"oracle found a call that breaks, engine said compatible:\n{_show(fig['missed_breaking'])}"
+    )
 
 
 def test_every_breaking_tool_change_is_shown_by_a_witness_or_says_why_not(verdicts):
     """Per unit: at least one of its breaking changes carries a witness, or a note."""
-    bad = [(v.unit.key, v.rules("breaking")) for v in verdicts if v.verdict == ev.BREAKING
-           and not any(c.has_witness or getattr(c, "note", None)
-                       for c in v.changes if str(c.cls) == "breaking")]
+    bad = [
+        (v.unit.key, v.rules("breaking"))
+        for v in verdicts
+        if v.verdict == ev.BREAKING
+        and not any(
+            c.has_witness or getattr(c, "note", None) for c in v.changes if str(c.cls) == "breaking"
+        )
+    ]
     assert not bad, f"{len(bad)} breaking verdicts with no witness and no note:\n{_show(bad)}"
 
 
@@ -153,10 +163,12 @@ def test_compatible_changes_are_rarely_called_breaking(fig):
     assert fig["oracle_compatible"] >= 20
     assert fig["cry_wolf_rate"] <= CRY_WOLF_MAX, (
         f"{len(fig['cry_wolf'])} of {fig['oracle_compatible']} compatible changes called "
-        f"breaking ({fig['cry_wolf_rate']:.1%}):\n{_show(fig['cry_wolf'])}")
+        f"breaking ({fig['cry_wolf_rate']:.1%}):\n{_show(fig['cry_wolf'])}"
+    )
 
 
 def test_few_changes_get_no_answer(fig):
     assert fig["no_answer_rate"] <= NO_ANSWER_MAX, (
         f"{len(fig['no_answer'])} of {fig['judged']} changes potentially-breaking "
-        f"({fig['no_answer_rate']:.1%}):\n{_show(fig['no_answer'])}")
+        f"({fig['no_answer_rate']:.1%}):\n{_show(fig['no_answer'])}"
+    )

@@ -77,8 +77,9 @@ def test_sigkill_mid_write_never_leaves_a_torn_file(tmp_path):
     for run in range(25):
         # Every other run stops inside a save on purpose; the rest are killed at a random time.
         stall = ["1"] if run % 2 else []
-        child = subprocess.Popen([sys.executable, "-c", WRITER, path, *stall],
-                                 stdout=subprocess.PIPE, env=env)
+        child = subprocess.Popen(
+            [sys.executable, "-c", WRITER, path, *stall], stdout=subprocess.PIPE, env=env
+        )
         assert child.stdout is not None
         assert child.stdout.readline().strip() == b"ready"
         if stall:
@@ -104,9 +105,19 @@ def _snapshot(tmp_path, n: int) -> str:
     snap = {
         "format": "mcp-review-snapshot",
         "version": 1,
-        "servers": {"srv": {"principal": "default", "tools": [
-            {"name": f"tool{i}", "description": f"tool number {i}",
-             "inputSchema": {"type": "object"}} for i in range(n)]}},
+        "servers": {
+            "srv": {
+                "principal": "default",
+                "tools": [
+                    {
+                        "name": f"tool{i}",
+                        "description": f"tool number {i}",
+                        "inputSchema": {"type": "object"},
+                    }
+                    for i in range(n)
+                ],
+            }
+        },
     }
     p = tmp_path / "snap.json"
     p.write_text(json.dumps(snap))
@@ -119,15 +130,33 @@ def test_concurrent_approvals_from_separate_processes_lose_nothing(tmp_path):
     pins = str(tmp_path / "mcp-pins.toml")
     start = time.time() + 1.0
     # Every child waits for the same instant, then approves its own tool.
-    code = ("import sys, time\n"
-            f"while time.time() < {start}: time.sleep(0.001)\n"
-            "from mcp_review.cli import main\n"
-            "raise SystemExit(main(sys.argv[1:]))\n")
+    code = (
+        "import sys, time\n"
+        f"while time.time() < {start}: time.sleep(0.001)\n"
+        "from mcp_review.cli import main\n"
+        "raise SystemExit(main(sys.argv[1:]))\n"
+    )
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     procs = [
-        subprocess.Popen([sys.executable, "-c", code, "approve", "srv", f"tool{i}",
-                          "--snapshot", snap, "--pins", pins, "--by", f"op{i}"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                code,
+                "approve",
+                "srv",
+                f"tool{i}",
+                "--snapshot",
+                snap,
+                "--pins",
+                pins,
+                "--by",
+                f"op{i}",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
         for i in range(n)
     ]
     results = [(p.wait(timeout=60), p.stderr.read()) for p in procs]  # type: ignore[union-attr]

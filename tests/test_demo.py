@@ -30,36 +30,66 @@ SHADOW = definitions.SHADOW_NAME
 # reported, (broken, total) recorded calls replayed (None: nothing to replay).
 EXPECTED: dict[tuple[str, str], tuple[str, str, dict[str, str], tuple[int, int] | None]] = {
     # Seed 000, C3: added required parameter; every recorded call breaks.
-    ("warehouse", "run_query"): ("broken", "review",
-                                 {"property-added-required": "breaking"}, (4, 4)),
+    ("warehouse", "run_query"): (
+        "broken",
+        "review",
+        {"property-added-required": "breaking"},
+        (4, 4),
+    ),
     # C4: enum shrank; only the CSV call breaks.
     ("warehouse", "run_query_export"): ("broken", "review", {"enum-narrowed": "breaking"}, (1, 4)),
     # C5: breaking by schema, no recorded call touched (a witness shows one that would).
-    ("warehouse", "run_query_strict"): ("broken", "review",
-                                        {"property-removed-closed": "breaking"}, (0, 4)),
+    ("warehouse", "run_query_strict"): (
+        "broken",
+        "review",
+        {"property-removed-closed": "breaking"},
+        (0, 4),
+    ),
     # C6: description rewrite + optional parameter: compatible calls, but text needs review.
-    ("warehouse", "run_query_cached"): ("changed", "review",
-                                        {"tool-description-changed": "trust",
-                                         "property-added-optional": "compatible"}, (0, 4)),
+    ("warehouse", "run_query_cached"): (
+        "changed",
+        "review",
+        {"tool-description-changed": "trust", "property-added-optional": "compatible"},
+        (0, 4),
+    ),
     # C2: additive only; the tiered policy re-pins it without a human.
-    ("warehouse", "run_query_explain"): ("changed", "auto-approve",
-                                         {"property-added-optional": "compatible"}, (0, 4)),
+    ("warehouse", "run_query_explain"): (
+        "changed",
+        "auto-approve",
+        {"property-added-optional": "compatible"},
+        (0, 4),
+    ),
     # outputSchema: what a caller may receive grew (direction flipped: breaking).
-    ("warehouse", "table_stats"): ("broken", "review",
-                                   {"type-widened": "breaking", "required-removed": "breaking"},
-                                   (0, 1)),
+    ("warehouse", "table_stats"): (
+        "broken",
+        "review",
+        {"type-widened": "breaking", "required-removed": "breaking"},
+        (0, 1),
+    ),
     ("warehouse", "export_csv"): ("removed", "review", {}, None),
     ("warehouse", "export_parquet"): ("new", "review", {}, None),
     # Seed 003: the loud rename plus destructiveHint false → true: blocked.
-    ("devtools", "deploy"): ("broken", "block",
-                             {"property-rename-suspected": "breaking",
-                              "property-added-required": "breaking",
-                              "annotation-relaxed": "trust"}, (2, 2)),
+    ("devtools", "deploy"): (
+        "broken",
+        "block",
+        {
+            "property-rename-suspected": "breaking",
+            "property-added-required": "breaking",
+            "annotation-relaxed": "trust",
+        },
+        (2, 2),
+    ),
     # Seed 002: the rug pull, partly hidden: blocked.
-    ("devtools", "lint_file"): ("changed", "block",
-                                {"tool-description-changed": "trust",
-                                 "hidden-characters-added": "trust",
-                                 "property-added-optional": "compatible"}, (0, 2)),
+    ("devtools", "lint_file"): (
+        "changed",
+        "block",
+        {
+            "tool-description-changed": "trust",
+            "hidden-characters-added": "trust",
+            "property-added-optional": "compatible",
+        },
+        (0, 2),
+    ),
     # The homoglyph twin of read_file: new, and blocked as a shadow.
     ("devtools", SHADOW): ("new", "block", {}, None),
 }
@@ -69,16 +99,26 @@ def _isolated_env(tmp_path: Path) -> tuple[dict[str, str], dict[str, Path]]:
     dirs = {k: tmp_path / k for k in ("cwd", "home", "tmp")}
     for d in dirs.values():
         d.mkdir()
-    env = {**os.environ, "HOME": str(dirs["home"]), "TMPDIR": str(dirs["tmp"]),
-           "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "HOME": str(dirs["home"]),
+        "TMPDIR": str(dirs["tmp"]),
+        "PYTHONPATH": str(ROOT),
+    }
     return env, dirs
 
 
 def _demo(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Path]]:
     env, dirs = _isolated_env(tmp_path)
-    proc = subprocess.run([sys.executable, "-m", "mcp_review", "demo", "--headless", *args],
-                          cwd=dirs["cwd"], env=env, capture_output=True, text=True, timeout=120,
-                          stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mcp_review", "demo", "--headless", *args],
+        cwd=dirs["cwd"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     return proc, dirs
 
 
@@ -119,7 +159,9 @@ def test_headless_json_reports_every_finding(tmp_path: Path) -> None:
     assert "timeout_ms" in removed["witness"]
     # The rug pull: the TAG-smuggled sentence is decoded for the operator; both blocks named.
     lint = tools[("devtools", "lint_file")]
-    hidden = next(c for c in lint["comparison"]["changes"] if c["rule"] == "hidden-characters-added")
+    hidden = next(
+        c for c in lint["comparison"]["changes"] if c["rule"] == "hidden-characters-added"
+    )
     assert "~/.ssh/id_rsa" in hidden["message"] and "TAG" in hidden["message"]
     assert any(r.startswith("hidden characters") for r in lint["policy"]["reasons"])
     deploy = tools[("devtools", "deploy")]
@@ -139,7 +181,8 @@ def test_headless_json_reports_every_finding(tmp_path: Path) -> None:
     assert rf["outcome"] == "changed"
     assert [(d["pointer"], d["old"], d["new"]) for d in rf["differences"]] == [
         ("/content/0/text", "eu-west-1/staging-a", "us-east-2/staging-b"),
-        ("/content/0/text", "rolling", "recreate")]
+        ("/content/0/text", "rolling", "recreate"),
+    ]
     assert {c["outcome"] for c in rerun["calls"] if c["tool"] != "read_file"} == {"skipped"}
     assert calls[("read_file", '{"path": "README.md"}')]["outcome"] == "skipped"
     assert rerun["counts"]["changed"] == 1
@@ -161,20 +204,23 @@ def test_headless_text(tmp_path: Path) -> None:
     assert "pinned 10 tools at v1" in proc.stderr
     # C5: no recorded call breaks, so the generated witness is the evidence, and the split
     # between schema and traffic is said out loud.
-    assert ('witness call: {"sql": "a", "timeout_ms": 0} -> rejected under new: (root): '
-            'Additional properties') in out
+    assert (
+        'witness call: {"sql": "a", "timeout_ms": 0} -> rejected under new: (root): '
+        "Additional properties"
+    ) in out
     assert "breaking by schema, 0 of 4 recorded calls touched" in out
     # The silent change behind read_file's unchanged schema, shown by rerun.
     assert "`mcp-review rerun devtools --yes` re-sent a recorded read-only call" in out
-    assert "  changed            read_file {\"path\": \"deploy/staging.yaml\"}" in out
+    assert '  changed            read_file {"path": "deploy/staging.yaml"}' in out
     assert "/content/0/text: [-rolling-]{+recreate+}" in out
     # The homoglyph twin never prints identically to the tool it imitates.
     # ...and comes with the escaped form approve/deny accept (issue 13).
     assert "devtools/r\u0435⟨U+0435⟩ad_file (as r\\u0435ad_file)  [block]" in out
 
 
-def test_keep_writes_a_reusable_workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keep_writes_a_reusable_workspace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     keep = tmp_path / "ws"
     assert main(["demo", "--headless", "--keep", str(keep)]) == 0
@@ -217,8 +263,15 @@ def test_pins_match_what_v1_serves(tmp_path: Path) -> None:
 
 def test_app_needs_a_terminal(tmp_path: Path) -> None:
     env, dirs = _isolated_env(tmp_path)
-    proc = subprocess.run([sys.executable, "-m", "mcp_review", "demo"], cwd=dirs["cwd"], env=env,
-                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mcp_review", "demo"],
+        cwd=dirs["cwd"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.returncode == 2
     assert "--headless" in proc.stderr
 
@@ -237,8 +290,11 @@ def test_app_shows_the_drift(tmp_path: Path) -> None:
                     break
             else:
                 raise AssertionError("the app never finished fetching")
-            return {(t.server, t.name): (str(t.status), t.policy)
-                    for s in app.main.servers for t in s.tools}
+            return {
+                (t.server, t.name): (str(t.status), t.policy)
+                for s in app.main.servers
+                for t in s.tools
+            }
 
     # The set-up fetches synchronously (anyio.run), so the app gets its own loop afterwards.
     with drifted(tmp_path / "ws") as (ws, _):

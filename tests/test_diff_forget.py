@@ -40,8 +40,9 @@ def baseline(capsys) -> None:
 
 def test_diff_shows_changed_lines_and_the_classified_changes(work, capsys):
     baseline(capsys)
-    rc, out, err = run(capsys, "diff", "files", "delete_file", "--snapshot", V2,
-                       "--calls", f"files={CALLS}")
+    rc, out, err = run(
+        capsys, "diff", "files", "delete_file", "--snapshot", V2, "--calls", f"files={CALLS}"
+    )
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[0] == "files/default/delete_file: broken"
@@ -98,8 +99,9 @@ def test_diff_of_a_new_and_of_an_unchanged_tool(work, capsys):
 def test_diff_of_a_tool_no_longer_served(work, capsys, tmp_path):
     baseline(capsys)
     snap = json.loads(Path(V1).read_text())
-    snap["servers"]["files"]["tools"] = [t for t in snap["servers"]["files"]["tools"]
-                                         if t["name"] != "list_dir"]
+    snap["servers"]["files"]["tools"] = [
+        t for t in snap["servers"]["files"]["tools"] if t["name"] != "list_dir"
+    ]
     (tmp_path / "gone.json").write_text(json.dumps(snap))
     rc, out, _ = run(capsys, "diff", "files", "list_dir", "--snapshot", "gone.json")
     assert rc == 0 and "files/default/list_dir: removed" in out and "live:   not served" in out
@@ -126,8 +128,9 @@ def test_diff_text_shows_hidden_characters_as_tokens(work, capsys, tmp_path):
     assert rc == 0
     assert "\x1b" not in out and "\u202e" not in out and "\u200b" not in out
     assert "⟨ESC⟩[2J⟨RLO U+202E⟩evil⟨U+200B⟩" in out
-    rc, out, _ = run(capsys, "diff", "files", t["name"], "--snapshot", "evil.json",
-                     "--format", "json")
+    rc, out, _ = run(
+        capsys, "diff", "files", t["name"], "--snapshot", "evil.json", "--format", "json"
+    )
     assert "\u202e" not in out and "\x1b" not in out
     assert json.loads(out)["live"]["definition"]["description"] == t["description"]
 
@@ -135,14 +138,20 @@ def test_diff_text_shows_hidden_characters_as_tokens(work, capsys, tmp_path):
 @pytest.mark.slow
 def test_diff_live_over_stdio(work, capsys, tmp_path):
     tools_file = tmp_path / "tools.json"
-    v1 = [{"name": "query", "description": "Run a query.",
-           "inputSchema": {"type": "object", "properties": {"sql": {"type": "string"}}}}]
+    v1 = [
+        {
+            "name": "query",
+            "description": "Run a query.",
+            "inputSchema": {"type": "object", "properties": {"sql": {"type": "string"}}},
+        }
+    ]
     tools_file.write_text(json.dumps(v1))
     (tmp_path / "mcp-review.toml").write_text(
         "[servers.db]\n"
         f"command = {json.dumps(sys.executable)}\n"
         f"args = [{json.dumps(str(SERVERS / 'toolserver.py'))}]\n"
-        f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(tools_file))} }}\n")
+        f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(tools_file))} }}\n"
+    )
     assert run(capsys, "pin", "-q")[0] == 0
     v2 = json.loads(json.dumps(v1))
     v2[0]["inputSchema"]["properties"]["limit"] = {"type": "integer"}
@@ -160,8 +169,7 @@ def test_forget_drops_the_pin_logs_it_and_the_tool_is_new_again(work, capsys):
     baseline(capsys)
     before = load_pins("mcp-pins.toml").get("files", "default", "search")
     assert before is not None
-    rc, out, err = run(capsys, "forget", "files", "search", "--note", "tool retired",
-                       "--by", "bob")
+    rc, out, err = run(capsys, "forget", "files", "search", "--note", "tool retired", "--by", "bob")
     assert rc == 0, err
     assert out.strip() == "forget: files/default/search"
     pf = load_pins("mcp-pins.toml")

@@ -16,8 +16,11 @@ BASE = {
     "name": "run_query",
     "title": "Run query",
     "description": "Run a read-only SQL query.",
-    "inputSchema": {"type": "object", "properties": {"limit": {"type": "integer", "maximum": 10}},
-                    "required": ["limit"]},
+    "inputSchema": {
+        "type": "object",
+        "properties": {"limit": {"type": "integer", "maximum": 10}},
+        "required": ["limit"],
+    },
     "annotations": {"readOnlyHint": True},
 }
 
@@ -30,8 +33,16 @@ def test_shape_and_scheme():
     assert d(BASE).startswith("sha256:") and len(d(BASE)) == 7 + 64
     # Scheme 2 (issue 11): execution and icons joined the contract; scheme 1 still verifies.
     assert DIGEST_SCHEME == 2
-    assert HASHED_FIELDS == ("name", "title", "description", "inputSchema", "outputSchema",
-                             "annotations", "execution", "icons")
+    assert HASHED_FIELDS == (
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "execution",
+        "icons",
+    )
 
 
 def test_reserialised_definition_has_the_same_digest():
@@ -42,10 +53,16 @@ def test_reserialised_definition_has_the_same_digest():
 
 def test_unhashed_fields_do_not_count_but_every_hashed_one_does():
     assert d({**BASE, "_meta": {"x": 1}, "ttlMs": 5}) == d(BASE)
-    for field, value in [("name", "run_query2"), ("title", "Run"), ("description", "x"),
-                         ("inputSchema", {"type": "object"}), ("outputSchema", {}),
-                         ("annotations", {"readOnlyHint": False}), ("icons", []),
-                         ("execution", {"taskSupport": "optional"})]:
+    for field, value in [
+        ("name", "run_query2"),
+        ("title", "Run"),
+        ("description", "x"),
+        ("inputSchema", {"type": "object"}),
+        ("outputSchema", {}),
+        ("annotations", {"readOnlyHint": False}),
+        ("icons", []),
+        ("execution", {"taskSupport": "optional"}),
+    ]:
         assert d({**BASE, field: value}) != d(BASE), field
     # a property description is an injection surface: it is hashed
     nested = json.loads(json.dumps(BASE))
@@ -58,8 +75,10 @@ def test_numbers_integral_floats_hash_as_integers_but_booleans_never_do():
     assert d(as_float) == d(BASE)
     as_bool = json.loads(json.dumps(BASE).replace('"maximum": 10', '"maximum": true'))
     assert d(as_bool) != d(BASE)
-    assert canonical_json({"a": 1.5, "b": 2**63, "c": 1e300, "d": -0.0}) == \
-        '{"a":1.5,"b":9223372036854775808,"c":1e+300,"d":0}'
+    assert (
+        canonical_json({"a": 1.5, "b": 2**63, "c": 1e300, "d": -0.0})
+        == '{"a":1.5,"b":9223372036854775808,"c":1e+300,"d":0}'
+    )
     assert json_equal([1, 1.0], [1.0, 1]) and not json_equal([True], [1])
 
 
@@ -67,7 +86,9 @@ def test_no_unicode_normalisation_every_code_point_counts():
     nfc = unicodedata.normalize("NFC", "café")
     nfd = unicodedata.normalize("NFD", "café")
     assert d({**BASE, "description": nfc}) != d({**BASE, "description": nfd})
-    assert d({**BASE, "description": "Run\u200b a query"}) != d({**BASE, "description": "Run a query"})
+    assert d({**BASE, "description": "Run\u200b a query"}) != d(
+        {**BASE, "description": "Run a query"}
+    )
 
 
 def test_absent_is_not_null():

@@ -37,42 +37,75 @@ def _at(where: str, sub: dict) -> dict:
     if where == "property":
         return {"type": "object", "properties": {"schema": sub}}
     if where == "nested":
-        return {"type": "object", "properties": {"a": {"type": "object", "properties": {
-            "b": {"type": "object", "properties": {"schema": sub}}}}}}
+        return {
+            "type": "object",
+            "properties": {
+                "a": {
+                    "type": "object",
+                    "properties": {"b": {"type": "object", "properties": {"schema": sub}}},
+                }
+            },
+        }
     if where == "items":
         return {"type": "object", "properties": {"list": {"type": "array", "items": sub}}}
     if where == "prefixItems":
-        return {"type": "object", "properties": {"pair": {"type": "array",
-                                                          "prefixItems": [{"type": "string"},
-                                                                          sub]}}}
+        return {
+            "type": "object",
+            "properties": {"pair": {"type": "array", "prefixItems": [{"type": "string"}, sub]}},
+        }
     if where == "anyOf":
         return {"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, sub]}}}
     if where == "oneOf":
         return {"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}, sub]}}}
     if where == "defs":
-        return {"type": "object", "properties": {"opts": {"$ref": "#/$defs/Opts"}},
-                "$defs": {"Opts": sub}}
+        return {
+            "type": "object",
+            "properties": {"opts": {"$ref": "#/$defs/Opts"}},
+            "$defs": {"Opts": sub},
+        }
     if where == "defs-nested-ref":
-        return {"type": "object", "properties": {"x": {"$ref": "#/$defs/Outer"}},
-                "$defs": {"Outer": {"type": "object", "properties": {
-                    "opts": {"$ref": "#/$defs/Opts"}}}, "Opts": sub}}
+        return {
+            "type": "object",
+            "properties": {"x": {"$ref": "#/$defs/Outer"}},
+            "$defs": {
+                "Outer": {"type": "object", "properties": {"opts": {"$ref": "#/$defs/Opts"}}},
+                "Opts": sub,
+            },
+        }
     if where == "additionalProperties":
-        return {"type": "object", "properties": {"m": {"type": "object",
-                                                       "additionalProperties": sub}}}
+        return {
+            "type": "object",
+            "properties": {"m": {"type": "object", "additionalProperties": sub}},
+        }
     if where == "patternProperties":
-        return {"type": "object", "properties": {"m": {"type": "object",
-                                                       "patternProperties": {"^x": sub}}}}
+        return {
+            "type": "object",
+            "properties": {"m": {"type": "object", "patternProperties": {"^x": sub}}},
+        }
     raise AssertionError(where)
 
 
-WHERE = ["root", "property", "nested", "items", "prefixItems", "anyOf", "oneOf", "defs",
-         "defs-nested-ref", "additionalProperties", "patternProperties"]
+WHERE = [
+    "root",
+    "property",
+    "nested",
+    "items",
+    "prefixItems",
+    "anyOf",
+    "oneOf",
+    "defs",
+    "defs-nested-ref",
+    "additionalProperties",
+    "patternProperties",
+]
 
 
 def test_issue_reproduction_closing_an_object_that_declares_no_properties():
     """The smallest reproduction from issue 11: a TypeError in the witness search."""
-    old = {"type": "object", "properties": {"schema": {"type": "object",
-                                                       "additionalProperties": True}}}
+    old = {
+        "type": "object",
+        "properties": {"schema": {"type": "object", "additionalProperties": True}},
+    }
     new = copy.deepcopy(old)
     new["properties"]["schema"]["additionalProperties"] = False
     cmp = compare(tool(old), tool(new))
@@ -84,8 +117,9 @@ def test_issue_reproduction_closing_an_object_that_declares_no_properties():
 
 
 @pytest.mark.parametrize("where", WHERE)
-@pytest.mark.parametrize("free", [FREE, {"type": "object"}, {}],
-                         ids=["ap-true", "ap-absent", "empty"])
+@pytest.mark.parametrize(
+    "free", [FREE, {"type": "object"}, {}], ids=["ap-true", "ap-absent", "empty"]
+)
 def test_closed_free_form_object_at_every_depth(where, free):
     old, new = _at(where, free), _at(where, {**free, **CLOSED})
     cmp = compare(tool(old), tool(new), calls=[{}])
@@ -150,12 +184,20 @@ def test_witness_budget_is_counted_in_validator_calls_and_noted():
     from mcp_review.engine.model import Change
     from mcp_review.engine.witness import attach_witnesses
 
-    old = {"type": "object", "properties": {f"p{i}": {"type": "string", "maxLength": 10}
-                                            for i in range(50)}}
-    new = {"type": "object", "properties": {f"p{i}": {"type": "string", "maxLength": 5}
-                                            for i in range(50)}}
-    changes = [Change("max-length-decreased", ChangeClass.BREAKING,
-                      f"/inputSchema/properties/p{i}/maxLength") for i in range(50)]
+    old = {
+        "type": "object",
+        "properties": {f"p{i}": {"type": "string", "maxLength": 10} for i in range(50)},
+    }
+    new = {
+        "type": "object",
+        "properties": {f"p{i}": {"type": "string", "maxLength": 5} for i in range(50)},
+    }
+    changes = [
+        Change(
+            "max-length-decreased", ChangeClass.BREAKING, f"/inputSchema/properties/p{i}/maxLength"
+        )
+        for i in range(50)
+    ]
     out = attach_witnesses(tool(old), tool(new), changes, budget=40)
     with_w = [c for c in out if c.has_witness]
     noted = [c for c in out if c.note]
@@ -167,7 +209,8 @@ def test_witness_budget_is_counted_in_validator_calls_and_noted():
     # Deterministic: the same budget gives the same answer every time; a bigger one, more.
     again = attach_witnesses(tool(old), tool(new), changes, budget=40)
     assert [c.witness if c.has_witness else None for c in again] == [
-        c.witness if c.has_witness else None for c in out]
+        c.witness if c.has_witness else None for c in out
+    ]
     assert all(c.has_witness for c in attach_witnesses(tool(old), tool(new), changes))
 
 
@@ -179,11 +222,13 @@ def test_a_failing_witness_search_degrades_to_no_witness_with_a_note(monkeypatch
 
     monkeypatch.setattr(witness._Side, "find", boom)
     old = {"type": "object", "properties": {"q": {"type": "string", "maxLength": 9}}}
-    new = {"type": "object", "properties": {"q": {"type": "string", "maxLength": 3}},
-           "additionalProperties": False}
+    new = {
+        "type": "object",
+        "properties": {"q": {"type": "string", "maxLength": 3}},
+        "additionalProperties": False,
+    }
     cmp = compare(tool(old), tool(new))
-    assert {c.rule for c in cmp.changes} == {"max-length-decreased",
-                                             "additional-properties-closed"}
+    assert {c.rule for c in cmp.changes} == {"max-length-decreased", "additional-properties-closed"}
     for c in cmp.changes:
         assert c.cls is ChangeClass.BREAKING and not c.has_witness
         assert c.note == "no witness: the witness search failed (KeyError)"
@@ -198,16 +243,27 @@ def test_a_failing_rule_is_an_engine_error_and_the_rest_is_reported(monkeypatch)
 
     monkeypatch.setitem(schema_diff._HANDLERS, "pattern", boom)
     monkeypatch.setitem(schema_diff._HANDLERS, "format", boom)
-    old = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^a"},
-                                            "b": {"type": "integer", "maximum": 5}}}
-    new = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^b"},
-                                            "b": {"type": "integer", "maximum": 3}}}
+    old = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "pattern": "^a"},
+            "b": {"type": "integer", "maximum": 5},
+        },
+    }
+    new = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "pattern": "^b"},
+            "b": {"type": "integer", "maximum": 3},
+        },
+    }
     cmp = compare(tool(old), tool(new), calls=[{"b": 4}])
     by_rule = {c.rule: c for c in cmp.changes}
     err = by_rule["engine-error"]
     # Potentially-breaking; like any such change, a witness found there promotes it.
-    assert err.cls is (ChangeClass.BREAKING if err.has_witness else
-                       ChangeClass.POTENTIALLY_BREAKING)
+    assert err.cls is (
+        ChangeClass.BREAKING if err.has_witness else ChangeClass.POTENTIALLY_BREAKING
+    )
     if err.has_witness:
         independent_check(old, new, err.witness)
     assert err.pointer == "/inputSchema/properties/a"
@@ -225,8 +281,10 @@ def test_a_failing_text_rule_keeps_the_schema_changes(monkeypatch):
     monkeypatch.setattr(schema_diff, "_annotations", boom)
     old = {"type": "object", "properties": {"b": {"type": "integer", "maximum": 5}}}
     new = {"type": "object", "properties": {"b": {"type": "integer", "maximum": 3}}}
-    cmp = compare(tool(old, annotations={"readOnlyHint": True}),
-                  tool(new, annotations={"readOnlyHint": False}))
+    cmp = compare(
+        tool(old, annotations={"readOnlyHint": True}),
+        tool(new, annotations={"readOnlyHint": False}),
+    )
     rules = {c.rule: c for c in cmp.changes}
     assert rules["engine-error"].cls is ChangeClass.POTENTIALLY_BREAKING
     assert "TypeError" in rules["engine-error"].message
@@ -238,35 +296,115 @@ def test_a_failing_text_rule_keeps_the_schema_changes(monkeypatch):
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-KEYWORDS = ["type", "properties", "required", "additionalProperties", "items", "prefixItems",
-            "anyOf", "oneOf", "allOf", "not", "if", "then", "else", "enum", "const",
-            "minimum", "maximum", "exclusiveMinimum", "multipleOf", "minLength", "maxLength",
-            "pattern", "format", "minItems", "maxItems", "uniqueItems", "contains",
-            "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas",
-            "dependencies", "$ref", "$defs", "definitions", "description", "default",
-            "additionalItems", "unevaluatedProperties", "minProperties", "$anchor", "$schema"]
-REFS = ["#", "#/$defs/A", "#/$defs/B", "#/definitions/A", "#/$defs/A/properties/x",
-        "#/properties/a", "#nope", "#A", "http://example.com/s.json", "#/$defs/%41", "#/$defs"]
-scalars = (st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False,
-                                                                        allow_infinity=False,
-                                                                        width=16)
-           | st.sampled_from(["", "a", "string", "object", "integer", "^a+$", "(", "email",
-                              "x", "http://json-schema.org/draft-07/schema#"]))
+KEYWORDS = [
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "patternProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "$ref",
+    "$defs",
+    "definitions",
+    "description",
+    "default",
+    "additionalItems",
+    "unevaluatedProperties",
+    "minProperties",
+    "$anchor",
+    "$schema",
+]
+REFS = [
+    "#",
+    "#/$defs/A",
+    "#/$defs/B",
+    "#/definitions/A",
+    "#/$defs/A/properties/x",
+    "#/properties/a",
+    "#nope",
+    "#A",
+    "http://example.com/s.json",
+    "#/$defs/%41",
+    "#/$defs",
+]
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(allow_nan=False, allow_infinity=False, width=16)
+    | st.sampled_from(
+        [
+            "",
+            "a",
+            "string",
+            "object",
+            "integer",
+            "^a+$",
+            "(",
+            "email",
+            "x",
+            "http://json-schema.org/draft-07/schema#",
+        ]
+    )
+)
 
 
 def _schemaish(children):
-    values = scalars | children | st.lists(children | scalars, max_size=3) | st.dictionaries(
-        st.sampled_from(["a", "b", "x", "A", "B"]), children | scalars, max_size=3)
+    values = (
+        scalars
+        | children
+        | st.lists(children | scalars, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["a", "b", "x", "A", "B"]), children | scalars, max_size=3
+        )
+    )
     kw = st.sampled_from(KEYWORDS)
-    return (st.dictionaries(kw, values, max_size=5)
-            | st.fixed_dictionaries({"$ref": st.sampled_from(REFS)})
-            | st.builds(lambda d, r: {**d, "$ref": r},
-                        st.dictionaries(kw, values, max_size=2), st.sampled_from(REFS)))
+    return (
+        st.dictionaries(kw, values, max_size=5)
+        | st.fixed_dictionaries({"$ref": st.sampled_from(REFS)})
+        | st.builds(
+            lambda d, r: {**d, "$ref": r},
+            st.dictionaries(kw, values, max_size=2),
+            st.sampled_from(REFS),
+        )
+    )
 
 
-schemas = st.recursive(st.booleans() | st.just({}) | st.fixed_dictionaries(
-    {"type": st.sampled_from(["string", "object", "array", "integer", "nonsense"])}),
-    _schemaish, max_leaves=12)
+schemas = st.recursive(
+    st.booleans()
+    | st.just({})
+    | st.fixed_dictionaries(
+        {"type": st.sampled_from(["string", "object", "array", "integer", "nonsense"])}
+    ),
+    _schemaish,
+    max_leaves=12,
+)
 
 
 @st.composite
@@ -274,18 +412,31 @@ def documents(draw):
     root = draw(schemas)
     if isinstance(root, dict) and draw(st.booleans()):
         # Definitions that refer to each other: chains and cycles.
-        root = {**root, "$defs": {"A": draw(schemas), "B": {"$ref": draw(st.sampled_from(
-            ["#/$defs/A", "#/$defs/B", "#"]))}}}
+        root = {
+            **root,
+            "$defs": {
+                "A": draw(schemas),
+                "B": {"$ref": draw(st.sampled_from(["#/$defs/A", "#/$defs/B", "#"]))},
+            },
+        }
     return root
 
 
-json_values = st.recursive(scalars, lambda c: st.lists(c, max_size=3)
-                           | st.dictionaries(st.sampled_from(["a", "b", "x", "q"]), c,
-                                             max_size=3), max_leaves=6)
+json_values = st.recursive(
+    scalars,
+    lambda c: (
+        st.lists(c, max_size=3)
+        | st.dictionaries(st.sampled_from(["a", "b", "x", "q"]), c, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
-@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "300")), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "300")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(documents(), documents(), st.lists(json_values, max_size=3), st.booleans())
 def test_fuzz_classify_witness_replay_never_raise(old, new, calls, as_output):
     from mcp_review.engine.schema_diff import diff_schemas
@@ -294,8 +445,10 @@ def test_fuzz_classify_witness_replay_never_raise(old, new, calls, as_output):
         t_old = ToolDef({"name": "t", "inputSchema": {}, "outputSchema": old})
         t_new = ToolDef({"name": "t", "inputSchema": {}, "outputSchema": new})
     else:
-        t_old, t_new = ToolDef({"name": "t", "inputSchema": old}), ToolDef(
-            {"name": "t", "inputSchema": new})
+        t_old, t_new = (
+            ToolDef({"name": "t", "inputSchema": old}),
+            ToolDef({"name": "t", "inputSchema": new}),
+        )
     cmp = compare(t_old, t_new, calls=calls)
     cmp.to_json()
     for c in cmp.changes:
@@ -318,9 +471,14 @@ def test_fuzz_classify_witness_replay_never_raise(old, new, calls, as_output):
 def _nest(depth: int, k: int, leaf: dict) -> dict:
     s = leaf
     for _ in range(depth):
-        s = {"anyOf": [copy.deepcopy(s) if j == 0 else
-                       {"type": "object", "properties": {f"p{j}": copy.deepcopy(s)}}
-                       for j in range(k)]}
+        s = {
+            "anyOf": [
+                copy.deepcopy(s)
+                if j == 0
+                else {"type": "object", "properties": {f"p{j}": copy.deepcopy(s)}}
+                for j in range(k)
+            ]
+        }
     return s
 
 

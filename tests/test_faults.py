@@ -20,15 +20,19 @@ TIMEOUT = 5.0
 
 
 def raw(name: str, *mode: str) -> ServerConfig:
-    return ServerConfig(name, command=sys.executable, args=(str(SERVERS / "rawserver.py"), *mode),
-                        timeout=TIMEOUT)
+    return ServerConfig(
+        name, command=sys.executable, args=(str(SERVERS / "rawserver.py"), *mode), timeout=TIMEOUT
+    )
 
 
 @pytest.fixture(scope="module")
 def http_servers():
     healthy = ToolServer([tool("search"), tool("fetch"), tool("summarize")])
     guarded = ToolServer([tool("admin")])
-    with serve_http(healthy.http_app()) as ok_url, serve_http(guarded.http_app(token="t0ken-xyz")) as auth_url:
+    with (
+        serve_http(healthy.http_app()) as ok_url,
+        serve_http(guarded.http_app(token="t0ken-xyz")) as auth_url,
+    ):
         yield ok_url, auth_url
 
 
@@ -59,8 +63,13 @@ async def test_all_faults_in_one_run(tmp_path: Path, http_servers, refused_port,
     configs = [
         # Healthy: a real SDK stdio server (slow to start under load, so a longer timeout:
         # the point is that the broken ones finish by theirs).
-        ServerConfig("healthy-stdio", command=sys.executable, args=(str(SERVERS / "toolserver.py"),),
-                     env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)}, timeout=60),
+        ServerConfig(
+            "healthy-stdio",
+            command=sys.executable,
+            args=(str(SERVERS / "toolserver.py"),),
+            env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)},
+            timeout=60,
+        ),
         ServerConfig("healthy-http", transport="http", url=ok_url, timeout=TIMEOUT),
         ServerConfig("no-such-command", command="mcp-review-no-such-command-xyz", timeout=TIMEOUT),
         raw("exits-at-once", "exit"),
@@ -68,10 +77,19 @@ async def test_all_faults_in_one_run(tmp_path: Path, http_servers, refused_port,
         raw("prints-garbage", "garbage"),
         raw("malformed-tool", "malformed"),
         raw("ten-thousand-tools", "flood", "10000"),
-        ServerConfig("refused-port", transport="http", url=f"http://127.0.0.1:{refused_port}/mcp",
-                     timeout=TIMEOUT),
-        ServerConfig("http-401", transport="http", url=auth_url, timeout=TIMEOUT,
-                     headers={"Authorization": "Bearer not-the-token"}),
+        ServerConfig(
+            "refused-port",
+            transport="http",
+            url=f"http://127.0.0.1:{refused_port}/mcp",
+            timeout=TIMEOUT,
+        ),
+        ServerConfig(
+            "http-401",
+            transport="http",
+            url=auth_url,
+            timeout=TIMEOUT,
+            headers={"Authorization": "Bearer not-the-token"},
+        ),
         ServerConfig("http-silent", transport="http", url=silent_http, timeout=TIMEOUT),
     ]
     elapsed: dict[str, float] = {}
@@ -87,7 +105,9 @@ async def test_all_faults_in_one_run(tmp_path: Path, http_servers, refused_port,
     assert list(snap.servers) == [c.name for c in configs]  # one row each, in config order
     assert [t.name for t in snap.servers["healthy-stdio"].tools] == ["read", "write", "list"]
     assert [t.name for t in snap.servers["healthy-http"].tools] == ["search", "fetch", "summarize"]
-    assert snap.servers["healthy-stdio"].error is None and snap.servers["healthy-http"].error is None
+    assert (
+        snap.servers["healthy-stdio"].error is None and snap.servers["healthy-http"].error is None
+    )
 
     def err(name: str) -> tuple[str, str]:
         e = snap.servers[name].error

@@ -60,17 +60,27 @@ async def test_legacy_connection_has_no_cache_hints():
 async def test_tool_and_page_caps_report_flood():
     ts = ToolServer([tool(f"t{i}") for i in range(30)])
     s = await fetch_server(ServerConfig("f", target=ts.server, timeout=10), max_tools=9)
-    assert s.error is not None and s.error["kind"] == "flood" and "more than 9 tools" in s.error["message"]
+    assert (
+        s.error is not None
+        and s.error["kind"] == "flood"
+        and "more than 9 tools" in s.error["message"]
+    )
     assert s.tools == []
     s = await fetch_server(ServerConfig("f", target=ts.server, timeout=10), max_pages=3)
-    assert s.error is not None and s.error["kind"] == "flood" and "more than 3 pages" in s.error["message"]
+    assert (
+        s.error is not None
+        and s.error["kind"] == "flood"
+        and "more than 3 pages" in s.error["message"]
+    )
 
 
 async def test_progress_events_per_server():
     ts = ToolServer([tool("a"), tool("b"), tool("c")])
     events: list[Progress] = []
-    cfgs = [ServerConfig("one", target=ts.server), ServerConfig("two", target=ts.server,
-                                                                mode="legacy")]
+    cfgs = [
+        ServerConfig("one", target=ts.server),
+        ServerConfig("two", target=ts.server, mode="legacy"),
+    ]
     await fetch_all(cfgs, on_progress=events.append)
     for n in ("one", "two"):
         states = [e.state for e in events if e.server == n]
@@ -102,10 +112,13 @@ async def test_snapshot_round_trips():
 async def test_stdio_list_changes_between_fetches(tmp_path: Path, capfd: pytest.CaptureFixture):
     tools_file = tmp_path / "tools.json"
     tools_file.write_text(json.dumps([tool("read"), tool("write")]))
-    cfg = ServerConfig("stdio-srv", command=sys.executable,
-                       args=(str(SERVERS / "toolserver.py"),),
-                       env={"MCP_REVIEW_TOOLS_FILE": str(tools_file), "API_KEY": "k-123456"},
-                       timeout=30)
+    cfg = ServerConfig(
+        "stdio-srv",
+        command=sys.executable,
+        args=(str(SERVERS / "toolserver.py"),),
+        env={"MCP_REVIEW_TOOLS_FILE": str(tools_file), "API_KEY": "k-123456"},
+        timeout=30,
+    )
     logs = tmp_path / "logs"
     first = await fetch_all([cfg], log_dir=logs)
     assert first.servers["stdio-srv"].error is None, first.servers["stdio-srv"].error
@@ -160,10 +173,16 @@ async def test_http_legacy_mode(http_server):
 async def test_bearer_401_without_token_tools_with_it(bearer_server):
     _, url = bearer_server
     without = ServerConfig("nokey", transport="http", url=url, timeout=10)
-    wrong = ServerConfig("badkey", transport="http", url=url, timeout=10,
-                         headers={"Authorization": "Bearer wrong-token-value"})
-    with_ = ServerConfig("key", transport="http", url=url, timeout=10,
-                         headers={"Authorization": f"Bearer {TOKEN}"})
+    wrong = ServerConfig(
+        "badkey",
+        transport="http",
+        url=url,
+        timeout=10,
+        headers={"Authorization": "Bearer wrong-token-value"},
+    )
+    with_ = ServerConfig(
+        "key", transport="http", url=url, timeout=10, headers={"Authorization": f"Bearer {TOKEN}"}
+    )
     snap = await fetch_all([without, wrong, with_])
     for n in ("nokey", "badkey"):
         err = snap.servers[n].error

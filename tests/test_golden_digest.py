@@ -40,13 +40,11 @@ EXPECTED = {
     ("scheme1", "numbers"): "36fa4c0177db48d19fe62171545136ae22f882a8531161bf88c54defa4809f87",
     ("scheme1", "run_query"): "1596122e85a5145213e58c914595c8f14fee14c3fa697242661384e9eaaa6ab5",
     ("scheme1", "tasks"): "77441d3521e2db3c23ff018db97f2286243ce70ce951c1ac25dcc0472e151bf6",
-    ("scheme1", "unicode_keys"):
-        "8e9ebae8e1de4071bdd36790fbcc5d12c9dafd6f4947fe8e15628512f613ca27",
+    ("scheme1", "unicode_keys"): "8e9ebae8e1de4071bdd36790fbcc5d12c9dafd6f4947fe8e15628512f613ca27",
     ("scheme2", "numbers"): "36fa4c0177db48d19fe62171545136ae22f882a8531161bf88c54defa4809f87",
     ("scheme2", "run_query"): "1596122e85a5145213e58c914595c8f14fee14c3fa697242661384e9eaaa6ab5",
     ("scheme2", "tasks"): "34cb4958d09a30acdd4e21e2e77bd8895d392661a13e33ef3225034f0a3c8c08",
-    ("scheme2", "unicode_keys"):
-        "8e9ebae8e1de4071bdd36790fbcc5d12c9dafd6f4947fe8e15628512f613ca27",
+    ("scheme2", "unicode_keys"): "8e9ebae8e1de4071bdd36790fbcc5d12c9dafd6f4947fe8e15628512f613ca27",
 }
 
 
@@ -81,8 +79,9 @@ def test_a_live_tool_equal_to_a_golden_pin_is_pinned_under_the_current_scheme(ke
 
     pf = PinFile()
     pf.decide(pin)
-    snap = Snapshot(servers={"golden": ServerSnapshot(name="golden", principal=key[0],
-                                                      tools=[live])})
+    snap = Snapshot(
+        servers={"golden": ServerSnapshot(name="golden", principal=key[0], tools=[live])}
+    )
     (st,) = compute_status(snap, pf).tools
     assert st.state is State.PINNED
 

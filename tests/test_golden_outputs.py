@@ -52,8 +52,11 @@ UPDATE = os.environ.get("MCP_REVIEW_UPDATE_GOLDEN") == "1"
 
 SEED_CASES = {
     "c1": ("c1_old.json", "c1_new.json", "calls.jsonl"),
-    "c2": ("c2/implementation-2025-06-18.json", "c2/implementation-2025-11-25.json",
-           "c2/calls.jsonl"),
+    "c2": (
+        "c2/implementation-2025-06-18.json",
+        "c2/implementation-2025-11-25.json",
+        "c2/calls.jsonl",
+    ),
     "c3": ("c3_old.json", "c3_new.json", "calls.jsonl"),
     "c4": ("c4_old.json", "c4_new.json", "calls.jsonl"),
     "c5": ("c5_old.json", "c5_new.json", "calls.jsonl"),
@@ -66,20 +69,33 @@ SEED_CASES = {
 GATE_EXIT = {"c1": 0, "c2": 0, "c3": 1, "c4": 1, "c5": 1, "c6": 0, "hidden": 0, "breaking": 1}
 SCENARIO_EXIT = {"fleet": 1, "seeds": 1}
 
-FORMATS = {"check": ("text", "json", "markdown", "sarif"), "status": ("text", "json"),
-           "gate": ("text", "json")}
+FORMATS = {
+    "check": ("text", "json", "markdown", "sarif"),
+    "status": ("text", "json"),
+    "gate": ("text", "json"),
+}
 SUFFIX = {"text": "txt", "json": "json", "markdown": "md", "sarif": "sarif"}
 
 DECIDED_AT = re.compile(r'^decided_at = "([^"]+)"$', re.M)
 
 
 def _snapshot(servers: dict[str, tuple[str, list[dict]]]) -> dict:
-    return {"format": "mcp-review-snapshot", "version": 1, "taken_at": "2026-11-01T00:00:00Z",
-            "servers": {name: {"principal": "default",
-                               "server_info": {"name": name, "version": version},
-                               "protocol_version": "2025-11-25", "ttl_ms": None,
-                               "cache_scope": None, "tools": tools}
-                        for name, (version, tools) in servers.items()}}
+    return {
+        "format": "mcp-review-snapshot",
+        "version": 1,
+        "taken_at": "2026-11-01T00:00:00Z",
+        "servers": {
+            name: {
+                "principal": "default",
+                "server_info": {"name": name, "version": version},
+                "protocol_version": "2025-11-25",
+                "ttl_ms": None,
+                "cache_scope": None,
+                "tools": tools,
+            }
+            for name, (version, tools) in servers.items()
+        },
+    }
 
 
 def _write_seed_inputs(root: Path) -> list[str]:
@@ -96,9 +112,11 @@ def _write_seed_inputs(root: Path) -> list[str]:
             old["name"] = nxt["name"] = f"run_query_{case}"
         base[case] = ("1.0.0", [old])
         new[case] = ("1.1.0", [nxt])
-        lines = [json.dumps({"tool": old["name"], "arguments": json.loads(line)})
-                 for line in (SEED / calls_f).read_text(encoding="utf-8").splitlines()
-                 if line.strip()]
+        lines = [
+            json.dumps({"tool": old["name"], "arguments": json.loads(line)})
+            for line in (SEED / calls_f).read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
         (root / f"{case}.calls.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
         calls_args += ["--calls", f"{case}={case}.calls.jsonl"]
     (root / "base.json").write_text(json.dumps(_snapshot(base), indent=2), encoding="utf-8")
@@ -157,13 +175,16 @@ def _compare(rel: str, actual: str) -> None:
         exp_lines = expected.decode("utf-8").splitlines(keepends=True)
         got_lines = actual.splitlines(keepends=True)
         pairs = zip(exp_lines, got_lines, strict=False)
-        first = next((i for i, (a, b) in enumerate(pairs) if a != b),
-                     min(len(exp_lines), len(got_lines)))
-        pytest.fail(f"{rel} differs from its golden at line {first + 1}:\n"
-                    f"  golden: {exp_lines[first] if first < len(exp_lines) else '<end>'!r}\n"
-                    f"  actual: {got_lines[first] if first < len(got_lines) else '<end>'!r}\n"
-                    "(an intended change: regenerate with MCP_REVIEW_UPDATE_GOLDEN=1 and "
-                    "review `git diff tests/golden/`)")
+        first = next(
+            (i for i, (a, b) in enumerate(pairs) if a != b), min(len(exp_lines), len(got_lines))
+        )
+        pytest.fail(
+            f"{rel} differs from its golden at line {first + 1}:\n"
+            f"  golden: {exp_lines[first] if first < len(exp_lines) else '<end>'!r}\n"
+            f"  actual: {got_lines[first] if first < len(got_lines) else '<end>'!r}\n"
+            "(an intended change: regenerate with MCP_REVIEW_UPDATE_GOLDEN=1 and "
+            "review `git diff tests/golden/`)"
+        )
 
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
@@ -174,8 +195,7 @@ def test_check_and_status_outputs(scenario: str, project: Path, capsys) -> None:
     assert stamps, "the pin command wrote no decided_at: the normalisation would be a no-op"
     common = ["-q", "--pins", "pins.toml", *calls]
     for fmt in FORMATS["check"]:
-        code, out = _run(capsys, ["check", "--from-snapshot", "new.json", "--format", fmt,
-                                  *common])
+        code, out = _run(capsys, ["check", "--from-snapshot", "new.json", "--format", fmt, *common])
         assert code == SCENARIO_EXIT[scenario], (fmt, code)
         _compare(f"check/{scenario}.{SUFFIX[fmt]}", _normalise(out, project, stamps))
     for fmt in FORMATS["status"]:
@@ -196,7 +216,8 @@ def _gate_inputs(case: str, root: Path) -> tuple[str, str, str]:
     tool = {"hidden": "search", "breaking": "read_file"}[case]
     for side, snap in (("old", "base.json"), ("new", "new.json")):
         (root / f"{case}_{side}.json").write_text(
-            json.dumps(_fleet_tool(snap, "files", tool), indent=2), encoding="utf-8")
+            json.dumps(_fleet_tool(snap, "files", tool), indent=2), encoding="utf-8"
+        )
     shutil.copy(INPUTS / "files.calls.jsonl", root / "files.calls.jsonl")
     return f"{case}_old.json", f"{case}_new.json", "files.calls.jsonl"
 
@@ -216,8 +237,11 @@ def test_goldens_are_all_used() -> None:
     expected = {f"check/{s}.{SUFFIX[f]}" for s in SCENARIOS for f in FORMATS["check"]}
     expected |= {f"status/{s}.{SUFFIX[f]}" for s in SCENARIOS for f in FORMATS["status"]}
     expected |= {f"gate/{c}.{SUFFIX[f]}" for c in GATE_EXIT for f in FORMATS["gate"]}
-    on_disk = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*")
-               if p.is_file() and INPUTS not in p.parents}
+    on_disk = {
+        p.relative_to(GOLDEN).as_posix()
+        for p in GOLDEN.rglob("*")
+        if p.is_file() and INPUTS not in p.parents
+    }
     if UPDATE:
         for stale in on_disk - expected:
             (GOLDEN / stale).unlink()

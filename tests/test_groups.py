@@ -20,8 +20,11 @@ NAMES = [f"tool_{i:02d}" for i in range(12)]
 
 
 def _tool(name: str) -> dict:
-    return {"name": name, "description": f"Does {name}.",
-            "inputSchema": {"type": "object", "properties": {"p": {"type": "string"}}}}
+    return {
+        "name": name,
+        "description": f"Does {name}.",
+        "inputSchema": {"type": "object", "properties": {"p": {"type": "string"}}},
+    }
 
 
 def _upgraded(name: str) -> dict:
@@ -34,8 +37,9 @@ def _upgraded(name: str) -> dict:
 
 def _snap(make: object, path: Path) -> None:
     snap = Snapshot(taken_at="2026-11-30T00:00:00Z")
-    snap.servers["fs"] = ServerSnapshot(name="fs", tools=[ToolDef.from_wire(make(n))
-                                                          for n in NAMES])
+    snap.servers["fs"] = ServerSnapshot(
+        name="fs", tools=[ToolDef.from_wire(make(n)) for n in NAMES]
+    )
     snap.servers["other"] = ServerSnapshot(name="other", tools=[ToolDef.from_wire(make("solo"))])
     path.write_text(snap.dumps())
 
@@ -65,16 +69,19 @@ def _check(capsys: pytest.CaptureFixture, *args: str) -> str:
 
 def test_core_groups_identical_changes_within_a_server_only():
     snap = Snapshot()
-    snap.servers["fs"] = ServerSnapshot(name="fs", tools=[ToolDef.from_wire(_upgraded(n))
-                                                          for n in NAMES])
-    snap.servers["other"] = ServerSnapshot(name="other",
-                                           tools=[ToolDef.from_wire(_upgraded("solo"))])
+    snap.servers["fs"] = ServerSnapshot(
+        name="fs", tools=[ToolDef.from_wire(_upgraded(n)) for n in NAMES]
+    )
+    snap.servers["other"] = ServerSnapshot(
+        name="other", tools=[ToolDef.from_wire(_upgraded("solo"))]
+    )
     report = compute_status(snap, _pins(), witnesses=False)
     groups = shared_changes(report.tools)
     # One group: the annotation on all twelve; the solo tool on another server is not in it,
     # and tool_00's own required-property change is not shared.
     assert [(g.server, g.change.pointer, g.tools) for g in groups] == [
-        ("fs", "/annotations/openWorldHint", tuple(NAMES))]
+        ("fs", "/annotations/openWorldHint", tuple(NAMES))
+    ]
     sigs = {t.tool: signature(t.comparison.changes) for t in report.tools}
     assert len({sigs[n] for n in NAMES[1:]}) == 1 and sigs["tool_00"] != sigs["tool_01"]
 
@@ -96,9 +103,11 @@ def test_markdown_groups_and_json_sarif_stay_per_tool(project, capsys):
     rows = [ln for ln in md.splitlines() if "/annotations/openWorldHint" in ln]
     assert len(rows) == 2 and any("| 12: tool&#95;00" in r for r in rows), rows
     doc = json.loads(_check(capsys, "--format", "json"))
-    per_tool = [t["tool"] for t in doc["tools"]
-                if any(c["pointer"] == "/annotations/openWorldHint"
-                       for c in t["comparison"]["changes"])]
+    per_tool = [
+        t["tool"]
+        for t in doc["tools"]
+        if any(c["pointer"] == "/annotations/openWorldHint" for c in t["comparison"]["changes"])
+    ]
     assert sorted(per_tool) == sorted([*NAMES, "solo"])
     sarif = json.loads(_check(capsys, "--format", "sarif"))
     assert len(sarif["runs"][0]["results"]) == 13
@@ -173,11 +182,16 @@ async def test_app_approves_the_same_blocked_change_on_many_tools_after_asking_w
         await pilot.press(*"vendor changelog", "enter")
         await pilot.pause(0.2)
         statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
-    assert statuses == {"tool_00": Status.BROKEN, "tool_01": Status.PINNED,
-                        "tool_02": Status.PINNED, "tool_03": Status.PINNED}
+    assert statuses == {
+        "tool_00": Status.BROKEN,
+        "tool_01": Status.PINNED,
+        "tool_02": Status.PINNED,
+        "tool_03": Status.PINNED,
+    }
     on_disk = load_on_disk(pins)
     assert {n: on_disk[n] for n in ("tool_01", "tool_02", "tool_03")} == {
-        n: _upgraded(n) for n in ("tool_01", "tool_02", "tool_03")}
+        n: _upgraded(n) for n in ("tool_01", "tool_02", "tool_03")
+    }
     assert on_disk["tool_00"] == _tool("tool_00")
     recs = audit.read(audit.audit_path_for(pins))[-3:]
     assert sorted(r["tool"] for r in recs) == ["tool_01", "tool_02", "tool_03"]
@@ -216,8 +230,7 @@ def live_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     ts = ToolServer([_tool(n) for n in NAMES], version="1.0")
     with serve_http(ts.http_app()) as url:
         monkeypatch.chdir(tmp_path)
-        (tmp_path / "mcp-review.toml").write_text(
-            f'timeout = 20\n\n[servers.fs]\nurl = "{url}"\n')
+        (tmp_path / "mcp-review.toml").write_text(f'timeout = 20\n\n[servers.fs]\nurl = "{url}"\n')
         assert main(["pin", "--yes", "-q"]) == 0
         yield ts, tmp_path
 
@@ -242,9 +255,14 @@ def test_status_text_lists_the_shared_change_once_with_its_tools(live_project, c
     assert all(f": {n}\n" in out for n in NAMES), out
     # JSON stays per tool.
     doc = json.loads(_status(capsys, "--format", "json"))
-    per_tool = [t["tool"] for t in doc["tools"]
-                if any(c["pointer"] == "/annotations/openWorldHint"
-                       for c in (t.get("comparison") or {}).get("changes", []))]
+    per_tool = [
+        t["tool"]
+        for t in doc["tools"]
+        if any(
+            c["pointer"] == "/annotations/openWorldHint"
+            for c in (t.get("comparison") or {}).get("changes", [])
+        )
+    ]
     assert per_tool == NAMES
 
 
@@ -260,8 +278,10 @@ def test_status_groups_only_what_is_listed_and_never_a_waived_change(live_projec
     ts.tools = narrowed + [_tool(n) for n in NAMES[3:]]
     waived = ToolDef.from_wire(narrowed[2]).digest
     with (root / "mcp-review.toml").open("a") as f:
-        f.write(f'\n[[ignore]]\nserver = "fs"\ntool = "{NAMES[2]}"\nrule = "property-added-optional"\n'
-                f'reason = "clients ignore limit"\nuntil = "2099-01-01"\ndigest = "{waived}"\n')
+        f.write(
+            f'\n[[ignore]]\nserver = "fs"\ntool = "{NAMES[2]}"\nrule = "property-added-optional"\n'
+            f'reason = "clients ignore limit"\nuntil = "2099-01-01"\ndigest = "{waived}"\n'
+        )
     out = _status(capsys)
     assert out.count("on 2 tools: tool_00, tool_01") == 1, out
     assert "tool_02" not in out.split("same change on several tools:")[1]

@@ -33,39 +33,59 @@ SUR = "\ud800"
 
 
 def stdio(name: str, mode: str, *, timeout: float = 60, env: dict | None = None) -> ServerConfig:
-    return ServerConfig(name, command=sys.executable, args=(str(HOSTILE_PY), mode),
-                        env=env or {}, timeout=timeout)
+    return ServerConfig(
+        name, command=sys.executable, args=(str(HOSTILE_PY), mode), env=env or {}, timeout=timeout
+    )
 
 
 # --- lone surrogates -------------------------------------------------------------------------
 
 
 def _defs(tmp_path: Path) -> None:
-    old = {"name": f"read{SUR}", "description": f"d{SUR}",
-           "inputSchema": {"type": "object", "properties": {f"p{SUR}": {"type": "string"}}}}
+    old = {
+        "name": f"read{SUR}",
+        "description": f"d{SUR}",
+        "inputSchema": {"type": "object", "properties": {f"p{SUR}": {"type": "string"}}},
+    }
     new = json.loads(json.dumps(old))
     new["inputSchema"]["required"] = [f"p{SUR}"]
     new["description"] = f"e{SUR}\udc00"
     (tmp_path / "old.json").write_text(json.dumps(old))
     (tmp_path / "new.json").write_text(json.dumps(new))
     (tmp_path / "calls.jsonl").write_text(json.dumps({f"x{SUR}": 1}) + "\n")
-    snap = {"format": "mcp-review-snapshot", "version": 1, "taken_at": "2026-01-01T00:00:00Z",
-            "servers": {"s": {"principal": "default", "protocol_version": f"v{SUR}",
-                              "server_info": {"name": SUR, "version": SUR},
-                              "tools": [new, {"name": f"{SUR}x", "inputSchema": {}}]},
-                        "down": {"principal": "default", "tools": [],
-                                 "error": {"kind": SUR, "message": f"m{SUR}"}}}}
+    snap = {
+        "format": "mcp-review-snapshot",
+        "version": 1,
+        "taken_at": "2026-01-01T00:00:00Z",
+        "servers": {
+            "s": {
+                "principal": "default",
+                "protocol_version": f"v{SUR}",
+                "server_info": {"name": SUR, "version": SUR},
+                "tools": [new, {"name": f"{SUR}x", "inputSchema": {}}],
+            },
+            "down": {
+                "principal": "default",
+                "tools": [],
+                "error": {"kind": SUR, "message": f"m{SUR}"},
+            },
+        },
+    }
     (tmp_path / "snap.json").write_text(json.dumps(snap))
 
 
 def test_lone_surrogates_never_crash_a_command(tmp_path, capfd, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _defs(tmp_path)
-    runs = [(["classify", "old.json", "new.json"], 0), (["gate", "old.json", "new.json",
-                                                         "calls.jsonl"], 1)]
+    runs = [
+        (["classify", "old.json", "new.json"], 0),
+        (["gate", "old.json", "new.json", "calls.jsonl"], 1),
+    ]
     runs += [([*argv, "--format", f], rc) for argv, rc in runs for f in ("json",)]
-    runs += [(["check", "--from-snapshot", "snap.json", "--format", f], 1)
-             for f in ("text", "json", "markdown", "sarif")]
+    runs += [
+        (["check", "--from-snapshot", "snap.json", "--format", f], 1)
+        for f in ("text", "json", "markdown", "sarif")
+    ]
     runs += [(["status", "--snapshot", "snap.json", "--format", f], 1) for f in ("text", "json")]
     for argv, want in runs:
         rc = main(argv)
@@ -212,7 +232,8 @@ def _paged_twice(second: dict) -> list[dict]:
 
 @pytest.mark.parametrize("transport", ["in-process", "http"])
 async def test_a_name_on_two_pages_is_a_duplicate_name_finding_not_a_shifted_list(
-        tmp_path, transport):
+    tmp_path, transport
+):
     """Issue 14 item 1: a tool name listed twice is a protocol-duplicate-name finding on that
     tool, whether the two entries share a page or not; the server's other tools read and
     pin as usual, and page 1 read again still tells a list that really shifted apart."""

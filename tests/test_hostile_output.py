@@ -31,35 +31,47 @@ SERVERS = Path(__file__).parent / "servers"
 HOSTILE_PY = SERVERS / "hostile.py"
 
 # What must never be on a terminal: ESC, other C0 but tab/newline, DEL, C1, bidi, TAG, LS/PS.
-FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                       "\u2028\u2029\ud800-\udfff\U000e0000-\U000e007f]")
+FORBIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\u2028\u2029\ud800-\udfff\U000e0000-\U000e007f]"
+)
 
 
 def assert_inert(text: str, where: str) -> None:
     m = FORBIDDEN.search(text)
-    assert m is None, f"{where}: raw U+{ord(m.group()):04X} at {m.start()}: {text[max(0, m.start() - 60):m.start() + 20]!r}"
+    assert m is None, (
+        f"{where}: raw U+{ord(m.group()):04X} at {m.start()}: {text[max(0, m.start() - 60) : m.start() + 20]!r}"
+    )
 
 
 @pytest.fixture(scope="module")
 def http_urls():
-    with serve_http(hostile_http_app("tools")) as tools_url, \
-            serve_http(hostile_http_app("error")) as error_url, \
-            serve_http(hostile_http_app("badproto")) as proto_url:
+    with (
+        serve_http(hostile_http_app("tools")) as tools_url,
+        serve_http(hostile_http_app("error")) as error_url,
+        serve_http(hostile_http_app("badproto")) as proto_url,
+    ):
         yield {"tools": tools_url, "error": error_url, "badproto": proto_url}
 
 
 def write_config(root: Path, http: dict[str, str]) -> Path:
     def stdio(name: str, mode: str) -> str:
-        return (f"[servers.{name}]\ncommand = {json.dumps(sys.executable)}\n"
-                f"args = [{json.dumps(str(HOSTILE_PY))}, \"{mode}\"]\n")
+        return (
+            f"[servers.{name}]\ncommand = {json.dumps(sys.executable)}\n"
+            f'args = [{json.dumps(str(HOSTILE_PY))}, "{mode}"]\n'
+        )
 
-    text = "timeout = 20\n\n" + "\n".join([
-        stdio("evil", "tools"), stdio("errs", "error"), stdio("crash", "crash"),
-        stdio("proto", "badproto"),
-        f'[servers.webevil]\nurl = "{http["tools"]}"\n',
-        f'[servers.weberrs]\nurl = "{http["error"]}"\n',
-        f'[servers.webproto]\nurl = "{http["badproto"]}"\n',
-    ])
+    text = "timeout = 20\n\n" + "\n".join(
+        [
+            stdio("evil", "tools"),
+            stdio("errs", "error"),
+            stdio("crash", "crash"),
+            stdio("proto", "badproto"),
+            f'[servers.webevil]\nurl = "{http["tools"]}"\n',
+            f'[servers.weberrs]\nurl = "{http["error"]}"\n',
+            f'[servers.webproto]\nurl = "{http["badproto"]}"\n',
+        ]
+    )
     path = root / "mcp-review.toml"
     path.write_text(text)
     return path
@@ -144,11 +156,21 @@ def test_every_headless_command_against_hostile_servers(project, capfd):
             assert out.rstrip().splitlines()[-1] == "status verdict: FAIL"
     rc, out, _ = run(capfd, guard, "pin", "--snapshot", "snap.json", "--yes")
     assert rc == 3 and "decision(s) written" in out and not forged_lines(out)
-    rc, out, _ = run(capfd, guard, "deny", "evil", HOSTILE_NAMES[1], "--snapshot", "snap.json",
-                     "--format", "json")
+    rc, out, _ = run(
+        capfd,
+        guard,
+        "deny",
+        "evil",
+        HOSTILE_NAMES[1],
+        "--snapshot",
+        "snap.json",
+        "--format",
+        "json",
+    )
     assert rc == 0 and json.loads(out)["decisions"][0]["tool"] == HOSTILE_NAMES[1]
-    rc, out, _ = run(capfd, guard, "approve", "evil", HOSTILE_NAMES[1], "--snapshot",
-                     "snap.json", "--yes")
+    rc, out, _ = run(
+        capfd, guard, "approve", "evil", HOSTILE_NAMES[1], "--snapshot", "snap.json", "--yes"
+    )
     assert rc == 0 and not forged_lines(out)
     rc, out, _ = run(capfd, guard, "status", "--snapshot", "snap.json", "--all")
     assert not forged_lines(out)
@@ -168,8 +190,21 @@ def test_every_headless_command_against_hostile_servers(project, capfd):
     # watch: connects, prints first sight of each server, stops.
     (root / "mcp-pins.toml").unlink()
     for fmt in ("text", "json"):
-        rc, out, err = run(capfd, guard, "watch", "--duration", "4", "--format", fmt,
-                           "--server", "evil", "--server", "webevil", "--server", "errs")
+        rc, out, err = run(
+            capfd,
+            guard,
+            "watch",
+            "--duration",
+            "4",
+            "--format",
+            fmt,
+            "--server",
+            "evil",
+            "--server",
+            "webevil",
+            "--server",
+            "errs",
+        )
         assert "evil" in out and not forged_lines(out)
         if fmt == "json":
             events = [json.loads(ln) for ln in out.splitlines()]
@@ -186,8 +221,9 @@ def test_every_headless_command_against_hostile_servers(project, capfd):
     for fmt in ("text", "json"):
         rc, out, _ = run(capfd, guard, "classify", "old.json", "new.json", "--format", fmt)
         assert rc == 0
-        rc, out, _ = run(capfd, guard, "gate", "old.json", "new.json", "calls.jsonl",
-                         "--format", fmt)
+        rc, out, _ = run(
+            capfd, guard, "gate", "old.json", "new.json", "calls.jsonl", "--format", fmt
+        )
         assert rc == 1 and not forged_lines(out)
 
 
@@ -196,8 +232,9 @@ def test_the_real_guard_in_a_subprocess(project):
     """Item 4, end to end: the bytes a terminal would receive from `check` and `snapshot`."""
     root, _ = project
     for argv in (["snapshot", "-o", "-"], ["check"], ["check", "--format", "markdown"]):
-        p = subprocess.run([sys.executable, "-m", "mcp_review", *argv], cwd=root,
-                           capture_output=True, timeout=120)
+        p = subprocess.run(
+            [sys.executable, "-m", "mcp_review", *argv], cwd=root, capture_output=True, timeout=120
+        )
         for stream, data in (("stdout", p.stdout), ("stderr", p.stderr)):
             text = data.decode("utf-8")  # strict: every byte is valid UTF-8
             assert_inert(text, f"{argv} {stream}")
@@ -231,8 +268,7 @@ def render_markdown(md: str) -> _Tags:
     return p
 
 
-OUR_TAGS = {"h2", "p", "table", "thead", "tbody", "tr", "th", "td", "details", "summary",
-            "strong"}
+OUR_TAGS = {"h2", "p", "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "strong"}
 
 
 @pytest.mark.slow
@@ -283,14 +319,24 @@ def test_snapshot_error_kind_and_protocol_version_are_sanitised(tmp_path, capfd,
     monkeypatch.chdir(tmp_path)
     guard = StrictGuard()
     monkeypatch.setattr("mcp_review.formats.terminal.terminal_guard", guard)
-    snap = {"format": "mcp-review-snapshot", "version": 1, "taken_at": "2026-01-01T00:00:00Z",
-            "servers": {
-                "down": {"principal": "default", "tools": [],
-                         "error": {"kind": HOSTILE, "message": HOSTILE}},
-                "up": {"principal": "default", "protocol_version": HOSTILE,
-                       "server_info": {"name": HOSTILE, "version": HOSTILE},
-                       "tools": [{"name": n, "inputSchema": {"type": "object"}}
-                                 for n in HOSTILE_NAMES]}}}
+    snap = {
+        "format": "mcp-review-snapshot",
+        "version": 1,
+        "taken_at": "2026-01-01T00:00:00Z",
+        "servers": {
+            "down": {
+                "principal": "default",
+                "tools": [],
+                "error": {"kind": HOSTILE, "message": HOSTILE},
+            },
+            "up": {
+                "principal": "default",
+                "protocol_version": HOSTILE,
+                "server_info": {"name": HOSTILE, "version": HOSTILE},
+                "tools": [{"name": n, "inputSchema": {"type": "object"}} for n in HOSTILE_NAMES],
+            },
+        },
+    }
     (tmp_path / "snap.json").write_text(json.dumps(snap))
     for fmt in ("text", "json", "markdown", "sarif"):
         rc, out, _ = run(capfd, guard, "check", "--from-snapshot", "snap.json", "--format", fmt)
@@ -310,22 +356,57 @@ def test_proxy_diagnostics_are_inert_and_its_server_log_bounded(tmp_path):
     """The proxy's stdout stays the server's JSON-RPC (never rewritten); its stderr (what MCP
     clients keep as the server's log) gets the guard; the server's stderr log is capped."""
     log = tmp_path / "srv.stderr.log"
-    msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
-             "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                        "clientInfo": {"name": "t", "version": "1"}}},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"},
-            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-            {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-             "params": {"name": HOSTILE_NAMES[0], "arguments": {}}}]
-    env = {"MCP_REVIEW_FLOOD_BYTES": str(3 << 20), "PATH": "/usr/bin:/bin",
-           "XDG_STATE_HOME": str(tmp_path / "state")}
+    msgs = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": HOSTILE_NAMES[0], "arguments": {}},
+        },
+    ]
+    env = {
+        "MCP_REVIEW_FLOOD_BYTES": str(3 << 20),
+        "PATH": "/usr/bin:/bin",
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
     for mode in ("tools", "stderrflood"):
         p = subprocess.run(
-            [sys.executable, "-m", "mcp_review", "proxy", "--enforce", "--name", "evil",
-             "--pins", str(tmp_path / "none.toml"), "--no-log", "--server-log", str(log),
-             "--", sys.executable, str(HOSTILE_PY), mode],
-            input="".join(json.dumps(m) + "\n" for m in msgs).encode(), cwd=tmp_path,
-            capture_output=True, timeout=120, env=env)
+            [
+                sys.executable,
+                "-m",
+                "mcp_review",
+                "proxy",
+                "--enforce",
+                "--name",
+                "evil",
+                "--pins",
+                str(tmp_path / "none.toml"),
+                "--no-log",
+                "--server-log",
+                str(log),
+                "--",
+                sys.executable,
+                str(HOSTILE_PY),
+                mode,
+            ],
+            input="".join(json.dumps(m) + "\n" for m in msgs).encode(),
+            cwd=tmp_path,
+            capture_output=True,
+            timeout=120,
+            env=env,
+        )
         replies = [json.loads(ln) for ln in p.stdout.splitlines()]
         assert [r.get("id") for r in replies] == [1, 2, 3], p.stderr[-500:]
         assert replies[1]["result"]["tools"] == []  # nothing pinned: every tool withheld

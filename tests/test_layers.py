@@ -14,13 +14,23 @@ import sys
 import mcp_review.engine
 import mcp_review.store
 
-FORBIDDEN = ("textual", "rich", "mcp", "mcp_types", "mcp_review.tui", "mcp_review.services",
-             "mcp_review.cli", "httpx2", "uvicorn")
+FORBIDDEN = (
+    "textual",
+    "rich",
+    "mcp",
+    "mcp_types",
+    "mcp_review.tui",
+    "mcp_review.services",
+    "mcp_review.cli",
+    "httpx2",
+    "uvicorn",
+)
 
 
 def _core_modules() -> list[str]:
     return sorted(
-        m.name for pkg in (mcp_review.engine, mcp_review.store)
+        m.name
+        for pkg in (mcp_review.engine, mcp_review.store)
         for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")
     )
 

@@ -20,13 +20,18 @@ def _obj(props, required=None):
     return {"type": "object", "properties": props, "required": required or list(props)}
 
 
-OLD = {"name": "table_stats", "description": "Row count of a table.",
-       "inputSchema": _obj({"table": {"type": "string"}}),
-       "outputSchema": _obj({"row_count": {"type": "integer"}})}
-NEW = {**OLD,
-       # input: a new required argument (a call witness); output: integer -> number (a result)
-       "inputSchema": _obj({"table": {"type": "string"}, "schema": {"type": "string"}}),
-       "outputSchema": _obj({"row_count": {"type": "number"}})}
+OLD = {
+    "name": "table_stats",
+    "description": "Row count of a table.",
+    "inputSchema": _obj({"table": {"type": "string"}}),
+    "outputSchema": _obj({"row_count": {"type": "integer"}}),
+}
+NEW = {
+    **OLD,
+    # input: a new required argument (a call witness); output: integer -> number (a result)
+    "inputSchema": _obj({"table": {"type": "string"}, "schema": {"type": "string"}}),
+    "outputSchema": _obj({"row_count": {"type": "number"}}),
+}
 
 
 def _write(tmp_path: Path) -> tuple[str, str]:
@@ -36,8 +41,9 @@ def _write(tmp_path: Path) -> tuple[str, str]:
 
 
 def _output_change(doc: dict) -> dict:
-    return next(c for c in doc["changes"]
-                if c["pointer"].startswith("/outputSchema") and "witness" in c)
+    return next(
+        c for c in doc["changes"] if c["pointer"].startswith("/outputSchema") and "witness" in c
+    )
 
 
 def test_classify_says_result_and_old_schema(tmp_path, capsys):
@@ -49,13 +55,14 @@ def test_classify_says_result_and_old_schema(tmp_path, capsys):
     # Independent truth: the witness is valid under the new output schema, invalid under old.
     jsonschema.validate(ch["witness"], NEW["outputSchema"])
     assert not jsonschema.Draft202012Validator(OLD["outputSchema"]).is_valid(ch["witness"])
-    inp = next(c for c in doc["changes"] if c["pointer"].startswith("/inputSchema")
-               and "witness" in c)
+    inp = next(
+        c for c in doc["changes"] if c["pointer"].startswith("/inputSchema") and "witness" in c
+    )
     assert inp["witness_kind"] == "call" and inp["witness_rejected_by"] == "new"
 
     main(["classify", old, new])
     text = capsys.readouterr().out
-    out_block = text[text.index("/outputSchema"):]
+    out_block = text[text.index("/outputSchema") :]
     assert "witness (result the server may now return)" in out_block
     assert "the old schema rejects it" in out_block
     assert "rejected under new" not in out_block.split("\n  [")[0]
@@ -64,8 +71,14 @@ def test_classify_says_result_and_old_schema(tmp_path, capsys):
 def test_check_formats_say_result_and_old_schema(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     pf = PinFile(path="mcp-pins.toml")
-    pf.decide(make_pin("w", ToolDef.from_wire({**OLD, "inputSchema": NEW["inputSchema"]}),
-                       Decision.APPROVED, by="x"))
+    pf.decide(
+        make_pin(
+            "w",
+            ToolDef.from_wire({**OLD, "inputSchema": NEW["inputSchema"]}),
+            Decision.APPROVED,
+            by="x",
+        )
+    )
     save_pins(pf)
     snap = Snapshot(servers={"w": ServerSnapshot("w", tools=[ToolDef.from_wire(NEW)])})
     (tmp_path / "s.json").write_text(snap.dumps())

@@ -61,12 +61,35 @@ def test_baseline_then_drift(work, capsys):
     assert t["delete_file"]["comparison"]["replay"]["broken"] == 1
     assert t["list_dir"]["status"] == "removed" and t["list_directory"]["status"] == "new"
     assert doc["servers"][0]["calls"]["path"] == CALLS
-    assert set(doc) >= {"format", "version", "verdict", "exit_code", "counts", "servers",
-                        "tools", "applied"}
+    assert set(doc) >= {
+        "format",
+        "version",
+        "verdict",
+        "exit_code",
+        "counts",
+        "servers",
+        "tools",
+        "applied",
+    }
     assert set(t["search"]) == {
-        "server", "principal", "tool", "status", "previously_denied", "policy", "decision",
-        "pinned_digest", "live_digest", "decided_at", "decided_by", "note", "calls_recorded",
-        "notes", "shadows", "protocol", "comparison"}
+        "server",
+        "principal",
+        "tool",
+        "status",
+        "previously_denied",
+        "policy",
+        "decision",
+        "pinned_digest",
+        "live_digest",
+        "decided_at",
+        "decided_by",
+        "note",
+        "calls_recorded",
+        "notes",
+        "shadows",
+        "protocol",
+        "comparison",
+    }
 
 
 def test_status_text_is_readable_and_safe(work, capsys):
@@ -96,8 +119,19 @@ def test_approve_blocked_needs_yes(work, capsys):
     rc, _, err = run(capsys, "approve", "files", "read_file", "--snapshot", V2)
     assert rc == 1 and "--yes" in err and "hidden characters" in err
     assert (work / "mcp-pins.toml").read_bytes() == before
-    rc, out, _ = run(capsys, "approve", "files", "read_file", "--snapshot", V2, "--yes",
-                     "--note", "checked with upstream", "--by", "carol")
+    rc, out, _ = run(
+        capsys,
+        "approve",
+        "files",
+        "read_file",
+        "--snapshot",
+        V2,
+        "--yes",
+        "--note",
+        "checked with upstream",
+        "--by",
+        "carol",
+    )
     assert rc == 0 and "approved (trust): files/default/read_file" in out
     pin = load_pins("mcp-pins.toml").get("files", "default", "read_file")
     assert pin.decided_by == "carol" and pin.note == "checked with upstream"
@@ -112,14 +146,17 @@ def test_approve_review_change_needs_no_yes(work, capsys):
     assert rc == 0
 
 
-@pytest.mark.parametrize("argv, msg", [
-    (["approve", "files", "nope", "--snapshot", V1], "not served"),
-    (["approve", "ghost", "search", "--snapshot", V1], "not in the snapshot"),
-    (["approve", "files", "search", "--snapshot", V1, "--principal", "other"], "principal"),
-    (["deny", "files", "nope"], "nothing to deny"),
-    (["status", "--snapshot", V1, "--calls", "no-equals-sign"], "SERVER=PATH"),
-    (["status", "--snapshot", "missing.json"], "no such file"),
-])
+@pytest.mark.parametrize(
+    "argv, msg",
+    [
+        (["approve", "files", "nope", "--snapshot", V1], "not served"),
+        (["approve", "ghost", "search", "--snapshot", V1], "not in the snapshot"),
+        (["approve", "files", "search", "--snapshot", V1, "--principal", "other"], "principal"),
+        (["deny", "files", "nope"], "nothing to deny"),
+        (["status", "--snapshot", V1, "--calls", "no-equals-sign"], "SERVER=PATH"),
+        (["status", "--snapshot", "missing.json"], "no such file"),
+    ],
+)
 def test_input_errors_exit_2(work, capsys, argv, msg):
     rc, _, err = run(capsys, *argv)
     assert rc == 2 and msg in err
@@ -142,11 +179,15 @@ def test_deny_and_the_denied_lifecycle(work, capsys):
     # The baseline keeps denials unless forced.
     rc, out, _ = run(capsys, "pin", "--snapshot", V1)
     assert "held back (denied): files/default/delete_file: denied" in out
-    assert load_pins("mcp-pins.toml").get("files", "default", "delete_file").decision \
+    assert (
+        load_pins("mcp-pins.toml").get("files", "default", "delete_file").decision
         is Decision.DENIED
+    )
     rc, out, _ = run(capsys, "pin", "--snapshot", V1, "--force")
-    assert load_pins("mcp-pins.toml").get("files", "default", "delete_file").decision \
+    assert (
+        load_pins("mcp-pins.toml").get("files", "default", "delete_file").decision
         is Decision.APPROVED
+    )
 
 
 def test_deny_with_snapshot_binds_the_served_definition(work, capsys):
@@ -163,21 +204,25 @@ def test_pin_skips_blocked_and_prunes_removed(work, capsys):
     pf = load_pins("mcp-pins.toml")
     assert pf.get("files", "default", "list_dir") is None  # no longer served: dropped
     assert pf.get("files", "default", "list_directory") is not None
-    assert pf.get("files", "default", "read_file").digest != \
-        by_tool(status_json(capsys, "--snapshot", V2)[1])["read_file"]["live_digest"]
+    assert (
+        pf.get("files", "default", "read_file").digest
+        != by_tool(status_json(capsys, "--snapshot", V2)[1])["read_file"]["live_digest"]
+    )
     rc, _, _ = run(capsys, "pin", "--snapshot", V2, "--yes")
     assert rc == 0
     assert status_json(capsys, "--snapshot", V2)[0] == 0
 
 
-@pytest.mark.parametrize("fixture, msg", [("corrupt.toml", "line 7"),
-                                          ("future.toml", "version 3")])
-@pytest.mark.parametrize("argv", [
-    ["status", "--snapshot", V1],
-    ["pin", "--snapshot", V1],
-    ["approve", "files", "search", "--snapshot", V1],
-    ["deny", "files", "search", "--snapshot", V1],
-])
+@pytest.mark.parametrize("fixture, msg", [("corrupt.toml", "line 7"), ("future.toml", "version 3")])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["status", "--snapshot", V1],
+        ["pin", "--snapshot", V1],
+        ["approve", "files", "search", "--snapshot", V1],
+        ["deny", "files", "search", "--snapshot", V1],
+    ],
+)
 def test_bad_pin_file_exit_2_and_bytes_unchanged(work, capsys, fixture, msg, argv):
     shutil.copy(os.path.join(FIX, fixture), work / "mcp-pins.toml")
     before = (work / "mcp-pins.toml").read_bytes()
@@ -198,11 +243,21 @@ def test_secrets_never_reach_pins_or_audit(work, capsys, monkeypatch):
         '[servers.files]\ncommand = "files-server"\n'
         f'env = {{ GITHUB_TOKEN = "{SECRETS[0]}" }}\n'
         '[servers.remote]\nurl = "https://example.invalid/mcp"\n'
-        f'headers = {{ Authorization = "{SECRETS[1]}" }}\n')
+        f'headers = {{ Authorization = "{SECRETS[1]}" }}\n'
+    )
     run(capsys, "pin", "--snapshot", V1, "--note", "baseline")
     run(capsys, "status", "--snapshot", V2, "--calls", f"files={CALLS}", "--apply")
-    run(capsys, "approve", "files", "read_file", "--snapshot", V2, "--yes",
-        "--calls", f"files={CALLS}")
+    run(
+        capsys,
+        "approve",
+        "files",
+        "read_file",
+        "--snapshot",
+        V2,
+        "--yes",
+        "--calls",
+        f"files={CALLS}",
+    )
     run(capsys, "deny", "files", "delete_file", "--snapshot", V2)
     files = [work / "mcp-pins.toml", work / "mcp-pins.audit.jsonl"]
     assert all(f.exists() for f in files)

@@ -29,10 +29,31 @@ GOLDEN = os.path.join(FIX, "golden.toml")  # a version 1 file, never regenerated
 # The multi-line string encoder -------------------------------------------------------------
 
 ADVERSARIAL = [
-    "", "'", "''", "'''", "x'''y", "ends with '", "\"", "\"\"\"", "\"\"\"\"\"\"", "a\"",
-    "\\", "a\\", "a\\\n", "\\\"\"\"\\", "\n", "\n\nlead", "\r\n", "\r", "\t", "\x00\x1b[31m\x7f",
-    "\x85\u200b\u202e\U000e0041", "é😀", "'''\n[servers.evil.principals.default.tools.x]\n",
-    "\"\"\"\n[servers.evil]\n", "]]\n[[x]]",
+    "",
+    "'",
+    "''",
+    "'''",
+    "x'''y",
+    "ends with '",
+    '"',
+    '"""',
+    '""""""',
+    'a"',
+    "\\",
+    "a\\",
+    "a\\\n",
+    '\\"""\\',
+    "\n",
+    "\n\nlead",
+    "\r\n",
+    "\r",
+    "\t",
+    "\x00\x1b[31m\x7f",
+    "\x85\u200b\u202e\U000e0041",
+    "é😀",
+    "'''\n[servers.evil.principals.default.tools.x]\n",
+    '"""\n[servers.evil]\n',
+    "]]\n[[x]]",
 ]
 
 
@@ -59,8 +80,9 @@ def test_a_lone_surrogate_cannot_be_written_and_is_refused():
     with pytest.raises(ValueError, match="lone surrogate"):
         toml_multiline("a\ud800b")
     pf = PinFile()
-    pf.decide(make_pin("s", ToolDef.from_wire({"name": "t", "inputSchema": {}}), "approved",
-                       by="x"))
+    pf.decide(
+        make_pin("s", ToolDef.from_wire({"name": "t", "inputSchema": {}}), "approved", by="x")
+    )
     key = next(iter(pf.pins))
     pf.pins[key] = pins_mod.replace(pf.pins[key], definition="{\ud800}")
     with pytest.raises(InputError, match="lone surrogate"):
@@ -70,10 +92,14 @@ def test_a_lone_surrogate_cannot_be_written_and_is_refused():
 # Lossless, digest-stable -------------------------------------------------------------------
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -87,8 +113,11 @@ def _compact(v) -> str:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @example(value={"d": "'''", "e": '"""', "f": -0.0, "g": 2**64, "h": 1.0}, desc="x'''\n\"\"\"")
 def test_definitions_round_trip_exactly_with_the_same_digest(value, desc):
-    wire = {"name": "t", "description": desc,
-            "inputSchema": {"type": "object", "properties": {"p": {"default": value}}}}
+    wire = {
+        "name": "t",
+        "description": desc,
+        "inputSchema": {"type": "object", "properties": {"p": {"default": value}}},
+    }
     tool = ToolDef.from_wire(wire)
     pf = PinFile()
     pf.decide(make_pin("s", tool, "approved", by="x", at="2026-01-01T00:00:00Z"))
@@ -103,8 +132,16 @@ def test_hostile_names_and_text_stay_data_in_the_toml(tmp_path):
     """Names with quotes, `]]`, newlines, TOML delimiters and hidden characters, and descriptions
     that try to close the string and open a table of their own: the file holds exactly the pins
     written, and every definition line is ASCII."""
-    names = ["a\"]]\n[servers.evil]", "x'''y", 'q"""r', "\u202eevil\u200b", "tab\tname",
-             "]]", "'", "emoji😀.dot"]
+    names = [
+        'a"]]\n[servers.evil]',
+        "x'''y",
+        'q"""r',
+        "\u202eevil\u200b",
+        "tab\tname",
+        "]]",
+        "'",
+        "emoji😀.dot",
+    ]
     desc = "'''\n[servers.evil.principals.default.tools.pwn]\ndecision = \"approved\"\n'''"
     pf = PinFile(path=str(tmp_path / "mcp-pins.toml"))
     for n in names:
@@ -120,12 +157,13 @@ def test_hostile_names_and_text_stay_data_in_the_toml(tmp_path):
     start = 0
     while (i := raw.find("\ndefinition = ", start)) >= 0:
         end = raw.find("\n\n", i + 1)
-        block = raw[i:end if end > 0 else None]
+        block = raw[i : end if end > 0 else None]
         assert block.isascii() and "\x1b" not in block
         start = i + 1
 
 
 # Version 1 files ---------------------------------------------------------------------------
+
 
 def test_a_version_1_file_is_read_and_rewritten_as_version_2_losslessly(tmp_path):
     p = tmp_path / "mcp-pins.toml"
@@ -161,18 +199,19 @@ def test_the_cli_says_when_it_rewrote_a_version_1_file(tmp_path, monkeypatch, ca
     assert rc == 0
     assert "mcp-pins.toml was rewritten from pin file version 1 to version 2" in err
     assert tomllib.loads((tmp_path / "mcp-pins.toml").read_text())["version"] == 2
-    assert load_pins("mcp-pins.toml").get("golden", "scheme2", "numbers").decision \
-        is Decision.DENIED
+    assert (
+        load_pins("mcp-pins.toml").get("golden", "scheme2", "numbers").decision is Decision.DENIED
+    )
 
 
-def test_an_mcp_review_that_knows_only_version_1_refuses_a_version_2_file(tmp_path,
-                                                                          monkeypatch):
+def test_an_mcp_review_that_knows_only_version_1_refuses_a_version_2_file(tmp_path, monkeypatch):
     """What an older release does with the new file: its loader (the same check, with
     VERSION = 1) refuses it naming the version, and leaves it unchanged."""
     p = tmp_path / "mcp-pins.toml"
     pf = PinFile(path=str(p))
-    pf.decide(make_pin("s", ToolDef.from_wire({"name": "t", "inputSchema": {}}), "approved",
-                       by="x"))
+    pf.decide(
+        make_pin("s", ToolDef.from_wire({"name": "t", "inputSchema": {}}), "approved", by="x")
+    )
     save_pins(pf)
     before = p.read_bytes()
     monkeypatch.setattr(pins_mod, "VERSION", 1)
@@ -185,21 +224,49 @@ def test_an_mcp_review_that_knows_only_version_1_refuses_a_version_2_file(tmp_pa
 
 # What a pull request shows -----------------------------------------------------------------
 
+
 def _snapshot(path, tools):
-    path.write_text(json.dumps({
-        "format": "mcp-review-snapshot", "version": 1, "taken_at": "2026-11-01T00:00:00Z",
-        "servers": {"files": {"principal": "default",
-                              "server_info": {"name": "files", "version": "1.0.0"},
-                              "protocol_version": "2025-11-25", "ttl_ms": None,
-                              "cache_scope": None, "tools": tools, "error": None}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "mcp-review-snapshot",
+                "version": 1,
+                "taken_at": "2026-11-01T00:00:00Z",
+                "servers": {
+                    "files": {
+                        "principal": "default",
+                        "server_info": {"name": "files", "version": "1.0.0"},
+                        "protocol_version": "2025-11-25",
+                        "ttl_ms": None,
+                        "cache_scope": None,
+                        "tools": tools,
+                        "error": None,
+                    }
+                },
+            }
+        )
+    )
 
 
 def _git(repo, *args) -> str:
-    env = {"PATH": os.environ["PATH"], "HOME": str(repo), "GIT_CONFIG_NOSYSTEM": "1",
-           "LC_ALL": "C"}
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com",
-                           "-c", "core.autocrlf=false", *args], cwd=repo, env=env,
-                          check=True, capture_output=True, text=True).stdout
+    env = {"PATH": os.environ["PATH"], "HOME": str(repo), "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"}
+    return subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "core.autocrlf=false",
+            *args,
+        ],
+        cwd=repo,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -211,11 +278,16 @@ def test_git_diff_of_a_repin_shows_the_added_limit_property(tmp_path, monkeypatc
     search = {
         "name": "search",
         "description": "Search the workspace index for documents matching a query. Results "
-                       "are ranked by relevance and include the path and a short excerpt.",
-        "inputSchema": {"type": "object", "required": ["q"], "properties": {
-            "q": {"type": "string", "description": "The query text"},
-            "path": {"type": "string", "description": "Only search under this folder"},
-            "kinds": {"type": "array", "items": {"enum": ["md", "py", "txt", "json"]}}}},
+        "are ranked by relevance and include the path and a short excerpt.",
+        "inputSchema": {
+            "type": "object",
+            "required": ["q"],
+            "properties": {
+                "q": {"type": "string", "description": "The query text"},
+                "path": {"type": "string", "description": "Only search under this folder"},
+                "kinds": {"type": "array", "items": {"enum": ["md", "py", "txt", "json"]}},
+            },
+        },
         "annotations": {"readOnlyHint": True},
     }
     _snapshot(tmp_path / "before.json", [search])
@@ -225,21 +297,45 @@ def test_git_diff_of_a_repin_shows_the_added_limit_property(tmp_path, monkeypatc
 
     after = json.loads(json.dumps(search))
     after["inputSchema"]["properties"]["limit"] = {
-        "type": "integer", "minimum": 1, "maximum": 100, "description": "Most results to return"}
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100,
+        "description": "Most results to return",
+    }
     _snapshot(tmp_path / "after.json", [after])
-    assert main(["approve", "files", "search", "--snapshot", "after.json", "--by", "bob",
-                 "--note", "new optional limit"]) == 0
+    assert (
+        main(
+            [
+                "approve",
+                "files",
+                "search",
+                "--snapshot",
+                "after.json",
+                "--by",
+                "bob",
+                "--note",
+                "new optional limit",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
 
     diff = _git(tmp_path, "diff", "-U0", "--", "mcp-pins.toml")
-    changed = [ln for ln in diff.splitlines()
-               if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+    changed = [
+        ln for ln in diff.splitlines() if ln[:1] in "+-" and not ln.startswith(("+++", "---"))
+    ]
     added = [ln for ln in changed if ln.startswith("+")]
     assert any("limit" in ln for ln in added), diff
     assert max(len(ln) for ln in diff.splitlines()) <= 200, diff
     # The property's own lines, each on its line, and nothing of the unchanged schema.
-    for want in ['"limit": {', '"maximum": 100,', '"minimum": 1,', '"type": "integer"',
-                 '"description": "Most results to return",']:
+    for want in [
+        '"limit": {',
+        '"maximum": 100,',
+        '"minimum": 1,',
+        '"type": "integer"',
+        '"description": "Most results to return",',
+    ]:
         assert any(ln.strip() == "+" + want or ln[1:].strip() == want for ln in added), want
     assert not any('"q"' in ln or "workspace index" in ln for ln in changed), diff
     # digest, decided_at, decided_by and note change too; the rest is the property.

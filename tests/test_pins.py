@@ -52,7 +52,12 @@ def hostile_def(name: str = "tool") -> dict:
         "inputSchema": {
             "type": "object",
             "properties": {
-                "n": {"type": "integer", "default": None, "maximum": 2**63, "minimum": -(2**63) - 1},
+                "n": {
+                    "type": "integer",
+                    "default": None,
+                    "maximum": 2**63,
+                    "minimum": -(2**63) - 1,
+                },
                 "f": {"type": "number", "default": 1.0, "multipleOf": 0.1, "maximum": 1e308},
                 "tiny": {"type": "number", "exclusiveMinimum": 5e-324},
                 "s": {"type": "string", "enum": ["a", None, "😀"], "description": "dots.in.text"},
@@ -95,8 +100,9 @@ def test_hostile_definition_round_trip_same_digest_and_json(tmp_path):
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES, ids=range(len(HOSTILE_NAMES)))
 def test_hostile_names_round_trip(tmp_path, name):
-    tools, back = roundtrip(tmp_path, [hostile_def(name)], server=f"srv {name}",
-                            principal=f"p {name}")
+    tools, back = roundtrip(
+        tmp_path, [hostile_def(name)], server=f"srv {name}", principal=f"p {name}"
+    )
     pin = back.get(f"srv {name}", f"p {name}", name)
     assert pin is not None
     assert pin.tool_def().digest == tools[0].digest
@@ -111,17 +117,27 @@ def test_many_hostile_names_in_one_file(tmp_path):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(name=st.text(min_size=0, max_size=40), server=st.text(max_size=20),
-       desc=st.text(max_size=60), extra=json_values)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=st.text(min_size=0, max_size=40),
+    server=st.text(max_size=20),
+    desc=st.text(max_size=60),
+    extra=json_values,
+)
 def test_property_round_trip(tmp_path_factory, name, server, desc, extra):
     for s in (name, server, desc):
         try:
@@ -129,8 +145,11 @@ def test_property_round_trip(tmp_path_factory, name, server, desc, extra):
         except UnicodeEncodeError:
             return  # lone surrogates: TOML keys cannot hold them (refused, tested below)
     tmp = tmp_path_factory.mktemp("rt")
-    wire = {"name": name, "description": desc,
-            "inputSchema": {"type": "object", "properties": {"x": {"default": extra}}}}
+    wire = {
+        "name": name,
+        "description": desc,
+        "inputSchema": {"type": "object", "properties": {"x": {"default": extra}}},
+    }
     tools, back = roundtrip(tmp, [wire], server=server)
     pin = back.get(server, "default", name)
     assert pin.tool_def().digest == tools[0].digest
@@ -145,8 +164,9 @@ def test_lone_surrogate_in_description_survives(tmp_path):
 
 def test_lone_surrogate_in_name_is_refused_cleanly(tmp_path):
     pf = PinFile(path=str(tmp_path / "p.toml"))
-    pf.decide(make_pin("s", ToolDef.from_wire({"name": "a\udc00", "inputSchema": {}}),
-                       "approved", by="x"))
+    pf.decide(
+        make_pin("s", ToolDef.from_wire({"name": "a\udc00", "inputSchema": {}}), "approved", by="x")
+    )
     with pytest.raises(InputError):
         save_pins(pf)
     assert not (tmp_path / "p.toml").exists()
@@ -158,8 +178,15 @@ def test_lone_surrogate_in_name_is_refused_cleanly(tmp_path):
 def _pinfile(order: list[str]) -> PinFile:
     pf = PinFile()
     for n in order:
-        pf.decide(make_pin("s" + n[-1], ToolDef.from_wire({"name": n, "inputSchema": {}}),
-                           "approved", by="bob", at="2026-01-01T00:00:00Z"))
+        pf.decide(
+            make_pin(
+                "s" + n[-1],
+                ToolDef.from_wire({"name": n, "inputSchema": {}}),
+                "approved",
+                by="bob",
+                at="2026-01-01T00:00:00Z",
+            )
+        )
     return pf
 
 
@@ -172,7 +199,7 @@ def test_version_first_and_layout(tmp_path):
     text = _pinfile(["a1"]).dumps()
     lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
     assert lines[0] == "version = 2"  # issue 19: version 2 writes definitions as JSON lines
-    assert '[servers.s1.principals.default.tools.a1]' in text
+    assert "[servers.s1.principals.default.tools.a1]" in text
     assert 'decision = "approved"' in text
 
 
@@ -182,9 +209,11 @@ def test_one_decision_is_a_small_diff(tmp_path):
     key = next(iter(sorted(pf.pins)))
     pf.decide(with_decision(pf.pins[key], Decision.DENIED, by="bob", at="2026-01-02T00:00:00Z"))
     after = pf.dumps()
-    changed = [ln for ln in difflib.unified_diff(before.splitlines(), after.splitlines(),
-                                                  lineterm="", n=0)
-               if ln.startswith(("+", "-")) and not ln.startswith(("+++", "---"))]
+    changed = [
+        ln
+        for ln in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+        if ln.startswith(("+", "-")) and not ln.startswith(("+++", "---"))
+    ]
     assert len(changed) == 4  # decision and decided_at, old and new
 
 
@@ -216,18 +245,30 @@ def test_future_version_refused_naming_it():
     assert "version 2" in str(e.value) and "upgrade" in str(e.value)
 
 
-@pytest.mark.parametrize("text, msg", [
-    ('servers = {}\n', "no integer 'version'"),
-    ('version = "1"\n', "no integer 'version'"),
-    ('version = 1\n[servers.s.principals.p.tools.t]\ndecision = "maybe"\ndigest = "sha256:x"\n'
-     'definition = "{}"\n', "'decision' must be"),
-    ('version = 1\n[servers.s.principals.p.tools.t]\ndecision = "approved"\ndigest = "md5:x"\n'
-     'definition = "{}"\n', "'digest' must start"),
-    ('version = 1\n[servers.s.principals.p.tools.t]\ndecision = "approved"\n'
-     'digest = "sha256:x"\n', "'definition' is missing"),
-    ('version = 1\n[servers.s]\npolicy = "yolo"\n', "policy must be one of"),
-    (b'version = 1\n# \xff\n', "not UTF-8"),
-])
+@pytest.mark.parametrize(
+    "text, msg",
+    [
+        ("servers = {}\n", "no integer 'version'"),
+        ('version = "1"\n', "no integer 'version'"),
+        (
+            'version = 1\n[servers.s.principals.p.tools.t]\ndecision = "maybe"\ndigest = "sha256:x"\n'
+            'definition = "{}"\n',
+            "'decision' must be",
+        ),
+        (
+            'version = 1\n[servers.s.principals.p.tools.t]\ndecision = "approved"\ndigest = "md5:x"\n'
+            'definition = "{}"\n',
+            "'digest' must start",
+        ),
+        (
+            'version = 1\n[servers.s.principals.p.tools.t]\ndecision = "approved"\n'
+            'digest = "sha256:x"\n',
+            "'definition' is missing",
+        ),
+        ('version = 1\n[servers.s]\npolicy = "yolo"\n', "policy must be one of"),
+        (b"version = 1\n# \xff\n", "not UTF-8"),
+    ],
+)
 def test_invalid_content_is_refused(text, msg):
     with pytest.raises(InputError) as e:
         parse_pins(text, source="x.toml")
@@ -247,8 +288,11 @@ def test_unknown_keys_are_kept(tmp_path):
     pf.decide(make_pin("s", t, "approved", by="x"))
     save_pins(pf)
     text = p.read_text().replace('decision = "approved"', 'decision = "approved"\nfuture_key = 7')
-    p.write_text("top_future = true\n".join(text.split("version = 2\n", 1)).replace(
-        "top_future", "version = 2\ntop_future", 1))
+    p.write_text(
+        "top_future = true\n".join(text.split("version = 2\n", 1)).replace(
+            "top_future", "version = 2\ntop_future", 1
+        )
+    )
     pf = load_pins(str(p))
     pf.decide(make_pin("s", ToolDef.from_wire({"name": "u", "inputSchema": {}}), "denied", by="x"))
     save_pins(pf)
@@ -324,8 +368,12 @@ def test_scheme_change_migrates_by_recomputing(tmp_path):
     pin = make_pin("s", t, "approved", by="x")
     from dataclasses import replace
 
-    legacy = replace(pin, digest=digest_of(t.wire, old_fields), digest_scheme=DIGEST_SCHEME - 1,
-                     hashed_fields=old_fields)
+    legacy = replace(
+        pin,
+        digest=digest_of(t.wire, old_fields),
+        digest_scheme=DIGEST_SCHEME - 1,
+        hashed_fields=old_fields,
+    )
     assert legacy.digest != t.digest
     assert legacy.current_digest() == t.digest
     assert pin.hashed_fields == HASHED_FIELDS
@@ -386,8 +434,9 @@ def test_a_new_decision_does_not_inherit_the_old_note(tmp_path):
     p = str(tmp_path / "mcp-pins.toml")
     t = ToolDef.from_wire({"name": "t", "description": "d", "inputSchema": {}})
     pf = load_pins(p)
-    pf.decide(make_pin("s", t, "approved", by="alice", note="approved as served at v1"),
-              source="test")
+    pf.decide(
+        make_pin("s", t, "approved", by="alice", note="approved as served at v1"), source="test"
+    )
     denied = with_decision(pf.pins[("s", "default", "t")], Decision.DENIED, by="bob")
     assert denied.note == "" and denied.decided_by == "bob"
     assert denied.digest == t.digest and denied.definition == definition_text(t)

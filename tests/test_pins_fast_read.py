@@ -14,9 +14,13 @@ from mcp_review.engine import pins as P
 from mcp_review.engine.errors import InputError
 
 KEY = ("srv", "default", "add")
-GOOD = {"decision": "approved", "digest": "sha256:" + "0" * 64,
-        "definition": '{"name":"add"}', "decided_at": "2026-12-01T00:00:00Z",
-        "decided_by": "alice"}
+GOOD = {
+    "decision": "approved",
+    "digest": "sha256:" + "0" * 64,
+    "definition": '{"name":"add"}',
+    "decided_at": "2026-12-01T00:00:00Z",
+    "decided_by": "alice",
+}
 
 
 def _read(reader, table):
@@ -26,10 +30,15 @@ def _read(reader, table):
         return ("error", str(e))
 
 
-VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=8),
-                   st.sampled_from(["approved", "denied", "sha256:ab", "Approved"]),
-                   st.lists(st.sampled_from(["name", "description", 1]), max_size=3),
-                   st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.text(max_size=8),
+    st.sampled_from(["approved", "denied", "sha256:ab", "Approved"]),
+    st.lists(st.sampled_from(["name", "description", 1]), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 FIELDS = st.sampled_from([*P._TOOL_KEYS, "also_approved", "extra_key"])
 
 
@@ -40,14 +49,22 @@ def test_the_quick_reader_agrees_with_the_field_by_field_one(fields, from_good):
     assert _read(P._parse_pin, table) == _read(P._parse_pin_slowly, table)
 
 
-@pytest.mark.parametrize("table", [
-    GOOD, {**GOOD, "decision": "denied", "note": "n", "server_version": "1"},
-    {**GOOD, "digest_scheme": 1, "hashed_fields": ["name", "description"]},
-    {**GOOD, "also_approved": [{"digest": "sha256:1"}], "decided_at": 5},
-    {**GOOD, "decision": "maybe"}, {**GOOD, "digest": "md5:x"}, {**GOOD, "digest_scheme": True},
-    {**GOOD, "hashed_fields": "name"}, {**GOOD, "note": 3}, "not a table",
-    {k: v for k, v in GOOD.items() if k != "definition"},
-])
+@pytest.mark.parametrize(
+    "table",
+    [
+        GOOD,
+        {**GOOD, "decision": "denied", "note": "n", "server_version": "1"},
+        {**GOOD, "digest_scheme": 1, "hashed_fields": ["name", "description"]},
+        {**GOOD, "also_approved": [{"digest": "sha256:1"}], "decided_at": 5},
+        {**GOOD, "decision": "maybe"},
+        {**GOOD, "digest": "md5:x"},
+        {**GOOD, "digest_scheme": True},
+        {**GOOD, "hashed_fields": "name"},
+        {**GOOD, "note": 3},
+        "not a table",
+        {k: v for k, v in GOOD.items() if k != "definition"},
+    ],
+)
 def test_known_tables_read_alike(table):
     assert _read(P._parse_pin, table) == _read(P._parse_pin_slowly, table)
 

@@ -20,50 +20,82 @@ A, R, B = Outcome.AUTO_APPROVE, Outcome.REVIEW, Outcome.BLOCK
 
 # row: (facts, {tier: outcome})
 TABLE = {
-    "cosmetic": (Facts(classes=frozenset({ChangeClass.COSMETIC})),
-                 {"strict": R, "tiered": A, "compatible": A}),
-    "compatible": (Facts(classes=frozenset({ChangeClass.COMPATIBLE})),
-                   {"strict": R, "tiered": A, "compatible": A}),
-    "cosmetic+compatible": (Facts(classes=frozenset({ChangeClass.COSMETIC,
-                                                      ChangeClass.COMPATIBLE})),
-                            {"strict": R, "tiered": A, "compatible": A}),
-    "trust": (Facts(classes=frozenset({ChangeClass.TRUST})),
-              {"strict": R, "tiered": R, "compatible": A}),
-    "potentially-breaking": (Facts(classes=frozenset({ChangeClass.POTENTIALLY_BREAKING})),
-                             {"strict": R, "tiered": R, "compatible": A}),
-    "breaking": (Facts(classes=frozenset({ChangeClass.BREAKING})),
-                 {"strict": R, "tiered": R, "compatible": R}),
-    "compatible+broken-call": (Facts(classes=frozenset({ChangeClass.COMPATIBLE}),
-                                     broken_calls=1),
-                               {"strict": R, "tiered": R, "compatible": R}),
-    "digest-changed-unclassified": (Facts(unclassified=True),
-                                    {"strict": R, "tiered": R, "compatible": R}),
-    "previously-denied+cosmetic": (Facts(classes=frozenset({ChangeClass.COSMETIC}),
-                                         previously_denied=True),
-                                   {"strict": R, "tiered": R, "compatible": R}),
+    "cosmetic": (
+        Facts(classes=frozenset({ChangeClass.COSMETIC})),
+        {"strict": R, "tiered": A, "compatible": A},
+    ),
+    "compatible": (
+        Facts(classes=frozenset({ChangeClass.COMPATIBLE})),
+        {"strict": R, "tiered": A, "compatible": A},
+    ),
+    "cosmetic+compatible": (
+        Facts(classes=frozenset({ChangeClass.COSMETIC, ChangeClass.COMPATIBLE})),
+        {"strict": R, "tiered": A, "compatible": A},
+    ),
+    "trust": (
+        Facts(classes=frozenset({ChangeClass.TRUST})),
+        {"strict": R, "tiered": R, "compatible": A},
+    ),
+    "potentially-breaking": (
+        Facts(classes=frozenset({ChangeClass.POTENTIALLY_BREAKING})),
+        {"strict": R, "tiered": R, "compatible": A},
+    ),
+    "breaking": (
+        Facts(classes=frozenset({ChangeClass.BREAKING})),
+        {"strict": R, "tiered": R, "compatible": R},
+    ),
+    "compatible+broken-call": (
+        Facts(classes=frozenset({ChangeClass.COMPATIBLE}), broken_calls=1),
+        {"strict": R, "tiered": R, "compatible": R},
+    ),
+    "digest-changed-unclassified": (
+        Facts(unclassified=True),
+        {"strict": R, "tiered": R, "compatible": R},
+    ),
+    "previously-denied+cosmetic": (
+        Facts(classes=frozenset({ChangeClass.COSMETIC}), previously_denied=True),
+        {"strict": R, "tiered": R, "compatible": R},
+    ),
     "new-tool": (Facts(new_tool=True), {"strict": R, "tiered": R, "compatible": R}),
-    "annotation-relaxed": (Facts(classes=frozenset({ChangeClass.TRUST}),
-                                 annotations_relaxed=("readOnlyHint true→false",)),
-                           {"strict": B, "tiered": B, "compatible": B}),
-    "annotation-relaxed+compatible": (Facts(classes=frozenset({ChangeClass.COMPATIBLE,
-                                                               ChangeClass.TRUST}),
-                                            annotations_relaxed=("openWorldHint false→true",)),
-                                      {"strict": B, "tiered": B, "compatible": B}),
-    "annotation-claims-less": (Facts(classes=frozenset({ChangeClass.TRUST}),
-                                     annotations_gate_less=("readOnlyHint false→true",)),
-                               {"strict": B, "tiered": B, "compatible": B}),
-    "annotation-claims-less+compatible": (Facts(classes=frozenset({ChangeClass.COMPATIBLE}),
-                                                annotations_gate_less=(
-                                                    "destructiveHint true→false",)),
-                                          {"strict": B, "tiered": B, "compatible": B}),
-    "hidden-characters": (Facts(classes=frozenset({ChangeClass.TRUST}),
-                                hidden_appeared=("/description: ⟨U+200B⟩",)),
-                          {"strict": B, "tiered": B, "compatible": B}),
-    "new-tool+hidden-characters": (Facts(new_tool=True,
-                                         hidden_appeared=("/description: ⟨TAG a⟩",)),
-                                   {"strict": B, "tiered": B, "compatible": B}),
-    "nothing": (Facts(), {"strict": Outcome.NONE, "tiered": Outcome.NONE,
-                          "compatible": Outcome.NONE}),
+    "annotation-relaxed": (
+        Facts(
+            classes=frozenset({ChangeClass.TRUST}), annotations_relaxed=("readOnlyHint true→false",)
+        ),
+        {"strict": B, "tiered": B, "compatible": B},
+    ),
+    "annotation-relaxed+compatible": (
+        Facts(
+            classes=frozenset({ChangeClass.COMPATIBLE, ChangeClass.TRUST}),
+            annotations_relaxed=("openWorldHint false→true",),
+        ),
+        {"strict": B, "tiered": B, "compatible": B},
+    ),
+    "annotation-claims-less": (
+        Facts(
+            classes=frozenset({ChangeClass.TRUST}),
+            annotations_gate_less=("readOnlyHint false→true",),
+        ),
+        {"strict": B, "tiered": B, "compatible": B},
+    ),
+    "annotation-claims-less+compatible": (
+        Facts(
+            classes=frozenset({ChangeClass.COMPATIBLE}),
+            annotations_gate_less=("destructiveHint true→false",),
+        ),
+        {"strict": B, "tiered": B, "compatible": B},
+    ),
+    "hidden-characters": (
+        Facts(classes=frozenset({ChangeClass.TRUST}), hidden_appeared=("/description: ⟨U+200B⟩",)),
+        {"strict": B, "tiered": B, "compatible": B},
+    ),
+    "new-tool+hidden-characters": (
+        Facts(new_tool=True, hidden_appeared=("/description: ⟨TAG a⟩",)),
+        {"strict": B, "tiered": B, "compatible": B},
+    ),
+    "nothing": (
+        Facts(),
+        {"strict": Outcome.NONE, "tiered": Outcome.NONE, "compatible": Outcome.NONE},
+    ),
 }
 
 CASES = [(row, tier, want) for row, (_, wants) in TABLE.items() for tier, want in wants.items()]
@@ -80,20 +112,31 @@ def test_tier_table(row, tier, want):
 
 
 def test_table_covers_every_class_and_tier():
-    singles = {next(iter(f.classes)) for f, _ in TABLE.values() if len(f.classes) == 1
-               and not (f.annotations_relaxed or f.annotations_gate_less or f.hidden_appeared
-                        or f.broken_calls
-                        or f.previously_denied)}
+    singles = {
+        next(iter(f.classes))
+        for f, _ in TABLE.values()
+        if len(f.classes) == 1
+        and not (
+            f.annotations_relaxed
+            or f.annotations_gate_less
+            or f.hidden_appeared
+            or f.broken_calls
+            or f.previously_denied
+        )
+    }
     assert singles == set(ChangeClass)
     assert all(set(w) == set(TIERS) for _, w in TABLE.values())
 
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_no_tier_auto_approves_the_forbidden_rows(tier):
-    for facts in (Facts(new_tool=True), Facts(annotations_relaxed=("x",)),
-                  Facts(annotations_gate_less=("x",), classes=frozenset({ChangeClass.COMPATIBLE})),
-                  Facts(hidden_appeared=("x",)), Facts(previously_denied=True,
-                                                       classes=frozenset({ChangeClass.COSMETIC}))):
+    for facts in (
+        Facts(new_tool=True),
+        Facts(annotations_relaxed=("x",)),
+        Facts(annotations_gate_less=("x",), classes=frozenset({ChangeClass.COMPATIBLE})),
+        Facts(hidden_appeared=("x",)),
+        Facts(previously_denied=True, classes=frozenset({ChangeClass.COSMETIC})),
+    ):
         assert decide(tier, facts).outcome in (Outcome.REVIEW, Outcome.BLOCK)
 
 
@@ -109,36 +152,42 @@ def tool(**kw) -> ToolDef:
     return ToolDef.from_wire({"name": "t", "inputSchema": {"type": "object"}, **kw})
 
 
-@pytest.mark.parametrize("old, new, relaxed", [
-    ({"readOnlyHint": True}, {"readOnlyHint": False}, ["readOnlyHint true→false"]),
-    ({"readOnlyHint": True}, {}, ["readOnlyHint true→false"]),  # absent = default false
-    ({"destructiveHint": False}, {"destructiveHint": True}, ["destructiveHint false→true"]),
-    ({"destructiveHint": False}, {}, ["destructiveHint false→true"]),
-    ({"idempotentHint": True}, {"idempotentHint": False}, ["idempotentHint true→false"]),
-    ({"openWorldHint": False}, {"openWorldHint": True}, ["openWorldHint false→true"]),
-    ({"readOnlyHint": False}, {"readOnlyHint": True}, []),  # claims less: the other detector
-    ({}, {"destructiveHint": True}, []),  # explicit default: same effective value
-    ({"title": "a"}, {"title": "b"}, []),
-])
+@pytest.mark.parametrize(
+    "old, new, relaxed",
+    [
+        ({"readOnlyHint": True}, {"readOnlyHint": False}, ["readOnlyHint true→false"]),
+        ({"readOnlyHint": True}, {}, ["readOnlyHint true→false"]),  # absent = default false
+        ({"destructiveHint": False}, {"destructiveHint": True}, ["destructiveHint false→true"]),
+        ({"destructiveHint": False}, {}, ["destructiveHint false→true"]),
+        ({"idempotentHint": True}, {"idempotentHint": False}, ["idempotentHint true→false"]),
+        ({"openWorldHint": False}, {"openWorldHint": True}, ["openWorldHint false→true"]),
+        ({"readOnlyHint": False}, {"readOnlyHint": True}, []),  # claims less: the other detector
+        ({}, {"destructiveHint": True}, []),  # explicit default: same effective value
+        ({"title": "a"}, {"title": "b"}, []),
+    ],
+)
 def test_annotation_relaxations(old, new, relaxed):
     assert list(annotation_relaxations(tool(annotations=old), tool(annotations=new))) == relaxed
 
 
-@pytest.mark.parametrize("old, new, less", [
-    ({"readOnlyHint": False}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),
-    ({}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),  # absent = default false
-    ({"destructiveHint": True}, {"destructiveHint": False}, ["destructiveHint true→false"]),
-    ({}, {"destructiveHint": False}, ["destructiveHint true→false"]),
-    ({"idempotentHint": False}, {"idempotentHint": True}, ["idempotentHint false→true"]),
-    ({}, {"idempotentHint": True}, ["idempotentHint false→true"]),
-    ({"openWorldHint": True}, {"openWorldHint": False}, ["openWorldHint true→false"]),
-    ({}, {"openWorldHint": False}, ["openWorldHint true→false"]),
-    ({"readOnlyHint": "yes"}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),
-    ({"readOnlyHint": True}, {"readOnlyHint": False}, []),  # relaxed: the other detector
-    ({"readOnlyHint": True}, {"readOnlyHint": "yes"}, []),  # not a boolean: claims nothing
-    ({}, {"destructiveHint": True}, []),  # explicit default
-    ({"title": "a"}, {"title": "b"}, []),
-])
+@pytest.mark.parametrize(
+    "old, new, less",
+    [
+        ({"readOnlyHint": False}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),
+        ({}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),  # absent = default false
+        ({"destructiveHint": True}, {"destructiveHint": False}, ["destructiveHint true→false"]),
+        ({}, {"destructiveHint": False}, ["destructiveHint true→false"]),
+        ({"idempotentHint": False}, {"idempotentHint": True}, ["idempotentHint false→true"]),
+        ({}, {"idempotentHint": True}, ["idempotentHint false→true"]),
+        ({"openWorldHint": True}, {"openWorldHint": False}, ["openWorldHint true→false"]),
+        ({}, {"openWorldHint": False}, ["openWorldHint true→false"]),
+        ({"readOnlyHint": "yes"}, {"readOnlyHint": True}, ["readOnlyHint false→true"]),
+        ({"readOnlyHint": True}, {"readOnlyHint": False}, []),  # relaxed: the other detector
+        ({"readOnlyHint": True}, {"readOnlyHint": "yes"}, []),  # not a boolean: claims nothing
+        ({}, {"destructiveHint": True}, []),  # explicit default
+        ({"title": "a"}, {"title": "b"}, []),
+    ],
+)
 def test_annotation_gate_less(old, new, less):
     assert list(annotation_gate_less(tool(annotations=old), tool(annotations=new))) == less
 
@@ -152,8 +201,9 @@ def test_claim_of_less_power_blocks_in_every_tier_through_facts_for(tier):
     facts = facts_for(old, new, compare(old, new).changes)
     got = decide(tier, facts)
     assert got.outcome is Outcome.BLOCK
-    assert got.reasons == ("annotation claims less power: readOnlyHint false→true (clients gate "
-                           "the tool less)",)
+    assert got.reasons == (
+        "annotation claims less power: readOnlyHint false→true (clients gate the tool less)",
+    )
 
 
 def test_hidden_appeared_only_counts_new_ones():
@@ -163,14 +213,20 @@ def test_hidden_appeared_only_counts_new_ones():
     assert hidden_appeared(clean, clean) == ()
     assert hidden_appeared(clean, dirty) == ("/description: ⟨U+200B⟩",)
     assert hidden_appeared(dirty, dirty) == ()  # already approved with --yes: not re-blocked
-    assert set(hidden_appeared(dirty, dirtier)) == {"/description: ⟨U+200B⟩",
-                                                    "/title: ⟨RLO U+202E⟩"}
+    assert set(hidden_appeared(dirty, dirtier)) == {
+        "/description: ⟨U+200B⟩",
+        "/title: ⟨RLO U+202E⟩",
+    }
     assert hidden_appeared(None, dirty) == ("/description: ⟨U+200B⟩",)
 
 
 def test_hidden_in_property_keys_and_descriptions():
-    t = tool(inputSchema={"type": "object", "properties": {
-        "a\U000e0041": {"type": "string", "description": "x\x1b[2J"}}})
+    t = tool(
+        inputSchema={
+            "type": "object",
+            "properties": {"a\U000e0041": {"type": "string", "description": "x\x1b[2J"}},
+        }
+    )
     found = hidden_appeared(None, t)
     assert any("TAG A" in f for f in found) and any("ESC" in f for f in found)
 

@@ -18,8 +18,11 @@ from mcp_review.engine.witness import example
 FC = jsonschema.Draft202012Validator.FORMAT_CHECKER
 NAMES = ["a", "b", "c", "d"]
 # PROP_EXAMPLES=3000 for a deeper run (about 50 s); 200 keeps the suite quick.
-SETTINGS = settings(max_examples=int(os.environ.get("PROP_EXAMPLES", "200")), deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=int(os.environ.get("PROP_EXAMPLES", "200")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 
 def validator(schema: Any) -> jsonschema.Draft202012Validator:
@@ -31,8 +34,12 @@ def validator(schema: Any) -> jsonschema.Draft202012Validator:
 
 @st.composite
 def leaf_schema(draw, depth: int = 0) -> dict:
-    kind = draw(st.sampled_from(["string", "integer", "number", "boolean", "array", "enum"]
-                                + (["object", "anyOf"] if depth == 0 else [])))
+    kind = draw(
+        st.sampled_from(
+            ["string", "integer", "number", "boolean", "array", "enum"]
+            + (["object", "anyOf"] if depth == 0 else [])
+        )
+    )
     if kind == "string":
         s: dict = {"type": "string"}
         if draw(st.booleans()):
@@ -52,8 +59,12 @@ def leaf_schema(draw, depth: int = 0) -> dict:
     if kind == "boolean":
         return {"type": "boolean"}
     if kind == "enum":
-        return {"type": "string", "enum": draw(st.lists(st.sampled_from(["x", "y", "z", "w"]),
-                                                         min_size=1, max_size=3, unique=True))}
+        return {
+            "type": "string",
+            "enum": draw(
+                st.lists(st.sampled_from(["x", "y", "z", "w"]), min_size=1, max_size=3, unique=True)
+            ),
+        }
     if kind == "array":
         s = {"type": "array", "items": draw(leaf_schema(depth + 1))}
         if draw(st.booleans()):
@@ -87,8 +98,20 @@ def mutate(draw, schema: dict) -> dict:
     props = s["properties"]
     name = draw(st.sampled_from(sorted(props)))
     p = props[name]
-    ops = ["bound", "type", "enum", "required", "unrequire", "ap", "add-prop", "pattern",
-           "replace", "widen", "split", "reexpress"]
+    ops = [
+        "bound",
+        "type",
+        "enum",
+        "required",
+        "unrequire",
+        "ap",
+        "add-prop",
+        "pattern",
+        "replace",
+        "widen",
+        "split",
+        "reexpress",
+    ]
     if len(props) > 1:
         ops.append("del-prop")
     if isinstance(p.get("anyOf"), list):
@@ -97,15 +120,28 @@ def mutate(draw, schema: dict) -> dict:
         ops.append("items")
     op = draw(st.sampled_from(ops))
     if op == "bound":
-        key = draw(st.sampled_from(["minLength", "maxLength", "minimum", "maximum", "minItems",
-                                    "maxItems"]))
+        key = draw(
+            st.sampled_from(
+                ["minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems"]
+            )
+        )
         if draw(st.booleans()) and key in p:
             del p[key]
         else:
             p[key] = draw(st.integers(0, 8))
     elif op == "type":
-        p["type"] = draw(st.sampled_from(["string", "integer", "number", "boolean",
-                                          ["string", "integer"], ["number", "null"]]))
+        p["type"] = draw(
+            st.sampled_from(
+                [
+                    "string",
+                    "integer",
+                    "number",
+                    "boolean",
+                    ["string", "integer"],
+                    ["number", "null"],
+                ]
+            )
+        )
     elif op == "enum":
         if isinstance(p.get("enum"), list) and p["enum"] and draw(st.booleans()):
             p["enum"] = p["enum"][1:] or ["q"]
@@ -212,16 +248,20 @@ def value_strategy(s: Any) -> st.SearchStrategy:
         ints = st.integers(s.get("minimum", -20), s.get("maximum", 20))
         if t == "integer":
             return ints
-        return st.one_of(ints, st.floats(s.get("minimum", -20), s.get("maximum", 20),
-                                         allow_nan=False))
+        return st.one_of(
+            ints, st.floats(s.get("minimum", -20), s.get("maximum", 20), allow_nan=False)
+        )
     if t == "boolean":
         return st.booleans()
     if t == "null":
         return st.none()
     if t == "array":
         lo = s.get("minItems", 0)
-        return st.lists(value_strategy(s.get("items", {})), min_size=lo,
-                        max_size=max(lo, s.get("maxItems", lo + 3)))
+        return st.lists(
+            value_strategy(s.get("items", {})),
+            min_size=lo,
+            max_size=max(lo, s.get("maxItems", lo + 3)),
+        )
     if t == "object":
         props = s.get("properties", {})
         req = set(s.get("required", []))
@@ -241,8 +281,9 @@ def tool(schema: dict) -> ToolDef:
 def test_no_breaking_change_reported_means_old_calls_stay_valid(pair, data):
     old, new = pair
     cmp = compare(tool(old), tool(new), witnesses=False)
-    flagged = [c for c in cmp.changes
-               if c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)]
+    flagged = [
+        c for c in cmp.changes if c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
+    ]
     assume(not flagged)
     event("schemas differ" if old != new else "schemas identical")
     vo, vn = validator(old), validator(new)
@@ -254,7 +295,8 @@ def test_no_breaking_change_reported_means_old_calls_stay_valid(pair, data):
         errors = [e.message for e in vn.iter_errors(call)]
         assert not errors, (
             f"engine reported no breaking change, yet {call!r} valid under old fails under "
-            f"new: {errors}\nold={old}\nnew={new}\nchanges={[c.rule for c in cmp.changes]}")
+            f"new: {errors}\nold={old}\nnew={new}\nchanges={[c.rule for c in cmp.changes]}"
+        )
 
 
 @SETTINGS
@@ -263,11 +305,15 @@ def test_every_witness_is_valid_under_old_and_rejected_by_new(pair):
     old, new = pair
     cmp = compare(tool(old), tool(new))
     vo, vn = validator(old), validator(new)
-    flagged = [c for c in cmp.changes
-               if c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)]
+    flagged = [
+        c for c in cmp.changes if c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
+    ]
     with_w = [c for c in flagged if c.has_witness]
-    event(f"flagged changes with a witness: {len(with_w)}/{len(flagged)}" if flagged
-          else "nothing flagged")
+    event(
+        f"flagged changes with a witness: {len(with_w)}/{len(flagged)}"
+        if flagged
+        else "nothing flagged"
+    )
     for c in cmp.changes:
         if not c.has_witness:
             continue

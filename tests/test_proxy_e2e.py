@@ -27,16 +27,30 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 HAVE_APPROVE = importlib.util.find_spec("mcp_review.commands.approve") is not None
 
 
-def _client(tmp: Path, server: list[str], *extra: str, env: dict[str, str] | None = None,
-            mode: str = "auto") -> Client:
+def _client(
+    tmp: Path, server: list[str], *extra: str, env: dict[str, str] | None = None, mode: str = "auto"
+) -> Client:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "mcp_review", "proxy", "--log", str(tmp / "calls.jsonl"),
-              "--server-log", str(tmp / "server.log"), *extra, "--", *server],
-        env=env or {}, cwd=str(ROOT))
+        args=[
+            "-m",
+            "mcp_review",
+            "proxy",
+            "--log",
+            str(tmp / "calls.jsonl"),
+            "--server-log",
+            str(tmp / "server.log"),
+            *extra,
+            "--",
+            *server,
+        ],
+        env=env or {},
+        cwd=str(ROOT),
+    )
     errlog = open(tmp / "proxy.log", "a")
-    return Client(stdio_client(params, errlog=errlog), mode=mode, cache=None,
-                  read_timeout_seconds=30)
+    return Client(
+        stdio_client(params, errlog=errlog), mode=mode, cache=None, read_timeout_seconds=30
+    )
 
 
 def _wire(tool: Any) -> dict[str, Any]:
@@ -45,8 +59,15 @@ def _wire(tool: Any) -> dict[str, Any]:
 
 def _snapshot(tmp: Path, server: str, tools: list[dict[str, Any]]) -> Path:
     p = tmp / "snapshot.json"
-    p.write_text(json.dumps({"format": "mcp-review-snapshot", "version": 1,
-                             "servers": {server: {"principal": "default", "tools": tools}}}))
+    p.write_text(
+        json.dumps(
+            {
+                "format": "mcp-review-snapshot",
+                "version": 1,
+                "servers": {server: {"principal": "default", "tools": tools}},
+            }
+        )
+    )
     return p
 
 
@@ -63,15 +84,33 @@ def _approve(tmp: Path, pins: Path, server: str, tool: dict[str, Any]) -> None:
         _pin(pins, server, [tool])
         return
     snap = _snapshot(tmp, server, [tool])
-    r = subprocess.run([sys.executable, "-m", "mcp_review", "approve", server, tool["name"],
-                        "--snapshot", str(snap), "--pins", str(pins)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mcp_review",
+            "approve",
+            server,
+            tool["name"],
+            "--snapshot",
+            str(snap),
+            "--pins",
+            str(pins),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
 
 
 def _tool(name: str, desc: str) -> dict[str, Any]:
-    return {"name": name, "description": desc,
-            "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}}}
+    return {
+        "name": name,
+        "description": desc,
+        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}},
+    }
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -82,8 +121,9 @@ async def test_sdk_client_enforcement_follows_approval_without_restart(tmp_path:
     _pin(pins, "demo", [echo, add])
     env = {"PROXY_TOOLS_FILE": str(tools_file)}
     with anyio.fail_after(90):
-        async with _client(tmp_path, SDK, "--enforce", "--pins", str(pins), "--name", "demo",
-                           env=env, mode=mode) as c:
+        async with _client(
+            tmp_path, SDK, "--enforce", "--pins", str(pins), "--name", "demo", env=env, mode=mode
+        ) as c:
             assert c.protocol_version == ("2026-07-28" if mode == "auto" else "2025-11-25")
             assert [t.name for t in (await c.list_tools()).tools] == ["echo", "add"]
             r = await c.call_tool("add", {"a": 1, "token": "s3cret"})
@@ -104,15 +144,24 @@ async def test_sdk_client_enforcement_follows_approval_without_restart(tmp_path:
             assert [t.name for t in (await c.list_tools()).tools] == ["echo", "add"]
     recs = read_jsonl(tmp_path / "calls.jsonl")
     assert [(r["tool"], r["arguments"]) for r in recs] == [
-        ("add", {"a": 1, "token": "[REDACTED]"}), ("echo", {"a": 3}), ("add", {"a": 4})]
+        ("add", {"a": 1, "token": "[REDACTED]"}),
+        ("echo", {"a": 3}),
+        ("add", {"a": 4}),
+    ]
     assert all(r["server"] == "demo" for r in recs)
 
 
 PUBLISHED = {
-    "server-everything": (["npx", "-y", "@modelcontextprotocol/server-everything"],
-                          "echo", {"message": "hi"}),
-    "mcp-server-time": ([sys.executable, "-m", "mcp_server_time"],
-                        "get_current_time", {"timezone": "UTC"}),
+    "server-everything": (
+        ["npx", "-y", "@modelcontextprotocol/server-everything"],
+        "echo",
+        {"message": "hi"},
+    ),
+    "mcp-server-time": (
+        [sys.executable, "-m", "mcp_server_time"],
+        "get_current_time",
+        {"timezone": "UTC"},
+    ),
 }
 
 
@@ -139,8 +188,7 @@ async def test_published_server_through_the_proxy(tmp_path: Path, name: str):
             assert not r.is_error, r
         # 2: every tool pinned except the one we call: it is withheld until approved.
         _pin(pins, name, [t for t in tools if t["name"] != tool])
-        async with _client(tmp_path, cmd, "--name", name, "--enforce", "--pins",
-                           str(pins)) as c:
+        async with _client(tmp_path, cmd, "--name", name, "--enforce", "--pins", str(pins)) as c:
             listed = [t.name for t in (await c.list_tools()).tools]
             assert tool not in listed and len(listed) == len(tools) - 1
             with pytest.raises(MCPError) as e:
@@ -155,7 +203,8 @@ async def test_published_server_through_the_proxy(tmp_path: Path, name: str):
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_sdk_client_calls_without_listing_are_judged_on_the_proxys_own_list(
-        tmp_path: Path, mode: str):
+    tmp_path: Path, mode: str
+):
     """A client that calls from a cached list (2026-07-28 clients do) never lists tools in
     this session: the proxy fetches the list itself, with the client's 2026-07-28 envelope,
     and the reply never reaches the client."""
@@ -165,12 +214,15 @@ async def test_sdk_client_calls_without_listing_are_judged_on_the_proxys_own_lis
     _pin(pins, "demo", [echo])  # add is new: withheld
     env = {"PROXY_TOOLS_FILE": str(tools_file)}
     with anyio.fail_after(90):
-        async with _client(tmp_path, SDK, "--enforce", "--pins", str(pins), "--name", "demo",
-                           env=env, mode=mode) as c:
+        async with _client(
+            tmp_path, SDK, "--enforce", "--pins", str(pins), "--name", "demo", env=env, mode=mode
+        ) as c:
             r = await c.call_tool("echo", {"a": 1})
             assert json.loads(r.content[0].text) == {"tool": "echo", "arguments": {"a": 1}}
             with pytest.raises(MCPError) as e:
                 await c.call_tool("add", {"a": 2})
             assert "withheld tool 'add'" in str(e.value) and "new" in str(e.value)
     assert [r["tool"] for r in read_jsonl(tmp_path / "calls.jsonl")] == ["echo"]
-    assert "fetched tools/list itself to judge a call: 2 tools" in (tmp_path / "proxy.log").read_text()
+    assert (
+        "fetched tools/list itself to judge a call: 2 tools" in (tmp_path / "proxy.log").read_text()
+    )

@@ -26,8 +26,11 @@ WITHHELD = "wipe"
 
 
 def _tool(name: str, desc: str) -> dict[str, Any]:
-    return {"name": name, "description": desc,
-            "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}}}
+    return {
+        "name": name,
+        "description": desc,
+        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}},
+    }
 
 
 ECHO, HANG, WIPE = _tool("echo", "echo a"), _tool("hang", "never answers"), _tool(WITHHELD, "rm")
@@ -41,15 +44,27 @@ def _setup(tmp: Path, *flags: str) -> dict[str, str]:
         pf.decide(make_pin("srv", ToolDef.from_wire(t), Decision.APPROVED, by="test"))
     save_pins(pf, str(pins))
     (tmp / "tools.json").write_text(json.dumps([ECHO, HANG, WIPE]))
-    return {"HOSTILE_RECORD": str(tmp / "received.jsonl"),
-            "HOSTILE_TOOLS": str(tmp / "tools.json"), "HOSTILE_FLAGS": ",".join(flags)}
+    return {
+        "HOSTILE_RECORD": str(tmp / "received.jsonl"),
+        "HOSTILE_TOOLS": str(tmp / "tools.json"),
+        "HOSTILE_FLAGS": ",".join(flags),
+    }
 
 
 def _session(tmp: Path, *flags: str, extra: tuple[str, ...] = ()) -> RawClient:
     """The proxy, enforcing, in front of the hostile server."""
     env = _setup(tmp, *flags)
-    return RawClient(tmp, "--enforce", "--pins", str(tmp / "mcp-pins.toml"), "--name", "srv",
-                     *extra, env=env, server=HOSTILE)
+    return RawClient(
+        tmp,
+        "--enforce",
+        "--pins",
+        str(tmp / "mcp-pins.toml"),
+        "--name",
+        "srv",
+        *extra,
+        env=env,
+        server=HOSTILE,
+    )
 
 
 def _received(tmp: Path) -> list[bytes]:
@@ -84,8 +99,13 @@ def _collect(c: RawClient, ids: set[Any], timeout: float = 20) -> list[Any]:
 
 
 def _call(rid: Any, name: str, **extra: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-            "params": {"name": name, "arguments": {"a": 1}}, **extra}
+    return {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": {"a": 1}},
+        **extra,
+    }
 
 
 # item 1: a line the proxy cannot judge never reaches the server -----------------------------
@@ -93,28 +113,25 @@ def _call(rid: Any, name: str, **extra: Any) -> dict[str, Any]:
 UNPARSEABLE = {
     # one invalid UTF-8 byte in a string argument (servers decode it as U+FFFD and run the call)
     11: b'{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"wipe",'
-        b'"arguments":{"path":"/\xff"}}}',
+    b'"arguments":{"path":"/\xff"}}}',
     # a 5,000-digit integer (beyond the stdlib's digit limit; JavaScript reads Infinity)
     12: b'{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"wipe",'
-        b'"arguments":{"a":' + b"9" * 5000 + b"}}}",
+    b'"arguments":{"a":' + b"9" * 5000 + b"}}}",
     # an array nested 6,000 deep (beyond any recursive parser's stack)
     13: b'{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"wipe",'
-        b'"arguments":{"a":' + b"[" * 6000 + b"]" * 6000 + b"}}}",
+    b'"arguments":{"a":' + b"[" * 6000 + b"]" * 6000 + b"}}}",
     # NaN is not JSON, but lenient parsers take it
     14: b'{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"wipe",'
-        b'"arguments":{"a":NaN}}}',
+    b'"arguments":{"a":NaN}}}',
     # "method" twice: a last-wins proxy would see ping, a first-wins server tools/call
-    15: b'{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"wipe"},'
-        b'"method":"ping"}',
+    15: b'{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"wipe"},"method":"ping"}',
     # ...and the other way round
-    16: b'{"jsonrpc":"2.0","id":16,"method":"ping","method":"tools/call",'
-        b'"params":{"name":"wipe"}}',
+    16: b'{"jsonrpc":"2.0","id":16,"method":"ping","method":"tools/call","params":{"name":"wipe"}}',
     # "name" twice in params: the allowed tool last
-    17: b'{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"wipe",'
-        b'"name":"echo"}}',
+    17: b'{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"wipe","name":"echo"}}',
     # the key spelled with an escape is the same key
     18: b'{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"wipe",'
-        b'"n\\u0061me":"echo"}}',
+    b'"n\\u0061me":"echo"}}',
     # a torn line
     19: b'{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"wipe"',
 }
@@ -150,7 +167,10 @@ def test_enforce_refuses_what_it_cannot_parse_and_forwards_none_of_it(tmp_path: 
     assert got[-1] == {"jsonrpc": "2.0", "id": 50, "result": {}}
     # The server's own record: the handshake and the ping, nothing else, no byte of `wipe`.
     assert [m.get("method") for m in _received_msgs(tmp_path)] == [
-        "initialize", "notifications/initialized", "ping"]
+        "initialize",
+        "notifications/initialized",
+        "ping",
+    ]
     assert not any(WITHHELD.encode() in x for x in _received(tmp_path))
     log = c.stderr()
     assert "not valid UTF-8" in log and "nested too deeply" in log
@@ -167,8 +187,11 @@ def test_enforce_judges_every_jsonrpc_shape(tmp_path: Path):
         dropped = [
             {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "wipe"}},  # no id
             {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "echo"}},  # even allowed
-            *({"jsonrpc": "2.0", "id": bad, "method": "tools/call", "params": {"name": name}}
-              for bad in (None, True, 1.5, 7.0, {"a": 1}, [1], 2**60) for name in ("wipe", "echo")),
+            *(
+                {"jsonrpc": "2.0", "id": bad, "method": "tools/call", "params": {"name": name}}
+                for bad in (None, True, 1.5, 7.0, {"a": 1}, [1], 2**60)
+                for name in ("wipe", "echo")
+            ),
             {"jsonrpc": "2.0", "id": 99, "result": {}},  # a response to no server request
             {"jsonrpc": "2.0", "id": 98},  # neither request nor response
             [],  # an empty batch
@@ -178,21 +201,27 @@ def test_enforce_judges_every_jsonrpc_shape(tmp_path: Path):
             c.send(m)
         refused = [
             # The id of a pending request, as any client would match it.
-            _call("7", "echo"), _call(" 7", "echo"), _call("0x7", "echo"), _call(7, "echo"),
+            _call("7", "echo"),
+            _call(" 7", "echo"),
+            _call("0x7", "echo"),
+            _call(7, "echo"),
             {"jsonrpc": "2.0", "id": "07", "method": "tools/list"},
             # A request that is also a response; JSON-RPC 1.0; a call without a name.
             _call(40, "echo", result={}),
             {**_call(41, "echo"), "jsonrpc": "1.0"},
             {"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {"arguments": {}}},
             # Names with hidden characters are other names: not listed, so refused.
-            _call(43, "wipe\u200b"), _call(44, "echo\u200b"), _call(45, "ec\u0068o\u202e"),
+            _call(43, "wipe\u200b"),
+            _call(44, "echo\u200b"),
+            _call(45, "ec\u0068o\u202e"),
             _call(46, WITHHELD),
         ]
         for m in refused:
             c.send(m)
         # A batch: the allowed call and the ping go on, the withheld call is answered at once.
-        c.send([_call(30, "echo"), _call(31, WITHHELD),
-                {"jsonrpc": "2.0", "id": 32, "method": "ping"}])
+        c.send(
+            [_call(30, "echo"), _call(31, WITHHELD), {"jsonrpc": "2.0", "id": 32, "method": "ping"}]
+        )
         c.send({"jsonrpc": "2.0", "id": 60, "method": "ping"})
         got = _collect(c, {60, 30, 32})
         assert c.close() == 0
@@ -212,21 +241,42 @@ def test_enforce_judges_every_jsonrpc_shape(tmp_path: Path):
     # The server received the handshake, the list, call 7, the batch remainder, the proxy's own
     # lists for the hidden-character names, and the ping: no refused message, no `wipe`.
     seen = _received_msgs(tmp_path)
-    shapes = [[(x.get("method"), x.get("id")) for x in m] if isinstance(m, list)
-              else (m.get("method"), m.get("id")) for m in seen]
-    own = [s for s in shapes if isinstance(s, tuple) and isinstance(s[1], str)
-           and s[1].startswith("mcp-review-proxy/")]
+    shapes = [
+        [(x.get("method"), x.get("id")) for x in m]
+        if isinstance(m, list)
+        else (m.get("method"), m.get("id"))
+        for m in seen
+    ]
+    own = [
+        s
+        for s in shapes
+        if isinstance(s, tuple) and isinstance(s[1], str) and s[1].startswith("mcp-review-proxy/")
+    ]
     assert [s for s in shapes if s not in own] == [
-        ("initialize", 1), ("notifications/initialized", None), ("tools/list", 2),
-        ("tools/call", 7), [("tools/call", 30), ("ping", 32)], ("ping", 60)]
+        ("initialize", 1),
+        ("notifications/initialized", None),
+        ("tools/list", 2),
+        ("tools/call", 7),
+        [("tools/call", 30), ("ping", 32)],
+        ("ping", 60),
+    ]
     assert {s[0] for s in own} == {"tools/list"} and len(own) == 3
     assert not any(WITHHELD.encode() in x for x in _received(tmp_path))
 
 
 # item 2: a server cannot put a withheld tool in front of the client ---------------------------
 
-@pytest.mark.parametrize("flags", [("string_ids",), ("string_ids", "tools_everywhere"),
-                                   ("dup_keys",), ("dup_keys", "string_ids"), ("preempt",)])
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ("string_ids",),
+        ("string_ids", "tools_everywhere"),
+        ("dup_keys",),
+        ("dup_keys", "string_ids"),
+        ("preempt",),
+    ],
+)
 def test_a_server_cannot_smuggle_a_withheld_tool(tmp_path: Path, flags: tuple[str, ...]):
     with _session(tmp_path, *flags) as c:
         c.initialize()
@@ -291,14 +341,25 @@ def test_sdk_client_sees_the_smuggled_tool_directly_but_not_through_the_proxy(tm
 
     env = _setup(tmp_path, "string_ids", "tools_everywhere")
     direct = StdioServerParameters(command=HOSTILE[0], args=HOSTILE[1:], env=env)
-    argv = proxy_argv(tmp_path, "--enforce", "--pins", str(tmp_path / "mcp-pins.toml"),
-                      "--name", "srv", server=HOSTILE)
+    argv = proxy_argv(
+        tmp_path,
+        "--enforce",
+        "--pins",
+        str(tmp_path / "mcp-pins.toml"),
+        "--name",
+        "srv",
+        server=HOSTILE,
+    )
     proxied = StdioServerParameters(command=argv[0], args=argv[1:], env=env, cwd=str(ROOT))
 
     async def names(params: StdioServerParameters) -> list[str]:
         with open(tmp_path / "sdk.log", "a") as errlog, anyio.fail_after(60):
-            async with Client(stdio_client(params, errlog=errlog), mode="legacy",
-                              cache=None, read_timeout_seconds=30) as cl:
+            async with Client(
+                stdio_client(params, errlog=errlog),
+                mode="legacy",
+                cache=None,
+                read_timeout_seconds=30,
+            ) as cl:
                 return [t.name for t in (await cl.list_tools()).tools]
 
     assert anyio.run(names, direct) == ["echo", "hang", WITHHELD]
@@ -306,6 +367,7 @@ def test_sdk_client_sees_the_smuggled_tool_directly_but_not_through_the_proxy(tm
 
 
 # issue 12 item 8: a call to a tool not listed in this session ----------------------------------
+
 
 def test_a_call_before_any_list_is_judged_against_the_proxys_own_list(tmp_path: Path):
     with _session(tmp_path, "paged") as c:  # one tool per page: the proxy follows the cursor
@@ -321,8 +383,9 @@ def test_a_call_before_any_list_is_judged_against_the_proxys_own_list(tmp_path: 
     assert [json.loads(x)["id"] for x in c.all] == [1, 2, 3]
     seen = _received_msgs(tmp_path)
     own = [m for m in seen if m["method"] == "tools/list"]
-    assert own and all(isinstance(m["id"], str) and m["id"].startswith("mcp-review-proxy/")
-                       for m in own)
+    assert own and all(
+        isinstance(m["id"], str) and m["id"].startswith("mcp-review-proxy/") for m in own
+    )
     assert [m.get("params", {}).get("cursor") for m in own] == [None, "1", "2"] * 2
     assert [m["params"]["name"] for m in seen if m["method"] == "tools/call"] == ["echo"]
 
@@ -362,7 +425,12 @@ def test_a_reused_id_cannot_carry_an_unfiltered_list(tmp_path: Path):
     nines = [m for m in got if m["id"] == 9]
     assert sorted("error" in m for m in nines) == [False, True]
     assert [t["name"] for t in next(m for m in nines if "result" in m)["result"]["tools"]] == [
-        "echo", "hang"]
+        "echo",
+        "hang",
+    ]
     assert not any(WITHHELD.encode() in x for x in c.all)
     assert [(m["method"], m["id"]) for m in _received_msgs(tmp_path) if "id" in m] == [
-        ("initialize", 1), ("tools/list", 9), ("ping", 10)]
+        ("initialize", 1),
+        ("tools/list", 9),
+        ("ping", 10),
+    ]

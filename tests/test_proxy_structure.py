@@ -29,8 +29,11 @@ from mcp_review.store.pinfile import load_pins, save_pins
 
 pytestmark = pytest.mark.slow
 
-ECHO = {"name": "echo", "description": "echo text",
-        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
+ECHO = {
+    "name": "echo",
+    "description": "echo text",
+    "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+}
 
 
 def _pins_with(path: Path, tool: dict, decision: Decision) -> bytes:
@@ -69,17 +72,32 @@ class InProcess:
         return json.loads(line)
 
     async def initialize(self) -> None:
-        self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-                   "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                              "clientInfo": {"name": "test", "version": "0"}}})
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "0"},
+                },
+            }
+        )
         assert (await self.recv())["id"] == 0
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     async def hanging_call(self) -> None:
         """A ``tools/call`` the server never answers, in flight: the ``ping`` sent after it is
         answered, and the server reads its stdin in order."""
-        self.send({"jsonrpc": "2.0", "id": "hang", "method": "tools/call",
-                   "params": {"name": "hang", "arguments": {}}})
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": "hang",
+                "method": "tools/call",
+                "params": {"name": "hang", "arguments": {}},
+            }
+        )
         self.send({"jsonrpc": "2.0", "id": "after", "method": "ping"})
         assert (await self.recv())["id"] == "after"
 
@@ -98,11 +116,11 @@ class InProcess:
 def _stubborn_proxy(tmp: Path, **kw: Any) -> tuple[Proxy, Path]:
     """A proxy in front of the worst server: ignores stdin EOF and SIGTERM, has a child."""
     pidfile = tmp / "pids"
-    env = {**os.environ, "PROXY_PID_FILE": str(pidfile), "PROXY_CHILD": "1",
-           "PROXY_STUBBORN": "1"}
+    env = {**os.environ, "PROXY_PID_FILE": str(pidfile), "PROXY_CHILD": "1", "PROXY_STUBBORN": "1"}
     diag = open(tmp / "proxy.log", "a")
-    return Proxy(RAW, name="proxy_raw", env=env, diag=diag,
-                 server_log=str(tmp / "server.log"), **kw), pidfile
+    return Proxy(
+        RAW, name="proxy_raw", env=env, diag=diag, server_log=str(tmp / "server.log"), **kw
+    ), pidfile
 
 
 def _other_tasks(before: set[asyncio.Task[Any]]) -> set[asyncio.Task[Any]]:
@@ -158,8 +176,15 @@ def _suppressions(tree: ast.AST) -> list[str]:
     """Every place a handler could swallow a cancellation: ``except BaseException``, a bare
     ``except:``, ``contextlib.suppress(BaseException | CancelledError | ...)``, and
     ``gather(..., return_exceptions=True)``."""
-    cancel_names = {"BaseException", "CancelledError", "Cancelled", "KeyboardInterrupt",
-                    "GeneratorExit", "SystemExit", "get_cancelled_exc_class"}
+    cancel_names = {
+        "BaseException",
+        "CancelledError",
+        "Cancelled",
+        "KeyboardInterrupt",
+        "GeneratorExit",
+        "SystemExit",
+        "get_cancelled_exc_class",
+    }
 
     def names(node: ast.AST | None) -> set[str]:
         out: set[str] = set()
@@ -187,17 +212,24 @@ def _suppressions(tree: ast.AST) -> list[str]:
 def test_the_proxy_package_never_suppresses_cancellation():
     pkg = Path(proxy_pkg.__file__).parent
     files = sorted(pkg.glob("*.py"))
-    assert {f.name for f in files} >= {"__init__.py", "framing.py", "gate.py", "process.py",
-                                       "relay.py"}
+    assert {f.name for f in files} >= {
+        "__init__.py",
+        "framing.py",
+        "gate.py",
+        "process.py",
+        "relay.py",
+    }
     for f in files:
         text = f.read_text()
         assert "BaseException" not in text, f.name
         assert _suppressions(ast.parse(text)) == [], f.name
     # The checker itself finds each form it looks for.
-    planted = ("try:\n    pass\nexcept BaseException:\n    pass\n"
-               "try:\n    pass\nexcept:\n    pass\n"
-               "with contextlib.suppress(asyncio.CancelledError):\n    pass\n"
-               "asyncio.gather(a, return_exceptions=True)\n")
+    planted = (
+        "try:\n    pass\nexcept BaseException:\n    pass\n"
+        "try:\n    pass\nexcept:\n    pass\n"
+        "with contextlib.suppress(asyncio.CancelledError):\n    pass\n"
+        "asyncio.gather(a, return_exceptions=True)\n"
+    )
     assert len(_suppressions(ast.parse(planted))) == 4
 
 
@@ -205,9 +237,9 @@ def test_the_proxy_package_never_suppresses_cancellation():
 
 
 @pytest.mark.parametrize("settled", [False, True], ids=["just-written", "settled"])
-def test_a_pin_file_rewritten_in_place_is_seen_by_the_next_check(tmp_path: Path,
-                                                                 monkeypatch: Any,
-                                                                 settled: bool):
+def test_a_pin_file_rewritten_in_place_is_seen_by_the_next_check(
+    tmp_path: Path, monkeypatch: Any, settled: bool
+):
     """The attacker's test: between two calls the pin file is rewritten in place (same inode)
     to the same size, and its mtime is set back. The second call sees the new decision."""
     pins = tmp_path / "mcp-pins.toml"
@@ -248,8 +280,9 @@ def _wait_for_a_new_ctime(tmp: Path, ctime_ns: int) -> None:
         time.sleep(0.005)
 
 
-def test_an_unchanged_pin_file_is_judged_once_and_served_from_the_cache(tmp_path: Path,
-                                                                       monkeypatch: Any):
+def test_an_unchanged_pin_file_is_judged_once_and_served_from_the_cache(
+    tmp_path: Path, monkeypatch: Any
+):
     pins = tmp_path / "mcp-pins.toml"
     _pins_with(pins, ECHO, Decision.APPROVED)
     real = gate_mod._now_ns
@@ -313,8 +346,14 @@ async def test_the_relay_judges_in_a_worker_thread_and_follows_the_pin_file(tmp_
     loop_thread = threading.current_thread()
 
     async def call(i: int) -> Any:
-        io.send({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                 "params": {"name": "echo", "arguments": {"text": "hi"}}})
+        io.send(
+            {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"text": "hi"}},
+            }
+        )
         return await io.recv()
 
     try:
@@ -351,8 +390,9 @@ def test_services_share_transport_through_public_names_only():
                 own = ".".join(f.relative_to(root.parents[1]).with_suffix("").parts)
                 if own.startswith(n.module or "") or (n.module or "").startswith(own):
                     continue  # a module of the same package
-                private += [f"{f.name}: {n.module}.{a.name}" for a in n.names
-                            if a.name.startswith("_")]
+                private += [
+                    f"{f.name}: {n.module}.{a.name}" for a in n.names if a.name.startswith("_")
+                ]
     assert private == []
     watch = ast.parse((root / "watch.py").read_text())
     sources = {n.module for n in ast.walk(watch) if isinstance(n, ast.ImportFrom)}

@@ -19,8 +19,8 @@ def readme_block() -> list[str]:
     """The ```sh block that follows "Headless, on the same config" in the README."""
     text = (ROOT / "README.md").read_text()
     start = text.index("Headless, on the same config")
-    block = text[text.index("```sh\n", start) + 6:]
-    block = block[:block.index("```")]
+    block = text[text.index("```sh\n", start) + 6 :]
+    block = block[: block.index("```")]
     return [line for line in block.splitlines() if line.strip()]
 
 
@@ -32,8 +32,12 @@ def documented_exit(line: str) -> int:
 
 @pytest.fixture
 def project(tmp_path: Path):
-    ts = ToolServer([tool("create_issue", "Create an issue.", title={"type": "string"}),
-                     tool("delete_repo", "Delete a repository.", repo={"type": "string"})])
+    ts = ToolServer(
+        [
+            tool("create_issue", "Create an issue.", title={"type": "string"}),
+            tool("delete_repo", "Delete a repository.", repo={"type": "string"}),
+        ]
+    )
     with serve_http(ts.http_app()) as url:
         (tmp_path / "mcp-review.toml").write_text(f'[servers.github]\nurl = "{url}"\n')
         yield tmp_path
@@ -43,12 +47,16 @@ def test_readme_block_runs_as_written(project: Path):
     lines = readme_block()
     assert len(lines) >= 8 and all(line.startswith("mcp-review ") for line in lines)
     bindir = os.path.dirname(sys.executable)
-    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
-           "GITHUB_STEP_SUMMARY": str(project / "summary.md")}
+    env = {
+        **os.environ,
+        "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "GITHUB_STEP_SUMMARY": str(project / "summary.md"),
+    }
     seen = []
     for line in lines:
-        p = subprocess.run(["bash", "-c", line], cwd=project, env=env, capture_output=True,
-                           text=True, timeout=120)
+        p = subprocess.run(
+            ["bash", "-c", line], cwd=project, env=env, capture_output=True, text=True, timeout=120
+        )
         seen.append((line.split("#")[0].strip(), p.returncode, documented_exit(line)))
         assert p.returncode == documented_exit(line), (line, p.stdout, p.stderr)
         assert "Traceback" not in p.stderr

@@ -14,13 +14,20 @@ from mcp_review.services.fetch import fetch_all
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.skipif(importlib.util.find_spec("mcp_server_time") is None,
-                    reason="mcp-server-time is not installed: pip install -e '.[test]' installs it")
+@pytest.mark.skipif(
+    importlib.util.find_spec("mcp_server_time") is None,
+    reason="mcp-server-time is not installed: pip install -e '.[test]' installs it",
+)
 async def test_mcp_server_time_from_pypi(tmp_path):
-    base = ServerConfig("time", command=sys.executable,
-                        args=("-m", "mcp_server_time", "--local-timezone", "UTC"), timeout=60)
-    legacy = ServerConfig("time-legacy", command=base.command, args=base.args, timeout=60,
-                          mode="legacy")
+    base = ServerConfig(
+        "time",
+        command=sys.executable,
+        args=("-m", "mcp_server_time", "--local-timezone", "UTC"),
+        timeout=60,
+    )
+    legacy = ServerConfig(
+        "time-legacy", command=base.command, args=base.args, timeout=60, mode="legacy"
+    )
     snap = await fetch_all([base, legacy], log_dir=tmp_path)
     for name, proto in (("time", "2026-07-28"), ("time-legacy", "2025-11-25")):
         s = snap.servers[name]
@@ -39,8 +46,12 @@ async def test_mcp_server_time_from_pypi(tmp_path):
 
 @pytest.mark.skipif(shutil.which("npx") is None, reason="node/npx is not installed")
 async def test_server_everything_from_npm(tmp_path):
-    cfg = ServerConfig("everything", command="npx",
-                       args=("-y", "@modelcontextprotocol/server-everything"), timeout=120)
+    cfg = ServerConfig(
+        "everything",
+        command="npx",
+        args=("-y", "@modelcontextprotocol/server-everything"),
+        timeout=120,
+    )
     s = (await fetch_all([cfg], log_dir=tmp_path)).servers["everything"]
     assert s.error is None, s.error
     assert s.protocol_version == "2025-11-25"  # TS SDK: initialize after the discover probe

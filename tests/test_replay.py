@@ -126,8 +126,15 @@ def test_bad_recording_is_reported_not_hidden():
 def test_nested_path_is_a_json_pointer_with_escaping():
     schema = {
         "type": "object",
-        "properties": {"a/b": {"type": "array", "items": {"type": "object", "properties": {
-            "x~y": {"type": "integer", "maximum": 3}}}}},
+        "properties": {
+            "a/b": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"x~y": {"type": "integer", "maximum": 3}},
+                },
+            }
+        },
     }
     new = json.loads(json.dumps(schema))
     new["properties"]["a/b"]["items"]["properties"]["x~y"]["maximum"] = 2
@@ -146,13 +153,30 @@ def test_to_json_shape():
     # Format 2: per-call entries for the broken call and the bad recording only, in log order.
     assert d["calls_listed"] == "notable"
     assert [(c["index"], c["broken"], c["valid_under_old"]) for c in d["calls"]] == [
-        (3, True, True), (5, False, False)]
+        (3, True, True),
+        (5, False, False),
+    ]
     every = r.to_json(all_calls=True)
-    assert every["calls_listed"] == "all" and [c["index"] for c in every["calls"]] == [1, 2, 3, 4, 5]
+    assert every["calls_listed"] == "all" and [c["index"] for c in every["calls"]] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
     c = every["calls"][2]
     # "outcome" (issue 11: ok / broken / ignored / bad-recording) joined the per-call shape.
-    assert set(c) == {"index", "line", "arguments", "outcome", "valid_under_old",
-                      "valid_under_new", "broken", "errors", "old_errors"}
+    assert set(c) == {
+        "index",
+        "line",
+        "arguments",
+        "outcome",
+        "valid_under_old",
+        "valid_under_new",
+        "broken",
+        "errors",
+        "old_errors",
+    }
     assert c["outcome"] == "broken" and d["ignored"] == 0
     assert c["broken"] is True and c["errors"][0]["path"] == "/format"
     assert set(c["errors"][0]) == {"path", "message"}
@@ -280,26 +304,38 @@ def test_hundred_thousand_deep_line_in_a_log_is_refused(tmp_path):
 
 
 def test_three_call_log_forms(tmp_path):
-    p = write(tmp_path, "calls.jsonl", [
-        '{"sql": "select 1"}',
-        '',
-        '{"tool": "run_query", "arguments": {"sql": "select 2"}, "ts": "2026-07-01T00:00:00Z",'
-        ' "server": "db", "principal": "default", "id": 7}',
-        '{"jsonrpc": "2.0", "id": 3, "method": "tools/call",'
-        ' "params": {"name": "run_query", "arguments": {"sql": "select 3"}}}',
-        '{"tool": "other_tool", "arguments": {"x": 1}}',
-        '{"jsonrpc": "2.0", "id": 4, "method": "tools/list"}',
-        '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "run_query"}}',
-        '   ',
-    ])
+    p = write(
+        tmp_path,
+        "calls.jsonl",
+        [
+            '{"sql": "select 1"}',
+            "",
+            '{"tool": "run_query", "arguments": {"sql": "select 2"}, "ts": "2026-07-01T00:00:00Z",'
+            ' "server": "db", "principal": "default", "id": 7}',
+            '{"jsonrpc": "2.0", "id": 3, "method": "tools/call",'
+            ' "params": {"name": "run_query", "arguments": {"sql": "select 3"}}}',
+            '{"tool": "other_tool", "arguments": {"x": 1}}',
+            '{"jsonrpc": "2.0", "id": 4, "method": "tools/list"}',
+            '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "run_query"}}',
+            "   ",
+        ],
+    )
     every = load_calls(p)
     assert [c.tool for c in every] == [None, "run_query", "run_query", "other_tool", "run_query"]
     assert every.ignored == 1  # tools/list
     calls = load_calls(p, tool="run_query")
     assert [(c.index, c.line, c.tool) for c in calls] == [
-        (1, 1, None), (2, 3, "run_query"), (3, 4, "run_query"), (4, 7, "run_query")]
+        (1, 1, None),
+        (2, 3, "run_query"),
+        (3, 4, "run_query"),
+        (4, 7, "run_query"),
+    ]
     assert [c.arguments for c in calls] == [
-        {"sql": "select 1"}, {"sql": "select 2"}, {"sql": "select 3"}, {}]
+        {"sql": "select 1"},
+        {"sql": "select 2"},
+        {"sql": "select 3"},
+        {},
+    ]
     assert calls.ignored == 2 and calls.skipped == 0
 
 

@@ -25,12 +25,15 @@ OLD = {
         "verbose": {"type": "boolean"},
         "opts": {"$ref": "#/$defs/Opts"},
         "list": {"type": "array", "items": {"$ref": "#/$defs/Opts"}},
-        "pick": {"anyOf": [{"type": "object", "properties": {"mode": {}}},
-                           {"type": "object", "properties": {"mode": {}, "x": {}}}]},
+        "pick": {
+            "anyOf": [
+                {"type": "object", "properties": {"mode": {}}},
+                {"type": "object", "properties": {"mode": {}, "x": {}}},
+            ]
+        },
     },
     "required": ["q"],
-    "$defs": {"Opts": {"type": "object", "properties": {"mode": {"type": "string"},
-                                                        "k": {}}}},
+    "$defs": {"Opts": {"type": "object", "properties": {"mode": {"type": "string"}, "k": {}}}},
 }
 
 
@@ -58,8 +61,7 @@ def test_a_call_still_sending_a_removed_property_is_ignored_and_promotes():
     assert ch.note == "recorded call 2 still sends it: argument now ignored"
     assert ch.to_json()["promoted_by_replay"] is True
     r = cmp.replay
-    assert [o.outcome for o in r.outcomes] == [Outcome.OK, Outcome.IGNORED,
-                                               Outcome.BAD_RECORDING]
+    assert [o.outcome for o in r.outcomes] == [Outcome.OK, Outcome.IGNORED, Outcome.BAD_RECORDING]
     assert (r.total, r.broken, r.ignored, r.bad_recordings) == (3, 0, 1, 1)
     assert r.outcomes[1].ignored == ["/verbose"]
     js = cmp.to_json()
@@ -69,7 +71,10 @@ def test_a_call_still_sending_a_removed_property_is_ignored_and_promotes():
     assert [c["outcome"] for c in js["replay"]["calls"]] == ["ignored", "bad-recording"]
     assert js["replay"]["valid"] == 1
     assert [c["outcome"] for c in cmp.to_json(all_calls=True)["replay"]["calls"]] == [
-        "ok", "ignored", "bad-recording"]
+        "ok",
+        "ignored",
+        "bad-recording",
+    ]
     assert js["replay"]["calls"][0]["ignored"] == ["/verbose"]
 
 
@@ -83,15 +88,21 @@ def test_no_call_sends_it_stays_potentially_breaking():
 
 def test_removed_inside_a_shared_definition_is_found_through_every_ref_site():
     new = without(("$defs", "Opts", "properties", "mode"))
-    calls = [{"q": "a", "opts": {"k": 1}}, {"q": "a", "opts": {"mode": "x"}},
-             {"q": "a", "list": [{}, {"mode": "y"}, {"mode": "z"}]}]
+    calls = [
+        {"q": "a", "opts": {"k": 1}},
+        {"q": "a", "opts": {"mode": "x"}},
+        {"q": "a", "list": [{}, {"mode": "y"}, {"mode": "z"}]},
+    ]
     cmp = compare(tool(OLD), tool(new), calls=calls)
     (ch,) = cmp.changes
     assert ch.pointer == "/inputSchema/$defs/Opts/properties/mode"
     assert ch.cls is ChangeClass.BREAKING
     assert ch.note == "recorded call 2 and 1 more still send it: argument now ignored"
-    assert [o.ignored for o in cmp.replay.outcomes] == [[], ["/opts/mode"],
-                                                        ["/list/1/mode", "/list/2/mode"]]
+    assert [o.ignored for o in cmp.replay.outcomes] == [
+        [],
+        ["/opts/mode"],
+        ["/list/1/mode", "/list/2/mode"],
+    ]
 
 
 def test_a_branch_that_may_not_apply_is_never_guessed():
@@ -116,8 +127,12 @@ def test_closed_object_removal_is_broken_not_ignored():
 
 def test_replay_core_counts_stay_exact_with_ignored_calls():
     rp = RemovedProperty("/inputSchema/properties/a", (("a",),))
-    r = replay({"type": "object"}, {"type": "object", "properties": {"b": {"type": "integer"}}},
-               [{"a": 1}, {"b": "x"}, {}, {"a": 2, "b": 1}], [rp])
+    r = replay(
+        {"type": "object"},
+        {"type": "object", "properties": {"b": {"type": "integer"}}},
+        [{"a": 1}, {"b": "x"}, {}, {"a": 2, "b": 1}],
+        [rp],
+    )
     assert (r.total, r.broken, r.ignored, r.bad_recordings) == (4, 1, 2, 0)
     assert [str(o.outcome) for o in r.outcomes] == ["ignored", "broken", "ok", "ignored"]
     assert [c.index for c in r.ignoring("/inputSchema/properties/a")] == [1, 4]
@@ -146,9 +161,22 @@ def test_gate_cli_fails_on_an_ignored_argument(tmp_path):
     old_f.write_text(json.dumps({"name": "t", "inputSchema": OLD}))
     new_f.write_text(json.dumps({"name": "t", "inputSchema": without(("properties", "verbose"))}))
     calls_f.write_text('{"q": "a"}\n{"q": "b", "verbose": false}\n')
-    p = subprocess.run([sys.executable, "-m", "mcp_review", "gate", str(old_f), str(new_f),
-                        str(calls_f), "--format", "json"], capture_output=True, text=True,
-                       timeout=120)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mcp_review",
+            "gate",
+            str(old_f),
+            str(new_f),
+            str(calls_f),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 1, p.stderr
     out = json.loads(p.stdout)
     assert out["verdict"] == "FAIL"
@@ -169,8 +197,7 @@ def test_status_marks_the_tool_broken_only_when_a_call_sends_it(tmp_path, send):
     log = tmp_path / "calls.jsonl"
     args = {"q": "x", "verbose": True} if send else {"q": "x"}
     log.write_text(json.dumps({"tool": "search", "arguments": args}) + "\n")
-    snap = Snapshot(servers={"srv": ServerSnapshot(name="srv", principal="default",
-                                                   tools=[new])})
+    snap = Snapshot(servers={"srv": ServerSnapshot(name="srv", principal="default", tools=[new])})
     r = compute_status(snap, pf, calls={"srv": load_call_log(str(log))})
     (s,) = r.tools
     assert s.state is (State.BROKEN if send else State.CHANGED)

@@ -20,9 +20,15 @@ from mcp_review.engine.replay import iter_calls, load_calls, replay
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.store.pinfile import save_pins
 
-OLD = {"type": "object", "properties": {
-    "sql": {"type": "string"}, "limit": {"type": "integer", "maximum": 100},
-    "mode": {"enum": ["fast", "safe"]}}, "required": ["sql"]}
+OLD = {
+    "type": "object",
+    "properties": {
+        "sql": {"type": "string"},
+        "limit": {"type": "integer", "maximum": 100},
+        "mode": {"enum": ["fast", "safe"]},
+    },
+    "required": ["sql"],
+}
 NEW = {**OLD, "properties": {**OLD["properties"], "limit": {"type": "integer", "maximum": 10}}}
 
 
@@ -53,8 +59,9 @@ def files(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "new.json").write_text(json.dumps({**tool, "inputSchema": NEW}))
     with open(tmp_path / "calls.jsonl", "w") as f:
         f.writelines(json.dumps(c) + "\n" for c in _calls())
-    return {k: str(tmp_path / f"{k}.json{'l' if k == 'calls' else ''}")
-            for k in ("old", "new", "calls")}
+    return {
+        k: str(tmp_path / f"{k}.json{'l' if k == 'calls' else ''}") for k in ("old", "new", "calls")
+    }
 
 
 def _gate(capsys, files, *extra: str) -> tuple[int, str]:
@@ -74,8 +81,9 @@ def test_text_lists_first_20_of_each_kind_and_counts_the_rest(files, capsys):
     listed = [int(m) for m in re.findall(r"^  call#(\d+) ", out, re.M)]
     assert listed == broken[:20] + bad  # per kind, in log order
     valid = 57 - len(broken) - len(bad)
-    assert f"{len(broken)} broken, {len(bad)} bad recordings, {valid} valid under old and new" \
-        in out
+    assert (
+        f"{len(broken)} broken, {len(bad)} bad recordings, {valid} valid under old and new" in out
+    )
     assert f"… and {len(broken) - 20} more broken calls (--all-calls lists every one)" in out
     assert f"{valid} calls valid under old and new, not listed" in out
 
@@ -93,12 +101,17 @@ def test_json_v2_lists_broken_and_bad_only_with_counts(files, capsys):
     assert code == 1 and doc["version"] == 2
     r = doc["replay"]
     assert (r["total"], r["broken"], r["bad_recordings"], r["valid"]) == (
-        57, len(broken), len(bad), 57 - len(broken) - len(bad))
+        57,
+        len(broken),
+        len(bad),
+        57 - len(broken) - len(bad),
+    )
     assert r["calls_listed"] == "notable"
     assert [c["index"] for c in r["calls"]] == sorted(broken + bad)  # every one, not 20
     assert all(c["broken"] for c in r["calls"] if c["index"] in broken)
-    assert all(c["old_errors"] and not c["valid_under_old"]
-               for c in r["calls"] if c["index"] in bad)
+    assert all(
+        c["old_errors"] and not c["valid_under_old"] for c in r["calls"] if c["index"] in bad
+    )
 
 
 def test_json_all_calls_and_streamed_text_is_the_documents_value(files, capsys):
@@ -139,13 +152,22 @@ def test_replay_without_valid_calls_keeps_only_what_a_report_lists():
 
 def test_iter_calls_matches_a_line_by_line_parse_across_chunk_boundaries(tmp_path, monkeypatch):
     monkeypatch.setattr(replay_mod, "_CHUNK", 7)  # every line straddles chunks
-    lines = ['{"a": 18446744073709551617}', "", '{"tool": "t", "arguments": {"x": 1}}',
-             '{"b": "' + "y" * 40 + '"}', '{"c": 1.5}']
+    lines = [
+        '{"a": 18446744073709551617}',
+        "",
+        '{"tool": "t", "arguments": {"x": 1}}',
+        '{"b": "' + "y" * 40 + '"}',
+        '{"c": 1.5}',
+    ]
     p = tmp_path / "log.jsonl"
     p.write_bytes(b"\xef\xbb\xbf" + "\n".join(lines).encode())  # BOM, no final newline
     got = [(c.line, c.tool, c.arguments) for c in iter_calls(str(p))]
-    want = [(1, None, {"a": 18446744073709551617}), (3, "t", {"x": 1}),
-            (4, None, {"b": "y" * 40}), (5, None, {"c": 1.5})]
+    want = [
+        (1, None, {"a": 18446744073709551617}),
+        (3, "t", {"x": 1}),
+        (4, None, {"b": "y" * 40}),
+        (5, None, {"c": 1.5}),
+    ]
     assert got == want
     assert type(got[0][2]["a"]) is int  # beyond 64 bits: the exact parser, no float
 
@@ -164,12 +186,16 @@ def test_iter_calls_errors_name_the_line(tmp_path):
 
 def _status_files(tmp_path: Path) -> list[str]:
     tool = {"name": "q", "description": "query"}
-    snap = Snapshot(servers={"db": ServerSnapshot(
-        name="db", tools=[ToolDef.from_wire({**tool, "inputSchema": NEW})])})
+    snap = Snapshot(
+        servers={
+            "db": ServerSnapshot(name="db", tools=[ToolDef.from_wire({**tool, "inputSchema": NEW})])
+        }
+    )
     (tmp_path / "snap.json").write_text(snap.dumps())
     pins = PinFile()
-    pins.decide(make_pin("db", ToolDef.from_wire({**tool, "inputSchema": OLD}),
-                         Decision.APPROVED, by="t"))
+    pins.decide(
+        make_pin("db", ToolDef.from_wire({**tool, "inputSchema": OLD}), Decision.APPROVED, by="t")
+    )
     save_pins(pins, str(tmp_path / "pins.toml"))
     with open(tmp_path / "log.jsonl", "w") as f:
         f.writelines(json.dumps({"tool": "q", "arguments": c}) + "\n" for c in _calls())
@@ -179,8 +205,7 @@ def _status_files(tmp_path: Path) -> list[str]:
 @pytest.mark.parametrize("command", ["status", "check"])
 def test_status_and_check_json_v2_and_text_listing(command, tmp_path, capsys):
     broken, bad = _truth(_calls())
-    snap = ["--snapshot" if command == "status" else "--from-snapshot",
-            str(tmp_path / "snap.json")]
+    snap = ["--snapshot" if command == "status" else "--from-snapshot", str(tmp_path / "snap.json")]
     args = [command, *snap, *_status_files(tmp_path)]
     assert main([*args, "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
@@ -206,8 +231,12 @@ def test_calls_sending_an_ignored_argument_are_listed_not_counted_as_valid(tmp_p
         (tmp_path / f"{name}.json").write_text(json.dumps({"name": "t", "inputSchema": schema}))
     calls = [{"q": "a"}, {"q": "b", "verbose": True}, {"q": "c"}] * 10
     (tmp_path / "c.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls))
-    argv = ["gate", str(tmp_path / "old.json"), str(tmp_path / "new.json"),
-            str(tmp_path / "c.jsonl")]
+    argv = [
+        "gate",
+        str(tmp_path / "old.json"),
+        str(tmp_path / "new.json"),
+        str(tmp_path / "c.jsonl"),
+    ]
     main([*argv, "--format", "json"])
     r = json.loads(capsys.readouterr().out)["replay"]
     assert (r["ignored"], r["valid"], r["total"]) == (10, 20, 30)

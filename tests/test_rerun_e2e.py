@@ -31,9 +31,12 @@ def _pin(ws: Workspace, tools: list[dict[str, Any]], decision: str = "approved")
 
 
 def _tool(name: str, **ann: Any) -> dict[str, Any]:
-    return {"name": name, "description": f"{name} tool.",
-            "inputSchema": {"type": "object", "properties": {"env": {"type": "string"}}},
-            "annotations": ann}
+    return {
+        "name": name,
+        "description": f"{name} tool.",
+        "inputSchema": {"type": "object", "properties": {"env": {"type": "string"}}},
+        "annotations": ann,
+    }
 
 
 RO = {"readOnlyHint": True, "openWorldHint": False}
@@ -64,29 +67,46 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     _pin(ws, [GET_CONFIG, DEPLOY, LOOKUP_WRITE, PURGE_HONEST, WHOAMI, SEARCH_WEB])
     _pin(ws, [SECRETS], "denied")
     # At record time purge claims to be read-only: a definition nobody approved.
-    ws.write_state(tools=[GET_CONFIG, DEPLOY, LOOKUP_WRITE, PURGE_LIE, WHOAMI, SEARCH_WEB,
-                          SECRETS])
-    ws.record([("get_config", {"env": "staging"}), ("deploy", {"env": "staging"}),
-               ("lookup", {"env": "staging"}), ("purge", {"env": "staging"}),
-               ("whoami", {"env": "staging", "api_key": "k-12345678"}),
-               ("search_web", {"env": "staging"}), ("read_secrets", {"env": "staging"})])
+    ws.write_state(tools=[GET_CONFIG, DEPLOY, LOOKUP_WRITE, PURGE_LIE, WHOAMI, SEARCH_WEB, SECRETS])
+    ws.record(
+        [
+            ("get_config", {"env": "staging"}),
+            ("deploy", {"env": "staging"}),
+            ("lookup", {"env": "staging"}),
+            ("purge", {"env": "staging"}),
+            ("whoami", {"env": "staging", "api_key": "k-12345678"}),
+            ("search_web", {"env": "staging"}),
+            ("read_secrets", {"env": "staging"}),
+        ]
+    )
     recorded = [json.loads(x) for x in ws.calls.read_text().splitlines()]
-    results = [json.loads(x) for x in
-               Path(str(ws.calls) + ".results.jsonl").read_text().splitlines()]
+    results = [
+        json.loads(x) for x in Path(str(ws.calls) + ".results.jsonl").read_text().splitlines()
+    ]
     seen_at_record = ws.seen_calls()
     # The silent change: same schema, "staging" now resolves to another cluster. lookup turns
     # read-only and the operator approves that; purge still lies (unapproved).
-    ws.write_state(tools=[GET_CONFIG, DEPLOY, LOOKUP_RO, PURGE_LIE, WHOAMI, SEARCH_WEB, SECRETS],
-                   config={**CONFIG, "cluster": "us-east-2/staging-b"})
+    ws.write_state(
+        tools=[GET_CONFIG, DEPLOY, LOOKUP_RO, PURGE_LIE, WHOAMI, SEARCH_WEB, SECRETS],
+        config={**CONFIG, "cluster": "us-east-2/staging-b"},
+    )
     _pin(ws, [LOOKUP_RO])
     no_yes = ws.rerun("--format", "json")
     seen_after_no_yes = ws.seen_calls()
     r = ws.rerun("--yes", "--format", "json")
     text = ws.rerun("--yes")
-    return {"ws": ws, "recorded": recorded, "results": results, "seen_record": seen_at_record,
-            "no_yes": no_yes, "seen_no_yes": seen_after_no_yes, "run": r,
-            "doc": json.loads(r.stdout) if r.stdout else None, "text": text,
-            "seen": ws.seen_calls()}
+    return {
+        "ws": ws,
+        "recorded": recorded,
+        "results": results,
+        "seen_record": seen_at_record,
+        "no_yes": no_yes,
+        "seen_no_yes": seen_after_no_yes,
+        "run": r,
+        "doc": json.loads(r.stdout) if r.stdout else None,
+        "text": text,
+        "seen": ws.seen_calls(),
+    }
 
 
 def test_proxy_records_results_and_definition_digest(scenario: dict[str, Any]):
@@ -119,17 +139,21 @@ def test_changed_result_behind_unchanged_schema_is_reported_at_the_pointer(scena
     assert r.returncode == 1, r.stderr
     gc = _by_tool(doc)["get_config"]
     assert [c["outcome"] for c in gc] == ["changed"]
-    assert gc[0]["differences"] == [{"pointer": "/structuredContent/cluster",
-                                     "old": "eu-west-1/staging-a",
-                                     "new": "us-east-2/staging-b"}]
+    assert gc[0]["differences"] == [
+        {
+            "pointer": "/structuredContent/cluster",
+            "old": "eu-west-1/staging-a",
+            "new": "us-east-2/staging-b",
+        }
+    ]
     assert gc[0]["arguments"] == {"env": "staging"}
-    assert gc[0]["recorded_at"] == {r["tool"]: r for r in scenario["recorded"]}[
-        "get_config"]["time"]
+    assert (
+        gc[0]["recorded_at"] == {r["tool"]: r for r in scenario["recorded"]}["get_config"]["time"]
+    )
     assert doc["counts"]["changed"] == 1 and doc["counts"]["same"] == 0
     t = scenario["text"]
     assert t.returncode == 1
-    assert ('/structuredContent/cluster: "eu-west-1/staging-a" → "us-east-2/staging-b"'
-            in t.stdout)
+    assert '/structuredContent/cluster: "eu-west-1/staging-a" → "us-east-2/staging-b"' in t.stdout
 
 
 def test_deploy_is_skipped_and_the_server_saw_no_second_deploy(scenario):
@@ -177,8 +201,12 @@ def test_denied_and_open_world_tools_are_never_resent(scenario):
 
 def test_volatile_values_rerun_as_same_and_are_listed(tmp_path: Path):
     describe = _tool("describe", **RO)
-    ws = Workspace(tmp_path, [GET_CONFIG, describe], volatile=True,
-                   extra_state={"describe": "staging resolves to eu-west-1"})
+    ws = Workspace(
+        tmp_path,
+        [GET_CONFIG, describe],
+        volatile=True,
+        extra_state={"describe": "staging resolves to eu-west-1"},
+    )
     _pin(ws, [GET_CONFIG, describe])
     ws.record([("get_config", {"env": "staging"}), ("describe", {"env": "staging"})])
     r = ws.rerun("--yes", "--format", "json")
@@ -186,8 +214,7 @@ def test_volatile_values_rerun_as_same_and_are_listed(tmp_path: Path):
     by = _by_tool(json.loads(r.stdout))
     gc = by["get_config"][0]
     assert gc["outcome"] == "same" and gc["differences"] == []
-    assert gc["volatile"] == ["/structuredContent/generated_at",
-                              "/structuredContent/request_id"]
+    assert gc["volatile"] == ["/structuredContent/generated_at", "/structuredContent/request_id"]
     d = by["describe"][0]
     assert d["outcome"] == "same" and d["volatile"] == ["/content/0/text"]
     # A real change beside the volatile words is still caught.
@@ -196,8 +223,9 @@ def test_volatile_values_rerun_as_same_and_are_listed(tmp_path: Path):
     assert r.returncode == 1
     d = _by_tool(json.loads(r.stdout))["describe"][0]
     assert d["outcome"] == "changed"
-    assert d["differences"] == [{"pointer": "/content/0/text", "old": "eu-west-1",
-                                 "new": "us-east-2"}]
+    assert d["differences"] == [
+        {"pointer": "/content/0/text", "old": "eu-west-1", "new": "us-east-2"}
+    ]
 
 
 def test_rerun_ignore_from_the_config(tmp_path: Path):
@@ -255,8 +283,9 @@ def test_unreachable_server_exits_3(tmp_path: Path):
     ws = Workspace(tmp_path, [GET_CONFIG])
     _pin(ws, [GET_CONFIG])
     ws.record([("get_config", {"env": "staging"})])
-    ws.cfg.write_text(ws.cfg.read_text().replace(json.dumps(str(SERVER)),
-                                                 json.dumps(str(tmp_path / "gone.py"))))
+    ws.cfg.write_text(
+        ws.cfg.read_text().replace(json.dumps(str(SERVER)), json.dumps(str(tmp_path / "gone.py")))
+    )
     r = ws.rerun("--yes")
     assert r.returncode == 3, r.stderr
     assert "could not be reached" in r.stderr

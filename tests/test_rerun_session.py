@@ -18,10 +18,16 @@ from mcp_review.services.rerun import Settings, execute, plan
 
 pytest.importorskip("mcp")
 
-TOOL = {"name": "get_config", "inputSchema": {"type": "object"},
-        "outputSchema": {"type": "object", "properties": {"cluster": {"type": "string"}},
-                         "required": ["cluster"]},
-        "annotations": {"readOnlyHint": True, "openWorldHint": False}}
+TOOL = {
+    "name": "get_config",
+    "inputSchema": {"type": "object"},
+    "outputSchema": {
+        "type": "object",
+        "properties": {"cluster": {"type": "string"}},
+        "required": ["cluster"],
+    },
+    "annotations": {"readOnlyHint": True, "openWorldHint": False},
+}
 
 
 class Srv:
@@ -48,10 +54,15 @@ def _setup(srv: Srv) -> tuple[ServerConfig, PinFile, list[RecordedCall]]:
     cfg = ServerConfig("ops", target=srv.server(), timeout=20)
     pf = PinFile()
     pf.decide(make_pin("ops", ToolDef.from_wire(TOOL), Decision.APPROVED, by="t"))
-    rec = RecordedCall("get_config", {"env": "x"}, time="t", rpc_id=1,
-                       digest=ToolDef.from_wire(TOOL).digest, sealed=True,
-                       result={"content": [],
-                               "structuredContent": {"cluster": "eu", "token": "[REDACTED]"}})
+    rec = RecordedCall(
+        "get_config",
+        {"env": "x"},
+        time="t",
+        rpc_id=1,
+        digest=ToolDef.from_wire(TOOL).digest,
+        sealed=True,
+        result={"content": [], "structuredContent": {"cluster": "eu", "token": "[REDACTED]"}},
+    )
     return cfg, pf, [rec]
 
 

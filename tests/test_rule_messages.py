@@ -63,8 +63,10 @@ def _fixture_changes(rid: str, wrap_output: bool) -> list[dict[str, Any]]:
 
 def _all_fixtures() -> dict[str, Any]:
     rids = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
-    return {"input": {rid: _fixture_changes(rid, False) for rid in rids},
-            "output": {rid: _fixture_changes(rid, True) for rid in rids}}
+    return {
+        "input": {rid: _fixture_changes(rid, False) for rid in rids},
+        "output": {rid: _fixture_changes(rid, True) for rid in rids},
+    }
 
 
 def _corpus_messages() -> dict[str, list[list[str]]]:

@@ -102,13 +102,18 @@ def test_each_rule_is_defined_once_with_a_literal_id_in_its_family_module():
             # Defined, and emitted (or listed in a table of ids the walker emits) by name.
             assert sum(text.count(f'"{r.id}"') for text in package.values()) >= 2, r.id
     assert set(seen) == set(RULES)
-    assert not [p for p, text in package.items() if re.search(r'(emit|make)\(f"', text)], \
+    assert not [p for p, text in package.items() if re.search(r'(emit|make)\(f"', text)], (
         "a rule id built with an f-string"
+    )
 
 
 def _sample(field: str) -> object:
-    return {"old": "before", "new": ["after", 2], "where": rules_pkg.Raw("input property 'x'"),
-            "delta": rules_pkg.Raw('"a[-b-]{+c+}"')}.get(field, f"<{field}>")
+    return {
+        "old": "before",
+        "new": ["after", 2],
+        "where": rules_pkg.Raw("input property 'x'"),
+        "delta": rules_pkg.Raw('"a[-b-]{+c+}"'),
+    }.get(field, f"<{field}>")
 
 
 @pytest.mark.parametrize("rid", sorted(RULES))
@@ -124,8 +129,7 @@ def test_every_message_renders_from_its_template(rid):
     assert "{" + next(iter(names), "where") + "}" not in render_change(ch)
     if "old" in names:
         assert '"before"' in render_change(ch)  # a server value arrives quoted
-    mine = render_change(ch, {rid: "[" + rid + "] " + " ".join(f"{{{n}}}" for n in
-                                                                 sorted(names))})
+    mine = render_change(ch, {rid: "[" + rid + "] " + " ".join(f"{{{n}}}" for n in sorted(names))})
     assert mine.startswith(f"[{rid}]"), mine
 
 
@@ -143,7 +147,8 @@ def test_witness_strategy_fits_the_rule(rid):
     rule = RULES[rid]
     values = rule.effect is not None or (
         rule.direction is not Direction.TOOL
-        and rule.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING))
+        and rule.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
+    )
     if rule.witness is Witness.NONE:
         assert not values, rid
     else:
@@ -203,8 +208,9 @@ def test_rule_flips_in_output_schema(rid, cls):
     placeholder = {"type": "object"}
     old_t = {"name": "t", "inputSchema": placeholder, "outputSchema": old["inputSchema"]}
     new_t = {"name": "t", "inputSchema": placeholder, "outputSchema": new["inputSchema"]}
-    changes = [c for c in diff_tools(ToolDef.from_wire(old_t), ToolDef.from_wire(new_t))
-               if c.rule == rid]
+    changes = [
+        c for c in diff_tools(ToolDef.from_wire(old_t), ToolDef.from_wire(new_t)) if c.rule == rid
+    ]
     assert changes, rid
     for c in changes:
         assert c.cls is cls, (rid, c)
@@ -217,17 +223,19 @@ def test_optional_property_added_to_closed_output_is_breaking():
     old = {"type": "object", "properties": {"a": {}}, "additionalProperties": False}
     new = {**old, "properties": {"a": {}, "b": {}}}
     t = {"name": "t", "inputSchema": {}}
-    changes = diff_tools(ToolDef.from_wire({**t, "outputSchema": old}),
-                         ToolDef.from_wire({**t, "outputSchema": new}))
-    assert [(c.rule, c.cls) for c in changes] == [
-        ("property-added-optional", ChangeClass.BREAKING)]
+    changes = diff_tools(
+        ToolDef.from_wire({**t, "outputSchema": old}), ToolDef.from_wire({**t, "outputSchema": new})
+    )
+    assert [(c.rule, c.cls) for c in changes] == [("property-added-optional", ChangeClass.BREAKING)]
 
 
 def test_not_flips_polarity_again():
     old = {"type": "object", "properties": {"x": {"not": {"type": "integer"}}}}
     new = {"type": "object", "properties": {"x": {"not": {"type": "number"}}}}
-    changes = diff_tools(ToolDef.from_wire({"name": "t", "inputSchema": old}),
-                         ToolDef.from_wire({"name": "t", "inputSchema": new}))
+    changes = diff_tools(
+        ToolDef.from_wire({"name": "t", "inputSchema": old}),
+        ToolDef.from_wire({"name": "t", "inputSchema": new}),
+    )
     # not number rejects 1.5, which not integer accepted: the input narrowed.
     assert [(c.rule, c.cls) for c in changes] == [("type-widened", ChangeClass.BREAKING)]
 

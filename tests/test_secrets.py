@@ -40,7 +40,7 @@ ECHO_SERVER = textwrap.dedent("""
 
 
 def pieces(secret: str, n: int = 8) -> list[str]:
-    return [secret[i:i + n] for i in range(len(secret) - n + 1)]
+    return [secret[i : i + n] for i in range(len(secret) - n + 1)]
 
 
 def assert_clean(text: str, secret: str = SECRET) -> None:
@@ -80,10 +80,13 @@ def _config(tmp: Path, body: str) -> None:
 
 
 def test_command_from_a_variable_in_a_spawn_error(project, capsys):
-    _config(project, """
+    _config(
+        project,
+        """
         [servers.s]
         command = "${BIN}"
-    """)
+    """,
+    )
     outs = every_output(capsys, project)
     assert "spawn-failed" in outs["check json"] and "cannot start" in outs["check text"]
     for where, text in outs.items():
@@ -92,11 +95,14 @@ def test_command_from_a_variable_in_a_spawn_error(project, capsys):
 
 def test_args_secret_in_a_stderr_tail_cut_inside_the_secret(project, capsys):
     py = json.dumps(sys.executable)
-    _config(project, f"""
+    _config(
+        project,
+        f"""
         [servers.s]
         command = {py}
         args = ["echo_server.py", "stderr", "${{TOKEN}}"]
-    """)
+    """,
+    )
     outs = every_output(capsys, project)
     assert "with ***yyy" in outs["check text"]  # the tail is there, the secret is not
     # The server's own stderr log on disk is scrubbed line by line too: the line is there,
@@ -111,12 +117,15 @@ def test_args_secret_in_a_stderr_tail_cut_inside_the_secret(project, capsys):
 
 def test_env_secret_printed_on_stdout_and_quoted_cut(project, capsys):
     py = json.dumps(sys.executable)
-    _config(project, f"""
+    _config(
+        project,
+        f"""
         [servers.s]
         command = {py}
         args = ["echo_server.py", "stdout", "x"]
         env = {{ API_KEY = "${{API_KEY}}" }}
-    """)
+    """,
+    )
     outs = every_output(capsys, project)
     # pydantic shortens the line itself ('AAAA...t-9f4c1a7e…'): the fragment is scrubbed too.
     assert "printed non-JSON on stdout" in outs["check text"] and "AAA...***'" in outs["check text"]
@@ -134,10 +143,13 @@ def _closed_port() -> int:
 
 def test_url_secrets_in_connection_errors(project, capsys, monkeypatch):
     monkeypatch.setenv("URL_TOKEN", SECRET)
-    _config(project, f"""
+    _config(
+        project,
+        f"""
         [servers.s]
         url = "http://127.0.0.1:{_closed_port()}/${{URL_TOKEN}}/mcp"
-    """)
+    """,
+    )
     outs = every_output(capsys, project)
     assert "cannot connect to http://127.0.0.1:" in outs["check text"]
     for where, text in outs.items():
@@ -149,10 +161,13 @@ def test_url_userinfo_and_query_in_an_http_401(project, capsys, monkeypatch):
     ts = ToolServer([tool("t", "d")])
     with serve_http(ts.http_app(token="the-right-token-123")) as url:
         base = url.replace("http://", "")
-        _config(project, f"""
+        _config(
+            project,
+            f"""
             [servers.s]
             url = "http://bob:${{PW}}@{base}?api_key=${{PW}}"
-        """)
+        """,
+        )
         outs = every_output(capsys, project)
     assert "HTTP 401" in outs["check text"]
     for where, text in outs.items():
@@ -163,17 +178,23 @@ def test_url_userinfo_and_query_in_an_http_401(project, capsys, monkeypatch):
 
 
 def test_scrubbing_is_by_value_and_spares_ordinary_words(tmp_path, monkeypatch):
-    (tmp_path / "mcp-review.toml").write_text(textwrap.dedent("""
+    (tmp_path / "mcp-review.toml").write_text(
+        textwrap.dedent("""
         [servers.s]
         command = "${BIN}"
         args = ["--mode", "${MODE}", "--level", "${LEVEL}", "--key", "${KEY}"]
         env = { NODE_ENV = "production", DEBUG = "1" }
-    """))
-    cfg = load_config(tmp_path / "mcp-review.toml", environ={
-        "BIN": "/opt/tools/srv", "MODE": "production", "LEVEL": "dev", "KEY": SECRET})
+    """)
+    )
+    cfg = load_config(
+        tmp_path / "mcp-review.toml",
+        environ={"BIN": "/opt/tools/srv", "MODE": "production", "LEVEL": "dev", "KEY": SECRET},
+    )
     s = cfg.servers[0]
-    msg = (f"cannot start '/opt/tools/srv' in production mode at level dev: the key "
-           f"{SECRET!r} / {json.dumps(SECRET)} was refused; production is up")
+    msg = (
+        f"cannot start '/opt/tools/srv' in production mode at level dev: the key "
+        f"{SECRET!r} / {json.dumps(SECRET)} was refused; production is up"
+    )
     out = s.scrub(msg)
     assert SECRET not in out and "/opt/tools/srv" not in out
     assert "production mode" in out and "level dev" in out and "production is up" in out
@@ -190,51 +211,98 @@ def test_a_secret_with_quotes_is_scrubbed_in_its_quoted_forms():
 # Call-log redaction ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", [
-    "auth", "pwd", "pass", "jwt", "ssh_key", "session_id", "privkey", "sessionId", "APIKey",
-    "x-api-key", "clientSecret", "access_token", "Authorization", "db-password", "privKey",
-])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "auth",
+        "pwd",
+        "pass",
+        "jwt",
+        "ssh_key",
+        "session_id",
+        "privkey",
+        "sessionId",
+        "APIKey",
+        "x-api-key",
+        "clientSecret",
+        "access_token",
+        "Authorization",
+        "db-password",
+        "privKey",
+    ],
+)
 def test_secret_key_names_by_whole_segment(key):
     assert Redactor()({key: "v", "n": 1}) == {key: REDACTED, "n": 1}
 
 
-@pytest.mark.parametrize("key", [
-    "author", "compass", "passport", "max_tokens", "prompt_tokens", "tokenCount", "keyboard",
-    "secretary", "oauth_provider", "bypass", "session", "key",
-])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "author",
+        "compass",
+        "passport",
+        "max_tokens",
+        "prompt_tokens",
+        "tokenCount",
+        "keyboard",
+        "secretary",
+        "oauth_provider",
+        "bypass",
+        "session",
+        "key",
+    ],
+)
 def test_ordinary_key_names_are_kept(key):
     assert Redactor()({key: "value"}) == {key: "value"}
 
 
-JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
-       "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
 PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"
 
 
-@pytest.mark.parametrize("text, kept", [
-    (f"use {JWT} for this", "use [REDACTED] for this"),
-    (f"key:\n{PEM}\nend", "key:\n[REDACTED]\nend"),
-    ("clone https://alice:hunter2hunter2@github.com/a/b",
-     "clone https://alice:[REDACTED]@github.com/a/b"),
-    ("GET https://api.example.com/v1?access_token=abc123&page=2",
-     "GET https://api.example.com/v1?access_token=[REDACTED]&page=2"),
-    ("token ghp_" + "A1b2C3d4" * 5, "token [REDACTED]"),
-    ("github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "[REDACTED]"),
-    ("sk-proj-" + "x" * 40, "[REDACTED]"),
-    ("xoxb-123456789012-abcdefABCDEF", "[REDACTED]"),
-    ("aws AKIAIOSFODNN7EXAMPLE here", "aws [REDACTED] here"),
-    ("glpat-abcdefghij0123456789", "[REDACTED]"),
-    ("Authorization: Bearer abcdefghijklmnopqrstuvwxyz", "Authorization: Bearer [REDACTED]"),
-])
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        (f"use {JWT} for this", "use [REDACTED] for this"),
+        (f"key:\n{PEM}\nend", "key:\n[REDACTED]\nend"),
+        (
+            "clone https://alice:hunter2hunter2@github.com/a/b",
+            "clone https://alice:[REDACTED]@github.com/a/b",
+        ),
+        (
+            "GET https://api.example.com/v1?access_token=abc123&page=2",
+            "GET https://api.example.com/v1?access_token=[REDACTED]&page=2",
+        ),
+        ("token ghp_" + "A1b2C3d4" * 5, "token [REDACTED]"),
+        ("github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "[REDACTED]"),
+        ("sk-proj-" + "x" * 40, "[REDACTED]"),
+        ("xoxb-123456789012-abcdefABCDEF", "[REDACTED]"),
+        ("aws AKIAIOSFODNN7EXAMPLE here", "aws [REDACTED] here"),
+        ("glpat-abcdefghij0123456789", "[REDACTED]"),
+        ("Authorization: Bearer abcdefghijklmnopqrstuvwxyz", "Authorization: Bearer [REDACTED]"),
+    ],
+)
 def test_secret_values_are_redacted_in_any_string_keeping_the_rest(text, kept):
     assert Redactor()({"q": text}) == {"q": kept}
 
 
-@pytest.mark.parametrize("text", [
-    "ask-me-anything", "task-list", "desk-lamp 2000", "https://example.com/a?page=2&q=cats",
-    "ssh://git@github.com/a/b", "the word eyJ alone", "Bearer short", "AKIA is a prefix",
-    "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ask-me-anything",
+        "task-list",
+        "desk-lamp 2000",
+        "https://example.com/a?page=2&q=cats",
+        "ssh://git@github.com/a/b",
+        "the word eyJ alone",
+        "Bearer short",
+        "AKIA is a prefix",
+        "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+    ],
+)
 def test_ordinary_values_are_replay_evidence_and_kept(text):
     assert Redactor()({"q": text}) == {"q": text}
 
@@ -244,14 +312,26 @@ def test_recorded_call_keeps_its_evidence(tmp_path):
     from mcp_review.store.calllog import CallLog
 
     log = CallLog(str(tmp_path / "calls.jsonl"), server="s")
-    log.record_call("clone", {"url": "https://bob:hunter2hunter2@git.example/r.git",
-                              "author": "Ann", "auth": {"user": "ann", "pass": "pw"},
-                              "max_tokens": 5, "header": f"Bearer {JWT}"}, rpc_id=1)
+    log.record_call(
+        "clone",
+        {
+            "url": "https://bob:hunter2hunter2@git.example/r.git",
+            "author": "Ann",
+            "auth": {"user": "ann", "pass": "pw"},
+            "max_tokens": 5,
+            "header": f"Bearer {JWT}",
+        },
+        rpc_id=1,
+    )
     log.close()
     rec = json.loads((tmp_path / "calls.jsonl").read_text())
-    assert rec["arguments"] == {"url": "https://bob:[REDACTED]@git.example/r.git",
-                                "author": "Ann", "auth": {"user": REDACTED, "pass": REDACTED},
-                                "max_tokens": 5, "header": "Bearer [REDACTED]"}
+    assert rec["arguments"] == {
+        "url": "https://bob:[REDACTED]@git.example/r.git",
+        "author": "Ann",
+        "auth": {"user": REDACTED, "pass": REDACTED},
+        "max_tokens": 5,
+        "header": "Bearer [REDACTED]",
+    }
 
 
 def test_a_planted_call_log_link_is_refused(tmp_path):

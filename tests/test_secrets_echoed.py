@@ -28,7 +28,7 @@ SECRETS = (ARG_SECRET, ENV_SECRET)
 
 
 def pieces(secret: str, n: int = 8) -> list[str]:
-    return [secret[i:i + n] for i in range(len(secret) - n + 1)]
+    return [secret[i : i + n] for i in range(len(secret) - n + 1)]
 
 
 def leaks(text: str) -> list[str]:
@@ -58,10 +58,17 @@ def _session(c: RawClient) -> list[bytes]:
 def test_proxy_log_never_shows_a_secret_given_after_double_dash(tmp_path: Path, enforce: bool):
     """`proxy -- CMD --api-key X` with the client's `API_KEY` in the environment: the server
     echoes both on stdout as noise (logged by the proxy), in serverInfo and in errors."""
-    flags = ("--enforce", "--pins", str(tmp_path / "none.toml"), "--name", "echo") if enforce \
+    flags = (
+        ("--enforce", "--pins", str(tmp_path / "none.toml"), "--name", "echo")
+        if enforce
         else ("--name", "echo")
-    with RawClient(tmp_path, *flags, env={"API_KEY": ENV_SECRET},
-                   server=[sys.executable, str(ECHO), "noise", "--api-key", ARG_SECRET]) as c:
+    )
+    with RawClient(
+        tmp_path,
+        *flags,
+        env={"API_KEY": ENV_SECRET},
+        server=[sys.executable, str(ECHO), "noise", "--api-key", ARG_SECRET],
+    ) as c:
         got = b"".join(_session(c)).decode()
     log = c.stderr()
     # The control: the server really echoed both, and the proxy logged its noise lines.
@@ -79,7 +86,8 @@ def test_proxy_log_never_shows_a_secret_given_after_double_dash(tmp_path: Path, 
 def test_proxy_log_never_shows_a_secret_from_the_config(tmp_path: Path, monkeypatch):
     """A configured server whose args and env come from `${TOKEN}`/`${ENVTOK}`, and one whose
     command does (it cannot start: the proxy says so without the path)."""
-    (tmp_path / "mcp-review.toml").write_text(textwrap.dedent(f"""
+    (tmp_path / "mcp-review.toml").write_text(
+        textwrap.dedent(f"""
         [servers.echo]
         command = {json.dumps(sys.executable)}
         args = [{json.dumps(str(ECHO))}, "noise", "--api-key", "${{TOKEN}}"]
@@ -87,7 +95,8 @@ def test_proxy_log_never_shows_a_secret_from_the_config(tmp_path: Path, monkeypa
 
         [servers.gone]
         command = "/nonexistent/${{TOKEN}}/server"
-    """))
+    """)
+    )
     env = {"TOKEN": ARG_SECRET, "ENVTOK": ENV_SECRET}
     cfg = ("--config", str(tmp_path / "mcp-review.toml"))
     with RawClient(tmp_path, "echo", *cfg, env=env, server=None) as c:
@@ -110,12 +119,14 @@ def test_call_log_and_results_log_never_hold_a_secret_from_the_config(tmp_path: 
     (in a value and as a key, under names no key pattern calls secret), the server returns both
     secrets in a result (text, a key, nested) and in an error. On disk, the call log and the
     results log hold `***` for each; the client still got them (the relay is untouched)."""
-    (tmp_path / "mcp-review.toml").write_text(textwrap.dedent(f"""
+    (tmp_path / "mcp-review.toml").write_text(
+        textwrap.dedent(f"""
         [servers.echo]
         command = {json.dumps(sys.executable)}
         args = [{json.dumps(str(ECHO))}, "ok", "--api-key", "${{TOKEN}}", "${{WORKDIR}}"]
         env = {{ API_KEY = "${{ENVTOK}}" }}
-    """))
+    """)
+    )
     # A `${VAR}` that is a folder on disk is a path, not a secret: calls naming files under it
     # stay replay evidence (the control for over-scrubbing).
     env = {"TOKEN": ARG_SECRET, "ENVTOK": ENV_SECRET, "WORKDIR": str(tmp_path)}
@@ -123,10 +134,19 @@ def test_call_log_and_results_log_never_hold_a_secret_from_the_config(tmp_path: 
     with RawClient(tmp_path, "echo", *cfg, env=env, server=None) as c:
         c.initialize()
         c.request("tools/list")
-        got = c.request("tools/call", {"name": "whoami", "arguments": {
-            "note": f"use {ARG_SECRET} please", ENV_SECRET: {"deep": [ARG_SECRET[:20]]}}})
-        err = c.request("tools/call", {"name": "nope", "arguments": {
-            "q": str(tmp_path / "notes.txt")}})
+        got = c.request(
+            "tools/call",
+            {
+                "name": "whoami",
+                "arguments": {
+                    "note": f"use {ARG_SECRET} please",
+                    ENV_SECRET: {"deep": [ARG_SECRET[:20]]},
+                },
+            },
+        )
+        err = c.request(
+            "tools/call", {"name": "nope", "arguments": {"q": str(tmp_path / "notes.txt")}}
+        )
         assert c.close() == 0
     # The control: the secrets really travelled both ways through the proxy.
     sent = json.dumps(got)
@@ -150,13 +170,18 @@ def test_call_log_and_results_log_never_hold_a_secret_from_the_config(tmp_path: 
 
 
 @pytest.mark.slow
-def test_call_log_after_double_dash_scrubs_secret_flags_and_env_but_keeps_evidence(
-        tmp_path: Path):
+def test_call_log_after_double_dash_scrubs_secret_flags_and_env_but_keeps_evidence(tmp_path: Path):
     """`proxy -- CMD … --api-key X` with `API_KEY` in the environment: both are scrubbed from
     the call log and results log; the server's path and an ordinary word argument (`ok`) are
     not secrets there, so a call naming them is kept as it was sent (replay evidence)."""
-    with RawClient(tmp_path, "--name", "echo", "--record-results", env={"API_KEY": ENV_SECRET},
-                   server=[sys.executable, str(ECHO), "ok", "--api-key", ARG_SECRET]) as c:
+    with RawClient(
+        tmp_path,
+        "--name",
+        "echo",
+        "--record-results",
+        env={"API_KEY": ENV_SECRET},
+        server=[sys.executable, str(ECHO), "ok", "--api-key", ARG_SECRET],
+    ) as c:
         c.initialize()
         got = c.request("tools/call", {"name": "whoami", "arguments": {"q": ARG_SECRET}})
         plain = {"path": str(ECHO), "mode": "ok please"}
@@ -198,8 +223,9 @@ def test_server_stderr_log_scrubs_a_secret_split_across_reads(tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_server_echoing_its_secrets_reaches_no_file_and_no_report(tmp_path: Path, capsys,
-                                                                   monkeypatch):
+def test_server_echoing_its_secrets_reaches_no_file_and_no_report(
+    tmp_path: Path, capsys, monkeypatch
+):
     """serverInfo (name, title, version, description, websiteUrl), stderr, and a `tools/list`
     error quoting the secrets: snapshot, check (four formats), status, pin,
     approve, deny, watch; then every file mcp-review wrote is searched."""
@@ -215,8 +241,9 @@ def test_server_echoing_its_secrets_reaches_no_file_and_no_report(tmp_path: Path
             env = {{ API_KEY = "${{ENVTOK}}" }}
         """)
 
-    (tmp_path / "mcp-review.toml").write_text("timeout = 20\n" + server("echo", "ok")
-                                              + server("broken", "listerror"))
+    (tmp_path / "mcp-review.toml").write_text(
+        "timeout = 20\n" + server("echo", "ok") + server("broken", "listerror")
+    )
     outs: dict[str, str] = {}
 
     def run(*argv: str) -> int:
@@ -260,7 +287,11 @@ def test_double_dash_scrubber_takes_secret_names_and_arguments_only(monkeypatch)
     monkeypatch.setenv("EDITOR", "/usr/bin/vim-enhanced")
     scrub = _argv_scrubber("srv", ["npx", "--token=" + ARG_SECRET, str(ECHO), "--verbose"])
     assert scrub(f"a {ARG_SECRET} b {ENV_SECRET} c") == "a *** b *** c"
-    for kept in ("/home/someone/projects/app/.mcp-review", str(ECHO), "--verbose",
-                 "/usr/bin/vim-enhanced"):
+    for kept in (
+        "/home/someone/projects/app/.mcp-review",
+        str(ECHO),
+        "--verbose",
+        "/usr/bin/vim-enhanced",
+    ):
         assert scrub(f"see {kept}") == f"see {kept}"
     assert scrub("auth ghp_" + "a" * 36) == "auth [REDACTED]"

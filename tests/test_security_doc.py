@@ -13,16 +13,20 @@ REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 def _defined(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
-    return {n.name for n in ast.walk(tree)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test_")}
+    return {
+        n.name
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test_")
+    }
 
 
 def test_every_test_named_in_the_security_doc_exists():
     text = DOC.read_text()
     refs = REF.findall(text)
     assert len(refs) > 80, "the promise tables were not found"
-    missing = [f"{f}::{t}" for f, t in refs
-               if not (ROOT / f).is_file() or t not in _defined(ROOT / f)]
+    missing = [
+        f"{f}::{t}" for f, t in refs if not (ROOT / f).is_file() or t not in _defined(ROOT / f)
+    ]
     assert not missing, missing
 
 

@@ -28,9 +28,14 @@ CALLS = SEED / "calls.jsonl"
 
 CASES = {
     "C1": (SEED / "c1_old.json", SEED / "c1_new.json", CALLS, "ok", "PASS", (0, 4)),
-    "C2": (SEED / "c2" / "implementation-2025-06-18.json",
-           SEED / "c2" / "implementation-2025-11-25.json",
-           SEED / "c2" / "calls.jsonl", "BLOCK", "PASS", (0, 3)),
+    "C2": (
+        SEED / "c2" / "implementation-2025-06-18.json",
+        SEED / "c2" / "implementation-2025-11-25.json",
+        SEED / "c2" / "calls.jsonl",
+        "BLOCK",
+        "PASS",
+        (0, 3),
+    ),
     "C3": (SEED / "c3_old.json", SEED / "c3_new.json", CALLS, "BLOCK", "FAIL", (4, 4)),
     "C4": (SEED / "c4_old.json", SEED / "c4_new.json", CALLS, "BLOCK", "FAIL", (1, 4)),
     "C5": (SEED / "c5_old.json", SEED / "c5_new.json", CALLS, "BLOCK", "FAIL", (0, 4)),

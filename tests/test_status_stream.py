@@ -18,12 +18,20 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import compute_status, load_call_log, stream_call_log
 from mcp_review.formats import status as fmt
 
-OLD = {"type": "object", "properties": {"sql": {"type": "string"},
-                                        "limit": {"type": "integer", "maximum": 100},
-                                        "verbose": {}}, "required": ["sql"]}
-NEW = {"type": "object", "properties": {"sql": {"type": "string"},
-                                        "limit": {"type": "integer", "maximum": 10}},
-       "required": ["sql"]}
+OLD = {
+    "type": "object",
+    "properties": {
+        "sql": {"type": "string"},
+        "limit": {"type": "integer", "maximum": 100},
+        "verbose": {},
+    },
+    "required": ["sql"],
+}
+NEW = {
+    "type": "object",
+    "properties": {"sql": {"type": "string"}, "limit": {"type": "integer", "maximum": 10}},
+    "required": ["sql"],
+}
 
 
 def _tool(name: str, schema: dict) -> ToolDef:
@@ -33,11 +41,28 @@ def _tool(name: str, schema: dict) -> ToolDef:
 def _fixture(tmp_path: Path) -> tuple[Snapshot, PinFile, str]:
     """Three changed tools (q, r, s), one pinned unchanged (p), one removed (gone), one new
     (n); a log mixing them with bare argument objects, a JSON-RPC call and a bad line."""
-    snap = Snapshot(servers={"db": ServerSnapshot(name="db", tools=[
-        _tool("q", NEW), _tool("r", NEW), _tool("s", NEW), _tool("p", OLD), _tool("n", OLD)])})
+    snap = Snapshot(
+        servers={
+            "db": ServerSnapshot(
+                name="db",
+                tools=[
+                    _tool("q", NEW),
+                    _tool("r", NEW),
+                    _tool("s", NEW),
+                    _tool("p", OLD),
+                    _tool("n", OLD),
+                ],
+            )
+        }
+    )
     pins = PinFile()
-    for t in (_tool("q", OLD), _tool("r", OLD), _tool("s", OLD), _tool("p", OLD),
-              _tool("gone", OLD)):
+    for t in (
+        _tool("q", OLD),
+        _tool("r", OLD),
+        _tool("s", OLD),
+        _tool("p", OLD),
+        _tool("gone", OLD),
+    ):
         pins.decide(make_pin("db", t, Decision.APPROVED, by="t"))
     lines = []
     for i in range(300):
@@ -52,8 +77,16 @@ def _fixture(tmp_path: Path) -> tuple[Snapshot, PinFile, str]:
         if i % 50 == 0:
             lines.append(json.dumps({"sql": "bare"}))  # names no tool: unattributed
             lines.append("{not json")
-            lines.append(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                                     "params": {"name": "q", "arguments": {"sql": "rpc"}}}))
+            lines.append(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": i,
+                        "method": "tools/call",
+                        "params": {"name": "q", "arguments": {"sql": "rpc"}},
+                    }
+                )
+            )
     log = tmp_path / "db.jsonl"
     log.write_text("\n".join(lines) + "\n")
     return snap, pins, str(log)
@@ -62,10 +95,12 @@ def _fixture(tmp_path: Path) -> tuple[Snapshot, PinFile, str]:
 @pytest.mark.parametrize("all_calls", [False, True])
 def test_streamed_log_gives_the_report_of_the_loaded_log(tmp_path, all_calls):
     snap, pins, log = _fixture(tmp_path)
-    loaded = compute_status(snap, pins, calls={"db": load_call_log(log)},
-                            keep_valid_calls=all_calls)
-    streamed = compute_status(snap, pins, calls={"db": stream_call_log(log)},
-                              keep_valid_calls=all_calls)
+    loaded = compute_status(
+        snap, pins, calls={"db": load_call_log(log)}, keep_valid_calls=all_calls
+    )
+    streamed = compute_status(
+        snap, pins, calls={"db": stream_call_log(log)}, keep_valid_calls=all_calls
+    )
     a = fmt.report_json(loaded, all_calls=all_calls)
     b = fmt.report_json(streamed, all_calls=all_calls)
     assert a == b
@@ -78,14 +113,12 @@ def test_streamed_log_gives_the_report_of_the_loaded_log(tmp_path, all_calls):
     assert counts == {"q": 56, "r": 50, "s": 50, "p": 50, "gone": 50, "n": 50}
     assert a["servers"][0]["calls"]["unattributed"] == 6
     assert a["servers"][0]["calls"]["skipped"] == 6
-    assert fmt.to_text(loaded, all_calls=all_calls) == fmt.to_text(streamed,
-                                                                   all_calls=all_calls)
+    assert fmt.to_text(loaded, all_calls=all_calls) == fmt.to_text(streamed, all_calls=all_calls)
 
 
 def test_streamed_replay_keeps_only_the_calls_the_report_lists(tmp_path):
     snap, pins, log = _fixture(tmp_path)
-    report = compute_status(snap, pins, calls={"db": stream_call_log(log)},
-                            keep_valid_calls=False)
+    report = compute_status(snap, pins, calls={"db": stream_call_log(log)}, keep_valid_calls=False)
     for t in report.tools:
         if t.comparison is None:
             continue
@@ -108,8 +141,9 @@ def test_a_streamed_log_is_opened_when_named_and_holds_no_calls(tmp_path):
 
 def test_unreachable_server_still_counts_its_streamed_log(tmp_path):
     _, pins, log = _fixture(tmp_path)
-    snap = Snapshot(servers={"db": ServerSnapshot(name="db", error={"kind": "timeout",
-                                                                    "message": "slow"})})
+    snap = Snapshot(
+        servers={"db": ServerSnapshot(name="db", error={"kind": "timeout", "message": "slow"})}
+    )
     a = fmt.report_json(compute_status(snap, pins, calls={"db": load_call_log(log)}))
     b = fmt.report_json(compute_status(snap, pins, calls={"db": stream_call_log(log)}))
     assert a == b and a["servers"][0]["calls"]["unattributed"] == 6
@@ -123,18 +157,43 @@ def test_commands_stream_and_match_the_loaded_report(command, tmp_path, capsys):
 
     save_pins(pins, str(tmp_path / "pins.toml"))
     opt = "--snapshot" if command == "status" else "--from-snapshot"
-    main([command, opt, str(tmp_path / "snap.json"), "--pins", str(tmp_path / "pins.toml"),
-          "--calls", f"db={log}", "--format", "json"])
+    main(
+        [
+            command,
+            opt,
+            str(tmp_path / "snap.json"),
+            "--pins",
+            str(tmp_path / "pins.toml"),
+            "--calls",
+            f"db={log}",
+            "--format",
+            "json",
+        ]
+    )
     doc = json.loads(capsys.readouterr().out)
-    truth = fmt.report_json(compute_status(snap, pins, calls={"db": load_call_log(log)},
-                                           keep_valid_calls=False))
+    truth = fmt.report_json(
+        compute_status(snap, pins, calls={"db": load_call_log(log)}, keep_valid_calls=False)
+    )
 
     def replays(tools: list[dict]) -> dict[str, object]:
-        return {t["tool"]: (t["calls_recorded"], (t["comparison"] or {}).get("replay"))
-                for t in tools}
+        return {
+            t["tool"]: (t["calls_recorded"], (t["comparison"] or {}).get("replay")) for t in tools
+        }
 
     got, want = replays(doc["tools"]), replays(truth["tools"])
     assert got == {k: want[k] for k in got}  # `check` lists only the tools not simply pinned
     assert got["q"][1]["broken"] > 0
-    assert main([command, opt, str(tmp_path / "snap.json"), "--pins",
-                 str(tmp_path / "pins.toml"), "--calls", f"db={tmp_path / 'nope.jsonl'}"]) == 2
+    assert (
+        main(
+            [
+                command,
+                opt,
+                str(tmp_path / "snap.json"),
+                "--pins",
+                str(tmp_path / "pins.toml"),
+                "--calls",
+                f"db={tmp_path / 'nope.jsonl'}",
+            ]
+        )
+        == 2
+    )

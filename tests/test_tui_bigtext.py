@@ -37,9 +37,23 @@ def _texts(size: int) -> tuple[str, str]:
 
 def _source(old: str, new: str) -> ReviewSource:
     def snap(desc: str) -> Snapshot:
-        return Snapshot(servers={"files": ServerSnapshot(name="files", tools=[
-            ToolDef.from_wire({"name": "read_file", "description": desc,
-                               "inputSchema": {"type": "object"}})])})
+        return Snapshot(
+            servers={
+                "files": ServerSnapshot(
+                    name="files",
+                    tools=[
+                        ToolDef.from_wire(
+                            {
+                                "name": "read_file",
+                                "description": desc,
+                                "inputSchema": {"type": "object"},
+                            }
+                        )
+                    ],
+                )
+            }
+        )
+
     return ReviewSource.baseline(SnapshotFetcher(snap(new)), snap(old))
 
 
@@ -141,10 +155,10 @@ async def test_a_truncated_word_diff_says_so_and_w_shows_the_rest(monkeypatch):
         assert first is not None
         note = diff.query_one(".diff-note")
         assert note.display
-        assert f"word diff truncated after {first} of {len(diff.rows)} lines" in str(
-            note.render())
-        assert "\u27e8U+200B" in "".join(diff.body.line_text(y)
-                                          for y in range(diff.body.line_count))
+        assert f"word diff truncated after {first} of {len(diff.rows)} lines" in str(note.render())
+        assert "\u27e8U+200B" in "".join(
+            diff.body.line_text(y) for y in range(diff.body.line_count)
+        )
         diff.body.focus()
         await pilot.press("w")
         for _ in range(400):
@@ -154,9 +168,11 @@ async def test_a_truncated_word_diff_says_so_and_w_shows_the_rest(monkeypatch):
         assert diff.truncated is None and not note.display
         # every replaced line now has its word spans, not the whole line
         replaced = [r for r in diff.rows if r.kind == "replace"]
-        assert replaced and all(r.right.changed != [(0, len(r.right.text))]
-                                for r in replaced if "THE" in r.right.text
-                                and r.right.text != r.right.text.upper())
+        assert replaced and all(
+            r.right.changed != [(0, len(r.right.text))]
+            for r in replaced
+            if "THE" in r.right.text and r.right.text != r.right.text.upper()
+        )
         await pilot.press("1")
         await pilot.pause()
         await pilot.press("q")

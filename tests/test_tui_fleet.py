@@ -22,17 +22,30 @@ SERVERS, PER_SERVER = 4, 60  # 244 rows: many more than a 30-line screen shows
 
 
 def _tool(s: int, i: int, changed: bool) -> dict:
-    props = {"q": {"type": "string"},
-             "limit": {"type": "integer", "maximum": 50 if changed else 100}}
-    return {"name": f"tool_{s}_{i:03d}", "description": f"Tool {i} of server {s}.",
-            "inputSchema": {"type": "object", "properties": props}}
+    props = {
+        "q": {"type": "string"},
+        "limit": {"type": "integer", "maximum": 50 if changed else 100},
+    }
+    return {
+        "name": f"tool_{s}_{i:03d}",
+        "description": f"Tool {i} of server {s}.",
+        "inputSchema": {"type": "object", "properties": props},
+    }
 
 
 def _snap(changed: bool) -> Snapshot:
-    return Snapshot(servers={
-        f"srv{s}": ServerSnapshot(name=f"srv{s}", tools=[
-            ToolDef.from_wire(copy.deepcopy(_tool(s, i, changed and i % 10 == 0)))
-            for i in range(PER_SERVER)]) for s in range(SERVERS)})
+    return Snapshot(
+        servers={
+            f"srv{s}": ServerSnapshot(
+                name=f"srv{s}",
+                tools=[
+                    ToolDef.from_wire(copy.deepcopy(_tool(s, i, changed and i % 10 == 0)))
+                    for i in range(PER_SERVER)
+                ],
+            )
+            for s in range(SERVERS)
+        }
+    )
 
 
 def _fleet() -> ReviewSource:
@@ -107,13 +120,19 @@ def test_a_status_computation_leaves_no_reference_cycles():
         src.apply(src.compute(snapshot=src.fetcher.snapshot))  # type: ignore[attr-defined]
         gc.collect()
         for compare in (False, True):
-            computed = src.compute(snapshot=src.fetcher.snapshot,  # type: ignore[attr-defined]
-                                   compare=compare)
+            computed = src.compute(
+                snapshot=src.fetcher.snapshot,  # type: ignore[attr-defined]
+                compare=compare,
+            )
             servers = src.apply(computed)
             for s in servers:
                 for t in s.tools:
                     t.pinned  # noqa: B018 - parsed when shown, as the app does
             del computed, servers
-            src.apply(src.compute(snapshot=src.fetcher.snapshot,  # type: ignore[attr-defined]
-                                  compare=False))
+            src.apply(
+                src.compute(
+                    snapshot=src.fetcher.snapshot,  # type: ignore[attr-defined]
+                    compare=False,
+                )
+            )
             assert gc.collect() == 0, compare

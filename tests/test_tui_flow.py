@@ -69,8 +69,12 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await _ready(app, pilot)
         statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
-        assert statuses == {"get_forecast": Status.BROKEN, "read_file": Status.CHANGED,
-                            "search": Status.CHANGED, "get_history": Status.CHANGED}
+        assert statuses == {
+            "get_forecast": Status.BROKEN,
+            "read_file": Status.CHANGED,
+            "search": Status.CHANGED,
+            "get_history": Status.CHANGED,
+        }
         # Open the broken tool: the replay tab comes first and shows the broken calls.
         await _select(app, pilot, "get_forecast")
         await pilot.press("enter")
@@ -123,15 +127,21 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
     assert json.loads(tools["read_file"]["definition"])["annotations"]["readOnlyHint"] is False
     # Undo restored the baseline approval of the old get_history definition.
     assert tools["get_history"]["decision"] == "approved"
-    assert "station" not in json.loads(tools["get_history"]["definition"])["inputSchema"][
-        "properties"]
+    assert (
+        "station" not in json.loads(tools["get_history"]["definition"])["inputSchema"]["properties"]
+    )
     log = audit.read(audit.audit_path_for(pins_path))
-    mine = [(r["tool"], r.get("decision"), r["source"]) for r in log
-            if r["source"].startswith("review app")]
-    assert mine == [("get_forecast", "approved", "review app"),
-                    ("read_file", "denied", "review app"),
-                    ("get_history", "denied", "review app"),
-                    ("get_history", "approved", "review app undo")]
+    mine = [
+        (r["tool"], r.get("decision"), r["source"])
+        for r in log
+        if r["source"].startswith("review app")
+    ]
+    assert mine == [
+        ("get_forecast", "approved", "review app"),
+        ("read_file", "denied", "review app"),
+        ("get_history", "denied", "review app"),
+        ("get_history", "approved", "review app undo"),
+    ]
 
 
 async def test_flow_in_process(tmp_path: Path):
@@ -149,10 +159,14 @@ async def test_flow_in_process(tmp_path: Path):
 async def test_flow_stdio(tmp_path: Path):
     tools_file = tmp_path / "tools.json"
     tools_file.write_text(json.dumps(OLD))
-    cfg = ServerConfig("weather", command=sys.executable, args=(str(SERVERS / "toolserver.py"),),
-                       env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)}, timeout=60)
-    source = await _pin_then_change(cfg, lambda: tools_file.write_text(json.dumps(NEW)),
-                                    tmp_path)
+    cfg = ServerConfig(
+        "weather",
+        command=sys.executable,
+        args=(str(SERVERS / "toolserver.py"),),
+        env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)},
+        timeout=60,
+    )
+    source = await _pin_then_change(cfg, lambda: tools_file.write_text(json.dumps(NEW)), tmp_path)
     await _drive(ReviewApp(source), source.pins_path)
 
 
@@ -194,9 +208,11 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         await pilot.press("slash", *"status:broken", "enter")
         await pilot.pause(0.05)
         table = app.screen.query_one("#tools", DataTable)
-        names = {app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value).name
-                 for r in range(table.row_count)
-                 if app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value)}
+        names = {
+            app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value).name
+            for r in range(table.row_count)
+            if app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value)
+        }
         assert names == {"get_forecast", "create_ticket"}
         await pilot.press("escape")
         await pilot.pause(0.05)
@@ -218,21 +234,36 @@ def _demo_source(tmp_path: Path) -> ReviewSource:
     from mcp_review.tui.data import SnapshotFetcher
 
     def snap(version: str) -> Snapshot:
-        return Snapshot(servers={s: ServerSnapshot(name=s, tools=[
-            ToolDef.from_wire(copy.deepcopy(t)) for t in definitions.tools(s, version)])
-            for s in definitions.SERVERS})
+        return Snapshot(
+            servers={
+                s: ServerSnapshot(
+                    name=s,
+                    tools=[
+                        ToolDef.from_wire(copy.deepcopy(t)) for t in definitions.tools(s, version)
+                    ],
+                )
+                for s in definitions.SERVERS
+            }
+        )
 
     pins_path = str(tmp_path / "mcp-pins.toml")
     pf = PinFile(path=pins_path)
     for name, s in snap("v1").servers.items():
         for t in s.tools:
-            pf.decide(make_pin(name, t, Decision.APPROVED, by="demo", note=DEMO_NOTE),
-                      why=DEMO_NOTE, source="demo")
+            pf.decide(
+                make_pin(name, t, Decision.APPROVED, by="demo", note=DEMO_NOTE),
+                why=DEMO_NOTE,
+                source="demo",
+            )
     save_pins(pf, pins_path)
     demo_dir = Path(definitions.__file__).parent
     calls = {s: load_call_log(str(demo_dir / f"{s}.calls.jsonl")) for s in definitions.SERVERS}
-    return ReviewSource.open(SnapshotFetcher(snap("v2")), pins_path,
-                             audit_path=str(tmp_path / "audit.jsonl"), calls=calls)
+    return ReviewSource.open(
+        SnapshotFetcher(snap("v2")),
+        pins_path,
+        audit_path=str(tmp_path / "audit.jsonl"),
+        calls=calls,
+    )
 
 
 async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
@@ -253,7 +284,9 @@ async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
         summary = str(screen.query_one("#summary").render())
         assert "r\u0435⟨U+0435⟩ad_file" in summary
         assert "name looks like 'devtools/read_file'" in summary
-        assert "blocked by policy: " in summary and "confusable with 'devtools/read_file'" in summary
+        assert (
+            "blocked by policy: " in summary and "confusable with 'devtools/read_file'" in summary
+        )
 
 
 async def test_removed_tool_lists_the_calls_that_would_fail(tmp_path: Path):
@@ -292,7 +325,9 @@ async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
     pins = load_pins(src.pins_path)
     recs = [r for r in audit.read(str(tmp_path / "audit.jsonl")) if r["source"] == "review app"]
     assert [(r["tool"], r["decision"], r["why"]) for r in recs] == [
-        ("run_query", "denied", ""), ("export_csv", "denied", "")]
+        ("run_query", "denied", ""),
+        ("export_csv", "denied", ""),
+    ]
     for name in ("run_query", "export_csv"):
         pin = pins.pins[("warehouse", "default", name)]
         assert pin.decision == "denied" and pin.note == ""
@@ -362,10 +397,14 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
         assert pin.decided_by == "mcp-review (policy tiered)"
         assert pin.digest == digest_of(live.wire)
         assert json.loads(pin.definition) == live.wire
-        recs = [r for r in audit.read(str(tmp_path / "audit.jsonl"))
-                if r["tool"] == "run_query_explain" and r["source"] == "policy tiered"]
+        recs = [
+            r
+            for r in audit.read(str(tmp_path / "audit.jsonl"))
+            if r["tool"] == "run_query_explain" and r["source"] == "policy tiered"
+        ]
         assert [(r["decision"], r["who"]) for r in recs] == [
-            ("approved", "mcp-review (policy tiered)")]
+            ("approved", "mcp-review (policy tiered)")
+        ]
         # Nothing left: a notification, no empty modal.
         await pilot.press("P")
         await pilot.pause(0.05)
@@ -377,6 +416,9 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
         assert app.main.current_entry().status is Status.CHANGED
     pin = load_pins(src.pins_path).pins[("warehouse", "default", "run_query_explain")]
     assert pin.decided_by == "demo" and pin.note == DEMO_NOTE
-    recs = [r for r in audit.read(str(tmp_path / "audit.jsonl"))
-            if r["tool"] == "run_query_explain" and r["source"] == "review app undo"]
+    recs = [
+        r
+        for r in audit.read(str(tmp_path / "audit.jsonl"))
+        if r["tool"] == "run_query_explain" and r["source"] == "review app undo"
+    ]
     assert len(recs) == 1

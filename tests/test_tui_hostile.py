@@ -32,8 +32,12 @@ async def test_hostile_strings_render_literally_and_do_nothing():
         await pilot.pause(0.5)
         cells = _cells(app)
         joined = "\n".join(cells)
-        for s in ("x [/] y [/bold]#0", "[@click=app.quit]click me[/]#1",
-                  "[link=https://x]link[/link]#2", "list[str] and [$var] and \\[escaped]#7"):
+        for s in (
+            "x [/] y [/bold]#0",
+            "[@click=app.quit]click me[/]#1",
+            "[link=https://x]link[/link]#2",
+            "list[str] and [$var] and \\[escaped]#7",
+        ):
             assert s in joined, s
         assert "⟨ESC⟩[31mred⟨ESC⟩[0m" in joined
         assert "⟨U+200B⟩" in joined and "⟨RLO U+202E⟩" in joined and "⟨TAG i⟩" in joined
@@ -92,6 +96,13 @@ async def test_huge_description_shows_every_hidden_char():
 
 def test_hostile_strings_cover_the_issue_list():
     kinds = "".join(HOSTILE_STRINGS)
-    for needle in ("[/]", "[@click=app.quit]", "[link=https://x]", "\x1b[", "\u200b", "\u202e",
-                   chr(0xE0069)):
+    for needle in (
+        "[/]",
+        "[@click=app.quit]",
+        "[link=https://x]",
+        "\x1b[",
+        "\u200b",
+        "\u202e",
+        chr(0xE0069),
+    ):
         assert needle in kinds

@@ -28,17 +28,27 @@ from mcp_review.tui.screens.review import ReviewScreen
 
 def _demo_source(tmp_path: Path) -> ReviewSource:
     """The demo's two servers: v1 pinned on disk, v2 served."""
+
     def snap(version: str) -> Snapshot:
-        return Snapshot(servers={s: ServerSnapshot(name=s, tools=[
-            ToolDef.from_wire(copy.deepcopy(t)) for t in definitions.tools(s, version)])
-            for s in definitions.SERVERS})
+        return Snapshot(
+            servers={
+                s: ServerSnapshot(
+                    name=s,
+                    tools=[
+                        ToolDef.from_wire(copy.deepcopy(t)) for t in definitions.tools(s, version)
+                    ],
+                )
+                for s in definitions.SERVERS
+            }
+        )
 
     pins_path = str(tmp_path / "mcp-pins.toml")
     pf = PinFile(path=pins_path)
     for name, s in snap("v1").servers.items():
         for t in s.tools:
-            pf.decide(make_pin(name, t, Decision.APPROVED, by="demo", note="v1 baseline"),
-                      source="pin")
+            pf.decide(
+                make_pin(name, t, Decision.APPROVED, by="demo", note="v1 baseline"), source="pin"
+            )
     save_pins(pf)
     return ReviewSource(SnapshotFetcher(snap("v2")), load_pins(pins_path), pins_path=pins_path)
 
@@ -63,7 +73,7 @@ async def _select(app: ReviewApp, pilot, name: str) -> None:
 
 
 async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
-    """"all good, deploy it" typed on the main screen, on every tool row: no approval, denial,
+    """ "all good, deploy it" typed on the main screen, on every tool row: no approval, denial,
     policy change or undo; the pin file and the audit log are byte-identical afterwards."""
     src = _demo_source(tmp_path)
     pins = Path(src.pins_path)
@@ -81,8 +91,9 @@ async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
             # back on the main screen after each run (every dialog was cancelled), or in the
             # note field the `e` opened, whose text is never saved without enter
             while app.screen is not app.main:
-                assert isinstance(app.screen, NoteScreen | ConfirmScreen | PolicyScreen), \
-                    type(app.screen)
+                assert isinstance(app.screen, NoteScreen | ConfirmScreen | PolicyScreen), type(
+                    app.screen
+                )
                 await pilot.press("escape")
                 await pilot.pause(0.05)
         assert app.is_running
@@ -179,7 +190,8 @@ async def test_review_screen_note_survives_esc_and_q_quits_everywhere(tmp_path: 
 
 
 async def test_blocked_approval_on_the_review_screen_asks_a_reason_for_the_audit_log(
-        tmp_path: Path):
+    tmp_path: Path,
+):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -214,9 +226,13 @@ async def test_tab_keys_pressed_before_the_review_tabs_mount_are_honoured(tmp_pa
         await _ready(app, pilot)
         await _select(app, pilot, "get_forecast")
         entry = app.main.current_entry()
-        for keys, want in ((("2",), "tab-description"), (("4",), "tab-annotations"),
-                           (("2", "1"), "tab-schema"), (("3",), "tab-replay"),
-                           (("5", "4"), "tab-annotations")):
+        for keys, want in (
+            (("2",), "tab-description"),
+            (("4",), "tab-annotations"),
+            (("2", "1"), "tab-schema"),
+            (("3",), "tab-replay"),
+            (("5", "4"), "tab-annotations"),
+        ):
             for deliver in ("before-mount", "pilot"):
                 if deliver == "pilot":
                     await pilot.press("enter", *keys)

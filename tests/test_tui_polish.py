@@ -101,16 +101,17 @@ async def test_a_long_change_message_is_shown_whole_under_the_list():
         review = await _open(app, pilot, "summarize")
         await pilot.press("1")
         changes = review.query_one("#changes", ChangeList)
-        desc = next(i for i, c in enumerate(changes.changes)
-                    if c.rule == "tool-description-changed")
+        desc = next(
+            i for i, c in enumerate(changes.changes) if c.rule == "tool-description-changed"
+        )
         changes.move_cursor(row=desc)
         await pilot.pause(0.1)
         detail = _static_text(review.query_one("#change-detail", Static))
         message = changes.changes[desc].message
         column = next(c for k, c in changes.columns.items() if k.value == "message")
         visible = changes.region.width - sum(
-            c.get_render_width(changes) for k, c in changes.columns.items()
-            if k.value != "message")
+            c.get_render_width(changes) for k, c in changes.columns.items() if k.value != "message"
+        )
         # Longer than the list's message column can show on this screen...
         assert len(message) > min(column.get_render_width(changes), visible)
         # ...and whole in the detail line (which wraps it).
@@ -136,10 +137,12 @@ async def test_highlighting_an_output_change_shows_the_output_schema_diff():
         await pilot.press("1")
         changes = review.query_one("#changes", ChangeList)
         diff = review.query_one("#schema-diff", SideBySide)
-        out = next(i for i, c in enumerate(changes.changes)
-                   if c.pointer.startswith("/outputSchema"))
-        inp = next((i for i, c in enumerate(changes.changes)
-                    if c.pointer.startswith("/inputSchema")), None)
+        out = next(
+            i for i, c in enumerate(changes.changes) if c.pointer.startswith("/outputSchema")
+        )
+        inp = next(
+            (i for i, c in enumerate(changes.changes) if c.pointer.startswith("/inputSchema")), None
+        )
         changes.move_cursor(row=out)
         await pilot.pause(0.1)
         assert review.query_one("#tabs", TabbedContent).active == "tab-schema"
@@ -165,8 +168,7 @@ async def test_the_policy_dialog_marks_a_look_alike_name():
         await pilot.pause(0.1)
         assert isinstance(app.screen, PolicyScreen)
         options = app.screen.query_one("#tiers")
-        labels = [str(options.get_option_at_index(i).prompt)
-                  for i in range(options.option_count)]
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         tool_labels = [x for x in labels if x.startswith("tool ")]
         assert tool_labels and all("rе⟨U+0435⟩ad_file" in x for x in tool_labels)
         await pilot.press("escape")
@@ -203,11 +205,13 @@ async def test_a_on_a_removed_tool_says_removal_acknowledged(tmp_path: Path):
         title = str(app.screen.query_one(".dialog-title").render())
         assert title == "Acknowledge the removal of archive_doc?"
         assert "Approving pins the definition" not in _static_text(
-            app.screen.query_one(".dialog-body"))
+            app.screen.query_one(".dialog-body")
+        )
         await pilot.press("y")
         await pilot.pause(0.1)
-        assert any(n.message == "removal acknowledged: docs › archive_doc"
-                   for n in app._notifications)
+        assert any(
+            n.message == "removal acknowledged: docs › archive_doc" for n in app._notifications
+        )
         assert app.source.last_decision() == "removal acknowledged of docs › archive_doc"
     assert load_pins(pins).get("docs", "default", "archive_doc") is None
     last = audit.read(pins.replace(".toml", ".audit.jsonl"))[-1]

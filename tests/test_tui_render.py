@@ -23,14 +23,23 @@ def test_ascii_and_non_latin_names_are_left_alone():
 
 
 def test_hidden_characters_and_lookalikes_keep_their_own_spans():
-    assert _marked("de\u200bplo\u0443") == (
-        "de⟨U+200B⟩ploу⟨U+0443⟩", ["⟨U+200B⟩"], ["у⟨U+0443⟩"])
-    assert _marked("a\u202eb\u0435") == ("a⟨RLO U+202E⟩bе⟨U+0435⟩", ["⟨RLO U+202E⟩"],
-                                         ["е⟨U+0435⟩"])
+    assert _marked("de\u200bplo\u0443") == ("de⟨U+200B⟩ploу⟨U+0443⟩", ["⟨U+200B⟩"], ["у⟨U+0443⟩"])
+    assert _marked("a\u202eb\u0435") == ("a⟨RLO U+202E⟩bе⟨U+0435⟩", ["⟨RLO U+202E⟩"], ["е⟨U+0435⟩"])
 
 
-@pytest.mark.parametrize("name", ["r\u0435ad_file", "read_file", "поиск", "de\u200bploy",
-                                  "a\u202eb\u0435", "[b]x\u0430[/b]", "\u200b", ""])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "r\u0435ad_file",
+        "read_file",
+        "поиск",
+        "de\u200bploy",
+        "a\u202eb\u0435",
+        "[b]x\u0430[/b]",
+        "\u200b",
+        "",
+    ],
+)
 def test_same_text_as_check_report(name):
     assert mark_name(name).text == mark_lookalikes(name)
 

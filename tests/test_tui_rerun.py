@@ -29,8 +29,7 @@ async def _until(pilot: Any, cond: Any, what: str) -> None:
 
 
 def _entry(app: Any, server: str, tool: str) -> Any:
-    return next(t for s in app.main.servers for t in s.tools
-                if s.name == server and t.name == tool)
+    return next(t for s in app.main.servers for t in s.tools if s.name == server and t.name == tool)
 
 
 def _panel_text(screen: Any) -> str:

@@ -81,14 +81,16 @@ def worker_always(monkeypatch):
     monkeypatch.setattr(MainScreen, "SYNC_TOOLS", 0)  # the sample is small: force the worker
 
 
-async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
-                                                                worker_always):
+async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path, worker_always):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     gate = Gated(src, free=2)  # the fetch's two computations run; the next ones wait
     app = ReviewApp(src)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _until(pilot, lambda: app.main is not None and app.main.loaded
-                     and not app.main.computing, "first fetch")
+        await _until(
+            pilot,
+            lambda: app.main is not None and app.main.loaded and not app.main.computing,
+            "first fetch",
+        )
         main = app.main
         await _decide(app, pilot, "search", "a")  # compatible change: approve
         await _until(pilot, gate.started.is_set, "a recomputation in the worker")
@@ -116,19 +118,22 @@ async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
         assert by_name["search"].status is Status.PINNED
         assert by_name["read_file"].status is Status.DENIED
         # and the stale result really differed: it did not know about the denial
-        stale_by_name = {t.name: t for s in stale.servers for t in s.tools
-                         if s.name == "files"}
+        stale_by_name = {t.name: t for s in stale.servers for t in s.tools if s.name == "files"}
         assert stale_by_name["read_file"].status is not Status.DENIED
         assert "updating" not in str(main.query_one("#counts").render())
 
 
-async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(tmp_path: Path,
-                                                                      worker_always):
+async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(
+    tmp_path: Path, worker_always
+):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _until(pilot, lambda: app.main is not None and app.main.loaded
-                     and not app.main.computing, "first fetch")
+        await _until(
+            pilot,
+            lambda: app.main is not None and app.main.loaded and not app.main.computing,
+            "first fetch",
+        )
         compute = src.compute
 
         def broken(*a, **kw):
@@ -150,7 +155,8 @@ async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(tmp_path:
 
 
 async def test_a_big_fleet_shows_digests_first_and_nothing_is_decided_on_them(
-        tmp_path: Path, worker_always):
+    tmp_path: Path, worker_always
+):
     """First frame by digests (issue 15 item 4): changed tools read "comparing…" until their
     comparison is shown, and neither opening nor deciding works on them meanwhile (their
     policy could be block: fail closed)."""
@@ -165,8 +171,9 @@ async def test_a_big_fleet_shows_digests_first_and_nothing_is_decided_on_them(
         await _until(pilot, lambda: gate.started.is_set(), "comparisons started")
         entries = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
         pending = [t for s in main.servers for t in s.tools if t.pending]
-        assert pending and all(t.status is Status.CHANGED and t.summary == "comparing…"
-                               for t in pending)
+        assert pending and all(
+            t.status is Status.CHANGED and t.summary == "comparing…" for t in pending
+        )
         assert entries["search"].pending
         before = (tmp_path / "pins.toml").read_bytes()
         await _select(app, pilot, "search")
@@ -182,10 +189,12 @@ async def test_a_big_fleet_shows_digests_first_and_nothing_is_decided_on_them(
         entries = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
         assert not any(t.pending for s in main.servers for t in s.tools)
         # the same statuses as a synchronous computation over the same pins
-        truth = {(t.server, t.name): (t.status, t.policy)
-                 for s in src.compute().servers for t in s.tools}
-        assert {(t.server, t.name): (t.status, t.policy)
-                for s in main.servers for t in s.tools} == truth
+        truth = {
+            (t.server, t.name): (t.status, t.policy) for s in src.compute().servers for t in s.tools
+        }
+        assert {
+            (t.server, t.name): (t.status, t.policy) for s in main.servers for t in s.tools
+        } == truth
         await _decide(app, pilot, "search", "a")
         await _until(pilot, lambda: not main.computing, "recomputed")
         assert src.pins.get("files", "default", "search").approved

@@ -39,15 +39,22 @@ def repo(tmp_path, monkeypatch):
     (r / ".vscode").mkdir(parents=True)
     marker = tmp_path / "PWNED"
     (r / ".vscode" / "mcp.json").write_text(json.dumps({"servers": {"s": payload(marker)}}))
-    (r / "snap.json").write_text(json.dumps({"format": "mcp-review-snapshot", "version": 1,
-                                             "servers": {"s": {"tools": []}}}))
+    (r / "snap.json").write_text(
+        json.dumps({"format": "mcp-review-snapshot", "version": 1, "servers": {"s": {"tools": []}}})
+    )
     monkeypatch.chdir(r)
     return r, marker
 
 
 COMMANDS = [
-    ["check"], ["snapshot", "--out", "out.json"], ["status"], ["pin", "--yes"],
-    ["approve", "s", "t"], ["deny", "s", "t"], ["watch"], ["review"],
+    ["check"],
+    ["snapshot", "--out", "out.json"],
+    ["status"],
+    ["pin", "--yes"],
+    ["approve", "s", "t"],
+    ["deny", "s", "t"],
+    ["watch"],
+    ["review"],
     ["status", "--snapshot", "snap.json"],
 ]
 
@@ -70,8 +77,9 @@ def test_every_client_config_found_is_listed(repo, capsys):
     (r / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"b": payload(marker)}}))
     assert main(["check"]) == 2
     err = capsys.readouterr().err
-    assert all(f"{p} (never trusted)" in err
-               for p in (".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json"))
+    assert all(
+        f"{p} (never trusted)" in err for p in (".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json")
+    )
     assert not marker.exists()
 
 
@@ -122,17 +130,26 @@ def test_ci_true_is_unaffected(repo, monkeypatch):
 
 def test_the_projects_own_toml_is_unaffected(repo, capsys):
     r, marker = repo
-    (r / "mcp-review.toml").write_text("[servers.own]\n" + "\n".join(
-        f"{k} = {json.dumps(v)}" for k, v in payload(marker).items()) + "\n")
+    (r / "mcp-review.toml").write_text(
+        "[servers.own]\n"
+        + "\n".join(f"{k} = {json.dumps(v)}" for k, v in payload(marker).items())
+        + "\n"
+    )
     assert main(["snapshot", "--out", "o.json", "-q"]) in (0, 3)
     assert marker.exists()
 
 
 def test_the_proxy_the_client_launches_is_unaffected(repo):
     r, marker = repo
-    p = subprocess.run([sys.executable, "-m", "mcp_review", "proxy", "s", "--no-log"],
-                       cwd=r, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                       timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    p = subprocess.run(
+        [sys.executable, "-m", "mcp_review", "proxy", "s", "--no-log"],
+        cwd=r,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert "not trusted" not in p.stderr, p.stderr
     assert marker.exists(), p.stderr
 

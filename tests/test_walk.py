@@ -32,28 +32,39 @@ DOC = {"type": "object", "$defs": DEFS, "properties": {"xs": [{"k": 1}]}}
 def test_get_pointer_tokens_objects_and_arrays():
     assert get(DOC, ["$defs", "T", "minimum"]) == 3
     assert get(DOC, ["properties", "xs", "0", "k"]) == 1
-    for toks in (["nope"], ["properties", "xs", "1"], ["properties", "xs", "-1"],
-                 ["type", "x"], ["properties", "xs", "0", "k", "z"]):
+    for toks in (
+        ["nope"],
+        ["properties", "xs", "1"],
+        ["properties", "xs", "-1"],
+        ["type", "x"],
+        ["properties", "xs", "0", "k", "z"],
+    ):
         assert get(DOC, toks) is MISSING
 
 
-@pytest.mark.parametrize("ref, target, frag", [
-    ("#/$defs/a%20b", DEFS["a b"], "/$defs/a b"),  # percent-decoded, as 2020-12 says
-    ("#tee", DEFS["T"], "/$defs/T"),  # $anchor
-    ("#named", DEFS["N"], "/$defs/N"),  # draft-07 plain-name $id
-    ("#/$defs/t~0~1s", DEFS["t~/s"], "/$defs/t~0~1s"),
-    ("#", DOC, ""),
-])
+@pytest.mark.parametrize(
+    "ref, target, frag",
+    [
+        ("#/$defs/a%20b", DEFS["a b"], "/$defs/a b"),  # percent-decoded, as 2020-12 says
+        ("#tee", DEFS["T"], "/$defs/T"),  # $anchor
+        ("#named", DEFS["N"], "/$defs/N"),  # draft-07 plain-name $id
+        ("#/$defs/t~0~1s", DEFS["t~/s"], "/$defs/t~0~1s"),
+        ("#", DOC, ""),
+    ],
+)
 def test_resolve_local_refs(ref, target, frag):
     assert Refs(DOC).resolve(ref) == (target, frag)
 
 
-@pytest.mark.parametrize("ref, remote, why", [
-    ("https://example.com/s.json", True, "remote"),
-    ("other.json#/a", True, "remote"),
-    ("#/$defs/missing", False, "no such location"),
-    ("#nowhere", False, "no anchor 'nowhere'"),
-])
+@pytest.mark.parametrize(
+    "ref, remote, why",
+    [
+        ("https://example.com/s.json", True, "remote"),
+        ("other.json#/a", True, "remote"),
+        ("#/$defs/missing", False, "no such location"),
+        ("#nowhere", False, "no anchor 'nowhere'"),
+    ],
+)
 def test_unresolvable_refs_raise_never_fetch(ref, remote, why):
     with pytest.raises(Unresolved) as ei:
         Refs(DOC).resolve(ref)
@@ -64,8 +75,13 @@ def test_deref_merges_siblings_over_the_target_and_keeps_the_view_alive():
     keep: list = []
     d = Refs(DOC).deref({"$ref": "#/$defs/R", "description": "d"}, keep=keep)
     # R = {$ref T, maximum 10}: the chain goes on to T, each level's siblings merged over it.
-    assert d.view == {"$anchor": "tee", "type": "integer", "minimum": 3, "maximum": 10,
-                      "description": "d"}
+    assert d.view == {
+        "$anchor": "tee",
+        "type": "integer",
+        "minimum": 3,
+        "maximum": 10,
+        "description": "d",
+    }
     assert (d.frag, d.problem, d.ref) == ("/$defs/T", None, "")
     assert d.view in keep and isinstance(d.key, tuple) and len(d.key) == 3
     # Keywords beside a $ref to `true` are the whole schema (true ∧ S = S).
@@ -98,13 +114,19 @@ def test_hop_bound_on_a_long_chain():
 
 
 def test_ref_sites_shortest_first_and_bounded():
-    doc = {"properties": {
-        "a": {"items": {"$ref": "#/$defs/X"}},
-        "b": {"$ref": "#/$defs/X"},
-        "c": {"anyOf": [{"$ref": "#/$defs/X"}, {"$ref": "#/$defs/Y"}]},
-    }, "$defs": {"X": {"type": "string"}}}
+    doc = {
+        "properties": {
+            "a": {"items": {"$ref": "#/$defs/X"}},
+            "b": {"$ref": "#/$defs/X"},
+            "c": {"anyOf": [{"$ref": "#/$defs/X"}, {"$ref": "#/$defs/Y"}]},
+        },
+        "$defs": {"X": {"type": "string"}},
+    }
     assert ref_sites(doc, "#/$defs/X") == [
-        ["properties", "b"], ["properties", "a", "items"], ["properties", "c", "anyOf", "0"]]
+        ["properties", "b"],
+        ["properties", "a", "items"],
+        ["properties", "c", "anyOf", "0"],
+    ]
     assert len(ref_sites(doc, "#/$defs/X", first=1)) == 1
     deep: dict = {"$ref": "#/$defs/X"}
     for _ in range(100):
@@ -116,8 +138,18 @@ def test_ref_sites_shortest_first_and_bounded():
 
 
 def test_the_walker_is_total_over_junk():
-    for junk in (None, 1, "s", [], [1, {"$ref": 3}], {"$ref": None}, {"$ref": ""},
-                 {"$defs": [1, 2]}, True, False):
+    for junk in (
+        None,
+        1,
+        "s",
+        [],
+        [1, {"$ref": 3}],
+        {"$ref": None},
+        {"$ref": ""},
+        {"$defs": [1, 2]},
+        True,
+        False,
+    ):
         Refs(junk).deref(junk)
         follow(junk, {"$ref": "#/0"}, 8)
         ref_sites(junk, "#/a")
@@ -131,11 +163,14 @@ def _valid(schema, value) -> bool:
     return Draft202012Validator(schema).is_valid(value)
 
 
-@pytest.mark.parametrize("prop", [
-    {"$ref": "#tee"},
-    {"$ref": "#/$defs/a%20b"},
-    {"$ref": "#/$defs/Any", "type": "string", "maxLength": 3},
-])
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"$ref": "#tee"},
+        {"$ref": "#/$defs/a%20b"},
+        {"$ref": "#/$defs/Any", "type": "string", "maxLength": 3},
+    ],
+)
 def test_witness_values_follow_the_same_refs_the_diff_does(prop):
     """Before the shared walker the witness generator could not follow an anchor or a
     percent-encoded pointer (it proposed values that the schema rejects, or none); its
@@ -146,13 +181,20 @@ def test_witness_values_follow_the_same_refs_the_diff_does(prop):
 
 
 def test_a_breaking_change_behind_an_anchor_is_witnessed():
-    old = {"type": "object", "properties": {"v": {"$ref": "#tee"}}, "required": ["v"],
-           "$defs": {"T": {"$anchor": "tee", "type": "integer", "minimum": 0}}}
+    old = {
+        "type": "object",
+        "properties": {"v": {"$ref": "#tee"}},
+        "required": ["v"],
+        "$defs": {"T": {"$anchor": "tee", "type": "integer", "minimum": 0}},
+    }
     new = copy.deepcopy(old)  # nothing shared: as two definitions parsed off the wire
     new["$defs"]["T"]["minimum"] = 5
     [ch] = diff_schemas(old, new)
-    assert (ch.rule, ch.cls, ch.pointer) == ("minimum-increased", ChangeClass.BREAKING,
-                                            "/inputSchema/$defs/T/minimum")
+    assert (ch.rule, ch.cls, ch.pointer) == (
+        "minimum-increased",
+        ChangeClass.BREAKING,
+        "/inputSchema/$defs/T/minimum",
+    )
     a = ToolDef.from_wire({"name": "t", "inputSchema": old})
     b = ToolDef.from_wire({"name": "t", "inputSchema": new})
     [ch] = attach_witnesses(a, b, diff_tools(a, b))

@@ -85,8 +85,9 @@ def test_printer_reports_each_drift_once():
     from mcp_review.engine.snapshot import ServerSnapshot
 
     def snap(*tools: dict) -> ServerSnapshot:
-        return ServerSnapshot("web", tools=[ToolDef.from_wire(t) for t in tools],
-                              protocol_version="2026-07-28")
+        return ServerSnapshot(
+            "web", tools=[ToolDef.from_wire(t) for t in tools], protocol_version="2026-07-28"
+        )
 
     out = io.StringIO()
     p = DriftPrinter(PinFile(), {}, "json", "review", out)
@@ -95,5 +96,8 @@ def test_printer_reports_each_drift_once():
     p(Update("web", "list-changed", snap(tool("a"), tool("b")), 2.0))
     lines = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [(x["event"], x.get("tool"), x.get("status")) for x in lines] == [
-        ("connected", None, None), ("connected", "a", "new"), ("list-changed", "b", "new")]
+        ("connected", None, None),
+        ("connected", "a", "new"),
+        ("list-changed", "b", "new"),
+    ]
     assert p.failed

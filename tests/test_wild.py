@@ -62,8 +62,10 @@ async def test_each_deviation_is_a_finding_on_its_tool_never_a_server_error(tmp_
     assert s.error is None, s.error
     named = [t for t in DEVIANT_TOOLS if isinstance(t.get("name"), str)]
     assert [t.wire for t in s.tools] == named  # paged raw, every named object, in order
-    assert s.notes == ["entry #6 of the tool list has no string 'name': not a tool, not read "
-                       "(MCP schema: Tool requires a name)"]
+    assert s.notes == [
+        "entry #6 of the tool list has no string 'name': not a tool, not read "
+        "(MCP schema: Tool requires a name)"
+    ]
     from mcp_review.engine.pins import PinFile
     from mcp_review.engine.status import compute_status
 
@@ -96,18 +98,27 @@ async def test_a_result_that_is_not_a_list_of_objects_is_a_server_error(tmp_path
 def test_findings_follow_the_protocol_version():
     bad_name = {"name": "a b", "inputSchema": {"type": "object"}, "outputSchema": {}}
     assert [f.rule for f in tool_findings(bad_name, "2025-11-25")] == [
-        "protocol-name-pattern", "protocol-output-schema-type"]
+        "protocol-name-pattern",
+        "protocol-output-schema-type",
+    ]
     # Before 2025-11-25 no name pattern; before 2025-06-18 no outputSchema at all.
     assert [f.rule for f in tool_findings(bad_name, "2025-06-18")] == [
-        "protocol-output-schema-type"]
+        "protocol-output-schema-type"
+    ]
     assert tool_findings(bad_name, "2025-03-26") == []
     assert {f.rule for f in tool_findings({"name": "t"}, None)} <= set(RULES)
-    assert [f.rule for f in tool_findings({"name": "t"}, None)] == [
-        "protocol-input-schema-missing"]
-    assert [f.pointer for f in tool_findings(
-        {"name": "t", "inputSchema": {"type": "object", "required": "q"},
-         "annotations": {"readOnlyHint": "yes"}}, None)] == [
-        "/inputSchema/required", "/annotations/readOnlyHint"]
+    assert [f.rule for f in tool_findings({"name": "t"}, None)] == ["protocol-input-schema-missing"]
+    assert [
+        f.pointer
+        for f in tool_findings(
+            {
+                "name": "t",
+                "inputSchema": {"type": "object", "required": "q"},
+                "annotations": {"readOnlyHint": "yes"},
+            },
+            None,
+        )
+    ] == ["/inputSchema/required", "/annotations/readOnlyHint"]
 
 
 # --- pinned and reviewed end to end -----------------------------------------------------------
@@ -116,8 +127,9 @@ def test_findings_follow_the_protocol_version():
 def _project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "mcp-review.toml").write_text(
-        f'[servers.fs]\ncommand = {json.dumps(sys.executable)}\n'
-        f'args = [{json.dumps(str(HOSTILE_PY))}, "wild"]\ntimeout = 60\n')
+        f"[servers.fs]\ncommand = {json.dumps(sys.executable)}\n"
+        f'args = [{json.dumps(str(HOSTILE_PY))}, "wild"]\ntimeout = 60\n'
+    )
 
 
 def _run(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str]:
@@ -132,8 +144,10 @@ def test_untyped_tool_is_reviewed_pinned_and_reported(tmp_path, monkeypatch, cap
     rc, out = _run(capsys, "check", "-q")
     assert rc == 1, out
     assert "NEW      fs/search" in out and "NEW      fs/read_file" in out
-    assert ("protocol: protocol-input-schema-type /inputSchema/type: Tool.inputSchema has no "
-            'type (MCP 2025-11-25 schema: Tool.inputSchema.type must be "object")') in out
+    assert (
+        "protocol: protocol-input-schema-type /inputSchema/type: Tool.inputSchema has no "
+        'type (MCP 2025-11-25 schema: Tool.inputSchema.type must be "object")'
+    ) in out
     rc, out = _run(capsys, "check", "-q", "--format", "json")
     doc = json.loads(out)
     assert doc["servers"][0]["error"] is None and doc["servers"][0]["tools"] == 2
@@ -171,10 +185,21 @@ def test_proxy_relays_a_pinned_untyped_tool_and_withholds_duplicate_names(tmp_pa
     save_pins(pf, str(pins))
     # echo is pinned, but listed twice (identical copies): which one runs is still a guess.
     (tmp_path / "tools.json").write_text(json.dumps([untyped, echo, echo]))
-    env = {"HOSTILE_RECORD": str(tmp_path / "received.jsonl"),
-           "HOSTILE_TOOLS": str(tmp_path / "tools.json"), "HOSTILE_FLAGS": ""}
-    with RawClient(tmp_path, "--enforce", "--pins", str(pins), "--name", "srv", env=env,
-                   server=[sys.executable, str(SERVERS / "proxy_hostile.py")]) as c:
+    env = {
+        "HOSTILE_RECORD": str(tmp_path / "received.jsonl"),
+        "HOSTILE_TOOLS": str(tmp_path / "tools.json"),
+        "HOSTILE_FLAGS": "",
+    }
+    with RawClient(
+        tmp_path,
+        "--enforce",
+        "--pins",
+        str(pins),
+        "--name",
+        "srv",
+        env=env,
+        server=[sys.executable, str(SERVERS / "proxy_hostile.py")],
+    ) as c:
         c.initialize()
         listed = c.request("tools/list")["result"]["tools"]
         assert listed == [untyped]  # relayed byte for byte as the pin allows

@@ -122,8 +122,9 @@ def test_closed_object_witness_has_one_extra_key():
 
 def test_nested_closed_object():
     new = mod(lambda s: s["properties"]["o"].update(additionalProperties=False))
-    out = witness_for(BASE, new, "/properties/o/additionalProperties",
-                      "additional-properties-closed")
+    out = witness_for(
+        BASE, new, "/properties/o/additionalProperties", "additional-properties-closed"
+    )
     assert set(out.witness["o"]) == {"extra"}
 
 
@@ -142,23 +143,26 @@ def test_number_to_integer_witness_is_a_fraction():
 
 def test_pattern_added_promotes_potentially_breaking():
     new = mod(lambda s: s["properties"]["p"].update(pattern="^[a-z]+$"))
-    out = witness_for(BASE, new, "/properties/p/pattern", "pattern-added",
-                      ChangeClass.POTENTIALLY_BREAKING)
+    out = witness_for(
+        BASE, new, "/properties/p/pattern", "pattern-added", ChangeClass.POTENTIALLY_BREAKING
+    )
     assert out.cls is ChangeClass.BREAKING and out.promoted
 
 
 def test_pattern_changed_uses_a_string_the_old_pattern_generates():
     old = mod(lambda s: s["properties"]["p"].update(pattern=r"^\d{3}-\d{4}$"))
     new = mod(lambda s: s["properties"]["p"].update(pattern=r"^\d{3}-\d{5}$"))
-    out = witness_for(old, new, "/properties/p/pattern", "pattern-changed",
-                      ChangeClass.POTENTIALLY_BREAKING)
+    out = witness_for(
+        old, new, "/properties/p/pattern", "pattern-changed", ChangeClass.POTENTIALLY_BREAKING
+    )
     assert out.witness["p"] == "000-0000" and out.promoted
 
 
 def test_format_added():
     new = mod(lambda s: s["properties"]["p"].update(format="email"))
-    out = witness_for(BASE, new, "/properties/p/format", "format-added",
-                      ChangeClass.POTENTIALLY_BREAKING)
+    out = witness_for(
+        BASE, new, "/properties/p/format", "format-added", ChangeClass.POTENTIALLY_BREAKING
+    )
     assert out.promoted
 
 
@@ -177,8 +181,9 @@ def test_items_max_length_in_an_array_under_ref():
 def test_unattributable_potentially_breaking_change_is_not_promoted():
     # Removing an optional property from an open object: a call setting it still validates.
     new = mod(lambda s: s["properties"].pop("p"))
-    ch = Change("property-removed-open", ChangeClass.POTENTIALLY_BREAKING,
-                "/inputSchema/properties/p")
+    ch = Change(
+        "property-removed-open", ChangeClass.POTENTIALLY_BREAKING, "/inputSchema/properties/p"
+    )
     (out,) = attach_witnesses(tool(BASE), tool(new), [ch])
     assert not out.has_witness and out.cls is ChangeClass.POTENTIALLY_BREAKING
 
@@ -191,16 +196,23 @@ def test_one_change_is_not_promoted_by_another_changes_breakage():
         s["properties"]["n"]["description"] = "changed"
 
     new = mod(both)
-    ch = Change("unsupported-keyword-changed", ChangeClass.POTENTIALLY_BREAKING,
-                "/inputSchema/properties/n/description")
+    ch = Change(
+        "unsupported-keyword-changed",
+        ChangeClass.POTENTIALLY_BREAKING,
+        "/inputSchema/properties/n/description",
+    )
     (out,) = attach_witnesses(tool(BASE), tool(new), [ch])
     assert not out.has_witness and not out.promoted
 
 
 def test_existing_witness_and_other_classes_left_alone():
     new = mod(lambda s: s["properties"]["f"].update(enum=["json"]))
-    keep = Change("enum-narrowed", ChangeClass.BREAKING, "/inputSchema/properties/f/enum",
-                  witness={"q": "", "f": "csv"})
+    keep = Change(
+        "enum-narrowed",
+        ChangeClass.BREAKING,
+        "/inputSchema/properties/f/enum",
+        witness={"q": "", "f": "csv"},
+    )
     compat = Change("enum-widened", ChangeClass.COMPATIBLE, "/inputSchema/properties/f/enum")
     out = attach_witnesses(tool(BASE), tool(new), [keep, compat])
     assert out[0] is keep and out[1] is compat and not out[1].has_witness
@@ -211,18 +223,24 @@ def test_output_side_witness_is_a_result_new_allows_and_old_did_not():
     out_new = {"type": "object", "properties": {"status": {"enum": ["ok", "error", "partial"]}}}
     from mcp_review.engine.model import Direction
 
-    ch = Change("enum-widened", ChangeClass.BREAKING, "/outputSchema/properties/status/enum",
-                direction=Direction.OUTPUT)
-    (out,) = attach_witnesses(tool(BASE, outputSchema=out_old),
-                              tool(BASE, outputSchema=out_new), [ch])
+    ch = Change(
+        "enum-widened",
+        ChangeClass.BREAKING,
+        "/outputSchema/properties/status/enum",
+        direction=Direction.OUTPUT,
+    )
+    (out,) = attach_witnesses(
+        tool(BASE, outputSchema=out_old), tool(BASE, outputSchema=out_new), [ch]
+    )
     assert out.witness == {"status": "partial"}
     independent_check(out_new, out_old, out.witness)
 
 
 def test_uncompilable_schema_gives_no_witness_and_no_error():
     new = mod(lambda s: s["properties"]["p"].update(pattern="(("))
-    ch = Change("pattern-added", ChangeClass.POTENTIALLY_BREAKING,
-                "/inputSchema/properties/p/pattern")
+    ch = Change(
+        "pattern-added", ChangeClass.POTENTIALLY_BREAKING, "/inputSchema/properties/p/pattern"
+    )
     (out,) = attach_witnesses(tool(BASE), tool(new), [ch])
     assert not out.has_witness
 
@@ -231,8 +249,12 @@ def test_uncompilable_schema_gives_no_witness_and_no_error():
 def test_hostile_pattern_bounded(pattern):
     new = mod(lambda s: s["properties"]["p"].update(pattern=pattern))
     box = {}
-    t = threading.Thread(target=lambda: box.update(r=find_witness(
-        BASE, new, "/properties/p/pattern", "pattern-added")), daemon=True)
+    t = threading.Thread(
+        target=lambda: box.update(
+            r=find_witness(BASE, new, "/properties/p/pattern", "pattern-added")
+        ),
+        daemon=True,
+    )
     t.start()
     t.join(60)
     assert not t.is_alive()
@@ -240,15 +262,25 @@ def test_hostile_pattern_bounded(pattern):
 
 def test_recursive_ref_bounded():
     old = {
-        "$defs": {"node": {"type": "object", "required": ["child"], "properties": {
-            "child": {"$ref": "#/$defs/node"}, "v": {"type": "integer"}}}},
-        "type": "object", "properties": {"root": {"$ref": "#/$defs/node"}, "n": {"type": "integer"}},
+        "$defs": {
+            "node": {
+                "type": "object",
+                "required": ["child"],
+                "properties": {"child": {"$ref": "#/$defs/node"}, "v": {"type": "integer"}},
+            }
+        },
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/node"}, "n": {"type": "integer"}},
     }
     new = copy.deepcopy(old)
     new["properties"]["n"]["maximum"] = 3
     box = {}
-    t = threading.Thread(target=lambda: box.update(r=find_witness(
-        old, new, "/properties/n/maximum", "maximum-added")), daemon=True)
+    t = threading.Thread(
+        target=lambda: box.update(
+            r=find_witness(old, new, "/properties/n/maximum", "maximum-added")
+        ),
+        daemon=True,
+    )
     t.start()
     t.join(60)
     assert not t.is_alive()

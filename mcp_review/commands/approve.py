@@ -28,24 +28,41 @@ from mcp_review.services.inputs import (
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("server", metavar="SERVER", help="the server's local name")
-    p.add_argument("tool", metavar="TOOL", nargs="?", default=None,
-                   help="the tool name (omit it with --instructions)")
-    p.add_argument("--instructions", action="store_true",
-                   help="approve the server's instructions (pinned per server and principal, "
-                        "like a tool description) instead of a tool")
+    p.add_argument(
+        "tool",
+        metavar="TOOL",
+        nargs="?",
+        default=None,
+        help="the tool name (omit it with --instructions)",
+    )
+    p.add_argument(
+        "--instructions",
+        action="store_true",
+        help="approve the server's instructions (pinned per server and principal, "
+        "like a tool description) instead of a tool",
+    )
     add_config_args(p, server_option=False)
     add_candidate_option(p)
-    p.add_argument("--snapshot", metavar="FILE",
-                   help="saved tool lists holding the definition to approve (default: fetch "
-                        "the configured servers)")
+    p.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help="saved tool lists holding the definition to approve (default: fetch "
+        "the configured servers)",
+    )
     add_pins_option(p)
-    p.add_argument("--principal", default=None,
-                   help="authorization context (default: the server's, else 'default')")
+    p.add_argument(
+        "--principal",
+        default=None,
+        help="authorization context (default: the server's, else 'default')",
+    )
     p.add_argument("--note", default="", help="why (stored in the pin and the audit log)")
     p.add_argument("--by", default=None, help="who decides (default: the OS user)")
-    p.add_argument("--yes", action="store_true",
-                   help="confirm approving a blocked change (annotation relaxed, hidden "
-                        "characters, look-alike name)")
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="confirm approving a blocked change (annotation relaxed, hidden "
+        "characters, look-alike name)",
+    )
     add_calls_option(p)
     add_format_option(p)
 
@@ -73,45 +90,66 @@ def run(args: argparse.Namespace) -> int:
     srv = decisions.served_server(snap, args.server, args.principal, source)
     if srv.error:
         if inp.live:
-            print(f"mcp-review: server {safe_text(args.server)} could not be reached "
-                  f"({safe_text(str(srv.error.get('kind') or 'error'))}: "
-                  f"{safe_text(str(srv.error.get('message') or 'no detail'))}); nothing approved",
-                  file=sys.stderr)
+            print(
+                f"mcp-review: server {safe_text(args.server)} could not be reached "
+                f"({safe_text(str(srv.error.get('kind') or 'error'))}: "
+                f"{safe_text(str(srv.error.get('message') or 'no detail'))}); nothing approved",
+                file=sys.stderr,
+            )
             return exitcodes.UNREACHABLE
-        raise InputError(f"server {args.server!r} could not be read when the snapshot was taken",
-                         source=source)
+        raise InputError(
+            f"server {args.server!r} could not be read when the snapshot was taken", source=source
+        )
     from mcp_review.engine.names import did_you_mean, find_name
 
     served = [t.name for t in srv.tools]
     tool = find_name(args.tool, served)
     if tool is None:
         where = "in the snapshot" if not inp.live else "now"
-        raise InputError(f"tool {args.tool!r} is not served by {args.server!r} {where}; there "
-                         "is no definition to approve." + did_you_mean(args.tool, served),
-                         source=inp.snapshot_path)
+        raise InputError(
+            f"tool {args.tool!r} is not served by {args.server!r} {where}; there "
+            "is no definition to approve." + did_you_mean(args.tool, served),
+            source=inp.snapshot_path,
+        )
     args.tool = tool  # an escaped form (r\u0435ad_file) names the tool it stands for
     report = inp.status(snap, witnesses=True)
-    st = next(t for t in report.tools
-              if t.server == args.server and t.principal == srv.principal and t.tool == args.tool)
+    st = next(
+        t
+        for t in report.tools
+        if t.server == args.server and t.principal == srv.principal and t.tool == args.tool
+    )
     label = f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)}"
     if st.state is State.PINNED:
         print(f"{label} is already approved with this definition; nothing written")
         return exitcodes.PASS
     cls = show.change_class(st)
     if st.policy.outcome is Outcome.BLOCK and not args.yes:
-        print(f"mcp-review: {label} ({safe_text(cls)}) is blocked and was not approved:",
-              file=sys.stderr)
+        print(
+            f"mcp-review: {label} ({safe_text(cls)}) is blocked and was not approved:",
+            file=sys.stderr,
+        )
         for r in st.policy.reasons:
             print(f"  - {safe_text(r)}", file=sys.stderr)
-        print("review the change (mcp-review status, or the app), then rerun with --yes to "
-              "approve it", file=sys.stderr)
+        print(
+            "review the change (mcp-review status, or the app), then rerun with --yes to "
+            "approve it",
+            file=sys.stderr,
+        )
         return exitcodes.FAIL
     assert st.live is not None
-    pin = make_pin(args.server, st.live, Decision.APPROVED, principal=srv.principal, by=args.by,
-                   note=args.note, server_version=srv.server_version,
-                   protocol_version=srv.protocol_version)
-    why = args.note or (f"approved ({st.state}: {cls}"
-                        f"{', previously denied' if st.previously_denied else ''})")
+    pin = make_pin(
+        args.server,
+        st.live,
+        Decision.APPROVED,
+        principal=srv.principal,
+        by=args.by,
+        note=args.note,
+        server_version=srv.server_version,
+        protocol_version=srv.protocol_version,
+    )
+    why = args.note or (
+        f"approved ({st.state}: {cls}{', previously denied' if st.previously_denied else ''})"
+    )
     if st.policy.outcome is Outcome.BLOCK:
         why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
     pins = inp.pins
@@ -122,6 +160,5 @@ def run(args: argparse.Namespace) -> int:
     pins.decide(pin, why=why, source="approve")
     result = save_pins(pins, inp.pins_path)
     show.report_save(result, inp.pins_path)
-    show.print_records(show.with_class(result.audit_records, {st.key: cls}),
-                           args.format, {})
+    show.print_records(show.with_class(result.audit_records, {st.key: cls}), args.format, {})
     return exitcodes.PASS

@@ -5,6 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcp_review.engine.status import StatusReport
+    from mcp_review.services.inputs import Inputs
 
 from mcp_review.engine.verdict import FAIL_ON, exit_code, verdict_word, with_rerun
 from mcp_review.services.inputs import (
@@ -19,30 +24,58 @@ def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
     add_candidate_option(p)
     add_pins_option(p)
-    p.add_argument("--from-snapshot", metavar="FILE",
-                   help="review a saved snapshot offline instead of connecting (the config is "
-                        "still discovered for calls and policy tiers)")
+    p.add_argument(
+        "--from-snapshot",
+        metavar="FILE",
+        help="review a saved snapshot offline instead of connecting (the config is "
+        "still discovered for calls and policy tiers)",
+    )
     p.add_argument("--format", choices=("text", "json", "markdown", "sarif"), default="text")
-    p.add_argument("--fail-on", choices=FAIL_ON, default="review",
-                   help="what fails the gate (exit 1): only breaking changes and blocked tools; "
-                        "anything needing review (default); or any drift at all")
+    p.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="review",
+        help="what fails the gate (exit 1): only breaking changes and blocked tools; "
+        "anything needing review (default); or any drift at all",
+    )
     add_calls_option(p)
-    p.add_argument("--apply", action="store_true",
-                   help="re-pin what the policy tiers auto-approve (logged in the audit log)")
-    p.add_argument("--flag-version-bumps", action="store_true",
-                   help="also note a server whose version changed while no tool did")
-    p.add_argument("--all-calls", action="store_true",
-                   help="list every replayed call (default: broken calls and bad recordings, "
-                        "the first 20 of each in text, counts for the rest)")
-    p.add_argument("--no-witness", action="store_true",
-                   help="do not generate witness calls for breaking changes")
-    p.add_argument("--save-snapshot", metavar="FILE",
-                   help="also write the fetched tool lists (as `snapshot --out`)")
-    p.add_argument("--rerun", action="store_true",
-                   help="also re-send recorded read-only calls of each server and add the "
-                        "outcomes to the gate (a changed result needs review; docs/rerun.md)")
-    p.add_argument("--yes", action="store_true",
-                   help="with --rerun: send without asking (needed when not in a terminal)")
+    p.add_argument(
+        "--apply",
+        action="store_true",
+        help="re-pin what the policy tiers auto-approve (logged in the audit log)",
+    )
+    p.add_argument(
+        "--flag-version-bumps",
+        action="store_true",
+        help="also note a server whose version changed while no tool did",
+    )
+    p.add_argument(
+        "--all-calls",
+        action="store_true",
+        help="list every replayed call (default: broken calls and bad recordings, "
+        "the first 20 of each in text, counts for the rest)",
+    )
+    p.add_argument(
+        "--no-witness",
+        action="store_true",
+        help="do not generate witness calls for breaking changes",
+    )
+    p.add_argument(
+        "--save-snapshot",
+        metavar="FILE",
+        help="also write the fetched tool lists (as `snapshot --out`)",
+    )
+    p.add_argument(
+        "--rerun",
+        action="store_true",
+        help="also re-send recorded read-only calls of each server and add the "
+        "outcomes to the gate (a changed result needs review; docs/rerun.md)",
+    )
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="with --rerun: send without asking (needed when not in a terminal)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,40 +90,52 @@ def run(args: argparse.Namespace) -> int:
     if args.rerun and args.format == "sarif":
         from mcp_review.engine.errors import InputError
 
-        raise InputError("--rerun outcomes have no SARIF form: use --format text, json or "
-                         "markdown")
+        raise InputError("--rerun outcomes have no SARIF form: use --format text, json or markdown")
     if args.rerun and not args.yes and not sys.stdin.isatty():
         from mcp_review.engine.errors import InputError
 
-        raise InputError("--rerun sends calls to the servers: pass --yes (or run it in a "
-                         "terminal to confirm each server's plan)")
+        raise InputError(
+            "--rerun sends calls to the servers: pass --yes (or run it in a "
+            "terminal to confirm each server's plan)"
+        )
     inp = resolve(args, snapshot_attr="from_snapshot", stream_calls=True)
     inp.print_notes()
     snap = inp.snapshot()
     if inp.live and args.save_snapshot:
         with open(args.save_snapshot, "w", encoding="utf-8") as f:
             f.write(snap.dumps())
-    report = inp.status(snap, witnesses=not args.no_witness,
-                        version_bumps=args.flag_version_bumps,
-                        keep_valid_calls=args.all_calls)
+    report = inp.status(
+        snap,
+        witnesses=not args.no_witness,
+        version_bumps=args.flag_version_bumps,
+        keep_valid_calls=args.all_calls,
+    )
     if args.apply and report.auto_approvals:
         from mcp_review.formats import decisions as show
         from mcp_review.store.pinfile import save_pins
 
         done = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)
         show.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
-        print(f"mcp-review: re-pinned {len(done)} auto-approved tool(s) in {inp.pins_path}",
-              file=sys.stderr)
+        print(
+            f"mcp-review: re-pinned {len(done)} auto-approved tool(s) in {inp.pins_path}",
+            file=sys.stderr,
+        )
     cfg = inp.config
     if args.rerun:
         return _with_rerun(args, inp, report)
-    sys.stdout.writelines(fmt.iter_render(report, args.format, args.fail_on,
-                                          config_path=cfg.source if cfg is not None else None,
-                                          all_calls=args.all_calls))
+    sys.stdout.writelines(
+        fmt.iter_render(
+            report,
+            args.format,
+            args.fail_on,
+            config_path=cfg.source if cfg is not None else None,
+            all_calls=args.all_calls,
+        )
+    )
     return exit_code(report, args.fail_on)
 
 
-def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
+def _with_rerun(args: argparse.Namespace, inp: Inputs, report: StatusReport) -> int:
     """check's report plus each server's rerun; the gate fails (under ``--fail-on review`` or
     ``any``) on a changed / shape-drift / now-error result, as on a change needing review."""
     from mcp_review.engine.hidden import json_dumps_safe, safe_text
@@ -100,41 +145,62 @@ def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
     from mcp_review.services.rerun import RerunUnreachable, Settings, call_log_for, run_server
     from mcp_review.store.calllog import DEFAULT_REDACT
 
-    cfg = inp.config  # type: ignore[attr-defined]
+    cfg = inp.config
     runs: list[dict] = []
     reports = []
     unreachable = False
-    for srv in inp.servers:  # type: ignore[attr-defined]
+    for srv in inp.servers:
         path = call_log_for(srv, cfg.state_dir)
         if not os.path.exists(path):
             runs.append({"server": srv.name, "error": None, "note": "no call log"})
             continue
         try:
-            r = run_server(srv, inp.pins, path,  # type: ignore[attr-defined]
-                           Settings(redact=DEFAULT_REDACT),
-                           lambda p: rfmt.ask(p, yes=args.yes, quiet=args.quiet)[0])
+            r = run_server(
+                srv,
+                inp.pins,
+                path,
+                Settings(redact=DEFAULT_REDACT),
+                lambda p: rfmt.ask(p, yes=args.yes, quiet=args.quiet)[0],
+            )
         except RerunUnreachable as e:
             unreachable = True
             runs.append({"server": srv.name, "error": str(e)})
             continue
         reports.append(r)
         runs.append({**r.to_json(), "error": None})
-    rc = with_rerun(exit_code(report, args.fail_on), args.fail_on,  # type: ignore[arg-type]
-                    rerun_failed=any(r.exit_code() for r in reports), unreachable=unreachable)
+    rc = with_rerun(
+        exit_code(report, args.fail_on),
+        args.fail_on,
+        rerun_failed=any(r.exit_code() for r in reports),
+        unreachable=unreachable,
+    )
     verdict = verdict_word(rc)
     if args.format == "json":
-        doc = plain(fmt.report_doc(report, args.fail_on,  # type: ignore[arg-type]
-                                   all_calls=args.all_calls))
+        doc = plain(
+            fmt.report_doc(
+                report,
+                args.fail_on,
+                all_calls=args.all_calls,
+            )
+        )
         doc["verdict"], doc["exit_code"], doc["rerun"] = verdict, rc, runs
         sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
         return rc
-    sys.stdout.writelines(fmt.iter_render(report, args.format, args.fail_on,  # type: ignore
-                                          config_path=cfg.source, all_calls=args.all_calls))
+    sys.stdout.writelines(
+        fmt.iter_render(
+            report,
+            args.format,
+            args.fail_on,
+            config_path=cfg.source,
+            all_calls=args.all_calls,
+        )
+    )
     out = ["", "## Rerun" if args.format == "markdown" else "Rerun of recorded read-only calls:"]
     for run in runs:
         if run.get("error"):
-            out.append(f"  {safe_text(run['server'])}: could not be reached: "
-                       f"{safe_text(run['error'])}")
+            out.append(
+                f"  {safe_text(run['server'])}: could not be reached: {safe_text(run['error'])}"
+            )
         elif run.get("note"):
             out.append(f"  {safe_text(run['server'])}: {run['note']}")
     body = "".join(rfmt.to_text(r) for r in reports)
@@ -142,6 +208,5 @@ def _with_rerun(args: argparse.Namespace, inp: object, report: object) -> int:
         # An indented code block: every line is ours and indented, so no server text can
         # close it (line breaks inside server text are already tokens).
         body = "".join("    " + ln + "\n" for ln in body.splitlines())
-    sys.stdout.write("\n".join(out) + "\n" + body
-                     + f"gate with rerun: {verdict} (exit {rc})\n")
+    sys.stdout.write("\n".join(out) + "\n" + body + f"gate with rerun: {verdict} (exit {rc})\n")
     return rc

@@ -12,8 +12,11 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("old", metavar="OLD", help="old tool definition (JSON file)")
     p.add_argument("new", metavar="NEW", help="new tool definition (JSON file)")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--no-witness", action="store_true",
-                   help="do not generate witness calls for breaking changes")
+    p.add_argument(
+        "--no-witness",
+        action="store_true",
+        help="do not generate witness calls for breaking changes",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

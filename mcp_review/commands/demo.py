@@ -28,13 +28,23 @@ FAIL_ON = "review"  # check's default gate
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--headless", action="store_true",
-                   help="print the findings (as `check` would) instead of opening the app")
-    p.add_argument("--keep", metavar="DIR",
-                   help="build the workspace in DIR (new or empty) and keep it: config, pin "
-                        "file, audit log, call logs")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="report format with --headless (json: check's format plus a 'demo' key)")
+    p.add_argument(
+        "--headless",
+        action="store_true",
+        help="print the findings (as `check` would) instead of opening the app",
+    )
+    p.add_argument(
+        "--keep",
+        metavar="DIR",
+        help="build the workspace in DIR (new or empty) and keep it: config, pin "
+        "file, audit log, call logs",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="report format with --headless (json: check's format plus a 'demo' key)",
+    )
     p.add_argument("--theme", default=None, help="Textual theme for the app")
 
 
@@ -50,8 +60,10 @@ def _root(keep: str | None) -> Iterator[Path]:
         return
     root = Path(keep)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
-        raise InputError("--keep needs a new or empty folder (the demo writes a config and a "
-                         "pin file there)", source=keep)
+        raise InputError(
+            "--keep needs a new or empty folder (the demo writes a config and a pin file there)",
+            source=keep,
+        )
     root.mkdir(parents=True, exist_ok=True)
     yield root
     print(f"mcp-review demo: workspace kept in {root}", file=sys.stderr)
@@ -66,8 +78,10 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.demo.workspace import Unreachable, drifted
 
     if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("mcp-review demo: the app needs a terminal; use --headless for plain output",
-              file=sys.stderr)
+        print(
+            "mcp-review demo: the app needs a terminal; use --headless for plain output",
+            file=sys.stderr,
+        )
         return exitcodes.INPUT_ERROR
     _unwind_on_hangup()
     with _root(args.keep) as root:
@@ -104,33 +118,45 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
     inp = resolve_paths(config=str(ws.config_path), pins=str(ws.pins_path))
     report = inp.status(inp.snapshot())
     rerun = _rerun_devtools(ws, inp)
-    servers = [{"server": name, "transport": definitions.TRANSPORTS[name],
-                "url": urls.get(name)} for name in definitions.SERVERS]
+    servers = [
+        {"server": name, "transport": definitions.TRANSPORTS[name], "url": urls.get(name)}
+        for name in definitions.SERVERS
+    ]
     if args.format == "json":
         doc = fmt.report_json(report, FAIL_ON)
-        doc["demo"] = {"pinned": "v1", "serving": ws.version,
-                       "workspace": str(ws.root) if keep else None, "servers": servers}
+        doc["demo"] = {
+            "pinned": "v1",
+            "serving": ws.version,
+            "workspace": str(ws.root) if keep else None,
+            "servers": servers,
+        }
         # As `check --rerun` reports it: the behaviour change behind an unchanged schema.
         doc["rerun"] = [{**rerun.to_json(), "error": None}]
         sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
     else:
         out = sys.stdout
-        out.write("mcp-review demo: the pin file approved v1 of two bundled servers; they now "
-                  "serve v2.\n")
+        out.write(
+            "mcp-review demo: the pin file approved v1 of two bundled servers; they now serve v2.\n"
+        )
         for s in servers:
             out.write(f"  {s['server']:10} {s['transport']:6} {s['url'] or 'started per fetch'}\n")
         out.write("\n" + fmt.to_text(report, FAIL_ON))
         from mcp_review.formats import rerun as rfmt
 
-        out.write("\nBehind an unchanged schema: devtools/read_file is pinned and unchanged, but "
-                  "`mcp-review rerun devtools --yes` re-sent a recorded read-only call:\n")
+        out.write(
+            "\nBehind an unchanged schema: devtools/read_file is pinned and unchanged, but "
+            "`mcp-review rerun devtools --yes` re-sent a recorded read-only call:\n"
+        )
         out.write(rfmt.to_text(rerun))
         if keep:
-            out.write(f"\nSame report: mcp-review check --config {ws.config_path} "
-                      f"--pins {ws.pins_path}  (while devtools runs; its port changes per run)\n")
+            out.write(
+                f"\nSame report: mcp-review check --config {ws.config_path} "
+                f"--pins {ws.pins_path}  (while devtools runs; its port changes per run)\n"
+            )
         else:
-            out.write("\nThe app walks through each finding: run `mcp-review demo` in a "
-                      "terminal.\n")
+            out.write(
+                "\nThe app walks through each finding: run `mcp-review demo` in a terminal.\n"
+            )
     return exitcodes.UNREACHABLE if report.unreachable else exitcodes.PASS
 
 
@@ -142,8 +168,13 @@ def _rerun_devtools(ws: Any, inp: Any) -> Any:
 
     cfg = inp.config
     srv = cfg.by_name("devtools")
-    return run_server(srv, inp.pins, call_log_for(srv, cfg.state_dir),
-                      Settings(redact=DEFAULT_REDACT), lambda planned: True)
+    return run_server(
+        srv,
+        inp.pins,
+        call_log_for(srv, cfg.state_dir),
+        Settings(redact=DEFAULT_REDACT),
+        lambda planned: True,
+    )
 
 
 def make_app(ws: Any, *, theme: str | None = None) -> Any:
@@ -158,5 +189,4 @@ def make_app(ws: Any, *, theme: str | None = None) -> Any:
 
     source = ReviewSource.from_inputs(inp)
 
-    return ReviewApp(source, subtitle=f"demo · pinned v1, serving v2 · {ws.pins_path}",
-                     theme=theme)
+    return ReviewApp(source, subtitle=f"demo · pinned v1, serving v2 · {ws.pins_path}", theme=theme)

@@ -31,20 +31,35 @@ from mcp_review.services.inputs import (
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("server", metavar="SERVER", help="the server's local name")
-    p.add_argument("tool", metavar="TOOL", nargs="?", default=None,
-                   help="the tool name (omit it with --instructions)")
-    p.add_argument("--instructions", action="store_true",
-                   help="deny the server's instructions (pinned per server and principal, "
-                        "like a tool description) instead of a tool")
+    p.add_argument(
+        "tool",
+        metavar="TOOL",
+        nargs="?",
+        default=None,
+        help="the tool name (omit it with --instructions)",
+    )
+    p.add_argument(
+        "--instructions",
+        action="store_true",
+        help="deny the server's instructions (pinned per server and principal, "
+        "like a tool description) instead of a tool",
+    )
     add_config_args(p, server_option=False)
     add_candidate_option(p)
-    p.add_argument("--snapshot", default=None, metavar="FILE",
-                   help="saved tool lists holding the definition to deny (default: fetch the "
-                        "configured server; the pin file alone when none is configured)")
+    p.add_argument(
+        "--snapshot",
+        default=None,
+        metavar="FILE",
+        help="saved tool lists holding the definition to deny (default: fetch the "
+        "configured server; the pin file alone when none is configured)",
+    )
     add_pins_option(p)
-    p.add_argument("--principal", default=None,
-                   help="authorization context (default: the server's, else the only one "
-                        "pinned, else 'default')")
+    p.add_argument(
+        "--principal",
+        default=None,
+        help="authorization context (default: the server's, else the only one "
+        "pinned, else 'default')",
+    )
     p.add_argument("--note", default="", help="why (stored in the pin and the audit log)")
     p.add_argument("--by", default=None, help="who decides (default: the OS user)")
     add_format_option(p)
@@ -70,13 +85,17 @@ def run(args: argparse.Namespace) -> int:
         snap = inp.snapshot()
     candidate = args.server in inp.candidates
     if getattr(args, "candidate", False) and not candidate:
-        raise InputError(f"--candidate: server {args.server!r} names no candidate "
-                         "([servers.NAME.candidate] in the config)")
+        raise InputError(
+            f"--candidate: server {args.server!r} names no candidate "
+            "([servers.NAME.candidate] in the config)"
+        )
     if args.instructions:
         if candidate:
-            raise InputError("--candidate cannot decide server instructions: one text is "
-                             "approved per server, and the running version's would be "
-                             "withheld; decide the candidate's after the switch")
+            raise InputError(
+                "--candidate cannot decide server instructions: one text is "
+                "approved per server, and the running version's would be "
+                "withheld; decide the candidate's after the switch"
+            )
         d = decisions.decide_instructions(args, inp, snap, "denied")
         show.show_instructions_decision(d, args.format, inp.pins_path)
         return exitcodes.FAIL if d.blocked else exitcodes.PASS
@@ -87,12 +106,16 @@ def run(args: argparse.Namespace) -> int:
         srv = snap.servers[args.server]
         if srv.error:
             if not inp.quiet:
-                print(f"mcp-review: note: server {safe_text(args.server)} could not be read; "
-                      "denying the pinned definition", file=sys.stderr)
+                print(
+                    f"mcp-review: note: server {safe_text(args.server)} could not be read; "
+                    "denying the pinned definition",
+                    file=sys.stderr,
+                )
             srv = None
         else:
-            srv = decisions.served_server(snap, args.server, args.principal,
-                                         inp.snapshot_path or "live")
+            srv = decisions.served_server(
+                snap, args.server, args.principal, inp.snapshot_path or "live"
+            )
             tool = find_name(args.tool, [t.name for t in srv.tools])
             if tool is not None:
                 args.tool = tool  # an escaped form (r\u0435ad_file) names its tool
@@ -100,19 +123,30 @@ def run(args: argparse.Namespace) -> int:
     if live is not None and srv is not None:
         old = pins.get(args.server, srv.principal, args.tool)
         if old is not None and not old.approved and old.current_digest() == live.digest:
-            print(f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)} "
-                  "is already denied with this definition; nothing written")
+            print(
+                f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)} "
+                "is already denied with this definition; nothing written"
+            )
             return exitcodes.PASS
         from mcp_review.engine.candidate import keep_running
 
-        pin = make_pin(args.server, live, Decision.DENIED, principal=srv.principal,
-                       by=args.by, note=args.note, server_version=srv.server_version,
-                       protocol_version=srv.protocol_version)
+        pin = make_pin(
+            args.server,
+            live,
+            Decision.DENIED,
+            principal=srv.principal,
+            by=args.by,
+            note=args.note,
+            server_version=srv.server_version,
+            protocol_version=srv.protocol_version,
+        )
         # --candidate: the running version's approval stays beside the candidate's denial.
         pin = keep_running(pin, old, candidate=candidate)
     elif candidate:
-        raise InputError(f"--candidate: tool {args.tool!r} is not served by the candidate of "
-                         f"{args.server!r} (or it could not be read); nothing denied")
+        raise InputError(
+            f"--candidate: tool {args.tool!r} is not served by the candidate of "
+            f"{args.server!r} (or it could not be read); nothing denied"
+        )
     else:
         pinned = [k[2] for k in pins.pins if k[0] == args.server]
         tool = find_name(args.tool, pinned)
@@ -122,25 +156,40 @@ def run(args: argparse.Namespace) -> int:
         if args.principal is not None:
             found = [p for p in found if p.principal == args.principal]
         if not found:
-            where = ("in the snapshot" if inp.snapshot_path else
-                     "by the live server" if snap is not None else "(no config or --snapshot)")
+            where = (
+                "in the snapshot"
+                if inp.snapshot_path
+                else "by the live server"
+                if snap is not None
+                else "(no config or --snapshot)"
+            )
             servers = {k[0] for k in pins.pins}
             if inp.config is not None:
                 servers |= {s.name for s in inp.config.servers}
             if snap is not None:
                 servers |= set(snap.servers)
-            hint = (did_you_mean(args.server, servers) if args.server not in servers
-                    else did_you_mean(args.tool, [*pinned, *(t.name for t in (
-                        srv.tools if srv is not None else []))]))
-            raise InputError(f"tool {args.tool!r} of server {args.server!r} is neither served "
-                             f"{where} nor pinned in {inp.pins_path}; nothing to deny." + hint)
+            hint = (
+                did_you_mean(args.server, servers)
+                if args.server not in servers
+                else did_you_mean(
+                    args.tool, [*pinned, *(t.name for t in (srv.tools if srv is not None else []))]
+                )
+            )
+            raise InputError(
+                f"tool {args.tool!r} of server {args.server!r} is neither served "
+                f"{where} nor pinned in {inp.pins_path}; nothing to deny." + hint
+            )
         if len(found) > 1:
-            raise InputError(f"tool {args.tool!r} of server {args.server!r} is pinned under "
-                             f"several principals ({', '.join(sorted(p.principal for p in found))}"
-                             "); choose one with --principal")
+            raise InputError(
+                f"tool {args.tool!r} of server {args.server!r} is pinned under "
+                f"several principals ({', '.join(sorted(p.principal for p in found))}"
+                "); choose one with --principal"
+            )
         if not found[0].approved:
-            print(f"{safe_text(args.server)}/{safe_text(found[0].principal)}/"
-                  f"{safe_text(args.tool)} is already denied; nothing written")
+            print(
+                f"{safe_text(args.server)}/{safe_text(found[0].principal)}/"
+                f"{safe_text(args.tool)} is already denied; nothing written"
+            )
             return exitcodes.PASS
         pin = with_decision(found[0], Decision.DENIED, by=args.by, note=args.note)
     pins.decide(pin, why=args.note or "denied", source="deny")

@@ -21,12 +21,16 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("server", metavar="SERVER", help="the server's local name")
     p.add_argument("tool", metavar="TOOL", help="the tool name")
     add_config_args(p, server_option=False)
-    p.add_argument("--snapshot", metavar="FILE",
-                   help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
-                        "the configured server")
+    p.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
+        "the configured server",
+    )
     add_pins_option(p)
-    p.add_argument("--principal", default=None,
-                   help="authorization context (default: the server's)")
+    p.add_argument(
+        "--principal", default=None, help="authorization context (default: the server's)"
+    )
     add_calls_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -44,27 +48,40 @@ def run(args: argparse.Namespace) -> int:
     if source is None:
         known = [s.name for s in inp.config.servers]
         if args.server not in known:
-            raise InputError(f"no server {args.server!r} in the config (known: "
-                             f"{', '.join(sorted(known)) or 'none'})."
-                             + did_you_mean(args.server, known), source=inp.config.source)
+            raise InputError(
+                f"no server {args.server!r} in the config (known: "
+                f"{', '.join(sorted(known)) or 'none'})." + did_you_mean(args.server, known),
+                source=inp.config.source,
+            )
         inp.only = [args.server]  # the diff needs this server's definitions only
     snap = inp.snapshot()
     srv = snap.servers.get(args.server)
     if srv is None:
-        raise InputError(f"server {args.server!r} is not in the snapshot."
-                         + did_you_mean(args.server, snap.servers), source=source)
+        raise InputError(
+            f"server {args.server!r} is not in the snapshot."
+            + did_you_mean(args.server, snap.servers),
+            source=source,
+        )
     if args.principal is not None and args.principal != srv.principal:
-        raise InputError(f"server {args.server!r} is served under principal {srv.principal!r}, "
-                         f"not {args.principal!r}", source=source)
+        raise InputError(
+            f"server {args.server!r} is served under principal {srv.principal!r}, "
+            f"not {args.principal!r}",
+            source=source,
+        )
     if srv.error:
-        msg = (f"{safe_text(str(srv.error.get('kind') or 'error'))}: "
-               f"{safe_text(str(srv.error.get('message') or 'no detail'))}")
+        msg = (
+            f"{safe_text(str(srv.error.get('kind') or 'error'))}: "
+            f"{safe_text(str(srv.error.get('message') or 'no detail'))}"
+        )
         if inp.live:
-            print(f"mcp-review: server {safe_text(args.server)} could not be reached ({msg})",
-                  file=sys.stderr)
+            print(
+                f"mcp-review: server {safe_text(args.server)} could not be reached ({msg})",
+                file=sys.stderr,
+            )
             return exitcodes.UNREACHABLE
-        raise InputError(f"server {args.server!r} could not be read when the snapshot was taken",
-                         source=source)
+        raise InputError(
+            f"server {args.server!r} could not be read when the snapshot was taken", source=source
+        )
     snap.servers = {args.server: srv}
     report = inp.status(snap, witnesses=True)
     names = [t.tool for t in report.tools if t.server == args.server]
@@ -72,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
     st = next((t for t in report.tools if t.tool == tool and t.server == args.server), None)
     if st is None:
         where = "in the snapshot" if source else "now"
-        raise InputError(f"tool {args.tool!r} is neither served by {args.server!r} {where} nor "
-                         f"pinned for it in {inp.pins_path}." + did_you_mean(args.tool, names))
+        raise InputError(
+            f"tool {args.tool!r} is neither served by {args.server!r} {where} nor "
+            f"pinned for it in {inp.pins_path}." + did_you_mean(args.tool, names)
+        )
     sys.stdout.write(fmt.to_json(st) if args.format == "json" else fmt.to_text(st))
     return exitcodes.PASS

@@ -20,12 +20,18 @@ from mcp_review.services.inputs import add_format_option, add_pins_option
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("server", metavar="SERVER", help="the server's local name")
     p.add_argument("tool", metavar="TOOL", help="the tool name")
-    p.add_argument("--config", metavar="FILE",
-                   help="the config naming the pin file (`pins`); default: discovered as by "
-                        "every command, else ./mcp-pins.toml")
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the config naming the pin file (`pins`); default: discovered as by "
+        "every command, else ./mcp-pins.toml",
+    )
     add_pins_option(p)
-    p.add_argument("--principal", default=None,
-                   help="authorization context (default: the only one the tool is pinned under)")
+    p.add_argument(
+        "--principal",
+        default=None,
+        help="authorization context (default: the only one the tool is pinned under)",
+    )
     p.add_argument("--note", default="", help="why (stored in the audit log)")
     p.add_argument("--by", default=None, help="who decides (default: the OS user)")
     add_format_option(p)
@@ -37,29 +43,42 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.services.inputs import resolve
     from mcp_review.store.pinfile import load_pins, save_pins
 
-    inp = resolve(args, require_config=False, with_calls=False, server_filter=False,
-                  load_pin_file=False)
+    inp = resolve(
+        args, require_config=False, with_calls=False, server_filter=False, load_pin_file=False
+    )
     inp.print_notes()
     # Unverified pins are loaded aside (never trusted) so that they can be dropped.
     pins = load_pins(inp.pins_path, allow_unverified=True)
     every = {**{k: p for k, (p, _) in pins.unverified.items()}, **pins.pins}
     if not any(k[0] == args.server for k in every):
-        raise InputError(f"server {args.server!r} has no pins."
-                         + did_you_mean(args.server, {k[0] for k in every}),
-                         source=inp.pins_path)
+        raise InputError(
+            f"server {args.server!r} has no pins."
+            + did_you_mean(args.server, {k[0] for k in every}),
+            source=inp.pins_path,
+        )
     names = [k[2] for k in every if k[0] == args.server]
     tool = find_name(args.tool, names) or args.tool  # an escaped form names its tool
-    keys = sorted(k for k in every if k[0] == args.server and k[2] == tool
-                  and (args.principal is None or k[1] == args.principal))
+    keys = sorted(
+        k
+        for k in every
+        if k[0] == args.server
+        and k[2] == tool
+        and (args.principal is None or k[1] == args.principal)
+    )
     if not keys:
         under = f" under principal {args.principal!r}" if args.principal is not None else ""
-        raise InputError(f"tool {args.tool!r} of server {args.server!r} is not pinned{under}."
-                         + ("" if tool in names else did_you_mean(args.tool, names)),
-                         source=inp.pins_path)
+        raise InputError(
+            f"tool {args.tool!r} of server {args.server!r} is not pinned{under}."
+            + ("" if tool in names else did_you_mean(args.tool, names)),
+            source=inp.pins_path,
+        )
     if len(keys) > 1:
-        raise InputError(f"tool {args.tool!r} of server {args.server!r} is pinned under several "
-                         f"principals ({', '.join(k[1] for k in keys)}); choose one with "
-                         "--principal", source=inp.pins_path)
+        raise InputError(
+            f"tool {args.tool!r} of server {args.server!r} is pinned under several "
+            f"principals ({', '.join(k[1] for k in keys)}); choose one with "
+            "--principal",
+            source=inp.pins_path,
+        )
     s, p, t = keys[0]
     pins.forget(s, p, t, who=args.by, why=args.note or "forgotten", source="forget")
     result = save_pins(pins, inp.pins_path)

@@ -14,15 +14,24 @@ from mcp_review.engine import exitcodes
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("old", metavar="OLD", help="old tool definition (JSON file)")
     p.add_argument("new", metavar="NEW", help="new tool definition (JSON file)")
-    p.add_argument("calls", metavar="CALLS",
-                   help="recorded calls: JSONL of argument objects, server-log records "
-                        '({"tool":…,"arguments":…}) or JSON-RPC tools/call requests')
+    p.add_argument(
+        "calls",
+        metavar="CALLS",
+        help="recorded calls: JSONL of argument objects, server-log records "
+        '({"tool":…,"arguments":…}) or JSON-RPC tools/call requests',
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--all-calls", action="store_true",
-                   help="list every replayed call (default: the broken calls and bad "
-                        "recordings, the first 20 of each in text, and counts for the rest)")
-    p.add_argument("--no-witness", action="store_true",
-                   help="do not generate witness calls for breaking changes")
+    p.add_argument(
+        "--all-calls",
+        action="store_true",
+        help="list every replayed call (default: the broken calls and bad "
+        "recordings, the first 20 of each in text, and counts for the rest)",
+    )
+    p.add_argument(
+        "--no-witness",
+        action="store_true",
+        help="do not generate witness calls for breaking changes",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

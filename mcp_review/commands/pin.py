@@ -45,16 +45,22 @@ from mcp_review.services.inputs import (
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
     add_candidate_option(p)
-    p.add_argument("--snapshot", metavar="FILE",
-                   help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
-                        "the configured servers")
+    p.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
+        "the configured servers",
+    )
     add_pins_option(p)
     add_calls_option(p)
     p.add_argument("--note", default="", help="note stored with each new decision")
     p.add_argument("--by", default=None, help="who decides (default: the OS user)")
-    p.add_argument("--yes", action="store_true",
-                   help="also pin what is held back (breaking or trust changes, tools the "
-                        "policy blocks), after reviewing it")
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="also pin what is held back (breaking or trust changes, tools the "
+        "policy blocks), after reviewing it",
+    )
     p.add_argument("--force", action="store_true", help="also approve tools that were denied")
     add_format_option(p)
 
@@ -83,14 +89,25 @@ def run(args: argparse.Namespace) -> int:
             # What the running version no longer serves is no longer approved beside the pin.
             pruned = prune(t.pin, {t.live_digest} if t.live_digest else set())
             if pruned is not None and t.state is not State.REMOVED:
-                pins.decide(pruned, why=args.note or "baseline: an earlier approved definition "
-                            "is no longer served by the running version", source="pin")
+                pins.decide(
+                    pruned,
+                    why=args.note
+                    or "baseline: an earlier approved definition "
+                    "is no longer served by the running version",
+                    source="pin",
+                )
         if t.state is State.REMOVED:
             if t.server in candidates:
                 continue  # the candidate does not serve it; the running version may
             if t.pin is not None and t.pin.approved:
-                pins.forget(t.server, t.principal, t.tool, who=args.by,
-                            why=args.note or "baseline: no longer served", source="pin")
+                pins.forget(
+                    t.server,
+                    t.principal,
+                    t.tool,
+                    who=args.by,
+                    why=args.note or "baseline: no longer served",
+                    source="pin",
+                )
             continue
         if t.state is State.PINNED or t.live is None:
             continue
@@ -101,23 +118,37 @@ def run(args: argparse.Namespace) -> int:
             continue
         if not args.yes:
             if t.policy.outcome is Outcome.BLOCK:
-                held.append({"tool": key, "class": cls,
-                             "why": "blocked: " + "; ".join(t.policy.reasons)})
+                held.append(
+                    {"tool": key, "class": cls, "why": "blocked: " + "; ".join(t.policy.reasons)}
+                )
                 continue
             if needs_confirmation(t):
-                held.append({"tool": key, "class": cls,
-                             "why": "; ".join(t.policy.reasons) or cls})
+                held.append({"tool": key, "class": cls, "why": "; ".join(t.policy.reasons) or cls})
                 continue
         srv = servers[t.server]
-        confirmed = " [confirmed with --yes]" if (
-            t.policy.outcome is Outcome.BLOCK or needs_confirmation(t)) else ""
+        confirmed = (
+            " [confirmed with --yes]"
+            if (t.policy.outcome is Outcome.BLOCK or needs_confirmation(t))
+            else ""
+        )
         classes[t.key] = cls
         pins.decide(
-            keep_running(make_pin(t.server, t.live, Decision.APPROVED, principal=t.principal,
-                                  by=args.by, note=args.note, server_version=srv.server_version,
-                                  protocol_version=srv.protocol_version),
-                         t.pin, candidate=t.server in candidates),
-            why=args.note or f"baseline ({t.state}: {cls}){confirmed}", source="pin",
+            keep_running(
+                make_pin(
+                    t.server,
+                    t.live,
+                    Decision.APPROVED,
+                    principal=t.principal,
+                    by=args.by,
+                    note=args.note,
+                    server_version=srv.server_version,
+                    protocol_version=srv.protocol_version,
+                ),
+                t.pin,
+                candidate=t.server in candidates,
+            ),
+            why=args.note or f"baseline ({t.state}: {cls}){confirmed}",
+            source="pin",
         )
     for s in report.servers:
         _baseline_instructions(s, pins, args, held, candidate=s.name in candidates)
@@ -128,18 +159,23 @@ def run(args: argparse.Namespace) -> int:
         records = show.with_class(result.audit_records, classes)
     for s in report.unreachable:
         err = s.error or {}
-        print(f"mcp-review: warning: server {safe_text(s.name)} could not be read "
-              f"({safe_text(str(err.get('kind') or 'error'))}: "
-              f"{safe_text(str(err.get('message') or 'no detail'))}); "
-              "its pins were left as they are", file=sys.stderr)
+        print(
+            f"mcp-review: warning: server {safe_text(s.name)} could not be read "
+            f"({safe_text(str(err.get('kind') or 'error'))}: "
+            f"{safe_text(str(err.get('message') or 'no detail'))}); "
+            "its pins were left as they are",
+            file=sys.stderr,
+        )
     show.print_records(records, args.format, {"skipped": held})
     if args.format == "text":
         for h in held:
             print(f"held back ({safe_text(h['class'])}): {h['tool']}: {safe_text(h['why'])}")
         print(f"{len(records)} decision(s) written to {inp.pins_path}")
         if any(not h["why"].startswith("denied") for h in held):
-            print("review them (mcp-review status, or the app), then approve each one, or "
-                  "rerun pin with --yes")
+            print(
+                "review them (mcp-review status, or the app), then approve each one, or "
+                "rerun pin with --yes"
+            )
     if any(not h["why"].startswith("denied") for h in held):
         return exitcodes.FAIL
     if report.unreachable:
@@ -147,8 +183,14 @@ def run(args: argparse.Namespace) -> int:
     return exitcodes.PASS
 
 
-def _baseline_instructions(s: Any, pins: Any, args: argparse.Namespace,
-                           held: list[dict[str, str]], *, candidate: bool = False) -> None:
+def _baseline_instructions(
+    s: Any,
+    pins: Any,
+    args: argparse.Namespace,
+    held: list[dict[str, str]],
+    *,
+    candidate: bool = False,
+) -> None:
     """A server's instructions in the baseline, like a tool's description: new ones are pinned
     (unless hidden characters block them), changed ones are held back (text the model reads:
     a trust change) until ``--yes``, denied ones until ``--force``."""
@@ -164,28 +206,56 @@ def _baseline_instructions(s: Any, pins: Any, args: argparse.Namespace,
         # One approved text per server: pinning the candidate's would withhold the running
         # version's from its clients (the proxy passes approved instructions only).
         if i.state != "removed":
-            held.append({"tool": key, "class": "instructions",
-                         "why": "a candidate's server instructions are pinned after the "
-                                "switch (the running version's stay approved until then)"})
+            held.append(
+                {
+                    "tool": key,
+                    "class": "instructions",
+                    "why": "a candidate's server instructions are pinned after the "
+                    "switch (the running version's stay approved until then)",
+                }
+            )
         return
     if i.state == "removed":
         if i.pin is not None and i.pin.approved:
-            held.append({"tool": key, "class": "removed",
-                         "why": "approved instructions no longer sent (deny them with "
-                                "`mcp-review deny SERVER --instructions` to acknowledge)"})
+            held.append(
+                {
+                    "tool": key,
+                    "class": "removed",
+                    "why": "approved instructions no longer sent (deny them with "
+                    "`mcp-review deny SERVER --instructions` to acknowledge)",
+                }
+            )
         return
     if (i.state == "denied" or i.previously_denied) and not args.force:
-        held.append({"tool": key, "class": "instructions",
-                     "why": "denied (use --force to approve)"})
+        held.append(
+            {"tool": key, "class": "instructions", "why": "denied (use --force to approve)"}
+        )
         return
     if not args.yes and (i.policy.outcome is Outcome.BLOCK or i.state == "changed"):
-        held.append({"tool": key, "class": "trust" if i.state == "changed" else "new",
-                     "why": "; ".join(i.policy.reasons)})
+        held.append(
+            {
+                "tool": key,
+                "class": "trust" if i.state == "changed" else "new",
+                "why": "; ".join(i.policy.reasons),
+            }
+        )
         return
     assert i.live is not None
-    confirmed = " [confirmed with --yes]" if i.state == "changed" or \
-        i.policy.outcome is Outcome.BLOCK else ""
+    confirmed = (
+        " [confirmed with --yes]"
+        if i.state == "changed" or i.policy.outcome is Outcome.BLOCK
+        else ""
+    )
     pins.decide_instructions(
-        make_instructions_pin(s.name, i.live, "approved", principal=s.principal, by=args.by,
-                              note=args.note, server_version=s.server_version),
-        why=args.note or f"baseline ({i.state} server instructions){confirmed}", source="pin")
+        make_instructions_pin(
+            s.name,
+            i.live,
+            "approved",
+            principal=s.principal,
+            by=args.by,
+            note=args.note,
+            server_version=s.server_version,
+        ),
+        why=args.note or f"baseline ({i.state} server instructions){confirmed}",
+        source="pin",
+    )

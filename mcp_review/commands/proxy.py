@@ -10,53 +10,108 @@ from typing import Any
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.verdict import proxy_exit_code
 
-USAGE = ("mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
-         "[--log FILE] [--record-results] [--list-timeout SECONDS]\n"
-         "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] -- CMD ARGS…")
+USAGE = (
+    "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
+    "[--log FILE] [--record-results] [--list-timeout SECONDS]\n"
+    "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] -- CMD ARGS…"
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
     p.usage = USAGE
-    p.add_argument("name", metavar="NAME", nargs="?",
-                   help="a server from the config; or give the command after `--`")
-    p.add_argument("--config", metavar="FILE",
-                   help="mcp-review.toml or an mcp.json (default: discovered in the cwd)")
-    p.add_argument("--name", dest="server_name", metavar="NAME",
-                   help="the server's local name with `-- CMD` (default: the command's name)")
-    p.add_argument("--principal", help="authorization context of the pins (default: config's, "
-                                       "else 'default')")
-    p.add_argument("--pins", metavar="FILE",
-                   help="pin file (default: the config's `pins`, else mcp-pins.toml beside "
-                        "the config, else in the cwd)")
-    p.add_argument("--enforce", action="store_true",
-                   help="withhold tools that are denied, new, or changed beyond what their tier "
-                        "auto-approves, and refuse calls to them")
-    p.add_argument("--mode", choices=("withhold", "mark"), default="withhold",
-                   help="with --enforce: drop such tools from tools/list (withhold) or list them "
-                        "with a warning in their description (mark); calls are refused either way")
-    p.add_argument("--log", metavar="FILE",
-                   help="call log (default: the config's `calls`, else "
-                        "<state dir>/calls/NAME.jsonl)")
+    p.add_argument(
+        "name",
+        metavar="NAME",
+        nargs="?",
+        help="a server from the config; or give the command after `--`",
+    )
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="mcp-review.toml or an mcp.json (default: discovered in the cwd)",
+    )
+    p.add_argument(
+        "--name",
+        dest="server_name",
+        metavar="NAME",
+        help="the server's local name with `-- CMD` (default: the command's name)",
+    )
+    p.add_argument(
+        "--principal", help="authorization context of the pins (default: config's, else 'default')"
+    )
+    p.add_argument(
+        "--pins",
+        metavar="FILE",
+        help="pin file (default: the config's `pins`, else mcp-pins.toml beside "
+        "the config, else in the cwd)",
+    )
+    p.add_argument(
+        "--enforce",
+        action="store_true",
+        help="withhold tools that are denied, new, or changed beyond what their tier "
+        "auto-approves, and refuse calls to them",
+    )
+    p.add_argument(
+        "--mode",
+        choices=("withhold", "mark"),
+        default="withhold",
+        help="with --enforce: drop such tools from tools/list (withhold) or list them "
+        "with a warning in their description (mark); calls are refused either way",
+    )
+    p.add_argument(
+        "--log",
+        metavar="FILE",
+        help="call log (default: the config's `calls`, else <state dir>/calls/NAME.jsonl)",
+    )
     p.add_argument("--no-log", action="store_true", help="do not record calls")
-    p.add_argument("--record-results", action="store_true",
-                   help="also record each call's result, to <log>.results.jsonl (the config's "
-                        "`record_results = true` does the same per server)")
-    p.add_argument("--max-result-bytes", type=int, default=None, metavar="N",
-                   help="a result larger than N bytes of JSON keeps its digest and first N "
-                        "bytes only (default 256 KiB)")
-    p.add_argument("--redact", metavar="REGEX", action="append", default=[],
-                   help="also redact argument keys matching REGEX (repeatable; matched "
-                        "case-insensitively against the key with separators removed)")
-    p.add_argument("--no-default-redact", action="store_true",
-                   help="drop the default patterns (token, password, secret, api_key, ...)")
-    p.add_argument("--max-log-bytes", type=int, default=None, metavar="N",
-                   help="rotate the call log at N bytes (default 10 MiB; 3 backups kept)")
-    p.add_argument("--list-timeout", type=float, default=None, metavar="SECONDS",
-                   help="with --enforce: how long to wait for the server's tools/list when the "
-                        "proxy fetches it itself to judge a call (default: the config's "
-                        "`timeout`, else 30)")
-    p.add_argument("--server-log", metavar="FILE",
-                   help="where the server's stderr goes (default: <state dir>/logs/NAME.stderr.log)")
+    p.add_argument(
+        "--record-results",
+        action="store_true",
+        help="also record each call's result, to <log>.results.jsonl (the config's "
+        "`record_results = true` does the same per server)",
+    )
+    p.add_argument(
+        "--max-result-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a result larger than N bytes of JSON keeps its digest and first N "
+        "bytes only (default 256 KiB)",
+    )
+    p.add_argument(
+        "--redact",
+        metavar="REGEX",
+        action="append",
+        default=[],
+        help="also redact argument keys matching REGEX (repeatable; matched "
+        "case-insensitively against the key with separators removed)",
+    )
+    p.add_argument(
+        "--no-default-redact",
+        action="store_true",
+        help="drop the default patterns (token, password, secret, api_key, ...)",
+    )
+    p.add_argument(
+        "--max-log-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="rotate the call log at N bytes (default 10 MiB; 3 backups kept)",
+    )
+    p.add_argument(
+        "--list-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --enforce: how long to wait for the server's tools/list when the "
+        "proxy fetches it itself to judge a call (default: the config's "
+        "`timeout`, else 30)",
+    )
+    p.add_argument(
+        "--server-log",
+        metavar="FILE",
+        help="where the server's stderr goes (default: <state dir>/logs/NAME.stderr.log)",
+    )
     # Everything after `--` is the server command; argparse would otherwise parse its flags.
     orig = p.parse_known_args
 
@@ -65,7 +120,7 @@ def register(p: argparse.ArgumentParser) -> None:
         cmd = None
         if "--" in args:
             i = args.index("--")
-            args, cmd = args[:i], args[i + 1:]
+            args, cmd = args[:i], args[i + 1 :]
         ns, extras = orig(args, namespace)
         ns.proxy_argv = cmd
         return ns, extras
@@ -74,13 +129,28 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def _state_dir() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                            "state")
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
     return os.path.join(base, "mcp-review")
 
 
-_LAUNCHERS = {"python", "python3", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pipx",
-              "docker", "run", "exec", "tool"}
+_LAUNCHERS = {
+    "python",
+    "python3",
+    "node",
+    "npx",
+    "uvx",
+    "uv",
+    "bunx",
+    "bun",
+    "deno",
+    "pipx",
+    "docker",
+    "run",
+    "exec",
+    "tool",
+}
 
 
 def _guess_name(argv: list[str]) -> str:
@@ -120,10 +190,10 @@ def _argv_scrubber(name: str, argv: list[str]) -> Any:
     vals = [a.split("=", 1)[1] if a.startswith("-") and "=" in a else a for a in argv[1:]]
     words = tuple(v for v in vals if not v.startswith("-") and not os.path.exists(v))
     # PWD/OLDPWD read as "pwd" (a password) to the key patterns, but are the shell's cwd.
-    env = {k: v for k, v in os.environ.items()
-           if red.secret_key(k) and k not in ("PWD", "OLDPWD")}
-    return _scrubber(ServerConfig(name, command=argv[0], args=tuple(argv[1:]), env=env,
-                                  expanded=words))
+    env = {k: v for k, v in os.environ.items() if red.secret_key(k) and k not in ("PWD", "OLDPWD")}
+    return _scrubber(
+        ServerConfig(name, command=argv[0], args=tuple(argv[1:]), env=env, expanded=words)
+    )
 
 
 def _argv_log_scrubber(name: str, argv: list[str]) -> Any:
@@ -145,8 +215,7 @@ def _argv_log_scrubber(name: str, argv: list[str]) -> Any:
                 vals.append(val)
             elif i + 1 < len(argv) and not argv[i + 1].startswith("-"):
                 vals.append(argv[i + 1])
-    env = {k: v for k, v in os.environ.items()
-           if red.secret_key(k) and k not in ("PWD", "OLDPWD")}
+    env = {k: v for k, v in os.environ.items() if red.secret_key(k) and k not in ("PWD", "OLDPWD")}
     return secrets_scrubber(ServerConfig(name, command=argv[0], env=env, expanded=tuple(vals)))
 
 
@@ -202,18 +271,23 @@ def run(args: argparse.Namespace) -> int:
             srv = cfg.by_name(args.name)
         except KeyError:
             known = ", ".join(s.name for s in cfg.servers) or "none"
-            raise InputError(f"no server {args.name!r} in the config (known: {known})",
-                             source=cfg.source) from None
+            raise InputError(
+                f"no server {args.name!r} in the config (known: {known})", source=cfg.source
+            ) from None
         if srv.command is None:
-            raise InputError(f"server {args.name!r} is not a stdio server: the proxy relays "
-                             "stdio only", source=cfg.source)
+            raise InputError(
+                f"server {args.name!r} is not a stdio server: the proxy relays stdio only",
+                source=cfg.source,
+            )
         name = srv.name
         argv = [srv.command, *srv.args]
         if _launches_proxy(argv):
             # An mcp.json already rewritten to use the proxy: following it would recurse.
-            raise InputError(f"server {name!r} in this config already runs `mcp-review proxy`; "
-                             "point --config at the file with the real command",
-                             source=cfg.source)
+            raise InputError(
+                f"server {name!r} in this config already runs `mcp-review proxy`; "
+                "point --config at the file with the real command",
+                source=cfg.source,
+            )
         # The server sees what the proxy was given plus the config's env, as a direct launch would.
         env = {**os.environ, **srv.env} if srv.env else None
         cwd = srv.cwd
@@ -238,29 +312,53 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_log:
         patterns = [*(() if args.no_default_redact else DEFAULT_REDACT), *args.redact]
         try:
-            calllog = CallLog(calls, server=name, principal=principal, redact=patterns,
-                              max_bytes=args.max_log_bytes or DEFAULT_MAX_BYTES,
-                              record_results=record_results,
-                              max_result_bytes=args.max_result_bytes or DEFAULT_MAX_RESULT_BYTES,
-                              scrub=log_scrub)
+            calllog = CallLog(
+                calls,
+                server=name,
+                principal=principal,
+                redact=patterns,
+                max_bytes=args.max_log_bytes or DEFAULT_MAX_BYTES,
+                record_results=record_results,
+                max_result_bytes=args.max_result_bytes or DEFAULT_MAX_RESULT_BYTES,
+                scrub=log_scrub,
+            )
         except OSError as e:
             raise InputError(f"cannot open the call log: {e.strerror or e}", source=calls) from None
         if calllog.seal_problem:
-            print(f"mcp-review proxy [{name}]: recording calls without a seal ("
-                  f"{calllog.seal_problem}): `rerun` will not re-send them", file=sys.stderr)
+            print(
+                f"mcp-review proxy [{name}]: recording calls without a seal ("
+                f"{calllog.seal_problem}): `rerun` will not re-send them",
+                file=sys.stderr,
+            )
     gate = None
     if args.enforce:
-        gate = PinGate(os.path.abspath(pins), name, principal=principal, default_tier=tier,
-                       calls_path=calllog.path if calllog else None)
+        gate = PinGate(
+            os.path.abspath(pins),
+            name,
+            principal=principal,
+            default_tier=tier,
+            calls_path=calllog.path if calllog else None,
+        )
         gate.check([])  # a pin file that does not parse is a usage error now, not mid-session
         if not os.path.exists(pins):
-            print(f"mcp-review proxy [{name}]: no pin file at {os.path.abspath(pins)}: every "
-                  "tool is new and will be withheld until approved", file=sys.stderr)
+            print(
+                f"mcp-review proxy [{name}]: no pin file at {os.path.abspath(pins)}: every "
+                "tool is new and will be withheld until approved",
+                file=sys.stderr,
+            )
     if args.list_timeout is not None and not args.list_timeout > 0:
         raise InputError("--list-timeout must be a positive number of seconds")
-    proxy = Proxy(argv, name=name, env=env, cwd=cwd, calllog=calllog, gate=gate,
-                  mode=args.mode, server_log=server_log,
-                  fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT,
-                  scrub=scrub)
+    proxy = Proxy(
+        argv,
+        name=name,
+        env=env,
+        cwd=cwd,
+        calllog=calllog,
+        gate=gate,
+        mode=args.mode,
+        server_log=server_log,
+        fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT,
+        scrub=scrub,
+    )
     rc = asyncio.run(proxy.run())
     return proxy_exit_code(rc)

@@ -21,33 +21,64 @@ import sys
 from mcp_review.engine import exitcodes
 from mcp_review.engine.errors import InputError
 
-USAGE = ("mcp-review rerun SERVER [TOOL …] [--config FILE] [--pins FILE] [--calls FILE] "
-         "[--max-calls N] [--open-world] [--yes] [--timeout SECONDS] [--format text|json]")
+USAGE = (
+    "mcp-review rerun SERVER [TOOL …] [--config FILE] [--pins FILE] [--calls FILE] "
+    "[--max-calls N] [--open-world] [--yes] [--timeout SECONDS] [--format text|json]"
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
     p.usage = USAGE
     p.add_argument("server", metavar="SERVER", help="a server from the config")
     p.add_argument("tools", metavar="TOOL", nargs="*", help="only these tools (default: all)")
-    p.add_argument("--config", metavar="FILE",
-                   help="mcp-review.toml or an mcp.json (default: discovered in the cwd)")
-    p.add_argument("--pins", metavar="FILE",
-                   help="the pin file (default: the config's `pins`, else ./mcp-pins.toml)")
-    p.add_argument("--calls", metavar="FILE",
-                   help="the server's call log (default: the config's `calls`, else the "
-                        "proxy's default log); results are read from FILE.results.jsonl")
-    p.add_argument("--max-calls", type=int, default=20, metavar="N",
-                   help="distinct argument sets re-sent per tool, newest first (default 20)")
-    p.add_argument("--open-world", action="store_true",
-                   help="also re-send calls of tools whose openWorldHint is not false")
-    p.add_argument("--yes", "-y", action="store_true",
-                   help="send without asking (needed when not in a terminal)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="seconds each call may take (default: the server's `timeout`); a call "
-                        "that takes longer is `now-error`")
-    p.add_argument("--redact", metavar="REGEX", action="append", default=[],
-                   help="also redact result keys matching REGEX before comparing (as the "
-                        "proxy's --redact)")
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="mcp-review.toml or an mcp.json (default: discovered in the cwd)",
+    )
+    p.add_argument(
+        "--pins",
+        metavar="FILE",
+        help="the pin file (default: the config's `pins`, else ./mcp-pins.toml)",
+    )
+    p.add_argument(
+        "--calls",
+        metavar="FILE",
+        help="the server's call log (default: the config's `calls`, else the "
+        "proxy's default log); results are read from FILE.results.jsonl",
+    )
+    p.add_argument(
+        "--max-calls",
+        type=int,
+        default=20,
+        metavar="N",
+        help="distinct argument sets re-sent per tool, newest first (default 20)",
+    )
+    p.add_argument(
+        "--open-world",
+        action="store_true",
+        help="also re-send calls of tools whose openWorldHint is not false",
+    )
+    p.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="send without asking (needed when not in a terminal)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="seconds each call may take (default: the server's `timeout`); a call "
+        "that takes longer is `now-error`",
+    )
+    p.add_argument(
+        "--redact",
+        metavar="REGEX",
+        action="append",
+        default=[],
+        help="also redact result keys matching REGEX before comparing (as the proxy's --redact)",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("-q", "--quiet", action="store_true", help="no plan or progress on stderr")
 
@@ -74,17 +105,25 @@ def run(args: argparse.Namespace) -> int:
         srv = cfg.by_name(args.server)
     except KeyError:
         known = ", ".join(s.name for s in cfg.servers) or "none"
-        raise InputError(f"no server {args.server!r} in the config (known: {known})",
-                         source=cfg.source) from None
+        raise InputError(
+            f"no server {args.server!r} in the config (known: {known})", source=cfg.source
+        ) from None
     pins_path = args.pins or cfg.pins or "mcp-pins.toml"
     pins = load_pins(pins_path, allow_unverified=True)
     calls_path = args.calls or call_log_for(srv, cfg.state_dir)
     if not os.path.exists(calls_path):
-        raise InputError("no call log: nothing was recorded for this server (run it behind "
-                         "`mcp-review proxy` with record_results = true)", source=calls_path)
-    settings = Settings(open_world=args.open_world, max_calls=args.max_calls,
-                        tools=tuple(args.tools), timeout=args.timeout,
-                        redact=(*DEFAULT_REDACT, *args.redact))
+        raise InputError(
+            "no call log: nothing was recorded for this server (run it behind "
+            "`mcp-review proxy` with record_results = true)",
+            source=calls_path,
+        )
+    settings = Settings(
+        open_world=args.open_world,
+        max_calls=args.max_calls,
+        tools=tuple(args.tools),
+        timeout=args.timeout,
+        redact=(*DEFAULT_REDACT, *args.redact),
+    )
     declined: list[str] = []
 
     def confirm(planned: RerunReport) -> bool:
@@ -96,8 +135,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_server(srv, pins, calls_path, settings, confirm)
     except RerunUnreachable as e:
-        print(f"mcp-review rerun: server {srv.name!r} could not be reached: {e}",
-              file=sys.stderr)
+        print(f"mcp-review rerun: server {srv.name!r} could not be reached: {e}", file=sys.stderr)
         return exitcodes.UNREACHABLE
     for t in args.tools:
         if not any(c.call.tool == t for c in report.calls):
@@ -107,4 +145,3 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.INPUT_ERROR
     sys.stdout.write(fmt.to_json(report) if args.format == "json" else fmt.to_text(report))
     return report.exit_code()
-

@@ -17,12 +17,16 @@ def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
     add_candidate_option(p)
     add_pins_option(p)
-    p.add_argument("--snapshot", metavar="FILE",
-                   help="review a saved snapshot (`mcp-review snapshot`) instead of fetching "
-                        "(the config is still discovered for calls and policy tiers)")
+    p.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help="review a saved snapshot (`mcp-review snapshot`) instead of fetching "
+        "(the config is still discovered for calls and policy tiers)",
+    )
     add_calls_option(p)
-    p.add_argument("--theme", default=None,
-                   help="Textual theme, e.g. textual-dark, textual-light, nord")
+    p.add_argument(
+        "--theme", default=None, help="Textual theme, e.g. textual-dark, textual-light, nord"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,8 +14,13 @@ def register(p: argparse.ArgumentParser) -> None:
     from mcp_review.services.inputs import add_config_args
 
     add_config_args(p)
-    p.add_argument("--out", "-o", metavar="FILE", required=True,
-                   help="where to write the snapshot JSON ('-' for stdout)")
+    p.add_argument(
+        "--out",
+        "-o",
+        metavar="FILE",
+        required=True,
+        help="where to write the snapshot JSON ('-' for stdout)",
+    )
 
 
 def run(args: Any) -> int:

@@ -24,23 +24,39 @@ from mcp_review.services.inputs import (
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
     add_candidate_option(p)
-    p.add_argument("--snapshot", metavar="FILE",
-                   help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
-                        "the configured servers")
+    p.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help="saved tool lists (the `snapshot` command's JSON) instead of fetching "
+        "the configured servers",
+    )
     add_pins_option(p)
     add_calls_option(p)
     add_format_option(p)
-    p.add_argument("--apply", action="store_true",
-                   help="write the auto-approvals the policy tiers allow (logged)")
-    p.add_argument("--all", action="store_true", dest="show_all",
-                   help="text: list pinned, unchanged tools too")
-    p.add_argument("--flag-version-bumps", action="store_true",
-                   help="also note a server whose version changed while no tool did")
-    p.add_argument("--all-calls", action="store_true",
-                   help="list every replayed call (default: broken calls and bad recordings, "
-                        "the first 20 of each in text, counts for the rest)")
-    p.add_argument("--no-witness", action="store_true",
-                   help="do not generate witness calls for breaking changes")
+    p.add_argument(
+        "--apply",
+        action="store_true",
+        help="write the auto-approvals the policy tiers allow (logged)",
+    )
+    p.add_argument(
+        "--all", action="store_true", dest="show_all", help="text: list pinned, unchanged tools too"
+    )
+    p.add_argument(
+        "--flag-version-bumps",
+        action="store_true",
+        help="also note a server whose version changed while no tool did",
+    )
+    p.add_argument(
+        "--all-calls",
+        action="store_true",
+        help="list every replayed call (default: broken calls and bad recordings, "
+        "the first 20 of each in text, counts for the rest)",
+    )
+    p.add_argument(
+        "--no-witness",
+        action="store_true",
+        help="do not generate witness calls for breaking changes",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,9 +67,12 @@ def run(args: argparse.Namespace) -> int:
 
     inp = resolve(args, stream_calls=True)
     inp.print_notes()
-    report = inp.status(inp.snapshot(), witnesses=not args.no_witness,
-                        version_bumps=args.flag_version_bumps,
-                        keep_valid_calls=args.all_calls)
+    report = inp.status(
+        inp.snapshot(),
+        witnesses=not args.no_witness,
+        version_bumps=args.flag_version_bumps,
+        keep_valid_calls=args.all_calls,
+    )
     applied = []
     if args.apply and report.auto_approvals:
         applied = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)
@@ -61,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.writelines(fmt.iter_json(report, applied=applied, all_calls=args.all_calls))
     else:
-        sys.stdout.write(fmt.to_text(report, applied=applied, verbose=args.show_all,
-                                     all_calls=args.all_calls))
+        sys.stdout.write(
+            fmt.to_text(report, applied=applied, verbose=args.show_all, all_calls=args.all_calls)
+        )
     return report.exit_code()

@@ -18,9 +18,13 @@ from mcp_review.engine.errors import InputError
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", nargs="?", metavar="PATH",
-                   help="the client config to trust (default: the first of ./.mcp.json, "
-                        "./.vscode/mcp.json, ./.cursor/mcp.json)")
+    p.add_argument(
+        "path",
+        nargs="?",
+        metavar="PATH",
+        help="the client config to trust (default: the first of ./.mcp.json, "
+        "./.vscode/mcp.json, ./.cursor/mcp.json)",
+    )
     p.add_argument("--list", action="store_true", help="list the trusted files and exit")
     p.add_argument("--revoke", action="store_true", help="forget PATH instead of trusting it")
 
@@ -31,8 +35,11 @@ def _default_path() -> Path:
     for rel in CLIENT_CONFIGS:
         if Path(rel).is_file():
             return Path(rel)
-    raise InputError("no client config here to trust: looked for " + ", ".join(CLIENT_CONFIGS)
-                     + "; give its PATH")
+    raise InputError(
+        "no client config here to trust: looked for "
+        + ", ".join(CLIENT_CONFIGS)
+        + "; give its PATH"
+    )
 
 
 def _what_it_runs(data: bytes) -> list[str]:
@@ -83,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", source=str(path)) from None
     entry = trust.trust(path, data, by=current_user())
-    print(f"trusted {visible(entry.path)} ({entry.digest}); mcp-review may now start what it names:")
+    print(
+        f"trusted {visible(entry.path)} ({entry.digest}); mcp-review may now start what it names:"
+    )
     for line in _what_it_runs(data) or ["(no servers found in it)"]:
         print(f"  {line}")
     print("a change to the file asks again", file=sys.stderr)

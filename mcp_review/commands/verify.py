@@ -24,15 +24,24 @@ from mcp_review.services.inputs import add_pins_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", metavar="FILE",
-                   help="the config naming the pin file, call logs and tiers (default: "
-                        "discovered as by every command; optional)")
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the config naming the pin file, call logs and tiers (default: "
+        "discovered as by every command; optional)",
+    )
     add_pins_option(p)
-    p.add_argument("--snapshot", metavar="FILE",
-                   help="a committed snapshot (the `snapshot` command's JSON): also run `status` "
-                        "against it, offline")
-    p.add_argument("--fix", action="store_true",
-                   help="rewrite a pin file that is not in canonical form (same decisions)")
+    p.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help="a committed snapshot (the `snapshot` command's JSON): also run `status` "
+        "against it, offline",
+    )
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="rewrite a pin file that is not in canonical form (same decisions)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print problems only")
 
 
@@ -50,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.store.pinfile import save_pins
 
     # Parsing verifies every digest (an InputError, exit 2, names each pin that does not).
-    inp = resolve(args, require_config=False, with_calls=args.snapshot is not None,
-                  server_filter=False)
+    inp = resolve(
+        args, require_config=False, with_calls=args.snapshot is not None, server_filter=False
+    )
     inp.print_notes()
     path, pins = inp.pins_path, inp.pins
     say = (lambda m: None) if args.quiet else (lambda m: print(m))
@@ -71,16 +81,21 @@ def run(args: argparse.Namespace) -> int:
             save_pins(pins, path)
             say(f"{path}: rewritten in canonical form ({n_text}, decisions unchanged)")
         elif pins.version < VERSION:
-            print(f"{path}: pin file version {pins.version}: every digest matches; run "
-                  f"`mcp-review verify --fix` to rewrite it as version {VERSION} (definitions "
-                  "as line-per-line JSON, so re-pins diff as lines; older mcp-review releases "
-                  "refuse version 2)", file=sys.stderr)
+            print(
+                f"{path}: pin file version {pins.version}: every digest matches; run "
+                f"`mcp-review verify --fix` to rewrite it as version {VERSION} (definitions "
+                "as line-per-line JSON, so re-pins diff as lines; older mcp-review releases "
+                "refuse version 2)",
+                file=sys.stderr,
+            )
             rc = exitcodes.FAIL
         else:
             line = _first_difference(pins.read_bytes, canonical)
-            print(f"{path}:{line}: not in the form mcp-review writes (order, layout or a hand "
-                  f"edit); every digest matches. Run `mcp-review verify --fix` to rewrite it",
-                  file=sys.stderr)
+            print(
+                f"{path}:{line}: not in the form mcp-review writes (order, layout or a hand "
+                f"edit); every digest matches. Run `mcp-review verify --fix` to rewrite it",
+                file=sys.stderr,
+            )
             rc = exitcodes.FAIL
     if args.snapshot is not None:
         from mcp_review.formats import status as fmt
@@ -89,8 +104,11 @@ def run(args: argparse.Namespace) -> int:
         code = report.exit_code()
         if code != exitcodes.PASS:
             sys.stdout.write(fmt.to_text(report))
-            print(f"{args.snapshot}: the committed tool lists need review against {path} "
-                  "(mcp-review status --snapshot …, then approve or deny)", file=sys.stderr)
+            print(
+                f"{args.snapshot}: the committed tool lists need review against {path} "
+                "(mcp-review status --snapshot …, then approve or deny)",
+                file=sys.stderr,
+            )
             rc = max(rc, exitcodes.FAIL)
         else:
             say(f"{args.snapshot}: every tool pinned, denied or auto-approvable")

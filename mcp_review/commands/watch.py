@@ -15,36 +15,58 @@ from mcp_review.services.inputs import add_calls_option, add_config_args, add_pi
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
     add_pins_option(p)
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="json: one JSON object per line per event")
-    p.add_argument("--interval", type=float, metavar="SECONDS",
-                   help="also re-list every SECONDS (for servers that announce nothing)")
-    p.add_argument("--duration", type=float, metavar="SECONDS",
-                   help="stop after SECONDS (default: run until interrupted)")
-    p.add_argument("--fail-on", choices=("breaking", "review", "any"), default="review",
-                   help="with --duration: exit 1 if drift of this level was seen")
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one JSON object per line per event",
+    )
+    p.add_argument(
+        "--interval",
+        type=float,
+        metavar="SECONDS",
+        help="also re-list every SECONDS (for servers that announce nothing)",
+    )
+    p.add_argument(
+        "--duration",
+        type=float,
+        metavar="SECONDS",
+        help="stop after SECONDS (default: run until interrupted)",
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=("breaking", "review", "any"),
+        default="review",
+        help="with --duration: exit 1 if drift of this level was seen",
+    )
     add_calls_option(p)
-    p.add_argument("--no-witness", action="store_true",
-                   help="do not generate witness calls for breaking changes")
+    p.add_argument(
+        "--no-witness",
+        action="store_true",
+        help="do not generate witness calls for breaking changes",
+    )
 
 
 def iso_time(at: float) -> str:
     """An epoch time as the ISO 8601 UTC text every other output uses (``…T…Z``)."""
     from datetime import UTC, datetime
 
-    return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z")
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def how_it_notices(interval: float | None) -> str:
     """What ``watch`` says at start: how it will notice a change."""
-    head = ("re-lists a server when it announces a change (the subscriptions/listen stream on "
-            "2026-07-28, notifications/tools/list_changed on older servers), when its list's "
-            "ttlMs expires")
+    head = (
+        "re-lists a server when it announces a change (the subscriptions/listen stream on "
+        "2026-07-28, notifications/tools/list_changed on older servers), when its list's "
+        "ttlMs expires"
+    )
     if interval:
         return f"{head}, and every {interval:g} s (--interval)"
-    return (f"{head}; no --interval, so a server that announces nothing and sets no ttlMs is "
-            "read once (add --interval SECONDS to poll it)")
+    return (
+        f"{head}; no --interval, so a server that announces nothing and sets no ttlMs is "
+        "read once (add --interval SECONDS to poll it)"
+    )
 
 
 class DriftPrinter:
@@ -56,9 +78,19 @@ class DriftPrinter:
     in every other command.
     """
 
-    def __init__(self, pins: Any, tiers: dict[str, str], fmt: str, fail_on: str, out: Any,
-                 *, calls: dict[str, Any] | None = None, witnesses: bool = True,
-                 origins: dict[str, str] | None = None, gate: Any = None):
+    def __init__(
+        self,
+        pins: Any,
+        tiers: dict[str, str],
+        fmt: str,
+        fail_on: str,
+        out: Any,
+        *,
+        calls: dict[str, Any] | None = None,
+        witnesses: bool = True,
+        origins: dict[str, str] | None = None,
+        gate: Any = None,
+    ):
         self.pins = pins
         self.gate = gate  # [rules] and [[ignore]] (engine/gate.py), as check applies them
         self.tiers = tiers
@@ -77,9 +109,14 @@ class DriftPrinter:
         from mcp_review.engine.snapshot import Snapshot
         from mcp_review.engine.status import compute_status
 
-        report = compute_status(Snapshot(servers=dict(self.latest)), self.pins,
-                                calls=self.calls, tiers=self.tiers, witnesses=self.witnesses,
-                                origins=self.origins)
+        report = compute_status(
+            Snapshot(servers=dict(self.latest)),
+            self.pins,
+            calls=self.calls,
+            tiers=self.tiers,
+            witnesses=self.witnesses,
+            origins=self.origins,
+        )
         if self.gate:
             from mcp_review.engine.gate import govern
 
@@ -103,19 +140,26 @@ class DriftPrinter:
         at = iso_time(u.at)
         name = safe_text(u.server)
         if u.snapshot.error:
-            self._emit({"at": at, "server": u.server, "event": u.reason,
-                        "error": u.snapshot.error},
-                       f"{stamp} {name}: {safe_text(u.snapshot.error['kind'])}: "
-                       f"{safe_text(u.snapshot.error['message'])} (retrying)")
+            self._emit(
+                {"at": at, "server": u.server, "event": u.reason, "error": u.snapshot.error},
+                f"{stamp} {name}: {safe_text(u.snapshot.error['kind'])}: "
+                f"{safe_text(u.snapshot.error['message'])} (retrying)",
+            )
             return
         self.latest[u.server] = u.snapshot
         report = self.report()
         if u.reason == "connected":
-            self._emit({"at": at, "server": u.server, "event": u.reason,
-                        "tools": len(u.snapshot.tools),
-                        "protocol_version": u.snapshot.protocol_version},
-                       f"{stamp} {name}: {u.reason}, {len(u.snapshot.tools)} tools "
-                       f"({safe_text(u.snapshot.protocol_version)})")
+            self._emit(
+                {
+                    "at": at,
+                    "server": u.server,
+                    "event": u.reason,
+                    "tools": len(u.snapshot.tools),
+                    "protocol_version": u.snapshot.protocol_version,
+                },
+                f"{stamp} {name}: {u.reason}, {len(u.snapshot.tools)} tools "
+                f"({safe_text(u.snapshot.protocol_version)})",
+            )
         by_server: dict[str, list[Any]] = {}
         for t in report.tools:
             by_server.setdefault(t.server, []).append(t)
@@ -138,22 +182,37 @@ class DriftPrinter:
                 self.failed |= fails
                 why = "; ".join(safe_text(r) for r in t.policy.reasons)
                 replay = t.comparison.replay if t.comparison is not None else None
-                obj = {"at": at, "server": t.server, "event": u.reason, "tool": t.tool,
-                       "status": str(t.state), "policy": t.policy.to_json(),
-                       "live_digest": t.live_digest, "fails_gate": fails,
-                       "calls_recorded": t.calls_recorded,
-                       "replay": ({"total": replay.total, "broken": replay.broken}
-                                  if replay is not None else None),
-                       "shadows": list(t.shadows)}
-                calls = f" ({replay.broken}/{replay.total} calls break)" \
-                    if replay is not None and replay.broken else ""
+                obj = {
+                    "at": at,
+                    "server": t.server,
+                    "event": u.reason,
+                    "tool": t.tool,
+                    "status": str(t.state),
+                    "policy": t.policy.to_json(),
+                    "live_digest": t.live_digest,
+                    "fails_gate": fails,
+                    "calls_recorded": t.calls_recorded,
+                    "replay": (
+                        {"total": replay.total, "broken": replay.broken}
+                        if replay is not None
+                        else None
+                    ),
+                    "shadows": list(t.shadows),
+                }
+                calls = (
+                    f" ({replay.broken}/{replay.total} calls break)"
+                    if replay is not None and replay.broken
+                    else ""
+                )
                 # An outcome of "none" (pinned again, removed) is no outcome: not printed.
-                outcome = (f"  [{t.policy.outcome}]"
-                           if t.policy.outcome is not Outcome.NONE else "")
-                self._emit(obj, f"{stamp} {safe_text(t.server)}: {u.reason}: "
-                                f"{str(t.state).upper()} "
-                                f"{with_escape(safe_text(mark_lookalikes(t.tool)), t.tool)}"
-                                f"{calls}{outcome} {why}".rstrip())
+                outcome = f"  [{t.policy.outcome}]" if t.policy.outcome is not Outcome.NONE else ""
+                self._emit(
+                    obj,
+                    f"{stamp} {safe_text(t.server)}: {u.reason}: "
+                    f"{str(t.state).upper()} "
+                    f"{with_escape(safe_text(mark_lookalikes(t.tool)), t.tool)}"
+                    f"{calls}{outcome} {why}".rstrip(),
+                )
 
     def _emit(self, obj: dict[str, Any], text: str) -> None:
         if self.fmt == "json":
@@ -176,19 +235,34 @@ def run(args: argparse.Namespace) -> int:
     inp.print_notes()
     cfg = inp.config
     servers = inp.servers
-    printer = DriftPrinter(inp.pins, inp.tiers, args.format, args.fail_on, sys.stdout,
-                           calls=inp.calls, witnesses=not args.no_witness,
-                           origins=inp.origins, gate=cfg.gate)
+    printer = DriftPrinter(
+        inp.pins,
+        inp.tiers,
+        args.format,
+        args.fail_on,
+        sys.stdout,
+        calls=inp.calls,
+        witnesses=not args.no_witness,
+        origins=inp.origins,
+        gate=cfg.gate,
+    )
     log_dir = f"{cfg.state_dir}/logs" if cfg.state_dir else None
     if not args.quiet:
-        print(f"watching {len(servers)} server(s) from {cfg.source}; Ctrl-C to stop",
-              file=sys.stderr)
+        print(
+            f"watching {len(servers)} server(s) from {cfg.source}; Ctrl-C to stop", file=sys.stderr
+        )
         print(f"watch: {how_it_notices(args.interval)}", file=sys.stderr)
 
     async def main() -> None:
         with anyio.move_on_after(args.duration if args.duration else float("inf")):
-            await watch_all(servers, printer, log_dir=log_dir, interval=args.interval,
-                            max_tools=cfg.max_tools, max_pages=cfg.max_pages)
+            await watch_all(
+                servers,
+                printer,
+                log_dir=log_dir,
+                interval=args.interval,
+                max_tools=cfg.max_tools,
+                max_pages=cfg.max_pages,
+            )
 
     anyio.run(main)
     return printer.exit_code()

@@ -35,8 +35,9 @@ def read_state(path: str | Path) -> str:
     """The version the state file names ("v1" or "v2")."""
     version = Path(path).read_text(encoding="utf-8").strip()
     if version not in definitions.VERSIONS:
-        raise ValueError(f"{path}: expected one of {', '.join(definitions.VERSIONS)}, "
-                         f"got {version!r}")
+        raise ValueError(
+            f"{path}: expected one of {', '.join(definitions.VERSIONS)}, got {version!r}"
+        )
     return version
 
 
@@ -56,8 +57,9 @@ def make_server(server: str, state: str | Path) -> Any:
     from mcp.server import Server
 
     if server not in definitions.SERVERS:
-        raise ValueError(f"no demo server {server!r} (expected one of "
-                         f"{', '.join(definitions.SERVERS)})")
+        raise ValueError(
+            f"no demo server {server!r} (expected one of {', '.join(definitions.SERVERS)})"
+        )
     # serverInfo is fixed per connection: read at start (each stdio connection is a new process).
     info = definitions.SERVER_INFO[server][read_state(state)]
 
@@ -65,15 +67,17 @@ def make_server(server: str, state: str | Path) -> Any:
         tools = definitions.tools(server, read_state(state))
         i = int(params.cursor) if params is not None and params.cursor else 0
         nxt = str(i + PAGE) if i + PAGE < len(tools) else None
-        return t.ListToolsResult(tools=[t.Tool.model_validate(d) for d in tools[i:i + PAGE]],
-                                 next_cursor=nxt)
+        return t.ListToolsResult(
+            tools=[t.Tool.model_validate(d) for d in tools[i : i + PAGE]], next_cursor=nxt
+        )
 
     async def call_tool(ctx: Any, params: Any) -> Any:
         wire = definitions.call_result(server, read_state(state), params.name, params.arguments)
         return t.CallToolResult.model_validate(wire)
 
-    return Server(info["name"], version=info["version"], on_list_tools=list_tools,
-                  on_call_tool=call_tool)
+    return Server(
+        info["name"], version=info["version"], on_list_tools=list_tools, on_call_tool=call_tool
+    )
 
 
 def _socket(port: int = 0) -> socket.socket:
@@ -91,8 +95,9 @@ def _uvicorn(server: str, state: str | Path) -> Any:
     # A fresh app per start: its session manager runs only once.
     app = make_server(server, state).streamable_http_app()
     # Quiet: the demo's app owns the terminal, and a log line would garble it.
-    return uvicorn.Server(uvicorn.Config(app, log_level="critical", access_log=False,
-                                         lifespan="on"))
+    return uvicorn.Server(
+        uvicorn.Config(app, log_level="critical", access_log=False, lifespan="on")
+    )
 
 
 @contextmanager
@@ -101,8 +106,9 @@ def serve_http(server: str, state: str | Path, *, timeout: float = 20.0) -> Iter
     The server is stopped (and the port closed) when the block ends."""
     sock = _socket()
     srv = _uvicorn(server, state)
-    th = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True,
-                          name=f"demo-http-{server}")
+    th = threading.Thread(
+        target=srv.run, kwargs={"sockets": [sock]}, daemon=True, name=f"demo-http-{server}"
+    )
     th.start()
     try:
         deadline = time.monotonic() + timeout
@@ -138,12 +144,15 @@ def _http(server: str, state: str, port: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m mcp_review.demo.servers",
-                                description=__doc__.splitlines()[0] if __doc__ else None)
+    p = argparse.ArgumentParser(
+        prog="python -m mcp_review.demo.servers",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
     p.add_argument("transport", choices=("stdio", "http"))
     p.add_argument("--server", required=True, choices=definitions.SERVERS)
-    p.add_argument("--state", required=True, metavar="FILE",
-                   help="file holding the version to serve: v1 or v2")
+    p.add_argument(
+        "--state", required=True, metavar="FILE", help="file holding the version to serve: v1 or v2"
+    )
     p.add_argument("--port", type=int, default=0, help="HTTP port (default: any free port)")
     args = p.parse_args(argv)
     try:

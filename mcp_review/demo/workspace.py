@@ -94,11 +94,24 @@ class Workspace:
         tool = next(t for t in definitions.tools("devtools", "v1") if t["name"] == "read_file")
         args = {"path": definitions.RERUN_PATH}
         when = "2026-11-28T09:14:03.120Z"
-        call = {"time": when, "server": "devtools", "principal": "default", "tool": "read_file",
-                "id": 41, "arguments": args, "digest": digest_of(tool)}
-        result = {"time": "2026-11-28T09:14:03.131Z", "call_time": when, "server": "devtools",
-                  "principal": "default", "tool": "read_file", "id": 41,
-                  "result": definitions.call_result("devtools", "v1", "read_file", args)}
+        call = {
+            "time": when,
+            "server": "devtools",
+            "principal": "default",
+            "tool": "read_file",
+            "id": 41,
+            "arguments": args,
+            "digest": digest_of(tool),
+        }
+        result = {
+            "time": "2026-11-28T09:14:03.131Z",
+            "call_time": when,
+            "server": "devtools",
+            "principal": "default",
+            "tool": "read_file",
+            "id": 41,
+            "result": definitions.call_result("devtools", "v1", "read_file", args),
+        }
         # Sealed with this user's key, as the proxy seals what it records: the demo records
         # this call on the user's behalf (rerun re-sends only sealed records).
         try:
@@ -130,8 +143,15 @@ class Workspace:
             if definitions.TRANSPORTS[name] == "stdio":
                 entry = {
                     "command": sys.executable,
-                    "args": ["-m", "mcp_review.demo.servers", "stdio", "--server", name,
-                             "--state", str(self.state_path)],
+                    "args": [
+                        "-m",
+                        "mcp_review.demo.servers",
+                        "stdio",
+                        "--server",
+                        name,
+                        "--state",
+                        str(self.state_path),
+                    ],
                     # A stdio server inherits only a small allowlist of variables (PATH, HOME…).
                     "env": {"PYTHONPATH": package_root()},
                     "cwd": str(self.root),
@@ -165,16 +185,27 @@ class Workspace:
 
         bad = {n: s.error for n, s in snapshot.servers.items() if s.error}
         if bad:
-            raise Unreachable("; ".join(f"{n}: {e.get('kind')}: {e.get('message')}"
-                                        for n, e in bad.items()))
+            raise Unreachable(
+                "; ".join(f"{n}: {e.get('kind')}: {e.get('message')}" for n, e in bad.items())
+            )
         pins = load_pins(str(self.pins_path))
         n = 0
         for name, s in snapshot.servers.items():
             for tool in s.tools:
-                pins.decide(make_pin(name, tool, Decision.APPROVED, principal=s.principal, by=by,
-                                     note=note, server_version=s.server_version,
-                                     protocol_version=s.protocol_version),
-                            why=note, source="demo")
+                pins.decide(
+                    make_pin(
+                        name,
+                        tool,
+                        Decision.APPROVED,
+                        principal=s.principal,
+                        by=by,
+                        note=note,
+                        server_version=s.server_version,
+                        protocol_version=s.protocol_version,
+                    ),
+                    why=note,
+                    source="demo",
+                )
                 n += 1
         save_pins(pins, str(self.pins_path))
         return n
@@ -186,8 +217,11 @@ class Workspace:
 
 
 @contextmanager
-def drifted(root: str | Path, *, say: Callable[[str], None] | None = None,
-            ) -> Iterator[tuple[Workspace, dict[str, str]]]:
+def drifted(
+    root: str | Path,
+    *,
+    say: Callable[[str], None] | None = None,
+) -> Iterator[tuple[Workspace, dict[str, str]]]:
     """A workspace in ``root`` whose pin file approved v1 as fetched live, with the servers
     now serving v2. Yields (workspace, {server: url}); the HTTP server stops when the block ends.
     A bundled server that cannot be read at v1 raises :class:`Unreachable`."""
@@ -199,11 +233,15 @@ def drifted(root: str | Path, *, say: Callable[[str], None] | None = None,
         urls = {"devtools": url}
         ws.write_config(urls)
         if say is not None:
-            say(f"servers serving v1: warehouse (stdio), devtools (HTTP {url}); fetching and "
-                "pinning…")
+            say(
+                f"servers serving v1: warehouse (stdio), devtools (HTTP {url}); fetching and "
+                "pinning…"
+            )
         n = ws.pin(fetch_config(ws.config()))
         ws.serve("v2")
         if say is not None:
-            say(f"pinned {n} tools at v1 in {ws.pins_path.name}; the servers now serve v2 "
-                f"({time.monotonic() - t0:.1f} s)")
+            say(
+                f"pinned {n} tools at v1 in {ws.pins_path.name}; the servers now serve v2 "
+                f"({time.monotonic() - t0:.1f} s)"
+            )
         yield ws, urls

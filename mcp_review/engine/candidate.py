@@ -44,8 +44,9 @@ def also_digests(pin: Any) -> set[str]:
     return {d for d in (_digest(t, pin.tool) for t in also_approved(pin)) if d is not None}
 
 
-def keep_running(new: Any, before: Any, *, candidate: bool,
-                 served: Collection[str] | None = None) -> Any:
+def keep_running(
+    new: Any, before: Any, *, candidate: bool, served: Collection[str] | None = None
+) -> Any:
     """``new`` (a Pin about to be written) with the approvals it must keep.
 
     With ``candidate``: ``before``'s approved definition and those it kept ride along, unless

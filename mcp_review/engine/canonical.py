@@ -71,8 +71,9 @@ def canonical_json(value: Any) -> str:
 
 
 def _stdlib_canonical(normalized: Any) -> str:
-    return json.dumps(normalized, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
+    return json.dumps(
+        normalized, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 def canonical_bytes(value: Any) -> bytes:
@@ -132,8 +133,15 @@ def check_json(value: Any) -> None:
 # Types a JSON parser never produces are not written by orjson either (they take the walk,
 # which refuses them); UUID and Enum values, which orjson writes by value, come from code, not
 # from a server or a file.
-_STRICT = (_orjson.OPT_PASSTHROUGH_DATACLASS | _orjson.OPT_PASSTHROUGH_DATETIME
-           | _orjson.OPT_PASSTHROUGH_SUBCLASS) if _orjson is not None else 0
+_STRICT = (
+    (
+        _orjson.OPT_PASSTHROUGH_DATACLASS
+        | _orjson.OPT_PASSTHROUGH_DATETIME
+        | _orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
+    if _orjson is not None
+    else 0
+)
 _SORTED = _STRICT | (_orjson.OPT_SORT_KEYS if _orjson is not None else 0)
 # orjson's compact output puts a number right after ``[``, ``:`` or ``,`` (or at the start);
 # a float always has a ``.`` or an exponent. ``null`` may be a NaN or an infinity. A match
@@ -187,8 +195,9 @@ def loads(text: str | bytes, *, source: str = "<input>") -> Any:
             raise _too_deep(source)
         return value
     except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON: {e.msg} (column {e.colno})", source=source,
-                         line=e.lineno) from None
+        raise InputError(
+            f"invalid JSON: {e.msg} (column {e.colno})", source=source, line=e.lineno
+        ) from None
     except ValueError as e:
         raise InputError(f"invalid JSON: {e}", source=source) from None
     except RecursionError:

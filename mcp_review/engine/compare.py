@@ -53,8 +53,12 @@ class Comparison:
     @property
     def schema_only_split(self) -> bool:
         """Breaking by schema while no recorded call breaks (the seed's C5 cell)."""
-        return (bool(self.breaking) and self.replay is not None and self.broken_calls == 0
-                and self.ignored_calls == 0)
+        return (
+            bool(self.breaking)
+            and self.replay is not None
+            and self.broken_calls == 0
+            and self.ignored_calls == 0
+        )
 
     def classes(self) -> set[ChangeClass]:
         return {c.cls for c in self.changes}
@@ -71,8 +75,11 @@ class Comparison:
             "counts": {str(k): len(self.of_class(k)) for k in ChangeClass},
         }
         if self.replay is not None:
-            d["replay"] = (self.replay.to_json(all_calls) if replay_calls
-                           else self.replay.summary_json(all_calls))
+            d["replay"] = (
+                self.replay.to_json(all_calls)
+                if replay_calls
+                else self.replay.summary_json(all_calls)
+            )
             d["breaking_by_schema_only"] = self.schema_only_split
         return d
 
@@ -108,9 +115,12 @@ class PendingComparison:
         self.changes = diff_tools(old, new)
 
     def replayer(self, *, keep_valid: bool = True) -> Replayer:
-        return Replayer(self.old.input_schema, self.new.input_schema,
-                        _removed_open(self.old.input_schema, self.changes),
-                        keep_valid=keep_valid)
+        return Replayer(
+            self.old.input_schema,
+            self.new.input_schema,
+            _removed_open(self.old.input_schema, self.changes),
+            keep_valid=keep_valid,
+        )
 
     def finish(self, result: ReplayResult | None, *, witnesses: bool = True) -> Comparison:
         changes = self.changes
@@ -129,7 +139,7 @@ def _removed_open(old_schema: Any, changes: list[Change]) -> list[RemovedPropert
     out = []
     for c in changes:
         if c.rule == IGNORED_RULE and c.pointer.startswith("/inputSchema/"):
-            paths = instance_paths(old_schema, c.pointer[len("/inputSchema"):])
+            paths = instance_paths(old_schema, c.pointer[len("/inputSchema") :])
             if paths:
                 out.append(RemovedProperty(c.pointer, paths))
     return out
@@ -150,5 +160,8 @@ def _promote_ignored(c: Change, result: ReplayResult) -> Change:
     where = f"call {first.index}" + (f" (line {first.line})" if first.line is not None else "")
     more = f" and {len(hits) - 1} more still send" if len(hits) > 1 else " still sends"
     return dataclasses.replace(
-        c, cls=ChangeClass.BREAKING, promoted=True,
-        note=f"recorded {where}{more} it: argument now ignored")
+        c,
+        cls=ChangeClass.BREAKING,
+        promoted=True,
+        note=f"recorded {where}{more} it: argument now ignored",
+    )

@@ -50,16 +50,19 @@ from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.engine.rules import RULES
 
 TRUST_AXIS_RULES: frozenset[str] = frozenset(
-    {r.id for r in RULES.values()
-     if r.cls is ChangeClass.TRUST or r.id.startswith(("annotation-", "hidden-"))}
-    | {"text-whitespace-changed", "text-normalization-changed", "schema-annotation-changed"})
+    {
+        r.id
+        for r in RULES.values()
+        if r.cls is ChangeClass.TRUST or r.id.startswith(("annotation-", "hidden-"))
+    }
+    | {"text-whitespace-changed", "text-normalization-changed", "schema-annotation-changed"}
+)
 """Rules about server-written text, hidden characters and annotations: no config changes them."""
 
 UNJUDGED_RULES: frozenset[str] = frozenset({"engine-error", "schema-too-deep"})
 """The engine could not read that part of the definition: no class can be declared for it."""
 
-SETTABLE_CLASSES: tuple[str, ...] = tuple(
-    str(c) for c in ChangeClass if c is not ChangeClass.TRUST)
+SETTABLE_CLASSES: tuple[str, ...] = tuple(str(c) for c in ChangeClass if c is not ChangeClass.TRUST)
 
 
 class GateConfigError(ValueError):
@@ -89,9 +92,16 @@ class Waiver:
         return f"{self.server}/{self.tool} {self.rule}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"server": self.server, "principal": self.principal, "tool": self.tool,
-                "rule": self.rule, "reason": self.reason, "until": self.until.isoformat(),
-                "digest": self.digest, "line": self.line}
+        return {
+            "server": self.server,
+            "principal": self.principal,
+            "tool": self.tool,
+            "rule": self.rule,
+            "reason": self.reason,
+            "until": self.until.isoformat(),
+            "digest": self.digest,
+            "line": self.line,
+        }
 
 
 @dataclass(slots=True)
@@ -114,21 +124,31 @@ class WaiverUse:
         until = w.until.isoformat()
         return {
             "honoured": f"waived until {until}: {w.reason}",
-            "unbound": (f"waiver of {w.rule} not applied: it names no definition; to waive "
-                        f"this one add digest = \"{self.live_digest or ''}\" (the definition "
-                        "served now) to its [[ignore]]"),
+            "unbound": (
+                f"waiver of {w.rule} not applied: it names no definition; to waive "
+                f'this one add digest = "{self.live_digest or ""}" (the definition '
+                "served now) to its [[ignore]]"
+            ),
             "expired": f"waiver expired on {until} (it said: {w.reason})",
-            "reopened": (f"waiver of {w.rule} no longer applies: the definition changed since "
-                         f"it was waived ({(w.digest or '')[:19]}…, now {(self.live_digest or '')[:19]}…)"
-                         "; review again"),
-            "trust": (f"waiver of {w.rule} not applied: the change brings in text the model "
-                      "reads (trust axis)"),
+            "reopened": (
+                f"waiver of {w.rule} no longer applies: the definition changed since "
+                f"it was waived ({(w.digest or '')[:19]}…, now {(self.live_digest or '')[:19]}…)"
+                "; review again"
+            ),
+            "trust": (
+                f"waiver of {w.rule} not applied: the change brings in text the model "
+                "reads (trust axis)"
+            ),
             "unused": "no such change on a served tool",
         }[self.state]
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.waiver.to_json(), "state": self.state, "pointers": list(self.pointers),
-                "message": self.message}
+        return {
+            **self.waiver.to_json(),
+            "state": self.state,
+            "pointers": list(self.pointers),
+            "message": self.message,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,24 +165,33 @@ class GateConfig:
 
 def parse_rules(raw: Any) -> dict[str, ChangeClass]:
     if not isinstance(raw, dict):
-        raise GateConfigError("[rules] must be a table of \"rule-id\" = \"class\"")
+        raise GateConfigError('[rules] must be a table of "rule-id" = "class"')
     out: dict[str, ChangeClass] = {}
     for rule, cls in raw.items():
         _known_rule(rule, rule)
         if rule in TRUST_AXIS_RULES:
             raise GateConfigError(
                 f"rule {rule!r} is on the trust axis (text, hidden characters, annotations): "
-                "its class cannot be changed by configuration", rule)
+                "its class cannot be changed by configuration",
+                rule,
+            )
         if rule in UNJUDGED_RULES:
-            raise GateConfigError(f"rule {rule!r} means the engine could not read that part "
-                                  "of the definition: no class can be declared for it", rule)
+            raise GateConfigError(
+                f"rule {rule!r} means the engine could not read that part "
+                "of the definition: no class can be declared for it",
+                rule,
+            )
         if cls == "trust":
-            raise GateConfigError(f"rule {rule!r}: the trust axis cannot be set by "
-                                  "configuration; choose one of " + ", ".join(SETTABLE_CLASSES),
-                                  rule)
+            raise GateConfigError(
+                f"rule {rule!r}: the trust axis cannot be set by "
+                "configuration; choose one of " + ", ".join(SETTABLE_CLASSES),
+                rule,
+            )
         if cls not in SETTABLE_CLASSES:
-            raise GateConfigError(f"rule {rule!r}: class must be one of "
-                                  f"{', '.join(SETTABLE_CLASSES)}, got {cls!r}", rule)
+            raise GateConfigError(
+                f"rule {rule!r}: class must be one of {', '.join(SETTABLE_CLASSES)}, got {cls!r}",
+                rule,
+            )
         out[rule] = ChangeClass(cls)
     return out
 
@@ -175,8 +204,9 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
         raise GateConfigError("each [[ignore]] must be a table")
     for k in raw:
         if k not in _WAIVER_KEYS:
-            raise GateConfigError(f"[[ignore]]: unknown key {k!r} (expected: "
-                                  f"{', '.join(_WAIVER_KEYS)})", k)
+            raise GateConfigError(
+                f"[[ignore]]: unknown key {k!r} (expected: {', '.join(_WAIVER_KEYS)})", k
+            )
     vals: dict[str, str] = {}
     for k in ("server", "tool", "rule", "reason", "digest"):
         v = raw.get(k)
@@ -185,8 +215,10 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
         if not isinstance(v, str) or not v.strip():
             hint = ""
             if k == "digest":
-                hint = (": the served definition the waiver is for (`mcp-review diff SERVER "
-                        "TOOL` prints it as `live:`), so that another change re-opens review")
+                hint = (
+                    ": the served definition the waiver is for (`mcp-review diff SERVER "
+                    "TOOL` prints it as `live:`), so that another change re-opens review"
+                )
             elif k == "reason":
                 hint = ": say why the change is accepted"
             raise GateConfigError(f"[[ignore]]: {k!r} must be a non-empty string{hint}", k)
@@ -199,28 +231,42 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
         raise GateConfigError(
             f"[[ignore]]: rule {vals['rule']!r} is on the trust axis (text, hidden characters, "
             "annotations): it cannot be waived; review the change and approve it instead",
-            "rule")
+            "rule",
+        )
     digest = vals.get("digest")
-    if digest is not None and not (digest.startswith("sha256:") and len(digest) == 71
-            and all(c in "0123456789abcdef" for c in digest[7:])):
-        raise GateConfigError("[[ignore]]: 'digest' must be a full \"sha256:<64 hex>\" digest",
-                              "digest")
-    return Waiver(server=vals["server"], tool=vals["tool"], rule=vals["rule"],
-                  reason=vals["reason"], until=_date(raw.get("until")), digest=digest,
-                  principal=principal, line=line)
+    if digest is not None and not (
+        digest.startswith("sha256:")
+        and len(digest) == 71
+        and all(c in "0123456789abcdef" for c in digest[7:])
+    ):
+        raise GateConfigError(
+            "[[ignore]]: 'digest' must be a full \"sha256:<64 hex>\" digest", "digest"
+        )
+    return Waiver(
+        server=vals["server"],
+        tool=vals["tool"],
+        rule=vals["rule"],
+        reason=vals["reason"],
+        until=_date(raw.get("until")),
+        digest=digest,
+        principal=principal,
+        line=line,
+    )
 
 
 def _known_rule(rule: Any, key: str) -> None:
     if not isinstance(rule, str) or rule not in RULES:
-        raise GateConfigError(f"unknown rule id {rule!r} (the rule ids are in README "
-                              "'How changes are judged')", key)
+        raise GateConfigError(
+            f"unknown rule id {rule!r} (the rule ids are in README 'How changes are judged')", key
+        )
 
 
 def _date(v: Any) -> dt.date:
     # TOML writes a date bare (2027-01-31) or quoted; both mean that day, inclusive, UTC.
     if isinstance(v, dt.datetime):
-        raise GateConfigError("[[ignore]]: 'until' is a date (YYYY-MM-DD), not a date-time",
-                              "until")
+        raise GateConfigError(
+            "[[ignore]]: 'until' is a date (YYYY-MM-DD), not a date-time", "until"
+        )
     if isinstance(v, dt.date):
         return v
     if isinstance(v, str):
@@ -228,8 +274,9 @@ def _date(v: Any) -> dt.date:
             return dt.date.fromisoformat(v.strip())
         except ValueError:
             pass
-    raise GateConfigError("[[ignore]]: 'until' must be a date, YYYY-MM-DD (inclusive, UTC)",
-                          "until")
+    raise GateConfigError(
+        "[[ignore]]: 'until' must be a date, YYYY-MM-DD (inclusive, UTC)", "until"
+    )
 
 
 # Applying ------------------------------------------------------------------------------------
@@ -260,8 +307,13 @@ def govern(report: Any, gate: GateConfig, *, today: dt.date | None = None) -> li
         return uses
     for t in report.tools:
         cmp = t.comparison
-        mine = [u for u in uses if u.waiver.server == t.server and u.waiver.tool == t.tool
-                and u.waiver.principal in (None, t.principal)]
+        mine = [
+            u
+            for u in uses
+            if u.waiver.server == t.server
+            and u.waiver.tool == t.tool
+            and u.waiver.principal in (None, t.principal)
+        ]
         if cmp is None or t.live is None or t.pin is None:
             continue
         changes = [_reclass(c, gate.rules) for c in cmp.changes]
@@ -289,8 +341,10 @@ def govern(report: Any, gate: GateConfig, *, today: dt.date | None = None) -> li
         t.waivers = touched
         if not reclassed and not touched:
             continue
-        order = sorted(range(len(changes)), key=lambda i: (CLASS_ORDER[changes[i].cls],
-                                                            changes[i].pointer, changes[i].rule))
+        order = sorted(
+            range(len(changes)),
+            key=lambda i: (CLASS_ORDER[changes[i].cls], changes[i].pointer, changes[i].rule),
+        )
         cmp.changes = [changes[i] for i in order]
         t.waived = {(changes[i].rule, changes[i].pointer): u for i, u in waived.items()}
         if t.state in (State.CHANGED, State.BROKEN):
@@ -302,14 +356,18 @@ def govern(report: Any, gate: GateConfig, *, today: dt.date | None = None) -> li
             t.policy = PolicyResult(t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, *extra))
             continue
         active = [c for c in cmp.changes if (c.rule, c.pointer) not in t.waived]
-        facts = facts_for(t.pin.tool_def(), t.live, active, broken_calls=cmp.broken_calls,
-                          previously_denied=t.previously_denied)
+        facts = facts_for(
+            t.pin.tool_def(),
+            t.live,
+            active,
+            broken_calls=cmp.broken_calls,
+            previously_denied=t.previously_denied,
+        )
         if t.waived and not active:
             facts = dataclasses.replace(facts, unclassified=False)
         res = decide(t.policy.tier, facts)
         not_applied = tuple(u.message for u in touched if u.state != "honoured")
-        honoured = tuple(f"{u.waiver.rule} {u.message}" for u in touched
-                         if u.state == "honoured")
+        honoured = tuple(f"{u.waiver.rule} {u.message}" for u in touched if u.state == "honoured")
         if honoured and res.outcome in (Outcome.NONE, Outcome.AUTO_APPROVE):
             res = PolicyResult(res.tier, Outcome.WAIVED, (*honoured, *not_applied))
         else:

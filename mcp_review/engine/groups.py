@@ -25,8 +25,16 @@ def change_key(c: Change) -> ChangeKey | None:
     """What makes two changes the same change; None for one that is never grouped."""
     if c.has_witness:
         return None
-    return (c.rule, str(c.cls), str(c.direction), c.pointer, c.message, c.new_text, c.note,
-            c.promoted)
+    return (
+        c.rule,
+        str(c.cls),
+        str(c.direction),
+        c.pointer,
+        c.message,
+        c.new_text,
+        c.note,
+        c.promoted,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +66,21 @@ def shared_changes(tools: Iterable[Any]) -> list[ChangeGroup]:
             done.add(k)
             hit = seen.setdefault((t.server, t.principal, k), (c, []))
             hit[1].append(t.tool)
-    out = [ChangeGroup(s, p, c, tuple(sorted(names)))
-           for (s, p, _k), (c, names) in seen.items() if len(names) > 1]
-    out.sort(key=lambda g: (g.server, g.principal, CLASS_ORDER[g.change.cls], g.change.pointer,
-                            g.change.rule, g.change.message))
+    out = [
+        ChangeGroup(s, p, c, tuple(sorted(names)))
+        for (s, p, _k), (c, names) in seen.items()
+        if len(names) > 1
+    ]
+    out.sort(
+        key=lambda g: (
+            g.server,
+            g.principal,
+            CLASS_ORDER[g.change.cls],
+            g.change.pointer,
+            g.change.rule,
+            g.change.message,
+        )
+    )
     return out
 
 

@@ -17,20 +17,51 @@ from dataclasses import dataclass
 from typing import Any
 
 _ZERO_WIDTH = {
-    0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFEFF: "BOM",
-    0x180E: "MVS", 0x00AD: "SHY", 0x034F: "CGJ", 0x2061: "FA", 0x2062: "IT",
-    0x2063: "IS", 0x2064: "IP", 0x115F: "HCF", 0x1160: "HJF", 0x3164: "HF", 0xFFA0: "HWHF",
+    0x200B: "ZWSP",
+    0x200C: "ZWNJ",
+    0x200D: "ZWJ",
+    0x2060: "WJ",
+    0xFEFF: "BOM",
+    0x180E: "MVS",
+    0x00AD: "SHY",
+    0x034F: "CGJ",
+    0x2061: "FA",
+    0x2062: "IT",
+    0x2063: "IS",
+    0x2064: "IP",
+    0x115F: "HCF",
+    0x1160: "HJF",
+    0x3164: "HF",
+    0xFFA0: "HWHF",
 }
 _BIDI = {
-    0x200E: "LRM", 0x200F: "RLM", 0x061C: "ALM", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF",
-    0x202D: "LRO", 0x202E: "RLO", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI",
+    0x200E: "LRM",
+    0x200F: "RLM",
+    0x061C: "ALM",
+    0x202A: "LRE",
+    0x202B: "RLE",
+    0x202C: "PDF",
+    0x202D: "LRO",
+    0x202E: "RLO",
+    0x2066: "LRI",
+    0x2067: "RLI",
+    0x2068: "FSI",
+    0x2069: "PDI",
 }
-_C0_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR",
-             0x1B: "ESC", 0x7F: "DEL"}
+_C0_NAMES = {
+    0x00: "NUL",
+    0x07: "BEL",
+    0x08: "BS",
+    0x0B: "VT",
+    0x0C: "FF",
+    0x0D: "CR",
+    0x1B: "ESC",
+    0x7F: "DEL",
+}
 
 # One alternation: ANSI CSI/OSC sequences first (so they are reported whole), then single chars.
 _HIDDEN_RE = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"          # CSI ... final
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI ... final
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL/ST
     r"|[\x00-\x08\x0b-\x1f\x7f-\x9f"
     r"\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
@@ -123,8 +154,15 @@ def visible(text: str) -> str:
 
 # --- the one sanitiser for terminal and report text --------------------------------------
 
-_LINE_BREAKS = {"\n": "⟨LF⟩", "\r": "⟨CR⟩", "\x0b": "⟨VT⟩", "\x0c": "⟨FF⟩", "\x85": "⟨NEL⟩",
-                "\u2028": "⟨LS U+2028⟩", "\u2029": "⟨PS U+2029⟩"}
+_LINE_BREAKS = {
+    "\n": "⟨LF⟩",
+    "\r": "⟨CR⟩",
+    "\x0b": "⟨VT⟩",
+    "\x0c": "⟨FF⟩",
+    "\x85": "⟨NEL⟩",
+    "\u2028": "⟨LS U+2028⟩",
+    "\u2029": "⟨PS U+2029⟩",
+}
 _BREAK_RE = re.compile("[\n\r\x0b\x0c\x85\u2028\u2029]")
 _SOFT_BREAK_RE = re.compile("[\r\x0b\x0c\x85\u2028\u2029]")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -132,7 +170,8 @@ _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 # C1 controls (U+0080-U+009F: 8-bit CSI/OSC), bidi controls, TAG characters, lone surrogates.
 _TERMINAL_ACTIVE_RE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-    "\u2028\u2029\ud800-\udfff\U000e0000-\U000e007f]")
+    "\u2028\u2029\ud800-\udfff\U000e0000-\U000e007f]"
+)
 
 
 def _char_token(c: str) -> str:
@@ -214,8 +253,11 @@ def _uts39_map() -> dict[int, str]:
     comparison needs."""
     import importlib.resources
 
-    data = json.loads(importlib.resources.files("confusable_homoglyphs")
-                      .joinpath("confusables.json").read_text(encoding="utf-8"))
+    data = json.loads(
+        importlib.resources.files("confusable_homoglyphs")
+        .joinpath("confusables.json")
+        .read_text(encoding="utf-8")
+    )
 
     def clean(s: str) -> str:
         return s.translate(_MARKS)  # the index wraps right-to-left text in LRM marks
@@ -246,8 +288,7 @@ def mark_lookalikes(name: str) -> str:
     odd = [c for c in shown if ord(c) > 0x7E and c not in "⟨⟩"]
     if not odd or len(odd) * 2 > len(shown):
         return shown
-    return "".join(f"{c}⟨U+{ord(c):04X}⟩" if ord(c) > 0x7E and c not in "⟨⟩" else c
-                   for c in shown)
+    return "".join(f"{c}⟨U+{ord(c):04X}⟩" if ord(c) > 0x7E and c not in "⟨⟩" else c for c in shown)
 
 
 def skeleton(name: str) -> str:

@@ -64,8 +64,10 @@ class InstructionsPin:
     def integrity_problem(self) -> str | None:
         """Why this pin cannot be trusted (a hand-edited digest or text), or None."""
         if instructions_digest(self.text) != self.digest:
-            return ("its digest is not the digest of its stored instructions (the file was "
-                    "edited by hand or is corrupted)")
+            return (
+                "its digest is not the digest of its stored instructions (the file was "
+                "edited by hand or is corrupted)"
+            )
         return None
 
 
@@ -92,13 +94,19 @@ class InstructionsStatus:
         """Unified diff lines, pinned → live (the text as is: callers make it visible)."""
         old = self.pin.text if self.pin is not None else ""
         new = self.live or ""
-        return list(difflib.unified_diff(old.splitlines(), new.splitlines(), "pinned", "live",
-                                         n=context, lineterm=""))
+        return list(
+            difflib.unified_diff(
+                old.splitlines(), new.splitlines(), "pinned", "live", n=context, lineterm=""
+            )
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "subject": SUBJECT, "server": self.server, "principal": self.principal,
-            "status": self.state, "previously_denied": self.previously_denied,
+            "subject": SUBJECT,
+            "server": self.server,
+            "principal": self.principal,
+            "status": self.state,
+            "previously_denied": self.previously_denied,
             "policy": self.policy.to_json(),
             "decision": self.pin.decision if self.pin else None,
             "pinned_digest": self.pin.digest if self.pin else None,
@@ -120,8 +128,9 @@ def _hidden_appeared(old: str | None, new: str) -> tuple[str, ...]:
     return tuple(f"{label} ×{n}" if n > 1 else label for label, n in sorted(diff.items()))
 
 
-def instructions_status(server: str, principal: str, live: str | None,
-                        pin: InstructionsPin | None, tier: str) -> InstructionsStatus | None:
+def instructions_status(
+    server: str, principal: str, live: str | None, pin: InstructionsPin | None, tier: str
+) -> InstructionsStatus | None:
     """The status of a server's instructions (``live``: see :func:`live_text`), or None when
     the server sends none and none were ever decided. Never auto-approved by any tier."""
     if live is None and pin is None:
@@ -129,18 +138,43 @@ def instructions_status(server: str, principal: str, live: str | None,
     if live is None:
         assert pin is not None
         if pin.approved:
-            return InstructionsStatus(server, principal, "removed", PolicyResult(
-                tier, Outcome.REVIEW, ("approved server instructions no longer sent",)), pin=pin)
-        return InstructionsStatus(server, principal, "removed", PolicyResult(
-            tier, Outcome.NONE, ("denied server instructions no longer sent",)), pin=pin)
+            return InstructionsStatus(
+                server,
+                principal,
+                "removed",
+                PolicyResult(
+                    tier, Outcome.REVIEW, ("approved server instructions no longer sent",)
+                ),
+                pin=pin,
+            )
+        return InstructionsStatus(
+            server,
+            principal,
+            "removed",
+            PolicyResult(tier, Outcome.NONE, ("denied server instructions no longer sent",)),
+            pin=pin,
+        )
     digest = instructions_digest(live)
     if pin is not None and pin.digest == digest:
         if pin.approved:
-            return InstructionsStatus(server, principal, "pinned", PolicyResult(tier, Outcome.NONE),
-                                      live=live, pin=pin, live_digest=digest)
-        return InstructionsStatus(server, principal, "denied", PolicyResult(
-            tier, Outcome.NONE, ("denied by the operator",)), live=live, pin=pin,
-            live_digest=digest)
+            return InstructionsStatus(
+                server,
+                principal,
+                "pinned",
+                PolicyResult(tier, Outcome.NONE),
+                live=live,
+                pin=pin,
+                live_digest=digest,
+            )
+        return InstructionsStatus(
+            server,
+            principal,
+            "denied",
+            PolicyResult(tier, Outcome.NONE, ("denied by the operator",)),
+            live=live,
+            pin=pin,
+            live_digest=digest,
+        )
     hidden = _hidden_appeared(pin.text if pin else None, live)
     denied = pin is not None and not pin.approved
     if pin is None:
@@ -153,7 +187,14 @@ def instructions_status(server: str, principal: str, live: str | None,
     if hidden:
         outcome = Outcome.BLOCK
         reasons.append("hidden characters appeared in the instructions: " + ", ".join(hidden))
-    return InstructionsStatus(server, principal, "new" if pin is None else "changed",
-                              PolicyResult(tier, outcome, tuple(reasons)), live=live, pin=pin,
-                              live_digest=digest, previously_denied=denied,
-                              hidden_appeared=hidden)
+    return InstructionsStatus(
+        server,
+        principal,
+        "new" if pin is None else "changed",
+        PolicyResult(tier, outcome, tuple(reasons)),
+        live=live,
+        pin=pin,
+        live_digest=digest,
+        previously_denied=denied,
+        hidden_appeared=hidden,
+    )

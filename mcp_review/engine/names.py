@@ -88,8 +88,9 @@ def suggest(given: str, names: Iterable[str], n: int = 3) -> list[str]:
         return []
     # Only the names about as close as the best one: a near miss, not a list of guesses.
     best = difflib.SequenceMatcher(None, sk, close[0]).ratio()
-    return [by_skeleton[m] for m in close
-            if difflib.SequenceMatcher(None, sk, m).ratio() >= best - 0.05]
+    return [
+        by_skeleton[m] for m in close if difflib.SequenceMatcher(None, sk, m).ratio() >= best - 0.05
+    ]
 
 
 def did_you_mean(given: str, names: Iterable[str]) -> str:

@@ -95,8 +95,16 @@ DEFAULT_PATH = "mcp-pins.toml"
 DEFAULT_PRINCIPAL = "default"
 
 _TOOL_KEYS = (
-    "decision", "digest", "digest_scheme", "hashed_fields", "decided_at", "decided_by", "note",
-    "server_version", "protocol_version", "definition",
+    "decision",
+    "digest",
+    "digest_scheme",
+    "hashed_fields",
+    "decided_at",
+    "decided_by",
+    "note",
+    "server_version",
+    "protocol_version",
+    "definition",
 )
 
 
@@ -235,8 +243,10 @@ class Pin:
         except (ValueError, TypeError) as e:
             return f"its stored definition cannot be hashed ({e})"
         if actual != self.digest:
-            return ("its digest is not the digest of its stored definition (the file was edited "
-                    "by hand or is corrupted)")
+            return (
+                "its digest is not the digest of its stored definition (the file was edited "
+                "by hand or is corrupted)"
+            )
         return None
 
     def current_digest(self) -> str:
@@ -266,26 +276,51 @@ class Pin:
         return out
 
 
-def make_instructions_pin(server: str, text: str, decision: Decision | str, *,
-                          principal: str = DEFAULT_PRINCIPAL, by: str | None = None,
-                          note: str = "", server_version: str | None = None,
-                          at: str | None = None) -> InstructionsPin:
+def make_instructions_pin(
+    server: str,
+    text: str,
+    decision: Decision | str,
+    *,
+    principal: str = DEFAULT_PRINCIPAL,
+    by: str | None = None,
+    note: str = "",
+    server_version: str | None = None,
+    at: str | None = None,
+) -> InstructionsPin:
     """A pin binding ``decision`` to exactly these instructions (digest + the text)."""
-    return InstructionsPin(server=server, principal=principal, decision=str(Decision(decision)),
-                           digest=instructions_digest(text), text=text,
-                           decided_at=at or now_utc(), decided_by=by or current_user(),
-                           note=note, server_version=server_version)
+    return InstructionsPin(
+        server=server,
+        principal=principal,
+        decision=str(Decision(decision)),
+        digest=instructions_digest(text),
+        text=text,
+        decided_at=at or now_utc(),
+        decided_by=by or current_user(),
+        note=note,
+        server_version=server_version,
+    )
 
 
-_INSTRUCTIONS_KEYS = ("decision", "digest", "decided_at", "decided_by", "note", "server_version",
-                      "text")
+_INSTRUCTIONS_KEYS = (
+    "decision",
+    "digest",
+    "decided_at",
+    "decided_by",
+    "note",
+    "server_version",
+    "text",
+)
 
 
 def _instructions_toml(ip: InstructionsPin) -> dict[str, Any]:
     d: dict[str, Any] = {
-        "decision": ip.decision, "digest": ip.digest, "decided_at": ip.decided_at,
-        "decided_by": ip.decided_by, "note": ip.note or None,
-        "server_version": ip.server_version, "text": ip.text,
+        "decision": ip.decision,
+        "digest": ip.digest,
+        "decided_at": ip.decided_at,
+        "decided_by": ip.decided_by,
+        "note": ip.note or None,
+        "server_version": ip.server_version,
+        "text": ip.text,
     }
     out = {k: v for k, v in d.items() if v is not None}
     for k in sorted(ip.extra):
@@ -331,9 +366,19 @@ def make_pin(
     )
 
 
-def audit_record(*, who: str, server: str, principal: str | None, tool: str | None, event: str,
-           decision: str | None, ts: str | None = None, why: str = "", source: str = "",
-           **more: Any) -> dict[str, Any]:
+def audit_record(
+    *,
+    who: str,
+    server: str,
+    principal: str | None,
+    tool: str | None,
+    event: str,
+    decision: str | None,
+    ts: str | None = None,
+    why: str = "",
+    source: str = "",
+    **more: Any,
+) -> dict[str, Any]:
     """One audit log record (key order fixed so the log reads the same everywhere);
     :mod:`mcp_review.store.audit` appends it beside the pin file."""
     rec: dict[str, Any] = {
@@ -396,7 +441,8 @@ class PinFile:
     instructions: dict[tuple[str, str], InstructionsPin] = field(default_factory=dict)
     """Decisions about server instructions, by (server, principal) (engine/instructions.py)."""
     unverified_instructions: dict[tuple[str, str], tuple[InstructionsPin, str]] = field(
-        default_factory=dict)
+        default_factory=dict
+    )
     """Instructions pins whose digest does not verify: never trusted, written back as they
     were until a new decision replaces them."""
     unverified: dict[PinKey, tuple[Pin, str]] = field(default_factory=dict)
@@ -443,38 +489,80 @@ class PinFile:
         self._apply(op)
         self._ops.append(op)
 
-    def decide_instructions(self, ipin: InstructionsPin, *, why: str = "",
-                            source: str = "") -> None:
+    def decide_instructions(
+        self, ipin: InstructionsPin, *, why: str = "", source: str = ""
+    ) -> None:
         """Record a decision about a server's instructions (replaces any for the same
         (server, principal))."""
-        op = _Op("instructions", ipin=ipin, who=ipin.decided_by, why=why or ipin.note,
-                 source=source)
+        op = _Op(
+            "instructions", ipin=ipin, who=ipin.decided_by, why=why or ipin.note, source=source
+        )
         self._apply(op)
         self._ops.append(op)
 
-    def forget_instructions(self, server: str, principal: str, *, who: str | None = None,
-                            why: str = "", source: str = "") -> None:
+    def forget_instructions(
+        self,
+        server: str,
+        principal: str,
+        *,
+        who: str | None = None,
+        why: str = "",
+        source: str = "",
+    ) -> None:
         """Drop the decision about a server's instructions (they read as new again)."""
-        op = _Op("forget-instructions", key=(server, principal, ""), who=who or current_user(),
-                 why=why, source=source)
+        op = _Op(
+            "forget-instructions",
+            key=(server, principal, ""),
+            who=who or current_user(),
+            why=why,
+            source=source,
+        )
         self._apply(op)
         self._ops.append(op)
 
-    def forget(self, server: str, principal: str, tool: str, *, who: str | None = None,
-               why: str = "", source: str = "") -> None:
+    def forget(
+        self,
+        server: str,
+        principal: str,
+        tool: str,
+        *,
+        who: str | None = None,
+        why: str = "",
+        source: str = "",
+    ) -> None:
         """Drop a pin (for example, an approved tool the server no longer serves)."""
-        op = _Op("forget", key=(server, principal, tool), who=who or current_user(), why=why,
-                 source=source)
+        op = _Op(
+            "forget",
+            key=(server, principal, tool),
+            who=who or current_user(),
+            why=why,
+            source=source,
+        )
         self._apply(op)
         self._ops.append(op)
 
-    def set_policy(self, server: str, tier: str | None, *, tool: str | None = None,
-                   who: str | None = None, why: str = "", source: str = "") -> None:
+    def set_policy(
+        self,
+        server: str,
+        tier: str | None,
+        *,
+        tool: str | None = None,
+        who: str | None = None,
+        why: str = "",
+        source: str = "",
+    ) -> None:
         """Set (or with ``tier=None`` clear) the tier of a server, or of one tool on it."""
         if tier is not None and tier not in TIERS:
             raise InputError(f"unknown policy tier {tier!r}; expected one of {', '.join(TIERS)}")
-        op = _Op("policy", server=server, tool=tool, tier=tier, who=who or current_user(),
-                 why=why, source=source)
+        op = _Op(
+            "policy",
+            server=server,
+            tool=tool,
+            tier=tier,
+            who=who or current_user(),
+            why=why,
+            source=source,
+        )
         self._apply(op)
         self._ops.append(op)
 
@@ -489,10 +577,17 @@ class PinFile:
             if old_f is None and bad_f is not None:
                 old_f = bad_f[0]
             rec = audit_record(
-                who=op.who, server=ikey[0], principal=ikey[1], tool=None, event="forget",
-                decision=None, subject=SUBJECT,
+                who=op.who,
+                server=ikey[0],
+                principal=ikey[1],
+                tool=None,
+                event="forget",
+                decision=None,
+                subject=SUBJECT,
                 old_decision=old_f.decision if old_f else None,
-                old_digest=old_f.digest if old_f else None, new_digest=None, why=op.why,
+                old_digest=old_f.digest if old_f else None,
+                new_digest=None,
+                why=op.why,
                 source=op.source,
             )
         elif op.kind == "instructions":
@@ -504,11 +599,19 @@ class PinFile:
                 old_i = bad_i[0]
             self.instructions[ip.key] = ip
             rec = audit_record(
-                who=op.who, server=ip.server, principal=ip.principal, tool=None,
-                event="decision", decision=ip.decision, subject=SUBJECT,
+                who=op.who,
+                server=ip.server,
+                principal=ip.principal,
+                tool=None,
+                event="decision",
+                decision=ip.decision,
+                subject=SUBJECT,
                 old_decision=old_i.decision if old_i else None,
-                old_digest=old_i.digest if old_i else None, new_digest=ip.digest,
-                why=op.why, source=op.source, ts=ip.decided_at,
+                old_digest=old_i.digest if old_i else None,
+                new_digest=ip.digest,
+                why=op.why,
+                source=op.source,
+                ts=ip.decided_at,
             )
         elif op.kind == "decide":
             assert op.pin is not None
@@ -518,11 +621,18 @@ class PinFile:
                 old = bad[0]
             self.pins[op.pin.key] = op.pin
             rec = audit_record(
-                who=op.who, server=op.pin.server, principal=op.pin.principal, tool=op.pin.tool,
-                event="decision", decision=str(op.pin.decision),
+                who=op.who,
+                server=op.pin.server,
+                principal=op.pin.principal,
+                tool=op.pin.tool,
+                event="decision",
+                decision=str(op.pin.decision),
                 old_decision=str(old.decision) if old else None,
-                old_digest=old.digest if old else None, new_digest=op.pin.digest,
-                why=op.why, source=op.source, ts=op.pin.decided_at,
+                old_digest=old.digest if old else None,
+                new_digest=op.pin.digest,
+                why=op.why,
+                source=op.source,
+                ts=op.pin.decided_at,
             )
         elif op.kind == "forget":
             assert op.key is not None
@@ -531,10 +641,16 @@ class PinFile:
             if old is None and bad is not None:
                 old = bad[0]
             rec = audit_record(
-                who=op.who, server=op.key[0], principal=op.key[1], tool=op.key[2],
-                event="forget", decision=None,
+                who=op.who,
+                server=op.key[0],
+                principal=op.key[1],
+                tool=op.key[2],
+                event="forget",
+                decision=None,
                 old_decision=str(old.decision) if old else None,
-                old_digest=old.digest if old else None, new_digest=None, why=op.why,
+                old_digest=old.digest if old else None,
+                new_digest=None,
+                why=op.why,
                 source=op.source,
             )
         else:
@@ -552,25 +668,38 @@ class PinFile:
                 else:
                     self.tool_policy[(op.server, op.tool)] = op.tier
             rec = audit_record(
-                who=op.who, server=op.server, principal=None, tool=op.tool, event="policy",
-                decision=None, old_policy=old_tier, policy=op.tier, why=op.why,
+                who=op.who,
+                server=op.server,
+                principal=None,
+                tool=op.tool,
+                event="policy",
+                decision=None,
+                old_policy=old_tier,
+                policy=op.tier,
+                why=op.why,
                 source=op.source,
             )
         return rec
 
     # Serialisation ------------------------------------------------------------------------
-    def to_toml_dict(self, *, definition: Callable[[PinKey, str], Any] | None = None
-                     ) -> dict[str, Any]:
+    def to_toml_dict(
+        self, *, definition: Callable[[PinKey, str], Any] | None = None
+    ) -> dict[str, Any]:
         """The file as a dict for tomli-w. ``definition`` maps each pin's definition text to the
         value written (:meth:`dumps` puts a placeholder there and writes the multi-line string
         itself)."""
         servers: dict[str, Any] = {}
         every = {**{k: p for k, (p, _) in self.unverified.items()}, **self.pins}
-        every_i = {**{k: p for k, (p, _) in self.unverified_instructions.items()},
-                   **self.instructions}
-        names = {k[0] for k in every} | {k[0] for k in every_i} | set(self.server_policy) | {
-            s for s, _ in self.tool_policy
+        every_i = {
+            **{k: p for k, (p, _) in self.unverified_instructions.items()},
+            **self.instructions,
         }
+        names = (
+            {k[0] for k in every}
+            | {k[0] for k in every_i}
+            | set(self.server_policy)
+            | {s for s, _ in self.tool_policy}
+        )
         for s in sorted(names):
             table: dict[str, Any] = {}
             if s in self.server_policy:
@@ -623,11 +752,13 @@ class PinFile:
             try:
                 return m.group(1) + " = " + toml_multiline(text)
             except ValueError as e:
-                raise InputError(f"cannot write the definition of {_table_path(key)}: "
-                                 f"{e}") from None
+                raise InputError(
+                    f"cannot write the definition of {_table_path(key)}: {e}"
+                ) from None
 
-        body, n = re.subn(rf'^(definition|text) = "mcp-review-definition-{nonce}-(\d+)"$', put,
-                          body, flags=re.M)
+        body, n = re.subn(
+            rf'^(definition|text) = "mcp-review-definition-{nonce}-(\d+)"$', put, body, flags=re.M
+        )
         if n != len(texts):  # tomli-w changed how it writes a key: never write a broken file
             raise RuntimeError("pin file serialisation: a definition placeholder was not found")
         return header + body
@@ -642,7 +773,8 @@ class PinFile:
             bad = [k for k in self.pins if not all(_utf8_ok(x) for x in k)]
             raise InputError(
                 "cannot write a name holding a lone surrogate to the pin file: "
-                + ", ".join(ascii(k) for k in bad[:3])) from None
+                + ", ".join(ascii(k) for k in bad[:3])
+            ) from None
 
 
 # Parsing -------------------------------------------------------------------------------------
@@ -665,8 +797,9 @@ def _table_path(key: PinKey) -> str:
     return f"servers.{_q(s)}.principals.{_q(p)}.tools.{_q(t)}"
 
 
-def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
-               allow_unverified: bool = False) -> PinFile:
+def parse_pins(
+    text: str | bytes, *, source: str = DEFAULT_PATH, allow_unverified: bool = False
+) -> PinFile:
     """Parse and validate pin-file text. Errors are InputErrors naming the file and the line
     (syntax, from tomllib) or the table (content).
 
@@ -687,19 +820,24 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
         doc = toml_loads(s)  # rtoml for big files, tomllib's answer and errors otherwise
     except tomllib.TOMLDecodeError as e:
         # tomllib's message ends "(at line N, column M)": keep it, it names the line.
-        raise InputError(f"cannot parse the pin file: {e}; it was left unchanged",
-                         source=source) from None
+        raise InputError(
+            f"cannot parse the pin file: {e}; it was left unchanged", source=source
+        ) from None
     except RecursionError:
         # tomllib recurses per nesting level: a value nested thousands deep is bad input.
-        raise InputError("cannot parse the pin file: a value is nested too deeply; it was "
-                         "left unchanged", source=source) from None
+        raise InputError(
+            "cannot parse the pin file: a value is nested too deeply; it was left unchanged",
+            source=source,
+        ) from None
     ver = doc.get("version")
     if not isinstance(ver, int) or isinstance(ver, bool):
         raise InputError("not an mcp-review pin file: no integer 'version' key", source=source)
     if ver > VERSION:
         raise InputError(
             f"pin file version {ver} is newer than this mcp-review understands (version "
-            f"{VERSION}); upgrade mcp-review. The file was left unchanged", source=source)
+            f"{VERSION}); upgrade mcp-review. The file was left unchanged",
+            source=source,
+        )
     if ver < 1:
         raise InputError(f"invalid pin file version {ver}", source=source)
     servers = doc.get("servers", {})
@@ -718,7 +856,8 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
             raise InputError(f"{where}.tool_policies must be a table", source=source)
         for tname, tier in tp.items():
             pf.tool_policy[(sname, tname)] = _tier(
-                tier, f"{where}.tool_policies.{_q(tname)}", source)
+                tier, f"{where}.tool_policies.{_q(tname)}", source
+            )
         principals = st.get("principals", {})
         if not isinstance(principals, dict):
             raise InputError(f"{where}.principals must be a table", source=source)
@@ -732,8 +871,9 @@ def parse_pins(text: str | bytes, *, source: str = DEFAULT_PATH,
                     pf.unverified_instructions[ip.key] = (ip, problem)
             tools = pt.get("tools", {}) if isinstance(pt, dict) else None
             if not isinstance(tools, dict):
-                raise InputError(f"{where}.principals.{_q(pname)}.tools must be a table",
-                                 source=source)
+                raise InputError(
+                    f"{where}.principals.{_q(pname)}.tools must be a table", source=source
+                )
             for tname, t in tools.items():
                 key = (sname, pname, tname)
                 pin = _parse_pin(key, t, source)
@@ -768,8 +908,10 @@ def unverified_message(pf: PinFile, limit: int = 5) -> str:
         lines.append(f"  tool {_qa(t)} (server {_qa(s)}, principal {_qa(p)}): {why}")
     if len(items) > limit:
         lines.append(f"  … and {len(items) - limit} more")
-    lines.append("restore the pin file from version control, or review those tools again in "
-                 "the app (`mcp-review`), which replaces their pins; the file was left unchanged")
+    lines.append(
+        "restore the pin file from version control, or review those tools again in "
+        "the app (`mcp-review`), which replaces their pins; the file was left unchanged"
+    )
     return "\n".join(lines)
 
 
@@ -793,16 +935,22 @@ def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> Instructio
         if not isinstance(t.get(k), str):
             raise InputError(f"{where}: '{k}' is missing or has the wrong type", source=source)
     if t["decision"] not in ("approved", "denied"):
-        raise InputError(f"{where}: 'decision' must be \"approved\" or \"denied\"",
-                         source=source)
+        raise InputError(f'{where}: \'decision\' must be "approved" or "denied"', source=source)
     for k in ("note", "server_version", "decided_at", "decided_by"):
         if t.get(k) is not None and not isinstance(t[k], str):
             raise InputError(f"{where}: '{k}' must be a string", source=source)
     return InstructionsPin(
-        server=key[0], principal=key[1], decision=t["decision"], digest=t["digest"],
-        text=t["text"], decided_at=t.get("decided_at", ""), decided_by=t.get("decided_by", ""),
-        note=t.get("note") or "", server_version=t.get("server_version"),
-        extra={k: v for k, v in t.items() if k not in _INSTRUCTIONS_KEYS})
+        server=key[0],
+        principal=key[1],
+        decision=t["decision"],
+        digest=t["digest"],
+        text=t["text"],
+        decided_at=t.get("decided_at", ""),
+        decided_by=t.get("decided_by", ""),
+        note=t.get("note") or "",
+        server_version=t.get("server_version"),
+        extra={k: v for k, v in t.items() if k not in _INSTRUCTIONS_KEYS},
+    )
 
 
 def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
@@ -815,20 +963,27 @@ def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
     scheme = get("digest_scheme", 1)  # a pin that records no scheme predates it: scheme 1
     fields = get("hashed_fields", _ABSENT)
     note, sv, pv = get("note"), get("server_version"), get("protocol_version")
-    if not (type(dec) is str and type(digest) is str and type(definition) is str
-            and type(scheme) is int and (dec == "approved" or dec == "denied")
-            and digest.startswith("sha256:")
-            and (fields is _ABSENT or (type(fields) is list
-                                    and all(type(f) is str for f in fields)))
-            and (note is None or type(note) is str) and (sv is None or type(sv) is str)
-            and (pv is None or type(pv) is str)):
+    if not (
+        type(dec) is str
+        and type(digest) is str
+        and type(definition) is str
+        and type(scheme) is int
+        and (dec == "approved" or dec == "denied")
+        and digest.startswith("sha256:")
+        and (fields is _ABSENT or (type(fields) is list and all(type(f) is str for f in fields)))
+        and (note is None or type(note) is str)
+        and (sv is None or type(sv) is str)
+        and (pv is None or type(pv) is str)
+    ):
         return _parse_pin_slowly(key, t, source)  # names the problem, as always
     if fields is _ABSENT:
         fields = list(DIGEST_SCHEMES.get(scheme, HASHED_FIELDS))  # the scheme's own fields
     extra = {k: v for k, v in t.items() if k not in _TOOL_KEY_SET}
     decided_at, decided_by = get("decided_at", ""), get("decided_by", "")
     return Pin(
-        server=key[0], principal=key[1], tool=key[2],
+        server=key[0],
+        principal=key[1],
+        tool=key[2],
         decision=_DECISIONS[dec],
         digest=digest,
         definition=definition,
@@ -857,8 +1012,9 @@ def _parse_pin_slowly(key: PinKey, t: Any, source: str) -> Pin:
 
     dec = need("decision", str)
     if dec not in ("approved", "denied"):
-        raise InputError(f"{where}: 'decision' must be \"approved\" or \"denied\", got {dec!r}",
-                         source=source)
+        raise InputError(
+            f'{where}: \'decision\' must be "approved" or "denied", got {dec!r}', source=source
+        )
     digest = need("digest", str)
     # A pin that records no scheme predates the record: scheme 1, with scheme 1's fields.
     scheme = t.get("digest_scheme", 1)
@@ -876,7 +1032,9 @@ def _parse_pin_slowly(key: PinKey, t: Any, source: str) -> Pin:
             raise InputError(f"{where}: '{k}' must be a string", source=source)
         opt[k] = v
     return Pin(
-        server=key[0], principal=key[1], tool=key[2],
+        server=key[0],
+        principal=key[1],
+        tool=key[2],
         decision=Decision(dec),
         digest=digest,
         definition=need("definition", str),
@@ -896,8 +1054,9 @@ _TOOL_KEY_SET = frozenset(_TOOL_KEYS)
 _ABSENT = object()
 
 
-def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: str = "",
-                  at: str | None = None) -> Pin:
+def with_decision(
+    pin: Pin, decision: Decision, *, by: str | None = None, note: str = "", at: str | None = None
+) -> Pin:
     """The same definition under a new decision (deny a pinned tool that is not being served).
 
     A new decision: who, when and ``note`` are this decision's own. The old decision's note is
@@ -908,5 +1067,11 @@ def with_decision(pin: Pin, decision: Decision, *, by: str | None = None, note: 
         # A denial denies the tool: no definition kept from an upgrade preview
         # (engine/candidate.py) stays approved beside it.
         extra = {k: v for k, v in extra.items() if k != "also_approved"}
-    return replace(pin, decision=decision, decided_by=by or current_user(),
-                   decided_at=at or now_utc(), note=note, extra=extra)
+    return replace(
+        pin,
+        decision=decision,
+        decided_by=by or current_user(),
+        decided_at=at or now_utc(),
+        note=note,
+        extra=extra,
+    )

@@ -67,8 +67,13 @@ class Outcome(StrEnum):
     does not fail the gate and is never approved automatically. :func:`decide` never gives it."""
 
 
-_SEVERITY = {Outcome.NONE: 0, Outcome.WAIVED: 1, Outcome.AUTO_APPROVE: 1, Outcome.REVIEW: 2,
-             Outcome.BLOCK: 3}
+_SEVERITY = {
+    Outcome.NONE: 0,
+    Outcome.WAIVED: 1,
+    Outcome.AUTO_APPROVE: 1,
+    Outcome.REVIEW: 2,
+    Outcome.BLOCK: 3,
+}
 
 # MCP ToolAnnotations defaults: an absent hint means the less trusting value.
 _HINT_DEFAULTS = {
@@ -125,8 +130,9 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
     for hint in facts.annotations_relaxed:
         steps.append((Outcome.BLOCK, f"annotation relaxed: {hint}"))
     for hint in facts.annotations_gate_less:
-        steps.append((Outcome.BLOCK, f"annotation claims less power: {hint} (clients gate the "
-                                     "tool less)"))
+        steps.append(
+            (Outcome.BLOCK, f"annotation claims less power: {hint} (clients gate the tool less)")
+        )
     for where in facts.hidden_appeared:
         steps.append((Outcome.BLOCK, f"hidden characters: {where}"))
     if facts.new_tool:
@@ -202,8 +208,9 @@ def _trust_line(c: Change) -> str:
     if c.new_text:
         t = c.new_text[0]
         more = len(c.new_text) - 1
-        return (f"new {t.field} text at {where_label(t.pointer)}: {t.text}"
-                + (f" (+{more} more)" if more else ""))
+        return f"new {t.field} text at {where_label(t.pointer)}: {t.text}" + (
+            f" (+{more} more)" if more else ""
+        )
     return c.message if len(c.message) <= _TRUST_LINE else c.message[:_TRUST_LINE] + "…"
 
 
@@ -274,7 +281,8 @@ def facts_for(
     # A change that brings in text the model reads (a new property's description) is on the
     # trust axis as well as its own class: the tier judges both.
     classes = frozenset(c.cls for c in changes) | (
-        {ChangeClass.TRUST} if any(c.new_text for c in changes) else set())
+        {ChangeClass.TRUST} if any(c.new_text for c in changes) else set()
+    )
     relaxed = annotation_relaxations(old, new)
     gate_less = annotation_gate_less(old, new)
     hidden = hidden_appeared(old, new)

@@ -70,37 +70,70 @@ def _since(version: str | None, revision: str) -> bool:
     return version >= revision
 
 
-def tool_findings(wire: dict[str, Any], protocol_version: str | None = None) -> list[ProtocolFinding]:
+def tool_findings(
+    wire: dict[str, Any], protocol_version: str | None = None
+) -> list[ProtocolFinding]:
     """Every deviation of one definition (wire JSON, as sent) from the MCP schema of
     ``protocol_version`` (the newest known when None). Pure and total: never raises."""
-    ver = protocol_version if isinstance(protocol_version, str) and re.fullmatch(
-        r"\d{4}-\d{2}-\d{2}", protocol_version) else LATEST
+    ver = (
+        protocol_version
+        if isinstance(protocol_version, str)
+        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", protocol_version)
+        else LATEST
+    )
     spec = f"MCP {ver} schema"
     out: list[ProtocolFinding] = []
 
     def wrong(pointer: str, field: str, expected: str, got: Any) -> None:
-        out.append(ProtocolFinding("protocol-field-type", pointer,
-                                   f"{field} must be {expected}, the server sent {json_kind(got)} "
-                                   f"({spec})"))
+        out.append(
+            ProtocolFinding(
+                "protocol-field-type",
+                pointer,
+                f"{field} must be {expected}, the server sent {json_kind(got)} ({spec})",
+            )
+        )
 
     name = wire.get("name")
     if isinstance(name, str) and _since(ver, NAME_RULE_SINCE) and not _NAME.fullmatch(name):
-        out.append(ProtocolFinding(
-            "protocol-name-pattern", "/name",
-            f"the name is outside [A-Za-z0-9_.-]{{1,128}} ({len(name)} characters; {spec}: "
-            "tool names)"))
+        out.append(
+            ProtocolFinding(
+                "protocol-name-pattern",
+                "/name",
+                f"the name is outside [A-Za-z0-9_.-]{{1,128}} ({len(name)} characters; {spec}: "
+                "tool names)",
+            )
+        )
     for key in ("title", "description"):
         if key in wire and not isinstance(wire[key], str):
             wrong(f"/{key}", f"Tool.{key}", "a string", wire[key])
     if "inputSchema" not in wire:
-        out.append(ProtocolFinding("protocol-input-schema-missing", "/inputSchema",
-                                   f"no inputSchema ({spec}: Tool.inputSchema is required)"))
+        out.append(
+            ProtocolFinding(
+                "protocol-input-schema-missing",
+                "/inputSchema",
+                f"no inputSchema ({spec}: Tool.inputSchema is required)",
+            )
+        )
     else:
-        _schema_findings(wire["inputSchema"], "/inputSchema", "Tool.inputSchema",
-                         "protocol-input-schema-type", spec, out, wrong)
+        _schema_findings(
+            wire["inputSchema"],
+            "/inputSchema",
+            "Tool.inputSchema",
+            "protocol-input-schema-type",
+            spec,
+            out,
+            wrong,
+        )
     if "outputSchema" in wire and _since(ver, OUTPUT_SCHEMA_SINCE):
-        _schema_findings(wire["outputSchema"], "/outputSchema", "Tool.outputSchema",
-                         "protocol-output-schema-type", spec, out, wrong)
+        _schema_findings(
+            wire["outputSchema"],
+            "/outputSchema",
+            "Tool.outputSchema",
+            "protocol-output-schema-type",
+            spec,
+            out,
+            wrong,
+        )
     if "annotations" in wire:
         ann = wire["annotations"]
         if not isinstance(ann, dict):
@@ -120,30 +153,55 @@ def tool_findings(wire: dict[str, Any], protocol_version: str | None = None) -> 
     return out
 
 
-def _schema_findings(schema: Any, pointer: str, field: str, type_rule: str, spec: str,
-                     out: list[ProtocolFinding], wrong: Any) -> None:
+def _schema_findings(
+    schema: Any,
+    pointer: str,
+    field: str,
+    type_rule: str,
+    spec: str,
+    out: list[ProtocolFinding],
+    wrong: Any,
+) -> None:
     if not isinstance(schema, dict):
         wrong(pointer, field, 'an object with type "object"', schema)
         return
     t = schema.get("type")
     if t != "object":
-        got = "no type" if "type" not in schema else f"type {json_kind(t)}" if not isinstance(
-            t, str) else "another type"
-        out.append(ProtocolFinding(type_rule, pointer + "/type",
-                                   f'{field} has {got} ({spec}: {field}.type must be "object")'))
+        got = (
+            "no type"
+            if "type" not in schema
+            else f"type {json_kind(t)}"
+            if not isinstance(t, str)
+            else "another type"
+        )
+        out.append(
+            ProtocolFinding(
+                type_rule,
+                pointer + "/type",
+                f'{field} has {got} ({spec}: {field}.type must be "object")',
+            )
+        )
     if "properties" in schema and not isinstance(schema["properties"], dict):
         wrong(pointer + "/properties", field + ".properties", "an object", schema["properties"])
     req = schema.get("required")
-    if "required" in schema and not (isinstance(req, list)
-                                     and all(isinstance(x, str) for x in req)):
+    if "required" in schema and not (
+        isinstance(req, list) and all(isinstance(x, str) for x in req)
+    ):
         wrong(pointer + "/required", field + ".required", "an array of strings", req)
 
 
 def duplicate_findings(count: int, protocol_version: str | None = None) -> ProtocolFinding:
     """The finding on a name a server lists ``count`` (> 1) times."""
-    ver = protocol_version if isinstance(protocol_version, str) and re.fullmatch(
-        r"\d{4}-\d{2}-\d{2}", protocol_version) else LATEST
-    return ProtocolFinding("protocol-duplicate-name", "/name",
-                           f"the server lists this name {count} times (MCP {ver}: a tool is "
-                           "called by its name, which must be unique in the list; the proxy "
-                           "withholds every copy)")
+    ver = (
+        protocol_version
+        if isinstance(protocol_version, str)
+        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", protocol_version)
+        else LATEST
+    )
+    return ProtocolFinding(
+        "protocol-duplicate-name",
+        "/name",
+        f"the server lists this name {count} times (MCP {ver}: a tool is "
+        "called by its name, which must be unique in the list; the proxy "
+        "withholds every copy)",
+    )

@@ -208,8 +208,9 @@ class LoadedCalls(list[Call]):
 
 
 _ABSENT = object()
-_LOG_KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id", "digest",
-                       "redacted", "seal"})
+_LOG_KEYS = frozenset(
+    {"tool", "arguments", "time", "ts", "server", "principal", "id", "digest", "redacted", "seal"}
+)
 """Keys of a server-log record. ``digest``, ``redacted`` and ``seal`` were added by the proxy
 for ``rerun`` (issue 18; store/calllog.py); logs without them read as before."""
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson turns integers >= 2**64 into floats silently
@@ -328,8 +329,9 @@ def _lines(f: Any) -> Iterator[tuple[int, bytes, bool]]:
         yield lineno + 1, b"".join(pending), True
 
 
-def iter_calls(path: str, *, tool: str | None = None, strict: bool = True,
-               stats: LoadedCalls | None = None) -> Iterator[Call]:
+def iter_calls(
+    path: str, *, tool: str | None = None, strict: bool = True, stats: LoadedCalls | None = None
+) -> Iterator[Call]:
     """The calls of a JSONL log one at a time, reading the file a chunk at a time, so a caller
     that keeps only some of them holds memory for those, not for the log. ``stats`` (if
     given) receives the ``skipped`` / ``skipped_lines`` / ``ignored`` counts as lines go by.
@@ -363,8 +365,12 @@ def iter_calls(path: str, *, tool: str | None = None, strict: bool = True,
                 except (ValueError, RecursionError) as e:
                     problem = f"invalid JSON: {e}"
                 # Nesting d levels takes at least 2d bytes: short lines need no depth walk.
-                if (problem is None and len(raw) > _MIN_DEEP_BYTES
-                        and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and too_deep(rec)):
+                if (
+                    problem is None
+                    and len(raw) > _MIN_DEEP_BYTES
+                    and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+                    and too_deep(rec)
+                ):
                     problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
                 if problem is not None:
                     if strict:
@@ -489,18 +495,32 @@ class ReplayResult:
     a report lists, not by the log.
     """
 
-    __slots__ = ("_calls", "_dropped", "_errors", "_flags", "_ignored", "_new_v", "_old_v",
-                 "_outcomes",
-                 "new_schema_error", "old_schema_error")
+    __slots__ = (
+        "_calls",
+        "_dropped",
+        "_errors",
+        "_flags",
+        "_ignored",
+        "_new_v",
+        "_old_v",
+        "_outcomes",
+        "new_schema_error",
+        "old_schema_error",
+    )
 
     _OLD, _NEW, _IGN = 1, 2, 4
 
-    def __init__(self, calls: list[Call], flags: bytearray,
-                 errors: dict[int, tuple[list[Issue], list[Issue]]],
-                 old_schema_error: str | None = None, new_schema_error: str | None = None,
-                 validators: tuple[SchemaValidator | None, SchemaValidator | None] = (None, None),
-                 ignored: dict[int, list[tuple[str, str]]] | None = None,
-                 dropped: int = 0):
+    def __init__(
+        self,
+        calls: list[Call],
+        flags: bytearray,
+        errors: dict[int, tuple[list[Issue], list[Issue]]],
+        old_schema_error: str | None = None,
+        new_schema_error: str | None = None,
+        validators: tuple[SchemaValidator | None, SchemaValidator | None] = (None, None),
+        ignored: dict[int, list[tuple[str, str]]] | None = None,
+        dropped: int = 0,
+    ):
         self._calls = calls
         self._old_v, self._new_v = validators
         # per call: bit 1 valid under old, bit 2 valid under new, bit 4 sends an ignored argument
@@ -581,8 +601,12 @@ class ReplayResult:
 
     @property
     def bad_recordings(self) -> int:
-        return len(self._flags) - self._flags.count(self._OLD) - self._flags.count(
-            self._OLD | self._NEW) - self._flags.count(self._OLD | self._NEW | self._IGN)
+        return (
+            len(self._flags)
+            - self._flags.count(self._OLD)
+            - self._flags.count(self._OLD | self._NEW)
+            - self._flags.count(self._OLD | self._NEW | self._IGN)
+        )
 
     @property
     def ignored(self) -> int:
@@ -604,8 +628,11 @@ class ReplayResult:
 
     def ignoring(self, pointer: str) -> list[Call]:
         """The recorded calls that still send the property removed at change ``pointer``."""
-        return [self._calls[i] for i, hits in sorted(self._ignored.items())
-                if any(p == pointer for p, _ in hits)]
+        return [
+            self._calls[i]
+            for i, hits in sorted(self._ignored.items())
+            if any(p == pointer for p, _ in hits)
+        ]
 
     @property
     def schema_error(self) -> str | None:
@@ -631,8 +658,10 @@ class ReplayResult:
     def to_json(self, all_calls: bool = False) -> dict[str, Any]:
         """Counts, and a per-call entry for each broken call, bad recording and call sending an
         ignored argument (every call with ``all_calls``; report format 2, docs/formats.md)."""
-        return {**self.summary_json(all_calls),
-                "calls": [o.to_json() for o in self.iter_outcomes(all_calls)]}
+        return {
+            **self.summary_json(all_calls),
+            "calls": [o.to_json() for o in self.iter_outcomes(all_calls)],
+        }
 
 
 def _compile(schema: Any) -> tuple[SchemaValidator | None, str | None]:
@@ -644,8 +673,14 @@ def _compile(schema: Any) -> tuple[SchemaValidator | None, str | None]:
         return None, e.reason
 
 
-def replay(old_schema: Any, new_schema: Any, calls: Iterable[Call | Any],
-           removed: Iterable[RemovedProperty] = (), *, keep_valid: bool = True) -> ReplayResult:
+def replay(
+    old_schema: Any,
+    new_schema: Any,
+    calls: Iterable[Call | Any],
+    removed: Iterable[RemovedProperty] = (),
+    *,
+    keep_valid: bool = True,
+) -> ReplayResult:
     """Validate every call under old and new; a call valid under old and not under new is broken.
 
     ``removed``: properties removed from open objects; a call valid under both that still sends
@@ -671,20 +706,46 @@ class Replayer:
     (``engine.status`` streams a log this way, holding only the calls a report lists).
     ``feed`` as often as needed, then ``result`` once."""
 
-    __slots__ = ("_deep", "_dropped", "_errors", "_flags", "_gone", "_ignored", "_kept",
-                 "_new_issue", "_new_ok", "_old_issue", "_old_ok", "keep_valid", "new_err",
-                 "new_v", "old_err", "old_v")
+    __slots__ = (
+        "_deep",
+        "_dropped",
+        "_errors",
+        "_flags",
+        "_gone",
+        "_ignored",
+        "_kept",
+        "_new_issue",
+        "_new_ok",
+        "_old_issue",
+        "_old_ok",
+        "keep_valid",
+        "new_err",
+        "new_v",
+        "old_err",
+        "old_v",
+    )
 
-    def __init__(self, old_schema: Any, new_schema: Any,
-                 removed: Iterable[RemovedProperty] = (), *, keep_valid: bool = True):
+    def __init__(
+        self,
+        old_schema: Any,
+        new_schema: Any,
+        removed: Iterable[RemovedProperty] = (),
+        *,
+        keep_valid: bool = True,
+    ):
         self.old_v, self.old_err = _compile(old_schema)
         self.new_v, self.new_err = _compile(new_schema)
-        self._old_issue = ([Issue("", f"old schema cannot be compiled: {self.old_err}", "")]
-                           if self.old_err else [])
-        self._new_issue = ([Issue("", f"new schema cannot be compiled: {self.new_err}", "")]
-                           if self.new_err else [])
-        self._deep = [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated",
-                            "")]
+        self._old_issue = (
+            [Issue("", f"old schema cannot be compiled: {self.old_err}", "")]
+            if self.old_err
+            else []
+        )
+        self._new_issue = (
+            [Issue("", f"new schema cannot be compiled: {self.new_err}", "")]
+            if self.new_err
+            else []
+        )
+        self._deep = [Issue("", f"nested deeper than {MAX_DEPTH} levels: refused unvalidated", "")]
         # the Rust methods themselves: no wrapper call per instance
         self._old_ok = self.old_v._v.is_valid if self.old_v else None
         self._new_ok = self.new_v._v.is_valid if self.new_v else None
@@ -730,13 +791,23 @@ class Replayer:
                 keep(c)
                 flag(vo | (vn << 1))
                 if (not vn and new_v is None) or (not vo and old_v is None):
-                    errors[i] = ([] if vn else list(self._new_issue),
-                                 [] if vo else list(self._old_issue))
+                    errors[i] = (
+                        [] if vn else list(self._new_issue),
+                        [] if vo else list(self._old_issue),
+                    )
         self._dropped += dropped
 
     def result(self) -> ReplayResult:
-        return ReplayResult(self._kept, self._flags, self._errors, self.old_err, self.new_err,
-                            (self.old_v, self.new_v), self._ignored, self._dropped)
+        return ReplayResult(
+            self._kept,
+            self._flags,
+            self._errors,
+            self.old_err,
+            self.new_err,
+            (self.old_v, self.new_v),
+            self._ignored,
+            self._dropped,
+        )
 
 
 MAX_IGNORED_HITS = 20
@@ -761,8 +832,9 @@ def _sends_removed(args: Any, gone: tuple[RemovedProperty, ...]) -> list[tuple[s
                         stack.append((node[step], k + 1, (*at, step)))
                 elif isinstance(node, list):
                     if step is None:
-                        stack.extend((v, k + 1, (*at, j))
-                                     for j, v in reversed(list(enumerate(node))))
+                        stack.extend(
+                            (v, k + 1, (*at, j)) for j, v in reversed(list(enumerate(node)))
+                        )
                     elif step < len(node):
                         stack.append((node[step], k + 1, (*at, step)))
     return hits

@@ -129,8 +129,11 @@ def args_key(arguments: Any) -> str:
         return f"<unhashable:{id(arguments)}>"
 
 
-def select_calls(calls: Iterable[RecordedCall], tools: Sequence[str] | None = None,
-                 max_calls: int = DEFAULT_MAX_CALLS) -> list[RecordedCall]:
+def select_calls(
+    calls: Iterable[RecordedCall],
+    tools: Sequence[str] | None = None,
+    max_calls: int = DEFAULT_MAX_CALLS,
+) -> list[RecordedCall]:
     """Per tool, the newest call of each distinct argument set, newest first, at most
     ``max_calls`` per tool. ``calls`` are in log order (oldest first). The newest call stands
     for its argument set even when only an older one has a result (it is then
@@ -146,7 +149,7 @@ def select_calls(calls: Iterable[RecordedCall], tools: Sequence[str] | None = No
     out: list[RecordedCall] = []
     for tool in sorted(by_tool):
         newest_first = list(reversed(by_tool[tool].values()))
-        out.extend(newest_first[:max(0, max_calls)])
+        out.extend(newest_first[: max(0, max_calls)])
     return out
 
 
@@ -158,10 +161,17 @@ class SendVerdict:
     reason: str = ""
 
 
-def send_verdict(call: RecordedCall, *, pin_decision: str | None, pin_digest: str | None,
-                 pin_wire: Mapping[str, Any] | None, pin_problem: str | None = None,
-                 live_wire: Mapping[str, Any] | None, live_digest: str | None,
-                 open_world: bool = False) -> SendVerdict:
+def send_verdict(
+    call: RecordedCall,
+    *,
+    pin_decision: str | None,
+    pin_digest: str | None,
+    pin_wire: Mapping[str, Any] | None,
+    pin_problem: str | None = None,
+    live_wire: Mapping[str, Any] | None,
+    live_digest: str | None,
+    open_world: bool = False,
+) -> SendVerdict:
     """May this recorded call be re-sent? Every condition of issue 18, in the order an operator
     would fix them; the first that fails is the reason. Fail closed: anything unknown skips.
 
@@ -169,6 +179,7 @@ def send_verdict(call: RecordedCall, *, pin_decision: str | None, pin_digest: st
     there is no pin); ``pin_problem``: why the pin cannot be trusted (it does not verify).
     ``live_*``: the definition the live server lists now, in the session the call would use.
     """
+
     def skip(why: str) -> SendVerdict:
         return SendVerdict(False, Outcome.SKIPPED, why)
 
@@ -187,29 +198,37 @@ def send_verdict(call: RecordedCall, *, pin_decision: str | None, pin_digest: st
     if live_digest != pin_digest:
         return skip("its live definition is not the approved one (review the change first)")
     if call.digest is None:
-        return skip("recorded without the definition it was made against (an older log, or "
-                    "the proxy had not seen the tool listed)")
+        return skip(
+            "recorded without the definition it was made against (an older log, or "
+            "the proxy had not seen the tool listed)"
+        )
     if not call.sealed:
-        return skip("its log line is not sealed by your mcp-review proxy (written by hand, "
-                    "edited, planted, or recorded by another user): never re-sent")
+        return skip(
+            "its log line is not sealed by your mcp-review proxy (written by hand, "
+            "edited, planted, or recorded by another user): never re-sent"
+        )
     if call.digest != pin_digest:
         return skip("recorded against a definition that is not the approved one")
     if not is_read_only(pin_wire):
-        return skip("not read-only in the approved definition (readOnlyHint true, "
-                    "destructiveHint not true)")
+        return skip(
+            "not read-only in the approved definition (readOnlyHint true, destructiveHint not true)"
+        )
     if not is_read_only(live_wire):
         return skip("not read-only in the live definition")
     if not open_world and not (is_closed_world(pin_wire) and is_closed_world(live_wire)):
-        return skip("openWorldHint is not false (it may reach outside systems; "
-                    "--open-world allows it)")
+        return skip(
+            "openWorldHint is not false (it may reach outside systems; --open-world allows it)"
+        )
     if not isinstance(call.arguments, dict):
         return skip("its recorded arguments are not a JSON object")
     if call.redacted or has_redacted_value(call.arguments):
-        return skip("an argument was redacted when it was recorded (the call cannot be "
-                    "rebuilt)")
+        return skip("an argument was redacted when it was recorded (the call cannot be rebuilt)")
     if not call.has_result:
-        return SendVerdict(False, Outcome.NO_RESULT, "no result was recorded for this call "
-                                                      "(record_results = true in the config)")
+        return SendVerdict(
+            False,
+            Outcome.NO_RESULT,
+            "no result was recorded for this call (record_results = true in the config)",
+        )
     return SendVerdict(True)
 
 
@@ -222,9 +241,10 @@ def comparable(result: Mapping[str, Any] | None) -> dict[str, Any]:
     server's metadata, not the answer."""
     if not isinstance(result, Mapping):
         return {"content": [], "isError": False, "invalid": True}
-    out: dict[str, Any] = {"content": result.get("content")
-                           if isinstance(result.get("content"), list) else [],
-                           "isError": result.get("isError") is True}
+    out: dict[str, Any] = {
+        "content": result.get("content") if isinstance(result.get("content"), list) else [],
+        "isError": result.get("isError") is True,
+    }
     if "structuredContent" in result and result["structuredContent"] is not None:
         out["structuredContent"] = result["structuredContent"]
     return out
@@ -287,8 +307,13 @@ def json_diff(old: Any, new: Any, base: str = "") -> list[Difference]:
                 stack.append((f"{ptr}/{_esc(str(k))}", a.get(k, _MISSING), b.get(k, _MISSING)))
         elif isinstance(a, list) and isinstance(b, list):
             for i in range(max(len(a), len(b)) - 1, -1, -1):
-                stack.append((f"{ptr}/{i}", a[i] if i < len(a) else _MISSING,
-                              b[i] if i < len(b) else _MISSING))
+                stack.append(
+                    (
+                        f"{ptr}/{i}",
+                        a[i] if i < len(a) else _MISSING,
+                        b[i] if i < len(b) else _MISSING,
+                    )
+                )
         elif not _same_scalar(a, b):
             out.append(Difference(ptr, a, b))
     return out
@@ -318,8 +343,7 @@ class Hunk:
 def word_hunks(a: list[str], b: list[str]) -> list[Hunk]:
     """Token ranges that differ between two token lists (difflib, no junk heuristic)."""
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    return [Hunk((i1, i2), (j1, j2)) for tag, i1, i2, j1, j2 in sm.get_opcodes()
-            if tag != "equal"]
+    return [Hunk((i1, i2), (j1, j2)) for tag, i1, i2, j1, j2 in sm.get_opcodes() if tag != "equal"]
 
 
 def word_diff_text(old: str, new: str) -> str:
@@ -357,11 +381,13 @@ def _text_diff(ptr: str, old: str, new: str, new2: str | None) -> tuple[list[Dif
     out: list[Difference] = []
     for h in word_hunks(a, b):
         span = range(*h.new)
-        if volatile_tok and len(span) and all(i in volatile_tok or not b[i].strip()
-                                               for i in span):
+        if volatile_tok and len(span) and all(i in volatile_tok or not b[i].strip() for i in span):
             continue
-        out.append(Difference(ptr, "".join(a[h.old[0]:h.old[1]]), "".join(b[h.new[0]:h.new[1]]),
-                              text=True))
+        out.append(
+            Difference(
+                ptr, "".join(a[h.old[0] : h.old[1]]), "".join(b[h.new[0] : h.new[1]]), text=True
+            )
+        )
     return out, bool(volatile_tok)
 
 
@@ -395,8 +421,9 @@ def _is_own_serialisation(item: Any, structured: Any) -> bool:
         return False
 
 
-def _diff_results(rec: dict[str, Any], live: dict[str, Any],
-                  live2: dict[str, Any] | None) -> tuple[list[Difference], set[str]]:
+def _diff_results(
+    rec: dict[str, Any], live: dict[str, Any], live2: dict[str, Any] | None
+) -> tuple[list[Difference], set[str]]:
     """(differences recorded→live, volatile pointers) over comparable forms."""
     diffs: list[Difference] = []
     volatile: set[str] = set()
@@ -418,15 +445,21 @@ def _diff_results(rec: dict[str, Any], live: dict[str, Any],
         l2i = l2c[i] if l2c is not None and i < len(l2c) else _MISSING
         if _is_own_serialisation(ri, rs) and _is_own_serialisation(li, ls):
             continue
-        if (isinstance(ri, dict) and isinstance(li, dict) and ri.get("type") == "text"
-                and li.get("type") == "text" and isinstance(ri.get("text"), str)
-                and isinstance(li.get("text"), str)):
+        if (
+            isinstance(ri, dict)
+            and isinstance(li, dict)
+            and ri.get("type") == "text"
+            and li.get("type") == "text"
+            and isinstance(ri.get("text"), str)
+            and isinstance(li.get("text"), str)
+        ):
             rest_r = {k: v for k, v in ri.items() if k != "text"}
             rest_l = {k: v for k, v in li.items() if k != "text"}
             diffs.extend(json_diff(rest_r, rest_l, ptr))
             t2 = l2i.get("text") if isinstance(l2i, dict) else None
-            d, vol = _text_diff(f"{ptr}/text", ri["text"], li["text"],
-                                t2 if isinstance(t2, str) else None)
+            d, vol = _text_diff(
+                f"{ptr}/text", ri["text"], li["text"], t2 if isinstance(t2, str) else None
+            )
             diffs.extend(d)
             if vol:
                 volatile.add(f"{ptr}/text")
@@ -441,10 +474,17 @@ def _is_error(result: Mapping[str, Any] | None, error: Any) -> bool:
     return error is not None or (isinstance(result, Mapping) and result.get("isError") is True)
 
 
-def compare(recorded: RecordedCall, live: Mapping[str, Any] | None, live_error: Any = None, *,
-            live2: Mapping[str, Any] | None = None, live2_error: Any = None,
-            output_schema: Any = None, ignore: Sequence[str] = (),
-            shape_errors: Sequence[tuple[str, str]] | None = None) -> Comparison:
+def compare(
+    recorded: RecordedCall,
+    live: Mapping[str, Any] | None,
+    live_error: Any = None,
+    *,
+    live2: Mapping[str, Any] | None = None,
+    live2_error: Any = None,
+    output_schema: Any = None,
+    ignore: Sequence[str] = (),
+    shape_errors: Sequence[tuple[str, str]] | None = None,
+) -> Comparison:
     """Compare a recorded call's result with the live answer (and a second live answer, which
     decides what is volatile). Both sides must already be redacted the same way.
 
@@ -457,32 +497,55 @@ def compare(recorded: RecordedCall, live: Mapping[str, Any] | None, live_error: 
     rec_err = _is_error(recorded.result, recorded.error)
     if _is_error(live, live_error) and not rec_err:
         what = _error_text(live, live_error)
-        return Comparison(Outcome.NOW_ERROR, f"the call now fails: {what}",
-                          [Difference("", "a result", what)], differences_total=1)
+        return Comparison(
+            Outcome.NOW_ERROR,
+            f"the call now fails: {what}",
+            [Difference("", "a result", what)],
+            differences_total=1,
+        )
     if live_error is not None or recorded.error is not None:
         # Both failed at the JSON-RPC level (or one did and the other returned isError).
         a = recorded.error.get("code") if isinstance(recorded.error, dict) else None
         b = live_error.get("code") if isinstance(live_error, dict) else None
         if recorded.error is not None and live_error is not None and a == b:
             return Comparison(Outcome.SAME, "it failed then and fails now, with the same code")
-        return Comparison(Outcome.CHANGED, "it failed when recorded and fails differently now",
-                          [Difference("/error", _error_text(recorded.result, recorded.error),
-                                      _error_text(live, live_error))], differences_total=1)
+        return Comparison(
+            Outcome.CHANGED,
+            "it failed when recorded and fails differently now",
+            [
+                Difference(
+                    "/error",
+                    _error_text(recorded.result, recorded.error),
+                    _error_text(live, live_error),
+                )
+            ],
+            differences_total=1,
+        )
     live_c = comparable(live)
     if output_schema is not None and not live_c["isError"]:
         if "structuredContent" not in live_c:
-            return Comparison(Outcome.SHAPE_DRIFT, "no structuredContent although the pinned "
-                              "definition declares an outputSchema",
-                              [Difference("/structuredContent", None, None, has_old=False,
-                                          has_new=False)], differences_total=1)
+            return Comparison(
+                Outcome.SHAPE_DRIFT,
+                "no structuredContent although the pinned definition declares an outputSchema",
+                [Difference("/structuredContent", None, None, has_old=False, has_new=False)],
+                differences_total=1,
+            )
         if shape_errors:
-            ds = [Difference("/structuredContent" + p, None, msg, has_old=False)
-                  for p, msg in shape_errors]
-            return Comparison(Outcome.SHAPE_DRIFT, "the live result does not validate against "
-                              "the pinned outputSchema", ds[:MAX_DIFFERENCES],
-                              differences_total=len(ds))
-    live2_c = comparable(live2) if live2 is not None and live2_error is None \
-        and not _is_error(live2, None) else None
+            ds = [
+                Difference("/structuredContent" + p, None, msg, has_old=False)
+                for p, msg in shape_errors
+            ]
+            return Comparison(
+                Outcome.SHAPE_DRIFT,
+                "the live result does not validate against the pinned outputSchema",
+                ds[:MAX_DIFFERENCES],
+                differences_total=len(ds),
+            )
+    live2_c = (
+        comparable(live2)
+        if live2 is not None and live2_error is None and not _is_error(live2, None)
+        else None
+    )
     if recorded.result is None and recorded.result_digest is not None:
         try:
             live_digest = result_digest(live)
@@ -490,11 +553,14 @@ def compare(recorded: RecordedCall, live: Mapping[str, Any] | None, live_error: 
             live_digest = "(cannot be hashed)"
         if live_digest == recorded.result_digest:
             return Comparison(Outcome.SAME, "the recorded result was capped; its digest matches")
-        return Comparison(Outcome.CHANGED, f"the recorded result was capped at record time "
-                          f"({recorded.result_bytes} bytes): only its digest could be compared, "
-                          "and it differs (volatile values cannot be told apart)",
-                          [Difference("", recorded.result_digest, live_digest)],
-                          differences_total=1)
+        return Comparison(
+            Outcome.CHANGED,
+            f"the recorded result was capped at record time "
+            f"({recorded.result_bytes} bytes): only its digest could be compared, "
+            "and it differs (volatile values cannot be told apart)",
+            [Difference("", recorded.result_digest, live_digest)],
+            differences_total=1,
+        )
     rec_c = comparable(recorded.result)
     diffs, volatile = _diff_results(rec_c, live_c, live2_c)
     kept: list[Difference] = []
@@ -509,12 +575,20 @@ def compare(recorded: RecordedCall, live: Mapping[str, Any] | None, live_error: 
     vol = sorted(volatile)
     note = " (volatile values ignored)" if vol else ""
     if live2 is None or live2_c is None:
-        note += " (the second call failed: volatile values could not be told apart)" \
-            if live2 is not None or live2_error is not None else ""
+        note += (
+            " (the second call failed: volatile values could not be told apart)"
+            if live2 is not None or live2_error is not None
+            else ""
+        )
     if not kept:
         return Comparison(Outcome.SAME, "same result" + note, [], vol)
-    return Comparison(Outcome.CHANGED, f"{len(kept)} difference(s){note}",
-                      kept[:MAX_DIFFERENCES], vol, differences_total=len(kept))
+    return Comparison(
+        Outcome.CHANGED,
+        f"{len(kept)} difference(s){note}",
+        kept[:MAX_DIFFERENCES],
+        vol,
+        differences_total=len(kept),
+    )
 
 
 def _error_text(result: Mapping[str, Any] | None, error: Any) -> str:
@@ -525,8 +599,11 @@ def _error_text(result: Mapping[str, Any] | None, error: Any) -> str:
     if error is not None:
         return str(error)
     if isinstance(result, Mapping):
-        texts = [c["text"] for c in result.get("content") or []
-                 if isinstance(c, dict) and isinstance(c.get("text"), str)]
+        texts = [
+            c["text"]
+            for c in result.get("content") or []
+            if isinstance(c, dict) and isinstance(c.get("text"), str)
+        ]
         return "isError: " + (" ".join(texts)[:300] if texts else "(no text)")
     return "no result"
 
@@ -536,5 +613,3 @@ def counts(outcomes: Iterable[Outcome]) -> dict[str, int]:
     for o in outcomes:
         out[str(o)] += 1
     return out
-
-

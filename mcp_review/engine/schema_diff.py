@@ -72,18 +72,47 @@ from mcp_review.engine.walk import Refs
 __all__ = ["diff_schemas", "diff_tools", "scan_hidden"]
 
 
-_AT_KEYWORD = frozenset({
-    "additional-properties-closed", "additional-properties-restricted",
-    "additional-properties-opened", "pattern-property-added", "pattern-property-removed",
-    "property-names-added", "property-names-removed", "dependent-required-added",
-    "dependent-required-removed", "dependent-schema-added", "dependent-schema-removed",
-    "contains-added", "contains-removed", "not-added", "not-removed", "if-changed",
-    "conditional-branch-added", "conditional-branch-removed", "any-of-branch-added",
-    "any-of-branch-removed", "one-of-branch-added", "one-of-branch-removed",
-    "all-of-branch-added", "all-of-branch-removed", "composition-added", "composition-removed",
-})
-_ENTRY_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf", "patternProperties", "dependentSchemas",
-                             "dependentRequired", "dependencies"})
+_AT_KEYWORD = frozenset(
+    {
+        "additional-properties-closed",
+        "additional-properties-restricted",
+        "additional-properties-opened",
+        "pattern-property-added",
+        "pattern-property-removed",
+        "property-names-added",
+        "property-names-removed",
+        "dependent-required-added",
+        "dependent-required-removed",
+        "dependent-schema-added",
+        "dependent-schema-removed",
+        "contains-added",
+        "contains-removed",
+        "not-added",
+        "not-removed",
+        "if-changed",
+        "conditional-branch-added",
+        "conditional-branch-removed",
+        "any-of-branch-added",
+        "any-of-branch-removed",
+        "one-of-branch-added",
+        "one-of-branch-removed",
+        "all-of-branch-added",
+        "all-of-branch-removed",
+        "composition-added",
+        "composition-removed",
+    }
+)
+_ENTRY_KEYWORDS = frozenset(
+    {
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "patternProperties",
+        "dependentSchemas",
+        "dependentRequired",
+        "dependencies",
+    }
+)
 
 
 # The walker ----------------------------------------------------------------------------------
@@ -92,8 +121,7 @@ _ENTRY_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf", "patternProperties", "de
 class _Walker:
     """One comparison of two schema documents (the roots refs resolve against)."""
 
-    def __init__(self, old_root: Any, new_root: Any, base: str, positive: bool,
-                 out: list[Change]):
+    def __init__(self, old_root: Any, new_root: Any, base: str, positive: bool, out: list[Change]):
         self.old_root, self.new_root = old_root, new_root
         self.base = base
         self.positive = positive
@@ -122,8 +150,12 @@ class _Walker:
         hit = self.flat.get(id(s))
         if hit is None or hit[0] is not s:
             view = _flatten_all_of(s, refs=refs)
-            if view is s and root is not None and isinstance(s["allOf"], list) and any(
-                    _pure_ref(b) for b in s["allOf"]):
+            if (
+                view is s
+                and root is not None
+                and isinstance(s["allOf"], list)
+                and any(_pure_ref(b) for b in s["allOf"])
+            ):
                 resolved = {**s, "allOf": [self._target(root, b) for b in s["allOf"]]}
                 view = _flatten_all_of(resolved, refs=False, merge_objects=True)
                 if view is resolved:
@@ -140,8 +172,15 @@ class _Walker:
         return self._refs(root).target(b, _pure_ref)
 
     # Emitting --------------------------------------------------------------------------------
-    def emit(self, rule_id: str, ptr: str, pos: bool, effect: Effect | None = None,
-             cls: ChangeClass | None = None, **params: Any) -> Change:
+    def emit(
+        self,
+        rule_id: str,
+        ptr: str,
+        pos: bool,
+        effect: Effect | None = None,
+        cls: ChangeClass | None = None,
+        **params: Any,
+    ) -> Change:
         rule = RULES[rule_id]
         eff = effect or rule.effect
         if cls is None:
@@ -205,8 +244,13 @@ class _Walker:
                     if prob == "remote":
                         self.emit("ref-remote", ptr, pos, ref=ref)
                     elif prob:
-                        self.emit("ref-unresolved", ptr, pos, ref=ref,
-                                  why=Raw(prob if ptr is np else f"old definition: {prob}"))
+                        self.emit(
+                            "ref-unresolved",
+                            ptr,
+                            pos,
+                            ref=ref,
+                            why=Raw(prob if ptr is np else f"old definition: {prob}"),
+                        )
                 return
         key = (okey, nkey, pos)
         if key in self.memo:
@@ -246,8 +290,11 @@ class _Walker:
     def _lift(self, plain: dict[str, Any], composed: dict[str, Any], kw: str) -> dict[str, Any]:
         """See ``{type: string}`` as ``{anyOf: [{type: string}]}`` when the other side has an
         anyOf/oneOf, so ``T`` -> ``anyOf [T, null]`` reads as an added alternative."""
-        core = {k: v for k, v in plain.items()
-                if k not in NO_CONSTRAINT and not (k in composed and jeq(v, composed[k]))}
+        core = {
+            k: v
+            for k, v in plain.items()
+            if k not in NO_CONSTRAINT and not (k in composed and jeq(v, composed[k]))
+        }
         if not core:
             return plain
         view = {k: v for k, v in plain.items() if k not in core}
@@ -256,8 +303,9 @@ class _Walker:
         self.lifted.add(id(view[kw]))
         return view
 
-    def _keywords(self, o: dict[str, Any], n: dict[str, Any], op: str, np: str, pos: bool,
-                  depth: int) -> None:
+    def _keywords(
+        self, o: dict[str, Any], n: dict[str, Any], op: str, np: str, pos: bool, depth: int
+    ) -> None:
         o, n = _drop_inert(o, n, pos)
         done: set[Handler] = set()
         unknown: list[str] = []
@@ -278,12 +326,26 @@ class _Walker:
             ov, nv = o.get(k, MISSING), n.get(k, MISSING)
             if ov is MISSING or nv is MISSING or not jeq(ov, nv):
                 how = "added" if ov is MISSING else "removed" if nv is MISSING else "changed"
-                self.emit("unsupported-keyword-changed", pointer_join(np if nv is not MISSING
-                                                                      else op, k), pos,
-                          keyword=k, how=Raw(how), old=opt(ov), new=opt(nv))
+                self.emit(
+                    "unsupported-keyword-changed",
+                    pointer_join(np if nv is not MISSING else op, k),
+                    pos,
+                    keyword=k,
+                    how=Raw(how),
+                    old=opt(ov),
+                    new=opt(nv),
+                )
 
-    def coverage(self, kw: str, ol: list[Any], nl: list[Any], optr: Callable[[int], str],
-                  nptr: Callable[[int], str], pos: bool, depth: int) -> Cover | None:
+    def coverage(
+        self,
+        kw: str,
+        ol: list[Any],
+        nl: list[Any],
+        optr: Callable[[int], str],
+        nptr: Callable[[int], str],
+        pos: bool,
+        depth: int,
+    ) -> Cover | None:
         """Which alternatives of the accepting side (old on input, new on output) are covered
         by one alternative of the other side, each judged by a probe walk of this same walker
         (a branch whose values are listed, an ``enum`` or a ``type`` list, is split into one
@@ -303,8 +365,10 @@ class _Walker:
                 # The likeliest cover first (same type/ref/const, then equal), so a re-expressed
                 # alternative costs one probe, not one per alternative.
                 sig, key = branch_sig(part), ckey(part)
-                order = sorted(range(len(other)), key=lambda j: (other_sig[j][1] != key,
-                                                                  other_sig[j][0] != sig, j))
+                order = sorted(
+                    range(len(other)),
+                    key=lambda j: (other_sig[j][1] != key, other_sig[j][0] != sig, j),
+                )
                 found: Any = False
                 for j in order:
                     if self.probes[0] <= 0:
@@ -327,8 +391,12 @@ class _Walker:
         complete = all(v is True for v in states.values())
         if complete and kw == "oneOf" and not disjoint(other):
             complete = False  # a value matching two alternatives fails oneOf
-        return Cover(old=states if pos else {}, new={} if pos else states, complete=complete,
-                      used=frozenset(used))
+        return Cover(
+            old=states if pos else {},
+            new={} if pos else states,
+            complete=complete,
+            used=frozenset(used),
+        )
 
     def _parts(self, branch: Any, ptr: str, root: Any) -> list[Any]:
         """``branch`` as a union of simpler alternatives: each value of an ``enum`` as a typed
@@ -401,23 +469,53 @@ cannot multiply into an exponential walk; past it, alternatives are matched by s
 were before coverage was judged (the verdict may then be the stricter one, never laxer)."""
 
 
-_NUMERIC, _STRING, _ARRAY, _OBJECT = (frozenset(("number", "integer")), frozenset(("string",)),
-                                      frozenset(("array",)), frozenset(("object",)))
+_NUMERIC, _STRING, _ARRAY, _OBJECT = (
+    frozenset(("number", "integer")),
+    frozenset(("string",)),
+    frozenset(("array",)),
+    frozenset(("object",)),
+)
 _KW_TYPES: dict[str, frozenset[str]] = {
-    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                     "multipleOf"), _NUMERIC),
+    **dict.fromkeys(
+        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), _NUMERIC
+    ),
     **dict.fromkeys(("minLength", "maxLength", "pattern"), _STRING),
-    **dict.fromkeys(("items", "prefixItems", "additionalItems", "minItems", "maxItems",
-                     "uniqueItems", "contains", "minContains", "maxContains"), _ARRAY),
-    **dict.fromkeys(("properties", "required", "additionalProperties", "patternProperties",
-                     "propertyNames", "minProperties", "maxProperties", "dependentRequired",
-                     "dependentSchemas", "dependencies"), _OBJECT),
+    **dict.fromkeys(
+        (
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "contains",
+            "minContains",
+            "maxContains",
+        ),
+        _ARRAY,
+    ),
+    **dict.fromkeys(
+        (
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "minProperties",
+            "maxProperties",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+        ),
+        _OBJECT,
+    ),
 }
 """The instance types each assertion keyword constrains; on any other type it is a no-op."""
 
 
-def _drop_inert(o: dict[str, Any], n: dict[str, Any], pos: bool
-                ) -> tuple[dict[str, Any], dict[str, Any]]:
+def _drop_inert(
+    o: dict[str, Any], n: dict[str, Any], pos: bool
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Hide keywords that cannot affect the values in question: ``minimum`` on a schema whose
     ``type`` is ``string`` constrains nothing. On the input side the values that matter are the
     ones old accepted (new must keep accepting them); on the output side, the ones new may
@@ -425,12 +523,18 @@ def _drop_inert(o: dict[str, Any], n: dict[str, Any], pos: bool
     types = type_set((o if pos else n).get("type", MISSING))
     if types is None:
         return o, n
-    inert = {k for s in (o, n) for k in s
-             if k in _KW_TYPES and not any(covered(t, types) for t in _KW_TYPES[k])}
+    inert = {
+        k
+        for s in (o, n)
+        for k in s
+        if k in _KW_TYPES and not any(covered(t, types) for t in _KW_TYPES[k])
+    }
     if not inert:
         return o, n
-    return ({k: v for k, v in o.items() if k not in inert},
-            {k: v for k, v in n.items() if k not in inert})
+    return (
+        {k: v for k, v in o.items() if k not in inert},
+        {k: v for k, v in n.items() if k not in inert},
+    )
 
 
 # Keywords whose meaning depends on siblings in the same schema object: each group may come
@@ -444,23 +548,38 @@ _INTERACTING = (
     frozenset({"maximum", "exclusiveMaximum"}),
 )
 # Never folded: they see across allOf branches, or give a schema an identity or a scope.
-_NO_FOLD = frozenset({"unevaluatedProperties", "unevaluatedItems", "$id", "$anchor",
-                      "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
-                      "$defs", "definitions", "$schema"})
+_NO_FOLD = frozenset(
+    {
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "$id",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+        "$defs",
+        "definitions",
+        "$schema",
+    }
+)
 
 
 def _pure_ref(b: Any) -> bool:
-    return isinstance(b, dict) and isinstance(b.get("$ref"), str) and all(
-        k == "$ref" or k in NO_CONSTRAINT for k in b)
+    return (
+        isinstance(b, dict)
+        and isinstance(b.get("$ref"), str)
+        and all(k == "$ref" or k in NO_CONSTRAINT for k in b)
+    )
 
 
 _OBJECT_PARTS = frozenset({"properties", "required"})
-_OPEN_BLOCKERS = frozenset({"additionalProperties", "patternProperties",
-                            "unevaluatedProperties"})
+_OPEN_BLOCKERS = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties"})
 
 
-def _flatten_all_of(s: dict[str, Any], *, refs: bool,
-                    merge_objects: bool = False) -> dict[str, Any]:
+def _flatten_all_of(
+    s: dict[str, Any], *, refs: bool, merge_objects: bool = False
+) -> dict[str, Any]:
     """``{A…, "allOf": [B, C]}`` as ``{A…, B…, C…}`` when that is the same set of values: no
     keyword given two different values, no interacting group (e.g. properties and
     additionalProperties) split across parts, nothing that looks across branches. ``$ref``
@@ -478,7 +597,8 @@ def _flatten_all_of(s: dict[str, Any], *, refs: bool,
         if not any(jeq(b, p) for p in parts[1:]):  # a repeated branch adds nothing
             parts.append(b)
     if any(k in _NO_FOLD for p in parts[1:] for k in p) or any(
-            k in parts[0] for k in ("unevaluatedProperties", "unevaluatedItems")):
+        k in parts[0] for k in ("unevaluatedProperties", "unevaluatedItems")
+    ):
         return s
     # merge_objects: parts that each declare some properties (and none says anything about
     # the keys it does not declare) conjoin exactly: the union of their properties (one key
@@ -493,16 +613,27 @@ def _flatten_all_of(s: dict[str, Any], *, refs: bool,
     for p in parts:
         for k, v in p.items():
             if k in merged and not jeq(merged[k], v):
-                if objects and k == "properties" and isinstance(v, dict) and isinstance(
-                        merged[k], dict):
+                if (
+                    objects
+                    and k == "properties"
+                    and isinstance(v, dict)
+                    and isinstance(merged[k], dict)
+                ):
                     props = dict(merged[k])
                     for name, sub in v.items():
-                        props[name] = (sub if name not in props or jeq(props[name], sub)
-                                       else {"allOf": [props[name], sub]})
+                        props[name] = (
+                            sub
+                            if name not in props or jeq(props[name], sub)
+                            else {"allOf": [props[name], sub]}
+                        )
                     merged[k] = props
                     continue
-                if objects and k == "required" and isinstance(v, list) and isinstance(
-                        merged[k], list):
+                if (
+                    objects
+                    and k == "required"
+                    and isinstance(v, list)
+                    and isinstance(merged[k], list)
+                ):
                     merged[k] = list(dict.fromkeys([*merged[k], *v]))
                     continue
                 if merge_objects and k in TEXT | ANNOTATIONS_COSMETIC:
@@ -512,18 +643,34 @@ def _flatten_all_of(s: dict[str, Any], *, refs: bool,
     return merged
 
 
-_judge_counts = counts_judge((*strings.LENGTHS, *arrays.ITEM_COUNTS, *objects.PROPERTY_COUNTS,
-                              *arrays.CONTAINS_COUNTS))
+_judge_counts = counts_judge(
+    (*strings.LENGTHS, *arrays.ITEM_COUNTS, *objects.PROPERTY_COUNTS, *arrays.CONTAINS_COUNTS)
+)
 """The count keywords of three families (lengths, item counts, property counts), judged by one
 handler in one order (a node's count changes come out in the order they always did)."""
 
 _HANDLERS: dict[str, Handler] = {
-    **text.HANDLERS, **schema_family.HANDLERS, **json_types.HANDLERS, **values.HANDLERS,
-    **numeric.HANDLERS, **strings.HANDLERS, **arrays.HANDLERS, **objects.HANDLERS,
+    **text.HANDLERS,
+    **schema_family.HANDLERS,
+    **json_types.HANDLERS,
+    **values.HANDLERS,
+    **numeric.HANDLERS,
+    **strings.HANDLERS,
+    **arrays.HANDLERS,
+    **objects.HANDLERS,
     **composition.HANDLERS,
-    **dict.fromkeys((c.keyword for c in (*strings.LENGTHS, *arrays.ITEM_COUNTS,
-                                          *objects.PROPERTY_COUNTS, *arrays.CONTAINS_COUNTS)),
-                    _judge_counts),
+    **dict.fromkeys(
+        (
+            c.keyword
+            for c in (
+                *strings.LENGTHS,
+                *arrays.ITEM_COUNTS,
+                *objects.PROPERTY_COUNTS,
+                *arrays.CONTAINS_COUNTS,
+            )
+        ),
+        _judge_counts,
+    ),
 }
 """keyword -> the family handler the walker calls for it (each handler once per node)."""
 _IGNORED = frozenset({"$ref", *CONTAINERS})  # $ref is followed in deref; containers via refs
@@ -565,8 +712,15 @@ def diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
 
 def _diff_tools_degraded(old: ToolDef, new: ToolDef, e: Exception) -> list[Change]:
     ow, nw = old.wire, new.wire
-    out = [make("engine-error", "", direction=Direction.TOOL, where=Raw("tool text/annotations"),
-                error=Raw(type(e).__name__))]
+    out = [
+        make(
+            "engine-error",
+            "",
+            direction=Direction.TOOL,
+            where=Raw("tool text/annotations"),
+            error=Raw(type(e).__name__),
+        )
+    ]
     out += diff_schemas(ow.get("inputSchema"), nw.get("inputSchema"))
     oo, no = ow.get("outputSchema"), nw.get("outputSchema")
     if oo is not None and no is not None:
@@ -578,8 +732,15 @@ def _diff_tools_degraded(old: ToolDef, new: ToolDef, e: Exception) -> list[Chang
     try:
         out += _hidden_added(old.hashed_projection(), new.hashed_projection())
     except Exception as e2:
-        out.append(make("engine-error", "", direction=Direction.TOOL,
-                        where=Raw("hidden-character scan"), error=Raw(type(e2).__name__)))
+        out.append(
+            make(
+                "engine-error",
+                "",
+                direction=Direction.TOOL,
+                where=Raw("hidden-character scan"),
+                error=Raw(type(e2).__name__),
+            )
+        )
     return out
 
 
@@ -606,6 +767,6 @@ def _diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
 
 def scan_hidden(tool: ToolDef) -> list[Change]:
     """Hidden characters anywhere in one definition (a new tool, or a first pin)."""
-    return hidden_changes(hidden_strings(tool.hashed_projection()), "hidden-characters-present",
-                          set())
-
+    return hidden_changes(
+        hidden_strings(tool.hashed_projection()), "hidden-characters-present", set()
+    )

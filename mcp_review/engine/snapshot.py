@@ -95,12 +95,16 @@ class Snapshot:
 
 def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InputError(f"not an mcp-review snapshot (expected \"format\": \"{FORMAT}\")",
-                         source=source)
+        raise InputError(
+            f'not an mcp-review snapshot (expected "format": "{FORMAT}")', source=source
+        )
     ver = data.get("version")
     if not isinstance(ver, int) or ver > VERSION:
-        raise InputError(f"snapshot version {ver!r} is newer than this mcp-review understands "
-                         f"({VERSION}); upgrade mcp-review", source=source)
+        raise InputError(
+            f"snapshot version {ver!r} is newer than this mcp-review understands "
+            f"({VERSION}); upgrade mcp-review",
+            source=source,
+        )
     servers = data.get("servers")
     if not isinstance(servers, dict):
         raise InputError("snapshot has no 'servers' object", source=source)
@@ -113,8 +117,7 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
             raise InputError(f"server {name!r}: 'tools' must be an array", source=source)
         instructions = s.get("instructions")
         if instructions is not None and not isinstance(instructions, str):
-            raise InputError(f"server {name!r}: 'instructions' must be a string",
-                             source=source)
+            raise InputError(f"server {name!r}: 'instructions' must be a string", source=source)
         tools = [
             ToolDef.from_wire(t, source=f"{source}: server {name!r} tool #{i}")
             for i, t in enumerate(tools_raw)
@@ -130,7 +133,8 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
             error=s.get("error"),
             instructions=instructions,
             notes=[n for n in s.get("notes") or [] if isinstance(n, str)]
-            if isinstance(s.get("notes"), list) else [],
+            if isinstance(s.get("notes"), list)
+            else [],
         )
     return snap
 

@@ -229,8 +229,11 @@ class StatusReport:
     @property
     def instructions_attention(self) -> list[InstructionsStatus]:
         """Server instructions that fail the gate (new, changed, removed: never auto-approved)."""
-        return [s.instructions for s in self.servers
-                if s.instructions is not None and s.instructions.needs_attention]
+        return [
+            s.instructions
+            for s in self.servers
+            if s.instructions is not None and s.instructions.needs_attention
+        ]
 
     @property
     def unreachable(self) -> list[ServerStatus]:
@@ -281,7 +284,8 @@ def compute_status(
     for name in sorted(snapshot.servers):
         srv_snap = snapshot.servers[name]
         srv, tools = server_status(
-            srv_snap, pins,
+            srv_snap,
+            pins,
             calls=(calls or {}).get(name),
             default_tier=(tiers or {}).get(name),
             witnesses=witnesses,
@@ -303,12 +307,19 @@ def _note_bare_version_bump(srv: ServerStatus, tools: list[ToolStatus], pins: Pi
         return
     if any(t.state not in (State.PINNED, State.DENIED) for t in tools):
         return  # the contract changed: the bump is announcing something
-    was = sorted({p.server_version for p in pins.for_server(srv.name, srv.principal).values()
-                  if p.server_version})
+    was = sorted(
+        {
+            p.server_version
+            for p in pins.for_server(srv.name, srv.principal).values()
+            if p.server_version
+        }
+    )
     if was and srv.server_version not in was:
-        srv.notes.append(f"version bumped {' / '.join(was)} -> {srv.server_version} with no "
-                         "change to any tool's contract (a behaviour change the schema cannot "
-                         "show?)")
+        srv.notes.append(
+            f"version bumped {' / '.join(was)} -> {srv.server_version} with no "
+            "change to any tool's contract (a behaviour change the schema cannot "
+            "show?)"
+        )
 
 
 def flag_renames(tools: list[ToolStatus]) -> None:
@@ -326,10 +337,13 @@ def flag_renames(tools: list[ToolStatus]) -> None:
     for t in tools:
         if t.state is State.NEW and t.live is not None:
             for old in removed.get(key(t, t.live.input_schema), []):
-                t.notes.append(f"same input schema as the removed {_visible(old.tool)}: "
-                               "renamed upstream? (a new name never inherits an approval)")
-                old.notes.append(f"{_visible(t.tool)} is new with the same input schema: "
-                                 "renamed upstream?")
+                t.notes.append(
+                    f"same input schema as the removed {_visible(old.tool)}: "
+                    "renamed upstream? (a new name never inherits an approval)"
+                )
+                old.notes.append(
+                    f"{_visible(t.tool)} is new with the same input schema: renamed upstream?"
+                )
 
 
 def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = None) -> None:
@@ -372,8 +386,10 @@ def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = 
                 note = f"the same name is served by {shown}: cross-server shadowing"
                 reason = f"name also served by {shown} (cross-server shadowing)"
             else:
-                note = (f"name looks like {shown}: possible shadowing through a homoglyph "
-                        "or hidden character")
+                note = (
+                    f"name looks like {shown}: possible shadowing through a homoglyph "
+                    "or hidden character"
+                )
                 reason = f"name is confusable with {shown}"
             t.notes.append(note)
             if t.state in (State.PINNED, State.DENIED):
@@ -402,10 +418,14 @@ def server_status(
     """One server's status (``check`` calls this per server as fetches complete).
     ``pinned``: this server's pins by tool name, when the caller grouped them already."""
     srv = ServerStatus(
-        name=server.name, principal=server.principal,
-        tier=pins.tier_for(server.name, default=default_tier), error=server.error,
-        server_version=server.server_version, protocol_version=server.protocol_version,
-        calls=calls, notes=list(server.notes),
+        name=server.name,
+        principal=server.principal,
+        tier=pins.tier_for(server.name, default=default_tier),
+        error=server.error,
+        server_version=server.server_version,
+        protocol_version=server.protocol_version,
+        calls=calls,
+        notes=list(server.notes),
     )
     if server.error:
         # An unreachable server says nothing about its tools: none are reported removed.
@@ -415,8 +435,12 @@ def server_status(
     # Instructions pinned per (server, principal); a pin that does not verify is not in
     # pins.instructions, so they read as new (never trusted).
     srv.instructions = instructions_status(
-        server.name, server.principal, live_text(server.instructions),
-        pins.instructions.get((server.name, server.principal)), srv.tier)
+        server.name,
+        server.principal,
+        live_text(server.instructions),
+        pins.instructions.get((server.name, server.principal)),
+        srv.tier,
+    )
     if pinned is None:
         pinned = pins.for_server(server.name, server.principal)
     by_name: dict[str, list[ToolDef]] = {}
@@ -424,14 +448,23 @@ def server_status(
         by_name.setdefault(t.name, []).append(t)
     replayed = None
     if calls is not None and calls.streamed:
-        replayed = _replay_streamed(calls, by_name, pinned if compare else {},
-                                    keep_valid_calls)
+        replayed = _replay_streamed(calls, by_name, pinned if compare else {}, keep_valid_calls)
     out: list[ToolStatus] = []
     for name in sorted(by_name):
         defs = by_name[name]
         tier = pins.tier_for(server.name, name, default=default_tier)
-        st = _tool_status(server, name, defs[0], pinned.get(name), tier, calls, witnesses,
-                          keep_valid_calls, replayed, compare)
+        st = _tool_status(
+            server,
+            name,
+            defs[0],
+            pinned.get(name),
+            tier,
+            calls,
+            witnesses,
+            keep_valid_calls,
+            replayed,
+            compare,
+        )
         st.protocol = tool_findings(defs[0].wire, server.protocol_version)
         if len(defs) > 1:
             st.protocol.append(duplicate_findings(len(defs), server.protocol_version))
@@ -439,8 +472,9 @@ def server_status(
         if len(digests) > 1:
             # Which of them a client would use is undefined: never let one pass unseen.
             st.notes.append(f"the server lists {len(defs)} different definitions under this name")
-            st.policy = PolicyResult(tier, Outcome.BLOCK,
-                                     (f"{len(defs)} different definitions share this name",))
+            st.policy = PolicyResult(
+                tier, Outcome.BLOCK, (f"{len(defs)} different definitions share this name",)
+            )
             if st.state in (State.PINNED, State.DENIED):
                 st.state = State.CHANGED
         out.append(st)
@@ -455,13 +489,26 @@ def server_status(
             policy = PolicyResult(tier, Outcome.REVIEW, (why,))
         else:
             policy = PolicyResult(tier, Outcome.NONE, ("denied tool no longer served",))
-        out.append(ToolStatus(server.name, server.principal, name, State.REMOVED, policy,
-                              pin=pin, calls_recorded=n))
+        out.append(
+            ToolStatus(
+                server.name,
+                server.principal,
+                name,
+                State.REMOVED,
+                policy,
+                pin=pin,
+                calls_recorded=n,
+            )
+        )
     return srv, out
 
 
-def _replay_streamed(calls: CallLog, by_name: Mapping[str, list[ToolDef]],
-                     pinned: Mapping[str, Pin], keep_valid: bool) -> dict[str, Any]:
+def _replay_streamed(
+    calls: CallLog,
+    by_name: Mapping[str, list[ToolDef]],
+    pinned: Mapping[str, Pin],
+    keep_valid: bool,
+) -> dict[str, Any]:
     """{tool: (PendingComparison, Replayer)} for every tool whose digest differs from its
     pin, replayed in one pass over the streamed log (which also counts every tool's calls)."""
     from mcp_review.engine.compare import PendingComparison
@@ -476,15 +523,29 @@ def _replay_streamed(calls: CallLog, by_name: Mapping[str, list[ToolDef]],
     return plan
 
 
-def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | None, tier: str,
-                 calls: CallLog | None, witnesses: bool,
-                 keep_valid_calls: bool = True,
-                 replayed: Mapping[str, Any] | None = None,
-                 compare: bool = True) -> ToolStatus:
+def _tool_status(
+    server: ServerSnapshot,
+    name: str,
+    live: ToolDef,
+    pin: Pin | None,
+    tier: str,
+    calls: CallLog | None,
+    witnesses: bool,
+    keep_valid_calls: bool = True,
+    replayed: Mapping[str, Any] | None = None,
+    compare: bool = True,
+) -> ToolStatus:
     digest = live.digest
-    base = functools.partial(ToolStatus, server=server.name, principal=server.principal,
-                             tool=name, live=live, live_digest=digest, pin=pin,
-                             calls_recorded=calls.count(name) if calls else 0)
+    base = functools.partial(
+        ToolStatus,
+        server=server.name,
+        principal=server.principal,
+        tool=name,
+        live=live,
+        live_digest=digest,
+        pin=pin,
+        calls_recorded=calls.count(name) if calls else 0,
+    )
     if pin is None:
         facts = facts_for(None, live)
         return base(state=State.NEW, policy=decide(tier, facts))
@@ -494,18 +555,24 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
         if digest in also_digests(pin):
             # The running version's approval, kept when its candidate's was approved.
             st = base(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE))
-            st.notes.append("approved before the candidate's definition was (kept while the "
-                            "running version serves it)")
+            st.notes.append(
+                "approved before the candidate's definition was (kept while the "
+                "running version serves it)"
+            )
             return st
     if pin.current_digest() == digest:
         if pin.approved:
             return base(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE))
-        return base(state=State.DENIED,
-                          policy=PolicyResult(tier, Outcome.NONE, ("denied by the operator",)))
+        return base(
+            state=State.DENIED, policy=PolicyResult(tier, Outcome.NONE, ("denied by the operator",))
+        )
     if not compare:
-        return base(state=State.CHANGED,
-                          policy=PolicyResult(tier, Outcome.REVIEW, (PENDING_REASON,)),
-                          previously_denied=not pin.approved, pending=True)
+        return base(
+            state=State.CHANGED,
+            policy=PolicyResult(tier, Outcome.REVIEW, (PENDING_REASON,)),
+            previously_denied=not pin.approved,
+            pending=True,
+        )
     from mcp_review.engine.compare import compare as compare_tools
 
     if replayed is not None and name in replayed:
@@ -514,14 +581,24 @@ def _tool_status(server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | No
         cmp = pending.finish(replayer.result(), witnesses=witnesses)
     else:
         old = pin.tool_def()
-        cmp = compare_tools(old, live, calls.for_tool(name) if calls is not None else None,
-                            witnesses=witnesses, keep_valid=keep_valid_calls)
+        cmp = compare_tools(
+            old,
+            live,
+            calls.for_tool(name) if calls is not None else None,
+            witnesses=witnesses,
+            keep_valid=keep_valid_calls,
+        )
     denied = not pin.approved
-    facts = facts_for(old, live, cmp.changes, broken_calls=cmp.broken_calls,
-                      previously_denied=denied)
+    facts = facts_for(
+        old, live, cmp.changes, broken_calls=cmp.broken_calls, previously_denied=denied
+    )
     broken = bool(cmp.breaking) or cmp.broken_calls > 0
-    st = base(state=State.BROKEN if broken else State.CHANGED,
-                    policy=decide(tier, facts), comparison=cmp, previously_denied=denied)
+    st = base(
+        state=State.BROKEN if broken else State.CHANGED,
+        policy=decide(tier, facts),
+        comparison=cmp,
+        previously_denied=denied,
+    )
     # Versioning discipline (seed 003): a contract change the server did not announce with a
     # version bump is worth reading twice. It informs; it never changes the verdict.
     was, now = pin.server_version, server.server_version
@@ -552,7 +629,11 @@ def apply_auto_approvals(
         who = AUTO_WHO.format(tier=t.policy.tier)
         why = "; ".join(t.policy.reasons)
         pin = make_pin(
-            t.server, t.live, Decision.APPROVED, principal=t.principal, by=who,
+            t.server,
+            t.live,
+            Decision.APPROVED,
+            principal=t.principal,
+            by=who,
             note=f"auto-approved: {why}",
             server_version=srv.server_version if srv else None,
             protocol_version=srv.protocol_version if srv else None,
@@ -571,4 +652,3 @@ def worst_class(t: ToolStatus) -> ChangeClass | None:
         return None
     worst: ChangeClass = min((c.cls for c in t.comparison.changes), key=CLASS_ORDER.__getitem__)
     return worst
-

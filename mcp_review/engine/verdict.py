@@ -25,8 +25,9 @@ def fails_gate(t: ToolStatus, fail_on: str) -> bool:
     from mcp_review.engine.status import State
 
     if fail_on == "any":
-        return t.state not in (State.PINNED, State.DENIED) and t.policy.outcome is not \
-            Outcome.WAIVED
+        return (
+            t.state not in (State.PINNED, State.DENIED) and t.policy.outcome is not Outcome.WAIVED
+        )
     if fail_on == "review":
         return t.needs_attention
     if t.policy.outcome is Outcome.BLOCK:
@@ -57,15 +58,19 @@ def instructions_fail(i: InstructionsStatus, fail_on: str) -> bool:
 
 def drifted_instructions(report: StatusReport) -> list[InstructionsStatus]:
     """Every server's instructions that are not simply pinned."""
-    return [s.instructions for s in report.servers
-            if s.instructions is not None and s.instructions.state != "pinned"]
+    return [
+        s.instructions
+        for s in report.servers
+        if s.instructions is not None and s.instructions.state != "pinned"
+    ]
 
 
 def exit_code(report: StatusReport, fail_on: str = "review") -> int:
     """1 when anything fails the gate under ``fail_on``; else 3 when a server could not be
     read; else 0. ``status`` and the app judge with ``review``."""
-    if failing(report, fail_on) or any(instructions_fail(i, fail_on)
-                                       for i in drifted_instructions(report)):
+    if failing(report, fail_on) or any(
+        instructions_fail(i, fail_on) for i in drifted_instructions(report)
+    ):
         return exitcodes.FAIL
     if report.unreachable:
         return exitcodes.UNREACHABLE
@@ -114,5 +119,9 @@ def needs_confirmation(t: ToolStatus) -> bool:
     if cmp is None:
         return False
     classes = {c.cls for c in cmp.changes}
-    return (not classes or ChangeClass.BREAKING in classes or ChangeClass.TRUST in classes
-            or cmp.broken_calls > 0)
+    return (
+        not classes
+        or ChangeClass.BREAKING in classes
+        or ChangeClass.TRUST in classes
+        or cmp.broken_calls > 0
+    )

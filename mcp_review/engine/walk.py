@@ -43,14 +43,28 @@ MAX_REF_HOPS = 65
 
 # Where subschemas sit -----------------------------------------------------------------------
 
-SCHEMA_ONE = frozenset({"items", "additionalProperties", "additionalItems",
-                        "unevaluatedProperties", "unevaluatedItems", "contains", "not", "if",
-                        "then", "else", "propertyNames", "contentSchema"})
+SCHEMA_ONE = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "additionalItems",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "contains",
+        "not",
+        "if",
+        "then",
+        "else",
+        "propertyNames",
+        "contentSchema",
+    }
+)
 """Keywords whose value is one subschema."""
 SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
 """Keywords whose value is a list of subschemas (``items``: the draft-07 tuple form)."""
-SCHEMA_MAP = frozenset({"properties", "patternProperties", "$defs", "definitions",
-                        "dependentSchemas", "dependencies"})
+SCHEMA_MAP = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
 """Keywords whose value maps names to subschemas (``dependencies``: draft-07, where a value
 may also be a list of property names)."""
 COMBINATORS = frozenset({"anyOf", "oneOf", "allOf"})
@@ -80,8 +94,9 @@ def escape(tok: str) -> str:
     return tok.replace("~", "~0").replace("/", "~1")
 
 
-def nodes(root: Any, *, limit: int | None = None, max_depth: int | None = None
-          ) -> Iterator[tuple[Any, list[str]]]:
+def nodes(
+    root: Any, *, limit: int | None = None, max_depth: int | None = None
+) -> Iterator[tuple[Any, list[str]]]:
     """Every object and array in ``root`` with its reference tokens, depth first, iteratively.
 
     At most ``limit`` containers are visited; containers more than ``max_depth`` tokens deep
@@ -98,12 +113,14 @@ def nodes(root: Any, *, limit: int | None = None, max_depth: int | None = None
         if isinstance(node, dict):
             stack.extend((v, [*at, k]) for k, v in node.items() if isinstance(v, (dict, list)))
         elif isinstance(node, list):
-            stack.extend((v, [*at, str(i)]) for i, v in enumerate(node)
-                         if isinstance(v, (dict, list)))
+            stack.extend(
+                (v, [*at, str(i)]) for i, v in enumerate(node) if isinstance(v, (dict, list))
+            )
 
 
-def ref_sites(root: Any, ref: str, *, first: int | None = None, limit: int = 5000
-              ) -> list[list[str]]:
+def ref_sites(
+    root: Any, ref: str, *, first: int | None = None, limit: int = 5000
+) -> list[list[str]]:
     """Schema locations (tokens) whose ``$ref`` is exactly ``ref``, shortest first (a change
     inside ``$defs`` shows in instances wherever it is referenced). ``first`` stops the walk
     once that many are found; at most ``limit`` containers are visited, 64 tokens deep."""
@@ -207,8 +224,9 @@ class Refs:
                 return node
         return node
 
-    def deref(self, s: Any, *, max_hops: int = MAX_REF_HOPS, keep: list[Any] | None = None
-              ) -> Deref:
+    def deref(
+        self, s: Any, *, max_hops: int = MAX_REF_HOPS, keep: list[Any] | None = None
+    ) -> Deref:
         """Follow the ``$ref`` chain at ``s``.
 
         Keywords beside a ``$ref`` are merged over its target (2020-12 applies both; even prose
@@ -230,11 +248,13 @@ class Refs:
             try:
                 target, at = self.resolve(ref)
             except Unresolved as e:
-                return Deref(_strip(view), frag, tuple(key), "remote" if e.remote else e.why,
-                             ref, view)
+                return Deref(
+                    _strip(view), frag, tuple(key), "remote" if e.remote else e.why, ref, view
+                )
             if at in seen or len(seen) >= max_hops:
-                return Deref(_strip(view), frag, tuple(key), "a $ref cycle with no schema", ref,
-                             view)
+                return Deref(
+                    _strip(view), frag, tuple(key), "a $ref cycle with no schema", ref, view
+                )
             seen.add(at)
             frag = at
             siblings = {k: v for k, v in view.items() if k != "$ref"}

@@ -47,21 +47,50 @@ MAX_ALTERNATIVES = 4
 """Alternative example values the generator keeps per schema node (not a cartesian product)."""
 
 STRING_PROBES: tuple[str, ...] = (
-    "", "a", "A1", "x y", "0", "https://example.com/a", "user@example.com", "2024-01-01",
-    "2024-01-01T00:00:00Z", "12:00:00", "192.0.2.1", "2001:db8::1", "example.com",
-    "00000000-0000-0000-0000-000000000000", "/a", "-1", "1.5", "true", "null",
+    "",
+    "a",
+    "A1",
+    "x y",
+    "0",
+    "https://example.com/a",
+    "user@example.com",
+    "2024-01-01",
+    "2024-01-01T00:00:00Z",
+    "12:00:00",
+    "192.0.2.1",
+    "2001:db8::1",
+    "example.com",
+    "00000000-0000-0000-0000-000000000000",
+    "/a",
+    "-1",
+    "1.5",
+    "true",
+    "null",
 )
 """Strings tried against a pattern or a format: the empty string, a letter, mixed case with a
 digit, a space, a digit, and one sample of each common format."""
 
 _FORMAT_SAMPLES = {
-    "email": "user@example.com", "idn-email": "user@example.com",
-    "uri": "https://example.com/a", "iri": "https://example.com/a", "uri-reference": "/a",
-    "iri-reference": "/a", "uri-template": "/a/{b}", "url": "https://example.com/a",
-    "date": "2024-01-01", "date-time": "2024-01-01T00:00:00Z", "time": "12:00:00Z",
-    "duration": "P1D", "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "hostname": "example.com",
-    "idn-hostname": "example.com", "uuid": "00000000-0000-0000-0000-000000000000",
-    "json-pointer": "/a", "relative-json-pointer": "0", "regex": "a",
+    "email": "user@example.com",
+    "idn-email": "user@example.com",
+    "uri": "https://example.com/a",
+    "iri": "https://example.com/a",
+    "uri-reference": "/a",
+    "iri-reference": "/a",
+    "uri-template": "/a/{b}",
+    "url": "https://example.com/a",
+    "date": "2024-01-01",
+    "date-time": "2024-01-01T00:00:00Z",
+    "time": "12:00:00Z",
+    "duration": "P1D",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "hostname": "example.com",
+    "idn-hostname": "example.com",
+    "uuid": "00000000-0000-0000-0000-000000000000",
+    "json-pointer": "/a",
+    "relative-json-pointer": "0",
+    "regex": "a",
 }
 
 _ABSENT: Any = MISSING
@@ -112,8 +141,9 @@ class _Spent(Exception):
     """The tool's budget ran out in the middle of one change's search."""
 
 
-def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
-                     budget: int = MAX_TOOL_VALIDATOR_CALLS) -> list[Change]:
+def attach_witnesses(
+    old: Any, new: Any, changes: list[Change], *, budget: int = MAX_TOOL_VALIDATOR_CALLS
+) -> list[Change]:
     """Return ``changes`` with a verified witness on each breaking / potentially-breaking
     schema change that has none; a witness promotes potentially-breaking to breaking.
 
@@ -132,8 +162,11 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
     spent = _Budget(budget)
     for ch in changes:
         strategy = strategy_of(ch.rule)
-        if ch.has_witness or strategy in _NOT_SEARCHED or ch.cls not in (
-                ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):
+        if (
+            ch.has_witness
+            or strategy in _NOT_SEARCHED
+            or ch.cls not in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
+        ):
             if strategy is Witness.HINT and ch.cls is ChangeClass.BREAKING and not ch.note:
                 ch = dataclasses.replace(ch, note=NOTE_HINT)
             out.append(ch)
@@ -155,45 +188,60 @@ def attach_witnesses(old: Any, new: Any, changes: list[Change], *,
             out.append(dataclasses.replace(ch, note=NOTE_BUDGET))
             continue
         except Exception as e:
-            out.append(dataclasses.replace(
-                ch, note=f"no witness: the witness search failed ({type(e).__name__})"))
+            out.append(
+                dataclasses.replace(
+                    ch, note=f"no witness: the witness search failed ({type(e).__name__})"
+                )
+            )
             continue
         if found is None:
             if ch.cls is ChangeClass.BREAKING and not ch.note:  # replay's evidence stays
-                why = (NOTE_UNCOMPILED if side is None else
-                       NOTE_BLOCKED if side.blocked else NOTE_NONE)
+                why = (
+                    NOTE_UNCOMPILED if side is None else NOTE_BLOCKED if side.blocked else NOTE_NONE
+                )
                 ch = dataclasses.replace(ch, note=why)
             out.append(ch)
             continue
         instance, issue = found
         promoted = ch.cls is ChangeClass.POTENTIALLY_BREAKING
-        out.append(dataclasses.replace(
-            ch, witness=instance, witness_error=f"{issue.path or '(root)'}: {issue.message}",
-            cls=ChangeClass.BREAKING if promoted else ch.cls, promoted=promoted or ch.promoted,
-        ))
+        out.append(
+            dataclasses.replace(
+                ch,
+                witness=instance,
+                witness_error=f"{issue.path or '(root)'}: {issue.message}",
+                cls=ChangeClass.BREAKING if promoted else ch.cls,
+                promoted=promoted or ch.promoted,
+            )
+        )
     return out
 
 
-NOTE_BLOCKED = ("no witness: every generated call that breaks here also breaks because of "
-                "another change in this tool, so none shows this change alone")
-NOTE_NONE = ("no witness: no generated call valid under the old schema is rejected by the new "
-             "one here (the verdict stands on the schema change itself)")
+NOTE_BLOCKED = (
+    "no witness: every generated call that breaks here also breaks because of "
+    "another change in this tool, so none shows this change alone"
+)
+NOTE_NONE = (
+    "no witness: no generated call valid under the old schema is rejected by the new "
+    "one here (the verdict stands on the schema change itself)"
+)
 NOTE_UNCOMPILED = "no witness: the validator cannot compile one of the two schemas"
 NOTE_HINT = "a hint, not a change of its own: the changes it pairs carry the evidence"
 
-NOTE_BUDGET = ("no witness searched: this tool's witness budget "
-               f"({MAX_TOOL_VALIDATOR_CALLS} validator calls) was spent on earlier changes")
+NOTE_BUDGET = (
+    "no witness searched: this tool's witness budget "
+    f"({MAX_TOOL_VALIDATOR_CALLS} validator calls) was spent on earlier changes"
+)
 
 
-def find_witness(old_schema: Any, new_schema: Any, pointer: str = "",
-                 rule: str = "") -> tuple[Any, Issue] | None:
+def find_witness(
+    old_schema: Any, new_schema: Any, pointer: str = "", rule: str = ""
+) -> tuple[Any, Issue] | None:
     """A value valid under ``old_schema`` and invalid under ``new_schema`` attributable to the
     change at ``pointer`` (relative to the schemas, e.g. ``/properties/x/maxLength``), with
     the first issue the new schema reports; None if none was found within the budget."""
     try:
         side = _Side.from_schemas(old_schema, new_schema)
-        return (side.find(pointer_tokens(pointer), strategy_of(rule)) if side is not None
-                else None)
+        return side.find(pointer_tokens(pointer), strategy_of(rule)) if side is not None else None
     except _Spent:
         return None
 
@@ -218,8 +266,14 @@ class _Side:
     Validator answers are cached per candidate across the changes of one tool (most changes
     try the same minimal calls first), and every call is taken from the tool's budget."""
 
-    def __init__(self, acc: Any, rej: Any, acc_v: SchemaValidator, rej_v: SchemaValidator,
-                 budget: _Budget | None = None):
+    def __init__(
+        self,
+        acc: Any,
+        rej: Any,
+        acc_v: SchemaValidator,
+        rej_v: SchemaValidator,
+        budget: _Budget | None = None,
+    ):
         self.acc, self.rej = acc, rej
         self.acc_v, self.rej_v = acc_v, rej_v
         self.gen = _Gen(acc)
@@ -232,12 +286,14 @@ class _Side:
         self._bases_memo: list[Any] | None = None
 
     @classmethod
-    def build(cls, old: Any, new: Any, field: str, budget: _Budget | None = None
-              ) -> _Side | None:
+    def build(cls, old: Any, new: Any, field: str, budget: _Budget | None = None) -> _Side | None:
         a, b = _wire(old).get(field), _wire(new).get(field)
         # Output side flips: a result the new schema allows and the old one did not.
-        return (cls.from_schemas(a, b, budget) if field == "inputSchema"
-                else cls.from_schemas(b, a, budget))
+        return (
+            cls.from_schemas(a, b, budget)
+            if field == "inputSchema"
+            else cls.from_schemas(b, a, budget)
+        )
 
     @classmethod
     def from_schemas(cls, acc: Any, rej: Any, budget: _Budget | None = None) -> _Side | None:
@@ -304,8 +360,7 @@ class _Side:
             return None
 
     @staticmethod
-    def _plainly_attributable(inst: Any, paths: set[str] | None,
-                              targets: list[list[str]]) -> bool:
+    def _plainly_attributable(inst: Any, paths: set[str] | None, targets: list[list[str]]) -> bool:
         """True when undoing ``targets`` provably makes rej accept ``inst`` without compiling
         the reverted schema: every error rej reports (``paths``, all of them) is one of the
         target keywords itself, reached through ``properties`` only, and that keyword looks
@@ -485,8 +540,18 @@ def _split_location(toks: list[str]) -> tuple[list[str], list[str]]:
             i += 2
         elif t == "items" and i + 1 < len(toks) and toks[i + 1].isdigit():
             i += 2  # draft-07 tuple items
-        elif t in ("items", "additionalItems", "additionalProperties", "unevaluatedProperties",
-                   "unevaluatedItems", "contains") or t in _SAME_PLACE_TOKENS:
+        elif (
+            t
+            in (
+                "items",
+                "additionalItems",
+                "additionalProperties",
+                "unevaluatedProperties",
+                "unevaluatedItems",
+                "contains",
+            )
+            or t in _SAME_PLACE_TOKENS
+        ):
             i += 1
         else:
             break
@@ -529,8 +594,9 @@ def _view(root: Any, node: Any) -> Any:
     return follow(root, node, GEN_DEPTH)
 
 
-def _instance_path(acc: Any, loc: list[str], hops: int = 0
-                   ) -> Iterator[tuple[list[Any], list[Any], Any]]:
+def _instance_path(
+    acc: Any, loc: list[str], hops: int = 0
+) -> Iterator[tuple[list[Any], list[Any], Any]]:
     """(instance path, accepting subschema at each path step, branch hint) for location tokens.
 
     ``$defs/X`` locations are mapped through the places that reference them (bounded)."""
@@ -545,7 +611,7 @@ def _instance_path(acc: Any, loc: list[str], hops: int = 0
         if t in DEFINITIONS and nxt is not None:
             if hops >= 3:
                 return
-            sub = loc[i + 2:]
+            sub = loc[i + 2 :]
             ref = "#/" + "/".join(escape(x) for x in loc[: i + 2])
             for site in ref_sites(acc, ref, first=8)[:3]:
                 site_loc, _ = _split_location(site)
@@ -612,11 +678,29 @@ def _instance_path(acc: Any, loc: list[str], hops: int = 0
     yield path, chain, hint
 
 
-_LOCAL_KEYWORDS = frozenset({
-    "required", "dependentRequired", "type", "enum", "const", "minimum", "maximum",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern",
-    "format", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
-})
+_LOCAL_KEYWORDS = frozenset(
+    {
+        "required",
+        "dependentRequired",
+        "type",
+        "enum",
+        "const",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+    }
+)
 """Assertion keywords that judge their own instance only (no subschema, no sibling)."""
 
 
@@ -647,8 +731,9 @@ def _fresh_key(declared: set[str]) -> str:
     return f"extra_{i}"
 
 
-def _locations(acc: Any, rej: Any, toks: list[str]
-               ) -> Iterator[tuple[list[Any], list[Any], Any, Any, Any, list[str]]]:
+def _locations(
+    acc: Any, rej: Any, toks: list[str]
+) -> Iterator[tuple[list[Any], list[Any], Any, Any, Any, list[str]]]:
     loc, kw = _split_location(toks)
     n_sub = _view(rej, get(rej, loc))
     for path, chain, hint in _instance_path(acc, loc):
@@ -658,8 +743,9 @@ def _locations(acc: Any, rej: Any, toks: list[str]
         yield path, chain, _view(acc, o_sub), n_sub, hint, kw
 
 
-def _all_locations(acc: Any, rej: Any, limit: int = 40
-                   ) -> Iterator[tuple[list[Any], list[Any], Any, Any]]:
+def _all_locations(
+    acc: Any, rej: Any, limit: int = 40
+) -> Iterator[tuple[list[Any], list[Any], Any, Any]]:
     """Breadth-first (path, chain, acc subschema, rej subschema) over properties and items."""
     queue: list[tuple[list[str], list[Any], list[Any]]] = [([], [], [])]
     n = 0
@@ -672,7 +758,7 @@ def _all_locations(acc: Any, rej: Any, limit: int = 40
         if not isinstance(o, dict) or len(path) >= 4:
             continue
         props = o.get("properties")
-        for name, sub in (props.items() if isinstance(props, dict) else ()):
+        for name, sub in props.items() if isinstance(props, dict) else ():
             queue.append(([*toks, "properties", name], [*path, name], [*chain, sub]))
         if isinstance(o.get("items"), (dict, bool)):
             queue.append(([*toks, "items"], [*path, 0], [*chain, o["items"]]))
@@ -749,8 +835,9 @@ def _list_at(d: dict[str, Any], key: str) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
-def _targeted_values(gen: _Gen, o: Any, n: Any, hint: Any, kw: list[str],
-                     strategy: Witness) -> Iterator[Any]:
+def _targeted_values(
+    gen: _Gen, o: Any, n: Any, hint: Any, kw: list[str], strategy: Witness
+) -> Iterator[Any]:
     """Values to try at the changed location, boundary values first (see module notes)."""
     od = o if isinstance(o, dict) else {}
     nd = n if isinstance(n, dict) else {}
@@ -769,8 +856,9 @@ def _targeted_values(gen: _Gen, o: Any, n: Any, hint: Any, kw: list[str],
     # counts of items
     item_ex = gen.values(od.get("items"), 1) if isinstance(od.get("items"), (dict, bool)) else []
     x = item_ex[0] if item_ex else (first[0] if isinstance(first, list) and first else "a")
-    for length in _length_probes(od.get("minItems"), od.get("maxItems"), nd.get("minItems"),
-                                 nd.get("maxItems")):
+    for length in _length_probes(
+        od.get("minItems"), od.get("maxItems"), nd.get("minItems"), nd.get("maxItems")
+    ):
         if length <= 1000:
             yield [copy.deepcopy(x) for _ in range(length)]
             if len(item_ex) > 1:
@@ -949,7 +1037,7 @@ class _Gen:
         if "const" in s:
             return [s["const"]]
         if isinstance(s.get("enum"), list):
-            return self._filter(s, list(s["enum"][:MAX_ALTERNATIVES * 2]))
+            return self._filter(s, list(s["enum"][: MAX_ALTERNATIVES * 2]))
         if isinstance(s.get("allOf"), list):
             merged = {k: v for k, v in s.items() if k != "allOf"}
             for br in s["allOf"][:8]:
@@ -962,24 +1050,34 @@ class _Gen:
                 out: list[Any] = []
                 for br in s[b][:8]:
                     out += self.values(_merge_branch(s, _view(self.root, br)), depth + 1)[:2]
-                return out[:MAX_ALTERNATIVES * 2]
+                return out[: MAX_ALTERNATIVES * 2]
         types = _types_of(s) or self._infer_types(s)
         out = []
         for t in types:
             out += self._of_type(s, t, depth)[:MAX_ALTERNATIVES]
-        return out[:MAX_ALTERNATIVES * 2]
+        return out[: MAX_ALTERNATIVES * 2]
 
     @staticmethod
     def _infer_types(s: dict[str, Any]) -> list[str]:
-        if any(k in s for k in ("properties", "required", "additionalProperties",
-                                "patternProperties", "minProperties")):
+        if any(
+            k in s
+            for k in (
+                "properties",
+                "required",
+                "additionalProperties",
+                "patternProperties",
+                "minProperties",
+            )
+        ):
             return ["object"]
         if any(k in s for k in ("items", "prefixItems", "minItems", "maxItems", "contains")):
             return ["array"]
         if any(k in s for k in ("minLength", "maxLength", "pattern", "format")):
             return ["string"]
-        if any(k in s for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                                "multipleOf")):
+        if any(
+            k in s
+            for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+        ):
             return ["number"]
         return ["string", "integer", "boolean", "null", "object", "array"]
 
@@ -1033,8 +1131,11 @@ class _Gen:
             base = lo if _num(lo) else (xlo if _num(xlo) else 0)
             k = math.ceil(base / m)
             cands = [m * k, m * (k + 1), *cands]
-        return list(dict.fromkeys(c for c in cands if not (integer and isinstance(c, float)
-                                                           and not c.is_integer())))
+        return list(
+            dict.fromkeys(
+                c for c in cands if not (integer and isinstance(c, float) and not c.is_integer())
+            )
+        )
 
     @staticmethod
     def _strings(s: dict[str, Any]) -> list[str]:
@@ -1087,8 +1188,11 @@ class _Gen:
 
     def _objects(self, s: dict[str, Any], depth: int) -> list[Any]:
         props = _dict_at(s, "properties")
-        req = [r for r in s.get("required", []) if isinstance(r, str)] \
-            if isinstance(s.get("required"), list) else []
+        req = (
+            [r for r in s.get("required", []) if isinstance(r, str)]
+            if isinstance(s.get("required"), list)
+            else []
+        )
         ap = s.get("additionalProperties", True)
         obj: dict[str, Any] = {}
         alts: list[tuple[str, list[Any]]] = []

@@ -106,26 +106,35 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
     instr = drifted_instructions(report)
     extra: dict[str, Any] = {}
     if instr:  # present when any server's instructions are not simply pinned
-        extra["instructions"] = [instr_fmt.json_entry(i, fails_gate=instructions_fail(i, fail_on))
-                                 for i in instr]
-    return Doc({
-        "format": FORMAT,
-        "version": VERSION,
-        "verdict": verdict(report, fail_on),
-        "exit_code": exit_code(report, fail_on),
-        "fail_on": fail_on,
-        "counts": report.counts(),
-        **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
-        "servers": [
-            {"server": s.name, "principal": s.principal, "tier": s.tier,
-             "tools": None if s.error else counts.get(s.name, 0),
-             "server_version": s.server_version, "protocol_version": s.protocol_version,
-             "error": s.error, "notes": list(s.notes)}
-            for s in report.servers
-        ],
-        **extra,
-        "tools": DocList(_tool_entry(t, fail_on, all_calls) for t in _shown(report)),
-    })
+        extra["instructions"] = [
+            instr_fmt.json_entry(i, fails_gate=instructions_fail(i, fail_on)) for i in instr
+        ]
+    return Doc(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "verdict": verdict(report, fail_on),
+            "exit_code": exit_code(report, fail_on),
+            "fail_on": fail_on,
+            "counts": report.counts(),
+            **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
+            "servers": [
+                {
+                    "server": s.name,
+                    "principal": s.principal,
+                    "tier": s.tier,
+                    "tools": None if s.error else counts.get(s.name, 0),
+                    "server_version": s.server_version,
+                    "protocol_version": s.protocol_version,
+                    "error": s.error,
+                    "notes": list(s.notes),
+                }
+                for s in report.servers
+            ],
+            **extra,
+            "tools": DocList(_tool_entry(t, fail_on, all_calls) for t in _shown(report)),
+        }
+    )
 
 
 def iter_json(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> Iterator[str]:
@@ -141,8 +150,12 @@ def to_json(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> s
 # --- text ------------------------------------------------------------------------------------
 
 _LABEL = {
-    State.NEW: "NEW", State.CHANGED: "CHANGED", State.BROKEN: "BROKEN",
-    State.REMOVED: "REMOVED", State.DENIED: "DENIED", State.PINNED: "PINNED",
+    State.NEW: "NEW",
+    State.CHANGED: "CHANGED",
+    State.BROKEN: "BROKEN",
+    State.REMOVED: "REMOVED",
+    State.DENIED: "DENIED",
+    State.PINNED: "PINNED",
 }
 
 
@@ -155,10 +168,14 @@ def _id(t: ToolStatus) -> str:
 
 def _summary(report: StatusReport, fail_on: str) -> str:
     c = report.counts()
-    parts = [f"{c[s]} {s}" for s in ("pinned", "new", "changed", "broken", "removed", "denied")
-             if c.get(s)]
+    parts = [
+        f"{c[s]} {s}"
+        for s in ("pinned", "new", "changed", "broken", "removed", "denied")
+        if c.get(s)
+    ]
     n_fail = len(failing(report, fail_on)) + sum(
-        instructions_fail(i, fail_on) for i in drifted_instructions(report))
+        instructions_fail(i, fail_on) for i in drifted_instructions(report)
+    )
     if n_fail:
         parts.append(f"{n_fail} failing the gate (--fail-on {fail_on})")
     if report.unreachable:
@@ -166,8 +183,9 @@ def _summary(report: StatusReport, fail_on: str) -> str:
     return ", ".join(parts) or "no tools"
 
 
-def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
-            all_calls: bool = False) -> str:
+def to_text(
+    report: StatusReport, fail_on: str, *, max_changes: int = 8, all_calls: bool = False
+) -> str:
     out: list[str] = []
     counts = _tool_counts(report)
     width = max((len(safe_text(s.name)) for s in report.servers), default=6)
@@ -178,8 +196,10 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
             out.append(f"  {name}  {unreachable_words(s.error)}")
         else:
             ver = f"  v{safe_text(s.server_version)}" if s.server_version else ""
-            out.append(f"  {name}  ok  {counts.get(s.name, 0)} tools  "
-                       f"{safe_text(s.protocol_version or '?')}  tier {safe_text(s.tier)}{ver}")
+            out.append(
+                f"  {name}  ok  {counts.get(s.name, 0)} tools  "
+                f"{safe_text(s.protocol_version or '?')}  tier {safe_text(s.tier)}{ver}"
+            )
             out.extend(f"  {' ' * len(name)}  note: {safe_text(n)}" for n in s.notes)
             out.extend(f"  {' ' * len(name)}  note: {n}" for n in call_log_notes(s))
     instr = drifted_instructions(report)
@@ -190,9 +210,12 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
         mark = "✗" if instructions_fail(i, fail_on) else " "
         why = "; ".join(safe_text(r) for r in i.policy.reasons)
         oc = instr_fmt.outcome(i)
-        out.append(f" {mark} {i.state.upper():8} {instr_fmt.who(i)}"
-                   + (" (previously denied)" if i.previously_denied else "")
-                   + (f"  [{oc}]" if oc else "") + (f"  {why}" if why else ""))
+        out.append(
+            f" {mark} {i.state.upper():8} {instr_fmt.who(i)}"
+            + (" (previously denied)" if i.previously_denied else "")
+            + (f"  [{oc}]" if oc else "")
+            + (f"  {why}" if why else "")
+        )
         out.extend(instr_fmt.diff_lines(i))
     shown = _shown(report)
     groups = shared_changes(shown)
@@ -205,44 +228,62 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
         prev = " (previously denied)" if t.previously_denied else ""
         why = "; ".join(safe_text(r) for r in t.policy.reasons)
         outcome = str(t.policy.outcome) if t.policy.outcome is not Outcome.NONE else ""
-        out.append(f" {mark} {_LABEL[t.state]:8} {_id(t)}{prev}"
-                   + (f"  [{outcome}]" if outcome else "") + (f"  {why}" if why else ""))
+        out.append(
+            f" {mark} {_LABEL[t.state]:8} {_id(t)}{prev}"
+            + (f"  [{outcome}]" if outcome else "")
+            + (f"  {why}" if why else "")
+        )
         if t.comparison is not None:
             cmp = t.comparison
             # A change this tool shares with others of its server is listed once, below.
-            changes = [ch for ch in cmp.changes
-                       if (t.server, t.principal, t.tool, change_key(ch)) not in grouped]
+            changes = [
+                ch
+                for ch in cmp.changes
+                if (t.server, t.principal, t.tool, change_key(ch)) not in grouped
+            ]
             shared = len(cmp.changes) - len(changes)
             if shared:
-                out.append(f"      {shared} change(s) shared with other tools: see 'same "
-                           "change on several tools' below")
+                out.append(
+                    f"      {shared} change(s) shared with other tools: see 'same "
+                    "change on several tools' below"
+                )
             for ch in changes[:max_changes]:
-                out.append(f"      {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
-                           f"{safe_text(render_change(ch))}{waived_label(t, ch)}")
+                out.append(
+                    f"      {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
+                    f"{safe_text(render_change(ch))}{waived_label(t, ch)}"
+                )
                 if ch.has_witness and not cmp.broken_calls:
                     # No recorded call shows the break: the generated one is the evidence.
                     what, rejected = ch.witness_wording
-                    out.append(f"        witness {what}: "
-                               f"{show_value(ch.witness, 160)} -> {rejected}"
-                               + (f": {safe_text(ch.witness_error)[:200]}"
-                                  if ch.witness_error else ""))
+                    out.append(
+                        f"        witness {what}: "
+                        f"{show_value(ch.witness, 160)} -> {rejected}"
+                        + (f": {safe_text(ch.witness_error)[:200]}" if ch.witness_error else "")
+                    )
                 if ch.note:
                     # Why a breaking change has no witness, what a replayed call showed…
-                    out.append(f"        note: {'promoted to breaking: ' if ch.promoted else ''}"
-                               f"{safe_text(ch.note)}")
+                    out.append(
+                        f"        note: {'promoted to breaking: ' if ch.promoted else ''}"
+                        f"{safe_text(ch.note)}"
+                    )
             if len(changes) > max_changes:
                 out.append(f"      … and {len(changes) - max_changes} more changes")
             if cmp.broken_calls:
                 out.append(f"      {cmp.broken_calls} recorded call(s) would now fail")
             if cmp.replay is not None and cmp.replay.bad_recordings:
-                out.append(f"      {cmp.replay.bad_recordings} bad recording(s): invalid under "
-                           "the pinned schema too, so they prove nothing either way")
+                out.append(
+                    f"      {cmp.replay.bad_recordings} bad recording(s): invalid under "
+                    "the pinned schema too, so they prove nothing either way"
+                )
             if cmp.ignored_calls:
-                out.append(f"      {cmp.ignored_calls} recorded call(s) send an argument the "
-                           "server now ignores")
+                out.append(
+                    f"      {cmp.ignored_calls} recorded call(s) send an argument the "
+                    "server now ignores"
+                )
             elif cmp.schema_only_split:
-                out.append(f"      breaking by schema, 0 of {cmp.replay.total} recorded calls "
-                           "touched")
+                out.append(
+                    f"      breaking by schema, 0 of {cmp.replay.total} recorded calls touched"
+                )
             r = cmp.replay
             if r is not None and (r.broken or r.bad_recordings or all_calls):
                 # The calls themselves: the first 20 of each kind (every call with --all-calls).
@@ -256,17 +297,23 @@ def to_text(report: StatusReport, fail_on: str, *, max_changes: int = 8,
     for g in groups:
         ch = g.change
         p = "" if g.principal == "default" else f"[{safe_text(g.principal)}]"
-        out.append(f"  {safe_text(g.server)}{p}  {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
-                   f"{safe_text(render_change(ch))}")
-        out.append(f"      on {len(g.tools)} tools: "
-                   + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools))
+        out.append(
+            f"  {safe_text(g.server)}{p}  {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
+            f"{safe_text(render_change(ch))}"
+        )
+        out.append(
+            f"      on {len(g.tools)} tools: "
+            + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools)
+        )
     if report.waivers:
         out.append("")
         out.append("waivers ([[ignore]] in the config):")
         for u in report.waivers:
             w = u.waiver
-            out.append(f"  {u.state:9} {safe_text(w.server)}/{safe_text(w.tool)} {w.rule}"
-                       f" (line {w.line}): {safe_text(u.message)}")
+            out.append(
+                f"  {u.state:9} {safe_text(w.server)}/{safe_text(w.tool)} {w.rule}"
+                f" (line {w.line}): {safe_text(u.message)}"
+            )
     out.append("")
     out.append(f"{verdict(report, fail_on)}: {_summary(report, fail_on)}")
     return "\n".join(out) + "\n"
@@ -290,8 +337,10 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
             status = f"**unreachable** ({_md(s.error.get('kind', ''))}): {_md(s.error.get('message', ''))}"
             out.append(f"| {_md(s.name)} | {status} | | | {_md(s.tier)} |")
         else:
-            out.append(f"| {_md(s.name)} | ok | {counts.get(s.name, 0)} | "
-                       f"{_md(s.protocol_version or '?')} | {_md(s.tier)} |")
+            out.append(
+                f"| {_md(s.name)} | ok | {counts.get(s.name, 0)} | "
+                f"{_md(s.protocol_version or '?')} | {_md(s.tier)} |"
+            )
     shown = _shown(report)
     instr = drifted_instructions(report)
     if shown or instr:
@@ -301,56 +350,83 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
         for t in shown:
             mark = "❌" if fails_gate(t, fail_on) else ""
             why = "; ".join(_md(r) for r in t.policy.reasons)
-            out.append(f"| {mark} | {_md(t.server)}/{_md(t.tool)} | {t.state} | "
-                       f"{t.policy.outcome} | {why} |")
+            out.append(
+                f"| {mark} | {_md(t.server)}/{_md(t.tool)} | {t.state} | "
+                f"{t.policy.outcome} | {why} |"
+            )
         groups = shared_changes(shown)
         grouped = grouped_keys(groups)
 
         def own(t: ToolStatus) -> list[Any]:
             """The tool's changes not shared with other tools of its server."""
-            return [ch for ch in (t.comparison.changes if t.comparison is not None else [])
-                    if (t.server, t.principal, t.tool, change_key(ch)) not in grouped]
+            return [
+                ch
+                for ch in (t.comparison.changes if t.comparison is not None else [])
+                if (t.server, t.principal, t.tool, change_key(ch)) not in grouped
+            ]
 
         if groups:
-            out += ["", "Same change on several tools:", "",
-                    "| server | class | rule | where | what | tools |", "|---|---|---|---|---|---|"]
+            out += [
+                "",
+                "Same change on several tools:",
+                "",
+                "| server | class | rule | where | what | tools |",
+                "|---|---|---|---|---|---|",
+            ]
             for g in groups:
-                out.append(f"| {_md(g.server)} | {g.change.cls} | {g.change.rule} | "
-                           f"{_md(g.change.pointer)} | {_md(render_change(g.change))} | "
-                           f"{len(g.tools)}: {', '.join(_md(n) for n in g.tools)} |")
+                out.append(
+                    f"| {_md(g.server)} | {g.change.cls} | {g.change.rule} | "
+                    f"{_md(g.change.pointer)} | {_md(render_change(g.change))} | "
+                    f"{len(g.tools)}: {', '.join(_md(n) for n in g.tools)} |"
+                )
         details = [t for t in shown if own(t) or t.protocol]
         for t in details:
             changes = own(t)
             what_n = [f"{len(changes)} change(s)"] if changes else []
             if t.protocol:
                 what_n.append(f"{len(t.protocol)} protocol finding(s)")
-            out += ["", f"<details><summary>{_md(t.server)}/{_md(t.tool)}: "
-                        f"{', '.join(what_n)}</summary>", "",
-                    "| class | rule | where | what |", "|---|---|---|---|"]
+            out += [
+                "",
+                f"<details><summary>{_md(t.server)}/{_md(t.tool)}: {', '.join(what_n)}</summary>",
+                "",
+                "| class | rule | where | what |",
+                "|---|---|---|---|",
+            ]
             for ch in changes[:50]:
                 what = _md(render_change(ch))
                 if ch.has_witness:
                     kind, rejected = ch.witness_wording
-                    what += (f"<br>witness {_md(kind)}: "
-                             f"{_md(show_value(ch.witness, 160))}: {_md(rejected)}")
+                    what += (
+                        f"<br>witness {_md(kind)}: "
+                        f"{_md(show_value(ch.witness, 160))}: {_md(rejected)}"
+                    )
                 if ch.note:
                     what += f"<br>note: {_md(ch.note)}"
                 u = t.waived.get((ch.rule, ch.pointer))
                 if u is not None:
-                    what += (f"<br>**waived** until {u.waiver.until.isoformat()}: "
-                             f"{_md(u.waiver.reason)}")
+                    what += (
+                        f"<br>**waived** until {u.waiver.until.isoformat()}: {_md(u.waiver.reason)}"
+                    )
                 out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {what} |")
             # Where the definition, read as sent, breaks the MCP schema (engine/protocol.py).
-            out += [f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |"
-                    for f in t.protocol]
+            out += [
+                f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |" for f in t.protocol
+            ]
             out += ["", "</details>"]
     if report.waivers:
-        out += ["", "### Waivers", "", "| state | tool | rule | until | reason | what |",
-                "|---|---|---|---|---|---|"]
+        out += [
+            "",
+            "### Waivers",
+            "",
+            "| state | tool | rule | until | reason | what |",
+            "|---|---|---|---|---|---|",
+        ]
         for u in report.waivers:
             w = u.waiver
-            out.append(f"| {u.state} | {_md(w.server)}/{_md(w.tool)} | {w.rule} | "
-                       f"{w.until.isoformat()} | {_md(w.reason)} | {_md(u.message)} |")
+            out.append(
+                f"| {u.state} | {_md(w.server)}/{_md(w.tool)} | {w.rule} | "
+                f"{w.until.isoformat()} | {_md(w.reason)} | {_md(u.message)} |"
+            )
     return "\n".join(out) + "\n"
 
 
@@ -360,72 +436,112 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
 def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = None) -> str:
     results: list[dict[str, Any]] = []
     loc: list[Mapping[str, Any]] = (
-        [{"physicalLocation": {"artifactLocation": {"uri": config_path}}}] if config_path else [])
+        [{"physicalLocation": {"artifactLocation": {"uri": config_path}}}] if config_path else []
+    )
     for s in report.unreachable:
         kind = str((s.error or {}).get("kind", "unreachable"))
         # The kind comes from a snapshot file too: a rule id is ours, never the file's text.
         rule = f"server-{kind}" if re.fullmatch(r"[a-z][a-z0-9-]{0,40}", kind) else "server-error"
-        results.append({"ruleId": rule,
-                        "level": "warning",
-                        "message": {"text": f"{sarif_text(s.name)}: "
-                                            f"{sarif_text((s.error or {}).get('message', ''))}"},
-                        "locations": loc})
+        results.append(
+            {
+                "ruleId": rule,
+                "level": "warning",
+                "message": {
+                    "text": f"{sarif_text(s.name)}: "
+                    f"{sarif_text((s.error or {}).get('message', ''))}"
+                },
+                "locations": loc,
+            }
+        )
     for t in _shown(report):
         level = "error" if fails_gate(t, fail_on) else "note"
         why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
-        wit = next((ch for ch in (t.comparison.changes if t.comparison is not None else [])
-                    if ch.has_witness), None)
+        wit = next(
+            (
+                ch
+                for ch in (t.comparison.changes if t.comparison is not None else [])
+                if ch.has_witness
+            ),
+            None,
+        )
         if wit is not None:
             kind, rejected = wit.witness_wording
-            why += (f" — witness {kind}: "
-                    f"{sarif_text(show_value(wit.witness, 160))}: {rejected}")
+            why += f" — witness {kind}: {sarif_text(show_value(wit.witness, 160))}: {rejected}"
         result: dict[str, Any] = {
-            "ruleId": f"tool-{t.state}", "level": level,
-            "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
-                                f"{t.state} — {why}"},
+            "ruleId": f"tool-{t.state}",
+            "level": level,
+            "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: {t.state} — {why}"},
             "locations": loc,
-            "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
-                                    "liveDigest": t.live_digest or ""}}
+            "partialFingerprints": {
+                "toolKey": f"{t.server}/{t.principal}/{t.tool}",
+                "liveDigest": t.live_digest or "",
+            },
+        }
         honoured = [u for u in t.waivers if u.state == "honoured"]
         if t.policy.outcome is Outcome.WAIVED:
             result["suppressions"] = [_suppression(u) for u in honoured]
         results.append(result)
         for u in honoured:
             # Each waived change on its own, suppressed with the waiver's reason.
-            results.append({
-                "ruleId": u.waiver.rule, "level": "note",
-                "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
-                                    f"{u.waiver.rule} at "
-                                    f"{', '.join(sarif_text(p) for p in u.pointers)}"},
-                "locations": loc,
-                "partialFingerprints": {"toolKey": f"{t.server}/{t.principal}/{t.tool}",
-                                        "liveDigest": t.live_digest or ""},
-                "suppressions": [_suppression(u)]})
+            results.append(
+                {
+                    "ruleId": u.waiver.rule,
+                    "level": "note",
+                    "message": {
+                        "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                        f"{u.waiver.rule} at "
+                        f"{', '.join(sarif_text(p) for p in u.pointers)}"
+                    },
+                    "locations": loc,
+                    "partialFingerprints": {
+                        "toolKey": f"{t.server}/{t.principal}/{t.tool}",
+                        "liveDigest": t.live_digest or "",
+                    },
+                    "suppressions": [_suppression(u)],
+                }
+            )
         for f in t.protocol:  # a protocol rule the definition breaks, one result each
-            results.append({"ruleId": f.rule, "level": "note",
-                            "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
-                                                f"{sarif_text(f.message)} ({f.pointer})"},
-                            "locations": loc,
-                            "partialFingerprints": {
-                                "toolKey": f"{t.server}/{t.principal}/{t.tool}",
-                                "liveDigest": t.live_digest or ""}})
+            results.append(
+                {
+                    "ruleId": f.rule,
+                    "level": "note",
+                    "message": {
+                        "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                        f"{sarif_text(f.message)} ({f.pointer})"
+                    },
+                    "locations": loc,
+                    "partialFingerprints": {
+                        "toolKey": f"{t.server}/{t.principal}/{t.tool}",
+                        "liveDigest": t.live_digest or "",
+                    },
+                }
+            )
     for i in drifted_instructions(report):
         why = "; ".join(sarif_text(r) for r in i.policy.reasons) or i.state
-        results.append({"ruleId": f"instructions-{i.state}",
-                        "level": "error" if instructions_fail(i, fail_on) else "note",
-                        "message": {"text": f"{sarif_text(i.server)} (server instructions): "
-                                            f"{i.state} — {why}"},
-                        "locations": loc,
-                        "partialFingerprints": {
-                            "instructionsKey": f"{i.server}/{i.principal}",
-                            "liveDigest": i.live_digest or ""}})
+        results.append(
+            {
+                "ruleId": f"instructions-{i.state}",
+                "level": "error" if instructions_fail(i, fail_on) else "note",
+                "message": {
+                    "text": f"{sarif_text(i.server)} (server instructions): {i.state} — {why}"
+                },
+                "locations": loc,
+                "partialFingerprints": {
+                    "instructionsKey": f"{i.server}/{i.principal}",
+                    "liveDigest": i.live_digest or "",
+                },
+            }
+        )
     rules = sorted({r["ruleId"] for r in results})
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "mcp-review",
-                                      "rules": [{"id": r} for r in rules]}},
-                  "results": results}],
+        "runs": [
+            {
+                "tool": {"driver": {"name": "mcp-review", "rules": [{"id": r} for r in rules]}},
+                "results": results,
+            }
+        ],
     }
     return json_dumps_safe(doc, indent=2) + "\n"
 
@@ -433,19 +549,33 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
 def _suppression(u: Any) -> dict[str, Any]:
     """A SARIF suppression for an honoured ``[[ignore]]`` waiver."""
     w = u.waiver
-    return {"kind": "external", "status": "accepted",
-            "justification": f"{sarif_text(w.reason)} (until {w.until.isoformat()}, "
-                             f"mcp-review.toml [[ignore]])"}
+    return {
+        "kind": "external",
+        "status": "accepted",
+        "justification": f"{sarif_text(w.reason)} (until {w.until.isoformat()}, "
+        f"mcp-review.toml [[ignore]])",
+    }
 
 
-def render(report: StatusReport, fmt: str, fail_on: str, *, config_path: str | None = None,
-           all_calls: bool = False) -> str:
-    return "".join(iter_render(report, fmt, fail_on, config_path=config_path,
-                               all_calls=all_calls))
+def render(
+    report: StatusReport,
+    fmt: str,
+    fail_on: str,
+    *,
+    config_path: str | None = None,
+    all_calls: bool = False,
+) -> str:
+    return "".join(iter_render(report, fmt, fail_on, config_path=config_path, all_calls=all_calls))
 
 
-def iter_render(report: StatusReport, fmt: str, fail_on: str, *,
-                config_path: str | None = None, all_calls: bool = False) -> Iterator[str]:
+def iter_render(
+    report: StatusReport,
+    fmt: str,
+    fail_on: str,
+    *,
+    config_path: str | None = None,
+    all_calls: bool = False,
+) -> Iterator[str]:
     """The report in ``fmt`` in pieces (JSON is written as it goes)."""
     if fmt == "json":
         yield from iter_json(report, fail_on, all_calls=all_calls)
@@ -453,8 +583,14 @@ def iter_render(report: StatusReport, fmt: str, fail_on: str, *,
     yield _render_whole(report, fmt, fail_on, config_path=config_path, all_calls=all_calls)
 
 
-def _render_whole(report: StatusReport, fmt: str, fail_on: str, *,
-                  config_path: str | None = None, all_calls: bool = False) -> str:
+def _render_whole(
+    report: StatusReport,
+    fmt: str,
+    fail_on: str,
+    *,
+    config_path: str | None = None,
+    all_calls: bool = False,
+) -> str:
     if fmt == "markdown":
         return to_markdown(report, fail_on)
     if fmt == "sarif":

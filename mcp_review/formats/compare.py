@@ -48,10 +48,11 @@ VERSION = 2
 every replayed call; 2 lists broken calls and bad recordings, counts the rest, and every call
 with ``--all-calls``."""
 
-_KIND_LABEL = {"broken": ("broken call", "broken calls"),
-               "bad_recording": ("bad recording", "bad recordings"),
-               "ignored": ("call sending an argument now ignored",
-                           "calls sending an argument now ignored")}
+_KIND_LABEL = {
+    "broken": ("broken call", "broken calls"),
+    "bad_recording": ("bad recording", "bad recordings"),
+    "ignored": ("call sending an argument now ignored", "calls sending an argument now ignored"),
+}
 
 
 def to_json(cmp: Comparison, *, all_calls: bool = False) -> str:
@@ -64,8 +65,9 @@ def comparison_doc(cmp: Comparison, *, all_calls: bool = False) -> dict[str, Any
     if cmp.replay is None:
         return d
     d = Doc(d)
-    d["replay"] = Doc({**d["replay"], "calls": Stream(cmp.replay.iter_outcomes(all_calls),
-                                                      CallOutcome.to_json)})
+    d["replay"] = Doc(
+        {**d["replay"], "calls": Stream(cmp.replay.iter_outcomes(all_calls), CallOutcome.to_json)}
+    )
     return d
 
 
@@ -86,8 +88,10 @@ def _call_lines(o: Any) -> Iterator[str]:
         flag = " [BROKEN]"
     elif o.ignored:
         flag = " [IGNORED: argument now ignored]"
-    yield (f"  call#{o.index}{where} valid_under_old={o.valid_under_old} "
-           f"valid_under_new={o.valid_under_new}{flag} {show_value(o.arguments, 160)}")
+    yield (
+        f"  call#{o.index}{where} valid_under_old={o.valid_under_old} "
+        f"valid_under_new={o.valid_under_new}{flag} {show_value(o.arguments, 160)}"
+    )
     for at in o.ignored[:5]:
         yield f"        -> {safe_text(at)}: no longer declared; the server now ignores it"
     errs = o.old_errors if not o.valid_under_old else o.errors
@@ -98,19 +102,27 @@ def _call_lines(o: Any) -> Iterator[str]:
         yield f"        -> … {len(errs) - 5} more"
 
 
-def replay_lines(r: Any, *, all_calls: bool = False, limit: int = REPORT_LIMIT,
-                 indent: str = "", header: bool = True) -> Iterator[str]:
+def replay_lines(
+    r: Any,
+    *,
+    all_calls: bool = False,
+    limit: int = REPORT_LIMIT,
+    indent: str = "",
+    header: bool = True,
+) -> Iterator[str]:
     """A replay for the terminal: the counts, then per kind (broken calls, bad recordings) the
     first ``limit`` calls and "… and K more"; the calls valid under old and new are counted.
     ``all_calls``: every call, in log order."""
     if header:
         if getattr(r, "schema_error", None):
             yield f"{indent}replay: schema could not be compiled: {safe_text(str(r.schema_error))}"
-        yield (f"{indent}replay: {r.total} recorded call{'s' if r.total != 1 else ''}, "
-               f"{r.broken} broken, {r.bad_recordings} bad recording"
-               f"{'s' if r.bad_recordings != 1 else ''}"
-               + (f", {r.ignored} sending an argument now ignored" if r.ignored else "")
-               + f", {r.valid} valid under old and new")
+        yield (
+            f"{indent}replay: {r.total} recorded call{'s' if r.total != 1 else ''}, "
+            f"{r.broken} broken, {r.bad_recordings} bad recording"
+            f"{'s' if r.bad_recordings != 1 else ''}"
+            + (f", {r.ignored} sending an argument now ignored" if r.ignored else "")
+            + f", {r.valid} valid under old and new"
+        )
     if all_calls and r.keeps_valid:
         for o in r.iter_outcomes(all_calls=True):
             yield from (indent + x for x in _call_lines(o))
@@ -124,25 +136,31 @@ def replay_lines(r: Any, *, all_calls: bool = False, limit: int = REPORT_LIMIT,
         for i in where[:limit]:
             yield from (indent + x for x in _call_lines(r.outcome_at(i)))
         if len(where) > limit:
-            yield (f"{indent}  … and {len(where) - limit} more {many} "
-                   "(--all-calls lists every one)")
+            yield (
+                f"{indent}  … and {len(where) - limit} more {many} (--all-calls lists every one)"
+            )
     if r.valid:
-        yield (f"{indent}  {r.valid} call{'s' if r.valid != 1 else ''} valid under old and new, "
-               "not listed (--all-calls lists every call)")
+        yield (
+            f"{indent}  {r.valid} call{'s' if r.valid != 1 else ''} valid under old and new, "
+            "not listed (--all-calls lists every call)"
+        )
 
 
 def to_text(cmp: Comparison, *, byte_pin: bool = True, all_calls: bool = False) -> str:
     out: list[str] = []
     name = safe_text(cmp.new.name)
     n = len(cmp.changes)
-    counts = ", ".join(
-        f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)
+    counts = ", ".join(f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k))
+    out.append(
+        f"tool {name}: {n} change{'s' if n != 1 else ''}" + (f" ({counts})" if counts else "")
     )
-    out.append(f"tool {name}: {n} change{'s' if n != 1 else ''}" + (f" ({counts})" if counts else ""))
     if byte_pin:
-        out.append(f"byte-pin: {'BLOCK' if cmp.digest_changed else 'ok'}"
-                   f"   ({cmp.old.digest[:19]}… → {cmp.new.digest[:19]}…)"
-                   if cmp.digest_changed else "byte-pin: ok")
+        out.append(
+            f"byte-pin: {'BLOCK' if cmp.digest_changed else 'ok'}"
+            f"   ({cmp.old.digest[:19]}… → {cmp.new.digest[:19]}…)"
+            if cmp.digest_changed
+            else "byte-pin: ok"
+        )
     for c in cmp.changes:
         out.append(f"  [{_LABEL[c.cls]}] {c.rule}  {safe_text(c.pointer)}")
         out.append(f"      {safe_text(render_change(c))}")
@@ -156,8 +174,7 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True, all_calls: bool = False) 
             elif c.witness_kind == "result":
                 out.append(f"        -> {rejected}")
         if c.note:
-            out.append(f"      {'promoted to breaking: ' if c.promoted else ''}"
-                       f"{safe_text(c.note)}")
+            out.append(f"      {'promoted to breaking: ' if c.promoted else ''}{safe_text(c.note)}")
     r = cmp.replay
     if r is not None:
         out.append("")
@@ -171,17 +188,26 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True, all_calls: bool = False) 
         out.append(
             "  note: breaking by schema, 0 recorded calls touched: silent on your traffic, "
             "failing closed because the schema narrowed"
-            + ((" (the witness above is a call that would break)"
-                if any(c.has_witness and c.witness_kind == "call" for c in cmp.breaking) else
-                " (the witness above is a result the server may now return that the old schema "
-                "rejects)")
-               if any(c.has_witness for c in cmp.breaking) else "")
+            + (
+                (
+                    " (the witness above is a call that would break)"
+                    if any(c.has_witness and c.witness_kind == "call" for c in cmp.breaking)
+                    else " (the witness above is a result the server may now return that the old schema "
+                    "rejects)"
+                )
+                if any(c.has_witness for c in cmp.breaking)
+                else ""
+            )
         )
     elif cmp.breaking and r is None:
-        out.append("  note: breaking by schema; run `gate` with your recorded calls to see "
-                   "which of them break")
+        out.append(
+            "  note: breaking by schema; run `gate` with your recorded calls to see "
+            "which of them break"
+        )
     pb = cmp.of_class(ChangeClass.POTENTIALLY_BREAKING)
     if pb and cmp.verdict == "PASS":
-        out.append(f"  note: {len(pb)} potentially-breaking change(s) need a human: "
-                   "no recorded call or generated witness shows them breaking")
+        out.append(
+            f"  note: {len(pb)} potentially-breaking change(s) need a human: "
+            "no recorded call or generated witness shows them breaking"
+        )
     return "\n".join(out) + "\n"

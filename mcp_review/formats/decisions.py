@@ -16,13 +16,19 @@ def report_save(result: Any, path: str) -> None:
     if note:
         print(f"mcp-review: note: {note}", file=sys.stderr)
     if result.merged:
-        print(f"mcp-review: note: {path} changed on disk since it was read; "
-              "merged the other writer's decisions with these", file=sys.stderr)
+        print(
+            f"mcp-review: note: {path} changed on disk since it was read; "
+            "merged the other writer's decisions with these",
+            file=sys.stderr,
+        )
     for c in result.conflicts:
         s, p, t = c.key
         by = c.theirs.decided_by if c.theirs else "another writer"
-        print(f"mcp-review: warning: {safe_text(s)}/{safe_text(p)}/{safe_text(t)} was also decided "
-              f"by {safe_text(by)} since it was read; this decision replaces it", file=sys.stderr)
+        print(
+            f"mcp-review: warning: {safe_text(s)}/{safe_text(p)}/{safe_text(t)} was also decided "
+            f"by {safe_text(by)} since it was read; this decision replaces it",
+            file=sys.stderr,
+        )
 
 
 def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]) -> None:
@@ -45,8 +51,9 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
             subject = with_escape(safe_text(mark_lookalikes(tool)), tool)
         else:
             subject = f"({safe_text(str(r.get('subject', '')))})"
-        print(f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/"
-              f"{subject}{digests}")
+        print(
+            f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/{subject}{digests}"
+        )
 
 
 def change_class(t: Any) -> str:
@@ -72,8 +79,9 @@ def change_class(t: Any) -> str:
     return out
 
 
-def with_class(records: list[dict[str, Any]], classes: dict[tuple[str, str, str], str]
-               ) -> list[dict[str, Any]]:
+def with_class(
+    records: list[dict[str, Any]], classes: dict[tuple[str, str, str], str]
+) -> list[dict[str, Any]]:
     """Audit records with ``class`` added for the approvals (what each one accepted)."""
     out = []
     for r in records:
@@ -95,8 +103,7 @@ def show_instructions_decision(d: Any, fmt: str, path: str) -> None:
         print(f"mcp-review: {d.label} are blocked and were not approved:", file=sys.stderr)
         for r in d.blocked:
             print(f"  - {safe_text(r)}", file=sys.stderr)
-        print("review them (mcp-review status, or the app), then rerun with --yes",
-              file=sys.stderr)
+        print("review them (mcp-review status, or the app), then rerun with --yes", file=sys.stderr)
     else:
         report_save(d.result, path)
         print_records(d.result.audit_records, fmt, {})

@@ -62,12 +62,17 @@ def to_json(t: ToolStatus) -> str:
         "principal": t.principal,
         "tool": t.tool,
         "status": str(t.state),
-        "pinned": None if pin is None else {
-            "decision": str(pin.decision), "digest": pin.digest, "decided_at": pin.decided_at,
-            "decided_by": pin.decided_by, "note": pin.note or None,
-            "definition": pin.tool_def().wire},
-        "live": None if t.live is None else {"digest": t.live_digest,
-                                             "definition": t.live.wire},
+        "pinned": None
+        if pin is None
+        else {
+            "decision": str(pin.decision),
+            "digest": pin.digest,
+            "decided_at": pin.decided_at,
+            "decided_by": pin.decided_by,
+            "note": pin.note or None,
+            "definition": pin.tool_def().wire,
+        },
+        "live": None if t.live is None else {"digest": t.live_digest, "definition": t.live.wire},
         "diff": unified(t),
         "policy": t.policy.to_json(),
         "notes": list(t.notes),
@@ -80,8 +85,10 @@ def to_json(t: ToolStatus) -> str:
 def to_text(t: ToolStatus) -> str:
     out: list[str] = []
     # A look-alike letter marked, with the escaped form the commands accept (issue 13).
-    label = with_escape(f"{safe_text(t.server)}/{safe_text(t.principal)}/"
-                        f"{safe_text(mark_lookalikes(t.tool))}", t.tool)
+    label = with_escape(
+        f"{safe_text(t.server)}/{safe_text(t.principal)}/{safe_text(mark_lookalikes(t.tool))}",
+        t.tool,
+    )
     out.append(f"{label}: {t.state}")
     pin = t.pin
     if pin is not None:
@@ -92,8 +99,7 @@ def to_text(t: ToolStatus) -> str:
             out.append(f"    note: {safe_text(pin.note)}")
     else:
         out.append("  pinned: none (a new tool)")
-    out.append(f"  live:   {t.live_digest}" if t.live is not None
-               else "  live:   not served")
+    out.append(f"  live:   {t.live_digest}" if t.live is not None else "  live:   not served")
     lines = unified(t)
     out.append("")
     if lines:
@@ -105,8 +111,9 @@ def to_text(t: ToolStatus) -> str:
         out.extend(comparison_text(t.comparison, byte_pin=False).rstrip("\n").splitlines())
     out.append("")
     reasons = "; ".join(safe_text(r) for r in t.policy.reasons)
-    out.append(f"policy ({t.policy.tier}): {t.policy.outcome}" + (f": {reasons}" if reasons
-                                                                   else ""))
+    out.append(
+        f"policy ({t.policy.tier}): {t.policy.outcome}" + (f": {reasons}" if reasons else "")
+    )
     for n in t.notes:
         out.append(f"note: {safe_text(n)}")
     for s in t.shadows:

@@ -52,5 +52,7 @@ def outcome(i: InstructionsStatus) -> str:
 
 def md_row(i: InstructionsStatus, mark: str) -> str:
     why = "; ".join(md_text(r) for r in i.policy.reasons)
-    return (f"| {mark} | {md_text(i.server)} (server instructions) | {i.state} | "
-            f"{i.policy.outcome} | {why} |")
+    return (
+        f"| {mark} | {md_text(i.server)} (server instructions) | {i.state} | "
+        f"{i.policy.outcome} | {why} |"
+    )

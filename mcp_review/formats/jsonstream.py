@@ -74,8 +74,7 @@ def iter_dump(value: Any, depth: int = 0) -> Iterator[str]:
         first = True
         inner = "\n" + pad + "  "
         for item in value.items:
-            yield ("[" + inner if first else "," + inner) + dumps(value.to_json(item),
-                                                                   indent=False)
+            yield ("[" + inner if first else "," + inner) + dumps(value.to_json(item), indent=False)
             first = False
         yield "[]" if first else "\n" + pad + "]"
     elif isinstance(value, Doc):

@@ -22,8 +22,11 @@ MAX_SHOWN = 120
 
 def _short(value: Any, n: int = MAX_SHOWN, *, raw_str: bool = False) -> str:
     try:
-        s = value if raw_str and isinstance(value, str) else json.dumps(
-            value, ensure_ascii=False, sort_keys=True)
+        s = (
+            value
+            if raw_str and isinstance(value, str)
+            else json.dumps(value, ensure_ascii=False, sort_keys=True)
+        )
     except (TypeError, ValueError):
         s = repr(value)
     s = safe_text(s)
@@ -33,11 +36,15 @@ def _short(value: Any, n: int = MAX_SHOWN, *, raw_str: bool = False) -> str:
 def plan_text(rep: Any) -> str:
     """What will be sent (each twice) and what will not, one line per call."""
     send = rep.to_send
-    lines = [f"mcp-review rerun {safe_text(rep.server)}: {len(send)} call(s) to send "
-             f"(each twice), {len(rep.calls) - len(send)} not sent"]
+    lines = [
+        f"mcp-review rerun {safe_text(rep.server)}: {len(send)} call(s) to send "
+        f"(each twice), {len(rep.calls) - len(send)} not sent"
+    ]
     for c in rep.calls:
-        head = f"  {'send' if c.will_send else str(c.outcome):18} {safe_text(c.call.tool)} " \
-               f"{_short(c.call.arguments)}"
+        head = (
+            f"  {'send' if c.will_send else str(c.outcome):18} {safe_text(c.call.tool)} "
+            f"{_short(c.call.arguments)}"
+        )
         lines.append(head if c.will_send else f"{head}\n      {safe_text(c.reason)}")
     return "\n".join(lines) + "\n"
 
@@ -48,8 +55,7 @@ def to_text(rep: Any) -> str:
         when = f"  (recorded {safe_text(c.call.time)})" if c.call.time else ""
         if c.outcome is None:
             continue
-        out.append(f"  {c.outcome!s:18} {safe_text(c.call.tool)} "
-                   f"{_short(c.call.arguments)}{when}")
+        out.append(f"  {c.outcome!s:18} {safe_text(c.call.tool)} {_short(c.call.arguments)}{when}")
         if c.reason:
             out.append(f"      {safe_text(c.reason)}")
         cmp = c.comparison
@@ -57,8 +63,10 @@ def to_text(rep: Any) -> str:
             continue
         for d in cmp.differences:
             if d.text:
-                out.append(f"      {safe_text(d.pointer)}: "
-                           f"{_short(word_diff_text(str(d.old), str(d.new)), 400, raw_str=True)}")
+                out.append(
+                    f"      {safe_text(d.pointer)}: "
+                    f"{_short(word_diff_text(str(d.old), str(d.new)), 400, raw_str=True)}"
+                )
             else:
                 old = _short(d.old) if d.has_old else "(absent)"
                 new = _short(d.new) if d.has_new else "(absent)"
@@ -66,9 +74,11 @@ def to_text(rep: Any) -> str:
         if cmp.differences_total > len(cmp.differences):
             out.append(f"      … {cmp.differences_total - len(cmp.differences)} more")
         if cmp.volatile:
-            out.append("      volatile (differed between two live calls, ignored): "
-                       + ", ".join(safe_text(p) for p in cmp.volatile[:20])
-                       + (" …" if len(cmp.volatile) > 20 else ""))
+            out.append(
+                "      volatile (differed between two live calls, ignored): "
+                + ", ".join(safe_text(p) for p in cmp.volatile[:20])
+                + (" …" if len(cmp.volatile) > 20 else "")
+            )
     counts = rep.counts()
     out.append("counts: " + " · ".join(f"{k} {v}" for k, v in counts.items()))
     return "\n".join(out) + "\n"

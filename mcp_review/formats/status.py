@@ -111,61 +111,73 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
 def waived_label(t: ToolStatus, c: Any) -> str:
     """`` [waived until DATE: reason]`` for a change an honoured waiver covers, else empty."""
     u = t.waived.get((c.rule, c.pointer))
-    return f"  [waived until {u.waiver.until.isoformat()}: {safe_text(u.waiver.reason)}]" \
-        if u is not None else ""
+    return (
+        f"  [waived until {u.waiver.until.isoformat()}: {safe_text(u.waiver.reason)}]"
+        if u is not None
+        else ""
+    )
 
 
-def report_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
-                all_calls: bool = False) -> dict[str, Any]:
+def report_json(
+    report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
+) -> dict[str, Any]:
     return plain(report_doc(report, applied=applied, all_calls=all_calls))
 
 
-def report_doc(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
-               all_calls: bool = False) -> Doc:
+def report_doc(
+    report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
+) -> Doc:
     from mcp_review.formats import instructions as instr_fmt
 
     instr = [s.instructions for s in report.servers if s.instructions is not None]
     extra: dict[str, Any] = {}
     if instr:  # present when any server sends instructions or has them pinned
         extra["instructions"] = [instr_fmt.json_entry(i) for i in instr]
-    return Doc({
-        "format": FORMAT,
-        "version": VERSION,
-        "verdict": verdict_word(report.exit_code()),
-        "exit_code": report.exit_code(),
-        "counts": report.counts(),
-        "applied": ["/".join(t.key) for t in applied],
-        **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
-        "servers": [
-            {
-                "server": s.name,
-                "principal": s.principal,
-                "tier": s.tier,
-                "server_version": s.server_version,
-                "protocol_version": s.protocol_version,
-                "error": s.error,
-                "notes": list(s.notes),
-                "calls": None if s.calls is None else {
-                    "path": s.calls.path, "unattributed": s.calls.unattributed,
-                    "skipped": s.calls.skipped,
-                },
-            }
-            for s in report.servers
-        ],
-        **extra,
-        "tools": DocList(tool_json(t, all_calls=all_calls) for t in report.tools),
-    })
+    return Doc(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "verdict": verdict_word(report.exit_code()),
+            "exit_code": report.exit_code(),
+            "counts": report.counts(),
+            "applied": ["/".join(t.key) for t in applied],
+            **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
+            "servers": [
+                {
+                    "server": s.name,
+                    "principal": s.principal,
+                    "tier": s.tier,
+                    "server_version": s.server_version,
+                    "protocol_version": s.protocol_version,
+                    "error": s.error,
+                    "notes": list(s.notes),
+                    "calls": None
+                    if s.calls is None
+                    else {
+                        "path": s.calls.path,
+                        "unattributed": s.calls.unattributed,
+                        "skipped": s.calls.skipped,
+                    },
+                }
+                for s in report.servers
+            ],
+            **extra,
+            "tools": DocList(tool_json(t, all_calls=all_calls) for t in report.tools),
+        }
+    )
 
 
-def iter_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
-              all_calls: bool = False) -> Iterator[str]:
+def iter_json(
+    report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
+) -> Iterator[str]:
     """The JSON report in pieces, written as it goes (replayed calls one line each)."""
     yield from iter_dump(report_doc(report, applied=applied, all_calls=all_calls))
     yield "\n"
 
 
-def to_json(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
-            all_calls: bool = False) -> str:
+def to_json(
+    report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
+) -> str:
     return "".join(iter_json(report, applied=applied, all_calls=all_calls))
 
 
@@ -173,8 +185,10 @@ def unreachable_words(error: dict[str, Any] | None) -> str:
     """How every text report words a server it could not read (``status`` and ``check`` the
     same): ``UNREACHABLE  refused: connection refused``."""
     e = error or {}
-    return (f"UNREACHABLE  {safe_text(str(e.get('kind') or 'error'))}: "
-            f"{safe_text(str(e.get('message') or ''))}")
+    return (
+        f"UNREACHABLE  {safe_text(str(e.get('kind') or 'error'))}: "
+        f"{safe_text(str(e.get('message') or ''))}"
+    )
 
 
 def unreachable_summary(n: int) -> str:
@@ -193,8 +207,10 @@ def call_log_notes(s: Any) -> list[str]:
     if c.skipped:
         at = ", ".join(str(n) for n in c.skipped_lines)
         more = ", …" if c.skipped > len(c.skipped_lines) else ""
-        out.append(f"{c.skipped} line(s) in {where} are not valid JSON and were skipped"
-                   + (f" (line {at}{more})" if at else ""))
+        out.append(
+            f"{c.skipped} line(s) in {where} are not valid JSON and were skipped"
+            + (f" (line {at}{more})" if at else "")
+        )
     if c.unattributed:
         out.append(f"{c.unattributed} call(s) in {where} name no tool and were not replayed")
     return out
@@ -216,8 +232,13 @@ def _state_label(t: ToolStatus) -> str:
     return s
 
 
-def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
-            verbose: bool = False, all_calls: bool = False) -> str:
+def to_text(
+    report: StatusReport,
+    *,
+    applied: Sequence[ToolStatus] = (),
+    verbose: bool = False,
+    all_calls: bool = False,
+) -> str:
     out: list[str] = []
     by_server: dict[tuple[str, str], list[ToolStatus]] = {}
     for t in report.tools:
@@ -253,8 +274,10 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             mark = _MARK[t.policy.outcome]
             if t.key in applied_keys:
                 mark = "RE-PINNED"
-            out.append(f"  [{mark}] {_state_label(t)}: "
-                       + with_escape(safe_text(mark_lookalikes(t.tool)), t.tool))
+            out.append(
+                f"  [{mark}] {_state_label(t)}: "
+                + with_escape(safe_text(mark_lookalikes(t.tool)), t.tool)
+            )
             for r in t.policy.reasons:
                 out.append(f"      - {safe_text(r)}")
             for n in t.notes:
@@ -262,26 +285,36 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
             cmp = t.comparison
             if cmp is not None:
-                own = [c for c in cmp.changes
-                       if (t.server, t.principal, t.tool, change_key(c)) not in grouped]
+                own = [
+                    c
+                    for c in cmp.changes
+                    if (t.server, t.principal, t.tool, change_key(c)) not in grouped
+                ]
                 if len(own) < len(cmp.changes):
-                    out.append(f"      {len(cmp.changes) - len(own)} change(s) shared with "
-                               "other tools: see 'same change on several tools' below")
+                    out.append(
+                        f"      {len(cmp.changes) - len(own)} change(s) shared with "
+                        "other tools: see 'same change on several tools' below"
+                    )
                 for c in own:
-                    out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}"
-                               f"{waived_label(t, c)}")
+                    out.append(
+                        f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}{waived_label(t, c)}"
+                    )
                     out.append(f"          {safe_text(render_change(c))}")
                     if c.note:
                         out.append(f"          {safe_text(c.note)}")
                 r = cmp.replay
                 if r is not None:
-                    out.append(f"      replay: {r.total} recorded call(s), {r.broken} broken"
-                               + (f", {r.bad_recordings} bad recording(s) (invalid under the "
-                                  "pinned schema too)" if r.bad_recordings else "")
-                               + (f", {r.ignored} sending an argument now ignored"
-                                  if r.ignored else ""))
-                    out.extend(replay_lines(r, all_calls=all_calls, indent="      ",
-                                            header=False))
+                    out.append(
+                        f"      replay: {r.total} recorded call(s), {r.broken} broken"
+                        + (
+                            f", {r.bad_recordings} bad recording(s) (invalid under the "
+                            "pinned schema too)"
+                            if r.bad_recordings
+                            else ""
+                        )
+                        + (f", {r.ignored} sending an argument now ignored" if r.ignored else "")
+                    )
+                    out.extend(replay_lines(r, all_calls=all_calls, indent="      ", header=False))
         if groups:
             out.append("  same change on several tools:")
         for g in groups:
@@ -290,16 +323,18 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
             out.append(f"          {safe_text(c.message)}")
             if c.note:
                 out.append(f"          {safe_text(c.note)}")
-            out.append(f"          on {len(g.tools)} tools: "
-                       + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n)
-                                   for n in g.tools))
+            out.append(
+                f"          on {len(g.tools)} tools: "
+                + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools)
+            )
         if quiet:
             out.append(f"  {quiet} tool(s) pinned and unchanged")
         out.extend(f"  note: {n}" for n in call_log_notes(s))
     c = report.counts()
     out.append("")
     out.append(
-        "summary: " + ", ".join(f"{c[str(k)]} {k}" for k in State)
+        "summary: "
+        + ", ".join(f"{c[str(k)]} {k}" for k in State)
         + f"  |  {c['auto-approve']} auto-approve, {c['review']} review, {c['block']} block"
         + (f", {c['waived']} waived" if c.get("waived") else "")
     )
@@ -308,7 +343,9 @@ def to_text(report: StatusReport, *, applied: Sequence[ToolStatus] = (),
     if applied:
         out.append(f"re-pinned {len(applied)} tool(s) by policy (logged in the audit log)")
     elif report.auto_approvals:
-        out.append("auto-approvable changes are not written by `status`; "
-                   "run `mcp-review status --apply` to re-pin them")
+        out.append(
+            "auto-approvable changes are not written by `status`; "
+            "run `mcp-review status --apply` to re-pin them"
+        )
     out.append(f"status verdict: {verdict_word(report.exit_code())}")
     return "\n".join(out) + "\n"

@@ -32,11 +32,36 @@ MIN_SECRET = 6
 MIN_FRAGMENT = 8
 """A run of this many characters of a secret is scrubbed even when the rest was cut away."""
 
-COMMON_VALUES = frozenset({
-    "true", "false", "yes", "no", "none", "null", "enabled", "disabled", "default",
-    "production", "development", "staging", "testing", "localhost", "127.0.0.1", "0.0.0.0",
-    "verbose", "warning", "error", "debug", "info", "stdio", "stderr", "stdout", "http", "https",
-})
+COMMON_VALUES = frozenset(
+    {
+        "true",
+        "false",
+        "yes",
+        "no",
+        "none",
+        "null",
+        "enabled",
+        "disabled",
+        "default",
+        "production",
+        "development",
+        "staging",
+        "testing",
+        "localhost",
+        "127.0.0.1",
+        "0.0.0.0",
+        "verbose",
+        "warning",
+        "error",
+        "debug",
+        "info",
+        "stdio",
+        "stderr",
+        "stdout",
+        "http",
+        "https",
+    }
+)
 """Values never scrubbed however they were written (ordinary words and hosts of a config)."""
 
 TRANSPORTS = ("stdio", "http", "sse")
@@ -93,7 +118,9 @@ class ServerConfig:
         if self.url is not None:
             parts.append(f"url={redact_url(self.url)!r}")
         if self.headers:
-            parts.append("headers={" + ", ".join(f"{k!r}: '***'" for k in sorted(self.headers)) + "}")
+            parts.append(
+                "headers={" + ", ".join(f"{k!r}: '***'" for k in sorted(self.headers)) + "}"
+            )
         parts.append(f"principal={self.principal!r}")
         parts.append(f"timeout={self.timeout!r}")
         return f"ServerConfig({', '.join(parts)})"
@@ -176,14 +203,14 @@ def _scrub_fragments(text: str, secret: str, n: int | None = None) -> str:
     if len(text) < n:
         return text
     # Most text holds no piece of the secret: one C-speed search per piece says so.
-    if not any(secret[i:i + n] in text for i in range(len(secret) - n + 1)):
+    if not any(secret[i : i + n] in text for i in range(len(secret) - n + 1)):
         return text
     out: list[str] = []
     i = j = 0
     while j <= len(text) - n:
-        if text[j:j + n] in secret:
+        if text[j : j + n] in secret:
             k = j + n
-            while k < len(text) and text[j:k + 1] in secret:
+            while k < len(text) and text[j : k + 1] in secret:
                 k += 1
             out.append(text[i:j])
             out.append("***")
@@ -264,7 +291,9 @@ def _require_trusted(p: Path, data: bytes | None, cwd: str | os.PathLike[str]) -
     raise UntrustedConfigError(
         "client config found in the working directory is not trusted, so the commands it "
         f"names were not run:\n{listed}\nreview it, then run `mcp-review trust {p}` (once per "
-        f"version of the file), or name it with `--config {p}`", source=str(p))
+        f"version of the file), or name it with `--config {p}`",
+        source=str(p),
+    )
 
 
 def discover_config(cwd: str | os.PathLike[str] = ".", *, require_trust: bool = True) -> Path:
@@ -291,7 +320,9 @@ def discover_config(cwd: str | os.PathLike[str] = ".", *, require_trust: bool = 
 
 
 def load_config(
-    path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None,
+    path: str | os.PathLike[str] | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
     require_trust: bool = True,
 ) -> Config:
     """Load a config file (TOML or any mcp.json dialect); ``None`` discovers one in the cwd
@@ -342,8 +373,17 @@ _CANDIDATE_KEYS = _SERVER_KEYS - {"principal"}
 _STDIO_KEYS = ("command", "args", "env", "cwd")
 _HTTP_KEYS = ("url", "headers")
 _TOOL_KEYS = {"rerun_ignore"}
-_TOP_KEYS = {"servers", "timeout", "concurrency", "max_tools", "max_pages", "state_dir", "pins",
-             "rules", "ignore"}
+_TOP_KEYS = {
+    "servers",
+    "timeout",
+    "concurrency",
+    "max_tools",
+    "max_pages",
+    "state_dir",
+    "pins",
+    "rules",
+    "ignore",
+}
 _JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
 
 
@@ -358,8 +398,13 @@ class _Lines:
 
     def server(self, name: str, key: str | None = None) -> int | None:
         hdr = re.compile(
-            r"^\s*\[\s*servers\s*\.\s*(?:" + re.escape(name) + r"|\"" + re.escape(name)
-            + r"\"|'" + re.escape(name) + r"')\s*\]"
+            r"^\s*\[\s*servers\s*\.\s*(?:"
+            + re.escape(name)
+            + r"|\""
+            + re.escape(name)
+            + r"\"|'"
+            + re.escape(name)
+            + r"')\s*\]"
         )
         start = None
         for i, line in enumerate(self.lines):
@@ -384,8 +429,14 @@ class _Lines:
     def candidate(self, name: str, key: str | None = None) -> int | None:
         """The line of ``[servers.NAME.candidate]`` (or of ``key`` in it); else the server's."""
         hdr = re.compile(
-            r"^\s*\[\s*servers\s*\.\s*(?:" + re.escape(name) + r"|\"" + re.escape(name)
-            + r"\"|'" + re.escape(name) + r"')\s*\.\s*\"?candidate\"?\s*\]")
+            r"^\s*\[\s*servers\s*\.\s*(?:"
+            + re.escape(name)
+            + r"|\""
+            + re.escape(name)
+            + r"\"|'"
+            + re.escape(name)
+            + r"')\s*\.\s*\"?candidate\"?\s*\]"
+        )
         start = next((i for i, line in enumerate(self.lines) if hdr.match(line)), None)
         if start is None:
             return self.server(name, "candidate")
@@ -432,29 +483,40 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
     except tomllib.TOMLDecodeError as e:
         m = _TOML_LINE.search(str(e))
         msg = _TOML_LINE.sub("", str(e)).replace("(, column", "(column").strip()
-        raise InputError(f"invalid TOML: {msg}", source=src,
-                         line=int(m.group(1)) if m else None) from None
+        raise InputError(
+            f"invalid TOML: {msg}", source=src, line=int(m.group(1)) if m else None
+        ) from None
     except RecursionError:
         raise InputError("invalid TOML: a value is nested too deeply", source=src) from None
     lines = _Lines(text)
     cfg = Config(source=src)
     for key in data:
         if key not in _TOP_KEYS:
-            raise InputError(f"unknown top-level key {key!r} (expected one of: "
-                             f"{', '.join(sorted(_TOP_KEYS))})", source=src, line=lines.top(key))
+            raise InputError(
+                f"unknown top-level key {key!r} (expected one of: {', '.join(sorted(_TOP_KEYS))})",
+                source=src,
+                line=lines.top(key),
+            )
     cfg.timeout = _positive(data, "timeout", DEFAULT_TIMEOUT, src, lines.top("timeout"))
-    cfg.concurrency = int(_positive(data, "concurrency", DEFAULT_CONCURRENCY, src,
-                                    lines.top("concurrency")))
-    cfg.max_tools = int(_positive(data, "max_tools", DEFAULT_MAX_TOOLS, src, lines.top("max_tools")))
-    cfg.max_pages = int(_positive(data, "max_pages", DEFAULT_MAX_PAGES, src, lines.top("max_pages")))
+    cfg.concurrency = int(
+        _positive(data, "concurrency", DEFAULT_CONCURRENCY, src, lines.top("concurrency"))
+    )
+    cfg.max_tools = int(
+        _positive(data, "max_tools", DEFAULT_MAX_TOOLS, src, lines.top("max_tools"))
+    )
+    cfg.max_pages = int(
+        _positive(data, "max_pages", DEFAULT_MAX_PAGES, src, lines.top("max_pages"))
+    )
     for key in ("concurrency", "max_tools", "max_pages"):
         if key in data and not isinstance(data[key], int):
-            raise InputError(f"{key!r} must be a positive integer", source=src,
-                             line=lines.top(key))
+            raise InputError(f"{key!r} must be a positive integer", source=src, line=lines.top(key))
     for key in ("state_dir", "pins"):
         if key in data and (not isinstance(data[key], str) or not data[key]):
-            raise InputError(f"{key!r} must be a non-empty string (a path, relative to the "
-                             "config file)", source=src, line=lines.top(key))
+            raise InputError(
+                f"{key!r} must be a non-empty string (a path, relative to the config file)",
+                source=src,
+                line=lines.top(key),
+            )
     if "state_dir" in data:
         cfg.state_dir = str(Path(src).resolve().parent / data["state_dir"])
     if "pins" in data:
@@ -470,33 +532,55 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
             raise where.error(None, "must be a table")
         for k in raw:
             if k not in _SERVER_KEYS and k != "candidate":
-                raise where.error(k, f"unknown key {k!r} (expected one of: "
-                                     f"{', '.join(sorted(_SERVER_KEYS | {'candidate'}))})")
+                raise where.error(
+                    k,
+                    f"unknown key {k!r} (expected one of: "
+                    f"{', '.join(sorted(_SERVER_KEYS | {'candidate'}))})",
+                )
         cand_raw = raw.get("candidate")
         raw = {k: v for k, v in raw.items() if k != "candidate"}
         if "command" in raw and "url" in raw:
-            raise where.error("command", "a server takes either 'command' (stdio) or 'url' "
-                                         "(HTTP), not both")
-        ttype = raw.get("type", raw.get("transport", "stdio" if "command" in raw else
-                                        "http" if "url" in raw else None))
-        foreign = (() if ttype is None else ("url", "headers") if ttype == "stdio"
-                   else ("command", "args", "env", "cwd"))
+            raise where.error(
+                "command", "a server takes either 'command' (stdio) or 'url' (HTTP), not both"
+            )
+        ttype = raw.get(
+            "type",
+            raw.get("transport", "stdio" if "command" in raw else "http" if "url" in raw else None),
+        )
+        foreign = (
+            ()
+            if ttype is None
+            else ("url", "headers")
+            if ttype == "stdio"
+            else ("command", "args", "env", "cwd")
+        )
         for k in foreign:
             if k in raw:
-                raise where.error(k, f"not used by a {ttype!r} server (a stdio server takes "
-                                     "command/args/env/cwd, an HTTP one url/headers)")
+                raise where.error(
+                    k,
+                    f"not used by a {ttype!r} server (a stdio server takes "
+                    "command/args/env/cwd, an HTTP one url/headers)",
+                )
         server = _server_from(name, raw, where, env, cfg.timeout, Path(src))
         if cand_raw is not None:
             cwhere = _Where(src, name, lambda k, n=name: lines.candidate(n, k), "candidate")
-            server = dataclasses.replace(server, candidate=_candidate_from(
-                name, raw, cand_raw, cwhere, env, cfg.timeout, Path(src)))
+            server = dataclasses.replace(
+                server,
+                candidate=_candidate_from(name, raw, cand_raw, cwhere, env, cfg.timeout, Path(src)),
+            )
         cfg.servers.append(server)
     return cfg
 
 
-def _candidate_from(name: str, raw: Mapping[str, Any], cand: Any, where: _Where,
-                    env: Mapping[str, str], default_timeout: float,
-                    cfg_path: Path) -> ServerConfig:
+def _candidate_from(
+    name: str,
+    raw: Mapping[str, Any],
+    cand: Any,
+    where: _Where,
+    env: Mapping[str, str],
+    default_timeout: float,
+    cfg_path: Path,
+) -> ServerConfig:
     """``[servers.NAME.candidate]``: the server's keys with the candidate's replacing them,
     ``env`` and ``headers`` merged key by key. Naming the other transport's key (``url`` for a
     stdio server) switches transport: the server's keys of the old one are not carried over."""
@@ -504,8 +588,11 @@ def _candidate_from(name: str, raw: Mapping[str, Any], cand: Any, where: _Where,
         raise where.error(None, "must be a table ([servers.NAME.candidate])")
     for k in cand:
         if k not in _CANDIDATE_KEYS:
-            why = ("a candidate is reviewed under its server's principal" if k == "principal"
-                   else f"expected one of: {', '.join(sorted(_CANDIDATE_KEYS))}")
+            why = (
+                "a candidate is reviewed under its server's principal"
+                if k == "principal"
+                else f"expected one of: {', '.join(sorted(_CANDIDATE_KEYS))}"
+            )
             raise where.error(k, f"unknown key {k!r} ({why})")
     merged = dict(raw)
     if "url" in cand and "command" not in cand:
@@ -520,9 +607,13 @@ def _candidate_from(name: str, raw: Mapping[str, Any], cand: Any, where: _Where,
         else:
             merged[k] = v
     if "command" in merged and "url" in merged:
-        raise where.error("command" if "command" in cand else "url",
-                          "a server takes either 'command' (stdio) or 'url' (HTTP), not both")
+        raise where.error(
+            "command" if "command" in cand else "url",
+            "a server takes either 'command' (stdio) or 'url' (HTTP), not both",
+        )
     return _server_from(name, merged, where, env, default_timeout, cfg_path)
+
+
 def _gate(data: Mapping[str, Any], src: str, lines: _Lines) -> Any:
     """``[rules]`` and ``[[ignore]]`` (engine/gate.py), each error at its FILE:LINE."""
     from mcp_review.engine.gate import GateConfig, GateConfigError, parse_rules, parse_waiver
@@ -533,20 +624,21 @@ def _gate(data: Mapping[str, Any], src: str, lines: _Lines) -> Any:
         raise InputError(str(e), source=src, line=lines.table("rules", 0, e.key)) from None
     raw = data.get("ignore", [])
     if not isinstance(raw, list):
-        raise InputError("'ignore' must be an array of [[ignore]] tables", source=src,
-                         line=lines.top("ignore"))
+        raise InputError(
+            "'ignore' must be an array of [[ignore]] tables", source=src, line=lines.top("ignore")
+        )
     waivers = []
     for i, w in enumerate(raw):
         try:
             waivers.append(parse_waiver(w, line=lines.table("ignore", i)))
         except GateConfigError as e:
-            raise InputError(str(e), source=src,
-                             line=lines.table("ignore", i, e.key)) from None
+            raise InputError(str(e), source=src, line=lines.table("ignore", i, e.key)) from None
     return GateConfig(rules=rules, waivers=tuple(waivers))
 
 
-def _positive(data: Mapping[str, Any], key: str, default: float, src: str,
-              line: int | None) -> float:
+def _positive(
+    data: Mapping[str, Any], key: str, default: float, src: str, line: int | None
+) -> float:
     v = data.get(key, default)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
         raise InputError(f"{key!r} must be a positive number", source=src, line=line)
@@ -560,17 +652,21 @@ def _load_json(text: str, src: str, env: Mapping[str, str]) -> Config:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON: {e.msg} (column {e.colno})", source=src,
-                         line=e.lineno) from None
+        raise InputError(
+            f"invalid JSON: {e.msg} (column {e.colno})", source=src, line=e.lineno
+        ) from None
     if not isinstance(data, dict):
-        raise InputError("expected a JSON object with \"mcpServers\" or \"servers\"", source=src)
+        raise InputError('expected a JSON object with "mcpServers" or "servers"', source=src)
     # Claude Desktop, Claude Code and Cursor use "mcpServers"; VS Code uses "servers".
     servers = data.get("mcpServers")
     if servers is None:
         servers = data.get("servers")
     if not isinstance(servers, dict):
-        raise InputError("no \"mcpServers\" (Claude Desktop, Claude Code, Cursor) or \"servers\" "
-                         "(VS Code) object found", source=src)
+        raise InputError(
+            'no "mcpServers" (Claude Desktop, Claude Code, Cursor) or "servers" '
+            "(VS Code) object found",
+            source=src,
+        )
     cfg = Config(source=src)
     root = _project_root(Path(src))
     for name, raw in servers.items():
@@ -583,10 +679,12 @@ def _load_json(text: str, src: str, env: Mapping[str, str]) -> Config:
         # A client's file is read as it is: keys meant for the client are a note, not an error.
         unused = sorted(str(k) for k in raw if k not in _JSON_KEYS)
         if unused:
-            cfg.notes.append(f"{src}: server {name!r}: not used by mcp-review: "
-                             + ", ".join(unused))
-        cfg.servers.append(_server_from(name, raw, where, env, cfg.timeout, Path(src),
-                                        workspace=root))
+            cfg.notes.append(
+                f"{src}: server {name!r}: not used by mcp-review: " + ", ".join(unused)
+            )
+        cfg.servers.append(
+            _server_from(name, raw, where, env, cfg.timeout, Path(src), workspace=root)
+        )
     return cfg
 
 
@@ -634,8 +732,14 @@ class _Where:
 _VAR = re.compile(r"\$\{([^}]*)\}")
 
 
-def expand(value: str, env: Mapping[str, str], where: _Where, key: str,
-           workspace: Path | None = None, found: list[str] | None = None) -> str:
+def expand(
+    value: str,
+    env: Mapping[str, str],
+    where: _Where,
+    key: str,
+    workspace: Path | None = None,
+    found: list[str] | None = None,
+) -> str:
     """Expand ``${VAR}``, ``${env:VAR}``, ``${VAR:-default}`` and VS Code's ``${workspaceFolder}``."""
 
     def sub(m: re.Match[str]) -> str:
@@ -649,8 +753,11 @@ def expand(value: str, env: Mapping[str, str], where: _Where, key: str,
             return str(workspace)
         elif ":" in expr:
             # ${input:x} prompts the user in VS Code; a headless run cannot answer it.
-            raise where.error(key, f"${{{expr}}} cannot be resolved outside the editor; "
-                                   "set the value with ${env:NAME} instead")
+            raise where.error(
+                key,
+                f"${{{expr}}} cannot be resolved outside the editor; "
+                "set the value with ${env:NAME} instead",
+            )
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", expr):
             raise where.error(key, f"bad variable reference ${{{m.group(1)}}}")
         if expr in env:
@@ -659,8 +766,9 @@ def expand(value: str, env: Mapping[str, str], where: _Where, key: str,
             return env[expr]
         if default is not None:
             return default
-        raise where.error(key, f"environment variable {expr} is not set (referenced as "
-                               f"{m.group(0)})")
+        raise where.error(
+            key, f"environment variable {expr} is not set (referenced as {m.group(0)})"
+        )
 
     return _VAR.sub(sub, value)
 
@@ -702,21 +810,31 @@ def _tool_settings(raw: Mapping[str, Any], where: _Where) -> dict[str, tuple[str
             raise where.error(f"tools.{tool}", "must be a table")
         for k in t:
             if k not in _TOOL_KEYS:
-                raise where.error(f"tools.{tool}", f"unknown key {k!r} (expected one of: "
-                                                   f"{', '.join(sorted(_TOOL_KEYS))})")
+                raise where.error(
+                    f"tools.{tool}",
+                    f"unknown key {k!r} (expected one of: {', '.join(sorted(_TOOL_KEYS))})",
+                )
         ign = t.get("rerun_ignore", [])
-        if not isinstance(ign, list) or not all(isinstance(x, str) and (x == "" or
-                                                                        x.startswith("/"))
-                                                for x in ign):
-            raise where.error(f"tools.{tool}.rerun_ignore",
-                              "must be a list of JSON pointers (strings starting with '/')")
+        if not isinstance(ign, list) or not all(
+            isinstance(x, str) and (x == "" or x.startswith("/")) for x in ign
+        ):
+            raise where.error(
+                f"tools.{tool}.rerun_ignore",
+                "must be a list of JSON pointers (strings starting with '/')",
+            )
         out[str(tool)] = tuple(ign)
     return out
 
 
-def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[str, str],
-                 default_timeout: float, cfg_path: Path,
-                 workspace: Path | None = None) -> ServerConfig:
+def _server_from(
+    name: str,
+    raw: Mapping[str, Any],
+    where: _Where,
+    env: Mapping[str, str],
+    default_timeout: float,
+    cfg_path: Path,
+    workspace: Path | None = None,
+) -> ServerConfig:
     if not name or not isinstance(name, str):
         raise where.error(None, "server names must be non-empty strings")
     ttype = raw.get("type", raw.get("transport"))
@@ -759,7 +877,9 @@ def _server_from(name: str, raw: Mapping[str, Any], where: _Where, env: Mapping[
         kw["url"] = x(url, "url")
         if not re.match(r"^https?://", kw["url"]):
             raise where.error("url", "must start with http:// or https://")
-        kw["headers"] = {k: x(v, f"headers.{k}") for k, v in _str_map(raw, "headers", where).items()}
+        kw["headers"] = {
+            k: x(v, f"headers.{k}") for k, v in _str_map(raw, "headers", where).items()
+        }
     principal = _str(raw, "principal", where)
     if principal is not None:
         if not principal.strip():

@@ -47,14 +47,17 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
     key = (args.server, principal)
     old = pins.instructions.get(key)
     live = live_text(srv.instructions) if srv is not None else None
-    out = InstructionsDecision(f"{safe_text(args.server)}/{safe_text(principal)} instructions",
-                               decision)
+    out = InstructionsDecision(
+        f"{safe_text(args.server)}/{safe_text(principal)} instructions", decision
+    )
     if live is None:
         if decision == "approved" or old is None:
             where = "in the snapshot" if inp.snapshot_path else "now"
-            raise InputError(f"server {args.server!r} sends no instructions {where}"
-                             + ("" if decision == "approved" else " and none are pinned")
-                             + f"; nothing to {'approve' if decision == 'approved' else 'deny'}")
+            raise InputError(
+                f"server {args.server!r} sends no instructions {where}"
+                + ("" if decision == "approved" else " and none are pinned")
+                + f"; nothing to {'approve' if decision == 'approved' else 'deny'}"
+            )
         text = old.text
     else:
         text = live
@@ -69,9 +72,15 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
             out.blocked = list(st.policy.reasons)
             return out
         why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
-    ipin = make_instructions_pin(args.server, text, decision, principal=principal, by=args.by,
-                                 note=args.note,
-                                 server_version=srv.server_version if srv is not None else None)
+    ipin = make_instructions_pin(
+        args.server,
+        text,
+        decision,
+        principal=principal,
+        by=args.by,
+        note=args.note,
+        server_version=srv.server_version if srv is not None else None,
+    )
     pins.decide_instructions(ipin, why=why, source="approve" if decision == "approved" else "deny")
     out.result = save_pins(pins, inp.pins_path)
     return out
@@ -84,11 +93,15 @@ def served_server(snap: Any, server: str, principal: str | None, source: str) ->
     if srv is None:
         from mcp_review.engine.names import did_you_mean
 
-        raise InputError(f"server {server!r} is not {where}." + did_you_mean(server, snap.servers),
-                         source=source if source != "live" else None)
+        raise InputError(
+            f"server {server!r} is not {where}." + did_you_mean(server, snap.servers),
+            source=source if source != "live" else None,
+        )
     if principal is not None and principal != srv.principal:
-        raise InputError(f"server {server!r} is served under principal {srv.principal!r}, "
-                         f"not {principal!r}", source=source if source != "live" else None)
+        raise InputError(
+            f"server {server!r} is served under principal {srv.principal!r}, not {principal!r}",
+            source=source if source != "live" else None,
+        )
     return srv
 
 
@@ -101,5 +114,7 @@ def check_configured(inp: Any, server: str) -> None:
     if server not in known:
         from mcp_review.engine.names import did_you_mean
 
-        raise InputError(f"no server {server!r} in the config." + did_you_mean(server, known),
-                         source=inp.config.source)
+        raise InputError(
+            f"no server {server!r} in the config." + did_you_mean(server, known),
+            source=inp.config.source,
+        )

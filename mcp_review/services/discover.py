@@ -71,30 +71,37 @@ def _platform_dirs(env: Mapping[str, str]) -> list[Path]:
     """The per-user application folders of macOS, Linux and Windows (each that applies)."""
     home = _home(env)
     xdg = env.get("XDG_CONFIG_HOME", "")
-    out = [home / "Library" / "Application Support",
-           Path(xdg) if xdg and os.path.isabs(xdg) else home / ".config"]
+    out = [
+        home / "Library" / "Application Support",
+        Path(xdg) if xdg and os.path.isabs(xdg) else home / ".config",
+    ]
     if env.get("APPDATA"):
         out.append(Path(env["APPDATA"]))
     return out
 
 
-def sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None
-            ) -> list[Source]:
+def sources(
+    cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None
+) -> list[Source]:
     """Every place looked at, in listing order (see the module docstring)."""
     env = os.environ if env is None else env
     home = _home(env)
     here = Path(cwd)
     folder = str(here.resolve())
-    out = [Source("claude-desktop", "user", d / "Claude" / "claude_desktop_config.json")
-           for d in _platform_dirs(env)]
+    out = [
+        Source("claude-desktop", "user", d / "Claude" / "claude_desktop_config.json")
+        for d in _platform_dirs(env)
+    ]
     out += [
         Source("claude-code", "local", home / ".claude.json", ("projects", folder, "mcpServers")),
         Source("claude-code", "project", here / ".mcp.json"),
         Source("claude-code", "user", home / ".claude.json"),
         Source("vscode", "project", here / ".vscode" / "mcp.json", ("servers",)),
     ]
-    out += [Source("vscode", "user", d / "Code" / "User" / "mcp.json", ("servers",))
-            for d in _platform_dirs(env)]
+    out += [
+        Source("vscode", "user", d / "Code" / "User" / "mcp.json", ("servers",))
+        for d in _platform_dirs(env)
+    ]
     out += [
         Source("cursor", "project", here / ".cursor" / "mcp.json"),
         Source("cursor", "user", home / ".cursor" / "mcp.json"),
@@ -129,15 +136,19 @@ def load_auto(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None =
     if not cfg.servers:
         srcs = cfg.sources
         found = [s for s in srcs if s.state != "absent"]
-        raise InputError("--config auto found no server to review: "
-                         + ("; ".join(f"{s.where}: {s.state}" for s in found) if found else
-                            "no client config on this machine")
-                         + " (`mcp-review check --list-configs` lists every place looked at)")
+        raise InputError(
+            "--config auto found no server to review: "
+            + (
+                "; ".join(f"{s.where}: {s.state}" for s in found)
+                if found
+                else "no client config on this machine"
+            )
+            + " (`mcp-review check --list-configs` lists every place looked at)"
+        )
     return cfg
 
 
-def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None
-                 ) -> Any:
+def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None) -> Any:
     """:func:`load_auto` without the "nothing found" error."""
     from mcp_review.engine.errors import InputError
     from mcp_review.services import trust
@@ -167,8 +178,9 @@ def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | Non
         if s.project and not in_ci() and not trust.is_trusted(s.path, raw):
             known = trust.trusted_digest(s.path)
             s.state = "untrusted"
-            s.detail = ("changed since it was trusted" if known else "never trusted") + \
-                f": not run; review it, then `mcp-review trust {s.path}`"
+            s.detail = (
+                "changed since it was trusted" if known else "never trusted"
+            ) + f": not run; review it, then `mcp-review trust {s.path}`"
             continue
         try:
             text = raw.decode("utf-8")
@@ -189,8 +201,9 @@ def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | Non
         for name, entry in servers.items():
             full = f"{s.client}:{name}"
             if full in taken:
-                s.skipped.append(f"{name}: shadowed by {taken[full].where} (the client uses "
-                                 "that one)")
+                s.skipped.append(
+                    f"{name}: shadowed by {taken[full].where} (the client uses that one)"
+                )
                 continue
             if isinstance(entry, dict) and entry.get("disabled") is True:
                 s.skipped.append(f"{name}: disabled")
@@ -201,8 +214,9 @@ def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | Non
                     raise where.error(None, "must be an object")
                 unused = sorted(str(k) for k in entry if k not in _JSON_KEYS)
                 if unused:
-                    cfg.notes.append(f"{src}: server {name!r}: not used by mcp-review: "
-                                     + ", ".join(unused))
+                    cfg.notes.append(
+                        f"{src}: server {name!r}: not used by mcp-review: " + ", ".join(unused)
+                    )
                 sc = _server_from(full, entry, where, env, cfg.timeout, s.path, workspace=root)
             except InputError as e:
                 s.skipped.append(f"{name}: {e.detail}")
@@ -237,7 +251,8 @@ def list_text(srcs: list[Source]) -> str:
     return "\n".join(out) + "\n"
 
 
-def list_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None
-                 ) -> list[Source]:
+def list_sources(
+    cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None
+) -> list[Source]:
     """Every source with its state, for ``--list-configs`` (reads; never starts anything)."""
     return read_sources(cwd, env).sources

@@ -52,9 +52,20 @@ from mcp_review.services.transport import (
 
 # fetch's own, and (from services.transport) what fetch's existing callers import from here.
 __all__ = [
-    "STDERR_FILE_CAP", "STDERR_RUN_CAP", "FetchError", "Listing", "Progress", "ProgressFn",
-    "ServerStderr", "classify", "connect", "fetch_all", "fetch_config", "fetch_server",
-    "list_all_tools", "log_path",
+    "STDERR_FILE_CAP",
+    "STDERR_RUN_CAP",
+    "FetchError",
+    "Listing",
+    "Progress",
+    "ProgressFn",
+    "ServerStderr",
+    "classify",
+    "connect",
+    "fetch_all",
+    "fetch_config",
+    "fetch_server",
+    "list_all_tools",
+    "log_path",
 ]
 
 _log = logging.getLogger(__name__)
@@ -110,8 +121,9 @@ async def _raw_list_result(client: Any, cursor: str | None) -> Any:
 
     session = client.session
     params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-    data = types.ListToolsRequest(params=params).model_dump(by_alias=True, mode="json",
-                                                            exclude_none=True)
+    data = types.ListToolsRequest(params=params).model_dump(
+        by_alias=True, mode="json", exclude_none=True
+    )
     opts: dict[str, Any] = {}
     session._stamp(data, opts)
     timeout = session._session_read_timeout_seconds
@@ -125,24 +137,31 @@ def _read_raw_page(raw: Any, *, offset: int) -> _Page:
     only a result that is not a list of objects is an error for the whole server."""
     if not isinstance(raw, dict) or not isinstance(raw.get("tools"), list):
         got = "no 'tools' array" if isinstance(raw, dict) else "not a JSON object"
-        raise FetchError("malformed-tool-list", f"the tools/list result has {got}: there is no "
-                                                "list of tools to read")
+        raise FetchError(
+            "malformed-tool-list",
+            f"the tools/list result has {got}: there is no list of tools to read",
+        )
     wires: list[dict[str, Any]] = []
     skipped: list[str] = []
     for i, t in enumerate(raw["tools"]):
         if not isinstance(t, dict):
-            raise FetchError("malformed-tool-list", f"tool #{offset + i} is not a JSON object: "
-                                                    "the result is not a list of tools")
+            raise FetchError(
+                "malformed-tool-list",
+                f"tool #{offset + i} is not a JSON object: the result is not a list of tools",
+            )
         if not isinstance(t.get("name"), str):
             # Nothing can call it (tools/call names the tool): not a tool, and said so.
-            skipped.append(f"entry #{offset + i} of the tool list has no string 'name': not a "
-                           "tool, not read (MCP schema: Tool requires a name)")
+            skipped.append(
+                f"entry #{offset + i} of the tool list has no string 'name': not a "
+                "tool, not read (MCP schema: Tool requires a name)"
+            )
             continue
         wires.append(t)
     cursor = raw.get("nextCursor")
     if cursor is not None and not isinstance(cursor, str):
-        raise FetchError("malformed-tool-list", "nextCursor is not a string: the list cannot "
-                                                "be paged")
+        raise FetchError(
+            "malformed-tool-list", "nextCursor is not a string: the list cannot be paged"
+        )
     ttl = raw.get("ttlMs")
     ttl = ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None
     scope = raw.get("cacheScope")
@@ -167,9 +186,13 @@ async def _list_page(client: Any, cursor: str | None, *, offset: int) -> _Page:
     return _Page(wires, result.next_cursor, ttl_ms, scope)
 
 
-async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
-                         max_pages: int = DEFAULT_MAX_PAGES,
-                         on_page: Callable[[int], Any] | None = None) -> Listing:
+async def list_all_tools(
+    client: Any,
+    *,
+    max_tools: int = DEFAULT_MAX_TOOLS,
+    max_pages: int = DEFAULT_MAX_PAGES,
+    on_page: Callable[[int], Any] | None = None,
+) -> Listing:
     """Every page of ``tools/list``, bypassing any cache; raises ``FetchError`` on a bad list.
 
     A page the SDK's models reject is read as sent (``_read_raw_page``): a tool that breaks the
@@ -197,13 +220,17 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
                 tools.append(ToolDef.from_wire(wire, source=f"tool #{len(tools)}"))
             except InputError as e:
                 # Only what cannot be canonicalised (NaN, nesting past the cap) lands here.
-                raise FetchError("malformed-tool-list",
-                                 f"tool #{len(tools)} {wire.get('name')!r}: {e.detail}") from None
+                raise FetchError(
+                    "malformed-tool-list", f"tool #{len(tools)} {wire.get('name')!r}: {e.detail}"
+                ) from None
         if on_page is not None:
             on_page(len(tools))
         if len(tools) > max_tools:
-            raise FetchError("flood", f"more than {max_tools} tools (stopped after {len(tools)} "
-                                      f"in {page + 1} pages); raise max_tools if this is real")
+            raise FetchError(
+                "flood",
+                f"more than {max_tools} tools (stopped after {len(tools)} "
+                f"in {page + 1} pages); raise max_tools if this is real",
+            )
         cursor = got.next_cursor
         if cursor is None:
             if page > 0:
@@ -211,20 +238,29 @@ async def list_all_tools(client: Any, *, max_tools: int = DEFAULT_MAX_TOOLS,
                 # added, removed or edited in front of the cursor) is reported, not merged.
                 again = await _list_page(client, None, offset=0)
                 if again.wires != first_page:
-                    raise FetchError("malformed-tool-list", _changed_between_pages(
-                        "page 1 is no longer what it was when paging began"))
+                    raise FetchError(
+                        "malformed-tool-list",
+                        _changed_between_pages("page 1 is no longer what it was when paging began"),
+                    )
             return Listing(tools, ttl_ms, scope, page + 1, notes)
         if cursor in seen_cursors:
-            raise FetchError("malformed-tool-list", f"the server repeated cursor {cursor[:40]!r} "
-                                                    f"(page {page + 1}): pagination loops")
+            raise FetchError(
+                "malformed-tool-list",
+                f"the server repeated cursor {cursor[:40]!r} (page {page + 1}): pagination loops",
+            )
         seen_cursors.add(cursor)
-    raise FetchError("flood", f"more than {max_pages} pages of tools ({len(tools)} tools so "
-                              "far); raise max_pages if this is real")
+    raise FetchError(
+        "flood",
+        f"more than {max_pages} pages of tools ({len(tools)} tools so "
+        "far); raise max_pages if this is real",
+    )
 
 
 def _changed_between_pages(detail: str) -> str:
-    return (f"the tool list changed while it was being paged ({detail}); nothing was merged: "
-            "fetch again")
+    return (
+        f"the tool list changed while it was being paged ({detail}); nothing was merged: "
+        "fetch again"
+    )
 
 
 # --- one server ----------------------------------------------------------------------------
@@ -266,8 +302,11 @@ async def fetch_server(
                     snap.instructions = instr if isinstance(instr, str) else None
                     report("listing")
                     listing = await list_all_tools(
-                        c, max_tools=max_tools, max_pages=max_pages,
-                        on_page=lambda n: report("listing", tools=n))
+                        c,
+                        max_tools=max_tools,
+                        max_pages=max_pages,
+                        on_page=lambda n: report("listing", tools=n),
+                    )
                     snap.tools = listing.tools
                     snap.ttl_ms = listing.ttl_ms
                     snap.cache_scope = listing.cache_scope
@@ -309,7 +348,9 @@ async def fetch_all(
 
     names = [c.name for c in configs]
     if len(set(names)) != len(names):
-        raise InputError("duplicate server names: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+        raise InputError(
+            "duplicate server names: " + ", ".join(sorted({n for n in names if names.count(n) > 1}))
+        )
     limiter = anyio.CapacityLimiter(max(1, concurrency))
     snap = Snapshot(taken_at=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     if on_progress is not None:
@@ -320,13 +361,22 @@ async def fetch_all(
         async with limiter:
             try:
                 snap.servers[cfg.name] = await fetch_server(
-                    cfg, log_dir=log_dir, max_tools=max_tools, max_pages=max_pages,
-                    on_progress=on_progress)
+                    cfg,
+                    log_dir=log_dir,
+                    max_tools=max_tools,
+                    max_pages=max_pages,
+                    on_progress=on_progress,
+                )
             except Exception as e:  # a bug here must not take the other servers down
                 _log.exception("fetch of %s failed", cfg.name)
                 snap.servers[cfg.name] = ServerSnapshot(
-                    name=cfg.name, principal=cfg.principal,
-                    error={"kind": "internal-error", "message": cfg.scrub(f"{type(e).__name__}: {e}")})
+                    name=cfg.name,
+                    principal=cfg.principal,
+                    error={
+                        "kind": "internal-error",
+                        "message": cfg.scrub(f"{type(e).__name__}: {e}"),
+                    },
+                )
 
     async with anyio.create_task_group() as tg:
         for cfg in configs:
@@ -336,8 +386,9 @@ async def fetch_all(
     return snap
 
 
-def fetch_config(config: Config, *, only: Sequence[str] | None = None,
-                 on_progress: ProgressFn | None = None) -> Snapshot:
+def fetch_config(
+    config: Config, *, only: Sequence[str] | None = None, on_progress: ProgressFn | None = None
+) -> Snapshot:
     """Synchronous ``fetch_all`` over a loaded ``Config`` (logs under ``<state_dir>/logs``)."""
     import anyio
 
@@ -345,14 +396,21 @@ def fetch_config(config: Config, *, only: Sequence[str] | None = None,
     if only:
         unknown = [n for n in only if n not in {s.name for s in servers}]
         if unknown:
-            raise InputError(f"no server named {', '.join(map(repr, unknown))} in the config",
-                             source=config.source)
+            raise InputError(
+                f"no server named {', '.join(map(repr, unknown))} in the config",
+                source=config.source,
+            )
         servers = [s for s in servers if s.name in only]
     log_dir = Path(config.state_dir) / "logs" if config.state_dir else None
 
     async def run() -> Snapshot:
-        return await fetch_all(servers, concurrency=config.concurrency, log_dir=log_dir,
-                               max_tools=config.max_tools, max_pages=config.max_pages,
-                               on_progress=on_progress)
+        return await fetch_all(
+            servers,
+            concurrency=config.concurrency,
+            log_dir=log_dir,
+            max_tools=config.max_tools,
+            max_pages=config.max_pages,
+            on_progress=on_progress,
+        )
 
     return anyio.run(run)

@@ -41,20 +41,28 @@ from mcp_review.engine.errors import InputError
 def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -> None:
     """``--config``, ``--server``, ``--timeout``, ``-q``: the options every live command shares
     (``approve``/``deny`` name their server positionally, so they go without ``--server``)."""
-    p.add_argument("--config", metavar="FILE",
-                   help="mcp-review.toml, .mcp.json, .vscode/mcp.json, .cursor/mcp.json or "
-                        "claude_desktop_config.json (default: the first of "
-                        "./mcp-review.toml, ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json); "
-                        "`auto`: every client config on this machine (Claude Desktop, Claude "
-                        "Code, VS Code, Cursor, Windsurf), servers named client:name")
-    p.add_argument("--list-configs", action="store_true",
-                   help="list every client config `--config auto` looks at, with its servers, "
-                        "and exit (starts nothing)")
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="mcp-review.toml, .mcp.json, .vscode/mcp.json, .cursor/mcp.json or "
+        "claude_desktop_config.json (default: the first of "
+        "./mcp-review.toml, ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json); "
+        "`auto`: every client config on this machine (Claude Desktop, Claude "
+        "Code, VS Code, Cursor, Windsurf), servers named client:name",
+    )
+    p.add_argument(
+        "--list-configs",
+        action="store_true",
+        help="list every client config `--config auto` looks at, with its servers, "
+        "and exit (starts nothing)",
+    )
     if server_option:
-        p.add_argument("--server", action="append", metavar="NAME",
-                       help="only this server (repeatable)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="per-server timeout, overriding the config")
+        p.add_argument(
+            "--server", action="append", metavar="NAME", help="only this server (repeatable)"
+        )
+    p.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="per-server timeout, overriding the config"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 
 
@@ -64,22 +72,34 @@ def add_format_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_candidate_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--candidate", action="store_true",
-                   help="upgrade preview: run each server's [servers.NAME.candidate] instead of "
-                        "the server (same name and principal, so the server's pins judge it and "
-                        "approvals land there; the running version's approvals are kept)")
+    p.add_argument(
+        "--candidate",
+        action="store_true",
+        help="upgrade preview: run each server's [servers.NAME.candidate] instead of "
+        "the server (same name and principal, so the server's pins judge it and "
+        "approvals land there; the running version's approvals are kept)",
+    )
 
 
 def add_pins_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pins", default=None, metavar="FILE",
-                   help="the pin file (default: the config's `pins`, else ./mcp-pins.toml); "
-                        "the audit log <name>.audit.jsonl sits beside it")
+    p.add_argument(
+        "--pins",
+        default=None,
+        metavar="FILE",
+        help="the pin file (default: the config's `pins`, else ./mcp-pins.toml); "
+        "the audit log <name>.audit.jsonl sits beside it",
+    )
 
 
 def add_calls_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--calls", action="append", default=[], metavar="SERVER=PATH",
-                   help="a server's recorded call log (JSONL), replacing the config's `calls` "
-                        "and the proxy's default log for that server; repeatable")
+    p.add_argument(
+        "--calls",
+        action="append",
+        default=[],
+        metavar="SERVER=PATH",
+        help="a server's recorded call log (JSONL), replacing the config's `calls` "
+        "and the proxy's default log for that server; repeatable",
+    )
 
 
 def safe_file_name(name: str) -> str:
@@ -120,8 +140,14 @@ def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
     return out
 
 
-def load_calls_for(cfg: Any, servers: list[str], specs: list[str],
-                   note: Callable[[str], None], *, stream: bool = False) -> dict[str, Any]:
+def load_calls_for(
+    cfg: Any,
+    servers: list[str],
+    specs: list[str],
+    note: Callable[[str], None],
+    *,
+    stream: bool = False,
+) -> dict[str, Any]:
     """{server: CallLog} by the rules in the module docstring. A ``--calls`` file must exist
     (it was named on purpose); a config's or the proxy's log that does not exist yet is a note.
 
@@ -140,8 +166,10 @@ def load_calls_for(cfg: Any, servers: list[str], specs: list[str],
         if os.path.exists(path):
             out[name] = read(path)
         elif origin == "config":
-            note(f"no call log yet at {path} (server {name!r}): nothing to replay until the "
-                 "proxy records calls")
+            note(
+                f"no call log yet at {path} (server {name!r}): nothing to replay until the "
+                "proxy records calls"
+            )
     for name, path in explicit.items():
         out[name] = read(path)
     return out
@@ -163,12 +191,21 @@ def load_config_for(args: Any, *, required: bool) -> Any:
     when not ``required`` and none exists."""
     from mcp_review.services.config import load_config
 
-    cfg = load_config(getattr(args, "config", None)) if required else \
-        _discover_optional(getattr(args, "config", None))
+    cfg = (
+        load_config(getattr(args, "config", None))
+        if required
+        else _discover_optional(getattr(args, "config", None))
+    )
     if cfg is not None and getattr(args, "candidate", False):
         only = getattr(args, "server", None)  # --server (a list); approve's is positional
-        use_candidates(cfg, only=list(only) if isinstance(only, list) else
-                       [only] if isinstance(only, str) else None)
+        use_candidates(
+            cfg,
+            only=list(only)
+            if isinstance(only, list)
+            else [only]
+            if isinstance(only, str)
+            else None,
+        )
     timeout = getattr(args, "timeout", None)
     if cfg is not None and timeout is not None:
         if timeout <= 0:
@@ -181,12 +218,15 @@ def use_candidates(cfg: Any, *, only: list[str] | None = None) -> None:
     """``--candidate``: each server that names a candidate is replaced by it (same name and
     principal); the others are reviewed as they are. Without the flag nothing of a candidate
     runs. No candidate among the servers reviewed is an input error."""
-    named = [s.name for s in cfg.servers if s.candidate is not None
-             and (not only or s.name in only)]
+    named = [
+        s.name for s in cfg.servers if s.candidate is not None and (not only or s.name in only)
+    ]
     if not named:
-        raise InputError("--candidate: no server reviewed names a candidate (add a "
-                         "[servers.NAME.candidate] table with the keys the upgrade changes)",
-                         source=cfg.source)
+        raise InputError(
+            "--candidate: no server reviewed names a candidate (add a "
+            "[servers.NAME.candidate] table with the keys the upgrade changes)",
+            source=cfg.source,
+        )
     cfg.servers = [s.candidate if s.candidate is not None else s for s in cfg.servers]
     cfg.candidates = named
 
@@ -231,9 +271,13 @@ class Inputs:
 
         if self.config is None:
             return {}
-        return {s.name: (json.dumps([s.command, *s.args]) if s.command is not None
-                         else json.dumps([s.url]))
-                for s in self.config.servers if s.command is not None or s.url is not None}
+        return {
+            s.name: (
+                json.dumps([s.command, *s.args]) if s.command is not None else json.dumps([s.url])
+            )
+            for s in self.config.servers
+            if s.command is not None or s.url is not None
+        }
 
     def snapshot(self, on_progress: Any = None) -> Any:
         """The tool lists: the snapshot file (``--server`` applied), or a live fetch."""
@@ -248,9 +292,11 @@ class Inputs:
                 if missing:
                     from mcp_review.engine.names import did_you_mean
 
-                    raise InputError(f"server {missing[0]!r} is not in the snapshot."
-                                     + did_you_mean(missing[0], snap.servers),
-                                     source=self.snapshot_path)
+                    raise InputError(
+                        f"server {missing[0]!r} is not in the snapshot."
+                        + did_you_mean(missing[0], snap.servers),
+                        source=self.snapshot_path,
+                    )
                 snap.servers = {n: s for n, s in snap.servers.items() if n in self.only}
             return snap
         cfg = self.config
@@ -262,25 +308,42 @@ class Inputs:
 
         if not self.quiet:
             print(f"fetching {len(self.servers)} server(s) from {cfg.source}", file=sys.stderr)
-        return fetch_config(cfg, only=self.only,
-                            on_progress=on_progress or progress_printer(self.quiet))
+        return fetch_config(
+            cfg, only=self.only, on_progress=on_progress or progress_printer(self.quiet)
+        )
 
-    def status(self, snap: Any, *, witnesses: bool = True, version_bumps: bool = False,
-               keep_valid_calls: bool = True) -> Any:
+    def status(
+        self,
+        snap: Any,
+        *,
+        witnesses: bool = True,
+        version_bumps: bool = False,
+        keep_valid_calls: bool = True,
+    ) -> Any:
         """engine.status.compute_status over ``snap`` with these calls and tiers."""
         from mcp_review.engine.replay import _gc_paused
         from mcp_review.engine.status import compute_status
 
         for name in self.explicit_calls:
             if name not in snap.servers and not self.quiet:
-                print(f"mcp-review: warning: --calls names server {name!r}, which is not "
-                      "among the servers reviewed", file=sys.stderr)
+                print(
+                    f"mcp-review: warning: --calls names server {name!r}, which is not "
+                    "among the servers reviewed",
+                    file=sys.stderr,
+                )
         # A fleet's status builds hundreds of thousands of objects and no reference cycles:
         # collections during it only walked the snapshot and the pin file again and again.
         with _gc_paused():
-            report = compute_status(snap, self.pins, calls=self.calls, tiers=self.tiers,
-                                    witnesses=witnesses, version_bumps=version_bumps,
-                                    origins=self.origins, keep_valid_calls=keep_valid_calls)
+            report = compute_status(
+                snap,
+                self.pins,
+                calls=self.calls,
+                tiers=self.tiers,
+                witnesses=witnesses,
+                version_bumps=version_bumps,
+                origins=self.origins,
+                keep_valid_calls=keep_valid_calls,
+            )
         gate = self.config.gate if self.config is not None else None
         if gate:
             from mcp_review.engine.gate import govern
@@ -297,10 +360,17 @@ class Inputs:
             print(f"mcp-review: note: {safe_text(n)}", file=sys.stderr)
 
 
-def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
-            load_pin_file: bool = True, with_calls: bool = True,
-            require_config: bool = True, server_filter: bool = True,
-            stream_calls: bool = False) -> Inputs:
+def resolve(
+    args: Any,
+    *,
+    snapshot_attr: str = "snapshot",
+    live: bool = True,
+    load_pin_file: bool = True,
+    with_calls: bool = True,
+    require_config: bool = True,
+    server_filter: bool = True,
+    stream_calls: bool = False,
+) -> Inputs:
     """Resolve ``args`` (argparse namespace with ``--config``, ``--server``, ``--pins``,
     ``--calls`` and a snapshot option named ``snapshot_attr``) into :class:`Inputs`.
 
@@ -322,21 +392,30 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
         raise EarlyExit(0)
     snapshot_path = getattr(args, snapshot_attr, None)
     if snapshot_path is not None and getattr(args, "candidate", False):
-        raise InputError("--candidate runs each server's candidate live; it cannot be combined "
-                         "with a snapshot file")
+        raise InputError(
+            "--candidate runs each server's candidate live; it cannot be combined "
+            "with a snapshot file"
+        )
     if snapshot_path is None and not live:
         raise InputError(f"--{snapshot_attr.replace('_', '-')} FILE is needed")
     cfg = load_config_for(args, required=snapshot_path is None and require_config)
-    pins_path = getattr(args, "pins", None) or (cfg.pins if cfg is not None else None) \
-        or "mcp-pins.toml"
+    pins_path = (
+        getattr(args, "pins", None) or (cfg.pins if cfg is not None else None) or "mcp-pins.toml"
+    )
     # The pin file before anything connects anywhere: a bad one fails first.
     from mcp_review.engine.replay import _gc_paused
 
     with _gc_paused():  # a fleet's pin file: 10,000 pins, no reference cycles
         pins = load_pins(pins_path) if load_pin_file else PinFile(path=pins_path)
     only = (list(getattr(args, "server", None) or []) or None) if server_filter else None
-    inp = Inputs(config=cfg, snapshot_path=snapshot_path, pins_path=pins_path, pins=pins,
-                 only=only, quiet=bool(getattr(args, "quiet", False)))
+    inp = Inputs(
+        config=cfg,
+        snapshot_path=snapshot_path,
+        pins_path=pins_path,
+        pins=pins,
+        only=only,
+        quiet=bool(getattr(args, "quiet", False)),
+    )
     if cfg is not None:
         inp.notes.extend(cfg.notes)
         inp.candidates = list(cfg.candidates)
@@ -346,24 +425,39 @@ def resolve(args: Any, *, snapshot_attr: str = "snapshot", live: bool = True,
             if n not in known:
                 from mcp_review.engine.names import did_you_mean
 
-                raise InputError(f"no server {n!r} in the config (known: "
-                                 f"{', '.join(sorted(known)) or 'none'})."
-                                 + did_you_mean(n, known), source=cfg.source)
+                raise InputError(
+                    f"no server {n!r} in the config (known: "
+                    f"{', '.join(sorted(known)) or 'none'})." + did_you_mean(n, known),
+                    source=cfg.source,
+                )
     names = [s.name for s in inp.servers]
     if with_calls:
         inp.explicit_calls = list(parse_calls_specs(list(getattr(args, "calls", None) or [])))
-        inp.calls = load_calls_for(cfg, names, list(getattr(args, "calls", None) or []),
-                                   inp.notes.append, stream=stream_calls)
+        inp.calls = load_calls_for(
+            cfg,
+            names,
+            list(getattr(args, "calls", None) or []),
+            inp.notes.append,
+            stream=stream_calls,
+        )
     inp.tiers = {s.name: s.policy for s in inp.servers if s.policy}
     return inp
 
 
-def resolve_paths(*, config: str | None, pins: str, snapshot: str | None = None,
-                  quiet: bool = True) -> Inputs:
+def resolve_paths(
+    *, config: str | None, pins: str, snapshot: str | None = None, quiet: bool = True
+) -> Inputs:
     """:func:`resolve` for callers that hold paths rather than a command line (the demo, the
     screenshot script): the same rules, the same answer."""
-    ns = argparse.Namespace(config=config, pins=pins, snapshot=snapshot, server=None,
-                            timeout=None, calls=[], quiet=quiet)
+    ns = argparse.Namespace(
+        config=config,
+        pins=pins,
+        snapshot=snapshot,
+        server=None,
+        timeout=None,
+        calls=[],
+        quiet=quiet,
+    )
     return resolve(ns)
 
 
@@ -387,11 +481,13 @@ def progress_printer(quiet: bool) -> Any:
     def on_progress(p: Any) -> None:
         # The error message quotes the server (its stderr, its error text): sanitised.
         if p.state == "done":
-            print(f"  {safe_text(p.server)}: {p.tools} tools ({p.elapsed:.1f} s)",
-                  file=sys.stderr)
+            print(f"  {safe_text(p.server)}: {p.tools} tools ({p.elapsed:.1f} s)", file=sys.stderr)
         elif p.state == "failed":
             err = p.snapshot.error if p.snapshot is not None else {"kind": "?", "message": ""}
-            print(f"  {safe_text(p.server)}: {safe_text(err['kind'])}: "
-                  f"{safe_text(err['message'])} ({p.elapsed:.1f} s)", file=sys.stderr)
+            print(
+                f"  {safe_text(p.server)}: {safe_text(err['kind'])}: "
+                f"{safe_text(err['message'])} ({p.elapsed:.1f} s)",
+                file=sys.stderr,
+            )
 
     return on_progress

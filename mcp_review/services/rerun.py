@@ -51,12 +51,18 @@ def _open_log(path: str) -> Any:
         return None
     except OSError as e:
         if e.errno == errno.ELOOP:
-            raise InputError("the call log is a symbolic link; refusing to read through it",
-                             source=path) from None
+            raise InputError(
+                "the call log is a symbolic link; refusing to read through it", source=path
+            ) from None
         raise InputError(f"cannot read the call log: {e.strerror or e}", source=path) from None
     st = os.fstat(fd)
-    why = ("is not a regular file" if not stat.S_ISREG(st.st_mode)
-           else "is owned by another user" if st.st_uid != os.geteuid() else None)
+    why = (
+        "is not a regular file"
+        if not stat.S_ISREG(st.st_mode)
+        else "is owned by another user"
+        if st.st_uid != os.geteuid()
+        else None
+    )
     if why is not None:
         os.close(fd)
         raise InputError(f"the call log {why}; refusing to read it", source=path)
@@ -83,20 +89,40 @@ def _id_key(v: Any) -> str:
     return json.dumps(v, sort_keys=True)
 
 
-_KEYS = frozenset({"tool", "arguments", "time", "ts", "server", "principal", "id", "digest",
-                   "redacted", SEAL_FIELD})
+_KEYS = frozenset(
+    {
+        "tool",
+        "arguments",
+        "time",
+        "ts",
+        "server",
+        "principal",
+        "id",
+        "digest",
+        "redacted",
+        SEAL_FIELD,
+    }
+)
 
 
 def _result_key(r: Any) -> tuple[str, str, str] | None:
-    if not isinstance(r, dict) or not isinstance(r.get("tool"), str) \
-            or not isinstance(r.get("call_time"), str):
+    if (
+        not isinstance(r, dict)
+        or not isinstance(r.get("tool"), str)
+        or not isinstance(r.get("call_time"), str)
+    ):
         return None
     return (r["call_time"], _id_key(r.get("id")), r["tool"])
 
 
-def load_recorded(calls_path: str, *, server: str | None = None, principal: str | None = None,
-                  tools: Sequence[str] | None = None,
-                  max_calls: int | None = None) -> list[RecordedCall]:
+def load_recorded(
+    calls_path: str,
+    *,
+    server: str | None = None,
+    principal: str | None = None,
+    tools: Sequence[str] | None = None,
+    max_calls: int | None = None,
+) -> list[RecordedCall]:
     """The server-log records of ``calls_path`` (rotated backups first), oldest first, each
     with its result from ``<log>.results.jsonl`` when one was recorded.
 
@@ -113,8 +139,10 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
     try:
         key = seal_key(create=False)
     except OSError as e:
-        raise InputError(f"the call-log seal key {e.strerror}; refusing to trust any recorded "
-                         "call", source=e.filename) from None
+        raise InputError(
+            f"the call-log seal key {e.strerror}; refusing to trust any recorded call",
+            source=e.filename,
+        ) from None
     # Pass 1: which calls have a result, and which have two (hashes only, no bodies).
     counts: dict[int, int] = {}
     for f in log_files(calls_path + ".results.jsonl"):
@@ -128,8 +156,12 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
     order: list[RecordedCall] = []
     for f in log_files(calls_path):
         for r in _lines(f):
-            if not (isinstance(r, dict) and isinstance(r.get("tool"), str) and "arguments" in r
-                    and r.keys() <= _KEYS):
+            if not (
+                isinstance(r, dict)
+                and isinstance(r.get("tool"), str)
+                and "arguments" in r
+                and r.keys() <= _KEYS
+            ):
                 continue
             if server is not None and r.get("server", server) != server:
                 continue
@@ -138,14 +170,16 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
             if tools and r["tool"] not in tools:
                 continue
             digest = r.get("digest")
-            c = RecordedCall(tool=r["tool"], arguments=r["arguments"],
-                             time=r.get("time") if isinstance(r.get("time"), str) else None,
-                             rpc_id=r.get("id"),
-                             digest=digest if isinstance(digest, str) else None,
-                             redacted="redacted" in r and r["redacted"] is not False,
-                             sealed=sealed(r, key))
-            has = c.time is not None and counts.get(
-                hash((c.time, _id_key(c.rpc_id), c.tool))) == 1
+            c = RecordedCall(
+                tool=r["tool"],
+                arguments=r["arguments"],
+                time=r.get("time") if isinstance(r.get("time"), str) else None,
+                rpc_id=r.get("id"),
+                digest=digest if isinstance(digest, str) else None,
+                redacted="redacted" in r and r["redacted"] is not False,
+                sealed=sealed(r, key),
+            )
+            has = c.time is not None and counts.get(hash((c.time, _id_key(c.rpc_id), c.tool))) == 1
             # A marker until pass 3 reads the body (has_result looks at result_digest too).
             c.result_digest = "" if has else None
             if max_calls is None:
@@ -158,8 +192,9 @@ def load_recorded(calls_path: str, *, server: str | None = None, principal: str 
             if len(per) > max_calls:
                 per.pop(next(iter(per)))  # the least recently seen argument set
     if max_calls is not None:
-        order = sorted((c for per in kept.values() for c in per.values()),
-                       key=lambda c: (c.time or ""))
+        order = sorted(
+            (c for per in kept.values() for c in per.values()), key=lambda c: c.time or ""
+        )
     # Pass 3: result bodies for the calls kept.
     want = {(c.time, _id_key(c.rpc_id), c.tool): c for c in order if c.result_digest == ""}
     for c in want.values():
@@ -200,12 +235,15 @@ class CallReport:
 
     def to_json(self) -> dict[str, Any]:
         c = self.comparison
-        return {"tool": self.call.tool, "arguments": self.call.arguments,
-                "recorded_at": self.call.time,
-                "outcome": str(self.outcome) if self.outcome is not None else "planned",
-                "reason": self.reason,
-                "differences": [d.to_json() for d in c.differences] if c else [],
-                "volatile": list(c.volatile) if c else []}
+        return {
+            "tool": self.call.tool,
+            "arguments": self.call.arguments,
+            "recorded_at": self.call.time,
+            "outcome": str(self.outcome) if self.outcome is not None else "planned",
+            "reason": self.reason,
+            "differences": [d.to_json() for d in c.differences] if c else [],
+            "volatile": list(c.volatile) if c else [],
+        }
 
 
 @dataclass(slots=True)
@@ -226,8 +264,13 @@ class RerunReport:
         return rerun_exit_code(c.outcome for c in self.calls if c.outcome is not None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": "mcp-review-rerun", "version": 1, "server": self.server,
-                "calls": [c.to_json() for c in self.calls], "counts": self.counts()}
+        return {
+            "format": "mcp-review-rerun",
+            "version": 1,
+            "server": self.server,
+            "calls": [c.to_json() for c in self.calls],
+            "counts": self.counts(),
+        }
 
 
 @dataclass(slots=True)
@@ -252,14 +295,29 @@ def _pins_for(pins: Any, server: str, principal: str, tool: str) -> dict[str, An
         wire = pin.tool_def().wire
         digest = pin.current_digest()
     except Exception as e:  # an unreadable stored definition is a pin that does not verify
-        return {"pin_decision": str(pin.decision), "pin_digest": None, "pin_wire": None,
-                "pin_problem": problem or str(e)}
-    return {"pin_decision": str(pin.decision), "pin_digest": digest, "pin_wire": wire,
-            "pin_problem": problem}
+        return {
+            "pin_decision": str(pin.decision),
+            "pin_digest": None,
+            "pin_wire": None,
+            "pin_problem": problem or str(e),
+        }
+    return {
+        "pin_decision": str(pin.decision),
+        "pin_digest": digest,
+        "pin_wire": wire,
+        "pin_problem": problem,
+    }
 
 
-def decide(calls: Iterable[RecordedCall], *, server: str, principal: str, pins: Any,
-           live: dict[str, Any], settings: Settings) -> list[CallReport]:
+def decide(
+    calls: Iterable[RecordedCall],
+    *,
+    server: str,
+    principal: str,
+    pins: Any,
+    live: dict[str, Any],
+    settings: Settings,
+) -> list[CallReport]:
     """A report per selected call: planned (will be sent) or skipped / no-result-recorded."""
     from mcp_review.engine.model import digest_of
 
@@ -272,9 +330,13 @@ def decide(calls: Iterable[RecordedCall], *, server: str, principal: str, pins: 
                 live_digest[c.tool] = digest_of(w) if w is not None else None
             except (ValueError, TypeError):
                 live_digest[c.tool] = None
-        v = core.send_verdict(c, **_pins_for(pins, server, principal, c.tool),
-                              live_wire=w, live_digest=live_digest[c.tool],
-                              open_world=settings.open_world)
+        v = core.send_verdict(
+            c,
+            **_pins_for(pins, server, principal, c.tool),
+            live_wire=w,
+            live_digest=live_digest[c.tool],
+            open_world=settings.open_world,
+        )
         out.append(CallReport(c) if v.send else CallReport(c, v.outcome, v.reason))
     return out
 
@@ -310,8 +372,9 @@ async def plan(cfg: Any, pins: Any, calls: list[RecordedCall], settings: Setting
     except Exception as e:
         raise RerunUnreachable(_connect_errors(e, cfg)) from None
     rep = RerunReport(cfg.name)
-    rep.calls = decide(calls, server=cfg.name, principal=cfg.principal, pins=pins, live=live,
-                       settings=settings)
+    rep.calls = decide(
+        calls, server=cfg.name, principal=cfg.principal, pins=pins, live=live, settings=settings
+    )
     return rep
 
 
@@ -319,8 +382,9 @@ def _wire(result: Any) -> dict[str, Any]:
     return result.model_dump(by_alias=True, exclude_unset=True, mode="json")
 
 
-async def _send(client: Any, tool: str, arguments: dict[str, Any],
-                timeout: float) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+async def _send(
+    client: Any, tool: str, arguments: dict[str, Any], timeout: float
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(result, error) of one tools/call; the SDK's own output-schema check is bypassed so a
     result that drifted in shape is compared, not raised."""
     import anyio
@@ -330,8 +394,9 @@ async def _send(client: Any, tool: str, arguments: dict[str, Any],
     req = t.CallToolRequest(params=t.CallToolRequestParams(name=tool, arguments=arguments))
     try:
         with anyio.fail_after(timeout):
-            res = await client.session.send_request(req, t.CallToolResult,
-                                                    request_read_timeout_seconds=timeout)
+            res = await client.session.send_request(
+                req, t.CallToolResult, request_read_timeout_seconds=timeout
+            )
         return _wire(res), None
     except MCPError as e:
         return None, {"code": e.code, "message": str(e.message)[:2000]}
@@ -351,8 +416,13 @@ def _shape_errors(schema: Any, structured: Any) -> list[tuple[str, str]]:
     return [(i.path, i.message) for i in v.errors(structured)]
 
 
-async def execute(cfg: Any, pins: Any, planned: RerunReport, settings: Settings,
-                  on_call: Callable[[CallReport], None] | None = None) -> RerunReport:
+async def execute(
+    cfg: Any,
+    pins: Any,
+    planned: RerunReport,
+    settings: Settings,
+    on_call: Callable[[CallReport], None] | None = None,
+) -> RerunReport:
     """Connect again, re-decide, and send each call that was planned *and* still passes,
     twice; compare. Calls that no longer pass are skipped with the new reason."""
     import anyio
@@ -369,12 +439,19 @@ async def execute(cfg: Any, pins: Any, planned: RerunReport, settings: Settings,
         async with connect(cfg) as client:
             with anyio.fail_after(cfg.timeout):
                 live = await _live_tools(client)
-            now = decide([c.call for c in planned.calls], server=cfg.name,
-                         principal=cfg.principal, pins=pins, live=live, settings=settings)
+            now = decide(
+                [c.call for c in planned.calls],
+                server=cfg.name,
+                principal=cfg.principal,
+                pins=pins,
+                live=live,
+                settings=settings,
+            )
             by_call = {id(r.call): r for r in now}
             for p in planned.calls:
-                r = by_call.get(id(p.call)) or CallReport(p.call, Outcome.SKIPPED,
-                                                         "no longer selected")
+                r = by_call.get(id(p.call)) or CallReport(
+                    p.call, Outcome.SKIPPED, "no longer selected"
+                )
                 if id(p.call) not in confirmed:
                     r = CallReport(p.call, p.outcome, p.reason)
                 elif r.will_send:
@@ -391,13 +468,20 @@ async def execute(cfg: Any, pins: Any, planned: RerunReport, settings: Settings,
     return out
 
 
-async def _rerun_one(client: Any, r: CallReport, live: dict[str, Any], pins: Any, cfg: Any,
-                     settings: Settings, redactor: Redactor, timeout: float) -> None:
+async def _rerun_one(
+    client: Any,
+    r: CallReport,
+    live: dict[str, Any],
+    pins: Any,
+    cfg: Any,
+    settings: Settings,
+    redactor: Redactor,
+    timeout: float,
+) -> None:
     c = r.call
     assert isinstance(c.arguments, dict)
     res1, err1 = await _send(client, c.tool, c.arguments, timeout)
-    res2, err2 = await _send(client, c.tool, c.arguments, timeout) if err1 is None \
-        else (None, None)
+    res2, err2 = await _send(client, c.tool, c.arguments, timeout) if err1 is None else (None, None)
     res1 = redactor(res1) if res1 is not None else None
     res2 = redactor(res2) if res2 is not None else None
     err1 = redactor(err1) if err1 is not None else None
@@ -407,14 +491,21 @@ async def _rerun_one(client: Any, r: CallReport, live: dict[str, Any], pins: Any
     if schema is not None and res1 is not None and res1.get("structuredContent") is not None:
         shape = _shape_errors(schema, res1["structuredContent"])
     try:
-        cmp = core.compare(c, res1, err1, live2=res2,
-                           live2_error=err2 if err1 is None else None, output_schema=schema,
-                           ignore=tuple(getattr(cfg, "rerun_ignore", {}).get(c.tool, ())),
-                           shape_errors=shape)
+        cmp = core.compare(
+            c,
+            res1,
+            err1,
+            live2=res2,
+            live2_error=err2 if err1 is None else None,
+            output_schema=schema,
+            ignore=tuple(getattr(cfg, "rerun_ignore", {}).get(c.tool, ())),
+            shape_errors=shape,
+        )
     except (ValueError, TypeError, RecursionError) as e:
         # A result no comparison can walk (hostile nesting): needs a human, never "same".
-        cmp = Comparison(Outcome.CHANGED, f"the live result could not be compared: "
-                                          f"{type(e).__name__}")
+        cmp = Comparison(
+            Outcome.CHANGED, f"the live result could not be compared: {type(e).__name__}"
+        )
     r.outcome, r.reason, r.comparison, r.live_result = cmp.outcome, cmp.reason, cmp, res1
 
 
@@ -427,15 +518,21 @@ def call_log_for(cfg: Any, state_dir: str | None) -> str:
     return default_call_log(state_dir or os.path.join(".mcp-review"), cfg.name)
 
 
-def run_server(cfg: Any, pins: Any, calls_path: str, settings: Settings,
-               confirm: Callable[[RerunReport], bool]) -> RerunReport:
+def run_server(
+    cfg: Any, pins: Any, calls_path: str, settings: Settings, confirm: Callable[[RerunReport], bool]
+) -> RerunReport:
     """The whole rerun of one server, synchronously: read the log, plan, ask ``confirm`` (only
     when something would be sent), execute. A plan not confirmed is returned as planned
     (nothing sent: its calls keep ``outcome`` None). Raises RerunUnreachable."""
     import anyio
 
-    recorded = load_recorded(calls_path, server=cfg.name, principal=cfg.principal,
-                             tools=settings.tools or None, max_calls=settings.max_calls)
+    recorded = load_recorded(
+        calls_path,
+        server=cfg.name,
+        principal=cfg.principal,
+        tools=settings.tools or None,
+        max_calls=settings.max_calls,
+    )
     planned = anyio.run(plan, cfg, pins, recorded, settings)
     if not planned.to_send or not confirm(planned):
         return planned

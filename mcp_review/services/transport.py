@@ -25,22 +25,21 @@ from typing import IO, Any, TextIO, cast
 from mcp_review.services.config import ServerConfig
 
 ERROR_KINDS = (
-    "spawn-failed",       # the command could not be started (not found, not executable)
-    "exited",             # the process ended / closed the connection before answering
-    "timed-out",          # no complete answer within the server's timeout
-    "unauthorized",       # HTTP 401/403 (missing or wrong token)
+    "spawn-failed",  # the command could not be started (not found, not executable)
+    "exited",  # the process ended / closed the connection before answering
+    "timed-out",  # no complete answer within the server's timeout
+    "unauthorized",  # HTTP 401/403 (missing or wrong token)
     "not-an-mcp-server",  # HTTP 404/HTML, method not found, non-JSON on stdout
     "malformed-tool-list",  # the list does not validate (names the tool index and field)
-    "flood",              # more tools or pages than the caps allow
-    "refused",            # nothing listening / host unreachable
-    "protocol-error",     # any other MCP error
-    "internal-error",     # a bug on our side; the message says what
+    "flood",  # more tools or pages than the caps allow
+    "refused",  # nothing listening / host unreachable
+    "protocol-error",  # any other MCP error
+    "internal-error",  # a bug on our side; the message says what
 )
 
 DISCOVER_PROBE_SECONDS = 3.0
 """The SDK's ``server/discover`` probe waits 10 s on a legacy server that ignores unknown
 requests. 3 s is plenty for a live modern server; on expiry "auto" falls back to initialize."""
-
 
 
 class FetchError(Exception):
@@ -82,8 +81,9 @@ def _prepare_sdk() -> None:
     import mcp.client.session as _session
 
     # Read at call time by the SDK, so setting it once here bounds every probe.
-    _session.DISCOVER_TIMEOUT_SECONDS = min(_session.DISCOVER_TIMEOUT_SECONDS,
-                                            DISCOVER_PROBE_SECONDS)
+    _session.DISCOVER_TIMEOUT_SECONDS = min(
+        _session.DISCOVER_TIMEOUT_SECONDS, DISCOVER_PROBE_SECONDS
+    )
     _prepared = True
 
 
@@ -96,13 +96,14 @@ def _prepare_sdk() -> None:
 # fails the connection at the next message, so the server is reported at once.
 _UTF8_ERRORS = "mcp-review-invalid-utf8"
 _utf8_probe: contextvars.ContextVar[Probe | None] = contextvars.ContextVar(
-    "mcp_review_utf8_probe", default=None)
+    "mcp_review_utf8_probe", default=None
+)
 
 
 def _on_invalid_utf8(e: UnicodeError) -> tuple[str, int]:
     probe = _utf8_probe.get()
     if isinstance(e, UnicodeDecodeError) and probe is not None and probe.bad_utf8 is None:
-        bad = bytes(e.object[e.start:e.end])[:8]
+        bad = bytes(e.object[e.start : e.end])[:8]
         probe.bad_utf8 = f"byte{'s' if len(bad) > 1 else ''} {bad.hex(' ')}"
     return "\ufffd", e.end  # type: ignore[attr-defined]
 
@@ -112,8 +113,11 @@ codecs.register_error(_UTF8_ERRORS, _on_invalid_utf8)
 
 def _check_utf8(probe: Probe) -> None:
     if probe.bad_utf8 is not None:
-        raise FetchError("protocol-error", f"the server wrote invalid UTF-8 on stdout "
-                                           f"({probe.bad_utf8}); MCP messages are UTF-8 JSON")
+        raise FetchError(
+            "protocol-error",
+            f"the server wrote invalid UTF-8 on stdout "
+            f"({probe.bad_utf8}); MCP messages are UTF-8 JSON",
+        )
 
 
 # --- the server's stderr log -----------------------------------------------------------------
@@ -137,8 +141,12 @@ class ServerStderr:
     ``scrub`` (``ServerConfig.scrub``) is applied to each line before it is written: a server
     that prints the token it was given (``--api-key X``, ``API_KEY``) leaves ``***`` on disk."""
 
-    def __init__(self, sink: IO[bytes], run_cap: int = STDERR_RUN_CAP,
-                 scrub: Callable[[str], str] | None = None):
+    def __init__(
+        self,
+        sink: IO[bytes],
+        run_cap: int = STDERR_RUN_CAP,
+        scrub: Callable[[str], str] | None = None,
+    ):
         self._sink = sink
         self._scrub = scrub
         self._start = sink.tell()
@@ -148,8 +156,7 @@ class ServerStderr:
         self._r = r
         self._w: int | None = w
         self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._pump, name="mcp-review-stderr",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._pump, name="mcp-review-stderr", daemon=True)
         self._thread.start()
 
     def fileno(self) -> int:
@@ -173,7 +180,8 @@ class ServerStderr:
             nonlocal kept, cut
             if self._scrub is not None:
                 data = self._scrub(data.decode("utf-8", "surrogateescape")).encode(
-                    "utf-8", "surrogateescape")
+                    "utf-8", "surrogateescape"
+                )
             room = self._cap - kept
             if room > 0:
                 part = data[:room]
@@ -184,8 +192,9 @@ class ServerStderr:
             if len(data) > max(room, 0) and not cut:
                 cut = True
                 with self._lock:
-                    self._sink.write(f"\n--- stderr cut at {self._cap} bytes by "
-                                     "mcp-review ---\n".encode())
+                    self._sink.write(
+                        f"\n--- stderr cut at {self._cap} bytes by mcp-review ---\n".encode()
+                    )
                     self._sink.flush()
 
         try:
@@ -350,8 +359,9 @@ async def connect(
         from mcp.client.stdio import stdio_client
 
         assert cfg.command is not None
-        params = StdioServerParameters(command=cfg.command, args=list(cfg.args),
-                                       env=dict(cfg.env) or None, cwd=cfg.cwd)
+        params = StdioServerParameters(
+            command=cfg.command, args=list(cfg.args), env=dict(cfg.env) or None, cwd=cfg.cwd
+        )
         # The field is a Literal of the standard handlers; model_copy sets ours unvalidated.
         params = params.model_copy(update={"encoding_error_handler": _UTF8_ERRORS})
         # Never the terminal: the SDK default is sys.__stderr__, which garbles a TUI.
@@ -402,8 +412,7 @@ def open_stderr_log(path: str | os.PathLike[str], run_cap: int = STDERR_RUN_CAP)
     return open(path, "a+b")
 
 
-def open_errlog(cfg: ServerConfig,
-                 log_dir: str | os.PathLike[str] | None) -> ServerStderr | None:
+def open_errlog(cfg: ServerConfig, log_dir: str | os.PathLike[str] | None) -> ServerStderr | None:
     if cfg.transport != "stdio" or cfg.target is not None:
         return None
     if log_dir is None:
@@ -415,8 +424,9 @@ def open_errlog(cfg: ServerConfig,
     return ServerStderr(f, scrub=cfg.scrub)
 
 
-def stderr_tail(f: ServerStderr | None, limit: int = 300,
-                 scrub: Callable[[str], str] | None = None) -> str:
+def stderr_tail(
+    f: ServerStderr | None, limit: int = 300, scrub: Callable[[str], str] | None = None
+) -> str:
     """The last lines the server wrote to stderr in this run, at most ``limit`` characters,
     scrubbed by ``scrub`` *before* the cut (a secret cut in half no longer matches)."""
     if f is None:
@@ -437,8 +447,9 @@ def scrub_json(value: Any, scrub: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         return scrub(value)
     if isinstance(value, dict):
-        return {scrub(k) if isinstance(k, str) else k: scrub_json(v, scrub)
-                for k, v in value.items()}
+        return {
+            scrub(k) if isinstance(k, str) else k: scrub_json(v, scrub) for k, v in value.items()
+        }
     if isinstance(value, list):
         return [scrub_json(v, scrub) for v in value]
     return value
@@ -474,9 +485,11 @@ def classify(e: BaseException, cfg: ServerConfig, probe: Probe) -> tuple[str, st
             return x.kind, x.message
     status = probe.http_status
     if status in (401, 403):
-        return "unauthorized", (f"HTTP {status} from {cfg.display_target}: "
-                                + ("missing or rejected credentials" if status == 401
-                                   else "forbidden") + " (check the headers/token)")
+        return "unauthorized", (
+            f"HTTP {status} from {cfg.display_target}: "
+            + ("missing or rejected credentials" if status == 401 else "forbidden")
+            + " (check the headers/token)"
+        )
     for x in found:
         if isinstance(x, TimeoutError):
             break
@@ -492,8 +505,9 @@ def classify(e: BaseException, cfg: ServerConfig, probe: Probe) -> tuple[str, st
             return "refused", f"HTTP failure talking to {cfg.display_target}: {first_line(x, cfg)}"
     if probe.garbage:
         first = cfg.scrub(probe.garbage[0])[:80]
-        return "not-an-mcp-server", ("printed non-JSON on stdout (first: "
-                                     f"{first!r}); stdout must carry only JSON-RPC")
+        return "not-an-mcp-server", (
+            f"printed non-JSON on stdout (first: {first!r}); stdout must carry only JSON-RPC"
+        )
     if status == 404:
         return "not-an-mcp-server", f"HTTP 404 at {cfg.display_target}: no MCP endpoint there"
     ctype = (probe.http_content_type or "").split(";")[0].strip()
@@ -507,12 +521,19 @@ def classify(e: BaseException, cfg: ServerConfig, probe: Probe) -> tuple[str, st
             if code is None and getattr(x, "error", None) is not None:
                 code = x.error.code
             if code == -32000 or "connection closed" in str(x).lower():
-                what = "the process exited" if cfg.transport == "stdio" else "the server closed the connection"
+                what = (
+                    "the process exited"
+                    if cfg.transport == "stdio"
+                    else "the server closed the connection"
+                )
                 return "exited", f"{what} before answering"
             if code == -32001:
                 return "timed-out", f"request timed out: {first_line(x, cfg)}"
             if code == -32601:
-                return "not-an-mcp-server", f"method not found: {first_line(x, cfg)} (is this an MCP server?)"
+                return (
+                    "not-an-mcp-server",
+                    f"method not found: {first_line(x, cfg)} (is this an MCP server?)",
+                )
             if code == -32600 and ctype == "text/html":
                 return "not-an-mcp-server", f"{cfg.display_target} answered with HTML"
             if status is not None and status >= 400:

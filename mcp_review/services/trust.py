@@ -64,14 +64,22 @@ def _load(p: Path) -> dict[str, Any]:
     try:
         doc = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise InputError("the trust store is not valid JSON; it was left unchanged (delete it "
-                         "to start over)", source=str(p)) from None
-    if (not isinstance(doc, dict) or not isinstance(doc.get("trusted"), dict)
-            or not isinstance(doc.get("version"), int)):
+        raise InputError(
+            "the trust store is not valid JSON; it was left unchanged (delete it to start over)",
+            source=str(p),
+        ) from None
+    if (
+        not isinstance(doc, dict)
+        or not isinstance(doc.get("trusted"), dict)
+        or not isinstance(doc.get("version"), int)
+    ):
         raise InputError("not an mcp-review trust store; it was left unchanged", source=str(p))
     if doc["version"] > VERSION:
-        raise InputError(f"trust store version {doc['version']} is newer than this mcp-review "
-                         "understands; upgrade mcp-review", source=str(p))
+        raise InputError(
+            f"trust store version {doc['version']} is newer than this mcp-review "
+            "understands; upgrade mcp-review",
+            source=str(p),
+        )
     return doc
 
 
@@ -102,10 +110,12 @@ def trust(path: str | os.PathLike[str], data: bytes, *, by: str) -> Entry:
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise InputError(f"cannot create the state directory: {e.strerror}",
-                         source=str(p.parent)) from None
-    entry = Entry(key_for(path), digest_bytes(data),
-                  datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), by)
+        raise InputError(
+            f"cannot create the state directory: {e.strerror}", source=str(p.parent)
+        ) from None
+    entry = Entry(
+        key_for(path), digest_bytes(data), datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), by
+    )
     with locked(str(p)):
         doc = _load(p)
         doc["trusted"][entry.path] = {"digest": entry.digest, "at": entry.at, "by": entry.by}
@@ -114,8 +124,9 @@ def trust(path: str | os.PathLike[str], data: bytes, *, by: str) -> Entry:
         try:
             atomic_write(str(p), text.encode("ascii"))
         except OSError as err:
-            raise InputError(f"cannot write the trust store: {err.strerror}",
-                             source=str(p)) from None
+            raise InputError(
+                f"cannot write the trust store: {err.strerror}", source=str(p)
+            ) from None
     return entry
 
 

@@ -74,8 +74,11 @@ async def watch_server(
         send, receive = anyio.create_memory_object_stream[str](16)
 
         async def on_message(message: Any, send: Any = send) -> None:
-            if isinstance(message, t.ToolListChangedNotification) or getattr(
-                    getattr(message, "root", None), "method", None) == "notifications/tools/list_changed":
+            if (
+                isinstance(message, t.ToolListChangedNotification)
+                or getattr(getattr(message, "root", None), "method", None)
+                == "notifications/tools/list_changed"
+            ):
                 try:
                     send.send_nowait("list-changed")
                 except anyio.WouldBlock:  # a burst: one re-list covers them all
@@ -88,12 +91,22 @@ async def watch_server(
             # One scope around the whole connection (a scope must not close before the
             # Client's own task group): a connect deadline first, lifted once connected.
             with anyio.CancelScope(deadline=anyio.current_time() + cfg.timeout) as scope:
-                async with connect(cfg, errlog=errlog, message_handler=on_message,
-                                   probe=probe) as client:
+                async with connect(
+                    cfg, errlog=errlog, message_handler=on_message, probe=probe
+                ) as client:
                     scope.deadline = float("inf")
                     backoff = retry_initial
-                    await _serve(cfg, client, send, receive, on_update, interval, min_ttl,
-                                 max_tools, max_pages)
+                    await _serve(
+                        cfg,
+                        client,
+                        send,
+                        receive,
+                        on_update,
+                        interval,
+                        min_ttl,
+                        max_tools,
+                        max_pages,
+                    )
             if scope.cancelled_caught:
                 raise TimeoutError
         except Exception as e:  # cancellation propagates; everything else is reported
@@ -101,8 +114,11 @@ async def watch_server(
             tail = stderr_tail(errlog, scrub=cfg.scrub)
             if tail and kind in ("exited", "timed-out", "protocol-error"):
                 message += f"; stderr: {tail}"
-            snap = ServerSnapshot(name=cfg.name, principal=cfg.principal,
-                                  error={"kind": kind, "message": cfg.scrub(message)})
+            snap = ServerSnapshot(
+                name=cfg.name,
+                principal=cfg.principal,
+                error={"kind": kind, "message": cfg.scrub(message)},
+            )
             await _emit(on_update, Update(cfg.name, "disconnected", snap, time.time()))
         finally:
             if errlog is not None:
@@ -111,8 +127,9 @@ async def watch_server(
         backoff = min(retry_max, backoff * 2)
 
 
-def _next_wait(ttl_ms: int | None, interval: float | None,
-               min_ttl: float) -> tuple[float, str] | None:
+def _next_wait(
+    ttl_ms: int | None, interval: float | None, min_ttl: float
+) -> tuple[float, str] | None:
     choices = []
     if ttl_ms:
         # ttlMs 0 means "do not cache", not "poll continuously": only a positive ttl re-checks.
@@ -122,8 +139,17 @@ def _next_wait(ttl_ms: int | None, interval: float | None,
     return min(choices) if choices else None
 
 
-async def _serve(cfg: ServerConfig, client: Any, send: Any, receive: Any, on_update: UpdateFn,
-                 interval: float | None, min_ttl: float, max_tools: int, max_pages: int) -> None:
+async def _serve(
+    cfg: ServerConfig,
+    client: Any,
+    send: Any,
+    receive: Any,
+    on_update: UpdateFn,
+    interval: float | None,
+    min_ttl: float,
+    max_tools: int,
+    max_pages: int,
+) -> None:
     import anyio
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -135,10 +161,14 @@ async def _serve(cfg: ServerConfig, client: Any, send: Any, receive: Any, on_upd
             with anyio.fail_after(cfg.timeout):
                 listing = await list_all_tools(client, max_tools=max_tools, max_pages=max_pages)
             snap = ServerSnapshot(
-                name=cfg.name, principal=cfg.principal, tools=listing.tools,
+                name=cfg.name,
+                principal=cfg.principal,
+                tools=listing.tools,
                 server_info=server_info_of(client, cfg),
                 protocol_version=scrub_json(client.protocol_version, cfg.scrub),
-                ttl_ms=listing.ttl_ms, cache_scope=listing.cache_scope)
+                ttl_ms=listing.ttl_ms,
+                cache_scope=listing.cache_scope,
+            )
             await _emit(on_update, Update(cfg.name, reason, snap, time.time()))
             wait = _next_wait(listing.ttl_ms, interval, min_ttl)
             with anyio.move_on_after(wait[0] if wait else float("inf")) as waited:
@@ -194,6 +224,15 @@ async def watch_all(
 
     async with anyio.create_task_group() as tg:
         for cfg in configs:
-            tg.start_soon(functools.partial(
-                watch_server, cfg, on_update, log_dir=log_dir, interval=interval,
-                min_ttl=min_ttl, max_tools=max_tools, max_pages=max_pages))
+            tg.start_soon(
+                functools.partial(
+                    watch_server,
+                    cfg,
+                    on_update,
+                    log_dir=log_dir,
+                    interval=interval,
+                    min_ttl=min_ttl,
+                    max_tools=max_tools,
+                    max_pages=max_pages,
+                )
+            )

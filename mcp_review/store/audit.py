@@ -45,18 +45,22 @@ def append(path: str, records: list[dict[str, Any]]) -> None:
     data = "".join(json.dumps(r, ensure_ascii=True) + "\n" for r in records).encode("ascii")
     try:
         # O_NONBLOCK: a FIFO planted as the log must not hang the command (it is refused below).
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
-                     | os.O_NONBLOCK, 0o644)
+        fd = os.open(
+            path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644
+        )
     except OSError as e:
         if os.path.islink(path):
-            raise InputError("the audit log is a symbolic link; refusing to write through it "
-                             "(remove the link)", source=path) from None
+            raise InputError(
+                "the audit log is a symbolic link; refusing to write through it (remove the link)",
+                source=path,
+            ) from None
         raise InputError(f"cannot open the audit log: {e.strerror}", source=path) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputError("the audit log is not a regular file; refusing to write to it",
-                             source=path)
+            raise InputError(
+                "the audit log is not a regular file; refusing to write to it", source=path
+            )
         # Callers hold the pin file's lock, so no other appender runs between this read of the
         # last byte and the write.
         if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
@@ -67,8 +71,10 @@ def append(path: str, records: list[dict[str, Any]]) -> None:
             view = view[n:]
         os.fsync(fd)
     except OSError as e:
-        raise InputError(f"cannot write the audit log ({e.strerror or e}); the pin file was not "
-                         "changed", source=path) from None
+        raise InputError(
+            f"cannot write the audit log ({e.strerror or e}); the pin file was not changed",
+            source=path,
+        ) from None
     finally:
         os.close(fd)
 

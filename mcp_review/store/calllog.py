@@ -24,8 +24,10 @@ REDACTED = "[REDACTED]"
 # non-alphanumeric character, lower-cased and written "_seg_seg_" (``clientSecret`` →
 # ``_client_secret_``, ``X-API-Key`` → ``_x_api_key_``), so ``auth`` matches ``auth`` and
 # ``authToken`` but never ``author``, and ``pass`` never matches ``compass``.
-_COUNTS = ("max|min|num|total|count|limit|budget|used|usage|input|output|prompt|completion|per"
-           "|remaining|estimated|reasoning|cached")
+_COUNTS = (
+    "max|min|num|total|count|limit|budget|used|usage|input|output|prompt|completion|per"
+    "|remaining|estimated|reasoning|cached"
+)
 DEFAULT_REDACT: tuple[str, ...] = (
     # Token counts (max_tokens, num_tokens, token_limit, prompt_tokens...) are ordinary LLM
     # parameters, not secrets: redacting them would make replayed calls look like bad recordings.
@@ -62,18 +64,23 @@ def _fold(key: str) -> str:
 
 # Values are redacted inside any string, whatever its key, only in formats that cannot be
 # ordinary data: the rest of the string is kept so the recorded call stays replay evidence.
-_VALUE_FORMATS = re.compile("|".join(f"(?:{p})" for p in (
-    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE "
-    r"KEY(?: BLOCK)?-----|[\s\S]*\Z)",                                  # PEM private key
-    r"\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JWT
-    r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}",                    # GitHub tokens
-    r"\bgithub_pat_[A-Za-z0-9_]{20,}",
-    r"(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",           # OpenAI / Anthropic
-    r"\bxox[abpr]-[A-Za-z0-9-]{10,}",                                  # Slack
-    r"\bAKIA[0-9A-Z]{16}\b",                                           # AWS access key id
-    r"\bglpat-[A-Za-z0-9_-]{20,}",                                      # GitLab
-    r"(?<=\bBearer )[A-Za-z0-9._~+/=-]{16,}",                           # a bearer token in text
-)))
+_VALUE_FORMATS = re.compile(
+    "|".join(
+        f"(?:{p})"
+        for p in (
+            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE "
+            r"KEY(?: BLOCK)?-----|[\s\S]*\Z)",  # PEM private key
+            r"\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JWT
+            r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}",  # GitHub tokens
+            r"\bgithub_pat_[A-Za-z0-9_]{20,}",
+            r"(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",  # OpenAI / Anthropic
+            r"\bxox[abpr]-[A-Za-z0-9-]{10,}",  # Slack
+            r"\bAKIA[0-9A-Z]{16}\b",  # AWS access key id
+            r"\bglpat-[A-Za-z0-9_-]{20,}",  # GitLab
+            r"(?<=\bBearer )[A-Za-z0-9._~+/=-]{16,}",  # a bearer token in text
+        )
+    )
+)
 _URL_USERINFO = re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*):[^/\s@]+@")
 _URL_QUERY = re.compile(r"([?&])([^=&#\s]+)=([^&#\s]*)")
 _PREFILTER = re.compile(r"-----BEGIN|eyJ|gh[pousr]_|github_pat_|sk-|xox|AKIA|glpat-|Bearer |://")
@@ -92,8 +99,9 @@ class Redactor:
     after ``Bearer``.
     """
 
-    def __init__(self, patterns: Iterable[str] = DEFAULT_REDACT,
-                 scrub: Callable[[str], str] | None = None):
+    def __init__(
+        self, patterns: Iterable[str] = DEFAULT_REDACT, scrub: Callable[[str], str] | None = None
+    ):
         pats = [p for p in patterns if p]
         self._re = re.compile("|".join(f"(?:{p})" for p in pats), re.I) if pats else None
         self._scrub = scrub
@@ -101,17 +109,21 @@ class Redactor:
         values, ``${VAR}`` expansions), replaced by ``***`` in every string and key."""
 
     def secret_key(self, key: str) -> bool:
-        return self._re is not None and (self._re.search(_segmented(key)) is not None
-                                         or self._re.search(_fold(key)) is not None)
+        return self._re is not None and (
+            self._re.search(_segmented(key)) is not None or self._re.search(_fold(key)) is not None
+        )
 
     def __call__(self, value: Any) -> Any:
         return self._walk(value, False)
 
     def _walk(self, v: Any, hide: bool) -> Any:
         if isinstance(v, dict):
-            return {self._value(k) if isinstance(k, str) else k:
-                    self._walk(x, hide or (isinstance(k, str) and self.secret_key(k)))
-                    for k, x in v.items()}
+            return {
+                self._value(k) if isinstance(k, str) else k: self._walk(
+                    x, hide or (isinstance(k, str) and self.secret_key(k))
+                )
+                for k, x in v.items()
+            }
         if isinstance(v, list):
             return [self._walk(x, hide) for x in v]
         if v is None or isinstance(v, bool):
@@ -134,10 +146,15 @@ class Redactor:
         if "://" in s:
             s = _URL_USERINFO.sub(lambda m: f"{m.group(1)}:{REDACTED}@", s)
             if self._re is not None:
-                s = _URL_QUERY.sub(lambda m: f"{m.group(1)}{m.group(2)}={REDACTED}"
-                                   if self.secret_key(m.group(2)) else m.group(0), s)
+                s = _URL_QUERY.sub(
+                    lambda m: (
+                        f"{m.group(1)}{m.group(2)}={REDACTED}"
+                        if self.secret_key(m.group(2))
+                        else m.group(0)
+                    ),
+                    s,
+                )
         return s
-
 
 
 # Seals ----------------------------------------------------------------------------------------
@@ -164,8 +181,7 @@ def seal_key_path() -> str:
     """``$XDG_STATE_HOME/mcp-review/calllog.key`` (``~/.local/state`` when unset): the user's
     own state, never the project's or the config's ``state_dir``."""
     xdg = os.environ.get("XDG_STATE_HOME", "")
-    base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".local",
-                                                       "state")
+    base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".local", "state")
     return os.path.join(base, "mcp-review", _KEY_NAME)
 
 
@@ -214,8 +230,9 @@ def seal_key(*, create: bool) -> bytes | None:
 
 def _seal_bytes(rec: dict[str, Any]) -> bytes:
     body = {k: v for k, v in rec.items() if k != SEAL_FIELD}
-    return json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"),
-                      allow_nan=False).encode()
+    return json.dumps(
+        body, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False
+    ).encode()
 
 
 def seal_of(rec: dict[str, Any], key: bytes) -> str:
@@ -223,8 +240,10 @@ def seal_of(rec: dict[str, Any], key: bytes) -> str:
     import hashlib
     import hmac
 
-    return _SEAL_SCHEME + hmac.new(key, b"mcp-review call log v1\n" + _seal_bytes(rec),
-                                   hashlib.sha256).hexdigest()
+    return (
+        _SEAL_SCHEME
+        + hmac.new(key, b"mcp-review call log v1\n" + _seal_bytes(rec), hashlib.sha256).hexdigest()
+    )
 
 
 def sealed(rec: Any, key: bytes | None) -> bool:
@@ -283,11 +302,19 @@ class CallLog:
     reach about twice ``max_bytes`` with several writers.)
     """
 
-    def __init__(self, path: str, *, server: str, principal: str = "default",
-                 redact: Iterable[str] = DEFAULT_REDACT, max_bytes: int = DEFAULT_MAX_BYTES,
-                 backups: int = DEFAULT_BACKUPS, record_results: bool = False,
-                 max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
-                 scrub: Callable[[str], str] | None = None):
+    def __init__(
+        self,
+        path: str,
+        *,
+        server: str,
+        principal: str = "default",
+        redact: Iterable[str] = DEFAULT_REDACT,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        backups: int = DEFAULT_BACKUPS,
+        record_results: bool = False,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+        scrub: Callable[[str], str] | None = None,
+    ):
         """``scrub``: removes the secrets the server was configured with (by value) from every
         string and key written to the call log and the results log, as the proxy's own log
         does; a call that lost a value to it is marked ``redacted`` like any other."""
@@ -331,8 +358,14 @@ class CallLog:
             os.close(self._lock_fd)
             self._lock_fd = -1
 
-    def record_call(self, tool: str, arguments: Any, rpc_id: Any = None,
-                    time: str | None = None, digest: str | None = None) -> str:
+    def record_call(
+        self,
+        tool: str,
+        arguments: Any,
+        rpc_id: Any = None,
+        time: str | None = None,
+        digest: str | None = None,
+    ) -> str:
         """Append one call; returns its timestamp (the key for a later result record).
 
         ``digest``: the digest of the definition the call was made against (the last one the
@@ -341,8 +374,12 @@ class CallLog:
         it can never be rebuilt, so ``rerun`` never re-sends it.
         """
         t = time or now_iso()
-        rec: dict[str, Any] = {"time": t, "server": self.server, "principal": self.principal,
-                               "tool": tool}
+        rec: dict[str, Any] = {
+            "time": t,
+            "server": self.server,
+            "principal": self.principal,
+            "tool": tool,
+        }
         if rpc_id is not None:
             rec["id"] = rpc_id
         # MCP makes arguments optional; the loader needs the key, and absent means {}.
@@ -356,15 +393,23 @@ class CallLog:
         self._append(self.path, dumps(self._sealed(rec)) + b"\n")
         return t
 
-    def record_result(self, tool: str, rpc_id: Any, call_time: str, response: dict[str, Any]) -> None:
+    def record_result(
+        self, tool: str, rpc_id: Any, call_time: str, response: dict[str, Any]
+    ) -> None:
         """Append the reply to a recorded call (results sidecar). A result whose JSON is larger
         than ``max_result_bytes`` is capped: ``result_digest`` (of the comparable result, see
         ``engine.rerun.result_digest``), ``result_bytes`` and the first ``max_result_bytes`` of
         its JSON text as ``result_head`` are kept instead of ``result``."""
         if self.results_path is None:
             return
-        rec: dict[str, Any] = {"time": now_iso(), "call_time": call_time, "server": self.server,
-                               "principal": self.principal, "tool": tool, "id": rpc_id}
+        rec: dict[str, Any] = {
+            "time": now_iso(),
+            "call_time": call_time,
+            "server": self.server,
+            "principal": self.principal,
+            "tool": tool,
+            "id": rpc_id,
+        }
         if "error" in response:
             rec["error"] = self.redactor(response["error"])
         else:
@@ -380,7 +425,7 @@ class CallLog:
                     pass
                 rec["result_bytes"] = len(body)
                 rec["result_truncated"] = True
-                rec["result_head"] = body[:self.max_result_bytes].decode("utf-8", "ignore")
+                rec["result_head"] = body[: self.max_result_bytes].decode("utf-8", "ignore")
             else:
                 rec["result"] = result
         self._append(self.results_path, dumps(self._sealed(rec)) + b"\n")
@@ -389,7 +434,8 @@ class CallLog:
         fd = self._fds.get(path)
         if fd is None:
             fd = self._fds[path] = os.open(
-                path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+                path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600
+            )
         # The hot path is fstat + write: one O_APPEND write() is one whole line even with
         # another proxy appending to the same file. The lock is taken only to rotate.
         size = os.fstat(fd).st_size
@@ -397,7 +443,7 @@ class CallLog:
             fd = self._rotate_locked(path, fd)
         view = memoryview(line)
         while view:  # a short write on a full disk must not leave half a line
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
 
     def _rotate_locked(self, path: str, fd: int) -> int:
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
@@ -411,7 +457,8 @@ class CallLog:
                 self._rotate(path)
             os.close(fd)
             fd = self._fds[path] = os.open(
-                path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+                path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600
+            )
             return fd
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)

@@ -25,8 +25,9 @@ def locked(path: str) -> Iterator[None]:
         # O_NOFOLLOW: a planted `mcp-pins.toml.lock` link must not create or open its target.
         fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     except OSError as e:
-        raise InputError(f"cannot create the lock file: {e.strerror}",
-                         source=lock_path(path)) from None
+        raise InputError(
+            f"cannot create the lock file: {e.strerror}", source=lock_path(path)
+        ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

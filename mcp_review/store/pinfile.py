@@ -51,18 +51,23 @@ def check_link_target(path: str, data: bytes | None) -> None:
         return
     target = os.path.realpath(path)
     if data is None:
-        raise InputError(f"is a symbolic link to {target}, which does not exist; refusing to "
-                         "create a file through a link (point it at an existing pin file)",
-                         source=path)
+        raise InputError(
+            f"is a symbolic link to {target}, which does not exist; refusing to "
+            "create a file through a link (point it at an existing pin file)",
+            source=path,
+        )
     ok = False
     with contextlib.suppress(UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         doc = tomllib.loads(data.decode("utf-8"))
         ver = doc.get("version")
         ok = isinstance(ver, int) and not isinstance(ver, bool)
     if not ok:
-        raise InputError(f"is a symbolic link to {target}, which is not an mcp-review pin file "
-                         "(no integer 'version' key); refusing to read or write through it "
-                         "(the target was left unchanged)", source=path)
+        raise InputError(
+            f"is a symbolic link to {target}, which is not an mcp-review pin file "
+            "(no integer 'version' key); refusing to read or write through it "
+            "(the target was left unchanged)",
+            source=path,
+        )
 
 
 @dataclass(slots=True)
@@ -93,8 +98,11 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     with locked(real):
         data = _read(real)
         check_link_target(path, data)
-        fresh = (parse_pins(data, source=path, allow_unverified=True) if data is not None
-                 else PinFile(path=path))
+        fresh = (
+            parse_pins(data, source=path, allow_unverified=True)
+            if data is not None
+            else PinFile(path=path)
+        )
         merged = data != pf.read_bytes
         conflicts: list[Conflict] = []
         if merged:
@@ -113,11 +121,17 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
                 atomic_write(real, text)
             except OSError as e:  # disk full, read-only folder: the old file is intact
                 with contextlib.suppress(InputError, OSError):  # say so in the log, if we can
-                    audit.append(audit_path, [
-                        {**r, "event": "aborted", "why": f"pin file not written: {e.strerror}"}
-                        for r in records])
-                raise InputError(f"cannot write the pin file ({e.strerror}); the file on disk "
-                                 "is unchanged", source=path) from None
+                    audit.append(
+                        audit_path,
+                        [
+                            {**r, "event": "aborted", "why": f"pin file not written: {e.strerror}"}
+                            for r in records
+                        ],
+                    )
+                raise InputError(
+                    f"cannot write the pin file ({e.strerror}); the file on disk is unchanged",
+                    source=path,
+                ) from None
         fresh.read_bytes = text
         fresh.path = path
     pf.pins, pf.server_policy, pf.tool_policy = fresh.pins, fresh.server_policy, fresh.tool_policy
@@ -127,8 +141,9 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     pf.unverified_instructions = fresh.unverified_instructions
     upgraded = fresh.version if data is not None and fresh.version < model.VERSION else None
     pf.version = model.VERSION
-    return SaveResult(pins=pf, merged=merged, conflicts=conflicts, audit_records=records,
-                      upgraded_from=upgraded)
+    return SaveResult(
+        pins=pf, merged=merged, conflicts=conflicts, audit_records=records, upgraded_from=upgraded
+    )
 
 
 def upgrade_note(result: SaveResult, path: str) -> str | None:
@@ -136,6 +151,8 @@ def upgrade_note(result: SaveResult, path: str) -> str | None:
     app say the same), or None."""
     if result.upgraded_from is None:
         return None
-    return (f"{path} was rewritten from pin file version {result.upgraded_from} to version "
-            f"{model.VERSION} (each definition now spans lines, so re-pins read as line diffs); "
-            f"mcp-review releases older than the one that writes version {model.VERSION} refuse it")
+    return (
+        f"{path} was rewritten from pin file version {result.upgraded_from} to version "
+        f"{model.VERSION} (each definition now spans lines, so re-pins read as line diffs); "
+        f"mcp-review releases older than the one that writes version {model.VERSION} refuse it"
+    )

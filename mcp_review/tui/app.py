@@ -42,8 +42,9 @@ class ReviewApp(App[None]):
         if source.candidates:
             # The header says which version is shown: an upgrade preview (--candidate) must
             # never pass for the running servers.
-            self.title = ("mcp-review · CANDIDATE of "
-                          + ", ".join(plain_line(n, 40) for n in source.candidates))
+            self.title = "mcp-review · CANDIDATE of " + ", ".join(
+                plain_line(n, 40) for n in source.candidates
+            )
         self.main: MainScreen | None = None
         if theme:
             self.theme = theme
@@ -54,8 +55,9 @@ class ReviewApp(App[None]):
         bad = self.source.unverified_pins()
         if bad:
             # Those tools read as unpinned (review them again to re-pin); say why, and stay up.
-            self.notify(plain_line(bad, 600), title="pin file", severity="error", markup=False,
-                        timeout=30)
+            self.notify(
+                plain_line(bad, 600), title="pin file", severity="error", markup=False, timeout=30
+            )
 
     # Commands ----------------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -63,18 +65,23 @@ class ReviewApp(App[None]):
         if self.main is None:
             return
         m = self.main
-        yield SystemCommand("Next tool needing review", "Jump to the next tool to review",
-                            m.action_next_review)
+        yield SystemCommand(
+            "Next tool needing review", "Jump to the next tool to review", m.action_next_review
+        )
         yield SystemCommand("Refresh", "Fetch every server again", m.action_refresh)
-        yield SystemCommand("Approve compatible-only changes of this server",
-                            "Lists them first", m.action_approve_compatible)
-        yield SystemCommand("Apply auto-approvals",
-                            "Re-pin every tool the policy tiers auto-approve (lists them first)",
-                            m.action_auto_approve)
+        yield SystemCommand(
+            "Approve compatible-only changes of this server",
+            "Lists them first",
+            m.action_approve_compatible,
+        )
+        yield SystemCommand(
+            "Apply auto-approvals",
+            "Re-pin every tool the policy tiers auto-approve (lists them first)",
+            m.action_auto_approve,
+        )
         yield SystemCommand("Undo last decision", "Restores the previous pin", self.undo)
         yield SystemCommand("Filter tools", "By text, status:… or flag:…", m.action_filter)
-        yield SystemCommand("Policy tier", "For the selected tool or its server",
-                            m.action_policy)
+        yield SystemCommand("Policy tier", "For the selected tool or its server", m.action_policy)
         yield SystemCommand("Help: keys", "Every binding", self.action_help)
 
     def action_help(self) -> None:
@@ -86,8 +93,12 @@ class ReviewApp(App[None]):
         """True (and says so) while ``entry`` is not compared yet: nothing is opened or decided
         on a placeholder status (fail closed: its policy might be block)."""
         if entry.pending:
-            self.notify(f"{name_line(entry.name)}: still comparing with the pinned definition; "
-                        "try again when its changes show", markup=False, timeout=3)
+            self.notify(
+                f"{name_line(entry.name)}: still comparing with the pinned definition; "
+                "try again when its changes show",
+                markup=False,
+                timeout=3,
+            )
         return entry.pending
 
     def open_review(self, entry: ToolEntry) -> None:
@@ -103,8 +114,9 @@ class ReviewApp(App[None]):
 
         # A removed tool has no comparison: its recorded calls are the calls that would fail.
         removed = self.source.recorded_calls(entry) if entry.status is Status.REMOVED else None
-        self.push_screen(ReviewScreen(entry, cmp, removed_calls=removed,
-                                      rerun=self._rerun_hook(entry)), done)
+        self.push_screen(
+            ReviewScreen(entry, cmp, removed_calls=removed, rerun=self._rerun_hook(entry)), done
+        )
 
     def _rerun_hook(self, entry: ToolEntry) -> RerunHook | None:
         """What `b` on the replay tab needs: the live server's config, the pins and its call
@@ -143,20 +155,30 @@ class ReviewApp(App[None]):
         if decision == "approved" and entry.status is Status.REMOVED:
             # Nothing is served to approve: approving a removal acknowledges it (the pin goes),
             # as the audit log words it.
-            self.push_screen(ConfirmScreen(
-                f"Acknowledge the removal of {name}?",
-                f"{entry.server} › {name} is no longer served. Acknowledging the removal "
-                "drops its pin; the audit log records \"removal acknowledged\". If the tool "
-                "comes back it is new and reviewed again."
-                + (f"\nnote: {note}" if note else ""), yes="Acknowledge"), done)
+            self.push_screen(
+                ConfirmScreen(
+                    f"Acknowledge the removal of {name}?",
+                    f"{entry.server} › {name} is no longer served. Acknowledging the removal "
+                    'drops its pin; the audit log records "removal acknowledged". If the tool '
+                    "comes back it is new and reviewed again."
+                    + (f"\nnote: {note}" if note else ""),
+                    yes="Acknowledge",
+                ),
+                done,
+            )
             return
         verb = "Approve" if decision == "approved" else "Deny"
         what = entry.summary or str(entry.status)
-        body = (f"{entry.server} › {name}: {entry.status}"
-                + (f" ({what})" if what != str(entry.status) else "")
-                + (". Approving pins the definition served now." if decision == "approved"
-                   else ". Denying keeps it withheld until approved.")
-                + (f"\nnote: {note}" if note else ""))
+        body = (
+            f"{entry.server} › {name}: {entry.status}"
+            + (f" ({what})" if what != str(entry.status) else "")
+            + (
+                ". Approving pins the definition served now."
+                if decision == "approved"
+                else ". Denying keeps it withheld until approved."
+            )
+            + (f"\nnote: {note}" if note else "")
+        )
         self.push_screen(ConfirmScreen(f"{verb} {name_line(entry.name)}?", body, yes=verb), done)
 
     def request_instructions_decision(self, server: ServerEntry, decision: str) -> None:
@@ -166,8 +188,9 @@ class ReviewApp(App[None]):
 
         st = server.instructions
         if st is None:
-            self.notify(f"{plain_line(server.name, 30)} sends no instructions", markup=False,
-                        timeout=3)
+            self.notify(
+                f"{plain_line(server.name, 30)} sends no instructions", markup=False, timeout=3
+            )
             return
         verb = "Approve" if decision == "approved" else "Deny"
         blocked = st.policy.outcome is Outcome.BLOCK and decision == "approved"
@@ -182,25 +205,37 @@ class ReviewApp(App[None]):
         def done(ok: bool | None) -> None:
             if not ok:
                 return
-            why = ("approved blocked instructions: " + "; ".join(st.policy.reasons)
-                   if blocked else "")
+            why = (
+                "approved blocked instructions: " + "; ".join(st.policy.reasons) if blocked else ""
+            )
             try:
                 self.source.decide_instructions(server, decision, why=why)
             except Exception as e:
-                self.notify(f"could not record {decision}: {plain_line(str(e), 300)}",
-                            severity="error", markup=False, timeout=10)
+                self.notify(
+                    f"could not record {decision}: {plain_line(str(e), 300)}",
+                    severity="error",
+                    markup=False,
+                    timeout=10,
+                )
                 return
-            self.notify(f"{decision}: {plain_line(server.name, 30)} › instructions",
-                        markup=False, timeout=3)
+            self.notify(
+                f"{decision}: {plain_line(server.name, 30)} › instructions", markup=False, timeout=3
+            )
             notes = getattr(self.source, "save_notes", None)
             while notes:
-                self.notify(plain_line(notes.pop(0), 300), title="pin file", markup=False,
-                            timeout=10)
+                self.notify(
+                    plain_line(notes.pop(0), 300), title="pin file", markup=False, timeout=10
+                )
             self._reload()
 
-        self.push_screen(ConfirmScreen(f"{verb} the instructions of {plain_line(server.name, 60)}?",
-                                       "\n".join(lines),
-                                       yes=f"{verb} anyway" if blocked else verb), done)
+        self.push_screen(
+            ConfirmScreen(
+                f"{verb} the instructions of {plain_line(server.name, 60)}?",
+                "\n".join(lines),
+                yes=f"{verb} anyway" if blocked else verb,
+            ),
+            done,
+        )
 
     def ask_reason(self, entry: ToolEntry, then: object) -> None:
         """Approving a blocked change: first a yes/no (any key but ``y`` cancels, so stray
@@ -214,15 +249,23 @@ class ReviewApp(App[None]):
 
         def confirmed(ok: bool | None) -> None:
             if ok:
-                self.push_screen(ReasonScreen(
-                    f"Why is {name_line(entry.name)} safe to trust?",
-                    f"Blocked by policy: {why}. The reason is written to the audit log."),
-                    got_reason)
+                self.push_screen(
+                    ReasonScreen(
+                        f"Why is {name_line(entry.name)} safe to trust?",
+                        f"Blocked by policy: {why}. The reason is written to the audit log.",
+                    ),
+                    got_reason,
+                )
 
-        self.push_screen(ConfirmScreen(
-            f"Approve {name_line(entry.name)}?",
-            f"This change is blocked by policy ({why}). Approving pins it as trusted; you "
-            "will be asked why.", yes="Approve anyway"), confirmed)
+        self.push_screen(
+            ConfirmScreen(
+                f"Approve {name_line(entry.name)}?",
+                f"This change is blocked by policy ({why}). Approving pins it as trusted; you "
+                "will be asked why.",
+                yes="Approve anyway",
+            ),
+            confirmed,
+        )
 
     def decide(self, entry: ToolEntry, decision: str, note: str = "", *, why: str = "") -> bool:
         """Write one decision through the core at once; report and redraw. ``why``: the reason
@@ -231,14 +274,26 @@ class ReviewApp(App[None]):
             return False
         try:
             self.source.decide(entry, decision, note, why=why)
-        except Exception as e:  # a pin file changed on disk, unwritable, ...: never lose it silently
-            self.notify(f"could not record {decision}: {plain_line(str(e), 300)}", severity="error", markup=False,
-                        timeout=10)
+        except (
+            Exception
+        ) as e:  # a pin file changed on disk, unwritable, ...: never lose it silently
+            self.notify(
+                f"could not record {decision}: {plain_line(str(e), 300)}",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
             return False
-        said = ("removal acknowledged" if decision == "approved"
-                and entry.status is Status.REMOVED else decision)
-        self.notify(f"{said}: {plain_line(entry.server, 30)} › {name_line(entry.name)}",
-                    markup=False, timeout=3)
+        said = (
+            "removal acknowledged"
+            if decision == "approved" and entry.status is Status.REMOVED
+            else decision
+        )
+        self.notify(
+            f"{said}: {plain_line(entry.server, 30)} › {name_line(entry.name)}",
+            markup=False,
+            timeout=3,
+        )
         notes = getattr(self.source, "save_notes", None)
         while notes:
             self.notify(plain_line(notes.pop(0), 300), title="pin file", markup=False, timeout=10)
@@ -264,17 +319,19 @@ class ReviewApp(App[None]):
         try:
             msg = self.source.undo()
         except Exception as e:
-            self.notify(f"could not undo: {plain_line(str(e), 300)}", severity="error", markup=False)
+            self.notify(
+                f"could not undo: {plain_line(str(e), 300)}", severity="error", markup=False
+            )
             return
         self.notify(plain_line(msg, 200) if msg else "nothing to undo", markup=False, timeout=3)
         self._reload()
 
     def approve_compatible(self, server: ServerEntry) -> None:
-        entries = [t for t in server.tools
-                   if not t.flags and self.source.compatible_only(t)]
+        entries = [t for t in server.tools if not t.flags and self.source.compatible_only(t)]
         if not entries:
-            self.notify(f"no compatible-only changes in {plain_line(server.name)}", markup=False,
-                        timeout=3)
+            self.notify(
+                f"no compatible-only changes in {plain_line(server.name)}", markup=False, timeout=3
+            )
             return
 
         def done(ok: bool | None) -> None:
@@ -289,12 +346,17 @@ class ReviewApp(App[None]):
         """Approve at once every tool of ``entry``'s server that changed exactly as it did (the
         same change on many tools, issue 14): a modal lists them first; if any is blocked by
         policy the reason is asked once, as for one tool, and logged for each."""
-        server = next((s for s in (self.main.servers if self.main else [])
-                       if s.name == entry.server), None)
+        server = next(
+            (s for s in (self.main.servers if self.main else []) if s.name == entry.server), None
+        )
         group = self.source.same_changes(entry, server.tools if server else [])
         if len(group) < 2:
-            self.notify(f"no other tool of {plain_line(entry.server, 30)} changed exactly as "
-                        f"{name_line(entry.name)} did", markup=False, timeout=4)
+            self.notify(
+                f"no other tool of {plain_line(entry.server, 30)} changed exactly as "
+                f"{name_line(entry.name)} did",
+                markup=False,
+                timeout=4,
+            )
             return
         blocked = [e for e in group if e.blocked]
         cmp = self.source.comparison(entry)
@@ -302,8 +364,12 @@ class ReviewApp(App[None]):
 
         def approve_all(why: str = "") -> None:
             for e in group:
-                if not self.decide(e, "approved", "approved with the same change on "
-                                   f"{len(group)} tools", why=why if e.blocked else ""):
+                if not self.decide(
+                    e,
+                    "approved",
+                    f"approved with the same change on {len(group)} tools",
+                    why=why if e.blocked else "",
+                ):
                     break
 
         def got_reason(reason: str | None) -> None:
@@ -315,24 +381,35 @@ class ReviewApp(App[None]):
                 return
             if blocked:
                 why = "; ".join(blocked[0].reasons) or "policy: block"
-                self.push_screen(ReasonScreen(
-                    f"Why is this change safe to trust on {len(group)} tools?",
-                    f"Blocked by policy: {why}. The reason is written to the audit log."),
-                    got_reason)
+                self.push_screen(
+                    ReasonScreen(
+                        f"Why is this change safe to trust on {len(group)} tools?",
+                        f"Blocked by policy: {why}. The reason is written to the audit log.",
+                    ),
+                    got_reason,
+                )
             else:
                 approve_all()
 
-        self.push_screen(SameChangeScreen(entry.server, group, changes,
-                                          blocked=bool(blocked)), done)
+        self.push_screen(
+            SameChangeScreen(entry.server, group, changes, blocked=bool(blocked)), done
+        )
 
     def apply_auto_approvals(self) -> None:
         """Re-pin every tool whose policy outcome is auto-approve, after a modal listing them
         (what `check --apply` does headless); each re-pin is undone on its own by `u`."""
-        entries = [t for s in (self.main.servers if self.main else []) for t in s.tools
-                   if t.policy == "auto-approve" and t.current is not None]
+        entries = [
+            t
+            for s in (self.main.servers if self.main else [])
+            for t in s.tools
+            if t.policy == "auto-approve" and t.current is not None
+        ]
         if not entries:
-            self.notify("nothing to auto-approve: no tool's policy outcome is auto-approve",
-                        markup=False, timeout=3)
+            self.notify(
+                "nothing to auto-approve: no tool's policy outcome is auto-approve",
+                markup=False,
+                timeout=3,
+            )
             return
 
         def done(ok: bool | None) -> None:
@@ -341,8 +418,12 @@ class ReviewApp(App[None]):
             try:
                 applied = self.source.apply_auto_approvals(entries)
             except Exception as e:  # as in decide(): never lose a failed write silently
-                self.notify(f"could not apply auto-approvals: {plain_line(str(e), 300)}",
-                            severity="error", markup=False, timeout=10)
+                self.notify(
+                    f"could not apply auto-approvals: {plain_line(str(e), 300)}",
+                    severity="error",
+                    markup=False,
+                    timeout=10,
+                )
                 self._reload()
                 return
             n = len(applied)
@@ -364,18 +445,22 @@ class ReviewApp(App[None]):
             try:
                 self.source.set_policy(server.name, tool, tier)
             except Exception as e:
-                self.notify(f"could not set policy: {plain_line(str(e), 300)}", severity="error", markup=False)
+                self.notify(
+                    f"could not set policy: {plain_line(str(e), 300)}",
+                    severity="error",
+                    markup=False,
+                )
                 return
             where = name_line(tool) if tool else plain_line(server.name)
             self.notify(f"policy {tier} for {where}", markup=False, timeout=3)
             self._reload()
 
-        self.push_screen(PolicyScreen(server.name, entry.name if entry else None, current),
-                         done)
+        self.push_screen(PolicyScreen(server.name, entry.name if entry else None, current), done)
 
     def choose_policy_for(self, entry: ToolEntry) -> None:
-        server = next((s for s in (self.main.servers if self.main else [])
-                       if s.name == entry.server), None)
+        server = next(
+            (s for s in (self.main.servers if self.main else []) if s.name == entry.server), None
+        )
         if server is not None:
             self.choose_policy(server, entry)
 

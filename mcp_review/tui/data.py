@@ -24,17 +24,34 @@ Status = State
 
 
 NEEDS_REVIEW = frozenset({Status.NEW, Status.CHANGED, Status.BROKEN, Status.REMOVED})
-STATUS_ORDER = [Status.BROKEN, Status.CHANGED, Status.NEW, Status.REMOVED, Status.DENIED,
-                Status.PINNED]
+STATUS_ORDER = [
+    Status.BROKEN,
+    Status.CHANGED,
+    Status.NEW,
+    Status.REMOVED,
+    Status.DENIED,
+    Status.PINNED,
+]
 
 FLAG_TEXT = "text"
 FLAG_ANNOTATIONS = "annotations"
 FLAG_HIDDEN = "hidden"
-FLAG_LABELS = {FLAG_TEXT: "text changed", FLAG_ANNOTATIONS: "annotation relaxed",
-               FLAG_HIDDEN: "hidden chars"}
+FLAG_LABELS = {
+    FLAG_TEXT: "text changed",
+    FLAG_ANNOTATIONS: "annotation relaxed",
+    FLAG_HIDDEN: "hidden chars",
+}
 FLAG_SHORT = {FLAG_TEXT: "text", FLAG_ANNOTATIONS: "relaxed", FLAG_HIDDEN: "hidden"}
-_TEXT_RULES = frozenset({"schema-description-changed", "schema-title-changed",
-                         "schema-comment-changed", "schema-examples-changed", "schema-text-added"})
+_TEXT_RULES = frozenset(
+    {
+        "schema-description-changed",
+        "schema-title-changed",
+        "schema-comment-changed",
+        "schema-examples-changed",
+        "schema-text-added",
+    }
+)
+
 
 def _strings(v: Any) -> Iterable[str]:
     if isinstance(v, str):
@@ -164,8 +181,13 @@ class LiveFetcher:
 
         from mcp_review.services.fetch import fetch_all
 
-        states = {"queued": "waiting", "connecting": "connecting", "listing": "connecting",
-                  "done": "ok", "failed": "failed"}
+        states = {
+            "queued": "waiting",
+            "connecting": "connecting",
+            "listing": "connecting",
+            "done": "ok",
+            "failed": "failed",
+        }
 
         def on_progress(p: Any) -> None:
             detail = p.detail
@@ -177,9 +199,14 @@ class LiveFetcher:
 
         cfg = self.config
         log_dir = Path(cfg.state_dir) / "logs" if cfg.state_dir else None
-        return await fetch_all(cfg.servers, concurrency=cfg.concurrency, log_dir=log_dir,
-                               max_tools=cfg.max_tools, max_pages=cfg.max_pages,
-                               on_progress=on_progress)
+        return await fetch_all(
+            cfg.servers,
+            concurrency=cfg.concurrency,
+            log_dir=log_dir,
+            max_tools=cfg.max_tools,
+            max_pages=cfg.max_pages,
+            on_progress=on_progress,
+        )
 
 
 @dataclass(slots=True)
@@ -199,11 +226,18 @@ class ReviewSource:
     stay in memory (demos, previews).
     """
 
-    def __init__(self, fetcher: Fetcher, pins: PinFile | None = None, *,
-                 pins_path: str | None = None, audit_path: str | None = None,
-                 calls: Mapping[str, CallLog] | None = None,
-                 tiers: Mapping[str, str] | None = None,
-                 origins: Mapping[str, str] | None = None, gate: Any = None) -> None:
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        pins: PinFile | None = None,
+        *,
+        pins_path: str | None = None,
+        audit_path: str | None = None,
+        calls: Mapping[str, CallLog] | None = None,
+        tiers: Mapping[str, str] | None = None,
+        origins: Mapping[str, str] | None = None,
+        gate: Any = None,
+    ) -> None:
         self.fetcher = fetcher
         self.gate = gate
         """The config's ``[rules]`` and ``[[ignore]]`` (engine.gate.GateConfig), as `check`."""
@@ -231,8 +265,7 @@ class ReviewSource:
 
         # A pin whose digest does not verify is not trusted (its tool reads as unpinned) but
         # the app still opens, shows it (``unverified_pins``) and lets the operator re-decide.
-        return cls(fetcher, load_pins(pins_path, allow_unverified=True), pins_path=pins_path,
-                   **kw)
+        return cls(fetcher, load_pins(pins_path, allow_unverified=True), pins_path=pins_path, **kw)
 
     @classmethod
     def from_inputs(cls, inp: Any) -> ReviewSource:
@@ -245,15 +278,22 @@ class ReviewSource:
             fetcher: Fetcher = LiveFetcher(cfg)
         else:
             fetcher = SnapshotFetcher(inp.snapshot())
-        src = cls(fetcher, inp.pins, pins_path=inp.pins_path, calls=inp.calls, tiers=inp.tiers,
-                  origins=inp.origins,
-                  gate=inp.config.gate if inp.config is not None else None)
+        src = cls(
+            fetcher,
+            inp.pins,
+            pins_path=inp.pins_path,
+            calls=inp.calls,
+            tiers=inp.tiers,
+            origins=inp.origins,
+            gate=inp.config.gate if inp.config is not None else None,
+        )
         src.candidates = list(getattr(inp, "candidates", []))
         return src
 
     @classmethod
-    def baseline(cls, fetcher: Fetcher, pinned: Snapshot, *, pins_path: str | None = None,
-                 **kw: Any) -> ReviewSource:
+    def baseline(
+        cls, fetcher: Fetcher, pinned: Snapshot, *, pins_path: str | None = None, **kw: Any
+    ) -> ReviewSource:
         """Everything in ``pinned`` approved (and saved to ``pins_path`` if given): the
         baseline a later fetch is reviewed against."""
         from mcp_review.store.pinfile import save_pins
@@ -261,10 +301,18 @@ class ReviewSource:
         pf = PinFile(path=pins_path)
         for name, s in pinned.servers.items():
             for t in s.tools:
-                pf.decide(make_pin(name, t, Decision.APPROVED, principal=s.principal,
-                                   by="baseline", at="2026-01-01T00:00:00Z",
-                                   server_version=s.server_version),
-                          source="baseline")
+                pf.decide(
+                    make_pin(
+                        name,
+                        t,
+                        Decision.APPROVED,
+                        principal=s.principal,
+                        by="baseline",
+                        at="2026-01-01T00:00:00Z",
+                        server_version=s.server_version,
+                    ),
+                    source="baseline",
+                )
         if pins_path is not None:
             save_pins(pf, pins_path, audit_path=kw.get("audit_path"))
         return cls(fetcher, pf, pins_path=pins_path, **kw)
@@ -320,8 +368,9 @@ class ReviewSource:
                 setattr(view, f.name, copy.copy(value))
         return view
 
-    def compute(self, pins: PinFile | None = None,
-                snapshot: Snapshot | None = None, *, compare: bool = True) -> Computed:
+    def compute(
+        self, pins: PinFile | None = None, snapshot: Snapshot | None = None, *, compare: bool = True
+    ) -> Computed:
         """Status and entries for ``snapshot`` (default: the last fetched) against ``pins``
         (default: :meth:`pins_view` taken now). Changes nothing on the source, so it can run
         in a worker thread; :meth:`apply` makes the result current (on the UI thread)."""
@@ -329,8 +378,9 @@ class ReviewSource:
 
         snap = snapshot if snapshot is not None else (self.snapshot or Snapshot())
         pins = pins if pins is not None else self.pins_view()
-        report = compute_status(snap, pins, calls=self.calls, tiers=self.tiers,
-                                origins=self.origins, compare=compare)
+        report = compute_status(
+            snap, pins, calls=self.calls, tiers=self.tiers, origins=self.origins, compare=compare
+        )
         if self.gate:
             from mcp_review.engine.gate import govern
 
@@ -342,8 +392,7 @@ class ReviewSource:
         out: list[ServerEntry] = []
         for name in dict.fromkeys([*self.fetcher.names, *sorted(snap.servers)]):
             st = servers.get(name)
-            se = ServerEntry(name, policy=pins.tier_for(name, None,
-                                                        default=self.tiers.get(name)))
+            se = ServerEntry(name, policy=pins.tier_for(name, None, default=self.tiers.get(name)))
             if st is None:
                 se.state = "waiting"
             else:
@@ -369,24 +418,39 @@ class ReviewSource:
     def _entry(self, t: ToolStatus) -> ToolEntry:
         cmp = t.comparison
         pinned = cmp.old if cmp is not None else None
-        if (pinned is None and t.pin is not None and t.live is not None and not t.pending
-                and t.pin.current_digest() != t.live_digest):
+        if (
+            pinned is None
+            and t.pin is not None
+            and t.live is not None
+            and not t.pending
+            and t.pin.current_digest() != t.live_digest
+        ):
             # pinned under another digest yet not compared (the running version kept beside
             # an approved candidate): parsed now, so its text difference is flagged
             pinned = t.pin.tool_def()
-        e = ToolEntry(t.server, t.principal, t.tool, t.state, pinned, t.live,
-                      note=t.pin.note if t.pin is not None else "",
-                      policy=str(t.policy.outcome),
-                      # unchanged or removed: what was decided, parsed when first shown
-                      pin=t.pin if pinned is None else None)
+        e = ToolEntry(
+            t.server,
+            t.principal,
+            t.tool,
+            t.state,
+            pinned,
+            t.live,
+            note=t.pin.note if t.pin is not None else "",
+            policy=str(t.policy.outcome),
+            # unchanged or removed: what was decided, parsed when first shown
+            pin=t.pin if pinned is None else None,
+        )
         flags: set[str] = set()
         for r in t.policy.reasons:
             if r.startswith(("annotation relaxed", "annotation claims less")):
                 flags.add(FLAG_ANNOTATIONS)
             elif r.startswith("hidden characters"):
                 flags.add(FLAG_HIDDEN)
-        if pinned is not None and t.live is not None and (
-                pinned.description != t.live.description or pinned.title != t.live.title):
+        if (
+            pinned is not None
+            and t.live is not None
+            and (pinned.description != t.live.description or pinned.title != t.live.title)
+        ):
             flags.add(FLAG_TEXT)  # (an unparsed pin has the live digest: same text)
         if cmp is not None and any(c.new_text or c.rule in _TEXT_RULES for c in cmp.changes):
             flags.add(FLAG_TEXT)  # text the model reads, anywhere in the definition
@@ -418,8 +482,12 @@ class ReviewSource:
         if e.status is not Status.CHANGED or cmp is None or e.flags:
             return False
         ok = {ChangeClass.COMPATIBLE, ChangeClass.COSMETIC}
-        return (bool(cmp.changes) and cmp.classes() <= ok and not cmp.broken_calls
-                and not any(c.new_text for c in cmp.changes))
+        return (
+            bool(cmp.changes)
+            and cmp.classes() <= ok
+            and not cmp.broken_calls
+            and not any(c.new_text for c in cmp.changes)
+        )
 
     def same_changes(self, e: ToolEntry, tools: Iterable[ToolEntry]) -> list[ToolEntry]:
         """The changed ``tools`` of ``e``'s server (and principal) that differ from their pins in
@@ -430,16 +498,26 @@ class ReviewSource:
 
         def sig(x: ToolEntry) -> Any:
             cmp = self.comparison(x)
-            if (x.status not in (Status.CHANGED, Status.BROKEN) or x.current is None
-                    or cmp is None or cmp.broken_calls):
+            if (
+                x.status not in (Status.CHANGED, Status.BROKEN)
+                or x.current is None
+                or cmp is None
+                or cmp.broken_calls
+            ):
                 return None
             return signature(cmp.changes)
 
         mine = sig(e)
         if mine is None:
             return []
-        others = [x for x in tools if x.server == e.server and x.principal == e.principal
-                  and x.key != e.key and sig(x) == mine]
+        others = [
+            x
+            for x in tools
+            if x.server == e.server
+            and x.principal == e.principal
+            and x.key != e.key
+            and sig(x) == mine
+        ]
         return [e, *others]
 
     # Writing ------------------------------------------------------------------------------------
@@ -447,8 +525,9 @@ class ReviewSource:
         if self.pins_path is not None:
             from mcp_review.store.pinfile import save_pins, upgrade_note
 
-            note = upgrade_note(save_pins(self.pins, self.pins_path, audit_path=self.audit_path),
-                                self.pins_path)
+            note = upgrade_note(
+                save_pins(self.pins, self.pins_path, audit_path=self.audit_path), self.pins_path
+            )
             if note:
                 self.save_notes.append(note)
 
@@ -468,15 +547,21 @@ class ReviewSource:
         before = self.pins.get(*key)
         srv = self.snapshot.servers.get(entry.server) if self.snapshot else None
         if entry.current is not None:
-            pin = make_pin(entry.server, entry.current, Decision(decision),
-                           principal=entry.principal, note=note,
-                           server_version=srv.server_version if srv else None,
-                           protocol_version=srv.protocol_version if srv else None)
+            pin = make_pin(
+                entry.server,
+                entry.current,
+                Decision(decision),
+                principal=entry.principal,
+                note=note,
+                server_version=srv.server_version if srv else None,
+                protocol_version=srv.protocol_version if srv else None,
+            )
             audit_why = note
             if why:
                 blocked = "; ".join(entry.reasons)
                 audit_why = f"approved a blocked change: {why}" + (
-                    f" [blocked: {blocked}]" if blocked else "")
+                    f" [blocked: {blocked}]" if blocked else ""
+                )
             from mcp_review.engine.candidate import keep_running
 
             # Previewing a candidate: the running version's approval stays beside it.
@@ -486,10 +571,10 @@ class ReviewSource:
             # Approving a removal acknowledges it: the pin goes.
             self.pins.forget(*key, why=note or "removal acknowledged", source="review app")
         elif before is not None:
-            self.pins.decide(with_decision(before, Decision.DENIED, note=note),
-                             source="review app")
-        said = ("removal acknowledged" if entry.current is None and decision == "approved"
-                else decision)  # the words of the audit log, for undo
+            self.pins.decide(with_decision(before, Decision.DENIED, note=note), source="review app")
+        said = (
+            "removal acknowledged" if entry.current is None and decision == "approved" else decision
+        )  # the words of the audit log, for undo
         self._history.append((key, before, said))
         self._save()
 
@@ -504,8 +589,13 @@ class ReviewSource:
         text = st.live if st.live is not None else (st.pin.text if st.pin else None)
         if text is None or (decision == "approved" and st.live is None):
             raise ValueError("the server sends no instructions now: nothing to approve")
-        ipin = make_instructions_pin(server.name, text, decision, principal=st.principal,
-                                     server_version=server.server_version)
+        ipin = make_instructions_pin(
+            server.name,
+            text,
+            decision,
+            principal=st.principal,
+            server_version=server.server_version,
+        )
         audit_why = why or f"{decision} ({st.state} server instructions)"
         before = self.pins.instructions.get((server.name, st.principal))
         self.pins.decide_instructions(ipin, why=audit_why, source="review app")
@@ -523,14 +613,23 @@ class ReviewSource:
         from mcp_review.engine.status import apply_auto_approvals
 
         wanted = {e.key: e for e in entries}
-        picked = [t for t in self._report.tools
-                  if t.key in wanted and t.policy.outcome is Outcome.AUTO_APPROVE
-                  and t.live is not None and t.live is wanted[t.key].current]
+        picked = [
+            t
+            for t in self._report.tools
+            if t.key in wanted
+            and t.policy.outcome is Outcome.AUTO_APPROVE
+            and t.live is not None
+            and t.live is wanted[t.key].current
+        ]
         if not picked:
             return []
         before = {t.key: self.pins.get(*t.key) for t in picked}
-        done = apply_auto_approvals(StatusReport(servers=self._report.servers, tools=picked),
-                                    self.pins, self.snapshot, candidates=self.candidates)
+        done = apply_auto_approvals(
+            StatusReport(servers=self._report.servers, tools=picked),
+            self.pins,
+            self.snapshot,
+            candidates=self.candidates,
+        )
         for t in done:
             self._history.append((t.key, before[t.key], "auto-approval"))
         self._save()
@@ -543,18 +642,21 @@ class ReviewSource:
         key, before, decision = self._history.pop()
         if key[2] is None:  # a decision about the server's instructions
             if before is None:
-                self.pins.forget_instructions(key[0], key[1], why=f"undo {decision}",
-                                              source="review app undo")
+                self.pins.forget_instructions(
+                    key[0], key[1], why=f"undo {decision}", source="review app undo"
+                )
             else:
-                self.pins.decide_instructions(before, why=f"undo {decision}",
-                                              source="review app undo")
+                self.pins.decide_instructions(
+                    before, why=f"undo {decision}", source="review app undo"
+                )
             self._save()
             return f"undid {decision} of the instructions of {key[0]}"
         server, principal, tool = key
         assert tool is not None  # the instructions' undo returned above
         if before is None:
-            self.pins.forget(server, principal, tool, why=f"undo {decision}",
-                             source="review app undo")
+            self.pins.forget(
+                server, principal, tool, why=f"undo {decision}", source="review app undo"
+            )
         else:
             self.pins.decide(before, why=f"undo {decision}", source="review app undo")
         self._save()

@@ -39,7 +39,7 @@ def make_visible(s: str) -> VisibleText:
     spans: list[Span] = []
     pos = n = 0
     for h in find_hidden(s):
-        chunk = s[pos:h.offset]
+        chunk = s[pos : h.offset]
         out.append(chunk)
         n += len(chunk)
         out.append(h.label)
@@ -122,8 +122,9 @@ def align(old: str | None, new: str | None) -> list[Row]:
     return align_bounded(old, new, None)[0]
 
 
-def align_bounded(old: str | None, new: str | None,
-                  budget: int | None = WORD_DIFF_BUDGET) -> tuple[list[Row], int | None]:
+def align_bounded(
+    old: str | None, new: str | None, budget: int | None = WORD_DIFF_BUDGET
+) -> tuple[list[Row], int | None]:
     """:func:`align` with at most ``budget`` token-count products word-diffed in total (None:
     no total bound, only the per-line WORD_DIFF_LIMIT). Returns the rows and, when the budget
     ran out, the index of the first row whose changed lines are marked whole instead of word
@@ -146,8 +147,7 @@ def align_bounded(old: str | None, new: str | None,
             rside = rs[k] if k < len(rs) else None
             if lside and rside:
                 if left_budget is not None and truncated is None:
-                    cost = (len(_TOKEN.findall(lside.text))
-                            * len(_TOKEN.findall(rside.text)))
+                    cost = len(_TOKEN.findall(lside.text)) * len(_TOKEN.findall(rside.text))
                     if cost > left_budget:
                         truncated = len(rows)
                     else:
@@ -183,8 +183,13 @@ def pretty_with_lines(value: Any) -> tuple[str, dict[str, int]]:
             keys = sorted(v)
             for i, k in enumerate(keys):
                 tok = str(k).replace("~", "~0").replace("/", "~1")
-                emit(v[k], f"{ptr}/{tok}", indent + "  ", json.dumps(k, ensure_ascii=False)
-                     + ": ", "," if i < len(keys) - 1 else "")
+                emit(
+                    v[k],
+                    f"{ptr}/{tok}",
+                    indent + "  ",
+                    json.dumps(k, ensure_ascii=False) + ": ",
+                    "," if i < len(keys) - 1 else "",
+                )
             lines.append(f"{indent}}}{suffix}")
         elif isinstance(v, list) and v:
             lines.append(f"{indent}{prefix}[")

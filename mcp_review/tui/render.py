@@ -29,8 +29,9 @@ def _clip(s: str, one_line: bool, limit: int | None) -> tuple[str, bool]:
     return s, cut
 
 
-def safe_content(s: str | None, *, style: str = "", one_line: bool = False,
-                 limit: int | None = None) -> Content:
+def safe_content(
+    s: str | None, *, style: str = "", one_line: bool = False, limit: int | None = None
+) -> Content:
     """``s`` as plain Content; hidden characters become highlighted ⟨…⟩ tokens."""
     if s is None:
         return Content("")
@@ -46,8 +47,9 @@ def safe_content(s: str | None, *, style: str = "", one_line: bool = False,
     return c
 
 
-def safe_text(s: str | None, *, style: str = "", one_line: bool = True,
-              limit: int | None = 200) -> Text:
+def safe_text(
+    s: str | None, *, style: str = "", one_line: bool = True, limit: int | None = 200
+) -> Text:
     """``s`` as a Rich Text (for DataTable cells, which parse str as Rich markup)."""
     if s is None:
         return Text("")

@@ -56,46 +56,115 @@ class Server:
 
 
 SERVERS: tuple[Server, ...] = (
-    Server("server-filesystem", "npm", "@modelcontextprotocol/server-filesystem",
-           ("0.6.2", "2025.3.28", "2025.7.29", "2025.11.25", "2026.8.31"), args=("{tmp}",)),
-    Server("server-everything", "npm", "@modelcontextprotocol/server-everything",
-           ("0.6.2", "2025.5.12", "2025.9.25", "2025.11.25", "2026.1.26", "2026.7.4", "2026.8.31"),
-           args=("stdio",)),
-    Server("server-memory", "npm", "@modelcontextprotocol/server-memory",
-           ("0.6.2", "2025.8.4", "2025.11.25", "2026.8.31"),
-           env={"MEMORY_FILE_PATH": "{tmp}/memory.jsonl"}),
-    Server("server-github", "npm", "@modelcontextprotocol/server-github",
-           ("0.6.2", "2025.1.23", "2025.4.8"),
-           env={"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_dummy0000000000000000000000000000"}),
-    Server("server-sequential-thinking", "npm", "@modelcontextprotocol/server-sequential-thinking",
-           ("0.6.2", "2025.7.1", "2025.12.18", "2026.8.31")),
-    Server("firecrawl-mcp", "npm", "firecrawl-mcp",
-           ("1.3.0", "1.12.0", "2.0.2", "3.5.2", "3.15.0", "3.26.0"),
-           env={"FIRECRAWL_API_KEY": "fc-dummy0000000000000000"}),
-    Server("playwright-mcp", "npm", "@playwright/mcp", ("0.0.10", "0.0.30", "0.0.40", "0.0.50", "0.0.60", "0.0.70",
-                                                 "0.0.83")),
-    Server("notion-mcp-server", "npm", "@notionhq/notion-mcp-server",
-           ("1.8.0", "1.9.1", "2.0.0", "2.5.2"),
-           env={"NOTION_TOKEN": "ntn_dummy000000000000",
-                "OPENAPI_MCP_HEADERS": '{"Authorization": "Bearer ntn_dummy", '
-                                       '"Notion-Version": "2022-06-28"}'}),
-    Server("tavily-mcp", "npm", "tavily-mcp", ("0.1.4", "0.2.3", "0.2.12", "0.2.22"),
-           env={"TAVILY_API_KEY": "tvly-dummy000000000000"}),
+    Server(
+        "server-filesystem",
+        "npm",
+        "@modelcontextprotocol/server-filesystem",
+        ("0.6.2", "2025.3.28", "2025.7.29", "2025.11.25", "2026.8.31"),
+        args=("{tmp}",),
+    ),
+    Server(
+        "server-everything",
+        "npm",
+        "@modelcontextprotocol/server-everything",
+        ("0.6.2", "2025.5.12", "2025.9.25", "2025.11.25", "2026.1.26", "2026.7.4", "2026.8.31"),
+        args=("stdio",),
+    ),
+    Server(
+        "server-memory",
+        "npm",
+        "@modelcontextprotocol/server-memory",
+        ("0.6.2", "2025.8.4", "2025.11.25", "2026.8.31"),
+        env={"MEMORY_FILE_PATH": "{tmp}/memory.jsonl"},
+    ),
+    Server(
+        "server-github",
+        "npm",
+        "@modelcontextprotocol/server-github",
+        ("0.6.2", "2025.1.23", "2025.4.8"),
+        env={"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_dummy0000000000000000000000000000"},
+    ),
+    Server(
+        "server-sequential-thinking",
+        "npm",
+        "@modelcontextprotocol/server-sequential-thinking",
+        ("0.6.2", "2025.7.1", "2025.12.18", "2026.8.31"),
+    ),
+    Server(
+        "firecrawl-mcp",
+        "npm",
+        "firecrawl-mcp",
+        ("1.3.0", "1.12.0", "2.0.2", "3.5.2", "3.15.0", "3.26.0"),
+        env={"FIRECRAWL_API_KEY": "fc-dummy0000000000000000"},
+    ),
+    Server(
+        "playwright-mcp",
+        "npm",
+        "@playwright/mcp",
+        ("0.0.10", "0.0.30", "0.0.40", "0.0.50", "0.0.60", "0.0.70", "0.0.83"),
+    ),
+    Server(
+        "notion-mcp-server",
+        "npm",
+        "@notionhq/notion-mcp-server",
+        ("1.8.0", "1.9.1", "2.0.0", "2.5.2"),
+        env={
+            "NOTION_TOKEN": "ntn_dummy000000000000",
+            "OPENAPI_MCP_HEADERS": '{"Authorization": "Bearer ntn_dummy", '
+            '"Notion-Version": "2022-06-28"}',
+        },
+    ),
+    Server(
+        "tavily-mcp",
+        "npm",
+        "tavily-mcp",
+        ("0.1.4", "0.2.3", "0.2.12", "0.2.22"),
+        env={"TAVILY_API_KEY": "tvly-dummy000000000000"},
+    ),
     # exa-mcp-server 2.1.1 cannot start (its bin, .smithery/index.cjs, is not in the package).
-    Server("exa-mcp-server", "npm", "exa-mcp-server", ("0.1.1", "3.0.5", "3.2.1", "3.4.1"),
-           env={"EXA_API_KEY": "dummy-exa-key"}),
-    Server("context7-mcp", "npm", "@upstash/context7-mcp",
-           ("1.0.0", "1.0.14", "2.0.0", "3.0.0", "4.1.1")),
-    Server("chrome-devtools-mcp", "npm", "chrome-devtools-mcp",
-           ("0.2.6", "0.10.1", "0.15.0", "0.20.0", "1.0.1", "1.11.0")),
-    Server("desktop-commander", "npm", "@wonderwhy-er/desktop-commander",
-           ("0.1.19", "0.2.3", "0.2.15", "0.2.30", "0.2.52")),
-    Server("mcp-server-time", "pypi", "mcp-server-time",
-           ("0.6.2", "2025.7.1", "2026.1.26", "2026.10.19")),
-    Server("mcp-server-fetch", "pypi", "mcp-server-fetch",
-           ("0.6.2", "2025.4.7", "2026.6.4", "2026.10.24")),
-    Server("mcp-server-git", "pypi", "mcp-server-git",
-           ("0.5.1", "0.6.2", "2025.7.1", "2025.12.18", "2026.10.19")),
+    Server(
+        "exa-mcp-server",
+        "npm",
+        "exa-mcp-server",
+        ("0.1.1", "3.0.5", "3.2.1", "3.4.1"),
+        env={"EXA_API_KEY": "dummy-exa-key"},
+    ),
+    Server(
+        "context7-mcp",
+        "npm",
+        "@upstash/context7-mcp",
+        ("1.0.0", "1.0.14", "2.0.0", "3.0.0", "4.1.1"),
+    ),
+    Server(
+        "chrome-devtools-mcp",
+        "npm",
+        "chrome-devtools-mcp",
+        ("0.2.6", "0.10.1", "0.15.0", "0.20.0", "1.0.1", "1.11.0"),
+    ),
+    Server(
+        "desktop-commander",
+        "npm",
+        "@wonderwhy-er/desktop-commander",
+        ("0.1.19", "0.2.3", "0.2.15", "0.2.30", "0.2.52"),
+    ),
+    Server(
+        "mcp-server-time",
+        "pypi",
+        "mcp-server-time",
+        ("0.6.2", "2025.7.1", "2026.1.26", "2026.10.19"),
+    ),
+    Server(
+        "mcp-server-fetch",
+        "pypi",
+        "mcp-server-fetch",
+        ("0.6.2", "2025.4.7", "2026.6.4", "2026.10.24"),
+    ),
+    Server(
+        "mcp-server-git",
+        "pypi",
+        "mcp-server-git",
+        ("0.5.1", "0.6.2", "2025.7.1", "2025.12.18", "2026.10.19"),
+    ),
 )
 
 
@@ -114,8 +183,21 @@ def install(srv: Server, version: str, work: Path, extra: tuple[str, ...] = ()) 
     """Install one version into ``work``; return the command that starts it (no args yet).
     ``extra``: further requirements for pip (a cap on a dependency the release predates)."""
     if srv.ecosystem == "npm":
-        _run(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-save",
-              "--loglevel=error", "--prefix", str(work), f"{srv.package}@{version}"], cwd=work)
+        _run(
+            [
+                "npm",
+                "install",
+                "--ignore-scripts",
+                "--no-audit",
+                "--no-fund",
+                "--no-save",
+                "--loglevel=error",
+                "--prefix",
+                str(work),
+                f"{srv.package}@{version}",
+            ],
+            cwd=work,
+        )
         pkg_dir = work / "node_modules" / srv.package
         meta = json.loads((pkg_dir / "package.json").read_text())
         bins = meta.get("bin")
@@ -129,8 +211,19 @@ def install(srv: Server, version: str, work: Path, extra: tuple[str, ...] = ()) 
     venv = work / "venv"
     _run([sys.executable, "-m", "venv", str(venv)], cwd=work)
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1")
-    _run([str(venv / "bin" / "pip"), "install", "-q", "--only-binary", ":all:",
-          f"{srv.package}=={version}", *extra], cwd=work, env=env)
+    _run(
+        [
+            str(venv / "bin" / "pip"),
+            "install",
+            "-q",
+            "--only-binary",
+            ":all:",
+            f"{srv.package}=={version}",
+            *extra,
+        ],
+        cwd=work,
+        env=env,
+    )
     exe = venv / "bin" / (srv.bin or srv.package)
     if not exe.exists():
         raise CaptureError(f"{exe} not installed")
@@ -142,9 +235,15 @@ class RawClient:
 
     def __init__(self, argv: list[str], *, cwd: Path, env: dict[str, str], errlog: Path):
         self._err = errlog.open("wb")
-        self.proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._err,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._err,
+            start_new_session=True,
+        )
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
         self._next_id = 0
@@ -218,8 +317,7 @@ def capture(srv: Server, version: str) -> dict:
 
 
 def _capture(srv: Server, version: str, extra: tuple[str, ...] = ()) -> dict:
-    with tempfile.TemporaryDirectory(prefix=f"corpus-{srv.slug}-",
-                                     ignore_cleanup_errors=True) as d:
+    with tempfile.TemporaryDirectory(prefix=f"corpus-{srv.slug}-", ignore_cleanup_errors=True) as d:
         work = Path(d)
         home = work / "home"
         scratch = work / "tmp"
@@ -234,18 +332,29 @@ def _capture(srv: Server, version: str, extra: tuple[str, ...] = ()) -> dict:
             return s
 
         args = [fill(a) for a in srv.args]
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
-               "TMPDIR": str(scratch), "LANG": "C.UTF-8", "NODE_ENV": "production",
-               "NO_UPDATE_NOTIFIER": "1"}
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "TMPDIR": str(scratch),
+            "LANG": "C.UTF-8",
+            "NODE_ENV": "production",
+            "NO_UPDATE_NOTIFIER": "1",
+        }
         env.update({k: fill(v) for k, v in srv.env.items()})
         argv = ["unshare", "-n", *argv0, *args]
         errlog = work / "stderr.log"
         client = RawClient(argv, cwd=scratch, env=env, errlog=errlog)
         deadline = time.monotonic() + START_TIMEOUT
         try:
-            init, _ = client.request("initialize", {
-                "protocolVersion": PROTOCOL, "capabilities": {},
-                "clientInfo": {"name": "mcp-review-corpus", "version": "1"}}, deadline)
+            init, _ = client.request(
+                "initialize",
+                {
+                    "protocolVersion": PROTOCOL,
+                    "capabilities": {},
+                    "clientInfo": {"name": "mcp-review-corpus", "version": "1"},
+                },
+                deadline,
+            )
             client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
             results, digests, cursor = [], [], None
             for _ in range(PAGE_LIMIT):
@@ -262,8 +371,11 @@ def _capture(srv: Server, version: str, extra: tuple[str, ...] = ()) -> dict:
         finally:
             client.close()
         shown_args = [a.replace(str(scratch), "<tmp>") for a in args]
-        how = ("npm install --ignore-scripts" if srv.ecosystem == "npm"
-               else " ".join(["pip install --only-binary :all: (venv)", *extra]))
+        how = (
+            "npm install --ignore-scripts"
+            if srv.ecosystem == "npm"
+            else " ".join(["pip install --only-binary :all: (venv)", *extra])
+        )
         manifest = {
             "server": srv.slug,
             "package": srv.package,
@@ -272,8 +384,10 @@ def _capture(srv: Server, version: str, extra: tuple[str, ...] = ()) -> dict:
             "captured": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "installed_with": how,
             "started": " ".join(["unshare -n", srv.bin or srv.package, *shown_args]),
-            "env": {k: ("<dummy>" if k not in ("MEMORY_FILE_PATH",) else "<tmp>/memory.jsonl")
-                    for k in srv.env},
+            "env": {
+                k: ("<dummy>" if k not in ("MEMORY_FILE_PATH",) else "<tmp>/memory.jsonl")
+                for k in srv.env
+            },
             "protocolVersion": init.get("protocolVersion") if isinstance(init, dict) else None,
             "serverInfo": init.get("serverInfo") if isinstance(init, dict) else None,
             "pages": len(results),

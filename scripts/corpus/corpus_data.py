@@ -115,8 +115,10 @@ def text_only(corpus: Path = CORPUS) -> Iterator[tuple[Capture, Capture, str]]:
             a, b = old.tools[name], new.tools[name]
             if _canon(a) == _canon(b):
                 continue
-            if all(_canon(a.get(f, ABSENT)) == _canon(b.get(f, ABSENT))
-                   for f in ("inputSchema", "outputSchema")):
+            if all(
+                _canon(a.get(f, ABSENT)) == _canon(b.get(f, ABSENT))
+                for f in ("inputSchema", "outputSchema")
+            ):
                 yield old, new, name
 
 

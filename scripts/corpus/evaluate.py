@@ -84,19 +84,40 @@ def text_only_verdicts() -> list[tuple[str, str]]:
             out.append((key, CRASH))
             continue
         classes = {c.cls for c in cmp.changes}
-        out.append((key, BREAKING if ChangeClass.BREAKING in classes else
-                    NO_ANSWER if ChangeClass.POTENTIALLY_BREAKING in classes else COMPATIBLE))
+        out.append(
+            (
+                key,
+                BREAKING
+                if ChangeClass.BREAKING in classes
+                else NO_ANSWER
+                if ChangeClass.POTENTIALLY_BREAKING in classes
+                else COMPATIBLE,
+            )
+        )
     return out
 
 
 def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
     """Counts and the goals' failing units (keys with the engine's rules)."""
     by_key = {r["key"]: r for r in labels["units"]}
-    f: dict[str, Any] = {"units": len(verdicts), "crash": [], "missed_breaking": [],
-                         "cry_wolf": [], "no_answer": [], "unlabelled": [],
-                         "breaking_without_witness": [], "breaking_left_open": []}
-    cnt = {"oracle_breaking": 0, "oracle_compatible": 0, "oracle_unsupported": 0,
-           "engine_breaking": 0, "engine_no_answer": 0, "engine_compatible": 0}
+    f: dict[str, Any] = {
+        "units": len(verdicts),
+        "crash": [],
+        "missed_breaking": [],
+        "cry_wolf": [],
+        "no_answer": [],
+        "unlabelled": [],
+        "breaking_without_witness": [],
+        "breaking_left_open": [],
+    }
+    cnt = {
+        "oracle_breaking": 0,
+        "oracle_compatible": 0,
+        "oracle_unsupported": 0,
+        "engine_breaking": 0,
+        "engine_no_answer": 0,
+        "engine_compatible": 0,
+    }
     for v in verdicts:
         lab = by_key.get(v.unit.key)
         if lab is None or lab.get("fingerprint") != cd.fingerprint(v.unit):
@@ -106,8 +127,13 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
         if v.verdict == CRASH:
             f["crash"].append((v.unit.key, (v.error or "").strip().splitlines()[-1:]))
             continue
-        cnt[{"breaking": "engine_breaking", NO_ANSWER: "engine_no_answer",
-             "compatible": "engine_compatible"}[v.verdict]] += 1
+        cnt[
+            {
+                "breaking": "engine_breaking",
+                NO_ANSWER: "engine_no_answer",
+                "compatible": "engine_compatible",
+            }[v.verdict]
+        ] += 1
         if v.verdict == NO_ANSWER:
             f["no_answer"].append((v.unit.key, v.rules("potentially-breaking")))
         if lab["label"] == "breaking" and v.verdict == COMPATIBLE:
@@ -123,7 +149,8 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
     f.update(cnt)
     judged = len(verdicts) - len(f["unlabelled"])
     f["judged"] = judged
-    f["cry_wolf_rate"] = len(f["cry_wolf"]) / cnt["oracle_compatible"] if cnt[
-        "oracle_compatible"] else 0.0
+    f["cry_wolf_rate"] = (
+        len(f["cry_wolf"]) / cnt["oracle_compatible"] if cnt["oracle_compatible"] else 0.0
+    )
     f["no_answer_rate"] = len(f["no_answer"]) / judged if judged else 0.0
     return f

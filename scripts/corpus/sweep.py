@@ -54,8 +54,19 @@ UNIT_TIMEOUT = 150
 
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_ONE = ("additionalProperties", "items", "contains", "additionalItems", "not", "if",
-               "then", "else", "unevaluatedProperties", "unevaluatedItems", "propertyNames")
+_SCHEMA_ONE = (
+    "additionalProperties",
+    "items",
+    "contains",
+    "additionalItems",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+)
 
 
 def _children(node: dict) -> list[Any]:
@@ -136,7 +147,7 @@ def _declared_here(root: Any, node: dict, depth: int = 0) -> set[str]:
 
 def _is_object_node(n: dict) -> bool:
     t = n.get("type")
-    return ("properties" in n or t == "object" or (isinstance(t, list) and "object" in t))
+    return "properties" in n or t == "object" or (isinstance(t, list) and "object" in t)
 
 
 def closed_world(schema: Any, fresh: str) -> Any:
@@ -151,8 +162,12 @@ def closed_world(schema: Any, fresh: str) -> Any:
         if not isinstance(n, dict):
             continue
         open_ = n.get("additionalProperties", True) is True
-        if (_is_object_node(n) and open_ and "patternProperties" not in n
-                and "propertyNames" not in n):
+        if (
+            _is_object_node(n)
+            and open_
+            and "patternProperties" not in n
+            and "propertyNames" not in n
+        ):
             n["propertyNames"] = {"enum": sorted(_declared_here(out, n) | {fresh})}
         stack.extend(_children(n))
     return out
@@ -171,8 +186,11 @@ def make_validator(schema: Any):
 
     if schema is cd.ABSENT:
         schema = True
-    cls = validator_for(schema, default=Draft202012Validator) if isinstance(schema, dict) \
+    cls = (
+        validator_for(schema, default=Draft202012Validator)
+        if isinstance(schema, dict)
         else Draft202012Validator
+    )
     cls.check_schema(schema)
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
@@ -208,8 +226,12 @@ def focus(gen: Any, path: tuple) -> Any | None:
     node, i, changed = root, 0, False
     while i < len(path) and isinstance(node, dict):
         tok = path[i]
-        if tok == "properties" and i + 1 < len(path) and isinstance(node.get("properties"), dict) \
-                and isinstance(node["properties"].get(path[i + 1]), dict):
+        if (
+            tok == "properties"
+            and i + 1 < len(path)
+            and isinstance(node.get("properties"), dict)
+            and isinstance(node["properties"].get(path[i + 1]), dict)
+        ):
             name = path[i + 1]
             req = node.get("required") if isinstance(node.get("required"), list) else []
             if name not in req:
@@ -218,15 +240,20 @@ def focus(gen: Any, path: tuple) -> Any | None:
             node = node["properties"][name]
             i += 2
         elif tok == "items" and isinstance(node.get("items"), dict):
-            node["minItems"] = max(1, node.get("minItems", 0) if isinstance(
-                node.get("minItems"), int) else 1)
+            node["minItems"] = max(
+                1, node.get("minItems", 0) if isinstance(node.get("minItems"), int) else 1
+            )
             changed = True
             node = node["items"]
             i += 1
         else:
             if tok in ("additionalProperties", "propertyNames", "patternProperties"):
-                node["minProperties"] = max(1, node.get("minProperties", 0) if isinstance(
-                    node.get("minProperties"), int) else 1)
+                node["minProperties"] = max(
+                    1,
+                    node.get("minProperties", 0)
+                    if isinstance(node.get("minProperties"), int)
+                    else 1,
+                )
                 changed = True
             break
     return root if changed else None
@@ -246,10 +273,18 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
     from hypothesis.errors import NoSuchExample, Unsatisfiable
     from hypothesis_jsonschema import from_schema
 
-    src, dst = ((unit.old_schema, unit.new_schema) if unit.side == "input"
-                else (unit.new_schema, unit.old_schema))
-    out: dict[str, Any] = {"server": unit.server, "old": unit.old_version,
-                           "new": unit.new_version, "tool": unit.tool, "side": unit.side}
+    src, dst = (
+        (unit.old_schema, unit.new_schema)
+        if unit.side == "input"
+        else (unit.new_schema, unit.old_schema)
+    )
+    out: dict[str, Any] = {
+        "server": unit.server,
+        "old": unit.old_version,
+        "new": unit.new_version,
+        "tool": unit.tool,
+        "side": unit.side,
+    }
     if dst is cd.ABSENT:
         # Output side, old promised nothing: no result can fall outside the old promise.
         out.update(label="compatible", tries=0, reason="the old side has no outputSchema")
@@ -257,8 +292,9 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
     try:
         v_src, v_dst = make_validator(src), make_validator(dst)
     except Exception as e:  # an invalid schema: the oracle cannot judge it
-        out.update(label="unsupported", reason=f"invalid schema: {type(e).__name__}: "
-                                               f"{str(e)[:200]}")
+        out.update(
+            label="unsupported", reason=f"invalid schema: {type(e).__name__}: {str(e)[:200]}"
+        )
         return out
     gen = True if src is cd.ABSENT else src
     names = all_names(unit.old_schema) | all_names(unit.new_schema)
@@ -285,9 +321,14 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
         tries += 1
         return not v_dst.is_valid(x)
 
-    sett = settings(max_examples=k, derandomize=True, database=None, deadline=None,
-                    suppress_health_check=list(HealthCheck),
-                    phases=[Phase.generate, Phase.shrink])
+    sett = settings(
+        max_examples=k,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.generate, Phase.shrink],
+    )
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(UNIT_TIMEOUT)
     cex: Any = None
@@ -307,27 +348,37 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
                 errors.append(f"{type(e).__name__}: {str(e)[:160]}")
     except _Timeout:
         if passes > 1 and tries:  # the whole-schema pass finished: its evidence stands
-            out.update(label="compatible", tries=tries, passes=passes - 1,
-                       reason=f"focused passes cut at {UNIT_TIMEOUT} s")
+            out.update(
+                label="compatible",
+                tries=tries,
+                passes=passes - 1,
+                reason=f"focused passes cut at {UNIT_TIMEOUT} s",
+            )
         else:
-            out.update(label="unsupported", tries=tries,
-                       reason=f"timeout after {UNIT_TIMEOUT} s")
+            out.update(label="unsupported", tries=tries, reason=f"timeout after {UNIT_TIMEOUT} s")
         return out
     finally:
         signal.alarm(0)
     out["passes"] = passes
     if not found:
         if not tries:  # nothing generated was valid under the source: no evidence either way
-            out.update(label="unsupported", tries=0,
-                       reason="; ".join(errors) or
-                       "no generated instance was valid under the source schema")
+            out.update(
+                label="unsupported",
+                tries=0,
+                reason="; ".join(errors)
+                or "no generated instance was valid under the source schema",
+            )
         else:
             out.update(label="compatible", tries=tries)
         return out
     # Re-check outside Hypothesis: the counterexample must stand on its own.
     assert v_src.is_valid(cex) and not v_dst.is_valid(cex), unit.key
-    out.update(label="breaking", tries=tries, counterexample=cex,
-               error=next(iter(v_dst.iter_errors(cex))).message[:300])
+    out.update(
+        label="breaking",
+        tries=tries,
+        counterexample=cex,
+        error=next(iter(v_dst.iter_errors(cex))).message[:300],
+    )
     return out
 
 
@@ -336,8 +387,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-k", type=int, default=K, help=f"valid instances per unit (default {K})")
     ap.add_argument("--only", nargs="*", help="server slugs")
     ap.add_argument("--out", type=Path, default=cd.LABELS)
-    ap.add_argument("--reuse", action="store_true",
-                    help="keep labels of units already in --out whose schemas are unchanged")
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep labels of units already in --out whose schemas are unchanged",
+    )
     a = ap.parse_args(argv)
     prev: dict[str, dict] = {}
     if a.reuse and a.out.exists():
@@ -373,8 +427,9 @@ def _current(row: dict) -> bool:
     says why it needs none, and had its focused passes (rows from before them have no
     ``passes``)."""
     if row.get("label") == "breaking":  # null is a counterexample too, but not a call's
-        return "counterexample" in row and (row["side"] == "output"
-                                            or isinstance(row["counterexample"], dict))
+        return "counterexample" in row and (
+            row["side"] == "output" or isinstance(row["counterexample"], dict)
+        )
     if row.get("label") != "compatible" or row.get("reason"):
         return True
     return bool(row.get("tries")) and "passes" in row
@@ -385,7 +440,7 @@ def _write(out: Path, k: int, rows: list[dict]) -> None:
         "oracle": {
             "K": k,
             "generator": f"hypothesis {_pkg_version('hypothesis')}, hypothesis-jsonschema "
-                         f"{_pkg_version('hypothesis-jsonschema')} (derandomized)",
+            f"{_pkg_version('hypothesis-jsonschema')} (derandomized)",
             "validator": f"jsonschema {_pkg_version('jsonschema')} (formats asserted)",
             "closed_world": "declared properties plus one fresh extra key on open objects",
             "generated": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),

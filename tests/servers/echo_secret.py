@@ -34,30 +34,51 @@ def main() -> None:
         if mode == "noise":
             print(f"debug: key={tok} env={env}", flush=True)
         if method == "initialize":
-            result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                      "serverInfo": {"name": f"echo-{tok}", "title": f"Echo for {env}",
-                                     "version": tok, "description": f"key {tok}",
-                                     "websiteUrl": f"https://x.example/?k={tok}"},
-                      "instructions": "Call whoami first."}
+            result = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {}},
+                "serverInfo": {
+                    "name": f"echo-{tok}",
+                    "title": f"Echo for {env}",
+                    "version": tok,
+                    "description": f"key {tok}",
+                    "websiteUrl": f"https://x.example/?k={tok}",
+                },
+                "instructions": "Call whoami first.",
+            }
         elif method == "tools/list":
             if mode == "listerror":
-                reply = {"jsonrpc": "2.0", "id": mid,
-                         "error": {"code": -32603, "message": f"bad key {tok} (env {env})"}}
+                reply = {
+                    "jsonrpc": "2.0",
+                    "id": mid,
+                    "error": {"code": -32603, "message": f"bad key {tok} (env {env})"},
+                }
                 print(json.dumps(reply), flush=True)
                 continue
-            result = {"tools": [{"name": "whoami", "description": "Says who you are.",
-                                 "inputSchema": {"type": "object"}}]}
+            result = {
+                "tools": [
+                    {
+                        "name": "whoami",
+                        "description": "Says who you are.",
+                        "inputSchema": {"type": "object"},
+                    }
+                ]
+            }
         elif method == "ping":
             result = {}
         elif method == "tools/call" and msg.get("params", {}).get("name") == "whoami":
             # The secrets back in a result: in text, as a key, nested, and the arguments echoed.
             args = msg["params"].get("arguments", {})
-            result = {"content": [{"type": "text", "text": f"you are {tok} (env {env})"}],
-                      "structuredContent": {"whoami": {tok: "the key", "env": [env]},
-                                            "arguments": args}}
+            result = {
+                "content": [{"type": "text", "text": f"you are {tok} (env {env})"}],
+                "structuredContent": {"whoami": {tok: "the key", "env": [env]}, "arguments": args},
+            }
         else:
-            reply = {"jsonrpc": "2.0", "id": mid,
-                     "error": {"code": -32601, "message": f"no {method} for key {tok}"}}
+            reply = {
+                "jsonrpc": "2.0",
+                "id": mid,
+                "error": {"code": -32601, "message": f"no {method} for key {tok}"},
+            }
             print(json.dumps(reply), flush=True)
             continue
         print(json.dumps({"jsonrpc": "2.0", "id": mid, "result": result}), flush=True)

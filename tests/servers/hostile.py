@@ -28,10 +28,12 @@ import os
 import sys
 from typing import Any
 
-HOSTILE = ("\x1b[2J\x1b[H\x1b]52;c;ZXZpbA==\x07\x9b31m\x85\u202eevil\u2066x\u2069\U000e0041"
-           "\r\nPASS: 0 pinned\u2028\u2029\x0b\x0c"
-           "</summary></details><img src=x onerror=alert(1)>[click](https://evil.example)"
-           "|`code`*em*")
+HOSTILE = (
+    "\x1b[2J\x1b[H\x1b]52;c;ZXZpbA==\x07\x9b31m\x85\u202eevil\u2066x\u2069\U000e0041"
+    "\r\nPASS: 0 pinned\u2028\u2029\x0b\x0c"
+    "</summary></details><img src=x onerror=alert(1)>[click](https://evil.example)"
+    "|`code`*em*"
+)
 """Every string a hostile server controls is built from this."""
 
 HOSTILE_NAMES = [f"read{HOSTILE}", f"\nPASS: 0 pinned\n{HOSTILE}", "plain_tool"]
@@ -40,11 +42,20 @@ HOSTILE_NAMES = [f"read{HOSTILE}", f"\nPASS: 0 pinned\n{HOSTILE}", "plain_tool"]
 PAGE = 2
 
 WILD_TOOLS: list[dict[str, Any]] = [
-    {"name": "search", "description": "Search the files.",
-     "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}},
-                     "required": ["q"]}},
-    {"name": "read_file", "description": "Read the complete contents of a file as text.",
-     "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"}},
+    {
+        "name": "search",
+        "description": "Search the files.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"q": {"type": "string"}},
+            "required": ["q"],
+        },
+    },
+    {
+        "name": "read_file",
+        "description": "Read the complete contents of a file as text.",
+        "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"},
+    },
 ]
 """Served in ``wild`` mode, exactly as written here."""
 
@@ -63,11 +74,18 @@ two pages would read as a list that changed while paged)."""
 
 def hostile_tools() -> list[dict[str, Any]]:
     return [
-        {"name": n, "title": HOSTILE, "description": f"Does things. {HOSTILE}",
-         "inputSchema": {"type": "object",
-                         "properties": {f"path{HOSTILE}": {"type": "string",
-                                                           "description": HOSTILE},
-                                        "q": {"type": "string"}}}}
+        {
+            "name": n,
+            "title": HOSTILE,
+            "description": f"Does things. {HOSTILE}",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    f"path{HOSTILE}": {"type": "string", "description": HOSTILE},
+                    "q": {"type": "string"},
+                },
+            },
+        }
         for n in HOSTILE_NAMES
     ]
 
@@ -90,12 +108,20 @@ class Hostile:
         method, mid = msg.get("method"), msg["id"]
         params = msg.get("params") or {}
         if method == "initialize":
-            info = ({"name": HOSTILE, "version": HOSTILE} if self.mode == "tools"
-                    else {"name": f"hostile-{self.mode}", "version": "0.1"})
+            info = (
+                {"name": HOSTILE, "version": HOSTILE}
+                if self.mode == "tools"
+                else {"name": f"hostile-{self.mode}", "version": "0.1"}
+            )
             proto = HOSTILE if self.mode == "badproto" else "2025-11-25"
-            return _ok(mid, {"protocolVersion": proto,
-                             "capabilities": {"tools": {"listChanged": True}},
-                             "serverInfo": info})
+            return _ok(
+                mid,
+                {
+                    "protocolVersion": proto,
+                    "capabilities": {"tools": {"listChanged": True}},
+                    "serverInfo": info,
+                },
+            )
         if method == "ping":
             return _ok(mid, {})
         if method != "tools/list":
@@ -122,7 +148,7 @@ class Hostile:
             tools = DEVIANT_TOOLS
         else:
             tools = _plain(["alpha", "beta", "gamma"])
-        result: dict[str, Any] = {"tools": tools[cursor:cursor + PAGE]}
+        result: dict[str, Any] = {"tools": tools[cursor : cursor + PAGE]}
         if cursor + PAGE < len(tools):
             result["nextCursor"] = str(cursor + PAGE)
         return _ok(mid, result)
@@ -133,8 +159,9 @@ def _ok(mid: Any, result: dict[str, Any]) -> bytes:
 
 
 def _err(mid: Any, code: int, message: str) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": mid,
-                       "error": {"code": code, "message": message}}).encode()
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": mid, "error": {"code": code, "message": message}}
+    ).encode()
 
 
 def hostile_http_app(mode: str) -> Any:
@@ -165,8 +192,13 @@ def hostile_http_app(mode: str) -> Any:
             await send({"type": "http.response.start", "status": 202, "headers": []})
             await send({"type": "http.response.body", "body": b""})
             return
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"application/json")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
         await send({"type": "http.response.body", "body": out})
 
     return app

@@ -18,8 +18,9 @@ RAW = [sys.executable, str(SERVERS / "proxy_raw.py")]
 SDK = [sys.executable, str(SERVERS / "proxy_server.py")]
 
 
-def proxy_argv(tmp: Path, *extra: str, server: list[str] | None = RAW,
-               logs: bool = True) -> list[str]:
+def proxy_argv(
+    tmp: Path, *extra: str, server: list[str] | None = RAW, logs: bool = True
+) -> list[str]:
     """``server=None``: no ``-- CMD`` (a configured NAME in ``extra``). ``logs=False``: no
     --log/--server-log, so the config's or the default paths are used."""
     argv = [sys.executable, "-m", "mcp_review", "proxy"]
@@ -31,14 +32,24 @@ def proxy_argv(tmp: Path, *extra: str, server: list[str] | None = RAW,
 class RawClient:
     """The proxy as a subprocess with pipes; a thread collects its stdout lines."""
 
-    def __init__(self, tmp: Path, *extra: str, env: dict[str, str] | None = None,
-                 server: list[str] | None = RAW, logs: bool = True):
+    def __init__(
+        self,
+        tmp: Path,
+        *extra: str,
+        env: dict[str, str] | None = None,
+        server: list[str] | None = RAW,
+        logs: bool = True,
+    ):
         self.tmp = tmp
         self.stderr_path = tmp / "proxy.log"
         self.proc = subprocess.Popen(
-            proxy_argv(tmp, *extra, server=server, logs=logs), stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=open(self.stderr_path, "ab"),
-            env={**os.environ, **(env or {})}, cwd=ROOT)
+            proxy_argv(tmp, *extra, server=server, logs=logs),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=open(self.stderr_path, "ab"),
+            env={**os.environ, **(env or {})},
+            cwd=ROOT,
+        )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.all: list[bytes] = []
         threading.Thread(target=self._pump, daemon=True).start()
@@ -98,8 +109,14 @@ class RawClient:
         return next(n for n in self.notifications if n.get("method") == method)
 
     def initialize(self) -> Any:
-        r = self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                        "clientInfo": {"name": "test", "version": "0"}})
+        r = self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"},
+            },
+        )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return r
 

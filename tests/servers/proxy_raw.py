@@ -19,8 +19,9 @@ import subprocess
 import sys
 import time
 
-DEFAULT_TOOLS = [{"name": "echo", "description": "echo the arguments",
-                  "inputSchema": {"type": "object"}}]
+DEFAULT_TOOLS = [
+    {"name": "echo", "description": "echo the arguments", "inputSchema": {"type": "object"}}
+]
 
 
 def tools() -> list[dict]:
@@ -47,7 +48,7 @@ def main() -> None:
 
     def send(obj: dict) -> None:
         if noise:
-            out.write(b"proxy_raw: handling a request\n\n{\"level\": \"info\"}\n{\"jsonrpc\": \n")
+            out.write(b'proxy_raw: handling a request\n\n{"level": "info"}\n{"jsonrpc": \n')
         line = json.dumps(obj).encode() + b"\n"
         if tap:
             tap.write(line)
@@ -64,10 +65,17 @@ def main() -> None:
             continue
         mid, method = msg["id"], msg.get("method")
         if method == "initialize":
-            send({"jsonrpc": "2.0", "id": mid, "result": {
-                "protocolVersion": msg["params"].get("protocolVersion", "2025-11-25"),
-                "capabilities": {"tools": {"listChanged": True}},
-                "serverInfo": {"name": "proxy_raw", "version": "1.0"}}})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": mid,
+                    "result": {
+                        "protocolVersion": msg["params"].get("protocolVersion", "2025-11-25"),
+                        "capabilities": {"tools": {"listChanged": True}},
+                        "serverInfo": {"name": "proxy_raw", "version": "1.0"},
+                    },
+                }
+            )
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": mid, "result": {"tools": tools()}})
         elif method == "tools/call":
@@ -78,10 +86,20 @@ def main() -> None:
             if name == "hang":
                 continue
             args = msg["params"].get("arguments", {})
-            send({"jsonrpc": "2.0", "id": mid, "result": {
-                "content": [{"type": "text", "text": f"{name} ok"}],
-                "structuredContent": {"tool": name, "arguments": args,
-                                      "sha256": hashlib.sha256(raw).hexdigest()}}})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": mid,
+                    "result": {
+                        "content": [{"type": "text", "text": f"{name} ok"}],
+                        "structuredContent": {
+                            "tool": name,
+                            "arguments": args,
+                            "sha256": hashlib.sha256(raw).hexdigest(),
+                        },
+                    },
+                }
+            )
         else:
             send({"jsonrpc": "2.0", "id": mid, "result": {}})
     if os.environ.get("PROXY_STUBBORN") == "1":

@@ -28,8 +28,9 @@ def main() -> None:
         return t.ListToolsResult(tools=[t.Tool.model_validate(d) for d in read()])
 
     async def call_tool(ctx, params):
-        text = json.dumps({"tool": params.name, "arguments": params.arguments or {}},
-                          sort_keys=True)
+        text = json.dumps(
+            {"tool": params.name, "arguments": params.arguments or {}}, sort_keys=True
+        )
         return t.CallToolResult(content=[t.TextContent(type="text", text=text)])
 
     srv = Server("proxy-test", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool)
@@ -37,8 +38,9 @@ def main() -> None:
 
     async def run() -> None:
         async with stdio_server() as (r, w):
-            await srv.run(r, w, srv.create_initialization_options(
-                NotificationOptions(tools_changed=True)))
+            await srv.run(
+                r, w, srv.create_initialization_options(NotificationOptions(tools_changed=True))
+            )
 
     anyio.run(run)
 

@@ -24,8 +24,11 @@ def tools_for(mode: str, n: int) -> list[dict]:
             {"name": "also_fine", "inputSchema": {"type": "object"}},
         ]
     return [
-        {"name": f"tool_{i:05d}", "description": f"tool number {i}",
-         "inputSchema": {"type": "object", "properties": {"x": {"type": "integer"}}}}
+        {
+            "name": f"tool_{i:05d}",
+            "description": f"tool number {i}",
+            "inputSchema": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        }
         for i in range(n)
     ]
 
@@ -59,19 +62,24 @@ def main() -> None:
         method, mid = msg.get("method"), msg["id"]
         params = msg.get("params") or {}
         if method == "initialize":
-            result = {"protocolVersion": "2025-11-25",
-                      "capabilities": {"tools": {"listChanged": True}},
-                      "serverInfo": {"name": f"rawserver-{mode}", "version": "0.1"}}
+            result = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {"listChanged": True}},
+                "serverInfo": {"name": f"rawserver-{mode}", "version": "0.1"},
+            }
         elif method == "tools/list":
             i = int(params.get("cursor") or 0)
-            result = {"tools": tools[i:i + PAGE]}
+            result = {"tools": tools[i : i + PAGE]}
             if i + PAGE < len(tools):
                 result["nextCursor"] = str(i + PAGE)
         elif method == "ping":
             result = {}
         else:
-            reply = {"jsonrpc": "2.0", "id": mid,
-                     "error": {"code": -32601, "message": f"Method not found: {method}"}}
+            reply = {
+                "jsonrpc": "2.0",
+                "id": mid,
+                "error": {"code": -32601, "message": f"Method not found: {method}"},
+            }
             print(json.dumps(reply), flush=True)
             continue
         print(json.dumps({"jsonrpc": "2.0", "id": mid, "result": result}), flush=True)

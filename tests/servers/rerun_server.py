@@ -36,8 +36,9 @@ def main() -> None:
         st = state()
         args = params.arguments or {}
         if st.get("fail"):
-            return t.CallToolResult(content=[t.TextContent(type="text", text="backend down")],
-                                    is_error=True)
+            return t.CallToolResult(
+                content=[t.TextContent(type="text", text="backend down")], is_error=True
+            )
         if params.name == "get_config":
             if st.get("sleep"):
                 await anyio.sleep(st["sleep"])
@@ -46,23 +47,26 @@ def main() -> None:
                 out["generated_at"] = time.time_ns()
                 out["request_id"] = uuid.uuid4().hex
             text = json.dumps(out, sort_keys=True)
-            return t.CallToolResult(content=[t.TextContent(type="text", text=text)],
-                                    structured_content=out)
+            return t.CallToolResult(
+                content=[t.TextContent(type="text", text=text)], structured_content=out
+            )
         if params.name == "describe":
             text = st.get("describe", "")
             if st.get("volatile"):
                 text += f" at {time.time_ns()}"
             return t.CallToolResult(content=[t.TextContent(type="text", text=text)])
-        return t.CallToolResult(content=[t.TextContent(
-            type="text", text=f"{params.name} done for {args.get('env')}")])
+        return t.CallToolResult(
+            content=[t.TextContent(type="text", text=f"{params.name} done for {args.get('env')}")]
+        )
 
     srv = Server("rerun-test", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool)
     print("rerun_server: started", file=sys.stderr, flush=True)
 
     async def run() -> None:
         async with stdio_server() as (r, w):
-            await srv.run(r, w, srv.create_initialization_options(
-                NotificationOptions(tools_changed=True)))
+            await srv.run(
+                r, w, srv.create_initialization_options(NotificationOptions(tools_changed=True))
+            )
 
     anyio.run(run)
 

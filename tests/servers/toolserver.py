@@ -23,16 +23,26 @@ from typing import Any
 
 PAGE = 2
 
+
 def tool(name: str, description: str = "", **props: Any) -> dict[str, Any]:
     """A wire tool definition with the given properties (each a JSON Schema)."""
-    return {"name": name, "description": description or f"{name} tool",
-            "inputSchema": {"type": "object", "properties": props}}
+    return {
+        "name": name,
+        "description": description or f"{name} tool",
+        "inputSchema": {"type": "object", "properties": props},
+    }
 
 
 class ToolServer:
-    def __init__(self, tools: list[dict[str, Any]] | Callable[[], list[dict[str, Any]]],
-                 *, name: str = "toolserver", version: str = "0.1", ttl_ms: int | None = None,
-                 instructions: str | None = None):
+    def __init__(
+        self,
+        tools: list[dict[str, Any]] | Callable[[], list[dict[str, Any]]],
+        *,
+        name: str = "toolserver",
+        version: str = "0.1",
+        ttl_ms: int | None = None,
+        instructions: str | None = None,
+    ):
         self.tools = tools
         self.instructions = instructions
         """Sent in initialize / server/discover by servers made after it is set."""
@@ -61,17 +71,22 @@ class ToolServer:
                 self.sessions.append(sess)
             tools = self.current()
             i = int(params.cursor) if params is not None and params.cursor else 0
-            page = tools[i:i + PAGE]
+            page = tools[i : i + PAGE]
             nxt = str(i + PAGE) if i + PAGE < len(tools) else None
             kw: dict[str, Any] = {}
             if self.ttl_ms is not None:
                 kw["ttl_ms"] = self.ttl_ms
-            return t.ListToolsResult(tools=[t.Tool.model_validate(d) for d in page],
-                                     next_cursor=nxt, **kw)
+            return t.ListToolsResult(
+                tools=[t.Tool.model_validate(d) for d in page], next_cursor=nxt, **kw
+            )
 
-        return Server(self.name, version=self.version, on_list_tools=list_tools,
-                      on_subscriptions_listen=ListenHandler(self.bus),
-                      instructions=self.instructions)
+        return Server(
+            self.name,
+            version=self.version,
+            on_list_tools=list_tools,
+            on_subscriptions_listen=ListenHandler(self.bus),
+            instructions=self.instructions,
+        )
 
     async def changed(self) -> None:
         """Tell connected clients the list changed (listen stream and legacy notification)."""
@@ -93,11 +108,19 @@ class ToolServer:
             if scope["type"] == "http":
                 auth = dict(scope.get("headers") or []).get(b"authorization", b"")
                 if auth != f"Bearer {token}".encode():
-                    await send({"type": "http.response.start", "status": 401,
-                                "headers": [(b"content-type", b"application/json"),
-                                            (b"www-authenticate", b"Bearer")]})
-                    await send({"type": "http.response.body",
-                                "body": b'{"error": "invalid_token"}'})
+                    await send(
+                        {
+                            "type": "http.response.start",
+                            "status": 401,
+                            "headers": [
+                                (b"content-type", b"application/json"),
+                                (b"www-authenticate", b"Bearer"),
+                            ],
+                        }
+                    )
+                    await send(
+                        {"type": "http.response.body", "body": b'{"error": "invalid_token"}'}
+                    )
                     return
             await app(scope, receive, send)
 
@@ -141,14 +164,17 @@ def _stdio_main() -> None:
             return json.load(f)
 
     instructions = os.environ.get("MCP_REVIEW_INSTRUCTIONS")  # sent in initialize/discover
-    srv = ToolServer(read, name=os.environ.get("MCP_REVIEW_SERVER_NAME", "toolserver"),
-                     instructions=instructions)
+    srv = ToolServer(
+        read, name=os.environ.get("MCP_REVIEW_SERVER_NAME", "toolserver"), instructions=instructions
+    )
     print("toolserver: started", file=sys.stderr, flush=True)
 
     async def main() -> None:
         s = srv.server
         async with stdio_server() as (r, w):
-            await s.run(r, w, s.create_initialization_options(NotificationOptions(tools_changed=True)))
+            await s.run(
+                r, w, s.create_initialization_options(NotificationOptions(tools_changed=True))
+            )
 
     anyio.run(main)
 

@@ -21,8 +21,21 @@ from mcp_review.engine.rules import (
 )
 from mcp_review.engine.rules.registry import Rule
 
-FAMILIES = (tool, tool_annotations, hidden, text, schema, json_types, values, numeric, strings,
-            arrays, objects, composition, refs)
+FAMILIES = (
+    tool,
+    tool_annotations,
+    hidden,
+    text,
+    schema,
+    json_types,
+    values,
+    numeric,
+    strings,
+    arrays,
+    objects,
+    composition,
+    refs,
+)
 """Every family module, in the order the registry lists them."""
 
 
@@ -35,8 +48,9 @@ def _table() -> dict[str, Rule]:
     for module in FAMILIES:
         for r in module.RULES:
             if r.id in table:
-                raise ValueError(f"rule {r.id!r} is defined twice ({table[r.id].family}, "
-                                 f"{_family(module)})")
+                raise ValueError(
+                    f"rule {r.id!r} is defined twice ({table[r.id].family}, {_family(module)})"
+                )
             table[r.id] = dataclasses.replace(r, family=_family(module))
     return table
 

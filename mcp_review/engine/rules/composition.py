@@ -41,33 +41,96 @@ _W = Effect.WIDEN
 _U = Effect.UNKNOWN
 
 RULES: tuple[Rule, ...] = (
-    _r("any-of-branch-added", _C, _I, "an anyOf alternative was added",
-       "{where}: anyOf alternative added: {branch}", _W),
-    _r("any-of-branch-removed", _B, _I, "an anyOf alternative was removed",
-       "{where}: anyOf alternative removed: {branch}", _N),
-    _r("one-of-branch-added", _P, _I,
-       "a oneOf alternative was added (a value matching two now fails)",
-       "{where}: oneOf alternative added: {branch} (values matching two alternatives now fail)",
-       _U),
-    _r("one-of-branch-removed", _B, _I, "a oneOf alternative was removed",
-       "{where}: oneOf alternative removed: {branch}", _N),
-    _r("all-of-branch-added", _B, _I, "an allOf constraint was added",
-       "{where}: allOf constraint added: {branch}", _N),
-    _r("all-of-branch-removed", _C, _I, "an allOf constraint was removed",
-       "{where}: allOf constraint removed: {branch}", _W),
-    _r("composition-added", _B, _I, "anyOf/oneOf now constrains a value that was free",
-       "{where}: {keyword} added: a value must now match one of its alternatives", _N),
-    _r("composition-removed", _C, _I, "an anyOf/oneOf constraint was dropped",
-       "{where}: {keyword} dropped: its alternatives no longer restrict the value", _W),
+    _r(
+        "any-of-branch-added",
+        _C,
+        _I,
+        "an anyOf alternative was added",
+        "{where}: anyOf alternative added: {branch}",
+        _W,
+    ),
+    _r(
+        "any-of-branch-removed",
+        _B,
+        _I,
+        "an anyOf alternative was removed",
+        "{where}: anyOf alternative removed: {branch}",
+        _N,
+    ),
+    _r(
+        "one-of-branch-added",
+        _P,
+        _I,
+        "a oneOf alternative was added (a value matching two now fails)",
+        "{where}: oneOf alternative added: {branch} (values matching two alternatives now fail)",
+        _U,
+    ),
+    _r(
+        "one-of-branch-removed",
+        _B,
+        _I,
+        "a oneOf alternative was removed",
+        "{where}: oneOf alternative removed: {branch}",
+        _N,
+    ),
+    _r(
+        "all-of-branch-added",
+        _B,
+        _I,
+        "an allOf constraint was added",
+        "{where}: allOf constraint added: {branch}",
+        _N,
+    ),
+    _r(
+        "all-of-branch-removed",
+        _C,
+        _I,
+        "an allOf constraint was removed",
+        "{where}: allOf constraint removed: {branch}",
+        _W,
+    ),
+    _r(
+        "composition-added",
+        _B,
+        _I,
+        "anyOf/oneOf now constrains a value that was free",
+        "{where}: {keyword} added: a value must now match one of its alternatives",
+        _N,
+    ),
+    _r(
+        "composition-removed",
+        _C,
+        _I,
+        "an anyOf/oneOf constraint was dropped",
+        "{where}: {keyword} dropped: its alternatives no longer restrict the value",
+        _W,
+    ),
     _r("not-added", _B, _I, "a not constraint was added", "{where}: not {branch} added", _N),
-    _r("not-removed", _C, _I, "a not constraint was removed",
-       "{where}: not {branch} removed", _W),
-    _r("if-changed", _P, _I, "an if condition was added, removed or changed",
-       "{where}: if condition {how}; which branch applies to a call may change", _U),
-    _r("conditional-branch-added", _B, _I, "a then/else branch was added",
-       "{where}: {keyword} branch added", _N),
-    _r("conditional-branch-removed", _C, _I, "a then/else branch was removed",
-       "{where}: {keyword} branch removed", _W),
+    _r("not-removed", _C, _I, "a not constraint was removed", "{where}: not {branch} removed", _W),
+    _r(
+        "if-changed",
+        _P,
+        _I,
+        "an if condition was added, removed or changed",
+        "{where}: if condition {how}; which branch applies to a call may change",
+        _U,
+    ),
+    _r(
+        "conditional-branch-added",
+        _B,
+        _I,
+        "a then/else branch was added",
+        "{where}: {keyword} branch added",
+        _N,
+    ),
+    _r(
+        "conditional-branch-removed",
+        _C,
+        _I,
+        "a then/else branch was removed",
+        "{where}: {keyword} branch removed",
+        _W,
+    ),
 )
 
 
@@ -76,30 +139,41 @@ RULES: tuple[Rule, ...] = (
 
 def judge_any_of(w: Judge, at: Pair) -> None:
     o, n, op, np, pos, depth = at
-    _branches(w, "anyOf", o, n, op, np, pos, depth, "any-of-branch-added",
-              "any-of-branch-removed")
+    _branches(w, "anyOf", o, n, op, np, pos, depth, "any-of-branch-added", "any-of-branch-removed")
 
 
 def judge_one_of(w: Judge, at: Pair) -> None:
     o, n, op, np, pos, depth = at
-    _branches(w, "oneOf", o, n, op, np, pos, depth, "one-of-branch-added",
-              "one-of-branch-removed")
+    _branches(w, "oneOf", o, n, op, np, pos, depth, "one-of-branch-added", "one-of-branch-removed")
 
 
 def judge_all_of(w: Judge, at: Pair) -> None:
     o, n, op, np, pos, depth = at
-    _branches(w, "allOf", o, n, op, np, pos, depth, "all-of-branch-added",
-              "all-of-branch-removed")
+    _branches(w, "allOf", o, n, op, np, pos, depth, "all-of-branch-added", "all-of-branch-removed")
 
 
-def _branches(w: Judge, kw: str, o: dict[str, Any], n: dict[str, Any], op: str, np: str,
-              pos: bool, depth: int, added_rule: str, removed_rule: str) -> None:
+def _branches(
+    w: Judge,
+    kw: str,
+    o: dict[str, Any],
+    n: dict[str, Any],
+    op: str,
+    np: str,
+    pos: bool,
+    depth: int,
+    added_rule: str,
+    removed_rule: str,
+) -> None:
     ol, nl = o.get(kw, []), n.get(kw, [])
     if not isinstance(ol, list) or not isinstance(nl, list):
         if not jeq(ol, nl):
             side = n if not isinstance(nl, list) else o
-            w.emit("schema-invalid", pointer_join(np if side is n else op, kw), pos,
-                   kind=Raw(f"{kw} is {kind_of(side[kw])}"))
+            w.emit(
+                "schema-invalid",
+                pointer_join(np if side is n else op, kw),
+                pos,
+                kind=Raw(f"{kw} is {kind_of(side[kw])}"),
+            )
         return
     o_lift, n_lift = id(ol) in w.lifted, id(nl) in w.lifted
     if kw != "allOf" and (kw in o) != (kw in n):
@@ -132,8 +206,13 @@ def _branches(w: Judge, kw: str, o: dict[str, Any], n: dict[str, Any], op: str, 
             state = cover.old.get(i) if cover is not None and pos else None
             if state is True:
                 continue  # another alternative still accepts everything this one did
-            w.emit(removed_rule, optr(i), pos, branch=brief(ol[i]),
-                   cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None)
+            w.emit(
+                removed_rule,
+                optr(i),
+                pos,
+                branch=brief(ol[i]),
+                cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None,
+            )
     # A oneOf alternative that no other can share a value with widens like an anyOf one.
     added_effect = Effect.WIDEN if kw == "oneOf" and new and disjoint(nl) else None
     for j in new:
@@ -143,19 +222,35 @@ def _branches(w: Judge, kw: str, o: dict[str, Any], n: dict[str, Any], op: str, 
                 continue  # on the output side: an old alternative already allowed it all
             if cover is not None and pos and j in cover.used:
                 continue  # it takes over values an old alternative had: not an addition
-            w.emit(added_rule, nptr(j), pos, branch=brief(nl[j]), effect=added_effect,
-                   cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None)
+            w.emit(
+                added_rule,
+                nptr(j),
+                pos,
+                branch=brief(nl[j]),
+                effect=added_effect,
+                cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None,
+            )
     if cover is not None and cover.complete:
         # Every value the accepting side allowed is still allowed here: alarms about the
         # branches' shapes (a split enum, a type list as alternatives, branches regrouped)
         # are not about values. Text and compatible changes stay; when the other side is
         # covered too, the two mean the same and the branch bookkeeping goes as well.
-        same = (None if w.is_probe  # a probe needs the verdict, not the bookkeeping
-                else w.coverage(kw, ol, nl, optr, nptr, not pos, depth))
-        mine = ({optr(i) for i in gone} | {nptr(j) for j in new}
-                if same is not None and same.complete else set())
-        w.out[mark:] = [c for c in w.out[mark:] if c.cls not in _VALUE_ALARMS and not (
-            c.rule in (added_rule, removed_rule) and c.pointer in mine)]
+        same = (
+            None
+            if w.is_probe  # a probe needs the verdict, not the bookkeeping
+            else w.coverage(kw, ol, nl, optr, nptr, not pos, depth)
+        )
+        mine = (
+            {optr(i) for i in gone} | {nptr(j) for j in new}
+            if same is not None and same.complete
+            else set()
+        )
+        w.out[mark:] = [
+            c
+            for c in w.out[mark:]
+            if c.cls not in _VALUE_ALARMS
+            and not (c.rule in (added_rule, removed_rule) and c.pointer in mine)
+        ]
 
 
 def judge_not(w: Judge, at: Pair) -> None:
@@ -167,8 +262,7 @@ def judge_not(w: Judge, at: Pair) -> None:
         w.emit("not-removed", pointer_join(op, "not"), pos, branch=brief(ov))
     else:
         # Inside not, accepting more means the whole accepts less.
-        w.diff(ov, nv, pointer_join(op, "not"), pointer_join(np, "not"), not pos,
-               depth + 1)
+        w.diff(ov, nv, pointer_join(op, "not"), pointer_join(np, "not"), not pos, depth + 1)
 
 
 def judge_conditional(w: Judge, at: Pair) -> None:
@@ -181,8 +275,9 @@ def judge_conditional(w: Judge, at: Pair) -> None:
             pass
         else:
             how = "added" if oi is MISSING else "removed" if ni is MISSING else "changed"
-            w.emit("if-changed", pointer_join(np if ni is not MISSING else op, "if"),
-                   pos, how=Raw(how))
+            w.emit(
+                "if-changed", pointer_join(np if ni is not MISSING else op, "if"), pos, how=Raw(how)
+            )
             return
     for kw in ("then", "else"):
         ov, nv = o.get(kw, MISSING), n.get(kw, MISSING)
@@ -190,12 +285,10 @@ def judge_conditional(w: Judge, at: Pair) -> None:
             continue
         if ov is MISSING:
             if not accepts_all(nv):
-                w.emit("conditional-branch-added", pointer_join(np, kw), pos,
-                       keyword=Raw(kw))
+                w.emit("conditional-branch-added", pointer_join(np, kw), pos, keyword=Raw(kw))
         elif nv is MISSING:
             if not accepts_all(ov):
-                w.emit("conditional-branch-removed", pointer_join(op, kw), pos,
-                       keyword=Raw(kw))
+                w.emit("conditional-branch-removed", pointer_join(op, kw), pos, keyword=Raw(kw))
         else:
             w.diff(ov, nv, pointer_join(op, kw), pointer_join(np, kw), pos, depth + 1)
 
@@ -225,7 +318,12 @@ def _match(ol: list[Any], nl: list[Any]) -> tuple[list[tuple[int, int]], list[in
 
 
 HANDLERS: dict[str, Handler] = {
-    "anyOf": judge_any_of, "oneOf": judge_one_of, "allOf": judge_all_of, "not": judge_not,
-    "if": judge_conditional, "then": judge_conditional, "else": judge_conditional,
+    "anyOf": judge_any_of,
+    "oneOf": judge_one_of,
+    "allOf": judge_all_of,
+    "not": judge_not,
+    "if": judge_conditional,
+    "then": judge_conditional,
+    "else": judge_conditional,
 }
 """The keywords this family judges, and the handler the walker calls for each."""

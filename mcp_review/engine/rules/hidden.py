@@ -28,12 +28,20 @@ _TR = ChangeClass.TRUST
 _T = Direction.TOOL
 
 RULES: tuple[Rule, ...] = (
-    _r("hidden-characters-added", _TR, _T,
-       "a string now carries invisible or control characters it did not have",
-       "hidden characters added in {where}: {tokens}{decoded}"),
-    _r("hidden-characters-present", _TR, _T,
-       "a string carries invisible or control characters (new tool or first pin)",
-       "hidden characters in {where}: {tokens}{decoded}"),
+    _r(
+        "hidden-characters-added",
+        _TR,
+        _T,
+        "a string now carries invisible or control characters it did not have",
+        "hidden characters added in {where}: {tokens}{decoded}",
+    ),
+    _r(
+        "hidden-characters-present",
+        _TR,
+        _T,
+        "a string carries invisible or control characters (new tool or first pin)",
+        "hidden characters in {where}: {tokens}{decoded}",
+    ),
 )
 
 
@@ -70,8 +78,9 @@ def hidden_added(old: Any, new: Any) -> list[Change]:
     return hidden_changes(hidden_strings(new), "hidden-characters-added", seen)
 
 
-def hidden_changes(found: Iterator[tuple[str, str, bool]], rule: str,
-                   seen: set[str]) -> list[Change]:
+def hidden_changes(
+    found: Iterator[tuple[str, str, bool]], rule: str, seen: set[str]
+) -> list[Change]:
     out: list[Change] = []
     extra = 0
     for ptr, s, is_key in found:
@@ -84,6 +93,13 @@ def hidden_changes(found: Iterator[tuple[str, str, bool]], rule: str,
         label = ("the key at " if is_key else "") + quote(ptr or "/")
         out.append(make(rule, ptr, where=Raw(label), tokens=tokens, decoded=decoded))
     if extra:
-        out.append(make(rule, "", where=Raw(f"{extra} more strings"),
-                        tokens=Raw("(not listed)"), decoded=Raw("")))
+        out.append(
+            make(
+                rule,
+                "",
+                where=Raw(f"{extra} more strings"),
+                tokens=Raw("(not listed)"),
+                decoded=Raw(""),
+            )
+        )
     return out

@@ -27,10 +27,23 @@ MISSING: Any = object()
 """A keyword the schema does not have (not the same as a JSON ``null``)."""
 
 
-ANNOTATIONS_COSMETIC = frozenset({
-    "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly", "$id", "$anchor",
-    "$dynamicAnchor", "contentMediaType", "contentEncoding", "contentSchema", "$vocabulary",
-})
+ANNOTATIONS_COSMETIC = frozenset(
+    {
+        "examples",
+        "example",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+        "contentMediaType",
+        "contentEncoding",
+        "contentSchema",
+        "$vocabulary",
+    }
+)
 
 
 TEXT = frozenset({"title", "description"})
@@ -90,8 +103,12 @@ def accepts_all(s: Any) -> bool:
 
 
 def rejects_all(s: Any) -> bool:
-    return s is False or (isinstance(s, dict) and "not" in s and accepts_all(s["not"])
-                          and all(k in NO_CONSTRAINT or k == "not" for k in s))
+    return s is False or (
+        isinstance(s, dict)
+        and "not" in s
+        and accepts_all(s["not"])
+        and all(k in NO_CONSTRAINT or k == "not" for k in s)
+    )
 
 
 def num(v: Any) -> bool:
@@ -106,8 +123,14 @@ def frac(v: int | float) -> Fraction:
 def kind_of(v: Any) -> str:
     if v is None:
         return "null"
-    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array",
-            dict: "object"}.get(type(v), type(v).__name__)
+    return {
+        bool: "boolean",
+        int: "number",
+        float: "number",
+        str: "string",
+        list: "array",
+        dict: "object",
+    }.get(type(v), type(v).__name__)
 
 
 def shape_key(s: Any) -> str:
@@ -212,8 +235,11 @@ def disjoint(branches: list[Any]) -> bool:
         else:
             seen_vals |= vals.keys()
         t = b.get("type")
-        if not isinstance(t, str) or t in seen_types or (
-                t in ("integer", "number") and {"integer", "number"} & seen_types):
+        if (
+            not isinstance(t, str)
+            or t in seen_types
+            or (t in ("integer", "number") and {"integer", "number"} & seen_types)
+        ):
             by_types = False
         else:
             seen_types.add(t)
@@ -247,9 +273,16 @@ class Cover:
     """Other-side branches that cover an accepting-side part: not news themselves."""
 
 
-TEXT_KIND = {"description": "description", "title": "title", "$comment": "$comment",
-             "examples": "examples", "example": "examples", "default": "default",
-             "enum": "enum", "const": "enum"}
+TEXT_KIND = {
+    "description": "description",
+    "title": "title",
+    "$comment": "$comment",
+    "examples": "examples",
+    "example": "examples",
+    "default": "default",
+    "enum": "enum",
+    "const": "enum",
+}
 
 
 def norm(s: str) -> str:
@@ -304,13 +337,28 @@ class Judge(Protocol):
     reported: set[tuple[str, str]]
     """(kind, normalised text) of every text a text rule has named in this walk."""
 
-    def emit(self, rule_id: str, ptr: str, pos: bool, effect: Effect | None = None,
-             cls: ChangeClass | None = None, **params: Any) -> Change: ...
+    def emit(
+        self,
+        rule_id: str,
+        ptr: str,
+        pos: bool,
+        effect: Effect | None = None,
+        cls: ChangeClass | None = None,
+        **params: Any,
+    ) -> Change: ...
 
     def diff(self, o: Any, n: Any, op: str, np: str, pos: bool, depth: int) -> None: ...
 
-    def coverage(self, kw: str, ol: list[Any], nl: list[Any], optr: Callable[[int], str],
-                 nptr: Callable[[int], str], pos: bool, depth: int) -> Cover | None: ...
+    def coverage(
+        self,
+        kw: str,
+        ol: list[Any],
+        nl: list[Any],
+        optr: Callable[[int], str],
+        nptr: Callable[[int], str],
+        pos: bool,
+        depth: int,
+    ) -> Cover | None: ...
 
     def refs_same(self, oi: Any, ni: Any, op: str, np: str, pos: bool, depth: int) -> bool: ...
 
@@ -364,14 +412,12 @@ def counts_judge(table: tuple[Count, ...]) -> Handler:
                 elif nv is MISSING:
                     w.emit(ids.removed, ptr, pos, old=ov)
                 else:
-                    w.emit(ids.tightened if ne > oe else ids.loosened, ptr, pos,
-                           old=ov, new=nv)
+                    w.emit(ids.tightened if ne > oe else ids.loosened, ptr, pos, old=ov, new=nv)
             elif ov is MISSING:
                 w.emit(ids.added, ptr, pos, new=nv)
             elif nv is MISSING:
                 w.emit(ids.removed, ptr, pos, old=ov)
             elif nv != ov:
-                w.emit(ids.tightened if nv < ov else ids.loosened, ptr, pos,
-                       old=ov, new=nv)
+                w.emit(ids.tightened if nv < ov else ids.loosened, ptr, pos, old=ov, new=nv)
 
     return judge_counts

@@ -39,32 +39,103 @@ _W = Effect.WIDEN
 _X = Effect.BOTH
 
 RULES: tuple[Rule, ...] = (
-    _r("multiple-of-added", _B, _I, "multipleOf appeared",
-       "{where}: multipleOf {new} added", _N),
-    _r("multiple-of-removed", _C, _I, "multipleOf was dropped",
-       "{where}: multipleOf {old} dropped", _W),
-    _r("multiple-of-narrowed", _B, _I, "multipleOf changed so fewer numbers qualify",
-       "{where}: multipleOf {old} -> {new} (fewer numbers qualify)", _N),
-    _r("multiple-of-widened", _C, _I, "multipleOf changed to a divisor of the old one",
-       "{where}: multipleOf {old} -> {new} (every old multiple still qualifies)", _W),
-    _r("multiple-of-changed", _B, _I, "multipleOf changed to an unrelated step",
-       "{where}: multipleOf {old} -> {new} (some old values no longer qualify)", _X),
-    _r("minimum-added", _B, _I, "a lower bound (minimum) appeared",
-       "{where}: minimum {new} added", _N),
-    _r("minimum-removed", _C, _I, "the lower bound (minimum) was dropped",
-       "{where}: minimum {old} dropped", _W),
-    _r("minimum-increased", _B, _I, "the lower bound (minimum) tightened",
-       "{where}: minimum {old} -> {new} (tightened)", _N),
-    _r("minimum-decreased", _C, _I, "the lower bound (minimum) loosened",
-       "{where}: minimum {old} -> {new} (loosened)", _W),
-    _r("maximum-added", _B, _I, "a upper bound (maximum) appeared",
-       "{where}: maximum {new} added", _N),
-    _r("maximum-removed", _C, _I, "the upper bound (maximum) was dropped",
-       "{where}: maximum {old} dropped", _W),
-    _r("maximum-decreased", _B, _I, "the upper bound (maximum) tightened",
-       "{where}: maximum {old} -> {new} (tightened)", _N),
-    _r("maximum-increased", _C, _I, "the upper bound (maximum) loosened",
-       "{where}: maximum {old} -> {new} (loosened)", _W),
+    _r("multiple-of-added", _B, _I, "multipleOf appeared", "{where}: multipleOf {new} added", _N),
+    _r(
+        "multiple-of-removed",
+        _C,
+        _I,
+        "multipleOf was dropped",
+        "{where}: multipleOf {old} dropped",
+        _W,
+    ),
+    _r(
+        "multiple-of-narrowed",
+        _B,
+        _I,
+        "multipleOf changed so fewer numbers qualify",
+        "{where}: multipleOf {old} -> {new} (fewer numbers qualify)",
+        _N,
+    ),
+    _r(
+        "multiple-of-widened",
+        _C,
+        _I,
+        "multipleOf changed to a divisor of the old one",
+        "{where}: multipleOf {old} -> {new} (every old multiple still qualifies)",
+        _W,
+    ),
+    _r(
+        "multiple-of-changed",
+        _B,
+        _I,
+        "multipleOf changed to an unrelated step",
+        "{where}: multipleOf {old} -> {new} (some old values no longer qualify)",
+        _X,
+    ),
+    _r(
+        "minimum-added",
+        _B,
+        _I,
+        "a lower bound (minimum) appeared",
+        "{where}: minimum {new} added",
+        _N,
+    ),
+    _r(
+        "minimum-removed",
+        _C,
+        _I,
+        "the lower bound (minimum) was dropped",
+        "{where}: minimum {old} dropped",
+        _W,
+    ),
+    _r(
+        "minimum-increased",
+        _B,
+        _I,
+        "the lower bound (minimum) tightened",
+        "{where}: minimum {old} -> {new} (tightened)",
+        _N,
+    ),
+    _r(
+        "minimum-decreased",
+        _C,
+        _I,
+        "the lower bound (minimum) loosened",
+        "{where}: minimum {old} -> {new} (loosened)",
+        _W,
+    ),
+    _r(
+        "maximum-added",
+        _B,
+        _I,
+        "a upper bound (maximum) appeared",
+        "{where}: maximum {new} added",
+        _N,
+    ),
+    _r(
+        "maximum-removed",
+        _C,
+        _I,
+        "the upper bound (maximum) was dropped",
+        "{where}: maximum {old} dropped",
+        _W,
+    ),
+    _r(
+        "maximum-decreased",
+        _B,
+        _I,
+        "the upper bound (maximum) tightened",
+        "{where}: maximum {old} -> {new} (tightened)",
+        _N,
+    ),
+    _r(
+        "maximum-increased",
+        _C,
+        _I,
+        "the upper bound (maximum) loosened",
+        "{where}: maximum {old} -> {new} (loosened)",
+        _W,
+    ),
 )
 
 
@@ -73,18 +144,27 @@ RULES: tuple[Rule, ...] = (
 
 def judge_bounds(w: Judge, at: Pair) -> None:
     o, n, op, np, pos, _depth = at
-    for lower, kws in ((True, ("minimum", "exclusiveMinimum")),
-                       (False, ("maximum", "exclusiveMaximum"))):
+    for lower, kws in (
+        (True, ("minimum", "exclusiveMinimum")),
+        (False, ("maximum", "exclusiveMaximum")),
+    ):
         if not any(k in o or k in n for k in kws):
             continue
-        bad = [(k, s) for k in kws for s in (o, n)
-               if k in s and not (num(s[k]) or isinstance(s[k], bool))]
+        bad = [
+            (k, s)
+            for k in kws
+            for s in (o, n)
+            if k in s and not (num(s[k]) or isinstance(s[k], bool))
+        ]
         if bad:
             if any(not jeq(o.get(k, MISSING), n.get(k, MISSING)) for k in kws):
                 side = bad[0][1]
-                w.emit("schema-invalid", pointer_join(np if side is n else op,
-                                                      bad[0][0]), pos,
-                       kind=Raw(f"{bad[0][0]} is {kind_of(side[bad[0][0]])}"))
+                w.emit(
+                    "schema-invalid",
+                    pointer_join(np if side is n else op, bad[0][0]),
+                    pos,
+                    kind=Raw(f"{bad[0][0]} is {kind_of(side[bad[0][0]])}"),
+                )
             continue
         ob, nb = _bound(o, *kws, lower), _bound(n, *kws, lower)
         if type_set(o.get("type", MISSING)) == _INTEGER == type_set(n.get("type", MISSING)):
@@ -92,8 +172,10 @@ def judge_bounds(w: Judge, at: Pair) -> None:
             ob, nb = _int_bound(ob, lower), _int_bound(nb, lower)
         ids = MINIMUM if lower else MAXIMUM
         ptr_kw = next((k for k in reversed(kws) if k in n and num(n[k])), kws[0])
-        ptr = pointer_join(np if nb is not None else op, ptr_kw if nb is not None else
-                           next((k for k in kws if k in o), kws[0]))
+        ptr = pointer_join(
+            np if nb is not None else op,
+            ptr_kw if nb is not None else next((k for k in kws if k in o), kws[0]),
+        )
         if ob == nb:
             continue
         if ob is None:
@@ -105,9 +187,13 @@ def judge_bounds(w: Judge, at: Pair) -> None:
         tighter = _tighter(nb, ob, lower)
         if tighter is None:
             continue
-        w.emit(ids.tightened if tighter else ids.loosened, ptr, pos,
-               old=_show_bound(ob, lower),
-               new=_show_bound(nb, lower))
+        w.emit(
+            ids.tightened if tighter else ids.loosened,
+            ptr,
+            pos,
+            old=_show_bound(ob, lower),
+            new=_show_bound(nb, lower),
+        )
 
 
 def judge_multiple(w: Judge, at: Pair) -> None:
@@ -190,7 +276,10 @@ MAXIMUM = Bound("maximum-added", "maximum-removed", "maximum-decreased", "maximu
 
 
 HANDLERS: dict[str, Handler] = {
-    "minimum": judge_bounds, "maximum": judge_bounds, "exclusiveMinimum": judge_bounds,
-    "exclusiveMaximum": judge_bounds, "multipleOf": judge_multiple,
+    "minimum": judge_bounds,
+    "maximum": judge_bounds,
+    "exclusiveMinimum": judge_bounds,
+    "exclusiveMaximum": judge_bounds,
+    "multipleOf": judge_multiple,
 }
 """The keywords this family judges, and the handler the walker calls for each."""

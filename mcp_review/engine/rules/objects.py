@@ -44,79 +44,225 @@ _W = Effect.WIDEN
 _U = Effect.UNKNOWN
 
 RULES: tuple[Rule, ...] = (
-    _r("property-added-optional", _C, _I,
-       "an optional property was declared (closed world: old calls never set it)",
-       "{parent}: optional property {name} added (old calls stay valid)",
-       witness=Witness.OMIT),
-    _r("property-added-required", _B, _I, "a required property was declared: old calls omit it",
-       "{parent}: required property {name} added (old calls omit it)", _N,
-       witness=Witness.OMIT_REQUIRED),
-    _r("property-removed-closed", _B, _I,
-       "a property was removed from an object that rejects undeclared keys",
-       "{parent}: property {name} removed under additionalProperties {ap} "
-       "(a call using it is now rejected)", _N),
-    _r("property-removed-open", _P, _I,
-       "a property was removed from an open object",
-       "{parent}: property {name} removed (calls that set it still validate but the server may "
-       "now ignore it)", _U),
-    _r("property-rename-suspected", _P, _I,
-       "one property removed and one with the same schema added: probably a rename",
-       "{parent}: property {old} looks renamed to {new} (same schema); calls sending {old} "
-       "need updating",
-       witness=Witness.HINT),
-    _r("required-added", _B, _I, "an existing property became required",
-       "{where}: property {name} is now required", _N,
-       witness=Witness.OMIT_REQUIRED),
-    _r("required-removed", _C, _I, "a property is no longer required",
-       "{where}: property {name} is no longer required", _W,
-       witness=Witness.OMIT_REQUIRED),
-    _r("additional-properties-closed", _B, _I,
-       "undeclared keys were accepted and are now rejected",
-       "{where}: additionalProperties {old} -> false: a call with an extra key is now rejected",
-       _N),
-    _r("additional-properties-restricted", _B, _I,
-       "undeclared keys were free and must now match a schema",
-       "{where}: additionalProperties {old} -> a schema: extra keys must now match it", _N),
-    _r("additional-properties-opened", _C, _I, "undeclared keys are accepted more freely",
-       "{where}: additionalProperties {old} -> {new}", _W),
-    _r("pattern-property-added", _B, _I, "a patternProperties entry was added",
-       "{where}: patternProperties {pattern} added", _N,
-       # Leaving the matching key out first, as for an added property (kept from when the
-       # strategy was read off the id, which contains "property-added").
-       witness=Witness.OMIT),
-    _r("pattern-property-removed", _C, _I, "a patternProperties entry was removed",
-       "{where}: patternProperties {pattern} removed", _W),
-    _r("property-names-added", _B, _I, "property names are now constrained",
-       "{where}: propertyNames constraint added", _N),
-    _r("property-names-removed", _C, _I, "the propertyNames constraint was dropped",
-       "{where}: propertyNames constraint dropped", _W),
-    _r("dependent-required-added", _B, _I,
-       "setting a property now requires others",
-       "{where}: setting {name} now also requires {names}", _N,
-       witness=Witness.OMIT_REQUIRED),
-    _r("dependent-required-removed", _C, _I, "a dependentRequired requirement was dropped",
-       "{where}: setting {name} no longer requires {names}", _W,
-       witness=Witness.OMIT_REQUIRED),
-    _r("dependent-schema-added", _B, _I, "setting a property now imposes a schema",
-       "{where}: setting {name} now imposes a dependent schema", _N),
-    _r("dependent-schema-removed", _C, _I, "a dependent schema was dropped",
-       "{where}: setting {name} no longer imposes a dependent schema", _W),
-    _r("min-properties-added", _B, _I, "a minimum property count (minProperties) appeared",
-       "{where}: minProperties {new} added", _N),
-    _r("min-properties-removed", _C, _I, "the minimum property count (minProperties) was dropped",
-       "{where}: minProperties {old} dropped", _W),
-    _r("min-properties-increased", _B, _I, "the minimum property count (minProperties) tightened",
-       "{where}: minProperties {old} -> {new} (tightened)", _N),
-    _r("min-properties-decreased", _C, _I, "the minimum property count (minProperties) loosened",
-       "{where}: minProperties {old} -> {new} (loosened)", _W),
-    _r("max-properties-added", _B, _I, "a maximum property count (maxProperties) appeared",
-       "{where}: maxProperties {new} added", _N),
-    _r("max-properties-removed", _C, _I, "the maximum property count (maxProperties) was dropped",
-       "{where}: maxProperties {old} dropped", _W),
-    _r("max-properties-decreased", _B, _I, "the maximum property count (maxProperties) tightened",
-       "{where}: maxProperties {old} -> {new} (tightened)", _N),
-    _r("max-properties-increased", _C, _I, "the maximum property count (maxProperties) loosened",
-       "{where}: maxProperties {old} -> {new} (loosened)", _W),
+    _r(
+        "property-added-optional",
+        _C,
+        _I,
+        "an optional property was declared (closed world: old calls never set it)",
+        "{parent}: optional property {name} added (old calls stay valid)",
+        witness=Witness.OMIT,
+    ),
+    _r(
+        "property-added-required",
+        _B,
+        _I,
+        "a required property was declared: old calls omit it",
+        "{parent}: required property {name} added (old calls omit it)",
+        _N,
+        witness=Witness.OMIT_REQUIRED,
+    ),
+    _r(
+        "property-removed-closed",
+        _B,
+        _I,
+        "a property was removed from an object that rejects undeclared keys",
+        "{parent}: property {name} removed under additionalProperties {ap} "
+        "(a call using it is now rejected)",
+        _N,
+    ),
+    _r(
+        "property-removed-open",
+        _P,
+        _I,
+        "a property was removed from an open object",
+        "{parent}: property {name} removed (calls that set it still validate but the server may "
+        "now ignore it)",
+        _U,
+    ),
+    _r(
+        "property-rename-suspected",
+        _P,
+        _I,
+        "one property removed and one with the same schema added: probably a rename",
+        "{parent}: property {old} looks renamed to {new} (same schema); calls sending {old} "
+        "need updating",
+        witness=Witness.HINT,
+    ),
+    _r(
+        "required-added",
+        _B,
+        _I,
+        "an existing property became required",
+        "{where}: property {name} is now required",
+        _N,
+        witness=Witness.OMIT_REQUIRED,
+    ),
+    _r(
+        "required-removed",
+        _C,
+        _I,
+        "a property is no longer required",
+        "{where}: property {name} is no longer required",
+        _W,
+        witness=Witness.OMIT_REQUIRED,
+    ),
+    _r(
+        "additional-properties-closed",
+        _B,
+        _I,
+        "undeclared keys were accepted and are now rejected",
+        "{where}: additionalProperties {old} -> false: a call with an extra key is now rejected",
+        _N,
+    ),
+    _r(
+        "additional-properties-restricted",
+        _B,
+        _I,
+        "undeclared keys were free and must now match a schema",
+        "{where}: additionalProperties {old} -> a schema: extra keys must now match it",
+        _N,
+    ),
+    _r(
+        "additional-properties-opened",
+        _C,
+        _I,
+        "undeclared keys are accepted more freely",
+        "{where}: additionalProperties {old} -> {new}",
+        _W,
+    ),
+    _r(
+        "pattern-property-added",
+        _B,
+        _I,
+        "a patternProperties entry was added",
+        "{where}: patternProperties {pattern} added",
+        _N,
+        # Leaving the matching key out first, as for an added property (kept from when the
+        # strategy was read off the id, which contains "property-added").
+        witness=Witness.OMIT,
+    ),
+    _r(
+        "pattern-property-removed",
+        _C,
+        _I,
+        "a patternProperties entry was removed",
+        "{where}: patternProperties {pattern} removed",
+        _W,
+    ),
+    _r(
+        "property-names-added",
+        _B,
+        _I,
+        "property names are now constrained",
+        "{where}: propertyNames constraint added",
+        _N,
+    ),
+    _r(
+        "property-names-removed",
+        _C,
+        _I,
+        "the propertyNames constraint was dropped",
+        "{where}: propertyNames constraint dropped",
+        _W,
+    ),
+    _r(
+        "dependent-required-added",
+        _B,
+        _I,
+        "setting a property now requires others",
+        "{where}: setting {name} now also requires {names}",
+        _N,
+        witness=Witness.OMIT_REQUIRED,
+    ),
+    _r(
+        "dependent-required-removed",
+        _C,
+        _I,
+        "a dependentRequired requirement was dropped",
+        "{where}: setting {name} no longer requires {names}",
+        _W,
+        witness=Witness.OMIT_REQUIRED,
+    ),
+    _r(
+        "dependent-schema-added",
+        _B,
+        _I,
+        "setting a property now imposes a schema",
+        "{where}: setting {name} now imposes a dependent schema",
+        _N,
+    ),
+    _r(
+        "dependent-schema-removed",
+        _C,
+        _I,
+        "a dependent schema was dropped",
+        "{where}: setting {name} no longer imposes a dependent schema",
+        _W,
+    ),
+    _r(
+        "min-properties-added",
+        _B,
+        _I,
+        "a minimum property count (minProperties) appeared",
+        "{where}: minProperties {new} added",
+        _N,
+    ),
+    _r(
+        "min-properties-removed",
+        _C,
+        _I,
+        "the minimum property count (minProperties) was dropped",
+        "{where}: minProperties {old} dropped",
+        _W,
+    ),
+    _r(
+        "min-properties-increased",
+        _B,
+        _I,
+        "the minimum property count (minProperties) tightened",
+        "{where}: minProperties {old} -> {new} (tightened)",
+        _N,
+    ),
+    _r(
+        "min-properties-decreased",
+        _C,
+        _I,
+        "the minimum property count (minProperties) loosened",
+        "{where}: minProperties {old} -> {new} (loosened)",
+        _W,
+    ),
+    _r(
+        "max-properties-added",
+        _B,
+        _I,
+        "a maximum property count (maxProperties) appeared",
+        "{where}: maxProperties {new} added",
+        _N,
+    ),
+    _r(
+        "max-properties-removed",
+        _C,
+        _I,
+        "the maximum property count (maxProperties) was dropped",
+        "{where}: maxProperties {old} dropped",
+        _W,
+    ),
+    _r(
+        "max-properties-decreased",
+        _B,
+        _I,
+        "the maximum property count (maxProperties) tightened",
+        "{where}: maxProperties {old} -> {new} (tightened)",
+        _N,
+    ),
+    _r(
+        "max-properties-increased",
+        _C,
+        _I,
+        "the maximum property count (maxProperties) loosened",
+        "{where}: maxProperties {old} -> {new} (loosened)",
+        _W,
+    ),
 )
 
 
@@ -133,8 +279,14 @@ def judge_object(w: Judge, at: Pair) -> None:
     n_open = accepts_all(nap)
     for name, sub in nprops.items():
         if name in oprops:
-            w.diff(oprops[name], sub, pointer_join(op, "properties", name),
-                   pointer_join(np, "properties", name), pos, depth + 1)
+            w.diff(
+                oprops[name],
+                sub,
+                pointer_join(op, "properties", name),
+                pointer_join(np, "properties", name),
+                pos,
+                depth + 1,
+            )
     removed: dict[str, Change] = {}
     added: dict[str, Change] = {}
     for name, sub in oprops.items():
@@ -143,16 +295,26 @@ def judge_object(w: Judge, at: Pair) -> None:
         pat = _matching_pattern(npat, name)
         if pat is not None:
             # The key is still judged, now by a patternProperties schema.
-            w.diff(sub, npat[pat], pointer_join(op, "properties", name),
-                   pointer_join(np, "patternProperties", pat), pos, depth + 1)
+            w.diff(
+                sub,
+                npat[pat],
+                pointer_join(op, "properties", name),
+                pointer_join(np, "patternProperties", pat),
+                pos,
+                depth + 1,
+            )
             continue
         ptr = pointer_join(op, "properties", name)
         if n_open:
             removed[name] = w.emit("property-removed-open", ptr, pos, name=name)
         else:
             removed[name] = w.emit(
-                "property-removed-closed", ptr, pos, name=name,
-                ap=Raw("false" if rejects_all(nap) else "(a schema)"))
+                "property-removed-closed",
+                ptr,
+                pos,
+                name=name,
+                ap=Raw("false" if rejects_all(nap) else "(a schema)"),
+            )
     for name in nprops:
         if name in oprops:
             continue
@@ -163,8 +325,7 @@ def judge_object(w: Judge, at: Pair) -> None:
             # On a closed object the new key was rejected before: a real widening (which
             # flips to breaking on the output side); on an open one, closed world applies.
             eff = None if o_open else Effect.WIDEN
-            added[name] = w.emit("property-added-optional", ptr, pos, effect=eff,
-                                 name=name)
+            added[name] = w.emit("property-added-optional", ptr, pos, effect=eff, name=name)
     for name in sorted(nreq - oreq):
         if name not in added:
             w.emit("required-added", pointer_join(np, "required"), pos, name=name)
@@ -178,8 +339,15 @@ def judge_object(w: Judge, at: Pair) -> None:
     _patterns(w, opat, npat, oprops, nprops, o_open, n_open, op, np, pos, depth)
 
 
-def _renames(w: Judge, oprops: dict[str, Any], nprops: dict[str, Any],
-             removed: dict[str, Change], added: dict[str, Change], np: str, pos: bool) -> None:
+def _renames(
+    w: Judge,
+    oprops: dict[str, Any],
+    nprops: dict[str, Any],
+    removed: dict[str, Change],
+    added: dict[str, Change],
+    np: str,
+    pos: bool,
+) -> None:
     by_shape: dict[str, list[str]] = {}
     for name in added:
         by_shape.setdefault(shape_key(nprops[name]), []).append(name)
@@ -191,8 +359,14 @@ def _renames(w: Judge, oprops: dict[str, Any], nprops: dict[str, Any],
         if len(olds) == 1 and len(news) == 1:  # only an unambiguous pair is a hint
             a, b = olds[0], news[0]
             cls = min((removed[a].cls, added[b].cls), key=CLASS_ORDER.__getitem__)
-            w.emit("property-rename-suspected", pointer_join(np, "properties", b), pos,
-                   cls=cls, old=a, new=b)
+            w.emit(
+                "property-rename-suspected",
+                pointer_join(np, "properties", b),
+                pos,
+                cls=cls,
+                old=a,
+                new=b,
+            )
 
 
 def _additional(w: Judge, oap: Any, nap: Any, op: str, np: str, pos: bool, depth: int) -> None:
@@ -214,26 +388,50 @@ def _additional(w: Judge, oap: Any, nap: Any, op: str, np: str, pos: bool, depth
         w.diff(oap, nap, pointer_join(op, "additionalProperties"), ptr, pos, depth + 1)
 
 
-def _patterns(w: Judge, opat: dict[str, Any], npat: dict[str, Any], oprops: dict[str, Any],
-              nprops: dict[str, Any], o_open: bool, n_open: bool, op: str, np: str, pos: bool,
-              depth: int) -> None:
+def _patterns(
+    w: Judge,
+    opat: dict[str, Any],
+    npat: dict[str, Any],
+    oprops: dict[str, Any],
+    nprops: dict[str, Any],
+    o_open: bool,
+    n_open: bool,
+    op: str,
+    np: str,
+    pos: bool,
+    depth: int,
+) -> None:
     for pat, sub in npat.items():
         ptr = pointer_join(np, "patternProperties", pat)
         if pat in opat:
-            w.diff(opat[pat], sub, pointer_join(op, "patternProperties", pat), ptr, pos,
-                   depth + 1)
+            w.diff(opat[pat], sub, pointer_join(op, "patternProperties", pat), ptr, pos, depth + 1)
             continue
         # Added: constrains matching keys on an open object; admits them on a closed one;
         # what it does to a declared property it also matches is not decidable here.
-        eff = (Effect.UNKNOWN if _matches_any(pat, nprops) else
-               Effect.NARROW if o_open else Effect.WIDEN)
+        eff = (
+            Effect.UNKNOWN
+            if _matches_any(pat, nprops)
+            else Effect.NARROW
+            if o_open
+            else Effect.WIDEN
+        )
         w.emit("pattern-property-added", ptr, pos, effect=eff, pattern=pat)
     for pat in opat:
         if pat not in npat:
-            eff = (Effect.UNKNOWN if _matches_any(pat, oprops) else
-                   Effect.WIDEN if n_open else Effect.NARROW)
-            w.emit("pattern-property-removed", pointer_join(op, "patternProperties", pat),
-                   pos, effect=eff, pattern=pat)
+            eff = (
+                Effect.UNKNOWN
+                if _matches_any(pat, oprops)
+                else Effect.WIDEN
+                if n_open
+                else Effect.NARROW
+            )
+            w.emit(
+                "pattern-property-removed",
+                pointer_join(op, "patternProperties", pat),
+                pos,
+                effect=eff,
+                pattern=pat,
+            )
 
 
 def judge_property_names(w: Judge, at: Pair) -> None:
@@ -255,31 +453,36 @@ def judge_dependent(w: Judge, at: Pair) -> None:
     for name in {**oreq, **nreq}:
         (a, akw), (b, bkw) = oreq.get(name, (set(), "")), nreq.get(name, (set(), ""))
         if b - a:
-            w.emit("dependent-required-added", pointer_join(np, bkw, name), pos,
-                   name=name, names=sorted(b - a))
+            w.emit(
+                "dependent-required-added",
+                pointer_join(np, bkw, name),
+                pos,
+                name=name,
+                names=sorted(b - a),
+            )
         if a - b:
-            w.emit("dependent-required-removed",
-                   pointer_join(np if bkw else op, bkw or akw, name), pos,
-                   name=name, names=sorted(a - b))
+            w.emit(
+                "dependent-required-removed",
+                pointer_join(np if bkw else op, bkw or akw, name),
+                pos,
+                name=name,
+                names=sorted(a - b),
+            )
     for name in {**osch, **nsch}:
         if name not in osch:
             s, kw = nsch[name]
             if not accepts_all(s):
-                w.emit("dependent-schema-added", pointer_join(np, kw, name), pos,
-                       name=name)
+                w.emit("dependent-schema-added", pointer_join(np, kw, name), pos, name=name)
         elif name not in nsch:
             s, kw = osch[name]
             if not accepts_all(s):
-                w.emit("dependent-schema-removed", pointer_join(op, kw, name), pos,
-                       name=name)
+                w.emit("dependent-schema-removed", pointer_join(op, kw, name), pos, name=name)
         else:
             (a, akw), (b, bkw) = osch[name], nsch[name]
-            w.diff(a, b, pointer_join(op, akw, name), pointer_join(np, bkw, name), pos,
-                   depth + 1)
+            w.diff(a, b, pointer_join(op, akw, name), pointer_join(np, bkw, name), pos, depth + 1)
 
 
-def _deps(s: dict[str, Any]) -> tuple[dict[str, tuple[set[str], str]],
-                                      dict[str, tuple[Any, str]]]:
+def _deps(s: dict[str, Any]) -> tuple[dict[str, tuple[set[str], str]], dict[str, tuple[Any, str]]]:
     req: dict[str, tuple[set[str], str]] = {}
     sch: dict[str, tuple[Any, str]] = {}
     for kw in ("dependencies", "dependentRequired", "dependentSchemas"):
@@ -321,19 +524,40 @@ def _matches_any(pat: str, props: dict[str, Any]) -> bool:
 
 
 PROPERTY_COUNTS = (
-    Count("minProperties", Bound("min-properties-added", "min-properties-removed",
-                                 "min-properties-increased", "min-properties-decreased"), True, 0),
-    Count("maxProperties", Bound("max-properties-added", "max-properties-removed",
-                                 "max-properties-decreased", "max-properties-increased"), False,
-          None),
+    Count(
+        "minProperties",
+        Bound(
+            "min-properties-added",
+            "min-properties-removed",
+            "min-properties-increased",
+            "min-properties-decreased",
+        ),
+        True,
+        0,
+    ),
+    Count(
+        "maxProperties",
+        Bound(
+            "max-properties-added",
+            "max-properties-removed",
+            "max-properties-decreased",
+            "max-properties-increased",
+        ),
+        False,
+        None,
+    ),
 )
 """Property counts (judged with the other counts, see ``kit.counts_judge``)."""
 
 
 HANDLERS: dict[str, Handler] = {
-    "properties": judge_object, "required": judge_object,
-    "additionalProperties": judge_object, "patternProperties": judge_object,
-    "propertyNames": judge_property_names, "dependentRequired": judge_dependent,
-    "dependentSchemas": judge_dependent, "dependencies": judge_dependent,
+    "properties": judge_object,
+    "required": judge_object,
+    "additionalProperties": judge_object,
+    "patternProperties": judge_object,
+    "propertyNames": judge_property_names,
+    "dependentRequired": judge_dependent,
+    "dependentSchemas": judge_dependent,
+    "dependencies": judge_dependent,
 }
 """The keywords this family judges, and the handler the walker calls for each."""

@@ -83,13 +83,20 @@ class Rule:
     """The family module that defines it (``numbers``, ``objects``, ...)."""
 
 
-def rule(id: str, cls: ChangeClass, direction: Direction, purpose: str, message: str,
-         effect: Effect | None = None, *, witness: Witness | None = None) -> Rule:
+def rule(
+    id: str,
+    cls: ChangeClass,
+    direction: Direction,
+    purpose: str,
+    message: str,
+    effect: Effect | None = None,
+    *,
+    witness: Witness | None = None,
+) -> Rule:
     """One rule. The witness strategy defaults to SEARCH for a rule that judges values in a
     schema (an effect, or a breaking / potentially-breaking class on the input side) and to
     NONE for every other rule."""
     if witness is None:
-        judges_values = effect is not None or (
-            direction is not Direction.TOOL and cls in (_B, _P))
+        judges_values = effect is not None or (direction is not Direction.TOOL and cls in (_B, _P))
         witness = Witness.SEARCH if judges_values else Witness.NONE
     return Rule(id, cls, direction, purpose, message, effect, witness)

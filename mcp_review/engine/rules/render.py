@@ -89,8 +89,10 @@ def where(pointer: str) -> str:
     while i < len(toks):
         t = toks[i]
         nxt = toks[i + 1] if i + 1 < len(toks) else None
-        if t in ("properties", "patternProperties", "$defs", "definitions",
-                 "dependentSchemas") and nxt is not None:
+        if (
+            t in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+            and nxt is not None
+        ):
             sep = "" if not path else "."
             label = nxt if t == "properties" else f"{t}/{nxt}"
             path += sep + _cap(_safe(label), 60)
@@ -115,8 +117,14 @@ def where(pointer: str) -> str:
     return f"{side} property '{path}'" if named else f"{side} schema '{path}'"
 
 
-def make(rule_id: str, pointer: str, *, cls: ChangeClass | None = None,
-         direction: Direction | None = None, **params: Any) -> Change:
+def make(
+    rule_id: str,
+    pointer: str,
+    *,
+    cls: ChangeClass | None = None,
+    direction: Direction | None = None,
+    **params: Any,
+) -> Change:
     """A Change of ``rule_id`` at ``pointer`` carrying ``params``, each quoted safely.
 
     ``cls`` overrides the registry class (the walker passes the polarity-adjusted class);
@@ -128,10 +136,12 @@ def make(rule_id: str, pointer: str, *, cls: ChangeClass | None = None,
     fields.setdefault("where", where(pointer))
     if "{parent}" in rule.message and "parent" not in fields:
         toks = pointer.split("/")
-        fields["parent"] = where("/".join(toks[:-2] if len(toks) > 2 and toks[-2] ==
-                                          "properties" else toks))
-    return Change(rule_id, cls or rule.cls, pointer, tuple(fields.items()),
-                  direction or rule.direction)
+        fields["parent"] = where(
+            "/".join(toks[:-2] if len(toks) > 2 and toks[-2] == "properties" else toks)
+        )
+    return Change(
+        rule_id, cls or rule.cls, pointer, tuple(fields.items()), direction or rule.direction
+    )
 
 
 def render_change(change: Change, templates: Mapping[str, str] | None = None) -> str:
@@ -154,8 +164,9 @@ def render_change(change: Change, templates: Mapping[str, str] | None = None) ->
         items = change.new_text
         shown = ", ".join(f"{t.field} {t.text}" for t in items[:NEW_TEXT_SHOWN])
         extra = len(items) - NEW_TEXT_SHOWN + change.new_text_more
-        message += ("; new text the model reads: " + shown +
-                    (f" (+{extra} more)" if extra > 0 else ""))
+        message += (
+            "; new text the model reads: " + shown + (f" (+{extra} more)" if extra > 0 else "")
+        )
     return message
 
 
@@ -169,11 +180,11 @@ def text_delta(old: str | None, new: str | None, context: int = 40) -> Raw:
         return Raw(quote(a) + " -> (none)")
     n = min(len(a), len(b))
     pre = _common(lambda k: a[:k] == b[:k], n)
-    suf = _common(lambda k: a[len(a) - k:] == b[len(b) - k:], n - pre)
-    head = a[max(0, pre - context):pre]
-    tail = a[len(a) - suf:len(a) - suf + context]
-    gone = a[pre:len(a) - suf]
-    came = b[pre:len(b) - suf]
+    suf = _common(lambda k: a[len(a) - k :] == b[len(b) - k :], n - pre)
+    head = a[max(0, pre - context) : pre]
+    tail = a[len(a) - suf : len(a) - suf + context]
+    gone = a[pre : len(a) - suf]
+    came = b[pre : len(b) - suf]
     half = QUOTE_CAP // 2
     out = ("…" if pre > context else "") + _safe(head)
     if gone:
@@ -203,8 +214,9 @@ def hidden_tokens(text: str, cap: int = 12) -> tuple[Raw, Raw]:
     for h in find_hidden(text):
         seen[h.label] = seen.get(h.label, 0) + 1
     labels = [f"{k}×{v}" if v > 1 else k for k, v in seen.items()]
-    shown = " ".join(labels[:cap]) + (f" … {len(labels) - cap} more kinds" if len(labels) > cap
-                                      else "")
+    shown = " ".join(labels[:cap]) + (
+        f" … {len(labels) - cap} more kinds" if len(labels) > cap else ""
+    )
     tags = decode_tags(text)
     decoded = f"; TAG text decodes to {quote(tags)}" if tags else ""
     return Raw(_safe(shown)), Raw(decoded)
@@ -225,5 +237,6 @@ def with_new_text(change: Change, items: list[NewText], more: int = 0) -> Change
     """``change`` carrying ``items`` on the trust axis (``more``: how many were left out);
     ``render_change`` names them at the end of its message, so every output that shows the message
     shows the text too."""
-    return dataclasses.replace(change, new_text=change.new_text + tuple(items),
-                               new_text_more=change.new_text_more + more)
+    return dataclasses.replace(
+        change, new_text=change.new_text + tuple(items), new_text_more=change.new_text_more + more
+    )

@@ -36,28 +36,67 @@ _W = Effect.WIDEN
 _U = Effect.UNKNOWN
 
 RULES: tuple[Rule, ...] = (
-    _r("schema-now-false", _B, _I, "a schema now rejects every value",
-       "{where}: now rejects every value", _N),
-    _r("schema-no-longer-false", _C, _I, "a schema that rejected every value now accepts some",
-       "{where}: no longer rejects every value", _W),
-    _r("schema-invalid", _P, _I, "a schema is neither an object nor a boolean",
-       "{where}: not a valid schema ({kind}); cannot compare"),
-    _r("schema-too-deep", _P, _I, "nesting beyond the walker's limit; not compared",
-       "{where}: nested deeper than {limit} levels; not compared"),
-    _r("engine-error", _P, _I,
-       "the engine failed on this part of the definition; it is not compared",
-       "{where}: not compared: the engine failed here ({error}); review it by hand"),
-    _r("schema-dialect-changed", _CO, _I,
-       "$schema changed; the walker normalises draft-07 and 2020-12 forms",
-       "{where}: $schema changed {old} -> {new}"),
-    _r("header-mapping-changed", _P, _I,
-       "a property's x-mcp-header mapping was added, removed or renamed",
-       "{where}: x-mcp-header {how} ({old} -> {new}): on HTTP the argument now travels in "
-       "another header, which can break routing",
-       witness=Witness.HINT),
-    _r("unsupported-keyword-changed", _P, _I,
-       "a keyword the classifier does not understand was added, removed or changed",
-       "{where}: keyword {keyword} {how} ({old} -> {new}); effect unknown", _U),
+    _r(
+        "schema-now-false",
+        _B,
+        _I,
+        "a schema now rejects every value",
+        "{where}: now rejects every value",
+        _N,
+    ),
+    _r(
+        "schema-no-longer-false",
+        _C,
+        _I,
+        "a schema that rejected every value now accepts some",
+        "{where}: no longer rejects every value",
+        _W,
+    ),
+    _r(
+        "schema-invalid",
+        _P,
+        _I,
+        "a schema is neither an object nor a boolean",
+        "{where}: not a valid schema ({kind}); cannot compare",
+    ),
+    _r(
+        "schema-too-deep",
+        _P,
+        _I,
+        "nesting beyond the walker's limit; not compared",
+        "{where}: nested deeper than {limit} levels; not compared",
+    ),
+    _r(
+        "engine-error",
+        _P,
+        _I,
+        "the engine failed on this part of the definition; it is not compared",
+        "{where}: not compared: the engine failed here ({error}); review it by hand",
+    ),
+    _r(
+        "schema-dialect-changed",
+        _CO,
+        _I,
+        "$schema changed; the walker normalises draft-07 and 2020-12 forms",
+        "{where}: $schema changed {old} -> {new}",
+    ),
+    _r(
+        "header-mapping-changed",
+        _P,
+        _I,
+        "a property's x-mcp-header mapping was added, removed or renamed",
+        "{where}: x-mcp-header {how} ({old} -> {new}): on HTTP the argument now travels in "
+        "another header, which can break routing",
+        witness=Witness.HINT,
+    ),
+    _r(
+        "unsupported-keyword-changed",
+        _P,
+        _I,
+        "a keyword the classifier does not understand was added, removed or changed",
+        "{where}: keyword {keyword} {how} ({old} -> {new}); effect unknown",
+        _U,
+    ),
 )
 
 
@@ -68,8 +107,7 @@ def judge_dialect(w: Judge, at: Pair) -> None:
     o, n, _op, np, pos, _depth = at
     ov, nv = o.get("$schema", MISSING), n.get("$schema", MISSING)
     if not jeq(ov, nv):
-        w.emit("schema-dialect-changed", pointer_join(np, "$schema"), pos,
-               old=opt(ov), new=opt(nv))
+        w.emit("schema-dialect-changed", pointer_join(np, "$schema"), pos, old=opt(ov), new=opt(nv))
 
 
 def judge_header(w: Judge, at: Pair) -> None:
@@ -81,13 +119,19 @@ def judge_header(w: Judge, at: Pair) -> None:
     if jeq(ov, nv):
         return
     how = "added" if ov is MISSING else "removed" if nv is MISSING else "renamed"
-    w.emit("header-mapping-changed",
-           pointer_join(np if nv is not MISSING else op, HEADER), pos,
-           cls=ChangeClass.POTENTIALLY_BREAKING, how=Raw(how), old=opt(ov),
-           new=opt(nv))
+    w.emit(
+        "header-mapping-changed",
+        pointer_join(np if nv is not MISSING else op, HEADER),
+        pos,
+        cls=ChangeClass.POTENTIALLY_BREAKING,
+        how=Raw(how),
+        old=opt(ov),
+        new=opt(nv),
+    )
 
 
 HANDLERS: dict[str, Handler] = {
-    "$schema": judge_dialect, HEADER: judge_header,
+    "$schema": judge_dialect,
+    HEADER: judge_header,
 }
 """The keywords this family judges, and the handler the walker calls for each."""

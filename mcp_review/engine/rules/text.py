@@ -50,35 +50,85 @@ _CO = ChangeClass.COSMETIC
 _I = Direction.INPUT
 
 RULES: tuple[Rule, ...] = (
-    _r("schema-description-changed", _TR, _I, "a description inside a schema changed",
-       "{where}: description changed: {delta}"),
-    _r("schema-title-changed", _TR, _I, "a title inside a schema changed",
-       "{where}: title changed: {delta}"),
-    _r("schema-comment-changed", _TR, _I,
-       "a $comment inside a schema gained or changed text (the model reads the whole schema)",
-       "{where}: $comment changed: {delta}"),
-    _r("schema-examples-changed", _TR, _I,
-       "examples inside a schema gained text the model reads",
-       "{where}: {field} gained text: {added}"),
-    _r("schema-text-added", _TR, _I,
-       "server-written text the old definition did not have, where no other change names it "
-       "(an unreferenced $defs entry, a folded allOf part, ...)",
-       "{where}: new {field} text: {delta}"),
-    _r("text-whitespace-changed", _CO, _I, "only whitespace changed in a text field",
-       "{where}: {field} changed in whitespace only"),
-    _r("text-normalization-changed", _CO, _I,
-       "a text field changed only in Unicode normalisation (NFC-equal)",
-       "{where}: {field} changed in Unicode normalisation only (same text under NFC)"),
-    _r("schema-annotation-changed", _CO, _I,
-       "an annotation keyword (deprecated, readOnly, ...) changed, or examples/$comment lost "
-       "text or changed only in whitespace (removed text puts nothing new before the model)",
-       "{where}: annotation {keyword} changed: {old} -> {new}"),
-    _r("default-changed", _TR, _I, "a default value changed: same calls, different behaviour",
-       "{where}: default changed {old} -> {new} (calls that omit it now behave differently)"),
-    _r("default-added", _TR, _I, "a default value was declared",
-       "{where}: default {new} declared (calls that omit it may behave differently)"),
-    _r("default-removed", _TR, _I, "a default value was dropped",
-       "{where}: default {old} dropped (calls that omit it may behave differently)"),
+    _r(
+        "schema-description-changed",
+        _TR,
+        _I,
+        "a description inside a schema changed",
+        "{where}: description changed: {delta}",
+    ),
+    _r(
+        "schema-title-changed",
+        _TR,
+        _I,
+        "a title inside a schema changed",
+        "{where}: title changed: {delta}",
+    ),
+    _r(
+        "schema-comment-changed",
+        _TR,
+        _I,
+        "a $comment inside a schema gained or changed text (the model reads the whole schema)",
+        "{where}: $comment changed: {delta}",
+    ),
+    _r(
+        "schema-examples-changed",
+        _TR,
+        _I,
+        "examples inside a schema gained text the model reads",
+        "{where}: {field} gained text: {added}",
+    ),
+    _r(
+        "schema-text-added",
+        _TR,
+        _I,
+        "server-written text the old definition did not have, where no other change names it "
+        "(an unreferenced $defs entry, a folded allOf part, ...)",
+        "{where}: new {field} text: {delta}",
+    ),
+    _r(
+        "text-whitespace-changed",
+        _CO,
+        _I,
+        "only whitespace changed in a text field",
+        "{where}: {field} changed in whitespace only",
+    ),
+    _r(
+        "text-normalization-changed",
+        _CO,
+        _I,
+        "a text field changed only in Unicode normalisation (NFC-equal)",
+        "{where}: {field} changed in Unicode normalisation only (same text under NFC)",
+    ),
+    _r(
+        "schema-annotation-changed",
+        _CO,
+        _I,
+        "an annotation keyword (deprecated, readOnly, ...) changed, or examples/$comment lost "
+        "text or changed only in whitespace (removed text puts nothing new before the model)",
+        "{where}: annotation {keyword} changed: {old} -> {new}",
+    ),
+    _r(
+        "default-changed",
+        _TR,
+        _I,
+        "a default value changed: same calls, different behaviour",
+        "{where}: default changed {old} -> {new} (calls that omit it now behave differently)",
+    ),
+    _r(
+        "default-added",
+        _TR,
+        _I,
+        "a default value was declared",
+        "{where}: default {new} declared (calls that omit it may behave differently)",
+    ),
+    _r(
+        "default-removed",
+        _TR,
+        _I,
+        "a default value was dropped",
+        "{where}: default {old} dropped (calls that omit it may behave differently)",
+    ),
 )
 
 
@@ -87,8 +137,10 @@ RULES: tuple[Rule, ...] = (
 
 def judge_text(w: Judge, at: Pair) -> None:
     o, n, op, np, pos, _depth = at
-    for field, rule in (("description", "schema-description-changed"),
-                        ("title", "schema-title-changed")):
+    for field, rule in (
+        ("description", "schema-description-changed"),
+        ("title", "schema-title-changed"),
+    ):
         ov, nv = o.get(field, MISSING), n.get(field, MISSING)
         if ov is MISSING and nv is MISSING:
             continue
@@ -111,8 +163,7 @@ def judge_annotation(w: Judge, at: Pair) -> None:
         ptr = pointer_join(np if nv is not MISSING else op, k)
         if k in TEXT_ANNOTATIONS and _text_annotation(w, k, ov, nv, ptr, pos):
             continue
-        w.emit("schema-annotation-changed", ptr, pos, keyword=Raw(k), old=opt(ov),
-               new=opt(nv))
+        w.emit("schema-annotation-changed", ptr, pos, keyword=Raw(k), old=opt(ov), new=opt(nv))
 
 
 def _text_annotation(w: Judge, k: str, ov: Any, nv: Any, ptr: str, pos: bool) -> bool:
@@ -125,11 +176,9 @@ def _text_annotation(w: Judge, k: str, ov: Any, nv: Any, ptr: str, pos: bool) ->
         return False
     w.reported.update((kind, norm(t)) for t in gained)
     if k == "$comment":
-        w.emit("schema-comment-changed", ptr, pos,
-               delta=text_delta(as_text(ov), as_text(nv)))
+        w.emit("schema-comment-changed", ptr, pos, delta=text_delta(as_text(ov), as_text(nv)))
     else:
-        w.emit("schema-examples-changed", ptr, pos, field=Raw(k),
-               added=list(dict.fromkeys(gained)))
+        w.emit("schema-examples-changed", ptr, pos, field=Raw(k), added=list(dict.fromkeys(gained)))
     return True
 
 
@@ -160,9 +209,22 @@ _ALWAYS_TEXT = frozenset({"description", "title", "$comment", "examples", "examp
 """Every string under these is text (any length)."""
 
 
-_NOT_TEXT = frozenset({"type", "$ref", "$schema", "$id", "$anchor", "$dynamicAnchor",
-                       "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
-                       "required", "dependentRequired"})
+_NOT_TEXT = frozenset(
+    {
+        "type",
+        "$ref",
+        "$schema",
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+        "$dynamicRef",
+        "$recursiveRef",
+        "$recursiveAnchor",
+        "$vocabulary",
+        "required",
+        "dependentRequired",
+    }
+)
 """Identifiers and references: not prose (their changes have rules of their own). ``pattern``
 and ``format`` are judged by ``prose_pattern`` and ``prose_format``."""
 
@@ -195,15 +257,52 @@ PROSE_WORDS = 3
 _PATTERN_SEP = re.compile(r"(?:\\s[+*?]?|\\ |_|\s)+")
 _PLAIN_WORD = re.compile(r"[\"'(]*[^\W\d_]{2,}[\"'),.;:!?]*")
 _FORMAT_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-KNOWN_FORMATS = frozenset({
-    # JSON Schema (2020-12 and the drafts before it)
-    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
-    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
-    "json-pointer", "relative-json-pointer", "regex", "host-name", "ip-address", "color",
-    "utc-millisec",
-    # OpenAPI and common generators (pydantic, zod)
-    "int32", "int64", "float", "double", "byte", "binary", "password", "path", "file-path",
-    "directory-path", "unix-time", "base64", "cuid", "cuid2", "ulid", "emoji", "nanoid"})
+KNOWN_FORMATS = frozenset(
+    {
+        # JSON Schema (2020-12 and the drafts before it)
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+        "host-name",
+        "ip-address",
+        "color",
+        "utc-millisec",
+        # OpenAPI and common generators (pydantic, zod)
+        "int32",
+        "int64",
+        "float",
+        "double",
+        "byte",
+        "binary",
+        "password",
+        "path",
+        "file-path",
+        "directory-path",
+        "unix-time",
+        "base64",
+        "cuid",
+        "cuid2",
+        "ulid",
+        "emoji",
+        "nanoid",
+    }
+)
 
 
 def prose_pattern(s: str) -> bool:
@@ -283,14 +382,12 @@ def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str
                     sp = (child, name)
                     if k == "properties" and isinstance(name, str) and _texty(name):
                         yield sp, "property name", "property name", name
-                    elif (k == "patternProperties" and isinstance(name, str)
-                          and prose_pattern(name)):
+                    elif k == "patternProperties" and isinstance(name, str) and prose_pattern(name):
                         yield sp, "pattern", "pattern", name
                     if isinstance(sub, dict):
                         stack.append((sub, sp))
             elif k in SCHEMA_LIST and isinstance(v, list):
-                stack.extend((sub, (child, i)) for i, sub in enumerate(v)
-                             if isinstance(sub, dict))
+                stack.extend((sub, (child, i)) for i, sub in enumerate(v) if isinstance(sub, dict))
             elif k in SCHEMA_ONE and isinstance(v, dict):
                 stack.append((v, child))
             elif k == "pattern" and isinstance(v, str):
@@ -328,8 +425,9 @@ def _under(ptr: str, anc: str) -> bool:
     return ptr == anc or ptr.startswith(anc + "/")
 
 
-def with_model_text(ow: dict[str, Any], nw: dict[str, Any], changes: list[Change],
-                    named: set[tuple[str, str]]) -> list[Change]:
+def with_model_text(
+    ow: dict[str, Any], nw: dict[str, Any], changes: list[Change], named: set[tuple[str, str]]
+) -> list[Change]:
     """``changes`` with the new text of the definition put on the trust axis."""
     known = _known_text(ow, named)
     old_at: dict[str, str] | None = None
@@ -339,9 +437,10 @@ def with_model_text(ow: dict[str, Any], nw: dict[str, Any], changes: list[Change
     left = 0
     # The deepest change whose pointer holds the text carried it in (a new property, a new
     # branch, enum values added); rename hints point where the added property does: skip them.
-    anchors = sorted(((c.pointer, i) for i, c in enumerate(changes)
-                      if c.rule != "property-rename-suspected"),
-                     key=lambda x: -len(x[0]))
+    anchors = sorted(
+        ((c.pointer, i) for i, c in enumerate(changes) if c.rule != "property-rename-suspected"),
+        key=lambda x: -len(x[0]),
+    )
     for key, base in (("inputSchema", "/inputSchema"), ("outputSchema", "/outputSchema")):
         for loc, field, kind, t in _model_text(nw.get(key), base):
             n = norm(t)
@@ -361,24 +460,44 @@ def with_model_text(ow: dict[str, Any], nw: dict[str, Any], changes: list[Change
                 left += 1
                 continue
             if old_at is None:
-                old_at = {_ptr(p): x for k, b in (("inputSchema", "/inputSchema"),
-                                                  ("outputSchema", "/outputSchema"))
-                          for p, _, _, x in _model_text(ow.get(k), b)}
+                old_at = {
+                    _ptr(p): x
+                    for k, b in (("inputSchema", "/inputSchema"), ("outputSchema", "/outputSchema"))
+                    for p, _, _, x in _model_text(ow.get(k), b)
+                }
             rule = "schema-text-added"
             direction = Direction.OUTPUT if base == "/outputSchema" else Direction.INPUT
             was = old_at.get(ptr)
-            own.append(make(rule, ptr, direction=direction, field=Raw(field),
-                            delta=text_delta(was, t) if was else t))
+            own.append(
+                make(
+                    rule,
+                    ptr,
+                    direction=direction,
+                    field=Raw(field),
+                    delta=text_delta(was, t) if was else t,
+                )
+            )
     if left:
-        own.append(make("schema-text-added", "", where=Raw(f"{left} more places"),
-                        field=Raw("server"), delta=Raw("(not listed)")))
-    out = [with_new_text(c, carried[i], extra.get(i, 0)) if i in carried else c
-           for i, c in enumerate(changes)]
+        own.append(
+            make(
+                "schema-text-added",
+                "",
+                where=Raw(f"{left} more places"),
+                field=Raw("server"),
+                delta=Raw("(not listed)"),
+            )
+        )
+    out = [
+        with_new_text(c, carried[i], extra.get(i, 0)) if i in carried else c
+        for i, c in enumerate(changes)
+    ]
     return out + own
 
 
 HANDLERS: dict[str, Handler] = {
-    "title": judge_text, "description": judge_text, "default": judge_default,
+    "title": judge_text,
+    "description": judge_text,
+    "default": judge_default,
     **dict.fromkeys(ANNOTATIONS_COSMETIC, judge_annotation),
 }
 """The keywords this family judges, and the handler the walker calls for each."""

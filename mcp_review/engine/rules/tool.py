@@ -31,23 +31,56 @@ _CO = ChangeClass.COSMETIC
 _T = Direction.TOOL
 
 RULES: tuple[Rule, ...] = (
-    _r("tool-renamed", _B, _T, "the tool's name changed: calls by the old name fail",
-       "tool renamed {old} -> {new}: calls by the old name fail"),
-    _r("tool-description-changed", _TR, _T, "the tool description text changed",
-       "tool description changed: {delta}"),
+    _r(
+        "tool-renamed",
+        _B,
+        _T,
+        "the tool's name changed: calls by the old name fail",
+        "tool renamed {old} -> {new}: calls by the old name fail",
+    ),
+    _r(
+        "tool-description-changed",
+        _TR,
+        _T,
+        "the tool description text changed",
+        "tool description changed: {delta}",
+    ),
     _r("tool-title-changed", _TR, _T, "the tool title changed", "tool title changed: {delta}"),
-    _r("output-schema-added", _C, _T, "an outputSchema was declared where none was",
-       "outputSchema added: results are now described"),
-    _r("output-schema-removed", _P, _T, "the outputSchema was dropped",
-       "outputSchema removed: results are no longer promised to have any shape"),
-    _r("execution-changed", _P, _T,
-       "the tool's execution contract changed (e.g. taskSupport forbidden -> required)",
-       "execution {key} changed: {old} -> {new}{meaning}"),
-    _r("icons-changed", _TR, _T, "the tool's icons changed: server-chosen content shown to users",
-       "icons changed: {old} -> {new}"),
-    _r("meta-changed", _CO, _T,
-       "_meta changed: shown for review, not part of the contract (never hashed)",
-       "_meta {key} changed: {old} -> {new} (not hashed: not part of the pinned contract)"),
+    _r(
+        "output-schema-added",
+        _C,
+        _T,
+        "an outputSchema was declared where none was",
+        "outputSchema added: results are now described",
+    ),
+    _r(
+        "output-schema-removed",
+        _P,
+        _T,
+        "the outputSchema was dropped",
+        "outputSchema removed: results are no longer promised to have any shape",
+    ),
+    _r(
+        "execution-changed",
+        _P,
+        _T,
+        "the tool's execution contract changed (e.g. taskSupport forbidden -> required)",
+        "execution {key} changed: {old} -> {new}{meaning}",
+    ),
+    _r(
+        "icons-changed",
+        _TR,
+        _T,
+        "the tool's icons changed: server-chosen content shown to users",
+        "icons changed: {old} -> {new}",
+    ),
+    _r(
+        "meta-changed",
+        _CO,
+        _T,
+        "_meta changed: shown for review, not part of the contract (never hashed)",
+        "_meta {key} changed: {old} -> {new} (not hashed: not part of the pinned contract)",
+    ),
 )
 
 
@@ -81,9 +114,18 @@ def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change
         od = oe if isinstance(oe, dict) else {}
         nd = ne if isinstance(ne, dict) else {}
         if (oe is not MISSING and not isinstance(oe, dict)) or (
-                ne is not MISSING and not isinstance(ne, dict)):
-            out.append(make("execution-changed", "/execution", key=Raw("(the whole field)"),
-                            old=opt(oe), new=opt(ne), meaning=Raw("")))
+            ne is not MISSING and not isinstance(ne, dict)
+        ):
+            out.append(
+                make(
+                    "execution-changed",
+                    "/execution",
+                    key=Raw("(the whole field)"),
+                    old=opt(oe),
+                    new=opt(ne),
+                    meaning=Raw(""),
+                )
+            )
         else:
             for key in sorted({*od, *nd}):
                 ov, nv = od.get(key, MISSING), nd.get(key, MISSING)
@@ -95,26 +137,51 @@ def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change
                     b = "forbidden" if nv is MISSING else nv
                     if isinstance(a, str) and isinstance(b, str):
                         meaning = _TASK_MEANING.get((a, b), "")
-                out.append(make("execution-changed", "/execution/" + _ptr_key(key), key=key,
-                                old=opt(ov), new=opt(nv), meaning=Raw(meaning)))
+                out.append(
+                    make(
+                        "execution-changed",
+                        "/execution/" + _ptr_key(key),
+                        key=key,
+                        old=opt(ov),
+                        new=opt(nv),
+                        meaning=Raw(meaning),
+                    )
+                )
     oi, ni = ow.get("icons", MISSING), nw.get("icons", MISSING)
     if not jeq(oi, ni):
         out.append(make("icons-changed", "/icons", old=opt(oi), new=opt(ni)))
     om, nm = ow.get("_meta", MISSING), nw.get("_meta", MISSING)
     if not jeq(om, nm):
         if isinstance(om, dict) and isinstance(nm, dict):
-            keys = [k for k in sorted({*om, *nm}) if not jeq(om.get(k, MISSING),
-                                                             nm.get(k, MISSING))]
+            keys = [
+                k for k in sorted({*om, *nm}) if not jeq(om.get(k, MISSING), nm.get(k, MISSING))
+            ]
             for k in keys[:_META_CAP]:
-                out.append(make("meta-changed", "/_meta/" + _ptr_key(k), key=k,
-                                old=opt(om.get(k, MISSING)), new=opt(nm.get(k, MISSING))))
+                out.append(
+                    make(
+                        "meta-changed",
+                        "/_meta/" + _ptr_key(k),
+                        key=k,
+                        old=opt(om.get(k, MISSING)),
+                        new=opt(nm.get(k, MISSING)),
+                    )
+                )
             if len(keys) > _META_CAP:
-                out.append(make("meta-changed", "/_meta", key=Raw(f"({len(keys) - _META_CAP} "
-                                                                  "more keys)"),
-                                old=Raw("…"), new=Raw("…")))
+                out.append(
+                    make(
+                        "meta-changed",
+                        "/_meta",
+                        key=Raw(f"({len(keys) - _META_CAP} more keys)"),
+                        old=Raw("…"),
+                        new=Raw("…"),
+                    )
+                )
         else:
-            out.append(make("meta-changed", "/_meta", key=Raw("(the whole field)"),
-                            old=opt(om), new=opt(nm)))
+            out.append(
+                make(
+                    "meta-changed", "/_meta", key=Raw("(the whole field)"), old=opt(om), new=opt(nm)
+                )
+            )
     return out
 
 
@@ -123,13 +190,23 @@ def judge_name_and_text(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change]:
     out: list[Change] = []
     if ow.get("name") != nw.get("name"):
         out.append(make("tool-renamed", "/name", old=ow.get("name"), new=nw.get("name")))
-    for field, rule in (("description", "tool-description-changed"),
-                        ("title", "tool-title-changed")):
+    for field, rule in (
+        ("description", "tool-description-changed"),
+        ("title", "tool-title-changed"),
+    ):
         a, b = as_text(ow.get(field)), as_text(nw.get(field))
         fired = text_rule(a, b, rule)
         if fired:
-            out.append(make(fired, "/" + field, direction=Direction.TOOL, delta=text_delta(a, b),
-                            field=Raw(field), where=Raw("tool")))
+            out.append(
+                make(
+                    fired,
+                    "/" + field,
+                    direction=Direction.TOOL,
+                    delta=text_delta(a, b),
+                    field=Raw(field),
+                    where=Raw("tool"),
+                )
+            )
     return out
 
 

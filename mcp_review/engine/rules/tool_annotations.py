@@ -32,21 +32,43 @@ _CO = ChangeClass.COSMETIC
 _T = Direction.TOOL
 
 RULES: tuple[Rule, ...] = (
-    _r("annotation-relaxed", _TR, _T,
-       "a safety hint moved towards more power (MCP defaults apply when absent)",
-       "annotation {hint} relaxed: {old} -> {new} ({meaning})"),
-    _r("annotation-gates-less", _TR, _T,
-       "a safety hint now claims less power, so clients gate the tool less (MCP defaults "
-       "apply when absent): never approved automatically",
-       "annotation {hint} now claims less: {old} -> {new} ({meaning}); never approved "
-       "automatically"),
-    _r("annotation-explicit-default", _CO, _T,
-       "a hint was written out or dropped with the MCP default value: same meaning",
-       "annotation {hint}: {old} -> {new} (same effective value {value})"),
-    _r("annotation-title-changed", _TR, _T, "annotations.title changed",
-       "annotation title changed: {delta}"),
-    _r("annotation-other-changed", _TR, _T, "an annotation this tool does not know changed",
-       "annotation {key} changed: {old} -> {new}"),
+    _r(
+        "annotation-relaxed",
+        _TR,
+        _T,
+        "a safety hint moved towards more power (MCP defaults apply when absent)",
+        "annotation {hint} relaxed: {old} -> {new} ({meaning})",
+    ),
+    _r(
+        "annotation-gates-less",
+        _TR,
+        _T,
+        "a safety hint now claims less power, so clients gate the tool less (MCP defaults "
+        "apply when absent): never approved automatically",
+        "annotation {hint} now claims less: {old} -> {new} ({meaning}); never approved "
+        "automatically",
+    ),
+    _r(
+        "annotation-explicit-default",
+        _CO,
+        _T,
+        "a hint was written out or dropped with the MCP default value: same meaning",
+        "annotation {hint}: {old} -> {new} (same effective value {value})",
+    ),
+    _r(
+        "annotation-title-changed",
+        _TR,
+        _T,
+        "annotations.title changed",
+        "annotation title changed: {delta}",
+    ),
+    _r(
+        "annotation-other-changed",
+        _TR,
+        _T,
+        "an annotation this tool does not know changed",
+        "annotation {key} changed: {old} -> {new}",
+    ),
 )
 
 
@@ -56,14 +78,30 @@ RULES: tuple[Rule, ...] = (
 # hint: (MCP default when absent, the value that grants more power, what relaxing it means,
 #        what a client does with the claim of less power)
 _HINTS: dict[str, tuple[bool, bool, str, str]] = {
-    "readOnlyHint": (False, False, "the tool may now modify its environment",
-                     "clients may now run it without asking"),
-    "destructiveHint": (True, True, "the tool may now perform destructive updates",
-                        "clients may stop confirming destructive calls"),
-    "idempotentHint": (False, False, "repeating a call may now have additional effects",
-                       "clients may now retry calls freely"),
-    "openWorldHint": (True, True, "the tool may now reach an open world of external entities",
-                      "clients may stop treating its results as untrusted"),
+    "readOnlyHint": (
+        False,
+        False,
+        "the tool may now modify its environment",
+        "clients may now run it without asking",
+    ),
+    "destructiveHint": (
+        True,
+        True,
+        "the tool may now perform destructive updates",
+        "clients may stop confirming destructive calls",
+    ),
+    "idempotentHint": (
+        False,
+        False,
+        "repeating a call may now have additional effects",
+        "clients may now retry calls freely",
+    ),
+    "openWorldHint": (
+        True,
+        True,
+        "the tool may now reach an open world of external entities",
+        "clients may stop treating its results as untrusted",
+    ),
 }
 
 
@@ -87,13 +125,28 @@ def judge_annotations(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     a, b = as_text(old.get("title")), as_text(new.get("title"))
     fired = text_rule(a, b, "annotation-title-changed")
     if fired:
-        out.append(make(fired, "/annotations/title", direction=Direction.TOOL,
-                        delta=text_delta(a, b), field=Raw("annotations.title"), where=Raw("tool")))
+        out.append(
+            make(
+                fired,
+                "/annotations/title",
+                direction=Direction.TOOL,
+                delta=text_delta(a, b),
+                field=Raw("annotations.title"),
+                where=Raw("tool"),
+            )
+        )
     for key in sorted({*old, *new} - {*_HINTS, "title"}):
         ov, nv = old.get(key, MISSING), new.get(key, MISSING)
         if not jeq(ov, nv):
-            out.append(make("annotation-other-changed", "/annotations/" + key.replace(
-                "~", "~0").replace("/", "~1"), key=key, old=opt(ov), new=opt(nv)))
+            out.append(
+                make(
+                    "annotation-other-changed",
+                    "/annotations/" + key.replace("~", "~0").replace("/", "~1"),
+                    key=key,
+                    old=opt(ov),
+                    new=opt(nv),
+                )
+            )
     return out
 
 

@@ -26,22 +26,58 @@ _W = Effect.WIDEN
 _X = Effect.BOTH
 
 RULES: tuple[Rule, ...] = (
-    _r("enum-narrowed", _B, _I, "allowed values were dropped",
-       "{where}: enum shrank: dropped {dropped}", _N),
-    _r("enum-widened", _C, _I, "allowed values were added",
-       "{where}: enum grew: added {added}", _W),
-    _r("enum-changed", _B, _I, "allowed values were both dropped and added",
-       "{where}: enum changed: dropped {dropped}, added {added}", _X),
-    _r("enum-added", _B, _I, "an enum now restricts a value that was free",
-       "{where}: now restricted to {new}", _N),
-    _r("enum-removed", _C, _I, "the enum restriction was dropped",
-       "{where}: enum {old} dropped: any value of the type accepted", _W),
-    _r("const-changed", _B, _I, "the single allowed value changed",
-       "{where}: const changed {old} -> {new}", _X),
-    _r("const-added", _B, _I, "a const now fixes a value that was free",
-       "{where}: now fixed to {new}", _N),
-    _r("const-removed", _C, _I, "the const was dropped",
-       "{where}: const {old} dropped", _W),
+    _r(
+        "enum-narrowed",
+        _B,
+        _I,
+        "allowed values were dropped",
+        "{where}: enum shrank: dropped {dropped}",
+        _N,
+    ),
+    _r(
+        "enum-widened", _C, _I, "allowed values were added", "{where}: enum grew: added {added}", _W
+    ),
+    _r(
+        "enum-changed",
+        _B,
+        _I,
+        "allowed values were both dropped and added",
+        "{where}: enum changed: dropped {dropped}, added {added}",
+        _X,
+    ),
+    _r(
+        "enum-added",
+        _B,
+        _I,
+        "an enum now restricts a value that was free",
+        "{where}: now restricted to {new}",
+        _N,
+    ),
+    _r(
+        "enum-removed",
+        _C,
+        _I,
+        "the enum restriction was dropped",
+        "{where}: enum {old} dropped: any value of the type accepted",
+        _W,
+    ),
+    _r(
+        "const-changed",
+        _B,
+        _I,
+        "the single allowed value changed",
+        "{where}: const changed {old} -> {new}",
+        _X,
+    ),
+    _r(
+        "const-added",
+        _B,
+        _I,
+        "a const now fixes a value that was free",
+        "{where}: now fixed to {new}",
+        _N,
+    ),
+    _r("const-removed", _C, _I, "the const was dropped", "{where}: const {old} dropped", _W),
 )
 
 
@@ -84,6 +120,7 @@ def judge_values(w: Judge, at: Pair) -> None:
 
 
 HANDLERS: dict[str, Handler] = {
-    "enum": judge_values, "const": judge_values,
+    "enum": judge_values,
+    "const": judge_values,
 }
 """The keywords this family judges, and the handler the walker calls for each."""

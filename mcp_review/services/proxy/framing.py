@@ -54,8 +54,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(d) != len(pairs):
         seen: set[str] = set()
         dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise Unjudgeable(f"the key {dup!r} appears twice in one object (parsers disagree on "
-                           "which one counts)")
+        raise Unjudgeable(
+            f"the key {dup!r} appears twice in one object (parsers disagree on which one counts)"
+        )
     return d
 
 
@@ -96,8 +97,10 @@ def wire(msg: Any) -> bytes:
     return out + b"\n"
 
 
-_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008" \
-            "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
 _JS_DECIMAL = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\Z")
 _JS_RADIX = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
 
@@ -222,10 +225,11 @@ def short(v: Any, n: int = 80) -> str:
     return r if len(r) <= n else r[:n] + "…"
 
 
-
-async def read_line_batches(reader: ByteReader, max_line: int = MAX_LINE,
-                            on_overlong: Callable[[int], None] | None = None,
-                            ) -> AsyncIterator[list[bytes]]:
+async def read_line_batches(
+    reader: ByteReader,
+    max_line: int = MAX_LINE,
+    on_overlong: Callable[[int], None] | None = None,
+) -> AsyncIterator[list[bytes]]:
     """Yield, per chunk read, the lines it completed, each with its ``\\n`` (the last line of
     the stream may lack it). Batches let a burst of pipelined messages go out in one write.
     Linear in the input: each chunk is searched once and copied once, never re-scanned."""
@@ -252,7 +256,7 @@ async def read_line_batches(reader: ByteReader, max_line: int = MAX_LINE,
                 else:
                     size += len(piece)
                 break
-            piece = chunk[start:i + 1]
+            piece = chunk[start : i + 1]
             if dropping or size + len(piece) > max_line:
                 if on_overlong is not None:
                     on_overlong(size + len(piece))

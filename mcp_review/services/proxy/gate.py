@@ -63,8 +63,15 @@ class PinGate:
     Thread-safe: ``check`` runs in worker threads, ``peek`` on the event loop.
     """
 
-    def __init__(self, pins_path: str, server: str, *, principal: str = "default",
-                 default_tier: str | None = None, calls_path: str | None = None):
+    def __init__(
+        self,
+        pins_path: str,
+        server: str,
+        *,
+        principal: str = "default",
+        default_tier: str | None = None,
+        calls_path: str | None = None,
+    ):
         self.pins_path = pins_path
         self.server = server
         self.principal = principal
@@ -181,7 +188,6 @@ class PinGate:
             return text, ""
         return pin.text, "changed since approved: the approved text was passed instead"
 
-
     def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
         with self._lock:
             self._refresh()
@@ -213,10 +219,12 @@ class PinGate:
                 defs.append((i, ToolDef.from_wire(t, source=f"tools/list of {self.server}")))
             except InputError as e:
                 verdicts[i] = Verdict(False, "invalid", e.detail)
-        snap = ServerSnapshot(name=self.server, principal=self.principal,
-                              tools=[d for _, d in defs])
-        _, statuses = server_status(snap, self._pins, calls=self._calls,
-                                    default_tier=self.default_tier, witnesses=False)
+        snap = ServerSnapshot(
+            name=self.server, principal=self.principal, tools=[d for _, d in defs]
+        )
+        _, statuses = server_status(
+            snap, self._pins, calls=self._calls, default_tier=self.default_tier, witnesses=False
+        )
         by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
         for i, d in defs:
             bad = self._pins.unverified.get((self.server, self.principal, d.name))
@@ -226,8 +234,9 @@ class PinGate:
             s = by_name[d.name]
             outcome = s.policy.outcome
             why = "; ".join(s.policy.reasons)
-            if s.state is State.PINNED or (s.state is not State.DENIED
-                                           and outcome is Outcome.AUTO_APPROVE):
+            if s.state is State.PINNED or (
+                s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE
+            ):
                 verdicts[i] = Verdict(True, str(s.state), why)
             elif s.state is State.DENIED or s.previously_denied:
                 verdicts[i] = Verdict(False, "denied", why or "denied by the operator")

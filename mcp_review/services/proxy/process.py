@@ -63,15 +63,23 @@ class ServerProcess:
         self.proc = proc
 
     @classmethod
-    async def start(cls, command: Sequence[str], *, env: dict[str, str] | None,
-                    cwd: str | None, stderr: Any) -> ServerProcess:
+    async def start(
+        cls, command: Sequence[str], *, env: dict[str, str] | None, cwd: str | None, stderr: Any
+    ) -> ServerProcess:
         """Raises OSError when the command cannot be started."""
         proc = await asyncio.create_subprocess_exec(
-            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            *command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
             # limit only bounds the reader's buffer (read_line_batches frames): small, so
             # a slow client pushes back on the server instead of the proxy hoarding memory.
-            stderr=stderr, env=env, cwd=cwd, limit=CHUNK,
-            start_new_session=True, preexec_fn=_die_with_parent())
+            stderr=stderr,
+            env=env,
+            cwd=cwd,
+            limit=CHUNK,
+            start_new_session=True,
+            preexec_fn=_die_with_parent(),
+        )
         return cls(proc)
 
     @property
@@ -151,8 +159,7 @@ class ClientOut:
         if _pipe_like(self.fd):
             loop = asyncio.get_running_loop()
             f = os.fdopen(self.fd, "wb", buffering=0, closefd=False)
-            transport, protocol = await loop.connect_write_pipe(
-                asyncio.streams.FlowControlMixin, f)
+            transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, f)
             self.writer = asyncio.StreamWriter(transport, protocol, None, loop)
 
     async def write(self, data: bytes) -> None:
@@ -165,7 +172,7 @@ class ClientOut:
             else:
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(self.fd, view):]
+                    view = view[os.write(self.fd, view) :]
         except (BrokenPipeError, ConnectionResetError):
             self.broken = True  # the client is gone; the stdin side notices EOF and shuts down
 
@@ -174,8 +181,11 @@ class ClientOut:
         if self.writer is None:
             return
         if not self.broken:
-            with anyio.CancelScope(shield=True), anyio.move_on_after(2.0), \
-                    contextlib.suppress(Exception):
+            with (
+                anyio.CancelScope(shield=True),
+                anyio.move_on_after(2.0),
+                contextlib.suppress(Exception),
+            ):
                 await self.writer.drain()
         self.writer.close()
 
@@ -196,7 +206,8 @@ class ClientIn:
             f = os.fdopen(self.fd, "rb", buffering=0, closefd=False)
             reader = self._reader
             self._transport, _ = await loop.connect_read_pipe(
-                lambda: asyncio.StreamReaderProtocol(reader), f)
+                lambda: asyncio.StreamReaderProtocol(reader), f
+            )
 
     async def read(self, n: int = -1, /) -> bytes:
         if self._reader is not None:

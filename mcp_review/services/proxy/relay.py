@@ -49,8 +49,11 @@ FETCH_TIMEOUT = 30.0
 """Seconds the proxy waits for the server's answer to its own ``tools/list``."""
 FETCH_MAX_PAGES = 100
 """Pages of its own ``tools/list`` the proxy follows before it gives up (and fails closed)."""
-ENVELOPE_KEYS = ("io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo",
-                 "io.modelcontextprotocol/clientCapabilities")
+ENVELOPE_KEYS = (
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+)
 """2026-07-28 per-request ``_meta`` keys the proxy copies from a client's call into its own
 ``tools/list`` (a modern server rejects a request without them)."""
 
@@ -103,12 +106,22 @@ class Proxy:
     the proxy did not forward that request, and filtered whenever its result holds ``tools``.
     """
 
-    def __init__(self, command: Sequence[str], *, name: str, env: dict[str, str] | None = None,
-                 cwd: str | None = None, calllog: CallLog | None = None,
-                 gate: Gate | None = None, mode: str = "withhold",
-                 server_log: str | None = None, diag: TextIO | None = None,
-                 max_line: int = MAX_LINE, fetch_timeout: float = FETCH_TIMEOUT,
-                 scrub: Callable[[str], str] | None = None):
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        name: str,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        calllog: CallLog | None = None,
+        gate: Gate | None = None,
+        mode: str = "withhold",
+        server_log: str | None = None,
+        diag: TextIO | None = None,
+        max_line: int = MAX_LINE,
+        fetch_timeout: float = FETCH_TIMEOUT,
+        scrub: Callable[[str], str] | None = None,
+    ):
         if mode not in ("withhold", "mark"):
             raise ValueError(f"mode must be withhold or mark, not {mode!r}")
         self.command = list(command)
@@ -172,11 +185,11 @@ class Proxy:
 
             # Bounded like fetch's logs: half the file cap per session, rotated before it.
             cap = STDERR_FILE_CAP // 2
-            err = ServerStderr(open_stderr_log(self.server_log, cap), run_cap=cap,
-                               scrub=self.scrub)
+            err = ServerStderr(open_stderr_log(self.server_log, cap), run_cap=cap, scrub=self.scrub)
         try:
-            self.server = await ServerProcess.start(self.command, env=self.env, cwd=self.cwd,
-                                                    stderr=err)
+            self.server = await ServerProcess.start(
+                self.command, env=self.env, cwd=self.cwd, stderr=err
+            )
         except OSError as e:
             self.log(f"cannot start {self.command[0]!r}: {e.strerror or e}")
             return EXIT_SERVER_GONE
@@ -269,9 +282,11 @@ class Proxy:
                     # The server closed its stdout while the client is still there: it crashed.
                     client_scope.cancel()
                     code = await server.reap(STDIN_GRACE)
-                    self.log(f"server exited (code {code}) while the client was connected; "
-                             f"answering {self._open_requests()} pending request(s) with an "
-                             "error")
+                    self.log(
+                        f"server exited (code {code}) while the client was connected; "
+                        f"answering {self._open_requests()} pending request(s) with an "
+                        "error"
+                    )
                     await self._fail_pending(code)
                     await server.stop(grace=0.0)
                     rc = EXIT_SERVER_GONE
@@ -280,7 +295,6 @@ class Proxy:
             for sig in handled:
                 loop.remove_signal_handler(sig)
         return rc
-
 
     def _open(self) -> list[_Pending]:
         return list({id(p): p for p in self.pending.values()}.values())
@@ -310,12 +324,13 @@ class Proxy:
         msg = f"mcp-review proxy: MCP server '{self.name}' {how} before answering{where}"
         for p in self._open():
             if p.reply is not None:  # the proxy's own tools/list: the call it serves is
-                p.reply.set(None)    # pending too, and answered below
+                p.reply.set(None)  # pending too, and answered below
                 continue
             if p.cancelled:
                 continue
-            await self._send({"jsonrpc": "2.0", "id": p.rpc_id,
-                              "error": {"code": CRASH_CODE, "message": msg}})
+            await self._send(
+                {"jsonrpc": "2.0", "id": p.rpc_id, "error": {"code": CRASH_CODE, "message": msg}}
+            )
         self.pending.clear()
 
     async def _send(self, msg: Any) -> None:
@@ -362,6 +377,7 @@ class Proxy:
     def _overlong(self, side: str) -> Callable[[int], None]:
         def note(n: int) -> None:
             self.log(f"dropped a {n}-byte line from the {side}: longer than {self.max_line}")
+
         return note
 
     # record-only: a byte-exact relay that tracks what it needs to record and answer crashes
@@ -374,7 +390,7 @@ class Proxy:
             msg = loads(line)
         except ValueError:
             return line  # not ours to judge (no gate): the server answers it with a parse error
-        for m in (msg if isinstance(msg, list) else [msg]):
+        for m in msg if isinstance(msg, list) else [msg]:
             if isinstance(m, dict):
                 self._track_unjudged(m)
         return line
@@ -403,8 +419,9 @@ class Proxy:
         if tool is not None and self.calllog is not None:
             # Written after the request is forwarded: the server starts on it meanwhile.
             assert isinstance(params, dict)
-            self._to_record.append((p, tool, params.get("arguments"), msg["id"],
-                                    self._definition_digest(tool)))
+            self._to_record.append(
+                (p, tool, params.get("arguments"), msg["id"], self._definition_digest(tool))
+            )
 
     def _definition_digest(self, tool: str) -> str | None:
         """Digest of the definition this call was made against: the last one the server listed
@@ -448,8 +465,13 @@ class Proxy:
             rid = salvage_id(line)
             self._drop_client(f"a line it cannot judge ({e})", len(line))
             if rid is not None:
-                await self._send(self._error(rid, PARSE_ERROR, f"mcp-review proxy refused this "
-                                             f"message: {e}. Nothing was forwarded."))
+                await self._send(
+                    self._error(
+                        rid,
+                        PARSE_ERROR,
+                        f"mcp-review proxy refused this message: {e}. Nothing was forwarded.",
+                    )
+                )
             return None
         if isinstance(msg, list):
             if not msg:
@@ -498,8 +520,11 @@ class Proxy:
         def refuse(code: int, why: str) -> tuple[Any, Any]:
             if usable:
                 self.log(f"refused a request (id {rid!r}): {why}")
-                return None, self._error(rid, code, f"mcp-review proxy refused this request: "
-                                                    f"{why}. Nothing was forwarded.")
+                return None, self._error(
+                    rid,
+                    code,
+                    f"mcp-review proxy refused this request: {why}. Nothing was forwarded.",
+                )
             self._drop_client(why, 0)
             return None, None
 
@@ -531,14 +556,20 @@ class Proxy:
             self._note_cancel(method, m)
             return m, None
         if not usable:
-            self._drop_client(f"a {method!r} request whose id {short(rid)} is not a string or "
-                              f"an integer below 2**53", 0)
+            self._drop_client(
+                f"a {method!r} request whose id {short(rid)} is not a string or "
+                f"an integer below 2**53",
+                0,
+            )
             return None, None
         keys = id_keys(rid)
         if self._find(keys) is not None:
-            return refuse(INVALID_REQUEST, f"its id {rid!r} is already in use by a request that "
-                                           "has not been answered (clients match 1 and \"1\" "
-                                           "as one id)")
+            return refuse(
+                INVALID_REQUEST,
+                f"its id {rid!r} is already in use by a request that "
+                'has not been answered (clients match 1 and "1" '
+                "as one id)",
+            )
         if method != "tools/call":
             self._track(_Pending(method, rid, keys))
             return m, None
@@ -558,8 +589,9 @@ class Proxy:
             self.log(f"refused tools/call {tool!r}: {v.status}")
             return None, self._refusal(rid, tool, v)
         if self.calllog is not None:
-            self._to_record.append((p, tool, params.get("arguments"), rid,
-                                    self._definition_digest(tool)))
+            self._to_record.append(
+                (p, tool, params.get("arguments"), rid, self._definition_digest(tool))
+            )
         return m, None
 
     async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:
@@ -572,17 +604,21 @@ class Proxy:
             # judge it against a list the proxy fetches itself.
             why = await self._fetch_tools(params)
             if why is not None:
-                return Verdict(False, "unverified",
-                               f"the proxy could not fetch the server's tool list to check it "
-                               f"against the pins: {why}")
+                return Verdict(
+                    False,
+                    "unverified",
+                    f"the proxy could not fetch the server's tool list to check it "
+                    f"against the pins: {why}",
+                )
             if tool in self.ambiguous:
                 return Verdict(False, "ambiguous", "the server listed two tools with this name")
             d = self.known.get(tool)
             if d is None:
                 return Verdict(False, "unlisted", "the server's tools/list does not include it")
         try:
-            return (await self._gate_check([d])).get(tool) or Verdict(False, "unknown",
-                                                                      "no verdict")
+            return (await self._gate_check([d])).get(tool) or Verdict(
+                False, "unknown", "no verdict"
+            )
         except Exception as e:  # a broken pin file must fail closed, not crash the relay
             self.log(f"pin check failed: {e}")
             return Verdict(False, "error", f"the pin file could not be read: {e}")
@@ -605,8 +641,9 @@ class Proxy:
             p = _Pending("tools/list", rid, id_keys(rid), reply=answer)
             self._track(p)
             try:
-                await self._flush_to_server(wire({"jsonrpc": "2.0", "id": rid,
-                                                  "method": "tools/list", "params": params}))
+                await self._flush_to_server(
+                    wire({"jsonrpc": "2.0", "id": rid, "method": "tools/list", "params": params})
+                )
                 with anyio.move_on_after(self.fetch_timeout):
                     await answer.done.wait()
             finally:
@@ -636,14 +673,19 @@ class Proxy:
 
     def _refusal(self, rpc_id: Any, tool: str, v: Verdict) -> dict[str, Any]:
         why = f": {v.reason}" if v.reason else ""
-        return {"jsonrpc": "2.0", "id": rpc_id, "error": {
-            "code": REFUSED_CODE,
-            "message": (f"mcp-review withheld tool '{tool}' on server '{self.name}' "
-                        f"({v.status}{why}). An operator must review it: run `mcp-review` "
-                        f"(or `mcp-review approve {self.name} {tool}`)."),
-            "data": {"tool": tool, "server": self.name, "status": v.status,
-                     "reason": v.reason},
-        }}
+        return {
+            "jsonrpc": "2.0",
+            "id": rpc_id,
+            "error": {
+                "code": REFUSED_CODE,
+                "message": (
+                    f"mcp-review withheld tool '{tool}' on server '{self.name}' "
+                    f"({v.status}{why}). An operator must review it: run `mcp-review` "
+                    f"(or `mcp-review approve {self.name} {tool}`)."
+                ),
+                "data": {"tool": tool, "server": self.name, "status": v.status, "reason": v.reason},
+            },
+        }
 
     # pin file -> client ---------------------------------------------------------------------
 
@@ -656,8 +698,7 @@ class Proxy:
             return hit
         return await anyio.to_thread.run_sync(self.gate.check, tools)
 
-    async def _allowed_now(self, verdicts_too: dict[str, Verdict] | None = None
-                           ) -> frozenset[str]:
+    async def _allowed_now(self, verdicts_too: dict[str, Verdict] | None = None) -> frozenset[str]:
         v = dict(await self._gate_check(list(self.known.values())))
         v.update(verdicts_too or {})
         return frozenset(n for n, x in v.items() if x.allowed)
@@ -690,8 +731,9 @@ class Proxy:
     async def _server_to_client(self) -> None:
         assert self.server is not None and self._out is not None
         out = self._out
-        async for batch in read_line_batches(self.server.stdout, self.max_line,
-                                             self._overlong("server")):
+        async for batch in read_line_batches(
+            self.server.stdout, self.max_line, self._overlong("server")
+        ):
             outs = [d for line in batch if (d := await self._on_server_line(line)) is not None]
             if outs:
                 await out.write(b"".join(outs))
@@ -753,8 +795,11 @@ class Proxy:
             caps = result.get("capabilities") if isinstance(result, dict) else None
             tools_cap = caps.get("tools") if isinstance(caps, dict) else None
             self._can_notify = isinstance(tools_cap, dict) and tools_cap.get("listChanged") is True
-        if p.method == "tools/list" and isinstance(result, dict) \
-                and isinstance(result.get("tools"), list):
+        if (
+            p.method == "tools/list"
+            and isinstance(result, dict)
+            and isinstance(result.get("tools"), list)
+        ):
             self._learn(result["tools"])
 
     # --enforce: the client sees only replies to what it asked, tool lists filtered ----------
@@ -821,8 +866,11 @@ class Proxy:
         judge = getattr(self.gate, "instructions", None)
         try:
             # A worker thread: the judgement may read and parse the pin file.
-            send, why = (await anyio.to_thread.run_sync(judge, live) if judge is not None
-                         else (None, "the gate cannot judge them"))
+            send, why = (
+                await anyio.to_thread.run_sync(judge, live)
+                if judge is not None
+                else (None, "the gate cannot judge them")
+            )
         except Exception as e:
             send, why = None, f"pin check failed: {e}"
         if send is None:
@@ -854,15 +902,19 @@ class Proxy:
         for t in tools:
             if isinstance(t, dict) and isinstance(t.get("name"), str):
                 counts[t["name"]] = counts.get(t["name"], 0) + 1
-        judged = [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)
-                  and counts[t["name"]] == 1]
+        judged = [
+            t
+            for t in tools
+            if isinstance(t, dict) and isinstance(t.get("name"), str) and counts[t["name"]] == 1
+        ]
         judged_ids = {id(t) for t in judged}
         try:
             verdicts = await self._gate_check(judged)
         except Exception as e:  # fail closed: a list nobody can vouch for shows nothing
             self.log(f"pin check failed, withholding every tool: {e}")
-            verdicts = {t["name"]: Verdict(False, "error", f"pin check failed: {e}")
-                        for t in judged}
+            verdicts = {
+                t["name"]: Verdict(False, "error", f"pin check failed: {e}") for t in judged
+            }
         kept: list[Any] = []
         hidden: list[str] = []
         for t in tools:
@@ -875,8 +927,9 @@ class Proxy:
             if v.allowed:
                 kept.append(t)
                 continue
-            hidden.append(t["name"] if isinstance(t, dict) and isinstance(t.get("name"), str)
-                          else "?")
+            hidden.append(
+                t["name"] if isinstance(t, dict) and isinstance(t.get("name"), str) else "?"
+            )
             if self.mode == "mark" and isinstance(t, dict) and isinstance(t.get("name"), str):
                 t2 = dict(t)
                 why = f" ({v.reason})" if v.reason else ""
@@ -884,13 +937,16 @@ class Proxy:
                 t2["description"] = (
                     f"{WARNING_PREFIX}: '{t['name']}' is {v.status}{why} and calls to it are "
                     f"refused until an operator approves it with `mcp-review`.\n\n"
-                    + (desc if isinstance(desc, str) else ""))
+                    + (desc if isinstance(desc, str) else "")
+                )
                 kept.append(t2)
         if listed:
             with contextlib.suppress(Exception):  # already failed closed above
                 self._advertised = await self._allowed_now(verdicts_too=verdicts)
         if hidden:
-            self.log(f"{'tools/list' if listed else 'a reply carrying tools'}: "
-                     f"{'marked' if self.mode == 'mark' else 'withheld'} "
-                     f"{[short(n, 60) for n in hidden]}")
+            self.log(
+                f"{'tools/list' if listed else 'a reply carrying tools'}: "
+                f"{'marked' if self.mode == 'mark' else 'withheld'} "
+                f"{[short(n, 60) for n in hidden]}"
+            )
             result["tools"] = kept

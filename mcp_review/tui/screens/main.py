@@ -84,7 +84,7 @@ class _LazyCells(dict):
             raise ValueError("More values provided than there are columns.")
         for k, cell in zip(self._keys, cells, strict=False):
             dict.__setitem__(self, k, cell)
-        for k in self._keys[len(cells):]:
+        for k in self._keys[len(cells) :]:
             dict.__setitem__(self, k, None)
 
     def __missing__(self, key: Any) -> Any:
@@ -140,8 +140,7 @@ class ToolTable(DataTable[Text]):
         Binding("end", "scroll_bottom", "Last row", show=False),
     ]
 
-    def add_rows_fast(self, rows: list[tuple[str, list[Text] | Callable[[], list[Text]]]]
-                      ) -> None:
+    def add_rows_fast(self, rows: list[tuple[str, list[Text] | Callable[[], list[Text]]]]) -> None:
         """``add_row(*cells, key=key)`` for each of ``rows``, at once: DataTable.add_row
         re-assigns the cursor (a reactive: validate, watch, refresh) and re-sorts the columns
         for every row, which was most of the 3 s that 10,000 rows took. Same bookkeeping,
@@ -156,8 +155,12 @@ class ToolTable(DataTable[Text]):
 
         cols = self.ordered_columns
         col_keys = tuple(c.key for c in cols)
-        locations, data, table_rows, new = (self._row_locations, self._data, self.rows,
-                                            self._new_rows)
+        locations, data, table_rows, new = (
+            self._row_locations,
+            self._data,
+            self.rows,
+            self._new_rows,
+        )
         n = start = self.row_count
         for key, cells in rows:
             row_key = RowKey(key)
@@ -177,8 +180,7 @@ class ToolTable(DataTable[Text]):
             return
         self._require_update_dimensions = True
         self.cursor_coordinate = self.cursor_coordinate
-        if start == 0 and len(self.columns) > 0 and self.show_cursor \
-                and self.cursor_type != "none":
+        if start == 0 and len(self.columns) > 0 and self.show_cursor and self.cursor_type != "none":
             self._highlight_cursor()
         self._update_count += n - start
         self.check_idle()
@@ -191,8 +193,9 @@ class ToolTable(DataTable[Text]):
 
         width = sum(c.get_render_width(self) for c in self.columns.values())
         header = self.header_height if self.show_header else 0
-        self.virtual_size = Size(width + self._row_label_column_width,
-                                 self._total_row_height + header)
+        self.virtual_size = Size(
+            width + self._row_label_column_width, self._total_row_height + header
+        )
 
 
 @dataclass
@@ -228,12 +231,27 @@ class MainScreen(Screen[None]):
         Binding("a", "approve", "Approve", tooltip="Approve the selected tool (asks first)"),
         Binding("d", "deny", "Deny", tooltip="Deny the selected tool (asks first)"),
         Binding("e", "note", "Note", tooltip="A note kept with the selected tool's next decision"),
-        Binding("g", "approve_same", "Approve same change", show=False,
-                tooltip="Approve every tool of this server changed exactly like this one"),
-        Binding("A", "approve_compatible", "Approve compatible", show=False,
-                tooltip="Approve every compatible-only change of this server"),
-        Binding("P", "auto_approve", "Apply auto-approvals", show=False,
-                tooltip="Re-pin every tool the policy tiers auto-approve"),
+        Binding(
+            "g",
+            "approve_same",
+            "Approve same change",
+            show=False,
+            tooltip="Approve every tool of this server changed exactly like this one",
+        ),
+        Binding(
+            "A",
+            "approve_compatible",
+            "Approve compatible",
+            show=False,
+            tooltip="Approve every compatible-only change of this server",
+        ),
+        Binding(
+            "P",
+            "auto_approve",
+            "Apply auto-approvals",
+            show=False,
+            tooltip="Re-pin every tool the policy tiers auto-approve",
+        ),
         Binding("p", "policy", "Policy", show=False),
         Binding("u", "undo", "Undo"),
         Binding("r", "refresh", "Refresh"),
@@ -284,8 +302,7 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="counts", markup=False)
-        yield Input(placeholder="filter: text, or status:changed / flag:hidden",
-                    id="filter")
+        yield Input(placeholder="filter: text, or status:changed / flag:hidden", id="filter")
         yield ToolTable(id="tools", cursor_type="row", zebra_stripes=False)
         yield Footer()
 
@@ -348,8 +365,9 @@ class MainScreen(Screen[None]):
     @on(Progress)
     def _on_progress(self, event: Progress) -> None:
         self.progress[event.server] = (event.state, event.detail)
-        if (not self.loaded or event.state in ("connecting", "failed")) \
-                and not self._rebuild_queued:
+        if (
+            not self.loaded or event.state in ("connecting", "failed")
+        ) and not self._rebuild_queued:
             # One redraw for the progress messages already queued (50 servers answering at
             # once are one redraw, not 50).
             self._rebuild_queued = True
@@ -366,8 +384,11 @@ class MainScreen(Screen[None]):
             self.computing = False
             self._update_counts()
             err = event.worker.error
-            self.notify(plain_line(f"could not recompute status: {type(err).__name__}: {err}",
-                                   300), severity="error", markup=False)
+            self.notify(
+                plain_line(f"could not recompute status: {type(err).__name__}: {err}", 300),
+                severity="error",
+                markup=False,
+            )
             return
         if event.worker.group != "fetch":
             return
@@ -392,9 +413,11 @@ class MainScreen(Screen[None]):
                 self._show(computed)
         elif event.state is WorkerState.ERROR:
             err = event.worker.error
-            self.notify(plain_line(f"fetch failed: {type(err).__name__}: {err}", 300),
-                        severity="error",
-                        markup=False)
+            self.notify(
+                plain_line(f"fetch failed: {type(err).__name__}: {err}", 300),
+                severity="error",
+                markup=False,
+            )
 
     def reload(self) -> None:
         """Recompute statuses after a decision (no network), in a worker thread: the keys stay
@@ -461,11 +484,14 @@ class MainScreen(Screen[None]):
         name.append_text(safe_text(s.name, style="bold", limit=80))
         if state == "failed":
             cause = detail or s.error or "unreachable"
-            return [name, Text("failed", style="bold red"),
-                    Text(""), safe_text(cause, style="red", limit=300)]
+            return [
+                name,
+                Text("failed", style="bold red"),
+                Text(""),
+                safe_text(cause, style="red", limit=300),
+            ]
         if state in ("waiting", "connecting"):
-            return [name, Text(STATE_TEXT[state], style="italic"), Text(""),
-                    safe_text(detail)]
+            return [name, Text(STATE_TEXT[state], style="italic"), Text(""), safe_text(detail)]
         counts: dict[Status, int] = {}
         for t in s.tools:
             counts[t.status] = counts.get(t.status, 0) + 1
@@ -477,17 +503,24 @@ class MainScreen(Screen[None]):
             # Server instructions reach the model like a description: their state on the row;
             # a / d on this row decide them (after a dialog showing the diff).
             attention = i.policy.outcome in ("review", "block")
-            style = ("bold red" if i.policy.outcome == "block"
-                     else "bold yellow" if attention else "dim")
+            style = (
+                "bold red" if i.policy.outcome == "block" else "bold yellow" if attention else "dim"
+            )
             last.append(" · " if len(last) else "", style="dim")
-            last.append(f"instructions {i.state}"
-                        + (f" ({i.policy.outcome}: a/d on this row)" if attention else ""),
-                        style=style)
+            last.append(
+                f"instructions {i.state}"
+                + (f" ({i.policy.outcome}: a/d on this row)" if attention else ""),
+                style=style,
+            )
         # The tools the server serves now: a removed tool is listed (it needs review) but is
         # not served, so it is not counted here.
         served = sum(1 for t in s.tools if t.status is not Status.REMOVED)
-        return [name, Text(f"{served} tool{'s' if served != 1 else ''}", style="dim"),
-                Text(f"policy {s.policy}", style="dim"), last]
+        return [
+            name,
+            Text(f"{served} tool{'s' if served != 1 else ''}", style="dim"),
+            Text(f"policy {s.policy}", style="dim"),
+            last,
+        ]
 
     def _tool_row(self, t: ToolEntry) -> list[Text]:
         flags = Text(" ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style="bold red")
@@ -495,8 +528,12 @@ class MainScreen(Screen[None]):
             flags.append("blocked", style="red")
         name = Text("│ ", style="dim", no_wrap=True, overflow="ellipsis")
         name.append_text(name_text(t.name, limit=80))
-        return [name, Text(t.status.value, style=STATUS_STYLE[t.status]), flags,
-                safe_text(t.summary or t.note, style="dim", limit=120)]
+        return [
+            name,
+            Text(t.status.value, style=STATUS_STYLE[t.status]),
+            flags,
+            safe_text(t.summary or t.note, style="dim", limit=120),
+        ]
 
     def rebuild(self) -> None:
         """Redraw the table and the counts, keeping the cursor on the same row."""
@@ -533,8 +570,12 @@ class MainScreen(Screen[None]):
                 cached = cells.get(key)
                 batch.append((key, cached if cached is not None else partial(lazy, key, t)))
                 rows.append(key)
-        if same_rows and rows == self._row_keys and server_rows == self._server_rows \
-                and table.row_count == len(rows):
+        if (
+            same_rows
+            and rows == self._row_keys
+            and server_rows == self._server_rows
+            and table.row_count == len(rows)
+        ):
             # The same rows with the same cells (a filter keystroke that hides nothing more,
             # progress that changed no row): nothing to redraw in a 10,000-row table.
             self._update_counts()
@@ -545,8 +586,9 @@ class MainScreen(Screen[None]):
             table.add_rows_fast(batch)
         else:
             for key, cells_or_build in batch:
-                table.add_row(*(cells_or_build() if callable(cells_or_build) else cells_or_build),
-                              key=key)
+                table.add_row(
+                    *(cells_or_build() if callable(cells_or_build) else cells_or_build), key=key
+                )
         if keep is not None:
             try:
                 table.move_cursor(row=table.get_row_index(keep), animate=False)
@@ -571,9 +613,14 @@ class MainScreen(Screen[None]):
                 review += s.instructions.policy.outcome in ("review", "block")
         failed = sum(1 for s in self.servers if s.state == "failed")
         parts: list[Content | tuple[str, str] | str] = []
-        styles = {Status.BROKEN: "$text-error", Status.CHANGED: "$text-warning",
-                  Status.NEW: "$text-accent", Status.REMOVED: "$text-secondary",
-                  Status.DENIED: "$text-muted", Status.PINNED: "$text-success"}
+        styles = {
+            Status.BROKEN: "$text-error",
+            Status.CHANGED: "$text-warning",
+            Status.NEW: "$text-accent",
+            Status.REMOVED: "$text-secondary",
+            Status.DENIED: "$text-muted",
+            Status.PINNED: "$text-success",
+        }
         for k in STATUS_ORDER:
             if counts[k] or k in (Status.BROKEN, Status.CHANGED):
                 parts.append((f"{counts[k]} {k}  ", styles[k]))
@@ -581,8 +628,9 @@ class MainScreen(Screen[None]):
         if self.computing:
             parts.append(("  │ updating…", "italic $text-muted"))
         if failed:
-            parts.append((f"  │ {failed} server{'s' if failed > 1 else ''} failed",
-                          "bold $text-error"))
+            parts.append(
+                (f"  │ {failed} server{'s' if failed > 1 else ''} failed", "bold $text-error")
+            )
         if self.filter_text:
             parts.append(Content("  filter: ").stylize("$text-muted"))
             parts.append(Content(self.filter_text))
@@ -636,8 +684,11 @@ class MainScreen(Screen[None]):
         rows = self._row_keys
         n = len(rows)
         start = table.cursor_row
-        waiting = {"server\x00" + s.name for s in self.servers if s.instructions is not None
-                   and s.instructions.policy.outcome in ("review", "block")}
+        waiting = {
+            "server\x00" + s.name
+            for s in self.servers
+            if s.instructions is not None and s.instructions.policy.outcome in ("review", "block")
+        }
         by_key = self._by_key
         for step in range(1, n + 1):
             i = (start + step) % n
@@ -710,14 +761,21 @@ class MainScreen(Screen[None]):
             if result.saved:
                 self.notes[key] = result.text
                 self.drafts.pop(key, None)
-                self.notify(f"note kept for the next decision on {name_line(e.name)}",
-                            markup=False, timeout=3)
+                self.notify(
+                    f"note kept for the next decision on {name_line(e.name)}",
+                    markup=False,
+                    timeout=3,
+                )
             else:
                 self.drafts[key] = result.text
 
-        self.app.push_screen(NoteScreen(self.drafts.get(key, self.notes.get(key, "")),
-                                        title=f"Note for {name_line(e.name)} (kept with its "
-                                              "next decision)"), done)
+        self.app.push_screen(
+            NoteScreen(
+                self.drafts.get(key, self.notes.get(key, "")),
+                title=f"Note for {name_line(e.name)} (kept with its next decision)",
+            ),
+            done,
+        )
 
     def action_approve_compatible(self) -> None:
         s = self.current_server()

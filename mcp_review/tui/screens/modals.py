@@ -31,8 +31,9 @@ TIER_HELP = {
 }
 
 
-NAV_KEYS = frozenset({"tab", "shift+tab", "left", "right", "up", "down", "home", "end",
-                      "pageup", "pagedown"})
+NAV_KEYS = frozenset(
+    {"tab", "shift+tab", "left", "right", "up", "down", "home", "end", "pageup", "pagedown"}
+)
 """Keys that move within a dialog without choosing anything."""
 
 
@@ -80,8 +81,10 @@ class _YesNoScreen(ChoiceDialog):
         self.dismiss(False)
 
     def hint(self, yes: str) -> Static:
-        return Static(key_hint(("y", yes), ("n/esc", "cancel"),
-                               ("any other key", "cancels")), classes="dialog-keys")
+        return Static(
+            key_hint(("y", yes), ("n/esc", "cancel"), ("any other key", "cancels")),
+            classes="dialog-keys",
+        )
 
     @on(Button.Pressed, "#yes")
     def action_yes(self) -> None:
@@ -104,14 +107,15 @@ class ConfirmScreen(_YesNoScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -warning"):
-            yield Static(safe_content(self.title_text, style="bold", one_line=True, limit=200),
-                         classes="dialog-title")
+            yield Static(
+                safe_content(self.title_text, style="bold", one_line=True, limit=200),
+                classes="dialog-title",
+            )
             yield Static(safe_content(self.body, limit=2000), classes="dialog-body")
             yield self.hint(self.yes.lower())
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="error", id="yes")
                 yield Button(f"{self.no} (n)", id="no")
-
 
 
 class ApproveListScreen(_YesNoScreen):
@@ -150,7 +154,6 @@ class ApproveListScreen(_YesNoScreen):
                 yield Button("Cancel (n)", id="no")
 
 
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
@@ -165,20 +168,25 @@ class ApproveAllScreen(ApproveListScreen):
     def heading(self) -> Content:
         return Content.assemble(
             (f"Approve {_plural(len(self.entries), 'compatible-only change')} of ", "bold"),
-            safe_content(self.server, style="bold", one_line=True, limit=80), "?")
+            safe_content(self.server, style="bold", one_line=True, limit=80),
+            "?",
+        )
 
     def row(self, e: ToolEntry) -> Content:
-        return Content.assemble("• ", name_content(e.name, limit=100),
-                                safe_content("  " + e.summary, style="$text-muted",
-                                             one_line=True, limit=200))
+        return Content.assemble(
+            "• ",
+            name_content(e.name, limit=100),
+            safe_content("  " + e.summary, style="$text-muted", one_line=True, limit=200),
+        )
 
 
 class SameChangeScreen(ApproveListScreen):
     """Lists the tools of one server that changed in exactly the same way, with the change(s),
     before approving them together (issue 14: the same change on many tools, once)."""
 
-    def __init__(self, server: str, entries: list[ToolEntry], changes: list[str], *,
-                 blocked: bool = False) -> None:
+    def __init__(
+        self, server: str, entries: list[ToolEntry], changes: list[str], *, blocked: bool = False
+    ) -> None:
         super().__init__(entries)
         self.server = server
         self.changes = changes
@@ -187,7 +195,9 @@ class SameChangeScreen(ApproveListScreen):
     def heading(self) -> Content:
         return Content.assemble(
             (f"Approve the same change on {_plural(len(self.entries), 'tool')} of ", "bold"),
-            safe_content(self.server, style="bold", one_line=True, limit=80), "?")
+            safe_content(self.server, style="bold", one_line=True, limit=80),
+            "?",
+        )
 
     def explanation(self) -> Content:
         parts: list[Content | str | tuple[str, str]] = []
@@ -195,14 +205,23 @@ class SameChangeScreen(ApproveListScreen):
             parts += ["• ", safe_content(msg, one_line=True, limit=200), "\n"]
         if len(self.changes) > 5:
             parts.append((f"… and {len(self.changes) - 5} more\n", "$text-muted"))
-        parts.append(("Each tool is pinned to the definition served now."
-                      + (" Blocked by policy: you will be asked why (kept in the audit log)."
-                         if self.blocked else ""), "$text-muted"))
+        parts.append(
+            (
+                "Each tool is pinned to the definition served now."
+                + (
+                    " Blocked by policy: you will be asked why (kept in the audit log)."
+                    if self.blocked
+                    else ""
+                ),
+                "$text-muted",
+            )
+        )
         return Content.assemble(*parts)
 
     def row(self, e: ToolEntry) -> Content:
-        return Content.assemble("• ", name_content(e.name, limit=100),
-                                ("  " + e.summary, "$text-muted"))
+        return Content.assemble(
+            "• ", name_content(e.name, limit=100), ("  " + e.summary, "$text-muted")
+        )
 
 
 class AutoApproveScreen(ApproveListScreen):
@@ -214,19 +233,26 @@ class AutoApproveScreen(ApproveListScreen):
         return Content(f"Apply {_plural(len(self.entries), 'auto-approval')}?").stylize("bold")
 
     def explanation(self) -> Content:
-        return Content("Each tool's policy tier allows its change: it is re-pinned to the "
-                       "definition served now, decided by \"mcp-review (policy <tier>)\" and "
-                       "logged. u undoes one at a time.").stylize("$text-muted")
+        return Content(
+            "Each tool's policy tier allows its change: it is re-pinned to the "
+            'definition served now, decided by "mcp-review (policy <tier>)" and '
+            "logged. u undoes one at a time."
+        ).stylize("$text-muted")
 
     def row(self, e: ToolEntry) -> Content:
         why = "; ".join(e.reasons) or "policy: auto-approve"
         parts: list[Content | str | tuple[str, str]] = [
-            "• ", safe_content(e.server, one_line=True, limit=40), " › ",
-            name_content(e.name, limit=80), "\n    ",
-            safe_content(why, style="$text-muted", one_line=True, limit=200)]
+            "• ",
+            safe_content(e.server, one_line=True, limit=40),
+            " › ",
+            name_content(e.name, limit=80),
+            "\n    ",
+            safe_content(why, style="$text-muted", one_line=True, limit=200),
+        ]
         if e.summary:
-            parts.append(safe_content(f" · {e.summary}", style="$text-muted", one_line=True,
-                                      limit=120))
+            parts.append(
+                safe_content(f" · {e.summary}", style="$text-muted", one_line=True, limit=120)
+            )
         return Content.assemble(*parts)
 
 
@@ -244,23 +270,36 @@ class PolicyScreen(ChoiceDialog):
     def compose(self) -> ComposeResult:
         options: list[Option] = []
         scopes: list[tuple[str | None, Content]] = [
-            (None, Content.assemble("server ", safe_content(self.server, one_line=True,
-                                                            limit=40)))]
+            (None, Content.assemble("server ", safe_content(self.server, one_line=True, limit=40)))
+        ]
         if self.tool is not None:
             # A look-alike letter is marked here as everywhere (rе⟨U+0435⟩ad_file).
-            scopes.insert(0, (self.tool, Content.assemble(
-                "tool ", name_content(self.tool, limit=40))))
+            scopes.insert(
+                0, (self.tool, Content.assemble("tool ", name_content(self.tool, limit=40)))
+            )
         for tool, label in scopes:
             for tier in TIERS:
                 mark = " (current)" if tier == self.current and tool == scopes[0][0] else ""
-                options.append(Option(Content.assemble(
-                    label, " → ", (tier, "bold"), (mark, "$text-accent"), "\n  ",
-                    (TIER_HELP[tier], "$text-muted")), id=f"{tier}\x00{tool or ''}"))
+                options.append(
+                    Option(
+                        Content.assemble(
+                            label,
+                            " → ",
+                            (tier, "bold"),
+                            (mark, "$text-accent"),
+                            "\n  ",
+                            (TIER_HELP[tier], "$text-muted"),
+                        ),
+                        id=f"{tier}\x00{tool or ''}",
+                    )
+                )
         with Vertical(classes="dialog"):
             yield Label("Policy tier", classes="dialog-title")
             yield OptionList(*options, id="tiers")
-            yield Static(key_hint(("↑↓", "move"), ("enter", "choose"),
-                                  ("esc / any other key", "cancels")), classes="dialog-keys")
+            yield Static(
+                key_hint(("↑↓", "move"), ("enter", "choose"), ("esc / any other key", "cancels")),
+                classes="dialog-keys",
+            )
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -287,21 +326,24 @@ class NoteScreen(ModalScreen[NoteResult]):
     CSS_PATH = "modals.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, note: str = "", *, title: str = "Note (kept with the next decision)"
-                 ) -> None:
+    def __init__(
+        self, note: str = "", *, title: str = "Note (kept with the next decision)"
+    ) -> None:
         super().__init__()
         self.note = note
         self.title_text = title
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(safe_content(self.title_text, one_line=True, limit=200),
-                        classes="dialog-title")
+            yield Label(
+                safe_content(self.title_text, one_line=True, limit=200), classes="dialog-title"
+            )
             # Not selected on focus: typing must add to a kept draft, never replace it.
             yield Input(self.note, id="note", select_on_focus=False)
-            yield Static(key_hint(("enter", "save"),
-                                  ("esc", "close without saving (the text is kept)")),
-                         classes="dialog-keys")
+            yield Static(
+                key_hint(("enter", "save"), ("esc", "close without saving (the text is kept)")),
+                classes="dialog-keys",
+            )
 
     @on(Input.Submitted)
     def _save(self, event: Input.Submitted) -> None:
@@ -324,19 +366,31 @@ class ReasonScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -warning"):
-            yield Static(safe_content(self.title_text, style="bold", one_line=True, limit=200),
-                         classes="dialog-title")
+            yield Static(
+                safe_content(self.title_text, style="bold", one_line=True, limit=200),
+                classes="dialog-title",
+            )
             yield Static(safe_content(self.body, limit=2000), classes="dialog-body")
-            yield Input(self.draft, placeholder="why this blocked change is safe to trust",
-                        id="reason", select_on_focus=False)
-            yield Static(key_hint(("enter", "approve with this reason"), ("esc", "cancel")),
-                         classes="dialog-keys")
+            yield Input(
+                self.draft,
+                placeholder="why this blocked change is safe to trust",
+                id="reason",
+                select_on_focus=False,
+            )
+            yield Static(
+                key_hint(("enter", "approve with this reason"), ("esc", "cancel")),
+                classes="dialog-keys",
+            )
 
     @on(Input.Submitted)
     def _approve(self, event: Input.Submitted) -> None:
         if not event.value.strip():
-            self.notify("a reason is needed to approve a blocked change", severity="warning",
-                        markup=False, timeout=3)
+            self.notify(
+                "a reason is needed to approve a blocked change",
+                severity="warning",
+                markup=False,
+                timeout=3,
+            )
             return
         self.dismiss(event.value.strip())
 
@@ -345,37 +399,58 @@ class ReasonScreen(ModalScreen[str | None]):
 
 
 HELP = [
-    ("Main screen", [
-        ("enter", "review the selected tool"), ("n", "next tool needing review"),
-        ("home/end", "first / last row"),
-        ("/", "filter (text, status:changed, flag:hidden); esc clears"),
-        ("a / d", "approve / deny the selected tool (asks first; blocked: asks why)"),
-        ("e", "write a note for the selected tool's next decision"),
-        ("A", "approve every compatible-only change of the server (lists them first)"),
-        ("g", "approve every tool of the server changed exactly like this one (lists them)"),
-        ("P", "apply auto-approvals: re-pin what the policy tiers allow (lists them first)"),
-        ("p", "policy tier for the tool or its server"),
-        ("u", "undo the last decision (asks first)"),
-        ("r", "refresh: fetch every server again"), ("q", "quit"),
-    ]),
-    ("Review screen", [
-        ("1 – 5", "schema · description · replay · annotations · output tabs"),
-        ("↑ ↓", "move through changes: the diff below shows each (input or output schema, "
-                "annotations, description), the whole message above it"),
-        ("enter", "on a change: its diff (an output change opens the Output tab)"),
-        ("w", "on a diff cut short for size (\"word diff truncated\"): compute the rest"),
-        ("a", "approve (a blocked change asks for a reason, kept in the audit log)"),
-        ("d", "deny"), ("e", "write a note"), ("p", "policy tier"), ("esc", "back"),
-        ("b", "rerun: re-send recorded read-only calls, compare results (asks first)"),
-    ]),
-    ("Dialogs", [
-        ("y / n", "yes / no; esc cancels; any other key cancels"),
-        ("text", "keys are text; enter confirms, esc cancels (a note is kept)"),
-    ]),
-    ("Everywhere", [
-        ("ctrl+p", "command palette (actions, theme)"), ("?", "this help"),
-        ("q", "quit (outside text fields); nothing is decided by quitting"),
-    ]),
+    (
+        "Main screen",
+        [
+            ("enter", "review the selected tool"),
+            ("n", "next tool needing review"),
+            ("home/end", "first / last row"),
+            ("/", "filter (text, status:changed, flag:hidden); esc clears"),
+            ("a / d", "approve / deny the selected tool (asks first; blocked: asks why)"),
+            ("e", "write a note for the selected tool's next decision"),
+            ("A", "approve every compatible-only change of the server (lists them first)"),
+            ("g", "approve every tool of the server changed exactly like this one (lists them)"),
+            ("P", "apply auto-approvals: re-pin what the policy tiers allow (lists them first)"),
+            ("p", "policy tier for the tool or its server"),
+            ("u", "undo the last decision (asks first)"),
+            ("r", "refresh: fetch every server again"),
+            ("q", "quit"),
+        ],
+    ),
+    (
+        "Review screen",
+        [
+            ("1 – 5", "schema · description · replay · annotations · output tabs"),
+            (
+                "↑ ↓",
+                "move through changes: the diff below shows each (input or output schema, "
+                "annotations, description), the whole message above it",
+            ),
+            ("enter", "on a change: its diff (an output change opens the Output tab)"),
+            ("w", 'on a diff cut short for size ("word diff truncated"): compute the rest'),
+            ("a", "approve (a blocked change asks for a reason, kept in the audit log)"),
+            ("d", "deny"),
+            ("e", "write a note"),
+            ("p", "policy tier"),
+            ("esc", "back"),
+            ("b", "rerun: re-send recorded read-only calls, compare results (asks first)"),
+        ],
+    ),
+    (
+        "Dialogs",
+        [
+            ("y / n", "yes / no; esc cancels; any other key cancels"),
+            ("text", "keys are text; enter confirms, esc cancels (a note is kept)"),
+        ],
+    ),
+    (
+        "Everywhere",
+        [
+            ("ctrl+p", "command palette (actions, theme)"),
+            ("?", "this help"),
+            ("q", "quit (outside text fields); nothing is decided by quitting"),
+        ],
+    ),
 ]
 
 
@@ -383,8 +458,7 @@ class HelpScreen(ModalScreen[None]):
     """Every binding, grouped by screen."""
 
     CSS_PATH = "modals.tcss"
-    BINDINGS = [Binding("escape,question_mark", "close", "Close"),
-                Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("escape,question_mark", "close", "Close"), Binding("q", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
         parts: list[Content] = []
@@ -393,8 +467,9 @@ class HelpScreen(ModalScreen[None]):
             for key, what in rows:
                 parts.append(Content.assemble((f"  {key:<8} ", "bold $text-accent"), what))
             parts.append(Content(""))
-        parts.append(Content("hidden characters show as ⟨U+200B⟩, ⟨ESC⟩, ⟨TAG a⟩")
-                     .stylize("$text-muted"))
+        parts.append(
+            Content("hidden characters show as ⟨U+200B⟩, ⟨ESC⟩, ⟨TAG a⟩").stylize("$text-muted")
+        )
         with Vertical(classes="dialog help"):
             yield Label("mcp-review: keys", classes="dialog-title")
             with VerticalScroll(classes="dialog-list"):

@@ -53,10 +53,13 @@ def _pretty(schema: Any) -> tuple[str | None, dict[str, int]]:
 
 def _section(pointer: str) -> tuple[str, str]:
     """Which diff a pointer into the tool definition belongs to, and the pointer inside it."""
-    for prefix, tab in (("/inputSchema", "schema"), ("/outputSchema", "output"),
-                        ("/annotations", "annotations")):
+    for prefix, tab in (
+        ("/inputSchema", "schema"),
+        ("/outputSchema", "output"),
+        ("/annotations", "annotations"),
+    ):
         if pointer == prefix or pointer.startswith(prefix + "/"):
-            return tab, pointer[len(prefix):]
+            return tab, pointer[len(prefix) :]
     if pointer.startswith(("/description", "/title")):
         return "description", pointer
     return "", pointer
@@ -72,9 +75,14 @@ class ReviewScreen(Screen[ReviewResult | None]):
         Binding("e", "note", "Note", tooltip="Write a note kept with the decision"),
         Binding("p", "policy", "Policy", tooltip="Policy tier for this tool or its server"),
         # Listed in the help screen, not the footer (already full at 80 columns).
-        Binding("b", "rerun", "Rerun", show=False,
-                tooltip="Re-send recorded read-only calls of this tool and compare the "
-                        "results (asks first)"),
+        Binding(
+            "b",
+            "rerun",
+            "Rerun",
+            show=False,
+            tooltip="Re-send recorded read-only calls of this tool and compare the "
+            "results (asks first)",
+        ),
         Binding("escape", "back", "Back"),
         Binding("1", "tab('tab-schema')", "Schema", show=False),
         Binding("2", "tab('tab-description')", "Description", show=False),
@@ -85,8 +93,14 @@ class ReviewScreen(Screen[ReviewResult | None]):
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
-    def __init__(self, entry: ToolEntry, comparison: Any | None, *,
-                 removed_calls: list[Any] | None = None, rerun: RerunHook | None = None) -> None:
+    def __init__(
+        self,
+        entry: ToolEntry,
+        comparison: Any | None,
+        *,
+        removed_calls: list[Any] | None = None,
+        rerun: RerunHook | None = None,
+    ) -> None:
         super().__init__()
         self.rerun = rerun
         """How to re-run this tool's recorded calls (None: no live config to run them on)."""
@@ -197,14 +211,21 @@ class ReviewScreen(Screen[ReviewResult | None]):
     def _fill_summary(self) -> None:
         e, cmp = self.entry, self.comparison
         parts: list[Content | tuple[str, str] | str] = [
-            safe_content(e.server, style="bold", one_line=True, limit=60), " › ",
-            name_content(e.name, style="bold", limit=120), "  ",
-            (f" {e.status.value.upper()} ", "bold reverse"), "  ",
+            safe_content(e.server, style="bold", one_line=True, limit=60),
+            " › ",
+            name_content(e.name, style="bold", limit=120),
+            "  ",
+            (f" {e.status.value.upper()} ", "bold reverse"),
+            "  ",
         ]
         if cmp is not None:
             counts = [f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)]
-            parts.append((f"verdict {cmp.verdict}",
-                          "bold $text-error" if cmp.verdict == "FAIL" else "$text-success"))
+            parts.append(
+                (
+                    f"verdict {cmp.verdict}",
+                    "bold $text-error" if cmp.verdict == "FAIL" else "$text-success",
+                )
+            )
             if counts:
                 parts.append(" · " + ", ".join(counts))
             if cmp.replay is not None:
@@ -257,9 +278,13 @@ class ReviewScreen(Screen[ReviewResult | None]):
         hidden = find_hidden(new_d or "")
         if hidden:
             kinds = Counter(h.kind for h in hidden)
-            notes.append((f"⚠ {len(hidden)} hidden characters in the served text: "
-                          + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())),
-                          "bold $text-warning"))
+            notes.append(
+                (
+                    f"⚠ {len(hidden)} hidden characters in the served text: "
+                    + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())),
+                    "bold $text-warning",
+                )
+            )
             secret = decode_tags(new_d or "")
             if secret:
                 notes.append(("\nTAG characters spell: ", "bold $text-warning"))
@@ -277,30 +302,37 @@ class ReviewScreen(Screen[ReviewResult | None]):
             shown = table.set_removed(self.removed_calls)
             n = len(self.removed_calls)
             parts: list[Content | tuple[str, str] | str] = [
-                (f"{n} recorded call{'s' if n != 1 else ''} would now fail",
-                 "bold $text-error"), " · the server no longer serves this tool"]
+                (f"{n} recorded call{'s' if n != 1 else ''} would now fail", "bold $text-error"),
+                " · the server no longer serves this tool",
+            ]
             if shown < n:
                 parts.append(f" · showing {shown}")
             summary.update(Content.assemble(*parts))
         elif self.entry.status is Status.REMOVED and self.removed_calls is not None:
-            summary.update(Content("no recorded calls for this tool: none known to fail")
-                           .stylize("$text-muted"))
+            summary.update(
+                Content("no recorded calls for this tool: none known to fail").stylize(
+                    "$text-muted"
+                )
+            )
             table.display = False
         elif r is None:
-            summary.update(Content("no recorded calls for this tool "
-                                   "(set `calls` for the server in the config)")
-                           .stylize("$text-muted"))
+            summary.update(
+                Content(
+                    "no recorded calls for this tool (set `calls` for the server in the config)"
+                ).stylize("$text-muted")
+            )
             table.display = False
         else:
             shown = table.set_outcomes(r.outcomes)
             parts = [
-                (f"{r.broken} of {r.total} recorded calls break",
-                 "bold $text-error" if r.broken else "bold $text-success"),
+                (
+                    f"{r.broken} of {r.total} recorded calls break",
+                    "bold $text-error" if r.broken else "bold $text-success",
+                ),
                 f" · {r.bad_recordings} bad recordings (invalid under old)",
             ]
             if r.ignored:
-                parts.append((f" · {r.ignored} send an argument now ignored",
-                              "bold $text-error"))
+                parts.append((f" · {r.ignored} send an argument now ignored", "bold $text-error"))
             if shown < r.total:
                 parts.append(f" · showing {shown}")
             if r.schema_error:
@@ -319,8 +351,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
             self.query_one("#tabs", TabbedContent).active = "tab-replay"
             self.set_focus(None)
         if self.rerun is None:
-            panel.message("rerun needs the live server from a config and its call log (not a "
-                          "snapshot, not a removed tool)")
+            panel.message(
+                "rerun needs the live server from a config and its call log (not a "
+                "snapshot, not a removed tool)"
+            )
             return
         panel.message("listing the live tools to decide what may be re-sent…")
         self.run_worker(self._rerun_plan(), exclusive=True, exit_on_error=False, group="rerun")
@@ -348,14 +382,20 @@ class ReviewScreen(Screen[ReviewResult | None]):
         def done(ok: bool | None) -> None:
             if ok:
                 panel.message("sending each call twice…")
-                self.run_worker(self._rerun_send(planned), exclusive=True, exit_on_error=False,
-                                group="rerun")
+                self.run_worker(
+                    self._rerun_send(planned), exclusive=True, exit_on_error=False, group="rerun"
+                )
             else:
                 panel.message("nothing sent")
 
-        self.app.push_screen(ConfirmScreen(
-            f"Re-send {len(planned.to_send)} recorded call(s), each twice?",
-            plan_text(planned), yes="Send"), done)
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Re-send {len(planned.to_send)} recorded call(s), each twice?",
+                plan_text(planned),
+                yes="Send",
+            ),
+            done,
+        )
 
     async def _rerun_send(self, planned: Any) -> None:
         from mcp_review.services.rerun import RerunUnreachable
@@ -376,26 +416,43 @@ class ReviewScreen(Screen[ReviewResult | None]):
             if not c.has_witness:
                 continue
             what, rejected = c.witness_wording
-            head = Content.assemble(("witness ", "bold"),
-                                    (c.rule, "$text-accent"), " at ",
-                                    safe_content(c.pointer, one_line=True, limit=120),
-                                    (" (promoted to breaking)" if c.promoted else "", "bold"))
+            head = Content.assemble(
+                ("witness ", "bold"),
+                (c.rule, "$text-accent"),
+                " at ",
+                safe_content(c.pointer, one_line=True, limit=120),
+                (" (promoted to breaking)" if c.promoted else "", "bold"),
+            )
             lines.append(head)
-            lines.append(Content.assemble(f"  {what}: ", safe_content(
-                json.dumps(c.witness, ensure_ascii=False, sort_keys=True), one_line=True,
-                limit=400)))
+            lines.append(
+                Content.assemble(
+                    f"  {what}: ",
+                    safe_content(
+                        json.dumps(c.witness, ensure_ascii=False, sort_keys=True),
+                        one_line=True,
+                        limit=400,
+                    ),
+                )
+            )
             if c.witness_error:
-                lines.append(Content.assemble((f"  {rejected}: ", "$text-error"),
-                                              safe_content(c.witness_error, one_line=True,
-                                                           limit=400)))
+                lines.append(
+                    Content.assemble(
+                        (f"  {rejected}: ", "$text-error"),
+                        safe_content(c.witness_error, one_line=True, limit=400),
+                    )
+                )
         box = self.query_one("#witness-box")
         if not lines:
             box.display = False
             return
-        title = ("generated witnesses (evidence: no recorded call breaks)" if not calls_break
-                 else "generated witnesses")
+        title = (
+            "generated witnesses (evidence: no recorded call breaks)"
+            if not calls_break
+            else "generated witnesses"
+        )
         self.query_one("#witnesses", Static).update(
-            Content("\n").join([Content(title).stylize("bold underline"), *lines]))
+            Content("\n").join([Content(title).stylize("bold underline"), *lines])
+        )
 
     def _fill_annotations(self) -> None:
         old_a = self.old.wire.get("annotations") if self.old else None
@@ -403,19 +460,27 @@ class ReviewScreen(Screen[ReviewResult | None]):
         old_text, self._old_lines["annotations"] = _pretty(old_a)
         new_text, self._new_lines["annotations"] = _pretty(new_a)
         self._diff_texts["annotations"] = (old_text, new_text, "(no annotations)")
-        self.query_one("#ann-diff", SideBySide).show(old_text, new_text,
-                                                    empty="(no annotations)")
+        self.query_one("#ann-diff", SideBySide).show(old_text, new_text, empty="(no annotations)")
         relaxed: tuple[str, ...] = ()
         less: tuple[str, ...] = ()
         if self.old is not None and self.new is not None:
             relaxed = annotation_relaxations(self.old, self.new)
             less = annotation_gate_less(self.old, self.new)
-        warn = [x for x in ("relaxed: " + ", ".join(relaxed) if relaxed else "",
-                            "claims less power (clients gate it less): " + ", ".join(less)
-                            if less else "") if x]
-        msg = (Content.assemble(("⚠ " + "; ".join(warn), "bold $text-error"),
-                                " (no policy tier auto-approves this)")
-               if warn else Content("no annotation relaxed").stylize("$text-muted"))
+        warn = [
+            x
+            for x in (
+                "relaxed: " + ", ".join(relaxed) if relaxed else "",
+                "claims less power (clients gate it less): " + ", ".join(less) if less else "",
+            )
+            if x
+        ]
+        msg = (
+            Content.assemble(
+                ("⚠ " + "; ".join(warn), "bold $text-error"), " (no policy tier auto-approves this)"
+            )
+            if warn
+            else Content("no annotation relaxed").stylize("$text-muted")
+        )
         self.query_one("#ann-summary", Static).update(msg)
 
     def _fill_output(self) -> None:
@@ -427,8 +492,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
         if old_o is None and new_o is None:
             self.query_one("#tabs", TabbedContent).hide_tab("tab-output")
             return
-        self.query_one("#output-diff", SideBySide).show(old_text, new_text,
-                                                       empty="(no outputSchema)")
+        self.query_one("#output-diff", SideBySide).show(
+            old_text, new_text, empty="(no outputSchema)"
+        )
 
     # Change list → diff -----------------------------------------------------------------------
     @on(ChangeList.Selected)
@@ -442,15 +508,22 @@ class ReviewScreen(Screen[ReviewResult | None]):
         """The highlighted change in full under the list: rule, where, and the whole message
         wrapped (the list's message column cuts a long one)."""
         parts: list[Content | tuple[str, str] | str] = [
-            (c.rule, "bold $text-accent"), " at ",
-            safe_content(c.pointer, one_line=True, limit=200), "\n",
-            safe_content(render_change(c), one_line=True, limit=1200)]
+            (c.rule, "bold $text-accent"),
+            " at ",
+            safe_content(c.pointer, one_line=True, limit=200),
+            "\n",
+            safe_content(render_change(c), one_line=True, limit=1200),
+        ]
         if c.note:
             parts += ["\n", safe_content(c.note, style="$text-muted", one_line=True, limit=400)]
         self.query_one("#change-detail", Static).update(Content.assemble(*parts))
 
-    _SECTION_TITLE = {"schema": "pinned inputSchema", "output": "pinned outputSchema",
-                      "annotations": "pinned annotations", "description": "pinned description"}
+    _SECTION_TITLE = {
+        "schema": "pinned inputSchema",
+        "output": "pinned outputSchema",
+        "annotations": "pinned annotations",
+        "description": "pinned description",
+    }
 
     def _schema_diff_to(self, section: str) -> SideBySide:
         """The Schema tab's diff, showing ``section`` (the highlighted change's part of the
@@ -475,16 +548,20 @@ class ReviewScreen(Screen[ReviewResult | None]):
             else:
                 self._schema_diff_to("description")
             return True
-        diff_id = {"schema": "#schema-diff", "output": "#output-diff",
-                   "annotations": "#ann-diff"}[section]
+        diff_id = {"schema": "#schema-diff", "output": "#output-diff", "annotations": "#ann-diff"}[
+            section
+        ]
         new_line = line_for_pointer(self._new_lines.get(section, {}), inner)
         old_line = line_for_pointer(self._old_lines.get(section, {}), inner)
         if section != "schema" and switch:
             self.action_tab(f"tab-{section}")
         # The change's own diff (on its tab) is scrolled to it; unless the operator switched
         # there, the Schema tab's diff shows it too.
-        diffs = [self._schema_diff_to(section)] if section == "schema" else [
-            self.query_one(diff_id, SideBySide)]
+        diffs = (
+            [self._schema_diff_to(section)]
+            if section == "schema"
+            else [self.query_one(diff_id, SideBySide)]
+        )
         if section != "schema" and not switch:
             diffs.append(self._schema_diff_to(section))
         exact_new = inner in self._new_lines.get(section, {})
@@ -512,8 +589,11 @@ class ReviewScreen(Screen[ReviewResult | None]):
             return
         if pane is None or shown is False:
             # The only tab ever hidden: say why instead of doing nothing.
-            self.notify("this tool has no output schema, pinned or now: no Output tab",
-                        markup=False, timeout=3)
+            self.notify(
+                "this tool has no output schema, pinned or now: no Output tab",
+                markup=False,
+                timeout=3,
+            )
             return
         # Focus moves into the new pane first: TabbedContent switches back to the pane that
         # holds the focused widget otherwise.

@@ -58,9 +58,13 @@ class ChangeList(DataTable[Text]):
             if c.new_text and c.cls is not ChangeClass.TRUST:
                 # the other axis: this change brings in text the model reads
                 cell.append(" +trust", style=CLASS_STYLE[ChangeClass.TRUST])
-            self.add_row(cell, Text(c.rule),
-                         safe_text(c.pointer, limit=80), safe_text(render_change(c), limit=300),
-                         key=str(i))
+            self.add_row(
+                cell,
+                Text(c.rule),
+                safe_text(c.pointer, limit=80),
+                safe_text(render_change(c), limit=300),
+                key=str(i),
+            )
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -68,7 +68,7 @@ def wrap_offsets(text: str, width: int) -> Wrap:
             end = pos + cap
             if end < n:
                 j = text.rfind(" ", pos, end)
-                if j >= pos and j + 1 > pos and text[pos:j + 1].strip():
+                if j >= pos and j + 1 > pos and text[pos : j + 1].strip():
                     end = j + 1
         else:  # wide characters: count cells one by one
             used = 0
@@ -82,7 +82,7 @@ def wrap_offsets(text: str, width: int) -> Wrap:
                 if text[end] == " ":
                     last_space = end
                 end += 1
-            if end < n and last_space >= pos and text[pos:last_space + 1].strip():
+            if end < n and last_space >= pos and text[pos : last_space + 1].strip():
                 end = last_space + 1
         out.append((pos, min(end, n)))
         pos = min(end, n)
@@ -115,8 +115,10 @@ class DiffLines(ScrollView, can_focus=True):
 
     @property
     def is_empty(self) -> bool:
-        return not self.rows or (len(self.rows) == 1 and self.rows[0].kind == "equal"
-                                 and not self.rows[0].left.text)  # type: ignore[union-attr]
+        if not self.rows:
+            return True
+        only = self.rows[0]
+        return len(self.rows) == 1 and only.kind == "equal" and not (only.left and only.left.text)
 
     def widths(self) -> tuple[int, int, int]:
         total = max(self.size.width - 2, 20)  # 2: the stable scrollbar gutter
@@ -200,9 +202,11 @@ class DiffLines(ScrollView, can_focus=True):
         rg = Content((str(rn) if rn else "").rjust(digits) + rmark + " ")
         style = _STYLE["mark"] if i == self.marked and k == 0 else gutter
         return Content.assemble(
-            lg.stylize(style), self._side_line(row.left, lw, k, True),
+            lg.stylize(style),
+            self._side_line(row.left, lw, k, True),
             Content("│").stylize(gutter),
-            rg.stylize(style), self._side_line(row.right, rw, k, False),
+            rg.stylize(style),
+            self._side_line(row.right, rw, k, False),
         )
 
     def line_text(self, y: int) -> str:
@@ -225,9 +229,12 @@ class DiffLines(ScrollView, can_focus=True):
             else:
                 content = self._line(at)
                 strips = content.render_strips(
-                    self.virtual_size.width, 1, self.visual_style,
+                    self.virtual_size.width,
+                    1,
+                    self.visual_style,
                     # As Textual's own visual.py passes them: the styles are the rules map.
-                    RenderOptions(self._get_style, cast("RulesMap", self.styles)))
+                    RenderOptions(self._get_style, cast("RulesMap", self.styles)),
+                )
                 strip = strips[0] if strips else Strip.blank(width)
             if len(self._cache) > 2000:
                 self._cache.clear()
@@ -240,8 +247,10 @@ def truncation_note(rows: list[Row], first: int) -> str:
     row = rows[first]
     side = row.right or row.left
     line = side.number if side is not None else first + 1
-    return (f"word diff truncated after {first} of {len(rows)} lines: from line {line} on, "
-            "changed lines are marked whole · w: full word diff")
+    return (
+        f"word diff truncated after {first} of {len(rows)} lines: from line {line} on, "
+        "changed lines are marked whole · w: full word diff"
+    )
 
 
 class SideBySide(Vertical):
@@ -259,8 +268,14 @@ class SideBySide(Vertical):
     """
     BINDINGS = [Binding("w", "full_word_diff", "Full word diff", show=False)]
 
-    def __init__(self, old_title: str = "pinned", new_title: str = "now", *,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        old_title: str = "pinned",
+        new_title: str = "now",
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.old_title = old_title
         self.new_title = new_title
@@ -306,8 +321,7 @@ class SideBySide(Vertical):
     def action_full_word_diff(self) -> None:
         if self.truncated is None:
             return
-        self.query_one(".diff-note", Static).update(
-            Content("computing the full word diff…"))
+        self.query_one(".diff-note", Static).update(Content("computing the full word diff…"))
         self._full_word_diff(*self._texts)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="word-diff")
@@ -332,11 +346,18 @@ class SideBySide(Vertical):
     def _header(self) -> None:
         _, digits, col = self.body.widths()
         self.query_one(".diff-header", Static).update(
-            Content(" " * (digits + 2) + self.old_title.ljust(col)[:col] + " "
-                    + " " * (digits + 2) + self.new_title[:col]))
+            Content(
+                " " * (digits + 2)
+                + self.old_title.ljust(col)[:col]
+                + " "
+                + " " * (digits + 2)
+                + self.new_title[:col]
+            )
+        )
         if self.truncated is not None:
-            self.query_one(".diff-note", Static).update(Content(truncation_note(
-                self.rows, self.truncated)))
+            self.query_one(".diff-note", Static).update(
+                Content(truncation_note(self.rows, self.truncated))
+            )
 
     def row_for_line(self, side: str, line: int) -> int | None:
         for i, row in enumerate(self.rows):

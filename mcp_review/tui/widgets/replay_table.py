@@ -16,7 +16,8 @@ MAX_ROWS = 2000
 
 def _issues(errs: list[Any]) -> str:
     return "; ".join(f"{e.path or '/'}: {e.message}" for e in errs[:3]) + (
-        f" (+{len(errs) - 3} more)" if len(errs) > 3 else "")
+        f" (+{len(errs) - 3} more)" if len(errs) > 3 else ""
+    )
 
 
 class ReplayTable(DataTable[Text]):
@@ -40,8 +41,9 @@ class ReplayTable(DataTable[Text]):
     def set_outcomes(self, outcomes: list[Any]) -> int:
         """Show ``outcomes`` (broken, then bad recordings, then the rest); returns rows shown."""
         self.clear()
-        order = sorted(outcomes, key=lambda o: (not o.broken, not o.ignored,
-                                                not o.bad_recording, o.index))
+        order = sorted(
+            outcomes, key=lambda o: (not o.broken, not o.ignored, not o.bad_recording, o.index)
+        )
         for o in order[:MAX_ROWS]:
             if o.broken:
                 verdict, style, why = "BROKEN", "bold red", _issues(o.errors)
@@ -56,10 +58,14 @@ class ReplayTable(DataTable[Text]):
             args = json.dumps(o.arguments, ensure_ascii=False, sort_keys=True)
             self.add_row(
                 Text(where, style=style if o.broken else ""),
-                Text("valid" if o.valid_under_old else "invalid",
-                     style="" if o.valid_under_old else "yellow"),
-                Text("valid" if o.valid_under_new else "invalid",
-                     style="" if o.valid_under_new else "bold red"),
+                Text(
+                    "valid" if o.valid_under_old else "invalid",
+                    style="" if o.valid_under_old else "yellow",
+                ),
+                Text(
+                    "valid" if o.valid_under_new else "invalid",
+                    style="" if o.valid_under_new else "bold red",
+                ),
                 Text(verdict, style=style),
                 safe_text(why, style="red" if o.broken else "", limit=200),
                 safe_text(args, limit=160),
@@ -74,9 +80,12 @@ class ReplayTable(DataTable[Text]):
             where = f"{c.index}" + (f" (l.{c.line})" if c.line is not None else "")
             args = json.dumps(c.arguments, ensure_ascii=False, sort_keys=True)
             self.add_row(
-                Text(where, style="bold red"), Text("—", style="dim"),
-                Text("no tool", style="bold red"), Text("WOULD FAIL", style="bold red"),
-                Text("tool no longer served", style="red"), safe_text(args, limit=160),
+                Text(where, style="bold red"),
+                Text("—", style="dim"),
+                Text("no tool", style="bold red"),
+                Text("WOULD FAIL", style="bold red"),
+                Text("tool no longer served", style="red"),
+                safe_text(args, limit=160),
                 key=str(c.index),
             )
         return min(len(calls), MAX_ROWS)

@@ -19,9 +19,14 @@ from textual.widgets import Static
 from mcp_review.tui.render import safe_content
 from mcp_review.tui.widgets.diff_view import SideBySide
 
-_STYLE = {"same": "$text-success", "changed": "bold $text-error",
-          "shape-drift": "bold $text-error", "now-error": "bold $text-error",
-          "skipped": "$text-muted", "no-result-recorded": "$text-muted"}
+_STYLE = {
+    "same": "$text-success",
+    "changed": "bold $text-error",
+    "shape-drift": "bold $text-error",
+    "now-error": "bold $text-error",
+    "skipped": "$text-muted",
+    "no-result-recorded": "$text-muted",
+}
 
 
 @dataclass(slots=True)
@@ -44,9 +49,13 @@ class RerunHook:
         from mcp_review.services.rerun import load_recorded, plan
 
         st = self.settings()
-        recorded = load_recorded(self.calls_path, server=self.server.name,
-                                 principal=self.server.principal, tools=st.tools,
-                                 max_calls=st.max_calls)
+        recorded = load_recorded(
+            self.calls_path,
+            server=self.server.name,
+            principal=self.server.principal,
+            tools=st.tools,
+            max_calls=st.max_calls,
+        )
         return await plan(self.server, self.pins, recorded, st)
 
     async def execute(self, planned: Any) -> Any:
@@ -93,28 +102,51 @@ class RerunPanel(Vertical):
         first_changed = None
         for c in report.calls:
             outcome = "will send" if c.outcome is None else str(c.outcome)
-            lines.append(Content.assemble(
-                (f"{outcome:18} ", _STYLE.get(outcome, "bold")),
-                safe_content(json.dumps(c.call.arguments, ensure_ascii=False, sort_keys=True)
-                             if not isinstance(c.call.arguments, str) else c.call.arguments,
-                             one_line=True, limit=100)))
+            lines.append(
+                Content.assemble(
+                    (f"{outcome:18} ", _STYLE.get(outcome, "bold")),
+                    safe_content(
+                        json.dumps(c.call.arguments, ensure_ascii=False, sort_keys=True)
+                        if not isinstance(c.call.arguments, str)
+                        else c.call.arguments,
+                        one_line=True,
+                        limit=100,
+                    ),
+                )
+            )
             if c.reason:
-                lines.append(Content.assemble("    ", safe_content(c.reason, one_line=True,
-                                                                     limit=200,
-                                                                     style="$text-muted")))
+                lines.append(
+                    Content.assemble(
+                        "    ",
+                        safe_content(c.reason, one_line=True, limit=200, style="$text-muted"),
+                    )
+                )
             cmp = c.comparison
             for d in cmp.differences if cmp is not None else []:
                 old = json.dumps(d.old, ensure_ascii=False) if d.has_old else "(absent)"
                 new = json.dumps(d.new, ensure_ascii=False) if d.has_new else "(absent)"
-                lines.append(Content.assemble(
-                    "    ", safe_content(d.pointer or "(whole result)", one_line=True, limit=80),
-                    ": ", safe_content(old, one_line=True, limit=80, style="$text-error"),
-                    " → ", safe_content(new, one_line=True, limit=80, style="$text-success")))
+                lines.append(
+                    Content.assemble(
+                        "    ",
+                        safe_content(d.pointer or "(whole result)", one_line=True, limit=80),
+                        ": ",
+                        safe_content(old, one_line=True, limit=80, style="$text-error"),
+                        " → ",
+                        safe_content(new, one_line=True, limit=80, style="$text-success"),
+                    )
+                )
             if cmp is not None and cmp.volatile:
-                lines.append(Content.assemble("    volatile (ignored): ", safe_content(
-                    ", ".join(cmp.volatile[:10]), one_line=True, limit=200)))
-            if first_changed is None and c.outcome is not None and str(c.outcome) in (
-                    "changed", "shape-drift", "now-error"):
+                lines.append(
+                    Content.assemble(
+                        "    volatile (ignored): ",
+                        safe_content(", ".join(cmp.volatile[:10]), one_line=True, limit=200),
+                    )
+                )
+            if (
+                first_changed is None
+                and c.outcome is not None
+                and str(c.outcome) in ("changed", "shape-drift", "now-error")
+            ):
                 first_changed = c
         if not lines:
             lines.append(Content("no recorded calls of this tool").stylize("$text-muted"))
@@ -122,16 +154,24 @@ class RerunPanel(Vertical):
             lines.insert(0, Content("rerun plan (nothing sent yet)").stylize("bold"))
         counts = report.counts()
         if not planned:
-            lines.insert(0, Content(" · ".join(f"{k} {v}" for k, v in counts.items() if v)
-                                    or "nothing re-sent").stylize("bold"))
+            lines.insert(
+                0,
+                Content(
+                    " · ".join(f"{k} {v}" for k, v in counts.items() if v) or "nothing re-sent"
+                ).stylize("bold"),
+            )
         self.query_one("#rerun-text", Static).update(Content("\n").join(lines))
         diff = self.query_one("#rerun-diff", SideBySide)
         if first_changed is None:
             diff.display = False
             return
         diff.display = True
-        old = first_changed.call.result if first_changed.call.result is not None \
+        old = (
+            first_changed.call.result
+            if first_changed.call.result is not None
             else first_changed.call.error
+        )
         new = first_changed.live_result
-        diff.show(_pretty(old) if old is not None else None,
-                  _pretty(new) if new is not None else None)
+        diff.show(
+            _pretty(old) if old is not None else None, _pretty(new) if new is not None else None
+        )
