@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -20,28 +19,26 @@ from mcp_review.store.pinfile import load_pins
 pytestmark = pytest.mark.slow
 
 # The child approves t0, t1, ... forever, each save rewriting a file that keeps growing (big
-# definitions make every write take a while). A sleep inside fsync widens the window between
-# "temp file written" and "renamed into place". With a second argument N the child stops for good
-# inside its N-th save, after the temp file is written and before the rename, and says "mid": the
-# parent's kill then lands mid-write every time, not by luck of timing.
+# definitions make every write take a while). Given a save number N and a point, the child stops
+# for good at that point of its N-th save (store.files.fault_point: "temp-written" is after the
+# temp file is written and synced, before the rename; "renamed" is after the rename, before the
+# folder is synced) and says "stopped": the parent's SIGKILL lands there every time, never after
+# a random sleep.
 WRITER = textwrap.dedent("""
     import os, sys, time
+    from mcp_review.store import files as F
     from mcp_review.store import pinfile as P
     from mcp_review.engine.model import ToolDef
     from mcp_review.engine.pins import make_pin
 
     path = sys.argv[1]
-    stall_at = int(sys.argv[2]) if len(sys.argv) > 2 else -1
-    folder = os.path.dirname(path)
+    stall_at, stall_point = int(sys.argv[2]), sys.argv[3]
     saves = 0
-    real_fsync = os.fsync
-    def slow_fsync(fd):
-        time.sleep(0.01)
-        real_fsync(fd)
-        if saves == stall_at and any(n.endswith(".tmp") for n in os.listdir(folder)):
-            print("mid", flush=True)
+    def stop_here(point):
+        if saves == stall_at and point == stall_point:
+            print("stopped", flush=True)
             time.sleep(600)
-    P.os.fsync = slow_fsync
+    F.fault_point = stop_here
 
     i = len(P.load_pins(path).pins)
     print("ready", flush=True)
@@ -69,34 +66,31 @@ def _check_consistent(path: str) -> int:
 
 def test_sigkill_mid_write_never_leaves_a_torn_file(tmp_path):
     path = str(tmp_path / "mcp-pins.toml")
-    rng = random.Random(1234)
     kills = 0
     mid_write = 0
     last = 0
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    for run in range(25):
-        # Every other run stops inside a save on purpose; the rest are killed at a random time.
-        stall = ["1"] if run % 2 else []
+    for run in range(24):
+        # Set points, rotated: the 0th to 2nd save of this run, before or after the rename.
+        at, point = run // 2 % 3, ("temp-written", "renamed")[run % 2]
         child = subprocess.Popen(
-            [sys.executable, "-c", WRITER, path, *stall], stdout=subprocess.PIPE, env=env
+            [sys.executable, "-c", WRITER, path, str(at), point], stdout=subprocess.PIPE, env=env
         )
         assert child.stdout is not None
         assert child.stdout.readline().strip() == b"ready"
-        if stall:
-            assert child.stdout.readline().strip() == b"mid"
-        else:
-            time.sleep(rng.uniform(0.02, 0.15))
+        assert child.stdout.readline().strip() == b"stopped"
         child.send_signal(signal.SIGKILL)
         child.wait()
         kills += 1
-        if any(n.endswith(".tmp") for n in os.listdir(tmp_path)):
-            mid_write += 1  # killed between creating the temp file and renaming it
-        if os.path.exists(path):
-            k = _check_consistent(path)
-            assert k >= last  # never goes back to an older state either
-            last = k
-    assert kills == 25 and last >= 5
-    assert mid_write >= 12, "the kills on purpose did not land mid-write; the test proved nothing"
+        if point == "temp-written":
+            # killed between writing the temp file and renaming it: the temp file is left
+            assert any(n.endswith(".tmp") for n in os.listdir(tmp_path))
+            mid_write += 1
+        k = _check_consistent(path)
+        # Each run's stopped save is lost before the rename and kept after it, never torn.
+        assert k == last + at + (point == "renamed")
+        last = k
+    assert kills == 24 and mid_write == 12 and last == 24 + 3 * 4
     # Audit lines are whole JSON objects; at most a torn tail is skipped by the reader.
     assert len(audit.read(str(tmp_path / "mcp-pins.audit.jsonl"))) >= last
 

@@ -8,7 +8,7 @@ import fcntl
 import glob
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from mcp_review.engine.errors import InputError
 
@@ -35,6 +35,13 @@ def locked(path: str) -> Iterator[None]:
         os.close(fd)  # closing releases the flock
 
 
+fault_point: Callable[[str], None] | None = None
+"""Fault injection for the crash tests, never set by the product: called with ``"temp-written"``
+once the new content is written and synced to the temp file (before the rename) and with
+``"renamed"`` after the rename (before the folder is synced). A test's writer stops there so a
+SIGKILL lands at a set point instead of after a random sleep."""
+
+
 def atomic_write(path: str, data: bytes) -> None:
     """Replace ``path`` with ``data`` so a crash leaves the old file or the new one, never a mix."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -52,11 +59,15 @@ def atomic_write(path: str, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
+        if fault_point is not None:
+            fault_point("temp-written")
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    if fault_point is not None:
+        fault_point("renamed")
     dfd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(dfd)  # make the rename itself durable
