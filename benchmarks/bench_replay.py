@@ -17,7 +17,8 @@ import orjson
 # Runnable from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mcp_review.engine.replay import load_calls, replay
+from mcp_review.engine.replay import replay
+from mcp_review.store.readers import load_calls
 
 # A typical tool schema: the seed's run_query with a few realistic constraints.
 OLD = {

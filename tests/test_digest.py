@@ -8,9 +8,10 @@ import unicodedata
 
 import pytest
 
-from mcp_review.engine.canonical import MAX_DEPTH, canonical_json, json_equal, load_file, loads
+from mcp_review.engine.canonical import MAX_DEPTH, canonical_json, json_equal, loads
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
+from mcp_review.store.readers import load_file
 
 BASE = {
     "name": "run_query",

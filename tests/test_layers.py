@@ -64,3 +64,45 @@ def test_file_commands_do_not_import_mcp_or_textual():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_engine_opens_no_file():
+    """Files are the store's: no engine module calls ``open`` or touches the file system
+    (a parser takes bytes or a stream it is handed; ``store.readers`` opens them)."""
+    import ast
+    from pathlib import Path
+
+    fs = {
+        "open",
+        "stat",
+        "lstat",
+        "listdir",
+        "scandir",
+        "walk",
+        "remove",
+        "unlink",
+        "replace",
+        "rename",
+        "mkdir",
+        "makedirs",
+        "read_text",
+        "read_bytes",
+        "write_text",
+        "write_bytes",
+    }
+    found = []
+    for p in sorted(Path(mcp_review.engine.__path__[0]).rglob("*.py")):
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            if isinstance(f, ast.Name) and f.id == "open":
+                found.append(f"{p.name}:{node.lineno} open()")
+            elif (
+                isinstance(f, ast.Attribute)
+                and f.attr in fs
+                and isinstance(f.value, ast.Name)
+                and f.value.id in {"os", "shutil", "Path"}
+            ):
+                found.append(f"{p.name}:{node.lineno} {f.value.id}.{f.attr}()")
+    assert not found, found

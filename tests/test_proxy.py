@@ -12,10 +12,10 @@ from servers.proxy_harness import RAW, RawClient, alive, read_jsonl, wait_gone
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
-from mcp_review.engine.replay import load_calls
 from mcp_review.services.proxy import REFUSED_CODE, WARNING_PREFIX
 from mcp_review.store.calllog import REDACTED, CallLog, Redactor, log_files
 from mcp_review.store.pinfile import load_pins, save_pins
+from mcp_review.store.readers import load_calls
 
 pytestmark = pytest.mark.slow
 

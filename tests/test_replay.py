@@ -14,9 +14,9 @@ from mcp_review.engine.replay import (
     SchemaError,
     SchemaValidator,
     hit_regex_limit,
-    load_calls,
     replay,
 )
+from mcp_review.store.readers import load_calls
 
 # The seed's run_query tool (000): required sql, optional limit, format enum, dry_run, timeout_ms.
 OLD = {

@@ -15,8 +15,9 @@ from mcp_review.engine.compare import compare
 from mcp_review.engine.locate import instance_paths
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.replay import Outcome, RemovedProperty, replay
-from mcp_review.engine.status import State, compute_status, load_call_log
+from mcp_review.engine.status import State, compute_status
 from mcp_review.formats.compare import to_text as render_text
+from mcp_review.store.readers import load_call_log
 
 OLD = {
     "type": "object",

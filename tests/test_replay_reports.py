@@ -16,9 +16,10 @@ from mcp_review.cli import main
 from mcp_review.engine import replay as replay_mod
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, PinFile, make_pin
-from mcp_review.engine.replay import iter_calls, load_calls, replay
+from mcp_review.engine.replay import replay
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.store.pinfile import save_pins
+from mcp_review.store.readers import iter_calls, load_calls
 
 OLD = {
     "type": "object",

@@ -293,7 +293,7 @@ def test_old_logs_without_results_or_digests_stay_valid(tmp_path: Path):
         '{"time":"t","server":"s","principal":"default","tool":"get_config",'
         '"id":1,"arguments":{"env":"x"}}\n'
     )
-    from mcp_review.engine.replay import load_calls
+    from mcp_review.store.readers import load_calls
 
     assert [c.tool for c in load_calls(str(p))] == ["get_config"]
     rec = load_recorded(str(p))

@@ -121,7 +121,7 @@ def test_proxy_records_results_and_definition_digest(scenario: dict[str, Any]):
     assert res["get_config"]["call_time"] == rec["get_config"]["time"]
     assert res["get_config"]["result"]["structuredContent"]["cluster"] == CONFIG["cluster"]
     # The log still reads as replay evidence: digest/redacted are server-log keys.
-    from mcp_review.engine.replay import load_calls
+    from mcp_review.store.readers import load_calls
 
     calls = load_calls(str(scenario["ws"].calls))
     assert [c.tool for c in calls] == [r["tool"] for r in scenario["recorded"]]

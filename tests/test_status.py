@@ -16,10 +16,10 @@ from mcp_review.engine.status import (
     State,
     apply_auto_approvals,
     compute_status,
-    load_call_log,
 )
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins, save_pins
+from mcp_review.store.readers import load_call_log
 
 
 def tool(name: str = "search", **kw) -> ToolDef:

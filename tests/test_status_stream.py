@@ -15,8 +15,9 @@ from mcp_review.engine.errors import InputError
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, PinFile, make_pin
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
-from mcp_review.engine.status import compute_status, load_call_log, stream_call_log
+from mcp_review.engine.status import compute_status
 from mcp_review.formats import status as fmt
+from mcp_review.store.readers import load_call_log, stream_call_log
 
 OLD = {
     "type": "object",

@@ -229,8 +229,8 @@ def _demo_source(tmp_path: Path) -> ReviewSource:
     from mcp_review.engine.model import ToolDef
     from mcp_review.engine.pins import Decision, PinFile, make_pin
     from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
-    from mcp_review.engine.status import load_call_log
     from mcp_review.store.pinfile import save_pins
+    from mcp_review.store.readers import load_call_log
     from mcp_review.tui.data import SnapshotFetcher
 
     def snap(version: str) -> Snapshot:

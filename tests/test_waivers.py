@@ -21,9 +21,9 @@ from mcp_review.engine.gate import (
 )
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.policy import Outcome
-from mcp_review.engine.snapshot import load_snapshot
 from mcp_review.engine.status import State, compute_status
 from mcp_review.services.proxy import PinGate
+from mcp_review.store.readers import load_snapshot
 
 FIX = Path(__file__).parent / "fixtures" / "pins"
 V1 = json.loads((FIX / "snapshot_v1.json").read_text())

@@ -36,9 +36,9 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.compare import compare
-    from mcp_review.engine.replay import iter_calls
     from mcp_review.formats import compare as fmt
     from mcp_review.services.inputs import load_pair
+    from mcp_review.store.readers import iter_calls
 
     old, new = load_pair(args.old, args.new)
     # Streamed: the log is read line by line and, unless every call is to be listed, only the

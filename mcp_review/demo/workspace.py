@@ -211,7 +211,7 @@ class Workspace:
         return n
 
     def call_logs(self) -> dict[str, Any]:
-        from mcp_review.engine.status import load_call_log
+        from mcp_review.store.readers import load_call_log
 
         return {name: load_call_log(str(self.calls_path(name))) for name in definitions.SERVERS}
 

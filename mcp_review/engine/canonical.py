@@ -262,23 +262,5 @@ def _max_depth_estimate(text: str) -> int:
     return best
 
 
-def read_bytes(path: str, *, what: str = "a JSON file") -> bytes:
-    """A file's bytes; every failure is an InputError naming the file."""
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        raise InputError("no such file", source=path) from None
-    except IsADirectoryError:
-        raise InputError(f"is a directory, not {what}", source=path) from None
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", source=path) from None
-
-
-def load_file(path: str) -> Any:
-    """Read and parse a JSON file; every failure is an InputError naming the file."""
-    return loads(read_bytes(path), source=path)
-
-
 # Walkers recurse a few frames per nesting level; make room for MAX_DEPTH levels.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH + 1000))

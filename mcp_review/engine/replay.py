@@ -264,29 +264,6 @@ def _classify_record(rec: Any) -> tuple[str, str | None, Any]:
     return "call", None, rec
 
 
-def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> LoadedCalls:
-    """Read a JSONL call log (see _classify_record for the three accepted line forms).
-
-    Records that name a tool are kept only if it is ``tool`` (when given); bare argument
-    objects are always kept. strict: a line that is not JSON is an InputError naming the file
-    and line; otherwise it is skipped and counted in ``.skipped``.
-    """
-    out = LoadedCalls()
-    out.extend(iter_calls(path, tool=tool, strict=strict, stats=out))
-    return out
-
-
-def _open_log(path: str) -> IO[bytes]:
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise InputError("no such file", source=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a call log", source=path) from None
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", source=path) from None
-
-
 _stdlib_decode = json.JSONDecoder(parse_constant=_reject_constant).decode
 
 
@@ -329,19 +306,25 @@ def _lines(f: Any) -> Iterator[tuple[int, bytes, bool]]:
         yield lineno + 1, b"".join(pending), True
 
 
-def iter_calls(
-    path: str, *, tool: str | None = None, strict: bool = True, stats: LoadedCalls | None = None
+def parse_calls(
+    f: IO[bytes],
+    *,
+    source: str,
+    tool: str | None = None,
+    strict: bool = True,
+    stats: LoadedCalls | None = None,
 ) -> Iterator[Call]:
     """The calls of a JSONL log one at a time, reading the file a chunk at a time, so a caller
     that keeps only some of them holds memory for those, not for the log. ``stats`` (if
     given) receives the ``skipped`` / ``skipped_lines`` / ``ignored`` counts as lines go by.
-    Same lines, errors and numbering as :func:`load_calls`."""
+    Same lines, errors and numbering as ``store.readers.load_calls``. ``f`` is a binary
+    stream the caller opened (``store.readers.iter_calls`` opens a log file); ``source``
+    names it in errors."""
     st = stats if stats is not None else LoadedCalls()
-    f = _open_log(path)
     n = 0
     fast_loads = _orjson.loads if _orjson is not None else None
     long_digits = _LONG_DIGITS.search
-    with f, _gc_paused():
+    with _gc_paused():
         try:
             for lineno, raw, exact in _lines(f):
                 problem = None
@@ -374,7 +357,7 @@ def iter_calls(
                     problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
                 if problem is not None:
                     if strict:
-                        raise InputError(problem, source=path, line=lineno)
+                        raise InputError(problem, source=source, line=lineno)
                     st.skipped += 1
                     st.skipped_lines.append(lineno)
                     continue
@@ -399,7 +382,7 @@ def iter_calls(
                 n += 1
                 yield Call(n, lineno, args, name, True)
         except OSError as e:
-            raise InputError(f"cannot read: {e.strerror}", source=path) from None
+            raise InputError(f"cannot read: {e.strerror}", source=source) from None
 
 
 # Replay ------------------------------------------------------------------------------------
@@ -686,7 +669,7 @@ def replay(
     ``removed``: properties removed from open objects; a call valid under both that still sends
     one of them is marked ``ignored`` (see Outcome.IGNORED).
 
-    ``calls`` are Call objects (from load_calls) or bare argument values. A schema that cannot
+    ``calls`` are Call objects (from store.readers.load_calls) or bare argument values. A schema that cannot
     be compiled never raises: every call carries that reason. Old uncompilable: every call is
     a bad recording (nothing can vouch for it). New uncompilable: fail closed, every call valid
     under old counts as broken, because a server cannot accept calls against a schema that
@@ -694,7 +677,7 @@ def replay(
 
     ``keep_valid=False``: calls valid under old and new are counted, not kept (a report that
     lists only broken calls and bad recordings then holds memory for those alone; ``calls``
-    may be a generator such as :func:`iter_calls`).
+    may be a generator such as :func:`parse_calls`).
     """
     r = Replayer(old_schema, new_schema, removed, keep_valid=keep_valid)
     r.feed(calls)

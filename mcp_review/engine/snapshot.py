@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_review.engine.canonical import load_file
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.hidden import json_dumps_safe
 from mcp_review.engine.model import ToolDef
@@ -137,7 +136,3 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
             else [],
         )
     return snap
-
-
-def load_snapshot(path: str) -> Snapshot:
-    return parse_snapshot(load_file(path), source=path)

@@ -2,7 +2,7 @@
 
 The one function everyone calls (the `status` command, `check`, the app)::
 
-    report = compute_status(snapshot, load_pins(path), calls={"github": load_call_log(p)})
+    report = compute_status(snapshot, load_pins(path), calls={"github": load_call_log(p)})  # store.readers
     for t in report.tools: t.state, t.policy.outcome, t.comparison
     apply_auto_approvals(report, pins); save_pins(pins)   # re-pin what the tiers allow
 
@@ -16,10 +16,10 @@ matches a pin under another name counts for nothing. Digests are compared first 
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.instructions import InstructionsStatus, instructions_status, live_text
 from mcp_review.engine.model import ChangeClass, ToolDef
@@ -27,6 +27,9 @@ from mcp_review.engine.pins import Decision, Pin, PinFile, make_pin
 from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.engine.protocol import ProtocolFinding, duplicate_findings, tool_findings
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+
+if TYPE_CHECKING:
+    from mcp_review.engine.replay import Call, LoadedCalls
 
 PENDING_REASON = "changed since it was pinned: comparing…"
 """The reason of a ``pending`` tool (see :attr:`ToolStatus.pending`)."""
@@ -50,10 +53,14 @@ class State(StrEnum):
     """Denied, and the live digest equals the denied one."""
 
 
+CallReader = Callable[["LoadedCalls"], Iterable["Call"]]
+"""Yields a log's calls, counting skipped and ignored lines in the LoadedCalls given."""
+
+
 @dataclass(slots=True)
 class CallLog:
-    """A server's recorded calls grouped by tool (see :func:`load_call_log`), or a log to be
-    streamed (:func:`stream_call_log`): read once, by :func:`compute_status`, keeping only the
+    """A server's recorded calls grouped by tool (``store.readers.load_call_log``), or a log
+    to be streamed (``store.readers.stream_call_log``): read once, by :func:`compute_status`, keeping only the
     calls its report lists."""
 
     path: str | None = None
@@ -68,10 +75,15 @@ class CallLog:
     """True: ``by_tool`` stays empty; the file is read when the status is computed, and
     ``counts`` then holds the number of calls per tool."""
     counts: dict[str, int] = field(default_factory=dict)
+    reader: CallReader | None = field(default=None, repr=False, compare=False)
+    """For a streamed log: yields its calls, counting bad and ignored lines in the
+    ``LoadedCalls`` it is given (the store opens the file; the engine never does)."""
 
     def for_tool(self, tool: str) -> list[Any]:
         if self.streamed:
-            raise ValueError("a streamed call log keeps no calls: read it with load_call_log")
+            raise ValueError(
+                "a streamed call log keeps no calls: read it with store.readers.load_call_log"
+            )
         return self.by_tool.get(tool, [])
 
     def count(self, tool: str) -> int:
@@ -81,14 +93,16 @@ class CallLog:
         return len(self.by_tool.get(tool, ()))
 
 
-def load_call_log(path: str) -> CallLog:
-    """Read a server's JSONL call log (lenient: bad lines are counted, not fatal)."""
-    from mcp_review.engine.replay import LoadedCalls, iter_calls
+def call_log_of(path: str | None, read: CallReader) -> CallLog:
+    """A server's recorded calls grouped by tool, from ``read`` (lenient: bad lines are counted
+    in the ``LoadedCalls`` it is given, not fatal). ``store.readers.load_call_log`` reads a file
+    this way."""
+    from mcp_review.engine.replay import LoadedCalls
 
     loaded = LoadedCalls()
     log = CallLog(path=path)
     by_tool = log.by_tool
-    for c in iter_calls(path, strict=False, stats=loaded):
+    for c in read(loaded):
         if c.tool is None:
             log.unattributed += 1
         else:
@@ -104,31 +118,22 @@ def load_call_log(path: str) -> CallLog:
     return log
 
 
-def stream_call_log(path: str) -> CallLog:
-    """A server's call log to be read while the status is computed (the headless commands):
-    the file is opened now, so a missing or unreadable one is an input error here, as with
-    :func:`load_call_log`, but nothing is held until :func:`compute_status` replays it in one
-    pass, keeping only the calls the report lists."""
-    from mcp_review.engine.replay import _open_log
-
-    _open_log(path).close()
-    return CallLog(path=path, streamed=True)
-
-
 _BATCH = 2048
 
 
 def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
     """One pass over a streamed log: counts per tool, and each tool in ``replayers`` fed its
-    calls (numbered per tool as :func:`load_call_log` does), a batch at a time."""
-    from mcp_review.engine.replay import LoadedCalls, iter_calls
+    calls (numbered per tool as :func:`call_log_of` does), a batch at a time."""
+    from mcp_review.engine.replay import LoadedCalls
 
+    if log.reader is None:
+        raise ValueError("a streamed call log needs its reader (store.readers.stream_call_log)")
     loaded = LoadedCalls()
     counts: dict[str, int] = {}
     pending: dict[str, list[Any]] = {name: [] for name in replayers}
     unattributed = 0
     get = counts.get
-    for c in iter_calls(log.path or "", strict=False, stats=loaded):
+    for c in log.reader(loaded):
         name = c.tool
         if name is None:
             unattributed += 1

@@ -154,7 +154,7 @@ def load_calls_for(
     ``stream``: the logs are opened (an unreadable one is an error now) but read only when the
     status is computed, once, keeping only the calls the report lists (``status``, ``check``:
     memory bounded by the report, not by the log). The app and ``watch`` keep every call."""
-    from mcp_review.engine.status import load_call_log, stream_call_log
+    from mcp_review.store.readers import load_call_log, stream_call_log
 
     read = stream_call_log if stream else load_call_log
 
@@ -283,7 +283,7 @@ class Inputs:
         """The tool lists: the snapshot file (``--server`` applied), or a live fetch."""
         if self.snapshot_path is not None:
             from mcp_review.engine.replay import _gc_paused
-            from mcp_review.engine.snapshot import load_snapshot
+            from mcp_review.store.readers import load_snapshot
 
             with _gc_paused():  # 10,000 definitions, no reference cycles (see status below)
                 snap = load_snapshot(self.snapshot_path)
@@ -463,8 +463,8 @@ def resolve_paths(
 
 def load_pair(old_path: str, new_path: str) -> tuple[Any, Any]:
     """Two tool-definition JSON files (``classify``/``gate`` OLD NEW)."""
-    from mcp_review.engine.canonical import load_file
     from mcp_review.engine.model import ToolDef
+    from mcp_review.store.readers import load_file
 
     old = ToolDef.from_wire(load_file(old_path), source=old_path)
     new = ToolDef.from_wire(load_file(new_path), source=new_path)

@@ -128,7 +128,7 @@ class PinGate:
         # Recorded calls decide "broken"; they are re-read with the pins, not on every call.
         self._calls = None
         if self.calls_path and os.path.exists(self.calls_path):
-            from mcp_review.engine.status import load_call_log
+            from mcp_review.store.readers import load_call_log
 
             self._calls = load_call_log(self.calls_path)
         self._sig, self._digest, self._settled = sig, digest, self._is_settled(sig)
