@@ -17,6 +17,7 @@ from mcp_review.services.inputs import (
     add_candidate_option,
     add_config_args,
     add_pins_option,
+    add_report_options,
 )
 
 
@@ -44,22 +45,7 @@ def register(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="re-pin what the policy tiers auto-approve (logged in the audit log)",
     )
-    p.add_argument(
-        "--flag-version-bumps",
-        action="store_true",
-        help="also note a server whose version changed while no tool did",
-    )
-    p.add_argument(
-        "--all-calls",
-        action="store_true",
-        help="list every replayed call (default: broken calls and bad recordings, "
-        "the first 20 of each in text, counts for the rest)",
-    )
-    p.add_argument(
-        "--no-witness",
-        action="store_true",
-        help="do not generate witness calls for breaking changes",
-    )
+    add_report_options(p)
     p.add_argument(
         "--save-snapshot",
         metavar="FILE",

@@ -18,6 +18,7 @@ from mcp_review.services.inputs import (
     add_config_args,
     add_format_option,
     add_pins_option,
+    add_report_options,
 )
 
 
@@ -41,22 +42,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--all", action="store_true", dest="show_all", help="text: list pinned, unchanged tools too"
     )
-    p.add_argument(
-        "--flag-version-bumps",
-        action="store_true",
-        help="also note a server whose version changed while no tool did",
-    )
-    p.add_argument(
-        "--all-calls",
-        action="store_true",
-        help="list every replayed call (default: broken calls and bad recordings, "
-        "the first 20 of each in text, counts for the rest)",
-    )
-    p.add_argument(
-        "--no-witness",
-        action="store_true",
-        help="do not generate witness calls for breaking changes",
-    )
+    add_report_options(p)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -102,6 +102,26 @@ def add_calls_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_report_options(p: argparse.ArgumentParser) -> None:
+    """The report options ``check`` and ``status`` share, worded once so both say the same."""
+    p.add_argument(
+        "--flag-version-bumps",
+        action="store_true",
+        help="also note a server whose version changed while no tool did",
+    )
+    p.add_argument(
+        "--all-calls",
+        action="store_true",
+        help="list every replayed call (default: broken calls and bad recordings, "
+        "the first 20 of each in text, counts for the rest)",
+    )
+    p.add_argument(
+        "--no-witness",
+        action="store_true",
+        help="do not generate witness calls for breaking changes",
+    )
+
+
 def safe_file_name(name: str) -> str:
     """A server's local name as a file name (the proxy's default call and stderr logs)."""
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "server"
