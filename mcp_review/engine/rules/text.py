@@ -253,6 +253,7 @@ def _texty(s: str) -> bool:
 # `(GET|POST)` or `\.com` are never plain words. A format is prose when it is not a registered
 # format name and either reads as text (`_texty`) or spells PROSE_WORDS words
 # (`IGNORE_PREVIOUS_INSTRUCTIONS`); custom one- and two-word formats (`json`, `phone`) stay values.
+# An enum or const value is judged as a format is, bar the list of format names.
 PROSE_WORDS = 3
 _PATTERN_SEP = re.compile(r"(?:\\s[+*?]?|\\ |_|\s)+")
 _PLAIN_WORD = re.compile(r"[\"'(]*[^\W\d_]{2,}[\"'),.;:!?]*")
@@ -316,11 +317,25 @@ def prose_pattern(s: str) -> bool:
     return False
 
 
+def spells_words(s: str) -> bool:
+    """An identifier that spells PROSE_WORDS words or more (``IGNORE_PREVIOUS_INSTRUCTIONS``,
+    ``alwaysSendTheKey``): the model reads it as a sentence."""
+    return len(_FORMAT_WORD.findall(s)) >= PROSE_WORDS
+
+
 def prose_format(s: str) -> bool:
     """A ``format`` value that reads as prose, not as a format name."""
     if s in KNOWN_FORMATS:
         return False
-    return _texty(s) or len(_FORMAT_WORD.findall(s)) >= PROSE_WORDS
+    return _texty(s) or spells_words(s)
+
+
+def prose_value(s: str) -> bool:
+    """An ``enum`` or ``const`` string that reads as prose, not as a value: text
+    (``_texty``), or an identifier spelling PROSE_WORDS words. Real servers' enums hold such
+    identifiers now and then (``replace_content_range``: 7 of 446 values in tests/corpus);
+    a new one is then reviewed rather than auto-approved (fail closed)."""
+    return _texty(s) or spells_words(s)
 
 
 # A pointer is built only for the rare text that turns out to be new: (parent, token) pairs
@@ -375,7 +390,7 @@ def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str
                     yield p, k, kind, t
             elif k == "enum" or k == "const":
                 for p, t in _data_texts(v, child):
-                    if _texty(t):
+                    if prose_value(t):
                         yield p, k, "enum", t
             elif k in SCHEMA_MAP and isinstance(v, dict):
                 for name, sub in v.items():
