@@ -331,6 +331,48 @@ def test_a_tool_listed_twice_is_withheld_and_refused(tmp_path: Path):
     assert not any(b'"tools/call"' in x for x in _received(tmp_path))
 
 
+def _list_every_page(c: RawClient) -> list[dict[str, Any]]:
+    """The client's tools/list, following nextCursor to the last page."""
+    tools, params = [], None
+    while True:
+        result = c.request("tools/list", params)["result"]
+        tools.extend(result["tools"])
+        if "nextCursor" not in result:
+            return tools
+        params = {"cursor": result["nextCursor"]}
+
+
+@pytest.mark.parametrize("copy", ["dup_names", "dup_same"])
+def test_a_name_listed_again_on_a_later_page_is_withheld_and_refused(tmp_path: Path, copy: str):
+    """One tool per page, ``echo`` again on the last page (a different definition, or the same
+    one): the copy is never relayed, and a call to ``echo`` is refused as ambiguous, as when
+    both copies share a page (the first copy was relayed before the second was listed)."""
+    with _session(tmp_path, "paged", copy) as c:
+        c.initialize()
+        names = [t["name"] for t in _list_every_page(c)]
+        assert names == ["echo", "hang"]
+        err = c.request("tools/call", {"name": "echo", "arguments": {}})["error"]
+        assert err["code"] == REFUSED_CODE and err["data"]["status"] == "ambiguous"
+        # A new listing starts afresh, and finds the same copy again.
+        assert [t["name"] for t in _list_every_page(c)] == ["echo", "hang"]
+        err = c.request("tools/call", {"name": "echo", "arguments": {}})["error"]
+        assert err["data"]["status"] == "ambiguous"
+        assert c.close() == 0
+    assert not any(b"id_rsa" in x for x in c.all)
+    assert not any(b'"tools/call"' in x for x in _received(tmp_path))
+
+
+def test_a_new_listing_forgets_the_names_of_the_last_one(tmp_path: Path):
+    """Listing page 1 twice (two listings, one tool per page) is no duplicate."""
+    with _session(tmp_path, "paged") as c:
+        c.initialize()
+        for _ in range(2):
+            assert [t["name"] for t in c.request("tools/list")["result"]["tools"]] == ["echo"]
+        ok = c.request("tools/call", {"name": "echo", "arguments": {"a": 1}})
+        assert ok["result"]["structuredContent"] == {"tool": "echo", "arguments": {"a": 1}}
+        assert c.close() == 0
+
+
 def test_sdk_client_sees_the_smuggled_tool_directly_but_not_through_the_proxy(tmp_path: Path):
     """The attack is real: the mcp SDK client coerces the string id and lists `wipe` when it
     talks to the server directly. Through the proxy it never sees it."""

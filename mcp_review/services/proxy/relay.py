@@ -92,6 +92,13 @@ class _Pending:
     cancelled: bool = False
     reply: _Reply | None = None
     """Set on the proxy's own requests: the reply goes here and never to the client."""
+    first_page: bool = True
+    """A tools/list without a cursor: a new listing starts (see ``Proxy.listing``)."""
+
+
+def _first_page(msg: dict[str, Any]) -> bool:
+    params = msg.get("params")
+    return not (isinstance(params, dict) and "cursor" in params)
 
 
 class Proxy:
@@ -146,7 +153,11 @@ class Proxy:
         self.known: dict[str, dict[str, Any]] = {}
         """Latest definition of every tool the server listed (withheld ones included)."""
         self.ambiguous: set[str] = set()
-        """Names the server listed twice in one list: which one a client uses is anyone's guess."""
+        """Names the server listed twice in one list (or on two pages of one listing): which
+        one a client uses is anyone's guess."""
+        self.listing: set[str] = set()
+        """Names on the pages of the client's current listing so far (from its last tools/list
+        without a cursor): a name listed again on a later page is ambiguous."""
         self.dropped_lines = 0
         self._own_ids = 0
         self._nonce = os.urandom(12).hex()
@@ -414,7 +425,7 @@ class Proxy:
         old = self._find(keys)
         if old is not None:
             self._untrack(old)  # a reused id: the newer request owns it now
-        p = _Pending(method, msg["id"], keys, tool=tool)
+        p = _Pending(method, msg["id"], keys, tool=tool, first_page=_first_page(msg))
         self._track(p)
         if tool is not None and self.calllog is not None:
             # Written after the request is forwarded: the server starts on it meanwhile.
@@ -571,7 +582,7 @@ class Proxy:
                 "as one id)",
             )
         if method != "tools/call":
-            self._track(_Pending(method, rid, keys))
+            self._track(_Pending(method, rid, keys, first_page=_first_page(m)))
             return m, None
         params = m.get("params")
         tool = params.get("name") if isinstance(params, dict) else None
@@ -781,7 +792,27 @@ class Proxy:
         self._untrack(p)
         self._on_reply(p, msg)
 
-    def _on_reply(self, p: _Pending, msg: dict[str, Any]) -> None:
+    def _page_of_listing(self, p: _Pending, msg: dict[str, Any]) -> frozenset[str]:
+        """For a reply to the client's tools/list: the names listed on the earlier pages of
+        the same listing (a page without a cursor starts a new one); this page's names join
+        them. Empty for anything else."""
+        result = msg.get("result")
+        if p.method != "tools/list" or not isinstance(result, dict):
+            return frozenset()
+        tools = result.get("tools")
+        if not isinstance(tools, list):
+            return frozenset()
+        if p.first_page:
+            self.listing = set()
+        earlier = frozenset(self.listing)
+        self.listing.update(
+            t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)
+        )
+        return earlier
+
+    def _on_reply(
+        self, p: _Pending, msg: dict[str, Any], earlier: frozenset[str] = frozenset()
+    ) -> None:
         result = msg.get("result")
         if p.method == "tools/call":
             if self.calllog is not None and self.calllog.results_path and p.tool and p.call_time:
@@ -800,7 +831,7 @@ class Proxy:
             and isinstance(result, dict)
             and isinstance(result.get("tools"), list)
         ):
-            self._learn(result["tools"])
+            self._learn(result["tools"], earlier)
 
     # --enforce: the client sees only replies to what it asked, tool lists filtered ----------
 
@@ -846,12 +877,13 @@ class Proxy:
             p.reply.set(m)
             return None
         m["id"] = p.rpc_id  # what the client sent, so every client matches it alike
-        self._on_reply(p, m)
+        earlier = self._page_of_listing(p, m)
+        self._on_reply(p, m, earlier)
         result = m.get("result")
         if isinstance(result, dict) and isinstance(result.get("tools"), list):
             # Whatever was asked: a client that reads a tool list from this reply must not
             # find a withheld tool in it.
-            await self._filter_list(result, listed=p.method == "tools/list")
+            await self._filter_list(result, listed=p.method == "tools/list", earlier=earlier)
         if isinstance(result, dict) and "instructions" in result:
             # initialize / server/discover, or any reply that carries them: only approved
             # instructions reach the client (and so the model).
@@ -880,8 +912,10 @@ class Proxy:
         if why:
             self.log(f"{method}: server instructions {why}")
 
-    def _learn(self, tools: list[Any]) -> None:
-        """Remember the server's definitions (withheld ones too) to judge calls against."""
+    def _learn(self, tools: list[Any], earlier: frozenset[str] = frozenset()) -> None:
+        """Remember the server's definitions (withheld ones too) to judge calls against.
+        ``earlier``: names listed on the earlier pages of the same listing; listed again,
+        they are ambiguous (the copy relayed first no longer vouches for calls)."""
         counts: dict[str, int] = {}
         for t in tools:
             if isinstance(t, dict) and isinstance(t.get("name"), str):
@@ -889,14 +923,18 @@ class Proxy:
         for t in tools:
             if isinstance(t, dict) and isinstance(t.get("name"), str):
                 name = t["name"]
-                if counts[name] > 1:
+                if counts[name] > 1 or name in earlier:
                     self.ambiguous.add(name)
                     self.known.pop(name, None)
                 else:
                     self.ambiguous.discard(name)
                     self.known[name] = t
 
-    async def _filter_list(self, result: dict[str, Any], *, listed: bool) -> None:
+    async def _filter_list(
+        self, result: dict[str, Any], *, listed: bool, earlier: frozenset[str] = frozenset()
+    ) -> None:
+        """Withhold (or mark) every tool of ``result`` the gate does not allow, every name
+        listed twice in it and every name ``earlier`` pages of this listing listed already."""
         tools = result["tools"]
         counts: dict[str, int] = {}
         for t in tools:
@@ -905,7 +943,10 @@ class Proxy:
         judged = [
             t
             for t in tools
-            if isinstance(t, dict) and isinstance(t.get("name"), str) and counts[t["name"]] == 1
+            if isinstance(t, dict)
+            and isinstance(t.get("name"), str)
+            and counts[t["name"]] == 1
+            and t["name"] not in earlier
         ]
         judged_ids = {id(t) for t in judged}
         try:
@@ -921,7 +962,13 @@ class Proxy:
             if id(t) in judged_ids:
                 v = verdicts.get(t["name"]) or Verdict(False, "unknown", "no verdict")
             elif isinstance(t, dict) and isinstance(t.get("name"), str):
-                v = Verdict(False, "ambiguous", "the server listed two tools with this name")
+                v = Verdict(
+                    False,
+                    "ambiguous",
+                    "the server listed this name on an earlier page too"
+                    if t["name"] in earlier
+                    else "the server listed two tools with this name",
+                )
             else:
                 v = Verdict(False, "invalid", "not a tool definition")
             if v.allowed:
