@@ -16,7 +16,7 @@ import pytest
 from servers.toolserver import tool
 
 from mcp_review.cli import main
-from mcp_review.engine.candidate import ALSO_KEY
+from mcp_review.engine.candidate import ALSO_KEY, PREVIEW_KEY
 from mcp_review.store.pinfile import load_pins
 
 SERVERS = Path(__file__).parent / "servers"
@@ -457,3 +457,80 @@ def test_pin_and_deny_candidate_keep_the_running_approval_until_it_is_no_longer_
     _switch(project, "v1")
     rc, out = _run(capsys, "check", "-q")
     assert rc == 1 and "BROKEN   files/read_file" not in out and "files/read_file" in out, out
+
+
+GREP = tool("grep", "Search files.", pattern={"type": "string"})
+
+
+@pytest.mark.slow
+def test_a_tool_new_in_the_candidate_approved_while_previewing_is_not_removed_from_the_running(
+    project: Path, capsys
+):
+    """The candidate adds ``grep``; approving it with ``--candidate`` pins it, but the running
+    version never served it: the running servers' report must not call it removed (a removed
+    approved tool fails the gate), and once the running version serves it, it is pinned."""
+    (project / "v2.json").write_text(json.dumps([*V1, GREP]))
+    assert main(["pin", "--yes", "-q"]) == 0
+    rc, out = _run(capsys, "check", "-q", "--candidate")
+    assert rc == 1 and "NEW" in out and "files/grep" in out, out
+    assert main(["approve", "files", "grep", "--candidate", "--yes", "-q"]) == 0
+    rc, out = _run(capsys, "check", "-q", "--candidate")
+    assert rc == 0 and "PASS: 3 pinned" in out, out
+    # A baseline of the running version keeps it (the running version never served it).
+    assert main(["pin", "--yes", "-q"]) == 0
+    assert load_pins("mcp-pins.toml").get("files", "default", "grep") is not None
+    # The running version: still passes, and says why grep is not there.
+    rc, out = _run(capsys, "check", "-q")
+    assert rc == 0 and "PASS" in out, out
+    rc, out = _run(capsys, "status", "--format", "json")
+    doc = json.loads(out)
+    assert rc == 0, out
+    grep = next(t for t in doc["tools"] if t["tool"] == "grep")
+    assert grep["policy"]["outcome"] == "none", grep
+    assert any("candidate" in r for r in grep["policy"]["reasons"]), grep
+    # The upgrade: the running version now serves the candidate's tools.
+    (project / "v1.json").write_text(json.dumps([*V1, GREP]))
+    rc, out = _run(capsys, "check", "-q")
+    assert rc == 0 and "PASS: 3 pinned" in out, out
+    # Approving the running version's grep ends the preview's mark: a removal then counts.
+    assert load_pins("mcp-pins.toml").get("files", "default", "grep").extra.get(PREVIEW_KEY)
+    rc, out = _run(capsys, "approve", "files", "grep", "--yes", "-q")
+    assert rc == 0 and "nothing written" not in out, out
+    assert PREVIEW_KEY not in load_pins("mcp-pins.toml").get("files", "default", "grep").extra
+    (project / "v1.json").write_text(json.dumps(V1))
+    rc, out = _run(capsys, "check", "-q")
+    assert rc == 1 and "approved tool no longer served" in out, out
+
+
+def test_the_preview_mark_is_set_only_for_a_new_approval_and_pruned_once_served():
+    from mcp_review.engine.candidate import awaiting_upgrade, keep_running, prune
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, make_pin
+
+    d = ToolDef.from_wire(GREP)
+    new = make_pin("files", d, Decision.APPROVED)
+    marked = keep_running(new, None, candidate=True)
+    assert awaiting_upgrade(marked)
+    assert awaiting_upgrade(keep_running(new, marked, candidate=True))  # previewed again
+    assert not awaiting_upgrade(keep_running(new, None, candidate=False))
+    assert not awaiting_upgrade(keep_running(new, marked, candidate=False))
+    denied = make_pin("files", d, Decision.DENIED)
+    assert not awaiting_upgrade(keep_running(denied, None, candidate=True))
+    running = make_pin("files", ToolDef.from_wire(V1[0]), Decision.APPROVED)
+    assert not awaiting_upgrade(
+        keep_running(
+            make_pin("files", ToolDef.from_wire(V2[0]), Decision.APPROVED), running, candidate=True
+        )
+    )  # the running version serves it: its approval is kept instead
+    assert prune(marked, set()) is None  # not served yet: the mark stays
+    pruned = prune(marked, {d.digest})
+    assert pruned is not None and not awaiting_upgrade(pruned)
+    # A forged mark on a denial approves nothing and hides nothing.
+    assert not awaiting_upgrade(
+        type(denied)(
+            **{
+                **{f: getattr(denied, f) for f in denied.__dataclass_fields__},
+                "extra": {PREVIEW_KEY: True},
+            }
+        )
+    )

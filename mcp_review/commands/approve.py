@@ -119,7 +119,12 @@ def run(args: argparse.Namespace) -> int:
         if t.server == args.server and t.principal == srv.principal and t.tool == args.tool
     )
     label = f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)}"
-    if st.state is State.PINNED:
+    from mcp_review.engine.candidate import awaiting_upgrade, keep_running
+
+    # Approved while previewing a candidate and served by the running version now: approving
+    # the running version writes its pin without the preview's mark.
+    relabel = awaiting_upgrade(st.pin) and args.server not in inp.candidates
+    if st.state is State.PINNED and not relabel:
         print(f"{label} is already approved with this definition; nothing written")
         return exitcodes.PASS
     cls = show.change_class(st)
@@ -153,8 +158,6 @@ def run(args: argparse.Namespace) -> int:
     if st.policy.outcome is Outcome.BLOCK:
         why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
     pins = inp.pins
-    from mcp_review.engine.candidate import keep_running
-
     # --candidate: the running version's approval stays beside the candidate's.
     pin = keep_running(pin, pins.get(*st.key), candidate=args.server in inp.candidates)
     pins.decide(pin, why=why, source="approve")

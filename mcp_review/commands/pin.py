@@ -66,7 +66,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.engine.candidate import keep_running, prune
+    from mcp_review.engine.candidate import awaiting_upgrade, keep_running, prune
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.pins import Decision, make_pin
     from mcp_review.engine.policy import Outcome
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         if t.state is State.REMOVED:
             if t.server in candidates:
                 continue  # the candidate does not serve it; the running version may
-            if t.pin is not None and t.pin.approved:
+            if t.pin is not None and t.pin.approved and not awaiting_upgrade(t.pin):
                 pins.forget(
                     t.server,
                     t.principal,

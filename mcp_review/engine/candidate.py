@@ -14,6 +14,12 @@ made without ``--candidate`` pass what that fetch lists (``served``) and keep on
 baseline (``pin``) drops the ones its fetch no longer lists (:func:`prune`). A denial made
 without ``--candidate`` denies the tool: nothing stays approved beside it.
 
+A tool the candidate adds has no running definition to keep: approved while previewing, its
+pin carries ``approved_in_preview = true`` (:data:`PREVIEW_KEY`), and while the running
+version does not serve it, ``engine.status`` reports it removed but waiting for the upgrade
+(nothing to review, no gate fails), not as an approved tool gone. A decision made without
+``--candidate`` drops the mark, so a later removal counts again.
+
 The list rides in ``Pin.extra`` (keys the pin file keeps and writes back as they are), so the
 pin file's layout does not change; each entry is a whole definition, hashed when read, so
 there is no digest to forge beside it.
@@ -26,6 +32,10 @@ from collections.abc import Collection
 from typing import Any
 
 ALSO_KEY = "also_approved"
+PREVIEW_KEY = "approved_in_preview"
+AWAITING_UPGRADE = (
+    "approved while previewing the candidate; the running version does not serve it yet"
+)
 MAX_KEPT = 4
 """Earlier approved definitions kept per tool: an upgrade previewed step by step keeps a few."""
 
@@ -44,17 +54,29 @@ def also_digests(pin: Any) -> set[str]:
     return {d for d in (_digest(t, pin.tool) for t in also_approved(pin)) if d is not None}
 
 
+def awaiting_upgrade(pin: Any) -> bool:
+    """``pin`` is an approval made while previewing a candidate, of a tool the running version
+    did not serve then (its removal from the running servers is no removal)."""
+    extra = getattr(pin, "extra", None)
+    return bool(getattr(pin, "approved", False)) and (
+        isinstance(extra, dict) and extra.get(PREVIEW_KEY) is True
+    )
+
+
 def keep_running(
     new: Any, before: Any, *, candidate: bool, served: Collection[str] | None = None
 ) -> Any:
     """``new`` (a Pin about to be written) with the approvals it must keep.
 
-    With ``candidate``: ``before``'s approved definition and those it kept ride along, unless
+    With ``candidate``: an approval of a tool with no pin yet (or one still awaiting the
+    upgrade) is marked :data:`PREVIEW_KEY`; ``before``'s approved definition and those it kept ride along, unless
     equal to ``new``'s. Without: a denial keeps nothing; an approval keeps the definitions
     ``before`` kept that the running version still serves (``served``: the digests a fetch of
     the running server lists for this tool; None means the decision binds the one it serves
     now, ``new``'s, so nothing else is served)."""
-    extra = {k: v for k, v in new.extra.items() if k != ALSO_KEY}
+    extra = {k: v for k, v in new.extra.items() if k not in (ALSO_KEY, PREVIEW_KEY)}
+    if candidate and new.approved and (before is None or awaiting_upgrade(before)):
+        extra[PREVIEW_KEY] = True  # new in the candidate: the running version never served it
     kept: list[str] = []
     if candidate and before is not None:
         if before.approved:
@@ -70,15 +92,17 @@ def keep_running(
 
 def prune(pin: Any, served: Collection[str]) -> Any | None:
     """``pin`` without the kept definitions the running version no longer serves (``served``:
-    the digests a fetch of the running server lists for this tool), or None when nothing
-    changes."""
+    the digests a fetch of the running server lists for this tool), and without the preview's
+    mark once the running version serves the tool at all; None when nothing changes."""
     kept = also_approved(pin)
-    if not kept:
+    marked = PREVIEW_KEY in pin.extra and bool(served)
+    if not kept and not marked:
         return None
     still = [t for t in kept if _digest(t, pin.tool) in served]
-    if still == kept:
+    if still == kept and not marked:
         return None
-    extra = {k: v for k, v in pin.extra.items() if k != ALSO_KEY}
+    # Served by the running version now: no longer awaiting the upgrade.
+    extra = {k: v for k, v in pin.extra.items() if k not in (ALSO_KEY, PREVIEW_KEY)}
     if still:
         extra[ALSO_KEY] = still
     return dataclasses.replace(pin, extra=extra)

@@ -483,11 +483,15 @@ def server_status(
             if st.state in (State.PINNED, State.DENIED):
                 st.state = State.CHANGED
         out.append(st)
+    from mcp_review.engine.candidate import AWAITING_UPGRADE, awaiting_upgrade
+
     for name in sorted(set(pinned) - set(by_name)):
         pin = pinned[name]
         n = calls.count(name) if calls else 0
         tier = pins.tier_for(server.name, name, default=default_tier)
-        if pin.approved:
+        if awaiting_upgrade(pin):
+            policy = PolicyResult(tier, Outcome.NONE, (AWAITING_UPGRADE,))
+        elif pin.approved:
             why = "approved tool no longer served"
             if n:
                 why += f": {n} recorded call(s) would fail"

@@ -21,9 +21,12 @@ the app use) fails on anything a human must look at."""
 
 def fails_gate(t: ToolStatus, fail_on: str) -> bool:
     """Whether one tool fails the gate under ``fail_on``."""
+    from mcp_review.engine.candidate import awaiting_upgrade
     from mcp_review.engine.policy import Outcome
     from mcp_review.engine.status import State
 
+    if t.state is State.REMOVED and awaiting_upgrade(t.pin):
+        return False  # approved in a candidate preview; the running version never served it
     if fail_on == "any":
         return (
             t.state not in (State.PINNED, State.DENIED) and t.policy.outcome is not Outcome.WAIVED
