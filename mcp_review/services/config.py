@@ -384,7 +384,8 @@ _TOP_KEYS = {
     "rules",
     "ignore",
 }
-_JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
+JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
+"""Keys a server entry of a JSON client config (Claude, Cursor, VS Code) may hold."""
 
 
 class _Lines:
@@ -527,7 +528,7 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
     if "rules" in data or "ignore" in data:
         cfg.gate = _gate(data, src, lines)
     for name, raw in servers.items():
-        where = _Where(src, name, lambda k, n=name: lines.server(n, k))
+        where = Where(src, name, lambda k, n=name: lines.server(n, k))
         if not isinstance(raw, dict):
             raise where.error(None, "must be a table")
         for k in raw:
@@ -561,9 +562,9 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
                     f"not used by a {ttype!r} server (a stdio server takes "
                     "command/args/env/cwd, an HTTP one url/headers)",
                 )
-        server = _server_from(name, raw, where, env, cfg.timeout, Path(src))
+        server = server_from(name, raw, where, env, cfg.timeout, Path(src))
         if cand_raw is not None:
-            cwhere = _Where(src, name, lambda k, n=name: lines.candidate(n, k), "candidate")
+            cwhere = Where(src, name, lambda k, n=name: lines.candidate(n, k), "candidate")
             server = dataclasses.replace(
                 server,
                 candidate=_candidate_from(name, raw, cand_raw, cwhere, env, cfg.timeout, Path(src)),
@@ -576,7 +577,7 @@ def _candidate_from(
     name: str,
     raw: Mapping[str, Any],
     cand: Any,
-    where: _Where,
+    where: Where,
     env: Mapping[str, str],
     default_timeout: float,
     cfg_path: Path,
@@ -611,7 +612,7 @@ def _candidate_from(
             "command" if "command" in cand else "url",
             "a server takes either 'command' (stdio) or 'url' (HTTP), not both",
         )
-    return _server_from(name, merged, where, env, default_timeout, cfg_path)
+    return server_from(name, merged, where, env, default_timeout, cfg_path)
 
 
 def _gate(data: Mapping[str, Any], src: str, lines: _Lines) -> Any:
@@ -670,25 +671,25 @@ def _load_json(text: str, src: str, env: Mapping[str, str]) -> Config:
     cfg = Config(source=src)
     root = _project_root(Path(src))
     for name, raw in servers.items():
-        where = _Where(src, name, lambda k, n=name: _json_line(text, n, k))
+        where = Where(src, name, lambda k, n=name: json_line(text, n, k))
         if not isinstance(raw, dict):
             raise where.error(None, "must be an object")
         raw = dict(raw)
         if raw.get("disabled") is True:  # Cursor/Cline style switch
             continue
         # A client's file is read as it is: keys meant for the client are a note, not an error.
-        unused = sorted(str(k) for k in raw if k not in _JSON_KEYS)
+        unused = sorted(str(k) for k in raw if k not in JSON_KEYS)
         if unused:
             cfg.notes.append(
                 f"{src}: server {name!r}: not used by mcp-review: " + ", ".join(unused)
             )
         cfg.servers.append(
-            _server_from(name, raw, where, env, cfg.timeout, Path(src), workspace=root)
+            server_from(name, raw, where, env, cfg.timeout, Path(src), workspace=root)
         )
     return cfg
 
 
-def _json_line(text: str, name: str, key: str | None) -> int | None:
+def json_line(text: str, name: str, key: str | None) -> int | None:
     """Best-effort line of `"name": {` (and then of `"key":` after it) in a JSON file."""
     lines = text.splitlines()
     needle = json.dumps(name) + ":"
@@ -716,7 +717,9 @@ def _key_parts(key: str) -> list[str]:
 
 
 @dataclass(slots=True)
-class _Where:
+class Where:
+    """Where a server's keys were read (file, server, a line finder), for error messages."""
+
     src: str
     server: str
     line_of: Any
@@ -735,7 +738,7 @@ _VAR = re.compile(r"\$\{([^}]*)\}")
 def expand(
     value: str,
     env: Mapping[str, str],
-    where: _Where,
+    where: Where,
     key: str,
     workspace: Path | None = None,
     found: list[str] | None = None,
@@ -773,7 +776,7 @@ def expand(
     return _VAR.sub(sub, value)
 
 
-def _str(raw: Mapping[str, Any], key: str, where: _Where) -> str | None:
+def _str(raw: Mapping[str, Any], key: str, where: Where) -> str | None:
     v = raw.get(key)
     if v is None:
         return None
@@ -782,7 +785,7 @@ def _str(raw: Mapping[str, Any], key: str, where: _Where) -> str | None:
     return v
 
 
-def _str_map(raw: Mapping[str, Any], key: str, where: _Where) -> dict[str, str]:
+def _str_map(raw: Mapping[str, Any], key: str, where: Where) -> dict[str, str]:
     v = raw.get(key)
     if v is None:
         return {}
@@ -796,7 +799,7 @@ def _str_map(raw: Mapping[str, Any], key: str, where: _Where) -> dict[str, str]:
     return out
 
 
-def _tool_settings(raw: Mapping[str, Any], where: _Where) -> dict[str, tuple[str, ...]]:
+def _tool_settings(raw: Mapping[str, Any], where: Where) -> dict[str, tuple[str, ...]]:
     """``[servers.NAME.tools.TOOL]`` tables: per-tool settings (today ``rerun_ignore``, a list
     of JSON pointers into the tool's result that ``rerun`` ignores)."""
     tools = raw.get("tools")
@@ -826,15 +829,17 @@ def _tool_settings(raw: Mapping[str, Any], where: _Where) -> dict[str, tuple[str
     return out
 
 
-def _server_from(
+def server_from(
     name: str,
     raw: Mapping[str, Any],
-    where: _Where,
+    where: Where,
     env: Mapping[str, str],
     default_timeout: float,
     cfg_path: Path,
     workspace: Path | None = None,
 ) -> ServerConfig:
+    """One server's entry (TOML table or JSON object) as a ServerConfig; errors name the file
+    and line through ``where``. Shared by the config file and auto-discovery (discover.py)."""
     if not name or not isinstance(name, str):
         raise where.error(None, "server names must be non-empty strings")
     ttype = raw.get("type", raw.get("transport"))

@@ -153,12 +153,12 @@ def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | Non
     from mcp_review.engine.errors import InputError
     from mcp_review.services import trust
     from mcp_review.services.config import (
-        _JSON_KEYS,
+        JSON_KEYS,
         Config,
-        _json_line,
-        _server_from,
-        _Where,
+        Where,
         in_ci,
+        json_line,
+        server_from,
     )
 
     env = os.environ if env is None else env
@@ -208,16 +208,16 @@ def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | Non
             if isinstance(entry, dict) and entry.get("disabled") is True:
                 s.skipped.append(f"{name}: disabled")
                 continue
-            where = _Where(src, full, lambda k, n=name, t=text: _json_line(t, n, k))
+            where = Where(src, full, lambda k, n=name, t=text: json_line(t, n, k))
             try:
                 if not isinstance(entry, dict):
                     raise where.error(None, "must be an object")
-                unused = sorted(str(k) for k in entry if k not in _JSON_KEYS)
+                unused = sorted(str(k) for k in entry if k not in JSON_KEYS)
                 if unused:
                     cfg.notes.append(
                         f"{src}: server {name!r}: not used by mcp-review: " + ", ".join(unused)
                     )
-                sc = _server_from(full, entry, where, env, cfg.timeout, s.path, workspace=root)
+                sc = server_from(full, entry, where, env, cfg.timeout, s.path, workspace=root)
             except InputError as e:
                 s.skipped.append(f"{name}: {e.detail}")
                 cfg.notes.append(f"{e}: skipped")
