@@ -1,6 +1,6 @@
 """Drive the review app and write screenshots/*.svg (run from the repo root).
 
-Two sets: the screens and modals on the sample drift (``mcp_review.tui.sample``), and each
+Two sets: the screens and modals on the sample drift (``tests/tui_sample.py``), and each
 finding of ``mcp-review demo`` on its real bundled servers (``demo-*.svg``, for the README).
 """
 
@@ -14,9 +14,13 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.sample import hostile_source, sample_source
 
-OUT = Path(__file__).resolve().parent.parent / "screenshots"
+ROOT = Path(__file__).resolve().parent.parent
+# The sample drift is test data (tests/tui_sample.py), not part of the package.
+sys.path.insert(0, str(ROOT / "tests"))
+from tui_sample import hostile_source, sample_source  # noqa: E402
+
+OUT = ROOT / "screenshots"
 
 # (file name, source factory, terminal size, theme, tool to select or None, keys to press)
 SHOTS = [

@@ -8,12 +8,12 @@ from __future__ import annotations
 import copy
 import gc
 
+import tui_sample as sample
 from rich.text import Text
 from textual.widgets import DataTable
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
-from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import ReviewSource, SnapshotFetcher
 from mcp_review.tui.screens.main import _LazyCells

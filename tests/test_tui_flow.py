@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import tui_sample as sample
 from servers.toolserver import ToolServer
 from textual.widgets import DataTable
 
@@ -18,7 +19,6 @@ from mcp_review.engine.status import CallLog
 from mcp_review.services.config import Config, ServerConfig
 from mcp_review.services.fetch import fetch_all
 from mcp_review.store import audit
-from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import LiveFetcher, ReviewSource, Status
 from mcp_review.tui.screens.modals import (

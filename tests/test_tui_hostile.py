@@ -6,9 +6,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from textual.widgets import DataTable, Static
+from tui_sample import HOSTILE_STRINGS, hostile_source
 
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.sample import HOSTILE_STRINGS, hostile_source
 from mcp_review.tui.screens.review import ReviewScreen
 from mcp_review.tui.widgets.diff_view import SideBySide
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import tui_sample as sample
 from textual.widgets import DataTable, Input
 
 from mcp_review.demo import definitions
@@ -14,7 +15,6 @@ from mcp_review.engine.pins import Decision, PinFile, make_pin
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins, save_pins
-from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import ReviewSource, SnapshotFetcher, Status
 from mcp_review.tui.screens.modals import (

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import tui_sample as sample
 from textual.widgets import DataTable, Static, TabbedContent
 
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins
-from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.screens.modals import ConfirmScreen, PolicyScreen
 from mcp_review.tui.screens.review import ReviewScreen

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from textual.widgets import DataTable
+from tui_sample import HOMOGLYPH, hostile_source, polish_source, sample_source
 
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.sample import HOMOGLYPH, hostile_source, polish_source, sample_source
 
 
 async def _ready(pilot) -> None:

@@ -11,9 +11,9 @@ import threading
 from pathlib import Path
 
 import pytest
+import tui_sample as sample
 from textual.widgets import DataTable
 
-from mcp_review.tui import sample
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.data import Status
 from mcp_review.tui.screens.main import MainScreen

@@ -1,4 +1,5 @@
-"""Sample drift (pinned vs now, with recorded calls) for screenshots, tests and benchmarks."""
+"""Sample drift (pinned vs now, with recorded calls) for the app's tests, screenshots and
+benchmarks: test data, so it lives under tests/ and is not shipped in the package."""
 
 from __future__ import annotations
 
