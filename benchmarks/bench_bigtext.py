@@ -28,7 +28,8 @@ from textual import events
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+from mcp_review.tui.fetchers import SnapshotFetcher
+from mcp_review.tui.source import ReviewSource
 
 WORDS = (
     "the tool reads files from the workspace and returns their content as text when the "

@@ -14,7 +14,8 @@ from textual import events
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+from mcp_review.tui.fetchers import SnapshotFetcher
+from mcp_review.tui.source import ReviewSource
 
 SERVERS, PER_SERVER, CHANGED_EVERY = 20, 50, 10
 

@@ -86,7 +86,7 @@ def shoot_demo() -> None:
     """The demo's real servers, pinned at v1 and serving v2, as `mcp-review demo` shows them."""
     from mcp_review.demo.workspace import drifted
     from mcp_review.services.inputs import resolve_paths
-    from mcp_review.tui.data import ReviewSource
+    from mcp_review.tui.source import ReviewSource
 
     with tempfile.TemporaryDirectory(prefix="mcp-review-shots-") as root:
         with drifted(root) as (ws, _urls):

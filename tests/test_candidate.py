@@ -310,7 +310,8 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
 
     from mcp_review.services.inputs import resolve
     from mcp_review.tui.app import ReviewApp
-    from mcp_review.tui.data import ReviewSource, Status
+    from mcp_review.tui.source import ReviewSource
+    from mcp_review.tui.view import Status
 
     ns = argparse.Namespace(
         config=None,

@@ -122,7 +122,8 @@ async def _app_with_group(tmp_path: Path) -> tuple[object, object, str]:
     from mcp_review.services.config import Config, ServerConfig
     from mcp_review.services.fetch import fetch_all
     from mcp_review.tui.app import ReviewApp
-    from mcp_review.tui.data import LiveFetcher, ReviewSource
+    from mcp_review.tui.fetchers import LiveFetcher
+    from mcp_review.tui.source import ReviewSource
 
     names = ["tool_00", "tool_01", "tool_02", "tool_03"]
     ts = ToolServer([_tool(n) for n in names])
@@ -158,8 +159,8 @@ async def _select(app, pilot, name: str) -> None:
 
 async def test_app_approves_the_same_blocked_change_on_many_tools_after_asking_why(tmp_path):
     from mcp_review.store import audit
-    from mcp_review.tui.data import Status
     from mcp_review.tui.screens.modals import ReasonScreen, SameChangeScreen
+    from mcp_review.tui.view import Status
 
     app, _src, pins = await _app_with_group(tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:

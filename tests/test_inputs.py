@@ -187,7 +187,7 @@ def test_missing_call_log_is_a_note_and_the_app_starts(project, capsys):
     rc, _, err = run(capsys, "check")
     assert rc == 0 and "no call log yet" in err and "not-yet.jsonl" in err
     from mcp_review.services.inputs import resolve_paths
-    from mcp_review.tui.data import ReviewSource
+    from mcp_review.tui.source import ReviewSource
 
     inp = resolve_paths(config=str(cfg), pins=str(root / "mcp-pins.toml"))
     assert any("no call log yet" in n for n in inp.notes)
@@ -252,7 +252,7 @@ def test_one_drift_five_ways_the_same_answer(project, capsys):
 
     from mcp_review.services.inputs import resolve_paths
     from mcp_review.tui.app import ReviewApp
-    from mcp_review.tui.data import ReviewSource
+    from mcp_review.tui.source import ReviewSource
 
     async def app_answer() -> dict[str, tuple]:
         source = ReviewSource.from_inputs(

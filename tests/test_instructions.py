@@ -403,8 +403,9 @@ async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, te
     from textual.widgets import DataTable, Static
 
     from mcp_review.tui.app import ReviewApp
-    from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+    from mcp_review.tui.fetchers import SnapshotFetcher
     from mcp_review.tui.screens.modals import ConfirmScreen
+    from mcp_review.tui.source import ReviewSource
 
     pins = tmp_path / "mcp-pins.toml"
     pf = PinFile(path=str(pins))

@@ -98,8 +98,9 @@ async def test_app_shows_result_wording_and_output_diff_on_enter(tmp_path):
     from textual.widgets import DataTable, Static
 
     from mcp_review.tui.app import ReviewApp
-    from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+    from mcp_review.tui.fetchers import SnapshotFetcher
     from mcp_review.tui.screens.review import ReviewScreen
+    from mcp_review.tui.source import ReviewSource
     from mcp_review.tui.widgets.change_list import ChangeList
 
     pins = str(tmp_path / "mcp-pins.toml")

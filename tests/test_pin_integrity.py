@@ -186,7 +186,9 @@ def test_hostile_tool_name_in_the_refusal_is_escaped(work, capsys):
 
 async def test_app_shows_the_unverified_pin_and_a_new_decision_replaces_it(tmp_path):
     from mcp_review.tui.app import ReviewApp
-    from mcp_review.tui.data import ReviewSource, SnapshotFetcher, Status
+    from mcp_review.tui.fetchers import SnapshotFetcher
+    from mcp_review.tui.source import ReviewSource
+    from mcp_review.tui.view import Status
 
     pins = tmp_path / "mcp-pins.toml"
     _pin_file(pins, [SAFE, ECHO])

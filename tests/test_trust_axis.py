@@ -774,7 +774,8 @@ def _app_source(tmp_path: Path) -> Any:
     from mcp_review.engine.pins import Decision, PinFile, make_pin
     from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
     from mcp_review.store.pinfile import save_pins
-    from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+    from mcp_review.tui.fetchers import SnapshotFetcher
+    from mcp_review.tui.source import ReviewSource
 
     def snap(changed: bool) -> Snapshot:
         return Snapshot(

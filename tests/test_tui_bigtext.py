@@ -14,8 +14,9 @@ from rich.cells import cell_len
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+from mcp_review.tui.fetchers import SnapshotFetcher
 from mcp_review.tui.screens.review import ReviewScreen
+from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.widgets.diff_view import SideBySide, wrap_offsets
 
 WORDS = "read the file from the workspace and return its text only inside allowed roots".split()

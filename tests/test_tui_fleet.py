@@ -15,8 +15,9 @@ from textual.widgets import DataTable
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+from mcp_review.tui.fetchers import SnapshotFetcher
 from mcp_review.tui.screens.main import _LazyCells
+from mcp_review.tui.source import ReviewSource
 
 SERVERS, PER_SERVER = 4, 60  # 244 rows: many more than a 30-line screen shows
 

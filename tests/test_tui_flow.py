@@ -20,7 +20,7 @@ from mcp_review.services.config import Config, ServerConfig
 from mcp_review.services.fetch import fetch_all
 from mcp_review.store import audit
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.data import LiveFetcher, ReviewSource, Status
+from mcp_review.tui.fetchers import LiveFetcher
 from mcp_review.tui.screens.modals import (
     ApproveAllScreen,
     AutoApproveScreen,
@@ -28,6 +28,8 @@ from mcp_review.tui.screens.modals import (
     ReasonScreen,
 )
 from mcp_review.tui.screens.review import ReviewScreen
+from mcp_review.tui.source import ReviewSource
+from mcp_review.tui.view import Status
 from mcp_review.tui.widgets.replay_table import ReplayTable
 
 SERVERS = Path(__file__).parent / "servers"
@@ -231,7 +233,7 @@ def _demo_source(tmp_path: Path) -> ReviewSource:
     from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
     from mcp_review.store.pinfile import save_pins
     from mcp_review.store.readers import load_call_log
-    from mcp_review.tui.data import SnapshotFetcher
+    from mcp_review.tui.fetchers import SnapshotFetcher
 
     def snap(version: str) -> Snapshot:
         return Snapshot(

@@ -16,7 +16,7 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins, save_pins
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.data import ReviewSource, SnapshotFetcher, Status
+from mcp_review.tui.fetchers import SnapshotFetcher
 from mcp_review.tui.screens.modals import (
     ConfirmScreen,
     NoteScreen,
@@ -24,6 +24,8 @@ from mcp_review.tui.screens.modals import (
     ReasonScreen,
 )
 from mcp_review.tui.screens.review import ReviewScreen
+from mcp_review.tui.source import ReviewSource
+from mcp_review.tui.view import Status
 
 
 def _demo_source(tmp_path: Path) -> ReviewSource:

@@ -15,9 +15,9 @@ import tui_sample as sample
 from textual.widgets import DataTable
 
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.data import Status
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.screens.modals import ConfirmScreen
+from mcp_review.tui.view import Status
 
 
 async def _until(pilot, cond, what: str) -> None:

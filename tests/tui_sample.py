@@ -9,7 +9,8 @@ from typing import Any
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import CallLog
-from mcp_review.tui.data import ReviewSource, SnapshotFetcher
+from mcp_review.tui.fetchers import SnapshotFetcher
+from mcp_review.tui.source import ReviewSource
 
 
 def _obj(props: dict[str, Any], required: list[str] | None = None, **kw: Any) -> dict[str, Any]:

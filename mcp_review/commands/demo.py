@@ -185,7 +185,7 @@ def make_app(ws: Any, *, theme: str | None = None) -> Any:
     # workspace config, decisions saved to the workspace pin file.
     inp = resolve_paths(config=str(ws.config_path), pins=str(ws.pins_path))
     from mcp_review.tui.app import ReviewApp
-    from mcp_review.tui.data import ReviewSource
+    from mcp_review.tui.source import ReviewSource
 
     source = ReviewSource.from_inputs(inp)
 

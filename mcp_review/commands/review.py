@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     inp = resolve(args)
     inp.print_notes()
     from mcp_review.tui.app import ReviewApp
-    from mcp_review.tui.data import ReviewSource
+    from mcp_review.tui.source import ReviewSource
 
     source = ReviewSource.from_inputs(inp)
 

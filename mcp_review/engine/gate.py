@@ -353,7 +353,9 @@ def govern(report: Any, gate: GateConfig, *, today: dt.date | None = None) -> li
             # Blocks are the trust axis (annotations, hidden characters, shadowing, several
             # definitions under one name): no configuration lifts them.
             extra = tuple(u.message for u in touched if u.state != "honoured")
-            t.policy = PolicyResult(t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, *extra))
+            t.policy = PolicyResult(
+                t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, *extra), t.policy.concerns
+            )
             continue
         active = [c for c in cmp.changes if (c.rule, c.pointer) not in t.waived]
         facts = facts_for(
@@ -371,7 +373,7 @@ def govern(report: Any, gate: GateConfig, *, today: dt.date | None = None) -> li
         if honoured and res.outcome in (Outcome.NONE, Outcome.AUTO_APPROVE):
             res = PolicyResult(res.tier, Outcome.WAIVED, (*honoured, *not_applied))
         else:
-            res = PolicyResult(res.tier, res.outcome, (*res.reasons, *not_applied))
+            res = PolicyResult(res.tier, res.outcome, (*res.reasons, *not_applied), res.concerns)
         t.policy = res
     return uses
 

@@ -112,11 +112,23 @@ class Facts:
     """The digest changed but the engine named no change (never auto-approved)."""
 
 
+class Concern(StrEnum):
+    """A trust finding that blocks, as data: what a reason's words say, for code to test
+    without reading the words (the app's row flags)."""
+
+    ANNOTATION_RELAXED = "annotation relaxed"
+    ANNOTATION_GATES_LESS = "annotation claims less power"
+    HIDDEN_CHARACTERS = "hidden characters"
+
+
 @dataclass(frozen=True, slots=True)
 class PolicyResult:
     tier: str
     outcome: Outcome
     reasons: tuple[str, ...] = ()
+    concerns: frozenset[Concern] = frozenset()
+    """The blocking trust findings among :attr:`reasons` (kept with them: a result that
+    replaces the reasons drops them). Not part of :meth:`to_json`, which the reasons word."""
 
     def to_json(self) -> dict[str, Any]:
         return {"tier": self.tier, "outcome": str(self.outcome), "reasons": list(self.reasons)}
@@ -127,6 +139,15 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
     if tier not in TIERS:
         raise ValueError(f"unknown policy tier {tier!r}")
     steps: list[tuple[Outcome, str]] = []
+    concerns = {
+        c
+        for c, found in (
+            (Concern.ANNOTATION_RELAXED, facts.annotations_relaxed),
+            (Concern.ANNOTATION_GATES_LESS, facts.annotations_gate_less),
+            (Concern.HIDDEN_CHARACTERS, facts.hidden_appeared),
+        )
+        if found
+    }
     for hint in facts.annotations_relaxed:
         steps.append((Outcome.BLOCK, f"annotation relaxed: {hint}"))
     for hint in facts.annotations_gate_less:
@@ -153,7 +174,8 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         return PolicyResult(tier, Outcome.NONE)
     worst = max((o for o, _ in steps), key=_SEVERITY.__getitem__)
     reasons = tuple(r for o, r in steps if o is worst)
-    return PolicyResult(tier, worst, reasons)
+    # Every concern blocks, and block is the worst outcome: their reasons are all kept.
+    return PolicyResult(tier, worst, reasons, frozenset(concerns))
 
 
 def _class_outcome(tier: str, cls: ChangeClass) -> Outcome:

@@ -400,7 +400,9 @@ def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = 
             if t.state in (State.PINNED, State.DENIED):
                 continue  # decided before: keeps its standing, the note says what appeared
             t.shadows = names
-            t.policy = PolicyResult(t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, reason))
+            t.policy = PolicyResult(
+                t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, reason), t.policy.concerns
+            )
 
 
 def _visible(s: str) -> str:

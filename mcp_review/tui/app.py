@@ -8,8 +8,8 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
-from mcp_review.tui.data import ReviewSource, ServerEntry, Status, ToolEntry
 from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.screens.modals import (
@@ -22,6 +22,8 @@ from mcp_review.tui.screens.modals import (
     SameChangeScreen,
 )
 from mcp_review.tui.screens.review import ReviewResult, ReviewScreen
+from mcp_review.tui.source import ReviewSource
+from mcp_review.tui.view import ServerEntry, Status, ToolEntry
 from mcp_review.tui.widgets.rerun_panel import RerunHook
 
 
@@ -184,8 +186,6 @@ class ReviewApp(App[None]):
     def request_instructions_decision(self, server: ServerEntry, decision: str) -> None:
         """Approve or deny a server's instructions from its row: the dialog shows what changed
         (the diff, hidden characters as visible tokens) and always asks first."""
-        from mcp_review.engine.policy import Outcome
-
         st = server.instructions
         if st is None:
             self.notify(
@@ -402,7 +402,7 @@ class ReviewApp(App[None]):
             t
             for s in (self.main.servers if self.main else [])
             for t in s.tools
-            if t.policy == "auto-approve" and t.current is not None
+            if t.policy is Outcome.AUTO_APPROVE and t.current is not None
         ]
         if not entries:
             self.notify(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -17,15 +17,15 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
-from mcp_review.tui.data import (
+from mcp_review.tui.render import name_text, plain_line, safe_text
+from mcp_review.tui.source import ReviewSource
+from mcp_review.tui.view import (
     FLAG_SHORT,
     STATUS_ORDER,
-    ReviewSource,
     ServerEntry,
     Status,
     ToolEntry,
 )
-from mcp_review.tui.render import name_text, plain_line, safe_text
 
 STATUS_STYLE = {
     Status.BROKEN: "bold red",
@@ -464,7 +464,7 @@ class MainScreen(Screen[None]):
         _settle_heap(len(self._by_key))
 
     # Table --------------------------------------------------------------------------------------
-    def visible_tools(self, s: ServerEntry) -> list[ToolEntry]:
+    def visible_tools(self, s: ServerEntry) -> Sequence[ToolEntry]:
         f = self.filter_text.strip().lower()
         if not f:
             return s.tools
@@ -610,7 +610,7 @@ class MainScreen(Screen[None]):
                 counts[t.status] += 1
                 review += t.needs_review
             if s.instructions is not None:  # server instructions waiting for a decision
-                review += s.instructions.policy.outcome in ("review", "block")
+                review += s.instructions.needs_attention
         failed = sum(1 for s in self.servers if s.state == "failed")
         parts: list[Content | tuple[str, str] | str] = []
         styles = {
@@ -687,7 +687,7 @@ class MainScreen(Screen[None]):
         waiting = {
             "server\x00" + s.name
             for s in self.servers
-            if s.instructions is not None and s.instructions.policy.outcome in ("review", "block")
+            if s.instructions is not None and s.instructions.needs_attention
         }
         by_key = self._by_key
         for step in range(1, n + 1):

@@ -20,8 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from mcp_review.tui.data import ToolEntry
 from mcp_review.tui.render import name_content, safe_content
+from mcp_review.tui.view import ToolEntry
 
 TIERS = ("strict", "tiered", "compatible")
 TIER_HELP = {

@@ -20,15 +20,9 @@ from mcp_review.engine.hidden import decode_tags, find_hidden
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.policy import annotation_gate_less, annotation_relaxations
 from mcp_review.engine.rules import render_change
-from mcp_review.tui.data import (
-    FLAG_ANNOTATIONS,
-    FLAG_HIDDEN,
-    FLAG_LABELS,
-    Status,
-    ToolEntry,
-)
 from mcp_review.tui.diffing import line_for_pointer, pretty_with_lines
 from mcp_review.tui.render import name_content, name_line, safe_content
+from mcp_review.tui.view import Flag, Status, ToolEntry
 from mcp_review.tui.widgets.change_list import ChangeList
 from mcp_review.tui.widgets.diff_view import SideBySide
 from mcp_review.tui.widgets.replay_table import ReplayTable
@@ -199,9 +193,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
             return "tab-schema"
         old_text = (self.old.title, self.old.description) if self.old else (None, None)
         new_text = (self.new.title, self.new.description) if self.new else (None, None)
-        if FLAG_HIDDEN in self.entry.flags or old_text != new_text:
+        if Flag.HIDDEN in self.entry.flags or old_text != new_text:
             return "tab-description"
-        if FLAG_ANNOTATIONS in self.entry.flags:
+        if Flag.ANNOTATIONS in self.entry.flags:
             return "tab-annotations"
         if cmp is not None and any(_section(c.pointer)[0] == "output" for c in cmp.changes):
             return "tab-output"  # e.g. every change is in the outputSchema
@@ -231,7 +225,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
             if cmp.replay is not None:
                 parts.append(f" · {cmp.replay.broken}/{cmp.replay.total} recorded calls break")
         for f in sorted(e.flags):
-            parts.append(("  ⚠ " + FLAG_LABELS[f], "bold $text-warning"))
+            parts.append(("  ⚠ " + f.label, "bold $text-warning"))
         for n in e.notes:  # what the engine noticed beyond the diff (a homoglyph twin, …)
             parts.append(("\n⚠ ", "bold $text-warning"))
             parts.append(safe_content(n, style="bold $text-warning", one_line=True, limit=200))

@@ -1,0 +1,212 @@
+"""The operator's review session: decide, undo, save and the history of decisions.
+
+A :class:`ReviewSession` owns the pin file the app writes: every decision is recorded in an
+``engine.pins.PinFile`` and, when the session has a path, saved at once (atomic, merged with
+concurrent writers, audit line first: ``store.pinfile.save_pins``). Without a path decisions
+stay in memory (demos, previews). Each decision is undone on its own, newest first; an undo is
+itself a logged, saved change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mcp_review.engine.instructions import InstructionsPin
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.pins import Pin as CorePin
+from mcp_review.engine.policy import Outcome
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import StatusReport
+from mcp_review.tui.view import ServerEntry, ToolEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """One decision the session can undo: what it replaced, in the audit log's words."""
+
+    server: str
+    principal: str
+    tool: str | None
+    """None: a decision about the server's instructions (then :attr:`before` is an
+    ``InstructionsPin``)."""
+    before: CorePin | InstructionsPin | None
+    """The pin the decision replaced (None: there was none)."""
+    said: str
+    """The decision in the audit log's words (``removal acknowledged``, ``auto-approval``…)."""
+
+
+class ReviewSession:
+    """Decisions over one pin file, saved as they are made, with their undo history."""
+
+    def __init__(
+        self,
+        pins: PinFile,
+        *,
+        pins_path: str | None = None,
+        audit_path: str | None = None,
+        candidates: Iterable[str] = (),
+    ) -> None:
+        self.pins = pins
+        self.pins_path = pins_path
+        self.audit_path = audit_path
+        self.candidates = list(candidates)
+        """Servers shown through their ``[servers.NAME.candidate]`` (``--candidate``): approving
+        one keeps the running version's approval beside it."""
+        self.save_notes: list[str] = []
+        """Notes from saves for the app to show once (a pin file rewritten in a newer version)."""
+        self.history: list[Decided] = []
+
+    def save(self) -> None:
+        if self.pins_path is not None:
+            from mcp_review.store.pinfile import save_pins, upgrade_note
+
+            note = upgrade_note(
+                save_pins(self.pins, self.pins_path, audit_path=self.audit_path), self.pins_path
+            )
+            if note:
+                self.save_notes.append(note)
+
+    def last_decision(self) -> str | None:
+        """What :meth:`undo` would undo, in words (None when nothing)."""
+        if not self.history:
+            return None
+        d = self.history[-1]
+        return f"{d.said} of {d.server} › {d.tool if d.tool is not None else 'instructions'}"
+
+    def decide(
+        self,
+        entry: ToolEntry,
+        decision: Decision,
+        note: str = "",
+        *,
+        why: str = "",
+        server: ServerSnapshot | None = None,
+    ) -> None:
+        """Record ``decision`` for exactly the definition shown, and save. ``why``: the
+        operator's reason for approving a blocked change (the audit log's why); ``server``:
+        the fetched server, whose versions the pin records."""
+        from mcp_review.engine.pins import with_decision
+
+        key = entry.key
+        before = self.pins.get(*key)
+        if entry.current is not None:
+            pin = make_pin(
+                entry.server,
+                entry.current,
+                decision,
+                principal=entry.principal,
+                note=note,
+                server_version=server.server_version if server else None,
+                protocol_version=server.protocol_version if server else None,
+            )
+            audit_why = note
+            if why:
+                blocked = "; ".join(entry.reasons)
+                audit_why = f"approved a blocked change: {why}" + (
+                    f" [blocked: {blocked}]" if blocked else ""
+                )
+            from mcp_review.engine.candidate import keep_running
+
+            # Previewing a candidate: the running version's approval stays beside it.
+            pin = keep_running(pin, before, candidate=entry.server in self.candidates)
+            self.pins.decide(pin, why=audit_why, source="review app")
+        elif decision is Decision.APPROVED:
+            # Approving a removal acknowledges it: the pin goes.
+            self.pins.forget(*key, why=note or "removal acknowledged", source="review app")
+        elif before is not None:
+            self.pins.decide(with_decision(before, Decision.DENIED, note=note), source="review app")
+        said = (
+            "removal acknowledged"
+            if entry.current is None and decision is Decision.APPROVED
+            else str(decision)
+        )  # the words of the audit log, for undo
+        self.history.append(Decided(entry.server, entry.principal, entry.name, before, said))
+        self.save()
+
+    def decide_instructions(
+        self, server: ServerEntry, decision: Decision, *, why: str = ""
+    ) -> None:
+        """Record ``decision`` for exactly the instructions shown on ``server``'s row (denying
+        instructions the server no longer sends denies the pinned text), and save."""
+        from mcp_review.engine.pins import make_instructions_pin
+
+        st = server.instructions
+        if st is None:
+            raise ValueError("this server sends no instructions and has none pinned")
+        text = st.live if st.live is not None else (st.pin.text if st.pin else None)
+        if text is None or (decision is Decision.APPROVED and st.live is None):
+            raise ValueError("the server sends no instructions now: nothing to approve")
+        ipin = make_instructions_pin(
+            server.name,
+            text,
+            decision,
+            principal=st.principal,
+            server_version=server.server_version,
+        )
+        audit_why = why or f"{decision} ({st.state} server instructions)"
+        before = self.pins.instructions.get((server.name, st.principal))
+        self.pins.decide_instructions(ipin, why=audit_why, source="review app")
+        self.history.append(Decided(server.name, st.principal, None, before, str(decision)))
+        self.save()
+
+    def apply_auto_approvals(
+        self, entries: Iterable[ToolEntry], report: StatusReport, snapshot: Snapshot | None
+    ) -> list[ToolEntry]:
+        """Re-pin ``entries`` as their policy tier allows, through
+        ``engine.status.apply_auto_approvals`` (decided_by ``mcp-review (policy <tier>)``, logged
+        in the audit log), and save. Only a tool still auto-approved in ``report`` for exactly
+        the definition in its entry is re-pinned; each one is undone on its own by
+        :meth:`undo`. Returns the entries re-pinned."""
+        from mcp_review.engine.status import apply_auto_approvals
+
+        wanted = {e.key: e for e in entries}
+        picked = [
+            t
+            for t in report.tools
+            if t.key in wanted
+            and t.policy.outcome is Outcome.AUTO_APPROVE
+            and t.live is not None
+            and t.live is wanted[t.key].current
+        ]
+        if not picked:
+            return []
+        before = {t.key: self.pins.get(*t.key) for t in picked}
+        done = apply_auto_approvals(
+            StatusReport(servers=report.servers, tools=picked),
+            self.pins,
+            snapshot,
+            candidates=self.candidates,
+        )
+        for t in done:
+            self.history.append(
+                Decided(t.server, t.principal, t.tool, before[t.key], "auto-approval")
+            )
+        self.save()
+        return [wanted[t.key] for t in done]
+
+    def undo(self) -> str | None:
+        """Restore the pin the last decision replaced (itself a logged, saved change)."""
+        if not self.history:
+            return None
+        d = self.history.pop()
+        why, source = f"undo {d.said}", "review app undo"
+        if d.tool is None:  # a decision about the server's instructions
+            if d.before is None:
+                self.pins.forget_instructions(d.server, d.principal, why=why, source=source)
+            else:
+                assert isinstance(d.before, InstructionsPin)
+                self.pins.decide_instructions(d.before, why=why, source=source)
+            self.save()
+            return f"undid {d.said} of the instructions of {d.server}"
+        if d.before is None:
+            self.pins.forget(d.server, d.principal, d.tool, why=why, source=source)
+        else:
+            assert isinstance(d.before, CorePin)
+            self.pins.decide(d.before, why=why, source=source)
+        self.save()
+        return f"undid {d.said} of {d.tool}"
+
+    def set_policy(self, server: str, tool: str | None, tier: str) -> None:
+        self.pins.set_policy(server, tier, tool=tool, source="review app")
+        self.save()

@@ -1,0 +1,288 @@
+"""The app's view model: one frozen row per server and per tool, built from a status report.
+
+Rows are data the screens read and never change: a decision, an undo or a fetch makes a new
+status report and new rows (:func:`server_entries`). Everything here is derived from
+``engine.status`` (states, policy outcomes, structured policy concerns); nothing is parsed
+back out of words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from mcp_review.engine.compare import Comparison
+from mcp_review.engine.hidden import has_hidden
+from mcp_review.engine.instructions import InstructionsStatus
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.pins import Pin as CorePin
+from mcp_review.engine.policy import Concern, Outcome
+from mcp_review.engine.status import State, StatusReport, ToolStatus
+
+Status = State
+"""A tool's standing against the pin file: the core's states, under the app's name."""
+
+
+NEEDS_REVIEW = frozenset({Status.NEW, Status.CHANGED, Status.BROKEN, Status.REMOVED})
+STATUS_ORDER = [
+    Status.BROKEN,
+    Status.CHANGED,
+    Status.NEW,
+    Status.REMOVED,
+    Status.DENIED,
+    Status.PINNED,
+]
+
+
+class Flag(StrEnum):
+    """A trust flag on a tool's row (what the `flag:` filter matches, by its value)."""
+
+    ANNOTATIONS = "annotations"
+    HIDDEN = "hidden"
+    TEXT = "text"
+
+    @property
+    def label(self) -> str:
+        """The flag in words (the review screen's summary)."""
+        return FLAG_LABELS[self]
+
+    @property
+    def short(self) -> str:
+        """The flag in the main list's narrow column."""
+        return FLAG_SHORT[self]
+
+
+FLAG_LABELS = {
+    Flag.TEXT: "text changed",
+    Flag.ANNOTATIONS: "annotation relaxed",
+    Flag.HIDDEN: "hidden chars",
+}
+FLAG_SHORT = {Flag.TEXT: "text", Flag.ANNOTATIONS: "relaxed", Flag.HIDDEN: "hidden"}
+
+_CONCERN_FLAG = {
+    Concern.ANNOTATION_RELAXED: Flag.ANNOTATIONS,
+    Concern.ANNOTATION_GATES_LESS: Flag.ANNOTATIONS,
+    Concern.HIDDEN_CHARACTERS: Flag.HIDDEN,
+}
+_TEXT_RULES = frozenset(
+    {
+        "schema-description-changed",
+        "schema-title-changed",
+        "schema-comment-changed",
+        "schema-examples-changed",
+        "schema-text-added",
+    }
+)
+
+
+class Connection(StrEnum):
+    """A server's connection state while the app fetches."""
+
+    WAITING = "waiting"
+    CONNECTING = "connecting"
+    OK = "ok"
+    FAILED = "failed"
+
+
+def _strings(v: Any) -> Iterator[str]:
+    if isinstance(v, str):
+        yield v
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            yield str(k)
+            yield from _strings(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _strings(x)
+
+
+def tool_has_hidden(t: ToolDef | None) -> bool:
+    return t is not None and any(has_hidden(s) for s in _strings(t.wire))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolEntry:
+    """One tool's row on the main screen (and what the review screen shows)."""
+
+    server: str
+    principal: str
+    name: str
+    status: Status
+    current: ToolDef | None = None
+    flags: frozenset[Flag] = frozenset()
+    note: str = ""
+    policy: Outcome = Outcome.REVIEW
+    """The policy outcome (engine.policy)."""
+    summary: str = ""
+    reasons: tuple[str, ...] = ()
+    """Why the policy gave its outcome (engine.policy)."""
+    notes: tuple[str, ...] = ()
+    """What the status engine noticed beyond the diff (engine.status: shadowing, duplicates)."""
+    shadows: tuple[str, ...] = ()
+    """``server/tool`` names this tool's name imitates (homoglyph or hidden-character twin)."""
+    pending: bool = False
+    """Changed, not compared yet (the first frame of a big fleet): nothing may be decided on
+    it until the comparison is shown (``engine.status`` ToolStatus.pending)."""
+    pin: CorePin | None = None
+    """The pin whose definition :attr:`pinned` parses on first use (a 10,000-tool fleet
+    would otherwise parse every unchanged tool's pinned definition to draw the list)."""
+    pinned_def: ToolDef | None = field(default=None, repr=False, compare=False)
+    """The decided definition when known up front (the comparison's old side), else the
+    memo of :attr:`pin` parsed."""
+
+    @property
+    def pinned(self) -> ToolDef | None:
+        """The decided definition (the engine's old side for a changed tool)."""
+        if self.pinned_def is None and self.pin is not None:
+            # A memo of a pure function of `pin` (parsed once, on first use), not a change
+            # of the row: the frozen row otherwise stays as built.
+            object.__setattr__(self, "pinned_def", self.pin.tool_def())
+        return self.pinned_def
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.server, self.principal, self.name)
+
+    @property
+    def needs_review(self) -> bool:
+        return self.status in NEEDS_REVIEW
+
+    @property
+    def blocked(self) -> bool:
+        return self.policy is Outcome.BLOCK
+
+
+@dataclass(frozen=True, slots=True)
+class ServerEntry:
+    """One server's row: its connection state and its tools."""
+
+    name: str
+    principal: str = "default"
+    state: Connection = Connection.WAITING
+    detail: str = ""
+    error: str | None = None
+    tools: tuple[ToolEntry, ...] = ()
+    policy: str = "tiered"
+    server_version: str | None = None
+    instructions: InstructionsStatus | None = None
+    """The server's instructions against their pin (None: none sent and none decided).
+    Shown on the server's row, decided from it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Computed:
+    """One status computation (``ReviewSource.compute``): the report and its rows."""
+
+    report: StatusReport
+    servers: list[ServerEntry]
+
+
+def server_entries(
+    report: StatusReport, names: Iterable[str], tier: Callable[[str], str]
+) -> list[ServerEntry]:
+    """A row for each of ``names`` (in that order) with its tools' rows; ``tier(server)`` is
+    the server's policy tier. A server the report does not have yet is waiting."""
+    servers = {s.name: s for s in report.servers}
+    by_server: dict[str, list[ToolEntry]] = {}
+    for t in report.tools:
+        by_server.setdefault(t.server, []).append(tool_entry(t))
+    out: list[ServerEntry] = []
+    for name in names:
+        st = servers.get(name)
+        policy = tier(name)
+        if st is None:
+            out.append(ServerEntry(name, policy=policy))
+        elif st.error:
+            out.append(
+                ServerEntry(
+                    name,
+                    st.principal,
+                    Connection.FAILED,
+                    error=str(st.error.get("message") or st.error.get("kind") or st.error),
+                    policy=policy,
+                    server_version=st.server_version,
+                )
+            )
+        else:
+            out.append(
+                ServerEntry(
+                    name,
+                    st.principal,
+                    Connection.OK,
+                    tools=tuple(by_server.get(name, ())),
+                    policy=policy,
+                    server_version=st.server_version,
+                    instructions=st.instructions,
+                )
+            )
+    return out
+
+
+def tool_entry(t: ToolStatus) -> ToolEntry:
+    """The row of one tool's status."""
+    cmp = t.comparison
+    pinned = cmp.old if cmp is not None else None
+    if (
+        pinned is None
+        and t.pin is not None
+        and t.live is not None
+        and not t.pending
+        and t.pin.current_digest() != t.live_digest
+    ):
+        # pinned under another digest yet not compared (the running version kept beside
+        # an approved candidate): parsed now, so its text difference is flagged
+        pinned = t.pin.tool_def()
+    flags = {_CONCERN_FLAG[c] for c in t.policy.concerns}
+    if (
+        pinned is not None
+        and t.live is not None
+        and (pinned.description != t.live.description or pinned.title != t.live.title)
+    ):
+        flags.add(Flag.TEXT)  # (an unparsed pin has the live digest: same text)
+    if cmp is not None and any(c.new_text or c.rule in _TEXT_RULES for c in cmp.changes):
+        flags.add(Flag.TEXT)  # text the model reads, anywhere in the definition
+    if t.state is Status.NEW and tool_has_hidden(t.live):
+        flags.add(Flag.HIDDEN)
+    shadows = tuple(t.shadows)
+    pending = False
+    summary = ""
+    if cmp is not None:
+        summary = _summary(cmp)
+    elif t.pending:
+        pending = True
+        summary = "comparing…"
+    elif t.state is Status.NEW:
+        summary = "new tool"
+    elif t.state is Status.REMOVED:
+        summary = "; ".join(t.policy.reasons)
+    if shadows:
+        # The twin is the finding: it leads, ahead of "new tool" or the change counts.
+        shadow = "shadows " + ", ".join(shadows)
+        summary = shadow if t.state is Status.NEW else f"{shadow}; {summary}"
+    return ToolEntry(
+        t.server,
+        t.principal,
+        t.tool,
+        t.state,
+        t.live,
+        frozenset(flags),
+        note=t.pin.note if t.pin is not None else "",
+        policy=t.policy.outcome,
+        summary=summary,
+        reasons=tuple(t.policy.reasons),
+        notes=tuple(t.notes) + tuple(f.line() for f in t.protocol),
+        shadows=shadows,
+        pending=pending,
+        # unchanged or removed: what was decided, parsed when first shown
+        pin=t.pin if pinned is None else None,
+        pinned_def=pinned,
+    )
+
+
+def _summary(cmp: Comparison) -> str:
+    parts = [f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)]
+    if cmp.replay is not None and cmp.replay.broken:
+        parts.append(f"{cmp.replay.broken}/{cmp.replay.total} calls break")
+    return ", ".join(parts)
