@@ -4,12 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
+from mcp_review.tui.fetchers import LiveFetcher
+from mcp_review.tui.messages import (
+    AutoApprovalsRequested,
+    CompatibleApprovalRequested,
+    DecisionRequested,
+    InstructionsDecisionRequested,
+    PolicyRequested,
+    ReviewRequested,
+    SameChangeRequested,
+    UndoRequested,
+)
 from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.screens.modals import (
@@ -20,6 +33,7 @@ from mcp_review.tui.screens.modals import (
     PolicyScreen,
     ReasonScreen,
     SameChangeScreen,
+    ask_reason,
 )
 from mcp_review.tui.screens.review import ReviewResult, ReviewScreen
 from mcp_review.tui.source import ReviewSource
@@ -30,14 +44,17 @@ from mcp_review.tui.widgets.rerun_panel import RerunHook
 class ReviewApp(App[None]):
     """Triage MCP tool drift: ``ReviewApp(source).run()``.
 
-    Screens ask the app for decisions; the app writes each one at once through the source's
-    pin store (the core), then redraws. No screen writes a file.
+    Screens ask the app for decisions with messages (``tui.messages``: messages up); the
+    app asks the operator first, writes each decision at once through the source's session,
+    then tells the main screen to recompute (attributes down). No screen writes a file.
     """
 
     TITLE = "mcp-review"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
-    def __init__(self, source: ReviewSource, *, subtitle: str = "", theme: str | None = None):
+    def __init__(
+        self, source: ReviewSource, *, subtitle: str = "", theme: str | None = None
+    ) -> None:
         super().__init__()
         self.source = source
         self.sub_title = subtitle
@@ -90,6 +107,45 @@ class ReviewApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    # Messages from the screens -------------------------------------------------------------------
+    @on(ReviewRequested)
+    def _on_review_requested(self, message: ReviewRequested) -> None:
+        self.open_review(message.entry)
+
+    @on(DecisionRequested)
+    def _on_decision_requested(self, message: DecisionRequested) -> None:
+        self.request_decision(message.entry, message.decision, message.note)
+
+    @on(InstructionsDecisionRequested)
+    def _on_instructions_decision_requested(self, message: InstructionsDecisionRequested) -> None:
+        self.request_instructions_decision(message.server, message.decision)
+
+    @on(SameChangeRequested)
+    def _on_same_change_requested(self, message: SameChangeRequested) -> None:
+        self.approve_same_change(message.entry)
+
+    @on(CompatibleApprovalRequested)
+    def _on_compatible_approval_requested(self, message: CompatibleApprovalRequested) -> None:
+        self.approve_compatible(message.server)
+
+    @on(AutoApprovalsRequested)
+    def _on_auto_approvals_requested(self, message: AutoApprovalsRequested) -> None:
+        self.apply_auto_approvals()
+
+    @on(UndoRequested)
+    def _on_undo_requested(self, message: UndoRequested) -> None:
+        self.request_undo()
+
+    @on(PolicyRequested)
+    def _on_policy_requested(self, message: PolicyRequested) -> None:
+        server = self._server(message.server)
+        if server is not None:
+            self.choose_policy(server, message.entry)
+
+    def _server(self, name: str) -> ServerEntry | None:
+        """The main screen's row of server ``name`` (None before the first status)."""
+        return next((s for s in (self.main.servers if self.main else []) if s.name == name), None)
+
     # Flow ----------------------------------------------------------------------------------------
     def _pending(self, entry: ToolEntry) -> bool:
         """True (and says so) while ``entry`` is not compared yet: nothing is opened or decided
@@ -127,9 +183,9 @@ class ReviewApp(App[None]):
 
         from mcp_review.services.rerun import call_log_for
 
-        cfg = getattr(self.source.fetcher, "config", None)
-        if cfg is None or entry.current is None:
+        if not isinstance(self.source.fetcher, LiveFetcher) or entry.current is None:
             return None
+        cfg = self.source.fetcher.config
         try:
             srv = cfg.by_name(entry.server)
         except KeyError:
@@ -139,14 +195,15 @@ class ReviewApp(App[None]):
             return None
         return RerunHook(srv, self.source.pins, path, entry.name)
 
-    def request_decision(self, entry: ToolEntry, decision: str, note: str = "") -> None:
+    def request_decision(self, entry: ToolEntry, decision: Decision | str, note: str = "") -> None:
         """A decision from the main screen always asks first (a stray key must never decide):
         a blocked approval asks for a reason, written to the audit log; any other decision
         asks yes/no, and any key but ``y`` cancels."""
         if self._pending(entry):
             return
-        if decision == "approved" and entry.blocked:
-            self.ask_reason(entry, lambda why: self.decide(entry, decision, note, why=why))
+        decision = Decision(decision)
+        if decision is Decision.APPROVED and entry.blocked:
+            ask_reason(self, entry, lambda why: self.decide(entry, decision, note, why=why))
             return
 
         def done(ok: bool | None) -> None:
@@ -154,7 +211,7 @@ class ReviewApp(App[None]):
                 self.decide(entry, decision, note)
 
         name = name_line(entry.name, 200)
-        if decision == "approved" and entry.status is Status.REMOVED:
+        if decision is Decision.APPROVED and entry.status is Status.REMOVED:
             # Nothing is served to approve: approving a removal acknowledges it (the pin goes),
             # as the audit log words it.
             self.push_screen(
@@ -169,35 +226,36 @@ class ReviewApp(App[None]):
                 done,
             )
             return
-        verb = "Approve" if decision == "approved" else "Deny"
+        verb = "Approve" if decision is Decision.APPROVED else "Deny"
         what = entry.summary or str(entry.status)
         body = (
             f"{entry.server} › {name}: {entry.status}"
             + (f" ({what})" if what != str(entry.status) else "")
             + (
                 ". Approving pins the definition served now."
-                if decision == "approved"
+                if decision is Decision.APPROVED
                 else ". Denying keeps it withheld until approved."
             )
             + (f"\nnote: {note}" if note else "")
         )
         self.push_screen(ConfirmScreen(f"{verb} {name_line(entry.name)}?", body, yes=verb), done)
 
-    def request_instructions_decision(self, server: ServerEntry, decision: str) -> None:
+    def request_instructions_decision(self, server: ServerEntry, decision: Decision | str) -> None:
         """Approve or deny a server's instructions from its row: the dialog shows what changed
         (the diff, hidden characters as visible tokens) and always asks first."""
+        decision = Decision(decision)
         st = server.instructions
         if st is None:
             self.notify(
                 f"{plain_line(server.name, 30)} sends no instructions", markup=False, timeout=3
             )
             return
-        verb = "Approve" if decision == "approved" else "Deny"
-        blocked = st.policy.outcome is Outcome.BLOCK and decision == "approved"
+        verb = "Approve" if decision is Decision.APPROVED else "Deny"
+        blocked = st.policy.outcome is Outcome.BLOCK and decision is Decision.APPROVED
         lines = [f"{server.name}: server instructions {st.state}"]
         lines += [f"- {r}" for r in st.policy.reasons]
         lines += st.diff(context=2)[2:] or (st.live or "").splitlines()
-        if decision == "approved":
+        if decision is Decision.APPROVED:
             lines.append("Approving pins exactly these instructions; the proxy passes them on.")
         else:
             lines.append("Denying keeps them from clients behind `proxy --enforce`.")
@@ -221,11 +279,7 @@ class ReviewApp(App[None]):
             self.notify(
                 f"{decision}: {plain_line(server.name, 30)} › instructions", markup=False, timeout=3
             )
-            notes = getattr(self.source, "save_notes", None)
-            while notes:
-                self.notify(
-                    plain_line(notes.pop(0), 300), title="pin file", markup=False, timeout=10
-                )
+            self._save_notes()
             self._reload()
 
         self.push_screen(
@@ -237,37 +291,9 @@ class ReviewApp(App[None]):
             done,
         )
 
-    def ask_reason(self, entry: ToolEntry, then: object) -> None:
-        """Approving a blocked change: first a yes/no (any key but ``y`` cancels, so stray
-        typing never lands in the reason field), then the reason; ``then(reason)`` runs only
-        with one. The reason goes to the audit log."""
-        why = "; ".join(entry.reasons) or ", ".join(sorted(entry.flags)) or "policy: block"
-
-        def got_reason(reason: str | None) -> None:
-            if reason:
-                then(reason)  # type: ignore[operator]
-
-        def confirmed(ok: bool | None) -> None:
-            if ok:
-                self.push_screen(
-                    ReasonScreen(
-                        f"Why is {name_line(entry.name)} safe to trust?",
-                        f"Blocked by policy: {why}. The reason is written to the audit log.",
-                    ),
-                    got_reason,
-                )
-
-        self.push_screen(
-            ConfirmScreen(
-                f"Approve {name_line(entry.name)}?",
-                f"This change is blocked by policy ({why}). Approving pins it as trusted; you "
-                "will be asked why.",
-                yes="Approve anyway",
-            ),
-            confirmed,
-        )
-
-    def decide(self, entry: ToolEntry, decision: str, note: str = "", *, why: str = "") -> bool:
+    def decide(
+        self, entry: ToolEntry, decision: Decision | str, note: str = "", *, why: str = ""
+    ) -> bool:
         """Write one decision through the core at once; report and redraw. ``why``: the reason
         given for approving a blocked change (the audit log keeps it)."""
         if self._pending(entry):
@@ -286,21 +312,25 @@ class ReviewApp(App[None]):
             return False
         said = (
             "removal acknowledged"
-            if decision == "approved" and entry.status is Status.REMOVED
-            else decision
+            if decision == Decision.APPROVED and entry.status is Status.REMOVED
+            else str(decision)
         )
         self.notify(
             f"{said}: {plain_line(entry.server, 30)} › {name_line(entry.name)}",
             markup=False,
             timeout=3,
         )
-        notes = getattr(self.source, "save_notes", None)
-        while notes:
-            self.notify(plain_line(notes.pop(0), 300), title="pin file", markup=False, timeout=10)
+        self._save_notes()
         if self.main is not None:
             self.main.decided(entry)
         self._reload()
         return True
+
+    def _save_notes(self) -> None:
+        """Say once what a save noted (a pin file rewritten in a newer version)."""
+        notes = self.source.save_notes
+        while notes:
+            self.notify(plain_line(notes.pop(0), 300), title="pin file", markup=False, timeout=10)
 
     def request_undo(self) -> None:
         """``u`` asks first: an undo writes the pin file too."""
@@ -337,7 +367,9 @@ class ReviewApp(App[None]):
         def done(ok: bool | None) -> None:
             if ok:
                 for e in entries:
-                    if not self.decide(e, "approved", "approved with all compatible changes"):
+                    if not self.decide(
+                        e, Decision.APPROVED, "approved with all compatible changes"
+                    ):
                         break
 
         self.push_screen(ApproveAllScreen(server.name, entries), done)
@@ -346,9 +378,7 @@ class ReviewApp(App[None]):
         """Approve at once every tool of ``entry``'s server that changed exactly as it did (the
         same change on many tools, issue 14): a modal lists them first; if any is blocked by
         policy the reason is asked once, as for one tool, and logged for each."""
-        server = next(
-            (s for s in (self.main.servers if self.main else []) if s.name == entry.server), None
-        )
+        server = self._server(entry.server)
         group = self.source.same_changes(entry, server.tools if server else [])
         if len(group) < 2:
             self.notify(
@@ -366,7 +396,7 @@ class ReviewApp(App[None]):
             for e in group:
                 if not self.decide(
                     e,
-                    "approved",
+                    Decision.APPROVED,
                     f"approved with the same change on {len(group)} tools",
                     why=why if e.blocked else "",
                 ):
@@ -458,9 +488,7 @@ class ReviewApp(App[None]):
         self.push_screen(PolicyScreen(server.name, entry.name if entry else None, current), done)
 
     def choose_policy_for(self, entry: ToolEntry) -> None:
-        server = next(
-            (s for s in (self.main.servers if self.main else []) if s.name == entry.server), None
-        )
+        server = self._server(entry.server)
         if server is not None:
             self.choose_policy(server, entry)
 

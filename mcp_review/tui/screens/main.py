@@ -13,10 +13,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
+from mcp_review.engine.pins import Decision
+from mcp_review.tui.messages import (
+    AutoApprovalsRequested,
+    CompatibleApprovalRequested,
+    DecisionRequested,
+    InstructionsDecisionRequested,
+    PolicyRequested,
+    ReviewRequested,
+    SameChangeRequested,
+    UndoRequested,
+)
 from mcp_review.tui.render import name_text, plain_line, safe_text
 from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import (
@@ -264,13 +276,24 @@ class MainScreen(Screen[None]):
     """Up to this many tools a recomputation runs at once on the UI thread (measured: ~10 ms
     for 300 tools with 30 changed); above it, in a worker thread (bench_tui.py, issue 15)."""
 
+    filter_text: var[str] = var("", init=False)
+    """What the list shows: tools whose name contains it, ``status:…`` or ``flag:…`` (the
+    filter box sets it; setting it redraws the list)."""
+    computing: var[bool] = var(False, init=False)
+    """True while a status computation runs in a worker (the counts line says so)."""
+
+    def watch_filter_text(self) -> None:
+        self.rebuild()
+
+    def watch_computing(self) -> None:
+        self._update_counts()
+
     def __init__(self, source: ReviewSource) -> None:
         super().__init__()
         self.source = source
         self.servers: list[ServerEntry] = [ServerEntry(n) for n in source.server_names]
         """Current view of every server (replaced as a whole after each fetch or decision)."""
         self.progress: dict[str, tuple[str, str]] = {}
-        self.filter_text = ""
         self.loaded = False
         self.notes: dict[tuple[str, str, str], str] = {}
         """Notes saved with ``e`` for a tool's next decision (by tool key)."""
@@ -288,8 +311,6 @@ class MainScreen(Screen[None]):
         """The table's row keys in order, as last drawn."""
         self._status_gen = 0
         """Bumped by every status request; a worker's result for an older one is dropped."""
-        self.computing = False
-        """True while a status computation runs in a worker (the counts line says so)."""
         self._status_running = False
         self._status_shown = 0
         self._cells: dict[str, list[Text]] = {}
@@ -382,7 +403,6 @@ class MainScreen(Screen[None]):
         if event.worker.group == "status" and event.state is WorkerState.ERROR:
             self._status_running = False
             self.computing = False
-            self._update_counts()
             err = event.worker.error
             self.notify(
                 plain_line(f"could not recompute status: {type(err).__name__}: {err}", 300),
@@ -430,7 +450,6 @@ class MainScreen(Screen[None]):
             self._show(self.source.compute())  # a few ms: no worker, no "updating…" flicker
             return
         self.computing = True
-        self._update_counts()
         if not self._status_running:
             self._start_recompute()
 
@@ -665,9 +684,9 @@ class MainScreen(Screen[None]):
     def action_open(self) -> None:
         entry = self.current_entry()
         if entry is not None:
-            self.app.open_review(entry)  # type: ignore[attr-defined]
+            self.post_message(ReviewRequested(entry))
         elif (s := self._instructions_row()) is not None:
-            self.app.request_instructions_decision(s, "approved")  # type: ignore[attr-defined]
+            self.post_message(InstructionsDecisionRequested(s, Decision.APPROVED))
 
     def _instructions_row(self) -> ServerEntry | None:
         """The server under the cursor when it is a server row with instructions."""
@@ -709,7 +728,6 @@ class MainScreen(Screen[None]):
     @on(Input.Changed, "#filter")
     def _on_filter(self, event: Input.Changed) -> None:
         self.filter_text = event.value
-        self.rebuild()
 
     @on(Input.Submitted, "#filter")
     def _on_filter_done(self, event: Input.Submitted) -> None:
@@ -722,23 +740,23 @@ class MainScreen(Screen[None]):
         if self.filter_text:
             self.filter_text = ""
             box.value = ""
-            self.rebuild()
         self.query_one("#tools", DataTable).focus()
 
-    # Decisions (carried out by the app, which owns the source) -------------------------------
+    # Decisions (messages up: the app, which owns the source, asks first and writes them) -------
     def action_approve(self) -> None:
-        e = self.current_entry()
-        if e is not None:
-            self.app.request_decision(e, "approved", self.notes.get(e.key, ""))  # type: ignore[attr-defined]
-        elif (s := self._instructions_row()) is not None:
-            self.app.request_instructions_decision(s, "approved")  # type: ignore[attr-defined]
+        self._decide(Decision.APPROVED)
 
     def action_deny(self) -> None:
+        self._decide(Decision.DENIED)
+
+    def _decide(self, decision: Decision) -> None:
+        """Ask the app to decide the selected tool (with its kept note), or the instructions
+        of the selected server row."""
         e = self.current_entry()
         if e is not None:
-            self.app.request_decision(e, "denied", self.notes.get(e.key, ""))  # type: ignore[attr-defined]
+            self.post_message(DecisionRequested(e, decision, self.notes.get(e.key, "")))
         elif (s := self._instructions_row()) is not None:
-            self.app.request_instructions_decision(s, "denied")  # type: ignore[attr-defined]
+            self.post_message(InstructionsDecisionRequested(s, decision))
 
     def decided(self, e: ToolEntry) -> None:
         """A decision on ``e`` was written: its note went with it."""
@@ -780,20 +798,20 @@ class MainScreen(Screen[None]):
     def action_approve_compatible(self) -> None:
         s = self.current_server()
         if s is not None:
-            self.app.approve_compatible(s)  # type: ignore[attr-defined]
+            self.post_message(CompatibleApprovalRequested(s))
 
     def action_approve_same(self) -> None:
         e = self.current_entry()
         if e is not None:
-            self.app.approve_same_change(e)  # type: ignore[attr-defined]
+            self.post_message(SameChangeRequested(e))
 
     def action_auto_approve(self) -> None:
-        self.app.apply_auto_approvals()  # type: ignore[attr-defined]
+        self.post_message(AutoApprovalsRequested())
 
     def action_policy(self) -> None:
         s = self.current_server()
         if s is not None:
-            self.app.choose_policy(s, self.current_entry())  # type: ignore[attr-defined]
+            self.post_message(PolicyRequested(s.name, self.current_entry()))
 
     def action_undo(self) -> None:
-        self.app.request_undo()  # type: ignore[attr-defined]
+        self.post_message(UndoRequested())

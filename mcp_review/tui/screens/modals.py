@@ -9,10 +9,12 @@ outside text fields, deciding nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -20,7 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from mcp_review.tui.render import name_content, safe_content
+from mcp_review.tui.render import name_content, name_line, safe_content
 from mcp_review.tui.view import ToolEntry
 
 TIERS = ("strict", "tiered", "compatible")
@@ -477,3 +479,35 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def ask_reason(app: App[Any], entry: ToolEntry, then: Callable[[str], object]) -> None:
+    """Approving a blocked change: first a yes/no (any key but ``y`` cancels, so stray
+    typing never lands in the reason field), then the reason; ``then(reason)`` runs only
+    with one. The reason goes to the audit log. The app (a decision from the list) and the
+    review screen (whose dismiss carries the reason) ask the same way."""
+    why = "; ".join(entry.reasons) or ", ".join(sorted(entry.flags)) or "policy: block"
+
+    def got_reason(reason: str | None) -> None:
+        if reason:
+            then(reason)
+
+    def confirmed(ok: bool | None) -> None:
+        if ok:
+            app.push_screen(
+                ReasonScreen(
+                    f"Why is {name_line(entry.name)} safe to trust?",
+                    f"Blocked by policy: {why}. The reason is written to the audit log.",
+                ),
+                got_reason,
+            )
+
+    app.push_screen(
+        ConfirmScreen(
+            f"Approve {name_line(entry.name)}?",
+            f"This change is blocked by policy ({why}). Approving pins it as trusted; you "
+            "will be asked why.",
+            yes="Approve anyway",
+        ),
+        confirmed,
+    )

@@ -13,15 +13,19 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
 
 from mcp_review.engine.hidden import decode_tags, find_hidden
 from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import annotation_gate_less, annotation_relaxations
 from mcp_review.engine.rules import render_change
 from mcp_review.tui.diffing import line_for_pointer, pretty_with_lines
+from mcp_review.tui.messages import PolicyRequested
 from mcp_review.tui.render import name_content, name_line, safe_content
+from mcp_review.tui.screens.modals import ask_reason
 from mcp_review.tui.view import Flag, Status, ToolEntry
 from mcp_review.tui.widgets.change_list import ChangeList
 from mcp_review.tui.widgets.diff_view import SideBySide
@@ -33,7 +37,7 @@ from mcp_review.tui.widgets.rerun_panel import RerunHook, RerunPanel
 class ReviewResult:
     """What the operator decided on the review screen (the app writes it through the core)."""
 
-    decision: str  # approved | denied
+    decision: Decision
     note: str = ""
     why: str = ""
     """The reason given for approving a blocked change (written to the audit log)."""
@@ -87,6 +91,13 @@ class ReviewScreen(Screen[ReviewResult | None]):
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
+    note: var[str] = var("", init=False)
+    """The operator's note for this decision (setting it redraws the summary). ``entry.note``
+    explained the previous decision: it is shown, never carried into the new one."""
+    schema_diff_shows: var[str] = var("schema", init=False)
+    """Which section the Schema tab's diff shows (it follows the highlighted change; setting
+    it redraws that diff): schema, output, annotations or description."""
+
     def __init__(
         self,
         entry: ToolEntry,
@@ -104,9 +115,6 @@ class ReviewScreen(Screen[ReviewResult | None]):
         """For a removed tool, its recorded calls (None when the server has no call log)."""
         self.draft = ""
         """Text typed in the note dialog and closed with esc (shown again when it reopens)."""
-        self.note = ""
-        """The operator's note for this decision. ``entry.note`` explained the previous
-        decision: it is shown, never carried into the new one."""
         self._old_lines: dict[str, dict[str, int]] = {}
         self._tabs_ready = False
         """Set once the tabs have mounted (``_focus_pane``); a tab key before that waits."""
@@ -115,8 +123,6 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self._diff_texts: dict[str, tuple[str | None, str | None, str]] = {}
         """Per section (schema, output, annotations, description): the pinned and current
         text and the empty marker, so the Schema tab's diff can show the highlighted change's."""
-        self.schema_diff_shows = "schema"
-        """Which section the Schema tab's diff shows now (it follows the highlighted change)."""
 
     @property
     def old(self) -> ToolDef | None:
@@ -522,13 +528,18 @@ class ReviewScreen(Screen[ReviewResult | None]):
     def _schema_diff_to(self, section: str) -> SideBySide:
         """The Schema tab's diff, showing ``section`` (the highlighted change's part of the
         definition: an output-side change shows the outputSchema diff right there)."""
-        diff = self.query_one("#schema-diff", SideBySide)
-        if section != self.schema_diff_shows and section in self._diff_texts:
-            old, new, empty = self._diff_texts[section]
-            diff.old_title = self._SECTION_TITLE[section]
-            diff.show(old, new, empty=empty)
+        if section in self._diff_texts:
             self.schema_diff_shows = section
-        return diff
+        return self.query_one("#schema-diff", SideBySide)
+
+    def watch_schema_diff_shows(self, section: str) -> None:
+        old, new, empty = self._diff_texts[section]
+        diff = self.query_one("#schema-diff", SideBySide)
+        diff.old_title = self._SECTION_TITLE[section]
+        diff.show(old, new, empty=empty)
+
+    def watch_note(self) -> None:
+        self._fill_summary()
 
     def reveal(self, pointer: str, *, switch: bool = True) -> bool:
         """Scroll the diff holding ``pointer`` to it: on its own tab if ``switch``, else on the
@@ -602,17 +613,17 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.dismiss(None)
 
     def action_deny(self) -> None:
-        self.dismiss(ReviewResult("denied", self.note))
+        self.dismiss(ReviewResult(Decision.DENIED, self.note))
 
     def action_approve(self) -> None:
         if not self.entry.blocked:
-            self.dismiss(ReviewResult("approved", self.note))
+            self.dismiss(ReviewResult(Decision.APPROVED, self.note))
             return
 
         def approve(why: str) -> None:
-            self.dismiss(ReviewResult("approved", self.note, why=why))
+            self.dismiss(ReviewResult(Decision.APPROVED, self.note, why=why))
 
-        self.app.ask_reason(self.entry, approve)  # type: ignore[attr-defined]
+        ask_reason(self.app, self.entry, approve)
 
     def action_note(self) -> None:
         from mcp_review.tui.screens.modals import NoteResult, NoteScreen
@@ -622,11 +633,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 return
             if result.saved:
                 self.note, self.draft = result.text, ""
-                self._fill_summary()
             else:
                 self.draft = result.text  # esc closes; the typed text is not lost
 
         self.app.push_screen(NoteScreen(self.draft or self.note), done)
 
     def action_policy(self) -> None:
-        self.app.choose_policy_for(self.entry)  # type: ignore[attr-defined]
+        self.post_message(PolicyRequested(self.entry.server, self.entry))

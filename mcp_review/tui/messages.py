@@ -1,0 +1,73 @@
+"""What the screens ask of the app: messages up (the app owns the source and writes decisions).
+
+A screen never calls the app: it posts one of these, which bubbles from the screen to
+``ReviewApp``. The app asks the operator first where a decision is involved (a stray key never
+decides), writes through the source, then tells the main screen to recompute (attributes
+down).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from mcp_review.engine.pins import Decision
+from mcp_review.tui.view import ServerEntry, ToolEntry
+
+
+@dataclass
+class ReviewRequested(Message):
+    """Open the review screen on a tool."""
+
+    entry: ToolEntry
+
+
+@dataclass
+class DecisionRequested(Message):
+    """Approve or deny a tool from the list (the app asks first)."""
+
+    entry: ToolEntry
+    decision: Decision
+    note: str = ""
+    """The note kept for this tool's next decision (``e`` on the main screen)."""
+
+
+@dataclass
+class InstructionsDecisionRequested(Message):
+    """Approve or deny a server's instructions from its row (the app shows the diff first)."""
+
+    server: ServerEntry
+    decision: Decision
+
+
+@dataclass
+class SameChangeRequested(Message):
+    """Approve every tool of the server changed exactly as this one (listed first)."""
+
+    entry: ToolEntry
+
+
+@dataclass
+class CompatibleApprovalRequested(Message):
+    """Approve every compatible-only change of a server (listed first)."""
+
+    server: ServerEntry
+
+
+@dataclass
+class AutoApprovalsRequested(Message):
+    """Re-pin every tool whose policy outcome is auto-approve (listed first)."""
+
+
+@dataclass
+class UndoRequested(Message):
+    """Undo the last decision (asks first: an undo writes the pin file too)."""
+
+
+@dataclass
+class PolicyRequested(Message):
+    """Choose the policy tier of a server, or of one of its tools."""
+
+    server: str
+    entry: ToolEntry | None = None
