@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from textual import on
 from textual.app import App, SystemCommand
@@ -79,7 +80,7 @@ class ReviewApp(App[None]):
             )
 
     # Commands ----------------------------------------------------------------------------------
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if self.main is None:
             return

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -16,9 +16,10 @@ from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets.data_table import RowKey
 from textual.worker import Worker, WorkerState
 
-from mcp_review.engine.pins import Decision
+from mcp_review.engine.pins import Decision, PinFile
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
     CompatibleApprovalRequested,
@@ -34,10 +35,14 @@ from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import (
     FLAG_SHORT,
     STATUS_ORDER,
+    Computed,
     ServerEntry,
     Status,
     ToolEntry,
 )
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
 
 STATUS_STYLE = {
     Status.BROKEN: "bold red",
@@ -75,7 +80,7 @@ def _key(e: ToolEntry) -> str:
     return "tool\x00" + "\x00".join(e.key)
 
 
-class _LazyCells(dict):
+class _LazyCells(dict[Any, Any]):
     """A row's cells (column key -> cell) built on first read by ``build``; DataTable reads a
     row's cells by key (``get_row``, ``get_cell``, drawing), which fills them all."""
 
@@ -110,7 +115,7 @@ class _LazyCells(dict):
         self._fill()
         return dict.get(self, key, default)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         self._fill()
         return dict.__iter__(self)
 
@@ -122,15 +127,15 @@ class _LazyCells(dict):
         self._fill()
         return dict.__contains__(self, key)
 
-    def keys(self):
+    def keys(self) -> dict_keys[Any, Any]:
         self._fill()
         return dict.keys(self)
 
-    def values(self):
+    def values(self) -> dict_values[Any, Any]:
         self._fill()
         return dict.values(self)
 
-    def items(self):
+    def items(self) -> dict_items[Any, Any]:
         self._fill()
         return dict.items(self)
 
@@ -197,7 +202,7 @@ class ToolTable(DataTable[Text]):
         self._update_count += n - start
         self.check_idle()
 
-    def _update_dimensions(self, new_rows) -> None:
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         if self._labelled_row_exists or any(c.auto_width for c in self.columns.values()):
             super()._update_dimensions(new_rows)
             return
@@ -216,7 +221,7 @@ class Statuses(Message):
     change or a fetch). ``generation``: only the latest request's result is shown."""
 
     generation: int
-    computed: Any
+    computed: Computed
 
 
 @dataclass
@@ -364,7 +369,7 @@ class MainScreen(Screen[None]):
         self.fetch()
 
     @work(exclusive=True, exit_on_error=False, group="fetch")
-    async def fetch(self) -> Any:
+    async def fetch(self) -> tuple[int, Computed, bool]:
         import asyncio
 
         def progress(server: str, state: str, detail: str) -> None:
@@ -458,7 +463,7 @@ class MainScreen(Screen[None]):
         self._recompute(self._status_gen, self.source.pins_view())
 
     @work(thread=True, exit_on_error=False, group="status")
-    def _recompute(self, generation: int, pins: Any) -> None:
+    def _recompute(self, generation: int, pins: PinFile) -> None:
         computed = self.source.compute(pins)
         self.post_message(Statuses(generation, computed))
 
@@ -475,7 +480,7 @@ class MainScreen(Screen[None]):
         elif self._status_shown != self._status_gen:
             self._start_recompute()  # decisions came in meanwhile: compute with them
 
-    def _show(self, computed: Any) -> None:
+    def _show(self, computed: Computed) -> None:
         self._status_shown = self._status_gen
         self.computing = False
         self.servers = self.source.apply(computed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -39,7 +39,11 @@ NAV_KEYS = frozenset(
 """Keys that move within a dialog without choosing anything."""
 
 
-class ChoiceDialog(ModalScreen):
+ChoiceResult = TypeVar("ChoiceResult")
+"""What a :class:`ChoiceDialog` answers (None when cancelled)."""
+
+
+class ChoiceDialog(ModalScreen[ChoiceResult | None]):
     """A dialog answered by a few keys (``CHOICE_KEYS``): every other key cancels it, except
     ``q``, which quits the app (deciding nothing), and the keys that move the focus."""
 
@@ -70,7 +74,7 @@ def key_hint(*parts: tuple[str, str]) -> Content:
     return Content.assemble(*out)
 
 
-class _YesNoScreen(ChoiceDialog):
+class _YesNoScreen(ChoiceDialog[bool]):
     """A modal answered by a #yes / #no button pair; No has the focus, the safe default.
     ``y`` is yes, ``n`` and ``esc`` no, enter presses the focused button; any other key is no."""
 
@@ -258,7 +262,7 @@ class AutoApproveScreen(ApproveListScreen):
         return Content.assemble(*parts)
 
 
-class PolicyScreen(ChoiceDialog):
+class PolicyScreen(ChoiceDialog[tuple[str | None, str]]):
     """Choose a policy tier for a tool or its whole server; returns (tool or None, tier).
     ↑/↓ move, enter chooses; esc or any other key cancels."""
 

@@ -17,10 +17,12 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
 
+from mcp_review.engine.compare import Comparison
 from mcp_review.engine.hidden import decode_tags, find_hidden
-from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.model import Change, ChangeClass, ToolDef
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import annotation_gate_less, annotation_relaxations
+from mcp_review.engine.replay import Call
 from mcp_review.engine.rules import render_change
 from mcp_review.tui.diffing import line_for_pointer, pretty_with_lines
 from mcp_review.tui.messages import PolicyRequested
@@ -101,9 +103,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
     def __init__(
         self,
         entry: ToolEntry,
-        comparison: Any | None,
+        comparison: Comparison | None,
         *,
-        removed_calls: list[Any] | None = None,
+        removed_calls: list[Call] | None = None,
         rerun: RerunHook | None = None,
     ) -> None:
         super().__init__()
@@ -504,7 +506,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self._show_detail(event.change)
         self.reveal(event.change.pointer, switch=event.chosen)
 
-    def _show_detail(self, c: Any) -> None:
+    def _show_detail(self, c: Change) -> None:
         """The highlighted change in full under the list: rule, where, and the whole message
         wrapped (the list's message column cuts a long one)."""
         parts: list[Content | tuple[str, str] | str] = [
