@@ -1,0 +1,92 @@
+"""The app's view model (tui/view.py): frozen rows, flags from the policy's data, not its words."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import tui_sample as sample
+
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.policy import Concern, Facts, Outcome, decide
+from mcp_review.tui.view import Flag, Status, ToolEntry
+
+# The words each concern's reasons start with (engine.policy.decide), kept here as the
+# independent truth the structured concerns are checked against.
+_WORDS = {
+    Concern.ANNOTATION_RELAXED: "annotation relaxed",
+    Concern.ANNOTATION_GATES_LESS: "annotation claims less",
+    Concern.HIDDEN_CHARACTERS: "hidden characters",
+}
+
+
+@pytest.mark.parametrize(
+    ("facts", "want"),
+    [
+        (Facts(annotations_relaxed=("readOnlyHint true→false",)), {Concern.ANNOTATION_RELAXED}),
+        (
+            Facts(annotations_gate_less=("readOnlyHint false→true",)),
+            {Concern.ANNOTATION_GATES_LESS},
+        ),
+        (Facts(hidden_appeared=("/description: ⟨U+200B⟩",)), {Concern.HIDDEN_CHARACTERS}),
+        (
+            Facts(
+                annotations_relaxed=("destructiveHint false→true",),
+                hidden_appeared=("/title: ⟨U+202E⟩",),
+                new_tool=True,
+            ),
+            {Concern.ANNOTATION_RELAXED, Concern.HIDDEN_CHARACTERS},
+        ),
+        (Facts(new_tool=True), set()),
+        (Facts(broken_calls=2), set()),
+    ],
+)
+@pytest.mark.parametrize("tier", ["strict", "tiered", "compatible"])
+def test_policy_concerns_are_the_block_reasons_as_data(facts: Facts, want: set[Concern], tier: str):
+    res = decide(tier, facts)
+    assert res.concerns == want
+    assert (res.outcome is Outcome.BLOCK) == bool(want)
+    said = {c for c, words in _WORDS.items() for r in res.reasons if r.startswith(words)}
+    assert said == want
+    assert "concerns" not in res.to_json()  # every output words the reasons, as before
+
+
+def _words_flags(reasons: tuple[str, ...]) -> set[Flag]:
+    """The flags the app used to find by matching the reasons' words."""
+    out: set[Flag] = set()
+    for r in reasons:
+        if r.startswith(("annotation relaxed", "annotation claims less")):
+            out.add(Flag.ANNOTATIONS)
+        elif r.startswith("hidden characters"):
+            out.add(Flag.HIDDEN)
+    return out
+
+
+@pytest.mark.parametrize(
+    "make", [sample.sample_source, sample.polish_source, sample.hostile_source]
+)
+def test_row_flags_from_data_agree_with_the_reasons_words(make):
+    src = make()
+    src.snapshot = src.fetcher.snapshot
+    rows = [t for s in src.entries() for t in s.tools]
+    assert rows
+    for t in rows:
+        words = _words_flags(t.reasons)
+        assert words <= t.flags, t.name
+        assert (Flag.ANNOTATIONS in t.flags) == (Flag.ANNOTATIONS in words), t.name
+        # beside the policy's, a new tool's hidden characters are flagged from its definition
+        assert (t.flags - words) & {Flag.ANNOTATIONS, Flag.HIDDEN} <= {Flag.HIDDEN}, t.name
+    if make is sample.sample_source:
+        by = {t.name: t for t in rows}
+        # read_file relaxed its annotations; list_dir smuggles hidden characters
+        assert Flag.ANNOTATIONS in by["read_file"].flags
+        assert Flag.HIDDEN in by["list_dir"].flags
+        assert by["read_file"].policy is Outcome.BLOCK and by["read_file"].blocked
+
+
+def test_rows_are_frozen():
+    t = ToolDef.from_wire({"name": "t", "inputSchema": {"type": "object"}})
+    row = ToolEntry("srv", "default", "t", Status.NEW, t)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        row.status = Status.PINNED  # type: ignore[misc]
+    assert row.pinned is None and not row.blocked and row.needs_review
