@@ -13,6 +13,7 @@ machine is shared: trust the ratios.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import resource
@@ -84,20 +85,34 @@ def raw_loop(path: str) -> tuple[float, float]:
     return time.perf_counter() - t, time.process_time() - cpu
 
 
-def run_cmd(argv: list[str]) -> tuple[float, int, int, float]:
+def run_cmd(
+    argv: list[str], src: str | None = None, digest: list[str] | None = None
+) -> tuple[float, int, int, float]:
     """(wall seconds, bytes on stdout, peak RSS in KB, CPU seconds) of one command as a user
-    runs it."""
+    runs it. ``src``: run the build whose ``mcp_review`` package is in that directory instead
+    (put first on PYTHONPATH); ``digest``: append the sha256 of stdout to it."""
+    env = None
+    if src is not None:
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
+        }
     t = time.perf_counter()
     p = subprocess.Popen(
         [sys.executable, "-m", "mcp_review", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        env=env,
     )
     size = 0
+    h = hashlib.sha256()
     assert p.stdout is not None
     while chunk := p.stdout.read(1 << 16):
         size += len(chunk)
+        h.update(chunk)
     _, status, usage = os.wait4(p.pid, 0)
+    if digest is not None:
+        digest.append(h.hexdigest())
     wall = time.perf_counter() - t
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
@@ -178,8 +193,10 @@ def replay_rows(n: int, repeat: int, all_calls: bool = False) -> None:
             )
 
 
-def fleet_rows(servers: int, per_server: int, repeat: int) -> None:
-    """check --from-snapshot on a fleet: servers × per_server tools, every 10th changed."""
+def fleet_rows(servers: int, per_server: int, repeat: int, against: str | None = None) -> None:
+    """check --from-snapshot on a fleet: servers × per_server tools, every 10th changed.
+    ``against``: a source tree of another build (``git archive main mcp_review | tar -x -C
+    DIR``), run interleaved with this one; their reports must be byte-identical."""
     from bench_tui import fleet_snapshots
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -192,14 +209,29 @@ def fleet_rows(servers: int, per_server: int, repeat: int) -> None:
         save_pins(pins, str(d / "pins.toml"), audit_path=str(d / "audit.jsonl"))
         (d / "snap.json").write_text(current.dumps())
         argv = ["check", "--from-snapshot", str(d / "snap.json"), "--pins", str(d / "pins.toml")]
+        builds: list[tuple[str, str | None]] = [("this", None)]
+        if against is not None:
+            builds.insert(0, (f"against {against}", against))
         for label, extra in (("text", []), ("json", ["--format", "json"])):
-            runs = [run_cmd([*argv, *extra]) for _ in range(repeat)]
-            best = min(r[0] for r in runs)
-            cpu = min(r[3] for r in runs)
+            runs: dict[str, list[tuple[float, int, int, float]]] = {b: [] for b, _ in builds}
+            digests: dict[str, list[str]] = {b: [] for b, _ in builds}
+            load = os.getloadavg()[0]
+            for _ in range(repeat):
+                for b, src in builds:
+                    runs[b].append(run_cmd([*argv, *extra], src, digests[b]))
+            load = max(load, os.getloadavg()[0])
+            same = len({d for ds in digests.values() for d in ds}) == 1
+            for b, _ in builds:
+                rs = runs[b]
+                print(
+                    f"fleet {servers} servers x {per_server} tools: `check --from-snapshot` "
+                    f"({label}, {b}) best {min(r[0] for r in rs):.2f} s wall, "
+                    f"{min(r[3] for r in rs):.2f} s CPU, whole process (target <= 2 s); "
+                    f"every run: " + " | ".join(f"{r[0]:.2f} s wall {r[3]:.2f} s CPU" for r in rs)
+                )
             print(
-                f"fleet {servers} servers x {per_server} tools: `check --from-snapshot` "
-                f"({label}) {best:.2f} s wall, {cpu:.2f} s CPU, whole process "
-                f"(target <= 2 s)"
+                f"  load average up to {load:.1f}; reports "
+                + ("byte-identical across every run" if same else "DIFFER")
             )
 
 
@@ -210,6 +242,13 @@ def main() -> None:
     ap.add_argument("-n", "--calls", type=int, default=100_000)
     ap.add_argument("-r", "--repeat", type=int, default=3)
     ap.add_argument("--skip-fleet", action="store_true")
+    ap.add_argument(
+        "--against",
+        metavar="SRC",
+        help="also run the fleet check with the mcp_review package in SRC (another build, "
+        "e.g. main: git archive main mcp_review | tar -x -C SRC), interleaved, and check the "
+        "reports are byte-identical",
+    )
     ap.add_argument("--skip-replay", action="store_true")
     ap.add_argument(
         "--all-calls", action="store_true", help="also run every replay command with --all-calls"
@@ -221,7 +260,7 @@ def main() -> None:
         if args.all_calls:
             replay_rows(args.calls, args.repeat, all_calls=True)
     if not args.skip_fleet:
-        fleet_rows(50, 200, args.repeat)
+        fleet_rows(50, 200, args.repeat, args.against)
 
 
 if __name__ == "__main__":

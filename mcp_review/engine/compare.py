@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.locate import instance_paths
+from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import CLASS_ORDER, Change, ChangeClass, ToolDef
 from mcp_review.engine.replay import Call, RemovedProperty, Replayer, ReplayResult
 from mcp_review.engine.schema_diff import diff_tools
@@ -91,10 +92,12 @@ def compare(
     *,
     witnesses: bool = True,
     keep_valid: bool = True,
+    memo: CompareMemo | None = None,
 ) -> Comparison:
     """Classify every change from ``old`` to ``new``; replay ``calls`` if given; find witnesses
-    for breaking / potentially-breaking input changes that no recorded call demonstrates."""
-    pending = PendingComparison(old, new)
+    for breaking / potentially-breaking input changes that no recorded call demonstrates.
+    ``memo``: schema walks and witness searches of this run, reused (engine/memo.py)."""
+    pending = PendingComparison(old, new, memo)
     if calls is not None:
         r = pending.replayer(keep_valid=keep_valid)
         r.feed(calls)
@@ -108,11 +111,12 @@ class PendingComparison:
     :meth:`replayer` fed with this tool's calls, then :meth:`finish`. Same answer as
     :func:`compare`."""
 
-    __slots__ = ("changes", "new", "old")
+    __slots__ = ("changes", "memo", "new", "old")
 
-    def __init__(self, old: ToolDef, new: ToolDef):
+    def __init__(self, old: ToolDef, new: ToolDef, memo: CompareMemo | None = None):
         self.old, self.new = old, new
-        self.changes = diff_tools(old, new)
+        self.memo = memo
+        self.changes = diff_tools(old, new, memo)
 
     def replayer(self, *, keep_valid: bool = True) -> Replayer:
         return Replayer(
@@ -129,7 +133,7 @@ class PendingComparison:
         if witnesses and any(
             c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING) for c in changes
         ):
-            changes = attach_witnesses(self.old, self.new, changes)
+            changes = attach_witnesses(self.old, self.new, changes, memo=self.memo)
         changes.sort(key=lambda c: (CLASS_ORDER[c.cls], c.pointer, c.rule))
         return Comparison(old=self.old, new=self.new, changes=changes, replay=result)
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_review.engine.canonical import MAX_DEPTH
+from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, ToolDef, pointer_join
 from mcp_review.engine.rules import (
     RULES,
@@ -698,14 +699,34 @@ def _walk(old: Any, new: Any, output: bool) -> tuple[list[Change], set[tuple[str
     return out, w.reported
 
 
-def diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
+def _walk_memo(
+    old: Any, new: Any, output: bool, memo: CompareMemo | None
+) -> tuple[list[Change], set[tuple[str, str]]]:
+    """:func:`_walk`, answered from ``memo`` when the same pair of documents was walked before
+    in this run (the walk reads nothing but the two documents; its changes are frozen)."""
+    if memo is None:
+        return _walk(old, new, output)
+    ko, kn = memo.key(old), memo.key(new)
+    if ko is None or kn is None:
+        return _walk(old, new, output)
+    key = (ko, kn, output)
+    hit = memo.get("walks", key)
+    if hit is None:
+        out, named = _walk(old, new, output)
+        memo.put("walks", key, (tuple(out), frozenset(named)))
+        return out, named
+    return list(hit[0]), set(hit[1])
+
+
+def diff_tools(old: ToolDef, new: ToolDef, memo: CompareMemo | None = None) -> list[Change]:
     """Every classified change from ``old`` to ``new``: text, annotations, schemas, hidden.
 
     Never raises: a schema rule that fails is an ``engine-error`` change at its pointer (see
     diff_schemas); a failure in the text or annotation rules is one ``engine-error`` for the
-    tool, with every schema change still reported."""
+    tool, with every schema change still reported. ``memo``: schema walks already made in
+    this run (engine/memo.py), reused for a pair of schema documents seen before."""
     try:
-        return _diff_tools(old, new)
+        return _diff_tools(old, new, memo)
     except Exception as e:
         return _diff_tools_degraded(old, new, e)
 
@@ -744,20 +765,20 @@ def _diff_tools_degraded(old: ToolDef, new: ToolDef, e: Exception) -> list[Chang
     return out
 
 
-def _diff_tools(old: ToolDef, new: ToolDef) -> list[Change]:
+def _diff_tools(old: ToolDef, new: ToolDef, memo: CompareMemo | None = None) -> list[Change]:
     ow, nw = old.wire, new.wire
     if jeq(old.hashed_projection(), new.hashed_projection()):
         return []  # key order and formatting are not changes at all
     out = judge_name_and_text(ow, nw)
     out += _annotations(old.annotations, new.annotations)
     out += judge_outside_schemas(ow, nw)
-    schema, named = _walk(ow.get("inputSchema"), nw.get("inputSchema"), False)
+    schema, named = _walk_memo(ow.get("inputSchema"), nw.get("inputSchema"), False, memo)
     oo, no = ow.get("outputSchema"), nw.get("outputSchema")
     presence = _output_presence(oo, no)
     if presence is not None:
         schema.append(presence)
     elif oo is not None and no is not None:
-        more, named_out = _walk(oo, no, True)
+        more, named_out = _walk_memo(oo, no, True, memo)
         schema += more
         named |= named_out
     out += with_model_text(ow, nw, schema, named)

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.instructions import InstructionsStatus, instructions_status, live_text
+from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.pins import Decision, Pin, PinFile, make_pin
 from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
@@ -268,6 +269,7 @@ def compute_status(
     origins: Mapping[str, str] | None = None,
     keep_valid_calls: bool = True,
     compare: bool = True,
+    memo: bool | CompareMemo = True,
 ) -> StatusReport:
     """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
 
@@ -280,8 +282,12 @@ def compute_status(
     keeping them (a report that lists only broken calls and bad recordings).
     ``compare=False``: digests only, for a first look at a big fleet (the app's first frame):
     a tool whose digest changed is ``pending`` (see :attr:`ToolStatus.pending`).
+    ``memo=False``: compare every changed tool from scratch instead of reusing the answers for
+    a pair of schema documents already compared in this run (engine/memo.py; the same report);
+    a :class:`CompareMemo` given is used (and can be read after).
     """
     report = StatusReport()
+    run_memo = memo if isinstance(memo, CompareMemo) else CompareMemo() if memo else None
     # The pins grouped once (PinFile.for_server scans every pin: 50 servers x 10,000 pins).
     grouped: dict[tuple[str, str], dict[str, Pin]] = {}
     for (server, principal, tool), pin in pins.pins.items():
@@ -297,6 +303,7 @@ def compute_status(
             keep_valid_calls=keep_valid_calls,
             pinned=grouped.get((srv_snap.name, srv_snap.principal), {}),
             compare=compare,
+            memo=run_memo,
         )
         report.servers.append(srv)
         report.tools.extend(tools)
@@ -421,9 +428,11 @@ def server_status(
     keep_valid_calls: bool = True,
     pinned: Mapping[str, Pin] | None = None,
     compare: bool = True,
+    memo: CompareMemo | None = None,
 ) -> tuple[ServerStatus, list[ToolStatus]]:
     """One server's status (``check`` calls this per server as fetches complete).
-    ``pinned``: this server's pins by tool name, when the caller grouped them already."""
+    ``pinned``: this server's pins by tool name, when the caller grouped them already.
+    ``memo``: comparisons already made in this run, reused (engine/memo.py)."""
     srv = ServerStatus(
         name=server.name,
         principal=server.principal,
@@ -455,7 +464,9 @@ def server_status(
         by_name.setdefault(t.name, []).append(t)
     replayed = None
     if calls is not None and calls.streamed:
-        replayed = _replay_streamed(calls, by_name, pinned if compare else {}, keep_valid_calls)
+        replayed = _replay_streamed(
+            calls, by_name, pinned if compare else {}, keep_valid_calls, memo
+        )
     out: list[ToolStatus] = []
     for name in sorted(by_name):
         defs = by_name[name]
@@ -471,6 +482,7 @@ def server_status(
             keep_valid_calls,
             replayed,
             compare,
+            memo,
         )
         st.protocol = tool_findings(defs[0].wire, server.protocol_version)
         if len(defs) > 1:
@@ -519,6 +531,7 @@ def _replay_streamed(
     by_name: Mapping[str, list[ToolDef]],
     pinned: Mapping[str, Pin],
     keep_valid: bool,
+    memo: CompareMemo | None = None,
 ) -> dict[str, Any]:
     """{tool: (PendingComparison, Replayer)} for every tool whose digest differs from its
     pin, replayed in one pass over the streamed log (which also counts every tool's calls)."""
@@ -528,7 +541,7 @@ def _replay_streamed(
     for name, defs in by_name.items():
         pin = pinned.get(name)
         if pin is not None and pin.current_digest() != defs[0].digest:
-            pending = PendingComparison(pin.tool_def(), defs[0])
+            pending = PendingComparison(pin.tool_def(), defs[0], memo)
             plan[name] = (pending, pending.replayer(keep_valid=keep_valid))
     _stream_replay(calls, {name: r for name, (_, r) in plan.items()})
     return plan
@@ -545,6 +558,7 @@ def _tool_status(
     keep_valid_calls: bool = True,
     replayed: Mapping[str, Any] | None = None,
     compare: bool = True,
+    memo: CompareMemo | None = None,
 ) -> ToolStatus:
     digest = live.digest
     base = functools.partial(
@@ -598,6 +612,7 @@ def _tool_status(
             calls.for_tool(name) if calls is not None else None,
             witnesses=witnesses,
             keep_valid=keep_valid_calls,
+            memo=memo,
         )
     denied = not pin.approved
     facts = facts_for(

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from mcp_review.engine.canonical import MAX_DEPTH
+from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_tokens
 from mcp_review.engine.replay import MAX_ISSUES, Issue, SchemaError, SchemaValidator, too_deep
 from mcp_review.engine.rules import RULES, Witness
@@ -142,7 +143,12 @@ class _Spent(Exception):
 
 
 def attach_witnesses(
-    old: Any, new: Any, changes: list[Change], *, budget: int = MAX_TOOL_VALIDATOR_CALLS
+    old: Any,
+    new: Any,
+    changes: list[Change],
+    *,
+    budget: int = MAX_TOOL_VALIDATOR_CALLS,
+    memo: CompareMemo | None = None,
 ) -> list[Change]:
     """Return ``changes`` with a verified witness on each breaking / potentially-breaking
     schema change that has none; a witness promotes potentially-breaking to breaking.
@@ -156,9 +162,64 @@ def attach_witnesses(
     Bounded: the whole tool spends at most ``budget`` validator calls (MAX_VALIDATOR_CALLS per
     change); a change left unsearched, or whose search failed, keeps its class and carries a
     ``note`` saying why it has no witness. Never raises.
+
+    ``memo`` (engine/memo.py): the search's answers already found in this run, reused for the
+    same schema documents and the same changes (everything the search reads of them is the
+    key: see :func:`_search_key`); a reused witness is a copy.
     """
+    key = _search_key(old, new, changes, budget, memo)
+    if key is None or memo is None:
+        return _apply(changes, _search(old, new, changes, budget))
+    hit = memo.get("witnesses", key)
+    if hit is None:
+        hit = _search(old, new, changes, budget)
+        memo.put("witnesses", key, copy.deepcopy(hit))
+        return _apply(changes, hit)
+    return _apply(changes, copy.deepcopy(hit))
+
+
+_SEARCHED_FIELDS = ("inputSchema", "outputSchema")
+
+
+def _search_key(
+    old: Any, new: Any, changes: list[Change], budget: int, memo: CompareMemo | None
+) -> tuple[Any, ...] | None:
+    """What :func:`_search` reads: the four schema documents (exact JSON text), the budget,
+    and of each change its rule, class, pointer, direction, whether it has a witness or a
+    note and whether it was promoted. None: no key (no memo, or a document without one)."""
+    if memo is None:
+        return None
+    docs: list[Any] = [budget]
+    for tool in (old, new):
+        wire = _wire(tool)
+        for f in _SEARCHED_FIELDS:
+            k = memo.key(wire.get(f))
+            if k is None:
+                return None
+            docs.append(k)
+    docs.append(
+        tuple(
+            (c.rule, c.cls, c.pointer, c.direction, c.has_witness, bool(c.note), c.promoted)
+            for c in changes
+        )
+    )
+    return tuple(docs)
+
+
+def _apply(changes: list[Change], found: list[dict[str, Any] | None]) -> list[Change]:
+    """``changes`` with :func:`_search`'s answer for each (None: unchanged)."""
+    return [
+        ch if f is None else dataclasses.replace(ch, **f)
+        for ch, f in zip(changes, found, strict=True)
+    ]
+
+
+def _search(old: Any, new: Any, changes: list[Change], budget: int) -> list[dict[str, Any] | None]:
+    """:func:`attach_witnesses`' search: for each change, the fields its answer replaces
+    (None: the change stays as it is). Reads of each change only what :func:`_search_key`
+    keys on."""
     sides: dict[str, _Side | None] = {}
-    out: list[Change] = []
+    out: list[dict[str, Any] | None] = []
     spent = _Budget(budget)
     for ch in changes:
         strategy = strategy_of(ch.rule)
@@ -168,16 +229,17 @@ def attach_witnesses(
             or ch.cls not in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
         ):
             if strategy is Witness.HINT and ch.cls is ChangeClass.BREAKING and not ch.note:
-                ch = dataclasses.replace(ch, note=NOTE_HINT)
-            out.append(ch)
+                out.append({"note": NOTE_HINT})
+            else:
+                out.append(None)
             continue
         toks = pointer_tokens(ch.pointer)
         field = toks[0] if toks else ""
-        if field not in ("inputSchema", "outputSchema") or ch.direction is Direction.TOOL:
-            out.append(ch)
+        if field not in _SEARCHED_FIELDS or ch.direction is Direction.TOOL:
+            out.append(None)
             continue
         if spent.left <= 0:
-            out.append(dataclasses.replace(ch, note=NOTE_BUDGET))
+            out.append({"note": NOTE_BUDGET})
             continue
         try:
             if field not in sides:
@@ -185,33 +247,29 @@ def attach_witnesses(
             side = sides[field]
             found = side.find(toks[1:], strategy) if side is not None else None
         except _Spent:
-            out.append(dataclasses.replace(ch, note=NOTE_BUDGET))
+            out.append({"note": NOTE_BUDGET})
             continue
         except Exception as e:
-            out.append(
-                dataclasses.replace(
-                    ch, note=f"no witness: the witness search failed ({type(e).__name__})"
-                )
-            )
+            out.append({"note": f"no witness: the witness search failed ({type(e).__name__})"})
             continue
         if found is None:
             if ch.cls is ChangeClass.BREAKING and not ch.note:  # replay's evidence stays
                 why = (
                     NOTE_UNCOMPILED if side is None else NOTE_BLOCKED if side.blocked else NOTE_NONE
                 )
-                ch = dataclasses.replace(ch, note=why)
-            out.append(ch)
+                out.append({"note": why})
+            else:
+                out.append(None)
             continue
         instance, issue = found
         promoted = ch.cls is ChangeClass.POTENTIALLY_BREAKING
         out.append(
-            dataclasses.replace(
-                ch,
-                witness=instance,
-                witness_error=f"{issue.path or '(root)'}: {issue.message}",
-                cls=ChangeClass.BREAKING if promoted else ch.cls,
-                promoted=promoted or ch.promoted,
-            )
+            {
+                "witness": instance,
+                "witness_error": f"{issue.path or '(root)'}: {issue.message}",
+                "cls": ChangeClass.BREAKING if promoted else ch.cls,
+                "promoted": promoted or ch.promoted,
+            }
         )
     return out
 
