@@ -86,11 +86,13 @@ def raw_loop(path: str) -> tuple[float, float]:
 
 
 def run_cmd(
-    argv: list[str], src: str | None = None, digest: list[str] | None = None
+    argv: list[str], src: str | None = None, digest: list[str] | None = None, cwd: str | None = None
 ) -> tuple[float, int, int, float]:
     """(wall seconds, bytes on stdout, peak RSS in KB, CPU seconds) of one command as a user
     runs it. ``src``: run the build whose ``mcp_review`` package is in that directory instead
-    (put first on PYTHONPATH); ``digest``: append the sha256 of stdout to it."""
+    (put first on PYTHONPATH; run it from a ``cwd`` that holds no ``mcp_review``, since
+    ``python -m`` puts the working directory before PYTHONPATH); ``digest``: append the
+    sha256 of stdout to it."""
     env = None
     if src is not None:
         env = {
@@ -103,6 +105,7 @@ def run_cmd(
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=env,
+        cwd=cwd,
     )
     size = 0
     h = hashlib.sha256()
@@ -218,7 +221,7 @@ def fleet_rows(servers: int, per_server: int, repeat: int, against: str | None =
             load = os.getloadavg()[0]
             for _ in range(repeat):
                 for b, src in builds:
-                    runs[b].append(run_cmd([*argv, *extra], src, digests[b]))
+                    runs[b].append(run_cmd([*argv, *extra], src, digests[b], cwd=tmp))
             load = max(load, os.getloadavg()[0])
             same = len({d for ds in digests.values() for d in ds}) == 1
             for b, _ in builds:

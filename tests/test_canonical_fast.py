@@ -89,6 +89,21 @@ def test_any_json_value_gets_the_reference_text(value):
     assert canonical_bytes(value) == reference(value).encode("utf-8", "surrogatepass")
 
 
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_the_scan_for_containers_finds_what_the_full_scan_finds(value):
+    """_not_plain skips the ``^`` alternative for an object or an array: inside one, orjson
+    writes every number and null right after ``[``, ``:`` or ``,``."""
+    import orjson
+
+    try:
+        raw = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return
+    for doc in (raw, b"[" + raw + b"]", b'{"k":' + raw + b"}"):
+        assert (canonical._not_plain(doc) is None) == (canonical._NOT_PLAIN(doc) is None), doc
+
+
 def test_random_unicode_keys_sort_as_the_reference():
     rng = random.Random(15)
     pool = [

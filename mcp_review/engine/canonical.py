@@ -101,7 +101,7 @@ def _fast_bytes(value: Any) -> tuple[bytes, str] | None:
         raw = _orjson.dumps(value, option=_SORTED)
     except TypeError:  # orjson.JSONEncodeError: a big integer, a lone surrogate, too deep, ...
         raw = None
-    if raw is not None and _NOT_PLAIN(raw) is None:
+    if raw is not None and _not_plain(raw) is None:
         return raw, raw.decode("utf-8")
     floats: list[float] = []
     normalized = _norm(value, 0, floats)
@@ -147,6 +147,19 @@ _SORTED = _STRICT | (_orjson.OPT_SORT_KEYS if _orjson is not None else 0)
 # a float always has a ``.`` or an exponent. ``null`` may be a NaN or an infinity. A match
 # inside a string only sends the value the slow way, never the wrong way.
 _NOT_PLAIN = re.compile(rb"(?:^|[\[:,])(?:-?[0-9]+[.eE]|null)").search
+_NOT_PLAIN_INSIDE = re.compile(rb"[\[:,](?:-?[0-9]+[.eE]|null)").search
+"""The same scan without the ``^`` alternative, for an object or an array (whose text starts
+with its bracket, never with a number): a third of the time, since the scanner can skip to the
+next ``[``, ``:`` or ``,`` instead of trying both alternatives at every byte."""
+
+
+def _not_plain(raw: bytes) -> re.Match[bytes] | None:
+    """:data:`_NOT_PLAIN` of orjson's output ``raw``."""
+    if raw[:1] in (b"{", b"["):
+        return _NOT_PLAIN_INSIDE(raw)
+    return _NOT_PLAIN(raw)
+
+
 _NULL = re.compile(rb"(?:^|[\[:,])null").search
 
 

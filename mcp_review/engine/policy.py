@@ -39,12 +39,12 @@ approval with confirmation.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from mcp_review.engine.hidden import find_hidden
+from mcp_review.engine.hidden import find_hidden, has_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
 
@@ -243,26 +243,28 @@ def _b(v: Any) -> str:
     return "true" if v is True else "false" if v is False else repr(v)
 
 
-def _strings(v: Any, ptr: str) -> Iterator[tuple[str, str]]:
-    """Every string in a JSON value (object keys included) with its pointer."""
-    stack = [(v, ptr)]
-    while stack:
-        x, p = stack.pop()
-        if isinstance(x, str):
-            yield p, x
-        elif isinstance(x, dict):
-            for k, y in x.items():
-                yield pointer_join(p, k), k
-                stack.append((y, pointer_join(p, k)))
-        elif isinstance(x, list):
-            stack.extend((y, pointer_join(p, i)) for i, y in enumerate(x))
-
-
 def _hidden_counts(tool: ToolDef) -> Counter[tuple[str, str]]:
+    """(pointer, label) -> how many times, for every hidden character in every string (object
+    keys included). Pointers are joined only for the strings that have one."""
     c: Counter[tuple[str, str]] = Counter()
-    for ptr, s in _strings(tool.hashed_projection(), ""):
-        for h in find_hidden(s):
-            c[(ptr, h.label)] += 1
+    stack: list[tuple[Any, str, str | int | None]] = [(tool.hashed_projection(), "", None)]
+    while stack:
+        x, parent, at = stack.pop()
+        if isinstance(x, str):
+            if has_hidden(x):
+                p = parent if at is None else pointer_join(parent, at)
+                for h in find_hidden(x):
+                    c[(p, h.label)] += 1
+        elif isinstance(x, dict):
+            p = parent if at is None else pointer_join(parent, at)
+            for k, y in x.items():
+                if has_hidden(k):
+                    for h in find_hidden(k):
+                        c[(pointer_join(p, k), h.label)] += 1
+                stack.append((y, p, k))
+        elif isinstance(x, list):
+            p = parent if at is None else pointer_join(parent, at)
+            stack.extend((y, p, i) for i, y in enumerate(x))
     return c
 
 

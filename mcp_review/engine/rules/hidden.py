@@ -55,20 +55,24 @@ _HIDDEN_CAP = 100
 def hidden_strings(doc: Any) -> Iterator[tuple[str, str, bool]]:
     """(pointer, string, is_key) for every string containing hidden characters, iteratively
     (a 512-deep definition must not recurse)."""
-    stack: list[tuple[Any, str]] = [(doc, "")]
+    # (node, its parent's pointer, its key or index there; None for the root): a node's own
+    # pointer is joined only when it is needed (a container, or a string that has hidden
+    # characters), not for every string of every definition.
+    stack: list[tuple[Any, str, str | int | None]] = [(doc, "", None)]
     while stack:
-        node, ptr = stack.pop()
+        node, parent, at = stack.pop()
         if isinstance(node, str):
             if has_hidden(node):
-                yield ptr, node, False
+                yield (parent if at is None else pointer_join(parent, at)), node, False
         elif isinstance(node, dict):
+            ptr = parent if at is None else pointer_join(parent, at)
             for k, v in reversed(list(node.items())):
-                child = pointer_join(ptr, k)
                 if has_hidden(k):
-                    yield child, k, True
-                stack.append((v, child))
+                    yield pointer_join(ptr, k), k, True
+                stack.append((v, ptr, k))
         elif isinstance(node, list):
-            stack.extend((v, pointer_join(ptr, i)) for i, v in reversed(list(enumerate(node))))
+            ptr = parent if at is None else pointer_join(parent, at)
+            stack.extend((v, ptr, i) for i, v in reversed(list(enumerate(node))))
 
 
 def hidden_added(old: Any, new: Any) -> list[Change]:
