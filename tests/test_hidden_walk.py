@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_review.engine.hidden import find_hidden, has_hidden
+from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import ToolDef, pointer_join
 from mcp_review.engine.policy import _hidden_counts
 from mcp_review.engine.rules.hidden import hidden_strings
@@ -85,3 +86,68 @@ def test_a_hidden_character_is_found_at_its_pointer():
         ("/k\u202e", "k\u202e", True),
         ("/a~1b/0/x~0", "ok\u200b", False),
     ]
+
+
+# Every C0 and C1 control, DEL, the other hidden characters the scan knows, a backslash and
+# the letters of JSON's escapes, and plain text.
+_EVERY = [chr(c) for c in range(0x00, 0xA1)] + list(
+    "\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200f\u202a\u202e\u2060\u2064\u2066\u2069"
+    "\u3164\ufeff\uffa0\ufe00\ufe0f\U000e0000\U000e0041\U000e007f\U000e0100\U000e01ef"
+    "\u2028\u2029é\U0001f600"
+)
+_any_text = st.text(alphabet=st.sampled_from(_EVERY), max_size=6)
+_any_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _any_text,
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(_any_text, kids, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_any_values)
+def test_none_hidden_never_misses_a_hidden_character(doc):
+    """The one-scan shortcut says "none" only when the walk finds none."""
+    if none_hidden(doc):
+        assert list(hidden_strings(doc)) == []
+
+
+@pytest.mark.parametrize("c", [chr(c) for c in range(0x00, 0xA0)])
+def test_none_hidden_on_each_control_character(c):
+    doc = {"d": f"a{c}b", f"k{c}": 1}
+    clean = not list(hidden_strings(doc))
+    if c == "\\":
+        assert not none_hidden(doc)  # "a\\b" reads like the escape of a backspace: unsure
+    else:
+        assert none_hidden(doc) == clean
+
+
+def test_none_hidden_answers_for_plain_definitions():
+    """Not vacuous: a plain definition (tabs and newlines included) needs no walk."""
+    doc = {"name": "t", "description": "Line one.\n\tLine two: é ü 😀 \u2028", "x": [1, 2.5]}
+    assert none_hidden(doc)
+    assert not none_hidden({"d": "a\u200bb"})
+    assert not none_hidden({"d": "C:\\\\users"})  # an escaped backslash before u: unsure
+
+
+def reference_skeleton(name: str) -> str:
+    import unicodedata
+
+    from mcp_review.engine import hidden as h
+
+    n = unicodedata.normalize("NFKC", h._HIDDEN_RE.sub("", name))
+    n = unicodedata.normalize("NFD", n)
+    n = unicodedata.normalize("NFD", n.translate(h._uts39_map()))
+    return n.casefold().translate(h._EXTRA)
+
+
+_name_chars = st.sampled_from(
+    [*"abcIl10Oo-_.rnm~/ \x00\x1b\x7f", *"еοаі", "\u200b", "ﬁ", "Å", "Å", "ℓ", "①", "ß", "İ", "ｒ"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=_name_chars, max_size=12) | st.text(max_size=8))
+def test_skeleton_skips_normalising_ascii_only_where_it_changes_nothing(name):
+    from mcp_review.engine.hidden import skeleton
+
+    assert skeleton(name) == reference_skeleton(name)

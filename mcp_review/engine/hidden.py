@@ -14,7 +14,15 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
+
+try:
+    import orjson
+
+    _orjson: ModuleType | None = orjson
+except ImportError:  # pragma: no cover - a declared dependency
+    _orjson = None
 
 _ZERO_WIDTH = {
     0x200B: "ZWSP",
@@ -145,6 +153,28 @@ def find_hidden(text: str) -> list[HiddenChar]:
 
 def has_hidden(text: str) -> bool:
     return _HIDDEN_RE.search(text) is not None
+
+
+def none_hidden(value: Any) -> bool:
+    """True only when no string in the JSON ``value`` (object keys included) has a hidden
+    character: one scan of orjson's text of it instead of a walk over every string. orjson
+    writes every string character as it is except the C0 controls, which it escapes (``\\b``,
+    ``\\f``, ``\\r``, ``\\uXXXX`` for the hidden ones; ``\\t`` and ``\\n`` are not hidden), and the
+    text outside strings is plain ASCII; so no hidden character in the text and none of those
+    escapes means none in any string. False when unsure (an escaped backslash before ``u``,
+    a value orjson refuses): the caller walks."""
+    if _orjson is None:
+        return False
+    try:
+        raw = _orjson.dumps(value)
+    except TypeError:  # a lone surrogate, a big integer, a non-JSON value
+        return False
+    if b"\\" in raw and _C0_ESCAPE.search(raw) is not None:
+        return False
+    return _HIDDEN_RE.search(raw.decode("utf-8")) is None
+
+
+_C0_ESCAPE = re.compile(rb"\\[bfru]")
 
 
 def visible(text: str) -> str:
@@ -297,7 +327,10 @@ def skeleton(name: str) -> str:
     characters are dropped and NFKC folds compatibility forms, then case-folded, with ``-``
     read as ``_``. ``read_text_fiIe`` (capital I), ``rеad_file`` (Cyrillic е), ``dep1oy`` and
     ``rn``/``m`` all meet their twin."""
-    n = unicodedata.normalize("NFKC", _HIDDEN_RE.sub("", name))
-    n = unicodedata.normalize("NFD", n)
-    n = unicodedata.normalize("NFD", n.translate(_uts39_map()))
+    n = _HIDDEN_RE.sub("", name)
+    if not n.isascii():  # NFKC and NFD leave ASCII text as it is (most names: skip them)
+        n = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", n))
+    n = n.translate(_uts39_map())
+    if not n.isascii():
+        n = unicodedata.normalize("NFD", n)
     return n.casefold().translate(_EXTRA)

@@ -211,6 +211,12 @@ class Pin:
         """The decided definition, parsed (only needed when the live digest differs)."""
         from mcp_review.engine.canonical import loads
 
+        try:
+            return ToolDef.from_wire(loads(self.definition, source="pin"), source="pin")
+        except InputError:
+            pass
+        # Only for the error: the table's path is worded (three quoted names) and the same
+        # parse fails again, naming it.
         where = f"pin {_table_path(self.key)}"
         data = loads(self.definition, source=where)
         return ToolDef.from_wire(data, source=where)

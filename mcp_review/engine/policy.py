@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from mcp_review.engine.hidden import find_hidden, has_hidden
+from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
 
@@ -271,6 +271,8 @@ def _hidden_counts(tool: ToolDef) -> Counter[tuple[str, str]]:
 def hidden_appeared(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
     """Hidden characters in ``new`` that ``old`` did not have at the same place (all of them
     for a new tool). Ones the operator already approved do not block again."""
+    if none_hidden(new.hashed_projection()):
+        return ()
     nc = _hidden_counts(new)
     if not nc:
         return ()

@@ -62,10 +62,14 @@ RULES: dict[str, str] = {
 """Every protocol rule id with its one-line purpose (docs/formats.md lists them)."""
 
 
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}").fullmatch
+"""A date-named protocol revision (compiled once: checked twice per tool of a fleet)."""
+
+
 def _since(version: str | None, revision: str) -> bool:
     """True when ``version`` (a date-named protocol revision) is ``revision`` or later; an
     unknown or missing version gets the newest rules."""
-    if not isinstance(version, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", version):
+    if not isinstance(version, str) or not _DATE(version):
         return True
     return version >= revision
 
@@ -77,8 +81,7 @@ def tool_findings(
     ``protocol_version`` (the newest known when None). Pure and total: never raises."""
     ver = (
         protocol_version
-        if isinstance(protocol_version, str)
-        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", protocol_version)
+        if isinstance(protocol_version, str) and _DATE(protocol_version)
         else LATEST
     )
     spec = f"MCP {ver} schema"
@@ -194,8 +197,7 @@ def duplicate_findings(count: int, protocol_version: str | None = None) -> Proto
     """The finding on a name a server lists ``count`` (> 1) times."""
     ver = (
         protocol_version
-        if isinstance(protocol_version, str)
-        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", protocol_version)
+        if isinstance(protocol_version, str) and _DATE(protocol_version)
         else LATEST
     )
     return ProtocolFinding(

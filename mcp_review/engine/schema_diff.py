@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_review.engine.canonical import MAX_DEPTH
+from mcp_review.engine.hidden import none_hidden
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, ToolDef, pointer_join
 from mcp_review.engine.rules import (
@@ -782,7 +783,9 @@ def _diff_tools(old: ToolDef, new: ToolDef, memo: CompareMemo | None = None) -> 
         schema += more
         named |= named_out
     out += with_model_text(ow, nw, schema, named)
-    out += _hidden_added(old.hashed_projection(), new.hashed_projection())
+    new_proj = new.hashed_projection()
+    if not none_hidden(new_proj):  # else nothing can be added (one scan, not two walks)
+        out += _hidden_added(old.hashed_projection(), new_proj)
     return out
 
 
