@@ -151,3 +151,21 @@ def test_skeleton_skips_normalising_ascii_only_where_it_changes_nothing(name):
     from mcp_review.engine.hidden import skeleton
 
     assert skeleton(name) == reference_skeleton(name)
+
+
+def test_the_ascii_prototypes_are_the_tables_ascii_entries():
+    """skeleton reads an ASCII name with the ASCII part of the confusables table only; a new
+    confusable-homoglyphs data file that changes that part fails here."""
+    from mcp_review.engine import hidden as h
+
+    assert h._ASCII_PROTOTYPES == {k: v for k, v in h._uts39_map().items() if k < 128}
+
+
+def test_an_ascii_name_does_not_read_the_confusables_table():
+    from mcp_review.engine import hidden as h
+
+    h._uts39_map.cache_clear()
+    assert h.skeleton("read_fiIe-1") == h.skeleton("read_file_l") == "read_file_l"
+    assert h._uts39_map.cache_info().misses == 0
+    assert h.skeleton("rеad_file") == "read_file"  # Cyrillic е: the table is read
+    assert h._uts39_map.cache_info().misses == 1
