@@ -96,6 +96,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
     note: var[str] = var("", init=False)
     """The operator's note for this decision (setting it redraws the summary). ``entry.note``
     explained the previous decision: it is shown, never carried into the new one."""
+    tab: var[str] = var("", init=False, always_update=True)
+    """The open tab (``tab-schema``, ``tab-description``, ``tab-replay``,
+    ``tab-annotations``, ``tab-output``): setting it opens that tab and moves the focus into
+    it (``1``–``5`` set it, once the tab is known to be shown)."""
     schema_diff_shows: var[str] = var("schema", init=False)
     """Which section the Schema tab's diff shows (it follows the highlighted change; setting
     it redraws that diff): schema, output, annotations or description."""
@@ -602,6 +606,11 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 timeout=3,
             )
             return
+        self.tab = tab
+
+    def watch_tab(self, tab: str) -> None:
+        tabs = self.query_one("#tabs", TabbedContent)
+        pane = tabs.get_pane(tab)
         # Focus moves into the new pane first: TabbedContent switches back to the pane that
         # holds the focused widget otherwise.
         target = next((w for w in pane.query("*") if w.focusable and w.display), None)
@@ -610,6 +619,13 @@ class ReviewScreen(Screen[ReviewResult | None]):
         else:
             tabs.query_one(Tabs).focus()
         tabs.active = tab
+
+    @on(TabbedContent.TabActivated, "#tabs")
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        # A tab opened another way (a click, the replay pane opened without focus): the
+        # attribute follows, without opening it again.
+        if event.pane.id is not None:
+            self.set_reactive(ReviewScreen.tab, event.pane.id)
 
     def action_back(self) -> None:
         self.dismiss(None)
