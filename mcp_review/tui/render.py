@@ -3,21 +3,41 @@
 Every string a server supplies (names, descriptions, schemas, messages quoting them) reaches the
 screen through one of these functions, so no markup is parsed, no action is clickable and no
 escape sequence reaches the terminal (sdk-crib §4).
+
+One renderer per kind: :func:`safe_content` (any text) and :func:`name_content` (tool names,
+look-alike letters marked too) decide what is shown and which spans are marked. A DataTable
+cell (rendered by Rich, which knows no theme variables) is the same Content turned into a Rich
+``Text`` by :func:`cell_text`, each mark drawn in the style the table gives it (its component
+classes, so CSS and themes restyle them: ``widgets.marked_table``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
+from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 
 from mcp_review.tui.diffing import Span, make_visible
 
 HIDDEN_STYLE = "bold $text-warning on $warning-muted"
-HIDDEN_RICH = "bold reverse"
+"""The mark on a hidden-character token (``⟨U+200B⟩``) in Content."""
 LOOKALIKE_STYLE = "bold $text-error on $error-muted"
-LOOKALIKE_RICH = "bold reverse red"
+"""The mark on a look-alike letter and its ``⟨U+XXXX⟩`` token in Content."""
+
+Marks = Mapping[str, Style]
+"""How a table draws each mark of the renderers (``HIDDEN_STYLE`` / ``LOOKALIKE_STYLE``) in a
+Rich cell: ``widgets.marked_table.MarkedTable.marks`` (from its component classes)."""
+
+REVERSE_MARKS: Marks = {
+    HIDDEN_STYLE: Style(bold=True, reverse=True),
+    LOOKALIKE_STYLE: Style(bold=True, reverse=True),
+}
+"""Marks without a table to ask (a cell built outside one): reversed, in whatever colours the
+text has."""
 
 
 def _clip(s: str, one_line: bool, limit: int | None) -> tuple[str, bool]:
@@ -48,18 +68,37 @@ def safe_content(
 
 
 def safe_text(
-    s: str | None, *, style: str = "", one_line: bool = True, limit: int | None = 200
+    s: str | None,
+    *,
+    style: str | Style = "",
+    one_line: bool = True,
+    limit: int | None = 200,
+    marks: Marks = REVERSE_MARKS,
 ) -> Text:
-    """``s`` as a Rich Text (for DataTable cells, which parse str as Rich markup)."""
-    if s is None:
-        return Text("")
-    s, cut = _clip(s, one_line, limit)
-    vt = make_visible(s)
-    t = Text(vt.text, style=style, end="", no_wrap=one_line)
-    for a, b in vt.hidden:
-        t.stylize(HIDDEN_RICH, a, b)
-    if cut:
-        t.append("…")
+    """``s`` as a Rich Text for a DataTable cell (which parses str as Rich markup): the
+    :func:`safe_content` of ``s``, its marks drawn as ``marks`` says."""
+    return cell_text(
+        safe_content(s, one_line=one_line, limit=limit), marks, style=style, no_wrap=one_line
+    )
+
+
+def cell_text(
+    content: Content,
+    marks: Marks,
+    *,
+    style: str | Style = "",
+    no_wrap: bool = True,
+    overflow: Literal["fold", "crop", "ellipsis", "ignore"] | None = None,
+) -> Text:
+    """``content`` (made by :func:`safe_content` / :func:`name_content` without a style) as a
+    Rich Text in ``style``, each marked span drawn in ``marks[its mark]``. A span that is not a
+    known mark raises: a cell shows what the renderers decided, nothing else."""
+    t = Text(content.plain, style=style, end="", no_wrap=no_wrap, overflow=overflow)
+    for span in content.spans:
+        mark = span.style
+        if not isinstance(mark, str) or mark not in marks:
+            raise ValueError(f"not a mark of the renderers: {mark!r}")
+        t.stylize(marks[mark], span.start, span.end)
     return t
 
 
@@ -141,19 +180,12 @@ def name_content(s: str | None, *, style: str = "", limit: int | None = 120) -> 
     return c + Content("…") if cut else c
 
 
-def name_text(s: str | None, *, style: str = "", limit: int | None = 80) -> Text:
-    """A tool name as a one-line Rich Text (DataTable cells), marked like :func:`name_content`."""
-    if s is None:
-        return Text("")
-    m, cut = _one_line_name(s, limit)
-    t = Text(m.text, style=style, end="", no_wrap=True)
-    for a, b in m.hidden:
-        t.stylize(HIDDEN_RICH, a, b)
-    for a, b in m.lookalike:
-        t.stylize(LOOKALIKE_RICH, a, b)
-    if cut:
-        t.append("…")
-    return t
+def name_text(
+    s: str | None, *, style: str | Style = "", limit: int | None = 80, marks: Marks = REVERSE_MARKS
+) -> Text:
+    """A tool name as a one-line Rich Text (DataTable cells): the :func:`name_content` of
+    ``s``, its marks drawn as ``marks`` says."""
+    return cell_text(name_content(s, limit=limit), marks, style=style)
 
 
 def name_line(s: str | None, limit: int = 80) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -40,18 +40,20 @@ from mcp_review.tui.view import (
     Status,
     ToolEntry,
 )
+from mcp_review.tui.widgets.marked_table import MarkedTable
 
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
 
 STATUS_STYLE = {
-    Status.BROKEN: "bold red",
-    Status.CHANGED: "bold yellow",
-    Status.NEW: "bold cyan",
-    Status.REMOVED: "magenta",
-    Status.DENIED: "dim red",
-    Status.PINNED: "green",
+    Status.BROKEN: "tool-table--broken",
+    Status.CHANGED: "tool-table--changed",
+    Status.NEW: "tool-table--new",
+    Status.REMOVED: "tool-table--removed",
+    Status.DENIED: "tool-table--denied",
+    Status.PINNED: "tool-table--pinned",
 }
+"""The component class (of :class:`ToolTable`) each status is drawn in."""
 STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
 
 
@@ -140,9 +142,12 @@ class _LazyCells(dict[Any, Any]):
         return dict.items(self)
 
 
-class ToolTable(DataTable[Text]):
+class ToolTable(MarkedTable):
     """The servers-and-tools list: Home and End go to the first and last row (a DataTable's
     own Home/End move between columns, which a row cursor does not have).
+
+    Its colours are component classes (``tool-table--…``; the defaults are the terminal's
+    ANSI colours), so an app stylesheet or a theme restyles the list.
 
     A DataTable whose columns all have fixed widths (set on resize) and whose rows are one
     line, so adding rows measures nothing.
@@ -156,6 +161,40 @@ class ToolTable(DataTable[Text]):
         Binding("home", "scroll_top", "First row", show=False),
         Binding("end", "scroll_bottom", "Last row", show=False),
     ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        *STATUS_STYLE.values(),
+        "tool-table--server",
+        "tool-table--pending",
+        "tool-table--failed",
+        "tool-table--failure",
+        "tool-table--muted",
+        "tool-table--flags",
+        "tool-table--blocked",
+        "tool-table--review",
+    }
+    """Besides each status: ``--server`` a server's name; ``--pending`` waiting / connecting;
+    ``--failed`` and ``--failure`` a failed server's word and cause; ``--muted`` the tree rule,
+    counts, policy and summaries; ``--flags`` trust flags; ``--blocked`` a tool blocked by
+    policy; ``--review`` server instructions waiting for a decision (``--failed`` when the
+    policy blocks them)."""
+
+    DEFAULT_CSS = """
+    ToolTable > .tool-table--broken { color: ansi_red; text-style: bold; }
+    ToolTable > .tool-table--changed { color: ansi_yellow; text-style: bold; }
+    ToolTable > .tool-table--new { color: ansi_cyan; text-style: bold; }
+    ToolTable > .tool-table--removed { color: ansi_magenta; }
+    ToolTable > .tool-table--denied { color: ansi_red; text-style: dim; }
+    ToolTable > .tool-table--pinned { color: ansi_green; }
+    ToolTable > .tool-table--server { text-style: bold; }
+    ToolTable > .tool-table--pending { text-style: italic; }
+    ToolTable > .tool-table--failed { color: ansi_red; text-style: bold; }
+    ToolTable > .tool-table--failure { color: ansi_red; }
+    ToolTable > .tool-table--muted { text-style: dim; }
+    ToolTable > .tool-table--flags { color: ansi_red; text-style: bold; }
+    ToolTable > .tool-table--blocked { color: ansi_red; }
+    ToolTable > .tool-table--review { color: ansi_yellow; text-style: bold; }
+    """
 
     def add_rows_fast(self, rows: list[tuple[str, list[Text] | Callable[[], list[Text]]]]) -> None:
         """``add_row(*cells, key=key)`` for each of ``rows``, at once: DataTable.add_row
@@ -503,34 +542,47 @@ class MainScreen(Screen[None]):
         return [t for t in s.tools if f in t.name.lower()]
 
     def _server_row(self, s: ServerEntry) -> list[Text]:
+        table = self.query_one("#tools", MarkedTable)
+        cs, marks = table.component_style, table.marks
         state, detail = self.progress.get(s.name, (s.state, s.detail))
-        name = Text("▪ ", style="bold", no_wrap=True, overflow="ellipsis")
-        name.append_text(safe_text(s.name, style="bold", limit=80))
+        bold = cs("tool-table--server")
+        name = Text("▪ ", style=bold, no_wrap=True, overflow="ellipsis")
+        name.append_text(safe_text(s.name, style=bold, limit=80, marks=marks))
         if state == "failed":
             cause = detail or s.error or "unreachable"
             return [
                 name,
-                Text("failed", style="bold red"),
+                Text("failed", style=cs("tool-table--failed")),
                 Text(""),
-                safe_text(cause, style="red", limit=300),
+                safe_text(cause, style=cs("tool-table--failure"), limit=300, marks=marks),
             ]
         if state in ("waiting", "connecting"):
-            return [name, Text(STATE_TEXT[state], style="italic"), Text(""), safe_text(detail)]
+            return [
+                name,
+                Text(STATE_TEXT[state], style=cs("tool-table--pending")),
+                Text(""),
+                safe_text(detail, marks=marks),
+            ]
         counts: dict[Status, int] = {}
         for t in s.tools:
             counts[t.status] = counts.get(t.status, 0) + 1
         summary = ", ".join(f"{counts[k]} {k}" for k in STATUS_ORDER if counts.get(k))
         ver = f"v{s.server_version} · " if s.server_version else ""
-        last = safe_text(f"{ver}{summary}", style="dim")
+        muted = cs("tool-table--muted")
+        last = safe_text(f"{ver}{summary}", style=muted, marks=marks)
         i = s.instructions
         if i is not None:
             # Server instructions reach the model like a description: their state on the row;
             # a / d on this row decide them (after a dialog showing the diff).
             attention = i.policy.outcome in ("review", "block")
             style = (
-                "bold red" if i.policy.outcome == "block" else "bold yellow" if attention else "dim"
+                cs("tool-table--failed")
+                if i.policy.outcome == "block"
+                else cs("tool-table--review")
+                if attention
+                else muted
             )
-            last.append(" · " if len(last) else "", style="dim")
+            last.append(" · " if len(last) else "", style=muted)
             last.append(
                 f"instructions {i.state}"
                 + (f" ({i.policy.outcome}: a/d on this row)" if attention else ""),
@@ -541,22 +593,27 @@ class MainScreen(Screen[None]):
         served = sum(1 for t in s.tools if t.status is not Status.REMOVED)
         return [
             name,
-            Text(f"{served} tool{'s' if served != 1 else ''}", style="dim"),
-            Text(f"policy {s.policy}", style="dim"),
+            Text(f"{served} tool{'s' if served != 1 else ''}", style=muted),
+            Text(f"policy {s.policy}", style=muted),
             last,
         ]
 
     def _tool_row(self, t: ToolEntry) -> list[Text]:
-        flags = Text(" ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style="bold red")
+        table = self.query_one("#tools", MarkedTable)
+        cs = table.component_style
+        flags = Text(
+            " ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style=cs("tool-table--flags")
+        )
         if t.blocked and t.needs_review and not t.flags:
-            flags.append("blocked", style="red")
-        name = Text("│ ", style="dim", no_wrap=True, overflow="ellipsis")
-        name.append_text(name_text(t.name, limit=80))
+            flags.append("blocked", style=cs("tool-table--blocked"))
+        muted = cs("tool-table--muted")
+        name = Text("│ ", style=muted, no_wrap=True, overflow="ellipsis")
+        name.append_text(name_text(t.name, limit=80, marks=table.marks))
         return [
             name,
-            Text(t.status.value, style=STATUS_STYLE[t.status]),
+            Text(t.status.value, style=cs(STATUS_STYLE[t.status])),
             flags,
-            safe_text(t.summary or t.note, style="dim", limit=120),
+            safe_text(t.summary or t.note, style=muted, limit=120, marks=table.marks),
         ]
 
     def rebuild(self) -> None:
