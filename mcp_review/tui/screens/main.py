@@ -78,6 +78,15 @@ def _settle_heap(tools: int) -> None:
         gc.freeze()
 
 
+Cells = list[Text] | Callable[[], list[Text]]
+"""A row's cells, or a function that builds them when the table first reads them."""
+
+
+def _look(cell: Text) -> tuple[str, str, list[Any]]:
+    """What a cell shows (text, style, spans): two rows that look the same need no redraw."""
+    return cell.plain, str(cell.style), cell.spans
+
+
 def _key(e: ToolEntry) -> str:
     return "tool\x00" + "\x00".join(e.key)
 
@@ -196,49 +205,86 @@ class ToolTable(MarkedTable):
     ToolTable > .tool-table--review { color: ansi_yellow; text-style: bold; }
     """
 
-    def add_rows_fast(self, rows: list[tuple[str, list[Text] | Callable[[], list[Text]]]]) -> None:
-        """``add_row(*cells, key=key)`` for each of ``rows``, at once: DataTable.add_row
-        re-assigns the cursor (a reactive: validate, watch, refresh) and re-sorts the columns
-        for every row, which was most of the 3 s that 10,000 rows took. Same bookkeeping,
-        once; rows one line high, no labels (textual pinned at 8.2.8).
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._kept: dict[str, tuple[Any, Any, dict[Any, Text]]] = {}
+        """Every row shown since :meth:`forget_rows`, by key: its RowKey, Row and cells."""
 
-        A row's cells may be given as a function: they are built when the table first reads
-        them (it reads the rows it draws), so a 10,000-row list builds the cells of the rows
-        on screen, not of every row (issue 15 item 4)."""
+    def forget_rows(self, keys: Iterable[str] | None = None) -> None:
+        """Drop the rows kept for :meth:`show_rows`: all of them (a new computation), or those
+        of ``keys`` (rows whose cells changed)."""
+        if keys is None:
+            self._kept = {}
+        else:
+            for key in keys:
+                self._kept.pop(key, None)
+
+    def show_rows(self, order: list[str], cells_for: Callable[[str], Cells]) -> None:
+        """Show the rows of ``order`` (row keys, top to bottom): what ``clear()`` then
+        ``add_row(*cells, key=key)`` for each would show, cursor on the first row.
+
+        A row shown before (since :meth:`forget_rows`) keeps its RowKey, Row and cells;
+        ``cells_for(key)`` gives the cells of any other row, or a function that builds them
+        when the table first reads them (it reads the rows it draws): a 10,000-row list
+        builds the cells of the rows on screen, not of every row. So a filter keystroke
+        (issue 15 item 4) is three dictionaries and two lists over the rows it shows: a
+        ``clear()`` walked every old row and ``add_row`` re-assigned the cursor (a reactive)
+        and re-sorted the columns per row, and new Row objects, row keys and cells made
+        every keystroke cost O(rows) of allocation. Rows one line high, no labels (textual
+        pinned at 8.2.8)."""
         from itertools import zip_longest
 
-        from textual.widgets._data_table import DuplicateKey, Row, RowKey
+        from textual._two_way_dict import TwoWayDict
+        from textual.coordinate import Coordinate
+        from textual.widgets._data_table import Column, DuplicateKey, Row, RowKey
 
         cols = self.ordered_columns
         col_keys = tuple(c.key for c in cols)
-        locations, data, table_rows, new = (
-            self._row_locations,
-            self._data,
-            self.rows,
-            self._new_rows,
-        )
-        n = start = self.row_count
-        for key, cells in rows:
-            row_key = RowKey(key)
-            if row_key in locations:
+        kept = self._kept
+        data: dict[Any, Any] = {}
+        rows: dict[Any, Any] = {}
+        for key in order:
+            k = kept.get(key)
+            if k is None:
+                row_key = RowKey(key)
+                cells = cells_for(key)
+                if callable(cells):
+                    cell_map: dict[Any, Text] = _LazyCells(cells, col_keys)
+                else:
+                    if len(cells) > len(cols):
+                        raise ValueError("More values provided than there are columns.")
+                    cell_map = {c.key: cell for c, cell in zip_longest(cols, cells)}
+                k = kept[key] = (row_key, Row(row_key, 1, None, False), cell_map)
+            row_key, row, cell_map = k
+            if row_key in data:
                 raise DuplicateKey(f"The row key {row_key!r} already exists.")
-            if callable(cells):
-                data[row_key] = _LazyCells(cells, col_keys)
-            else:
-                if len(cells) > len(cols):
-                    raise ValueError("More values provided than there are columns.")
-                data[row_key] = {c.key: cell for c, cell in zip_longest(cols, cells)}
-            locations[row_key] = n
-            table_rows[row_key] = Row(row_key, 1, None, False)
-            new.add(row_key)
-            n += 1
-        if n == start:
-            return
+            data[row_key] = cell_map
+            rows[row_key] = row
+        # DataTable.clear(), without walking the old rows (its _y_offsets.clear() computed
+        # the old offsets only to empty them).
+        self._clear_caches()
+        self._data, self.rows, self._row_locations = {}, {}, TwoWayDict({})
         self._require_update_dimensions = True
+        self.cursor_coordinate = Coordinate(0, 0)
+        self.hover_coordinate = Coordinate(0, 0)
+        self._label_column = Column(self._label_column_key, Text(), auto_width=True)
+        self._labelled_row_exists = False
+        self.refresh()
+        self.scroll_x = self.scroll_y = 0
+        self.scroll_target_x = self.scroll_target_y = 0
+        if not data:
+            return
+        # add_row for each row, its bookkeeping once.
+        self._data, self.rows = data, rows
+        self._row_locations = TwoWayDict({row_key: i for i, row_key in enumerate(data)})
+        self._new_rows.update(data)
         self.cursor_coordinate = self.cursor_coordinate
-        if start == 0 and len(self.columns) > 0 and self.show_cursor and self.cursor_type != "none":
+        if len(self.columns) > 0 and self.show_cursor and self.cursor_type != "none":
             self._highlight_cursor()
-        self._update_count += n - start
+        self._update_count += len(data)
+        # Every row one line: the ordered rows and the line offsets are the order itself.
+        self._ordered_row_cache[(len(rows), self._update_count)] = list(rows.values())
+        self._offset_cache[self._update_count] = [(row_key, 0) for row_key in data]
         self.check_idle()
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
@@ -345,10 +391,9 @@ class MainScreen(Screen[None]):
         """Text typed in the note dialog and closed with esc: shown again, never lost."""
         self._by_key: dict[str, ToolEntry] = {}
         self._keys: dict[int, str] = {}
-        self._server_rows: list[Any] = []
+        self._server_rows: dict[str, tuple[str, str]] = {}
+        """The progress (state, detail) each server row was last built with."""
         self._rebuild_queued = False
-        """The server rows' cells as drawn (plain text, style, spans), to tell a redraw that
-        changes nothing."""
         """Row key of each tool entry (by id) of the computation shown."""
         """Every tool entry by its row key (rebuilt with :attr:`servers`)."""
         self._row_keys: list[str] = []
@@ -358,10 +403,13 @@ class MainScreen(Screen[None]):
         self._status_running = False
         self._status_shown = 0
         self._cells: dict[str, list[Text]] = {}
+        """The server rows' cells by row key, as drawn (a tool row's are kept by the table)."""
         self._cells_for: list[ServerEntry] | None = None
-        """The computation (its server list) whose rows ``_cells`` holds."""
-        """A tool row's cells by row key, for the entries in :attr:`servers` (a filter
-        keystroke redraws rows without re-styling them)."""
+        """The computation (its server list) whose rows the table and ``_cells`` hold."""
+        self._server_keys: dict[str, list[str]] = {}
+        """Each server's tool row keys in order, for that computation."""
+        self._counted: tuple[list[ServerEntry], dict[Status, int], int, int] | None = None
+        """The counts line's figures (statuses, to review, failed) for that computation."""
         """The generation whose result is on screen."""
 
     def compose(self) -> ComposeResult:
@@ -617,59 +665,61 @@ class MainScreen(Screen[None]):
         ]
 
     def rebuild(self) -> None:
-        """Redraw the table and the counts, keeping the cursor on the same row."""
-        table = self.query_one("#tools", DataTable)
+        """Redraw the table and the counts, keeping the cursor on the same row.
+
+        The table keeps every row it has shown for the computation on screen (ToolTable
+        .show_rows), so a filter keystroke costs the filter and the order of the rows it
+        shows; a server row is rebuilt only when its progress changed."""
+        table = self.query_one("#tools", ToolTable)
         keep = None
         if table.row_count:
             try:
                 keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
             except Exception:
                 keep = None
-        rows: list[str] = []
-        batch: list[tuple[str, list[Text] | Callable[[], list[Text]]]] = []
-        cells = self._cells
         same_rows = self._cells_for is self.servers
         if not same_rows:  # rows drawn for another computation
-            cells.clear()
             self._cells_for = self.servers
+            self._cells, self._server_rows = {}, {}
             every = [t for s in self.servers for t in s.tools]
             self._keys = {id(t): _key(t) for t in every}
             self._by_key = {self._keys[id(t)]: t for t in every}
-        keys = self._keys
-        lazy = self._lazy_row
-        server_rows = []
+            self._server_keys = {s.name: [self._keys[id(t)] for t in s.tools] for s in self.servers}
+            table.forget_rows()
+        keys, cells, drawn = self._keys, self._cells, self._server_rows
+        order: list[str] = []
+        changed: list[str] = []
         for s in self.servers:
             key = "server\x00" + s.name
-            row = self._server_row(s)
-            server_rows.append([(c.plain, str(c.style), c.spans) for c in row])
-            batch.append((key, row))
-            rows.append(key)
-            for t in self.visible_tools(s):
-                key = keys[id(t)]
-                # Cells are built when the row is first drawn, then kept for this
-                # computation (filter keystrokes redraw the same rows).
-                cached = cells.get(key)
-                batch.append((key, cached if cached is not None else partial(lazy, key, t)))
-                rows.append(key)
-        if (
-            same_rows
-            and rows == self._row_keys
-            and server_rows == self._server_rows
-            and table.row_count == len(rows)
-        ):
+            state = self.progress.get(s.name, (s.state, s.detail))
+            if drawn.get(key) != state:
+                drawn[key] = state
+                row = self._server_row(s)
+                old = cells.get(key)
+                if old is None or [_look(c) for c in row] != [_look(c) for c in old]:
+                    cells[key] = row
+                    changed.append(key)
+            order.append(key)
+            shown = self.visible_tools(s)
+            order.extend(
+                self._server_keys[s.name] if shown is s.tools else [keys[id(t)] for t in shown]
+            )
+        if same_rows and not changed and order == self._row_keys and table.row_count == len(order):
             # The same rows with the same cells (a filter keystroke that hides nothing more,
             # progress that changed no row): nothing to redraw in a 10,000-row table.
             self._update_counts()
             return
-        self._row_keys, self._server_rows = rows, server_rows
-        table.clear()
-        if isinstance(table, ToolTable):
-            table.add_rows_fast(batch)
-        else:
-            for key, cells_or_build in batch:
-                table.add_row(
-                    *(cells_or_build() if callable(cells_or_build) else cells_or_build), key=key
-                )
+        self._row_keys = order
+        table.forget_rows(changed)
+        by_key, tool_row = self._by_key, self._tool_row
+
+        def cells_for(key: str) -> Cells:
+            # A tool row's cells are built when the row is first drawn, then kept by the
+            # table for this computation (filter keystrokes show the same rows again).
+            row = cells.get(key)
+            return row if row is not None else partial(tool_row, by_key[key])
+
+        table.show_rows(order, cells_for)
         if keep is not None:
             try:
                 table.move_cursor(row=table.get_row_index(keep), animate=False)
@@ -677,22 +727,20 @@ class MainScreen(Screen[None]):
                 pass
         self._update_counts()
 
-    def _lazy_row(self, key: str, t: ToolEntry) -> list[Text]:
-        row = self._cells.get(key)
-        if row is None:
-            row = self._cells[key] = self._tool_row(t)
-        return row
-
     def _update_counts(self) -> None:
-        counts = {k: 0 for k in STATUS_ORDER}
-        review = 0
-        for s in self.servers:
-            for t in s.tools:
-                counts[t.status] += 1
-                review += t.needs_review
-            if s.instructions is not None:  # server instructions waiting for a decision
-                review += s.instructions.needs_attention
-        failed = sum(1 for s in self.servers if s.state == "failed")
+        counted = self._counted
+        if counted is None or counted[0] is not self.servers:  # counted once a computation
+            counts = {k: 0 for k in STATUS_ORDER}
+            review = 0
+            for s in self.servers:
+                for t in s.tools:
+                    counts[t.status] += 1
+                    review += t.needs_review
+                if s.instructions is not None:  # server instructions waiting for a decision
+                    review += s.instructions.needs_attention
+            failed = sum(1 for s in self.servers if s.state == "failed")
+            counted = self._counted = (self.servers, counts, review, failed)
+        _, counts, review, failed = counted
         parts: list[Content | tuple[str, str] | str] = []
         styles = {
             Status.BROKEN: "$text-error",
