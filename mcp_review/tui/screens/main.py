@@ -207,8 +207,27 @@ class ToolTable(MarkedTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._kept: dict[str, tuple[Any, Any, dict[Any, Text]]] = {}
-        """Every row shown since :meth:`forget_rows`, by key: its RowKey, Row and cells."""
+        self._kept: dict[str, tuple[Any, Any, dict[Any, Text], tuple[Any, int]]] = {}
+        """Every row shown since :meth:`forget_rows`, by key: its RowKey, Row, cells and line
+        offset entry."""
+
+    def _clear_caches(self) -> None:
+        # LRUCache.clear() drops its ring of entries whole (each entry links to the next and
+        # the previous): a reference cycle holding every line, row and cell rendered, which
+        # only a full collection frees. A rebuild per filter keystroke made thousands of
+        # them, and the collections that followed cost 30-100 ms of a keystroke
+        # (bench_tui.py). Unlinked first, they are freed at once.
+        for cache in (
+            self._row_render_cache,
+            self._cell_render_cache,
+            self._row_renderable_cache,
+            self._line_cache,
+            self._offset_cache,
+            self._ordered_row_cache,
+        ):
+            for entry in cache._cache.values():
+                entry.clear()
+        super()._clear_caches()
 
     def forget_rows(self, keys: Iterable[str] | None = None) -> None:
         """Drop the rows kept for :meth:`show_rows`: all of them (a new computation), or those
@@ -243,6 +262,7 @@ class ToolTable(MarkedTable):
         kept = self._kept
         data: dict[Any, Any] = {}
         rows: dict[Any, Any] = {}
+        offsets: list[tuple[Any, int]] = []
         for key in order:
             k = kept.get(key)
             if k is None:
@@ -254,12 +274,13 @@ class ToolTable(MarkedTable):
                     if len(cells) > len(cols):
                         raise ValueError("More values provided than there are columns.")
                     cell_map = {c.key: cell for c, cell in zip_longest(cols, cells)}
-                k = kept[key] = (row_key, Row(row_key, 1, None, False), cell_map)
-            row_key, row, cell_map = k
+                k = kept[key] = (row_key, Row(row_key, 1, None, False), cell_map, (row_key, 0))
+            row_key, row, cell_map, _ = k
             if row_key in data:
                 raise DuplicateKey(f"The row key {row_key!r} already exists.")
             data[row_key] = cell_map
             rows[row_key] = row
+            offsets.append(k[3])
         # DataTable.clear(), without walking the old rows (its _y_offsets.clear() computed
         # the old offsets only to empty them).
         self._clear_caches()
@@ -284,7 +305,7 @@ class ToolTable(MarkedTable):
         self._update_count += len(data)
         # Every row one line: the ordered rows and the line offsets are the order itself.
         self._ordered_row_cache[(len(rows), self._update_count)] = list(rows.values())
-        self._offset_cache[self._update_count] = [(row_key, 0) for row_key in data]
+        self._offset_cache[self._update_count] = offsets
         self.check_idle()
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
