@@ -4,26 +4,38 @@ only print what this module decided; design.md "Exit codes")."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from mcp_review.engine import exitcodes
 
 if TYPE_CHECKING:
     from mcp_review.engine.instructions import InstructionsStatus
+    from mcp_review.engine.pins import Pin
+    from mcp_review.engine.policy import Outcome
     from mcp_review.engine.rerun import Outcome as RerunOutcome
-    from mcp_review.engine.status import StatusReport, ToolStatus
+    from mcp_review.engine.status import State, StatusReport, ToolStatus
 
 FAIL_ON = ("breaking", "review", "any")
 """``check --fail-on``: what fails the gate. ``review`` (the default, and what ``status`` and
 the app use) fails on anything a human must look at."""
 
 
-def fails_gate(t: ToolStatus, fail_on: str) -> bool:
-    """Whether one tool fails the gate under ``fail_on``."""
+@functools.cache
+def _gate_names() -> tuple[Callable[[Pin | None], bool], type[Outcome], type[State]]:
+    """(awaiting_upgrade, Outcome, State), imported on first use (they build on this module's
+    callers) and kept: fails_gate runs once per tool, three times per report on a fleet."""
     from mcp_review.engine.candidate import awaiting_upgrade
     from mcp_review.engine.policy import Outcome
     from mcp_review.engine.status import State
+
+    return awaiting_upgrade, Outcome, State
+
+
+def fails_gate(t: ToolStatus, fail_on: str) -> bool:
+    """Whether one tool fails the gate under ``fail_on``."""
+    awaiting_upgrade, Outcome, State = _gate_names()
 
     if t.state is State.REMOVED and awaiting_upgrade(t.pin):
         return False  # approved in a candidate preview; the running version never served it
