@@ -325,9 +325,7 @@ def spells_words(s: str) -> bool:
 
 def prose_format(s: str) -> bool:
     """A ``format`` value that reads as prose, not as a format name."""
-    if s in KNOWN_FORMATS:
-        return False
-    return _texty(s) or spells_words(s)
+    return s not in KNOWN_FORMATS and prose_value(s)
 
 
 def prose_value(s: str) -> bool:
