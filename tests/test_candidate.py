@@ -535,3 +535,67 @@ def test_the_preview_mark_is_set_only_for_a_new_approval_and_pruned_once_served(
             }
         )
     )
+
+
+@pytest.mark.slow
+def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(project: Path):
+    """One drift, the app and ``check`` alike: a denied tool no longer served and a tool
+    awaiting the upgrade (approved while previewing the candidate) pass ``check``, so the app
+    must neither count them "to review" nor stop on them with ``n``; an approved tool no
+    longer served fails ``check`` and is counted."""
+    import argparse
+    import asyncio
+
+    from textual.widgets import Static
+
+    from mcp_review.services.inputs import resolve
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.source import ReviewSource
+    from mcp_review.tui.view import Status
+
+    (project / "v2.json").write_text(json.dumps([*V1, GREP]))
+    assert main(["pin", "--yes", "-q"]) == 0
+    assert main(["approve", "files", "grep", "--candidate", "--yes", "-q"]) == 0
+    assert main(["deny", "files", "list_dir", "-q"]) == 0
+    (project / "v1.json").write_text(json.dumps(V1[:1]))  # list_dir (denied) no longer served
+
+    async def app_view() -> tuple[str, list[tuple[str, str]], str | None]:
+        ns = argparse.Namespace(
+            config=None,
+            pins=None,
+            snapshot=None,
+            server=None,
+            timeout=None,
+            calls=[],
+            quiet=True,
+            candidate=False,
+        )
+        app = ReviewApp(ReviewSource.from_inputs(resolve(ns)))
+        async with app.run_test(size=(120, 36)) as pilot:
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if app.main is not None and app.main.loaded:
+                    break
+            main_screen = app.main
+            removed = [
+                (t.name, str(t.policy))
+                for s in main_screen.servers
+                for t in s.tools
+                if t.status is Status.REMOVED
+            ]
+            await pilot.press("n")
+            landed = main_screen.current_entry()
+            counts = str(main_screen.query_one("#counts", Static).render())
+            await pilot.press("q")
+        return counts, sorted(removed), landed.name if landed and landed.needs_review else None
+
+    assert main(["check", "-q"]) == 0
+    counts, removed, landed = asyncio.run(app_view())
+    assert removed == [("grep", "none"), ("list_dir", "none")]
+    assert "0 to review" in counts and landed is None, (counts, landed)
+
+    (project / "v1.json").write_text(json.dumps([]))  # read_file (approved) gone too
+    assert main(["check", "-q"]) == 1
+    counts, removed, landed = asyncio.run(app_view())
+    assert ("read_file", "review") in removed
+    assert "1 to review" in counts and landed == "read_file", (counts, landed)

@@ -147,6 +147,12 @@ class ToolEntry:
 
     @property
     def needs_review(self) -> bool:
+        """Waiting for a decision. A removed tool waits only when the gate fails on it (an
+        approved tool no longer served); a denied one no longer served, or one approved while
+        previewing a candidate the running version never served, has nothing to decide
+        (outcome none), as ``check`` says."""
+        if self.status is Status.REMOVED:
+            return self.policy is not Outcome.NONE
         return self.status in NEEDS_REVIEW
 
     @property
