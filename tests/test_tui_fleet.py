@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import gc
 
+import pytest
 import tui_sample as sample
 from rich.text import Text
 from textual.widgets import DataTable
@@ -137,3 +138,106 @@ def test_a_status_computation_leaves_no_reference_cycles():
                 )
             )
             assert gc.collect() == 0, compare
+
+
+# --- full collections wait for a pause in the input (tui/heap.py) ------------------------------
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _Gen2:
+    """Counts the full collections CPython really runs (gc.callbacks: the independent truth)."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+        gc.callbacks.append(self)
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            self.runs += 1
+
+    def close(self) -> None:
+        gc.callbacks.remove(self)
+
+
+def _middle_collections(n: int) -> None:
+    for _ in range(n):
+        gc.collect(1)  # each one counts toward the next full collection, as CPython's own do
+
+
+@pytest.fixture
+def thaw():
+    before = gc.get_threshold()
+    yield
+    gc.unfreeze()  # the tests freeze this process's heap: hand it back to the collector
+    gc.set_threshold(*before)
+
+
+def test_a_full_collection_waits_for_a_pause_in_the_input(thaw):
+    from mcp_review.tui.heap import FREEZE_TOOLS, MAX_THRESHOLD, QuietCollector
+
+    clock = _Clock()
+    heap = QuietCollector(clock)
+    default = gc.get_threshold()
+    heap.settle(FREEZE_TOOLS - 1)  # a small review: CPython's own schedule
+    assert not heap.deferring and gc.get_threshold() == default and not heap.tick()
+    gen2 = _Gen2()
+    try:
+        heap.settle(FREEZE_TOOLS)
+        assert heap.deferring and gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (default[0], default[1], MAX_THRESHOLD)
+        # More middle collections than CPython waits for: it would have run a full one.
+        _middle_collections(default[2] + 5)
+        assert gen2.runs == 0
+        heap.input()
+        clock.now += heap.QUIET / 2
+        assert not heap.tick() and gen2.runs == 0  # input just came in: not now
+        clock.now += heap.QUIET
+        assert heap.tick() and gen2.runs == 1 and heap.collections == 1  # quiet: now
+        assert not heap.tick() and gen2.runs == 1  # nothing due any more
+        # Input that never pauses still gets one once MAX_PENDING middle ones have passed.
+        _middle_collections(heap.MAX_PENDING - 1)
+        heap.input()
+        assert not heap.tick() and gen2.runs == 1
+        _middle_collections(1)
+        assert heap.tick() and gen2.runs == 2
+    finally:
+        gen2.close()
+        heap.restore()
+    assert not heap.deferring and gc.get_threshold() == default
+
+
+async def test_the_app_defers_full_collections_on_a_fleet_and_hands_them_back_when_it_stops(
+    monkeypatch, thaw
+):
+    import mcp_review.tui.heap as heap_module
+
+    default = gc.get_threshold()
+    monkeypatch.setattr(heap_module, "FREEZE_TOOLS", SERVERS * PER_SERVER)  # this fleet is big
+    app = ReviewApp(_fleet())
+    gen2 = _Gen2()
+    try:
+        async with app.run_test(size=(120, 30)) as pilot:
+            await _loaded(app, pilot)
+            heap = app.heap
+            assert heap.deferring and gc.get_threshold()[2] == heap_module.MAX_THRESHOLD
+            seen, ran = gen2.runs, heap.collections
+            typed = heap.last_input
+            await pilot.press("down")
+            assert heap.last_input > typed  # a key is input
+            _middle_collections(default[2])  # a full collection is due
+            for _ in range(200):  # the app's timer runs it once the keys pause
+                await pilot.pause(0.05)
+                if heap.collections > ran:
+                    break
+            assert heap.collections == ran + 1
+            assert gen2.runs - seen == heap.collections - ran  # none ran on CPython's own
+    finally:
+        gen2.close()
+    assert not app.heap.deferring and gc.get_threshold() == default

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -14,6 +14,7 @@ from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
 from mcp_review.tui.fetchers import LiveFetcher
+from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
     CompatibleApprovalRequested,
@@ -66,18 +67,29 @@ class ReviewApp(App[None]):
                 plain_line(n, 40) for n in source.candidates
             )
         self.main: MainScreen | None = None
+        self.heap = QuietCollector()
+        """On a big fleet, full garbage collections wait for a pause in the input."""
         if theme:
             self.theme = theme
 
     def on_mount(self) -> None:
-        self.main = MainScreen(self.source)
+        self.main = MainScreen(self.source, self.heap)
         self.push_screen(self.main)
+        self.set_interval(self.heap.TICK, self.heap.tick)
         bad = self.source.unverified_pins()
         if bad:
             # Those tools read as unpinned (review them again to re-pin); say why, and stay up.
             self.notify(
                 plain_line(bad, 600), title="pin file", severity="error", markup=False, timeout=30
             )
+
+    def on_unmount(self) -> None:
+        self.heap.restore()  # CPython's collection schedule again once the app stops
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            self.heap.input()
+        await super().on_event(event)
 
     # Commands ----------------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

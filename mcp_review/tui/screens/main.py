@@ -20,6 +20,7 @@ from textual.widgets.data_table import RowKey
 from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision, PinFile
+from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
     CompatibleApprovalRequested,
@@ -55,27 +56,6 @@ STATUS_STYLE = {
 }
 """The component class (of :class:`ToolTable`) each status is drawn in."""
 STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
-
-
-FREEZE_TOOLS = 2_000
-"""From this many tools the app takes what is alive out of the cyclic collector's reach
-(:func:`_settle_heap`)."""
-
-
-def _settle_heap(tools: int) -> None:
-    """On a big fleet, move every object alive now out of the cyclic garbage collector's reach
-    (``gc.freeze``).
-
-    A status shown is kept until the next one: on a 10,000-tool fleet that is over a million
-    objects, and full collections walked all of them while a filter keystroke or the next
-    computation allocated (most of a keystroke's time, bench_tui.py). Frozen objects are
-    still freed by reference counting when the next status replaces them (a computation makes
-    no reference cycles: tests/test_tui_fleet.py); only cyclic garbage alive at this moment
-    stays. A small review (every test's sample) never freezes anything."""
-    if tools >= FREEZE_TOOLS:
-        import gc
-
-        gc.freeze()
 
 
 Cells = list[Text] | Callable[[], list[Text]]
@@ -399,9 +379,11 @@ class MainScreen(Screen[None]):
     def watch_computing(self) -> None:
         self._update_counts()
 
-    def __init__(self, source: ReviewSource) -> None:
+    def __init__(self, source: ReviewSource, heap: QuietCollector | None = None) -> None:
         super().__init__()
         self.source = source
+        self.heap = heap if heap is not None else QuietCollector()
+        """Freezes a big fleet's status out of the cyclic collector (the app's, shared)."""
         self.servers: list[ServerEntry] = [ServerEntry(n) for n in source.server_names]
         """Current view of every server (replaced as a whole after each fetch or decision)."""
         self.progress: dict[str, tuple[str, str]] = {}
@@ -487,7 +469,7 @@ class MainScreen(Screen[None]):
         generation = self._status_gen
         snap = await self.source.fetch(progress)
         # the snapshot stays: no collection walks it while its status is built
-        _settle_heap(sum(len(s.tools) for s in snap.servers.values()))
+        self.heap.settle(sum(len(s.tools) for s in snap.servers.values()))
         pins = self.source.pins_view()
         # Comparing changed tools is CPU work: keep it off the event loop. A big fleet is
         # shown first by digests alone (changed tools "comparing…", nothing decidable on them),
@@ -540,7 +522,7 @@ class MainScreen(Screen[None]):
                 self.computing = True
                 self.servers = self.source.apply(computed)
                 self.rebuild()
-                _settle_heap(len(self._by_key))
+                self.heap.settle(len(self._by_key))
                 self.call_after_refresh(self._compare_after_first_frame, generation)
             else:
                 self._show(computed)
@@ -593,7 +575,7 @@ class MainScreen(Screen[None]):
         self.computing = False
         self.servers = self.source.apply(computed)
         self.rebuild()
-        _settle_heap(len(self._by_key))
+        self.heap.settle(len(self._by_key))
 
     # Table --------------------------------------------------------------------------------------
     def visible_tools(self, s: ServerEntry) -> Sequence[ToolEntry]:
