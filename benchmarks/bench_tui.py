@@ -55,14 +55,82 @@ def fleet_snapshots(servers: int, per_server: int) -> tuple[Snapshot, Snapshot]:
     return _snap(False, servers, per_server), _snap(True, servers, per_server)
 
 
+def as_user(servers: int, per_server: int, repeat: int) -> None:
+    """``mcp-review review --snapshot F --pins P`` in a tmux pane, as a person starts it: from
+    the command to the pane showing the list (its first tool row and the counts line), then to
+    every comparison shown (the counts line without "updating…"). Polls the pane every ~10 ms,
+    so each figure is good to that."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from mcp_review.engine.pins import Decision, PinFile, make_pin
+    from mcp_review.store.pinfile import save_pins
+
+    if shutil.which("tmux") is None:
+        print("as a user: tmux not found, skipped")
+        return
+    pinned, current = fleet_snapshots(servers, per_server)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        pins = PinFile()
+        for s in pinned.servers.values():
+            for t in s.tools:
+                pins.decide(make_pin(s.name, t, Decision.APPROVED, by="bench"))
+        save_pins(pins, str(d / "pins.toml"), audit_path=str(d / "audit.jsonl"))
+        (d / "snap.json").write_text(current.dumps())
+        exe = str(Path(sys.executable).with_name("mcp-review"))
+        cmd = f"cd {tmp} && {exe} review --snapshot snap.json --pins pins.toml"
+        first_row = f"tool_{0:02d}_{0:03d}"
+        for _ in range(repeat):
+            name = f"bench{os.getpid()}"
+            t0 = time.perf_counter()
+            subprocess.run(
+                ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", cmd],
+                check=True,
+            )
+            shown = full = None
+            try:
+                while full is None and time.perf_counter() - t0 < 60:
+                    pane = subprocess.run(
+                        ["tmux", "capture-pane", "-p", "-t", name],
+                        capture_output=True,
+                        text=True,
+                    ).stdout
+                    if shown is None and first_row in pane and "to review" in pane:
+                        shown = time.perf_counter() - t0
+                    if shown is not None and "updating" not in pane:
+                        full = time.perf_counter() - t0
+                    time.sleep(0.01)
+            finally:
+                subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+            print(
+                f"as a user (tmux, `review --snapshot`, {servers * per_server:,} tools): list "
+                f"shown {shown if shown is None else f'{shown:.2f}'} s after the command, every "
+                f"comparison shown {full if full is None else f'{full:.2f}'} s (load "
+                f"{os.getloadavg()[0]:.1f})"
+            )
+
+
 async def main() -> int:
     import argparse
 
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--servers", type=int, default=SERVERS)
     ap.add_argument("--per-server", type=int, default=PER_SERVER)
+    ap.add_argument(
+        "--as-user",
+        type=int,
+        metavar="N",
+        default=0,
+        help="also start `mcp-review review` N times in tmux and time the pane (see as_user)",
+    )
     args = ap.parse_args()
     servers, per_server = args.servers, args.per_server
+    if args.as_user:
+        as_user(servers, per_server, args.as_user)
     pinned, current = fleet_snapshots(servers, per_server)
     source = ReviewSource.baseline(SnapshotFetcher(current), pinned)
     app = ReviewApp(source)
