@@ -442,6 +442,10 @@ def pre_commit(repo: Path, *argv: str, home: Path) -> subprocess.CompletedProces
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+@pytest.mark.skipif(
+    not (ROOT / ".git").exists(),
+    reason="pre-commit try-repo clones this project: it needs a git checkout (not a git archive)",
+)
 def test_pre_commit_try_repo_system_hook(pin_repo: Path, tmp_path: Path):
     """Offline: the system hook runs the mcp-review already installed (this venv's)."""
     p = pre_commit(
@@ -470,6 +474,10 @@ def test_pre_commit_try_repo_system_hook(pin_repo: Path, tmp_path: Path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+@pytest.mark.skipif(
+    not (ROOT / ".git").exists(),
+    reason="pre-commit try-repo clones this project: it needs a git checkout (not a git archive)",
+)
 def test_pre_commit_hook_with_a_committed_snapshot(pin_repo: Path, tmp_path: Path):
     """The hook as a .pre-commit-config.yaml names it, with `args: [--snapshot, FILE]`: drift
     in the committed snapshot that needs review fails the commit, with the status report.
