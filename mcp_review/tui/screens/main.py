@@ -20,6 +20,7 @@ from textual.widgets.data_table import RowKey
 from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision, PinFile
+from mcp_review.engine.policy import Outcome
 from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
@@ -625,10 +626,10 @@ class MainScreen(Screen[None]):
         if i is not None:
             # Server instructions reach the model like a description: their state on the row;
             # a / d on this row decide them (after a dialog showing the diff).
-            attention = i.policy.outcome in ("review", "block")
+            attention = i.policy.outcome in (Outcome.REVIEW, Outcome.BLOCK)
             style = (
                 cs("tool-table--failed")
-                if i.policy.outcome == "block"
+                if i.policy.outcome is Outcome.BLOCK
                 else cs("tool-table--review")
                 if attention
                 else muted
