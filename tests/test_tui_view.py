@@ -90,3 +90,31 @@ def test_rows_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         row.status = Status.PINNED  # type: ignore[misc]
     assert row.pinned is None and not row.blocked and row.needs_review
+
+
+@pytest.mark.parametrize(
+    "make", [sample.sample_source, sample.polish_source, sample.hostile_source]
+)
+async def test_the_counts_line_says_to_review_what_the_gate_fails_on(make):
+    """"to review" is the tools `check` fails on (engine.verdict under --fail-on review) and
+    the instructions waiting for a decision; auto-approvable changes are counted apart."""
+    from textual.widgets import Static
+
+    from mcp_review.engine.verdict import failing
+    from mcp_review.tui.app import ReviewApp
+
+    source = make()
+    app = ReviewApp(source)
+    async with app.run_test(size=(160, 40)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if app.main is not None and app.main.loaded and not app.main.computing:
+                break
+        line = str(app.main.query_one("#counts", Static).render())
+        report = source._report
+        assert report is not None
+        gate = len(failing(report, "review")) + len(report.instructions_attention)
+        auto = sum(1 for t in report.auto_approvals)
+        assert f"│ {gate} to review" in line, line
+        assert (f"│ {auto} auto-approvable (P)" in line) == bool(auto), line
+        await pilot.press("q")

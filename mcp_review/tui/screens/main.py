@@ -394,27 +394,28 @@ class MainScreen(Screen[None]):
         self.drafts: dict[tuple[str, str, str], str] = {}
         """Text typed in the note dialog and closed with esc: shown again, never lost."""
         self._by_key: dict[str, ToolEntry] = {}
+        """Every tool entry by its row key (rebuilt with :attr:`servers`)."""
         self._keys: dict[int, str] = {}
+        """Row key of each tool entry (by id) of the computation shown."""
         self._server_rows: dict[str, tuple[str, str]] = {}
         """The progress (state, detail) each server row was last built with."""
         self._rebuild_queued = False
-        """Row key of each tool entry (by id) of the computation shown."""
-        """Every tool entry by its row key (rebuilt with :attr:`servers`)."""
         self._row_keys: list[str] = []
         """The table's row keys in order, as last drawn."""
         self._status_gen = 0
         """Bumped by every status request; a worker's result for an older one is dropped."""
         self._status_running = False
         self._status_shown = 0
+        """The generation whose result is on screen."""
         self._cells: dict[str, list[Text]] = {}
         """The server rows' cells by row key, as drawn (a tool row's are kept by the table)."""
         self._cells_for: list[ServerEntry] | None = None
         """The computation (its server list) whose rows the table and ``_cells`` hold."""
         self._server_keys: dict[str, list[str]] = {}
         """Each server's tool row keys in order, for that computation."""
-        self._counted: tuple[list[ServerEntry], dict[Status, int], int, int] | None = None
-        """The counts line's figures (statuses, to review, failed) for that computation."""
-        """The generation whose result is on screen."""
+        self._counted: tuple[list[ServerEntry], dict[Status, int], int, int, int, int] | None = None
+        """The counts line's figures (statuses, to review, auto-approvable, waived, failed) for
+        that computation."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -435,7 +436,9 @@ class MainScreen(Screen[None]):
 
     def on_resize(self) -> None:
         # Columns follow the width: the name column grows up to 40 cells and the last column
-        # takes the rest, so nothing scrolls sideways at 80×24.
+        # takes the rest, so nothing scrolls sideways at 80×24. The counts line breaks between
+        # its phrases at the new width.
+        self._update_counts()
         table = self.query_one("#tools", DataTable)
         width = self.size.width
         tool_w = max(16, min(40, int(width * 0.3)))
@@ -735,17 +738,28 @@ class MainScreen(Screen[None]):
         counted = self._counted
         if counted is None or counted[0] is not self.servers:  # counted once a computation
             counts = {k: 0 for k in STATUS_ORDER}
-            review = 0
+            review = auto = waived = 0
             for s in self.servers:
                 for t in s.tools:
                     counts[t.status] += 1
-                    review += t.needs_review
+                    if t.needs_review:
+                        # "to review" is what `check` fails on (review, block); a change the
+                        # policy would approve waits for `P` or a decision, and a waived one
+                        # passes the gate: both are counted apart.
+                        if t.policy is Outcome.AUTO_APPROVE:
+                            auto += 1
+                        elif t.policy is Outcome.WAIVED:
+                            waived += 1
+                        else:
+                            review += 1
                 if s.instructions is not None:  # server instructions waiting for a decision
                     review += s.instructions.needs_attention
             failed = sum(1 for s in self.servers if s.state == "failed")
-            counted = self._counted = (self.servers, counts, review, failed)
-        _, counts, review, failed = counted
-        parts: list[Content | tuple[str, str] | str] = []
+            counted = self._counted = (self.servers, counts, review, auto, waived, failed)
+        _, counts, review, auto, waived, failed = counted
+        # Phrases, each (text, style): the line breaks between phrases, never inside one, so
+        # "1 server failed" stays whole at 80 columns.
+        phrases: list[tuple[str, str]] = []
         styles = {
             Status.BROKEN: "$text-error",
             Status.CHANGED: "$text-warning",
@@ -756,14 +770,30 @@ class MainScreen(Screen[None]):
         }
         for k in STATUS_ORDER:
             if counts[k] or k in (Status.BROKEN, Status.CHANGED):
-                parts.append((f"{counts[k]} {k}  ", styles[k]))
-        parts.append((f"│ {review} to review", "bold"))
-        if self.computing:
-            parts.append(("  │ updating…", "italic $text-muted"))
+                phrases.append((f"{counts[k]} {k}", styles[k]))
+        phrases.append((f"│ {review} to review", "bold"))
         if failed:
-            parts.append(
-                (f"  │ {failed} server{'s' if failed > 1 else ''} failed", "bold $text-error")
+            phrases.append(
+                (f"│ {failed} server{'s' if failed > 1 else ''} failed", "bold $text-error")
             )
+        if auto:
+            phrases.append((f"│ {auto} auto-approvable (P)", "$text-muted"))
+        if waived:
+            phrases.append((f"│ {waived} waived", "$text-muted"))
+        if self.computing:
+            phrases.append(("│ updating…", "italic $text-muted"))
+        width = max(self.size.width - 2, 20)  # the line's padding
+        parts: list[Content | tuple[str, str] | str] = []
+        used = 0
+        for text, style in phrases:
+            if used and used + 2 + len(text) > width:
+                parts.append("\n")
+                used = 0
+            elif used:
+                parts.append("  ")
+                used += 2
+            parts.append((text, style))
+            used += len(text)
         if self.filter_text:
             parts.append(Content("  filter: ").stylize("$text-muted"))
             parts.append(Content(self.filter_text))
