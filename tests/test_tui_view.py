@@ -96,8 +96,9 @@ def test_rows_are_frozen():
     "make", [sample.sample_source, sample.polish_source, sample.hostile_source]
 )
 async def test_the_counts_line_says_to_review_what_the_gate_fails_on(make):
-    """"to review" is the tools `check` fails on (engine.verdict under --fail-on review) and
-    the instructions waiting for a decision; auto-approvable changes are counted apart."""
+    """The counts line's "to review" is the tools `check` fails on (engine.verdict under
+    --fail-on review) and the instructions waiting for a decision; auto-approvable changes are
+    counted apart."""
     from textual.widgets import Static
 
     from mcp_review.engine.verdict import failing
