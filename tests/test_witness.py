@@ -114,6 +114,37 @@ def test_required_property_added_witness_omits_it():
     assert "tenant" not in out.witness
 
 
+@pytest.mark.parametrize("old", [{}, {"$schema": "http://json-schema.org/draft-07/schema#"}])
+def test_each_property_added_required_gets_a_call_that_fails_for_it_alone(old):
+    """server-filesystem 2025.7.29 served empty input schemas, 2026.8.31 requires ``source`` and
+    ``destination`` on move_file: the witness for each added property must be a call missing
+    that one property only, and its error must name it (``{}`` failed for whichever the
+    validator reported first, so the evidence for ``destination`` named ``source``)."""
+    new = {
+        "type": "object",
+        "properties": {"source": {"type": "string"}, "destination": {"type": "string"}},
+        "required": ["source", "destination"],
+    }
+    for name, other in (("source", "destination"), ("destination", "source")):
+        out = witness_for(old, new, f"/properties/{name}", "property-added-required")
+        assert name not in out.witness and other in out.witness, out.witness
+        assert out.witness_error == f'(root): "{name}" is a required property'
+
+
+def test_a_nested_property_added_required_fails_for_it_alone():
+    def add(s):
+        s["properties"]["o"]["properties"]["b"] = {"type": "integer"}
+        s["properties"]["o"]["required"] = ["a", "b"]
+
+    new = mod(add)
+    old = copy.deepcopy(BASE)
+    old["required"] = ["q", "o"]
+    new["required"] = ["q", "o"]
+    out = witness_for(old, new, "/properties/o/properties/b", "property-added-required")
+    assert "b" not in out.witness["o"] and "a" in out.witness["o"], out.witness
+    assert '"b" is a required property' in out.witness_error
+
+
 def test_closed_object_witness_has_one_extra_key():
     new = mod(lambda s: s.update(additionalProperties=False))
     out = witness_for(BASE, new, "/additionalProperties", "additional-properties-closed")

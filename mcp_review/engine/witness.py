@@ -502,6 +502,8 @@ class _Side:
                 self._call()
                 ok = reverted.is_valid(inst)  # type: ignore[union-attr]
             if ok:
+                if strategy is Witness.OMIT_REQUIRED:
+                    inst, issues = self._narrow(inst, issues, toks)
                 return inst, _best_issue(issues, toks)
             # It breaks, but also because of another change: satisfy the new schema's other
             # requirements (a property another change made required) and try that call too.
@@ -509,6 +511,38 @@ class _Side:
             fixed = self._repair(inst, issues, targets)
             if fixed is not None:
                 pending.append(fixed)
+
+    def _narrow(self, inst: Any, issues: list[Issue], toks: list[str]) -> tuple[Any, list[Issue]]:
+        """For a property made required: ``inst`` with the object's other newly required
+        properties filled in from the rejecting schema, when that call still passes the old
+        schema and fails the new one, so the evidence fails for this property alone (``{}``
+        against two added requirements names whichever the validator reports first)."""
+        if len(toks) < 2 or toks[-2] != "properties" or not _plain_object_path(toks[:-2]):
+            return inst, issues
+        name, obj_toks = toks[-1], toks[:-2]
+        node_path = obj_toks[1::2]
+        obj_schema = get(self.rej, obj_toks) if obj_toks else self.rej
+        node = get(inst, node_path) if node_path else inst
+        if not isinstance(obj_schema, dict) or not isinstance(node, dict):
+            return inst, issues
+        req, props = obj_schema.get("required"), obj_schema.get("properties")
+        if not isinstance(req, list) or not isinstance(props, dict) or name not in req:
+            return inst, issues
+        fixed = copy.deepcopy(inst)
+        target = get(fixed, node_path) if node_path else fixed
+        changed = False
+        for other in req[:32]:
+            if isinstance(other, str) and other != name and other not in target and other in props:
+                vals = [v for v in self.rej_gen.values(props[other], 1) if v is not _ABSENT]
+                if not vals:
+                    return inst, issues
+                target[other] = copy.deepcopy(vals[0])
+                changed = True
+        key = _key(fixed) if changed else None
+        if key is None or not self.accepts(fixed, key) or not self.rejects(fixed, key):
+            return inst, issues
+        narrowed, _ = self.rej_errors(fixed, key)
+        return fixed, narrowed
 
     def _repair(self, inst: Any, issues: list[Issue], targets: list[list[str]]) -> Any:
         """``inst`` with the properties the rejecting schema requires (and this change did not
@@ -595,11 +629,17 @@ def _key(inst: Any) -> str | None:
 
 
 def _best_issue(issues: list[Issue], toks: list[str]) -> Issue:
-    """The issue that names the changed keyword, else the first one."""
-    _, kw = _split_location(toks)
+    """The issue that names the changed keyword (for a property, its ``required`` error naming
+    it), else the first one."""
+    loc, kw = _split_location(toks)
     if kw:
         for i in issues:
             if kw[0] in pointer_tokens(i.schema_path):
+                return i
+    elif len(loc) >= 2 and loc[-2] == "properties":
+        quoted = json.dumps(loc[-1], ensure_ascii=False)
+        for i in issues:
+            if i.schema_path.endswith("/required") and quoted in i.message:
                 return i
     return issues[0] if issues else Issue("", "rejected", "")
 
