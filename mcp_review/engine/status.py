@@ -491,8 +491,17 @@ def server_status(
         if len(digests) > 1:
             # Which of them a client would use is undefined: never let one pass unseen.
             st.notes.append(f"the server lists {len(defs)} different definitions under this name")
+            # Blocked whatever the first one's result; its own blocking findings (and their
+            # concerns, the app's flags) are kept beside the reason, not replaced by it.
+            first = st.policy
             st.policy = PolicyResult(
-                tier, Outcome.BLOCK, (f"{len(defs)} different definitions share this name",)
+                tier,
+                Outcome.BLOCK,
+                (
+                    f"{len(defs)} different definitions share this name",
+                    *(first.reasons if first.outcome is Outcome.BLOCK else ()),
+                ),
+                first.concerns,
             )
             if st.state in (State.PINNED, State.DENIED):
                 st.state = State.CHANGED
