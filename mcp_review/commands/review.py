@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from mcp_review.engine import exitcodes
 from mcp_review.services.inputs import (
@@ -11,6 +12,9 @@ from mcp_review.services.inputs import (
     add_config_args,
     add_pins_option,
 )
+
+if TYPE_CHECKING:
+    from mcp_review.tui.app import ReviewApp
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -30,16 +34,35 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.services.inputs import resolve
+    app = build_app(args)
+    app.run()
+    if app.load_error is not None:
+        raise app.load_error  # an InputError is exit 2 with its message (cli._run)
+    return exitcodes.PASS
 
-    # Config, call logs and the pin file are read before the UI opens, so an input error is
-    # reported on stderr with exit code 2; a call log that does not exist yet is a note.
-    inp = resolve(args)
-    inp.print_notes()
+
+def build_app(args: argparse.Namespace) -> ReviewApp:
+    """The app for ``args``. The config and the call logs are read now, so an error in them is
+    reported on stderr with exit code 2 before anything is drawn (a call log that does not
+    exist yet is a note). The pin file and the snapshot are read once the app is up, in its
+    thread, while it says "loading…" (a fleet's take a second, overlapping Textual's own
+    start): exactly as ``resolve`` reads them. Nothing can be decided before both are read
+    and the status is computed; a pin file that does not read ends the app, and :func:`run`
+    reports it as before the app opened (exit 2, the file named and left untouched)."""
+    from mcp_review.services.inputs import resolve
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.source import ReviewSource
 
-    source = ReviewSource.from_inputs(inp)
+    inp = resolve(args, load_pin_file=False)
+    inp.print_notes()
 
-    ReviewApp(source, subtitle=inp.pins_path, theme=args.theme).run()
-    return exitcodes.PASS
+    def read() -> ReviewSource:
+        from mcp_review.engine.replay import _gc_paused
+        from mcp_review.store.pinfile import load_pins
+
+        with _gc_paused():  # a fleet's pin file: 10,000 pins, no reference cycles
+            inp.pins = load_pins(inp.pins_path)
+        return ReviewSource.from_inputs(inp)
+
+    what = inp.pins_path + (f" and {inp.snapshot_path}" if inp.snapshot_path else "")
+    return ReviewApp(read, subtitle=inp.pins_path, theme=args.theme, loading=what)

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on
-from textual.app import App, SystemCommand
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
-from mcp_review.engine.rules import render_change
-from mcp_review.tui.fetchers import LiveFetcher
+from mcp_review.tui.fetchers import LiveFetcher, SnapshotFetcher
 from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
@@ -27,20 +28,31 @@ from mcp_review.tui.messages import (
 )
 from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
-from mcp_review.tui.screens.modals import (
-    ApproveAllScreen,
-    AutoApproveScreen,
-    ConfirmScreen,
-    HelpScreen,
-    PolicyScreen,
-    ReasonScreen,
-    SameChangeScreen,
-    ask_reason,
-)
-from mcp_review.tui.screens.review import ReviewResult, ReviewScreen
 from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import ServerEntry, Status, ToolEntry
-from mcp_review.tui.widgets.rerun_panel import RerunHook
+
+# The review screen, the dialogs and what only they use are imported where they are opened:
+# nothing of them is on screen before the list, and a fleet's first frame waits for every
+# import (benchmarks/README.md, start-up as a user runs it).
+if TYPE_CHECKING:
+    from mcp_review.tui.screens.review import ReviewResult
+    from mcp_review.tui.widgets.rerun_panel import RerunHook
+
+
+class LoadingScreen(Screen[None]):
+    """What the app shows while the pin file and the tool lists are read (a fleet's take a
+    second): a line saying so, and nothing that can decide anything."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit")]
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(plain_line(f"loading… {self.what}", 300), id="loading", markup=False)
+        yield Footer()
 
 
 class ReviewApp(App[None]):
@@ -54,28 +66,90 @@ class ReviewApp(App[None]):
     TITLE = "mcp-review"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
+    source: ReviewSource
+    """Set at once, or once the function given reads it (nothing reads it before)."""
+
     def __init__(
-        self, source: ReviewSource, *, subtitle: str = "", theme: str | None = None
+        self,
+        source: ReviewSource | Callable[[], ReviewSource],
+        *,
+        subtitle: str = "",
+        theme: str | None = None,
+        loading: str = "",
     ) -> None:
+        """``source``: the source, or a function that reads it (the pin file, the tool lists).
+        A function is called in a thread once the app is up, so a fleet's files are read while
+        the app shows "loading…" (:class:`LoadingScreen`); the list, and with it every
+        decision, comes only once it returned. An exception it raises ends the app and is kept
+        in :attr:`load_error` for the caller to report (the `review` command: exit 2 on a bad
+        pin file, as before the app opened). ``loading``: what the loading line names."""
         super().__init__()
-        self.source = source
         self.sub_title = subtitle
+        self.main: MainScreen | None = None
+        self.heap = QuietCollector()
+        """On a big fleet, full garbage collections wait for a pause in the input."""
+        self._load: Callable[[], ReviewSource] | None = None
+        self._loading = loading
+        self.load_error: BaseException | None = None
+        """What reading the source raised (the app then exits at once), else None."""
+        if isinstance(source, ReviewSource):
+            self._use(source)
+        else:
+            self._load = source
+        if theme:
+            self.theme = theme
+
+    def _use(self, source: ReviewSource) -> None:
+        self.source = source
         if source.candidates:
             # The header says which version is shown: an upgrade preview (--candidate) must
             # never pass for the running servers.
             self.title = "mcp-review · CANDIDATE of " + ", ".join(
                 plain_line(n, 40) for n in source.candidates
             )
-        self.main: MainScreen | None = None
-        self.heap = QuietCollector()
-        """On a big fleet, full garbage collections wait for a pause in the input."""
-        if theme:
-            self.theme = theme
 
     def on_mount(self) -> None:
-        self.main = MainScreen(self.source, self.heap)
-        self.push_screen(self.main)
         self.set_interval(self.heap.TICK, self.heap.tick)
+        if self._load is None:
+            self._show_main()
+            return
+        self.push_screen(LoadingScreen(self._loading))
+        self.run_worker(self._read_source, thread=True, exit_on_error=False, group="load")
+
+    def _read_source(self) -> ReviewSource:
+        assert self._load is not None
+        return self._load()
+
+    @on(Worker.StateChanged)
+    def _on_read(self, event: Worker.StateChanged) -> None:
+        # Only the app's own worker (a screen's worker messages do not bubble up here).
+        if event.worker.group != "load":
+            return
+        if event.state is WorkerState.SUCCESS:
+            source = event.worker.result
+            assert isinstance(source, ReviewSource)
+            self._source_read(source)
+        elif event.state is WorkerState.ERROR:
+            # Reported by the caller once the terminal is restored (exit 2 on an InputError).
+            self.load_error = event.worker.error
+            self.exit(return_code=2)
+
+    def _source_read(self, source: ReviewSource) -> None:
+        self._use(source)
+        if isinstance(source.fetcher, SnapshotFetcher):
+            # What the fetch would settle in a moment (MainScreen.fetch), settled before the
+            # list's screen is built: a full collection walking a fleet's snapshot and pin
+            # file meanwhile cost ~60 ms of the first frame (benchmarks/README.md).
+            snap = source.fetcher.snapshot
+            self.heap.settle(sum(len(s.tools) for s in snap.servers.values()))
+        self._show_main(replace=True)
+
+    def _show_main(self, *, replace: bool = False) -> None:
+        self.main = MainScreen(self.source, self.heap)
+        if replace:
+            self.switch_screen(self.main)
+        else:
+            self.push_screen(self.main)
         bad = self.source.unverified_pins()
         if bad:
             # Those tools read as unpinned (review them again to re-pin); say why, and stay up.
@@ -117,6 +191,8 @@ class ReviewApp(App[None]):
         yield SystemCommand("Help: keys", "Every binding", self.action_help)
 
     def action_help(self) -> None:
+        from mcp_review.tui.screens.modals import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
@@ -175,6 +251,8 @@ class ReviewApp(App[None]):
     def open_review(self, entry: ToolEntry) -> None:
         if self._pending(entry):
             return
+        from mcp_review.tui.screens.review import ReviewScreen
+
         cmp = None
         if entry.pinned is not None and entry.current is not None:
             cmp = self.source.comparison(entry)
@@ -195,6 +273,7 @@ class ReviewApp(App[None]):
         import os
 
         from mcp_review.services.rerun import call_log_for
+        from mcp_review.tui.widgets.rerun_panel import RerunHook
 
         if not isinstance(self.source.fetcher, LiveFetcher) or entry.current is None:
             return None
@@ -214,6 +293,8 @@ class ReviewApp(App[None]):
         asks yes/no, and any key but ``y`` cancels."""
         if self._pending(entry):
             return
+        from mcp_review.tui.screens.modals import ConfirmScreen, ask_reason
+
         decision = Decision(decision)
         if decision is Decision.APPROVED and entry.blocked:
             ask_reason(self, entry, lambda why: self.decide(entry, decision, note, why=why))
@@ -256,6 +337,8 @@ class ReviewApp(App[None]):
     def request_instructions_decision(self, server: ServerEntry, decision: Decision | str) -> None:
         """Approve or deny a server's instructions from its row: the dialog shows what changed
         (the diff, hidden characters as visible tokens) and always asks first."""
+        from mcp_review.tui.screens.modals import ConfirmScreen
+
         decision = Decision(decision)
         st = server.instructions
         if st is None:
@@ -347,6 +430,8 @@ class ReviewApp(App[None]):
 
     def request_undo(self) -> None:
         """``u`` asks first: an undo writes the pin file too."""
+        from mcp_review.tui.screens.modals import ConfirmScreen
+
         last = self.source.last_decision()
         if last is None:
             self.notify("nothing to undo", markup=False, timeout=3)
@@ -370,6 +455,8 @@ class ReviewApp(App[None]):
         self._reload()
 
     def approve_compatible(self, server: ServerEntry) -> None:
+        from mcp_review.tui.screens.modals import ApproveAllScreen
+
         entries = [t for t in server.tools if not t.flags and self.source.compatible_only(t)]
         if not entries:
             self.notify(
@@ -391,6 +478,9 @@ class ReviewApp(App[None]):
         """Approve at once every tool of ``entry``'s server that changed exactly as it did (the
         same change on many tools, issue 14): a modal lists them first; if any is blocked by
         policy the reason is asked once, as for one tool, and logged for each."""
+        from mcp_review.engine.rules import render_change
+        from mcp_review.tui.screens.modals import ReasonScreen, SameChangeScreen
+
         server = self._server(entry.server)
         group = self.source.same_changes(entry, server.tools if server else [])
         if len(group) < 2:
@@ -441,6 +531,8 @@ class ReviewApp(App[None]):
     def apply_auto_approvals(self) -> None:
         """Re-pin every tool whose policy outcome is auto-approve, after a modal listing them
         (what `check --apply` does headless); each re-pin is undone on its own by `u`."""
+        from mcp_review.tui.screens.modals import AutoApproveScreen
+
         entries = [
             t
             for s in (self.main.servers if self.main else [])
@@ -479,6 +571,8 @@ class ReviewApp(App[None]):
         self.push_screen(AutoApproveScreen(entries), done)
 
     def choose_policy(self, server: ServerEntry, entry: ToolEntry | None) -> None:
+        from mcp_review.tui.screens.modals import PolicyScreen
+
         current = self.source.policy(server.name, entry.name if entry else None)
 
         def done(choice: tuple[str | None, str] | None) -> None:

@@ -1,0 +1,213 @@
+"""`mcp-review review` starts the app before it reads the pin file and the snapshot (a fleet's
+take a second): the app says "loading…" meanwhile and nothing on screen can decide anything
+until both are read and the status is computed; a pin file that does not read still ends the
+command with exit 2, the file named and left untouched, as when it was read before the app.
+
+The read is held on a gate (a threading.Event) so the tests act while it runs: no timing
+assumption, the order of events is forced."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import tui_sample as sample
+from textual.widgets import Static
+
+from mcp_review.cli import build_parser
+from mcp_review.commands import review
+from mcp_review.services.inputs import resolve_paths
+from mcp_review.tui.app import LoadingScreen, ReviewApp
+from mcp_review.tui.fetchers import SnapshotFetcher
+from mcp_review.tui.screens.main import MainScreen
+from mcp_review.tui.source import ReviewSource
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A pin file approving the sample's pinned tools, and a snapshot of what they serve now
+    (changed, new and removed tools); no config in the directory."""
+    monkeypatch.chdir(tmp_path)
+    ReviewSource.baseline(
+        SnapshotFetcher(sample.current_snapshot()),
+        sample.pinned_snapshot(),
+        pins_path=str(tmp_path / "mcp-pins.toml"),
+    )
+    (tmp_path / "snap.json").write_text(sample.current_snapshot().dumps())
+    return tmp_path
+
+
+def _app(*argv: str) -> ReviewApp:
+    args = build_parser().parse_args(["review", *argv])
+    return review.build_app(args)
+
+
+class Gate:
+    """Holds the app's read of its source until released."""
+
+    def __init__(self, app: ReviewApp) -> None:
+        assert app._load is not None, "the command reads its files in the app"
+        self.read = app._load
+        self.started = threading.Event()
+        self.release = threading.Event()
+        app._load = self._gated
+
+    def _gated(self) -> ReviewSource:
+        self.started.set()
+        assert self.release.wait(30), "the test never released the read"
+        return self.read()
+
+
+async def _until(pilot, cond, what: str) -> None:
+    for _ in range(400):
+        await pilot.pause(0.02)
+        if cond():
+            return
+    raise AssertionError(f"never happened: {what}")
+
+
+DECIDING = ["a", "d", "enter", "n", "A", "S", "P", "p", "u", "e", "r", "slash", "y"]
+"""Every key the list binds that decides, opens a decision or moves to one (and `y`)."""
+
+
+async def test_the_app_says_loading_and_nothing_is_decidable_before_the_pins_are_read(work):
+    pins = work / "mcp-pins.toml"
+    before = pins.read_bytes()
+    audit = work / "mcp-pins.audit.jsonl"
+    audit_before = audit.read_bytes()
+    app = _app("--snapshot", "snap.json", "--pins", "mcp-pins.toml")
+    gate = Gate(app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _until(pilot, gate.started.is_set, "the read started")
+        await _until(pilot, lambda: isinstance(app.screen, LoadingScreen), "the loading screen")
+        line = str(app.screen.query_one("#loading", Static).render())
+        assert "loading…" in line and "mcp-pins.toml" in line and "snap.json" in line
+        for key in DECIDING:
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, LoadingScreen), key  # no dialog, no list
+            assert app.main is None
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert not any("pprove" in t or "Undo" in t or "olicy" in t for t in titles), titles
+        assert pins.read_bytes() == before and audit.read_bytes() == audit_before
+
+        gate.release.set()
+        await _until(
+            pilot,
+            lambda: app.main is not None and app.main.loaded and not app.main.computing,
+            "the list with every comparison",
+        )
+        assert isinstance(app.screen, MainScreen)
+        shown = {
+            (t.server, t.name): (t.status.value, t.policy)
+            for s in app.main.servers
+            for t in s.tools
+        }
+    # The same statuses the headless commands compute from the same two files.
+    inp = resolve_paths(config=None, pins="mcp-pins.toml", snapshot="snap.json")
+    report = inp.status(inp.snapshot())
+    truth = {(t.server, t.tool): (t.state.value, t.policy.outcome) for t in report.tools}
+    assert shown == truth
+    assert {"changed", "new", "removed"} <= {state for state, _ in truth.values()}
+    assert pins.read_bytes() == before and audit.read_bytes() == audit_before
+
+
+async def test_quitting_while_loading_leaves_everything_as_it_was(work):
+    pins = work / "mcp-pins.toml"
+    before = pins.read_bytes()
+    app = _app("--snapshot", "snap.json", "--pins", "mcp-pins.toml")
+    gate = Gate(app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _until(pilot, gate.started.is_set, "the read started")
+        await pilot.press("q")
+        gate.release.set()
+    assert app.main is None and app.load_error is None
+    assert pins.read_bytes() == before
+
+
+def _in_a_terminal(argv: list[str], cwd: Path, timeout: float = 120) -> tuple[int, str]:
+    """Run ``argv`` on a real pseudo-terminal (120x36), as a person does; its exit code and
+    everything it wrote (the app's frames and stderr share the terminal)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color"}
+    p = subprocess.Popen(
+        argv, cwd=cwd, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+    )
+    os.close(slave)
+    out = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: the child's side is closed
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            elif p.poll() is not None:
+                break
+        else:
+            raise AssertionError(f"still running after {timeout} s: {bytes(out)[-2000:]!r}")
+        return p.wait(timeout), out.decode("utf-8", "replace")
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "kind, why",
+    [
+        ("malformed", "cannot parse the pin file"),
+        ("link to a shell rc", "not an mcp-review pin file"),
+        ("digest forged", "do not verify"),
+    ],
+)
+def test_a_pin_file_that_does_not_read_is_exit_2_named_and_untouched(work, kind, why):
+    bad = work / "bad.toml"
+    if kind == "malformed":
+        bad.write_bytes((work / "mcp-pins.toml").read_bytes() + b"\n[servers\n")
+        target = bad
+    elif kind == "link to a shell rc":
+        target = work / ".bashrc"
+        target.write_text("export PATH=$HOME/bin:$PATH\n")
+        bad.symlink_to(target)
+    else:
+        text = (work / "mcp-pins.toml").read_text()
+        i = text.index('digest = "sha256:') + len('digest = "sha256:')
+        bad.write_text(text[:i] + ("0" if text[i] != "0" else "1") + text[i + 1 :])
+        target = bad
+    before = target.read_bytes()
+    rc, out = _in_a_terminal(
+        [
+            sys.executable,
+            "-m",
+            "mcp_review",
+            "review",
+            "--snapshot",
+            "snap.json",
+            "--pins",
+            "bad.toml",
+        ],
+        work,
+    )
+    assert rc == 2, out[-3000:]
+    assert "mcp-review: error: bad.toml" in out and why in out, out[-3000:]
+    assert "Traceback" not in out
+    assert target.read_bytes() == before
+    assert not (work / "bad.audit.jsonl").exists()
