@@ -55,12 +55,36 @@ def fleet_snapshots(servers: int, per_server: int) -> tuple[Snapshot, Snapshot]:
     return _snap(False, servers, per_server), _snap(True, servers, per_server)
 
 
+def _cpu_of_tree(pid: int) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and every process under it (Linux
+    /proc; 0 where it cannot be read): the command's CPU, which a busy box does not inflate
+    the way it inflates wall time."""
+    import os
+
+    total = 0.0
+    todo = [pid]
+    tick = os.sysconf("SC_CLK_TCK")
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
 def as_user(servers: int, per_server: int, repeat: int) -> None:
     """``mcp-review review --snapshot F --pins P`` in a tmux pane, as a person starts it: from
     the command to the pane's first frame (the header's "mcp-review": today the app says
     "loading…" while it reads the pin file and the snapshot), to the list (its first tool row
     and the counts line), then to every comparison shown (the counts line without
-    "updating…"). Polls the pane every ~10 ms, so each figure is good to that. A PYTHONPATH
+    "updating…"). Polls the pane every ~10 ms, so each figure is good to that; beside the first
+    frame and the list, the CPU the command had used by then (:func:`_cpu_of_tree`). A PYTHONPATH
     set for the benchmark is passed on to the command (to time another checkout's code with
     the same installed packages: benchmarks/README.md)."""
     import os
@@ -101,6 +125,14 @@ def as_user(servers: int, per_server: int, repeat: int) -> None:
                 check=True,
             )
             frame = shown = full = None
+            cpu_frame = cpu_shown = 0.0
+            pane_pid = int(
+                subprocess.run(
+                    ["tmux", "list-panes", "-t", name, "-F", "#{pane_pid}"],
+                    capture_output=True,
+                    text=True,
+                ).stdout.split()[0]
+            )
             try:
                 while full is None and time.perf_counter() - t0 < 60:
                     pane = subprocess.run(
@@ -110,9 +142,9 @@ def as_user(servers: int, per_server: int, repeat: int) -> None:
                     ).stdout
                     now = time.perf_counter() - t0
                     if frame is None and "mcp-review" in pane:
-                        frame = now
+                        frame, cpu_frame = now, _cpu_of_tree(pane_pid)
                     if shown is None and first_row in pane and "to review" in pane:
-                        shown = now
+                        shown, cpu_shown = now, _cpu_of_tree(pane_pid)
                     if shown is not None and "updating" not in pane:
                         full = now
                     time.sleep(0.01)
@@ -124,8 +156,9 @@ def as_user(servers: int, per_server: int, repeat: int) -> None:
 
             print(
                 f"as a user (tmux, `review --snapshot`, {servers * per_server:,} tools): first "
-                f"frame {fig(frame)}, list shown {fig(shown)} after the command, every "
-                f"comparison shown {fig(full)} (load {os.getloadavg()[0]:.1f})",
+                f"frame {fig(frame)} ({cpu_frame:.2f} s CPU), list shown {fig(shown)} "
+                f"({cpu_shown:.2f} s CPU) after the command, every comparison shown {fig(full)} "
+                f"(load {os.getloadavg()[0]:.1f})",
                 flush=True,
             )
 

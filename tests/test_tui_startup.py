@@ -211,3 +211,43 @@ def test_a_pin_file_that_does_not_read_is_exit_2_named_and_untouched(work, kind,
     assert "Traceback" not in out
     assert target.read_bytes() == before
     assert not (work / "bad.audit.jsonl").exists()
+
+
+def _statuses(computed) -> dict[tuple[str, str], tuple[str, object, bool]]:
+    return {
+        (t.server, t.tool): (t.state.value, t.policy.outcome, t.pending)
+        for t in computed.report.tools
+    }
+
+
+async def test_a_status_computed_ahead_answers_only_the_same_question(tmp_path):
+    """The command computes the list's first status while it reads the files; the list's first
+    compute() gets that result only for the same snapshot, pin state and comparison."""
+    src = ReviewSource.baseline(
+        SnapshotFetcher(sample.current_snapshot()),
+        sample.pinned_snapshot(),
+        pins_path=str(tmp_path / "mcp-pins.toml"),
+    )
+    snap = src.snapshot_given
+    assert snap is not None
+    for compare in (True, False):
+        src.compute_ahead(compare=compare)
+        ahead = src._ready[3]
+        assert src.compute(src.pins_view(), snap, compare=compare) is ahead  # used, once
+        fresh = src.compute(src.pins_view(), snap, compare=compare)
+        assert fresh is not ahead and _statuses(fresh) == _statuses(ahead)
+    # Asked with the other comparison: computed again (digests only vs every comparison).
+    src.compute_ahead(compare=False)
+    full = src.compute(src.pins_view(), snap, compare=True)
+    assert not any(pending for _, _, pending in _statuses(full).values())
+    digests = src.compute(src.pins_view(), snap, compare=False)
+    assert any(pending for _, _, pending in _statuses(digests).values())  # the flag matters
+    # A decision in between: computed again, with it.
+    assert await src.fetch(lambda *_: None) is snap  # what the list does first
+    changed = next(
+        t for s in src.entries() for t in s.tools if t.status.value == "changed" and not t.blocked
+    )
+    src.compute_ahead(compare=True)
+    src.decide(changed, "approved")
+    after = src.compute(src.pins_view(), snap, compare=True)
+    assert _statuses(after)[(changed.server, changed.name)][0] == "pinned"

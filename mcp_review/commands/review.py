@@ -51,6 +51,7 @@ def build_app(args: argparse.Namespace) -> ReviewApp:
     reports it as before the app opened (exit 2, the file named and left untouched)."""
     from mcp_review.services.inputs import resolve
     from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.screens.main import MainScreen
     from mcp_review.tui.source import ReviewSource
 
     inp = resolve(args, load_pin_file=False)
@@ -60,9 +61,18 @@ def build_app(args: argparse.Namespace) -> ReviewApp:
         from mcp_review.engine.replay import _gc_paused
         from mcp_review.store.pinfile import load_pins
 
-        with _gc_paused():  # a fleet's pin file: 10,000 pins, no reference cycles
+        # A fleet's pin file, snapshot and status: hundreds of thousands of objects, no
+        # reference cycles; full collections meanwhile only walked them again and again.
+        with _gc_paused():
             inp.pins = load_pins(inp.pins_path)
-        return ReviewSource.from_inputs(inp)
+            source = ReviewSource.from_inputs(inp)
+            # The list's first status, while the UI thread is idle (it waits for these files):
+            # what the list screen computes first (MainScreen.fetch: digests only on a fleet).
+            # Its compute() returns it only for the same snapshot, pins and comparison.
+            if source.snapshot_given is not None:
+                tools = sum(len(s.tools) for s in source.snapshot_given.servers.values())
+                source.compute_ahead(compare=tools <= MainScreen.SYNC_TOOLS)
+        return source
 
     what = inp.pins_path + (f" and {inp.snapshot_path}" if inp.snapshot_path else "")
     return ReviewApp(read, subtitle=inp.pins_path, theme=args.theme, loading=what)

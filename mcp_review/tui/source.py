@@ -8,6 +8,7 @@ and a *session* (``tui.session``: decide, undo, save, history over the pin file)
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +62,10 @@ class ReviewSource:
         self.snapshot: Snapshot | None = None
         self._status: dict[tuple[str, str, str], ToolStatus] = {}
         self._report = StatusReport()
+        self._ready: tuple[Snapshot, PinFile, bool, Computed] | None = None
+        """A status computed ahead (:meth:`compute_ahead`), used once by the :meth:`compute`
+        call it answers."""
+        self._ready_lock = threading.Lock()
 
     # The session's state, read where the app and tests always read it ------------------------
     @property
@@ -202,6 +207,21 @@ class ReviewSource:
                 setattr(view, f.name, copy.copy(value))
         return view
 
+    @property
+    def snapshot_given(self) -> Snapshot | None:
+        """The snapshot a snapshot source reviews (None for a live one: not fetched yet)."""
+        return self.fetcher.snapshot if isinstance(self.fetcher, SnapshotFetcher) else None
+
+    def compute_ahead(self, *, compare: bool) -> None:
+        """Compute the status of a snapshot source now (in the caller's thread: the app's
+        read of the files, while the UI is idle), for the first :meth:`compute` to return:
+        that call gets it only for this very snapshot, pin state equal to the one it was
+        computed with and the same ``compare``, else computes as always."""
+        snap = self.snapshot_given
+        if snap is not None:
+            view = self.pins_view()
+            self._ready = (snap, view, compare, self.compute(view, snap, compare=compare))
+
     def compute(
         self, pins: PinFile | None = None, snapshot: Snapshot | None = None, *, compare: bool = True
     ) -> Computed:
@@ -212,6 +232,10 @@ class ReviewSource:
 
         snap = snapshot if snapshot is not None else (self.snapshot or Snapshot())
         view = pins if pins is not None else self.pins_view()
+        with self._ready_lock:  # used once, whichever thread asks first
+            ready, self._ready = self._ready, None
+        if ready is not None and ready[0] is snap and ready[2] == compare and ready[1] == view:
+            return ready[3]
         report = compute_status(
             snap, view, calls=self.calls, tiers=self.tiers, origins=self.origins, compare=compare
         )
