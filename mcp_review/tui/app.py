@@ -14,7 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
-from mcp_review.tui.fetchers import LiveFetcher, SnapshotFetcher
+from mcp_review.tui.fetchers import LiveFetcher
 from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
@@ -136,11 +136,11 @@ class ReviewApp(App[None]):
 
     def _source_read(self, source: ReviewSource) -> None:
         self._use(source)
-        if isinstance(source.fetcher, SnapshotFetcher):
+        snap = source.snapshot_given
+        if snap is not None:
             # What the fetch would settle in a moment (MainScreen.fetch), settled before the
             # list's screen is built: a full collection walking a fleet's snapshot and pin
             # file meanwhile cost ~60 ms of the first frame (benchmarks/README.md).
-            snap = source.fetcher.snapshot
             self.heap.settle(sum(len(s.tools) for s in snap.servers.values()))
         self._show_main(replace=True)
 
