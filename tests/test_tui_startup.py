@@ -26,6 +26,8 @@ from textual.widgets import Static
 
 from mcp_review.cli import build_parser
 from mcp_review.commands import review
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.services.inputs import resolve_paths
 from mcp_review.tui.app import LoadingScreen, ReviewApp
 from mcp_review.tui.fetchers import SnapshotFetcher
@@ -251,3 +253,82 @@ async def test_a_status_computed_ahead_answers_only_the_same_question(tmp_path):
     src.decide(changed, "approved")
     after = src.compute(src.pins_view(), snap, compare=True)
     assert _statuses(after)[(changed.server, changed.name)][0] == "pinned"
+
+
+def _fleet(changed: bool) -> Snapshot:
+    def tool(s: int, i: int) -> dict:
+        lowered = changed and i % 10 == 0
+        return {
+            "name": f"tool_{s}_{i:03d}",
+            "description": f"Tool {i} of server {s}.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"limit": {"type": "integer", "maximum": 50 if lowered else 100}},
+            },
+        }
+
+    return Snapshot(
+        servers={
+            f"server-{s}": ServerSnapshot(
+                name=f"server-{s}", tools=[ToolDef.from_wire(tool(s, i)) for i in range(100)]
+            )
+            for s in range(4)
+        }
+    )
+
+
+async def test_on_a_fleet_the_first_list_is_digests_only_and_a_change_waits_for_its_comparison(
+    tmp_path, monkeypatch
+):
+    """400 tools (above MainScreen.SYNC_TOOLS): the status computed while loading is the digest
+    one, so the list first shows changed tools "comparing…" and refuses to decide them; the
+    comparisons (held here) then make them decidable."""
+    monkeypatch.chdir(tmp_path)
+    ReviewSource.baseline(
+        SnapshotFetcher(_fleet(True)), _fleet(False), pins_path=str(tmp_path / "mcp-pins.toml")
+    )
+    (tmp_path / "snap.json").write_text(_fleet(True).dumps())
+    pins = tmp_path / "mcp-pins.toml"
+    before = pins.read_bytes()
+    app = _app("--snapshot", "snap.json", "--pins", "mcp-pins.toml")
+    read = app._load
+    assert read is not None
+    release = threading.Event()
+    ahead: list[bool] = []
+
+    def load() -> ReviewSource:
+        src = read()
+        ahead.append(src._ready is not None and src._ready[2] is False)  # digests only
+        compute = src.compute
+
+        def held(*a, **kw):  # the comparisons wait until the test has tried to decide
+            if kw.get("compare", True):
+                assert release.wait(30), "the test never released the comparisons"
+            return compute(*a, **kw)
+
+        src.compute = held
+        return src
+
+    app._load = load
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await _until(pilot, lambda: app.main is not None and app.main.loaded, "the list")
+        assert ahead == [True]
+        main = app.main
+        pending = [t for s in main.servers for t in s.tools if t.pending]
+        assert len(pending) == 40 and all(t.status.value == "changed" for t in pending)
+        table = main.query_one("#tools")
+        table.move_cursor(row=table.get_row_index(main._keys[id(pending[0])]))
+        await pilot.pause()
+        assert main.current_entry() is pending[0]
+        for key in ("a", "d", "enter"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is main, key  # no dialog: still comparing
+        assert any("still comparing" in n.message for n in app._notifications)
+        assert pins.read_bytes() == before
+
+        release.set()
+        await _until(pilot, lambda: not main.computing, "every comparison")
+        assert not any(t.pending for s in main.servers for t in s.tools)
+        await pilot.press("a")
+        await _until(pilot, lambda: app.screen is not main, "the confirm dialog")
