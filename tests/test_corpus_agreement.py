@@ -1,0 +1,371 @@
+"""One drift, one answer: every command and the app on real servers' released history.
+
+For every consecutive pair of captured versions (old, new) of every server in tests/corpus/
+(the raw ``tools/list`` of published MCP servers, tests/corpus/README.md), in a fresh folder:
+the old version is pinned into a real mcp-pins.toml by ``mcp-review pin --snapshot`` (the
+baseline), the new version is written as a snapshot file, and then
+
+- ``check --from-snapshot --format json``: exit code, each tool's status, policy outcome and
+  ``fails_gate``;
+- ``check --from-snapshot`` in text, markdown and SARIF: exit code, each tool's status (and
+  outcome where the format says it), and the failing tools marked (✗, ❌, level ``error``);
+- ``status --snapshot`` in JSON and text: exit code, each tool's status and outcome;
+- the review app opened on that snapshot and pin file (``ReviewSource.from_inputs``, as
+  ``mcp-review review --snapshot`` opens it): each tool row's status (the table's cell) and
+  outcome, the server row's tool count and tier, and the counts line: the statuses, "N to
+  review" and "M auto-approvable (P)";
+
+must give one answer: the same verdict, the same (status, outcome) for every tool that is not
+simply pinned, the same failing tools; the app's "N to review" is the number of tools check's
+JSON says fail the gate plus the server instructions that do (its verdict: N > 0), "M
+auto-approvable" the tools whose outcome is auto-approve. Under each policy tier: `tiered`
+(the default, no config) and `strict` and `compatible` from an mcp-review.toml, which every
+command and the app discover the same way.
+
+A snapshot is built from each capture's raw pages as a live fetch reads a page the SDK rejects
+(``services.fetch._read_raw_page``: every object with a string name is a tool, the rest are
+notes), then ``ToolDef.from_wire``, with the serverInfo and protocol version the server sent.
+No network and no server processes: the corpus is what the servers sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import itertools
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_review.cli import main
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.services.fetch import _read_raw_page
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
+
+import corpus_data as cd  # noqa: E402
+
+SERVERS = cd.servers()
+TIERS = ["tiered", "strict", "compatible"]
+PINS = "mcp-pins.toml"
+STATUSES = ("broken", "changed", "new", "removed", "denied", "pinned")
+
+Tools = dict[str, tuple[str, str]]
+"""{tool: (status, policy outcome)} for the tools that are not simply pinned."""
+
+
+def snapshot_text(cap: cd.Capture) -> str:
+    """The capture as a snapshot file: its pages read as a live fetch reads raw pages."""
+    data = json.loads(cap.path.read_text(encoding="utf-8"))
+    wires: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for page in data["results"]:
+        got = _read_raw_page(page, offset=len(wires))
+        wires.extend(got.wires)
+        notes.extend(got.skipped)
+    m = cap.manifest
+    srv = ServerSnapshot(
+        name=cap.server,
+        tools=[ToolDef.from_wire(w, source=f"{cap.path} tool #{i}") for i, w in enumerate(wires)],
+        server_info=m.get("serverInfo"),
+        protocol_version=m.get("protocolVersion"),
+        notes=notes,
+    )
+    return Snapshot({cap.server: srv}, taken_at=m["captured"]).dumps()
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    capsys.readouterr()
+    rc = main(list(argv))
+    out, _err = capsys.readouterr()
+    return rc, out
+
+
+def _tool(name: str, server: str, line: str) -> str:
+    assert name.startswith(f"{server}/"), line
+    return name[len(server) + 1 :]
+
+
+# --- each output read back ---------------------------------------------------------------------
+
+# " ✗ CHANGED  server/tool  [review]  why" (✗: fails the gate)
+CHECK_LINE = re.compile(
+    r"^ (?P<mark>[✗ ]) (?P<status>[A-Z]+) +(?P<name>\S.*?)  \[(?P<outcome>[a-z-]+)\]"
+)
+# "| ❌ | server/tool | changed | review | why |" (markdown-escaped)
+MD_ROW = re.compile(
+    r"^\| (?P<mark>❌|) \| (?P<name>[^|]+) \| (?P<status>[a-z]+) \| (?P<outcome>[a-z-]+) \|"
+)
+# "  [REVIEW] changed: tool" (status's text)
+STATUS_LINE = re.compile(
+    r"^  \[(?P<mark>[A-Z]+|ok)\] (?P<status>[a-z]+)(?: \(previously denied\))?: (?P<name>.+)$"
+)
+STATUS_MARK = {
+    "BLOCK": "block",
+    "REVIEW": "review",
+    "AUTO": "auto-approve",
+    "WAIVED": "waived",
+    "ok": "none",
+}
+
+
+def check_text(out: str, server: str) -> tuple[Tools, set[str]]:
+    tools: Tools = {}
+    failing: set[str] = set()
+    for line in out.splitlines():
+        if m := CHECK_LINE.match(line):
+            name = _tool(m["name"], server, line)
+            tools[name] = (m["status"].lower(), m["outcome"])
+            if m["mark"] == "✗":
+                failing.add(name)
+    return tools, failing
+
+
+def check_markdown(out: str, server: str) -> tuple[str, Tools, set[str]]:
+    verdict = re.search(r"^## \S+ mcp-review check: (\w+)$", out, re.M)
+    assert verdict is not None, out[:500]
+    tools: Tools = {}
+    failing: set[str] = set()
+    for line in out.splitlines():
+        if m := MD_ROW.match(line):
+            name = _tool(html.unescape(m["name"]), server, line)
+            tools[name] = (m["status"], m["outcome"])
+            if m["mark"]:
+                failing.add(name)
+    return verdict[1], tools, failing
+
+
+def check_sarif(out: str, server: str) -> tuple[dict[str, str], set[str]]:
+    """SARIF: one result per tool not simply pinned (ruleId tool-<status>; level error when it
+    fails the gate); it carries no policy outcome."""
+    statuses: dict[str, str] = {}
+    failing: set[str] = set()
+    for r in json.loads(out)["runs"][0]["results"]:
+        if r["ruleId"] not in {f"tool-{s}" for s in STATUSES}:
+            continue  # a protocol finding or a waived change on a tool; a server's result
+        srv, _principal, name = r["partialFingerprints"]["toolKey"].split("/", 2)
+        assert srv == server and name not in statuses, r
+        statuses[name] = r["ruleId"].removeprefix("tool-")
+        if r["level"] == "error":
+            failing.add(name)
+    return statuses, failing
+
+
+def status_text(out: str) -> tuple[str, Tools]:
+    verdict = re.search(r"^status verdict: (\w+)$", out, re.M)
+    assert verdict is not None, out[-500:]
+    tools: Tools = {}
+    for line in out.splitlines():
+        if m := STATUS_LINE.match(line):
+            tools[m["name"]] = (m["status"], STATUS_MARK[m["mark"]])
+    return verdict[1], tools
+
+
+def drifted(tools: list[dict[str, Any]]) -> Tools:
+    return {
+        t["tool"]: (t["status"], t["policy"]["outcome"]) for t in tools if t["status"] != "pinned"
+    }
+
+
+async def app_answer(snapshot: str) -> dict[str, Any]:
+    """The app on ``snapshot`` and ./mcp-pins.toml (config discovered as `review` does): what
+    its rows, its table and its counts line say."""
+    from textual.widgets import Static
+
+    from mcp_review.services.inputs import resolve_paths
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.screens.main import ToolTable
+    from mcp_review.tui.source import ReviewSource
+
+    source = ReviewSource.from_inputs(resolve_paths(config=None, pins=PINS, snapshot=snapshot))
+    app = ReviewApp(source)
+    async with app.run_test(size=(160, 40)) as pilot:
+        for _ in range(3000):  # until the status is computed and shown (not a timing test)
+            await pilot.pause(0.02)
+            if app.main is not None and app.main.loaded and not app.main.computing:
+                break
+        screen = app.main
+        assert screen is not None and screen.loaded and not screen.computing
+        table = screen.query_one("#tools", ToolTable)
+        rows: Tools = {}
+        cells: dict[str, str] = {}
+        server_rows: dict[str, list[str]] = {}
+        instructions = 0
+        for s in screen.servers:
+            # the server's row as drawn: name, "N tools", "policy TIER", summary
+            server_rows[s.name] = [c.plain for c in table.get_row("server\x00" + s.name)]
+            if s.instructions is not None:
+                instructions += s.instructions.needs_attention
+            for t in s.tools:
+                assert t.name not in rows, f"{t.name} has two rows"
+                rows[t.name] = (str(t.status), str(t.policy))
+                cells[t.name] = table.get_row("tool\x00" + "\x00".join(t.key))[1].plain
+        line = str(screen.query_one("#counts", Static).render())
+        await pilot.press("q")
+    review = re.search(r"│ (\d+) to review", line)
+    assert review is not None, line
+    auto = re.search(r"│ (\d+) auto-approvable \(P\)", line)
+    return {
+        "rows": rows,
+        "cells": cells,
+        "servers": server_rows,
+        "instructions": instructions,
+        "line": line,
+        "to review": int(review[1]),
+        "auto": int(auto[1]) if auto else 0,
+        "statuses": {k: int(n) for n, k in re.findall(rf"(\d+) ({'|'.join(STATUSES)})\b", line)},
+    }
+
+
+# --- one pair ----------------------------------------------------------------------------------
+
+
+def baseline(old: cd.Capture, new: cd.Capture, tier: str, capsys: pytest.CaptureFixture[str]):
+    """In the current folder: the config for ``tier`` (none for the default), old.json pinned
+    into mcp-pins.toml by `pin` (--yes: what pin holds back too), new.json beside it."""
+    if tier != "tiered":
+        Path("mcp-review.toml").write_text(
+            f'[servers."{new.server}"]\ncommand = "true"\npolicy = "{tier}"\n', encoding="utf-8"
+        )
+    Path("old.json").write_text(snapshot_text(old), encoding="utf-8")
+    Path("new.json").write_text(snapshot_text(new), encoding="utf-8")
+    rc, out = run(capsys, "pin", "-q", "--yes", "--snapshot", "old.json", "--pins", PINS)
+    assert rc == 0, out
+    rc, out = run(capsys, "status", "-q", "--snapshot", "old.json", "--pins", PINS)
+    assert rc == 0, out  # the whole old version is pinned
+
+
+CHECK = ("check", "-q", "--from-snapshot", "new.json", "--pins", PINS)
+STATUS = ("status", "-q", "--snapshot", "new.json", "--pins", PINS)
+
+
+class Gate:
+    """check --format json's answer: the one every other is held to."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str], tier: str) -> None:
+        rc, out = run(capsys, *CHECK, "--format", "json")
+        doc = self.doc = json.loads(out)
+        assert doc["exit_code"] == rc and doc["fail_on"] == "review"
+        (self.server,) = doc["servers"]
+        assert self.server["tier"] == tier  # the config (or the default) was read
+        self.answer = (rc, drifted(doc["tools"]))
+        self.rc, self.tools = self.answer
+        self.failing = {t["tool"] for t in doc["tools"] if t["fails_gate"]}
+        self.instructions_failing = sum(1 for i in doc.get("instructions", []) if i["fails_gate"])
+        # consistent in itself: a tool fails the gate exactly when its outcome is review or
+        # block, and the exit code is 1 exactly when something fails (nothing is unreachable)
+        assert self.failing == {k for k, (_s, o) in self.tools.items() if o in ("review", "block")}
+        assert rc == (1 if self.failing or self.instructions_failing else 0)
+        self.verdict = "FAIL" if rc == 1 else "PASS"
+
+
+def assert_commands_agree(label: str, gate: Gate, capsys: pytest.CaptureFixture[str]) -> None:
+    """check in text, markdown and SARIF and status in JSON and text say what check's JSON says."""
+    server = gate.server["server"]
+    rc, out = run(capsys, *CHECK)
+    tools, failing = check_text(out, server)
+    tools = {k: v for k, v in tools.items() if v[0] != "pinned"}
+    assert (rc, tools) == gate.answer, f"{label}: check text says {(rc, tools)}, JSON {gate.answer}"
+    assert failing == gate.failing, f"{label}: check text marks {sorted(failing)}\n{out}"
+
+    rc, out = run(capsys, *CHECK, "--format", "markdown")
+    verdict, tools, failing = check_markdown(out, server)
+    assert (rc, tools) == gate.answer, f"{label}: markdown says {(rc, tools)}, JSON {gate.answer}"
+    assert verdict == gate.verdict, label
+    assert failing == gate.failing, f"{label}: markdown marks {sorted(failing)}\n{out}"
+
+    rc, out = run(capsys, *CHECK, "--format", "sarif")
+    statuses, failing = check_sarif(out, server)
+    assert rc == gate.rc, label
+    assert statuses == {k: s for k, (s, _o) in gate.tools.items()}, (label, statuses)
+    assert failing == gate.failing, f"{label}: SARIF errors on {sorted(failing)}"
+
+    rc, out = run(capsys, *STATUS, "--format", "json")
+    got = (rc, drifted(json.loads(out)["tools"]))
+    assert got == gate.answer, f"{label}: status JSON says {got}, check JSON {gate.answer}"
+    rc, out = run(capsys, *STATUS)
+    verdict, tools = status_text(out)
+    assert (rc, tools) == gate.answer, (
+        f"{label}: status text says {(rc, tools)}, check {gate.answer}"
+    )
+    assert verdict == gate.verdict, label
+
+
+def assert_app_agrees(label: str, gate: Gate, app: dict[str, Any]) -> None:
+    """The app's rows, table, server row and counts line say what check's JSON says."""
+    rows, line = app["rows"], app["line"]
+    assert app["cells"] == {k: s for k, (s, _o) in rows.items()}, (
+        f"{label}: the table's status cells are not the rows' statuses"
+    )
+    tools = {k: v for k, v in rows.items() if v[0] != "pinned"}
+    assert tools == gate.tools, f"{label}: the app's rows say {tools}, check {gate.tools}"
+    assert app["instructions"] == gate.instructions_failing, label
+    assert app["to review"] == len(gate.failing) + gate.instructions_failing, (
+        f"{label}: the app says {app['to review']} to review ({line!r}); check fails on "
+        f"{len(gate.failing)} tools: {sorted(gate.failing)}"
+    )
+    assert (app["to review"] > 0) == (gate.rc == 1), (label, line)
+    auto = sum(1 for _s, o in gate.tools.values() if o == "auto-approve")
+    assert app["auto"] == auto, (label, line)
+    # the counts line's statuses are check's counts (a status with none may go unsaid)
+    for status in STATUSES:
+        assert app["statuses"].get(status, 0) == gate.doc["counts"][status], (label, status, line)
+    # the server's row: the tools served now and the tier, as check's servers say
+    srv = gate.server
+    name, served, policy, _summary = app["servers"][srv["server"]]
+    assert name.endswith(srv["server"]), (label, name)
+    n = srv["tools"]
+    assert served == f"{n} tool{'s' if n != 1 else ''}", (label, served, srv)
+    assert policy == f"policy {srv['tier']}", (label, policy, srv)
+
+
+# --- the corpus --------------------------------------------------------------------------------
+
+
+def _pairs(server: str) -> list[tuple[cd.Capture, cd.Capture]]:
+    return list(itertools.pairwise(SERVERS[server]))
+
+
+def _folder(path: Path) -> Path:
+    """A fresh folder for one pair: its own pin file and config."""
+    path.mkdir()
+    return path
+
+
+def test_the_corpus_has_pairs_to_agree_on():
+    assert len(SERVERS) >= 15 and sum(len(_pairs(s)) for s in SERVERS) >= 50
+
+
+@pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_the_commands_agree_on_every_release_pair(server, tier, tmp_path, monkeypatch, capsys):
+    """check (JSON, text, markdown, SARIF) and status (JSON, text) give one answer for each
+    released upgrade of ``server`` under ``tier``."""
+    for i, (old, new) in enumerate(_pairs(server)):
+        monkeypatch.chdir(_folder(tmp_path / f"pair{i}"))
+        baseline(old, new, tier, capsys)
+        assert_commands_agree(
+            f"{server} {old.version}->{new.version} ({tier})", Gate(capsys, tier), capsys
+        )
+
+
+@pytest.mark.slow  # the app on every pair, every tier: about half this file's time
+@pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_the_app_agrees_with_check_on_every_release_pair(
+    server, tier, tmp_path, monkeypatch, capsys
+):
+    """The review app on each released upgrade of ``server`` under ``tier`` says what `check`
+    says: per tool, "to review", "auto-approvable", the statuses, the server's row."""
+    for i, (old, new) in enumerate(_pairs(server)):
+        monkeypatch.chdir(_folder(tmp_path / f"pair{i}"))
+        baseline(old, new, tier, capsys)
+        gate = Gate(capsys, tier)
+        app = asyncio.run(app_answer("new.json"))
+        assert_app_agrees(f"{server} {old.version}->{new.version} ({tier})", gate, app)
