@@ -20,7 +20,8 @@ simply pinned, the same failing tools; the app's "N to review" is the number of 
 JSON says fail the gate plus the server instructions that do (its verdict: N > 0), "M
 auto-approvable" the tools whose outcome is auto-approve. Under each policy tier: `tiered`
 (the default, no config) and `strict` and `compatible` from an mcp-review.toml, which every
-command and the app discover the same way.
+command and the app discover the same way. Where the policy auto-approves something, the app's
+`P` (confirmed) re-pins exactly what `check --apply` re-pins, by the same decider.
 
 A snapshot is built from each capture's raw pages as a live fetch reads a page the SDK rejects
 (``services.fetch._read_raw_page``: every object with a string name is a tool, the rest are
@@ -34,7 +35,9 @@ import asyncio
 import html
 import itertools
 import json
+import os
 import re
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -173,9 +176,10 @@ def drifted(tools: list[dict[str, Any]]) -> Tools:
     }
 
 
-async def app_answer(snapshot: str) -> dict[str, Any]:
+async def app_answer(snapshot: str, *, apply: bool = False) -> dict[str, Any]:
     """The app on ``snapshot`` and ./mcp-pins.toml (config discovered as `review` does): what
-    its rows, its table and its counts line say."""
+    its rows, its table and its counts line say; ``apply``: then `P` (re-pin what the policy
+    auto-approves) confirmed, and the counts line after it."""
     from textual.widgets import Static
 
     from mcp_review.services.inputs import resolve_paths
@@ -207,11 +211,29 @@ async def app_answer(snapshot: str) -> dict[str, Any]:
                 rows[t.name] = (str(t.status), str(t.policy))
                 cells[t.name] = table.get_row("tool\x00" + "\x00".join(t.key))[1].plain
         line = str(screen.query_one("#counts", Static).render())
+        after = None
+        if apply:
+            await pilot.press("P")
+            for _ in range(3000):
+                await pilot.pause(0.02)
+                if app.screen is not screen:
+                    break
+            await pilot.click("#yes")
+            for _ in range(3000):
+                await pilot.pause(0.02)
+                if (
+                    app.screen is screen
+                    and not screen.computing
+                    and "auto-approvable"
+                    not in (after := str(screen.query_one("#counts", Static).render()))
+                ):
+                    break
         await pilot.press("q")
     review = re.search(r"│ (\d+) to review", line)
     assert review is not None, line
     auto = re.search(r"│ (\d+) auto-approvable \(P\)", line)
     return {
+        "after": after,
         "rows": rows,
         "cells": cells,
         "servers": server_rows,
@@ -355,7 +377,7 @@ def test_the_commands_agree_on_every_release_pair(server, tier, tmp_path, monkey
         )
 
 
-@pytest.mark.slow  # the app on every pair, every tier: about half this file's time
+@pytest.mark.slow  # the app on every pair, every tier: about two thirds of this file's time
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("server", sorted(SERVERS))
 def test_the_app_agrees_with_check_on_every_release_pair(
@@ -367,5 +389,38 @@ def test_the_app_agrees_with_check_on_every_release_pair(
         monkeypatch.chdir(_folder(tmp_path / f"pair{i}"))
         baseline(old, new, tier, capsys)
         gate = Gate(capsys, tier)
-        app = asyncio.run(app_answer("new.json"))
-        assert_app_agrees(f"{server} {old.version}->{new.version} ({tier})", gate, app)
+        label = f"{server} {old.version}->{new.version} ({tier})"
+        auto = any(o == "auto-approve" for _s, o in gate.tools.values())
+        if auto:  # `check --apply` on a copy of the same baseline, to hold the app's `P` to
+            shutil.copytree(Path.cwd(), Path.cwd().with_name(f"pair{i}-check"))
+        app = asyncio.run(app_answer("new.json", apply=auto))
+        assert_app_agrees(label, gate, app)
+        if auto:
+            assert_app_applies_as_check(label, gate, app, capsys)
+
+
+def assert_app_applies_as_check(
+    label: str, gate: Gate, app: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The app's `P` re-pins what `check --apply` re-pins, as it does (same digests, same
+    decider), and leaves the same answer: what was auto-approvable is pinned, the rest as was."""
+    from mcp_review.store.pinfile import load_pins
+
+    def pins() -> dict[str, tuple[str, str, str]]:
+        return {k[2]: (p.decision, p.digest, p.decided_by) for k, p in load_pins(PINS).pins.items()}
+
+    app_pins, app_after = pins(), Gate(capsys, gate.server["tier"]).answer
+    here = Path.cwd()
+    os.chdir(here.with_name(f"{here.name}-check"))
+    try:
+        rc, out = run(capsys, *CHECK, "--apply")
+        assert rc == gate.rc, (label, out)
+        check_pins = pins()
+    finally:
+        os.chdir(here)
+    assert app_pins == check_pins, f"{label}: the app's P and check --apply re-pin differently"
+    rc, tools = gate.answer
+    assert app_after == (rc, {k: v for k, v in tools.items() if v[1] != "auto-approve"}), label
+    after = app["after"]
+    assert after is not None and "auto-approvable" not in after, (label, after)
+    assert f"│ {len(gate.failing) + gate.instructions_failing} to review" in after, (label, after)
