@@ -10,8 +10,8 @@ baseline), the new version is written as a snapshot file, and then
 - ``check --from-snapshot`` in text, markdown and SARIF: exit code, each tool's status (and
   outcome where the format says it), and the failing tools marked (✗, ❌, level ``error``);
 - ``status --snapshot`` in JSON and text: exit code, each tool's status and outcome;
-- the review app opened on that snapshot and pin file (``ReviewSource.from_inputs``, as
-  ``mcp-review review --snapshot`` opens it): each tool row's status (the table's cell) and
+- the review app opened on that snapshot and pin file as ``mcp-review review --snapshot``
+  opens it (``commands.review.build_app``): each tool row's status (the table's cell) and
   outcome, the server row's tool count and tier, and the counts line: the statuses, "N to
   review" and "M auto-approvable (P)";
 
@@ -177,18 +177,19 @@ def drifted(tools: list[dict[str, Any]]) -> Tools:
 
 
 async def app_answer(snapshot: str, *, apply: bool = False) -> dict[str, Any]:
-    """The app on ``snapshot`` and ./mcp-pins.toml (config discovered as `review` does): what
-    its rows, its table and its counts line say; ``apply``: then `P` (re-pin what the policy
+    """The app as `mcp-review review --snapshot` opens it on ``snapshot`` and ./mcp-pins.toml
+    (the config discovered): what its rows, its table and its counts line say; ``apply``: then `P` (re-pin what the policy
     auto-approves) confirmed, and the counts line after it."""
     from textual.widgets import Static
 
-    from mcp_review.services.inputs import resolve_paths
-    from mcp_review.tui.app import ReviewApp
+    from mcp_review.cli import build_parser
+    from mcp_review.commands import review
     from mcp_review.tui.screens.main import ToolTable
-    from mcp_review.tui.source import ReviewSource
 
-    source = ReviewSource.from_inputs(resolve_paths(config=None, pins=PINS, snapshot=snapshot))
-    app = ReviewApp(source)
+    # exactly as `mcp-review review --snapshot FILE --pins mcp-pins.toml` builds it
+    app = review.build_app(
+        build_parser().parse_args(["review", "--snapshot", snapshot, "--pins", PINS])
+    )
     async with app.run_test(size=(160, 40)) as pilot:
         for _ in range(3000):  # until the status is computed and shown (not a timing test)
             await pilot.pause(0.02)
