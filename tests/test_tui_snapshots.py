@@ -55,7 +55,8 @@ def test_main_light_wide(snap_compare):
 
 def test_main_connecting(snap_compare):
     """You should see per-server progress while connecting: the first server (files)
-    "connecting…", the others "waiting", and 0 tools counted."""
+    "connecting…", the others "waiting", and the counts line saying "reading 4 servers…"
+    (no "to review" count before anything is known)."""
 
     async def run(pilot) -> None:
         await pilot.pause(0.2)

@@ -216,3 +216,47 @@ def test_digest_only_status_marks_exactly_the_changed_tools_pending():
         else:
             assert not q.pending
             assert (q.state, q.policy, q.notes) == (f.state, f.policy, f.notes)
+
+
+def _counts(app: ReviewApp) -> str:
+    from textual.widgets import Static
+
+    assert app.main is not None
+    return str(app.main.query_one("#counts", Static).render())
+
+
+async def test_before_the_first_status_the_counts_line_never_says_nothing_to_review():
+    """While the servers are read the counts line says so; "0 to review" would read as a
+    clean bill before anything is known."""
+    app = ReviewApp(sample.sample_source(delay=60))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await _until(pilot, lambda: app.main is not None and app.main.is_mounted, "mounted")
+        await pilot.pause(0.1)
+        line = _counts(app)
+        assert "reading 4 servers…" in line and "to review" not in line, line
+
+
+async def test_a_fetch_that_fails_says_so_on_the_counts_line_and_r_fetches_again():
+    from mcp_review.tui.fetchers import SnapshotFetcher
+
+    class FailsOnce(SnapshotFetcher):
+        calls = 0
+
+        async def fetch(self, progress):  # type: ignore[no-untyped-def]
+            FailsOnce.calls += 1
+            if FailsOnce.calls == 1:
+                raise RuntimeError("the config's servers could not be read")
+            return await super().fetch(progress)
+
+    source = sample.sample_source()
+    source.fetcher = FailsOnce(source.fetcher.snapshot)  # type: ignore[attr-defined]
+    app = ReviewApp(source)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await _until(pilot, lambda: app.main is not None and app.main.fetch_failed, "failed")
+        line = _counts(app)
+        assert "fetch failed: r fetches again" in line and "to review" not in line, line
+        await pilot.press("r")
+        await _until(pilot, lambda: app.main.loaded, "loaded")
+        await pilot.pause(0.1)
+        line = _counts(app)
+        assert "to review" in line and "fetch failed" not in line, line

@@ -389,6 +389,8 @@ class MainScreen(Screen[None]):
         """Current view of every server (replaced as a whole after each fetch or decision)."""
         self.progress: dict[str, tuple[str, str]] = {}
         self.loaded = False
+        self.fetch_failed = False
+        """The last fetch raised (nothing shown yet can be trusted as a status)."""
         self.notes: dict[tuple[str, str, str], str] = {}
         """Notes saved with ``e`` for a tool's next decision (by tool key)."""
         self.drafts: dict[tuple[str, str, str], str] = {}
@@ -457,6 +459,7 @@ class MainScreen(Screen[None]):
     # Fetch ----------------------------------------------------------------------------------
     def action_refresh(self) -> None:
         """Fetch every server again (a new fetch cancels one in flight)."""
+        self.fetch_failed = False
         for s in self.servers:
             self.progress[s.name] = ("waiting", "")
         self.rebuild()
@@ -532,6 +535,8 @@ class MainScreen(Screen[None]):
                 self._show(computed)
         elif event.state is WorkerState.ERROR:
             err = event.worker.error
+            self.fetch_failed = True
+            self._update_counts()
             self.notify(
                 plain_line(f"fetch failed: {type(err).__name__}: {err}", 300),
                 severity="error",
@@ -768,10 +773,20 @@ class MainScreen(Screen[None]):
             Status.DENIED: "$text-muted",
             Status.PINNED: "$text-success",
         }
-        for k in STATUS_ORDER:
-            if counts[k] or k in (Status.BROKEN, Status.CHANGED):
-                phrases.append((f"{counts[k]} {k}", styles[k]))
-        phrases.append((f"│ {review} to review", "bold"))
+        if not self.loaded:
+            # Before the first status nothing is known: no "0 to review" that reads as clear.
+            n = len(self.servers)
+            if self.fetch_failed:
+                phrases.append(("fetch failed: r fetches again", "bold $text-error"))
+            else:
+                phrases.append(
+                    (f"reading {n} server{'s' if n != 1 else ''}…", "italic $text-muted")
+                )
+        else:
+            for k in STATUS_ORDER:
+                if counts[k] or k in (Status.BROKEN, Status.CHANGED):
+                    phrases.append((f"{counts[k]} {k}", styles[k]))
+            phrases.append((f"│ {review} to review", "bold"))
         if failed:
             phrases.append(
                 (f"│ {failed} server{'s' if failed > 1 else ''} failed", "bold $text-error")
