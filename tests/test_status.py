@@ -177,6 +177,91 @@ def test_renamed_upstream_is_removed_plus_new():
     assert not any("renamed" in n for t in r2.tools for n in t.notes)
 
 
+# server-everything 2025.9.25 -> 2026.8.31 (npm), as served: seven tools renamed, most with
+# their schema reworded or reopened, so no input schema stayed byte-identical.
+ADD = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "a": {"type": "number", "description": "First number"},
+        "b": {"type": "number", "description": "Second number"},
+    },
+    "required": ["a", "b"],
+    "additionalProperties": False,
+}
+SUM = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "a": {"type": "number", "description": "First number"},
+        "b": {"type": "number", "description": "Second number"},
+    },
+    "required": ["a", "b"],
+}
+EMPTY_CLOSED = {"type": "object", "properties": {}, "additionalProperties": False}
+EMPTY_OPEN = {"type": "object", "properties": {}}
+
+
+def _rename_notes(r) -> dict[str, list[str]]:
+    return {t.tool: [n for n in t.notes if "renamed upstream" in n] for t in r.tools}
+
+
+def test_a_rename_with_the_schema_reworded_is_noted_by_name_or_by_arguments():
+    old = [
+        tool("add", inputSchema=ADD),
+        tool("getTinyImage", inputSchema=EMPTY_CLOSED),
+        tool("printEnv", inputSchema=EMPTY_CLOSED),
+    ]
+    new = [
+        tool("get-sum", inputSchema=SUM),
+        tool("get-tiny-image", inputSchema=EMPTY_OPEN),
+        tool("get-env", inputSchema=EMPTY_OPEN),
+        tool("toggle-logging", inputSchema=EMPTY_OPEN),
+    ]
+    r = compute_status(snap(*new), pins_for(*old))
+    notes = _rename_notes(r)
+    assert notes["get-sum"] == [
+        "the same arguments as the removed 'add': renamed upstream? "
+        "(a new name never inherits an approval)"
+    ]
+    assert notes["add"] == ["'get-sum' is new with the same arguments: renamed upstream?"]
+    assert notes["get-tiny-image"] == [
+        "the same name but for case and separators as the removed 'getTinyImage': "
+        "renamed upstream? (a new name never inherits an approval)"
+    ]
+    # printEnv -> get-env takes no arguments, like toggle-logging: a guess, so no note.
+    assert notes["printEnv"] == [] and notes["get-env"] == [] and notes["toggle-logging"] == []
+    # Only notes: nothing inherits an approval.
+    assert {t.tool: t.state for t in r.tools if t.tool.startswith("get-")} == {
+        "get-sum": State.NEW,
+        "get-tiny-image": State.NEW,
+        "get-env": State.NEW,
+    }
+    assert all(t.policy.outcome is Outcome.REVIEW for t in r.tools)
+
+
+def test_a_rename_guess_needs_one_removed_and_one_new():
+    two_old = [tool("add", inputSchema=ADD), tool("plus", inputSchema=ADD)]
+    r = compute_status(snap(tool("get-sum", inputSchema=SUM)), pins_for(*two_old))
+    assert not any(_rename_notes(r).values())
+    # Words are set aside, property names are not: a property named "description" is an
+    # argument like any other.
+    named = {"type": "object", "properties": {"description": {"type": "string"}, "q": {}}}
+    other = {"type": "object", "properties": {"title": {"type": "string"}, "q": {}}}
+    r = compute_status(snap(tool("b", inputSchema=other)), pins_for(tool("a", inputSchema=named)))
+    assert not any(_rename_notes(r).values())
+    # A schema as deep as a definition may be (512 levels) is walked without an error.
+    deep: dict = {"type": "object", "properties": {}}
+    node = deep
+    for _ in range(254):
+        node["properties"] = {"x": {"type": "object", "properties": {}}}
+        node = node["properties"]["x"]
+    r = compute_status(
+        snap(tool("b", inputSchema=deep)), pins_for(tool("a", inputSchema=deep | {"x": 1}))
+    )
+    assert not any(_rename_notes(r).values())
+
+
 def test_a_digest_match_under_another_name_counts_for_nothing():
     live = tool("a")
     pf = PinFile()

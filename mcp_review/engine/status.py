@@ -335,27 +335,111 @@ def _note_bare_version_bump(srv: ServerStatus, tools: list[ToolStatus], pins: Pi
 
 
 def flag_renames(tools: list[ToolStatus]) -> None:
-    """Note a removed tool and a new one on the same server with the same input schema: most
-    likely a rename upstream. Only a note: the new name never inherits the old approval."""
+    """Note a removed tool and a new one on the same server that look like one tool renamed
+    upstream. Only a note: the new name never inherits the old approval.
+
+    - the same input schema (first);
+    - else the same name but for case and separators (``getTinyImage`` -> ``get-tiny-image``),
+      one removed and one new;
+    - else the only removed and the only new tool that take the same arguments once words
+      (descriptions, titles, defaults, examples), ``$schema`` and ``additionalProperties``
+      are set aside (``add`` -> ``get-sum``: server-everything 2025.9.25 -> 2026.8.31).
+    """
     from mcp_review.engine.canonical import canonical_json
 
     def key(t: ToolStatus, schema: Any) -> tuple[str, str, str]:
         return (t.server, t.principal, canonical_json(schema))
 
     removed: dict[tuple[str, str, str], list[ToolStatus]] = {}
-    for t in tools:
-        if t.state is State.REMOVED and t.pin is not None and t.pin.approved:
-            removed.setdefault(key(t, t.pin.tool_def().input_schema), []).append(t)
-    for t in tools:
-        if t.state is State.NEW and t.live is not None:
-            for old in removed.get(key(t, t.live.input_schema), []):
-                t.notes.append(
-                    f"same input schema as the removed {_visible(old.tool)}: "
-                    "renamed upstream? (a new name never inherits an approval)"
-                )
-                old.notes.append(
-                    f"{_visible(t.tool)} is new with the same input schema: renamed upstream?"
-                )
+    gone = [t for t in tools if t.state is State.REMOVED and t.pin is not None and t.pin.approved]
+    new = [t for t in tools if t.state is State.NEW and t.live is not None]
+    for t in gone:
+        removed.setdefault(key(t, t.pin.tool_def().input_schema), []).append(t)  # type: ignore[union-attr]
+    matched: set[int] = set()
+    for t in new:
+        for old in removed.get(key(t, t.live.input_schema), []):  # type: ignore[union-attr]
+            matched.update((id(t), id(old)))
+            t.notes.append(
+                f"same input schema as the removed {_visible(old.tool)}: "
+                "renamed upstream? (a new name never inherits an approval)"
+            )
+            old.notes.append(
+                f"{_visible(t.tool)} is new with the same input schema: renamed upstream?"
+            )
+    gone = [t for t in gone if id(t) not in matched]
+    new = [t for t in new if id(t) not in matched]
+    if not gone or not new:
+        return
+
+    def old_arguments(t: ToolStatus) -> tuple[str, str, str] | None:
+        return _arguments_key(t, t.pin.tool_def().input_schema) if t.pin else None
+
+    def new_arguments(t: ToolStatus) -> tuple[str, str, str] | None:
+        return _arguments_key(t, t.live.input_schema) if t.live else None
+
+    Key = Callable[[ToolStatus], "tuple[str, str, str] | None"]
+    passes: list[tuple[str, Key, Key]] = [
+        ("the same name but for case and separators", _name_key, _name_key),
+        ("the same arguments", old_arguments, new_arguments),
+    ]
+    for how, old_key, new_key in passes:
+        olds: dict[Any, list[ToolStatus]] = {}
+        news: dict[Any, list[ToolStatus]] = {}
+        for t in gone:
+            olds.setdefault(old_key(t), []).append(t)
+        for t in new:
+            news.setdefault(new_key(t), []).append(t)
+        for k, pair in olds.items():
+            if k is None or len(pair) != 1 or len(news.get(k, ())) != 1:
+                continue  # one removed and one new, or it is only a guess among several
+            (old,), (t,) = pair, news[k]
+            matched.update((id(t), id(old)))
+            t.notes.append(
+                f"{how} as the removed {_visible(old.tool)}: renamed upstream? "
+                "(a new name never inherits an approval)"
+            )
+            old.notes.append(f"{_visible(t.tool)} is new with {how}: renamed upstream?")
+        gone = [t for t in gone if id(t) not in matched]
+        new = [t for t in new if id(t) not in matched]
+
+
+def _name_key(t: ToolStatus) -> tuple[str, str, str] | None:
+    """The tool's name without case or separators; None when nothing is left."""
+    import re
+
+    folded = re.sub(r"[^0-9a-z]", "", t.tool.casefold())
+    return (t.server, t.principal, folded) if folded else None
+
+
+_WORDS = frozenset(
+    {"description", "title", "$schema", "$comment", "examples", "default", "additionalProperties"}
+)
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+
+
+def _arguments_key(t: ToolStatus, schema: Any) -> tuple[str, str, str] | None:
+    """What a call takes: the input schema without its words, ``$schema`` and
+    ``additionalProperties`` (None for a schema too deep to walk, or one that takes nothing:
+    every argument-less tool would look alike)."""
+    from mcp_review.engine.canonical import canonical_json
+    from mcp_review.engine.replay import too_deep
+
+    if too_deep(schema):
+        return None
+
+    def strip(s: Any, named: bool = False) -> Any:
+        if isinstance(s, list):
+            return [strip(v) for v in s]
+        if not isinstance(s, dict):
+            return s
+        if named:  # property names, not keywords: every one kept
+            return {n: strip(v) for n, v in s.items()}
+        return {k: strip(v, k in _NAMED) for k, v in s.items() if k not in _WORDS}
+
+    core = strip(schema)
+    if not isinstance(core, dict) or not core.get("properties"):
+        return None
+    return (t.server, t.principal, canonical_json(core))
 
 
 def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = None) -> None:
