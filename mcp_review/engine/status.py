@@ -417,6 +417,18 @@ _WORDS = frozenset(
 _NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 
 
+def _without_words(s: Any, named: bool = False) -> Any:
+    """A schema without its words (a module function: a recursive closure would be a
+    reference cycle, and a status computation makes none, tests/test_tui_fleet.py)."""
+    if isinstance(s, list):
+        return [_without_words(v) for v in s]
+    if not isinstance(s, dict):
+        return s
+    if named:  # property names, not keywords: every one kept
+        return {n: _without_words(v) for n, v in s.items()}
+    return {k: _without_words(v, k in _NAMED) for k, v in s.items() if k not in _WORDS}
+
+
 def _arguments_key(t: ToolStatus, schema: Any) -> tuple[str, str, str] | None:
     """What a call takes: the input schema without its words, ``$schema`` and
     ``additionalProperties`` (None for a schema too deep to walk, or one that takes nothing:
@@ -426,17 +438,7 @@ def _arguments_key(t: ToolStatus, schema: Any) -> tuple[str, str, str] | None:
 
     if too_deep(schema):
         return None
-
-    def strip(s: Any, named: bool = False) -> Any:
-        if isinstance(s, list):
-            return [strip(v) for v in s]
-        if not isinstance(s, dict):
-            return s
-        if named:  # property names, not keywords: every one kept
-            return {n: strip(v) for n, v in s.items()}
-        return {k: strip(v, k in _NAMED) for k, v in s.items() if k not in _WORDS}
-
-    core = strip(schema)
+    core = _without_words(schema)
     if not isinstance(core, dict) or not core.get("properties"):
         return None
     return (t.server, t.principal, canonical_json(core))
