@@ -200,17 +200,11 @@ def fleet_rows(servers: int, per_server: int, repeat: int, against: str | None =
     """check --from-snapshot on a fleet: servers × per_server tools, every 10th changed.
     ``against``: a source tree of another build (``git archive main mcp_review | tar -x -C
     DIR``), run interleaved with this one; their reports must be byte-identical."""
-    from bench_tui import fleet_snapshots
+    from bench_tui import write_fleet
 
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        pinned, current = fleet_snapshots(servers, per_server)
-        pins = PinFile()
-        for s in pinned.servers.values():
-            for t in s.tools:
-                pins.decide(make_pin(s.name, t, Decision.APPROVED, by="bench"))
-        save_pins(pins, str(d / "pins.toml"), audit_path=str(d / "audit.jsonl"))
-        (d / "snap.json").write_text(current.dumps())
+        write_fleet(d, servers, per_server)
         argv = ["check", "--from-snapshot", str(d / "snap.json"), "--pins", str(d / "pins.toml")]
         builds: list[tuple[str, str | None]] = [("this", None)]
         if against is not None:

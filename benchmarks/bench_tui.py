@@ -8,6 +8,7 @@ import copy
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from textual import events
 
@@ -55,6 +56,21 @@ def fleet_snapshots(servers: int, per_server: int) -> tuple[Snapshot, Snapshot]:
     return _snap(False, servers, per_server), _snap(True, servers, per_server)
 
 
+def write_fleet(d: Path, servers: int, per_server: int) -> None:
+    """``d/pins.toml`` approving the pinned fleet (a real pin file, with its audit log) and
+    ``d/snap.json``, the fleet as served now: what the commands and the app read."""
+    from mcp_review.engine.pins import Decision, PinFile, make_pin
+    from mcp_review.store.pinfile import save_pins
+
+    pinned, current = fleet_snapshots(servers, per_server)
+    pins = PinFile()
+    for s in pinned.servers.values():
+        for t in s.tools:
+            pins.decide(make_pin(s.name, t, Decision.APPROVED, by="bench"))
+    save_pins(pins, str(d / "pins.toml"), audit_path=str(d / "audit.jsonl"))
+    (d / "snap.json").write_text(current.dumps())
+
+
 def _cpu_of_tree(pid: int) -> float:
     """CPU seconds (user + system) used so far by ``pid`` and every process under it (Linux
     /proc; 0 where it cannot be read): the command's CPU, which a busy box does not inflate
@@ -92,23 +108,13 @@ def as_user(servers: int, per_server: int, repeat: int) -> None:
     import shutil
     import subprocess
     import tempfile
-    from pathlib import Path
-
-    from mcp_review.engine.pins import Decision, PinFile, make_pin
-    from mcp_review.store.pinfile import save_pins
 
     if shutil.which("tmux") is None:
         print("as a user: tmux not found, skipped")
         return
-    pinned, current = fleet_snapshots(servers, per_server)
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        pins = PinFile()
-        for s in pinned.servers.values():
-            for t in s.tools:
-                pins.decide(make_pin(s.name, t, Decision.APPROVED, by="bench"))
-        save_pins(pins, str(d / "pins.toml"), audit_path=str(d / "audit.jsonl"))
-        (d / "snap.json").write_text(current.dumps())
+        write_fleet(d, servers, per_server)
         exe = str(Path(sys.executable).with_name("mcp-review"))
         env = (
             f"env PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} "

@@ -8,6 +8,7 @@ version's, and without ``--candidate`` the candidate never runs.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -296,6 +297,20 @@ def test_a_denial_from_the_pin_file_alone_denies_the_running_version_too(tmp_pat
     assert state() is not State.PINNED
 
 
+def _review_args(*, candidate: bool) -> argparse.Namespace:
+    """The arguments `mcp-review review [--candidate]` parses to in the project folder."""
+    return argparse.Namespace(
+        config=None,
+        pins=None,
+        snapshot=None,
+        server=None,
+        timeout=None,
+        calls=[],
+        quiet=True,
+        candidate=candidate,
+    )
+
+
 @pytest.fixture
 def pinned(project: Path) -> Path:
     assert main(["pin", "--yes", "-q"]) == 0
@@ -304,8 +319,6 @@ def pinned(project: Path) -> Path:
 
 @pytest.mark.slow
 async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_approval(pinned: Path):
-    import argparse
-
     from textual.widgets import Header
 
     from mcp_review.services.inputs import resolve
@@ -313,16 +326,7 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
     from mcp_review.tui.source import ReviewSource
     from mcp_review.tui.view import Status
 
-    ns = argparse.Namespace(
-        config=None,
-        pins=None,
-        snapshot=None,
-        server=None,
-        timeout=None,
-        calls=[],
-        quiet=True,
-        candidate=True,
-    )
+    ns = _review_args(candidate=True)
     app = ReviewApp(ReviewSource.from_inputs(resolve(ns)), subtitle="mcp-pins.toml")
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(400):
@@ -338,9 +342,7 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
     assert json.loads(pin.definition) == V2[0]
     assert [json.loads(t) for t in pin.extra[ALSO_KEY]] == [V1[0]]
     # Without --candidate the app shows the running servers under the plain title.
-    plain = ReviewApp(
-        ReviewSource.from_inputs(resolve(argparse.Namespace(**{**vars(ns), "candidate": False})))
-    )
+    plain = ReviewApp(ReviewSource.from_inputs(resolve(_review_args(candidate=False))))
     assert plain.title == "mcp-review"
 
 
@@ -543,7 +545,6 @@ def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(proje
     awaiting the upgrade (approved while previewing the candidate) pass ``check``, so the app
     must neither count them "to review" nor stop on them with ``n``; an approved tool no
     longer served fails ``check`` and is counted."""
-    import argparse
     import asyncio
 
     from textual.widgets import Static
@@ -560,17 +561,7 @@ def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(proje
     (project / "v1.json").write_text(json.dumps(V1[:1]))  # list_dir (denied) no longer served
 
     async def app_view() -> tuple[str, list[tuple[str, str]], str | None]:
-        ns = argparse.Namespace(
-            config=None,
-            pins=None,
-            snapshot=None,
-            server=None,
-            timeout=None,
-            calls=[],
-            quiet=True,
-            candidate=False,
-        )
-        app = ReviewApp(ReviewSource.from_inputs(resolve(ns)))
+        app = ReviewApp(ReviewSource.from_inputs(resolve(_review_args(candidate=False))))
         async with app.run_test(size=(120, 36)) as pilot:
             for _ in range(400):
                 await pilot.pause(0.05)
