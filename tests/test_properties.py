@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from mcp_review.engine.compare import compare
+from mcp_review.engine.generate import example
 from mcp_review.engine.model import ChangeClass, ToolDef
-from mcp_review.engine.witness import example
 
 FC = jsonschema.Draft202012Validator.FORMAT_CHECKER
 NAMES = ["a", "b", "c", "d"]

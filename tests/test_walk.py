@@ -11,10 +11,11 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from mcp_review.engine import locate, schema_diff, walk, witness
+from mcp_review.engine.generate import example
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.schema_diff import diff_schemas, diff_tools
 from mcp_review.engine.walk import MAX_REF_HOPS, MISSING, Refs, Unresolved, follow, get, ref_sites
-from mcp_review.engine.witness import attach_witnesses, example
+from mcp_review.engine.witness import attach_witnesses
 
 DEFS = {
     "a b": {"type": "string", "enum": ["x", "y"]},
