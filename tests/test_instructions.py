@@ -17,7 +17,8 @@ from mcp_review.cli import main
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.instructions import instructions_digest, instructions_status, live_text
 from mcp_review.engine.model import ToolDef
-from mcp_review.engine.pins import PinFile, make_instructions_pin, make_pin, parse_pins
+from mcp_review.engine.pinread import parse_pins
+from mcp_review.engine.pins import PinFile, make_instructions_pin, make_pin
 from mcp_review.engine.policy import TIERS, Outcome
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import compute_status

@@ -15,10 +15,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mcp_review.cli import main
-from mcp_review.engine import pins as pins_mod
+from mcp_review.engine import pinread as pins_mod
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.model import ToolDef, digest_of
-from mcp_review.engine.pins import Decision, PinFile, make_pin, parse_pins, toml_multiline
+from mcp_review.engine.pinread import parse_pins
+from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.pintoml import toml_multiline
 from mcp_review.store import pinfile
 from mcp_review.store.pinfile import load_pins, save_pins
 

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 from mcp_review.engine.canonical import canonical_json
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
+from mcp_review.engine.pinread import parse_pins
 from mcp_review.engine.pins import (
     Decision,
     PinFile,
     definition_text,
     make_pin,
-    parse_pins,
     with_decision,
 )
 from mcp_review.store import audit

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_review.engine import pins as P
+from mcp_review.engine import pinread as P
 from mcp_review.engine.errors import InputError
 
 KEY = ("srv", "default", "add")

@@ -1,6 +1,7 @@
-"""Operator decisions in memory and the pin file's TOML text (``mcp-pins.toml``): parsed,
-validated and written here; on disk (lock, atomic write, merge, audit) in
-:mod:`mcp_review.store.pinfile`.
+"""Operator decisions in memory: the pin file's model (``mcp-pins.toml``) and its tables.
+The TOML text is :mod:`mcp_review.engine.pintoml`'s, reading the tables back into this model
+:mod:`mcp_review.engine.pinread`'s (:func:`~mcp_review.engine.pinread.parse_pins`); on disk
+(lock, atomic write, merge, audit) in :mod:`mcp_review.store.pinfile`.
 
 Layout (``version`` first; every table sorted by key, so one decision is a small git diff)::
 
@@ -57,16 +58,10 @@ file that parses as a pin file (:func:`check_link_target`).
 
 from __future__ import annotations
 
-import json
-import re
-import secrets
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
-
-import tomli_w
 
 from mcp_review.engine.clock import current_user, now_utc
 from mcp_review.engine.errors import InputError
@@ -79,8 +74,8 @@ from mcp_review.engine.model import (
     digest_of,
     digest_under,
 )
+from mcp_review.engine.pintoml import layout, q, render, table_path, utf8_ok
 from mcp_review.engine.policy import TIERS
-from mcp_review.engine.tomlread import loads as toml_loads
 
 VERSION = 2
 """Pin-file format version written by this mcp-review. Newer files are refused.
@@ -93,19 +88,6 @@ version 2 file (their loader refuses any newer ``version``) and leave it unchang
 
 DEFAULT_PATH = "mcp-pins.toml"
 DEFAULT_PRINCIPAL = "default"
-
-_TOOL_KEYS = (
-    "decision",
-    "digest",
-    "digest_scheme",
-    "hashed_fields",
-    "decided_at",
-    "decided_by",
-    "note",
-    "server_version",
-    "protocol_version",
-    "definition",
-)
 
 
 class Decision(StrEnum):
@@ -127,55 +109,7 @@ def definition_text(tool: ToolDef) -> str:
     keeps every newline or control character of a string inside its JSON escape (so each
     string stays on its line).
     """
-    return _layout(tool.wire)
-
-
-def _layout(value: Any) -> str:
-    """The version 2 layout of a definition's JSON text (see :func:`definition_text`)."""
-    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=True, allow_nan=False)
-
-
-# TOML multi-line strings ----------------------------------------------------------------------
-# tomli-w writes every string as a one-line basic string. A definition is written by hand as a
-# multi-line *literal* string (no escaping: the JSON lines read as they are) when that is
-# exact, else as a multi-line *basic* string with escapes. Either form reads back to exactly
-# the same string (tests/test_pin_layout.py).
-
-_LITERAL_OK = re.compile(r"[\x20-\x7e\n]*")
-
-
-def toml_multiline(text: str) -> str:
-    """``text`` as a TOML multi-line string that parses back to exactly ``text``.
-
-    A literal string (``'''``, no escapes) when ``text`` is printable ASCII and newlines,
-    holds no ``'''`` and does not end with ``'``; otherwise a basic string (``\"\"\"``) in
-    which backslashes, control characters and every non-ASCII character are escaped, and a
-    double quote where it could end the string (before another one, or last); newlines kept. The first newline after the opening delimiter is trimmed by TOML,
-    so one is always written (a leading newline of ``text`` survives). A lone surrogate
-    cannot be written to TOML at all: ValueError."""
-    if _LITERAL_OK.fullmatch(text) and "'''" not in text and not text.endswith("'"):
-        return "'''\n" + text + "'''"
-    out = []
-    last = len(text) - 1
-    for i, ch in enumerate(text):
-        o = ord(ch)
-        if ch == "\n":
-            out.append("\n")
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            # Escaped only where it could close the string: before another quote, or last.
-            # No two raw quotes are ever adjacent, so no raw `"""` can appear.
-            out.append('\\"' if i == last or text[i + 1] == '"' else '"')
-        elif 0x20 <= o <= 0x7E:
-            out.append(ch)
-        elif 0xD800 <= o <= 0xDFFF:
-            raise ValueError(f"a lone surrogate (U+{o:04X}) cannot be written to TOML")
-        elif o <= 0xFFFF:
-            out.append(f"\\u{o:04X}")
-        else:
-            out.append(f"\\U{o:08X}")
-    return '"""\n' + "".join(out) + '"""'
+    return layout(tool.wire)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +151,7 @@ class Pin:
             pass
         # Only for the error: the table's path is worded (three quoted names) and the same
         # parse fails again, naming it.
-        where = f"pin {_table_path(self.key)}"
+        where = f"pin {table_path(self.key)}"
         data = loads(self.definition, source=where)
         return ToolDef.from_wire(data, source=where)
 
@@ -238,7 +172,7 @@ class Pin:
         if not isinstance(data, dict):
             return "its stored definition is not a JSON object"
         if data.get("name") != self.tool:
-            return "its stored definition is of another tool (" + _q(str(data.get("name"))) + ")"
+            return "its stored definition is of another tool (" + q(str(data.get("name"))) + ")"
         if type(self.digest_scheme) is not int or self.digest_scheme not in DIGEST_SCHEMES:
             try:
                 digest_under({}, self.digest_scheme, ())  # the scheme first: its own message
@@ -305,17 +239,6 @@ def make_instructions_pin(
         note=note,
         server_version=server_version,
     )
-
-
-_INSTRUCTIONS_KEYS = (
-    "decision",
-    "digest",
-    "decided_at",
-    "decided_by",
-    "note",
-    "server_version",
-    "text",
-)
 
 
 def _instructions_toml(ip: InstructionsPin) -> dict[str, Any]:
@@ -736,38 +659,9 @@ class PinFile:
         return out
 
     def dumps(self) -> str:
-        """The file's text: tomli-w for the tables, each ``definition`` as a multi-line string
-        (:func:`toml_multiline`) so a changed definition diffs line by line."""
-        header = (
-            "# mcp-review pin file: operator decisions about MCP tool definitions.\n"
-            "# Written by mcp-review; edit with `mcp-review approve/deny` or the review app.\n"
-        )
-        # Each definition goes through tomli-w as a placeholder no server can guess (a random
-        # nonce), then the placeholder line is replaced by the multi-line string.
-        nonce = secrets.token_hex(16)
-        texts: list[tuple[PinKey, str]] = []
-
-        def placeholder(key: PinKey, text: str) -> str:
-            texts.append((key, text))
-            return f"mcp-review-definition-{nonce}-{len(texts) - 1}"
-
-        body = tomli_w.dumps(self.to_toml_dict(definition=placeholder))
-
-        def put(m: re.Match[str]) -> str:
-            key, text = texts[int(m.group(2))]
-            try:
-                return m.group(1) + " = " + toml_multiline(text)
-            except ValueError as e:
-                raise InputError(
-                    f"cannot write the definition of {_table_path(key)}: {e}"
-                ) from None
-
-        body, n = re.subn(
-            rf'^(definition|text) = "mcp-review-definition-{nonce}-(\d+)"$', put, body, flags=re.M
-        )
-        if n != len(texts):  # tomli-w changed how it writes a key: never write a broken file
-            raise RuntimeError("pin file serialisation: a definition placeholder was not found")
-        return header + body
+        """The file's text (:func:`pintoml.render`): each ``definition`` as a multi-line
+        string so a changed definition diffs line by line."""
+        return render(lambda placeholder: self.to_toml_dict(definition=placeholder))
 
     def to_bytes(self) -> bytes:
         """The file's UTF-8 bytes. A lone surrogate in a server, principal or tool name cannot
@@ -776,288 +670,11 @@ class PinFile:
         try:
             return text.encode("utf-8")
         except UnicodeEncodeError:
-            bad = [k for k in self.pins if not all(_utf8_ok(x) for x in k)]
+            bad = [k for k in self.pins if not all(utf8_ok(x) for x in k)]
             raise InputError(
                 "cannot write a name holding a lone surrogate to the pin file: "
                 + ", ".join(ascii(k) for k in bad[:3])
             ) from None
-
-
-# Parsing -------------------------------------------------------------------------------------
-
-
-def _utf8_ok(s: str) -> bool:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _q(s: str) -> str:
-    return json.dumps(s, ensure_ascii=False)
-
-
-def _table_path(key: PinKey) -> str:
-    s, p, t = key
-    return f"servers.{_q(s)}.principals.{_q(p)}.tools.{_q(t)}"
-
-
-def parse_pins(
-    text: str | bytes, *, source: str = DEFAULT_PATH, allow_unverified: bool = False
-) -> PinFile:
-    """Parse and validate pin-file text. Errors are InputErrors naming the file and the line
-    (syntax, from tomllib) or the table (content).
-
-    Every pin's digest is recomputed from its stored definition (see
-    :meth:`Pin.integrity_problem`). A pin that does not verify is an InputError naming the tool,
-    unless ``allow_unverified``: then it is kept aside in :attr:`PinFile.unverified` (the app
-    shows it, the proxy withholds the tool) and the tool reads as unpinned."""
-    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    try:
-        s = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text (byte {e.start})", source=source, line=line) from None
-    pf = PinFile(path=source, read_bytes=raw)
-    if not s.strip():
-        return pf  # an empty file (`touch mcp-pins.toml`) is an empty pin set
-    try:
-        doc = toml_loads(s)  # rtoml for big files, tomllib's answer and errors otherwise
-    except tomllib.TOMLDecodeError as e:
-        # tomllib's message ends "(at line N, column M)": keep it, it names the line.
-        raise InputError(
-            f"cannot parse the pin file: {e}; it was left unchanged", source=source
-        ) from None
-    except RecursionError:
-        # tomllib recurses per nesting level: a value nested thousands deep is bad input.
-        raise InputError(
-            "cannot parse the pin file: a value is nested too deeply; it was left unchanged",
-            source=source,
-        ) from None
-    ver = doc.get("version")
-    if not isinstance(ver, int) or isinstance(ver, bool):
-        raise InputError("not an mcp-review pin file: no integer 'version' key", source=source)
-    if ver > VERSION:
-        raise InputError(
-            f"pin file version {ver} is newer than this mcp-review understands (version "
-            f"{VERSION}); upgrade mcp-review. The file was left unchanged",
-            source=source,
-        )
-    if ver < 1:
-        raise InputError(f"invalid pin file version {ver}", source=source)
-    servers = doc.get("servers", {})
-    if not isinstance(servers, dict):
-        raise InputError("'servers' must be a table", source=source)
-    pf.version = ver
-    pf.extra = {k: v for k, v in doc.items() if k not in ("version", "servers")}
-    for sname, st in servers.items():
-        where = f"servers.{_q(sname)}"
-        if not isinstance(st, dict):
-            raise InputError(f"{where} must be a table", source=source)
-        if "policy" in st:
-            pf.server_policy[sname] = _tier(st["policy"], f"{where}.policy", source)
-        tp = st.get("tool_policies", {})
-        if not isinstance(tp, dict):
-            raise InputError(f"{where}.tool_policies must be a table", source=source)
-        for tname, tier in tp.items():
-            pf.tool_policy[(sname, tname)] = _tier(
-                tier, f"{where}.tool_policies.{_q(tname)}", source
-            )
-        principals = st.get("principals", {})
-        if not isinstance(principals, dict):
-            raise InputError(f"{where}.principals must be a table", source=source)
-        for pname, pt in principals.items():
-            if isinstance(pt, dict) and "instructions" in pt:
-                ip = _parse_instructions((sname, pname), pt["instructions"], source)
-                problem = ip.integrity_problem()
-                if problem is None:
-                    pf.instructions[ip.key] = ip
-                else:
-                    pf.unverified_instructions[ip.key] = (ip, problem)
-            tools = pt.get("tools", {}) if isinstance(pt, dict) else None
-            if not isinstance(tools, dict):
-                raise InputError(
-                    f"{where}.principals.{_q(pname)}.tools must be a table", source=source
-                )
-            for tname, t in tools.items():
-                key = (sname, pname, tname)
-                pin = _parse_pin(key, t, source)
-                problem = pin.integrity_problem()
-                if problem is None:
-                    if ver < 2:  # one-line JSON: the version 2 layout (same JSON value)
-                        pin = replace(pin, definition=_relayout(pin.definition))
-                    pf.pins[key] = pin
-                else:
-                    pf.unverified[key] = (pin, problem)
-    pf._base = dict(pf.pins)
-    if (pf.unverified or pf.unverified_instructions) and not allow_unverified:
-        raise InputError(unverified_message(pf), source=source)
-    return pf
-
-
-def _relayout(text: str) -> str:
-    """A verified definition's JSON text in the version 2 layout (same value, same digest)."""
-    from mcp_review.engine.canonical import loads
-
-    return _layout(loads(text, source="definition"))
-
-
-def unverified_message(pf: PinFile, limit: int = 5) -> str:
-    """One message naming every pin that does not verify (up to ``limit``) and what to do."""
-    items = sorted(pf.unverified.items())
-    ibad = sorted(pf.unverified_instructions.items())
-    lines = [f"{len(items) + len(ibad)} pin(s) do not verify, so none of them is trusted:"]
-    for (s, p), (_, why) in ibad[:limit]:
-        lines.append(f"  the instructions of server {_qa(s)} (principal {_qa(p)}): {why}")
-    for (s, p, t), (_, why) in items[:limit]:
-        lines.append(f"  tool {_qa(t)} (server {_qa(s)}, principal {_qa(p)}): {why}")
-    if len(items) > limit:
-        lines.append(f"  … and {len(items) - limit} more")
-    lines.append(
-        "restore the pin file from version control, or review those tools again in "
-        "the app (`mcp-review`), which replaces their pins; the file was left unchanged"
-    )
-    return "\n".join(lines)
-
-
-def _qa(s: str) -> str:
-    """A name from the file, quoted with every non-ASCII and control character escaped (it is
-    printed to a terminal)."""
-    return json.dumps(s, ensure_ascii=True)
-
-
-def _tier(v: Any, where: str, source: str) -> str:
-    if not isinstance(v, str) or v not in TIERS:
-        raise InputError(f"{where} must be one of {', '.join(TIERS)}, got {v!r}", source=source)
-    return v
-
-
-def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> InstructionsPin:
-    where = f"servers.{_q(key[0])}.principals.{_q(key[1])}.instructions"
-    if not isinstance(t, dict):
-        raise InputError(f"{where} must be a table", source=source)
-    for k in ("decision", "digest", "text"):
-        if not isinstance(t.get(k), str):
-            raise InputError(f"{where}: '{k}' is missing or has the wrong type", source=source)
-    if t["decision"] not in ("approved", "denied"):
-        raise InputError(f'{where}: \'decision\' must be "approved" or "denied"', source=source)
-    for k in ("note", "server_version", "decided_at", "decided_by"):
-        if t.get(k) is not None and not isinstance(t[k], str):
-            raise InputError(f"{where}: '{k}' must be a string", source=source)
-    return InstructionsPin(
-        server=key[0],
-        principal=key[1],
-        decision=t["decision"],
-        digest=t["digest"],
-        text=t["text"],
-        decided_at=t.get("decided_at", ""),
-        decided_by=t.get("decided_by", ""),
-        note=t.get("note") or "",
-        server_version=t.get("server_version"),
-        extra={k: v for k, v in t.items() if k not in _INSTRUCTIONS_KEYS},
-    )
-
-
-def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:
-    # Read once per pinned tool (10,000 on a fleet): the table's path is worded only for an
-    # error, and the common case (every field of the right type) is checked in one go.
-    if not isinstance(t, dict):
-        raise InputError(f"{_table_path(key)} must be a table", source=source)
-    get = t.get
-    dec, digest, definition = get("decision"), get("digest"), get("definition")
-    scheme = get("digest_scheme", 1)  # a pin that records no scheme predates it: scheme 1
-    fields = get("hashed_fields", _ABSENT)
-    note, sv, pv = get("note"), get("server_version"), get("protocol_version")
-    if not (
-        type(dec) is str
-        and type(digest) is str
-        and type(definition) is str
-        and type(scheme) is int
-        and (dec == "approved" or dec == "denied")
-        and digest.startswith("sha256:")
-        and (fields is _ABSENT or (type(fields) is list and all(type(f) is str for f in fields)))
-        and (note is None or type(note) is str)
-        and (sv is None or type(sv) is str)
-        and (pv is None or type(pv) is str)
-    ):
-        return _parse_pin_slowly(key, t, source)  # names the problem, as always
-    if fields is _ABSENT:
-        fields = list(DIGEST_SCHEMES.get(scheme, HASHED_FIELDS))  # the scheme's own fields
-    extra = {k: v for k, v in t.items() if k not in _TOOL_KEY_SET}
-    decided_at, decided_by = get("decided_at", ""), get("decided_by", "")
-    return Pin(
-        server=key[0],
-        principal=key[1],
-        tool=key[2],
-        decision=_DECISIONS[dec],
-        digest=digest,
-        definition=definition,
-        decided_at=decided_at if type(decided_at) is str else str(decided_at),
-        decided_by=decided_by if type(decided_by) is str else str(decided_by),
-        digest_scheme=scheme,
-        hashed_fields=tuple(fields),
-        note=note or "",
-        server_version=sv,
-        protocol_version=pv,
-        extra=extra,
-    )
-
-
-def _parse_pin_slowly(key: PinKey, t: Any, source: str) -> Pin:
-    """:func:`_parse_pin` field by field: every error, in the order they have always come."""
-    where = _table_path(key)
-    if not isinstance(t, dict):
-        raise InputError(f"{where} must be a table", source=source)
-
-    def need(k: str, typ: type | tuple[type, ...]) -> Any:
-        v = t.get(k)
-        if not isinstance(v, typ) or isinstance(v, bool):
-            raise InputError(f"{where}: '{k}' is missing or has the wrong type", source=source)
-        return v
-
-    dec = need("decision", str)
-    if dec not in ("approved", "denied"):
-        raise InputError(
-            f'{where}: \'decision\' must be "approved" or "denied", got {dec!r}', source=source
-        )
-    digest = need("digest", str)
-    # A pin that records no scheme predates the record: scheme 1, with scheme 1's fields.
-    scheme = t.get("digest_scheme", 1)
-    if not isinstance(scheme, int) or isinstance(scheme, bool):
-        raise InputError(f"{where}: 'digest_scheme' must be an integer", source=source)
-    if not digest.startswith("sha256:"):
-        raise InputError(f"{where}: 'digest' must start with 'sha256:'", source=source)
-    fields = t.get("hashed_fields", list(DIGEST_SCHEMES.get(scheme, HASHED_FIELDS)))
-    if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
-        raise InputError(f"{where}: 'hashed_fields' must be a list of strings", source=source)
-    opt = {}
-    for k in ("note", "server_version", "protocol_version"):
-        v = t.get(k)
-        if v is not None and not isinstance(v, str):
-            raise InputError(f"{where}: '{k}' must be a string", source=source)
-        opt[k] = v
-    return Pin(
-        server=key[0],
-        principal=key[1],
-        tool=key[2],
-        decision=Decision(dec),
-        digest=digest,
-        definition=need("definition", str),
-        decided_at=str(t.get("decided_at", "")),
-        decided_by=str(t.get("decided_by", "")),
-        digest_scheme=scheme,
-        hashed_fields=tuple(fields),
-        note=opt["note"] or "",
-        server_version=opt["server_version"],
-        protocol_version=opt["protocol_version"],
-        extra={k: v for k, v in t.items() if k not in _TOOL_KEYS},
-    )
-
-
-_DECISIONS = {"approved": Decision.APPROVED, "denied": Decision.DENIED}
-_TOOL_KEY_SET = frozenset(_TOOL_KEYS)
-_ABSENT = object()
 
 
 def with_decision(

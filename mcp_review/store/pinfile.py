@@ -12,7 +12,8 @@ from typing import Any
 
 from mcp_review.engine import pins as model
 from mcp_review.engine.errors import InputError
-from mcp_review.engine.pins import DEFAULT_PATH, Conflict, PinFile, parse_pins
+from mcp_review.engine.pinread import parse_pins
+from mcp_review.engine.pins import DEFAULT_PATH, Conflict, PinFile
 from mcp_review.store import audit
 from mcp_review.store.files import atomic_write, locked, remove_stale_temps
 

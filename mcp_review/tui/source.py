@@ -158,7 +158,7 @@ class ReviewSource:
 
     def unverified_pins(self) -> str:
         """What is wrong with pins that do not verify (empty when every pin does)."""
-        from mcp_review.engine.pins import unverified_message
+        from mcp_review.engine.pinread import unverified_message
 
         return unverified_message(self.pins) if self.pins.unverified else ""
 
