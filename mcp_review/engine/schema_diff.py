@@ -22,22 +22,14 @@ from mcp_review.engine.hidden import none_hidden
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, ToolDef, pointer_join
 from mcp_review.engine.rules import (
+    KEYWORDS,
     RULES,
     Effect,
     Raw,
-    arrays,
     class_for,
-    composition,
-    json_types,
     make,
-    numeric,
-    objects,
-    strings,
-    text,
-    values,
     where,
 )
-from mcp_review.engine.rules import schema as schema_family
 from mcp_review.engine.rules.hidden import hidden_added as _hidden_added
 from mcp_review.engine.rules.hidden import hidden_changes, hidden_strings
 from mcp_review.engine.rules.kit import (
@@ -54,7 +46,6 @@ from mcp_review.engine.rules.kit import (
     as_text,
     branch_sig,
     ckey,
-    counts_judge,
     covered,
     disjoint,
     has_ref,
@@ -65,6 +56,7 @@ from mcp_review.engine.rules.kit import (
     type_set,
     value_type,
 )
+from mcp_review.engine.rules.objects import OBJECT_GROUP
 from mcp_review.engine.rules.text import with_model_text
 from mcp_review.engine.rules.tool import judge_name_and_text, judge_outside_schemas
 from mcp_review.engine.rules.tool import output_schema_presence as _output_presence
@@ -72,49 +64,6 @@ from mcp_review.engine.rules.tool_annotations import judge_annotations as _annot
 from mcp_review.engine.walk import Refs
 
 __all__ = ["diff_schemas", "diff_tools", "scan_hidden"]
-
-
-_AT_KEYWORD = frozenset(
-    {
-        "additional-properties-closed",
-        "additional-properties-restricted",
-        "additional-properties-opened",
-        "pattern-property-added",
-        "pattern-property-removed",
-        "property-names-added",
-        "property-names-removed",
-        "dependent-required-added",
-        "dependent-required-removed",
-        "dependent-schema-added",
-        "dependent-schema-removed",
-        "contains-added",
-        "contains-removed",
-        "not-added",
-        "not-removed",
-        "if-changed",
-        "conditional-branch-added",
-        "conditional-branch-removed",
-        "any-of-branch-added",
-        "any-of-branch-removed",
-        "one-of-branch-added",
-        "one-of-branch-removed",
-        "all-of-branch-added",
-        "all-of-branch-removed",
-        "composition-added",
-        "composition-removed",
-    }
-)
-_ENTRY_KEYWORDS = frozenset(
-    {
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "patternProperties",
-        "dependentSchemas",
-        "dependentRequired",
-        "dependencies",
-    }
-)
 
 
 # The walker ----------------------------------------------------------------------------------
@@ -187,10 +136,10 @@ class _Walker:
         eff = effect or rule.effect
         if cls is None:
             cls = class_for(eff, pos) if eff is not None else rule.cls
-        if rule_id in _AT_KEYWORD and "where" not in params:
+        if rule.at_keyword and "where" not in params:
             # The pointer names the keyword (or one entry of it): say where its schema is.
             toks = ptr.split("/")
-            cut = 2 if len(toks) > 2 and toks[-2] in _ENTRY_KEYWORDS else 1
+            cut = 2 if len(toks) > 2 and toks[-2] in KEYWORDS.entries else 1
             params["where"] = Raw(where("/".join(toks[:-cut])))
         ch = make(rule_id, ptr, cls=cls, direction=self.direction, **params)
         self.out.append(ch)
@@ -471,50 +420,6 @@ cannot multiply into an exponential walk; past it, alternatives are matched by s
 were before coverage was judged (the verdict may then be the stricter one, never laxer)."""
 
 
-_NUMERIC, _STRING, _ARRAY, _OBJECT = (
-    frozenset(("number", "integer")),
-    frozenset(("string",)),
-    frozenset(("array",)),
-    frozenset(("object",)),
-)
-_KW_TYPES: dict[str, frozenset[str]] = {
-    **dict.fromkeys(
-        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), _NUMERIC
-    ),
-    **dict.fromkeys(("minLength", "maxLength", "pattern"), _STRING),
-    **dict.fromkeys(
-        (
-            "items",
-            "prefixItems",
-            "additionalItems",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "contains",
-            "minContains",
-            "maxContains",
-        ),
-        _ARRAY,
-    ),
-    **dict.fromkeys(
-        (
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "minProperties",
-            "maxProperties",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-        ),
-        _OBJECT,
-    ),
-}
-"""The instance types each assertion keyword constrains; on any other type it is a no-op."""
-
-
 def _drop_inert(
     o: dict[str, Any], n: dict[str, Any], pos: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -529,7 +434,7 @@ def _drop_inert(
         k
         for s in (o, n)
         for k in s
-        if k in _KW_TYPES and not any(covered(t, types) for t in _KW_TYPES[k])
+        if k in _INSTANCE_TYPES and not any(covered(t, types) for t in _INSTANCE_TYPES[k])
     }
     if not inert:
         return o, n
@@ -539,16 +444,6 @@ def _drop_inert(
     )
 
 
-# Keywords whose meaning depends on siblings in the same schema object: each group may come
-# from one part of an allOf only, or folding the parts together would change the meaning.
-_INTERACTING = (
-    frozenset({"properties", "patternProperties", "additionalProperties"}),
-    frozenset({"items", "prefixItems", "additionalItems"}),
-    frozenset({"if", "then", "else"}),
-    frozenset({"contains", "minContains", "maxContains"}),
-    frozenset({"minimum", "exclusiveMinimum"}),
-    frozenset({"maximum", "exclusiveMaximum"}),
-)
 # Never folded: they see across allOf branches, or give a schema an identity or a scope.
 _NO_FOLD = frozenset(
     {
@@ -606,8 +501,8 @@ def _flatten_all_of(
     # the keys it does not declare) conjoin exactly: the union of their properties (one key
     # in two parts: both schemas apply) and of their required lists.
     objects = merge_objects and not any(k in p for p in parts for k in _OPEN_BLOCKERS)
-    for group in _INTERACTING:
-        if objects and group is _INTERACTING[0]:
+    for group in KEYWORDS.interacting:
+        if objects and group == OBJECT_GROUP:
             continue
         if sum(1 for p in parts if not group.isdisjoint(p)) > 1:
             return s
@@ -645,36 +540,9 @@ def _flatten_all_of(
     return merged
 
 
-_judge_counts = counts_judge(
-    (*strings.LENGTHS, *arrays.ITEM_COUNTS, *objects.PROPERTY_COUNTS, *arrays.CONTAINS_COUNTS)
-)
-"""The count keywords of three families (lengths, item counts, property counts), judged by one
-handler in one order (a node's count changes come out in the order they always did)."""
-
-_HANDLERS: dict[str, Handler] = {
-    **text.HANDLERS,
-    **schema_family.HANDLERS,
-    **json_types.HANDLERS,
-    **values.HANDLERS,
-    **numeric.HANDLERS,
-    **strings.HANDLERS,
-    **arrays.HANDLERS,
-    **objects.HANDLERS,
-    **composition.HANDLERS,
-    **dict.fromkeys(
-        (
-            c.keyword
-            for c in (
-                *strings.LENGTHS,
-                *arrays.ITEM_COUNTS,
-                *objects.PROPERTY_COUNTS,
-                *arrays.CONTAINS_COUNTS,
-            )
-        ),
-        _judge_counts,
-    ),
-}
-"""keyword -> the family handler the walker calls for it (each handler once per node)."""
+_HANDLERS = KEYWORDS.handlers
+"""keyword -> the family handler the walker calls for it (the registry's table)."""
+_INSTANCE_TYPES = KEYWORDS.instance_types
 _IGNORED = frozenset({"$ref", *CONTAINERS})  # $ref is followed in deref; containers via refs
 
 

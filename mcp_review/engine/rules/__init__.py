@@ -11,8 +11,8 @@ unowned keywords), ``json_types``, ``values`` (enum/const), ``numeric``, ``strin
 
 from __future__ import annotations
 
-from mcp_review.engine.rules.catalog import FAMILIES, RULES
-from mcp_review.engine.rules.registry import Effect, Rule, Witness, class_for, rule
+from mcp_review.engine.rules.catalog import FAMILIES, KEYWORDS, RULES
+from mcp_review.engine.rules.registry import Effect, Keywords, Rule, Witness, class_for, rule
 from mcp_review.engine.rules.render import (
     NEW_TEXT_QUOTE,
     NEW_TEXT_SHOWN,
@@ -30,11 +30,13 @@ from mcp_review.engine.rules.render import (
 
 __all__ = [
     "FAMILIES",
+    "KEYWORDS",
     "NEW_TEXT_QUOTE",
     "NEW_TEXT_SHOWN",
     "QUOTE_CAP",
     "RULES",
     "Effect",
+    "Keywords",
     "Raw",
     "Rule",
     "Witness",

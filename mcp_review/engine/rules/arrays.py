@@ -52,6 +52,7 @@ RULES: tuple[Rule, ...] = (
         "an array must now contain a matching item",
         "{where}: must now contain an item matching the contains schema",
         _N,
+        at_keyword=True,
     ),
     _r(
         "contains-removed",
@@ -60,6 +61,7 @@ RULES: tuple[Rule, ...] = (
         "the contains constraint was dropped",
         "{where}: contains constraint dropped",
         _W,
+        at_keyword=True,
     ),
     _r(
         "min-items-added",
@@ -298,3 +300,26 @@ HANDLERS: dict[str, Handler] = {
     "contains": judge_contains,
 }
 """The keywords this family judges, and the handler the walker calls for each."""
+
+COUNTS = (*ITEM_COUNTS, *CONTAINS_COUNTS)
+"""The count keywords this family owns (judged by one handler with the other counts)."""
+INSTANCE_TYPES: dict[str, frozenset[str]] = dict.fromkeys(
+    (
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "minContains",
+        "maxContains",
+    ),
+    frozenset(("array",)),
+)
+"""The instance types these keywords constrain (on any other type they are no-ops)."""
+INTERACTING = (
+    frozenset({"items", "prefixItems", "additionalItems"}),
+    frozenset({"contains", "minContains", "maxContains"}),
+)
+"""Keywords whose meaning depends on each other: never split across an allOf."""

@@ -19,7 +19,8 @@ from mcp_review.engine.rules import (
     tool_annotations,
     values,
 )
-from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.kit import Handler, counts_judge
+from mcp_review.engine.rules.registry import Keywords, Rule
 
 FAMILIES = (
     tool,
@@ -57,3 +58,38 @@ def _table() -> dict[str, Rule]:
 
 RULES: dict[str, Rule] = _table()
 """The registry: rule id -> Rule."""
+
+
+def _keywords() -> Keywords:
+    """The keywords every family registered (each owned by one family), and one handler for
+    all count keywords, judged in the families' order."""
+    handlers: dict[str, Handler] = {}
+    owner: dict[str, str] = {}
+    counts = []
+    types: dict[str, frozenset[str]] = {}
+    entries: set[str] = set()
+    interacting: list[frozenset[str]] = []
+
+    def own(kw: str, module: object) -> None:
+        if kw in owner:
+            raise ValueError(f"keyword {kw!r} is registered twice ({owner[kw]}, {_family(module)})")
+        owner[kw] = _family(module)
+
+    for module in FAMILIES:
+        for kw, h in getattr(module, "HANDLERS", {}).items():
+            own(kw, module)
+            handlers[kw] = h
+        for c in getattr(module, "COUNTS", ()):
+            own(c.keyword, module)
+            counts.append(c)
+        types.update(getattr(module, "INSTANCE_TYPES", {}))
+        entries |= getattr(module, "ENTRY_KEYWORDS", frozenset())
+        interacting += getattr(module, "INTERACTING", ())
+    judge_counts = counts_judge(tuple(counts))
+    handlers.update(dict.fromkeys((c.keyword for c in counts), judge_counts))
+    return Keywords(handlers, types, frozenset(entries), tuple(interacting))
+
+
+KEYWORDS: Keywords = _keywords()
+"""The keyword registry the schema walker asks: which handler judges a keyword, which
+instance types it constrains, which keywords name entries, which interact."""

@@ -48,6 +48,7 @@ RULES: tuple[Rule, ...] = (
         "an anyOf alternative was added",
         "{where}: anyOf alternative added: {branch}",
         _W,
+        at_keyword=True,
     ),
     _r(
         "any-of-branch-removed",
@@ -56,6 +57,7 @@ RULES: tuple[Rule, ...] = (
         "an anyOf alternative was removed",
         "{where}: anyOf alternative removed: {branch}",
         _N,
+        at_keyword=True,
     ),
     _r(
         "one-of-branch-added",
@@ -64,6 +66,7 @@ RULES: tuple[Rule, ...] = (
         "a oneOf alternative was added (a value matching two now fails)",
         "{where}: oneOf alternative added: {branch} (values matching two alternatives now fail)",
         _U,
+        at_keyword=True,
     ),
     _r(
         "one-of-branch-removed",
@@ -72,6 +75,7 @@ RULES: tuple[Rule, ...] = (
         "a oneOf alternative was removed",
         "{where}: oneOf alternative removed: {branch}",
         _N,
+        at_keyword=True,
     ),
     _r(
         "all-of-branch-added",
@@ -80,6 +84,7 @@ RULES: tuple[Rule, ...] = (
         "an allOf constraint was added",
         "{where}: allOf constraint added: {branch}",
         _N,
+        at_keyword=True,
     ),
     _r(
         "all-of-branch-removed",
@@ -88,6 +93,7 @@ RULES: tuple[Rule, ...] = (
         "an allOf constraint was removed",
         "{where}: allOf constraint removed: {branch}",
         _W,
+        at_keyword=True,
     ),
     _r(
         "composition-added",
@@ -96,6 +102,7 @@ RULES: tuple[Rule, ...] = (
         "anyOf/oneOf now constrains a value that was free",
         "{where}: {keyword} added: a value must now match one of its alternatives",
         _N,
+        at_keyword=True,
     ),
     _r(
         "composition-removed",
@@ -104,9 +111,26 @@ RULES: tuple[Rule, ...] = (
         "an anyOf/oneOf constraint was dropped",
         "{where}: {keyword} dropped: its alternatives no longer restrict the value",
         _W,
+        at_keyword=True,
     ),
-    _r("not-added", _B, _I, "a not constraint was added", "{where}: not {branch} added", _N),
-    _r("not-removed", _C, _I, "a not constraint was removed", "{where}: not {branch} removed", _W),
+    _r(
+        "not-added",
+        _B,
+        _I,
+        "a not constraint was added",
+        "{where}: not {branch} added",
+        _N,
+        at_keyword=True,
+    ),
+    _r(
+        "not-removed",
+        _C,
+        _I,
+        "a not constraint was removed",
+        "{where}: not {branch} removed",
+        _W,
+        at_keyword=True,
+    ),
     _r(
         "if-changed",
         _P,
@@ -114,6 +138,7 @@ RULES: tuple[Rule, ...] = (
         "an if condition was added, removed or changed",
         "{where}: if condition {how}; which branch applies to a call may change",
         _U,
+        at_keyword=True,
     ),
     _r(
         "conditional-branch-added",
@@ -122,6 +147,7 @@ RULES: tuple[Rule, ...] = (
         "a then/else branch was added",
         "{where}: {keyword} branch added",
         _N,
+        at_keyword=True,
     ),
     _r(
         "conditional-branch-removed",
@@ -130,6 +156,7 @@ RULES: tuple[Rule, ...] = (
         "a then/else branch was removed",
         "{where}: {keyword} branch removed",
         _W,
+        at_keyword=True,
     ),
 )
 
@@ -327,3 +354,8 @@ HANDLERS: dict[str, Handler] = {
     "else": judge_conditional,
 }
 """The keywords this family judges, and the handler the walker calls for each."""
+
+ENTRY_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf"})
+"""Keywords whose pointer may name one entry (an alternative)."""
+INTERACTING = (frozenset({"if", "then", "else"}),)
+"""Keywords whose meaning depends on each other: never split across an allOf."""

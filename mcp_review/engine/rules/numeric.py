@@ -283,3 +283,14 @@ HANDLERS: dict[str, Handler] = {
     "multipleOf": judge_multiple,
 }
 """The keywords this family judges, and the handler the walker calls for each."""
+
+INSTANCE_TYPES: dict[str, frozenset[str]] = dict.fromkeys(
+    ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+    frozenset(("number", "integer")),
+)
+"""The instance types these keywords constrain (on any other type they are no-ops)."""
+INTERACTING = (
+    frozenset({"minimum", "exclusiveMinimum"}),
+    frozenset({"maximum", "exclusiveMaximum"}),
+)
+"""Keywords read together (draft-04's boolean exclusive bounds): never split across an allOf."""

@@ -113,6 +113,7 @@ RULES: tuple[Rule, ...] = (
         "undeclared keys were accepted and are now rejected",
         "{where}: additionalProperties {old} -> false: a call with an extra key is now rejected",
         _N,
+        at_keyword=True,
     ),
     _r(
         "additional-properties-restricted",
@@ -121,6 +122,7 @@ RULES: tuple[Rule, ...] = (
         "undeclared keys were free and must now match a schema",
         "{where}: additionalProperties {old} -> a schema: extra keys must now match it",
         _N,
+        at_keyword=True,
     ),
     _r(
         "additional-properties-opened",
@@ -129,6 +131,7 @@ RULES: tuple[Rule, ...] = (
         "undeclared keys are accepted more freely",
         "{where}: additionalProperties {old} -> {new}",
         _W,
+        at_keyword=True,
     ),
     _r(
         "pattern-property-added",
@@ -140,6 +143,7 @@ RULES: tuple[Rule, ...] = (
         # Leaving the matching key out first, as for an added property (kept from when the
         # strategy was read off the id, which contains "property-added").
         witness=Witness.OMIT,
+        at_keyword=True,
     ),
     _r(
         "pattern-property-removed",
@@ -148,6 +152,7 @@ RULES: tuple[Rule, ...] = (
         "a patternProperties entry was removed",
         "{where}: patternProperties {pattern} removed",
         _W,
+        at_keyword=True,
     ),
     _r(
         "property-names-added",
@@ -156,6 +161,7 @@ RULES: tuple[Rule, ...] = (
         "property names are now constrained",
         "{where}: propertyNames constraint added",
         _N,
+        at_keyword=True,
     ),
     _r(
         "property-names-removed",
@@ -164,6 +170,7 @@ RULES: tuple[Rule, ...] = (
         "the propertyNames constraint was dropped",
         "{where}: propertyNames constraint dropped",
         _W,
+        at_keyword=True,
     ),
     _r(
         "dependent-required-added",
@@ -173,6 +180,7 @@ RULES: tuple[Rule, ...] = (
         "{where}: setting {name} now also requires {names}",
         _N,
         witness=Witness.OMIT_REQUIRED,
+        at_keyword=True,
     ),
     _r(
         "dependent-required-removed",
@@ -182,6 +190,7 @@ RULES: tuple[Rule, ...] = (
         "{where}: setting {name} no longer requires {names}",
         _W,
         witness=Witness.OMIT_REQUIRED,
+        at_keyword=True,
     ),
     _r(
         "dependent-schema-added",
@@ -190,6 +199,7 @@ RULES: tuple[Rule, ...] = (
         "setting a property now imposes a schema",
         "{where}: setting {name} now imposes a dependent schema",
         _N,
+        at_keyword=True,
     ),
     _r(
         "dependent-schema-removed",
@@ -198,6 +208,7 @@ RULES: tuple[Rule, ...] = (
         "a dependent schema was dropped",
         "{where}: setting {name} no longer imposes a dependent schema",
         _W,
+        at_keyword=True,
     ),
     _r(
         "min-properties-added",
@@ -561,3 +572,30 @@ HANDLERS: dict[str, Handler] = {
     "dependencies": judge_dependent,
 }
 """The keywords this family judges, and the handler the walker calls for each."""
+
+COUNTS = PROPERTY_COUNTS
+"""The count keywords this family owns (judged by one handler with the other counts)."""
+INSTANCE_TYPES: dict[str, frozenset[str]] = dict.fromkeys(
+    (
+        "properties",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+    ),
+    frozenset(("object",)),
+)
+"""The instance types these keywords constrain (on any other type they are no-ops)."""
+ENTRY_KEYWORDS = frozenset(
+    {"patternProperties", "dependentSchemas", "dependentRequired", "dependencies"}
+)
+"""Keywords whose pointer may name one entry (a pattern, a dependency)."""
+OBJECT_GROUP = frozenset({"properties", "patternProperties", "additionalProperties"})
+INTERACTING = (OBJECT_GROUP,)
+"""Keywords whose meaning depends on each other: never split across an allOf (which keys are
+"additional" depends on the other two)."""

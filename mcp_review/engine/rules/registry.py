@@ -14,8 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from mcp_review.engine.model import ChangeClass, Direction
+
+if TYPE_CHECKING:  # the handler's type is the families' kit, which builds on this module
+    from mcp_review.engine.rules.kit import Handler
 
 
 class Effect(StrEnum):
@@ -81,6 +85,10 @@ class Rule:
     witness: Witness = Witness.SEARCH
     family: str = ""
     """The family module that defines it (``numbers``, ``objects``, ...)."""
+    at_keyword: bool = False
+    """Its pointer names a keyword (or one entry of an entry keyword, see
+    :attr:`Keywords.entries`): the walker fills its message's ``where`` with the schema that
+    holds the keyword."""
 
 
 def rule(
@@ -92,6 +100,7 @@ def rule(
     effect: Effect | None = None,
     *,
     witness: Witness | None = None,
+    at_keyword: bool = False,
 ) -> Rule:
     """One rule. The witness strategy defaults to SEARCH for a rule that judges values in a
     schema (an effect, or a breaking / potentially-breaking class on the input side) and to
@@ -99,4 +108,21 @@ def rule(
     if witness is None:
         judges_values = effect is not None or (direction is not Direction.TOOL and cls in (_B, _P))
         witness = Witness.SEARCH if judges_values else Witness.NONE
-    return Rule(id, cls, direction, purpose, message, effect, witness)
+    return Rule(id, cls, direction, purpose, message, effect, witness, at_keyword=at_keyword)
+
+
+@dataclass(frozen=True, slots=True)
+class Keywords:
+    """What the schema walker (``engine/schema_diff.py``) asks about a keyword. Each family
+    registers the keywords it owns (its ``HANDLERS``, and where it has them ``COUNTS``,
+    ``INSTANCE_TYPES``, ``ENTRY_KEYWORDS``, ``INTERACTING``); ``catalog`` assembles them."""
+
+    handlers: dict[str, Handler]
+    """keyword -> the family handler the walker calls for it (each handler once per node)."""
+    instance_types: dict[str, frozenset[str]]
+    """The instance types each assertion keyword constrains; on any other type it is a no-op."""
+    entries: frozenset[str]
+    """Keywords whose pointer may name one entry (an alternative, a pattern, a dependency)."""
+    interacting: tuple[frozenset[str], ...]
+    """Keywords whose meaning depends on siblings in the same schema object: each group may
+    come from one part of an allOf only, or folding the parts would change the meaning."""

@@ -193,3 +193,10 @@ HANDLERS: dict[str, Handler] = {
     "format": judge_pattern_and_format,
 }
 """The keywords this family judges, and the handler the walker calls for each."""
+
+COUNTS = LENGTHS
+"""The count keywords this family owns (judged by one handler with the other counts)."""
+INSTANCE_TYPES: dict[str, frozenset[str]] = dict.fromkeys(
+    ("minLength", "maxLength", "pattern"), frozenset(("string",))
+)
+"""The instance types these keywords constrain (on any other type they are no-ops)."""
