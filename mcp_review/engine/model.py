@@ -7,7 +7,6 @@ for the fields the engine reasons about. The digest covers the security-relevant
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -269,12 +268,22 @@ class Change:
         return d
 
 
-@functools.cache
-def _renderer() -> Callable[[Change], str]:
-    """``rules.render_change``, imported on first use: the rules build on this model."""
-    from mcp_review.engine.rules.render import render_change
+_RENDERER: list[Callable[[Change], str]] = []
+"""How :attr:`Change.message` words a change: the rules' wording, installed by the rules."""
 
-    return render_change
+
+def install_renderer(render: Callable[[Change], str]) -> None:
+    """Set how :attr:`Change.message` words a change. ``engine.rules`` installs
+    ``render_change`` when it is imported (every change is made by the rules, so it is there
+    before any change exists): the rules build on this model, and the model never imports
+    them (issue 31 item 9: the model is data below the rules)."""
+    _RENDERER[:] = [render]
+
+
+def _renderer() -> Callable[[Change], str]:
+    if not _RENDERER:
+        raise RuntimeError("no change wording installed: import mcp_review.engine.rules first")
+    return _RENDERER[0]
 
 
 def pointer_join(base: str, *parts: str | int) -> str:

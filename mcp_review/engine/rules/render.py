@@ -17,7 +17,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mcp_review.engine.hidden import decode_tags, find_hidden, visible
-from mcp_review.engine.model import Change, ChangeClass, Direction, NewText, pointer_tokens
+from mcp_review.engine.model import (
+    Change,
+    ChangeClass,
+    Direction,
+    NewText,
+    install_renderer,
+    pointer_tokens,
+)
 from mcp_review.engine.rules import catalog  # read at call time: the families import this module
 
 QUOTE_CAP = 200
@@ -240,3 +247,6 @@ def with_new_text(change: Change, items: list[NewText], more: int = 0) -> Change
     return dataclasses.replace(
         change, new_text=change.new_text + tuple(items), new_text_more=change.new_text_more + more
     )
+
+
+install_renderer(render_change)  # Change.message words a change this way (model.py)
