@@ -323,6 +323,84 @@ def spells_words(s: str) -> bool:
     return len(_FORMAT_WORD.findall(s)) >= PROSE_WORDS
 
 
+NAME_WORDS = 4
+"""A name (a property, a ``patternProperties`` key, a ``required`` entry) spelling this many
+words reads as a sentence: ``readSshKeyAndSendItHere``. Names are longer than values: of the
+959 names new anywhere in a changed tool across tests/corpus, three words alone would flag 57
+(``includeStackTraces``, ``maxDiscoveryDepth``); four flag 2 (``waitForStableDom``,
+``strictConstrainToURLs``), and three with a cue word 2 more (``tokenEstimateMethod``,
+``inlineTokenBudget``)."""
+
+# Interim (issue 25 item 2): a name of PROSE_WORDS words is text when one of them asks for a
+# secret, names a secret's place, or sends something somewhere. To be replaced by the cue
+# engine's check (issue 27) once it lands.
+_NAME_CUE_WORDS = frozenset(
+    {
+        # secrets
+        "ssh",
+        "rsa",
+        "key",
+        "keys",
+        "apikey",
+        "token",
+        "tokens",
+        "secret",
+        "secrets",
+        "password",
+        "passwords",
+        "passwd",
+        "passphrase",
+        "credential",
+        "credentials",
+        "cookie",
+        "cookies",
+        "private",
+        "env",
+        "dotenv",
+        "seed",
+        "mnemonic",
+        "wallet",
+        # sending it away
+        "send",
+        "upload",
+        "exfil",
+        "exfiltrate",
+        "leak",
+        "forward",
+        # the conversation and the model's orders
+        "conversation",
+        "instruction",
+        "instructions",
+        "prompt",
+    }
+)
+
+
+def _name_words(s: str) -> list[str]:
+    """The words an identifier spells (``camelCase``, ``snake_case``, ``kebab-case``,
+    ``UPPER_CASE``), lower-cased; single letters are not words."""
+    return [w.lower() for w in _FORMAT_WORD.findall(s) if len(w) > 1]
+
+
+def name_has_cue_word(words: list[str]) -> bool:
+    """Interim stand-in for the cue engine (issue 27): a word of the name asks for a secret,
+    names a secret's place, or sends something away."""
+    return any(w in _NAME_CUE_WORDS for w in words)
+
+
+def spells_sentence(s: str) -> bool:
+    """A name that reads as a sentence: NAME_WORDS words or more, or PROSE_WORDS when one of
+    them is a cue word (``sendSshKey``)."""
+    words = _name_words(s)
+    return len(words) >= NAME_WORDS or (len(words) >= PROSE_WORDS and name_has_cue_word(words))
+
+
+def prose_name(s: str) -> bool:
+    """A property name (or a ``required`` entry) the model reads as text: prose (``_texty``) or
+    an identifier that spells a sentence (``spells_sentence``)."""
+    return _texty(s) or spells_sentence(s)
+
+
 def prose_format(s: str) -> bool:
     """A ``format`` value that reads as prose, not as a format name."""
     return s not in KNOWN_FORMATS and prose_value(s)
@@ -368,8 +446,9 @@ def _data_texts(v: Any, loc: _Loc | str) -> Iterator[tuple[_Loc | str, str]]:
 def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str]]:
     """(location, field, kind, text) for every piece of text the model reads in a schema
     document, at any depth: under description/title/$comment/examples/default (every string),
-    enum/const values, property names, patterns and formats and any other free strings that
-    read as prose.
+    enum/const values, property names (and ``required`` entries naming no property) that read
+    as text or spell a sentence, patterns and formats and any other free strings that read as
+    prose.
     ``_ptr(location)`` is its JSON pointer."""
     stack: list[tuple[Any, _Loc | str]] = [(doc, base)]
     while stack:
@@ -393,9 +472,13 @@ def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str
             elif k in SCHEMA_MAP and isinstance(v, dict):
                 for name, sub in v.items():
                     sp = (child, name)
-                    if k == "properties" and isinstance(name, str) and _texty(name):
+                    if k == "properties" and isinstance(name, str) and prose_name(name):
                         yield sp, "property name", "property name", name
-                    elif k == "patternProperties" and isinstance(name, str) and prose_pattern(name):
+                    elif (
+                        k == "patternProperties"
+                        and isinstance(name, str)
+                        and (prose_pattern(name) or spells_sentence(name))
+                    ):
                         yield sp, "pattern", "pattern", name
                     if isinstance(sub, dict):
                         stack.append((sub, sp))
@@ -403,6 +486,16 @@ def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str
                 stack.extend((sub, (child, i)) for i, sub in enumerate(v) if isinstance(sub, dict))
             elif k in SCHEMA_ONE and isinstance(v, dict):
                 stack.append((v, child))
+            elif k == "required" and isinstance(v, list):
+                # A required name with no property of its own introduces the name all the same.
+                props = node.get("properties")
+                for i, t in enumerate(v):
+                    if (
+                        isinstance(t, str)
+                        and not (isinstance(props, dict) and t in props)
+                        and prose_name(t)
+                    ):
+                        yield (child, i), k, "property name", t
             elif k == "pattern" and isinstance(v, str):
                 if prose_pattern(v):
                     yield child, k, "pattern", v
