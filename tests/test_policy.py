@@ -57,6 +57,13 @@ TABLE = {
         {"strict": R, "tiered": R, "compatible": R},
     ),
     "new-tool": (Facts(new_tool=True), {"strict": R, "tiered": R, "compatible": R}),
+    "other-annotation-changed": (
+        Facts(
+            classes=frozenset({ChangeClass.TRUST}),
+            annotations_other=('annotation "read_only_hint" changed: (absent) -> true',),
+        ),
+        {"strict": R, "tiered": R, "compatible": R},
+    ),
     "annotation-relaxed": (
         Facts(
             classes=frozenset({ChangeClass.TRUST}), annotations_relaxed=("readOnlyHint true→false",)

@@ -182,6 +182,17 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
         "/annotations/idempotentHint",
         "never",
     ),
+    # contentEncoding / contentMediaType: how the server reads the string (base64, JSON text).
+    "content-encoding-added": (
+        _set(base_tool(), f"{P}/q/contentEncoding", "base64"),
+        "/inputSchema/properties/q/contentEncoding",
+        "potentially-breaking",
+    ),
+    "content-media-type-added": (
+        _set(base_tool(), f"{P}/q/contentMediaType", "application/json"),
+        "/inputSchema/properties/q/contentMediaType",
+        "potentially-breaking",
+    ),
     "closed-world-claimed": (
         _set(base_tool(), "annotations", {"openWorldHint": False}),
         "/annotations/openWorldHint",
@@ -363,6 +374,11 @@ EXPECTED = {
         "compatible": Outcome.AUTO_APPROVE,
     },
     "never": {"strict": Outcome.BLOCK, "tiered": Outcome.BLOCK, "compatible": Outcome.BLOCK},
+    "potentially-breaking": {
+        "strict": Outcome.REVIEW,
+        "tiered": Outcome.REVIEW,
+        "compatible": Outcome.AUTO_APPROVE,
+    },
     "cosmetic": {
         "strict": Outcome.REVIEW,
         "tiered": Outcome.AUTO_APPROVE,
@@ -391,6 +407,10 @@ def _changes(new: dict[str, Any], old: dict[str, Any] | None = None) -> list[Any
 def test_engine_puts_the_case_on_the_right_axis(case):
     new, where, kind = CASES[case]
     changes = _changes(new)
+    if kind == "potentially-breaking":
+        assert {c.cls for c in changes} == {ChangeClass.POTENTIALLY_BREAKING}, [
+            c.to_json() for c in changes
+        ]
     if kind in ("text", "never"):
         on_trust = [
             c
@@ -905,3 +925,49 @@ def test_a_name_the_old_definition_already_had_is_not_new_text():
         base_tool(), f"{P}/opts", {"type": "object", "properties": {name: {"type": "string"}}}
     )
     assert not any(c.trust for c in _changes(new, old))
+
+
+@pytest.mark.parametrize("keyword", ["contentEncoding", "contentMediaType"])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [(None, "base64"), ("base64", None), ("base64", "base32"), ("text/plain", "application/json")],
+)
+def test_content_keywords_change_how_the_server_reads_the_string(keyword, old, new):
+    # Issue 25 item 6: no longer cosmetic, whichever way it moves, in input or output.
+    def tool(v: Any) -> dict[str, Any]:
+        t = base_tool()
+        if v is not None:
+            t = _set(t, f"{P}/q/{keyword}", v)
+        return _set(t, "outputSchema", copy.deepcopy(t["inputSchema"]))
+
+    changes = _changes(tool(new), tool(old))
+    assert [(c.rule, c.cls) for c in changes] == [
+        ("string-content-changed", ChangeClass.POTENTIALLY_BREAKING)
+    ] * 2, [c.to_json() for c in changes]
+    assert {c.pointer.split("/")[1] for c in changes} == {"inputSchema", "outputSchema"}
+    assert all(keyword in c.message for c in changes)
+
+
+@pytest.mark.parametrize(
+    "annotations",
+    [
+        {"read_only_hint": True},  # the snake_case spelling of a hint MCP defines
+        {"ReadOnlyHint": True},
+        {"x-safe-to-autorun": "yes"},
+        {"audience": ["assistant"]},
+    ],
+)
+@pytest.mark.parametrize("tier", TIERS)
+def test_no_tier_repins_an_annotation_key_mcp_does_not_define(annotations, tier):
+    # Issue 25 item 6: compatible re-pinned these, though the README says it re-pins no
+    # annotation. The SDK's server drops unknown keys, so this is judged on the definitions
+    # (a raw server or a snapshot file sends them as they are).
+    for old, new in (
+        (base_tool(), _set(base_tool(), "annotations", annotations)),
+        (_set(base_tool(), "annotations", annotations), base_tool()),
+    ):
+        changes = _changes(new, old)
+        assert [c.rule for c in changes] == ["annotation-other-changed"], changes
+        got = decide(tier, facts_for(_def(old), _def(new), changes))
+        assert got.outcome is Outcome.REVIEW, got
+        assert any("annotation" in r for r in got.reasons), got

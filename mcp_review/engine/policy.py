@@ -15,6 +15,7 @@ digest changed, no change   review        review        review
   the engine can name
 previously denied, changed  review        review        review
 new tool                    review        review        review
+other annotation changed    review        review        review
 annotation relaxed          block         block         block
 annotation claims less      block         block         block
 hidden characters appeared  block         block         block
@@ -31,7 +32,7 @@ has read it.
 
 The most severe row present wins (block > review > auto-approve). ``compatible`` is the seed's
 gate semantics: anything not breaking and with no broken recorded call is re-pinned. No tier
-ever auto-approves an annotation change on the trust axis (either row), a new tool, hidden
+ever auto-approves an annotation change on the trust axis (any of the three rows), a new tool, hidden
 characters, or a tool the operator denied. A blocked tool is cleared only by an explicit
 approval with confirmation.
 """
@@ -50,6 +51,7 @@ from mcp_review.engine.rules import where as where_label
 
 _RULE_RELAXED = "annotation-relaxed"
 _RULE_GATES_LESS = "annotation-gates-less"
+_RULE_OTHER_ANNOTATION = "annotation-other-changed"
 _RULE_HIDDEN_ADDED = "hidden-characters-added"
 
 TIERS: tuple[str, ...] = ("strict", "tiered", "compatible")
@@ -110,6 +112,9 @@ class Facts:
     reason a tier gives names the text (every output shows the reasons)."""
     unclassified: bool = False
     """The digest changed but the engine named no change (never auto-approved)."""
+    annotations_other: tuple[str, ...] = ()
+    """Annotation keys MCP does not define that changed (``read_only_hint``, ``x-...``): a
+    client or the model may read them, so no tier re-pins them (never auto-approved)."""
 
 
 class Concern(StrEnum):
@@ -158,6 +163,8 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         steps.append((Outcome.BLOCK, f"hidden characters: {where}"))
     if facts.new_tool:
         steps.append((Outcome.REVIEW, "new tool: never approved automatically"))
+    for what in facts.annotations_other:
+        steps.append((Outcome.REVIEW, f"{what}: never approved automatically"))
     if facts.previously_denied:
         steps.append((Outcome.REVIEW, "previously denied: a change never lifts a denial"))
     if facts.unclassified:
@@ -329,4 +336,5 @@ def facts_for(
         previously_denied=previously_denied,
         trust=tuple(_trust_line(c) for c in changes if c.trust),
         unclassified=old is not None and not changes and old.digest != new.digest,
+        annotations_other=tuple(c.message for c in changes if c.rule == _RULE_OTHER_ANNOTATION),
     )

@@ -38,8 +38,6 @@ ANNOTATIONS_COSMETIC = frozenset(
         "$id",
         "$anchor",
         "$dynamicAnchor",
-        "contentMediaType",
-        "contentEncoding",
         "contentSchema",
         "$vocabulary",
     }
@@ -56,7 +54,12 @@ CONTAINERS = DEFINITIONS  # judged only through the refs that use them
 
 
 # Keywords that carry no constraint: a schema made only of these accepts every value.
-NO_CONSTRAINT = ANNOTATIONS_COSMETIC | TEXT | CONTAINERS | {"$schema", "default"}
+CONTENT = frozenset({"contentEncoding", "contentMediaType"})
+"""How the server reads a string (base64, JSON text): no constraint a validator checks, but a
+change is not cosmetic (``string-content-changed``)."""
+
+
+NO_CONSTRAINT = ANNOTATIONS_COSMETIC | CONTENT | TEXT | CONTAINERS | {"$schema", "default"}
 
 
 JSON_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})

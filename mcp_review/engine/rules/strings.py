@@ -1,4 +1,5 @@
-"""Strings: ``pattern``, ``format``, ``minLength`` and ``maxLength``.
+"""Strings: ``pattern``, ``format``, ``minLength``, ``maxLength``, ``contentEncoding`` and
+``contentMediaType``.
 
 Its rules, and the handlers the walker (``schema_diff``) calls for its keywords (``HANDLERS``)."""
 
@@ -12,6 +13,7 @@ from mcp_review.engine.model import (
     pointer_join,
 )
 from mcp_review.engine.rules.kit import (
+    CONTENT,
     MISSING,
     Bound,
     Count,
@@ -19,9 +21,11 @@ from mcp_review.engine.rules.kit import (
     Judge,
     Pair,
     jeq,
+    opt,
 )
 from mcp_review.engine.rules.registry import Effect, Rule
 from mcp_review.engine.rules.registry import rule as _r
+from mcp_review.engine.rules.render import Raw
 
 _B = ChangeClass.BREAKING
 _P = ChangeClass.POTENTIALLY_BREAKING
@@ -74,6 +78,15 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "format-changed", _P, _I, "the format changed", "{where}: format changed {old} -> {new}", _U
+    ),
+    _r(
+        "string-content-changed",
+        _P,
+        _I,
+        "contentEncoding or contentMediaType was added, dropped or changed: the server reads "
+        "the same string differently (base64 decoded, parsed as JSON, ...)",
+        "{where}: {keyword} {old} -> {new} (the string is read differently)",
+        _U,
     ),
     _r(
         "min-length-added",
@@ -159,6 +172,15 @@ def judge_pattern_and_format(w: Judge, at: Pair) -> None:
             w.emit(ids.changed, pointer_join(np, kw), pos, old=ov, new=nv)
 
 
+def judge_content(w: Judge, at: Pair) -> None:
+    o, n, op, np, pos, _depth = at
+    for kw in sorted(CONTENT):
+        ov, nv = o.get(kw, MISSING), n.get(kw, MISSING)
+        if not jeq(ov, nv):
+            ptr = pointer_join(np if nv is not MISSING else op, kw)
+            w.emit("string-content-changed", ptr, pos, keyword=Raw(kw), old=opt(ov), new=opt(nv))
+
+
 class _Edit(NamedTuple):
     added: str
     removed: str
@@ -191,6 +213,7 @@ LENGTHS = (
 HANDLERS: dict[str, Handler] = {
     "pattern": judge_pattern_and_format,
     "format": judge_pattern_and_format,
+    **dict.fromkeys(CONTENT, judge_content),
 }
 """The keywords this family judges, and the handler the walker calls for each."""
 
