@@ -155,7 +155,7 @@ def test_skeleton_skips_normalising_ascii_only_where_it_changes_nothing(name):
 
 def test_the_ascii_prototypes_are_the_tables_ascii_entries():
     """skeleton reads an ASCII name with the ASCII part of the confusables table only; a new
-    confusable-homoglyphs data file that changes that part fails here."""
+    generated confusables table that changes that part fails here."""
     from mcp_review.engine import hidden as h
 
     assert h._ASCII_PROTOTYPES == {k: v for k, v in h._uts39_map().items() if k < 128}

@@ -1,8 +1,11 @@
 """Hidden characters: find them in untrusted text, and make them visible.
 
-Flagged: zero-width and invisible formatting characters, bidi controls, the Unicode TAG block
-(U+E0000–E007F, used to smuggle ASCII invisibly), C0/C1 controls other than tab and newline,
-and ANSI escape sequences (which start with ESC, a C0 control). ``visible()`` turns each into a
+Flagged: every invisible code point by Unicode property (``unicode_tables.INVISIBLE``, generated
+from the UCD: Default_Ignorable_Code_Point, format characters (Cf), variation selectors, the TAG
+block U+E0000–E007F used to smuggle ASCII invisibly, and the blank-looking letters such as
+U+2800), C0/C1 controls other than tab and newline, and ANSI escape sequences (which start with
+ESC, a C0 control). Space separators other than U+0020 are not flagged: honest French and CJK
+text uses them (names show them marked, see ``mark_lookalikes``). ``visible()`` turns each into a
 bracketed token (``⟨U+200B⟩``, ``⟨ESC⟩``, ``⟨TAG a⟩``) so the evidence is shown, never hidden or
 interpreted. The result is plain text: callers still render it as data, not markup.
 """
@@ -16,6 +19,8 @@ import unicodedata
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
+
+from mcp_review.engine.unicode_tables import INVISIBLE
 
 try:
     import orjson
@@ -67,24 +72,25 @@ _C0_NAMES = {
     0x7F: "DEL",
 }
 
+
+def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(f"\\U{lo:08x}" if lo == hi else f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in ranges)
+
+
+_INVISIBLE_CLASS = _char_class(INVISIBLE)
+
 # One alternation: ANSI CSI/OSC sequences first (so they are reported whole), then single chars.
 _HIDDEN_RE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI ... final
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL/ST
-    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f"
-    r"\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
-    r"\u3164\ufeff\uffa0\ufe00-\ufe0f"
-    r"\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f" + _INVISIBLE_CLASS + "]"
 )
 
 
 # The single characters of _HIDDEN_RE (no ANSI sequences: ESC alone is enough to escape), plus
 # the line separators and lone surrogates (which no UTF-8 stream can even encode).
 _HIDDEN_CHAR_RE = re.compile(
-    r"[\x00-\x08\x0b-\x1f\x7f-\x9f"
-    r"\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
-    r"\u2028\u2029\u3164\ufeff\uffa0\ufe00-\ufe0f\ud800-\udfff"
-    r"\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff" + _INVISIBLE_CLASS + "]"
 )
 
 
@@ -115,7 +121,7 @@ def escape_hidden_json(text: str) -> str:
 class HiddenChar:
     offset: int
     text: str
-    kind: str  # zero-width | bidi | tag | control | ansi | variation-selector
+    kind: str  # zero-width | invisible | bidi | tag | control | ansi | variation-selector
     label: str  # the visible token, e.g. ⟨U+200B⟩
 
 
@@ -135,11 +141,14 @@ def _classify(s: str) -> tuple[str, str]:
         return "bidi", f"⟨{_BIDI[cp]} U+{cp:04X}⟩"
     if cp in _ZERO_WIDTH:
         return "zero-width", f"⟨U+{cp:04X}⟩"
-    if 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF:
+    if 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF or 0x180B <= cp <= 0x180F:
         return "variation-selector", f"⟨VS U+{cp:04X}⟩"
     if cp in _C0_NAMES:
         return "control", f"⟨{_C0_NAMES[cp]}⟩"
-    return "control", f"⟨U+{cp:04X}⟩"
+    if cp <= 0x9F:
+        return "control", f"⟨U+{cp:04X}⟩"
+    # Another invisible code point (a format character, a default-ignorable, a blank letter).
+    return "invisible", f"⟨U+{cp:04X}⟩"
 
 
 def find_hidden(text: str) -> list[HiddenChar]:
@@ -265,63 +274,46 @@ def hidden_kinds(text: str) -> set[str]:
 
 
 def is_confusable_name(a: str, b: str) -> bool:
-    """True when two distinct names look alike: same after NFKC, case-fold and a small
-    confusables map (Cyrillic/Greek letters that render as Latin)."""
-    return a != b and skeleton(a) == skeleton(b)
+    """True when two distinct names look alike (see :func:`lookalike_keys`)."""
+    (a1, a2), (b1, b2) = lookalike_keys(a), lookalike_keys(b)
+    return a != b and (a1 == b1 or a2 == b2)
+
+
+def lookalike_keys(name: str) -> tuple[str, str]:
+    """Two names look alike when either of their keys meet: ``skeleton(a) == skeleton(b)`` or
+    ``skeleton(casefold(a)) == skeleton(casefold(b))``. Folding case first is what makes
+    ``READ_FILE`` meet ``read_file`` (its own skeleton maps the capital I to ``l``); the
+    skeleton of the name as written is what makes ``read_fiIe`` meet it."""
+    return skeleton(name), skeleton(name.casefold())
 
 
 _EXTRA = str.maketrans({"-": "_"})
-_MARKS = str.maketrans("", "", "\u200e\u200f")
 
 
 _ASCII_PROTOTYPES: dict[int, str] = {
     ord('"'): "''",
-    ord("%"): "º/₀",
-    ord("&"): "&",
+    ord("%"): "\u00b0/\u2080",
     ord("0"): "O",
     ord("1"): "l",
-    ord(";"): ";",
     ord("I"): "l",
     ord("`"): "'",
     ord("m"): "rn",
     ord("|"): "l",
-    ord("}"): "}",
 }
-"""The ASCII entries of :func:`_uts39_map` (confusable-homoglyphs 3.3.1; a test holds them to
-the data): an ASCII name's skeleton without reading the 900 KB table (~0.05 s per process)."""
+"""The ASCII entries of :func:`_uts39_map` (a test holds them to the generated table): an ASCII
+name's skeleton without building the 6,700-entry map."""
 
 
 @functools.cache
 def _uts39_map() -> dict[int, str]:
-    """Character -> prototype, from the confusables.txt data that ``confusable-homoglyphs``
-    ships (a JSON index of Unicode's table: a source lists its one prototype, a prototype
-    lists its sources). Where the index cannot tell the direction (a pair that lists only each
-    other), both map to the lower code point: the skeletons still meet, which is all a
-    comparison needs."""
-    import importlib.resources
-
-    data = json.loads(
-        importlib.resources.files("confusable_homoglyphs")
-        .joinpath("confusables.json")
-        .read_text(encoding="utf-8")
-    )
-
-    def clean(s: str) -> str:
-        return s.translate(_MARKS)  # the index wraps right-to-left text in LRM marks
+    """Character -> prototype, from UTS #39's confusables.txt (``confusables_table``, a module
+    generated by scripts/gen_unicode_tables.py: the engine opens no file)."""
+    from mcp_review.engine.confusables_table import PROTOTYPES
 
     out: dict[int, str] = {}
-    for key, entries in data.items():
-        k = clean(key)
-        if len(k) != 1 or len(entries) != 1:
-            continue  # a prototype (it lists several sources) or a multi-character key
-        target = clean(entries[0]["c"])
-        back = data.get(entries[0]["c"], data.get(target, []))
-        if len(back) == 1 and len(target) == 1:
-            rep = min(k, target)  # a pair listing only each other: one representative
-            out[ord(k)] = rep
-            out[ord(target)] = rep
-        else:
-            out[ord(k)] = target
+    for line in PROTOTYPES.splitlines():
+        src, *target = line.split()
+        out[int(src, 16)] = "".join(chr(int(t, 16)) for t in target)
     return out
 
 
@@ -341,9 +333,10 @@ def mark_lookalikes(name: str) -> str:
 def skeleton(name: str) -> str:
     """The name as it looks, for comparing names: Unicode's confusable skeleton (UTS #39:
     NFD, each character to its prototype in confusables.txt, NFD again), after hidden
-    characters are dropped and NFKC folds compatibility forms, then case-folded, with ``-``
-    read as ``_``. ``read_text_fiIe`` (capital I), ``rеad_file`` (Cyrillic е), ``dep1oy`` and
-    ``rn``/``m`` all meet their twin."""
+    characters (every default-ignorable and invisible code point) are dropped and NFKC folds
+    compatibility forms (fullwidth letters), then case-folded, with ``-`` read as ``_``.
+    ``read_text_fiIe`` (capital I), ``rеad_file`` (Cyrillic е), ``dep1oy`` and ``rn``/``m``
+    all meet their twin; :func:`lookalike_keys` adds the case-folded-first skeleton."""
     n = _HIDDEN_RE.sub("", name)
     if n.isascii():  # NFKC and NFD leave ASCII text as it is (most names)
         n = n.translate(_ASCII_PROTOTYPES)

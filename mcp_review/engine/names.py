@@ -12,7 +12,7 @@ import difflib
 import re
 from collections.abc import Iterable
 
-from mcp_review.engine.hidden import mark_lookalikes, safe_text, skeleton
+from mcp_review.engine.hidden import is_confusable_name, mark_lookalikes, safe_text, skeleton
 
 _NAMED = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _ESCAPE_RE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[nrt\\])")
@@ -78,8 +78,8 @@ def suggest(given: str, names: Iterable[str], n: int = 3) -> list[str]:
     target = unescape_name(given)
     out: list[str] = []
     # Same skeleton first: typing ``read_file`` for a served ``rеad_file`` (or the reverse).
+    out.extend(x for x in pool if is_confusable_name(x, target))
     sk = skeleton(target)
-    out.extend(x for x in pool if skeleton(x) == sk and x != target)
     if out:
         return out[:n]
     by_skeleton = {skeleton(x): x for x in pool}

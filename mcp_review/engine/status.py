@@ -456,12 +456,19 @@ def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = 
     URL); two servers with the same origin are one server configured twice (say for two
     clients), so the same name on both is not shadowing.
     """
-    from mcp_review.engine.hidden import skeleton
+    from mcp_review.engine.hidden import lookalike_keys
 
     served = [t for t in tools if t.live is not None]
-    by_skel: dict[str, list[ToolStatus]] = {}
+    by_key: dict[tuple[int, str], list[ToolStatus]] = {}
     for t in served:
-        by_skel.setdefault(skeleton(t.tool), []).append(t)
+        for i, k in enumerate(lookalike_keys(t.tool)):
+            by_key.setdefault((i, k), []).append(t)
+    # Each tool with every other it meets on either key (skeleton, or skeleton after casefold).
+    alike: dict[int, dict[int, ToolStatus]] = {}
+    for g in by_key.values():
+        if len(g) > 1:
+            for t in g:
+                alike.setdefault(id(t), {}).update((id(o), o) for o in g if o is not t)
 
     def same_entry(a: ToolStatus, b: ToolStatus) -> bool:
         if a.tool != b.tool:
@@ -471,31 +478,30 @@ def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = 
         oa = (origins or {}).get(a.server)
         return oa is not None and oa == (origins or {}).get(b.server)
 
-    for group in by_skel.values():
-        if len(group) < 2:
+    for t in served:
+        if id(t) not in alike:
             continue
-        for t in group:
-            others = [o for o in group if o is not t and not same_entry(o, t)]
-            if not others:
-                continue
-            names = sorted({f"{o.server}/{o.tool}" for o in others})
-            shown = ", ".join(_visible(o) for o in names)
-            if all(o.tool == t.tool for o in others):
-                note = f"the same name is served by {shown}: cross-server shadowing"
-                reason = f"name also served by {shown} (cross-server shadowing)"
-            else:
-                note = (
-                    f"name looks like {shown}: possible shadowing through a homoglyph "
-                    "or hidden character"
-                )
-                reason = f"name is confusable with {shown}"
-            t.notes.append(note)
-            if t.state in (State.PINNED, State.DENIED):
-                continue  # decided before: keeps its standing, the note says what appeared
-            t.shadows = names
-            t.policy = PolicyResult(
-                t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, reason), t.policy.concerns
+        others = [o for o in alike[id(t)].values() if not same_entry(o, t)]
+        if not others:
+            continue
+        names = sorted({f"{o.server}/{o.tool}" for o in others})
+        shown = ", ".join(_visible(o) for o in names)
+        if all(o.tool == t.tool for o in others):
+            note = f"the same name is served by {shown}: cross-server shadowing"
+            reason = f"name also served by {shown} (cross-server shadowing)"
+        else:
+            note = (
+                f"name looks like {shown}: possible shadowing through a homoglyph "
+                "or hidden character"
             )
+            reason = f"name is confusable with {shown}"
+        t.notes.append(note)
+        if t.state in (State.PINNED, State.DENIED):
+            continue  # decided before: keeps its standing, the note says what appeared
+        t.shadows = names
+        t.policy = PolicyResult(
+            t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, reason), t.policy.concerns
+        )
 
 
 def _visible(s: str) -> str:

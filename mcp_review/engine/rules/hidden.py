@@ -1,4 +1,5 @@
-"""Hidden characters (zero-width, bidi controls, the Unicode TAG block, ANSI/C0/C1 controls)
+"""Hidden characters (every invisible code point by Unicode property: default-ignorables, format
+characters, variation selectors, the TAG block, blank letters; and ANSI/C0/C1 controls)
 anywhere in a definition.
 
 Its rules, and the functions that judge them (``schema_diff.diff_tools`` calls them)."""
