@@ -68,7 +68,9 @@ def test_file_commands_do_not_import_mcp_or_textual():
 
 def test_the_engine_opens_no_file():
     """Files are the store's: no engine module calls ``open`` or touches the file system
-    (a parser takes bytes or a stream it is handed; ``store.readers`` opens them)."""
+    (a parser takes bytes or a stream it is handed; ``store.readers`` opens them), package
+    data included (issue 31 item 8: the confusables table was read with
+    ``importlib.resources``)."""
     import ast
     from pathlib import Path
 
@@ -90,14 +92,33 @@ def test_the_engine_opens_no_file():
         "write_text",
         "write_bytes",
     }
+    # Package data is a file too: a table the engine needs is a generated module
+    # (scripts/gen_unicode_tables.py), never read through importlib.resources or pkgutil.
+    resources = {"importlib.resources", "importlib_resources", "pkgutil"}
+    # Methods that read or write a file whatever they are called on (a Path, a Traversable,
+    # a ZipFile, io/codecs/tarfile): no str, dict or list method has these names.
+    file_methods = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "get_data"}
     found = []
     for p in sorted(Path(mcp_review.engine.__path__[0]).rglob("*.py")):
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found += [
+                    f"{p.name}:{node.lineno} import {a.name}"
+                    for a in node.names
+                    if a.name in resources or a.name.startswith("importlib.resources.")
+                ]
+            elif isinstance(node, ast.ImportFrom):
+                mod = node.module or ""
+                names = {a.name for a in node.names}
+                if mod in resources or (mod == "importlib" and names & {"resources"}):
+                    found.append(f"{p.name}:{node.lineno} from {mod} import {sorted(names)}")
             if not isinstance(node, ast.Call):
                 continue
             f = node.func
             if isinstance(f, ast.Name) and f.id == "open":
                 found.append(f"{p.name}:{node.lineno} open()")
+            elif isinstance(f, ast.Attribute) and f.attr in file_methods:
+                found.append(f"{p.name}:{node.lineno} .{f.attr}()")
             elif (
                 isinstance(f, ast.Attribute)
                 and f.attr in fs
