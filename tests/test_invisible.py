@@ -276,3 +276,23 @@ def test_a_case_variant_beside_a_pinned_tool_is_blocked(twin):
     r = compute_status(_snapshot({"files": ["read_file"], "helper": [twin]}), _pinned())
     (t,) = [t for t in r.tools if t.tool == twin]
     assert t.policy.outcome is Outcome.BLOCK and t.shadows == ["files/read_file"], t.policy
+
+
+@pytest.mark.parametrize("cp", CLASSES.values(), ids=_IDS)
+def test_an_invisible_character_in_a_new_property_name_or_enum_value_is_blocked(cp):
+    old = ToolDef.from_wire(_tool("Search the index."))
+    for new_wire in (
+        wire_tool("search", "Search the index.", q={"type": "string"}, **{f"q{chr(cp)}": {}}),
+        wire_tool("search", "Search the index.", q={"type": "string", "enum": [f"a{chr(cp)}"]}),
+    ):
+        new = ToolDef.from_wire(new_wire)
+        got = decide("compatible", facts_for(old, new, diff_tools(old, new)))
+        assert got.outcome is Outcome.BLOCK, got
+
+
+@pytest.mark.parametrize("cp", [0x00A0, 0x3000, 0x2007])
+def test_a_space_separator_is_marked_in_a_name_written_in_another_script(cp):
+    # A name mostly in a non-Latin script is left as written, but for its odd spaces.
+    name = f"読む{chr(cp)}ファイル"
+    assert mark_lookalikes(name) == f"読む{chr(cp)}⟨U+{cp:04X}⟩ファイル"
+    assert mark_lookalikes("読むファイル") == "読むファイル"

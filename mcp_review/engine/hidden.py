@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from mcp_review.engine.unicode_tables import INVISIBLE
+from mcp_review.engine.unicode_tables import INVISIBLE, SPACE_SEPARATORS
 
 try:
     import orjson
@@ -317,16 +317,24 @@ def _uts39_map() -> dict[int, str]:
     return out
 
 
+_SPACE_RE = re.compile("[" + _char_class(SPACE_SEPARATORS) + "]")
+
+
 def mark_lookalikes(name: str) -> str:
     """``name`` with hidden characters as tokens and, when the name is otherwise ASCII, each
     non-ASCII letter followed by its code point: ``rеad_file`` -> ``rе⟨U+0435⟩ad_file``.
 
     For names only: a homoglyph twin must not look identical to the tool it imitates. Names
-    written in a non-Latin script throughout are left as they are."""
+    written in a non-Latin script throughout are left as they are, but for space separators
+    other than U+0020, which are marked in every name."""
     shown = visible(name)
     odd = [c for c in shown if ord(c) > 0x7E and c not in "⟨⟩"]
-    if not odd or len(odd) * 2 > len(shown):
+    if not odd:
         return shown
+    if len(odd) * 2 > len(shown):
+        # Written in another script: left as it is, but for a space other than U+0020 (the
+        # one look-alike of a plain space no script needs inside a name).
+        return _SPACE_RE.sub(lambda m: f"{m.group()}⟨U+{ord(m.group()):04X}⟩", shown)
     return "".join(f"{c}⟨U+{ord(c):04X}⟩" if ord(c) > 0x7E and c not in "⟨⟩" else c for c in shown)
 
 
