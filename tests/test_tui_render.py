@@ -38,6 +38,9 @@ def test_hidden_characters_and_lookalikes_keep_their_own_spans():
         "[b]x\u0430[/b]",
         "\u200b",
         "",
+        "読む\u3000ファイル",  # another script: only the odd space is marked (issue 25 item 3)
+        "поиск\u00a0файла",
+        "read\u202ffile",
     ],
 )
 def test_same_text_as_check_report(name):

@@ -320,6 +320,11 @@ def _uts39_map() -> dict[int, str]:
 _SPACE_RE = re.compile("[" + _char_class(SPACE_SEPARATORS) + "]")
 
 
+def is_space_separator(c: str) -> bool:
+    """A space separator other than U+0020 (U+00A0, U+3000, ...): shown, never blocking."""
+    return _SPACE_RE.fullmatch(c) is not None
+
+
 def mark_lookalikes(name: str) -> str:
     """``name`` with hidden characters as tokens and, when the name is otherwise ASCII, each
     non-ASCII letter followed by its code point: ``rеad_file`` -> ``rе⟨U+0435⟩ad_file``.

@@ -21,6 +21,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 
+from mcp_review.engine.hidden import is_space_separator
 from mcp_review.tui.diffing import Span, make_visible
 
 HIDDEN_STYLE = "bold $text-warning on $warning-muted"
@@ -136,15 +137,21 @@ def mark_name(name: str) -> MarkedName:
     vt = make_visible(name)
     shown = vt.text
     odd = sum(1 for c in shown if _odd(c))
-    if not odd or odd * 2 > len(shown):
+    if not odd:
         return MarkedName(shown, list(vt.hidden))
+    marked = _odd
+    if odd * 2 > len(shown):
+        # Another script: only a space other than U+0020 is marked, as in the reports.
+        if not any(is_space_separator(c) for c in shown):
+            return MarkedName(shown, list(vt.hidden))
+        marked = is_space_separator
     out: list[str] = []
     marks: list[Span] = []
     shift: list[int] = []  # shift[i]: how far character i of ``shown`` moved right
     n = 0
     for i, c in enumerate(shown):
         shift.append(n - i)
-        if _odd(c):
+        if marked(c):
             token = f"{c}⟨U+{ord(c):04X}⟩"
             marks.append((n, n + len(token)))
             out.append(token)
