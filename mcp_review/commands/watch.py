@@ -134,7 +134,6 @@ class DriftPrinter:
         from mcp_review.engine.names import with_escape
         from mcp_review.engine.policy import Outcome
         from mcp_review.engine.status import State
-        from mcp_review.engine.verdict import fails_gate
 
         stamp = time.strftime("%H:%M:%S", time.localtime(u.at))
         at = iso_time(u.at)
@@ -148,6 +147,7 @@ class DriftPrinter:
             return
         self.latest[u.server] = u.snapshot
         report = self.report()
+        decided = report.gate(self.fail_on)  # decided once for this report
         if u.reason == "connected":
             self._emit(
                 {
@@ -178,7 +178,7 @@ class DriftPrinter:
             for t in tools:
                 if before.get(t.tool) == now[t.tool]:
                     continue
-                fails = fails_gate(t, self.fail_on)
+                fails = decided.fails(t)
                 self.failed |= fails
                 why = "; ".join(safe_text(r) for r in t.policy.reasons)
                 replay = t.comparison.replay if t.comparison is not None else None

@@ -90,6 +90,15 @@ class InstructionsStatus:
     def needs_attention(self) -> bool:
         return self.policy.outcome in (Outcome.REVIEW, Outcome.BLOCK)
 
+    def fails_gate(self, fail_on: str) -> bool:
+        """Instructions are on the trust axis: ``review`` fails on new, changed or removed
+        ones; ``breaking`` only on blocked ones (hidden characters); ``any`` on any drift."""
+        if fail_on == "any":
+            return self.state not in ("pinned", "denied")
+        if fail_on == "review":
+            return self.needs_attention
+        return self.policy.outcome is Outcome.BLOCK
+
     def diff(self, context: int = 2) -> list[str]:
         """Unified diff lines, pinned → live (the text as is: callers make it visible)."""
         old = self.pin.text if self.pin is not None else ""

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from mcp_review.engine.candidate import AWAITING_UPGRADE, awaiting_upgrade
 from mcp_review.engine.instructions import InstructionsStatus, instructions_status, live_text
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ChangeClass, ToolDef
@@ -196,6 +197,95 @@ class ToolStatus:
         """True when this tool fails the gate (review or block)."""
         return self.policy.outcome in (Outcome.REVIEW, Outcome.BLOCK)
 
+    @property
+    def awaiting(self) -> Awaiting | None:
+        """Whether this tool waits for a decision, and how (:func:`awaiting`)."""
+        return awaiting(self.state, self.policy.outcome)
+
+    def fails_gate(self, fail_on: str) -> bool:
+        """Whether this tool fails the gate under ``fail_on`` (``check --fail-on``: breaking,
+        review, any). The one place it is decided: :meth:`StatusReport.gate` asks it once per
+        tool, and every format, command and the app read the answer."""
+        outcome = self.policy.outcome
+        if self.state is State.REMOVED and awaiting_upgrade(self.pin):
+            return False  # approved in a candidate preview; the running version never served it
+        if fail_on == "any":
+            return self.state not in (State.PINNED, State.DENIED) and outcome is not Outcome.WAIVED
+        if fail_on == "review":
+            return self.needs_attention
+        if outcome is Outcome.BLOCK:
+            return True
+        if outcome is Outcome.WAIVED:
+            return False  # every change that fails it is waived (engine/gate.py)
+        if self.state is State.BROKEN:
+            return True
+        return self.state is State.REMOVED and self.pin is not None and self.pin.approved
+
+
+class Awaiting(StrEnum):
+    """How a tool waiting for a decision stands at the gate (``check --fail-on review``)."""
+
+    REVIEW = "review"
+    """Fails the gate (review or block): the counts line's "to review"."""
+    AUTO = "auto"
+    """The policy would approve it: it waits for ``P`` or a decision, and passes the gate."""
+    WAIVED = "waived"
+    """Every change that fails it is waived: it passes the gate."""
+
+
+_UNDECIDED = frozenset({State.NEW, State.CHANGED, State.BROKEN})
+
+
+def awaiting(state: State, outcome: Outcome) -> Awaiting | None:
+    """Whether a tool in ``state`` with policy ``outcome`` waits for a decision (None: nothing
+    to decide), the one definition the status, ``check`` and the app's rows and counts read.
+
+    New, changed and broken tools wait. A removed tool waits only when the gate fails on it
+    (an approved tool no longer served); a denied one no longer served, or one approved while
+    previewing a candidate the running version never served, has nothing to decide (outcome
+    none), as ``check`` says."""
+    if state is State.REMOVED:
+        if outcome is Outcome.NONE:
+            return None
+    elif state not in _UNDECIDED:
+        return None
+    if outcome is Outcome.AUTO_APPROVE:
+        return Awaiting.AUTO
+    if outcome is Outcome.WAIVED:
+        return Awaiting.WAIVED
+    return Awaiting.REVIEW
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """What a report fails on under one ``fail_on``, decided once (:meth:`StatusReport.gate`):
+    formats, commands and the app show these answers and never judge again."""
+
+    fail_on: str
+    failing: tuple[ToolStatus, ...]
+    """The tools that fail, in report order."""
+    drifted_instructions: tuple[InstructionsStatus, ...]
+    """Every server's instructions that are not simply pinned, in report order."""
+    failing_instructions: tuple[InstructionsStatus, ...]
+    """Those of :attr:`drifted_instructions` that fail."""
+    exit_code: int
+    """1 when anything fails; else 3 when a server could not be read; else 0."""
+    _tools: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
+    _instructions: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
+
+    def fails(self, t: ToolStatus) -> bool:
+        """Whether the tool ``t`` (of this report) fails."""
+        return id(t) in self._tools
+
+    def instructions_fail(self, i: InstructionsStatus) -> bool:
+        """Whether the instructions ``i`` (of this report) fail."""
+        return id(i) in self._instructions
+
+    @property
+    def n_failing(self) -> int:
+        """Tools and server instructions that fail."""
+        return len(self.failing) + len(self.failing_instructions)
+
 
 @dataclass(slots=True)
 class ServerStatus:
@@ -249,13 +339,38 @@ class StatusReport:
     def auto_approvals(self) -> list[ToolStatus]:
         return [t for t in self.tools if t.policy.outcome is Outcome.AUTO_APPROVE]
 
+    def gate(self, fail_on: str = "review") -> Gate:
+        """What fails under ``fail_on``, decided once for this report as it stands (a waiver
+        or a shadowing finding applied later is seen by the next call)."""
+        from mcp_review.engine import exitcodes
+
+        failing = tuple(t for t in self.tools if t.fails_gate(fail_on))
+        drifted = tuple(
+            s.instructions
+            for s in self.servers
+            if s.instructions is not None and s.instructions.state != "pinned"
+        )
+        bad = tuple(i for i in drifted if i.fails_gate(fail_on))
+        if failing or bad:
+            code = exitcodes.FAIL
+        elif self.unreachable:
+            code = exitcodes.UNREACHABLE
+        else:
+            code = exitcodes.PASS
+        return Gate(
+            fail_on,
+            failing,
+            drifted,
+            bad,
+            code,
+            frozenset(map(id, failing)),
+            frozenset(map(id, bad)),
+        )
+
     def exit_code(self) -> int:
         """0 all pinned/denied/auto-approvable · 1 anything to review, blocked or broken ·
-        3 nothing to review but a server could not be read (:func:`engine.verdict.exit_code`
-        under ``review``)."""
-        from mcp_review.engine.verdict import exit_code
-
-        return exit_code(self)
+        3 nothing to review but a server could not be read (:meth:`gate` under ``review``)."""
+        return self.gate("review").exit_code
 
 
 def compute_status(
@@ -598,8 +713,6 @@ def server_status(
             if st.state in (State.PINNED, State.DENIED):
                 st.state = State.CHANGED
         out.append(st)
-    from mcp_review.engine.candidate import AWAITING_UPGRADE, awaiting_upgrade
-
     for name in sorted(set(pinned) - set(by_name)):
         pin = pinned[name]
         n = calls.count(name) if calls else 0

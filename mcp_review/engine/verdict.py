@@ -1,95 +1,50 @@
-"""The gate: whether a tool, a server's instructions or a whole report fails, and every exit
-code a command returns, decided here once for every command, the app and the proxy (formats
-only print what this module decided; design.md "Exit codes")."""
+"""Exit codes and verdict words: every exit code a command returns, read from what the status
+decided (``StatusReport.gate``: whether each tool, each server's instructions and the whole
+report fail, decided once in ``engine.status``; formats only print it; design.md "Exit
+codes"). A verdict reads a status: this module imports ``engine.status``, never the reverse
+(the import-linter contract on the engine's own layers)."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from mcp_review.engine import exitcodes
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (imported for types only: the proxy reads its exit code without them)
     from mcp_review.engine.instructions import InstructionsStatus
-    from mcp_review.engine.pins import Pin
-    from mcp_review.engine.policy import Outcome
     from mcp_review.engine.rerun import Outcome as RerunOutcome
-    from mcp_review.engine.status import State, StatusReport, ToolStatus
+    from mcp_review.engine.status import StatusReport, ToolStatus
 
 FAIL_ON = ("breaking", "review", "any")
 """``check --fail-on``: what fails the gate. ``review`` (the default, and what ``status`` and
 the app use) fails on anything a human must look at."""
 
 
-@functools.cache
-def _gate_names() -> tuple[Callable[[Pin | None], bool], type[Outcome], type[State]]:
-    """(awaiting_upgrade, Outcome, State), imported on first use (they build on this module's
-    callers) and kept: fails_gate runs once per tool, three times per report on a fleet."""
-    from mcp_review.engine.candidate import awaiting_upgrade
-    from mcp_review.engine.policy import Outcome
-    from mcp_review.engine.status import State
-
-    return awaiting_upgrade, Outcome, State
-
-
 def fails_gate(t: ToolStatus, fail_on: str) -> bool:
-    """Whether one tool fails the gate under ``fail_on``."""
-    awaiting_upgrade, Outcome, State = _gate_names()
-
-    if t.state is State.REMOVED and awaiting_upgrade(t.pin):
-        return False  # approved in a candidate preview; the running version never served it
-    if fail_on == "any":
-        return (
-            t.state not in (State.PINNED, State.DENIED) and t.policy.outcome is not Outcome.WAIVED
-        )
-    if fail_on == "review":
-        return t.needs_attention
-    if t.policy.outcome is Outcome.BLOCK:
-        return True
-    if t.policy.outcome is Outcome.WAIVED:
-        return False  # every change that fails it is waived (engine/gate.py)
-    if t.state is State.BROKEN:
-        return True
-    return t.state is State.REMOVED and t.pin is not None and t.pin.approved
+    """Whether one tool fails the gate under ``fail_on`` (:meth:`ToolStatus.fails_gate`)."""
+    return t.fails_gate(fail_on)
 
 
 def failing(report: StatusReport, fail_on: str) -> list[ToolStatus]:
     """The tools that fail the gate under ``fail_on``."""
-    return [t for t in report.tools if fails_gate(t, fail_on)]
+    return list(report.gate(fail_on).failing)
 
 
 def instructions_fail(i: InstructionsStatus, fail_on: str) -> bool:
-    """Server instructions are on the trust axis: ``review`` fails on new, changed or removed
-    ones; ``breaking`` only on blocked ones (hidden characters); ``any`` on any drift."""
-    from mcp_review.engine.policy import Outcome
-
-    if fail_on == "any":
-        return i.state not in ("pinned", "denied")
-    if fail_on == "review":
-        return i.needs_attention
-    return i.policy.outcome is Outcome.BLOCK
+    """Whether server instructions fail the gate (:meth:`InstructionsStatus.fails_gate`)."""
+    return i.fails_gate(fail_on)
 
 
 def drifted_instructions(report: StatusReport) -> list[InstructionsStatus]:
     """Every server's instructions that are not simply pinned."""
-    return [
-        s.instructions
-        for s in report.servers
-        if s.instructions is not None and s.instructions.state != "pinned"
-    ]
+    return list(report.gate().drifted_instructions)
 
 
 def exit_code(report: StatusReport, fail_on: str = "review") -> int:
     """1 when anything fails the gate under ``fail_on``; else 3 when a server could not be
     read; else 0. ``status`` and the app judge with ``review``."""
-    if failing(report, fail_on) or any(
-        instructions_fail(i, fail_on) for i in drifted_instructions(report)
-    ):
-        return exitcodes.FAIL
-    if report.unreachable:
-        return exitcodes.UNREACHABLE
-    return exitcodes.PASS
+    return report.gate(fail_on).exit_code
 
 
 def verdict_word(code: int) -> str:

@@ -1,6 +1,7 @@
 """Reports for `mcp-review check`: text (terminal), JSON (stable), Markdown (CI job summary), SARIF.
 
-The gate (``failing``) is decided here, once, so every format agrees:
+The gate is decided once by the engine (``StatusReport.gate``, engine/status.py), and every
+format shows its answers, so every format agrees:
 
 - ``--fail-on review`` (default): any tool that needs review or is blocked (as ``status``);
 - ``--fail-on breaking``: only broken tools (a breaking change or a broken recorded call),
@@ -8,7 +9,7 @@ The gate (``failing``) is decided here, once, so every format agrees:
   security findings are never waved through);
 - ``--fail-on any``: any drift at all, auto-approvable changes and new tools included.
 
-Exit code: 1 when ``failing`` is non-empty, else 3 when a server could not be read, else 0.
+Exit code: 1 when anything fails, else 3 when a server could not be read, else 0.
 
 JSON (``"format": "mcp-review-check"``, ``version`` 2; additions only within a version;
 docs/formats.md)::
@@ -52,15 +53,8 @@ from mcp_review.engine.hidden import (
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
-from mcp_review.engine.status import State, StatusReport, ToolStatus
-from mcp_review.engine.verdict import (
-    drifted_instructions,
-    exit_code,
-    failing,
-    fails_gate,
-    instructions_fail,
-    verdict,
-)
+from mcp_review.engine.status import Gate, State, StatusReport, ToolStatus
+from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats import instructions as instr_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
@@ -95,26 +89,27 @@ def report_json(report: StatusReport, fail_on: str, *, all_calls: bool = False) 
     return plain(report_doc(report, fail_on, all_calls=all_calls))
 
 
-def _tool_entry(t: ToolStatus, fail_on: str, all_calls: bool) -> dict[str, Any]:
+def _tool_entry(t: ToolStatus, gate: Gate, all_calls: bool) -> dict[str, Any]:
     d = tool_json(t, all_calls=all_calls)
-    d["fails_gate"] = fails_gate(t, fail_on)
+    d["fails_gate"] = gate.fails(t)
     return d
 
 
 def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> Doc:
+    gate = report.gate(fail_on)  # decided once; each entry shows its answer
     counts = _tool_counts(report)
-    instr = drifted_instructions(report)
+    instr = gate.drifted_instructions
     extra: dict[str, Any] = {}
     if instr:  # present when any server's instructions are not simply pinned
         extra["instructions"] = [
-            instr_fmt.json_entry(i, fails_gate=instructions_fail(i, fail_on)) for i in instr
+            instr_fmt.json_entry(i, fails_gate=gate.instructions_fail(i)) for i in instr
         ]
     return Doc(
         {
             "format": FORMAT,
             "version": VERSION,
-            "verdict": verdict(report, fail_on),
-            "exit_code": exit_code(report, fail_on),
+            "verdict": verdict_word(gate.exit_code),
+            "exit_code": gate.exit_code,
             "fail_on": fail_on,
             "counts": report.counts(),
             **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
@@ -132,7 +127,7 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
                 for s in report.servers
             ],
             **extra,
-            "tools": DocList(_tool_entry(t, fail_on, all_calls) for t in _shown(report)),
+            "tools": DocList(_tool_entry(t, gate, all_calls) for t in _shown(report)),
         }
     )
 
@@ -166,18 +161,15 @@ def _id(t: ToolStatus) -> str:
     return with_escape(f"{safe_text(t.server)}{p}/{name}", t.tool)
 
 
-def _summary(report: StatusReport, fail_on: str) -> str:
+def _summary(report: StatusReport, gate: Gate) -> str:
     c = report.counts()
     parts = [
         f"{c[s]} {s}"
         for s in ("pinned", "new", "changed", "broken", "removed", "denied")
         if c.get(s)
     ]
-    n_fail = len(failing(report, fail_on)) + sum(
-        instructions_fail(i, fail_on) for i in drifted_instructions(report)
-    )
-    if n_fail:
-        parts.append(f"{n_fail} failing the gate (--fail-on {fail_on})")
+    if gate.n_failing:
+        parts.append(f"{gate.n_failing} failing the gate (--fail-on {gate.fail_on})")
     if report.unreachable:
         parts.append(unreachable_summary(len(report.unreachable)))
     return ", ".join(parts) or "no tools"
@@ -186,6 +178,7 @@ def _summary(report: StatusReport, fail_on: str) -> str:
 def to_text(
     report: StatusReport, fail_on: str, *, max_changes: int = 8, all_calls: bool = False
 ) -> str:
+    gate = report.gate(fail_on)
     out: list[str] = []
     counts = _tool_counts(report)
     width = max((len(safe_text(s.name)) for s in report.servers), default=6)
@@ -202,12 +195,12 @@ def to_text(
             )
             out.extend(f"  {' ' * len(name)}  note: {safe_text(n)}" for n in s.notes)
             out.extend(f"  {' ' * len(name)}  note: {n}" for n in call_log_notes(s))
-    instr = drifted_instructions(report)
+    instr = gate.drifted_instructions
     if instr:
         out.append("")
         out.append("server instructions:")
     for i in instr:
-        mark = "✗" if instructions_fail(i, fail_on) else " "
+        mark = "✗" if gate.instructions_fail(i) else " "
         why = "; ".join(safe_text(r) for r in i.policy.reasons)
         oc = instr_fmt.outcome(i)
         out.append(
@@ -224,7 +217,7 @@ def to_text(
         out.append("")
         out.append("tools:")
     for t in shown:
-        mark = "✗" if fails_gate(t, fail_on) else " "
+        mark = "✗" if gate.fails(t) else " "
         prev = " (previously denied)" if t.previously_denied else ""
         why = "; ".join(safe_text(r) for r in t.policy.reasons)
         outcome = str(t.policy.outcome) if t.policy.outcome is not Outcome.NONE else ""
@@ -315,7 +308,7 @@ def to_text(
                 f" (line {w.line}): {safe_text(u.message)}"
             )
     out.append("")
-    out.append(f"{verdict(report, fail_on)}: {_summary(report, fail_on)}")
+    out.append(f"{verdict_word(gate.exit_code)}: {_summary(report, gate)}")
     return "\n".join(out) + "\n"
 
 
@@ -327,9 +320,10 @@ def _md(s: object) -> str:
 
 
 def to_markdown(report: StatusReport, fail_on: str) -> str:
-    v = verdict(report, fail_on)
+    gate = report.gate(fail_on)
+    v = verdict_word(gate.exit_code)
     icon = {"PASS": "✅", "FAIL": "❌", "UNREACHABLE": "⚠️"}[v]
-    out = [f"## {icon} mcp-review check: {v}", "", _md(_summary(report, fail_on)), ""]
+    out = [f"## {icon} mcp-review check: {v}", "", _md(_summary(report, gate)), ""]
     counts = _tool_counts(report)
     out += ["| server | status | tools | protocol | tier |", "|---|---|---|---|---|"]
     for s in report.servers:
@@ -342,13 +336,13 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                 f"{_md(s.protocol_version or '?')} | {_md(s.tier)} |"
             )
     shown = _shown(report)
-    instr = drifted_instructions(report)
+    instr = gate.drifted_instructions
     if shown or instr:
         out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
         for i in instr:
-            out.append(instr_fmt.md_row(i, "❌" if instructions_fail(i, fail_on) else ""))
+            out.append(instr_fmt.md_row(i, "❌" if gate.instructions_fail(i) else ""))
         for t in shown:
-            mark = "❌" if fails_gate(t, fail_on) else ""
+            mark = "❌" if gate.fails(t) else ""
             why = "; ".join(_md(r) for r in t.policy.reasons)
             out.append(
                 f"| {mark} | {_md(t.server)}/{_md(t.tool)} | {t.state} | "
@@ -434,6 +428,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
 
 
 def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = None) -> str:
+    gate = report.gate(fail_on)
     results: list[dict[str, Any]] = []
     loc: list[Mapping[str, Any]] = (
         [{"physicalLocation": {"artifactLocation": {"uri": config_path}}}] if config_path else []
@@ -454,7 +449,7 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
             }
         )
     for t in _shown(report):
-        level = "error" if fails_gate(t, fail_on) else "note"
+        level = "error" if gate.fails(t) else "note"
         why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
         wit = next(
             (
@@ -516,12 +511,12 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                     },
                 }
             )
-    for i in drifted_instructions(report):
+    for i in gate.drifted_instructions:
         why = "; ".join(sarif_text(r) for r in i.policy.reasons) or i.state
         results.append(
             {
                 "ruleId": f"instructions-{i.state}",
-                "level": "error" if instructions_fail(i, fail_on) else "note",
+                "level": "error" if gate.instructions_fail(i) else "note",
                 "message": {
                     "text": f"{sarif_text(i.server)} (server instructions): {i.state} — {why}"
                 },

@@ -19,13 +19,12 @@ from mcp_review.engine.instructions import InstructionsStatus
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
-from mcp_review.engine.status import State, StatusReport, ToolStatus
+from mcp_review.engine.status import Awaiting, State, StatusReport, ToolStatus, awaiting
 
 Status = State
 """A tool's standing against the pin file: the core's states, under the app's name."""
 
 
-NEEDS_REVIEW = frozenset({Status.NEW, Status.CHANGED, Status.BROKEN, Status.REMOVED})
 STATUS_ORDER = [
     Status.BROKEN,
     Status.CHANGED,
@@ -146,14 +145,15 @@ class ToolEntry:
         return (self.server, self.principal, self.name)
 
     @property
+    def awaiting(self) -> Awaiting | None:
+        """Whether this tool waits for a decision, and how: the engine's answer
+        (``engine.status.awaiting``), shown, never decided here."""
+        return awaiting(self.status, self.policy)
+
+    @property
     def needs_review(self) -> bool:
-        """Waiting for a decision. A removed tool waits only when the gate fails on it (an
-        approved tool no longer served); a denied one no longer served, or one approved while
-        previewing a candidate the running version never served, has nothing to decide
-        (outcome none), as ``check`` says."""
-        if self.status is Status.REMOVED:
-            return self.policy is not Outcome.NONE
-        return self.status in NEEDS_REVIEW
+        """Waiting for a decision (:attr:`awaiting`)."""
+        return self.awaiting is not None
 
     @property
     def blocked(self) -> bool:

@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision, PinFile
 from mcp_review.engine.policy import Outcome
+from mcp_review.engine.status import Awaiting
 from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
@@ -634,7 +635,7 @@ class MainScreen(Screen[None]):
         if i is not None:
             # Server instructions reach the model like a description: their state on the row;
             # a / d on this row decide them (after a dialog showing the diff).
-            attention = i.policy.outcome in (Outcome.REVIEW, Outcome.BLOCK)
+            attention = i.needs_attention
             style = (
                 cs("tool-table--failed")
                 if i.policy.outcome is Outcome.BLOCK
@@ -747,16 +748,16 @@ class MainScreen(Screen[None]):
             for s in self.servers:
                 for t in s.tools:
                     counts[t.status] += 1
-                    if t.needs_review:
-                        # "to review" is what `check` fails on (review, block); a change the
-                        # policy would approve waits for `P` or a decision, and a waived one
-                        # passes the gate: both are counted apart.
-                        if t.policy is Outcome.AUTO_APPROVE:
-                            auto += 1
-                        elif t.policy is Outcome.WAIVED:
-                            waived += 1
-                        else:
-                            review += 1
+                    # "to review" is what `check` fails on (review, block); a change the
+                    # policy would approve waits for `P` or a decision, and a waived one
+                    # passes the gate: both are counted apart (the engine's answer).
+                    waiting = t.awaiting
+                    if waiting is Awaiting.AUTO:
+                        auto += 1
+                    elif waiting is Awaiting.WAIVED:
+                        waived += 1
+                    elif waiting is Awaiting.REVIEW:
+                        review += 1
                 if s.instructions is not None:  # server instructions waiting for a decision
                     review += s.instructions.needs_attention
             failed = sum(1 for s in self.servers if s.state == "failed")
