@@ -70,11 +70,10 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.errors import InputError
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.pins import Decision, make_pin
+    from mcp_review.engine.pins import Decision
     from mcp_review.engine.policy import Outcome
     from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
-    from mcp_review.store.pinfile import save_pins
 
     if (args.tool is None) != bool(args.instructions):
         raise InputError("name a TOOL, or use --instructions (not both)")
@@ -119,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         if t.server == args.server and t.principal == srv.principal and t.tool == args.tool
     )
     label = f"{safe_text(args.server)}/{safe_text(srv.principal)}/{safe_text(args.tool)}"
-    from mcp_review.engine.candidate import awaiting_upgrade, keep_running
+    from mcp_review.engine.candidate import awaiting_upgrade
 
     # Approved while previewing a candidate and served by the running version now: approving
     # the running version writes its pin without the preview's mark.
@@ -142,16 +141,6 @@ def run(args: argparse.Namespace) -> int:
         )
         return exitcodes.FAIL
     assert st.live is not None
-    pin = make_pin(
-        args.server,
-        st.live,
-        Decision.APPROVED,
-        principal=srv.principal,
-        by=args.by,
-        note=args.note,
-        server_version=srv.server_version,
-        protocol_version=srv.protocol_version,
-    )
     why = args.note or (
         f"approved ({st.state}: {cls}{', previously denied' if st.previously_denied else ''})"
     )
@@ -159,9 +148,20 @@ def run(args: argparse.Namespace) -> int:
         why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
     pins = inp.pins
     # --candidate: the running version's approval stays beside the candidate's.
-    pin = keep_running(pin, pins.get(*st.key), candidate=args.server in inp.candidates)
-    pins.decide(pin, why=why, source="approve")
-    result = save_pins(pins, inp.pins_path)
+    decisions.decide_tool(
+        pins,
+        st.key,
+        Decision.APPROVED,
+        live=st.live,
+        by=args.by,
+        note=args.note,
+        why=why,
+        source="approve",
+        server_version=srv.server_version,
+        protocol_version=srv.protocol_version,
+        candidate=args.server in inp.candidates,
+    )
+    result = decisions.save(pins, inp.pins_path)
     show.report_save(result, inp.pins_path)
     show.print_records(show.with_class(result.audit_records, {st.key: cls}), args.format, {})
     return exitcodes.PASS

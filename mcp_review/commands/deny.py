@@ -69,9 +69,8 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.errors import InputError
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.names import did_you_mean, find_name
-    from mcp_review.engine.pins import Decision, make_pin, with_decision
+    from mcp_review.engine.pins import Decision
     from mcp_review.services.inputs import resolve
-    from mcp_review.store.pinfile import save_pins
 
     if (args.tool is None) != bool(args.instructions):
         raise InputError("name a TOOL, or use --instructions (not both)")
@@ -99,7 +98,6 @@ def run(args: argparse.Namespace) -> int:
         d = decisions.decide_instructions(args, inp, snap, "denied")
         show.show_instructions_decision(d, args.format, inp.pins_path)
         return exitcodes.FAIL if d.blocked else exitcodes.PASS
-    pin = None
     live = None
     srv = None
     if snap is not None and args.server in snap.servers:
@@ -128,20 +126,21 @@ def run(args: argparse.Namespace) -> int:
                 "is already denied with this definition; nothing written"
             )
             return exitcodes.PASS
-        from mcp_review.engine.candidate import keep_running
-
-        pin = make_pin(
-            args.server,
-            live,
+        # --candidate: the running version's approval stays beside the candidate's denial.
+        decisions.decide_tool(
+            pins,
+            (args.server, srv.principal, args.tool),
             Decision.DENIED,
-            principal=srv.principal,
+            live=live,
             by=args.by,
             note=args.note,
+            why=args.note or "denied",
+            source="deny",
             server_version=srv.server_version,
             protocol_version=srv.protocol_version,
+            candidate=candidate,
+            before=old,
         )
-        # --candidate: the running version's approval stays beside the candidate's denial.
-        pin = keep_running(pin, old, candidate=candidate)
     elif candidate:
         raise InputError(
             f"--candidate: tool {args.tool!r} is not served by the candidate of "
@@ -191,9 +190,17 @@ def run(args: argparse.Namespace) -> int:
                 f"{safe_text(args.tool)} is already denied; nothing written"
             )
             return exitcodes.PASS
-        pin = with_decision(found[0], Decision.DENIED, by=args.by, note=args.note)
-    pins.decide(pin, why=args.note or "denied", source="deny")
-    result = save_pins(pins, inp.pins_path)
+        decisions.decide_tool(
+            pins,
+            found[0].key,
+            Decision.DENIED,
+            by=args.by,
+            note=args.note,
+            why=args.note or "denied",
+            source="deny",
+            before=found[0],
+        )
+    result = decisions.save(pins, inp.pins_path)
     show.report_save(result, inp.pins_path)
     show.print_records(result.audit_records, args.format, {})
     return exitcodes.PASS

@@ -33,6 +33,7 @@ from typing import Any
 from mcp_review.engine import exitcodes
 from mcp_review.engine.verdict import needs_confirmation
 from mcp_review.formats import decisions as show
+from mcp_review.services import decisions
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
@@ -66,13 +67,12 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.engine.candidate import awaiting_upgrade, keep_running, prune
+    from mcp_review.engine.candidate import awaiting_upgrade, prune
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.pins import Decision, make_pin
+    from mcp_review.engine.pins import Decision
     from mcp_review.engine.policy import Outcome
     from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
-    from mcp_review.store.pinfile import save_pins
 
     inp = resolve(args)
     inp.print_notes()
@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
             # What the running version no longer serves is no longer approved beside the pin.
             pruned = prune(t.pin, {t.live_digest} if t.live_digest else set())
             if pruned is not None and t.state is not State.REMOVED:
-                pins.decide(
+                decisions.record_pin(
+                    pins,
                     pruned,
                     why=args.note
                     or "baseline: an earlier approved definition "
@@ -100,11 +101,10 @@ def run(args: argparse.Namespace) -> int:
             if t.server in candidates:
                 continue  # the candidate does not serve it; the running version may
             if t.pin is not None and t.pin.approved and not awaiting_upgrade(t.pin):
-                pins.forget(
-                    t.server,
-                    t.principal,
-                    t.tool,
-                    who=args.by,
+                decisions.forget_tool(
+                    pins,
+                    t.key,
+                    by=args.by,
                     why=args.note or "baseline: no longer served",
                     source="pin",
                 )
@@ -132,29 +132,25 @@ def run(args: argparse.Namespace) -> int:
             else ""
         )
         classes[t.key] = cls
-        pins.decide(
-            keep_running(
-                make_pin(
-                    t.server,
-                    t.live,
-                    Decision.APPROVED,
-                    principal=t.principal,
-                    by=args.by,
-                    note=args.note,
-                    server_version=srv.server_version,
-                    protocol_version=srv.protocol_version,
-                ),
-                t.pin,
-                candidate=t.server in candidates,
-            ),
+        decisions.decide_tool(
+            pins,
+            t.key,
+            Decision.APPROVED,
+            live=t.live,
+            by=args.by,
+            note=args.note,
             why=args.note or f"baseline ({t.state}: {cls}){confirmed}",
             source="pin",
+            server_version=srv.server_version,
+            protocol_version=srv.protocol_version,
+            candidate=t.server in candidates,
+            before=t.pin,
         )
     for s in report.servers:
         _baseline_instructions(s, pins, args, held, candidate=s.name in candidates)
     records = []
     if pins.pending:
-        result = save_pins(pins, inp.pins_path)
+        result = decisions.save(pins, inp.pins_path)
         show.report_save(result, inp.pins_path)
         records = show.with_class(result.audit_records, classes)
     for s in report.unreachable:
@@ -246,7 +242,8 @@ def _baseline_instructions(
         if i.state == "changed" or i.policy.outcome is Outcome.BLOCK
         else ""
     )
-    pins.decide_instructions(
+    decisions.decide_instructions_pin(
+        pins,
         make_instructions_pin(
             s.name,
             i.live,

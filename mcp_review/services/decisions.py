@@ -1,13 +1,117 @@
-"""What ``approve`` and ``deny`` share before anything is shown: which served server a decision
-names, and deciding a server's instructions (checked, recorded and saved here; the command
-shows the outcome with :mod:`mcp_review.formats.decisions`)."""
+"""Recording a decision, in one place, for every command that decides (``approve``, ``deny``,
+``pin``) and for the app (``tui/session.py``): the pin each decision writes (bound to exactly
+the definition judged, keeping the running version's approval beside a ``--candidate``'s),
+recorded on the ``PinFile`` with its audit wording and source, and saved with its audit
+records under the pin file's lock (``store.pinfile.save_pins``).
+
+Also what ``approve`` and ``deny`` share before anything is shown: which served server a
+decision names, and deciding a server's instructions (the command shows the outcome with
+:mod:`mcp_review.formats.decisions`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.errors import InputError
+
+if TYPE_CHECKING:
+    from mcp_review.engine.instructions import InstructionsPin
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, Pin, PinFile, PinKey
+    from mcp_review.store.pinfile import SaveResult
+
+_PINNED: Any = object()
+"""``before`` not given: the pin on the PinFile now."""
+
+
+def decide_tool(
+    pins: PinFile,
+    key: PinKey,
+    decision: Decision,
+    *,
+    source: str,
+    live: ToolDef | None = None,
+    by: str | None = None,
+    note: str = "",
+    why: str = "",
+    server_version: str | None = None,
+    protocol_version: str | None = None,
+    candidate: bool = False,
+    before: Pin | None = _PINNED,
+) -> Pin | None:
+    """Record ``decision`` about the tool ``key`` on ``pins`` (:func:`save` writes it).
+
+    With ``live``: exactly that definition, approved or denied; ``candidate`` (previewing a
+    ``[servers.NAME.candidate]``) keeps ``before``'s approval beside it (engine/candidate.py;
+    ``before`` defaults to the pin recorded now). Without ``live``: a denial denies the pinned
+    definition (a tool denied while its server is down; nothing when none is pinned), and an
+    approval acknowledges a removal (the pin goes). ``why`` is the audit log's wording
+    (default: the note); ``source`` names who decides (``approve``, ``review app`` …). Returns
+    the pin recorded (None when a pin went, or nothing was recorded)."""
+    from mcp_review.engine.candidate import keep_running
+    from mcp_review.engine.pins import Decision, make_pin, with_decision
+
+    server, principal, _ = key
+    if before is _PINNED:
+        before = pins.get(*key)
+    if live is not None:
+        pin = make_pin(
+            server,
+            live,
+            decision,
+            principal=principal,
+            by=by,
+            note=note,
+            server_version=server_version,
+            protocol_version=protocol_version,
+        )
+        pin = keep_running(pin, before, candidate=candidate)
+    elif decision is Decision.APPROVED:
+        forget_tool(pins, key, by=by, why=why, source=source)
+        return None
+    elif before is not None:
+        pin = with_decision(before, Decision.DENIED, by=by, note=note)
+    else:
+        return None
+    pins.decide(pin, why=why, source=source)
+    return pin
+
+
+def record_pin(pins: PinFile, pin: Pin, *, why: str = "", source: str) -> None:
+    """Record a pin made elsewhere (a re-pin without definitions no longer served, an undo's
+    restored decision) as a decision of ``source``."""
+    pins.decide(pin, why=why, source=source)
+
+
+def forget_tool(
+    pins: PinFile, key: PinKey, *, by: str | None = None, why: str = "", source: str
+) -> None:
+    """Drop the tool's pin (an approved tool no longer served, acknowledged)."""
+    pins.forget(*key, who=by, why=why, source=source)
+
+
+def decide_instructions_pin(
+    pins: PinFile, ipin: InstructionsPin, *, why: str = "", source: str
+) -> None:
+    """Record a decision about a server's instructions (``ipin``: the text decided)."""
+    pins.decide_instructions(ipin, why=why, source=source)
+
+
+def forget_instructions(
+    pins: PinFile, server: str, principal: str, *, why: str = "", source: str
+) -> None:
+    """Drop the decision about a server's instructions (they read as new again)."""
+    pins.forget_instructions(server, principal, why=why, source=source)
+
+
+def save(pins: PinFile, path: str, *, audit_path: str | None = None) -> SaveResult:
+    """Write what was recorded on ``pins``: under the pin file's lock, merged with what other
+    writers saved meanwhile, the audit records appended (fsynced) before the file is
+    replaced (``store.pinfile.save_pins``)."""
+    from mcp_review.store.pinfile import save_pins
+
+    return save_pins(pins, path, audit_path=audit_path)
 
 
 @dataclass(slots=True)
@@ -36,7 +140,6 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
     from mcp_review.engine.instructions import instructions_status, live_text
     from mcp_review.engine.pins import make_instructions_pin
     from mcp_review.engine.policy import Outcome
-    from mcp_review.store.pinfile import save_pins
 
     source = inp.snapshot_path or "live"
     pins = inp.pins
@@ -81,8 +184,10 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
         note=args.note,
         server_version=srv.server_version if srv is not None else None,
     )
-    pins.decide_instructions(ipin, why=why, source="approve" if decision == "approved" else "deny")
-    out.result = save_pins(pins, inp.pins_path)
+    decide_instructions_pin(
+        pins, ipin, why=why, source="approve" if decision == "approved" else "deny"
+    )
+    out.result = save(pins, inp.pins_path)
     return out
 
 

@@ -13,11 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mcp_review.engine.instructions import InstructionsPin
-from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.pins import Decision, PinFile
 from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import StatusReport
+from mcp_review.services import decisions
 from mcp_review.tui.view import ServerEntry, ToolEntry
 
 
@@ -59,10 +60,11 @@ class ReviewSession:
 
     def save(self) -> None:
         if self.pins_path is not None:
-            from mcp_review.store.pinfile import save_pins, upgrade_note
+            from mcp_review.store.pinfile import upgrade_note
 
             note = upgrade_note(
-                save_pins(self.pins, self.pins_path, audit_path=self.audit_path), self.pins_path
+                decisions.save(self.pins, self.pins_path, audit_path=self.audit_path),
+                self.pins_path,
             )
             if note:
                 self.save_notes.append(note)
@@ -86,36 +88,30 @@ class ReviewSession:
         """Record ``decision`` for exactly the definition shown, and save. ``why``: the
         operator's reason for approving a blocked change (the audit log's why); ``server``:
         the fetched server, whose versions the pin records."""
-        from mcp_review.engine.pins import with_decision
-
         key = entry.key
         before = self.pins.get(*key)
-        if entry.current is not None:
-            pin = make_pin(
-                entry.server,
-                entry.current,
-                decision,
-                principal=entry.principal,
-                note=note,
-                server_version=server.server_version if server else None,
-                protocol_version=server.protocol_version if server else None,
+        audit_why = note
+        if entry.current is None and decision is Decision.APPROVED:
+            audit_why = note or "removal acknowledged"  # approving a removal: the pin goes
+        elif entry.current is not None and why:
+            blocked = "; ".join(entry.reasons)
+            audit_why = f"approved a blocked change: {why}" + (
+                f" [blocked: {blocked}]" if blocked else ""
             )
-            audit_why = note
-            if why:
-                blocked = "; ".join(entry.reasons)
-                audit_why = f"approved a blocked change: {why}" + (
-                    f" [blocked: {blocked}]" if blocked else ""
-                )
-            from mcp_review.engine.candidate import keep_running
-
-            # Previewing a candidate: the running version's approval stays beside it.
-            pin = keep_running(pin, before, candidate=entry.server in self.candidates)
-            self.pins.decide(pin, why=audit_why, source="review app")
-        elif decision is Decision.APPROVED:
-            # Approving a removal acknowledges it: the pin goes.
-            self.pins.forget(*key, why=note or "removal acknowledged", source="review app")
-        elif before is not None:
-            self.pins.decide(with_decision(before, Decision.DENIED, note=note), source="review app")
+        # Previewing a candidate: the running version's approval stays beside it.
+        decisions.decide_tool(
+            self.pins,
+            key,
+            decision,
+            live=entry.current,
+            note=note,
+            why=audit_why,
+            source="review app",
+            server_version=server.server_version if server else None,
+            protocol_version=server.protocol_version if server else None,
+            candidate=entry.server in self.candidates,
+            before=before,
+        )
         said = (
             "removal acknowledged"
             if entry.current is None and decision is Decision.APPROVED
@@ -146,7 +142,7 @@ class ReviewSession:
         )
         audit_why = why or f"{decision} ({st.state} server instructions)"
         before = self.pins.instructions.get((server.name, st.principal))
-        self.pins.decide_instructions(ipin, why=audit_why, source="review app")
+        decisions.decide_instructions_pin(self.pins, ipin, why=audit_why, source="review app")
         self.history.append(Decided(server.name, st.principal, None, before, str(decision)))
         self.save()
 
@@ -193,17 +189,21 @@ class ReviewSession:
         why, source = f"undo {d.said}", "review app undo"
         if d.tool is None:  # a decision about the server's instructions
             if d.before is None:
-                self.pins.forget_instructions(d.server, d.principal, why=why, source=source)
+                decisions.forget_instructions(
+                    self.pins, d.server, d.principal, why=why, source=source
+                )
             else:
                 assert isinstance(d.before, InstructionsPin)
-                self.pins.decide_instructions(d.before, why=why, source=source)
+                decisions.decide_instructions_pin(self.pins, d.before, why=why, source=source)
             self.save()
             return f"undid {d.said} of the instructions of {d.server}"
         if d.before is None:
-            self.pins.forget(d.server, d.principal, d.tool, why=why, source=source)
+            decisions.forget_tool(
+                self.pins, (d.server, d.principal, d.tool), why=why, source=source
+            )
         else:
             assert isinstance(d.before, CorePin)
-            self.pins.decide(d.before, why=why, source=source)
+            decisions.record_pin(self.pins, d.before, why=why, source=source)
         self.save()
         return f"undid {d.said} of {d.tool}"
 
