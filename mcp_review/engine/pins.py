@@ -329,6 +329,79 @@ def audit_record(
 # The in-memory file -------------------------------------------------------------------------
 
 
+ANY: Any = type("Any", (), {"__repr__": lambda self: "ANY", "__slots__": ()})()
+"""An op's ``expect`` when it holds whatever is on disk (no compare-and-set)."""
+
+
+def same_decision(a: Pin | InstructionsPin | None, b: Pin | InstructionsPin | None) -> bool:
+    """Whether ``a`` and ``b`` are the same decision: the same decision about the same digest,
+    by the same decider at the same time (or both no decision)."""
+    if a is None or b is None:
+        return a is b
+    return (str(a.decision), a.digest, a.decided_by, a.decided_at) == (
+        str(b.decision),
+        b.digest,
+        b.decided_by,
+        b.decided_at,
+    )
+
+
+def describe(pin: Pin | InstructionsPin | None) -> str:
+    """A decision in words: ``approved by alice at 2026-…Z (note)``; ``not pinned``."""
+    if pin is None:
+        return "not pinned"
+    note = f" ({pin.note})" if pin.note else ""
+    return f"{pin.decision} by {pin.decided_by} at {pin.decided_at}{note}"
+
+
+class ChangedMeanwhile(Exception):
+    """A compare-and-set refused under the pin file's lock: the decision (or pin) a mutation
+    was made against is no longer the one on disk. Nothing was written."""
+
+    def __init__(
+        self,
+        key: PinKey,
+        expected: Pin | InstructionsPin | None,
+        current: Pin | InstructionsPin | None,
+        by: str | None = None,
+        at: str | None = None,
+    ) -> None:
+        self.key = key
+        self.expected = expected
+        self.current = current
+        self.by = by if by is not None else (current.decided_by if current else None)
+        """Who made the decision on disk (for a pin dropped: the audit log's ``who``)."""
+        self.at = at if at is not None else (current.decided_at if current else None)
+        self.doing = ""
+        """What was refused, in words (``cannot undo denied of read_graph``), set by the
+        caller; empty: a decision."""
+        super().__init__(key)
+
+    @property
+    def subject(self) -> str:
+        s, p, t = self.key
+        return f"{s}/{p}/{t}" if t else f"{s}/{p} instructions"
+
+    @property
+    def now(self) -> str:
+        """What the pin file holds now, in words (who decided it, when, why)."""
+        now = describe(self.current)
+        if self.current is None and self.by:
+            now += f" (dropped by {self.by}" + (f" at {self.at})" if self.at else ")")
+        return now
+
+    def __str__(self) -> str:
+        from mcp_review.engine.hidden import safe_text
+
+        now = self.now
+        said = (
+            f"{self.doing}: {self.subject} was changed since by {self.by or 'another writer'}"
+            if self.doing
+            else f"{self.subject} changed on disk since this screen was computed"
+        )
+        return safe_text(f"{said}; now {now}; nothing written")
+
+
 @dataclass(slots=True)
 class _Op:
     kind: str  # "decide" | "forget" | "policy" | "instructions" | "forget-instructions"
@@ -341,6 +414,19 @@ class _Op:
     who: str = ""
     why: str = ""
     source: str = ""
+    expect: Any = ANY
+    """The decision this mutation was made against (compare-and-set): the save refuses with
+    :class:`ChangedMeanwhile` when another is on disk. :data:`ANY`: no check."""
+
+    @property
+    def target(self) -> PinKey:
+        """The key this op decides (``(server, principal, "")`` for instructions)."""
+        if self.pin is not None:
+            return self.pin.key
+        if self.ipin is not None:
+            return (self.ipin.server, self.ipin.principal, "")
+        assert self.key is not None
+        return self.key
 
 
 @dataclass(slots=True)
@@ -411,20 +497,39 @@ class PinFile:
         return len(self._ops)
 
     # Mutations ----------------------------------------------------------------------------
-    def decide(self, pin: Pin, *, why: str = "", source: str = "") -> None:
+    def current(self, key: PinKey) -> Pin | InstructionsPin | None:
+        """The decision held for ``key`` (``(server, principal, "")``: the instructions')."""
+        if key[2] == "":
+            return self.instructions.get((key[0], key[1]))
+        return self.pins.get(key)
+
+    def decide(self, pin: Pin, *, why: str = "", source: str = "", expect: Any = ANY) -> None:
         """Record a decision (replaces any pin with the same key). ``why`` goes to the audit
-        log (defaults to the pin's note); ``source`` says which command or policy made it."""
-        op = _Op("decide", pin=pin, who=pin.decided_by, why=why or pin.note, source=source)
+        log (defaults to the pin's note); ``source`` says which command or policy made it;
+        ``expect``: the decision it replaces, checked when saved (compare-and-set)."""
+        op = _Op(
+            "decide",
+            pin=pin,
+            who=pin.decided_by,
+            why=why or pin.note,
+            source=source,
+            expect=expect,
+        )
         self._apply(op)
         self._ops.append(op)
 
     def decide_instructions(
-        self, ipin: InstructionsPin, *, why: str = "", source: str = ""
+        self, ipin: InstructionsPin, *, why: str = "", source: str = "", expect: Any = ANY
     ) -> None:
         """Record a decision about a server's instructions (replaces any for the same
         (server, principal))."""
         op = _Op(
-            "instructions", ipin=ipin, who=ipin.decided_by, why=why or ipin.note, source=source
+            "instructions",
+            ipin=ipin,
+            who=ipin.decided_by,
+            why=why or ipin.note,
+            source=source,
+            expect=expect,
         )
         self._apply(op)
         self._ops.append(op)
@@ -437,6 +542,7 @@ class PinFile:
         who: str | None = None,
         why: str = "",
         source: str = "",
+        expect: Any = ANY,
     ) -> None:
         """Drop the decision about a server's instructions (they read as new again)."""
         op = _Op(
@@ -445,6 +551,7 @@ class PinFile:
             who=who or current_user(),
             why=why,
             source=source,
+            expect=expect,
         )
         self._apply(op)
         self._ops.append(op)
@@ -458,6 +565,7 @@ class PinFile:
         who: str | None = None,
         why: str = "",
         source: str = "",
+        expect: Any = ANY,
     ) -> None:
         """Drop a pin (for example, an approved tool the server no longer serves)."""
         op = _Op(
@@ -466,6 +574,7 @@ class PinFile:
             who=who or current_user(),
             why=why,
             source=source,
+            expect=expect,
         )
         self._apply(op)
         self._ops.append(op)
@@ -538,9 +647,9 @@ class PinFile:
                 old_decision=old_i.decision if old_i else None,
                 old_digest=old_i.digest if old_i else None,
                 new_digest=ip.digest,
+                decided_at=ip.decided_at,
                 why=op.why,
                 source=op.source,
-                ts=ip.decided_at,
             )
         elif op.kind == "decide":
             assert op.pin is not None
@@ -559,9 +668,9 @@ class PinFile:
                 old_decision=str(old.decision) if old else None,
                 old_digest=old.digest if old else None,
                 new_digest=op.pin.digest,
+                decided_at=op.pin.decided_at,
                 why=op.why,
                 source=op.source,
-                ts=op.pin.decided_at,
             )
         elif op.kind == "forget":
             assert op.key is not None

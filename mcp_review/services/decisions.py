@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.errors import InputError
+from mcp_review.engine.pins import ANY, ChangedMeanwhile
+
+__all__ = ["ANY", "ChangedMeanwhile"]  # the compare-and-set's "no check" and its refusal
 
 if TYPE_CHECKING:
     from mcp_review.engine.instructions import InstructionsPin
@@ -39,6 +42,7 @@ def decide_tool(
     protocol_version: str | None = None,
     candidate: bool = False,
     before: Pin | None = _PINNED,
+    expect: Any = ANY,
 ) -> Pin | None:
     """Record ``decision`` about the tool ``key`` on ``pins`` (:func:`save` writes it).
 
@@ -47,8 +51,11 @@ def decide_tool(
     ``before`` defaults to the pin recorded now). Without ``live``: a denial denies the pinned
     definition (a tool denied while its server is down; nothing when none is pinned), and an
     approval acknowledges a removal (the pin goes). ``why`` is the audit log's wording
-    (default: the note); ``source`` names who decides (``approve``, ``review app`` …). Returns
-    the pin recorded (None when a pin went, or nothing was recorded)."""
+    (default: the note); ``source`` names who decides (``approve``, ``review app`` …).
+    ``expect``: the decision this one is made against (the app: what its screen showed); the
+    save refuses with :class:`ChangedMeanwhile`, writing nothing, when the pin file holds
+    another by then (a compare-and-set under the pin file's lock). Returns the pin recorded
+    (None when a pin went, or nothing was recorded)."""
     from mcp_review.engine.candidate import keep_running
     from mcp_review.engine.pins import Decision, make_pin, with_decision
 
@@ -68,47 +75,56 @@ def decide_tool(
         )
         pin = keep_running(pin, before, candidate=candidate)
     elif decision is Decision.APPROVED:
-        forget_tool(pins, key, by=by, why=why, source=source)
+        forget_tool(pins, key, by=by, why=why, source=source, expect=expect)
         return None
     elif before is not None:
         pin = with_decision(before, Decision.DENIED, by=by, note=note)
     else:
         return None
-    pins.decide(pin, why=why, source=source)
+    pins.decide(pin, why=why, source=source, expect=expect)
     return pin
 
 
-def record_pin(pins: PinFile, pin: Pin, *, why: str = "", source: str) -> None:
+def record_pin(pins: PinFile, pin: Pin, *, why: str = "", source: str, expect: Any = ANY) -> None:
     """Record a pin made elsewhere (a re-pin without definitions no longer served, an undo's
-    restored decision) as a decision of ``source``."""
-    pins.decide(pin, why=why, source=source)
+    restored decision) as a decision of ``source`` (``expect``: as :func:`decide_tool`)."""
+    pins.decide(pin, why=why, source=source, expect=expect)
 
 
 def forget_tool(
-    pins: PinFile, key: PinKey, *, by: str | None = None, why: str = "", source: str
+    pins: PinFile,
+    key: PinKey,
+    *,
+    by: str | None = None,
+    why: str = "",
+    source: str,
+    expect: Any = ANY,
 ) -> None:
     """Drop the tool's pin (an approved tool no longer served, acknowledged)."""
-    pins.forget(*key, who=by, why=why, source=source)
+    pins.forget(*key, who=by, why=why, source=source, expect=expect)
 
 
 def decide_instructions_pin(
-    pins: PinFile, ipin: InstructionsPin, *, why: str = "", source: str
+    pins: PinFile, ipin: InstructionsPin, *, why: str = "", source: str, expect: Any = ANY
 ) -> None:
     """Record a decision about a server's instructions (``ipin``: the text decided)."""
-    pins.decide_instructions(ipin, why=why, source=source)
+    pins.decide_instructions(ipin, why=why, source=source, expect=expect)
 
 
 def forget_instructions(
-    pins: PinFile, server: str, principal: str, *, why: str = "", source: str
+    pins: PinFile, server: str, principal: str, *, why: str = "", source: str, expect: Any = ANY
 ) -> None:
     """Drop the decision about a server's instructions (they read as new again)."""
-    pins.forget_instructions(server, principal, why=why, source=source)
+    pins.forget_instructions(server, principal, why=why, source=source, expect=expect)
 
 
 def save(pins: PinFile, path: str, *, audit_path: str | None = None) -> SaveResult:
     """Write what was recorded on ``pins``: under the pin file's lock, merged with what other
-    writers saved meanwhile, the audit records appended (fsynced) before the file is
-    replaced (``store.pinfile.save_pins``)."""
+    writers saved meanwhile, each decision's compare-and-set checked (:class:`ChangedMeanwhile`:
+    nothing written, ``pins`` reset to the file on disk), the audit records stamped with the
+    time they are written and appended (fsynced) before the file is replaced
+    (``store.pinfile.save_pins``). ``replaced`` on the result: what each decision replaced on
+    disk."""
     from mcp_review.store.pinfile import save_pins
 
     return save_pins(pins, path, audit_path=audit_path)

@@ -5,8 +5,12 @@ One JSON object per line, beside the pin file (``mcp-pins.toml`` → ``mcp-pins.
     {"ts": "2026-11-29T22:00:00Z", "who": "alice", "event": "decision",
      "server": "github", "principal": "default", "tool": "create_issue",
      "decision": "approved", "old_decision": "approved",
-     "old_digest": "sha256:…", "new_digest": "sha256:…",
+     "old_digest": "sha256:…", "new_digest": "sha256:…", "decided_at": "2026-11-29T22:00:00Z",
      "why": "reviewed the new description", "source": "approve"}
+
+``ts`` is when the record is written (read with the pin file's lock held, so the log is in time
+order); ``decided_at`` (decision records) is the decision's own time, earlier than ``ts`` when a
+decision made before is written again (an undo, ``pin`` after a ``--candidate`` approval).
 
 ``event`` is ``decision`` (``decision`` = approved/denied), ``forget`` (a pin dropped) or
 ``policy`` (``policy`` / ``old_policy`` = the tier; ``tool`` null for a server-wide tier).

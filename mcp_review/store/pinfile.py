@@ -7,13 +7,20 @@ from __future__ import annotations
 import contextlib
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine import pins as model
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.pinread import parse_pins
-from mcp_review.engine.pins import DEFAULT_PATH, Conflict, PinFile
+from mcp_review.engine.pins import (
+    ANY,
+    DEFAULT_PATH,
+    ChangedMeanwhile,
+    Conflict,
+    PinFile,
+    same_decision,
+)
 from mcp_review.store import audit
 from mcp_review.store.files import atomic_write, locked, remove_stale_temps
 
@@ -80,6 +87,9 @@ class SaveResult:
     conflicts: list[Conflict]
     """Tools decided both by another writer (since our read) and by us: ours won."""
     audit_records: list[dict[str, Any]]
+    replaced: list[Any] = field(default_factory=list)
+    """Per mutation saved, in order: the decision it replaced on disk, read under the lock
+    (an undo restores exactly this)."""
     upgraded_from: int | None = None
     """The older format version the file had on disk, now rewritten as :data:`~mcp_review.engine.pins.VERSION` (the
     caller tells the operator: older mcp-review releases refuse the new version)."""
@@ -92,6 +102,13 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     replay ``pf``'s mutations onto it, append their audit records (fsynced, before the pin file
     is replaced, so no decision can land without its audit line), then write atomically.
     ``pf`` is updated in place to the saved state and its pending mutations are cleared.
+
+    A mutation made against a decision (its ``expect``: an undo, the app's decision on what
+    its screen showed) is a compare-and-set: when the file holds another decision for its key
+    at that point, nothing at all is written, ``pf`` is reset to the file as it is on disk
+    (its pending mutations dropped) and :class:`~mcp_review.engine.pins.ChangedMeanwhile`
+    says what is there and who decided it. Each audit record's ``ts`` is read here, with the
+    lock held.
     """
     path = path or pf.path or DEFAULT_PATH
     real = os.path.realpath(path)  # write through a symlink, don't replace it
@@ -112,7 +129,19 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
                 theirs = fresh.pins.get(key)
                 if theirs != pf._base.get(key):  # another writer touched it since our read
                     conflicts.append(Conflict(key, theirs, pin))
-        records = [fresh._apply(op) for op in pf._ops]
+        records: list[dict[str, Any]] = []
+        replaced: list[Any] = []
+        for op in pf._ops:
+            now = fresh.current(op.target) if op.kind != "policy" else None
+            if op.expect is not ANY and not same_decision(now, op.expect):
+                refused = ChangedMeanwhile(op.target, op.expect, now)
+                if now is None:  # dropped: the audit log says who
+                    last = _last_record(audit_path, op.target)
+                    refused.by, refused.at = last.get("who"), last.get("ts")
+                _reset(pf, parse_pins(data, source=path, allow_unverified=True) if data else None)
+                raise refused
+            replaced.append(now)
+            records.append(fresh._apply(op))
         text = fresh.to_bytes()
         if records:
             audit.append(audit_path, records)
@@ -143,8 +172,36 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     upgraded = fresh.version if data is not None and fresh.version < model.VERSION else None
     pf.version = model.VERSION
     return SaveResult(
-        pins=pf, merged=merged, conflicts=conflicts, audit_records=records, upgraded_from=upgraded
+        pins=pf,
+        merged=merged,
+        conflicts=conflicts,
+        audit_records=records,
+        replaced=replaced,
+        upgraded_from=upgraded,
     )
+
+
+def _reset(pf: PinFile, fresh: PinFile | None) -> None:
+    """``pf`` as the file is on disk (``fresh``; None: no file), its pending mutations dropped."""
+    if fresh is None:
+        fresh = PinFile(path=pf.path)
+    pf.pins, pf.server_policy, pf.tool_policy = fresh.pins, fresh.server_policy, fresh.tool_policy
+    pf.extra, pf.read_bytes, pf._ops, pf._base = fresh.extra, fresh.read_bytes, [], dict(fresh.pins)
+    pf.unverified = fresh.unverified
+    pf.instructions = fresh.instructions
+    pf.unverified_instructions = fresh.unverified_instructions
+    pf.version = fresh.version
+
+
+def _last_record(audit_path: str, key: tuple[str, str, str]) -> dict[str, Any]:
+    """The audit log's last record about ``key`` (``(server, principal, "")``: instructions)."""
+    tool = key[2] or None
+    records: list[dict[str, Any]] = audit.read(audit_path)
+    for r in reversed(records):
+        if (r.get("server"), r.get("principal"), r.get("tool")) == (key[0], key[1], tool):
+            found: dict[str, Any] = r
+            return found
+    return {}
 
 
 def upgrade_note(result: SaveResult, path: str) -> str | None:

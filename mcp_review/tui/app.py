@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
+from mcp_review.services.decisions import ChangedMeanwhile
 from mcp_review.tui.fetchers import LiveFetcher
 from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
@@ -364,6 +365,12 @@ class ReviewApp(App[None]):
             )
             try:
                 self.source.decide_instructions(server, decision, why=why)
+            except ChangedMeanwhile as e:
+                # Decided on disk since the row was computed: nothing written; the row shows
+                # the new state, decided again from there.
+                self.notify(plain_line(str(e), 300), severity="warning", markup=False, timeout=10)
+                self._reload()
+                return
             except Exception as e:
                 self.notify(
                     f"could not record {decision}: {plain_line(str(e), 300)}",
@@ -396,6 +403,12 @@ class ReviewApp(App[None]):
             return False
         try:
             self.source.decide(entry, decision, note, why=why)
+        except ChangedMeanwhile as e:
+            # Decided on disk since this screen was computed (the CLI, another app): nothing
+            # was written; show the new state and ask again.
+            self._reload()
+            self._ask_again(entry, Decision(decision), note, why, e)
+            return False
         except (
             Exception
         ) as e:  # a pin file changed on disk, unwritable, ...: never lose it silently
@@ -422,6 +435,32 @@ class ReviewApp(App[None]):
         self._reload()
         return True
 
+    def _ask_again(
+        self, entry: ToolEntry, decision: Decision, note: str, why: str, e: ChangedMeanwhile
+    ) -> None:
+        """The pin changed on disk since the row was computed: say what it holds now and who
+        decided it, and decide only on a second yes (then against that new state)."""
+        import dataclasses
+
+        from mcp_review.tui.screens.modals import ConfirmScreen
+
+        verb = "Approve" if decision is Decision.APPROVED else "Deny"
+        name = name_line(entry.name, 200)
+        title, question = f"{verb} {name}?", f"{verb} it anyway?"
+        if decision is Decision.APPROVED and entry.status is Status.REMOVED:
+            verb = "Acknowledge"
+            title, question = f"Acknowledge the removal of {name}?", "Acknowledge it anyway?"
+        body = (
+            f"{entry.server} › {name} changed on disk since this screen was computed.\n"
+            f"now: {plain_line(e.now, 300)}\n{question}"
+        )
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.decide(dataclasses.replace(entry, shown=e.current), decision, note, why=why)
+
+        self.push_screen(ConfirmScreen(f"{title} (changed on disk)", body, yes=verb), done)
+
     def _save_notes(self) -> None:
         """Say once what a save noted (a pin file rewritten in a newer version)."""
         notes = self.source.save_notes
@@ -446,6 +485,11 @@ class ReviewApp(App[None]):
     def undo(self) -> None:
         try:
             msg = self.source.undo()
+        except ChangedMeanwhile as e:
+            # Another writer decided since: its decision stays, the undo wrote nothing.
+            self.notify(plain_line(str(e), 300), severity="warning", markup=False, timeout=10)
+            self._reload()
+            return
         except Exception as e:
             self.notify(
                 f"could not undo: {plain_line(str(e), 300)}", severity="error", markup=False

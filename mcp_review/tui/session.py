@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from mcp_review.engine.instructions import InstructionsPin
 from mcp_review.engine.pins import Decision, PinFile
@@ -32,9 +33,13 @@ class Decided:
     """None: a decision about the server's instructions (then :attr:`before` is an
     ``InstructionsPin``)."""
     before: CorePin | InstructionsPin | None
-    """The pin the decision replaced (None: there was none)."""
+    """The pin the decision replaced on disk, read under the pin file's lock (None: there was
+    none)."""
     said: str
     """The decision in the audit log's words (``removal acknowledged``, ``auto-approval``…)."""
+    after: CorePin | InstructionsPin | None = None
+    """The decision written (None: a pin dropped). An undo restores :attr:`before` only while
+    the pin file still holds exactly this (same decision, digest, decider and time)."""
 
 
 class ReviewSession:
@@ -58,16 +63,26 @@ class ReviewSession:
         """Notes from saves for the app to show once (a pin file rewritten in a newer version)."""
         self.history: list[Decided] = []
 
-    def save(self) -> None:
-        if self.pins_path is not None:
-            from mcp_review.store.pinfile import upgrade_note
+    def save(self) -> list[Any] | None:
+        """Write what was recorded (through ``services.decisions``); returns what each
+        decision replaced on disk (None: no pin file, decisions stay in memory). A decision's
+        compare-and-set refused raises ``ChangedMeanwhile`` with nothing written and
+        :attr:`pins` reset to the file on disk."""
+        if self.pins_path is None:
+            return None
+        from mcp_review.store.pinfile import upgrade_note
 
-            note = upgrade_note(
-                decisions.save(self.pins, self.pins_path, audit_path=self.audit_path),
-                self.pins_path,
-            )
-            if note:
-                self.save_notes.append(note)
+        result = decisions.save(self.pins, self.pins_path, audit_path=self.audit_path)
+        note = upgrade_note(result, self.pins_path)
+        if note:
+            self.save_notes.append(note)
+        return result.replaced
+
+    def _saved(self, before: Any) -> Any:
+        """Save one decision; what it replaced on disk (``before``, as recorded in memory,
+        when there is no pin file)."""
+        replaced = self.save()
+        return replaced[-1] if replaced else before
 
     def last_decision(self) -> str | None:
         """What :meth:`undo` would undo, in words (None when nothing)."""
@@ -87,7 +102,11 @@ class ReviewSession:
     ) -> None:
         """Record ``decision`` for exactly the definition shown, and save. ``why``: the
         operator's reason for approving a blocked change (the audit log's why); ``server``:
-        the fetched server, whose versions the pin records."""
+        the fetched server, whose versions the pin records.
+
+        Made against the pin the row was computed with (``entry.shown``): when the pin file
+        holds another decision by the time it is saved (the CLI decided meanwhile), nothing is
+        written and ``ChangedMeanwhile`` says what is there now (the app asks again)."""
         key = entry.key
         before = self.pins.get(*key)
         audit_why = note
@@ -111,14 +130,16 @@ class ReviewSession:
             protocol_version=server.protocol_version if server else None,
             candidate=entry.server in self.candidates,
             before=before,
+            expect=entry.shown,
         )
+        after = self.pins.get(*key)
+        before = self._saved(before)
         said = (
             "removal acknowledged"
             if entry.current is None and decision is Decision.APPROVED
             else str(decision)
         )  # the words of the audit log, for undo
-        self.history.append(Decided(entry.server, entry.principal, entry.name, before, said))
-        self.save()
+        self.history.append(Decided(entry.server, entry.principal, entry.name, before, said, after))
 
     def decide_instructions(
         self, server: ServerEntry, decision: Decision, *, why: str = ""
@@ -142,9 +163,12 @@ class ReviewSession:
         )
         audit_why = why or f"{decision} ({st.state} server instructions)"
         before = self.pins.instructions.get((server.name, st.principal))
-        decisions.decide_instructions_pin(self.pins, ipin, why=audit_why, source="review app")
-        self.history.append(Decided(server.name, st.principal, None, before, str(decision)))
-        self.save()
+        # Made against the instructions' pin the row was computed with (compare-and-set).
+        decisions.decide_instructions_pin(
+            self.pins, ipin, why=audit_why, source="review app", expect=st.pin
+        )
+        before = self._saved(before)
+        self.history.append(Decided(server.name, st.principal, None, before, str(decision), ipin))
 
     def apply_auto_approvals(
         self, entries: Iterable[ToolEntry], report: StatusReport, snapshot: Snapshot | None
@@ -174,38 +198,55 @@ class ReviewSession:
             snapshot,
             candidates=self.candidates,
         )
+        after = {t.key: self.pins.get(*t.key) for t in done}
+        replaced = self.save()
+        if replaced is not None:  # what each re-pin replaced on disk, in order
+            before = {t.key: r for t, r in zip(done, replaced, strict=True)}
         for t in done:
             self.history.append(
-                Decided(t.server, t.principal, t.tool, before[t.key], "auto-approval")
+                Decided(t.server, t.principal, t.tool, before[t.key], "auto-approval", after[t.key])
             )
-        self.save()
         return [wanted[t.key] for t in done]
 
     def undo(self) -> str | None:
-        """Restore the pin the last decision replaced (itself a logged, saved change)."""
+        """Restore the pin the last decision replaced (itself a logged, saved change), only
+        while the pin file still holds that decision (same decision, digest, decider and
+        time): when another writer decided since, nothing is written, the decision leaves the
+        history and ``ChangedMeanwhile`` says what changed and who changed it."""
         if not self.history:
             return None
         d = self.history.pop()
         why, source = f"undo {d.said}", "review app undo"
-        if d.tool is None:  # a decision about the server's instructions
-            if d.before is None:
-                decisions.forget_instructions(
-                    self.pins, d.server, d.principal, why=why, source=source
+        # The undo is a compare-and-set on the decision it undoes (under the pin file's lock).
+        expect = d.after if self.pins_path is not None else decisions.ANY
+        what = d.tool if d.tool is not None else f"the instructions of {d.server}"
+        try:
+            if d.tool is None:  # a decision about the server's instructions
+                if d.before is None:
+                    decisions.forget_instructions(
+                        self.pins, d.server, d.principal, why=why, source=source, expect=expect
+                    )
+                else:
+                    assert isinstance(d.before, InstructionsPin)
+                    decisions.decide_instructions_pin(
+                        self.pins, d.before, why=why, source=source, expect=expect
+                    )
+            elif d.before is None:
+                decisions.forget_tool(
+                    self.pins,
+                    (d.server, d.principal, d.tool),
+                    why=why,
+                    source=source,
+                    expect=expect,
                 )
             else:
-                assert isinstance(d.before, InstructionsPin)
-                decisions.decide_instructions_pin(self.pins, d.before, why=why, source=source)
+                assert isinstance(d.before, CorePin)
+                decisions.record_pin(self.pins, d.before, why=why, source=source, expect=expect)
             self.save()
-            return f"undid {d.said} of the instructions of {d.server}"
-        if d.before is None:
-            decisions.forget_tool(
-                self.pins, (d.server, d.principal, d.tool), why=why, source=source
-            )
-        else:
-            assert isinstance(d.before, CorePin)
-            decisions.record_pin(self.pins, d.before, why=why, source=source)
-        self.save()
-        return f"undid {d.said} of {d.tool}"
+        except decisions.ChangedMeanwhile as e:
+            e.doing = f"cannot undo {d.said} of {what}"
+            raise
+        return f"undid {d.said} of {what}"
 
     def set_policy(self, server: str, tool: str | None, tier: str) -> None:
         self.pins.set_policy(server, tier, tool=tool, source="review app")

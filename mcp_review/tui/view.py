@@ -17,6 +17,7 @@ from mcp_review.engine.compare import Comparison
 from mcp_review.engine.hidden import has_hidden
 from mcp_review.engine.instructions import InstructionsStatus
 from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.pins import ANY
 from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
 from mcp_review.engine.status import Awaiting, State, StatusReport, ToolStatus, awaiting
@@ -130,6 +131,9 @@ class ToolEntry:
     pinned_def: ToolDef | None = field(default=None, repr=False, compare=False)
     """The decided definition when known up front (the comparison's old side), else the
     memo of :attr:`pin` parsed."""
+    shown: Any = field(default=ANY, repr=False, compare=False)
+    """The pin this row was computed against (None: none), which a decision on it expects
+    on disk (compare-and-set, ``services.decisions``); ``ANY``: a row made by hand, no check."""
 
     @property
     def pinned(self) -> ToolDef | None:
@@ -284,6 +288,7 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         # unchanged or removed: what was decided, parsed when first shown
         pin=t.pin if pinned is None else None,
         pinned_def=pinned,
+        shown=t.pin,
     )
 
 
