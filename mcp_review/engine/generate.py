@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TypeGuard
 
 from mcp_review.engine.regex_sample import regex_example
@@ -142,7 +142,8 @@ def targeted_values(
     # enum / const: the dropped values first, then the rest of the old ones
     if isinstance(od.get("enum"), list):
         new_enum = nd.get("enum") if isinstance(nd.get("enum"), list) else None
-        dropped = [v for v in od["enum"] if new_enum is None or v not in new_enum]
+        kept = _Members(new_enum) if new_enum is not None else None
+        dropped = [v for v in od["enum"] if kept is None or v not in kept]
         yield from dropped
         yield from od["enum"]
     if "const" in od:
@@ -180,6 +181,54 @@ def targeted_values(
         yield []
         yield [copy.deepcopy(x), copy.deepcopy(x)]  # duplicates, for uniqueItems
     yield from ex
+
+
+class _Members:
+    """``x in values`` with Python's list equality (``1 == 1.0 == True``; containers compared
+    by content) in linear time: hashable values in a set, containers by a frozen key, and only
+    what has no key (a NaN, an odd type) by a scan of those few."""
+
+    __slots__ = ("_keys", "_rest")
+
+    def __init__(self, values: list[Any]):
+        self._keys: set[Any] = set()
+        self._rest: list[Any] = []
+        for v in values:
+            k = _frozen(v)
+            if k is None:
+                self._rest.append(v)
+            else:
+                self._keys.add(k)
+
+    def __contains__(self, v: Any) -> bool:
+        k = _frozen(v)
+        if k is not None and k in self._keys:
+            return True
+        return any(v is x or v == x for x in self._rest)
+
+
+def _frozen(v: Any, depth: int = 0) -> Any:
+    """A hashable stand-in equal exactly when Python's ``==`` says the values are (None when
+    there is none: a float NaN, which equals nothing, or a value too deep)."""
+    if isinstance(v, float) and v != v:
+        return None
+    if isinstance(v, (str, int, float)) or v is None:
+        return v  # bool is an int: True == 1, as list membership has it
+    if depth > 64:
+        return None
+    if isinstance(v, list):
+        items = [_frozen(x, depth + 1) for x in v]
+        return (
+            None
+            if any(x is None and y is not None for x, y in zip(items, v, strict=True))
+            else ("list", tuple(items))
+        )
+    if isinstance(v, dict):
+        pairs = [(k, _frozen(x, depth + 1)) for k, x in v.items()]
+        if any(f is None and v[k] is not None for k, f in pairs):
+            return None
+        return ("dict", frozenset(pairs))
+    return None
 
 
 def _stretch(s: str, length: int) -> str:
@@ -282,7 +331,8 @@ def _object_variants(gen: Gen, od: dict[str, Any], first: dict[str, Any]) -> Ite
     yield full
     # fewer keys: for a raised minProperties the old minimum count itself
     req = _list_at(od, "required")
-    yield {k: v for k, v in first.items() if k in req}
+    req_set = {r for r in req if isinstance(r, str)}
+    yield {k: v for k, v in first.items() if k in req_set}
 
 
 # Value generator ----------------------------------------------------------------------------
@@ -294,13 +344,33 @@ class Gen:
     tried. Proposals are checked by the real validator, so this only has to be usually right;
     it must never loop (depth bounded by GEN_DEPTH) nor explode (MAX_ALTERNATIVES per node)."""
 
-    def __init__(self, root: Any):
+    def __init__(self, root: Any, spend: Callable[[int], None] | None = None):
         self.root = root
+        self.spend = spend
+        """Charged one unit per node proposed for and per proposal checked (the witness
+        search's budget: it raises when that is spent)."""
         self._leaf: dict[str, SchemaValidator | None] = {}
+        self._keys: dict[int, tuple[Any, str | None]] = {}
+        self._leaf_vals: dict[tuple[str, str], list[Any]] = {}
+        self._memo: dict[tuple[int, int], tuple[Any, list[Any]]] = {}
 
     def values(self, schema: Any, depth: int) -> list[Any]:
+        """Proposals for ``schema`` at nesting ``depth``: computed once per schema object and
+        depth (a 200,000-property object is proposed for once, not once per change), a new
+        list each time."""
+        if not isinstance(schema, dict):
+            return self._values(schema, depth)
+        hit = self._memo.get((id(schema), depth))
+        if hit is None or hit[0] is not schema:
+            hit = (schema, self._values(schema, depth))  # holding schema keeps its id unique
+            self._memo[(id(schema), depth)] = hit
+        return list(hit[1])
+
+    def _values(self, schema: Any, depth: int) -> list[Any]:
         if depth > GEN_DEPTH or schema is _ABSENT:
             return []
+        if self.spend is not None:
+            self.spend(1)
         if schema is True or schema is None or schema == {}:
             return ["a", 0, True, None]
         if schema is False or not isinstance(schema, dict):
@@ -355,11 +425,23 @@ class Gen:
             return ["number"]
         return ["string", "integer", "boolean", "null", "object", "array"]
 
+    def _key(self, s: dict[str, Any]) -> str | None:
+        """The JSON text of a schema node, computed once per node object (a 200,000-value
+        enum is written out once, not once per proposal)."""
+        hit = self._keys.get(id(s))
+        if hit is not None and hit[0] is s:
+            return hit[1]
+        try:
+            key: str | None = json.dumps(s, sort_keys=True)
+        except (TypeError, ValueError):
+            key = None
+        self._keys[id(s)] = (s, key)  # holding s keeps its id unique
+        return key
+
     def _filter(self, s: dict[str, Any], vals: list[Any]) -> list[Any]:
         """Keep the proposals a leaf schema accepts (only for $ref-free leaves)."""
-        try:
-            key = json.dumps(s, sort_keys=True)
-        except (TypeError, ValueError):
+        key = self._key(s)
+        if key is None:
             return vals
         if key not in self._leaf:
             try:
@@ -369,18 +451,32 @@ class Gen:
         v = self._leaf[key]
         if v is None:
             return vals
+        if self.spend is not None:
+            self.spend(len(vals))
         good = [x for x in vals if v.is_valid(x)]
         return good or vals
+
+    def _leaf_values(self, s: dict[str, Any], t: str) -> list[Any]:
+        """:meth:`_of_type` for a string or number leaf, once per distinct leaf schema (a
+        schema repeating one leaf 200,000 times proposes for it once)."""
+        key = self._key(s)
+        hit = self._leaf_vals.get((key, t)) if key is not None else None
+        if hit is None:
+            if t == "string":
+                hit = self._filter(s, self._strings(s))
+            else:
+                hit = self._filter(s, self._numbers(s, t == "integer"))
+            if key is not None:
+                self._leaf_vals[(key, t)] = hit
+        return list(hit)
 
     def _of_type(self, s: dict[str, Any], t: str, depth: int) -> list[Any]:
         if t == "null":
             return [None]
         if t == "boolean":
             return [False, True]
-        if t in ("integer", "number"):
-            return self._filter(s, self._numbers(s, t == "integer"))
-        if t == "string":
-            return self._filter(s, self._strings(s))
+        if t in ("integer", "number", "string"):
+            return self._leaf_values(s, t)
         if t == "array":
             return self._arrays(s, depth)
         if t == "object":

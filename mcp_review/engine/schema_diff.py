@@ -304,6 +304,8 @@ class _Walker:
         acc, other = (ol, nl) if pos else (nl, ol)
         acc_ptr, other_ptr = (optr, nptr) if pos else (nptr, optr)
         root_acc = self.old_root if pos else self.new_root
+        if len(acc) * max(1, len(other)) > _MAX_PROBES:
+            return None  # too many pairs even before splitting: not one branch is split
         split = [self._parts(b, acc_ptr(i), root_acc) for i, b in enumerate(acc)]
         if sum(len(p) for p in split) * max(1, len(other)) > _MAX_PROBES:
             return None  # too many pairs to probe here: branches are matched by shape

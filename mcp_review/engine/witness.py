@@ -19,7 +19,7 @@ from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_tokens
 from mcp_review.engine.replay import MAX_ISSUES, Issue, SchemaError, SchemaValidator, too_deep
 from mcp_review.engine.rules import RULES, Witness
-from mcp_review.engine.walk import COMBINATORS, MISSING, get
+from mcp_review.engine.walk import COMBINATORS, MISSING, get, nodes
 
 MAX_VALIDATOR_CALLS = 400
 """Validator calls spent on one change at most (candidates cost 2-3 calls each)."""
@@ -28,6 +28,13 @@ MAX_TOOL_VALIDATOR_CALLS = 20_000
 """Validator calls (a schema compilation counts as one) spent on one tool's witnesses at most:
 a tool that adds thousands of required properties is classified in time linear in the change,
 and the verdict never depends on how fast the machine is."""
+
+MAX_TOOL_WORK = 4_000_000
+"""Units of work one tool's witness search may spend (issue 25 item 5). A validator call, or a
+compilation, costs 1 + the size of the largest collection (an ``enum``, ``required``,
+``properties``, an ``anyOf``/``oneOf`` list, ...) in the schemas it reads, since that is what
+it touches: the 20,000 calls of an ordinary schema fit, a 200,000-value ``enum`` buys a handful
+of calls, not 20,000 calls of 200,000 comparisons each."""
 
 _ABSENT: Any = MISSING
 """Candidate meaning "leave the property out" (a required property added); also what a schema
@@ -53,22 +60,65 @@ _NOT_SEARCHED = frozenset({Witness.HINT, Witness.NONE})
 
 
 class _Budget:
-    """Validator calls (and schema compilations) one tool's witness search may still spend.
+    """Validator calls (and schema compilations) one tool's witness search may still spend,
+    and the units of work they cost (:data:`MAX_TOOL_WORK`).
 
-    Counted in calls, never in wall-clock time: a witness promotes a verdict, so the verdict
-    must not depend on the machine's speed or load."""
+    Counted in calls and units, never in wall-clock time: a witness promotes a verdict, so the
+    verdict must not depend on the machine's speed or load."""
 
-    __slots__ = ("left",)
+    __slots__ = ("left", "tally", "units")
 
-    def __init__(self, calls: int):
+    def __init__(self, calls: int, units: int = MAX_TOOL_WORK, tally: Tally | None = None):
         self.left = calls
+        self.units = units
+        self.tally = tally
 
-    def take(self, n: int = 1) -> bool:
-        """Spend ``n`` calls; False (nothing spent) when fewer are left."""
+    def take(self, n: int = 1, weight: int = 1) -> bool:
+        """Spend ``n`` calls of ``weight`` units each; False (nothing spent) when fewer are
+        left."""
+        cost = n * weight
+        if self.units < cost:
+            self.left = min(self.left, 0)  # the work is spent: nothing more is searched
+            return False
         if self.left < n:
             return False
         self.left -= n
+        self.units -= cost
+        if self.tally is not None:
+            self.tally.calls += n
+            self.tally.units += cost
         return True
+
+    def work(self, units: int) -> None:
+        """Spend ``units`` of work outside a validator call (proposing values); raises
+        :class:`_Spent` when they are not there."""
+        if self.units < units:
+            self.left = min(self.left, 0)
+            raise _Spent
+        self.units -= units
+        if self.tally is not None:
+            self.tally.units += units
+
+
+@dataclasses.dataclass
+class Tally:
+    """What one witness search spent (a caller that wants to know passes one in): validator
+    calls, and units of work (a call costs 1 + the largest collection it reads)."""
+
+    calls: int = 0
+    units: int = 0
+
+
+def weight_of(*schemas: Any) -> int:
+    """1 + the size of the largest collection (array, or object's members) in ``schemas``:
+    what one validator call against them touches at most, in one keyword. Linear in their
+    size (each container is looked at once)."""
+    largest = 0
+    for s in schemas:
+        for node, _ in nodes(s):
+            if len(node) > largest:
+                largest = len(node)
+    return 1 + largest
 
 
 class _Spent(Exception):
@@ -82,6 +132,7 @@ def attach_witnesses(
     *,
     budget: int = MAX_TOOL_VALIDATOR_CALLS,
     memo: CompareMemo | None = None,
+    tally: Tally | None = None,
 ) -> list[Change]:
     """Return ``changes`` with a verified witness on each breaking / potentially-breaking
     schema change that has none; a witness promotes potentially-breaking to breaking.
@@ -93,7 +144,8 @@ def attach_witnesses(
     makes the new schema accept it, so one change is never promoted by another's breakage.
 
     Bounded: the whole tool spends at most ``budget`` validator calls (MAX_VALIDATOR_CALLS per
-    change); a change left unsearched, or whose search failed, keeps its class and carries a
+    change) and :data:`MAX_TOOL_WORK` units of work (``tally``, when given, adds up what was
+    spent); a change left unsearched, or whose search failed, keeps its class and carries a
     ``note`` saying why it has no witness. Never raises.
 
     ``memo`` (engine/memo.py): the search's answers already found in this run, reused for the
@@ -102,10 +154,10 @@ def attach_witnesses(
     """
     key = _search_key(old, new, changes, budget, memo)
     if key is None or memo is None:
-        return _apply(changes, _search(old, new, changes, budget))
+        return _apply(changes, _search(old, new, changes, budget, tally))
     hit = memo.get("witnesses", key)
     if hit is None:
-        hit = _search(old, new, changes, budget)
+        hit = _search(old, new, changes, budget, tally)
         memo.put("witnesses", key, _copy_found(hit))
         return _apply(changes, hit)
     return _apply(changes, _copy_found(hit))
@@ -167,13 +219,15 @@ def _apply(changes: list[Change], found: list[dict[str, Any] | None]) -> list[Ch
     ]
 
 
-def _search(old: Any, new: Any, changes: list[Change], budget: int) -> list[dict[str, Any] | None]:
+def _search(
+    old: Any, new: Any, changes: list[Change], budget: int, tally: Tally | None = None
+) -> list[dict[str, Any] | None]:
     """:func:`attach_witnesses`' search: for each change, the fields its answer replaces
     (None: the change stays as it is). Reads of each change only what :func:`_search_key`
     keys on."""
     sides: dict[str, _Side | None] = {}
     out: list[dict[str, Any] | None] = []
-    spent = _Budget(budget)
+    spent = _Budget(budget, tally=tally)
     for ch in changes:
         strategy = strategy_of(ch.rule)
         if (
@@ -240,7 +294,9 @@ NOTE_HINT = "a hint, not a change of its own: the changes it pairs carry the evi
 
 NOTE_BUDGET = (
     "no witness searched: this tool's witness budget "
-    f"({MAX_TOOL_VALIDATOR_CALLS} validator calls) was spent on earlier changes"
+    f"({MAX_TOOL_VALIDATOR_CALLS} validator calls, {MAX_TOOL_WORK} units of work: a call "
+    "costs 1 + the largest enum, required, properties or list of alternatives it reads) "
+    "was spent"
 )
 
 
@@ -278,13 +334,15 @@ class _Side:
         acc_v: SchemaValidator,
         rej_v: SchemaValidator,
         budget: _Budget | None = None,
+        weight: int | None = None,
     ):
         self.acc, self.rej = acc, rej
         self.acc_v, self.rej_v = acc_v, rej_v
-        self.gen = Gen(acc)
-        self.rej_gen = Gen(rej)
         self.blocked = 0
         self.budget = budget or _Budget(MAX_TOOL_VALIDATOR_CALLS)
+        self.gen = Gen(acc, self.budget.work)
+        self.rej_gen = Gen(rej, self.budget.work)
+        self.weight = weight if weight is not None else weight_of(acc, rej)
         self._acc_ok: dict[str, bool] = {}
         self._rej_ok: dict[str, bool] = {}
         self._rej_err: dict[str, tuple[list[Issue], set[str] | None]] = {}
@@ -304,16 +362,17 @@ class _Side:
     def from_schemas(cls, acc: Any, rej: Any, budget: _Budget | None = None) -> _Side | None:
         if acc is None or rej is None:
             return None
-        if budget is not None and not budget.take(2):
+        weight = weight_of(acc, rej)
+        if budget is not None and not budget.take(2, weight):
             raise _Spent
         try:
-            return cls(acc, rej, SchemaValidator(acc), SchemaValidator(rej), budget)
+            return cls(acc, rej, SchemaValidator(acc), SchemaValidator(rej), budget, weight)
         except SchemaError:
             return None
 
     # -- validator calls, cached and counted
     def _call(self, n: int = 1) -> None:
-        if not self.budget.take(n):
+        if not self.budget.take(n, self.weight):
             raise _Spent
 
     def accepts(self, inst: Any, key: str) -> bool:
@@ -407,6 +466,7 @@ class _Side:
                     return None
             if start - self.budget.left >= MAX_VALIDATOR_CALLS:
                 return None
+            self.budget.work(self.weight)  # building, copying and keying a call as big
             key = _key(inst)
             if key is None or key in seen:
                 continue
@@ -455,7 +515,7 @@ class _Side:
         req, props = obj_schema.get("required"), obj_schema.get("properties")
         if not isinstance(req, list) or not isinstance(props, dict) or name not in req:
             return inst, issues
-        fixed = copy.deepcopy(inst)
+        fixed = _copy_json(inst)
         target = get(fixed, node_path) if node_path else fixed
         changed = False
         for other in req[:32]:
@@ -463,7 +523,7 @@ class _Side:
                 vals = [v for v in self.rej_gen.values(props[other], 1) if v is not _ABSENT]
                 if not vals:
                     return inst, issues
-                target[other] = copy.deepcopy(vals[0])
+                target[other] = _copy_json(vals[0])
                 changed = True
         key = _key(fixed) if changed else None
         if key is None or not self.accepts(fixed, key) or not self.rejects(fixed, key):
@@ -477,7 +537,7 @@ class _Side:
         if len(issues) >= MAX_ISSUES:
             return None
         mine = {tuple(t) for t in targets}
-        fixed = copy.deepcopy(inst)
+        fixed = _copy_json(inst)
         changed = False
         for i in issues:
             st = pointer_tokens(i.schema_path)
@@ -491,11 +551,12 @@ class _Side:
             props = obj_schema.get("properties")
             if not isinstance(req, list) or not isinstance(props, dict):
                 continue
+            self.budget.work(len(req))  # a pass over the required names
             for name in req:
                 if isinstance(name, str) and name not in node and name in props:
                     vals = self.rej_gen.values(props[name], 1)
                     if vals:
-                        node[name] = copy.deepcopy(vals[0])
+                        node[name] = _copy_json(vals[0])
                         changed = True
         return fixed if changed else None
 
@@ -687,8 +748,8 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -
     """A copy of ``base`` with ``value`` at the instance ``path`` (parents created from the
     accepting schema's examples); None when the path cannot be built."""
     if not path:
-        return None if value is _ABSENT else copy.deepcopy(value)
-    root = copy.deepcopy(base)
+        return None if value is _ABSENT else _copy_json(value)
+    root = _copy_json(base)
     node = root
     for depth, key in enumerate(path):
         last = depth == len(path) - 1
@@ -698,11 +759,11 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -
             while len(node) <= key:
                 sub = chain[depth] if depth < len(chain) else True
                 vals = gen.values(sub, 1) if sub is not _ABSENT else []
-                node.append(copy.deepcopy(vals[0]) if vals else None)
+                node.append(_copy_json(vals[0]) if vals else None)
             if last:
                 if value is _ABSENT:
                     return None
-                node[key] = copy.deepcopy(value)
+                node[key] = _copy_json(value)
             else:
                 node = node[key]
             continue
@@ -712,7 +773,7 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -
             if value is _ABSENT:
                 node.pop(key, None)  # already absent: the call as it stands is the candidate
             else:
-                node[key] = copy.deepcopy(value)
+                node[key] = _copy_json(value)
             break
         if key not in node:
             sub = chain[depth] if depth < len(chain) else True
@@ -720,6 +781,6 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -
             nxt = path[depth + 1]
             want = list if isinstance(nxt, int) else dict
             pick = next((v for v in vals if isinstance(v, want)), want())
-            node[key] = copy.deepcopy(pick)
+            node[key] = _copy_json(pick)
         node = node[key]
     return root
