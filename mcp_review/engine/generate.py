@@ -554,7 +554,23 @@ class Gen:
             cv = self.values(s["contains"], depth + 1)
             if cv:
                 out.insert(0, [*head, cv[0]] + [copy.deepcopy(cv[0])] * max(0, need - 1))
+        full = self._full_prefix(pre or [], head, depth)
+        if full is not None and full not in out:
+            out.append(full)  # every tuple position set: what a dialect reads differently
         return out
+
+    def _full_prefix(self, pre: list[Any], head: list[Any], depth: int) -> list[Any] | None:
+        """``head`` with a value for each further tuple position (up to 16), or None when
+        there is none further or one position has no value."""
+        if len(pre) <= len(head):
+            return None
+        full = list(head)
+        for p in pre[len(head) : 16]:
+            vals = self.values(p, depth + 1)
+            if not vals:
+                return None
+            full.append(vals[0])
+        return full
 
     def _objects(self, s: dict[str, Any], depth: int) -> list[Any]:
         props = dict_at(s, "properties")

@@ -339,6 +339,9 @@ class Judge(Protocol):
     """True in a probe walk (coverage of an alternative): the verdict matters, not the words."""
     reported: set[tuple[str, str]]
     """(kind, normalised text) of every text a text rule has named in this walk."""
+    old_root: Any
+    new_root: Any
+    """The two schema documents of this walk (what ``$ref`` and ``$schema`` are read in)."""
 
     def emit(
         self,

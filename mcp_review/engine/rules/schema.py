@@ -6,6 +6,7 @@ Its rules, and the handlers the walker (``schema_diff``) calls for its keywords 
 
 from __future__ import annotations
 
+from mcp_review.engine.dialects import meaning_changes
 from mcp_review.engine.model import (
     ChangeClass,
     Direction,
@@ -77,8 +78,18 @@ RULES: tuple[Rule, ...] = (
         "schema-dialect-changed",
         _CO,
         _I,
-        "$schema changed; the walker normalises draft-07 and 2020-12 forms",
+        "$schema changed; no keyword of the schema means something else under the new dialect",
         "{where}: $schema changed {old} -> {new}",
+    ),
+    _r(
+        "schema-dialect-meaning-changed",
+        _P,
+        _I,
+        "$schema changed, and keywords the schema holds mean something else under the new "
+        "dialect (known to one and ignored by the other, or read another way)",
+        "{where}: $schema changed {old} -> {new}, and {keywords} mean something else under "
+        "the new dialect",
+        _U,
     ),
     _r(
         "header-mapping-changed",
@@ -104,10 +115,28 @@ RULES: tuple[Rule, ...] = (
 
 
 def judge_dialect(w: Judge, at: Pair) -> None:
-    o, n, _op, np, pos, _depth = at
+    """A ``$schema`` change of the document (issue 25 item 1), judged by meaning: cosmetic
+    when every keyword the two documents hold means the same under both dialects
+    (engine/dialects.py), else potentially-breaking, and the witness search (each side
+    validated under its own dialect) looks for a call the new dialect rejects. A ``$schema``
+    inside a subschema selects nothing (no validator reads it there): cosmetic."""
+    o, n, _op, np, pos, depth = at
     ov, nv = o.get("$schema", MISSING), n.get("$schema", MISSING)
-    if not jeq(ov, nv):
-        w.emit("schema-dialect-changed", pointer_join(np, "$schema"), pos, old=opt(ov), new=opt(nv))
+    if jeq(ov, nv):
+        return
+    ptr = pointer_join(np, "$schema")
+    changed = meaning_changes(w.old_root, w.new_root) if depth == 0 else []
+    if changed:
+        w.emit(
+            "schema-dialect-meaning-changed",
+            ptr,
+            pos,
+            old=opt(ov),
+            new=opt(nv),
+            keywords=Raw(", ".join(changed)),
+        )
+    else:
+        w.emit("schema-dialect-changed", ptr, pos, old=opt(ov), new=opt(nv))
 
 
 def judge_header(w: Judge, at: Pair) -> None:
