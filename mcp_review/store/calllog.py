@@ -384,7 +384,12 @@ class CallLog:
             rec["id"] = rpc_id
         # MCP makes arguments optional; the loader needs the key, and absent means {}.
         raw = {} if arguments is None else arguments
-        red = self.redactor(raw)
+        try:
+            red = self.redactor(raw)
+        except RecursionError:
+            # Nested deeper than the redactor follows (a JSON parser reads ~1,000 levels): the
+            # call is still logged, its arguments withheld (and so never re-sent by rerun).
+            red = {}
         rec["arguments"] = red
         if digest is not None:
             rec["digest"] = digest

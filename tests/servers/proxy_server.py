@@ -2,7 +2,9 @@
 
 The file (a JSON list of wire tool definitions) is re-read on every ``tools/list``, so a test
 changes a tool under a connected client by rewriting it. Every tool echoes its arguments back
-as JSON text. Speaks 2026-07-28 and, to clients that ask, the initialize handshake.
+as JSON text. Speaks 2026-07-28 and, to clients that ask, the initialize handshake. With
+``PROXY_RAN_FILE`` set, every call the server runs is appended to that file (one JSON line:
+tool and arguments): the server's own record of what ran, whatever the proxy logged.
 """
 
 from __future__ import annotations
@@ -27,10 +29,15 @@ def main() -> None:
     async def list_tools(ctx, params):
         return t.ListToolsResult(tools=[t.Tool.model_validate(d) for d in read()])
 
+    ran = os.environ.get("PROXY_RAN_FILE")
+
     async def call_tool(ctx, params):
         text = json.dumps(
             {"tool": params.name, "arguments": params.arguments or {}}, sort_keys=True
         )
+        if ran:
+            with open(ran, "a", encoding="utf-8") as f:
+                f.write(text + "\n")
         return t.CallToolResult(content=[t.TextContent(type="text", text=text)])
 
     srv = Server("proxy-test", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool)

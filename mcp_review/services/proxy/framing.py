@@ -82,6 +82,28 @@ def strict_loads(raw: bytes) -> Any:
         raise Unjudgeable(f"not JSON: {str(e)[:120]}") from None
 
 
+def framing_hazard(line: bytes) -> str | None:
+    """Why some server may read this client line as other messages than the proxy does, or
+    None. Servers frame and decode differently: the Python SDK reads its stdin as text with
+    universal newlines (a lone ``\\r`` ends a message, as ``\\n`` does) and replaces invalid
+    UTF-8 with U+FFFD, as the TypeScript SDK does; the proxy frames on ``\\n`` and parses bytes.
+    Honest JSON serialisers emit neither a raw ``\\r`` (they escape it in strings) nor invalid
+    UTF-8, so a line holding one is refused rather than guessed at."""
+    body = line[:-2] if line.endswith(b"\r\n") else line
+    cr = body.find(b"\r")
+    if cr >= 0:
+        return (
+            f"a carriage return not followed by a line feed (byte {cr}): "
+            "some servers end a message there"
+        )
+    if not line.isascii():
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return f"not valid UTF-8 (byte {e.start}): servers would read U+FFFD and run it"
+    return None
+
+
 def wire(msg: Any) -> bytes:
     """The one serialisation the enforcing proxy forwards: exactly what it judged."""
     out = None

@@ -1,5 +1,6 @@
 """The relay: one client <-> one server, both directions as tasks of one anyio task group.
-Record-only it forwards the exact bytes; with a gate (``--enforce``) it judges every message."""
+Record-only it forwards the exact bytes of every line it can log as the server will read it;
+with a gate (``--enforce``) it judges every message."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from mcp_review.engine import exitcodes
 from mcp_review.services.proxy.framing import (
     MAX_LINE,
     Unjudgeable,
+    framing_hazard,
     id_keys,
     loads,
     read_line_batches,
@@ -105,7 +107,9 @@ class Proxy:
     """One client ↔ one server. ``await run()`` returns the proxy's exit code.
 
     Without a gate every line is forwarded as the exact bytes received, except that a
-    non-JSON-RPC line on the server's stdout is dropped (it would corrupt the client's stream).
+    non-JSON-RPC line on the server's stdout is dropped (it would corrupt the client's stream)
+    and a client line the proxy cannot log as the server will read it (a lone ``\\r``, invalid
+    UTF-8, not JSON to the proxy) is refused.
     With a gate (``--enforce``) the proxy fails closed both ways: a client line is parsed
     strictly and forwarded as the proxy's own serialisation of what it judged (a ``tools/call``
     to a withheld tool, a line it cannot parse, an id already pending: answered or dropped,
@@ -391,20 +395,49 @@ class Proxy:
 
         return note
 
-    # record-only: a byte-exact relay that tracks what it needs to record and answer crashes
+    # record-only: relays each line as received, tracking what it needs to record and to answer
+    # crashes, and refuses the lines it cannot log as the server will read them
 
     async def _on_client_line(self, line: bytes) -> bytes | None:
-        """The bytes to forward: ``line`` itself, untouched (no gate: nothing is judged)."""
-        # Every line is parsed (a copy): pending ids are needed to answer them if the server
-        # crashes, and a cheap substring pre-filter could be fooled by JSON escapes.
-        try:
-            msg = loads(line)
-        except ValueError:
-            return line  # not ours to judge (no gate): the server answers it with a parse error
+        """The bytes to forward: ``line`` itself, untouched (no gate: nothing is judged), or
+        None when the line is refused. Every line is parsed (a copy): pending ids are needed to
+        answer them if the server crashes, and the call log needs every ``tools/call``; a
+        cheap substring pre-filter could be fooled by JSON escapes.
+
+        A line is refused (answered with -32700 when its id can be read, else dropped; logged
+        either way) when some server could read other messages in it than the proxy does: a
+        lone ``\\r`` or invalid UTF-8 (``framing_hazard``), or anything the proxy cannot parse
+        (a JavaScript server reads a 5,000-digit integer as Infinity, and nesting deeper than
+        Python's parser follows): the call log would miss a call the server runs."""
+        end = 2 if line.endswith(b"\r\n") else 1 if line.endswith(b"\n") else 0
+        if not line[: len(line) - end].strip(b" \t"):
+            return line  # a blank line: no message on any side
+        why = framing_hazard(line)
+        if why is None:
+            try:
+                msg = loads(line)
+            except ValueError as e:
+                why = f"not JSON: {str(e)[:120]}"
+        if why is not None:
+            await self._refuse_line(line, why)
+            return None
         for m in msg if isinstance(msg, list) else [msg]:
             if isinstance(m, dict):
                 self._track_unjudged(m)
         return line
+
+    async def _refuse_line(self, line: bytes, why: str) -> None:
+        """Drop a client line and log it; answer -32700 when its id reads without guessing."""
+        rid = salvage_id(line)
+        self._drop_client(f"a line it cannot judge ({why})", len(line))
+        if rid is not None:
+            await self._send(
+                self._error(
+                    rid,
+                    PARSE_ERROR,
+                    f"mcp-review proxy refused this message: {why}. Nothing was forwarded.",
+                )
+            )
 
     def _track_unjudged(self, msg: dict[str, Any]) -> None:
         method = msg.get("method")
@@ -473,16 +506,7 @@ class Proxy:
         try:
             msg = strict_loads(line)
         except Unjudgeable as e:
-            rid = salvage_id(line)
-            self._drop_client(f"a line it cannot judge ({e})", len(line))
-            if rid is not None:
-                await self._send(
-                    self._error(
-                        rid,
-                        PARSE_ERROR,
-                        f"mcp-review proxy refused this message: {e}. Nothing was forwarded.",
-                    )
-                )
+            await self._refuse_line(line, str(e))
             return None
         if isinstance(msg, list):
             if not msg:
