@@ -401,15 +401,26 @@ async def connect(
 
 def open_stderr_log(path: str | os.PathLike[str], run_cap: int = STDERR_RUN_CAP) -> IO[bytes]:
     """Open a server's stderr log for appending, first rotating it to ``<name>.1`` when this
-    run could take it past ``STDERR_FILE_CAP`` (fetch, watch and the proxy share the file)."""
+    run could take it past ``STDERR_FILE_CAP`` (fetch, watch and the proxy share the file).
+
+    The log holds whatever the server printed (tokens, paths, its users' data), so like the
+    call log it is the user's alone: created 0600 (a folder it makes, 0700) whatever the umask,
+    and a log left readable by an earlier version is tightened (its rotated copy too)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
         if path.stat().st_size + run_cap + 512 > STDERR_FILE_CAP:
-            os.replace(path, path.with_name(path.name + ".1"))
+            rotated = path.with_name(path.name + ".1")
+            os.replace(path, rotated)
+            with contextlib.suppress(OSError):
+                os.chmod(rotated, 0o600)
     except FileNotFoundError:
         pass
-    return open(path, "a+b")
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    with contextlib.suppress(OSError):  # not ours to change (another owner): still written
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    return os.fdopen(fd, "a+b")
 
 
 def open_errlog(cfg: ServerConfig, log_dir: str | os.PathLike[str] | None) -> ServerStderr | None:
