@@ -48,6 +48,7 @@ from typing import Any
 from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
+from mcp_review.engine.rules.render import added_text, quote
 
 _RULE_RELAXED = "annotation-relaxed"
 _RULE_GATES_LESS = "annotation-gates-less"
@@ -110,6 +111,10 @@ class Facts:
     trust: tuple[str, ...] = ()
     """What each change on the trust axis puts before the model, visible and bounded, so the
     reason a tier gives names the text (every output shows the reasons)."""
+    text_added: tuple[str, ...] = ()
+    """The text the tool's own description and title add, quoted (e.g. ``the description adds
+    "Before using this tool, …"``): named among the reasons of a blocked tool too, so what
+    blocks it (an annotation) never hides what the model will now read."""
     unclassified: bool = False
     """The digest changed but the engine named no change (never auto-approved)."""
     annotations_other: tuple[str, ...] = ()
@@ -181,6 +186,11 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         return PolicyResult(tier, Outcome.NONE)
     worst = max((o for o, _ in steps), key=_SEVERITY.__getitem__)
     reasons = tuple(r for o, r in steps if o is worst)
+    if worst is Outcome.BLOCK:
+        # Blocked for an annotation or hidden characters, the tool may also carry new words
+        # for the model (issue 25 item 12: "blocked" named the annotations, not an injected
+        # sentence): the reasons name them too.
+        reasons += tuple(t for t in facts.text_added if t not in reasons)
     # Every concern blocks, and block is the worst outcome: their reasons are all kept.
     return PolicyResult(tier, worst, reasons, frozenset(concerns))
 
@@ -244,6 +254,26 @@ def _trust_line(c: Change) -> str:
 
 
 _TRUST_LINE = 300
+
+
+def text_added(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
+    """What the tool's description and title add to the pinned ones, quoted and bounded
+    (nothing for a new tool: all of it is new, and it is reviewed as such)."""
+    if old is None:
+        return ()
+    out = []
+    for field, a, b in (
+        ("description", old.description, new.description),
+        ("title", old.title, new.title),
+    ):
+        if a != b and b:
+            added = added_text(a, b)
+            if added.strip():
+                out.append(f"the {field} adds {quote(added, cap=_ADDED_QUOTE)}")
+    return tuple(out)
+
+
+_ADDED_QUOTE = 160
 
 
 def _b(v: Any) -> str:
@@ -335,6 +365,7 @@ def facts_for(
         hidden_appeared=hidden,
         previously_denied=previously_denied,
         trust=tuple(_trust_line(c) for c in changes if c.trust),
+        text_added=text_added(old, new),
         unclassified=old is not None and not changes and old.digest != new.digest,
         annotations_other=tuple(c.message for c in changes if c.rule == _RULE_OTHER_ANNOTATION),
     )

@@ -141,10 +141,7 @@ def align_bounded(
         if tag == "equal":
             rows.extend(Row("equal", left[i1 + k], right[j1 + k]) for k in range(i2 - i1))
             continue
-        ls, rs = left[i1:i2], right[j1:j2]
-        for k in range(max(len(ls), len(rs))):
-            lside = ls[k] if k < len(ls) else None
-            rside = rs[k] if k < len(rs) else None
+        for lside, rside in pair_lines(left[i1:i2], right[j1:j2]):
             if lside and rside:
                 if left_budget is not None and truncated is None:
                     cost = len(_TOKEN.findall(lside.text)) * len(_TOKEN.findall(rside.text))
@@ -164,6 +161,101 @@ def align_bounded(
             elif rside:
                 rside.changed = [(0, len(rside.text))] if rside.text else []
                 rows.append(Row("insert", None, rside))
+    return rows, truncated
+
+
+PAIR_LIMIT = 400
+"""Largest (old lines x new lines) of a changed block whose lines are paired by likeness;
+past it they are paired in order."""
+PAIR_CUTOFF = 0.3
+"""Least likeness (difflib ratio over the lines' words) for two lines to be one changed line."""
+_WORD = re.compile(r"\w+")
+
+
+def pair_lines(ls: list[Side], rs: list[Side]) -> list[tuple[Side | None, Side | None]]:
+    """The lines of a changed block as rows: each old line beside the new line most like it
+    (so a line inserted above a changed one, a ``"default"`` key above a property's
+    ``"description"``, never takes its place and hides what the changed line gained), the
+    others alone on their side; in order on both sides. Blocks past ``PAIR_LIMIT``, and lines
+    nothing is like, pair in order."""
+    if not ls or not rs or len(ls) * len(rs) > PAIR_LIMIT:
+        return _in_order(ls, rs)
+    lw = [_WORD.findall(x.text) for x in ls]
+    rw = [_WORD.findall(x.text) for x in rs]
+    out: list[tuple[Side | None, Side | None]] = []
+
+    def walk(a1: int, a2: int, b1: int, b2: int) -> None:
+        best, bi, bj = PAIR_CUTOFF, -1, -1
+        sm = difflib.SequenceMatcher(autojunk=False)
+        for j in range(b1, b2):
+            sm.set_seq2(rw[j])
+            for i in range(a1, a2):
+                sm.set_seq1(lw[i])
+                if sm.real_quick_ratio() > best and sm.quick_ratio() > best:
+                    r = sm.ratio()
+                    if r > best:
+                        best, bi, bj = r, i, j
+        if bi < 0:
+            out.extend(_in_order(ls[a1:a2], rs[b1:b2]))
+            return
+        walk(a1, bi, b1, bj)
+        out.append((ls[bi], rs[bj]))
+        walk(bi + 1, a2, bj + 1, b2)
+
+    walk(0, len(ls), 0, len(rs))
+    return out
+
+
+def _in_order(ls: list[Side], rs: list[Side]) -> list[tuple[Side | None, Side | None]]:
+    return [
+        (ls[k] if k < len(ls) else None, rs[k] if k < len(rs) else None)
+        for k in range(max(len(ls), len(rs)))
+    ]
+
+
+Field = tuple[str | None, str | None]
+"""One text field's pinned and current text (None: absent on that side)."""
+
+
+def align_fields(
+    fields: list[Field], budget: int | None = WORD_DIFF_BUDGET
+) -> tuple[list[Row], int | None]:
+    """Aligned rows for several text fields shown as one (a tool's title, then its
+    description): each field diffed against its own counterpart only, so a title added in the
+    same release never stands beside the old description. Fields absent on both sides are
+    left out; the others are separated by one blank row, and each side's lines are numbered
+    as if its fields were one text joined by blank lines. Bounded as :func:`align_bounded`
+    (the budget shared by the fields); the index returned is of the first row whose changed
+    lines are marked whole."""
+    shown = [(o, n) for o, n in fields if o is not None or n is not None]
+    if len(shown) <= 1:
+        return align_bounded(*(shown[0] if shown else (None, None)), budget)
+    rows: list[Row] = []
+    truncated: int | None = None
+    left_n = right_n = 0
+    for k, (old, new) in enumerate(shown):
+        if k:
+            lsep = Side(left_n + 1, "") if left_n else None
+            rsep = Side(right_n + 1, "") if right_n else None
+            left_n += 1 if lsep else 0
+            right_n += 1 if rsep else 0
+            rows.append(Row("equal", lsep, rsep))
+        part, cut = align_bounded(old, new, budget)
+        if truncated is None and cut is not None:
+            truncated = len(rows) + cut
+        if budget is not None:
+            budget = 0 if cut is not None else budget  # one budget: spent once cut
+        top_l = top_r = 0
+        for row in part:
+            if row.left is not None:
+                row.left.number += left_n
+                top_l = row.left.number
+            if row.right is not None:
+                row.right.number += right_n
+                top_r = row.right.number
+        left_n = max(left_n, top_l)
+        right_n = max(right_n, top_r)
+        rows.extend(part)
     return rows, truncated
 
 

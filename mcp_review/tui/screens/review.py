@@ -24,7 +24,7 @@ from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import annotation_gate_less, annotation_relaxations
 from mcp_review.engine.replay import Call
 from mcp_review.engine.rules import render_change
-from mcp_review.tui.diffing import line_for_pointer, pretty_with_lines
+from mcp_review.tui.diffing import Field, line_for_pointer, pretty_with_lines
 from mcp_review.tui.messages import PolicyRequested
 from mcp_review.tui.render import name_content, name_line, safe_content
 from mcp_review.tui.screens.modals import ask_reason
@@ -126,9 +126,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
         """Set once the tabs have mounted (``_focus_pane``); a tab key before that waits."""
         self._pending_tab: str | None = None
         self._new_lines: dict[str, dict[str, int]] = {}
-        self._diff_texts: dict[str, tuple[str | None, str | None, str]] = {}
+        self._diff_texts: dict[str, tuple[list[Field], str]] = {}
         """Per section (schema, output, annotations, description): the pinned and current
-        text and the empty marker, so the Schema tab's diff can show the highlighted change's."""
+        text of each field it shows and the empty marker, so the Schema tab's diff can show
+        the highlighted change's."""
 
     @property
     def old(self) -> ToolDef | None:
@@ -258,7 +259,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
     def _fill_schema(self) -> None:
         old_text, self._old_lines["schema"] = _pretty(self.old.input_schema if self.old else None)
         new_text, self._new_lines["schema"] = _pretty(self.new.input_schema if self.new else None)
-        self._diff_texts["schema"] = (old_text, new_text, "(absent)")
+        self._diff_texts["schema"] = ([(old_text, new_text)], "(absent)")
         self.query_one("#schema-diff", SideBySide).show(old_text, new_text)
         changes = list(self.comparison.changes) if self.comparison is not None else []
         self.query_one("#changes", ChangeList).set_changes(changes)
@@ -274,14 +275,24 @@ class ReviewScreen(Screen[ReviewResult | None]):
         diff = self.query_one("#desc-diff", SideBySide)
         old_t = self.old.title if self.old else None
         new_t = self.new.title if self.new else None
+        fields: list[Field] = [(old_d, new_d)]
         if old_t != new_t:
             # The title is shown above the description when it changed: both are trust text.
-            old_d = f"title: {old_t}\n\n{old_d or ''}" if old_t is not None else old_d
-            new_d = f"title: {new_t}\n\n{new_d or ''}" if new_t is not None else new_d
-        self._diff_texts["description"] = (old_d, new_d, "(no description)")
-        diff.show(old_d, new_d, empty="(no description)")
+            # Each is diffed against its own (issue 25 item 12: a title added in the same
+            # release stood beside the old description, and a sentence planted in the new
+            # one was not marked inside it).
+            fields.insert(
+                0,
+                (
+                    f"title: {old_t}" if old_t is not None else None,
+                    f"title: {new_t}" if new_t is not None else None,
+                ),
+            )
+        self._diff_texts["description"] = (fields, "(no description)")
+        diff.show_fields(fields, empty="(no description)")
         notes: list[Content | tuple[str, str] | str] = []
-        hidden = find_hidden(new_d or "")
+        served = "\n\n".join(n for _, n in fields if n is not None)
+        hidden = find_hidden(served)
         if hidden:
             kinds = Counter(h.kind for h in hidden)
             notes.append(
@@ -291,7 +302,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
                     "bold $text-warning",
                 )
             )
-            secret = decode_tags(new_d or "")
+            secret = decode_tags(served)
             if secret:
                 notes.append(("\nTAG characters spell: ", "bold $text-warning"))
                 notes.append(safe_content(secret, one_line=True, limit=500))
@@ -465,7 +476,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         new_a = self.new.wire.get("annotations") if self.new else None
         old_text, self._old_lines["annotations"] = _pretty(old_a)
         new_text, self._new_lines["annotations"] = _pretty(new_a)
-        self._diff_texts["annotations"] = (old_text, new_text, "(no annotations)")
+        self._diff_texts["annotations"] = ([(old_text, new_text)], "(no annotations)")
         self.query_one("#ann-diff", SideBySide).show(old_text, new_text, empty="(no annotations)")
         relaxed: tuple[str, ...] = ()
         less: tuple[str, ...] = ()
@@ -494,7 +505,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         new_o = self.new.output_schema if self.new else None
         old_text, self._old_lines["output"] = _pretty(old_o)
         new_text, self._new_lines["output"] = _pretty(new_o)
-        self._diff_texts["output"] = (old_text, new_text, "(no outputSchema)")
+        self._diff_texts["output"] = ([(old_text, new_text)], "(no outputSchema)")
         if old_o is None and new_o is None:
             self.query_one("#tabs", TabbedContent).hide_tab("tab-output")
             return
@@ -539,10 +550,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
         return self.query_one("#schema-diff", SideBySide)
 
     def watch_schema_diff_shows(self, section: str) -> None:
-        old, new, empty = self._diff_texts[section]
+        fields, empty = self._diff_texts[section]
         diff = self.query_one("#schema-diff", SideBySide)
         diff.old_title = self._SECTION_TITLE[section]
-        diff.show(old, new, empty=empty)
+        diff.show_fields(fields, empty=empty)
 
     def watch_note(self) -> None:
         self._fill_summary()

@@ -29,7 +29,7 @@ from textual.widgets import Static
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
 
-from mcp_review.tui.diffing import WORD_DIFF_BUDGET, Row, Side, align_bounded
+from mcp_review.tui.diffing import WORD_DIFF_BUDGET, Field, Row, Side, align_fields
 from mcp_review.tui.render import HIDDEN_STYLE
 
 _STYLE = {
@@ -283,7 +283,7 @@ class SideBySide(Vertical):
         self._empty = ""
         self.truncated: int | None = None
         """Index of the first row the word diff did not reach (None: the whole diff)."""
-        self._texts: tuple[str | None, str | None] = (None, None)
+        self._texts: tuple[Field, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Static(classes="diff-header", markup=False)
@@ -303,8 +303,13 @@ class SideBySide(Vertical):
 
     def show(self, old: str | None, new: str | None, *, empty: str = "(absent)") -> None:
         """Diff ``old`` against ``new`` (None: absent on that side) and render."""
-        self._texts = (old, new)
-        self._set(*align_bounded(old, new, self.word_budget))
+        self.show_fields([(old, new)], empty=empty)
+
+    def show_fields(self, fields: list[Field], *, empty: str = "(absent)") -> None:
+        """Several text fields shown as one (a title, then a description), each diffed against
+        its own counterpart only (``diffing.align_fields``), and render."""
+        self._texts = tuple(fields)
+        self._set(*align_fields(list(fields), self.word_budget))
         self._empty = empty
         if self.is_mounted:
             self.body.set_rows(self.rows, empty)
@@ -322,15 +327,15 @@ class SideBySide(Vertical):
         if self.truncated is None:
             return
         self.query_one(".diff-note", Static).update(Content("computing the full word diff…"))
-        self._full_word_diff(*self._texts)
+        self._full_word_diff(self._texts)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="word-diff")
-    def _full_word_diff(self, old: str | None, new: str | None) -> None:
-        rows, _ = align_bounded(old, new, None)
-        self.app.call_from_thread(self._show_full, old, new, rows)
+    def _full_word_diff(self, texts: tuple[Field, ...]) -> None:
+        rows, _ = align_fields(list(texts), None)
+        self.app.call_from_thread(self._show_full, texts, rows)
 
-    def _show_full(self, old: str | None, new: str | None, rows: list[Row]) -> None:
-        if self._texts != (old, new):
+    def _show_full(self, texts: tuple[Field, ...], rows: list[Row]) -> None:
+        if self._texts != texts:
             return  # another diff is shown by now
         self._set(rows, None)
         self.body.set_rows(rows, self._empty)
