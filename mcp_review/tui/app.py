@@ -164,7 +164,69 @@ class ReviewApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.InputEvent):
             self.heap.input()
+        if isinstance(event, events.Key) and not event.is_forwarded and await self._key_now(event):
+            return
         await super().on_event(event)
+
+    async def _key_now(self, event: events.Key) -> bool:
+        """Handle a key that opens or answers a dialog as it arrives (True: handled).
+
+        Textual routes each key to the focused widget when the app takes it from its queue,
+        and runs a screen's binding only when the key has come back up: keys typed in one
+        burst were all routed before the first one's dialog existed (issue 25 item 11: ``ax``
+        left Approve waiting for ``y``, the ``x`` spent on the list; ``asdf`` stacked Deny over
+        Approve). So the app itself runs, in order, each key that opens a screen (the screen's
+        ``OPENS_A_SCREEN`` actions; the dialog is on top when the call returns, see
+        ``messages.ask_app``), and each key a choice dialog answers (``ChoiceDialog.key_now``,
+        even while it is still opening); a text dialog still opening gets the keys as its text.
+        A field with the focus keeps its keys: typing in the filter decides nothing."""
+        from textual.widgets import Input
+
+        from mcp_review.tui.screens.modals import ChoiceDialog, NoteScreen, ReasonScreen
+
+        screen = self.screen
+        if isinstance(screen, ChoiceDialog):
+            return await screen.key_now(event)
+        if isinstance(screen, NoteScreen | ReasonScreen):
+            return screen.early_key(event)
+        if isinstance(self.focused, Input):
+            return False
+        actions: frozenset[str] = getattr(screen, "OPENS_A_SCREEN", frozenset())
+        for binding in screen._bindings.key_to_bindings.get(event.key, ()):
+            if binding.action in actions:
+                if not self._decision_dialog_open():
+                    await self.run_action(binding.action, screen)
+                return True
+        return False
+
+    def _decision_dialog_open(self) -> bool:
+        """One of the app's dialogs is on the stack (under the top screen too): no second one
+        opens. (Textual's own, the command palette, closes before its command runs.)"""
+        from mcp_review.tui.screens.modals import ChoiceDialog, NoteScreen, ReasonScreen
+
+        return any(
+            isinstance(s, ChoiceDialog | NoteScreen | ReasonScreen) for s in self.screen_stack
+        )
+
+    def handle_request(self, message: object) -> None:
+        """A screen's request, handled now (``messages.ask_app``): the same handlers as the
+        messages, so a dialog it opens is on top when this returns. While a dialog is open, a
+        request for another is dropped: no second decision dialog over the first."""
+        if self._decision_dialog_open():
+            return
+        handlers: dict[type, Callable[[Any], None]] = {
+            ReviewRequested: self._on_review_requested,
+            DecisionRequested: self._on_decision_requested,
+            InstructionsDecisionRequested: self._on_instructions_decision_requested,
+            SameChangeRequested: self._on_same_change_requested,
+            CompatibleApprovalRequested: self._on_compatible_approval_requested,
+            AutoApprovalsRequested: self._on_auto_approvals_requested,
+            UndoRequested: self._on_undo_requested,
+            PolicyRequested: self._on_policy_requested,
+        }
+        handler = handlers.get(type(message))
+        if handler is not None:
+            handler(message)
 
     # Commands ----------------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

@@ -1,7 +1,8 @@
 """What the screens ask of the app: messages up (the app owns the source and writes decisions).
 
-A screen never calls the app: it posts one of these, which bubbles from the screen to
-``ReviewApp``. The app asks the operator first where a decision is involved (a stray key never
+A screen never calls the app's methods: it hands one of these up with :func:`ask_app`
+(delivered at once, so a dialog it opens is on top before the next key is routed), or posts it
+and it bubbles from the screen to ``ReviewApp``. The app asks the operator first where a decision is involved (a stray key never
 decides), writes through the source, then tells the main screen to recompute (attributes
 down).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual.dom import DOMNode
 from textual.message import Message
 
 from mcp_review.engine.pins import Decision
@@ -71,3 +73,16 @@ class PolicyRequested(Message):
 
     server: str
     entry: ToolEntry | None = None
+
+
+def ask_app(node: DOMNode, message: Message) -> None:
+    """Hand a request up to the app *now*, not through the message queues: the dialog it
+    opens must be on top before the app routes the next key (issue 25 item 11: keys typed in
+    one burst, ``ax``, reached the screen under a dialog still opening, so the ``x`` that should
+    cancel it was spent and the dialog waited for ``y``). An app without ``handle_request``
+    gets the message posted, as before."""
+    handle = getattr(node.app, "handle_request", None)
+    if callable(handle):
+        handle(message)
+    else:
+        node.post_message(message)

@@ -32,6 +32,7 @@ from mcp_review.tui.messages import (
     ReviewRequested,
     SameChangeRequested,
     UndoRequested,
+    ask_app,
 )
 from mcp_review.tui.render import name_text, plain_line, safe_text
 from mcp_review.tui.source import ReviewSource
@@ -329,6 +330,21 @@ class MainScreen(Screen[None]):
 
     CSS_PATH = "main.tcss"
     AUTO_FOCUS = "#tools"
+    OPENS_A_SCREEN: ClassVar[frozenset[str]] = frozenset(
+        {
+            "open",
+            "approve",
+            "deny",
+            "note",
+            "approve_same",
+            "approve_compatible",
+            "auto_approve",
+            "policy",
+            "undo",
+        }
+    )
+    """Actions that open a dialog or a screen: the app runs them as their key arrives, so the
+    keys after it reach what they open (``ReviewApp._key_now``)."""
     BINDINGS = [
         Binding("enter", "open", "Review", tooltip="Open the selected tool"),
         Binding("n", "next_review", "Next", tooltip="Next tool needing review"),
@@ -844,9 +860,9 @@ class MainScreen(Screen[None]):
     def action_open(self) -> None:
         entry = self.current_entry()
         if entry is not None:
-            self.post_message(ReviewRequested(entry))
+            ask_app(self, ReviewRequested(entry))
         elif (s := self._instructions_row()) is not None:
-            self.post_message(InstructionsDecisionRequested(s, Decision.APPROVED))
+            ask_app(self, InstructionsDecisionRequested(s, Decision.APPROVED))
 
     def _instructions_row(self) -> ServerEntry | None:
         """The server under the cursor when it is a server row with instructions."""
@@ -914,9 +930,9 @@ class MainScreen(Screen[None]):
         of the selected server row."""
         e = self.current_entry()
         if e is not None:
-            self.post_message(DecisionRequested(e, decision, self.notes.get(e.key, "")))
+            ask_app(self, DecisionRequested(e, decision, self.notes.get(e.key, "")))
         elif (s := self._instructions_row()) is not None:
-            self.post_message(InstructionsDecisionRequested(s, decision))
+            ask_app(self, InstructionsDecisionRequested(s, decision))
 
     def decided(self, e: ToolEntry) -> None:
         """A decision on ``e`` was written: its note went with it."""
@@ -958,20 +974,20 @@ class MainScreen(Screen[None]):
     def action_approve_compatible(self) -> None:
         s = self.current_server()
         if s is not None:
-            self.post_message(CompatibleApprovalRequested(s))
+            ask_app(self, CompatibleApprovalRequested(s))
 
     def action_approve_same(self) -> None:
         e = self.current_entry()
         if e is not None:
-            self.post_message(SameChangeRequested(e))
+            ask_app(self, SameChangeRequested(e))
 
     def action_auto_approve(self) -> None:
-        self.post_message(AutoApprovalsRequested())
+        ask_app(self, AutoApprovalsRequested())
 
     def action_policy(self) -> None:
         s = self.current_server()
         if s is not None:
-            self.post_message(PolicyRequested(s.name, self.current_entry()))
+            ask_app(self, PolicyRequested(s.name, self.current_entry()))
 
     def action_undo(self) -> None:
-        self.post_message(UndoRequested())
+        ask_app(self, UndoRequested())

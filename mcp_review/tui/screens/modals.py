@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from textual import events, on
 from textual.app import App, ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -45,12 +47,43 @@ ChoiceResult = TypeVar("ChoiceResult")
 
 class ChoiceDialog(ModalScreen[ChoiceResult | None]):
     """A dialog answered by a few keys (``CHOICE_KEYS``): every other key cancels it, except
-    ``q``, which quits the app (deciding nothing), and the keys that move the focus."""
+    ``q``, which quits the app (deciding nothing), and the keys that move the focus.
+
+    Answered once: a second answer (a button pressed with enter, then a key that cancels,
+    both in one burst) is ignored, never dismissing the screen under it."""
 
     CHOICE_KEYS: frozenset[str] = frozenset({"escape", "enter"})
+    answered = False
 
     def cancel(self) -> None:
         self.dismiss(None)
+
+    def dismiss(self, result: ChoiceResult | None = None) -> AwaitComplete:
+        if self.answered:
+            return AwaitComplete(_nothing())
+        self.answered = True
+        return super().dismiss(result)
+
+    async def key_now(self, event: events.Key) -> bool:
+        """Answer ``event`` as it arrives, before the app routes the next key (issue 25 item
+        11), even while this dialog is still opening (no widget focused yet): its own keys run
+        their action, ``q`` quits, any other key cancels; True when done. The keys that move
+        the focus, and enter (the focused button), go the usual way (False)."""
+        key = event.key
+        if self.answered:
+            return True  # a key after the answer, before the dialog is gone: it was for this one
+        if key in NAV_KEYS or key == "enter":
+            return False
+        if key == "q":
+            self.app.exit()
+            return True
+        for binding in self._bindings.key_to_bindings.get(key, ()):
+            await self.app.run_action(binding.action, self)
+            return True
+        if key in self.CHOICE_KEYS:
+            return False
+        self.cancel()
+        return True
 
     def on_key(self, event: events.Key) -> None:
         if event.key in self.CHOICE_KEYS or event.key in NAV_KEYS:
@@ -61,6 +94,10 @@ class ChoiceDialog(ModalScreen[ChoiceResult | None]):
             self.app.exit()
             return
         self.cancel()
+
+
+async def _nothing() -> None:
+    return None
 
 
 def key_hint(*parts: tuple[str, str]) -> Content:
@@ -325,12 +362,58 @@ class NoteResult:
     saved: bool
 
 
-class NoteScreen(ModalScreen[NoteResult]):
+class DialogInput(Input):
+    """A dialog's text field that takes enter in turn with the other keys. Input submits on
+    enter through a binding, which runs only once the key has come back up to the app: in a
+    burst (``enter`` then ``d``) the ``d`` was typed first and submitted with it (a blocked
+    tool approved with the reason "d", issue 25 item 11). Here enter submits what was typed
+    before it, and nothing typed after."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
+            return
+        await super()._on_key(event)
+
+
+class _TextDialog:
+    """A dialog whose keys are text: those that arrive while it is still opening (typed in
+    the burst that opened it, before its field has the focus) are its text too, never lost
+    and never a command (issue 25 item 11). ``DRAFT``: the attribute its field starts from."""
+
+    DRAFT = ""
+    answered = False
+
+    def early_key(self, event: events.Key) -> bool:
+        """True when ``event`` was taken as text (or dropped) here; False once the field has
+        the focus (it types as usual). Enter never confirms from here: nothing is decided by
+        a key the operator could not see land."""
+        screen = cast(ModalScreen[Any], self)
+        try:
+            field: Input | None = screen.query_one(Input)
+        except NoMatches:  # not composed yet: the field will start from the draft
+            field = None
+        if field is not None and screen.app.focused is field:
+            return False
+        if event.key == "escape":
+            return False  # the dialog's own binding: cancel, as usual
+        if event.is_printable and event.character:
+            if field is None:
+                setattr(self, self.DRAFT, getattr(self, self.DRAFT) + event.character)
+            else:
+                field.insert_text_at_cursor(event.character)
+        return True
+
+
+class NoteScreen(_TextDialog, ModalScreen[NoteResult]):
     """A free note kept with the next decision. While the field has focus keys are text:
     enter saves, esc closes without saving (the draft is kept)."""
 
     CSS_PATH = "modals.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DRAFT = "note"
 
     def __init__(
         self, note: str = "", *, title: str = "Note (kept with the next decision)"
@@ -345,7 +428,7 @@ class NoteScreen(ModalScreen[NoteResult]):
                 safe_content(self.title_text, one_line=True, limit=200), classes="dialog-title"
             )
             # Not selected on focus: typing must add to a kept draft, never replace it.
-            yield Input(self.note, id="note", select_on_focus=False)
+            yield DialogInput(self.note, id="note", select_on_focus=False)
             yield Static(
                 key_hint(("enter", "save"), ("esc", "close without saving (the text is kept)")),
                 classes="dialog-keys",
@@ -359,12 +442,13 @@ class NoteScreen(ModalScreen[NoteResult]):
         self.dismiss(NoteResult(self.query_one("#note", Input).value, False))
 
 
-class ReasonScreen(ModalScreen[str | None]):
+class ReasonScreen(_TextDialog, ModalScreen[str | None]):
     """Approving a blocked change: the operator says why (written to the audit log). Keys are
     text while the field has focus; enter approves once a reason is typed; esc cancels."""
 
     CSS_PATH = "modals.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DRAFT = "draft"
 
     def __init__(self, title: str, body: str, draft: str = "") -> None:
         super().__init__()
@@ -377,7 +461,7 @@ class ReasonScreen(ModalScreen[str | None]):
                 classes="dialog-title",
             )
             yield Static(safe_content(self.body, limit=2000), classes="dialog-body")
-            yield Input(
+            yield DialogInput(
                 self.draft,
                 placeholder="why this blocked change is safe to trust",
                 id="reason",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -25,7 +25,7 @@ from mcp_review.engine.policy import annotation_gate_less, annotation_relaxation
 from mcp_review.engine.replay import Call
 from mcp_review.engine.rules import render_change
 from mcp_review.tui.diffing import Field, line_for_pointer, pretty_with_lines
-from mcp_review.tui.messages import PolicyRequested
+from mcp_review.tui.messages import PolicyRequested, ask_app
 from mcp_review.tui.render import name_content, name_line, safe_content
 from mcp_review.tui.screens.modals import ask_reason
 from mcp_review.tui.view import Flag, Status, ToolEntry
@@ -69,6 +69,11 @@ class ReviewScreen(Screen[ReviewResult | None]):
     """Description, schema, replay, annotations and output diffs of one tool, side by side."""
 
     CSS_PATH = "review.tcss"
+    OPENS_A_SCREEN: ClassVar[frozenset[str]] = frozenset(
+        {"approve", "deny", "note", "policy", "rerun", "back"}
+    )
+    """Actions that open a dialog or close this screen: run as their key arrives
+    (``ReviewApp._key_now``), so the keys after it reach what comes next."""
     BINDINGS = [
         Binding("a", "approve", "Approve", tooltip="Approve this definition (pins it)"),
         Binding("d", "deny", "Deny", tooltip="Deny this tool"),
@@ -668,4 +673,4 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.app.push_screen(NoteScreen(self.draft or self.note), done)
 
     def action_policy(self) -> None:
-        self.post_message(PolicyRequested(self.entry.server, self.entry))
+        ask_app(self, PolicyRequested(self.entry.server, self.entry))

@@ -1,0 +1,220 @@
+"""A burst of keys never decides and never stacks dialogs (issue 25 item 11).
+
+Keys typed faster than a dialog opens (``ax``, ``dxy``, ``axxy``, ``asdf`` in one burst) used to
+reach the screen under the dialog: the dialog then waited for ``y`` with the cancelling key
+already spent, or a second decision dialog opened over the first. A key that arrives while a
+dialog is opening belongs to that dialog (and any key but its own cancels it), and no second
+decision dialog opens while one is open.
+
+Bursts are sent two ways: Pilot's ``press`` with several keys at once, and raw, every key handed
+to the app's driver before the app has handled the first (what a terminal delivers when keys
+are typed or pasted faster than a frame). Evidence: the pin file and audit log on disk are
+byte-identical, at most one dialog was ever open at a time, and no dialog is left waiting.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tui_sample as sample
+from textual import events
+from textual.screen import ModalScreen
+from textual.widgets import DataTable
+
+from mcp_review.store import audit
+from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.screens.modals import NoteScreen, ReasonScreen
+from mcp_review.tui.screens.review import ReviewScreen
+
+
+async def _ready(app: ReviewApp, pilot: Any) -> None:
+    for _ in range(400):
+        await pilot.pause(0.05)
+        if app.main is not None and app.main.loaded and not app.main.computing:
+            return
+    raise AssertionError("fetch never finished")
+
+
+async def _select(app: ReviewApp, pilot: Any, name: str) -> None:
+    assert app.main is not None
+    table = app.main.query_one("#tools", DataTable)
+    for row in range(table.row_count):
+        table.move_cursor(row=row)
+        e = app.main.current_entry()
+        if e is not None and e.name == name:
+            await pilot.pause()
+            return
+    raise AssertionError(f"no row for {name}")
+
+
+def _key(k: str) -> events.Key:
+    if len(k) == 1:
+        name = {" ": "space", ",": "comma"}.get(k, k)
+        return events.Key(name, k)
+    try:
+        char: str | None = unicodedata.lookup(k.upper())
+    except KeyError:
+        char = None
+    return events.Key(k, char)
+
+
+async def _raw_burst(app: ReviewApp, pilot: Any, keys: list[str]) -> None:
+    """Every key handed to the driver at once, before the app handles the first."""
+    driver = app._driver
+    assert driver is not None
+    for k in keys:
+        ev = _key(k)
+        ev.set_sender(app)
+        driver.send_message(ev)
+    for _ in range(6):
+        await pilot.pause(0.05)
+
+
+async def _pilot_burst(app: ReviewApp, pilot: Any, keys: list[str]) -> None:
+    await pilot.press(*keys)
+    for _ in range(6):
+        await pilot.pause(0.05)
+
+
+BURSTS = {"raw": _raw_burst, "pilot": _pilot_burst}
+
+
+class _Watch:
+    """The most modal screens (dialogs) ever stacked at once."""
+
+    def __init__(self, app: ReviewApp):
+        self.most = 0
+        push = app.push_screen
+
+        def watched(*a: Any, **kw: Any) -> Any:
+            out = push(*a, **kw)
+            self.most = max(self.most, sum(isinstance(s, ModalScreen) for s in app.screen_stack))
+            return out
+
+        app.push_screen = watched  # type: ignore[method-assign]
+
+
+def _on_disk(src: Any) -> tuple[bytes, bytes]:
+    pins = Path(src.pins_path)
+    log = Path(audit.audit_path_for(src.pins_path))
+    return pins.read_bytes(), (log.read_bytes() if log.exists() else b"")
+
+
+# (tool, keys): every deciding key of the main screen, then a key that is not its dialog's
+MAIN = [
+    ("search", "ax"),
+    ("search", "dxy"),
+    ("search", "axxy"),
+    ("search", "asdf"),
+    ("search", "Ax"),
+    ("search", "Px"),
+    ("search", "gx"),
+    ("search", "px"),
+    ("search", "ux"),
+    ("read_file", "ax"),  # blocked: the confirmation before the reason
+    ("read_file", "axy"),
+    ("read_file", "dx"),
+]
+
+
+@pytest.mark.parametrize("how", list(BURSTS))
+@pytest.mark.parametrize(("tool", "keys"), MAIN, ids=[f"{t}-{k}" for t, k in MAIN])
+async def test_a_burst_on_the_main_screen_decides_nothing_and_leaves_no_dialog(
+    tmp_path: Path, how: str, tool: str, keys: str
+):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, tool)
+        before = _on_disk(src)
+        watch = _Watch(app)
+        await BURSTS[how](app, pilot, list(keys))
+        assert watch.most <= 1, f"{keys!r}: {watch.most} dialogs stacked"
+        assert app.screen is app.main, f"{keys!r} left {type(app.screen).__name__} open"
+        assert _on_disk(src) == before, f"{keys!r} decided something"
+
+
+@pytest.mark.parametrize("how", list(BURSTS))
+async def test_keys_after_e_are_the_notes_text(tmp_path: Path, how: str):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "search")
+        before = _on_disk(src)
+        watch = _Watch(app)
+        await BURSTS[how](app, pilot, list("eady"))
+        assert isinstance(app.screen, NoteScreen) and watch.most == 1
+        from textual.widgets import Input
+
+        assert app.screen.query_one(Input).value == "ady"
+        assert _on_disk(src) == before
+
+
+@pytest.mark.parametrize("how", list(BURSTS))
+async def test_a_burst_after_yes_to_a_blocked_approval_lands_in_the_reason(
+    tmp_path: Path, how: str
+):
+    """``a`` ``y`` on a blocked tool opens the reason field: the keys after it are its text,
+    never an approval without a reason, and ``enter`` without one approves nothing."""
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_file")
+        before = _on_disk(src)
+        watch = _Watch(app)
+        await BURSTS[how](app, pilot, ["a", "y", "enter", "d"])
+        assert watch.most <= 1
+        assert isinstance(app.screen, ReasonScreen), type(app.screen).__name__
+        from textual.widgets import Input
+
+        # enter with no reason approved nothing; the "d" after it was typed, not submitted
+        # (it was: the field's enter ran after the "d", approving with the reason "d")
+        assert app.screen.query_one(Input).value == "d"
+        assert _on_disk(src) == before
+
+
+@pytest.mark.parametrize("how", list(BURSTS))
+async def test_a_reason_typed_in_one_burst_is_recorded_whole(tmp_path: Path, how: str):
+    """The deliberate path, typed fast: ``a`` ``y``, a reason, enter: approved with exactly the
+    reason typed before enter (the keys after it are not part of it)."""
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_file")
+        await BURSTS[how](app, pilot, ["a", "y", *"vetted by ops", "enter", *"zz"])
+        for _ in range(20):
+            await pilot.pause(0.05)
+    log = Path(audit.audit_path_for(src.pins_path)).read_text()
+    assert '"why": "approved a blocked change: vetted by ops [blocked:' in log, log[-600:]
+
+
+@pytest.mark.parametrize("how", list(BURSTS))
+@pytest.mark.parametrize("keys", ["ax", "axy", "dax"])
+async def test_a_burst_on_the_review_screen_of_a_blocked_tool_decides_nothing(
+    tmp_path: Path, how: str, keys: str
+):
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_file")
+        await pilot.press("enter")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, ReviewScreen):
+                break
+        assert isinstance(app.screen, ReviewScreen)
+        before = _on_disk(src)
+        watch = _Watch(app)
+        # "d" denies at once on the review screen (its own key, no dialog): start with "a"
+        await BURSTS[how](app, pilot, list(keys.removeprefix("d")))
+        assert watch.most <= 1
+        assert isinstance(app.screen, ReviewScreen), type(app.screen).__name__
+        assert _on_disk(src) == before
