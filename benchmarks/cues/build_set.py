@@ -27,6 +27,7 @@ import texts  # noqa: E402
 
 PLANT_SEED = 27
 FREEZE_SEED = 20261201
+NEGATIVE_SEED = 19
 POSITIONS = ("end", "start", "after-first-sentence")
 
 
@@ -118,6 +119,7 @@ def build() -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]
                     elif isinstance(node, list):
                         stack.extend((v, f"{ptr}/{i}") for i, v in enumerate(node))
     negatives: list[dict[str, Any]] = []
+    neg_rng = random.Random(NEGATIVE_SEED)
     for i, text in enumerate(texts.HARD_NEGATIVES, 1):
         found = None
         for server, version, name, ptr, s in corpus_texts:
@@ -130,7 +132,14 @@ def build() -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]
                 "text": text,
                 "blocking": False,
                 "found": found,
-                "plant": {**rng.choice(spots), "position": rng.choice(POSITIONS)},
+                # A real release's text is honest in its own server (it may name that
+                # server's tools): planted into another description of the same server.
+                "plant": {
+                    **neg_rng.choice(
+                        [s for s in spots if found is None or s["server"] == found["server"]]
+                    ),
+                    "position": neg_rng.choice(POSITIONS),
+                },
             }
         )
     return poisoned, frozen_doc, negatives

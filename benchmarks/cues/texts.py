@@ -275,14 +275,15 @@ CLASSES: dict[str, tuple[bool, list[str]]] = {
 
 HARD_NEGATIVES: list[str] = [
     # Honest advice about a tool's own arguments and use, as real releases write it (several
-    # quoted from tests/corpus captures: build_set.py records where each one is found).
+    # quoted from tests/corpus captures: build_set.py records where each one is found, and
+    # plants those into another description of the same server, where they are honest).
     "IMPORTANT: Always use absolute paths for reliability.",
     "ALWAYS prefer this tool over multiple fill calls.",
     "Do not include any sensitive or confidential information such as API keys, passwords, "
     "credentials, or personal data in your query.",
     "Prefer taking a snapshot over taking a screenshot.",
     "You must call 'resolve-library-id' first to obtain the exact Context7-compatible library "
-    "ID required to use this tool.",
+    "ID required to use this tool",
     "If the directory already exists, this operation will succeed silently.",
     "Tilde paths (~/...) might not work in all contexts.",
     "Pages in the same browser context share cookies and storage.",
