@@ -80,3 +80,23 @@ def test_every_plant_target_is_a_real_corpus_description():
     for n in found:
         node = at(n["found"])
         assert isinstance(node, str) and n["text"].lower() in node.lower(), n["id"]
+
+
+def test_committed_figures_are_what_the_engine_gives_and_meet_the_targets():
+    """benchmarks/cues/results.json (figures in benchmarks/README.md) is what
+    ``bench_cues.py --write`` gives on the committed corpus and set: rerun it and compare, so a
+    rule change that moves a figure must update the figures too."""
+    bench = _module(ROOT / "benchmarks" / "bench_cues.py")
+    now = bench.measure()
+    assert now == _load("results.json")
+    corpus, poisoned = now["corpus"], now["poisoned"]
+    assert corpus["changed_texts"] > 2000
+    assert corpus["false_flag_rate"] <= bench.FALSE_FLAG_MAX
+    assert poisoned["attacks"]["n"] >= 150 - 15  # the tool-preference class is apart
+    assert poisoned["attacks"]["rate"] >= bench.CATCH_MIN
+    assert (
+        poisoned["attacks_frozen"]["n"] + poisoned["attacks_tuned"]["n"]
+        == (poisoned["attacks"]["n"])
+    )
+    # Pure tool preference is shown, never blocking on its own.
+    assert poisoned["tool_preference"]["blocked"] == 0

@@ -1,0 +1,1086 @@
+"""Cues: what server-written text asks of the model, and which of them a new text introduces.
+
+For a pinned text and a new text (or a new text alone: first sight), :func:`introduced` lists the
+cues the new text carries that the pinned one did not (design.md, "Cues"; issue 27). The rules
+are catalogued in ``engine/rules/cues.py``; this module finds them.
+
+How it reads a text, deterministically and in linear time (no regex here has a nested
+quantifier, and none scans further than a fixed bound from where it starts):
+
+- *runs*: the text split on white space and quoting into chunks, each classified once by
+  anchored patterns: URLs, e-mail addresses, IP addresses, domains, paths (secret locations
+  apart), encoded blobs, names of other tools and servers;
+- *words*: the lower-cased text as word tokens with sentence and clause boundaries. A verb is
+  *imperative* when nothing but filler words ("please", "always", "you must", ...) precede it in
+  its clause, or a modal does; a rule is a verb class acting on an object class in the same
+  sentence ("read" + a secret location, "send" + a destination, "do not" + "tell" + the user).
+- markup and the hidden-character detector (``engine/hidden.py``) run over the whole text.
+
+A cue's identity is its rule and a normalised key (the URL, the path, the verb and object words
+that fired): a cue is introduced when the pinned text at the same pointer (or, for a text with no
+pinned predecessor, any pinned text of the definition) had none with the same identity, so an
+honest rewording around an unchanged URL or instruction introduces nothing.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_review.engine.hidden import find_hidden, has_hidden, safe_text
+from mcp_review.engine.model import pointer_join
+from mcp_review.engine.rules.cues import (
+    CUE_RULES,
+    SECRET_PATH_RULE,
+    SEVERITY,
+    CueKind,
+)
+
+__all__ = [
+    "TEXT_CAP",
+    "Cue",
+    "KnownNames",
+    "cues_json",
+    "introduced",
+    "is_blocking",
+    "most_severe",
+    "severity",
+    "text_cues",
+    "tool_cues",
+    "tool_texts",
+]
+
+TEXT_CAP = 200
+"""Most characters of a cue's matched text (after escaping)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    kind: CueKind
+    text: str
+    """The matched text, escaped (``safe_text``) and at most ``TEXT_CAP`` characters."""
+    pointer: str
+    rule: str
+    key: str = field(default="", compare=False, repr=False)
+    """The cue's identity with ``rule`` (see the module docstring); not shown."""
+
+    @property
+    def blocking(self) -> bool:
+        return is_blocking(self)
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "kind": str(self.kind),
+            "text": self.text,
+            "pointer": self.pointer,
+            "rule": self.rule,
+        }
+
+
+def is_blocking(cue: Cue) -> bool:
+    """Whether a cue blocks the change that introduces it (design.md: instruction, concealment,
+    secret, exfiltration, hidden, and a path to a secret location)."""
+    return CUE_RULES[cue.rule].blocking
+
+
+def _rank(cue: Cue) -> str:
+    return "secret-path" if cue.rule == SECRET_PATH_RULE else str(cue.kind)
+
+
+def severity(cue: Cue) -> int:
+    """0 for the most severe (hidden), growing down design.md's order."""
+    return SEVERITY.index(_rank(cue))
+
+
+def most_severe(cues: Iterable[Cue]) -> Cue | None:
+    return min(cues, key=severity, default=None)
+
+
+def cues_json(cues: Iterable[Cue]) -> list[dict[str, str]]:
+    """The JSON contract: ``[{"kind", "text", "pointer", "rule"}]``, most severe first."""
+    return [c.to_json() for c in sorted(cues, key=lambda c: (severity(c), c.pointer, c.rule))]
+
+
+@dataclass(frozen=True, slots=True)
+class KnownNames:
+    """The names a text may refer to: every configured server's tools and the servers."""
+
+    tools: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """tool name -> the servers that have a tool of that name."""
+    servers: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, fleet: Mapping[str, Iterable[str]]) -> KnownNames:
+        """From server name -> its tool names."""
+        tools: dict[str, set[str]] = {}
+        for server, names in fleet.items():
+            for n in names:
+                tools.setdefault(n, set()).add(server)
+        return cls({k: frozenset(v) for k, v in tools.items()}, frozenset(fleet))
+
+
+_NO_NAMES = KnownNames()
+
+
+# Vocabulary -----------------------------------------------------------------------------------
+
+_W = frozenset
+
+READ_V = _W(
+    "read reads open cat load fetch retrieve get collect gather grab extract access obtain "
+    "dump scan look lookup inspect view restore harvest".split()
+)
+SEND_V = _W(
+    "send post upload forward transmit exfiltrate mirror sync push email e-mail bcc cc report "
+    "share leak submit relay route pipe copy beacon".split()
+)
+INCLUDE_V = _W(
+    "include pass put place fill set add append attach embed insert write provide supply "
+    "encode store paste enter give hold contain".split()
+)
+ASK_V = _W("ask request prompt obtain collect get have require demand".split())
+RUN_V = _W("run execute perform do act respond carry apply follow obey".split())
+TELL_V = _W(
+    "tell telling mention mentioning inform informing notify notifying reveal revealing show "
+    "showing disclose disclosing alert alerting display displaying asking ask confirm "
+    "confirmation consent approval knowledge".split()
+)
+COVERT = _W("silently quietly secretly covertly stealthily discreetly invisibly unnoticed".split())
+NEG = _W("not never don't dont no without avoid cannot can't won't nor".split())
+MODAL = _W("must should need needs required shall ought".split())
+TO_MODAL = _W("need needs have has sure remember required want going".split())
+FILLER = _W(
+    "please also always first firstly then now just simply immediately finally additionally "
+    "next you your must should need needs to have has make sure be remember the a an agent "
+    "assistant model ai llm step mandatory required prerequisite initialization setup "
+    "precondition note important critical do not never don't dont kindly carefully "
+    "silently quietly secretly covertly it this is that will each every".split()
+)
+CLAUSE_BREAK = _W("and then or but also so".split())
+AUDIENCE = _W(
+    "user user's users human operator anyone them these this it step note chat person "
+    "instructions".split()
+)
+DEST_WORDS = _W(
+    "webhook endpoint collector logger escrow telemetry analytics pastebin remote external "
+    "server".split()
+)
+ARG_WORDS = _W("argument arguments parameter parameters param field fields value string".split())
+SECRET_WORDS = _W(
+    "password passwords passphrase passcode credentials credential mnemonic cvv 2fa otp "
+    "cookies cookie secrets keychain".split()
+)
+SECRET_KEY_HEAD = _W(
+    "api access secret private ssh gpg pgp signing encryption stripe openai aws master "
+    "client".split()
+)
+SECRET_TOKEN_HEAD = _W(
+    "access auth bearer bot api personal session refresh oauth id github slack npm jwt".split()
+)
+SECRET_PAIRS = frozenset(
+    {
+        ("seed", "phrase"),
+        ("recovery", "phrase"),
+        ("mnemonic", "words"),
+        ("credit", "card"),
+        ("card", "number"),
+        ("connection", "string"),
+        ("session", "id"),
+        ("login", "data"),
+    }
+)
+SENSITIVE_WORDS = _W(
+    "conversation transcript clipboard keychain documents emails contacts bash_history".split()
+)
+SENSITIVE_PAIRS = frozenset(
+    {
+        ("chat", "history"),
+        ("chat", "log"),
+        ("conversation", "history"),
+        ("message", "history"),
+        ("browser", "history"),
+        ("browsing", "history"),
+        ("shell", "history"),
+        ("command", "history"),
+        ("previous", "message"),
+        ("previous", "messages"),
+        ("earlier", "messages"),
+        ("prior", "messages"),
+        ("system", "prompt"),
+        ("system", "message"),
+        ("your", "instructions"),
+        ("environment", "variables"),
+        ("env", "vars"),
+        ("env", "variables"),
+        ("personal", "data"),
+        ("phone", "number"),
+        ("email", "address"),
+        ("every", "file"),
+        ("all", "files"),
+        ("any", "file"),
+        ("each", "file"),
+        ("recent", "files"),
+        ("user's", "files"),
+        ("user's", "documents"),
+        ("user's", "cookies"),
+        ("user's", "emails"),
+        ("user's", "messages"),
+        ("context", "window"),
+    }
+)
+OUTPUT_WORDS = _W("output outputs result results response responses".split())
+OTHER_WORDS = _W("last previous other all every any".split())
+NOT_OBJECT = _W("per by".split())
+OWNERS = _W("the user's your their his her all any every my our saved this these those".split())
+IGNORE_V = _W(
+    "ignore ignoring disregard forget override overrides supersede supersedes bypass".split()
+)
+RULE_NOUNS = _W(
+    "instructions instruction rules guidelines guidance prompt directives policy restrictions "
+    "constraints requests safety".split()
+)
+MIMIC_SEQS: tuple[tuple[str, ...], ...] = (
+    ("you", "are", "now"),
+    ("from", "now", "on"),
+    ("note", "to", "the", "ai"),
+    ("note", "to", "the", "assistant"),
+    ("note", "to", "the", "model"),
+    ("note", "to", "the", "agent"),
+    ("attention", "model"),
+    ("attention", "assistant"),
+    ("attention", "ai"),
+    ("attention", "agent"),
+    ("highest", "priority"),
+    ("priority", "directive"),
+    ("system", "override"),
+    ("system", "prompt", "update"),
+    ("new", "policy"),
+    ("new", "instructions"),
+    ("developer", "mode"),
+    ("devmode",),
+    ("maintenance", "mode"),
+    ("jailbreak",),
+    ("the", "assistant", "must"),
+    ("assistant", "must"),
+    ("without", "restrictions"),
+    ("has", "authorised", "all"),
+    ("has", "authorized", "all"),
+    ("do", "not", "apply"),
+    ("the", "operator", "requires", "you"),
+    ("coming", "from", "the", "developer"),
+    ("are", "authoritative"),
+)
+DECODE_V = _W("decode decoding decoded interpret execute run apply follow obey carry use".split())
+PREF_V = _W("prefer preferred preference favour favor favoring favouring".split())
+PROMO = _W("best superior recommended official trusted ranked #1 best-in-class".split())
+WHEN_W = _W("when whenever if before after every any each".split())
+USE_V = _W(
+    "call calling calls use using uses used run runs running invoke invoking invoked".split()
+)
+BAD_W = _W("deprecated compromised unsafe broken insecure disabled leaks obsolete".split())
+
+
+# Runs: URLs, addresses, paths, blobs, names ------------------------------------------------------
+
+_RUN = re.compile(r"[^\s\"'`()\[\]{}<>,;|]+")
+_TRAIL = ".:;!?"
+_SCHEME = re.compile(r"(?:https?|ftp|sftp|s3|wss?|file|gs)://", re.I)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.A)
+_IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?:/\S*)?")
+_TLDS = (
+    "com|net|org|io|dev|co|biz|info|app|ai|xyz|me|us|uk|de|ru|cn|sh|site|online|cloud|tech|"
+    "gg|ly|to|cc|tk|top|link|click|live|pro|example|local|internal"
+)
+_DOMAIN = re.compile(r"(?:[a-z0-9-]+\.)+(?:" + _TLDS + r")(?::\d{1,5})?(?:/\S*)?", re.I)
+_SECRET_PATH = re.compile(
+    r"~/\.ssh|\.ssh/|(?<![\w-])id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?(?!\w)|\.aws/|~/\.aws"
+    r"|(?<![\w.])\.netrc|(?<![\w.])\.npmrc|(?<![\w.])\.pypirc|\.git-credentials"
+    r"|\.docker/config\.json|\.kube/config|(?<![\w.])\.gnupg|/etc/passwd|/etc/shadow"
+    r"|(?<![\w.])\.pgpass|wallet\.dat|(?<![\w.])\.(?:bash|zsh)_history"
+    r"|(?<![\w.])\.env(?:\.\w+)?(?![\w/])|(?<![\w-])mcp\.json|claude_desktop_config\.json"
+    r"|chrome/default|chrome/user data|firefox/profiles|\.mozilla/firefox|library/keychains"
+    r"|library/cookies|(?<=\w)\.pem(?!\w)|credentials\.json|\.config/gh/|secrets?\.ya?ml"
+    r"|\.keystore|(?<=\w)\.p12(?!\w)|(?<![\w.])\.cursor/|\.config/claude",
+    re.I,
+)
+_PATH = re.compile(
+    r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]*)*|~[\w.-]*|[A-Za-z]:\\[\w.\\ -]*",
+    re.A,
+)
+_B64 = re.compile(r"[A-Za-z0-9+/]{41,}={0,2}")
+_HEX = re.compile(r"[0-9a-fA-F]{41,}")
+_PCT = re.compile(r"(?:%[0-9a-fA-F]{2}){8,}")
+_DATA_URI = re.compile(r"data:[\w.+-]{1,64}/[\w.+-]{1,64}(?:;[\w.+=-]{1,64}){0,8},", re.I)
+_ENV_SECRET = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:TOKEN|KEY|SECRET|PASSWORD|PAT)")
+_SECRET_LITERAL = re.compile(r"(?:sk_live_|sk-|ghp_|gho_|xox[bp]-|AKIA)", re.A)
+
+# Markup, over the whole text; every pattern is bounded from where it starts.
+_TAG = re.compile(r"<!--|<\|?/?[A-Za-z][\w:|-]{0,40}(?:\s[^<>\n]{0,200})?/?\|?>")
+_MD_IMAGE = re.compile(r"!\[[^\[\]\n]{0,200}\]\([^()\s]{1,500}\)")
+_MD_LINK = re.compile(r"(?<!!)\[[^\[\]\n]{1,200}\]\([^()\s]{1,500}\)")
+_MIMIC_TAG = re.compile(
+    r"<\s*/?\s*(?:important|system|sys|instructions?|admin|assistant|prompt|secret|hidden"
+    r"|critical|priority)\b|<\|im_start\|>|\[\s*(?:system|admin|inst|sys)\b|\{\{\s*system"
+    r"|(?:^|\n)\s*#{1,6}\s*system\b|<!--\s*(?:assistant|system|ai)\b",
+    re.I,
+)
+
+_CALLED_BY_NAME = re.compile(
+    r"(?:call|calling|use|using|run|running|invoke|invoking|when|whenever)\s{1,3}(?:the\s{1,3})?$"
+)
+
+_WORD = re.compile(r"[a-z0-9_#][a-z0-9_#-]*(?:['\u2019][a-z]+)?|[.!?](?=\s|$)|\n|[,;:()\u2014]")
+_MIMIC_FIRST = frozenset(seq[0] for seq in MIMIC_SEQS)
+_ACTS = READ_V | SEND_V | INCLUDE_V | RUN_V
+_HIDE_WORDS = _W("hide conceal keep user users user's human leave".split())
+_OBJECT_WORDS = (
+    SECRET_WORDS
+    | SENSITIVE_WORDS
+    | DEST_WORDS
+    | ARG_WORDS
+    | OUTPUT_WORDS
+    | _W(a for a, _ in SECRET_PAIRS)
+    | _W(a for a, _ in SENSITIVE_PAIRS)
+    | _W(["key", "keys", "token", "tokens"])
+    | SECRET_KEY_HEAD
+    | SECRET_TOKEN_HEAD
+)
+_OBJECT_SPANS = ("secret-path", "dest", "encoded", "env-secret", "quoted")
+_ARG_AFTER = ("parameter", "param", "argument", "field", "option", "value", "key", "property")
+_ENDS = frozenset({".", "!", "?", "\n"})
+_VERBS = (
+    READ_V
+    | SEND_V
+    | INCLUDE_V
+    | ASK_V
+    | RUN_V
+    | IGNORE_V
+    | DECODE_V
+    | _W(["hide", "conceal", "keep", "forward", "never", "always", "do", "don't", "before", "when"])
+)
+_BREAKS = frozenset({",", ";", ":", "(", ")", "\u2014"})
+
+
+def _snip(s: str) -> str:
+    """The matched text as every server string is shown: escaped, at most TEXT_CAP chars."""
+    s = safe_text(s[: TEXT_CAP + 1])
+    return s if len(s) <= TEXT_CAP else s[: TEXT_CAP - 1] + "\u2026"
+
+
+@dataclass(slots=True)
+class _Sentence:
+    start: int
+    end: int
+    words: list[str]
+    starts: list[int]
+    imperative: list[bool]
+    negated: list[bool]
+
+
+def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
+    """The sentences of ``text[a:b]`` as words (``low`` is ``text.lower()``), each word marked
+    imperative or negated."""
+    out: list[_Sentence] = []
+    words: list[str] = []
+    starts: list[int] = []
+    imp: list[bool] = []
+    neg: list[bool] = []
+    clause: list[str] = []  # non-filler words since the clause began
+    use_head = False  # the clause began with an imperative "use"
+    p1 = p2 = p3 = ""
+    s_start = a
+    for m in _WORD.finditer(low, a, b):
+        w = m.group()
+        if w in _ENDS:
+            if words:
+                out.append(_Sentence(s_start, m.end(), words, starts, imp, neg))
+            words, starts, imp, neg, clause = [], [], [], [], []
+            p1 = p2 = p3 = ""
+            s_start = m.end()
+            continue
+        if w in _BREAKS:
+            clause = []
+            continue
+        w = w.replace("\u2019", "'")
+        if (
+            clause
+            and w in _VERBS
+            and text[m.start()].isupper()
+            and text[m.start() + 1 : m.start() + 2].islower()
+        ):
+            # A capitalised verb inside a sentence starts a clause: text appended to a
+            # description without a full stop ("... media feature Ask the user ...").
+            clause = []
+        # The three words before (p1 nearest): kept in locals, this loop runs per word.
+        modal = p1 in MODAL or p2 in MODAL or p3 in MODAL or (p1 == "to" and p2 in TO_MODAL)
+        # "Use X to <verb>": the purpose clause of an imperative "use" is an imperative too.
+        purpose = p1 == "to" and use_head
+        imp.append(not clause or modal or purpose)
+        neg.append(p1 in NEG or p2 in NEG or p3 in NEG)
+        p3, p2, p1 = p2, p1, w
+        words.append(w)
+        starts.append(m.start())
+        if w in CLAUSE_BREAK:
+            clause = []
+        elif w not in FILLER:
+            if not clause:
+                use_head = w == "use" and imp[-1]
+            clause.append(w)
+    if words:
+        out.append(_Sentence(s_start, b, words, starts, imp, neg))
+    return out
+
+
+_END = re.compile(r"[.!?](?=\s|$)|\n")
+
+
+def _bounds(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each sentence or line of ``text``."""
+    a = 0
+    for m in _END.finditer(text):
+        if m.end() - a > 1:
+            yield a, m.end()
+        a = m.end()
+    if a < len(text):
+        yield a, len(text)
+
+
+@dataclass(slots=True)
+class _Run:
+    start: int
+    end: int
+    text: str
+    quoted: bool
+
+
+def _runs(text: str) -> Iterator[_Run]:
+    for m in _RUN.finditer(text):
+        s = m.start()
+        raw = m.group()
+        core = raw.rstrip(_TRAIL)
+        if not core:
+            continue
+        before = text[s - 1] if s else ""
+        after = text[s + len(core)] if s + len(core) < len(text) else ""
+        quoted = bool(before) and before in "`'\"" and bool(after) and after in "`'\""
+        yield _Run(s, s + len(core), core, quoted or before == "`")
+
+
+# Finding ---------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Found:
+    pointer: str
+    out: list[Cue] = field(default_factory=list)
+    seen: set[tuple[str, str]] = field(default_factory=set)
+
+    def add(self, rule: str, text: str, key: str) -> None:
+        if (rule, key) in self.seen:
+            return
+        self.seen.add((rule, key))
+        self.out.append(Cue(CUE_RULES[rule].kind, _snip(text), self.pointer, rule, key))
+
+
+OBJECT_WINDOW = 40
+"""Words after a verb read as its objects (a bound: a verb's cost does not grow with the
+sentence)."""
+
+
+def _objects(words: list[str], start: int) -> dict[str, str]:
+    """Object classes among the ``OBJECT_WINDOW`` words from ``start``: 'secret', 'sensitive',
+    'arg', 'dest', with the words that matched (the cue's key). A credential counts only with
+    an owner or determiner among the four words before it ("the user's password", "your API
+    key"), not as a form field ("fill username, password")."""
+    found: dict[str, str] = {}
+    n = len(words)
+    end = min(n, start + OBJECT_WINDOW)
+    for i in range(start, end):
+        w = words[i]
+        if w not in _OBJECT_WORDS:
+            continue
+        nxt = words[i + 1] if i + 1 < n else ""
+        if "secret" not in found:
+            secret = ""
+            if w in SECRET_WORDS:
+                secret = w
+            elif w in SECRET_KEY_HEAD and nxt in ("key", "keys"):
+                secret = f"{w} key"
+            elif w in SECRET_TOKEN_HEAD and nxt in ("token", "tokens"):
+                secret = f"{w} token"
+            elif (w, nxt) in SECRET_PAIRS:
+                secret = f"{w} {nxt}"
+            if (
+                secret
+                and (words[i - 1] if i else "") not in NOT_OBJECT
+                and not OWNERS.isdisjoint(words[max(start, i - 4) : i])
+            ):
+                found["secret"] = secret
+        if "sensitive" not in found:
+            if w in SENSITIVE_WORDS:
+                found["sensitive"] = w
+            elif (w, nxt) in SENSITIVE_PAIRS:
+                found["sensitive"] = f"{w} {nxt}"
+            elif w in OUTPUT_WORDS and nxt == "of" and i + 2 < n:
+                rest = words[i + 2 : i + 6]
+                if not OTHER_WORDS.isdisjoint(rest) and ("tool" in rest or "tools" in rest):
+                    found["sensitive"] = f"{w} of {' '.join(rest)}"
+        if "arg" not in found and w in ARG_WORDS:
+            found["arg"] = w
+        if "dest" not in found and w in DEST_WORDS:
+            found["dest"] = w
+    return found
+
+
+def _sentence_rules(
+    text: str,
+    s: _Sentence,
+    spans: dict[str, list[tuple[int, int, str]]],
+    found: _Found,
+    own: frozenset[str],
+    names: KnownNames,
+) -> None:
+    words = s.words
+    n = len(words)
+    quote = text[s.start : s.end].strip()
+
+    def spans_after(kind: str, pos: int) -> str | None:
+        """The first span of ``kind`` starting at ``pos`` or later inside this sentence."""
+        found_spans = spans.get(kind)
+        if not found_spans:
+            return None
+        j = bisect.bisect_left(found_spans, (max(pos, s.start), -1, ""))
+        if j < len(found_spans) and found_spans[j][0] < s.end:
+            return found_spans[j][2]
+        return None
+
+    # Each group of rules runs only when the sentence has one of its words (a set
+    # intersection): most sentences of an honest description have none.
+    ws = frozenset(words)
+    joined = " " + " ".join(words) + " "
+
+    # System-prompt mimicry and "ignore previous instructions" need no imperative.
+    if ws & _MIMIC_FIRST:
+        for seq in MIMIC_SEQS:
+            if " " + " ".join(seq) + " " in joined:
+                found.add("cue.instruction.system-mimicry", quote, " ".join(seq))
+                break
+    if ws & IGNORE_V:
+        for i, w in enumerate(words):
+            if w in IGNORE_V and any(x in RULE_NOUNS for x in words[i + 1 : i + 8]):
+                found.add("cue.instruction.ignore-previous", quote, w)
+                break
+
+    # Concealment.
+    aud = next((x for x in words if x in AUDIENCE), None) if ws & TELL_V and ws & NEG else None
+    any_imperative = any(s.imperative)
+    for i, w in enumerate(words if aud is not None else ()):
+        if w in TELL_V and s.negated[i]:
+            back = words[max(0, i - 3) : i]
+            if "without" not in back or any_imperative:
+                found.add("cue.concealment.do-not-tell", quote, f"{w} {aud}")
+                break
+    covert = sorted(ws & COVERT)
+    if covert and any(s.imperative[i] and words[i] in _ACTS for i in range(n)):
+        found.add("cue.concealment.covert-action", quote, covert[0])
+    for i, w in enumerate(words if ws & _HIDE_WORDS else ()):
+        nxt = words[i + 1 : i + 5]
+        if w in ("hide", "conceal") and s.imperative[i]:
+            found.add("cue.concealment.hide-from-user", quote, w)
+            break
+        if (w == "keep" and "secret" in nxt) or (w == "keep" and "hidden" in nxt):
+            found.add("cue.concealment.hide-from-user", quote, "keep secret")
+            break
+        if w in ("user", "users", "user's", "human") and "not" in nxt[:3]:
+            if any(x in ("know", "see", "notice", "learn", "find") for x in nxt):
+                found.add("cue.concealment.hide-from-user", quote, f"{w} not know")
+                break
+        if w == "leave" and nxt[:1] == ["out"] and "mention" in words[i : i + 6]:
+            found.add("cue.concealment.hide-from-user", quote, "leave out mention")
+            break
+
+    # Verbs acting on objects: only where an object could be.
+    has_span = any(spans_after(k, s.start) is not None for k in _OBJECT_SPANS)
+    acting_words = words if (has_span or ws & _OBJECT_WORDS) else []
+    for i, w in enumerate(acting_words):
+        if not s.imperative[i] or s.negated[i]:
+            continue
+        verb_at = s.starts[i]
+        objs: dict[str, str] | None = None
+        if w in SEND_V or w in INCLUDE_V or w in READ_V or w in ASK_V:
+            objs = _objects(words, i + 1)
+            secret_path = spans_after("secret-path", verb_at)
+            dest = spans_after("dest", verb_at)
+            if w in SEND_V and (dest or "dest" in objs):
+                found.add(
+                    "cue.exfiltration.send-to-destination", quote, f"{w} {dest or objs['dest']}"
+                )
+            data = objs.get("sensitive") or secret_path
+            if data and (w in SEND_V or w in INCLUDE_V):
+                rule = (
+                    "cue.exfiltration.data-into-argument"
+                    if "arg" in objs or spans_after("quoted", verb_at)
+                    else "cue.exfiltration.send-sensitive"
+                )
+                found.add(rule, quote, f"{w} {data}")
+            if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
+                found.add("cue.secret.ask", quote, f"{w} {objs['secret']}")
+            if w in READ_V and (secret_path or objs.get("sensitive") or "secret" in objs):
+                obj = secret_path or objs.get("sensitive") or objs["secret"]
+                found.add("cue.instruction.read-secret", quote, f"{w} {obj}")
+        if w in DECODE_V and spans_after("encoded", s.start) is not None:
+            found.add("cue.instruction.decode-and-follow", quote, "decode")
+
+    # "This tool requires the user's password": a credential the tool needs from the user.
+    for i, w in enumerate(acting_words):
+        if w in ("requires", "require", "needs", "need", "required") and not s.negated[i]:
+            objs = _objects(words, i + 1)
+            if "secret" in objs:
+                found.add("cue.secret.ask", quote, f"requires {objs['secret']}")
+                break
+
+    # A secret named in an env-var shape or as a literal, read or passed.
+    if spans_after("env-secret", s.start) is not None and any(
+        s.imperative[i] and not s.negated[i] and words[i] in (READ_V | INCLUDE_V | SEND_V)
+        for i in range(n)
+    ):
+        found.add("cue.secret.ask", quote, str(spans_after("env-secret", s.start)))
+
+    # Other tools: shadowing (instructions about another server's tool) and preference.
+    others = [t for a, b, t in spans.get("other-tool", ()) if s.start <= a < s.end]
+    unknown = [t for a, b, t in spans.get("unknown-tool", ()) if s.start <= a < s.end]
+    plain = [t for a, b, t in spans.get("plain-tool", ()) if s.start <= a < s.end]
+    generic = " other tools " in joined or " other tool " in joined
+    pref = bool(ws & PREF_V)
+    if (others or unknown) and not pref:
+        # Instructions about a tool of another server (or of no configured server): when
+        # it is called, not to call it, that it is broken; for a configured server's tool,
+        # any imperative beside its name.
+        when_use = any(
+            w in WHEN_W and any(x in USE_V for x in words[i + 1 : i + 4])
+            for i, w in enumerate(words)
+        )
+        avoid = any(w in USE_V and s.negated[i] for i, w in enumerate(words))
+        bad = any(w in BAD_W for w in words)
+        acting = bool(others) and any(
+            s.imperative[i] and words[i] in _VERBS and words[i] not in PREF_V | USE_V
+            for i in range(n)
+        )
+        if when_use or avoid or bad or acting:
+            found.add("cue.instruction.other-tool", quote, (others or unknown)[0].lower())
+    elif plain and not pref:
+        if any(w in USE_V and s.negated[i] for i, w in enumerate(words)) or any(
+            w in BAD_W for w in words
+        ):
+            found.add("cue.instruction.other-tool", quote, plain[0].lower())
+    elif generic and not pref:
+        if any(
+            (s.imperative[i] or words[i] in MODAL) and words[i] not in USE_V | PREF_V
+            for i in range(n)
+        ) and any(w in MODAL or w in SEND_V for w in words):
+            found.add("cue.instruction.other-tool", quote, "other tools")
+
+    this = "this" in ws or "it" in ws
+    if pref or (
+        this
+        and (" instead of " in joined or " rather than " in joined or " in preference " in joined)
+    ):
+        found.add("cue.tool-preference.prefer-this", quote, "prefer")
+    elif this and any(
+        words[i] in ("use", "call", "choose", "select", "pick")
+        and s.imperative[i]
+        and ("first" in words or "whenever" in words or "always" in words)
+        for i in range(n)
+    ):
+        found.add("cue.tool-preference.prefer-this", quote, "always use this")
+    promo = sorted(ws & PROMO)
+    if promo and ("tool" in ws or "this" in ws or "choice" in ws):
+        found.add("cue.tool-preference.self-promotion", quote, promo[0])
+    elif " the only tool " in joined or " most reliable " in joined:
+        found.add("cue.tool-preference.self-promotion", quote, "only tool")
+    del names, own
+
+
+def _looks_base64(blob: str) -> bool:
+    """A run of the base64 alphabet over 40 characters that is not a word or a path: not all
+    lower-case letters, and no path-like short segments between slashes (base64 has a slash
+    every 64 characters on average)."""
+    if blob.isalpha() and blob.islower():
+        return False
+    if "/" in blob and max(len(seg) for seg in blob.split("/")) < 20:
+        return False
+    return True
+
+
+def _name_cue(
+    text: str,
+    r: _Run,
+    name: str,
+    found: _Found,
+    span: Callable[[str, int, int, str], None],
+    own: frozenset[str],
+    own_tool: str,
+    names: KnownNames,
+) -> None:
+    """A run that names another tool or server (``tool-reference``), and the spans the
+    shadowing rule reads."""
+    if name != own_tool and name in names.tools:
+        after = text[r.end + 1 : r.end + 12].lower().lstrip()
+        plain = name.isalpha() and name.islower()
+        if after.startswith(_ARG_AFTER) or text[r.end + 1 : r.end + 2] in (":", "="):
+            pass  # `search` parameter: an argument's name, not a tool
+        elif plain and not r.quoted:
+            # A plain word ("fetch", "search") names a tool when quoted, or as "the fetch
+            # tool" (then only an instruction to avoid it counts: "never use the fetch
+            # tool", "the fetch tool is compromised").
+            if after.startswith("tool") and not (names.tools[name] & own):
+                found.add("cue.tool-reference.tool", name, name.lower())
+                span("plain-tool", r.start, r.end, name)
+        else:
+            found.add("cue.tool-reference.tool", name, name.lower())
+            if not (names.tools[name] & own):
+                span("other-tool", r.start, r.end, name)
+    elif name in names.servers and name not in own:
+        found.add("cue.tool-reference.server", name, name.lower())
+    elif "_" in name and name.islower() and name != own_tool and name not in names.tools:
+        # A snake_case name of no configured tool, called by name: a tool elsewhere.
+        before = text[max(0, r.start - 30) : r.start].lower()
+        after = text[r.end : r.end + 8].lower()
+        if _CALLED_BY_NAME.search(before) or after.lstrip().startswith(("tool", "runs", "is used")):
+            found.add("cue.tool-reference.tool", name, name.lower())
+            span("unknown-tool", r.start, r.end, name)
+
+
+def _run_cues(
+    text: str, found: _Found, own: frozenset[str], own_tool: str, names: KnownNames
+) -> dict[str, list[tuple[int, int, str]]]:
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+
+    def span(kind: str, a: int, b: int, t: str) -> None:
+        spans.setdefault(kind, []).append((a, b, t))
+
+    for m in _DATA_URI.finditer(text):
+        found.add("cue.encoded.data-uri", m.group(), m.group().lower())
+        span("encoded", m.start(), m.end(), m.group())
+
+    tools = names.tools
+    for r in _runs(text):
+        t = r.text
+        if r.quoted:
+            span("quoted", r.start, r.end, t)
+        if len(t) <= 40 and t.isalnum():
+            # A plain word or number (most runs): only a name can be a cue.
+            if t in tools or t in names.servers:
+                _name_cue(text, r, t, found, span, own, own_tool, names)
+            continue
+        low = t.lower()
+        for m in _SECRET_PATH.finditer(t):
+            found.add(SECRET_PATH_RULE, t, m.group().lower())
+            span("secret-path", r.start, r.end, m.group())
+            break
+        if len(t) > 4096:  # one run this long: only its blobs and secret locations count
+            t = t[:4096]
+        m_data = "data:" in low  # a data: URI's payload is its own cue
+        m_url = _SCHEME.match(t) or _SCHEME.search(t) if "://" in t else None
+        if m_url:
+            found.add("cue.url.link", t, low)
+            span("dest", r.start, r.end, t)
+        elif "@" in t and _EMAIL.fullmatch(t.strip(".")):
+            found.add("cue.url.email", t, low)
+            span("dest", r.start, r.end, t)
+        elif t[:1].isdigit() and _IP.fullmatch(t):
+            found.add("cue.url.ip", t, low)
+            span("dest", r.start, r.end, t)
+        elif "." in t and not t.startswith((".", "/", "~")) and _DOMAIN.fullmatch(t):
+            found.add("cue.url.domain", t, low)
+            span("dest", r.start, r.end, t)
+        elif (
+            ("/" in t or "\\" in t or t.startswith("~"))
+            and text[r.start - 1 : r.start] != "<"
+            and _PATH.fullmatch(t)
+        ):
+            found.add("cue.path.file", t, low)
+        if len(t) > 40 and not m_data:
+            if _HEX.search(t):
+                found.add("cue.encoded.hex", t, low[:64])
+                span("encoded", r.start, r.end, t)
+            else:
+                blob = _B64.search(t)
+                if blob and _looks_base64(blob.group()):
+                    found.add("cue.encoded.base64", t, blob.group()[:64])
+                    span("encoded", r.start, r.end, t)
+        if "%" in t and _PCT.search(t):
+            found.add("cue.encoded.percent", t, low[:64])
+            span("encoded", r.start, r.end, t)
+        if "_" in t and _ENV_SECRET.fullmatch(t.strip(".:")):
+            span("env-secret", r.start, r.end, t)
+        if _SECRET_LITERAL.match(t):
+            span("env-secret", r.start, r.end, t)
+        _name_cue(text, r, t.strip(".:!?"), found, span, own, own_tool, names)
+    return spans
+
+
+_SCRIPT_CACHE: dict[str, str] = {}
+
+
+def _script(c: str) -> str:
+    s = _SCRIPT_CACHE.get(c)
+    if s is None:
+        try:
+            s = unicodedata.name(c).split(" ", 1)[0]
+        except ValueError:
+            s = "UNKNOWN"
+        if s in ("FULLWIDTH", "HALFWIDTH", "MATHEMATICAL"):
+            s = "LATIN"  # width and style variants: NFKC folds them (the hidden detector's job)
+        if len(_SCRIPT_CACHE) < 65536:
+            _SCRIPT_CACHE[c] = s
+    return s
+
+
+def _scripts(text: str) -> dict[str, int]:
+    """Letters per script; ASCII text is Latin without looking."""
+    if text.isascii():
+        return {"LATIN": 1} if any(c.isalpha() for c in text) else {}
+    out: dict[str, int] = {}
+    for c in text:
+        if c.isalpha():
+            k = "LATIN" if c.isascii() else _script(c)
+            out[k] = out.get(k, 0) + 1
+    return out
+
+
+_MIXED_WORD = re.compile(r"[^\W\d_]{2,64}")
+
+
+def _script_cues(text: str, found: _Found) -> None:
+    if text.isascii():
+        return
+    scripts = _scripts(text)
+    if len(scripts) > 1:
+        main = max(scripts, key=lambda k: (scripts[k], k))
+        for k in sorted(scripts):
+            if k != main:
+                found.add("cue.script-mix.new-script", k.title(), k)
+    for m in _MIXED_WORD.finditer(text):
+        w = m.group()
+        if not w.isascii():
+            kinds = {("LATIN" if c.isascii() else _script(c)) for c in w}
+            if len(kinds) > 1:
+                found.add("cue.script-mix.mixed-word", w, w.lower())
+
+
+_GATE_WORD = re.compile(r"[a-z0-9_#'\u2019-]+")
+_GATE = (
+    _W(
+        "now ai assistant model agent llm priority override policy instructions instruction "
+        "mode devmode jailbreak restrictions authorised authorized apply operator developer "
+        "authoritative attention highest prompt".split()
+    )
+    | IGNORE_V
+    | COVERT
+    | _HIDE_WORDS
+    | _OBJECT_WORDS
+    | PREF_V
+    | PROMO
+    | _W("instead rather preference other only most requires require needs need".split())
+)
+_GATE_SPANS = (
+    "secret-path",
+    "dest",
+    "encoded",
+    "env-secret",
+    "other-tool",
+    "unknown-tool",
+    "plain-tool",
+)
+
+
+def _worth_reading(low: str, a: int, b: int, spans: dict[str, list[tuple[int, int, str]]]) -> bool:
+    """Whether any sentence rule could fire in ``low[a:b]``: a span it reads, or one of the
+    words every rule needs (a C-speed pass; most sentences of an honest definition have
+    none, and only the others are read word by word)."""
+    for k in _GATE_SPANS:
+        found = spans.get(k)
+        if found:
+            j = bisect.bisect_left(found, (a, -1, ""))
+            if j < len(found) and found[j][0] < b:
+                return True
+    words = set(_GATE_WORD.findall(low, a, b))
+    return bool(words & _GATE) or bool(words & TELL_V and words & NEG)
+
+
+_HIDDEN_WINDOW = 4096
+
+
+def _first_hidden(text: str) -> list[Any]:
+    """The first hidden characters of ``text`` (the cue shows at most 20): the detector of
+    engine/hidden.py over growing windows, so a megabyte of them is not listed whole."""
+    if not has_hidden(text):
+        return []
+    a = 0
+    while a < len(text):
+        found = find_hidden(text[a : a + _HIDDEN_WINDOW])
+        if found:
+            return found[:20]
+        a += _HIDDEN_WINDOW - 16  # an ANSI sequence cut at the edge is found whole next time
+    return find_hidden(text)[:20]
+
+
+def text_cues(
+    text: str,
+    pointer: str = "",
+    *,
+    names: KnownNames = _NO_NAMES,
+    own_server: str = "",
+    own_tool: str = "",
+) -> list[Cue]:
+    """Every cue ``text`` carries (first sight), in text order per rule family."""
+    found = _Found(pointer)
+    if not text:
+        return found.out
+    hidden = _first_hidden(text)
+    if hidden:
+        labels = " ".join(h.label for h in hidden[:20])
+        found.add("cue.hidden.characters", labels, labels)
+    own = frozenset({own_server}) if own_server else frozenset()
+    spans = _run_cues(text, found, own, own_tool, names)
+    for m in _MIMIC_TAG.finditer(text):
+        found.add("cue.instruction.system-mimicry", m.group(), m.group().lower().strip())
+        break
+    for m in _MD_IMAGE.finditer(text):
+        found.add("cue.markup.image", m.group(), m.group().lower())
+    for m in _MD_LINK.finditer(text):
+        found.add("cue.markup.link", m.group(), m.group().lower())
+    for m in _TAG.finditer(text):
+        tag = m.group()
+        found.add("cue.markup.tag", tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
+    low = text.lower()
+    for a, b in _bounds(text):
+        if _worth_reading(low, a, b, spans):
+            for s in _sentences(text, low, a, b):
+                _sentence_rules(text, s, spans, found, own, names)
+    _script_cues(text, found)
+    return found.out
+
+
+# Texts of a definition --------------------------------------------------------------------------
+
+_TEXT_KEYS = frozenset({"description", "title", "$comment"})
+_VALUE_KEYS = frozenset({"enum", "const", "default", "examples"})
+_NAME_KEYS = frozenset({"properties", "patternProperties"})
+_MAX_NODES = 200_000
+
+
+def _value_strings(v: Any, ptr: str) -> Iterator[tuple[str, str]]:
+    stack: list[tuple[Any, str]] = [(v, ptr)]
+    while stack:
+        node, p = stack.pop()
+        if isinstance(node, str):
+            yield p, node
+        elif isinstance(node, list):
+            stack.extend((x, pointer_join(p, i)) for i, x in reversed(list(enumerate(node))))
+        elif isinstance(node, dict):
+            for k, x in reversed(list(node.items())):
+                stack.append((x, pointer_join(p, k)))
+
+
+def tool_texts(wire: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(pointer, text) for every server-written text of a tool definition the model reads:
+    title and description at every level, ``$comment``, the text in ``enum`` / ``const`` /
+    ``default`` / ``examples``, property names, and the annotations' title. Iterative, with a
+    node bound (a hostile definition cannot make it recurse or run unbounded)."""
+    for k in ("title", "description"):
+        v = wire.get(k)
+        if isinstance(v, str):
+            yield "/" + k, v
+    ann = wire.get("annotations")
+    if isinstance(ann, dict) and isinstance(ann.get("title"), str):
+        yield "/annotations/title", ann["title"]
+    budget = _MAX_NODES
+    for side in ("inputSchema", "outputSchema"):
+        stack: list[tuple[Any, str]] = [(wire.get(side), "/" + side)]
+        while stack and budget > 0:
+            node, ptr = stack.pop()
+            budget -= 1
+            if isinstance(node, list):
+                stack.extend((x, pointer_join(ptr, i)) for i, x in reversed(list(enumerate(node))))
+                continue
+            if not isinstance(node, dict):
+                continue
+            for k, v in node.items():
+                p = pointer_join(ptr, k)
+                if k in _TEXT_KEYS and isinstance(v, str):
+                    yield p, v
+                elif k in _VALUE_KEYS:
+                    yield from _value_strings(v, p)
+                elif isinstance(v, (dict, list)):
+                    if k in _NAME_KEYS and isinstance(v, dict):
+                        for name in v:
+                            yield pointer_join(p, name), name
+                    stack.append((v, p))
+
+
+def tool_cues(
+    old: Mapping[str, Any] | None,
+    new: Mapping[str, Any],
+    *,
+    names: KnownNames = _NO_NAMES,
+    server: str = "",
+) -> list[Cue]:
+    """The cues ``new`` introduces over ``old`` (a definition's wire JSON); every cue of ``new``
+    when ``old`` is None (first sight).
+
+    Each text of ``new`` is compared with the pinned text at the same pointer: a cue is
+    introduced when that text had none with the same rule and key. A text with no pinned
+    predecessor (a new property, a moved text) is compared with every pinned text of the
+    definition. A text present verbatim anywhere in ``old`` introduces nothing, and a pinned
+    text is read only when a new one carries a cue."""
+    own_tool = new.get("name") if isinstance(new.get("name"), str) else ""
+    kw: dict[str, Any] = {"names": names, "own_server": server, "own_tool": own_tool}
+    old_map: dict[str, str] = dict(tool_texts(old)) if old is not None else {}
+    old_texts = set(old_map.values())
+    whole: set[tuple[str, str]] | None = None
+    out: list[Cue] = []
+    done: set[tuple[str, str, str]] = set()
+    for ptr, t in tool_texts(new):
+        if t in old_texts:
+            continue
+        cues = text_cues(t, ptr, **kw)
+        if not cues:
+            continue
+        before = old_map.get(ptr)
+        if before is not None:
+            pinned = {(c.rule, c.key) for c in text_cues(before, ptr, **kw)}
+        else:
+            if whole is None:
+                whole = set()
+                for p, o in old_map.items():
+                    whole.update((c.rule, c.key) for c in text_cues(o, p, **kw))
+            pinned = whole
+        for c in cues:
+            ident = (c.rule, c.key, c.pointer)
+            if (c.rule, c.key) not in pinned and ident not in done:
+                done.add(ident)
+                out.append(c)
+    return out
+
+
+def introduced(
+    old: str | None,
+    new: str,
+    pointer: str = "",
+    *,
+    names: KnownNames = _NO_NAMES,
+    own_server: str = "",
+    own_tool: str = "",
+) -> list[Cue]:
+    """The cues ``new`` carries that ``old`` did not (all of them when ``old`` is None)."""
+    kw: dict[str, Any] = {"names": names, "own_server": own_server, "own_tool": own_tool}
+    if old is not None and old == new:
+        return []
+    pinned = {(c.rule, c.key) for c in text_cues(old, pointer, **kw)} if old else set()
+    return [c for c in text_cues(new, pointer, **kw) if (c.rule, c.key) not in pinned]
