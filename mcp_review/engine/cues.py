@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_review.engine.hidden import find_hidden, has_hidden, safe_text
+from mcp_review.engine.hidden import decode_tags, find_hidden, has_hidden, safe_text
 from mcp_review.engine.model import pointer_join
 from mcp_review.engine.rules.cues import (
     CUE_RULES,
@@ -480,6 +480,9 @@ class _Found:
     seen: set[tuple[str, str]] = field(default_factory=set)
 
     def add(self, rule: str, text: str, key: str) -> None:
+        if len(key) <= 512 and has_hidden(key):
+            # The same cue written with or without hidden characters is one cue.
+            key = "".join(ch for ch in key if not has_hidden(ch))
         if (rule, key) in self.seen:
             return
         self.seen.add((rule, key))
@@ -778,10 +781,11 @@ def _run_cues(
                 _name_cue(text, r, t, found, span, own, own_tool, names)
             continue
         low = t.lower()
-        for m in _SECRET_PATH.finditer(t):
-            found.add(SECRET_PATH_RULE, t, m.group().lower())
-            span("secret-path", r.start, r.end, m.group())
-            break
+        secret = _SECRET_PATH.search(t)
+        if secret:
+            where = secret.group().lower().removeprefix("~/").strip("/")  # one key per place
+            found.add(SECRET_PATH_RULE, t, where)
+            span("secret-path", r.start, r.end, where)
         if len(t) > 4096:  # one run this long: only its blobs and secret locations count
             t = t[:4096]
         m_data = "data:" in low  # a data: URI's payload is its own cue
@@ -799,7 +803,8 @@ def _run_cues(
             found.add("cue.url.domain", t, low)
             span("dest", r.start, r.end, t)
         elif (
-            ("/" in t or "\\" in t or t.startswith("~"))
+            not secret
+            and ("/" in t or "\\" in t or t.startswith("~"))
             and text[r.start - 1 : r.start] != "<"
             and _PATH.fullmatch(t)
         ):
@@ -943,10 +948,34 @@ def text_cues(
     if not text:
         return found.out
     hidden = _first_hidden(text)
+    own = frozenset({own_server}) if own_server else frozenset()
     if hidden:
         labels = " ".join(h.label for h in hidden[:20])
         found.add("cue.hidden.characters", labels, labels)
-    own = frozenset({own_server}) if own_server else frozenset()
+        if len(text) <= _REVEAL_MAX:
+            # What the hidden characters hide is read too: the text without them, and the
+            # ASCII smuggled in TAG characters ("~/<ZWSP>.ssh", a TAG-written "do not tell").
+            _read(_revealed(text), found, own, own_tool, names)
+    _read(text, found, own, own_tool, names)
+    return found.out
+
+
+_REVEAL_MAX = 100_000
+
+
+def _revealed(text: str) -> str:
+    out: list[str] = []
+    at = 0
+    for h in find_hidden(text):
+        out.append(text[at : h.offset])
+        at = h.offset + len(h.text)
+    out.append(text[at:])
+    tags = decode_tags(text)
+    return "".join(out) + ("\n" + tags if tags else "")
+
+
+def _read(text: str, found: _Found, own: frozenset[str], own_tool: str, names: KnownNames) -> None:
+    """Every cue of ``text`` but the hidden characters, into ``found``."""
     spans = _run_cues(text, found, own, own_tool, names)
     for m in _MIMIC_TAG.finditer(text):
         found.add("cue.instruction.system-mimicry", m.group(), m.group().lower().strip())
@@ -964,7 +993,6 @@ def text_cues(
             for s in _sentences(text, low, a, b):
                 _sentence_rules(text, s, spans, found, own, names)
     _script_cues(text, found)
-    return found.out
 
 
 # Texts of a definition --------------------------------------------------------------------------
