@@ -4,7 +4,9 @@ JSON (stable; documented in the README):
 ``{"verdict": "PASS"|"FAIL", "tool", "old_digest", "new_digest", "changes": [{"rule", "class",
 "pointer", "message", "direction", "witness"?, "witness_error"?, "promoted_by_witness"?}],
 "counts": {class: n}, "replay"?: {"total", "broken", "bad_recordings", "calls": [...]},
-"breaking_by_schema_only"?: bool}``.
+"breaking_by_schema_only"?: bool, "cues": [{"kind", "text", "pointer", "rule"}]}``: each change
+that brings in text the model reads (on the trust axis) carries the cues its text introduces as
+``"cues"`` too (docs/cues.md).
 
 Every server-supplied string goes through ``hidden.safe_text`` before it reaches the terminal, so
 ANSI escapes, invisible characters and line breaks are shown as tokens, never interpreted.
@@ -17,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcp_review.engine.compare import Comparison
+from mcp_review.engine.cues import Cue, cues_json, tool_cues
 from mcp_review.engine.hidden import safe_text
 from mcp_review.engine.model import ChangeClass
 from mcp_review.engine.replay import KINDS, REPORT_LIMIT, CallOutcome
@@ -74,9 +77,25 @@ def comparison_doc(cmp: Comparison, *, all_calls: bool = False) -> dict[str, Any
 def iter_json(cmp: Comparison, *, all_calls: bool = False) -> Iterator[str]:
     """The JSON report in pieces, written as it goes: each listed call's entry is built,
     serialised (one line per call) and dropped before the next, so a 100,000-call replay
-    never holds its report in memory. Same value as ``cmp.to_json(all_calls=...)``."""
-    yield from iter_dump(Doc({"version": VERSION, **comparison_doc(cmp, all_calls=all_calls)}))
+    never holds its report in memory. ``cmp.to_json(all_calls=...)`` and the cues the new
+    definition introduces: per text change, and their union at the top level."""
+    d = comparison_doc(cmp, all_calls=all_calls)
+    cues = tool_cues(cmp.old.wire, cmp.new.wire) if cmp.digest_changed else []
+    changes = list(d["changes"])
+    for i, c in enumerate(cmp.changes):
+        if c.trust:
+            changes[i] = {**changes[i], "cues": cues_json(_of_change(cues, c.pointer, c.new_text))}
+    yield from iter_dump(
+        Doc({"version": VERSION, **d, "changes": changes, "cues": cues_json(cues)})
+    )
     yield "\n"
+
+
+def _of_change(cues: list[Cue], pointer: str, new_text: Any) -> list[Cue]:
+    """The cues in the text a change is about: at its pointer, under it, or in a text it
+    brings in."""
+    at = {pointer, *(t.pointer for t in new_text)}
+    return [c for c in cues if c.pointer in at or any(c.pointer.startswith(p + "/") for p in at)]
 
 
 def _call_lines(o: Any) -> Iterator[str]:
