@@ -457,17 +457,19 @@ class _Run:
     quoted: bool
 
 
-def _runs(text: str) -> Iterator[_Run]:
-    for m in _RUN.finditer(text):
-        s = m.start()
-        raw = m.group()
-        core = raw.rstrip(_TRAIL)
-        if not core:
-            continue
-        before = text[s - 1] if s else ""
-        after = text[s + len(core)] if s + len(core) < len(text) else ""
-        quoted = bool(before) and before in "`'\"" and bool(after) and after in "`'\""
-        yield _Run(s, s + len(core), core, quoted or before == "`")
+def _run_at(text: str, s: int, raw: str) -> _Run | None:
+    """The run ``raw`` found at ``s``, its trailing full stop or colon left out, and whether it
+    is quoted (backticks, quotes)."""
+    core = raw.rstrip(_TRAIL)
+    if not core:
+        return None
+    before = text[s - 1] if s else ""
+    after = text[s + len(core)] if s + len(core) < len(text) else ""
+    quoted = bool(before) and before in _QUOTES and bool(after) and after in _QUOTES
+    return _Run(s, s + len(core), core, quoted or before == "`")
+
+
+_QUOTES = "`'\""
 
 
 # Finding ---------------------------------------------------------------------------------------
@@ -544,9 +546,8 @@ def _sentence_rules(
     s: _Sentence,
     spans: dict[str, list[tuple[int, int, str]]],
     found: _Found,
-    own: frozenset[str],
-    names: KnownNames,
 ) -> None:
+    """The word rules over one sentence (the spans found in the runs beside them)."""
     words = s.words
     n = len(words)
     quote = text[s.start : s.end].strip()
@@ -705,7 +706,6 @@ def _sentence_rules(
         found.add("cue.tool-preference.self-promotion", quote, promo[0])
     elif " the only tool " in joined or " most reliable " in joined:
         found.add("cue.tool-preference.self-promotion", quote, "only tool")
-    del names, own
 
 
 def _looks_base64(blob: str) -> bool:
@@ -771,15 +771,29 @@ def _run_cues(
         span("encoded", m.start(), m.end(), m.group())
 
     tools = names.tools
-    for r in _runs(text):
+    servers = names.servers
+    for m in _RUN.finditer(text):
+        t = m.group()
+        if len(t) <= 40 and t.isalnum():
+            # A plain word or number (most runs): only a name can be a cue, and a quoted word
+            # may be an argument's name. No run object for it.
+            s0 = m.start()
+            if s0 and text[s0 - 1] in _QUOTES:
+                r = _run_at(text, s0, t)
+                if r is not None and r.quoted:
+                    span("quoted", r.start, r.end, t)
+            if t in tools or t in servers:
+                r = _run_at(text, s0, t)
+                if r is not None:
+                    _name_cue(text, r, t, found, span, own, own_tool, names)
+            continue
+        run = _run_at(text, m.start(), t)
+        if run is None:
+            continue
+        r = run
         t = r.text
         if r.quoted:
             span("quoted", r.start, r.end, t)
-        if len(t) <= 40 and t.isalnum():
-            # A plain word or number (most runs): only a name can be a cue.
-            if t in tools or t in names.servers:
-                _name_cue(text, r, t, found, span, own, own_tool, names)
-            continue
         low = t.lower()
         secret = _SECRET_PATH.search(t)
         if secret:
@@ -991,7 +1005,7 @@ def _read(text: str, found: _Found, own: frozenset[str], own_tool: str, names: K
     for a, b in _bounds(text):
         if _worth_reading(low, a, b, spans):
             for s in _sentences(text, low, a, b):
-                _sentence_rules(text, s, spans, found, own, names)
+                _sentence_rules(text, s, spans, found)
     _script_cues(text, found)
 
 
