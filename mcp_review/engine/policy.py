@@ -19,6 +19,7 @@ other annotation changed    review        review        review
 annotation relaxed          block         block         block
 annotation claims less      block         block         block
 hidden characters appeared  block         block         block
+a blocking cue introduced   block         block         block
 ==========================  ============  ============  ============
 
 "trust" covers every piece of server-written text the model reads, new or changed, anywhere in
@@ -29,6 +30,10 @@ that makes clients gate the tool *less* (readOnlyHint false→true, destructiveH
 idempotentHint false→true, openWorldHint true→false, MCP defaults when absent): hosts auto-run
 tools that claim to be read-only, so that claim is an attack on the approval gate until a human
 has read it.
+
+"A blocking cue introduced": changed text that asks the model for something outside the tool's
+own use (engine/cues.py: an instruction aimed at the agent, concealment, an ask for a secret,
+exfiltration, a path to a secret location; docs/cues.md). A new tool's cues are not judged here.
 
 The most severe row present wins (block > review > auto-approve). ``compatible`` is the seed's
 gate semantics: anything not breaking and with no broken recorded call is re-pinned. No tier
@@ -45,9 +50,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from mcp_review.engine.cues import severity, tool_cues
 from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
+from mcp_review.engine.rules.cues import CueKind
 from mcp_review.engine.rules.render import added_text, quote
 
 _RULE_RELAXED = "annotation-relaxed"
@@ -120,6 +127,9 @@ class Facts:
     annotations_other: tuple[str, ...] = ()
     """Annotation keys MCP does not define that changed (``read_only_hint``, ``x-...``): a
     client or the model may read them, so no tier re-pins them (never auto-approved)."""
+    blocking_cues: tuple[str, ...] = ()
+    """Blocking cues the change introduces (engine/cues.py: instruction, concealment, secret,
+    exfiltration, hidden, a secret location), each as ``kind: text``."""
 
 
 class Concern(StrEnum):
@@ -166,6 +176,8 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         )
     for where in facts.hidden_appeared:
         steps.append((Outcome.BLOCK, f"hidden characters: {where}"))
+    for cue in facts.blocking_cues:
+        steps.append((Outcome.BLOCK, f"cue in new text: {cue}"))
     if facts.new_tool:
         steps.append((Outcome.REVIEW, "new tool: never approved automatically"))
     for what in facts.annotations_other:
@@ -356,6 +368,15 @@ def facts_for(
         gate_less = tuple(c.message for c in changes if c.rule == _RULE_GATES_LESS)
     if not hidden:
         hidden = tuple(c.message for c in changes if c.rule == _RULE_HIDDEN_ADDED)
+    # What the new text asks (issue 27): a blocking cue it introduces blocks in every tier.
+    # Read only when a change brings in text, and never for a new tool (first sight: later).
+    cues: tuple[str, ...] = ()
+    if old is not None and any(c.trust for c in changes):
+        cues = tuple(
+            f"{c.kind} ({c.rule}): {c.text}"
+            for c in sorted(tool_cues(old.wire, new.wire), key=severity)
+            if c.blocking and c.kind is not CueKind.HIDDEN  # hidden characters: already a reason
+        )
     return Facts(
         new_tool=old is None,
         classes=classes,
@@ -368,4 +389,5 @@ def facts_for(
         text_added=text_added(old, new),
         unclassified=old is not None and not changes and old.digest != new.digest,
         annotations_other=tuple(c.message for c in changes if c.rule == _RULE_OTHER_ANNOTATION),
+        blocking_cues=cues,
     )
