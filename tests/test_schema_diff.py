@@ -179,8 +179,8 @@ def test_integer_is_a_subset_of_number():
         ({"multipleOf": 0.3}, {"multipleOf": 0.1}, {("multiple-of-widened", C)}),
         ({"multipleOf": 0.01}, {"multipleOf": 0.1}, {("multiple-of-narrowed", B)}),
         ({"multipleOf": 4}, {"multipleOf": 2.0}, {("multiple-of-widened", C)}),
-        ({"minLength": 0}, {}, set()),
-        ({}, {"minItems": 0}, set()),
+        ({"minLength": 0}, {}, {("schema-explicit-default", X)}),
+        ({}, {"minItems": 0}, {("schema-explicit-default", X)}),
     ],
 )
 def test_bounds(old, new, expected):
@@ -285,7 +285,9 @@ def test_additional_properties_schema_to_schema_recurses():
         B,
         "/inputSchema/additionalProperties/type",
     )
-    assert _pairs(_tools(_obj({}), _obj({}, additionalProperties={}))) == set()
+    assert _pairs(_tools(_obj({}), _obj({}, additionalProperties={}))) == {
+        ("schema-explicit-default", X)
+    }
 
 
 def test_removed_property_now_judged_by_pattern_properties():

@@ -257,6 +257,7 @@ class _Walker:
     def _keywords(
         self, o: dict[str, Any], n: dict[str, Any], op: str, np: str, pos: bool, depth: int
     ) -> None:
+        schema_family.judge_explicit_defaults(self, Pair(o, n, op, np, pos, depth))
         o, n = _drop_inert(o, n, pos)
         done: set[Handler] = set()
         unknown: list[str] = []
@@ -641,7 +642,11 @@ def _diff_tools(old: ToolDef, new: ToolDef, memo: CompareMemo | None = None) -> 
     if jeq(old.hashed_projection(), new.hashed_projection()):
         return []  # key order and formatting are not changes at all
     out = judge_name_and_text(ow, nw)
-    out += _annotations(old.annotations, new.annotations)
+    out += _annotations(
+        old.annotations,
+        new.annotations,
+        (ow.get("annotations", MISSING), nw.get("annotations", MISSING)),
+    )
     out += judge_outside_schemas(ow, nw)
     schema, named = _walk_memo(ow.get("inputSchema"), nw.get("inputSchema"), False, memo)
     oo, no = ow.get("outputSchema"), nw.get("outputSchema")

@@ -6,6 +6,9 @@ Its rules, and the handlers the walker (``schema_diff``) calls for its keywords 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from mcp_review.engine.dialects import meaning_changes
 from mcp_review.engine.model import (
     ChangeClass,
@@ -18,13 +21,16 @@ from mcp_review.engine.rules.kit import (
     Handler,
     Judge,
     Pair,
+    accepts_all,
     jeq,
+    num,
     opt,
 )
 from mcp_review.engine.rules.registry import Effect, Rule, Witness
 from mcp_review.engine.rules.registry import rule as _r
 from mcp_review.engine.rules.render import (
     Raw,
+    where,
 )
 
 _B = ChangeClass.BREAKING
@@ -101,6 +107,14 @@ RULES: tuple[Rule, ...] = (
         witness=Witness.HINT,
     ),
     _r(
+        "schema-explicit-default",
+        _CO,
+        _I,
+        "a keyword was written out or dropped with its JSON Schema default value (additionalProperties "
+        "true, minLength 0, required [], ...): the same set of values",
+        "{where}: {keyword} {old} -> {new} (the JSON Schema default: same meaning)",
+    ),
+    _r(
         "unsupported-keyword-changed",
         _P,
         _I,
@@ -157,6 +171,72 @@ def judge_header(w: Judge, at: Pair) -> None:
         old=opt(ov),
         new=opt(nv),
     )
+
+
+def _is_zero(v: Any) -> bool:
+    return num(v) and v == 0
+
+
+def _is_one(v: Any) -> bool:
+    return num(v) and v == 1
+
+
+def _is_false(v: Any) -> bool:
+    return v is False
+
+
+def _is_empty_list(v: Any) -> bool:
+    return isinstance(v, list) and not v
+
+
+def _is_empty_map(v: Any) -> bool:
+    return isinstance(v, dict) and not v
+
+
+DEFAULTS: dict[str, Callable[[Any], bool]] = {
+    **dict.fromkeys(
+        ("additionalProperties", "items", "additionalItems", "propertyNames"), accepts_all
+    ),
+    **dict.fromkeys(("minLength", "minItems", "minProperties"), _is_zero),
+    "minContains": _is_one,
+    "uniqueItems": _is_false,
+    "required": _is_empty_list,
+    **dict.fromkeys(
+        (
+            "properties",
+            "patternProperties",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+        ),
+        _is_empty_map,
+    ),
+}
+"""keyword -> whether a value is its JSON Schema default (the same as leaving it out): the
+keywords the walker judges whose default can be written out. Each family already reads such a
+value as no constraint; this names the edit, so the digest change is explained."""
+
+
+def judge_explicit_defaults(w: Judge, at: Pair) -> None:
+    """A keyword written out with its default value, dropped while it held it, or rewritten from
+    one default form to another (``true`` -> ``{}``): cosmetic, in both directions. Called once
+    per node by the walker, before keywords that cannot apply to the node's type are set aside
+    (a default written out there is still an edit the digest sees)."""
+    o, n, op, np, pos, _depth = at
+    for kw, is_default in DEFAULTS.items():
+        ov, nv = o.get(kw, MISSING), n.get(kw, MISSING)
+        if (ov is MISSING and nv is MISSING) or jeq(ov, nv):
+            continue
+        if all(v is MISSING or is_default(v) for v in (ov, nv)):
+            w.emit(
+                "schema-explicit-default",
+                pointer_join(np if nv is not MISSING else op, kw),
+                pos,
+                where=Raw(where(np if nv is not MISSING else op)),
+                keyword=Raw(kw),
+                old=opt(ov),
+                new=opt(nv),
+            )
 
 
 HANDLERS: dict[str, Handler] = {

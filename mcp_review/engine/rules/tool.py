@@ -68,6 +68,14 @@ RULES: tuple[Rule, ...] = (
         "execution {key} changed: {old} -> {new}{meaning}",
     ),
     _r(
+        "execution-explicit-default",
+        _CO,
+        _T,
+        "execution (or its taskSupport) was written out or dropped with the MCP default value "
+        '(absent taskSupport means "forbidden"): same meaning',
+        "execution {key}: {old} -> {new} (same effective value {value})",
+    ),
+    _r(
         "icons-changed",
         _TR,
         _T,
@@ -127,6 +135,17 @@ def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change
                 )
             )
         else:
+            if jeq(od, nd):  # absent -> {} or back: no requirement either way
+                out.append(
+                    make(
+                        "execution-explicit-default",
+                        "/execution",
+                        key=Raw("(the whole field)"),
+                        old=opt(oe),
+                        new=opt(ne),
+                        value=Raw("(no execution requirements)"),
+                    )
+                )
             for key in sorted({*od, *nd}):
                 ov, nv = od.get(key, MISSING), nd.get(key, MISSING)
                 if jeq(ov, nv):
@@ -135,6 +154,18 @@ def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change
                 if key == "taskSupport":  # absent means "forbidden" (MCP 2025-11-25)
                     a = "forbidden" if ov is MISSING else ov
                     b = "forbidden" if nv is MISSING else nv
+                    if a == b:
+                        out.append(
+                            make(
+                                "execution-explicit-default",
+                                "/execution/taskSupport",
+                                key=key,
+                                old=opt(ov),
+                                new=opt(nv),
+                                value=b,
+                            )
+                        )
+                        continue
                     if isinstance(a, str) and isinstance(b, str):
                         meaning = _TASK_MEANING.get((a, b), "")
                 out.append(

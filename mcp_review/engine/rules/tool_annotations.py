@@ -105,8 +105,24 @@ _HINTS: dict[str, tuple[bool, bool, str, str]] = {
 }
 
 
-def judge_annotations(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+def judge_annotations(
+    old: dict[str, Any], new: dict[str, Any], whole: tuple[Any, Any] | None = None
+) -> list[Change]:
+    """The annotations' changes. ``whole``: the ``annotations`` fields as sent (MISSING when
+    absent), so ``{}`` written out or dropped is named (same meaning: every hint at its
+    default)."""
     out: list[Change] = []
+    if whole is not None and not jeq(*whole) and all(v is MISSING or v == {} for v in whole):
+        out.append(
+            make(
+                "annotation-explicit-default",
+                "/annotations",
+                hint=Raw("(the whole field)"),
+                old=opt(whole[0]),
+                new=opt(whole[1]),
+                value=Raw("every hint at its MCP default"),
+            )
+        )
     for hint, (default, power, meaning, gated) in _HINTS.items():
         ov, nv = old.get(hint, MISSING), new.get(hint, MISSING)
         if jeq(ov, nv):

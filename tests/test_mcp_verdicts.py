@@ -1,0 +1,183 @@
+"""Verdicts that know MCP (issue 26), on real servers' captures (tests/corpus, offline).
+
+An explicit default is no change: ``execution.taskSupport`` absent means ``"forbidden"``
+(MCP 2025-11-25), and a JSON Schema keyword written out with its default value
+(``additionalProperties: true``, ``required: []``, ...) accepts the same values. Each is named
+as a cosmetic change, in both directions, so the tiered policy re-pins it and strict reviews it
+(never "digest changed but no change was classified").
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.policy import Outcome, decide, facts_for
+from mcp_review.engine.schema_diff import diff_tools
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def _tools(server: str, version: str) -> dict[str, dict[str, Any]]:
+    data = json.loads((CORPUS / server / f"{version}.json").read_text(encoding="utf-8"))
+    return {t["name"]: t for page in data["results"] for t in page["tools"]}
+
+
+def _all_real_tools() -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for path in sorted(CORPUS.glob("*/*.json")):
+        if path.name == "labels.json":
+            continue
+        for name, wire in _tools(path.parent.name, path.stem).items():
+            out.append((f"{path.parent.name}@{path.stem}:{name}", wire))
+    return out
+
+
+def _outcomes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Outcome]:
+    o, n = ToolDef.from_wire(old), ToolDef.from_wire(new)
+    changes = diff_tools(o, n)
+    facts = facts_for(o, n, changes)
+    return {tier: decide(tier, facts).outcome for tier in ("tiered", "strict")}
+
+
+# Item 2: taskSupport absent <-> "forbidden" ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("server", "old", "new", "tools"),
+    [
+        ("server-filesystem", "2025.7.29", "2025.11.25", 14),
+        ("server-memory", "2025.8.4", "2025.11.25", 9),
+    ],
+)
+def test_task_support_written_out_is_cosmetic_on_real_upgrades(server, old, new, tools):
+    """The upgrade that wrote ``execution: {taskSupport: "forbidden"}`` on every tool: it was
+    potentially-breaking on all of them; absent means "forbidden", so it is cosmetic."""
+    a, b = _tools(server, old), _tools(server, new)
+    seen = 0
+    for name in sorted(a.keys() & b.keys()):
+        assert "execution" not in a[name] and b[name]["execution"] == {"taskSupport": "forbidden"}
+        changes = diff_tools(ToolDef.from_wire(a[name]), ToolDef.from_wire(b[name]))
+        execution = [c for c in changes if c.pointer.startswith("/execution")]
+        assert [(c.rule, c.cls) for c in execution] == [
+            ("execution-explicit-default", ChangeClass.COSMETIC)
+        ], name
+        assert "execution-changed" not in {c.rule for c in changes}
+        seen += 1
+    assert seen == tools
+
+
+@pytest.mark.parametrize("server", ["server-filesystem", "server-memory"])
+@pytest.mark.parametrize("direction", ["written-out", "dropped"])
+def test_task_support_default_alone_tiered_repins_strict_reviews(server, direction):
+    """Each real 2026.8.31 tool against itself without ``execution``, both ways: one cosmetic
+    change, re-pinned by the tiered policy, reviewed under strict."""
+    for name, wire in _tools(server, "2026.8.31").items():
+        bare = {k: v for k, v in wire.items() if k != "execution"}
+        old, new = (bare, wire) if direction == "written-out" else (wire, bare)
+        changes = diff_tools(ToolDef.from_wire(old), ToolDef.from_wire(new))
+        assert [(c.rule, c.cls) for c in changes] == [
+            ("execution-explicit-default", ChangeClass.COSMETIC)
+        ], name
+        assert _outcomes(old, new) == {"tiered": Outcome.AUTO_APPROVE, "strict": Outcome.REVIEW}
+
+
+def test_task_support_really_changed_is_still_potentially_breaking():
+    wire = _tools("server-memory", "2026.8.31")["read_graph"]
+    for a, b in (("forbidden", "required"), (None, "optional"), ("optional", None)):
+        old, new = copy.deepcopy(wire), copy.deepcopy(wire)
+        for side, v in ((old, a), (new, b)):
+            side["execution"] = {} if v is None else {"taskSupport": v}
+        changes = diff_tools(ToolDef.from_wire(old), ToolDef.from_wire(new))
+        assert [(c.rule, c.cls) for c in changes] == [
+            ("execution-changed", ChangeClass.POTENTIALLY_BREAKING)
+        ], (a, b)
+
+
+def test_empty_execution_and_annotations_are_explicit_defaults():
+    wire = _tools("server-memory", "2026.8.31")["read_graph"]
+    bare = {k: v for k, v in wire.items() if k not in ("execution", "annotations")}
+    for extra, rule in (
+        ({"execution": {}}, "execution-explicit-default"),
+        ({"annotations": {}}, "annotation-explicit-default"),
+    ):
+        for old, new in ((bare, {**bare, **extra}), ({**bare, **extra}, bare)):
+            changes = diff_tools(ToolDef.from_wire(old), ToolDef.from_wire(new))
+            assert [(c.rule, c.cls) for c in changes] == [(rule, ChangeClass.COSMETIC)]
+
+
+# Item 2: JSON Schema defaults written out or dropped -------------------------------------------
+
+# keyword, its default value, a node type it applies to
+SCHEMA_DEFAULTS = [
+    ("additionalProperties", True, "object"),
+    ("additionalProperties", {}, "object"),
+    ("properties", {}, "object"),
+    ("required", [], "object"),
+    ("patternProperties", {}, "object"),
+    ("propertyNames", True, "object"),
+    ("dependentRequired", {}, "object"),
+    ("dependentSchemas", {}, "object"),
+    ("minProperties", 0, "object"),
+    ("items", True, "array"),
+    ("items", {}, "array"),
+    ("additionalItems", True, "array"),
+    ("minItems", 0, "array"),
+    ("uniqueItems", False, "array"),
+    ("minLength", 0, "string"),
+]
+
+
+@pytest.mark.parametrize(("keyword", "value", "type_"), SCHEMA_DEFAULTS)
+def test_schema_default_written_out_or_dropped_is_cosmetic(keyword, value, type_):
+    """At the root and inside a property, in the input and the output schema, both ways:
+    exactly one cosmetic change. Before, none at all (the tool went to review as "digest
+    changed but no change was classified")."""
+    node = {"type": type_}
+    for field in ("inputSchema", "outputSchema"):
+        for where in ("root", "property"):
+            plain: dict[str, Any] = {"type": "object", "properties": {"p": dict(node)}}
+            if where == "root" and type_ == "object":
+                plain = {"type": "object"}
+                written = {**plain, keyword: value}
+            else:
+                written = copy.deepcopy(plain)
+                written["properties"]["p"][keyword] = value
+            base = {"name": "t", "inputSchema": {"type": "object"}}
+            for old, new in ((plain, written), (written, plain)):
+                changes = diff_tools(
+                    ToolDef.from_wire({**base, field: old}), ToolDef.from_wire({**base, field: new})
+                )
+                assert [(c.rule, c.cls) for c in changes] == [
+                    ("schema-explicit-default", ChangeClass.COSMETIC)
+                ], (field, where)
+                assert changes[0].pointer.endswith("/" + keyword)
+
+
+def test_additional_properties_written_out_on_every_real_input_schema():
+    """Every real tool's input schema with ``additionalProperties: true`` written out (or
+    dropped where it was written): one cosmetic change, re-pinned by tiered."""
+    checked = 0
+    for label, wire in _all_real_tools():
+        schema = wire.get("inputSchema")
+        if not isinstance(schema, dict):
+            continue
+        if "additionalProperties" in schema:
+            if schema["additionalProperties"] not in (True, {}):
+                continue
+            other = {k: v for k, v in schema.items() if k != "additionalProperties"}
+        else:
+            other = {**schema, "additionalProperties": True}
+        new = {**wire, "inputSchema": other}
+        changes = diff_tools(ToolDef.from_wire(wire), ToolDef.from_wire(new))
+        assert [(c.rule, c.cls) for c in changes] == [
+            ("schema-explicit-default", ChangeClass.COSMETIC)
+        ], label
+        assert _outcomes(wire, new)["tiered"] is Outcome.AUTO_APPROVE, label
+        checked += 1
+    assert checked > 300
