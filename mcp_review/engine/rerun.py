@@ -19,8 +19,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -37,6 +38,17 @@ MAX_TEXT_TOKENS = 20_000
 
 MAX_DIFFERENCES = 200
 """Differences kept per call (the count says how many there were)."""
+
+NEAR_CALL = timedelta(hours=48)
+"""A date, time or date-time this close to its own call's time is the server's clock speaking
+(``get_current_time``, "generated at"): volatile when it differs, recorded and live alike."""
+
+HANDLE_MIN = 8
+"""Shortest argument string that counts as a server-minted handle when an earlier recorded
+result of the same server carried it first (an id, a cursor, a session token)."""
+
+REASON_LIVE = "differed between the two live answers"
+REASON_CLOCK = "a date/time within 48 hours of its own call's time, recorded and live"
 
 
 class Outcome(StrEnum):
@@ -95,6 +107,10 @@ class RecordedCall:
     result_digest: str | None = None
     """Set when the recorded result was capped: the digest of its comparable form."""
     result_bytes: int | None = None
+    minted: tuple[str, str] | None = None
+    """(pointer into the arguments, value) of an argument string that first appeared in an
+    earlier recorded result of the same server (set by the loader): a server-minted handle,
+    stale by the time the call is re-sent, so the call is never re-sent."""
 
     @property
     def has_result(self) -> bool:
@@ -119,6 +135,53 @@ def has_redacted_value(value: Any) -> bool:
         elif isinstance(v, list):
             stack.extend(v)
     return False
+
+
+def _strings(value: Any, base: str = "") -> Iterator[tuple[str, str]]:
+    """(pointer, string) of every string value in ``value`` (keys are names, not values),
+    iteratively and bounded."""
+    stack: list[tuple[str, Any]] = [(base, value)]
+    seen = 0
+    while stack and seen < 1_000_000:
+        ptr, v = stack.pop()
+        seen += 1
+        if isinstance(v, str):
+            yield ptr, v
+        elif isinstance(v, dict):
+            stack.extend((f"{ptr}/{_esc(str(k))}", x) for k, x in v.items())
+        elif isinstance(v, list):
+            stack.extend((f"{ptr}/{i}", x) for i, x in enumerate(v))
+
+
+def handle_candidates(arguments: Any) -> dict[str, str]:
+    """Argument strings long enough to be a server-minted handle: value -> its pointer."""
+    out: dict[str, str] = {}
+    for ptr, v in _strings(arguments):
+        if len(v) >= HANDLE_MIN and v != REDACTED:
+            out.setdefault(v, ptr)
+    return out
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string value in a recorded result (text content included)."""
+    for _ptr, v in _strings(value):
+        yield v
+
+
+def mentioned(value: Any, candidates: Iterable[str]) -> set[str]:
+    """The ``candidates`` that occur in a string of ``value`` (a whole value, or inside a
+    text: "Created page 3f2a9c01")."""
+    wanted = set(candidates)
+    found: set[str] = set()
+    if not wanted:
+        return found
+    for text in strings_in(value):
+        for c in wanted - found:
+            if c in text:
+                found.add(c)
+        if found == wanted:
+            break
+    return found
 
 
 def args_key(arguments: Any) -> str:
@@ -223,6 +286,13 @@ def send_verdict(
         return skip("its recorded arguments are not a JSON object")
     if call.redacted or has_redacted_value(call.arguments):
         return skip("an argument was redacted when it was recorded (the call cannot be rebuilt)")
+    if call.minted is not None:
+        ptr, value = call.minted
+        shown = value if len(value) <= 40 else value[:40] + "…"
+        return skip(
+            f"argument {ptr or '/'} ({shown!r}) first appeared in an earlier recorded result "
+            "of this server: a server-minted handle (an id, a cursor), likely stale by now"
+        )
     if not call.has_result:
         return SendVerdict(
             False,
@@ -282,6 +352,8 @@ class Comparison:
     differences: list[Difference] = field(default_factory=list)
     volatile: list[str] = field(default_factory=list)
     differences_total: int = 0
+    volatile_reasons: dict[str, str] = field(default_factory=dict)
+    """pointer -> why it is volatile (:data:`REASON_LIVE`, :data:`REASON_CLOCK`)."""
 
 
 def _esc(token: str) -> str:
@@ -364,14 +436,17 @@ def word_diff_text(old: str, new: str) -> str:
     return "".join(parts)
 
 
-def _text_diff(ptr: str, old: str, new: str, new2: str | None) -> tuple[list[Difference], bool]:
+def _text_diff(
+    ptr: str, old: str, new: str, new2: str | None, clock: _Clock | None = None
+) -> tuple[list[Difference], str | None]:
     """Word-diff hunks of recorded ``old`` vs live ``new``, minus hunks whose live words all
-    differed between the two live answers (``new2``): (differences, volatile?)."""
+    differed between the two live answers (``new2``) and hunks that differ only by dates and
+    times near their calls' times (``clock``): (differences, why the text is volatile)."""
     if old == new:
-        return [], (new2 is not None and new2 != new)
+        return [], (REASON_LIVE if new2 is not None and new2 != new else None)
     a, b = _tokens(old), _tokens(new)
     if len(a) > MAX_TEXT_TOKENS or len(b) > MAX_TEXT_TOKENS:
-        return [Difference(ptr, old, new, text=True)], False
+        return [Difference(ptr, old, new, text=True)], None
     volatile_tok: set[int] = set()
     if new2 is not None and new2 != new:
         c = _tokens(new2)
@@ -379,16 +454,129 @@ def _text_diff(ptr: str, old: str, new: str, new2: str | None) -> tuple[list[Dif
             for h in word_hunks(b, c):
                 volatile_tok.update(range(*h.old))
     out: list[Difference] = []
+    why: str | None = REASON_LIVE if volatile_tok else None
     for h in word_hunks(a, b):
         span = range(*h.new)
         if volatile_tok and len(span) and all(i in volatile_tok or not b[i].strip() for i in span):
             continue
-        out.append(
-            Difference(
-                ptr, "".join(a[h.old[0] : h.old[1]]), "".join(b[h.new[0] : h.new[1]]), text=True
-            )
+        was, now = "".join(a[h.old[0] : h.old[1]]), "".join(b[h.new[0] : h.new[1]])
+        if clock is not None and clock.same_but_clock(was, now):
+            why = why or REASON_CLOCK
+            continue
+        out.append(Difference(ptr, was, now, text=True))
+    return out, why
+
+
+# Dates and times near their call -----------------------------------------------------------
+
+_OFFSET = r"(?:[Zz]|[+-]\d{2}(?::?\d{2})?)"
+_FRAC = r"(?:[.,]\d+)?"
+_DATE_TIME = rf"\d{{4}}-\d{{2}}-\d{{2}}[Tt ]\d{{2}}:\d{{2}}(?::\d{{2}}{_FRAC})?{_OFFSET}?"
+_DATE = r"\d{4}-\d{2}-\d{2}"
+_TIME = rf"\d{{2}}:\d{{2}}(?::\d{{2}}{_FRAC})?{_OFFSET}?"
+_WHOLE = re.compile(rf"{_DATE_TIME}|{_DATE}|{_TIME}")
+_IN_TEXT = re.compile(
+    rf"(?<![\d:.-])(?:{_DATE_TIME}|{_DATE}|\d{{2}}:\d{{2}}:\d{{2}}{_FRAC}{_OFFSET}?)(?![\d:])"
+)
+_TIME_FORMATS = frozenset({"date-time", "date", "time"})
+_NAIVE_SLACK = timedelta(hours=14)
+"""A date-time without an offset is read as UTC, give or take the widest zone offset."""
+
+
+def parse_call_time(text: str | None) -> datetime | None:
+    """A call log's ``time`` (``2026-11-30T23:21:47.820Z``) as an aware datetime, or None."""
+    if not isinstance(text, str):
+        return None
+    try:
+        t = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def near_call(value: str, call: datetime, fmt: str | None = None) -> bool:
+    """``value`` is a date, time or date-time (by its shape, or by its schema's ``format``)
+    within :data:`NEAR_CALL` of ``call``. A time of day alone always is (it names a moment of
+    the day around the call); a date is when it is within two days of the call's date."""
+    if len(value) > 64 or not (fmt in _TIME_FORMATS or _WHOLE.fullmatch(value)):
+        return False
+    text = value.strip()
+    if len(text) > 10 and text[10] == " ":
+        text = text[:10] + "T" + text[11:]
+    try:
+        if len(text) == 10 and text[4] == "-":
+            d = date.fromisoformat(text)
+            return abs((d - call.astimezone(UTC).date()).days) <= NEAR_CALL.days
+        if "T" in text or "t" in text:
+            t = datetime.fromisoformat(text.replace("t", "T").replace("z", "Z"))
+            slack = timedelta(0)
+            if t.tzinfo is None:
+                t, slack = t.replace(tzinfo=UTC), _NAIVE_SLACK
+            return abs(t - call) <= NEAR_CALL + slack
+        from datetime import time as _time
+
+        _time.fromisoformat(text.replace("z", "Z"))
+        return True
+    except (ValueError, OverflowError):
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Clock:
+    """The two calls' times: the recorded one and the live one."""
+
+    recorded: datetime
+    live: datetime
+
+    def both_near(self, old: Any, new: Any, fmt: str | None = None) -> bool:
+        return (
+            isinstance(old, str)
+            and isinstance(new, str)
+            and near_call(old, self.recorded, fmt)
+            and near_call(new, self.live, fmt)
         )
-    return out, bool(volatile_tok)
+
+    def same_but_clock(self, old: str, new: str) -> bool:
+        """Two texts equal once every date/time near its own call is set aside (and there was
+        at least one)."""
+        hits = [0]
+
+        def blank(text: str, call: datetime) -> str:
+            def sub(m: re.Match[str]) -> str:
+                if near_call(m.group(), call):
+                    hits[0] += 1
+                    return "\0"
+                return m.group()
+
+            return _IN_TEXT.sub(sub, text)
+
+        return blank(old, self.recorded) == blank(new, self.live) and hits[0] > 0
+
+
+def _format_at(schema: Any, pointer: str) -> str | None:
+    """The ``format`` the pinned outputSchema declares at a ``/structuredContent`` pointer
+    (through properties, items, prefixItems and additionalProperties only), or None."""
+    if not pointer.startswith("/structuredContent") or not isinstance(schema, dict):
+        return None
+    node: Any = schema
+    for raw in pointer.split("/")[2:]:
+        tok = raw.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict):
+            return None
+        props = node.get("properties")
+        if isinstance(props, dict) and tok in props:
+            node = props[tok]
+        elif tok.isdigit() and isinstance(node.get("prefixItems"), list):
+            items = node["prefixItems"]
+            node = items[int(tok)] if int(tok) < len(items) else node.get("items")
+        elif tok.isdigit() and isinstance(node.get("items"), dict):
+            node = node["items"]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        else:
+            return None
+    fmt = node.get("format") if isinstance(node, dict) else None
+    return fmt if isinstance(fmt, str) else None
 
 
 def normalise_ignore(pointer: str) -> str:
@@ -422,18 +610,23 @@ def _is_own_serialisation(item: Any, structured: Any) -> bool:
 
 
 def _diff_results(
-    rec: dict[str, Any], live: dict[str, Any], live2: dict[str, Any] | None
-) -> tuple[list[Difference], set[str]]:
-    """(differences recorded→live, volatile pointers) over comparable forms."""
+    rec: dict[str, Any],
+    live: dict[str, Any],
+    live2: dict[str, Any] | None,
+    clock: _Clock | None = None,
+) -> tuple[list[Difference], dict[str, str]]:
+    """(differences recorded→live, volatile pointers and why) over comparable forms."""
     diffs: list[Difference] = []
-    volatile: set[str] = set()
+    volatile: dict[str, str] = {}
     rs = rec.get("structuredContent", _MISSING)
     ls = live.get("structuredContent", _MISSING)
     l2s = live2.get("structuredContent", _MISSING) if live2 is not None else _MISSING
     if rs is not _MISSING or ls is not _MISSING:
         diffs.extend(json_diff(rs, ls, "/structuredContent"))
         if live2 is not None:
-            volatile.update(d.pointer for d in json_diff(ls, l2s, "/structuredContent"))
+            volatile.update(
+                (d.pointer, REASON_LIVE) for d in json_diff(ls, l2s, "/structuredContent")
+            )
     if rec.get("isError") != live.get("isError"):
         diffs.append(Difference("/isError", rec.get("isError"), live.get("isError")))
     rc, lc = rec.get("content", []), live.get("content", [])
@@ -457,16 +650,16 @@ def _diff_results(
             rest_l = {k: v for k, v in li.items() if k != "text"}
             diffs.extend(json_diff(rest_r, rest_l, ptr))
             t2 = l2i.get("text") if isinstance(l2i, dict) else None
-            d, vol = _text_diff(
-                f"{ptr}/text", ri["text"], li["text"], t2 if isinstance(t2, str) else None
+            d, why = _text_diff(
+                f"{ptr}/text", ri["text"], li["text"], t2 if isinstance(t2, str) else None, clock
             )
             diffs.extend(d)
-            if vol:
-                volatile.add(f"{ptr}/text")
+            if why:
+                volatile[f"{ptr}/text"] = why
             continue
         diffs.extend(json_diff(ri, li, ptr))
         if live2 is not None and li is not _MISSING:
-            volatile.update(d.pointer for d in json_diff(li, l2i, ptr))
+            volatile.update((d.pointer, REASON_LIVE) for d in json_diff(li, l2i, ptr))
     return diffs, volatile
 
 
@@ -484,14 +677,20 @@ def compare(
     output_schema: Any = None,
     ignore: Sequence[str] = (),
     shape_errors: Sequence[tuple[str, str]] | None = None,
+    live_time: str | None = None,
 ) -> Comparison:
     """Compare a recorded call's result with the live answer (and a second live answer, which
     decides what is volatile). Both sides must already be redacted the same way.
 
     ``shape_errors``: the validator's ``(pointer, message)`` errors of the live
     ``structuredContent`` against the pinned ``outputSchema`` (computed by the caller with the
-    real validator; None when there is no output schema). ``output_schema`` only tells whether
-    structuredContent is required.
+    real validator; None when there is no output schema). ``output_schema`` tells whether
+    structuredContent is required, and the ``format`` of its values.
+
+    ``live_time``: when the (first) live call was sent. With the recorded call's ``time``, a
+    date, time or date-time that lies within :data:`NEAR_CALL` of its own call's time in the
+    recorded and in the live answer is volatile (the server's clock), whatever the two live
+    answers say: they are often sent within the same second.
     """
     ignores = [normalise_ignore(p) for p in ignore]
     rec_err = _is_error(recorded.result, recorded.error)
@@ -562,17 +761,27 @@ def compare(
             differences_total=1,
         )
     rec_c = comparable(recorded.result)
-    diffs, volatile = _diff_results(rec_c, live_c, live2_c)
+    rec_t, live_t = parse_call_time(recorded.time), parse_call_time(live_time)
+    clock = _Clock(rec_t, live_t) if rec_t is not None and live_t is not None else None
+    diffs, volatile = _diff_results(rec_c, live_c, live2_c, clock)
     kept: list[Difference] = []
     for d in diffs:
         # Text hunks were already filtered word by word (_text_diff); the text's pointer is
         # listed as volatile, but a hunk outside its volatile words is a real change.
         if (not d.text and _under(d.pointer, volatile)) or _under(d.pointer, ignores):
             continue
+        if (
+            not d.text
+            and clock is not None
+            and clock.both_near(d.old, d.new, _format_at(output_schema, d.pointer))
+        ):
+            volatile[d.pointer] = REASON_CLOCK
+            continue
         if d.has_old and d.old == REDACTED:
             continue  # redacted when recorded (maybe by a pattern this run does not use)
         kept.append(d)
     vol = sorted(volatile)
+    reasons = {p: volatile[p] for p in vol}
     note = " (volatile values ignored)" if vol else ""
     if live2 is None or live2_c is None:
         note += (
@@ -581,13 +790,14 @@ def compare(
             else ""
         )
     if not kept:
-        return Comparison(Outcome.SAME, "same result" + note, [], vol)
+        return Comparison(Outcome.SAME, "same result" + note, [], vol, volatile_reasons=reasons)
     return Comparison(
         Outcome.CHANGED,
         f"{len(kept)} difference(s){note}",
         kept[:MAX_DIFFERENCES],
         vol,
         differences_total=len(kept),
+        volatile_reasons=reasons,
     )
 
 

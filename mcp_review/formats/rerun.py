@@ -1,7 +1,8 @@
 """`rerun` output: the plan (what will be sent), the text report and the JSON document.
 
 JSON (docs/formats.md): ``{"format": "mcp-review-rerun", "version": 1, "server", "calls": [{"tool", "arguments", "recorded_at",
-"outcome", "reason", "differences": [{"pointer", "old", "new"}], "volatile": [pointer, …]}],
+"outcome", "reason", "differences": [{"pointer", "old", "new"}], "volatile": [pointer, …],
+"volatile_reasons": {pointer: why}}],
 "counts"}``. ``old`` / ``new`` are absent where the value was absent on that side. Every
 server-supplied string goes through ``hidden.safe_text`` in text; JSON escapes hidden
 characters (``json_dumps_safe``).
@@ -14,7 +15,7 @@ import sys
 from typing import Any
 
 from mcp_review.engine.hidden import json_dumps_safe, safe_text
-from mcp_review.engine.rerun import word_diff_text
+from mcp_review.engine.rerun import REASON_LIVE, word_diff_text
 
 MAX_SHOWN = 120
 """Characters of an argument object or a value shown per line in text."""
@@ -73,11 +74,14 @@ def to_text(rep: Any) -> str:
                 out.append(f"      {safe_text(d.pointer) or '(whole result)'}: {old} → {new}")
         if cmp.differences_total > len(cmp.differences):
             out.append(f"      … {cmp.differences_total - len(cmp.differences)} more")
-        if cmp.volatile:
+        by_reason: dict[str, list[str]] = {}
+        for p in cmp.volatile:
+            by_reason.setdefault(cmp.volatile_reasons.get(p, REASON_LIVE), []).append(p)
+        for why, ptrs in by_reason.items():
             out.append(
-                "      volatile (differed between two live calls, ignored): "
-                + ", ".join(safe_text(p) for p in cmp.volatile[:20])
-                + (" …" if len(cmp.volatile) > 20 else "")
+                f"      volatile ({why}, ignored): "
+                + ", ".join(safe_text(p) for p in ptrs[:20])
+                + (" …" if len(ptrs) > 20 else "")
             )
     counts = rep.counts()
     out.append("counts: " + " · ".join(f"{k} {v}" for k, v in counts.items()))

@@ -195,15 +195,43 @@ def load_recorded(
         order = sorted(
             (c for per in kept.values() for c in per.values()), key=lambda c: c.time or ""
         )
-    # Pass 3: result bodies for the calls kept.
+    # Server-minted handles: argument strings of the calls kept that an earlier recorded
+    # result of this server carried before any recorded call sent them (ids, cursors).
+    candidates: set[str] = set()
+    for c in order:
+        if c.sealed:
+            candidates.update(core.handle_candidates(c.arguments))
+    first_sent: dict[str, Any] = {}
+    first_seen: dict[str, Any] = {}
+    if candidates:
+        for f in log_files(calls_path):
+            for r in _lines(f):
+                if not (isinstance(r, dict) and "arguments" in r and _ours(r, server, principal)):
+                    continue
+                t = core.parse_call_time(r.get("time"))
+                if t is None or not sealed(r, key):
+                    continue
+                for v in candidates.intersection(core.handle_candidates(r["arguments"])):
+                    if v not in first_sent or t < first_sent[v]:
+                        first_sent[v] = t
+    # Pass 3: result bodies for the calls kept (and the handles' first appearances).
     want = {(c.time, _id_key(c.rpc_id), c.tool): c for c in order if c.result_digest == ""}
     for c in want.values():
         c.result_digest = None
-    for f in log_files(calls_path + ".results.jsonl") if want else ():
+    for f in log_files(calls_path + ".results.jsonl") if want or candidates else ():
         for r in _lines(f):
             k = _result_key(r)
             hit = want.get(k) if k is not None else None
-            if hit is None or not sealed(r, key):
+            scan = bool(candidates) and k is not None and isinstance(r.get("result"), dict)
+            if (hit is None and not scan) or not sealed(r, key):
+                continue
+            if scan and _ours(r, server, principal):
+                t = core.parse_call_time(r["call_time"])
+                if t is not None:
+                    for v in core.mentioned(r["result"], candidates):
+                        if v not in first_seen or t < first_seen[v]:
+                            first_seen[v] = t
+            if hit is None:
                 continue
             if isinstance(r.get("error"), dict):
                 hit.error = r["error"]
@@ -213,7 +241,20 @@ def load_recorded(
                 hit.result_digest = r["result_digest"]
                 n = r.get("result_bytes")
                 hit.result_bytes = n if isinstance(n, int) else None
+    for c in order:
+        for v, ptr in core.handle_candidates(c.arguments).items():
+            seen = first_seen.get(v)
+            if seen is not None and seen < first_sent.get(v, seen):
+                c.minted = (ptr, v)
+                break
     return order
+
+
+def _ours(r: dict[str, Any], server: str | None, principal: str | None) -> bool:
+    """A log record of this server and principal (a record without them: a log of its own)."""
+    return (server is None or r.get("server", server) == server) and (
+        principal is None or r.get("principal", principal) == principal
+    )
 
 
 # Planning and running ----------------------------------------------------------------------
@@ -243,6 +284,7 @@ class CallReport:
             "reason": self.reason,
             "differences": [d.to_json() for d in c.differences] if c else [],
             "volatile": list(c.volatile) if c else [],
+            "volatile_reasons": dict(c.volatile_reasons) if c else {},
         }
 
 
@@ -478,8 +520,11 @@ async def _rerun_one(
     redactor: Redactor,
     timeout: float,
 ) -> None:
+    from mcp_review.store.calllog import now_iso
+
     c = r.call
     assert isinstance(c.arguments, dict)
+    sent_at = now_iso()
     res1, err1 = await _send(client, c.tool, c.arguments, timeout)
     res2, err2 = await _send(client, c.tool, c.arguments, timeout) if err1 is None else (None, None)
     res1 = redactor(res1) if res1 is not None else None
@@ -500,6 +545,7 @@ async def _rerun_one(
             output_schema=schema,
             ignore=tuple(getattr(cfg, "rerun_ignore", {}).get(c.tool, ())),
             shape_errors=shape,
+            live_time=sent_at,
         )
     except (ValueError, TypeError, RecursionError) as e:
         # A result no comparison can walk (hostile nesting): needs a human, never "same".
