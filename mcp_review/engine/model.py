@@ -221,6 +221,12 @@ class Change:
         return _renderer()(self)
 
     @property
+    def settle(self) -> str | None:
+        """How to settle a potentially-breaking change (the evidence that would make it
+        breaking or compatible); None for every other class (``rules.settle``)."""
+        return _settler()(self)
+
+    @property
     def trust(self) -> bool:
         """On the trust axis: a trust-class change, or one that brings in new text."""
         return self.cls is ChangeClass.TRUST or bool(self.new_text)
@@ -265,6 +271,9 @@ class Change:
             d["new_text"] = [t.to_json() for t in self.new_text]
         if self.note:
             d["note"] = self.note
+        settle = self.settle
+        if settle:
+            d["settle"] = settle
         return d
 
 
@@ -284,6 +293,14 @@ def _renderer() -> Callable[[Change], str]:
     if not _RENDERER:
         raise RuntimeError("no change wording installed: import mcp_review.engine.rules first")
     return _RENDERER[0]
+
+
+@functools.cache
+def _settler() -> Callable[[Change], str | None]:
+    """``rules.settle.settle_text``, imported on first use (the rules build on this model)."""
+    from mcp_review.engine.rules.settle import settle_text
+
+    return settle_text
 
 
 def pointer_join(base: str, *parts: str | int) -> str:

@@ -259,6 +259,8 @@ def to_text(
                         f"        note: {'promoted to breaking: ' if ch.promoted else ''}"
                         f"{safe_text(ch.note)}"
                     )
+                if ch.settle:
+                    out.append(f"        settle: {safe_text(ch.settle)}")
             if len(changes) > max_changes:
                 out.append(f"      … and {len(changes) - max_changes} more changes")
             if cmp.broken_calls:
@@ -294,6 +296,8 @@ def to_text(
             f"  {safe_text(g.server)}{p}  {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
             f"{safe_text(render_change(ch))}"
         )
+        if ch.settle:
+            out.append(f"      settle: {safe_text(ch.settle)}")
         out.append(
             f"      on {len(g.tools)} tools: "
             + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools)
@@ -370,7 +374,9 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
             for g in groups:
                 out.append(
                     f"| {_md(g.server)} | {g.change.cls} | {g.change.rule} | "
-                    f"{_md(g.change.pointer)} | {_md(render_change(g.change))} | "
+                    f"{_md(g.change.pointer)} | {_md(render_change(g.change))}"
+                    + (f"<br>settle: {_md(g.change.settle)}" if g.change.settle else "")
+                    + " | "
                     f"{len(g.tools)}: {', '.join(_md(n) for n in g.tools)} |"
                 )
         details = [t for t in shown if own(t) or t.protocol]
@@ -396,6 +402,8 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                     )
                 if ch.note:
                     what += f"<br>note: {_md(ch.note)}"
+                if ch.settle:
+                    what += f"<br>settle: {_md(ch.settle)}"
                 u = t.waived.get((ch.rule, ch.pointer))
                 if u is not None:
                     what += (
@@ -472,6 +480,14 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                 "liveDigest": t.live_digest or "",
             },
         }
+        settle = [
+            {"rule": ch.rule, "pointer": sarif_text(ch.pointer), "settle": sarif_text(ch.settle)}
+            for ch in (t.comparison.changes if t.comparison is not None else [])
+            if ch.settle
+        ]
+        if settle:
+            # How each potentially-breaking change of this tool would be settled.
+            result["properties"] = {"settle": settle}
         honoured = [u for u in t.waivers if u.state == "honoured"]
         if t.policy.outcome is Outcome.WAIVED:
             result["suppressions"] = [_suppression(u) for u in honoured]

@@ -194,6 +194,8 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True, all_calls: bool = False) 
                 out.append(f"        -> {rejected}")
         if c.note:
             out.append(f"      {'promoted to breaking: ' if c.promoted else ''}{safe_text(c.note)}")
+        if c.settle:
+            out.append(f"      settle: {safe_text(c.settle)}")
     r = cmp.replay
     if r is not None:
         out.append("")

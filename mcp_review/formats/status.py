@@ -302,6 +302,8 @@ def to_text(
                     out.append(f"          {safe_text(render_change(c))}")
                     if c.note:
                         out.append(f"          {safe_text(c.note)}")
+                    if c.settle:
+                        out.append(f"          settle: {safe_text(c.settle)}")
                 r = cmp.replay
                 if r is not None:
                     out.append(
@@ -323,6 +325,8 @@ def to_text(
             out.append(f"          {safe_text(c.message)}")
             if c.note:
                 out.append(f"          {safe_text(c.note)}")
+            if c.settle:
+                out.append(f"          settle: {safe_text(c.settle)}")
             out.append(
                 f"          on {len(g.tools)} tools: "
                 + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools)

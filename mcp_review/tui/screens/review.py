@@ -538,6 +538,12 @@ class ReviewScreen(Screen[ReviewResult | None]):
         ]
         if c.note:
             parts += ["\n", safe_content(c.note, style="$text-muted", one_line=True, limit=400)]
+        if c.settle:
+            parts += [
+                "\n",
+                ("settle: ", "bold $text-warning"),
+                safe_content(c.settle, one_line=True, limit=600),
+            ]
         self.query_one("#change-detail", Static).update(Content.assemble(*parts))
 
     _SECTION_TITLE = {
