@@ -295,12 +295,21 @@ def _renderer() -> Callable[[Change], str]:
     return _RENDERER[0]
 
 
-@functools.cache
-def _settler() -> Callable[[Change], str | None]:
-    """``rules.settle.settle_text``, imported on first use (the rules build on this model)."""
-    from mcp_review.engine.rules.settle import settle_text
+_SETTLER: list[Callable[[Change], str | None]] = []
+"""How :attr:`Change.settle` words the evidence that settles a change: installed by the rules
+(``rules.settle``), as the wording of :attr:`Change.message` is."""
 
-    return settle_text
+
+def install_settler(settle: Callable[[Change], str | None]) -> None:
+    """Set how :attr:`Change.settle` says what would settle a potentially-breaking change
+    (``engine.rules`` installs ``settle.settle_text`` when imported; see install_renderer)."""
+    _SETTLER[:] = [settle]
+
+
+def _settler() -> Callable[[Change], str | None]:
+    if not _SETTLER:
+        raise RuntimeError("no settle wording installed: import mcp_review.engine.rules first")
+    return _SETTLER[0]
 
 
 def pointer_join(base: str, *parts: str | int) -> str:

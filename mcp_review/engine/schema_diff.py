@@ -257,7 +257,8 @@ class _Walker:
     def _keywords(
         self, o: dict[str, Any], n: dict[str, Any], op: str, np: str, pos: bool, depth: int
     ) -> None:
-        schema_family.judge_explicit_defaults(self, Pair(o, n, op, np, pos, depth))
+        for node in _NODES:
+            node(self, Pair(o, n, op, np, pos, depth))
         o, n = _drop_inert(o, n, pos)
         done: set[Handler] = set()
         unknown: list[str] = []
@@ -545,6 +546,8 @@ def _flatten_all_of(
 
 _HANDLERS = KEYWORDS.handlers
 """keyword -> the family handler the walker calls for it (the registry's table)."""
+_NODES = KEYWORDS.nodes
+"""Handlers called once at every node (the registry's ``nodes``)."""
 _INSTANCE_TYPES = KEYWORDS.instance_types
 _IGNORED = frozenset({"$ref", *CONTAINERS})  # $ref is followed in deref; containers via refs
 

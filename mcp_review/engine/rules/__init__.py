@@ -11,6 +11,7 @@ unowned keywords), ``json_types``, ``values`` (enum/const), ``numeric``, ``strin
 
 from __future__ import annotations
 
+from mcp_review.engine.rules import settle  # noqa: F401  (installs Change.settle's wording)
 from mcp_review.engine.rules.catalog import FAMILIES, KEYWORDS, RULES
 from mcp_review.engine.rules.registry import Effect, Keywords, Rule, Witness, class_for, rule
 from mcp_review.engine.rules.render import (

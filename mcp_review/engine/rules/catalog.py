@@ -69,6 +69,7 @@ def _keywords() -> Keywords:
     types: dict[str, frozenset[str]] = {}
     entries: set[str] = set()
     interacting: list[frozenset[str]] = []
+    nodes: list[Handler] = []
 
     def own(kw: str, module: object) -> None:
         if kw in owner:
@@ -85,9 +86,10 @@ def _keywords() -> Keywords:
         types.update(getattr(module, "INSTANCE_TYPES", {}))
         entries |= getattr(module, "ENTRY_KEYWORDS", frozenset())
         interacting += getattr(module, "INTERACTING", ())
+        nodes += getattr(module, "NODE_HANDLERS", ())
     judge_counts = counts_judge(tuple(counts))
     handlers.update(dict.fromkeys((c.keyword for c in counts), judge_counts))
-    return Keywords(handlers, types, frozenset(entries), tuple(interacting))
+    return Keywords(handlers, types, frozenset(entries), tuple(interacting), tuple(nodes))
 
 
 KEYWORDS: Keywords = _keywords()

@@ -126,3 +126,6 @@ class Keywords:
     interacting: tuple[frozenset[str], ...]
     """Keywords whose meaning depends on siblings in the same schema object: each group may
     come from one part of an allOf only, or folding the parts would change the meaning."""
+    nodes: tuple[Handler, ...] = ()
+    """Handlers the walker calls once at every node, before keywords that cannot apply to the
+    node's type are set aside (a family's ``NODE_HANDLERS``: defaults written out)."""

@@ -239,6 +239,9 @@ def judge_explicit_defaults(w: Judge, at: Pair) -> None:
             )
 
 
+NODE_HANDLERS: tuple[Handler, ...] = (judge_explicit_defaults,)
+"""Judged once at every node (registered with ``catalog.KEYWORDS.nodes``)."""
+
 HANDLERS: dict[str, Handler] = {
     "$schema": judge_dialect,
     HEADER: judge_header,

@@ -11,7 +11,7 @@ new schema (the proxy records them; ``check --calls`` replays them), live result
 
 from __future__ import annotations
 
-from mcp_review.engine.model import Change, ChangeClass, Direction
+from mcp_review.engine.model import Change, ChangeClass, Direction, install_settler
 
 _REPLAY = (
     "record calls through the proxy (or pass them with --calls): a recorded call that the new "
@@ -85,3 +85,6 @@ def settle_text(change: Change, templates: dict[str, str] | None = None) -> str 
         return template.format(**fields)
     except (KeyError, IndexError, ValueError, AttributeError):
         return default.format(**fields)
+
+
+install_settler(settle_text)  # Change.settle says it this way (model.py)
