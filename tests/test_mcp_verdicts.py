@@ -181,3 +181,105 @@ def test_additional_properties_written_out_on_every_real_input_schema():
         assert _outcomes(wire, new)["tiered"] is Outcome.AUTO_APPROVE, label
         checked += 1
     assert checked > 300
+
+
+# Item 1: tool arguments (and structuredContent) are always a JSON object ----------------------
+
+
+def _changes(old: Any, new: Any, field: str = "inputSchema") -> list[tuple[str, ChangeClass]]:
+    base = {"name": "t", "inputSchema": {"type": "object"}}
+    a = ToolDef.from_wire({**base, field: old})
+    b = ToolDef.from_wire({**base, field: new})
+    return [(c.rule, c.cls) for c in diff_tools(a, b)]
+
+
+@pytest.mark.parametrize("new", ["2025.11.25", "2026.8.31"])
+def test_filesystem_typing_its_schema_less_roots_as_objects_breaks_nothing_by_itself(new):
+    """server-filesystem 2025.7.29 installed today (zod 4) sends input schemas with no
+    ``type``; later versions say ``"type": "object"``. That was ``type-added`` (breaking, with
+    the witness "a", a call no client can send) on 13 tools. Gaining required properties stays
+    breaking, each with an object witness ({} where the old root declared nothing)."""
+    from mcp_review.engine.witness import attach_witnesses
+
+    a, b = _tools("server-filesystem", "2025.7.29"), _tools("server-filesystem", new)
+    typed = 0
+    for name in sorted(a.keys() & b.keys()):
+        old_s, new_s = a[name]["inputSchema"], b[name]["inputSchema"]
+        if "type" in old_s or new_s.get("type") != "object":
+            continue
+        typed += 1
+        o, n = ToolDef.from_wire(a[name]), ToolDef.from_wire(b[name])
+        changes = attach_witnesses(o, n, diff_tools(o, n))
+        assert "type-added" not in {c.rule for c in changes}, name
+        breaking = [c for c in changes if c.cls is ChangeClass.BREAKING]
+        assert breaking and {c.rule for c in breaking} == {"property-added-required"}, name
+        for c in breaking:
+            assert c.has_witness and isinstance(c.witness, dict), (name, c.witness)
+        if len(breaking) == 1:
+            assert breaking[0].witness == {}  # the root declared nothing: {} was valid
+    assert typed == 13
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ({}, {"type": "object"}),
+        ({"type": ["object", "null"]}, {"type": "object"}),
+        ({"type": ["object", "string"]}, {}),
+        (
+            {"properties": {"a": {"type": "string"}}},
+            {"type": "object", "properties": {"a": {"type": "string"}}},
+        ),
+    ],
+)
+@pytest.mark.parametrize("field", ["inputSchema", "outputSchema"])
+def test_root_type_sets_that_admit_objects_are_equal(old, new, field):
+    for a, b in ((old, new), (new, old)):
+        assert _changes(a, b, field) == [], (a, b)
+
+
+@pytest.mark.parametrize("field", ["inputSchema", "outputSchema"])
+def test_root_keywords_for_other_types_are_inert(field):
+    old = {"type": "object", "properties": {"a": {"type": "string"}}}
+    for kw, v in (("minLength", 3), ("minimum", 1), ("items", {"type": "string"}), ("enum", None)):
+        if v is None:
+            continue
+        for a, b in ((old, {**old, kw: v}), ({**old, kw: v}, old)):
+            assert _changes(a, b, field) == [("schema-keyword-inert", ChangeClass.COSMETIC)], kw
+    # Untyped root: the same, since the instance is an object anyway.
+    untyped = {"properties": {"a": {"type": "string"}}}
+    assert _changes(untyped, {**untyped, "maxItems": 1}) == [
+        ("schema-keyword-inert", ChangeClass.COSMETIC)
+    ]
+
+
+def test_a_root_that_no_longer_admits_objects_still_breaks_and_schema_less_gaining_required():
+    for old, new in (({}, {"type": "string"}), ({"type": "object"}, {"type": "array"})):
+        assert _changes(old, new) == [("type-changed", ChangeClass.BREAKING)]
+    gained = _changes(
+        {}, {"type": "object", "properties": {"p": {"type": "string"}}, "required": ["p"]}
+    )
+    assert gained == [("property-added-required", ChangeClass.BREAKING)]
+
+
+def test_every_witness_on_the_corpus_is_an_object():
+    """Input witnesses are calls (arguments), output witnesses are results' structuredContent:
+    objects both. Every breaking change the engine proves on the corpus proves it with one."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "corpus"))
+    import corpus_data as cd
+
+    from mcp_review.engine.witness import attach_witnesses
+
+    seen = 0
+    for old, new in cd.pairs():
+        for name in sorted(old.tools.keys() & new.tools.keys()):
+            a, b = ToolDef.from_wire(old.tools[name]), ToolDef.from_wire(new.tools[name])
+            if a.digest == b.digest:
+                continue
+            for c in attach_witnesses(a, b, diff_tools(a, b)):
+                if c.has_witness:
+                    assert isinstance(c.witness, dict), (old.server, name, c.rule, c.witness)
+                    seen += 1
+    assert seen > 100

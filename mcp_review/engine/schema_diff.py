@@ -57,6 +57,7 @@ from mcp_review.engine.rules.kit import (
     value_type,
 )
 from mcp_review.engine.rules.objects import OBJECT_GROUP
+from mcp_review.engine.rules.schema import is_default
 from mcp_review.engine.rules.text import with_model_text
 from mcp_review.engine.rules.tool import judge_name_and_text, judge_outside_schemas
 from mcp_review.engine.rules.tool import output_schema_presence as _output_presence
@@ -217,6 +218,10 @@ class _Walker:
                 if not isinstance(s, dict):
                     self.emit("schema-invalid", ptr, pos, kind=Raw(kind_of(s)))
             return
+        if depth == 0:
+            # tools/call arguments and structuredContent are JSON objects (MCP): the root is
+            # judged on objects only.
+            o, n = self._object_root(o), self._object_root(n)
         for kw in ("anyOf", "oneOf"):
             if (kw in o) != (kw in n):
                 if kw in n and isinstance(n[kw], list):
@@ -224,6 +229,21 @@ class _Walker:
                 elif kw in o and isinstance(o[kw], list):
                     n = self._lift(n, o, kw)
         self._keywords(o, n, op, np, pos, depth)
+
+    def _object_root(self, s: dict[str, Any]) -> dict[str, Any]:
+        """The root of ``inputSchema`` / ``outputSchema`` as the protocol constrains it: the
+        instance is always an object, so a root ``type`` that admits objects (absent,
+        ``"object"``, ``["object", "null"]``) reads as ``"object"`` on both sides (typing an
+        untyped root as an object changes nothing), and keywords that only constrain other
+        types are then inert. A root type without ``object`` is kept: it rejects every call."""
+        types = type_set(s.get("type", MISSING))
+        if types is not None and "object" not in types:
+            return s
+        if s.get("type") == "object":
+            return s
+        view = {**s, "type": "object"}
+        self.alive.append(view)
+        return view
 
     def _bools(self, o: Any, n: Any, op: str, np: str, pos: bool) -> bool:
         """Boolean (and ``{"not": {}}``) schemas; True when nothing is left to compare."""
@@ -257,9 +277,26 @@ class _Walker:
     def _keywords(
         self, o: dict[str, Any], n: dict[str, Any], op: str, np: str, pos: bool, depth: int
     ) -> None:
+        o_all, n_all = o, n
         for node in _NODES:
             node(self, Pair(o, n, op, np, pos, depth))
-        o, n = _drop_inert(o, n, pos)
+        o, n, inert = _drop_inert(o, n, pos)
+        for k in sorted(inert):
+            ov, nv = o_all.get(k, MISSING), n_all.get(k, MISSING)
+            if jeq(ov, nv) or all(v is MISSING or is_default(k, v) for v in (ov, nv)):
+                continue  # unchanged, or a default written out (named by the node handlers)
+            if not (_inert_for(k, o_all) and _inert_for(k, n_all)):
+                continue  # the type changed too: the type's change says what it does
+            self.emit(
+                "schema-keyword-inert",
+                pointer_join(np if nv is not MISSING else op, k),
+                pos,
+                where=Raw(where(np if nv is not MISSING else op)),
+                keyword=Raw(k),
+                old=opt(ov),
+                new=opt(nv),
+                types=Raw(_type_words(o_all if pos else n_all)),
+            )
         done: set[Handler] = set()
         unknown: list[str] = []
         for k in (*o, *(k for k in n if k not in o)):
@@ -424,16 +461,27 @@ cannot multiply into an exponential walk; past it, alternatives are matched by s
 were before coverage was judged (the verdict may then be the stricter one, never laxer)."""
 
 
+def _inert_for(keyword: str, s: dict[str, Any]) -> bool:
+    """``keyword`` constrains none of the types ``s`` declares (False when it declares none)."""
+    types = type_set(s.get("type", MISSING))
+    return types is not None and not any(covered(t, types) for t in _INSTANCE_TYPES[keyword])
+
+
+def _type_words(s: dict[str, Any]) -> str:
+    types: set[str] = set(type_set(s.get("type", MISSING)) or ())
+    return " or ".join(sorted(types)) or "other"
+
+
 def _drop_inert(
     o: dict[str, Any], n: dict[str, Any], pos: bool
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[dict[str, Any], dict[str, Any], set[str]]:
     """Hide keywords that cannot affect the values in question: ``minimum`` on a schema whose
     ``type`` is ``string`` constrains nothing. On the input side the values that matter are the
     ones old accepted (new must keep accepting them); on the output side, the ones new may
     produce. Only a declared ``type`` on this node is trusted, so the check stays conservative."""
     types = type_set((o if pos else n).get("type", MISSING))
     if types is None:
-        return o, n
+        return o, n, set()
     inert = {
         k
         for s in (o, n)
@@ -441,10 +489,11 @@ def _drop_inert(
         if k in _INSTANCE_TYPES and not any(covered(t, types) for t in _INSTANCE_TYPES[k])
     }
     if not inert:
-        return o, n
+        return o, n, inert
     return (
         {k: v for k, v in o.items() if k not in inert},
         {k: v for k, v in n.items() if k not in inert},
+        inert,
     )
 
 

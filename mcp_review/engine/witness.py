@@ -339,6 +339,8 @@ class _Side:
         self.acc, self.rej = acc, rej
         self.acc_v, self.rej_v = acc_v, rej_v
         self.blocked = 0
+        self.objects = False
+        """Only JSON objects are witnesses (set for a tool's inputSchema and outputSchema)."""
         self.budget = budget or _Budget(MAX_TOOL_VALIDATOR_CALLS)
         self.gen = Gen(acc, self.budget.work)
         self.rej_gen = Gen(rej, self.budget.work)
@@ -352,11 +354,16 @@ class _Side:
     def build(cls, old: Any, new: Any, field: str, budget: _Budget | None = None) -> _Side | None:
         a, b = _wire(old).get(field), _wire(new).get(field)
         # Output side flips: a result the new schema allows and the old one did not.
-        return (
+        side = (
             cls.from_schemas(a, b, budget)
             if field == "inputSchema"
             else cls.from_schemas(b, a, budget)
         )
+        if side is not None:
+            # tools/call arguments and structuredContent are JSON objects (MCP): a witness
+            # that is not one is a call no client can send, or a result no server returns.
+            side.objects = True
+        return side
 
     @classmethod
     def from_schemas(cls, acc: Any, rej: Any, budget: _Budget | None = None) -> _Side | None:
@@ -466,6 +473,8 @@ class _Side:
                     return None
             if start - self.budget.left >= MAX_VALIDATOR_CALLS:
                 return None
+            if self.objects and not isinstance(inst, dict):
+                continue
             self.budget.work(self.weight)  # building, copying and keying a call as big
             key = _key(inst)
             if key is None or key in seen:
@@ -569,7 +578,13 @@ class _Side:
         return self._bases_memo
 
     def _make_bases(self) -> list[Any]:
-        out = [b for b in self.gen.values(self.acc, 0) if b is not _ABSENT][:MAX_ALTERNATIVES]
+        out = [
+            b
+            for b in self.gen.values(self.acc, 0)
+            if b is not _ABSENT and (isinstance(b, dict) or not self.objects)
+        ][:MAX_ALTERNATIVES]
+        if self.objects and not out:
+            out = [{}]
         root = view(self.acc, self.acc)
         if out and isinstance(out[0], dict) and isinstance(root, dict):
             full = dict(out[0])

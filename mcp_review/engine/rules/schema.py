@@ -115,6 +115,16 @@ RULES: tuple[Rule, ...] = (
         "{where}: {keyword} {old} -> {new} (the JSON Schema default: same meaning)",
     ),
     _r(
+        "schema-keyword-inert",
+        _CO,
+        _I,
+        "a keyword that constrains only other instance types than the schema's changed: no "
+        "value is affected (e.g. minLength beside type object; at the root of inputSchema and "
+        "outputSchema, every keyword but the object ones, since arguments and results are "
+        "objects)",
+        "{where}: {keyword} {old} -> {new} constrains no {types} value: no effect",
+    ),
+    _r(
         "unsupported-keyword-changed",
         _P,
         _I,
@@ -215,6 +225,12 @@ DEFAULTS: dict[str, Callable[[Any], bool]] = {
 """keyword -> whether a value is its JSON Schema default (the same as leaving it out): the
 keywords the walker judges whose default can be written out. Each family already reads such a
 value as no constraint; this names the edit, so the digest change is explained."""
+
+
+def is_default(keyword: str, value: Any) -> bool:
+    """``value`` is ``keyword``'s JSON Schema default (the same as leaving it out)."""
+    test = DEFAULTS.get(keyword)
+    return test is not None and test(value)
 
 
 def judge_explicit_defaults(w: Judge, at: Pair) -> None:
