@@ -283,3 +283,70 @@ def test_every_witness_on_the_corpus_is_an_object():
                     assert isinstance(c.witness, dict), (old.server, name, c.rule, c.witness)
                     seen += 1
     assert seen > 100
+
+
+# Item 6: every breaking verdict proves itself ----------------------------------------------------
+
+
+def _corpus_breaking() -> list[tuple[str, Any, Any, Any]]:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "corpus"))
+    import corpus_data as cd
+
+    from mcp_review.engine.witness import attach_witnesses
+
+    out = []
+    for old, new in cd.pairs():
+        for name in sorted(old.tools.keys() & new.tools.keys()):
+            a, b = ToolDef.from_wire(old.tools[name]), ToolDef.from_wire(new.tools[name])
+            if a.digest == b.digest:
+                continue
+            for c in attach_witnesses(a, b, diff_tools(a, b)):
+                if c.cls is ChangeClass.BREAKING:
+                    out.append((f"{old.server} {old.version}->{new.version} {name}", a, b, c))
+    return out
+
+
+def test_nearly_every_breaking_verdict_on_the_corpus_carries_a_witness():
+    """Each checked by python-jsonschema (an independent validator): valid under the schema the
+    client relied on, rejected by the other. The rest say why in ``no_witness``."""
+    from jsonschema.validators import Draft202012Validator, validator_for
+
+    def valid(schema: Any, inst: Any) -> bool:
+        cls = validator_for(schema, default=Draft202012Validator)
+        return cls(schema, format_checker=cls.FORMAT_CHECKER).is_valid(inst)
+
+    rows = _corpus_breaking()
+    proved = [r for r in rows if r[3].has_witness]
+    # 279 of 287 (97.2 %; 75.6 % before issue 26). The issue's target is 99 %: of the 8 left,
+    # 4 are length bounds on firecrawl's domain lists that the old pattern's lookahead already
+    # implied (no call can show them: the verdict itself is a false alarm), see
+    # benchmarks/README.md.
+    assert len(proved) / len(rows) >= 0.97, len(proved) / len(rows)
+    for label, a, b, c in proved:
+        field = "outputSchema" if c.direction.value == "output" else "inputSchema"
+        acc, rej = (a.wire[field], b.wire[field])
+        if field == "outputSchema":
+            acc, rej = rej, acc
+        assert valid(acc, c.witness), (label, c.rule, c.witness)
+        if not c.rule.startswith("format-"):  # python-jsonschema checks "uri" only with rfc3987
+            assert not valid(rej, c.witness), (label, c.rule, c.witness)
+    for label, _a, _b, c in rows:
+        if not c.has_witness:
+            assert c.to_json()["no_witness"], (label, c.rule)
+
+
+def test_a_rename_under_a_closed_object_shows_the_call_that_still_sends_the_old_name():
+    """chrome-devtools-mcp 0.10.1 -> 0.15.0 close_page: pageIdx renamed pageId under
+    additionalProperties false. No call breaks for one of the two changes alone; the call
+    that sends pageIdx is the evidence of each (and of the suspected rename)."""
+    from mcp_review.engine.witness import attach_witnesses
+
+    a = ToolDef.from_wire(_tools("chrome-devtools-mcp", "0.10.1")["close_page"])
+    b = ToolDef.from_wire(_tools("chrome-devtools-mcp", "0.15.0")["close_page"])
+    got = {c.rule: c for c in attach_witnesses(a, b, diff_tools(a, b))}
+    for rule in ("property-removed-closed", "property-added-required", "property-rename-suspected"):
+        assert got[rule].cls is ChangeClass.BREAKING and got[rule].has_witness, rule
+    assert "pageIdx" in got["property-removed-closed"].witness
+    assert got["property-rename-suspected"].witness == got["property-removed-closed"].witness

@@ -271,6 +271,10 @@ class Change:
             d["new_text"] = [t.to_json() for t in self.new_text]
         if self.note:
             d["note"] = self.note
+        if self.cls is ChangeClass.BREAKING and not self.has_witness:
+            # Why this breaking verdict carries no call that shows it (a hint over other
+            # changes, a search budget spent, none found, or recorded calls as the evidence).
+            d["no_witness"] = self.note or "no witness searched: the verdict stands on the change"
         settle = self.settle
         if settle:
             d["settle"] = settle

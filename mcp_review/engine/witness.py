@@ -18,7 +18,7 @@ from mcp_review.engine.locate import likely_paths, split_location
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_tokens
 from mcp_review.engine.replay import MAX_ISSUES, Issue, SchemaError, SchemaValidator, too_deep
-from mcp_review.engine.rules import RULES, Witness
+from mcp_review.engine.rules import RULES, Witness, quote
 from mcp_review.engine.walk import COMBINATORS, MISSING, get, nodes
 
 MAX_VALIDATOR_CALLS = 400
@@ -259,6 +259,19 @@ def _search(
         except Exception as e:
             out.append({"note": f"no witness: the witness search failed ({type(e).__name__})"})
             continue
+        if found is None and ch.cls is ChangeClass.BREAKING and side is not None and side.shared:
+            # No call breaks for this change alone (another change of the tool rejects every
+            # call this one does): the call valid under old and rejected by new, aimed here,
+            # is still the evidence of the break. It promotes nothing.
+            instance, issue = side.shared
+            out.append(
+                {
+                    "witness": instance,
+                    "witness_error": f"{issue.path or '(root)'}: {issue.message}",
+                    "note": ch.note or NOTE_SHARED,
+                }
+            )
+            continue
         if found is None:
             if ch.cls is ChangeClass.BREAKING and not ch.note:  # replay's evidence stays
                 why = (
@@ -278,12 +291,45 @@ def _search(
                 "promoted": promoted or ch.promoted,
             }
         )
+    _rename_witnesses(changes, out)
     return out
+
+
+_REMOVED = frozenset({"property-removed-closed", "property-removed-open"})
+
+
+def _rename_witnesses(changes: list[Change], out: list[dict[str, Any] | None]) -> None:
+    """A suspected rename is a hint over a removed and an added property: when it is breaking,
+    the removed property's witness (a call that still sends the old name) is its evidence."""
+    for i, ch in enumerate(changes):
+        if ch.rule != "property-rename-suspected" or ch.cls is not ChangeClass.BREAKING:
+            continue
+        params = dict(ch.params)
+        parent = ch.pointer.rsplit("/", 2)[0]
+        for j, other in enumerate(changes):
+            found = out[j]
+            if (
+                other.rule in _REMOVED
+                and found is not None
+                and "witness" in found
+                and other.pointer.rsplit("/", 2)[0] == parent
+                and quote(pointer_tokens(other.pointer)[-1]) == params.get("old")
+            ):
+                out[i] = {
+                    "witness": found["witness"],
+                    "witness_error": found.get("witness_error"),
+                    "note": "the witness of the removed property: a call that still sends it",
+                }
+                break
 
 
 NOTE_BLOCKED = (
     "no witness: every generated call that breaks here also breaks because of "
     "another change in this tool, so none shows this change alone"
+)
+NOTE_SHARED = (
+    "the witness also breaks because of another change in this tool: no call valid under "
+    "the old schema breaks for this change alone"
 )
 NOTE_NONE = (
     "no witness: no generated call valid under the old schema is rejected by the new "
@@ -339,6 +385,7 @@ class _Side:
         self.acc, self.rej = acc, rej
         self.acc_v, self.rej_v = acc_v, rej_v
         self.blocked = 0
+        self.shared: tuple[Any, Issue] | None = None
         self.objects = False
         """Only JSON objects are witnesses (set for a tool's inputSchema and outputSchema)."""
         self.budget = budget or _Budget(MAX_TOOL_VALIDATOR_CALLS)
@@ -456,6 +503,7 @@ class _Side:
 
     def find(self, toks: list[str], strategy: Witness) -> tuple[Any, Issue] | None:
         self.blocked = 0  # candidates that broke, but not for this change alone
+        self.shared = None  # the first of them
         targets = self._targets(toks, strategy)
         loc, kw = split_location(toks)
         folded = bool(kw) and get(self.rej, loc) is _ABSENT
@@ -504,6 +552,8 @@ class _Side:
             # It breaks, but also because of another change: satisfy the new schema's other
             # requirements (a property another change made required) and try that call too.
             self.blocked += 1
+            if self.shared is None and _touches(issues, paths, toks):
+                self.shared = (inst, _best_issue(issues, toks))
             fixed = self._repair(inst, issues, targets)
             if fixed is not None:
                 pending.append(fixed)
@@ -620,6 +670,30 @@ class _Side:
                 inst = _place(bases[0], path, value, o_chain, self.gen)
                 if inst is not None:
                     yield inst
+
+
+def _touches(issues: list[Issue], paths: set[str] | None, toks: list[str]) -> bool:
+    """The new schema rejects the call (also) at this change: some error's schema path lies
+    under the change's location, is the keyword of its object or list that governs it (a
+    removed property: ``additionalProperties``, ``required``; a branch: its ``anyOf``), or is
+    a keyword of the same schema node (the node that held the removed branches)."""
+    err = [tuple(pointer_tokens(p)) for p in (paths if paths is not None else ())] or [
+        tuple(pointer_tokens(i.schema_path)) for i in issues
+    ]
+    at = tuple(toks)
+    roots = {at}
+    if len(at) >= 2 and at[-2] in ("properties", "patternProperties"):
+        parent = at[:-2]
+        roots |= {
+            (*parent, kw) for kw in ("additionalProperties", "required", "unevaluatedProperties")
+        }
+    nodes = {at[:-1]} if at else set()  # a keyword's own schema node
+    if len(at) >= 2 and (at[-1].isdigit() or at[-2] in _BRANCH_TOKENS):
+        roots.add(at[:-1])
+        nodes.add(at[:-2])  # the node that held the branches (now maybe a plain schema)
+    return any(e[: len(r)] == r for e in err for r in roots) or any(
+        len(e) == len(n) + 1 and e[: len(n)] == n for e in err for n in nodes if n
+    )
 
 
 def _key(inst: Any) -> str | None:
