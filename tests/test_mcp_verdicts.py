@@ -350,3 +350,52 @@ def test_a_rename_under_a_closed_object_shows_the_call_that_still_sends_the_old_
         assert got[rule].cls is ChangeClass.BREAKING and got[rule].has_witness, rule
     assert "pageIdx" in got["property-removed-closed"].witness
     assert got["property-rename-suspected"].witness == got["property-removed-closed"].witness
+
+
+# Item 5: unions and open maps judged as wholes ---------------------------------------------------
+
+STAGE = {"type": "object", "properties": {"$match": {"type": "object"}}}
+NARROWED = {
+    "type": "object",
+    "properties": {"$match": {"type": "object", "required": ["field"]}},
+    "required": ["$match"],
+}
+
+
+@pytest.mark.parametrize("field", ["inputSchema", "outputSchema"])
+def test_a_union_branch_narrowed_beside_one_that_accepts_every_object_is_no_change(field):
+    """A pipeline stage is ``anyOf`` of stage shapes and a catch-all object: narrowing one
+    shape changes nothing the union accepts."""
+    for other in ({"type": "object"}, {"type": "object", "additionalProperties": True}):
+        old = {"type": "object", "properties": {"stage": {"anyOf": [STAGE, other]}}}
+        new = {"type": "object", "properties": {"stage": {"anyOf": [NARROWED, other]}}}
+        alarms = (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
+        assert [c for c in _changes(old, new, field) if c[1] in alarms] == []
+        if field == "inputSchema":  # on the output side, narrowing a branch is compatible
+            assert _changes(old, new, field) == []
+
+
+def test_a_union_branch_narrowed_without_such_a_sibling_still_breaks():
+    old = {"type": "object", "properties": {"stage": {"anyOf": [STAGE, {"type": "string"}]}}}
+    new = {"type": "object", "properties": {"stage": {"anyOf": [NARROWED, {"type": "string"}]}}}
+    assert {c for c in _changes(old, new)} == {("required-added", ChangeClass.BREAKING)}
+
+
+def test_properties_the_new_map_still_accepts_with_their_type_are_not_removed():
+    """An open object re-expressed as ``anyOf`` of a string-valued map or null: its string
+    properties are still accepted (by additionalProperties), so none is "removed"; one whose
+    type the map does not accept is a type change."""
+    old_obj = {
+        "type": "object",
+        "properties": {"region": {"type": "string"}, "team": {"type": "string"}},
+    }
+    new_map = {
+        "anyOf": [{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "null"}]
+    }
+    old = {"type": "object", "properties": {"labels": old_obj}}
+    new = {"type": "object", "properties": {"labels": new_map}}
+    rules = {r for r, _ in _changes(old, new)}
+    assert not rules & {"property-removed-open", "property-removed-closed"}
+    old_obj["properties"]["size"] = {"type": "integer"}
+    rules = {r for r, _ in _changes(old, new)}
+    assert "type-changed" in rules and "property-removed-closed" not in rules

@@ -42,6 +42,7 @@ from mcp_review.engine.rules.kit import (
     Cover,
     Handler,
     Pair,
+    accepts_all,
     allowed,
     as_text,
     branch_sig,
@@ -430,6 +431,15 @@ class _Walker:
         hit = self.probed.get(memo_key)
         if hit is not None and hit[0] is o and hit[1] is n:
             return hit[2]
+        # An alternative that accepts every object covers any alternative of objects alone
+        # (a union judged as a whole: narrowing one object branch beside it changes nothing).
+        wide, narrow = (n, o) if pos else (o, n)
+        w_root, n_root = (self.new_root, self.old_root) if pos else (self.old_root, self.new_root)
+        if _every_object(self.deref(wide, np, w_root)[0]) and _only_objects(
+            self.deref(narrow, op, n_root)[0]
+        ):
+            self.probed[memo_key] = (o, n, True)
+            return True
         probe = _Walker(self.old_root, self.new_root, self.base, pos, [])
         probe.refs = self.refs
         probe.probes, probe.probed, probe.split_memo = self.probes, self.probed, self.split_memo
@@ -459,6 +469,24 @@ _PROBE_BUDGET = 2_000
 """Probes one schema walk may spend in all (nested probes included): nested alternatives
 cannot multiply into an exponential walk; past it, alternatives are matched by shape, as they
 were before coverage was judged (the verdict may then be the stricter one, never laxer)."""
+
+
+def _every_object(s: Any) -> bool:
+    """``s`` accepts every JSON object: ``{"type": "object"}`` with nothing that constrains
+    (prose, an ``additionalProperties`` that accepts all)."""
+    if not isinstance(s, dict) or type_set(s.get("type", MISSING)) != frozenset({"object"}):
+        return False
+    return all(
+        k == "type"
+        or k in NO_CONSTRAINT
+        or (k in ("additionalProperties", "unevaluatedProperties") and accepts_all(v))
+        for k, v in s.items()
+    )
+
+
+def _only_objects(s: Any) -> bool:
+    """``s`` accepts nothing but objects (its own ``type`` says so)."""
+    return isinstance(s, dict) and type_set(s.get("type", MISSING)) == frozenset({"object"})
 
 
 def _inert_for(keyword: str, s: dict[str, Any]) -> bool:

@@ -315,6 +315,18 @@ def judge_object(w: Judge, at: Pair) -> None:
                 depth + 1,
             )
             continue
+        if isinstance(nap, dict) and not n_open and not rejects_all(nap):
+            # Not removed: the key is still accepted, now by additionalProperties (an object
+            # re-expressed as a map): judged against that schema, as for a pattern.
+            w.diff(
+                sub,
+                nap,
+                pointer_join(op, "properties", name),
+                pointer_join(np, "additionalProperties"),
+                pos,
+                depth + 1,
+            )
+            continue
         ptr = pointer_join(op, "properties", name)
         if n_open:
             removed[name] = w.emit("property-removed-open", ptr, pos, name=name)
