@@ -321,10 +321,10 @@ def pinned(project: Path) -> Path:
 async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_approval(pinned: Path):
     from textual.widgets import Header
 
+    from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.source import ReviewSource
-    from mcp_review.tui.view import Status
 
     ns = _review_args(candidate=True)
     app = ReviewApp(ReviewSource.from_inputs(resolve(ns)), subtitle="mcp-pins.toml")
@@ -335,7 +335,7 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
                 break
         assert "CANDIDATE of files" in str(app.screen.query_one(Header).format_title())
         entry = next(t for s in app.main.servers for t in s.tools if t.name == "read_file")
-        assert entry.status is Status.BROKEN
+        assert entry.status is State.BROKEN
         assert app.decide(entry, "approved", why="previewed")
     assert _launches(pinned)[-1] == "v2"
     pin = load_pins("mcp-pins.toml").get("files", "default", "read_file")
@@ -549,10 +549,10 @@ def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(proje
 
     from textual.widgets import Static
 
+    from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.source import ReviewSource
-    from mcp_review.tui.view import Status
 
     (project / "v2.json").write_text(json.dumps([*V1, GREP]))
     assert main(["pin", "--yes", "-q"]) == 0
@@ -572,7 +572,7 @@ def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(proje
                 (t.name, str(t.policy))
                 for s in main_screen.servers
                 for t in s.tools
-                if t.status is Status.REMOVED
+                if t.status is State.REMOVED
             ]
             await pilot.press("n")
             landed = main_screen.current_entry()

@@ -21,6 +21,7 @@ from textual.widgets import DataTable
 
 from mcp_review.cli import main
 from mcp_review.engine import clock
+from mcp_review.engine.status import State
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins
 from mcp_review.store.readers import load_snapshot
@@ -28,7 +29,6 @@ from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.fetchers import SnapshotFetcher
 from mcp_review.tui.screens.modals import ConfirmScreen
 from mcp_review.tui.source import ReviewSource
-from mcp_review.tui.view import Status
 
 KEY = ("memory", "default", "read_graph")
 
@@ -180,7 +180,7 @@ async def test_deciding_on_a_stale_screen_asks_again(morning, decision):
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_graph")
-        assert app.main.current_entry().status is Status.CHANGED
+        assert app.main.current_entry().status is State.CHANGED
         _alice_approves(m)
         before = Path(m["pins"]).read_bytes()
         await pilot.press(decision, "y")

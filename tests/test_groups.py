@@ -158,9 +158,9 @@ async def _select(app, pilot, name: str) -> None:
 
 
 async def test_app_approves_the_same_blocked_change_on_many_tools_after_asking_why(tmp_path):
+    from mcp_review.engine.status import State
     from mcp_review.store import audit
     from mcp_review.tui.screens.modals import ReasonScreen, SameChangeScreen
-    from mcp_review.tui.view import Status
 
     app, _src, pins = await _app_with_group(tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -184,10 +184,10 @@ async def test_app_approves_the_same_blocked_change_on_many_tools_after_asking_w
         await pilot.pause(0.2)
         statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
     assert statuses == {
-        "tool_00": Status.BROKEN,
-        "tool_01": Status.PINNED,
-        "tool_02": Status.PINNED,
-        "tool_03": Status.PINNED,
+        "tool_00": State.BROKEN,
+        "tool_01": State.PINNED,
+        "tool_02": State.PINNED,
+        "tool_03": State.PINNED,
     }
     on_disk = load_on_disk(pins)
     assert {n: on_disk[n] for n in ("tool_01", "tool_02", "tool_03")} == {

@@ -185,10 +185,10 @@ def test_hostile_tool_name_in_the_refusal_is_escaped(work, capsys):
 
 
 async def test_app_shows_the_unverified_pin_and_a_new_decision_replaces_it(tmp_path):
+    from mcp_review.engine.status import State
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.fetchers import SnapshotFetcher
     from mcp_review.tui.source import ReviewSource
-    from mcp_review.tui.view import Status
 
     pins = tmp_path / "mcp-pins.toml"
     _pin_file(pins, [SAFE, ECHO])
@@ -212,7 +212,7 @@ async def test_app_shows_the_unverified_pin_and_a_new_decision_replaces_it(tmp_p
         assert any('tool "add"' in m and "do not verify" in m for m in msgs), msgs
         entries = {t.name: t for s in src.entries() for t in s.tools}
         # Not trusted: the forged pin does not make the rug pull read "pinned".
-        assert entries["add"].status is Status.NEW
+        assert entries["add"].status is State.NEW
         src.decide(entries["add"], "denied", "tampered pin; denied after review")
     pf = load_pins(str(pins), allow_unverified=True)
     assert pf.pins[("srv", "default", "add")].decision is Decision.DENIED

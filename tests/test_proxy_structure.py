@@ -23,8 +23,8 @@ import mcp_review.services.proxy as proxy_pkg
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
-from mcp_review.services.proxy import REFUSED_CODE, PinGate, Proxy
-from mcp_review.services.proxy import gate as gate_mod
+from mcp_review.services.proxy import REFUSED_CODE, PinEnforcer, Proxy
+from mcp_review.services.proxy import enforce as enforce_mod
 from mcp_review.store.pinfile import load_pins, save_pins
 
 pytestmark = pytest.mark.slow
@@ -215,7 +215,7 @@ def test_the_proxy_package_never_suppresses_cancellation():
     assert {f.name for f in files} >= {
         "__init__.py",
         "framing.py",
-        "gate.py",
+        "enforce.py",
         "process.py",
         "relay.py",
     }
@@ -251,9 +251,9 @@ def test_a_pin_file_rewritten_in_place_is_seen_by_the_next_check(
     pins.write_bytes(approved)
     if settled:
         # As if the file had been written long ago: its signature alone is trusted.
-        real = gate_mod._now_ns
-        monkeypatch.setattr(gate_mod, "_now_ns", lambda: real() + 60 * 10**9)
-    gate = PinGate(str(pins), "srv")
+        real = enforce_mod._now_ns
+        monkeypatch.setattr(enforce_mod, "_now_ns", lambda: real() + 60 * 10**9)
+    gate = PinEnforcer(str(pins), "srv")
     tool = dict(ECHO)
     assert gate.check([tool])["echo"].allowed
     st = os.stat(pins)
@@ -285,9 +285,9 @@ def test_an_unchanged_pin_file_is_judged_once_and_served_from_the_cache(
 ):
     pins = tmp_path / "mcp-pins.toml"
     _pins_with(pins, ECHO, Decision.APPROVED)
-    real = gate_mod._now_ns
-    monkeypatch.setattr(gate_mod, "_now_ns", lambda: real() + 60 * 10**9)
-    gate = PinGate(str(pins), "srv")
+    real = enforce_mod._now_ns
+    monkeypatch.setattr(enforce_mod, "_now_ns", lambda: real() + 60 * 10**9)
+    gate = PinEnforcer(str(pins), "srv")
     judged: list[int] = []
     judge = gate._judge
 
@@ -312,7 +312,7 @@ def test_an_unchanged_pin_file_is_judged_once_and_served_from_the_cache(
 def test_a_pin_file_that_stops_parsing_fails_closed_on_every_check(tmp_path: Path):
     pins = tmp_path / "mcp-pins.toml"
     good = _pins_with(pins, ECHO, Decision.APPROVED)
-    gate = PinGate(str(pins), "srv")
+    gate = PinEnforcer(str(pins), "srv")
     tool = dict(ECHO)
     assert gate.check([tool])["echo"].allowed
     pins.write_bytes(b"version = [[[ not toml\n")
@@ -331,7 +331,7 @@ async def test_the_relay_judges_in_a_worker_thread_and_follows_the_pin_file(tmp_
     tools_file = tmp_path / "tools.json"
     tools_file.write_text(json.dumps([ECHO]))
     approved = _pins_with(pins, ECHO, Decision.APPROVED)
-    gate = PinGate(str(pins), "srv")
+    gate = PinEnforcer(str(pins), "srv")
     parsed_on: list[threading.Thread] = []
     refresh = gate._refresh
 

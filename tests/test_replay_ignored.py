@@ -14,7 +14,7 @@ import pytest
 from mcp_review.engine.compare import compare
 from mcp_review.engine.locate import instance_paths
 from mcp_review.engine.model import ChangeClass, ToolDef
-from mcp_review.engine.replay import Outcome, RemovedProperty, replay
+from mcp_review.engine.replay import RemovedProperty, ReplayOutcome, replay
 from mcp_review.engine.status import State, compute_status
 from mcp_review.formats.compare import to_text as render_text
 from mcp_review.store.readers import load_call_log
@@ -62,7 +62,11 @@ def test_a_call_still_sending_a_removed_property_is_ignored_and_promotes():
     assert ch.note == "recorded call 2 still sends it: argument now ignored"
     assert ch.to_json()["promoted_by_replay"] is True
     r = cmp.replay
-    assert [o.outcome for o in r.outcomes] == [Outcome.OK, Outcome.IGNORED, Outcome.BAD_RECORDING]
+    assert [o.outcome for o in r.outcomes] == [
+        ReplayOutcome.OK,
+        ReplayOutcome.IGNORED,
+        ReplayOutcome.BAD_RECORDING,
+    ]
     assert (r.total, r.broken, r.ignored, r.bad_recordings) == (3, 0, 1, 1)
     assert r.outcomes[1].ignored == ["/verbose"]
     js = cmp.to_json()
@@ -123,7 +127,7 @@ def test_closed_object_removal_is_broken_not_ignored():
     cmp = compare(tool(old), tool(new), calls=[{"q": "a", "verbose": True}])
     assert [c.rule for c in cmp.changes] == ["property-removed-closed"]
     assert cmp.replay.broken == 1 and cmp.replay.ignored == 0
-    assert cmp.replay.outcomes[0].outcome is Outcome.BROKEN
+    assert cmp.replay.outcomes[0].outcome is ReplayOutcome.BROKEN
 
 
 def test_replay_core_counts_stay_exact_with_ignored_calls():
@@ -144,7 +148,7 @@ def test_a_huge_array_lists_a_bounded_number_of_ignored_arguments():
     rp = RemovedProperty("/inputSchema/properties/l/items/properties/m", (("l", None, "m"),))
     r = replay({}, {}, [{"l": [{"m": i} for i in range(10_000)]}], [rp])
     (o,) = r.outcomes
-    assert o.outcome is Outcome.IGNORED and 0 < len(o.ignored) <= 20
+    assert o.outcome is ReplayOutcome.IGNORED and 0 < len(o.ignored) <= 20
 
 
 def test_gate_text_shows_the_ignored_call():

@@ -14,7 +14,7 @@ import pytest
 
 from mcp_review.engine import rerun as core
 from mcp_review.engine.model import ToolDef
-from mcp_review.engine.rerun import Outcome, RecordedCall, compare, send_verdict
+from mcp_review.engine.rerun import RecordedCall, RerunOutcome, compare, send_verdict
 from mcp_review.engine.verdict import rerun_exit_code
 from mcp_review.services.config import load_config
 from mcp_review.services.rerun import load_recorded
@@ -89,7 +89,7 @@ def test_a_call_meeting_every_condition_is_sent():
 )
 def test_each_failed_condition_skips_with_its_reason(change: dict[str, Any], why: str):
     v = _verdict(**change)
-    assert not v.send and v.outcome is Outcome.SKIPPED and why in v.reason
+    assert not v.send and v.outcome is RerunOutcome.SKIPPED and why in v.reason
 
 
 @pytest.mark.parametrize(
@@ -104,12 +104,12 @@ def test_each_failed_condition_skips_with_its_reason(change: dict[str, Any], why
 )
 def test_each_failed_recording_condition_skips(call: RecordedCall, why: str):
     v = _verdict(call)
-    assert not v.send and v.outcome is Outcome.SKIPPED and why in v.reason
+    assert not v.send and v.outcome is RerunOutcome.SKIPPED and why in v.reason
 
 
 def test_no_result_is_its_own_outcome():
     v = _verdict(_call(result=None))
-    assert not v.send and v.outcome is Outcome.NO_RESULT
+    assert not v.send and v.outcome is RerunOutcome.NO_RESULT
 
 
 def test_open_world_flag_allows_open_world_tools_only():
@@ -150,7 +150,7 @@ def test_structured_content_differences_at_pointers():
         },
     }
     c = compare(rec, live, live2=live)
-    assert c.outcome is Outcome.CHANGED
+    assert c.outcome is RerunOutcome.CHANGED
     assert [d.to_json() for d in c.differences] == [
         {"pointer": "/structuredContent/cluster", "old": "eu", "new": "us"},
         {"pointer": "/structuredContent/list/1", "old": 2},
@@ -163,7 +163,7 @@ def test_numbers_compare_as_json_and_booleans_are_not_numbers():
     rec = _call(result={"content": [], "structuredContent": {"a": 1, "b": True}})
     assert (
         compare(rec, {"content": [], "structuredContent": {"a": 1.0, "b": True}}).outcome
-        is Outcome.SAME
+        is RerunOutcome.SAME
     )
     c = compare(rec, {"content": [], "structuredContent": {"a": 1, "b": 1}})
     assert [d.pointer for d in c.differences] == ["/structuredContent/b"]
@@ -193,9 +193,11 @@ def test_text_word_diff_hunks_and_volatile_words():
 def test_rerun_ignore_pointers_bare_or_rooted():
     rec = _call(result={"content": [], "structuredContent": {"generated_at": 1, "x": 1}})
     live = {"content": [], "structuredContent": {"generated_at": 2, "x": 1}}
-    assert compare(rec, live, ignore=["/generated_at"]).outcome is Outcome.SAME
-    assert compare(rec, live, ignore=["/structuredContent/generated_at"]).outcome is Outcome.SAME
-    assert compare(rec, live).outcome is Outcome.CHANGED
+    assert compare(rec, live, ignore=["/generated_at"]).outcome is RerunOutcome.SAME
+    assert (
+        compare(rec, live, ignore=["/structuredContent/generated_at"]).outcome is RerunOutcome.SAME
+    )
+    assert compare(rec, live).outcome is RerunOutcome.CHANGED
 
 
 def test_text_that_serialises_structured_content_is_compared_once():
@@ -209,25 +211,27 @@ def test_text_that_serialises_structured_content_is_compared_once():
 def test_shape_drift_and_now_error_and_capped_results():
     rec = _call()
     c = compare(rec, {"content": []}, output_schema={"type": "object"})
-    assert c.outcome is Outcome.SHAPE_DRIFT and "no structuredContent" in c.reason
+    assert c.outcome is RerunOutcome.SHAPE_DRIFT and "no structuredContent" in c.reason
     c = compare(
         rec,
         {"content": [], "structuredContent": {"a": "x"}},
         output_schema={"type": "object"},
         shape_errors=[("/a", "not an integer")],
     )
-    assert c.outcome is Outcome.SHAPE_DRIFT
+    assert c.outcome is RerunOutcome.SHAPE_DRIFT
     assert c.differences[0].to_json() == {
         "pointer": "/structuredContent/a",
         "new": "not an integer",
     }
     c = compare(rec, None, {"code": -32603, "message": "boom"})
-    assert c.outcome is Outcome.NOW_ERROR and "boom" in c.reason
+    assert c.outcome is RerunOutcome.NOW_ERROR and "boom" in c.reason
     c = compare(rec, {"content": [{"type": "text", "text": "no"}], "isError": True})
-    assert c.outcome is Outcome.NOW_ERROR
+    assert c.outcome is RerunOutcome.NOW_ERROR
     capped = _call(result=None, result_digest=core.result_digest(RESULT), result_bytes=9)
-    assert compare(capped, dict(RESULT)).outcome is Outcome.SAME
-    assert compare(capped, {**RESULT, "structuredContent": {"a": 2}}).outcome is Outcome.CHANGED
+    assert compare(capped, dict(RESULT)).outcome is RerunOutcome.SAME
+    assert (
+        compare(capped, {**RESULT, "structuredContent": {"a": 2}}).outcome is RerunOutcome.CHANGED
+    )
     # _meta and an explicit isError false are not the answer: same digest.
     assert core.result_digest(
         {**RESULT, "_meta": {"x": 1}, "isError": False}
@@ -237,14 +241,14 @@ def test_shape_drift_and_now_error_and_capped_results():
 def test_recorded_redacted_value_is_not_a_change():
     rec = _call(result={"content": [], "structuredContent": {"token": REDACTED}})
     live = {"content": [], "structuredContent": {"token": "fresh-secret"}}
-    assert compare(rec, live).outcome is Outcome.SAME
+    assert compare(rec, live).outcome is RerunOutcome.SAME
 
 
 def test_exit_codes_and_counts():
-    assert rerun_exit_code([Outcome.SAME, Outcome.SKIPPED, Outcome.NO_RESULT]) == 0
-    for o in (Outcome.CHANGED, Outcome.SHAPE_DRIFT, Outcome.NOW_ERROR):
-        assert rerun_exit_code([Outcome.SAME, o]) == 1
-    assert core.counts([Outcome.SAME, Outcome.SAME])["same"] == 2
+    assert rerun_exit_code([RerunOutcome.SAME, RerunOutcome.SKIPPED, RerunOutcome.NO_RESULT]) == 0
+    for o in (RerunOutcome.CHANGED, RerunOutcome.SHAPE_DRIFT, RerunOutcome.NOW_ERROR):
+        assert rerun_exit_code([RerunOutcome.SAME, o]) == 1
+    assert core.counts([RerunOutcome.SAME, RerunOutcome.SAME])["same"] == 2
 
 
 def test_deep_hostile_result_does_not_blow_the_stack():
@@ -253,7 +257,7 @@ def test_deep_hostile_result_does_not_blow_the_stack():
         deep = [deep]
     rec = _call(result={"content": [], "structuredContent": {"d": deep}})
     c = compare(rec, {"content": [], "structuredContent": {"d": [[0]]}})
-    assert c.outcome is Outcome.CHANGED
+    assert c.outcome is RerunOutcome.CHANGED
 
 
 # The recorder -------------------------------------------------------------------------------
@@ -402,10 +406,10 @@ def test_attacker_deep_json_text_and_capped_digest_do_not_crash_the_comparison()
     deep = "[" * 900 + "]" * 900
     rec = _call(result={"content": [{"type": "text", "text": deep}], "structuredContent": {"d": 1}})
     live = {"content": [{"type": "text", "text": deep + " "}], "structuredContent": {"d": 1}}
-    assert compare(rec, live).outcome is Outcome.CHANGED
+    assert compare(rec, live).outcome is RerunOutcome.CHANGED
     nested: Any = 1
     for _ in range(600):
         nested = [nested]
     capped = _call(result=None, result_digest="sha256:" + "0" * 64, result_bytes=10)
     c = compare(capped, {"content": [], "structuredContent": {"d": nested}})
-    assert c.outcome is Outcome.CHANGED and c.differences[0].new == "(cannot be hashed)"
+    assert c.outcome is RerunOutcome.CHANGED and c.differences[0].new == "(cannot be hashed)"

@@ -12,7 +12,7 @@ import pytest
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, PinFile, make_pin
-from mcp_review.engine.rerun import Outcome, RecordedCall
+from mcp_review.engine.rerun import RecordedCall, RerunOutcome
 from mcp_review.services.config import ServerConfig
 from mcp_review.services.rerun import Settings, execute, plan
 
@@ -76,7 +76,7 @@ async def test_a_definition_changed_between_plan_and_send_gets_nothing():
     srv.tools[0]["annotations"] = {"readOnlyHint": False, "openWorldHint": False}
     report = await execute(cfg, pf, planned, Settings())
     (c,) = report.calls
-    assert c.outcome is Outcome.SKIPPED
+    assert c.outcome is RerunOutcome.SKIPPED
     assert "live definition is not the approved one" in c.reason
     assert "changed since the plan: not sent" in c.reason
     assert srv.received == []
@@ -90,14 +90,14 @@ async def test_live_results_are_redacted_then_compared_and_shape_drift_is_caught
     report = await execute(cfg, pf, planned, Settings())
     (c,) = report.calls
     # "token" is redacted in the live answer as it was when recorded: same.
-    assert c.outcome is Outcome.SAME, c.reason
+    assert c.outcome is RerunOutcome.SAME, c.reason
     assert c.live_result["structuredContent"]["token"] == "[REDACTED]"
     assert srv.received == [("get_config", {"env": "x"})] * 2
     # The answer loses a field the pinned outputSchema requires: shape drift.
     srv.answer = {"region": "eu"}
     report = await execute(cfg, pf, planned, Settings())
     (c,) = report.calls
-    assert c.outcome is Outcome.SHAPE_DRIFT
+    assert c.outcome is RerunOutcome.SHAPE_DRIFT
     assert "cluster" in c.comparison.differences[0].new
 
 
@@ -106,10 +106,10 @@ async def test_a_call_not_confirmed_is_never_sent():
     srv = Srv()
     cfg, pf, calls = _setup(srv)
     planned = await plan(cfg, pf, calls, Settings())
-    planned.calls[0].outcome = Outcome.SKIPPED  # what a declined plan looks like
+    planned.calls[0].outcome = RerunOutcome.SKIPPED  # what a declined plan looks like
     planned.calls[0].reason = "declined"
     report = await execute(cfg, pf, planned, Settings())
-    assert report.calls[0].outcome is Outcome.SKIPPED and srv.received == []
+    assert report.calls[0].outcome is RerunOutcome.SKIPPED and srv.received == []
 
 
 @pytest.fixture

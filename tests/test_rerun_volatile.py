@@ -28,7 +28,7 @@ import pytest
 
 from mcp_review.engine import rerun as core
 from mcp_review.engine.model import ToolDef
-from mcp_review.engine.rerun import Outcome, RecordedCall, compare, send_verdict
+from mcp_review.engine.rerun import RecordedCall, RerunOutcome, compare, send_verdict
 from mcp_review.services.rerun import load_recorded
 from mcp_review.store.calllog import CallLog
 
@@ -73,7 +73,7 @@ def test_get_current_time_rerun_is_same_and_says_why(rec: int, live: int):
     """Recorded at one second, re-sent two seconds later (UTC and +01:00), the two live answers
     alike: before, `changed` at /structuredContent/datetime on every run."""
     c = _cmp(_recorded(rec), CALLS[live]["result"], CALLS[live]["time"])
-    assert c.outcome is Outcome.SAME, c
+    assert c.outcome is RerunOutcome.SAME, c
     assert c.volatile == ["/structuredContent/datetime"]
     assert c.volatile_reasons == {"/structuredContent/datetime": core.REASON_CLOCK}
 
@@ -99,11 +99,11 @@ def test_text_only_answers_set_the_clock_aside_word_by_word():
     live = copy.deepcopy(CALLS[1]["result"])
     del live["structuredContent"]
     c = _cmp(rec, live, CALLS[1]["time"], output_schema=None)  # a server without one
-    assert c.outcome is Outcome.SAME and c.volatile == ["/content/0/text"]
+    assert c.outcome is RerunOutcome.SAME and c.volatile == ["/content/0/text"]
     assert c.volatile_reasons == {"/content/0/text": core.REASON_CLOCK}
     live["content"][0]["text"] = live["content"][0]["text"].replace('"UTC"', '"GMT"')
     c = _cmp(rec, live, CALLS[1]["time"], output_schema=None)
-    assert c.outcome is Outcome.CHANGED
+    assert c.outcome is RerunOutcome.CHANGED
     assert [(d.old, d.new) for d in c.differences] == [('"UTC",', '"GMT",')]
 
 
@@ -118,7 +118,7 @@ def test_a_wrong_answer_for_a_fixed_historic_date_still_shows(historic: str):
         _shift(CALLS[1]["result"], CALLS[1]["result"]["structuredContent"]["datetime"], historic),
         CALLS[1]["time"],
     )
-    assert c.outcome is Outcome.CHANGED
+    assert c.outcome is RerunOutcome.CHANGED
     assert [(d.pointer, d.old, d.new) for d in c.differences] == [
         ("/structuredContent/datetime", t0, historic)
     ]
@@ -131,13 +131,13 @@ def test_a_wrong_answer_for_a_fixed_historic_date_still_shows(historic: str):
         _shift(CALLS[1]["result"], CALLS[1]["result"]["structuredContent"]["datetime"], historic),
         CALLS[1]["time"],
     )
-    assert c.outcome is Outcome.CHANGED and c.volatile == []
+    assert c.outcome is RerunOutcome.CHANGED and c.volatile == []
 
 
 def test_a_historic_date_argument_answered_identically_is_same_and_not_volatile():
     """convert_time answers for a fixed time of today: identical answers are simply same."""
     c = _cmp(_recorded(4), CALLS[5]["result"], CALLS[5]["time"])
-    assert c.outcome is Outcome.SAME and c.volatile == []
+    assert c.outcome is RerunOutcome.SAME and c.volatile == []
 
 
 def test_format_in_the_output_schema_marks_a_value_shaped_otherwise():
@@ -152,16 +152,16 @@ def test_format_in_the_output_schema_marks_a_value_shaped_otherwise():
     )
     live = {"structuredContent": {"at": "20261201T160000Z"}}
     got = compare(rec, live, live2=live, live_time="2026-12-01T16:00:00.000Z", output_schema=schema)
-    assert got.outcome is Outcome.SAME and got.volatile_reasons
+    assert got.outcome is RerunOutcome.SAME and got.volatile_reasons
     got = compare(rec, live, live2=live, live_time="2026-12-01T16:00:00.000Z")
-    assert got.outcome is Outcome.CHANGED  # no format: not a date by shape
+    assert got.outcome is RerunOutcome.CHANGED  # no format: not a date by shape
 
 
 def test_without_call_times_nothing_is_set_aside():
     rec = _recorded(0)
     rec.time = None
     c = _cmp(rec, CALLS[1]["result"], CALLS[1]["time"])
-    assert c.outcome is Outcome.CHANGED
+    assert c.outcome is RerunOutcome.CHANGED
 
 
 # Server-minted handles -------------------------------------------------------------------------
@@ -217,7 +217,7 @@ def test_an_argument_the_server_minted_earlier_is_a_stale_handle(tmp_path: Path)
     )
     assert calls[json.dumps({"timezone": "short"})].minted is None
     (v,) = _verdicts([minted])
-    assert not v.send and v.outcome is Outcome.SKIPPED
+    assert not v.send and v.outcome is RerunOutcome.SKIPPED
     assert "server-minted handle" in v.reason and "/timezone" in v.reason
 
 

@@ -15,7 +15,7 @@ import tui_sample as sample
 from servers.toolserver import ToolServer
 from textual.widgets import DataTable
 
-from mcp_review.engine.status import CallLog
+from mcp_review.engine.status import CallLog, State
 from mcp_review.services.config import Config, ServerConfig
 from mcp_review.services.fetch import fetch_all
 from mcp_review.store import audit
@@ -29,7 +29,6 @@ from mcp_review.tui.screens.modals import (
 )
 from mcp_review.tui.screens.review import ReviewScreen
 from mcp_review.tui.source import ReviewSource
-from mcp_review.tui.view import Status
 from mcp_review.tui.widgets.replay_table import ReplayTable
 
 SERVERS = Path(__file__).parent / "servers"
@@ -72,10 +71,10 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
         await _ready(app, pilot)
         statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
         assert statuses == {
-            "get_forecast": Status.BROKEN,
-            "read_file": Status.CHANGED,
-            "search": Status.CHANGED,
-            "get_history": Status.CHANGED,
+            "get_forecast": State.BROKEN,
+            "read_file": State.CHANGED,
+            "search": State.CHANGED,
+            "get_history": State.CHANGED,
         }
         # Open the broken tool: the replay tab comes first and shows the broken calls.
         await _select(app, pilot, "get_forecast")
@@ -110,7 +109,7 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
         await pilot.pause(0.1)
         # Approving a blocked change asks first; cancel keeps it undecided.
         await _select(app, pilot, "read_file")
-        assert app.main.current_entry().status is Status.DENIED
+        assert app.main.current_entry().status is State.DENIED
         await _select(app, pilot, "get_history")
         await pilot.press("d", "y")
         await pilot.pause(0.1)
@@ -183,7 +182,7 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         assert isinstance(app.screen, ConfirmScreen)  # blocked: asks first ...
         await pilot.press("escape")  # cancel: nothing written
         await pilot.pause(0.05)
-        assert app.main.current_entry().status is Status.CHANGED
+        assert app.main.current_entry().status is State.CHANGED
         await pilot.press("a", "y")
         await pilot.pause(0.05)
         assert isinstance(app.screen, ReasonScreen)  # ... then why
@@ -192,7 +191,7 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         assert isinstance(app.screen, ReasonScreen)
         await pilot.press(*"upstream changelog says so", "enter")
         await pilot.pause(0.1)
-        assert app.main.current_entry().status is Status.PINNED
+        assert app.main.current_entry().status is State.PINNED
         rec = audit.read(audit.audit_path_for(src.pins_path))[-1]
         assert rec["tool"] == "read_file" and rec["decision"] == "approved"
         assert rec["why"].startswith("approved a blocked change: upstream changelog says so")
@@ -205,7 +204,7 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         assert [e.name for e in modal.entries] == ["search"]
         await pilot.click("#yes")
         await pilot.pause(0.1)
-        assert app.main.current_entry().status is Status.PINNED
+        assert app.main.current_entry().status is State.PINNED
         # Filter and next-needing-review.
         await pilot.press("slash", *"status:broken", "enter")
         await pilot.pause(0.05)
@@ -296,7 +295,7 @@ async def test_removed_tool_lists_the_calls_that_would_fail(tmp_path: Path):
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "export_csv")
-        assert app.main.current_entry().status is Status.REMOVED
+        assert app.main.current_entry().status is State.REMOVED
         await pilot.press("enter")
         await pilot.pause(0.1)
         screen = app.screen
@@ -360,7 +359,7 @@ async def test_a_pinned_tool_shows_what_was_approved_on_both_sides(tmp_path: Pat
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         entry = app.main.current_entry()
-        assert entry.status is Status.PINNED and entry.pinned is not None
+        assert entry.status is State.PINNED and entry.pinned is not None
         assert entry.pinned.description == entry.current.description
         assert "text" not in entry.flags
         await pilot.press("enter")
@@ -382,7 +381,7 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
         await _ready(app, pilot)
         await _select(app, pilot, "run_query_explain")
         entry = app.main.current_entry()
-        assert entry.status is Status.CHANGED and entry.policy == "auto-approve"
+        assert entry.status is State.CHANGED and entry.policy == "auto-approve"
         live = entry.current
         await pilot.press("P")
         await pilot.pause(0.05)
@@ -392,7 +391,7 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
         await pilot.click("#yes")
         await pilot.pause(0.1)
         assert app.screen is app.main
-        assert app.main.current_entry().status is Status.PINNED
+        assert app.main.current_entry().status is State.PINNED
         assert not [t for s in app.main.servers for t in s.tools if t.policy == "auto-approve"]
         pin = load_pins(src.pins_path).pins[("warehouse", "default", "run_query_explain")]
         assert pin.decision == "approved"
@@ -415,7 +414,7 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
         # Undo restores the baseline pin (and logs it).
         await pilot.press("u", "y")  # undo asks first
         await pilot.pause(0.1)
-        assert app.main.current_entry().status is Status.CHANGED
+        assert app.main.current_entry().status is State.CHANGED
     pin = load_pins(src.pins_path).pins[("warehouse", "default", "run_query_explain")]
     assert pin.decided_by == "demo" and pin.note == DEMO_NOTE
     recs = [

@@ -13,6 +13,7 @@ from mcp_review.demo import definitions
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, PinFile, make_pin
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.status import State
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins, save_pins
 from mcp_review.tui.app import ReviewApp
@@ -25,7 +26,6 @@ from mcp_review.tui.screens.modals import (
 )
 from mcp_review.tui.screens.review import ReviewScreen
 from mcp_review.tui.source import ReviewSource
-from mcp_review.tui.view import Status
 
 
 def _demo_source(tmp_path: Path) -> ReviewSource:
@@ -115,7 +115,7 @@ async def test_every_decision_key_on_the_main_screen_asks_first(tmp_path: Path):
             await pilot.press("x")  # not one of its choices: cancels
             await pilot.pause(0.05)
             assert app.screen is app.main, key
-        assert app.main.current_entry().status is Status.CHANGED
+        assert app.main.current_entry().status is State.CHANGED
         # dialogs show their keys
         await pilot.press("a")
         await pilot.pause(0.05)
@@ -123,14 +123,14 @@ async def test_every_decision_key_on_the_main_screen_asks_first(tmp_path: Path):
         assert "(y)" in shown and "(n)" in shown and "any other key" in shown
         await pilot.press("y")
         await pilot.pause(0.1)
-        assert app.main.current_entry().status is Status.PINNED
+        assert app.main.current_entry().status is State.PINNED
         # undo asks too
         await pilot.press("u")
         await pilot.pause(0.05)
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("space")
         await pilot.pause(0.05)
-        assert app.screen is app.main and app.main.current_entry().status is Status.PINNED
+        assert app.screen is app.main and app.main.current_entry().status is State.PINNED
 
 
 async def test_note_on_the_main_screen_is_kept_and_not_lost_on_esc(tmp_path: Path):

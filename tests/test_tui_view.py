@@ -9,7 +9,8 @@ import tui_sample as sample
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.policy import Concern, Facts, Outcome, decide
-from mcp_review.tui.view import Flag, Status, ToolEntry
+from mcp_review.engine.status import State
+from mcp_review.tui.view import Flag, ToolEntry
 
 # The words each concern's reasons start with (engine.policy.decide), kept here as the
 # independent truth the structured concerns are checked against.
@@ -86,9 +87,9 @@ def test_row_flags_from_data_agree_with_the_reasons_words(make):
 
 def test_rows_are_frozen():
     t = ToolDef.from_wire({"name": "t", "inputSchema": {"type": "object"}})
-    row = ToolEntry("srv", "default", "t", Status.NEW, t)
+    row = ToolEntry("srv", "default", "t", State.NEW, t)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        row.status = Status.PINNED  # type: ignore[misc]
+        row.status = State.PINNED  # type: ignore[misc]
     assert row.pinned is None and not row.blocked and row.needs_review
 
 

@@ -14,10 +14,10 @@ import pytest
 import tui_sample as sample
 from textual.widgets import DataTable
 
+from mcp_review.engine.status import State
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.screens.modals import ConfirmScreen
-from mcp_review.tui.view import Status
 
 
 async def _until(pilot, cond, what: str) -> None:
@@ -115,11 +115,11 @@ async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
         assert stale not in gate.applied and fresh in gate.applied
         assert gate.applied[-1] is fresh
         by_name = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
-        assert by_name["search"].status is Status.PINNED
-        assert by_name["read_file"].status is Status.DENIED
+        assert by_name["search"].status is State.PINNED
+        assert by_name["read_file"].status is State.DENIED
         # and the stale result really differed: it did not know about the denial
         stale_by_name = {t.name: t for s in stale.servers for t in s.tools if s.name == "files"}
-        assert stale_by_name["read_file"].status is not Status.DENIED
+        assert stale_by_name["read_file"].status is not State.DENIED
         assert "updating" not in str(main.query_one("#counts").render())
 
 
@@ -149,8 +149,8 @@ async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(
         await _decide(app, pilot, "read_file", "d")
         await _until(pilot, lambda: not app.main.computing, "recomputed")
         by_name = {t.name: t for s in app.main.servers for t in s.tools if s.name == "files"}
-        assert by_name["search"].status is Status.PINNED
-        assert by_name["read_file"].status is Status.DENIED
+        assert by_name["search"].status is State.PINNED
+        assert by_name["read_file"].status is State.DENIED
         assert app.is_running
 
 
@@ -172,7 +172,7 @@ async def test_a_big_fleet_shows_digests_first_and_nothing_is_decided_on_them(
         entries = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
         pending = [t for s in main.servers for t in s.tools if t.pending]
         assert pending and all(
-            t.status is Status.CHANGED and t.summary == "comparing…" for t in pending
+            t.status is State.CHANGED and t.summary == "comparing…" for t in pending
         )
         assert entries["search"].pending
         before = (tmp_path / "pins.toml").read_bytes()
@@ -210,7 +210,7 @@ def test_digest_only_status_marks_exactly_the_changed_tools_pending():
     assert [t.key for t in full.tools] == [t.key for t in quick.tools]
     for f, q in zip(full.tools, quick.tools, strict=True):
         if f.comparison is not None:
-            assert q.pending and q.state is Status.CHANGED and q.comparison is None
+            assert q.pending and q.state is State.CHANGED and q.comparison is None
             assert q.policy.reasons[-1] == PENDING_REASON or PENDING_REASON in q.policy.reasons
             assert str(q.policy.outcome) in ("review", "block")
         else:

@@ -11,18 +11,18 @@ from pathlib import Path
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.engine.gate import (
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.policy import Outcome
+from mcp_review.engine.rulesconfig import (
     TRUST_AXIS_RULES,
-    GateConfig,
-    GateConfigError,
+    RulesConfig,
+    RulesConfigError,
     govern,
     parse_rules,
     parse_waiver,
 )
-from mcp_review.engine.model import ToolDef
-from mcp_review.engine.policy import Outcome
 from mcp_review.engine.status import State, compute_status
-from mcp_review.services.proxy import PinGate
+from mcp_review.services.proxy import PinEnforcer
 from mcp_review.store.readers import load_snapshot
 
 FIX = Path(__file__).parent / "fixtures" / "pins"
@@ -215,7 +215,7 @@ def test_until_is_inclusive_in_utc():
         (dt.date(2027, 2, 1), Outcome.REVIEW),
     ):
         report = compute_status(snap, pf)
-        (use,) = govern(report, GateConfig(waivers=(w,)), today=today)
+        (use,) = govern(report, RulesConfig(waivers=(w,)), today=today)
         (st,) = [x for x in report.tools if x.tool == "delete_file"]
         assert st.policy.outcome is outcome, (today, st.policy)
         assert use.state == ("honoured" if outcome is Outcome.WAIVED else "expired")
@@ -272,14 +272,14 @@ def test_waived_tool_is_never_auto_approved(work, capsys):
 
 
 def test_the_proxy_does_not_apply_waivers_or_rules(work, capsys):
-    """The gate passes the waived tool; the proxy's own judge (PinGate) still withholds it."""
+    """The gate passes the waived tool; the proxy's own judge (PinEnforcer) still withholds it."""
     t = narrowed()
     snap = write(work / "v2.json", with_tool(V1, t))
     (work / "mcp-review.toml").write_text(
         '[rules]\n"property-added-required" = "compatible"\n' + waiver(t)
     )
     assert check(capsys, "--from-snapshot", snap)[0] == 0
-    gate = PinGate(str(work / "mcp-pins.toml"), "files")
+    gate = PinEnforcer(str(work / "mcp-pins.toml"), "files")
     v = gate.check([t])["delete_file"]
     assert v.allowed is False
 
@@ -376,9 +376,9 @@ def test_config_errors_name_file_and_line(work, capsys, toml, line, words):
 
 def test_every_trust_rule_is_refused_by_both():
     for rule in sorted(TRUST_AXIS_RULES):
-        with pytest.raises(GateConfigError, match="trust axis"):
+        with pytest.raises(RulesConfigError, match="trust axis"):
             parse_rules({rule: "compatible"})
-        with pytest.raises(GateConfigError, match="trust axis"):
+        with pytest.raises(RulesConfigError, match="trust axis"):
             parse_waiver(
                 {
                     "server": "s",

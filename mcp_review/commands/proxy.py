@@ -231,7 +231,7 @@ def _scrubber(srv: Any) -> Any:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from mcp_review.services.proxy import FETCH_TIMEOUT, PinGate, Proxy
+    from mcp_review.services.proxy import FETCH_TIMEOUT, PinEnforcer, Proxy
     from mcp_review.store.calllog import (
         DEFAULT_MAX_BYTES,
         DEFAULT_MAX_RESULT_BYTES,
@@ -332,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
             )
     gate = None
     if args.enforce:
-        gate = PinGate(
+        gate = PinEnforcer(
             os.path.abspath(pins),
             name,
             principal=principal,

@@ -92,7 +92,7 @@ class DriftPrinter:
         gate: Any = None,
     ):
         self.pins = pins
-        self.gate = gate  # [rules] and [[ignore]] (engine/gate.py), as check applies them
+        self.gate = gate  # [rules] and [[ignore]] (engine/rulesconfig.py), as check applies them
         self.tiers = tiers
         self.calls = calls or {}
         self.witnesses = witnesses
@@ -118,7 +118,7 @@ class DriftPrinter:
             origins=self.origins,
         )
         if self.gate:
-            from mcp_review.engine.gate import govern
+            from mcp_review.engine.rulesconfig import govern
 
             govern(report, self.gate)
         return report

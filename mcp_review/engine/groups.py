@@ -7,7 +7,7 @@ the app approves the tools it is the whole story of at once. JSON and SARIF stay
 Two changes are the same when rule, class, direction, pointer, message (which carries old →
 new) and any new text or note are equal. A change with a witness is never grouped: its witness
 is evidence about one tool's schema. Nor is a change an ``[[ignore]]`` waiver covers on that
-tool (engine/gate.py): its waiver is per tool, and the report marks it beside the tool.
+tool (engine/rulesconfig.py): its waiver is per tool, and the report marks it beside the tool.
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ class Outcome(StrEnum):
     REVIEW = "review"
     BLOCK = "block"
     WAIVED = "waived"
-    """Every change needing review is covered by an ``[[ignore]]`` waiver (engine/gate.py): it
+    """Every change needing review is covered by an ``[[ignore]]`` waiver (engine/rulesconfig.py): it
     does not fail the gate and is never approved automatically. :func:`decide` never gives it."""
 
 

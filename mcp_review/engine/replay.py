@@ -399,7 +399,7 @@ class RemovedProperty:
     """Instance paths that reach the property: keys, array indexes, None for any index."""
 
 
-class Outcome(StrEnum):
+class ReplayOutcome(StrEnum):
     """What replay says about one recorded call (``outcome`` in JSON)."""
 
     OK = "ok"
@@ -435,12 +435,12 @@ class CallOutcome:
         return not self.valid_under_old
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> ReplayOutcome:
         if not self.valid_under_old:
-            return Outcome.BAD_RECORDING
+            return ReplayOutcome.BAD_RECORDING
         if not self.valid_under_new:
-            return Outcome.BROKEN
-        return Outcome.IGNORED if self.ignored else Outcome.OK
+            return ReplayOutcome.BROKEN
+        return ReplayOutcome.IGNORED if self.ignored else ReplayOutcome.OK
 
     def to_json(self) -> dict[str, Any]:
         d = {
@@ -465,7 +465,7 @@ REPORT_LIMIT = 20
 KINDS = ("broken", "bad_recording", "ignored")
 """The kinds of call a report lists one by one (the rest are counted): valid under old and not
 under new; invalid under old; valid under both but sending an argument the server now
-ignores (Outcome.IGNORED)."""
+ignores (ReplayOutcome.IGNORED)."""
 
 
 class ReplayResult:
@@ -667,7 +667,7 @@ def replay(
     """Validate every call under old and new; a call valid under old and not under new is broken.
 
     ``removed``: properties removed from open objects; a call valid under both that still sends
-    one of them is marked ``ignored`` (see Outcome.IGNORED).
+    one of them is marked ``ignored`` (see ReplayOutcome.IGNORED).
 
     ``calls`` are Call objects (from store.readers.load_calls) or bare argument values. A schema that cannot
     be compiled never raises: every call carries that reason. Old uncompilable: every call is

@@ -51,7 +51,7 @@ REASON_LIVE = "differed between the two live answers"
 REASON_CLOCK = "a date/time within 48 hours of its own call's time, recorded and live"
 
 
-class Outcome(StrEnum):
+class RerunOutcome(StrEnum):
     SAME = "same"
     CHANGED = "changed"
     SHAPE_DRIFT = "shape-drift"
@@ -60,7 +60,7 @@ class Outcome(StrEnum):
     NO_RESULT = "no-result-recorded"
 
 
-FAILING = frozenset({Outcome.CHANGED, Outcome.SHAPE_DRIFT, Outcome.NOW_ERROR})
+FAILING = frozenset({RerunOutcome.CHANGED, RerunOutcome.SHAPE_DRIFT, RerunOutcome.NOW_ERROR})
 """Outcomes that make ``rerun`` exit 1 (and need review in the gate)."""
 
 
@@ -219,7 +219,7 @@ def select_calls(
 @dataclass(frozen=True, slots=True)
 class SendVerdict:
     send: bool
-    outcome: Outcome | None = None
+    outcome: RerunOutcome | None = None
     """SKIPPED or NO_RESULT when not sent."""
     reason: str = ""
 
@@ -244,7 +244,7 @@ def send_verdict(
     """
 
     def skip(why: str) -> SendVerdict:
-        return SendVerdict(False, Outcome.SKIPPED, why)
+        return SendVerdict(False, RerunOutcome.SKIPPED, why)
 
     if pin_decision is None:
         return skip("no pin: the tool was never approved")
@@ -296,7 +296,7 @@ def send_verdict(
     if not call.has_result:
         return SendVerdict(
             False,
-            Outcome.NO_RESULT,
+            RerunOutcome.NO_RESULT,
             "no result was recorded for this call (record_results = true in the config)",
         )
     return SendVerdict(True)
@@ -347,7 +347,7 @@ class Difference:
 
 @dataclass(slots=True)
 class Comparison:
-    outcome: Outcome
+    outcome: RerunOutcome
     reason: str = ""
     differences: list[Difference] = field(default_factory=list)
     volatile: list[str] = field(default_factory=list)
@@ -697,7 +697,7 @@ def compare(
     if _is_error(live, live_error) and not rec_err:
         what = _error_text(live, live_error)
         return Comparison(
-            Outcome.NOW_ERROR,
+            RerunOutcome.NOW_ERROR,
             f"the call now fails: {what}",
             [Difference("", "a result", what)],
             differences_total=1,
@@ -707,9 +707,9 @@ def compare(
         a = recorded.error.get("code") if isinstance(recorded.error, dict) else None
         b = live_error.get("code") if isinstance(live_error, dict) else None
         if recorded.error is not None and live_error is not None and a == b:
-            return Comparison(Outcome.SAME, "it failed then and fails now, with the same code")
+            return Comparison(RerunOutcome.SAME, "it failed then and fails now, with the same code")
         return Comparison(
-            Outcome.CHANGED,
+            RerunOutcome.CHANGED,
             "it failed when recorded and fails differently now",
             [
                 Difference(
@@ -724,7 +724,7 @@ def compare(
     if output_schema is not None and not live_c["isError"]:
         if "structuredContent" not in live_c:
             return Comparison(
-                Outcome.SHAPE_DRIFT,
+                RerunOutcome.SHAPE_DRIFT,
                 "no structuredContent although the pinned definition declares an outputSchema",
                 [Difference("/structuredContent", None, None, has_old=False, has_new=False)],
                 differences_total=1,
@@ -735,7 +735,7 @@ def compare(
                 for p, msg in shape_errors
             ]
             return Comparison(
-                Outcome.SHAPE_DRIFT,
+                RerunOutcome.SHAPE_DRIFT,
                 "the live result does not validate against the pinned outputSchema",
                 ds[:MAX_DIFFERENCES],
                 differences_total=len(ds),
@@ -751,9 +751,11 @@ def compare(
         except (ValueError, TypeError):  # nested deeper than the canonical form allows
             live_digest = "(cannot be hashed)"
         if live_digest == recorded.result_digest:
-            return Comparison(Outcome.SAME, "the recorded result was capped; its digest matches")
+            return Comparison(
+                RerunOutcome.SAME, "the recorded result was capped; its digest matches"
+            )
         return Comparison(
-            Outcome.CHANGED,
+            RerunOutcome.CHANGED,
             f"the recorded result was capped at record time "
             f"({recorded.result_bytes} bytes): only its digest could be compared, "
             "and it differs (volatile values cannot be told apart)",
@@ -790,9 +792,11 @@ def compare(
             else ""
         )
     if not kept:
-        return Comparison(Outcome.SAME, "same result" + note, [], vol, volatile_reasons=reasons)
+        return Comparison(
+            RerunOutcome.SAME, "same result" + note, [], vol, volatile_reasons=reasons
+        )
     return Comparison(
-        Outcome.CHANGED,
+        RerunOutcome.CHANGED,
         f"{len(kept)} difference(s){note}",
         kept[:MAX_DIFFERENCES],
         vol,
@@ -818,8 +822,8 @@ def _error_text(result: Mapping[str, Any] | None, error: Any) -> str:
     return "no result"
 
 
-def counts(outcomes: Iterable[Outcome]) -> dict[str, int]:
-    out = {str(o): 0 for o in Outcome}
+def counts(outcomes: Iterable[RerunOutcome]) -> dict[str, int]:
+    out = {str(o): 0 for o in RerunOutcome}
     for o in outcomes:
         out[str(o)] += 1
     return out

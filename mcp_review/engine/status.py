@@ -180,9 +180,9 @@ class ToolStatus:
     """Where the live definition breaks the MCP schema of the server's protocol version
     (engine/protocol.py): informs, never changes the verdict."""
     waivers: list[Any] = field(default_factory=list)
-    """The ``[[ignore]]`` waivers that name one of this tool's changes (engine.gate.WaiverUse)."""
+    """The ``[[ignore]]`` waivers that name one of this tool's changes (engine.rulesconfig.WaiverUse)."""
     waived: dict[tuple[str, str], Any] = field(default_factory=dict)
-    """(rule, pointer) of each change an honoured waiver covers → its WaiverUse (engine.gate)."""
+    """(rule, pointer) of each change an honoured waiver covers → its WaiverUse (engine.rulesconfig)."""
     pending: bool = False
     """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
     policy are placeholders (changed, review) until the comparison runs; nothing may be
@@ -216,7 +216,7 @@ class ToolStatus:
         if outcome is Outcome.BLOCK:
             return True
         if outcome is Outcome.WAIVED:
-            return False  # every change that fails it is waived (engine/gate.py)
+            return False  # every change that fails it is waived (engine/rulesconfig.py)
         if self.state is State.BROKEN:
             return True
         return self.state is State.REMOVED and self.pin is not None and self.pin.approved
@@ -308,7 +308,7 @@ class StatusReport:
     servers: list[ServerStatus] = field(default_factory=list)
     tools: list[ToolStatus] = field(default_factory=list)
     waivers: list[Any] = field(default_factory=list)
-    """Every configured waiver and what it did (engine.gate.govern); empty without a config."""
+    """Every configured waiver and what it did (engine.rulesconfig.govern); empty without a config."""
 
     def counts(self) -> dict[str, int]:
         out = {str(s): 0 for s in State} | {str(o): 0 for o in Outcome if o is not Outcome.NONE}

@@ -13,7 +13,7 @@ from mcp_review.engine import exitcodes
 
 if TYPE_CHECKING:  # (imported for types only: the proxy reads its exit code without them)
     from mcp_review.engine.instructions import InstructionsStatus
-    from mcp_review.engine.rerun import Outcome as RerunOutcome
+    from mcp_review.engine.rerun import RerunOutcome
     from mcp_review.engine.status import StatusReport, ToolStatus
 
 FAIL_ON = ("breaking", "review", "any")

@@ -13,7 +13,7 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
       "applied": ["server/principal/tool", ...],   // auto-approvals written (status --apply)
       "waivers"?: [{"server", "principal", "tool", "rule", "reason", "until", "digest", "line",
                     "state": "honoured" | "unbound" | "expired" | "reopened" | "trust" | "unused",
-                    "pointers": [...], "message"}],   // [[ignore]] in the config (engine/gate.py)
+                    "pointers": [...], "message"}],   // [[ignore]] in the config (engine/rulesconfig.py)
       "servers": [
         {"server": "github", "principal": "default", "tier": "tiered",
          "server_version": "1.2.0" | null, "protocol_version": "…" | null,
@@ -98,7 +98,7 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "comparison": comparison_doc(cmp, all_calls=all_calls) if cmp is not None else None,
     }
     if t.waivers:
-        # [[ignore]] waivers (engine/gate.py): each one naming this tool, and on each change it
+        # [[ignore]] waivers (engine/rulesconfig.py): each one naming this tool, and on each change it
         # covers, the waiver's reason and date.
         d["waivers"] = [u.to_json() for u in t.waivers]
         for c in (d["comparison"] or {}).get("changes", []):

@@ -187,7 +187,7 @@ class Config:
     sources: list[Any] = field(default_factory=list)
     """``--config auto``: every place looked at (services.discover.Source)."""
     gate: Any = None
-    """``[rules]`` and ``[[ignore]]`` (a engine.gate.GateConfig; None when the file has neither)."""
+    """``[rules]`` and ``[[ignore]]`` (a engine.rulesconfig.RulesConfig; None when the file has neither)."""
 
     def by_name(self, name: str) -> ServerConfig:
         for s in self.servers:
@@ -616,12 +616,17 @@ def _candidate_from(
 
 
 def _gate(data: Mapping[str, Any], src: str, lines: _Lines) -> Any:
-    """``[rules]`` and ``[[ignore]]`` (engine/gate.py), each error at its FILE:LINE."""
-    from mcp_review.engine.gate import GateConfig, GateConfigError, parse_rules, parse_waiver
+    """``[rules]`` and ``[[ignore]]`` (engine/rulesconfig.py), each error at its FILE:LINE."""
+    from mcp_review.engine.rulesconfig import (
+        RulesConfig,
+        RulesConfigError,
+        parse_rules,
+        parse_waiver,
+    )
 
     try:
         rules = parse_rules(data.get("rules", {}))
-    except GateConfigError as e:
+    except RulesConfigError as e:
         raise InputError(str(e), source=src, line=lines.table("rules", 0, e.key)) from None
     raw = data.get("ignore", [])
     if not isinstance(raw, list):
@@ -632,9 +637,9 @@ def _gate(data: Mapping[str, Any], src: str, lines: _Lines) -> Any:
     for i, w in enumerate(raw):
         try:
             waivers.append(parse_waiver(w, line=lines.table("ignore", i)))
-        except GateConfigError as e:
+        except RulesConfigError as e:
             raise InputError(str(e), source=src, line=lines.table("ignore", i, e.key)) from None
-    return GateConfig(rules=rules, waivers=tuple(waivers))
+    return RulesConfig(rules=rules, waivers=tuple(waivers))
 
 
 def _positive(

@@ -20,7 +20,7 @@ The rules, in one place:
   log that does not exist yet is a note, never an error: it is the normal state before the
   proxy has recorded anything.
 - **Tiers**: ``policy`` in the config (the pin file's own tier still wins, in engine.status).
-- **Gate**: ``[rules]`` classes and ``[[ignore]]`` waivers in the config (engine/gate.py) are
+- **Gate**: ``[rules]`` classes and ``[[ignore]]`` waivers in the config (engine/rulesconfig.py) are
   applied to every status computed here; the proxy, which does not come through here, never
   applies them.
 """
@@ -366,7 +366,7 @@ class Inputs:
             )
         gate = self.config.gate if self.config is not None else None
         if gate:
-            from mcp_review.engine.gate import govern
+            from mcp_review.engine.rulesconfig import govern
 
             govern(report, gate)
         return report

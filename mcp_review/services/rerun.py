@@ -20,7 +20,7 @@ from typing import Any
 
 from mcp_review.engine import rerun as core
 from mcp_review.engine.errors import InputError
-from mcp_review.engine.rerun import Comparison, Outcome, RecordedCall
+from mcp_review.engine.rerun import Comparison, RecordedCall, RerunOutcome
 from mcp_review.services.config import secrets_scrubber
 from mcp_review.store.calllog import (
     DEFAULT_REDACT,
@@ -263,7 +263,7 @@ def _ours(r: dict[str, Any], server: str | None, principal: str | None) -> bool:
 @dataclass(slots=True)
 class CallReport:
     call: RecordedCall
-    outcome: Outcome | None = None
+    outcome: RerunOutcome | None = None
     """None while planned and not yet sent."""
     reason: str = ""
     comparison: Comparison | None = None
@@ -492,7 +492,7 @@ async def execute(
             by_call = {id(r.call): r for r in now}
             for p in planned.calls:
                 r = by_call.get(id(p.call)) or CallReport(
-                    p.call, Outcome.SKIPPED, "no longer selected"
+                    p.call, RerunOutcome.SKIPPED, "no longer selected"
                 )
                 if id(p.call) not in confirmed:
                     r = CallReport(p.call, p.outcome, p.reason)
@@ -550,7 +550,7 @@ async def _rerun_one(
     except (ValueError, TypeError, RecursionError) as e:
         # A result no comparison can walk (hostile nesting): needs a human, never "same".
         cmp = Comparison(
-            Outcome.CHANGED, f"the live result could not be compared: {type(e).__name__}"
+            RerunOutcome.CHANGED, f"the live result could not be compared: {type(e).__name__}"
         )
     r.outcome, r.reason, r.comparison, r.live_result = cmp.outcome, cmp.reason, cmp, res1
 

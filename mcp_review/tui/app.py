@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
+from mcp_review.engine.status import State
 from mcp_review.services.decisions import ChangedMeanwhile
 from mcp_review.tui.fetchers import LiveFetcher
 from mcp_review.tui.heap import QuietCollector
@@ -30,7 +31,7 @@ from mcp_review.tui.messages import (
 from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.source import ReviewSource
-from mcp_review.tui.view import ServerEntry, Status, ToolEntry
+from mcp_review.tui.view import ServerEntry, ToolEntry
 
 # The review screen, the dialogs and what only they use are imported where they are opened:
 # nothing of them is on screen before the list, and a fleet's first frame waits for every
@@ -325,7 +326,7 @@ class ReviewApp(App[None]):
                 self.decide(entry, result.decision, result.note, why=result.why)
 
         # A removed tool has no comparison: its recorded calls are the calls that would fail.
-        removed = self.source.recorded_calls(entry) if entry.status is Status.REMOVED else None
+        removed = self.source.recorded_calls(entry) if entry.status is State.REMOVED else None
         self.push_screen(
             ReviewScreen(entry, cmp, removed_calls=removed, rerun=self._rerun_hook(entry)), done
         )
@@ -368,7 +369,7 @@ class ReviewApp(App[None]):
                 self.decide(entry, decision, note)
 
         name = name_line(entry.name, 200)
-        if decision is Decision.APPROVED and entry.status is Status.REMOVED:
+        if decision is Decision.APPROVED and entry.status is State.REMOVED:
             # Nothing is served to approve: approving a removal acknowledges it (the pin goes),
             # as the audit log words it.
             self.push_screen(
@@ -483,7 +484,7 @@ class ReviewApp(App[None]):
             return False
         said = (
             "removal acknowledged"
-            if decision == Decision.APPROVED and entry.status is Status.REMOVED
+            if decision == Decision.APPROVED and entry.status is State.REMOVED
             else str(decision)
         )
         self.notify(
@@ -509,7 +510,7 @@ class ReviewApp(App[None]):
         verb = "Approve" if decision is Decision.APPROVED else "Deny"
         name = name_line(entry.name, 200)
         title, question = f"{verb} {name}?", f"{verb} it anyway?"
-        if decision is Decision.APPROVED and entry.status is Status.REMOVED:
+        if decision is Decision.APPROVED and entry.status is State.REMOVED:
             verb = "Acknowledge"
             title, question = f"Acknowledge the removal of {name}?", "Acknowledge it anyway?"
         body = (

@@ -17,13 +17,13 @@ from mcp_review.engine.model import ChangeClass
 from mcp_review.engine.pins import Decision, PinFile, make_pin
 from mcp_review.engine.replay import Call
 from mcp_review.engine.snapshot import Snapshot
-from mcp_review.engine.status import CallLog, StatusReport, ToolStatus
+from mcp_review.engine.status import CallLog, State, StatusReport, ToolStatus
 from mcp_review.tui.fetchers import Fetcher, LiveFetcher, ProgressFn, SnapshotFetcher
 from mcp_review.tui.session import ReviewSession
-from mcp_review.tui.view import Computed, ServerEntry, Status, ToolEntry, server_entries
+from mcp_review.tui.view import Computed, ServerEntry, ToolEntry, server_entries
 
 if TYPE_CHECKING:
-    from mcp_review.engine.gate import GateConfig
+    from mcp_review.engine.rulesconfig import RulesConfig
     from mcp_review.services.inputs import Inputs
 
 
@@ -46,11 +46,11 @@ class ReviewSource:
         calls: Mapping[str, CallLog] | None = None,
         tiers: Mapping[str, str] | None = None,
         origins: Mapping[str, str] | None = None,
-        gate: GateConfig | None = None,
+        gate: RulesConfig | None = None,
     ) -> None:
         self.fetcher = fetcher
         self.gate = gate
-        """The config's ``[rules]`` and ``[[ignore]]`` (engine.gate.GateConfig), as `check`."""
+        """The config's ``[rules]`` and ``[[ignore]]`` (engine.rulesconfig.RulesConfig), as `check`."""
         self.origins = dict(origins or {})
         self.session = ReviewSession(
             pins if pins is not None else PinFile(path=pins_path),
@@ -240,7 +240,7 @@ class ReviewSource:
             snap, view, calls=self.calls, tiers=self.tiers, origins=self.origins, compare=compare
         )
         if self.gate:
-            from mcp_review.engine.gate import govern
+            from mcp_review.engine.rulesconfig import govern
 
             govern(report, self.gate)
         names = dict.fromkeys([*self.fetcher.names, *sorted(snap.servers)])
@@ -262,7 +262,7 @@ class ReviewSource:
         """Changed, every change compatible or cosmetic and none bringing in text the model
         reads, no broken call, no trust flag."""
         cmp = self.comparison(e)
-        if e.status is not Status.CHANGED or cmp is None or e.flags:
+        if e.status is not State.CHANGED or cmp is None or e.flags:
             return False
         ok = {ChangeClass.COMPATIBLE, ChangeClass.COSMETIC}
         return (
@@ -282,7 +282,7 @@ class ReviewSource:
         def sig(x: ToolEntry) -> object:
             cmp = self.comparison(x)
             if (
-                x.status not in (Status.CHANGED, Status.BROKEN)
+                x.status not in (State.CHANGED, State.BROKEN)
                 or x.current is None
                 or cmp is None
                 or cmp.broken_calls

@@ -22,17 +22,16 @@ from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
 from mcp_review.engine.status import Awaiting, State, StatusReport, ToolStatus, awaiting
 
-Status = State
 """A tool's standing against the pin file: the core's states, under the app's name."""
 
 
 STATUS_ORDER = [
-    Status.BROKEN,
-    Status.CHANGED,
-    Status.NEW,
-    Status.REMOVED,
-    Status.DENIED,
-    Status.PINNED,
+    State.BROKEN,
+    State.CHANGED,
+    State.NEW,
+    State.REMOVED,
+    State.DENIED,
+    State.PINNED,
 ]
 
 
@@ -109,7 +108,7 @@ class ToolEntry:
     server: str
     principal: str
     name: str
-    status: Status
+    status: State
     current: ToolDef | None = None
     flags: frozenset[Flag] = frozenset()
     note: str = ""
@@ -253,7 +252,7 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         flags.add(Flag.TEXT)  # (an unparsed pin has the live digest: same text)
     if cmp is not None and any(c.new_text or c.rule in _TEXT_RULES for c in cmp.changes):
         flags.add(Flag.TEXT)  # text the model reads, anywhere in the definition
-    if t.state is Status.NEW and tool_has_hidden(t.live):
+    if t.state is State.NEW and tool_has_hidden(t.live):
         flags.add(Flag.HIDDEN)
     shadows = tuple(t.shadows)
     pending = False
@@ -263,14 +262,14 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
     elif t.pending:
         pending = True
         summary = "comparing…"
-    elif t.state is Status.NEW:
+    elif t.state is State.NEW:
         summary = "new tool"
-    elif t.state is Status.REMOVED:
+    elif t.state is State.REMOVED:
         summary = "; ".join(t.policy.reasons)
     if shadows:
         # The twin is the finding: it leads, ahead of "new tool" or the change counts.
         shadow = "shadows " + ", ".join(shadows)
-        summary = shadow if t.state is Status.NEW else f"{shadow}; {summary}"
+        summary = shadow if t.state is State.NEW else f"{shadow}; {summary}"
     return ToolEntry(
         t.server,
         t.principal,

@@ -1,11 +1,12 @@
 """Stdio proxy engine: relays JSON-RPC lines byte-for-byte, records tools/call, enforces pins.
 
 A small package: ``framing`` (lines, parsing, ids), ``process`` (the server's process group and
-the client's pipes), ``gate`` (the pin file's verdicts, cached until it changes) and ``relay``
+the client's pipes), ``enforce`` (the pin file's verdicts, cached until it changes) and ``relay``
 (both directions in one anyio task group). ``commands/proxy.py`` is its only caller."""
 
 from __future__ import annotations
 
+from mcp_review.services.proxy.enforce import Enforcer, PinEnforcer, Verdict
 from mcp_review.services.proxy.framing import (
     CHUNK,
     MAX_LINE,
@@ -13,7 +14,6 @@ from mcp_review.services.proxy.framing import (
     id_keys,
     read_line_batches,
 )
-from mcp_review.services.proxy.gate import Gate, PinGate, Verdict
 from mcp_review.services.proxy.process import STDIN_GRACE, TERM_GRACE
 from mcp_review.services.proxy.relay import (
     CRASH_CODE,
@@ -45,8 +45,8 @@ __all__ = [
     "STDIN_GRACE",
     "TERM_GRACE",
     "WARNING_PREFIX",
-    "Gate",
-    "PinGate",
+    "Enforcer",
+    "PinEnforcer",
     "Proxy",
     "Verdict",
     "id_keys",

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 import anyio
 
 from mcp_review.engine import exitcodes
+from mcp_review.services.proxy.enforce import Enforcer, Verdict
 from mcp_review.services.proxy.framing import (
     MAX_LINE,
     Unjudgeable,
@@ -29,7 +30,6 @@ from mcp_review.services.proxy.framing import (
     usable_id,
     wire,
 )
-from mcp_review.services.proxy.gate import Gate, Verdict
 from mcp_review.services.proxy.process import (
     STDIN_GRACE,
     ClientIn,
@@ -125,7 +125,7 @@ class Proxy:
         env: dict[str, str] | None = None,
         cwd: str | None = None,
         calllog: CallLog | None = None,
-        gate: Gate | None = None,
+        gate: Enforcer | None = None,
         mode: str = "withhold",
         server_log: str | None = None,
         diag: TextIO | None = None,

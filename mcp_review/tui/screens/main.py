@@ -21,7 +21,7 @@ from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision, PinFile
 from mcp_review.engine.policy import Outcome
-from mcp_review.engine.status import Awaiting
+from mcp_review.engine.status import Awaiting, State
 from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
@@ -41,7 +41,6 @@ from mcp_review.tui.view import (
     STATUS_ORDER,
     Computed,
     ServerEntry,
-    Status,
     ToolEntry,
 )
 from mcp_review.tui.widgets.marked_table import MarkedTable
@@ -50,12 +49,12 @@ if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
 
 STATUS_STYLE = {
-    Status.BROKEN: "tool-table--broken",
-    Status.CHANGED: "tool-table--changed",
-    Status.NEW: "tool-table--new",
-    Status.REMOVED: "tool-table--removed",
-    Status.DENIED: "tool-table--denied",
-    Status.PINNED: "tool-table--pinned",
+    State.BROKEN: "tool-table--broken",
+    State.CHANGED: "tool-table--changed",
+    State.NEW: "tool-table--new",
+    State.REMOVED: "tool-table--removed",
+    State.DENIED: "tool-table--denied",
+    State.PINNED: "tool-table--pinned",
 }
 """The component class (of :class:`ToolTable`) each status is drawn in."""
 STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
@@ -432,7 +431,7 @@ class MainScreen(Screen[None]):
         """The computation (its server list) whose rows the table and ``_cells`` hold."""
         self._server_keys: dict[str, list[str]] = {}
         """Each server's tool row keys in order, for that computation."""
-        self._counted: tuple[list[ServerEntry], dict[Status, int], int, int, int, int] | None = None
+        self._counted: tuple[list[ServerEntry], dict[State, int], int, int, int, int] | None = None
         """The counts line's figures (statuses, to review, auto-approvable, waived, failed) for
         that computation."""
 
@@ -640,7 +639,7 @@ class MainScreen(Screen[None]):
                 Text(""),
                 safe_text(detail, marks=marks),
             ]
-        counts: dict[Status, int] = {}
+        counts: dict[State, int] = {}
         for t in s.tools:
             counts[t.status] = counts.get(t.status, 0) + 1
         summary = ", ".join(f"{counts[k]} {k}" for k in STATUS_ORDER if counts.get(k))
@@ -667,7 +666,7 @@ class MainScreen(Screen[None]):
             )
         # The tools the server serves now: a removed tool is listed (it needs review) but is
         # not served, so it is not counted here.
-        served = sum(1 for t in s.tools if t.status is not Status.REMOVED)
+        served = sum(1 for t in s.tools if t.status is not State.REMOVED)
         return [
             name,
             Text(f"{served} tool{'s' if served != 1 else ''}", style=muted),
@@ -783,12 +782,12 @@ class MainScreen(Screen[None]):
         # "1 server failed" stays whole at 80 columns.
         phrases: list[tuple[str, str]] = []
         styles = {
-            Status.BROKEN: "$text-error",
-            Status.CHANGED: "$text-warning",
-            Status.NEW: "$text-accent",
-            Status.REMOVED: "$text-secondary",
-            Status.DENIED: "$text-muted",
-            Status.PINNED: "$text-success",
+            State.BROKEN: "$text-error",
+            State.CHANGED: "$text-warning",
+            State.NEW: "$text-accent",
+            State.REMOVED: "$text-secondary",
+            State.DENIED: "$text-muted",
+            State.PINNED: "$text-success",
         }
         if not self.loaded:
             # Before the first status nothing is known: no "0 to review" that reads as clear.
@@ -801,7 +800,7 @@ class MainScreen(Screen[None]):
                 )
         else:
             for k in STATUS_ORDER:
-                if counts[k] or k in (Status.BROKEN, Status.CHANGED):
+                if counts[k] or k in (State.BROKEN, State.CHANGED):
                     phrases.append((f"{counts[k]} {k}", styles[k]))
             phrases.append((f"│ {review} to review", "bold"))
         if failed:

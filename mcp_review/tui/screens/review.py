@@ -24,11 +24,12 @@ from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import annotation_gate_less, annotation_relaxations
 from mcp_review.engine.replay import Call
 from mcp_review.engine.rules import render_change
+from mcp_review.engine.status import State
 from mcp_review.tui.diffing import Field, line_for_pointer, pretty_with_lines
 from mcp_review.tui.messages import PolicyRequested, ask_app
 from mcp_review.tui.render import name_content, name_line, safe_content
 from mcp_review.tui.screens.modals import ask_reason
-from mcp_review.tui.view import Flag, Status, ToolEntry
+from mcp_review.tui.view import Flag, ToolEntry
 from mcp_review.tui.widgets.change_list import ChangeList
 from mcp_review.tui.widgets.diff_view import SideBySide
 from mcp_review.tui.widgets.replay_table import ReplayTable
@@ -200,7 +201,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
 
     def _first_tab(self) -> str:
         cmp = self.comparison
-        if self.entry.status is Status.REMOVED and self.removed_calls:
+        if self.entry.status is State.REMOVED and self.removed_calls:
             return "tab-replay"
         if cmp is not None and cmp.replay is not None and cmp.replay.broken:
             return "tab-replay"
@@ -320,7 +321,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         summary = self.query_one("#replay-summary", Static)
         table = self.query_one("#replay", ReplayTable)
         r = cmp.replay if cmp is not None else None
-        if self.entry.status is Status.REMOVED and self.removed_calls:
+        if self.entry.status is State.REMOVED and self.removed_calls:
             shown = table.set_removed(self.removed_calls)
             n = len(self.removed_calls)
             parts: list[Content | tuple[str, str] | str] = [
@@ -330,7 +331,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
             if shown < n:
                 parts.append(f" · showing {shown}")
             summary.update(Content.assemble(*parts))
-        elif self.entry.status is Status.REMOVED and self.removed_calls is not None:
+        elif self.entry.status is State.REMOVED and self.removed_calls is not None:
             summary.update(
                 Content("no recorded calls for this tool: none known to fail").stylize(
                     "$text-muted"

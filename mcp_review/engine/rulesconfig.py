@@ -65,7 +65,7 @@ UNJUDGED_RULES: frozenset[str] = frozenset({"engine-error", "schema-too-deep"})
 SETTABLE_CLASSES: tuple[str, ...] = tuple(str(c) for c in ChangeClass if c is not ChangeClass.TRUST)
 
 
-class GateConfigError(ValueError):
+class RulesConfigError(ValueError):
     """A ``[rules]`` or ``[[ignore]]`` entry that cannot be accepted (the caller adds FILE:LINE)."""
 
     def __init__(self, message: str, key: str | None = None):
@@ -152,7 +152,7 @@ class WaiverUse:
 
 
 @dataclass(frozen=True, slots=True)
-class GateConfig:
+class RulesConfig:
     rules: Mapping[str, ChangeClass] = field(default_factory=dict)
     waivers: tuple[Waiver, ...] = ()
 
@@ -165,30 +165,30 @@ class GateConfig:
 
 def parse_rules(raw: Any) -> dict[str, ChangeClass]:
     if not isinstance(raw, dict):
-        raise GateConfigError('[rules] must be a table of "rule-id" = "class"')
+        raise RulesConfigError('[rules] must be a table of "rule-id" = "class"')
     out: dict[str, ChangeClass] = {}
     for rule, cls in raw.items():
         _known_rule(rule, rule)
         if rule in TRUST_AXIS_RULES:
-            raise GateConfigError(
+            raise RulesConfigError(
                 f"rule {rule!r} is on the trust axis (text, hidden characters, annotations): "
                 "its class cannot be changed by configuration",
                 rule,
             )
         if rule in UNJUDGED_RULES:
-            raise GateConfigError(
+            raise RulesConfigError(
                 f"rule {rule!r} means the engine could not read that part "
                 "of the definition: no class can be declared for it",
                 rule,
             )
         if cls == "trust":
-            raise GateConfigError(
+            raise RulesConfigError(
                 f"rule {rule!r}: the trust axis cannot be set by "
                 "configuration; choose one of " + ", ".join(SETTABLE_CLASSES),
                 rule,
             )
         if cls not in SETTABLE_CLASSES:
-            raise GateConfigError(
+            raise RulesConfigError(
                 f"rule {rule!r}: class must be one of {', '.join(SETTABLE_CLASSES)}, got {cls!r}",
                 rule,
             )
@@ -201,10 +201,10 @@ _WAIVER_KEYS = ("server", "principal", "tool", "rule", "reason", "until", "diges
 
 def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
     if not isinstance(raw, dict):
-        raise GateConfigError("each [[ignore]] must be a table")
+        raise RulesConfigError("each [[ignore]] must be a table")
     for k in raw:
         if k not in _WAIVER_KEYS:
-            raise GateConfigError(
+            raise RulesConfigError(
                 f"[[ignore]]: unknown key {k!r} (expected: {', '.join(_WAIVER_KEYS)})", k
             )
     vals: dict[str, str] = {}
@@ -221,14 +221,14 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
                 )
             elif k == "reason":
                 hint = ": say why the change is accepted"
-            raise GateConfigError(f"[[ignore]]: {k!r} must be a non-empty string{hint}", k)
+            raise RulesConfigError(f"[[ignore]]: {k!r} must be a non-empty string{hint}", k)
         vals[k] = v
     principal = raw.get("principal")
     if principal is not None and (not isinstance(principal, str) or not principal.strip()):
-        raise GateConfigError("[[ignore]]: 'principal' must be a non-empty string", "principal")
+        raise RulesConfigError("[[ignore]]: 'principal' must be a non-empty string", "principal")
     _known_rule(vals["rule"], "rule")
     if vals["rule"] in TRUST_AXIS_RULES:
-        raise GateConfigError(
+        raise RulesConfigError(
             f"[[ignore]]: rule {vals['rule']!r} is on the trust axis (text, hidden characters, "
             "annotations): it cannot be waived; review the change and approve it instead",
             "rule",
@@ -239,7 +239,7 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
         and len(digest) == 71
         and all(c in "0123456789abcdef" for c in digest[7:])
     ):
-        raise GateConfigError(
+        raise RulesConfigError(
             "[[ignore]]: 'digest' must be a full \"sha256:<64 hex>\" digest", "digest"
         )
     return Waiver(
@@ -256,7 +256,7 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
 
 def _known_rule(rule: Any, key: str) -> None:
     if not isinstance(rule, str) or rule not in RULES:
-        raise GateConfigError(
+        raise RulesConfigError(
             f"unknown rule id {rule!r} (the rule ids are in README 'How changes are judged')", key
         )
 
@@ -264,7 +264,7 @@ def _known_rule(rule: Any, key: str) -> None:
 def _date(v: Any) -> dt.date:
     # TOML writes a date bare (2027-01-31) or quoted; both mean that day, inclusive, UTC.
     if isinstance(v, dt.datetime):
-        raise GateConfigError(
+        raise RulesConfigError(
             "[[ignore]]: 'until' is a date (YYYY-MM-DD), not a date-time", "until"
         )
     if isinstance(v, dt.date):
@@ -274,7 +274,7 @@ def _date(v: Any) -> dt.date:
             return dt.date.fromisoformat(v.strip())
         except ValueError:
             pass
-    raise GateConfigError(
+    raise RulesConfigError(
         "[[ignore]]: 'until' must be a date, YYYY-MM-DD (inclusive, UTC)", "until"
     )
 
@@ -294,7 +294,7 @@ def _reclass(c: Change, rules: Mapping[str, ChangeClass]) -> Change:
     return dataclasses.replace(c, cls=cls, note=f"{c.note}; {note}" if c.note else note)
 
 
-def govern(report: Any, gate: GateConfig, *, today: dt.date | None = None) -> list[WaiverUse]:
+def govern(report: Any, gate: RulesConfig, *, today: dt.date | None = None) -> list[WaiverUse]:
     """Apply ``gate`` to ``report`` (a engine.status.StatusReport) in place: re-class the changes
     ``[rules]`` names, then judge each tool again with its waived changes set aside. Sets each
     tool's ``waivers`` and the report's ``waivers``; returns the latter (one per waiver)."""

@@ -1,4 +1,4 @@
-"""The proxy's gate: which tools (and which server instructions) the client may see and call,
+"""The proxy's enforcement: which tools (and which server instructions) the client may see and call,
 judged from the pin file off the relay path and cached until the pin file changes."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class Verdict:
     reason: str = ""
 
 
-class Gate(Protocol):
+class Enforcer(Protocol):
     """Decides per tool; implementations re-read their pin file when it changed on disk.
 
     ``check`` may block (it reads files and computes status): the relay runs it in a worker
@@ -48,7 +48,7 @@ Signature = tuple[int, int, int, int, int]
 ``touch``/``utime``, so a rewrite that restores size and mtime still changes it."""
 
 
-class PinGate:
+class PinEnforcer:
     """The pin file's verdicts for one (server, principal), through ``engine.status``.
 
     Allowed: pinned, or drifted in a way the tier auto-approves. Withheld: new, denied,
