@@ -123,6 +123,39 @@ async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
         assert "updating" not in str(main.query_one("#counts").render())
 
 
+async def test_a_burst_of_decisions_computes_once_after_the_running_computation(
+    tmp_path: Path, worker_always
+):
+    """Issue 31 item 6: the status worker is exclusive. Decisions made while one computation
+    runs cancel each other's computations: one computation runs after the running one, with
+    all of them, and it alone is shown (no thread per decision competing for the
+    interpreter)."""
+    src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
+    gate = Gated(src, free=2)
+    app = ReviewApp(src)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _until(
+            pilot,
+            lambda: app.main is not None and app.main.loaded and not app.main.computing,
+            "first fetch",
+        )
+        main = app.main
+        await _decide(app, pilot, "search", "a")
+        await _until(pilot, gate.started.is_set, "a recomputation in the worker")
+        await _decide(app, pilot, "read_file", "d")
+        await _decide(app, pilot, "list_dir", "d")
+        gate.release.set()
+        await _until(pilot, lambda: not main.computing, "recomputation done")
+        await pilot.pause(0.1)
+        # fetch (digests, comparisons), the running one, one with all three decisions
+        assert len(gate.calls) == 4
+        assert gate.applied[-1] is gate.calls[3] and gate.calls[2] not in gate.applied
+        by_name = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
+        assert by_name["search"].status is Status.PINNED
+        assert by_name["read_file"].status is Status.DENIED
+        assert by_name["list_dir"].status is Status.DENIED
+
+
 async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(
     tmp_path: Path, worker_always
 ):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -17,7 +18,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.widgets.data_table import RowKey
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from mcp_review.engine.pins import Decision, PinFile
 from mcp_review.engine.policy import Outcome
@@ -304,15 +305,6 @@ class ToolTable(MarkedTable):
 
 
 @dataclass
-class Statuses(Message):
-    """A status computation finished in a worker thread (after a decision, an undo, a policy
-    change or a fetch). ``generation``: only the latest request's result is shown."""
-
-    generation: int
-    computed: Computed
-
-
-@dataclass
 class Progress(Message):
     """One server's connection state changed (posted by the fetch worker)."""
 
@@ -420,11 +412,13 @@ class MainScreen(Screen[None]):
         self._rebuild_queued = False
         self._row_keys: list[str] = []
         """The table's row keys in order, as last drawn."""
-        self._status_gen = 0
-        """Bumped by every status request; a worker's result for an older one is dropped."""
-        self._status_running = False
-        self._status_shown = 0
-        """The generation whose result is on screen."""
+        self._status_worker: Worker[Computed | None] | None = None
+        """The latest status computation (an exclusive worker: starting one cancels the one
+        before, whose result is never shown)."""
+        self._compute_lock = threading.Lock()
+        """Held by the status worker thread computing: a cancelled thread (Textual cannot stop
+        a thread) finishes before the next starts, so a burst of decisions computes one at a
+        time and the threads never compete for the interpreter."""
         self._cells: dict[str, list[Text]] = {}
         """The server rows' cells by row key, as drawn (a tool row's are kept by the table)."""
         self._cells_for: list[ServerEntry] | None = None
@@ -482,14 +476,13 @@ class MainScreen(Screen[None]):
         self.fetch()
 
     @work(exclusive=True, exit_on_error=False, group="fetch")
-    async def fetch(self) -> tuple[int, Computed, bool]:
+    async def fetch(self) -> tuple[PinFile, Computed, bool]:
         import asyncio
 
         def progress(server: str, state: str, detail: str) -> None:
             self.post_message(Progress(server, state, detail))
 
-        self._status_gen += 1  # a status computed before this fetch is stale now
-        generation = self._status_gen
+        self.workers.cancel_group(self, "status")  # a status computed before this fetch is stale
         snap = await self.source.fetch(progress)
         # the snapshot stays: no collection walks it while its status is built
         self.heap.settle(sum(len(s.tools) for s in snap.servers.values()))
@@ -499,7 +492,7 @@ class MainScreen(Screen[None]):
         # then, once that frame is drawn, with every comparison (a status worker).
         big = sum(len(s.tools) for s in snap.servers.values()) > self.SYNC_TOOLS
         computed = await asyncio.to_thread(self.source.compute, pins, snap, compare=not big)
-        return generation, computed, big
+        return pins, computed, big
 
     @on(Progress)
     def _on_progress(self, event: Progress) -> None:
@@ -518,35 +511,37 @@ class MainScreen(Screen[None]):
 
     @on(Worker.StateChanged)
     def _on_worker(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "status" and event.state is WorkerState.ERROR:
-            self._status_running = False
-            self.computing = False
-            err = event.worker.error
-            self.notify(
-                plain_line(f"could not recompute status: {type(err).__name__}: {err}", 300),
-                severity="error",
-                markup=False,
-            )
+        if event.worker.group == "status":
+            if event.worker is not self._status_worker:
+                return  # an older computation: a newer one cancelled it
+            if event.state is WorkerState.SUCCESS:
+                computed = event.worker.result
+                assert computed is not None  # only a cancelled one returns None
+                self._show(computed)
+            elif event.state is WorkerState.ERROR:
+                self.computing = False
+                err = event.worker.error
+                self.notify(
+                    plain_line(f"could not recompute status: {type(err).__name__}: {err}", 300),
+                    severity="error",
+                    markup=False,
+                )
             return
         if event.worker.group != "fetch":
             return
         if event.state is WorkerState.SUCCESS:
             result = event.worker.result
             assert result is not None  # a fetch worker that succeeded returned its triple
-            generation, computed, partial = result
+            pins, computed, partial = result
             self.progress.clear()
             self.loaded = True
-            if generation != self._status_gen:
+            if pins != self.source.pins_view():
                 self.reload()  # a decision came in meanwhile: recompute on this fetch
             elif partial:
                 # Digests only: drawn now; the comparisons start once this frame is out, so
                 # they never compete with it for the interpreter.
-                self._status_shown = generation
-                self.computing = True
-                self.servers = self.source.apply(computed)
-                self.rebuild()
-                self.heap.settle(len(self._by_key))
-                self.call_after_refresh(self._compare_after_first_frame, generation)
+                self._show(computed, computing=True)
+                self.call_after_refresh(self._compare_after_first_frame, self.servers)
             else:
                 self._show(computed)
         elif event.state is WorkerState.ERROR:
@@ -559,45 +554,38 @@ class MainScreen(Screen[None]):
                 markup=False,
             )
 
+    def _status_busy(self) -> bool:
+        w = self._status_worker
+        return w is not None and not w.is_finished
+
     def reload(self) -> None:
         """Recompute statuses after a decision (no network), in a worker thread: the keys stay
         live meanwhile. The pin state is copied on the UI thread when a computation starts,
-        so it sees exactly the decisions made so far. Requests coalesce: while one runs,
-        later decisions only mark its result stale; when it ends, one more computation runs
-        with all of them, and the stale result is never shown (see :class:`Statuses`)."""
-        self._status_gen += 1
-        if not self._status_running and sum(len(s.tools) for s in self.servers) <= self.SYNC_TOOLS:
+        so it sees exactly the decisions made so far. The worker is exclusive: a newer
+        computation cancels the one running, whose (stale) result is never shown."""
+        if not self._status_busy() and sum(len(s.tools) for s in self.servers) <= self.SYNC_TOOLS:
             self._show(self.source.compute())  # a few ms: no worker, no "updating…" flicker
             return
         self.computing = True
-        if not self._status_running:
-            self._start_recompute()
+        self._status_worker = self._recompute(self.source.pins_view())
 
-    def _start_recompute(self) -> None:
-        self._status_running = True
-        self._recompute(self._status_gen, self.source.pins_view())
+    @work(thread=True, exclusive=True, exit_on_error=False, group="status")
+    def _recompute(self, pins: PinFile) -> Computed | None:
+        with self._compute_lock:
+            if get_current_worker().is_cancelled:
+                return None  # a newer computation was asked for while this one waited
+            return self.source.compute(pins)
 
-    @work(thread=True, exit_on_error=False, group="status")
-    def _recompute(self, generation: int, pins: PinFile) -> None:
-        computed = self.source.compute(pins)
-        self.post_message(Statuses(generation, computed))
+    def _compare_after_first_frame(self, servers: list[ServerEntry]) -> None:
+        # Unless something newer is shown or on its way (a decision's computation compares).
+        if self.servers is servers and not self._status_busy():
+            self._status_worker = self._recompute(self.source.pins_view())
 
-    def _compare_after_first_frame(self, generation: int) -> None:
-        if generation == self._status_gen and not self._status_running:
-            self._status_gen += 1  # the digest-only status shown is now the stale one
-            self._start_recompute()
-
-    @on(Statuses)
-    def _on_statuses(self, event: Statuses) -> None:
-        self._status_running = False
-        if event.generation == self._status_gen:
-            self._show(event.computed)
-        elif self._status_shown != self._status_gen:
-            self._start_recompute()  # decisions came in meanwhile: compute with them
-
-    def _show(self, computed: Computed) -> None:
-        self._status_shown = self._status_gen
-        self.computing = False
+    def _show(self, computed: Computed, *, computing: bool = False) -> None:
+        """Show ``computed`` (``computing``: digests only, the comparisons follow)."""
+        self.workers.cancel_group(self, "status")  # anything still computing is older
+        self._status_worker = None
+        self.computing = computing
         self.servers = self.source.apply(computed)
         self.rebuild()
         self.heap.settle(len(self._by_key))
