@@ -145,9 +145,9 @@ async def _ready(app, pilot) -> None:
 
 
 async def _select(app, pilot, name: str) -> None:
-    from textual.widgets import DataTable
+    from mcp_review.tui.screens.main import ToolTable
 
-    table = app.screen.query_one("#tools", DataTable)
+    table = app.screen.query_one("#tools", ToolTable)
     for row in range(table.row_count):
         table.move_cursor(row=row)
         e = app.main.current_entry()

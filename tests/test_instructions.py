@@ -387,9 +387,9 @@ async def _app_ready(app: Any, pilot: Any) -> None:
 
 
 def _server_row(app: Any, name: str) -> tuple[int, str]:
-    from textual.widgets import DataTable
+    from mcp_review.tui.screens.main import ToolTable
 
-    table = app.screen.query_one("#tools", DataTable)
+    table = app.screen.query_one("#tools", ToolTable)
     for row in range(table.row_count):
         key = table.coordinate_to_cell_key((row, 0)).row_key.value
         if key == "server\x00" + name:
@@ -401,10 +401,11 @@ def _server_row(app: Any, name: str) -> tuple[int, str]:
     "text, verb, outcome", [(EVIL, "a", "review"), (HIDDEN, "a", "block"), (EVIL, "d", "review")]
 )
 async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, text, verb, outcome):
-    from textual.widgets import DataTable, Static
+    from textual.widgets import Static
 
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.fetchers import SnapshotFetcher
+    from mcp_review.tui.screens.main import ToolTable
     from mcp_review.tui.screens.modals import ConfirmScreen
     from mcp_review.tui.source import ReviewSource
 
@@ -431,7 +432,7 @@ async def test_app_shows_and_decides_instructions_on_the_server_row(tmp_path, te
         assert f"instructions changed ({outcome}" in cell
         counts = app.screen.query_one("#counts")
         assert "1 to review" in str(counts.content)  # type: ignore[attr-defined]
-        table = app.screen.query_one("#tools", DataTable)
+        table = app.screen.query_one("#tools", ToolTable)
         assert table.row_count == 2
         table.move_cursor(row=row + 1)
         await pilot.press("n")  # the next thing needing review is the server's row

@@ -95,10 +95,11 @@ def test_check_formats_say_result_and_old_schema(tmp_path, capsys, monkeypatch):
 
 
 async def test_app_shows_result_wording_and_output_diff_on_enter(tmp_path):
-    from textual.widgets import DataTable, Static
+    from textual.widgets import Static
 
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.fetchers import SnapshotFetcher
+    from mcp_review.tui.screens.main import ToolTable
     from mcp_review.tui.screens.review import ReviewScreen
     from mcp_review.tui.source import ReviewSource
     from mcp_review.tui.widgets.change_list import ChangeList
@@ -116,7 +117,7 @@ async def test_app_shows_result_wording_and_output_diff_on_enter(tmp_path):
             await pilot.pause(0.05)
             if app.main is not None and app.main.loaded:
                 break
-        table = app.screen.query_one("#tools", DataTable)
+        table = app.screen.query_one("#tools", ToolTable)
         for row in range(table.row_count):
             table.move_cursor(row=row)
             e = app.main.current_entry()

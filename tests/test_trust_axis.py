@@ -825,9 +825,10 @@ def _app_source(tmp_path: Path) -> Any:
 
 
 async def test_review_screen_shows_new_text_and_the_claim(tmp_path: Path):
-    from textual.widgets import DataTable, Static
+    from textual.widgets import Static
 
     from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.screens.main import ToolTable
     from mcp_review.tui.screens.review import ReviewScreen
     from mcp_review.tui.widgets.change_list import ChangeList
 
@@ -838,7 +839,7 @@ async def test_review_screen_shows_new_text_and_the_claim(tmp_path: Path):
             await pilot.pause(0.05)
             if app.main is not None and app.main.loaded:
                 break
-        table = app.screen.query_one("#tools", DataTable)
+        table = app.screen.query_one("#tools", ToolTable)
         for row in range(table.row_count):
             table.move_cursor(row=row)
             e = app.main.current_entry()

@@ -11,13 +11,12 @@ import gc
 import pytest
 import tui_sample as sample
 from rich.text import Text
-from textual.widgets import DataTable
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.fetchers import SnapshotFetcher
-from mcp_review.tui.screens.main import _LazyCells
+from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.source import ReviewSource
 
 SERVERS, PER_SERVER = 4, 60  # 244 rows: many more than a 30-line screen shows
@@ -71,11 +70,11 @@ async def test_rows_are_built_when_drawn_and_read_as_built_eagerly():
     async with app.run_test(size=(120, 30)) as pilot:
         await _loaded(app, pilot)
         main = app.main
-        table = main.query_one("#tools", DataTable)
+        table = main.query_one("#tools", ToolTable)
         assert table.row_count == SERVERS * (PER_SERVER + 1)
-        lazy = [d for d in table._data.values() if isinstance(d, _LazyCells)]
-        built = [d for d in lazy if d._build is None]
-        assert len(lazy) == SERVERS * PER_SERVER  # every tool row, not the server rows
+        tools = [k for k in table.row_keys() if k.startswith("tool\x00")]
+        built = [k for k in tools if table.is_built(k)]
+        assert len(tools) == SERVERS * PER_SERVER
         assert 0 < len(built) < 60  # the rows on screen (and a few around), not all 240
         # Any row, drawn or not, reads exactly as the row builder makes it.
         for entry in (main.servers[0].tools[0], main.servers[-1].tools[-1]):
@@ -85,7 +84,7 @@ async def test_rows_are_built_when_drawn_and_read_as_built_eagerly():
         await pilot.press("end")
         await pilot.pause()
         last = "tool\x00" + "\x00".join(main.servers[-1].tools[-2].key)
-        assert table._data[last]._build is None  # type: ignore[attr-defined]
+        assert table.is_built(last)
         assert table.cursor_row == table.row_count - 1
 
 
@@ -94,17 +93,17 @@ async def test_a_filter_key_that_hides_nothing_keeps_the_rows_and_one_that_hides
     async with app.run_test(size=(120, 30)) as pilot:
         await _loaded(app, pilot)
         main = app.main
-        table = main.query_one("#tools", DataTable)
-        before = dict(table._data)
+        table = main.query_one("#tools", ToolTable)
+        before = {k: table.cells(k) for k in table.row_keys()}
         await pilot.press("slash", "t")  # every tool is named tool_…: nothing hidden
         await pilot.pause()
         assert main.filter_text == "t"
         assert table.row_count == len(before)
-        assert all(table._data[k] is v for k, v in before.items())  # not rebuilt
+        assert all(table.cells(k) is v for k, v in before.items())  # not rebuilt
         assert "filter: t" in str(main.query_one("#counts").render())
         await pilot.press(*"ool_2_00")
         await pilot.pause()
-        keys = [k.value for k in table._row_locations]
+        keys = table.row_keys()
         tools = [k.split("\x00")[-1] for k in keys if k.startswith("tool\x00")]
         assert tools == [f"tool_2_00{i}" for i in range(10)]
         assert sum(k.startswith("server\x00") for k in keys) == SERVERS

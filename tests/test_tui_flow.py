@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 import tui_sample as sample
 from servers.toolserver import ToolServer
-from textual.widgets import DataTable
 
 from mcp_review.engine.status import CallLog, State
 from mcp_review.services.config import Config, ServerConfig
@@ -21,6 +20,7 @@ from mcp_review.services.fetch import fetch_all
 from mcp_review.store import audit
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.fetchers import LiveFetcher
+from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.screens.modals import (
     ApproveAllScreen,
     AutoApproveScreen,
@@ -56,7 +56,7 @@ async def _ready(app: ReviewApp, pilot) -> None:
 
 
 async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.screen.query_one("#tools", DataTable)
+    table = app.screen.query_one("#tools", ToolTable)
     for row in range(table.row_count):
         table.move_cursor(row=row)
         e = app.main.current_entry()
@@ -208,7 +208,7 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         # Filter and next-needing-review.
         await pilot.press("slash", *"status:broken", "enter")
         await pilot.pause(0.05)
-        table = app.screen.query_one("#tools", DataTable)
+        table = app.screen.query_one("#tools", ToolTable)
         names = {
             app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value).name
             for r in range(table.row_count)
@@ -274,7 +274,7 @@ async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, SHADOW_NAME)
-        table = app.screen.query_one("#tools", DataTable)
+        table = app.screen.query_one("#tools", ToolTable)
         row = table.get_row_at(table.cursor_row)
         assert row[0].plain == "│ r\u0435⟨U+0435⟩ad_file"
         assert row[3].plain == "shadows devtools/read_file"

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 from tui_sample import HOSTILE_STRINGS, hostile_source
 
 from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.screens.review import ReviewScreen
 from mcp_review.tui.widgets.diff_view import SideBySide
 
@@ -16,7 +17,7 @@ TABS = ("tab-schema", "tab-description", "tab-replay", "tab-annotations")
 
 
 def _cells(app: ReviewApp) -> list[str]:
-    table = app.screen.query_one("#tools", DataTable)
+    table = app.screen.query_one("#tools", ToolTable)
     return [str(c) for r in range(table.row_count) for c in table.get_row_at(r)]
 
 
@@ -46,7 +47,7 @@ async def test_hostile_strings_render_literally_and_do_nothing():
         assert "[@click=app.quit]click me[/]⟨ESC⟩[31mred" in joined
         _valid_svg(app)
         # Click every row (a second click selects): no action may run.
-        table = app.screen.query_one("#tools", DataTable)
+        table = app.screen.query_one("#tools", ToolTable)
         for _ in range(table.row_count):
             await pilot.click("#tools", offset=(5, table.cursor_row + 1))
         assert app.is_running and app.return_code is None
@@ -74,7 +75,7 @@ async def test_huge_description_shows_every_hidden_char():
     app = ReviewApp(hostile_source())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.5)
-        table = app.screen.query_one("#tools", DataTable)
+        table = app.screen.query_one("#tools", ToolTable)
         for row in range(table.row_count):
             table.move_cursor(row=row)
             e = app.main.current_entry()

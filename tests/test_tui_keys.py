@@ -7,7 +7,7 @@ import copy
 from pathlib import Path
 
 import tui_sample as sample
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from mcp_review.demo import definitions
 from mcp_review.engine.model import ToolDef
@@ -18,6 +18,7 @@ from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins, save_pins
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.fetchers import SnapshotFetcher
+from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.screens.modals import (
     ConfirmScreen,
     NoteScreen,
@@ -64,7 +65,7 @@ async def _ready(app: ReviewApp, pilot) -> None:
 
 
 async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.screen.query_one("#tools", DataTable)
+    table = app.screen.query_one("#tools", ToolTable)
     for row in range(table.row_count):
         table.move_cursor(row=row)
         e = app.main.current_entry()

@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import tui_sample as sample
-from textual.widgets import DataTable, Static, TabbedContent
+from textual.widgets import Static, TabbedContent
 
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins
 from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.screens.modals import ConfirmScreen, PolicyScreen
 from mcp_review.tui.screens.review import ReviewScreen
 from mcp_review.tui.widgets.change_list import ChangeList
@@ -26,7 +27,7 @@ async def _ready(app: ReviewApp, pilot) -> None:
 
 
 async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.main.query_one("#tools", DataTable)
+    table = app.main.query_one("#tools", ToolTable)
     for row in range(table.row_count):
         table.move_cursor(row=row)
         e = app.main.current_entry()
@@ -44,7 +45,7 @@ async def _open(app: ReviewApp, pilot, name: str) -> ReviewScreen:
     return app.screen
 
 
-def _row_text(table: DataTable, row: int) -> list[str]:
+def _row_text(table: ToolTable, row: int) -> list[str]:
     return [str(c) for c in table.get_row_at(row)]
 
 
@@ -56,7 +57,7 @@ async def test_server_row_counts_the_tools_served():
     app = ReviewApp(sample.polish_source())
     async with app.run_test(size=(120, 30)) as pilot:
         await _ready(app, pilot)
-        table = app.main.query_one("#tools", DataTable)
+        table = app.main.query_one("#tools", ToolTable)
         docs = app.main.servers[0]
         listed = len(docs.tools)  # read_file, label_issue, summarize, ping, rеad_file, archive_doc
         assert listed == 6
@@ -69,7 +70,7 @@ async def test_home_and_end_in_the_tool_list():
     app = ReviewApp(sample.polish_source())
     async with app.run_test(size=(120, 30)) as pilot:
         await _ready(app, pilot)
-        table = app.main.query_one("#tools", DataTable)
+        table = app.main.query_one("#tools", ToolTable)
         await pilot.press("down", "down")
         assert table.cursor_row == 2
         await pilot.press("end")

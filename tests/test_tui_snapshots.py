@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
 from tui_sample import HOMOGLYPH, hostile_source, polish_source, sample_source
 
 from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.screens.main import ToolTable
 
 
 async def _ready(pilot) -> None:
@@ -21,7 +21,7 @@ def _open(name: str, *keys: str):
     async def run(pilot) -> None:
         await _ready(pilot)
         app = pilot.app
-        table = app.screen.query_one("#tools", DataTable)
+        table = app.screen.query_one("#tools", ToolTable)
         for row in range(table.row_count):
             table.move_cursor(row=row)
             e = app.main.current_entry()

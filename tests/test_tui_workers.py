@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 import tui_sample as sample
-from textual.widgets import DataTable
 
 from mcp_review.engine.status import State
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.screens.main import MainScreen
+from mcp_review.tui.screens.main import MainScreen, ToolTable
 from mcp_review.tui.screens.modals import ConfirmScreen
 
 
@@ -29,7 +28,7 @@ async def _until(pilot, cond, what: str) -> None:
 
 
 async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.main.query_one("#tools", DataTable)
+    table = app.main.query_one("#tools", ToolTable)
     for row in range(table.row_count):
         table.move_cursor(row=row)
         e = app.main.current_entry()
@@ -97,7 +96,7 @@ async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
         assert main.computing
         assert "updating" in str(main.query_one("#counts").render())
         # Keys work while it runs: the cursor moves, a dialog opens, another decision lands.
-        table = main.query_one("#tools", DataTable)
+        table = main.query_one("#tools", ToolTable)
         row = table.cursor_row
         await pilot.press("down")
         await pilot.pause()

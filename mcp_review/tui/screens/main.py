@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -16,8 +16,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static
-from textual.widgets.data_table import RowKey
+from textual.widgets import Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from mcp_review.engine.pins import Decision, PinFile
@@ -36,6 +35,7 @@ from mcp_review.tui.messages import (
     ask_app,
 )
 from mcp_review.tui.render import name_text, plain_line, safe_text
+from mcp_review.tui.rowlist import Cells
 from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import (
     FLAG_SHORT,
@@ -44,10 +44,7 @@ from mcp_review.tui.view import (
     ServerEntry,
     ToolEntry,
 )
-from mcp_review.tui.widgets.marked_table import MarkedTable
-
-if TYPE_CHECKING:
-    from _collections_abc import dict_items, dict_keys, dict_values
+from mcp_review.tui.widgets.marked_list import MarkedTable
 
 STATUS_STYLE = {
     State.BROKEN: "tool-table--broken",
@@ -61,10 +58,6 @@ STATUS_STYLE = {
 STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
 
 
-Cells = list[Text] | Callable[[], list[Text]]
-"""A row's cells, or a function that builds them when the table first reads them."""
-
-
 def _look(cell: Text) -> tuple[str, str, list[Any]]:
     """What a cell shows (text, style, spans): two rows that look the same need no redraw."""
     return cell.plain, str(cell.style), cell.spans
@@ -74,80 +67,14 @@ def _key(e: ToolEntry) -> str:
     return "tool\x00" + "\x00".join(e.key)
 
 
-class _LazyCells(dict[Any, Any]):
-    """A row's cells (column key -> cell) built on first read by ``build``; DataTable reads a
-    row's cells by key (``get_row``, ``get_cell``, drawing), which fills them all."""
-
-    __slots__ = ("_build", "_keys")
-
-    def __init__(self, build: Callable[[], list[Text]], keys: tuple[Any, ...]) -> None:
-        super().__init__()
-        self._build: Callable[[], list[Text]] | None = build
-        self._keys = keys
-
-    def _fill(self) -> None:
-        build = self._build
-        if build is None:
-            return
-        self._build = None
-        cells = build()
-        if len(cells) > len(self._keys):
-            raise ValueError("More values provided than there are columns.")
-        for k, cell in zip(self._keys, cells, strict=False):
-            dict.__setitem__(self, k, cell)
-        for k in self._keys[len(cells) :]:
-            dict.__setitem__(self, k, None)
-
-    def __missing__(self, key: Any) -> Any:
-        if self._build is None:
-            raise KeyError(key)
-        self._fill()
-        return dict.__getitem__(self, key)
-
-    # Every other way of reading the row sees it built.
-    def get(self, key: Any, default: Any = None) -> Any:
-        self._fill()
-        return dict.get(self, key, default)
-
-    def __iter__(self) -> Iterator[Any]:
-        self._fill()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._fill()
-        return dict.__len__(self)
-
-    def __contains__(self, key: object) -> bool:
-        self._fill()
-        return dict.__contains__(self, key)
-
-    def keys(self) -> dict_keys[Any, Any]:
-        self._fill()
-        return dict.keys(self)
-
-    def values(self) -> dict_values[Any, Any]:
-        self._fill()
-        return dict.values(self)
-
-    def items(self) -> dict_items[Any, Any]:
-        self._fill()
-        return dict.items(self)
-
-
 class ToolTable(MarkedTable):
-    """The servers-and-tools list: Home and End go to the first and last row (a DataTable's
-    own Home/End move between columns, which a row cursor does not have).
+    """The servers-and-tools list: a :class:`~mcp_review.tui.rowlist.RowList` (one-line
+    rows in fixed-width columns, drawn line by line: a filter keystroke on 10,000 rows costs an
+    index over the keys it shows, and only the rows on screen are built); Home and End go to
+    the first and last row.
 
     Its colours are component classes (``tool-table--…``; the defaults are the terminal's
-    ANSI colours), so an app stylesheet or a theme restyles the list.
-
-    A DataTable whose columns all have fixed widths (set on resize) and whose rows are one
-    line, so adding rows measures nothing.
-
-    DataTable measures every cell of every new row to size auto-width columns
-    (``_update_dimensions``): 10,000 rows took seconds. With no auto-width column and no row
-    labels nothing it measures is used, so only the virtual size is updated; otherwise
-    DataTable's own measuring runs."""
+    ANSI colours), so an app stylesheet or a theme restyles the list."""
 
     BINDINGS = [
         Binding("home", "scroll_top", "First row", show=False),
@@ -187,121 +114,6 @@ class ToolTable(MarkedTable):
     ToolTable > .tool-table--blocked { color: ansi_red; }
     ToolTable > .tool-table--review { color: ansi_yellow; text-style: bold; }
     """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._kept: dict[str, tuple[Any, Any, dict[Any, Text], tuple[Any, int]]] = {}
-        """Every row shown since :meth:`forget_rows`, by key: its RowKey, Row, cells and line
-        offset entry."""
-
-    def _clear_caches(self) -> None:
-        # LRUCache.clear() drops its ring of entries whole (each entry links to the next and
-        # the previous): a reference cycle holding every line, row and cell rendered, which
-        # only a full collection frees. A rebuild per filter keystroke made thousands of
-        # them, and the collections that followed cost 30-100 ms of a keystroke
-        # (bench_tui.py). Unlinked first, they are freed at once.
-        for cache in (
-            self._row_render_cache,
-            self._cell_render_cache,
-            self._row_renderable_cache,
-            self._line_cache,
-            self._offset_cache,
-            self._ordered_row_cache,
-        ):
-            for entry in cache._cache.values():
-                entry.clear()
-        super()._clear_caches()
-
-    def forget_rows(self, keys: Iterable[str] | None = None) -> None:
-        """Drop the rows kept for :meth:`show_rows`: all of them (a new computation), or those
-        of ``keys`` (rows whose cells changed)."""
-        if keys is None:
-            self._kept = {}
-        else:
-            for key in keys:
-                self._kept.pop(key, None)
-
-    def show_rows(self, order: list[str], cells_for: Callable[[str], Cells]) -> None:
-        """Show the rows of ``order`` (row keys, top to bottom): what ``clear()`` then
-        ``add_row(*cells, key=key)`` for each would show, cursor on the first row.
-
-        A row shown before (since :meth:`forget_rows`) keeps its RowKey, Row and cells;
-        ``cells_for(key)`` gives the cells of any other row, or a function that builds them
-        when the table first reads them (it reads the rows it draws): a 10,000-row list
-        builds the cells of the rows on screen, not of every row. So a filter keystroke
-        (issue 15 item 4) is three dictionaries and two lists over the rows it shows: a
-        ``clear()`` walked every old row and ``add_row`` re-assigned the cursor (a reactive)
-        and re-sorted the columns per row, and new Row objects, row keys and cells made
-        every keystroke cost O(rows) of allocation. Rows one line high, no labels (textual
-        pinned at 8.2.8)."""
-        from itertools import zip_longest
-
-        from textual._two_way_dict import TwoWayDict
-        from textual.coordinate import Coordinate
-        from textual.widgets._data_table import Column, DuplicateKey, Row, RowKey
-
-        cols = self.ordered_columns
-        col_keys = tuple(c.key for c in cols)
-        kept = self._kept
-        data: dict[Any, Any] = {}
-        rows: dict[Any, Any] = {}
-        offsets: list[tuple[Any, int]] = []
-        for key in order:
-            k = kept.get(key)
-            if k is None:
-                row_key = RowKey(key)
-                cells = cells_for(key)
-                if callable(cells):
-                    cell_map: dict[Any, Text] = _LazyCells(cells, col_keys)
-                else:
-                    if len(cells) > len(cols):
-                        raise ValueError("More values provided than there are columns.")
-                    cell_map = {c.key: cell for c, cell in zip_longest(cols, cells)}
-                k = kept[key] = (row_key, Row(row_key, 1, None, False), cell_map, (row_key, 0))
-            row_key, row, cell_map, _ = k
-            if row_key in data:
-                raise DuplicateKey(f"The row key {row_key!r} already exists.")
-            data[row_key] = cell_map
-            rows[row_key] = row
-            offsets.append(k[3])
-        # DataTable.clear(), without walking the old rows (its _y_offsets.clear() computed
-        # the old offsets only to empty them).
-        self._clear_caches()
-        self._data, self.rows, self._row_locations = {}, {}, TwoWayDict({})
-        self._require_update_dimensions = True
-        self.cursor_coordinate = Coordinate(0, 0)
-        self.hover_coordinate = Coordinate(0, 0)
-        self._label_column = Column(self._label_column_key, Text(), auto_width=True)
-        self._labelled_row_exists = False
-        self.refresh()
-        self.scroll_x = self.scroll_y = 0
-        self.scroll_target_x = self.scroll_target_y = 0
-        if not data:
-            return
-        # add_row for each row, its bookkeeping once.
-        self._data, self.rows = data, rows
-        self._row_locations = TwoWayDict({row_key: i for i, row_key in enumerate(data)})
-        self._new_rows.update(data)
-        self.cursor_coordinate = self.cursor_coordinate
-        if len(self.columns) > 0 and self.show_cursor and self.cursor_type != "none":
-            self._highlight_cursor()
-        self._update_count += len(data)
-        # Every row one line: the ordered rows and the line offsets are the order itself.
-        self._ordered_row_cache[(len(rows), self._update_count)] = list(rows.values())
-        self._offset_cache[self._update_count] = offsets
-        self.check_idle()
-
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        if self._labelled_row_exists or any(c.auto_width for c in self.columns.values()):
-            super()._update_dimensions(new_rows)
-            return
-        from textual.geometry import Size
-
-        width = sum(c.get_render_width(self) for c in self.columns.values())
-        header = self.header_height if self.show_header else 0
-        self.virtual_size = Size(
-            width + self._row_label_column_width, self._total_row_height + header
-        )
 
 
 @dataclass
@@ -433,11 +245,11 @@ class MainScreen(Screen[None]):
         yield Header()
         yield Static(id="counts", markup=False)
         yield Input(placeholder="filter: text, or status:changed / flag:hidden", id="filter")
-        yield ToolTable(id="tools", cursor_type="row", zebra_stripes=False)
+        yield ToolTable(id="tools")
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one("#tools", DataTable)
+        table = self.query_one("#tools", ToolTable)
         # Fixed widths: a hostile 100 KB name must not push every other column off screen.
         table.add_column("tool", key="tool", width=30)
         table.add_column("status", key="status", width=11)
@@ -451,20 +263,13 @@ class MainScreen(Screen[None]):
         # takes the rest, so nothing scrolls sideways at 80×24. The counts line breaks between
         # its phrases at the new width.
         self._update_counts()
-        table = self.query_one("#tools", DataTable)
+        table = self.query_one("#tools", ToolTable)
         width = self.size.width
         tool_w = max(16, min(40, int(width * 0.3)))
         flags_w = 14
-        for key, col in table.columns.items():
-            col.auto_width = False
-            if key.value == "tool":
-                col.width = tool_w
-            elif key.value == "flags":
-                col.width = flags_w
-            elif key.value == "changes":
-                col.width = max(width - tool_w - 11 - flags_w - 2 * 4 - 2, 10)
-        table._require_update_dimensions = True  # no public API to resize a column
-        table.refresh(layout=True)
+        table.set_width("tool", tool_w)
+        table.set_width("flags", flags_w)
+        table.set_width("changes", max(width - tool_w - 11 - flags_w - 2 * 4 - 2, 10))
 
     # Fetch ----------------------------------------------------------------------------------
     def action_refresh(self) -> None:
@@ -606,7 +411,7 @@ class MainScreen(Screen[None]):
         return [t for t in s.tools if f in t.name.lower()]
 
     def _server_row(self, s: ServerEntry) -> list[Text]:
-        table = self.query_one("#tools", MarkedTable)
+        table = self.query_one("#tools", ToolTable)
         cs, marks = table.component_style, table.marks
         state, detail = self.progress.get(s.name, (s.state, s.detail))
         bold = cs("tool-table--server")
@@ -663,7 +468,7 @@ class MainScreen(Screen[None]):
         ]
 
     def _tool_row(self, t: ToolEntry) -> list[Text]:
-        table = self.query_one("#tools", MarkedTable)
+        table = self.query_one("#tools", ToolTable)
         cs = table.component_style
         flags = Text(
             " ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style=cs("tool-table--flags")
@@ -687,12 +492,7 @@ class MainScreen(Screen[None]):
         .show_rows), so a filter keystroke costs the filter and the order of the rows it
         shows; a server row is rebuilt only when its progress changed."""
         table = self.query_one("#tools", ToolTable)
-        keep = None
-        if table.row_count:
-            try:
-                keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            except Exception:
-                keep = None
+        keep = table.row_key_at(table.cursor_row) if table.row_count else None
         same_rows = self._cells_for is self.servers
         if not same_rows:  # rows drawn for another computation
             self._cells_for = self.servers
@@ -739,8 +539,8 @@ class MainScreen(Screen[None]):
         if keep is not None:
             try:
                 table.move_cursor(row=table.get_row_index(keep), animate=False)
-            except Exception:
-                pass
+            except KeyError:
+                pass  # the row is not shown now
         self._update_counts()
 
     def _update_counts(self) -> None:
@@ -825,10 +625,10 @@ class MainScreen(Screen[None]):
         return self._by_key.get(key)
 
     def current_key(self) -> str | None:
-        table = self.query_one("#tools", DataTable)
+        table = self.query_one("#tools", ToolTable)
         if not table.row_count:
             return None
-        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return table.row_key_at(table.cursor_row)
 
     def current_entry(self) -> ToolEntry | None:
         return self._entry_for(self.current_key())
@@ -840,8 +640,8 @@ class MainScreen(Screen[None]):
         name = key.split("\x00")[1]
         return next((s for s in self.servers if s.name == name), None)
 
-    @on(DataTable.RowSelected, "#tools")
-    def _on_selected(self, event: DataTable.RowSelected) -> None:
+    @on(ToolTable.RowSelected, "#tools")
+    def _on_selected(self, event: ToolTable.RowSelected) -> None:
         self.action_open()
 
     def action_open(self) -> None:
@@ -862,7 +662,7 @@ class MainScreen(Screen[None]):
     def action_next_review(self) -> None:
         """Move to the next tool (or server row whose instructions wait for a decision) needing
         review, after the cursor, wrapping around."""
-        table = self.query_one("#tools", DataTable)
+        table = self.query_one("#tools", ToolTable)
         rows = self._row_keys
         n = len(rows)
         start = table.cursor_row
@@ -895,7 +695,7 @@ class MainScreen(Screen[None]):
     @on(Input.Submitted, "#filter")
     def _on_filter_done(self, event: Input.Submitted) -> None:
         self.query_one("#filter", Input).display = False
-        self.query_one("#tools", DataTable).focus()
+        self.query_one("#tools", ToolTable).focus()
 
     def action_clear_filter(self) -> None:
         box = self.query_one("#filter", Input)
@@ -903,7 +703,7 @@ class MainScreen(Screen[None]):
         if self.filter_text:
             self.filter_text = ""
             box.value = ""
-        self.query_one("#tools", DataTable).focus()
+        self.query_one("#tools", ToolTable).focus()
 
     # Decisions (messages up: the app, which owns the source, asks first and writes them) -------
     def action_approve(self) -> None:
