@@ -17,7 +17,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable
 
 from mcp_review.cli import main
 from mcp_review.engine import clock
@@ -27,6 +26,7 @@ from mcp_review.store.pinfile import load_pins
 from mcp_review.store.readers import load_snapshot
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.fetchers import SnapshotFetcher
+from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.screens.modals import ConfirmScreen
 from mcp_review.tui.source import ReviewSource
 
@@ -98,7 +98,7 @@ async def _ready(app: ReviewApp, pilot) -> None:
 
 
 async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.screen.query_one("#tools", DataTable)
+    table = app.screen.query_one("#tools", ToolTable)
     for row in range(table.row_count):
         table.move_cursor(row=row)
         e = app.main.current_entry()

@@ -22,10 +22,10 @@ import pytest
 import tui_sample as sample
 from textual import events
 from textual.screen import ModalScreen
-from textual.widgets import DataTable
 
 from mcp_review.store import audit
 from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.screens.modals import NoteScreen, ReasonScreen
 from mcp_review.tui.screens.review import ReviewScreen
 
@@ -40,7 +40,7 @@ async def _ready(app: ReviewApp, pilot: Any) -> None:
 
 async def _select(app: ReviewApp, pilot: Any, name: str) -> None:
     assert app.main is not None
-    table = app.main.query_one("#tools", DataTable)
+    table = app.main.query_one("#tools", ToolTable)
     for row in range(table.row_count):
         table.move_cursor(row=row)
         e = app.main.current_entry()
