@@ -150,9 +150,9 @@ async def test_a_burst_of_decisions_computes_once_after_the_running_computation(
         assert len(gate.calls) == 4
         assert gate.applied[-1] is gate.calls[3] and gate.calls[2] not in gate.applied
         by_name = {t.name: t for s in main.servers for t in s.tools if s.name == "files"}
-        assert by_name["search"].status is Status.PINNED
-        assert by_name["read_file"].status is Status.DENIED
-        assert by_name["list_dir"].status is Status.DENIED
+        assert by_name["search"].status is State.PINNED
+        assert by_name["read_file"].status is State.DENIED
+        assert by_name["list_dir"].status is State.DENIED
 
 
 async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(
