@@ -14,3 +14,17 @@ def _private_state_dir(
     and in the pipeline (tests that mean CI set it themselves)."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
     monkeypatch.delenv("CI", raising=False)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`-n auto --dist loadgroup`, the README's command), the tests of a
+    file that share a module-scoped fixture (a live server, a fleet built from the corpus, a
+    virtualenv, a proxy session) run on one worker, so its set-up runs once, as in a serial
+    run; the other tests go to whichever worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        if any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.path.name))

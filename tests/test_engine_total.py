@@ -10,15 +10,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from helpers import tool_def as tool
 
 from mcp_review.engine.compare import compare
 from mcp_review.engine.model import ChangeClass, ToolDef
 
 FC = jsonschema.Draft202012Validator.FORMAT_CHECKER
-
-
-def tool(schema: Any, **extra: Any) -> ToolDef:
-    return ToolDef.from_wire({"name": "t", "inputSchema": schema, **extra})
 
 
 def independent_check(old: Any, new: Any, witness: Any) -> None:

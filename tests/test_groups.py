@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import ready as _ready
+from helpers import select as _select
 
 from mcp_review.cli import main
 from mcp_review.engine.groups import shared_changes, signature
@@ -134,27 +136,6 @@ async def _app_with_group(tmp_path: Path) -> tuple[object, object, str]:
     ts.tools = [_upgraded(n) for n in names]  # tool_00 also changes on its own
     src = ReviewSource.open(LiveFetcher(Config([cfg])), pins)
     return ReviewApp(src), src, pins
-
-
-async def _ready(app, pilot) -> None:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if app.main is not None and app.main.loaded:
-            return
-    raise AssertionError("fetch never finished")
-
-
-async def _select(app, pilot, name: str) -> None:
-    from mcp_review.tui.screens.main import ToolTable
-
-    table = app.screen.query_one("#tools", ToolTable)
-    for row in range(table.row_count):
-        table.move_cursor(row=row)
-        e = app.main.current_entry()
-        if e is not None and e.name == name:
-            await pilot.pause()
-            return
-    raise AssertionError(f"no row for {name}")
 
 
 async def test_app_approves_the_same_blocked_change_on_many_tools_after_asking_why(tmp_path):

@@ -8,12 +8,13 @@ import os
 from typing import Any
 
 import jsonschema
+from helpers import tool_def as tool
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from mcp_review.engine.compare import compare
 from mcp_review.engine.generate import example
-from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.model import ChangeClass
 
 FC = jsonschema.Draft202012Validator.FORMAT_CHECKER
 NAMES = ["a", "b", "c", "d"]
@@ -270,10 +271,6 @@ def value_strategy(s: Any) -> st.SearchStrategy:
             optional={k: value_strategy(v) for k, v in props.items() if k not in req},
         )
     return st.just("a")
-
-
-def tool(schema: dict) -> ToolDef:
-    return ToolDef.from_wire({"name": "t", "inputSchema": schema})
 
 
 @SETTINGS

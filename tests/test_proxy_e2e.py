@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
+from helpers import int_tool as _tool
 from servers.proxy_harness import ROOT, SDK, read_jsonl
 
 from mcp_review.engine.model import ToolDef
@@ -103,14 +104,6 @@ def _approve(tmp: Path, pins: Path, server: str, tool: dict[str, Any]) -> None:
         timeout=60,
     )
     assert r.returncode == 0, r.stderr
-
-
-def _tool(name: str, desc: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": desc,
-        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}},
-    }
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import int_tool as _tool
 from servers.proxy_harness import SERVERS, RawClient
 
 from mcp_review.engine.model import ToolDef
@@ -23,14 +24,6 @@ pytestmark = pytest.mark.slow
 
 HOSTILE = [sys.executable, str(SERVERS / "proxy_hostile.py")]
 WITHHELD = "wipe"
-
-
-def _tool(name: str, desc: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": desc,
-        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}},
-    }
 
 
 ECHO, HANG, WIPE = _tool("echo", "echo a"), _tool("hang", "never answers"), _tool(WITHHELD, "rm")

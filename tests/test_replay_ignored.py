@@ -10,10 +10,11 @@ import subprocess
 import sys
 
 import pytest
+from helpers import tool_def as tool
 
 from mcp_review.engine.compare import compare
 from mcp_review.engine.locate import instance_paths
-from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.model import ChangeClass
 from mcp_review.engine.replay import RemovedProperty, ReplayOutcome, replay
 from mcp_review.engine.status import State, compute_status
 from mcp_review.formats.compare import to_text as render_text
@@ -36,10 +37,6 @@ OLD = {
     "required": ["q"],
     "$defs": {"Opts": {"type": "object", "properties": {"mode": {"type": "string"}, "k": {}}}},
 }
-
-
-def tool(schema, name="t") -> ToolDef:
-    return ToolDef.from_wire({"name": name, "inputSchema": schema})
 
 
 def without(*paths: tuple[str, ...]) -> dict:

@@ -10,6 +10,7 @@ import gc
 
 import pytest
 import tui_sample as sample
+from helpers import settled as _loaded
 from rich.text import Text
 
 from mcp_review.engine.model import ToolDef
@@ -51,14 +52,6 @@ def _snap(changed: bool) -> Snapshot:
 
 def _fleet() -> ReviewSource:
     return ReviewSource.baseline(SnapshotFetcher(_snap(True)), _snap(False))
-
-
-async def _loaded(app, pilot) -> None:
-    for _ in range(400):
-        await pilot.pause(0.02)
-        if app.main is not None and app.main.loaded and not app.main.computing:
-            return
-    raise AssertionError("never loaded")
 
 
 def _plain(cells) -> list[str]:

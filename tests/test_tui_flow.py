@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 import tui_sample as sample
+from helpers import ready as _ready
+from helpers import select as _select
 from servers.toolserver import ToolServer
 
 from mcp_review.engine.status import CallLog, State
@@ -45,25 +47,6 @@ async def _pin_then_change(cfg: ServerConfig, change, tmp_path: Path) -> ReviewS
     ReviewSource.baseline(LiveFetcher(Config([cfg])), first, pins_path=pins)
     change()
     return ReviewSource.open(LiveFetcher(Config([cfg])), pins, calls=CALLS)
-
-
-async def _ready(app: ReviewApp, pilot) -> None:
-    for _ in range(200):  # the fetch worker runs on the app loop; wait for its result
-        await pilot.pause(0.05)
-        if app.main is not None and app.main.loaded:
-            return
-    raise AssertionError("fetch never finished")
-
-
-async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.screen.query_one("#tools", ToolTable)
-    for row in range(table.row_count):
-        table.move_cursor(row=row)
-        e = app.main.current_entry()
-        if e is not None and e.name == name:
-            await pilot.pause()
-            return
-    raise AssertionError(f"no row for {name}")
 
 
 async def _drive(app: ReviewApp, pins_path: str) -> None:

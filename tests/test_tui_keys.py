@@ -7,6 +7,8 @@ import copy
 from pathlib import Path
 
 import tui_sample as sample
+from helpers import ready as _ready
+from helpers import select as _select
 from textual.widgets import Input
 
 from mcp_review.demo import definitions
@@ -18,7 +20,6 @@ from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins, save_pins
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.fetchers import SnapshotFetcher
-from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.screens.modals import (
     ConfirmScreen,
     NoteScreen,
@@ -54,25 +55,6 @@ def _demo_source(tmp_path: Path) -> ReviewSource:
             )
     save_pins(pf)
     return ReviewSource(SnapshotFetcher(snap("v2")), load_pins(pins_path), pins_path=pins_path)
-
-
-async def _ready(app: ReviewApp, pilot) -> None:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if app.main is not None and app.main.loaded:
-            return
-    raise AssertionError("fetch never finished")
-
-
-async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.screen.query_one("#tools", ToolTable)
-    for row in range(table.row_count):
-        table.move_cursor(row=row)
-        e = app.main.current_entry()
-        if e is not None and e.name == name:
-            await pilot.pause()
-            return
-    raise AssertionError(f"no row for {name}")
 
 
 async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import tui_sample as sample
+from helpers import ready as _ready
+from helpers import select as _select
 from textual.widgets import Static, TabbedContent
 
 from mcp_review.store import audit
@@ -16,25 +18,6 @@ from mcp_review.tui.screens.modals import ConfirmScreen, PolicyScreen
 from mcp_review.tui.screens.review import ReviewScreen
 from mcp_review.tui.widgets.change_list import ChangeList
 from mcp_review.tui.widgets.diff_view import SideBySide
-
-
-async def _ready(app: ReviewApp, pilot) -> None:
-    for _ in range(200):
-        await pilot.pause(0.02)
-        if app.main is not None and app.main.loaded:
-            return
-    raise AssertionError("fetch never finished")
-
-
-async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.main.query_one("#tools", ToolTable)
-    for row in range(table.row_count):
-        table.move_cursor(row=row)
-        e = app.main.current_entry()
-        if e is not None and e.name == name:
-            await pilot.pause()
-            return
-    raise AssertionError(f"{name!r} not in the list")
 
 
 async def _open(app: ReviewApp, pilot, name: str) -> ReviewScreen:

@@ -8,24 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ready as _loaded
+from helpers import until as _until
 
 pytestmark = pytest.mark.slow
-
-
-async def _loaded(app: Any, pilot: Any) -> None:
-    for _ in range(400):
-        await pilot.pause(0.05)
-        if app.main is not None and app.main.loaded:
-            return
-    raise AssertionError("the app never finished fetching")
-
-
-async def _until(pilot: Any, cond: Any, what: str) -> None:
-    for _ in range(600):
-        await pilot.pause(0.05)
-        if cond():
-            return
-    raise AssertionError(f"never: {what}")
 
 
 def _entry(app: Any, server: str, tool: str) -> Any:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import tui_sample as sample
+from helpers import until as _until
 from textual.widgets import Static
 
 from mcp_review.cli import build_parser
@@ -68,14 +69,6 @@ class Gate:
         self.started.set()
         assert self.release.wait(30), "the test never released the read"
         return self.read()
-
-
-async def _until(pilot, cond, what: str) -> None:
-    for _ in range(400):
-        await pilot.pause(0.02)
-        if cond():
-            return
-    raise AssertionError(f"never happened: {what}")
 
 
 DECIDING = ["a", "d", "enter", "n", "A", "S", "P", "p", "u", "e", "r", "slash", "y"]

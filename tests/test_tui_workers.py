@@ -12,30 +12,13 @@ from pathlib import Path
 
 import pytest
 import tui_sample as sample
+from helpers import select as _select
+from helpers import until as _until
 
 from mcp_review.engine.status import State
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.screens.main import MainScreen, ToolTable
 from mcp_review.tui.screens.modals import ConfirmScreen
-
-
-async def _until(pilot, cond, what: str) -> None:
-    for _ in range(400):
-        await pilot.pause(0.02)
-        if cond():
-            return
-    raise AssertionError(f"never happened: {what}")
-
-
-async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.main.query_one("#tools", ToolTable)
-    for row in range(table.row_count):
-        table.move_cursor(row=row)
-        e = app.main.current_entry()
-        if e is not None and e.name == name:
-            await pilot.pause()
-            return
-    raise AssertionError(f"no row for {name}")
 
 
 async def _decide(app: ReviewApp, pilot, name: str, key: str) -> None:

@@ -8,8 +8,9 @@ import threading
 
 import jsonschema
 import pytest
+from helpers import tool_def as tool
 
-from mcp_review.engine.model import Change, ChangeClass, ToolDef
+from mcp_review.engine.model import Change, ChangeClass
 from mcp_review.engine.witness import attach_witnesses, find_witness
 
 BASE = {
@@ -32,10 +33,6 @@ def mod(fn) -> dict:
     s = copy.deepcopy(BASE)
     fn(s)
     return s
-
-
-def tool(schema, **extra) -> ToolDef:
-    return ToolDef.from_wire({"name": "t", "inputSchema": schema, **extra})
 
 
 def independent_check(old, new, witness):
