@@ -32,6 +32,7 @@ No network and no server processes: the corpus is what the servers sent.
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import itertools
 import json
@@ -246,6 +247,52 @@ async def app_answer(snapshot: str, *, apply: bool = False) -> dict[str, Any]:
     }
 
 
+def pins() -> dict[str, tuple[str, str, str]]:
+    """The pin file in the current folder: each tool's decision, digest and decider."""
+    from mcp_review.store.pinfile import load_pins
+
+    return {k[2]: (p.decision, p.digest, p.decided_by) for k, p in load_pins(PINS).pins.items()}
+
+
+def app_case(gate: Gate, tier: str, capsys: pytest.CaptureFixture[str], *, apply: bool):
+    """The app's answer on the pair set up in the current folder; ``apply``: with the pins its
+    `P` left and check's JSON answer on them."""
+    app = asyncio.run(app_answer("new.json", apply=apply))
+    if apply:
+        app["pins"], app["after_answer"] = pins(), Gate(capsys, tier).answer
+    return app
+
+
+def label(server: str, old: cd.Capture, new: cd.Capture, tier: str) -> str:
+    return f"{server} {old.version}->{new.version} ({tier})"
+
+
+APP_ANSWERS = ROOT / "benchmarks" / "corpus_app.json"
+RERUN = "rerun `python benchmarks/corpus_app.py` (it records the app's answers)"
+
+
+def normal(app: dict[str, Any]) -> dict[str, Any]:
+    """An app answer read back from JSON: its pairs as tuples again."""
+    app = dict(app, rows={k: tuple(v) for k, v in app["rows"].items()})
+    if "pins" in app:
+        rc, tools = app["after_answer"]
+        app["pins"] = {k: tuple(v) for k, v in app["pins"].items()}
+        app["after_answer"] = (rc, {k: tuple(v) for k, v in tools.items()})
+    return app
+
+
+@functools.cache
+def recorded_answers() -> dict[str, dict[str, Any]]:
+    data = json.loads(APP_ANSWERS.read_text(encoding="utf-8"))
+    return {k: normal(v) for k, v in data.items()}
+
+
+def recorded(name: str) -> dict[str, Any]:
+    answers = recorded_answers()
+    assert name in answers, f"{name}: no recorded app answer; {RERUN}"
+    return answers[name]
+
+
 # --- one pair ----------------------------------------------------------------------------------
 
 
@@ -378,26 +425,57 @@ def test_the_commands_agree_on_every_release_pair(server, tier, tmp_path, monkey
         )
 
 
-@pytest.mark.slow  # the app on every pair, every tier: about two thirds of this file's time
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("server", sorted(SERVERS))
 def test_the_app_agrees_with_check_on_every_release_pair(
     server, tier, tmp_path, monkeypatch, capsys
 ):
     """The review app on each released upgrade of ``server`` under ``tier`` says what `check`
-    says: per tool, "to review", "auto-approvable", the statuses, the server's row."""
+    says: per tool, "to review", "auto-approvable", the statuses, the server's row. The app's
+    answers are the ones benchmarks/corpus_app.py recorded (the app on every case is more CPU
+    than the suite's budget), check's are computed now;
+    test_the_recorded_app_answers_are_the_apps_now reruns the app on a sample of the cases."""
     for i, (old, new) in enumerate(_pairs(server)):
         monkeypatch.chdir(_folder(tmp_path / f"pair{i}"))
         baseline(old, new, tier, capsys)
         gate = Gate(capsys, tier)
-        label = f"{server} {old.version}->{new.version} ({tier})"
+        name = label(server, old, new, tier)
+        app = recorded(name)
         auto = any(o == "auto-approve" for _s, o in gate.tools.values())
         if auto:  # `check --apply` on a copy of the same baseline, to hold the app's `P` to
             shutil.copytree(Path.cwd(), Path.cwd().with_name(f"pair{i}-check"))
-        app = asyncio.run(app_answer("new.json", apply=auto))
-        assert_app_agrees(label, gate, app)
+        assert_app_agrees(name, gate, app)
         if auto:
-            assert_app_applies_as_check(label, gate, app, capsys)
+            assert_app_applies_as_check(name, gate, app, capsys)
+
+
+@pytest.mark.slow  # the app itself, on a sample of the cases (all of them: corpus_app.py)
+def test_the_recorded_app_answers_are_the_apps_now(tmp_path, monkeypatch, capsys):
+    """The app, run now on a sample of the recorded cases (under each tier the case with the
+    most tools and the first where `P` re-pins), says exactly what benchmarks/corpus_app.py
+    recorded: the answers the test above holds to check are not stale."""
+    answers = recorded_answers()
+    sample: set[str] = set()
+    for tier in TIERS:
+        cases = [k for k in sorted(answers) if k.endswith(f" ({tier})")]
+        sample.add(max(cases, key=lambda k: len(answers[k]["rows"])))
+        sample.update([k for k in cases if "pins" in answers[k]][:1])
+    assert len(sample) >= len(TIERS)
+    ran = 0
+    for server in sorted(SERVERS):
+        for tier in TIERS:
+            for i, (old, new) in enumerate(_pairs(server)):
+                name = label(server, old, new, tier)
+                if name not in sample:
+                    continue
+                monkeypatch.chdir(_folder(tmp_path / f"{server}-{tier}-{i}"))
+                baseline(old, new, tier, capsys)
+                gate = Gate(capsys, tier)
+                auto = any(o == "auto-approve" for _s, o in gate.tools.values())
+                live = normal(json.loads(json.dumps(app_case(gate, tier, capsys, apply=auto))))
+                assert live == answers[name], f"{name}: the app says otherwise now; {RERUN}"
+                ran += 1
+    assert ran == len(sample), (sorted(sample), ran)
 
 
 def assert_app_applies_as_check(
@@ -405,12 +483,7 @@ def assert_app_applies_as_check(
 ) -> None:
     """The app's `P` re-pins what `check --apply` re-pins, as it does (same digests, same
     decider), and leaves the same answer: what was auto-approvable is pinned, the rest as was."""
-    from mcp_review.store.pinfile import load_pins
-
-    def pins() -> dict[str, tuple[str, str, str]]:
-        return {k[2]: (p.decision, p.digest, p.decided_by) for k, p in load_pins(PINS).pins.items()}
-
-    app_pins, app_after = pins(), Gate(capsys, gate.server["tier"]).answer
+    app_pins, app_after = app["pins"], app["after_answer"]
     here = Path.cwd()
     os.chdir(here.with_name(f"{here.name}-check"))
     try:
