@@ -49,8 +49,8 @@ class Capture:
         return out, ""
 
 
-def answers() -> dict[str, dict[str, Any]]:
-    """Every (pair, tier) case's app answer, keyed by its label."""
+def answers(only: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Every (pair, tier) case's app answer (of the servers ``only``), keyed by its label."""
     import test_corpus_agreement as ca
 
     cap = Capture()
@@ -59,6 +59,8 @@ def answers() -> dict[str, dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(cap.buf):
         try:
             for server in sorted(ca.SERVERS):
+                if only and server not in only:
+                    continue
                 for tier in ca.TIERS:
                     for i, (old, new) in enumerate(ca._pairs(server)):
                         folder = Path(tmp) / f"{server}-{tier}-{i}"
@@ -77,9 +79,18 @@ def answers() -> dict[str, dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed answers")
+    ap.add_argument("--server", action="append", help="only this server's cases (repeatable)")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="write here (default: %(default)s)")
+    ap.add_argument("--merge", type=Path, nargs="*", help="write the union of these outputs")
     a = ap.parse_args(argv)
+    if a.merge:
+        merged: dict[str, Any] = {}
+        for part in a.merge:
+            merged.update(json.loads(part.read_text(encoding="utf-8")))
+        write(merged, a.out)
+        return 0
     t0, c0 = time.perf_counter(), time.process_time()
-    got = answers()
+    got = answers(a.server)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"{len(got)} cases: {wall:.1f} s wall, {cpu:.1f} s CPU", file=sys.stderr)
     if a.check:
@@ -89,13 +100,17 @@ def main(argv: list[str] | None = None) -> int:
         for k in differ:
             print(f"differs: {k}", file=sys.stderr)
         return 1 if differ else 0
+    write(got, a.out)
+    return 0
+
+
+def write(got: dict[str, Any], out: Path) -> None:
     text = "{\n" + ",\n".join(
         f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False, sort_keys=True)}"
         for k, v in sorted(got.items())
     )
-    RESULTS.write_text(text + "\n}\n", encoding="utf-8")
-    print(f"wrote {RESULTS.relative_to(ROOT)}", file=sys.stderr)
-    return 0
+    out.write_text(text + "\n}\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
