@@ -14,7 +14,8 @@ were valid under the source schema; fewer than K when Hypothesis exhausts a smal
 **compatible**; none valid at all → **unsupported** (no evidence either way).
 
 Calls are objects (MCP arguments): on the input side the root is generated as an object even
-where the old schema allows any value. Closed world, as the design judges: generated objects carry their declared properties and at
+where the old schema allows any value (``object_root``: no type, a type list with ``object``, a
+boolean schema), so every counterexample for an input schema is a call a client can send. Closed world, as the design judges: generated objects carry their declared properties and at
 most one *fresh* extra key (a name declared nowhere in either version, on objects that accept
 extra keys), so adding an optional property to an open object is compatible while closing an
 open object is breaking (a call that sent an extra key stops validating).
@@ -173,6 +174,29 @@ def closed_world(schema: Any, fresh: str) -> Any:
     return out
 
 
+def object_root(schema: Any) -> Any:
+    """The generator's schema for a call: ``tools/call`` arguments are always a JSON object,
+    so the root is generated as one whatever the input schema allows (no type, a type list
+    with ``object`` in it, a boolean schema). A root that allows no object at all keeps its
+    other types out through ``allOf``: nothing valid is generated and the unit stays
+    unsupported rather than judged on calls no client can send."""
+    if schema is True or schema == {}:
+        return {"type": "object"}
+    if not isinstance(schema, dict):
+        return schema
+    t = schema.get("type")
+    if t is None or (isinstance(t, list) and "object" in t):
+        return {**schema, "type": "object"}
+    if t == "object":
+        return schema
+    return {"allOf": [schema], "type": "object"}
+
+
+def root_is_object(schema: Any) -> bool:
+    """Whether ``object_root`` leaves this schema as it is."""
+    return isinstance(schema, dict) and schema.get("type") == "object"
+
+
 class _Timeout(Exception):
     pass
 
@@ -297,13 +321,14 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
         )
         return out
     gen = True if src is cd.ABSENT else src
+    if unit.side == "input":
+        gen = object_root(gen)
+        out["root"] = "object"
     names = all_names(unit.old_schema) | all_names(unit.new_schema)
     fresh = "oracle_extra"
     while fresh in names:
         fresh += "_"
     closed = closed_world(gen, fresh)
-    if unit.side == "input" and isinstance(closed, dict) and "type" not in closed:
-        closed = {**closed, "type": "object"}  # a call's arguments are always an object
     variants: list[Any] = [closed]
     seen = {json.dumps(closed, sort_keys=True)}
     for p in diff_paths(src if src is not cd.ABSENT else {}, dst):
@@ -401,9 +426,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     for u in cd.units():
         if a.only and u.server not in a.only:
+            if u.key in prev:  # another server's label stays as it was
+                rows.append(prev[u.key])
             continue
         fp = cd.fingerprint(u)
-        if u.key in prev and prev[u.key].get("fingerprint") == fp and _current(prev[u.key]):
+        if u.key in prev and prev[u.key].get("fingerprint") == fp and _current(prev[u.key], u):
             rows.append(prev[u.key])
             continue
         t = time.monotonic()
@@ -422,10 +449,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _current(row: dict) -> bool:
+def _current(row: dict, unit: cd.Unit) -> bool:
     """A reused row must meet today's rules: a compatible label rests on >= 1 valid try or
     says why it needs none, and had its focused passes (rows from before them have no
-    ``passes``)."""
+    ``passes``); an input row whose old root is not plainly ``type: object`` was generated
+    from an object root (``root``: rows from before ``object_root`` are judged again)."""
+    if (
+        row.get("side") == "input"
+        and row.get("root") != "object"
+        and not root_is_object(unit.old_schema)
+        and row.get("reason") != "the old side has no outputSchema"
+    ):
+        return False
     if row.get("label") == "breaking":  # null is a counterexample too, but not a call's
         return "counterexample" in row and (
             row["side"] == "output" or isinstance(row["counterexample"], dict)
