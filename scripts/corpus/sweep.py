@@ -13,8 +13,8 @@ checked against the source as is). None among them (``tries`` records how many o
 were valid under the source schema; fewer than K when Hypothesis exhausts a small space) →
 **compatible**; none valid at all → **unsupported** (no evidence either way).
 
-Calls are objects (MCP arguments): on the input side the root is generated as an object even
-where the old schema allows any value (``object_root``: no type, a type list with ``object``, a
+Calls are objects (MCP arguments), and so are results' ``structuredContent``: the root is
+generated as an object on both sides even where the source schema allows any value (``object_root``: no type, a type list with ``object``, a
 boolean schema), so every counterexample for an input schema is a call a client can send. Closed world, as the design judges: generated objects carry their declared properties and at
 most one *fresh* extra key (a name declared nowhere in either version, on objects that accept
 extra keys), so adding an optional property to an open object is compatible while closing an
@@ -321,9 +321,9 @@ def judge(unit: cd.Unit, k: int = K) -> dict[str, Any]:
         )
         return out
     gen = True if src is cd.ABSENT else src
-    if unit.side == "input":
-        gen = object_root(gen)
-        out["root"] = "object"
+    # Call arguments and structuredContent are both JSON objects by the protocol.
+    gen = object_root(gen)
+    out["root"] = "object"
     names = all_names(unit.old_schema) | all_names(unit.new_schema)
     fresh = "oracle_extra"
     while fresh in names:
@@ -452,12 +452,12 @@ def main(argv: list[str] | None = None) -> int:
 def _current(row: dict, unit: cd.Unit) -> bool:
     """A reused row must meet today's rules: a compatible label rests on >= 1 valid try or
     says why it needs none, and had its focused passes (rows from before them have no
-    ``passes``); an input row whose old root is not plainly ``type: object`` was generated
+    ``passes``); a row whose source root is not plainly ``type: object`` was generated
     from an object root (``root``: rows from before ``object_root`` are judged again)."""
+    src = unit.old_schema if unit.side == "input" else unit.new_schema
     if (
-        row.get("side") == "input"
-        and row.get("root") != "object"
-        and not root_is_object(unit.old_schema)
+        row.get("root") != "object"
+        and not root_is_object(src)
         and row.get("reason") != "the old side has no outputSchema"
     ):
         return False
