@@ -80,10 +80,15 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"goals: breaking called compatible {len(f['missed_breaking'])} (goal 0) · "
         f"compatible called breaking {len(f['cry_wolf'])}/{f['oracle_compatible']} = "
-        f"{f['cry_wolf_rate']:.1%} (goal <= 5 %) · no answer {len(f['no_answer'])}/"
-        f"{f['judged']} = {f['no_answer_rate']:.1%} (goal <= 10 %) · breaking without "
+        f"{f['cry_wolf_rate']:.1%} (goal <= 1 %) · no answer {len(f['no_answer'])}/"
+        f"{f['judged']} = {f['no_answer_rate']:.1%} (goal <= 5 %; a removed declared "
+        f"property apart: {len(f['removed_declared'])}) · breaking without "
         f"witness or reason {len(f['breaking_without_witness'])} · oracle-breaking left "
         f"potentially-breaking {len(f['breaking_left_open'])}"
+    )
+    print(
+        f"witnesses: {f['breaking_with_witness']} of {f['breaking_changes']} breaking changes "
+        f"carry one ({f['witness_share']:.1%})"
     )
     if full:
         print(
@@ -98,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             "missed_breaking",
             "cry_wolf",
             "no_answer",
+            "removed_declared",
             "breaking_left_open",
             "breaking_without_witness",
             "unlabelled",

@@ -27,6 +27,11 @@ A snapshot is built from each capture's raw pages as a live fetch reads a page t
 (``services.fetch._read_raw_page``: every object with a string name is a tool, the rest are
 notes), then ``ToolDef.from_wire``, with the serverInfo and protocol version the server sent.
 No network and no server processes: the corpus is what the servers sent.
+
+The suite runs the pairs of ``SUITE_SERVERS`` (the corpus before issue 26);
+benchmarks/bench_corpus_agreement.py runs every server's (``MCP_REVIEW_CORPUS_ALL=1``) and
+commits what passed, which ``test_every_corpus_server_agreed_in_the_committed_run`` re-checks
+against today's captures.
 """
 
 from __future__ import annotations
@@ -56,6 +61,43 @@ sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 SERVERS = cd.servers()
+SUITE_SERVERS = frozenset(
+    {
+        "chrome-devtools-mcp",
+        "context7-mcp",
+        "desktop-commander",
+        "exa-mcp-server",
+        "firecrawl-mcp",
+        "mcp-server-fetch",
+        "mcp-server-git",
+        "mcp-server-time",
+        "notion-mcp-server",
+        "playwright-mcp",
+        "server-everything",
+        "server-filesystem",
+        "server-github",
+        "server-memory",
+        "server-sequential-thinking",
+        "tavily-mcp",
+    }
+)
+"""The servers whose every pair the suite runs (the corpus before issue 26). Every server,
+these and the rest, runs in benchmarks/bench_corpus_agreement.py (``MCP_REVIEW_CORPUS_ALL=1``),
+whose committed results ``test_every_corpus_server_agreed_in_the_committed_run`` re-checks:
+the added servers' pairs under three tiers are many minutes of CPU (GitLab's 115 tools alone
+about a minute), too many for the suite."""
+RUN = sorted(
+    SERVERS if os.environ.get("MCP_REVIEW_CORPUS_ALL") == "1" else SUITE_SERVERS & set(SERVERS)
+)
+RESULTS = ROOT / "benchmarks" / "results" / "corpus-agreement.json"
+AGREEMENT_PENDING = {
+    "gitlab-mcp": "115-122 tools a version: not run in the session that added it",
+    "workspace-mcp": "one compare() of batch_update_doc (1.22.2 -> 2.2.1) takes minutes "
+    "under load, and each pair calls it once per command and tier: not run yet",
+    "azure-devops-mcp": "77-90 tools a version: not run in the session that added it",
+}
+"""Servers outside the suite whose committed agreement run is still owed, each with why (an
+open item, reported): named here so that a server added without the run fails, not slips."""
 TIERS = ["tiered", "strict", "compatible"]
 PINS = "mcp-pins.toml"
 STATUSES = ("broken", "changed", "new", "removed", "denied", "pinned")
@@ -409,11 +451,43 @@ def _folder(path: Path) -> Path:
 
 
 def test_the_corpus_has_pairs_to_agree_on():
-    assert len(SERVERS) >= 15 and sum(len(_pairs(s)) for s in SERVERS) >= 50
+    assert len(SERVERS) >= 26 and sum(len(_pairs(s)) for s in SERVERS) >= 80
+    assert len(RUN) >= 15 and sum(len(_pairs(s)) for s in RUN) >= 50
+
+
+def test_every_corpus_server_agreed_in_the_committed_run():
+    """benchmarks/results/corpus-agreement.json (benchmarks/bench_corpus_agreement.py): every
+    server of today's corpus outside SUITE_SERVERS, on exactly today's captures, passed both
+    halves under every tier. A capture added, removed or re-captured since the run fails here
+    until it is rerun."""
+    import hashlib
+
+    doc = json.loads(RESULTS.read_text(encoding="utf-8"))
+    rows = doc["servers"]
+    # the suite runs its own servers' pairs itself
+    outside = set(SERVERS) - SUITE_SERVERS - set(AGREEMENT_PENDING)
+    assert set(AGREEMENT_PENDING) <= set(SERVERS) - SUITE_SERVERS
+    assert outside <= set(rows) <= set(SERVERS), (
+        "rerun benchmarks/bench_corpus_agreement.py: "
+        f"not run {sorted(outside - set(rows))}, gone {sorted(set(rows) - set(SERVERS))}"
+    )
+    want = {f"{half} {tier}" for half in ("commands", "app") for tier in TIERS}
+    for server, caps in SERVERS.items():
+        if server not in rows:
+            continue
+        row = rows[server]
+        digests = {
+            c.version: "sha256:" + hashlib.sha256(c.path.read_bytes()).hexdigest() for c in caps
+        }
+        assert row["captures"] == digests, f"{server}: captures changed since the run"
+        assert row["pairs"] == len(caps) - 1, server
+        assert set(row["runs"]) == want, (server, sorted(row["runs"]))
+        bad = {k: r["outcome"] for k, r in row["runs"].items() if r["outcome"] != "passed"}
+        assert not bad, (server, bad)
 
 
 @pytest.mark.parametrize("tier", TIERS)
-@pytest.mark.parametrize("server", sorted(SERVERS))
+@pytest.mark.parametrize("server", RUN)
 def test_the_commands_agree_on_every_release_pair(server, tier, tmp_path, monkeypatch, capsys):
     """check (JSON, text, markdown, SARIF) and status (JSON, text) give one answer for each
     released upgrade of ``server`` under ``tier``."""
@@ -426,7 +500,7 @@ def test_the_commands_agree_on_every_release_pair(server, tier, tmp_path, monkey
 
 
 @pytest.mark.parametrize("tier", TIERS)
-@pytest.mark.parametrize("server", sorted(SERVERS))
+@pytest.mark.parametrize("server", RUN)
 def test_the_app_agrees_with_check_on_every_release_pair(
     server, tier, tmp_path, monkeypatch, capsys
 ):

@@ -18,6 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus_data as cd
 
 BREAKING, NO_ANSWER, COMPATIBLE, CRASH = "breaking", "potentially-breaking", "compatible", "crash"
+REMOVED_DECLARED = "property-removed-open"
+"""A declared property gone from an open object: potentially-breaking by design (an old call
+that sends it is now ignored, not rejected), so counted apart from "no answer"."""
 
 
 @dataclass
@@ -106,10 +109,12 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
         "missed_breaking": [],
         "cry_wolf": [],
         "no_answer": [],
+        "removed_declared": [],
         "unlabelled": [],
         "breaking_without_witness": [],
         "breaking_left_open": [],
     }
+    f["breaking_changes"] = f["breaking_with_witness"] = 0
     cnt = {
         "oracle_breaking": 0,
         "oracle_compatible": 0,
@@ -135,7 +140,11 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
             }[v.verdict]
         ] += 1
         if v.verdict == NO_ANSWER:
-            f["no_answer"].append((v.unit.key, v.rules("potentially-breaking")))
+            open_rules = v.rules("potentially-breaking")
+            # A removed declared property of an open object stays potentially-breaking by
+            # design (replay decides it from recorded calls): counted apart, not "no answer".
+            removed = all(r.split(" ", 1)[0] == REMOVED_DECLARED for r in open_rules)
+            f["removed_declared" if removed else "no_answer"].append((v.unit.key, open_rules))
         if lab["label"] == "breaking" and v.verdict == COMPATIBLE:
             f["missed_breaking"].append((v.unit.key, v.rules()))
         if lab["label"] == "breaking" and v.verdict == NO_ANSWER:
@@ -143,8 +152,12 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
         if lab["label"] == "compatible" and v.verdict == BREAKING:
             f["cry_wolf"].append((v.unit.key, v.rules("breaking")))
         for c in v.changes:
+            if str(c.cls) != "breaking":
+                continue
+            f["breaking_changes"] += 1
+            f["breaking_with_witness"] += bool(c.has_witness)
             # A witness, or the engine's note on why none (budget spent, search failed).
-            if str(c.cls) == "breaking" and not (c.has_witness or getattr(c, "note", None)):
+            if not (c.has_witness or getattr(c, "note", None)):
                 f["breaking_without_witness"].append((v.unit.key, f"{c.rule} {c.pointer}"))
     f.update(cnt)
     judged = len(verdicts) - len(f["unlabelled"])
@@ -153,4 +166,7 @@ def figures(verdicts: list[Verdict], labels: dict[str, Any]) -> dict[str, Any]:
         len(f["cry_wolf"]) / cnt["oracle_compatible"] if cnt["oracle_compatible"] else 0.0
     )
     f["no_answer_rate"] = len(f["no_answer"]) / judged if judged else 0.0
+    f["witness_share"] = (
+        f["breaking_with_witness"] / f["breaking_changes"] if f["breaking_changes"] else 1.0
+    )
     return f
