@@ -61,26 +61,7 @@ sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 SERVERS = cd.servers()
-SUITE_SERVERS = frozenset(
-    {
-        "chrome-devtools-mcp",
-        "context7-mcp",
-        "desktop-commander",
-        "exa-mcp-server",
-        "firecrawl-mcp",
-        "mcp-server-fetch",
-        "mcp-server-git",
-        "mcp-server-time",
-        "notion-mcp-server",
-        "playwright-mcp",
-        "server-everything",
-        "server-filesystem",
-        "server-github",
-        "server-memory",
-        "server-sequential-thinking",
-        "tavily-mcp",
-    }
-)
+SUITE_SERVERS = cd.SUITE_SERVERS
 """The servers whose every pair the suite runs (the corpus before issue 26). Every server,
 these and the rest, runs in benchmarks/bench_corpus_agreement.py (``MCP_REVIEW_CORPUS_ALL=1``),
 whose committed results ``test_every_corpus_server_agreed_in_the_committed_run`` re-checks:
