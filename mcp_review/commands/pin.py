@@ -81,14 +81,16 @@ def run(args: argparse.Namespace) -> int:
     pins = inp.pins
     servers = {s.name: s for s in report.servers}
     held: list[dict[str, str]] = []
-    classes: dict[tuple[str, str, str], str] = {}
+    classes: dict[Any, str] = {}
     candidates = set(inp.candidates)
+    pruned_keys: set[tuple[str, str, str]] = set()
     for t in report.tools:
         key = "/".join(safe_text(k) for k in t.key)
         if t.pin is not None and t.server not in candidates:
             # What the running version no longer serves is no longer approved beside the pin.
             pruned = prune(t.pin, {t.live_digest} if t.live_digest else set())
             if pruned is not None and t.state is not State.REMOVED:
+                pruned_keys.add(t.key)
                 decisions.record_pin(
                     pins,
                     pruned,
@@ -147,12 +149,12 @@ def run(args: argparse.Namespace) -> int:
             before=t.pin,
         )
     for s in report.servers:
-        _baseline_instructions(s, pins, args, held, candidate=s.name in candidates)
+        _baseline_instructions(s, pins, args, held, classes, candidate=s.name in candidates)
     records = []
     if pins.pending:
         result = decisions.save(pins, inp.pins_path)
         show.report_save(result, inp.pins_path)
-        records = show.with_class(result.audit_records, classes)
+        records = show.with_class(result.audit_records, classes, pruned=pruned_keys)
     for s in report.unreachable:
         err = s.error or {}
         print(
@@ -184,6 +186,7 @@ def _baseline_instructions(
     pins: Any,
     args: argparse.Namespace,
     held: list[dict[str, str]],
+    classes: dict[Any, str],
     *,
     candidate: bool = False,
 ) -> None:
@@ -242,6 +245,7 @@ def _baseline_instructions(
         if i.state == "changed" or i.policy.outcome is Outcome.BLOCK
         else ""
     )
+    classes[(s.name, s.principal, None)] = f"{i.state} server instructions"
     decisions.decide_instructions_pin(
         pins,
         make_instructions_pin(

@@ -795,8 +795,12 @@ def _tool_status(
             # The running version's approval, kept when its candidate's was approved.
             st = base(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE))
             st.notes.append(
-                "approved before the candidate's definition was (kept while the "
-                "running version serves it)"
+                (
+                    "approved before the candidate's definition was"
+                    if pin.approved
+                    else "approved; the candidate's definition is denied"
+                )
+                + " (kept while the running version serves it)"
             )
             return st
     if pin.current_digest() == digest:

@@ -40,7 +40,7 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         sys.stdout.write(json_dumps_safe({"decisions": records, **extra}, indent=2) + "\n")
         return
     for r in records:
-        what = r.get("decision") or r.get("event")
+        what = PRUNED if r.get("event") == PRUNED else r.get("decision") or r.get("event")
         if r.get("class"):
             what = f"{what} ({safe_text(r['class'])})"
         old = r.get("old_digest")
@@ -79,15 +79,32 @@ def change_class(t: Any) -> str:
     return out
 
 
+PRUNED = "dropped"
+"""How a record that only drops a running version's kept definition (engine/candidate.py
+``prune``) is shown: its decision stands as it was, so it must not read as a new one."""
+
+
 def with_class(
-    records: list[dict[str, Any]], classes: dict[tuple[str, str, str], str]
+    records: list[dict[str, Any]],
+    classes: dict[Any, str],
+    *,
+    pruned: set[tuple[str, str, str]] | frozenset[tuple[str, str, str]] = frozenset(),
 ) -> list[dict[str, Any]]:
-    """Audit records with ``class`` added for the approvals (what each one accepted)."""
+    """Audit records with ``class`` added for the approvals (what each one accepted; a
+    server's instructions are keyed ``(server, principal, None)``); a record of ``pruned``
+    (a kept definition no longer served, dropped) is marked ``event: dropped`` instead."""
     out = []
     for r in records:
         k = (r.get("server"), r.get("principal"), r.get("tool"))
         if k in classes and r.get("decision") == "approved":
             r = {**r, "class": classes[k]}
+        elif k in pruned:
+            r = {
+                **r,
+                "event": PRUNED,
+                "class": "an earlier approved definition the running version no longer "
+                f"serves; still {r.get('decision') or 'decided'}",
+            }
         out.append(r)
     return out
 
