@@ -30,7 +30,7 @@ EPILOG = """\
 start here:
   mcp-review demo              try it on two bundled servers that change under you
   mcp-review                   open the review app on ./mcp-review.toml (or .mcp.json, ...)
-  mcp-review pin               approve what your servers serve now (a baseline)
+  mcp-review pin               baseline what your servers serve now (not a blanket approval)
   mcp-review check             in CI: exit 1 when a tool drifted and needs review
 
 exit codes: 0 pass · 1 drift that fails the gate · 2 usage, config or input error ·
@@ -47,7 +47,12 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("classify", "classify", "classify the changes between two tool definitions"),
     ("gate", "gate", "classify + replay recorded calls; exit 1 on breaking"),
     ("status", "status", "status of each tool against the pin file"),
-    ("pin", "pin", "approve everything currently served (baseline)"),
+    (
+        "pin",
+        "pin",
+        "baseline, not a blanket approval: pin what is served now, holding back breaking "
+        "and trust changes",
+    ),
     ("approve", "approve", "approve one tool's current definition"),
     ("deny", "deny", "deny one tool"),
     ("diff", "diff", "one tool's pinned definition against the one served now"),

@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     classes: dict[Any, str] = {}
     candidates = set(inp.candidates)
     pruned_keys: set[tuple[str, str, str]] = set()
+    findings: dict[Any, Any] = {}  # an approval's protocol findings, shown beside it
     for t in report.tools:
         key = "/".join(safe_text(k) for k in t.key)
         if t.pin is not None and t.server not in candidates:
@@ -134,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
             else ""
         )
         classes[t.key] = cls
+        if t.protocol:
+            findings[t.key] = t.protocol
         decisions.decide_tool(
             pins,
             t.key,
@@ -154,7 +157,9 @@ def run(args: argparse.Namespace) -> int:
     if pins.pending:
         result = decisions.save(pins, inp.pins_path)
         show.report_save(result, inp.pins_path)
-        records = show.with_class(result.audit_records, classes, pruned=pruned_keys)
+        records = show.with_class(
+            result.audit_records, classes, pruned=pruned_keys, protocol=findings
+        )
     for s in report.unreachable:
         err = s.error or {}
         print(

@@ -54,6 +54,11 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         print(
             f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/{subject}{digests}"
         )
+        for f in r.get("protocol") or ():
+            print(
+                f"    protocol: {safe_text(str(f['rule']))} {safe_text(str(f['pointer']))}: "
+                f"{safe_text(str(f['message']))}"
+            )
 
 
 def change_class(t: Any) -> str:
@@ -89,15 +94,20 @@ def with_class(
     classes: dict[Any, str],
     *,
     pruned: set[tuple[str, str, str]] | frozenset[tuple[str, str, str]] = frozenset(),
+    protocol: dict[Any, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Audit records with ``class`` added for the approvals (what each one accepted; a
     server's instructions are keyed ``(server, principal, None)``); a record of ``pruned``
-    (a kept definition no longer served, dropped) is marked ``event: dropped`` instead."""
+    (a kept definition no longer served, dropped) is marked ``event: dropped`` instead.
+    ``protocol``: per tool, its protocol findings (engine/protocol.py), carried on its
+    approval (``protocol`` in JSON, a line each in text) so a baseline says what it accepts."""
     out = []
     for r in records:
         k = (r.get("server"), r.get("principal"), r.get("tool"))
         if k in classes and r.get("decision") == "approved":
             r = {**r, "class": classes[k]}
+            if protocol and protocol.get(k):
+                r["protocol"] = [f.to_json() for f in protocol[k]]
         elif k in pruned:
             r = {
                 **r,
