@@ -301,6 +301,9 @@ class ServerStatus:
     instructions: InstructionsStatus | None = None
     """The server's instructions against their pin (None: none sent, none decided, or the
     server could not be read)."""
+    candidate: bool = False
+    """The server's ``[servers.NAME.candidate]`` was reviewed in its place (an upgrade
+    preview, ``--candidate``): the report is not about the running version."""
 
 
 @dataclass(slots=True)
@@ -309,6 +312,15 @@ class StatusReport:
     tools: list[ToolStatus] = field(default_factory=list)
     waivers: list[Any] = field(default_factory=list)
     """Every configured waiver and what it did (engine.rulesconfig.govern); empty without a config."""
+    candidates: list[str] = field(default_factory=list)
+    """The servers whose candidate was reviewed in their place (see
+    :attr:`ServerStatus.candidate`), sorted; every format says so first."""
+
+    def mark_candidates(self, names: Collection[str]) -> None:
+        """Mark the servers of ``names`` as candidates previewed (``--candidate``)."""
+        for s in self.servers:
+            s.candidate = s.name in names
+        self.candidates = sorted({s.name for s in self.servers if s.candidate})
 
     def counts(self) -> dict[str, int]:
         out = {str(s): 0 for s in State} | {str(o): 0 for o in Outcome if o is not Outcome.NONE}

@@ -15,9 +15,11 @@ JSON (``"format": "mcp-review-check"``, ``version`` 2; additions only within a v
 docs/formats.md)::
 
     {"format", "version", "verdict": "PASS"|"FAIL"|"UNREACHABLE", "exit_code", "fail_on",
+     "candidate": ["time"],   // servers whose candidate was reviewed (--candidate); [] if none
      "counts": {state/outcome: n},
      "servers": [{"server", "principal", "tier", "tools": n | null, "server_version",
-                  "protocol_version", "error": null | {"kind", "message"}}],
+                  "protocol_version", "error": null | {"kind", "message"},
+                  "candidate": bool}],
      "tools": [{"fails_gate": bool, ... every key of a `status` tool entry
                 (formats/status.py: server, principal, tool, status, previously_denied,
                 policy, decision, pinned_digest, live_digest, decided_at, decided_by, note,
@@ -60,6 +62,7 @@ from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 from mcp_review.formats.status import (
     call_log_notes,
+    candidate_line,
     tool_json,
     unreachable_summary,
     unreachable_words,
@@ -111,6 +114,7 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
             "verdict": verdict_word(gate.exit_code),
             "exit_code": gate.exit_code,
             "fail_on": fail_on,
+            "candidate": list(report.candidates),
             "counts": report.counts(),
             **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
             "servers": [
@@ -122,6 +126,7 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
                     "server_version": s.server_version,
                     "protocol_version": s.protocol_version,
                     "error": s.error,
+                    "candidate": s.candidate,
                     "notes": list(s.notes),
                 }
                 for s in report.servers
@@ -182,6 +187,9 @@ def to_text(
     out: list[str] = []
     counts = _tool_counts(report)
     width = max((len(safe_text(s.name)) for s in report.servers), default=6)
+    head = candidate_line(report)
+    if head:
+        out.append(head)
     out.append("servers:")
     for s in report.servers:
         name = safe_text(s.name).ljust(width)
@@ -328,6 +336,9 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
     v = verdict_word(gate.exit_code)
     icon = {"PASS": "✅", "FAIL": "❌", "UNREACHABLE": "⚠️"}[v]
     out = [f"## {icon} mcp-review check: {v}", "", _md(_summary(report, gate)), ""]
+    head = candidate_line(report, _md)
+    if head:  # a preview pasted into a pull request must not read as a live failure
+        out = [f"**{head}**", "", *out]
     counts = _tool_counts(report)
     out += ["| server | status | tools | protocol | tier |", "|---|---|---|---|---|"]
     for s in report.servers:
@@ -551,6 +562,8 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
             {
                 "tool": {"driver": {"name": "mcp-review", "rules": [{"id": r} for r in rules]}},
                 "results": results,
+                # An upgrade preview (--candidate) says so before any result is read.
+                "properties": {"candidate": list(report.candidates)},
             }
         ],
     }

@@ -11,6 +11,8 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
       "counts": {"pinned": n, "new": n, "changed": n, "broken": n, "removed": n,
                  "denied": n, "auto-approve": n, "review": n, "block": n, "waived": n},
       "applied": ["server/principal/tool", ...],   // auto-approvals written (status --apply)
+      "candidate": ["time"],               // servers whose [servers.NAME.candidate] was
+                                           // reviewed in their place (--candidate); [] if none
       "waivers"?: [{"server", "principal", "tool", "rule", "reason", "until", "digest", "line",
                     "state": "honoured" | "unbound" | "expired" | "reopened" | "trust" | "unused",
                     "pointers": [...], "message"}],   // [[ignore]] in the config (engine/rulesconfig.py)
@@ -18,6 +20,7 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
         {"server": "github", "principal": "default", "tier": "tiered",
          "server_version": "1.2.0" | null, "protocol_version": "…" | null,
          "error": null | {"kind": "…", "message": "…"},
+         "candidate": false,               // true: the candidate was reviewed (--candidate)
          "calls": null | {"path": "…", "unattributed": n, "skipped": n}}
       ],
       "instructions": [                     // only when a server sends or has pinned them
@@ -57,7 +60,7 @@ ANSI escapes, invisible characters and line breaks are shown as tokens, never in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
@@ -118,6 +121,18 @@ def waived_label(t: ToolStatus, c: Any) -> str:
     )
 
 
+def candidate_line(report: StatusReport, quote: Callable[[str], str] | None = None) -> str:
+    """The line every format opens with when it shows an upgrade preview (``--candidate``):
+    ``CANDIDATE preview of time (not the running version)``; empty otherwise. ``quote``
+    makes the names safe for the format (default: ``safe_text``)."""
+    if not report.candidates:
+        return ""
+    q = quote or safe_text
+    names = ", ".join(q(n) for n in report.candidates)
+    plural = "s" if len(report.candidates) > 1 else ""
+    return f"CANDIDATE preview of {names} (not the running version{plural})"
+
+
 def report_json(
     report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
 ) -> dict[str, Any]:
@@ -141,6 +156,7 @@ def report_doc(
             "exit_code": report.exit_code(),
             "counts": report.counts(),
             "applied": ["/".join(t.key) for t in applied],
+            "candidate": list(report.candidates),
             **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
             "servers": [
                 {
@@ -150,6 +166,7 @@ def report_doc(
                     "server_version": s.server_version,
                     "protocol_version": s.protocol_version,
                     "error": s.error,
+                    "candidate": s.candidate,
                     "notes": list(s.notes),
                     "calls": None
                     if s.calls is None
@@ -240,6 +257,9 @@ def to_text(
     all_calls: bool = False,
 ) -> str:
     out: list[str] = []
+    head_line = candidate_line(report)
+    if head_line:
+        out.append(head_line)
     by_server: dict[tuple[str, str], list[ToolStatus]] = {}
     for t in report.tools:
         by_server.setdefault((t.server, t.principal), []).append(t)

@@ -364,6 +364,8 @@ class Inputs:
                 origins=self.origins,
                 keep_valid_calls=keep_valid_calls,
             )
+        if self.candidates:
+            report.mark_candidates(self.candidates)
         gate = self.config.gate if self.config is not None else None
         if gate:
             from mcp_review.engine.rulesconfig import govern
