@@ -79,3 +79,15 @@ def test_every_command_help_ends_with_an_example(command, capsys):
     out = capsys.readouterr().out
     example = out.split("\nexample:\n", 1)
     assert len(example) == 2 and example[1].strip().startswith("mcp-review"), out[-300:]
+
+
+def test_diff_without_recorded_calls_points_to_the_proxy(tmp_path, monkeypatch, capsys):
+    """Item 15: calls get recorded by the proxy, so that is what the hint names."""
+    fix = Path(__file__).parent / "fixtures" / "pins"
+    monkeypatch.chdir(tmp_path)
+    assert main(["pin", "--snapshot", str(fix / "snapshot_v1.json"), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["diff", "files", "delete_file", "--snapshot", str(fix / "snapshot_v2.json")]) == 0
+    out = capsys.readouterr().out
+    assert "breaking by schema" in out and "mcp-review proxy" in out, out
+    assert "run `gate`" not in out

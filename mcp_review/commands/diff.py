@@ -2,6 +2,9 @@
 served now (live, like `check`, or from a saved snapshot), as a unified diff of the JSON with
 every change classified and the recorded calls replayed.
 
+``--candidate`` diffs the server's ``[servers.NAME.candidate]`` (run in its place) against the
+server's pin, as ``check --candidate`` judges it; the output says so first.
+
 Read-only. The same inputs and the same status computation as `status` (services/inputs.py), so
 the diff of a tool says what `status` says about it. Exit 0 when the diff was shown (whatever
 it shows), 2 when the server or the tool is unknown (neither served nor pinned) or on an input
@@ -14,13 +17,19 @@ import argparse
 import sys
 
 from mcp_review.engine import exitcodes
-from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
+from mcp_review.services.inputs import (
+    add_calls_option,
+    add_candidate_option,
+    add_config_args,
+    add_pins_option,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("server", metavar="SERVER", help="the server's local name")
     p.add_argument("tool", metavar="TOOL", help="the tool name")
     add_config_args(p, server_option=False)
+    add_candidate_option(p)
     p.add_argument(
         "--snapshot",
         metavar="FILE",
@@ -93,5 +102,26 @@ def run(args: argparse.Namespace) -> int:
             f"tool {args.tool!r} is neither served by {args.server!r} {where} nor "
             f"pinned for it in {inp.pins_path}." + did_you_mean(args.tool, names)
         )
-    sys.stdout.write(fmt.to_json(st) if args.format == "json" else fmt.to_text(st))
+    candidate = args.server in inp.candidates
+    if getattr(args, "candidate", False) and not candidate:
+        raise InputError(
+            f"--candidate: server {args.server!r} names no candidate "
+            "([servers.NAME.candidate] in the config)"
+        )
+    if args.format == "json":
+        import json
+
+        from mcp_review.engine.hidden import json_dumps_safe
+
+        doc = json.loads(fmt.to_json(st))
+        # Said before anything else, as in every report (docs/formats.md "Upgrade previews").
+        head = {k: doc.pop(k) for k in ("format", "version")}
+        doc = {**head, "candidate": candidate, **doc}
+        sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
+    else:
+        if candidate:
+            from mcp_review.formats.status import candidate_line
+
+            sys.stdout.write(candidate_line(report) + "\n")
+        sys.stdout.write(fmt.to_text(st))
     return exitcodes.PASS

@@ -222,8 +222,8 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True, all_calls: bool = False) 
         )
     elif cmp.breaking and r is None:
         out.append(
-            "  note: breaking by schema; run `gate` with your recorded calls to see "
-            "which of them break"
+            "  note: breaking by schema; no recorded calls to replay: the proxy records "
+            "them (`mcp-review proxy SERVER`, docs/proxy.md), then this shows which break"
         )
     pb = cmp.of_class(ChangeClass.POTENTIALLY_BREAKING)
     if pb and cmp.verdict == "PASS":
