@@ -273,6 +273,8 @@ async def test_proxy_withholds_a_tool_whose_pin_does_not_verify(tmp_path: Path):
             await c.call_tool("echo", {"a": 2})
     log = (tmp_path / "proxy.log").read_text()
     assert "tools/list: withheld" in log and "unverified pin" in log
+    # Each name quoted once (issue 30 item 18: it read `withheld ["'add'"]`).
+    assert "tools/list: withheld 'add'" in log and "\"'" not in log, log
     # Nothing reached the server for add: only echo was recorded.
     calls = [json.loads(x)["tool"] for x in (tmp_path / "calls.jsonl").read_text().splitlines()]
     assert calls == ["echo"]

@@ -1018,6 +1018,7 @@ class Proxy:
             self.log(
                 f"{'tools/list' if listed else 'a reply carrying tools'}: "
                 f"{'marked' if self.mode == 'mark' else 'withheld'} "
-                f"{[short(n, 60) for n in hidden]}"
+                # short() quotes each name already (repr): a list's repr would quote it twice.
+                f"{', '.join(short(n, 60) for n in hidden)}"
             )
             result["tools"] = kept
