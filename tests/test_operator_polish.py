@@ -91,3 +91,99 @@ def test_diff_without_recorded_calls_points_to_the_proxy(tmp_path, monkeypatch, 
     out = capsys.readouterr().out
     assert "breaking by schema" in out and "mcp-review proxy" in out, out
     assert "run `gate`" not in out
+
+
+# --- item 7: a deciding command starts only the servers it names -------------------------------
+
+SERVERS = Path(__file__).parent / "servers"
+
+
+def _fleet(tmp_path: Path, tools: list[dict]) -> Path:
+    """``good``: a real stdio MCP server serving ``tools``; ``other``: a command that leaves a
+    marker when it starts and then hangs (never an MCP server), so starting it is seen."""
+    import sys
+
+    (tmp_path / "tools.json").write_text(json.dumps(tools))
+    marker = tmp_path / "other-started"
+    hang = f"open({str(marker)!r}, 'a').write('ran'); import time; time.sleep(120)"
+    (tmp_path / "mcp-review.toml").write_text(
+        "timeout = 60\n\n[servers.good]\n"
+        f"command = {json.dumps(sys.executable)}\n"
+        f"args = [{json.dumps(str(SERVERS / 'toolserver.py'))}]\n"
+        f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(tmp_path / 'tools.json'))} }}\n"
+        "\n[servers.other]\n"
+        f"command = {json.dumps(sys.executable)}\n"
+        f"args = [\"-c\", {json.dumps(hang)}]\n"
+    )
+    return marker
+
+
+def _pin_other(tmp_path: Path, names: list[str]) -> None:
+    """``other``'s tools approved earlier (from a snapshot: nothing starts)."""
+    snap = tmp_path / "other.json"
+    snap.write_text(
+        json.dumps(
+            {
+                "format": "mcp-review-snapshot",
+                "version": 1,
+                "taken_at": "2026-11-01T00:00:00Z",
+                "servers": {
+                    "other": {
+                        "principal": "default",
+                        "server_info": {"name": "other", "version": "1"},
+                        "protocol_version": "2025-11-25",
+                        "tools": [
+                            {"name": n, "description": "x", "inputSchema": {"type": "object"}}
+                            for n in names
+                        ],
+                    }
+                },
+            }
+        )
+    )
+    assert main(["pin", "--snapshot", str(snap), "-q", "--yes"]) == 0
+
+
+@pytest.mark.slow
+def test_approve_starts_only_the_named_server_and_keeps_the_shadowing_check(
+    tmp_path, monkeypatch, capsys
+):
+    from servers.toolserver import tool
+
+    monkeypatch.chdir(tmp_path)
+    marker = _fleet(tmp_path, [tool("read_file", "Read."), tool("list_dir", "List.")])
+    _pin_other(tmp_path, ["read_file", "list_dir"])
+    capsys.readouterr()
+    # The same name as a tool pinned for `other`: blocked, and said to be judged by the pin.
+    rc = main(["approve", "good", "read_file", "-q"])
+    out, err = capsys.readouterr()
+    assert rc == 1, (out, err)
+    assert "cross-server shadowing" in err and "not fetched this run" in err, err
+    assert not marker.exists()  # `other` was never started
+    # A homoglyph of a pinned name on `other` is caught the same way.
+    (tmp_path / "tools.json").write_text(json.dumps([tool("l\u0456st_dir", "List.")]))
+    rc = main(["approve", "good", "l\\u0456st_dir", "-q"])
+    out, err = capsys.readouterr()
+    assert rc == 1 and "confusable" in err and "not fetched this run" in err, err
+    # --yes approves it; still only `good` started.
+    rc = main(["approve", "good", "l\\u0456st_dir", "-q", "--yes"])
+    assert rc == 0, capsys.readouterr()
+    assert not marker.exists()
+
+
+@pytest.mark.slow
+def test_pin_server_starts_only_the_named_server_and_keeps_the_shadowing_check(
+    tmp_path, monkeypatch, capsys
+):
+    from servers.toolserver import tool
+
+    monkeypatch.chdir(tmp_path)
+    marker = _fleet(tmp_path, [tool("read_file", "Read."), tool("grep", "Search.")])
+    _pin_other(tmp_path, ["read_file"])
+    capsys.readouterr()
+    rc = main(["pin", "--server", "good", "-q"])
+    out = capsys.readouterr().out
+    assert rc == 1, out
+    assert "held back" in out and "good/default/read_file" in out and "not fetched" in out, out
+    assert "approved (new): good/default/grep" in out, out
+    assert not marker.exists()

@@ -1,8 +1,9 @@
 """`mcp-review approve SERVER TOOL [--snapshot FILE]`: approve exactly the definition served now.
 
-The definition comes from the live server (like `check`: same config discovery and `--config`)
-or from a saved snapshot. The status is computed over every server reviewed, so a look-alike
-of a tool on another server is blocked here as it is in `check`. A change the policy blocks (an
+The definition comes from the live server (like `check`: same config discovery and `--config`;
+only the server named is started) or from a saved snapshot. A look-alike of a tool on another
+server is blocked here as it is in `check`: the servers not fetched are judged by their approved
+pinned names (the finding says so). A change the policy blocks (an
 annotation relaxed, hidden characters, a look-alike name, several definitions under one name)
 needs ``--yes``; without it nothing is written and the exit code is 1 with the reasons.
 Approving a denied tool lifts the denial. Exit 2 when the server or tool is not served (there is
@@ -81,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
     inp.print_notes()
     decisions.check_configured(inp, args.server)
     source = inp.snapshot_path or "live"
+    if inp.live:
+        # Only the server named starts; the others are judged by their pinned names.
+        inp.only = [args.server]
     snap = inp.snapshot()
     if args.instructions:
         d = decisions.decide_instructions(args, inp, snap, "approved")
@@ -111,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             source=inp.snapshot_path,
         )
     args.tool = tool  # an escaped form (r\u0435ad_file) names the tool it stands for
-    report = inp.status(snap, witnesses=True)
+    report = inp.status(snap, witnesses=True, pinned_elsewhere=True)
     st = next(
         t
         for t in report.tools

@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     inp = resolve(args)
     inp.print_notes()
     # Witnesses decide whether a potentially-breaking change is breaking: the same answer as check.
-    report = inp.status(inp.snapshot())
+    # --server: only the servers named start; the others are judged by their pinned names.
+    report = inp.status(inp.snapshot(), pinned_elsewhere=bool(inp.only))
     pins = inp.pins
     servers = {s.name: s for s in report.servers}
     held: list[dict[str, str]] = []

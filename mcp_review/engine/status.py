@@ -397,6 +397,7 @@ def compute_status(
     keep_valid_calls: bool = True,
     compare: bool = True,
     memo: bool | CompareMemo = True,
+    elsewhere: Collection[tuple[str, str, str]] = (),
 ) -> StatusReport:
     """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
 
@@ -412,6 +413,9 @@ def compute_status(
     ``memo=False``: compare every changed tool from scratch instead of reusing the answers for
     a pair of schema documents already compared in this run (engine/memo.py; the same report);
     a :class:`CompareMemo` given is used (and can be read after).
+    ``elsewhere``: (server, principal, tool) of the approved pins of servers not in
+    ``snapshot`` (a deciding command fetches only the server it names): look-alikes and
+    cross-server shadowing are judged against those pinned names too (:func:`flag_shadowing`).
     """
     report = StatusReport()
     run_memo = memo if isinstance(memo, CompareMemo) else CompareMemo() if memo else None
@@ -436,7 +440,7 @@ def compute_status(
         report.tools.extend(tools)
         if version_bumps:
             _note_bare_version_bump(srv, tools, pins)
-    flag_shadowing(report.tools, origins)
+    flag_shadowing(report.tools, origins, elsewhere=elsewhere)
     flag_renames(report.tools)
     return report
 
@@ -571,7 +575,12 @@ def _arguments_key(t: ToolStatus, schema: Any) -> tuple[str, str, str] | None:
     return (t.server, t.principal, canonical_json(core))
 
 
-def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = None) -> None:
+def flag_shadowing(
+    tools: list[ToolStatus],
+    origins: Mapping[str, str] | None = None,
+    *,
+    elsewhere: Collection[tuple[str, str, str]] = (),
+) -> None:
     """Flag tools whose names look alike (Unicode confusable skeletons, UTS #39) or are the same
     on two servers.
 
@@ -581,13 +590,22 @@ def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = 
     changed, broken) is blocked with the evidence; an already pinned or denied side keeps its
     state and gets a note. ``origins``: per server, what it runs (command and arguments, or
     URL); two servers with the same origin are one server configured twice (say for two
-    clients), so the same name on both is not shadowing.
+    clients), so the same name on both is not shadowing. ``elsewhere``: (server, principal,
+    tool) pinned as approved on servers not fetched this run: judged by those pinned names
+    (they are never flagged themselves), and the finding says so.
     """
     from mcp_review.engine.hidden import lookalike_keys
 
     served = [t for t in tools if t.live is not None]
+    fetched = {t.server for t in tools}
+    stand_ins = [
+        ToolStatus(server=s, principal=p, tool=n, state=State.PINNED, policy=_NO_POLICY)
+        for s, p, n in elsewhere
+        if s not in fetched
+    ]
+    pinned_only = {id(t) for t in stand_ins}
     by_key: dict[tuple[int, str], list[ToolStatus]] = {}
-    for t in served:
+    for t in [*served, *stand_ins]:
         for i, k in enumerate(lookalike_keys(t.tool)):
             by_key.setdefault((i, k), []).append(t)
     # Each tool with every other it meets on either key (skeleton, or skeleton after casefold).
@@ -613,15 +631,23 @@ def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = 
             continue
         names = sorted({f"{o.server}/{o.tool}" for o in others})
         shown = ", ".join(_visible(o) for o in names)
+        pinned = sorted({f"{o.server}/{o.tool}" for o in others if id(o) in pinned_only})
+        # Servers not fetched this run are judged by their pinned names: said so.
+        by_pin = (
+            f" ({', '.join(_visible(o) for o in pinned)}: pinned name"
+            f"{'s' if len(pinned) > 1 else ''} of a server not fetched this run)"
+            if pinned
+            else ""
+        )
         if all(o.tool == t.tool for o in others):
-            note = f"the same name is served by {shown}: cross-server shadowing"
-            reason = f"name also served by {shown} (cross-server shadowing)"
+            note = f"the same name is served by {shown}{by_pin}: cross-server shadowing"
+            reason = f"name also served by {shown}{by_pin} (cross-server shadowing)"
         else:
             note = (
-                f"name looks like {shown}: possible shadowing through a homoglyph "
+                f"name looks like {shown}{by_pin}: possible shadowing through a homoglyph "
                 "or hidden character"
             )
-            reason = f"name is confusable with {shown}"
+            reason = f"name is confusable with {shown}{by_pin}"
         t.notes.append(note)
         if t.state in (State.PINNED, State.DENIED):
             continue  # decided before: keeps its standing, the note says what appeared
@@ -629,6 +655,10 @@ def flag_shadowing(tools: list[ToolStatus], origins: Mapping[str, str] | None = 
         t.policy = PolicyResult(
             t.policy.tier, Outcome.BLOCK, (*t.policy.reasons, reason), t.policy.concerns
         )
+
+
+_NO_POLICY = PolicyResult("", Outcome.NONE)
+"""The policy of a stand-in for a pinned name (:func:`flag_shadowing`'s ``elsewhere``)."""
 
 
 def _visible(s: str) -> str:

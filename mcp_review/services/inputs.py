@@ -339,8 +339,13 @@ class Inputs:
         witnesses: bool = True,
         version_bumps: bool = False,
         keep_valid_calls: bool = True,
+        pinned_elsewhere: bool = False,
     ) -> Any:
-        """engine.status.compute_status over ``snap`` with these calls and tiers."""
+        """engine.status.compute_status over ``snap`` with these calls and tiers.
+
+        ``pinned_elsewhere``: a deciding command that fetched only the servers it names judges
+        look-alikes and cross-server shadowing against the approved pinned names of the
+        servers it did not fetch (the findings say so)."""
         from mcp_review.engine.replay import _gc_paused
         from mcp_review.engine.status import compute_status
 
@@ -363,6 +368,7 @@ class Inputs:
                 version_bumps=version_bumps,
                 origins=self.origins,
                 keep_valid_calls=keep_valid_calls,
+                elsewhere=self.pinned_elsewhere(snap) if pinned_elsewhere else (),
             )
         if self.candidates:
             report.mark_candidates(self.candidates)
@@ -372,6 +378,11 @@ class Inputs:
 
             govern(report, gate)
         return report
+
+    def pinned_elsewhere(self, snap: Any) -> list[tuple[str, str, str]]:
+        """(server, principal, tool) of the approved pins of servers not in ``snap``."""
+        present = set(snap.servers)
+        return sorted(k for k, p in self.pins.pins.items() if k[0] not in present and p.approved)
 
     def print_notes(self) -> None:
         if self.quiet:
