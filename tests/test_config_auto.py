@@ -88,18 +88,22 @@ def every_client(m: dict[str, Path]) -> None:
     )
 
 
-def test_every_client_location_read_as_it_is(machine):
+@pytest.mark.parametrize(
+    "platform, own", [("linux", "linux"), ("darwin", "mac"), ("win32", None)]
+)
+def test_every_client_location_read_as_it_is(machine, monkeypatch, platform, own):
+    """Each platform reads its own per-user folder (and APPDATA when set), not another's."""
+    from mcp_review.services import discover
+
+    monkeypatch.setattr(discover, "PLATFORM", platform)
     every_client(machine)
     cfg = load_config("auto")
     by = {s.name: s for s in cfg.servers}
-    assert set(by) == {
-        "claude-desktop:mac",
-        "claude-desktop:linux",
+    own_names = {"claude-desktop:" + own, "vscode:vs-" + own} if own else set()
+    assert set(by) == own_names | {
         "claude-desktop:win",
         "claude-code:user-srv",
         "claude-code:same",
-        "vscode:vs-mac",
-        "vscode:vs-linux",
         "vscode:vs-win",
         "cursor:cur",
         "windsurf:wind",
@@ -124,12 +128,15 @@ def test_xdg_config_home_moves_the_linux_locations(machine, monkeypatch):
     assert names == ["claude-desktop:x"]
 
 
-def test_list_configs_lists_each_source(machine, capsys):
+def test_list_configs_lists_each_source(machine, capsys, monkeypatch):
+    from mcp_review.services import discover
+
+    monkeypatch.setattr(discover, "PLATFORM", "linux")
     every_client(machine)
     assert main(["check", "--list-configs"]) == 0
     out = capsys.readouterr().out
+    assert "Library" not in out  # issue 30 item 22: macOS's folder is not Linux's
     for where in (
-        "Library/Application Support/Claude/claude_desktop_config.json",
         ".config/Claude/claude_desktop_config.json",
         "appdata/Claude",
         ".claude.json",

@@ -6,7 +6,8 @@ shadowed):
 
 - **Claude Desktop** (``claude-desktop``): ``~/Library/Application Support/Claude/`` (macOS),
   ``$XDG_CONFIG_HOME/Claude/`` or ``~/.config/Claude/`` (Linux), ``%APPDATA%\\Claude\\``
-  (Windows): ``claude_desktop_config.json``.
+  (Windows, and wherever ``APPDATA`` is set): ``claude_desktop_config.json``; only this
+  platform's folder is read and listed.
 - **Claude Code** (``claude-code``): ``~/.claude.json`` ``projects[<this folder>].mcpServers``
   (local scope), then the project's ``.mcp.json``, then ``~/.claude.json`` ``mcpServers`` (user).
 - **VS Code** (``vscode``): the workspace's ``.vscode/mcp.json``, then the user ``mcp.json``
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,14 +69,22 @@ def _home(env: Mapping[str, str]) -> Path:
     return Path(h) if h else Path.home()
 
 
+PLATFORM = sys.platform
+"""The platform whose per-user application folder is read (a test sets another)."""
+
+
 def _platform_dirs(env: Mapping[str, str]) -> list[Path]:
-    """The per-user application folders of macOS, Linux and Windows (each that applies)."""
+    """The per-user application folder of this platform: ``~/Library/Application Support``
+    on macOS, ``$XDG_CONFIG_HOME`` or ``~/.config`` elsewhere (Linux), none of its own on
+    Windows; ``%APPDATA%`` whenever it is set. A folder another platform uses is not listed
+    (issue 30 item 22: ``--list-configs`` on Linux listed ``~/Library/...``)."""
     home = _home(env)
-    xdg = env.get("XDG_CONFIG_HOME", "")
-    out = [
-        home / "Library" / "Application Support",
-        Path(xdg) if xdg and os.path.isabs(xdg) else home / ".config",
-    ]
+    out: list[Path] = []
+    if PLATFORM == "darwin":
+        out.append(home / "Library" / "Application Support")
+    elif not PLATFORM.startswith(("win", "cygwin")):
+        xdg = env.get("XDG_CONFIG_HOME", "")
+        out.append(Path(xdg) if xdg and os.path.isabs(xdg) else home / ".config")
     if env.get("APPDATA"):
         out.append(Path(env["APPDATA"]))
     return out
