@@ -61,7 +61,7 @@ def test_a_torn_last_line_does_not_swallow_the_next_record(work, capsys):
     capsys.readouterr()
     recs = audit.read(str(log))
     assert [r.get("decision") for r in recs] == ["approved", "denied"]
-    assert recs[-1]["why"] == "changed my mind"
+    assert recs[-1]["why"] == "denied (pinned): changed my mind"  # audit_why: made on, note
     lines = log.read_bytes().split(b"\n")
     assert lines[-1] == b"" and json.loads(lines[-2])["decision"] == "denied"
 
@@ -104,7 +104,7 @@ def test_a_full_disk_is_exit_2_with_a_message_and_no_decision(work, capsys):
     assert pins.read_bytes() == before
     # The torn tail that failure left does not swallow the next record either.
     assert main(["deny", "srv", "echo", "--snapshot", "live.json", "--note", "retry"]) == 0
-    assert audit.read(str(log))[-1]["why"] == "retry"
+    assert audit.read(str(log))[-1]["why"].endswith("): retry")  # audit_why: made on, note
 
 
 # Symbolic links ------------------------------------------------------------------------------

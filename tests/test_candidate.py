@@ -593,21 +593,19 @@ def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(proje
 
 
 @pytest.mark.slow
-def test_a_denied_candidate_is_said_denied_and_pin_prints_one_line_per_tool(
-    project: Path, capsys
-):
+def test_a_denied_candidate_is_said_denied_and_pin_prints_one_line_per_tool(project: Path, capsys):
     """Issue 30 items 2 and 4: after ``deny --candidate`` the running version's note must not
     say the candidate's definition was approved; once the running version serves the denied
     definition, ``pin`` says once that it stays denied (no ``denied:`` record line beside
     ``held back (denied)``), and every approval line carries its class."""
     assert main(["pin", "--yes", "-q"]) == 0
     assert main(["deny", "files", "read_file", "--candidate", "-q"]) == 0
-    rc, out = _run(capsys, "status", "-q", "--all")
+    _, out = _run(capsys, "status", "-q", "--all")
     line = next(ln for ln in out.splitlines() if "approved before" in ln or "candidate" in ln)
     assert "denied" in line and "approved before the candidate" not in line, out
 
     _switch(project, "v2")
-    rc, out = _run(capsys, "pin", "-q")
+    _, out = _run(capsys, "pin", "-q")
     lines = [ln for ln in out.splitlines() if "read_file" in ln]
     assert [ln for ln in lines if ln.startswith("held back (denied)")], out
     assert not [ln for ln in lines if ln.startswith(("denied", "approved"))], out
@@ -622,26 +620,26 @@ def test_every_format_says_it_shows_a_candidate_in_its_first_line(project: Path,
     """Issue 30 item 5: a preview pasted into a pull request must not read as a live failure."""
     assert main(["pin", "--yes", "-q"]) == 0
     for cmd in ("check", "status"):
-        rc, out = _run(capsys, cmd, "-q", "--candidate")
+        _, out = _run(capsys, cmd, "-q", "--candidate")
         assert out.splitlines()[0].startswith(
             "CANDIDATE preview of files (not the running version)"
         ), out
-        rc, out = _run(capsys, cmd, "-q", "--candidate", "--format", "json")
+        _, out = _run(capsys, cmd, "-q", "--candidate", "--format", "json")
         doc = json.loads(out)
         assert doc["candidate"] == ["files"], doc.keys()
         assert all(s["candidate"] is True for s in doc["servers"]), doc["servers"]
-        rc, out = _run(capsys, cmd, "-q")  # the running version: no such mark
+        _, out = _run(capsys, cmd, "-q")  # the running version: no such mark
         assert "CANDIDATE" not in out
-        rc, out = _run(capsys, cmd, "-q", "--format", "json")
+        _, out = _run(capsys, cmd, "-q", "--format", "json")
         doc = json.loads(out)
         assert doc.get("candidate", []) == [] and not any(
             s.get("candidate") for s in doc["servers"]
         )
-    rc, out = _run(capsys, "check", "-q", "--candidate", "--format", "markdown")
+    _, out = _run(capsys, "check", "-q", "--candidate", "--format", "markdown")
     assert out.splitlines()[0].startswith(
         "CANDIDATE preview of files (not the running version)"
     ) or out.splitlines()[0].lstrip("#* ").startswith("CANDIDATE preview of files"), out
-    rc, out = _run(capsys, "check", "-q", "--candidate", "--format", "sarif")
+    _, out = _run(capsys, "check", "-q", "--candidate", "--format", "sarif")
     assert json.loads(out)["runs"][0]["properties"]["candidate"] == ["files"]
 
 

@@ -88,9 +88,7 @@ def every_client(m: dict[str, Path]) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "platform, own", [("linux", "linux"), ("darwin", "mac"), ("win32", None)]
-)
+@pytest.mark.parametrize("platform, own", [("linux", "linux"), ("darwin", "mac"), ("win32", None)])
 def test_every_client_location_read_as_it_is(machine, monkeypatch, platform, own):
     """Each platform reads its own per-user folder (and APPDATA when set), not another's."""
     from mcp_review.services import discover

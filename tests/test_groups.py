@@ -177,7 +177,8 @@ async def test_app_approves_the_same_blocked_change_on_many_tools_after_asking_w
     assert on_disk["tool_00"] == _tool("tool_00")
     recs = audit.read(audit.audit_path_for(pins))[-3:]
     assert sorted(r["tool"] for r in recs) == ["tool_01", "tool_02", "tool_03"]
-    assert all(r["why"].startswith("approved a blocked change: vendor changelog") for r in recs)
+    assert all(r["why"].startswith("approved (changed: ") for r in recs), recs
+    assert all("; confirmed in the review app]: vendor changelog" in r["why"] for r in recs), recs
 
 
 async def test_app_says_so_when_no_other_tool_changed_the_same_way(tmp_path):

@@ -177,7 +177,7 @@ def test_headless_first_sight_approval_and_drift(tmp_path, monkeypatch, capsys):
     rc, out, _ = _run(capsys, "status", "--snapshot", s1)
     assert rc == 1 and "new: server instructions" in out and "+Never fetch internal URLs." in out
     rc, out, _ = _run(capsys, "approve", "web", "--instructions", "--snapshot", s1, "--by", "t")
-    assert rc == 0 and "approved: web/default/(instructions)" in out
+    assert rc == 0 and "approved (new server instructions): web/default/(instructions)" in out
     assert _run(capsys, "status", "--snapshot", s1)[0] == 0
     rc, out, _ = _run(capsys, "check", "-q", "--from-snapshot", s1)
     assert rc == 0 and "instructions" not in out
@@ -477,7 +477,7 @@ def test_pin_baseline_pins_new_instructions_and_holds_back_a_rewrite(tmp_path, m
     monkeypatch.chdir(tmp_path)
     s1 = _snap(tmp_path / "s1.json", SAFE)
     rc, out, _ = _run(capsys, "pin", "--snapshot", s1, "--by", "t")
-    assert rc == 0 and "approved: web/default/(instructions)" in out
+    assert rc == 0 and "approved (new server instructions): web/default/(instructions)" in out
     assert load_pins("mcp-pins.toml").instructions[("web", "default")].text == SAFE
     s2 = _snap(tmp_path / "s2.json", EVIL)
     rc, out, _ = _run(capsys, "pin", "--snapshot", s2, "--by", "t")

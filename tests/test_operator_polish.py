@@ -113,7 +113,7 @@ def _fleet(tmp_path: Path, tools: list[dict]) -> Path:
         f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(tmp_path / 'tools.json'))} }}\n"
         "\n[servers.other]\n"
         f"command = {json.dumps(sys.executable)}\n"
-        f"args = [\"-c\", {json.dumps(hang)}]\n"
+        f'args = ["-c", {json.dumps(hang)}]\n'
     )
     return marker
 
@@ -187,3 +187,43 @@ def test_pin_server_starts_only_the_named_server_and_keeps_the_shadowing_check(
     assert "held back" in out and "good/default/read_file" in out and "not fetched" in out, out
     assert "approved (new): good/default/grep" in out, out
     assert not marker.exists()
+
+
+# --- issue 31 item 2: one audit wording, whichever front end decides ---------------------------
+
+
+@pytest.mark.parametrize("tool", ["read_file", "delete_file", "search"])
+def test_cli_and_app_word_a_decision_alike_in_the_audit_log(tmp_path, monkeypatch, tool):
+    """The same drift approved by ``approve --yes --note`` and by the app's session (with the
+    same words): the audit ``why`` differs only in how a blocked change was confirmed."""
+    from mcp_review.engine.pins import Decision
+    from mcp_review.engine.status import compute_status
+    from mcp_review.store import audit
+    from mcp_review.store.pinfile import load_pins
+    from mcp_review.store.readers import load_snapshot
+    from mcp_review.tui.session import ReviewSession
+    from mcp_review.tui.view import server_entries
+
+    fix = Path(__file__).parent / "fixtures" / "pins"
+    v1, v2 = str(fix / "snapshot_v1.json"), str(fix / "snapshot_v2.json")
+    whys = {}
+    for front in ("cli", "app"):
+        d = tmp_path / front
+        d.mkdir()
+        monkeypatch.chdir(d)
+        assert main(["pin", "--snapshot", v1, "-q"]) == 0
+        if front == "cli":
+            assert main(["approve", "files", tool, "--snapshot", v2, "--yes", "--note", "ok"]) == 0
+        else:
+            session = ReviewSession(load_pins("mcp-pins.toml"), pins_path="mcp-pins.toml")
+            report = compute_status(load_snapshot(v2), session.pins)
+            (row,) = server_entries(report, ["files"], lambda _: "tiered")
+            entry = next(t for t in row.tools if t.name == tool)
+            session.decide(entry, Decision.APPROVED, why="ok" if entry.blocked else "", note="")
+            if not entry.blocked:  # an unblocked approval takes the operator's note
+                session.undo()
+                session.decide(entry, Decision.APPROVED, note="ok")
+        rec = [r for r in audit.read("mcp-pins.audit.jsonl") if r.get("tool") == tool][-1]
+        whys[front] = rec["why"]
+    assert whys["cli"].startswith("approved (") and whys["cli"].endswith(": ok"), whys
+    assert whys["cli"].replace("with --yes", "in the review app") == whys["app"], whys

@@ -177,7 +177,10 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         assert app.main.current_entry().status is State.PINNED
         rec = audit.read(audit.audit_path_for(src.pins_path))[-1]
         assert rec["tool"] == "read_file" and rec["decision"] == "approved"
-        assert rec["why"].startswith("approved a blocked change: upstream changelog says so")
+        # The CLI's wording (services.decisions.audit_why, issue 31 item 2): what it was
+        # made on, the blocking reasons confirmed here, then the operator's words.
+        assert rec["why"].startswith("approved (changed: "), rec["why"]
+        assert "; confirmed in the review app]: upstream changelog says so" in rec["why"]
         # Approve all compatible-only changes of "files": the modal lists exactly `search`.
         await _select(app, pilot, "search")
         await pilot.press("A")
@@ -308,9 +311,11 @@ async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
             await pilot.pause(0.1)
     pins = load_pins(src.pins_path)
     recs = [r for r in audit.read(str(tmp_path / "audit.jsonl")) if r["source"] == "review app"]
+    # The audit wording says what each denial was made on (services.decisions.audit_why, as
+    # the CLI's), and no note: the previous decision's note is not carried.
     assert [(r["tool"], r["decision"], r["why"]) for r in recs] == [
-        ("run_query", "denied", ""),
-        ("export_csv", "denied", ""),
+        ("run_query", "denied", "denied (broken: breaking, 4 broken call(s))"),
+        ("export_csv", "denied", "denied (removed)"),
     ]
     for name in ("run_query", "export_csv"):
         pin = pins.pins[("warehouse", "default", name)]

@@ -145,11 +145,15 @@ def run(args: argparse.Namespace) -> int:
         )
         return exitcodes.FAIL
     assert st.live is not None
-    why = args.note or (
-        f"approved ({st.state}: {cls}{', previously denied' if st.previously_denied else ''})"
+    from mcp_review.engine.status import accepted
+
+    why = decisions.audit_why(
+        Decision.APPROVED,
+        accepted(st),
+        note=args.note,
+        blocked=st.policy.reasons if st.policy.outcome is Outcome.BLOCK else (),
+        confirmed="with --yes",
     )
-    if st.policy.outcome is Outcome.BLOCK:
-        why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
     pins = inp.pins
     # --candidate: the running version's approval stays beside the candidate's.
     decisions.decide_tool(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
@@ -134,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             live=live,
             by=args.by,
             note=args.note,
-            why=args.note or "denied",
+            why=decisions.audit_why(Decision.DENIED, _denied_on(old, live), note=args.note),
             source="deny",
             server_version=srv.server_version,
             protocol_version=srv.protocol_version,
@@ -196,7 +197,9 @@ def run(args: argparse.Namespace) -> int:
             Decision.DENIED,
             by=args.by,
             note=args.note,
-            why=args.note or "denied",
+            why=decisions.audit_why(
+                Decision.DENIED, "pinned definition, not served", note=args.note
+            ),
             source="deny",
             before=found[0],
         )
@@ -204,3 +207,11 @@ def run(args: argparse.Namespace) -> int:
     show.report_save(result, inp.pins_path)
     show.print_records(result.audit_records, args.format, {})
     return exitcodes.PASS
+
+
+def _denied_on(old: Any, live: Any) -> str:
+    """What a denial of the served definition is made on (the audit log's words): ``new``
+    when nothing was pinned, ``changed`` when the pinned definition differs, else ``pinned``."""
+    if old is None:
+        return "new"
+    return "pinned" if old.current_digest() == live.digest else "changed"

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.pins import Decision
     from mcp_review.engine.policy import Outcome
-    from mcp_review.engine.status import State
+    from mcp_review.engine.status import State, accepted
     from mcp_review.services.inputs import resolve
 
     inp = resolve(args)
@@ -130,11 +130,7 @@ def run(args: argparse.Namespace) -> int:
                 held.append({"tool": key, "class": cls, "why": "; ".join(t.policy.reasons) or cls})
                 continue
         srv = servers[t.server]
-        confirmed = (
-            " [confirmed with --yes]"
-            if (t.policy.outcome is Outcome.BLOCK or needs_confirmation(t))
-            else ""
-        )
+        confirmed = t.policy.outcome is Outcome.BLOCK or needs_confirmation(t)
         classes[t.key] = cls
         if t.protocol:
             findings[t.key] = t.protocol
@@ -145,7 +141,13 @@ def run(args: argparse.Namespace) -> int:
             live=t.live,
             by=args.by,
             note=args.note,
-            why=args.note or f"baseline ({t.state}: {cls}){confirmed}",
+            why=decisions.audit_why(
+                Decision.APPROVED,
+                f"baseline, {accepted(t)}",
+                note=args.note,
+                blocked=(t.policy.reasons or (cls,)) if confirmed else (),
+                confirmed="with --yes",
+            ),
             source="pin",
             server_version=srv.server_version,
             protocol_version=srv.protocol_version,
@@ -246,11 +248,7 @@ def _baseline_instructions(
         )
         return
     assert i.live is not None
-    confirmed = (
-        " [confirmed with --yes]"
-        if i.state == "changed" or i.policy.outcome is Outcome.BLOCK
-        else ""
-    )
+    confirmed = i.state == "changed" or i.policy.outcome is Outcome.BLOCK
     classes[(s.name, s.principal, None)] = f"{i.state} server instructions"
     decisions.decide_instructions_pin(
         pins,
@@ -263,6 +261,12 @@ def _baseline_instructions(
             note=args.note,
             server_version=s.server_version,
         ),
-        why=args.note or f"baseline ({i.state} server instructions){confirmed}",
+        why=decisions.audit_why(
+            "approved",
+            f"baseline, {i.state} server instructions",
+            note=args.note,
+            blocked=(i.policy.reasons or ("changed text",)) if confirmed else (),
+            confirmed="with --yes",
+        ),
         source="pin",
     )

@@ -661,6 +661,37 @@ _NO_POLICY = PolicyResult("", Outcome.NONE)
 """The policy of a stand-in for a pinned name (:func:`flag_shadowing`'s ``elsewhere``)."""
 
 
+def change_class(t: ToolStatus) -> str:
+    """What a decision on ``t`` accepts, in one word or a few: ``new``, ``unchanged``, or the
+    classes of its changes, most severe first (``breaking+trust``), with broken recorded calls
+    and "unclassified" (digest changed, no change named) said. The words every front end
+    (the commands' output, the audit log of the CLI and the app) uses."""
+    from mcp_review.engine.model import CLASS_ORDER
+
+    if t.state is State.NEW:
+        return "new"
+    if t.state is State.REMOVED:
+        return "removed"
+    if t.state is State.DENIED:
+        return "denied"
+    cmp = t.comparison
+    if cmp is None:
+        return "unchanged"
+    classes = sorted({c.cls for c in cmp.changes}, key=CLASS_ORDER.__getitem__)
+    out = "+".join(str(c) for c in classes) or "unclassified"
+    if cmp.broken_calls:
+        out += f", {cmp.broken_calls} broken call(s)"
+    return out
+
+
+def accepted(t: ToolStatus) -> str:
+    """The state and class a decision on ``t`` is made on, for the audit log:
+    ``new``, ``changed: trust``, ``broken: breaking, 2 broken call(s), previously denied``."""
+    cls = change_class(t)
+    out = str(t.state) if cls == str(t.state) else f"{t.state}: {cls}"
+    return out + (", previously denied" if t.previously_denied else "")
+
+
 def _visible(s: str) -> str:
     from mcp_review.engine.hidden import visible
 

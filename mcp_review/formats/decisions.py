@@ -62,26 +62,11 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
 
 
 def change_class(t: Any) -> str:
-    """What an approval of ``t`` (a engine.status.ToolStatus) accepts, in one word or a few:
-    ``new``, ``unchanged``, or the classes of its changes, most severe first (``breaking+trust``),
-    with broken recorded calls and "unclassified" (digest changed, no change named) said."""
-    from mcp_review.engine.model import CLASS_ORDER
-    from mcp_review.engine.status import State
+    """What an approval of ``t`` accepts (``engine.status.change_class``: the engine's words,
+    which the audit log shares)."""
+    from mcp_review.engine.status import change_class as engine_change_class
 
-    if t.state is State.NEW:
-        return "new"
-    if t.state is State.REMOVED:
-        return "removed"
-    if t.state is State.DENIED:
-        return "denied"
-    cmp = t.comparison
-    if cmp is None:
-        return "unchanged"
-    classes = sorted({c.cls for c in cmp.changes}, key=CLASS_ORDER.__getitem__)
-    out = "+".join(str(c) for c in classes) or "unclassified"
-    if cmp.broken_calls:
-        out += f", {cmp.broken_calls} broken call(s)"
-    return out
+    return engine_change_class(t)
 
 
 PRUNED = "dropped"

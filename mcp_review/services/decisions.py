@@ -4,12 +4,16 @@ the definition judged, keeping the running version's approval beside a ``--candi
 recorded on the ``PinFile`` with its audit wording and source, and saved with its audit
 records under the pin file's lock (``store.pinfile.save_pins``).
 
+One wording of the audit log for all of them (:func:`audit_why`): the record's ``source`` says
+who decided, the ``why`` reads the same whichever front end wrote it.
+
 Also what ``approve`` and ``deny`` share before anything is shown: which served server a
 decision names, and deciding a server's instructions (the command shows the outcome with
 :mod:`mcp_review.formats.decisions`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +30,31 @@ if TYPE_CHECKING:
 
 _PINNED: Any = object()
 """``before`` not given: the pin on the PinFile now."""
+
+
+def audit_why(
+    decision: Any,
+    accepted: str,
+    *,
+    note: str = "",
+    blocked: Sequence[str] = (),
+    confirmed: str = "",
+) -> str:
+    """The audit log's wording of a decision, one for every front end (``approve``, ``deny``,
+    ``pin``, the app; the record's ``source`` says which)::
+
+        approved (changed: trust) [blocked: annotation relaxed: …; confirmed with --yes]: note
+
+    ``accepted``: what it is made on (``engine.status.accepted``, or ``changed server
+    instructions``); ``blocked``: the policy's reasons when a blocked change was approved,
+    ``confirmed``: how it was confirmed (``with --yes``, ``in the review app``); ``note``: the
+    operator's words, after the machine's."""
+    out = f"{decision} ({accepted})"
+    if blocked:
+        out += f" [blocked: {'; '.join(blocked)}" + (
+            f"; confirmed {confirmed}]" if confirmed else "]"
+        )
+    return out + (f": {note}" if note else "")
 
 
 def decide_tool(
@@ -185,12 +214,17 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
     if old is not None and old.decision == decision and st.state in ("pinned", "denied"):
         out.unchanged = True
         return out
-    why = args.note or f"{decision} ({st.state} server instructions)"
-    if decision == "approved" and st.policy.outcome is Outcome.BLOCK:
-        if not getattr(args, "yes", False):
-            out.blocked = list(st.policy.reasons)
-            return out
-        why += " [confirmed with --yes: " + "; ".join(st.policy.reasons) + "]"
+    blocked = decision == "approved" and st.policy.outcome is Outcome.BLOCK
+    if blocked and not getattr(args, "yes", False):
+        out.blocked = list(st.policy.reasons)
+        return out
+    why = audit_why(
+        decision,
+        f"{st.state} server instructions",
+        note=args.note,
+        blocked=st.policy.reasons if blocked else (),
+        confirmed="with --yes",
+    )
     ipin = make_instructions_pin(
         args.server,
         text,

@@ -109,14 +109,20 @@ class ReviewSession:
         written and ``ChangedMeanwhile`` says what is there now (the app asks again)."""
         key = entry.key
         before = self.pins.get(*key)
-        audit_why = note
+        # The audit log's words, as the CLI's (services.decisions.audit_why): what the
+        # decision is made on, the blocking reasons it confirmed, then the operator's words.
         if entry.current is None and decision is Decision.APPROVED:
-            audit_why = note or "removal acknowledged"  # approving a removal: the pin goes
-        elif entry.current is not None and why:
-            blocked = "; ".join(entry.reasons)
-            audit_why = f"approved a blocked change: {why}" + (
-                f" [blocked: {blocked}]" if blocked else ""
-            )
+            made_on = "removed: removal acknowledged"  # approving a removal: the pin goes
+        else:
+            made_on = entry.accepted or str(entry.status)
+        blocked = entry.reasons if entry.blocked and decision is Decision.APPROVED else ()
+        audit_why = decisions.audit_why(
+            decision,
+            made_on,
+            note="; ".join(w for w in (why, note) if w),
+            blocked=blocked,
+            confirmed="in the review app",
+        )
         # Previewing a candidate: the running version's approval stays beside it.
         decisions.decide_tool(
             self.pins,
@@ -161,7 +167,15 @@ class ReviewSession:
             principal=st.principal,
             server_version=server.server_version,
         )
-        audit_why = why or f"{decision} ({st.state} server instructions)"
+        audit_why = decisions.audit_why(
+            decision,
+            f"{st.state} server instructions",
+            note=why,
+            blocked=st.policy.reasons
+            if decision is Decision.APPROVED and st.policy.outcome is Outcome.BLOCK
+            else (),
+            confirmed="in the review app",
+        )
         before = self.pins.instructions.get((server.name, st.principal))
         # Made against the instructions' pin the row was computed with (compare-and-set).
         decisions.decide_instructions_pin(

@@ -20,7 +20,14 @@ from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.pins import ANY
 from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
-from mcp_review.engine.status import Awaiting, State, StatusReport, ToolStatus, awaiting
+from mcp_review.engine.status import (
+    Awaiting,
+    State,
+    StatusReport,
+    ToolStatus,
+    accepted,
+    awaiting,
+)
 
 """A tool's standing against the pin file: the core's states, under the app's name."""
 
@@ -133,6 +140,9 @@ class ToolEntry:
     shown: Any = field(default=ANY, repr=False, compare=False)
     """The pin this row was computed against (None: none), which a decision on it expects
     on disk (compare-and-set, ``services.decisions``); ``ANY``: a row made by hand, no check."""
+    accepted: str = ""
+    """What a decision on this row is made on, in the audit log's words
+    (``engine.status.accepted``: ``changed: trust``); empty for a row made by hand."""
 
     @property
     def pinned(self) -> ToolDef | None:
@@ -288,6 +298,7 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         pin=t.pin if pinned is None else None,
         pinned_def=pinned,
         shown=t.pin,
+        accepted=accepted(t),
     )
 
 
