@@ -114,8 +114,14 @@ def test_md_text_leaves_no_markdown_or_html_syntax():
     from mcp_review.engine.hidden import md_text
 
     out = md_text("</summary><img src=x>[a](http://e.x) | `c` *e* www.e.com $x$ a@b.c")
-    assert not set(out) & set("<>[]()|`*$@:")
-    assert "www&#46;" in out
+    # Issue 30 item 20: the minimum, readable raw (no `&#95;`); rendering is tested in
+    # tests/test_markdown_render.py with a GFM renderer, linkify on.
+    assert out == (
+        "&lt;/summary&gt;&lt;img src=x&gt;\\[a\\](http:/<!---->/e.x) \\| \\`c\\` \\*e\\* "
+        "www.<!---->e.com \\$x\\$ a@<!---->b.c"
+    )
+    assert md_text("directory_tree: read_text_file") == "directory_tree: read_text_file"
+    assert md_text("_emph_ snake_case") == "\\_emph\\_ snake_case"
 
 
 def test_sarif_text_escapes_links_and_placeholders():

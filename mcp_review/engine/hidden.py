@@ -243,16 +243,61 @@ def terminal_guard(text: str) -> str:
     return _TERMINAL_ACTIVE_RE.sub(lambda m: _char_token(m.group()), text)
 
 
-_MD_SPECIAL = re.compile(r"""[\\`*_{}\[\]()#+!|<>&"'~:@$=^]|(?<=[wW])\.""")
+_MD_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_MD_ESCAPED = frozenset("\\`*[]|~$")
+_MD_WORD = re.compile(r"[^\W_]")  # a letter or digit: `_` between two never emphasises
+# Where a renderer or GitHub would make a link, a mention or a reference of plain text: a
+# scheme (`https:/` | `/`: neither half is a link, not even protocol-relative), `www.`, an e-mail's or a mention's `@`, an issue's `#123`. An empty HTML
+# comment after the trigger splits the text node, so no autolink extension, linkify pass or
+# GitHub's mention/reference filter (which read text nodes) sees the whole token; it renders
+# as nothing.
+_MD_LINKY = re.compile(r"(?i)(?<=[a-z0-9+.-])(:/)(?=/)|(www)(\.)|(@)(?=\w)|(#)(?=\d)")
 
 
 def md_text(value: object) -> str:
-    """``safe_text`` for Markdown and the HTML inside it (GitHub job summaries, ``<details>``).
+    """``safe_text`` for Markdown and the HTML inside it (GitHub job summaries, ``<details>``),
+    escaping the minimum so the raw text still reads as written (``directory_tree``):
 
-    Every character Markdown or HTML could act on becomes a numeric character reference, which
-    renders as the character itself but is never syntax: no tag, no link, no table cell break,
-    no code span, no emphasis, no autolink (``:`` and ``@``), no math (``$``)."""
-    return _MD_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", safe_text(value))
+    - ``&``, ``<``, ``>`` as ``&amp;`` ``&lt;`` ``&gt;``: no tag, no HTML autolink, no entity;
+    - a backslash before ``\\`` `````` ``*`` ``[`` ``]`` ``|`` ``~`` ``$``: no code span, emphasis,
+      link, table cell break, strikethrough or math; before ``_`` only where it could open or
+      close emphasis (not inside a word: ``read_file`` stays as it is);
+    - an empty HTML comment ``<!---->`` after the trigger of an autolink (``https:/``, ``www.``),
+      an e-mail or ``@mention`` and a ``#123`` reference, so none becomes a link.
+
+    Text only: it is placed in table cells and inline HTML, never at the start of a line of
+    its own (so ``#`` headings, ``>`` quotes and list markers cannot start)."""
+    text = safe_text(value)
+    out: list[str] = []
+    for i, c in enumerate(text):
+        if c in _MD_HTML:
+            out.append(_MD_HTML[c])
+        elif c in _MD_ESCAPED:
+            out.append("\\" + c)
+        elif c == "_":
+            inside = (
+                0 < i < len(text) - 1
+                and _MD_WORD.match(text[i - 1]) is not None
+                and _MD_WORD.match(text[i + 1]) is not None
+            )
+            out.append("_" if inside else "\\_")
+        else:
+            out.append(c)
+    return _MD_LINKY.sub(_break_link, "".join(out))
+
+
+def md_html_text(value: object) -> str:
+    """``safe_text`` for the raw HTML of a Markdown document (a ``<summary>`` line: an HTML
+    block, where Markdown is not parsed, so a backslash would show): ``&``, ``<``, ``>`` as
+    entities and links, mentions and references broken as in :func:`md_text`."""
+    text = "".join(_MD_HTML.get(c, c) for c in safe_text(value))
+    return _MD_LINKY.sub(_break_link, text)
+
+
+def _break_link(m: re.Match[str]) -> str:
+    if m.group(2):
+        return f"{m.group(2)}{m.group(3)}<!---->"
+    return f"{m.group(0)}<!---->"
 
 
 _SARIF_SPECIAL = re.compile(r"[\\\[\]{}]")

@@ -34,7 +34,8 @@ rest (``--all-calls``: every call); version 1 listed every call. Written as it g
 
 ``tools`` lists every tool that is not simply pinned. Server-supplied strings pass through the
 one sanitiser, ``hidden.safe_text`` (hidden characters and line breaks as tokens): as is in
-text, HTML/Markdown-escaped on top (``md_text``) in Markdown, with SARIF's link and placeholder
+text, Markdown-escaped on top (``md_text``: the minimum, so it reads as written; HTML-escaped
+only, ``md_html_text``, inside a ``<summary>``) in Markdown, with SARIF's link and placeholder
 syntax escaped (``sarif_text``) in SARIF messages. JSON keeps them exactly, as ``\\u`` escapes.
 """
 
@@ -48,6 +49,7 @@ from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
 from mcp_review.engine.hidden import (
     json_dumps_safe,
     mark_lookalikes,
+    md_html_text,
     md_text,
     safe_text,
     sarif_text,
@@ -398,7 +400,9 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                 what_n.append(f"{len(t.protocol)} protocol finding(s)")
             out += [
                 "",
-                f"<details><summary>{_md(t.server)}/{_md(t.tool)}: {', '.join(what_n)}</summary>",
+                # An HTML block: Markdown is not parsed in it, so HTML quoting only.
+                f"<details><summary>{md_html_text(t.server)}/{md_html_text(t.tool)}: "
+                f"{', '.join(what_n)}</summary>",
                 "",
                 "| class | rule | where | what |",
                 "|---|---|---|---|",
