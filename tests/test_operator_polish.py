@@ -227,3 +227,149 @@ def test_cli_and_app_word_a_decision_alike_in_the_audit_log(tmp_path, monkeypatc
         whys[front] = rec["why"]
     assert whys["cli"].startswith("approved (") and whys["cli"].endswith(": ok"), whys
     assert whys["cli"].replace("with --yes", "in the review app") == whys["app"], whys
+
+
+# --- item 19: SARIF a code-scanning service can place and track --------------------------------
+
+# The SARIF 2.1.0 schema's required structure for what we emit (no copy of the schema ships on
+# PyPI: sarif-om, sarif-tools and jschema-to-python were checked), checked by python-jsonschema.
+_SARIF_SUBSET = {
+    "type": "object",
+    "required": ["version", "runs"],
+    "properties": {
+        "version": {"const": "2.1.0"},
+        "runs": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["tool", "results"],
+                "properties": {
+                    "tool": {
+                        "type": "object",
+                        "required": ["driver"],
+                        "properties": {
+                            "driver": {
+                                "type": "object",
+                                "required": ["name", "version", "rules"],
+                                "properties": {
+                                    "name": {"type": "string"},
+                                    "version": {"type": "string", "minLength": 1},
+                                    "rules": {
+                                        "type": "array",
+                                        "items": {
+                                            "type": "object",
+                                            "required": ["id", "shortDescription", "help"],
+                                            "properties": {
+                                                "id": {"type": "string"},
+                                                "shortDescription": {"$ref": "#/$defs/message"},
+                                                "help": {"$ref": "#/$defs/message"},
+                                            },
+                                        },
+                                    },
+                                },
+                            }
+                        },
+                    },
+                    "results": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["ruleId", "ruleIndex", "message", "locations"],
+                            "properties": {
+                                "ruleId": {"type": "string", "pattern": "^[a-z0-9-]+$"},
+                                "ruleIndex": {"type": "integer", "minimum": 0},
+                                "level": {"enum": ["none", "note", "warning", "error"]},
+                                "message": {"$ref": "#/$defs/message"},
+                                "partialFingerprints": {
+                                    "type": "object",
+                                    "additionalProperties": {"type": "string"},
+                                },
+                                "locations": {
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["logicalLocations"],
+                                        "properties": {
+                                            "physicalLocation": {
+                                                "type": "object",
+                                                "required": ["artifactLocation"],
+                                                "properties": {
+                                                    "region": {
+                                                        "type": "object",
+                                                        "required": ["startLine"],
+                                                        "properties": {
+                                                            "startLine": {
+                                                                "type": "integer",
+                                                                "minimum": 1,
+                                                            }
+                                                        },
+                                                    }
+                                                },
+                                            },
+                                            "logicalLocations": {
+                                                "type": "array",
+                                                "items": {
+                                                    "type": "object",
+                                                    "required": ["fullyQualifiedName"],
+                                                },
+                                            },
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
+    "$defs": {
+        "message": {
+            "type": "object",
+            "required": ["text"],
+            "properties": {"text": {"type": "string"}},
+        }
+    },
+}
+
+
+def test_sarif_places_each_tool_and_tracks_it_by_its_rule(tmp_path, monkeypatch, capsys):
+    import jsonschema
+
+    from mcp_review import __version__
+
+    fix = Path(__file__).parent / "fixtures" / "pins"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mcp-review.toml").write_text(
+        '# servers\n\n[servers.other]\ncommand = "false"\n\n[servers.files]\ncommand = "false"\n'
+    )
+    calls = fix / "calls_files.jsonl"
+    assert main(["pin", "--snapshot", str(fix / "snapshot_v1.json"), "-q"]) == 0
+    capsys.readouterr()
+    argv = ["check", "--from-snapshot", str(fix / "snapshot_v2.json"), "--format", "sarif"]
+    rc = main([*argv, "--calls", f"files={calls}", "-q"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 1
+    jsonschema.validate(doc, _SARIF_SUBSET)
+    run = doc["runs"][0]
+    driver = run["tool"]["driver"]
+    assert driver["version"] == __version__
+    ids = [r["id"] for r in driver["rules"]]
+    results = run["results"]
+    assert all(ids[r["ruleIndex"]] == r["ruleId"] for r in results)
+    tools = [r for r in results if r["locations"][0]["logicalLocations"][0]["kind"] == "function"]
+    names = [r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] for r in tools]
+    assert len(names) == len(set(names))  # one result per tool
+    for r in tools:
+        loc = r["locations"][0]
+        assert loc["physicalLocation"]["region"]["startLine"] == 6  # [servers.files]
+        srv, principal, tool = loc["logicalLocations"][0]["fullyQualifiedName"].split("/")
+        assert r["partialFingerprints"]["mcpReview/v2"] == f"{srv}/{principal}/{tool}/{r['ruleId']}"
+    by = {r["locations"][0]["logicalLocations"][0]["name"]: r for r in tools}
+    # Filed under the most severe change's rule, not under its state.
+    assert not by["delete_file"]["ruleId"].startswith("tool-"), by["delete_file"]
+    assert len({r["ruleId"] for r in results}) > 4
+    for rule in driver["rules"]:
+        assert rule["help"]["text"] and rule["help"]["text"] != rule["id"], rule

@@ -67,6 +67,7 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.status import apply_auto_approvals
     from mcp_review.formats import check as fmt
+    from mcp_review.services.config import server_lines
     from mcp_review.services.inputs import resolve
 
     if args.rerun and args.from_snapshot:
@@ -116,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
             args.fail_on,
             config_path=cfg.source if cfg is not None else None,
             all_calls=args.all_calls,
+            config_lines=server_lines(cfg) if cfg is not None and args.format == "sarif" else None,
         )
     )
     return exit_code(report, args.fail_on)

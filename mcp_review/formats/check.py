@@ -450,12 +450,92 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
 # --- SARIF 2.1.0 (code scanning) -------------------------------------------------------------
 
 
-def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = None) -> str:
+_SARIF_HELP = {
+    "tool-new": "A tool never approved: review its definition and approve or deny it "
+    "(mcp-review approve SERVER TOOL).",
+    "tool-changed": "The tool's definition changed since it was approved, with no change the "
+    "engine could name: review it (mcp-review diff SERVER TOOL).",
+    "tool-broken": "Recorded calls would now fail: the server narrowed what it accepts.",
+    "tool-removed": "An approved tool is no longer served: clients calling it will fail.",
+    "tool-denied": "A denied tool is still served (withheld by the proxy).",
+    "instructions-new": "The server sends instructions never approved (text the model reads).",
+    "instructions-changed": "The server's instructions changed since they were approved.",
+    "instructions-removed": "Approved server instructions are no longer sent.",
+    "instructions-denied": "Denied server instructions are still sent.",
+}
+"""Help for the rule ids that are not change rules (engine/rules) or protocol rules."""
+
+
+def _sarif_rule(rule_id: str) -> dict[str, Any]:
+    """A ``reportingDescriptor``: the rule's purpose and help, from the engine's registries."""
+    from mcp_review.engine.protocol import RULES as PROTOCOL
+    from mcp_review.engine.rules import RULES
+
+    r = RULES.get(rule_id)
+    if r is not None:
+        short = r.purpose
+        help_text = f"{r.purpose} (class {r.cls}, {r.family} rules; mcp-review diff shows it)."
+    elif rule_id in PROTOCOL:
+        short = PROTOCOL[rule_id]
+        help_text = f"{short}: the definition breaks the MCP schema (docs/formats.md)."
+    elif rule_id in _SARIF_HELP:
+        short = help_text = _SARIF_HELP[rule_id]
+    elif rule_id.startswith("server-"):
+        short = help_text = "A server could not be read: its tools were not checked."
+    else:
+        short = help_text = rule_id
+    return {
+        "id": rule_id,
+        "shortDescription": {"text": short},
+        "help": {"text": help_text},
+    }
+
+
+def _worst_rule(t: ToolStatus) -> str:
+    """The rule a tool's result is filed under: its most severe change's (breaking first),
+    else its state (``tool-new``, ``tool-removed`` ...)."""
+    from mcp_review.engine.model import CLASS_ORDER
+
+    changes = t.comparison.changes if t.comparison is not None else []
+    if changes:
+        return min(changes, key=lambda c: (CLASS_ORDER[c.cls], c.rule)).rule
+    return f"tool-{t.state}"
+
+
+def to_sarif(
+    report: StatusReport,
+    fail_on: str,
+    *,
+    config_path: str | None = None,
+    config_lines: Mapping[str, int] | None = None,
+) -> str:
+    """SARIF 2.1.0 for code scanning: **one result per tool** (and per server instructions,
+    unreachable server, protocol finding and waived change), filed under the tool's most severe
+    rule, its message listing every change. Each result has the tool as logical location
+    (``server/principal/tool``), the config as physical location with the line of the server's
+    ``[servers.NAME]`` table when the config is TOML (``config_lines``), and partial
+    fingerprints from server, principal, tool and rule, so an alert stays one alert while the
+    tool fails by the same rule (docs/formats.md)."""
+    from mcp_review import __version__
+
     gate = report.gate(fail_on)
     results: list[dict[str, Any]] = []
-    loc: list[Mapping[str, Any]] = (
-        [{"physicalLocation": {"artifactLocation": {"uri": config_path}}}] if config_path else []
-    )
+    lines = config_lines or {}
+
+    def where(server: str, logical: str, name: str, kind: str) -> list[dict[str, Any]]:
+        loc: dict[str, Any] = {
+            "logicalLocations": [{"name": name, "fullyQualifiedName": logical, "kind": kind}]
+        }
+        if config_path:
+            phys: dict[str, Any] = {"artifactLocation": {"uri": config_path}}
+            if server in lines:
+                phys["region"] = {"startLine": lines[server]}
+            loc["physicalLocation"] = phys
+        return [loc]
+
+    def prints(*parts: str) -> dict[str, str]:
+        return {"mcpReview/v2": "/".join(parts)}
+
     for s in report.unreachable:
         kind = str((s.error or {}).get("kind", "unreachable"))
         # The kind comes from a snapshot file too: a rule id is ours, never the file's text.
@@ -468,32 +548,31 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                     "text": f"{sarif_text(s.name)}: "
                     f"{sarif_text((s.error or {}).get('message', ''))}"
                 },
-                "locations": loc,
+                "locations": where(s.name, f"{s.name}/{s.principal}", s.name, "module"),
+                "partialFingerprints": prints(s.name, s.principal, rule),
             }
         )
     for t in _shown(report):
         level = "error" if gate.fails(t) else "note"
         why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
-        wit = next(
-            (
-                ch
-                for ch in (t.comparison.changes if t.comparison is not None else [])
-                if ch.has_witness
-            ),
-            None,
-        )
+        changes = t.comparison.changes if t.comparison is not None else []
+        wit = next((ch for ch in changes if ch.has_witness), None)
         if wit is not None:
             kind, rejected = wit.witness_wording
             why += f" — witness {kind}: {sarif_text(show_value(wit.witness, 160))}: {rejected}"
+        listed = "".join(
+            f"; {ch.cls} {ch.rule} at {sarif_text(ch.pointer)}" for ch in changes[:20]
+        ) + (f"; … and {len(changes) - 20} more" if len(changes) > 20 else "")
+        rule = _worst_rule(t)
+        loc = where(t.server, f"{t.server}/{t.principal}/{t.tool}", t.tool, "function")
         result: dict[str, Any] = {
-            "ruleId": f"tool-{t.state}",
+            "ruleId": rule,
             "level": level,
-            "message": {"text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: {t.state} — {why}"},
-            "locations": loc,
-            "partialFingerprints": {
-                "toolKey": f"{t.server}/{t.principal}/{t.tool}",
-                "liveDigest": t.live_digest or "",
+            "message": {
+                "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: {t.state} — {why}{listed}"
             },
+            "locations": loc,
+            "partialFingerprints": prints(t.server, t.principal, t.tool, rule),
         }
         settle = [
             {"rule": ch.rule, "pointer": sarif_text(ch.pointer), "settle": sarif_text(ch.settle)}
@@ -502,7 +581,7 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
         ]
         if settle:
             # How each potentially-breaking change of this tool would be settled.
-            result["properties"] = {"settle": settle}
+            result.setdefault("properties", {})["settle"] = settle
         honoured = [u for u in t.waivers if u.state == "honoured"]
         if t.policy.outcome is Outcome.WAIVED:
             result["suppressions"] = [_suppression(u) for u in honoured]
@@ -519,10 +598,9 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                         f"{', '.join(sarif_text(p) for p in u.pointers)}"
                     },
                     "locations": loc,
-                    "partialFingerprints": {
-                        "toolKey": f"{t.server}/{t.principal}/{t.tool}",
-                        "liveDigest": t.live_digest or "",
-                    },
+                    "partialFingerprints": prints(
+                        t.server, t.principal, t.tool, u.waiver.rule, *u.pointers
+                    ),
                     "suppressions": [_suppression(u)],
                 }
             )
@@ -536,35 +614,42 @@ def to_sarif(report: StatusReport, fail_on: str, *, config_path: str | None = No
                         f"{sarif_text(f.message)} ({f.pointer})"
                     },
                     "locations": loc,
-                    "partialFingerprints": {
-                        "toolKey": f"{t.server}/{t.principal}/{t.tool}",
-                        "liveDigest": t.live_digest or "",
-                    },
+                    "partialFingerprints": prints(t.server, t.principal, t.tool, f.rule, f.pointer),
                 }
             )
     for i in gate.drifted_instructions:
         why = "; ".join(sarif_text(r) for r in i.policy.reasons) or i.state
+        rule = f"instructions-{i.state}"
         results.append(
             {
-                "ruleId": f"instructions-{i.state}",
+                "ruleId": rule,
                 "level": "error" if gate.instructions_fail(i) else "note",
                 "message": {
                     "text": f"{sarif_text(i.server)} (server instructions): {i.state} — {why}"
                 },
-                "locations": loc,
-                "partialFingerprints": {
-                    "instructionsKey": f"{i.server}/{i.principal}",
-                    "liveDigest": i.live_digest or "",
-                },
+                "locations": where(
+                    i.server, f"{i.server}/{i.principal}/(instructions)", "(instructions)", "member"
+                ),
+                "partialFingerprints": prints(i.server, i.principal, "(instructions)", rule),
             }
         )
     rules = sorted({r["ruleId"] for r in results})
+    index = {r: n for n, r in enumerate(rules)}
+    for r in results:
+        r["ruleIndex"] = index[r["ruleId"]]
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "mcp-review", "rules": [{"id": r} for r in rules]}},
+                "tool": {
+                    "driver": {
+                        "name": "mcp-review",
+                        "version": __version__,
+                        "informationUri": "https://pypi.org/project/mcp-review/",
+                        "rules": [_sarif_rule(r) for r in rules],
+                    }
+                },
                 "results": results,
                 # An upgrade preview (--candidate) says so before any result is read.
                 "properties": {"candidate": list(report.candidates)},
@@ -592,8 +677,18 @@ def render(
     *,
     config_path: str | None = None,
     all_calls: bool = False,
+    config_lines: Mapping[str, int] | None = None,
 ) -> str:
-    return "".join(iter_render(report, fmt, fail_on, config_path=config_path, all_calls=all_calls))
+    return "".join(
+        iter_render(
+            report,
+            fmt,
+            fail_on,
+            config_path=config_path,
+            all_calls=all_calls,
+            config_lines=config_lines,
+        )
+    )
 
 
 def iter_render(
@@ -603,12 +698,20 @@ def iter_render(
     *,
     config_path: str | None = None,
     all_calls: bool = False,
+    config_lines: Mapping[str, int] | None = None,
 ) -> Iterator[str]:
     """The report in ``fmt`` in pieces (JSON is written as it goes)."""
     if fmt == "json":
         yield from iter_json(report, fail_on, all_calls=all_calls)
         return
-    yield _render_whole(report, fmt, fail_on, config_path=config_path, all_calls=all_calls)
+    yield _render_whole(
+        report,
+        fmt,
+        fail_on,
+        config_path=config_path,
+        all_calls=all_calls,
+        config_lines=config_lines,
+    )
 
 
 def _render_whole(
@@ -618,9 +721,10 @@ def _render_whole(
     *,
     config_path: str | None = None,
     all_calls: bool = False,
+    config_lines: Mapping[str, int] | None = None,
 ) -> str:
     if fmt == "markdown":
         return to_markdown(report, fail_on)
     if fmt == "sarif":
-        return to_sarif(report, fail_on, config_path=config_path)
+        return to_sarif(report, fail_on, config_path=config_path, config_lines=config_lines)
     return to_text(report, fail_on, all_calls=all_calls)

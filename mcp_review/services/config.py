@@ -388,6 +388,25 @@ JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
 """Keys a server entry of a JSON client config (Claude, Cursor, VS Code) may hold."""
 
 
+def server_lines(cfg: Any) -> dict[str, int]:
+    """{server: line of its ``[servers.NAME]`` table} when the config is a TOML file (SARIF's
+    region); empty for a JSON client config or ``--config auto``."""
+    src = getattr(cfg, "source", None)
+    if not isinstance(src, str) or not src.endswith(".toml") or not os.path.isfile(src):
+        return {}
+    try:
+        with open(src, encoding="utf-8") as f:
+            lines = _Lines(f.read())
+    except (OSError, UnicodeDecodeError):
+        return {}
+    out = {}
+    for s in cfg.servers:
+        n = lines.server(s.name)
+        if n is not None:
+            out[s.name] = n
+    return out
+
+
 class _Lines:
     """Finds the line of a `[servers.NAME]` table or one of its keys, for error messages.
 
