@@ -158,7 +158,7 @@ def test_untyped_tool_is_reviewed_pinned_and_reported(tmp_path, monkeypatch, cap
     assert rules.count("protocol-input-schema-type") == 1
     rc, out = _run(capsys, "check", "-q", "--format", "markdown")
     assert "| protocol | protocol-input-schema-type | /inputSchema/type |" in out
-    assert "fs/read&#95;file: 1 protocol finding(s)</summary>" in out
+    assert "fs/read_file: 1 protocol finding(s)</summary>" in out
 
     for name in ("read_file", "search"):
         assert main(["approve", "fs", name, "--yes", "-q"]) == 0
