@@ -182,16 +182,18 @@ def check_markdown(out: str, server: str) -> tuple[str, Tools, set[str]]:
 
 
 def check_sarif(out: str, server: str) -> tuple[dict[str, str], set[str]]:
-    """SARIF: one result per tool not simply pinned (ruleId tool-<status>; level error when it
-    fails the gate); it carries no policy outcome."""
+    """SARIF: one result per tool not simply pinned (``properties.status``; filed under its
+    most severe rule; level error when it fails the gate); it carries no policy outcome."""
     statuses: dict[str, str] = {}
     failing: set[str] = set()
     for r in json.loads(out)["runs"][0]["results"]:
-        if r["ruleId"] not in {f"tool-{s}" for s in STATUSES}:
+        if "status" not in r.get("properties", {}):
             continue  # a protocol finding or a waived change on a tool; a server's result
-        srv, _principal, name = r["partialFingerprints"]["toolKey"].split("/", 2)
+        (logical,) = r["locations"][0]["logicalLocations"]
+        srv, _principal, name = logical["fullyQualifiedName"].split("/", 2)
         assert srv == server and name not in statuses, r
-        statuses[name] = r["ruleId"].removeprefix("tool-")
+        assert r["partialFingerprints"]["mcpReview/v2"].startswith(logical["fullyQualifiedName"])
+        statuses[name] = r["properties"]["status"]
         if r["level"] == "error":
             failing.add(name)
     return statuses, failing

@@ -192,7 +192,9 @@ async def test_a_reason_typed_in_one_burst_is_recorded_whole(tmp_path: Path, how
         for _ in range(20):
             await pilot.pause(0.05)
     log = Path(audit.audit_path_for(src.pins_path)).read_text()
-    assert '"why": "approved a blocked change: vetted by ops [blocked:' in log, log[-600:]
+    # services.decisions.audit_why (issue 31 item 2): the CLI's wording, the reason last.
+    assert '"why": "approved (changed: ' in log, log[-600:]
+    assert '; confirmed in the review app]: vetted by ops"' in log, log[-600:]
 
 
 @pytest.mark.parametrize("how", list(BURSTS))

@@ -573,6 +573,7 @@ def to_sarif(
             },
             "locations": loc,
             "partialFingerprints": prints(t.server, t.principal, t.tool, rule),
+            "properties": {"status": str(t.state)},  # the tool's status (`status`, JSON)
         }
         settle = [
             {"rule": ch.rule, "pointer": sarif_text(ch.pointer), "settle": sarif_text(ch.settle)}
