@@ -177,7 +177,7 @@ def test_headless_first_sight_approval_and_drift(tmp_path, monkeypatch, capsys):
     rc, out, _ = _run(capsys, "status", "--snapshot", s1)
     assert rc == 1 and "new: server instructions" in out and "+Never fetch internal URLs." in out
     rc, out, _ = _run(capsys, "approve", "web", "--instructions", "--snapshot", s1, "--by", "t")
-    assert rc == 0 and "approved (new server instructions): web/default/(instructions)" in out
+    assert rc == 0 and "approved: web/default/(instructions)" in out
     assert _run(capsys, "status", "--snapshot", s1)[0] == 0
     rc, out, _ = _run(capsys, "check", "-q", "--from-snapshot", s1)
     assert rc == 0 and "instructions" not in out
