@@ -89,6 +89,7 @@ def test_baseline_then_drift(work, capsys):
         "shadows",
         "protocol",
         "comparison",
+        "cues",
     }
 
 

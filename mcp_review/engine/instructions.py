@@ -21,9 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.canonical import canonical_bytes
+from mcp_review.engine.cues import Cue, cues_json, introduced
 from mcp_review.engine.policy import Outcome, PolicyResult
 
 SUBJECT = "instructions"
+INSTRUCTIONS_POINTER = "/instructions"
+"""The pointer a cue in server instructions carries (the ``initialize`` result's member)."""
 """What the audit log and JSON outputs call this subject (``"subject": "instructions"``)."""
 
 
@@ -109,6 +112,15 @@ class InstructionsStatus:
             )
         )
 
+    @property
+    def cues(self) -> list[Cue]:
+        """What the live instructions ask of the model that the pinned text did not
+        (engine/cues.py ``introduced``; every cue of new instructions); none when they are
+        pinned, denied unchanged or removed."""
+        if self.live is None or self.state not in ("new", "changed"):
+            return []
+        return introduced(self.pin.text if self.pin else None, self.live, INSTRUCTIONS_POINTER)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "subject": SUBJECT,
@@ -123,6 +135,7 @@ class InstructionsStatus:
             "pinned": self.pin.text if self.pin else None,
             "live": self.live,
             "hidden_appeared": list(self.hidden_appeared),
+            "cues": cues_json(self.cues),
         }
 
 

@@ -33,7 +33,10 @@ has read it.
 
 "A blocking cue introduced": changed text that asks the model for something outside the tool's
 own use (engine/cues.py: an instruction aimed at the agent, concealment, an ask for a secret,
-exfiltration, a path to a secret location; docs/cues.md). A new tool's cues are not judged here.
+exfiltration, a path to a secret location; docs/cues.md). A new tool's cues are first-sight
+cues (every cue it carries): they block only for concealment, exfiltration and a path to a
+secret location (hidden characters already block as their own row), so a baseline ``pin`` of
+honest servers, whose descriptions name their own paths, URLs and arguments, is not held back.
 
 The most severe row present wins (block > review > auto-approve). ``compatible`` is the seed's
 gate semantics: anything not breaking and with no broken recorded call is re-pinned. No tier
@@ -45,16 +48,16 @@ approval with confirmation.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from mcp_review.engine.cues import severity, tool_cues
+from mcp_review.engine.cues import Cue, severity, tool_cues
 from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
-from mcp_review.engine.rules.cues import CueKind
+from mcp_review.engine.rules.cues import SECRET_PATH_RULE, CueKind
 from mcp_review.engine.rules.render import added_text, quote
 
 _RULE_RELAXED = "annotation-relaxed"
@@ -130,6 +133,9 @@ class Facts:
     blocking_cues: tuple[str, ...] = ()
     """Blocking cues the change introduces (engine/cues.py: instruction, concealment, secret,
     exfiltration, hidden, a secret location), each as ``kind: text``."""
+    first_sight_cues: tuple[str, ...] = ()
+    """A new tool's cues that block on first sight (:data:`FIRST_SIGHT_BLOCKING`), worded as
+    :attr:`blocking_cues`."""
 
 
 class Concern(StrEnum):
@@ -139,6 +145,8 @@ class Concern(StrEnum):
     ANNOTATION_RELAXED = "annotation relaxed"
     ANNOTATION_GATES_LESS = "annotation claims less power"
     HIDDEN_CHARACTERS = "hidden characters"
+    CUE = "cue"
+    """A blocking cue introduced by changed text, or one a new tool carries on first sight."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +173,7 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
             (Concern.ANNOTATION_RELAXED, facts.annotations_relaxed),
             (Concern.ANNOTATION_GATES_LESS, facts.annotations_gate_less),
             (Concern.HIDDEN_CHARACTERS, facts.hidden_appeared),
+            (Concern.CUE, facts.blocking_cues or facts.first_sight_cues),
         )
         if found
     }
@@ -178,6 +187,8 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         steps.append((Outcome.BLOCK, f"hidden characters: {where}"))
     for cue in facts.blocking_cues:
         steps.append((Outcome.BLOCK, f"cue in new text: {cue}"))
+    for cue in facts.first_sight_cues:
+        steps.append((Outcome.BLOCK, f"cue in new tool: {cue}"))
     if facts.new_tool:
         steps.append((Outcome.REVIEW, "new tool: never approved automatically"))
     for what in facts.annotations_other:
@@ -350,8 +361,11 @@ def facts_for(
     *,
     broken_calls: int = 0,
     previously_denied: bool = False,
+    cues: Sequence[Cue] | None = None,
 ) -> Facts:
-    """Facts for one live tool: ``old`` is the pinned definition (None for a new tool)."""
+    """Facts for one live tool: ``old`` is the pinned definition (None for a new tool).
+    ``cues``: what the live definition introduces over ``old`` (``tool_cues``), when the
+    caller already has them (ToolStatus.cues); read here otherwise, and only when needed."""
     changes = list(changes)
     # A change that brings in text the model reads (a new property's description) is on the
     # trust axis as well as its own class: the tier judges both.
@@ -369,14 +383,16 @@ def facts_for(
     if not hidden:
         hidden = tuple(c.message for c in changes if c.rule == _RULE_HIDDEN_ADDED)
     # What the new text asks (issue 27): a blocking cue it introduces blocks in every tier.
-    # Read only when a change brings in text, and never for a new tool (first sight: later).
-    cues: tuple[str, ...] = ()
-    if old is not None and any(c.trust for c in changes):
-        cues = tuple(
-            f"{c.kind} ({c.rule}): {c.text}"
-            for c in sorted(tool_cues(old.wire, new.wire), key=severity)
-            if c.blocking and c.kind is not CueKind.HIDDEN  # hidden characters: already a reason
-        )
+    # Read only when a change brings in text, or for a new tool (first sight: fewer kinds block).
+    # Hidden characters are already a reason of their own.
+    blocking: tuple[str, ...] = ()
+    first_sight: tuple[str, ...] = ()
+    if old is None:
+        found = tool_cues(None, new.wire) if cues is None else cues
+        first_sight = _worded(c for c in found if first_sight_blocking(c))
+    elif any(c.trust for c in changes):
+        found = tool_cues(old.wire, new.wire) if cues is None else cues
+        blocking = _worded(c for c in found if c.blocking and c.kind is not CueKind.HIDDEN)
     return Facts(
         new_tool=old is None,
         classes=classes,
@@ -389,5 +405,22 @@ def facts_for(
         text_added=text_added(old, new),
         unclassified=old is not None and not changes and old.digest != new.digest,
         annotations_other=tuple(c.message for c in changes if c.rule == _RULE_OTHER_ANNOTATION),
-        blocking_cues=cues,
+        blocking_cues=blocking,
+        first_sight_cues=first_sight,
     )
+
+
+FIRST_SIGHT_BLOCKING = frozenset({CueKind.CONCEALMENT, CueKind.EXFILTRATION})
+"""Kinds whose cue blocks a new tool on first sight, with a path to a secret location
+(``SECRET_PATH_RULE``); ``hidden`` blocks through :func:`hidden_appeared`. An honest tool's
+first description names its own paths, URLs, secrets it takes as arguments and how to call it,
+so ``instruction``, ``secret`` and the rest are shown, not blocking, until the text changes."""
+
+
+def first_sight_blocking(cue: Cue) -> bool:
+    """Whether ``cue``, carried by a tool seen for the first time, blocks it."""
+    return cue.kind in FIRST_SIGHT_BLOCKING or cue.rule == SECRET_PATH_RULE
+
+
+def _worded(cues: Iterable[Cue]) -> tuple[str, ...]:
+    return tuple(f"{c.kind} ({c.rule}): {c.text}" for c in sorted(cues, key=severity))

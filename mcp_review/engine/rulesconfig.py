@@ -364,6 +364,7 @@ def govern(report: Any, gate: RulesConfig, *, today: dt.date | None = None) -> l
             active,
             broken_calls=cmp.broken_calls,
             previously_denied=t.previously_denied,
+            cues=t.cues,
         )
         if t.waived and not active:
             facts = dataclasses.replace(facts, unclassified=False)

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.candidate import AWAITING_UPGRADE, awaiting_upgrade
+from mcp_review.engine.cues import Cue, tool_cues
 from mcp_review.engine.instructions import InstructionsStatus, instructions_status, live_text
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ChangeClass, ToolDef
@@ -183,6 +184,10 @@ class ToolStatus:
     """The ``[[ignore]]`` waivers that name one of this tool's changes (engine.rulesconfig.WaiverUse)."""
     waived: dict[tuple[str, str], Any] = field(default_factory=dict)
     """(rule, pointer) of each change an honoured waiver covers → its WaiverUse (engine.rulesconfig)."""
+    cues: tuple[Cue, ...] = ()
+    """What the live definition asks of the model that the pinned one did not (engine/cues.py,
+    ``tool_cues``): every cue of a new tool (first sight), the introduced ones of a changed
+    tool; none for a pinned, removed, unchanged denied or not yet compared tool."""
     pending: bool = False
     """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
     policy are placeholders (changed, review) until the comparison runs; nothing may be
@@ -859,8 +864,9 @@ def _tool_status(
         calls_recorded=calls.count(name) if calls else 0,
     )
     if pin is None:
-        facts = facts_for(None, live)
-        return base(state=State.NEW, policy=decide(tier, facts))
+        cues = tuple(tool_cues(None, live.wire))
+        facts = facts_for(None, live, cues=cues)
+        return base(state=State.NEW, policy=decide(tier, facts), cues=cues)
     if pin.current_digest() != digest and pin.extra.get("also_approved") is not None:
         from mcp_review.engine.candidate import also_digests
 
@@ -906,8 +912,9 @@ def _tool_status(
             memo=memo,
         )
     denied = not pin.approved
+    cues = tuple(tool_cues(old.wire, live.wire))
     facts = facts_for(
-        old, live, cmp.changes, broken_calls=cmp.broken_calls, previously_denied=denied
+        old, live, cmp.changes, broken_calls=cmp.broken_calls, previously_denied=denied, cues=cues
     )
     broken = bool(cmp.breaking) or cmp.broken_calls > 0
     st = base(
@@ -915,6 +922,7 @@ def _tool_status(
         policy=decide(tier, facts),
         comparison=cmp,
         previously_denied=denied,
+        cues=cues,
     )
     # Versioning discipline (seed 003): a contract change the server did not announce with a
     # version bump is worth reading twice. It informs; it never changes the verdict.

@@ -15,7 +15,7 @@ ANSI escapes, invisible characters and line breaks are shown as tokens, never in
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mcp_review.engine.compare import Comparison
@@ -81,17 +81,22 @@ def iter_json(cmp: Comparison, *, all_calls: bool = False) -> Iterator[str]:
     definition introduces: per text change, and their union at the top level."""
     d = comparison_doc(cmp, all_calls=all_calls)
     cues = tool_cues(cmp.old.wire, cmp.new.wire) if cmp.digest_changed else []
+    with_change_cues(d, cmp, cues)
+    yield from iter_dump(Doc({"version": VERSION, **d, "cues": cues_json(cues)}))
+    yield "\n"
+
+
+def with_change_cues(d: dict[str, Any], cmp: Comparison, cues: Sequence[Cue]) -> None:
+    """Give each change of ``d`` (``comparison_doc(cmp)``) that brings in text the model reads
+    the cues of its own text (``"cues"``, ``[]`` when none), in place."""
     changes = list(d["changes"])
     for i, c in enumerate(cmp.changes):
         if c.trust:
             changes[i] = {**changes[i], "cues": cues_json(_of_change(cues, c.pointer, c.new_text))}
-    yield from iter_dump(
-        Doc({"version": VERSION, **d, "changes": changes, "cues": cues_json(cues)})
-    )
-    yield "\n"
+    d["changes"] = changes
 
 
-def _of_change(cues: list[Cue], pointer: str, new_text: Any) -> list[Cue]:
+def _of_change(cues: Sequence[Cue], pointer: str, new_text: Any) -> list[Cue]:
     """The cues in the text a change is about: at its pointer, under it, or in a text it
     brings in."""
     at = {pointer, *(t.pointer for t in new_text)}

@@ -26,8 +26,8 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
       "instructions": [                     // only when a server sends or has pinned them
         {"subject": "instructions", "server", "principal", "status": "pinned" | "new" |
          "changed" | "removed" | "denied", "previously_denied", "policy", "decision",
-         "pinned_digest", "live_digest", "pinned", "live", "hidden_appeared"}
-      ],
+         "pinned_digest", "live_digest", "pinned", "live", "hidden_appeared", "cues"}
+      ],                                   // cues: what the live text introduces ([] if none)
       "tools": [                            // sorted by server, principal, tool
         {"server": "github", "principal": "default", "tool": "create_issue",
          "status": "pinned" | "new" | "changed" | "broken" | "removed" | "denied",
@@ -44,7 +44,10 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
          "protocol": [{"rule", "pointer", "message"}],  // breaks of the MCP schema (as sent)
          "comparison": null | {                        // when the digest changed: as `gate`
             "verdict", "tool", "old_digest", "new_digest", "changes": [{"rule", "class",
-            "pointer", "message", "direction", "witness"?}], "counts", "replay"?, …}}
+            "pointer", "message", "direction", "witness"?, "cues"?}], "counts", "replay"?, …},
+         "cues": [{"kind", "text", "pointer", "rule"}]}   // what the live definition asks
+                                           // that the pin did not (a new tool: every cue, first
+                                           // sight); [] when none; docs/cues.md
       ]
     }
 
@@ -63,6 +66,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from mcp_review.engine.cues import cues_json
 from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
 from mcp_review.engine.hidden import mark_lookalikes, safe_text
 from mcp_review.engine.names import with_escape
@@ -70,7 +74,7 @@ from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
 from mcp_review.engine.status import State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
-from mcp_review.formats.compare import comparison_doc, replay_lines
+from mcp_review.formats.compare import comparison_doc, replay_lines, with_change_cues
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 
 FORMAT = "mcp-review-status"
@@ -99,7 +103,10 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "shadows": list(t.shadows),
         "protocol": [f.to_json() for f in t.protocol],
         "comparison": comparison_doc(cmp, all_calls=all_calls) if cmp is not None else None,
+        "cues": cues_json(t.cues),
     }
+    if cmp is not None:
+        with_change_cues(d["comparison"], cmp, t.cues)
     if t.waivers:
         # [[ignore]] waivers (engine/rulesconfig.py): each one naming this tool, and on each change it
         # covers, the waiver's reason and date.
