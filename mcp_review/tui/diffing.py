@@ -58,6 +58,104 @@ class Side:
     text: str
     changed: list[Span] = field(default_factory=list)
     hidden: list[Span] = field(default_factory=list)
+    cues: list[CueMark] = field(default_factory=list)
+    """Cue spans (engine/cues.py), each followed in :attr:`text` by its kind's label."""
+
+
+@dataclass(frozen=True, slots=True)
+class CueMark:
+    """A cue found in a side's text: the matched span, the label after it, and whether the
+    cue blocks (styled apart)."""
+
+    span: Span
+    label: Span
+    kind: str
+    blocking: bool
+
+
+CueText = tuple[str, str, bool]
+"""A cue to mark: its matched text (as escaped, ``Cue.text``), its kind in words, blocking."""
+
+
+_TAG_TOKEN = re.compile(r"⟨TAG (.)⟩")
+
+
+def _reading(side: Side, *, tags: bool) -> tuple[str, list[Span]]:
+    """The line as the cue engine reads it (engine.cues reads a text without its hidden
+    characters, and apart the ASCII smuggled in TAG characters): the hidden-character tokens
+    left out, or with ``tags`` each ``⟨TAG x⟩`` read as ``x``; and for each character of that
+    reading, its span in the shown line."""
+    text = side.text
+    out: list[str] = []
+    where: list[Span] = []
+    pos = 0
+    for a, b in side.hidden:
+        for i in range(pos, a):
+            out.append(text[i])
+            where.append((i, i + 1))
+        m = _TAG_TOKEN.fullmatch(text, a, b) if tags else None
+        if m is not None:
+            out.append(m.group(1))
+            where.append((a, b))
+        pos = b
+    for i in range(pos, len(text)):
+        out.append(text[i])
+        where.append((i, i + 1))
+    return "".join(out), where
+
+
+def mark_cues(rows: list[Row], cues: list[CueText]) -> int:
+    """Mark each cue's text where it occurs on the new side of ``rows``, and write its kind
+    after it as a label (``«kind»``), moving the line's other spans. The text searched is the
+    visible text (hidden characters as the same tokens ``safe_text`` writes), so a cue is found
+    as the operator reads it; a cue cut at ``TEXT_CAP`` or spanning lines is not marked (the
+    review header lists every cue). Returns the number of spans marked."""
+    marked = 0
+    for row in rows:
+        side = row.right
+        if side is None or not side.text:
+            continue
+        found: list[tuple[int, int, str, bool]] = []
+        readings = [_reading(side, tags=False), _reading(side, tags=True)]
+        for text, kind, blocking in cues:
+            for plain, where in readings:
+                at = plain.find(text) if text else -1
+                while at >= 0:
+                    span = (where[at][0], where[at + len(text) - 1][1])
+                    if all(f[:2] != span for f in found):
+                        found.append((*span, kind, blocking))
+                    at = plain.find(text, at + len(text))
+        if not found:
+            continue
+        found.sort(key=lambda f: (f[1], f[0]))  # labels in the order their spans end
+        labels = [(f[1], f"«{f[2]}»") for f in found]
+
+        def start(x: int, labels: list[tuple[int, str]] = labels) -> int:
+            return x + sum(len(t) for p, t in labels if p <= x)  # a label at x precedes x
+
+        def end(x: int, labels: list[tuple[int, str]] = labels) -> int:
+            return x + sum(len(t) for p, t in labels if p < x)  # labels at x follow the span
+
+        old = side.text
+        out: list[str] = []
+        pos = 0
+        for p, t in labels:
+            out.append(old[pos:p])
+            out.append(t)
+            pos = p
+        out.append(old[pos:])
+        side.text = "".join(out)
+        side.changed = [(start(a), end(b)) for a, b in side.changed]
+        side.hidden = [(start(a), end(b)) for a, b in side.hidden]
+        marks: list[CueMark] = []
+        at_end: dict[int, int] = {}
+        for a, b, kind, blocking in found:
+            lab = end(b) + at_end.get(b, 0)
+            at_end[b] = at_end.get(b, 0) + len(kind) + 2
+            marks.append(CueMark((start(a), end(b)), (lab, lab + len(kind) + 2), kind, blocking))
+            marked += 1
+        side.cues = marks
+    return marked
 
 
 @dataclass(slots=True)

@@ -14,12 +14,14 @@ from enum import StrEnum
 from typing import Any
 
 from mcp_review.engine.compare import Comparison
+from mcp_review.engine.cues import Cue, most_severe, severity
 from mcp_review.engine.hidden import has_hidden
 from mcp_review.engine.instructions import InstructionsStatus
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.pins import ANY
 from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
+from mcp_review.engine.rules.cues import SECRET_PATH_RULE
 from mcp_review.engine.status import (
     Awaiting,
     State,
@@ -48,6 +50,9 @@ class Flag(StrEnum):
     ANNOTATIONS = "annotations"
     HIDDEN = "hidden"
     TEXT = "text"
+    CUE = "cue"
+    """The live text asks the model for something (engine/cues.py): the column shows the most
+    severe kind (:func:`cue_word`)."""
 
     @property
     def label(self) -> str:
@@ -64,13 +69,20 @@ FLAG_LABELS = {
     Flag.TEXT: "text changed",
     Flag.ANNOTATIONS: "annotation relaxed",
     Flag.HIDDEN: "hidden chars",
+    Flag.CUE: "cues in the text",
 }
-FLAG_SHORT = {Flag.TEXT: "text", Flag.ANNOTATIONS: "relaxed", Flag.HIDDEN: "hidden"}
+FLAG_SHORT = {
+    Flag.TEXT: "text",
+    Flag.ANNOTATIONS: "relaxed",
+    Flag.HIDDEN: "hidden",
+    Flag.CUE: "cue",
+}
 
 _CONCERN_FLAG = {
     Concern.ANNOTATION_RELAXED: Flag.ANNOTATIONS,
     Concern.ANNOTATION_GATES_LESS: Flag.ANNOTATIONS,
     Concern.HIDDEN_CHARACTERS: Flag.HIDDEN,
+    Concern.CUE: Flag.CUE,
 }
 _TEXT_RULES = frozenset(
     {
@@ -137,6 +149,9 @@ class ToolEntry:
     pinned_def: ToolDef | None = field(default=None, repr=False, compare=False)
     """The decided definition when known up front (the comparison's old side), else the
     memo of :attr:`pin` parsed."""
+    cues: tuple[Cue, ...] = ()
+    """What the live definition asks of the model that the pin did not (engine.status
+    ToolStatus.cues; a new tool's first-sight cues), most severe first."""
     shown: Any = field(default=ANY, repr=False, compare=False)
     """The pin this row was computed against (None: none), which a decision on it expects
     on disk (compare-and-set, ``services.decisions``); ``ANY``: a row made by hand, no check."""
@@ -171,6 +186,39 @@ class ToolEntry:
     @property
     def blocked(self) -> bool:
         return self.policy is Outcome.BLOCK
+
+    @property
+    def cue_rank(self) -> int | None:
+        """The severity of the most severe cue (0: hidden), None without cues."""
+        top = most_severe(self.cues)
+        return severity(top) if top is not None else None
+
+
+def cue_word(c: Cue) -> str:
+    """A cue's kind in words, a secret location apart from a plain path (the severity order's
+    own distinction)."""
+    return "secret path" if c.rule == SECRET_PATH_RULE else str(c.kind)
+
+
+def cue_kinds(cues: Iterable[Cue]) -> str:
+    """The kinds of ``cues`` in words, most severe first, each with its count past one
+    (``hidden, exfiltration ×2, secret path, url``)."""
+    counts: dict[str, int] = {}
+    for c in sorted(cues, key=severity):
+        w = cue_word(c)
+        counts[w] = counts.get(w, 0) + 1
+    return ", ".join(w if n == 1 else f"{w} ×{n}" for w, n in counts.items())
+
+
+def flag_words(e: ToolEntry) -> list[str]:
+    """The flags column's words: the cue flag as the most severe kind it stands for, once
+    (a hidden cue beside the hidden flag says it once)."""
+    top = most_severe(e.cues)
+    words = [
+        cue_word(top) if f is Flag.CUE and top is not None else FLAG_SHORT[f]
+        for f in sorted(e.flags)
+    ]
+    return list(dict.fromkeys(words))
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +312,8 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         flags.add(Flag.TEXT)  # text the model reads, anywhere in the definition
     if t.state is State.NEW and tool_has_hidden(t.live):
         flags.add(Flag.HIDDEN)
+    if t.cues:
+        flags.add(Flag.CUE)
     shadows = tuple(t.shadows)
     pending = False
     summary = ""
@@ -297,6 +347,7 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         # unchanged or removed: what was decided, parsed when first shown
         pin=t.pin if pinned is None else None,
         pinned_def=pinned,
+        cues=tuple(sorted(t.cues, key=lambda c: (severity(c), c.pointer))),
         shown=t.pin,
         accepted=accepted(t),
     )

@@ -38,11 +38,11 @@ from mcp_review.tui.render import name_text, plain_line, safe_text
 from mcp_review.tui.rowlist import Cells
 from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import (
-    FLAG_SHORT,
     STATUS_ORDER,
     Computed,
     ServerEntry,
     ToolEntry,
+    flag_words,
 )
 from mcp_review.tui.widgets.marked_list import MarkedTable
 
@@ -217,6 +217,8 @@ class MainScreen(Screen[None]):
         """Text typed in the note dialog and closed with esc: shown again, never lost."""
         self._by_key: dict[str, ToolEntry] = {}
         """Every tool entry by its row key (rebuilt with :attr:`servers`)."""
+        self._cues_seen: set[tuple[str, str, str]] = set()
+        """Blocked tools with cues `n` has visited first (action_next_review)."""
         self._keys: dict[int, str] = {}
         """Row key of each tool entry (by id) of the computation shown."""
         self._server_rows: dict[str, tuple[str, str]] = {}
@@ -470,9 +472,7 @@ class MainScreen(Screen[None]):
     def _tool_row(self, t: ToolEntry) -> list[Text]:
         table = self.query_one("#tools", ToolTable)
         cs = table.component_style
-        flags = Text(
-            " ".join(FLAG_SHORT[f] for f in sorted(t.flags)), style=cs("tool-table--flags")
-        )
+        flags = Text(" ".join(flag_words(t)), style=cs("tool-table--flags"))
         if t.blocked and t.needs_review and not t.flags:
             flags.append("blocked", style=cs("tool-table--blocked"))
         muted = cs("tool-table--muted")
@@ -661,11 +661,27 @@ class MainScreen(Screen[None]):
 
     def action_next_review(self) -> None:
         """Move to the next tool (or server row whose instructions wait for a decision) needing
-        review, after the cursor, wrapping around."""
+        review, after the cursor, wrapping around. Blocked tools whose text carries cues come
+        first, the most severe kind first (issue 27), each once; then the list's order."""
         table = self.query_one("#tools", ToolTable)
         rows = self._row_keys
         n = len(rows)
         start = table.cursor_row
+        cue_first: list[tuple[int, int, int]] = []
+        for step in range(1, n):
+            i = (start + step) % n
+            e = self._by_key.get(rows[i])
+            if e is None or not e.blocked or not e.needs_review or e.key in self._cues_seen:
+                continue
+            rank = e.cue_rank
+            if rank is not None:
+                cue_first.append((rank, step, i))
+        if cue_first:
+            _, _, i = min(cue_first)
+            e = self._by_key[rows[i]]
+            self._cues_seen.add(e.key)
+            table.move_cursor(row=i, animate=False)
+            return
         waiting = {
             "server\x00" + s.name
             for s in self.servers

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -25,11 +26,11 @@ from mcp_review.engine.policy import annotation_gate_less, annotation_relaxation
 from mcp_review.engine.replay import Call
 from mcp_review.engine.rules import render_change
 from mcp_review.engine.status import State
-from mcp_review.tui.diffing import Field, line_for_pointer, pretty_with_lines
+from mcp_review.tui.diffing import CueText, Field, line_for_pointer, pretty_with_lines
 from mcp_review.tui.messages import PolicyRequested, ask_app
 from mcp_review.tui.render import name_content, name_line, safe_content
 from mcp_review.tui.screens.modals import ask_reason
-from mcp_review.tui.view import Flag, ToolEntry
+from mcp_review.tui.view import Flag, ToolEntry, cue_kinds, cue_word
 from mcp_review.tui.widgets.change_list import ChangeList
 from mcp_review.tui.widgets.diff_view import SideBySide
 from mcp_review.tui.widgets.replay_table import ReplayTable
@@ -244,6 +245,11 @@ class ReviewScreen(Screen[ReviewResult | None]):
             if cmp.replay is not None:
                 parts.append(f" · {cmp.replay.broken}/{cmp.replay.total} recorded calls break")
         for f in sorted(e.flags):
+            if f is Flag.CUE:
+                # What the live text asks of the model (issue 27): the kinds, most severe
+                # first (each marked where it stands in the diffs; blocking ones are reasons).
+                parts.append(("  ⚠ cues: " + cue_kinds(e.cues), "bold $text-warning"))
+                continue
             parts.append(("  ⚠ " + f.label, "bold $text-warning"))
         for n in e.notes:  # what the engine noticed beyond the diff (a homoglyph twin, …)
             parts.append(("\n⚠ ", "bold $text-warning"))
@@ -262,11 +268,17 @@ class ReviewScreen(Screen[ReviewResult | None]):
             parts.append(safe_content(e.note, style="$text-muted", one_line=True, limit=200))
         self.query_one("#summary", Static).update(Content.assemble(*parts))
 
+    def _cue_texts(self, where: Callable[[str], bool]) -> list[CueText]:
+        """The cues of the texts at pointers ``where`` accepts, to mark in a diff."""
+        return [(c.text, cue_word(c), c.blocking) for c in self.entry.cues if where(c.pointer)]
+
     def _fill_schema(self) -> None:
         old_text, self._old_lines["schema"] = _pretty(self.old.input_schema if self.old else None)
         new_text, self._new_lines["schema"] = _pretty(self.new.input_schema if self.new else None)
         self._diff_texts["schema"] = ([(old_text, new_text)], "(absent)")
-        self.query_one("#schema-diff", SideBySide).show(old_text, new_text)
+        self.query_one("#schema-diff", SideBySide).show(
+            old_text, new_text, cues=self._cue_texts(lambda p: p.startswith("/inputSchema"))
+        )
         changes = list(self.comparison.changes) if self.comparison is not None else []
         self.query_one("#changes", ChangeList).set_changes(changes)
         if not changes:
@@ -295,7 +307,11 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 ),
             )
         self._diff_texts["description"] = (fields, "(no description)")
-        diff.show_fields(fields, empty="(no description)")
+        diff.show_fields(
+            fields,
+            empty="(no description)",
+            cues=self._cue_texts(lambda p: p in ("/description", "/title")),
+        )
         notes: list[Content | tuple[str, str] | str] = []
         served = "\n\n".join(n for _, n in fields if n is not None)
         hidden = find_hidden(served)

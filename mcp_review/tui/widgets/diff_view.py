@@ -11,7 +11,7 @@ the height of its taller side. Rows are laid out for the current width, again on
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
 from textual import work
@@ -29,7 +29,15 @@ from textual.widgets import Static
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
 
-from mcp_review.tui.diffing import WORD_DIFF_BUDGET, Field, Row, Side, align_fields
+from mcp_review.tui.diffing import (
+    WORD_DIFF_BUDGET,
+    CueText,
+    Field,
+    Row,
+    Side,
+    align_fields,
+    mark_cues,
+)
 from mcp_review.tui.render import HIDDEN_STYLE
 
 _STYLE = {
@@ -91,10 +99,22 @@ def wrap_offsets(text: str, width: int) -> Wrap:
 
 
 class DiffLines(ScrollView, can_focus=True):
-    """The rows of a side-by-side diff, rendered a visible line at a time (line API)."""
+    """The rows of a side-by-side diff, rendered a visible line at a time (line API).
+
+    A cue's span (``diffing.mark_cues``) and the label naming its kind are drawn in component
+    classes (as MarkedTable's marks), a blocking cue apart: a theme restyles them."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "diff-lines--cue",
+        "diff-lines--cue-blocking",
+        "diff-lines--cue-label",
+    }
 
     DEFAULT_CSS = """
     DiffLines { height: 1fr; scrollbar-gutter: stable; }
+    DiffLines > .diff-lines--cue { text-style: underline; }
+    DiffLines > .diff-lines--cue-blocking { text-style: bold underline; color: $text-error; }
+    DiffLines > .diff-lines--cue-label { text-style: bold reverse; color: $text-warning; }
     """
 
     def __init__(self, *, classes: str | None = None) -> None:
@@ -181,6 +201,15 @@ class DiffLines(ScrollView, can_focus=True):
         for x, y in side.hidden:
             if x < b and y > a:
                 c = c.stylize(HIDDEN_STYLE, max(x, a) - a, min(y, b) - a)
+        for m in side.cues:
+            for (x, y), cls in (
+                (m.span, "diff-lines--cue-blocking" if m.blocking else "diff-lines--cue"),
+                (m.label, "diff-lines--cue-label"),
+            ):
+                if x < b and y > a:
+                    c = c.stylize(
+                        self.get_visual_style(cls, partial=True), max(x, a) - a, min(y, b) - a
+                    )
         if k and indent:
             c = Content(" " * indent) + c
         return c.pad_right(max(col - c.cell_length, 0))
@@ -284,6 +313,7 @@ class SideBySide(Vertical):
         self.truncated: int | None = None
         """Index of the first row the word diff did not reach (None: the whole diff)."""
         self._texts: tuple[Field, ...] = ()
+        self._cues: list[CueText] = []
 
     def compose(self) -> ComposeResult:
         yield Static(classes="diff-header", markup=False)
@@ -301,14 +331,25 @@ class SideBySide(Vertical):
     word_budget: int | None = WORD_DIFF_BUDGET
     """Token-count products word-diffed before the rest is marked whole (None: no bound)."""
 
-    def show(self, old: str | None, new: str | None, *, empty: str = "(absent)") -> None:
+    def show(
+        self,
+        old: str | None,
+        new: str | None,
+        *,
+        empty: str = "(absent)",
+        cues: list[CueText] | None = None,
+    ) -> None:
         """Diff ``old`` against ``new`` (None: absent on that side) and render."""
-        self.show_fields([(old, new)], empty=empty)
+        self.show_fields([(old, new)], empty=empty, cues=cues)
 
-    def show_fields(self, fields: list[Field], *, empty: str = "(absent)") -> None:
+    def show_fields(
+        self, fields: list[Field], *, empty: str = "(absent)", cues: list[CueText] | None = None
+    ) -> None:
         """Several text fields shown as one (a title, then a description), each diffed against
-        its own counterpart only (``diffing.align_fields``), and render."""
+        its own counterpart only (``diffing.align_fields``), and render; ``cues`` are marked
+        on the new side with their kind (``diffing.mark_cues``)."""
         self._texts = tuple(fields)
+        self._cues = list(cues or [])
         self._set(*align_fields(list(fields), self.word_budget))
         self._empty = empty
         if self.is_mounted:
@@ -316,6 +357,8 @@ class SideBySide(Vertical):
             self._header()
 
     def _set(self, rows: list[Row], truncated: int | None) -> None:
+        if self._cues:
+            mark_cues(rows, self._cues)
         self.rows, self.truncated = rows, truncated
         self.set_class(truncated is not None, "-truncated")
 
