@@ -28,10 +28,11 @@ def _entry(app: Any, server: str, tool: str) -> Any:
 
 
 def test_the_rug_pull_shows_its_cues(tmp_path: Path) -> None:
-    from textual.widgets import DataTable, Static
+    from textual.widgets import Static
 
     from mcp_review.commands.demo import make_app
     from mcp_review.demo.workspace import drifted
+    from mcp_review.tui.screens.main import ToolTable
     from mcp_review.tui.screens.review import ReviewScreen
     from mcp_review.tui.view import flag_words
     from mcp_review.tui.widgets.diff_view import SideBySide
@@ -45,7 +46,7 @@ def test_the_rug_pull_shows_its_cues(tmp_path: Path) -> None:
             got["flags"] = flag_words(lint)
             got["cues"] = [(str(c.kind), c.text) for c in lint.cues]
             # `n` from the top: the blocked tool with the most severe cue first.
-            table = app.main.query_one("#tools", DataTable)
+            table = app.main.query_one("#tools", ToolTable)
             table.move_cursor(row=0, animate=False)
             await pilot.press("n")
             await pilot.pause()
