@@ -200,3 +200,35 @@ def test_baseline_pin_of_the_corpus(tmp_path: Path, capsys: pytest.CaptureFixtur
             if r.startswith("cue in new tool: "):
                 kind = r.removeprefix("cue in new tool: ").split(" ")[0]
                 assert kind in FIRST_SIGHT or SECRET_PATH_RULE in r, (tool, r)
+
+
+def test_text_markdown_and_sarif_list_the_cues(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`check` in text, Markdown and SARIF, and `status` in text, list each tool's cues under
+    it (escaped as every server string), SARIF in ``properties.cues``."""
+    pins = str(tmp_path / "mcp-pins.toml")
+    v1 = _write(tmp_path / "v1.json", [_tool("read", "Reads a file.")], None)
+    run(capsys, "pin", "--snapshot", str(v1), "--pins", pins, "--yes")
+    hostile = POISONED + " See https://evil.example/x"
+    v2 = _write(tmp_path / "v2.json", [_tool("read", hostile), _tool("grab", POISONED)], None)
+    check = ("check", "--from-snapshot", str(v2), "--pins", pins)
+    _, text = run(capsys, *check)
+    assert "      cue concealment (cue.concealment." in text, text
+    assert "cue path (cue.path.secret-location) at /description: ~/.ssh/id_rsa" in text
+    _, st = run(capsys, "status", "--snapshot", str(v2), "--pins", pins)
+    assert "      cue concealment (cue.concealment." in st, st
+    _, md = run(capsys, *check, "--format", "markdown")
+    rows = [ln for ln in md.splitlines() if ln.startswith("| cue: ")]
+    assert any(r.startswith("| cue: concealment |") for r in rows), md
+    assert any("cue.path.secret-location" in r for r in rows)
+    _, sarif = run(capsys, *check, "--format", "sarif")
+    results = {
+        r["locations"][0]["logicalLocations"][0]["name"]: r
+        for r in json.loads(sarif)["runs"][0]["results"]
+        if r.get("locations")
+    }
+    for name in ("read", "grab"):
+        cues = results[name]["properties"]["cues"]
+        assert {"concealment", "path", "instruction"} <= {c["kind"] for c in cues}, name
+        assert all(set(c) == CUE_KEYS for c in cues)

@@ -45,6 +45,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mcp_review.engine.cues import severity
 from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
 from mcp_review.engine.hidden import (
     json_dumps_safe,
@@ -63,8 +64,10 @@ from mcp_review.formats import instructions as instr_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 from mcp_review.formats.status import (
+    CUES_LISTED,
     call_log_notes,
     candidate_line,
+    cue_lines,
     tool_json,
     unreachable_summary,
     unreachable_words,
@@ -273,6 +276,9 @@ def to_text(
                     out.append(f"        settle: {safe_text(ch.settle)}")
             if len(changes) > max_changes:
                 out.append(f"      … and {len(changes) - max_changes} more changes")
+        out.extend(cue_lines(t))
+        if t.comparison is not None:
+            cmp = t.comparison
             if cmp.broken_calls:
                 out.append(f"      {cmp.broken_calls} recorded call(s) would now fail")
             if cmp.replay is not None and cmp.replay.bad_recordings:
@@ -392,12 +398,14 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                     + " | "
                     f"{len(g.tools)}: {', '.join(_md(n) for n in g.tools)} |"
                 )
-        details = [t for t in shown if own(t) or t.protocol]
+        details = [t for t in shown if own(t) or t.protocol or t.cues]
         for t in details:
             changes = own(t)
             what_n = [f"{len(changes)} change(s)"] if changes else []
             if t.protocol:
                 what_n.append(f"{len(t.protocol)} protocol finding(s)")
+            if t.cues:
+                what_n.append(f"{len(t.cues)} cue(s)")
             out += [
                 "",
                 # An HTML block: Markdown is not parsed in it, so HTML quoting only.
@@ -428,6 +436,12 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
             # Where the definition, read as sent, breaks the MCP schema (engine/protocol.py).
             out += [
                 f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |" for f in t.protocol
+            ]
+            # What the live text asks of the model (issue 27), most severe first.
+            cues = sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))
+            out += [
+                f"| cue: {c.kind} | {c.rule} | {_md(c.pointer)} | {_md(c.text)} |"
+                for c in cues[:CUES_LISTED]
             ]
             out += ["", "</details>"]
     if report.waivers:
@@ -583,6 +597,14 @@ def to_sarif(
         if settle:
             # How each potentially-breaking change of this tool would be settled.
             result.setdefault("properties", {})["settle"] = settle
+        if t.cues:
+            # What the live text asks of the model (issue 27; the JSON's "cues", escaped).
+            result["properties"]["cues"] = [
+                {**c.to_json(), "text": sarif_text(c.text), "pointer": sarif_text(c.pointer)}
+                for c in sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))[
+                    :CUES_LISTED
+                ]
+            ]
         honoured = [u for u in t.waivers if u.state == "honoured"]
         if t.policy.outcome is Outcome.WAIVED:
             result["suppressions"] = [_suppression(u) for u in honoured]

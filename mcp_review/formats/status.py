@@ -66,7 +66,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from mcp_review.engine.cues import cues_json
+from mcp_review.engine.cues import cues_json, severity
 from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
 from mcp_review.engine.hidden import mark_lookalikes, safe_text
 from mcp_review.engine.names import with_escape
@@ -116,6 +116,24 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
             if u is not None:
                 c["waived"] = {"reason": u.waiver.reason, "until": u.waiver.until.isoformat()}
     return Doc(d) if isinstance(d["comparison"], Doc) else d
+
+
+CUES_LISTED = 20
+"""Cues listed per tool in text, Markdown and SARIF (the JSON has every one)."""
+
+
+def cue_lines(t: ToolStatus, indent: str = "      ") -> list[str]:
+    """What the live definition asks of the model that its pin did not (a new tool: its
+    first-sight cues), one line each, most severe first: ``cue kind (rule) at pointer: text``.
+    ``Cue.text`` is escaped already (engine/cues.py); the pointer is server text too."""
+    cues = sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))
+    out = [
+        f"{indent}cue {c.kind} ({c.rule}) at {safe_text(c.pointer)}: {safe_text(c.text)}"
+        for c in cues[:CUES_LISTED]
+    ]
+    if len(cues) > CUES_LISTED:
+        out.append(f"{indent}… and {len(cues) - CUES_LISTED} more cues")
+    return out
 
 
 def waived_label(t: ToolStatus, c: Any) -> str:
@@ -331,6 +349,8 @@ def to_text(
                         out.append(f"          {safe_text(c.note)}")
                     if c.settle:
                         out.append(f"          settle: {safe_text(c.settle)}")
+            out.extend(cue_lines(t))
+            if cmp is not None:
                 r = cmp.replay
                 if r is not None:
                     out.append(
