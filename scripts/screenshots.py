@@ -11,9 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from textual.widgets import DataTable
-
 from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.screens.main import ToolTable
 
 ROOT = Path(__file__).resolve().parent.parent
 # The sample drift is test data (tests/tui_sample.py), not part of the package.
@@ -52,7 +51,7 @@ async def _drive(app: ReviewApp, name, size, tool, keys) -> Path:
             if app.main is not None and app.main.loaded:
                 break
         if tool is not None:
-            table = app.screen.query_one("#tools", DataTable)
+            table = app.screen.query_one("#tools", ToolTable)
             for row in range(table.row_count):
                 table.move_cursor(row=row)
                 e = app.main.current_entry()

@@ -188,6 +188,11 @@ class ToolEntry:
         return self.policy is Outcome.BLOCK
 
     @property
+    def blocking_cue(self) -> bool:
+        """Whether one of :attr:`cues` is of a kind that blocks (engine.cues.is_blocking)."""
+        return any(c.blocking for c in self.cues)
+
+    @property
     def cue_rank(self) -> int | None:
         """The severity of the most severe cue (0: hidden), None without cues."""
         top = most_severe(self.cues)

@@ -40,6 +40,7 @@ from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import (
     STATUS_ORDER,
     Computed,
+    Flag,
     ServerEntry,
     ToolEntry,
     flag_words,
@@ -472,9 +473,16 @@ class MainScreen(Screen[None]):
     def _tool_row(self, t: ToolEntry) -> list[Text]:
         table = self.query_one("#tools", ToolTable)
         cs = table.component_style
-        flags = Text(" ".join(flag_words(t)), style=cs("tool-table--flags"))
-        if t.blocked and t.needs_review and not t.flags:
+        words = " ".join(flag_words(t))
+        flags = Text(words, style=cs("tool-table--flags"))
+        # Blocked for a reason no flag names (a shadowed name, …): said, and not hidden behind
+        # a cue that is only shown (a preference).
+        named = t.flags if t.blocking_cue else t.flags - {Flag.CUE}
+        if t.blocked and t.needs_review and not named:
+            flags = Text(style=cs("tool-table--flags"))
             flags.append("blocked", style=cs("tool-table--blocked"))
+            if words:
+                flags.append(" " + words)
         muted = cs("tool-table--muted")
         name = Text("│ ", style=muted, no_wrap=True, overflow="ellipsis")
         name.append_text(name_text(t.name, limit=80, marks=table.marks))
