@@ -165,7 +165,7 @@ def test_headless_json_reports_every_finding(tmp_path: Path) -> None:
     assert "~/.ssh/id_rsa" in hidden["message"] and "TAG" in hidden["message"]
     assert any(r.startswith("hidden characters") for r in lint["policy"]["reasons"])
     deploy = tools[("devtools", "deploy")]
-    assert "annotation relaxed: destructiveHint false→true" in deploy["policy"]["reasons"]
+    assert "annotation claims more power: destructiveHint false→true" in deploy["policy"]["reasons"]
     shadow = tools[("devtools", SHADOW)]
     assert shadow["shadows"] == ["devtools/read_file"]
     assert any("confusable" in r for r in shadow["policy"]["reasons"])

@@ -83,7 +83,7 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
         await pilot.press("a")
         await pilot.pause(0.1)
         assert app.screen is app.main
-        # Deny read_file (annotation relaxed) from the main screen: it asks first.
+        # Deny read_file (annotation claims more power) from the main screen: it asks first.
         await _select(app, pilot, "read_file")
         await pilot.press("d")
         await pilot.pause(0.1)
@@ -411,3 +411,21 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
         if r["tool"] == "run_query_explain" and r["source"] == "review app undo"
     ]
     assert len(recs) == 1
+
+
+async def test_a_blocked_tools_header_says_what_to_do_before_the_verdict(tmp_path: Path):
+    """Issue 30 item 23: the header said `verdict FAIL` (or PASS) above `blocked by policy`, so
+    the schema verdict read as the answer. What the operator must do comes first, on the first
+    line; the schema verdict follows, named as such."""
+    app = ReviewApp(_demo_source(tmp_path))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "deploy")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        first = str(screen.query_one("#summary").render()).splitlines()[0]
+        need = first.find("blocked: needs an explicit approval")
+        assert need != -1, first
+        assert first.find("schema verdict FAIL") > need, first

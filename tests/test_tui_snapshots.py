@@ -40,7 +40,7 @@ def test_main_80x24(snap_compare):
     """You should see the main screen at 80×24 (dark): counts per status on top (2 broken,
     4 changed, 1 new, 1 removed, 2 pinned, 8 to review, 1 server failed), servers files /
     github / tickets / weather with their tools, github failed with "npx: command not found",
-    list_dir flagged "hidden text", read_file "relaxed", get_forecast "broken" with 2/5 calls
+    list_dir flagged "hidden text", read_file "more-power", get_forecast "broken" with 2/5 calls
     breaking, and the footer bindings. Server rows count the tools served: files "4 tools"
     (its removed delete_file is listed under it but not counted), tickets "1 tool"."""
     assert snap_compare(ReviewApp(sample_source()), terminal_size=(80, 24), run_before=_ready)
@@ -110,8 +110,8 @@ def test_review_description_hidden(snap_compare):
 
 
 def test_review_annotations(snap_compare):
-    """You should see read_file's Annotations tab: "relaxed: readOnlyHint true→false,
-    destructiveHint false→true" and the annotations JSON side by side."""
+    """You should see read_file's Annotations tab: "claims more power: readOnlyHint
+    true→false, destructiveHint false→true" and the annotations JSON side by side."""
     assert snap_compare(
         ReviewApp(sample_source()),
         terminal_size=(100, 30),
@@ -131,7 +131,7 @@ def test_review_output_schema(snap_compare):
 
 def test_confirm_blocked_approval(snap_compare):
     """You should see the confirmation modal over read_file's review: "Approve read_file?",
-    why it is blocked (annotation relaxed) and that a reason will be asked, the keys ("y approve
+    why it is blocked (annotation claims more power) and that a reason will be asked, the keys ("y approve
     anyway · n/esc cancel · any other key cancels") and the buttons "Approve anyway (y)" /
     "Cancel (n)"."""
     assert snap_compare(
@@ -251,7 +251,7 @@ def test_polish_long_message_detail(snap_compare):
 def test_polish_annotations_only_opens_annotations(snap_compare):
     """You should see label_issue's review open straight on the "4 Annotations" tab (its only
     change is the annotations' title, "Label issue" → "Add a label to an issue", no hint
-    relaxed): "no annotation relaxed" above the annotations JSON side by side, the title
+    moved): "no annotation claims more or less power" above the annotations JSON side by side, the title
     line marked."""
     assert snap_compare(
         ReviewApp(polish_source()),

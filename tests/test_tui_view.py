@@ -15,7 +15,7 @@ from mcp_review.tui.view import Flag, ToolEntry
 # The words each concern's reasons start with (engine.policy.decide), kept here as the
 # independent truth the structured concerns are checked against.
 _WORDS = {
-    Concern.ANNOTATION_RELAXED: "annotation relaxed",
+    Concern.ANNOTATION_RELAXED: "annotation claims more power",
     Concern.ANNOTATION_GATES_LESS: "annotation claims less",
     Concern.HIDDEN_CHARACTERS: "hidden characters",
 }
@@ -56,8 +56,10 @@ def _words_flags(reasons: tuple[str, ...]) -> set[Flag]:
     """The flags the app used to find by matching the reasons' words."""
     out: set[Flag] = set()
     for r in reasons:
-        if r.startswith(("annotation relaxed", "annotation claims less")):
-            out.add(Flag.ANNOTATIONS)
+        if r.startswith("annotation claims more power"):
+            out.add(Flag.MORE_POWER)
+        elif r.startswith("annotation claims less power"):
+            out.add(Flag.LESS_POWER)
         elif r.startswith("hidden characters"):
             out.add(Flag.HIDDEN)
     return out
@@ -74,13 +76,15 @@ def test_row_flags_from_data_agree_with_the_reasons_words(make):
     for t in rows:
         words = _words_flags(t.reasons)
         assert words <= t.flags, t.name
-        assert (Flag.ANNOTATIONS in t.flags) == (Flag.ANNOTATIONS in words), t.name
+        for f in (Flag.MORE_POWER, Flag.LESS_POWER):
+            assert (f in t.flags) == (f in words), t.name
         # beside the policy's, a new tool's hidden characters are flagged from its definition
-        assert (t.flags - words) & {Flag.ANNOTATIONS, Flag.HIDDEN} <= {Flag.HIDDEN}, t.name
+        power = {Flag.MORE_POWER, Flag.LESS_POWER}
+        assert (t.flags - words) & (power | {Flag.HIDDEN}) <= {Flag.HIDDEN}, t.name
     if make is sample.sample_source:
         by = {t.name: t for t in rows}
         # read_file relaxed its annotations; list_dir smuggles hidden characters
-        assert Flag.ANNOTATIONS in by["read_file"].flags
+        assert Flag.MORE_POWER in by["read_file"].flags
         assert Flag.HIDDEN in by["list_dir"].flags
         assert by["read_file"].policy is Outcome.BLOCK and by["read_file"].blocked
 
@@ -149,3 +153,34 @@ def test_two_definitions_under_one_name_keep_the_first_ones_blocking_findings():
     assert any(r.startswith("hidden characters") for r in st.policy.reasons), st.policy.reasons
     assert Concern.HIDDEN_CHARACTERS in st.policy.concerns
     assert Flag.HIDDEN in tool_entry(st).flags
+
+
+def _hinted(read_only: bool) -> ToolDef:
+    return ToolDef.from_wire(
+        {"name": "t", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": read_only}}
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "flag", "words"),
+    [
+        (True, False, Flag.MORE_POWER, "claims more power"),
+        (False, True, Flag.LESS_POWER, "claims less power"),
+    ],
+)
+def test_an_annotation_flag_names_the_direction_the_claim_moves(old, new, flag, words):
+    """Issue 30 item 1: a hint that now claims *less* power was labelled "relaxed" in the
+    flags column and the review header while the policy line said "claims less power". The
+    same words for the same direction everywhere: flag, label and the policy's reason."""
+    from mcp_review.engine.compare import compare
+    from mcp_review.engine.policy import facts_for
+    from mcp_review.tui.view import _CONCERN_FLAG
+
+    a, b = _hinted(old), _hinted(new)
+    res = decide("tiered", facts_for(a, b, compare(a, b).changes))
+    assert res.outcome is Outcome.BLOCK
+    assert {_CONCERN_FLAG[c] for c in res.concerns} == {flag}
+    assert flag.label == "annotation " + words
+    assert flag.short == words.removeprefix("claims ").replace(" ", "-")
+    assert any(r.startswith("annotation " + words) for r in res.reasons), res.reasons
+    assert "relaxed" not in flag.label + flag.short + " ".join(res.reasons)

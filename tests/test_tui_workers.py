@@ -84,7 +84,7 @@ async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
         await pilot.press("down")
         await pilot.pause()
         assert table.cursor_row == row + 1
-        await _decide(app, pilot, "read_file", "d")  # annotation relaxed: deny
+        await _decide(app, pilot, "read_file", "d")  # annotation claims more power: deny
         assert src.pins.get("files", "default", "search").approved
         assert not src.pins.get("files", "default", "read_file").approved
         # The first computation saw only the approval: its result is stale and is dropped;

@@ -4,7 +4,8 @@ The definition comes from the live server (like `check`: same config discovery a
 only the server named is started) or from a saved snapshot. A look-alike of a tool on another
 server is blocked here as it is in `check`: the servers not fetched are judged by their approved
 pinned names (the finding says so). A change the policy blocks (an
-annotation relaxed, hidden characters, a look-alike name, several definitions under one name)
+annotation claiming more or less power, hidden characters, a look-alike name, several
+definitions under one name)
 needs ``--yes``; without it nothing is written and the exit code is 1 with the reasons.
 Approving a denied tool lifts the denial. Exit 2 when the server or tool is not served (there is
 no definition to bind the approval to), 3 when the server could not be reached.
@@ -61,7 +62,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--yes",
         action="store_true",
-        help="confirm approving a blocked change (annotation relaxed, hidden "
+        help="confirm approving a blocked change (annotation claims more or less power, hidden "
         "characters, look-alike name)",
     )
     add_calls_option(p)

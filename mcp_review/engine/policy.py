@@ -16,7 +16,7 @@ digest changed, no change   review        review        review
 previously denied, changed  review        review        review
 new tool                    review        review        review
 other annotation changed    review        review        review
-annotation relaxed          block         block         block
+annotation claims more      block         block         block
 annotation claims less      block         block         block
 hidden characters appeared  block         block         block
 a blocking cue introduced   block         block         block
@@ -142,7 +142,7 @@ class Concern(StrEnum):
     """A trust finding that blocks, as data: what a reason's words say, for code to test
     without reading the words (the app's row flags)."""
 
-    ANNOTATION_RELAXED = "annotation relaxed"
+    ANNOTATION_RELAXED = "annotation claims more power"
     ANNOTATION_GATES_LESS = "annotation claims less power"
     HIDDEN_CHARACTERS = "hidden characters"
     CUE = "cue"
@@ -178,7 +178,7 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         if found
     }
     for hint in facts.annotations_relaxed:
-        steps.append((Outcome.BLOCK, f"annotation relaxed: {hint}"))
+        steps.append((Outcome.BLOCK, f"annotation claims more power: {hint}"))
     for hint in facts.annotations_gate_less:
         steps.append(
             (Outcome.BLOCK, f"annotation claims less power: {hint} (clients gate the tool less)")

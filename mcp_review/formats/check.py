@@ -5,8 +5,8 @@ format shows its answers, so every format agrees:
 
 - ``--fail-on review`` (default): any tool that needs review or is blocked (as ``status``);
 - ``--fail-on breaking``: only broken tools (a breaking change or a broken recorded call),
-  approved tools no longer served, and blocked tools (annotation relaxed, hidden characters:
-  security findings are never waved through);
+  approved tools no longer served, and blocked tools (an annotation claiming more or less
+  power, hidden characters: security findings are never waved through);
 - ``--fail-on any``: any drift at all, auto-approvable changes and new tools included.
 
 Exit code: 1 when anything fails, else 3 when a server could not be read, else 0.

@@ -45,9 +45,13 @@ STATUS_ORDER = [
 
 
 class Flag(StrEnum):
-    """A trust flag on a tool's row (what the `flag:` filter matches, by its value)."""
+    """A trust flag on a tool's row: its value is the word the list's flags column shows and
+    the `flag:` filter matches (one word for both, issue 30 item 8)."""
 
-    ANNOTATIONS = "annotations"
+    MORE_POWER = "more-power"
+    """An annotation hint now claims more power (readOnlyHint true→false, …)."""
+    LESS_POWER = "less-power"
+    """An annotation hint now claims less power, so clients gate the tool less."""
     HIDDEN = "hidden"
     TEXT = "text"
     CUE = "cue"
@@ -67,20 +71,17 @@ class Flag(StrEnum):
 
 FLAG_LABELS = {
     Flag.TEXT: "text changed",
-    Flag.ANNOTATIONS: "annotation relaxed",
+    # the direction the claim moves, in the policy's words (engine.policy.Concern)
+    Flag.MORE_POWER: "annotation claims more power",
+    Flag.LESS_POWER: "annotation claims less power",
     Flag.HIDDEN: "hidden chars",
     Flag.CUE: "cues in the text",
 }
-FLAG_SHORT = {
-    Flag.TEXT: "text",
-    Flag.ANNOTATIONS: "relaxed",
-    Flag.HIDDEN: "hidden",
-    Flag.CUE: "cue",
-}
+FLAG_SHORT = {f: f.value for f in Flag}
 
 _CONCERN_FLAG = {
-    Concern.ANNOTATION_RELAXED: Flag.ANNOTATIONS,
-    Concern.ANNOTATION_GATES_LESS: Flag.ANNOTATIONS,
+    Concern.ANNOTATION_RELAXED: Flag.MORE_POWER,
+    Concern.ANNOTATION_GATES_LESS: Flag.LESS_POWER,
     Concern.HIDDEN_CHARACTERS: Flag.HIDDEN,
     Concern.CUE: Flag.CUE,
 }

@@ -215,7 +215,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         new_text = (self.new.title, self.new.description) if self.new else (None, None)
         if Flag.HIDDEN in self.entry.flags or old_text != new_text:
             return "tab-description"
-        if Flag.ANNOTATIONS in self.entry.flags:
+        if self.entry.flags & {Flag.MORE_POWER, Flag.LESS_POWER}:
             return "tab-annotations"
         if cmp is not None and any(_section(c.pointer)[0] == "output" for c in cmp.changes):
             return "tab-output"  # e.g. every change is in the outputSchema
@@ -232,11 +232,16 @@ class ReviewScreen(Screen[ReviewResult | None]):
             (f" {e.status.value.upper()} ", "bold reverse"),
             "  ",
         ]
+        if e.blocked:
+            # What the operator must do comes first; the schema verdict after it (issue 30).
+            parts.append(("blocked: needs an explicit approval", "bold $text-error"))
+            if cmp is not None:
+                parts.append(" · ")
         if cmp is not None:
             counts = [f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)]
             parts.append(
                 (
-                    f"verdict {cmp.verdict}",
+                    f"{'schema ' if e.blocked else ''}verdict {cmp.verdict}",
                     "bold $text-error" if cmp.verdict == "FAIL" else "$text-success",
                 )
             )
@@ -508,7 +513,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         warn = [
             x
             for x in (
-                "relaxed: " + ", ".join(relaxed) if relaxed else "",
+                "claims more power: " + ", ".join(relaxed) if relaxed else "",
                 "claims less power (clients gate it less): " + ", ".join(less) if less else "",
             )
             if x
@@ -518,7 +523,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 ("⚠ " + "; ".join(warn), "bold $text-error"), " (no policy tier auto-approves this)"
             )
             if warn
-            else Content("no annotation relaxed").stylize("$text-muted")
+            else Content("no annotation claims more or less power").stylize("$text-muted")
         )
         self.query_one("#ann-summary", Static).update(msg)
 
