@@ -417,3 +417,64 @@ def _write_snapshot(tmp_path: Path, tools: list[dict]) -> str:
         )
     )
     return str(p)
+
+
+def _row(app: ReviewApp, name: str):
+    return next(t for s in app.main.servers for t in s.tools if t.name == name)
+
+
+async def test_refresh_rereads_the_pin_file(morning):
+    """Issue 30 item 9: the app is open; `approve --by alice` lands from the CLI; `r` in the
+    app must show read_graph approved (pinned, alice's note), no longer `changed`."""
+    m = morning
+    app = _app(m)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await _ready(app, pilot)
+        assert _row(app, "read_graph").status is State.CHANGED
+        _alice_approves(m)
+        await pilot.press("r")
+        await _ready(app, pilot)
+        await pilot.pause(0.2)
+        row = _row(app, "read_graph")
+        assert row.status is State.PINNED, row.status
+        assert row.note == "alice reviewed it"
+        table = app.main.query_one("#tools", DataTable)
+        shown = [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
+        line = next(r for r in shown if "read_graph" in r[0])
+        assert line[1] == "pinned", line
+
+
+async def test_returning_to_the_list_rereads_the_pin_file(morning):
+    """The same, without `r`: the operator is on read_graph's review screen while alice
+    approves; going back to the list shows her decision."""
+    m = morning
+    app = _app(m)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_graph")
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert app.screen is not app.main
+        _alice_approves(m)
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert app.screen is app.main
+        row = _row(app, "read_graph")
+        assert row.status is State.PINNED, row.status
+
+
+async def test_refresh_keeps_the_apps_own_decisions(morning):
+    """Re-reading never loses what the app decided (it is saved at once): deny in the app,
+    then `r`: still denied, on disk and on screen."""
+    m = morning
+    app = _app(m)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_graph")
+        await pilot.press("d", "y")
+        await pilot.pause(0.2)
+        await pilot.press("r")
+        await _ready(app, pilot)
+        await pilot.pause(0.2)
+        assert _row(app, "read_graph").status is State.DENIED
+    assert _on_disk(m).decision == "denied"

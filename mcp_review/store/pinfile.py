@@ -181,6 +181,23 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     )
 
 
+def reread_pins(pf: PinFile, path: str) -> bool:
+    """``pf`` as the file at ``path`` now is, when another writer (the CLI, a ``git pull``)
+    changed it since ``pf`` was read or saved: True when it changed. Only a ``pf`` with no
+    pending mutation is re-read (the app saves each decision at once, so it has none); one
+    with pending mutations is left as it is (False). InputError when the file no longer
+    reads (as :func:`load_pins`)."""
+    if pf._ops:
+        return False
+    data = _read(path)
+    check_link_target(path, data)
+    if data == pf.read_bytes or (data is None and pf.read_bytes is None):
+        return False  # unchanged, or no file yet and none read (state made in memory stays)
+    _reset(pf, parse_pins(data, source=path, allow_unverified=True) if data is not None else None)
+    pf.path = path
+    return True
+
+
 def _reset(pf: PinFile, fresh: PinFile | None) -> None:
     """``pf`` as the file is on disk (``fresh``; None: no file), its pending mutations dropped."""
     if fresh is None:

@@ -78,6 +78,17 @@ class ReviewSession:
             self.save_notes.append(note)
         return result.replaced
 
+    def reread(self) -> bool:
+        """Re-read the pin file when another writer changed it (a CLI ``approve`` while the app
+        is open): True when it did. Without a pin file, nothing to read (False). Decisions are
+        saved as they are made, so none is lost; the undo history stays, each undo checked
+        against what is on disk (compare-and-set)."""
+        if self.pins_path is None:
+            return False
+        from mcp_review.store.pinfile import reread_pins
+
+        return reread_pins(self.pins, self.pins_path)
+
     def _saved(self, before: Any) -> Any:
         """Save one decision; what it replaced on disk (``before``, as recorded in memory,
         when there is no pin file)."""

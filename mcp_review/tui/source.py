@@ -94,6 +94,11 @@ class ReviewSource:
     def candidates(self, names: Iterable[str]) -> None:
         self.session.candidates = list(names)
 
+    def reread_pins(self) -> bool:
+        """Pick up decisions made outside the app (``ReviewSession.reread``): True when the pin
+        file changed on disk."""
+        return self.session.reread()
+
     # Making one ---------------------------------------------------------------------------------
     @classmethod
     def open(cls, fetcher: Fetcher, pins_path: str, **kw: Any) -> ReviewSource:

@@ -261,6 +261,23 @@ class MainScreen(Screen[None]):
         self.rebuild()
         self.action_refresh()
 
+    def on_screen_resume(self) -> None:
+        # Back on the list (from a review, a dialog): decisions made outside the app meanwhile
+        # show without `r` (issue 30 item 9).
+        if self._reread_pins() and self.loaded:
+            self.reload()
+
+    def _reread_pins(self) -> bool:
+        try:
+            return self.source.reread_pins()
+        except Exception as e:  # a pin file that no longer reads: said, the last state kept
+            self.notify(
+                plain_line(f"could not re-read the pin file: {e}", 300),
+                severity="error",
+                markup=False,
+            )
+            return False
+
     def on_resize(self) -> None:
         # Columns follow the width: the name column grows up to 40 cells and the last column
         # takes the rest, so nothing scrolls sideways at 80×24. The counts line breaks between
@@ -276,7 +293,9 @@ class MainScreen(Screen[None]):
 
     # Fetch ----------------------------------------------------------------------------------
     def action_refresh(self) -> None:
-        """Fetch every server again (a new fetch cancels one in flight)."""
+        """Re-read the pin file and fetch every server again (a new fetch cancels one in
+        flight): what the CLI decided meanwhile shows (issue 30 item 9)."""
+        self._reread_pins()
         self.fetch_failed = False
         for s in self.servers:
             self.progress[s.name] = ("waiting", "")

@@ -503,7 +503,7 @@ HELP = [
             ("P", "apply auto-approvals: re-pin what the policy tiers allow (lists them first)"),
             ("p", "policy tier for the tool or its server"),
             ("u", "undo the last decision (asks first)"),
-            ("r", "refresh: fetch every server again"),
+            ("r", "refresh: re-read the pins, fetch every server again"),
             ("q", "quit"),
         ],
     ),
