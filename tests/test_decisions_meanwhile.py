@@ -478,3 +478,23 @@ async def test_refresh_keeps_the_apps_own_decisions(morning):
         await pilot.pause(0.2)
         assert _row(app, "read_graph").status is State.DENIED
     assert _on_disk(m).decision == "denied"
+
+
+async def test_the_undo_dialog_says_what_was_decided_and_what_comes_back(morning):
+    """Issue 30 item 17: the undo dialog read "approved of memory › read_graph". It says what
+    the app decided, on which tool, and what an undo puts back."""
+    m = morning
+    app = _app(m)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "read_graph")
+        await pilot.press("d", "y")
+        await pilot.pause(0.2)
+        await pilot.press("u")
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, ConfirmScreen)
+        body = str(screen.body)
+    assert body == (
+        "denied memory › read_graph; undoing puts back the earlier approval by morning"
+    ), body

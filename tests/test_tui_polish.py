@@ -196,7 +196,13 @@ async def test_a_on_a_removed_tool_says_removal_acknowledged(tmp_path: Path):
         assert any(
             n.message == "removal acknowledged: docs › archive_doc" for n in app._notifications
         )
-        assert app.source.last_decision() == "removal acknowledged of docs › archive_doc"
+        # issue 30 item 17: "removal acknowledged of docs › archive_doc" read wrong
+        last_decision = app.source.last_decision()
+        assert last_decision is not None
+        assert last_decision.startswith(
+            "acknowledged the removal of docs › archive_doc; undoing puts back the earlier "
+            "approval by "
+        ), last_decision
     assert load_pins(pins).get("docs", "default", "archive_doc") is None
     last = audit.read(pins.replace(".toml", ".audit.jsonl"))[-1]
     assert last["tool"] == "archive_doc" and last["why"] == "removal acknowledged"

@@ -22,6 +22,13 @@ from mcp_review.engine.status import StatusReport
 from mcp_review.services import decisions
 from mcp_review.tui.view import ServerEntry, ToolEntry
 
+# The audit log's words for a decision, as a verb before the tool (the undo dialog).
+_SAID_VERB = {
+    "removal acknowledged": "acknowledged the removal of",
+    "auto-approval": "auto-approved",
+}
+_DECISION_NOUN = {"approved": "approval", "denied": "denial"}
+
 
 @dataclass(frozen=True, slots=True)
 class Decided:
@@ -100,7 +107,14 @@ class ReviewSession:
         if not self.history:
             return None
         d = self.history[-1]
-        return f"{d.said} of {d.server} › {d.tool if d.tool is not None else 'instructions'}"
+        what = f"{d.server} › {d.tool}" if d.tool is not None else f"the instructions of {d.server}"
+        verb = _SAID_VERB.get(d.said, d.said)
+        if d.before is None:
+            back = "undoing drops its pin (there was none before)"
+        else:
+            noun = _DECISION_NOUN.get(str(d.before.decision), str(d.before.decision))
+            back = f"undoing puts back the earlier {noun} by {d.before.decided_by}"
+        return f"{verb} {what}; {back}"
 
     def decide(
         self,
