@@ -59,6 +59,7 @@ def _section(pointer: str) -> tuple[str, str]:
         ("/inputSchema", "schema"),
         ("/outputSchema", "output"),
         ("/annotations", "annotations"),
+        ("/execution", "execution"),
     ):
         if pointer == prefix or pointer.startswith(prefix + "/"):
             return tab, pointer[len(prefix) :]
@@ -281,6 +282,15 @@ class ReviewScreen(Screen[ReviewResult | None]):
         old_text, self._old_lines["schema"] = _pretty(self.old.input_schema if self.old else None)
         new_text, self._new_lines["schema"] = _pretty(self.new.input_schema if self.new else None)
         self._diff_texts["schema"] = ([(old_text, new_text)], "(absent)")
+        # The tool's `execution` field has no tab of its own: the Schema tab's diff shows it
+        # when one of its changes is highlighted (issue 30 item 16).
+        old_x, self._old_lines["execution"] = _pretty(
+            self.old.wire.get("execution") if self.old else None
+        )
+        new_x, self._new_lines["execution"] = _pretty(
+            self.new.wire.get("execution") if self.new else None
+        )
+        self._diff_texts["execution"] = ([(old_x, new_x)], "(no execution field)")
         self.query_one("#schema-diff", SideBySide).show(
             old_text, new_text, cues=self._cue_texts(lambda p: p.startswith("/inputSchema"))
         )
@@ -573,6 +583,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         "output": "pinned outputSchema",
         "annotations": "pinned annotations",
         "description": "pinned description",
+        "execution": "pinned execution",
     }
 
     def _schema_diff_to(self, section: str) -> SideBySide:
@@ -597,6 +608,10 @@ class ReviewScreen(Screen[ReviewResult | None]):
         section, inner = _section(pointer)
         if not section:
             return False
+        if section == "execution":  # no tab of its own: the Schema tab's diff shows it
+            diff = self._schema_diff_to("execution")
+            line = line_for_pointer(self._new_lines.get(section, {}), inner)
+            return line is not None and diff.reveal("new", line)
         if section == "description":
             if switch:
                 self.action_tab("tab-description")
