@@ -129,6 +129,25 @@ class Progress(Message):
         return isinstance(message, Progress) and message.server == self.server
 
 
+BLOCKED_WORD = "blocked"
+"""The flags cell of a blocked tool waiting for a decision with no flag of its own."""
+
+
+def _shows_blocked(t: ToolEntry) -> bool:
+    named = t.flags if t.blocking_cue else t.flags - {Flag.CUE}
+    return t.blocked and t.needs_review and not named
+
+
+def filter_words(t: ToolEntry) -> dict[str, list[str]]:
+    """The words the filter compares for a tool row, by filter kind: exactly what its status
+    and flags cells show (issue 30 item 8: every word the list shows is one the filter
+    accepts), plus ``blocked`` for every blocked tool awaiting a decision."""
+    flags = [w for word in flag_words(t) for w in word.split()]
+    if t.blocked and t.needs_review:
+        flags.append(BLOCKED_WORD)
+    return {"status": [t.status.value], "flag": flags}
+
+
 class MainScreen(Screen[None]):
     """Servers and tools; Enter opens the tool review screen."""
 
@@ -419,15 +438,22 @@ class MainScreen(Screen[None]):
 
     # Table --------------------------------------------------------------------------------------
     def visible_tools(self, s: ServerEntry) -> Sequence[ToolEntry]:
-        f = self.filter_text.strip().lower()
+        return self.visible_tools_for(s, self.filter_text)
+
+    @staticmethod
+    def visible_tools_for(s: ServerEntry, text: str) -> Sequence[ToolEntry]:
+        """``s``'s tools the filter ``text`` keeps: ``status:WORD`` / ``flag:WORD`` compare the
+        words the row's status / flags cell shows (:func:`filter_words`, a prefix matches),
+        anything else the server's or the tool's name."""
+        f = text.strip().lower()
         if not f:
             return s.tools
-        if f.startswith("status:"):
-            want = f[7:]
-            return [t for t in s.tools if t.status.value.startswith(want)]
-        if f.startswith("flag:"):
-            want = f[5:]
-            return [t for t in s.tools if any(x.startswith(want) for x in t.flags)]
+        for kind in ("status", "flag"):
+            if f.startswith(kind + ":"):
+                want = f[len(kind) + 1 :]
+                return [
+                    t for t in s.tools if any(w.startswith(want) for w in filter_words(t)[kind])
+                ]
         if f in s.name.lower():
             return s.tools
         return [t for t in s.tools if f in t.name.lower()]
@@ -492,16 +518,16 @@ class MainScreen(Screen[None]):
     def _tool_row(self, t: ToolEntry) -> list[Text]:
         table = self.query_one("#tools", ToolTable)
         cs = table.component_style
+        flags = Text(style=cs("tool-table--flags"))
         words = " ".join(flag_words(t))
-        flags = Text(words, style=cs("tool-table--flags"))
         # Blocked for a reason no flag names (a shadowed name, …): said, and not hidden behind
         # a cue that is only shown (a preference).
-        named = t.flags if t.blocking_cue else t.flags - {Flag.CUE}
-        if t.blocked and t.needs_review and not named:
-            flags = Text(style=cs("tool-table--flags"))
-            flags.append("blocked", style=cs("tool-table--blocked"))
+        if _shows_blocked(t):
+            flags.append(BLOCKED_WORD, style=cs("tool-table--blocked"))
             if words:
                 flags.append(" " + words)
+        else:
+            flags.append(words)
         muted = cs("tool-table--muted")
         name = Text("│ ", style=muted, no_wrap=True, overflow="ellipsis")
         name.append_text(name_text(t.name, limit=80, marks=table.marks))

@@ -1,0 +1,69 @@
+"""Every word the list shows is a word its filter accepts (issue 30 item 8): `/flag:relaxed`
+matched 0 rows while 19 rows showed `relaxed`. Checked over every row the app draws for the
+sample, polish and hostile sources: each word of a tool row's status and flags cells, typed
+as `status:WORD` / `flag:WORD`, keeps that row; and over every flag and status the app has."""
+
+from __future__ import annotations
+
+import pytest
+import tui_sample as sample
+from textual.widgets import DataTable
+
+from mcp_review.engine.status import State
+from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.view import Flag
+
+
+async def _ready(app: ReviewApp, pilot) -> None:
+    for _ in range(400):
+        await pilot.pause(0.05)
+        if app.main is not None and app.main.loaded:
+            return
+    raise AssertionError("the app never loaded")
+
+
+@pytest.mark.parametrize(
+    "make", [sample.sample_source, sample.polish_source, sample.hostile_source]
+)
+async def test_every_shown_word_filters_to_its_rows(make):
+    app = ReviewApp(make())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _ready(app, pilot)
+        main = app.main
+        table = main.query_one("#tools", DataTable)
+        shown: dict[str, tuple[str, str]] = {}  # row key -> (status cell, flags cell)
+        for s in main.servers:
+            for t in s.tools:
+                key = main._keys[id(t)]
+                cells = table.get_row(key)
+                shown[key] = (cells[1].plain, cells[2].plain)
+        words = {("status", w) for st, _ in shown.values() for w in st.split()}
+        words |= {("flag", w) for _, fl in shown.values() for w in fl.split()}
+        assert ("flag", "more-power") in words or make is not sample.sample_source
+        seen = 0
+        for kind, word in sorted(words):
+            want = {
+                k
+                for k, (st, fl) in shown.items()
+                if word in (st if kind == "status" else fl).split()
+            }
+            main.filter_text = f"{kind}:{word}"  # what typing `/flag:WORD` sets
+            await pilot.pause()
+            got = {main._keys[id(t)] for s in main.servers for t in main.visible_tools(s)}
+            assert want <= got, (kind, word, want - got)
+            seen += 1
+        assert seen
+
+
+def test_every_flag_and_status_word_is_a_filter_word():
+    """The words the list can show at all: a flag's column word and a status's value are
+    the words the filter compares (no second vocabulary)."""
+    from mcp_review.tui.screens.main import filter_words
+    from mcp_review.tui.view import ToolEntry
+
+    for flag in Flag:
+        row = ToolEntry("s", "default", "t", State.CHANGED, flags=frozenset({flag}))
+        assert flag.short in filter_words(row)["flag"]
+    for state in State:
+        row = ToolEntry("s", "default", "t", state)
+        assert state.value in filter_words(row)["status"]
