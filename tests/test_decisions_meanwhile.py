@@ -438,7 +438,7 @@ async def test_refresh_rereads_the_pin_file(morning):
         row = _row(app, "read_graph")
         assert row.status is State.PINNED, row.status
         assert row.note == "alice reviewed it"
-        table = app.main.query_one("#tools", DataTable)
+        table = app.main.query_one("#tools", ToolTable)
         shown = [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
         line = next(r for r in shown if "read_graph" in r[0])
         assert line[1] == "pinned", line

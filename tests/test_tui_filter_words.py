@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 import tui_sample as sample
-from textual.widgets import DataTable
 
 from mcp_review.engine.status import State
 from mcp_review.tui.app import ReviewApp
+from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.view import Flag
 
 
@@ -30,7 +30,7 @@ async def test_every_shown_word_filters_to_its_rows(make):
     async with app.run_test(size=(160, 50)) as pilot:
         await _ready(app, pilot)
         main = app.main
-        table = main.query_one("#tools", DataTable)
+        table = main.query_one("#tools", ToolTable)
         shown: dict[str, tuple[str, str]] = {}  # row key -> (status cell, flags cell)
         for s in main.servers:
             for t in s.tools:

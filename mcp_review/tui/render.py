@@ -13,10 +13,13 @@ classes, so CSS and themes restyle them: ``widgets.marked_table``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
@@ -201,3 +204,52 @@ def name_line(s: str | None, limit: int = 80) -> str:
         return ""
     m, cut = _one_line_name(s, limit)
     return m.text + ("…" if cut else "")
+
+
+class WordCutText(Text):
+    """A one-line cell's Text that, wider than its cell, is cut after a whole word and ends
+    in "…" (issue 30 item 22: "1 potenti" at 80×24). A single word wider than the cell is cut
+    inside it, with the "…". The text itself (``plain``, spans) is unchanged: only the drawing
+    is cut; the screen shows the whole text elsewhere (the main screen's detail line)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterable[Segment]:
+        width = options.max_width
+        if self.cell_len <= width:
+            yield from super().__rich_console__(console, options)
+            return
+        yield from word_cut(self, width).__rich_console__(console, options)
+
+
+def word_cut(text: Text, width: int) -> Text:
+    """``text`` cut to ``width`` cells after its last whole word that fits with a "…"."""
+    if text.cell_len <= width:
+        return text
+    if width <= 1:
+        return Text("…"[:width], end="")
+    room = width - 1  # the "…"
+    plain = text.plain
+    end = 0
+    for i, ch in enumerate(plain):
+        if ch == " " and cell_len(plain[:i].rstrip()) <= room:
+            end = i
+        elif cell_len(plain[: i + 1]) > room:
+            break
+    cut = text.copy()
+    if end:
+        cut.right_crop(len(plain) - end)
+        cut.rstrip()
+        cut.rstrip_end(room)
+    else:  # one word wider than the cell
+        cut.truncate(room)
+    cut.no_wrap, cut.overflow = True, "crop"
+    cut.append("…")
+    return cut
+
+
+def word_cut_cell(text: Text) -> WordCutText:
+    """``text`` (a cell made by :func:`safe_text`) drawn cut after a whole word."""
+    out = WordCutText(
+        text.plain, style=text.style, end=text.end, no_wrap=True, overflow=text.overflow
+    )
+    out.spans = list(text.spans)
+    return out

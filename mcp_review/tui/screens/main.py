@@ -34,7 +34,7 @@ from mcp_review.tui.messages import (
     UndoRequested,
     ask_app,
 )
-from mcp_review.tui.render import name_text, plain_line, safe_text
+from mcp_review.tui.render import name_text, plain_line, safe_text, word_cut_cell
 from mcp_review.tui.rowlist import Cells
 from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import (
@@ -268,6 +268,8 @@ class MainScreen(Screen[None]):
         yield Static(id="counts", markup=False)
         yield Input(placeholder="filter: text, or status:changed / flag:hidden", id="filter")
         yield ToolTable(id="tools")
+        # The highlighted row's "changes" in full: the column cuts it after a whole word.
+        yield Static(id="row-detail", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -471,14 +473,16 @@ class MainScreen(Screen[None]):
                 name,
                 Text("failed", style=cs("tool-table--failed")),
                 Text(""),
-                safe_text(cause, style=cs("tool-table--failure"), limit=300, marks=marks),
+                word_cut_cell(
+                    safe_text(cause, style=cs("tool-table--failure"), limit=300, marks=marks)
+                ),
             ]
         if state in ("waiting", "connecting"):
             return [
                 name,
                 Text(STATE_TEXT[state], style=cs("tool-table--pending")),
                 Text(""),
-                safe_text(detail, marks=marks),
+                word_cut_cell(safe_text(detail, marks=marks)),
             ]
         counts: dict[State, int] = {}
         for t in s.tools:
@@ -512,7 +516,7 @@ class MainScreen(Screen[None]):
             name,
             Text(f"{served} tool{'s' if served != 1 else ''}", style=muted),
             Text(f"policy {s.policy}", style=muted),
-            last,
+            word_cut_cell(last),
         ]
 
     def _tool_row(self, t: ToolEntry) -> list[Text]:
@@ -535,7 +539,9 @@ class MainScreen(Screen[None]):
             name,
             Text(t.status.value, style=cs(STATUS_STYLE[t.status])),
             flags,
-            safe_text(t.summary or t.note, style=muted, limit=120, marks=table.marks),
+            word_cut_cell(
+                safe_text(t.summary or t.note, style=muted, limit=120, marks=table.marks)
+            ),
         ]
 
     def rebuild(self) -> None:
@@ -595,6 +601,7 @@ class MainScreen(Screen[None]):
             except KeyError:
                 pass  # the row is not shown now
         self._update_counts()
+        self._show_row_detail()  # the row under the cursor may be new or redrawn
 
     def _update_counts(self) -> None:
         counted = self._counted
@@ -692,6 +699,23 @@ class MainScreen(Screen[None]):
             return None
         name = key.split("\x00")[1]
         return next((s for s in self.servers if s.name == name), None)
+
+    @on(ToolTable.RowHighlighted, "#tools")
+    def _on_highlighted(self, event: ToolTable.RowHighlighted) -> None:
+        self._show_row_detail()
+
+    def _show_row_detail(self) -> None:
+        table = self.query_one("#tools", ToolTable)
+        text = Text("")
+        if table.row_count:
+            try:
+                cells = table.get_row_at(table.cursor_row)
+            except IndexError:
+                cells = []
+            if len(cells) > 3:
+                text = Text(cells[3].plain, end="", no_wrap=True, overflow="ellipsis")
+                text.spans = list(cells[3].spans)
+        self.query_one("#row-detail", Static).update(text)
 
     @on(ToolTable.RowSelected, "#tools")
     def _on_selected(self, event: ToolTable.RowSelected) -> None:
