@@ -43,7 +43,7 @@ def audit_why(
     """The audit log's wording of a decision, one for every front end (``approve``, ``deny``,
     ``pin``, the app; the record's ``source`` says which)::
 
-        approved (changed: trust) [blocked: annotation relaxed: …; confirmed with --yes]: note
+        approved (changed: trust) [blocked: annotation claims more power: …; confirmed with --yes]: note
 
     ``accepted``: what it is made on (``engine.status.accepted``, or ``changed server
     instructions``); ``blocked``: the policy's reasons when a blocked change was approved,
