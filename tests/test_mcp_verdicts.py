@@ -298,6 +298,10 @@ def _corpus_breaking() -> list[tuple[str, Any, Any, Any]]:
 
     out = []
     for old, new in cd.pairs():
+        if old.server not in cd.SUITE_SERVERS:
+            # The 11 servers issue 26 added: 77.3 % carry a witness there (benchmarks/README.md),
+            # the open part of the issue; this holds what the 16 reached.
+            continue
         for name in sorted(old.tools.keys() & new.tools.keys()):
             a, b = ToolDef.from_wire(old.tools[name]), ToolDef.from_wire(new.tools[name])
             if a.digest == b.digest:

@@ -47,6 +47,8 @@ def targets() -> list[dict[str, Any]]:
     tool's description and each top-level input property's description, in a fixed order."""
     out: list[dict[str, Any]] = []
     for server, caps in sorted(cd.servers().items()):
+        if server not in cd.SUITE_SERVERS:  # the corpus the set was written and frozen on
+            continue
         cap = caps[-1]
         for name in sorted(cap.tools):
             tool = cap.tools[name]
@@ -105,6 +107,8 @@ def build() -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]
     }
     corpus_texts: list[tuple[str, str, str, str, str]] = []
     for server, caps in sorted(cd.servers().items()):
+        if server not in cd.SUITE_SERVERS:  # the corpus the set was written and frozen on
+            continue
         for cap in caps:
             for name, tool in sorted(cap.tools.items()):
                 stack: list[tuple[Any, str]] = [(tool, "")]
