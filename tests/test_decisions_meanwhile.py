@@ -17,6 +17,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from helpers import ready as _ready
+from helpers import select as _select
 
 from mcp_review.cli import main
 from mcp_review.engine import clock
@@ -87,25 +89,6 @@ def _alice_approves(m: dict[str, str]) -> None:
 
 def _app(m: dict[str, str]) -> ReviewApp:
     return ReviewApp(ReviewSource.open(SnapshotFetcher(load_snapshot(m["v2"])), m["pins"]))
-
-
-async def _ready(app: ReviewApp, pilot) -> None:
-    for _ in range(400):
-        await pilot.pause(0.05)
-        if app.main is not None and app.main.loaded:
-            return
-    raise AssertionError("the app never loaded")
-
-
-async def _select(app: ReviewApp, pilot, name: str) -> None:
-    table = app.screen.query_one("#tools", ToolTable)
-    for row in range(table.row_count):
-        table.move_cursor(row=row)
-        e = app.main.current_entry()
-        if e is not None and e.name == name:
-            await pilot.pause()
-            return
-    raise AssertionError(f"no row for {name}")
 
 
 def _on_disk(m: dict[str, str]):

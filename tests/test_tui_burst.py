@@ -20,34 +20,15 @@ from typing import Any
 
 import pytest
 import tui_sample as sample
+from helpers import select as _select
+from helpers import settled as _ready
 from textual import events
 from textual.screen import ModalScreen
 
 from mcp_review.store import audit
 from mcp_review.tui.app import ReviewApp
-from mcp_review.tui.screens.main import ToolTable
 from mcp_review.tui.screens.modals import NoteScreen, ReasonScreen
 from mcp_review.tui.screens.review import ReviewScreen
-
-
-async def _ready(app: ReviewApp, pilot: Any) -> None:
-    for _ in range(400):
-        await pilot.pause(0.05)
-        if app.main is not None and app.main.loaded and not app.main.computing:
-            return
-    raise AssertionError("fetch never finished")
-
-
-async def _select(app: ReviewApp, pilot: Any, name: str) -> None:
-    assert app.main is not None
-    table = app.main.query_one("#tools", ToolTable)
-    for row in range(table.row_count):
-        table.move_cursor(row=row)
-        e = app.main.current_entry()
-        if e is not None and e.name == name:
-            await pilot.pause()
-            return
-    raise AssertionError(f"no row for {name}")
 
 
 def _key(k: str) -> events.Key:

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from mcp_review.engine.walk import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE
+
 DRAFT4, DRAFT6, DRAFT7, D2019, D2020 = "draft-04", "draft-06", "draft-07", "2019-09", "2020-12"
 ORDER = (DRAFT4, DRAFT6, DRAFT7, D2019, D2020)
 
@@ -105,28 +107,6 @@ VOCABULARY: dict[str, frozenset[str]] = {
 validate nothing, and ``$defs``/``definitions``, reached only through ``$ref``, are left out:
 they mean the same, or nothing, under every dialect)."""
 
-_SCHEMA_ONE = (
-    "items",
-    "additionalItems",
-    "additionalProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-)
-_SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_SCHEMA_MAP = (
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "dependencies",
-    "$defs",
-    "definitions",
-)
 _REF_NEUTRAL = frozenset({"$ref", "$comment", "title", "description", "$defs", "definitions"})
 """Keywords beside a ``$ref`` that mean nothing either way (draft-07 ignores them, 2020-12
 applies them: only constraints make a difference)."""
@@ -157,13 +137,13 @@ def _subschemas(root: Any) -> Iterator[dict[str, Any]]:
             continue
         seen += 1
         yield node
-        for k in _SCHEMA_ONE:
+        for k in SCHEMA_ONE:
             if isinstance(node.get(k), dict):
                 stack.append(node[k])
-        for k in _SCHEMA_LIST:
+        for k in SCHEMA_LIST:
             if isinstance(node.get(k), list):
                 stack.extend(node[k])
-        for k in _SCHEMA_MAP:
+        for k in SCHEMA_MAP:
             if isinstance(node.get(k), dict):
                 stack.extend(node[k].values())
 
