@@ -201,16 +201,23 @@ def test_the_blocked_reason_names_the_text_change_beside_the_annotations(
 
 
 def _marked(rows: list[Any]) -> list[tuple[str, set[int]]]:
-    """(text, marked character offsets) of every new-side line the diff draws."""
+    """(text, marked character offsets) of every new-side line the diff draws, without the
+    ``«kind»`` labels the diff writes after a cue's text (``tui.diffing.mark_cues``): the text
+    is the server's, the offsets those of its characters."""
     out = []
     for row in rows:
         side = row.right
         if side is None:
             continue
+        labels: set[int] = set()
+        for cue in side.cues:
+            labels.update(range(*cue.label))
         marked: set[int] = set()
         for a, b in side.changed:
             marked.update(range(a, b))
-        out.append((side.text, marked))
+        kept = [i for i in range(len(side.text)) if i not in labels]
+        text = "".join(side.text[i] for i in kept)
+        out.append((text, {j for j, i in enumerate(kept) if i in marked}))
     return out
 
 
