@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.candidate import AWAITING_UPGRADE, awaiting_upgrade
-from mcp_review.engine.cues import Cue, tool_cues
+from mcp_review.engine.cues import Cue, KnownNames, tool_cues
 from mcp_review.engine.instructions import InstructionsStatus, instructions_status, live_text
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ChangeClass, ToolDef
@@ -428,11 +428,20 @@ def compute_status(
     grouped: dict[tuple[str, str], dict[str, Pin]] = {}
     for (server, principal, tool), pin in pins.pins.items():
         grouped.setdefault((server, principal), {})[tool] = pin
+    # The names a server's text may refer to (cues: a tool of another configured server, or
+    # the server itself): every server in the snapshot, and the pinned ones not fetched.
+    fleet: dict[str, set[str]] = {}
+    for srv_snap in snapshot.servers.values():
+        fleet.setdefault(srv_snap.name, set()).update(t.name for t in srv_snap.tools)
+    for server, _principal, tool in elsewhere or ():
+        fleet.setdefault(server, set()).add(tool)
+    names = KnownNames.of(fleet)
     for name in sorted(snapshot.servers):
         srv_snap = snapshot.servers[name]
         srv, tools = server_status(
             srv_snap,
             pins,
+            names=names,
             calls=(calls or {}).get(name),
             default_tier=(tiers or {}).get(name),
             witnesses=witnesses,
@@ -714,6 +723,7 @@ def server_status(
     pinned: Mapping[str, Pin] | None = None,
     compare: bool = True,
     memo: CompareMemo | None = None,
+    names: KnownNames | None = None,
 ) -> tuple[ServerStatus, list[ToolStatus]]:
     """One server's status (``check`` calls this per server as fetches complete).
     ``pinned``: this server's pins by tool name, when the caller grouped them already.
@@ -768,6 +778,7 @@ def server_status(
             replayed,
             compare,
             memo,
+            names,
         )
         st.protocol = tool_findings(defs[0].wire, server.protocol_version)
         if len(defs) > 1:
@@ -851,8 +862,10 @@ def _tool_status(
     replayed: Mapping[str, Any] | None = None,
     compare: bool = True,
     memo: CompareMemo | None = None,
+    names: KnownNames | None = None,
 ) -> ToolStatus:
     digest = live.digest
+    known = names if names is not None else KnownNames()
     base = functools.partial(
         ToolStatus,
         server=server.name,
@@ -864,7 +877,7 @@ def _tool_status(
         calls_recorded=calls.count(name) if calls else 0,
     )
     if pin is None:
-        cues = tuple(tool_cues(None, live.wire))
+        cues = tuple(tool_cues(None, live.wire, names=known, server=server.name))
         facts = facts_for(None, live, cues=cues)
         return base(state=State.NEW, policy=decide(tier, facts), cues=cues)
     if pin.current_digest() != digest and pin.extra.get("also_approved") is not None:
@@ -912,7 +925,7 @@ def _tool_status(
             memo=memo,
         )
     denied = not pin.approved
-    cues = tuple(tool_cues(old.wire, live.wire))
+    cues = tuple(tool_cues(old.wire, live.wire, names=known, server=server.name))
     facts = facts_for(
         old, live, cmp.changes, broken_calls=cmp.broken_calls, previously_denied=denied, cues=cues
     )
