@@ -133,6 +133,10 @@ def test_check_and_status_json_carry_cues(
         assert [(c["kind"], c["pointer"]) for c in instr["cues"]] == [
             ("concealment", "/instructions")
         ]
+        # Instructions are text the model reads like a description: the concealment they
+        # introduce blocks them in every tier, and the reason says which cue.
+        assert instr["policy"]["outcome"] == "block", instr["policy"]
+        assert any(r.startswith("cue in new text: concealment") for r in instr["policy"]["reasons"])
     # Every tool entry, pinned ones included (status lists them), has the key.
     v1_again = ("status", "--snapshot", str(v1), "--pins", pins, "--format", "json")
     _, out = run(capsys, *v1_again)

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.canonical import canonical_bytes
-from mcp_review.engine.cues import Cue, cues_json, introduced
-from mcp_review.engine.policy import Outcome, PolicyResult
+from mcp_review.engine.cues import Cue, cues_json, introduced, is_blocking, severity
+from mcp_review.engine.policy import Outcome, PolicyResult, first_sight_blocking
 
 SUBJECT = "instructions"
 INSTRUCTIONS_POINTER = "/instructions"
@@ -209,6 +209,21 @@ def instructions_status(
     if hidden:
         outcome = Outcome.BLOCK
         reasons.append("hidden characters appeared in the instructions: " + ", ".join(hidden))
+    # What the new text asks (issue 27 item 3), as for a tool: a blocking cue the change
+    # introduces blocks in every tier; new instructions block only for the first-sight kinds.
+    # Hidden characters have their own reason above.
+    blocks = first_sight_blocking if pin is None else is_blocking
+    asked = [
+        c
+        for c in introduced(pin.text if pin else None, live, INSTRUCTIONS_POINTER)
+        if blocks(c) and c.kind != "hidden"
+    ]
+    if asked:
+        outcome = Outcome.BLOCK
+        where = "new instructions" if pin is None else "new text"
+        reasons += [
+            f"cue in {where}: {c.kind} ({c.rule}): {c.text}" for c in sorted(asked, key=severity)
+        ]
     return InstructionsStatus(
         server,
         principal,
