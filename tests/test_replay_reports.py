@@ -117,6 +117,7 @@ def test_json_v2_lists_broken_and_bad_only_with_counts(files, capsys):
 
 def test_json_all_calls_and_streamed_text_is_the_documents_value(files, capsys):
     from mcp_review.engine.compare import compare
+    from mcp_review.engine.cues import cues_json, tool_cues
     from mcp_review.services.inputs import load_pair
 
     _, out = _gate(capsys, files, "--format", "json", "--all-calls")
@@ -124,8 +125,13 @@ def test_json_all_calls_and_streamed_text_is_the_documents_value(files, capsys):
     assert doc["replay"]["calls_listed"] == "all"
     assert [c["index"] for c in doc["replay"]["calls"]] == list(range(1, 58))
     old, new = load_pair(files["old"], files["new"])
-    whole = compare(old, new, load_calls(files["calls"])).to_json(all_calls=True)
-    assert doc == {"version": 2, **json.loads(json.dumps(whole))}
+    cmp = compare(old, new, load_calls(files["calls"]))
+    whole = cmp.to_json(all_calls=True)
+    # gate JSON v2 is the comparison document plus the cues the new definition introduces
+    # (docs/formats.md, issue 27): top level, and on each change on the trust axis.
+    cues = cues_json(tool_cues(old.wire, new.wire))
+    assert not any(c.trust for c in cmp.changes)  # so no change carries its own "cues"
+    assert doc == {"version": 2, **json.loads(json.dumps(whole)), "cues": cues}
 
 
 def test_streamed_json_escapes_hidden_characters_in_arguments(tmp_path, files, capsys):
