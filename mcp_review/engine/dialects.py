@@ -65,43 +65,22 @@ _CORE4 = frozenset(
         "$ref",
     }
 )
+_CORE6 = _CORE4 | {"const", "contains", "propertyNames"}
+_CORE7 = _CORE6 | {"if", "then", "else"}
+_CORE2019 = (_CORE7 - {"dependencies"}) | {
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minContains",
+    "maxContains",
+}
 VOCABULARY: dict[str, frozenset[str]] = {
     DRAFT4: _CORE4,
-    DRAFT6: _CORE4 | {"const", "contains", "propertyNames"},
-    DRAFT7: _CORE4 | {"const", "contains", "propertyNames", "if", "then", "else"},
-    D2019: (_CORE4 - {"dependencies"})
-    | {
-        "const",
-        "contains",
-        "propertyNames",
-        "if",
-        "then",
-        "else",
-        "dependentRequired",
-        "dependentSchemas",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "minContains",
-        "maxContains",
-        "$recursiveRef",
-    },
-    D2020: (_CORE4 - {"dependencies", "additionalItems"})
-    | {
-        "const",
-        "contains",
-        "propertyNames",
-        "if",
-        "then",
-        "else",
-        "dependentRequired",
-        "dependentSchemas",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "minContains",
-        "maxContains",
-        "prefixItems",
-        "$dynamicRef",
-    },
+    DRAFT6: _CORE6,
+    DRAFT7: _CORE7,
+    D2019: _CORE2019 | {"$recursiveRef"},
+    D2020: (_CORE2019 - {"additionalItems"}) | {"prefixItems", "$dynamicRef"},
 }
 """The assertion and applicator keywords each dialect validates with (annotations, which
 validate nothing, and ``$defs``/``definitions``, reached only through ``$ref``, are left out:
