@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from typing import Any
@@ -12,8 +13,9 @@ from mcp_review.engine.verdict import proxy_exit_code
 
 USAGE = (
     "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
-    "[--log FILE] [--record-results] [--list-timeout SECONDS]\n"
-    "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] -- CMD ARGS…"
+    "[--log FILE] [--record-results] [--list-timeout SECONDS] [--listen HOST:PORT]\n"
+    "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] "
+    "[--listen HOST:PORT] -- CMD ARGS…"
 )
 
 
@@ -111,6 +113,45 @@ def register(p: argparse.ArgumentParser) -> None:
         "--server-log",
         metavar="FILE",
         help="where the server's stderr goes (default: <state dir>/logs/NAME.stderr.log)",
+    )
+    http = p.add_argument_group("HTTP front (serve Streamable HTTP to clients that take a URL)")
+    http.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio; each client "
+        "session gets its own server (loopback only without --listen-any; port 0 picks one)",
+    )
+    http.add_argument(
+        "--listen-any",
+        action="store_true",
+        help="allow --listen on an address that is not loopback",
+    )
+    http.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="where the per-run bearer token is written, 0600 (default: "
+        "<state dir>/proxy/NAME.token)",
+    )
+    http.add_argument(
+        "--max-sessions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="client sessions at once (default 16); more are answered 503",
+    )
+    http.add_argument(
+        "--max-body",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help="largest POST body (default 4 MiB); larger ones are answered 413",
+    )
+    http.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="end a session after this long without a request (default 1800)",
     )
     # Everything after `--` is the server command; argparse would otherwise parse its flags.
     orig = p.parse_known_args
@@ -308,11 +349,12 @@ def run(args: argparse.Namespace) -> int:
     calls = calls or default_call_log(state, name)
     server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
 
-    calllog = None
-    if not args.no_log:
+    def make_calllog() -> CallLog | None:
+        if args.no_log:
+            return None
         patterns = [*(() if args.no_default_redact else DEFAULT_REDACT), *args.redact]
         try:
-            calllog = CallLog(
+            return CallLog(
                 calls,
                 server=name,
                 principal=principal,
@@ -324,12 +366,14 @@ def run(args: argparse.Namespace) -> int:
             )
         except OSError as e:
             raise InputError(f"cannot open the call log: {e.strerror or e}", source=calls) from None
-        if calllog.seal_problem:
-            print(
-                f"mcp-review proxy [{name}]: recording calls without a seal ("
-                f"{calllog.seal_problem}): `rerun` will not re-send them",
-                file=sys.stderr,
-            )
+
+    calllog = make_calllog()
+    if calllog is not None and calllog.seal_problem:
+        print(
+            f"mcp-review proxy [{name}]: recording calls without a seal ("
+            f"{calllog.seal_problem}): `rerun` will not re-send them",
+            file=sys.stderr,
+        )
     gate = None
     if args.enforce:
         gate = PinEnforcer(
@@ -348,17 +392,104 @@ def run(args: argparse.Namespace) -> int:
             )
     if args.list_timeout is not None and not args.list_timeout > 0:
         raise InputError("--list-timeout must be a positive number of seconds")
-    proxy = Proxy(
-        argv,
-        name=name,
-        env=env,
-        cwd=cwd,
-        calllog=calllog,
-        gate=gate,
-        mode=args.mode,
-        server_log=server_log,
-        fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT,
-        scrub=scrub,
-    )
+
+    def make_proxy(log: CallLog | None, label: str | None = None) -> Proxy:
+        return Proxy(
+            argv,
+            name=name,
+            env=env,
+            cwd=cwd,
+            calllog=log,
+            gate=gate,
+            mode=args.mode,
+            server_log=server_log,
+            fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT,
+            scrub=scrub,
+            label=label,
+        )
+
+    if args.listen is not None:
+        if calllog is not None:
+            calllog.close()  # each session records through its own (one O_APPEND file)
+        return _serve_http(
+            args,
+            name,
+            state,
+            lambda n, _headers: make_proxy(make_calllog(), f"{name}, session {n}"),
+            scrub,
+        )
+    proxy = make_proxy(calllog)
     rc = asyncio.run(proxy.run())
+    return proxy_exit_code(rc)
+
+
+def _serve_http(
+    args: argparse.Namespace, name: str, state: str, make_proxy: Any, scrub: Any
+) -> int:
+    """``--listen``: the HTTP front, one relay per client session (services.proxy.front)."""
+    import asyncio
+    import secrets
+    import socket
+
+    from mcp_review.services.proxy.front import Front, Limits, is_loopback, parse_listen
+    from mcp_review.store.files import write_secret
+
+    try:
+        host, port = parse_listen(args.listen)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    if not is_loopback(host) and not args.listen_any:
+        raise InputError(
+            f"--listen {args.listen}: not a loopback address; any machine that reaches it could "
+            "use the server. Add --listen-any if that is what you want"
+        )
+    limits = Limits()
+    for attr, val in (
+        ("max_sessions", args.max_sessions),
+        ("max_body", args.max_body),
+        ("idle_timeout", args.idle_timeout),
+    ):
+        if val is not None:
+            if not val > 0:
+                raise InputError(f"--{attr.replace('_', '-')} must be positive")
+            setattr(limits, attr, val)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise InputError(f"--listen {args.listen}: {e.strerror or e}") from None
+    sock.listen(128)
+    sock.setblocking(False)
+    token = secrets.token_urlsafe(32)
+    token_file = args.token_file or os.path.join(state, "proxy", f"{_safe(name)}.token")
+    try:
+        write_secret(token_file, (token + "\n").encode())
+    except OSError as e:
+        sock.close()
+        raise InputError(
+            f"cannot write the token file: {e.strerror or e}", source=token_file
+        ) from None
+    shown = f"[{host}]" if ":" in host else host
+    front = Front(
+        make_proxy, name=name, token=token, listen_any=args.listen_any, limits=limits, scrub=scrub
+    )
+
+    def ready() -> None:
+        port_now = sock.getsockname()[1]
+        print(
+            f"mcp-review proxy [{name}]: listening on http://{shown}:{port_now}/mcp; "
+            f"bearer token in {os.path.abspath(token_file)}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    try:
+        rc = asyncio.run(front.run(sock, ready))
+    finally:
+        sock.close()
+        with contextlib.suppress(OSError):
+            os.unlink(token_file)  # the token dies with this run
     return proxy_exit_code(rc)

@@ -83,3 +83,26 @@ def remove_stale_temps(path: str) -> None:
     for p in glob.glob(pattern):
         with contextlib.suppress(OSError):
             os.unlink(p)
+
+
+def write_secret(path: str, data: bytes) -> None:
+    """Write a secret (the HTTP front's bearer token, OAuth tokens) readable by its owner
+    alone: created 0600 whatever the umask, in a folder made 0700, through a temp file renamed
+    over ``path`` (a reader sees the old secret or the new one). A ``path`` that is a symbolic
+    link is refused (OSError), not followed: a planted link must not carry the secret away."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    if os.path.islink(path):
+        raise OSError(40, "is a symbolic link, refused", path)  # ELOOP
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

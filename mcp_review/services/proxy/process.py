@@ -10,7 +10,7 @@ import signal
 import stat
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 
@@ -145,6 +145,28 @@ class ServerProcess:
 
 
 # The client ---------------------------------------------------------------------------------
+
+
+class ClientReader(Protocol):
+    """What the relay reads the client from: ``ClientIn`` (stdin), or the HTTP front's
+    in-memory stream of one session's messages (``read`` returns b"" when the client left)."""
+
+    async def open(self) -> None: ...
+
+    async def read(self, n: int = -1, /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+class ClientWriter(Protocol):
+    """What the relay writes the client's messages to (newline-terminated JSON lines):
+    ``ClientOut`` (stdout), or the HTTP front's router of one session."""
+
+    async def open(self) -> None: ...
+
+    async def write(self, data: bytes) -> None: ...
+
+    async def close(self) -> None: ...
 
 
 class ClientOut:

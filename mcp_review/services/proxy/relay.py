@@ -34,6 +34,8 @@ from mcp_review.services.proxy.process import (
     STDIN_GRACE,
     ClientIn,
     ClientOut,
+    ClientReader,
+    ClientWriter,
     ServerProcess,
 )
 from mcp_review.store.calllog import CallLog
@@ -132,11 +134,14 @@ class Proxy:
         max_line: int = MAX_LINE,
         fetch_timeout: float = FETCH_TIMEOUT,
         scrub: Callable[[str], str] | None = None,
+        label: str | None = None,
     ):
         if mode not in ("withhold", "mark"):
             raise ValueError(f"mode must be withhold or mark, not {mode!r}")
         self.command = list(command)
         self.name = name
+        self.label = label or name
+        """How the log names this relay (the HTTP front adds the session's number)."""
         self.env = env
         self.cwd = cwd
         self.calllog = calllog
@@ -171,7 +176,7 @@ class Proxy:
         self.client_eof = False
         self.noise_lines = 0
         self.refused_calls = 0
-        self._out: ClientOut | None = None
+        self._out: ClientWriter | None = None
         self._to_record: list[tuple[_Pending, str, Any, Any, str | None]] = []
         self._digests: dict[str, tuple[dict[str, Any], str]] = {}
         """Digest of each tool's latest listed definition (cached per definition object)."""
@@ -179,21 +184,35 @@ class Proxy:
         self._advertised: frozenset[str] | None = None
         """Names the client was last shown (withheld ones excluded), for list_changed."""
         self._signal: int | None = None
+        self._signals = True
 
     # diagnostics go to the proxy's stderr, which MCP clients keep as the server's log
     def log(self, msg: str) -> None:
         with contextlib.suppress(Exception):
             if self.scrub is not None:
                 msg = self.scrub(msg)
-            self.diag.write(f"mcp-review proxy [{self.name}]: {msg}\n")
+            self.diag.write(f"mcp-review proxy [{self.label}]: {msg}\n")
             self.diag.flush()
 
-    async def run(self, stdin_fd: int = 0, stdout_fd: int = 1) -> int:
+    async def run(
+        self,
+        stdin_fd: int = 0,
+        stdout_fd: int = 1,
+        *,
+        client: tuple[ClientReader, ClientWriter] | None = None,
+        signals: bool = True,
+    ) -> int:
         """Relay until the client leaves (0), the server goes (3) or a signal arrives (128+N).
+
+        ``client``: the client's two streams when they are not file descriptors (the HTTP
+        front feeds each session's relay from memory: the same judging, one relay per
+        session). ``signals=False``: the caller handles SIGTERM/SIGINT/SIGHUP (it ends the
+        client's stream instead), so several relays can share one process.
 
         Structured: both directions, the pin watcher and the shutdown run in one task group,
         so nothing outlives this call. A cancellation from outside propagates (it is never
         swallowed); on the way out the server's group is killed, as on an internal error."""
+        self._signals = signals
         err: Any = asyncio.subprocess.DEVNULL
         if self.server_log:
             from mcp_review.services.transport import STDERR_FILE_CAP, ServerStderr, open_stderr_log
@@ -213,8 +232,12 @@ class Proxy:
                 err.release()  # the child holds the pipe; the log closes when it exits
                 self._stderr_log = err
         self.log(f"started server pid {self.server.pid}: {self.command[0]}")
-        self._out = ClientOut(stdout_fd)
-        client_in = ClientIn(stdin_fd)
+        client_in: ClientReader
+        if client is not None:
+            client_in, self._out = client
+        else:
+            self._out = ClientOut(stdout_fd)
+            client_in = ClientIn(stdin_fd)
         stopped = False
         try:
             await self._out.open()
@@ -234,7 +257,7 @@ class Proxy:
                 # The server is gone: let its last stderr lines reach the log.
                 self._stderr_log.join(2.0)
 
-    async def _relay(self, client_in: ClientIn) -> int:
+    async def _relay(self, client_in: ClientReader) -> int:
         assert self.server is not None
         server = self.server
         ended = anyio.Event()
@@ -252,7 +275,7 @@ class Proxy:
 
         loop = asyncio.get_running_loop()
         handled: list[int] = []
-        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP) if self._signals else ():
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signum, on_signal, int(signum))
                 handled.append(int(signum))
@@ -354,7 +377,7 @@ class Proxy:
 
     # client -> server ---------------------------------------------------------------------
 
-    async def _client_to_server(self, reader: ClientIn) -> None:
+    async def _client_to_server(self, reader: ClientReader) -> None:
         async for batch in read_line_batches(reader, self.max_line, self._overlong("client")):
             for line in batch:
                 if self.gate is not None:

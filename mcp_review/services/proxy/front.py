@@ -1,0 +1,823 @@
+"""The proxy's HTTP front (issue 32 item 2): Streamable HTTP to clients that take a URL.
+
+One endpoint (``/mcp``): POST carries one JSON-RPC message, answered with JSON or an SSE
+stream; GET opens the session's stream for server-initiated messages; DELETE ends the session.
+The ``Mcp-Session-Id`` is minted here, on ``initialize``, and each session gets its own
+upstream and its own ``Proxy`` (relay.py) fed from memory: every judgement (recording,
+``--enforce``, withheld tools, framing limits) is the stdio front's code, not a copy of it.
+
+What this layer adds is HTTP's own: a per-run bearer token (compared in constant time), a
+loopback bind, ``Origin``/``Host`` checks against DNS rebinding, limits on bodies, headers and
+sessions, and routing each reply to the POST that asked for it (a reply nobody asked for is
+dropped). Only what the relay writes reaches a client, re-serialised (``wire``) so an SSE
+``data:`` line can hold nothing but one message."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import hashlib
+import hmac
+import ipaddress
+import math
+import secrets
+import signal
+import socket
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import anyio
+
+from mcp_review.services.proxy.framing import (
+    Unjudgeable,
+    id_keys,
+    loads,
+    short,
+    strict_loads,
+    usable_id,
+    wire,
+)
+from mcp_review.services.proxy.relay import CRASH_CODE, INVALID_REQUEST, PARSE_ERROR, Proxy
+
+ENDPOINT = "/mcp"
+MAX_BODY = 4 * 1024 * 1024
+"""Bytes of one POST body; a larger one is answered 413 before it is read."""
+MAX_HEADERS = 16 * 1024
+"""Bytes of a request's head (request line and headers); h11 answers a larger one 400."""
+MAX_SESSIONS = 16
+"""Sessions at once: each runs its own upstream (a stdio server is a process)."""
+IDLE_TIMEOUT = 1800.0
+"""Seconds without a request (and no open stream) after which a session is ended."""
+MAX_QUEUED = 1000
+"""Server messages waiting for a client stream, per session; the oldest go first beyond."""
+SESSION_HEADER = "mcp-session-id"
+TOKEN_HEADER = "x-mcp-review-token"
+"""Where the proxy's token goes when ``Authorization`` belongs to the remote server
+(``forward_authorization = true``); accepted always."""
+
+MakeProxy = Callable[[int, Mapping[str, str]], Proxy]
+"""(session number, the client's forwarded headers) -> the session's relay."""
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_listen(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6; ``:PORT`` is 127.0.0.1) -> (host, port)."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--listen wants HOST:PORT, not {value!r}")
+    host = host.strip("[]") or "127.0.0.1"
+    if host.lower() == "localhost":
+        host = "127.0.0.1"
+    return host, int(port)
+
+
+def _digest(value: str) -> bytes:
+    return hashlib.sha256(value.encode("utf-8", "surrogateescape")).digest()
+
+
+# One session ---------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Stream:
+    """Messages for one SSE stream (a POST's or the GET stream), or for one JSON answer."""
+
+    send: Any
+    recv: Any
+    sse: bool = True
+
+    @classmethod
+    def new(cls, sse: bool = True) -> _Stream:
+        # One slot more than MAX_QUEUED: the reply always fits behind the server's messages.
+        send, recv = anyio.create_memory_object_stream[dict[str, Any]](MAX_QUEUED + 1)
+        return cls(send, recv, sse)
+
+    def room(self) -> bool:
+        return bool(self.send.statistics().current_buffer_used < MAX_QUEUED)
+
+    def put(self, msg: dict[str, Any]) -> bool:
+        try:
+            self.send.send_nowait(msg)
+        except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
+            return False
+        return True
+
+
+@dataclass(eq=False)
+class _Waiter:
+    """A client request posted to the relay: its reply goes back on its own POST."""
+
+    rpc_id: Any
+    keys: frozenset[tuple[str, Any]]
+    stream: _Stream
+    answered: bool = False
+    abandoned: bool = False
+    """The client closed the POST before the reply: the id stays reserved until it comes."""
+
+
+class _Inbox:
+    """The relay's ``ClientReader``: the lines the client posted, b"" once the session ends."""
+
+    def __init__(self) -> None:
+        self.send, self.recv = anyio.create_memory_object_stream[bytes](math.inf)
+
+    async def open(self) -> None:
+        return None
+
+    async def read(self, n: int = -1, /) -> bytes:
+        try:
+            return bytes(await self.recv.receive())
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            return b""
+
+    def close(self) -> None:
+        self.recv.close()
+
+
+class _Router:
+    """The relay's ``ClientWriter``: each message it writes for the client goes to the POST
+    whose request it answers, a server request or notification to the session's GET stream
+    (else the newest open POST stream, else a bounded queue until a stream opens)."""
+
+    def __init__(self, session: Session):
+        self.session = session
+
+    async def open(self) -> None:
+        return None
+
+    async def write(self, data: bytes) -> None:
+        for line in data.split(b"\n"):
+            if not line.strip():
+                continue
+            try:
+                msg = loads(line)
+            except ValueError:
+                self.session.log("dropped a message for the client that is not JSON")
+                continue
+            for m in msg if isinstance(msg, list) else [msg]:
+                self.session.route(m)
+
+    async def close(self) -> None:
+        return None
+
+
+class Session:
+    def __init__(self, front: Front, number: int, sid: str, binding: bytes | None):
+        self.front = front
+        self.number = number
+        self.sid = sid
+        self.key = _digest(sid)
+        """Sessions are looked up by the id's digest (no lookup compares the id itself)."""
+        self.binding = binding
+        """Digest of the ``Authorization`` forwarded upstream at ``initialize`` (None when
+        nothing is forwarded): a request presenting another is not this session's."""
+        self.inbox = _Inbox()
+        self.router = _Router(self)
+        self.waiters: dict[tuple[str, Any], _Waiter] = {}
+        self.posts: list[_Stream] = []
+        """Open POST SSE streams, oldest first."""
+        self.get_stream: _Stream | None = None
+        self.queued: collections.deque[dict[str, Any]] = collections.deque()
+        self.open_exchanges = 0
+        self.last_used = time.monotonic()
+        self.ended = False
+        self.proxy: Proxy | None = None
+
+    def log(self, msg: str) -> None:
+        self.front.log(f"session {self.number}: {msg}")
+
+    @contextlib.contextmanager
+    def exchange(self) -> Iterator[None]:
+        self.open_exchanges += 1
+        self.last_used = time.monotonic()
+        try:
+            yield
+        finally:
+            self.open_exchanges -= 1
+            self.last_used = time.monotonic()
+
+    def find(self, keys: frozenset[tuple[str, Any]]) -> _Waiter | None:
+        for k in keys:
+            w = self.waiters.get(k)
+            if w is not None:
+                return w
+        return None
+
+    def unregister(self, w: _Waiter) -> None:
+        for k in w.keys:
+            if self.waiters.get(k) is w:
+                del self.waiters[k]
+
+    def post(self, line: bytes) -> bool:
+        if self.ended:
+            return False
+        try:
+            self.inbox.send.send_nowait(line)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.WouldBlock):
+            return False
+        return True
+
+    def route(self, m: Any) -> None:
+        if not isinstance(m, dict):
+            self.log("dropped a message for the client that is not a JSON-RPC object")
+            return
+        if "method" not in m and "id" in m:
+            w = self.find(id_keys(m["id"]))
+            if w is None or w.answered:
+                self.log(f"dropped a reply to id {short(m['id'])}: no client request awaits it")
+                return
+            self.unregister(w)
+            w.answered = True
+            if w.abandoned:
+                return
+            m["id"] = w.rpc_id  # the id as this client sent it
+            w.stream.put(m)
+            return
+        # A server request or notification: the GET stream, else the newest POST stream.
+        for s in ([self.get_stream] if self.get_stream is not None else []) + self.posts[::-1]:
+            if s.room() and s.put(m):
+                return
+        if len(self.queued) >= MAX_QUEUED:
+            self.queued.popleft()
+            self.log(f"no client stream for {MAX_QUEUED} server messages: dropped the oldest")
+        self.queued.append(m)
+
+    def flush_queued(self, s: _Stream) -> None:
+        while self.queued and s.room():
+            s.put(self.queued.popleft())
+
+    def cancel(self, w: _Waiter) -> None:
+        """The client closed its POST before the reply: tell the server (as closing the
+        stream means on Streamable HTTP) and keep the id reserved until the reply comes."""
+        if w.answered or w.abandoned:
+            return
+        w.abandoned = True
+        note = {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": w.rpc_id, "reason": "the client closed its HTTP stream"},
+        }
+        self.post(wire(note))
+
+    def end(self) -> None:
+        """Stop taking messages: the relay reads EOF and stops the upstream."""
+        if not self.ended:
+            self.ended = True
+            self.inbox.send.close()
+
+    def finish(self, why: str) -> None:
+        """The relay is gone: every unanswered request gets an error, every stream ends."""
+        self.end()
+        for w in list({id(w): w for w in self.waiters.values()}.values()):
+            if not w.answered and not w.abandoned:
+                w.stream.put(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": w.rpc_id,
+                        "error": {"code": CRASH_CODE, "message": why},
+                    }
+                )
+            w.answered = True
+        self.waiters.clear()
+        for s in [*self.posts, *([self.get_stream] if self.get_stream else [])]:
+            s.send.close()
+
+
+# The front -----------------------------------------------------------------------------------
+
+
+def _json_error(rpc_id: Any, code: int, message: str) -> bytes:
+    return wire({"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}})
+
+
+class _Uvicorn:
+    """uvicorn's server without its signal handling (it re-raises a caught signal once it has
+    stopped): the front stops it itself, after ending the sessions."""
+
+    def __init__(self, config: Any):
+        import uvicorn
+
+        class Server(uvicorn.Server):
+            @contextlib.contextmanager
+            def capture_signals(self) -> Iterator[None]:
+                yield
+
+        self.server = Server(config)
+
+
+@dataclass
+class Limits:
+    max_body: int = MAX_BODY
+    max_headers: int = MAX_HEADERS
+    max_sessions: int = MAX_SESSIONS
+    idle_timeout: float = IDLE_TIMEOUT
+
+
+@dataclass
+class Front:
+    """``await run(sock)``: serve until a signal (128+N) or ``stop()`` (0)."""
+
+    make_proxy: MakeProxy
+    name: str
+    token: str
+    listen_any: bool = False
+    forward_authorization: bool = False
+    limits: Limits = field(default_factory=Limits)
+    diag: TextIO = field(default_factory=lambda: sys.stderr)
+    scrub: Callable[[str], str] | None = None
+    sessions: dict[bytes, Session] = field(default_factory=dict)
+    port: int = 0
+    _count: int = 0
+    _stop: anyio.Event | None = None
+    _signal: int | None = None
+    _tg: Any = None
+
+    def log(self, msg: str) -> None:
+        with contextlib.suppress(Exception):
+            if self.scrub is not None:
+                msg = self.scrub(msg)
+            self.diag.write(f"mcp-review proxy [{self.name}]: {msg}\n")
+            self.diag.flush()
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
+    async def run(self, sock: socket.socket, ready: Callable[[], None] | None = None) -> int:
+        import uvicorn
+
+        self.port = sock.getsockname()[1]
+        self._stop = anyio.Event()
+        config = uvicorn.Config(
+            self.app,
+            http="h11",
+            interface="asgi3",
+            proxy_headers=False,
+            ws="none",
+            lifespan="off",
+            access_log=False,
+            log_level="warning",
+            server_header=False,
+            date_header=False,
+            h11_max_incomplete_event_size=self.limits.max_headers,
+            # Connections beyond this get 503: a session's POSTs and GET stream, for each.
+            limit_concurrency=self.limits.max_sessions * 8 + 16,
+            timeout_graceful_shutdown=2,
+        )
+        server = _Uvicorn(config).server
+        loop = asyncio.get_running_loop()
+        handled: list[int] = []
+
+        def on_signal(sig: int) -> None:
+            if self._signal is None:
+                self._signal = sig
+            self.stop()
+
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, on_signal, int(signum))
+                handled.append(int(signum))
+        try:
+            served = anyio.Event()
+
+            async def serve() -> None:
+                try:
+                    await server.serve([sock])
+                finally:
+                    served.set()
+                    self.stop()
+
+            async with anyio.create_task_group() as tg:
+                self._tg = tg
+                tg.start_soon(serve)
+                while not server.started and not served.is_set():
+                    await anyio.sleep(0.01)
+                if ready is not None and server.started:
+                    ready()
+                tg.start_soon(self._reap_idle)
+                await self._stop.wait()
+                for s in list(self.sessions.values()):
+                    s.end()  # EOF to each relay: its upstream is stopped as on stdin EOF
+                with anyio.move_on_after(5):
+                    while self.sessions:
+                        await anyio.sleep(0.02)
+                server.should_exit = True  # open streams ended with their sessions
+                with anyio.move_on_after(5):
+                    await served.wait()
+                tg.cancel_scope.cancel()
+        finally:
+            for sig in handled:
+                loop.remove_signal_handler(sig)
+        return 128 + self._signal if self._signal else 0
+
+    async def _reap_idle(self) -> None:
+        every = min(5.0, self.limits.idle_timeout / 4)
+        while True:
+            await anyio.sleep(every)
+            now = time.monotonic()
+            for s in list(self.sessions.values()):
+                if s.open_exchanges == 0 and now - s.last_used > self.limits.idle_timeout:
+                    s.log(f"idle for {self.limits.idle_timeout:g} s: ended")
+                    s.end()
+
+    async def _run_session(self, s: Session) -> None:
+        why = f"mcp-review proxy: the session with MCP server '{self.name}' ended"
+        try:
+            assert s.proxy is not None
+            rc = await s.proxy.run(client=(s.inbox, s.router), signals=False)
+            s.log(f"ended (relay exit {rc})")
+            if rc != 0:
+                why = (
+                    f"mcp-review proxy: MCP server '{self.name}' could not be started or "
+                    "exited; this session is over"
+                )
+        except Exception as e:  # one session's failure must not take the others down
+            s.log(f"ended: {type(e).__name__}: {e}")
+        finally:
+            self.sessions.pop(s.key, None)
+            s.finish(why)
+
+    # HTTP ------------------------------------------------------------------------------------
+
+    async def app(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        headers: dict[str, str] = {}
+        for k, v in scope.get("headers") or []:
+            # A header sent twice is refused below where it matters (token, session, origin).
+            key = k.decode("latin-1").lower()
+            headers[key] = v.decode("latin-1") if key not in headers else "\x00dup"
+        reply = _Reply(send)
+        why = self._refuse_origin(headers)
+        if why is not None:
+            self.log(f"refused a request: {why}")
+            await reply.plain(403, f"Forbidden: {why}\n")
+            return
+        if not self._authorised(headers):
+            await reply.plain(
+                401,
+                "Unauthorized: this proxy wants its bearer token (see the token file it named "
+                "when it started)\n",
+                extra=[(b"www-authenticate", b'Bearer realm="mcp-review proxy"')],
+            )
+            return
+        if scope.get("path") != ENDPOINT:
+            await reply.plain(404, f"Not Found: the MCP endpoint is {ENDPOINT}\n")
+            return
+        method = scope.get("method")
+        if method == "POST":
+            await self._post(headers, receive, reply)
+        elif method == "GET":
+            await self._get(headers, receive, reply)
+        elif method == "DELETE":
+            s = self._session(headers)
+            if isinstance(s, Session):
+                s.log("DELETE from the client: ended")
+                s.end()
+                await reply.plain(200, "")
+            else:
+                await reply.plain(s[0], s[1])
+        else:
+            await reply.plain(405, "Method Not Allowed\n", extra=[(b"allow", b"GET, POST, DELETE")])
+
+    def _refuse_origin(self, headers: Mapping[str, str]) -> str | None:
+        """Why a browser-borne request (DNS rebinding) is refused, or None. On loopback the
+        ``Host`` must name a loopback address at this port; an ``Origin``, when present, must
+        be this very origin (http, loopback host, this port; with --listen-any: the Host)."""
+        host = headers.get("host", "")
+        if not self.listen_any:
+            h, _, p = host.rpartition(":")
+            if not (is_loopback(h) and p == str(self.port)):
+                return f"Host {short(host, 60)} is not this proxy's loopback address"
+        origin = headers.get("origin")
+        if origin is None:
+            return None
+        if origin == "\x00dup":
+            return "two Origin headers"
+        scheme, sep, rest = origin.partition("://")
+        if not sep or scheme.lower() != "http" or "/" in rest:
+            return f"foreign Origin {short(origin, 80)}"
+        if self.listen_any:
+            ok = rest.lower() == host.lower()
+        else:
+            h, _, p = rest.rpartition(":")
+            ok = is_loopback(h) and p == str(self.port)
+        return None if ok else f"foreign Origin {short(origin, 80)}"
+
+    def _authorised(self, headers: Mapping[str, str]) -> bool:
+        given = headers.get(TOKEN_HEADER)
+        if given is None and not self.forward_authorization:
+            auth = headers.get("authorization", "")
+            scheme, _, value = auth.partition(" ")
+            given = value.strip() if scheme.lower() == "bearer" else None
+        if given is None or given == "\x00dup":
+            return False
+        return hmac.compare_digest(given.encode("utf-8", "replace"), self.token.encode())
+
+    def _forwarded(self, headers: Mapping[str, str]) -> dict[str, str]:
+        if self.forward_authorization and "authorization" in headers:
+            return {"Authorization": headers["authorization"]}
+        return {}
+
+    def _binding(self, headers: Mapping[str, str]) -> bytes | None:
+        fwd = self._forwarded(headers)
+        return _digest(fwd["Authorization"]) if fwd else None
+
+    def _session(self, headers: Mapping[str, str]) -> Session | tuple[int, str]:
+        sid = headers.get(SESSION_HEADER)
+        if sid is None:
+            return 400, "Bad Request: no Mcp-Session-Id (send initialize first)\n"
+        s = self.sessions.get(_digest(sid))
+        if s is None or s.ended or s.binding != self._binding(headers):
+            # Unknown, ended, or another client's (another Authorization forwarded): the same
+            # answer for each, so a session id tells a caller nothing.
+            return 404, "Not Found: no such session (it ended, or was never started)\n"
+        return s
+
+    async def _post(self, headers: Mapping[str, str], receive: Any, reply: _Reply) -> None:
+        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            await reply.plain(415, "Unsupported Media Type: POST application/json\n")
+            return
+        accept = headers.get("accept", "*/*").lower()
+        sse = "text/event-stream" in accept
+        if not sse and "application/json" not in accept and "*/*" not in accept:
+            await reply.plain(406, "Not Acceptable: accept application/json or text/event-stream\n")
+            return
+        body = await self._body(headers, receive, reply)
+        if body is None:
+            return
+        try:
+            msg = strict_loads(body)
+        except Unjudgeable as e:
+            await reply.json(400, _json_error(None, PARSE_ERROR, f"Parse error: {e}"))
+            return
+        if isinstance(msg, list):
+            await reply.json(
+                400,
+                _json_error(
+                    None,
+                    INVALID_REQUEST,
+                    "JSON-RPC batches are not accepted over Streamable HTTP (removed in "
+                    "2025-06-18): send one message per POST",
+                ),
+            )
+            return
+        if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
+            await reply.json(400, _json_error(None, INVALID_REQUEST, "not a JSON-RPC 2.0 message"))
+            return
+        is_request = "method" in msg and "id" in msg
+        rid = msg.get("id") if is_request else None
+        if is_request and not usable_id(rid):
+            await reply.json(
+                400,
+                _json_error(
+                    None, INVALID_REQUEST, "a request id must be a string or an integer below 2**53"
+                ),
+            )
+            return
+        if "method" not in msg and not ("id" in msg and (("result" in msg) != ("error" in msg))):
+            await reply.json(
+                400, _json_error(None, INVALID_REQUEST, "neither a request nor a response")
+            )
+            return
+        # CR and LF can only be whitespace between tokens of valid JSON: spaces keep it one
+        # line for the relay (which frames on \n), meaning the same.
+        line = body.replace(b"\r", b" ").replace(b"\n", b" ") + b"\n"
+        extra: list[tuple[bytes, bytes]] = []
+        if msg.get("method") == "initialize" and SESSION_HEADER not in headers:
+            if not is_request:
+                await reply.json(400, _json_error(None, INVALID_REQUEST, "initialize needs an id"))
+                return
+            created = self._new_session(headers)
+            if isinstance(created, tuple):
+                await reply.json(created[0], _json_error(rid, CRASH_CODE, created[1]))
+                return
+            s = created
+            extra = [(SESSION_HEADER.encode(), s.sid.encode())]
+        else:
+            found = self._session(headers)
+            if isinstance(found, tuple):
+                await reply.json(found[0], _json_error(rid, INVALID_REQUEST, found[1].strip()))
+                return
+            s = found
+        with s.exchange():
+            if not is_request:
+                if not s.post(line):
+                    await reply.plain(404, "Not Found: the session ended\n")
+                    return
+                await reply.plain(202, "")
+                return
+            keys = id_keys(rid)
+            if s.find(keys) is not None:
+                await reply.json(
+                    409,
+                    _json_error(
+                        rid,
+                        INVALID_REQUEST,
+                        f"the id {short(rid)} is already in use by a request of this session "
+                        'that has not been answered (clients match 1 and "1" as one id)',
+                    ),
+                )
+                return
+            w = _Waiter(rid, keys, _Stream.new(sse))
+            for k in keys:
+                s.waiters[k] = w
+            if sse:
+                s.posts.append(w.stream)
+            try:
+                if not s.post(line):
+                    s.unregister(w)
+                    await reply.json(404, _json_error(rid, INVALID_REQUEST, "the session ended"))
+                    return
+                await self._answer(s, w, receive, reply, extra)
+            finally:
+                if w.stream in s.posts:
+                    s.posts.remove(w.stream)
+                if not w.answered:
+                    s.cancel(w)
+
+    async def _answer(
+        self,
+        s: Session,
+        w: _Waiter,
+        receive: Any,
+        reply: _Reply,
+        extra: list[tuple[bytes, bytes]],
+    ) -> None:
+        if not w.stream.sse:
+            async with _until_disconnect(receive):
+                with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
+                    m = await w.stream.recv.receive()
+                    await reply.json(200, wire(m), extra=extra)
+            return
+        await reply.start_sse(extra)
+        async with _until_disconnect(receive):
+            s.flush_queued(w.stream)
+            async for m in w.stream.recv:
+                await reply.event(m)
+                if m is not None and "method" not in m:
+                    break
+        await reply.finish()
+
+    async def _get(self, headers: Mapping[str, str], receive: Any, reply: _Reply) -> None:
+        if "text/event-stream" not in headers.get("accept", "").lower():
+            await reply.plain(406, "Not Acceptable: GET opens a text/event-stream\n")
+            return
+        found = self._session(headers)
+        if isinstance(found, tuple):
+            await reply.plain(*found)
+            return
+        s = found
+        if s.get_stream is not None:
+            await reply.plain(409, "Conflict: this session's GET stream is open already\n")
+            return
+        stream = _Stream.new()
+        s.get_stream = stream
+        with s.exchange():
+            try:
+                await reply.start_sse([])
+                s.flush_queued(stream)
+                async with _until_disconnect(receive):
+                    async for m in stream.recv:
+                        await reply.event(m)
+                await reply.finish()
+            finally:
+                if s.get_stream is stream:
+                    s.get_stream = None
+
+    async def _body(self, headers: Mapping[str, str], receive: Any, reply: _Reply) -> bytes | None:
+        cap = self.limits.max_body
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > cap):
+            await reply.plain(413, f"Content Too Large: a POST body holds at most {cap} bytes\n")
+            return None
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            m = await receive()
+            if m["type"] == "http.disconnect":
+                return None
+            chunk = m.get("body", b"")
+            size += len(chunk)
+            if size > cap:
+                await reply.plain(
+                    413, f"Content Too Large: a POST body holds at most {cap} bytes\n"
+                )
+                return None
+            parts.append(chunk)
+            if not m.get("more_body"):
+                return b"".join(parts)
+
+    def _new_session(self, headers: Mapping[str, str]) -> Session | tuple[int, str]:
+        live = sum(1 for s in self.sessions.values() if not s.ended)
+        if live >= self.limits.max_sessions:
+            self.log(f"refused a new session: {live} are open (the most --max-sessions allows)")
+            return 503, (
+                f"mcp-review proxy: {live} sessions are open, the most this proxy allows; "
+                "end one (DELETE) or wait for an idle one to end"
+            )
+        self._count += 1
+        sid = secrets.token_urlsafe(32)
+        s = Session(self, self._count, sid, self._binding(headers))
+        try:
+            s.proxy = self.make_proxy(self._count, self._forwarded(headers))
+        except Exception as e:
+            self.log(f"cannot start a session: {e}")
+            return 500, f"mcp-review proxy: cannot start a session: {e}"
+        self.sessions[s.key] = s
+        s.log("started")
+        assert self._tg is not None
+        self._tg.start_soon(self._run_session, s)
+        return s
+
+
+# ASGI plumbing -------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def _until_disconnect(receive: Any) -> Any:
+    """Run the body until it finishes or the client disconnects (which cancels it)."""
+    async with anyio.create_task_group() as tg:
+
+        async def watch() -> None:
+            while True:
+                m = await receive()
+                if m["type"] == "http.disconnect":
+                    tg.cancel_scope.cancel()
+                    return
+
+        tg.start_soon(watch)
+        try:
+            yield tg.cancel_scope
+        finally:
+            tg.cancel_scope.cancel()
+
+
+class _Reply:
+    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]]):
+        self._send = send
+        self.started = False
+
+    async def _start(self, status: int, headers: list[tuple[bytes, bytes]]) -> None:
+        self.started = True
+        await self._send({"type": "http.response.start", "status": status, "headers": headers})
+
+    async def plain(
+        self, status: int, text: str, *, extra: list[tuple[bytes, bytes]] | None = None
+    ) -> None:
+        body = text.encode()
+        await self._start(
+            status,
+            [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                *(extra or []),
+            ],
+        )
+        await self._send({"type": "http.response.body", "body": body})
+
+    async def json(
+        self, status: int, body: bytes, *, extra: list[tuple[bytes, bytes]] | None = None
+    ) -> None:
+        await self._start(
+            status,
+            [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(extra or []),
+            ],
+        )
+        await self._send({"type": "http.response.body", "body": body})
+
+    async def start_sse(self, extra: list[tuple[bytes, bytes]]) -> None:
+        await self._start(
+            200,
+            [
+                (b"content-type", b"text/event-stream"),
+                (b"cache-control", b"no-cache, no-transform"),
+                (b"x-accel-buffering", b"no"),
+                *extra,
+            ],
+        )
+
+    async def event(self, m: dict[str, Any]) -> None:
+        # wire() output is one line: no CR or LF can end the data field early.
+        data = b"event: message\ndata: " + wire(m)[:-1] + b"\n\n"
+        await self._send({"type": "http.response.body", "body": data, "more_body": True})
+
+    async def finish(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._send({"type": "http.response.body", "body": b""})
