@@ -44,10 +44,18 @@ def _pin(pins: Path, tools: list[dict[str, Any]]) -> None:
 class Front:
     """`mcp-review proxy --listen 127.0.0.1:0 … -- proxy_server.py` as a subprocess."""
 
-    def __init__(self, tmp: Path, *extra: str, tools: list[dict[str, Any]] | None = None):
+    def __init__(
+        self,
+        tmp: Path,
+        *extra: str,
+        tools: list[dict[str, Any]] | None = None,
+        server: list[str] = SDK,
+        env: dict[str, str] | None = None,
+    ):
         self.tmp = tmp
         self.tools_file = tmp / "tools.json"
-        self.tools_file.write_text(json.dumps(tools or []))
+        if tools is not None or not self.tools_file.exists():
+            self.tools_file.write_text(json.dumps(tools or []))
         self.token_file = tmp / "state" / "front.token"
         self.stderr_path = tmp / "proxy.log"
         self.proc = subprocess.Popen(
@@ -68,12 +76,12 @@ class Front:
                 SERVER,
                 *extra,
                 "--",
-                *SDK,
+                *server,
             ],
             stdin=subprocess.DEVNULL,
             stdout=open(tmp / "proxy.stdout", "ab"),
             stderr=open(self.stderr_path, "ab"),
-            env={**os.environ, "PROXY_TOOLS_FILE": str(self.tools_file)},
+            env={**os.environ, "PROXY_TOOLS_FILE": str(self.tools_file), **(env or {})},
             cwd=ROOT,
         )
         deadline = time.monotonic() + 60
@@ -115,8 +123,13 @@ class Front:
 def front_factory(tmp_path: Path):
     made: list[Front] = []
 
-    def make(*extra: str, tools: list[dict[str, Any]] | None = None) -> Front:
-        f = Front(tmp_path, *extra, tools=tools)
+    def make(
+        *extra: str,
+        tools: list[dict[str, Any]] | None = None,
+        server: list[str] = SDK,
+        env: dict[str, str] | None = None,
+    ) -> Front:
+        f = Front(tmp_path, *extra, tools=tools, server=server, env=env)
         made.append(f)
         return f
 
@@ -164,9 +177,7 @@ async def test_sdk_client_through_the_http_front(tmp_path: Path, front_factory, 
             assert SECRET_ARG.encode() not in data or p.name == "server.log", p
 
 
-async def test_each_session_gets_its_own_server_and_delete_stops_it(
-    tmp_path: Path, front_factory
-):
+async def test_each_session_gets_its_own_server_and_delete_stops_it(tmp_path: Path, front_factory):
     echo = _tool("echo", "echo a")
     front = front_factory(tools=[echo])
     with anyio.fail_after(120):
@@ -259,3 +270,192 @@ def test_token_origin_and_host_are_checked(tmp_path: Path, front_factory):
         r = http.delete(front.url, headers={"Mcp-Session-Id": sid})
         assert r.status_code == 401
     assert front.token not in front.log()
+
+
+# The attacker's tests -------------------------------------------------------------------------
+
+HOSTILE = [sys.executable, str(Path(__file__).parent / "servers" / "proxy_hostile.py")]
+ECHO, HANG, WIPE = _tool("echo", "echo a"), _tool("hang", "never answers"), _tool("wipe", "rm")
+
+
+def _hostile(front_factory, tmp: Path, *flags: str, extra: tuple[str, ...] = ()) -> Front:
+    """The front in front of tests/servers/proxy_hostile.py, which records every line it
+    receives (so a test proves what never reached it); echo and hang approved, wipe new."""
+    pins = tmp / "mcp-pins.toml"
+    _pin(pins, [ECHO, HANG])
+    (tmp / "hostile-tools.json").write_text(json.dumps([ECHO, HANG, WIPE]))
+    env = {
+        "HOSTILE_RECORD": str(tmp / "received.jsonl"),
+        "HOSTILE_TOOLS": str(tmp / "hostile-tools.json"),
+        "HOSTILE_FLAGS": ",".join(flags),
+    }
+    return front_factory("--pins", str(pins), *extra, server=HOSTILE, env=env)
+
+
+def _received(tmp: Path) -> list[Any]:
+    p = tmp / "received.jsonl"
+    return [json.loads(x) for x in p.read_bytes().splitlines()] if p.exists() else []
+
+
+def _after_init(tmp: Path) -> int:
+    """How many lines the server has received once it has the initialized notification."""
+    deadline = time.monotonic() + 20
+    while True:
+        got = _received(tmp)
+        if any(m.get("method") == "notifications/initialized" for m in got):
+            return len(got)
+        assert time.monotonic() < deadline, got
+        time.sleep(0.02)
+
+
+def _call(rid: Any, tool: str = "echo", a: int = 1) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": {"a": a}},
+    }
+
+
+def test_huge_bodies_and_heads_never_reach_the_server(tmp_path: Path, front_factory):
+    front = _hostile(front_factory, tmp_path, extra=("--enforce", "--max-body", "100000"))
+    with httpx2.Client(timeout=30) as http:
+        sid = _open_session(front, http)
+        h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+        before = _after_init(tmp_path)
+        big = _call(2)
+        big["params"]["arguments"]["pad"] = "x" * 200_000
+        # Announced by Content-Length, and streamed chunked without one: 413 either way.
+        assert http.post(front.url, json=big, headers=h).status_code == 413
+        body = json.dumps(big).encode()
+
+        def chunks():
+            for i in range(0, len(body), 8192):
+                yield body[i : i + 8192]
+
+        r = http.post(front.url, content=chunks(), headers=h)
+        assert r.status_code == 413
+        # A head beyond 16 KiB, in one piece or many headers: 431.
+        r = http.post(front.url, json=_call(3), headers={**h, "X-Pad": "y" * 40_000})
+        assert r.status_code == 431
+        many = {f"X-{i}": "z" * 100 for i in range(200)}
+        assert http.post(front.url, json=_call(3), headers={**h, **many}).status_code == 431
+        # Not JSON, a duplicate key, a lone surrogate's invalid UTF-8: 400, nothing forwarded.
+        for raw in (b"{", b'{"jsonrpc":"2.0","id":4,"id":5,"method":"ping"}', b'{"a":"\xff"}'):
+            r = http.post(front.url, content=raw, headers=h)
+            assert r.status_code == 400 and r.json()["error"]["code"] == -32700, raw
+        assert len(_received(tmp_path)) == before
+        # The session still works.
+        r = http.post(front.url, json=_call(6), headers=h)
+        assert _events(r.text)[-1]["result"]["structuredContent"]["arguments"] == {"a": 1}
+
+
+def test_sessions_are_capped_and_each_has_its_own_server(tmp_path: Path, front_factory):
+    front = _hostile(front_factory, tmp_path, extra=("--max-sessions", "2"))
+    with httpx2.Client(timeout=30) as http:
+        a, b = _open_session(front, http), _open_session(front, http)
+        r = http.post(front.url, json=INIT, headers=front.headers(**ACCEPT))
+        assert r.status_code == 503 and "sessions are open" in r.json()["error"]["message"]
+        assert len(set(re.findall(r"started server pid (\d+)", front.log()))) == 2
+        # A DELETE frees a place; the ended session's id is unknown from then on.
+        assert (
+            http.delete(front.url, headers=front.headers(**{"Mcp-Session-Id": a})).status_code
+            == 200
+        )
+        c = _open_session(front, http)
+        for sid in (a, "made-up", b + "x"):
+            r = http.post(
+                front.url, json=_call(9), headers=front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+            )
+            assert r.status_code == 404, sid
+        # No session id at all: 400 (initialize first).
+        r = http.post(front.url, json=_call(9), headers=front.headers(**ACCEPT))
+        assert r.status_code == 400
+        # One client's id is not another's: b's call 5 hangs, c's call 5 is answered to c.
+        hb = front.headers(**ACCEPT, **{"Mcp-Session-Id": b})
+        hc = front.headers(**ACCEPT, **{"Mcp-Session-Id": c})
+        with http.stream("POST", front.url, json=_call(5, "hang"), headers=hb) as hung:
+            assert hung.status_code == 200
+            r = http.post(front.url, json=_call(5, "echo", 7), headers=hc)
+            assert _events(r.text)[-1]["result"]["structuredContent"]["arguments"] == {"a": 7}
+    assert front.proc.poll() is None
+
+
+def test_batches_and_id_games_over_http(tmp_path: Path, front_factory):
+    front = _hostile(front_factory, tmp_path, extra=("--enforce",))
+    with httpx2.Client(timeout=30) as http:
+        sid = _open_session(front, http)
+        h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+        before = _after_init(tmp_path)
+        # A batch: refused whole (Streamable HTTP has none since 2025-06-18).
+        r = http.post(front.url, json=[_call(2), _call(3, "wipe")], headers=h)
+        assert r.status_code == 400 and r.json()["error"]["code"] == -32600
+        # Ids no client reads exactly: null, a float, a boolean, beyond 2**53, an object.
+        for rid in (None, 7.0, True, 2**53 + 1, {"a": 1}):
+            r = http.post(front.url, json=_call(rid), headers=h)
+            assert r.status_code == 400, rid
+        assert len(_received(tmp_path)) == before
+        # An id pending in this session, however spelled ("8", 8, " 8", "0x8"), is refused
+        # while the first request waits; the first still gets its own answer.
+        with http.stream("POST", front.url, json=_call(8, "hang"), headers=h) as hung:
+            assert hung.status_code == 200
+            for rid in ("8", 8, " 8", "0x8"):
+                r = http.post(front.url, json=_call(rid), headers=h)
+                assert r.status_code == 409, rid
+            r = http.post(front.url, json=_call(10, "echo", 3), headers=h)
+            assert _events(r.text)[-1]["result"]["structuredContent"]["arguments"] == {"a": 3}
+        got = _received(tmp_path)[before:]
+        assert [m.get("id") for m in got if m.get("method") == "tools/call"] == [8, 10]
+        # Closing the hung POST told the server (notifications/cancelled), and the id stays
+        # reserved until the server answers it: no later request can take that answer.
+        deadline = time.monotonic() + 10
+        while not any(m.get("method") == "notifications/cancelled" for m in _received(tmp_path)):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert http.post(front.url, json=_call(8), headers=h).status_code == 409
+        # A withheld tool is refused on HTTP as on stdio; JSON answers when only JSON is accepted.
+        r = http.post(
+            front.url,
+            json=_call(11, "wipe"),
+            headers={**h, "Accept": "application/json"},
+        )
+        assert r.headers["content-type"] == "application/json"
+        assert r.json()["id"] == 11 and "withheld tool 'wipe'" in r.json()["error"]["message"]
+        # A response to a request the server never sent: accepted (202) and dropped.
+        r = http.post(front.url, json={"jsonrpc": "2.0", "id": "srv-x", "result": {}}, headers=h)
+        assert r.status_code == 202
+        assert not any(m.get("id") in (11, "srv-x") for m in _received(tmp_path)[before:])
+
+
+@pytest.mark.parametrize("enforce", [False, True])
+def test_replies_nobody_asked_for_never_reach_a_client(
+    tmp_path: Path, front_factory, enforce: bool
+):
+    """The server answers ids nobody sent and replies with string ids: a reply goes only to
+    the POST that asked (with the id as that client sent it), a server request to the GET
+    stream; the rest is dropped, recording or enforcing."""
+    front = _hostile(
+        front_factory,
+        tmp_path,
+        "unsolicited",
+        "string_ids",
+        extra=("--enforce",) if enforce else (),
+    )
+    with httpx2.Client(timeout=30) as http:
+        r = http.post(front.url, json=INIT, headers=front.headers(**ACCEPT))
+        assert _events(r.text) == [_events(r.text)[-1]] and _events(r.text)[-1]["id"] == 1
+        sid = r.headers["mcp-session-id"]
+        h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+        with http.stream("GET", front.url, headers=h) as get:
+            lines = get.iter_lines()
+            seen = []
+            for line in lines:
+                if line.startswith("data: "):
+                    seen.append(json.loads(line[6:]))
+                    if seen[-1].get("id") == "srv-1":
+                        break
+        ids = [m.get("id") for m in seen]
+        assert "srv-1" in ids and 1000 not in ids and "nobody-asked" not in ids
+        r = http.post(front.url, json=_call(3), headers=h)
+        assert [m["id"] for m in _events(r.text)] == [3]  # the int id, as the client sent it
+    assert "no client request awaits it" in front.log() or enforce

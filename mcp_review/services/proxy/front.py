@@ -47,7 +47,8 @@ ENDPOINT = "/mcp"
 MAX_BODY = 4 * 1024 * 1024
 """Bytes of one POST body; a larger one is answered 413 before it is read."""
 MAX_HEADERS = 16 * 1024
-"""Bytes of a request's head (request line and headers); h11 answers a larger one 400."""
+"""Bytes of a request's headers: a larger head is answered 431 (h11 answers 400 to one that
+arrives in pieces beyond it)."""
 MAX_SESSIONS = 16
 """Sessions at once: each runs its own upstream (a stdio server is a process)."""
 IDLE_TIMEOUT = 1800.0
@@ -240,6 +241,8 @@ class Session:
                 return
             self.unregister(w)
             w.answered = True
+            if w.stream in self.posts:  # its stream ends with this reply: nothing after it
+                self.posts.remove(w.stream)
             if w.abandoned:
                 return
             m["id"] = w.rpc_id  # the id as this client sent it
@@ -454,8 +457,13 @@ class Front:
     async def app(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return
+        raw_headers = scope.get("headers") or []
+        if sum(len(k) + len(v) + 4 for k, v in raw_headers) > self.limits.max_headers:
+            # h11 bounds only a head that arrives in pieces; one read can hold a larger one.
+            await _Reply(send).plain(431, "Request Header Fields Too Large\n")
+            return
         headers: dict[str, str] = {}
-        for k, v in scope.get("headers") or []:
+        for k, v in raw_headers:
             # A header sent twice is refused below where it matters (token, session, origin).
             key = k.decode("latin-1").lower()
             headers[key] = v.decode("latin-1") if key not in headers else "\x00dup"
