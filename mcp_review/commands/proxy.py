@@ -1,9 +1,11 @@
-"""`mcp-review proxy`: a stdio pass-through an MCP client launches in place of the server."""
+"""`mcp-review proxy`: a stdio pass-through an MCP client launches in place of the server (a
+stdio server it starts, or a remote one it reaches over Streamable HTTP or legacy SSE)."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Any
 
@@ -13,7 +15,8 @@ from mcp_review.engine.verdict import proxy_exit_code
 USAGE = (
     "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
     "[--log FILE] [--record-results] [--list-timeout SECONDS]\n"
-    "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] -- CMD ARGS…"
+    "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] -- CMD ARGS…\n"
+    "       mcp-review proxy --url URL [--header 'K: V']… --name NAME [--pins FILE] [--enforce]"
 )
 
 
@@ -35,6 +38,32 @@ def register(p: argparse.ArgumentParser) -> None:
         dest="server_name",
         metavar="NAME",
         help="the server's local name with `-- CMD` (default: the command's name)",
+    )
+    p.add_argument(
+        "--url",
+        metavar="URL",
+        help="a remote server not in a config, reached over Streamable HTTP (needs --name)",
+    )
+    p.add_argument(
+        "--header",
+        metavar="'K: V'",
+        action="append",
+        default=[],
+        help="with --url: an HTTP header for every request (repeatable); ${env:VAR} or ${VAR} "
+        "in the value is read from the environment, so a token stays out of the command line",
+    )
+    p.add_argument(
+        "--transport",
+        choices=("http", "sse"),
+        default="http",
+        help="with --url: Streamable HTTP (default) or the legacy SSE transport",
+    )
+    p.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="drop (and log) a server message longer than N bytes (default 256 MiB)",
     )
     p.add_argument(
         "--principal", help="authorization context of the pins (default: config's, else 'default')"
@@ -228,6 +257,34 @@ def _scrubber(srv: Any) -> Any:
     return lambda text: red.scrub_text(srv.scrub(text))
 
 
+_VAR = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _headers(specs: list[str]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """``--header 'K: V'`` values, ``${env:VAR}`` expanded; also what the variables expanded to
+    (secrets to scrub like the values themselves)."""
+    out: dict[str, str] = {}
+    expanded: list[str] = []
+    for spec in specs:
+        key, colon, value = spec.partition(":")
+        key, value = key.strip(), value.strip()
+        if not colon or not key or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", key):
+            raise InputError("--header takes 'Name: value' (a header name, a colon, a value)")
+
+        def var(m: re.Match[str], key: str = key) -> str:
+            v = os.environ.get(m.group(1))
+            if v is None:
+                raise InputError(f"--header {key}: ${{{m.group(1)}}} is not set in the environment")
+            expanded.append(v)
+            return v
+
+        value = _VAR.sub(var, value)
+        if any(c in value for c in "\r\n\0"):
+            raise InputError(f"--header {key}: a value cannot hold a line break")
+        out[key] = value
+    return out, tuple(expanded)
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -250,7 +307,30 @@ def run(args: argparse.Namespace) -> int:
     calls = args.log
     scrub = None
     record_results = args.record_results
-    if argv is not None:
+    remote = None  # the ServerConfig of a server reached over HTTP
+    if args.max_message_bytes is not None and args.max_message_bytes <= 0:
+        raise InputError("--max-message-bytes must be a positive number of bytes")
+    if args.url is not None:
+        from mcp_review.services.config import ServerConfig, secrets_scrubber
+
+        if args.name or argv is not None:
+            raise InputError("give one of a configured server NAME, --url URL or `-- CMD ARGS…`")
+        if not args.server_name:
+            raise InputError("--url needs --name NAME (the key of its pins and of its call log)")
+        if not re.match(r"^https?://[^/?#\s]+", args.url):
+            raise InputError("--url must start with http:// or https:// and name a host")
+        headers, expanded = _headers(args.header)
+        name = args.server_name
+        remote = ServerConfig(
+            name, transport=args.transport, url=args.url, headers=headers, expanded=expanded
+        )
+        scrub = _scrubber(remote)
+        log_scrub = secrets_scrubber(remote)
+        state = _state_dir()
+        pins = args.pins or "mcp-pins.toml"
+    elif args.header:
+        raise InputError("--header goes with --url (a configured server takes `headers`)")
+    elif argv is not None:
         if args.name:
             raise InputError("give either a configured server NAME or `-- CMD ARGS…`, not both")
         if not argv:
@@ -274,14 +354,17 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(
                 f"no server {args.name!r} in the config (known: {known})", source=cfg.source
             ) from None
-        if srv.command is None:
+        if srv.target is not None or (srv.command is None and srv.url is None):
             raise InputError(
-                f"server {args.name!r} is not a stdio server: the proxy relays stdio only",
-                source=cfg.source,
+                f"server {args.name!r} has neither a command nor a url", source=cfg.source
             )
         name = srv.name
-        argv = [srv.command, *srv.args]
-        if _launches_proxy(argv):
+        if srv.url is not None:
+            remote = srv
+        else:
+            assert srv.command is not None
+            argv = [srv.command, *srv.args]
+        if argv is not None and _launches_proxy(argv):
             # An mcp.json already rewritten to use the proxy: following it would recurse.
             raise InputError(
                 f"server {name!r} in this config already runs `mcp-review proxy`; "
@@ -348,8 +431,22 @@ def run(args: argparse.Namespace) -> int:
             )
     if args.list_timeout is not None and not args.list_timeout > 0:
         raise InputError("--list-timeout must be a positive number of seconds")
+    upstream = None
+    if remote is not None:
+        from mcp_review.services.proxy.http_upstream import HttpUpstream
+
+        assert remote.url is not None
+        upstream = HttpUpstream(
+            remote.url,
+            headers=remote.headers,
+            transport=remote.transport,
+            timeout=remote.timeout,
+            label=remote.display_target,
+        )
+        argv = None
     proxy = Proxy(
         argv,
+        upstream=upstream,
         name=name,
         env=env,
         cwd=cwd,
@@ -359,6 +456,7 @@ def run(args: argparse.Namespace) -> int:
         server_log=server_log,
         fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT,
         scrub=scrub,
+        **({"max_line": args.max_message_bytes} if args.max_message_bytes else {}),
     )
     rc = asyncio.run(proxy.run())
     return proxy_exit_code(rc)
