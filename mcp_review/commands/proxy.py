@@ -1,10 +1,12 @@
-"""`mcp-review proxy`: a stdio pass-through an MCP client launches in place of the server."""
+"""`mcp-review proxy`: a stdio pass-through an MCP client launches in place of the server (a
+stdio server it starts, or a remote one it reaches over Streamable HTTP or legacy SSE)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import os
+import re
 import sys
 from typing import Any
 
@@ -15,7 +17,9 @@ USAGE = (
     "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
     "[--log FILE] [--record-results] [--list-timeout SECONDS] [--listen HOST:PORT]\n"
     "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] "
-    "[--listen HOST:PORT] -- CMD ARGS…"
+    "[--listen HOST:PORT] -- CMD ARGS…\n"
+    "       mcp-review proxy --url URL [--header 'K: V']… --name NAME [--pins FILE] [--enforce] "
+    "[--listen HOST:PORT]"
 )
 
 
@@ -37,6 +41,32 @@ def register(p: argparse.ArgumentParser) -> None:
         dest="server_name",
         metavar="NAME",
         help="the server's local name with `-- CMD` (default: the command's name)",
+    )
+    p.add_argument(
+        "--url",
+        metavar="URL",
+        help="a remote server not in a config, reached over Streamable HTTP (needs --name)",
+    )
+    p.add_argument(
+        "--header",
+        metavar="'K: V'",
+        action="append",
+        default=[],
+        help="with --url: an HTTP header for every request (repeatable); ${env:VAR} or ${VAR} "
+        "in the value is read from the environment, so a token stays out of the command line",
+    )
+    p.add_argument(
+        "--transport",
+        choices=("http", "sse"),
+        default="http",
+        help="with --url: Streamable HTTP (default) or the legacy SSE transport",
+    )
+    p.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="drop (and log) a server message longer than N bytes (default 256 MiB)",
     )
     p.add_argument(
         "--principal", help="authorization context of the pins (default: config's, else 'default')"
@@ -269,6 +299,34 @@ def _scrubber(srv: Any) -> Any:
     return lambda text: red.scrub_text(srv.scrub(text))
 
 
+_VAR = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _headers(specs: list[str]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """``--header 'K: V'`` values, ``${env:VAR}`` expanded; also what the variables expanded to
+    (secrets to scrub like the values themselves)."""
+    out: dict[str, str] = {}
+    expanded: list[str] = []
+    for spec in specs:
+        key, colon, value = spec.partition(":")
+        key, value = key.strip(), value.strip()
+        if not colon or not key or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", key):
+            raise InputError("--header takes 'Name: value' (a header name, a colon, a value)")
+
+        def var(m: re.Match[str], key: str = key) -> str:
+            v = os.environ.get(m.group(1))
+            if v is None:
+                raise InputError(f"--header {key}: ${{{m.group(1)}}} is not set in the environment")
+            expanded.append(v)
+            return v
+
+        value = _VAR.sub(var, value)
+        if any(c in value for c in "\r\n\0"):
+            raise InputError(f"--header {key}: a value cannot hold a line break")
+        out[key] = value
+    return out, tuple(expanded)
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -291,7 +349,30 @@ def run(args: argparse.Namespace) -> int:
     calls = args.log
     scrub = None
     record_results = args.record_results
-    if argv is not None:
+    remote = None  # the ServerConfig of a server reached over HTTP
+    if args.max_message_bytes is not None and args.max_message_bytes <= 0:
+        raise InputError("--max-message-bytes must be a positive number of bytes")
+    if args.url is not None:
+        from mcp_review.services.config import ServerConfig, secrets_scrubber
+
+        if args.name or argv is not None:
+            raise InputError("give one of a configured server NAME, --url URL or `-- CMD ARGS…`")
+        if not args.server_name:
+            raise InputError("--url needs --name NAME (the key of its pins and of its call log)")
+        if not re.match(r"^https?://[^/?#\s]+", args.url):
+            raise InputError("--url must start with http:// or https:// and name a host")
+        headers, expanded = _headers(args.header)
+        name = args.server_name
+        remote = ServerConfig(
+            name, transport=args.transport, url=args.url, headers=headers, expanded=expanded
+        )
+        scrub = _scrubber(remote)
+        log_scrub = secrets_scrubber(remote)
+        state = _state_dir()
+        pins = args.pins or "mcp-pins.toml"
+    elif args.header:
+        raise InputError("--header goes with --url (a configured server takes `headers`)")
+    elif argv is not None:
         if args.name:
             raise InputError("give either a configured server NAME or `-- CMD ARGS…`, not both")
         if not argv:
@@ -315,14 +396,17 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(
                 f"no server {args.name!r} in the config (known: {known})", source=cfg.source
             ) from None
-        if srv.command is None:
+        if srv.target is not None or (srv.command is None and srv.url is None):
             raise InputError(
-                f"server {args.name!r} is not a stdio server: the proxy relays stdio only",
-                source=cfg.source,
+                f"server {args.name!r} has neither a command nor a url", source=cfg.source
             )
         name = srv.name
-        argv = [srv.command, *srv.args]
-        if _launches_proxy(argv):
+        if srv.url is not None:
+            remote = srv
+        else:
+            assert srv.command is not None
+            argv = [srv.command, *srv.args]
+        if argv is not None and _launches_proxy(argv):
             # An mcp.json already rewritten to use the proxy: following it would recurse.
             raise InputError(
                 f"server {name!r} in this config already runs `mcp-review proxy`; "
@@ -349,7 +433,7 @@ def run(args: argparse.Namespace) -> int:
     calls = calls or default_call_log(state, name)
     server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
 
-    def make_calllog() -> CallLog | None:
+    def make_calllog(forwarded: Any = None) -> CallLog | None:
         if args.no_log:
             return None
         patterns = [*(() if args.no_default_redact else DEFAULT_REDACT), *args.redact]
@@ -362,7 +446,7 @@ def run(args: argparse.Namespace) -> int:
                 max_bytes=args.max_log_bytes or DEFAULT_MAX_BYTES,
                 record_results=record_results,
                 max_result_bytes=args.max_result_bytes or DEFAULT_MAX_RESULT_BYTES,
-                scrub=log_scrub,
+                scrub=_also_scrub(log_scrub, forwarded) if forwarded else log_scrub,
             )
         except OSError as e:
             raise InputError(f"cannot open the call log: {e.strerror or e}", source=calls) from None
@@ -393,9 +477,24 @@ def run(args: argparse.Namespace) -> int:
     if args.list_timeout is not None and not args.list_timeout > 0:
         raise InputError("--list-timeout must be a positive number of seconds")
 
-    def make_proxy(log: CallLog | None, label: str | None = None) -> Proxy:
+    def make_proxy(log: CallLog | None, label: str | None = None, forwarded: Any = None) -> Proxy:
+        upstream = None
+        if remote is not None:
+            from mcp_review.services.proxy.http_upstream import HttpUpstream
+
+            assert remote.url is not None
+            upstream = HttpUpstream(
+                remote.url,
+                # The client's Authorization (forward_authorization = true) replaces the
+                # config's: it is this client's identity at the remote server.
+                headers=_with_forwarded(remote.headers, forwarded or {}),
+                transport=remote.transport,
+                timeout=remote.timeout,
+                label=remote.display_target,
+            )
         return Proxy(
-            argv,
+            argv if remote is None else None,
+            upstream=upstream,
             name=name,
             env=env,
             cwd=cwd,
@@ -404,27 +503,60 @@ def run(args: argparse.Namespace) -> int:
             mode=args.mode,
             server_log=server_log,
             fetch_timeout=args.list_timeout or fetch_timeout or FETCH_TIMEOUT,
-            scrub=scrub,
+            scrub=scrub if not forwarded else _also_scrub(scrub, forwarded),
             label=label,
+            **({"max_line": args.max_message_bytes} if args.max_message_bytes else {}),
         )
 
     if args.listen is not None:
         if calllog is not None:
             calllog.close()  # each session records through its own (one O_APPEND file)
+        forward = bool(remote is not None and getattr(remote, "forward_authorization", False))
         return _serve_http(
             args,
             name,
             state,
-            lambda n, _headers: make_proxy(make_calllog(), f"{name}, session {n}"),
+            lambda n, headers: make_proxy(make_calllog(headers), f"{name}, session {n}", headers),
             scrub,
+            forward_authorization=forward,
         )
     proxy = make_proxy(calllog)
     rc = asyncio.run(proxy.run())
     return proxy_exit_code(rc)
 
 
+def _with_forwarded(headers: Any, forwarded: Any) -> dict[str, str]:
+    """The config's headers with the client's forwarded ones in place of any of the same name
+    (case-insensitively: ``authorization`` from the config gives way to the client's)."""
+    low = {k.lower() for k in forwarded}
+    return {**{k: v for k, v in headers.items() if k.lower() not in low}, **forwarded}
+
+
+def _also_scrub(scrub: Any, forwarded: Any) -> Any:
+    """``scrub``, and the forwarded header values by value (a client's token is a secret in
+    every log, as a configured header is), the credential after ``Bearer `` too."""
+    vals = sorted(
+        {x for v in forwarded.values() for x in (v, v.split(" ", 1)[-1].strip()) if len(x) >= 4},
+        key=len,
+        reverse=True,
+    )
+
+    def both(text: str) -> str:
+        for v in vals:
+            text = text.replace(v, "***")
+        return scrub(text) if scrub is not None else text
+
+    return both
+
+
 def _serve_http(
-    args: argparse.Namespace, name: str, state: str, make_proxy: Any, scrub: Any
+    args: argparse.Namespace,
+    name: str,
+    state: str,
+    make_proxy: Any,
+    scrub: Any,
+    *,
+    forward_authorization: bool = False,
 ) -> int:
     """``--listen``: the HTTP front, one relay per client session (services.proxy.front)."""
     import asyncio
@@ -474,7 +606,13 @@ def _serve_http(
         ) from None
     shown = f"[{host}]" if ":" in host else host
     front = Front(
-        make_proxy, name=name, token=token, listen_any=args.listen_any, limits=limits, scrub=scrub
+        make_proxy,
+        forward_authorization=forward_authorization,
+        name=name,
+        token=token,
+        listen_any=args.listen_any,
+        limits=limits,
+        scrub=scrub,
     )
 
     def ready() -> None:

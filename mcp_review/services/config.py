@@ -94,6 +94,10 @@ class ServerConfig:
     """An in-process ``Server``/``MCPServer`` (tests, the demo); never read from a file."""
     record_results: bool = False
     """``record_results = true``: the proxy also records each call's result (for ``rerun``)."""
+    forward_authorization: bool = False
+    """``forward_authorization = true`` (url servers): the proxy's HTTP front passes each
+    client's ``Authorization`` to this server (its own token then comes in
+    ``X-MCP-Review-Token``). Off: a client's ``Authorization`` never leaves the proxy."""
     rerun_ignore: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Per tool, result pointers ``rerun`` ignores (``[servers.X.tools.T] rerun_ignore``)."""
     expanded: tuple[str, ...] = ()
@@ -366,7 +370,7 @@ def _project_root(p: Path) -> Path:
 _TOML_LINE = re.compile(r"at line (\d+)")
 _SERVER_KEYS = {
     "command", "args", "env", "cwd", "url", "headers", "type", "transport", "principal",
-    "policy", "calls", "timeout", "mode", "record_results", "tools",
+    "policy", "calls", "timeout", "mode", "record_results", "tools", "forward_authorization",
 }  # fmt: skip
 _CANDIDATE_KEYS = _SERVER_KEYS - {"principal"}
 """A candidate is reviewed under its server's name and principal: it cannot name another."""
@@ -939,6 +943,14 @@ def server_from(
     if not isinstance(rr, bool):
         raise where.error("record_results", "must be true or false")
     kw["record_results"] = rr
+    fa = raw.get("forward_authorization", False)
+    if not isinstance(fa, bool):
+        raise where.error("forward_authorization", "must be true or false")
+    if fa and kw.get("url") is None:
+        raise where.error(
+            "forward_authorization", "is for a server reached by url (a stdio server has no HTTP)"
+        )
+    kw["forward_authorization"] = fa
     kw["rerun_ignore"] = _tool_settings(raw, where)
     kw["expanded"] = tuple(dict.fromkeys(expanded))
     return ServerConfig(**kw)

@@ -1,8 +1,9 @@
 """Stdio proxy engine: relays JSON-RPC lines byte-for-byte, records tools/call, enforces pins.
 
 A small package: ``framing`` (lines, parsing, ids), ``process`` (the server's process group and
-the client's pipes), ``enforce`` (the pin file's verdicts, cached until it changes) and ``relay``
-(both directions in one anyio task group). ``commands/proxy.py`` is its only caller."""
+the client's pipes), ``upstream`` (the server end whatever its transport: ``StdioUpstream`` here,
+``http_upstream.HttpUpstream`` for a remote server), ``enforce`` (the pin file's verdicts, cached
+until it changes) and ``relay`` (both directions in one anyio task group). ``commands/proxy.py`` is its only caller."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from mcp_review.services.proxy.relay import (
     WARNING_PREFIX,
     Proxy,
 )
+from mcp_review.services.proxy.upstream import StdioUpstream, Upstream, UpstreamError
 
 __all__ = [
     "CHUNK",
@@ -48,6 +50,9 @@ __all__ = [
     "Enforcer",
     "PinEnforcer",
     "Proxy",
+    "StdioUpstream",
+    "Upstream",
+    "UpstreamError",
     "Verdict",
     "id_keys",
     "read_line_batches",

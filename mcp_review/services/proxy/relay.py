@@ -36,8 +36,8 @@ from mcp_review.services.proxy.process import (
     ClientOut,
     ClientReader,
     ClientWriter,
-    ServerProcess,
 )
+from mcp_review.services.proxy.upstream import StdioUpstream, Upstream, UpstreamError
 from mcp_review.store.calllog import CallLog
 
 PIN_POLL = 1.0
@@ -121,9 +121,10 @@ class Proxy:
 
     def __init__(
         self,
-        command: Sequence[str],
+        command: Sequence[str] | None = None,
         *,
         name: str,
+        upstream: Upstream | None = None,
         env: dict[str, str] | None = None,
         cwd: str | None = None,
         calllog: CallLog | None = None,
@@ -138,17 +139,20 @@ class Proxy:
     ):
         if mode not in ("withhold", "mark"):
             raise ValueError(f"mode must be withhold or mark, not {mode!r}")
-        self.command = list(command)
+        if (command is None) == (upstream is None):
+            raise ValueError("give the server's command or an upstream, not both or neither")
         self.name = name
         self.label = label or name
         """How the log names this relay (the HTTP front adds the session's number)."""
-        self.env = env
-        self.cwd = cwd
+        self.upstream: Upstream = (
+            upstream
+            if upstream is not None
+            else StdioUpstream(command or (), env=env, cwd=cwd, server_log=server_log, scrub=scrub)
+        )
+        """The server, whatever its transport (``upstream.Upstream``)."""
         self.calllog = calllog
         self.gate = gate
         self.mode = mode
-        self.server_log = server_log
-        self._stderr_log: Any = None
         self.diag = diag if diag is not None else sys.stderr
         self.scrub = scrub
         """Removes the secrets the server was given (``ServerConfig.scrub``) from every line the
@@ -172,7 +176,6 @@ class Proxy:
         self._nonce = os.urandom(12).hex()
         self._c2s_out: list[bytes] = []
         self._server_gone = False
-        self.server: ServerProcess | None = None
         self.client_eof = False
         self.noise_lines = 0
         self.refused_calls = 0
@@ -213,25 +216,12 @@ class Proxy:
         so nothing outlives this call. A cancellation from outside propagates (it is never
         swallowed); on the way out the server's group is killed, as on an internal error."""
         self._signals = signals
-        err: Any = asyncio.subprocess.DEVNULL
-        if self.server_log:
-            from mcp_review.services.transport import STDERR_FILE_CAP, ServerStderr, open_stderr_log
-
-            # Bounded like fetch's logs: half the file cap per session, rotated before it.
-            cap = STDERR_FILE_CAP // 2
-            err = ServerStderr(open_stderr_log(self.server_log, cap), run_cap=cap, scrub=self.scrub)
         try:
-            self.server = await ServerProcess.start(
-                self.command, env=self.env, cwd=self.cwd, stderr=err
-            )
-        except OSError as e:
-            self.log(f"cannot start {self.command[0]!r}: {e.strerror or e}")
+            await self.upstream.start(self.log)
+        except UpstreamError as e:
+            self.log(str(e))
+            await self.upstream.aclose()
             return EXIT_SERVER_GONE
-        finally:
-            if err is not asyncio.subprocess.DEVNULL:
-                err.release()  # the child holds the pipe; the log closes when it exits
-                self._stderr_log = err
-        self.log(f"started server pid {self.server.pid}: {self.command[0]}")
         client_in: ClientReader
         if client is not None:
             client_in, self._out = client
@@ -248,18 +238,15 @@ class Proxy:
         finally:
             if not stopped:
                 # An internal error or a cancellation: never leave an orphan.
-                await self.server.kill()
+                await self.upstream.kill()
             client_in.close()
             await self._out.close()
             if self.calllog is not None:
                 self.calllog.close()
-            if self._stderr_log is not None:
-                # The server is gone: let its last stderr lines reach the log.
-                self._stderr_log.join(2.0)
+            await self.upstream.aclose()
 
     async def _relay(self, client_in: ClientReader) -> int:
-        assert self.server is not None
-        server = self.server
+        server = self.upstream
         ended = anyio.Event()
         why: list[str] = []
 
@@ -319,13 +306,13 @@ class Proxy:
                 else:
                     # The server closed its stdout while the client is still there: it crashed.
                     client_scope.cancel()
-                    code = await server.reap(STDIN_GRACE)
+                    how = await server.ended(STDIN_GRACE)
                     self.log(
-                        f"server exited (code {code}) while the client was connected; "
+                        f"server {how} while the client was connected; "
                         f"answering {self._open_requests()} pending request(s) with an "
                         "error"
                     )
-                    await self._fail_pending(code)
+                    await self._fail_pending(how)
                     await server.stop(grace=0.0)
                     rc = EXIT_SERVER_GONE
                 tg.cancel_scope.cancel()  # the pin watcher, and a server pump still draining
@@ -356,10 +343,8 @@ class Proxy:
             if self.pending.get(k) is p:
                 del self.pending[k]
 
-    async def _fail_pending(self, rc: int | None) -> None:
-        how = f"exited with code {rc}" if rc is not None else "closed its output"
-        where = f" (its stderr is in {self.server_log})" if self.server_log else ""
-        msg = f"mcp-review proxy: MCP server '{self.name}' {how} before answering{where}"
+    async def _fail_pending(self, how: str) -> None:
+        msg = f"mcp-review proxy: MCP server '{self.name}' {how} before answering"
         for p in self._open():
             if p.reply is not None:  # the proxy's own tools/list: the call it serves is
                 p.reply.set(None)  # pending too, and answered below
@@ -395,12 +380,11 @@ class Proxy:
         """Write what the client pump has judged (and ``extra``, the proxy's own request after
         it, so order is kept). A dead server is noticed by the crash path, which answers what
         is pending; the client's lines are still read and tracked until then."""
-        assert self.server is not None
         data = b"".join(self._c2s_out) + extra
         self._c2s_out.clear()
         if not data or self._server_gone:
             return
-        if not await self.server.write(data):
+        if not await self.upstream.write(data):
             self._server_gone = True
 
     def _record(self) -> None:
@@ -787,14 +771,17 @@ class Proxy:
     # server -> client ---------------------------------------------------------------------
 
     async def _server_to_client(self) -> None:
-        assert self.server is not None and self._out is not None
+        assert self._out is not None
         out = self._out
-        async for batch in read_line_batches(
-            self.server.stdout, self.max_line, self._overlong("server")
-        ):
+
+        async def deliver(batch: list[bytes]) -> None:
             outs = [d for line in batch if (d := await self._on_server_line(line)) is not None]
             if outs:
                 await out.write(b"".join(outs))
+
+        await self.upstream.pump(
+            deliver, max_line=self.max_line, on_overlong=self._overlong("server")
+        )
 
     def _noise(self, line: bytes, why: str) -> None:
         self.noise_lines += 1
