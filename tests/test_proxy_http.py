@@ -42,7 +42,8 @@ def _pin(pins: Path, tools: list[dict[str, Any]]) -> None:
 
 
 class Front:
-    """`mcp-review proxy --listen 127.0.0.1:0 … -- proxy_server.py` as a subprocess."""
+    """`mcp-review proxy --listen 127.0.0.1:0 … -- proxy_server.py` as a subprocess
+    (``server=[]``: no `-- CMD`, the server is named in ``extra``)."""
 
     def __init__(
         self,
@@ -72,11 +73,9 @@ class Front:
                 str(tmp / "calls.jsonl"),
                 "--server-log",
                 str(tmp / "server.log"),
-                "--name",
-                SERVER,
+                *(("--name", SERVER) if server else ()),
                 *extra,
-                "--",
-                *server,
+                *(("--", *server) if server else ()),
             ],
             stdin=subprocess.DEVNULL,
             stdout=open(tmp / "proxy.stdout", "ab"),
@@ -99,9 +98,9 @@ class Front:
     def headers(self, **more: str) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}", **more}
 
-    def client(self, *, mode: str = "legacy", token: str | None = None) -> Client:
+    def client(self, *, mode: str = "legacy", headers: dict[str, str] | None = None) -> Client:
         http = httpx2.AsyncClient(
-            headers={"Authorization": f"Bearer {token or self.token}"}, timeout=30
+            headers=headers or {"Authorization": f"Bearer {self.token}"}, timeout=30
         )
         return Client(
             streamable_http_client(self.url, http_client=http),
@@ -459,3 +458,89 @@ def test_replies_nobody_asked_for_never_reach_a_client(
         r = http.post(front.url, json=_call(3), headers=h)
         assert [m["id"] for m in _events(r.text)] == [3]  # the int id, as the client sent it
     assert "no client request awaits it" in front.log() or enforce
+
+
+# In front of a remote server ------------------------------------------------------------------
+
+REMOTE_TOKEN = "remote-bearer-0123456789abcdef"
+CLIENT_TOKEN = "client-own-bearer-fedcba9876543210"
+
+
+def _remote_config(tmp: Path, url: str, *, forward: bool) -> Path:
+    cfg = tmp / "mcp-review.toml"
+    lines = [
+        "[servers.demo]",
+        f'url = "{url}"',
+        # The config's own credential; with forwarding, the client's replaces it.
+        'headers = { Authorization = "Bearer ${env:DEMO_TOKEN}" }',
+    ]
+    if forward:
+        lines.append("forward_authorization = true")
+    cfg.write_text("\n".join(lines) + "\n")
+    return cfg
+
+
+@pytest.mark.parametrize("forward", [False, True])
+async def test_http_front_in_front_of_a_remote_server(tmp_path: Path, front_factory, forward: bool):
+    """SDK client -> HTTP front -> a real Streamable HTTP server behind a bearer check. The
+    proxy's token never reaches the server; the client's Authorization reaches it only with
+    forward_authorization = true (then the proxy's token travels in X-MCP-Review-Token); no
+    token reaches a log."""
+    from servers.proxy_http_server import echo_http_server
+
+    echo, wipe = _tool("echo", "echo a"), _tool("wipe", "rm")
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, [echo])
+    want = CLIENT_TOKEN if forward else REMOTE_TOKEN
+    with echo_http_server([echo, wipe], token=want) as (remote, url):
+        cfg = _remote_config(tmp_path, url, forward=forward)
+        os.environ["DEMO_TOKEN"] = REMOTE_TOKEN
+        try:
+            front = front_factory(
+                SERVER, "--config", str(cfg), "--enforce", "--pins", str(pins), server=[]
+            )
+        finally:
+            del os.environ["DEMO_TOKEN"]
+        headers = (
+            {"X-MCP-Review-Token": front.token, "Authorization": f"Bearer {CLIENT_TOKEN}"}
+            if forward
+            else {"Authorization": f"Bearer {front.token}"}
+        )
+        with anyio.fail_after(120):
+            async with front.client(headers=headers) as c:
+                assert [t.name for t in (await c.list_tools()).tools] == ["echo"]
+                r = await c.call_tool("echo", {"a": 5})
+                assert json.loads(r.content[0].text)["arguments"] == {"a": 5}
+                with pytest.raises(MCPError):
+                    await c.call_tool("wipe", {"a": 6})
+        assert remote.ran == [{"tool": "echo", "arguments": {"a": 5}}]
+        assert remote.auth_ok > 0 and remote.auth_refused == 0
+        if forward:
+            # The proxy's token alone, without X-MCP-Review-Token: 401 (Authorization is the
+            # remote's now); a session is the client's that started it (another Authorization
+            # on its id: 404).
+            with httpx2.Client(timeout=30) as http:
+                r = http.post(front.url, json=INIT, headers={**ACCEPT, **headers})
+                sid = r.headers["mcp-session-id"]
+                h2 = {
+                    **ACCEPT,
+                    **headers,
+                    "Authorization": "Bearer someone-else",
+                    "Mcp-Session-Id": sid,
+                }
+                assert http.post(front.url, json=_call(2), headers=h2).status_code == 404
+                r = http.post(
+                    front.url,
+                    json=INIT,
+                    headers={**ACCEPT, "Authorization": f"Bearer {front.token}"},
+                )
+                assert r.status_code == 401
+    recs = read_jsonl(tmp_path / "calls.jsonl")
+    assert [(r["tool"], r["arguments"]) for r in recs] == [("echo", {"a": 5})]
+    token = front.token
+    front.stop()
+    for p in _every_file(tmp_path):
+        data = p.read_bytes()
+        for secret in (token, REMOTE_TOKEN, CLIENT_TOKEN):
+            if p.name != "mcp-review.toml":
+                assert secret.encode() not in data, (p, secret)
