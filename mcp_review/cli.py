@@ -63,6 +63,7 @@ COMMANDS: list[tuple[str, str, str]] = [
         "check the pin file offline: parses, digests, canonical form (pre-commit)",
     ),
     ("proxy", "proxy", "stdio pass-through that records calls and enforces pins"),
+    ("login", "login", "OAuth for a remote server: authorise once, the proxy refreshes"),
     ("rerun", "rerun", "re-send recorded read-only calls and compare the results"),
     (
         "trust",

@@ -432,6 +432,14 @@ def run(args: argparse.Namespace) -> int:
 
     calls = calls or default_call_log(state, name)
     server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
+    tokens = None
+    if remote is not None:
+        tokens = _oauth_tokens(name, state, bool(getattr(remote, "oauth", False)))
+        if isinstance(tokens, int):
+            return tokens
+        if tokens is not None:
+            # The tokens are secrets in every log, as they change (a refresh) too.
+            scrub, log_scrub = _live_scrub(scrub, tokens), _live_scrub(log_scrub, tokens)
 
     def make_calllog(forwarded: Any = None) -> CallLog | None:
         if args.no_log:
@@ -491,6 +499,7 @@ def run(args: argparse.Namespace) -> int:
                 transport=remote.transport,
                 timeout=remote.timeout,
                 label=remote.display_target,
+                auth=_upstream_auth(name, tokens) if tokens is not None else None,
             )
         return Proxy(
             argv if remote is None else None,
@@ -523,6 +532,59 @@ def run(args: argparse.Namespace) -> int:
     proxy = make_proxy(calllog)
     rc = asyncio.run(proxy.run())
     return proxy_exit_code(rc)
+
+
+def _oauth_tokens(name: str, state: str, required: bool) -> Any:
+    """The stored OAuth tokens of a remote server (``mcp-review login NAME``), refreshed now if
+    they expired; None when there are none and the config does not ask for them; the exit
+    code 3 (said in one line naming the server) when they are needed and none is usable."""
+    import asyncio
+
+    from mcp_review.engine.exitcodes import UNREACHABLE
+    from mcp_review.services.oauth import NoUsableToken, StoredTokenAuth
+    from mcp_review.store.tokens import token_path
+
+    path = token_path(state, name)
+    if not (required or os.path.lexists(path)):
+        return None
+    try:
+        tokens = StoredTokenAuth(path, name)
+        asyncio.run(tokens.usable())
+    except (NoUsableToken, ValueError, OSError) as e:
+        print(
+            f"mcp-review proxy [{name}]: no usable OAuth token for server '{name}' ({e}): "
+            f"run `mcp-review login {name}`",
+            file=sys.stderr,
+        )
+        return UNREACHABLE
+    tokens._lock = None  # made on the loop the relay runs
+    return tokens
+
+
+def _upstream_auth(name: str, tokens: Any) -> Any:
+    from mcp_review.services.oauth import make_auth
+
+    def failed(why: str) -> None:
+        print(
+            f"mcp-review proxy [{name}]: no usable OAuth token for server '{name}' ({why}): "
+            f"run `mcp-review login {name}`",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return make_auth(tokens, failed)
+
+
+def _live_scrub(scrub: Any, tokens: Any) -> Any:
+    """``scrub``, and the OAuth tokens held now (a refresh replaces them) by value."""
+
+    def both(text: str) -> str:
+        for v in tokens.secrets():
+            if len(v) >= 4:
+                text = text.replace(v, "***")
+        return scrub(text) if scrub is not None else text
+
+    return both
 
 
 def _with_forwarded(headers: Any, forwarded: Any) -> dict[str, str]:

@@ -94,6 +94,9 @@ class ServerConfig:
     """An in-process ``Server``/``MCPServer`` (tests, the demo); never read from a file."""
     record_results: bool = False
     """``record_results = true``: the proxy also records each call's result (for ``rerun``)."""
+    oauth: bool = False
+    """``oauth = true`` (url servers): the proxy needs the token ``mcp-review login NAME``
+    stored, and exits 3 without a usable one. (A stored token is used with or without it.)"""
     forward_authorization: bool = False
     """``forward_authorization = true`` (url servers): the proxy's HTTP front passes each
     client's ``Authorization`` to this server (its own token then comes in
@@ -371,6 +374,7 @@ _TOML_LINE = re.compile(r"at line (\d+)")
 _SERVER_KEYS = {
     "command", "args", "env", "cwd", "url", "headers", "type", "transport", "principal",
     "policy", "calls", "timeout", "mode", "record_results", "tools", "forward_authorization",
+    "oauth",
 }  # fmt: skip
 _CANDIDATE_KEYS = _SERVER_KEYS - {"principal"}
 """A candidate is reviewed under its server's name and principal: it cannot name another."""
@@ -951,6 +955,12 @@ def server_from(
             "forward_authorization", "is for a server reached by url (a stdio server has no HTTP)"
         )
     kw["forward_authorization"] = fa
+    oa = raw.get("oauth", False)
+    if not isinstance(oa, bool):
+        raise where.error("oauth", "must be true or false")
+    if oa and kw.get("url") is None:
+        raise where.error("oauth", "is for a server reached by url")
+    kw["oauth"] = oa
     kw["rerun_ignore"] = _tool_settings(raw, where)
     kw["expanded"] = tuple(dict.fromkeys(expanded))
     return ServerConfig(**kw)

@@ -236,6 +236,7 @@ class HttpUpstream:
         transport: str = "http",
         timeout: float = 30.0,
         label: str | None = None,
+        auth: Any = None,
     ):
         if transport not in ("http", "sse"):
             raise ValueError(f"transport must be http or sse, not {transport!r}")
@@ -244,6 +245,8 @@ class HttpUpstream:
         self.transport = transport
         self.timeout = timeout
         self.label = label or url
+        self.auth = auth
+        """An ``httpx2.Auth`` for every request (the stored OAuth token, services.oauth)."""
         self.log: Log = lambda _msg: None
         self._http: Any = None
         self._session: str | None = None
@@ -275,6 +278,7 @@ class HttpUpstream:
             raise UpstreamError(f"cannot speak HTTP: {e}") from None
         self._http = httpx2.AsyncClient(
             headers=self.headers,
+            auth=self.auth,
             timeout=httpx2.Timeout(self.timeout, read=None),
             follow_redirects=False,
         )
