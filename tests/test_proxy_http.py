@@ -193,6 +193,36 @@ async def test_each_session_gets_its_own_server_and_delete_stops_it(tmp_path: Pa
     assert front.proc.poll() is None  # the front itself serves on
 
 
+def test_an_idle_session_ends_and_stopping_the_front_stops_every_server(
+    tmp_path: Path, front_factory
+):
+    front = front_factory("--idle-timeout", "1", tools=[_tool("echo", "echo a")])
+    with httpx2.Client(timeout=30) as http:
+        idle = _open_session(front, http)
+        pid = int(re.findall(r"started server pid (\d+)", front.log())[-1])
+        deadline = time.monotonic() + 20
+        while _alive(pid):
+            assert time.monotonic() < deadline, front.log()
+            time.sleep(0.1)
+        assert front.log().count("idle for 1 s: ended") == 1  # said once, not per sweep
+        r = http.post(
+            front.url, json=_call(2), headers=front.headers(**ACCEPT, **{"Mcp-Session-Id": idle})
+        )
+        assert r.status_code == 404
+        # A session with its GET stream open is not idle; SIGTERM to the front ends it and
+        # its server, and the front exits 128+15.
+        live = _open_session(front, http)
+        pid2 = int(re.findall(r"started server pid (\d+)", front.log())[-1])
+        with http.stream(
+            "GET", front.url, headers=front.headers(**ACCEPT, **{"Mcp-Session-Id": live})
+        ) as get:
+            assert get.status_code == 200
+            time.sleep(2.5)
+            assert _alive(pid2)
+            assert front.stop() == 128 + signal.SIGTERM
+    assert not _alive(pid2)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -499,7 +499,8 @@ def run(args: argparse.Namespace) -> int:
                 transport=remote.transport,
                 timeout=remote.timeout,
                 label=remote.display_target,
-                auth=_upstream_auth(name, tokens) if tokens is not None else None,
+                # A forwarded Authorization is the client's identity: it wins over the token.
+                auth=_upstream_auth(name, tokens) if tokens is not None and not forwarded else None,
             )
         return Proxy(
             argv if remote is None else None,

@@ -431,7 +431,11 @@ class Front:
             await anyio.sleep(every)
             now = time.monotonic()
             for s in list(self.sessions.values()):
-                if s.open_exchanges == 0 and now - s.last_used > self.limits.idle_timeout:
+                if (
+                    not s.ended
+                    and s.open_exchanges == 0
+                    and now - s.last_used > self.limits.idle_timeout
+                ):
                     s.log(f"idle for {self.limits.idle_timeout:g} s: ended")
                     s.end()
 
