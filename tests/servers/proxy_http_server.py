@@ -55,7 +55,9 @@ class EchoHttpServer:
                             "headers": [(b"content-type", b"application/json")],
                         }
                     )
-                    await send({"type": "http.response.body", "body": b'{"error": "invalid_token"}'})
+                    await send(
+                        {"type": "http.response.body", "body": b'{"error": "invalid_token"}'}
+                    )
                     return
                 self.auth_ok += 1
             await inner(scope, receive, send)
@@ -64,7 +66,9 @@ class EchoHttpServer:
 
 
 @contextmanager
-def echo_http_server(tools: list[dict[str, Any]], *, token: str) -> Iterator[tuple[EchoHttpServer, str]]:
+def echo_http_server(
+    tools: list[dict[str, Any]], *, token: str
+) -> Iterator[tuple[EchoHttpServer, str]]:
     srv = EchoHttpServer(tools, token=token)
     with serve_http(srv.app()) as url:
         yield srv, url
