@@ -176,3 +176,61 @@ async def test_check_and_status_replay_the_calls_recorded_through_the_remote_pro
         assert echo["status"] == "broken" and echo["calls_recorded"] == 2, echo
         assert "2 recorded call(s) broken" in echo["policy"]["reasons"]
     _no_token_anywhere(tmp_path)
+
+
+@pytest.mark.parametrize("transport", ["http", "sse"])
+async def test_server_requests_are_relayed_both_ways_over_http_and_legacy_sse(
+    tmp_path: Path, transport: str
+):
+    """A server-sent request (elicitation) made during a call reaches the client through the
+    proxy, and the client's answer reaches the server, over Streamable HTTP and legacy SSE;
+    under --enforce with no pins every tool is withheld and refused on both."""
+    import mcp_types as t
+    from servers.sdk_remote import sdk_server
+    from servers.toolserver import serve_http
+
+    srv = sdk_server()
+    app = srv.sse_app() if transport == "sse" else srv.streamable_http_app()
+    asked: list[str] = []
+
+    async def answer(ctx: Any, params: Any) -> Any:
+        asked.append(params.message)
+        return t.ElicitResult(action="accept", content={"name": "ada"})
+
+    with serve_http(app) as url:
+        if transport == "sse":
+            url = url[: -len("/mcp")] + "/sse"
+        base = ["--url", url, "--transport", transport, "--name", "sdk", "--log"]
+        calls = tmp_path / "calls.jsonl"
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "mcp_review", "proxy", *base, str(calls)],
+            cwd=str(ROOT),
+        )
+        errlog = open(tmp_path / "proxy.log", "a")
+        async with Client(
+            stdio_client(params, errlog=errlog),
+            mode="legacy",
+            cache=None,
+            read_timeout_seconds=30,
+            elicitation_callback=answer,
+        ) as c:
+            assert sorted(x.name for x in (await c.list_tools()).tools) == ["ask", "echo"]
+            assert (await c.call_tool("ask", {})).content[0].text == "hello ada"
+            assert (await c.call_tool("echo", {"a": 3})).content[0].text == "echo 3"
+        assert asked == ["who are you?"]
+        assert [x["tool"] for x in read_jsonl(calls)] == ["ask", "echo"]
+        pins = tmp_path / "none.toml"
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "mcp_review", "proxy", *base, str(calls), "--enforce", "--pins", str(pins)],
+            cwd=str(ROOT),
+        )
+        async with Client(
+            stdio_client(params, errlog=errlog), mode="auto", cache=None, read_timeout_seconds=30
+        ) as c:
+            assert (await c.list_tools()).tools == []
+            with pytest.raises(MCPError) as e:
+                await c.call_tool("echo", {"a": 4})
+            assert e.value.error.code == REFUSED_CODE
+        assert [x["tool"] for x in read_jsonl(calls)] == ["ask", "echo"]
