@@ -123,17 +123,24 @@ async def test_sdk_client_through_the_proxy_to_a_remote_server(
             await c.call_tool("wipe", {"a": 1})
         assert e.value.error.code == REFUSED_CODE
         assert "withheld tool 'wipe'" in e.value.error.message
-    # The server ran the approved call only; the token reached it on every request.
-    assert [r["tool"] for r in srv.ran] == ["echo", "echo"]
+        assert [r["tool"] for r in srv.ran] == ["echo", "echo"]
+        # Approving it applies live: the pin file is re-read, the next call goes through.
+        pf = load_pins(str(pins))
+        pf.decide(make_pin("remote", ToolDef.from_wire(WIPE), Decision.APPROVED, by="test"))
+        save_pins(pf, str(pins))
+        assert _text(await c.call_tool("wipe", {"a": 1}))["tool"] == "wipe"
+    # The server ran the approved calls only; the token reached it on every request.
+    assert [r["tool"] for r in srv.ran] == ["echo", "echo", "wipe"]
     assert srv.auth_ok > 0 and srv.auth_refused == 0
     recorded = read_jsonl(calls)
     assert [(x["tool"], x["arguments"]) for x in recorded] == [
         ("echo", {"a": 7}),
         ("echo", {"a": 8, "note": "use ***"}),
+        ("wipe", {"a": 1}),
     ]
     assert recorded[0]["digest"] == ToolDef.from_wire(ECHO).digest
     results = read_jsonl(Path(str(calls) + ".results.jsonl"))
-    assert len(results) == 2 and "use ***" in json.dumps(results[1])
+    assert len(results) == 3 and "use ***" in json.dumps(results[1])
     log = (tmp_path / "proxy.log").read_text()
     assert "refused tools/call 'wipe'" in log and "withheld" in log
     assert _no_token_anywhere(tmp_path) >= 4

@@ -30,7 +30,7 @@ ECHO, HANG, WIPE = _tool("echo", "echo a"), _tool("hang", "never answers"), _too
 
 @contextlib.contextmanager
 def _session(
-    tmp: Path, *flags: str, extra: tuple[str, ...] = ()
+    tmp: Path, *flags: str, extra: tuple[str, ...] = (), env: dict[str, str] | None = None
 ) -> Iterator[tuple[RawClient, HostileHttp]]:
     """The proxy, enforcing (echo and hang approved, wipe new), in front of the hostile server."""
     pins = tmp / "mcp-pins.toml"
@@ -51,6 +51,7 @@ def _session(
             str(pins),
             *extra,
             server=None,
+            env=env,
         )
         with c:
             yield c, server
@@ -205,3 +206,27 @@ def test_a_call_pending_when_the_client_leaves_ends_cleanly(tmp_path: Path):
         with pytest.raises(queue.Empty):
             c.recv_line(1.0)
         assert c.close(timeout=10) == 0
+
+
+TOKEN = "tok-HOSTILE-http-8c2e4a6f1b9d"
+
+
+def test_a_server_echoing_the_token_leaves_it_in_no_file(tmp_path: Path):
+    """``echo_auth``: the server sends back the Authorization header it got, in a call's result
+    (recorded with --record-results), in an error and in a log notification. The client gets
+    what the server sent (it is the client's own token); no file the proxy wrote holds it."""
+    hdr = ("--header", "Authorization: Bearer ${env:HOSTILE_TOKEN}", "--record-results")
+    with _session(tmp_path, "echo_auth", extra=hdr, env={"HOSTILE_TOKEN": TOKEN}) as (c, server):
+        c.initialize()
+        c.request("tools/list")
+        r = c.request("tools/call", {"name": "echo", "arguments": {"a": 1}})
+        assert TOKEN in json.dumps(r)
+        assert TOKEN in c.request("ping")["error"]["message"]
+        assert c.close() == 0
+    assert all(h.get("authorization") == f"Bearer {TOKEN}" for m, _, h, _ in server.received)
+    written = [f for f in tmp_path.rglob("*") if f.is_file()]
+    assert {f.name for f in written} >= {"calls.jsonl", "calls.jsonl.results.jsonl", "proxy.log"}
+    for f in written:
+        data = f.read_bytes()
+        assert TOKEN.encode() not in data and TOKEN[4:16].encode() not in data, f
+    assert b"***" in (tmp_path / "calls.jsonl.results.jsonl").read_bytes()

@@ -476,10 +476,12 @@ class HttpUpstream:
         if post.requests and method != "initialize":
             self._tg.start_soon(self._run_post, post)
             return
-        with anyio.move_on_after(None if method == "initialize" else NOTIFY_TIMEOUT) as t:
+        wait = max(self.timeout, NOTIFY_TIMEOUT) if method == "initialize" else NOTIFY_TIMEOUT
+        with anyio.move_on_after(wait) as t:
             await self._run_post(post)
         if t.cancelled_caught:
-            self.log(f"no answer to a {short(method)} message within {NOTIFY_TIMEOUT:g} s")
+            self.log(f"no answer to a {short(method)} message within {wait:g} s")
+            await self._fail(post, f"no answer within {wait:g} s")
         if method == "notifications/initialized" and self.transport == "http":
             self._start_get()
 
