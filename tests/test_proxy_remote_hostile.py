@@ -230,3 +230,31 @@ def test_a_server_echoing_the_token_leaves_it_in_no_file(tmp_path: Path):
         data = f.read_bytes()
         assert TOKEN.encode() not in data and TOKEN[4:16].encode() not in data, f
     assert b"***" in (tmp_path / "calls.jsonl.results.jsonl").read_bytes()
+
+
+def test_a_legacy_sse_endpoint_on_another_origin_is_refused(tmp_path: Path):
+    """Legacy SSE: the ``endpoint`` event says where to POST; another origin is refused, the
+    waiting ``initialize`` is answered with an error, and the proxy exits 3 (server gone)."""
+    with _session(tmp_path, "legacy_elsewhere", extra=("--transport", "sse")) as (c, server):
+        c.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})
+        err = c.recv(20)["error"]
+        assert "another origin" in err["message"]
+        assert c.proc.wait(20) == 3
+    assert [m for m, _, _, _ in server.received] == ["GET"]
+
+
+def test_an_unreachable_server_answers_each_request_with_an_error(tmp_path: Path):
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    c = RawClient(tmp_path, "--url", f"http://127.0.0.1:{port}/mcp", "--name", "srv", server=None)
+    with c:
+        c.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})
+        err = c.recv(20)["error"]
+        assert "ConnectError" in err["message"] and err["code"] == -32000
+        c.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        assert "error" in c.recv(20)
+        assert c.close() == 0

@@ -22,6 +22,7 @@ unless the ``json`` flag is set. ``flags`` switch on the attacks:
 - ``hang_call``: ``tools/call`` of ``hang`` never answers (its stream stays open).
 - ``echo_auth``: the ``Authorization`` header it was sent comes back in a call's result, in the
   error answering ``ping``, and in a log notification.
+- ``legacy_elsewhere``: a legacy SSE server whose ``endpoint`` event names another origin.
 - ``redirect_same`` / ``redirect_other`` / ``redirect_302``: POSTs to ``/mcp`` are redirected
   (307 to ``/mcp2`` on the same origin; 307 to another port; 302 to ``/mcp2``).
 """
@@ -230,6 +231,12 @@ class HostileHttp:
         return await self.answer(writer, rid, result)
 
     async def get(self, headers: dict[str, str], writer: asyncio.StreamWriter) -> bool:
+        if "legacy_elsewhere" in self.flags:
+            await self.head(writer, "200 OK", {"content-type": "text/event-stream"})
+            where = f"http://127.0.0.1:{self.port + 1}/messages/?session_id=1"
+            await self.send(writer, f"event: endpoint\ndata: {where}\n\n".encode())
+            await asyncio.sleep(3600)
+            return False
         if headers.get("mcp-session-id") != self.sid() or self.expired:
             await self.plain(writer, "404 Not Found")
             return True

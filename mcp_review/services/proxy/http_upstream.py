@@ -258,7 +258,6 @@ class HttpUpstream:
         self._tg: Any = None
         self._dead: str | None = None
         self._get_running = False
-        self._get_said_405 = False
         self._max_line = 0
         self._on_overlong: Callable[[int], None] = lambda _n: None
         self._sse_endpoint: str | None = None
