@@ -258,3 +258,33 @@ def test_an_unreachable_server_answers_each_request_with_an_error(tmp_path: Path
         c.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
         assert "error" in c.recv(20)
         assert c.close() == 0
+
+
+def test_a_cancelled_2026_request_has_its_stream_closed_not_a_notification_posted(tmp_path: Path):
+    """2026-07-28 has no client notifications over HTTP: the proxy cancels a request by closing
+    its stream (as the SDK client does); a legacy cancellation is POSTed as sent."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    with _session(tmp_path, "hang_call") as (c, server):
+        c.initialize()
+        for rid, m in ((5, meta), (6, None)):
+            params: dict[str, Any] = {"name": "hang", "arguments": {}}
+            if m:
+                params["_meta"] = m
+            c.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+        c.send({"jsonrpc": "2.0", "id": 9, "method": "ping"})
+        assert c.recv(10)["id"] == 9  # both calls are in flight
+        for rid in (5, 6):
+            note = {"jsonrpc": "2.0", "method": "notifications/cancelled"}
+            c.send({**note, "params": {"requestId": rid}})
+        c.send({"jsonrpc": "2.0", "id": 10, "method": "ping"})
+        assert c.recv(10)["id"] == 10
+        assert c.close() == 0
+    cancels = [b for b in server.bodies() if b.get("method") == "notifications/cancelled"]
+    assert [b["params"]["requestId"] for b in cancels] == [6]
+    calls = [h for m, _, h, b in server.received if m == "POST" and b"hang" in b]
+    assert [h.get("mcp-method") for h in calls] == ["tools/call", None]
+    assert "closing the stream of cancelled request 5" in c.stderr()
+    assert not any(b'"id":5' in x or b'"id": 5' in x for x in c.all)
