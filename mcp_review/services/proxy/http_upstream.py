@@ -210,6 +210,8 @@ class _Post:
     """The last event id its stream gave (to resume it with)."""
     on_stream: bool = False
     """Legacy SSE: accepted, its answers will come on the event stream."""
+    modern: bool = False
+    """A 2026-07-28 request (its envelope names the version): closing its stream cancels it."""
 
     def owns(self, rid: Any) -> tuple[Any, frozenset[tuple[str, Any]]] | None:
         keys = id_keys(rid)
@@ -261,7 +263,6 @@ class HttpUpstream:
         self._tg: Any = None
         self._dead: str | None = None
         self._get_running = False
-        self._get_said_405 = False
         self._max_line = 0
         self._on_overlong: Callable[[int], None] = lambda _n: None
         self._sse_endpoint: str | None = None
@@ -476,16 +477,35 @@ class HttpUpstream:
             self._version = None
         elif method == "notifications/initialized":
             self._initialized_body = raw
+        elif method == "notifications/cancelled" and self._cancel_modern(msgs[0]):
+            return
+        post.modern = isinstance(self._headers_for(msgs[0]).get(METHOD_HEADER), str)
         assert self._tg is not None
         if post.requests and method != "initialize":
             self._tg.start_soon(self._run_post, post)
             return
-        with anyio.move_on_after(None if method == "initialize" else NOTIFY_TIMEOUT) as t:
+        wait = max(self.timeout, NOTIFY_TIMEOUT) if method == "initialize" else NOTIFY_TIMEOUT
+        with anyio.move_on_after(wait) as t:
             await self._run_post(post)
         if t.cancelled_caught:
-            self.log(f"no answer to a {short(method)} message within {NOTIFY_TIMEOUT:g} s")
+            self.log(f"no answer to a {short(method)} message within {wait:g} s")
+            await self._fail(post, f"no answer within {wait:g} s")
         if method == "notifications/initialized" and self.transport == "http":
             self._start_get()
+
+    def _cancel_modern(self, note: Any) -> bool:
+        """A cancellation of a 2026-07-28 request: that protocol has no client notifications
+        over HTTP, closing the request's stream is the signal (as the SDK client does). True
+        when it was handled so (nothing to POST)."""
+        params = note.get("params") if isinstance(note, dict) else None
+        rid = params.get("requestId") if isinstance(params, dict) else None
+        post = next((p for p in self._posts if p.modern and p.owns(rid)), None)
+        if post is None:
+            return False
+        self.log(f"closing the stream of cancelled request {short(rid)}")
+        post.requests = []  # the client gave up on it: no answer is owed
+        post.scope.cancel()
+        return True
 
     async def _run_post(self, post: _Post) -> None:
         self._posts.add(post)
