@@ -20,7 +20,6 @@ import contextlib
 import hashlib
 import hmac
 import ipaddress
-import math
 import secrets
 import signal
 import socket
@@ -55,6 +54,9 @@ IDLE_TIMEOUT = 1800.0
 """Seconds without a request (and no open stream) after which a session is ended."""
 MAX_QUEUED = 1000
 """Server messages waiting for a client stream, per session; the oldest go first beyond."""
+MAX_INBOX = 64
+"""Client messages waiting for the relay, per session: more POSTs wait (back pressure from a
+server that does not read reaches the client instead of the proxy's memory)."""
 SESSION_HEADER = "mcp-session-id"
 TOKEN_HEADER = "x-mcp-review-token"
 """Where the proxy's token goes when ``Authorization`` belongs to the remote server
@@ -132,7 +134,7 @@ class _Inbox:
     """The relay's ``ClientReader``: the lines the client posted, b"" once the session ends."""
 
     def __init__(self) -> None:
-        self.send, self.recv = anyio.create_memory_object_stream[bytes](math.inf)
+        self.send, self.recv = anyio.create_memory_object_stream[bytes](MAX_INBOX)
 
     async def open(self) -> None:
         return None
@@ -221,12 +223,12 @@ class Session:
             if self.waiters.get(k) is w:
                 del self.waiters[k]
 
-    def post(self, line: bytes) -> bool:
+    async def post(self, line: bytes) -> bool:
         if self.ended:
             return False
         try:
-            self.inbox.send.send_nowait(line)
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.WouldBlock):
+            await self.inbox.send.send(line)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             return False
         return True
 
@@ -272,7 +274,8 @@ class Session:
             "method": "notifications/cancelled",
             "params": {"requestId": w.rpc_id, "reason": "the client closed its HTTP stream"},
         }
-        self.post(wire(note))
+        if self.front._tg is not None:
+            self.front._tg.start_soon(self.post, wire(note))
 
     def end(self) -> None:
         """Stop taking messages: the relay reads EOF and stops the upstream."""
@@ -627,7 +630,7 @@ class Front:
             s = found
         with s.exchange():
             if not is_request:
-                if not s.post(line):
+                if not await s.post(line):
                     await reply.plain(404, "Not Found: the session ended\n")
                     return
                 await reply.plain(202, "")
@@ -650,7 +653,7 @@ class Front:
             if sse:
                 s.posts.append(w.stream)
             try:
-                if not s.post(line):
+                if not await s.post(line):
                     s.unregister(w)
                     await reply.json(404, _json_error(rid, INVALID_REQUEST, "the session ended"))
                     return
