@@ -119,6 +119,24 @@ async def test_login_stores_tokens_and_the_proxy_only_refreshes_them(tmp_path: P
         )
         assert "mcp-review login demo" in r.stderr
 
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mcp_review",
+                "snapshot",
+                "--config",
+                str(cfg),
+                "--out",
+                str(tmp_path / "s0.json"),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert r.returncode != 0 and "unauthorized" in (r.stderr + r.stdout).lower()
+
         r = _login(cfg)
         assert r.returncode == 0, r.stderr
         assert stat.S_IMODE(tokens.stat().st_mode) == 0o600
@@ -131,6 +149,28 @@ async def test_login_stores_tokens_and_the_proxy_only_refreshes_them(tmp_path: P
 
         assert await _call_echo(tmp_path, cfg, 1) == "1"
         assert provider.refreshes == 0
+        # `snapshot` (fetch, as check and status use it) sends the stored token too.
+        snap = tmp_path / "snap.json"
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mcp_review",
+                "snapshot",
+                "--config",
+                str(cfg),
+                "--out",
+                str(snap),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert r.returncode == 0, r.stderr
+        assert [t["name"] for t in json.loads(snap.read_text())["servers"]["demo"]["tools"]] == [
+            "echo"
+        ]
 
         # The server stops taking the access token (it expired there): the proxy refreshes
         # on the 401 and retries; the new tokens are written back.

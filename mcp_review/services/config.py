@@ -97,6 +97,9 @@ class ServerConfig:
     oauth: bool = False
     """``oauth = true`` (url servers): the proxy needs the token ``mcp-review login NAME``
     stored, and exits 3 without a usable one. (A stored token is used with or without it.)"""
+    token_file: str | None = None
+    """Where ``mcp-review login`` keeps this url server's OAuth tokens (``<state_dir>/oauth/
+    NAME.json``, set by ``load_config``); fetching uses them when the file exists."""
     forward_authorization: bool = False
     """``forward_authorization = true`` (url servers): the proxy's HTTP front passes each
     client's ``Authorization`` to this server (its own token then comes in
@@ -357,6 +360,14 @@ def load_config(
         cfg = _load_json(text, src, env)
     if cfg.state_dir is None:
         cfg.state_dir = str(_project_root(p) / ".mcp-review")
+    from mcp_review.store.tokens import token_path
+
+    cfg.servers = [
+        dataclasses.replace(s, token_file=token_path(cfg.state_dir, s.name))
+        if s.url is not None
+        else s
+        for s in cfg.servers
+    ]
     return cfg
 
 

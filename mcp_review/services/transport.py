@@ -329,8 +329,18 @@ def _http_client(cfg: ServerConfig, probe: Probe, timeout: float) -> Any:
             probe.http_status = response.status_code
             probe.http_content_type = response.headers.get("content-type")
 
+    auth = None
+    if cfg.token_file is not None and os.path.lexists(cfg.token_file):
+        # `mcp-review login` stored OAuth tokens: sent, and refreshed when they expired.
+        from mcp_review.services.oauth import NoUsableToken, StoredTokenAuth, make_auth
+
+        try:
+            auth = make_auth(StoredTokenAuth(cfg.token_file, cfg.name), lambda _why: None)
+        except (NoUsableToken, ValueError):
+            auth = None  # the server's 401 says "unauthorized", as without a token
     return httpx2.AsyncClient(
         headers=dict(cfg.headers),
+        auth=auth,
         event_hooks={"response": [on_response]},
         timeout=httpx2.Timeout(timeout, read=max(timeout, 30.0)),
         follow_redirects=True,
