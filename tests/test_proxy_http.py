@@ -574,3 +574,28 @@ async def test_http_front_in_front_of_a_remote_server(tmp_path: Path, front_fact
         for secret in (token, REMOTE_TOKEN, CLIENT_TOKEN):
             if p.name != "mcp-review.toml":
                 assert secret.encode() not in data, (p, secret)
+
+
+def test_a_server_that_dies_fails_its_sessions_requests_and_ends_the_session(
+    tmp_path: Path, front_factory
+):
+    front = _hostile(front_factory, tmp_path, "list_crash", extra=("--enforce",))
+    with httpx2.Client(timeout=30) as http:
+        sid = _open_session(front, http)
+        h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+        other = _open_session(front, http)
+        r = http.post(
+            front.url, json={"jsonrpc": "2.0", "id": 4, "method": "tools/list"}, headers=h
+        )
+        err = _events(r.text)[-1]
+        assert err["id"] == 4 and err["error"]["code"] == -32000
+        assert "exited with code 5" in err["error"]["message"]
+        deadline = time.monotonic() + 10
+        while http.post(front.url, json=_call(5), headers=h).status_code != 404:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        # The other session and the front are unaffected.
+        h2 = front.headers(**ACCEPT, **{"Mcp-Session-Id": other})
+        r = http.post(front.url, json={"jsonrpc": "2.0", "id": 6, "method": "ping"}, headers=h2)
+        assert _events(r.text)[-1] == {"jsonrpc": "2.0", "id": 6, "result": {}}
+    assert front.proc.poll() is None
