@@ -251,3 +251,69 @@ def test_login_is_for_url_servers_and_the_token_file_is_never_followed(tmp_path:
     (tmp_path / "state" / "oauth" / "demo.json").symlink_to(target)
     r = _proxy_exit(cfg)
     assert r.returncode == 3 and "no usable OAuth token for server 'demo'" in r.stderr
+
+
+async def test_the_http_front_refreshes_the_stored_token_for_every_session(tmp_path: Path):
+    """`proxy demo --listen` in front of the OAuth server: each session's upstream sends the
+    stored token; expired at the server, it is refreshed once and the next session uses it."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    with oauth_server() as (provider, url, ran):
+        cfg = _config(tmp_path, url)
+        assert _login(cfg).returncode == 0
+        log = tmp_path / "front.log"
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "mcp_review",
+                "proxy",
+                "demo",
+                "--config",
+                str(cfg),
+                "--listen",
+                "127.0.0.1:0",
+            ],
+            stdin=subprocess.DEVNULL,
+            stderr=open(log, "ab"),
+            cwd=ROOT,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while not (
+                m := re.search(r"listening on (\S+); bearer token in (\S+)", log.read_text())
+            ):
+                assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.05)
+            front_url, token = m.group(1), Path(m.group(2)).read_text().strip()
+
+            async def call(a: int) -> str:
+                http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30)
+                async with (
+                    http,
+                    Client(
+                        streamable_http_client(front_url, http_client=http),
+                        mode="legacy",
+                        cache=None,
+                        read_timeout_seconds=30,
+                    ) as c,
+                ):
+                    r = await c.call_tool("echo", {"a": a})
+                    return r.content[0].text
+
+            with anyio.fail_after(120):
+                assert await call(1) == "1"
+                provider.expire_all()
+                assert await call(2) == "2"
+                assert await call(3) == "3"
+            assert provider.refreshes == 1
+            assert [x["arguments"] for x in ran] == [{"a": 1}, {"a": 2}, {"a": 3}]
+        finally:
+            proc.terminate()
+            proc.wait(20)
+        issued = list(provider.issued)
+    tokens = tmp_path / "state" / "oauth" / "demo.json"
+    for p in tmp_path.rglob("*"):
+        if p.is_file() and p != tokens:
+            for t in issued:
+                assert t.encode() not in p.read_bytes(), (p, t[:6])
