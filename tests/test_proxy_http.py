@@ -599,3 +599,30 @@ def test_a_server_that_dies_fails_its_sessions_requests_and_ends_the_session(
         r = http.post(front.url, json={"jsonrpc": "2.0", "id": 6, "method": "ping"}, headers=h2)
         assert _events(r.text)[-1] == {"jsonrpc": "2.0", "id": 6, "result": {}}
     assert front.proc.poll() is None
+
+
+def test_listen_usage_errors_and_a_planted_token_file_link(tmp_path: Path):
+    """Not loopback without --listen-any, a malformed address, and a token file that is a
+    symbolic link (planted to carry the token elsewhere): exit 2 before anything listens."""
+    target = tmp_path / "elsewhere"
+    target.write_text("untouched\n")
+    link = tmp_path / "front.token"
+    link.symlink_to(target)
+    base = [sys.executable, "-m", "mcp_review", "proxy", "--name", SERVER]
+    for extra, why in (
+        (["--listen", "0.0.0.0:0"], "not a loopback address"),
+        (["--listen", "127.0.0.1"], "HOST:PORT"),
+        (["--listen", "127.0.0.1:0", "--token-file", str(link)], "symbolic link"),
+        (["--listen", "127.0.0.1:0", "--max-sessions", "0"], "must be positive"),
+    ):
+        r = subprocess.run(
+            [*base, *extra, "--", *SDK],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+            env={**os.environ, "PROXY_TOOLS_FILE": str(tmp_path / "none.json")},
+        )
+        assert r.returncode == 2 and why in r.stderr, (extra, r.stderr)
+        assert "listening" not in r.stderr
+    assert target.read_text() == "untouched\n" and link.is_symlink()
