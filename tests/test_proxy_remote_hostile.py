@@ -288,3 +288,21 @@ def test_a_cancelled_2026_request_has_its_stream_closed_not_a_notification_poste
     assert [h.get("mcp-method") for h in calls] == ["tools/call", None]
     assert "closing the stream of cancelled request 5" in c.stderr()
     assert not any(b'"id":5' in x or b'"id": 5' in x for x in c.all)
+
+
+def test_a_cut_get_stream_resumes_with_last_event_id(tmp_path: Path):
+    """``get_cut``: the GET stream ends after event g1; the proxy opens it again with
+    ``Last-Event-ID: g1`` and the next notification arrives; the tools/list answer replayed there
+    is dropped (no answer belongs on the GET stream)."""
+    with _session(tmp_path, "get_cut") as (c, server):
+        c.initialize()
+        assert _names(c.request("tools/list")) == ["echo", "hang"]
+        got = list(c.notifications)  # what arrived before the list's answer
+        while len(got) < 2:
+            got.append(c.recv(10))
+        assert [m["params"]["n"] for m in got] == [1, 2]
+        assert c.close() == 0
+    _clean(c, server)
+    gets = [h.get("last-event-id") for m, _, h, _ in server.received if m == "GET"]
+    assert gets[:2] == [None, "g1"]
+    assert "on the GET stream" in c.stderr()

@@ -22,6 +22,8 @@ unless the ``json`` flag is set. ``flags`` switch on the attacks:
 - ``hang_call``: ``tools/call`` of ``hang`` never answers (its stream stays open).
 - ``echo_auth``: the ``Authorization`` header it was sent comes back in a call's result, in the
   error answering ``ping``, and in a log notification.
+- ``get_cut``: the GET stream sends a notification with event id ``g1`` and ends; asked again
+  with ``Last-Event-ID: g1`` it sends the next one (``g2``) and the tools/list answer again.
 - ``legacy_elsewhere``: a legacy SSE server whose ``endpoint`` event names another origin.
 - ``redirect_same`` / ``redirect_other`` / ``redirect_302``: POSTs to ``/mcp`` are redirected
   (307 to ``/mcp2`` on the same origin; 307 to another port; 302 to ``/mcp2``).
@@ -243,6 +245,19 @@ class HostileHttp:
         if "resume" in self.flags and headers.get("last-event-id") == "e1":
             await self.head(writer, "200 OK", {"content-type": "text/event-stream"})
             await self.send(writer, self.event(self.listed[-1], "e2"))
+            return False
+        if "get_cut" in self.flags:
+            await self.head(writer, "200 OK", {"content-type": "text/event-stream"})
+            last = headers.get("last-event-id")
+            n = {None: 1, "g1": 2}.get(last)
+            if n is None:
+                await asyncio.sleep(3600)
+                return False
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"n": n}}
+            await self.send(writer, self.event(json.dumps(note).encode(), f"g{n}"))
+            if n == 2:
+                for data in self.listed:
+                    await self.send(writer, self.event(data, "g3"))
             return False
         if "get_replay" not in self.flags:
             await self.plain(writer, "405 Method Not Allowed")
