@@ -248,3 +248,33 @@ async def test_server_requests_are_relayed_both_ways_over_http_and_legacy_sse(
         assert [x["tool"] for x in read_jsonl(calls)] == ["ask", "echo"]
     log = (tmp_path / "proxy.log").read_text()
     assert log.count("(legacy SSE)") == (2 if transport == "sse" else 0), log
+
+
+async def test_a_2026_call_mirrors_x_mcp_header_parameters_in_headers(tmp_path: Path):
+    """2026-07-28: a tool whose schema mirrors parameters in headers (``x-mcp-header``) is
+    called with the ``Mcp-Param-*`` headers the server checks (it refuses the call without
+    them: "Mcp-Param-N header is missing"), a nested and a non-ASCII value included."""
+    regional = {
+        "name": "regional",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "q": {
+                    "type": "object",
+                    "properties": {"n": {"type": "integer", "x-mcp-header": "N"}},
+                },
+            },
+        },
+    }
+    with echo_http_server([regional], token=TOKEN) as (srv, url):
+        args = ["--url", url, "--header", "Authorization: Bearer ${env:REMOTE_TOKEN}"]
+        args += ["--name", "remote", "--log", str(tmp_path / "calls.jsonl")]
+        async with _client(tmp_path, args, "auto") as c:
+            assert c.protocol_version == "2026-07-28"
+            await c.list_tools()
+            r = await c.call_tool("regional", {"region": "eu west ü", "q": {"n": 5}})
+            assert not r.is_error, r
+        assert srv.ran == [
+            {"tool": "regional", "arguments": {"region": "eu west ü", "q": {"n": 5}}}
+        ]
