@@ -709,6 +709,8 @@ class HttpUpstream:
         if len(data) > self._max_line:
             self._on_overlong(len(data))
             return
+        if not data.strip():
+            return  # an event with an empty data field (a priming event): no message
         try:
             msg = loads(data)
         except (ValueError, UnicodeDecodeError):
