@@ -30,6 +30,7 @@ from mcp import Client, MCPError, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 TOKEN = "tok-REMOTE-e2e-5f1c9a7b3d2e"
+PROXY = ["-m", "mcp_review", "proxy"]
 ECHO, WIPE = _tool("echo", "echo a"), _tool("wipe", "removes everything")
 
 
@@ -227,10 +228,14 @@ async def test_server_requests_are_relayed_both_ways_over_http_and_legacy_sse(
             assert (await c.call_tool("echo", {"a": 3})).content[0].text == "echo 3"
         assert asked == ["who are you?"]
         assert [x["tool"] for x in read_jsonl(calls)] == ["ask", "echo"]
+        # Enforcing, from a config entry (`type = "sse"` for the legacy transport), no pins.
+        cfg = tmp_path / "mcp-review.toml"
+        kind = '\ntype = "sse"' if transport == "sse" else ""
+        cfg.write_text(f'[servers.sdk]\nurl = "{url}"{kind}\ncalls = "{calls}"\n')
         pins = tmp_path / "none.toml"
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "mcp_review", "proxy", *base, str(calls), "--enforce", "--pins", str(pins)],
+            args=[*PROXY, "sdk", "--config", str(cfg), "--enforce", "--pins", str(pins)],
             cwd=str(ROOT),
         )
         async with Client(
@@ -241,3 +246,35 @@ async def test_server_requests_are_relayed_both_ways_over_http_and_legacy_sse(
                 await c.call_tool("echo", {"a": 4})
             assert e.value.error.code == REFUSED_CODE
         assert [x["tool"] for x in read_jsonl(calls)] == ["ask", "echo"]
+    log = (tmp_path / "proxy.log").read_text()
+    assert log.count("(legacy SSE)") == (2 if transport == "sse" else 0), log
+
+
+async def test_a_2026_call_mirrors_x_mcp_header_parameters_in_headers(tmp_path: Path):
+    """2026-07-28: a tool whose schema mirrors parameters in headers (``x-mcp-header``) is
+    called with the ``Mcp-Param-*`` headers the server checks (it refuses the call without
+    them: "Mcp-Param-N header is missing"), a nested and a non-ASCII value included."""
+    regional = {
+        "name": "regional",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "q": {
+                    "type": "object",
+                    "properties": {"n": {"type": "integer", "x-mcp-header": "N"}},
+                },
+            },
+        },
+    }
+    with echo_http_server([regional], token=TOKEN) as (srv, url):
+        args = ["--url", url, "--header", "Authorization: Bearer ${env:REMOTE_TOKEN}"]
+        args += ["--name", "remote", "--log", str(tmp_path / "calls.jsonl")]
+        async with _client(tmp_path, args, "auto") as c:
+            assert c.protocol_version == "2026-07-28"
+            await c.list_tools()
+            r = await c.call_tool("regional", {"region": "eu west ü", "q": {"n": 5}})
+            assert not r.is_error, r
+        assert srv.ran == [
+            {"tool": "regional", "arguments": {"region": "eu west ü", "q": {"n": 5}}}
+        ]

@@ -71,7 +71,17 @@ def _clean(c: RawClient, server: HostileHttp, refusals: int = 0) -> None:
 
 
 @pytest.mark.parametrize(
-    "flags", [(), ("json",), ("split",), ("tools_everywhere",), ("tools_everywhere", "split")]
+    "flags",
+    [
+        (),
+        ("json",),
+        ("split",),
+        ("tools_everywhere",),
+        ("tools_everywhere", "split"),
+        ("string_ids",),
+        ("dup_keys",),
+        ("dup_keys", "string_ids", "json"),
+    ],
 )
 def test_a_tool_list_in_an_sse_event_is_judged_like_a_stdio_line(
     tmp_path: Path, flags: tuple[str, ...]
@@ -288,3 +298,36 @@ def test_a_cancelled_2026_request_has_its_stream_closed_not_a_notification_poste
     assert [h.get("mcp-method") for h in calls] == ["tools/call", None]
     assert "closing the stream of cancelled request 5" in c.stderr()
     assert not any(b'"id":5' in x or b'"id": 5' in x for x in c.all)
+
+
+def test_a_cut_get_stream_resumes_with_last_event_id(tmp_path: Path):
+    """``get_cut``: the GET stream ends after event g1; the proxy opens it again with
+    ``Last-Event-ID: g1`` and the next notification arrives; the tools/list answer replayed there
+    is dropped (no answer belongs on the GET stream)."""
+    with _session(tmp_path, "get_cut") as (c, server):
+        c.initialize()
+        assert _names(c.request("tools/list")) == ["echo", "hang"]
+        got = list(c.notifications)  # what arrived before the list's answer
+        while len(got) < 2:
+            got.append(c.recv(10))
+        assert [m["params"]["n"] for m in got] == [1, 2]
+        assert c.close() == 0
+    _clean(c, server)
+    gets = [h.get("last-event-id") for m, _, h, _ in server.received if m == "GET"]
+    assert gets[:2] == [None, "g1"]
+    assert "on the GET stream" in c.stderr()
+
+
+def test_a_call_before_any_list_is_judged_against_the_proxys_own_list_over_http(tmp_path: Path):
+    """A 2026-07-28 client calls from its cache: the proxy POSTs its own tools/list (its own
+    ids), judges the call on it, and never relays that list."""
+    with _session(tmp_path, "string_ids") as (c, server):
+        c.initialize()
+        assert "result" in c.request("tools/call", {"name": "echo", "arguments": {"a": 1}})
+        err = c.request("tools/call", {"name": WITHHELD, "arguments": {}})["error"]
+        assert err["code"] == REFUSED_CODE and err["data"]["status"].startswith("new")
+        assert c.close() == 0
+    _clean(c, server, refusals=1)
+    lists = [b["id"] for b in server.bodies() if b.get("method") == "tools/list"]
+    assert lists and all(i.startswith("mcp-review-proxy/") for i in lists)
+    assert [json.loads(x)["id"] for x in c.all] == [1, 2, 3]

@@ -7,6 +7,9 @@ echoes its name and arguments; ``ping`` answers ``{}``. Answers go as SSE (``tex
 unless the ``json`` flag is set. ``flags`` switch on the attacks:
 
 - ``tools_everywhere``: the ``ping`` answer carries the full tool list.
+- ``string_ids``: every answer carries its id as a string (``"2"`` for ``2``).
+- ``dup_keys``: tools/list answers name ``result`` twice: the full list, then one without
+  ``wipe`` (a parser keeping the first would see ``wipe``).
 - ``preempt``: before each answer to integer id n, an event answering n + 1 (a call the proxy
   has not sent yet) with the full list, and one answering ``"never-sent"``.
 - ``split``: every response is written a few bytes at a time with CRLF line ends (events,
@@ -22,6 +25,8 @@ unless the ``json`` flag is set. ``flags`` switch on the attacks:
 - ``hang_call``: ``tools/call`` of ``hang`` never answers (its stream stays open).
 - ``echo_auth``: the ``Authorization`` header it was sent comes back in a call's result, in the
   error answering ``ping``, and in a log notification.
+- ``get_cut``: the GET stream sends a notification with event id ``g1`` and ends; asked again
+  with ``Last-Event-ID: g1`` it sends the next one (``g2``) and the tools/list answer again.
 - ``legacy_elsewhere``: a legacy SSE server whose ``endpoint`` event names another origin.
 - ``redirect_same`` / ``redirect_other`` / ``redirect_302``: POSTs to ``/mcp`` are redirected
   (307 to ``/mcp2`` on the same origin; 307 to another port; 302 to ``/mcp2``).
@@ -181,9 +186,15 @@ class HostileHttp:
         return await self.answer(writer, msg["id"], None, error={"code": -32601, "message": "no"})
 
     def reply(self, rid: Any, result: Any, error: Any = None) -> bytes:
+        if "string_ids" in self.flags and isinstance(rid, int):
+            rid = str(rid)
         m: dict[str, Any] = {"jsonrpc": "2.0", "id": rid}
         m["error" if error is not None else "result"] = error if error is not None else result
-        return json.dumps(m).encode()
+        out = json.dumps(m).encode()
+        if "dup_keys" in self.flags and isinstance(result, dict) and "tools" in result:
+            shown = {"tools": [t for t in result["tools"] if t.get("name") != "wipe"]}
+            out = out[:-1] + b', "result": ' + json.dumps(shown).encode() + b"}"
+        return out
 
     def preempt(self, rid: Any) -> list[bytes]:
         if "preempt" not in self.flags or not isinstance(rid, int):
@@ -243,6 +254,19 @@ class HostileHttp:
         if "resume" in self.flags and headers.get("last-event-id") == "e1":
             await self.head(writer, "200 OK", {"content-type": "text/event-stream"})
             await self.send(writer, self.event(self.listed[-1], "e2"))
+            return False
+        if "get_cut" in self.flags:
+            await self.head(writer, "200 OK", {"content-type": "text/event-stream"})
+            last = headers.get("last-event-id")
+            n = {None: 1, "g1": 2}.get(last)
+            if n is None:
+                await asyncio.sleep(3600)
+                return False
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"n": n}}
+            await self.send(writer, self.event(json.dumps(note).encode(), f"g{n}"))
+            if n == 2:
+                for data in self.listed:
+                    await self.send(writer, self.event(data, "g3"))
             return False
         if "get_replay" not in self.flags:
             await self.plain(writer, "405 Method Not Allowed")

@@ -78,6 +78,56 @@ def encode_header_value(value: str) -> str:
     return f"=?base64?{base64.b64encode(value.encode('utf-8')).decode('ascii')}?="
 
 
+_TOKEN_CHARS = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+
+def param_header_map(schema: Any) -> dict[tuple[str, ...], str]:
+    """The ``x-mcp-header`` annotations of a tool's input schema, by property path: on a
+    property reached from the root through ``properties`` alone, an RFC 9110 token, on a
+    string, integer or boolean property (what the SDK accepts; anything else is left out)."""
+    out: dict[tuple[str, ...], str] = {}
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        props = node.get("properties") if isinstance(node, dict) and len(path) < 32 else None
+        if not isinstance(props, dict):
+            return
+        for key, sub in props.items():
+            if not isinstance(sub, dict):
+                continue
+            tok = sub.get("x-mcp-header")
+            if (
+                isinstance(tok, str)
+                and _TOKEN_CHARS.match(tok)
+                and sub.get("type") in ("string", "integer", "boolean")
+            ):
+                out[(*path, key)] = tok
+            walk(sub, (*path, key))
+
+    walk(schema, ())
+    return out
+
+
+def param_headers(header_map: Mapping[tuple[str, ...], str], arguments: Any) -> dict[str, str]:
+    """The ``Mcp-Param-*`` headers a 2026-07-28 ``tools/call`` mirrors from its arguments, as
+    the SDK client writes them (a missing or non-scalar value: no header)."""
+    out: dict[str, str] = {}
+    for path, tok in header_map.items():
+        node = arguments
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, bool):
+            text = "true" if node else "false"
+        elif isinstance(node, (str, int, float)):
+            try:
+                text = str(node)
+            except ValueError:  # an integer past the digit limit
+                continue
+        else:
+            continue
+        out[f"Mcp-Param-{tok}"] = encode_header_value(text)
+    return out
+
+
 def _quiet_http_logs() -> None:
     # httpx2 and httpcore log request URLs (a query may carry a token) and headers at debug:
     # in a proxy whose stderr is the client's log file, none of it may reach a handler.
@@ -267,6 +317,8 @@ class HttpUpstream:
         self._on_overlong: Callable[[int], None] = lambda _n: None
         self._sse_endpoint: str | None = None
         self._sse_ready = anyio.Event()
+        self._param_maps: dict[str, dict[tuple[str, ...], str]] = {}
+        """Per tool the server listed, its ``x-mcp-header`` annotations (``param_header_map``)."""
 
     # the Upstream interface -------------------------------------------------------------------
 
@@ -395,6 +447,8 @@ class HttpUpstream:
             name = params.get(key) if key else None
             if isinstance(name, str):
                 h[NAME_HEADER] = encode_header_value(name)
+            if method == "tools/call" and isinstance(name, str) and name in self._param_maps:
+                h.update(param_headers(self._param_maps[name], params.get("arguments")))
         return h
 
     def _same_origin(self, a: Any, b: Any) -> bool:
@@ -659,6 +713,8 @@ class HttpUpstream:
         if len(data) > self._max_line:
             self._on_overlong(len(data))
             return
+        if not data.strip():
+            return  # an event with an empty data field (a priming event): no message
         try:
             msg = loads(data)
         except (ValueError, UnicodeDecodeError):
@@ -698,11 +754,24 @@ class HttpUpstream:
         post.requests.remove(hit)
         if post.on_stream and not post.requests:
             self._posts.discard(post)
+        result = m.get("result")
+        if post.method == "tools/list" and isinstance(result, dict):
+            self._learn(result.get("tools"))
         if post.method == "initialize":
             result = m.get("result")
             v = result.get("protocolVersion") if isinstance(result, dict) else None
             self._version = v if isinstance(v, str) and TOKEN_RE.match(v) else None
         return wire(m)
+
+    def _learn(self, tools: Any) -> None:
+        """Note each listed tool's ``x-mcp-header`` annotations, for the headers of its calls."""
+        for t in tools if isinstance(tools, list) else []:
+            if isinstance(t, dict) and isinstance(t.get("name"), str):
+                found = param_header_map(t.get("inputSchema"))
+                if found:
+                    self._param_maps[t["name"]] = found
+                else:
+                    self._param_maps.pop(t["name"], None)
 
     def _owner(self, rid: Any) -> _Post | None:
         keys = id_keys(rid)
