@@ -150,6 +150,8 @@ def _approve(pins: Path, *tools: dict, decision: Decision = Decision.APPROVED) -
 
 
 def test_enforce_withholds_refuses_and_follows_the_pin_file(tmp_path: Path):
+    """``--withhold-changed``: the behaviour before holding (issue 29), every change the tier
+    does not auto-approve withheld; the default holds add instead (test_proxy_hold.py)."""
     tools_file, pins = tmp_path / "tools.json", tmp_path / "mcp-pins.toml"
     echo = _tool("echo", "echo text", text={"type": "string"})
     add = _tool("add", "add two numbers", a={"type": "integer"})
@@ -163,7 +165,7 @@ def test_enforce_withholds_refuses_and_follows_the_pin_file(tmp_path: Path):
     wipe = _tool("wipe", "wipe the disk")
     tools_file.write_text(json.dumps([echo2, add2, wipe, rm]))
     env = {"PROXY_TOOLS_FILE": str(tools_file)}
-    args = ("--enforce", "--pins", str(pins), "--name", "srv")
+    args = ("--enforce", "--withhold-changed", "--pins", str(pins), "--name", "srv")
 
     def names(c: RawClient) -> list[str]:
         return [t["name"] for t in c.request("tools/list")["result"]["tools"]]
@@ -280,11 +282,16 @@ def test_calllog_rotates_by_size_and_redacts_recursively(tmp_path: Path):
     assert Redactor([r"^pin$"])({"pin": 1234, "spin": 1}) == {"pin": 0, "spin": 1}
 
 
-def test_tiered_proxy_withholds_a_new_property_whose_pattern_or_format_is_prose(tmp_path: Path):
+@pytest.mark.parametrize("hold", [True, False])
+def test_tiered_proxy_withholds_a_new_property_whose_pattern_or_format_is_prose(
+    tmp_path: Path, hold: bool
+):
     """Issue 10 leftover: a new optional property is a compatible change, which `tiered`
     re-pins on its own; prose put in its `pattern` or `format` instead of its description is
-    text the model reads all the same, so the proxy must withhold the tool for review. An
-    ordinary regex and format on a new property still pass (no crying wolf)."""
+    text the model reads all the same, so the proxy must keep it from the client until
+    reviewed: withheld (``--withhold-changed``), or held (issue 29: the approved definition is
+    served, and a call that sends the new property is refused). An ordinary regex and format
+    on a new property still pass (no crying wolf)."""
     tools_file, pins = tmp_path / "tools.json", tmp_path / "mcp-pins.toml"
     base = {
         n: _tool(n, "look things up", q={"type": "string"})
@@ -315,14 +322,25 @@ def test_tiered_proxy_withholds_a_new_property_whose_pattern_or_format_is_prose(
     ]
     tools_file.write_text(json.dumps(served))
     args = ("--enforce", "--pins", str(pins), "--name", "srv")  # `-- CMD`: tier `tiered`
+    if not hold:
+        args += ("--withhold-changed",)
     with RawClient(tmp_path, *args, env={"PROXY_TOOLS_FILE": str(tools_file)}) as c:
         c.initialize()
-        assert [t["name"] for t in c.request("tools/list")["result"]["tools"]] == ["plain"]
+        listed = c.request("tools/list")["result"]["tools"]
+        if hold:
+            assert listed == [base["by_pattern"], base["by_format"], served[2]]
+            assert prose.encode() not in b"".join(c.all)  # every byte the client got
+        else:
+            assert [t["name"] for t in listed] == ["plain"]
         for name in ("by_pattern", "by_format"):
-            err = c.request("tools/call", {"name": name, "arguments": {"q": "x"}})["error"]
-            assert err["code"] == REFUSED_CODE
-            assert err["data"]["status"].startswith("changed"), err
+            err = c.request("tools/call", {"name": name, "arguments": {"q": "x", "ctx": "k"}})
+            assert err["error"]["code"] == REFUSED_CODE
+            status = err["error"]["data"]["status"]
+            assert status == "held" if hold else status.startswith("changed"), err
+            ok = c.request("tools/call", {"name": name, "arguments": {"q": "x"}})
+            assert ("result" in ok) is hold, ok
         assert "result" in c.request("tools/call", {"name": "plain", "arguments": {"q": "x"}})
         assert c.close() == 0
-    assert [r["tool"] for r in read_jsonl(tmp_path / "calls.jsonl")] == ["plain"]
+    recorded = [r["tool"] for r in read_jsonl(tmp_path / "calls.jsonl")]
+    assert recorded == (["by_pattern", "by_format", "plain"] if hold else ["plain"])
     assert "refused tools/call 'by_pattern'" in c.stderr()

@@ -14,7 +14,8 @@ from mcp_review.engine.errors import InputError
 from mcp_review.engine.verdict import proxy_exit_code
 
 USAGE = (
-    "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce] [--mode withhold|mark] "
+    "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce [--withhold-changed]] "
+    "[--mode withhold|mark] "
     "[--log FILE] [--record-results] [--list-timeout SECONDS] [--listen HOST:PORT]\n"
     "       mcp-review proxy [--name NAME] [--pins FILE] [--enforce] [--log FILE] "
     "[--listen HOST:PORT] -- CMD ARGS…\n"
@@ -81,7 +82,15 @@ def register(p: argparse.ArgumentParser) -> None:
         "--enforce",
         action="store_true",
         help="withhold tools that are denied, new, or changed beyond what their tier "
-        "auto-approves, and refuse calls to them",
+        "auto-approves, and refuse calls to them; a change that is only text, a claim of "
+        "less power or a compatible input change is held: the approved definition is "
+        "served and calls are checked against it",
+    )
+    p.add_argument(
+        "--withhold-changed",
+        action="store_true",
+        help="with --enforce: hold nothing; withhold every change the tier does not "
+        "auto-approve (the behaviour before holding)",
     )
     p.add_argument(
         "--mode",
@@ -466,6 +475,8 @@ def run(args: argparse.Namespace) -> int:
             f"{calllog.seal_problem}): `rerun` will not re-send them",
             file=sys.stderr,
         )
+    if args.withhold_changed and not args.enforce:
+        raise InputError("--withhold-changed only means something with --enforce")
     gate = None
     if args.enforce:
         gate = PinEnforcer(
@@ -474,6 +485,7 @@ def run(args: argparse.Namespace) -> int:
             principal=principal,
             default_tier=tier,
             calls_path=calllog.path if calllog else None,
+            hold=not args.withhold_changed,
         )
         gate.check([])  # a pin file that does not parse is a usage error now, not mid-session
         if not os.path.exists(pins):

@@ -109,7 +109,9 @@ class SchemaValidator:
 
     __slots__ = ("_v", "schema")
 
-    def __init__(self, schema: Any, *, source: str | None = None):
+    def __init__(self, schema: Any, *, source: str | None = None, formats: bool = True):
+        """``formats=False``: ``format`` is an annotation, not asserted (how MCP clients check
+        a result's ``structuredContent`` against an output schema, docs/proxy.md "Hold")."""
         self.schema = schema
         if schema is None:
             raise SchemaError("the schema is null", source=source)
@@ -124,7 +126,7 @@ class SchemaValidator:
             self._v = jsonschema_rs.validator_for(
                 schema,
                 offline=True,
-                validate_formats=True,
+                validate_formats=formats,
                 pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
             )
         except jsonschema_rs.ValidationError as e:
@@ -209,10 +211,23 @@ class LoadedCalls(list[Call]):
 
 _ABSENT = object()
 _LOG_KEYS = frozenset(
-    {"tool", "arguments", "time", "ts", "server", "principal", "id", "digest", "redacted", "seal"}
+    {
+        "tool",
+        "arguments",
+        "time",
+        "ts",
+        "server",
+        "principal",
+        "id",
+        "digest",
+        "redacted",
+        "seal",
+        "held",
+    }
 )
 """Keys of a server-log record. ``digest``, ``redacted`` and ``seal`` were added by the proxy
-for ``rerun`` (issue 18; store/calllog.py); logs without them read as before."""
+for ``rerun`` (issue 18; store/calllog.py), ``held`` for a call to a held tool (issue 29);
+logs without them read as before."""
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson turns integers >= 2**64 into floats silently
 # Digits -> "0", everything else -> " ": a 19-digit run is then a plain substring search, ~12x
 # faster over a whole chunk than the regex per line (measured 0.04 vs 0.5 us per line).

@@ -100,6 +100,7 @@ _KEYS = frozenset(
         "id",
         "digest",
         "redacted",
+        "held",
         SEAL_FIELD,
     }
 )

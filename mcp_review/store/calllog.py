@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -365,13 +366,16 @@ class CallLog:
         rpc_id: Any = None,
         time: str | None = None,
         digest: str | None = None,
+        held: dict[str, Any] | None = None,
     ) -> str:
         """Append one call; returns its timestamp (the key for a later result record).
 
         ``digest``: the digest of the definition the call was made against (the last one the
         proxy saw listed), so ``rerun`` can tell whether that definition was approved and
         read-only. ``"redacted": true`` marks a call whose arguments lost a value to redaction:
-        it can never be rebuilt, so ``rerun`` never re-sends it.
+        it can never be rebuilt, so ``rerun`` never re-sends it. ``held``: the call went to a
+        held tool (``{"live_digest": …}``, the definition the server serves now; ``digest`` is
+        then the approved one the client saw).
         """
         t = time or now_iso()
         rec: dict[str, Any] = {
@@ -393,6 +397,8 @@ class CallLog:
         rec["arguments"] = red
         if digest is not None:
             rec["digest"] = digest
+        if held is not None:
+            rec["held"] = held
         if red != raw:
             rec["redacted"] = True
         self._append(self.path, dumps(self._sealed(rec)) + b"\n")
@@ -484,4 +490,129 @@ def log_files(path: str, backups: int = DEFAULT_BACKUPS) -> list[str]:
     out = [f"{path}.{i}" for i in range(backups, 0, -1) if os.path.exists(f"{path}.{i}")]
     if os.path.exists(path):
         out.append(path)
+    return out
+
+
+# The proxy's held tools -----------------------------------------------------------------------
+#
+# A proxy that holds tools (docs/proxy.md, "Hold") says which in a state file beside its call
+# log, so `status` and the app can show "held by the proxy". Sealed like the call log (a
+# planted file must not make a withheld tool read as held), rewritten at least once a minute
+# while the proxy runs, and ignored once HELD_STALE seconds old: a dead proxy never reads as
+# holding.
+
+HELD_SUFFIX = ".held.json"
+HELD_STALE = 600.0
+"""Seconds after its last update that a state file stops counting."""
+HELD_REFRESH = 60.0
+"""Seconds between rewrites of an unchanged state file."""
+_HELD_FORMAT = "mcp-review-held"
+_HELD_MAX_BYTES = 4 << 20
+
+
+def held_state_path(log_path: str) -> str:
+    """``<log>.held.json``: the state file of the proxy recording to ``log_path``."""
+    return os.path.abspath(log_path) + HELD_SUFFIX
+
+
+def write_held_state(
+    path: str,
+    *,
+    server: str,
+    principal: str,
+    tools: dict[str, dict[str, str]],
+    key: bytes | None,
+) -> None:
+    """Write the state file atomically (a temporary file beside it, then a rename), 0600,
+    never through a link. ``tools``: name -> {pinned_digest, live_digest, since}."""
+    rec: dict[str, Any] = {
+        "format": _HELD_FORMAT,
+        "version": 1,
+        "pid": os.getpid(),
+        "updated_at": now_iso(),
+        "server": server,
+        "principal": principal,
+        "tools": tools,
+    }
+    if key is not None:
+        rec[SEAL_FIELD] = seal_of(rec, key)
+    data = dumps(rec) + b"\n"
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def remove_held_state(path: str) -> None:
+    """Remove the state file if this process wrote it (another proxy on the same log keeps
+    its own)."""
+    state = _read_held(path)
+    if state is not None and state.get("pid") == os.getpid():
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _read_held(path: str) -> dict[str, Any] | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        raw = f.read(_HELD_MAX_BYTES + 1)
+    if len(raw) > _HELD_MAX_BYTES:
+        return None
+    try:
+        rec = json.loads(raw)
+    except ValueError:
+        return None
+    return rec if isinstance(rec, dict) and rec.get("format") == _HELD_FORMAT else None
+
+
+def read_held_state(
+    path: str, *, server: str | None = None, principal: str | None = None, now: float | None = None
+) -> dict[str, dict[str, Any]] | None:
+    """The tools a live proxy holds, per the state file at ``path``: name -> {pinned_digest,
+    live_digest, since, pid, updated_at}. None when there is no such file, or it is not
+    sealed by this user's key, is of another server or principal, or was last updated more
+    than HELD_STALE seconds ago (its proxy is gone)."""
+    import time as _time
+
+    rec = _read_held(path)
+    if rec is None:
+        return None
+    try:
+        key = seal_key(create=False)
+    except OSError:
+        return None
+    if not sealed(rec, key):
+        return None
+    if (server is not None and rec.get("server") != server) or (
+        principal is not None and rec.get("principal") != principal
+    ):
+        return None
+    updated = rec.get("updated_at")
+    tools = rec.get("tools")
+    if not isinstance(updated, str) or not isinstance(tools, dict):
+        return None
+    try:
+        at = datetime.fromisoformat(updated.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+    if (now if now is not None else _time.time()) - at > HELD_STALE:
+        return None
+    out: dict[str, dict[str, Any]] = {}
+    for name, t in tools.items():
+        if isinstance(t, dict):
+            out[name] = {
+                "pinned_digest": t.get("pinned_digest"),
+                "live_digest": t.get("live_digest"),
+                "since": t.get("since"),
+                "pid": rec.get("pid"),
+                "updated_at": updated,
+            }
     return out

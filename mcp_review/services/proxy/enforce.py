@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from mcp_review.services.proxy.hold import HELD, Hold
+
 SETTLE_NS = 2_000_000_000
 """A file's timestamps tick coarsely (a few ms on Linux, up to 2 s elsewhere): a change made
 within this long of the last read may leave size, times and inode as they were, so until the
@@ -28,8 +30,11 @@ class Verdict:
 
     allowed: bool
     status: str
-    """pinned / new / changed / broken / denied / unlisted / ..."""
+    """pinned / new / changed / broken / denied / unlisted / held / ..."""
     reason: str = ""
+    hold: Hold | None = None
+    """Set on a held tool (``allowed``, status ``held``): the client is served the approved
+    definition and every call and result is checked against it (services/proxy/hold.py)."""
 
 
 class Enforcer(Protocol):
@@ -71,8 +76,12 @@ class PinEnforcer:
         principal: str = "default",
         default_tier: str | None = None,
         calls_path: str | None = None,
+        hold: bool = True,
     ):
         self.pins_path = pins_path
+        self.hold = hold
+        """Hold changed tools whose change allows it (the default under ``--enforce``); False:
+        withhold every change the tier does not auto-approve (``--withhold-changed``)."""
         self.server = server
         self.principal = principal
         self.default_tier = default_tier
@@ -210,7 +219,7 @@ class PinEnforcer:
         from mcp_review.engine.model import ToolDef
         from mcp_review.engine.policy import Outcome
         from mcp_review.engine.snapshot import ServerSnapshot
-        from mcp_review.engine.status import State, server_status
+        from mcp_review.engine.status import State, flag_shadowing, server_status
 
         verdicts: dict[int, Verdict] = {}
         defs = []
@@ -224,6 +233,12 @@ class PinEnforcer:
         )
         _, statuses = server_status(
             snap, self._pins, calls=self._calls, default_tier=self.default_tier, witnesses=False
+        )
+        # Look-alike names within this server, and names another server's approved pins hold
+        # (compute_status does this for a fleet; the proxy sees one server).
+        flag_shadowing(
+            statuses,
+            elsewhere=[k for k, p in self._pins.pins.items() if p.approved and k[0] != self.server],
         )
         by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
         for i, d in defs:
@@ -241,5 +256,23 @@ class PinEnforcer:
             elif s.state is State.DENIED or s.previously_denied:
                 verdicts[i] = Verdict(False, "denied", why or "denied by the operator")
             else:
-                verdicts[i] = Verdict(False, f"{s.state}, {outcome}", why)
+                verdicts[i] = self._hold_or_withhold(s, f"{s.state}, {outcome}", why)
         return [verdicts[i] for i in range(len(tools))]
+
+    def _hold_or_withhold(self, s: Any, status: str, why: str) -> Verdict:
+        """A changed tool the tier does not auto-approve: held when its change allows it
+        (services/proxy/hold.py), else withheld with the reason it is not held."""
+        from mcp_review.services.proxy.hold import hold_for
+
+        if not self.hold:
+            return Verdict(False, status, why)
+        h = hold_for(s)
+        if isinstance(h, str):
+            return Verdict(False, status, f"{why}; not held: {h}" if why else f"not held: {h}")
+        return Verdict(
+            True,
+            HELD,
+            f"{status}: {why}; the approved definition ({h.pinned_digest}) is served while "
+            f"{h.live_digest} waits for review",
+            hold=h,
+        )

@@ -30,6 +30,7 @@ from mcp_review.services.proxy.framing import (
     usable_id,
     wire,
 )
+from mcp_review.services.proxy.hold import HELD, TASK_REFUSED, Hold
 from mcp_review.services.proxy.process import (
     STDIN_GRACE,
     ClientIn,
@@ -98,6 +99,9 @@ class _Pending:
     """Set on the proxy's own requests: the reply goes here and never to the client."""
     first_page: bool = True
     """A tools/list without a cursor: a new listing starts (see ``Proxy.listing``)."""
+    hold: Hold | None = None
+    """A tools/call relayed to a held tool: its result is checked against the approved
+    output schema before the client gets it."""
 
 
 def _first_page(msg: dict[str, Any]) -> bool:
@@ -180,12 +184,18 @@ class Proxy:
         self.noise_lines = 0
         self.refused_calls = 0
         self._out: ClientWriter | None = None
-        self._to_record: list[tuple[_Pending, str, Any, Any, str | None]] = []
+        self._to_record: list[tuple[_Pending, str, Any, Any, str | None, Hold | None]] = []
         self._digests: dict[str, tuple[dict[str, Any], str]] = {}
         """Digest of each tool's latest listed definition (cached per definition object)."""
         self._can_notify = False
-        self._advertised: frozenset[str] | None = None
-        """Names the client was last shown (withheld ones excluded), for list_changed."""
+        self._advertised: frozenset[tuple[str, str]] | None = None
+        """What the client was last shown (withheld ones excluded): each name with the digest
+        of the approved definition served in its place when held ("" when the server's own
+        definition is relayed), for list_changed (an approval that ends a hold changes it)."""
+        self.held: dict[str, tuple[str, str, str]] = {}
+        """Tools held now: name -> (approved digest, live digest, since), for the state file."""
+        self._held_written: dict[str, tuple[str, str, str]] = {}
+        self._held_at = 0.0
         self._signal: int | None = None
         self._signals = True
 
@@ -242,6 +252,10 @@ class Proxy:
             client_in.close()
             await self._out.close()
             if self.calllog is not None:
+                if self._held_written:  # this proxy holds nothing any more
+                    from mcp_review.store.calllog import held_state_path, remove_held_state
+
+                    remove_held_state(held_state_path(self.calllog.path))
                 self.calllog.close()
             await self.upstream.aclose()
 
@@ -389,9 +403,15 @@ class Proxy:
 
     def _record(self) -> None:
         assert self.calllog is not None
-        for p, tool, args, rpc_id, digest in self._to_record:
+        for p, tool, args, rpc_id, digest, hold in self._to_record:
             try:
-                p.call_time = self.calllog.record_call(tool, args, rpc_id, digest=digest)
+                p.call_time = self.calllog.record_call(
+                    tool,
+                    args,
+                    rpc_id,
+                    digest=digest,
+                    held={"live_digest": hold.live_digest} if hold is not None else None,
+                )
             except (OSError, ValueError) as e:  # a full disk must not take the agent's tools down
                 self.log(f"cannot write the call log: {e}")
         self._to_record.clear()
@@ -471,7 +491,7 @@ class Proxy:
             # Written after the request is forwarded: the server starts on it meanwhile.
             assert isinstance(params, dict)
             self._to_record.append(
-                (p, tool, params.get("arguments"), msg["id"], self._definition_digest(tool))
+                (p, tool, params.get("arguments"), msg["id"], self._definition_digest(tool), None)
             )
 
     def _definition_digest(self, tool: str) -> str | None:
@@ -630,10 +650,24 @@ class Proxy:
             self.refused_calls += 1
             self.log(f"refused tools/call {tool!r}: {v.status}")
             return None, self._refusal(rid, tool, v)
-        if self.calllog is not None:
-            self._to_record.append(
-                (p, tool, params.get("arguments"), rid, self._definition_digest(tool))
+        digest = self._definition_digest(tool)
+        if v.hold is not None:
+            # Held: the client knows the approved definition only; the call must be one it
+            # allows (validated, closed world), and not a task whose result escapes the check.
+            why = (
+                TASK_REFUSED
+                if "task" in params
+                else v.hold.check_arguments(params.get("arguments"))
             )
+            if why is not None:
+                self._untrack(p)
+                self.refused_calls += 1
+                self.log(f"refused tools/call {tool!r}: held, {why}")
+                return None, self._held_refusal(rid, tool, why)
+            p.hold = v.hold
+            digest = v.hold.pinned_digest  # what the client saw, and what rerun trusts
+        if self.calllog is not None:
+            self._to_record.append((p, tool, params.get("arguments"), rid, digest, v.hold))
         return m, None
 
     async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:
@@ -729,6 +763,45 @@ class Proxy:
             },
         }
 
+    def _held_refusal(self, rpc_id: Any, tool: str, why: str) -> dict[str, Any]:
+        return {
+            "jsonrpc": "2.0",
+            "id": rpc_id,
+            "error": {
+                "code": REFUSED_CODE,
+                "message": (
+                    f"mcp-review refused this call to '{tool}' on server '{self.name}': the "
+                    f"proxy serves its approved definition while a change waits for review, "
+                    f"and {why}. Nothing was forwarded."
+                ),
+                "data": {"tool": tool, "server": self.name, "status": HELD, "reason": why},
+            },
+        }
+
+    def _held_result(self, p: _Pending, m: dict[str, Any]) -> None:
+        """A held tool's reply: a result the approved output schema does not allow becomes an
+        error result saying why (clients skip output validation on errors)."""
+        assert p.hold is not None and p.tool is not None
+        if "result" not in m:
+            return  # a JSON-RPC error: carries no structured result
+        why = p.hold.check_result(m["result"])
+        if why is None:
+            return
+        self.log(f"tools/call {p.tool!r}: held, result replaced: {why}")
+        m["result"] = {
+            "content": [
+                {
+                    "type": "text",
+                    "text": (
+                        f"mcp-review withheld this result of '{p.tool}' on server "
+                        f"'{self.name}': {why}. The proxy serves the tool's approved "
+                        "definition while a change waits for review."
+                    ),
+                }
+            ],
+            "isError": True,
+        }
+
     # pin file -> client ---------------------------------------------------------------------
 
     async def _gate_check(self, tools: list[dict[str, Any]]) -> dict[str, Verdict]:
@@ -740,10 +813,66 @@ class Proxy:
             return hit
         return await anyio.to_thread.run_sync(self.gate.check, tools)
 
-    async def _allowed_now(self, verdicts_too: dict[str, Verdict] | None = None) -> frozenset[str]:
+    async def _allowed_now(
+        self, verdicts_too: dict[str, Verdict] | None = None
+    ) -> frozenset[tuple[str, str]]:
         v = dict(await self._gate_check(list(self.known.values())))
         v.update(verdicts_too or {})
-        return frozenset(n for n, x in v.items() if x.allowed)
+        self._note_held(v)
+        return frozenset(
+            (n, x.hold.pinned_digest if x.hold is not None else "")
+            for n, x in v.items()
+            if x.allowed
+        )
+
+    def _note_held(self, verdicts: dict[str, Verdict]) -> None:
+        """Remember which tools are held now (and since when), for the state file."""
+        from mcp_review.store.calllog import now_iso
+
+        held: dict[str, tuple[str, str, str]] = {}
+        for n, v in verdicts.items():
+            if v.hold is None:
+                continue
+            was = self.held.get(n)
+            same = was is not None and was[:2] == (v.hold.pinned_digest, v.hold.live_digest)
+            held[n] = (
+                v.hold.pinned_digest,
+                v.hold.live_digest,
+                was[2] if same and was is not None else now_iso(),
+            )
+        self.held = held
+
+    async def _write_held(self) -> None:
+        """Write ``<log>.held.json`` when what is held changed, else once a minute while any
+        is (``status`` and the app read it: "held by the proxy")."""
+        import time
+
+        from mcp_review.store.calllog import HELD_REFRESH, held_state_path, write_held_state
+
+        if self.calllog is None:
+            return
+        state = dict(sorted(self.held.items()))
+        if state == self._held_written and (
+            not state or time.monotonic() - self._held_at < HELD_REFRESH
+        ):
+            return
+        tools = {
+            n: {"pinned_digest": a, "live_digest": b, "since": c} for n, (a, b, c) in state.items()
+        }
+        try:
+            await anyio.to_thread.run_sync(
+                lambda: write_held_state(
+                    held_state_path(self.calllog.path),  # type: ignore[union-attr]
+                    server=self.name,
+                    principal=self.calllog.principal,  # type: ignore[union-attr]
+                    tools=tools,
+                    key=self.calllog._key,  # type: ignore[union-attr]
+                )
+            )
+        except OSError as e:
+            self.log(f"cannot write the held-tools state file: {e}")
+            return
+        self._held_written, self._held_at = state, time.monotonic()
 
     async def _watch_pins(self) -> None:
         """Once a second: if an approval (or a denial) changed which tools the client should
@@ -761,6 +890,7 @@ class Proxy:
                 now = await self._allowed_now()
             except Exception:  # reported on the next real check; nothing to tell the client
                 continue
+            await self._write_held()
             if not self._can_notify or self._advertised is None:
                 continue
             if now != self._advertised:
@@ -913,6 +1043,8 @@ class Proxy:
         m["id"] = p.rpc_id  # what the client sent, so every client matches it alike
         earlier = self._page_of_listing(p, m)
         self._on_reply(p, m, earlier)
+        if p.hold is not None:
+            self._held_result(p, m)
         result = m.get("result")
         if isinstance(result, dict) and isinstance(result.get("tools"), list):
             # Whatever was asked: a client that reads a tool list from this reply must not
@@ -992,6 +1124,7 @@ class Proxy:
             }
         kept: list[Any] = []
         hidden: list[str] = []
+        held = False
         for t in tools:
             if id(t) in judged_ids:
                 v = verdicts.get(t["name"]) or Verdict(False, "unknown", "no verdict")
@@ -1005,6 +1138,17 @@ class Proxy:
                 )
             else:
                 v = Verdict(False, "invalid", "not a tool definition")
+            if v.allowed and v.hold is not None:
+                # The approved definition, whole, in place of the server's: no byte of the
+                # unapproved one reaches the client.
+                kept.append(v.hold.pinned)
+                held = True
+                if listed:
+                    self.log(
+                        f"serving the approved definition of {short(t['name'], 60)} "
+                        f"({v.hold.pinned_digest}) while {v.hold.live_digest} waits for review"
+                    )
+                continue
             if v.allowed:
                 kept.append(t)
                 continue
@@ -1031,4 +1175,5 @@ class Proxy:
                 # short() quotes each name already (repr): a list's repr would quote it twice.
                 f"{', '.join(short(n, 60) for n in hidden)}"
             )
+        if hidden or held:
             result["tools"] = kept

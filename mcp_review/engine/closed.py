@@ -1,0 +1,174 @@
+"""Closed world over declared properties: which keys of a call the schema never declared.
+
+The engine judges an added optional property compatible "closed world": old calls never set
+it, even on an object that accepts undeclared keys. A proxy serving the approved definition
+while a change waits for review (the hold, docs/proxy.md) must hold calls to that same world:
+a key the approved schema does not declare at that level would reach the server as the new,
+unapproved parameter although the approved schema, being open, accepts it.
+
+:func:`undeclared` walks an instance (the call's arguments) beside its schema and names the
+first object key that no subschema applying at that place declares. A key is declared by
+``properties``, by a ``patternProperties`` pattern it matches (ECMA-262, by the validator), or
+by an ``additionalProperties`` / ``unevaluatedProperties`` that is a schema saying something
+(a typed map: ``{"type": "string"}``); ``true``, ``{}`` or an absent keyword declare nothing.
+Subschemas applying at a place: the schema there, its ``$ref`` chain followed, and every
+branch of ``allOf``/``anyOf``/``oneOf``, ``if``/``then``/``else`` and ``dependentSchemas``
+(draft-07 ``dependencies`` too): a key any of them declares counts (the call was validated
+by the real validator first, so this only asks whether the approved schema names the key).
+``not`` declares nothing.
+
+Total and bounded: iterative, at most :data:`MAX_STEPS` (subschema, value) visits; a
+``$ref`` that does not resolve, or a walk past the bound, is "cannot tell", which the caller
+refuses (fail closed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_review.engine.walk import Refs
+
+MAX_STEPS = 1_000_000
+"""(subschema, instance value) pairs visited at most for one instance."""
+
+_ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "$comment",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$id",
+        "$schema",
+        "$anchor",
+        "$defs",
+        "definitions",
+    }
+)
+"""Keywords that constrain nothing: a map schema made only of them is ``{}`` (anything)."""
+
+
+class CannotTell(Exception):
+    """The walk could not judge the instance (unresolved ``$ref``, the step bound)."""
+
+
+def _says_something(s: Any) -> bool:
+    """A subschema for extra keys that declares them (a typed map), not ``true``/``{}``."""
+    if not isinstance(s, dict):
+        return False  # true declares nothing; false admits no key (the validator refused it)
+    return any(k not in _ANNOTATIONS for k in s)
+
+
+class _Patterns:
+    """ECMA-262 ``pattern`` matching by the engine's validator, compiled once per pattern."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, Any] = {}
+
+    def match(self, pattern: str, key: str) -> bool:
+        from mcp_review.engine.replay import SchemaError, SchemaValidator
+
+        v = self._cache.get(pattern)
+        if v is None:
+            try:
+                v = SchemaValidator({"pattern": pattern})
+            except SchemaError:
+                raise CannotTell(f"patternProperties regex {pattern!r} does not compile") from None
+            self._cache[pattern] = v
+        return bool(v.is_valid(key))
+
+
+def undeclared(schema: Any, instance: Any) -> str | None:
+    """The JSON pointer of the first key of ``instance`` that ``schema`` declares nowhere it
+    applies (see the module notes), or None when every key is declared. Raises
+    :class:`CannotTell` when the schema cannot be followed or the walk is too large."""
+    refs = Refs(schema)
+    patterns = _Patterns()
+    steps = 0
+    # (value, pointer, the subschemas applying there, not yet expanded)
+    work: list[tuple[Any, str, list[Any]]] = [(instance, "", [schema])]
+    while work:
+        value, ptr, roots = work.pop()
+        if not isinstance(value, (dict, list)):
+            continue
+        applying: list[dict[str, Any]] = []
+        seen: set[int] = set()
+        todo = list(roots)
+        while todo:
+            steps += 1
+            if steps > MAX_STEPS:
+                raise CannotTell(f"the schema is too large to follow (over {MAX_STEPS} steps)")
+            s = todo.pop()
+            if isinstance(s, dict) and "$ref" in s:
+                d = refs.deref(s)
+                if d.problem is not None:
+                    raise CannotTell(f"a $ref does not resolve ({d.problem})")
+                s = d.view
+            if not isinstance(s, dict) or id(s) in seen:
+                continue
+            seen.add(id(s))
+            applying.append(s)
+            for k in ("allOf", "anyOf", "oneOf"):
+                branches = s.get(k)
+                if isinstance(branches, list):
+                    todo.extend(branches)
+            for k in ("if", "then", "else"):
+                if k in s:
+                    todo.append(s[k])
+            for k in ("dependentSchemas", "dependencies"):
+                deps = s.get(k)
+                if isinstance(deps, dict) and isinstance(value, dict):
+                    todo.extend(v for n, v in deps.items() if n in value and isinstance(v, dict))
+        if isinstance(value, dict):
+            for k_, child in value.items():
+                key = str(k_)
+                steps += len(applying)
+                if steps > MAX_STEPS:
+                    raise CannotTell(f"the call is too large to follow (over {MAX_STEPS} steps)")
+                kids: list[Any] = []
+                declared = False
+                for s in applying:
+                    props = s.get("properties")
+                    named = isinstance(props, dict) and key in props
+                    if named:
+                        declared = True
+                        kids.append(props[key])  # type: ignore[index]
+                    matched = False
+                    pats = s.get("patternProperties")
+                    if isinstance(pats, dict):
+                        for pat, sub in pats.items():
+                            if patterns.match(pat, key):
+                                matched = declared = True
+                                kids.append(sub)
+                    if not named and not matched:
+                        for k in ("additionalProperties", "unevaluatedProperties"):
+                            extra = s.get(k)
+                            if _says_something(extra):
+                                declared = True
+                                kids.append(extra)
+                if not declared:
+                    return ptr + "/" + key.replace("~", "~0").replace("/", "~1")
+                work.append((child, ptr + "/" + key.replace("~", "~0").replace("/", "~1"), kids))
+        else:
+            for i, child in enumerate(value):
+                kids = []
+                for s in applying:
+                    pre = s.get("prefixItems")
+                    items = s.get("items")
+                    if isinstance(pre, list) and i < len(pre):
+                        kids.append(pre[i])
+                    elif isinstance(items, list):  # the draft-07 tuple form
+                        if i < len(items):
+                            kids.append(items[i])
+                        elif "additionalItems" in s:
+                            kids.append(s["additionalItems"])
+                    elif items is not None:
+                        kids.append(items)
+                    for k in ("unevaluatedItems", "contains"):
+                        if k in s:
+                            kids.append(s[k])
+                work.append((child, f"{ptr}/{i}", kids))
+    return None
