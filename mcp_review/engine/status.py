@@ -188,6 +188,11 @@ class ToolStatus:
     """What the live definition asks of the model that the pinned one did not (engine/cues.py,
     ``tool_cues``): every cue of a new tool (first sight), the introduced ones of a changed
     tool; none for a pinned, removed, unchanged denied or not yet compared tool."""
+    held_by_proxy: dict[str, Any] | None = None
+    """An enforcing proxy serves this tool's approved definition while the change waits for
+    review (docs/proxy.md, "Hold"): its pinned and live digests, since when, the proxy's pid
+    and last update, from the proxy's state file (``store.calllog.mark_held``). None
+    otherwise. Informs; never changes the state, the outcome or the exit code."""
     pending: bool = False
     """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
     policy are placeholders (changed, review) until the comparison runs; nothing may be

@@ -45,9 +45,12 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
          "comparison": null | {                        // when the digest changed: as `gate`
             "verdict", "tool", "old_digest", "new_digest", "changes": [{"rule", "class",
             "pointer", "message", "direction", "witness"?, "cues"?}], "counts", "replay"?, …},
-         "cues": [{"kind", "text", "pointer", "rule"}]}   // what the live definition asks
+         "cues": [{"kind", "text", "pointer", "rule"}],   // what the live definition asks
                                            // that the pin did not (a new tool: every cue, first
                                            // sight); [] when none; docs/cues.md
+         "held_by_proxy": null | {"pinned_digest", "live_digest", "since", "pid",
+                                  "updated_at"}}   // an enforcing proxy serves the approved
+                                           // definition meanwhile (docs/proxy.md, "Hold")
       ]
     }
 
@@ -104,6 +107,7 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "protocol": [f.to_json() for f in t.protocol],
         "comparison": comparison_doc(cmp, all_calls=all_calls) if cmp is not None else None,
         "cues": cues_json(t.cues),
+        "held_by_proxy": t.held_by_proxy,
     }
     if cmp is not None:
         with_change_cues(d["comparison"], cmp, t.cues)
@@ -267,6 +271,16 @@ _MARK = {
 }
 
 
+def held_line(held: dict[str, Any]) -> str:
+    """The line that says an enforcing proxy holds a tool (docs/proxy.md, "Hold")."""
+    return (
+        f"held by the proxy (pid {safe_text(str(held.get('pid')))}): serving the approved "
+        f"definition {safe_text(str(held.get('pinned_digest')))} since "
+        f"{safe_text(str(held.get('since')))} while {safe_text(str(held.get('live_digest')))} "
+        "waits for review"
+    )
+
+
 def _state_label(t: ToolStatus) -> str:
     s = str(t.state)
     if t.previously_denied:
@@ -325,6 +339,8 @@ def to_text(
             )
             for r in t.policy.reasons:
                 out.append(f"      - {safe_text(r)}")
+            if t.held_by_proxy is not None:
+                out.append(f"      {held_line(t.held_by_proxy)}")
             for n in t.notes:
                 out.append(f"      note: {safe_text(n)}")
             out.extend(f"      {safe_text(f.line())}" for f in t.protocol)

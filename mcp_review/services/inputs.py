@@ -372,12 +372,24 @@ class Inputs:
             )
         if self.candidates:
             report.mark_candidates(self.candidates)
+        self.mark_held(report)
         gate = self.config.gate if self.config is not None else None
         if gate:
             from mcp_review.engine.rulesconfig import govern
 
             govern(report, gate)
         return report
+
+    def mark_held(self, report: Any) -> None:
+        """``held_by_proxy`` on the tools an enforcing proxy holds now (its state file beside
+        the server's call log: the log named with ``--calls``, the config's, else the proxy's
+        default)."""
+        from mcp_review.store.calllog import mark_held
+
+        names = [s.name for s in report.servers]
+        logs = {n: p for n, (p, _) in call_log_paths(self.config, names).items()}
+        logs.update({n: c.path for n, c in self.calls.items() if getattr(c, "path", None)})
+        mark_held(report, logs)
 
     def pinned_elsewhere(self, snap: Any) -> list[tuple[str, str, str]]:
         """(server, principal, tool) of the approved pins of servers not in ``snap``."""

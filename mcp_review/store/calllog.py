@@ -573,6 +573,30 @@ def _read_held(path: str) -> dict[str, Any] | None:
     return rec if isinstance(rec, dict) and rec.get("format") == _HELD_FORMAT else None
 
 
+def mark_held(report: Any, logs: dict[str, str]) -> None:
+    """Set ``held_by_proxy`` on each changed tool of ``report`` (engine.status.StatusReport)
+    that a live proxy holds: per server, the state file beside its call log (``logs``: server
+    -> call log path). Only while the proxy serves the definition approved now (a tool approved
+    since is no longer held, whatever a file says)."""
+    states: dict[tuple[str, str], dict[str, dict[str, Any]] | None] = {}
+    for t in report.tools:
+        path = logs.get(t.server)
+        if path is None or t.pin is None or str(t.state) not in ("changed", "broken"):
+            continue
+        k = (t.server, t.principal)
+        if k not in states:
+            states[k] = read_held_state(
+                held_state_path(path), server=t.server, principal=t.principal
+            )
+        held = (states[k] or {}).get(t.tool)
+        if (
+            held is not None
+            and t.pin.approved
+            and held.get("pinned_digest") == t.pin.current_digest()
+        ):
+            t.held_by_proxy = held
+
+
 def read_held_state(
     path: str, *, server: str | None = None, principal: str | None = None, now: float | None = None
 ) -> dict[str, dict[str, Any]] | None:

@@ -248,6 +248,10 @@ class ReviewSource:
             from mcp_review.engine.rulesconfig import govern
 
             govern(report, self.gate)
+        from mcp_review.store.calllog import mark_held
+
+        # "held by the proxy": the state file an enforcing proxy keeps beside each call log.
+        mark_held(report, {n: c.path for n, c in self.calls.items() if c.path is not None})
         names = dict.fromkeys([*self.fetcher.names, *sorted(snap.servers)])
         return Computed(
             report,

@@ -159,6 +159,9 @@ class ToolEntry:
     accepted: str = ""
     """What a decision on this row is made on, in the audit log's words
     (``engine.status.accepted``: ``changed: trust``); empty for a row made by hand."""
+    held_by_proxy: bool = False
+    """An enforcing proxy serves the approved definition while this change waits (its state
+    file, engine.status ToolStatus.held_by_proxy): the status cell says so."""
 
     @property
     def pinned(self) -> ToolDef | None:
@@ -356,6 +359,7 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         cues=tuple(sorted(t.cues, key=lambda c: (severity(c), c.pointer))),
         shown=t.pin,
         accepted=accepted(t),
+        held_by_proxy=t.held_by_proxy is not None,
     )
 
 

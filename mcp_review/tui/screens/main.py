@@ -129,6 +129,9 @@ class Progress(Message):
         return isinstance(message, Progress) and message.server == self.server
 
 
+HELD_WORDS = "held by the proxy"
+"""Beside the status of a changed tool an enforcing proxy serves as approved meanwhile."""
+
 BLOCKED_WORD = "blocked"
 """The flags cell of a blocked tool waiting for a decision with no flag of its own."""
 
@@ -145,7 +148,8 @@ def filter_words(t: ToolEntry) -> dict[str, list[str]]:
     flags = [w for word in flag_words(t) for w in word.split()]
     if t.blocked and t.needs_review:
         flags.append(BLOCKED_WORD)
-    return {"status": [t.status.value], "flag": flags}
+    status = [t.status.value, *(HELD_WORDS.split() if t.held_by_proxy else ())]
+    return {"status": status, "flag": flags}
 
 
 class MainScreen(Screen[None]):
@@ -537,7 +541,10 @@ class MainScreen(Screen[None]):
         name.append_text(name_text(t.name, limit=80, marks=table.marks))
         return [
             name,
-            Text(t.status.value, style=cs(STATUS_STYLE[t.status])),
+            Text(
+                t.status.value + (f" · {HELD_WORDS}" if t.held_by_proxy else ""),
+                style=cs(STATUS_STYLE[t.status]),
+            ),
             flags,
             word_cut_cell(
                 safe_text(t.summary or t.note, style=muted, limit=120, marks=table.marks)
