@@ -187,6 +187,22 @@ def test_headless_json_reports_every_finding(tmp_path: Path) -> None:
     assert calls[("read_file", '{"path": "README.md"}')]["outcome"] == "skipped"
     assert rerun["counts"]["changed"] == 1
 
+    # Issue 29: what `proxy --enforce` does with the drift. The stdio server's honest change
+    # (a reworded description and a new optional parameter) is held: a real client through
+    # the proxy lists it exactly as approved and calls it; the new parameter is refused. The
+    # rug-pulled lint_file carries hidden characters: withheld.
+    verdicts = {(v["server"], v["tool"]): v for v in doc["proxy"]["tools"]}
+    assert {k for k, v in verdicts.items() if v["proxy"] == "held"} == {
+        ("warehouse", "run_query_cached")
+    }
+    assert verdicts[("devtools", "lint_file")]["proxy"] == "withheld"
+    assert "hidden characters" in verdicts[("devtools", "lint_file")]["why"]
+    assert verdicts[("warehouse", "run_query_explain")]["proxy"] == "relayed"
+    held = doc["proxy"]["warehouse"]
+    assert held["served_as_approved"] is True and held["call"] == "ran"
+    assert held["call_with_new_parameter"]["refused"] is True
+    assert "/cache" in held["call_with_new_parameter"]["reason"]
+
     # Nothing outside the (removed) temporary workspace.
     assert [p for d in dirs.values() for p in d.iterdir()] == []
 
@@ -213,6 +229,10 @@ def test_headless_text(tmp_path: Path) -> None:
     assert "`mcp-review rerun devtools --yes` re-sent a recorded read-only call" in out
     assert '  changed            read_file {"path": "deploy/staging.yaml"}' in out
     assert "/content/0/text: [-rolling-]{+recreate+}" in out
+    # Issue 29: held and withheld, said.
+    assert "  held      warehouse/run_query_cached: served as approved" in out
+    assert "  withheld  devtools/lint_file: hidden characters appeared" in out
+    assert "run_query_cached is listed exactly as approved; a call valid under it ran" in out
     # The homoglyph twin never prints identically to the tool it imitates.
     # ...and comes with the escaped form approve/deny accept (issue 13).
     assert "devtools/r\u0435⟨U+0435⟩ad_file (as r\\u0435ad_file)  [block]" in out

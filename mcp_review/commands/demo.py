@@ -118,6 +118,10 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
     inp = resolve_paths(config=str(ws.config_path), pins=str(ws.pins_path))
     report = inp.status(inp.snapshot())
     rerun = _rerun_devtools(ws, inp)
+    from mcp_review.demo.hold import proxy_verdicts, through_the_proxy
+
+    verdicts = proxy_verdicts(report)
+    held = through_the_proxy(ws)
     servers = [
         {"server": name, "transport": definitions.TRANSPORTS[name], "url": urls.get(name)}
         for name in definitions.SERVERS
@@ -132,6 +136,9 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
         }
         # As `check --rerun` reports it: the behaviour change behind an unchanged schema.
         doc["rerun"] = [{**rerun.to_json(), "error": None}]
+        # Issue 29: what `proxy --enforce` does with each drifted tool, and a real client
+        # through it on the stdio server.
+        doc["proxy"] = {"tools": verdicts, "warehouse": held}
         sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
     else:
         out = sys.stdout
@@ -148,6 +155,7 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
             "`mcp-review rerun devtools --yes` re-sent a recorded read-only call:\n"
         )
         out.write(rfmt.to_text(rerun))
+        out.write(_proxy_text(verdicts, held))
         if keep:
             out.write(
                 f"\nSame report: mcp-review check --config {ws.config_path} "
@@ -158,6 +166,32 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
                 "\nThe app walks through each finding: run `mcp-review demo` in a terminal.\n"
             )
     return exitcodes.UNREACHABLE if report.unreachable else exitcodes.PASS
+
+
+def _proxy_text(verdicts: list[dict[str, str]], held: dict[str, Any]) -> str:
+    """What `mcp-review proxy --enforce` does with the drift (issue 29), in words."""
+    from mcp_review.engine.hidden import mark_lookalikes, safe_text
+
+    lines = [
+        "",
+        "Through `mcp-review proxy --enforce` (nothing unapproved reaches the agent):",
+    ]
+    for v in verdicts:
+        name = safe_text(mark_lookalikes(f"{v['server']}/{v['tool']}"))
+        lines.append(f"  {v['proxy']:9} {name}: {safe_text(v['why'])}")
+    refused = held["call_with_new_parameter"]
+    lines.append(
+        f"  A real client through the proxy on warehouse (stdio): {held['tool']} is listed "
+        + ("exactly as approved" if held["served_as_approved"] else "NOT as approved")
+        + f"; a call valid under it {held['call']}; a call with the new `cache` parameter was "
+        + (
+            f"refused ({safe_text(refused['reason'] or '')})"
+            if refused["refused"]
+            else "NOT refused"
+        )
+        + "."
+    )
+    return "\n".join(lines) + "\n"
 
 
 def _rerun_devtools(ws: Any, inp: Any) -> Any:

@@ -266,9 +266,12 @@ def call_result(
     server: str, version: str, tool: str, arguments: dict[str, Any] | None
 ) -> dict[str, Any]:
     """What a bundled server answers to ``tools/call`` (a wire ``CallToolResult``). Only
-    devtools' ``read_file`` does anything; every other tool answers an error (the demo never
-    runs a deploy or a query)."""
+    devtools' ``read_file`` and warehouse's ``run_query_cached`` (one canned row: the call the
+    demo makes through the proxy while it holds that tool) do anything; every other tool
+    answers an error (the demo never runs a deploy or an export)."""
     args = arguments or {}
+    if server == "warehouse" and tool == "run_query_cached":
+        return {"content": [{"type": "text", "text": "?column?\n1\n"}]}
     if server == "devtools" and tool == "read_file":
         path = args.get("path")
         if path == RERUN_PATH:

@@ -7,7 +7,7 @@ until it changes) and ``relay`` (both directions in one anyio task group). ``com
 
 from __future__ import annotations
 
-from mcp_review.services.proxy.enforce import Enforcer, PinEnforcer, Verdict
+from mcp_review.services.proxy.enforce import Enforcer, PinEnforcer, Verdict, verdict_for
 from mcp_review.services.proxy.framing import (
     CHUNK,
     MAX_LINE,
@@ -56,4 +56,5 @@ __all__ = [
     "Verdict",
     "id_keys",
     "read_line_batches",
+    "verdict_for",
 ]

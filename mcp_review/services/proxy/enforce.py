@@ -217,7 +217,6 @@ class PinEnforcer:
     def _judge(self, tools: list[dict[str, Any]]) -> list[Verdict]:
         from mcp_review.engine.errors import InputError
         from mcp_review.engine.model import ToolDef
-        from mcp_review.engine.policy import Outcome
         from mcp_review.engine.snapshot import ServerSnapshot
         from mcp_review.engine.status import State, flag_shadowing, server_status
 
@@ -246,33 +245,34 @@ class PinEnforcer:
             if bad is not None:
                 verdicts[i] = Verdict(False, "unverified pin", f"its pin does not verify: {bad[1]}")
                 continue
-            s = by_name[d.name]
-            outcome = s.policy.outcome
-            why = "; ".join(s.policy.reasons)
-            if s.state is State.PINNED or (
-                s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE
-            ):
-                verdicts[i] = Verdict(True, str(s.state), why)
-            elif s.state is State.DENIED or s.previously_denied:
-                verdicts[i] = Verdict(False, "denied", why or "denied by the operator")
-            else:
-                verdicts[i] = self._hold_or_withhold(s, f"{s.state}, {outcome}", why)
+            verdicts[i] = verdict_for(by_name[d.name], hold=self.hold)
         return [verdicts[i] for i in range(len(tools))]
 
-    def _hold_or_withhold(self, s: Any, status: str, why: str) -> Verdict:
-        """A changed tool the tier does not auto-approve: held when its change allows it
-        (services/proxy/hold.py), else withheld with the reason it is not held."""
-        from mcp_review.services.proxy.hold import hold_for
 
-        if not self.hold:
-            return Verdict(False, status, why)
-        h = hold_for(s)
-        if isinstance(h, str):
-            return Verdict(False, status, f"{why}; not held: {h}" if why else f"not held: {h}")
-        return Verdict(
-            True,
-            HELD,
-            f"{status}: {why}; the approved definition ({h.pinned_digest}) is served while "
-            f"{h.live_digest} waits for review",
-            hold=h,
-        )
+def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
+    """What the enforcing proxy does with one tool, from its engine status (``s``: a
+    ToolStatus): relayed (pinned, or a drift the tier auto-approves), held (services/proxy/
+    hold.py) or withheld. ``hold=False``: ``--withhold-changed``, nothing held."""
+    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.status import State
+    from mcp_review.services.proxy.hold import hold_for
+
+    outcome = s.policy.outcome
+    why = "; ".join(s.policy.reasons)
+    if s.state is State.PINNED or (s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE):
+        return Verdict(True, str(s.state), why)
+    if s.state is State.DENIED or s.previously_denied:
+        return Verdict(False, "denied", why or "denied by the operator")
+    status = f"{s.state}, {outcome}"
+    if not hold:
+        return Verdict(False, status, why)
+    h = hold_for(s)
+    if isinstance(h, str):
+        return Verdict(False, status, f"{why}; not held: {h}" if why else f"not held: {h}")
+    return Verdict(
+        True,
+        HELD,
+        f"{status}: {why}; the approved definition ({h.pinned_digest}) is served while "
+        f"{h.live_digest} waits for review",
+        hold=h,
+    )

@@ -112,6 +112,8 @@ def hold_for(t: Any) -> Hold | str:
     from mcp_review.engine.status import State
 
     pin = t.pin
+    if t.state is State.NEW:
+        return "a new tool: never approved"
     if t.state not in (State.CHANGED, State.BROKEN) or pin is None or t.live is None:
         return f"{t.state}: nothing approved to serve"
     if not pin.approved or t.previously_denied:
