@@ -190,6 +190,19 @@ def test_a_look_alike_name_is_never_held(tmp_path: Path):
     assert not v["seаrch"].allowed and "shadows" in v["seаrch"].reason
 
 
+def test_a_name_another_server_serves_is_never_held(tmp_path: Path):
+    pins = tmp_path / "mcp-pins.toml"
+    pf = load_pins(str(pins))
+    for server in ("srv", "other"):
+        pf.decide(make_pin(server, ToolDef.from_wire(SEARCH), Decision.APPROVED, by="test"))
+    save_pins(pf, str(pins))
+    v = PinEnforcer(str(pins), "srv").check([_changed(title="Search v2")])["search"]
+    assert not v.allowed and "other/search" in v.reason
+    # What the tier relays (a compatible change, no text) is relayed as before.
+    live = _changed(inputSchema__properties__limit={"type": "integer"})
+    assert PinEnforcer(str(pins), "srv").check([live])["search"].allowed
+
+
 # The checks a held tool's calls and results pass --------------------------------------------
 
 
