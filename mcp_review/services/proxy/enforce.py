@@ -237,13 +237,13 @@ class PinEnforcer:
         # (compute_status does this for a fleet; the proxy sees one server, and not what the
         # others run): ``shadows`` keeps a tool from being held, while what is relayed or
         # withheld otherwise stays as the tier decides (the policies are put back).
-        policies = [t.policy for t in statuses]
+        policies = [st.policy for st in statuses]
         flag_shadowing(
             statuses,
             elsewhere=[k for k, p in self._pins.pins.items() if p.approved and k[0] != self.server],
         )
-        for t, policy in zip(statuses, policies, strict=True):
-            t.policy = policy
+        for st, policy in zip(statuses, policies, strict=True):
+            st.policy = policy
         by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
         for i, d in defs:
             bad = self._pins.unverified.get((self.server, self.principal, d.name))
