@@ -77,17 +77,27 @@ TABLE = {
         ),
         {"strict": B, "tiered": B, "compatible": B},
     ),
+    # A claim of less power waits for review in every tier (issue 28 item 2: never
+    # auto-approved, groupable); contradicted, it blocks in every tier.
     "annotation-claims-less": (
         Facts(
             classes=frozenset({ChangeClass.TRUST}),
             annotations_gate_less=("readOnlyHint false→true",),
         ),
-        {"strict": B, "tiered": B, "compatible": B},
+        {"strict": R, "tiered": R, "compatible": R},
     ),
     "annotation-claims-less+compatible": (
         Facts(
             classes=frozenset({ChangeClass.COMPATIBLE}),
             annotations_gate_less=("destructiveHint true→false",),
+        ),
+        {"strict": R, "tiered": R, "compatible": R},
+    ),
+    "annotation-claims-less-contradicted": (
+        Facts(
+            classes=frozenset({ChangeClass.TRUST}),
+            annotations_gate_less=("readOnlyHint false→true",),
+            claims_contradicted=("readOnlyHint false→true against 'delete' in the name",),
         ),
         {"strict": B, "tiered": B, "compatible": B},
     ),
@@ -207,7 +217,8 @@ def test_annotation_gate_less(old, new, less):
 
 
 @pytest.mark.parametrize("tier", TIERS)
-def test_claim_of_less_power_blocks_in_every_tier_through_facts_for(tier):
+def test_contradicted_claim_of_less_power_blocks_in_every_tier_through_facts_for(tier):
+    """readOnlyHint: true beside an explicit destructiveHint: true contradicts itself."""
     from mcp_review.engine.compare import compare
 
     old = tool(annotations={"destructiveHint": True})
@@ -216,7 +227,24 @@ def test_claim_of_less_power_blocks_in_every_tier_through_facts_for(tier):
     got = decide(tier, facts)
     assert got.outcome is Outcome.BLOCK
     assert got.reasons == (
-        "annotation claims less power: readOnlyHint false→true (clients gate the tool less)",
+        "annotation claims less power, contradicted: readOnlyHint false→true against the "
+        "explicit destructiveHint: true beside it",
+    )
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_uncontradicted_claim_of_less_power_waits_for_review_in_every_tier(tier):
+    from mcp_review.engine.compare import compare
+
+    old = tool(annotations={})
+    new = tool(annotations={"readOnlyHint": True})
+    facts = facts_for(old, new, compare(old, new).changes)
+    got = decide(tier, facts)
+    assert got.outcome is Outcome.REVIEW
+    assert not got.concerns
+    assert got.reasons[0] == (
+        "annotation now claims less power, no contradiction found: readOnlyHint false→true "
+        "(clients gate the tool less; never approved automatically)"
     )
 
 

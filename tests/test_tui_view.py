@@ -26,9 +26,14 @@ _WORDS = {
     [
         (Facts(annotations_relaxed=("readOnlyHint true→false",)), {Concern.ANNOTATION_RELAXED}),
         (
-            Facts(annotations_gate_less=("readOnlyHint false→true",)),
+            Facts(
+                annotations_gate_less=("readOnlyHint false→true",),
+                claims_contradicted=("readOnlyHint false→true against 'delete' in the name",),
+            ),
             {Concern.ANNOTATION_GATES_LESS},
         ),
+        # An uncontradicted claim of less power waits for review: no blocking concern.
+        (Facts(annotations_gate_less=("readOnlyHint false→true",)), set()),
         (Facts(hidden_appeared=("/description: ⟨U+200B⟩",)), {Concern.HIDDEN_CHARACTERS}),
         (
             Facts(

@@ -388,6 +388,12 @@ def mark_lookalikes(name: str) -> str:
     return "".join(f"{c}⟨U+{ord(c):04X}⟩" if ord(c) > 0x7E and c not in "⟨⟩" else c for c in shown)
 
 
+def strip_hidden(text: str) -> str:
+    """``text`` without its hidden characters (every default-ignorable and invisible code point
+    :func:`skeleton` drops)."""
+    return _HIDDEN_RE.sub("", text)
+
+
 def skeleton(name: str) -> str:
     """The name as it looks, for comparing names: Unicode's confusable skeleton (UTS #39:
     NFD, each character to its prototype in confusables.txt, NFD again), after hidden

@@ -11,7 +11,16 @@ from mcp_review.engine.canonical import loads
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.instructions import InstructionsPin
 from mcp_review.engine.model import DIGEST_SCHEMES, HASHED_FIELDS
-from mcp_review.engine.pins import DEFAULT_PATH, VERSION, Decision, Pin, PinFile, PinKey
+from mcp_review.engine.pins import (
+    DEFAULT_PATH,
+    VERSION,
+    Decision,
+    KindApproval,
+    KindsPin,
+    Pin,
+    PinFile,
+    PinKey,
+)
 from mcp_review.engine.pintoml import layout, qa, read, table_path
 from mcp_review.engine.pintoml import q as _q
 from mcp_review.engine.policy import TIERS
@@ -94,6 +103,9 @@ def parse_pins(
                     pf.instructions[ip.key] = ip
                 else:
                     pf.unverified_instructions[ip.key] = (ip, problem)
+            if isinstance(pt, dict) and "kinds" in pt:
+                for kp in _parse_kinds((sname, pname), pt["kinds"], source):
+                    pf.kinds[kp.key] = kp
             tools = pt.get("tools", {}) if isinstance(pt, dict) else None
             if not isinstance(tools, dict):
                 raise InputError(
@@ -168,6 +180,50 @@ def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> Instructio
         server_version=t.get("server_version"),
         extra={k: v for k, v in t.items() if k not in _INSTRUCTIONS_KEYS},
     )
+
+
+_KIND_KEYS = ("kind", "label", "group", "decided_at", "decided_by", "note")
+
+
+def _parse_kinds(key: tuple[str, str], t: Any, source: str) -> list[KindsPin]:
+    """``[servers.S.principals.P.kinds]``: per tool, the kinds approved on its live digest.
+    Anything malformed is an InputError naming the table (the file is never overwritten)."""
+    where = f"servers.{_q(key[0])}.principals.{_q(key[1])}.kinds"
+    if not isinstance(t, dict):
+        raise InputError(f"{where} must be a table", source=source)
+    out = []
+    for tool, row in t.items():
+        at = f"{where}.{_q(tool)}"
+        if not isinstance(row, dict):
+            raise InputError(f"{at} must be a table", source=source)
+        digest, approved = row.get("digest"), row.get("approved")
+        if not isinstance(digest, str) or not digest.startswith("sha256:"):
+            raise InputError(
+                f"{at}: 'digest' must be a string starting with 'sha256:'", source=source
+            )
+        if not isinstance(approved, list):
+            raise InputError(f"{at}: 'approved' must be an array of tables", source=source)
+        extra = sorted(set(row) - {"digest", "approved"})
+        if extra:
+            raise InputError(f"{at}: unknown key {_q(extra[0])}", source=source)
+        items = []
+        for i, a in enumerate(approved):
+            if not isinstance(a, dict) or not all(
+                isinstance(a.get(k, ""), str) for k in _KIND_KEYS
+            ):
+                raise InputError(
+                    f"{at}.approved[{i}] must be a table of strings ({', '.join(_KIND_KEYS)})",
+                    source=source,
+                )
+            if not a.get("kind") or not a.get("group"):
+                raise InputError(
+                    f"{at}.approved[{i}]: 'kind' and 'group' are required", source=source
+                )
+            items.append(KindApproval(**{k: a.get(k, "") for k in _KIND_KEYS}))
+        out.append(
+            KindsPin(key[0], key[1], tool, digest, tuple(sorted(items, key=lambda x: x.kind)))
+        )
+    return out
 
 
 def _parse_pin(key: PinKey, t: Any, source: str) -> Pin:

@@ -216,6 +216,64 @@ class Pin:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class KindApproval:
+    """One kind (engine/kinds.py) approved on a tool that still has other kinds undecided."""
+
+    kind: str
+    """The kind's key (``Kind.key``)."""
+    label: str
+    """The kind in words, for a reader of the file."""
+    group: str
+    """The id of the group it was approved in."""
+    decided_at: str
+    decided_by: str
+    note: str = ""
+
+    def to_toml(self) -> dict[str, Any]:
+        d = {
+            "kind": self.kind,
+            "label": self.label,
+            "group": self.group,
+            "decided_at": self.decided_at,
+            "decided_by": self.decided_by,
+        }
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class KindsPin:
+    """The kinds approved so far on one live definition of a tool (review by kind, issue 28):
+    bound to that definition's digest, so they stop counting the moment it changes. Written as
+    ``[servers.S.principals.P.kinds."TOOL"]`` with ``digest`` and ``approved`` (one inline
+    table per kind); dropped when the tool's own decision is recorded (its pin moves to the
+    live definition, or it is denied or forgotten)."""
+
+    server: str
+    principal: str
+    tool: str
+    digest: str
+    approved: tuple[KindApproval, ...] = ()
+
+    @property
+    def key(self) -> PinKey:
+        return (self.server, self.principal, self.tool)
+
+    @property
+    def kind_keys(self) -> frozenset[str]:
+        return frozenset(a.kind for a in self.approved)
+
+    def with_kind(self, a: KindApproval) -> KindsPin:
+        """This record with ``a`` added (replacing an approval of the same kind)."""
+        kept = tuple(x for x in self.approved if x.kind != a.kind)
+        return replace(self, approved=tuple(sorted((*kept, a), key=lambda x: x.kind)))
+
+    def to_toml(self) -> dict[str, Any]:
+        return {"digest": self.digest, "approved": [a.to_toml() for a in self.approved]}
+
+
 def make_instructions_pin(
     server: str,
     text: str,
@@ -264,6 +322,8 @@ def _principal_table(t: dict[str, Any]) -> dict[str, Any]:
         out["instructions"] = t["instructions"]
     if t.get("tools"):
         out["tools"] = t["tools"]
+    if t.get("kinds"):
+        out["kinds"] = t["kinds"]
     return out
 
 
@@ -404,8 +464,12 @@ class ChangedMeanwhile(Exception):
 
 @dataclass(slots=True)
 class _Op:
-    kind: str  # "decide" | "forget" | "policy" | "instructions" | "forget-instructions"
+    kind: str  # "decide" | "forget" | "policy" | "instructions" | "forget-instructions" | "kinds"
     pin: Pin | None = None
+    kpin: KindsPin | None = None
+    """For ``kinds``: the record after this approval."""
+    more: dict[str, Any] = field(default_factory=dict)
+    """Audit fields of this op beyond the usual ones (``group``: the group it was decided in)."""
     ipin: InstructionsPin | None = None
     key: PinKey | None = None
     server: str | None = None
@@ -425,6 +489,8 @@ class _Op:
             return self.pin.key
         if self.ipin is not None:
             return (self.ipin.server, self.ipin.principal, "")
+        if self.kpin is not None:
+            return self.kpin.key
         assert self.key is not None
         return self.key
 
@@ -464,6 +530,8 @@ class PinFile:
     """Pins whose digest does not verify against their stored definition, with the reason.
     They are not in :attr:`pins` (nothing trusts them: the tool reads as unpinned) but are
     written back as they were until a new decision or ``forget`` replaces them."""
+    kinds: dict[PinKey, KindsPin] = field(default_factory=dict)
+    """Kinds approved on tools that still have others undecided (review by kind), by tool."""
     read_bytes: bytes | None = None
     """The bytes this state was parsed from (None: the file did not exist)."""
     version: int = VERSION
@@ -503,10 +571,20 @@ class PinFile:
             return self.instructions.get((key[0], key[1]))
         return self.pins.get(key)
 
-    def decide(self, pin: Pin, *, why: str = "", source: str = "", expect: Any = ANY) -> None:
-        """Record a decision (replaces any pin with the same key). ``why`` goes to the audit
-        log (defaults to the pin's note); ``source`` says which command or policy made it;
-        ``expect``: the decision it replaces, checked when saved (compare-and-set)."""
+    def decide(
+        self,
+        pin: Pin,
+        *,
+        why: str = "",
+        source: str = "",
+        expect: Any = ANY,
+        group: str | None = None,
+    ) -> None:
+        """Record a decision (replaces any pin with the same key, and drops the kinds approved
+        on the tool so far). ``why`` goes to the audit log (defaults to the pin's note);
+        ``source`` says which command or policy made it; ``expect``: the decision it replaces,
+        checked when saved (compare-and-set); ``group``: the id of the group it was decided in
+        (review by kind), written in the audit record."""
         op = _Op(
             "decide",
             pin=pin,
@@ -514,6 +592,33 @@ class PinFile:
             why=why or pin.note,
             source=source,
             expect=expect,
+            more={"group": group} if group else {},
+        )
+        self._apply(op)
+        self._ops.append(op)
+
+    def approve_kind(
+        self,
+        key: PinKey,
+        digest: str,
+        approval: KindApproval,
+        *,
+        why: str = "",
+        source: str = "",
+    ) -> None:
+        """Record ``approval`` of one kind on the tool ``key`` whose live definition has
+        ``digest`` (the tool keeps other kinds undecided). Approvals bound to another digest
+        are dropped: they were made on a definition no longer served."""
+        cur = self.kinds.get(key)
+        if cur is None or cur.digest != digest:
+            cur = KindsPin(*key, digest=digest)
+        op = _Op(
+            "kinds",
+            kpin=cur.with_kind(approval),
+            who=approval.decided_by,
+            why=why or approval.note,
+            source=source,
+            more={"group": approval.group, "kind": approval.label, "kind_key": approval.kind},
         )
         self._apply(op)
         self._ops.append(op)
@@ -566,8 +671,10 @@ class PinFile:
         why: str = "",
         source: str = "",
         expect: Any = ANY,
+        group: str | None = None,
     ) -> None:
-        """Drop a pin (for example, an approved tool the server no longer serves)."""
+        """Drop a pin (for example, an approved tool the server no longer serves), and the
+        kinds approved on it so far."""
         op = _Op(
             "forget",
             key=(server, principal, tool),
@@ -575,6 +682,7 @@ class PinFile:
             why=why,
             source=source,
             expect=expect,
+            more={"group": group} if group else {},
         )
         self._apply(op)
         self._ops.append(op)
@@ -651,8 +759,32 @@ class PinFile:
                 why=op.why,
                 source=op.source,
             )
+        elif op.kind == "kinds":
+            assert op.kpin is not None
+            kp = op.kpin
+            was = self.kinds.get(kp.key)
+            if was is not None and was.digest == kp.digest:
+                # Merged onto the file as it is now: approvals another writer recorded on the
+                # same definition meanwhile are kept.
+                for a in kp.approved:
+                    was = was.with_kind(a)
+                kp = was
+            self.kinds[kp.key] = kp
+            rec = audit_record(
+                who=op.who,
+                server=kp.server,
+                principal=kp.principal,
+                tool=kp.tool,
+                event="kind",
+                decision="approved",
+                digest=kp.digest,
+                **op.more,
+                why=op.why,
+                source=op.source,
+            )
         elif op.kind == "decide":
             assert op.pin is not None
+            self.kinds.pop(op.pin.key, None)
             old = self.pins.get(op.pin.key)
             bad = self.unverified.pop(op.pin.key, None)
             if old is None and bad is not None:
@@ -669,11 +801,13 @@ class PinFile:
                 old_digest=old.digest if old else None,
                 new_digest=op.pin.digest,
                 decided_at=op.pin.decided_at,
+                **op.more,
                 why=op.why,
                 source=op.source,
             )
         elif op.kind == "forget":
             assert op.key is not None
+            self.kinds.pop(op.key, None)
             old = self.pins.pop(op.key, None)
             bad = self.unverified.pop(op.key, None)
             if old is None and bad is not None:
@@ -688,6 +822,7 @@ class PinFile:
                 old_decision=str(old.decision) if old else None,
                 old_digest=old.digest if old else None,
                 new_digest=None,
+                **op.more,
                 why=op.why,
                 source=op.source,
             )
@@ -735,6 +870,7 @@ class PinFile:
         names = (
             {k[0] for k in every}
             | {k[0] for k in every_i}
+            | {k[0] for k in self.kinds}
             | set(self.server_policy)
             | {s for s, _ in self.tool_policy}
         )
@@ -756,6 +892,10 @@ class PinFile:
                 if definition is not None:
                     irow["text"] = definition((*ik, ""), irow["text"])
                 principals.setdefault(ik[1], {})["instructions"] = irow
+            for kk in sorted(kk for kk in self.kinds if kk[0] == s):
+                principals.setdefault(kk[1], {}).setdefault("kinds", {})[kk[2]] = self.kinds[
+                    kk
+                ].to_toml()
             principals = {p: _principal_table(principals[p]) for p in sorted(principals)}
             if principals:
                 table["principals"] = principals

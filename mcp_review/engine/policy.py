@@ -47,6 +47,9 @@ approval with confirmation.
 
 from __future__ import annotations
 
+import functools
+import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -115,6 +118,10 @@ class Facts:
     """Hints relaxed, e.g. ``("readOnlyHint true→false",)``."""
     annotations_gate_less: tuple[str, ...] = ()
     """Hints that now claim less power, e.g. ``("readOnlyHint false→true",)``."""
+    claims_contradicted: tuple[str, ...] = ()
+    """Claims of less power that contradict the tool's name or description, its explicit
+    pinned claim or its other annotations (:func:`claim_contradictions`), e.g.
+    ``("readOnlyHint false→true against 'delete' in the name",)``: these block."""
     hidden_appeared: tuple[str, ...] = ()
     """Where hidden characters appeared, e.g. ``("/description: ⟨U+200B⟩",)``."""
     previously_denied: bool = False
@@ -144,6 +151,9 @@ class Concern(StrEnum):
 
     ANNOTATION_RELAXED = "annotation claims more power"
     ANNOTATION_GATES_LESS = "annotation claims less power"
+    """A claim of less power that is contradicted (:attr:`Facts.claims_contradicted`): it
+    blocks, and the tool stands alone (engine/kinds.py). An uncontradicted one waits for
+    review, groupable, and is no concern."""
     HIDDEN_CHARACTERS = "hidden characters"
     CUE = "cue"
     """A blocking cue introduced by changed text, or one a new tool carries on first sight."""
@@ -171,7 +181,7 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         c
         for c, found in (
             (Concern.ANNOTATION_RELAXED, facts.annotations_relaxed),
-            (Concern.ANNOTATION_GATES_LESS, facts.annotations_gate_less),
+            (Concern.ANNOTATION_GATES_LESS, facts.claims_contradicted),
             (Concern.HIDDEN_CHARACTERS, facts.hidden_appeared),
             (Concern.CUE, facts.blocking_cues or facts.first_sight_cues),
         )
@@ -179,9 +189,18 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
     }
     for hint in facts.annotations_relaxed:
         steps.append((Outcome.BLOCK, f"annotation claims more power: {hint}"))
+    for why in facts.claims_contradicted:
+        steps.append((Outcome.BLOCK, f"annotation claims less power, contradicted: {why}"))
+    contradicted = {w.split(" against ", 1)[0] for w in facts.claims_contradicted}
     for hint in facts.annotations_gate_less:
+        if hint in contradicted:
+            continue
         steps.append(
-            (Outcome.BLOCK, f"annotation claims less power: {hint} (clients gate the tool less)")
+            (
+                Outcome.REVIEW,
+                f"annotation now claims less power, no contradiction found: {hint} (clients "
+                "gate the tool less; never approved automatically)",
+            )
         )
     for where in facts.hidden_appeared:
         steps.append((Outcome.BLOCK, f"hidden characters: {where}"))
@@ -216,6 +235,16 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         reasons += tuple(t for t in facts.text_added if t not in reasons)
     # Every concern blocks, and block is the worst outcome: their reasons are all kept.
     return PolicyResult(tier, worst, reasons, frozenset(concerns))
+
+
+def severity_rank(o: Outcome) -> int:
+    """How severe an outcome is (none < auto-approve, waived < review < block)."""
+    return _SEVERITY[o]
+
+
+def class_outcome(tier: str, cls: ChangeClass) -> Outcome:
+    """The tier table's outcome for a change of class ``cls`` alone."""
+    return _class_outcome(tier, cls)
 
 
 def _class_outcome(tier: str, cls: ChangeClass) -> Outcome:
@@ -255,6 +284,94 @@ def annotation_gate_less(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
         ov, nv = _eff(oa.get(hint), default, hint), _eff(na.get(hint), default, hint)
         if ov != nv and nv != _RELAXED_TO[hint]:
             out.append(f"{hint} {_b(ov)}→{_b(nv)}")
+    return tuple(out)
+
+
+CLAIM_WORDS: dict[str, tuple[str, ...]] = {
+    "readOnlyHint": ("write", "create", "update", "delete", "move", "send", "execute"),
+    "destructiveHint": ("delete", "remove", "overwrite", "drop", "kill", "truncate"),
+    "idempotentHint": ("create", "add", "append", "send", "post"),
+    "openWorldHint": ("fetch", "http", "url", "web", "email", "send"),
+}
+"""Per hint, the words in a tool's name or description that contradict its claim of less
+power (issue 28 item 2): a tool that says it deletes does not get to claim it is read-only."""
+
+_IRREGULAR = {"write": ("wrote", "written"), "send": ("sent",)}
+
+
+def _forms(word: str) -> set[str]:
+    """The word and its inflections (``delete`` → deletes, deleted, deleting; ``drop`` →
+    dropped, dropping; ``send`` → sent); nouns like "creation" are not the verb."""
+    out = {word, word + "s", word + "es", *_IRREGULAR.get(word, ())}
+    if word.endswith("e"):
+        out |= {word + "d", word[:-1] + "ing"}
+    else:
+        out |= {word + "ed", word + "ing"}
+        if re.fullmatch(r".*[^aeiou][aeiou][bdgklmnprt]", word):
+            out |= {word + word[-1] + "ed", word + word[-1] + "ing"}
+    return out
+
+
+@functools.cache
+def _claim_forms() -> dict[str, dict[str, str]]:
+    """hint -> {skeleton of a form: the list word}."""
+    from mcp_review.engine.hidden import skeleton
+
+    return {
+        hint: {skeleton(f): w for w in words for f in _forms(w)}
+        for hint, words in CLAIM_WORDS.items()
+    }
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def claim_words(text: str) -> set[str]:
+    """The words of a name or description as the word check reads them: camelCase and
+    ``snake_case`` split, hidden characters dropped and every word reduced to its confusable
+    skeleton (engine/hidden.py), so ``dеlete`` with a Cyrillic е, ``delete`` split by a
+    zero-width space and ``ＤＥＬＥＴＥ`` read as ``delete``."""
+    from mcp_review.engine.hidden import skeleton, strip_hidden
+
+    # Hidden characters out and NFKC first, so a word split by a zero-width space or written in
+    # fullwidth letters splits at its camelCase humps before the skeleton folds case.
+    plain = unicodedata.normalize("NFKC", strip_hidden(text))
+    folded = skeleton(_CAMEL.sub(" ", plain))
+    return set(_WORD.findall(folded.replace("_", " ")))
+
+
+def claim_contradictions(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
+    """The claims of less power ``new`` makes over ``old`` that contradict something (issue 28
+    item 2), each as ``"<hint> <old>→<new> against <what>"``:
+
+    - a word of :data:`CLAIM_WORDS` in the tool's name or description (as
+      :func:`claim_words` reads them);
+    - the pinned definition claimed the opposite *explicitly* (not the protocol default);
+    - ``readOnlyHint: true`` beside an explicit ``destructiveHint: true``.
+    """
+    if old is None:
+        return ()
+    claimed = {h.split(" ", 1)[0]: h for h in annotation_gate_less(old, new)}
+    if not claimed:
+        return ()
+    forms = _claim_forms()
+    in_name = claim_words(new.name)
+    in_text = claim_words(new.description or "") | claim_words(new.title or "")
+    oa, na = old.annotations, new.annotations
+    out = []
+    for hint, shown in claimed.items():
+        found = sorted({forms[hint][w] for w in in_name if w in forms[hint]})
+        if found:
+            out.append(f"{shown} against {found[0]!r} in the name")
+        else:
+            said = sorted({forms[hint][w] for w in in_text if w in forms[hint]})
+            if said:
+                out.append(f"{shown} against {said[0]!r} in the description")
+        if oa.get(hint) is _RELAXED_TO[hint]:
+            out.append(f"{shown} against the pinned definition's explicit {hint}: {_b(oa[hint])}")
+        if hint == "readOnlyHint" and na.get("destructiveHint") is True:
+            out.append(f"{shown} against the explicit destructiveHint: true beside it")
     return tuple(out)
 
 
@@ -374,6 +491,7 @@ def facts_for(
     )
     relaxed = annotation_relaxations(old, new)
     gate_less = annotation_gate_less(old, new)
+    contradicted = claim_contradictions(old, new)
     hidden = hidden_appeared(old, new)
     # The engine's own findings count too (belt and braces: either detector blocks).
     if not relaxed:
@@ -399,6 +517,7 @@ def facts_for(
         broken_calls=broken_calls,
         annotations_relaxed=relaxed,
         annotations_gate_less=gate_less,
+        claims_contradicted=contradicted,
         hidden_appeared=hidden,
         previously_denied=previously_denied,
         trust=tuple(_trust_line(c) for c in changes if c.trust),

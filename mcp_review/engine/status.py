@@ -193,6 +193,9 @@ class ToolStatus:
     review (docs/proxy.md, "Hold"): its pinned and live digests, since when, the proxy's pid
     and last update, from the proxy's state file (``store.calllog.mark_held``). None
     otherwise. Informs; never changes the state, the outcome or the exit code."""
+    approved_kinds: frozenset[str] = frozenset()
+    """Keys of the kinds (engine/kinds.py) already approved on exactly this live definition
+    while others wait (``PinFile.kinds``, bound to the live digest): left out of its groups."""
     pending: bool = False
     """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
     policy are placeholders (changed, review) until the comparison runs; nothing may be
@@ -786,6 +789,9 @@ def server_status(
             names,
         )
         st.protocol = tool_findings(defs[0].wire, server.protocol_version)
+        partial = pins.kinds.get((server.name, server.principal, name))
+        if partial is not None and partial.digest == st.live_digest:
+            st.approved_kinds = partial.kind_keys
         if len(defs) > 1:
             st.protocol.append(duplicate_findings(len(defs), server.protocol_version))
         digests = {d.digest for d in defs}

@@ -169,6 +169,7 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     pf.unverified = fresh.unverified
     pf.instructions = fresh.instructions
     pf.unverified_instructions = fresh.unverified_instructions
+    pf.kinds = fresh.kinds
     upgraded = fresh.version if data is not None and fresh.version < model.VERSION else None
     pf.version = model.VERSION
     return SaveResult(
@@ -207,6 +208,7 @@ def _reset(pf: PinFile, fresh: PinFile | None) -> None:
     pf.unverified = fresh.unverified
     pf.instructions = fresh.instructions
     pf.unverified_instructions = fresh.unverified_instructions
+    pf.kinds = fresh.kinds
     pf.version = fresh.version
 
 

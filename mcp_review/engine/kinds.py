@@ -1,0 +1,645 @@
+"""Review by kind (issue 28): one decision for many alike changes, the suspicious tools alone.
+
+A change's **kind** is what it does with the text, names and values abstracted away: its rule,
+class and direction and its pointer with property names and array indices replaced by ``*``
+(:func:`kind_of`). For the annotation rules only the direction of the claim counts ("annotations
+claim less power" whatever the hints). A change that needs a decision only for the text it
+brings in, and every text change, is of one text kind per set of cues its text introduces
+("text added or reworded, no cue"): the cue reading (engine/cues.py) is what judges text, and
+each member's own old → new text is shown beside it.
+
+:func:`group_report` takes the tools that need a decision (``review`` or ``block``) and puts
+each either in the groups of its pending kinds (a **group** is every pending change of one kind
+across tools and servers) or **alone** (:class:`AloneReason`: decided on that tool alone). A
+tool is approved when every one of its pending kinds is approved, denied as soon as one is
+(``services/decisions.decide_group``). Kinds approved on a tool that still has others
+undecided are kept in the pin file bound to the tool's live digest (``PinFile.kinds``) and
+read back into :attr:`ToolStatus.approved_kinds`; they stop counting the moment the tool
+changes again.
+
+A group's id (:func:`group_id`) is derived from its kind and every member's (server,
+principal, tool, live digest): the same drift gives the same id, and the id goes stale when
+any member changes, so an approval never covers a definition nobody saw.
+
+Engine layer: no textual, rich or mcp.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from mcp_review.engine.model import ChangeClass, ToolDef, pointer_join, pointer_tokens
+from mcp_review.engine.policy import Concern, Outcome, class_outcome, severity_rank
+
+if TYPE_CHECKING:
+    from mcp_review.engine.cues import Cue
+    from mcp_review.engine.model import Change
+    from mcp_review.engine.status import StatusReport, ToolStatus
+
+__all__ = [
+    "Alone",
+    "AloneReason",
+    "Group",
+    "Grouping",
+    "Kind",
+    "Member",
+    "group_id",
+    "group_report",
+    "kind_of",
+    "pending_kinds",
+]
+
+# Rules ------------------------------------------------------------------------------------------
+
+RULE_RELAXED = "annotation-relaxed"
+RULE_GATES_LESS = "annotation-gates-less"
+RULE_OTHER_ANNOTATION = "annotation-other-changed"
+RULE_NEW_TOOL = "tool-new"
+"""The kind of a tool seen for the first time (no rule of the registry: no change fired)."""
+RULE_REMOVED = "tool-removed"
+"""The kind of an approved tool no longer served."""
+TEXT_RULE = "text"
+"""The kind rule of every text change (see the module docstring)."""
+
+TEXT_RULES = frozenset(
+    {
+        "tool-description-changed",
+        "tool-title-changed",
+        "annotation-title-changed",
+        "schema-description-changed",
+        "schema-title-changed",
+        "schema-comment-changed",
+        "schema-examples-changed",
+        "schema-text-added",
+    }
+)
+"""Rules whose change is a piece of server-written text, new or reworded."""
+
+_SCHEMA_LESS_RULES = frozenset({"property-added-required", "required-added"})
+
+_NAME_MAPS = frozenset(
+    {
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+        "dependencies",
+        "dependentRequired",
+    }
+)
+"""Keywords whose keys are names the server chose: abstracted to ``*`` in a kind's pointer."""
+
+_KNOWN_TOKENS = frozenset(
+    {
+        # tool fields
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "execution",
+        "taskSupport",
+        "icons",
+        "_meta",
+        # JSON Schema keywords
+        "$schema",
+        "$id",
+        "$ref",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$comment",
+        "$vocabulary",
+        "type",
+        "enum",
+        "const",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "format",
+        "pattern",
+        "minLength",
+        "maxLength",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "unevaluatedItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "required",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "x-mcp-header",
+        *_NAME_MAPS,
+    }
+)
+"""Pointer tokens kept as they are in a kind's pointer; any other token (a name, an index, a
+keyword the server made up) becomes ``*``: a kind never carries server-chosen words."""
+
+
+def abstract_pointer(pointer: str) -> str:
+    """``pointer`` with property names, array indices and unknown tokens replaced by ``*``:
+    ``/inputSchema/properties/path/description`` → ``/inputSchema/properties/*/description``."""
+    out = ""
+    prev = ""
+    for tok in pointer_tokens(pointer):
+        shown = "*" if prev in _NAME_MAPS or tok not in _KNOWN_TOKENS else tok
+        out = pointer_join(out, shown)
+        prev = "" if prev in _NAME_MAPS else tok
+    return out
+
+
+# Kind -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """What a change does, with text, names and values abstracted away (see the module
+    docstring). Two changes of one kind are decided together."""
+
+    rule: str
+    """The rule id (``tool-new``, ``tool-removed``, ``text`` for the text kinds)."""
+    cls: ChangeClass
+    direction: str
+    """``input`` / ``output`` / ``tool``; for the annotation claims ``more-power`` or
+    ``less-power``."""
+    pointer: str
+    """The change's pointer with names and indices as ``*`` (``""`` for the annotation claims,
+    the text kinds and the whole-tool kinds)."""
+    detail: str = ""
+    """What the kind adds to its rule: ``schema-less`` (required arguments declared on a tool
+    whose input schema declared none)."""
+    cues: tuple[str, ...] = ()
+    """The cue kinds the change's text introduces (sorted; engine/cues.py), for the text kinds
+    and a new tool: "no cue" is a kind apart from "cues: url"."""
+
+    @property
+    def key(self) -> str:
+        """A stable string for this kind (stored in the pin file, hashed into group ids)."""
+        parts = [self.rule, str(self.cls), self.direction, self.pointer or "-"]
+        if self.detail:
+            parts.append(self.detail)
+        if self.cues:
+            parts.append("cues=" + ",".join(self.cues))
+        return " ".join(parts)
+
+    @property
+    def label(self) -> str:
+        """One human line: "annotations claim less power", "new tool, no cue", ..."""
+        cue = "no cue" if not self.cues else "cues: " + ", ".join(self.cues)
+        if self.rule == RULE_GATES_LESS:
+            return "annotations claim less power"
+        if self.rule == RULE_RELAXED:
+            return "annotations claim more power"
+        if self.rule == RULE_OTHER_ANNOTATION:
+            return "other annotation changed"
+        if self.rule == RULE_NEW_TOOL:
+            return f"new tool, {cue}"
+        if self.rule == RULE_REMOVED:
+            return "approved tool no longer served"
+        if self.rule == TEXT_RULE:
+            return f"text added or reworded, {cue}"
+        if self.detail == "schema-less":
+            return "required arguments declared on a schema-less tool"
+        if self.rule == "output-schema-added":
+            return "output schema added"
+        where = self.pointer or "the tool"
+        return f"{self.rule.replace('-', ' ')} at {where} ({self.cls})"
+
+
+def kind_of(change: Change, old: ToolDef | None = None, cues: Iterable[str] = ()) -> Kind:
+    """The kind of ``change``. ``old``: the pinned definition (tells a schema-less tool gaining
+    required arguments); ``cues``: the cue kinds the change's text introduces."""
+    rule = change.rule
+    if rule == RULE_GATES_LESS:
+        return Kind(rule, change.cls, "less-power", "")
+    if rule == RULE_RELAXED:
+        return Kind(rule, change.cls, "more-power", "")
+    cue_kinds = tuple(sorted(set(cues)))
+    text_only = change.cls in (ChangeClass.COMPATIBLE, ChangeClass.COSMETIC) and change.new_text
+    if rule in TEXT_RULES or text_only:
+        return Kind(TEXT_RULE, ChangeClass.TRUST, "tool", "", cues=cue_kinds)
+    detail = ""
+    if rule in _SCHEMA_LESS_RULES and old is not None and schema_less(old.input_schema):
+        detail = "schema-less"
+    return Kind(rule, change.cls, str(change.direction), abstract_pointer(change.pointer), detail)
+
+
+def schema_less(schema: Any) -> bool:
+    """An input schema that declares no argument: ``{}``, ``true``, or an object schema with no
+    properties, pattern properties, composition or reference (any object validates)."""
+    if schema is True:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    shape = (
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "required",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "$ref",
+        "not",
+        "if",
+    )
+    return not any(schema.get(k) for k in shape)
+
+
+# What a tool needs decided --------------------------------------------------------------------
+
+
+def change_outcome(tier: str, change: Change) -> Outcome:
+    """What the policy does with this one change under ``tier`` (the tier table, row by row):
+    a change needs a decision when this is ``review`` or ``block``."""
+    if change.rule == RULE_RELAXED:
+        return Outcome.BLOCK
+    if change.rule in (RULE_GATES_LESS, RULE_OTHER_ANNOTATION):
+        return Outcome.REVIEW
+    out = class_outcome(tier, change.cls)
+    if change.new_text:
+        trust = class_outcome(tier, ChangeClass.TRUST)
+        out = max(out, trust, key=severity_rank)
+    return out
+
+
+def _needs_decision(o: Outcome) -> bool:
+    return o in (Outcome.REVIEW, Outcome.BLOCK)
+
+
+def _change_cues(change: Change, cues: Sequence[Cue]) -> list[str]:
+    """The kinds of the (non-blocking) cues found in this change's text: at or under its
+    pointer, or at one of the pointers of the text it brings in."""
+    at = {change.pointer, *(t.pointer for t in change.new_text)}
+    out = []
+    for c in cues:
+        p = c.pointer
+        if p in at or (change.pointer and p.startswith(change.pointer + "/")):
+            out.append(str(c.kind))
+    return out
+
+
+def pending_kinds(t: ToolStatus) -> dict[Kind, list[Change]]:
+    """The kinds ``t`` needs decided, each with the tool's changes of that kind (the kinds
+    already approved on this live definition, :attr:`ToolStatus.approved_kinds`, left out;
+    changes an ``[[ignore]]`` waiver covers left out). Empty for a tool that needs nothing
+    decided, and for one whose changes name no kind (it stands alone)."""
+    from mcp_review.engine.status import State
+
+    out: dict[Kind, list[Change]] = {}
+    tier = t.policy.tier or "tiered"
+    if t.state is State.NEW:
+        k = Kind(RULE_NEW_TOOL, ChangeClass.TRUST, "tool", "", cues=_cue_kinds(t.cues))
+        out[k] = []
+    elif t.state is State.REMOVED:
+        out[Kind(RULE_REMOVED, ChangeClass.BREAKING, "tool", "")] = []
+    elif t.comparison is not None:
+        old = t.pin.tool_def() if t.pin is not None else None
+        waived = t.waived or {}
+        for c in t.comparison.changes:
+            if (c.rule, c.pointer) in waived:
+                continue
+            if not _needs_decision(change_outcome(tier, c)):
+                continue
+            out.setdefault(kind_of(c, old, _change_cues(c, t.cues)), []).append(c)
+    approved = t.approved_kinds
+    return {k: v for k, v in out.items() if k.key not in approved}
+
+
+def _cue_kinds(cues: Iterable[Cue]) -> tuple[str, ...]:
+    return tuple(sorted({str(c.kind) for c in cues}))
+
+
+# Standing alone ---------------------------------------------------------------------------------
+
+
+class AloneReason(StrEnum):
+    """Why a tool is decided on its own (design.md, Review by kind)."""
+
+    BLOCKING_CUE = "blocking cue"
+    HIDDEN = "hidden characters"
+    LOOKALIKE = "look-alike or shadowing name"
+    BROKEN_CALL = "a recorded call breaks"
+    CONTRADICTION = "annotation claim contradicted"
+    DENIED = "denied before"
+    SEVERAL = "several definitions under one name"
+    NOT_COMPARED = "not compared yet"
+    NO_KIND = "digest changed, no kind to group"
+
+
+def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
+    """Why ``t`` stands alone (empty: its kinds are decided in groups)."""
+    concerns = t.policy.concerns
+    out = []
+    if Concern.CUE in concerns:
+        out.append(AloneReason.BLOCKING_CUE)
+    if Concern.HIDDEN_CHARACTERS in concerns:
+        out.append(AloneReason.HIDDEN)
+    if t.shadows:
+        out.append(AloneReason.LOOKALIKE)
+    if t.comparison is not None and t.comparison.broken_calls:
+        out.append(AloneReason.BROKEN_CALL)
+    if Concern.ANNOTATION_GATES_LESS in concerns:
+        out.append(AloneReason.CONTRADICTION)
+    if t.previously_denied:
+        out.append(AloneReason.DENIED)
+    if any(r.endswith("different definitions share this name") for r in t.policy.reasons):
+        out.append(AloneReason.SEVERAL)
+    if t.pending:
+        out.append(AloneReason.NOT_COMPARED)
+    return tuple(out)
+
+
+# Groups -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One tool in a group, with its own changes of the group's kind (old → new values, hints,
+    witnesses: a screen shows each member's own)."""
+
+    server: str
+    principal: str
+    tool: str
+    digest: str
+    """The live digest (the pinned one for a removed tool) the decision binds to."""
+    changes: tuple[Change, ...] = ()
+    outcome: Outcome = Outcome.REVIEW
+    """What the policy does with this member's changes of the kind."""
+    status: Any = field(default=None, compare=False, repr=False)
+    """The member's :class:`~mcp_review.engine.status.ToolStatus`."""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.server, self.principal, self.tool)
+
+    @property
+    def name(self) -> str:
+        """``server/tool`` (how ``--except`` names a member)."""
+        return f"{self.server}/{self.tool}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "server": self.server,
+            "principal": self.principal,
+            "tool": self.tool,
+            "digest": self.digest,
+        }
+
+
+def group_id(kind: Kind, members: Iterable[Member]) -> str:
+    """The id of the group of ``kind`` with ``members``: a short sha256 over the kind's key
+    and each member's (server, principal, tool, live digest), sorted."""
+    h = hashlib.sha256(kind.key.encode("utf-8", "surrogatepass"))
+    for m in sorted(members, key=lambda m: m.key):
+        for part in (*m.key, m.digest):
+            h.update(b"\x00" + part.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()[:12]
+
+
+def _strictest(outcomes: Iterable[Outcome]) -> Outcome:
+    return max(outcomes, key=severity_rank, default=Outcome.REVIEW)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Every pending change of one kind, across tools and servers."""
+
+    id: str
+    kind: Kind
+    outcome: Outcome
+    """The strictest of its members' outcomes."""
+    members: tuple[Member, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.members)
+
+    @property
+    def label(self) -> str:
+        """The kind's line, said more exactly where the members allow it: a text group whose
+        changes are all of titles ("title added, no cue") or all rewordings."""
+        k = self.kind
+        if k.rule != TEXT_RULE:
+            return k.label
+        fields: set[str] = set()
+        hows: set[str] = set()
+        for m in self.members:
+            for c in m.changes:
+                f, how = _text_shape(c)
+                fields.add(f)
+                hows.add(how)
+        what = " and ".join(sorted(fields)) if fields and len(fields) <= 2 else "text"
+        how = hows.pop() if len(hows) == 1 else "added or reworded"
+        cue = "no cue" if not k.cues else "cues: " + ", ".join(k.cues)
+        return f"{what} {how}, {cue}"
+
+    def member(self, server: str, tool: str) -> Member | None:
+        return next((m for m in self.members if m.server == server and m.tool == tool), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.label,
+            "kind_key": self.kind.key,
+            "outcome": str(self.outcome),
+            "members": [m.to_json() for m in self.members],
+        }
+
+
+def _text_shape(c: Change) -> tuple[str, str]:
+    """(which text: ``title``/``description``/``text``, ``added``/``reworded``)."""
+    params = dict(c.params)
+    if c.rule in TEXT_RULES:
+        f = params.get("field") or ("title" if "title" in c.rule else "description")
+        if f not in ("title", "description"):
+            f = "text"
+        delta = params.get("delta", "")
+        how = (
+            "added"
+            if delta.startswith("(none) ->") or c.rule == "schema-text-added"
+            else ("reworded")
+        )
+        return f, how
+    fields = {t.field for t in c.new_text}
+    f = fields.pop() if len(fields) == 1 else "text"
+    return (f if f in ("title", "description") else "text"), "added"
+
+
+@dataclass(frozen=True, slots=True)
+class Alone:
+    """A tool decided on its own: every change of it, with why it stands alone."""
+
+    server: str
+    principal: str
+    tool: str
+    outcome: Outcome
+    cues: tuple[Cue, ...]
+    reasons: tuple[AloneReason, ...]
+    status: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.server, self.principal, self.tool)
+
+    @property
+    def blocking_cue(self) -> bool:
+        return AloneReason.BLOCKING_CUE in self.reasons
+
+    def to_json(self) -> dict[str, Any]:
+        from mcp_review.engine.cues import cues_json
+
+        return {
+            "server": self.server,
+            "principal": self.principal,
+            "tool": self.tool,
+            "outcome": str(self.outcome),
+            "cues": cues_json(self.cues),
+            "reasons": [str(r) for r in self.reasons],
+        }
+
+
+Item = Group | Alone
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """The decisions a drift needs: groups by kind, and the tools alone, in visiting order
+    (:meth:`ordered`)."""
+
+    groups: tuple[Group, ...] = ()
+    """Largest first (then by label and id)."""
+    alone: tuple[Alone, ...] = ()
+    """In visiting order: blocked (blocking cues first), for review with cues, the rest."""
+
+    @property
+    def decisions(self) -> int:
+        """Kinds and alone tools needing a human."""
+        return len(self.groups) + len(self.alone)
+
+    def ordered(self) -> list[Item]:
+        """Item 5's order: alone and blocked (blocking cues first), alone for review with cues,
+        then the groups by size (largest first), then the rest of the alone tools."""
+        first = [a for a in self.alone if a.outcome is Outcome.BLOCK]
+        cued = [a for a in self.alone if a.outcome is not Outcome.BLOCK and a.cues]
+        rest = [a for a in self.alone if a.outcome is not Outcome.BLOCK and not a.cues]
+        return [*first, *cued, *self.groups, *rest]
+
+    def find(self, gid: str) -> Group | None:
+        return next((g for g in self.groups if g.id == gid), None)
+
+    def groups_of(self, key: tuple[str, str, str]) -> list[Group]:
+        """The groups a tool is a member of."""
+        return [g for g in self.groups if any(m.key == key for m in g.members)]
+
+    def alone_of(self, key: tuple[str, str, str]) -> Alone | None:
+        return next((a for a in self.alone if a.key == key), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "groups": [g.to_json() for g in self.groups],
+            "alone": [a.to_json() for a in self.ordered_alone()],
+        }
+
+    def ordered_alone(self) -> list[Alone]:
+        return [a for a in self.ordered() if isinstance(a, Alone)]
+
+
+def _alone_sort(a: Alone) -> tuple[int, int, str, str, str]:
+    if a.outcome is Outcome.BLOCK:
+        rank = 0 if a.blocking_cue else 1
+    elif a.cues:
+        rank = 2
+    else:
+        rank = 3
+    return (rank, 0, a.server, a.principal, a.tool)
+
+
+def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
+    """Group the tools of ``report`` that need a decision (``review`` or ``block``) by kind;
+    the ones that stand alone apart. Tools needing nothing (pinned, denied, auto-approved,
+    waived) are in neither."""
+    from mcp_review.engine.status import Awaiting
+
+    tools = report.tools if hasattr(report, "tools") else list(report)
+    by_kind: dict[Kind, list[Member]] = {}
+    alone: list[Alone] = []
+    for t in tools:
+        if t.awaiting is not Awaiting.REVIEW:
+            continue
+        reasons = alone_reasons(t)
+        kinds = {} if reasons else pending_kinds(t)
+        if not reasons and not kinds:
+            # Nothing to group (every kind approved but the pin not moved, or no change
+            # named): decided alone, as a plain approve does.
+            reasons = (AloneReason.NO_KIND,)
+        if reasons:
+            alone.append(
+                Alone(
+                    t.server,
+                    t.principal,
+                    t.tool,
+                    t.policy.outcome,
+                    tuple(t.cues),
+                    reasons,
+                    status=t,
+                )
+            )
+            continue
+        tier = t.policy.tier or "tiered"
+        digest = t.live_digest or (t.pin.digest if t.pin is not None else "")
+        for k, changes in kinds.items():
+            outcome = (
+                Outcome.REVIEW
+                if not changes
+                else _strictest(change_outcome(tier, c) for c in changes)
+            )
+            by_kind.setdefault(k, []).append(
+                Member(t.server, t.principal, t.tool, digest, tuple(changes), outcome, status=t)
+            )
+    groups = []
+    for k, members in by_kind.items():
+        ms = tuple(sorted(members, key=lambda m: m.key))
+        groups.append(Group(group_id(k, ms), k, _strictest(m.outcome for m in ms), ms))
+    groups.sort(key=lambda g: (-g.size, g.label, g.id))
+    alone.sort(key=_alone_sort)
+    return Grouping(tuple(groups), tuple(alone))
+
+
+def member_name(text: str) -> tuple[str, str]:
+    """``SERVER/TOOL`` (``--except``) split at the first ``/`` (a tool name may hold more)."""
+    server, sep, tool = text.partition("/")
+    if not sep or not server or not tool:
+        raise ValueError(f"expected SERVER/TOOL, got {text!r}")
+    return server, tool
