@@ -24,6 +24,7 @@ __all__ = ["ANY", "ChangedMeanwhile"]  # the compare-and-set's "no check" and it
 
 if TYPE_CHECKING:
     from mcp_review.engine.instructions import InstructionsPin
+    from mcp_review.engine.kinds import Group, Member
     from mcp_review.engine.model import ToolDef
     from mcp_review.engine.pins import Decision, Pin, PinFile, PinKey
     from mcp_review.store.pinfile import SaveResult
@@ -72,6 +73,7 @@ def decide_tool(
     candidate: bool = False,
     before: Pin | None = _PINNED,
     expect: Any = ANY,
+    group: str | None = None,
 ) -> Pin | None:
     """Record ``decision`` about the tool ``key`` on ``pins`` (:func:`save` writes it).
 
@@ -84,7 +86,8 @@ def decide_tool(
     ``expect``: the decision this one is made against (the app: what its screen showed); the
     save refuses with :class:`ChangedMeanwhile`, writing nothing, when the pin file holds
     another by then (a compare-and-set under the pin file's lock). Returns the pin recorded
-    (None when a pin went, or nothing was recorded)."""
+    (None when a pin went, or nothing was recorded). ``group``: the id of the group (review by
+    kind) the decision was made in, written in its audit record."""
     from mcp_review.engine.candidate import keep_running
     from mcp_review.engine.pins import Decision, make_pin, with_decision
 
@@ -104,14 +107,137 @@ def decide_tool(
         )
         pin = keep_running(pin, before, candidate=candidate)
     elif decision is Decision.APPROVED:
-        forget_tool(pins, key, by=by, why=why, source=source, expect=expect)
+        forget_tool(pins, key, by=by, why=why, source=source, expect=expect, group=group)
         return None
     elif before is not None:
         pin = with_decision(before, Decision.DENIED, by=by, note=note)
     else:
         return None
-    pins.decide(pin, why=why, source=source, expect=expect)
+    pins.decide(pin, why=why, source=source, expect=expect, group=group)
     return pin
+
+
+@dataclass(slots=True)
+class GroupDecision:
+    """What :func:`decide_group` recorded (the caller saves with :func:`save`)."""
+
+    group: Group
+    decision: Decision
+    decided: list[Member] = field(default_factory=list)
+    """The members decided (every member but the ones left out)."""
+    excepted: list[Member] = field(default_factory=list)
+    """The members left out (``--except``, space in the app): nothing recorded for them."""
+    whole: list[Member] = field(default_factory=list)
+    """Members whose tool was decided as a whole: denied, or approved with this kind its
+    last pending one (its pin moved to the live definition, as ``approve`` does)."""
+    partial: list[Member] = field(default_factory=list)
+    """Members with other kinds still undecided: this kind's approval is kept in the pin file,
+    bound to the live digest (``PinFile.kinds``)."""
+    blocked: list[str] = field(default_factory=list)
+    """Why an approval of a blocked group was refused (not confirmed): nothing recorded."""
+
+
+def decide_group(
+    pins: PinFile,
+    group: Group,
+    decision: Decision | str,
+    *,
+    source: str,
+    except_: Sequence[tuple[str, str]] = (),
+    by: str | None = None,
+    note: str = "",
+    confirmed: str = "",
+    servers: Sequence[Any] = (),
+    candidates: Sequence[str] = (),
+) -> GroupDecision:
+    """Approve or deny every member of ``group`` but the ``except_`` ones ((server, tool)
+    pairs), recording one decision per member on ``pins`` with the group's id in its audit
+    record (:func:`save` writes them).
+
+    A tool is approved when every one of its pending kinds is approved: a member whose other
+    kinds are approved already (on this live definition) or that has none is approved as
+    ``approve`` approves it (its pin moves to the live definition, the same audit path); one
+    with kinds still undecided gets this kind's approval recorded, bound to its live digest.
+    A denial denies each member's tool at once (a tool is denied as soon as one kind is).
+    Approving a group whose outcome is ``block`` needs ``confirmed`` (how it was confirmed:
+    ``with --yes``, ``in the review app``); without it nothing is recorded and
+    :attr:`GroupDecision.blocked` says why. ``servers``: the report's ServerStatus list (the
+    server and protocol versions written in each pin); ``candidates``: servers previewed
+    through their candidate (engine/candidate.py)."""
+    from mcp_review.engine.clock import current_user, now_utc
+    from mcp_review.engine.kinds import pending_kinds
+    from mcp_review.engine.pins import Decision, KindApproval
+    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.status import accepted
+
+    decision = Decision(decision)
+    out = GroupDecision(group, decision)
+    left_out = set(except_)
+    for m in group.members:
+        (out.excepted if (m.server, m.tool) in left_out else out.decided).append(m)
+    blocked = decision is Decision.APPROVED and group.outcome is Outcome.BLOCK
+    reasons = _group_reasons(group) if blocked else ()
+    if blocked and not confirmed:
+        out.blocked = list(reasons)
+        return out
+    by = by or current_user()
+    info = {getattr(s, "name", None): s for s in servers}
+    label = group.label
+    for m in out.decided:
+        t = m.status
+        if t is None:
+            raise ValueError(f"group member {m.name!r} carries no tool status")
+        srv = info.get(m.server)
+        in_group = f"group {group.id}: {label}"
+        why = audit_why(
+            decision,
+            accepted(t),
+            note=f"{in_group}" + (f"; {note}" if note else ""),
+            blocked=reasons if blocked and m.outcome is Outcome.BLOCK else (),
+            confirmed=confirmed,
+        )
+        if decision is Decision.APPROVED:
+            kp = pins.kinds.get(m.key)
+            done = set(t.approved_kinds)
+            if kp is not None and kp.digest == m.digest:
+                done |= kp.kind_keys
+            rest = [k for k in pending_kinds(t) if k.key not in done and k != group.kind]
+            if rest:
+                pins.approve_kind(
+                    m.key,
+                    m.digest,
+                    KindApproval(group.kind.key, label, group.id, now_utc(), by, note),
+                    why=why,
+                    source=source,
+                )
+                out.partial.append(m)
+                continue
+        decide_tool(
+            pins,
+            m.key,
+            decision,
+            source=source,
+            live=t.live,
+            by=by,
+            note=note,
+            why=why,
+            server_version=getattr(srv, "server_version", None),
+            protocol_version=getattr(srv, "protocol_version", None),
+            candidate=m.server in candidates,
+            group=group.id,
+        )
+        out.whole.append(m)
+    return out
+
+
+def _group_reasons(group: Group) -> tuple[str, ...]:
+    """The policy's reasons of the blocked members, each once."""
+    out: dict[str, None] = {}
+    for m in group.members:
+        if m.status is not None and m.outcome.value == "block":
+            for r in m.status.policy.reasons:
+                out.setdefault(r)
+    return tuple(out)
 
 
 def record_pin(pins: PinFile, pin: Pin, *, why: str = "", source: str, expect: Any = ANY) -> None:
@@ -128,9 +254,10 @@ def forget_tool(
     why: str = "",
     source: str,
     expect: Any = ANY,
+    group: str | None = None,
 ) -> None:
     """Drop the tool's pin (an approved tool no longer served, acknowledged)."""
-    pins.forget(*key, who=by, why=why, source=source, expect=expect)
+    pins.forget(*key, who=by, why=why, source=source, expect=expect, group=group)
 
 
 def decide_instructions_pin(
