@@ -200,8 +200,8 @@ class Kind:
     """What the kind adds to its rule: ``schema-less`` (required arguments declared on a tool
     whose input schema declared none)."""
     cues: tuple[str, ...] = ()
-    """The cue kinds the change's text introduces (sorted; engine/cues.py), for the text kinds
-    and a new tool: "no cue" is a kind apart from "cues: url"."""
+    """The cue kinds the change's text introduces (sorted; engine/cues.py), for any change
+    that brings text and a new tool: "no cue" is a kind apart from "cues: url"."""
 
     @property
     def key(self) -> str:
@@ -229,12 +229,16 @@ class Kind:
             return "approved tool no longer served"
         if self.rule == TEXT_RULE:
             return f"text added or reworded, {cue}"
+        with_cue = f", {cue}" if self.cues else ""
         if self.detail == "schema-less":
-            return "required arguments declared on a schema-less tool"
+            return f"required arguments declared on a schema-less tool{with_cue}"
         if self.rule == "output-schema-added":
-            return "output schema added"
-        where = self.pointer or "the tool"
-        return f"{self.rule.replace('-', ' ')} at {where} ({self.cls})"
+            return f"output schema added{with_cue}"
+        from mcp_review.engine.rules.catalog import RULES
+
+        rule = RULES.get(self.rule)
+        what = rule.purpose if rule is not None and rule.purpose else self.rule.replace("-", " ")
+        return f"{what}, at {self.pointer or 'the tool'} ({self.cls}){with_cue}"
 
 
 def kind_of(change: Change, old: ToolDef | None = None, cues: Iterable[str] = ()) -> Kind:
@@ -252,7 +256,16 @@ def kind_of(change: Change, old: ToolDef | None = None, cues: Iterable[str] = ()
     detail = ""
     if rule in _SCHEMA_LESS_RULES and old is not None and schema_less(old.input_schema):
         detail = "schema-less"
-    return Kind(rule, change.cls, str(change.direction), abstract_pointer(change.pointer), detail)
+    # The cues of any text it brings in count here too: text with a cue never rides with text
+    # without one, whatever carried it.
+    return Kind(
+        rule,
+        change.cls,
+        str(change.direction),
+        abstract_pointer(change.pointer),
+        detail,
+        cues=cue_kinds,
+    )
 
 
 def schema_less(schema: Any) -> bool:
@@ -325,7 +338,9 @@ def pending_kinds(t: ToolStatus) -> dict[Kind, list[Change]]:
     elif t.state is State.REMOVED:
         out[Kind(RULE_REMOVED, ChangeClass.BREAKING, "tool", "")] = []
     elif t.comparison is not None:
-        old = t.pin.tool_def() if t.pin is not None else None
+        # The pinned definition is parsed only when a rule needs it (schema-less or not).
+        needs_old = any(c.rule in _SCHEMA_LESS_RULES for c in t.comparison.changes)
+        old = t.pin.tool_def() if t.pin is not None and needs_old else None
         waived = t.waived or {}
         for c in t.comparison.changes:
             if (c.rule, c.pointer) in waived:
@@ -355,7 +370,12 @@ class AloneReason(StrEnum):
     DENIED = "denied before"
     SEVERAL = "several definitions under one name"
     NOT_COMPARED = "not compared yet"
-    NO_KIND = "digest changed, no kind to group"
+    UNCLASSIFIED = "digest changed, no change named"
+    UNSHARED = "a kind no other tool shares"
+    """A pending kind of the tool is shared with no other tool that needs a decision: the
+    tool is read and decided whole (one decision, where a group per such kind would ask
+    more; the groups keep two members or more)."""
+    NO_KIND = "no kind to group"
 
 
 def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
@@ -378,6 +398,8 @@ def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
         out.append(AloneReason.SEVERAL)
     if t.pending:
         out.append(AloneReason.NOT_COMPARED)
+    elif t.comparison is not None and not t.comparison.changes:
+        out.append(AloneReason.UNCLASSIFIED)
     return tuple(out)
 
 
@@ -593,30 +615,45 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
     from mcp_review.engine.status import Awaiting
 
     tools = report.tools if hasattr(report, "tools") else list(report)
-    by_kind: dict[Kind, list[Member]] = {}
     alone: list[Alone] = []
+    pending: list[tuple[ToolStatus, dict[Kind, list[Change]]]] = []
+
+    def set_apart(t: ToolStatus, reasons: tuple[AloneReason, ...]) -> None:
+        alone.append(
+            Alone(t.server, t.principal, t.tool, t.policy.outcome, tuple(t.cues), reasons, t)
+        )
+
     for t in tools:
         if t.awaiting is not Awaiting.REVIEW:
             continue
         reasons = alone_reasons(t)
         kinds = {} if reasons else pending_kinds(t)
         if not reasons and not kinds:
-            # Nothing to group (every kind approved but the pin not moved, or no change
-            # named): decided alone, as a plain approve does.
+            # Nothing to group (every kind approved but the pin not moved, say): decided
+            # alone, as a plain approve does.
             reasons = (AloneReason.NO_KIND,)
         if reasons:
-            alone.append(
-                Alone(
-                    t.server,
-                    t.principal,
-                    t.tool,
-                    t.policy.outcome,
-                    tuple(t.cues),
-                    reasons,
-                    status=t,
-                )
-            )
-            continue
+            set_apart(t, reasons)
+        else:
+            pending.append((t, kinds))
+    # A tool with a kind no other tool shares is decided whole; others may then be left with
+    # a kind nobody shares: repeat until every kind left has two members or more.
+    while True:
+        count: dict[Kind, int] = {}
+        for _, kinds in pending:
+            for k in kinds:
+                count[k] = count.get(k, 0) + 1
+        keep = []
+        for t, kinds in pending:
+            if any(count[k] < 2 for k in kinds):
+                set_apart(t, (AloneReason.UNSHARED,))
+            else:
+                keep.append((t, kinds))
+        if len(keep) == len(pending):
+            break
+        pending = keep
+    by_kind: dict[Kind, list[Member]] = {}
+    for t, kinds in pending:
         tier = t.policy.tier or "tiered"
         digest = t.live_digest or (t.pin.digest if t.pin is not None else "")
         for k, changes in kinds.items():
