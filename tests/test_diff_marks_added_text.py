@@ -190,11 +190,17 @@ def test_the_blocked_reason_names_the_text_change_beside_the_annotations(
     snap = str(project("real-upgrade-title-added"))
     doc = json.loads(_run(capsys, "check", "--from-snapshot", snap, "--format", "json"))
     tool = next(t for t in doc["tools"] if t["tool"] == TOOL)
-    assert tool["policy"]["outcome"] == "block"
+    assert tool["policy"]["outcome"] == "block"  # by the planted sentence's cues
     reasons = tool["policy"]["reasons"]
-    assert any(r.startswith("annotation claims less power") for r in reasons), reasons
     text = [r for r in reasons if r.startswith("the description adds")]
     assert text and PLANT.rstrip(".") in text[0], reasons
+    # Blocked by its annotations alone (issue 28: idempotentHint true against "create" in
+    # its name, a contradicted claim), a tool still names the text it adds.
+    other = next(t for t in doc["tools"] if t["tool"] == "create_directory")
+    assert other["policy"]["outcome"] == "block"
+    reasons = other["policy"]["reasons"]
+    assert reasons[0].startswith("annotation claims less power, contradicted"), reasons
+    assert 'the title adds "Create Directory"' in reasons, reasons
 
 
 # --- the app ---------------------------------------------------------------------------------

@@ -173,17 +173,17 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
     "readonly-claimed": (
         _set(base_tool(), "annotations", {"readOnlyHint": True}),
         "/annotations/readOnlyHint",
-        "never",
+        "claim",
     ),
     "destructive-denied": (
         _set(base_tool(), "annotations", {"destructiveHint": False}),
         "/annotations/destructiveHint",
-        "never",
+        "claim",
     ),
     "idempotent-claimed": (
         _set(base_tool(), "annotations", {"idempotentHint": True}),
         "/annotations/idempotentHint",
-        "never",
+        "claim",
     ),
     # Issue 25 item 2: a new property whose name spells an instruction, no description.
     "new-property-name-sentence": (
@@ -205,7 +205,7 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
     "closed-world-claimed": (
         _set(base_tool(), "annotations", {"openWorldHint": False}),
         "/annotations/openWorldHint",
-        "never",
+        "claim",
     ),
     # Strings the model reads that are not descriptions: a regex or a format name is a value,
     # but prose put in `pattern`, `format` or a `patternProperties` key is text all the same.
@@ -383,6 +383,9 @@ EXPECTED = {
         "compatible": Outcome.AUTO_APPROVE,
     },
     "never": {"strict": Outcome.BLOCK, "tiered": Outcome.BLOCK, "compatible": Outcome.BLOCK},
+    # A claim of less power with nothing contradicting it waits for review in every tier
+    # (issue 28 item 2; tests/test_kinds.py covers the contradicted ones, which block).
+    "claim": {"strict": Outcome.REVIEW, "tiered": Outcome.REVIEW, "compatible": Outcome.REVIEW},
     "potentially-breaking": {
         "strict": Outcome.REVIEW,
         "tiered": Outcome.REVIEW,
@@ -421,7 +424,7 @@ def test_engine_puts_the_case_on_the_right_axis(case):
         assert {c.cls for c in changes} == {ChangeClass.POTENTIALLY_BREAKING}, [
             c.to_json() for c in changes
         ]
-    if kind in ("text", "never", "cue"):
+    if kind in ("text", "never", "cue", "claim"):
         on_trust = [
             c
             for c in changes
@@ -790,7 +793,7 @@ def test_every_output_marks_hidden_characters_in_new_text(applied):
 
 def test_annotation_claim_is_named_in_every_output(applied):
     t = _json_tool(applied, "compatible", "readonly-claimed")
-    assert t["policy"]["outcome"] == "block"
+    assert t["policy"]["outcome"] == "review"  # never auto-approved; nothing contradicts it
     assert any("readOnlyHint false→true" in r for r in t["policy"]["reasons"])
     assert any(c["rule"] == "annotation-gates-less" for c in t["comparison"]["changes"])
     for fmt in ("text", "markdown", "sarif"):

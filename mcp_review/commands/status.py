@@ -42,6 +42,14 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--all", action="store_true", dest="show_all", help="text: list pinned, unchanged tools too"
     )
+    p.add_argument(
+        "--groups",
+        action="store_true",
+        help="the decisions the drift needs, by kind of change: each group (one decision "
+        "for every tool with that kind of change, `approve --group ID`) and each tool that "
+        "stands alone, in the order to visit them (JSON: 'groups' and 'alone' beside the "
+        "usual fields)",
+    )
     add_report_options(p)
 
 
@@ -63,8 +71,17 @@ def run(args: argparse.Namespace) -> int:
     if args.apply and report.auto_approvals:
         applied = apply_auto_approvals(report, inp.pins, candidates=inp.candidates)
         show.report_save(save_pins(inp.pins, inp.pins_path), inp.pins_path)
+    grouping = None
+    if args.groups:
+        from mcp_review.engine.kinds import group_report
+
+        grouping = group_report(report)
     if args.format == "json":
-        sys.stdout.writelines(fmt.iter_json(report, applied=applied, all_calls=args.all_calls))
+        sys.stdout.writelines(
+            fmt.iter_json(report, applied=applied, all_calls=args.all_calls, grouping=grouping)
+        )
+    elif grouping is not None:
+        sys.stdout.write(fmt.groups_text(report, grouping, applied=applied))
     else:
         sys.stdout.write(
             fmt.to_text(report, applied=applied, verbose=args.show_all, all_calls=args.all_calls)

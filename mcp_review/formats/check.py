@@ -55,6 +55,7 @@ from mcp_review.engine.hidden import (
     safe_text,
     sarif_text,
 )
+from mcp_review.engine.kinds import Grouping, group_report
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
@@ -63,6 +64,7 @@ from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats import instructions as instr_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
+from mcp_review.formats.kinds import markdown_lines, tool_order
 from mcp_review.formats.status import (
     CUES_LISTED,
     call_log_notes,
@@ -81,6 +83,13 @@ FORMATS = ("text", "json", "markdown", "sarif")
 
 def _shown(report: StatusReport) -> list[ToolStatus]:
     return [t for t in report.tools if t.state is not State.PINNED]
+
+
+def _visited(report: StatusReport) -> tuple[list[ToolStatus], Grouping]:
+    """The tools text and Markdown list, in the order of review by kind (formats/kinds.py:
+    alone and blocked first, then alone with cues, then groups by size), and the grouping."""
+    grouping = group_report(report)
+    return sorted(_shown(report), key=tool_order(grouping)), grouping
 
 
 def _tool_counts(report: StatusReport) -> dict[str, int]:
@@ -223,7 +232,7 @@ def to_text(
             + (f"  {why}" if why else "")
         )
         out.extend(instr_fmt.diff_lines(i))
-    shown = _shown(report)
+    shown, _grouping = _visited(report)
     groups = shared_changes(shown)
     grouped = grouped_keys(groups)
     if shown:
@@ -358,8 +367,12 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                 f"| {_md(s.name)} | ok | {counts.get(s.name, 0)} | "
                 f"{_md(s.protocol_version or '?')} | {_md(s.tier)} |"
             )
-    shown = _shown(report)
+    shown, grouping = _visited(report)
     instr = gate.drifted_instructions
+    decided = markdown_lines(grouping)
+    if decided:
+        # The decisions the drift needs, by kind (issue 28): one per group, one per tool alone.
+        out += ["", *decided]
     if shown or instr:
         out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
         for i in instr:

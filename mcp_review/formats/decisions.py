@@ -43,6 +43,8 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         what = PRUNED if r.get("event") == PRUNED else r.get("decision") or r.get("event")
         if r.get("class"):
             what = f"{what} ({safe_text(r['class'])})"
+        if r.get("event") == "kind":  # one kind of a tool that still has others pending
+            what = f"{what} kind ({safe_text(str(r.get('kind', '')))}; other kinds pending)"
         old = r.get("old_digest")
         new = r.get("new_digest")
         digests = f"  {old[:19]}… → {new[:19]}…" if old and new and old != new else ""
@@ -119,3 +121,48 @@ def show_instructions_decision(d: Any, fmt: str, path: str) -> None:
     else:
         report_save(d.result, path)
         print_records(d.result.audit_records, fmt, {})
+
+
+def show_group_decision(d: Any, result: Any, fmt: str, path: str) -> None:
+    """A decision about a group (``services.decisions.decide_group``): refused (stderr, with
+    the reasons) when blocked and not confirmed, else the records written and one line per
+    what happened to the members (text) or the records with the group (JSON)."""
+    from mcp_review.engine.hidden import safe_text
+
+    g = d.group
+    label = f"group {safe_text(g.id)} ({safe_text(g.label)})"
+    if d.blocked:
+        print(f"mcp-review: {label} is blocked and was not approved:", file=sys.stderr)
+        for r in d.blocked:
+            print(f"  - {safe_text(r)}", file=sys.stderr)
+        print(
+            "review its members (mcp-review status --groups, or the app), then rerun with "
+            "--yes to approve it",
+            file=sys.stderr,
+        )
+        return
+    report_save(result, path)
+    extra = {
+        "group": {
+            "id": g.id,
+            "kind": g.label,
+            "kind_key": g.kind.key,
+            "decision": str(d.decision),
+            "decided": [m.to_json() for m in d.decided],
+            "excepted": [m.to_json() for m in d.excepted],
+            "whole": [m.to_json() for m in d.whole],
+            "partial": [m.to_json() for m in d.partial],
+        }
+    }
+    print_records(result.audit_records, fmt, extra)
+    if fmt == "json":
+        return
+    said = f"{label}: {d.decision} on {len(d.decided)} tool(s)"
+    if d.partial:
+        said += (
+            f"; {len(d.partial)} wait for their other kinds (this kind is kept, bound to "
+            "the definition served now)"
+        )
+    if d.excepted:
+        said += "; left out: " + ", ".join(safe_text(m.name) for m in d.excepted)
+    print(said)

@@ -72,6 +72,7 @@ from typing import Any
 from mcp_review.engine.cues import cues_json, severity
 from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
 from mcp_review.engine.hidden import mark_lookalikes, safe_text
+from mcp_review.engine.kinds import Grouping, group_report
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
@@ -79,6 +80,7 @@ from mcp_review.engine.status import State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats.compare import comparison_doc, replay_lines, with_change_cues
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
+from mcp_review.formats.kinds import tool_order
 
 FORMAT = "mcp-review-status"
 VERSION = 2
@@ -163,13 +165,21 @@ def candidate_line(report: StatusReport, quote: Callable[[str], str] | None = No
 
 
 def report_json(
-    report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
+    report: StatusReport,
+    *,
+    applied: Sequence[ToolStatus] = (),
+    all_calls: bool = False,
+    grouping: Grouping | None = None,
 ) -> dict[str, Any]:
-    return plain(report_doc(report, applied=applied, all_calls=all_calls))
+    return plain(report_doc(report, applied=applied, all_calls=all_calls, grouping=grouping))
 
 
 def report_doc(
-    report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
+    report: StatusReport,
+    *,
+    applied: Sequence[ToolStatus] = (),
+    all_calls: bool = False,
+    grouping: Grouping | None = None,
 ) -> Doc:
     from mcp_review.formats import instructions as instr_fmt
 
@@ -177,6 +187,8 @@ def report_doc(
     extra: dict[str, Any] = {}
     if instr:  # present when any server sends instructions or has them pinned
         extra["instructions"] = [instr_fmt.json_entry(i) for i in instr]
+    if grouping is not None:  # status --groups: the decisions by kind (engine/kinds.py)
+        extra.update(grouping.to_json())
     return Doc(
         {
             "format": FORMAT,
@@ -214,17 +226,56 @@ def report_doc(
 
 
 def iter_json(
-    report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
+    report: StatusReport,
+    *,
+    applied: Sequence[ToolStatus] = (),
+    all_calls: bool = False,
+    grouping: Grouping | None = None,
 ) -> Iterator[str]:
     """The JSON report in pieces, written as it goes (replayed calls one line each)."""
-    yield from iter_dump(report_doc(report, applied=applied, all_calls=all_calls))
+    yield from iter_dump(
+        report_doc(report, applied=applied, all_calls=all_calls, grouping=grouping)
+    )
     yield "\n"
 
 
 def to_json(
-    report: StatusReport, *, applied: Sequence[ToolStatus] = (), all_calls: bool = False
+    report: StatusReport,
+    *,
+    applied: Sequence[ToolStatus] = (),
+    all_calls: bool = False,
+    grouping: Grouping | None = None,
 ) -> str:
-    return "".join(iter_json(report, applied=applied, all_calls=all_calls))
+    return "".join(iter_json(report, applied=applied, all_calls=all_calls, grouping=grouping))
+
+
+def groups_text(
+    report: StatusReport, grouping: Grouping, *, applied: Sequence[ToolStatus] = ()
+) -> str:
+    """``status --groups`` as text: the decisions in the order to visit them (formats/kinds.py),
+    then the summary and the verdict as ``status`` says them."""
+    from mcp_review.formats.kinds import text_lines
+
+    out: list[str] = []
+    head_line = candidate_line(report)
+    if head_line:
+        out.append(head_line)
+    for s in report.servers:
+        if s.error:
+            out.append(f"server {safe_text(s.name)}  {unreachable_words(s.error)}")
+    for s in report.servers:
+        i = s.instructions
+        if i is not None and i.needs_attention:
+            from mcp_review.formats import instructions as instr_fmt
+
+            out.append(
+                f"[{_MARK[i.policy.outcome]}] {instr_fmt.label(i)}: server instructions "
+                "(decided on their own: mcp-review approve SERVER --instructions)"
+            )
+    out.extend(text_lines(grouping))
+    out.append("")
+    out.extend(_summary_lines(report, applied))
+    return "\n".join(out) + "\n"
 
 
 def unreachable_words(error: dict[str, Any] | None) -> str:
@@ -303,6 +354,8 @@ def to_text(
     for t in report.tools:
         by_server.setdefault((t.server, t.principal), []).append(t)
     applied_keys = {t.key for t in applied}
+    # Each server's tools in the order of review by kind (formats/kinds.py).
+    order = tool_order(group_report(report))
     for s in report.servers:
         head = f"server {safe_text(s.name)}"
         if s.principal != "default":
@@ -322,7 +375,7 @@ def to_text(
             out.append(f"  [{_MARK[i.policy.outcome]}] {instr_fmt.label(i)}: server instructions")
             out.extend(f"      - {safe_text(r)}" for r in i.policy.reasons)
             out.extend(instr_fmt.diff_lines(i))
-        tools = by_server.get((s.name, s.principal), [])
+        tools = sorted(by_server.get((s.name, s.principal), []), key=order)
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
         # A change several listed tools share is listed once, after them (issue 14 item 3).
         groups = shared_changes(t for t in tools if verbose or t.state is not State.PINNED)
@@ -397,8 +450,14 @@ def to_text(
         if quiet:
             out.append(f"  {quiet} tool(s) pinned and unchanged")
         out.extend(f"  note: {n}" for n in call_log_notes(s))
-    c = report.counts()
     out.append("")
+    out.extend(_summary_lines(report, applied))
+    return "\n".join(out) + "\n"
+
+
+def _summary_lines(report: StatusReport, applied: Sequence[ToolStatus]) -> list[str]:
+    out: list[str] = []
+    c = report.counts()
     out.append(
         "summary: "
         + ", ".join(f"{c[str(k)]} {k}" for k in State)
@@ -415,4 +474,4 @@ def to_text(
             "run `mcp-review status --apply` to re-pin them"
         )
     out.append(f"status verdict: {verdict_word(report.exit_code())}")
-    return "\n".join(out) + "\n"
+    return out

@@ -400,3 +400,61 @@ def check_configured(inp: Any, server: str) -> None:
             f"no server {server!r} in the config." + did_you_mean(server, known),
             source=inp.config.source,
         )
+
+
+@dataclass(slots=True)
+class GroupRun:
+    """What ``approve --group`` / ``deny --group`` found before deciding anything."""
+
+    report: Any
+    """The status the grouping was made from (engine.status.StatusReport)."""
+    grouping: Any
+    group: Group
+    except_: list[tuple[str, str]]
+
+
+def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
+    """The group ``gid`` in the drift as it is now, computed from ``inp`` exactly as
+    ``status --groups`` computes it (the same servers, call logs, tiers and waivers), and the
+    ``--except SERVER/TOOL`` members checked. An InputError (exit 2) for an id that names no
+    group now: unknown, or stale (a member changed or was decided since, so the id the
+    operator saw covers definitions no longer served), and for an ``--except`` that names no
+    member."""
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.kinds import group_report, member_name
+
+    snap = inp.snapshot()
+    report = inp.status(snap, witnesses=True)
+    grouping = group_report(report)
+    group = grouping.find(gid)
+    if group is None:
+        down = [s.name for s in report.servers if s.error]
+        raise InputError(
+            f"no group {safe_text(gid)!r} in the drift now: the id is unknown, or stale (a member "
+            "changed or was decided since it was shown); run `mcp-review status --groups` "
+            "for the current ids"
+            + (
+                f" ({len(down)} server(s) could not be read: "
+                + ", ".join(safe_text(n) for n in down)
+                + ")"
+                if down
+                else ""
+            )
+        )
+    out: list[tuple[str, str]] = []
+    for text in excepts:
+        try:
+            server, tool = member_name(text)
+        except ValueError as e:
+            raise InputError(f"--except: {e}") from None
+        if group.member(server, tool) is None:
+            raise InputError(
+                f"--except {safe_text(text)!r}: not a member of group {gid} (members: "
+                + ", ".join(safe_text(m.name) for m in group.members[:10])
+                + (", …" if group.size > 10 else "")
+                + ")"
+            )
+        out.append((server, tool))
+    if len(set(out)) == group.size:
+        raise InputError(f"--except leaves no member of group {gid} to decide")
+    return GroupRun(report, grouping, group, out)

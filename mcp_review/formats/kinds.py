@@ -1,0 +1,199 @@
+"""The decisions a drift needs, by kind (engine/kinds.py), in text, Markdown and JSON.
+
+Every report that lists tools (``status``, ``check``) visits them in the order of review by
+kind (issue 28 item 5): tools that stand alone and are blocked first (blocking cues first),
+then tools alone for review with cues, then the members of the groups by group size (largest
+first), then the rest (:func:`tool_order`). ``status --groups`` and ``check``'s Markdown show
+the decisions themselves: each group's id, kind, outcome and members with their own values
+(old → new), and each tool that stands alone with why.
+
+Every server-supplied string goes through ``hidden.safe_text`` (text) or ``md_text``
+(Markdown); kinds and their labels carry no server text (engine/kinds.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mcp_review.engine.hidden import mark_lookalikes, md_text, safe_text
+from mcp_review.engine.kinds import Alone, Group, Grouping, Member
+from mcp_review.engine.names import with_escape
+from mcp_review.engine.rules import render_change
+from mcp_review.formats.compare import show_value
+
+MEMBER_CHANGES = 4
+"""A member's own changes of its group's kind shown per member (text, Markdown)."""
+
+_MARK = {"block": "BLOCK", "review": "REVIEW"}
+
+
+def tool_order(grouping: Grouping) -> Callable[[Any], tuple[int, int, int]]:
+    """A sort key for ``ToolStatus``-likes: the order of :meth:`Grouping.ordered`, tools in
+    no decision (pinned, auto-approved, ...) last, in their report order (a stable sort)."""
+    rank: dict[tuple[str, str, str], tuple[int, int]] = {}
+    for i, item in enumerate(grouping.ordered()):
+        if isinstance(item, Alone):
+            rank.setdefault(item.key, (i, 0))
+        else:
+            for j, m in enumerate(item.members):
+                rank.setdefault(m.key, (i, j))
+    last = (len(rank) + 1, 0)
+
+    def key(t: Any) -> tuple[int, int, int]:
+        r = rank.get((t.server, t.principal, t.tool), last)
+        return (0 if r is not last else 1, *r)
+
+    return key
+
+
+def decision_tag(grouping: Grouping, key: tuple[str, str, str]) -> str:
+    """How the tool ``key`` is decided, in words: ``alone (blocking cue)``, ``in groups
+    b53069adf4e5 (annotations claim less power), …``; empty when it needs no decision."""
+    a = grouping.alone_of(key)
+    if a is not None:
+        return "decided alone (" + ", ".join(str(r) for r in a.reasons) + ")"
+    gs = grouping.groups_of(key)
+    if not gs:
+        return ""
+    return "decided by kind: " + "; ".join(f"group {g.id} ({g.label})" for g in gs)
+
+
+def _name(server: str, principal: str, tool: str) -> str:
+    p = "" if principal == "default" else f"[{safe_text(principal)}]"
+    return with_escape(f"{safe_text(server)}{p}/{safe_text(mark_lookalikes(tool))}", tool)
+
+
+def compact(c: Any) -> str:
+    """One change in a few words, its own values kept: ``readOnlyHint (absent) -> true``,
+    ``title at tool: (none) -> "{+Read File+}"``; else the rule's message. Visible and
+    bounded (the parameters are quoted already; safe_text again for the terminal)."""
+    p = dict(c.params)
+    if "hint" in p and "old" in p and "new" in p:
+        return safe_text(f"{p['hint']} {p['old']} -> {p['new']}")
+    if "delta" in p:
+        where = p.get("where", "")
+        field = p.get("field", "")
+        return safe_text(f"{field} at {where}: {p['delta']}" if where else f"{field}: {p['delta']}")
+    return safe_text(render_change(c))
+
+
+def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
+    """A member's own changes of the kind, one line each (old → new, witness), visible and
+    bounded: what the operator compares across the members before deciding them at once."""
+    out = []
+    short = [compact(c) for c in m.changes]
+    if m.changes and all(c.rule.startswith("annotation-") for c in m.changes):
+        return ["; ".join(short)]  # a few hints: one line
+    for c, text in zip(m.changes[:limit], short, strict=False):
+        line = text
+        if c.has_witness:
+            what, rejected = c.witness_wording
+            line += f" (witness {what}: {show_value(c.witness, 120)} -> {rejected})"
+        out.append(line)
+    if len(m.changes) > limit:
+        out.append(f"… and {len(m.changes) - limit} more of this kind")
+    if not m.changes and m.status is not None:
+        t = m.status
+        if t.live is not None and t.live.description:
+            out.append("description: " + show_value(t.live.description, 160))
+        elif t.live is None:
+            out.append("no longer served")
+    return out
+
+
+def text_lines(grouping: Grouping, *, commands: bool = True) -> list[str]:
+    """The decisions in visiting order, as text lines (``status --groups``)."""
+    n_tools = len(
+        {m.key for g in grouping.groups for m in g.members} | {a.key for a in grouping.alone}
+    )
+    out = [
+        f"{grouping.decisions} decision(s) for {n_tools} tool(s): "
+        f"{len(grouping.groups)} kind(s) of change, {len(grouping.alone)} tool(s) alone"
+    ]
+    for item in grouping.ordered():
+        out.append("")
+        if isinstance(item, Alone):
+            out.extend(_alone_text(item, commands))
+        else:
+            out.extend(_group_text(item, commands))
+    return out
+
+
+def _alone_text(a: Alone, commands: bool) -> list[str]:
+    out = [
+        f"[{_MARK.get(str(a.outcome), str(a.outcome).upper())}] alone  "
+        f"{_name(a.server, a.principal, a.tool)}  (" + ", ".join(str(r) for r in a.reasons) + ")"
+    ]
+    t = a.status
+    if t is not None:
+        out.extend(f"    - {safe_text(r)}" for r in t.policy.reasons)
+    from mcp_review.formats.status import CUES_LISTED
+
+    for c in list(a.cues)[:CUES_LISTED]:
+        out.append(f"    cue {c.kind} ({c.rule}) at {safe_text(c.pointer)}: {safe_text(c.text)}")
+    if len(a.cues) > CUES_LISTED:
+        out.append(f"    … and {len(a.cues) - CUES_LISTED} more cues")
+    if commands:
+        s, tl = _arg(a.server), _arg(a.tool)
+        yes = " --yes" if str(a.outcome) == "block" else ""
+        out.append(f"    decide: mcp-review approve {s} {tl}{yes}  |  mcp-review deny {s} {tl}")
+    return out
+
+
+def _group_text(g: Group, commands: bool) -> list[str]:
+    out = [
+        f"[{_MARK.get(str(g.outcome), str(g.outcome).upper())}] group {g.id}  {g.label}  "
+        f"({g.size} tool{'s' if g.size != 1 else ''})"
+    ]
+    for m in g.members:
+        vals = member_values(m)
+        out.append(f"    {_name(*m.key)}" + (f": {vals[0]}" if len(vals) == 1 else ""))
+        if len(vals) > 1:
+            out.extend(f"        {v}" for v in vals)
+    if commands:
+        yes = " --yes" if str(g.outcome) == "block" else ""
+        out.append(
+            f"    decide: mcp-review approve --group {g.id}{yes}  |  "
+            f"mcp-review deny --group {g.id}  (leave a member out: --except SERVER/TOOL)"
+        )
+    return out
+
+
+def _arg(s: str) -> str:
+    """A name as a shell argument a reader can copy (quoted when it needs to be)."""
+    import shlex
+
+    shown = safe_text(s)
+    return shlex.quote(shown)
+
+
+def markdown_lines(grouping: Grouping) -> list[str]:
+    """The decisions as a Markdown table (``check``'s job summary), in visiting order."""
+    if not grouping.decisions:
+        return []
+    out = [
+        f"**{grouping.decisions} decision(s)**: {len(grouping.groups)} kind(s) of change, "
+        f"{len(grouping.alone)} tool(s) alone",
+        "",
+        "| decision | id | outcome | kind, or why alone | tools |",
+        "|---|---|---|---|---|",
+    ]
+    for item in grouping.ordered():
+        if isinstance(item, Alone):
+            out.append(
+                f"| alone | | {item.outcome} | {md_text(', '.join(str(r) for r in item.reasons))} "
+                f"| {md_text(item.server)}/{md_text(item.tool)} |"
+            )
+        else:
+            names = ", ".join(f"{md_text(m.server)}/{md_text(m.tool)}" for m in item.members)
+            out.append(
+                f"| group | `{item.id}` | {item.outcome} | {md_text(item.label)} | "
+                f"{item.size}: {names} |"
+            )
+    return out
+
+
+def grouping_json(grouping: Grouping) -> dict[str, Any]:
+    """``{"groups": [...], "alone": [...]}`` (docs/formats.md)."""
+    return grouping.to_json()
