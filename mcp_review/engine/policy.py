@@ -16,8 +16,11 @@ digest changed, no change   review        review        review
 previously denied, changed  review        review        review
 new tool                    review        review        review
 other annotation changed    review        review        review
+annotation claims less      review        review        review
+  power, uncontradicted
 annotation claims more      block         block         block
 annotation claims less      block         block         block
+  power, contradicted
 hidden characters appeared  block         block         block
 a blocking cue introduced   block         block         block
 ==========================  ============  ============  ============
@@ -28,8 +31,12 @@ carried in by a structural change (a new property's description, a new enum valu
 a sentence, prose in a ``pattern`` or ``format``: ``Change.new_text``). "Annotation claims less" is a hint moving towards the value
 that makes clients gate the tool *less* (readOnlyHint false→true, destructiveHint true→false,
 idempotentHint false→true, openWorldHint true→false, MCP defaults when absent): hosts auto-run
-tools that claim to be read-only, so that claim is an attack on the approval gate until a human
-has read it.
+tools that claim to be read-only, so no tier approves that claim before a human has read it. It
+blocks when something contradicts it (:func:`claim_contradictions`, issue 28 item 2): a word of
+its hint's list in the tool's name or description (``delete_file`` claiming ``readOnlyHint``),
+the pinned definition's explicit opposite claim, or ``readOnlyHint: true`` beside an explicit
+``destructiveHint: true``; otherwise it waits for review and is decided by kind with the other
+tools that make the same claim (engine/kinds.py).
 
 "A blocking cue introduced": changed text that asks the model for something outside the tool's
 own use (engine/cues.py: an instruction aimed at the agent, concealment, an ask for a secret,
@@ -40,7 +47,7 @@ honest servers, whose descriptions name their own paths, URLs and arguments, is 
 
 The most severe row present wins (block > review > auto-approve). ``compatible`` is the seed's
 gate semantics: anything not breaking and with no broken recorded call is re-pinned. No tier
-ever auto-approves an annotation change on the trust axis (any of the three rows), a new tool, hidden
+ever auto-approves an annotation change on the trust axis (any of those rows), a new tool, hidden
 characters, or a tool the operator denied. A blocked tool is cleared only by an explicit
 approval with confirmation.
 """
