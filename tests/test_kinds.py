@@ -714,3 +714,38 @@ def test_a_blocked_group_needs_yes(tmp_path, monkeypatch, capsys):
 
     recs = audit.read(str(tmp_path / "mcp-pins.audit.jsonl"))
     assert all("confirmed with --yes" in r["why"] for r in recs[-2:])
+
+
+def test_a_group_decided_against_what_was_shown_refuses_a_change_made_meanwhile(tmp_path):
+    """The app decides a group against the pins its screen showed (expect_seen): another
+    writer's decision on a member in between refuses the save, writing nothing."""
+    from mcp_review.services import decisions
+    from mcp_review.services.decisions import ChangedMeanwhile
+    from mcp_review.store.pinfile import load_pins
+
+    path = str(tmp_path / "mcp-pins.toml")
+    old, new = _titled(["a", "b"])
+    pins = PinFile(path=path)
+    for w in old:
+        pins.decide(make_pin("s", ToolDef.from_wire(w), Decision.APPROVED, by="t"))
+    decisions.save(pins, path)
+    snap = Snapshot()
+    snap.servers["s"] = ServerSnapshot(name="s", tools=[ToolDef.from_wire(w) for w in new])
+    mine = load_pins(path)
+    (grp,) = group_report(compute_status(snap, mine)).groups
+    theirs = load_pins(path)  # another writer denies b meanwhile
+    decisions.decide_tool(
+        theirs,
+        ("s", "default", "b"),
+        Decision.DENIED,
+        source="deny",
+        live=snap.servers["s"].tools[1],
+    )
+    decisions.save(theirs, path)
+    before = Path(path).read_bytes()
+    decisions.decide_group(
+        mine, grp, Decision.APPROVED, source="review app", by="op", expect_seen=True
+    )
+    with pytest.raises(ChangedMeanwhile):
+        decisions.save(mine, path)
+    assert Path(path).read_bytes() == before

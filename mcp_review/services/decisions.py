@@ -149,6 +149,7 @@ def decide_group(
     confirmed: str = "",
     servers: Sequence[Any] = (),
     candidates: Sequence[str] = (),
+    expect_seen: bool = False,
 ) -> GroupDecision:
     """Approve or deny every member of ``group`` but the ``except_`` ones ((server, tool)
     pairs), recording one decision per member on ``pins`` with the group's id in its audit
@@ -163,7 +164,9 @@ def decide_group(
     ``with --yes``, ``in the review app``); without it nothing is recorded and
     :attr:`GroupDecision.blocked` says why. ``servers``: the report's ServerStatus list (the
     server and protocol versions written in each pin); ``candidates``: servers previewed
-    through their candidate (engine/candidate.py)."""
+    through their candidate (engine/candidate.py); ``expect_seen``: each member's decision is
+    made against the pin its status was computed with (the app: what its screen showed), a
+    compare-and-set the save checks (:class:`ChangedMeanwhile`, nothing written)."""
     from mcp_review.engine.clock import current_user, now_utc
     from mcp_review.engine.kinds import pending_kinds
     from mcp_review.engine.pins import Decision, KindApproval
@@ -225,6 +228,7 @@ def decide_group(
             protocol_version=getattr(srv, "protocol_version", None),
             candidate=m.server in candidates,
             group=group.id,
+            expect=t.pin if expect_seen else ANY,
         )
         out.whole.append(m)
     return out
