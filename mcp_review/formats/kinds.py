@@ -24,6 +24,8 @@ from mcp_review.formats.compare import show_value
 
 MEMBER_CHANGES = 4
 """A member's own changes of its group's kind shown per member (text, Markdown)."""
+ALONE_CHANGES = 8
+"""The changes of a tool alone shown under it (``status --groups``; all: ``diff``)."""
 
 _MARK = {"block": "BLOCK", "review": "REVIEW"}
 
@@ -128,6 +130,11 @@ def _alone_text(a: Alone, commands: bool) -> list[str]:
     t = a.status
     if t is not None:
         out.extend(f"    - {safe_text(r)}" for r in t.policy.reasons)
+        changes = t.comparison.changes if t.comparison is not None else []
+        for c in changes[:ALONE_CHANGES]:
+            out.append(f"    {c.cls}: {compact(c)}")
+        if len(changes) > ALONE_CHANGES:
+            out.append(f"    … and {len(changes) - ALONE_CHANGES} more changes (mcp-review diff)")
     from mcp_review.formats.status import CUES_LISTED
 
     for c in list(a.cues)[:CUES_LISTED]:
