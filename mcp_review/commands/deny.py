@@ -11,6 +11,12 @@ never approved automatically.
 the server's name; the running version's approved definition stays approved beside the denial
 while the running version serves it (engine/candidate.py). Without ``--candidate`` a denial
 denies the tool: nothing stays approved beside it.
+
+``deny --group ID [--except SERVER/TOOL ...]`` denys every member of a group of alike changes
+(review by kind, engine/kinds.py; the ids come from ``status --groups``, computed the same way
+from the same inputs): one decision per member, the group's id in each audit record
+(services/decisions.decide_group). Exit 2 for an id that names no group in the drift now
+(unknown, or stale: a member changed or was decided since).
 """
 
 from __future__ import annotations
