@@ -90,6 +90,7 @@ def test_baseline_then_drift(work, capsys):
         "protocol",
         "comparison",
         "cues",
+        "held_by_proxy",
     }
 
 
