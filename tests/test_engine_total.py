@@ -214,7 +214,7 @@ def test_witness_budget_is_counted_in_validator_calls_and_noted():
 def test_a_failing_witness_search_degrades_to_no_witness_with_a_note(monkeypatch):
     from mcp_review.engine import witness
 
-    def boom(self, toks, rule):
+    def boom(self, toks, rule, **kw):
         raise KeyError("bug")
 
     monkeypatch.setattr(witness._Side, "find", boom)

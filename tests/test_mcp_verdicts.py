@@ -356,6 +356,83 @@ def test_a_rename_under_a_closed_object_shows_the_call_that_still_sends_the_old_
     assert got["property-rename-suspected"].witness == got["property-removed-closed"].witness
 
 
+def _py_valid(schema: Any, inst: Any) -> bool:
+    from jsonschema.validators import Draft202012Validator, validator_for
+
+    cls = validator_for(schema, default=Draft202012Validator)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER).is_valid(inst)
+
+
+def _breaking_with_witnesses(server: str, v1: str, v2: str, name: str) -> list[Any]:
+    """The tool's breaking changes; each witness re-checked by python-jsonschema (valid under
+    the old input schema, rejected by the new)."""
+    from mcp_review.engine.witness import attach_witnesses
+
+    old, new = _tools(server, v1)[name], _tools(server, v2)[name]
+    a, b = ToolDef.from_wire(old), ToolDef.from_wire(new)
+    out = [c for c in attach_witnesses(a, b, diff_tools(a, b)) if c.cls is ChangeClass.BREAKING]
+    for c in out:
+        if c.has_witness:
+            assert isinstance(c.witness, dict), (c.rule, c.witness)
+            assert _py_valid(old["inputSchema"], c.witness), (c.rule, c.pointer, c.witness)
+            if not c.rule.startswith("format-"):  # "uri" is checked only with rfc3987 here
+                assert not _py_valid(new["inputSchema"], c.witness), (c.rule, c.witness)
+    return out
+
+
+def test_a_change_inside_a_union_the_new_schema_folded_away_carries_a_witness():
+    """workspace-mcp 1.22.2 -> 2.2.1 manage_contact: ``phones`` was ``anyOf [array of
+    {number: anyOf [string, null]}, null]`` and is now the array of ``{number: string}``. The
+    nested null branches removed have a location only the old schema has (no place in the new
+    one to undo them): the call that sends ``{"number": null}`` is their evidence, rejected
+    where the change applies in the call."""
+    got = _breaking_with_witnesses("workspace-mcp", "1.22.2", "2.2.1", "manage_contact")
+    nested = [c for c in got if "/items/properties/" in c.pointer and c.pointer.endswith("/1")]
+    assert len(nested) >= 10
+    for c in nested:
+        assert c.has_witness, (c.pointer, c.note)
+    c = next(
+        c for c in nested if c.pointer.endswith("/phones/anyOf/0/items/properties/number/anyOf/1")
+    )
+    assert c.witness["phones"] == [{"number": None}]
+
+
+def test_a_removed_union_branch_is_shown_past_another_change_that_rejects_the_minimal_call():
+    """firecrawl-mcp 2.0.2 -> 3.5.2 firecrawl_scrape: ``url`` gains ``format: uri``, so the
+    minimal call ``{"url": "a"}`` breaks for that change; the ``formats`` union lost the
+    ``"extract"`` value. The call is built on one both schemas accept, and shows the removed
+    value alone."""
+    got = _breaking_with_witnesses("firecrawl-mcp", "2.0.2", "3.5.2", "firecrawl_scrape")
+    c = next(c for c in got if c.rule == "any-of-branch-removed")
+    assert c.has_witness, c.note
+    assert c.witness == {"url": "https://example.com/a", "formats": ["extract"]}
+    assert c.note is None  # it breaks for this change alone
+
+
+def test_a_witness_that_decides_a_verdict_is_searched_before_the_tools_budget_runs_out():
+    """A potentially-breaking change listed after many breaking ones: the search for the
+    call that promotes it runs first, so a small tool budget spent on the breaking ones'
+    evidence never leaves it unsettled."""
+    from mcp_review.engine.witness import attach_witnesses
+
+    props = {f"p{i}": {"type": "string", "maxLength": 9} for i in range(12)}
+    old_in = {"type": "object", "properties": {**props, "z": {"type": "string"}}}
+    new_in = {
+        "type": "object",
+        "properties": {
+            **{k: {"type": "string", "maxLength": 3} for k in props},
+            "z": {"type": "string", "pattern": "^[0-9]+$"},
+        },
+    }
+    a = ToolDef.from_wire({"name": "t", "inputSchema": old_in})
+    b = ToolDef.from_wire({"name": "t", "inputSchema": new_in})
+    changes = diff_tools(a, b)
+    assert changes[-1].rule == "pattern-added"
+    assert changes[-1].cls is ChangeClass.POTENTIALLY_BREAKING
+    got = attach_witnesses(a, b, changes, budget=20)  # it alone needs 16
+    assert got[-1].cls is ChangeClass.BREAKING and got[-1].has_witness
+
+
 # Item 5: unions and open maps judged as wholes ---------------------------------------------------
 
 STAGE = {"type": "object", "properties": {"$match": {"type": "object"}}}

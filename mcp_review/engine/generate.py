@@ -165,6 +165,18 @@ def targeted_values(
         if isinstance(od.get(b), list):
             for br in od[b][:8]:
                 yield from gen.values(_merge_branch(od, br), 1)[:2]
+            # What a branch accepts that the new union may not: every value of a branch's
+            # enum (a value the union dropped), an object branch's extra key or optional
+            # property (the branch was closed or lost one).
+            for br in od[b][:8]:
+                merged = _merge_branch(od, view(gen.root, br))
+                if not isinstance(merged, dict):
+                    continue
+                if isinstance(merged.get("enum"), list):
+                    yield from merged["enum"][:64]
+                vals = gen.values(merged, 1)
+                if vals and isinstance(vals[0], dict):
+                    yield from _object_variants(gen, merged, vals[0])
     # strings for patterns and formats
     if _stringish(od) or _stringish(nd):
         for pat in (od.get("pattern"), nd.get("pattern")):

@@ -19,10 +19,15 @@ from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_tokens
 from mcp_review.engine.replay import MAX_ISSUES, Issue, SchemaError, SchemaValidator, too_deep
 from mcp_review.engine.rules import RULES, Witness, quote
-from mcp_review.engine.walk import COMBINATORS, MISSING, get, nodes
+from mcp_review.engine.walk import COMBINATORS, MISSING, escape, get, nodes
 
 MAX_VALIDATOR_CALLS = 400
 """Validator calls spent on one change at most (candidates cost 2-3 calls each)."""
+
+MAX_SHARED_EXTRA = 60
+"""Validator calls a breaking change's search still spends once it holds a call that breaks
+there and because of another change too (its evidence already): a tool whose changes all
+block each other (a union of 30 rewritten branches) shows each of them within its budget."""
 
 MAX_TOOL_VALIDATOR_CALLS = 20_000
 """Validator calls (a schema compilation counts as one) spent on one tool's witnesses at most:
@@ -226,9 +231,15 @@ def _search(
     (None: the change stays as it is). Reads of each change only what :func:`_search_key`
     keys on."""
     sides: dict[str, _Side | None] = {}
-    out: list[dict[str, Any] | None] = []
+    out: list[dict[str, Any] | None] = [None] * len(changes)
     spent = _Budget(budget, tally=tally)
-    for ch in changes:
+    # A witness that decides a verdict (it promotes a potentially-breaking change) is searched
+    # before one that shows a verdict already reached, so the tool's budget never starves it.
+    order = sorted(
+        range(len(changes)), key=lambda i: changes[i].cls is not ChangeClass.POTENTIALLY_BREAKING
+    )
+    for i in order:
+        ch = changes[i]
         strategy = strategy_of(ch.rule)
         if (
             ch.has_witness
@@ -236,61 +247,61 @@ def _search(
             or ch.cls not in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
         ):
             if strategy is Witness.HINT and ch.cls is ChangeClass.BREAKING and not ch.note:
-                out.append({"note": NOTE_HINT})
+                out[i] = {"note": NOTE_HINT}
             else:
-                out.append(None)
+                out[i] = None
             continue
         toks = pointer_tokens(ch.pointer)
         field = toks[0] if toks else ""
         if field not in _SEARCHED_FIELDS or ch.direction is Direction.TOOL:
-            out.append(None)
+            out[i] = None
             continue
         if spent.left <= 0:
-            out.append({"note": NOTE_BUDGET})
+            out[i] = {"note": NOTE_BUDGET}
             continue
         try:
             if field not in sides:
                 sides[field] = _Side.build(old, new, field, spent)
             side = sides[field]
-            found = side.find(toks[1:], strategy) if side is not None else None
+            found = (
+                side.find(toks[1:], strategy, shared_ok=ch.cls is ChangeClass.BREAKING)
+                if side is not None
+                else None
+            )
         except _Spent:
-            out.append({"note": NOTE_BUDGET})
+            out[i] = {"note": NOTE_BUDGET}
             continue
         except Exception as e:
-            out.append({"note": f"no witness: the witness search failed ({type(e).__name__})"})
+            out[i] = {"note": f"no witness: the witness search failed ({type(e).__name__})"}
             continue
         if found is None and ch.cls is ChangeClass.BREAKING and side is not None and side.shared:
             # No call breaks for this change alone (another change of the tool rejects every
             # call this one does): the call valid under old and rejected by new, aimed here,
             # is still the evidence of the break. It promotes nothing.
             instance, issue = side.shared
-            out.append(
-                {
-                    "witness": instance,
-                    "witness_error": f"{issue.path or '(root)'}: {issue.message}",
-                    "note": ch.note or NOTE_SHARED,
-                }
-            )
+            out[i] = {
+                "witness": instance,
+                "witness_error": f"{issue.path or '(root)'}: {issue.message}",
+                "note": ch.note or NOTE_SHARED,
+            }
             continue
         if found is None:
             if ch.cls is ChangeClass.BREAKING and not ch.note:  # replay's evidence stays
                 why = (
                     NOTE_UNCOMPILED if side is None else NOTE_BLOCKED if side.blocked else NOTE_NONE
                 )
-                out.append({"note": why})
+                out[i] = {"note": why}
             else:
-                out.append(None)
+                out[i] = None
             continue
         instance, issue = found
         promoted = ch.cls is ChangeClass.POTENTIALLY_BREAKING
-        out.append(
-            {
-                "witness": instance,
-                "witness_error": f"{issue.path or '(root)'}: {issue.message}",
-                "cls": ChangeClass.BREAKING if promoted else ch.cls,
-                "promoted": promoted or ch.promoted,
-            }
-        )
+        out[i] = {
+            "witness": instance,
+            "witness_error": f"{issue.path or '(root)'}: {issue.message}",
+            "cls": ChangeClass.BREAKING if promoted else ch.cls,
+            "promoted": promoted or ch.promoted,
+        }
     _rename_witnesses(changes, out)
     return out
 
@@ -396,6 +407,7 @@ class _Side:
         self._rej_ok: dict[str, bool] = {}
         self._rej_err: dict[str, tuple[list[Issue], set[str] | None]] = {}
         self._bases_memo: list[Any] | None = None
+        self._where_memo: dict[str, set[str]] = {}
 
     @classmethod
     def build(cls, old: Any, new: Any, field: str, budget: _Budget | None = None) -> _Side | None:
@@ -501,9 +513,17 @@ class _Side:
                 return False
         return True
 
-    def find(self, toks: list[str], strategy: Witness) -> tuple[Any, Issue] | None:
+    def find(
+        self, toks: list[str], strategy: Witness, shared_ok: bool = False
+    ) -> tuple[Any, Issue] | None:
+        """A call valid under acc and rejected by rej for this change alone (None: none
+        found; :attr:`shared` then holds the first call that breaks here and elsewhere too).
+        ``shared_ok``: the change is breaking already, so once a shared call is found the
+        search for a call that breaks for this change alone spends at most
+        :data:`MAX_SHARED_EXTRA` more validator calls."""
         self.blocked = 0  # candidates that broke, but not for this change alone
         self.shared = None  # the first of them
+        shared_at: int | None = None
         targets = self._targets(toks, strategy)
         loc, kw = split_location(toks)
         folded = bool(kw) and get(self.rej, loc) is _ABSENT
@@ -520,6 +540,8 @@ class _Side:
                 if inst is _ABSENT:
                     return None
             if start - self.budget.left >= MAX_VALIDATOR_CALLS:
+                return None
+            if shared_at is not None and shared_at - self.budget.left >= MAX_SHARED_EXTRA:
                 return None
             if self.objects and not isinstance(inst, dict):
                 continue
@@ -542,9 +564,12 @@ class _Side:
                 if reverted is False:
                     reverted = self._reverted(targets)
                 if reverted is None:
-                    return None
-                self._call()
-                ok = reverted.is_valid(inst)  # type: ignore[union-attr]
+                    # The change cannot be undone in the new schema (its location is the old
+                    # schema's only): attributed by nothing, the call may still be shared.
+                    ok = False
+                else:
+                    self._call()
+                    ok = reverted.is_valid(inst)  # type: ignore[union-attr]
             if ok:
                 if strategy is Witness.OMIT_REQUIRED:
                     inst, issues = self._narrow(inst, issues, toks)
@@ -552,11 +577,28 @@ class _Side:
             # It breaks, but also because of another change: satisfy the new schema's other
             # requirements (a property another change made required) and try that call too.
             self.blocked += 1
-            if self.shared is None and _touches(issues, paths, toks):
+            if self.shared is None and (
+                _touches(issues, paths, toks) or _at_instance(issues, self._where(loc))
+            ):
                 self.shared = (inst, _best_issue(issues, toks))
+                if shared_ok:
+                    shared_at = self.budget.left
             fixed = self._repair(inst, issues, targets)
             if fixed is not None:
                 pending.append(fixed)
+
+    def _where(self, loc: list[str]) -> set[str]:
+        """The instance locations (JSON pointers, never the root) the change's location maps
+        to in a call, as the search places values there."""
+        key = "/".join(loc)
+        hit = self._where_memo.get(key)
+        if hit is None:
+            hit = set()
+            for path, _chain, _hint in likely_paths(self.acc, loc):
+                if path:
+                    hit.add("".join("/" + escape(str(p)) for p in path))
+            self._where_memo[key] = hit
+        return hit
 
     def _narrow(self, inst: Any, issues: list[Issue], toks: list[str]) -> tuple[Any, list[Issue]]:
         """For a property made required: ``inst`` with the object's other newly required
@@ -646,7 +688,31 @@ class _Side:
                         full[p] = vals[0]
             if full != out[0]:
                 out.append(full)
-        return out
+        return out + self._common_bases(out)
+
+    def _common_bases(self, bases: list[Any]) -> list[Any]:
+        """When every base breaks under the new schema (another change made the call invalid:
+        a format asserted, a requirement added), the rejecting schema's own minimal calls that
+        the accepting one also takes: a value placed there breaks for its own change, or not
+        at all. Empty when some base is valid under both (the search is then as it was)."""
+        if not bases:
+            return []
+        for b in bases:
+            k = _key(b)
+            if k is not None and self.accepts(b, k) and not self.rejects(b, k):
+                return []
+        out: list[Any] = []
+        seen = {_key(b) for b in bases}
+        for b in self.rej_gen.values(self.rej, 0)[:MAX_ALTERNATIVES]:
+            if b is _ABSENT or (self.objects and not isinstance(b, dict)):
+                continue
+            k = _key(b)
+            if k is None or k in seen:
+                continue
+            seen.add(k)
+            if self.accepts(b, k) and not self.rejects(b, k):
+                out.append(b)
+        return out[:2]
 
     def _candidates(self, toks: list[str], strategy: Witness) -> Iterator[Any]:
         bases = self._bases() or [{}]
@@ -687,6 +753,8 @@ def _touches(issues: list[Issue], paths: set[str] | None, toks: list[str]) -> bo
         roots |= {
             (*parent, kw) for kw in ("additionalProperties", "required", "unevaluatedProperties")
         }
+    # the union (anyOf/oneOf) holding the change's branch, failed as a whole
+    roots |= {at[: k + 1] for k in range(len(at) - 1) if at[k] in _BRANCH_TOKENS}
     nodes = {at[:-1]} if at else set()  # a keyword's own schema node
     if len(at) >= 2 and (at[-1].isdigit() or at[-2] in _BRANCH_TOKENS):
         roots.add(at[:-1])
@@ -694,6 +762,13 @@ def _touches(issues: list[Issue], paths: set[str] | None, toks: list[str]) -> bo
     return any(e[: len(r)] == r for e in err for r in roots) or any(
         len(e) == len(n) + 1 and e[: len(n)] == n for e in err for n in nodes if n
     )
+
+
+def _at_instance(issues: list[Issue], where: set[str]) -> bool:
+    """The new schema rejects the call at (or inside) the place in the call where this
+    change's location applies: a change whose location only the old schema has (a branch the
+    new one folded away) is judged by where the call breaks, not by the schema's words."""
+    return any(i.path == w or i.path.startswith(w + "/") for i in issues for w in where)
 
 
 def _key(inst: Any) -> str | None:
