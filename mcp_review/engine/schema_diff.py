@@ -57,7 +57,7 @@ from mcp_review.engine.rules.kit import (
     type_set,
     value_type,
 )
-from mcp_review.engine.rules.objects import OBJECT_GROUP
+from mcp_review.engine.rules.objects import OBJECT_GROUP, accepts_all_names
 from mcp_review.engine.rules.schema import is_default
 from mcp_review.engine.rules.text import with_model_text
 from mcp_review.engine.rules.tool import judge_name_and_text, judge_outside_schemas
@@ -472,14 +472,20 @@ were before coverage was judged (the verdict may then be the stricter one, never
 
 
 def _every_object(s: Any) -> bool:
-    """``s`` accepts every JSON object: ``{"type": "object"}`` with nothing that constrains
-    (prose, an ``additionalProperties`` that accepts all)."""
-    if not isinstance(s, dict) or type_set(s.get("type", MISSING)) != frozenset({"object"}):
+    """``s`` accepts every JSON object: a ``type`` that admits objects (or none: the lifted
+    side of a union keeps the ``type`` it shares with the other side beside it) with nothing
+    else that constrains (prose, an ``additionalProperties`` that accepts all, a
+    ``propertyNames`` every name passes)."""
+    if not isinstance(s, dict):
+        return False
+    types = type_set(s.get("type", MISSING))
+    if types is not None and "object" not in types:
         return False
     return all(
         k == "type"
         or k in NO_CONSTRAINT
         or (k in ("additionalProperties", "unevaluatedProperties") and accepts_all(v))
+        or (k == "propertyNames" and accepts_all_names(v))
         for k, v in s.items()
     )
 

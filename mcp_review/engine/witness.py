@@ -412,6 +412,9 @@ class _Side:
     @classmethod
     def build(cls, old: Any, new: Any, field: str, budget: _Budget | None = None) -> _Side | None:
         a, b = _wire(old).get(field), _wire(new).get(field)
+        if field == "outputSchema" and (a is None) != (b is None):
+            # No outputSchema promises no shape: every object is a result it allows.
+            a, b = (a if a is not None else {}), (b if b is not None else {})
         # Output side flips: a result the new schema allows and the old one did not.
         side = (
             cls.from_schemas(a, b, budget)

@@ -14,6 +14,7 @@ from mcp_review.engine.model import (
 )
 from mcp_review.engine.rules.kit import (
     MISSING,
+    NO_CONSTRAINT,
     UNDECIDED,
     Handler,
     Judge,
@@ -22,10 +23,12 @@ from mcp_review.engine.rules.kit import (
     branch_sig,
     brief,
     ckey,
+    covered,
     disjoint,
     has_ref,
     jeq,
     kind_of,
+    type_set,
 )
 from mcp_review.engine.rules.registry import Effect, Rule
 from mcp_review.engine.rules.registry import rule as _r
@@ -206,8 +209,9 @@ def _branches(
     o_lift, n_lift = id(ol) in w.lifted, id(nl) in w.lifted
     if kw != "allOf" and (kw in o) != (kw in n):
         # Nothing to lift on the other side: the alternatives constrain a free value.
-        present = [x for x in (nl if kw in n else ol) if not accepts_all(x)]
-        if len(present) == len(nl if kw in n else ol):
+        side, alts = (n, nl) if kw in n else (o, ol)
+        present = [x for x in alts if not accepts_all(x)]
+        if len(present) == len(alts) and not _siblings_decide(kw, side, alts):
             rule = "composition-added" if kw in n else "composition-removed"
             w.emit(rule, pointer_join(np if kw in n else op, kw), pos, keyword=Raw(kw))
         return
@@ -279,6 +283,50 @@ def _branches(
             if c.cls not in _VALUE_ALARMS
             and not (c.rule in (added_rule, removed_rule) and c.pointer in mine)
         ]
+
+
+def _implied(siblings: dict[str, Any], branch: Any) -> bool:
+    """Every value the keywords beside the union accept passes ``branch``: each of its
+    keywords is prose, written the same beside it, or a ``type`` that admits every type the
+    siblings allow."""
+    if not isinstance(branch, dict):
+        return branch is True
+    s_types = type_set(siblings.get("type", MISSING))
+    for k, v in branch.items():
+        if k in NO_CONSTRAINT or (k in siblings and jeq(v, siblings[k])):
+            continue
+        if k == "type":
+            b_types = type_set(v)
+            if s_types is not None and b_types is not None and all(
+                covered(t, b_types) for t in s_types
+            ):
+                continue
+        return False
+    return True
+
+
+def _excluded(siblings: dict[str, Any], branch: Any) -> bool:
+    """No value the siblings' ``type`` allows passes ``branch``'s own ``type``."""
+    s_types = type_set(siblings.get("type", MISSING))
+    b_types = type_set(branch.get("type", MISSING)) if isinstance(branch, dict) else None
+    if s_types is None or b_types is None:
+        return False
+    return not any(covered(t, b_types) or covered(u, s_types) for t in s_types for u in b_types)
+
+
+def _siblings_decide(kw: str, siblings: dict[str, Any], alts: list[Any]) -> bool:
+    """A union written beside keywords that already decide it (``type: array, items: X,
+    anyOf: [{type: array, items: X}, {type: null}]``): one alternative admits every value the
+    siblings do, so the union rules nothing out (for ``oneOf`` the others must admit none of
+    them, else a value matching two fails). Adding or dropping it is no change."""
+    implied = [i for i, b in enumerate(alts) if _implied(siblings, b)]
+    if not implied:
+        return False
+    if kw == "anyOf":
+        return True
+    return len(implied) == 1 and all(
+        _excluded(siblings, b) for i, b in enumerate(alts) if i != implied[0]
+    )
 
 
 def judge_not(w: Judge, at: Pair) -> None:

@@ -16,6 +16,8 @@ from mcp_review.engine.model import (
     pointer_join,
 )
 from mcp_review.engine.rules.kit import (
+    MISSING,
+    NO_CONSTRAINT,
     Bound,
     Count,
     Handler,
@@ -28,6 +30,7 @@ from mcp_review.engine.rules.kit import (
     names,
     rejects_all,
     shape_key,
+    type_set,
 )
 from mcp_review.engine.rules.registry import Effect, Rule, Witness
 from mcp_review.engine.rules.registry import rule as _r
@@ -343,7 +346,12 @@ def judge_object(w: Judge, at: Pair) -> None:
             continue
         ptr = pointer_join(np, "properties", name)
         if name in nreq:
-            added[name] = w.emit("property-added-required", ptr, pos, name=name)
+            # On an object that rejected the key outright, every new value carries a key the
+            # old schema refused: values lost and gained (breaking on the output side too).
+            eff = (
+                Effect.BOTH if rejects_all(oap) and _matching_pattern(opat, name) is None else None
+            )
+            added[name] = w.emit("property-added-required", ptr, pos, effect=eff, name=name)
         else:
             # On a closed object the new key was rejected before: a real widening (which
             # flips to breaking on the output side); on an open one, closed world applies.
@@ -457,10 +465,59 @@ def _patterns(
             )
 
 
+_NOT_FOR_STRINGS = frozenset(
+    {
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "unevaluatedItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+    }
+)
+"""Keywords that constrain only numbers, arrays or objects: a string passes them all."""
+
+
+def accepts_all_names(s: Any) -> bool:
+    """``s`` as a ``propertyNames`` schema accepts every property name. A name is always a
+    string (JSON), so a ``type`` that admits strings, and keywords that only constrain other
+    types, rule none out: ``{"type": "string"}`` is no constraint there."""
+    if accepts_all(s):
+        return True
+    if not isinstance(s, dict):
+        return False
+    types = type_set(s.get("type", MISSING))
+    if types is not None and "string" not in types:
+        return False
+    return all(k == "type" or k in NO_CONSTRAINT or k in _NOT_FOR_STRINGS for k in s)
+
+
 def judge_property_names(w: Judge, at: Pair) -> None:
     o, n, op, np, pos, depth = at
     ov, nv = o.get("propertyNames", True), n.get("propertyNames", True)
     ptr = pointer_join(np, "propertyNames")
+    if accepts_all_names(ov) and accepts_all_names(nv):
+        return  # every name passes both: nothing any object can show
     if "propertyNames" not in o and not accepts_all(nv):
         w.emit("property-names-added", ptr, pos)
     elif "propertyNames" not in n and not accepts_all(ov):

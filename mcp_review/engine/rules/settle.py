@@ -67,6 +67,10 @@ SETTLE: dict[str, str] = {
 """rule id -> how to settle it (``str.format`` fields: the change's quoted parameters)."""
 
 
+_OWN_ON_OUTPUT = frozenset({"output-schema-removed"})
+"""Output-side rules worded by their own entry (the others by the results' default)."""
+
+
 def settle_text(change: Change, templates: dict[str, str] | None = None) -> str | None:
     """How to settle ``change`` when it is potentially-breaking (None otherwise): the rule's own
     wording, else the default for its side (recorded calls on the input side, results on the
@@ -76,8 +80,14 @@ def settle_text(change: Change, templates: dict[str, str] | None = None) -> str 
     fields = dict(change.params)
     fields.setdefault("where", "this location")
     if change.direction is Direction.OUTPUT:
-        # Inside an outputSchema the evidence is the results the server returns.
-        default = template = _RESULTS
+        # Inside an outputSchema the evidence is the results the server returns; the schema
+        # dropped as a whole says which clients to ask.
+        default = _RESULTS
+        template = (
+            (templates or SETTLE).get(change.rule, default)
+            if change.rule in _OWN_ON_OUTPUT
+            else default
+        )
     else:
         default = _REPLAY
         template = (templates or SETTLE).get(change.rule, default)

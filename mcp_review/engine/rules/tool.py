@@ -49,14 +49,14 @@ RULES: tuple[Rule, ...] = (
     _r(
         "output-schema-added",
         _C,
-        _T,
+        Direction.OUTPUT,  # the results' side of the contract
         "an outputSchema was declared where none was",
         "outputSchema added: results are now described",
     ),
     _r(
         "output-schema-removed",
         _P,
-        _T,
+        Direction.OUTPUT,  # the results' side of the contract
         "the outputSchema was dropped",
         "outputSchema removed: results are no longer promised to have any shape",
     ),
@@ -243,6 +243,7 @@ def judge_name_and_text(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change]:
 
 def output_schema_presence(oo: Any, no: Any) -> Change | None:
     """An outputSchema declared where none was, or dropped; None when both or neither."""
+    # Output-side changes: a removed schema's witness is a result the old one rejected.
     if oo is None and no is not None:
         return make("output-schema-added", "/outputSchema")
     if oo is not None and no is None:
