@@ -196,3 +196,34 @@ def test_an_output_schema_removed_that_promised_nothing_stays_to_settle():
     got = _output_witness_checked({"type": "object"}, None)
     assert [(c.rule, c.cls) for c in got] == [("output-schema-removed", P)]
     assert not got[0].has_witness
+
+
+# A length bound moved between a pattern's lookahead and minLength/maxLength (firecrawl-mcp
+# 3.15.0 -> 3.26.0 firecrawl_search includeDomains): no call shows it because there is none ----
+
+HOST = "(?:[a-z0-9]+\\.)+[a-z]+$"
+
+
+def _host(**kw: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": {"d": {"type": "string", **kw}}}
+
+
+@pytest.mark.parametrize("field", ["inputSchema", "outputSchema"])
+def test_a_length_bound_moved_out_of_a_patterns_lookahead_is_no_length_change(field):
+    with_lookahead = _host(pattern="^(?=.{1,253}$)" + HOST)
+    with_keywords = _host(minLength=1, maxLength=253, pattern="^" + HOST)
+    for old, new in ((with_lookahead, with_keywords), (with_keywords, with_lookahead)):
+        got = _changes(old, new, field)
+        assert {r for r, _ in got} == {"pattern-changed"}, got
+
+
+def test_a_length_bound_tighter_than_the_old_lookahead_stays_breaking():
+    old = _host(pattern="^(?=.{1,253}$)" + HOST)
+    assert _changes(old, _host(maxLength=100, pattern="^" + HOST)) == {
+        ("max-length-decreased", B),
+        ("pattern-changed", P),
+    }
+    assert ("min-length-increased", B) in _changes(old, _host(minLength=4, pattern="^" + HOST))
+    # the pattern kept as it was: the lookahead still says 1..253, maxLength 253 adds nothing
+    same = _host(pattern="^(?=.{1,253}$)" + HOST, maxLength=253)
+    assert _changes(old, same) == set()

@@ -154,8 +154,9 @@ def targeted_values(
         lost = [t for t in types if t not in _types_of(nd)] + list(types)
         for t in lost:
             yield from gen.values({**od, "type": t}, 1)[:2]
-    elif types is None and "type" in nd:
-        yield from ("a", 0, 0.5, True, None, {}, [])
+    elif types is None and ("type" in nd or any(b in nd for b in COMBINATORS)):
+        # a free value now typed, or now held to alternatives: one value of each JSON type
+        yield from ("a", 0, 0.5, True, None, {}, [], [0])
     if types == "number" or (isinstance(types, list) and "number" in types):
         yield from (0.5, 1.5, 1.0, -0.5)
     # a branch the pointer names (a removed anyOf alternative), then every old branch

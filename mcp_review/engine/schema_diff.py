@@ -14,6 +14,8 @@ declared.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from typing import Any
 
@@ -229,7 +231,32 @@ class _Walker:
                     o = self._lift(o, n, kw)
                 elif kw in o and isinstance(o[kw], list):
                     n = self._lift(n, o, kw)
+        o, n = self._implied_lengths(o, n), self._implied_lengths(n, o)
         self._keywords(o, n, op, np, pos, depth)
+
+    def _implied_lengths(self, s: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+        """``s`` with the length bounds its ``pattern`` already implies by a leading lookahead
+        (``^(?=.{1,253}$)...``: every string it matches has 1 to 253 characters) written as
+        ``minLength`` / ``maxLength``, where ``other`` writes that keyword: a bound moved from
+        the pattern to the keyword is no change (firecrawl's domain lists)."""
+        m = _LENGTH_LOOKAHEAD.match(s["pattern"]) if isinstance(s.get("pattern"), str) else None
+        if m is None:
+            return s
+        lo, comma, hi = int(m.group(1)), m.group(2), m.group(3)
+        implied = {"minLength": lo, "maxLength": int(hi) if hi else None if comma else lo}
+        view = dict(s)
+        for kw, bound in implied.items():
+            if bound is None or kw not in other:
+                continue
+            have = s.get(kw)
+            if have is None:
+                view[kw] = bound
+            elif isinstance(have, int) and not isinstance(have, bool):
+                view[kw] = max(have, bound) if kw == "minLength" else min(have, bound)
+        if view == s:
+            return s
+        self.alive.append(view)
+        return view
 
     def _object_root(self, s: dict[str, Any]) -> dict[str, Any]:
         """The root of ``inputSchema`` / ``outputSchema`` as the protocol constrains it: the
@@ -469,6 +496,11 @@ _PROBE_BUDGET = 2_000
 """Probes one schema walk may spend in all (nested probes included): nested alternatives
 cannot multiply into an exponential walk; past it, alternatives are matched by shape, as they
 were before coverage was judged (the verdict may then be the stricter one, never laxer)."""
+
+
+_LENGTH_LOOKAHEAD = re.compile(r"\^\(\?=\.\{(\d{1,6})(,)?(\d{1,6})?\}\$\)")
+"""A pattern opening with a lookahead that bounds the whole string's length: ``^(?=.{a,b}$)``,
+``^(?=.{a,}$)``, ``^(?=.{a}$)``."""
 
 
 def _every_object(s: Any) -> bool:

@@ -24,7 +24,7 @@ from mcp_review.engine.walk import COMBINATORS, MISSING, escape, get, nodes
 MAX_VALIDATOR_CALLS = 400
 """Validator calls spent on one change at most (candidates cost 2-3 calls each)."""
 
-MAX_SHARED_EXTRA = 60
+MAX_SHARED_EXTRA = 30
 """Validator calls a breaking change's search still spends once it holds a call that breaks
 there and because of another change too (its evidence already): a tool whose changes all
 block each other (a union of 30 rewritten branches) shows each of them within its budget."""
@@ -307,6 +307,7 @@ def _search(
 
 
 _REMOVED = frozenset({"property-removed-closed", "property-removed-open"})
+_ADDED = frozenset({"property-added-required", "property-added-optional"})
 
 
 def _rename_witnesses(changes: list[Change], out: list[dict[str, Any] | None]) -> None:
@@ -332,6 +333,28 @@ def _rename_witnesses(changes: list[Change], out: list[dict[str, Any] | None]) -
                     "note": "the witness of the removed property: a call that still sends it",
                 }
                 break
+        else:
+            # None for the old name (on the output side a dropped property breaks nothing):
+            # the new name's witness, a result that carries it where the old schema refused it.
+            for j, other in enumerate(changes):
+                found = out[j]
+                if (
+                    other.rule in _ADDED
+                    and other.pointer == ch.pointer
+                    and found is not None
+                    and "witness" in found
+                ):
+                    out[i] = {
+                        "witness": found["witness"],
+                        "witness_error": found.get("witness_error"),
+                        "note": "the witness of the added property: "
+                        + (
+                            "a result that carries it"
+                            if other.direction is Direction.OUTPUT
+                            else "a call without it"
+                        ),
+                    }
+                    break
 
 
 NOTE_BLOCKED = (
