@@ -15,7 +15,6 @@ declared.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from typing import Any
 

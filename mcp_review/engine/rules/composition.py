@@ -297,8 +297,10 @@ def _implied(siblings: dict[str, Any], branch: Any) -> bool:
             continue
         if k == "type":
             b_types = type_set(v)
-            if s_types is not None and b_types is not None and all(
-                covered(t, b_types) for t in s_types
+            if (
+                s_types is not None
+                and b_types is not None
+                and all(covered(t, b_types) for t in s_types)
             ):
                 continue
         return False
