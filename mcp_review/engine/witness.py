@@ -24,11 +24,6 @@ from mcp_review.engine.walk import COMBINATORS, MISSING, escape, get, nodes
 MAX_VALIDATOR_CALLS = 400
 """Validator calls spent on one change at most (candidates cost 2-3 calls each)."""
 
-MAX_SHARED_EXTRA = 30
-"""Validator calls a breaking change's search still spends once it holds a call that breaks
-there and because of another change too (its evidence already): a tool whose changes all
-block each other (a union of 30 rewritten branches) shows each of them within its budget."""
-
 MAX_TOOL_VALIDATOR_CALLS = 20_000
 """Validator calls (a schema compilation counts as one) spent on one tool's witnesses at most:
 a tool that adds thousands of required properties is classified in time linear in the change,
@@ -238,6 +233,10 @@ def _search(
     order = sorted(
         range(len(changes)), key=lambda i: changes[i].cls is not ChangeClass.POTENTIALLY_BREAKING
     )
+    # A breaking change that already holds a call breaking there (and elsewhere too) spends
+    # at most its share of the tool's work looking for one that breaks for it alone: a tool of
+    # 140 changes that block each other (a union of 30 rewritten branches) shows them all.
+    share = MAX_TOOL_WORK // max(1, sum(1 for c in changes if _searched(c)))
     for i in order:
         ch = changes[i]
         strategy = strategy_of(ch.rule)
@@ -264,7 +263,9 @@ def _search(
                 sides[field] = _Side.build(old, new, field, spent)
             side = sides[field]
             found = (
-                side.find(toks[1:], strategy, shared_ok=ch.cls is ChangeClass.BREAKING)
+                side.find(
+                    toks[1:], strategy, share=share if ch.cls is ChangeClass.BREAKING else None
+                )
                 if side is not None
                 else None
             )
@@ -304,6 +305,16 @@ def _search(
         }
     _rename_witnesses(changes, out)
     return out
+
+
+def _searched(ch: Change) -> bool:
+    """The search looks for a witness of ``ch`` (what :func:`_search` skips, it does not)."""
+    return (
+        not ch.has_witness
+        and strategy_of(ch.rule) not in _NOT_SEARCHED
+        and ch.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
+        and ch.direction is not Direction.TOOL
+    )
 
 
 _REMOVED = frozenset({"property-removed-closed", "property-removed-open"})
@@ -540,16 +551,17 @@ class _Side:
         return True
 
     def find(
-        self, toks: list[str], strategy: Witness, shared_ok: bool = False
+        self, toks: list[str], strategy: Witness, share: int | None = None
     ) -> tuple[Any, Issue] | None:
         """A call valid under acc and rejected by rej for this change alone (None: none
         found; :attr:`shared` then holds the first call that breaks here and elsewhere too).
-        ``shared_ok``: the change is breaking already, so once a shared call is found the
-        search for a call that breaks for this change alone spends at most
-        :data:`MAX_SHARED_EXTRA` more validator calls."""
+        ``share``: the change is breaking already, so once a shared call is found and the
+        search has spent ``share`` units of work, it stops (the shared call is its
+        evidence)."""
         self.blocked = 0  # candidates that broke, but not for this change alone
         self.shared = None  # the first of them
         shared_at: int | None = None
+        units_at = self.budget.units
         targets = self._targets(toks, strategy)
         loc, kw = split_location(toks)
         folded = bool(kw) and get(self.rej, loc) is _ABSENT
@@ -567,7 +579,11 @@ class _Side:
                     return None
             if start - self.budget.left >= MAX_VALIDATOR_CALLS:
                 return None
-            if shared_at is not None and shared_at - self.budget.left >= MAX_SHARED_EXTRA:
+            if (
+                share is not None
+                and shared_at is not None
+                and units_at - self.budget.units >= share
+            ):
                 return None
             if self.objects and not isinstance(inst, dict):
                 continue
@@ -607,7 +623,7 @@ class _Side:
                 _touches(issues, paths, toks) or _at_instance(issues, self._where(loc))
             ):
                 self.shared = (inst, _best_issue(issues, toks))
-                if shared_ok:
+                if share is not None:
                     shared_at = self.budget.left
             fixed = self._repair(inst, issues, targets)
             if fixed is not None:
