@@ -154,11 +154,13 @@ def commands(d: Path, files: dict[str, str]) -> dict[str, list[str]]:
     return out
 
 
-def replay_rows(n: int, repeat: int, all_calls: bool = False) -> None:
+def replay_rows(n: int, repeat: int, all_calls: bool = False, only: str | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         files = write_workspace(d, n)
         big, one = commands(d, files["n"]), commands(d, files["1"])
+        if only is not None:
+            big = {k: v for k, v in big.items() if k.startswith(only)}
         if all_calls:
             big = {f"{k} --all-calls": [*v, "--all-calls"] for k, v in big.items()}
             one = {f"{k} --all-calls": [*v, "--all-calls"] for k, v in one.items()}
@@ -248,14 +250,17 @@ def main() -> None:
     )
     ap.add_argument("--skip-replay", action="store_true")
     ap.add_argument(
+        "--only", metavar="COMMAND", help="replay rows of this command only (e.g. gate)"
+    )
+    ap.add_argument(
         "--all-calls", action="store_true", help="also run every replay command with --all-calls"
     )
     args = ap.parse_args()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if not args.skip_replay:
-        replay_rows(args.calls, args.repeat)
+        replay_rows(args.calls, args.repeat, only=args.only)
         if args.all_calls:
-            replay_rows(args.calls, args.repeat, all_calls=True)
+            replay_rows(args.calls, args.repeat, all_calls=True, only=args.only)
     if not args.skip_fleet:
         fleet_rows(50, 200, args.repeat, args.against)
 

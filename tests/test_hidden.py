@@ -138,3 +138,24 @@ def test_json_dumps_safe_escapes_lone_surrogates():
     text = json_dumps_safe({"n": "a\ud800"})
     text.encode("utf-8")
     assert json.loads(text) == {"n": "a\ud800"}
+
+
+def test_the_printable_ascii_shortcut_changes_no_output():
+    """``escape_hidden_json`` and ``terminal_guard`` skip their scan for printable ASCII (and
+    newlines, for the guard): every ASCII character, alone and between text, with a newline
+    and a tab beside it, comes out exactly as the full scan writes it."""
+    from mcp_review.engine import hidden
+
+    def full_escape(s: str) -> str:
+        return hidden._HIDDEN_CHAR_RE.sub(hidden._json_escape, s)
+
+    def full_guard(s: str) -> str:
+        return hidden._TERMINAL_ACTIVE_RE.sub(lambda m: hidden._char_token(m.group()), s)
+
+    for cp in [*range(0x80), 0x85, 0x9B, 0x202E, 0x2028, 0xD800, 0xE0041]:
+        c = chr(cp)
+        for s in (c, f'{{"a":"x{c}y"}}', f"line\n{c}", f"\t{c}", f"é{c}"):
+            assert hidden.escape_hidden_json(s) == full_escape(s), repr(s)
+            assert hidden.terminal_guard(s) == full_guard(s), repr(s)
+    assert hidden.escape_hidden_json('"\x7f"') == '"\\u007f"'
+    assert hidden.terminal_guard(",\n  \x1b[2J") == ",\n  ⟨ESC⟩[2J"

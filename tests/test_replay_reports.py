@@ -253,3 +253,32 @@ def test_calls_sending_an_ignored_argument_are_listed_not_counted_as_valid(tmp_p
     out = capsys.readouterr().out
     assert "10 calls sending an argument now ignored:" in out
     assert "20 calls valid under old and new, not listed" in out
+
+
+def test_report_entries_without_outcome_objects_are_the_outcomes_json():
+    """``ReplayResult.iter_json`` (the reports' fast path) gives exactly
+    ``CallOutcome.to_json`` of each listed call, for every kind: valid, broken with one and
+    with many reasons (past the 100 kept), a bad recording, an ignored argument, too deep, and
+    either schema uncompilable."""
+    old = {**OLD, "properties": {**OLD["properties"], "gone": {}, "xs": {"type": "array"}}}
+    new = {**NEW, "properties": {**NEW["properties"], "xs": {"items": {"type": "integer"}}}}
+    removed = [replay_mod.RemovedProperty("/inputSchema/properties/gone", (("gone",),))]
+    deep: object = 1
+    for _ in range(replay_mod.MAX_DEPTH + 2):
+        deep = [deep]
+    calls = [
+        *_calls(),
+        {"sql": "s", "gone": 1},
+        {"sql": "s", "xs": ["a"] * 150, "limit": 50},
+        {"sql": "s", "xs": deep},
+    ]
+    for o_schema, n_schema in ((old, new), (old, {"$ref": "#/nope"}), ({"$ref": "#/no"}, new)):
+        for keep in (True, False):
+            r = replay(o_schema, n_schema, calls, removed, keep_valid=keep)
+            for every in (False, True):
+                want = [o.to_json() for o in r.iter_outcomes(every)]
+                assert list(r.iter_json(every)) == want
+                assert [json.dumps(x) for x in r.iter_json(every)] == [json.dumps(x) for x in want]
+                if n_schema is new and o_schema is old:  # the many-reasons call is listed
+                    assert len(want[-2]["errors"]) == replay_mod.MAX_ISSUES
+                    assert {w["outcome"] for w in want} >= {"broken", "bad-recording", "ignored"}

@@ -22,7 +22,7 @@ from mcp_review.engine.compare import Comparison
 from mcp_review.engine.cues import Cue, cues_json, tool_cues
 from mcp_review.engine.hidden import safe_text
 from mcp_review.engine.model import ChangeClass
-from mcp_review.engine.replay import KINDS, REPORT_LIMIT, CallOutcome
+from mcp_review.engine.replay import KINDS, REPORT_LIMIT
 from mcp_review.engine.rules import render_change
 from mcp_review.formats.jsonstream import Doc, Stream, iter_dump
 
@@ -68,9 +68,7 @@ def comparison_doc(cmp: Comparison, *, all_calls: bool = False) -> dict[str, Any
     if cmp.replay is None:
         return d
     d = Doc(d)
-    d["replay"] = Doc(
-        {**d["replay"], "calls": Stream(cmp.replay.iter_outcomes(all_calls), CallOutcome.to_json)}
-    )
+    d["replay"] = Doc({**d["replay"], "calls": Stream(cmp.replay.iter_json(all_calls))})
     return d
 
 
