@@ -154,7 +154,18 @@ def commands(d: Path, files: dict[str, str]) -> dict[str, list[str]]:
     return out
 
 
-def replay_rows(n: int, repeat: int, all_calls: bool = False, only: str | None = None) -> None:
+def replay_rows(
+    n: int,
+    repeat: int,
+    all_calls: bool = False,
+    only: str | None = None,
+    against: str | None = None,
+) -> None:
+    """``against``: also run each command with the build in that source tree, interleaved
+    (rows marked "against"); the outputs of both builds must be byte-identical."""
+    builds: list[tuple[str, str | None]] = [("", None)]
+    if against is not None:
+        builds.insert(0, (" (against)", against))
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         files = write_workspace(d, n)
@@ -169,16 +180,20 @@ def replay_rows(n: int, repeat: int, all_calls: bool = False, only: str | None =
         print(f"{n:,} calls, {os.path.getsize(files['n']['bare']) / 1e6:.1f} MB; best of {repeat}")
         rows = []
         for name in big:
-            best = best_one = cpu = cpu_one = float("inf")
+            best = {b: [float("inf")] * 4 for b, _ in builds}  # wall, 1-call wall, CPU, 1-call
             size = rss = 0
+            digests: list[str] = []
             for _ in range(repeat):
                 w, c = raw_loop(files["n"]["bare"])  # interleaved: the same load
                 raw, raw_cpu = min(raw, w), min(raw_cpu, c)
-                w, size, rss, c = run_cmd(big[name])
-                best, cpu = min(best, w), min(cpu, c)
-                w, _, _, c = run_cmd(one[name])
-                best_one, cpu_one = min(best_one, w), min(cpu_one, c)
-            rows.append((name, best, best_one, cpu, cpu_one, size, rss))
+                for b, src in builds:
+                    w, size, rss, c = run_cmd(big[name], src, digests, cwd=tmp)
+                    w1, _, _, c1 = run_cmd(one[name], src, cwd=tmp)
+                    best[b] = [min(x, y) for x, y in zip(best[b], (w, w1, c, c1), strict=True)]
+            if len(set(digests)) != 1:
+                raise SystemExit(f"{name}: the builds' outputs differ")
+            for b, _ in builds:
+                rows.append((name + b, best[b][0], best[b][1], best[b][2], best[b][3], size, rss))
         print(
             f"raw loop, best of every run: {raw:.2f} s wall, {raw_cpu:.2f} s CPU "
             f"= {n / raw / 1000:.0f} k calls/s"
@@ -244,7 +259,7 @@ def main() -> None:
     ap.add_argument(
         "--against",
         metavar="SRC",
-        help="also run the fleet check with the mcp_review package in SRC (another build, "
+        help="also run every command with the mcp_review package in SRC (another build, "
         "e.g. main: git archive main mcp_review | tar -x -C SRC), interleaved, and check the "
         "reports are byte-identical",
     )
@@ -258,9 +273,9 @@ def main() -> None:
     args = ap.parse_args()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if not args.skip_replay:
-        replay_rows(args.calls, args.repeat, only=args.only)
+        replay_rows(args.calls, args.repeat, only=args.only, against=args.against)
         if args.all_calls:
-            replay_rows(args.calls, args.repeat, all_calls=True, only=args.only)
+            replay_rows(args.calls, args.repeat, True, args.only, args.against)
     if not args.skip_fleet:
         fleet_rows(50, 200, args.repeat, args.against)
 
