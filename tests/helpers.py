@@ -2,7 +2,11 @@
 
 - the app's test helpers: wait for a condition, for the first fetch, for the status computed;
   select a tool's row;
-- tool builders: a ``ToolDef`` from a schema, a listed tool with one integer argument.
+- tool builders: a ``ToolDef`` from a schema, a listed tool with one integer argument;
+- the command line run in this process (``run_cli``), where the process boundary is not what
+  a test is about;
+- a stdio server's command through the warm zygote (``stdio_server_argv``): a real process on
+  real pipes without its 1-2 s of ``import mcp``.
 
 Waits poll a condition with a short pause; they give up only after many pauses (each pause is
 at least its delay, longer on a loaded machine), because a test that waits is not a timing test:
@@ -11,7 +15,16 @@ a slow machine must not fail it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import atexit
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from mcp_review.engine.model import ToolDef
@@ -80,3 +93,83 @@ def int_tool(name: str, desc: str) -> dict[str, Any]:
         "description": desc,
         "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}},
     }
+
+
+# --- the command line, in this process ---------------------------------------------------------
+
+
+def run_cli(
+    args: Sequence[str],
+    *,
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m mcp_review ARGS`` (as ``subprocess.run(..., capture_output=True,
+    text=True)`` would answer it) run in this process through ``cli.main``: no interpreter
+    start-up and no second ``import mcp`` (1-2 s of CPU each). For tests where the process
+    boundary is not what is tested; the exit status, the guarded stdout and stderr, the
+    working directory, the environment (``env`` replaces it, as for a subprocess, and is
+    inherited by the servers the command starts) and a non-terminal stdin holding ``input``
+    are the command's, and are restored afterwards."""
+    from mcp_review.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd, saved_in = dict(os.environ), os.getcwd(), sys.stdin
+    try:
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.stdin = io.StringIO(input or "")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as e:  # argparse's usage errors, --help, --version
+                if isinstance(e.code, str):
+                    print(e.code, file=sys.stderr)
+                code = e.code if isinstance(e.code, int) else int(e.code is not None)
+    finally:
+        sys.stdin = saved_in
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["mcp-review", *args], code, out.getvalue(), err.getvalue())
+
+
+# --- stdio servers, warm ------------------------------------------------------------------------
+
+ZYGOTE = Path(__file__).resolve().parent / "servers" / "zygote.py"
+_zygote: tuple[subprocess.Popen[bytes], str] | None = None
+
+
+def stdio_server_argv(script: str | os.PathLike[str], *args: str) -> list[str]:
+    """The command line (``[python, ...]``) of a stdio server that runs ``python SCRIPT ARGS``
+    forked from a zygote that has the mcp SDK imported (tests/servers/zygote.py): the same
+    script, a separate process on the pipes the client made, its environment, working
+    directory and exit status, at a fraction of the start-up. For servers whose process
+    start-up is not what the test is about."""
+    return [sys.executable, str(ZYGOTE), "--launch", _zygote_socket(), str(script), *args]
+
+
+def _zygote_socket() -> str:
+    global _zygote
+    if _zygote is None or _zygote[0].poll() is not None:
+        d = tempfile.mkdtemp(prefix="mcpz-")  # short: a Unix socket path has ~100 bytes
+        path = os.path.join(d, "s")
+        p = subprocess.Popen(
+            [sys.executable, str(ZYGOTE), path],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        atexit.register(_stop_zygote, p, d)
+        _zygote = (p, path)
+    return _zygote[1]
+
+
+def _stop_zygote(p: subprocess.Popen[bytes], d: str) -> None:
+    p.kill()
+    p.wait()
+    shutil.rmtree(d, ignore_errors=True)

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from helpers import run_cli, stdio_server_argv
+
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "tests" / "servers" / "rerun_server.py"
 
@@ -73,7 +75,7 @@ class Workspace:
             "",
             "[servers.ops]",
             f"command = {json.dumps(sys.executable)}",
-            f"args = [{json.dumps(str(SERVER))}]",
+            f"args = {json.dumps(stdio_server_argv(SERVER)[1:])}",
             f"env = {{ RERUN_STATE = {json.dumps(str(self.state))}, "
             f"RERUN_SEEN = {json.dumps(str(self.seen))} }}",
             'calls = "calls.jsonl"',
@@ -90,12 +92,11 @@ class Workspace:
         self.state.write_text(json.dumps(cur))
 
     def cli(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "mcp_review", *args],
+        """The command run in this process (helpers.run_cli): the proxy (``record``) and the
+        server stay real processes; what these tests check is what rerun does with them."""
+        return run_cli(
+            args,
             cwd=self.tmp,
-            capture_output=True,
-            text=True,
-            timeout=300,
             input=input,
             env={
                 **os.environ,

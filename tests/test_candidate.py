@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import stdio_server_argv
 from servers.toolserver import tool
 
 from mcp_review.cli import main
@@ -48,9 +49,8 @@ runpy.run_path(os.environ["TOOLSERVER"], run_name="__main__")
 
 
 def _server(version: str) -> str:
-    return (
-        f'command = {json.dumps(sys.executable)}\nargs = [{json.dumps("launch.py")}, "{version}"]\n'
-    )
+    argv = stdio_server_argv("launch.py", version)  # warm: a real process without import mcp
+    return f"command = {json.dumps(argv[0])}\nargs = {json.dumps(argv[1:])}\n"
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         + _server("v1")
         + f'cwd = "{tmp_path}"\n'
         + env
-        + '\n[servers.files.candidate]\nargs = ["launch.py", "v2"]\n'
+        + f"\n[servers.files.candidate]\nargs = {json.dumps(stdio_server_argv('launch.py', 'v2')[1:])}\n"
         + 'env = { EXTRA = "candidate only" }\n'
     )
     return tmp_path
