@@ -153,6 +153,13 @@ def stdio_server_argv(script: str | os.PathLike[str], *args: str) -> list[str]:
     return [sys.executable, str(ZYGOTE), "--launch", _zygote_socket(), str(script), *args]
 
 
+def stdio_server(script: str | os.PathLike[str], *args: str) -> dict[str, Any]:
+    """``{"command": ..., "args": [...]}`` of :func:`stdio_server_argv`, for a client config
+    (``.mcp.json`` and the like) or ``ServerConfig(name, **stdio_server(...))``."""
+    argv = stdio_server_argv(script, *args)
+    return {"command": argv[0], "args": argv[1:]}
+
+
 def _zygote_socket() -> str:
     global _zygote
     if _zygote is None or _zygote[0].poll() is not None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import socket
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import stdio_server
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import main
@@ -169,8 +169,7 @@ def test_stdio_server_from_mcp_json(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             {
                 "mcpServers": {
                     "local": {
-                        "command": sys.executable,
-                        "args": [str(SERVERS / "toolserver.py")],
+                        **stdio_server(SERVERS / "toolserver.py"),
                         "env": {"MCP_REVIEW_TOOLS_FILE": str(tools_file)},
                     }
                 }

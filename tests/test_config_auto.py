@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import stdio_server
 
 from mcp_review.cli import main
 from mcp_review.services.config import load_config
@@ -169,8 +170,7 @@ def test_project_configs_need_trust_and_never_run_untrusted(machine, capsys, mon
         {
             "mcpServers": {
                 "mine": {
-                    "command": sys.executable,
-                    "args": [str(SERVERS / "toolserver.py")],
+                    **stdio_server(SERVERS / "toolserver.py"),
                     "env": {"MCP_REVIEW_TOOLS_FILE": str(tools)},
                 }
             }
@@ -218,8 +218,7 @@ def test_auto_end_to_end_with_a_real_stdio_server(machine, capsys):
         {
             "mcpServers": {
                 "db": {
-                    "command": sys.executable,
-                    "args": [str(SERVERS / "toolserver.py")],
+                    **stdio_server(SERVERS / "toolserver.py"),
                     "env": {"MCP_REVIEW_TOOLS_FILE": str(tools)},
                 }
             }

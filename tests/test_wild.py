@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import stdio_server_argv
 from servers.hostile import DEVIANT_TOOLS, WILD_TOOLS, hostile_http_app
 from servers.proxy_harness import SERVERS, RawClient
 from servers.toolserver import serve_http
@@ -30,7 +31,8 @@ HOSTILE_PY = Path(__file__).parent / "servers" / "hostile.py"
 
 
 def stdio(name: str, mode: str) -> ServerConfig:
-    return ServerConfig(name, command=sys.executable, args=(str(HOSTILE_PY), mode), timeout=60)
+    argv = stdio_server_argv(HOSTILE_PY, mode)
+    return ServerConfig(name, command=argv[0], args=tuple(argv[1:]), timeout=60)
 
 
 def _by_name(snap: Any, server: str) -> dict[str, ToolDef]:
@@ -128,7 +130,7 @@ def _project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "mcp-review.toml").write_text(
         f"[servers.fs]\ncommand = {json.dumps(sys.executable)}\n"
-        f'args = [{json.dumps(str(HOSTILE_PY))}, "wild"]\ntimeout = 60\n'
+        f"args = {json.dumps(stdio_server_argv(HOSTILE_PY, 'wild')[1:])}\ntimeout = 60\n"
     )
 
 
