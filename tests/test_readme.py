@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from servers.toolserver import ToolServer, serve_http, tool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +45,32 @@ def project(tmp_path: Path):
         yield tmp_path
 
 
-def test_readme_block_runs_as_written(project: Path):
+def run_line(line: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """One README line, its commands run in this process (helpers.run_cli) as the shell would
+    run them: ``#`` starts a comment, ``A && B`` runs B when A exits 0, ``> FILE`` / ``>> FILE``
+    send stdout to a file, ``$VAR`` and quotes as in sh. Anything else is refused, so a new
+    shell construct in the README fails here until it is understood."""
+    words = shlex.split(line, comments=True)
+    p = subprocess.CompletedProcess(line, 0, "", "")
+    while words:
+        cmd = words[: words.index("&&")] if "&&" in words else words
+        words = words[len(cmd) + 1 :]
+        target: tuple[str, str] | None = None
+        if len(cmd) >= 2 and cmd[-2] in (">", ">>"):
+            target = (cmd[-2], os.path.expandvars(cmd[-1]) if "$" in cmd[-1] else cmd[-1])
+            cmd = cmd[:-2]
+        assert cmd[0] == "mcp-review", line
+        assert not set(cmd) & {"|", "||", ";", "<", "2>", "&"}, f"unsupported shell: {line}"
+        p = run_cli(cmd[1:], cwd=cwd, env=env)
+        if target is not None:
+            with open(cwd / target[1], "a" if target[0] == ">>" else "w") as f:
+                f.write(p.stdout)
+        if p.returncode:
+            break
+    return p
+
+
+def test_readme_block_runs_as_written(project: Path, monkeypatch: pytest.MonkeyPatch):
     lines = readme_block()
     assert len(lines) >= 8 and all(line.startswith("mcp-review ") for line in lines)
     bindir = os.path.dirname(sys.executable)
@@ -52,11 +79,15 @@ def test_readme_block_runs_as_written(project: Path):
         "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
         "GITHUB_STEP_SUMMARY": str(project / "summary.md"),
     }
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", env["GITHUB_STEP_SUMMARY"])  # for $VAR above
     seen = []
-    for line in lines:
-        p = subprocess.run(
-            ["bash", "-c", line], cwd=project, env=env, capture_output=True, text=True, timeout=120
-        )
+    for i, line in enumerate(lines):
+        if i == len(lines) - 1:  # the last as written, by bash and the installed mcp-review
+            p = subprocess.run(
+                ["bash", "-c", line], cwd=project, env=env, capture_output=True, text=True
+            )
+        else:  # the rest in this process: no interpreter start and import mcp per line
+            p = run_line(line, project, env)
         seen.append((line.split("#")[0].strip(), p.returncode, documented_exit(line)))
         assert p.returncode == documented_exit(line), (line, p.stdout, p.stderr)
         assert "Traceback" not in p.stderr
