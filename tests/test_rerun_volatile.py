@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run_cli, stdio_server_argv
 
 from mcp_review.engine import rerun as core
 from mcp_review.engine.model import ToolDef
@@ -263,12 +264,10 @@ needs_time = pytest.mark.skipif(
 
 
 def _cli(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcp_review", *args],
+    """The command in this process (helpers.run_cli): the server and the proxy stay real."""
+    return run_cli(
+        args,
         cwd=tmp,
-        capture_output=True,
-        text=True,
-        timeout=300,
         env={**os.environ, "XDG_STATE_HOME": os.environ.get("XDG_STATE_HOME", str(tmp / "st"))},
     )
 
@@ -284,7 +283,7 @@ def test_rerun_and_check_rerun_on_mcp_server_time_pass_without_rerun_ignore(tmp_
     cfg.write_text(
         'pins = "mcp-pins.toml"\n\n[servers.time]\n'
         f"command = {json.dumps(sys.executable)}\n"
-        'args = ["-m", "mcp_server_time", "--local-timezone", "UTC"]\n'
+        f"args = {json.dumps(stdio_server_argv('-m', 'mcp_server_time', '--local-timezone', 'UTC')[1:])}\n"
         'calls = "calls.jsonl"\nrecord_results = true\ntimeout = 60\n'
     )
     r = _cli(tmp_path, "pin", "--config", str(cfg), "--yes", "-q")

@@ -6,7 +6,7 @@ models) before it reads a byte. The zygote imports it once, then forks one child
 - ``python zygote.py SOCKET`` listens on the Unix socket ``SOCKET`` (tests/helpers.py
   ``stdio_server_argv`` starts one per test process, on first use);
 - the command a test's config names is ``python zygote.py --launch SOCKET SCRIPT ARGS...``
-  (the launcher): it connects, hands over its stdin, stdout and stderr (``SCM_RIGHTS``), its
+  (or ``... --launch SOCKET -m MODULE ARGS...``; the launcher): it connects, hands over its stdin, stdout and stderr (``SCM_RIGHTS``), its
   working directory, environment and arguments, and waits; the zygote forks a child that takes
   those as its own and runs ``SCRIPT`` as ``__main__``, as ``python SCRIPT ARGS...`` would;
 - the launcher exits with the child's status, passes SIGTERM / SIGINT / SIGHUP on to it, and if
@@ -54,10 +54,12 @@ def _child(conn: socket.socket, fds: list[int], req: dict) -> None:
     os.chdir(req["cwd"])
     os.environ.clear()
     os.environ.update(req["env"])
-    script = req["argv"][0]
-    sys.argv = list(req["argv"])
+    argv = list(req["argv"])
+    module = argv[1] if argv[0] == "-m" else None  # python -m MODULE ARGS...
+    sys.argv = [module, *argv[2:]] if module else argv
     extra = [p for p in req["env"].get("PYTHONPATH", "").split(os.pathsep) if p]
-    sys.path[:1] = [os.path.dirname(os.path.abspath(script)), *extra]
+    first = os.getcwd() if module else os.path.dirname(os.path.abspath(argv[0]))
+    sys.path[:1] = [first, *extra]
     conn.sendall(f"{os.getpid()}\n".encode())
 
     def orphaned() -> None:  # the launcher is gone: nobody will reap or signal this server
@@ -71,7 +73,10 @@ def _child(conn: socket.socket, fds: list[int], req: dict) -> None:
     threading.Thread(target=orphaned, daemon=True).start()
     code = 0
     try:
-        runpy.run_path(script, run_name="__main__")
+        if module:
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(argv[0], run_name="__main__")
     except SystemExit as e:
         if isinstance(e.code, str):
             print(e.code, file=sys.stderr)
