@@ -166,7 +166,7 @@ def _zygote_socket() -> str:
         d = tempfile.mkdtemp(prefix="mcpz-")  # short: a Unix socket path has ~100 bytes
         path = os.path.join(d, "s")
         p = subprocess.Popen(
-            [sys.executable, str(ZYGOTE), path],
+            [sys.executable, str(ZYGOTE), path, str(os.getpid())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             start_new_session=True,

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from helpers import ready as _ready
 from helpers import select as _select
+from helpers import stdio_server_argv
 
 from mcp_review.cli import main
 from mcp_review.engine import clock
@@ -332,12 +333,11 @@ def test_every_deciding_command_writes_the_audit_log_in_time_order(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "v1.json").write_text(json.dumps(v1))
     (tmp_path / "v2.json").write_text(json.dumps(v2))
-    toolserver = json.dumps(str(servers / "toolserver.py"))
 
     def config(running: str, candidate: str | None) -> None:
         text = (
             f"timeout = 60\n\n[servers.memory]\ncommand = {json.dumps(sys.executable)}\n"
-            f"args = [{toolserver}]\n"
+            f"args = {json.dumps(stdio_server_argv(servers / 'toolserver.py')[1:])}\n"
             f'env = {{ MCP_REVIEW_TOOLS_FILE = "{tmp_path / (running + ".json")}" }}\n'
         )
         if candidate:

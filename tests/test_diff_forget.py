@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import stdio_server_argv
 
 from mcp_review.cli import main
 from mcp_review.store import audit
@@ -149,7 +150,7 @@ def test_diff_live_over_stdio(work, capsys, tmp_path):
     (tmp_path / "mcp-review.toml").write_text(
         "[servers.db]\n"
         f"command = {json.dumps(sys.executable)}\n"
-        f"args = [{json.dumps(str(SERVERS / 'toolserver.py'))}]\n"
+        f"args = {json.dumps(stdio_server_argv(SERVERS / 'toolserver.py')[1:])}\n"
         f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(tools_file))} }}\n"
     )
     assert run(capsys, "pin", "-q")[0] == 0

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import stdio_server_argv
 from servers.hostile import HOSTILE, HOSTILE_NAMES, hostile_http_app
 from servers.toolserver import serve_http
 
@@ -58,7 +59,7 @@ def write_config(root: Path, http: dict[str, str]) -> Path:
     def stdio(name: str, mode: str) -> str:
         return (
             f"[servers.{name}]\ncommand = {json.dumps(sys.executable)}\n"
-            f'args = [{json.dumps(str(HOSTILE_PY))}, "{mode}"]\n'
+            f"args = {json.dumps(stdio_server_argv(HOSTILE_PY, mode)[1:])}\n"
         )
 
     text = "timeout = 20\n\n" + "\n".join(

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import stdio_server_argv
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import main
@@ -516,7 +517,7 @@ def test_a_real_sdk_client_through_the_proxy_sees_only_the_approved_instructions
     pf.decide_instructions(make_instructions_pin("srv", SAFE, "approved", by="t"))
     save_pins(pf)
     (tmp_path / "tools.json").write_text(json.dumps([tool("echo")]))
-    server = [sys.executable, str(Path(__file__).parent / "servers" / "toolserver.py")]
+    server = stdio_server_argv(Path(__file__).parent / "servers" / "toolserver.py")
 
     async def session(instructions: str) -> str | None:
         params = StdioServerParameters(

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import stdio_server_argv
 
 from mcp_review.cli import COMMANDS, build_parser, main
 
@@ -109,7 +110,7 @@ def _fleet(tmp_path: Path, tools: list[dict]) -> Path:
     (tmp_path / "mcp-review.toml").write_text(
         "timeout = 60\n\n[servers.good]\n"
         f"command = {json.dumps(sys.executable)}\n"
-        f"args = [{json.dumps(str(SERVERS / 'toolserver.py'))}]\n"
+        f"args = {json.dumps(stdio_server_argv(SERVERS / 'toolserver.py')[1:])}\n"
         f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(tmp_path / 'tools.json'))} }}\n"
         "\n[servers.other]\n"
         f"command = {json.dumps(sys.executable)}\n"

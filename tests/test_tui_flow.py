@@ -14,6 +14,7 @@ import pytest
 import tui_sample as sample
 from helpers import ready as _ready
 from helpers import select as _select
+from helpers import stdio_server_argv
 from servers.toolserver import ToolServer
 
 from mcp_review.engine.status import CallLog, State
@@ -146,7 +147,7 @@ async def test_flow_stdio(tmp_path: Path):
     cfg = ServerConfig(
         "weather",
         command=sys.executable,
-        args=(str(SERVERS / "toolserver.py"),),
+        args=tuple(stdio_server_argv(SERVERS / "toolserver.py")[1:]),
         env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)},
         timeout=60,
     )

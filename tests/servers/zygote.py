@@ -3,12 +3,14 @@
 Each Python stdio server a test starts spends 1-2 s of CPU importing the mcp SDK (its pydantic
 models) before it reads a byte. The zygote imports it once, then forks one child per server:
 
-- ``python zygote.py SOCKET`` listens on the Unix socket ``SOCKET`` (tests/helpers.py
-  ``stdio_server_argv`` starts one per test process, on first use);
+- ``python zygote.py SOCKET PID`` listens on the Unix socket ``SOCKET`` for as long as
+  process ``PID`` (the test process) is its parent; tests/helpers.py ``stdio_server_argv``
+  starts one per test process, on first use;
 - the command a test's config names is ``python zygote.py --launch SOCKET SCRIPT ARGS...``
-  (or ``... --launch SOCKET -m MODULE ARGS...``; the launcher): it connects, hands over its stdin, stdout and stderr (``SCM_RIGHTS``), its
-  working directory, environment and arguments, and waits; the zygote forks a child that takes
-  those as its own and runs ``SCRIPT`` as ``__main__``, as ``python SCRIPT ARGS...`` would;
+  (or ``... --launch SOCKET -m MODULE ARGS...``), the launcher: it connects, hands over its
+  stdin, stdout and stderr (``SCM_RIGHTS``), its working directory, environment and
+  arguments, and waits; the zygote forks a child that takes those as its own and runs
+  ``SCRIPT`` as ``__main__``, as ``python SCRIPT ARGS...`` would;
 - the launcher exits with the child's status, passes SIGTERM / SIGINT / SIGHUP on to it, and if
   the launcher dies (SIGKILL) the child kills itself; with no zygote listening the launcher
   simply becomes ``python SCRIPT ARGS...`` (``execv``).
@@ -98,7 +100,7 @@ def _child(conn: socket.socket, fds: list[int], req: dict) -> None:
     os._exit(code)
 
 
-def serve(path: str) -> None:
+def serve(path: str, parent: int) -> None:
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path + ".tmp")
     srv.listen(64)
@@ -119,8 +121,15 @@ def serve(path: str) -> None:
             pass
 
     signal.signal(signal.SIGCHLD, reap)
+    srv.settimeout(1.0)
     while True:
-        conn, _ = srv.accept()
+        try:
+            conn, _ = srv.accept()
+        except TimeoutError:
+            if os.getppid() != parent:  # the test process is gone (no atexit ran): so are we
+                os._exit(0)
+            continue
+        conn.settimeout(None)
         try:
             size = struct.unpack("!I", _recv_exact(conn, 4))[0]
             msg, fds, _, _ = socket.recv_fds(conn, size, 3)
@@ -178,4 +187,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "--launch":
         launch(sys.argv[2], sys.argv[3:])
     else:
-        serve(sys.argv[1])
+        serve(sys.argv[1], int(sys.argv[2]))
