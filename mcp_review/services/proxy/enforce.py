@@ -35,6 +35,10 @@ class Verdict:
     hold: Hold | None = None
     """Set on a held tool (``allowed``, status ``held``): the client is served the approved
     definition and every call and result is checked against it (services/proxy/hold.py)."""
+    serve: dict[str, Any] | None = None
+    """Set on a pinned tool whose ``_meta`` or other keys outside the digest differ from the
+    approved ones: the pin's stored definition, served in place of the server's (the digest
+    cannot see those keys, so the server's are unapproved text)."""
 
 
 class Enforcer(Protocol):
@@ -254,6 +258,25 @@ class PinEnforcer:
         return [verdicts[i] for i in range(len(tools))]
 
 
+def _unhashed_drift(s: Any) -> dict[str, Any] | None:
+    """The pin's stored definition when the server's pinned definition differs from it
+    outside the digest (``_meta``, keys MCP does not define), else None (relayed as sent).
+    Same digest: the hashed fields are the approved ones, so the stored form is the tool."""
+    from mcp_review.engine.canonical import canonical_bytes
+    from mcp_review.engine.model import HASHED_FIELDS
+
+    if s.pin is None or s.live is None:
+        return None
+    live = {k: v for k, v in s.live.wire.items() if k not in HASHED_FIELDS}
+    if not live:  # nothing outside the digest: nothing unapproved (the usual case, no parse)
+        return None
+    approved = s.pin.tool_def().wire
+    same = canonical_bytes(live) == canonical_bytes(
+        {k: v for k, v in approved.items() if k not in HASHED_FIELDS}
+    )
+    return None if same else approved
+
+
 def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     """What the enforcing proxy does with one tool, from its engine status (``s``: a
     ToolStatus): relayed (pinned, or a drift the tier auto-approves), held (services/proxy/
@@ -264,7 +287,9 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
 
     outcome = s.policy.outcome
     why = "; ".join(s.policy.reasons)
-    if s.state is State.PINNED or (s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE):
+    if s.state is State.PINNED:
+        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
+    if s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE:
         return Verdict(True, str(s.state), why)
     if s.state is State.DENIED or s.previously_denied:
         return Verdict(False, "denied", why or "denied by the operator")

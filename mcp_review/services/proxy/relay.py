@@ -1124,7 +1124,7 @@ class Proxy:
             }
         kept: list[Any] = []
         hidden: list[str] = []
-        held = False
+        replaced = False  # a definition served in place of the server's
         for t in tools:
             if id(t) in judged_ids:
                 v = verdicts.get(t["name"]) or Verdict(False, "unknown", "no verdict")
@@ -1142,11 +1142,22 @@ class Proxy:
                 # The approved definition, whole, in place of the server's: no byte of the
                 # unapproved one reaches the client.
                 kept.append(v.hold.pinned)
-                held = True
+                replaced = True
                 if listed:
                     self.log(
                         f"serving the approved definition of {short(t['name'], 60)} "
                         f"({v.hold.pinned_digest}) while {v.hold.live_digest} waits for review"
+                    )
+                continue
+            if v.allowed and v.serve is not None:
+                # Pinned, but its _meta (or a key MCP does not define) is not the approved
+                # one: the digest cannot see those, so the stored definition is served.
+                kept.append(v.serve)
+                replaced = True
+                if listed:
+                    self.log(
+                        f"serving the approved _meta (and other keys outside the digest) of "
+                        f"{short(t['name'], 60)}: the server's differ"
                     )
                 continue
             if v.allowed:
@@ -1175,5 +1186,5 @@ class Proxy:
                 # short() quotes each name already (repr): a list's repr would quote it twice.
                 f"{', '.join(short(n, 60) for n in hidden)}"
             )
-        if hidden or held:
+        if hidden or replaced:
             result["tools"] = kept
