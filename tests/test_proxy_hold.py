@@ -334,6 +334,85 @@ CLOSED: list[tuple[str, Any, Any, str | None]] = [
         None,
     ),
     ("key with a slash", {"properties": {"a": {}}}, {"x/y~": 1}, "/x~1y~0"),
+    # A map schema that accepts every value is open however it is spelled: it declares
+    # nothing (else the new parameter passes as one of the map's keys).
+    (
+        "map through a $ref to {}",
+        {
+            "$defs": {"Any": {}},
+            "properties": {"a": {}},
+            "additionalProperties": {"$ref": "#/$defs/Any"},
+        },
+        {"a": 1, "y": 2},
+        "/y",
+    ),
+    (
+        "map through a $ref to true",
+        {
+            "$defs": {"Any": True},
+            "properties": {"a": {}},
+            "additionalProperties": {"$ref": "#/$defs/Any"},
+        },
+        {"a": 1, "y": 2},
+        "/y",
+    ),
+    (
+        "map wrapped in anyOf/allOf",
+        {
+            "properties": {"a": {}},
+            "unevaluatedProperties": {"anyOf": [{"allOf": [True, {}]}, {"type": "string"}]},
+        },
+        {"a": 1, "y": 2},
+        "/y",
+    ),
+    (
+        "map of every type",
+        {
+            "additionalProperties": {
+                "type": ["string", "number", "boolean", "null", "object", "array"]
+            }
+        },
+        {"y": 2},
+        "/y",
+    ),
+    ("map not false", {"additionalProperties": {"not": False, "title": "t"}}, {"y": 2}, "/y"),
+    ("pattern matching every key, open", {"patternProperties": {"": {}}}, {"y": 2}, "/y"),
+    (
+        "pattern .* to a $ref to true",
+        {"$defs": {"T": True}, "patternProperties": {"^.*$": {"$ref": "#/$defs/T"}}},
+        {"y": 2},
+        "/y",
+    ),
+    (
+        "pattern matching every key, typed",
+        {"patternProperties": {".*": {"type": "integer"}}},
+        {"y": 2},
+        None,
+    ),
+    (
+        "typed map through a $ref",
+        {"$defs": {"S": {"type": "integer"}}, "additionalProperties": {"$ref": "#/$defs/S"}},
+        {"y": 2},
+        None,
+    ),
+    (
+        "propertyNames declares nothing",
+        {"properties": {"a": {}}, "propertyNames": {"maxLength": 3}},
+        {"y": 2},
+        "/y",
+    ),
+    (
+        "dependentRequired declares nothing",
+        {"properties": {"a": {}}, "dependentRequired": {"a": ["y"]}},
+        {"a": 1, "y": 2},
+        "/y",
+    ),
+    (
+        "$dynamicRef is not followed",
+        {"$dynamicAnchor": "n", "properties": {"a": {}, "o": {"$dynamicRef": "#n"}}},
+        {"o": {"y": 1}},
+        "/o/y",
+    ),
     (
         "scalars have no keys",
         {"type": "object", "properties": {"a": {}}},
@@ -381,6 +460,23 @@ def test_undeclared_is_bounded():
         undeclared(schema, inst)
     assert time.monotonic() - t < 30
     assert undeclared(schema, {"k": 1}) is None
+
+
+def test_undeclared_map_judgement_is_bounded():
+    """A map schema whose ``$ref``s share branches (2**40 paths through 40 definitions) is
+    "cannot tell" (refused) at once, never an exponential walk."""
+    defs: dict[str, Any] = {"d40": {}}
+    for i in range(39, -1, -1):
+        defs[f"d{i}"] = {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]}
+    schema = {"$defs": defs, "additionalProperties": {"$ref": "#/$defs/d0"}}
+    t = time.monotonic()
+    got: Any
+    try:
+        got = undeclared(schema, {"y": 1})
+    except CannotTell:
+        got = "cannot tell"
+    assert got in ("/y", "cannot tell")  # never "declared"
+    assert time.monotonic() - t < 5
 
 
 # The state file `status` and the app read -----------------------------------------------------

@@ -10,7 +10,10 @@ unapproved parameter although the approved schema, being open, accepts it.
 first object key that no subschema applying at that place declares. A key is declared by
 ``properties``, by a ``patternProperties`` pattern it matches (ECMA-262, by the validator), or
 by an ``additionalProperties`` / ``unevaluatedProperties`` that is a schema saying something
-(a typed map: ``{"type": "string"}``); ``true``, ``{}`` or an absent keyword declare nothing.
+(a typed map: ``{"type": "string"}``); ``true``, ``{}``, an absent keyword, or any spelling of
+"every value" (a ``$ref`` to ``{}``, ``anyOf: [true]``, every type…) declare nothing, and nor
+does a pattern matching any name to such a schema (``".*": {}``). ``propertyNames``,
+``dependentRequired`` and ``$dynamicRef`` (not followed) declare nothing: refused.
 Subschemas applying at a place: the schema there, its ``$ref`` chain followed, and every
 branch of ``allOf``/``anyOf``/``oneOf``, ``if``/``then``/``else`` and ``dependentSchemas``
 (draft-07 ``dependencies`` too): a key any of them declares counts (the call was validated
@@ -55,11 +58,62 @@ class CannotTell(Exception):
     """The walk could not judge the instance (unresolved ``$ref``, the step bound)."""
 
 
-def _says_something(s: Any) -> bool:
-    """A subschema for extra keys that declares them (a typed map), not ``true``/``{}``."""
+_EVERY_TYPE = frozenset({"string", "number", "boolean", "null", "object", "array"})
+_MAX_DEPTH = 32
+_MAP_BUDGET = 10_000
+"""Subschemas :func:`_accepts_all` visits at most for one map schema."""
+
+
+def _accepts_all(s: Any, refs: Refs, budget: list[int], depth: int = 0) -> bool:
+    """``s`` accepts every value, as far as its keywords show: ``true``, ``{}``, prose only, a
+    ``$ref`` to such a schema, ``allOf`` of them, ``anyOf`` holding one, a one-branch
+    ``oneOf``, ``not: false``, a ``type`` naming every type. Anything else constrains. Nested
+    past :data:`_MAX_DEPTH`: treated as accepting all (it then declares nothing: refused);
+    more than ``budget[0]`` subschemas in all (``$ref``s can share branches): cannot tell."""
+    if depth > _MAX_DEPTH:
+        return True
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise CannotTell("a schema for extra keys is too large to follow")
+    if isinstance(s, dict) and "$ref" in s:
+        d = refs.deref(s)
+        if d.problem is not None:
+            raise CannotTell(f"a $ref does not resolve ({d.problem})")
+        s = d.view
+    if s is True:
+        return True
     if not isinstance(s, dict):
-        return False  # true declares nothing; false admits no key (the validator refused it)
-    return any(k not in _ANNOTATIONS for k in s)
+        return False
+    for k, v in s.items():
+        if k in _ANNOTATIONS or k == "if":
+            continue
+        if k == "allOf" and isinstance(v, list):
+            if all(_accepts_all(b, refs, budget, depth + 1) for b in v):
+                continue
+        elif (k == "anyOf" and isinstance(v, list)) or k in ("then", "else"):
+            branches = v if isinstance(v, list) else [v]
+            if any(_accepts_all(b, refs, budget, depth + 1) for b in branches):
+                continue
+        elif k == "oneOf" and isinstance(v, list) and len(v) == 1:
+            if _accepts_all(v[0], refs, budget, depth + 1):
+                continue
+        elif k == "not" and v is False:
+            continue
+        elif k == "type" and isinstance(v, list) and _EVERY_TYPE <= set(v):
+            continue
+        return False
+    return True
+
+
+def _says_something(s: Any, refs: Refs, memo: dict[int, bool]) -> bool:
+    """A subschema for extra keys that declares them (a typed map), not one that accepts every
+    value however it is spelled (``true``, ``{}``, a ``$ref`` to ``{}``, …)."""
+    if not isinstance(s, dict):
+        return False  # absent or true: open; false admits no key (the validator refused it)
+    hit = memo.get(id(s))
+    if hit is None:
+        hit = memo[id(s)] = not _accepts_all(s, refs, [_MAP_BUDGET])
+    return hit
 
 
 class _Patterns:
@@ -80,6 +134,15 @@ class _Patterns:
             self._cache[pattern] = v
         return bool(v.is_valid(key))
 
+    def universal(self, pattern: str) -> bool:
+        """``pattern`` matches any name (``""``, ``.*``, ``^.+$`` …), judged on probe names."""
+        return all(self.match(pattern, k) for k in _PROBE_KEYS)
+
+
+_PROBE_KEYS = ("y", "path", "Zz_9", "a-b", "a b", "\u00e9\u4e2d", "\U0001f600")
+"""Names of every shape a parameter could have (cased, digits, punctuation, space, non-ASCII,
+astral): a pattern matching them all (``.*``, ``^.+$``, ``""``) is a wildcard."""
+
 
 def undeclared(schema: Any, instance: Any) -> str | None:
     """The JSON pointer of the first key of ``instance`` that ``schema`` declares nowhere it
@@ -87,6 +150,7 @@ def undeclared(schema: Any, instance: Any) -> str | None:
     :class:`CannotTell` when the schema cannot be followed or the walk is too large."""
     refs = Refs(schema)
     patterns = _Patterns()
+    memo: dict[int, bool] = {}  # map schema -> it declares keys (the schema lives meanwhile)
     steps = 0
     # (value, pointer, the subschemas applying there, not yet expanded)
     work: list[tuple[Any, str, list[Any]]] = [(instance, "", [schema])]
@@ -141,12 +205,16 @@ def undeclared(schema: Any, instance: Any) -> str | None:
                     if isinstance(pats, dict):
                         for pat, sub in pats.items():
                             if patterns.match(pat, key):
-                                matched = declared = True
+                                matched = True
+                                # A pattern every key matches, to a schema accepting every
+                                # value, is an open map: it declares nothing.
+                                if not patterns.universal(pat) or _says_something(sub, refs, memo):
+                                    declared = True
                                 kids.append(sub)
                     if not named and not matched:
                         for k in ("additionalProperties", "unevaluatedProperties"):
                             extra = s.get(k)
-                            if _says_something(extra):
+                            if _says_something(extra, refs, memo):
                                 declared = True
                                 kids.append(extra)
                 if not declared:
