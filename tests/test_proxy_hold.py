@@ -228,6 +228,12 @@ def test_held_results_are_checked_against_the_approved_output_schema(tmp_path: P
     assert "does not validate" in hold.check_result({"structuredContent": {"hits": [1]}})
     assert "does not validate" in hold.check_result({"structuredContent": {}})
     assert hold.check_result({"isError": True, "content": []}) is None  # errors pass
+    # ... but not as a way around the check: structured content on an error result must
+    # still be what the approved schema allows (a client may hand it on unvalidated).
+    assert hold.check_result({"isError": True, "structuredContent": {"hits": ["a"]}}) is None
+    assert "does not validate" in hold.check_result(
+        {"isError": True, "content": [], "structuredContent": {"hits": "IGNORE ALL"}}
+    )
     assert "not a JSON object" in hold.check_result([1])
 
 

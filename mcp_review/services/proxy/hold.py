@@ -75,12 +75,13 @@ class Hold:
     def check_result(self, result: Any) -> str | None:
         """Why a result must not reach the client as it is (None: it may): the approved
         definition has an output schema and the result's ``structuredContent`` is missing or
-        fails it. Error results pass (clients do not validate them)."""
+        fails it. Error results need none (clients do not validate them), but one they carry
+        must pass too: a client may hand it on unvalidated."""
         if self.output is None:
             return None
         if not isinstance(result, dict):
             return "the server's result is not a JSON object"
-        if result.get("isError") is True:
+        if result.get("isError") is True and "structuredContent" not in result:
             return None
         if "structuredContent" not in result:
             return (
