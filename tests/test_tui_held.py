@@ -63,6 +63,14 @@ async def test_the_list_says_held_by_the_proxy(tmp_path: Path):
             assert t.held_by_proxy is held and str(t.status) == "changed"
             cells = main.query_one("#tools", ToolTable).get_row(main._keys[id(t)])
             assert (HELD_WORDS in cells[1].plain) is held, cells[1].plain
+            # ... and shown whole: the status column fits the words (it read "changed · h").
+            table = main.query_one("#tools", ToolTable)
+            for width in (160, 80):
+                await pilot.resize_terminal(width, 40)
+                await pilot.pause()
+                (col,) = [c for c in table.columns if c.key == "status"]
+                assert col.width >= cells[1].cell_len, (width, col.width, cells[1].plain)
+                assert sum(c.width + 2 for c in table.columns) <= width, width
             if held:
                 main.filter_text = "status:held"
                 await pilot.pause()

@@ -312,9 +312,18 @@ class MainScreen(Screen[None]):
         width = self.size.width
         tool_w = max(16, min(40, int(width * 0.3)))
         flags_w = 14
+        # A tool the proxy holds says so in its status cell ("changed · held by the proxy"):
+        # the column grows to show it whole, taken from the name column when narrow.
+        status_w = 11
+        if any(t.held_by_proxy for s in self.servers for t in s.tools):
+            status_w = len(f"changed · {HELD_WORDS}")
+        rest = width - tool_w - status_w - flags_w - 2 * 4 - 2
+        if rest < 10:
+            tool_w = max(16, tool_w - (10 - rest))
         table.set_width("tool", tool_w)
+        table.set_width("status", status_w)
         table.set_width("flags", flags_w)
-        table.set_width("changes", max(width - tool_w - 11 - flags_w - 2 * 4 - 2, 10))
+        table.set_width("changes", max(width - tool_w - status_w - flags_w - 2 * 4 - 2, 10))
 
     # Fetch ----------------------------------------------------------------------------------
     def action_refresh(self) -> None:
@@ -568,6 +577,7 @@ class MainScreen(Screen[None]):
             self._by_key = {self._keys[id(t)]: t for t in every}
             self._server_keys = {s.name: [self._keys[id(t)] for t in s.tools] for s in self.servers}
             table.forget_rows()
+            self.on_resize()  # the status column fits "held by the proxy" when one is held
         keys, cells, drawn = self._keys, self._cells, self._server_rows
         order: list[str] = []
         changed: list[str] = []
