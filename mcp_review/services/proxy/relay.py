@@ -196,6 +196,8 @@ class Proxy:
         """Tools held now: name -> (approved digest, live digest, since), for the state file."""
         self._held_written: dict[str, tuple[str, str, str]] = {}
         self._held_at = 0.0
+        self._held_file = False
+        """This proxy wrote the state file (removed at exit, even when it holds nothing now)."""
         self._signal: int | None = None
         self._signals = True
 
@@ -252,7 +254,7 @@ class Proxy:
             client_in.close()
             await self._out.close()
             if self.calllog is not None:
-                if self._held_written:  # this proxy holds nothing any more
+                if self._held_file:
                     from mcp_review.store.calllog import held_state_path, remove_held_state
 
                     remove_held_state(held_state_path(self.calllog.path))
@@ -872,7 +874,7 @@ class Proxy:
         except OSError as e:
             self.log(f"cannot write the held-tools state file: {e}")
             return
-        self._held_written, self._held_at = state, time.monotonic()
+        self._held_written, self._held_at, self._held_file = state, time.monotonic(), True
 
     async def _watch_pins(self) -> None:
         """Once a second: if an approval (or a denial) changed which tools the client should
