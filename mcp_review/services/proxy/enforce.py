@@ -259,9 +259,11 @@ class PinEnforcer:
 
 
 def _unhashed_drift(s: Any) -> dict[str, Any] | None:
-    """The pin's stored definition when the server's pinned definition differs from it
-    outside the digest (``_meta``, keys MCP does not define), else None (relayed as sent).
-    Same digest: the hashed fields are the approved ones, so the stored form is the tool."""
+    """What to serve in place of the server's definition when it differs from the pin's
+    stored one outside the digest (``_meta``, keys MCP does not define), else None (relayed as
+    sent): the server's hashed fields (the approved ones, or a drift the tier re-pins) with the
+    approved keys outside the digest. Nothing judged those keys, so the server's are
+    unapproved text; fewer of them than approved is not."""
     from mcp_review.engine.canonical import canonical_bytes
     from mcp_review.engine.model import HASHED_FIELDS
 
@@ -271,10 +273,10 @@ def _unhashed_drift(s: Any) -> dict[str, Any] | None:
     if not live:  # nothing outside the digest: nothing unapproved (the usual case, no parse)
         return None
     approved = s.pin.tool_def().wire
-    same = canonical_bytes(live) == canonical_bytes(
-        {k: v for k, v in approved.items() if k not in HASHED_FIELDS}
-    )
-    return None if same else approved
+    outside = {k: v for k, v in approved.items() if k not in HASHED_FIELDS}
+    if canonical_bytes(live) == canonical_bytes(outside):
+        return None
+    return {**{k: v for k, v in s.live.wire.items() if k in HASHED_FIELDS}, **outside}
 
 
 def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
@@ -290,7 +292,7 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     if s.state is State.PINNED:
         return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
     if s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE:
-        return Verdict(True, str(s.state), why)
+        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
     if s.state is State.DENIED or s.previously_denied:
         return Verdict(False, "denied", why or "denied by the operator")
     status = f"{s.state}, {outcome}"
