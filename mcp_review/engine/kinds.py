@@ -50,6 +50,7 @@ __all__ = [
     "group_id",
     "group_report",
     "kind_of",
+    "new_tool_contradictions",
     "pending_kinds",
 ]
 
@@ -371,6 +372,10 @@ class AloneReason(StrEnum):
     SEVERAL = "several definitions under one name"
     NOT_COMPARED = "not compared yet"
     UNCLASSIFIED = "digest changed, no change named"
+    NEW_CLAIM = "new tool's claim of less power contradicted"
+    """A new tool whose annotations claim less power than the protocol defaults against its
+    own name or description (:func:`new_tool_contradictions`): no pinned claim to flip, so the
+    tier waits for review, but it is read alone, never approved with the other new tools."""
     UNSHARED = "a kind no other tool shares"
     """A pending kind of the tool is shared with no other tool that needs a decision: the
     tool is read and decided whole (one decision, where a group per such kind would ask
@@ -392,6 +397,8 @@ def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
         out.append(AloneReason.BROKEN_CALL)
     if Concern.ANNOTATION_GATES_LESS in concerns:
         out.append(AloneReason.CONTRADICTION)
+    if new_tool_contradictions(t):
+        out.append(AloneReason.NEW_CLAIM)
     if t.previously_denied:
         out.append(AloneReason.DENIED)
     if any(r.endswith("different definitions share this name") for r in t.policy.reasons):
@@ -401,6 +408,19 @@ def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
     elif t.comparison is not None and not t.comparison.changes:
         out.append(AloneReason.UNCLASSIFIED)
     return tuple(out)
+
+
+def new_tool_contradictions(t: ToolStatus) -> tuple[str, ...]:
+    """For a new tool, its claims of less power (annotations beside the protocol defaults)
+    that contradict its own name or description, worded as
+    :func:`~mcp_review.engine.policy.claim_contradictions` words them; empty otherwise."""
+    from mcp_review.engine.policy import claim_contradictions
+    from mcp_review.engine.status import State
+
+    if t.state is not State.NEW or t.live is None or not t.live.annotations:
+        return ()
+    bare = ToolDef.from_wire({"name": t.live.name, "inputSchema": {"type": "object"}})
+    return claim_contradictions(bare, t.live)
 
 
 # Groups -----------------------------------------------------------------------------------------
@@ -539,6 +559,12 @@ class Alone:
     def blocking_cue(self) -> bool:
         return AloneReason.BLOCKING_CUE in self.reasons
 
+    @property
+    def flagged(self) -> bool:
+        """Visited with the tools alone for review with cues: it has cues, or is a new tool
+        whose claim of less power its own words contradict."""
+        return bool(self.cues) or AloneReason.NEW_CLAIM in self.reasons
+
     def to_json(self) -> dict[str, Any]:
         from mcp_review.engine.cues import cues_json
 
@@ -574,8 +600,8 @@ class Grouping:
         """Item 5's order: alone and blocked (blocking cues first), alone for review with cues,
         then the groups by size (largest first), then the rest of the alone tools."""
         first = [a for a in self.alone if a.outcome is Outcome.BLOCK]
-        cued = [a for a in self.alone if a.outcome is not Outcome.BLOCK and a.cues]
-        rest = [a for a in self.alone if a.outcome is not Outcome.BLOCK and not a.cues]
+        cued = [a for a in self.alone if a.outcome is not Outcome.BLOCK and a.flagged]
+        rest = [a for a in self.alone if a.outcome is not Outcome.BLOCK and not a.flagged]
         return [*first, *cued, *self.groups, *rest]
 
     def find(self, gid: str) -> Group | None:
@@ -601,7 +627,7 @@ class Grouping:
 def _alone_sort(a: Alone) -> tuple[int, int, str, str, str]:
     if a.outcome is Outcome.BLOCK:
         rank = 0 if a.blocking_cue else 1
-    elif a.cues:
+    elif a.flagged:
         rank = 2
     else:
         rank = 3

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_review.engine.hidden import mark_lookalikes, md_text, safe_text
-from mcp_review.engine.kinds import Alone, Group, Grouping, Member
+from mcp_review.engine.kinds import Alone, Group, Grouping, Member, new_tool_contradictions
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.rules import render_change
 from mcp_review.formats.compare import show_value
@@ -130,6 +130,10 @@ def _alone_text(a: Alone, commands: bool) -> list[str]:
     t = a.status
     if t is not None:
         out.extend(f"    - {safe_text(r)}" for r in t.policy.reasons)
+        out.extend(
+            f"    - annotation claims less power, contradicted: {safe_text(w)}"
+            for w in new_tool_contradictions(t)
+        )
         changes = t.comparison.changes if t.comparison is not None else []
         for c in changes[:ALONE_CHANGES]:
             out.append(f"    {c.cls}: {compact(c)}")
