@@ -790,3 +790,48 @@ def test_a_group_decided_against_what_was_shown_refuses_a_change_made_meanwhile(
     with pytest.raises(ChangedMeanwhile):
         decisions.save(mine, path)
     assert Path(path).read_bytes() == before
+
+
+def test_the_printed_commands_and_except_take_a_hostile_name_as_shown(
+    tmp_path, monkeypatch, capsys
+):
+    """Found trying issue 28 as a new user: `status --groups` printed `decide: mcp-review
+    approve s 'x⟨U+200B⟩y'` for a tool named with a zero-width space, a form no command
+    accepts (exit 2), and `--except` took only the raw name, while the member line offers the
+    escaped form (`as d\\u0435lete_all`). The printed command names the tool in its escaped
+    form (what every command accepts), and `--except SERVER/TOOL` takes it too."""
+    import shlex
+
+    from mcp_review.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    hidden, lookalike = "x\u200by", "d\u0435lete_all"
+    old = [_tool("a"), _tool("b")]
+    new = [
+        _tool("a"),
+        _tool("b"),
+        *(_tool(n, description="Lists things.") for n in (hidden, lookalike, "list_z")),
+    ]
+    for name, tools in (("old.json", old), ("new.json", new)):
+        s = Snapshot(taken_at="2026-12-01T00:00:00Z")
+        s.servers["s"] = ServerSnapshot(name="s", tools=[ToolDef.from_wire(w) for w in tools])
+        (tmp_path / name).write_text(s.dumps())
+    assert main(["pin", "--snapshot", "old.json", "--yes", "-q"]) == 0
+    capsys.readouterr()
+    assert main(["status", "--snapshot", "new.json", "--groups"]) == 1
+    text = capsys.readouterr().out
+    (line,) = [x for x in text.splitlines() if "decide: mcp-review approve s " in x]
+    approve = shlex.split(line.split("decide: mcp-review ", 1)[1].split("  |  ")[0])
+    assert approve[:3] == ["approve", "s", "x\\u200by"]
+    main(["status", "--snapshot", "new.json", "--groups", "--format", "json"])
+    (grp,) = json.loads(capsys.readouterr().out)["groups"]
+    assert sorted(m["tool"] for m in grp["members"]) == [lookalike, "list_z"]
+    # what the member line offers as the escaped form is what --except takes
+    assert "as d\\u0435lete_all" in text
+    except_ = ["--except", "s/d\\u0435lete_all"]
+    assert main(["approve", "--snapshot", "new.json", "--group", grp["id"], *except_]) == 0
+    assert main(["approve", "--snapshot", "new.json", *approve[1:]]) == 0
+    capsys.readouterr()
+    main(["status", "--snapshot", "new.json", "--format", "json"])
+    states = {t["tool"]: t["status"] for t in json.loads(capsys.readouterr().out)["tools"]}
+    assert states[hidden] == states["list_z"] == "pinned" and states[lookalike] == "new"

@@ -172,11 +172,14 @@ def _group_text(g: Group, commands: bool) -> list[str]:
 
 
 def _arg(s: str) -> str:
-    """A name as a shell argument a reader can copy (quoted when it needs to be)."""
+    """A name as a shell argument a reader can copy (quoted when it needs to be): its escaped
+    form (``x\\u200by``) when it has one, which every command taking a tool name accepts; the
+    shown form (``x⟨U+200B⟩y``) names no tool."""
     import shlex
 
-    shown = safe_text(s)
-    return shlex.quote(shown)
+    from mcp_review.engine.names import escape_name, needs_escape
+
+    return shlex.quote(escape_name(s) if needs_escape(s) else safe_text(s))
 
 
 def markdown_lines(grouping: Grouping) -> list[str]:

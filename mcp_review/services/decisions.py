@@ -426,6 +426,7 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
     member."""
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.kinds import group_report, member_name
+    from mcp_review.engine.names import find_name
 
     snap = inp.snapshot()
     report = inp.status(snap, witnesses=True)
@@ -451,6 +452,10 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
             server, tool = member_name(text)
         except ValueError as e:
             raise InputError(f"--except: {e}") from None
+        # The escaped form a report shows beside a hostile name (``d\\u0435lete_all``) names
+        # the member too, as it names a tool for ``approve``.
+        named = find_name(tool, [m.tool for m in group.members if m.server == server])
+        tool = named if named is not None else tool
         if group.member(server, tool) is None:
             raise InputError(
                 f"--except {safe_text(text)!r}: not a member of group {gid} (members: "
