@@ -835,3 +835,43 @@ def test_the_printed_commands_and_except_take_a_hostile_name_as_shown(
     main(["status", "--snapshot", "new.json", "--format", "json"])
     states = {t["tool"]: t["status"] for t in json.loads(capsys.readouterr().out)["tools"]}
     assert states[hidden] == states["list_z"] == "pinned" and states[lookalike] == "new"
+
+
+@pytest.mark.parametrize(
+    "name, old, new, outcome",
+    [
+        ("list_things", {}, {"readOnlyHint": "yes"}, Outcome.REVIEW),
+        ("list_things", {}, {"readOnlyHint": 1}, Outcome.REVIEW),
+        ("list_things", {}, {"destructiveHint": "false"}, Outcome.REVIEW),
+        ("list_things", {}, {"openWorldHint": "no"}, Outcome.REVIEW),
+        ("list_things", {}, {"openWorldHint": ""}, Outcome.REVIEW),
+        ("delete_all", {}, {"readOnlyHint": "true"}, Outcome.BLOCK),
+        ("delete_all", {}, {"destructiveHint": 0}, Outcome.BLOCK),
+    ],
+)
+def test_a_hint_that_is_not_a_boolean_is_read_as_clients_read_it(name, old, new, outcome):
+    """Found trying issue 28 as an attacker: `readOnlyHint: "yes"` was an explicit default
+    (cosmetic, auto-approved under `tiered`), yet the mcp SDK reads it as `true` (its lax
+    bool: "yes", "true", "1", 1 → true; "no", "false", "0", 0 → false) and a JavaScript host's
+    truthiness test too, so hosts auto-run the tool. A value some client reads as the claim
+    of less power is that claim: never auto-approved, and blocked when contradicted."""
+    from mcp.types import Tool
+
+    wire = _tool(name, annotations=new)
+    hint = next(iter(new))
+    attr = {
+        "readOnlyHint": "read_only_hint",
+        "destructiveHint": "destructive_hint",
+        "idempotentHint": "idempotent_hint",
+        "openWorldHint": "open_world_hint",
+    }[hint]
+    try:  # the mcp SDK's own reading (None: it refuses the value)
+        read = getattr(Tool.model_validate(wire).annotations, attr)
+    except ValueError:
+        read = None
+    js_truthy = bool(new[hint])
+    less = hint in ("readOnlyHint", "idempotentHint")
+    assert read is less or js_truthy is less  # some client reads the claim of less power
+    report, _ = _status([_tool(name, annotations=old)], [wire])
+    (t,) = report.tools
+    assert t.policy.outcome is outcome, t.policy.reasons

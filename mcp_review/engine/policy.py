@@ -281,16 +281,28 @@ def annotation_relaxations(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]
 
 def annotation_gate_less(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
     """Hints that moved to the value that makes clients gate the tool less (absent hints take
-    the MCP default; a hint that is not a boolean restricts nothing, so it never counts as the
-    less-gating claim)."""
+    the MCP default). A hint that is not a boolean restricts nothing, yet counts as the claim
+    when a client reads it so (``readOnlyHint: "yes"``: the mcp SDK's lax bool reads true;
+    ``tool_annotations.client_readings``)."""
     if old is None:
         return ()
+    from mcp_review.engine.rules.tool_annotations import client_readings
+
     out = []
     oa, na = old.annotations, new.annotations
     for hint, default in _HINT_DEFAULTS.items():
         ov, nv = _eff(oa.get(hint), default, hint), _eff(na.get(hint), default, hint)
+        less = not _RELAXED_TO[hint]
         if ov != nv and nv != _RELAXED_TO[hint]:
             out.append(f"{hint} {_b(ov)}→{_b(nv)}")
+        elif (
+            ov == _RELAXED_TO[hint]
+            and less in client_readings(na.get(hint))
+            and less not in client_readings(oa.get(hint))
+        ):
+            # A value that is not a boolean, read by clients as the claim (the mcp SDK's lax
+            # bool reads "yes" as true): the claim they act on.
+            out.append(f"{hint} {_b(ov)}→{_b(na.get(hint))}")
     return tuple(out)
 
 

@@ -130,7 +130,12 @@ def judge_annotations(
         oe, ne = _effective(ov, default, power), _effective(nv, default, power)
         ptr = "/annotations/" + hint
         shown = {"hint": Raw(hint), "old": opt(ov), "new": opt(nv)}
-        if oe == ne:
+        less = not power
+        if oe == ne and less in client_readings(nv) and less not in client_readings(ov):
+            # Not a boolean, read as one by clients (the SDK's lax bool, a truthiness test):
+            # the claim they act on is the claim of less power.
+            out.append(make("annotation-gates-less", ptr, meaning=Raw(gated), **shown))
+        elif oe == ne:
             out.append(make("annotation-explicit-default", ptr, value=ne, **shown))
         elif ne == power:
             out.append(make("annotation-relaxed", ptr, meaning=Raw(meaning), **shown))
@@ -164,6 +169,32 @@ def judge_annotations(
                 )
             )
     return out
+
+
+_LAX_TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
+_LAX_FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
+
+
+def client_readings(v: Any) -> frozenset[bool]:
+    """The booleans clients may read a hint's value as when it is not a boolean: the mcp SDK's
+    lax bool (pydantic: "yes", "true", "1", 1 → true; "no", "false", "0", 0 → false, any
+    case) and a JavaScript host's truthiness test (a non-empty string, a non-zero number, an
+    object → true). A boolean is read as itself; absent or null: empty (the MCP default)."""
+    if v is MISSING or v is None:
+        return frozenset()
+    if isinstance(v, bool):
+        return frozenset({v})
+    out = set()
+    if isinstance(v, str):
+        word = v.strip().lower()
+        if word in _LAX_TRUE or word in _LAX_FALSE:
+            out.add(word in _LAX_TRUE)
+        out.add(bool(v))
+    elif isinstance(v, int | float):
+        out.add(bool(v))
+    else:
+        out.add(True)
+    return frozenset(out)
 
 
 def _effective(v: Any, default: bool, power: bool) -> bool:
