@@ -53,6 +53,17 @@ def _first_difference(a: bytes, b: bytes) -> int:
     return min(len(la), len(lb)) + 1
 
 
+def _old_also_layout(raw: bytes, line: int) -> bool:
+    """The first difference (``line``) is an ``also_approved`` written as earlier releases
+    wrote it: one escaped string per kept definition (issue 30 item 14; the same value)."""
+    lines = raw.splitlines()
+    return (
+        2 <= line <= len(lines)
+        and lines[line - 2] == b"also_approved = ["
+        and lines[line - 1].startswith(b'    "')
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.pins import VERSION
     from mcp_review.services.inputs import resolve
@@ -91,11 +102,20 @@ def run(args: argparse.Namespace) -> int:
             rc = exitcodes.FAIL
         else:
             line = _first_difference(pins.read_bytes, canonical)
-            print(
-                f"{path}:{line}: not in the form mcp-review writes (order, layout or a hand "
-                f"edit); every digest matches. Run `mcp-review verify --fix` to rewrite it",
-                file=sys.stderr,
-            )
+            if _old_also_layout(pins.read_bytes, line):
+                print(
+                    f"{path}:{line}: also_approved in the layout of earlier releases (each "
+                    "kept definition one escaped line); every digest matches. Run "
+                    "`mcp-review verify --fix` to rewrite it line per line, like definition",
+                    file=sys.stderr,
+                )
+            else:
+                print(
+                    f"{path}:{line}: not in the form mcp-review writes (order, layout or a "
+                    "hand edit); every digest matches. Run `mcp-review verify --fix` to "
+                    "rewrite it",
+                    file=sys.stderr,
+                )
             rc = exitcodes.FAIL
     if args.snapshot is not None:
         from mcp_review.formats import status as fmt

@@ -20,9 +20,10 @@ version does not serve it, ``engine.status`` reports it removed but waiting for 
 (nothing to review, no gate fails), not as an approved tool gone. A decision made without
 ``--candidate`` drops the mark, so a later removal counts again.
 
-The list rides in ``Pin.extra`` (keys the pin file keeps and writes back as they are), so the
-pin file's layout does not change; each entry is a whole definition, hashed when read, so
-there is no digest to forge beside it.
+The list rides in ``Pin.extra`` (keys the pin file keeps and writes back), written like
+``definition`` (``PinFile.dumps``: an array of multi-line strings, one JSON key per line, issue
+30 item 14); each entry is a whole definition, hashed when read, so there is no digest to
+forge beside it.
 """
 
 from __future__ import annotations

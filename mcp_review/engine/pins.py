@@ -63,6 +63,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from mcp_review.engine.candidate import ALSO_KEY
 from mcp_review.engine.clock import current_user, now_utc
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.instructions import SUBJECT, InstructionsPin, instructions_digest
@@ -886,6 +887,11 @@ class PinFile:
                 row = every[k].to_toml()
                 if definition is not None:
                     row["definition"] = definition(k, row["definition"])
+                    kept = row.get(ALSO_KEY)
+                    if isinstance(kept, list) and kept and all(isinstance(t, str) for t in kept):
+                        # Each kept definition in the layout of `definition` (issue 30 item
+                        # 14), not one escaped line; anything else there is written as read.
+                        row[ALSO_KEY] = definition(k, [_laid_out(t) for t in kept])
                 principals.setdefault(k[1], {}).setdefault("tools", {})[k[2]] = row
             for ik in sorted(ik for ik in every_i if ik[0] == s):
                 irow = _instructions_toml(every_i[ik])
@@ -926,6 +932,17 @@ class PinFile:
             ) from None
 
 
+def _laid_out(text: str) -> str:
+    """A kept definition's text in the version 2 layout when it parses (same JSON value, so
+    the same digest); as it is otherwise (it approves nothing either way, and stays visible)."""
+    from mcp_review.engine.canonical import loads
+
+    try:
+        return layout(loads(text, source=ALSO_KEY))
+    except (InputError, ValueError, RecursionError):
+        return text
+
+
 def with_decision(
     pin: Pin, decision: Decision, *, by: str | None = None, note: str = "", at: str | None = None
 ) -> Pin:
@@ -935,10 +952,10 @@ def with_decision(
     never carried over (it explained the old decision, and would become the new one's audit
     ``why``)."""
     extra = pin.extra
-    if decision is Decision.DENIED and "also_approved" in extra:
+    if decision is Decision.DENIED and ALSO_KEY in extra:
         # A denial denies the tool: no definition kept from an upgrade preview
         # (engine/candidate.py) stays approved beside it.
-        extra = {k: v for k, v in extra.items() if k != "also_approved"}
+        extra = {k: v for k, v in extra.items() if k != ALSO_KEY}
     return replace(
         pin,
         decision=decision,

@@ -20,8 +20,12 @@ import tomli_w
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.tomlread import loads as toml_loads
 
-Placeholder = Callable[[tuple[str, str, str], str], str]
-"""Given a table's key and a definition's text, the value tomli-w writes in its place."""
+Placeholder = Callable[[tuple[str, str, str], str | list[str]], str]
+"""Given a table's key and a definition's text (or the list of texts of ``also_approved``),
+the value tomli-w writes in its place."""
+
+MULTILINE_KEYS = ("definition", "text", "also_approved")
+"""The keys written as multi-line strings (``also_approved``: an array of them)."""
 
 HEADER = (
     "# mcp-review pin file: operator decisions about MCP tool definitions.\n"
@@ -77,16 +81,27 @@ def toml_multiline(text: str) -> str:
     return '"""\n' + "".join(out) + '"""'
 
 
+def toml_multiline_array(texts: list[str]) -> str:
+    """``texts`` as a TOML array of multi-line strings (:func:`toml_multiline`), one element
+    after another, each ending ``,`` on its own closing line: the array parses back to exactly
+    ``texts``, and each definition in it reads (and diffs) line by line like ``definition``."""
+    if not texts:
+        return "[]"
+    return "[\n" + "".join(toml_multiline(t) + ",\n" for t in texts) + "]"
+
+
 def render(tables: Callable[[Placeholder], dict[str, Any]]) -> str:
     """The file's text: tomli-w for the tables (``tables`` builds them, given the placeholder
     to write in place of each multi-line text), each ``definition`` or ``text`` as a
-    multi-line string (:func:`toml_multiline`) so a changed definition diffs line by line."""
+    multi-line string (:func:`toml_multiline`) so a changed definition diffs line by line, and
+    ``also_approved`` (the definitions kept beside a candidate's, engine/candidate.py) as an
+    array of them (:func:`toml_multiline_array`), not one escaped line per definition."""
     # Each definition goes through tomli-w as a placeholder no server can guess (a random
     # nonce), then the placeholder line is replaced by the multi-line string.
     nonce = secrets.token_hex(16)
-    texts: list[tuple[tuple[str, str, str], str]] = []
+    texts: list[tuple[tuple[str, str, str], str | list[str]]] = []
 
-    def placeholder(key: tuple[str, str, str], text: str) -> str:
+    def placeholder(key: tuple[str, str, str], text: str | list[str]) -> str:
         texts.append((key, text))
         return f"mcp-review-definition-{nonce}-{len(texts) - 1}"
 
@@ -95,13 +110,14 @@ def render(tables: Callable[[Placeholder], dict[str, Any]]) -> str:
     def put(m: re.Match[str]) -> str:
         key, text = texts[int(m.group(2))]
         try:
+            if isinstance(text, list):
+                return m.group(1) + " = " + toml_multiline_array(text)
             return m.group(1) + " = " + toml_multiline(text)
         except ValueError as e:
             raise InputError(f"cannot write the definition of {table_path(key)}: {e}") from None
 
-    body, n = re.subn(
-        rf'^(definition|text) = "mcp-review-definition-{nonce}-(\d+)"$', put, body, flags=re.M
-    )
+    keys = "|".join(MULTILINE_KEYS)
+    body, n = re.subn(rf'^({keys}) = "mcp-review-definition-{nonce}-(\d+)"$', put, body, flags=re.M)
     if n != len(texts):  # tomli-w changed how it writes a key: never write a broken file
         raise RuntimeError("pin file serialisation: a definition placeholder was not found")
     return HEADER + body
