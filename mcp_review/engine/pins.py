@@ -857,7 +857,7 @@ class PinFile:
 
     # Serialisation ------------------------------------------------------------------------
     def to_toml_dict(
-        self, *, definition: Callable[[PinKey, str], Any] | None = None
+        self, *, definition: Callable[[PinKey, str | list[str]], Any] | None = None
     ) -> dict[str, Any]:
         """The file as a dict for tomli-w. ``definition`` maps each pin's definition text to the
         value written (:meth:`dumps` puts a placeholder there and writes the multi-line string
