@@ -285,3 +285,15 @@ def test_polish_removal_acknowledged_dialog(snap_compare):
     assert snap_compare(
         ReviewApp(polish_source()), terminal_size=(100, 24), run_before=_open("archive_doc", "a")
     )
+
+
+def test_review_replay_no_calls(snap_compare):
+    """You should see read_file's Replay tab with no recorded calls: the line points to the
+    proxy, which records them ("the proxy records them (`mcp-review proxy SERVER`,
+    docs/proxy.md), then this shows which break"), in the words `diff` uses (issue 30 item
+    15)."""
+    assert snap_compare(
+        ReviewApp(sample_source()),
+        terminal_size=(100, 30),
+        run_before=_open("read_file", "enter", "3"),
+    )

@@ -372,7 +372,8 @@ class ReviewScreen(Screen[ReviewResult | None]):
         elif r is None:
             summary.update(
                 Content(
-                    "no recorded calls for this tool (set `calls` for the server in the config)"
+                    "no recorded calls for this tool: the proxy records them "
+                    "(`mcp-review proxy SERVER`, docs/proxy.md), then this shows which break"
                 ).stylize("$text-muted")
             )
             table.display = False
