@@ -139,12 +139,15 @@ async def _app_with_group(tmp_path: Path) -> tuple[object, object, str]:
 
 
 async def test_app_approves_the_same_change_on_many_tools(tmp_path):
-    """An uncontradicted claim of less power (openWorldHint: false on tools that say nothing
-    of the web) waits for review and is approved with the group, no reason asked (issue 28
-    item 2: before, every claim of less power blocked and a typed reason was asked)."""
+    """Over a real stdio server: `g` opens the group of the kind ("annotations claim less
+    power", uncontradicted: review), one confirmation approves it. A tool whose only pending
+    kind this is is pinned to what it serves now; tool_00, with a required property of its
+    own still pending, keeps this kind's approval and its pin (issue 28 item 3, replacing the
+    identical-change flow of issue 14)."""
     from mcp_review.engine.status import State
     from mcp_review.store import audit
-    from mcp_review.tui.screens.modals import SameChangeScreen
+    from mcp_review.tui.screens.groups import GroupScreen
+    from mcp_review.tui.screens.modals import ConfirmScreen
 
     app, _src, pins = await _app_with_group(tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -152,17 +155,30 @@ async def test_app_approves_the_same_change_on_many_tools(tmp_path):
         await _select(app, pilot, "tool_02")
         await pilot.press("g")
         await pilot.pause(0.05)
-        modal = app.screen
-        assert isinstance(modal, SameChangeScreen)
-        # tool_00 has a change of its own: approving it with the group would pin that unseen.
-        assert [e.name for e in modal.entries] == ["tool_02", "tool_01", "tool_03"]
+        screen = app.screen
+        assert isinstance(screen, GroupScreen)
+        assert screen.group.label == "annotations claim less power"
+        assert [m.tool for m in screen.group.members] == [
+            "tool_00",
+            "tool_01",
+            "tool_02",
+            "tool_03",
+        ]
+        await pilot.press("a")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")  # cancel: nothing written
         await pilot.pause(0.05)
+        assert isinstance(app.screen, GroupScreen)
         assert load_on_disk(pins)["tool_01"] == _tool("tool_01")
-        await pilot.press("g")
+        await pilot.press("a")
         await pilot.pause(0.05)
         await pilot.press("y")
         await pilot.pause(0.2)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if not app.main.computing:
+                break
         statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
     assert statuses == {
         "tool_00": State.BROKEN,
@@ -175,14 +191,14 @@ async def test_app_approves_the_same_change_on_many_tools(tmp_path):
         n: _upgraded(n) for n in ("tool_01", "tool_02", "tool_03")
     }
     assert on_disk["tool_00"] == _tool("tool_00")
-    recs = audit.read(audit.audit_path_for(pins))[-3:]
-    assert sorted(r["tool"] for r in recs) == ["tool_01", "tool_02", "tool_03"]
-    assert all(r["why"].startswith("approved (changed: ") for r in recs), recs
+    recs = audit.read(audit.audit_path_for(pins))[-4:]
+    assert sorted(r["tool"] for r in recs) == ["tool_00", "tool_01", "tool_02", "tool_03"]
+    assert {r["group"] for r in recs} == {screen.group.id}
     assert not any("[blocked" in r["why"] for r in recs), recs
 
 
-async def test_app_says_so_when_no_other_tool_changed_the_same_way(tmp_path):
-    from mcp_review.tui.screens.main import MainScreen
+async def test_app_g_on_a_tool_with_two_kinds_lists_both_groups(tmp_path):
+    from mcp_review.tui.screens.groups import GroupsScreen
 
     app, _src, pins = await _app_with_group(tmp_path)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
@@ -190,8 +206,9 @@ async def test_app_says_so_when_no_other_tool_changed_the_same_way(tmp_path):
         await _select(app, pilot, "tool_00")
         await pilot.press("g")
         await pilot.pause(0.05)
-        assert isinstance(app.screen, MainScreen)
-        assert any("changed exactly as" in str(n.message) for n in app._notifications)
+        assert isinstance(app.screen, GroupsScreen)
+        assert len(app.screen.items) == 2
+        assert "annotations claim less power" in {g.label for g in app.screen.items}
     assert load_on_disk(pins)["tool_00"] == _tool("tool_00")
 
 

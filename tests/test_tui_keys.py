@@ -20,6 +20,7 @@ from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins, save_pins
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.fetchers import SnapshotFetcher
+from mcp_review.tui.screens.groups import GroupScreen, GroupsScreen
 from mcp_review.tui.screens.modals import (
     ConfirmScreen,
     NoteScreen,
@@ -74,11 +75,13 @@ async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
             await pilot.press(*"all good, deploy it")
             await pilot.pause(0.05)
             # back on the main screen after each run (every dialog was cancelled), or in the
-            # note field the `e` opened, whose text is never saved without enter
+            # note field the `e` opened, whose text is never saved without enter, or on the
+            # group screen the `g` of "good" opened (its `d` asked first and was cancelled)
             while app.screen is not app.main:
-                assert isinstance(app.screen, NoteScreen | ConfirmScreen | PolicyScreen), type(
-                    app.screen
-                )
+                assert isinstance(
+                    app.screen,
+                    NoteScreen | ConfirmScreen | PolicyScreen | GroupScreen | GroupsScreen,
+                ), type(app.screen)
                 await pilot.press("escape")
                 await pilot.pause(0.05)
         assert app.is_running

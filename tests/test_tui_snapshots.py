@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_sample import HOMOGLYPH, hostile_source, polish_source, sample_source
+from tui_sample import HOMOGLYPH, groups_source, hostile_source, polish_source, sample_source
 
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.screens.main import ToolTable
@@ -296,4 +296,28 @@ def test_review_replay_no_calls(snap_compare):
         ReviewApp(sample_source()),
         terminal_size=(100, 30),
         run_before=_open("read_file", "enter", "3"),
+    )
+
+
+def test_group_screen(snap_compare):
+    """You should see the group of "annotations claim less power" (review) at 120×30: the
+    kind in one line, "5 tools decided together" then, after space on the second member,
+    "4 tools … 1 left out", each member's own "readOnlyHint: (absent) → true", files and notes
+    side by side, list_tree marked "–" and dimmed (left out), and the member named
+    "[bold red]pwn[/][@click=app.quit]x[/]" shown as those characters, unstyled; the footer
+    space / a / d / esc."""
+    assert snap_compare(
+        ReviewApp(groups_source()),
+        terminal_size=(120, 30),
+        run_before=_open("find_notes", "g", "down", "space"),
+    )
+
+
+def test_groups_view(snap_compare):
+    """You should see the groups view (G) at 120×30: "4 decisions: 3 groups of alike changes,
+    1 alone"; first "alone: notes › write_note" (block, "annotation claim contradicted"), then
+    "annotations claim less power" (5 tools, review), "annotations claim more power" (2 tools,
+    block) and "title added, no cue" (1 tool), each with its members."""
+    assert snap_compare(
+        ReviewApp(groups_source()), terminal_size=(120, 30), run_before=_open("find_notes", "G")
     )

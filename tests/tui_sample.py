@@ -282,3 +282,64 @@ def polish_source(*, pins_path: str | None = None) -> ReviewSource:
         servers={"docs": _server("docs", [READ_OLD, LABEL_NEW, SUMMARY_NEW, PING, LOOKALIKE])}
     )
     return ReviewSource.baseline(SnapshotFetcher(cur), pinned, pins_path=pins_path)
+
+
+# Review by kind (issue 28): groups of alike changes and tools alone -----------------------------
+
+HOSTILE_NAME = "[bold red]pwn[/][@click=app.quit]x[/]"
+"""A tool name that is Textual and Rich markup (and an action): shown as text, never run."""
+
+
+def _plain(name: str, desc: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": desc,
+        "inputSchema": _obj({"path": {"type": "string"}}),
+        **extra,
+    }
+
+
+def groups_snapshots() -> tuple[Snapshot, Snapshot]:
+    """(pinned, now): ``files`` and ``notes`` each upgraded so that five tools now claim to be
+    read-only (one kind across two servers, one of them named in markup), two tools of
+    ``web`` claim more power (a blocked kind), one tool gains a title too (a second kind), and
+    ``write_note`` claims read-only against its name (a contradiction: alone and blocked)."""
+    ro = {"annotations": {"readOnlyHint": True}}
+    old_files = [
+        _plain("read_text", "Read a text file."),
+        _plain("list_tree", "List a folder as a tree."),
+        _plain("stat_path", "Show a file's size and times."),
+        _plain(HOSTILE_NAME, "[reverse]Look up[/] a path. [@click=app.quit]quit[/]"),
+    ]
+    old_notes = [
+        _plain("find_notes", "Find notes matching a query."),
+        _plain("write_note", "Write a note to the notebook."),
+    ]
+    old_web = [
+        _plain("get_page", "Get a page.", annotations={"readOnlyHint": True}),
+        _plain("get_links", "Get a page's links.", annotations={"readOnlyHint": True}),
+    ]
+    new_files = [{**t, **ro} for t in old_files]
+    new_files[0] = {**new_files[0], "title": "Read text"}
+    new_notes = [{**t, **ro} for t in old_notes]
+    new_web = [{**t, "annotations": {"readOnlyHint": False}} for t in old_web]
+    pinned = Snapshot(
+        servers={
+            "files": _server("files", old_files),
+            "notes": _server("notes", old_notes),
+            "web": _server("web", old_web),
+        }
+    )
+    now = Snapshot(
+        servers={
+            "files": _server("files", new_files, "2.0.0"),
+            "notes": _server("notes", new_notes, "2.0.0"),
+            "web": _server("web", new_web, "2.0.0"),
+        }
+    )
+    return pinned, now
+
+
+def groups_source(*, pins_path: str | None = None) -> ReviewSource:
+    pinned, now = groups_snapshots()
+    return ReviewSource.baseline(SnapshotFetcher(now), pinned, pins_path=pins_path)

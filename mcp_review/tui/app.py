@@ -22,10 +22,13 @@ from mcp_review.tui.messages import (
     AutoApprovalsRequested,
     CompatibleApprovalRequested,
     DecisionRequested,
+    GroupDecisionRequested,
+    GroupItemRequested,
+    GroupRequested,
+    GroupsRequested,
     InstructionsDecisionRequested,
     PolicyRequested,
     ReviewRequested,
-    SameChangeRequested,
     UndoRequested,
 )
 from mcp_review.tui.render import name_line, plain_line
@@ -37,6 +40,7 @@ from mcp_review.tui.view import ServerEntry, ToolEntry
 # nothing of them is on screen before the list, and a fleet's first frame waits for every
 # import (benchmarks/README.md, start-up as a user runs it).
 if TYPE_CHECKING:
+    from mcp_review.engine.kinds import Alone, Group
     from mcp_review.tui.screens.review import ReviewResult
     from mcp_review.tui.widgets.rerun_panel import RerunHook
 
@@ -219,7 +223,10 @@ class ReviewApp(App[None]):
             ReviewRequested: self._on_review_requested,
             DecisionRequested: self._on_decision_requested,
             InstructionsDecisionRequested: self._on_instructions_decision_requested,
-            SameChangeRequested: self._on_same_change_requested,
+            GroupRequested: self._on_group_requested,
+            GroupsRequested: self._on_groups_requested,
+            GroupItemRequested: self._on_group_item_requested,
+            GroupDecisionRequested: self._on_group_decision_requested,
             CompatibleApprovalRequested: self._on_compatible_approval_requested,
             AutoApprovalsRequested: self._on_auto_approvals_requested,
             UndoRequested: self._on_undo_requested,
@@ -273,9 +280,27 @@ class ReviewApp(App[None]):
     def _on_instructions_decision_requested(self, message: InstructionsDecisionRequested) -> None:
         self.request_instructions_decision(message.server, message.decision)
 
-    @on(SameChangeRequested)
-    def _on_same_change_requested(self, message: SameChangeRequested) -> None:
-        self.approve_same_change(message.entry)
+    @on(GroupRequested)
+    def _on_group_requested(self, message: GroupRequested) -> None:
+        self.open_group_of(message.entry)
+
+    @on(GroupsRequested)
+    def _on_groups_requested(self, message: GroupsRequested) -> None:
+        self.open_groups()
+
+    @on(GroupItemRequested)
+    def _on_group_item_requested(self, message: GroupItemRequested) -> None:
+        from mcp_review.engine.kinds import Group
+
+        item = message.item
+        if isinstance(item, Group):
+            self.open_group(item)
+        else:
+            self.open_alone(item)
+
+    @on(GroupDecisionRequested)
+    def _on_group_decision_requested(self, message: GroupDecisionRequested) -> None:
+        self.request_group_decision(message.group, message.decision, message.left_out)
 
     @on(CompatibleApprovalRequested)
     def _on_compatible_approval_requested(self, message: CompatibleApprovalRequested) -> None:
@@ -581,59 +606,176 @@ class ReviewApp(App[None]):
 
         self.push_screen(ApproveAllScreen(server.name, entries), done)
 
-    def approve_same_change(self, entry: ToolEntry) -> None:
-        """Approve at once every tool of ``entry``'s server that changed exactly as it did (the
-        same change on many tools, issue 14): a modal lists them first; if any is blocked by
-        policy the reason is asked once, as for one tool, and logged for each."""
-        from mcp_review.engine.rules import render_change
-        from mcp_review.tui.screens.modals import ReasonScreen, SameChangeScreen
+    # Review by kind (issue 28) -------------------------------------------------------------------
+    def _entry(self, key: tuple[str, str, str]) -> ToolEntry | None:
+        """The list's row of the tool ``key`` (None when the status shown has none)."""
+        server = self._server(key[0])
+        if server is None:
+            return None
+        return next((t for t in server.tools if t.key == key), None)
 
-        server = self._server(entry.server)
-        group = self.source.same_changes(entry, server.tools if server else [])
-        if len(group) < 2:
-            self.notify(
-                f"no other tool of {plain_line(entry.server, 30)} changed exactly as "
-                f"{name_line(entry.name)} did",
-                markup=False,
-                timeout=4,
-            )
+    def open_groups(self) -> None:
+        """The groups view of the whole drift (``G``): groups and tools alone, in visiting
+        order."""
+        from mcp_review.tui.screens.groups import GroupsScreen
+
+        if self.main is None or not self.main.loaded:
+            self.notify("still reading the servers", markup=False, timeout=3)
             return
-        blocked = [e for e in group if e.blocked]
-        cmp = self.source.comparison(entry)
-        changes = [render_change(c) for c in cmp.changes] if cmp is not None else []
+        self.push_screen(GroupsScreen(self.source.grouping()))
 
-        def approve_all(why: str = "") -> None:
-            for e in group:
-                if not self.decide(
-                    e,
-                    Decision.APPROVED,
-                    f"approved with the same change on {len(group)} tools",
-                    why=why if e.blocked else "",
-                ):
-                    break
+    def open_group_of(self, entry: ToolEntry) -> None:
+        """``g`` on a tool: its group's screen (its groups, when it has several pending
+        kinds); a tool that stands alone or needs nothing says so."""
+        if self._pending(entry):
+            return
+        from mcp_review.tui.screens.groups import GroupsScreen, alone_why
+
+        grouping = self.source.grouping()
+        groups = grouping.groups_of(entry.key)
+        name = name_line(entry.name)
+        if len(groups) == 1:
+            self.open_group(groups[0])
+        elif groups:
+            self.push_screen(GroupsScreen(grouping, only=groups))
+        elif (alone := grouping.alone_of(entry.key)) is not None:
+            self.notify(
+                f"{name} stands alone ({plain_line(alone_why(alone), 200)}): "
+                "decide it on its own (enter reviews it)",
+                markup=False,
+                timeout=5,
+            )
+        else:
+            self.notify(f"{name} needs no decision", markup=False, timeout=3)
+
+    def open_group(self, group: Group) -> None:
+        from mcp_review.tui.screens.groups import GroupScreen
+
+        self.push_screen(GroupScreen(group))
+
+    def open_alone(self, alone: Alone) -> None:
+        """A tool that stands alone, from the groups view: its review screen."""
+        entry = self._entry(alone.key)
+        if entry is None:
+            self.notify("that tool is no longer in the list", markup=False, timeout=3)
+            return
+        self.open_review(entry)
+
+    def request_group_decision(
+        self, group: Group, decision: Decision, left_out: frozenset[tuple[str, str, str]]
+    ) -> None:
+        """Approve or deny a group (but the members left out) after ONE confirmation; a
+        blocked group's approval then asks for one reason, written in each member's audit
+        record with the group's id (``services.decisions.decide_group``)."""
+        from mcp_review.engine.policy import Outcome
+        from mcp_review.tui.screens.modals import ConfirmScreen, ReasonScreen
+
+        decision = Decision(decision)
+        members = [m for m in group.members if m.key not in left_out]
+        if not members:
+            return
+        blocked = decision is Decision.APPROVED and any(m.outcome is Outcome.BLOCK for m in members)
+        verb = "Approve" if decision is Decision.APPROVED else "Deny"
+        n = len(members)
+        tools = f"{n} tool{'s' if n != 1 else ''}"
+        lines = [f"kind: {group.label}", f"{verb.lower()} it on {tools}:"]
+        lines += [f"  {m.server} › {name_line(m.tool, 80)}" for m in members[:12]]
+        if n > 12:
+            lines.append(f"  … and {n - 12} more")
+        if left_out:
+            lines.append(f"{len(left_out)} left out: nothing is decided for them.")
+        if decision is Decision.APPROVED:
+            lines.append(
+                "A tool is approved once all its pending kinds are: its pin moves to the "
+                "definition served now; one with other kinds pending keeps this approval."
+            )
+            if blocked:
+                lines.append("Blocked by policy: you will be asked why, once.")
+        else:
+            lines.append("Denying the kind denies each tool: withheld until approved.")
+
+        def decide(why: str = "") -> None:
+            self.decide_group(group, decision, left_out, why=why)
 
         def got_reason(reason: str | None) -> None:
             if reason:
-                approve_all(reason)
+                decide(reason)
 
-        def done(ok: bool | None) -> None:
+        def confirmed(ok: bool | None) -> None:
             if not ok:
                 return
             if blocked:
-                why = "; ".join(blocked[0].reasons) or "policy: block"
+                reasons = {
+                    r for m in members if m.status is not None for r in m.status.policy.reasons
+                }
+                why = "; ".join(sorted(reasons)) or "policy: block"
                 self.push_screen(
                     ReasonScreen(
-                        f"Why is this change safe to trust on {len(group)} tools?",
-                        f"Blocked by policy: {why}. The reason is written to the audit log.",
+                        f"Why is this kind safe to trust on {tools}?",
+                        f"Blocked by policy: {why}. The reason is written to the audit log, "
+                        "in each member's record.",
                     ),
                     got_reason,
                 )
             else:
-                approve_all()
+                decide()
 
         self.push_screen(
-            SameChangeScreen(entry.server, group, changes, blocked=bool(blocked)), done
+            ConfirmScreen(
+                f"{verb} the group ({tools})?",
+                "\n".join(lines),
+                yes=f"{verb} anyway" if blocked else verb,
+            ),
+            confirmed,
         )
+
+    def decide_group(
+        self,
+        group: Group,
+        decision: Decision,
+        left_out: frozenset[tuple[str, str, str]] = frozenset(),
+        *,
+        why: str = "",
+    ) -> bool:
+        """Write a group's decision through the core at once; report, leave the group's
+        screen and redraw."""
+        from mcp_review.tui.screens.groups import GroupScreen
+
+        try:
+            result = self.source.decide_group(group, decision, left_out=left_out, why=why)
+        except ChangedMeanwhile as e:
+            # A member was decided on disk since the group was computed: nothing written.
+            self.notify(
+                plain_line(f"nothing decided: {e.subject} changed on disk since ({e.now})", 300),
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+            self._reload()
+            return False
+        except Exception as e:  # unwritable, ...: never lose it silently
+            self.notify(
+                f"could not record {decision}: {plain_line(str(e), 300)}",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
+            return False
+        n = len(result.decided)
+        said = f"{decision}: {plain_line(group.label, 80)} on {n} tool{'s' if n != 1 else ''}"
+        if result.partial:
+            said += f" ({len(result.partial)} keep other kinds pending)"
+        self.notify(said, markup=False, timeout=4)
+        self._save_notes()
+        if self.main is not None:
+            for m in result.whole:
+                entry = self._entry(m.key)
+                if entry is not None:
+                    self.main.decided(entry)
+        if isinstance(self.screen, GroupScreen) and self.screen.group is group:
+            self.pop_screen()
+        self._reload()
+        return True
 
     def apply_auto_approvals(self) -> None:
         """Re-pin every tool whose policy outcome is auto-approve, after a modal listing them

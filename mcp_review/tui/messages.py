@@ -10,12 +10,16 @@ down).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.dom import DOMNode
 from textual.message import Message
 
 from mcp_review.engine.pins import Decision
 from mcp_review.tui.view import ServerEntry, ToolEntry
+
+if TYPE_CHECKING:
+    from mcp_review.engine.kinds import Alone, Group
 
 
 @dataclass
@@ -44,10 +48,32 @@ class InstructionsDecisionRequested(Message):
 
 
 @dataclass
-class SameChangeRequested(Message):
-    """Approve every tool of the server changed exactly as this one (listed first)."""
+class GroupRequested(Message):
+    """Open the group (review by kind) a tool is a member of (``g`` on the list)."""
 
     entry: ToolEntry
+
+
+@dataclass
+class GroupsRequested(Message):
+    """Open the groups view of the whole drift: the groups and the tools that stand alone."""
+
+
+@dataclass
+class GroupItemRequested(Message):
+    """Open one row of the groups view: a group's screen, or the review of a tool alone."""
+
+    item: Group | Alone
+
+
+@dataclass
+class GroupDecisionRequested(Message):
+    """Approve or deny a group but the members left out (the app asks first, once)."""
+
+    group: Group
+    decision: Decision
+    left_out: frozenset[tuple[str, str, str]] = frozenset()
+    """Keys of the members removed with space: nothing is decided for them."""
 
 
 @dataclass

@@ -9,9 +9,9 @@ itself a logged, saved change.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.instructions import InstructionsPin
 from mcp_review.engine.pins import Decision, PinFile
@@ -21,6 +21,9 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import StatusReport
 from mcp_review.services import decisions
 from mcp_review.tui.view import ServerEntry, ToolEntry
+
+if TYPE_CHECKING:
+    from mcp_review.engine.kinds import Group
 
 # The audit log's words for a decision, as a verb before the tool (the undo dialog).
 _SAID_VERB = {
@@ -208,6 +211,56 @@ class ReviewSession:
         )
         before = self._saved(before)
         self.history.append(Decided(server.name, st.principal, None, before, str(decision), ipin))
+
+    def decide_group(
+        self,
+        group: Group,
+        decision: Decision,
+        *,
+        left_out: Iterable[tuple[str, str, str]] = (),
+        why: str = "",
+        servers: Sequence[Any] = (),
+    ) -> decisions.GroupDecision:
+        """Decide ``group`` (review by kind) but the members ``left_out``, through
+        ``services.decisions.decide_group`` (one decision per member, each audit record with
+        the group's id and ``why``), and save. A blocked group is approved only with a reason
+        (``why``), confirmed in the app.
+
+        Made against the pins the group's statuses were computed with: the pin file is re-read
+        first, and when another writer decided one of the members since (the CLI), nothing is
+        written and ``ChangedMeanwhile`` names it (the app shows the new state). Each member
+        decided as a whole is undone on its own by :meth:`undo`; a kind approved on a tool
+        that keeps other kinds pending stays until the tool's own decision replaces it."""
+        from mcp_review.engine.pins import same_decision
+
+        out = set(left_out)
+        members = [m for m in group.members if m.key not in out]
+        self.reread()
+        for m in members:
+            shown = getattr(m.status, "pin", None)
+            now = self.pins.get(*m.key)
+            if not same_decision(now, shown):
+                raise decisions.ChangedMeanwhile(m.key, shown, now)
+        before = {m.key: self.pins.get(*m.key) for m in members}
+        result = decisions.decide_group(
+            self.pins,
+            group,
+            decision,
+            source="review app",
+            except_=[(m.server, m.tool) for m in group.members if m.key in out],
+            note=why,
+            confirmed="in the review app",
+            servers=servers,
+            candidates=self.candidates,
+        )
+        after = {m.key: self.pins.get(*m.key) for m in result.whole}
+        self.save()
+        said = str(decision)
+        for m in result.whole:
+            self.history.append(
+                Decided(m.server, m.principal, m.tool, before[m.key], said, after[m.key])
+            )
+        return result
 
     def apply_auto_approvals(
         self, entries: Iterable[ToolEntry], report: StatusReport, snapshot: Snapshot | None

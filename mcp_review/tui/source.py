@@ -23,7 +23,9 @@ from mcp_review.tui.session import ReviewSession
 from mcp_review.tui.view import Computed, ServerEntry, ToolEntry, server_entries
 
 if TYPE_CHECKING:
+    from mcp_review.engine.kinds import Group, Grouping
     from mcp_review.engine.rulesconfig import RulesConfig
+    from mcp_review.services.decisions import GroupDecision
     from mcp_review.services.inputs import Inputs
 
 
@@ -62,6 +64,8 @@ class ReviewSource:
         self.snapshot: Snapshot | None = None
         self._status: dict[tuple[str, str, str], ToolStatus] = {}
         self._report = StatusReport()
+        self._grouping: tuple[StatusReport, Grouping] | None = None
+        """The grouping of :attr:`_report` (:meth:`grouping`), with the report it is of."""
         self._ready: tuple[Snapshot, PinFile, bool, Computed] | None = None
         """A status computed ahead (:meth:`compute_ahead`), used once by the :meth:`compute`
         call it answers."""
@@ -281,36 +285,17 @@ class ReviewSource:
             and not any(c.new_text for c in cmp.changes)
         )
 
-    def same_changes(self, e: ToolEntry, tools: Iterable[ToolEntry]) -> list[ToolEntry]:
-        """The changed ``tools`` of ``e``'s server (and principal) that differ from their pins in
-        exactly the way ``e`` does: the same set of changes (engine/groups.py), none of them
-        with a witness, no broken recorded call. ``e`` first; empty when ``e`` has no such
-        change set."""
-        from mcp_review.engine.groups import signature
+    def grouping(self) -> Grouping:
+        """The current status's decisions by kind (``engine.kinds.group_report``): the groups
+        and the tools that stand alone, in visiting order. Computed once per status, when
+        first asked (``g``, the groups view, ``n``), never for drawing the list."""
+        report = self._report
+        cached = self._grouping
+        if cached is None or cached[0] is not report:
+            from mcp_review.engine.kinds import group_report
 
-        def sig(x: ToolEntry) -> object:
-            cmp = self.comparison(x)
-            if (
-                x.status not in (State.CHANGED, State.BROKEN)
-                or x.current is None
-                or cmp is None
-                or cmp.broken_calls
-            ):
-                return None
-            return signature(cmp.changes)
-
-        mine = sig(e)
-        if mine is None:
-            return []
-        others = [
-            x
-            for x in tools
-            if x.server == e.server
-            and x.principal == e.principal
-            and x.key != e.key
-            and sig(x) == mine
-        ]
-        return [e, *others]
+            cached = self._grouping = (report, group_report(report))
+        return cached[1]
 
     # Writing (the session's) --------------------------------------------------------------------
     def last_decision(self) -> str | None:
@@ -331,6 +316,22 @@ class ReviewSource:
         """Record ``decision`` for exactly the instructions shown on ``server``'s row, and
         save."""
         self.session.decide_instructions(server, Decision(decision), why=why)
+
+    def decide_group(
+        self,
+        group: Group,
+        decision: Decision | str,
+        *,
+        left_out: Iterable[tuple[str, str, str]] = (),
+        why: str = "",
+    ) -> GroupDecision:
+        """Approve or deny ``group`` but the members ``left_out`` (their keys), one decision
+        per member with the group's id in its audit record, and save (the session's
+        :meth:`~ReviewSession.decide_group`). ``why``: the reason typed for a blocked group."""
+        servers = self._report.servers
+        return self.session.decide_group(
+            group, Decision(decision), left_out=left_out, why=why, servers=servers
+        )
 
     def apply_auto_approvals(self, entries: Iterable[ToolEntry]) -> list[ToolEntry]:
         """Re-pin ``entries`` the current status still auto-approves (the session's

@@ -27,10 +27,11 @@ from mcp_review.tui.messages import (
     AutoApprovalsRequested,
     CompatibleApprovalRequested,
     DecisionRequested,
+    GroupRequested,
+    GroupsRequested,
     InstructionsDecisionRequested,
     PolicyRequested,
     ReviewRequested,
-    SameChangeRequested,
     UndoRequested,
     ask_app,
 )
@@ -65,7 +66,12 @@ def _look(cell: Text) -> tuple[str, str, list[Any]]:
 
 
 def _key(e: ToolEntry) -> str:
-    return "tool\x00" + "\x00".join(e.key)
+    return _key_of(e.key)
+
+
+def _key_of(key: tuple[str, str, str]) -> str:
+    """The list's row key of the tool ``key`` (server, principal, tool)."""
+    return "tool\x00" + "\x00".join(key)
 
 
 class ToolTable(MarkedTable):
@@ -163,7 +169,8 @@ class MainScreen(Screen[None]):
             "approve",
             "deny",
             "note",
-            "approve_same",
+            "group",
+            "groups",
             "approve_compatible",
             "auto_approve",
             "policy",
@@ -175,16 +182,22 @@ class MainScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "open", "Review", tooltip="Open the selected tool"),
         Binding("n", "next_review", "Next", tooltip="Next tool needing review"),
+        Binding(
+            "G",
+            "groups",
+            "Groups",
+            tooltip="The decisions the drift needs: groups of alike changes, tools alone",
+        ),
         Binding("slash", "filter", "Filter", key_display="/"),
         Binding("a", "approve", "Approve", tooltip="Approve the selected tool (asks first)"),
         Binding("d", "deny", "Deny", tooltip="Deny the selected tool (asks first)"),
         Binding("e", "note", "Note", tooltip="A note kept with the selected tool's next decision"),
         Binding(
             "g",
-            "approve_same",
-            "Approve same change",
+            "group",
+            "Group",
             show=False,
-            tooltip="Approve every tool of this server changed exactly like this one",
+            tooltip="Open the group of alike changes the selected tool is in",
         ),
         Binding(
             "A",
@@ -241,8 +254,11 @@ class MainScreen(Screen[None]):
         """Text typed in the note dialog and closed with esc: shown again, never lost."""
         self._by_key: dict[str, ToolEntry] = {}
         """Every tool entry by its row key (rebuilt with :attr:`servers`)."""
-        self._cues_seen: set[tuple[str, str, str]] = set()
-        """Blocked tools with cues `n` has visited first (action_next_review)."""
+        self._visited: set[str] = set()
+        """Row keys `n` has visited (action_next_review), so it goes on from the first not
+        visited when the cursor moved elsewhere."""
+        self._visited_last: str | None = None
+        """The row `n` last landed on."""
         self._keys: dict[int, str] = {}
         """Row key of each tool entry (by id) of the computation shown."""
         self._server_rows: dict[str, tuple[str, str]] = {}
@@ -450,6 +466,11 @@ class MainScreen(Screen[None]):
         self.servers = self.source.apply(computed)
         self.rebuild()
         self.heap.settle(len(self._by_key))
+        # A groups view open over the list follows the new status (grouped only then).
+        for screen in self.app.screen_stack:
+            follow = getattr(screen, "refresh_grouping", None)
+            if callable(follow):
+                follow(self.source.grouping())
 
     # Table --------------------------------------------------------------------------------------
     def visible_tools(self, s: ServerEntry) -> Sequence[ToolEntry]:
@@ -754,42 +775,87 @@ class MainScreen(Screen[None]):
         return s if s is not None and s.instructions is not None else None
 
     def action_next_review(self) -> None:
-        """Move to the next tool (or server row whose instructions wait for a decision) needing
-        review, after the cursor, wrapping around. Blocked tools whose text carries cues come
-        first, the most severe kind first (issue 27), each once; then the list's order."""
+        """Move to the next decision the drift needs, in the visiting order of review by kind
+        (issue 28 item 5): blocked tools that stand alone first (blocking cues first, the most
+        severe kind first), then tools alone for review with cues, server instructions waiting
+        for a decision, the groups by size (the cursor lands on a member: ``g`` opens the
+        group), the other tools alone, then the tools waiting for ``P`` or waived. From a row
+        of that order, the next one; from any other row, the first not visited yet; wrapping
+        around. Rows the filter hides are skipped."""
         table = self.query_one("#tools", ToolTable)
-        rows = self._row_keys
-        n = len(rows)
-        start = table.cursor_row
-        cue_first: list[tuple[int, int, int]] = []
-        for step in range(1, n):
-            i = (start + step) % n
-            e = self._by_key.get(rows[i])
-            if e is None or not e.blocked or not e.needs_review or e.key in self._cues_seen:
-                continue
-            rank = e.cue_rank
-            if rank is not None:
-                cue_first.append((rank, step, i))
-        if cue_first:
-            _, _, i = min(cue_first)
-            e = self._by_key[rows[i]]
-            self._cues_seen.add(e.key)
-            table.move_cursor(row=i, animate=False)
+        order = self._visit_order()
+        if not order:
+            self.notify("nothing needs review", timeout=3)
             return
-        waiting = {
+        keys = [k for k, _ in order]
+        cur = self.current_key()
+        if cur in keys and cur == self._visited_last:
+            i = (keys.index(cur) + 1) % len(keys)
+        else:
+            i = next((j for j, k in enumerate(keys) if k not in self._visited), 0)
+            if len(self._visited) >= len(keys):
+                self._visited.clear()
+        key, said = order[i]
+        self._visited.add(key)
+        self._visited_last = key
+        table.move_cursor(row=table.get_row_index(key), animate=False)
+        if said:
+            self.notify(said, markup=False, timeout=4)
+
+    def _visit_order(self) -> list[tuple[str, str]]:
+        """The rows ``n`` visits, in order, each with what to say on landing (a group's kind
+        and size), only rows shown."""
+        from mcp_review.engine.kinds import Alone
+
+        shown = set(self._row_keys)
+        out: dict[str, str] = {}
+        grouping = self.source.grouping()
+        items = grouping.ordered()
+        # Within the blocked tools alone, those with a blocking cue first, the most severe
+        # cue kind first (issue 27), as the engine's order puts blocking cues first.
+        blocked = [x for x in items if isinstance(x, Alone) and x.outcome is Outcome.BLOCK]
+        by_key = self._by_key
+
+        def rank(a: Alone) -> tuple[int, int]:
+            e = by_key.get(_key_of(a.key))
+            cue = e.cue_rank if e is not None and e.blocking_cue else None
+            return (0 if cue is not None else 1, cue if cue is not None else 0)
+
+        blocked.sort(key=rank)
+        rest = [x for x in items if not (isinstance(x, Alone) and x.outcome is Outcome.BLOCK)]
+        waiting = [
             "server\x00" + s.name
             for s in self.servers
             if s.instructions is not None and s.instructions.needs_attention
-        }
-        by_key = self._by_key
-        for step in range(1, n + 1):
-            i = (start + step) % n
-            key = rows[i]
-            e = by_key.get(key)
-            if (e is not None and e.needs_review) or key in waiting:
-                table.move_cursor(row=i, animate=False)
-                return
-        self.notify("nothing needs review", timeout=3)
+        ]
+        for a in blocked:
+            out.setdefault(_key_of(a.key), "")
+        placed_instructions = False
+        for x in rest:
+            if isinstance(x, Alone):
+                out.setdefault(_key_of(x.key), "")
+                continue
+            if not placed_instructions:
+                for w in waiting:
+                    out.setdefault(w, "")
+                placed_instructions = True
+            # A group is visited at its first member not visited as something else.
+            for m in x.members:
+                k = _key_of(m.key)
+                if k in shown and k not in out:
+                    n = x.size
+                    out[k] = f"group: {x.label} ({n} tool{'s' if n != 1 else ''}; g opens it)"
+                    break
+        if not placed_instructions:
+            for w in waiting:
+                out.setdefault(w, "")
+        # Last, in the list's order, the tools that still wait without needing a human's
+        # decision now (auto-approvable: `P`; waived): each still waits for one.
+        for k in self._row_keys:
+            e = by_key.get(k)
+            if e is not None and e.awaiting in (Awaiting.AUTO, Awaiting.WAIVED) and k not in out:
+                out[k] = ""
+        return [(k, said) for k, said in out.items() if k in shown]
 
     # Filter -----------------------------------------------------------------------------------
     def action_filter(self) -> None:
@@ -873,10 +939,15 @@ class MainScreen(Screen[None]):
         if s is not None:
             ask_app(self, CompatibleApprovalRequested(s))
 
-    def action_approve_same(self) -> None:
+    def action_group(self) -> None:
         e = self.current_entry()
         if e is not None:
-            ask_app(self, SameChangeRequested(e))
+            ask_app(self, GroupRequested(e))
+        else:
+            self.notify("select a tool to open its group (G: every group)", timeout=3)
+
+    def action_groups(self) -> None:
+        ask_app(self, GroupsRequested())
 
     def action_auto_approve(self) -> None:
         ask_app(self, AutoApprovalsRequested())

@@ -223,50 +223,6 @@ class ApproveAllScreen(ApproveListScreen):
         )
 
 
-class SameChangeScreen(ApproveListScreen):
-    """Lists the tools of one server that changed in exactly the same way, with the change(s),
-    before approving them together (issue 14: the same change on many tools, once)."""
-
-    def __init__(
-        self, server: str, entries: list[ToolEntry], changes: list[str], *, blocked: bool = False
-    ) -> None:
-        super().__init__(entries)
-        self.server = server
-        self.changes = changes
-        self.blocked = blocked
-
-    def heading(self) -> Content:
-        return Content.assemble(
-            (f"Approve the same change on {_plural(len(self.entries), 'tool')} of ", "bold"),
-            safe_content(self.server, style="bold", one_line=True, limit=80),
-            "?",
-        )
-
-    def explanation(self) -> Content:
-        parts: list[Content | str | tuple[str, str]] = []
-        for msg in self.changes[:5]:
-            parts += ["• ", safe_content(msg, one_line=True, limit=200), "\n"]
-        if len(self.changes) > 5:
-            parts.append((f"… and {len(self.changes) - 5} more\n", "$text-muted"))
-        parts.append(
-            (
-                "Each tool is pinned to the definition served now."
-                + (
-                    " Blocked by policy: you will be asked why (kept in the audit log)."
-                    if self.blocked
-                    else ""
-                ),
-                "$text-muted",
-            )
-        )
-        return Content.assemble(*parts)
-
-    def row(self, e: ToolEntry) -> Content:
-        return Content.assemble(
-            "• ", name_content(e.name, limit=100), ("  " + e.summary, "$text-muted")
-        )
-
-
 class AutoApproveScreen(ApproveListScreen):
     """Lists every tool whose policy outcome is auto-approve before re-pinning them."""
 
@@ -493,13 +449,17 @@ HELP = [
         "Main screen",
         [
             ("enter", "review the selected tool"),
-            ("n", "next tool needing review"),
+            ("n", "next decision: blocked tools alone, cued ones, then groups by size"),
             ("home/end", "first / last row"),
             ("/", "filter (text, status:changed, flag:hidden); esc clears"),
             ("a / d", "approve / deny the selected tool (asks first; blocked: asks why)"),
             ("e", "write a note for the selected tool's next decision"),
             ("A", "approve every compatible-only change of the server (lists them first)"),
-            ("g", "approve every tool of the server changed exactly like this one (lists them)"),
+            ("g", "the group of alike changes the tool is in (review by kind)"),
+            (
+                "G",
+                "groups: every decision the drift needs, groups of alike changes and tools alone",
+            ),
             ("P", "apply auto-approvals: re-pin what the policy tiers allow (lists them first)"),
             ("p", "policy tier for the tool or its server"),
             ("u", "undo the last decision (asks first)"),
@@ -524,6 +484,15 @@ HELP = [
             ("p", "policy tier"),
             ("esc", "back"),
             ("b", "rerun: re-send recorded read-only calls, compare results (asks first)"),
+        ],
+    ),
+    (
+        "Groups",
+        [
+            ("enter", "groups view: open the group, or the review of a tool alone"),
+            ("space", "group screen: leave the member out of the decision (again: take it back)"),
+            ("a / d", "approve / deny the group's kind on its members (asks once; blocked: why)"),
+            ("esc", "back"),
         ],
     ),
     (
