@@ -140,9 +140,9 @@ async def _app_with_group(tmp_path: Path) -> tuple[object, object, str]:
 
 async def test_app_approves_the_same_change_on_many_tools(tmp_path):
     """Over a real stdio server: `g` opens the group of the kind ("annotations claim less
-    power", uncontradicted: review), one confirmation approves it. A tool whose only pending
-    kind this is is pinned to what it serves now; tool_00, with a required property of its
-    own still pending, keeps this kind's approval and its pin (issue 28 item 3, replacing the
+    power", uncontradicted: review), one confirmation approves it and pins each member to what
+    it serves now. tool_00, whose required property is a kind no other tool shares, stands
+    alone: not in the group, its pin unchanged (issue 28 item 3, replacing the
     identical-change flow of issue 14)."""
     from mcp_review.engine.status import State
     from mcp_review.store import audit
@@ -158,12 +158,7 @@ async def test_app_approves_the_same_change_on_many_tools(tmp_path):
         screen = app.screen
         assert isinstance(screen, GroupScreen)
         assert screen.group.label == "annotations claim less power"
-        assert [m.tool for m in screen.group.members] == [
-            "tool_00",
-            "tool_01",
-            "tool_02",
-            "tool_03",
-        ]
+        assert [m.tool for m in screen.group.members] == ["tool_01", "tool_02", "tool_03"]
         await pilot.press("a")
         await pilot.pause(0.05)
         assert isinstance(app.screen, ConfirmScreen)
@@ -191,14 +186,14 @@ async def test_app_approves_the_same_change_on_many_tools(tmp_path):
         n: _upgraded(n) for n in ("tool_01", "tool_02", "tool_03")
     }
     assert on_disk["tool_00"] == _tool("tool_00")
-    recs = audit.read(audit.audit_path_for(pins))[-4:]
-    assert sorted(r["tool"] for r in recs) == ["tool_00", "tool_01", "tool_02", "tool_03"]
+    recs = audit.read(audit.audit_path_for(pins))[-3:]
+    assert sorted(r["tool"] for r in recs) == ["tool_01", "tool_02", "tool_03"]
     assert {r["group"] for r in recs} == {screen.group.id}
     assert not any("[blocked" in r["why"] for r in recs), recs
 
 
-async def test_app_g_on_a_tool_with_two_kinds_lists_both_groups(tmp_path):
-    from mcp_review.tui.screens.groups import GroupsScreen
+async def test_app_g_on_a_tool_that_stands_alone_says_why(tmp_path):
+    from mcp_review.tui.screens.main import MainScreen
 
     app, _src, pins = await _app_with_group(tmp_path)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
@@ -206,9 +201,9 @@ async def test_app_g_on_a_tool_with_two_kinds_lists_both_groups(tmp_path):
         await _select(app, pilot, "tool_00")
         await pilot.press("g")
         await pilot.pause(0.05)
-        assert isinstance(app.screen, GroupsScreen)
-        assert len(app.screen.items) == 2
-        assert "annotations claim less power" in {g.label for g in app.screen.items}
+        assert isinstance(app.screen, MainScreen)
+        said = [str(n.message) for n in app._notifications]
+        assert any("tool_00 stands alone (" in m and "decide it on its own" in m for m in said)
     assert load_on_disk(pins)["tool_00"] == _tool("tool_00")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import select, settled, until
 from tui_sample import HOSTILE_NAME, groups_snapshots, groups_source
 
@@ -77,19 +78,16 @@ async def test_g_opens_the_group_and_one_confirmation_approves_every_member(tmp_
         await settled(app, pilot)
         statuses = {(s.name, t.name): str(t.status) for s in app.main.servers for t in s.tools}
     # Each tool whose only pending kind this was is pinned to the definition served now...
-    for server, tool in [
-        ("files", "list_tree"),
-        ("files", "stat_path"),
-        ("files", HOSTILE_NAME),
-        ("notes", "find_notes"),
-    ]:
+    for server, tool in [("files", "stat_path"), ("files", HOSTILE_NAME), ("notes", "find_notes")]:
         assert _pinned_wire(pins, server, tool) == _wire(1, server, tool), tool
         assert statuses[(server, tool)] == "pinned", (tool, statuses)
-    # ... read_text keeps its title kind pending: its pin stays, the kind's approval is kept.
-    assert _pinned_wire(pins, "files", "read_text") == _wire(0, "files", "read_text")
-    assert statuses[("files", "read_text")] == "changed"
-    kinds = load_pins(pins).kinds[("files", "default", "read_text")]
-    assert [a.label for a in kinds.approved] == [LESS]
+    # ... read_text and list_tree keep their title kind pending: their pins stay, this kind's
+    # approval is kept beside them.
+    for tool in ("read_text", "list_tree"):
+        assert _pinned_wire(pins, "files", tool) == _wire(0, "files", tool)
+        assert statuses[("files", tool)] == "changed"
+        kinds = load_pins(pins).kinds[("files", "default", tool)]
+        assert [a.label for a in kinds.approved] == [LESS]
     # One audit record per member, each with the group's id.
     recs = _records(pins)[n_before:]
     assert sorted(r["tool"] for r in recs) == sorted(m.tool for m in group.members)
@@ -103,7 +101,7 @@ async def test_a_member_left_out_stays_undecided(tmp_path: Path):
     pins = str(tmp_path / "mcp-pins.toml")
     app = ReviewApp(groups_source(pins_path=pins))
     async with app.run_test(size=(140, 36)) as pilot:
-        screen = await _open_group(app, pilot, "list_tree")
+        screen = await _open_group(app, pilot, "stat_path")
         group = screen.group
         names = [m.tool for m in group.members]
         table = screen.query_one("#members")
@@ -138,7 +136,7 @@ async def test_a_member_left_out_stays_undecided(tmp_path: Path):
 async def test_space_twice_takes_a_member_back(tmp_path: Path):
     app = ReviewApp(groups_source())
     async with app.run_test(size=(140, 36)) as pilot:
-        screen = await _open_group(app, pilot, "list_tree")
+        screen = await _open_group(app, pilot, "stat_path")
         table = screen.query_one("#members")
         table.move_cursor(row=0)
         await pilot.press("space")
@@ -220,7 +218,7 @@ async def test_groups_view_lists_the_alone_tools_first_then_the_groups_by_size(t
             ("write_note", "block", 1),
             (LESS, "review", 5),
             (MORE, "block", 2),
-            ("title added, no cue", "review", 1),
+            ("title added, no cue", "review", 2),
         ]
         count = _static(view.query_one("#groups-count"))
         assert "4 decisions: 3 groups of alike changes, 1 alone" in count
@@ -273,3 +271,39 @@ async def test_n_visits_blocked_tools_alone_first_then_groups_by_size():
     assert landed[3] not in landed[:3]
     assert landed[4] == "write_note"
     assert any(m.startswith(f"group: {LESS} (5 tools; g opens it)") for m in said), said
+
+
+@pytest.mark.parametrize("member", ["find_notes", "list_tree"])
+async def test_a_member_decided_on_disk_meanwhile_makes_the_group_write_nothing(
+    tmp_path: Path, member: str
+):
+    """The CLI denies a member while its group is on screen: approving the group then writes
+    nothing (a compare-and-set on each member's pin, as for one tool) and says so; for a
+    member whose pin moves (find_notes) and one that would keep the kind's approval beside
+    other pending kinds (list_tree)."""
+    from mcp_review.engine.pins import with_decision
+    from mcp_review.store.pinfile import save_pins
+    from mcp_review.tui.screens.modals import ConfirmScreen
+
+    pins = str(tmp_path / "mcp-pins.toml")
+    app = ReviewApp(groups_source(pins_path=pins))
+    async with app.run_test(size=(140, 36), notifications=True) as pilot:
+        await _open_group(app, pilot, "stat_path")
+        other = load_pins(pins)  # another writer: `mcp-review deny SERVER MEMBER`
+        server = "notes" if member == "find_notes" else "files"
+        pin = other.get(server, "default", member)
+        other.decide(with_decision(pin, Decision.DENIED, by="cli"), source="deny")
+        save_pins(other, pins)
+        on_disk = (Path(pins).read_bytes(), Path(audit.audit_path_for(pins)).read_bytes())
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+        await pilot.press("y")
+        await until(
+            pilot,
+            lambda: any("nothing decided" in str(n.message) for n in app._notifications),
+            "the refusal",
+        )
+        said = [str(n.message) for n in app._notifications if "nothing decided" in str(n.message)]
+    assert (Path(pins).read_bytes(), Path(audit.audit_path_for(pins)).read_bytes()) == on_disk
+    assert f"{server}/default/{member} changed on disk since" in said[0], said
+    assert "cli" in said[0]

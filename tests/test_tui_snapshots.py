@@ -317,7 +317,7 @@ def test_groups_view(snap_compare):
     """You should see the groups view (G) at 120×30: "4 decisions: 3 groups of alike changes,
     1 alone"; first "alone: notes › write_note" (block, "annotation claim contradicted"), then
     "annotations claim less power" (5 tools, review), "annotations claim more power" (2 tools,
-    block) and "title added, no cue" (1 tool), each with its members."""
+    block) and "title added, no cue" (2 tools), each with its members."""
     assert snap_compare(
         ReviewApp(groups_source()), terminal_size=(120, 30), run_before=_open("find_notes", "G")
     )

@@ -302,7 +302,7 @@ def _plain(name: str, desc: str, **extra: Any) -> dict[str, Any]:
 def groups_snapshots() -> tuple[Snapshot, Snapshot]:
     """(pinned, now): ``files`` and ``notes`` each upgraded so that five tools now claim to be
     read-only (one kind across two servers, one of them named in markup), two tools of
-    ``web`` claim more power (a blocked kind), one tool gains a title too (a second kind), and
+    ``web`` claim more power (a blocked kind), two tools gain a title too (a second kind), and
     ``write_note`` claims read-only against its name (a contradiction: alone and blocked)."""
     ro = {"annotations": {"readOnlyHint": True}}
     old_files = [
@@ -321,6 +321,7 @@ def groups_snapshots() -> tuple[Snapshot, Snapshot]:
     ]
     new_files = [{**t, **ro} for t in old_files]
     new_files[0] = {**new_files[0], "title": "Read text"}
+    new_files[1] = {**new_files[1], "title": "List tree"}
     new_notes = [{**t, **ro} for t in old_notes]
     new_web = [{**t, "annotations": {"readOnlyHint": False}} for t in old_web]
     pinned = Snapshot(

@@ -226,11 +226,13 @@ class ReviewSession:
         the group's id and ``why``), and save. A blocked group is approved only with a reason
         (``why``), confirmed in the app.
 
-        Made against the pins the group's statuses were computed with: the pin file is re-read
-        first, and when another writer decided one of the members since (the CLI), nothing is
-        written and ``ChangedMeanwhile`` names it (the app shows the new state). Each member
-        decided as a whole is undone on its own by :meth:`undo`; a kind approved on a tool
-        that keeps other kinds pending stays until the tool's own decision replaces it."""
+        Each member's decision is made against the pin its status was computed with (a
+        compare-and-set under the pin file's lock): when another writer decided one of them
+        since (the CLI), nothing is written and ``ChangedMeanwhile`` names it (the app shows the
+        new state). Each member decided as a whole is undone on its own by :meth:`undo`; a kind
+        approved on a tool that keeps other kinds pending stays until the tool's own decision
+        replaces it. A kind approval has no pin to compare and set: the pin file is re-read
+        first, and a member whose pin changed on disk since refuses the group the same way."""
         from mcp_review.engine.pins import same_decision
 
         out = set(left_out)
@@ -252,8 +254,11 @@ class ReviewSession:
             confirmed="in the review app",
             servers=servers,
             candidates=self.candidates,
+            expect_seen=True,
         )
         after = {m.key: self.pins.get(*m.key) for m in result.whole}
+        # Saved only if each member's pin on disk is still the one shown (compare-and-set), so
+        # what a decision replaced is what ``before`` holds.
         self.save()
         said = str(decision)
         for m in result.whole:
