@@ -201,3 +201,27 @@ async def test_a_burst_on_the_review_screen_of_a_blocked_tool_decides_nothing(
         assert watch.most <= 1
         assert isinstance(app.screen, ReviewScreen), type(app.screen).__name__
         assert _on_disk(src) == before
+
+
+# The group screen (review by kind): `g` opens a screen, not a dialog; its deciding keys ask
+GROUP = [["g", "a", "x"], ["g", "d", "x", "y"], ["g", "space", "a", "s", "d", "f"]]
+
+
+@pytest.mark.parametrize("how", list(BURSTS))
+@pytest.mark.parametrize("keys", GROUP, ids=["".join(k) for k in GROUP])
+async def test_a_burst_on_the_group_screen_decides_nothing_and_leaves_no_dialog(
+    tmp_path: Path, how: str, keys: list[str]
+):
+    from mcp_review.tui.screens.groups import GroupScreen
+
+    src = sample.groups_source(pins_path=str(tmp_path / "pins.toml"))
+    app = ReviewApp(src)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "stat_path")
+        before = _on_disk(src)
+        watch = _Watch(app)
+        await BURSTS[how](app, pilot, keys)
+        assert watch.most <= 1, f"{keys!r}: {watch.most} dialogs stacked"
+        assert isinstance(app.screen, GroupScreen), f"{keys!r} left {type(app.screen).__name__}"
+        assert _on_disk(src) == before, f"{keys!r} decided something"
