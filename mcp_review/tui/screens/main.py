@@ -6,7 +6,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -47,6 +47,9 @@ from mcp_review.tui.view import (
     flag_words,
 )
 from mcp_review.tui.widgets.marked_list import MarkedTable
+
+if TYPE_CHECKING:
+    from mcp_review.engine.kinds import Grouping
 
 STATUS_STYLE = {
     State.BROKEN: "tool-table--broken",
@@ -259,6 +262,8 @@ class MainScreen(Screen[None]):
         visited when the cursor moved elsewhere."""
         self._visited_last: str | None = None
         """The row `n` last landed on."""
+        self._visits: tuple[tuple[Any, ...], list[tuple[str, str]]] | None = None
+        """``n``'s order and what it was worked out for (rows, their order, the grouping)."""
         self._keys: dict[int, str] = {}
         """Row key of each tool entry (by id) of the computation shown."""
         self._server_rows: dict[str, tuple[str, str]] = {}
@@ -804,12 +809,22 @@ class MainScreen(Screen[None]):
 
     def _visit_order(self) -> list[tuple[str, str]]:
         """The rows ``n`` visits, in order, each with what to say on landing (a group's kind
-        and size), only rows shown."""
+        and size), only rows shown; worked out once per status and filter (``n`` held down
+        on a 10,000-tool fleet costs a lookup)."""
+        grouping = self.source.grouping()
+        key = (self.servers, self._row_keys, grouping)
+        cached = self._visits
+        if cached is not None and all(a is b for a, b in zip(cached[0], key, strict=True)):
+            return cached[1]
+        order = self._work_out_visit_order(grouping)
+        self._visits = (key, order)
+        return order
+
+    def _work_out_visit_order(self, grouping: Grouping) -> list[tuple[str, str]]:
         from mcp_review.engine.kinds import Alone
 
         shown = set(self._row_keys)
         out: dict[str, str] = {}
-        grouping = self.source.grouping()
         items = grouping.ordered()
         # Within the blocked tools alone, those with a blocking cue first, the most severe
         # cue kind first (issue 27), as the engine's order puts blocking cues first.
