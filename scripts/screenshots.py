@@ -17,7 +17,7 @@ from mcp_review.tui.screens.main import ToolTable
 ROOT = Path(__file__).resolve().parent.parent
 # The sample drift is test data (tests/tui_sample.py), not part of the package.
 sys.path.insert(0, str(ROOT / "tests"))
-from tui_sample import hostile_source, sample_source  # noqa: E402
+from tui_sample import groups_source, hostile_source, sample_source  # noqa: E402
 
 OUT = ROOT / "screenshots"
 
@@ -36,6 +36,8 @@ SHOTS = [
     ("policy", sample_source, (100, 28), None, "read_file", ("p",)),
     ("help", sample_source, (100, 34), None, None, ("question_mark",)),
     ("hostile", hostile_source, (100, 30), None, None, ()),
+    ("groups", groups_source, (110, 24), None, None, ("G",)),
+    ("group", groups_source, (110, 24), None, "find_notes", ("g", "down", "space")),
 ]
 
 
