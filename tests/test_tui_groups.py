@@ -10,6 +10,7 @@ Textual's pilot on real pin files and audit logs (tests/tui_sample.py ``groups_s
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -307,3 +308,50 @@ async def test_a_member_decided_on_disk_meanwhile_makes_the_group_write_nothing(
     assert (Path(pins).read_bytes(), Path(audit.audit_path_for(pins)).read_bytes()) == on_disk
     assert f"{server}/default/{member} changed on disk since" in said[0], said
     assert "cli" in said[0]
+
+
+def _limits_source() -> Any:
+    """Three tools whose `limit` maximum drops from 100 to 50: one breaking kind, each member
+    with its own generated witness (a call the old schema accepts and the new one rejects)."""
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+    from mcp_review.tui.fetchers import SnapshotFetcher
+    from mcp_review.tui.source import ReviewSource
+
+    def snap(maximum: int) -> Snapshot:
+        tools = [
+            ToolDef.from_wire(
+                {
+                    "name": f"search_{i}",
+                    "description": f"Search index {i}.",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {"limit": {"type": "integer", "maximum": maximum - i}},
+                    },
+                }
+            )
+            for i in range(3)
+        ]
+        return Snapshot(servers={"idx": ServerSnapshot(name="idx", tools=tools)})
+
+    return ReviewSource.baseline(SnapshotFetcher(snap(50)), snap(100))
+
+
+async def test_each_member_shows_its_own_values_and_witness():
+    app = ReviewApp(_limits_source())
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await _open_group(app, pilot, "search_1")
+        assert screen.group.size == 3
+        table = screen.query_one("#members")
+        assert [c.label.plain for c in table.columns] == ["", "tool", "old → new", "witness"]
+        rows = {table.get_row_at(i)[1].plain: table.get_row_at(i) for i in range(3)}
+        for i in range(3):
+            cells = rows[f"idx › search_{i}"]
+            # Its own bound, not the first member's: maximum 100-i -> 50-i.
+            assert f"<= {100 - i} → <= {50 - i}" in cells[2].plain, cells[2].plain
+            assert cells[3].plain.startswith("call: {"), cells[3].plain
+            # Its own witness: a limit its old bound accepts and its new one rejects.
+            limit = json.loads(cells[3].plain.removeprefix("call: "))["limit"]
+            assert 50 - i < limit <= 100 - i, (i, limit)
+        detail = _static(screen.query_one("#member-detail"))
+        assert "witness call: {" in detail
