@@ -309,6 +309,69 @@ def test_an_unchanged_pin_file_is_judged_once_and_served_from_the_cache(
     assert (judged, gate.reloads) == ([1, 1], 1)
 
 
+FORECAST = {
+    "name": "forecast",
+    "description": "the forecast for a city",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+        "required": ["city"],
+    },
+}
+
+
+def test_calls_recorded_after_the_gate_started_decide_its_next_verdict(
+    tmp_path: Path, monkeypatch: Any
+):
+    """A long-running proxy (the HTTP front, a long session) judges with the calls recorded
+    since it started, as `status` does: under the `compatible` tier a removed optional property
+    is re-pinned only while no recorded call sends it. Before, the log was read with the pins
+    only, so a call recorded through the proxy never counted until the pin file changed, and
+    the proxy forwarded a tool `status` and `check` held for review."""
+    from mcp_review.store.calllog import CallLog
+
+    pins = tmp_path / "mcp-pins.toml"
+    _pins_with(pins, FORECAST, Decision.APPROVED)
+    echo = dict(ECHO)
+    _pins_with_also(pins, echo)
+    log = tmp_path / "calls.jsonl"
+    real = enforce_mod._now_ns  # the pin file written long ago: its signature alone is trusted
+    monkeypatch.setattr(enforce_mod, "_now_ns", lambda: real() + 60 * 10**9)
+    gate = PinEnforcer(str(pins), "srv", default_tier="compatible", calls_path=str(log))
+    v3 = {
+        **FORECAST,
+        "inputSchema": {**FORECAST["inputSchema"], "properties": {"city": {"type": "string"}}},
+    }
+    first = gate.check([v3, echo])
+    assert first["forecast"].allowed, first  # nothing recorded sends `days`
+    judged: list[str] = []
+    judge = gate._judge
+
+    def counting(tools: list[dict[str, Any]]) -> Any:
+        judged.extend(t["name"] for t in tools)
+        return judge(tools)
+
+    gate._judge = counting  # type: ignore[method-assign]
+    writer = CallLog(str(log), server="srv", principal="default")
+    writer.record_call("forecast", {"city": "Paris", "days": 2}, rpc_id=1)
+    writer.close()
+    # The pinned tool's verdict does not depend on calls: still served from the cache.
+    assert gate.peek([echo]) == {"echo": first["echo"]}
+    # The drifted tool's cached verdict is stale: only check() may answer, and it re-judges.
+    assert gate.peek([v3, echo]) is None
+    after = gate.check([v3, echo])
+    assert not after["forecast"].allowed and after["forecast"].status.startswith("broken"), after
+    assert after["echo"] == first["echo"]
+    assert judged == ["forecast"]
+    assert gate.reloads == 1  # the pin file was not re-read
+
+
+def _pins_with_also(path: Path, tool: dict) -> None:
+    pf = load_pins(str(path))
+    pf.decide(make_pin("srv", ToolDef.from_wire(tool), Decision.APPROVED, by="test"))
+    save_pins(pf, str(path))
+
+
 def test_a_pin_file_that_stops_parsing_fails_closed_on_every_check(tmp_path: Path):
     pins = tmp_path / "mcp-pins.toml"
     good = _pins_with(pins, ECHO, Decision.APPROVED)

@@ -97,6 +97,10 @@ class PinEnforcer:
         """The file was older than SETTLE_NS when read: its signature alone tells a change."""
         self._pins: Any = None
         self._calls: Any = None
+        self._calls_sig: Signature | None | bool = False
+        """The call log's signature when ``_calls`` was read (False: not read yet)."""
+        self._calls_stale = False
+        """The call log changed since ``_calls`` was read: re-read it before judging anew."""
         self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
         self._lock = threading.Lock()
         self.reloads = 0
@@ -107,6 +111,40 @@ class PinEnforcer:
         except FileNotFoundError:
             return None
         return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+    def _calls_stat(self) -> Signature | None:
+        """The call log's signature: it only grows (one ``O_APPEND`` write per call) or is
+        rotated (a new inode), so a new call always changes its size or inode."""
+        if not self.calls_path:
+            return None
+        try:
+            st = os.stat(self.calls_path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+    def _calls_moved(self) -> bool:
+        return self._calls_stat() != self._calls_sig
+
+    def _follow_calls(self) -> None:
+        """Under the lock, the pins unchanged: when calls were recorded since the log was read
+        (by this proxy or another), every verdict that may depend on them is dropped and the
+        log is re-read before the next judging, so a drifted tool is judged with the calls
+        `status` would replay. A pinned (unchanged) tool's verdict does not depend on calls and
+        stays cached, so recording a call costs the next call nothing."""
+        if not self._calls_moved():
+            return
+        self._calls_stale = True
+        self._cache = {k: v for k, v in self._cache.items() if v[1].status == "pinned"}
+
+    def _load_calls(self) -> None:
+        sig = self._calls_stat()  # before reading: a write in between is seen next time
+        self._calls = None
+        if self.calls_path and os.path.exists(self.calls_path):
+            from mcp_review.store.readers import load_call_log
+
+            self._calls = load_call_log(self.calls_path)
+        self._calls_sig, self._calls_stale = sig, False
 
     @staticmethod
     def _is_settled(sig: Signature | None) -> bool:
@@ -126,9 +164,11 @@ class PinEnforcer:
         sig = self._stat()
         if self._sig is not False and sig == self._sig:
             if self._settled:
+                self._follow_calls()
                 return
             if self._read_digest() == self._digest:
                 self._settled = self._is_settled(sig)
+                self._follow_calls()
                 return
         self._sig = False
         self._cache.clear()
@@ -138,12 +178,9 @@ class PinEnforcer:
         # A pin whose digest does not verify is kept aside (never trusted): its tool is withheld
         # with the reason, the others are judged as usual.
         self._pins = load_pins(self.pins_path, allow_unverified=True)
-        # Recorded calls decide "broken"; they are re-read with the pins, not on every call.
-        self._calls = None
-        if self.calls_path and os.path.exists(self.calls_path):
-            from mcp_review.store.readers import load_call_log
-
-            self._calls = load_call_log(self.calls_path)
+        # Recorded calls decide "broken": re-read with the pins, and when the log has grown
+        # (``_follow_calls``), not on every call.
+        self._load_calls()
         self._sig, self._digest, self._settled = sig, digest, self._is_settled(sig)
         self.reloads += 1
 
@@ -161,10 +198,11 @@ class PinEnforcer:
                     return None
             except OSError:
                 return None  # check() reports it
+            moved = self._calls_moved()
             out: dict[str, Verdict] = {}
             for t in tools:
                 hit = self._cache.get(t["name"])
-                if hit is None or hit[0] is not t:
+                if hit is None or hit[0] is not t or (moved and hit[1].status != "pinned"):
                     return None
                 out[t["name"]] = hit[1]
             return out
@@ -213,6 +251,8 @@ class PinEnforcer:
                 else:
                     todo.append(t)
             if todo:
+                if self._calls_stale:
+                    self._load_calls()
                 for t, v in zip(todo, self._judge(todo), strict=True):
                     self._cache[t["name"]] = (t, v)
                     out[t["name"]] = v
