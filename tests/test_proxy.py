@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 
@@ -344,3 +345,49 @@ def test_tiered_proxy_withholds_a_new_property_whose_pattern_or_format_is_prose(
     recorded = [r["tool"] for r in read_jsonl(tmp_path / "calls.jsonl")]
     assert recorded == (["by_pattern", "by_format", "plain"] if hold else ["plain"])
     assert "refused tools/call 'by_pattern'" in c.stderr()
+
+
+@pytest.mark.parametrize("stdin", ["/dev/null", "file"])
+def test_a_client_stdin_that_cannot_be_polled_is_read_and_ends_the_proxy(
+    tmp_path: Path, stdin: str
+):
+    """A user trying the proxy by hand with `< /dev/null` or `< requests.jsonl`: /dev/null is a
+    character device that epoll refuses (EPERM), so the proxy printed a traceback from the event
+    loop and hung for ever (it never saw EOF). Read it like a regular file: the calls in it are
+    relayed (and recorded), EOF ends the proxy (exit 0), and stderr holds no traceback."""
+    import subprocess
+    import sys
+
+    src = "/dev/null"
+    if stdin == "file":
+        src = str(tmp_path / "requests.jsonl")
+        Path(src).write_text(
+            '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}\n'
+        )
+    log = tmp_path / "calls.jsonl"
+    with open(src, "rb") as f:
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mcp_review",
+                "proxy",
+                "--name",
+                "raw",
+                "--log",
+                str(log),
+                "--server-log",
+                str(tmp_path / "server.log"),
+                "--",
+                sys.executable,
+                str(RAW),
+            ],
+            stdin=f,
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        )
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"Traceback" not in r.stderr, r.stderr.decode()
+    if stdin == "file":
+        assert [c["tool"] for c in read_jsonl(log)] == ["echo"]

@@ -97,7 +97,7 @@ class PinEnforcer:
         """The file was older than SETTLE_NS when read: its signature alone tells a change."""
         self._pins: Any = None
         self._calls: Any = None
-        self._calls_sig: Signature | None | bool = False
+        self._calls_sig: Signature | bool | None = False
         """The call log's signature when ``_calls`` was read (False: not read yet)."""
         self._calls_stale = False
         """The call log changed since ``_calls`` was read: re-read it before judging anew."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import selectors
 import signal
 import stat
 import sys
@@ -26,8 +27,20 @@ TERM_GRACE = 0.5
 
 
 def _pipe_like(fd: int) -> bool:
+    """Whether the event loop can poll ``fd``. A character device may not be pollable:
+    epoll refuses /dev/null (EPERM), and asyncio then fails in a callback, leaving the
+    proxy waiting for an EOF it never sees; such a device is read like a regular file."""
     mode = os.fstat(fd).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return True
+    if not stat.S_ISCHR(mode):
+        return False
+    try:
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _die_with_parent() -> Callable[[], None] | None:
