@@ -62,7 +62,12 @@ COMMANDS: list[tuple[str, str, str]] = [
         "verify",
         "check the pin file offline: parses, digests, canonical form (pre-commit)",
     ),
-    ("proxy", "proxy", "stdio pass-through that records calls and enforces pins"),
+    (
+        "proxy",
+        "proxy",
+        "record calls and enforce pins between your client and a stdio or remote server "
+        "(--listen: serve it over HTTP)",
+    ),
     ("login", "login", "OAuth for a remote server: authorise once, the proxy refreshes"),
     ("rerun", "rerun", "re-send recorded read-only calls and compare the results"),
     (

@@ -186,6 +186,19 @@ def test_every_subcommand_help_ends_with_an_example(capsys):
         build_parser().parse_args(argv)
 
 
+def test_the_proxys_one_line_help_names_every_form_it_takes():
+    """A user with a remote server reads `mcp-review --help` and `proxy --help`: the line said
+    "stdio pass-through", so a Streamable HTTP server (`--url`, a config `url`) and the HTTP
+    front (`--listen`) looked unsupported."""
+    top = build_parser().format_help()
+    flat = " ".join(top.split())  # the line wraps
+    line = flat[flat.index(" proxy ") : flat.index(" login ")]
+    text = _subparsers()["proxy"].format_help()
+    for help_text in (line, text):
+        assert "stdio pass-through" not in help_text
+        assert "remote" in help_text and "--listen" in help_text, help_text[:400]
+
+
 def test_a_bad_flag_prints_the_subcommands_usage(capsys):
     for name in _subparsers():
         code, err = usage_error(capsys, name, "--no-such-flag")
