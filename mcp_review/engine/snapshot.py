@@ -37,6 +37,14 @@ FORMAT = "mcp-review-snapshot"
 VERSION = 1
 
 
+def version_label(version: str) -> str:
+    """A server's version as shown: ``v1.2.0`` for ``1.2.0``; one that already starts with a
+    ``v`` and a digit (``v2``, ``V1.0``) as it is, never ``vv2``."""
+    if version[:1] in ("v", "V") and version[1:2].isdigit():
+        return version
+    return f"v{version}"
+
+
 @dataclass(slots=True)
 class ServerSnapshot:
     """One server's live tool list (or the reason it could not be fetched)."""

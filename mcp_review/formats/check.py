@@ -59,6 +59,7 @@ from mcp_review.engine.kinds import Grouping, group_report
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
+from mcp_review.engine.snapshot import version_label
 from mcp_review.engine.status import Gate, State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats import instructions as instr_fmt
@@ -210,7 +211,7 @@ def to_text(
         if s.error:
             out.append(f"  {name}  {unreachable_words(s.error)}")
         else:
-            ver = f"  v{safe_text(s.server_version)}" if s.server_version else ""
+            ver = f"  {safe_text(version_label(s.server_version))}" if s.server_version else ""
             out.append(
                 f"  {name}  ok  {counts.get(s.name, 0)} tools  "
                 f"{safe_text(s.protocol_version or '?')}  tier {safe_text(s.tier)}{ver}"

@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from mcp_review.engine.pins import Decision, PinFile
 from mcp_review.engine.policy import Outcome
+from mcp_review.engine.snapshot import version_label
 from mcp_review.engine.status import Awaiting, State
 from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
@@ -527,7 +528,7 @@ class MainScreen(Screen[None]):
         for t in s.tools:
             counts[t.status] = counts.get(t.status, 0) + 1
         summary = ", ".join(f"{counts[k]} {k}" for k in STATUS_ORDER if counts.get(k))
-        ver = f"v{s.server_version} · " if s.server_version else ""
+        ver = f"{version_label(s.server_version)} · " if s.server_version else ""
         muted = cs("tool-table--muted")
         last = safe_text(f"{ver}{summary}", style=muted, marks=marks)
         i = s.instructions
