@@ -317,3 +317,38 @@ async def test_the_http_front_refreshes_the_stored_token_for_every_session(tmp_p
         if p.is_file() and p != tokens:
             for t in issued:
                 assert t.encode() not in p.read_bytes(), (p, t[:6])
+
+
+def test_login_at_a_server_without_oauth_says_so_in_one_line(tmp_path: Path):
+    """A user runs `login` for a server that takes a fixed bearer token (no OAuth): the SDK
+    logged its failure with a traceback ("OAuth flow error", 15 lines) above mcp-review's own
+    line. Now: exit 3, one line naming the server and the failure, and the way out (a fixed
+    token goes in `headers`); the server's error text reaches the terminal guarded."""
+    from servers.proxy_http_server import echo_http_server
+
+    with echo_http_server([], token="fixed-token-123") as (_srv, url):
+        cfg = tmp_path / "mcp-review.toml"
+        cfg.write_text(f'state_dir = "state"\n\n[servers.demo]\nurl = "{url}"\n')
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mcp_review",
+                "login",
+                "demo",
+                "--config",
+                str(cfg),
+                "--no-browser",
+                "--timeout",
+                "20",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    assert r.returncode == 3, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert lines[0].startswith("mcp-review login [demo]: failed: "), lines
+    assert "`headers`" in lines[0], lines

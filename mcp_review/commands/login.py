@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
@@ -64,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
         os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state"), "mcp-review"
     )
     path = token_path(state, srv.name)
+    # The SDK logs a failed flow with its traceback ("OAuth flow error"): the one line below
+    # says why, so none of its logging reaches the terminal.
+    logging.getLogger("mcp").setLevel(logging.CRITICAL + 1)
     try:
         asyncio.run(
             login(
@@ -84,6 +88,12 @@ def run(args: argparse.Namespace) -> int:
         while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
             leaf = leaf.exceptions[0]
         why = srv.scrub(str(leaf))[:300] or type(leaf).__name__
+        if type(leaf).__name__ == "OAuthRegistrationError":
+            # What a server without OAuth answers (or one that registers no clients itself).
+            why += (
+                "; does the server use OAuth? A server that takes a fixed token needs it in "
+                "the config's `headers` instead"
+            )
         print(f"mcp-review login [{srv.name}]: failed: {why}", file=sys.stderr)
         return exitcodes.UNREACHABLE
     print(f"mcp-review login [{srv.name}]: tokens stored in {path} (0600)", file=sys.stderr)
