@@ -585,7 +585,7 @@ class HttpUpstream:
             self.log(f"refused: {e}")
             await self._fail(post, str(e))
         except (httpx2.HTTPError, httpx2.StreamError) as e:
-            why = f"the HTTP request failed ({type(e).__name__})"
+            why = self._http_failed(e)
             self.log(f"{why}: {short(str(e), 200)}")
             await self._fail(post, why)
         except Exception as e:  # a bug of ours must not leave the client waiting
@@ -601,7 +601,12 @@ class HttpUpstream:
             )
             return
         if status in (401, 403):
-            await self._fail(post, f"the server refused the proxy's credentials (HTTP {status})")
+            await self._fail(
+                post,
+                f"{self.label} refused the proxy's credentials (HTTP {status}): check the token "
+                "in the server's `headers` (or `--header`), or run `mcp-review login` if it "
+                "uses OAuth",
+            )
             return
         if status == 202 or (self.transport == "sse" and 200 <= status < 300):
             if self.transport == "sse":
@@ -631,6 +636,21 @@ class HttpUpstream:
         elif post.requests:
             await self._fail(post, f"the server answered with content type {short(ctype, 60)}")
 
+    def _http_failed(self, e: Exception) -> str:
+        """A failed request, for the client: the server's address (scrubbed) and what to check,
+        not the exception's text (it may carry a URL with a secret in its query)."""
+        import httpx2
+
+        kind = type(e).__name__
+        if isinstance(e, httpx2.ConnectError):
+            return (
+                f"cannot connect to {self.label} ({kind}): is the server running, and the URL "
+                "right?"
+            )
+        if isinstance(e, httpx2.TimeoutException):
+            return f"{self.label} did not answer in time ({kind})"
+        return f"the HTTP request to {self.label} failed ({kind})"
+
     async def _error_body(self, post: _Post, resp: Any) -> None:
         """A status >= 300: a JSON-RPC error in the body answers its request (through the
         relay's checks like any answer); otherwise the proxy answers with the status."""
@@ -643,7 +663,10 @@ class HttpUpstream:
                     if isinstance(m, dict) and "error" in m and post.owns(m.get("id")):
                         await self._take(post, body, on_get=False)
         if post.requests:
-            await self._fail(post, f"the server answered HTTP {resp.status_code}")
+            why = f"{self.label} answered HTTP {resp.status_code}"
+            if resp.status_code in (404, 405) and post.method == "initialize":
+                why += ": is the URL's path right (the MCP endpoint, often /mcp)?"
+            await self._fail(post, why)
 
     async def _read_capped(self, resp: Any, limit: int | None = None) -> bytes | None:
         cap = limit or self._max_line
@@ -936,11 +959,7 @@ class HttpUpstream:
                             break
                     why = why or "the event stream ended"
         except (_Refused, httpx2.HTTPError) as e:
-            why = (
-                str(e)
-                if isinstance(e, _Refused)
-                else f"the HTTP request failed ({type(e).__name__})"
-            )
+            why = str(e) if isinstance(e, _Refused) else self._http_failed(e)
         self.log(f"legacy SSE: {why}")
         self._dead = f"closed its event stream ({why})"
         for p in list(self._posts):
