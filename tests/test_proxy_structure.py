@@ -366,6 +366,66 @@ def test_calls_recorded_after_the_gate_started_decide_its_next_verdict(
     assert gate.reloads == 1  # the pin file was not re-read
 
 
+def test_the_gate_reads_only_the_calls_appended_since_and_a_rotated_log_whole(
+    tmp_path: Path, monkeypatch: Any
+):
+    """Following the call log costs a call what was appended since the last read (whole lines;
+    a line still being written waits), not the whole log; a rotated or truncated log is read
+    again from its start. What the gate holds is what `load_call_log` reads from the file."""
+    from mcp_review.store.calllog import CallLog
+    from mcp_review.store.readers import load_call_log
+
+    pins = tmp_path / "mcp-pins.toml"
+    _pins_with(pins, FORECAST, Decision.APPROVED)
+    log = tmp_path / "calls.jsonl"
+    real = enforce_mod._now_ns
+    monkeypatch.setattr(enforce_mod, "_now_ns", lambda: real() + 60 * 10**9)
+    gate = PinEnforcer(str(pins), "srv", default_tier="compatible", calls_path=str(log))
+    writer = CallLog(str(log), server="srv", principal="default")
+
+    def held() -> dict[str, list[Any]]:
+        got = gate._calls.by_tool if gate._calls is not None else {}
+        return {k: [(c.index, c.arguments) for c in v] for k, v in got.items()}
+
+    def on_disk() -> dict[str, list[Any]]:
+        got = load_call_log(str(log)).by_tool
+        return {k: [(c.index, c.arguments) for c in v] for k, v in got.items()}
+
+    v3 = {
+        **FORECAST,
+        "inputSchema": {**FORECAST["inputSchema"], "properties": {"city": {"type": "string"}}},
+    }
+    writer.record_call("forecast", {"city": "a"}, rpc_id=1)
+    assert gate.check([dict(v3)])["forecast"].allowed
+    read: list[int] = []
+    parse = enforce_mod._parse_call_log
+
+    def counting(path: str, data: bytes) -> Any:
+        read.append(len(data))
+        return parse(path, data)
+
+    monkeypatch.setattr(enforce_mod, "_parse_call_log", counting)
+    size = log.stat().st_size
+    writer.record_call("other", {"x": 1}, rpc_id=2)
+    with open(log, "ab") as f:
+        f.write(b'{"tool": "forecast", "arguments": {"ci')  # a line being written
+    assert gate.check([dict(v3)])["forecast"].allowed
+    assert read == [log.stat().st_size - size - len(b'{"tool": "forecast", "arguments": {"ci')]
+    with open(log, "ab") as f:
+        f.write(b'ty": "b", "days": 3}}\n')
+    v = gate.check([dict(v3)])["forecast"]
+    assert not v.allowed, v  # the completed line sends `days`
+    assert held() == on_disk() and len(held()["forecast"]) == 2
+    # Rotated: a new file under the name, read whole.
+    writer.close()
+    log.rename(tmp_path / "calls.jsonl.1")
+    writer = CallLog(str(log), server="srv", principal="default")
+    writer.record_call("forecast", {"city": "c"}, rpc_id=3)
+    writer.close()
+    assert gate.check([dict(v3)])["forecast"].allowed  # nothing recorded now sends `days`
+    assert held() == on_disk() == {"forecast": [(1, {"city": "c"})]}
+
+
 def _pins_with_also(path: Path, tool: dict) -> None:
     pf = load_pins(str(path))
     pf.decide(make_pin("srv", ToolDef.from_wire(tool), Decision.APPROVED, by="test"))

@@ -57,6 +57,19 @@ Signature = tuple[int, int, int, int, int]
 ``touch``/``utime``, so a rewrite that restores size and mtime still changes it."""
 
 
+def _parse_call_log(path: str, data: bytes) -> Any:
+    """``data`` (whole lines of the call log at ``path``) as ``store.readers.load_call_log``
+    reads a file: calls grouped by tool, bad lines counted."""
+    import io
+
+    from mcp_review.engine.replay import parse_calls
+    from mcp_review.engine.status import call_log_of
+
+    return call_log_of(
+        path, lambda st: parse_calls(io.BytesIO(data), source=path, strict=False, stats=st)
+    )
+
+
 class PinEnforcer:
     """The pin file's verdicts for one (server, principal), through ``engine.status``.
 
@@ -101,6 +114,8 @@ class PinEnforcer:
         """The call log's signature when ``_calls`` was read (False: not read yet)."""
         self._calls_stale = False
         """The call log changed since ``_calls`` was read: re-read it before judging anew."""
+        self._calls_off = 0
+        """How many bytes of the call log ``_calls`` holds (whole lines)."""
         self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
         self._lock = threading.Lock()
         self.reloads = 0
@@ -138,13 +153,44 @@ class PinEnforcer:
         self._cache = {k: v for k, v in self._cache.items() if v[1].status == "pinned"}
 
     def _load_calls(self) -> None:
+        """Read the call log; when it is the file read last time, grown, only its new lines
+        (it is append-only between rotations: re-reading 10 MiB for every call recorded would
+        cost each call to a held or auto-approved tool a second)."""
         sig = self._calls_stat()  # before reading: a write in between is seen next time
-        self._calls = None
-        if self.calls_path and os.path.exists(self.calls_path):
-            from mcp_review.store.readers import load_call_log
-
-            self._calls = load_call_log(self.calls_path)
+        prev = self._calls_sig
+        grown = (
+            self._calls is not None
+            and isinstance(prev, tuple)
+            and sig is not None
+            and sig[:2] == prev[:2]
+            and sig[2] >= self._calls_off
+        )
         self._calls_sig, self._calls_stale = sig, False
+        if sig is None or self.calls_path is None:
+            self._calls, self._calls_off = None, 0
+            return
+        start = self._calls_off if grown else 0
+        try:
+            with open(self.calls_path, "rb") as f:
+                f.seek(start)
+                data = f.read()
+        except FileNotFoundError:
+            self._calls, self._calls_off = None, 0
+            return
+        data = data[: data.rfind(b"\n") + 1]  # a line being written is read next time
+        part = _parse_call_log(self.calls_path, data)
+        self._calls_off = start + len(data)
+        if not grown:
+            self._calls = part
+            return
+        calls = self._calls
+        for tool, new in part.by_tool.items():
+            have = calls.by_tool.setdefault(tool, [])
+            for c in new:
+                c.index = len(have) + 1
+                have.append(c)
+        calls.unattributed += part.unattributed
+        calls.skipped += part.skipped
 
     @staticmethod
     def _is_settled(sig: Signature | None) -> bool:
