@@ -520,3 +520,15 @@ def test_services_share_transport_through_public_names_only():
     watch = ast.parse((root / "watch.py").read_text())
     sources = {n.module for n in ast.walk(watch) if isinstance(n, ast.ImportFrom)}
     assert "mcp_review.services.transport" in sources
+
+
+def test_a_call_log_that_cannot_be_read_is_an_input_error_naming_it(tmp_path: Path):
+    """As `load_call_log` said it before the gate read the log itself: the proxy's start-up
+    check turns it into exit 2 with the file named, and the relay fails closed on it."""
+    pins = tmp_path / "mcp-pins.toml"
+    _pins_with(pins, ECHO, Decision.APPROVED)
+    (tmp_path / "calls.jsonl").mkdir()
+    gate = PinEnforcer(str(pins), "srv", calls_path=str(tmp_path / "calls.jsonl"))
+    with pytest.raises(InputError) as ei:
+        gate.check([dict(ECHO)])
+    assert "calls.jsonl" in str(ei.value.source)

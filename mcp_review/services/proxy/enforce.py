@@ -177,6 +177,11 @@ class PinEnforcer:
         except FileNotFoundError:
             self._calls, self._calls_off = None, 0
             return
+        except OSError as e:  # as store.readers.open_log says it
+            from mcp_review.engine.errors import InputError
+
+            self._calls_sig = False
+            raise InputError(f"cannot read: {e.strerror}", source=self.calls_path) from None
         data = data[: data.rfind(b"\n") + 1]  # a line being written is read next time
         part = _parse_call_log(self.calls_path, data)
         self._calls_off = start + len(data)
