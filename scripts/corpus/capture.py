@@ -273,7 +273,7 @@ SERVERS: tuple[Server, ...] = (
         "excel-mcp-server",
         "pypi",
         "excel-mcp-server",
-        ("1.1.2", "2.2.2"),
+        ("1.1.2", "2.0.0", "2.2.2"),
         args=("stdio",),
         env={"EXCEL_FILES_PATH": "{tmp}"},
     ),
@@ -281,20 +281,21 @@ SERVERS: tuple[Server, ...] = (
         "redis-mcp-server",
         "pypi",
         "redis-mcp-server",
-        ("0.2.0", "0.5.1"),
+        ("0.2.0", "0.3.6", "0.5.1"),
         env={"REDIS_HOST": "redis.invalid", "REDIS_PORT": "6379"},
     ),
     Server(
         "office-word-mcp-server",
         "pypi",
         "office-word-mcp-server",
-        ("1.0.0", "1.1.11"),
+        ("1.0.0", "1.1.5", "1.1.11"),
+        bin="word_mcp_server",
     ),
     Server(
         "eks-mcp-server",
         "pypi",
         "awslabs.eks-mcp-server",
-        ("0.1.1", "0.2.1"),
+        ("0.1.1", "0.1.20", "0.2.1"),
         env={
             "AWS_REGION": "us-east-1",
             "AWS_ACCESS_KEY_ID": "AKIADUMMY000000000000",
@@ -305,7 +306,7 @@ SERVERS: tuple[Server, ...] = (
         "elasticsearch-mcp-server",
         "pypi",
         "elasticsearch-mcp-server",
-        ("1.0.0", "2.1.6"),
+        ("1.0.0", "2.0.10", "2.1.6"),
         env={
             "ELASTICSEARCH_HOSTS": "https://es.invalid:9200",
             "ELASTICSEARCH_USERNAME": "elastic",
@@ -641,6 +642,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.only and srv.slug not in a.only:
             continue
         entry = book.setdefault(srv.slug, {})
+        _TOUCHED.add(srv.slug)
         entry.update(package=srv.package, ecosystem=srv.ecosystem)
         skipped = entry.setdefault("skipped", {})
         for v in srv.versions:
@@ -668,6 +670,9 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
+_TOUCHED: set[str] = set()
+"""Servers this run captures: its entries win over the manifest on disk, the others' stay."""
+
 MANIFEST = CORPUS / "manifest.json"
 """The capture manifest: per server its package, the versions captured (the files) and the
 versions tried and skipped, each with why (the first lines of the failure, paths elided)."""
@@ -680,6 +685,10 @@ def _read_manifest() -> dict:
 
 
 def _write_manifest(book: dict) -> None:
+    """Write ``book`` over the manifest on disk, keeping the entries of servers another
+    capture run (running beside this one on other servers) wrote since this run read it."""
+    on_disk = _read_manifest()
+    book = {**on_disk, **{k: v for k, v in book.items() if k in _TOUCHED}}
     for slug, entry in book.items():
         d = CORPUS / slug
         caps = [p.stem for p in d.glob("*.json")] if d.is_dir() else []
