@@ -66,11 +66,11 @@ def test_corpus_has_servers_from_both_registries_most_with_three_versions():
     ok = {s: caps for s, caps in servers.items() if len(caps) >= 3}
     assert len(ok) >= 20, sorted(servers)
     assert all(len(caps) >= 2 for caps in servers.values()), sorted(servers)
-    # Issue 26 asks for 30 servers, 10 from PyPI: 26 and 5 so far (benchmarks/README.md,
-    # "Corpus"); the rest are listed in capture.py and not yet captured.
-    assert len(servers) >= 26, sorted(servers)
+    # Issue 26 asks for at least 30 published servers, at least 10 from PyPI (benchmarks/
+    # README.md, "Corpus"; tried and dropped: the manifest's left_out).
+    assert len(servers) >= 30, sorted(servers)
     ecos = Counter(caps[0].manifest["ecosystem"] for caps in servers.values())
-    assert ecos["npm"] >= 10 and ecos["pypi"] >= 5, ecos
+    assert ecos["npm"] >= 10 and ecos["pypi"] >= 10, ecos
     # several large servers (most of them SaaS: GitLab, Azure DevOps, Google Workspace, Heroku)
     large = [s for s, caps in servers.items() if max(len(c.tools) for c in caps) >= 20]
     assert len(large) >= 5, large

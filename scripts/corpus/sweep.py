@@ -202,6 +202,9 @@ class _Timeout(Exception):
 
 
 def _alarm(_sig, _frm):
+    # Raised wherever the unit's work is; where that is a callback whose exceptions Python
+    # ignores (a weakref finaliser during GC), the next alarm a second later raises again.
+    signal.alarm(1)
     raise _Timeout
 
 
