@@ -306,7 +306,7 @@ SERVERS: tuple[Server, ...] = (
         "elasticsearch-mcp-server",
         "pypi",
         "elasticsearch-mcp-server",
-        ("1.0.0", "2.0.10", "2.1.6"),
+        ("1.0.0", "2.0.10", "2.1.0", "2.1.6"),
         env={
             "ELASTICSEARCH_HOSTS": "https://es.invalid:9200",
             "ELASTICSEARCH_USERNAME": "elastic",
@@ -317,7 +317,7 @@ SERVERS: tuple[Server, ...] = (
         "dynamodb-mcp-server",
         "pypi",
         "awslabs.dynamodb-mcp-server",
-        ("0.1.4", "1.0.9", "2.1.8"),
+        ("0.1.4", "1.0.9", "2.0.24", "2.1.8"),
         env={
             "AWS_REGION": "us-east-1",
             "AWS_ACCESS_KEY_ID": "AKIADUMMY000000000000",
