@@ -10,7 +10,7 @@ the server row, the counts line), and where the policy auto-approves something, 
 confirm, and record the counts line after it, the pins the app wrote (decision, digest and
 decider of each tool) and check's JSON answer on them.
 
-The answers go to benchmarks/corpus_app.json (committed). The app on all 183 (pair, tier)
+The answers go to benchmarks/corpus_app.json (committed). The app on all 276 (pair, tier)
 cases costs a minute or more of CPU, too much for the test suite's budget, so
 tests/test_corpus_agreement.py holds these recorded answers to what ``check`` says now on
 every case, and reruns the app on a sample of them to find a recording gone stale. Rerun this
