@@ -10,6 +10,7 @@ concealment, exfiltration, a path to a secret location).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -191,7 +192,10 @@ def test_baseline_pin_of_the_corpus(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert rc == (1 if doc["skipped"] else 0), server
         pinned += len(doc["decisions"])
         for h in doc["skipped"]:
-            held[h["tool"]] = h["why"].removeprefix("blocked: ").split("; ")
+            # reasons are joined by "; ", which a cue's quoted text may hold too (excel's
+            # "Tick label position; to hide them"): split only where a reason starts
+            why = h["why"].removeprefix("blocked: ")
+            held[h["tool"]] = re.split(r"; (?=hidden characters|cue in new tool: )", why)
         # The engine agrees: only first-sight kinds among a new tool's blocking cues.
         for t in _snapshot(cap).servers[server].tools:
             for c in tool_cues(None, t.wire):
