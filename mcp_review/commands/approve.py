@@ -30,6 +30,7 @@ from mcp_review.services.inputs import (
     add_candidate_option,
     add_config_args,
     add_format_option,
+    add_group_options,
     add_pins_option,
 )
 
@@ -51,7 +52,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="approve the server's instructions (pinned per server and principal, "
         "like a tool description) instead of a tool",
     )
-    _add_group_args(p, "approve")
+    add_group_options(p, "approve")
     add_config_args(p, server_option=False)
     add_candidate_option(p)
     p.add_argument(
@@ -78,54 +79,13 @@ def register(p: argparse.ArgumentParser) -> None:
     add_format_option(p)
 
 
-def _add_group_args(p: argparse.ArgumentParser, verb: str) -> None:
-    p.add_argument(
-        "--group",
-        metavar="ID",
-        default=None,
-        help=f"{verb} every member of a group of alike changes (its id from "
-        "`mcp-review status --groups`); a tool is approved when all its pending kinds are, "
-        "denied as soon as one is",
-    )
-    p.add_argument(
-        "--except",
-        dest="except_",
-        action="append",
-        default=[],
-        metavar="SERVER/TOOL",
-        help="with --group: leave this member out (repeatable)",
-    )
-
-
 def _run_group(args: argparse.Namespace) -> int:
     """``--group ID``: decide every member of the group but the ``--except`` ones."""
-    from mcp_review.engine.errors import InputError
     from mcp_review.engine.pins import Decision
-    from mcp_review.services.inputs import resolve
 
-    if args.server is not None or args.tool is not None or args.instructions:
-        raise InputError("--group decides a group: name no SERVER, TOOL or --instructions")
-    inp = resolve(args, server_filter=False)
-    inp.print_notes()
-    run = decisions.find_group(inp, args.group, args.except_)
-    d = decisions.decide_group(
-        inp.pins,
-        run.group,
-        Decision.APPROVED,
-        source="approve",
-        except_=run.except_,
-        by=args.by,
-        note=args.note,
-        confirmed="with --yes" if getattr(args, "yes", False) else "",
-        servers=run.report.servers,
-        candidates=inp.candidates,
-    )
-    if d.blocked:
-        show.show_group_decision(d, None, args.format, inp.pins_path)
-        return exitcodes.FAIL
-    result = decisions.save(inp.pins, inp.pins_path)
-    show.show_group_decision(d, result, args.format, inp.pins_path)
-    return exitcodes.PASS
+    d, result, pins_path = decisions.decide_group_from_args(args, Decision.APPROVED, "approve")
+    show.show_group_decision(d, result, args.format, pins_path)
+    return exitcodes.FAIL if result is None else exitcodes.PASS
 
 
 def run(args: argparse.Namespace) -> int:

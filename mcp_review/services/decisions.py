@@ -467,3 +467,32 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
     if len(set(out)) == group.size:
         raise InputError(f"--except leaves no member of group {gid} to decide")
     return GroupRun(report, grouping, group, out)
+
+
+def decide_group_from_args(args: Any, decision: Any, source: str) -> tuple[GroupDecision, Any, str]:
+    """``approve --group ID`` / ``deny --group ID`` (``decision`` and ``source`` say which):
+    resolve the inputs, find the group as ``status --groups`` shows it now, decide every member
+    but the ``--except`` ones, and save unless the decision is blocked. Returns the decision,
+    the save's result (None when blocked: nothing was written) and the pin file's path."""
+    from mcp_review.services.inputs import resolve
+
+    if args.server is not None or args.tool is not None or args.instructions:
+        raise InputError("--group decides a group: name no SERVER, TOOL or --instructions")
+    inp = resolve(args, server_filter=False)
+    inp.print_notes()
+    run = find_group(inp, args.group, args.except_)
+    d = decide_group(
+        inp.pins,
+        run.group,
+        decision,
+        source=source,
+        except_=run.except_,
+        by=args.by,
+        note=args.note,
+        confirmed="with --yes" if getattr(args, "yes", False) else "",
+        servers=run.report.servers,
+        candidates=inp.candidates,
+    )
+    if d.blocked:
+        return d, None, inp.pins_path
+    return d, save(inp.pins, inp.pins_path), inp.pins_path

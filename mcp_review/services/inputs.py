@@ -91,6 +91,26 @@ def add_pins_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_group_options(p: argparse.ArgumentParser, verb: str) -> None:
+    """``--group ID`` and ``--except SERVER/TOOL`` for ``approve`` and ``deny``."""
+    p.add_argument(
+        "--group",
+        metavar="ID",
+        default=None,
+        help=f"{verb} every member of a group of alike changes (its id from "
+        "`mcp-review status --groups`); a tool is approved when all its pending kinds are, "
+        "denied as soon as one is",
+    )
+    p.add_argument(
+        "--except",
+        dest="except_",
+        action="append",
+        default=[],
+        metavar="SERVER/TOOL",
+        help="with --group: leave this member out (repeatable)",
+    )
+
+
 def add_calls_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--calls",
