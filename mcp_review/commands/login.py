@@ -50,13 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.store.tokens import token_path
 
     cfg = load_config(args.config, require_trust=False)
-    try:
-        srv = cfg.by_name(args.name)
-    except KeyError:
-        known = ", ".join(s.name for s in cfg.servers) or "none"
-        raise InputError(
-            f"no server {args.name!r} in the config (known: {known})", source=cfg.source
-        ) from None
+    srv = cfg.named(args.name)
     if srv.url is None:
         raise InputError(f"server {srv.name!r} has no url: login is for remote servers")
     if not 0 <= args.port <= 65535:

@@ -398,13 +398,7 @@ def run(args: argparse.Namespace) -> int:
 
         # The client launches the proxy from its own config: no trust gate (issue 10 item 10).
         cfg = load_config(args.config, require_trust=False)
-        try:
-            srv = cfg.by_name(args.name)
-        except KeyError:
-            known = ", ".join(s.name for s in cfg.servers) or "none"
-            raise InputError(
-                f"no server {args.name!r} in the config (known: {known})", source=cfg.source
-            ) from None
+        srv = cfg.named(args.name)
         if srv.target is not None or (srv.command is None and srv.url is None):
             raise InputError(
                 f"server {args.name!r} has neither a command nor a url", source=cfg.source

@@ -101,13 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if args.timeout is not None and not args.timeout > 0:
         raise InputError("--timeout must be a positive number of seconds")
     cfg = load_config(args.config)
-    try:
-        srv = cfg.by_name(args.server)
-    except KeyError:
-        known = ", ".join(s.name for s in cfg.servers) or "none"
-        raise InputError(
-            f"no server {args.server!r} in the config (known: {known})", source=cfg.source
-        ) from None
+    srv = cfg.named(args.server)
     pins_path = args.pins or cfg.pins or "mcp-pins.toml"
     pins = load_pins(pins_path, allow_unverified=True)
     calls_path = args.calls or call_log_for(srv, cfg.state_dir)

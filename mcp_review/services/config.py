@@ -205,6 +205,19 @@ class Config:
                 return s
         raise KeyError(name)
 
+    def named(self, name: str) -> ServerConfig:
+        """The server ``name`` as a command names it: an InputError (exit 2) naming the
+        config and the servers it has when there is none of that name."""
+        from mcp_review.engine.errors import InputError
+
+        try:
+            return self.by_name(name)
+        except KeyError:
+            known = ", ".join(s.name for s in self.servers) or "none"
+            raise InputError(
+                f"no server {name!r} in the config (known: {known})", source=self.source
+            ) from None
+
 
 def _scrub_fragments(text: str, secret: str, n: int | None = None) -> str:
     """Replace every maximal run of at least ``n`` characters of ``text`` that also occurs in
