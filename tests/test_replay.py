@@ -390,3 +390,14 @@ def test_replay_accepts_loaded_calls_and_bare_values(tmp_path):
     assert r.broken == 1 and r.broken_calls[0].line == 3
     r2 = replay(OLD, new, [Call(9, None, CALLS[2])])
     assert r2.broken_calls[0].index == 9
+
+
+def test_replay_and_rerun_read_records_by_one_set_of_keys():
+    """A record key the proxy writes (the seal, ``held``) is one both readers accept: rerun
+    reads the engine's set, and the store's seal field is in it."""
+    from mcp_review.engine.replay import LOG_KEYS
+    from mcp_review.services import rerun
+    from mcp_review.store.calllog import SEAL_FIELD
+
+    assert rerun._KEYS is LOG_KEYS
+    assert {SEAL_FIELD, "held", "digest", "redacted", "tool", "arguments"} <= LOG_KEYS

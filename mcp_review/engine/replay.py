@@ -210,7 +210,7 @@ class LoadedCalls(list[Call]):
 
 
 _ABSENT = object()
-_LOG_KEYS = frozenset(
+LOG_KEYS = frozenset(
     {
         "tool",
         "arguments",
@@ -227,7 +227,7 @@ _LOG_KEYS = frozenset(
 )
 """Keys of a server-log record. ``digest``, ``redacted`` and ``seal`` were added by the proxy
 for ``rerun`` (issue 18; store/calllog.py), ``held`` for a call to a held tool (issue 29);
-logs without them read as before."""
+logs without them read as before. ``rerun`` (services/rerun.py) reads records by the same set."""
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson turns integers >= 2**64 into floats silently
 # Digits -> "0", everything else -> " ": a 19-digit run is then a plain substring search, ~12x
 # faster over a whole chunk than the regex per line (measured 0.04 vs 0.5 us per line).
@@ -261,7 +261,7 @@ def _classify_record(rec: Any) -> tuple[str, str | None, Any]:
     """("call", tool, arguments) or ("ignore", None, None) for a parsed log line.
 
     Forms: JSON-RPC (has ``jsonrpc`` and ``method``); a server-log record (a string ``tool``
-    and an ``arguments`` key, and no keys beyond _LOG_KEYS: otherwise a tool whose own
+    and an ``arguments`` key, and no keys beyond LOG_KEYS: otherwise a tool whose own
     parameters are called ``tool``/``arguments`` would be misread); anything else is a bare
     argument object (the seed's ``gate`` form).
     """
@@ -274,7 +274,7 @@ def _classify_record(rec: Any) -> tuple[str, str | None, Any]:
             # MCP makes arguments optional: an absent one is an empty object.
             return "call", name if isinstance(name, str) else None, params.get("arguments", {})
         tool = rec.get("tool")
-        if isinstance(tool, str) and "arguments" in rec and rec.keys() <= _LOG_KEYS:
+        if isinstance(tool, str) and "arguments" in rec and rec.keys() <= LOG_KEYS:
             return "call", tool, rec["arguments"]
     return "call", None, rec
 
@@ -382,7 +382,7 @@ def parse_calls(
                         n += 1  # the common bare-argument line, without the classifier call
                         yield Call(n, lineno, rec, None, True)
                         continue
-                    if type(name) is str and "arguments" in rec and rec.keys() <= _LOG_KEYS:
+                    if type(name) is str and "arguments" in rec and rec.keys() <= LOG_KEYS:
                         # a server-log record (as _classify_record decides), inline
                         if tool is not None and name != tool:
                             st.ignored += 1

@@ -20,11 +20,11 @@ from typing import Any
 
 from mcp_review.engine import rerun as core
 from mcp_review.engine.errors import InputError
+from mcp_review.engine.replay import LOG_KEYS
 from mcp_review.engine.rerun import Comparison, RecordedCall, RerunOutcome
 from mcp_review.services.config import secrets_scrubber
 from mcp_review.store.calllog import (
     DEFAULT_REDACT,
-    SEAL_FIELD,
     Redactor,
     log_files,
     seal_key,
@@ -89,21 +89,8 @@ def _id_key(v: Any) -> str:
     return json.dumps(v, sort_keys=True)
 
 
-_KEYS = frozenset(
-    {
-        "tool",
-        "arguments",
-        "time",
-        "ts",
-        "server",
-        "principal",
-        "id",
-        "digest",
-        "redacted",
-        "held",
-        SEAL_FIELD,
-    }
-)
+_KEYS = LOG_KEYS
+"""The keys a call-log record may carry: the engine's replay reads the same records."""
 
 
 def _result_key(r: Any) -> tuple[str, str, str] | None:
