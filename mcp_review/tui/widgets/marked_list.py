@@ -12,30 +12,23 @@ from typing import ClassVar
 
 from rich.style import Style
 
-from mcp_review.tui.render import HIDDEN_STYLE, LOOKALIKE_STYLE, Marks
+from mcp_review.tui.render import Marks
 from mcp_review.tui.rowlist import RowList
+from mcp_review.tui.widgets.marked_table import MARK_CLASSES, MARK_CSS, component_style, marks_of
 
 
 class MarkedTable(RowList):
     """A :class:`RowList` of Rich Text cells styled by component classes (see the module and
     ``widgets.marked_table``)."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"marked-table--hidden", "marked-table--lookalike"}
-
-    DEFAULT_CSS = """
-    MarkedTable > .marked-table--hidden { text-style: bold reverse; }
-    MarkedTable > .marked-table--lookalike { color: ansi_red; text-style: bold reverse; }
-    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = set(MARK_CLASSES)
+    DEFAULT_CSS = MARK_CSS
 
     def component_style(self, component: str) -> Style:
-        """The Rich style of one of this list's component classes: only what its CSS sets
-        (the row and cursor styles still show through)."""
-        return self.get_component_rich_style(component, partial=True)
+        """The Rich style of one of this list's component classes."""
+        return component_style(self, component)
 
     @property
     def marks(self) -> Marks:
-        """How this list draws the renderers' marks (``render.cell_text``)."""
-        return {
-            HIDDEN_STYLE: self.component_style("marked-table--hidden"),
-            LOOKALIKE_STYLE: self.component_style("marked-table--lookalike"),
-        }
+        """How this list draws the renderers' marks."""
+        return marks_of(self)
