@@ -32,7 +32,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from mcp_review.engine.model import ChangeClass, ToolDef, pointer_join, pointer_tokens
+from mcp_review.engine.model import (
+    HASHED_FIELDS,
+    ChangeClass,
+    ToolDef,
+    pointer_join,
+    pointer_tokens,
+)
 from mcp_review.engine.policy import Concern, Outcome, class_outcome, severity_rank
 
 if TYPE_CHECKING:
@@ -97,16 +103,9 @@ _NAME_MAPS = frozenset(
 
 _KNOWN_TOKENS = frozenset(
     {
-        # tool fields
-        "name",
-        "title",
-        "description",
-        "inputSchema",
-        "outputSchema",
-        "annotations",
-        "execution",
+        # tool fields: the hashed ones, ``_meta`` and ``execution``'s own
+        *HASHED_FIELDS,
         "taskSupport",
-        "icons",
         "_meta",
         # JSON Schema keywords
         "$schema",
