@@ -569,8 +569,13 @@ class Proxy:
         more = f" ({size} bytes)" if size else ""
         self.log(f"dropped from the client: {what}{more}; nothing was forwarded")
 
-    def _error(self, rpc_id: Any, code: int, message: str) -> dict[str, Any]:
-        return {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}}
+    def _error(
+        self, rpc_id: Any, code: int, message: str, data: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        return {"jsonrpc": "2.0", "id": rpc_id, "error": error}
 
     async def _judge_client_msg(self, m: Any) -> tuple[Any, Any]:
         """(message to forward, answer to send back); either may be None."""
@@ -751,34 +756,24 @@ class Proxy:
 
     def _refusal(self, rpc_id: Any, tool: str, v: Verdict) -> dict[str, Any]:
         why = f": {v.reason}" if v.reason else ""
-        return {
-            "jsonrpc": "2.0",
-            "id": rpc_id,
-            "error": {
-                "code": REFUSED_CODE,
-                "message": (
-                    f"mcp-review withheld tool '{tool}' on server '{self.name}' "
-                    f"({v.status}{why}). An operator must review it: run `mcp-review` "
-                    f"(or `mcp-review approve {self.name} {tool}`)."
-                ),
-                "data": {"tool": tool, "server": self.name, "status": v.status, "reason": v.reason},
-            },
-        }
+        return self._error(
+            rpc_id,
+            REFUSED_CODE,
+            f"mcp-review withheld tool '{tool}' on server '{self.name}' "
+            f"({v.status}{why}). An operator must review it: run `mcp-review` "
+            f"(or `mcp-review approve {self.name} {tool}`).",
+            {"tool": tool, "server": self.name, "status": v.status, "reason": v.reason},
+        )
 
     def _held_refusal(self, rpc_id: Any, tool: str, why: str) -> dict[str, Any]:
-        return {
-            "jsonrpc": "2.0",
-            "id": rpc_id,
-            "error": {
-                "code": REFUSED_CODE,
-                "message": (
-                    f"mcp-review refused this call to '{tool}' on server '{self.name}': the "
-                    f"proxy serves its approved definition while a change waits for review, "
-                    f"and {why}. Nothing was forwarded."
-                ),
-                "data": {"tool": tool, "server": self.name, "status": HELD, "reason": why},
-            },
-        }
+        return self._error(
+            rpc_id,
+            REFUSED_CODE,
+            f"mcp-review refused this call to '{tool}' on server '{self.name}': the "
+            f"proxy serves its approved definition while a change waits for review, "
+            f"and {why}. Nothing was forwarded.",
+            {"tool": tool, "server": self.name, "status": HELD, "reason": why},
+        )
 
     def _held_result(self, p: _Pending, m: dict[str, Any]) -> None:
         """A held tool's reply: a result the approved output schema does not allow becomes an
