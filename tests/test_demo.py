@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import demo_runs
 import pytest
+from helpers import run_cli
 
 from mcp_review.cli import main
 from mcp_review.demo import definitions
@@ -23,7 +22,6 @@ from mcp_review.store.pinfile import load_pins
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
 SHADOW = definitions.SHADOW_NAME
 
 # Per (server, tool): status, policy outcome (tier "tiered"), {rule id: class} that must be
@@ -95,35 +93,9 @@ EXPECTED: dict[tuple[str, str], tuple[str, str, dict[str, str], tuple[int, int] 
 }
 
 
-def _isolated_env(tmp_path: Path) -> tuple[dict[str, str], dict[str, Path]]:
-    dirs = {k: tmp_path / k for k in ("cwd", "home", "tmp")}
-    for d in dirs.values():
-        d.mkdir()
-    env = {
-        **os.environ,
-        "HOME": str(dirs["home"]),
-        "TMPDIR": str(dirs["tmp"]),
-        "PYTHONPATH": str(ROOT),
-    }
-    return env, dirs
-
-
-def _demo(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Path]]:
-    env, dirs = _isolated_env(tmp_path)
-    proc = subprocess.run(
-        [sys.executable, "-m", "mcp_review", "demo", "--headless", *args],
-        cwd=dirs["cwd"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
-    return proc, dirs
-
-
-def test_headless_json_reports_every_finding(tmp_path: Path) -> None:
-    proc, dirs = _demo(tmp_path, "--format", "json")
+@pytest.mark.xdist_group(demo_runs.GROUP)
+def test_headless_json_reports_every_finding() -> None:
+    proc = demo_runs.headless("--format", "json")  # shared with test_hostile_output (one run)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     # check's own verdict: v2 drifted, so the gate fails.
@@ -204,11 +176,12 @@ def test_headless_json_reports_every_finding(tmp_path: Path) -> None:
     assert "/cache" in held["call_with_new_parameter"]["reason"]
 
     # Nothing outside the (removed) temporary workspace.
-    assert [p for d in dirs.values() for p in d.iterdir()] == []
+    assert proc.left == ()
 
 
-def test_headless_text(tmp_path: Path) -> None:
-    proc, _ = _demo(tmp_path)
+@pytest.mark.xdist_group(demo_runs.GROUP)
+def test_headless_text() -> None:
+    proc = demo_runs.headless()  # the default format: text
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "FAIL: 1 pinned, 2 new, 3 changed, 5 broken, 1 removed" in out
@@ -282,16 +255,10 @@ def test_pins_match_what_v1_serves(tmp_path: Path) -> None:
 
 
 def test_app_needs_a_terminal(tmp_path: Path) -> None:
-    env, dirs = _isolated_env(tmp_path)
-    proc = subprocess.run(
-        [sys.executable, "-m", "mcp_review", "demo"],
-        cwd=dirs["cwd"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
+    """Without --headless and with no terminal on stdin and stdout: exit 2 before anything
+    starts (the check is the command's own isatty test: run in this process, as
+    tests/helpers.run_cli gives it a non-terminal stdin and stdout)."""
+    proc = run_cli(["demo"], cwd=tmp_path)
     assert proc.returncode == 2
     assert "--headless" in proc.stderr
 

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import demo_runs
 import pytest
 from helpers import stdio_server_argv
 from servers.hostile import HOSTILE, HOSTILE_NAMES, hostile_http_app
@@ -196,7 +197,7 @@ def test_every_headless_command_against_hostile_servers(project, capfd):
             guard,
             "watch",
             "--duration",
-            "4",
+            "2.5",  # forked warm (zygote) and in-process servers: first sight takes well under 1 s
             "--format",
             fmt,
             "--server",
@@ -420,20 +421,18 @@ def test_proxy_diagnostics_are_inert_and_its_server_log_bounded(tmp_path):
 
 
 @pytest.mark.slow
-def test_demo_headless_output_paths_are_clean(tmp_path, capfd, monkeypatch):
+@pytest.mark.xdist_group(demo_runs.GROUP)
+def test_demo_headless_output_paths_are_clean():
     """demo --headless (its bundled servers smuggle TAG text, zero-width and homoglyphs): every
-    format's output is clean before the guard, as for the other commands."""
-    import signal
+    format's output is clean before the guard, as for the other commands.
 
-    monkeypatch.chdir(tmp_path)
-    guard = StrictGuard()
-    monkeypatch.setattr("mcp_review.formats.terminal.terminal_guard", guard)
-    # The demo turns SIGTERM/SIGHUP into KeyboardInterrupt for its own process: put them back.
-    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        for fmt in ("text", "json"):
-            rc, out, _ = run(capfd, guard, "demo", "--headless", "--format", fmt)
-            assert rc == 0 and "lint_file" in out
-    finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
+    The runs are tests/demo_runs.py's, shared with test_demo (the costliest command, once per
+    format): a real `python -m mcp_review demo --headless` whose terminal guard records every
+    chunk it had to change, as StrictGuard does in this process."""
+    for args in ((), ("--format", "json")):
+        p = demo_runs.headless(*args)
+        # Checked as run() checks a command in this process: nothing the guard had to change.
+        assert not p.leaks, f"{args}: output path not sanitised: {p.leaks[0][:300]!r}"
+        assert_inert(p.stdout, f"demo {args} stdout")
+        assert_inert(p.stderr, f"demo {args} stderr")
+        assert p.returncode == 0 and "lint_file" in p.stdout
