@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import stdio_server
 
 from mcp_review.cli import main
 
@@ -219,10 +220,13 @@ def action_repo(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "tools.json").write_text(json.dumps(TOOLS))
+    # The server forks from the warm zygote (tests/helpers.py): the action's `check` talks to
+    # a real stdio server on real pipes; its start-up is not what these tests are about.
+    server = stdio_server(SERVERS / "toolserver.py")
     (repo / "mcp-review.toml").write_text(
         "[servers.db]\n"
-        f"command = {json.dumps(sys.executable)}\n"
-        f"args = [{json.dumps(str(SERVERS / 'toolserver.py'))}]\n"
+        f"command = {json.dumps(server['command'])}\n"
+        f"args = {json.dumps(server['args'])}\n"
         f"env = {{ MCP_REVIEW_TOOLS_FILE = {json.dumps(str(repo / 'tools.json'))} }}\n"
     )
     cwd = os.getcwd()

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import stdio_server
 from servers.rawserver import tools_for
 from servers.toolserver import ToolServer, serve_http, tool
 
@@ -16,7 +17,9 @@ from mcp_review.services.config import ServerConfig
 from mcp_review.services.fetch import Progress, fetch_all
 
 SERVERS = Path(__file__).parent / "servers"
-TIMEOUT = 5.0
+TIMEOUT = 3.0
+"""Each broken server's timeout: three of them spend it all, so the run shows whether they ran
+side by side (about one TIMEOUT) or one after another (three)."""
 
 
 def raw(name: str, *mode: str) -> ServerConfig:
@@ -61,12 +64,11 @@ async def test_all_faults_in_one_run(tmp_path: Path, http_servers, refused_port,
     tools_file = tmp_path / "tools.json"
     tools_file.write_text(json.dumps([tool("read"), tool("write"), tool("list")]))
     configs = [
-        # Healthy: a real SDK stdio server (slow to start under load, so a longer timeout:
-        # the point is that the broken ones finish by theirs).
+        # Healthy: a real SDK stdio server, forked warm from the zygote (tests/helpers.py);
+        # still a longer timeout: the point is that the broken ones finish by theirs.
         ServerConfig(
             "healthy-stdio",
-            command=sys.executable,
-            args=(str(SERVERS / "toolserver.py"),),
+            **stdio_server(SERVERS / "toolserver.py"),
             env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)},
             timeout=60,
         ),
@@ -133,8 +135,8 @@ async def test_all_faults_in_one_run(tmp_path: Path, http_servers, refused_port,
     assert kind == "unauthorized" and "401" in msg and "not-the-token" not in msg
     assert err("http-silent")[0] == "timed-out"
 
-    # Three servers each spent their whole 5 s timeout; run one after another they would take
-    # 15 s. Together the run ends near one timeout (plus the SDK's up-to-4 s stdio teardown).
+    # Three servers each spent their whole timeout (3 s); run one after another they would take
+    # 9 s. Together the run ends near one timeout (plus the SDK's up-to-4 s stdio teardown).
     slow = [elapsed[n] for n in ("hangs", "prints-garbage", "http-silent")]
     assert all(x >= TIMEOUT - 0.1 for x in slow)
     assert total < 3 * TIMEOUT, f"took {total:.1f} s: the faults ran one after another?"

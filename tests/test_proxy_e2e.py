@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,8 @@ from typing import Any
 import anyio
 import pytest
 from helpers import int_tool as _tool
-from servers.proxy_harness import ROOT, SDK, read_jsonl
+from helpers import run_cli, stdio_server_argv
+from servers.proxy_harness import ROOT, SERVERS, read_jsonl
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
@@ -54,6 +54,13 @@ def _client(
     )
 
 
+def _sdk() -> list[str]:
+    """The proxy's server: tests/servers/proxy_server.py (the mcp SDK), forked warm from the
+    zygote (tests/helpers.py): a real process on the proxy's pipes, without its 1-2 s of
+    ``import mcp``. What these tests check is the proxy between a real client and it."""
+    return stdio_server_argv(SERVERS / "proxy_server.py")
+
+
 def _wire(tool: Any) -> dict[str, Any]:
     return tool.model_dump(by_alias=True, exclude_none=True, mode="json")
 
@@ -89,10 +96,9 @@ def _approve(
         _pin(pins, server, [tool])
         return
     snap = _snapshot(tmp, server, [tool])
+    # The command run in this process (tests/helpers.run_cli): the pin file it writes is what
+    # the running proxy reads; its own process start is not what is tested.
     argv = [
-        sys.executable,
-        "-m",
-        "mcp_review",
         "approve",
         server,
         tool["name"],
@@ -102,10 +108,10 @@ def _approve(
         str(pins),
     ]
     if blocked:
-        r = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=60)
+        r = run_cli(argv, cwd=ROOT)
         assert r.returncode == 1 and "is blocked and was not approved" in r.stderr, r.stderr
         argv.append("--yes")
-    r = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = run_cli(argv, cwd=ROOT)
     assert r.returncode == 0, r.stderr
 
 
@@ -121,7 +127,7 @@ async def test_sdk_client_enforcement_follows_approval_without_restart(tmp_path:
     with anyio.fail_after(90):
         async with _client(
             tmp_path,
-            SDK,
+            _sdk(),
             "--enforce",
             "--withhold-changed",
             "--pins",
@@ -199,7 +205,7 @@ async def test_sdk_client_is_served_the_approved_definition_of_a_held_tool(
     env = {"PROXY_TOOLS_FILE": str(tools_file), "PROXY_RAN_FILE": str(ran)}
     args = ("--enforce", "--pins", str(pins), "--name", "demo")
     with anyio.fail_after(120):
-        async with _client(tmp_path, SDK, *args, env=env, mode=mode) as c:
+        async with _client(tmp_path, _sdk(), *args, env=env, mode=mode) as c:
             assert [_wire(t) for t in (await c.list_tools()).tools] == [echo, SEARCH]
 
             tools_file.write_text(json.dumps([echo, rug]))  # the rug pull
@@ -305,7 +311,7 @@ async def test_sdk_client_calls_without_listing_are_judged_on_the_proxys_own_lis
     env = {"PROXY_TOOLS_FILE": str(tools_file)}
     with anyio.fail_after(90):
         async with _client(
-            tmp_path, SDK, "--enforce", "--pins", str(pins), "--name", "demo", env=env, mode=mode
+            tmp_path, _sdk(), "--enforce", "--pins", str(pins), "--name", "demo", env=env, mode=mode
         ) as c:
             r = await c.call_tool("echo", {"a": 1})
             assert json.loads(r.content[0].text) == {"tool": "echo", "arguments": {"a": 1}}
