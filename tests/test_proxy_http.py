@@ -196,7 +196,8 @@ async def test_each_session_gets_its_own_server_and_delete_stops_it(tmp_path: Pa
 def test_an_idle_session_ends_and_stopping_the_front_stops_every_server(
     tmp_path: Path, front_factory
 ):
-    front = front_factory("--idle-timeout", "1", tools=[_tool("echo", "echo a")])
+    # A short idle timeout (the sweep runs every quarter of it): the test waits for it twice.
+    front = front_factory("--idle-timeout", "0.5", tools=[_tool("echo", "echo a")])
     with httpx2.Client(timeout=30) as http:
         idle = _open_session(front, http)
         pid = int(re.findall(r"started server pid (\d+)", front.log())[-1])
@@ -204,7 +205,7 @@ def test_an_idle_session_ends_and_stopping_the_front_stops_every_server(
         while _alive(pid):
             assert time.monotonic() < deadline, front.log()
             time.sleep(0.1)
-        assert front.log().count("idle for 1 s: ended") == 1  # said once, not per sweep
+        assert front.log().count("idle for 0.5 s: ended") == 1  # said once, not per sweep
         r = http.post(
             front.url, json=_call(2), headers=front.headers(**ACCEPT, **{"Mcp-Session-Id": idle})
         )
@@ -217,7 +218,7 @@ def test_an_idle_session_ends_and_stopping_the_front_stops_every_server(
             "GET", front.url, headers=front.headers(**ACCEPT, **{"Mcp-Session-Id": live})
         ) as get:
             assert get.status_code == 200
-            time.sleep(2.5)
+            time.sleep(1.2)  # past the timeout plus a sweep, twice over: idle would have ended
             assert _alive(pid2)
             assert front.stop() == 128 + signal.SIGTERM
     assert not _alive(pid2)

@@ -273,10 +273,11 @@ def test_server_error_and_timeout_are_outcomes_not_crashes(tmp_path: Path):
     c = json.loads(r.stdout)["calls"][0]
     assert c["outcome"] == "now-error" and "backend down" in c["reason"]
     ws.write_state(fail=False, sleep=30)
-    r = ws.rerun("--yes", "--format", "json", "--timeout", "2")
+    # The server sleeps 30 s; the call's own timeout (the connection has the config's) ends it.
+    r = ws.rerun("--yes", "--format", "json", "--timeout", "1")
     assert r.returncode == 1, r.stderr
     c = json.loads(r.stdout)["calls"][0]
-    assert c["outcome"] == "now-error" and "no answer within 2 s" in c["reason"]
+    assert c["outcome"] == "now-error" and "no answer within 1 s" in c["reason"]
 
 
 def test_unreachable_server_exits_3(tmp_path: Path):

@@ -266,8 +266,9 @@ def test_server_echoing_its_secrets_reaches_no_file_and_no_report(
     assert run("deny", "echo", "whoami", "--format", "json") == 0
     assert run("approve", "echo", "whoami", "--yes") == 0
     assert run("status", "--snapshot", "snap.json", "--format", "json") == 3  # broken: down
-    assert run("watch", "--duration", "3", "--format", "json", "--server", "echo") in (0, 1)
-    assert '"server": "echo"' in outs["watch --duration 3 --format json --server echo"]
+    # The echo server has no SDK to import (~50 ms to its first answer): 1.5 s sees it.
+    assert run("watch", "--duration", "1.5", "--format", "json", "--server", "echo") in (0, 1)
+    assert '"server": "echo"' in outs["watch --duration 1.5 --format json --server echo"]
     for where, text in outs.items():
         assert_clean(text, where)
     written = [p for p in tmp_path.rglob("*") if p.is_file() and p.name != "mcp-review.toml"]
