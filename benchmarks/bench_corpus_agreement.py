@@ -3,7 +3,7 @@
 
 ``python benchmarks/bench_corpus_agreement.py [--only SERVER ...] [--dry-run]`` runs
 tests/test_corpus_agreement.py over the whole corpus (``MCP_REVIEW_CORPUS_ALL=1``: every
-server, not only the suite's ``SUITE_SERVERS``; ``--outside-suite``: only the others, which
+server, not only the suite's ``corpus_data.AGREEMENT_SERVERS``; ``--outside-suite``: only the others, which
 the suite does not run), both halves (commands and app), every tier,
 and writes what passed to ``benchmarks/results/corpus-agreement.json``: per server the sha256
 of each capture it ran on, per tier and half ``passed`` and the seconds it took. The suite's

@@ -48,6 +48,35 @@ SUITE_SERVERS = frozenset(
 (the agreement of every command and the app, the memo's equivalence); the rest run in
 benchmarks/ scripts whose committed results the suite re-checks."""
 
+AGREEMENT_SERVERS = frozenset(
+    {
+        "context7-mcp",
+        "exa-mcp-server",
+        "mapbox-mcp-server",
+        "mcp-server-fetch",
+        "mcp-server-git",
+        "mcp-server-time",
+        "redis-mcp-server",
+        "server-everything",
+        "server-filesystem",
+        "server-github",
+        "server-memory",
+        "server-sequential-thinking",
+        "tavily-mcp",
+    }
+)
+"""The servers whose every release pair tests/test_corpus_agreement.py runs in the suite (every
+command and the app, three tiers); every other server's pairs run in
+benchmarks/bench_corpus_agreement.py, whose committed results the suite re-checks against
+today's captures. SUITE_SERVERS without its five heaviest (firecrawl-mcp, desktop-commander,
+chrome-devtools-mcp, notion-mcp-server, playwright-mcp: two thirds of that test's CPU), plus
+two small servers that carry the two paths only those five had in the suite: these still meet,
+under each tier, every (status, outcome) the whole corpus meets and both exit codes, and every
+mark of every format (benchmarks/README.md, "corpus agreement in the suite", names a pair for
+each). The two: ``mapbox-mcp-server`` 0.2.0->0.14.0, a new tool that blocks (new/block, every
+tier); ``redis-mcp-server`` 0.2.0->0.3.6, the one pair here that `tiered` auto-approves
+(changed/auto-approve and the app's `P` under the default tier)."""
+
 
 def version_key(v: str) -> tuple:
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"[.\-+]", v))
