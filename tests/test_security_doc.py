@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -11,6 +12,7 @@ DOC = ROOT / "docs" / "security.md"
 REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 
+@functools.cache  # the doc names many tests of one file: each file is parsed once
 def _defined(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
     return {
