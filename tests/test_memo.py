@@ -84,10 +84,19 @@ def corpus_fleet():
     return _fleet(pairs)
 
 
-def test_memo_gives_the_corpus_the_same_witnesses_and_verdicts(corpus_fleet):
+@pytest.fixture(scope="module")
+def memo_run(corpus_fleet):
+    """The fleet's status with a memo (what ``compute_status`` does by default: a fresh
+    ``CompareMemo`` for the run), computed once for the two tests that read it (neither
+    changes it): the memo and the report."""
     snap, pins = corpus_fleet
     memo = CompareMemo()
-    with_memo = compute_status(snap, pins, memo=memo)
+    return memo, compute_status(snap, pins, memo=memo)
+
+
+def test_memo_gives_the_corpus_the_same_witnesses_and_verdicts(corpus_fleet, memo_run):
+    snap, pins = corpus_fleet
+    memo, with_memo = memo_run
     without = compute_status(snap, pins, memo=False)
     # Not vacuous: the memo answered, and there were witnesses and breaking verdicts to keep.
     assert memo.hits >= memo.misses > 100
@@ -104,9 +113,8 @@ def test_memo_gives_the_corpus_the_same_witnesses_and_verdicts(corpus_fleet):
         )
 
 
-def test_a_reused_witness_is_a_copy(corpus_fleet):
-    snap, pins = corpus_fleet
-    report = compute_status(snap, pins)
+def test_a_reused_witness_is_a_copy(memo_run):
+    _memo, report = memo_run  # compute_status(snap, pins): the memo is on by default
     by_key: dict = {}
     for t in report.tools:
         for c in t.comparison.changes if t.comparison else ():
