@@ -197,6 +197,19 @@ def test_every_breaking_tool_change_is_shown_by_a_witness_or_says_why_not(verdic
     assert not bad, f"{len(bad)} breaking verdicts with no witness and no note:\n{_show(bad)}"
 
 
+def test_every_witness_on_the_whole_corpus_is_an_object(verdicts):
+    """Input witnesses are calls (arguments), output witnesses are results' structuredContent:
+    objects both, on every server of the corpus (the engine's witnesses of every schema change
+    this file judges; tests/test_mcp_verdicts.py checks the 16 SUITE_SERVERS' every changed
+    tool by its own search, and each breaking witness there with python-jsonschema)."""
+    witnesses = [
+        (v.unit.key, c.rule, c.witness) for v in verdicts for c in v.changes if c.has_witness
+    ]
+    assert len(witnesses) > 1000, len(witnesses)
+    bad = [w for w in witnesses if not isinstance(w[2], dict)]
+    assert not bad, bad[:10]
+
+
 def test_every_breaking_change_carries_a_witness_or_says_why_not(fig):
     """Per change: each breaking change carries a witness, or the engine's note on why none."""
     bad = fig["breaking_without_witness"]
