@@ -432,7 +432,7 @@ def _folder(path: Path) -> Path:
 
 def test_the_corpus_has_pairs_to_agree_on():
     assert len(SERVERS) >= 26 and sum(len(_pairs(s)) for s in SERVERS) >= 80
-    assert len(RUN) >= 13 and sum(len(_pairs(s)) for s in RUN) >= 40
+    assert len(RUN) >= 6 and sum(len(_pairs(s)) for s in RUN) >= 15
 
 
 def test_the_suite_servers_meet_every_answer_the_corpus_gives():
