@@ -15,6 +15,7 @@ a slow machine must not fail it.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import io
@@ -62,6 +63,71 @@ async def settled(app: Any, pilot: Any) -> None:
         if app.main is not None and app.main.loaded and not app.main.computing:
             return
     raise AssertionError("never loaded")
+
+
+def _busy(app: Any) -> bool:
+    """Work the app has queued or under way: a worker (a thread's too) not finished, a
+    message not yet handled by the app or a screen, a callback waiting for the repaint."""
+    from textual.worker import WorkerState
+
+    if any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+        return True
+    if any(not p._message_queue.empty() for p in (app, *app.screen_stack)):
+        return True
+    return bool(app.screen._callbacks)
+
+
+async def settle(pilot: Any, *, repaint: bool = True) -> None:
+    """Until the app has handled every key and message sent so far and everything they
+    started (screens pushed or popped, workers, callbacks after the repaint), then (as
+    ``pilot.pause`` does) lay out and paint the screen now: what a fixed
+    ``pilot.pause(0.05)`` hoped for, returning as soon as it holds. Twice in a row quiet,
+    with the same screens, so a screen just pushed has its own messages handled."""
+    app = pilot.app
+    quiet = 0
+    for _ in range(TRIES):
+        for _ in range(3):  # a delivery in flight (the driver's send_message) reaches a queue
+            await asyncio.sleep(0)
+        stack = list(app.screen_stack)
+        await pilot._wait_for_screen()
+        await app._animator.wait_until_complete()
+        if not _busy(app) and stack == app.screen_stack:
+            quiet += 1
+            if quiet == 2:
+                if repaint:
+                    app.screen._on_timer_update()
+                return
+        else:
+            quiet = 0
+            await asyncio.sleep(STEP / 4)
+    raise AssertionError("the app never settled")
+
+
+async def press(pilot: Any, *keys: str) -> None:
+    """``pilot.press(*keys)``, each key waited for with :func:`settle` instead of Textual's
+    ``wait_for_idle`` (at least 40 ms a key, however little the key does): the same key
+    events, through the same driver, each one handled with all it started before the next."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        original = REPLACED_KEYS.get(key, key)
+        char: str | None
+        try:
+            char = unicodedata.lookup(_get_unicode_name_from_key(original))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+        await settle(pilot, repaint=False)  # as Pilot.press: the app paints when it would
 
 
 async def select(app: Any, pilot: Any, name: str) -> None:

@@ -17,9 +17,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from helpers import press, settle, stdio_server_argv
 from helpers import ready as _ready
 from helpers import select as _select
-from helpers import stdio_server_argv
 
 from mcp_review.cli import main
 from mcp_review.engine import clock
@@ -118,18 +118,15 @@ async def test_undo_after_a_cli_approval_restores_it_not_the_morning(morning):
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await _ready(app, pilot)
         _alice_approves(m)
-        await pilot.press("r")
+        await press(pilot, "r")
         await _ready(app, pilot)
         await _select(app, pilot, "read_graph")
-        await pilot.press("d", "y")
-        await pilot.pause(0.2)
+        await press(pilot, "d", "y")
         if isinstance(app.screen, ConfirmScreen):
             # Asked again: the pin changed on disk since the screen was computed.
-            await pilot.press("y")
-            await pilot.pause(0.2)
+            await press(pilot, "y")
         assert _on_disk(m).decision == "denied"
-        await pilot.press("u", "y")
-        await pilot.pause(0.2)
+        await press(pilot, "u", "y")
     assert _alices(_on_disk(m)), _on_disk(m)
 
 
@@ -141,13 +138,11 @@ async def test_undo_refuses_when_the_cli_decided_since(morning):
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_graph")
-        await pilot.press("d", "y")
-        await pilot.pause(0.2)
+        await press(pilot, "d", "y")
         assert _on_disk(m).decision == "denied"
         _alice_approves(m)
         written = Path(m["audit"]).read_bytes()
-        await pilot.press("u", "y")
-        await pilot.pause(0.2)
+        await press(pilot, "u", "y")
         said = _said(app)
     assert _alices(_on_disk(m)), _on_disk(m)
     assert "alice" in said and "cannot undo" in said, said
@@ -167,15 +162,13 @@ async def test_deciding_on_a_stale_screen_asks_again(morning, decision):
         assert app.main.current_entry().status is State.CHANGED
         _alice_approves(m)
         before = Path(m["pins"]).read_bytes()
-        await pilot.press(decision, "y")
-        await pilot.pause(0.2)
+        await press(pilot, decision, "y")
         screen = app.screen
         assert isinstance(screen, ConfirmScreen), _said(app)
         body = str(screen.body)
         assert "alice" in body and "approved" in body and "changed on disk" in body, body
         assert Path(m["pins"]).read_bytes() == before
-        await pilot.press("n")
-        await pilot.pause(0.2)
+        await press(pilot, "n")
     assert _alices(_on_disk(m))
 
 
@@ -186,14 +179,11 @@ async def test_asked_again_and_confirmed_decides_over_the_new_state(morning):
         await _ready(app, pilot)
         await _select(app, pilot, "read_graph")
         _alice_approves(m)
-        await pilot.press("d", "y")
-        await pilot.pause(0.2)
+        await press(pilot, "d", "y")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("y")
-        await pilot.pause(0.2)
+        await press(pilot, "y")
         assert _on_disk(m).decision == "denied"
-        await pilot.press("u", "y")  # the undo gives back what the denial replaced: alice's
-        await pilot.pause(0.2)
+        await press(pilot, "u", "y")  # the undo gives back what the denial replaced: alice's
     assert _alices(_on_disk(m))
 
 
@@ -415,9 +405,9 @@ async def test_refresh_rereads_the_pin_file(morning):
         await _ready(app, pilot)
         assert _row(app, "read_graph").status is State.CHANGED
         _alice_approves(m)
-        await pilot.press("r")
+        await press(pilot, "r")
         await _ready(app, pilot)
-        await pilot.pause(0.2)
+        await settle(pilot)
         row = _row(app, "read_graph")
         assert row.status is State.PINNED, row.status
         assert row.note == "alice reviewed it"
@@ -435,12 +425,10 @@ async def test_returning_to_the_list_rereads_the_pin_file(morning):
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_graph")
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await press(pilot, "enter")
         assert app.screen is not app.main
         _alice_approves(m)
-        await pilot.press("escape")
-        await pilot.pause(0.3)
+        await press(pilot, "escape")
         assert app.screen is app.main
         row = _row(app, "read_graph")
         assert row.status is State.PINNED, row.status
@@ -454,11 +442,10 @@ async def test_refresh_keeps_the_apps_own_decisions(morning):
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_graph")
-        await pilot.press("d", "y")
-        await pilot.pause(0.2)
-        await pilot.press("r")
+        await press(pilot, "d", "y")
+        await press(pilot, "r")
         await _ready(app, pilot)
-        await pilot.pause(0.2)
+        await settle(pilot)
         assert _row(app, "read_graph").status is State.DENIED
     assert _on_disk(m).decision == "denied"
 
@@ -471,10 +458,8 @@ async def test_the_undo_dialog_says_what_was_decided_and_what_comes_back(morning
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_graph")
-        await pilot.press("d", "y")
-        await pilot.pause(0.2)
-        await pilot.press("u")
-        await pilot.pause(0.2)
+        await press(pilot, "d", "y")
+        await press(pilot, "u")
         screen = app.screen
         assert isinstance(screen, ConfirmScreen)
         body = str(screen.body)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 import tui_sample as sample
+from helpers import press, settle, stdio_server_argv
 from helpers import ready as _ready
 from helpers import select as _select
-from helpers import stdio_server_argv
 from servers.toolserver import ToolServer
 
 from mcp_review.engine.status import CallLog, State
@@ -62,8 +62,7 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
         }
         # Open the broken tool: the replay tab comes first and shows the broken calls.
         await _select(app, pilot, "get_forecast")
-        await pilot.press("enter")
-        await pilot.pause(0.1)
+        await press(pilot, "enter")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         assert screen.query_one("#tabs").active == "tab-replay"
@@ -72,37 +71,30 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
         assert first[3] == "BROKEN" and "kelvin" in first[5]
         assert "/units" in first[4]  # the validator's path and message
         # Select a change: the schema diff scrolls to it.
-        await pilot.press("1")
-        await pilot.pause(0.05)
+        await press(pilot, "1")
         changes = screen.query_one("#changes")
         idx = next(i for i, c in enumerate(changes.changes) if c.pointer.endswith("/enum"))
         changes.move_cursor(row=idx)
-        await pilot.pause(0.1)
+        await settle(pilot)
         diff = screen.query_one("#schema-diff")
         assert diff._marked is not None and '"enum"' in diff.rows[diff._marked].right.text
         # Approve it (not blocked: no confirmation).
-        await pilot.press("a")
-        await pilot.pause(0.1)
+        await press(pilot, "a")
         assert app.screen is app.main
         # Deny read_file (annotation claims more power) from the main screen: it asks first.
         await _select(app, pilot, "read_file")
-        await pilot.press("d")
-        await pilot.pause(0.1)
+        await press(pilot, "d")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("y")
-        await pilot.pause(0.1)
+        await press(pilot, "y")
         # Approving a blocked change asks first; cancel keeps it undecided.
         await _select(app, pilot, "read_file")
         assert app.main.current_entry().status is State.DENIED
         await _select(app, pilot, "get_history")
-        await pilot.press("d", "y")
-        await pilot.pause(0.1)
-        await pilot.press("u")  # undo the deny of get_history: asks first
-        await pilot.pause(0.1)
+        await press(pilot, "d", "y")
+        await press(pilot, "u")  # undo the deny of get_history: asks first
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("y")
-        await pilot.pause(0.1)
-        await pilot.press("q")
+        await press(pilot, "y")
+        await press(pilot, "q")
     pins = tomllib.loads(Path(pins_path).read_text())
     tools = pins["servers"]["weather"]["principals"]["default"]["tools"]
     forecast = tools["get_forecast"]
@@ -161,20 +153,15 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
-        await pilot.press("a")
-        await pilot.pause(0.05)
+        await press(pilot, "a")
         assert isinstance(app.screen, ConfirmScreen)  # blocked: asks first ...
-        await pilot.press("escape")  # cancel: nothing written
-        await pilot.pause(0.05)
+        await press(pilot, "escape")  # cancel: nothing written
         assert app.main.current_entry().status is State.CHANGED
-        await pilot.press("a", "y")
-        await pilot.pause(0.05)
+        await press(pilot, "a", "y")
         assert isinstance(app.screen, ReasonScreen)  # ... then why
-        await pilot.press("enter")  # no reason typed: nothing happens
-        await pilot.pause(0.05)
+        await press(pilot, "enter")  # no reason typed: nothing happens
         assert isinstance(app.screen, ReasonScreen)
-        await pilot.press(*"upstream changelog says so", "enter")
-        await pilot.pause(0.1)
+        await press(pilot, *"upstream changelog says so", "enter")
         assert app.main.current_entry().status is State.PINNED
         rec = audit.read(audit.audit_path_for(src.pins_path))[-1]
         assert rec["tool"] == "read_file" and rec["decision"] == "approved"
@@ -184,17 +171,15 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
         assert "; confirmed in the review app]: upstream changelog says so" in rec["why"]
         # Approve all compatible-only changes of "files": the modal lists exactly `search`.
         await _select(app, pilot, "search")
-        await pilot.press("A")
-        await pilot.pause(0.05)
+        await press(pilot, "A")
         modal = app.screen
         assert isinstance(modal, ApproveAllScreen)
         assert [e.name for e in modal.entries] == ["search"]
         await pilot.click("#yes")
-        await pilot.pause(0.1)
+        await settle(pilot)
         assert app.main.current_entry().status is State.PINNED
         # Filter and next-needing-review.
-        await pilot.press("slash", *"status:broken", "enter")
-        await pilot.pause(0.05)
+        await press(pilot, "slash", *"status:broken", "enter")
         table = app.screen.query_one("#tools", ToolTable)
         names = {
             app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value).name
@@ -202,9 +187,8 @@ async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
             if app.main._entry_for(table.coordinate_to_cell_key((r, 0)).row_key.value)
         }
         assert names == {"get_forecast", "create_ticket"}
-        await pilot.press("escape")
-        await pilot.pause(0.05)
-        await pilot.press("n")
+        await press(pilot, "escape")
+        await press(pilot, "n")
         assert app.main.current_entry().needs_review
 
 
@@ -265,8 +249,7 @@ async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
         row = table.get_row_at(table.cursor_row)
         assert row[0].plain == "│ r\u0435⟨U+0435⟩ad_file"
         assert row[3].plain == "shadows devtools/read_file"
-        await pilot.press("enter")
-        await pilot.pause(0.1)
+        await press(pilot, "enter")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         summary = str(screen.query_one("#summary").render())
@@ -283,8 +266,7 @@ async def test_removed_tool_lists_the_calls_that_would_fail(tmp_path: Path):
         await _ready(app, pilot)
         await _select(app, pilot, "export_csv")
         assert app.main.current_entry().status is State.REMOVED
-        await pilot.press("enter")
-        await pilot.pause(0.1)
+        await press(pilot, "enter")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         assert screen.query_one("#tabs").active == "tab-replay"
@@ -304,12 +286,10 @@ async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
         await _ready(app, pilot)
         for name in ("run_query", "export_csv"):  # a served change; a removed tool (same pin)
             await _select(app, pilot, name)
-            await pilot.press("enter")
-            await pilot.pause(0.1)
+            await press(pilot, "enter")
             summary = str(app.screen.query_one("#summary").render())
             assert f"previous decision's note: {DEMO_NOTE}" in summary  # shown, not carried
-            await pilot.press("d")
-            await pilot.pause(0.1)
+            await press(pilot, "d")
     pins = load_pins(src.pins_path)
     recs = [r for r in audit.read(str(tmp_path / "audit.jsonl")) if r["source"] == "review app"]
     # The audit wording says what each denial was made on (services.decisions.audit_why, as
@@ -328,15 +308,12 @@ async def test_output_only_change_opens_on_the_output_tab(tmp_path: Path):
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "table_stats")
-        await pilot.press("enter")
-        await pilot.pause(0.1)
+        await press(pilot, "enter")
         assert isinstance(app.screen, ReviewScreen)
         assert app.screen.query_one("#tabs").active == "tab-output"
-        await pilot.press("escape")
-        await pilot.pause(0.05)
+        await press(pilot, "escape")
         await _select(app, pilot, "run_query")  # an inputSchema change still opens on replay
-        await pilot.press("enter")
-        await pilot.pause(0.1)
+        await press(pilot, "enter")
         assert app.screen.query_one("#tabs").active == "tab-replay"
 
 
@@ -351,8 +328,7 @@ async def test_a_pinned_tool_shows_what_was_approved_on_both_sides(tmp_path: Pat
         assert entry.status is State.PINNED and entry.pinned is not None
         assert entry.pinned.description == entry.current.description
         assert "text" not in entry.flags
-        await pilot.press("enter")
-        await pilot.pause(0.1)
+        await press(pilot, "enter")
         diff = app.screen.query_one("#desc-diff")
         assert diff.rows and {r.kind for r in diff.rows} == {"equal"}
         assert diff.rows[0].left is not None and diff.rows[0].left.text
@@ -372,13 +348,12 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
         entry = app.main.current_entry()
         assert entry.status is State.CHANGED and entry.policy == "auto-approve"
         live = entry.current
-        await pilot.press("P")
-        await pilot.pause(0.05)
+        await press(pilot, "P")
         modal = app.screen
         assert isinstance(modal, AutoApproveScreen)
         assert [(e.server, e.name) for e in modal.entries] == [("warehouse", "run_query_explain")]
         await pilot.click("#yes")
-        await pilot.pause(0.1)
+        await settle(pilot)
         assert app.screen is app.main
         assert app.main.current_entry().status is State.PINNED
         assert not [t for s in app.main.servers for t in s.tools if t.policy == "auto-approve"]
@@ -396,13 +371,11 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
             ("approved", "mcp-review (policy tiered)")
         ]
         # Nothing left: a notification, no empty modal.
-        await pilot.press("P")
-        await pilot.pause(0.05)
+        await press(pilot, "P")
         assert app.screen is app.main
         assert any("nothing to auto-approve" in n.message for n in app._notifications)
         # Undo restores the baseline pin (and logs it).
-        await pilot.press("u", "y")  # undo asks first
-        await pilot.pause(0.1)
+        await press(pilot, "u", "y")  # undo asks first
         assert app.main.current_entry().status is State.CHANGED
     pin = load_pins(src.pins_path).pins[("warehouse", "default", "run_query_explain")]
     assert pin.decided_by == "demo" and pin.note == DEMO_NOTE
@@ -422,8 +395,7 @@ async def test_a_blocked_tools_header_says_what_to_do_before_the_verdict(tmp_pat
     async with app.run_test(size=(160, 40)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "deploy")
-        await pilot.press("enter")
-        await pilot.pause(0.1)
+        await press(pilot, "enter")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         first = str(screen.query_one("#summary").render()).splitlines()[0]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import select, settled, until
+from helpers import press, select, settle, settled, until
 from tui_sample import HOSTILE_NAME, groups_snapshots, groups_source
 
 from mcp_review.engine.pins import Decision
@@ -51,7 +51,7 @@ async def _open_group(app: Any, pilot: Any, tool: str) -> Any:
 
     await settled(app, pilot)
     await select(app, pilot, tool)
-    await pilot.press("g")
+    await press(pilot, "g")
     await until(pilot, lambda: isinstance(app.screen, GroupScreen), "the group screen")
     return app.screen
 
@@ -72,9 +72,9 @@ async def test_g_opens_the_group_and_one_confirmation_approves_every_member(tmp_
         assert all("readOnlyHint: (absent) → true" in r for r in rows), rows
         assert {m.server for m in group.members} == {"files", "notes"}
         n_before = len(_records(pins))
-        await pilot.press("a")
+        await press(pilot, "a")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
-        await pilot.press("y")  # the one confirmation: no reason, the kind is not blocked
+        await press(pilot, "y")  # the one confirmation: no reason, the kind is not blocked
         await until(pilot, lambda: len(_records(pins)) > n_before, "the audit records")
         await settled(app, pilot)
         statuses = {(s.name, t.name): str(t.status) for s in app.main.servers for t in s.tools}
@@ -107,19 +107,18 @@ async def test_a_member_left_out_stays_undecided(tmp_path: Path):
         names = [m.tool for m in group.members]
         table = screen.query_one("#members")
         table.move_cursor(row=names.index("stat_path"))
-        await pilot.press("space")  # leave stat_path out
-        await pilot.pause()
+        await press(pilot, "space")  # leave stat_path out
         assert screen.left_out == {("files", "default", "stat_path")}
         assert "1 left out" in _static(screen.query_one("#group-info"))
         row = table.get_row_at(names.index("stat_path"))
         assert row[0].plain == "–"
         n_before = len(_records(pins))
-        await pilot.press("d")  # deny the rest
+        await press(pilot, "d")  # deny the rest
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
         body = _static(app.screen.query_one(".dialog-body"))
         assert "1 left out: nothing is decided for them" in body
         assert "stat_path" not in body
-        await pilot.press("y")
+        await press(pilot, "y")
         await until(pilot, lambda: len(_records(pins)) > n_before, "the audit records")
         await settled(app, pilot)
     back = load_pins(pins)
@@ -140,10 +139,9 @@ async def test_space_twice_takes_a_member_back(tmp_path: Path):
         screen = await _open_group(app, pilot, "stat_path")
         table = screen.query_one("#members")
         table.move_cursor(row=0)
-        await pilot.press("space")
+        await press(pilot, "space")
         table.move_cursor(row=0)
-        await pilot.press("space")
-        await pilot.pause()
+        await press(pilot, "space")
         assert screen.left_out == set()
         assert table.get_row_at(0)[0].plain == "✓"
 
@@ -157,11 +155,11 @@ async def test_a_blocked_group_asks_one_confirmation_and_one_reason(tmp_path: Pa
         screen = await _open_group(app, pilot, "get_page")
         assert screen.group.label == MORE and str(screen.group.outcome) == "block"
         n_before = len(_records(pins))
-        await pilot.press("a")
+        await press(pilot, "a")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
-        await pilot.press("y")
+        await press(pilot, "y")
         await until(pilot, lambda: isinstance(app.screen, ReasonScreen), "the reason")
-        await pilot.press(*"vendor changelog 2.0", "enter")
+        await press(pilot, *"vendor changelog 2.0", "enter")
         await until(pilot, lambda: len(_records(pins)) > n_before, "the audit records")
         await settled(app, pilot)
         assert not any(isinstance(s, ConfirmScreen | ReasonScreen) for s in app.screen_stack)
@@ -190,11 +188,11 @@ async def test_markup_in_names_and_values_stays_text_on_the_group_screen(tmp_pat
         assert HOSTILE_NAME in row[1].plain
         # No style came from the name: only the table's own (muted server, marks).
         assert not any("red" in str(s.style) for s in row[1].spans)
-        await pilot.press("a")
+        await press(pilot, "a")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
         body = _static(app.screen.query_one(".dialog-body"))
         assert HOSTILE_NAME in body
-        await pilot.press("n")
+        await press(pilot, "n")
         await until(pilot, lambda: isinstance(app.screen, GroupScreen), "back on the group")
         assert app.is_running  # the [@click=app.quit] in the name did nothing
 
@@ -207,7 +205,7 @@ async def test_groups_view_lists_the_alone_tools_first_then_the_groups_by_size(t
     app = ReviewApp(groups_source())
     async with app.run_test(size=(140, 36)) as pilot:
         await settled(app, pilot)
-        await pilot.press("G")
+        await press(pilot, "G")
         await until(pilot, lambda: isinstance(app.screen, GroupsScreen), "the groups view")
         view = app.screen
         items = view.items
@@ -223,12 +221,12 @@ async def test_groups_view_lists_the_alone_tools_first_then_the_groups_by_size(t
         ]
         count = _static(view.query_one("#groups-count"))
         assert "4 decisions: 3 groups of alike changes, 1 alone" in count
-        await pilot.press("enter")  # write_note stands alone: its review screen
+        await press(pilot, "enter")  # write_note stands alone: its review screen
         await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
         assert app.screen.entry.name == "write_note"
-        await pilot.press("escape")
+        await press(pilot, "escape")
         await until(pilot, lambda: isinstance(app.screen, GroupsScreen), "the groups view")
-        await pilot.press("down", "enter")
+        await press(pilot, "down", "enter")
         await until(pilot, lambda: isinstance(app.screen, GroupScreen), "the group screen")
         assert isinstance(items[1], Group) and app.screen.group.id == items[1].id
 
@@ -241,14 +239,13 @@ async def test_g_on_a_tool_in_two_groups_lists_its_groups_and_on_a_tool_alone_sa
     async with app.run_test(size=(140, 36), notifications=True) as pilot:
         await settled(app, pilot)
         await select(app, pilot, "read_text")
-        await pilot.press("g")
+        await press(pilot, "g")
         await until(pilot, lambda: isinstance(app.screen, GroupsScreen), "its groups")
         assert sorted(g.label for g in app.screen.items) == [LESS, "title added, no cue"]
-        await pilot.press("escape")
+        await press(pilot, "escape")
         await until(pilot, lambda: isinstance(app.screen, MainScreen), "the list")
         await select(app, pilot, "write_note")
-        await pilot.press("g")
-        await pilot.pause(0.1)
+        await press(pilot, "g")
         assert isinstance(app.screen, MainScreen)
         said = [str(n.message) for n in app._notifications]
         assert any("write_note stands alone (annotation claim contradicted" in m for m in said)
@@ -260,8 +257,7 @@ async def test_n_visits_blocked_tools_alone_first_then_groups_by_size():
         await settled(app, pilot)
         landed = []
         for _ in range(5):
-            await pilot.press("n")
-            await pilot.pause()
+            await press(pilot, "n")
             e = app.main.current_entry()
             landed.append(e.name if e else None)
         said = [str(n.message) for n in app._notifications]
@@ -296,9 +292,9 @@ async def test_a_member_decided_on_disk_meanwhile_makes_the_group_write_nothing(
         other.decide(with_decision(pin, Decision.DENIED, by="cli"), source="deny")
         save_pins(other, pins)
         on_disk = (Path(pins).read_bytes(), Path(audit.audit_path_for(pins)).read_bytes())
-        await pilot.press("a")
+        await press(pilot, "a")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
-        await pilot.press("y")
+        await press(pilot, "y")
         await until(
             pilot,
             lambda: any("nothing decided" in str(n.message) for n in app._notifications),

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import Any
 
 import tui_sample as sample
+from helpers import press, settle
 from helpers import ready as _ready
 from helpers import select as _select
 from textual.widgets import Input
@@ -58,9 +60,28 @@ def _demo_source(tmp_path: Path) -> ReviewSource:
     return ReviewSource(SnapshotFetcher(snap("v2")), load_pins(pins_path), pins_path=pins_path)
 
 
+def _kind(app: ReviewApp, entry: Any) -> tuple[object, ...]:
+    """What decides which code each key of the main screen runs on a row: its status (a
+    removal's approval is an acknowledgement), whether it is blocked (an approval asks a
+    reason), its policy (the policy dialog's choices), how many groups it is in and whether it
+    stands alone (``g``: the group screen, the groups view, or a notice), and whether it
+    shadows another tool's name (the dialogs mark a look-alike)."""
+    grouping = app.source.grouping()
+    return (
+        entry.status,
+        entry.blocked,
+        entry.policy,
+        min(len(grouping.groups_of(entry.key)), 2),
+        grouping.alone_of(entry.key) is not None,
+        bool(entry.shadows),
+    )
+
+
 async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
-    """ "all good, deploy it" typed on the main screen, on every tool row: no approval, denial,
-    policy change or undo; the pin file and the audit log are byte-identical afterwards."""
+    """ "all good, deploy it" typed on the main screen, on a row of every kind of row the demo
+    has (:func:`_kind`; the demo's other rows of a kind run the same code for every key, e.g.
+    its four broken, not blocked tools under the review policy): no approval, denial, policy
+    change or undo; the pin file and the audit log are byte-identical afterwards."""
     src = _demo_source(tmp_path)
     pins = Path(src.pins_path)
     log = Path(audit.audit_path_for(src.pins_path))
@@ -68,12 +89,13 @@ async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
     app = ReviewApp(src)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
-        names = [t.name for s in app.main.servers for t in s.tools]
-        assert len(names) >= 10
-        for name in names:
+        rows = [t for s in app.main.servers for t in s.tools]
+        assert len(rows) >= 10
+        kinds = {_kind(app, t): t.name for t in reversed(rows)}  # the first row of each kind
+        assert len(kinds) >= 8, kinds
+        for name in kinds.values():
             await _select(app, pilot, name)
-            await pilot.press(*"all good, deploy it")
-            await pilot.pause(0.05)
+            await press(pilot, *"all good, deploy it")
             # back on the main screen after each run (every dialog was cancelled), or in the
             # note field the `e` opened, whose text is never saved without enter, or on the
             # group screen the `g` of "good" opened (its `d` asked first and was cancelled)
@@ -82,8 +104,7 @@ async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
                     app.screen,
                     NoteScreen | ConfirmScreen | PolicyScreen | GroupScreen | GroupsScreen,
                 ), type(app.screen)
-                await pilot.press("escape")
-                await pilot.pause(0.05)
+                await press(pilot, "escape")
         assert app.is_running
     assert (pins.read_bytes(), log.read_bytes()) == before
 
@@ -95,27 +116,21 @@ async def test_every_decision_key_on_the_main_screen_asks_first(tmp_path: Path):
         await _ready(app, pilot)
         await _select(app, pilot, "search")  # compatible: not blocked
         for key, screen in (("a", ConfirmScreen), ("d", ConfirmScreen), ("p", PolicyScreen)):
-            await pilot.press(key)
-            await pilot.pause(0.05)
+            await press(pilot, key)
             assert isinstance(app.screen, screen), key
-            await pilot.press("x")  # not one of its choices: cancels
-            await pilot.pause(0.05)
+            await press(pilot, "x")  # not one of its choices: cancels
             assert app.screen is app.main, key
         assert app.main.current_entry().status is State.CHANGED
         # dialogs show their keys
-        await pilot.press("a")
-        await pilot.pause(0.05)
+        await press(pilot, "a")
         shown = " ".join(str(w.render()) for w in app.screen.query("Static, Button"))
         assert "(y)" in shown and "(n)" in shown and "any other key" in shown
-        await pilot.press("y")
-        await pilot.pause(0.1)
+        await press(pilot, "y")
         assert app.main.current_entry().status is State.PINNED
         # undo asks too
-        await pilot.press("u")
-        await pilot.pause(0.05)
+        await press(pilot, "u")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("space")
-        await pilot.pause(0.05)
+        await press(pilot, "space")
         assert app.screen is app.main and app.main.current_entry().status is State.PINNED
 
 
@@ -125,22 +140,16 @@ async def test_note_on_the_main_screen_is_kept_and_not_lost_on_esc(tmp_path: Pat
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "search")
-        await pilot.press("e")
-        await pilot.pause(0.05)
+        await press(pilot, "e")
         assert isinstance(app.screen, NoteScreen)
         # keys are text while the field has focus: q, a, d, y do nothing but type
-        await pilot.press(*"qady checked")
-        await pilot.pause(0.05)
+        await press(pilot, *"qady checked")
         assert app.is_running and isinstance(app.screen, NoteScreen)
-        await pilot.press("escape")  # closes without saving ...
-        await pilot.pause(0.05)
-        await pilot.press("e")  # ... but the text is still there
-        await pilot.pause(0.05)
+        await press(pilot, "escape")  # closes without saving ...
+        await press(pilot, "e")  # ... but the text is still there
         assert app.screen.query_one("#note", Input).value == "qady checked"
-        await pilot.press(*" with ops", "enter")
-        await pilot.pause(0.05)
-        await pilot.press("a", "y")
-        await pilot.pause(0.1)
+        await press(pilot, *" with ops", "enter")
+        await press(pilot, "a", "y")
     pin = load_pins(src.pins_path).get("files", "default", "search")
     assert pin.decision is Decision.APPROVED and pin.note == "qady checked with ops"
 
@@ -151,29 +160,22 @@ async def test_review_screen_note_survives_esc_and_q_quits_everywhere(tmp_path: 
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "get_forecast")
-        await pilot.press("enter")
-        await pilot.pause(0.1)
+        await press(pilot, "enter")
         review = app.screen
         assert isinstance(review, ReviewScreen)
-        await pilot.press("e", *"draft text", "escape")
-        await pilot.pause(0.05)
+        await press(pilot, "e", *"draft text", "escape")
         assert review.draft == "draft text" and review.note == ""
-        await pilot.press("e")
-        await pilot.pause(0.05)
+        await press(pilot, "e")
         assert app.screen.query_one("#note", Input).value == "draft text"
-        await pilot.press("escape")
-        await pilot.pause(0.05)
-        await pilot.press("q")  # the review screen: q quits
-        await pilot.pause(0.1)
+        await press(pilot, "escape")
+        await press(pilot, "q")  # the review screen: q quits
         assert not app.is_running
     app = ReviewApp(sample.sample_source(pins_path=str(tmp_path / "pins.toml")))
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "search")
-        await pilot.press("p")  # a dialog: q quits (deciding nothing)
-        await pilot.pause(0.05)
-        await pilot.press("q")
-        await pilot.pause(0.1)
+        await press(pilot, "p")  # a dialog: q quits (deciding nothing)
+        await press(pilot, "q")
         assert not app.is_running
 
 
@@ -186,16 +188,12 @@ async def test_blocked_approval_on_the_review_screen_asks_a_reason_for_the_audit
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         assert app.main.current_entry().blocked
-        await pilot.press("enter")
-        await pilot.pause(0.1)
-        await pilot.press("a")
-        await pilot.pause(0.05)
+        await press(pilot, "enter")
+        await press(pilot, "a")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("y")
-        await pilot.pause(0.05)
+        await press(pilot, "y")
         assert isinstance(app.screen, ReasonScreen)
-        await pilot.press(*"vendor confirmed the hint fix", "enter")
-        await pilot.pause(0.1)
+        await press(pilot, *"vendor confirmed the hint fix", "enter")
         assert app.screen is app.main
     rec = audit.read(audit.audit_path_for(src.pins_path))[-1]
     assert (rec["tool"], rec["decision"]) == ("read_file", "approved")
@@ -223,19 +221,18 @@ async def test_tab_keys_pressed_before_the_review_tabs_mount_are_honoured(tmp_pa
         ):
             for deliver in ("before-mount", "pilot"):
                 if deliver == "pilot":
-                    await pilot.press("enter", *keys)
+                    await pilot.press("enter", *keys)  # Pilot's own delivery
                 else:
                     app.open_review(entry)  # pushed, not awaited: nothing mounted yet
                     for k in keys:
                         await app._check_bindings(k)  # what a key event does
-                await pilot.pause(0.2)
+                await settle(pilot)
                 review = app.screen
                 assert isinstance(review, ReviewScreen), (keys, deliver)
                 tabs = review.query_one("#tabs", TabbedContent)
                 assert tabs.active == want, (keys, deliver, tabs.active)
                 assert tabs.active_pane is not None and tabs.active_pane.display
-                await pilot.press("escape")
-                await pilot.pause(0.05)
+                await press(pilot, "escape")
     assert app.return_code in (None, 0)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import tui_sample as sample
+from helpers import press, settle
 from helpers import ready as _ready
 from helpers import select as _select
 from textual.widgets import Static, TabbedContent
@@ -22,8 +23,7 @@ from mcp_review.tui.widgets.diff_view import SideBySide
 
 async def _open(app: ReviewApp, pilot, name: str) -> ReviewScreen:
     await _select(app, pilot, name)
-    await pilot.press("enter")
-    await pilot.pause(0.1)
+    await press(pilot, "enter")
     assert isinstance(app.screen, ReviewScreen)
     return app.screen
 
@@ -54,14 +54,14 @@ async def test_home_and_end_in_the_tool_list():
     async with app.run_test(size=(120, 30)) as pilot:
         await _ready(app, pilot)
         table = app.main.query_one("#tools", ToolTable)
-        await pilot.press("down", "down")
+        await press(pilot, "down", "down")
         assert table.cursor_row == 2
-        await pilot.press("end")
+        await press(pilot, "end")
         assert table.cursor_row == table.row_count - 1
-        await pilot.press("home")
+        await press(pilot, "home")
         assert table.cursor_row == 0
         # In the filter box Home/End stay the box's own (cursor to the start / end of the text).
-        await pilot.press("slash", *"doc", "home")
+        await press(pilot, "slash", *"doc", "home")
         box = app.main.query_one("#filter")
         assert box.cursor_position == 0 and table.cursor_row == 0
 
@@ -72,8 +72,7 @@ async def test_5_on_a_tool_without_output_schema_says_so():
         await _ready(app, pilot)
         review = await _open(app, pilot, "ping")
         before = review.query_one("#tabs", TabbedContent).active
-        await pilot.press("5")
-        await pilot.pause()
+        await press(pilot, "5")
         assert review.query_one("#tabs", TabbedContent).active == before
         assert any("no output schema" in n.message for n in app._notifications)
 
@@ -83,13 +82,13 @@ async def test_a_long_change_message_is_shown_whole_under_the_list():
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
         review = await _open(app, pilot, "summarize")
-        await pilot.press("1")
+        await press(pilot, "1")
         changes = review.query_one("#changes", ChangeList)
         desc = next(
             i for i, c in enumerate(changes.changes) if c.rule == "tool-description-changed"
         )
         changes.move_cursor(row=desc)
-        await pilot.pause(0.1)
+        await settle(pilot)
         detail = _static_text(review.query_one("#change-detail", Static))
         message = changes.changes[desc].message
         column = next(c for k, c in changes.columns.items() if k.value == "message")
@@ -118,7 +117,7 @@ async def test_highlighting_an_output_change_shows_the_output_schema_diff():
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
         review = await _open(app, pilot, "summarize")
-        await pilot.press("1")
+        await press(pilot, "1")
         changes = review.query_one("#changes", ChangeList)
         diff = review.query_one("#schema-diff", SideBySide)
         out = next(
@@ -128,7 +127,7 @@ async def test_highlighting_an_output_change_shows_the_output_schema_diff():
             (i for i, c in enumerate(changes.changes) if c.pointer.startswith("/inputSchema")), None
         )
         changes.move_cursor(row=out)
-        await pilot.pause(0.1)
+        await settle(pilot)
         assert review.query_one("#tabs", TabbedContent).active == "tab-schema"
         assert diff.old_title == "pinned outputSchema"
         shown = "\n".join(r.right.text for r in diff.rows if r.right is not None)
@@ -138,7 +137,7 @@ async def test_highlighting_an_output_change_shows_the_output_schema_diff():
         # Back on a description change: the diff follows.
         desc = next(i for i, c in enumerate(changes.changes) if c.pointer == "/description")
         changes.move_cursor(row=desc)
-        await pilot.pause(0.1)
+        await settle(pilot)
         assert diff.old_title == "pinned description"
         assert inp is None  # (this tool has no input change; the schema diff is the default)
 
@@ -148,14 +147,13 @@ async def test_the_policy_dialog_marks_a_look_alike_name():
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, sample.HOMOGLYPH)
-        await pilot.press("p")
-        await pilot.pause(0.1)
+        await press(pilot, "p")
         assert isinstance(app.screen, PolicyScreen)
         options = app.screen.query_one("#tiers")
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         tool_labels = [x for x in labels if x.startswith("tool ")]
         assert tool_labels and all("rе⟨U+0435⟩ad_file" in x for x in tool_labels)
-        await pilot.press("escape")
+        await press(pilot, "escape")
 
 
 async def test_every_dialog_about_a_look_alike_marks_it():
@@ -164,16 +162,13 @@ async def test_every_dialog_about_a_look_alike_marks_it():
         await _ready(app, pilot)
         await _select(app, pilot, sample.HOMOGLYPH)
         for key in ("a", "d"):
-            await pilot.press(key)
-            await pilot.pause(0.1)
+            await press(pilot, key)
             assert isinstance(app.screen, ConfirmScreen)
             shown = " ".join(_static_text(w) for w in app.screen.query(Static))
             assert sample.HOMOGLYPH not in shown.replace("rе⟨U+0435⟩ad_file", "")
             assert "rе⟨U+0435⟩ad_file" in shown
-            await pilot.press("n")
-            await pilot.pause(0.05)
-        await pilot.press("e")
-        await pilot.pause(0.1)
+            await press(pilot, "n")
+        await press(pilot, "e")
         assert "rе⟨U+0435⟩ad_file" in str(app.screen.query_one(".dialog-title").render())
 
 
@@ -183,16 +178,14 @@ async def test_a_on_a_removed_tool_says_removal_acknowledged(tmp_path: Path):
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "archive_doc")
-        await pilot.press("a")
-        await pilot.pause(0.1)
+        await press(pilot, "a")
         assert isinstance(app.screen, ConfirmScreen)
         title = str(app.screen.query_one(".dialog-title").render())
         assert title == "Acknowledge the removal of archive_doc?"
         assert "Approving pins the definition" not in _static_text(
             app.screen.query_one(".dialog-body")
         )
-        await pilot.press("y")
-        await pilot.pause(0.1)
+        await press(pilot, "y")
         assert any(
             n.message == "removal acknowledged: docs › archive_doc" for n in app._notifications
         )
