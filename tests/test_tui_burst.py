@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import tui_sample as sample
 from helpers import select as _select
+from helpers import settle, until
 from helpers import settled as _ready
 from textual import events
 from textual.screen import ModalScreen
@@ -43,28 +44,27 @@ def _key(k: str) -> events.Key:
 
 
 async def _raw_burst(app: ReviewApp, pilot: Any, keys: list[str]) -> None:
-    """Every key handed to the driver at once, before the app handles the first."""
+    """Every key handed to the driver at once, before the app handles the first; then until
+    the app has handled them all and what they started (``helpers.settle``)."""
     driver = app._driver
     assert driver is not None
     for k in keys:
         ev = _key(k)
         ev.set_sender(app)
         driver.send_message(ev)
-    for _ in range(6):
-        await pilot.pause(0.05)
+    await settle(pilot)
 
 
 async def _pilot_burst(app: ReviewApp, pilot: Any, keys: list[str]) -> None:
     await pilot.press(*keys)
-    for _ in range(6):
-        await pilot.pause(0.05)
+    await settle(pilot)
 
 
 BURSTS = {"raw": _raw_burst, "pilot": _pilot_burst}
 
 
 class _Watch:
-    """The most modal screens (dialogs) ever stacked at once."""
+    """The most modal screens (dialogs) ever stacked at once (since the last :meth:`reset`)."""
 
     def __init__(self, app: ReviewApp):
         self.most = 0
@@ -76,6 +76,9 @@ class _Watch:
             return out
 
         app.push_screen = watched  # type: ignore[method-assign]
+
+    def reset(self) -> None:
+        self.most = 0
 
 
 def _on_disk(src: Any) -> tuple[bytes, bytes]:
@@ -102,21 +105,28 @@ MAIN = [
 
 
 @pytest.mark.parametrize("how", list(BURSTS))
-@pytest.mark.parametrize(("tool", "keys"), MAIN, ids=[f"{t}-{k}" for t, k in MAIN])
 async def test_a_burst_on_the_main_screen_decides_nothing_and_leaves_no_dialog(
-    tmp_path: Path, how: str, tool: str, keys: str
+    tmp_path: Path, how: str
 ):
+    """Every burst of MAIN, one after the other in one app: each case starts where a fresh
+    app would (the main screen alone, nothing decided: asserted before it runs) and must
+    leave it so (on the main screen, the pin file and audit log byte-identical), so a case
+    sees nothing of the one before it."""
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
     async with app.run_test(size=(120, 36)) as pilot:
         await _ready(app, pilot)
-        await _select(app, pilot, tool)
-        before = _on_disk(src)
+        start, fresh = _on_disk(src), app.screen_stack
         watch = _Watch(app)
-        await BURSTS[how](app, pilot, list(keys))
-        assert watch.most <= 1, f"{keys!r}: {watch.most} dialogs stacked"
-        assert app.screen is app.main, f"{keys!r} left {type(app.screen).__name__} open"
-        assert _on_disk(src) == before, f"{keys!r} decided something"
+        for tool, keys in MAIN:
+            assert app.screen_stack == fresh, (tool, keys)
+            await _select(app, pilot, tool)
+            assert _on_disk(src) == start
+            watch.reset()
+            await BURSTS[how](app, pilot, list(keys))
+            assert watch.most <= 1, f"{tool} {keys!r}: {watch.most} dialogs stacked"
+            assert app.screen is app.main, f"{tool} {keys!r} left {type(app.screen).__name__} open"
+            assert _on_disk(src) == start, f"{tool} {keys!r} decided something"
 
 
 @pytest.mark.parametrize("how", list(BURSTS))
@@ -170,37 +180,39 @@ async def test_a_reason_typed_in_one_burst_is_recorded_whole(tmp_path: Path, how
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         await BURSTS[how](app, pilot, ["a", "y", *"vetted by ops", "enter", *"zz"])
-        for _ in range(20):
-            await pilot.pause(0.05)
     log = Path(audit.audit_path_for(src.pins_path)).read_text()
     # services.decisions.audit_why (issue 31 item 2): the CLI's wording, the reason last.
     assert '"why": "approved (changed: ' in log, log[-600:]
     assert '; confirmed in the review app]: vetted by ops"' in log, log[-600:]
 
 
+REVIEW = ["ax", "axy", "dax"]
+
+
 @pytest.mark.parametrize("how", list(BURSTS))
-@pytest.mark.parametrize("keys", ["ax", "axy", "dax"])
 async def test_a_burst_on_the_review_screen_of_a_blocked_tool_decides_nothing(
-    tmp_path: Path, how: str, keys: str
+    tmp_path: Path, how: str
 ):
+    """Each burst of REVIEW on read_file's review screen, one after the other on the same
+    screen: each must leave it open with nothing decided, where the next one starts."""
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
     async with app.run_test(size=(120, 36)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         await pilot.press("enter")
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, ReviewScreen):
-                break
-        assert isinstance(app.screen, ReviewScreen)
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        review, opened = app.screen, app.screen_stack
         before = _on_disk(src)
         watch = _Watch(app)
-        # "d" denies at once on the review screen (its own key, no dialog): start with "a"
-        await BURSTS[how](app, pilot, list(keys.removeprefix("d")))
-        assert watch.most <= 1
-        assert isinstance(app.screen, ReviewScreen), type(app.screen).__name__
-        assert _on_disk(src) == before
+        for keys in REVIEW:
+            watch.reset()
+            # "d" denies at once on the review screen (its own key, no dialog): start with "a"
+            await BURSTS[how](app, pilot, list(keys.removeprefix("d")))
+            assert watch.most <= 1, keys
+            assert app.screen is review, (keys, type(app.screen).__name__)
+            assert app.screen_stack == opened, keys
+            assert _on_disk(src) == before, keys
 
 
 # The group screen (review by kind): `g` opens a screen, not a dialog; its deciding keys ask
@@ -208,20 +220,28 @@ GROUP = [["g", "a", "x"], ["g", "d", "x", "y"], ["g", "space", "a", "s", "d", "f
 
 
 @pytest.mark.parametrize("how", list(BURSTS))
-@pytest.mark.parametrize("keys", GROUP, ids=["".join(k) for k in GROUP])
 async def test_a_burst_on_the_group_screen_decides_nothing_and_leaves_no_dialog(
-    tmp_path: Path, how: str, keys: list[str]
+    tmp_path: Path, how: str
 ):
+    """Each burst of GROUP (its ``g`` opens stat_path's group from the list), one after the
+    other in one app: each must leave the group screen open (no dialog) with nothing decided;
+    escape then goes back to the list, where the next case starts as in a fresh app (asserted),
+    and opens a new group screen (nothing left out)."""
     from mcp_review.tui.screens.groups import GroupScreen
 
     src = sample.groups_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
     async with app.run_test(size=(120, 36)) as pilot:
         await _ready(app, pilot)
-        await _select(app, pilot, "stat_path")
-        before = _on_disk(src)
+        before, fresh = _on_disk(src), app.screen_stack
         watch = _Watch(app)
-        await BURSTS[how](app, pilot, keys)
-        assert watch.most <= 1, f"{keys!r}: {watch.most} dialogs stacked"
-        assert isinstance(app.screen, GroupScreen), f"{keys!r} left {type(app.screen).__name__}"
-        assert _on_disk(src) == before, f"{keys!r} decided something"
+        for keys in GROUP:
+            assert app.screen_stack == fresh, keys
+            await _select(app, pilot, "stat_path")
+            watch.reset()
+            await BURSTS[how](app, pilot, keys)
+            assert watch.most <= 1, f"{keys!r}: {watch.most} dialogs stacked"
+            assert isinstance(app.screen, GroupScreen), f"{keys!r} left {type(app.screen).__name__}"
+            assert _on_disk(src) == before, f"{keys!r} decided something"
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is app.main, "back on the list")
