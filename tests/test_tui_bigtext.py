@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 
+from helpers import press, ready
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
@@ -62,14 +63,11 @@ async def test_one_megabyte_description_opens_scrolls_switches_tabs_and_quits():
     old, new = _texts(1_000_000)
     app = ReviewApp(_source(old, new))
     async with app.run_test(size=(120, 40), notifications=False) as pilot:
-        while not (app.main is not None and app.main.loaded):
-            await pilot.pause(0.05)
-        await pilot.press("n", "enter")
-        await pilot.pause()
+        await ready(app, pilot)
+        await press(pilot, "n", "enter")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await pilot.press("2")
-        await pilot.pause()
+        await press(pilot, "2")
         diff = screen.query_one("#desc-diff", SideBySide)
         body = diff.body
         # Every row laid out (at least one visual line each), the whole text reachable.
@@ -78,17 +76,13 @@ async def test_one_megabyte_description_opens_scrolls_switches_tabs_and_quits():
         shown = [body.line_text(y) for y in range(body.line_count - 400, body.line_count)]
         assert any("⟨U+200B⟩" in s for s in shown)  # hidden characters still shown as tokens
         assert not any("\u200b" in s for s in shown)
-        await pilot.press("end")
-        await pilot.pause()
+        await press(pilot, "end")
         assert body.scroll_offset.y > 0
         for key in ("1", "3", "2", "pagedown", "home"):
-            await pilot.press(key)
-            await pilot.pause()
-        await pilot.press("escape")
-        await pilot.pause()
+            await press(pilot, key)
+        await press(pilot, "escape")
         assert not isinstance(app.screen, ReviewScreen)
-        await pilot.press("q")
-        await pilot.pause()
+        await press(pilot, "q")
     assert app.return_code in (0, None)
 
 
@@ -143,14 +137,11 @@ async def test_a_truncated_word_diff_says_so_and_w_shows_the_rest(monkeypatch):
     new = "\n".join(line.replace("the", "THE") for line in new.split("\n"))
     app = ReviewApp(_source(old, new))
     async with app.run_test(size=(120, 40), notifications=False) as pilot:
-        while not (app.main is not None and app.main.loaded):
-            await pilot.pause(0.05)
-        await pilot.press("n", "enter")
-        await pilot.pause()
+        await ready(app, pilot)
+        await press(pilot, "n", "enter")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await pilot.press("2")
-        await pilot.pause()
+        await press(pilot, "2")
         diff = screen.query_one("#desc-diff", SideBySide)
         first = diff.truncated
         assert first is not None
@@ -174,6 +165,5 @@ async def test_a_truncated_word_diff_says_so_and_w_shows_the_rest(monkeypatch):
             for r in replaced
             if "THE" in r.right.text and r.right.text != r.right.text.upper()
         )
-        await pilot.press("1")
-        await pilot.pause()
+        await press(pilot, "1")
         await pilot.press("q")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from helpers import press, settle, settled
 from textual.widgets import Static
 from tui_sample import HOSTILE_STRINGS, hostile_source
 
@@ -30,7 +31,7 @@ def _valid_svg(app: ReviewApp) -> None:
 async def test_hostile_strings_render_literally_and_do_nothing():
     app = ReviewApp(hostile_source())
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.5)
+        await settled(app, pilot)
         cells = _cells(app)
         joined = "\n".join(cells)
         for s in (
@@ -57,38 +58,34 @@ async def test_hostile_strings_render_literally_and_do_nothing():
             entry = app.main.current_entry()
             if entry is None:
                 continue
-            await pilot.press("enter")
-            await pilot.pause(0.05)
+            await press(pilot, "enter")
             screen = app.screen
             assert isinstance(screen, ReviewScreen)
             for tab in TABS:
                 screen.action_tab(tab)
-                await pilot.pause(0.02)
+                await settle(pilot)
                 _valid_svg(app)
             await pilot.click("#summary", offset=(3, 0))
-            await pilot.press("escape")
-            await pilot.pause(0.02)
+            await press(pilot, "escape")
         assert app.is_running and app.return_code is None
 
 
 async def test_huge_description_shows_every_hidden_char():
     app = ReviewApp(hostile_source())
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.5)
+        await settled(app, pilot)
         table = app.screen.query_one("#tools", ToolTable)
         for row in range(table.row_count):
             table.move_cursor(row=row)
             e = app.main.current_entry()
             if e is not None and e.name == "huge":
                 break
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await press(pilot, "enter")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         # The tool also writes out an empty `properties` (a cosmetic schema change), so the
         # screen may open on the schema tab: open the description tab, where the diff is drawn.
-        await pilot.press("2")
-        await pilot.pause(0.2)
+        await press(pilot, "2")
         diff = screen.query_one("#desc-diff", SideBySide)
         shown = "".join(r.right.text for r in diff.rows if r.right)
         assert shown.count("⟨U+200B⟩") == 100 and len(shown) > 100_000

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import tui_sample as sample
 from helpers import select as _select
+from helpers import settle
 from helpers import until as _until
 
 from mcp_review.engine.status import State
@@ -128,7 +129,7 @@ async def test_a_burst_of_decisions_computes_once_after_the_running_computation(
         await _decide(app, pilot, "list_dir", "d")
         gate.release.set()
         await _until(pilot, lambda: not main.computing, "recomputation done")
-        await pilot.pause(0.1)
+        await settle(pilot)
         # fetch (digests, comparisons), the running one, one with all three decisions
         assert len(gate.calls) == 4
         assert gate.applied[-1] is gate.calls[3] and gate.calls[2] not in gate.applied
@@ -272,6 +273,6 @@ async def test_a_fetch_that_fails_says_so_on_the_counts_line_and_r_fetches_again
         assert "fetch failed: r fetches again" in line and "to review" not in line, line
         await pilot.press("r")
         await _until(pilot, lambda: app.main.loaded, "loaded")
-        await pilot.pause(0.1)
+        await settle(pilot)
         line = _counts(app)
         assert "to review" in line and "fetch failed" not in line, line
