@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -85,7 +86,8 @@ async def settle(pilot: Any, *, repaint: bool = True) -> None:
     with the same screens, so a screen just pushed has its own messages handled."""
     app = pilot.app
     quiet = 0
-    for _ in range(TRIES):
+    deadline = time.monotonic() + STEP * TRIES  # a worker may run long on a loaded machine
+    while time.monotonic() < deadline:
         for _ in range(3):  # a delivery in flight (the driver's send_message) reaches a queue
             await asyncio.sleep(0)
         stack = list(app.screen_stack)
