@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import press, select, settle, settled, until
+from helpers import press, select, settled, until
 from tui_sample import HOSTILE_NAME, groups_snapshots, groups_source
 
 from mcp_review.engine.pins import Decision
