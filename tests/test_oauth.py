@@ -18,7 +18,7 @@ import anyio
 import httpx2
 import pytest
 from servers.oauth_server import oauth_server
-from servers.proxy_harness import ROOT, read_jsonl
+from servers.proxy_harness import ROOT, mcp_review_argv, read_jsonl
 
 pytestmark = pytest.mark.slow
 
@@ -38,9 +38,7 @@ def _login(cfg: Path, *, tamper: bool = False) -> subprocess.CompletedProcess[st
     redirect arrives with another ``state`` (a forged or replayed redirect)."""
     p = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "mcp_review",
+            *mcp_review_argv(),
             "login",
             "demo",
             "--config",
@@ -75,7 +73,7 @@ def _login(cfg: Path, *, tamper: bool = False) -> subprocess.CompletedProcess[st
 def _proxy_client(tmp: Path, cfg: Path) -> Client:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "mcp_review", "proxy", "demo", "--config", str(cfg)],
+        args=[*mcp_review_argv()[1:], "proxy", "demo", "--config", str(cfg)],
         cwd=str(ROOT),
     )
     return Client(
@@ -88,7 +86,7 @@ def _proxy_client(tmp: Path, cfg: Path) -> Client:
 
 def _proxy_exit(cfg: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mcp_review", "proxy", "demo", "--config", str(cfg)],
+        [*mcp_review_argv(), "proxy", "demo", "--config", str(cfg)],
         input="",
         capture_output=True,
         text=True,
@@ -121,9 +119,7 @@ async def test_login_stores_tokens_and_the_proxy_only_refreshes_them(tmp_path: P
 
         r = subprocess.run(
             [
-                sys.executable,
-                "-m",
-                "mcp_review",
+                *mcp_review_argv(),
                 "snapshot",
                 "--config",
                 str(cfg),
@@ -153,9 +149,7 @@ async def test_login_stores_tokens_and_the_proxy_only_refreshes_them(tmp_path: P
         snap = tmp_path / "snap.json"
         r = subprocess.run(
             [
-                sys.executable,
-                "-m",
-                "mcp_review",
+                *mcp_review_argv(),
                 "snapshot",
                 "--config",
                 str(cfg),
@@ -225,7 +219,7 @@ def test_login_is_for_url_servers_and_the_token_file_is_never_followed(tmp_path:
     cfg = tmp_path / "mcp-review.toml"
     cfg.write_text('state_dir = "state"\n\n[servers.local]\ncommand = "true"\n')
     r = subprocess.run(
-        [sys.executable, "-m", "mcp_review", "login", "local", "--config", str(cfg)],
+        [*mcp_review_argv(), "login", "local", "--config", str(cfg)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -235,7 +229,7 @@ def test_login_is_for_url_servers_and_the_token_file_is_never_followed(tmp_path:
     # oauth = true on a stdio server is a config error.
     cfg.write_text('[servers.local]\ncommand = "true"\noauth = true\n')
     r = subprocess.run(
-        [sys.executable, "-m", "mcp_review", "login", "local", "--config", str(cfg)],
+        [*mcp_review_argv(), "login", "local", "--config", str(cfg)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -264,9 +258,7 @@ async def test_the_http_front_refreshes_the_stored_token_for_every_session(tmp_p
         log = tmp_path / "front.log"
         proc = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "mcp_review",
+                *mcp_review_argv(),
                 "proxy",
                 "demo",
                 "--config",
@@ -331,9 +323,7 @@ def test_login_at_a_server_without_oauth_says_so_in_one_line(tmp_path: Path):
         cfg.write_text(f'state_dir = "state"\n\n[servers.demo]\nurl = "{url}"\n')
         r = subprocess.run(
             [
-                sys.executable,
-                "-m",
-                "mcp_review",
+                *mcp_review_argv(),
                 "login",
                 "demo",
                 "--config",

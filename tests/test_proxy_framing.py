@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from servers.proxy_harness import SDK, SERVERS, RawClient, read_jsonl
+from servers.proxy_harness import SERVERS, RawClient, read_jsonl, sdk_warm
 
 from mcp_review.services.proxy import PARSE_ERROR
 
@@ -116,7 +116,9 @@ def _ran(tmp: Path) -> set[str]:
 @pytest.mark.parametrize(
     "server",
     [
-        pytest.param(SDK, id="python-sdk"),
+        # The SDK server forked warm (proxy_harness.sdk_warm): the same script reading the same
+        # pipe with the SDK's own stdin reader; its interpreter's start is not what is tested.
+        pytest.param(None, id="python-sdk"),
         pytest.param(
             NODE,
             id="node-typescript-framing",
@@ -125,8 +127,9 @@ def _ran(tmp: Path) -> set[str]:
     ],
 )
 def test_the_call_log_sees_every_call_the_server_runs_whatever_the_framing(
-    tmp_path: Path, server: list[str]
+    tmp_path: Path, server: list[str] | None
 ):
+    server = server or sdk_warm()
     env = {"PROXY_TOOLS_FILE": str(_tools(tmp_path)), "PROXY_RAN_FILE": str(tmp_path / "ran.jsonl")}
     with RawClient(tmp_path, env=env, server=server) as c:
         c.initialize()

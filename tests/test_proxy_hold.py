@@ -582,8 +582,16 @@ def test_status_shows_a_tool_the_running_proxy_holds(tmp_path: Path):
         return r.returncode, r.stdout
 
     server = [sys.executable, str(SERVERS / "proxy_hostile.py")]
-    with RawClient(
-        tmp_path, "--enforce", "--pins", str(pins), "--name", "srv", env=env, server=server
+    with RawClient(  # not warm: the state file names the proxy's own pid, compared below
+        tmp_path,
+        "--enforce",
+        "--pins",
+        str(pins),
+        "--name",
+        "srv",
+        env=env,
+        server=server,
+        warm=False,
     ) as c:
         c.initialize()
         assert c.request("tools/list")["result"]["tools"] == [SEARCH]

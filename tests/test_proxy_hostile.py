@@ -384,6 +384,7 @@ def test_sdk_client_sees_the_smuggled_tool_directly_but_not_through_the_proxy(tm
         "--name",
         "srv",
         server=HOSTILE,
+        warm=True,
     )
     proxied = StdioServerParameters(command=argv[0], args=argv[1:], env=env, cwd=str(ROOT))
 

@@ -19,7 +19,7 @@ import anyio
 import httpx2
 import pytest
 from helpers import int_tool as _tool
-from servers.proxy_harness import ROOT, SDK, read_jsonl
+from servers.proxy_harness import ROOT, SDK, mcp_review_argv, read_jsonl, sdk_warm
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
@@ -43,16 +43,21 @@ def _pin(pins: Path, tools: list[dict[str, Any]]) -> None:
 
 class Front:
     """`mcp-review proxy --listen 127.0.0.1:0 … -- proxy_server.py` as a subprocess
-    (``server=[]``: no `-- CMD`, the server is named in ``extra``)."""
+    (``server=[]``: no `-- CMD`, the server is named in ``extra``). The proxy and, by default
+    (``server=None``), its SDK server are forked warm from the zygote (proxy_harness): real
+    processes on real pipes and sockets; a test about the servers' own processes (their pids,
+    their end) passes ``server=SDK``, a fresh interpreter each."""
 
     def __init__(
         self,
         tmp: Path,
         *extra: str,
         tools: list[dict[str, Any]] | None = None,
-        server: list[str] = SDK,
+        server: list[str] | None = None,
         env: dict[str, str] | None = None,
     ):
+        if server is None:
+            server = sdk_warm()
         self.tmp = tmp
         self.tools_file = tmp / "tools.json"
         if tools is not None or not self.tools_file.exists():
@@ -61,10 +66,7 @@ class Front:
         self.stderr_path = tmp / "proxy.log"
         self.proc = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "mcp_review",
-                "proxy",
+                *mcp_review_argv("proxy"),
                 "--listen",
                 "127.0.0.1:0",
                 "--token-file",
@@ -125,7 +127,7 @@ def front_factory(tmp_path: Path):
     def make(
         *extra: str,
         tools: list[dict[str, Any]] | None = None,
-        server: list[str] = SDK,
+        server: list[str] | None = None,
         env: dict[str, str] | None = None,
     ) -> Front:
         f = Front(tmp_path, *extra, tools=tools, server=server, env=env)
@@ -178,7 +180,7 @@ async def test_sdk_client_through_the_http_front(tmp_path: Path, front_factory, 
 
 async def test_each_session_gets_its_own_server_and_delete_stops_it(tmp_path: Path, front_factory):
     echo = _tool("echo", "echo a")
-    front = front_factory(tools=[echo])
+    front = front_factory(tools=[echo], server=SDK)  # the servers' own pids are checked
     with anyio.fail_after(120):
         async with front.client() as c1, front.client() as c2:
             await c1.call_tool("echo", {"a": 1})
@@ -197,7 +199,8 @@ def test_an_idle_session_ends_and_stopping_the_front_stops_every_server(
     tmp_path: Path, front_factory
 ):
     # A short idle timeout (the sweep runs every quarter of it): the test waits for it twice.
-    front = front_factory("--idle-timeout", "0.5", tools=[_tool("echo", "echo a")])
+    # The servers' own pids are watched: they start directly (server=SDK).
+    front = front_factory("--idle-timeout", "0.5", tools=[_tool("echo", "echo a")], server=SDK)
     with httpx2.Client(timeout=30) as http:
         idle = _open_session(front, http)
         pid = int(re.findall(r"started server pid (\d+)", front.log())[-1])
@@ -609,7 +612,7 @@ def test_listen_usage_errors_and_a_planted_token_file_link(tmp_path: Path):
     target.write_text("untouched\n")
     link = tmp_path / "front.token"
     link.symlink_to(target)
-    base = [sys.executable, "-m", "mcp_review", "proxy", "--name", SERVER]
+    base = [*mcp_review_argv("proxy"), "--name", SERVER]
     for extra, why in (
         (["--listen", "0.0.0.0:0"], "not a loopback address"),
         (["--listen", "127.0.0.1"], "HOST:PORT"),
@@ -617,7 +620,7 @@ def test_listen_usage_errors_and_a_planted_token_file_link(tmp_path: Path):
         (["--listen", "127.0.0.1:0", "--max-sessions", "0"], "must be positive"),
     ):
         r = subprocess.run(
-            [*base, *extra, "--", *SDK],
+            [*base, *extra, "--", *sdk_warm()],
             capture_output=True,
             text=True,
             cwd=ROOT,

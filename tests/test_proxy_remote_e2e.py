@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from helpers import int_tool as _tool
-from servers.proxy_harness import ROOT, read_jsonl
+from servers.proxy_harness import ROOT, mcp_review_argv, read_jsonl
 from servers.proxy_http_server import EchoHttpServer, echo_http_server
 
 from mcp_review.engine.model import ToolDef
@@ -30,7 +30,6 @@ from mcp import Client, MCPError, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 TOKEN = "tok-REMOTE-e2e-5f1c9a7b3d2e"
-PROXY = ["-m", "mcp_review", "proxy"]
 ECHO, WIPE = _tool("echo", "echo a"), _tool("wipe", "removes everything")
 
 
@@ -58,7 +57,7 @@ def _project(tmp: Path, url: str) -> tuple[Path, Path]:
 def _client(tmp: Path, args: list[str], mode: str) -> Client:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "mcp_review", "proxy", *args],
+        args=[*mcp_review_argv()[1:], "proxy", *args],
         env={"REMOTE_TOKEN": TOKEN},
         cwd=str(ROOT),
     )
@@ -149,7 +148,7 @@ async def test_sdk_client_through_the_proxy_to_a_remote_server(
 
 def _cli(tmp: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mcp_review", *argv],
+        [*mcp_review_argv(), *argv],
         capture_output=True,
         text=True,
         cwd=tmp,
@@ -212,7 +211,7 @@ async def test_server_requests_are_relayed_both_ways_over_http_and_legacy_sse(
         calls = tmp_path / "calls.jsonl"
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "mcp_review", "proxy", *base, str(calls)],
+            args=[*mcp_review_argv()[1:], "proxy", *base, str(calls)],
             cwd=str(ROOT),
         )
         errlog = open(tmp_path / "proxy.log", "a")
@@ -235,7 +234,15 @@ async def test_server_requests_are_relayed_both_ways_over_http_and_legacy_sse(
         pins = tmp_path / "none.toml"
         params = StdioServerParameters(
             command=sys.executable,
-            args=[*PROXY, "sdk", "--config", str(cfg), "--enforce", "--pins", str(pins)],
+            args=[
+                *mcp_review_argv("proxy")[1:],
+                "sdk",
+                "--config",
+                str(cfg),
+                "--enforce",
+                "--pins",
+                str(pins),
+            ],
             cwd=str(ROOT),
         )
         async with Client(

@@ -1,4 +1,13 @@
-"""Drive `mcp-review proxy` over raw pipes from a test: send lines, read lines, watch pids."""
+"""Drive `mcp-review proxy` over raw pipes from a test: send lines, read lines, watch pids.
+
+The proxy starts warm by default (``warm=True``): forked from the test process's zygote
+(tests/servers/zygote.py, which has mcp-review and the mcp SDK imported) instead of a fresh
+interpreter. It is still its own process, on the pipes the test made, with its environment,
+working directory, signals (SIGTERM/SIGINT/SIGHUP passed on) and exit status; only the
+interpreter's start and the imports are shared. ``warm=False`` starts ``python -m mcp_review``
+directly: for tests about the proxy's own process (its pid, being killed) or its start-up.
+The upstream servers named by ``RAW``/``SDK`` stay as they are (``SDK_WARM`` forks the SDK server
+from the zygote too, for tests where the server's process life is not what they check)."""
 
 from __future__ import annotations
 
@@ -18,12 +27,33 @@ RAW = [sys.executable, str(SERVERS / "proxy_raw.py")]
 SDK = [sys.executable, str(SERVERS / "proxy_server.py")]
 
 
+def sdk_warm() -> list[str]:
+    """``SDK`` forked from the zygote: the same script on the pipes the proxy made, without a
+    fresh interpreter's ``import mcp`` (1-1.5 s of CPU)."""
+    from helpers import stdio_server_argv
+
+    return stdio_server_argv(SERVERS / "proxy_server.py")
+
+
+def mcp_review_argv(*args: str, warm: bool = True) -> list[str]:
+    """``python -m mcp_review ARGS``, through the zygote's launcher when ``warm``."""
+    if not warm:
+        return [sys.executable, "-m", "mcp_review", *args]
+    from helpers import stdio_server_argv
+
+    return stdio_server_argv("-m", "mcp_review", *args)
+
+
 def proxy_argv(
-    tmp: Path, *extra: str, server: list[str] | None = RAW, logs: bool = True
+    tmp: Path,
+    *extra: str,
+    server: list[str] | None = RAW,
+    logs: bool = True,
+    warm: bool = False,
 ) -> list[str]:
     """``server=None``: no ``-- CMD`` (a configured NAME in ``extra``). ``logs=False``: no
-    --log/--server-log, so the config's or the default paths are used."""
-    argv = [sys.executable, "-m", "mcp_review", "proxy"]
+    --log/--server-log, so the config's or the default paths are used. ``warm``: see above."""
+    argv = mcp_review_argv("proxy", warm=warm)
     if logs:
         argv += ["--log", str(tmp / "calls.jsonl"), "--server-log", str(tmp / "server.log")]
     return argv + list(extra) + (["--", *server] if server is not None else [])
@@ -39,11 +69,12 @@ class RawClient:
         env: dict[str, str] | None = None,
         server: list[str] | None = RAW,
         logs: bool = True,
+        warm: bool = True,
     ):
         self.tmp = tmp
         self.stderr_path = tmp / "proxy.log"
         self.proc = subprocess.Popen(
-            proxy_argv(tmp, *extra, server=server, logs=logs),
+            proxy_argv(tmp, *extra, server=server, logs=logs, warm=warm),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=open(self.stderr_path, "ab"),

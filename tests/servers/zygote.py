@@ -11,9 +11,16 @@ models) before it reads a byte. The zygote imports it once, then forks one child
   stdin, stdout and stderr (``SCM_RIGHTS``), its working directory, environment and
   arguments, and waits; the zygote forks a child that takes those as its own and runs
   ``SCRIPT`` as ``__main__``, as ``python SCRIPT ARGS...`` would;
-- the launcher exits with the child's status, passes SIGTERM / SIGINT / SIGHUP on to it, and if
-  the launcher dies (SIGKILL) the child kills itself; with no zygote listening the launcher
-  simply becomes ``python SCRIPT ARGS...`` (``execv``).
+- the child ends as the interpreter would (non-daemon threads joined, atexit handlers run,
+  streams flushed, a traceback for an uncaught exception); the zygote reaps it and tells the launcher its wait status, and the launcher
+  ends the same way: the same exit code, or killed by the same signal;
+- the launcher passes SIGTERM / SIGINT / SIGHUP on to the child, and if the launcher dies
+  (SIGKILL) the child kills itself; with no zygote listening the launcher simply becomes
+  ``python SCRIPT ARGS...`` (``execv``).
+
+The zygote also has mcp-review itself imported (``python -m mcp_review ...`` forks warm too:
+tests/servers/proxy_harness.py starts the proxy so where the proxy's own process - its pid, its
+start-up - is not what the test checks).
 
 So the server is still a separate process on real pipes, speaking the real SDK; only the
 interpreter start and the imports are shared. Tests about the process itself (its start-up,
@@ -29,7 +36,31 @@ import socket
 import struct
 import sys
 
-PRELOAD = ("anyio", "mcp", "mcp.server", "mcp.server.stdio", "mcp_types")
+PRELOAD = (
+    "anyio",
+    "mcp",
+    "mcp.server",
+    "mcp.server.stdio",
+    "mcp_types",
+    # `python -m mcp_review proxy ...`: the CLI and what the proxy command imports when it runs
+    "mcp_review.cli",
+    "mcp_review.commands.proxy",
+    "mcp_review.services.proxy",
+    "mcp_review.services.proxy.front",
+    "mcp_review.services.proxy.http_upstream",
+    "mcp_review.services.config",
+    "mcp_review.services.inputs",
+    "mcp_review.services.oauth",
+    "mcp_review.store.calllog",
+    "mcp_review.store.tokens",
+    # the other commands the proxy's tests run beside it (login, snapshot, check, pin, ...)
+    "mcp_review.commands.approve",
+    "mcp_review.commands.check",
+    "mcp_review.commands.login",
+    "mcp_review.commands.pin",
+    "mcp_review.commands.snapshot",
+    "mcp_review.commands.status",
+)
 
 
 def _recv_exact(conn: socket.socket, n: int) -> bytes:
@@ -44,9 +75,11 @@ def _recv_exact(conn: socket.socket, n: int) -> bytes:
 
 def _child(conn: socket.socket, fds: list[int], req: dict) -> None:
     """In the forked child: become ``python SCRIPT ARGS...`` and run it."""
+    import atexit
     import runpy
     import threading
 
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})  # blocked around the fork
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -73,31 +106,35 @@ def _child(conn: socket.socket, fds: list[int], req: dict) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     threading.Thread(target=orphaned, daemon=True).start()
-    code = 0
+    code, interrupted = 0, False
     try:
         if module:
             runpy.run_module(module, run_name="__main__", alter_sys=True)
         else:
             runpy.run_path(argv[0], run_name="__main__")
-    except SystemExit as e:
-        if isinstance(e.code, str):
+    except SystemExit as e:  # as the interpreter reads it
+        if e.code is None or isinstance(e.code, int):
+            code = e.code or 0
+        else:
             print(e.code, file=sys.stderr)
-        code = e.code if isinstance(e.code, int) else int(e.code is not None)
-    except BaseException:  # as the interpreter would: a traceback and exit 1
-        import traceback
-
-        traceback.print_exc()
-        code = 1
+            code = 1
+    except BaseException as e:  # a traceback and 1; KeyboardInterrupt: killed by SIGINT
+        sys.excepthook(type(e), e, e.__traceback__)
+        code, interrupted = 1, isinstance(e, KeyboardInterrupt)
+    # The interpreter's own end, in its order: join the non-daemon threads, run the atexit
+    # handlers, flush the streams. Not the rest of its finalisation (tearing down every
+    # module the zygote imported costs ~0.3 s of CPU and does nothing a test can see).
+    threading._shutdown()  # type: ignore[attr-defined]
+    atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass
-    try:
-        conn.sendall(f"exit {code}\n".encode())
-    except OSError:
-        pass
-    os._exit(code)
+    if interrupted:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    os._exit(code & 0xFF)
 
 
 def serve(path: str, parent: int) -> None:
@@ -111,14 +148,29 @@ def serve(path: str, parent: int) -> None:
             importlib.import_module(name)
         except ImportError:
             pass
+    import gc
+
+    gc.collect()
+    gc.freeze()  # the children's collections leave the imported objects (and their pages) alone
     os.rename(path + ".tmp", path)  # the socket appears once the imports are done
 
+    children: dict[int, socket.socket] = {}
+
     def reap(*_: object) -> None:  # waited for, so their CPU time counts as the zygote's
-        try:
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
-        except ChildProcessError:
-            pass
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if not pid:
+                return
+            conn = children.pop(pid, None)
+            if conn is not None:  # the launcher ends as its child did
+                try:
+                    conn.sendall(f"status {status}\n".encode())
+                except OSError:
+                    pass
+                conn.close()
 
     signal.signal(signal.SIGCHLD, reap)
     srv.settimeout(1.0)
@@ -138,12 +190,18 @@ def serve(path: str, parent: int) -> None:
         except (OSError, EOFError, ValueError):
             conn.close()
             continue
-        if os.fork() == 0:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})  # reap() finds it listed
+        pid = os.fork()
+        if pid == 0:
             srv.close()
-            _child(conn, list(fds), req)
+            for other in children.values():
+                other.close()
+            children.clear()
+            _child(conn, list(fds), req)  # never returns
+        children[pid] = conn
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
         for fd in fds:
             os.close(fd)
-        conn.close()
 
 
 def launch(path: str, argv: list[str]) -> None:
@@ -178,9 +236,15 @@ def launch(path: str, argv: list[str]) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, forward)
     line = f.readline().decode()
-    if line.startswith("exit "):
-        os._exit(int(line.split()[1]) & 0xFF)
-    os._exit(137)  # killed without a word (SIGKILL)
+    if not line.startswith("status "):
+        os._exit(137)  # the zygote is gone: no word of how the child ended
+    status = int(line.split()[1])
+    if os.WIFSIGNALED(status):  # killed by a signal: so is the launcher
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
 
 
 if __name__ == "__main__":
