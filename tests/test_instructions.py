@@ -510,7 +510,7 @@ def test_a_real_sdk_client_through_the_proxy_sees_only_the_approved_instructions
     import anyio
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
-    from servers.proxy_harness import ROOT
+    from servers.proxy_harness import ROOT, mcp_review_argv
 
     pins = tmp_path / "mcp-pins.toml"
     pf = PinFile(path=str(pins))
@@ -523,9 +523,7 @@ def test_a_real_sdk_client_through_the_proxy_sees_only_the_approved_instructions
         params = StdioServerParameters(
             command=sys.executable,
             args=[
-                "-m",
-                "mcp_review",
-                "proxy",
+                *mcp_review_argv("proxy")[1:],  # the proxy forked warm too
                 "--enforce",
                 "--pins",
                 str(pins),

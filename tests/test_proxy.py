@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from servers.proxy_harness import RAW, RawClient, alive, read_jsonl, wait_gone
+from servers.proxy_harness import RAW, RawClient, alive, mcp_review_argv, read_jsonl, wait_gone
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
@@ -356,7 +356,6 @@ def test_a_client_stdin_that_cannot_be_polled_is_read_and_ends_the_proxy(
     loop and hung for ever (it never saw EOF). Read it like a regular file: the calls in it are
     relayed (and recorded), EOF ends the proxy (exit 0), and stderr holds no traceback."""
     import subprocess
-    import sys
 
     src = "/dev/null"
     if stdin == "file":
@@ -367,11 +366,8 @@ def test_a_client_stdin_that_cannot_be_polled_is_read_and_ends_the_proxy(
     log = tmp_path / "calls.jsonl"
     with open(src, "rb") as f:
         r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "mcp_review",
-                "proxy",
+            [  # warm: the launcher hands the proxy this very stdin (the same open file)
+                *mcp_review_argv("proxy"),
                 "--name",
                 "raw",
                 "--log",
