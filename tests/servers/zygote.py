@@ -12,15 +12,16 @@ models) before it reads a byte. The zygote imports it once, then forks one child
   arguments, and waits; the zygote forks a child that takes those as its own and runs
   ``SCRIPT`` as ``__main__``, as ``python SCRIPT ARGS...`` would;
 - the child ends as the interpreter would (non-daemon threads joined, atexit handlers run,
-  streams flushed, a traceback for an uncaught exception); the zygote reaps it and tells the launcher its wait status, and the launcher
-  ends the same way: the same exit code, or killed by the same signal;
+  streams flushed, a traceback for an uncaught exception); the zygote reaps it and tells the
+  launcher its wait status, and the launcher ends the same way: the same exit code, or killed
+  by the same signal;
 - the launcher passes SIGTERM / SIGINT / SIGHUP on to the child, and if the launcher dies
   (SIGKILL) the child kills itself; with no zygote listening the launcher simply becomes
   ``python SCRIPT ARGS...`` (``execv``).
 
-The zygote also has mcp-review itself imported (``python -m mcp_review ...`` forks warm too:
-tests/servers/proxy_harness.py starts the proxy so where the proxy's own process - its pid, its
-start-up - is not what the test checks).
+The zygote has mcp-review itself imported too, so ``python -m mcp_review ...`` forks warm as
+well: tests/servers/proxy_harness.py starts the proxy that way wherever the proxy's own process
+(its pid, its start-up) is not what the test checks.
 
 So the server is still a separate process on real pipes, speaking the real SDK; only the
 interpreter start and the imports are shared. Tests about the process itself (its start-up,
