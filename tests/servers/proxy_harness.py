@@ -6,8 +6,9 @@ interpreter. It is still its own process, on the pipes the test made, with its e
 working directory, signals (SIGTERM/SIGINT/SIGHUP passed on) and exit status; only the
 interpreter's start and the imports are shared. ``warm=False`` starts ``python -m mcp_review``
 directly: for tests about the proxy's own process (its pid, being killed) or its start-up.
-The upstream servers named by ``RAW``/``SDK`` stay as they are (``SDK_WARM`` forks the SDK server
-from the zygote too, for tests where the server's process life is not what they check)."""
+The upstream servers named by ``RAW``/``SDK`` start as named (a fresh interpreter); ``sdk_warm()``
+forks the SDK server from the zygote too, for tests where its process life is not what they
+check."""
 
 from __future__ import annotations
 
