@@ -9,7 +9,7 @@ from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision
@@ -35,6 +35,7 @@ from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import ServerEntry, ToolEntry
+from mcp_review.tui.widgets.footer import KeyFooter
 
 # The review screen, the dialogs and what only they use are imported where they are opened:
 # nothing of them is on screen before the list, and a fleet's first frame waits for every
@@ -58,7 +59,7 @@ class LoadingScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(plain_line(f"loading… {self.what}", 300), id="loading", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
 
 class ReviewApp(App[None]):

@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from mcp_review.engine.kinds import Alone, Group, Grouping, Member
 from mcp_review.engine.model import Change
@@ -35,6 +35,7 @@ from mcp_review.engine.rules import render_change
 from mcp_review.tui.messages import GroupDecisionRequested, GroupItemRequested, ask_app
 from mcp_review.tui.render import name_content, name_line, name_text, safe_content, safe_text
 from mcp_review.tui.view import cue_kinds
+from mcp_review.tui.widgets.footer import KeyFooter
 from mcp_review.tui.widgets.marked_list import MarkedTable
 
 MUTED = "group-table--muted"
@@ -153,7 +154,7 @@ class GroupScreen(Screen[None]):
         yield Static(id="group-info")
         yield GroupTable(id="members")
         yield Static(id="member-detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         g = self.group
@@ -330,7 +331,7 @@ class GroupsScreen(Screen[None]):
         yield Header()
         yield Static(id="groups-count")
         yield GroupTable(id="groups")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "mcp-review"

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from mcp_review.engine.pins import Decision, PinFile
@@ -47,6 +47,7 @@ from mcp_review.tui.view import (
     ToolEntry,
     flag_words,
 )
+from mcp_review.tui.widgets.footer import KeyFooter
 from mcp_review.tui.widgets.marked_list import MarkedTable
 
 if TYPE_CHECKING:
@@ -296,7 +297,7 @@ class MainScreen(Screen[None]):
         yield ToolTable(id="tools")
         # The highlighted row's "changes" in full: the column cuts it after a whole word.
         yield Static(id="row-detail", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#tools", ToolTable)

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import Header, Static, TabbedContent, TabPane, Tabs
 
 from mcp_review.engine.compare import Comparison
 from mcp_review.engine.hidden import decode_tags, find_hidden
@@ -33,6 +33,7 @@ from mcp_review.tui.screens.modals import ask_reason
 from mcp_review.tui.view import Flag, ToolEntry, cue_kinds, cue_word
 from mcp_review.tui.widgets.change_list import ChangeList
 from mcp_review.tui.widgets.diff_view import SideBySide
+from mcp_review.tui.widgets.footer import KeyFooter
 from mcp_review.tui.widgets.replay_table import ReplayTable
 from mcp_review.tui.widgets.rerun_panel import RerunHook, RerunPanel
 
@@ -175,7 +176,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 yield SideBySide("pinned annotations", "now", id="ann-diff")
             with TabPane("5 Output", id="tab-output"):
                 yield SideBySide("pinned outputSchema", "now", id="output-diff")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "mcp-review"
