@@ -154,24 +154,24 @@ async def test_app_approves_the_same_change_on_many_tools(tmp_path):
         await _ready(app, pilot)
         await _select(app, pilot, "tool_02")
         await pilot.press("g")
-        await pilot.pause(0.05)
+        await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GroupScreen)
         assert screen.group.label == "annotations claim less power"
         assert [m.tool for m in screen.group.members] == ["tool_01", "tool_02", "tool_03"]
         await pilot.press("a")
-        await pilot.pause(0.05)
+        await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")  # cancel: nothing written
-        await pilot.pause(0.05)
+        await pilot.pause()
         assert isinstance(app.screen, GroupScreen)
         assert load_on_disk(pins)["tool_01"] == _tool("tool_01")
         await pilot.press("a")
-        await pilot.pause(0.05)
+        await pilot.pause()
         await pilot.press("y")
-        await pilot.pause(0.2)
-        for _ in range(100):
-            await pilot.pause(0.05)
+        await pilot.pause()
+        for _ in range(100):  # Textual's wait-until-idle, until the recomputation is shown
+            await pilot.pause()
             if not app.main.computing:
                 break
         statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
@@ -200,7 +200,7 @@ async def test_app_g_on_a_tool_that_stands_alone_says_why(tmp_path):
         await _ready(app, pilot)
         await _select(app, pilot, "tool_00")
         await pilot.press("g")
-        await pilot.pause(0.05)
+        await pilot.pause()
         assert isinstance(app.screen, MainScreen)
         said = [str(n.message) for n in app._notifications]
         assert any("tool_00 stands alone (" in m and "decide it on its own" in m for m in said)

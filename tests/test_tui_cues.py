@@ -16,8 +16,8 @@ pytestmark = pytest.mark.slow
 
 
 async def _loaded(app: Any, pilot: Any) -> None:
-    for _ in range(400):
-        await pilot.pause(0.05)
+    for _ in range(2000):  # Textual's wait-until-idle (at least 20 ms), until fetched
+        await pilot.pause()
         if app.main is not None and app.main.loaded:
             return
     raise AssertionError("the app never finished fetching")

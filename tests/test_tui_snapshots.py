@@ -2,22 +2,41 @@
 
 from __future__ import annotations
 
+from textual import events
+from textual.keys import _character_to_key
 from tui_sample import HOMOGLYPH, groups_source, hostile_source, polish_source, sample_source
 
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.screens.main import ToolTable
 
+# The waits below are Textual's own "until idle" (``pilot.pause()`` with no delay: the app's
+# queues drained and its CPU quiet), never a fixed sleep; take_svg_screenshot waits for idle
+# and for every scheduled animation again before it takes the picture.
+
 
 async def _ready(pilot) -> None:
+    """Until the list shows the first status (the fetch worker done, its result drawn)."""
     app = pilot.app
-    for _ in range(200):
-        await pilot.pause(0.02)
+    for _ in range(500):
+        await pilot.pause()
         if app.main is not None and app.main.loaded:
             break
+
+
+async def _type(pilot, text: str) -> None:
+    """Type ``text`` in one burst, as typed fast or pasted (the app takes a burst of keys in
+    order, issue 25 item 11), then wait until idle once: ``pilot.press`` waits for idle twice
+    after every key. Each character is the key event ``pilot.press`` would send."""
+    app = pilot.app
+    for ch in text:
+        app.post_message(events.Key(_character_to_key(ch), ch))
     await pilot.pause()
 
 
-def _open(name: str, *keys: str):
+def _open(name: str, *keys: str, typed: str = ""):
+    """Select tool ``name`` on the list, then press ``keys`` one at a time, then type
+    ``typed`` (into whatever the keys opened)."""
+
     async def run(pilot) -> None:
         await _ready(pilot)
         app = pilot.app
@@ -28,10 +47,12 @@ def _open(name: str, *keys: str):
             if e is not None and e.name == name:
                 break
         await pilot.pause()
-        for key in keys:  # one at a time: a pushed screen must mount before the next key
+        # One at a time: a pushed screen must mount before the next key (``pilot.press``
+        # returns once the app is idle again).
+        for key in keys:
             await pilot.press(key)
-            await pilot.pause(0.05)
-        await pilot.pause(0.1)
+        if typed:
+            await _type(pilot, typed)
 
     return run
 
@@ -59,7 +80,13 @@ def test_main_connecting(snap_compare):
     (no "to review" count before anything is known)."""
 
     async def run(pilot) -> None:
-        await pilot.pause(0.2)
+        app = pilot.app
+        for _ in range(500):  # until the first server's "connecting" arrived
+            await pilot.pause()
+            if app.main is not None and any(
+                st == "connecting" for st, _ in app.main.progress.values()
+            ):
+                break
 
     assert snap_compare(ReviewApp(sample_source(delay=60)), terminal_size=(80, 24), run_before=run)
 
@@ -70,8 +97,8 @@ def test_main_filtered(snap_compare):
 
     async def run(pilot) -> None:
         await _ready(pilot)
-        await pilot.press("slash", *"status:broken")
-        await pilot.pause(0.1)
+        await pilot.press("slash")
+        await _type(pilot, "status:broken")
 
     assert snap_compare(ReviewApp(sample_source()), terminal_size=(80, 24), run_before=run)
 
@@ -173,7 +200,7 @@ def test_note_modal(snap_compare):
     assert snap_compare(
         ReviewApp(sample_source()),
         terminal_size=(100, 30),
-        run_before=_open("get_forecast", "enter", "e", *"checked with ops"),
+        run_before=_open("get_forecast", "enter", "e", typed="checked with ops"),
     )
 
 
@@ -212,7 +239,7 @@ def _open_change(name: str, rule: str, pointer_prefix: str = ""):
             if c.rule == rule and c.pointer.startswith(pointer_prefix)
         )
         changes.move_cursor(row=row)
-        await pilot.pause(0.1)
+        await pilot.pause()
 
     return run
 
