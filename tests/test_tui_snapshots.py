@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from textual import events
-from textual.keys import _character_to_key
+from tui_burst import burst
 from tui_sample import HOMOGLYPH, groups_source, hostile_source, polish_source, sample_source
 
 from mcp_review.tui.app import ReviewApp
@@ -21,16 +20,6 @@ async def _ready(pilot) -> None:
         await pilot.pause()
         if app.main is not None and app.main.loaded:
             break
-
-
-async def _type(pilot, text: str) -> None:
-    """Type ``text`` in one burst, as typed fast or pasted (the app takes a burst of keys in
-    order, issue 25 item 11), then wait until idle once: ``pilot.press`` waits for idle twice
-    after every key. Each character is the key event ``pilot.press`` would send."""
-    app = pilot.app
-    for ch in text:
-        app.post_message(events.Key(_character_to_key(ch), ch))
-    await pilot.pause()
 
 
 def _open(name: str, *keys: str, typed: str = ""):
@@ -52,7 +41,7 @@ def _open(name: str, *keys: str, typed: str = ""):
         for key in keys:
             await pilot.press(key)
         if typed:
-            await _type(pilot, typed)
+            await burst(pilot, *typed)
 
     return run
 
@@ -98,7 +87,7 @@ def test_main_filtered(snap_compare):
     async def run(pilot) -> None:
         await _ready(pilot)
         await pilot.press("slash")
-        await _type(pilot, "status:broken")
+        await burst(pilot, *"status:broken")
 
     assert snap_compare(ReviewApp(sample_source()), terminal_size=(80, 24), run_before=run)
 
