@@ -37,9 +37,11 @@ def _open(name: str, *keys: str, typed: str = ""):
                 break
         await pilot.pause()
         # One at a time: a pushed screen must mount before the next key (``pilot.press``
-        # returns once the app is idle again).
+        # returns once the app is idle again; the pause then draws a frame, which runs what
+        # waits for one, such as a tab's focus move).
         for key in keys:
             await pilot.press(key)
+            await pilot.pause()
         if typed:
             await burst(pilot, *typed)
 
