@@ -10,9 +10,9 @@ import gc
 
 import pytest
 import tui_sample as sample
+from helpers import press, settle
 from helpers import settled as _loaded
 from rich.text import Text
-from tui_burst import burst
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
@@ -95,12 +95,14 @@ async def test_a_filter_key_that_hides_nothing_keeps_the_rows_and_one_that_hides
         assert table.row_count == len(before)
         assert all(table.cells(k) is v for k, v in before.items())  # not rebuilt
         assert "filter: t" in str(main.query_one("#counts").render())
-        await burst(pilot, *"ool_2_00")
+        await press(pilot, *"ool_2_00")
+        await settle(pilot)
         keys = table.row_keys()
         tools = [k.split("\x00")[-1] for k in keys if k.startswith("tool\x00")]
         assert tools == [f"tool_2_00{i}" for i in range(10)]
         assert sum(k.startswith("server\x00") for k in keys) == SERVERS
-        await burst(pilot, *["backspace"] * len("ool_2_00t"))
+        await press(pilot, *["backspace"] * len("ool_2_00t"))
+        await settle(pilot)
         assert main.filter_text == ""
         assert table.row_count == len(before)
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from tui_burst import burst
+from helpers import press, settle
 from tui_sample import HOMOGLYPH, groups_source, hostile_source, polish_source, sample_source
 
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.screens.main import ToolTable
 
-# The waits below are Textual's own "until idle" (``pilot.pause()`` with no delay: the app's
-# queues drained and its CPU quiet), never a fixed sleep; take_svg_screenshot waits for idle
+# The waits below are helpers.settle (every key and message handled, no worker running, the
+# same screens twice; then a frame painted) and helpers.press (the keys pilot.press sends,
+# each settled before the next), never a fixed sleep; take_svg_screenshot then waits for idle
 # and for every scheduled animation again before it takes the picture.
 
 
@@ -17,7 +18,7 @@ async def _ready(pilot) -> None:
     """Until the list shows the first status (the fetch worker done, its result drawn)."""
     app = pilot.app
     for _ in range(500):
-        await pilot.pause()
+        await settle(pilot)
         if app.main is not None and app.main.loaded:
             break
 
@@ -35,15 +36,15 @@ def _open(name: str, *keys: str, typed: str = ""):
             e = app.main.current_entry()
             if e is not None and e.name == name:
                 break
-        await pilot.pause()
-        # One at a time: a pushed screen must mount before the next key (``pilot.press``
-        # returns once the app is idle again; the pause then draws a frame, which runs what
-        # waits for one, such as a tab's focus move).
+        await settle(pilot)
+        # One at a time: a pushed screen must mount before the next key (``press`` returns
+        # once the key and all it started are handled; settle then paints a frame).
         for key in keys:
-            await pilot.press(key)
-            await pilot.pause()
+            await press(pilot, key)
+            await settle(pilot)
         if typed:
-            await burst(pilot, *typed)
+            await press(pilot, *typed)
+            await settle(pilot)
 
     return run
 
@@ -72,7 +73,9 @@ def test_main_connecting(snap_compare):
 
     async def run(pilot) -> None:
         app = pilot.app
-        for _ in range(500):  # until the first server's "connecting" arrived
+        # Until the first server's "connecting" arrived (the fetch then waits 60 s: a wait
+        # for the app to settle would wait for it, Textual's wait-until-idle does not).
+        for _ in range(500):
             await pilot.pause()
             if app.main is not None and any(
                 st == "connecting" for st, _ in app.main.progress.values()
@@ -88,8 +91,8 @@ def test_main_filtered(snap_compare):
 
     async def run(pilot) -> None:
         await _ready(pilot)
-        await pilot.press("slash")
-        await burst(pilot, *"status:broken")
+        await press(pilot, "slash", *"status:broken")
+        await settle(pilot)
 
     assert snap_compare(ReviewApp(sample_source()), terminal_size=(80, 24), run_before=run)
 
@@ -230,7 +233,7 @@ def _open_change(name: str, rule: str, pointer_prefix: str = ""):
             if c.rule == rule and c.pointer.startswith(pointer_prefix)
         )
         changes.move_cursor(row=row)
-        await pilot.pause()
+        await settle(pilot)
 
     return run
 
