@@ -263,12 +263,23 @@ def test_every_headless_command_against_hostile_servers(project, capfd, monkeypa
 
 @pytest.mark.slow
 def test_the_real_guard_in_a_subprocess(project):
-    """Item 4, end to end: the bytes a terminal would receive from `check` and `snapshot`."""
+    """Item 4, end to end: the bytes a terminal would receive from `check` and `snapshot`.
+
+    `check` runs as a fresh `python -m mcp_review` (the interpreter's own start: its stdout and
+    stderr streams as a user's shell gets them); `snapshot -o -` and `check --format markdown`
+    run as `python -m mcp_review` forked warm from the zygote (tests/servers/zygote.py: a
+    separate process on real pipes, with the same environment, whose streams the interpreter
+    set up the same way), which spares them only the ~1 s of imports each."""
     root, _ = project
-    for argv in (["snapshot", "-o", "-"], ["check"], ["check", "--format", "markdown"]):
-        p = subprocess.run(
-            [sys.executable, "-m", "mcp_review", *argv], cwd=root, capture_output=True, timeout=120
-        )
+    for argv, cold in (
+        (["snapshot", "-o", "-"], False),
+        (["check"], True),
+        (["check", "--format", "markdown"], False),
+    ):
+        cmd = [sys.executable, "-m", "mcp_review", *argv]
+        if not cold:
+            cmd = stdio_server_argv(*cmd[1:])
+        p = subprocess.run(cmd, cwd=root, capture_output=True, timeout=120)
         for stream, data in (("stdout", p.stdout), ("stderr", p.stderr)):
             text = data.decode("utf-8")  # strict: every byte is valid UTF-8
             assert_inert(text, f"{argv} {stream}")
