@@ -176,16 +176,32 @@ def test_first_sight_blocks_only_its_kinds() -> None:
             assert res.reasons[0].startswith(f"cue in new tool: {kind}"), res.reasons
 
 
-def test_baseline_pin_of_the_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_baseline_pin_of_the_corpus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`pin --snapshot` of the newest capture of every real server in tests/corpus/ into an
     empty pin file: nothing is held back by cues but the first-sight kinds, and every tool
     held back is named with the cue that holds it."""
+    import mcp_review.engine.status as status_mod
+
+    # The engine's cues of each new tool, as the pin's own status computed them (what its
+    # decision rests on), recorded rather than computed a second time by the test.
+    seen: dict[tuple[str, str], list[Any]] = {}
+
+    def recorded_tool_cues(old: Any, new: Any, **kw: Any) -> list[Any]:
+        cues = tool_cues(old, new, **kw)
+        assert old is None  # an empty pin file: every tool is new
+        seen[(kw["server"], new["name"])] = cues
+        return cues
+
+    monkeypatch.setattr(status_mod, "tool_cues", recorded_tool_cues)
     held: dict[str, list[str]] = {}
     pinned = 0
     for server, caps in cd.servers().items():
         cap = caps[-1]
         snap = tmp_path / f"{server}.json"
-        snap.write_text(_snapshot(cap).dumps(), encoding="utf-8")
+        tools = _snapshot(cap)
+        snap.write_text(tools.dumps(), encoding="utf-8")
         pins = str(tmp_path / f"{server}.toml")
         rc, out = run(capsys, "pin", "--snapshot", str(snap), "--pins", pins, "--format", "json")
         doc = json.loads(out)
@@ -197,11 +213,11 @@ def test_baseline_pin_of_the_corpus(tmp_path: Path, capsys: pytest.CaptureFixtur
             why = h["why"].removeprefix("blocked: ")
             held[h["tool"]] = re.split(r"; (?=hidden characters|cue in new tool: )", why)
         # The engine agrees: only first-sight kinds among a new tool's blocking cues.
-        for t in _snapshot(cap).servers[server].tools:
-            for c in tool_cues(None, t.wire):
+        for t in tools.servers[server].tools:
+            for c in seen.pop((server, t.name)):
                 if first_sight_blocking(c):
                     assert str(c.kind) in FIRST_SIGHT or c.rule == SECRET_PATH_RULE
-    assert pinned > 100
+    assert pinned > 100 and not seen  # every tool's cues were read above, no other
     for tool, reasons in held.items():
         for r in reasons:
             assert r.startswith(("hidden characters", "cue in new tool: ")), (tool, r)
