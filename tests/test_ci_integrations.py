@@ -153,6 +153,11 @@ def run_action(repo: Path, python_bin: Path, inputs: dict[str, str]) -> dict[str
             "GITHUB_STEP_SUMMARY": str(summary),
             "GITHUB_OUTPUT": str(out_file),
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            # The action's Python already has every dependency (action_python's .pth file):
+            # pip installs mcp-review from the checkout (isolated build, wheel, install) but
+            # does not re-check the ~40 installed distributions against the metadata, a third
+            # of the step's CPU (~1.5 s); the check runs below import them from there anyway.
+            "PIP_NO_DEPS": "1",
             **{
                 k: os.environ[k]
                 for k in (
@@ -203,7 +208,8 @@ def test_action_inputs_never_reach_a_script_unquoted():
 @pytest.fixture(scope="module")
 def action_python(tmp_path_factory) -> Path:
     """A fresh virtualenv that sees this environment's packages (mcp, textual, ...) but not
-    mcp-review: the action's install step puts mcp-review in it from the checkout."""
+    mcp-review: the action's install step puts mcp-review in it from the checkout (with
+    PIP_NO_DEPS: the dependencies are these, already installed)."""
     d = tmp_path_factory.mktemp("action-venv")
     venv.EnvBuilder(with_pip=False).create(d)
     site = next(d.glob("lib/python*/site-packages"))
@@ -462,7 +468,12 @@ def pre_commit(repo: Path, *argv: str, home: Path) -> subprocess.CompletedProces
     reason="pre-commit try-repo clones this project: it needs a git checkout (not a git archive)",
 )
 def test_pre_commit_try_repo_system_hook(pin_repo: Path, tmp_path: Path):
-    """Offline: the system hook runs the mcp-review already installed (this venv's)."""
+    """Offline: the system hook runs the mcp-review already installed (this venv's).
+
+    (A tampered pin file failing the hook is checked in the next test, through `pre-commit
+    run` and its cached clone of this project: each `try-repo` clones the project into a
+    fresh store, ~2.5 s, and the hook, its entry and pre-commit's handling of a failing
+    verify are the same either way.)"""
     p = pre_commit(
         pin_repo,
         "try-repo",
@@ -473,18 +484,6 @@ def test_pre_commit_try_repo_system_hook(pin_repo: Path, tmp_path: Path):
     )
     assert p.returncode == 0, p.stdout + p.stderr
     assert "Passed" in p.stdout
-    # A pin file whose digest no longer matches fails the commit.
-    text = (pin_repo / "mcp-pins.toml").read_text()
-    (pin_repo / "mcp-pins.toml").write_text(text.replace("Run a query.", "Run any query."))
-    p = pre_commit(
-        pin_repo,
-        "try-repo",
-        str(ROOT),
-        "mcp-review-verify-system",
-        "--all-files",
-        home=tmp_path / "pc",
-    )
-    assert p.returncode == 1 and "Failed" in p.stdout and "do not verify" in p.stdout
 
 
 @pytest.mark.slow
@@ -495,7 +494,8 @@ def test_pre_commit_try_repo_system_hook(pin_repo: Path, tmp_path: Path):
 )
 def test_pre_commit_hook_with_a_committed_snapshot(pin_repo: Path, tmp_path: Path):
     """The hook as a .pre-commit-config.yaml names it, with `args: [--snapshot, FILE]`: drift
-    in the committed snapshot that needs review fails the commit, with the status report.
+    in the committed snapshot that needs review fails the commit, with the status report; so
+    does a pin file whose digest no longer matches.
 
     (The `language: python` hook installs mcp-review and its dependencies from the package
     index, so it is not run here, offline; it runs the same entry point as this one.)"""
@@ -516,6 +516,11 @@ def test_pre_commit_hook_with_a_committed_snapshot(pin_repo: Path, tmp_path: Pat
     p = pre_commit(pin_repo, "run", "--all-files", home=tmp_path / "pc")
     assert p.returncode == 1, p.stdout + p.stderr
     assert "tool-description-changed" in p.stdout and "need review" in p.stdout
+    # A pin file whose digest no longer matches fails the commit.
+    text = (pin_repo / "mcp-pins.toml").read_text()
+    (pin_repo / "mcp-pins.toml").write_text(text.replace("Run a query.", "Run any query."))
+    p = pre_commit(pin_repo, "run", "--all-files", home=tmp_path / "pc")
+    assert p.returncode == 1 and "Failed" in p.stdout and "do not verify" in p.stdout
 
 
 def test_verify_counts_and_checks_pinned_server_instructions(tmp_path: Path, monkeypatch, capsys):
