@@ -378,3 +378,24 @@ def test_diff_and_forget_take_the_escaped_form_and_suggest(work, capsys):
     pins = load_pins("mcp-pins.toml")
     assert pins.get("files", "default", BROKEN_LINE) is None
     assert pins.get("files", "default", HOMOGLYPH) is not None  # only the one named went
+
+
+@pytest.mark.parametrize("verb", ["approve", "deny"])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--except", "a/b", "s", "t"], "--except leaves a member out of a --group"),
+        ([], "name a SERVER and a TOOL, or a --group"),
+        (["s"], "name a TOOL, or use --instructions (not both)"),
+        (["s", "t", "--instructions"], "name a TOOL, or use --instructions (not both)"),
+    ],
+)
+def test_approve_and_deny_say_what_target_is_missing(tmp_path, verb, args, says):
+    """approve and deny check their target the same way (services.inputs.check_one_target):
+    exit 2 with the same words, before any file is read."""
+    from helpers import run_cli
+
+    proc = run_cli([verb, *args], cwd=tmp_path)
+    assert proc.returncode == 2
+    assert says in proc.stderr
+    assert list(tmp_path.iterdir()) == []

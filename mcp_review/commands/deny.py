@@ -90,16 +90,11 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.names import did_you_mean, find_name
     from mcp_review.engine.pins import Decision
-    from mcp_review.services.inputs import resolve
+    from mcp_review.services.inputs import check_one_target, resolve
 
     if args.group is not None:
         return _run_group(args)
-    if args.except_:
-        raise InputError("--except leaves a member out of a --group")
-    if args.server is None:
-        raise InputError("name a SERVER and a TOOL, or a --group")
-    if (args.tool is None) != bool(args.instructions):
-        raise InputError("name a TOOL, or use --instructions (not both)")
+    check_one_target(args)
     inp = resolve(args, require_config=False, with_calls=False, server_filter=False)
     pins = inp.pins
     snap = None

@@ -111,6 +111,17 @@ def add_group_options(p: argparse.ArgumentParser, verb: str) -> None:
     )
 
 
+def check_one_target(args: argparse.Namespace) -> None:
+    """``approve``/``deny`` without ``--group``: a SERVER with a TOOL or ``--instructions``,
+    and no ``--except`` (which only leaves a member out of a group)."""
+    if args.except_:
+        raise InputError("--except leaves a member out of a --group")
+    if args.server is None:
+        raise InputError("name a SERVER and a TOOL, or a --group")
+    if (args.tool is None) != bool(args.instructions):
+        raise InputError("name a TOOL, or use --instructions (not both)")
+
+
 def add_calls_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--calls",
