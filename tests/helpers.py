@@ -105,30 +105,37 @@ async def settle(pilot: Any, *, repaint: bool = True) -> None:
     raise AssertionError("the app never settled")
 
 
-async def press(pilot: Any, *keys: str) -> None:
-    """``pilot.press(*keys)``, each key waited for with :func:`settle` instead of Textual's
-    ``wait_for_idle`` (at least 40 ms a key, however little the key does): the same key
-    events, through the same driver, each one handled with all it started before the next."""
+def key_event(app: Any, key: str) -> Any:
+    """The ``events.Key`` that ``pilot.press(key)`` hands the driver for ``key`` (a
+    character or a key name such as ``"escape"``), sent by ``app``."""
     import unicodedata
 
     from textual import events
     from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    original = REPLACED_KEYS.get(key, key)
+    char: str | None
+    try:
+        char = unicodedata.lookup(_get_unicode_name_from_key(original))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    event = events.Key(key, char)
+    event.set_sender(app)
+    return event
+
+
+async def press(pilot: Any, *keys: str) -> None:
+    """``pilot.press(*keys)``, each key waited for with :func:`settle` instead of Textual's
+    ``wait_for_idle`` (at least 40 ms a key, however little the key does): the same key
+    events (:func:`key_event`), through the same driver, each one handled with all it
+    started before the next."""
     app = pilot.app
     driver = app._driver
     assert driver is not None
     for key in keys:
-        if len(key) == 1 and not key.isalnum():
-            key = _character_to_key(key)
-        original = REPLACED_KEYS.get(key, key)
-        char: str | None
-        try:
-            char = unicodedata.lookup(_get_unicode_name_from_key(original))
-        except KeyError:
-            char = key if len(key) == 1 else None
-        event = events.Key(key, char)
-        event.set_sender(app)
-        driver.send_message(event)
+        driver.send_message(key_event(app, key))
         await settle(pilot, repaint=False)  # as Pilot.press: the app paints when it would
 
 

@@ -14,16 +14,14 @@ byte-identical, at most one dialog was ever open at a time, and no dialog is lef
 
 from __future__ import annotations
 
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 import pytest
 import tui_sample as sample
+from helpers import key_event, settle, until
 from helpers import select as _select
-from helpers import settle, until
 from helpers import settled as _ready
-from textual import events
 from textual.screen import ModalScreen
 
 from mcp_review.store import audit
@@ -32,26 +30,13 @@ from mcp_review.tui.screens.modals import NoteScreen, ReasonScreen
 from mcp_review.tui.screens.review import ReviewScreen
 
 
-def _key(k: str) -> events.Key:
-    if len(k) == 1:
-        name = {" ": "space", ",": "comma"}.get(k, k)
-        return events.Key(name, k)
-    try:
-        char: str | None = unicodedata.lookup(k.upper())
-    except KeyError:
-        char = None
-    return events.Key(k, char)
-
-
 async def _raw_burst(app: ReviewApp, pilot: Any, keys: list[str]) -> None:
     """Every key handed to the driver at once, before the app handles the first; then until
     the app has handled them all and what they started (``helpers.settle``)."""
     driver = app._driver
     assert driver is not None
     for k in keys:
-        ev = _key(k)
-        ev.set_sender(app)
-        driver.send_message(ev)
+        driver.send_message(key_event(app, k))  # the events pilot.press would send
     await settle(pilot)
 
 
