@@ -25,6 +25,7 @@ import demo_runs
 import pytest
 from helpers import stdio_server_argv
 from servers.hostile import HOSTILE, HOSTILE_NAMES, hostile_http_app
+from servers.proxy_harness import mcp_review_argv
 from servers.toolserver import serve_http
 
 from mcp_review.cli import main
@@ -276,9 +277,7 @@ def test_the_real_guard_in_a_subprocess(project):
         (["check"], True),
         (["check", "--format", "markdown"], False),
     ):
-        cmd = [sys.executable, "-m", "mcp_review", *argv]
-        if not cold:
-            cmd = stdio_server_argv(*cmd[1:])
+        cmd = mcp_review_argv(*argv, warm=not cold)
         p = subprocess.run(cmd, cwd=root, capture_output=True, timeout=120)
         for stream, data in (("stdout", p.stdout), ("stderr", p.stderr)):
             text = data.decode("utf-8")  # strict: every byte is valid UTF-8
