@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 import corpus_data as cd  # noqa: E402
 from build_set import plant  # noqa: E402
 
+from mcp_review.engine.cue_families import level_of  # noqa: E402
 from mcp_review.engine.cues import Cue, KnownNames, tool_cues, tool_texts  # noqa: E402
 from mcp_review.engine.policy import first_sight_blocking  # noqa: E402
 from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
@@ -52,7 +53,7 @@ def level(c: Cue) -> str:
     lv = getattr(c, "level", None) or getattr(CUE_RULES.get(c.rule), "level", None)
     if lv:
         return str(lv)
-    return "block" if c.blocking else "info"
+    return level_of(c.rule, c.blocking)
 
 
 def language(text: str) -> str:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_review.engine.cue_families import family_cues
 from mcp_review.engine.hidden import decode_tags, find_hidden, has_hidden, safe_text
 from mcp_review.engine.model import pointer_join
 from mcp_review.engine.rules.cues import (
@@ -194,7 +195,7 @@ SECRET_PAIRS = frozenset(
     }
 )
 SENSITIVE_WORDS = _W(
-    "conversation transcript clipboard keychain documents emails contacts bash_history".split()
+    "conversation transcript clipboard keychain emails contacts bash_history".split()
 )
 SENSITIVE_PAIRS = frozenset(
     {
@@ -297,7 +298,7 @@ _TLDS = (
 )
 _DOMAIN = re.compile(r"(?:[a-z0-9-]+\.)+(?:" + _TLDS + r")(?::\d{1,5})?(?:/\S*)?", re.I)
 _SECRET_PATH = re.compile(
-    r"~/\.ssh|\.ssh/|(?<![\w-])id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?(?!\w)|\.aws/|~/\.aws"
+    r"~/\.ssh|\.ssh/|(?<![\w-])id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?(?!\w)|(?<![\w.-])\.aws/|~/\.aws"
     r"|(?<![\w.])\.netrc|(?<![\w.])\.npmrc|(?<![\w.])\.pypirc|\.git-credentials"
     r"|\.docker/config\.json|\.kube/config|(?<![\w.])\.gnupg|/etc/passwd|/etc/shadow"
     r"|(?<![\w.])\.pgpass|wallet\.dat|(?<![\w.])\.(?:bash|zsh)_history"
@@ -475,6 +476,12 @@ _QUOTES = "`'\""
 # Finding ---------------------------------------------------------------------------------------
 
 
+_HIDE_OBJECTS = frozenset(
+    "user users user's human operator them this it these that instruction instructions step "
+    "steps action call request fact".split()
+)
+
+
 @dataclass(slots=True)
 class _Found:
     pointer: str
@@ -593,7 +600,13 @@ def _sentence_rules(
         found.add("cue.concealment.covert-action", quote, covert[0])
     for i, w in enumerate(words if ws & _HIDE_WORDS else ()):
         nxt = words[i + 1 : i + 5]
-        if w in ("hide", "conceal") and s.imperative[i]:
+        if (
+            w in ("hide", "conceal")
+            and s.imperative[i]
+            and _HIDE_OBJECTS & set(nxt + words[i + 5 : i + 9])
+        ):
+            # Hiding something from someone ("hide this from the user"), not a tool's own
+            # action on its data ("hide the diff", "show or hide groups of elements").
             found.add("cue.concealment.hide-from-user", quote, w)
             break
         if (w == "keep" and "secret" in nxt) or (w == "keep" and "hidden" in nxt):
@@ -753,7 +766,12 @@ def _name_cue(
         # A snake_case name of no configured tool, called by name: a tool elsewhere.
         before = text[max(0, r.start - 30) : r.start].lower()
         after = text[r.end : r.end + 8].lower()
-        if _CALLED_BY_NAME.search(before) or after.lstrip().startswith(("tool", "runs", "is used")):
+        passive = after.lstrip().startswith(
+            ("is ", "are ")
+        )  # "when context_lines is used": a parameter
+        if (_CALLED_BY_NAME.search(before) and not passive) or after.lstrip().startswith(
+            ("tool", "runs")
+        ):
             found.add("cue.tool-reference.tool", name, name.lower())
             span("unknown-tool", r.start, r.end, name)
 
@@ -971,6 +989,7 @@ def text_cues(
             # ASCII smuggled in TAG characters ("~/<ZWSP>.ssh", a TAG-written "do not tell").
             _read(_revealed(text), found, own, own_tool, names)
     _read(text, found, own, own_tool, names)
+    family_cues(text, found.add)
     return found.out
 
 

@@ -283,3 +283,13 @@ CUE_RULE_LIST: tuple[CueRule, ...] = (
 
 CUE_RULES: dict[str, CueRule] = {r.id: r for r in CUE_RULE_LIST}
 """The catalogue: cue rule id -> CueRule."""
+
+# Issue 39's families (their own module, one catalogue).
+from mcp_review.engine.rules.cue_families import FAMILY_RULE_LIST  # noqa: E402
+
+CUE_RULES.update(
+    {
+        rid: _c(rid, CueKind(kind), purpose, example)
+        for rid, kind, purpose, example, _ in FAMILY_RULE_LIST
+    }
+)
