@@ -143,6 +143,13 @@ HONEST = [
     "Do not include any API keys or passwords in your query.",
     "Never run rm -rf on the root directory.",
     "IMPORTANT: Always use absolute paths for reliability.",
+    # real releases (tests/corpus): git-mcp-server's git_push, workspace-mcp's action values,
+    # firecrawl-mcp's bold advice header
+    "Push all tags to the remote.",
+    "Push changes to a remote repository.",
+    '"create", "delete", "update" or "apply".',
+    'One of "rename", "delete", "hide", "unhide", "reorder", "style"',
+    "**IMPORTANT - Use map before agent:**",
 ]
 
 
@@ -164,9 +171,10 @@ def test_mandatory_call_in_other_languages(lang: str, text: str) -> None:
 
 @pytest.mark.parametrize("text", HONEST)
 def test_honest_text_has_no_block_or_attention_cue(text: str) -> None:
+    names = KnownNames.of({"other": ["delete", "apply", "list", "get"], "own": ["x"]})
     got = [
         (c.rule, c.text)
-        for c in text_cues(text, "/d")
+        for c in text_cues(text, "/d", names=names, own_server="own")
         if level_of(c.rule, c.blocking) in ("block", "attention")
     ]
     assert got == [], text

@@ -476,6 +476,9 @@ _QUOTES = "`'\""
 # Finding ---------------------------------------------------------------------------------------
 
 
+_ENUM_LIKE = re.compile(
+    r"\bone of\b|\b(?:required|used|only|valid|ignored) (?:for|with|when)\b|\bor \"\w+\"|, \"\w+\""
+)
 _HIDE_OBJECTS = frozenset(
     "user users user's human operator them this it these that instruction instructions step "
     "steps action call request fact".split()
@@ -632,7 +635,9 @@ def _sentence_rules(
             objs = _objects(words, i + 1)
             secret_path = spans_after("secret-path", verb_at)
             dest = spans_after("dest", verb_at)
-            if w in SEND_V and (dest or "dest" in objs):
+            # "push to the remote": git's remote, not a destination for the user's data
+            git_push = w == "push" and not dest and objs.get("dest") == "remote"
+            if w in SEND_V and (dest or "dest" in objs) and not git_push:
                 found.add(
                     "cue.exfiltration.send-to-destination", quote, f"{w} {dest or objs['dest']}"
                 )
@@ -673,6 +678,12 @@ def _sentence_rules(
     plain = [t for a, b, t in spans.get("plain-tool", ()) if s.start <= a < s.end]
     generic = " other tools " in joined or " other tool " in joined
     pref = bool(ws & PREF_V)
+    if (_ENUM_LIKE.search(joined) or _ENUM_LIKE.search(quote)) and all(
+        t.isalpha() and t.islower() for t in [*others, *unknown, *plain]
+    ):
+        # 'One of "list", "get"', 'Required for "add"': a parameter's values, which happen
+        # to be plain words some tool is named, not instructions about that tool.
+        others, unknown, plain = [], [], []
     if (others or unknown) and not pref:
         # Instructions about a tool of another server (or of no configured server): when
         # it is called, not to call it, that it is broken; for a configured server's tool,
