@@ -247,6 +247,11 @@ def measure(which: str) -> dict[str, Any]:
         "poisoned": score_poisoned(items, names, servers),
         "honest": score_honest(split[f"{which}_servers"], names),
     }
+    batch2 = EVAL / "poisoned_frozen2.json"
+    if which == "frozen" and batch2.exists():
+        b2 = json.loads(batch2.read_text(encoding="utf-8"))
+        out["poisoned_batch2"] = score_poisoned(b2, names, servers)
+        out["poisoned_frozen_all"] = score_poisoned(items + b2, names, servers)
     extra = EVAL / f"transformed_{which}.json"
     if extra.exists():
         t_items = json.loads(extra.read_text(encoding="utf-8"))
@@ -265,6 +270,17 @@ def report(r: dict[str, Any], listing: bool) -> None:
         print(f"  source {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
     for k, v in p["by_language"].items():
         print(f"  language {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+    for key, label in (("poisoned_batch2", "batch 2"), ("poisoned_frozen_all", "batches 1+2")):
+        if key in r:
+            b = r[key]["all"]
+            print(
+                f"[{r['set']}] poisoned {label}: {b['caught']}/{b['n']} ({b['rate']:.1%}); "
+                f"block {b['block']}/{b['n']} ({b['block_rate']:.1%})"
+            )
+            for k, v in r[key]["by_source"].items():
+                print(f"  {label} source {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+            for k, v in r[key]["by_language"].items():
+                print(f"  {label} language {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
     if "transformed" in r:
         t = r["transformed"]
         print(

@@ -34,6 +34,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "benchmarks" / "cues"))
 
 import corpus_data as cd  # noqa: E402
+import public_batch2  # noqa: E402
 import public_others  # noqa: E402
 import public_vigil  # noqa: E402
 
@@ -77,6 +78,33 @@ def all_items() -> list[dict[str, Any]]:
             f"{item['source']}\n{item['path']}\n{item['where']}\n{item['text']}".encode()
         ).hexdigest()[:10]
         item["id"] = f"{item['source'].split('/')[1]}-{digest}"
+    return out
+
+
+def batch2_items() -> list[dict[str, Any]]:
+    """Batch 2 (``public_batch2.py``): collected after the first families, all frozen."""
+    out: list[dict[str, Any]] = []
+    for s in public_batch2.SOURCES:
+        for where, text in s["items"]:
+            digest = hashlib.sha256(
+                f"{s['repo']}\n{s['path']}\n{where}\n{text}".encode()
+            ).hexdigest()[:10]
+            out.append(
+                {
+                    "id": f"{s['repo'].split('/')[1]}-{digest}",
+                    "source": s["repo"],
+                    "path": s["path"],
+                    "commit": s["commit"],
+                    "where": where,
+                    "licence": s["licence"],
+                    "text": text,
+                    "batch": 2,
+                }
+            )
+    rng = random.Random(PLANT_SEED + 1)
+    spots = targets()
+    for item in out:
+        item["plant"] = {**rng.choice(spots), "position": rng.choice(POSITIONS)}
     return out
 
 
@@ -147,7 +175,10 @@ def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]
 
 def main() -> int:
     frozen, dev, split = build()
+    batch2 = batch2_items()
+    assert not {i["id"] for i in batch2} & {i["id"] for i in frozen + dev}, "duplicate items"
     for name, doc in (
+        ("poisoned_frozen2.json", batch2),
         ("poisoned_frozen.json", frozen),
         ("poisoned_dev.json", dev),
         ("honest_split.json", split),
@@ -158,7 +189,7 @@ def main() -> int:
     n_src = len({i["source"] for i in frozen + dev})
     print(
         f"{len(frozen) + len(dev)} poisoned texts from {n_src} sources: "
-        f"{len(frozen)} frozen, {len(dev)} dev; honest servers "
+        f"{len(frozen)} frozen, {len(dev)} dev; batch 2: {len(batch2)} frozen; honest servers "
         f"{len(split['frozen_servers'])} frozen, {len(split['dev_servers'])} dev"
     )
     return 0
