@@ -31,23 +31,27 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_review.engine.dialects import dialect_of
 from mcp_review.engine.hidden import decode_tags, find_hidden, has_hidden, safe_text
-from mcp_review.engine.model import pointer_join
 from mcp_review.engine.rules.cues import (
     CUE_RULES,
     SECRET_PATH_RULE,
     SEVERITY,
     CueKind,
+    Level,
 )
+from mcp_review.engine.textwalk import Role, tool_strings
 
 __all__ = [
     "TEXT_CAP",
     "Cue",
     "KnownNames",
+    "Level",
     "cues_json",
     "introduced",
     "is_blocking",
     "most_severe",
+    "needs_attention",
     "severity",
     "text_cues",
     "tool_cues",
@@ -72,9 +76,15 @@ class Cue:
     def blocking(self) -> bool:
         return is_blocking(self)
 
+    @property
+    def level(self) -> Level:
+        """``block``, ``attention`` or ``info`` (the rule's; docs/cues.md, "Levels")."""
+        return CUE_RULES[self.rule].level
+
     def to_json(self) -> dict[str, str]:
         return {
             "kind": str(self.kind),
+            "level": str(self.level),
             "text": self.text,
             "pointer": self.pointer,
             "rule": self.rule,
@@ -100,8 +110,15 @@ def most_severe(cues: Iterable[Cue]) -> Cue | None:
     return min(cues, key=severity, default=None)
 
 
+def needs_attention(cue: Cue) -> bool:
+    """Whether a cue sets its tool apart, never auto-approved and never grouped, with no
+    typed reason needed (level ``attention``)."""
+    return CUE_RULES[cue.rule].level is Level.ATTENTION
+
+
 def cues_json(cues: Iterable[Cue]) -> list[dict[str, str]]:
-    """The JSON contract: ``[{"kind", "text", "pointer", "rule"}]``, most severe first."""
+    """The JSON contract: ``[{"kind", "level", "text", "pointer", "rule"}]``, most severe
+    first."""
     return [c.to_json() for c in sorted(cues, key=lambda c: (severity(c), c.pointer, c.rule))]
 
 
@@ -875,9 +892,16 @@ def _scripts(text: str) -> dict[str, int]:
 _MIXED_WORD = re.compile(r"[^\W\d_]{2,64}")
 
 
+_UNREADABLE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+"""Private-use characters: no reader knows what a host's font or the model makes of them."""
+
+
 def _script_cues(text: str, found: _Found) -> None:
     if text.isascii():
         return
+    odd = _UNREADABLE.search(text)
+    if odd is not None:
+        found.add("cue.script-mix.unreadable", odd.group(), "private-use")
     scripts = _scripts(text)
     if len(scripts) > 1:
         main = max(scripts, key=lambda k: (scripts[k], k))
@@ -1011,59 +1035,15 @@ def _read(text: str, found: _Found, own: frozenset[str], own_tool: str, names: K
 
 # Texts of a definition --------------------------------------------------------------------------
 
-_TEXT_KEYS = frozenset({"description", "title", "$comment"})
-_VALUE_KEYS = frozenset({"enum", "const", "default", "examples"})
-_NAME_KEYS = frozenset({"properties", "patternProperties"})
-_MAX_NODES = 200_000
-
-
-def _value_strings(v: Any, ptr: str) -> Iterator[tuple[str, str]]:
-    stack: list[tuple[Any, str]] = [(v, ptr)]
-    while stack:
-        node, p = stack.pop()
-        if isinstance(node, str):
-            yield p, node
-        elif isinstance(node, list):
-            stack.extend((x, pointer_join(p, i)) for i, x in reversed(list(enumerate(node))))
-        elif isinstance(node, dict):
-            for k, x in reversed(list(node.items())):
-                stack.append((x, pointer_join(p, k)))
-
 
 def tool_texts(wire: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """(pointer, text) for every server-written text of a tool definition the model reads:
-    title and description at every level, ``$comment``, the text in ``enum`` / ``const`` /
-    ``default`` / ``examples``, property names, and the annotations' title. Iterative, with a
-    node bound (a hostile definition cannot make it recurse or run unbounded)."""
-    for k in ("title", "description"):
-        v = wire.get(k)
-        if isinstance(v, str):
-            yield "/" + k, v
-    ann = wire.get("annotations")
-    if isinstance(ann, dict) and isinstance(ann.get("title"), str):
-        yield "/annotations/title", ann["title"]
-    budget = _MAX_NODES
-    for side in ("inputSchema", "outputSchema"):
-        stack: list[tuple[Any, str]] = [(wire.get(side), "/" + side)]
-        while stack and budget > 0:
-            node, ptr = stack.pop()
-            budget -= 1
-            if isinstance(node, list):
-                stack.extend((x, pointer_join(ptr, i)) for i, x in reversed(list(enumerate(node))))
-                continue
-            if not isinstance(node, dict):
-                continue
-            for k, v in node.items():
-                p = pointer_join(ptr, k)
-                if k in _TEXT_KEYS and isinstance(v, str):
-                    yield p, v
-                elif k in _VALUE_KEYS:
-                    yield from _value_strings(v, p)
-                elif isinstance(v, (dict, list)):
-                    if k in _NAME_KEYS and isinstance(v, dict):
-                        for name in v:
-                            yield pointer_join(p, name), name
-                    stack.append((v, p))
+    """(pointer, text) for every server-written string of a tool definition a host may pass
+    to the model: the one walk of engine/textwalk.py (name, title, description, every string
+    anywhere in both schemas, annotations, ``_meta``), which the trust axis reads too."""
+    for ptr, role, text in tool_strings(wire):
+        if role is Role.IDENTIFIER and ptr.endswith("/$schema") and dialect_of({"$schema": text}):
+            continue  # a standard meta-schema's URI (a known dialect): no server words in it
+        yield ptr, text
 
 
 def tool_cues(
@@ -1083,8 +1063,11 @@ def tool_cues(
     text is read only when a new one carries a cue."""
     own_tool = new.get("name") if isinstance(new.get("name"), str) else ""
     kw: dict[str, Any] = {"names": names, "own_server": server, "own_tool": own_tool}
-    old_map: dict[str, str] = dict(tool_texts(old)) if old is not None else {}
-    old_texts = set(old_map.values())
+    old_map: dict[str, list[str]] = {}
+    if old is not None:
+        for p, o in tool_texts(old):
+            old_map.setdefault(p, []).append(o)  # a key and its value share a pointer
+    old_texts = {o for texts in old_map.values() for o in texts}
     whole: set[tuple[str, str]] | None = None
     out: list[Cue] = []
     done: set[tuple[str, str, str]] = set()
@@ -1096,12 +1079,13 @@ def tool_cues(
             continue
         before = old_map.get(ptr)
         if before is not None:
-            pinned = {(c.rule, c.key) for c in text_cues(before, ptr, **kw)}
+            pinned = {(c.rule, c.key) for o in before for c in text_cues(o, ptr, **kw)}
         else:
             if whole is None:
                 whole = set()
-                for p, o in old_map.items():
-                    whole.update((c.rule, c.key) for c in text_cues(o, p, **kw))
+                for p, olds in old_map.items():
+                    for o in olds:
+                        whole.update((c.rule, c.key) for c in text_cues(o, p, **kw))
             pinned = whole
         for c in cues:
             ident = (c.rule, c.key, c.pointer)

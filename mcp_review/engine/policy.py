@@ -527,7 +527,9 @@ def facts_for(
     if old is None:
         found = tool_cues(None, new.wire) if cues is None else cues
         first_sight = _worded(c for c in found if first_sight_blocking(c))
-    elif any(c.trust for c in changes):
+    elif changes or old.digest != new.digest:
+        # Any change is read, not only one on the trust axis: a sentence in an ``x-`` keyword,
+        # a ``pattern`` or a ``required`` entry reaches the model all the same (issue 38).
         found = tool_cues(old.wire, new.wire) if cues is None else cues
         blocking = _worded(c for c in found if c.blocking and c.kind is not CueKind.HIDDEN)
     return Facts(
