@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.dialects import dialect_of
-from mcp_review.engine.hidden import decode_tags, find_hidden, has_hidden, safe_text
+from mcp_review.engine.hidden import find_hidden, has_hidden, safe_text
+from mcp_review.engine.readas import Copy, folded, leet, revealed
 from mcp_review.engine.rules.cues import (
     CUE_RULES,
     SECRET_PATH_RULE,
@@ -71,6 +72,9 @@ class Cue:
     rule: str
     key: str = field(default="", compare=False, repr=False)
     """The cue's identity with ``rule`` (see the module docstring); not shown."""
+    span: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    """Where in the original text the cue was read ([start, end) offsets), whichever
+    normalised copy it was read in (engine/readas.py); None when it names no one place."""
 
     @property
     def blocking(self) -> bool:
@@ -497,15 +501,50 @@ class _Found:
     pointer: str
     out: list[Cue] = field(default_factory=list)
     seen: set[tuple[str, str]] = field(default_factory=set)
+    original: str = ""
+    """The text as the server wrote it."""
+    view: Copy = field(default_factory=lambda: Copy(""))
+    """The copy being read (engine/readas.py): its offsets map back to :attr:`original`."""
+    at: tuple[int, int] | None = None
+    """The span of :attr:`view` the rule reading now fires on (a run, a sentence, a match):
+    the cue shows the original text there, as the operator sees it."""
+    only: frozenset[str] | None = None
+    """When set, the rules this reading may add (the folded copy's runs give spans to the word
+    rules, and a secret location only: the URLs and blobs are read in copy *a*)."""
 
     def add(self, rule: str, text: str, key: str) -> None:
+        if self.only is not None and rule not in self.only:
+            return
         if len(key) <= 512 and has_hidden(key):
             # The same cue written with or without hidden characters is one cue.
             key = "".join(ch for ch in key if not has_hidden(ch))
         if (rule, key) in self.seen:
             return
         self.seen.add((rule, key))
-        self.out.append(Cue(CUE_RULES[rule].kind, _snip(text), self.pointer, rule, key))
+        span = None
+        if self.at is not None:
+            span = self.view.span(*self.at)
+            if self.view.at is not None:
+                text = _as_marked(self.original[span[0] : span[1]].strip())
+        self.out.append(Cue(CUE_RULES[rule].kind, _snip(text), self.pointer, rule, key, span))
+
+
+def _as_marked(s: str) -> str:
+    """The original text of a cue as the app's diff finds it: hidden characters left out and
+    TAG characters read as their letter, where it stands (``tui/diffing.py``, ``_reading``);
+    any other character as written (a full-width or look-alike spelling is shown as it is)."""
+    if not has_hidden(s):
+        return s
+    out: list[str] = []
+    pos = 0
+    for h in find_hidden(s):
+        out.append(s[pos : h.offset])
+        pos = h.offset + len(h.text)
+        inner = ord(h.text) - 0xE0000 if len(h.text) == 1 else -1
+        if h.kind == "tag" and 0x20 <= inner <= 0x7E:
+            out.append(chr(inner))
+    out.append(s[pos:])
+    return "".join(out)
 
 
 OBJECT_WINDOW = 40
@@ -568,6 +607,7 @@ def _sentence_rules(
     words = s.words
     n = len(words)
     quote = text[s.start : s.end].strip()
+    found.at = (s.start, s.end)
 
     def spans_after(kind: str, pos: int) -> str | None:
         """The first span of ``kind`` starting at ``pos`` or later inside this sentence."""
@@ -784,6 +824,7 @@ def _run_cues(
         spans.setdefault(kind, []).append((a, b, t))
 
     for m in _DATA_URI.finditer(text):
+        found.at = m.span()
         found.add("cue.encoded.data-uri", m.group(), m.group().lower())
         span("encoded", m.start(), m.end(), m.group())
 
@@ -802,12 +843,14 @@ def _run_cues(
             if t in tools or t in servers:
                 r = _run_at(text, s0, t)
                 if r is not None:
+                    found.at = (r.start, r.end)
                     _name_cue(text, r, t, found, span, own, own_tool, names)
             continue
         run = _run_at(text, m.start(), t)
         if run is None:
             continue
         r = run
+        found.at = (r.start, r.end)
         t = r.text
         if r.quoted:
             span("quoted", r.start, r.end, t)
@@ -901,18 +944,21 @@ def _script_cues(text: str, found: _Found) -> None:
         return
     odd = _UNREADABLE.search(text)
     if odd is not None:
+        found.at = odd.span()
         found.add("cue.script-mix.unreadable", odd.group(), "private-use")
     scripts = _scripts(text)
     if len(scripts) > 1:
         main = max(scripts, key=lambda k: (scripts[k], k))
         for k in sorted(scripts):
             if k != main:
+                found.at = None
                 found.add("cue.script-mix.new-script", k.title(), k)
     for m in _MIXED_WORD.finditer(text):
         w = m.group()
         if not w.isascii():
             kinds = {("LATIN" if c.isascii() else _script(c)) for c in w}
             if len(kinds) > 1:
+                found.at = m.span()
                 found.add("cue.script-mix.mixed-word", w, w.lower())
 
 
@@ -981,8 +1027,12 @@ def text_cues(
     own_server: str = "",
     own_tool: str = "",
 ) -> list[Cue]:
-    """Every cue ``text`` carries (first sight), in text order per rule family."""
-    found = _Found(pointer)
+    """Every cue ``text`` carries (first sight), in text order per rule family. The text is
+    read as the model reads it (engine/readas.py): URLs, paths, addresses and blobs in copy *a*
+    (hidden characters out, TAG text decoded), the word rules in copy *b* (NFKC, marks,
+    look-alikes inside Latin words and leetspeak folded, case folded); each cue shows the
+    original text it was read in."""
+    found = _Found(pointer, original=text)
     if not text:
         return found.out
     hidden = _first_hidden(text)
@@ -990,47 +1040,73 @@ def text_cues(
     if hidden:
         labels = " ".join(h.label for h in hidden[:20])
         found.add("cue.hidden.characters", labels, labels)
-        if len(text) <= _REVEAL_MAX:
-            # What the hidden characters hide is read too: the text without them, and the
-            # ASCII smuggled in TAG characters ("~/<ZWSP>.ssh", a TAG-written "do not tell").
-            _read(_revealed(text), found, own, own_tool, names)
-    _read(text, found, own, own_tool, names)
+    plain = Copy(text)
+    if len(text) > _REVEAL_MAX and not text.isascii():
+        # Too long to normalise whole: read as written, and a human reads it.
+        odd = next((i for i, c in enumerate(text) if c >= "\x80"), 0)
+        found.at = (odd, odd + 1)
+        found.add("cue.script-mix.unreadable", text[odd], "too long to normalise")
+        _read(plain, plain, text.lower(), found, own, own_tool, names)
+        return found.out
+    a = revealed(text)
+    cased, low = folded(a)
+    _read(a, cased, low, found, own, own_tool, names)
+    if hidden:
+        # Hidden characters may stand where a space was ("do<ZWSP>not<ZWSP>tell"): the text
+        # as written is read too.
+        _read(plain, plain, leet(text.lower()), found, own, own_tool, names)
     return found.out
 
 
 _REVEAL_MAX = 100_000
+"""Characters of a non-ASCII text normalised at most (beyond: read as written, and shown at
+``attention``)."""
 
 
-def _revealed(text: str) -> str:
-    out: list[str] = []
-    at = 0
-    for h in find_hidden(text):
-        out.append(text[at : h.offset])
-        at = h.offset + len(h.text)
-    out.append(text[at:])
-    tags = decode_tags(text)
-    return "".join(out) + ("\n" + tags if tags else "")
-
-
-def _read(text: str, found: _Found, own: frozenset[str], own_tool: str, names: KnownNames) -> None:
-    """Every cue of ``text`` but the hidden characters, into ``found``."""
-    spans = _run_cues(text, found, own, own_tool, names)
+def _read(
+    a: Copy,
+    b: Copy,
+    low: str,
+    found: _Found,
+    own: frozenset[str],
+    own_tool: str,
+    names: KnownNames,
+) -> None:
+    """Every cue but the hidden characters, into ``found``: the runs and markup of copy ``a``,
+    the words of copy ``b`` (cased; ``low`` its lower-cased text, of the same length)."""
+    found.view = a
+    spans = _run_cues(a.text, found, own, own_tool, names)
+    if b is not a:
+        # The folded copy's runs give the word rules their spans (in its own offsets), and
+        # a secret location written in full-width or look-alike letters is one all the same.
+        found.view = b
+        found.only = frozenset({SECRET_PATH_RULE})
+        spans = _run_cues(b.text, found, own, own_tool, names)
+        found.only = None
+    found.view = a
+    for m in _MD_IMAGE.finditer(a.text):
+        found.at = m.span()
+        found.add("cue.markup.image", m.group(), m.group().lower())
+    for m in _MD_LINK.finditer(a.text):
+        found.at = m.span()
+        found.add("cue.markup.link", m.group(), m.group().lower())
+    for m in _TAG.finditer(a.text):
+        tag = m.group()
+        found.at = m.span()
+        found.add("cue.markup.tag", tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
+    found.view = b
+    text = b.text
     for m in _MIMIC_TAG.finditer(text):
+        found.at = m.span()
         found.add("cue.instruction.system-mimicry", m.group(), m.group().lower().strip())
         break
-    for m in _MD_IMAGE.finditer(text):
-        found.add("cue.markup.image", m.group(), m.group().lower())
-    for m in _MD_LINK.finditer(text):
-        found.add("cue.markup.link", m.group(), m.group().lower())
-    for m in _TAG.finditer(text):
-        tag = m.group()
-        found.add("cue.markup.tag", tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
-    low = text.lower()
-    for a, b in _bounds(text):
-        if _worth_reading(low, a, b, spans):
-            for s in _sentences(text, low, a, b):
+    for x, y in _bounds(text):
+        if _worth_reading(low, x, y, spans):
+            for s in _sentences(text, low, x, y):
                 _sentence_rules(text, s, spans, found)
-    _script_cues(text, found)
+    found.view = a
+    _script_cues(a.text, found)
+    found.at = None
 
 
 # Texts of a definition --------------------------------------------------------------------------
