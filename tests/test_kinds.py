@@ -339,7 +339,8 @@ def test_alone_for_a_look_alike_name():
     alone, groups = _alone_and_grouped(_status(old, new)[0])
     # every side not yet trusted is flagged: the new twin and the changed original
     assert alone == {
-        "r\u0435ad_file": (AloneReason.LOOKALIKE,),
+        # the name is read too (issue 38): a word mixing scripts needs attention
+        "r\u0435ad_file": (AloneReason.ATTENTION, AloneReason.LOOKALIKE),
         "read_file": (AloneReason.LOOKALIKE,),
     }
     assert groups == {"title added, no cue": ["b", "c"]}
@@ -410,7 +411,9 @@ def test_a_new_tool_whose_claim_contradicts_its_own_words_does_not_ride_in_a_gro
     ]
     report, _ = _status(old, new)
     alone, groups = _alone_and_grouped(report)
-    assert alone == {name: (AloneReason.NEW_CLAIM,)}
+    # A name mixing scripts is a cue needing attention as well (issue 38: the name is read).
+    mixed = (AloneReason.ATTENTION,) if not name.isascii() else ()
+    assert alone == {name: (*mixed, AloneReason.NEW_CLAIM)}
     assert groups == {"new tool, no cue": ["list_x", "list_y"]}
     g = group_report(report)
     assert isinstance(g.ordered()[0], Alone) and g.ordered()[0].tool == name
