@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from mcp_review.engine.cues import needs_attention
 from mcp_review.engine.model import (
     HASHED_FIELDS,
     ChangeClass,
@@ -375,6 +376,14 @@ class AloneReason(StrEnum):
     """A new tool whose annotations claim less power than the protocol defaults against its
     own name or description (:func:`new_tool_contradictions`): no pinned claim to flip, so the
     tier waits for review, but it is read alone, never approved with the other new tools."""
+    ATTENTION = "a cue that needs attention"
+    """Its text introduces a cue at level ``attention`` (a word mixing scripts, an encoded
+    blob, text the reader could not normalise; docs/cues.md "Levels"): read alone, never
+    grouped, approved with no typed reason."""
+    LONG_TEXT = "added text too long to show whole"
+    """A text change adds more than :data:`SHOWN_WHOLE` characters: a group's screens show
+    each member's added text in full, so a member whose text cannot be shown whole is read
+    alone (issue 38 item 4)."""
     UNSHARED = "a kind no other tool shares"
     """A pending kind of the tool is shared with no other tool that needs a decision: the
     tool is read and decided whole (one decision, where a group per such kind would ask
@@ -390,6 +399,8 @@ def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
         out.append(AloneReason.BLOCKING_CUE)
     if Concern.HIDDEN_CHARACTERS in concerns:
         out.append(AloneReason.HIDDEN)
+    if any(needs_attention(c) for c in t.cues):
+        out.append(AloneReason.ATTENTION)
     if t.shadows:
         out.append(AloneReason.LOOKALIKE)
     if t.comparison is not None and t.comparison.broken_calls:
