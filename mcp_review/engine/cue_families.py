@@ -52,6 +52,8 @@ _AUTHORITY = [
     re.compile(
         r"<(?:admin_override|global_override|information|system|important)\b[^>\n]{0,60}>", _I
     ),
+    # ---AUTOMATED SIGNATURE POLICY---, ---IMPORTANT SYSTEM UPDATE---
+    re.compile(r"-{3}[A-Z ]{0,40}\b(?:" + _STRONG + r"|UPDATE|NOTICE)\b[A-Z ]{0,20}-{3}"),
 ]
 _OVERRIDE = [
     re.compile(

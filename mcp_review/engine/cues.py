@@ -500,6 +500,9 @@ _QUOTES = "`'\""
 _ENUM_LIKE = re.compile(
     r"\bone of\b|\b(?:required|used|only|valid|ignored) (?:for|with|when)\b|\bor \"\w+\"|, \"\w+\""
 )
+_EMAIL_OBJECTS = frozenset(
+    "the it them this that these those all every everything your their its a an to".split()
+)
 _HIDE_OBJECTS = frozenset(
     "user users user's human operator them this it these that instruction instructions step "
     "steps action call request fact".split()
@@ -686,6 +689,8 @@ def _sentence_rules(
     for i, w in enumerate(acting_words):
         if not s.imperative[i] or s.negated[i]:
             continue
+        if w == "email" and words[i + 1 : i + 2] and words[i + 1] not in _EMAIL_OBJECTS:
+            continue  # "by name, email, phone number": a field in a list, not "email them"
         verb_at = s.starts[i]
         objs: dict[str, str] | None = None
         if w in SEND_V or w in INCLUDE_V or w in READ_V or w in ASK_V:
@@ -708,8 +713,14 @@ def _sentence_rules(
                 found.add(rule, quote, f"{w} {data}")
             if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
                 found.add("cue.secret.ask", quote, f"{w} {objs['secret']}")
-            if w in READ_V and (secret_path or objs.get("sensitive") or "secret" in objs):
-                obj = secret_path or objs.get("sensitive") or objs["secret"]
+            # Sensitive data in general is read only as the verb's own object ("read all
+            # files"), not a tool's function ("get a detailed listing of all files").
+            near = " ".join(words[i + 1 : i + 5])
+            sens = objs.get("sensitive")
+            if sens and sens not in near and not secret_path and "secret" not in objs:
+                sens = None
+            if w in READ_V and (secret_path or sens or "secret" in objs):
+                obj = secret_path or sens or objs["secret"]
                 found.add("cue.instruction.read-secret", quote, f"{w} {obj}")
         if w in DECODE_V and spans_after("encoded", s.start) is not None:
             found.add("cue.instruction.decode-and-follow", quote, "decode")
