@@ -203,6 +203,97 @@ _CONTACT = [
     re.compile(r"\b(?:bcc|cc)\b[^.\n]{0,20}[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}", _I),
     re.compile(r"\b(?:access|visit|open|fetch|ping)\s(?:the\s)?(?:url\s)?https?://\S{1,200}", _I),
 ]
+# Anchor words: a family's patterns cannot match a text holding none of its words (each
+# pattern needs one of them, lower-cased), so the family is skipped for it.
+_AUTH_GATE = (
+    "[",
+    "**",
+    "system",
+    "policy",
+    "mandatory",
+    "enforcement",
+    "override",
+    "priorit",
+    "directive",
+    "precedence",
+    "supersede",
+    "authori",
+    "confirmation",
+    "suspended",
+    "you are now",
+    "<",
+    "---",
+    "verified",
+    "trusted",
+)
+_OVERRIDE_GATE = (
+    "user",
+    "override",
+    "force",
+    "exactly these",
+    "explicitly set",
+    "append",
+    "add",
+    "prefix",
+)
+_COMMAND_GATE = (
+    "rm -rf",
+    "sudo ",
+    "curl",
+    "wget",
+    "os.system",
+    "subprocess.",
+    "__import__",
+    "exec(",
+    "execute_code(",
+    "chmod 777",
+    "nc -e",
+    "socket.socket",
+)
+_STEAL_GATE = (
+    "steal",
+    "exfiltrat",
+    "reveal",
+    "return",
+    "output",
+    "print",
+    "dump",
+    "expose",
+    "leak",
+    "export",
+    "confidential",
+    "master_password",
+    "get_secrets",
+    "private_key",
+    "your ",
+)
+_COVERT_GATE = ("secretly", "silently", "covertly", "quietly", "also ")
+_FOREIGN_GATE = (
+    "instruc",
+    "systemanweisung",
+    "aviso",
+    "ignor",
+    "usuario",
+    "utilisateur",
+    "benutzer",
+    "nutzer",
+    "envi",
+    "envoy",
+    "sende",
+)
+_REDIRECT_GATE = (
+    "deprecated",
+    "retired",
+    "disabled",
+    "no longer",
+    "redirect",
+    "route",
+    "the only",
+    "replace",
+)
+_CONTACT_GATE = ("server", "endpoint", "node", "vault", "webhook", "archive", "cc", "http")
+_CALL_GATE = ("call", "invoke", "execute", "run")
+_CALL_FOREIGN_GATE = ("debe", "deber", "tienes", "hay que", "vous", "tu dois", "il faut", "muss")
 _NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
 
 
@@ -218,7 +309,19 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     if len(text) > 200_000:
         text = text[:200_000]
 
-    def first(rule: str, pats: list[re.Pattern[str]], negatable: bool = False) -> None:
+    low = text.lower()
+    other_script = not text.isascii()
+
+    def gate(words: tuple[str, ...]) -> bool:
+        """A family runs only on a text holding one of its anchor words (a substring test
+        per word: an honest text with none costs no regex)."""
+        return any(w in low for w in words)
+
+    def first(
+        rule: str, pats: list[re.Pattern[str]], negatable: bool = False, *, when: bool = True
+    ) -> None:
+        if not when:
+            return
         for p in pats:
             for m in p.finditer(text):
                 if negatable and _NEG.search(text[max(0, m.start() - 30) : m.start()]):
@@ -226,16 +329,16 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
                 add(rule, m.group(0), f"{rule}:{m.group(0).lower()[:60]}")
                 return
 
-    first("cue.instruction.authority-claim", _AUTHORITY)
-    first("cue.instruction.override-arguments", _OVERRIDE, negatable=True)
-    first("cue.instruction.run-command", _COMMAND, negatable=True)
-    first("cue.instruction.steal-secrets", _STEAL, negatable=True)
-    first("cue.concealment.covert-handling", _COVERT)
-    first("cue.instruction.foreign-language", _FOREIGN)
-    first("cue.tool-reference.redirect", _REDIRECT, negatable=True)
-    first("cue.url.contact-endpoint", _CONTACT, negatable=True)
+    first("cue.instruction.authority-claim", _AUTHORITY, when=gate(_AUTH_GATE))
+    first("cue.instruction.override-arguments", _OVERRIDE, True, when=gate(_OVERRIDE_GATE))
+    first("cue.instruction.run-command", _COMMAND, True, when=gate(_COMMAND_GATE))
+    first("cue.instruction.steal-secrets", _STEAL, True, when=gate(_STEAL_GATE))
+    first("cue.concealment.covert-handling", _COVERT, when=gate(_COVERT_GATE))
+    first("cue.instruction.foreign-language", _FOREIGN, when=other_script or gate(_FOREIGN_GATE))
+    first("cue.tool-reference.redirect", _REDIRECT, True, when=gate(_REDIRECT_GATE))
+    first("cue.url.contact-endpoint", _CONTACT, True, when=gate(_CONTACT_GATE))
     call = None
-    for m in _CALL.finditer(text):
+    for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
         sent = _sentence(text, m.start())
         args = bool(m.group(2)) and bool(_CALL_ARGS.match(text, m.end() - 1))
         if (_NECESSITY.search(sent) or args) and not _NEG.search(
@@ -243,7 +346,7 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         ):
             call = (m, sent)
             break
-    if call is None:
+    if call is None and ("`" in text or other_script or gate(_CALL_FOREIGN_GATE)):
         for pat in (_CALL_VALUES, _CALL_FOREIGN):
             hit = pat.search(text)
             if hit and not _NEG.search(text[max(0, hit.start() - 25) : hit.start()]):
