@@ -679,7 +679,12 @@ def test_status_groups_json_beside_the_usual_fields(tmp_path, monkeypatch, capsy
     (grp,) = doc["groups"]
     assert set(grp) >= {"id", "kind", "outcome", "members"}
     assert grp["kind"] == "title added, no cue" and grp["outcome"] == "review"
-    assert [set(m) for m in grp["members"]] == [{"server", "principal", "tool", "digest"}] * 3
+    # each member says the text it adds, whole (issue 38 item 4): its new title
+    keys = {"server", "principal", "tool", "digest", "added_text"}
+    assert [set(m) for m in grp["members"]] == [keys] * 3
+    assert [m["added_text"] for m in grp["members"]] == [
+        [{"pointer": "/title", "text": t}] for t in ("A", "B", "D")
+    ]
     (alone,) = doc["alone"]
     assert {k: alone[k] for k in ("server", "principal", "tool", "outcome")} == {
         "server": "s",
