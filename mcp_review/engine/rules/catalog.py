@@ -9,6 +9,7 @@ from mcp_review.engine.rules import (
     composition,
     hidden,
     json_types,
+    meta,
     numeric,
     objects,
     refs,
@@ -25,6 +26,7 @@ from mcp_review.engine.rules.registry import Keywords, Rule
 FAMILIES = (
     tool,
     tool_annotations,
+    meta,
     hidden,
     text,
     schema,

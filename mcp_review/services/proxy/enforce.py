@@ -36,9 +36,10 @@ class Verdict:
     """Set on a held tool (``allowed``, status ``held``): the client is served the approved
     definition and every call and result is checked against it (services/proxy/hold.py)."""
     serve: dict[str, Any] | None = None
-    """Set on a pinned tool whose ``_meta`` or other keys outside the digest differ from the
-    approved ones: the pin's stored definition, served in place of the server's (the digest
-    cannot see those keys, so the server's are unapproved text)."""
+    """A definition served in place of the server's (the relay honours it). Unset since the
+    digest covers the whole tool (scheme 3, issue 42): a pinned tool's ``_meta`` and other keys
+    are the approved ones, and a change to them is a change like any other (held or
+    withheld)."""
 
 
 class Enforcer(Protocol):
@@ -349,27 +350,6 @@ class PinEnforcer:
         return [verdicts[i] for i in range(len(tools))]
 
 
-def _unhashed_drift(s: Any) -> dict[str, Any] | None:
-    """What to serve in place of the server's definition when it differs from the pin's
-    stored one outside the digest (``_meta``, keys MCP does not define), else None (relayed as
-    sent): the server's hashed fields (the approved ones, or a drift the tier re-pins) with the
-    approved keys outside the digest. Nothing judged those keys, so the server's are
-    unapproved text; fewer of them than approved is not."""
-    from mcp_review.engine.canonical import canonical_bytes
-    from mcp_review.engine.model import HASHED_FIELDS
-
-    if s.pin is None or s.live is None:
-        return None
-    live = {k: v for k, v in s.live.wire.items() if k not in HASHED_FIELDS}
-    if not live:  # nothing outside the digest: nothing unapproved (the usual case, no parse)
-        return None
-    approved = s.pin.tool_def().wire
-    outside = {k: v for k, v in approved.items() if k not in HASHED_FIELDS}
-    if canonical_bytes(live) == canonical_bytes(outside):
-        return None
-    return {**{k: v for k, v in s.live.wire.items() if k in HASHED_FIELDS}, **outside}
-
-
 def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     """What the enforcing proxy does with one tool, from its engine status (``s``: a
     ToolStatus): relayed (pinned, or a drift the tier auto-approves), held (services/proxy/
@@ -381,9 +361,9 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     outcome = s.policy.outcome
     why = "; ".join(s.policy.reasons)
     if s.state is State.PINNED:
-        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
+        return Verdict(True, str(s.state), why)
     if s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE:
-        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
+        return Verdict(True, str(s.state), why)
     if s.state is State.DENIED or s.previously_denied:
         return Verdict(False, "denied", why or "denied by the operator")
     status = f"{s.state}, {outcome}"
