@@ -381,8 +381,9 @@ async def test_sdk_client_through_the_proxy_sees_the_approved_meta_and_never_the
     tmp_path: Path,
 ):
     """An SDK client through `proxy --enforce` to a real SDK server: a new UI resource is held
-    (the client lists the approved ``_meta``), the visibility flip is withheld (not listed, a
-    call refused with the more-power reason), whatever the server now says."""
+    (the client lists the approved ``_meta``) and reading it is refused until a tool naming it
+    is approved; the visibility flip is withheld (not listed, a call refused with the
+    more-power reason), whatever the server now says."""
     import anyio
     from helpers import stdio_server_argv
     from mcp import Client, MCPError, StdioServerParameters
@@ -390,6 +391,14 @@ async def test_sdk_client_through_the_proxy_sees_the_approved_meta_and_never_the
     from servers.proxy_harness import ROOT
 
     tools_file, pins = tmp_path / "tools.json", tmp_path / "mcp-pins.toml"
+    (tmp_path / "ui.json").write_text(
+        json.dumps(
+            {
+                "ui://charts/view.html": "<html>approved chart</html>",
+                "ui://charts/view-v2.html": "<html>new chart</html>",
+            }
+        )
+    )
     plain = {"name": "echo", "inputSchema": {"type": "object"}}
     tools_file.write_text(json.dumps([plain, CHART]))
     pf = load_pins(str(pins))
@@ -412,7 +421,10 @@ async def test_sdk_client_through_the_proxy_sees_the_approved_meta_and_never_the
             "--",
             *stdio_server_argv(SERVERS / "proxy_server.py"),
         ],
-        env={"PROXY_TOOLS_FILE": str(tools_file)},
+        env={
+            "PROXY_TOOLS_FILE": str(tools_file),
+            "PROXY_RESOURCES_FILE": str(tmp_path / "ui.json"),
+        },
         cwd=str(ROOT),
     )
 
@@ -426,11 +438,25 @@ async def test_sdk_client_through_the_proxy_sees_the_approved_meta_and_never_the
             tools_file.write_text(json.dumps([plain, moved_ui()]))
             listed = {t.name: wire(t) for t in (await c.list_tools()).tools}
             assert listed["show_chart"] == CHART  # held: the approved _meta, not the new UI
+            ok = await c.read_resource("ui://charts/view.html")  # the approved UI
+            assert ok.contents[0].text == "<html>approved chart</html>"
+            with pytest.raises(MCPError) as e:  # the new one: no approved tool names it
+                await c.read_resource("ui://charts/view-v2.html")
+            assert "no approved tool names this UI resource" in e.value.error.message
             tools_file.write_text(json.dumps([plain, flipped()]))
             assert [t.name for t in (await c.list_tools()).tools] == ["echo"]
             with pytest.raises(MCPError) as e:
                 await c.call_tool("show_chart", {"series": "x"})
             assert "_meta claims more power" in e.value.error.data["reason"]
+            # Approving the new UI (the operator read it) lets the client read it.
+            pf = load_pins(str(pins))
+            pf.decide(make_pin("apps", ToolDef.from_wire(moved_ui()), Decision.APPROVED, by="t"))
+            save_pins(pf, str(pins))
+            ok = await c.read_resource("ui://charts/view-v2.html")
+            assert ok.contents[0].text == "<html>new chart</html>"
+    assert (
+        "refused resources/read 'ui://charts/view-v2.html'" in (tmp_path / "proxy.log").read_text()
+    )
 
 
 # FastMCP: an upgrade that only moves its bookkeeping asks nothing -------------------------------

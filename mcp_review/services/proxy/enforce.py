@@ -119,6 +119,8 @@ class PinEnforcer:
         """How many bytes of the call log ``_calls`` holds (whole lines)."""
         self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
         self._lock = threading.Lock()
+        self._ui_uris: tuple[Any, frozenset[str]] | None = None
+        """The UI resources the approved pins name, with the pins they were read from."""
         self.reloads = 0
 
     def _stat(self) -> Signature | None:
@@ -290,6 +292,34 @@ class PinEnforcer:
         if pin.digest == instructions_digest(text):
             return text, ""
         return pin.text, "changed since approved: the approved text was passed instead"
+
+    def ui_resource(self, uri: str) -> str | None:
+        """Why a ``resources/read`` of the MCP Apps UI resource ``uri`` is refused, or None when
+        the approved definition of an approved tool of this (server, principal) names it
+        (``_meta.ui.resourceUri``, ``ui/resourceUri``, ``openai/outputTemplate``): the
+        operator approved that UI with the tool (issue 42). Blocks like :meth:`check`."""
+        from mcp_review.engine.rules.meta import ui_resource_uris
+
+        with self._lock:
+            self._refresh()
+            pins = self._pins
+            cached = self._ui_uris
+            if cached is None or cached[0] is not pins:
+                uris: set[str] = set()
+                for (s, p, _), pin in pins.pins.items():
+                    if s == self.server and p == self.principal and pin.approved:
+                        try:
+                            meta = pin.tool_def().wire.get("_meta")
+                        except Exception:  # verified on load; a definition that cannot be
+                            continue  # read names nothing
+                        uris.update(ui_resource_uris(meta))
+                cached = self._ui_uris = (pins, frozenset(uris))
+        if uri in cached[1]:
+            return None
+        return (
+            "no approved tool names this UI resource (ui://): approve the tool whose _meta "
+            "points at it first"
+        )
 
     def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
         with self._lock:
