@@ -225,11 +225,26 @@ def test_check_over_a_live_server_blocks_the_flip_and_reviews_a_new_ui(live_proj
     assert [c["rule"] for c in t["comparison"]["changes"]] == ["meta-ui-resource-changed"]
 
 
-def test_the_app_flags_the_flip_as_more_power():
-    from mcp_review.tui.view import Flag, tool_entry
+async def test_the_app_shows_the_flip_blocked_with_the_more_power_flag_and_reason(tmp_path: Path):
+    """The review app on the pinned app-only tool and the flipped one served now (Textual's
+    pilot): its row is blocked, flagged more-power, and its reasons name the claim."""
+    from helpers import settled
+    from tui_sample import _server
 
-    (t,) = _status([CHART], [flipped()]).tools
-    assert Flag.MORE_POWER in tool_entry(t).flags
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.fetchers import SnapshotFetcher
+    from mcp_review.tui.source import ReviewSource
+    from mcp_review.tui.view import Flag
+
+    pinned = Snapshot(servers={"apps": _server("apps", [copy.deepcopy(CHART)])})
+    now = Snapshot(servers={"apps": _server("apps", [flipped()])})
+    pins = str(tmp_path / "mcp-pins.toml")
+    app = ReviewApp(ReviewSource.baseline(SnapshotFetcher(now), pinned, pins_path=pins))
+    async with app.run_test(size=(140, 36)) as pilot:
+        await settled(app, pilot)
+        (entry,) = [t for s in app.main.servers for t in s.tools if t.name == "show_chart"]
+        assert entry.policy is Outcome.BLOCK and Flag.MORE_POWER in entry.flags
+        assert any("the model may now call this tool" in r for r in entry.reasons)
 
 
 # Fetch: the whole tool as served ---------------------------------------------------------------
@@ -518,3 +533,13 @@ def test_a_fastmcp_upgrade_that_only_moves_bookkeeping_asks_nothing(tmp_path: Pa
     )
     r = run_cli(["status", "--snapshot", "new.json", "--pins", pins], cwd=tmp_path)
     assert r.returncode == 1, r.stdout
+
+
+def test_hidden_characters_appearing_in_meta_or_an_unknown_key_block():
+    live = copy.deepcopy(CHART)
+    live["_meta"]["vendor/note"] = "chart\u200b"
+    live["x-hint"] = "a\u202eb"
+    (t,) = _status([CHART], [live]).tools
+    assert t.policy.outcome is Outcome.BLOCK and Concern.HIDDEN_CHARACTERS in t.policy.concerns
+    pointers = {c.pointer for c in t.comparison.changes if c.rule == "hidden-characters-added"}
+    assert pointers == {"/_meta/vendor~1note", "/x-hint"}

@@ -128,9 +128,9 @@ class ToolDef:
 
     # Digest -----------------------------------------------------------------------------
     def hashed_projection(self) -> dict[str, Any]:
-        """The fields MCP defines (:data:`CONTRACT_FIELDS`) as sent: what the hidden-character
-        scan reads. The digest covers the whole tool (:data:`HASHED_FIELDS`)."""
-        return {k: self.wire[k] for k in CONTRACT_FIELDS if k in self.wire}
+        """What the digest covers (:data:`HASHED_FIELDS`): since scheme 3 the whole tool as
+        served, so the hidden-character scan reads ``_meta`` and unknown keys too."""
+        return self.wire
 
     @property
     def digest(self) -> str:
