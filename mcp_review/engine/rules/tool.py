@@ -13,6 +13,7 @@ from mcp_review.engine.model import (
     Change,
     ChangeClass,
     Direction,
+    pointer_escape,
 )
 from mcp_review.engine.rules.kit import (
     MISSING,
@@ -114,7 +115,7 @@ _DEFINED = frozenset({*CONTRACT_FIELDS, "_meta"})
 
 
 def _ptr_key(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    return pointer_escape(key)
 
 
 def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change]:
