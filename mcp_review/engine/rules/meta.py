@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_review.engine.model import Change, ChangeClass, Direction
+from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_escape
 from mcp_review.engine.rules.kit import MISSING, jeq, opt
 from mcp_review.engine.rules.registry import Rule
 from mcp_review.engine.rules.registry import rule as _r
@@ -109,7 +109,7 @@ _META_CAP = 20
 
 
 def _ptr(*keys: str) -> str:
-    return "/_meta" + "".join("/" + k.replace("~", "~0").replace("/", "~1") for k in keys)
+    return "/_meta" + "".join("/" + pointer_escape(k) for k in keys)
 
 
 def _ui(meta: dict[str, Any]) -> dict[str, Any] | None:
