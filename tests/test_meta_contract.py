@@ -118,6 +118,7 @@ def test_two_tools_with_the_same_flip_each_stand_alone():
         pytest.param(lambda m: m.pop("ui"), id="ui-dropped"),
         pytest.param(lambda m: m["ui"].__setitem__("visibility", "model"), id="not-a-list"),
         pytest.param(lambda m: m["ui"].__setitem__("visibility", ["app", "model"]), id="order"),
+        pytest.param(lambda m: m["ui"].__setitem__("visibility", ["app", " Model"]), id="case"),
     ],
 )
 def test_losing_the_restriction_is_the_same_claim(edit):
@@ -155,6 +156,7 @@ def test_a_resource_uri_change_is_a_trust_change_for_review_and_groups():
         ]
     (g,) = group_report(report).groups
     assert {m.tool for m in g.members} == {"show_chart", "show_table"}
+    assert g.kind.pointer == "/_meta/ui/resourceUri"  # the extension's names, no server words
     # The flat spelling and OpenAI's read the same way.
     for key in ("ui/resourceUri", "openai/outputTemplate"):
         a = {**copy.deepcopy(CHART), "_meta": {key: "ui://charts/view.html"}}

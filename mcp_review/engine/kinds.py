@@ -41,6 +41,7 @@ from mcp_review.engine.model import (
 )
 from mcp_review.engine.policy import Concern, Outcome, class_outcome, severity_rank
 from mcp_review.engine.rules.meta import MORE_POWER_RULES as META_MORE_POWER_RULES
+from mcp_review.engine.rules.meta import SPEC_KEYS as META_SPEC_KEYS
 
 if TYPE_CHECKING:
     from mcp_review.engine.cues import Cue
@@ -162,6 +163,7 @@ _KNOWN_TOKENS = frozenset(
         "else",
         "x-mcp-header",
         *_NAME_MAPS,
+        *META_SPEC_KEYS,
     }
 )
 """Pointer tokens kept as they are in a kind's pointer; any other token (a name, an index, a

@@ -101,6 +101,30 @@ cues (design.md, Cues)."""
 RESOURCE_KEYS = ("ui/resourceUri", "openai/outputTemplate")
 """Flat spellings of the tool's UI resource (beside ``ui.resourceUri``)."""
 
+SPEC_KEYS = frozenset(
+    {
+        "ui",
+        "resourceUri",
+        "visibility",
+        "csp",
+        "permissions",
+        "domain",
+        "connectDomains",
+        "resourceDomains",
+        "frameDomains",
+        "baseUriDomains",
+        "ui/resourceUri",
+        "ui/visibility",
+        "openai/outputTemplate",
+        "openai/visibility",
+        "openai/widgetCSP",
+        "openai/widgetAccessible",
+        *BOOKKEEPING,
+    }
+)
+"""``_meta`` keys the MCP Apps extension, OpenAI Apps and the frameworks define: kept as they are
+in a kind's pointer (engine/kinds.py), being no server's words."""
+
 _UI_CSP_KEYS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
 _OPENAI_CSP_KEYS = ("connect_domains", "resource_domains", "frame_domains", "redirect_domains")
 
@@ -125,15 +149,19 @@ def has_ui(meta: Any) -> bool:
 
 
 def _hidden_from_model_apps(meta: Any) -> bool:
-    """MCP Apps: hidden from the model only by a visibility that is a list of strings without
-    ``"model"`` (absent: model and app; anything else: no restriction a host can read)."""
+    """MCP Apps: hidden from the model only by a visibility that is a list of strings none of
+    which reads as ``"model"`` (absent: model and app; anything else: no restriction a host
+    can read)."""
     if not isinstance(meta, dict):
         return False
     ui = _ui(meta)
     vis = ui.get("visibility", MISSING) if ui is not None else MISSING
     if vis is MISSING:
         vis = meta.get("ui/visibility", MISSING)
-    return isinstance(vis, list) and all(isinstance(v, str) for v in vis) and "model" not in vis
+    # An audience that reads as "model" to a lenient host (case, spaces) is the model.
+    return isinstance(vis, list) and all(
+        isinstance(v, str) and v.strip().casefold() != "model" for v in vis
+    )
 
 
 def _hidden_from_model_openai(meta: Any) -> bool:
