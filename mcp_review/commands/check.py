@@ -19,12 +19,14 @@ from mcp_review.services.inputs import (
     add_pins_option,
     add_report_options,
 )
+from mcp_review.services.signing import add_sign_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
     add_candidate_option(p)
     add_pins_option(p)
+    add_sign_option(p)
     p.add_argument(
         "--from-snapshot",
         metavar="FILE",

@@ -7,7 +7,13 @@ starting any server (the pre-commit hook and CI lint).
    current layout), so a hand edit or a merge that reordered it shows up before review;
    ``--fix`` rewrites it canonically (locked, atomic; decisions unchanged, nothing logged);
 4. with ``--snapshot FILE`` (a committed `snapshot`), `status` against it: the committed tool
-   lists have been reviewed.
+   lists have been reviewed;
+5. with ``--require-signed`` (issue 45), every decision's SSH signatures under the signing
+   policy (services/signing.py): each decision that fails is named with its reasons (unsigned,
+   unknown key, wrong digest, a signature over another record, too few signers, a broken
+   chain against ``--base REV``), exit 1; a policy or allowed-signers file that cannot be read
+   is exit 2. ``--record``/``--signature SERVER PRINCIPAL TOOL`` print a decision's record and
+   signature for ``ssh-keygen -Y verify`` (docs/security.md).
 
 Exit 0 when all hold, 1 when the file is not canonical or the snapshot has drift that needs
 review, 2 when the pin file (or the snapshot, or the config) cannot be read or a pin does not
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.services.inputs import add_pins_option
@@ -43,6 +50,43 @@ def register(p: argparse.ArgumentParser) -> None:
         help="rewrite a pin file that is not in canonical form (same decisions)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print problems only")
+    p.add_argument(
+        "--require-signed",
+        action="store_true",
+        help="check every decision's signatures under the signing policy (exit 1 naming each "
+        "that fails)",
+    )
+    p.add_argument(
+        "--signing-policy",
+        metavar="FILE",
+        default=None,
+        help="the signing policy (default: $MCP_REVIEW_SIGNING_POLICY, the config's [signing] "
+        "policy, else mcp-review-signing.toml beside the pin file)",
+    )
+    p.add_argument(
+        "--base",
+        metavar="REV",
+        default=None,
+        help="with --require-signed: the git revision the change is made on (the target "
+        "branch): each changed decision must follow its decision there, and a changed policy "
+        "must be signed by keys that revision allows",
+    )
+    p.add_argument(
+        "--record",
+        nargs=3,
+        metavar=("SERVER", "PRINCIPAL", "TOOL"),
+        default=None,
+        help="print the canonical record a decision's signatures sign (TOOL '' for a "
+        "server's instructions), for ssh-keygen -Y verify",
+    )
+    p.add_argument(
+        "--signature",
+        nargs=3,
+        metavar=("SERVER", "PRINCIPAL", "TOOL"),
+        default=None,
+        help="print a decision's signature, armored as ssh-keygen writes it (--index N: the Nth)",
+    )
+    p.add_argument("--index", type=int, default=1, help=argparse.SUPPRESS)
 
 
 def _first_difference(a: bytes, b: bytes) -> int:
@@ -75,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
     )
     inp.print_notes()
     path, pins = inp.pins_path, inp.pins
+    if args.record is not None or args.signature is not None:
+        return _export(args, pins)
     say = (lambda m: None) if args.quiet else (lambda m: print(m))
     rc = exitcodes.PASS
     if pins.read_bytes is None:
@@ -132,4 +178,92 @@ def run(args: argparse.Namespace) -> int:
             rc = max(rc, exitcodes.FAIL)
         else:
             say(f"{args.snapshot}: every tool pinned, denied or auto-approvable")
+    if args.require_signed:
+        rc = max(rc, _signed(args, inp, say))
     return rc
+
+
+def _export(args: argparse.Namespace, pins: Any) -> int:
+    """``--record`` / ``--signature``: one decision's signed bytes, for ssh-keygen."""
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.signed import SIGNATURES, record_bytes
+    from mcp_review.engine.sshsig import armor, dearmor
+
+    server, principal, tool = args.record or args.signature
+    pin = pins.current((server, principal, tool))
+    if pin is None:
+        raise InputError(f"no decision for {server!r} / {principal!r} / {tool!r} in the pin file")
+    if args.record is not None:
+        sys.stdout.buffer.write(record_bytes(pin))
+        sys.stdout.flush()
+        return exitcodes.PASS
+    lines = pin.extra.get(SIGNATURES) or []
+    if not isinstance(lines, list) or not 1 <= args.index <= len(lines):
+        raise InputError(f"that decision has no signature {args.index} ({len(lines)} signed)")
+    try:
+        sys.stdout.write(armor(dearmor(str(lines[args.index - 1]))))
+    except ValueError as e:
+        raise InputError(f"signature {args.index} is malformed: {e}") from None
+    return exitcodes.PASS
+
+
+def _signed(args: argparse.Namespace, inp: Any, say: Any) -> int:
+    """``--require-signed``: every decision and the policy (exit 1 naming each failure)."""
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.services import signing
+    from mcp_review.store.audit import audit_path_for
+
+    path = inp.pins_path
+    pins = inp.pins
+    where = signing.policy_path(args, inp.config, path)
+    if where is None:
+        raise InputError(
+            "--require-signed: no signing policy (--signing-policy, $MCP_REVIEW_SIGNING_POLICY, "
+            f"the config's [signing] policy, or {signing.POLICY_NAME} beside the pin file)"
+        )
+    trust = signing.load_trust(where, path)
+    base = base_trust = None
+    if args.base is not None:
+        base, base_trust = _base(args.base, path, trust)
+    v = signing.vet(pins, trust, base=base, base_trust=base_trust, audit_path=audit_path_for(path))
+    for p in v.policy_problems:
+        print(f"{where}: signing policy not trusted: {safe_text(p)}", file=sys.stderr)
+    for f in v.failures:
+        print(f"{path}: {safe_text(f.label)}: {safe_text('; '.join(f.reasons))}", file=sys.stderr)
+    if v.ok:
+        outside = " (read from outside the repository)" if trust.outside_repo else ""
+        say(f"{path}: ok: {v.good} signed decision(s) verify under {where}{outside}")
+        if args.base is None and not trust.outside_repo:
+            say(
+                f"{path}: note: no --base: a change to the policy was checked only against "
+                "itself, and no decision against the one it replaced"
+            )
+        return exitcodes.PASS
+    print(
+        f"{path}: {len(v.failures)} decision(s) do not verify under the signing policy"
+        + (", and the policy itself is not trusted" if v.policy_problems else ""),
+        file=sys.stderr,
+    )
+    return exitcodes.FAIL
+
+
+def _base(rev: str, path: str, trust: Any) -> tuple[Any, Any]:
+    """The pin file and the signing policy at git revision ``rev``."""
+    from mcp_review.engine.pinread import parse_pins
+    from mcp_review.services import signing
+
+    raw = signing.git_show(rev, path)
+    base = parse_pins(raw, source=f"{rev}:{path}", allow_unverified=True) if raw else None
+    pol = signing.git_show(rev, trust.path)
+    signers = signing.git_show(rev, trust.signers_path)
+    base_trust = None
+    if pol is not None and signers is not None:
+        base_trust = signing.parse_trust(
+            pol,
+            signers,
+            path=f"{rev}:{trust.path}",
+            signers_path=f"{rev}:{trust.signers_path}",
+            outside=False,
+        )
+    return base, base_trust
