@@ -194,7 +194,8 @@ def _export(args: argparse.Namespace, pins: Any) -> int:
     if pin is None:
         raise InputError(f"no decision for {server!r} / {principal!r} / {tool!r} in the pin file")
     if args.record is not None:
-        sys.stdout.buffer.write(record_bytes(pin))
+        # ASCII JSON (every other character escaped): exactly the bytes signed, no newline.
+        sys.stdout.write(record_bytes(pin).decode("ascii"))
         sys.stdout.flush()
         return exitcodes.PASS
     lines = pin.extra.get(SIGNATURES) or []
@@ -233,7 +234,7 @@ def _signed(args: argparse.Namespace, inp: Any, say: Any) -> int:
         print(f"{path}: {safe_text(f.label)}: {safe_text('; '.join(f.reasons))}", file=sys.stderr)
     if v.ok:
         outside = " (read from outside the repository)" if trust.outside_repo else ""
-        say(f"{path}: ok: {v.good} signed decision(s) verify under {where}{outside}")
+        say(f"{path}: ok: {v.good} decision(s) verify under {where}{outside}")
         if args.base is None and not trust.outside_repo:
             say(
                 f"{path}: note: no --base: a change to the policy was checked only against "

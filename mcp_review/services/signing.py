@@ -476,12 +476,52 @@ def trust_problems(trust: Trust, base: Trust | None = None) -> list[str]:
     return out
 
 
+def _set_previous(path: str, raw: str) -> str:
+    """In a git repository, a policy (or allowed-signers file) changed since ``HEAD`` names
+    the committed policy as its ``previous`` (so an older policy cannot be put back); the
+    signatures over the old text go (they no longer cover it)."""
+    import re
+
+    if _repo_root(path) is None:
+        return raw
+    try:
+        base_raw = git_show("HEAD", path)
+        if base_raw is None:
+            return raw
+        trust = load_trust(path, path)
+        b_signers = git_show("HEAD", trust.signers_path)
+        base = parse_trust(
+            base_raw, b_signers or b"", path=path, signers_path=trust.signers_path, outside=False
+        )
+    except InputError:
+        return raw  # no commit yet, or the committed policy does not read: nothing to chain
+    same = policy_record(base.policy, base.signers_bytes) == policy_record(
+        trust.policy, trust.signers_bytes
+    )
+    if same or trust.policy.previous == base.policy.digest:
+        return raw
+    raw = re.sub(r"(?ms)^signatures\s*=\s*\[.*?^\]\n?", "", raw)
+    line = f'previous = "{base.policy.digest}"\n'
+    if re.search(r"(?m)^previous\s*=", raw):
+        return re.sub(r"(?m)^previous\s*=.*\n?", line, raw)
+    t = re.search(r"(?m)^\[", raw)
+    at = t.start() if t else len(raw)
+    return raw[:at] + ("" if raw[:at].endswith("\n") or not at else "\n") + line + raw[at:]
+
+
 def sign_policy(path: str, signer: Signer) -> str:
     """Add ``signer``'s signature to the policy file at ``path`` (one line in its
-    ``signatures``); returns the line."""
+    ``signatures``); returns the line. Chained to the committed policy first
+    (:func:`_set_previous`)."""
+    from mcp_review.store.files import atomic_write
+
+    raw0 = _read(path, "signing policy").decode("utf-8")
+    raw1 = _set_previous(path, raw0)
+    if raw1 != raw0:
+        atomic_write(path, raw1.encode("utf-8"))
     trust = load_trust(path, path)
     line = signer.sign(policy_record(trust.policy, trust.signers_bytes), POLICY_NAMESPACE)
-    raw = _read(path, "signing policy").decode("utf-8")
+    raw = raw1
     import re
 
     lines = [*trust.policy.signatures, line]
@@ -494,8 +534,6 @@ def sign_policy(path: str, signer: Signer) -> str:
         t = re.search(r"(?m)^\[", raw)
         at = t.start() if t else len(raw)
         raw = raw[:at] + ("" if raw[:at].endswith("\n") or not at else "\n") + block + raw[at:]
-    from mcp_review.store.files import atomic_write
-
     atomic_write(path, raw.encode("utf-8"))
     return line
 
