@@ -532,3 +532,56 @@ def test_allowed_signers_options(keys):
 
     with pytest.raises(InputError, match=r"^a:2: not an allowed-signers line"):
         parse_allowed_signers("# x\nalice ssh-ed25519 !!!notbase64\n", source="a")
+
+
+def test_signing_through_ssh_agent(tmp_path: Path, keys):
+    """The agent protocol's sign request: ``--sign-key agent`` (its first key) and a ``.pub``
+    file naming a key the agent holds; ssh-keygen accepts what the agent signed."""
+    import time
+
+    sock = tmp_path / "agent.sock"
+    agent = subprocess.Popen(
+        ["ssh-agent", "-D", "-a", str(sock)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        for _ in range(100):
+            if sock.exists():
+                break
+            time.sleep(0.05)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_REVIEW_")}
+        env["SSH_AUTH_SOCK"] = str(sock)
+        subprocess.run(["ssh-add", "-q", str(keys["bob"])], env=env, check=True)
+        (tmp_path / "allowed_signers").write_text(allowed(keys, "bob"))
+        snap = snapshot(tmp_path / "v1.json", [tool(0), tool(1)])
+        for name, spec in (("tool00", "agent"), ("tool01", str(keys["bob"]) + ".pub")):
+            r = run_cli(
+                ["approve", SERVER, name, "--snapshot", str(snap), "--sign-key", spec],
+                cwd=tmp_path,
+                env=env,
+            )
+            assert r.returncode == 0, r.stderr
+            said = ssh_verify(
+                tmp_path, "mcp-pins.toml", name, tmp_path / "allowed_signers", "bob@example.com"
+            )
+            assert said.startswith('Good "mcp-review-decision" signature for bob@example.com'), said
+        # A key the agent does not hold: refused, nothing written unsigned.
+        before = (tmp_path / "mcp-pins.toml").read_bytes()
+        snap2 = snapshot(tmp_path / "v2.json", [tool(0, "v2"), tool(1)])
+        r = run_cli(
+            [
+                "approve",
+                SERVER,
+                "tool00",
+                "--snapshot",
+                str(snap2),
+                "--sign-key",
+                str(keys["carol"]) + ".pub",
+            ],
+            cwd=tmp_path,
+            env=env,
+        )
+        assert r.returncode == 2 and "ssh-agent does not hold the key" in r.stderr
+        assert (tmp_path / "mcp-pins.toml").read_bytes() == before
+    finally:
+        agent.terminate()
+        agent.wait()
