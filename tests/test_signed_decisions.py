@@ -585,3 +585,21 @@ def test_signing_through_ssh_agent(tmp_path: Path, keys):
     finally:
         agent.terminate()
         agent.wait()
+
+
+def test_check_can_require_signed_decisions(signed_file: Path):
+    """``check --require-signed`` (what the GitHub Action's ``require-signed`` input runs):
+    the same drift report, and exit 1 naming a decision whose signature does not verify."""
+    snap = snapshot(signed_file / "ten.json", [tool(i) for i in range(10)])
+
+    def move(pf):
+        a, b = pf.pins[_key(3)], pf.pins[_key(4)]
+        pf.pins[b.key] = dataclasses.replace(b, extra={**b.extra, SIGNATURES: a.extra[SIGNATURES]})
+
+    bad = _tampered(signed_file, move)
+    for pins, signed_rc in (("mcp-pins.toml", 0), (str(bad), 1)):
+        base = ["check", "--from-snapshot", str(snap), "--pins", pins]
+        assert cli(signed_file, *base).returncode == 0
+        r = cli(signed_file, *base, "--require-signed")
+        assert r.returncode == signed_rc, r.stderr
+    assert "srv/default/tool04: a signature over another record" in r.stderr

@@ -28,6 +28,7 @@ from typing import Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.services.inputs import add_pins_option
+from mcp_review.services.signing import add_require_options
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -50,27 +51,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="rewrite a pin file that is not in canonical form (same decisions)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print problems only")
-    p.add_argument(
-        "--require-signed",
-        action="store_true",
-        help="check every decision's signatures under the signing policy (exit 1 naming each "
-        "that fails)",
-    )
-    p.add_argument(
-        "--signing-policy",
-        metavar="FILE",
-        default=None,
-        help="the signing policy (default: $MCP_REVIEW_SIGNING_POLICY, the config's [signing] "
-        "policy, else mcp-review-signing.toml beside the pin file)",
-    )
-    p.add_argument(
-        "--base",
-        metavar="REV",
-        default=None,
-        help="with --require-signed: the git revision the change is made on (the target "
-        "branch): each changed decision must follow its decision there, and a changed policy "
-        "must be signed by keys that revision allows",
-    )
+    add_require_options(p)
     p.add_argument(
         "--record",
         nargs=3,
@@ -210,61 +191,6 @@ def _export(args: argparse.Namespace, pins: Any) -> int:
 
 def _signed(args: argparse.Namespace, inp: Any, say: Any) -> int:
     """``--require-signed``: every decision and the policy (exit 1 naming each failure)."""
-    from mcp_review.engine.errors import InputError
-    from mcp_review.engine.hidden import safe_text
-    from mcp_review.services import signing
-    from mcp_review.store.audit import audit_path_for
-
-    path = inp.pins_path
-    pins = inp.pins
-    where = signing.policy_path(args, inp.config, path)
-    if where is None:
-        raise InputError(
-            "--require-signed: no signing policy (--signing-policy, $MCP_REVIEW_SIGNING_POLICY, "
-            f"the config's [signing] policy, or {signing.POLICY_NAME} beside the pin file)"
-        )
-    trust = signing.load_trust(where, path)
-    base = base_trust = None
-    if args.base is not None:
-        base, base_trust = _base(args.base, path, trust)
-    v = signing.vet(pins, trust, base=base, base_trust=base_trust, audit_path=audit_path_for(path))
-    for p in v.policy_problems:
-        print(f"{where}: signing policy not trusted: {safe_text(p)}", file=sys.stderr)
-    for f in v.failures:
-        print(f"{path}: {safe_text(f.label)}: {safe_text('; '.join(f.reasons))}", file=sys.stderr)
-    if v.ok:
-        outside = " (read from outside the repository)" if trust.outside_repo else ""
-        say(f"{path}: ok: {v.good} decision(s) verify under {where}{outside}")
-        if args.base is None and not trust.outside_repo:
-            say(
-                f"{path}: note: no --base: a change to the policy was checked only against "
-                "itself, and no decision against the one it replaced"
-            )
-        return exitcodes.PASS
-    print(
-        f"{path}: {len(v.failures)} decision(s) do not verify under the signing policy"
-        + (", and the policy itself is not trusted" if v.policy_problems else ""),
-        file=sys.stderr,
-    )
-    return exitcodes.FAIL
-
-
-def _base(rev: str, path: str, trust: Any) -> tuple[Any, Any]:
-    """The pin file and the signing policy at git revision ``rev``."""
-    from mcp_review.engine.pinread import parse_pins
     from mcp_review.services import signing
 
-    raw = signing.git_show(rev, path)
-    base = parse_pins(raw, source=f"{rev}:{path}", allow_unverified=True) if raw else None
-    pol = signing.git_show(rev, trust.path)
-    signers = signing.git_show(rev, trust.signers_path)
-    base_trust = None
-    if pol is not None and signers is not None:
-        base_trust = signing.parse_trust(
-            pol,
-            signers,
-            path=f"{rev}:{trust.path}",
-            signers_path=f"{rev}:{trust.signers_path}",
-            outside=False,
-        )
-    return base, base_trust
+    return signing.require_signed(args, inp, say)

@@ -636,3 +636,90 @@ def withhold_unsigned(policy: str, pins_path: str) -> Any:
                     pins.unverified_instructions[key[:2]] = (ipin, why)
 
     return run
+
+
+def add_require_options(p: Any) -> None:
+    """``--require-signed``, ``--signing-policy`` and ``--base`` (``verify``, ``check``)."""
+    p.add_argument(
+        "--require-signed",
+        action="store_true",
+        help="check every decision's signatures under the signing policy (exit 1 naming each "
+        "that fails)",
+    )
+    p.add_argument(
+        "--signing-policy",
+        metavar="FILE",
+        default=None,
+        help="the signing policy (default: $MCP_REVIEW_SIGNING_POLICY, the config's [signing] "
+        f"policy, else {POLICY_NAME} beside the pin file)",
+    )
+    p.add_argument(
+        "--base",
+        metavar="REV",
+        default=None,
+        help="with --require-signed: the git revision the change is made on (the target "
+        "branch): each changed decision must follow its decision there, and a changed policy "
+        "must be signed by keys that revision allows",
+    )
+
+
+def require_signed(args: Any, inp: Any, say: Any) -> int:
+    """``--require-signed`` for a command that has resolved its inputs: every decision and the
+    policy checked, each failure on stderr (names made safe), exit 1 when any; an InputError
+    (exit 2) when there is no policy or it cannot be read."""
+    import sys
+
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.store.audit import audit_path_for
+
+    path, pins = inp.pins_path, inp.pins
+    where = policy_path(args, inp.config, path)
+    if where is None:
+        raise InputError(
+            "--require-signed: no signing policy (--signing-policy, $MCP_REVIEW_SIGNING_POLICY, "
+            f"the config's [signing] policy, or {POLICY_NAME} beside the pin file)"
+        )
+    trust = load_trust(where, path)
+    base = base_trust = None
+    if getattr(args, "base", None) is not None:
+        base, base_trust = _base(args.base, path, trust)
+    v = vet(pins, trust, base=base, base_trust=base_trust, audit_path=audit_path_for(path))
+    for p in v.policy_problems:
+        print(f"{where}: signing policy not trusted: {safe_text(p)}", file=sys.stderr)
+    for f in v.failures:
+        print(f"{path}: {safe_text(f.label)}: {safe_text('; '.join(f.reasons))}", file=sys.stderr)
+    if v.ok:
+        outside = " (read from outside the repository)" if trust.outside_repo else ""
+        say(f"{path}: ok: {v.good} decision(s) verify under {where}{outside}")
+        if base is None and not trust.outside_repo:
+            say(
+                f"{path}: note: no --base: a change to the policy was checked only against "
+                "itself, and no decision against the one it replaced"
+            )
+        return 0
+    print(
+        f"{path}: {len(v.failures)} decision(s) do not verify under the signing policy"
+        + (", and the policy itself is not trusted" if v.policy_problems else ""),
+        file=sys.stderr,
+    )
+    return 1
+
+
+def _base(rev: str, path: str, trust: Trust) -> tuple[Any, Trust | None]:
+    """The pin file and the signing policy at git revision ``rev``."""
+    from mcp_review.engine.pinread import parse_pins
+
+    raw = git_show(rev, path)
+    base = parse_pins(raw, source=f"{rev}:{path}", allow_unverified=True) if raw else None
+    pol = git_show(rev, trust.path)
+    signers = git_show(rev, trust.signers_path)
+    base_trust = None
+    if pol is not None and signers is not None:
+        base_trust = parse_trust(
+            pol,
+            signers,
+            path=f"{rev}:{trust.path}",
+            signers_path=f"{rev}:{trust.signers_path}",
+            outside=False,
+        )
+    return base, base_trust
