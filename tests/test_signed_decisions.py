@@ -603,3 +603,80 @@ def test_check_can_require_signed_decisions(signed_file: Path):
         r = cli(signed_file, *base, "--require-signed")
         assert r.returncode == signed_rc, r.stderr
     assert "srv/default/tool04: a signature over another record" in r.stderr
+
+
+async def test_the_app_signs_its_decisions(tmp_path: Path, keys, monkeypatch):
+    """The app as `mcp-review review --sign-key KEY` builds it (commands/review.build_app):
+    `a` `y` on a new tool writes a decision ssh-keygen accepts."""
+    from helpers import press
+    from helpers import ready as _ready
+    from helpers import select as _select
+
+    from mcp_review.cli import build_parser
+    from mcp_review.commands.review import build_app
+
+    monkeypatch.chdir(tmp_path)
+    for k in [k for k in os.environ if k.startswith("MCP_REVIEW_")]:
+        monkeypatch.delenv(k)
+    (tmp_path / "allowed_signers").write_text(allowed(keys, "bob"))
+    snap = snapshot(tmp_path / "v1.json", [tool(0), tool(1)])
+    args = build_parser().parse_args(
+        [
+            "review",
+            "--snapshot",
+            str(snap),
+            "--pins",
+            "mcp-pins.toml",
+            "--sign-key",
+            str(keys["bob"]),
+        ]
+    )
+    app = build_app(args)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _ready(app, pilot)
+        await _select(app, pilot, "tool01")
+        await press(pilot, "a", "y")
+    pin = load_pins(str(tmp_path / "mcp-pins.toml")).get(SERVER, "default", "tool01")
+    assert pin is not None and pin.approved and pin.extra.get(SIGNATURES)
+    said = ssh_verify(
+        tmp_path, "mcp-pins.toml", "tool01", tmp_path / "allowed_signers", "bob@example.com"
+    )
+    assert said.startswith('Good "mcp-review-decision" signature for bob@example.com'), said
+
+
+def test_server_instructions_are_signed_like_tools(tmp_path: Path, keys):
+    (tmp_path / "allowed_signers").write_text(allowed(keys, "alice"))
+    assert cli(tmp_path, "signing", "init", "--allowed-signers", "allowed_signers").returncode == 0
+    snap = snapshot(tmp_path / "v1.json", [tool(0)])
+    doc = json.loads(snap.read_text())
+    doc["servers"][SERVER]["instructions"] = "Use tool00 before anything else."
+    snap.write_text(json.dumps(doc))
+    r = cli(
+        tmp_path,
+        "approve",
+        SERVER,
+        "--instructions",
+        "--snapshot",
+        str(snap),
+        "--sign-key",
+        str(keys["alice"]),
+    )
+    assert r.returncode == 0, r.stderr
+    assert cli(tmp_path, "verify", "--require-signed").returncode == 0
+    said = ssh_verify(
+        tmp_path, "mcp-pins.toml", "", tmp_path / "allowed_signers", "alice@example.com"
+    )
+    assert said.startswith("Good"), said
+    text = (tmp_path / "mcp-pins.toml").read_text()
+    (tmp_path / "mcp-pins.toml").write_text(
+        text.replace('decision = "approved"', 'decision = "denied"')
+    )
+    r = cli(tmp_path, "verify", "--require-signed")
+    assert r.returncode == 1 and "srv/default/(instructions): decision flipped" in r.stderr
+
+
+def test_whose_keys_count_for_which_server(signed_file: Path):
+    policy = signed_file / "mcp-review-signing.toml"
+    policy.write_text(policy.read_text() + '\n[servers.srv]\nsigners = ["bob@example.com"]\n')
+    err = _fails(signed_file, signed_file / "mcp-pins.toml")
+    assert "srv/default/tool00: alice@example.com may not decide for server 'srv'" in err
