@@ -680,3 +680,43 @@ def test_whose_keys_count_for_which_server(signed_file: Path):
     policy.write_text(policy.read_text() + '\n[servers.srv]\nsigners = ["bob@example.com"]\n')
     err = _fails(signed_file, signed_file / "mcp-pins.toml")
     assert "srv/default/tool00: alice@example.com may not decide for server 'srv'" in err
+
+
+def test_a_signer_cannot_leave_out_what_makes_the_policy_ask_for_two(tmp_path: Path, keys):
+    """The policy wants two signers for a blocked change. Alice approves a new tool whose
+    description hides a zero-width character (blocked) with ``--yes``: one signer, refused.
+    She then signs a record of her own making that says it was only "review": the engine's own
+    reading of the definition still finds the block, and still wants two."""
+    from mcp_review.engine.signed import record_bytes, unsigned, with_signature
+
+    (tmp_path / "allowed_signers").write_text(allowed(keys, "alice", "bob"))
+    assert cli(tmp_path, "signing", "init", "--allowed-signers", "allowed_signers").returncode == 0
+    policy = tmp_path / "mcp-review-signing.toml"
+    policy.write_text(policy.read_text() + '\n[[rule]]\nwhen = ["outcome:block"]\nsigners = 2\n')
+    hidden = {**tool(0), "description": "Look up\u200b a record"}
+    snap = snapshot(tmp_path / "v1.json", [hidden])
+    r = cli(
+        tmp_path,
+        "approve",
+        SERVER,
+        "tool00",
+        "--snapshot",
+        str(snap),
+        "--yes",
+        "--sign-key",
+        str(keys["alice"]),
+    )
+    assert r.returncode == 0, r.stderr
+    assert "too few signers: 1 (alice@example.com), the policy wants 2" in _fails(
+        tmp_path, tmp_path / "mcp-pins.toml"
+    )
+
+    def lie(pf):
+        p = unsigned(pf.pins[_key(0)])
+        p = dataclasses.replace(p, extra={**p.extra, "seen": ["state:new", "outcome:review"]})
+        pf.pins[p.key] = with_signature(
+            p, signing.load_signer(str(keys["alice"])).sign(record_bytes(p))
+        )
+
+    err = _fails(tmp_path, _tampered(tmp_path, lie))
+    assert "too few signers: 1 (alice@example.com), the policy wants 2" in err

@@ -40,6 +40,9 @@ SEEN = "seen"
 SIGNATURES = "signatures"
 SIGNED_KEYS = (PREVIOUS, SEEN, SIGNATURES)
 
+EXPLAIN_BUDGET = 5000
+"""Signature checks one verification may spend naming where a failing signature came from."""
+
 CheckSig = Callable[[SshSig, bytes], bool]
 """The cryptographic check: does ``sig`` sign ``message`` (in its own namespace)?"""
 
@@ -245,8 +248,9 @@ def _matches(term: str, seen: Iterable[str]) -> bool:
 
 def needed(policy: SigningPolicy, rec: Mapping[str, Any]) -> int:
     """How many distinct signers ``rec`` needs under ``policy`` (0: none)."""
+    raw = rec.get("seen")
     seen = [
-        *[s for s in rec.get("seen", []) if isinstance(s, str)],
+        *[s for s in (raw if isinstance(raw, list) else []) if isinstance(s, str)],
         "decision:" + str(rec["decision"]),
     ]
     base = policy.signers if any(_matches(t, seen) for t in policy.require) else 0
@@ -356,6 +360,7 @@ def verify_decisions(
     was made on elsewhere (the audit log's, the base's), tried to name an edited digest."""
     every: list[Any] = [*pins.pins.values(), *pins.instructions.values()]
     records = {record_digest(p): p for p in every}
+    budget = [EXPLAIN_BUDGET]
     failures: list[Failure] = []
     good = 0
     for p, problem in [*pins.unverified.values(), *pins.unverified_instructions.values()]:
@@ -364,7 +369,7 @@ def verify_decisions(
         more = (digests or {}).get(_key(p), ())
         if base is not None and (was := base.current(_key(p))) is not None:
             more = [*more, was.digest]
-        reasons = _check_one(p, policy, signers, check, records, base, more)
+        reasons = _check_one(p, policy, signers, check, records, base, more, budget)
         if reasons:
             failures.append(Failure(_label(p), tuple(reasons), _key(p)))
         else:
@@ -381,6 +386,7 @@ def _check_one(
     records: Mapping[str, Any],
     base: Any,
     digests: Sequence[str] = (),
+    budget: list[int] | None = None,
 ) -> list[str]:
     rec = record(p)
     msg = _canon(rec)
@@ -403,6 +409,13 @@ def _check_one(
     if not isinstance(lines, list):
         lines = [lines]
     n = needed(policy, rec)
+    if policy.rules and getattr(p, "tool", None) is not None:
+        # A signer's own ``seen`` could leave out what makes a rule ask more signers: what
+        # the engine finds itself (the definition alone, or against the base's) counts too.
+        raw = rec.get("seen")
+        mine = [x for x in (raw if isinstance(raw, list) else []) if isinstance(x, str)]
+        was = base.current(key) if base is not None else None
+        n = max(n, needed(policy, {**rec, "seen": [*mine, *found(p, was)]}))
     if not lines:
         if n and rd not in policy.unsigned:
             reasons.append("unsigned" + (f" (the policy wants {n} signers)" if n > 1 else ""))
@@ -412,7 +425,9 @@ def _check_one(
     who: set[str] = set()
     for s in checked:
         if s.problem == "bad signature":
-            reasons.append(_explain(lines[checked.index(s)], p, rec, records, check, digests))
+            reasons.append(
+                _explain(lines[checked.index(s)], p, rec, records, check, digests, budget)
+            )
         elif s.problem:
             reasons.append(s.problem)
         elif s.principal is not None:
@@ -430,6 +445,29 @@ def _check_one(
     return reasons
 
 
+def found(pin: Any, was: Any = None) -> list[str]:
+    """What the engine itself finds about an approval's definition: the policy's outcome (in
+    the ``tiered`` tier, whose blocks every tier shares) for the definition alone (``was``
+    None: as a new tool), or against ``was``, the decision it replaced (the base's). Empty
+    for a denial, an unchanged definition, or a definition that does not read."""
+    from mcp_review.engine.compare import compare
+    from mcp_review.engine.policy import decide, facts_for
+
+    if str(pin.decision) != "approved" or (was is not None and was.digest == pin.digest):
+        return []
+    try:
+        new = pin.tool_def()
+        if was is None:
+            facts = facts_for(None, new)
+        else:
+            old = was.tool_def()
+            cmp = compare(old, new, witnesses=False)
+            facts = facts_for(old, new, cmp.changes, previously_denied=not was.approved)
+    except (InputError, ValueError, TypeError, RecursionError):
+        return []
+    return [f"outcome:{decide('tiered', facts).outcome}"]
+
+
 def _explain(
     line: str,
     p: Any,
@@ -437,8 +475,11 @@ def _explain(
     records: Mapping[str, Any],
     check: CheckSig,
     digests: Sequence[str] = (),
+    budget: list[int] | None = None,
 ) -> str:
-    """Why a signature from an allowed key does not verify over this decision's record."""
+    """Why a signature from an allowed key does not verify over this decision's record. The
+    search for the record it was moved from shares ``budget`` (checks left in this run): a file
+    of thousands of bad signatures costs a bounded number of checks, not their square."""
     sig = parse_sshsig(dearmor(line))
     flipped = {**rec, "decision": "denied" if rec["decision"] == "approved" else "approved"}
     if check(sig, _canon(flipped)):
@@ -446,8 +487,14 @@ def _explain(
     for d in dict.fromkeys(digests):
         if d != rec["digest"] and check(sig, _canon({**rec, "digest": d})):
             return f"wrong digest: the signature is over {d[:19]}…, the pin holds {rec['digest'][:19]}…"
+    left = budget if budget is not None else [EXPLAIN_BUDGET]
     for other in records.values():
-        if other is not p and check(sig, record_bytes(other)):
+        if left[0] <= 0:
+            break
+        if other is p:
+            continue
+        left[0] -= 1
+        if check(sig, record_bytes(other)):
             return f"a signature over another record (moved from {_label(other)})"
     return (
         "a signature over another record: the digest, decision, reason, time or previous "

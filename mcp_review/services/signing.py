@@ -379,6 +379,11 @@ def _repo_root(path: str) -> str | None:
         d = up
 
 
+def _under(path: str, root: str) -> bool:
+    p = os.path.abspath(path)
+    return any(p.startswith(r.rstrip(os.sep) + os.sep) for r in {root, os.path.realpath(root)})
+
+
 def _read(path: str, what: str) -> bytes:
     try:
         with open(path, "rb") as f:
@@ -421,9 +426,10 @@ def load_trust(path: str, pins_path: str) -> Trust:
     spath = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(name))
     sbytes = _read(spath, "allowed-signers file")
     root = _repo_root(pins_path)
-    outside = root is None or not (
-        os.path.realpath(path).startswith(os.path.realpath(root) + os.sep)
-        or os.path.realpath(spath).startswith(os.path.realpath(root) + os.sep)
+    # Inside when either file is under the repository by its path or by where it resolves: a
+    # link committed in the repository that points elsewhere is still the repository's word.
+    outside = root is None or not any(
+        _under(f, root) for f in (path, spath, os.path.realpath(path), os.path.realpath(spath))
     )
     return parse_trust(raw, sbytes, path=path, signers_path=spath, outside=outside)
 
