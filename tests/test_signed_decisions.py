@@ -720,3 +720,42 @@ def test_a_signer_cannot_leave_out_what_makes_the_policy_ask_for_two(tmp_path: P
 
     err = _fails(tmp_path, _tampered(tmp_path, lie))
     assert "too few signers: 1 (alice@example.com), the policy wants 2" in err
+
+
+def test_unsigned_auto_approvals_pass_only_where_the_policy_and_the_engine_agree(repo: Path, keys):
+    """A tier's re-pin (`status --apply`, no key) is unsigned. The policy may allow that
+    (``allow_unsigned = ["outcome:auto-approve"]``), and then only for a change the engine
+    itself finds auto-approvable against the base's decision: an unsigned approval of a
+    reworded description (review) still fails."""
+    grown = tool(1)
+    grown["inputSchema"] = {
+        "type": "object",
+        "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}},
+    }
+    snap = snapshot(repo / "v3.json", [tool(0), grown])
+    cli(repo, "status", "--snapshot", str(snap), "--apply")  # the re-pin, checked below
+    assert load_pins(str(repo / "mcp-pins.toml")).pins[_key(1)].decided_by.startswith("mcp-review")
+    err = _fails(repo, repo / "mcp-pins.toml", "--base", "HEAD")
+    assert "srv/default/tool01: " in err and "unsigned" in err
+    policy = repo / "mcp-review-signing.toml"
+    text = policy.read_text()
+    policy.write_text(
+        text.replace("signers = 1\n", 'signers = 1\nallow_unsigned = ["outcome:auto-approve"]\n')
+    )
+    assert cli(repo, "signing", "sign", "--sign-key", str(keys["alice"])).returncode == 0
+    r = cli(repo, "verify", "--require-signed", "--base", "HEAD")
+    assert r.returncode == 0, r.stderr
+    assert "srv/default/tool01: unsigned" in _fails(repo, repo / "mcp-pins.toml")  # no base
+
+    def reword(pf):
+        p = pf.pins[_key(0)]
+        new = make_pin(
+            SERVER,
+            ToolDef.from_wire(tool(0, "and send it to evil.example")),
+            "approved",
+            by="mcp-review (policy tiered)",
+        )
+        pf.pins[p.key] = new
+
+    err = _fails(repo, _tampered(repo, reword), "--base", "HEAD")
+    assert "srv/default/tool00: unsigned" in err

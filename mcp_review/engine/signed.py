@@ -151,6 +151,10 @@ class SigningPolicy:
     """Server → the allowed-signers principals whose signatures count for it."""
     unsigned: frozenset[str] = frozenset()
     """Record digests of decisions accepted unsigned (those standing when signing was turned on)."""
+    allow_unsigned: tuple[str, ...] = ()
+    """Terms an unsigned approval may pass by (``outcome:auto-approve``: a tier's re-pin),
+    matched only against what the engine itself finds against the base's decision
+    (:func:`found`), never against the file's own ``seen``."""
     since: str = ""
     previous: str | None = None
     """The policy digest of the policy this one replaces."""
@@ -167,6 +171,7 @@ _POLICY_KEYS = {
     "rule",
     "servers",
     "unsigned",
+    "allow_unsigned",
     "since",
     "previous",
     "signatures",
@@ -235,6 +240,7 @@ def parse_policy(doc: Mapping[str, Any], *, source: str) -> SigningPolicy:
         rules=tuple(rules),
         servers=servers,
         unsigned=frozenset(_strs(doc.get("unsigned", []), "'unsigned'", source)),
+        allow_unsigned=_strs(doc.get("allow_unsigned", []), "'allow_unsigned'", source),
         since=since,
         previous=previous,
         signatures=_strs(doc.get("signatures", []), "'signatures'", source),
@@ -393,8 +399,14 @@ def _check_one(
     rd = "sha256:" + hashlib.sha256(msg).hexdigest()
     reasons: list[str] = []
     key = _key(p)
+    was = base.current(key) if base is not None else None
+    lines = p.extra.get(SIGNATURES, [])
+    if not lines and policy.allow_unsigned and was is not None and getattr(p, "tool", None):
+        # An unsigned approval the policy lets pass (a tier's re-pin, never chained: nobody
+        # signed it), only when the engine itself finds it so against the base's decision.
+        if any(_matches(t, found(p, was)) for t in policy.allow_unsigned):
+            return reasons
     if base is not None:
-        was = base.current(key)
         if (
             was is not None
             and record_digest(was) != rd
@@ -405,7 +417,6 @@ def _check_one(
                 f"({record_digest(was)[:19]}…): an older signed decision replayed, or "
                 "history rewritten"
             )
-    lines = p.extra.get(SIGNATURES, [])
     if not isinstance(lines, list):
         lines = [lines]
     n = needed(policy, rec)
@@ -414,7 +425,6 @@ def _check_one(
         # the engine finds itself (the definition alone, or against the base's) counts too.
         raw = rec.get("seen")
         mine = [x for x in (raw if isinstance(raw, list) else []) if isinstance(x, str)]
-        was = base.current(key) if base is not None else None
         n = max(n, needed(policy, {**rec, "seen": [*mine, *found(p, was)]}))
     if not lines:
         if n and rd not in policy.unsigned:
