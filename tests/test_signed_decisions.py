@@ -759,3 +759,44 @@ def test_unsigned_auto_approvals_pass_only_where_the_policy_and_the_engine_agree
 
     err = _fails(repo, _tampered(repo, reword), "--base", "HEAD")
     assert "srv/default/tool00: unsigned" in err
+
+
+def test_a_group_decision_signs_each_member(tmp_path: Path, keys):
+    (tmp_path / "allowed_signers").write_text(allowed(keys, "alice"))
+    v1 = snapshot(tmp_path / "v1.json", [tool(0), tool(1), tool(2)])
+    assert (
+        cli(tmp_path, "pin", "--snapshot", str(v1), "--sign-key", str(keys["alice"])).returncode
+        == 0
+    )
+    assert cli(tmp_path, "signing", "init", "--allowed-signers", "allowed_signers").returncode == 0
+    v2 = snapshot(tmp_path / "v2.json", [tool(0, "v2"), tool(1, "v2"), tool(2)])
+    r = cli(tmp_path, "status", "--snapshot", str(v2), "--groups", "--format", "json")
+    (group,) = json.loads(r.stdout)["groups"]
+    assert {m["tool"] for m in group["members"]} == {"tool00", "tool01"}
+    r = cli(
+        tmp_path,
+        "approve",
+        "--group",
+        group["id"],
+        "--snapshot",
+        str(v2),
+        "--sign-key",
+        str(keys["alice"]),
+        "--note",
+        "vendor changelog",
+    )
+    assert r.returncode == 0, r.stderr
+    pf = load_pins(str(tmp_path / "mcp-pins.toml"))
+    for i in (0, 1):
+        p = pf.pins[_key(i)]
+        assert p.extra[SIGNATURES] and any(x.startswith("kind:") for x in p.extra["seen"])
+        said = ssh_verify(
+            tmp_path,
+            "mcp-pins.toml",
+            f"tool0{i}",
+            tmp_path / "allowed_signers",
+            "alice@example.com",
+        )
+        assert said.startswith("Good"), said
+    r = cli(tmp_path, "verify", "--require-signed")
+    assert r.returncode == 0, r.stderr
