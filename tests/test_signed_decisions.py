@@ -800,3 +800,27 @@ def test_a_group_decision_signs_each_member(tmp_path: Path, keys):
         assert said.startswith("Good"), said
     r = cli(tmp_path, "verify", "--require-signed")
     assert r.returncode == 0, r.stderr
+
+
+def test_a_signature_that_does_not_count_does_not_undo_one_that_does(signed_file: Path, keys):
+    """Carol (not in allowed_signers) co-signs alice's decision: one signer is enough, so it
+    still verifies; where the policy wants two, carol's does not count and it fails, naming
+    her key."""
+    r = cli(
+        signed_file,
+        "signing",
+        "cosign",
+        "--decision",
+        SERVER,
+        "default",
+        "tool00",
+        "--sign-key",
+        str(keys["carol"]),
+    )
+    assert r.returncode == 0, r.stderr
+    assert cli(signed_file, "verify", "--require-signed").returncode == 0
+    policy = signed_file / "mcp-review-signing.toml"
+    policy.write_text(policy.read_text().replace("signers = 1\n", "signers = 2\n"))
+    err = _fails(signed_file, signed_file / "mcp-pins.toml")
+    assert "srv/default/tool00: unknown key SHA256:" in err
+    assert "1 valid signer(s), the policy wants 2" in err

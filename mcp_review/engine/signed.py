@@ -365,7 +365,8 @@ def verify_decisions(
     older signed decision replayed, or history dropped). ``digests``: digests each decision
     was made on elsewhere (the audit log's, the base's), tried to name an edited digest."""
     every: list[Any] = [*pins.pins.values(), *pins.instructions.values()]
-    records = {record_digest(p): p for p in every}
+    records: dict[str, Any] = {}  # filled on the first signature that needs explaining
+    records_of = every
     budget = [EXPLAIN_BUDGET]
     failures: list[Failure] = []
     good = 0
@@ -375,7 +376,7 @@ def verify_decisions(
         more = (digests or {}).get(_key(p), ())
         if base is not None and (was := base.current(_key(p))) is not None:
             more = [*more, was.digest]
-        reasons = _check_one(p, policy, signers, check, records, base, more, budget)
+        reasons = _check_one(p, policy, signers, check, records, base, more, budget, records_of)
         if reasons:
             failures.append(Failure(_label(p), tuple(reasons), _key(p)))
         else:
@@ -389,10 +390,11 @@ def _check_one(
     policy: SigningPolicy,
     signers: Sequence[AllowedSigner],
     check: CheckSig,
-    records: Mapping[str, Any],
+    records: dict[str, Any],
     base: Any,
     digests: Sequence[str] = (),
     budget: list[int] | None = None,
+    every: Sequence[Any] = (),
 ) -> list[str]:
     rec = record(p)
     msg = _canon(rec)
@@ -433,25 +435,35 @@ def _check_one(
     checked = check_lines(lines, msg, NAMESPACE, signers, check, at=str(p.decided_at))
     allowed = policy.servers.get(p.server)
     who: set[str] = set()
-    for s in checked:
+    # Hard: a signature that is there and does not hold (tampering); soft: a signature that
+    # does not count (an unknown key, a signer not for this server), which fails the decision
+    # only when the signers that count are too few.
+    hard: list[str] = []
+    soft: list[str] = []
+    for i, s in enumerate(checked):
         if s.problem == "bad signature":
-            reasons.append(
-                _explain(lines[checked.index(s)], p, rec, records, check, digests, budget)
-            )
+            if not records and every:
+                records.update((record_digest(x), x) for x in every)
+            hard.append(_explain(lines[i], p, rec, records, check, digests, budget))
+        elif s.problem and s.problem.startswith(("unknown key", "key ")):
+            soft.append(s.problem)
         elif s.problem:
-            reasons.append(s.problem)
+            hard.append(s.problem)
         elif s.principal is not None:
             if allowed is not None and not set(s.principal.split(",")) & set(allowed):
-                reasons.append(f"{s.principal} may not decide for server {p.server!r}")
+                soft.append(f"{s.principal} may not decide for server {p.server!r}")
             else:
                 who.add(s.principal)
-    if len(who) < n and not reasons:
-        reasons.append(
-            f"too few signers: {len(who)} ({', '.join(sorted(who)) or 'none'}), "
-            f"the policy wants {n}"
-        )
-    elif len(who) < n:
-        reasons.append(f"{len(who)} valid signer(s), the policy wants {n}")
+    reasons += hard
+    if len(who) < n:
+        reasons += soft
+        if not reasons:
+            reasons.append(
+                f"too few signers: {len(who)} ({', '.join(sorted(who)) or 'none'}), "
+                f"the policy wants {n}"
+            )
+        else:
+            reasons.append(f"{len(who)} valid signer(s), the policy wants {n}")
     return reasons
 
 
