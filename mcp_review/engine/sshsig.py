@@ -218,7 +218,7 @@ class AllowedSigner:
             return False  # certificates are not verified: such a line allows nothing here
         if self.namespaces is not None and not any(_match(p, namespace) for p in self.namespaces):
             return False
-        if at is not None:
+        if at is not None and (self.valid_after is not None or self.valid_before is not None):
             t = re.sub(r"\D", "", at)[:14].ljust(14, "0")
             if self.valid_after is not None and t < self.valid_after:
                 return False
