@@ -824,3 +824,9 @@ def test_a_signature_that_does_not_count_does_not_undo_one_that_does(signed_file
     err = _fails(signed_file, signed_file / "mcp-pins.toml")
     assert "srv/default/tool00: unknown key SHA256:" in err
     assert "1 valid signer(s), the policy wants 2" in err
+
+
+def test_base_is_never_an_option_to_git(repo: Path):
+    r = cli(repo, "verify", "--require-signed", "--base=--output=pwned")
+    assert r.returncode == 2 and "not a git revision" in r.stderr
+    assert not (repo / "pwned").exists()

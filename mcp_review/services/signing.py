@@ -546,6 +546,8 @@ def sign_policy(path: str, signer: Signer) -> str:
 
 def git_show(rev: str, path: str) -> bytes | None:
     """``path`` as it was at git revision ``rev`` (None: not there)."""
+    if not rev or rev.startswith("-") or any(c in rev for c in "\n\0"):
+        raise InputError(f"--base {rev!r}: not a git revision")  # never an option to git
     d = os.path.dirname(os.path.abspath(path))
     try:
         out = subprocess.run(
