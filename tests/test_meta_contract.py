@@ -545,3 +545,14 @@ def test_hidden_characters_appearing_in_meta_or_an_unknown_key_block():
     assert t.policy.outcome is Outcome.BLOCK and Concern.HIDDEN_CHARACTERS in t.policy.concerns
     pointers = {c.pointer for c in t.comparison.changes if c.rule == "hidden-characters-added"}
     assert pointers == {"/_meta/vendor~1note", "/x-hint"}
+
+
+def test_the_keys_fetch_puts_back_are_exactly_the_ones_the_sdk_model_does_not_read():
+    """An SDK upgrade that teaches its Tool model a new key fails here: fetch must then stop
+    putting that key back from the raw page (the model's dump has it already)."""
+    import mcp_types
+
+    from mcp_review.services.fetch import TOOL_KEYS
+
+    read = {f.alias or n for n, f in mcp_types.Tool.model_fields.items()}
+    assert read == TOOL_KEYS
