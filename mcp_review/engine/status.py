@@ -78,6 +78,10 @@ class CallLog:
     """Of ``skipped``, the records skipped for a lone surrogate escape (engine.replay
     LONE_SURROGATE: JSON, but not Unicode text, so no validator reads them)."""
     surrogate_lines: list[int] = field(default_factory=list)
+    unrecorded: int = 0
+    """Calls a record-only proxy forwarded while it could not write this log (a full disk),
+    from its counter beside the log (store.calllog.read_unrecorded); their arguments are lost."""
+    unrecorded_last: str | None = None
     streamed: bool = False
     """True: ``by_tool`` stays empty; the file is read when the status is computed, and
     ``counts`` then holds the number of calls per tool."""

@@ -215,6 +215,8 @@ def report_doc(
                         "path": s.calls.path,
                         "unattributed": s.calls.unattributed,
                         "skipped": s.calls.skipped,
+                        # Only when there were any: older reports stay byte-identical.
+                        **({"unrecorded": s.calls.unrecorded} if s.calls.unrecorded else {}),
                     },
                 }
                 for s in report.servers
@@ -320,6 +322,12 @@ def call_log_notes(s: Any) -> list[str]:
         )
     if c.unattributed:
         out.append(f"{c.unattributed} call(s) in {where} name no tool and were not replayed")
+    if getattr(c, "unrecorded", 0):
+        last = f", the last at {safe_text(c.unrecorded_last)}" if c.unrecorded_last else ""
+        out.append(
+            f"{c.unrecorded} call(s) were forwarded by the proxy but not recorded in {where}: "
+            f"it could not be written{last}; those calls cannot be replayed"
+        )
     return out
 
 
