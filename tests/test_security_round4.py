@@ -283,3 +283,92 @@ def test_a_call_with_a_lone_surrogate_is_recorded_http(tmp_path: Path, enforce: 
         front.stop()
     assert [m["params"]["arguments"] for m in _received_calls(tmp_path)] == argss
     assert [r["arguments"] for r in _log(tmp_path)] == argss
+
+
+# --- item 3: no byte crashes the proxy ----------------------------------------------------------
+
+SEARCH = {
+    "name": "search",
+    "description": "search the index",
+    "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+    "outputSchema": {
+        "type": "object",
+        "properties": {"tool": {"type": "string"}, "arguments": {"type": "object"}},
+        "additionalProperties": False,
+    },
+}
+SEARCH_REWORDED = {**SEARCH, "description": "search the index, fast"}  # cue-free: held
+
+
+def _held_calls(send: Callable[[dict[str, Any]], None]) -> None:
+    for rid, args in ((20, {"q": "x"}), (21, {f"q{SUR}": "x"}), (22, {"q": "y"})):
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "method": "tools/call",
+                "params": {"name": "search", "arguments": args},
+            }
+        )
+
+
+def _check_held_replies(tmp: Path, replies: list[dict[str, Any]]) -> None:
+    by_id = {r["id"]: r for r in replies}
+    assert sorted(by_id) == [20, 21, 22], replies
+    # The server's result carries a key no validator reads: judged, and withheld as an error
+    # result (the approved output schema cannot vouch for it); the proxy lives on.
+    for rid in (20, 22):
+        res = by_id[rid]["result"]
+        assert res["isError"] is True and "lone surrogate" in res["content"][0]["text"], res
+        assert "structuredContent" not in res
+    # The call whose key no validator reads is refused with an error, never forwarded.
+    err = by_id[21]["error"]
+    assert err["code"] == -32602 and err["data"]["status"] == "held", err
+    assert [m["params"]["arguments"] for m in _received_calls(tmp)] == [{"q": "x"}, {"q": "y"}]
+
+
+@pytest.mark.slow
+def test_lone_surrogates_in_a_held_tools_key_and_result_never_crash_the_proxy_stdio(
+    tmp_path: Path,
+):
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, "demo", [SEARCH])
+    env = _hostile_env(tmp_path, [SEARCH_REWORDED], "surrogate_result")
+    with _stdio(tmp_path, "--pins", str(pins), "--enforce", env=env) as c:
+        c.initialize()
+        listed = c.request("tools/list")["result"]["tools"]
+        assert [t["description"] for t in listed] == [SEARCH["description"]]  # held
+        _held_calls(c.send)
+        replies = [c.recv() for _ in range(3)]
+        assert c.close() == 0
+        assert "Traceback" not in c.stderr()
+    _check_held_replies(tmp_path, replies)
+
+
+@pytest.mark.slow
+def test_lone_surrogates_in_a_held_tools_key_and_result_never_crash_the_proxy_http(
+    tmp_path: Path,
+):
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, "demo", [SEARCH])
+    env = _hostile_env(tmp_path, [SEARCH_REWORDED], "surrogate_result")
+    front = Front(tmp_path, "--pins", str(pins), "--enforce", server=HOSTILE, env=env)
+    try:
+        with httpx2.Client(timeout=30) as http:
+            sid = _open_session(front, http)
+            h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+            replies: list[dict[str, Any]] = []
+
+            def post(msg: dict[str, Any]) -> None:
+                r = http.post(front.url, content=json.dumps(msg).encode(), headers=h)
+                assert r.status_code == 200, (r.status_code, r.text, front.log()[-2000:])
+                replies.extend(_events(r.text))
+
+            _held_calls(post)
+            # The session is still there: a ping on it is answered.
+            post({"jsonrpc": "2.0", "id": 23, "method": "ping"})
+        assert replies[-1] == {"jsonrpc": "2.0", "id": 23, "result": {}}
+        assert "Traceback" not in front.log()
+    finally:
+        front.stop()
+    _check_held_replies(tmp_path, replies[:-1])
