@@ -16,8 +16,10 @@ import functools
 import json
 import re
 import resource
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -546,3 +548,87 @@ def test_a_name_that_reads_as_two_tools_decides_nothing(
     _, err = capfd.readouterr()
     assert "names 2 tools" in err and all(d in err for d in digests), err
     assert len(load_pins(str(pins)).pins) == 2
+
+
+# --- item 6: the HTTP front survives a flood ----------------------------------------------------
+
+
+def _rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(x.split()[1]) for x in f if x.startswith("VmRSS:"))
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bool:
+    """True when the peer closes ``sock`` within ``seconds`` (whatever it answers first)."""
+    sock.settimeout(seconds)
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            if not sock.recv(65536):
+                return True
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+    return False
+
+
+@pytest.mark.slow
+def test_the_http_front_survives_a_flood_of_idle_and_slow_connections(tmp_path: Path):
+    """200 idle connections without a token, and slow heads and bodies: an authorised
+    client's call still completes, the slow ones are timed out, and the proxy's memory
+    stays bounded."""
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, "demo", [ECHO])
+    front = Front(
+        tmp_path,
+        "--pins",
+        str(pins),
+        "--enforce",
+        "--header-timeout",
+        "3",
+        "--body-timeout",
+        "3",
+        server=HOSTILE,
+        env=_hostile_env(tmp_path, [ECHO]),
+    )
+    flood: list[socket.socket] = []
+    try:
+        rss0 = _rss_kib(front.proc.pid)
+        for _ in range(200):
+            s = socket.create_connection(("127.0.0.1", front.port))
+            flood.append(s)
+        slow_head = socket.create_connection(("127.0.0.1", front.port))
+        slow_head.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: ")
+        slow_body = socket.create_connection(("127.0.0.1", front.port))
+        slow_body.sendall(
+            b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: Bearer %s\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+            % (front.port, front.token.encode())
+        )
+        time.sleep(0.5)
+        with httpx2.Client(timeout=30) as http:
+            sid = _open_session(front, http)
+            h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+            r = http.post(front.url, json=_call(40, "echo", {"a": 1}), headers=h)
+            assert r.status_code == 200, (r.status_code, r.text)
+            assert _events(r.text)[-1]["result"]["structuredContent"]["arguments"] == {"a": 1}
+        # Slow heads and bodies are timed out (3 s here; 10 s and 30 s by default).
+        assert _closed_within(slow_head, 8)
+        assert _closed_within(slow_body, 8)
+        # So are the idle connections that never sent a byte.
+        assert all(_closed_within(s, 8) for s in flood[:5])
+        grew = _rss_kib(front.proc.pid) - rss0
+        assert grew < 40_000, f"the proxy grew {grew} KiB under the flood"
+        # A second wave past the connection cap: the authorised call still completes.
+        flood += [socket.create_connection(("127.0.0.1", front.port)) for _ in range(300)]
+        time.sleep(0.3)
+        with httpx2.Client(timeout=30) as http:
+            r = http.post(front.url, json=_call(41, "echo", {"a": 2}), headers=h)
+            assert r.status_code == 200, (r.status_code, r.text)
+        assert _rss_kib(front.proc.pid) - rss0 < 40_000
+    finally:
+        for s in flood:
+            s.close()
+        front.stop()
+    assert "Traceback" not in front.log()

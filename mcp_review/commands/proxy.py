@@ -186,6 +186,28 @@ def register(p: argparse.ArgumentParser) -> None:
         help="largest POST body (default 4 MiB); larger ones are answered 413",
     )
     http.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a connection whose request head takes longer (default 10)",
+    )
+    http.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a connection whose request body takes longer once its head is in (default 30)",
+    )
+    http.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections at once (default 256); past it the oldest that showed no "
+        "token is closed",
+    )
+    http.add_argument(
         "--idle-timeout",
         type=float,
         default=None,
@@ -649,6 +671,9 @@ def _serve_http(
         ("max_sessions", args.max_sessions),
         ("max_body", args.max_body),
         ("idle_timeout", args.idle_timeout),
+        ("header_timeout", args.header_timeout),
+        ("body_timeout", args.body_timeout),
+        ("max_connections", args.max_connections),
     ):
         if val is not None:
             if not val > 0:
