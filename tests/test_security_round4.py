@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from servers.proxy_harness import RawClient
+from servers.proxy_harness import RawClient, mcp_review_argv
 from test_proxy_http import ACCEPT, Front, _events, _open_session
 
 from mcp_review.cli import main
@@ -632,3 +632,73 @@ def test_the_http_front_survives_a_flood_of_idle_and_slow_connections(tmp_path: 
             s.close()
         front.stop()
     assert "Traceback" not in front.log()
+
+
+# --- item 7: OAuth tokens are bound to where they were issued -----------------------------------
+
+
+class _Recorder:
+    """A loopback HTTP server that records every request's Authorization header (and answers
+    401, as a server wanting its own token would)."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        seen = self.seen = []
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def _any(self) -> None:
+                seen.append(self.headers.get("Authorization"))
+                n = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(n)
+                self.send_response(401)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            do_GET = do_POST = do_DELETE = _any
+
+            def log_message(self, *a: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+
+
+@pytest.mark.slow
+def test_a_stored_oauth_token_is_never_sent_to_another_url(tmp_path: Path):
+    from servers.oauth_server import oauth_server
+    from test_oauth import _config, _login, _proxy_exit
+
+    rec = _Recorder()
+    try:
+        with oauth_server() as (_provider, url, _ran):
+            cfg = _config(tmp_path, url)
+            assert _login(cfg).returncode == 0
+            stored = json.loads((tmp_path / "state" / "oauth" / "demo.json").read_text())
+            token = stored["tokens"]["access_token"]
+            base = url.rsplit("/", 1)[0]
+            for moved in (rec.url, f"{base}/other-mcp"):  # another origin; another path
+                _config(tmp_path, moved)
+                r = _proxy_exit(cfg)
+                assert r.returncode == 3, r.stderr
+                assert "issued for" in r.stderr and "mcp-review login demo" in r.stderr
+                # check / status / snapshot fetch the server too: never with the token.
+                subprocess.run(
+                    [*mcp_review_argv(), "snapshot", "--config", str(cfg), "--out", "s.json"],
+                    capture_output=True,
+                    text=True,
+                    cwd=tmp_path,
+                    timeout=120,
+                )
+            assert rec.seen, "the snapshot reached the other server"
+            assert all(token not in (h or "") for h in rec.seen), rec.seen
+            # Back at the URL it was issued for: used as before.
+            _config(tmp_path, url)
+            assert _proxy_exit(cfg).returncode == 0
+    finally:
+        rec.close()

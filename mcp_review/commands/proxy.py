@@ -459,7 +459,9 @@ def run(args: argparse.Namespace) -> int:
     server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
     tokens = None
     if remote is not None:
-        tokens = _oauth_tokens(name, state, bool(getattr(remote, "oauth", False)))
+        tokens = _oauth_tokens(
+            name, state, bool(getattr(remote, "oauth", False)), getattr(remote, "url", None)
+        )
         if isinstance(tokens, int):
             return tokens
         if tokens is not None:
@@ -563,7 +565,7 @@ def run(args: argparse.Namespace) -> int:
     return proxy_exit_code(rc)
 
 
-def _oauth_tokens(name: str, state: str, required: bool) -> Any:
+def _oauth_tokens(name: str, state: str, required: bool, url: str | None) -> Any:
     """The stored OAuth tokens of a remote server (``mcp-review login NAME``), refreshed now if
     they expired; None when there are none and the config does not ask for them; the exit
     code 3 (said in one line naming the server) when they are needed and none is usable."""
@@ -577,7 +579,7 @@ def _oauth_tokens(name: str, state: str, required: bool) -> Any:
     if not (required or os.path.lexists(path)):
         return None
     try:
-        tokens = StoredTokenAuth(path, name)
+        tokens = StoredTokenAuth(path, name, url)  # bound to the URL it was issued for
         asyncio.run(tokens.usable())
     except (NoUsableToken, ValueError, OSError) as e:
         print(
