@@ -12,6 +12,7 @@ from typing import Any
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.verdict import proxy_exit_code
+from mcp_review.store.files import user_state_dir
 
 USAGE = (
     "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce [--withhold-changed]] "
@@ -230,13 +231,6 @@ def register(p: argparse.ArgumentParser) -> None:
     p.parse_known_args = parse_known_args  # type: ignore[method-assign]
 
 
-def _state_dir() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return os.path.join(base, "mcp-review")
-
-
 _LAUNCHERS = {
     "python",
     "python3",
@@ -399,7 +393,7 @@ def run(args: argparse.Namespace) -> int:
         )
         scrub = _scrubber(remote)
         log_scrub = secrets_scrubber(remote)
-        state = _state_dir()
+        state = user_state_dir()
         pins = args.pins or "mcp-pins.toml"
     elif args.header:
         raise InputError("--header goes with --url (a configured server takes `headers`)")
@@ -411,7 +405,7 @@ def run(args: argparse.Namespace) -> int:
         name = args.server_name or _guess_name(argv)
         scrub = _argv_scrubber(name, argv)
         log_scrub = _argv_log_scrubber(name, argv)
-        state = _state_dir()
+        state = user_state_dir()
         pins = args.pins or "mcp-pins.toml"
     else:
         if not args.name:
@@ -448,7 +442,7 @@ def run(args: argparse.Namespace) -> int:
         log_scrub = secrets_scrubber(srv)
         calls = calls or srv.calls
         record_results = record_results or srv.record_results
-        state = cfg.state_dir or _state_dir()
+        state = cfg.state_dir or user_state_dir()
         cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
         pins = args.pins or getattr(cfg, "pins", None) or os.path.join(cfg_dir, "mcp-pins.toml")
     fname = _safe(name)
