@@ -20,7 +20,7 @@ from typing import Any
 
 from mcp_review.engine.candidate import ALSO_KEY, PREVIEW_KEY
 from mcp_review.engine.cues import Cue, text_cues
-from mcp_review.engine.model import ChangeClass, Direction
+from mcp_review.engine.model import ChangeClass, Direction, pointer_join
 from mcp_review.engine.policy import Concern, Outcome
 from mcp_review.engine.status import State, ToolStatus
 
@@ -134,12 +134,12 @@ def _meta_strings(meta: Any) -> Iterator[tuple[str, str]]:
             yield ptr, v
         elif isinstance(v, dict):
             for k, x in v.items():
-                p = f"{ptr}/{str(k).replace('~', '~0').replace('/', '~1')}"
+                p = pointer_join(ptr, k)
                 if isinstance(k, str):
                     yield p, k
                 stack.append((x, p))
         elif isinstance(v, list):
-            stack.extend((x, f"{ptr}/{i}") for i, x in enumerate(v))
+            stack.extend((x, pointer_join(ptr, i)) for i, x in enumerate(v))
 
 
 def meta_cues(approved: Mapping[str, Any] | None, live: Mapping[str, Any]) -> list[Cue]:
