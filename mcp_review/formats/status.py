@@ -21,7 +21,8 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
          "server_version": "1.2.0" | null, "protocol_version": "…" | null,
          "error": null | {"kind": "…", "message": "…"},
          "candidate": false,               // true: the candidate was reviewed (--candidate)
-         "calls": null | {"path": "…", "unattributed": n, "skipped": n}}
+         "calls": null | {"path": "…", "unattributed": n, "skipped": n,
+                          "unrecorded": n (only when a proxy forwarded calls unrecorded)}}
       ],
       "instructions": [                     // only when a server sends or has pinned them
         {"subject": "instructions", "server", "principal", "status": "pinned" | "new" |
