@@ -134,6 +134,8 @@ def _hostile_env(tmp: Path, tools: list[dict[str, Any]], flags: str = "") -> dic
         "HOSTILE_RECORD": str(tmp / "received.jsonl"),
         "HOSTILE_TOOLS": str(tmp / "hostile-tools.json"),
         "HOSTILE_FLAGS": flags,
+        # The server says whether each call was on the record before it arrived.
+        "HOSTILE_CALL_LOG": str(tmp / "calls.jsonl"),
     }
 
 
@@ -184,6 +186,8 @@ def test_a_call_with_a_lone_surrogate_is_recorded_stdio(tmp_path: Path, enforce:
         replies = [c.recv() for _ in range(3)]
         assert [r["id"] for r in replies] == [10, 11, 12], replies
         assert all("result" in r for r in replies), replies
+        # Recorded before forwarded: each call was in the log when the server got it.
+        assert [r["result"]["structuredContent"]["logged_before"] for r in replies] == [True] * 3
         assert c.close() == 0
     got = _received_calls(tmp_path)
     assert [m["params"]["arguments"] for m in got] == argss  # checked at the server
@@ -282,6 +286,7 @@ def test_a_call_with_a_lone_surrogate_is_recorded_http(tmp_path: Path, enforce: 
 
             argss = _three_calls(post)
         assert [r["id"] for r in replies] == [10, 11, 12] and all("result" in r for r in replies)
+        assert [r["result"]["structuredContent"]["logged_before"] for r in replies] == [True] * 3
     finally:
         front.stop()
     assert [m["params"]["arguments"] for m in _received_calls(tmp_path)] == argss
@@ -296,7 +301,11 @@ SEARCH = {
     "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
     "outputSchema": {
         "type": "object",
-        "properties": {"tool": {"type": "string"}, "arguments": {"type": "object"}},
+        "properties": {
+            "tool": {"type": "string"},
+            "arguments": {"type": "object"},
+            "logged_before": {"type": "boolean"},
+        },
         "additionalProperties": False,
     },
 }
