@@ -44,6 +44,8 @@ class Verdict:
     relay makes itself (ambiguous, unlisted, unverified: withheld)."""
     cue_kinds: tuple[str, ...] = ()
     """For a tool withheld for a blocking cue: the cue kinds (the refusal's ``data.cues``)."""
+    row: str = ""
+    """The id of the engine's precedence row that decided (engine/enforcement.PRECEDENCE)."""
 
 
 class Enforcer(Protocol):
@@ -354,6 +356,7 @@ class PinEnforcer:
                     "unverified pin",
                     f"its pin does not verify: {bad[1]}",
                     enforcement="withheld",
+                    row="unverified-pin",
                 )
                 continue
             verdicts[i] = verdict_for(by_name[d.name], hold=self.hold)
@@ -398,16 +401,16 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
             live_meta = meta_cues(s.pin.tool_def().wire, s.live.wire)
     r = rule(s, hold=hold, live_meta_cues=live_meta)
     if r.enforcement is Enforcement.SERVED:
-        return Verdict(True, str(s.state), r.reason, serve=serve, enforcement="served")
+        return Verdict(True, str(s.state), r.reason, serve=serve, enforcement="served", row=r.row)
     if r.row == "denied":
-        return Verdict(False, "denied", r.reason, enforcement="withheld")
+        return Verdict(False, "denied", r.reason, enforcement="withheld", row=r.row)
     status = str(s.state) if s.state is State.PINNED else f"{s.state}, {s.policy.outcome}"
     why = "; ".join(s.policy.reasons)
     if r.row == "withhold-changed":
-        return Verdict(False, status, why, enforcement="withheld")
+        return Verdict(False, status, why, enforcement="withheld", row=r.row)
     if r.enforcement is Enforcement.WITHHELD:
         why = f"{why}; not held: {r.reason}" if why else f"not held: {r.reason}"
-        return Verdict(False, status, why, enforcement="withheld", cue_kinds=r.cue_kinds)
+        return Verdict(False, status, why, enforcement="withheld", cue_kinds=r.cue_kinds, row=r.row)
     h = hold_for(s)
     if isinstance(h, str):
         why = f"{why}; not held: {h}" if why else f"not held: {h}"
@@ -419,4 +422,5 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
         f"{h.live_digest} waits for review",
         hold=h,
         enforcement="held",
+        row=r.row,
     )
