@@ -745,7 +745,7 @@ FIRST_ROW_WINS = {
         {"description": "Search, by keyword.", "_meta": {"vendor/x": CUE}},
         "blocking-cue",
     ),
-    "a cue in _meta of a pinned tool": ({"_meta": {"vendor/x": CUE}}, "meta-cue"),
+    "a cue in _meta alone": ({"_meta": {"vendor/x": CUE}}, "blocking-cue"),
     "nothing changed": ({}, "approved"),
 }
 
