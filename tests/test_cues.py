@@ -63,8 +63,8 @@ def test_every_rule_fires_on_its_example(rid):
 
 
 def test_every_rule_id_is_emitted_by_name():
-    """Each id is written once in the catalogue and emitted as a literal by the engine (grep
-    finds where a cue comes from; no id built with an f-string)."""
+    """Each id is written once in the catalogue, as a named constant, and the engine emits it by
+    that name (grep finds where a cue comes from; no id built with an f-string)."""
     # Issue 39's families live in their own catalogue and finder modules.
     catalogue = "".join(
         (ROOT / "mcp_review" / "engine" / "rules" / f).read_text(encoding="utf-8")
@@ -79,7 +79,9 @@ def test_every_rule_id_is_emitted_by_name():
             assert "SECRET_PATH_RULE" in engine
             continue
         assert catalogue.count(f'"{rid}"') == 1, rid
-        assert f'"{rid}"' in engine, rid
+        const = re.search(r"^([A-Z][A-Z0-9_]*) = " + re.escape(f'"{rid}"') + "$", catalogue, re.M)
+        assert const is not None, rid
+        assert re.search(r"\b" + const.group(1) + r"\b", engine), rid
     assert not re.search(r'"cue\.[a-z-]*\{', engine)
 
 

@@ -96,13 +96,23 @@ def test_each_rule_is_defined_once_with_a_literal_id_in_its_family_module():
             assert r.id not in seen, (r.id, seen.get(r.id), family)
             seen[r.id] = family
             assert RULES[r.id].family == family
-            # ``_r(`` then the id, on the same line or the next (as ruff format lays it out).
-            at = re.compile(r'_r\(\s*"' + re.escape(r.id) + '"')
+            # ``_r(`` then the id, on the same line or the next (as ruff format lays it out),
+            # or then the family's named constant for it (``NAME = "the-id"``, the one literal,
+            # which consumers outside engine/rules/ import).
+            literal = f'"{r.id}"'
+            const = re.search(r"^([A-Z][A-Z0-9_]*) = " + re.escape(literal) + "$", source, re.M)
+            name = re.escape(literal) if const is None else const.group(1) + r"\b"
+            at = re.compile(r"_r\(\s*" + name)
             defined = [p for p, text in package.items() if at.search(text)]
             assert defined == [RULES_DIR / f"{family}.py"], (r.id, defined)
             assert len(at.findall(source)) == 1, (r.id, family)
             # Defined, and emitted (or listed in a table of ids the walker emits) by name.
-            assert sum(text.count(f'"{r.id}"') for text in package.values()) >= 2, r.id
+            uses = sum(text.count(literal) for text in package.values())
+            if const is not None:
+                assert source.count(literal) == 1, (r.id, "one literal, its constant")
+                word = re.compile(r"\b" + const.group(1) + r"\b")
+                uses += sum(len(word.findall(text)) for text in package.values()) - 2
+            assert uses >= 2, r.id
     assert set(seen) == set(RULES)
     assert not [p for p, text in package.items() if re.search(r'(emit|make)\(\s*f"', text)], (
         "a rule id built with an f-string"

@@ -15,6 +15,7 @@ from mcp_review.engine.locate import instance_paths
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import CLASS_ORDER, Change, ChangeClass, ToolDef
 from mcp_review.engine.replay import Call, RemovedProperty, Replayer, ReplayResult
+from mcp_review.engine.rules.objects import PROPERTY_REMOVED_OPEN
 from mcp_review.engine.schema_diff import diff_tools
 from mcp_review.engine.witness import attach_witnesses
 
@@ -149,7 +150,7 @@ def _removed_open(old_schema: Any, changes: list[Change]) -> list[RemovedPropert
     return out
 
 
-IGNORED_RULE = "property-removed-open"
+IGNORED_RULE = PROPERTY_REMOVED_OPEN
 
 
 def _promote_ignored(c: Change, result: ReplayResult) -> Change:

@@ -12,7 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mcp_review.engine.rules.cue_families import FAMILY_LEVELS
+from mcp_review.engine.rules.cue_families import (
+    CONCEALMENT_COVERT_HANDLING,
+    FAMILY_LEVELS,
+    INSTRUCTION_AUTHORITY_CLAIM,
+    INSTRUCTION_FOREIGN_LANGUAGE,
+    INSTRUCTION_MANDATORY_CALL_SECRET,
+    INSTRUCTION_OVERRIDE_ARGUMENTS,
+    INSTRUCTION_RUN_COMMAND,
+    INSTRUCTION_STEAL_SECRETS,
+    TOOL_REFERENCE_MANDATORY_CALL,
+    TOOL_REFERENCE_REDIRECT,
+    URL_CONTACT_ENDPOINT,
+)
 
 __all__ = ["FAMILY_LEVELS", "family_cues", "level_of"]
 
@@ -329,14 +341,14 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
                 add(rule, m.group(0), f"{rule}:{m.group(0).lower()[:60]}")
                 return
 
-    first("cue.instruction.authority-claim", _AUTHORITY, when=gate(_AUTH_GATE))
-    first("cue.instruction.override-arguments", _OVERRIDE, True, when=gate(_OVERRIDE_GATE))
-    first("cue.instruction.run-command", _COMMAND, True, when=gate(_COMMAND_GATE))
-    first("cue.instruction.steal-secrets", _STEAL, True, when=gate(_STEAL_GATE))
-    first("cue.concealment.covert-handling", _COVERT, when=gate(_COVERT_GATE))
-    first("cue.instruction.foreign-language", _FOREIGN, when=other_script or gate(_FOREIGN_GATE))
-    first("cue.tool-reference.redirect", _REDIRECT, True, when=gate(_REDIRECT_GATE))
-    first("cue.url.contact-endpoint", _CONTACT, True, when=gate(_CONTACT_GATE))
+    first(INSTRUCTION_AUTHORITY_CLAIM, _AUTHORITY, when=gate(_AUTH_GATE))
+    first(INSTRUCTION_OVERRIDE_ARGUMENTS, _OVERRIDE, True, when=gate(_OVERRIDE_GATE))
+    first(INSTRUCTION_RUN_COMMAND, _COMMAND, True, when=gate(_COMMAND_GATE))
+    first(INSTRUCTION_STEAL_SECRETS, _STEAL, True, when=gate(_STEAL_GATE))
+    first(CONCEALMENT_COVERT_HANDLING, _COVERT, when=gate(_COVERT_GATE))
+    first(INSTRUCTION_FOREIGN_LANGUAGE, _FOREIGN, when=other_script or gate(_FOREIGN_GATE))
+    first(TOOL_REFERENCE_REDIRECT, _REDIRECT, True, when=gate(_REDIRECT_GATE))
+    first(URL_CONTACT_ENDPOINT, _CONTACT, True, when=gate(_CONTACT_GATE))
     call = None
     for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
         sent = _sentence(text, m.start())
@@ -357,9 +369,9 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         name = next((g for g in m.groups() if g and g != "("), m.group(0))
         # The values the text fixes for the call include a secret, a path to one, a command.
         rule = (
-            "cue.instruction.mandatory-call-secret"
+            INSTRUCTION_MANDATORY_CALL_SECRET
             if _SECRETISH.search(sent)
-            else "cue.tool-reference.mandatory-call"
+            else TOOL_REFERENCE_MANDATORY_CALL
         )
         add(rule, m.group(0), name.lower())
 

@@ -36,9 +36,41 @@ from mcp_review.engine.dialects import dialect_of
 from mcp_review.engine.hidden import find_hidden, has_hidden, safe_text
 from mcp_review.engine.readas import Copy, folded, leet, revealed
 from mcp_review.engine.rules.cues import (
+    CONCEALMENT_COVERT_ACTION,
+    CONCEALMENT_DO_NOT_TELL,
+    CONCEALMENT_HIDE_FROM_USER,
     CUE_RULES,
+    ENCODED_BASE64,
+    ENCODED_DATA_URI,
+    ENCODED_HEX,
+    ENCODED_PERCENT,
+    EXFILTRATION_DATA_INTO_ARGUMENT,
+    EXFILTRATION_SEND_SENSITIVE,
+    EXFILTRATION_SEND_TO_DESTINATION,
+    HIDDEN_CHARACTERS,
+    INSTRUCTION_DECODE_AND_FOLLOW,
+    INSTRUCTION_IGNORE_PREVIOUS,
+    INSTRUCTION_OTHER_TOOL,
+    INSTRUCTION_READ_SECRET,
+    INSTRUCTION_SYSTEM_MIMICRY,
+    MARKUP_IMAGE,
+    MARKUP_LINK,
+    MARKUP_TAG,
+    PATH_FILE,
+    SCRIPT_MIX_MIXED_WORD,
+    SCRIPT_MIX_NEW_SCRIPT,
+    SCRIPT_MIX_UNREADABLE,
+    SECRET_ASK,
     SECRET_PATH_RULE,
     SEVERITY,
+    TOOL_PREFERENCE_PREFER_THIS,
+    TOOL_PREFERENCE_SELF_PROMOTION,
+    TOOL_REFERENCE_SERVER,
+    TOOL_REFERENCE_TOOL,
+    URL_DOMAIN,
+    URL_EMAIL,
+    URL_IP,
+    URL_LINK,
     CueKind,
     Level,
 )
@@ -641,12 +673,12 @@ def _sentence_rules(
     if ws & _MIMIC_FIRST:
         for seq in MIMIC_SEQS:
             if " " + " ".join(seq) + " " in joined:
-                found.add("cue.instruction.system-mimicry", quote, " ".join(seq))
+                found.add(INSTRUCTION_SYSTEM_MIMICRY, quote, " ".join(seq))
                 break
     if ws & IGNORE_V:
         for i, w in enumerate(words):
             if w in IGNORE_V and any(x in RULE_NOUNS for x in words[i + 1 : i + 8]):
-                found.add("cue.instruction.ignore-previous", quote, w)
+                found.add(INSTRUCTION_IGNORE_PREVIOUS, quote, w)
                 break
 
     # Concealment.
@@ -656,11 +688,11 @@ def _sentence_rules(
         if w in TELL_V and s.negated[i]:
             back = words[max(0, i - 3) : i]
             if "without" not in back or any_imperative:
-                found.add("cue.concealment.do-not-tell", quote, f"{w} {aud}")
+                found.add(CONCEALMENT_DO_NOT_TELL, quote, f"{w} {aud}")
                 break
     covert = sorted(ws & COVERT)
     if covert and any(s.imperative[i] and words[i] in _ACTS for i in range(n)):
-        found.add("cue.concealment.covert-action", quote, covert[0])
+        found.add(CONCEALMENT_COVERT_ACTION, quote, covert[0])
     for i, w in enumerate(words if ws & _HIDE_WORDS else ()):
         nxt = words[i + 1 : i + 5]
         if (
@@ -670,17 +702,17 @@ def _sentence_rules(
         ):
             # Hiding something from someone ("hide this from the user"), not a tool's own
             # action on its data ("hide the diff", "show or hide groups of elements").
-            found.add("cue.concealment.hide-from-user", quote, w)
+            found.add(CONCEALMENT_HIDE_FROM_USER, quote, w)
             break
         if (w == "keep" and "secret" in nxt) or (w == "keep" and "hidden" in nxt):
-            found.add("cue.concealment.hide-from-user", quote, "keep secret")
+            found.add(CONCEALMENT_HIDE_FROM_USER, quote, "keep secret")
             break
         if w in ("user", "users", "user's", "human") and "not" in nxt[:3]:
             if any(x in ("know", "see", "notice", "learn", "find") for x in nxt):
-                found.add("cue.concealment.hide-from-user", quote, f"{w} not know")
+                found.add(CONCEALMENT_HIDE_FROM_USER, quote, f"{w} not know")
                 break
         if w == "leave" and nxt[:1] == ["out"] and "mention" in words[i : i + 6]:
-            found.add("cue.concealment.hide-from-user", quote, "leave out mention")
+            found.add(CONCEALMENT_HIDE_FROM_USER, quote, "leave out mention")
             break
 
     # Verbs acting on objects: only where an object could be.
@@ -700,19 +732,17 @@ def _sentence_rules(
             # "push to the remote": git's remote, not a destination for the user's data
             git_push = w == "push" and not dest and objs.get("dest") == "remote"
             if w in SEND_V and (dest or "dest" in objs) and not git_push:
-                found.add(
-                    "cue.exfiltration.send-to-destination", quote, f"{w} {dest or objs['dest']}"
-                )
+                found.add(EXFILTRATION_SEND_TO_DESTINATION, quote, f"{w} {dest or objs['dest']}")
             data = objs.get("sensitive") or secret_path
             if data and (w in SEND_V or w in INCLUDE_V):
                 rule = (
-                    "cue.exfiltration.data-into-argument"
+                    EXFILTRATION_DATA_INTO_ARGUMENT
                     if "arg" in objs or spans_after("quoted", verb_at)
-                    else "cue.exfiltration.send-sensitive"
+                    else EXFILTRATION_SEND_SENSITIVE
                 )
                 found.add(rule, quote, f"{w} {data}")
             if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
-                found.add("cue.secret.ask", quote, f"{w} {objs['secret']}")
+                found.add(SECRET_ASK, quote, f"{w} {objs['secret']}")
             # Sensitive data in general is read only as the verb's own object ("read all
             # files"), not a tool's function ("get a detailed listing of all files").
             near = " ".join(words[i + 1 : i + 5])
@@ -721,16 +751,16 @@ def _sentence_rules(
                 sens = None
             if w in READ_V and (secret_path or sens or "secret" in objs):
                 obj = secret_path or sens or objs["secret"]
-                found.add("cue.instruction.read-secret", quote, f"{w} {obj}")
+                found.add(INSTRUCTION_READ_SECRET, quote, f"{w} {obj}")
         if w in DECODE_V and spans_after("encoded", s.start) is not None:
-            found.add("cue.instruction.decode-and-follow", quote, "decode")
+            found.add(INSTRUCTION_DECODE_AND_FOLLOW, quote, "decode")
 
     # "This tool requires the user's password": a credential the tool needs from the user.
     for i, w in enumerate(acting_words):
         if w in ("requires", "require", "needs", "need", "required") and not s.negated[i]:
             objs = _objects(words, i + 1)
             if "secret" in objs:
-                found.add("cue.secret.ask", quote, f"requires {objs['secret']}")
+                found.add(SECRET_ASK, quote, f"requires {objs['secret']}")
                 break
 
     # A secret named in an env-var shape or as a literal, read or passed.
@@ -738,7 +768,7 @@ def _sentence_rules(
         s.imperative[i] and not s.negated[i] and words[i] in (READ_V | INCLUDE_V | SEND_V)
         for i in range(n)
     ):
-        found.add("cue.secret.ask", quote, str(spans_after("env-secret", s.start)))
+        found.add(SECRET_ASK, quote, str(spans_after("env-secret", s.start)))
 
     # Other tools: shadowing (instructions about another server's tool) and preference.
     others = [t for a, b, t in spans.get("other-tool", ()) if s.start <= a < s.end]
@@ -767,37 +797,37 @@ def _sentence_rules(
             for i in range(n)
         )
         if when_use or avoid or bad or acting:
-            found.add("cue.instruction.other-tool", quote, (others or unknown)[0].lower())
+            found.add(INSTRUCTION_OTHER_TOOL, quote, (others or unknown)[0].lower())
     elif plain and not pref:
         if any(w in USE_V and s.negated[i] for i, w in enumerate(words)) or any(
             w in BAD_W for w in words
         ):
-            found.add("cue.instruction.other-tool", quote, plain[0].lower())
+            found.add(INSTRUCTION_OTHER_TOOL, quote, plain[0].lower())
     elif generic and not pref:
         if any(
             (s.imperative[i] or words[i] in MODAL) and words[i] not in USE_V | PREF_V
             for i in range(n)
         ) and any(w in MODAL or w in SEND_V for w in words):
-            found.add("cue.instruction.other-tool", quote, "other tools")
+            found.add(INSTRUCTION_OTHER_TOOL, quote, "other tools")
 
     this = "this" in ws or "it" in ws
     if pref or (
         this
         and (" instead of " in joined or " rather than " in joined or " in preference " in joined)
     ):
-        found.add("cue.tool-preference.prefer-this", quote, "prefer")
+        found.add(TOOL_PREFERENCE_PREFER_THIS, quote, "prefer")
     elif this and any(
         words[i] in ("use", "call", "choose", "select", "pick")
         and s.imperative[i]
         and ("first" in words or "whenever" in words or "always" in words)
         for i in range(n)
     ):
-        found.add("cue.tool-preference.prefer-this", quote, "always use this")
+        found.add(TOOL_PREFERENCE_PREFER_THIS, quote, "always use this")
     promo = sorted(ws & PROMO)
     if promo and ("tool" in ws or "this" in ws or "choice" in ws):
-        found.add("cue.tool-preference.self-promotion", quote, promo[0])
+        found.add(TOOL_PREFERENCE_SELF_PROMOTION, quote, promo[0])
     elif " the only tool " in joined or " most reliable " in joined:
-        found.add("cue.tool-preference.self-promotion", quote, "only tool")
+        found.add(TOOL_PREFERENCE_SELF_PROMOTION, quote, "only tool")
 
 
 def _looks_base64(blob: str) -> bool:
@@ -833,14 +863,14 @@ def _name_cue(
             # tool" (then only an instruction to avoid it counts: "never use the fetch
             # tool", "the fetch tool is compromised").
             if after.startswith("tool") and not (names.tools[name] & own):
-                found.add("cue.tool-reference.tool", name, name.lower())
+                found.add(TOOL_REFERENCE_TOOL, name, name.lower())
                 span("plain-tool", r.start, r.end, name)
         else:
-            found.add("cue.tool-reference.tool", name, name.lower())
+            found.add(TOOL_REFERENCE_TOOL, name, name.lower())
             if not (names.tools[name] & own):
                 span("other-tool", r.start, r.end, name)
     elif name in names.servers and name not in own:
-        found.add("cue.tool-reference.server", name, name.lower())
+        found.add(TOOL_REFERENCE_SERVER, name, name.lower())
     elif "_" in name and name.islower() and name != own_tool and name not in names.tools:
         # A snake_case name of no configured tool, called by name: a tool elsewhere.
         before = text[max(0, r.start - 30) : r.start].lower()
@@ -851,7 +881,7 @@ def _name_cue(
         if (_CALLED_BY_NAME.search(before) and not passive) or after.lstrip().startswith(
             ("tool", "runs")
         ):
-            found.add("cue.tool-reference.tool", name, name.lower())
+            found.add(TOOL_REFERENCE_TOOL, name, name.lower())
             span("unknown-tool", r.start, r.end, name)
 
 
@@ -865,7 +895,7 @@ def _run_cues(
 
     for m in _DATA_URI.finditer(text):
         found.at = m.span()
-        found.add("cue.encoded.data-uri", m.group(), m.group().lower())
+        found.add(ENCODED_DATA_URI, m.group(), m.group().lower())
         span("encoded", m.start(), m.end(), m.group())
 
     tools = names.tools
@@ -905,16 +935,16 @@ def _run_cues(
         m_data = "data:" in low  # a data: URI's payload is its own cue
         m_url = _SCHEME.match(t) or _SCHEME.search(t) if "://" in t else None
         if m_url:
-            found.add("cue.url.link", t, low)
+            found.add(URL_LINK, t, low)
             span("dest", r.start, r.end, t)
         elif "@" in t and _EMAIL.fullmatch(t.strip(".")):
-            found.add("cue.url.email", t, low)
+            found.add(URL_EMAIL, t, low)
             span("dest", r.start, r.end, t)
         elif t[:1].isdigit() and _IP.fullmatch(t):
-            found.add("cue.url.ip", t, low)
+            found.add(URL_IP, t, low)
             span("dest", r.start, r.end, t)
         elif "." in t and not t.startswith((".", "/", "~")) and _DOMAIN.fullmatch(t):
-            found.add("cue.url.domain", t, low)
+            found.add(URL_DOMAIN, t, low)
             span("dest", r.start, r.end, t)
         elif (
             not secret
@@ -922,18 +952,18 @@ def _run_cues(
             and text[r.start - 1 : r.start] != "<"
             and _PATH.fullmatch(t)
         ):
-            found.add("cue.path.file", t, low)
+            found.add(PATH_FILE, t, low)
         if len(t) > 40 and not m_data:
             if _HEX.search(t):
-                found.add("cue.encoded.hex", t, low[:64])
+                found.add(ENCODED_HEX, t, low[:64])
                 span("encoded", r.start, r.end, t)
             else:
                 blob = _B64.search(t)
                 if blob and _looks_base64(blob.group()):
-                    found.add("cue.encoded.base64", t, blob.group()[:64])
+                    found.add(ENCODED_BASE64, t, blob.group()[:64])
                     span("encoded", r.start, r.end, t)
         if "%" in t and _PCT.search(t):
-            found.add("cue.encoded.percent", t, low[:64])
+            found.add(ENCODED_PERCENT, t, low[:64])
             span("encoded", r.start, r.end, t)
         if "_" in t and _ENV_SECRET.fullmatch(t.strip(".:")):
             span("env-secret", r.start, r.end, t)
@@ -985,21 +1015,21 @@ def _script_cues(text: str, found: _Found) -> None:
     odd = _UNREADABLE.search(text)
     if odd is not None:
         found.at = odd.span()
-        found.add("cue.script-mix.unreadable", odd.group(), "private-use")
+        found.add(SCRIPT_MIX_UNREADABLE, odd.group(), "private-use")
     scripts = _scripts(text)
     if len(scripts) > 1:
         main = max(scripts, key=lambda k: (scripts[k], k))
         for k in sorted(scripts):
             if k != main:
                 found.at = None
-                found.add("cue.script-mix.new-script", k.title(), k)
+                found.add(SCRIPT_MIX_NEW_SCRIPT, k.title(), k)
     for m in _MIXED_WORD.finditer(text):
         w = m.group()
         if not w.isascii():
             kinds = {("LATIN" if c.isascii() else _script(c)) for c in w}
             if len(kinds) > 1:
                 found.at = m.span()
-                found.add("cue.script-mix.mixed-word", w, w.lower())
+                found.add(SCRIPT_MIX_MIXED_WORD, w, w.lower())
 
 
 _GATE_WORD = re.compile(r"[a-z0-9_#'\u2019-]+")
@@ -1079,13 +1109,13 @@ def text_cues(
     own = frozenset({own_server}) if own_server else frozenset()
     if hidden:
         labels = " ".join(h.label for h in hidden[:20])
-        found.add("cue.hidden.characters", labels, labels)
+        found.add(HIDDEN_CHARACTERS, labels, labels)
     plain = Copy(text)
     if len(text) > _REVEAL_MAX and not text.isascii():
         # Too long to normalise whole: read as written, and a human reads it.
         odd = next((i for i, c in enumerate(text) if c >= "\x80"), 0)
         found.at = (odd, odd + 1)
-        found.add("cue.script-mix.unreadable", text[odd], "too long to normalise")
+        found.add(SCRIPT_MIX_UNREADABLE, text[odd], "too long to normalise")
         _read(plain, plain, text.lower(), found, own, own_tool, names)
         return found.out
     a = revealed(text)
@@ -1135,19 +1165,19 @@ def _read(
     found.view = a
     for m in _MD_IMAGE.finditer(a.text):
         found.at = m.span()
-        found.add("cue.markup.image", m.group(), m.group().lower())
+        found.add(MARKUP_IMAGE, m.group(), m.group().lower())
     for m in _MD_LINK.finditer(a.text):
         found.at = m.span()
-        found.add("cue.markup.link", m.group(), m.group().lower())
+        found.add(MARKUP_LINK, m.group(), m.group().lower())
     for m in _TAG.finditer(a.text):
         tag = m.group()
         found.at = m.span()
-        found.add("cue.markup.tag", tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
+        found.add(MARKUP_TAG, tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
     found.view = b
     text = b.text
     for m in _MIMIC_TAG.finditer(text):
         found.at = m.span()
-        found.add("cue.instruction.system-mimicry", m.group(), m.group().lower().strip())
+        found.add(INSTRUCTION_SYSTEM_MIMICRY, m.group(), m.group().lower().strip())
         break
     for x, y in _bounds(text):
         if _worth_reading(low, x, y, spans):

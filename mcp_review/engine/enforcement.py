@@ -22,6 +22,8 @@ from mcp_review.engine.candidate import ALSO_KEY, PREVIEW_KEY
 from mcp_review.engine.cues import Cue, text_cues
 from mcp_review.engine.model import ChangeClass, Direction, pointer_join
 from mcp_review.engine.policy import Concern, Outcome
+from mcp_review.engine.rules.catalog import rule_of
+from mcp_review.engine.rules.registry import Claim
 from mcp_review.engine.status import State, ToolStatus
 
 
@@ -118,10 +120,6 @@ def _ruling(row: str, reason: str = "", cue_kinds: tuple[str, ...] = ()) -> Ruli
     return Ruling(r.enforcement, row, reason or r.words, cue_kinds)
 
 
-_META_MORE_POWER = frozenset({"meta-visibility-model", "meta-csp-widened"})
-"""engine/rules/meta.py's rules for ``_meta`` claiming more power (services/proxy/hold.py
-names them too)."""
-
 _META_NODES = 10_000
 """Strings of a ``_meta`` read for cues (a hostile ``_meta`` cannot make it run unbounded)."""
 
@@ -200,8 +198,9 @@ def rule(
     concerns = t.policy.concerns
     cmp = t.comparison
     changes = list(cmp.changes) if cmp is not None else []
-    rules = {c.rule for c in changes}
-    if Concern.HIDDEN_CHARACTERS in concerns or "hidden-characters-added" in rules:
+    taxonomy = [rule_of(c.rule) for c in changes]
+    claims = {r.claim for r in taxonomy}
+    if Concern.HIDDEN_CHARACTERS in concerns or any(r.hidden for r in taxonomy):
         return _ruling("hidden-characters")
     cues = [c for c in t.cues if c.blocking] + list(live_meta_cues)
     if cues or Concern.CUE in concerns:
@@ -213,9 +212,9 @@ def rule(
             "hostile intent, so its calls do not run",
             kinds,
         )
-    if Concern.ANNOTATION_RELAXED in concerns or "annotation-relaxed" in rules:
+    if Concern.ANNOTATION_RELAXED in concerns or Claim.ANNOTATION_MORE in claims:
         return _ruling("more-power", "an annotation claims more power")
-    if Concern.META_MORE_POWER in concerns or rules & _META_MORE_POWER:
+    if Concern.META_MORE_POWER in concerns or Claim.META_MORE in claims:
         said = [r for r in t.policy.reasons if r.startswith("_meta claims more power")]
         return _ruling("more-power", _bounded(said[0]) if said else "_meta claims more power")
     if t.policy.outcome is Outcome.AUTO_APPROVE:

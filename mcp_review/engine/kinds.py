@@ -41,8 +41,9 @@ from mcp_review.engine.model import (
     pointer_tokens,
 )
 from mcp_review.engine.policy import Concern, Outcome, class_outcome, severity_rank
-from mcp_review.engine.rules.meta import MORE_POWER_RULES as META_MORE_POWER_RULES
+from mcp_review.engine.rules.catalog import RULES, rule_of
 from mcp_review.engine.rules.meta import SPEC_KEYS as META_SPEC_KEYS
+from mcp_review.engine.rules.registry import Claim
 
 if TYPE_CHECKING:
     from mcp_review.engine.cues import Cue
@@ -68,9 +69,6 @@ __all__ = [
 
 # Rules ------------------------------------------------------------------------------------------
 
-RULE_RELAXED = "annotation-relaxed"
-RULE_GATES_LESS = "annotation-gates-less"
-RULE_OTHER_ANNOTATION = "annotation-other-changed"
 RULE_NEW_TOOL = "tool-new"
 """The kind of a tool seen for the first time (no rule of the registry: no change fired)."""
 RULE_REMOVED = "tool-removed"
@@ -78,21 +76,21 @@ RULE_REMOVED = "tool-removed"
 TEXT_RULE = "text"
 """The kind rule of every text change (see the module docstring)."""
 
-TEXT_RULES = frozenset(
-    {
-        "tool-description-changed",
-        "tool-title-changed",
-        "annotation-title-changed",
-        "schema-description-changed",
-        "schema-title-changed",
-        "schema-comment-changed",
-        "schema-examples-changed",
-        "schema-text-added",
-    }
-)
-"""Rules whose change is a piece of server-written text, new or reworded."""
+TEXT_RULES = frozenset(r.id for r in RULES.values() if r.text)
+"""Rules whose change is a piece of server-written text, new or reworded (``Rule.text``)."""
 
-_SCHEMA_LESS_RULES = frozenset({"property-added-required", "required-added"})
+_CLAIM_LABELS = {
+    Claim.ANNOTATION_LESS: "annotations claim less power",
+    Claim.ANNOTATION_MORE: "annotations claim more power",
+    Claim.ANNOTATION_OTHER: "other annotation changed",
+}
+"""The label of a kind whose rule is an annotation claim (``Rule.claim``)."""
+
+_CLAIM_KIND_DIRECTIONS = {
+    Claim.ANNOTATION_LESS: "less-power",
+    Claim.ANNOTATION_MORE: "more-power",
+}
+"""Annotation claims of less / more power are one kind each, wherever they were made."""
 
 _NAME_MAPS = frozenset(
     {
@@ -224,12 +222,9 @@ class Kind:
     def label(self) -> str:
         """One human line: "annotations claim less power", "new tool, no cue", ..."""
         cue = "no cue" if not self.cues else "cues: " + ", ".join(self.cues)
-        if self.rule == RULE_GATES_LESS:
-            return "annotations claim less power"
-        if self.rule == RULE_RELAXED:
-            return "annotations claim more power"
-        if self.rule == RULE_OTHER_ANNOTATION:
-            return "other annotation changed"
+        rule = rule_of(self.rule)
+        if rule.claim in _CLAIM_LABELS:
+            return _CLAIM_LABELS[rule.claim]
         if self.rule == RULE_NEW_TOOL:
             return f"new tool, {cue}"
         if self.rule == RULE_REMOVED:
@@ -239,12 +234,9 @@ class Kind:
         with_cue = f", {cue}" if self.cues else ""
         if self.detail == "schema-less":
             return f"required arguments declared on a schema-less tool{with_cue}"
-        if self.rule == "output-schema-added":
-            return f"output schema added{with_cue}"
-        from mcp_review.engine.rules.catalog import RULES
-
-        rule = RULES.get(self.rule)
-        what = rule.purpose if rule is not None and rule.purpose else self.rule.replace("-", " ")
+        if rule.kind_label:
+            return f"{rule.kind_label}{with_cue}"
+        what = rule.purpose or self.rule.replace("-", " ")
         return f"{what}, at {self.pointer or 'the tool'} ({self.cls}){with_cue}"
 
 
@@ -252,16 +244,15 @@ def kind_of(change: Change, old: ToolDef | None = None, cues: Iterable[str] = ()
     """The kind of ``change``. ``old``: the pinned definition (tells a schema-less tool gaining
     required arguments); ``cues``: the cue kinds the change's text introduces."""
     rule = change.rule
-    if rule == RULE_GATES_LESS:
-        return Kind(rule, change.cls, "less-power", "")
-    if rule == RULE_RELAXED:
-        return Kind(rule, change.cls, "more-power", "")
+    taxonomy = rule_of(rule)
+    if taxonomy.claim in _CLAIM_KIND_DIRECTIONS:
+        return Kind(rule, change.cls, _CLAIM_KIND_DIRECTIONS[taxonomy.claim], "")
     cue_kinds = tuple(sorted(set(cues)))
     text_only = change.cls in (ChangeClass.COMPATIBLE, ChangeClass.COSMETIC) and change.new_text
-    if rule in TEXT_RULES or text_only:
+    if taxonomy.text or text_only:
         return Kind(TEXT_RULE, ChangeClass.TRUST, "tool", "", cues=cue_kinds)
     detail = ""
-    if rule in _SCHEMA_LESS_RULES and old is not None and schema_less(old.input_schema):
+    if taxonomy.adds_required and old is not None and schema_less(old.input_schema):
         detail = "schema-less"
     # The cues of any text it brings in count here too: text with a cue never rides with text
     # without one, whatever carried it.
@@ -303,10 +294,10 @@ def schema_less(schema: Any) -> bool:
 def change_outcome(tier: str, change: Change) -> Outcome:
     """What the policy does with this one change under ``tier`` (the tier table, row by row):
     a change needs a decision when this is ``review`` or ``block``."""
-    if change.rule == RULE_RELAXED or change.rule in META_MORE_POWER_RULES:
-        return Outcome.BLOCK
-    if change.rule in (RULE_GATES_LESS, RULE_OTHER_ANNOTATION):
-        return Outcome.REVIEW
+    claim = rule_of(change.rule).claim
+    if claim is not None:
+        # more power blocks in every tier; less power and an unknown annotation are reviewed
+        return Outcome.BLOCK if claim.more_power else Outcome.REVIEW
     out = class_outcome(tier, change.cls)
     if change.new_text:
         trust = class_outcome(tier, ChangeClass.TRUST)
@@ -346,7 +337,7 @@ def pending_kinds(t: ToolStatus) -> dict[Kind, list[Change]]:
         out[Kind(RULE_REMOVED, ChangeClass.BREAKING, "tool", "")] = []
     elif t.comparison is not None:
         # The pinned definition is parsed only when a rule needs it (schema-less or not).
-        needs_old = any(c.rule in _SCHEMA_LESS_RULES for c in t.comparison.changes)
+        needs_old = any(rule_of(c.rule).adds_required for c in t.comparison.changes)
         old = t.pin.tool_def() if t.pin is not None and needs_old else None
         waived = t.waived or {}
         for c in t.comparison.changes:
@@ -422,7 +413,7 @@ def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
         out.append(AloneReason.NEW_CLAIM)
     if t.previously_denied:
         out.append(AloneReason.DENIED)
-    if any(r.endswith("different definitions share this name") for r in t.policy.reasons):
+    if t.definitions > 1:
         out.append(AloneReason.SEVERAL)
     if t.pending:
         out.append(AloneReason.NOT_COMPARED)
@@ -494,7 +485,7 @@ def added_texts(t: ToolStatus, changes: Sequence[Change]) -> tuple[AddedText, ..
         if c.new_text_more:
             return None
         ptrs = [x.pointer for x in c.new_text]
-        if c.rule in TEXT_RULES and c.pointer:
+        if rule_of(c.rule).text and c.pointer:
             ptrs.insert(0, c.pointer)
         for p in ptrs:
             if p in seen:
@@ -618,16 +609,13 @@ class Group:
 def _text_shape(c: Change) -> tuple[str, str]:
     """(which text: ``title``/``description``/``text``, ``added``/``reworded``)."""
     params = dict(c.params)
-    if c.rule in TEXT_RULES:
+    rule = rule_of(c.rule)
+    if rule.text:
         f = params.get("field") or ("title" if "title" in c.rule else "description")
         if f not in ("title", "description"):
             f = "text"
         delta = params.get("delta", "")
-        how = (
-            "added"
-            if delta.startswith("(none) ->") or c.rule == "schema-text-added"
-            else ("reworded")
-        )
+        how = "added" if delta.startswith("(none) ->") or rule.text_added else ("reworded")
         return f, how
     fields = {t.field for t in c.new_text}
     f = fields.pop() if len(fields) == 1 else "text"

@@ -75,14 +75,16 @@ from mcp_review.engine.cues import Cue, needs_attention, severity, tool_cues
 from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
+from mcp_review.engine.rules.catalog import rule_of
 from mcp_review.engine.rules.cues import SECRET_PATH_RULE, CueKind
-from mcp_review.engine.rules.meta import MORE_POWER_RULES as META_MORE_POWER_RULES
+from mcp_review.engine.rules.registry import Claim
 from mcp_review.engine.rules.render import added_text, quote
 
-_RULE_RELAXED = "annotation-relaxed"
-_RULE_GATES_LESS = "annotation-gates-less"
-_RULE_OTHER_ANNOTATION = "annotation-other-changed"
-_RULE_HIDDEN_ADDED = "hidden-characters-added"
+
+def _claims(changes: Iterable[Change], claim: Claim) -> tuple[str, ...]:
+    """The messages of the changes whose rule makes ``claim`` (``Rule.claim``)."""
+    return tuple(c.message for c in changes if rule_of(c.rule).claim is claim)
+
 
 TIERS: tuple[str, ...] = ("strict", "tiered", "compatible")
 DEFAULT_TIER = "tiered"
@@ -163,7 +165,7 @@ class Facts:
     """Cues at level ``attention`` the change introduces (a new tool's: every one it carries),
     worded as :attr:`blocking_cues`: never auto-approved, in any tier."""
     meta_more_power: tuple[str, ...] = ()
-    """Claims of more power in ``_meta`` (engine/rules/meta.py ``MORE_POWER_RULES``: the model
+    """Claims of more power in ``_meta`` (``Claim.META_MORE``, engine/rules/meta.py: the model
     may now call an app-only tool, the UI's CSP or permissions grew), each as its message."""
 
 
@@ -537,11 +539,11 @@ def facts_for(
     hidden = hidden_appeared(old, new)
     # The engine's own findings count too (belt and braces: either detector blocks).
     if not relaxed:
-        relaxed = tuple(c.message for c in changes if c.rule == _RULE_RELAXED)
+        relaxed = _claims(changes, Claim.ANNOTATION_MORE)
     if not gate_less:
-        gate_less = tuple(c.message for c in changes if c.rule == _RULE_GATES_LESS)
+        gate_less = _claims(changes, Claim.ANNOTATION_LESS)
     if not hidden:
-        hidden = tuple(c.message for c in changes if c.rule == _RULE_HIDDEN_ADDED)
+        hidden = tuple(c.message for c in changes if rule_of(c.rule).hidden)
     # What the new text asks (issue 27): a blocking cue it introduces blocks in every tier.
     # Read only when a change brings in text, or for a new tool (first sight: fewer kinds block).
     # Hidden characters are already a reason of their own.
@@ -570,11 +572,11 @@ def facts_for(
         trust=tuple(_trust_line(c) for c in changes if c.trust),
         text_added=text_added(old, new),
         unclassified=old is not None and not changes and old.digest != new.digest,
-        annotations_other=tuple(c.message for c in changes if c.rule == _RULE_OTHER_ANNOTATION),
+        annotations_other=_claims(changes, Claim.ANNOTATION_OTHER),
         blocking_cues=blocking,
         first_sight_cues=first_sight,
         attention_cues=attention,
-        meta_more_power=tuple(c.message for c in changes if c.rule in META_MORE_POWER_RULES),
+        meta_more_power=_claims(changes, Claim.META_MORE),
     )
 
 

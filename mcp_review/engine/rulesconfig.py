@@ -50,16 +50,11 @@ from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.engine.rules import RULES
 
 TRUST_AXIS_RULES: frozenset[str] = frozenset(
-    {
-        r.id
-        for r in RULES.values()
-        if r.cls is ChangeClass.TRUST or r.id.startswith(("annotation-", "hidden-"))
-    }
-    | {"text-whitespace-changed", "text-normalization-changed", "schema-annotation-changed"}
+    {r.id for r in RULES.values() if r.cls is ChangeClass.TRUST or r.trust_axis}
 )
 """Rules about server-written text, hidden characters and annotations: no config changes them."""
 
-UNJUDGED_RULES: frozenset[str] = frozenset({"engine-error", "schema-too-deep"})
+UNJUDGED_RULES: frozenset[str] = frozenset(r.id for r in RULES.values() if r.unjudged)
 """The engine could not read that part of the definition: no class can be declared for it."""
 
 SETTABLE_CLASSES: tuple[str, ...] = tuple(str(c) for c in ChangeClass if c is not ChangeClass.TRUST)

@@ -31,8 +31,8 @@ from mcp_review.engine.rules import (
     make,
     where,
 )
+from mcp_review.engine.rules.hidden import HIDDEN_PRESENT, hidden_changes, hidden_strings
 from mcp_review.engine.rules.hidden import hidden_added as _hidden_added
-from mcp_review.engine.rules.hidden import hidden_changes, hidden_strings
 from mcp_review.engine.rules.kit import (
     ANNOTATIONS_COSMETIC,
     CONTAINERS,
@@ -59,7 +59,17 @@ from mcp_review.engine.rules.kit import (
     value_type,
 )
 from mcp_review.engine.rules.objects import OBJECT_GROUP, accepts_all_names
-from mcp_review.engine.rules.schema import is_default
+from mcp_review.engine.rules.refs import REF_REMOTE, REF_UNRESOLVED
+from mcp_review.engine.rules.schema import (
+    ENGINE_ERROR,
+    SCHEMA_INVALID,
+    SCHEMA_KEYWORD_INERT,
+    SCHEMA_NO_LONGER_FALSE,
+    SCHEMA_NOW_FALSE,
+    SCHEMA_TOO_DEEP,
+    UNSUPPORTED_KEYWORD_CHANGED,
+    is_default,
+)
 from mcp_review.engine.rules.text import with_model_text
 from mcp_review.engine.rules.tool import judge_name_and_text, judge_outside_schemas
 from mcp_review.engine.rules.tool import output_schema_presence as _output_presence
@@ -151,7 +161,7 @@ class _Walker:
     def engine_error(self, ptr: str, pos: bool, e: BaseException) -> None:
         """An unexpected exception inside a rule: potentially-breaking, naming the pointer and
         the exception's type (never its text: it may quote the server's schema)."""
-        self.emit("engine-error", ptr, pos, error=Raw(type(e).__name__))
+        self.emit(ENGINE_ERROR, ptr, pos, error=Raw(type(e).__name__))
 
     # References ------------------------------------------------------------------------------
     def _refs(self, root: Any) -> Refs:
@@ -174,14 +184,14 @@ class _Walker:
         if o is n:
             return
         if depth > MAX_DEPTH:
-            self.emit("schema-too-deep", np, pos, limit=MAX_DEPTH)
+            self.emit(SCHEMA_TOO_DEEP, np, pos, limit=MAX_DEPTH)
             return
         if jeq(o, n) and not has_ref(o):
             return
         for s, ptr in ((o, op), (n, np)):
             if not isinstance(s, (dict, bool)):
                 if not jeq(o, n):
-                    self.emit("schema-invalid", ptr, pos, kind=Raw(kind_of(s)))
+                    self.emit(SCHEMA_INVALID, ptr, pos, kind=Raw(kind_of(s)))
                 return
         # allOf that only conjoins keywords (pydantic v1's {"allOf": [{"$ref": …}]} wrapper, or
         # constraints split across branches) means the same as one schema with them all: fold
@@ -196,10 +206,10 @@ class _Walker:
             if not same:
                 for prob, ref, ptr in ((oprob, oref, op), (nprob, nref, np)):
                     if prob == "remote":
-                        self.emit("ref-remote", ptr, pos, ref=ref)
+                        self.emit(REF_REMOTE, ptr, pos, ref=ref)
                     elif prob:
                         self.emit(
-                            "ref-unresolved",
+                            REF_UNRESOLVED,
                             ptr,
                             pos,
                             ref=ref,
@@ -218,7 +228,7 @@ class _Walker:
         if not isinstance(o, dict) or not isinstance(n, dict):
             for s, ptr in ((o, op), (n, np)):
                 if not isinstance(s, dict):
-                    self.emit("schema-invalid", ptr, pos, kind=Raw(kind_of(s)))
+                    self.emit(SCHEMA_INVALID, ptr, pos, kind=Raw(kind_of(s)))
             return
         if depth == 0:
             # tools/call arguments and structuredContent are JSON objects (MCP): the root is
@@ -278,10 +288,10 @@ class _Walker:
         if o_no and n_no:
             return True
         if n_no:
-            self.emit("schema-now-false", np, pos)
+            self.emit(SCHEMA_NOW_FALSE, np, pos)
             return True
         if o_no:
-            self.emit("schema-no-longer-false", np, pos)
+            self.emit(SCHEMA_NO_LONGER_FALSE, np, pos)
             return True
         return False
 
@@ -315,7 +325,7 @@ class _Walker:
             if not (_inert_for(k, o_all) and _inert_for(k, n_all)):
                 continue  # the type changed too: the type's change says what it does
             self.emit(
-                "schema-keyword-inert",
+                SCHEMA_KEYWORD_INERT,
                 pointer_join(np if nv is not MISSING else op, k),
                 pos,
                 where=Raw(where(np if nv is not MISSING else op)),
@@ -344,7 +354,7 @@ class _Walker:
             if ov is MISSING or nv is MISSING or not jeq(ov, nv):
                 how = "added" if ov is MISSING else "removed" if nv is MISSING else "changed"
                 self.emit(
-                    "unsupported-keyword-changed",
+                    UNSUPPORTED_KEYWORD_CHANGED,
                     pointer_join(np if nv is not MISSING else op, k),
                     pos,
                     keyword=k,
@@ -682,7 +692,7 @@ def _walk(old: Any, new: Any, output: bool) -> tuple[list[Change], set[tuple[str
     try:
         w.diff(old, new, base, base, not output, 0)
     except RecursionError:  # belt and braces: a hostile shape must not become a traceback
-        out.append(make("schema-too-deep", base, direction=w.direction, limit=MAX_DEPTH))
+        out.append(make(SCHEMA_TOO_DEEP, base, direction=w.direction, limit=MAX_DEPTH))
     except Exception as e:  # outside any rule (resolving, folding): the same promise
         w.engine_error(base, not output, e)
     return out, w.reported
@@ -724,7 +734,7 @@ def _diff_tools_degraded(old: ToolDef, new: ToolDef, e: Exception) -> list[Chang
     ow, nw = old.wire, new.wire
     out = [
         make(
-            "engine-error",
+            ENGINE_ERROR,
             "",
             direction=Direction.TOOL,
             where=Raw("tool text/annotations"),
@@ -744,7 +754,7 @@ def _diff_tools_degraded(old: ToolDef, new: ToolDef, e: Exception) -> list[Chang
     except Exception as e2:
         out.append(
             make(
-                "engine-error",
+                ENGINE_ERROR,
                 "",
                 direction=Direction.TOOL,
                 where=Raw("hidden-character scan"),
@@ -783,6 +793,4 @@ def _diff_tools(old: ToolDef, new: ToolDef, memo: CompareMemo | None = None) -> 
 
 def scan_hidden(tool: ToolDef) -> list[Change]:
     """Hidden characters anywhere in one definition (a new tool, or a first pin)."""
-    return hidden_changes(
-        hidden_strings(tool.hashed_projection()), "hidden-characters-present", set()
-    )
+    return hidden_changes(hidden_strings(tool.hashed_projection()), HIDDEN_PRESENT, set())

@@ -208,6 +208,9 @@ class ToolStatus:
     approved_kinds: frozenset[str] = frozenset()
     """Keys of the kinds (engine/kinds.py) already approved on exactly this live definition
     while others wait (``PinFile.kinds``, bound to the live digest): left out of its groups."""
+    definitions: int = 1
+    """How many different definitions the server lists under this name (more than one: which
+    a client would use is undefined, so it blocks and the tool stands alone)."""
     pending: bool = False
     """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
     policy are placeholders (changed, review) until the comparison runs; nothing may be
@@ -810,6 +813,7 @@ def server_status(
         if len(digests) > 1:
             # Which of them a client would use is undefined: never let one pass unseen.
             st.notes.append(f"the server lists {len(defs)} different definitions under this name")
+            st.definitions = len(digests)
             # Blocked whatever the first one's result; its own blocking findings (and their
             # concerns, the app's flags) are kept beside the reason, not replaced by it.
             first = st.policy

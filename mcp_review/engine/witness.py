@@ -19,6 +19,13 @@ from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_tokens
 from mcp_review.engine.replay import MAX_ISSUES, Issue, SchemaError, SchemaValidator, too_deep
 from mcp_review.engine.rules import RULES, Witness, quote
+from mcp_review.engine.rules.objects import (
+    PROPERTY_ADDED_OPTIONAL,
+    PROPERTY_ADDED_REQUIRED,
+    PROPERTY_REMOVED_CLOSED,
+    PROPERTY_REMOVED_OPEN,
+    PROPERTY_RENAME_SUSPECTED,
+)
 from mcp_review.engine.walk import COMBINATORS, MISSING, escape, get, nodes
 
 MAX_VALIDATOR_CALLS = 400
@@ -317,15 +324,15 @@ def _searched(ch: Change) -> bool:
     )
 
 
-_REMOVED = frozenset({"property-removed-closed", "property-removed-open"})
-_ADDED = frozenset({"property-added-required", "property-added-optional"})
+_REMOVED = frozenset({PROPERTY_REMOVED_CLOSED, PROPERTY_REMOVED_OPEN})
+_ADDED = frozenset({PROPERTY_ADDED_REQUIRED, PROPERTY_ADDED_OPTIONAL})
 
 
 def _rename_witnesses(changes: list[Change], out: list[dict[str, Any] | None]) -> None:
     """A suspected rename is a hint over a removed and an added property: when it is breaking,
     the removed property's witness (a call that still sends the old name) is its evidence."""
     for i, ch in enumerate(changes):
-        if ch.rule != "property-rename-suspected" or ch.cls is not ChangeClass.BREAKING:
+        if ch.rule != PROPERTY_RENAME_SUSPECTED or ch.cls is not ChangeClass.BREAKING:
             continue
         params = dict(ch.params)
         parent = ch.pointer.rsplit("/", 2)[0]

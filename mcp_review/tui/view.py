@@ -21,6 +21,7 @@ from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.pins import ANY
 from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
+from mcp_review.engine.rules.catalog import rule_of
 from mcp_review.engine.rules.cues import SECRET_PATH_RULE
 from mcp_review.engine.status import (
     Awaiting,
@@ -86,15 +87,6 @@ _CONCERN_FLAG = {
     Concern.HIDDEN_CHARACTERS: Flag.HIDDEN,
     Concern.CUE: Flag.CUE,
 }
-_TEXT_RULES = frozenset(
-    {
-        "schema-description-changed",
-        "schema-title-changed",
-        "schema-comment-changed",
-        "schema-examples-changed",
-        "schema-text-added",
-    }
-)
 
 
 class Connection(StrEnum):
@@ -318,7 +310,7 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         and (pinned.description != t.live.description or pinned.title != t.live.title)
     ):
         flags.add(Flag.TEXT)  # (an unparsed pin has the live digest: same text)
-    if cmp is not None and any(c.new_text or c.rule in _TEXT_RULES for c in cmp.changes):
+    if cmp is not None and any(c.new_text or rule_of(c.rule).text for c in cmp.changes):
         flags.add(Flag.TEXT)  # text the model reads, anywhere in the definition
     if t.state is State.NEW and tool_has_hidden(t.live):
         flags.add(Flag.HIDDEN)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from mcp_review.engine.model import ChangeClass, Direction
 from mcp_review.engine.rules import (
     arrays,
     composition,
@@ -62,6 +63,16 @@ def _table() -> dict[str, Rule]:
 RULES: dict[str, Rule] = _table()
 """The registry: rule id -> Rule."""
 install_rules(RULES)
+
+_NO_RULE = Rule("", ChangeClass.COSMETIC, Direction.TOOL, "", "")
+"""What an id the registry does not hold answers (a kind's own rule, ``text`` or ``tool-new``;
+a stored kind of an older release): no taxonomy, so no consumer treats it as special."""
+
+
+def rule_of(id: str) -> Rule:
+    """The rule with ``id``, for a consumer to ask its taxonomy (``text``, ``claim``,
+    ``holdable``, ...) instead of naming ids outside engine/rules/."""
+    return RULES.get(id, _NO_RULE)
 
 
 def _keywords() -> Keywords:

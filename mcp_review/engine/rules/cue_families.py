@@ -10,10 +10,22 @@ shown for the operator to read and never blocks on its own (a non-blocking kind)
 
 from __future__ import annotations
 
+# Rule ids (one literal each): consumers outside engine/rules/ name a rule by these.
+INSTRUCTION_AUTHORITY_CLAIM = "cue.instruction.authority-claim"
+INSTRUCTION_OVERRIDE_ARGUMENTS = "cue.instruction.override-arguments"
+INSTRUCTION_RUN_COMMAND = "cue.instruction.run-command"
+INSTRUCTION_STEAL_SECRETS = "cue.instruction.steal-secrets"
+CONCEALMENT_COVERT_HANDLING = "cue.concealment.covert-handling"
+INSTRUCTION_FOREIGN_LANGUAGE = "cue.instruction.foreign-language"
+TOOL_REFERENCE_MANDATORY_CALL = "cue.tool-reference.mandatory-call"
+INSTRUCTION_MANDATORY_CALL_SECRET = "cue.instruction.mandatory-call-secret"
+TOOL_REFERENCE_REDIRECT = "cue.tool-reference.redirect"
+URL_CONTACT_ENDPOINT = "cue.url.contact-endpoint"
+
 FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
     # (rule id, kind, purpose, example, level)
     (
-        "cue.instruction.authority-claim",
+        INSTRUCTION_AUTHORITY_CLAIM,
         "instruction",
         "claims authority or priority over the user: bracketed or bold SYSTEM / OVERRIDE / "
         "MANDATORY / CRITICAL headers, 'SYSTEM:' lines, 'priority is higher than the user's', "
@@ -22,7 +34,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "block",
     ),
     (
-        "cue.instruction.override-arguments",
+        INSTRUCTION_OVERRIDE_ARGUMENTS,
         "instruction",
         "overrides the user's arguments: discard or ignore the user's input, override the "
         "parameters, force-set a value, call with exactly these values",
@@ -30,7 +42,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "block",
     ),
     (
-        "cue.instruction.run-command",
+        INSTRUCTION_RUN_COMMAND,
         "instruction",
         "a shell command or code given as a step to run (rm -rf, sudo, curl | sh, os.system, "
         "__import__, exec(open(...)))",
@@ -38,7 +50,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "block",
     ),
     (
-        "cue.instruction.steal-secrets",
+        INSTRUCTION_STEAL_SECRETS,
         "instruction",
         "asks to steal or exfiltrate, or to reveal, return or dump secrets, keys, credentials "
         "or environment variables",
@@ -46,7 +58,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "block",
     ),
     (
-        "cue.concealment.covert-handling",
+        CONCEALMENT_COVERT_HANDLING,
         "concealment",
         "describes covert data handling: the tool secretly, silently or covertly uploads, "
         "sends, copies or collects data",
@@ -54,7 +66,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "block",
     ),
     (
-        "cue.instruction.foreign-language",
+        INSTRUCTION_FOREIGN_LANGUAGE,
         "instruction",
         "an instruction family written in Spanish, French, German, Chinese, Russian or "
         "Japanese: a system-instruction header, ignore the previous instructions, do not tell "
@@ -63,7 +75,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "block",
     ),
     (
-        "cue.tool-reference.mandatory-call",
+        TOOL_REFERENCE_MANDATORY_CALL,
         "tool-reference",
         "claims a named tool must be called (before or after this one, on every call), or "
         "fixes the values to call it with",
@@ -71,7 +83,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "attention",
     ),
     (
-        "cue.instruction.mandatory-call-secret",
+        INSTRUCTION_MANDATORY_CALL_SECRET,
         "instruction",
         "a mandatory call of a named tool whose sentence fixes a secret, a path to one or a "
         "command among the values",
@@ -79,7 +91,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "block",
     ),
     (
-        "cue.tool-reference.redirect",
+        TOOL_REFERENCE_REDIRECT,
         "tool-reference",
         "redirects the model: this tool is retired or replaced, send or route every request "
         "elsewhere, the only authorized tool",
@@ -87,7 +99,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "attention",
     ),
     (
-        "cue.url.contact-endpoint",
+        URL_CONTACT_ENDPOINT,
         "url",
         "asks to contact an endpoint or an address: log, report, post, mirror or forward to a "
         "server, mail or BCC an address",

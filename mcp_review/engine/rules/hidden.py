@@ -28,16 +28,23 @@ from mcp_review.engine.rules.render import (
 _TR = ChangeClass.TRUST
 _T = Direction.TOOL
 
+HIDDEN_ADDED = "hidden-characters-added"
+"""A string now carries hidden characters it did not have (blocks, never held)."""
+HIDDEN_PRESENT = "hidden-characters-present"
+"""A string of a new tool or a first pin carries hidden characters."""
+
 RULES: tuple[Rule, ...] = (
     _r(
-        "hidden-characters-added",
+        HIDDEN_ADDED,
         _TR,
         _T,
         "a string now carries invisible or control characters it did not have",
         "hidden characters added in {where}: {tokens}{decoded}",
+        hidden=True,
+        withheld="hidden characters appeared",
     ),
     _r(
-        "hidden-characters-present",
+        HIDDEN_PRESENT,
         _TR,
         _T,
         "a string carries invisible or control characters (new tool or first pin)",
@@ -80,7 +87,7 @@ def hidden_added(old: Any, new: Any) -> list[Change]:
     # A string with hidden characters that existed verbatim in old is not news, wherever it
     # moved; any other one is, even if old had other hidden characters elsewhere.
     seen = {s for _, s, _ in hidden_strings(old)}
-    return hidden_changes(hidden_strings(new), "hidden-characters-added", seen)
+    return hidden_changes(hidden_strings(new), HIDDEN_ADDED, seen)
 
 
 def hidden_changes(

@@ -31,7 +31,7 @@ from typing import Any
 
 from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_escape
 from mcp_review.engine.rules.kit import MISSING, jeq, opt
-from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.registry import Claim, Rule
 from mcp_review.engine.rules.registry import rule as _r
 from mcp_review.engine.rules.render import Raw, make
 
@@ -48,6 +48,9 @@ RULES: tuple[Rule, ...] = (
         "ui.visibility, absent on a tool with ui metadata means model and app; OpenAI "
         "openai/visibility): a claim of more power",
         "_meta {key}: {old} -> {new}: the model may now call this tool (a claim of more power)",
+        claim=Claim.META_MORE,
+        withheld="_meta claims more power: the model may now call a tool only the host's UI "
+        "could call",
     ),
     _r(
         "meta-csp-widened",
@@ -56,6 +59,8 @@ RULES: tuple[Rule, ...] = (
         "the tool's UI may reach more: CSP domains or iframe permissions added in _meta (a "
         "claim of more power)",
         "_meta {key} added {added}: the tool's UI may now reach or use it (a claim of more power)",
+        claim=Claim.META_MORE,
+        withheld="_meta claims more power: the tool's UI may now reach or use more",
     ),
     _r(
         "meta-ui-resource-changed",
@@ -83,7 +88,7 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-MORE_POWER_RULES = frozenset({"meta-visibility-model", "meta-csp-widened"})
+MORE_POWER_RULES = frozenset(r.id for r in RULES if r.claim is Claim.META_MORE)
 """The ``_meta`` rules that are a claim of more power: they block in every tier, the tool
 stands alone (engine/kinds.py) and the proxy withholds it (services/proxy/hold.py)."""
 

@@ -46,9 +46,16 @@ _N = Effect.NARROW
 _W = Effect.WIDEN
 _U = Effect.UNKNOWN
 
+# Rule ids (one literal each): consumers outside engine/rules/ name a rule by these.
+PROPERTY_REMOVED_CLOSED = "property-removed-closed"
+PROPERTY_REMOVED_OPEN = "property-removed-open"
+PROPERTY_ADDED_REQUIRED = "property-added-required"
+PROPERTY_ADDED_OPTIONAL = "property-added-optional"
+PROPERTY_RENAME_SUSPECTED = "property-rename-suspected"
+
 RULES: tuple[Rule, ...] = (
     _r(
-        "property-added-optional",
+        PROPERTY_ADDED_OPTIONAL,
         _C,
         _I,
         "an optional property was declared (closed world: old calls never set it)",
@@ -56,16 +63,17 @@ RULES: tuple[Rule, ...] = (
         witness=Witness.OMIT,
     ),
     _r(
-        "property-added-required",
+        PROPERTY_ADDED_REQUIRED,
         _B,
         _I,
         "a required property was declared: old calls omit it",
         "{parent}: required property {name} added (old calls omit it)",
         _N,
         witness=Witness.OMIT_REQUIRED,
+        adds_required=True,
     ),
     _r(
-        "property-removed-closed",
+        PROPERTY_REMOVED_CLOSED,
         _B,
         _I,
         "a property was removed from an object that rejects undeclared keys",
@@ -74,7 +82,7 @@ RULES: tuple[Rule, ...] = (
         _N,
     ),
     _r(
-        "property-removed-open",
+        PROPERTY_REMOVED_OPEN,
         _P,
         _I,
         "a property was removed from an open object",
@@ -83,7 +91,7 @@ RULES: tuple[Rule, ...] = (
         _U,
     ),
     _r(
-        "property-rename-suspected",
+        PROPERTY_RENAME_SUSPECTED,
         _P,
         _I,
         "one property removed and one with the same schema added: probably a rename",
@@ -99,6 +107,7 @@ RULES: tuple[Rule, ...] = (
         "{where}: property {name} is now required",
         _N,
         witness=Witness.OMIT_REQUIRED,
+        adds_required=True,
     ),
     _r(
         "required-removed",
@@ -332,10 +341,10 @@ def judge_object(w: Judge, at: Pair) -> None:
             continue
         ptr = pointer_join(op, "properties", name)
         if n_open:
-            removed[name] = w.emit("property-removed-open", ptr, pos, name=name)
+            removed[name] = w.emit(PROPERTY_REMOVED_OPEN, ptr, pos, name=name)
         else:
             removed[name] = w.emit(
-                "property-removed-closed",
+                PROPERTY_REMOVED_CLOSED,
                 ptr,
                 pos,
                 name=name,
@@ -351,12 +360,12 @@ def judge_object(w: Judge, at: Pair) -> None:
             eff = (
                 Effect.BOTH if rejects_all(oap) and _matching_pattern(opat, name) is None else None
             )
-            added[name] = w.emit("property-added-required", ptr, pos, effect=eff, name=name)
+            added[name] = w.emit(PROPERTY_ADDED_REQUIRED, ptr, pos, effect=eff, name=name)
         else:
             # On a closed object the new key was rejected before: a real widening (which
             # flips to breaking on the output side); on an open one, closed world applies.
             eff = None if o_open else Effect.WIDEN
-            added[name] = w.emit("property-added-optional", ptr, pos, effect=eff, name=name)
+            added[name] = w.emit(PROPERTY_ADDED_OPTIONAL, ptr, pos, effect=eff, name=name)
     for name in sorted(nreq - oreq):
         if name not in added:
             w.emit("required-added", pointer_join(np, "required"), pos, name=name)
@@ -391,7 +400,7 @@ def _renames(
             a, b = olds[0], news[0]
             cls = min((removed[a].cls, added[b].cls), key=CLASS_ORDER.__getitem__)
             w.emit(
-                "property-rename-suspected",
+                PROPERTY_RENAME_SUSPECTED,
                 pointer_join(np, "properties", b),
                 pos,
                 cls=cls,

@@ -10,9 +10,13 @@ _P = ChangeClass.POTENTIALLY_BREAKING
 _I = Direction.INPUT
 _U = Effect.UNKNOWN
 
+# Rule ids (one literal each): consumers outside engine/rules/ name a rule by these.
+REF_REMOTE = "ref-remote"
+REF_UNRESOLVED = "ref-unresolved"
+
 RULES: tuple[Rule, ...] = (
     _r(
-        "ref-unresolved",
+        REF_UNRESOLVED,
         _P,
         _I,
         "a local $ref does not resolve; its target is unknown",
@@ -20,7 +24,7 @@ RULES: tuple[Rule, ...] = (
         _U,
     ),
     _r(
-        "ref-remote",
+        REF_REMOTE,
         _P,
         _I,
         "a remote $ref is never fetched; its target is unknown",

@@ -60,6 +60,25 @@ _CLASS_BY_EFFECT: dict[Effect, tuple[ChangeClass, ChangeClass]] = {
 }
 
 
+class Claim(StrEnum):
+    """What a change of the tool's own claims says of its power (annotations, ``_meta``):
+    consumers (the kinds, the policy, enforcement, the proxy's hold) ask this, never an id."""
+
+    ANNOTATION_MORE = "annotation-more-power"
+    """A safety hint moved towards more power: blocks in every tier, never held."""
+    ANNOTATION_LESS = "annotation-less-power"
+    """A safety hint now claims less power: never approved automatically, read alone."""
+    ANNOTATION_OTHER = "annotation-other"
+    """An annotation the tool does not know changed: always reviewed."""
+    META_MORE = "meta-more-power"
+    """``_meta`` claims more power (the model may call it, its UI may reach more): blocks in
+    every tier, read alone, never held."""
+
+    @property
+    def more_power(self) -> bool:
+        return self in (Claim.ANNOTATION_MORE, Claim.META_MORE)
+
+
 def class_for(effect: Effect, positive: bool) -> ChangeClass:
     """Class of a change with ``effect`` under the given polarity."""
     return _CLASS_BY_EFFECT[effect][0 if positive else 1]
@@ -85,6 +104,35 @@ class Rule:
     """Its pointer names a keyword (or one entry of an entry keyword, see
     :attr:`Keywords.entries`): the walker fills its message's ``where`` with the schema that
     holds the keyword."""
+    # The taxonomy consumers ask (engine/kinds.py, engine/policy.py, engine/enforcement.py,
+    # services/proxy/hold.py, the app): a rule's id is named only in engine/rules/.
+    text: bool = False
+    """Its change is a piece of server-written text, new or reworded (not structure): one kind
+    of its own, ``text``, grouped by the cues the text introduces."""
+    claim: Claim | None = None
+    """What it says of the tool's power, when it is a change of the tool's own claims."""
+    text_added: bool = False
+    """A text rule whose change always adds text (never rewords it)."""
+    hidden: bool = False
+    """Its change is hidden characters appearing in a string: blocks, never held."""
+    adds_required: bool = False
+    """Its change makes an argument required (on a schema-less tool: a kind of its own)."""
+    trust_axis: bool = False
+    """On the trust axis though its class is not ``trust`` (server text rewritten, an annotation
+    written out with its default): no ``[rules]`` config changes its class. Every ``trust``
+    rule is on it too."""
+    unjudged: bool = False
+    """The engine could not read that part of the definition: no class can be declared for it."""
+    kind_label: str = ""
+    """How its kind is named to the operator ("output schema added"), when not by its purpose
+    and pointer."""
+    withheld: str = ""
+    """Why the proxy never holds a tool with this change (empty: it may be held)."""
+
+    @property
+    def holdable(self) -> bool:
+        """Whether a tool changed by this rule may be held by the proxy (services/proxy/hold.py)."""
+        return not self.withheld
 
 
 def rule(
@@ -97,6 +145,15 @@ def rule(
     *,
     witness: Witness | None = None,
     at_keyword: bool = False,
+    text: bool = False,
+    text_added: bool = False,
+    claim: Claim | None = None,
+    hidden: bool = False,
+    adds_required: bool = False,
+    trust_axis: bool = False,
+    unjudged: bool = False,
+    kind_label: str = "",
+    withheld: str = "",
 ) -> Rule:
     """One rule. The witness strategy defaults to SEARCH for a rule that judges values in a
     schema (an effect, or a breaking / potentially-breaking class on the input side) and to
@@ -104,4 +161,22 @@ def rule(
     if witness is None:
         judges_values = effect is not None or (direction is not Direction.TOOL and cls in (_B, _P))
         witness = Witness.SEARCH if judges_values else Witness.NONE
-    return Rule(id, cls, direction, purpose, message, effect, witness, at_keyword=at_keyword)
+    return Rule(
+        id,
+        cls,
+        direction,
+        purpose,
+        message,
+        effect,
+        witness,
+        at_keyword=at_keyword,
+        text=text,
+        text_added=text_added,
+        claim=claim,
+        hidden=hidden,
+        adds_required=adds_required,
+        trust_axis=trust_axis,
+        unjudged=unjudged,
+        kind_label=kind_label,
+        withheld=withheld,
+    )

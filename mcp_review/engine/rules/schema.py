@@ -42,9 +42,18 @@ _N = Effect.NARROW
 _W = Effect.WIDEN
 _U = Effect.UNKNOWN
 
+# Rule ids (one literal each): consumers outside engine/rules/ name a rule by these.
+ENGINE_ERROR = "engine-error"
+SCHEMA_TOO_DEEP = "schema-too-deep"
+SCHEMA_NOW_FALSE = "schema-now-false"
+SCHEMA_NO_LONGER_FALSE = "schema-no-longer-false"
+SCHEMA_KEYWORD_INERT = "schema-keyword-inert"
+UNSUPPORTED_KEYWORD_CHANGED = "unsupported-keyword-changed"
+SCHEMA_INVALID = "schema-invalid"
+
 RULES: tuple[Rule, ...] = (
     _r(
-        "schema-now-false",
+        SCHEMA_NOW_FALSE,
         _B,
         _I,
         "a schema now rejects every value",
@@ -52,7 +61,7 @@ RULES: tuple[Rule, ...] = (
         _N,
     ),
     _r(
-        "schema-no-longer-false",
+        SCHEMA_NO_LONGER_FALSE,
         _C,
         _I,
         "a schema that rejected every value now accepts some",
@@ -60,25 +69,27 @@ RULES: tuple[Rule, ...] = (
         _W,
     ),
     _r(
-        "schema-invalid",
+        SCHEMA_INVALID,
         _P,
         _I,
         "a schema is neither an object nor a boolean",
         "{where}: not a valid schema ({kind}); cannot compare",
     ),
     _r(
-        "schema-too-deep",
+        SCHEMA_TOO_DEEP,
         _P,
         _I,
         "nesting beyond the walker's limit; not compared",
         "{where}: nested deeper than {limit} levels; not compared",
+        unjudged=True,
     ),
     _r(
-        "engine-error",
+        ENGINE_ERROR,
         _P,
         _I,
         "the engine failed on this part of the definition; it is not compared",
         "{where}: not compared: the engine failed here ({error}); review it by hand",
+        unjudged=True,
     ),
     _r(
         "schema-dialect-changed",
@@ -115,7 +126,7 @@ RULES: tuple[Rule, ...] = (
         "{where}: {keyword} {old} -> {new} (the JSON Schema default: same meaning)",
     ),
     _r(
-        "schema-keyword-inert",
+        SCHEMA_KEYWORD_INERT,
         _CO,
         _I,
         "a keyword that constrains only other instance types than the schema's changed: no "
@@ -125,7 +136,7 @@ RULES: tuple[Rule, ...] = (
         "{where}: {keyword} {old} -> {new} constrains no {types} value: no effect",
     ),
     _r(
-        "unsupported-keyword-changed",
+        UNSUPPORTED_KEYWORD_CHANGED,
         _P,
         _I,
         "a keyword the classifier does not understand was added, removed or changed",

@@ -56,6 +56,7 @@ RULES: tuple[Rule, ...] = (
         _I,
         "a description inside a schema changed",
         "{where}: description changed: {delta}",
+        text=True,
     ),
     _r(
         "schema-title-changed",
@@ -63,6 +64,7 @@ RULES: tuple[Rule, ...] = (
         _I,
         "a title inside a schema changed",
         "{where}: title changed: {delta}",
+        text=True,
     ),
     _r(
         "schema-comment-changed",
@@ -70,6 +72,7 @@ RULES: tuple[Rule, ...] = (
         _I,
         "a $comment inside a schema gained or changed text (the model reads the whole schema)",
         "{where}: $comment changed: {delta}",
+        text=True,
     ),
     _r(
         "schema-examples-changed",
@@ -77,6 +80,7 @@ RULES: tuple[Rule, ...] = (
         _I,
         "examples inside a schema gained text the model reads",
         "{where}: {field} gained text: {added}",
+        text=True,
     ),
     _r(
         "schema-text-added",
@@ -85,6 +89,8 @@ RULES: tuple[Rule, ...] = (
         "server-written text the old definition did not have, where no other change names it "
         "(an unreferenced $defs entry, a folded allOf part, ...)",
         "{where}: new {field} text: {delta}",
+        text=True,
+        text_added=True,
     ),
     _r(
         "text-whitespace-changed",
@@ -92,6 +98,7 @@ RULES: tuple[Rule, ...] = (
         _I,
         "only whitespace changed in a text field",
         "{where}: {field} changed in whitespace only",
+        trust_axis=True,
     ),
     _r(
         "text-normalization-changed",
@@ -99,6 +106,7 @@ RULES: tuple[Rule, ...] = (
         _I,
         "a text field changed only in Unicode normalisation (NFC-equal)",
         "{where}: {field} changed in Unicode normalisation only (same text under NFC)",
+        trust_axis=True,
     ),
     _r(
         "schema-annotation-changed",
@@ -107,6 +115,7 @@ RULES: tuple[Rule, ...] = (
         "an annotation keyword (deprecated, readOnly, ...) changed, or examples/$comment lost "
         "text or changed only in whitespace (removed text puts nothing new before the model)",
         "{where}: annotation {keyword} changed: {old} -> {new}",
+        trust_axis=True,
     ),
     _r(
         "default-changed",

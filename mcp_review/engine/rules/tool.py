@@ -48,14 +48,23 @@ RULES: tuple[Rule, ...] = (
         _T,
         "the tool description text changed",
         "tool description changed: {delta}",
+        text=True,
     ),
-    _r("tool-title-changed", _TR, _T, "the tool title changed", "tool title changed: {delta}"),
+    _r(
+        "tool-title-changed",
+        _TR,
+        _T,
+        "the tool title changed",
+        "tool title changed: {delta}",
+        text=True,
+    ),
     _r(
         "output-schema-added",
         _C,
         Direction.OUTPUT,  # the results' side of the contract
         "an outputSchema was declared where none was",
         "outputSchema added: results are now described",
+        kind_label="output schema added",
     ),
     _r(
         "output-schema-removed",

@@ -20,7 +20,7 @@ from mcp_review.engine.rules.kit import (
     opt,
     text_rule,
 )
-from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.registry import Claim, Rule
 from mcp_review.engine.rules.registry import rule as _r
 from mcp_review.engine.rules.render import (
     Raw,
@@ -32,13 +32,18 @@ _TR = ChangeClass.TRUST
 _CO = ChangeClass.COSMETIC
 _T = Direction.TOOL
 
+RELAXED = "annotation-relaxed"
+"""A safety hint moved towards more power (``Claim.ANNOTATION_MORE``)."""
+
 RULES: tuple[Rule, ...] = (
     _r(
-        "annotation-relaxed",
+        RELAXED,
         _TR,
         _T,
         "a safety hint moved towards more power (MCP defaults apply when absent)",
         "annotation {hint} relaxed: {old} -> {new} ({meaning})",
+        claim=Claim.ANNOTATION_MORE,
+        withheld="an annotation claims more power (the honest claim must reach the client)",
     ),
     _r(
         "annotation-gates-less",
@@ -48,6 +53,7 @@ RULES: tuple[Rule, ...] = (
         "apply when absent): never approved automatically",
         "annotation {hint} now claims less: {old} -> {new} ({meaning}); never approved "
         "automatically",
+        claim=Claim.ANNOTATION_LESS,
     ),
     _r(
         "annotation-explicit-default",
@@ -55,6 +61,7 @@ RULES: tuple[Rule, ...] = (
         _T,
         "a hint was written out or dropped with the MCP default value: same meaning",
         "annotation {hint}: {old} -> {new} (same effective value {value})",
+        trust_axis=True,
     ),
     _r(
         "annotation-title-changed",
@@ -62,6 +69,7 @@ RULES: tuple[Rule, ...] = (
         _T,
         "annotations.title changed",
         "annotation title changed: {delta}",
+        text=True,
     ),
     _r(
         "annotation-other-changed",
@@ -69,6 +77,7 @@ RULES: tuple[Rule, ...] = (
         _T,
         "an annotation this tool does not know changed",
         "annotation {key} changed: {old} -> {new}",
+        claim=Claim.ANNOTATION_OTHER,
     ),
 )
 
@@ -139,7 +148,7 @@ def judge_annotations(
         elif oe == ne:
             out.append(make("annotation-explicit-default", ptr, value=ne, **shown))
         elif ne == power:
-            out.append(make("annotation-relaxed", ptr, meaning=Raw(meaning), **shown))
+            out.append(make(RELAXED, ptr, meaning=Raw(meaning), **shown))
         else:
             # A claim of *less* power is what hosts auto-run on (a tool that starts saying
             # readOnlyHint: true skips the approval prompt): trust, not a tightening.

@@ -21,15 +21,6 @@ TASK_REFUSED = (
     "call, past the check of the approved output schema)"
 )
 
-_WITHHELD_RULES = {
-    "annotation-relaxed": "an annotation claims more power (the honest claim must reach the "
-    "client)",
-    "hidden-characters-added": "hidden characters appeared",
-    "meta-visibility-model": "_meta claims more power: the model may now call a tool only the "
-    "host's UI could call",
-    "meta-csp-widened": "_meta claims more power: the tool's UI may now reach or use more",
-}
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Hold:
@@ -113,6 +104,9 @@ def hold_for(t: Any) -> Hold | str:
     from mcp_review.engine.model import ChangeClass, Direction
     from mcp_review.engine.policy import Concern
     from mcp_review.engine.replay import SchemaError, SchemaValidator
+    from mcp_review.engine.rules.catalog import rule_of
+    from mcp_review.engine.rules.hidden import HIDDEN_ADDED
+    from mcp_review.engine.rules.tool_annotations import RELAXED
     from mcp_review.engine.status import State
 
     pin = t.pin
@@ -131,9 +125,9 @@ def hold_for(t: Any) -> Hold | str:
         return "its name shadows another tool (" + ", ".join(map(repr, t.shadows))[:200] + ")"
     concerns = t.policy.concerns
     if Concern.HIDDEN_CHARACTERS in concerns:
-        return _WITHHELD_RULES["hidden-characters-added"]
+        return rule_of(HIDDEN_ADDED).withheld
     if Concern.ANNOTATION_RELAXED in concerns:
-        return _WITHHELD_RULES["annotation-relaxed"]
+        return rule_of(RELAXED).withheld
     if Concern.META_MORE_POWER in concerns:
         return (
             "_meta claims more power: "
@@ -151,8 +145,9 @@ def hold_for(t: Any) -> Hold | str:
     if not cmp.changes:
         return "its digest changed but no change was classified"
     for c in cmp.changes:
-        if c.rule in _WITHHELD_RULES:
-            return _WITHHELD_RULES[c.rule]
+        rule = rule_of(c.rule)
+        if not rule.holdable:  # (Rule.withheld: a claim of more power, hidden characters)
+            return rule.withheld
         if c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):
             side = "output" if c.direction is Direction.OUTPUT else "input"
             if c.direction is Direction.TOOL:
