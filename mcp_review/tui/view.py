@@ -17,7 +17,7 @@ from mcp_review.engine.compare import Comparison
 from mcp_review.engine.cues import Cue, most_severe, severity
 from mcp_review.engine.hidden import has_hidden
 from mcp_review.engine.instructions import InstructionsStatus
-from mcp_review.engine.model import ChangeClass, ToolDef
+from mcp_review.engine.model import ChangeClass, Direction, ToolDef
 from mcp_review.engine.pins import ANY
 from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
@@ -87,6 +87,13 @@ _CONCERN_FLAG = {
     Concern.HIDDEN_CHARACTERS: Flag.HIDDEN,
     Concern.CUE: Flag.CUE,
 }
+
+
+def _schema_text(rule_id: str) -> bool:
+    """A text rule inside a schema (``Rule.text`` off the tool's own side): the tool's title
+    and description are flagged by comparing them above; an annotation's title is no flag."""
+    rule = rule_of(rule_id)
+    return rule.text and rule.direction is not Direction.TOOL
 
 
 class Connection(StrEnum):
@@ -310,7 +317,7 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         and (pinned.description != t.live.description or pinned.title != t.live.title)
     ):
         flags.add(Flag.TEXT)  # (an unparsed pin has the live digest: same text)
-    if cmp is not None and any(c.new_text or rule_of(c.rule).text for c in cmp.changes):
+    if cmp is not None and any(c.new_text or _schema_text(c.rule) for c in cmp.changes):
         flags.add(Flag.TEXT)  # text the model reads, anywhere in the definition
     if t.state is State.NEW and tool_has_hidden(t.live):
         flags.add(Flag.HIDDEN)
