@@ -65,8 +65,15 @@ def test_every_rule_fires_on_its_example(rid):
 def test_every_rule_id_is_emitted_by_name():
     """Each id is written once in the catalogue and emitted as a literal by the engine (grep
     finds where a cue comes from; no id built with an f-string)."""
-    catalogue = (ROOT / "mcp_review" / "engine" / "rules" / "cues.py").read_text(encoding="utf-8")
-    engine = (ROOT / "mcp_review" / "engine" / "cues.py").read_text(encoding="utf-8")
+    # Issue 39's families live in their own catalogue and finder modules.
+    catalogue = "".join(
+        (ROOT / "mcp_review" / "engine" / "rules" / f).read_text(encoding="utf-8")
+        for f in ("cues.py", "cue_families.py")
+    )
+    engine = "".join(
+        (ROOT / "mcp_review" / "engine" / f).read_text(encoding="utf-8")
+        for f in ("cues.py", "cue_families.py")
+    )
     for rid in CUE_RULES:
         if rid == SECRET_PATH_RULE:
             assert "SECRET_PATH_RULE" in engine

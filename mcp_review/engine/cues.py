@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_review.engine.cue_families import family_cues
 from mcp_review.engine.dialects import dialect_of
 from mcp_review.engine.hidden import find_hidden, has_hidden, safe_text
 from mcp_review.engine.readas import Copy, folded, leet, revealed
@@ -215,7 +216,7 @@ SECRET_PAIRS = frozenset(
     }
 )
 SENSITIVE_WORDS = _W(
-    "conversation transcript clipboard keychain documents emails contacts bash_history".split()
+    "conversation transcript clipboard keychain emails contacts bash_history".split()
 )
 SENSITIVE_PAIRS = frozenset(
     {
@@ -318,7 +319,7 @@ _TLDS = (
 )
 _DOMAIN = re.compile(r"(?:[a-z0-9-]+\.)+(?:" + _TLDS + r")(?::\d{1,5})?(?:/\S*)?", re.I)
 _SECRET_PATH = re.compile(
-    r"~/\.ssh|\.ssh/|(?<![\w-])id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?(?!\w)|\.aws/|~/\.aws"
+    r"~/\.ssh|\.ssh/|(?<![\w-])id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?(?!\w)|(?<![\w.-])\.aws/|~/\.aws"
     r"|(?<![\w.])\.netrc|(?<![\w.])\.npmrc|(?<![\w.])\.pypirc|\.git-credentials"
     r"|\.docker/config\.json|\.kube/config|(?<![\w.])\.gnupg|/etc/passwd|/etc/shadow"
     r"|(?<![\w.])\.pgpass|wallet\.dat|(?<![\w.])\.(?:bash|zsh)_history"
@@ -496,6 +497,18 @@ _QUOTES = "`'\""
 # Finding ---------------------------------------------------------------------------------------
 
 
+_ENUM_LIKE = re.compile(
+    r"\bone of\b|\b(?:required|used|only|valid|ignored) (?:for|with|when)\b|\bor \"\w+\"|, \"\w+\""
+)
+_EMAIL_OBJECTS = frozenset(
+    "the it them this that these those all every everything your their its a an to".split()
+)
+_HIDE_OBJECTS = frozenset(
+    "user users user's human operator them this it these that instruction instructions step "
+    "steps action call request fact".split()
+)
+
+
 @dataclass(slots=True)
 class _Found:
     pointer: str
@@ -650,7 +663,13 @@ def _sentence_rules(
         found.add("cue.concealment.covert-action", quote, covert[0])
     for i, w in enumerate(words if ws & _HIDE_WORDS else ()):
         nxt = words[i + 1 : i + 5]
-        if w in ("hide", "conceal") and s.imperative[i]:
+        if (
+            w in ("hide", "conceal")
+            and s.imperative[i]
+            and _HIDE_OBJECTS & set(nxt + words[i + 5 : i + 9])
+        ):
+            # Hiding something from someone ("hide this from the user"), not a tool's own
+            # action on its data ("hide the diff", "show or hide groups of elements").
             found.add("cue.concealment.hide-from-user", quote, w)
             break
         if (w == "keep" and "secret" in nxt) or (w == "keep" and "hidden" in nxt):
@@ -670,13 +689,17 @@ def _sentence_rules(
     for i, w in enumerate(acting_words):
         if not s.imperative[i] or s.negated[i]:
             continue
+        if w == "email" and words[i + 1 : i + 2] and words[i + 1] not in _EMAIL_OBJECTS:
+            continue  # "by name, email, phone number": a field in a list, not "email them"
         verb_at = s.starts[i]
         objs: dict[str, str] | None = None
         if w in SEND_V or w in INCLUDE_V or w in READ_V or w in ASK_V:
             objs = _objects(words, i + 1)
             secret_path = spans_after("secret-path", verb_at)
             dest = spans_after("dest", verb_at)
-            if w in SEND_V and (dest or "dest" in objs):
+            # "push to the remote": git's remote, not a destination for the user's data
+            git_push = w == "push" and not dest and objs.get("dest") == "remote"
+            if w in SEND_V and (dest or "dest" in objs) and not git_push:
                 found.add(
                     "cue.exfiltration.send-to-destination", quote, f"{w} {dest or objs['dest']}"
                 )
@@ -690,8 +713,14 @@ def _sentence_rules(
                 found.add(rule, quote, f"{w} {data}")
             if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
                 found.add("cue.secret.ask", quote, f"{w} {objs['secret']}")
-            if w in READ_V and (secret_path or objs.get("sensitive") or "secret" in objs):
-                obj = secret_path or objs.get("sensitive") or objs["secret"]
+            # Sensitive data in general is read only as the verb's own object ("read all
+            # files"), not a tool's function ("get a detailed listing of all files").
+            near = " ".join(words[i + 1 : i + 5])
+            sens = objs.get("sensitive")
+            if sens and sens not in near and not secret_path and "secret" not in objs:
+                sens = None
+            if w in READ_V and (secret_path or sens or "secret" in objs):
+                obj = secret_path or sens or objs["secret"]
                 found.add("cue.instruction.read-secret", quote, f"{w} {obj}")
         if w in DECODE_V and spans_after("encoded", s.start) is not None:
             found.add("cue.instruction.decode-and-follow", quote, "decode")
@@ -717,6 +746,12 @@ def _sentence_rules(
     plain = [t for a, b, t in spans.get("plain-tool", ()) if s.start <= a < s.end]
     generic = " other tools " in joined or " other tool " in joined
     pref = bool(ws & PREF_V)
+    if (_ENUM_LIKE.search(joined) or _ENUM_LIKE.search(quote)) and all(
+        t.isalpha() and t.islower() for t in [*others, *unknown, *plain]
+    ):
+        # 'One of "list", "get"', 'Required for "add"': a parameter's values, which happen
+        # to be plain words some tool is named, not instructions about that tool.
+        others, unknown, plain = [], [], []
     if (others or unknown) and not pref:
         # Instructions about a tool of another server (or of no configured server): when
         # it is called, not to call it, that it is broken; for a configured server's tool,
@@ -810,7 +845,12 @@ def _name_cue(
         # A snake_case name of no configured tool, called by name: a tool elsewhere.
         before = text[max(0, r.start - 30) : r.start].lower()
         after = text[r.end : r.end + 8].lower()
-        if _CALLED_BY_NAME.search(before) or after.lstrip().startswith(("tool", "runs", "is used")):
+        passive = after.lstrip().startswith(
+            ("is ", "are ")
+        )  # "when context_lines is used": a parameter
+        if (_CALLED_BY_NAME.search(before) and not passive) or after.lstrip().startswith(
+            ("tool", "runs")
+        ):
             found.add("cue.tool-reference.tool", name, name.lower())
             span("unknown-tool", r.start, r.end, name)
 
@@ -1077,6 +1117,15 @@ def _text_cues(
         # Hidden characters may stand where a space was ("do<ZWSP>not<ZWSP>tell"): the text
         # as written is read too.
         _read(plain, plain, leet(text.lower()), found, own, own_tool, names)
+    # Issue 39's families read the revealed, folded copy (look-alikes and NFKC folded, case
+    # kept: a header's capitals are part of what they look for).
+    # The revealed copy is read too: folding touches other scripts' letters the families read
+    # in six languages.
+    found.view, found.at, found.only = cased, None, None
+    family_cues(cased.text, found.add)
+    if a.text != cased.text:
+        found.view = a
+        family_cues(a.text, found.add)
     return found.out
 
 

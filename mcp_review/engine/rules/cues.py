@@ -326,3 +326,15 @@ CUE_RULE_LIST = (
 
 CUE_RULES: dict[str, CueRule] = {r.id: r for r in CUE_RULE_LIST}
 """The catalogue: cue rule id -> CueRule."""
+
+# Issue 39's families (their own module, one catalogue).
+from mcp_review.engine.rules.cue_families import FAMILY_RULE_LIST  # noqa: E402
+
+CUE_RULE_LIST = (
+    *CUE_RULE_LIST,
+    *(
+        _c(rid, CueKind(kind), purpose, example, Level(level))
+        for rid, kind, purpose, example, level in FAMILY_RULE_LIST
+    ),
+)
+CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
