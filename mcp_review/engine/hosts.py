@@ -1224,3 +1224,12 @@ def host_rule_of(change: Change) -> str | None:
     if change.rule not in HOST_RULES:
         return None
     return dict(change.params).get("host_rule")
+
+
+def host_rule(rule_id: str) -> tuple[Profile, HostRule] | None:
+    """The profile and rule of a full id ``host-<profile>-<rule>`` (None when it is none)."""
+    for p in PROFILES.values():
+        for r in p.rules:
+            if p.rule_id(r) == rule_id:
+                return p, r
+    return None

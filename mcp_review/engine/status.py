@@ -196,9 +196,9 @@ class ToolStatus:
     approved_kinds: frozenset[str] = frozenset()
     """Keys of the kinds (engine/kinds.py) already approved on exactly this live definition
     while others wait (``PinFile.kinds``, bound to the live digest): left out of its groups."""
-    hosts: tuple[Any, ...] = ()
+    hosts: tuple[Any, ...] | None = None
     """What the target hosts (engine/hosts.py) refuse, drop, degrade or cut in the live
-    definition (``hosts.Finding``s, fleet rules included); empty without targets."""
+    definition (``hosts.Finding``s, fleet rules included); None when no host was judged."""
     pending: bool = False
     """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
     policy are placeholders (changed, review) until the comparison runs; nothing may be

@@ -111,6 +111,9 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "cues": cues_json(t.cues),
         "held_by_proxy": t.held_by_proxy,
     }
+    if t.hosts is not None:
+        # What the target hosts (engine/hosts.py) make of the live definition (issue 44).
+        d["hosts"] = [f.to_json() for f in t.hosts]
     if cmp is not None:
         with_change_cues(d["comparison"], cmp, t.cues)
     if t.waivers:

@@ -1,0 +1,106 @@
+"""Issue 44's must-show on a loopback server: v1, then v2 with a root anyOf. `check --hosts
+claude-api` exits 1 naming the rule and the effect; `status --apply` re-pins it under no tier;
+the JSON and SARIF say the same per tool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from servers.toolserver import ToolServer, serve_http
+
+from mcp_review.cli import main
+
+V1 = {
+    "name": "search",
+    "description": "Search the workspace.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"query": {"type": "string"}, "page": {"type": "string"}},
+        "required": ["query"],
+    },
+}
+V2 = {
+    **V1,
+    "inputSchema": {
+        **V1["inputSchema"],
+        "anyOf": [{"required": ["query"]}, {"required": ["query", "page"]}],
+    },
+}
+OTHER = {"name": "fetch", "description": "Fetch a page.", "inputSchema": {"type": "object"}}
+
+
+@pytest.fixture(scope="module")
+def live():
+    ts = ToolServer([V1, OTHER], version="1.0")
+    with serve_http(ts.http_app()) as url:
+        yield ts, url
+
+
+def _project(
+    live, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tier: str = "tiered", hosts: str = ""
+):
+    ts, url = live
+    ts.tools = [V1, OTHER]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mcp-review.toml").write_text(
+        f'timeout = 10\n{hosts}\n[servers.notes]\nurl = "{url}"\npolicy = "{tier}"\n'
+    )
+    assert main(["pin", "--yes", "-q"]) == 0
+    ts.tools = [V2, OTHER]
+    return ts
+
+
+def test_check_hosts_claude_api_exits_1_naming_the_rule_and_the_effect(
+    live, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    _project(live, tmp_path, monkeypatch)
+    capsys.readouterr()
+    assert main(["check", "-q", "--hosts", "claude-api"]) == 1
+    out = capsys.readouterr().out
+    assert "host-claude-api-root-combinator" in out
+    assert "every tool of every server is lost in the session" in out
+    # JSON: the change, the tool's hosts, the targets and where they came from.
+    assert main(["check", "-q", "--hosts", "claude-api", "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["hosts"] == {"targets": ["claude-api"], "origin": {"claude-api": "--hosts"}}
+    (t,) = [t for t in doc["tools"] if t["tool"] == "search"]
+    assert t["status"] == "broken" and t["fails_gate"]
+    assert [h["rule"] for h in t["hosts"]] == ["host-claude-api-root-combinator"]
+    assert t["hosts"][0]["effect"] == "session"
+    (c,) = [c for c in t["comparison"]["changes"] if c["rule"] == "host-regression"]
+    assert c["class"] == "breaking" and "host-claude-api-root-combinator" in c["message"]
+    assert not [t for t in doc["tools"] if t["tool"] == "fetch"]  # pinned: not listed
+    # SARIF: a result under the host rule, and the rule described with its sources.
+    assert main(["check", "-q", "--hosts", "claude-api", "--format", "sarif"]) == 1
+    sarif = json.loads(capsys.readouterr().out)
+    run = sarif["runs"][0]
+    rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    assert "host-claude-api-root-combinator" in rules
+    assert (
+        "notion-mcp-server/issues/341" in rules["host-claude-api-root-combinator"]["help"]["text"]
+    )
+    assert any(r["ruleId"] == "host-claude-api-root-combinator" for r in run["results"])
+    # An unknown profile is a usage error.
+    assert main(["check", "-q", "--hosts", "claude-apii"]) == 2
+
+
+@pytest.mark.parametrize("tier", ["strict", "tiered", "compatible"])
+def test_status_apply_never_re_pins_a_host_regression(
+    live, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, tier: str
+):
+    _project(live, tmp_path, monkeypatch, tier, hosts='\n[hosts]\ntargets = ["claude-api"]\n')
+    pins_before = (tmp_path / "mcp-pins.toml").read_text()
+    capsys.readouterr()
+    assert main(["status", "--apply", "-q", "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    (t,) = [t for t in doc["tools"] if t["tool"] == "search"]
+    assert t["policy"]["outcome"] == "review", t["policy"]
+    assert any("host-claude-api-root-combinator" in r for r in t["policy"]["reasons"])
+    assert (tmp_path / "mcp-pins.toml").read_text() == pins_before  # nothing re-pinned
+    # The config's targets are said, with where they came from.
+    assert main(["check", "-q", "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["hosts"]["targets"] == ["claude-api"]
+    assert doc["hosts"]["origin"]["claude-api"].startswith("[hosts] targets in ")
