@@ -104,3 +104,48 @@ def test_status_apply_never_re_pins_a_host_regression(
     doc = json.loads(capsys.readouterr().out)
     assert doc["hosts"]["targets"] == ["claude-api"]
     assert doc["hosts"]["origin"]["claude-api"].startswith("[hosts] targets in ")
+
+
+def test_the_hosts_command_draws_the_matrix_of_what_is_pinned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    monkeypatch.chdir(tmp_path)
+    hostile = {**OTHER, "name": "fetch\x1b[31m\u202e"}
+    snap = {
+        "format": "mcp-review-snapshot",
+        "version": 1,
+        "servers": {"notes": {"principal": "default", "tools": [V2, OTHER, hostile]}},
+    }
+    (tmp_path / "snap.json").write_text(json.dumps(snap))
+    assert main(["pin", "--snapshot", "snap.json", "--yes", "-q"]) == 0
+    capsys.readouterr()
+    assert main(["hosts", "-q", "--hosts", "claude-api,vscode", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    rows = {r["tool"]: r["hosts"] for r in doc["tools"]}
+    assert rows["search"]["claude-api"]["effect"] == "session"
+    assert rows["search"]["vscode"]["effect"] == "ok"
+    assert rows["fetch"]["claude-api"]["effect"] == "ok"
+    assert doc["refused_on_targets"] == 2  # search, and the name outside [a-zA-Z0-9_-]
+    assert main(["hosts", "-q", "--hosts", "claude-api", "--fail"]) == 1
+    text = capsys.readouterr().out
+    assert "notes/search" in text and "SESSION" in text and "\x1b" not in text
+    assert "\u202e" not in text
+    assert main(["hosts", "-q", "--hosts", "vscode", "--fail"]) == 0
+    capsys.readouterr()
+    assert main(["hosts", "--profiles", "--format", "json"]) == 0
+    profiles = {p["name"]: p for p in json.loads(capsys.readouterr().out)}
+    assert {"claude-api", "cursor", "mcp-2025-11-25"} <= set(profiles)
+    assert all(p["as_of"] and p["sources"] for p in profiles.values())
+    # An override from the config's [hosts.profiles] is what the profile says.
+    (tmp_path / "mcp-review.toml").write_text(
+        '[servers.notes]\ncommand = "true"\n\n[hosts.profiles.cursor]\nmax_tools = 1\n'
+    )
+    assert main(["hosts", "-q", "--hosts", "cursor", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    cut = [r for r in doc["tools"] if r["hosts"]["cursor"]["effect"] == "tool"]
+    assert len(cut) == 2  # three tools against a cap of one
+    (tmp_path / "mcp-review.toml").write_text(
+        '[servers.notes]\ncommand = "true"\n\n[hosts.profiles.cursor]\nmax_tools = "80"\n'
+    )
+    assert main(["hosts", "-q"]) == 2
+    assert "mcp-review.toml:5" in capsys.readouterr().err

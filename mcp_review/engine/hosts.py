@@ -247,6 +247,17 @@ def _root_combinator(tool: dict[str, Any], n: Mapping[str, Any], server: str) ->
     ]
 
 
+def _root_forbidden(tool: dict[str, Any], n: Mapping[str, Any], server: str) -> list[Hit]:
+    s = _schema(tool)
+    if not isinstance(s, dict):
+        return []
+    return [
+        Hit(pointer_join("/inputSchema", kw), f"{kw} at the root")
+        for kw in (*_COMBINATORS, "enum", "not")
+        if kw in s
+    ]
+
+
 def _root_not_object(tool: dict[str, Any], n: Mapping[str, Any], server: str) -> list[Hit]:
     s = _schema(tool)
     if not isinstance(s, dict):
@@ -450,6 +461,7 @@ def _output_not_object(tool: dict[str, Any], n: Mapping[str, Any], server: str) 
 
 CHECKS: dict[str, Check] = {
     "root-combinator": _root_combinator,
+    "root-forbidden": _root_forbidden,
     "root-not-object": _root_not_object,
     "open-object": _open_object,
     "object-closed": _object_closed,
@@ -669,6 +681,16 @@ PROFILES: dict[str, Profile] = {
                     'function parameters must be a JSON Schema of type "object"',
                     "root-not-object",
                     (_OPENAI_FUNCTIONS,),
+                ),
+                HostRule(
+                    "root-combinator",
+                    _T,
+                    Effect.SESSION,
+                    _O,
+                    "function parameters may not have oneOf, anyOf, allOf, enum or not at the "
+                    "top level",
+                    "root-forbidden",
+                    ("https://github.com/vercel/ai/issues/7924",),
                 ),
                 HostRule(
                     "array-without-items",
@@ -1233,3 +1255,69 @@ def host_rule(rule_id: str) -> tuple[Profile, HostRule] | None:
             if p.rule_id(r) == rule_id:
                 return p, r
     return None
+
+
+# The matrix of what is pinned now ----------------------------------------------------------------
+
+_EFFECT_RANK = {
+    Effect.SESSION: 5,
+    Effect.SERVER: 4,
+    Effect.TOOL: 3,
+    Effect.DEGRADE: 2,
+    Effect.TRUNCATE: 1,
+}
+
+
+def worst(findings: Iterable[Finding]) -> Effect | None:
+    """The most severe effect among ``findings`` (None: the host takes the tool as it is)."""
+    return max((f.effect for f in findings), key=_EFFECT_RANK.__getitem__, default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixRow:
+    server: str
+    principal: str
+    tool: str
+    cells: Mapping[str, tuple[Finding, ...]]
+    """profile -> its findings on this tool (empty: accepted as it is)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "server": self.server,
+            "principal": self.principal,
+            "tool": self.tool,
+            "hosts": {
+                p: {
+                    "effect": str(worst(fs)) if fs else "ok",
+                    "findings": [f.to_json() for f in fs],
+                }
+                for p, fs in self.cells.items()
+            },
+        }
+
+
+def matrix(
+    tools: Sequence[tuple[str, str, Mapping[str, Any]]], profiles: Sequence[Profile]
+) -> list[MatrixRow]:
+    """A tool x host matrix: ``tools`` as (server, principal, wire definition), each judged on
+    each profile (fleet rules over all of them, per principal as the host is given them)."""
+    fleet: dict[tuple[str, str, str], list[Finding]] = {}
+    by_principal: dict[str, list[FleetTool]] = {}
+    for server, principal, wire in sorted(tools, key=lambda x: (x[0], str(x[2].get("name")))):
+        by_principal.setdefault(principal, []).append(FleetTool(server, str(wire.get("name"))))
+    for p in profiles:
+        for principal, fts in by_principal.items():
+            for (s, t), fs in fleet_findings(p, fts).items():
+                fleet.setdefault((principal, s, t), []).extend(fs)
+    rows = []
+    for server, principal, wire in tools:
+        name = str(wire.get("name"))
+        extra = fleet.get((principal, server, name), [])
+        cells = {
+            p.name: tuple(
+                [*tool_findings(p, wire, server), *(f for f in extra if f.profile == p.name)]
+            )
+            for p in profiles
+        }
+        rows.append(MatrixRow(server, principal, name, cells))
+    return rows
