@@ -119,6 +119,19 @@ class PinEnforcer:
         self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
         self._lock = threading.Lock()
         self.reloads = 0
+        self.client_profile: str | None = None
+        """The host profile of the connected client (its ``clientInfo``, engine/hosts.py):
+        a change that is a host regression there is held (services/proxy/hold.py)."""
+
+    def set_client(self, client_name: Any) -> None:
+        """The client said who it is (``initialize``'s ``clientInfo.name``): judge its host."""
+        from mcp_review.engine.hosts import profile_for_client
+
+        profile = profile_for_client(client_name)
+        with self._lock:
+            if profile != self.client_profile:
+                self.client_profile = profile
+                self._cache.clear()
 
     def _stat(self) -> Signature | None:
         try:
@@ -339,6 +352,12 @@ class PinEnforcer:
         )
         for st, policy in zip(statuses, policies, strict=True):
             st.policy = policy
+        if self.client_profile is not None:
+            # The connected client's host (issue 44): its regressions are named, and held.
+            from mcp_review.engine.hosts import Targets
+            from mcp_review.engine.status import StatusReport, judge_hosts
+
+            judge_hosts(StatusReport(tools=statuses), Targets((self.client_profile,)))
         by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
         for i, d in defs:
             bad = self._pins.unverified.get((self.server, self.principal, d.name))

@@ -577,6 +577,15 @@ class Proxy:
             error["data"] = data
         return {"jsonrpc": "2.0", "id": rpc_id, "error": error}
 
+    def _client_is(self, params: Any) -> None:
+        """The client's ``clientInfo`` (initialize): the gate judges its host (engine/hosts.py;
+        a gate without hosts ignores it)."""
+        info = params.get("clientInfo") if isinstance(params, dict) else None
+        name = info.get("name") if isinstance(info, dict) else None
+        set_client = getattr(self.gate, "set_client", None)
+        if set_client is not None and isinstance(name, str):
+            set_client(name)
+
     async def _judge_client_msg(self, m: Any) -> tuple[Any, Any]:
         """(message to forward, answer to send back); either may be None."""
         if not isinstance(m, dict):
@@ -617,6 +626,8 @@ class Proxy:
             return refuse(INVALID_REQUEST, "its method is not a string")
         if "result" in m or "error" in m:
             return refuse(INVALID_REQUEST, "it is both a request and a response")
+        if method == "initialize":
+            self._client_is(m.get("params"))
         if not has_id:
             if not method.startswith("notifications/"):
                 # A server might run a tools/call sent as a notification; nobody could answer it.
