@@ -370,11 +370,17 @@ _SHOWN_KEYWORDS = frozenset(
 """JSON Schema keywords a message may name; any other key is "a keyword of the server's own"."""
 
 
-def _keywords_outside(allowed: frozenset[str]) -> Check:
+def _keywords_outside(allowed: frozenset[str], closed_ok: bool = False) -> Check:
+    """Keywords outside ``allowed``; ``closed_ok``: ``additionalProperties: false`` passes (the
+    google-genai SDK refuses only a truthy one for the Gemini Developer API,
+    ``_transformers._raise_for_unsupported_mldev_properties``)."""
+
     def check(tool: dict[str, Any], n: Mapping[str, Any], server: str) -> list[Hit]:
         out = []
         for ptr, node, _ in walk(_schema(tool)):
             for k in node:
+                if closed_ok and k == "additionalProperties" and node[k] is False:
+                    continue
                 if k not in allowed:
                     shown = k if k in _SHOWN_KEYWORDS else "a keyword of the server's own"
                     out.append(Hit(pointer_join(ptr, k), f"{shown} is not in its schema subset"))
@@ -468,7 +474,7 @@ CHECKS: dict[str, Check] = {
     "format-unsupported": _format_unsupported,
     "optional-made-required": _optional_made_required,
     "array-without-items": _array_without_items,
-    "gemini-keyword": _keywords_outside(_GEMINI_KEYWORDS),
+    "gemini-keyword": _keywords_outside(_GEMINI_KEYWORDS, closed_ok=True),
     "gemini-json-keyword": _keywords_outside(_GEMINI_JSON_KEYWORDS),
     "type-list": _type_list,
     "too-deep": _too_deep,
