@@ -1327,3 +1327,45 @@ def matrix(
         }
         rows.append(MatrixRow(server, principal, name, cells))
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Where a target host cuts a text the model reads (the ``description-cut`` rules)."""
+
+    profile: str
+    rule: str
+    field: str
+    at: int
+    """The model reads the first ``at`` characters."""
+    length: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "rule": self.rule,
+            "field": self.field,
+            "at": self.at,
+            "length": self.length,
+            "past": self.length - self.at,
+        }
+
+
+def cuts(findings: Iterable[Finding], wire: Mapping[str, Any], targets: Targets) -> list[Cut]:
+    """The cuts among a tool's findings on its targets (``description-cut``), with where."""
+    out = []
+    d = wire.get("description")
+    for f in findings:
+        if f.effect is not Effect.TRUNCATE or f.pointer != "/description" or not isinstance(d, str):
+            continue
+        p = targets.profile(f.profile)
+        out.append(
+            Cut(
+                f.profile,
+                f.rule,
+                "description",
+                int(p.numbers.get("description_cut", 2048)),
+                len(d),
+            )
+        )
+    return out
