@@ -96,3 +96,60 @@ async def test_a_real_claude_client_through_the_enforcing_proxy_still_lists_v1(t
             }
     assert set(listed) == {"search", "fetch"}
     assert listed["search"]["inputSchema"] == V1["inputSchema"]  # v1, no root anyOf
+    # The session's client was recorded beside the call log; `status` infers the host from it.
+    from mcp_review.cli import main
+    from mcp_review.store.calllog import read_clients
+
+    assert set(read_clients(str(tmp_path / "calls.jsonl"))) == {"claude-code"}
+
+    (tmp_path / "mcp-review.toml").write_text(
+        f'[servers.notes]\ncommand = "true"\ncalls = "{tmp_path / "calls.jsonl"}"\n'
+    )
+    (tmp_path / "snap.json").write_text(
+        json.dumps(
+            {
+                "format": "mcp-review-snapshot",
+                "version": 1,
+                "servers": {"notes": {"principal": "default", "tools": [V2, OTHER]}},
+            }
+        )
+    )
+    rc = main(
+        [
+            "status", "--config", str(tmp_path / "mcp-review.toml"), "--pins", str(pins),
+            "--snapshot", str(tmp_path / "snap.json"), "--format", "json", "-q",
+        ]
+    )  # fmt: skip
+    assert rc == 1
+
+
+def test_the_recorded_client_makes_its_host_a_target(tmp_path: Path, capsys: pytest.CaptureFixture):
+    from mcp_review.cli import main
+    from mcp_review.store.calllog import read_clients, record_client
+
+    log = tmp_path / "calls.jsonl"
+    record_client(str(log), "claude-code", "2.1.0")
+    record_client(str(log), "some other client")
+    assert set(read_clients(str(log))) == {"claude-code", "some other client"}
+    pins = _pins(tmp_path, V1, OTHER)
+    (tmp_path / "mcp-review.toml").write_text(
+        f'[servers.notes]\ncommand = "true"\ncalls = "{log}"\n'
+    )
+    (tmp_path / "snap.json").write_text(
+        json.dumps(
+            {
+                "format": "mcp-review-snapshot",
+                "version": 1,
+                "servers": {"notes": {"principal": "default", "tools": [V2, OTHER]}},
+            }
+        )
+    )
+    capsys.readouterr()
+    argv = ["status", "--config", str(tmp_path / "mcp-review.toml"), "--pins", str(pins)]
+    assert main([*argv, "--snapshot", str(tmp_path / "snap.json"), "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    assert "hosts judged: claude-code (inferred from clientInfo seen by the proxy" in captured.err
+    doc = json.loads(captured.out)
+    (t,) = [t for t in doc["tools"] if t["tool"] == "search"]
+    assert [h["rule"] for h in t["hosts"]] == ["host-claude-code-root-combinator"]
+    assert t["status"] == "broken"

@@ -524,11 +524,25 @@ def resolve(
     from mcp_review.services.hosts import parse_hosts_option, resolve_targets, targets_note
 
     given = getattr(args, "hosts", None)
-    inp.hosts = resolve_targets(cfg, parse_hosts_option(given) if given else None)
+    inp.hosts = resolve_targets(
+        cfg, parse_hosts_option(given) if given else None, recorded_clients(cfg, names)
+    )
     note = targets_note(inp.hosts)
     if note:
         inp.notes.append(note)
     return inp
+
+
+def recorded_clients(cfg: Any, servers: list[str]) -> dict[str, str]:
+    """clientInfo names an enforcing proxy recorded for ``servers`` (beside each call log,
+    ``store.calllog.record_client``) -> where and when: the hosts the user runs."""
+    from mcp_review.store.calllog import clients_path, read_clients
+
+    out: dict[str, str] = {}
+    for path, _ in call_log_paths(cfg, servers).values():
+        for name, at in read_clients(path).items():
+            out.setdefault(name, f"{clients_path(path)}, last {at}")
+    return out
 
 
 def add_hosts_option(p: argparse.ArgumentParser) -> None:

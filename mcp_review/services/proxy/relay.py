@@ -478,6 +478,8 @@ class Proxy:
         keys = id_keys(msg["id"])
         if not keys:
             return
+        if method == "initialize":
+            self._client_is(msg.get("params"))
         tool = None
         params = msg.get("params")
         if method == "tools/call":
@@ -579,12 +581,23 @@ class Proxy:
 
     def _client_is(self, params: Any) -> None:
         """The client's ``clientInfo`` (initialize): the gate judges its host (engine/hosts.py;
-        a gate without hosts ignores it)."""
+        a gate without hosts ignores it), and the session's client is recorded beside the
+        call log (``store.calllog.record_client``)."""
         info = params.get("clientInfo") if isinstance(params, dict) else None
-        name = info.get("name") if isinstance(info, dict) else None
+        if not isinstance(info, dict) or not isinstance(info.get("name"), str):
+            return
+        name = info["name"]
         set_client = getattr(self.gate, "set_client", None)
-        if set_client is not None and isinstance(name, str):
+        if set_client is not None:
             set_client(name)
+        if self.calllog is not None:
+            # Recorded per session: `check` infers the hosts that count from it (issue 44).
+            from mcp_review.store.calllog import record_client
+
+            try:
+                record_client(self.calllog.path, name, info.get("version"))
+            except OSError as e:
+                self.log(f"cannot record the client's clientInfo: {e}")
 
     async def _judge_client_msg(self, m: Any) -> tuple[Any, Any]:
         """(message to forward, answer to send back); either may be None."""
