@@ -162,6 +162,10 @@ class ToolEntry:
     held_by_proxy: bool = False
     """An enforcing proxy serves the approved definition while this change waits (its state
     file, engine.status ToolStatus.held_by_proxy): the status cell says so."""
+    hosts: tuple[str, ...] = ()
+    """The target hosts (engine/hosts.py) that refuse the live definition: the hosts column."""
+    host_regression: bool = False
+    """This change made a target host refuse it (a ``host-regression`` change)."""
 
     @property
     def pinned(self) -> ToolDef | None:
@@ -360,6 +364,9 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         shown=t.pin,
         accepted=accepted(t),
         held_by_proxy=t.held_by_proxy is not None,
+        hosts=tuple(dict.fromkeys(f.profile for f in t.hosts or () if f.refuses)),
+        host_regression=t.comparison is not None
+        and any(c.rule == "host-regression" for c in t.comparison.changes),
     )
 
 
