@@ -260,3 +260,20 @@ def test_client_info_names_a_profile():
     assert H.profile_for_client("Visual Studio Code") == "vscode"
     assert H.profile_for_client("something else") is None
     assert H.profile_for_client(None) is None
+
+
+def test_a_host_regression_cannot_be_re_classed_nor_waived_by_configuration():
+    from mcp_review.engine.rulesconfig import RulesConfigError, parse_rules, parse_waiver
+
+    with pytest.raises(RulesConfigError, match="judged per target host"):
+        parse_rules({"host-regression": "compatible"})
+    with pytest.raises(RulesConfigError, match="judged per target host"):
+        parse_waiver(
+            {
+                "server": "s",
+                "tool": "t",
+                "rule": "host-degrade",
+                "reason": "x",
+                "until": "2099-01-01",
+            }
+        )
