@@ -12,6 +12,7 @@ from typing import Any
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.verdict import proxy_exit_code
+from mcp_review.store.files import user_state_dir
 
 USAGE = (
     "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce [--withhold-changed]] "
@@ -85,6 +86,20 @@ def register(p: argparse.ArgumentParser) -> None:
         "auto-approves, and refuse calls to them; a change that is only text, a claim of "
         "less power or a compatible input change is held: the approved definition is "
         "served and calls are checked against it",
+    )
+    p.add_argument(
+        "--require-signed",
+        action="store_true",
+        help="with --enforce: withhold every tool whose decision's signatures do not verify "
+        "under the signing policy (issue 45); refuse to start when the policy or its "
+        "allowed-signers file cannot be read",
+    )
+    p.add_argument(
+        "--signing-policy",
+        metavar="FILE",
+        default=None,
+        help="with --require-signed: the signing policy (default: $MCP_REVIEW_SIGNING_POLICY, "
+        "the config's [signing] policy, else mcp-review-signing.toml beside the pin file)",
     )
     p.add_argument(
         "--withhold-changed",
@@ -206,13 +221,6 @@ def register(p: argparse.ArgumentParser) -> None:
         return ns, extras
 
     p.parse_known_args = parse_known_args  # type: ignore[method-assign]
-
-
-def _state_dir() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return os.path.join(base, "mcp-review")
 
 
 _LAUNCHERS = {
@@ -359,6 +367,7 @@ def run(args: argparse.Namespace) -> int:
     scrub = None
     record_results = args.record_results
     remote = None  # the ServerConfig of a server reached over HTTP
+    cfg: Any = None  # the config, when a configured server is proxied
     if args.max_message_bytes is not None and args.max_message_bytes <= 0:
         raise InputError("--max-message-bytes must be a positive number of bytes")
     if args.url is not None:
@@ -377,7 +386,7 @@ def run(args: argparse.Namespace) -> int:
         )
         scrub = _scrubber(remote)
         log_scrub = secrets_scrubber(remote)
-        state = _state_dir()
+        state = user_state_dir()
         pins = args.pins or "mcp-pins.toml"
     elif args.header:
         raise InputError("--header goes with --url (a configured server takes `headers`)")
@@ -389,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
         name = args.server_name or _guess_name(argv)
         scrub = _argv_scrubber(name, argv)
         log_scrub = _argv_log_scrubber(name, argv)
-        state = _state_dir()
+        state = user_state_dir()
         pins = args.pins or "mcp-pins.toml"
     else:
         if not args.name:
@@ -426,7 +435,7 @@ def run(args: argparse.Namespace) -> int:
         log_scrub = secrets_scrubber(srv)
         calls = calls or srv.calls
         record_results = record_results or srv.record_results
-        state = cfg.state_dir or _state_dir()
+        state = cfg.state_dir or user_state_dir()
         cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
         pins = args.pins or getattr(cfg, "pins", None) or os.path.join(cfg_dir, "mcp-pins.toml")
     fname = _safe(name)
@@ -469,6 +478,8 @@ def run(args: argparse.Namespace) -> int:
             f"{calllog.seal_problem}): `rerun` will not re-send them",
             file=sys.stderr,
         )
+    if args.require_signed and not args.enforce:
+        raise InputError("--require-signed only means something with --enforce")
     if args.withhold_changed and not args.enforce:
         raise InputError("--withhold-changed only means something with --enforce")
     gate = None
@@ -481,6 +492,8 @@ def run(args: argparse.Namespace) -> int:
             calls_path=calllog.path if calllog else None,
             hold=not args.withhold_changed,
         )
+        if args.require_signed:
+            gate.vet = _require_signed(args, cfg, os.path.abspath(pins))
         gate.check([])  # a pin file that does not parse is a usage error now, not mid-session
         if not os.path.exists(pins):
             print(
@@ -702,3 +715,18 @@ def _serve_http(
         with contextlib.suppress(OSError):
             os.unlink(token_file)  # the token dies with this run
     return proxy_exit_code(rc)
+
+
+def _require_signed(args: argparse.Namespace, cfg: Any, pins: str) -> Any:
+    """``--require-signed``: the check each pin file read goes through (services/signing.py);
+    an InputError (the proxy does not start) when the policy or allowed-signers file cannot
+    be read."""
+    from mcp_review.services import signing
+
+    where = signing.policy_path(args, cfg, pins)
+    if where is None:
+        raise InputError(
+            "--require-signed: no signing policy (--signing-policy, $MCP_REVIEW_SIGNING_POLICY, "
+            f"the config's [signing] policy, or {signing.POLICY_NAME} beside the pin file)"
+        )
+    return signing.withhold_unsigned(where, pins)

@@ -538,6 +538,9 @@ class PinFile:
     version: int = VERSION
     """The format version of the file as read (an older one is rewritten as :data:`VERSION`
     on the next save)."""
+    sign: Callable[[Any, Any], Any] | None = None
+    """Signs each decision when it is saved (issue 45; ``services.signing.Signer.sign_pin``:
+    given the pin and the decision it replaces on disk); None: decisions are not signed."""
     _ops: list[_Op] = field(default_factory=list)
     _base: dict[PinKey, Pin] = field(default_factory=dict)
     """The pins as read (to tell another writer's change from ours when merging)."""
@@ -951,7 +954,8 @@ def with_decision(
     A new decision: who, when and ``note`` are this decision's own. The old decision's note is
     never carried over (it explained the old decision, and would become the new one's audit
     ``why``)."""
-    extra = pin.extra
+    # A new decision: the old one's signatures (engine/signed.py) never carry over.
+    extra = {k: v for k, v in pin.extra.items() if k not in ("previous", "seen", "signatures")}
     if decision is Decision.DENIED and ALSO_KEY in extra:
         # A denial denies the tool: no definition kept from an upgrade preview
         # (engine/candidate.py) stays approved beside it.

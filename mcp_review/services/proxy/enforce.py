@@ -122,6 +122,10 @@ class PinEnforcer:
         self.client_profile: str | None = None
         """The host profile of the connected client (its ``clientInfo``, engine/hosts.py):
         a change that is a host regression there is held (services/proxy/hold.py)."""
+        self.vet: Any = None
+        """``--require-signed`` (issue 45): called with each pin file read; it sets aside
+        (``PinFile.unverified``) every decision whose signatures do not verify, so its tool is
+        withheld with the reason (services/signing.py ``withhold_unsigned``)."""
 
     def set_client(self, client_name: Any) -> None:
         """The client said who it is (``initialize``'s ``clientInfo.name``): judge its host."""
@@ -242,6 +246,8 @@ class PinEnforcer:
         # A pin whose digest does not verify is kept aside (never trusted): its tool is withheld
         # with the reason, the others are judged as usual.
         self._pins = load_pins(self.pins_path, allow_unverified=True)
+        if self.vet is not None:
+            self.vet(self._pins)
         # Recorded calls decide "broken": re-read with the pins, and when the log has grown
         # (``_follow_calls``), not on every call.
         self._load_calls()
