@@ -549,7 +549,20 @@ def judge_hosts(report: StatusReport, targets: Any) -> None:
         )
         if verdict.regressions:
             t.state = State.BROKEN
-        t.policy = _with_host_steps(t.policy, verdict, targets)
+        policy = t.policy
+        if policy.outcome is not Outcome.BLOCK:
+            # Judged again with the host changes among the others, as if the walk had named
+            # them (a digest that changed with no change named is now explained).
+            facts = facts_for(
+                cmp.old,
+                live,
+                cmp.changes,
+                broken_calls=cmp.broken_calls,
+                previously_denied=t.previously_denied,
+                cues=t.cues,
+            )
+            policy = decide(policy.tier, facts)
+        t.policy = _with_host_steps(policy, verdict, targets)
 
 
 def _with_host_steps(policy: PolicyResult, verdict: Any, targets: Any) -> PolicyResult:
