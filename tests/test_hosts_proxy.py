@@ -37,22 +37,22 @@ def _pins(tmp: Path, *tools: dict) -> Path:
 
 def test_the_enforcer_holds_a_regression_of_the_connected_host(tmp_path: Path):
     pins = _pins(tmp_path, V1)
-    gate = PinEnforcer(str(pins), "notes")
-    before = gate.check([V2])["search"]
+    shared = PinEnforcer(str(pins), "notes")
+    before = shared.check([V2])["search"]
     assert not before.allowed  # no client profile: the digest moved, nothing named: withheld
-    gate.set_client("claude-code")
+    assert shared.for_client("some client") is shared  # no profile: the same gate
+    gate = shared.for_client("claude-code")
+    assert gate is not shared and not shared.check([V2])["search"].allowed  # others unchanged
     v = gate.check([V2])["search"]
     assert v.allowed and v.status == "held", v
     assert "host-claude-code-root-combinator" in v.reason
     assert v.hold is not None and v.hold.pinned == V1
     # A client of another host (VS Code) is not served v1 for Claude's sake.
-    gate.set_client("Visual Studio Code")
-    assert not gate.check([V2])["search"].allowed
+    assert not shared.for_client("Visual Studio Code").check([V2])["search"].allowed
     # The approved definition refused there too: nothing better to serve, withheld.
     bad_v1 = {**V1, "inputSchema": {**V1["inputSchema"], "oneOf": [{"required": ["query"]}]}}
     (tmp_path / "b").mkdir()
-    gate2 = PinEnforcer(str(_pins(tmp_path / "b", bad_v1)), "notes")
-    gate2.set_client("claude-code")
+    gate2 = PinEnforcer(str(_pins(tmp_path / "b", bad_v1)), "notes").for_client("claude-code")
     assert not gate2.check([V2])["search"].allowed
 
 

@@ -127,15 +127,27 @@ class PinEnforcer:
         (``PinFile.unverified``) every decision whose signatures do not verify, so its tool is
         withheld with the reason (services/signing.py ``withhold_unsigned``)."""
 
-    def set_client(self, client_name: Any) -> None:
-        """The client said who it is (``initialize``'s ``clientInfo.name``): judge its host."""
+    def for_client(self, client_name: Any) -> PinEnforcer:
+        """The gate for a session whose client said who it is (``initialize``'s
+        ``clientInfo.name``): this one when its host has no profile (or the same), else a gate
+        of its own that judges that host too. Sessions of ``--listen`` share this gate: one
+        client's host never changes what another is served."""
         from mcp_review.engine.hosts import profile_for_client
 
         profile = profile_for_client(client_name)
-        with self._lock:
-            if profile != self.client_profile:
-                self.client_profile = profile
-                self._cache.clear()
+        if profile == self.client_profile:
+            return self
+        gate = PinEnforcer(
+            self.pins_path,
+            self.server,
+            principal=self.principal,
+            default_tier=self.default_tier,
+            calls_path=self.calls_path,
+            hold=self.hold,
+        )
+        gate.vet = self.vet
+        gate.client_profile = profile
+        return gate
 
     def _stat(self) -> Signature | None:
         try:

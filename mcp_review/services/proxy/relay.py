@@ -587,9 +587,9 @@ class Proxy:
         if not isinstance(info, dict) or not isinstance(info.get("name"), str):
             return
         name = info["name"]
-        set_client = getattr(self.gate, "set_client", None)
-        if set_client is not None:
-            set_client(name)
+        for_client = getattr(self.gate, "for_client", None)
+        if for_client is not None:
+            self.gate = for_client(name)  # this session's own view when its host counts
         if self.calllog is not None:
             # Recorded per session: `check` infers the hosts that count from it (issue 44).
             from mcp_review.store.calllog import record_client
