@@ -277,3 +277,27 @@ def test_a_host_regression_cannot_be_re_classed_nor_waived_by_configuration():
                 "until": "2099-01-01",
             }
         )
+
+
+def test_under_config_auto_a_clients_servers_are_given_to_its_host_only():
+    """``--config auto`` names servers ``client:name``: Cursor never loads a server of Claude
+    Code's config, so it neither judges its tools nor counts them against its cap; a model API
+    profile (no client dialect) is given every server."""
+    wide = ToolDef.from_wire(
+        {"name": "a" * 58, "inputSchema": {"type": "object", "properties": {"t": {"type": "array"}}}}
+    )
+    snap = Snapshot(
+        servers={
+            n: ServerSnapshot(name=n, principal="default", tools=[wide])
+            for n in ("claude-code:docs", "cursor:docs", "plain")
+        }
+    )
+    r = compute_status(snap, PinFile(), hosts=H.Targets(("cursor", "openai")))
+    by = {t.server: {f.rule for f in t.hosts} for t in r.tools}
+    assert "host-cursor-prefixed-length" not in by["claude-code:docs"]
+    assert "host-cursor-prefixed-length" in by["cursor:docs"]  # "docs" + 58 characters
+    assert "host-cursor-prefixed-length" in by["plain"]  # a name of no client: given
+    assert all("host-openai-array-without-items" in rules for rules in by.values())
+    assert H.given(H.PROFILES["cursor"], "cursor:docs")
+    assert not H.given(H.PROFILES["cursor"], "vscode:docs")
+    assert H.given(H.PROFILES["cursor"], "odd:name")  # "odd" is no client: the name as it is

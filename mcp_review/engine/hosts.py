@@ -430,6 +430,17 @@ def _name_pattern(tool: dict[str, Any], n: Mapping[str, Any], server: str) -> li
     return []
 
 
+def given(profile: Profile, server: str) -> bool:
+    """Whether the host of ``profile`` is given the user's server ``server``. ``--config auto``
+    names a server ``client:name`` (services/discover.py): a client's servers are given to
+    that client's host only (Cursor never loads a server of Claude Code's config); a host of no
+    client dialect (a model API) and every other server name: given."""
+    client, sep, _ = server.partition(":")
+    if not sep or client not in DIALECT_WORDS or not profile.dialect:
+        return True
+    return DIALECT_WORDS[client] == profile.name
+
+
 def prefixed_name(profile: Profile, server: str, tool: str) -> str:
     """The name ``profile`` gives the model for ``tool`` of the user's server ``server``
     (``--config auto`` names a server ``client:name``: the client's own name is used)."""
@@ -1313,7 +1324,8 @@ def matrix(
         by_principal.setdefault(principal, []).append(FleetTool(server, str(wire.get("name"))))
     for p in profiles:
         for principal, fts in by_principal.items():
-            for (s, t), fs in fleet_findings(p, fts).items():
+            mine = [ft for ft in fts if given(p, ft.server)]
+            for (s, t), fs in fleet_findings(p, mine).items():
                 fleet.setdefault((principal, s, t), []).extend(fs)
     rows = []
     for server, principal, wire in tools:
@@ -1323,6 +1335,8 @@ def matrix(
             p.name: tuple(
                 [*tool_findings(p, wire, server), *(f for f in extra if f.profile == p.name)]
             )
+            if given(p, server)
+            else ()
             for p in profiles
         }
         rows.append(MatrixRow(server, principal, name, cells))

@@ -509,8 +509,14 @@ def judge_hosts(report: StatusReport, targets: Any) -> None:
     before: dict[tuple[str, str], list[Any]] = {}
     profiles = [targets.profile(n) for n in targets.names]
     for p in profiles:
-        live_fleet = [host_rules.FleetTool(t.server, t.tool) for t in served]
-        old_fleet = [host_rules.FleetTool(t.server, t.tool) for t in approved]
+        live_fleet = [
+            host_rules.FleetTool(t.server, t.tool) for t in served if host_rules.given(p, t.server)
+        ]
+        old_fleet = [
+            host_rules.FleetTool(t.server, t.tool)
+            for t in approved
+            if host_rules.given(p, t.server)
+        ]
         for k, fs in host_rules.fleet_findings(
             p, live_fleet, blame=new, before=len(old_fleet)
         ).items():
@@ -520,7 +526,8 @@ def judge_hosts(report: StatusReport, targets: Any) -> None:
     for t in served:
         live = t.live
         assert live is not None
-        now = [f for p in profiles for f in host_rules.tool_findings(p, live.wire, t.server)]
+        mine = [p for p in profiles if host_rules.given(p, t.server)]
+        now = [f for p in mine for f in host_rules.tool_findings(p, live.wire, t.server)]
         now += after.get((t.server, t.tool), [])
         t.hosts = tuple(now)
         if t.state is State.NEW:
@@ -533,7 +540,7 @@ def judge_hosts(report: StatusReport, targets: Any) -> None:
         cmp = t.comparison
         if cmp is None or t.pin is None:
             continue  # unchanged: refused before as now, not a change (the hosts matrix shows it)
-        was = [f for p in profiles for f in host_rules.tool_findings(p, cmp.old.wire, t.server)]
+        was = [f for p in mine for f in host_rules.tool_findings(p, cmp.old.wire, t.server)]
         was += before.get((t.server, t.tool), [])
         verdict = host_rules.regressions(was, now)
         if not verdict.regressions and not verdict.degrades:
