@@ -284,7 +284,10 @@ def test_under_config_auto_a_clients_servers_are_given_to_its_host_only():
     Code's config, so it neither judges its tools nor counts them against its cap; a model API
     profile (no client dialect) is given every server."""
     wide = ToolDef.from_wire(
-        {"name": "a" * 58, "inputSchema": {"type": "object", "properties": {"t": {"type": "array"}}}}
+        {
+            "name": "a" * 58,
+            "inputSchema": {"type": "object", "properties": {"t": {"type": "array"}}},
+        }
     )
     snap = Snapshot(
         servers={
@@ -301,3 +304,4 @@ def test_under_config_auto_a_clients_servers_are_given_to_its_host_only():
     assert H.given(H.PROFILES["cursor"], "cursor:docs")
     assert not H.given(H.PROFILES["cursor"], "vscode:docs")
     assert H.given(H.PROFILES["cursor"], "odd:name")  # "odd" is no client: the name as it is
+    assert H.given(H.PROFILES["claude-api"], "claude-code:docs")  # Claude Code calls the API

@@ -103,6 +103,9 @@ class Profile:
     """``clientInfo.name`` values (case-folded) that are this host (the proxy reads them)."""
     dialect: str = ""
     """The client config dialect (services/discover.py) that means this host is used."""
+    loads_its_config: bool = False
+    """The host is the client of its dialect and loads only the servers of its own config
+    (:func:`given`); a model API (``claude-api``) is handed every server's tools."""
     note: str = ""
 
     def rule_id(self, rule: HostRule) -> str:
@@ -436,9 +439,9 @@ def given(profile: Profile, server: str) -> bool:
     that client's host only (Cursor never loads a server of Claude Code's config); a host of no
     client dialect (a model API) and every other server name: given."""
     client, sep, _ = server.partition(":")
-    if not sep or client not in DIALECT_WORDS or not profile.dialect:
+    if not sep or client not in DIALECT_WORDS or not profile.loads_its_config:
         return True
-    return DIALECT_WORDS[client] == profile.name
+    return client == profile.dialect
 
 
 def prefixed_name(profile: Profile, server: str, tool: str) -> str:
@@ -683,6 +686,7 @@ PROFILES: dict[str, Profile] = {
             prefix="mcp__{server}__{tool}",
             clients=("claude-code",),
             dialect="claude-code",
+            loads_its_config=True,
         ),
         Profile(
             "openai",
@@ -893,6 +897,7 @@ PROFILES: dict[str, Profile] = {
             {"max_tools": 128},
             clients=("visual studio code", "vscode", "visual studio code - insiders"),
             dialect="vscode",
+            loads_its_config=True,
         ),
         Profile(
             "cursor",
@@ -938,6 +943,7 @@ PROFILES: dict[str, Profile] = {
             prefix="{server}{tool}",
             clients=("cursor", "cursor-vscode"),
             dialect="cursor",
+            loads_its_config=True,
         ),
         Profile(
             "windsurf",
@@ -958,6 +964,7 @@ PROFILES: dict[str, Profile] = {
             {"max_tools": 100},
             clients=("windsurf", "windsurf-client", "codeium"),
             dialect="windsurf",
+            loads_its_config=True,
         ),
         Profile(
             "mcp-2025-11-25",
