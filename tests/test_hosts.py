@@ -305,3 +305,20 @@ def test_under_config_auto_a_clients_servers_are_given_to_its_host_only():
     assert not H.given(H.PROFILES["cursor"], "vscode:docs")
     assert H.given(H.PROFILES["cursor"], "odd:name")  # "odd" is no client: the name as it is
     assert H.given(H.PROFILES["claude-api"], "claude-code:docs")  # Claude Code calls the API
+
+
+def test_nesting_past_ten_levels_is_refused_by_openai_strict():
+    def nested(n: int) -> dict:
+        s: dict = {"type": "object", "properties": {}, "additionalProperties": False}
+        node = s
+        for _ in range(n - 1):
+            child = {"type": "object", "properties": {}, "additionalProperties": False}
+            node["properties"]["x"] = child
+            node["required"] = ["x"]
+            node = child
+        return s
+
+    p = H.PROFILES["openai-strict"]
+    assert not [f for f in H.tool_findings(p, {"name": "t", "inputSchema": nested(10)}, "s")]
+    (f,) = H.tool_findings(p, {"name": "t", "inputSchema": nested(11)}, "s")
+    assert f.rule == "host-openai-strict-too-deep" and "11 levels" in f.message

@@ -402,9 +402,8 @@ def _type_list(tool: dict[str, Any], n: Mapping[str, Any], server: str) -> list[
 
 def _too_deep(tool: dict[str, Any], n: Mapping[str, Any], server: str) -> list[Hit]:
     limit = int(n.get("max_depth", 10))
-    worst = max((d for p, node, d in walk(_schema(tool)) if _is_object(node)), default=0)
-    # Depth counts object levels through properties: two pointer steps each.
-    levels = worst // 2 + 1
+    # Levels of nesting: the root is level 1, each schema under another one level more.
+    levels = max((d + 1 for _p, node, d in walk(_schema(tool)) if _is_object(node)), default=0)
     if levels > limit:
         return [Hit("/inputSchema", f"{levels} levels of nesting (limit {limit})")]
     return []
