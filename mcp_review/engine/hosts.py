@@ -296,6 +296,9 @@ def _format_unsupported(tool: dict[str, Any], n: Mapping[str, Any], server: str)
     out = []
     for ptr, node, _ in walk(_schema(tool)):
         f = node.get("format")
+        types = _types(node)
+        if types and "string" not in types:
+            continue  # the lists are of string formats (int32 on an integer is another matter)
         if isinstance(f, str) and f not in allowed:
             shown = f if f in _KNOWN_FORMATS else "a format of the server's own"
             out.append(Hit(pointer_join(ptr, "format"), f"format {shown} is not on its list"))
