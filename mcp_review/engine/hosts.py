@@ -66,6 +66,8 @@ class Hit:
 
     pointer: str
     detail: str = ""
+    at: int | None = None
+    """Where a cut falls (a ``truncate`` rule: the model reads the first ``at`` characters)."""
 
 
 Check = Callable[[dict[str, Any], Mapping[str, Any], str], list[Hit]]
@@ -146,6 +148,8 @@ class Finding:
     pointer: str
     message: str
     """Our words: the rule's message, and what it saw (a keyword, a count, a length)."""
+    at: int | None = None
+    """A cut (``truncate``): the model on that host reads the first ``at`` characters."""
 
     @property
     def refuses(self) -> bool:
@@ -416,7 +420,7 @@ def _description_cut(tool: dict[str, Any], n: Mapping[str, Any], server: str) ->
     cut = int(n.get("description_cut", 2048))
     d = tool.get("description")
     if isinstance(d, str) and len(d) > cut:
-        return [Hit("/description", f"a {len(d):,}-character description cut at {cut:,}")]
+        return [Hit("/description", f"a {len(d):,}-character description cut at {cut:,}", cut)]
     return []
 
 
@@ -1157,7 +1161,7 @@ def tool_findings(profile: Profile, wire: Mapping[str, Any], server: str) -> lis
 def _finding(profile: Profile, r: HostRule, h: Hit) -> Finding:
     msg = r.message + (f" ({h.detail})" if h.detail else "")
     return Finding(
-        profile.name, profile.rule_id(r), r.effect, r.scope, r.confidence, h.pointer, msg
+        profile.name, profile.rule_id(r), r.effect, r.scope, r.confidence, h.pointer, msg, h.at
     )
 
 
@@ -1374,21 +1378,13 @@ class Cut:
         }
 
 
-def cuts(findings: Iterable[Finding], wire: Mapping[str, Any], targets: Targets) -> list[Cut]:
+def cuts(findings: Iterable[Finding], wire: Mapping[str, Any]) -> list[Cut]:
     """The cuts among a tool's findings on its targets (``description-cut``), with where."""
-    out = []
     d = wire.get("description")
-    for f in findings:
-        if f.effect is not Effect.TRUNCATE or f.pointer != "/description" or not isinstance(d, str):
-            continue
-        p = targets.profile(f.profile)
-        out.append(
-            Cut(
-                f.profile,
-                f.rule,
-                "description",
-                int(p.numbers.get("description_cut", 2048)),
-                len(d),
-            )
-        )
-    return out
+    if not isinstance(d, str):
+        return []
+    return [
+        Cut(f.profile, f.rule, "description", f.at, len(d))
+        for f in findings
+        if f.effect is Effect.TRUNCATE and f.pointer == "/description" and f.at is not None
+    ]

@@ -93,7 +93,7 @@ def _cuts(t: ToolStatus, targets: Any) -> list[Any]:
 
     if not t.hosts or t.live is None or targets is None:
         return []
-    return cuts(t.hosts, t.live.wire, targets)
+    return cuts(t.hosts, t.live.wire)
 
 
 CUT_SHOWN = 60
