@@ -213,3 +213,42 @@ def test_the_description_diff_draws_claude_codes_cut_and_a_cue_past_it_still_cou
             "past": cut,
         }
     ]
+
+
+@pytest.mark.parametrize(
+    ("path", "profile", "dialect"),
+    [
+        (".mcp.json", "claude-code", "claude-code"),
+        (".cursor/mcp.json", "cursor", "cursor"),
+        (".vscode/mcp.json", "vscode", "vscode"),
+        ("claude_desktop_config.json", "claude-api", "claude-desktop"),
+    ],
+)
+def test_the_hosts_are_inferred_from_the_client_config_dialect(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+    path,
+    profile,
+    dialect,
+):
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / path
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    key = "servers" if "vscode" in path else "mcpServers"
+    cfg.write_text(json.dumps({key: {"notes": {"command": "true"}}}))
+    snap = {"format": "mcp-review-snapshot", "version": 1}
+    (tmp_path / "a.json").write_text(
+        json.dumps({**snap, "servers": {"notes": {"principal": "default", "tools": [V1]}}})
+    )
+    (tmp_path / "b.json").write_text(
+        json.dumps({**snap, "servers": {"notes": {"principal": "default", "tools": [V2]}}})
+    )
+    assert main(["pin", "--config", str(cfg), "--snapshot", "a.json", "--yes", "-q"]) == 0
+    capsys.readouterr()
+    main(["status", "--config", str(cfg), "--snapshot", "b.json", "--format", "json"])
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert doc["hosts"]["targets"] == [profile]
+    assert doc["hosts"]["origin"][profile] == f"inferred from the {dialect} config {cfg}"
+    assert f"hosts judged: {profile} (inferred from the {dialect} config" in captured.err

@@ -198,6 +198,7 @@ def report_doc(
             "applied": ["/".join(t.key) for t in applied],
             "candidate": list(report.candidates),
             **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
+            **({"hosts": report.hosts.to_json()} if report.hosts is not None else {}),
             "servers": [
                 {
                     "server": s.name,
