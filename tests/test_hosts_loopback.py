@@ -252,3 +252,33 @@ def test_the_hosts_are_inferred_from_the_client_config_dialect(
     assert doc["hosts"]["targets"] == [profile]
     assert doc["hosts"]["origin"][profile] == f"inferred from the {dialect} config {cfg}"
     assert f"hosts judged: {profile} (inferred from the {dialect} config" in captured.err
+
+
+def test_config_auto_infers_each_clients_host_and_judges_its_own_servers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    for d in (home, proj):
+        d.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("APPDATA", raising=False)
+    monkeypatch.delenv("USERPROFILE", raising=False)
+    monkeypatch.chdir(proj)
+    for rel in (".cursor/mcp.json", ".codeium/windsurf/mcp_config.json"):
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text(json.dumps({"mcpServers": {"notes": {"command": "true"}}}))
+    snap = {"format": "mcp-review-snapshot", "version": 1}
+    names = ("cursor:notes", "windsurf:notes")
+    for side, tool in (("a", V1), ("b", V2)):
+        servers = {n: {"principal": "default", "tools": [tool]} for n in names}
+        (proj / f"{side}.json").write_text(json.dumps({**snap, "servers": servers}))
+    assert main(["pin", "--config", "auto", "--snapshot", "a.json", "--yes", "-q"]) == 0
+    capsys.readouterr()
+    main(["status", "--config", "auto", "--snapshot", "b.json", "--format", "json"])
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert doc["hosts"]["targets"] == ["cursor", "windsurf"]
+    assert doc["hosts"]["origin"]["cursor"].startswith("inferred from the cursor config ")
+    assert doc["hosts"]["origin"]["windsurf"].startswith("inferred from the windsurf config ")
+    assert "hosts judged: cursor (inferred from the cursor config" in captured.err
