@@ -601,7 +601,8 @@ PROFILES: dict[str, Profile] = {
                     _T,
                     Effect.SESSION,
                     _D,
-                    "strict schemas need additionalProperties: false on every object",
+                    "strict schemas refuse an object that allows extra keys (additionalProperties "
+                    "true or a schema: a free-form map)",
                     "open-object",
                     (_ANTHROPIC_STRICT,),
                 ),
@@ -771,7 +772,8 @@ PROFILES: dict[str, Profile] = {
                     _T,
                     Effect.SESSION,
                     _D,
-                    "strict schemas need additionalProperties: false on every object",
+                    "strict schemas refuse an object that allows extra keys (additionalProperties "
+                    "true or a schema: a free-form map)",
                     "open-object",
                     (_OPENAI_STRICT,),
                 ),
@@ -805,9 +807,11 @@ PROFILES: dict[str, Profile] = {
                 ),
             ),
             {"formats": STRICT_OPENAI_FORMATS, "max_depth": 10},
-            note="what the API judges when handed the server's schema with strict: true (the "
-            "default for function tools on the Responses API); a framework that converts "
-            "first (openai-agents) may fall back to strict: false instead",
+            note="strict: true (the default for function tools on the Responses API) after the "
+            "conversion frameworks apply first (openai-agents' ensure_strict_json_schema: an "
+            "object that says nothing is closed, every property made required): what no "
+            "conversion can fix (an object explicitly open, a format outside the list, a root "
+            "combinator) is refused; a framework may fall back to strict: false instead",
         ),
         Profile(
             "gemini",
