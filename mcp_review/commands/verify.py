@@ -2,7 +2,9 @@
 starting any server (the pre-commit hook and CI lint).
 
 1. the pin file parses and is a version this mcp-review reads;
-2. every pin's digest matches its stored definition (under its own digest scheme);
+2. every pin's digest matches its stored definition (under its own digest scheme), and which
+   scheme each pin uses (a pin of an older scheme moves to the current one when its tool is
+   next decided);
 3. the file is in canonical form: exactly what mcp-review itself writes (sorted tables, the
    current layout), so a hand edit or a merge that reordered it shows up before review;
    ``--fix`` rewrites it canonically (locked, atomic; decisions unchanged, nothing logged);
@@ -89,6 +91,35 @@ def _old_also_layout(raw: bytes, line: int) -> bool:
     )
 
 
+def _say_schemes(pins: Any) -> None:
+    """Which digest scheme each pin uses: a count per scheme, and each pin of an older one by
+    name (it moves to the current scheme when its tool is next decided; it verifies and is
+    compared under the current scheme meanwhile, its stored definition being whole)."""
+    from mcp_review.engine.model import DIGEST_SCHEME, SCHEME_WORDS
+    from mcp_review.engine.pintoml import qa
+
+    by_scheme: dict[int, list[Any]] = {}
+    for key in sorted(pins.pins):
+        p = pins.pins[key]
+        by_scheme.setdefault(p.digest_scheme, []).append(p)
+    if not by_scheme:
+        return
+    parts = []
+    for scheme in sorted(by_scheme, reverse=True):
+        current = " (current)" if scheme == DIGEST_SCHEME else ""
+        words = SCHEME_WORDS.get(scheme, "unknown")
+        parts.append(f"scheme {scheme}{current}, {words}: {len(by_scheme[scheme])}")
+    print("digest schemes: " + "; ".join(parts))
+    for scheme in sorted(by_scheme, reverse=True):
+        if scheme == DIGEST_SCHEME:
+            continue
+        for p in by_scheme[scheme]:
+            print(
+                f"  scheme {scheme}: tool {qa(p.tool)} (server {qa(p.server)}, principal "
+                f"{qa(p.principal)}): moves to scheme {DIGEST_SCHEME} when next decided"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.pins import VERSION
     from mcp_review.services.inputs import resolve
@@ -144,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             rc = exitcodes.FAIL
+    if pins.read_bytes is not None and not args.quiet:
+        _say_schemes(pins)
     if args.snapshot is not None:
         from mcp_review.formats import status as fmt
 

@@ -16,9 +16,8 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
     [servers."github".principals."default".tools."create_issue"]
     decision = "approved"                   # approved | denied
     digest = "sha256:…"                     # digest of `definition` under digest_scheme
-    digest_scheme = 2
-    hashed_fields = ["name", "title", "description", "inputSchema", "outputSchema", "annotations",
-                     "execution", "icons"]
+    digest_scheme = 3                       # 3: the whole tool as served (issue 42)
+    hashed_fields = ["*"]                   # 1 and 2 list the fields they hashed
     decided_at = "2026-11-29T22:00:00Z"     # UTC
     decided_by = "alice"
     note = "…"                              # optional
@@ -956,6 +955,15 @@ def with_decision(
     ``why``)."""
     # A new decision: the old one's signatures (engine/signed.py) never carry over.
     extra = {k: v for k, v in pin.extra.items() if k not in ("previous", "seen", "signatures")}
+    if pin.digest_scheme != DIGEST_SCHEME or tuple(pin.hashed_fields) != HASHED_FIELDS:
+        # A decision moves the pin to the current digest scheme (the same definition, its
+        # digest recomputed): a pin of an older scheme is rewritten when its tool is decided.
+        pin = replace(
+            pin,
+            digest=pin.current_digest(),
+            digest_scheme=DIGEST_SCHEME,
+            hashed_fields=HASHED_FIELDS,
+        )
     if decision is Decision.DENIED and ALSO_KEY in extra:
         # A denial denies the tool: no definition kept from an upgrade preview
         # (engine/candidate.py) stays approved beside it.

@@ -36,9 +36,10 @@ class Verdict:
     """Set on a held tool (``allowed``, status ``held``): the client is served the approved
     definition and every call and result is checked against it (services/proxy/hold.py)."""
     serve: dict[str, Any] | None = None
-    """Set on a pinned tool whose ``_meta`` or other keys outside the digest differ from the
-    approved ones: the pin's stored definition, served in place of the server's (the digest
-    cannot see those keys, so the server's are unapproved text)."""
+    """A definition served in place of the server's (the relay honours it). Unset since the
+    digest covers the whole tool (scheme 3, issue 42): a pinned tool's ``_meta`` and other keys
+    are the approved ones, and a change to them is a change like any other (held or
+    withheld)."""
 
 
 class Enforcer(Protocol):
@@ -118,6 +119,8 @@ class PinEnforcer:
         """How many bytes of the call log ``_calls`` holds (whole lines)."""
         self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
         self._lock = threading.Lock()
+        self._ui_uris: tuple[Any, frozenset[str]] | None = None
+        """The UI resources the approved pins name, with the pins they were read from."""
         self.reloads = 0
         self.client_profile: str | None = None
         """The host profile of the connected client (its ``clientInfo``, engine/hosts.py):
@@ -321,6 +324,34 @@ class PinEnforcer:
             return text, ""
         return pin.text, "changed since approved: the approved text was passed instead"
 
+    def ui_resource(self, uri: str) -> str | None:
+        """Why a ``resources/read`` of the MCP Apps UI resource ``uri`` is refused, or None when
+        the approved definition of an approved tool of this (server, principal) names it
+        (``_meta.ui.resourceUri``, ``ui/resourceUri``, ``openai/outputTemplate``): the
+        operator approved that UI with the tool (issue 42). Blocks like :meth:`check`."""
+        from mcp_review.engine.rules.meta import ui_resource_uris
+
+        with self._lock:
+            self._refresh()
+            pins = self._pins
+            cached = self._ui_uris
+            if cached is None or cached[0] is not pins:
+                uris: set[str] = set()
+                for (s, p, _), pin in pins.pins.items():
+                    if s == self.server and p == self.principal and pin.approved:
+                        try:
+                            meta = pin.tool_def().wire.get("_meta")
+                        except Exception:  # verified on load; a definition that cannot be
+                            continue  # read names nothing
+                        uris.update(ui_resource_uris(meta))
+                cached = self._ui_uris = (pins, frozenset(uris))
+        if uri in cached[1]:
+            return None
+        return (
+            "no approved tool names this UI resource (ui://): approve the tool whose _meta "
+            "points at it first"
+        )
+
     def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
         with self._lock:
             self._refresh()
@@ -386,27 +417,6 @@ class PinEnforcer:
         return [verdicts[i] for i in range(len(tools))]
 
 
-def _unhashed_drift(s: Any) -> dict[str, Any] | None:
-    """What to serve in place of the server's definition when it differs from the pin's
-    stored one outside the digest (``_meta``, keys MCP does not define), else None (relayed as
-    sent): the server's hashed fields (the approved ones, or a drift the tier re-pins) with the
-    approved keys outside the digest. Nothing judged those keys, so the server's are
-    unapproved text; fewer of them than approved is not."""
-    from mcp_review.engine.canonical import canonical_bytes
-    from mcp_review.engine.model import HASHED_FIELDS
-
-    if s.pin is None or s.live is None:
-        return None
-    live = {k: v for k, v in s.live.wire.items() if k not in HASHED_FIELDS}
-    if not live:  # nothing outside the digest: nothing unapproved (the usual case, no parse)
-        return None
-    approved = s.pin.tool_def().wire
-    outside = {k: v for k, v in approved.items() if k not in HASHED_FIELDS}
-    if canonical_bytes(live) == canonical_bytes(outside):
-        return None
-    return {**{k: v for k, v in s.live.wire.items() if k in HASHED_FIELDS}, **outside}
-
-
 def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     """What the enforcing proxy does with one tool, from its engine status (``s``: a
     ToolStatus): relayed (pinned, or a drift the tier auto-approves), held (services/proxy/
@@ -418,9 +428,9 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     outcome = s.policy.outcome
     why = "; ".join(s.policy.reasons)
     if s.state is State.PINNED:
-        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
+        return Verdict(True, str(s.state), why)
     if s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE:
-        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
+        return Verdict(True, str(s.state), why)
     if s.state is State.DENIED or s.previously_denied:
         return Verdict(False, "denied", why or "denied by the operator")
     status = f"{s.state}, {outcome}"
