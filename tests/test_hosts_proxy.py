@@ -45,6 +45,7 @@ def test_the_enforcer_holds_a_regression_of_the_connected_host(tmp_path: Path):
     assert gate is not shared and not shared.check([V2])["search"].allowed  # others unchanged
     v = gate.check([V2])["search"]
     assert v.allowed and v.status == "held", v
+    assert v.row == "host-regression" and v.enforcement == "held"  # its own precedence row
     assert "host-claude-code-root-combinator" in v.reason
     assert v.hold is not None and v.hold.pinned == V1
     # A client of another host (VS Code) is not served v1 for Claude's sake.

@@ -201,6 +201,28 @@ def register(p: argparse.ArgumentParser) -> None:
         help="largest POST body (default 4 MiB); larger ones are answered 413",
     )
     http.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a connection whose request head takes longer (default 10)",
+    )
+    http.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a connection whose request body takes longer once its head is in (default 30)",
+    )
+    http.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections at once (default 256); past it the oldest that showed no "
+        "token is closed",
+    )
+    http.add_argument(
         "--idle-timeout",
         type=float,
         default=None,
@@ -446,7 +468,9 @@ def run(args: argparse.Namespace) -> int:
     server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
     tokens = None
     if remote is not None:
-        tokens = _oauth_tokens(name, state, bool(getattr(remote, "oauth", False)))
+        tokens = _oauth_tokens(
+            name, state, bool(getattr(remote, "oauth", False)), getattr(remote, "url", None)
+        )
         if isinstance(tokens, int):
             return tokens
         if tokens is not None:
@@ -554,7 +578,7 @@ def run(args: argparse.Namespace) -> int:
     return proxy_exit_code(rc)
 
 
-def _oauth_tokens(name: str, state: str, required: bool) -> Any:
+def _oauth_tokens(name: str, state: str, required: bool, url: str | None) -> Any:
     """The stored OAuth tokens of a remote server (``mcp-review login NAME``), refreshed now if
     they expired; None when there are none and the config does not ask for them; the exit
     code 3 (said in one line naming the server) when they are needed and none is usable."""
@@ -568,7 +592,7 @@ def _oauth_tokens(name: str, state: str, required: bool) -> Any:
     if not (required or os.path.lexists(path)):
         return None
     try:
-        tokens = StoredTokenAuth(path, name)
+        tokens = StoredTokenAuth(path, name, url)  # bound to the URL it was issued for
         asyncio.run(tokens.usable())
     except (NoUsableToken, ValueError, OSError) as e:
         print(
@@ -662,6 +686,9 @@ def _serve_http(
         ("max_sessions", args.max_sessions),
         ("max_body", args.max_body),
         ("idle_timeout", args.idle_timeout),
+        ("header_timeout", args.header_timeout),
+        ("body_timeout", args.body_timeout),
+        ("max_connections", args.max_connections),
     ):
         if val is not None:
             if not val > 0:

@@ -1392,3 +1392,25 @@ def cuts(findings: Iterable[Finding], wire: Mapping[str, Any]) -> list[Cut]:
         for f in findings
         if f.effect is Effect.TRUNCATE and f.pointer == "/description" and f.at is not None
     ]
+
+
+def held_for_host(t: Any) -> bool:
+    """The precedence list's host row (issue 44 item 6; engine/enforcement.py): a change that
+    is a host regression for the connected client's host (``host-*`` changes: the enforcer
+    judged the tool for that host only) can be held when the approved definition is accepted
+    there, so the client is served the approved definition and its session keeps working,
+    though the change is breaking for that host. False when no host regression is there, or
+    the approved definition is refused there too (nothing better to serve). ``t``: an engine
+    ToolStatus."""
+    cmp = t.comparison
+    if cmp is None or t.pin is None:
+        return False
+    host = [c for c in cmp.changes if c.rule in HOST_RULES]
+    if not any(c.rule == REGRESSION_RULE for c in host):
+        return False
+    approved = t.pin.tool_def().wire
+    for name in {dict(c.params).get("profile", "") for c in host}:
+        profile = PROFILES.get(name)
+        if profile is None or any(f.refuses for f in tool_findings(profile, approved, t.server)):
+            return False
+    return True

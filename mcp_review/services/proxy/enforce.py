@@ -40,6 +40,13 @@ class Verdict:
     digest covers the whole tool (scheme 3, issue 42): a pinned tool's ``_meta`` and other keys
     are the approved ones, and a change to them is a change like any other (held or
     withheld)."""
+    enforcement: str = ""
+    """``withheld`` / ``held`` / ``served`` (engine/enforcement.py); "" for a verdict the
+    relay makes itself (ambiguous, unlisted, unverified: withheld)."""
+    cue_kinds: tuple[str, ...] = ()
+    """For a tool withheld for a blocking cue: the cue kinds (the refusal's ``data.cues``)."""
+    row: str = ""
+    """The id of the engine's precedence row that decided (engine/enforcement.PRECEDENCE)."""
 
 
 class Enforcer(Protocol):
@@ -228,6 +235,7 @@ class PinEnforcer:
                 have.append(c)
         calls.unattributed += part.unattributed
         calls.skipped += part.skipped
+        calls.surrogates += part.surrogates
 
     @staticmethod
     def _is_settled(sig: Signature | None) -> bool:
@@ -411,7 +419,13 @@ class PinEnforcer:
         for i, d in defs:
             bad = self._pins.unverified.get((self.server, self.principal, d.name))
             if bad is not None:
-                verdicts[i] = Verdict(False, "unverified pin", f"its pin does not verify: {bad[1]}")
+                verdicts[i] = Verdict(
+                    False,
+                    "unverified pin",
+                    f"its pin does not verify: {bad[1]}",
+                    enforcement="withheld",
+                    row="unverified-pin",
+                )
                 continue
             verdicts[i] = verdict_for(by_name[d.name], hold=self.hold)
         return [verdicts[i] for i in range(len(tools))]
@@ -419,30 +433,41 @@ class PinEnforcer:
 
 def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     """What the enforcing proxy does with one tool, from its engine status (``s``: a
-    ToolStatus): relayed (pinned, or a drift the tier auto-approves), held (services/proxy/
-    hold.py) or withheld. ``hold=False``: ``--withhold-changed``, nothing held."""
-    from mcp_review.engine.policy import Outcome
+    ToolStatus): the engine's precedence list (engine/enforcement.py) decides withheld, held
+    or served; a held tool gets its :class:`Hold` (services/proxy/hold.py), or is withheld
+    when none can be built. ``hold=False``: ``--withhold-changed``, nothing held."""
+    from mcp_review.engine.enforcement import Enforcement, meta_cues, rule
     from mcp_review.engine.status import State
     from mcp_review.services.proxy.hold import hold_for
 
-    outcome = s.policy.outcome
+    live_meta: list[Any] = []
+    if s.pin is not None and s.live is not None and s.state is not State.PINNED:
+        approved = s.pin.tool_def().wire
+        if approved.get("_meta") != s.live.wire.get("_meta"):
+            # The cue reader does not read _meta yet: its new text is read here.
+            live_meta = meta_cues(approved, s.live.wire)
+    r = rule(s, hold=hold, live_meta_cues=live_meta)
+    if r.enforcement is Enforcement.SERVED:
+        return Verdict(True, str(s.state), r.reason, enforcement="served", row=r.row)
+    if r.row == "denied":
+        return Verdict(False, "denied", r.reason, enforcement="withheld", row=r.row)
+    status = str(s.state) if s.state is State.PINNED else f"{s.state}, {s.policy.outcome}"
     why = "; ".join(s.policy.reasons)
-    if s.state is State.PINNED:
-        return Verdict(True, str(s.state), why)
-    if s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE:
-        return Verdict(True, str(s.state), why)
-    if s.state is State.DENIED or s.previously_denied:
-        return Verdict(False, "denied", why or "denied by the operator")
-    status = f"{s.state}, {outcome}"
-    if not hold:
-        return Verdict(False, status, why)
+    if r.row == "withhold-changed":
+        return Verdict(False, status, why, enforcement="withheld", row=r.row)
+    if r.enforcement is Enforcement.WITHHELD:
+        why = f"{why}; not held: {r.reason}" if why else f"not held: {r.reason}"
+        return Verdict(False, status, why, enforcement="withheld", cue_kinds=r.cue_kinds, row=r.row)
     h = hold_for(s)
     if isinstance(h, str):
-        return Verdict(False, status, f"{why}; not held: {h}" if why else f"not held: {h}")
+        why = f"{why}; not held: {h}" if why else f"not held: {h}"
+        return Verdict(False, status, why, enforcement="withheld")
     return Verdict(
         True,
         HELD,
-        f"{status}: {why}; the approved definition ({h.pinned_digest}) is served while "
+        f"{status}: {r.reason}; the approved definition ({h.pinned_digest}) is served while "
         f"{h.live_digest} waits for review",
         hold=h,
+        enforcement="held",
+        row=r.row,
     )

@@ -109,29 +109,6 @@ def _bounded(text: str, cap: int = 200) -> str:
     return text if len(text) <= cap else text[: cap - 1] + "…"
 
 
-def held_for_host(t: Any) -> bool:
-    """The precedence list's entry for hosts (issue 44 item 6): a change that is a host
-    regression for the connected client's profile (``host-*`` changes: the enforcer judged
-    the tool for that profile only) is held when the approved definition is accepted there, so
-    the client is served the approved definition and its session keeps working, though the
-    change is breaking for that host. False when no host change is there, or when the approved
-    definition is refused there too (nothing better to serve)."""
-    from mcp_review.engine.hosts import PROFILES, REGRESSION_RULE, tool_findings
-
-    cmp = t.comparison
-    if cmp is None or t.pin is None:
-        return False
-    host = [c for c in cmp.changes if c.rule in HOST_RULES]
-    if not any(c.rule == REGRESSION_RULE for c in host):
-        return False
-    approved = t.pin.tool_def().wire
-    for name in {dict(c.params).get("profile", "") for c in host}:
-        profile = PROFILES.get(name)
-        if profile is None or any(f.refuses for f in tool_findings(profile, approved, t.server)):
-            return False
-    return True
-
-
 def hold_for(t: Any) -> Hold | str:
     """Whether a changed tool (``t``: an engine ToolStatus, state changed or broken) is held:
     a :class:`Hold`, or the reason it is withheld instead (the issue's "never held" list)."""
@@ -176,6 +153,8 @@ def hold_for(t: Any) -> Hold | str:
         return f"{cmp.broken_calls} recorded call(s) broken"
     if not cmp.changes:
         return "its digest changed but no change was classified"
+    from mcp_review.engine.hosts import held_for_host
+
     host_held = held_for_host(t)
     for c in cmp.changes:
         if host_held and c.rule in HOST_RULES:
