@@ -61,6 +61,7 @@ def test_check_hosts_claude_api_exits_1_naming_the_rule_and_the_effect(
     out = capsys.readouterr().out
     assert "host-claude-api-root-combinator" in out
     assert "every tool of every server is lost in the session" in out
+    assert "hosts judged: claude-api (--hosts)" in out  # in the report, even under -q
     # JSON: the change, the tool's hosts, the targets and where they came from.
     assert main(["check", "-q", "--hosts", "claude-api", "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)

@@ -206,6 +206,14 @@ def to_text(
     head = candidate_line(report)
     if head:
         out.append(head)
+    if report.hosts is not None and report.hosts.names:
+        # Which hosts were judged, and where each came from (issue 44): said in the report
+        # itself, not only on stderr (a `-q` run in CI).
+        origin = report.hosts.origin
+        out.append(
+            "hosts judged: "
+            + "; ".join(f"{n} ({safe_text(origin.get(n, '?'))})" for n in report.hosts.names)
+        )
     out.append("servers:")
     for s in report.servers:
         name = safe_text(s.name).ljust(width)
