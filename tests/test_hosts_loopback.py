@@ -83,6 +83,9 @@ def test_check_hosts_claude_api_exits_1_naming_the_rule_and_the_effect(
         "notion-mcp-server/issues/341" in rules["host-claude-api-root-combinator"]["help"]["text"]
     )
     assert any(r["ruleId"] == "host-claude-api-root-combinator" for r in run["results"])
+    assert main(["check", "-q", "--hosts", "claude-api", "--format", "markdown"]) == 1
+    md = capsys.readouterr().out
+    assert "hosts judged: claude-api (--hosts)" in md and "host-regression" in md
     # An unknown profile is a usage error.
     assert main(["check", "-q", "--hosts", "claude-apii"]) == 2
 

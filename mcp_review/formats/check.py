@@ -366,6 +366,10 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
     head = candidate_line(report, _md)
     if head:  # a preview pasted into a pull request must not read as a live failure
         out = [f"**{head}**", "", *out]
+    if report.hosts is not None and report.hosts.names:
+        origin = report.hosts.origin
+        judged = "; ".join(f"{n} ({origin.get(n, '?')})" for n in report.hosts.names)
+        out += [_md(f"hosts judged: {judged}"), ""]
     counts = _tool_counts(report)
     out += ["| server | status | tools | protocol | tier |", "|---|---|---|---|---|"]
     for s in report.servers:
