@@ -102,6 +102,12 @@ def run(args: argparse.Namespace) -> int:
             f"tool {args.tool!r} is neither served by {args.server!r} {where} nor "
             f"pinned for it in {inp.pins_path}." + did_you_mean(args.tool, names)
         )
+    from mcp_review.formats.status import call_log_notes
+
+    for srv in report.servers:
+        if srv.name == args.server:  # a planted or torn line is named, as status names it
+            for note in call_log_notes(srv):
+                print(f"mcp-review: note: {note}", file=sys.stderr)
     candidate = args.server in inp.candidates
     if getattr(args, "candidate", False) and not candidate:
         raise InputError(

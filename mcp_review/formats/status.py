@@ -215,6 +215,8 @@ def report_doc(
                         "path": s.calls.path,
                         "unattributed": s.calls.unattributed,
                         "skipped": s.calls.skipped,
+                        # Only when there were any: older reports stay byte-identical.
+                        **({"unrecorded": s.calls.unrecorded} if s.calls.unrecorded else {}),
                     },
                 }
                 for s in report.servers
@@ -301,15 +303,31 @@ def call_log_notes(s: Any) -> list[str]:
         return []
     where = safe_text(c.path or "the call log")
     out = []
-    if c.skipped:
-        at = ", ".join(str(n) for n in c.skipped_lines)
-        more = ", …" if c.skipped > len(c.skipped_lines) else ""
+    sur = getattr(c, "surrogates", 0)
+    bad = c.skipped - sur
+    if bad:
+        lines = [n for n in c.skipped_lines if n not in c.surrogate_lines]
+        at = ", ".join(str(n) for n in lines)
+        more = ", …" if bad > len(lines) else ""
         out.append(
-            f"{c.skipped} line(s) in {where} are not valid JSON and were skipped"
+            f"{bad} line(s) in {where} are not valid JSON and were skipped"
             + (f" (line {at}{more})" if at else "")
+        )
+    if sur:
+        at = ", ".join(str(n) for n in c.surrogate_lines)
+        more = ", …" if sur > len(c.surrogate_lines) else ""
+        out.append(
+            f"{sur} record(s) in {where} hold a lone surrogate escape (\\ud800-\\udfff), "
+            f"which no validator reads, and were skipped (line {at}{more})"
         )
     if c.unattributed:
         out.append(f"{c.unattributed} call(s) in {where} name no tool and were not replayed")
+    if getattr(c, "unrecorded", 0):
+        last = f", the last at {safe_text(c.unrecorded_last)}" if c.unrecorded_last else ""
+        out.append(
+            f"{c.unrecorded} call(s) were forwarded by the proxy but not recorded in {where}: "
+            f"it could not be written{last}; those calls cannot be replayed"
+        )
     return out
 
 

@@ -24,6 +24,8 @@ switches on the attacks:
 - ``list_error`` / ``list_hang`` / ``list_crash``: tools/list answers an error / never
   answers / makes the server exit 5.
 - ``instructions_everywhere``: the ``ping`` reply carries the instructions too.
+- ``surrogate_result``: a tools/call result's ``structuredContent`` also has the key
+  ``"k\\ud800"`` (a lone surrogate escape: valid JSON, not Unicode text).
 
 ``HOSTILE_INSTRUCTIONS`` names a JSON file read at every ``initialize`` (so a test can change
 it between sessions): its value is sent as the result's ``instructions`` (any JSON value; the
@@ -149,15 +151,12 @@ def main() -> None:
             elif method == "tools/call":
                 if params.get("name") == "hang":
                     continue
+                structured = {"tool": params.get("name"), "arguments": params.get("arguments")}
+                if "surrogate_result" in flags:
+                    structured["k\ud800"] = 1
                 reply(
                     mid,
-                    {
-                        "content": [{"type": "text", "text": "ran"}],
-                        "structuredContent": {
-                            "tool": params.get("name"),
-                            "arguments": params.get("arguments"),
-                        },
-                    },
+                    {"content": [{"type": "text", "text": "ran"}], "structuredContent": structured},
                 )
             elif "tools_everywhere" in flags:
                 reply(mid, {"tools": tools})

@@ -196,6 +196,7 @@ class PinEnforcer:
                 have.append(c)
         calls.unattributed += part.unattributed
         calls.skipped += part.skipped
+        calls.surrogates += part.surrogates
 
     @staticmethod
     def _is_settled(sig: Signature | None) -> bool:

@@ -49,6 +49,7 @@ REFUSED_CODE = -32602
 """MCP answers a call to an unknown tool with -32602; to this client a withheld tool is one."""
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
 
 FETCH_TIMEOUT = 30.0
 """Seconds the proxy waits for the server's answer to its own ``tools/list``."""
@@ -184,7 +185,8 @@ class Proxy:
         self.noise_lines = 0
         self.refused_calls = 0
         self._out: ClientWriter | None = None
-        self._to_record: list[tuple[_Pending, str, Any, Any, str | None, Hold | None]] = []
+        self.unrecorded_calls = 0
+        """Calls forwarded record-only while the call log could not be written."""
         self._digests: dict[str, tuple[dict[str, Any], str]] = {}
         """Digest of each tool's latest listed definition (cached per definition object)."""
         self._can_notify = False
@@ -388,8 +390,6 @@ class Proxy:
                 if out is not None:
                     self._c2s_out.append(out)
             await self._flush_to_server()
-            if self._to_record:
-                self._record()
         self.client_eof = True
 
     async def _flush_to_server(self, extra: bytes = b"") -> None:
@@ -403,20 +403,35 @@ class Proxy:
         if not await self.upstream.write(data):
             self._server_gone = True
 
-    def _record(self) -> None:
+    def _record(
+        self, p: _Pending, tool: str, args: Any, rpc_id: Any, digest: str | None, hold: Hold | None
+    ) -> str | None:
+        """Write one call's record, before the call is forwarded (issue 40 item 2: every call
+        the proxy forwards is on the record). None when written, else why not: ``--enforce``
+        then refuses the call; record-only forwards it anyway (a full disk must not take the
+        agent's tools down), says so and counts it beside the log (``status`` reports it)."""
         assert self.calllog is not None
-        for p, tool, args, rpc_id, digest, hold in self._to_record:
-            try:
-                p.call_time = self.calllog.record_call(
-                    tool,
-                    args,
-                    rpc_id,
-                    digest=digest,
-                    held={"live_digest": hold.live_digest} if hold is not None else None,
-                )
-            except (OSError, ValueError) as e:  # a full disk must not take the agent's tools down
-                self.log(f"cannot write the call log: {e}")
-        self._to_record.clear()
+        try:
+            p.call_time = self.calllog.record_call(
+                tool,
+                args,
+                rpc_id,
+                digest=digest,
+                held={"live_digest": hold.live_digest} if hold is not None else None,
+            )
+            return None
+        except (OSError, ValueError, TypeError, RecursionError) as e:
+            why = f"cannot write the call log: {e}"
+        if self.gate is None:
+            self.unrecorded_calls += 1
+            n = self.calllog.note_unrecorded()
+            counted = (
+                f"{n} so far, counted in {self.calllog.path}.unrecorded for `mcp-review status`"
+                if n is not None
+                else "and it cannot be counted on disk either"
+            )
+            self.log(f"forwarded tools/call {short(tool, 60)} UNRECORDED ({counted}): {why}")
+        return why
 
     def _overlong(self, side: str) -> Callable[[int], None]:
         def note(n: int) -> None:
@@ -490,10 +505,10 @@ class Proxy:
         p = _Pending(method, msg["id"], keys, tool=tool, first_page=_first_page(msg))
         self._track(p)
         if tool is not None and self.calllog is not None:
-            # Written after the request is forwarded: the server starts on it meanwhile.
+            # Written before the line is forwarded (the batch is flushed after it is judged).
             assert isinstance(params, dict)
-            self._to_record.append(
-                (p, tool, params.get("arguments"), msg["id"], self._definition_digest(tool), None)
+            self._record(
+                p, tool, params.get("arguments"), msg["id"], self._definition_digest(tool), None
             )
 
     def _definition_digest(self, tool: str) -> str | None:
@@ -674,7 +689,20 @@ class Proxy:
             p.hold = v.hold
             digest = v.hold.pinned_digest  # what the client saw, and what rerun trusts
         if self.calllog is not None:
-            self._to_record.append((p, tool, params.get("arguments"), rid, digest, v.hold))
+            unrecorded = self._record(p, tool, params.get("arguments"), rid, digest, v.hold)
+            if unrecorded is not None:
+                # Under --enforce a call off the record is not forwarded.
+                self._untrack(p)
+                self.refused_calls += 1
+                self.log(f"refused tools/call {tool!r}: {unrecorded}")
+                return None, self._error(
+                    rid,
+                    INTERNAL_ERROR,
+                    f"mcp-review proxy refused this call to '{tool}' on server '{self.name}': "
+                    "the call log cannot be written, and under --enforce no call runs off the "
+                    "record. Nothing was forwarded.",
+                    {"tool": tool, "server": self.name, "status": "unrecorded"},
+                )
         return m, None
 
     async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:

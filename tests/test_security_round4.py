@@ -1,0 +1,374 @@
+"""Security, round 4 (issue 40): the attacker's tests.
+
+- item 4: a planted call log with a lone surrogate is read, never a traceback;
+- item 2: every call the proxy forwards is in the call log (surrogates kept as escapes), the
+  record written before the call is forwarded, and a log that cannot be written refuses the
+  call under ``--enforce`` and is counted (and said) in record-only mode;
+- item 3: no byte crashes the proxy (a held tool's argument key, a result's key);
+- item 1: one precedence list (withheld / held / served), the refusal names no command;
+- item 5: a printed decide command names exactly one tool.
+Real stdio servers (tests/servers/proxy_hostile.py records every byte it receives) and the
+HTTP front (tests/test_proxy_http.py's harness)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import resource
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from servers.proxy_harness import RawClient
+from test_proxy_http import ACCEPT, Front, _events, _open_session
+
+from mcp_review.cli import main
+from mcp_review.engine.model import ToolDef
+from mcp_review.engine.pins import Decision, make_pin
+from mcp_review.store.calllog import read_unrecorded
+from mcp_review.store.pinfile import load_pins, save_pins
+
+SUR, LOW = "\ud800", "\udfff"
+
+
+def _pin(pins: Path, server: str, tools: list[dict[str, Any]], decision: Any = None) -> None:
+    pf = load_pins(str(pins))
+    for t in tools:
+        pf.decide(make_pin(server, ToolDef.from_wire(t), decision or Decision.APPROVED, by="test"))
+    save_pins(pf, str(pins))
+
+
+# --- item 4: a planted call log ------------------------------------------------------------
+
+OLD = {
+    "name": "read",
+    "description": "read a file",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"p": {"type": "string"}, "q": {"type": "integer"}},
+    },
+}
+
+
+def _planted(tmp: Path) -> None:
+    """A pinned ``read`` whose new definition requires ``p``; a call log whose line 2 holds a
+    lone surrogate (key and value) and whose lines 1 and 3 are ordinary: line 3 breaks."""
+    new = json.loads(json.dumps(OLD))
+    new["inputSchema"]["required"] = ["p"]
+    (tmp / "old.json").write_text(json.dumps(OLD))
+    (tmp / "new.json").write_text(json.dumps(new))
+    snap = {
+        "format": "mcp-review-snapshot",
+        "version": 1,
+        "taken_at": "2026-01-01T00:00:00Z",
+        "servers": {"s": {"principal": "default", "tools": [new]}},
+    }
+    (tmp / "snap.json").write_text(json.dumps(snap))
+    _pin(tmp / "mcp-pins.toml", "s", [OLD])
+    rec = {"time": "2026-01-01T00:00:00Z", "server": "s", "principal": "default", "tool": "read"}
+    lines = [
+        {**rec, "arguments": {"p": "a"}},
+        {**rec, "arguments": {f"k{SUR}": LOW, "p": f"v{SUR}"}},
+        {**rec, "arguments": {"q": 1}},
+    ]
+    (tmp / "calls.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_planted_call_log_line_with_a_lone_surrogate_is_read_and_named(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, seed: int
+):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONHASHSEED", str(seed))
+    _planted(tmp_path)
+    calls = ["--calls", "s=calls.jsonl"]
+    runs = [
+        ["gate", "old.json", "new.json", "calls.jsonl"],
+        ["gate", "old.json", "new.json", "calls.jsonl", "--format", "json"],
+        ["status", "--snapshot", "snap.json", *calls],
+        ["check", "--from-snapshot", "snap.json", *calls],
+        ["diff", "s", "read", "--snapshot", "snap.json", *calls],
+    ]
+    for argv in runs:
+        rc = main(argv)
+        out, err = capfd.readouterr()
+        assert "Traceback" not in err, (argv, err[-2000:])
+        # Line 3 still breaks (the rest of the log was read): a failing verdict, not an input
+        # error (diff shows, exit 0), and the planted line is named with its file and line.
+        assert rc == (0 if argv[0] == "diff" else 1), (argv, rc, err[-800:])
+        assert "line 2" in out + err, (argv, out[-800:], err[-800:])
+        assert "lone surrogate" in out + err, argv
+        (out + err).encode("utf-8")
+        if argv[-1] == "json":  # the rest was read: line 3 is the broken call
+            doc = json.loads(out)
+            calls = doc["replay"]["calls"] if "replay" in doc else doc["calls"]
+            assert [(c["line"], c["outcome"]) for c in calls] == [(3, "broken")], calls
+    # Nothing but planted lines: an input error, named.
+    rec = {"time": "2026-01-01T00:00:00Z", "server": "s", "tool": "read"}
+    (tmp_path / "calls.jsonl").write_text(json.dumps({**rec, "arguments": {SUR: 1}}) + "\n")
+    assert main(["gate", "old.json", "new.json", "calls.jsonl"]) == 2
+    _, err = capfd.readouterr()
+    assert "no record could be read" in err and "Traceback" not in err
+
+
+# --- item 2: every forwarded call is on the record --------------------------------------------
+
+ECHO = {
+    "name": "echo",
+    "description": "echo a",
+    "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}},
+}
+HOSTILE = [sys.executable, str(Path(__file__).parent / "servers" / "proxy_hostile.py")]
+
+
+def _hostile_env(tmp: Path, tools: list[dict[str, Any]], flags: str = "") -> dict[str, str]:
+    (tmp / "hostile-tools.json").write_text(json.dumps(tools))
+    return {
+        "HOSTILE_RECORD": str(tmp / "received.jsonl"),
+        "HOSTILE_TOOLS": str(tmp / "hostile-tools.json"),
+        "HOSTILE_FLAGS": flags,
+    }
+
+
+def _received_calls(tmp: Path) -> list[dict[str, Any]]:
+    """The tools/call requests the server received, parsed from the raw bytes it recorded."""
+    p = tmp / "received.jsonl"
+    got = [json.loads(x) for x in p.read_bytes().splitlines()] if p.exists() else []
+    return [m for m in got if m.get("method") == "tools/call"]
+
+
+def _log(tmp: Path) -> list[dict[str, Any]]:
+    p = tmp / "calls.jsonl"
+    return [json.loads(x) for x in p.read_bytes().splitlines() if x.strip()] if p.exists() else []
+
+
+def _three_calls(send: Callable[[dict[str, Any]], Any]) -> list[Any]:
+    """An ordinary call, one with a lone surrogate in a key and a value, another ordinary one."""
+    argss = [{"a": 1}, {"a": 2, f"k{SUR}": f"v{LOW}"}, {"a": 3}]
+    out = []
+    for i, args in enumerate(argss, 10):
+        out.append(
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": i,
+                    "method": "tools/call",
+                    "params": {"name": "echo", "arguments": args},
+                }
+            )
+        )
+    return argss
+
+
+def _stdio(tmp: Path, *extra: str, env: dict[str, str], warm: bool = True) -> RawClient:
+    return RawClient(tmp, "--name", "demo", *extra, server=HOSTILE, env=env, warm=warm)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("enforce", [False, True], ids=["record-only", "enforce"])
+def test_a_call_with_a_lone_surrogate_is_recorded_stdio(tmp_path: Path, enforce: bool):
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, "demo", [ECHO])
+    flags = ("--pins", str(pins), "--enforce") if enforce else ()
+    with _stdio(tmp_path, *flags, env=_hostile_env(tmp_path, [ECHO])) as c:
+        c.initialize()
+        c.request("tools/list")
+        argss = _three_calls(c.send)
+        replies = [c.recv() for _ in range(3)]
+        assert [r["id"] for r in replies] == [10, 11, 12], replies
+        assert all("result" in r for r in replies), replies
+        assert c.close() == 0
+    got = _received_calls(tmp_path)
+    assert [m["params"]["arguments"] for m in got] == argss  # checked at the server
+    logged = _log(tmp_path)
+    assert [(r["tool"], r["id"], r["arguments"]) for r in logged] == [
+        ("echo", i, a) for i, a in zip((10, 11, 12), argss, strict=True)
+    ]
+    raw = (tmp_path / "calls.jsonl").read_bytes()
+    assert b"\\ud800" in raw and b"\\udfff" in raw  # kept as the escapes received
+    raw.decode("utf-8")  # and the log stays UTF-8
+
+
+def _limited(limit: int) -> Callable[[], None]:
+    def pre() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return pre
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("enforce", [False, True], ids=["record-only", "enforce"])
+def test_a_call_log_that_cannot_be_written(
+    tmp_path: Path,
+    enforce: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+):
+    """The proxy runs with its files capped at the call log's present size (RLIMIT_FSIZE: the
+    kernel refuses every write past it, as a full disk does): ``--enforce`` refuses the calls
+    (nothing reaches the server), record-only forwards them, says so on stderr, and `status`
+    counts them."""
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, "demo", [ECHO])
+    log = tmp_path / "calls.jsonl"
+    log.write_bytes(b"\n" * 60_000)  # blank lines: a valid log, and nothing to replay
+    popen = subprocess.Popen
+    monkeypatch.setattr(
+        subprocess, "Popen", functools.partial(popen, preexec_fn=_limited(log.stat().st_size))
+    )
+    flags = ("--pins", str(pins), "--enforce") if enforce else ()
+    with _stdio(tmp_path, *flags, env=_hostile_env(tmp_path, [ECHO]), warm=False) as c:
+        monkeypatch.setattr(subprocess, "Popen", popen)
+        c.initialize()
+        c.request("tools/list")
+        _three_calls(c.send)
+        replies = [c.recv() for _ in range(3)]
+        assert c.close() == 0
+        err = c.stderr()
+    assert log.read_bytes() == b"\n" * 60_000  # nothing could be written
+    if enforce:
+        assert all(r["error"]["data"]["status"] == "unrecorded" for r in replies), replies
+        assert _received_calls(tmp_path) == []  # raw bytes at the server: no call ran
+        return
+    assert all("result" in r for r in replies), replies
+    assert len(_received_calls(tmp_path)) == 3
+    assert err.count("UNRECORDED") == 3, err
+    assert read_unrecorded(str(log))[0] == 3
+    snap = tmp_path / "snap.json"
+    snap.write_text(
+        json.dumps(
+            {
+                "format": "mcp-review-snapshot",
+                "version": 1,
+                "taken_at": "2026-01-01T00:00:00Z",
+                "servers": {"demo": {"principal": "default", "tools": [ECHO]}},
+            }
+        )
+    )
+    capfd.readouterr()
+    argv = ["status", "--snapshot", str(snap), "--pins", str(pins), "--calls", f"demo={log}"]
+    assert main(argv) == 0
+    out, err = capfd.readouterr()
+    assert "3 call(s) were forwarded by the proxy but not recorded" in out + err
+    assert main([*argv, "--format", "json"]) == 0
+    out, _ = capfd.readouterr()
+    assert json.loads(out)["servers"][0]["calls"]["unrecorded"] == 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("enforce", [False, True], ids=["record-only", "enforce"])
+def test_a_call_with_a_lone_surrogate_is_recorded_http(tmp_path: Path, enforce: bool):
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, "demo", [ECHO])
+    flags = ("--pins", str(pins), "--enforce") if enforce else ()
+    front = Front(tmp_path, *flags, server=HOSTILE, env=_hostile_env(tmp_path, [ECHO]))
+    try:
+        with httpx2.Client(timeout=30) as http:
+            sid = _open_session(front, http)
+            h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+            replies = []
+
+            def post(msg: dict[str, Any]) -> None:
+                r = http.post(front.url, content=json.dumps(msg).encode(), headers=h)
+                assert r.status_code == 200, r.text
+                replies.extend(_events(r.text))
+
+            argss = _three_calls(post)
+        assert [r["id"] for r in replies] == [10, 11, 12] and all("result" in r for r in replies)
+    finally:
+        front.stop()
+    assert [m["params"]["arguments"] for m in _received_calls(tmp_path)] == argss
+    assert [r["arguments"] for r in _log(tmp_path)] == argss
+
+
+# --- item 3: no byte crashes the proxy ----------------------------------------------------------
+
+SEARCH = {
+    "name": "search",
+    "description": "search the index",
+    "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+    "outputSchema": {
+        "type": "object",
+        "properties": {"tool": {"type": "string"}, "arguments": {"type": "object"}},
+        "additionalProperties": False,
+    },
+}
+SEARCH_REWORDED = {**SEARCH, "description": "search the index, fast"}  # cue-free: held
+
+
+def _held_calls(send: Callable[[dict[str, Any]], None]) -> None:
+    for rid, args in ((20, {"q": "x"}), (21, {f"q{SUR}": "x"}), (22, {"q": "y"})):
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "method": "tools/call",
+                "params": {"name": "search", "arguments": args},
+            }
+        )
+
+
+def _check_held_replies(tmp: Path, replies: list[dict[str, Any]]) -> None:
+    by_id = {r["id"]: r for r in replies}
+    assert sorted(by_id) == [20, 21, 22], replies
+    # The server's result carries a key no validator reads: judged, and withheld as an error
+    # result (the approved output schema cannot vouch for it); the proxy lives on.
+    for rid in (20, 22):
+        res = by_id[rid]["result"]
+        assert res["isError"] is True and "lone surrogate" in res["content"][0]["text"], res
+        assert "structuredContent" not in res
+    # The call whose key no validator reads is refused with an error, never forwarded.
+    err = by_id[21]["error"]
+    assert err["code"] == -32602 and err["data"]["status"] == "held", err
+    assert [m["params"]["arguments"] for m in _received_calls(tmp)] == [{"q": "x"}, {"q": "y"}]
+
+
+@pytest.mark.slow
+def test_lone_surrogates_in_a_held_tools_key_and_result_never_crash_the_proxy_stdio(
+    tmp_path: Path,
+):
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, "demo", [SEARCH])
+    env = _hostile_env(tmp_path, [SEARCH_REWORDED], "surrogate_result")
+    with _stdio(tmp_path, "--pins", str(pins), "--enforce", env=env) as c:
+        c.initialize()
+        listed = c.request("tools/list")["result"]["tools"]
+        assert [t["description"] for t in listed] == [SEARCH["description"]]  # held
+        _held_calls(c.send)
+        replies = [c.recv() for _ in range(3)]
+        assert c.close() == 0
+        assert "Traceback" not in c.stderr()
+    _check_held_replies(tmp_path, replies)
+
+
+@pytest.mark.slow
+def test_lone_surrogates_in_a_held_tools_key_and_result_never_crash_the_proxy_http(
+    tmp_path: Path,
+):
+    pins = tmp_path / "mcp-pins.toml"
+    _pin(pins, "demo", [SEARCH])
+    env = _hostile_env(tmp_path, [SEARCH_REWORDED], "surrogate_result")
+    front = Front(tmp_path, "--pins", str(pins), "--enforce", server=HOSTILE, env=env)
+    try:
+        with httpx2.Client(timeout=30) as http:
+            sid = _open_session(front, http)
+            h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+            replies: list[dict[str, Any]] = []
+
+            def post(msg: dict[str, Any]) -> None:
+                r = http.post(front.url, content=json.dumps(msg).encode(), headers=h)
+                assert r.status_code == 200, (r.status_code, r.text, front.log()[-2000:])
+                replies.extend(_events(r.text))
+
+            _held_calls(post)
+            # The session is still there: a ping on it is answered.
+            post({"jsonrpc": "2.0", "id": 23, "method": "ping"})
+        assert replies[-1] == {"jsonrpc": "2.0", "id": 23, "result": {}}
+        assert "Traceback" not in front.log()
+    finally:
+        front.stop()
+    _check_held_replies(tmp_path, replies[:-1])
