@@ -10,9 +10,11 @@ import re
 
 import pytest
 
-from mcp_review.store.calllog import _VALUE_FORMATS, _URL_QUERY, _URL_USERINFO, REDACTED, Redactor
+from mcp_review.store.calllog import _URL_QUERY, _URL_USERINFO, _VALUE_FORMATS, REDACTED, Redactor
 
-_OLD_PREFILTER = re.compile(r"-----BEGIN|eyJ|gh[pousr]_|github_pat_|sk-|xox|AKIA|glpat-|Bearer |://")
+_OLD_PREFILTER = re.compile(
+    r"-----BEGIN|eyJ|gh[pousr]_|github_pat_|sk-|xox|AKIA|glpat-|Bearer |://"
+)
 
 
 def reference(r: Redactor, s: str) -> str:
@@ -93,3 +95,45 @@ def test_a_large_call_is_still_redacted_whole():
         assert got == reference(r, big + " " + secret)
         assert got != big + " " + secret
     assert r({"q": big})["q"] == big
+
+
+def _stdlib_seal_bytes(rec):
+    import json
+
+    body = {k: v for k, v in rec.items() if k != "seal"}
+    return json.dumps(
+        body, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False
+    ).encode()
+
+
+def test_seal_bytes_are_the_stdlibs_whichever_writer_made_them():
+    """The seal's canonical bytes (orjson where it writes json.dumps' bytes, else the stdlib)
+    are json.dumps' bytes on every record: control characters, DEL, quotes, backslashes,
+    non-ASCII, lone surrogates, floats, big integers, nesting; so every seal written before
+    still verifies and every one written now verifies anywhere."""
+    from mcp_review.store.calllog import _seal_bytes
+
+    rnd = random.Random(7)
+    alphabet = [chr(c) for c in range(0, 0x80)] + ["é", "中", "\U0001f600", "\u2028", "\ud800"]
+    leaves = [None, True, False, 0, -1, 2**63 - 1, 2**63, 2**64, -(2**63), 1.5, 1e-07, 1e300]
+
+    def value(depth: int):
+        r = rnd.random()
+        if depth > 3 or r < 0.4:
+            if rnd.random() < 0.5:
+                return "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12)))
+            return rnd.choice(leaves)
+        if r < 0.7:
+            return [value(depth + 1) for _ in range(rnd.randint(0, 4))]
+        return {
+            "".join(rnd.choice(alphabet[32:127]) for _ in range(rnd.randint(0, 5))): value(
+                depth + 1
+            )
+            for _ in range(rnd.randint(0, 4))
+        }
+
+    for _ in range(3000):
+        rec = {"time": "t", "tool": "x", "arguments": value(0), "seal": "ignored"}
+        assert _seal_bytes(rec) == _stdlib_seal_bytes(rec), rec
+    big = {"time": "t", "arguments": {"q": "x" * (1 << 20) + "\x7f"}}
+    assert _seal_bytes(big) == _stdlib_seal_bytes(big)

@@ -82,6 +82,9 @@ _FORMATS: tuple[tuple[str, str], ...] = (
     ("Bearer ", r"(?<=\bBearer )[A-Za-z0-9._~+/=-]{16,}"),  # a bearer token in text
 )
 _VALUE_FORMATS = re.compile("|".join(f"(?:{p})" for _, p in _FORMATS))
+_ANCHORS = "-J_KB:"
+"""The characters :data:`_PREFILTER`'s alternatives start with: a string with none of them holds
+no secret format and no URL."""
 _SOME_FORMATS: dict[tuple[int, ...], re.Pattern[str]] = {}
 """The formats' alternation, keeping only those whose fixed part a string holds (the others
 cannot match it): the same leftmost match at every position, so the same replacements, without
@@ -179,7 +182,9 @@ class Redactor:
 
     def scrub_text(self, s: str) -> str:
         """``s`` with secrets in unmistakable formats replaced by ``[REDACTED]``."""
-        if not _PREFILTER.search(s):
+        # Each fixed part holds one of these characters: where none is (a memchr per character,
+        # ~0.05 ms a MiB), nothing can match and the regex scan is skipped.
+        if not any(c in s for c in _ANCHORS) or not _PREFILTER.search(s):
             return s
         formats = _formats_in(s)
         if formats is not None:
@@ -272,9 +277,36 @@ def seal_key(*, create: bool) -> bytes | None:
 
 def _seal_bytes(rec: dict[str, Any]) -> bytes:
     body = {k: v for k, v in rec.items() if k != SEAL_FIELD}
+    if _orjson is not None and _plain(body, 0):
+        # orjson writes these bytes ten times faster (issue 46 item 7: 3 ms a MiB); they are
+        # json.dumps' exactly when the output is ASCII (no \u escape to spell differently)
+        # and the record holds no float (exponents are spelled differently) nor an integer
+        # past 64 bits (orjson refuses it). Otherwise the stdlib writes them, as always.
+        try:
+            out: bytes = _orjson.dumps(body, option=_orjson.OPT_SORT_KEYS)
+        except TypeError:
+            out = b"\x80"
+        if out.isascii() and b"\x7f" not in out:  # json.dumps escapes DEL, orjson does not
+            return out
     return json.dumps(
         body, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False
     ).encode()
+
+
+def _plain(v: Any, depth: int) -> bool:
+    """``v`` holds only strings (ASCII checked by the caller), booleans, null, integers within
+    64 bits, and objects with string keys of such values, nested at most 64 levels."""
+    if isinstance(v, str) or v is None or isinstance(v, bool):
+        return True
+    if isinstance(v, int):
+        return -(2**63) <= v < 2**64
+    if depth > 64:
+        return False
+    if isinstance(v, dict):
+        return all(isinstance(k, str) and _plain(x, depth + 1) for k, x in v.items())
+    if isinstance(v, list):
+        return all(_plain(x, depth + 1) for x in v)
+    return False
 
 
 def seal_of(rec: dict[str, Any], key: bytes) -> str:
