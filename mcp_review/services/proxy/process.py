@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import anyio
 
+from mcp_review.services.pipes import widen_pipe
 from mcp_review.services.proxy.framing import CHUNK
 
 STDIN_GRACE = 1.0
@@ -24,26 +25,6 @@ group of its own, so the whole escalation below must finish inside those 2 s."""
 
 TERM_GRACE = 0.5
 """Seconds between SIGTERM and SIGKILL to the server's process group."""
-
-
-PIPE_BYTES = 1 << 20
-"""What the proxy asks each of its pipes to hold (Linux ``F_SETPIPE_SZ``; the default is 64 KiB,
-the system's cap ``/proc/sys/fs/pipe-max-size`` is 1 MiB unless raised). A 1 MiB message then
-crosses a pipe in one or two wake-ups instead of sixteen: through the proxy a call crosses four
-pipes, not two, and on a busy machine every wake-up waits for a core (issue 46 item 7)."""
-
-
-def widen_pipe(fd: int) -> None:
-    """Ask the pipe at ``fd`` to hold :data:`PIPE_BYTES` (best effort: not Linux, not a pipe,
-    over the user's pipe budget: left as it is)."""
-    import fcntl
-
-    setsz = getattr(fcntl, "F_SETPIPE_SZ", 1031 if sys.platform.startswith("linux") else None)
-    if setsz is None:
-        return
-    with contextlib.suppress(OSError, ValueError):
-        if stat.S_ISFIFO(os.fstat(fd).st_mode):
-            fcntl.fcntl(fd, setsz, PIPE_BYTES)
 
 
 def _pipe_like(fd: int) -> bool:
