@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         )
     from mcp_review.engine.names import did_you_mean, find_name
 
-    served = [t.name for t in srv.tools]
+    served = {t.name: t.digest for t in srv.tools}  # digests name each tool if it is ambiguous
     tool = find_name(args.tool, served)
     if tool is None:
         where = "in the snapshot" if not inp.live else "now"

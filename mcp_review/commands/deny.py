@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             srv = decisions.served_server(
                 snap, args.server, args.principal, inp.snapshot_path or "live"
             )
-            tool = find_name(args.tool, [t.name for t in srv.tools])
+            tool = find_name(args.tool, {t.name: t.digest for t in srv.tools})
             if tool is not None:
                 args.tool = tool  # an escaped form (r\u0435ad_file) names its tool
             live = next((t for t in srv.tools if t.name == args.tool), None)
@@ -169,7 +169,9 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         pinned = [k[2] for k in pins.pins if k[0] == args.server]
-        tool = find_name(args.tool, pinned)
+        tool = find_name(
+            args.tool, {k[2]: p.digest for k, p in pins.pins.items() if k[0] == args.server}
+        )
         if tool is not None:
             args.tool = tool
         found = pins.find_tool(args.server, args.tool)

@@ -12,6 +12,7 @@ from typing import Any
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.verdict import proxy_exit_code
+from mcp_review.store.files import user_state_dir
 
 USAGE = (
     "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce [--withhold-changed]] "
@@ -186,6 +187,28 @@ def register(p: argparse.ArgumentParser) -> None:
         help="largest POST body (default 4 MiB); larger ones are answered 413",
     )
     http.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a connection whose request head takes longer (default 10)",
+    )
+    http.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a connection whose request body takes longer once its head is in (default 30)",
+    )
+    http.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections at once (default 256); past it the oldest that showed no "
+        "token is closed",
+    )
+    http.add_argument(
         "--idle-timeout",
         type=float,
         default=None,
@@ -206,13 +229,6 @@ def register(p: argparse.ArgumentParser) -> None:
         return ns, extras
 
     p.parse_known_args = parse_known_args  # type: ignore[method-assign]
-
-
-def _state_dir() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return os.path.join(base, "mcp-review")
 
 
 _LAUNCHERS = {
@@ -377,7 +393,7 @@ def run(args: argparse.Namespace) -> int:
         )
         scrub = _scrubber(remote)
         log_scrub = secrets_scrubber(remote)
-        state = _state_dir()
+        state = user_state_dir()
         pins = args.pins or "mcp-pins.toml"
     elif args.header:
         raise InputError("--header goes with --url (a configured server takes `headers`)")
@@ -389,7 +405,7 @@ def run(args: argparse.Namespace) -> int:
         name = args.server_name or _guess_name(argv)
         scrub = _argv_scrubber(name, argv)
         log_scrub = _argv_log_scrubber(name, argv)
-        state = _state_dir()
+        state = user_state_dir()
         pins = args.pins or "mcp-pins.toml"
     else:
         if not args.name:
@@ -426,7 +442,7 @@ def run(args: argparse.Namespace) -> int:
         log_scrub = secrets_scrubber(srv)
         calls = calls or srv.calls
         record_results = record_results or srv.record_results
-        state = cfg.state_dir or _state_dir()
+        state = cfg.state_dir or user_state_dir()
         cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
         pins = args.pins or getattr(cfg, "pins", None) or os.path.join(cfg_dir, "mcp-pins.toml")
     fname = _safe(name)
@@ -437,7 +453,9 @@ def run(args: argparse.Namespace) -> int:
     server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
     tokens = None
     if remote is not None:
-        tokens = _oauth_tokens(name, state, bool(getattr(remote, "oauth", False)))
+        tokens = _oauth_tokens(
+            name, state, bool(getattr(remote, "oauth", False)), getattr(remote, "url", None)
+        )
         if isinstance(tokens, int):
             return tokens
         if tokens is not None:
@@ -541,7 +559,7 @@ def run(args: argparse.Namespace) -> int:
     return proxy_exit_code(rc)
 
 
-def _oauth_tokens(name: str, state: str, required: bool) -> Any:
+def _oauth_tokens(name: str, state: str, required: bool, url: str | None) -> Any:
     """The stored OAuth tokens of a remote server (``mcp-review login NAME``), refreshed now if
     they expired; None when there are none and the config does not ask for them; the exit
     code 3 (said in one line naming the server) when they are needed and none is usable."""
@@ -555,7 +573,7 @@ def _oauth_tokens(name: str, state: str, required: bool) -> Any:
     if not (required or os.path.lexists(path)):
         return None
     try:
-        tokens = StoredTokenAuth(path, name)
+        tokens = StoredTokenAuth(path, name, url)  # bound to the URL it was issued for
         asyncio.run(tokens.usable())
     except (NoUsableToken, ValueError, OSError) as e:
         print(
@@ -649,6 +667,9 @@ def _serve_http(
         ("max_sessions", args.max_sessions),
         ("max_body", args.max_body),
         ("idle_timeout", args.idle_timeout),
+        ("header_timeout", args.header_timeout),
+        ("body_timeout", args.body_timeout),
+        ("max_connections", args.max_connections),
     ):
         if val is not None:
             if not val > 0:

@@ -320,11 +320,17 @@ def _settler() -> Callable[[Change], str | None]:
     return _SETTLER[0]
 
 
+def pointer_escape(token: str | int) -> str:
+    """One RFC 6901 reference token, escaped (``~`` -> ``~0``, then ``/`` -> ``~1``): the one
+    place a pointer token is escaped."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
 def pointer_join(base: str, *parts: str | int) -> str:
     """Append RFC 6901 reference tokens to a pointer (escaping ``~`` and ``/``)."""
     out = base
     for p in parts:
-        out += "/" + str(p).replace("~", "~0").replace("/", "~1")
+        out += "/" + pointer_escape(p)
     return out
 
 

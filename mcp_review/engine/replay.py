@@ -16,6 +16,7 @@ import jsonschema_rs
 
 from mcp_review.engine.canonical import MAX_DEPTH
 from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import pointer_escape
 
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
 try:  # orjson is 2-3x faster on call logs; the stdlib parser is the exact fallback.
@@ -67,7 +68,7 @@ class Issue:
 def _ptr(parts: Sequence[Any]) -> str:
     text = "/".join(map(str, parts))
     if "~" in text or text.count("/") >= len(parts):  # a part holds "~" or "/": escape each
-        return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+        return "".join("/" + pointer_escape(p) for p in parts)
     return "/" + text if text or parts else ""
 
 

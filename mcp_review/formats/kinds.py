@@ -22,6 +22,9 @@ from mcp_review.engine.names import with_escape
 from mcp_review.engine.rules import render_change
 from mcp_review.formats.compare import show_value
 
+CUES_LISTED = 20
+"""Cues listed per tool in text, Markdown and SARIF (the JSON has every one)."""
+
 MEMBER_CHANGES = 4
 """A member's own changes of its group's kind shown per member (text, Markdown)."""
 ALONE_CHANGES = 8
@@ -139,8 +142,6 @@ def _alone_text(a: Alone, commands: bool) -> list[str]:
             out.append(f"    {c.cls}: {compact(c)}")
         if len(changes) > ALONE_CHANGES:
             out.append(f"    … and {len(changes) - ALONE_CHANGES} more changes (mcp-review diff)")
-    from mcp_review.formats.status import CUES_LISTED
-
     for c in list(a.cues)[:CUES_LISTED]:
         out.append(f"    cue {c.kind} ({c.rule}) at {safe_text(c.pointer)}: {safe_text(c.text)}")
     if len(a.cues) > CUES_LISTED:

@@ -21,7 +21,8 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
          "server_version": "1.2.0" | null, "protocol_version": "…" | null,
          "error": null | {"kind": "…", "message": "…"},
          "candidate": false,               // true: the candidate was reviewed (--candidate)
-         "calls": null | {"path": "…", "unattributed": n, "skipped": n}}
+         "calls": null | {"path": "…", "unattributed": n, "skipped": n,
+                          "unrecorded": n (only when a proxy forwarded calls unrecorded)}}
       ],
       "instructions": [                     // only when a server sends or has pinned them
         {"subject": "instructions", "server", "principal", "status": "pinned" | "new" |
@@ -80,7 +81,7 @@ from mcp_review.engine.status import State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats.compare import comparison_doc, replay_lines, with_change_cues
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
-from mcp_review.formats.kinds import tool_order
+from mcp_review.formats.kinds import CUES_LISTED, text_lines, tool_order
 
 FORMAT = "mcp-review-status"
 VERSION = 2
@@ -122,10 +123,6 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
             if u is not None:
                 c["waived"] = {"reason": u.waiver.reason, "until": u.waiver.until.isoformat()}
     return Doc(d) if isinstance(d["comparison"], Doc) else d
-
-
-CUES_LISTED = 20
-"""Cues listed per tool in text, Markdown and SARIF (the JSON has every one)."""
 
 
 def cue_lines(t: ToolStatus, indent: str = "      ") -> list[str]:
@@ -256,7 +253,6 @@ def groups_text(
 ) -> str:
     """``status --groups`` as text: the decisions in the order to visit them (formats/kinds.py),
     then the summary and the verdict as ``status`` says them."""
-    from mcp_review.formats.kinds import text_lines
 
     out: list[str] = []
     head_line = candidate_line(report)

@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
+from mcp_review.store.files import user_state_dir
+
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
 try:  # orjson serialises a 10 MB argument object ~10x faster; json is the exact fallback.
     import orjson as _orjson
@@ -227,9 +229,7 @@ class SealKeyError(OSError):
 def seal_key_path() -> str:
     """``$XDG_STATE_HOME/mcp-review/calllog.key`` (``~/.local/state`` when unset): the user's
     own state, never the project's or the config's ``state_dir``."""
-    xdg = os.environ.get("XDG_STATE_HOME", "")
-    base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "mcp-review", _KEY_NAME)
+    return os.path.join(user_state_dir(), _KEY_NAME)
 
 
 def seal_key(*, create: bool) -> bytes | None:

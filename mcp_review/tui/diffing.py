@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from mcp_review.engine.canonical import normalize
 from mcp_review.engine.hidden import find_hidden
+from mcp_review.engine.model import pointer_escape
 
 Span = tuple[int, int]
 RowKind = Literal["equal", "replace", "delete", "insert"]
@@ -372,7 +373,7 @@ def pretty_with_lines(value: Any) -> tuple[str, dict[str, int]]:
             lines.append(f"{indent}{prefix}{{")
             keys = sorted(v)
             for i, k in enumerate(keys):
-                tok = str(k).replace("~", "~0").replace("/", "~1")
+                tok = pointer_escape(k)
                 emit(
                     v[k],
                     f"{ptr}/{tok}",

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from mcp_review.engine.rules import settle  # noqa: F401  (installs Change.settle's wording)
 from mcp_review.engine.rules.catalog import FAMILIES, KEYWORDS, RULES
-from mcp_review.engine.rules.registry import Effect, Keywords, Rule, Witness, class_for, rule
+from mcp_review.engine.rules.kit import Keywords
+from mcp_review.engine.rules.registry import Effect, Rule, Witness, class_for, rule
 from mcp_review.engine.rules.render import (
     NEW_TEXT_QUOTE,
     NEW_TEXT_SHOWN,

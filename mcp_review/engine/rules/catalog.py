@@ -19,8 +19,9 @@ from mcp_review.engine.rules import (
     tool_annotations,
     values,
 )
-from mcp_review.engine.rules.kit import Handler, counts_judge
-from mcp_review.engine.rules.registry import Keywords, Rule
+from mcp_review.engine.rules.kit import Handler, Keywords, counts_judge
+from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.render import install_rules
 
 FAMILIES = (
     tool,
@@ -58,6 +59,7 @@ def _table() -> dict[str, Rule]:
 
 RULES: dict[str, Rule] = _table()
 """The registry: rule id -> Rule."""
+install_rules(RULES)
 
 
 def _keywords() -> Keywords:

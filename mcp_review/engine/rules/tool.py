@@ -11,6 +11,7 @@ from mcp_review.engine.model import (
     Change,
     ChangeClass,
     Direction,
+    pointer_escape,
 )
 from mcp_review.engine.rules.kit import (
     MISSING,
@@ -110,7 +111,7 @@ _META_CAP = 20
 
 
 def _ptr_key(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    return pointer_escape(key)
 
 
 def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change]:

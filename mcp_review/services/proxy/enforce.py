@@ -39,6 +39,11 @@ class Verdict:
     """Set on a pinned tool whose ``_meta`` or other keys outside the digest differ from the
     approved ones: the pin's stored definition, served in place of the server's (the digest
     cannot see those keys, so the server's are unapproved text)."""
+    enforcement: str = ""
+    """``withheld`` / ``held`` / ``served`` (engine/enforcement.py); "" for a verdict the
+    relay makes itself (ambiguous, unlisted, unverified: withheld)."""
+    cue_kinds: tuple[str, ...] = ()
+    """For a tool withheld for a blocking cue: the cue kinds (the refusal's ``data.cues``)."""
 
 
 class Enforcer(Protocol):
@@ -376,7 +381,12 @@ class PinEnforcer:
         for i, d in defs:
             bad = self._pins.unverified.get((self.server, self.principal, d.name))
             if bad is not None:
-                verdicts[i] = Verdict(False, "unverified pin", f"its pin does not verify: {bad[1]}")
+                verdicts[i] = Verdict(
+                    False,
+                    "unverified pin",
+                    f"its pin does not verify: {bad[1]}",
+                    enforcement="withheld",
+                )
                 continue
             st = by_name[d.name]
             v = verdicts[i] = verdict_for(st, hold=self.hold)
@@ -409,30 +419,40 @@ def _unhashed_drift(s: Any) -> dict[str, Any] | None:
 
 def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     """What the enforcing proxy does with one tool, from its engine status (``s``: a
-    ToolStatus): relayed (pinned, or a drift the tier auto-approves), held (services/proxy/
-    hold.py) or withheld. ``hold=False``: ``--withhold-changed``, nothing held."""
-    from mcp_review.engine.policy import Outcome
+    ToolStatus): the engine's precedence list (engine/enforcement.py) decides withheld, held
+    or served; a held tool gets its :class:`Hold` (services/proxy/hold.py), or is withheld
+    when none can be built. ``hold=False``: ``--withhold-changed``, nothing held."""
+    from mcp_review.engine.enforcement import Enforcement, meta_cues, rule
     from mcp_review.engine.status import State
     from mcp_review.services.proxy.hold import hold_for
 
-    outcome = s.policy.outcome
+    live_meta: list[Any] = []
+    serve = None
+    if s.pin is not None and s.live is not None and s.pin.approved:
+        serve = _unhashed_drift(s)
+        if serve is not None:  # the server's _meta differs from the approved one: read it
+            live_meta = meta_cues(s.pin.tool_def().wire, s.live.wire)
+    r = rule(s, hold=hold, live_meta_cues=live_meta)
+    if r.enforcement is Enforcement.SERVED:
+        return Verdict(True, str(s.state), r.reason, serve=serve, enforcement="served")
+    if r.row == "denied":
+        return Verdict(False, "denied", r.reason, enforcement="withheld")
+    status = str(s.state) if s.state is State.PINNED else f"{s.state}, {s.policy.outcome}"
     why = "; ".join(s.policy.reasons)
-    if s.state is State.PINNED:
-        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
-    if s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE:
-        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
-    if s.state is State.DENIED or s.previously_denied:
-        return Verdict(False, "denied", why or "denied by the operator")
-    status = f"{s.state}, {outcome}"
-    if not hold:
-        return Verdict(False, status, why)
+    if r.row == "withhold-changed":
+        return Verdict(False, status, why, enforcement="withheld")
+    if r.enforcement is Enforcement.WITHHELD:
+        why = f"{why}; not held: {r.reason}" if why else f"not held: {r.reason}"
+        return Verdict(False, status, why, enforcement="withheld", cue_kinds=r.cue_kinds)
     h = hold_for(s)
     if isinstance(h, str):
-        return Verdict(False, status, f"{why}; not held: {h}" if why else f"not held: {h}")
+        why = f"{why}; not held: {h}" if why else f"not held: {h}"
+        return Verdict(False, status, why, enforcement="withheld")
     return Verdict(
         True,
         HELD,
-        f"{status}: {why}; the approved definition ({h.pinned_digest}) is served while "
+        f"{status}: {r.reason}; the approved definition ({h.pinned_digest}) is served while "
         f"{h.live_digest} waits for review",
         hold=h,
+        enforcement="held",
     )

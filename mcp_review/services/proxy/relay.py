@@ -783,14 +783,25 @@ class Proxy:
         return f"its tools/list ran past {FETCH_MAX_PAGES} pages"
 
     def _refusal(self, rpc_id: Any, tool: str, v: Verdict) -> dict[str, Any]:
+        """The model reads this text: it names no command that decides anything (an agent
+        with a shell could run it), only what happened and that the operator decides."""
         why = f": {v.reason}" if v.reason else ""
+        data: dict[str, Any] = {
+            "tool": tool,
+            "server": self.name,
+            "status": v.status,
+            "enforcement": v.enforcement or "withheld",
+            "reason": v.reason,
+        }
+        if v.cue_kinds:
+            data["cues"] = list(v.cue_kinds)
         return self._error(
             rpc_id,
             REFUSED_CODE,
-            f"mcp-review withheld tool '{tool}' on server '{self.name}' "
-            f"({v.status}{why}). An operator must review it: run `mcp-review` "
-            f"(or `mcp-review approve {self.name} {tool}`).",
-            {"tool": tool, "server": self.name, "status": v.status, "reason": v.reason},
+            f"mcp-review withheld tool '{tool}' on server '{self.name}' ({v.status}{why}). "
+            "Its calls are refused until the operator reviews it; nothing sent through this "
+            "connection changes that. Nothing was forwarded.",
+            data,
         )
 
     def _held_refusal(self, rpc_id: Any, tool: str, why: str) -> dict[str, Any]:
@@ -800,7 +811,7 @@ class Proxy:
             f"mcp-review refused this call to '{tool}' on server '{self.name}': the "
             f"proxy serves its approved definition while a change waits for review, "
             f"and {why}. Nothing was forwarded.",
-            {"tool": tool, "server": self.name, "status": HELD, "reason": why},
+            {"tool": tool, "server": self.name, "status": HELD, "enforcement": HELD, "reason": why},
         )
 
     def _held_result(self, p: _Pending, m: dict[str, Any]) -> None:
@@ -1197,7 +1208,7 @@ class Proxy:
                 desc = t.get("description")
                 t2["description"] = (
                     f"{WARNING_PREFIX}: '{t['name']}' is {v.status}{why} and calls to it are "
-                    f"refused until an operator approves it with `mcp-review`.\n\n"
+                    f"refused until the operator reviews it.\n\n"
                     + (desc if isinstance(desc, str) else "")
                 )
                 kept.append(t2)
