@@ -248,3 +248,15 @@ def test_root_that_starts_accepting_objects_is_still_judged():
     new = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
     assert _compare(old, new) != []
     assert [f.rule for f in tool_findings({"name": "t", "inputSchema": new})] == []
+
+
+def test_the_proof_never_takes_the_budget_another_search_needs():
+    """A finite schema whose listing would cost more than half the tool's witness work (1,500
+    values, each call weighing the 1,500-value enum) is not listed: the verdict stays breaking
+    and says the search could not be exhaustive."""
+    values = [f"v{i}" for i in range(1500)]
+    old = {"type": "object", "properties": {"m": {"enum": values}}}
+    new = {"type": "object", "properties": {"m": {"enum": values, "type": "string"}}}
+    (c,) = [c for c in _compare(old, new) if c.cls in (B, P)]
+    assert (c.rule, c.cls, c.disproved) == ("type-added", B, False)
+    assert c.to_json()["no_witness"].endswith(NOTE_NOT_EXHAUSTIVE)

@@ -541,6 +541,12 @@ class _Side:
         cands = candidates(self.acc, objects=self.objects)
         if cands is None:
             return None
+        # At most half of what the tool has left (two validator calls a value): the proof
+        # never takes the budget another change's search needs.
+        if 2 * len(cands) > self.budget.left // 2 or (
+            2 * len(cands) * self.weight > self.budget.units // 2
+        ):
+            return None
         taken = 0
         try:
             for inst in cands:
