@@ -33,6 +33,7 @@ from mcp_review.services.inputs import (
     add_group_options,
     add_pins_option,
 )
+from mcp_review.services.signing import add_sign_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -62,6 +63,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "the configured servers)",
     )
     add_pins_option(p)
+    add_sign_option(p)
     p.add_argument(
         "--principal",
         default=None,
@@ -189,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
         server_version=srv.server_version,
         protocol_version=srv.protocol_version,
         candidate=args.server in inp.candidates,
+        seen=st,
     )
     result = decisions.save(pins, inp.pins_path)
     show.report_save(result, inp.pins_path)

@@ -35,6 +35,7 @@ from mcp_review.services.inputs import (
     add_group_options,
     add_pins_option,
 )
+from mcp_review.services.signing import add_sign_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -65,6 +66,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "configured server; the pin file alone when none is configured)",
     )
     add_pins_option(p)
+    add_sign_option(p)
     p.add_argument(
         "--principal",
         default=None,

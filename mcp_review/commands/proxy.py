@@ -88,6 +88,20 @@ def register(p: argparse.ArgumentParser) -> None:
         "served and calls are checked against it",
     )
     p.add_argument(
+        "--require-signed",
+        action="store_true",
+        help="with --enforce: withhold every tool whose decision's signatures do not verify "
+        "under the signing policy (issue 45); refuse to start when the policy or its "
+        "allowed-signers file cannot be read",
+    )
+    p.add_argument(
+        "--signing-policy",
+        metavar="FILE",
+        default=None,
+        help="with --require-signed: the signing policy (default: $MCP_REVIEW_SIGNING_POLICY, "
+        "the config's [signing] policy, else mcp-review-signing.toml beside the pin file)",
+    )
+    p.add_argument(
         "--withhold-changed",
         action="store_true",
         help="with --enforce: hold nothing; withhold every change the tier does not "
@@ -375,6 +389,7 @@ def run(args: argparse.Namespace) -> int:
     scrub = None
     record_results = args.record_results
     remote = None  # the ServerConfig of a server reached over HTTP
+    cfg: Any = None  # the config, when a configured server is proxied
     if args.max_message_bytes is not None and args.max_message_bytes <= 0:
         raise InputError("--max-message-bytes must be a positive number of bytes")
     if args.url is not None:
@@ -487,6 +502,8 @@ def run(args: argparse.Namespace) -> int:
             f"{calllog.seal_problem}): `rerun` will not re-send them",
             file=sys.stderr,
         )
+    if args.require_signed and not args.enforce:
+        raise InputError("--require-signed only means something with --enforce")
     if args.withhold_changed and not args.enforce:
         raise InputError("--withhold-changed only means something with --enforce")
     gate = None
@@ -499,6 +516,8 @@ def run(args: argparse.Namespace) -> int:
             calls_path=calllog.path if calllog else None,
             hold=not args.withhold_changed,
         )
+        if args.require_signed:
+            gate.vet = _require_signed(args, cfg, os.path.abspath(pins))
         gate.check([])  # a pin file that does not parse is a usage error now, not mid-session
         if not os.path.exists(pins):
             print(
@@ -723,3 +742,18 @@ def _serve_http(
         with contextlib.suppress(OSError):
             os.unlink(token_file)  # the token dies with this run
     return proxy_exit_code(rc)
+
+
+def _require_signed(args: argparse.Namespace, cfg: Any, pins: str) -> Any:
+    """``--require-signed``: the check each pin file read goes through (services/signing.py);
+    an InputError (the proxy does not start) when the policy or allowed-signers file cannot
+    be read."""
+    from mcp_review.services import signing
+
+    where = signing.policy_path(args, cfg, pins)
+    if where is None:
+        raise InputError(
+            "--require-signed: no signing policy (--signing-policy, $MCP_REVIEW_SIGNING_POLICY, "
+            f"the config's [signing] policy, or {signing.POLICY_NAME} beside the pin file)"
+        )
+    return signing.withhold_unsigned(where, pins)

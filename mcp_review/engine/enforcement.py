@@ -49,11 +49,6 @@ PRECEDENCE: tuple[Row, ...] = (
     Row("denied", Enforcement.WITHHELD, "denied by the operator"),
     Row("new", Enforcement.WITHHELD, "new: never approved"),
     Row("unverified-pin", Enforcement.WITHHELD, "its pin does not verify"),
-    Row(
-        "meta-cue",
-        Enforcement.WITHHELD,
-        "approved and unchanged, but its `_meta` (outside the digest) carries a blocking cue",
-    ),
     Row("approved", Enforcement.SERVED, "approved and unchanged"),
     Row("hidden-characters", Enforcement.WITHHELD, "hidden characters appeared"),
     Row(
@@ -61,7 +56,11 @@ PRECEDENCE: tuple[Row, ...] = (
         Enforcement.WITHHELD,
         "a blocking cue anywhere in the new definition (`_meta` included)",
     ),
-    Row("more-power", Enforcement.WITHHELD, "an annotation claims more power"),
+    Row(
+        "more-power",
+        Enforcement.WITHHELD,
+        "an annotation, or `_meta`, claims more power",
+    ),
     Row(
         "auto-approved",
         Enforcement.SERVED,
@@ -118,6 +117,10 @@ def _ruling(row: str, reason: str = "", cue_kinds: tuple[str, ...] = ()) -> Ruli
     r = _ROWS[row]
     return Ruling(r.enforcement, row, reason or r.words, cue_kinds)
 
+
+_META_MORE_POWER = frozenset({"meta-visibility-model", "meta-csp-widened"})
+"""engine/rules/meta.py's rules for ``_meta`` claiming more power (services/proxy/hold.py
+names them too)."""
 
 _META_NODES = 10_000
 """Strings of a ``_meta`` read for cues (a hostile ``_meta`` cannot make it run unbounded)."""
@@ -178,7 +181,7 @@ def rule(
 
     ``hold=False``: ``--withhold-changed`` (a change that would be held is withheld).
     ``live_meta_cues``: :func:`meta_cues` of the server's ``_meta`` against the approved one
-    (``_meta`` is outside the digest, so a pinned tool's status does not see it).
+    (the cue reader, engine/cues.py, does not read ``_meta``).
     ``unverified``: why the tool's pin does not verify (None: it does)."""
     pin = t.pin
     if t.state is State.DENIED or t.previously_denied or (pin is not None and not pin.approved):
@@ -192,15 +195,7 @@ def rule(
         return _ruling("new")
     if unverified is not None:
         return _ruling("unverified-pin", f"its pin does not verify: {unverified}")
-    if t.state is State.PINNED:
-        if live_meta_cues:
-            kinds = _kinds(live_meta_cues)
-            return _ruling(
-                "meta-cue",
-                f"its _meta carries a blocking cue ({', '.join(kinds)}): the server has shown "
-                "hostile intent, so its calls do not run",
-                kinds,
-            )
+    if t.state is State.PINNED:  # the whole tool, _meta included, is the approved one
         return _ruling("approved")
     concerns = t.policy.concerns
     cmp = t.comparison
@@ -219,7 +214,10 @@ def rule(
             kinds,
         )
     if Concern.ANNOTATION_RELAXED in concerns or "annotation-relaxed" in rules:
-        return _ruling("more-power")
+        return _ruling("more-power", "an annotation claims more power")
+    if Concern.META_MORE_POWER in concerns or rules & _META_MORE_POWER:
+        said = [r for r in t.policy.reasons if r.startswith("_meta claims more power")]
+        return _ruling("more-power", _bounded(said[0]) if said else "_meta claims more power")
     if t.policy.outcome is Outcome.AUTO_APPROVE:
         return _ruling("auto-approved", "; ".join(t.policy.reasons))
     for c in changes:

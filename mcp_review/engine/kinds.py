@@ -33,13 +33,15 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.model import (
-    HASHED_FIELDS,
+    CONTRACT_FIELDS,
     ChangeClass,
     ToolDef,
     pointer_join,
     pointer_tokens,
 )
 from mcp_review.engine.policy import Concern, Outcome, class_outcome, severity_rank
+from mcp_review.engine.rules.meta import MORE_POWER_RULES as META_MORE_POWER_RULES
+from mcp_review.engine.rules.meta import SPEC_KEYS as META_SPEC_KEYS
 
 if TYPE_CHECKING:
     from mcp_review.engine.cues import Cue
@@ -104,7 +106,7 @@ _NAME_MAPS = frozenset(
 _KNOWN_TOKENS = frozenset(
     {
         # tool fields: the hashed ones, ``_meta`` and ``execution``'s own
-        *HASHED_FIELDS,
+        *CONTRACT_FIELDS,
         "taskSupport",
         "_meta",
         # JSON Schema keywords
@@ -161,6 +163,7 @@ _KNOWN_TOKENS = frozenset(
         "else",
         "x-mcp-header",
         *_NAME_MAPS,
+        *META_SPEC_KEYS,
     }
 )
 """Pointer tokens kept as they are in a kind's pointer; any other token (a name, an index, a
@@ -296,7 +299,7 @@ def schema_less(schema: Any) -> bool:
 def change_outcome(tier: str, change: Change) -> Outcome:
     """What the policy does with this one change under ``tier`` (the tier table, row by row):
     a change needs a decision when this is ``review`` or ``block``."""
-    if change.rule == RULE_RELAXED:
+    if change.rule == RULE_RELAXED or change.rule in META_MORE_POWER_RULES:
         return Outcome.BLOCK
     if change.rule in (RULE_GATES_LESS, RULE_OTHER_ANNOTATION):
         return Outcome.REVIEW
@@ -380,6 +383,9 @@ class AloneReason(StrEnum):
     tool is read and decided whole (one decision, where a group per such kind would ask
     more; the groups keep two members or more)."""
     NO_KIND = "no kind to group"
+    META_MORE_POWER = "_meta claims more power"
+    """``_meta`` makes the tool callable by the model, or widens what its UI may reach
+    (engine/rules/meta.py): read and decided on the tool itself."""
 
 
 def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
@@ -396,6 +402,8 @@ def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
         out.append(AloneReason.BROKEN_CALL)
     if Concern.ANNOTATION_GATES_LESS in concerns:
         out.append(AloneReason.CONTRADICTION)
+    if Concern.META_MORE_POWER in concerns:
+        out.append(AloneReason.META_MORE_POWER)
     if new_tool_contradictions(t):
         out.append(AloneReason.NEW_CLAIM)
     if t.previously_denied:

@@ -19,6 +19,7 @@ other annotation changed    review        review        review
 annotation claims less      review        review        review
   power, uncontradicted
 annotation claims more      block         block         block
+_meta claims more power     block         block         block
 annotation claims less      block         block         block
   power, contradicted
 hidden characters appeared  block         block         block
@@ -68,6 +69,7 @@ from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
 from mcp_review.engine.rules.cues import SECRET_PATH_RULE, CueKind
+from mcp_review.engine.rules.meta import MORE_POWER_RULES as META_MORE_POWER_RULES
 from mcp_review.engine.rules.render import added_text, quote
 
 _RULE_RELAXED = "annotation-relaxed"
@@ -150,6 +152,9 @@ class Facts:
     first_sight_cues: tuple[str, ...] = ()
     """A new tool's cues that block on first sight (:data:`FIRST_SIGHT_BLOCKING`), worded as
     :attr:`blocking_cues`."""
+    meta_more_power: tuple[str, ...] = ()
+    """Claims of more power in ``_meta`` (engine/rules/meta.py ``MORE_POWER_RULES``: the model
+    may now call an app-only tool, the UI's CSP or permissions grew), each as its message."""
 
 
 class Concern(StrEnum):
@@ -164,6 +169,9 @@ class Concern(StrEnum):
     HIDDEN_CHARACTERS = "hidden characters"
     CUE = "cue"
     """A blocking cue introduced by changed text, or one a new tool carries on first sight."""
+    META_MORE_POWER = "_meta claims more power"
+    """``_meta`` claims more power (engine/rules/meta.py): the model may now call a tool only
+    the host's UI could, or the UI may reach more. It blocks and the tool stands alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,11 +199,14 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
             (Concern.ANNOTATION_GATES_LESS, facts.claims_contradicted),
             (Concern.HIDDEN_CHARACTERS, facts.hidden_appeared),
             (Concern.CUE, facts.blocking_cues or facts.first_sight_cues),
+            (Concern.META_MORE_POWER, facts.meta_more_power),
         )
         if found
     }
     for hint in facts.annotations_relaxed:
         steps.append((Outcome.BLOCK, f"annotation claims more power: {hint}"))
+    for what in facts.meta_more_power:
+        steps.append((Outcome.BLOCK, f"_meta claims more power: {what}"))
     for why in facts.claims_contradicted:
         steps.append((Outcome.BLOCK, f"annotation claims less power, contradicted: {why}"))
     contradicted = {w.split(" against ", 1)[0] for w in facts.claims_contradicted}
@@ -545,6 +556,7 @@ def facts_for(
         annotations_other=tuple(c.message for c in changes if c.rule == _RULE_OTHER_ANNOTATION),
         blocking_cues=blocking,
         first_sight_cues=first_sight,
+        meta_more_power=tuple(c.message for c in changes if c.rule in META_MORE_POWER_RULES),
     )
 
 

@@ -2,7 +2,7 @@
 witness strategy) beside the handlers that judge it, the registry table, and the rendering of a
 change's words.
 
-Families: ``tool``, ``tool_annotations``, ``hidden``, ``text``, ``schema`` (whole schema and
+Families: ``tool``, ``tool_annotations``, ``meta`` (a tool's ``_meta``), ``hidden``, ``text``, ``schema`` (whole schema and
 unowned keywords), ``json_types``, ``values`` (enum/const), ``numeric``, ``strings``,
 ``arrays``, ``objects``, ``composition``, ``refs``. ``registry`` says what a rule is,
 ``catalog`` is the one table, ``render`` words a change, ``kit`` is what the families share

@@ -9,6 +9,7 @@ from mcp_review.engine.rules import (
     composition,
     hidden,
     json_types,
+    meta,
     numeric,
     objects,
     refs,
@@ -26,6 +27,7 @@ from mcp_review.engine.rules.render import install_rules
 FAMILIES = (
     tool,
     tool_annotations,
+    meta,
     hidden,
     text,
     schema,

@@ -654,6 +654,11 @@ class Proxy:
                 'has not been answered (clients match 1 and "1" '
                 "as one id)",
             )
+        if method == "resources/read":
+            why = await self._ui_refusal(m.get("params"))
+            if why is not None:
+                self.refused_calls += 1
+                return refuse(REFUSED_CODE, why)
         if method != "tools/call":
             self._track(_Pending(method, rid, keys, first_page=_first_page(m)))
             return m, None
@@ -704,6 +709,24 @@ class Proxy:
                     {"tool": tool, "server": self.name, "status": "unrecorded"},
                 )
         return m, None
+
+    async def _ui_refusal(self, params: Any) -> str | None:
+        """Why a ``resources/read`` is refused under ``--enforce``: its ``uri`` is an MCP Apps
+        UI resource (``ui://``) no approved tool names (issue 42), or the pins cannot be read
+        (fail closed). Other resources pass (they are not judged yet)."""
+        uri = params.get("uri") if isinstance(params, dict) else None
+        if not isinstance(uri, str) or not uri[:5].lower() == "ui://":
+            return None
+        judge = getattr(self.gate, "ui_resource", None)
+        if judge is None:
+            return None
+        try:
+            why: str | None = await anyio.to_thread.run_sync(judge, uri)
+        except Exception as e:
+            return f"the UI resource could not be checked against the pins: {short(str(e), 200)}"
+        if why is not None:
+            self.log(f"refused resources/read {short(uri, 80)}: {why}")
+        return why
 
     async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:
         assert self.gate is not None
