@@ -317,8 +317,24 @@ async def main() -> int:
         if moved != min(100, table.row_count - 1 - start):
             raise SystemExit(f"bench_tui: 100 keys moved the cursor {moved} rows")
         cpu.clear()
-        nxt = [await key_to_frame("n") for _ in range(20)]
-        n_cpu = list(cpu)
+
+        async def next_review() -> float | None:
+            """``n``, timed to its frame; None when it drew none: review by kind (issue 28)
+            visits a group once, so on a fleet whose changes are all one kind ``n`` wraps to
+            the row it is on and nothing changes on screen (the benchmark waited for ever)."""
+            await pilot.pause()
+            frames.clear()
+            k0, kc = time.perf_counter(), time.process_time()
+            app.post_message(events.Key("n", None))
+            await pilot.pause()
+            if not frames:
+                return None
+            cpu.append((time.process_time() - kc) * 1000)
+            return (frames[0] - k0) * 1000
+
+        n_all = [await next_review() for _ in range(20)]
+        nxt = [x for x in n_all if x is not None] or [0.0]
+        n_cpu = list(cpu) or [0.0]
         # A filter applies on every keystroke (Input.Changed): "/" then "tool_07_1", each key
         # timed to its frame (the table redrawn for the narrowed query), then backspace x3
         # (widening back to 2,000 rows) and escape (the whole list again).
@@ -365,7 +381,9 @@ async def main() -> int:
         f"p95 {sorted(lat)[94]:.1f} ms, max {max(lat):.1f} ms (target < 50 ms)"
     )
     print(
-        f"key-to-frame, n (next needing review) x20: median {statistics.median(nxt):.1f} ms, "
+        f"key-to-frame, n (next needing review) x20 ({n_all.count(None)} drew nothing: "
+        "the same row again): "
+        f"median {statistics.median(nxt):.1f} ms, "
         f"max {max(nxt):.1f} ms; CPU median {statistics.median(n_cpu):.1f} ms, "
         f"max {max(n_cpu):.1f} ms (target <= 50 ms)"
     )
