@@ -72,6 +72,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("login", "login", "OAuth for a remote server: authorise once, the proxy refreshes"),
     ("rerun", "rerun", "re-send recorded read-only calls and compare the results"),
     (
+        "hosts",
+        "hosts",
+        "what each host (Claude, OpenAI, Gemini, VS Code, Cursor, ...) makes of the pinned tools",
+    ),
+    (
         "trust",
         "trust",
         "allow a client config found here (.mcp.json, .vscode/mcp.json, ...) to run",

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from mcp_review.engine.cues import needs_attention
 from mcp_review.engine.model import (
     CONTRACT_FIELDS,
     ChangeClass,
@@ -49,12 +50,15 @@ if TYPE_CHECKING:
     from mcp_review.engine.status import StatusReport, ToolStatus
 
 __all__ = [
+    "SHOWN_WHOLE",
+    "AddedText",
     "Alone",
     "AloneReason",
     "Group",
     "Grouping",
     "Kind",
     "Member",
+    "added_texts",
     "group_id",
     "group_report",
     "kind_of",
@@ -71,6 +75,8 @@ RULE_NEW_TOOL = "tool-new"
 """The kind of a tool seen for the first time (no rule of the registry: no change fired)."""
 RULE_REMOVED = "tool-removed"
 """The kind of an approved tool no longer served."""
+HOST_RULES = frozenset({"host-regression", "host-degrade"})
+"""Changes a target host makes of a change (engine/hosts.py), one kind per host rule."""
 TEXT_RULE = "text"
 """The kind rule of every text change (see the module docstring)."""
 
@@ -233,6 +239,9 @@ class Kind:
         if self.rule == TEXT_RULE:
             return f"text added or reworded, {cue}"
         with_cue = f", {cue}" if self.cues else ""
+        if self.rule in HOST_RULES:
+            what = "refused" if self.cls is ChangeClass.BREAKING else "degraded"
+            return f"host regression: {what} by {self.detail}"
         if self.detail == "schema-less":
             return f"required arguments declared on a schema-less tool{with_cue}"
         if self.rule == "output-schema-added":
@@ -252,6 +261,9 @@ def kind_of(change: Change, old: ToolDef | None = None, cues: Iterable[str] = ()
         return Kind(rule, change.cls, "less-power", "")
     if rule == RULE_RELAXED:
         return Kind(rule, change.cls, "more-power", "")
+    if rule in HOST_RULES:
+        # Host regressions are grouped by (profile, rule): the host rule id names both.
+        return Kind(rule, change.cls, "tool", "", dict(change.params).get("host_rule", ""))
     cue_kinds = tuple(sorted(set(cues)))
     text_only = change.cls in (ChangeClass.COMPATIBLE, ChangeClass.COSMETIC) and change.new_text
     if rule in TEXT_RULES or text_only:
@@ -378,6 +390,14 @@ class AloneReason(StrEnum):
     """A new tool whose annotations claim less power than the protocol defaults against its
     own name or description (:func:`new_tool_contradictions`): no pinned claim to flip, so the
     tier waits for review, but it is read alone, never approved with the other new tools."""
+    ATTENTION = "a cue that needs attention"
+    """Its text introduces a cue at level ``attention`` (a word mixing scripts, an encoded
+    blob, text the reader could not normalise; docs/cues.md "Levels"): read alone, never
+    grouped, approved with no typed reason."""
+    LONG_TEXT = "added text too long to show whole"
+    """A text change adds more than :data:`SHOWN_WHOLE` characters: a group's screens show
+    each member's added text in full, so a member whose text cannot be shown whole is read
+    alone (issue 38 item 4)."""
     UNSHARED = "a kind no other tool shares"
     """A pending kind of the tool is shared with no other tool that needs a decision: the
     tool is read and decided whole (one decision, where a group per such kind would ask
@@ -396,6 +416,8 @@ def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
         out.append(AloneReason.BLOCKING_CUE)
     if Concern.HIDDEN_CHARACTERS in concerns:
         out.append(AloneReason.HIDDEN)
+    if any(needs_attention(c) for c in t.cues):
+        out.append(AloneReason.ATTENTION)
     if t.shadows:
         out.append(AloneReason.LOOKALIKE)
     if t.comparison is not None and t.comparison.broken_calls:
@@ -433,6 +455,74 @@ def new_tool_contradictions(t: ToolStatus) -> tuple[str, ...]:
 # Groups -----------------------------------------------------------------------------------------
 
 
+SHOWN_WHOLE = 600
+"""Characters of added text a group member may bring at most: each group screen shows every
+member's added text in full, so a member adding more is read alone (issue 38 item 4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddedText:
+    """Text a member's change adds, whole (raw server text: escape it to show it)."""
+
+    pointer: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        from mcp_review.engine.hidden import safe_text
+
+        return {"pointer": self.pointer, "text": safe_text(self.text)}
+
+
+def _at(wire: Any, pointer: str) -> Any:
+    from mcp_review.engine.walk import MISSING, get
+
+    v = get(wire, pointer_tokens(pointer))
+    return None if v is MISSING else v
+
+
+def _strings(v: Any) -> list[str]:
+    from mcp_review.engine.textwalk import schema_strings
+
+    return [t for _, _, _, t in schema_strings(v, "")] if not isinstance(v, str) else [v]
+
+
+def added_texts(t: ToolStatus, changes: Sequence[Change]) -> tuple[AddedText, ...] | None:
+    """Every text ``changes`` add to ``t``'s definition, whole: a text change's added words
+    (old text against new at its pointer), the texts a structural change carries in. None when
+    they cannot all be listed (texts counted, not carried, ``Change.new_text_more``)."""
+    from mcp_review.engine.rules.render import added_text
+
+    cmp = t.comparison
+    if cmp is None:
+        return ()
+    old, new = cmp.old.wire, cmp.new.wire
+    out: list[AddedText] = []
+    seen: set[str] = set()
+    for c in changes:
+        if c.new_text_more:
+            return None
+        ptrs = [x.pointer for x in c.new_text]
+        if c.rule in TEXT_RULES and c.pointer:
+            ptrs.insert(0, c.pointer)
+        for p in ptrs:
+            if p in seen:
+                continue
+            seen.add(p)
+            was, now = _at(old, p), _at(new, p)
+            if isinstance(now, str):
+                text = added_text(was if isinstance(was, str) else None, now)
+            else:
+                before = set(_strings(was)) if was is not None else set()
+                text = "\n".join(x for x in _strings(now) if x not in before)
+            if text:
+                out.append(AddedText(p, text))
+    return tuple(out)
+
+
+def _text_kind(k: Kind, changes: Sequence[Change]) -> bool:
+    return k.rule == TEXT_RULE or any(c.new_text or c.new_text_more for c in changes)
+
+
 @dataclass(frozen=True, slots=True)
 class Member:
     """One tool in a group, with its own changes of the group's kind (old → new values, hints,
@@ -446,6 +536,9 @@ class Member:
     changes: tuple[Change, ...] = ()
     outcome: Outcome = Outcome.REVIEW
     """What the policy does with this member's changes of the kind."""
+    added: tuple[AddedText, ...] = ()
+    """The text its changes of the kind add, whole (:func:`added_texts`): what approving the
+    group approves, shown in full on every group screen."""
     status: Any = field(default=None, compare=False, repr=False)
     """The member's :class:`~mcp_review.engine.status.ToolStatus`."""
 
@@ -459,12 +552,15 @@ class Member:
         return f"{self.server}/{self.tool}"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "server": self.server,
             "principal": self.principal,
             "tool": self.tool,
             "digest": self.digest,
         }
+        if self.added:
+            out["added_text"] = [a.to_json() for a in self.added]
+        return out
 
 
 def group_id(kind: Kind, members: Iterable[Member]) -> str:
@@ -661,6 +757,9 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
             continue
         reasons = alone_reasons(t)
         kinds = {} if reasons else pending_kinds(t)
+        if kinds and _too_long(t, kinds):
+            reasons = (AloneReason.LONG_TEXT,)
+            kinds = {}
         if not reasons and not kinds:
             # Nothing to group (every kind approved but the pin not moved, say): decided
             # alone, as a plain approve does.
@@ -695,8 +794,11 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
                 if not changes
                 else _strictest(change_outcome(tier, c) for c in changes)
             )
+            added = (added_texts(t, changes) or ()) if _text_kind(k, changes) else ()
             by_kind.setdefault(k, []).append(
-                Member(t.server, t.principal, t.tool, digest, tuple(changes), outcome, status=t)
+                Member(
+                    t.server, t.principal, t.tool, digest, tuple(changes), outcome, added, status=t
+                )
             )
     groups = []
     for k, members in by_kind.items():
@@ -705,6 +807,20 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
     groups.sort(key=lambda g: (-g.size, g.label, g.id))
     alone.sort(key=_alone_sort)
     return Grouping(tuple(groups), tuple(alone))
+
+
+def _too_long(t: ToolStatus, kinds: dict[Kind, list[Change]]) -> bool:
+    """Whether the text ``t``'s text kinds add is too long to show whole in a group (over
+    :data:`SHOWN_WHOLE` characters, or more texts than the changes carry)."""
+    total = 0
+    for k, changes in kinds.items():
+        if not _text_kind(k, changes):
+            continue
+        added = added_texts(t, changes)
+        if added is None:
+            return True
+        total += sum(len(a.text) for a in added)
+    return total > SHOWN_WHOLE
 
 
 def member_name(text: str) -> tuple[str, str]:

@@ -807,3 +807,59 @@ def read_held_state(
                 "updated_at": updated,
             }
     return out
+
+
+# The clients an enforcing proxy served ----------------------------------------------------------
+#
+# Issue 44: which hosts count is inferred from what the user runs; the proxy sees each client's
+# ``clientInfo`` at ``initialize`` and records it beside the call log, one line per session.
+# Unsealed on purpose: a planted line can only add a host to judge (more review, never less).
+
+CLIENTS_SUFFIX = ".clients.jsonl"
+CLIENTS_KEPT = 200
+"""Lines read back (the newest): a session each; older ones are history."""
+_CLIENTS_MAX_BYTES = 64 * 1024
+
+
+def clients_path(log_path: str) -> str:
+    """``<log>.clients.jsonl``: the sessions' clientInfo of the proxy recording to ``log_path``."""
+    return log_path + CLIENTS_SUFFIX
+
+
+def record_client(log_path: str, name: str, version: Any = None) -> None:
+    """Append one session's ``clientInfo`` (name and version, bounded) beside the call log."""
+    rec = {"at": now_iso(), "client": str(name)[:200]}
+    if isinstance(version, str):
+        rec["version"] = version[:100]
+    line = json.dumps(rec, ensure_ascii=True) + "\n"
+    fd = os.open(
+        clients_path(log_path), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600
+    )
+    try:
+        os.write(fd, line.encode("ascii"))
+    finally:
+        os.close(fd)
+
+
+def read_clients(log_path: str) -> dict[str, str]:
+    """The client names recorded beside ``log_path`` (the newest sessions), each with when it
+    was last seen; empty without a record. Bounded: the last 64 KB, lines that are not a
+    record skipped."""
+    path = clients_path(log_path)
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - _CLIENTS_MAX_BYTES))
+            data = f.read()
+    except OSError:
+        return {}
+    out: dict[str, str] = {}
+    for raw in data.splitlines()[-CLIENTS_KEPT:]:
+        try:
+            rec = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("client"), str):
+            out[rec["client"]] = str(rec.get("at", ""))[:40]
+    return out

@@ -117,7 +117,11 @@ def mark_cues(rows: list[Row], cues: list[CueText]) -> int:
         if side is None or not side.text:
             continue
         found: list[tuple[int, int, str, bool]] = []
-        readings = [_reading(side, tags=False), _reading(side, tags=True)]
+        readings = [
+            (side.text, [(i, i + 1) for i in range(len(side.text))]),
+            _reading(side, tags=False),
+            _reading(side, tags=True),
+        ]
         for text, kind, blocking in cues:
             for plain, where in readings:
                 at = plain.find(text) if text else -1

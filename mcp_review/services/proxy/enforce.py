@@ -132,10 +132,35 @@ class PinEnforcer:
         self._ui_uris: tuple[Any, frozenset[str]] | None = None
         """The UI resources the approved pins name, with the pins they were read from."""
         self.reloads = 0
+        self.client_profile: str | None = None
+        """The host profile of the connected client (its ``clientInfo``, engine/hosts.py):
+        a change that is a host regression there is held (services/proxy/hold.py)."""
         self.vet: Any = None
         """``--require-signed`` (issue 45): called with each pin file read; it sets aside
         (``PinFile.unverified``) every decision whose signatures do not verify, so its tool is
         withheld with the reason (services/signing.py ``withhold_unsigned``)."""
+
+    def for_client(self, client_name: Any) -> PinEnforcer:
+        """The gate for a session whose client said who it is (``initialize``'s
+        ``clientInfo.name``): this one when its host has no profile (or the same), else a gate
+        of its own that judges that host too. Sessions of ``--listen`` share this gate: one
+        client's host never changes what another is served."""
+        from mcp_review.engine.hosts import profile_for_client
+
+        profile = profile_for_client(client_name)
+        if profile == self.client_profile:
+            return self
+        gate = PinEnforcer(
+            self.pins_path,
+            self.server,
+            principal=self.principal,
+            default_tier=self.default_tier,
+            calls_path=self.calls_path,
+            hold=self.hold,
+        )
+        gate.vet = self.vet
+        gate.client_profile = profile
+        return gate
 
     def _stat(self) -> Signature | None:
         try:
@@ -414,6 +439,12 @@ class PinEnforcer:
         )
         for st, policy in zip(statuses, policies, strict=True):
             st.policy = policy
+        if self.client_profile is not None:
+            # The connected client's host (issue 44): its regressions are named, and held.
+            from mcp_review.engine.hosts import Targets
+            from mcp_review.engine.status import StatusReport, judge_hosts
+
+            judge_hosts(StatusReport(tools=statuses), Targets((self.client_profile,)))
         by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
         from mcp_review.engine.compare import watcher
 
