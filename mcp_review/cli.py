@@ -163,6 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.command == "demo" and not getattr(args, "headless", False)
     )
     guard = contextlib.nullcontext() if app else guarded_output(stdout=args.command != "proxy")
+    if not app and args.command != "proxy":
+        from mcp_review.services.pipes import widen_pipe
+
+        widen_pipe(1)  # a report written to a pipe blocks less (services/pipes.py)
     with guard:
         return _run(args)
 
