@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mcp_review.engine.rules.catalog import RULES, rule_of
 from mcp_review.engine.rules.cues import CUE_RULES
+from mcp_review.engine.rules.outside import OUTSIDE_RULES
 from mcp_review.engine.rules.registry import Claim
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,7 +63,7 @@ def id_literals(source: str, ids: frozenset[str]) -> list[tuple[int, str]]:
     )
 
 
-ALL_IDS = frozenset(RULES) | frozenset(CUE_RULES)
+ALL_IDS = frozenset(RULES) | frozenset(CUE_RULES) | OUTSIDE_RULES
 
 
 def test_no_module_outside_engine_rules_names_a_rule_id():

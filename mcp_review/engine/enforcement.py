@@ -20,10 +20,11 @@ from typing import Any
 
 from mcp_review.engine.candidate import ALSO_KEY, PREVIEW_KEY
 from mcp_review.engine.cues import Cue, text_cues
-from mcp_review.engine.hosts import HOST_RULES, held_for_host
+from mcp_review.engine.hosts import held_for_host
 from mcp_review.engine.model import ChangeClass, Direction, pointer_join
 from mcp_review.engine.policy import Concern, Outcome
 from mcp_review.engine.rules.catalog import rule_of
+from mcp_review.engine.rules.outside import HOST_REGRESSION, HOST_RULES
 from mcp_review.engine.rules.registry import Claim
 from mcp_review.engine.status import State, ToolStatus
 
@@ -91,7 +92,7 @@ PRECEDENCE: tuple[Row, ...] = (
         "any other change, under `--withhold-changed`",
     ),
     Row(
-        "host-regression",
+        HOST_REGRESSION,  # the row is named after the rule it serves
         Enforcement.HELD,
         "a host regression for the connected client's host (its `clientInfo`), the approved "
         "definition accepted there: served as approved, so the host keeps working",
@@ -256,7 +257,7 @@ def rule(
     if not hold:
         return _ruling("withhold-changed", why)
     if host_held:
-        return _ruling("host-regression", why)
+        return _ruling(HOST_REGRESSION, why)
     return _ruling("held", why)
 
 

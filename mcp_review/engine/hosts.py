@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_join
+from mcp_review.engine.rules.outside import HOST_DEGRADE, HOST_REGRESSION, HOST_RULES
 from mcp_review.engine.rules.render import OUTSIDE_TEMPLATES
 from mcp_review.engine.rules.settle import OUTSIDE_SETTLE
 
@@ -1242,9 +1243,8 @@ def regressions(before: Iterable[Finding], after: Iterable[Finding]) -> Verdict:
 
 # Changes ----------------------------------------------------------------------------------------
 
-REGRESSION_RULE = "host-regression"
-DEGRADE_RULE = "host-degrade"
-HOST_RULES = frozenset({REGRESSION_RULE, DEGRADE_RULE})
+REGRESSION_RULE = HOST_REGRESSION
+DEGRADE_RULE = HOST_DEGRADE
 
 OUTSIDE_TEMPLATES[REGRESSION_RULE] = "{effect} ({host_rule}, {confidence}): {what}"
 OUTSIDE_TEMPLATES[DEGRADE_RULE] = "{effect} ({host_rule}, {confidence}): {what}"

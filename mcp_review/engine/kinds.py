@@ -43,6 +43,7 @@ from mcp_review.engine.model import (
 from mcp_review.engine.policy import Concern, Outcome, class_outcome, severity_rank
 from mcp_review.engine.rules.catalog import RULES, rule_of
 from mcp_review.engine.rules.meta import SPEC_KEYS as META_SPEC_KEYS
+from mcp_review.engine.rules.outside import HOST_RULES
 from mcp_review.engine.rules.registry import Claim
 
 if TYPE_CHECKING:
@@ -73,8 +74,6 @@ RULE_NEW_TOOL = "tool-new"
 """The kind of a tool seen for the first time (no rule of the registry: no change fired)."""
 RULE_REMOVED = "tool-removed"
 """The kind of an approved tool no longer served."""
-HOST_RULES = frozenset({"host-regression", "host-degrade"})
-"""Changes a target host makes of a change (engine/hosts.py), one kind per host rule."""
 TEXT_RULE = "text"
 """The kind rule of every text change (see the module docstring)."""
 

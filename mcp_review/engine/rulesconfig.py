@@ -48,6 +48,7 @@ from typing import Any
 from mcp_review.engine.model import CLASS_ORDER, Change, ChangeClass
 from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.engine.rules import RULES
+from mcp_review.engine.rules.outside import HOST_RULES
 
 TRUST_AXIS_RULES: frozenset[str] = frozenset(
     {r.id for r in RULES.values() if r.cls is ChangeClass.TRUST or r.trust_axis}
@@ -250,7 +251,7 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
 
 
 def _known_rule(rule: Any, key: str) -> None:
-    if rule in ("host-regression", "host-degrade"):
+    if rule in HOST_RULES:
         # Issue 44: what a host refuses is not the operator's to re-class or waive per change;
         # which hosts count is ([hosts] targets, docs/hosts.md).
         raise RulesConfigError(

@@ -24,6 +24,7 @@ from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
 from mcp_review.engine.rules.catalog import rule_of
 from mcp_review.engine.rules.cues import SECRET_PATH_RULE
+from mcp_review.engine.rules.outside import HOST_REGRESSION
 from mcp_review.engine.status import (
     Awaiting,
     State,
@@ -370,7 +371,7 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         held_by_proxy=t.held_by_proxy is not None,
         hosts=tuple(dict.fromkeys(f.profile for f in t.hosts or () if f.refuses)),
         host_regression=t.comparison is not None
-        and any(c.rule == "host-regression" for c in t.comparison.changes),
+        and any(c.rule == HOST_REGRESSION for c in t.comparison.changes),
         cuts=tuple(cuts(t.hosts, t.live.wire)) if t.hosts and t.live is not None else (),
     )
 

@@ -13,9 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-HOST_RULES = frozenset({"host-regression", "host-degrade"})
-"""The changes a target host makes of a change (engine/hosts.py)."""
-
 HELD = "held"
 """The verdict status of a held tool (and of a refused call to one)."""
 
@@ -109,6 +106,7 @@ def hold_for(t: Any) -> Hold | str:
     from mcp_review.engine.replay import SchemaError, SchemaValidator
     from mcp_review.engine.rules.catalog import rule_of
     from mcp_review.engine.rules.hidden import HIDDEN_ADDED
+    from mcp_review.engine.rules.outside import HOST_RULES
     from mcp_review.engine.rules.tool_annotations import RELAXED
     from mcp_review.engine.status import State
 
