@@ -141,6 +141,12 @@ def test_the_taxonomy_the_consumers_ask_is_on_the_rules():
         "property-added-required",
         "required-added",
     }
+    assert {r.id for r in RULES.values() if r.title} == {
+        "tool-title-changed",
+        "annotation-title-changed",
+        "schema-title-changed",
+    }
+    assert {r.id for r in RULES.values() if r.text_added} == {"schema-text-added"}
     assert {r.id for r in RULES.values() if r.unjudged} == {"engine-error", "schema-too-deep"}
     # Every rule is text or structure, on one side; an id the registry does not hold (a kind's
     # own rule) has no taxonomy.

@@ -618,7 +618,7 @@ def _text_shape(c: Change) -> tuple[str, str]:
     params = dict(c.params)
     rule = rule_of(c.rule)
     if rule.text:
-        f = params.get("field") or ("title" if "title" in c.rule else "description")
+        f = params.get("field") or ("title" if rule.title else "description")
         if f not in ("title", "description"):
             f = "text"
         delta = params.get("delta", "")

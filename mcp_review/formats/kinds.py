@@ -27,6 +27,7 @@ from mcp_review.engine.kinds import (
 )
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.rules import render_change
+from mcp_review.engine.rules.catalog import rule_of
 from mcp_review.formats.compare import show_value
 
 CUES_LISTED = 20
@@ -107,7 +108,7 @@ def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
         # The text rules' own lines quote a bounded delta: the whole added text stands for them.
         changes = tuple(c for c in changes if c.rule not in TEXT_RULES)
     short = [compact(c) for c in changes]
-    if changes and all(c.rule.startswith("annotation-") for c in changes):
+    if changes and all(rule_of(c.rule).family == "tool_annotations" for c in changes):
         return ["; ".join(short), *added_lines(m)]  # a few hints: one line
     for c, text in zip(changes[:limit], short, strict=False):
         line = text

@@ -2,7 +2,10 @@
 witness strategy), how an effect and a polarity give a class, and the one table of all rules.
 
 Each family module (``types``, ``values``, ``numbers``, ...) defines its rules once, with the
-id written as a literal, so grepping an id finds its definition and every place that emits it.
+id written as a literal (or as the named constant the family defines for it, its one literal),
+so grepping an id finds its definition and every place that emits it. Outside ``engine/rules/``
+no module names an id: consumers ask a rule's taxonomy (``text``, ``claim``, ``withheld``, ...)
+through ``catalog.rule_of``, and a site that must name one rule imports its constant.
 
 Schema rules are written from the input side ("does new accept every call old accepted?"). A
 rule with an ``effect`` gets its class from the effect and the polarity where it fired: in an
@@ -113,6 +116,9 @@ class Rule:
     """What it says of the tool's power, when it is a change of the tool's own claims."""
     text_added: bool = False
     """A text rule whose change always adds text (never rewords it)."""
+    title: bool = False
+    """A text rule about a title (the tool's, its annotations', a schema's), not a
+    description: what a group calls the text when the change does not say."""
     hidden: bool = False
     """Its change is hidden characters appearing in a string: blocks, never held."""
     adds_required: bool = False
@@ -147,6 +153,7 @@ def rule(
     at_keyword: bool = False,
     text: bool = False,
     text_added: bool = False,
+    title: bool = False,
     claim: Claim | None = None,
     hidden: bool = False,
     adds_required: bool = False,
@@ -172,6 +179,7 @@ def rule(
         at_keyword=at_keyword,
         text=text,
         text_added=text_added,
+        title=title,
         claim=claim,
         hidden=hidden,
         adds_required=adds_required,

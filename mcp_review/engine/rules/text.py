@@ -65,6 +65,7 @@ RULES: tuple[Rule, ...] = (
         "a title inside a schema changed",
         "{where}: title changed: {delta}",
         text=True,
+        title=True,
     ),
     _r(
         "schema-comment-changed",

@@ -57,6 +57,7 @@ RULES: tuple[Rule, ...] = (
         "the tool title changed",
         "tool title changed: {delta}",
         text=True,
+        title=True,
     ),
     _r(
         "output-schema-added",

@@ -70,6 +70,7 @@ RULES: tuple[Rule, ...] = (
         "annotations.title changed",
         "annotation title changed: {delta}",
         text=True,
+        title=True,
     ),
     _r(
         "annotation-other-changed",
