@@ -13,7 +13,7 @@ import itertools
 from pathlib import Path
 
 from mcp_review.engine.rules.catalog import RULES, rule_of
-from mcp_review.engine.rules.cues import CUE_RULES
+from mcp_review.engine.rules.cues import CUE_RULES, SECRET_PATH_RULE
 from mcp_review.engine.rules.outside import OUTSIDE_RULES
 from mcp_review.engine.rules.registry import Claim
 
@@ -153,3 +153,9 @@ def test_the_taxonomy_the_consumers_ask_is_on_the_rules():
     assert all(r.text is (r.id in text) for r in RULES.values())
     assert rule_of("text").claim is None and not rule_of("tool-new").text
     assert rule_of("tool-new").holdable
+
+
+def test_the_cue_taxonomy_the_consumers_ask_is_on_the_cue_rules():
+    """The ranking, the first-sight block and the app's wording of a path to a secret location
+    ask ``CueRule.secret_location``: exactly that one rule has it."""
+    assert {r.id for r in CUE_RULES.values() if r.secret_location} == {SECRET_PATH_RULE}

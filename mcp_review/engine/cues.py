@@ -135,7 +135,7 @@ def is_blocking(cue: Cue) -> bool:
 
 
 def _rank(cue: Cue) -> str:
-    return "secret-path" if cue.rule == SECRET_PATH_RULE else str(cue.kind)
+    return "secret-path" if CUE_RULES[cue.rule].secret_location else str(cue.kind)
 
 
 def severity(cue: Cue) -> int:

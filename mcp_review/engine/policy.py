@@ -76,7 +76,7 @@ from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
 from mcp_review.engine.rules.catalog import rule_of
-from mcp_review.engine.rules.cues import SECRET_PATH_RULE, CueKind
+from mcp_review.engine.rules.cues import CUE_RULES, CueKind
 from mcp_review.engine.rules.registry import Claim
 from mcp_review.engine.rules.render import added_text, quote
 
@@ -582,14 +582,14 @@ def facts_for(
 
 FIRST_SIGHT_BLOCKING = frozenset({CueKind.CONCEALMENT, CueKind.EXFILTRATION})
 """Kinds whose cue blocks a new tool on first sight, with a path to a secret location
-(``SECRET_PATH_RULE``); ``hidden`` blocks through :func:`hidden_appeared`. An honest tool's
+(``CueRule.secret_location``); ``hidden`` blocks through :func:`hidden_appeared`. An honest tool's
 first description names its own paths, URLs, secrets it takes as arguments and how to call it,
 so ``instruction``, ``secret`` and the rest are shown, not blocking, until the text changes."""
 
 
 def first_sight_blocking(cue: Cue) -> bool:
     """Whether ``cue``, carried by a tool seen for the first time, blocks it."""
-    return cue.kind in FIRST_SIGHT_BLOCKING or cue.rule == SECRET_PATH_RULE
+    return cue.kind in FIRST_SIGHT_BLOCKING or CUE_RULES[cue.rule].secret_location
 
 
 def _worded(cues: Iterable[Cue]) -> tuple[str, ...]:

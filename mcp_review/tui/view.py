@@ -23,7 +23,7 @@ from mcp_review.engine.pins import ANY
 from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Concern, Outcome
 from mcp_review.engine.rules.catalog import rule_of
-from mcp_review.engine.rules.cues import SECRET_PATH_RULE
+from mcp_review.engine.rules.cues import CUE_RULES
 from mcp_review.engine.rules.outside import HOST_REGRESSION
 from mcp_review.engine.status import (
     Awaiting,
@@ -215,7 +215,7 @@ class ToolEntry:
 def cue_word(c: Cue) -> str:
     """A cue's kind in words, a secret location apart from a plain path (the severity order's
     own distinction)."""
-    return "secret path" if c.rule == SECRET_PATH_RULE else str(c.kind)
+    return "secret path" if CUE_RULES[c.rule].secret_location else str(c.kind)
 
 
 def cue_kinds(cues: Iterable[Cue]) -> str:

@@ -97,6 +97,9 @@ class CueRule:
     """A text that fires this rule (the test holds the rule to it)."""
     level: Level = Level.INFO
     """What a cue of this rule does to the tool (:class:`Level`)."""
+    secret_location: bool = False
+    """A path to a secret location: ranks as ``secret-path`` (above the other paths), blocks a
+    new tool on first sight, and is worded "secret path" (consumers ask this, not the id)."""
 
     @property
     def blocking(self) -> bool:
@@ -104,7 +107,8 @@ class CueRule:
 
 
 def _c(id: str, kind: CueKind, purpose: str, example: str, level: Level | None = None) -> CueRule:
-    return CueRule(id, kind, purpose, example, level or default_level(id, kind))
+    secret = id == SECRET_PATH_RULE
+    return CueRule(id, kind, purpose, example, level or default_level(id, kind), secret)
 
 
 _K = CueKind
