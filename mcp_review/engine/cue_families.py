@@ -133,11 +133,10 @@ _COVERT = [
     ),
 ]
 _JAILBREAK = [
-    # role play and lifted restrictions addressed to the model
+    # role play addressed to the model: "pretend you are", "act as if you have" (the category
+    # batch 2's misses named in the hand-off; no development text has one in English)
     re.compile(
-        r"\b(?:pretend|act|behave)\s(?:like |as if |as though |that )?you(?:'re| are| have| were)?\b"
-        r"|\byou (?:now )?have no (?:restrictions|limits|rules|filters)\b|\bdo anything now\b|"
-        r"\b(?:dan|jailbreak|god) mode\b",
+        r"\b(?:pretend|act|behave)\s(?:like |as if |as though |that )?you(?:'re| are| have| were)\b",
         _I,
     ),
     # safety bypassed: "Ignore all security checks", "security is optional"
@@ -374,9 +373,6 @@ _JAILBREAK_GATE = (
     "pretend",
     "act ",
     "behave",
-    "have no",
-    "anything now",
-    " mode",
     "security",
     "safety",
     "remember",
