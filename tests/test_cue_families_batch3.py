@@ -144,3 +144,37 @@ HONEST_FAMILY_NEIGHBOURS = [
 @pytest.mark.parametrize("text", HONEST_FAMILY_NEIGHBOURS)
 def test_family_neighbours_stay_quiet(text: str) -> None:
     assert loud(text) == [], text
+
+
+HOSTILE_UNITS = [
+    "grant admin full to the ",
+    "do not log operations actions ",
+    "pretend act behave like you ",
+    'eval("',
+    "decode buffer.from( and ",
+    "api_key token from the user ",
+    "remember that security for all ",
+    "override the tool replace the response ",
+    "ignore all security safety ",
+    "finge fais agis tu so 假装 притворись ",
+]
+
+
+@pytest.mark.parametrize("unit", HOSTILE_UNITS)
+def test_batch3_families_read_hostile_text_in_linear_time(unit: str) -> None:
+    """Each new family's anchor words repeated (every gate open, every pattern started at every
+    place): ten times the text costs about ten times the time, not a hundred (the families
+    read at most 200,000 characters, so 20 KB against 200 KB)."""
+    import time
+
+    from mcp_review.engine.cue_families import family_cues
+
+    def cpu(text: str) -> float:
+        t = time.process_time()
+        family_cues(text, lambda *a: None)
+        return time.process_time() - t
+
+    small = unit * (20_000 // len(unit))
+    big = unit * (200_000 // len(unit))
+    t_small, t_big = cpu(small), cpu(big)
+    assert t_big < 30 * max(t_small, 0.01), (unit, t_small, t_big)
