@@ -324,3 +324,93 @@ async def test_sdk_client_through_the_proxy_reads_only_the_approved_ui(tmp_path:
     log = (tmp_path / "proxy.log").read_text()
     assert "refused the content of resources/read 'ui://charts/view.html'" in log
     assert "Ignore previous" not in log
+
+
+# The app: the changed UI as text in the Description tab ----------------------------------------
+
+
+@pytest.mark.slow
+async def test_the_app_shows_a_changed_ui_as_text_with_hidden_characters_and_cues_marked(
+    tmp_path: Path,
+):
+    from helpers import settled
+
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.fetchers import SnapshotFetcher
+    from mcp_review.tui.screens.review import ReviewScreen
+    from mcp_review.tui.source import ReviewSource
+    from mcp_review.tui.widgets.diff_view import SideBySide
+
+    def snap(text: str) -> Snapshot:
+        return Snapshot(servers={"apps": ServerSnapshot(name="apps", tools=[_tool(text)])})
+
+    pins = str(tmp_path / "mcp-pins.toml")
+    app = ReviewApp(
+        ReviewSource.baseline(SnapshotFetcher(snap(PLANTED)), snap(APPROVED), pins_path=pins)
+    )
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settled(app, pilot)
+        (entry,) = [t for s in app.main.servers for t in s.tools if t.name == "show_chart"]
+        assert entry.policy is Outcome.BLOCK
+        app.open_review(entry)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        rows = screen.query_one("#desc-diff", SideBySide).rows
+        new = "\n".join(r.right.text for r in rows if r.right is not None)
+        old = "\n".join(r.left.text for r in rows if r.left is not None)
+    assert "UI resource ui://charts/view.html (text/html;profile=mcp-app)" in new
+    assert "Ignore previous instructions«instruction»" in new  # the cue, marked
+    assert "⟨U+200B⟩" in new  # the hidden character, as a token
+    assert "Ignore previous" not in old and "<div id='chart'></div>" in old
+    marks = {m.kind for r in rows if r.right is not None for m in r.right.cues}
+    assert {"instruction", "secret path"} <= marks
+
+
+def test_classify_diffs_two_uis_as_text(tmp_path: Path, capsys):
+    from mcp_review.cli import main
+
+    (tmp_path / "tool.json").write_text(json.dumps(CHART))
+    (tmp_path / "old-ui.json").write_text(json.dumps({URI: _read(APPROVED)}))
+    (tmp_path / "new-ui.json").write_text(json.dumps({URI: _read(PLANTED)}))
+    tool = str(tmp_path / "tool.json")
+    args = ["classify", tool, tool, "--old-ui", str(tmp_path / "old-ui.json")]
+    assert main([*args, "--new-ui", str(tmp_path / "new-ui.json")]) == 0
+    out = capsys.readouterr().out
+    assert "[TRUST] meta-ui-content-changed" in out
+    assert "Ignore previous instructions«instruction»" in out and "⟨U+200B⟩«hidden»" in out
+    assert main([*args, "--new-ui", str(tmp_path / "old-ui.json")]) == 0
+    assert "tool show_chart: 0 changes" in capsys.readouterr().out
+
+
+def test_verify_says_which_pins_do_not_hold_their_ui_yet(tmp_path: Path):
+    path = tmp_path / "mcp-pins.toml"
+    pf = load_pins(str(path))
+    pf.decide(make_pin("apps", ToolDef.from_wire(copy.deepcopy(CHART)), "approved", by="t"))
+    other = {**copy.deepcopy(CHART), "name": "show_table"}
+    pf.decide(
+        make_pin(
+            "apps", replace(ToolDef.from_wire(other), ui=_tool(APPROVED).ui), "approved", by="t"
+        )
+    )
+    save_pins(pf, str(path))
+    r = run_cli(["verify", "--pins", str(path)], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    said = [x for x in r.stdout.splitlines() if "UI resource" in x]
+    assert said == [
+        '  UI resource: tool "show_chart" (server "apps", principal "default"): its content is '
+        "not pinned yet; it is recorded when the tool is next decided"
+    ]
+
+
+def test_a_signed_decision_binds_its_ui_and_other_records_are_unchanged():
+    from mcp_review.engine.signed import record
+
+    with_ui = make_pin("apps", _tool(APPROVED), "approved", by="t", at="2026-12-03T00:00:00Z")
+    plain = make_pin("apps", ToolDef.from_wire(copy.deepcopy(CHART)), "approved", by="t")
+    assert record(with_ui)["ui"] == [
+        {"uri": URI, "digest": _tool(APPROVED).ui[0].digest, "mime_type": MIME}
+    ]
+    assert "ui" not in record(plain)
+    changed = make_pin("apps", _tool(PLANTED), "approved", by="t", at="2026-12-03T00:00:00Z")
+    assert record(changed) != record(with_ui)  # same tool digest, another UI: another record

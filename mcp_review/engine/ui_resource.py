@@ -98,6 +98,16 @@ def content_digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def _utf8(text: str) -> bool:
+    """Whether ``text`` is valid Unicode (no lone surrogate): only such text is kept as text
+    (a pin file is UTF-8); the rest is kept by its digest."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _err(uri: str, why: str) -> UIResource:
     return UIResource(uri=uri, error=why)
 
@@ -135,7 +145,7 @@ def from_read_result(uri: str, result: Any) -> UIResource:
             digest=content_digest(data),
             mime_type=mime,
             size=len(data),
-            text=text if len(data) <= MAX_TEXT else None,
+            text=text if len(data) <= MAX_TEXT and _utf8(text) else None,
             meta=meta_text,
         )
     if isinstance(blob, str) and text is None:
