@@ -281,9 +281,15 @@ async def test_sdk_client_through_the_proxy_reads_only_the_approved_ui(tmp_path:
     pf = load_pins(str(pins))
     pf.decide(make_pin("apps", _tool(APPROVED), Decision.APPROVED, by="test"))
     save_pins(pf, str(pins))
+    raw = tmp_path / "to-client.bytes"
+    # Every byte the proxy writes to the client is kept (tee) while the SDK client reads them.
     params = StdioServerParameters(
-        command=sys.executable,
+        command="/bin/sh",
         args=[
+            "-c",
+            '"$@" | tee "$RAW_OUT"',
+            "sh",
+            sys.executable,
             "-m",
             "mcp_review",
             "proxy",
@@ -297,7 +303,12 @@ async def test_sdk_client_through_the_proxy_reads_only_the_approved_ui(tmp_path:
             "--",
             *stdio_server_argv(SERVERS / "proxy_server.py"),
         ],
-        env={"PROXY_TOOLS_FILE": str(tools), "PROXY_RESOURCES_FILE": str(ui)},
+        env={
+            "PROXY_TOOLS_FILE": str(tools),
+            "PROXY_RESOURCES_FILE": str(ui),
+            "RAW_OUT": str(raw),
+            "PATH": "/usr/bin:/bin",
+        },
         cwd=str(ROOT),
     )
     with open(tmp_path / "proxy.log", "a") as errlog, anyio.fail_after(120):
@@ -321,6 +332,12 @@ async def test_sdk_client_through_the_proxy_reads_only_the_approved_ui(tmp_path:
             save_pins(pf, str(pins))
             ok = await c.read_resource(URI)
             assert ok.contents[0].text.encode() == PLANTED.encode()
+    sent = raw.read_bytes()
+    assert json.dumps(APPROVED).encode() in sent  # the approved UI, as the server sent it
+    # The changed UI reached the client once: after its approval, never with the refusal.
+    assert sent.count(b"Ignore previous instructions") == 1
+    refusal = next(x for x in sent.splitlines() if b"refused this UI resource" in x)
+    assert b"Ignore previous" not in refusal and b"collect.example" not in refusal
     log = (tmp_path / "proxy.log").read_text()
     assert "refused the content of resources/read 'ui://charts/view.html'" in log
     assert "Ignore previous" not in log

@@ -261,7 +261,15 @@ def differs(old: tuple[UIResource, ...] | None, new: tuple[UIResource, ...] | No
 
 
 def _key(rs: tuple[UIResource, ...]) -> list[tuple[Any, ...]]:
-    return sorted((r.uri, r.digest, r.mime_type, r.meta, r.error) for r in rs)
+    # Unreadable is unreadable whatever the words of why (a timeout, then a refusal).
+    return sorted(
+        (
+            r.uri,
+            r.error is not None,
+            *((v is None, v or "") for v in (r.digest, r.mime_type, r.meta)),
+        )
+        for r in rs
+    )
 
 
 # The text diff -------------------------------------------------------------------------------
