@@ -431,3 +431,26 @@ def test_a_signed_decision_binds_its_ui_and_other_records_are_unchanged():
     assert "ui" not in record(plain)
     changed = make_pin("apps", _tool(PLANTED), "approved", by="t", at="2026-12-03T00:00:00Z")
     assert record(changed) != record(with_ui)  # same tool digest, another UI: another record
+
+
+def test_a_group_id_binds_each_members_served_ui():
+    """A UI changed between ``status --groups`` and ``approve --group`` leaves the group stale:
+    the group id binds each member's served UI, as it binds its digest."""
+    from mcp_review.engine.kinds import group_report
+
+    def groups(text: str) -> dict[str, Any]:
+        tools = []
+        for name in ("show_chart", "show_table"):
+            t = ToolDef.from_wire({**copy.deepcopy(CHART), "name": name, "description": "Shows."})
+            tools.append(replace(t, ui=_tool(text).ui))
+        pf = PinFile()
+        for t in tools:
+            old = ToolDef.from_wire({**t.wire, "description": "Show."})
+            pf.decide(make_pin("apps", replace(old, ui=_tool(APPROVED).ui), "approved", by="t"))
+        snap = Snapshot(servers={"apps": ServerSnapshot(name="apps", tools=tools)})
+        return {g.label: g.id for g in group_report(compute_status(snap, pf)).groups}
+
+    same, other = groups(APPROVED), groups(APPROVED.replace("chart", "graph"))
+    assert same and groups(APPROVED) == same and set(same) <= set(other)
+    shared = [k for k in same if k in other]
+    assert shared and all(same[k] != other[k] for k in shared)
