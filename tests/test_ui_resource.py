@@ -152,7 +152,12 @@ def test_a_changed_ui_is_a_trust_change_reviewed_in_every_tier(tier):
 def test_a_mime_type_change_alone_is_a_change():
     (t,) = _status(_tool(APPROVED), _tool(APPROVED, mime="text/html")).tools
     (c,) = t.comparison.changes
-    assert c.rule == "meta-ui-content-changed" and "MIME type" in c.message
+    assert c.rule == "meta-ui-content-changed"
+    assert 'MIME type "text/html;profile=mcp-app" -> "text/html"' in c.message
+    # A MIME type is the server's words: quoted and made visible in the message.
+    (t,) = _status(_tool(APPROVED), _tool(APPROVED, mime="text/html\u202e\n")).tools
+    (c,) = t.comparison.changes
+    assert "\u202e" not in c.message and "\n" not in c.message and "⟨RLO U+202E⟩" in c.message
 
 
 def test_a_cue_planted_in_the_ui_blocks_and_the_same_ui_is_pinned():

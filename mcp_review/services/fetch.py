@@ -358,7 +358,9 @@ async def _raw_read(client: Any, uri: str) -> Any:
     return await session._dispatcher.send_raw_request(data["method"], data.get("params"), opts)
 
 
-async def read_ui_resources(client: Any, tools: list[ToolDef]) -> list[ToolDef]:
+async def read_ui_resources(
+    client: Any, tools: list[ToolDef], *, scrub: Callable[[str], str] = str
+) -> list[ToolDef]:
     """``tools``, each whose ``_meta`` names a UI resource carrying its record (issue 42 item
     3, engine/ui_resource.py): read once per URI with ``resources/read``. A read that fails is
     recorded with why (never passed over); a server fault here never fails the listing."""
@@ -386,8 +388,11 @@ async def read_ui_resources(client: Any, tools: list[ToolDef]) -> list[ToolDef]:
                 read[uri] = from_read_result(uri, await _raw_read(client, uri))
             except Exception as e:  # cancellation (BaseException) propagates on purpose
                 why = getattr(getattr(e, "error", None), "message", None) or str(e)
+                # The server's words may echo a secret of the config: scrubbed, as every
+                # fetch error is, before a pin or a snapshot keeps them.
                 read[uri] = UIResource(
-                    uri=uri, error=f"resources/read failed: {str(why)[:200] or type(e).__name__}"
+                    uri=uri,
+                    error=f"resources/read failed: {scrub(str(why))[:200] or type(e).__name__}",
                 )
         out.append(replace(t, ui=tuple(read[u] for u in uris)))
     return out
@@ -444,7 +449,7 @@ async def fetch_server(
                         max_pages=max_pages,
                         on_page=lambda n: report("listing", tools=n),
                     )
-                    snap.tools = await read_ui_resources(c, listing.tools)
+                    snap.tools = await read_ui_resources(c, listing.tools, scrub=cfg.scrub)
                     snap.ttl_ms = listing.ttl_ms
                     snap.cache_scope = listing.cache_scope
                     snap.notes = listing.notes

@@ -15,7 +15,7 @@ from typing import Any
 from mcp_review.engine.model import Change, ChangeClass, Direction, pointer_escape
 from mcp_review.engine.rules.registry import Rule
 from mcp_review.engine.rules.registry import rule as _r
-from mcp_review.engine.rules.render import Raw, make, new_text, with_new_text
+from mcp_review.engine.rules.render import Raw, make, new_text, quote, with_new_text
 from mcp_review.engine.ui_resource import UIResource, added_text, differs, record_of
 
 RULES: tuple[Rule, ...] = (
@@ -47,9 +47,13 @@ def _pointer(wire: Any, uri: str) -> str:
     return "/_meta"
 
 
+def _q(v: str | None) -> str:
+    return "(none)" if v is None else quote(v)
+
+
 def _what(old: UIResource | None, new: UIResource) -> str:
     if new.error is not None:
-        return f"cannot be read now ({new.error})"
+        return "cannot be read now (the tool's notes say why)"
     if old is None:
         return "first read (no approved content)"
     if old.error is not None:
@@ -59,7 +63,8 @@ def _what(old: UIResource | None, new: UIResource) -> str:
         kind = "binary content" if new.binary or old.binary else "content"
         parts.append(f"{kind} changed ({old.size} -> {new.size} bytes)")
     if old.mime_type != new.mime_type:
-        parts.append(f"MIME type {old.mime_type or '(none)'} -> {new.mime_type or '(none)'}")
+        # Server strings: quoted (visible, one line, bounded) inside our words.
+        parts.append(f"MIME type {_q(old.mime_type)} -> {_q(new.mime_type)}")
     if old.meta != new.meta:
         parts.append("its content _meta (CSP, domain) changed")
     return "; ".join(parts) or "changed"
