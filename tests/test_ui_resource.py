@@ -267,6 +267,15 @@ def test_pin_records_the_ui_and_diff_shows_a_changed_ui_as_text_with_marks(tmp_p
     (t,) = json.loads(r.stdout)["tools"]
     assert t["policy"]["outcome"] == "block"
     assert [c["rule"] for c in t["comparison"]["changes"]] == ["meta-ui-content-changed"]
+    # The operator reads a benign new UI and approves it: the pin moves to its content.
+    benign = APPROVED.replace("chart", "graph")
+    ui.write_text(json.dumps({URI: benign}))
+    r = run_cli(["approve", "apps", "show_chart"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "approved (trust): apps/default/show_chart" in r.stdout
+    (pin,) = load_pins(str(tmp_path / "mcp-pins.toml")).pins.values()
+    assert pin.extra[PIN_KEY][0]["text"] == benign
+    assert run_cli(["check"], cwd=tmp_path).returncode == 0
 
 
 # The proxy: a real SDK client, raw bytes checked -----------------------------------------------
