@@ -262,6 +262,10 @@ def test_pin_records_the_ui_and_diff_shows_a_changed_ui_as_text_with_marks(tmp_p
     assert "Ignore previous instructions«instruction»" in added  # a cue, marked with its kind
     assert "~/.ssh/id_rsa«secret path»" in added
     assert "⟨U+200B⟩«hidden»" in added  # the hidden character, shown as a token and marked
+    doc = json.loads(
+        run_cli(["diff", "apps", "show_chart", "--format", "json"], cwd=tmp_path).stdout
+    )
+    assert any(x.startswith("  +<p>") and "«instruction»" in x for x in doc["ui_diff"])
     r = run_cli(["check", "--format", "json"], cwd=tmp_path)
     assert r.returncode == 1
     (t,) = json.loads(r.stdout)["tools"]
