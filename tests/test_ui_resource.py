@@ -472,3 +472,41 @@ def test_a_group_id_binds_each_members_served_ui():
     assert same and groups(APPROVED) == same and set(same) <= set(other)
     shared = [k for k in same if k in other]
     assert shared and all(same[k] != other[k] for k in shared)
+
+
+@pytest.mark.slow
+def test_the_http_front_relays_only_the_approved_ui_raw_bytes_checked(tmp_path: Path):
+    """The same promise through `proxy --listen` (the HTTP front, its own relay per session):
+    every byte of each answer is read as sent."""
+    import httpx2
+    from test_proxy_http import ACCEPT, SERVER, Front, _events, _open_session
+
+    ui = tmp_path / "ui.json"
+    ui.write_text(json.dumps({URI: APPROVED}))
+    pins = tmp_path / "mcp-pins.toml"
+    pf = load_pins(str(pins))
+    pf.decide(make_pin(SERVER, _tool(APPROVED), Decision.APPROVED, by="test"))
+    save_pins(pf, str(pins))
+    front = Front(
+        tmp_path,
+        "--pins",
+        str(pins),
+        "--enforce",
+        tools=[CHART],
+        env={"PROXY_RESOURCES_FILE": str(ui)},
+    )
+    try:
+        with httpx2.Client(timeout=30) as http:
+            sid = _open_session(front, http)
+            h = front.headers(**ACCEPT, **{"Mcp-Session-Id": sid})
+            read = {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": URI}}
+            first = http.post(front.url, json=read, headers=h).text
+            ui.write_text(json.dumps({URI: PLANTED}))
+            second = http.post(front.url, json={**read, "id": 3}, headers=h).text
+    finally:
+        front.stop()
+    assert _events(first)[-1]["result"]["contents"][0]["text"] == APPROVED
+    assert json.dumps(APPROVED) in first
+    err = _events(second)[-1]["error"]
+    assert "refused this UI resource" in err["message"]
+    assert "Ignore previous" not in second and "collect.example" not in second
