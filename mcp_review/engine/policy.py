@@ -79,6 +79,7 @@ from mcp_review.engine.rules.catalog import rule_of
 from mcp_review.engine.rules.cues import CUE_RULES, CueKind
 from mcp_review.engine.rules.registry import Claim
 from mcp_review.engine.rules.render import added_text, quote
+from mcp_review.engine.rules.ui import UI_RULES
 
 
 def _claims(changes: Iterable[Change], claim: Claim) -> tuple[str, ...]:
@@ -167,6 +168,9 @@ class Facts:
     meta_more_power: tuple[str, ...] = ()
     """Claims of more power in ``_meta`` (``Claim.META_MORE``, engine/rules/meta.py: the model
     may now call an app-only tool, the UI's CSP or permissions grew), each as its message."""
+    ui_changed: tuple[str, ...] = ()
+    """A UI resource the tool renders changed behind its URI (engine/rules/ui.py), each as its
+    message: never approved automatically, in any tier."""
 
 
 class Concern(StrEnum):
@@ -244,6 +248,8 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         steps.append((Outcome.REVIEW, "new tool: never approved automatically"))
     for what in facts.annotations_other:
         steps.append((Outcome.REVIEW, f"{what}: never approved automatically"))
+    for what in facts.ui_changed:
+        steps.append((Outcome.REVIEW, what))
     if facts.previously_denied:
         steps.append((Outcome.REVIEW, "previously denied: a change never lifts a denial"))
     if facts.unclassified:
@@ -577,6 +583,7 @@ def facts_for(
         first_sight_cues=first_sight,
         attention_cues=attention,
         meta_more_power=_claims(changes, Claim.META_MORE),
+        ui_changed=tuple(c.message for c in changes if c.rule in UI_RULES),
     )
 
 
