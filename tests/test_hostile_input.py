@@ -261,3 +261,9 @@ async def test_a_name_on_two_pages_is_a_duplicate_name_finding_not_a_shifted_lis
     assert "protocol-duplicate-name" in [f.rule for f in a.protocol]
     assert a.policy.outcome.value == "block"
     assert "2 different definitions share this name" in a.policy.reasons
+    # It stands alone for it, told by the status (not by matching the reason's words); the
+    # same definition listed twice is one definition.
+    from mcp_review.engine.kinds import AloneReason, alone_reasons
+
+    assert a.definitions == 2 and AloneReason.SEVERAL in alone_reasons(a)
+    assert by["a"].definitions == 1 and AloneReason.SEVERAL not in alone_reasons(by["a"])
