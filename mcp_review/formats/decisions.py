@@ -53,6 +53,8 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
             subject = with_escape(safe_text(mark_lookalikes(tool)), tool)
         else:
             subject = f"({safe_text(str(r.get('subject', '')))})"
+            if r.get("name") is not None:  # a prompt, resource or template (issue 43)
+                subject += " " + safe_text(str(r["name"]))
         print(
             f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/{subject}{digests}"
         )

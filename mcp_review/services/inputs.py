@@ -118,8 +118,14 @@ def check_one_target(args: argparse.Namespace) -> None:
         raise InputError("--except leaves a member out of a --group")
     if args.server is None:
         raise InputError("name a SERVER and a TOOL, or a --group")
-    if (args.tool is None) != bool(args.instructions):
-        raise InputError("name a TOOL, or use --instructions (not both)")
+    from mcp_review.services.surface_decisions import surface_target
+
+    others = int(bool(args.instructions)) + int(surface_target(args) is not None)
+    if (args.tool is None) != bool(others) or others > 1:
+        raise InputError(
+            "name a TOOL, or use --instructions (not both), or one --prompt, --resource or "
+            "--resource-template"
+        )
 
 
 def add_calls_option(p: argparse.ArgumentParser) -> None:
