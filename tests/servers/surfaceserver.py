@@ -6,6 +6,9 @@ listed URI with a small text."""
 
 from __future__ import annotations
 
+import json
+import os
+import sys
 from typing import Any
 
 PAGE = 2
@@ -23,6 +26,16 @@ class SurfaceServer:
         self.templates = templates if templates is not None else []
         self.server = self.make_server()
 
+    def reload(self) -> None:
+        """stdio: re-read ``MCP_REVIEW_SURFACES_FILE`` (``{"prompts", "resources",
+        "templates"}``) so a test edits the file between lists."""
+        path = os.environ.get("MCP_REVIEW_SURFACES_FILE")
+        if path:
+            with open(path, encoding="utf-8") as f:
+                d = json.load(f)
+            self.prompts, self.resources = d.get("prompts", []), d.get("resources", [])
+            self.templates = d.get("templates", [])
+
     def make_server(self) -> Any:
         import mcp_types as t
         from mcp import MCPError
@@ -36,18 +49,21 @@ class SurfaceServer:
             return t.ListToolsResult(tools=[t.Tool(name="noop", inputSchema={"type": "object"})])
 
         async def list_prompts(ctx: Any, params: Any) -> Any:
+            self.reload()
             items, nxt = page(self.prompts, params)
             return t.ListPromptsResult(
                 prompts=[t.Prompt.model_validate(p) for p in items], next_cursor=nxt
             )
 
         async def list_resources(ctx: Any, params: Any) -> Any:
+            self.reload()
             items, nxt = page(self.resources, params)
             return t.ListResourcesResult(
                 resources=[t.Resource.model_validate(r) for r in items], next_cursor=nxt
             )
 
         async def list_templates(ctx: Any, params: Any) -> Any:
+            self.reload()
             items, nxt = page(self.templates, params)
             return t.ListResourceTemplatesResult(
                 resource_templates=[t.ResourceTemplate.model_validate(r) for r in items],
@@ -55,6 +71,7 @@ class SurfaceServer:
             )
 
         async def get_prompt(ctx: Any, params: Any) -> Any:
+            self.reload()
             p = next((p for p in self.prompts if p["name"] == params.name), None)
             if p is None:
                 raise MCPError(-32602, f"unknown prompt {params.name}")
@@ -87,3 +104,23 @@ class SurfaceServer:
             on_list_resource_templates=list_templates,
             on_read_resource=read_resource,
         )
+
+
+def _stdio_main() -> None:
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    srv = SurfaceServer()
+    srv.reload()
+    print("surfaceserver: started", file=sys.stderr, flush=True)
+
+    async def main() -> None:
+        s = srv.server
+        async with stdio_server() as (r, w):
+            await s.run(r, w, s.create_initialization_options())
+
+    anyio.run(main)
+
+
+if __name__ == "__main__":
+    _stdio_main()
