@@ -24,7 +24,13 @@ class SurfaceServer:
         self.prompts = prompts if prompts is not None else []
         self.resources = resources if resources is not None else []
         self.templates = templates if templates is not None else []
+        self.sessions: list[Any] = []
         self.server = self.make_server()
+
+    async def changed(self) -> None:
+        """Send notifications/prompts/list_changed to the clients that listed prompts."""
+        for sess in list(self.sessions):
+            await sess.send_prompt_list_changed()
 
     def reload(self) -> None:
         """stdio: re-read ``MCP_REVIEW_SURFACES_FILE`` (``{"prompts", "resources",
@@ -50,6 +56,9 @@ class SurfaceServer:
 
         async def list_prompts(ctx: Any, params: Any) -> Any:
             self.reload()
+            sess = getattr(ctx, "session", None)
+            if sess is not None and sess not in self.sessions:
+                self.sessions.append(sess)
             items, nxt = page(self.prompts, params)
             return t.ListPromptsResult(
                 prompts=[t.Prompt.model_validate(p) for p in items], next_cursor=nxt
