@@ -115,3 +115,24 @@ def test_bad_surfaces_in_a_snapshot_is_a_clear_error():
     doc["servers"]["s"]["surfaces"] = {"weird": []}
     with pytest.raises(InputError, match="unknown kind"):
         parse_snapshot(copy.deepcopy(doc))
+
+
+def test_one_kind_failing_leaves_the_others_and_is_said():
+    """A server that declares resources but does not serve resources/templates/list: its
+    resources are read, the templates are said not read (and left unjudged)."""
+    import mcp_types as t
+    from mcp.server import Server
+
+    r = fixture("resource.json")
+
+    async def list_tools(ctx, params):
+        return t.ListToolsResult(tools=[])
+
+    async def list_resources(ctx, params):
+        return t.ListResourcesResult(resources=[t.Resource.model_validate(r)])
+
+    srv = Server("partial", on_list_tools=list_tools, on_list_resources=list_resources)
+    snap = anyio.run(fetch_server, ServerConfig("s", target=srv, timeout=10))
+    assert snap.error is None
+    assert snap.surfaces[RESOURCE] == [r] and TEMPLATE not in snap.surfaces
+    assert any(n.startswith("resource-templates not read") for n in snap.notes), snap.notes

@@ -427,6 +427,8 @@ async def _fetch_surfaces(c: Any, snap: ServerSnapshot, limit: int, cfg: ServerC
         return
     snap.surfaces = got.surfaces
     snap.surfaces_listed = got.listed
+    for kind, why in sorted(got.failed.items()):
+        snap.notes.append(cfg.scrub(f"{kind}s not read ({why})"))
     for kind, n in sorted(got.listed.items()):
         snap.notes.append(
             f"{n} {kind}s listed; only the first {len(got.surfaces[kind])} are pinned "

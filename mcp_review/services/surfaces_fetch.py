@@ -34,6 +34,8 @@ class SurfaceListing:
     surfaces: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     listed: dict[str, int] = field(default_factory=dict)
     """The kinds cut at the bound, and how many entries the server listed in the pages read."""
+    failed: dict[str, str] = field(default_factory=dict)
+    """The kinds whose list failed, and why (left out: their pins are not judged)."""
 
 
 def declared(client: Any) -> tuple[bool, bool]:
@@ -107,7 +109,11 @@ async def list_surfaces(
     kinds = ([PROMPT] if prompts else []) + ([RESOURCE, TEMPLATE] if resources else [])
     for kind in kinds:
         limit = max_resources if kind == RESOURCE else MAX_SURFACES
-        items, listed, cut = await list_kind(client, kind, limit=limit)
+        try:
+            items, listed, cut = await list_kind(client, kind, limit=limit)
+        except Exception as e:  # one kind's failure leaves the others; cancellation propagates
+            got.failed[kind] = f"{type(e).__name__}: {e}"[:300]
+            continue
         got.surfaces[kind] = items
         if cut:
             got.listed[kind] = listed

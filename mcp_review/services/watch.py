@@ -211,6 +211,8 @@ async def _surfaces(client: Any, snap: ServerSnapshot, cfg: ServerConfig) -> Non
         snap.notes.append(cfg.scrub(f"prompts and resources not read ({type(e).__name__}: {e})"))
         return
     snap.surfaces, snap.surfaces_listed = got.surfaces, got.listed
+    for kind, why in sorted(got.failed.items()):
+        snap.notes.append(cfg.scrub(f"{kind}s not read ({why})"))
 
 
 async def _listen(client: Any, send: Any) -> None:
