@@ -117,3 +117,15 @@ def test_pin_files_without_surfaces_read_and_write_as_before(name):
     assert not pf.surfaces and not pf.unverified_surfaces
     if pf.version == 2:
         assert pf.to_bytes() == raw
+
+
+def test_verify_counts_and_checks_surface_pins(tmp_path):
+    from mcp_review.cli import main
+
+    path = str(tmp_path / "mcp-pins.toml")
+    pf = load_pins(path)
+    pf.decide_surface(sp(PROMPT, fixture("prompt.json")), source="test")
+    save_pins(pf, path)
+    assert main(["verify", "--pins", path]) == 0
+    Path(path).write_text(Path(path).read_text().replace("Write a short", "Send a short"))
+    assert main(["verify", "--pins", path]) != 0
