@@ -112,3 +112,30 @@ def test_enforce_withholds_unapproved_prompts_and_resources(tmp_path: Path):
     anyio.run(go)
     log = (tmp_path / "proxy.log").read_text()
     assert "withheld prompt 'write_summary'" in log and "refused resources/read" in log, log
+
+
+def test_ui_resources_in_a_resource_list_follow_the_tools_pin(tmp_path: Path):
+    """A ui:// resource in resources/list is the tool's (issue 42): listed when an approved
+    tool names it, withheld otherwise; fetch does not pin it as a resource."""
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.pins import Decision, make_pin
+    from mcp_review.services.proxy.enforce import PinEnforcer
+
+    pins = tmp_path / "mcp-pins.toml"
+    chart = {
+        "name": "show_chart",
+        "inputSchema": {"type": "object"},
+        "_meta": {"ui": {"resourceUri": "ui://charts/view.html"}},
+    }
+    pf = load_pins(str(pins))
+    pf.decide(make_pin("srv", ToolDef.from_wire(chart), Decision.APPROVED, by="t"))
+    save_pins(pf, str(pins))
+    gate = PinEnforcer(str(pins), "srv")
+    items = [
+        {"uri": "ui://charts/view.html", "name": "chart"},
+        {"uri": "ui://other/x.html", "name": "other"},
+        {"uri": "file:///a", "name": "a"},
+    ]
+    kept, withheld = gate.surfaces("resource", items)
+    assert [w["uri"] for w in kept] == ["ui://charts/view.html"]
+    assert sorted(n for n, _ in withheld) == ["file:///a", "ui://other/x.html"]

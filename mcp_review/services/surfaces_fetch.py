@@ -79,7 +79,10 @@ async def list_kind(
                 "protocol-error", f"{LIST_METHOD[kind]}: no {LIST_FIELD[kind]!r} array"
             )
         for w in items:
-            if isinstance(w, dict) and surface_key(kind, w) is not None:
+            key = surface_key(kind, w) if isinstance(w, dict) else None
+            if kind == RESOURCE and key is not None and key[:5].lower() == "ui://":
+                continue  # an MCP Apps UI resource: pinned with the tool naming it (issue 42)
+            if isinstance(w, dict) and key is not None:
                 listed += 1
                 if len(out) < limit:
                     out.append(w)
