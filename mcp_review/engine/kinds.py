@@ -71,6 +71,9 @@ RULE_REMOVED = "tool-removed"
 """The kind of an approved tool no longer served."""
 TEXT_RULE = "text"
 """The kind rule of every text change (see the module docstring)."""
+REVERSED = "reversed"
+"""The detail of the claims of less power that reverse an explicit pinned claim (issue 41 item
+2): a kind apart, which blocks (one confirmation and one typed reason for the group)."""
 
 TEXT_RULES = frozenset(
     {
@@ -198,7 +201,8 @@ class Kind:
     the text kinds and the whole-tool kinds)."""
     detail: str = ""
     """What the kind adds to its rule: ``schema-less`` (required arguments declared on a tool
-    whose input schema declared none)."""
+    whose input schema declared none), ``reversed`` (a claim of less power reversing the
+    pinned definition's explicit opposite)."""
     cues: tuple[str, ...] = ()
     """The cue kinds the change's text introduces (sorted; engine/cues.py), for any change
     that brings text and a new tool: "no cue" is a kind apart from "cues: url"."""
@@ -217,6 +221,8 @@ class Kind:
     def label(self) -> str:
         """One human line: "annotations claim less power", "new tool, no cue", ..."""
         cue = "no cue" if not self.cues else "cues: " + ", ".join(self.cues)
+        if self.rule == RULE_GATES_LESS and self.detail == REVERSED:
+            return "annotations claim less power, explicit pinned claim reversed"
         if self.rule == RULE_GATES_LESS:
             return "annotations claim less power"
         if self.rule == RULE_RELAXED:
@@ -347,9 +353,21 @@ def pending_kinds(t: ToolStatus) -> dict[Kind, list[Change]]:
                 continue
             if not _needs_decision(change_outcome(tier, c)):
                 continue
-            out.setdefault(kind_of(c, old, _change_cues(c, t.cues)), []).append(c)
+            k = kind_of(c, old, _change_cues(c, t.cues))
+            if k.rule == RULE_GATES_LESS and _reverses(t, c):
+                k = Kind(k.rule, k.cls, k.direction, k.pointer, REVERSED)
+            out.setdefault(k, []).append(c)
     approved = t.approved_kinds
     return {k: v for k, v in out.items() if k.key not in approved}
+
+
+def _reverses(t: ToolStatus, c: Change) -> bool:
+    """Whether ``c`` (a claim of less power) reverses the pinned definition's explicit claim on
+    a tool whose only contradictions are such reversals (:attr:`Concern.CLAIM_REVERSED`)."""
+    if Concern.CLAIM_REVERSED not in t.policy.concerns:
+        return False
+    hint = pointer_tokens(c.pointer)[-1] if c.pointer else ""
+    return any(f"against the pinned definition's explicit {hint}:" in r for r in t.policy.reasons)
 
 
 def _cue_kinds(cues: Iterable[Cue]) -> tuple[str, ...]:
@@ -687,6 +705,8 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
                 if not changes
                 else _strictest(change_outcome(tier, c) for c in changes)
             )
+            if k.detail == REVERSED:
+                outcome = Outcome.BLOCK
             by_kind.setdefault(k, []).append(
                 Member(t.server, t.principal, t.tool, digest, tuple(changes), outcome, status=t)
             )

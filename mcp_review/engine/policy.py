@@ -129,6 +129,10 @@ class Facts:
     """Claims of less power that contradict the tool's name or description, its explicit
     pinned claim or its other annotations (:func:`claim_contradictions`), e.g.
     ``("readOnlyHint false→true against 'delete' in the name",)``: these block."""
+    claims_reversed: bool = False
+    """Every one of :attr:`claims_contradicted` is an explicit pinned claim reversed, nothing
+    else (:func:`reversals`): the tool blocks, yet may be decided in a group of its kind
+    (issue 41 item 2)."""
     hidden_appeared: tuple[str, ...] = ()
     """Where hidden characters appeared, e.g. ``("/description: ⟨U+200B⟩",)``."""
     previously_denied: bool = False
@@ -161,6 +165,10 @@ class Concern(StrEnum):
     """A claim of less power that is contradicted (:attr:`Facts.claims_contradicted`): it
     blocks, and the tool stands alone (engine/kinds.py). An uncontradicted one waits for
     review, groupable, and is no concern."""
+    CLAIM_REVERSED = "annotation claim reversed"
+    """A claim of less power contradicted only by the pinned definition's explicit opposite
+    (:func:`reversals`): it blocks, and the tool may be decided with the others that reverse
+    a claim (engine/kinds.py), one confirmation and one reason for them all."""
     HIDDEN_CHARACTERS = "hidden characters"
     CUE = "cue"
     """A blocking cue introduced by changed text, or one a new tool carries on first sight."""
@@ -188,7 +196,11 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         c
         for c, found in (
             (Concern.ANNOTATION_RELAXED, facts.annotations_relaxed),
-            (Concern.ANNOTATION_GATES_LESS, facts.claims_contradicted),
+            (
+                Concern.ANNOTATION_GATES_LESS,
+                facts.claims_contradicted and not facts.claims_reversed,
+            ),
+            (Concern.CLAIM_REVERSED, facts.claims_contradicted and facts.claims_reversed),
             (Concern.HIDDEN_CHARACTERS, facts.hidden_appeared),
             (Concern.CUE, facts.blocking_cues or facts.first_sight_cues),
         )
@@ -785,6 +797,7 @@ def facts_for(
         annotations_relaxed=relaxed,
         annotations_gate_less=gate_less,
         claims_contradicted=contradicted,
+        claims_reversed=bool(contradicted) and reversals(old, new) == contradicted,
         hidden_appeared=hidden,
         previously_denied=previously_denied,
         trust=tuple(_trust_line(c) for c in changes if c.trust),
