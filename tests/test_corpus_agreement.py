@@ -381,6 +381,10 @@ def assert_commands_agree(label: str, gate: Gate, capsys: pytest.CaptureFixture[
     rc, out = run(capsys, *STATUS, "--format", "json")
     got = (rc, drifted(json.loads(out)["tools"]))
     assert got == gate.answer, f"{label}: status JSON says {got}, check JSON {gate.answer}"
+    # one order (issue 41 item 6): status --groups lists check's decisions, in check's order
+    rc, out = run(capsys, *STATUS, "--groups", "--format", "json")
+    assert rc == gate.rc, label
+    assert json.loads(out)["decisions"] == gate.doc["decisions"], label
     rc, out = run(capsys, *STATUS)
     verdict, tools = status_text(out)
     assert (rc, tools) == gate.answer, (

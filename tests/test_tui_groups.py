@@ -215,8 +215,8 @@ async def test_groups_view_lists_the_alone_tools_first_then_the_groups_by_size(t
         ]
         assert shown == [
             ("write_note", "block", 1),
+            (MORE, "block", 2),  # blocked before what waits for review (issue 41 item 6)
             (LESS, "review", 5),
-            (MORE, "block", 2),
             ("title added, no cue", "review", 2),
         ]
         count = _static(view.query_one("#groups-count"))
@@ -261,10 +261,11 @@ async def test_n_visits_blocked_tools_alone_first_then_groups_by_size():
             e = app.main.current_entry()
             landed.append(e.name if e else None)
         said = [str(n.message) for n in app._notifications]
-    # write_note (blocked, alone), then a member of each group, largest first, then around.
+    # write_note (blocked, alone), the blocked group, then the groups for review, largest
+    # first, then around (issue 41 item 6: blocked first, then attention, then by size).
     assert landed[0] == "write_note"
-    assert landed[1] in {"list_tree", "read_text", "stat_path", HOSTILE_NAME, "find_notes"}
-    assert landed[2] in {"get_links", "get_page"}
+    assert landed[1] in {"get_links", "get_page"}
+    assert landed[2] in {"list_tree", "read_text", "stat_path", HOSTILE_NAME, "find_notes"}
     assert landed[3] not in landed[:3]
     assert landed[4] == "write_note"
     assert any(m.startswith(f"group: {LESS} (5 tools; g opens it)") for m in said), said

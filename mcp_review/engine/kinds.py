@@ -53,11 +53,13 @@ __all__ = [
     "Grouping",
     "Kind",
     "Member",
+    "decision_json",
     "group_id",
     "group_report",
     "kind_of",
     "new_tool_contradictions",
     "pending_kinds",
+    "visit_rank",
 ]
 
 # Rules ------------------------------------------------------------------------------------------
@@ -604,7 +606,7 @@ class Grouping:
     (:meth:`ordered`)."""
 
     groups: tuple[Group, ...] = ()
-    """Largest first (then by label and id)."""
+    """In visiting order (:func:`visit_rank`): blocked first, then largest first."""
     alone: tuple[Alone, ...] = ()
     """In visiting order: blocked (blocking cues first), for review with cues, the rest."""
 
@@ -614,12 +616,10 @@ class Grouping:
         return len(self.groups) + len(self.alone)
 
     def ordered(self) -> list[Item]:
-        """Item 5's order: alone and blocked (blocking cues first), alone for review with cues,
-        then the groups by size (largest first), then the rest of the alone tools."""
-        first = [a for a in self.alone if a.outcome is Outcome.BLOCK]
-        cued = [a for a in self.alone if a.outcome is not Outcome.BLOCK and a.flagged]
-        rest = [a for a in self.alone if a.outcome is not Outcome.BLOCK and not a.flagged]
-        return [*first, *cued, *self.groups, *rest]
+        """The visiting order (:func:`visit_rank`), the one every screen and report reads:
+        blocked first, by most severe cue; then the tools alone that need attention; then the
+        groups by size (largest first); then the rest of the alone tools."""
+        return sorted([*self.alone, *self.groups], key=visit_rank)
 
     def find(self, gid: str) -> Group | None:
         return next((g for g in self.groups if g.id == gid), None)
@@ -632,23 +632,79 @@ class Grouping:
         return next((a for a in self.alone if a.key == key), None)
 
     def to_json(self) -> dict[str, Any]:
+        """``decisions``: every decision in visiting order, a group by its id, a tool alone by
+        its name (``check`` and ``status --groups`` in JSON give the same list); ``groups`` and
+        ``alone``: each in full, in that order too."""
+        order = self.ordered()
         return {
-            "groups": [g.to_json() for g in self.groups],
-            "alone": [a.to_json() for a in self.ordered_alone()],
+            "decisions": [decision_json(i) for i in order],
+            "groups": [i.to_json() for i in order if isinstance(i, Group)],
+            "alone": [i.to_json() for i in order if isinstance(i, Alone)],
         }
 
     def ordered_alone(self) -> list[Alone]:
         return [a for a in self.ordered() if isinstance(a, Alone)]
 
 
-def _alone_sort(a: Alone) -> tuple[int, int, str, str, str]:
-    if a.outcome is Outcome.BLOCK:
-        rank = 0 if a.blocking_cue else 1
-    elif a.flagged:
-        rank = 2
+def decision_json(item: Item) -> dict[str, Any]:
+    """One entry of the ``decisions`` list: ``{"group": id, "kind", "outcome", "size"}`` or
+    ``{"alone": "server/tool", "server", "principal", "tool", "outcome"}``."""
+    if isinstance(item, Group):
+        return {
+            "group": item.id,
+            "kind": item.label,
+            "outcome": str(item.outcome),
+            "size": item.size,
+        }
+    return {
+        "alone": f"{item.server}/{item.tool}",
+        "server": item.server,
+        "principal": item.principal,
+        "tool": item.tool,
+        "outcome": str(item.outcome),
+    }
+
+
+_NO_CUE = 1000
+
+
+def _cue_rank(kinds: Iterable[str]) -> int:
+    from mcp_review.engine.rules.cues import SEVERITY
+
+    return min((SEVERITY.index(k) for k in kinds if k in SEVERITY), default=_NO_CUE)
+
+
+def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
+    """The engine's one visiting order (issue 41 item 6), which the app's rows, ``n``, ``G``,
+    ``status``, ``status --groups`` and ``check`` in every format all read:
+
+    0. blocked (tools alone and blocked groups), the most severe cue first (engine/cues.py's
+       order; a blocking cue before an annotation alone), a tool before a group at one rank;
+    1. needing attention: tools alone for review that carry cues, or whose claim its own words
+       contradict (:attr:`Alone.flagged`), the most severe cue first;
+    2. the groups that wait for review, largest first;
+    3. the other tools alone.
+
+    Ties go by name (server, principal, tool) or by label and id."""
+    if isinstance(item, Group):
+        band = 0 if item.outcome is Outcome.BLOCK else 2
+        cue = _cue_rank(item.kind.cues) if band == 0 else 0
+        return (band, cue, 1, -item.size, item.label, item.id, "")
+    if item.outcome is Outcome.BLOCK:
+        band = 0
+    elif item.flagged:
+        band = 1
     else:
-        rank = 3
-    return (rank, 0, a.server, a.principal, a.tool)
+        band = 3
+    if band == 3:
+        cue = 0
+    else:
+        from mcp_review.engine.cues import severity
+
+        cue = min((severity(c) for c in item.cues), default=_NO_CUE)
+        if band == 0 and item.blocking_cue:
+            cue = min(cue, _NO_CUE - 1)
+    return (band, cue, 0, 0, item.server, item.principal, item.tool)
 
 
 def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
@@ -714,8 +770,8 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
     for k, members in by_kind.items():
         ms = tuple(sorted(members, key=lambda m: m.key))
         groups.append(Group(group_id(k, ms), k, _strictest(m.outcome for m in ms), ms))
-    groups.sort(key=lambda g: (-g.size, g.label, g.id))
-    alone.sort(key=_alone_sort)
+    groups.sort(key=visit_rank)
+    alone.sort(key=visit_rank)
     return Grouping(tuple(groups), tuple(alone))
 
 
