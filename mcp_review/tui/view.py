@@ -204,6 +204,28 @@ class ToolEntry:
         return severity(top) if top is not None else None
 
 
+DECISION_WORDS = ("block", "held", "review", "auto", "waived")
+"""The decision column's words (issue 41 item 3), most pressing first."""
+
+
+def decision_word(e: ToolEntry) -> str:
+    """What the tool's row waits for, in the list's decision column: ``block`` (a human must
+    approve with a confirmation), ``held`` (a human must decide; an enforcing proxy serves the
+    approved definition meanwhile), ``review`` (a human must decide), ``auto`` (the policy
+    would re-pin it: ``P``), ``waived`` (an ``[[ignore]]`` waiver covers it); empty when
+    nothing waits. The engine's answer (``engine.status.awaiting``), shown."""
+    waiting = e.awaiting
+    if waiting is Awaiting.REVIEW:
+        if e.blocked:
+            return "block"
+        return "held" if e.held_by_proxy else "review"
+    if waiting is Awaiting.AUTO:
+        return "auto"
+    if waiting is Awaiting.WAIVED:
+        return "waived"
+    return ""
+
+
 def cue_word(c: Cue) -> str:
     """A cue's kind in words, a secret location apart from a plain path (the severity order's
     own distinction)."""
