@@ -73,3 +73,23 @@ async def test_the_flags_column_grows_with_the_terminal():
         table = app.main.query_one("#tools", ToolTable)
         # narrow: the changes column keeps its room, nothing scrolls sideways
         assert sum(c.width + 2 for c in table.columns) <= 80
+
+
+async def test_enter_opens_the_tab_of_the_most_severe_change():
+    """Issue 41 item 4: the rug pull's row opens on its description (the cue's text), not the
+    Schema tab its schema changes would pick; an honest row still opens where its changes are."""
+    from mcp_review.tui.screens.review import ReviewScreen
+
+    app = ReviewApp(reference_source(("mcp-server-time", "get_current_time")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(app, pilot)
+        await pilot.press("n", "enter")
+        for _ in range(500):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, ReviewScreen):
+                break
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.entry.name == "get_current_time"
+        from textual.widgets import TabbedContent
+
+        assert screen.query_one("#tabs", TabbedContent).active == "tab-description"
