@@ -66,6 +66,7 @@ COMMANDS: list[tuple[str, str, str]] = [
         "verify",
         "check the pin file offline: parses, digests, canonical form (pre-commit)",
     ),
+    ("signing", "signing", "turn signed decisions on (init) and sign the signing policy"),
     (
         "proxy",
         "proxy",

@@ -19,7 +19,7 @@ import pytest
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.cli import build_parser, main
-from mcp_review.engine.names import escape_name, find_name, suggest, unescape_name
+from mcp_review.engine.names import AmbiguousName, escape_name, find_name, suggest, unescape_name
 from mcp_review.store.pinfile import load_pins
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "pins")
@@ -262,8 +262,12 @@ def test_escaped_form_roundtrips():
         assert unescape_name(esc) == name
     assert escape_name(HOMOGLYPH) == "r\\u0435ad_file"
     assert escape_name(BROKEN_LINE) == "list\\nfiles"
-    # An exact name wins over its unescaped reading.
-    assert find_name("a\\u0041", ["a\\u0041", "aA"]) == "a\\u0041"
+    # A name that reads as two tools (exactly, and unescaped) names neither (issue 40 item 5:
+    # the exact match used to win, so the command printed for one decided the other).
+    with pytest.raises(AmbiguousName) as e:
+        find_name("a\\u0041", ["a\\u0041", "aA"])
+    assert e.value.matches == ["a\\u0041", "aA"]
+    assert find_name("a\\\\u0041", ["a\\u0041", "aA"]) == "a\\u0041"  # its own escaped form
     assert find_name("a\\u0041", ["aA"]) == "aA"
     assert find_name("nope", ["aA"]) is None
 

@@ -65,8 +65,15 @@ def test_every_rule_fires_on_its_example(rid):
 def test_every_rule_id_is_emitted_by_name():
     """Each id is written once in the catalogue and emitted as a literal by the engine (grep
     finds where a cue comes from; no id built with an f-string)."""
-    catalogue = (ROOT / "mcp_review" / "engine" / "rules" / "cues.py").read_text(encoding="utf-8")
-    engine = (ROOT / "mcp_review" / "engine" / "cues.py").read_text(encoding="utf-8")
+    # Issue 39's families live in their own catalogue and finder modules.
+    catalogue = "".join(
+        (ROOT / "mcp_review" / "engine" / "rules" / f).read_text(encoding="utf-8")
+        for f in ("cues.py", "cue_families.py")
+    )
+    engine = "".join(
+        (ROOT / "mcp_review" / "engine" / f).read_text(encoding="utf-8")
+        for f in ("cues.py", "cue_families.py")
+    )
     for rid in CUE_RULES:
         if rid == SECRET_PATH_RULE:
             assert "SECRET_PATH_RULE" in engine
@@ -221,7 +228,7 @@ def test_json_contract_and_escaping():
     assert cues
     for c in cues:
         d = c.to_json()
-        assert set(d) == {"kind", "text", "pointer", "rule"}
+        assert set(d) == {"kind", "level", "text", "pointer", "rule"}
         assert d["pointer"] == "/inputSchema/properties/a~1b/description"
         assert len(d["text"]) <= TEXT_CAP
         assert "\x1b" not in d["text"] and "\n" not in d["text"]
@@ -337,10 +344,10 @@ def test_hostile_long_texts_take_linear_time(shape):
     assert t_big < 60, (shape, t_big)
 
 
-def test_docs_list_every_rule_with_its_kind_and_blocking():
+def test_docs_list_every_rule_with_its_kind_and_level():
     doc = (ROOT / "docs" / "cues.md").read_text(encoding="utf-8")
     for rid, r in CUE_RULES.items():
-        row = f"| `{rid}` | {r.kind.value} | {'yes' if r.blocking else 'no'} |"
+        row = f"| `{rid}` | {r.kind.value} | {r.level.value} |"
         assert row in doc, rid
 
 
@@ -398,7 +405,7 @@ def test_classify_and_gate_json_carry_the_cues(command, tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     top = doc["cues"]
     assert {c["kind"] for c in top} == {"hidden", "path", "instruction", "concealment"}
-    assert all(set(c) == {"kind", "text", "pointer", "rule"} for c in top)
+    assert all(set(c) == {"kind", "level", "text", "pointer", "rule"} for c in top)
     assert top[0]["kind"] == "hidden"  # most severe first
     by_rule = {c["rule"]: c for c in doc["changes"]}
     assert by_rule["tool-description-changed"]["cues"] == top

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 
 import corpus_data as cd  # noqa: E402
 
-CUE_KEYS = {"kind", "text", "pointer", "rule"}
+CUE_KEYS = {"kind", "level", "text", "pointer", "rule"}
 FIRST_SIGHT = ("concealment", "exfiltration")
 
 

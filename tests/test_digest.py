@@ -10,7 +10,7 @@ import pytest
 
 from mcp_review.engine.canonical import MAX_DEPTH, canonical_json, json_equal, loads
 from mcp_review.engine.errors import InputError
-from mcp_review.engine.model import DIGEST_SCHEME, HASHED_FIELDS, ToolDef, digest_of
+from mcp_review.engine.model import DIGEST_SCHEME, DIGEST_SCHEMES, HASHED_FIELDS, ToolDef, digest_of
 from mcp_review.store.readers import load_file
 
 BASE = {
@@ -32,9 +32,11 @@ def d(wire) -> str:
 
 def test_shape_and_scheme():
     assert d(BASE).startswith("sha256:") and len(d(BASE)) == 7 + 64
-    # Scheme 2 (issue 11): execution and icons joined the contract; scheme 1 still verifies.
-    assert DIGEST_SCHEME == 2
-    assert HASHED_FIELDS == (
+    # Scheme 2 (issue 11): execution and icons joined the contract; scheme 3 (issue 42): the
+    # whole tool as served. Schemes 1 and 2 still verify.
+    assert DIGEST_SCHEME == 3
+    assert HASHED_FIELDS == ("*",)
+    assert DIGEST_SCHEMES[2] == (
         "name",
         "title",
         "description",
@@ -52,8 +54,13 @@ def test_reserialised_definition_has_the_same_digest():
     assert d(reordered) == d(BASE)
 
 
-def test_unhashed_fields_do_not_count_but_every_hashed_one_does():
-    assert d({**BASE, "_meta": {"x": 1}, "ttlMs": 5}) == d(BASE)
+def test_every_key_of_the_tool_counts_and_only_present_keys_are_hashed():
+    # Scheme 3 hashes the whole tool: _meta and keys MCP does not define count too ...
+    assert d({**BASE, "_meta": {"x": 1}}) != d(BASE)
+    assert d({**BASE, "ttlMs": 5}) != d(BASE)
+    assert d({**BASE, "_meta": {"x": 1}}) != d({**BASE, "_meta": {"x": 2}})
+    # ... and a tool with only the fields scheme 2 named keeps its scheme-2 digest.
+    assert d(BASE) == digest_of(BASE, DIGEST_SCHEMES[2])
     for field, value in [
         ("name", "run_query2"),
         ("title", "Run"),

@@ -93,18 +93,35 @@ def test_schemes_differ_only_where_execution_or_icons_are_declared():
     assert pins[("scheme1", "tasks")].digest != pins[("scheme2", "tasks")].digest
 
 
-def test_current_scheme_is_two_and_hashes_execution_and_icons_but_never_meta():
-    assert DIGEST_SCHEME == 2 and DIGEST_SCHEMES[2] == HASHED_FIELDS
-    assert HASHED_FIELDS == (*HASHED_FIELDS_V1, "execution", "icons")
+def test_scheme_two_hashed_execution_and_icons_but_never_meta():
+    base = {"name": "t", "inputSchema": {"type": "object"}}
+    v2 = DIGEST_SCHEMES[2]
+    assert v2 == (*HASHED_FIELDS_V1, "execution", "icons")
+    d = digest_under(base, 2, v2)
+    assert digest_under({**base, "_meta": {"k": "v"}}, 2, v2) == d
+    assert digest_under({**base, "execution": {"taskSupport": "required"}}, 2, v2) != d
+    assert digest_under({**base, "icons": [{"src": "https://x/i.png"}]}, 2, v2) != d
+
+
+def test_current_scheme_is_three_the_whole_tool_and_agrees_where_nothing_else_is_served():
+    """Issue 42: ``_meta`` and unknown keys are in the digest; a tool that serves only the
+    fields scheme 2 named keeps its digest value, so every golden digest of such a tool is
+    also its scheme-3 digest (no pin, snapshot or golden output moves)."""
+    assert DIGEST_SCHEME == 3 and DIGEST_SCHEMES[3] == HASHED_FIELDS == ("*",)
     base = {"name": "t", "inputSchema": {"type": "object"}}
     d = ToolDef.from_wire(base).digest
-    assert ToolDef.from_wire({**base, "_meta": {"k": "v"}}).digest == d
-    assert ToolDef.from_wire({**base, "execution": {"taskSupport": "required"}}).digest != d
-    assert ToolDef.from_wire({**base, "icons": [{"src": "https://x/i.png"}]}).digest != d
+    assert d == digest_under(base, 2, DIGEST_SCHEMES[2]) == digest_under(base, 1, HASHED_FIELDS_V1)
+    assert ToolDef.from_wire({**base, "_meta": {"k": "v"}}).digest != d
+    assert ToolDef.from_wire({**base, "x-unknown": 1}).digest != d
+    for (scheme, tool), pin in _pins().items():
+        wire = pin.tool_def().wire
+        served_only_named = set(wire) <= set(DIGEST_SCHEMES[2])
+        same = ToolDef.from_wire(wire).digest == digest_under(wire, 2, DIGEST_SCHEMES[2])
+        assert same == served_only_named, (scheme, tool)
 
 
 def test_an_unknown_scheme_is_refused_not_guessed():
     with pytest.raises(ValueError, match="unknown"):
-        digest_under({"name": "t"}, 3, HASHED_FIELDS)
+        digest_under({"name": "t"}, 4, HASHED_FIELDS)
     with pytest.raises(ValueError, match="unknown"):
         digest_under({"name": "t"}, True, HASHED_FIELDS)  # type: ignore[arg-type]

@@ -52,7 +52,8 @@ def _defs(tmp_path: Path) -> None:
     new["description"] = f"e{SUR}\udc00"
     (tmp_path / "old.json").write_text(json.dumps(old))
     (tmp_path / "new.json").write_text(json.dumps(new))
-    (tmp_path / "calls.jsonl").write_text(json.dumps({f"x{SUR}": 1}) + "\n")
+    # The surrogate line is counted and named; the ordinary one is read (issue 40 item 4).
+    (tmp_path / "calls.jsonl").write_text(json.dumps({f"x{SUR}": 1}) + "\n" + '{"x": 1}\n')
     snap = {
         "format": "mcp-review-snapshot",
         "version": 1,

@@ -343,7 +343,8 @@ def test_alone_for_a_look_alike_name():
     alone, groups = _alone_and_grouped(_status(old, new)[0])
     # every side not yet trusted is flagged: the new twin and the changed original
     assert alone == {
-        "r\u0435ad_file": (AloneReason.LOOKALIKE,),
+        # the name is read too (issue 38): a word mixing scripts needs attention
+        "r\u0435ad_file": (AloneReason.ATTENTION, AloneReason.LOOKALIKE),
         "read_file": (AloneReason.LOOKALIKE,),
     }
     assert groups == {"title added, no cue": ["b", "c"]}
@@ -414,7 +415,9 @@ def test_a_new_tool_whose_claim_contradicts_its_own_words_does_not_ride_in_a_gro
     ]
     report, _ = _status(old, new)
     alone, groups = _alone_and_grouped(report)
-    assert alone == {name: (AloneReason.NEW_CLAIM,)}
+    # A name mixing scripts is a cue needing attention as well (issue 38: the name is read).
+    mixed = (AloneReason.ATTENTION,) if not name.isascii() else ()
+    assert alone == {name: (*mixed, AloneReason.NEW_CLAIM)}
     assert groups == {"new tool, no cue": ["list_x", "list_y"]}
     g = group_report(report)
     assert isinstance(g.ordered()[0], Alone) and g.ordered()[0].tool == name
@@ -682,7 +685,12 @@ def test_status_groups_json_beside_the_usual_fields(tmp_path, monkeypatch, capsy
     (grp,) = doc["groups"]
     assert set(grp) >= {"id", "kind", "outcome", "members"}
     assert grp["kind"] == "title added, no cue" and grp["outcome"] == "review"
-    assert [set(m) for m in grp["members"]] == [{"server", "principal", "tool", "digest"}] * 3
+    # each member says the text it adds, whole (issue 38 item 4): its new title
+    keys = {"server", "principal", "tool", "digest", "added_text"}
+    assert [set(m) for m in grp["members"]] == [keys] * 3
+    assert [m["added_text"] for m in grp["members"]] == [
+        [{"pointer": "/title", "text": t}] for t in ("A", "B", "D")
+    ]
     (alone,) = doc["alone"]
     assert {k: alone[k] for k in ("server", "principal", "tool", "outcome")} == {
         "server": "s",
@@ -816,7 +824,7 @@ def test_the_printed_commands_and_except_take_a_hostile_name_as_shown(
     new = [
         _tool("a"),
         _tool("b"),
-        *(_tool(n, description="Lists things.") for n in (hidden, lookalike, "list_z")),
+        *(_tool(n, description="Lists things.") for n in (hidden, lookalike, "list_y", "list_z")),
     ]
     for name, tools in (("old.json", old), ("new.json", new)):
         s = Snapshot(taken_at="2026-12-01T00:00:00Z")
@@ -826,21 +834,28 @@ def test_the_printed_commands_and_except_take_a_hostile_name_as_shown(
     capsys.readouterr()
     assert main(["status", "--snapshot", "new.json", "--groups"]) == 1
     text = capsys.readouterr().out
-    (line,) = [x for x in text.splitlines() if "decide: mcp-review approve s " in x]
-    approve = shlex.split(line.split("decide: mcp-review ", 1)[1].split("  |  ")[0])
-    assert approve[:3] == ["approve", "s", "x\\u200by"]
+    lines = [x for x in text.splitlines() if "decide: mcp-review approve s " in x]
+    commands = [shlex.split(x.split("decide: mcp-review ", 1)[1].split("  |  ")[0]) for x in lines]
+    # Both hostile names stand alone (the cue reader reads the tool's name too, issue 38: a
+    # zero-width space, a word mixing scripts); each printed command names it escaped.
+    assert sorted(c[:3] for c in commands) == [
+        ["approve", "s", "d\\u0435lete_all"],
+        ["approve", "s", "x\\u200by"],
+    ]
     main(["status", "--snapshot", "new.json", "--groups", "--format", "json"])
     (grp,) = json.loads(capsys.readouterr().out)["groups"]
-    assert sorted(m["tool"] for m in grp["members"]) == [lookalike, "list_z"]
-    # what the member line offers as the escaped form is what --except takes
-    assert "as d\\u0435lete_all" in text
-    except_ = ["--except", "s/d\\u0435lete_all"]
-    assert main(["approve", "--snapshot", "new.json", "--group", grp["id"], *except_]) == 0
-    assert main(["approve", "--snapshot", "new.json", *approve[1:]]) == 0
+    assert sorted(m["tool"] for m in grp["members"]) == ["list_y", "list_z"]
+    assert (
+        main(["approve", "--snapshot", "new.json", "--group", grp["id"], "--except", "s/list_y"])
+        == 0
+    )
+    for c in commands:
+        assert main(["approve", "--snapshot", "new.json", *c[1:]]) == 0
     capsys.readouterr()
     main(["status", "--snapshot", "new.json", "--format", "json"])
     states = {t["tool"]: t["status"] for t in json.loads(capsys.readouterr().out)["tools"]}
-    assert states[hidden] == states["list_z"] == "pinned" and states[lookalike] == "new"
+    assert states[hidden] == states[lookalike] == states["list_z"] == "pinned"
+    assert states["list_y"] == "new"
 
 
 @pytest.mark.parametrize(

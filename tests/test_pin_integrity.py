@@ -132,7 +132,7 @@ def test_definition_filed_under_another_tool_is_refused(work):
 @pytest.mark.parametrize(
     "edit, why",
     [
-        (lambda t: t.replace("digest_scheme = 2", "digest_scheme = 99"), "scheme 99 is unknown"),
+        (lambda t: t.replace("digest_scheme = 3", "digest_scheme = 99"), "scheme 99 is unknown"),
         (lambda t: t.replace("definition = '''\n{", "definition = '''\n{{"), "not valid JSON"),
         (lambda t: t.replace('"description"', '"descriptiom"'), "digest is not"),
     ],
@@ -153,10 +153,7 @@ def test_a_pin_verifies_under_its_own_scheme_and_fields(work):
     legacy_fields = ["name", "description", "inputSchema"]
     text = pins.read_text().replace(digest_of(SAFE), digest_of(SAFE, tuple(legacy_fields)))
     text = text.replace(
-        'hashed_fields = [\n    "name",\n    "title",\n    "description",\n'
-        '    "inputSchema",\n    "outputSchema",\n    "annotations",\n'
-        '    "execution",\n    "icons",\n]',
-        "hashed_fields = " + json.dumps(legacy_fields),
+        'hashed_fields = [\n    "*",\n]', "hashed_fields = " + json.dumps(legacy_fields)
     )
     assert json.dumps(legacy_fields) in text
     pins.write_text(text)

@@ -18,6 +18,7 @@ _WORDS = {
     Concern.ANNOTATION_RELAXED: "annotation claims more power",
     Concern.ANNOTATION_GATES_LESS: "annotation claims less",
     Concern.HIDDEN_CHARACTERS: "hidden characters",
+    Concern.META_MORE_POWER: "_meta claims more power",
 }
 
 
@@ -42,6 +43,10 @@ _WORDS = {
                 new_tool=True,
             ),
             {Concern.ANNOTATION_RELAXED, Concern.HIDDEN_CHARACTERS},
+        ),
+        (
+            Facts(meta_more_power=('_meta ui.visibility: ["app"] -> ["model","app"]',)),
+            {Concern.META_MORE_POWER},
         ),
         (Facts(new_tool=True), set()),
         (Facts(broken_calls=2), set()),

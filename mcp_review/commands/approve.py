@@ -33,6 +33,7 @@ from mcp_review.services.inputs import (
     add_group_options,
     add_pins_option,
 )
+from mcp_review.services.signing import add_sign_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -62,6 +63,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "the configured servers)",
     )
     add_pins_option(p)
+    add_sign_option(p)
     p.add_argument(
         "--principal",
         default=None,
@@ -129,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         )
     from mcp_review.engine.names import did_you_mean, find_name
 
-    served = [t.name for t in srv.tools]
+    served = {t.name: t.digest for t in srv.tools}  # digests name each tool if it is ambiguous
     tool = find_name(args.tool, served)
     if tool is None:
         where = "in the snapshot" if not inp.live else "now"
@@ -192,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         server_version=srv.server_version,
         protocol_version=srv.protocol_version,
         candidate=args.server in inp.candidates,
+        seen=st,
     )
     result = decisions.save(pins, inp.pins_path)
     show.report_save(result, inp.pins_path)

@@ -19,12 +19,15 @@ from mcp_review.services.inputs import (
     add_pins_option,
     add_report_options,
 )
+from mcp_review.services.signing import add_require_options, add_sign_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
     add_candidate_option(p)
     add_pins_option(p)
+    add_sign_option(p)
+    add_require_options(p)
     p.add_argument(
         "--from-snapshot",
         metavar="FILE",
@@ -108,8 +111,15 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     cfg = inp.config
+    signed_rc = 0
+    if args.require_signed:  # issue 45: every decision's signatures, on stderr
+        from mcp_review.services.signing import require_signed
+
+        signed_rc = require_signed(
+            args, inp, lambda m: None if args.quiet else print(m, file=sys.stderr)
+        )
     if args.rerun:
-        return _with_rerun(args, inp, report)
+        return max(_with_rerun(args, inp, report), signed_rc)
     sys.stdout.writelines(
         fmt.iter_render(
             report,
@@ -120,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
             config_lines=server_lines(cfg) if cfg is not None and args.format == "sarif" else None,
         )
     )
-    return exit_code(report, args.fail_on)
+    rc = exit_code(report, args.fail_on)
+    # Unsigned decisions fail the gate (1); an unreachable server (3) still says so.
+    return rc if rc != 0 else signed_rc
 
 
 def _with_rerun(args: argparse.Namespace, inp: Inputs, report: StatusReport) -> int:

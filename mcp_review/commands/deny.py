@@ -35,6 +35,7 @@ from mcp_review.services.inputs import (
     add_group_options,
     add_pins_option,
 )
+from mcp_review.services.signing import add_sign_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -65,6 +66,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "configured server; the pin file alone when none is configured)",
     )
     add_pins_option(p)
+    add_sign_option(p)
     p.add_argument(
         "--principal",
         default=None,
@@ -135,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             srv = decisions.served_server(
                 snap, args.server, args.principal, inp.snapshot_path or "live"
             )
-            tool = find_name(args.tool, [t.name for t in srv.tools])
+            tool = find_name(args.tool, {t.name: t.digest for t in srv.tools})
             if tool is not None:
                 args.tool = tool  # an escaped form (r\u0435ad_file) names its tool
             live = next((t for t in srv.tools if t.name == args.tool), None)
@@ -169,7 +171,9 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         pinned = [k[2] for k in pins.pins if k[0] == args.server]
-        tool = find_name(args.tool, pinned)
+        tool = find_name(
+            args.tool, {k[2]: p.digest for k, p in pins.pins.items() if k[0] == args.server}
+        )
         if tool is not None:
             args.tool = tool
         found = pins.find_tool(args.server, args.tool)

@@ -94,7 +94,12 @@ def run(args: argparse.Namespace) -> int:
     snap.servers = {args.server: srv}
     report = inp.status(snap, witnesses=True)
     names = [t.tool for t in report.tools if t.server == args.server]
-    tool = find_name(args.tool, names)  # an escaped form (r\u0435ad_file) names its tool
+    digests = {
+        t.tool: t.live_digest or (t.pin.digest if t.pin is not None else None)
+        for t in report.tools
+        if t.server == args.server
+    }
+    tool = find_name(args.tool, digests)  # an escaped form (r\u0435ad_file) names its tool
     st = next((t for t in report.tools if t.tool == tool and t.server == args.server), None)
     if st is None:
         where = "in the snapshot" if source else "now"
@@ -102,6 +107,12 @@ def run(args: argparse.Namespace) -> int:
             f"tool {args.tool!r} is neither served by {args.server!r} {where} nor "
             f"pinned for it in {inp.pins_path}." + did_you_mean(args.tool, names)
         )
+    from mcp_review.formats.status import call_log_notes
+
+    for srv in report.servers:
+        if srv.name == args.server:  # a planted or torn line is named, as status names it
+            for note in call_log_notes(srv):
+                print(f"mcp-review: note: {note}", file=sys.stderr)
     candidate = args.server in inp.candidates
     if getattr(args, "candidate", False) and not candidate:
         raise InputError(

@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
             source=inp.pins_path,
         )
     names = [k[2] for k in every if k[0] == args.server]
-    tool = find_name(args.tool, names) or args.tool  # an escaped form names its tool
+    digests = {k[2]: p.digest for k, p in every.items() if k[0] == args.server}
+    tool = find_name(args.tool, digests) or args.tool  # an escaped form names its tool
     keys = sorted(
         k
         for k in every

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from mcp_review.engine import exitcodes
 
@@ -43,8 +44,34 @@ def run(args: argparse.Namespace) -> int:
     old, new = load_pair(args.old, args.new)
     # Streamed: the log is read line by line and, unless every call is to be listed, only the
     # calls the report lists are kept (memory bounded by the report, not by the log).
-    calls = iter_calls(args.calls, tool=new.name, strict=True)
-    cmp = compare(old, new, calls, witnesses=not args.no_witness, keep_valid=args.all_calls)
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.replay import LoadedCalls
+
+    stats = LoadedCalls()
+    read = [0]
+
+    def counted() -> Any:
+        for c in iter_calls(args.calls, tool=new.name, strict=True, stats=stats):
+            read[0] += 1
+            yield c
+
+    cmp = compare(old, new, counted(), witnesses=not args.no_witness, keep_valid=args.all_calls)
+    if stats.surrogate_lines:
+        # A planted line is counted and named, and the rest of the log read (issue 40 item 4).
+        at = ", ".join(str(n) for n in stats.surrogate_lines[:5])
+        more = ", …" if len(stats.surrogate_lines) > 5 else ""
+        print(
+            f"mcp-review: note: {len(stats.surrogate_lines)} record(s) in "
+            f"{safe_text(args.calls)} hold a lone surrogate escape (\\ud800-\\udfff), which "
+            f"no validator reads, and were skipped (line {at}{more})",
+            file=sys.stderr,
+        )
+        if not read[0] and not stats.ignored:
+            print(
+                f"mcp-review: error: {safe_text(args.calls)}: no record could be read",
+                file=sys.stderr,
+            )
+            return exitcodes.INPUT_ERROR
     if args.format == "json":
         sys.stdout.writelines(fmt.iter_json(cmp, all_calls=args.all_calls))
     else:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 
 from mcp_review.engine import exitcodes
 from mcp_review.engine.errors import InputError
+from mcp_review.store.files import user_state_dir
 
 EXAMPLE = "mcp-review login github --config mcp-review.toml"
 
@@ -55,9 +55,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"server {srv.name!r} has no url: login is for remote servers")
     if not 0 <= args.port <= 65535:
         raise InputError("--port must be 0..65535")
-    state = cfg.state_dir or os.path.join(
-        os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state"), "mcp-review"
-    )
+    state = cfg.state_dir or user_state_dir()
     path = token_path(state, srv.name)
     # The SDK logs a failed flow with its traceback ("OAuth flow error"): the one line below
     # says why, so none of its logging reaches the terminal.

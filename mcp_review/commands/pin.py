@@ -41,6 +41,7 @@ from mcp_review.services.inputs import (
     add_format_option,
     add_pins_option,
 )
+from mcp_review.services.signing import add_sign_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -53,6 +54,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "the configured servers",
     )
     add_pins_option(p)
+    add_sign_option(p)
     add_calls_option(p)
     p.add_argument("--note", default="", help="note stored with each new decision")
     p.add_argument("--by", default=None, help="who decides (default: the OS user)")

@@ -12,6 +12,7 @@ from typing import Any
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.verdict import proxy_exit_code
+from mcp_review.store.files import user_state_dir
 
 USAGE = (
     "mcp-review proxy NAME [--config FILE] [--pins FILE] [--enforce [--withhold-changed]] "
@@ -85,6 +86,20 @@ def register(p: argparse.ArgumentParser) -> None:
         "auto-approves, and refuse calls to them; a change that is only text, a claim of "
         "less power or a compatible input change is held: the approved definition is "
         "served and calls are checked against it",
+    )
+    p.add_argument(
+        "--require-signed",
+        action="store_true",
+        help="with --enforce: withhold every tool whose decision's signatures do not verify "
+        "under the signing policy (issue 45); refuse to start when the policy or its "
+        "allowed-signers file cannot be read",
+    )
+    p.add_argument(
+        "--signing-policy",
+        metavar="FILE",
+        default=None,
+        help="with --require-signed: the signing policy (default: $MCP_REVIEW_SIGNING_POLICY, "
+        "the config's [signing] policy, else mcp-review-signing.toml beside the pin file)",
     )
     p.add_argument(
         "--withhold-changed",
@@ -186,6 +201,28 @@ def register(p: argparse.ArgumentParser) -> None:
         help="largest POST body (default 4 MiB); larger ones are answered 413",
     )
     http.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a connection whose request head takes longer (default 10)",
+    )
+    http.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a connection whose request body takes longer once its head is in (default 30)",
+    )
+    http.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections at once (default 256); past it the oldest that showed no "
+        "token is closed",
+    )
+    http.add_argument(
         "--idle-timeout",
         type=float,
         default=None,
@@ -206,13 +243,6 @@ def register(p: argparse.ArgumentParser) -> None:
         return ns, extras
 
     p.parse_known_args = parse_known_args  # type: ignore[method-assign]
-
-
-def _state_dir() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return os.path.join(base, "mcp-review")
 
 
 _LAUNCHERS = {
@@ -359,6 +389,7 @@ def run(args: argparse.Namespace) -> int:
     scrub = None
     record_results = args.record_results
     remote = None  # the ServerConfig of a server reached over HTTP
+    cfg: Any = None  # the config, when a configured server is proxied
     if args.max_message_bytes is not None and args.max_message_bytes <= 0:
         raise InputError("--max-message-bytes must be a positive number of bytes")
     if args.url is not None:
@@ -377,7 +408,7 @@ def run(args: argparse.Namespace) -> int:
         )
         scrub = _scrubber(remote)
         log_scrub = secrets_scrubber(remote)
-        state = _state_dir()
+        state = user_state_dir()
         pins = args.pins or "mcp-pins.toml"
     elif args.header:
         raise InputError("--header goes with --url (a configured server takes `headers`)")
@@ -389,7 +420,7 @@ def run(args: argparse.Namespace) -> int:
         name = args.server_name or _guess_name(argv)
         scrub = _argv_scrubber(name, argv)
         log_scrub = _argv_log_scrubber(name, argv)
-        state = _state_dir()
+        state = user_state_dir()
         pins = args.pins or "mcp-pins.toml"
     else:
         if not args.name:
@@ -426,7 +457,7 @@ def run(args: argparse.Namespace) -> int:
         log_scrub = secrets_scrubber(srv)
         calls = calls or srv.calls
         record_results = record_results or srv.record_results
-        state = cfg.state_dir or _state_dir()
+        state = cfg.state_dir or user_state_dir()
         cfg_dir = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
         pins = args.pins or getattr(cfg, "pins", None) or os.path.join(cfg_dir, "mcp-pins.toml")
     fname = _safe(name)
@@ -437,7 +468,9 @@ def run(args: argparse.Namespace) -> int:
     server_log = args.server_log or os.path.join(state, "logs", f"{fname}.stderr.log")
     tokens = None
     if remote is not None:
-        tokens = _oauth_tokens(name, state, bool(getattr(remote, "oauth", False)))
+        tokens = _oauth_tokens(
+            name, state, bool(getattr(remote, "oauth", False)), getattr(remote, "url", None)
+        )
         if isinstance(tokens, int):
             return tokens
         if tokens is not None:
@@ -469,6 +502,8 @@ def run(args: argparse.Namespace) -> int:
             f"{calllog.seal_problem}): `rerun` will not re-send them",
             file=sys.stderr,
         )
+    if args.require_signed and not args.enforce:
+        raise InputError("--require-signed only means something with --enforce")
     if args.withhold_changed and not args.enforce:
         raise InputError("--withhold-changed only means something with --enforce")
     gate = None
@@ -481,6 +516,8 @@ def run(args: argparse.Namespace) -> int:
             calls_path=calllog.path if calllog else None,
             hold=not args.withhold_changed,
         )
+        if args.require_signed:
+            gate.vet = _require_signed(args, cfg, os.path.abspath(pins))
         gate.check([])  # a pin file that does not parse is a usage error now, not mid-session
         if not os.path.exists(pins):
             print(
@@ -541,7 +578,7 @@ def run(args: argparse.Namespace) -> int:
     return proxy_exit_code(rc)
 
 
-def _oauth_tokens(name: str, state: str, required: bool) -> Any:
+def _oauth_tokens(name: str, state: str, required: bool, url: str | None) -> Any:
     """The stored OAuth tokens of a remote server (``mcp-review login NAME``), refreshed now if
     they expired; None when there are none and the config does not ask for them; the exit
     code 3 (said in one line naming the server) when they are needed and none is usable."""
@@ -555,7 +592,7 @@ def _oauth_tokens(name: str, state: str, required: bool) -> Any:
     if not (required or os.path.lexists(path)):
         return None
     try:
-        tokens = StoredTokenAuth(path, name)
+        tokens = StoredTokenAuth(path, name, url)  # bound to the URL it was issued for
         asyncio.run(tokens.usable())
     except (NoUsableToken, ValueError, OSError) as e:
         print(
@@ -649,6 +686,9 @@ def _serve_http(
         ("max_sessions", args.max_sessions),
         ("max_body", args.max_body),
         ("idle_timeout", args.idle_timeout),
+        ("header_timeout", args.header_timeout),
+        ("body_timeout", args.body_timeout),
+        ("max_connections", args.max_connections),
     ):
         if val is not None:
             if not val > 0:
@@ -702,3 +742,18 @@ def _serve_http(
         with contextlib.suppress(OSError):
             os.unlink(token_file)  # the token dies with this run
     return proxy_exit_code(rc)
+
+
+def _require_signed(args: argparse.Namespace, cfg: Any, pins: str) -> Any:
+    """``--require-signed``: the check each pin file read goes through (services/signing.py);
+    an InputError (the proxy does not start) when the policy or allowed-signers file cannot
+    be read."""
+    from mcp_review.services import signing
+
+    where = signing.policy_path(args, cfg, pins)
+    if where is None:
+        raise InputError(
+            "--require-signed: no signing policy (--signing-policy, $MCP_REVIEW_SIGNING_POLICY, "
+            f"the config's [signing] policy, or {signing.POLICY_NAME} beside the pin file)"
+        )
+    return signing.withhold_unsigned(where, pins)

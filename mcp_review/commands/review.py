@@ -12,6 +12,7 @@ from mcp_review.services.inputs import (
     add_config_args,
     add_pins_option,
 )
+from mcp_review.services.signing import add_sign_option
 
 if TYPE_CHECKING:
     from mcp_review.tui.app import ReviewApp
@@ -21,6 +22,7 @@ def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p)
     add_candidate_option(p)
     add_pins_option(p)
+    add_sign_option(p)
     p.add_argument(
         "--snapshot",
         metavar="FILE",
@@ -65,6 +67,9 @@ def build_app(args: argparse.Namespace) -> ReviewApp:
         # reference cycles; full collections meanwhile only walked them again and again.
         with _gc_paused():
             inp.pins = load_pins(inp.pins_path)
+            from mcp_review.services.signing import install
+
+            install(inp.pins, args, inp.config)  # the app's decisions signed too (issue 45)
             source = ReviewSource.from_inputs(inp)
             # The list's first status, while the UI thread is idle (it waits for these files):
             # what the list screen computes first (MainScreen.fetch: digests only on a fleet).

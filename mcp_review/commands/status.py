@@ -20,6 +20,7 @@ from mcp_review.services.inputs import (
     add_pins_option,
     add_report_options,
 )
+from mcp_review.services.signing import add_sign_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -32,6 +33,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "the configured servers",
     )
     add_pins_option(p)
+    add_sign_option(p)
     add_calls_option(p)
     add_format_option(p)
     p.add_argument(

@@ -2,12 +2,20 @@
 starting any server (the pre-commit hook and CI lint).
 
 1. the pin file parses and is a version this mcp-review reads;
-2. every pin's digest matches its stored definition (under its own digest scheme);
+2. every pin's digest matches its stored definition (under its own digest scheme), and which
+   scheme each pin uses (a pin of an older scheme moves to the current one when its tool is
+   next decided);
 3. the file is in canonical form: exactly what mcp-review itself writes (sorted tables, the
    current layout), so a hand edit or a merge that reordered it shows up before review;
    ``--fix`` rewrites it canonically (locked, atomic; decisions unchanged, nothing logged);
 4. with ``--snapshot FILE`` (a committed `snapshot`), `status` against it: the committed tool
-   lists have been reviewed.
+   lists have been reviewed;
+5. with ``--require-signed`` (issue 45), every decision's SSH signatures under the signing
+   policy (services/signing.py): each decision that fails is named with its reasons (unsigned,
+   unknown key, wrong digest, a signature over another record, too few signers, a broken
+   chain against ``--base REV``), exit 1; a policy or allowed-signers file that cannot be read
+   is exit 2. ``--record``/``--signature SERVER PRINCIPAL TOOL`` print a decision's record and
+   signature for ``ssh-keygen -Y verify`` (docs/security.md).
 
 Exit 0 when all hold, 1 when the file is not canonical or the snapshot has drift that needs
 review, 2 when the pin file (or the snapshot, or the config) cannot be read or a pin does not
@@ -18,9 +26,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.services.inputs import add_pins_option
+from mcp_review.services.signing import add_require_options
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -43,6 +53,23 @@ def register(p: argparse.ArgumentParser) -> None:
         help="rewrite a pin file that is not in canonical form (same decisions)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print problems only")
+    add_require_options(p)
+    p.add_argument(
+        "--record",
+        nargs=3,
+        metavar=("SERVER", "PRINCIPAL", "TOOL"),
+        default=None,
+        help="print the canonical record a decision's signatures sign (TOOL '' for a "
+        "server's instructions), for ssh-keygen -Y verify",
+    )
+    p.add_argument(
+        "--signature",
+        nargs=3,
+        metavar=("SERVER", "PRINCIPAL", "TOOL"),
+        default=None,
+        help="print a decision's signature, armored as ssh-keygen writes it (--index N: the Nth)",
+    )
+    p.add_argument("--index", type=int, default=1, help=argparse.SUPPRESS)
 
 
 def _first_difference(a: bytes, b: bytes) -> int:
@@ -64,6 +91,35 @@ def _old_also_layout(raw: bytes, line: int) -> bool:
     )
 
 
+def _say_schemes(pins: Any) -> None:
+    """Which digest scheme each pin uses: a count per scheme, and each pin of an older one by
+    name (it moves to the current scheme when its tool is next decided; it verifies and is
+    compared under the current scheme meanwhile, its stored definition being whole)."""
+    from mcp_review.engine.model import DIGEST_SCHEME, SCHEME_WORDS
+    from mcp_review.engine.pintoml import qa
+
+    by_scheme: dict[int, list[Any]] = {}
+    for key in sorted(pins.pins):
+        p = pins.pins[key]
+        by_scheme.setdefault(p.digest_scheme, []).append(p)
+    if not by_scheme:
+        return
+    parts = []
+    for scheme in sorted(by_scheme, reverse=True):
+        current = " (current)" if scheme == DIGEST_SCHEME else ""
+        words = SCHEME_WORDS.get(scheme, "unknown")
+        parts.append(f"scheme {scheme}{current}, {words}: {len(by_scheme[scheme])}")
+    print("digest schemes: " + "; ".join(parts))
+    for scheme in sorted(by_scheme, reverse=True):
+        if scheme == DIGEST_SCHEME:
+            continue
+        for p in by_scheme[scheme]:
+            print(
+                f"  scheme {scheme}: tool {qa(p.tool)} (server {qa(p.server)}, principal "
+                f"{qa(p.principal)}): moves to scheme {DIGEST_SCHEME} when next decided"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.pins import VERSION
     from mcp_review.services.inputs import resolve
@@ -75,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
     )
     inp.print_notes()
     path, pins = inp.pins_path, inp.pins
+    if args.record is not None or args.signature is not None:
+        return _export(args, pins)
     say = (lambda m: None) if args.quiet else (lambda m: print(m))
     rc = exitcodes.PASS
     if pins.read_bytes is None:
@@ -117,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             rc = exitcodes.FAIL
+    if pins.read_bytes is not None and not args.quiet:
+        _say_schemes(pins)
     if args.snapshot is not None:
         from mcp_review.formats import status as fmt
 
@@ -132,4 +192,38 @@ def run(args: argparse.Namespace) -> int:
             rc = max(rc, exitcodes.FAIL)
         else:
             say(f"{args.snapshot}: every tool pinned, denied or auto-approvable")
+    if args.require_signed:
+        rc = max(rc, _signed(args, inp, say))
     return rc
+
+
+def _export(args: argparse.Namespace, pins: Any) -> int:
+    """``--record`` / ``--signature``: one decision's signed bytes, for ssh-keygen."""
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.signed import SIGNATURES, record_bytes
+    from mcp_review.engine.sshsig import armor, dearmor
+
+    server, principal, tool = args.record or args.signature
+    pin = pins.current((server, principal, tool))
+    if pin is None:
+        raise InputError(f"no decision for {server!r} / {principal!r} / {tool!r} in the pin file")
+    if args.record is not None:
+        # ASCII JSON (every other character escaped): exactly the bytes signed, no newline.
+        sys.stdout.write(record_bytes(pin).decode("ascii"))
+        sys.stdout.flush()
+        return exitcodes.PASS
+    lines = pin.extra.get(SIGNATURES) or []
+    if not isinstance(lines, list) or not 1 <= args.index <= len(lines):
+        raise InputError(f"that decision has no signature {args.index} ({len(lines)} signed)")
+    try:
+        sys.stdout.write(armor(dearmor(str(lines[args.index - 1]))))
+    except ValueError as e:
+        raise InputError(f"signature {args.index} is malformed: {e}") from None
+    return exitcodes.PASS
+
+
+def _signed(args: argparse.Namespace, inp: Any, say: Any) -> int:
+    """``--require-signed``: every decision and the policy (exit 1 naming each failure)."""
+    from mcp_review.services import signing
+
+    return signing.require_signed(args, inp, say)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_review.engine.model import pointer_escape
 from mcp_review.engine.walk import Refs
 
 MAX_STEPS = 1_000_000
@@ -218,8 +219,8 @@ def undeclared(schema: Any, instance: Any) -> str | None:
                                 declared = True
                                 kids.append(extra)
                 if not declared:
-                    return ptr + "/" + key.replace("~", "~0").replace("/", "~1")
-                work.append((child, ptr + "/" + key.replace("~", "~0").replace("/", "~1"), kids))
+                    return ptr + "/" + pointer_escape(key)
+                work.append((child, ptr + "/" + pointer_escape(key), kids))
         else:
             for i, child in enumerate(value):
                 kids = []

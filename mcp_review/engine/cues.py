@@ -31,23 +31,29 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_review.engine.hidden import decode_tags, find_hidden, has_hidden, safe_text
-from mcp_review.engine.model import pointer_join
+from mcp_review.engine.cue_families import family_cues
+from mcp_review.engine.dialects import dialect_of
+from mcp_review.engine.hidden import find_hidden, has_hidden, safe_text
+from mcp_review.engine.readas import Copy, folded, leet, revealed
 from mcp_review.engine.rules.cues import (
     CUE_RULES,
     SECRET_PATH_RULE,
     SEVERITY,
     CueKind,
+    Level,
 )
+from mcp_review.engine.textwalk import Role, tool_strings
 
 __all__ = [
     "TEXT_CAP",
     "Cue",
     "KnownNames",
+    "Level",
     "cues_json",
     "introduced",
     "is_blocking",
     "most_severe",
+    "needs_attention",
     "severity",
     "text_cues",
     "tool_cues",
@@ -67,14 +73,23 @@ class Cue:
     rule: str
     key: str = field(default="", compare=False, repr=False)
     """The cue's identity with ``rule`` (see the module docstring); not shown."""
+    span: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    """Where in the original text the cue was read ([start, end) offsets), whichever
+    normalised copy it was read in (engine/readas.py); None when it names no one place."""
 
     @property
     def blocking(self) -> bool:
         return is_blocking(self)
 
+    @property
+    def level(self) -> Level:
+        """``block``, ``attention`` or ``info`` (the rule's; docs/cues.md, "Levels")."""
+        return CUE_RULES[self.rule].level
+
     def to_json(self) -> dict[str, str]:
         return {
             "kind": str(self.kind),
+            "level": str(self.level),
             "text": self.text,
             "pointer": self.pointer,
             "rule": self.rule,
@@ -100,8 +115,15 @@ def most_severe(cues: Iterable[Cue]) -> Cue | None:
     return min(cues, key=severity, default=None)
 
 
+def needs_attention(cue: Cue) -> bool:
+    """Whether a cue sets its tool apart, never auto-approved and never grouped, with no
+    typed reason needed (level ``attention``)."""
+    return CUE_RULES[cue.rule].level is Level.ATTENTION
+
+
 def cues_json(cues: Iterable[Cue]) -> list[dict[str, str]]:
-    """The JSON contract: ``[{"kind", "text", "pointer", "rule"}]``, most severe first."""
+    """The JSON contract: ``[{"kind", "level", "text", "pointer", "rule"}]``, most severe
+    first."""
     return [c.to_json() for c in sorted(cues, key=lambda c: (severity(c), c.pointer, c.rule))]
 
 
@@ -194,7 +216,7 @@ SECRET_PAIRS = frozenset(
     }
 )
 SENSITIVE_WORDS = _W(
-    "conversation transcript clipboard keychain documents emails contacts bash_history".split()
+    "conversation transcript clipboard keychain emails contacts bash_history".split()
 )
 SENSITIVE_PAIRS = frozenset(
     {
@@ -297,7 +319,7 @@ _TLDS = (
 )
 _DOMAIN = re.compile(r"(?:[a-z0-9-]+\.)+(?:" + _TLDS + r")(?::\d{1,5})?(?:/\S*)?", re.I)
 _SECRET_PATH = re.compile(
-    r"~/\.ssh|\.ssh/|(?<![\w-])id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?(?!\w)|\.aws/|~/\.aws"
+    r"~/\.ssh|\.ssh/|(?<![\w-])id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?(?!\w)|(?<![\w.-])\.aws/|~/\.aws"
     r"|(?<![\w.])\.netrc|(?<![\w.])\.npmrc|(?<![\w.])\.pypirc|\.git-credentials"
     r"|\.docker/config\.json|\.kube/config|(?<![\w.])\.gnupg|/etc/passwd|/etc/shadow"
     r"|(?<![\w.])\.pgpass|wallet\.dat|(?<![\w.])\.(?:bash|zsh)_history"
@@ -475,20 +497,67 @@ _QUOTES = "`'\""
 # Finding ---------------------------------------------------------------------------------------
 
 
+_ENUM_LIKE = re.compile(
+    r"\bone of\b|\b(?:required|used|only|valid|ignored) (?:for|with|when)\b|\bor \"\w+\"|, \"\w+\""
+)
+_EMAIL_OBJECTS = frozenset(
+    "the it them this that these those all every everything your their its a an to".split()
+)
+_HIDE_OBJECTS = frozenset(
+    "user users user's human operator them this it these that instruction instructions step "
+    "steps action call request fact".split()
+)
+
+
 @dataclass(slots=True)
 class _Found:
     pointer: str
     out: list[Cue] = field(default_factory=list)
     seen: set[tuple[str, str]] = field(default_factory=set)
+    original: str = ""
+    """The text as the server wrote it."""
+    view: Copy = field(default_factory=lambda: Copy(""))
+    """The copy being read (engine/readas.py): its offsets map back to :attr:`original`."""
+    at: tuple[int, int] | None = None
+    """The span of :attr:`view` the rule reading now fires on (a run, a sentence, a match):
+    the cue shows the original text there, as the operator sees it."""
+    only: frozenset[str] | None = None
+    """When set, the rules this reading may add (the folded copy's runs give spans to the word
+    rules, and a secret location only: the URLs and blobs are read in copy *a*)."""
 
     def add(self, rule: str, text: str, key: str) -> None:
+        if self.only is not None and rule not in self.only:
+            return
         if len(key) <= 512 and has_hidden(key):
             # The same cue written with or without hidden characters is one cue.
             key = "".join(ch for ch in key if not has_hidden(ch))
         if (rule, key) in self.seen:
             return
         self.seen.add((rule, key))
-        self.out.append(Cue(CUE_RULES[rule].kind, _snip(text), self.pointer, rule, key))
+        span = None
+        if self.at is not None:
+            span = self.view.span(*self.at)
+            if self.view.at is not None:
+                text = _as_marked(self.original[span[0] : span[1]].strip())
+        self.out.append(Cue(CUE_RULES[rule].kind, _snip(text), self.pointer, rule, key, span))
+
+
+def _as_marked(s: str) -> str:
+    """The original text of a cue as the app's diff finds it: hidden characters left out and
+    TAG characters read as their letter, where it stands (``tui/diffing.py``, ``_reading``);
+    any other character as written (a full-width or look-alike spelling is shown as it is)."""
+    if not has_hidden(s):
+        return s
+    out: list[str] = []
+    pos = 0
+    for h in find_hidden(s):
+        out.append(s[pos : h.offset])
+        pos = h.offset + len(h.text)
+        inner = ord(h.text) - 0xE0000 if len(h.text) == 1 else -1
+        if h.kind == "tag" and 0x20 <= inner <= 0x7E:
+            out.append(chr(inner))
+    out.append(s[pos:])
+    return "".join(out)
 
 
 OBJECT_WINDOW = 40
@@ -551,6 +620,7 @@ def _sentence_rules(
     words = s.words
     n = len(words)
     quote = text[s.start : s.end].strip()
+    found.at = (s.start, s.end)
 
     def spans_after(kind: str, pos: int) -> str | None:
         """The first span of ``kind`` starting at ``pos`` or later inside this sentence."""
@@ -593,7 +663,13 @@ def _sentence_rules(
         found.add("cue.concealment.covert-action", quote, covert[0])
     for i, w in enumerate(words if ws & _HIDE_WORDS else ()):
         nxt = words[i + 1 : i + 5]
-        if w in ("hide", "conceal") and s.imperative[i]:
+        if (
+            w in ("hide", "conceal")
+            and s.imperative[i]
+            and _HIDE_OBJECTS & set(nxt + words[i + 5 : i + 9])
+        ):
+            # Hiding something from someone ("hide this from the user"), not a tool's own
+            # action on its data ("hide the diff", "show or hide groups of elements").
             found.add("cue.concealment.hide-from-user", quote, w)
             break
         if (w == "keep" and "secret" in nxt) or (w == "keep" and "hidden" in nxt):
@@ -613,13 +689,17 @@ def _sentence_rules(
     for i, w in enumerate(acting_words):
         if not s.imperative[i] or s.negated[i]:
             continue
+        if w == "email" and words[i + 1 : i + 2] and words[i + 1] not in _EMAIL_OBJECTS:
+            continue  # "by name, email, phone number": a field in a list, not "email them"
         verb_at = s.starts[i]
         objs: dict[str, str] | None = None
         if w in SEND_V or w in INCLUDE_V or w in READ_V or w in ASK_V:
             objs = _objects(words, i + 1)
             secret_path = spans_after("secret-path", verb_at)
             dest = spans_after("dest", verb_at)
-            if w in SEND_V and (dest or "dest" in objs):
+            # "push to the remote": git's remote, not a destination for the user's data
+            git_push = w == "push" and not dest and objs.get("dest") == "remote"
+            if w in SEND_V and (dest or "dest" in objs) and not git_push:
                 found.add(
                     "cue.exfiltration.send-to-destination", quote, f"{w} {dest or objs['dest']}"
                 )
@@ -633,8 +713,14 @@ def _sentence_rules(
                 found.add(rule, quote, f"{w} {data}")
             if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
                 found.add("cue.secret.ask", quote, f"{w} {objs['secret']}")
-            if w in READ_V and (secret_path or objs.get("sensitive") or "secret" in objs):
-                obj = secret_path or objs.get("sensitive") or objs["secret"]
+            # Sensitive data in general is read only as the verb's own object ("read all
+            # files"), not a tool's function ("get a detailed listing of all files").
+            near = " ".join(words[i + 1 : i + 5])
+            sens = objs.get("sensitive")
+            if sens and sens not in near and not secret_path and "secret" not in objs:
+                sens = None
+            if w in READ_V and (secret_path or sens or "secret" in objs):
+                obj = secret_path or sens or objs["secret"]
                 found.add("cue.instruction.read-secret", quote, f"{w} {obj}")
         if w in DECODE_V and spans_after("encoded", s.start) is not None:
             found.add("cue.instruction.decode-and-follow", quote, "decode")
@@ -660,6 +746,12 @@ def _sentence_rules(
     plain = [t for a, b, t in spans.get("plain-tool", ()) if s.start <= a < s.end]
     generic = " other tools " in joined or " other tool " in joined
     pref = bool(ws & PREF_V)
+    if (_ENUM_LIKE.search(joined) or _ENUM_LIKE.search(quote)) and all(
+        t.isalpha() and t.islower() for t in [*others, *unknown, *plain]
+    ):
+        # 'One of "list", "get"', 'Required for "add"': a parameter's values, which happen
+        # to be plain words some tool is named, not instructions about that tool.
+        others, unknown, plain = [], [], []
     if (others or unknown) and not pref:
         # Instructions about a tool of another server (or of no configured server): when
         # it is called, not to call it, that it is broken; for a configured server's tool,
@@ -753,7 +845,12 @@ def _name_cue(
         # A snake_case name of no configured tool, called by name: a tool elsewhere.
         before = text[max(0, r.start - 30) : r.start].lower()
         after = text[r.end : r.end + 8].lower()
-        if _CALLED_BY_NAME.search(before) or after.lstrip().startswith(("tool", "runs", "is used")):
+        passive = after.lstrip().startswith(
+            ("is ", "are ")
+        )  # "when context_lines is used": a parameter
+        if (_CALLED_BY_NAME.search(before) and not passive) or after.lstrip().startswith(
+            ("tool", "runs")
+        ):
             found.add("cue.tool-reference.tool", name, name.lower())
             span("unknown-tool", r.start, r.end, name)
 
@@ -767,6 +864,7 @@ def _run_cues(
         spans.setdefault(kind, []).append((a, b, t))
 
     for m in _DATA_URI.finditer(text):
+        found.at = m.span()
         found.add("cue.encoded.data-uri", m.group(), m.group().lower())
         span("encoded", m.start(), m.end(), m.group())
 
@@ -785,12 +883,14 @@ def _run_cues(
             if t in tools or t in servers:
                 r = _run_at(text, s0, t)
                 if r is not None:
+                    found.at = (r.start, r.end)
                     _name_cue(text, r, t, found, span, own, own_tool, names)
             continue
         run = _run_at(text, m.start(), t)
         if run is None:
             continue
         r = run
+        found.at = (r.start, r.end)
         t = r.text
         if r.quoted:
             span("quoted", r.start, r.end, t)
@@ -875,20 +975,30 @@ def _scripts(text: str) -> dict[str, int]:
 _MIXED_WORD = re.compile(r"[^\W\d_]{2,64}")
 
 
+_UNREADABLE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+"""Private-use characters: no reader knows what a host's font or the model makes of them."""
+
+
 def _script_cues(text: str, found: _Found) -> None:
     if text.isascii():
         return
+    odd = _UNREADABLE.search(text)
+    if odd is not None:
+        found.at = odd.span()
+        found.add("cue.script-mix.unreadable", odd.group(), "private-use")
     scripts = _scripts(text)
     if len(scripts) > 1:
         main = max(scripts, key=lambda k: (scripts[k], k))
         for k in sorted(scripts):
             if k != main:
+                found.at = None
                 found.add("cue.script-mix.new-script", k.title(), k)
     for m in _MIXED_WORD.finditer(text):
         w = m.group()
         if not w.isascii():
             kinds = {("LATIN" if c.isascii() else _script(c)) for c in w}
             if len(kinds) > 1:
+                found.at = m.span()
                 found.add("cue.script-mix.mixed-word", w, w.lower())
 
 
@@ -957,8 +1067,12 @@ def text_cues(
     own_server: str = "",
     own_tool: str = "",
 ) -> list[Cue]:
-    """Every cue ``text`` carries (first sight), in text order per rule family."""
-    found = _Found(pointer)
+    """Every cue ``text`` carries (first sight), in text order per rule family. The text is
+    read as the model reads it (engine/readas.py): URLs, paths, addresses and blobs in copy *a*
+    (hidden characters out, TAG text decoded), the word rules in copy *b* (NFKC, marks,
+    look-alikes inside Latin words and leetspeak folded, case folded); each cue shows the
+    original text it was read in."""
+    found = _Found(pointer, original=text)
     if not text:
         return found.out
     hidden = _first_hidden(text)
@@ -966,104 +1080,95 @@ def text_cues(
     if hidden:
         labels = " ".join(h.label for h in hidden[:20])
         found.add("cue.hidden.characters", labels, labels)
-        if len(text) <= _REVEAL_MAX:
-            # What the hidden characters hide is read too: the text without them, and the
-            # ASCII smuggled in TAG characters ("~/<ZWSP>.ssh", a TAG-written "do not tell").
-            _read(_revealed(text), found, own, own_tool, names)
-    _read(text, found, own, own_tool, names)
+    plain = Copy(text)
+    if len(text) > _REVEAL_MAX and not text.isascii():
+        # Too long to normalise whole: read as written, and a human reads it.
+        odd = next((i for i, c in enumerate(text) if c >= "\x80"), 0)
+        found.at = (odd, odd + 1)
+        found.add("cue.script-mix.unreadable", text[odd], "too long to normalise")
+        _read(plain, plain, text.lower(), found, own, own_tool, names)
+        return found.out
+    a = revealed(text)
+    cased, low = folded(a)
+    _read(a, cased, low, found, own, own_tool, names)
+    if hidden:
+        # Hidden characters may stand where a space was ("do<ZWSP>not<ZWSP>tell"): the text
+        # as written is read too.
+        _read(plain, plain, leet(text.lower()), found, own, own_tool, names)
+    # Issue 39's families read the revealed, folded copy (look-alikes and NFKC folded, case
+    # kept: a header's capitals are part of what they look for).
+    # The revealed copy is read too: folding touches other scripts' letters the families read
+    # in six languages.
+    found.view, found.at, found.only = cased, None, None
+    family_cues(cased.text, found.add)
+    if a.text != cased.text:
+        found.view = a
+        family_cues(a.text, found.add)
     return found.out
 
 
 _REVEAL_MAX = 100_000
+"""Characters of a non-ASCII text normalised at most (beyond: read as written, and shown at
+``attention``)."""
 
 
-def _revealed(text: str) -> str:
-    out: list[str] = []
-    at = 0
-    for h in find_hidden(text):
-        out.append(text[at : h.offset])
-        at = h.offset + len(h.text)
-    out.append(text[at:])
-    tags = decode_tags(text)
-    return "".join(out) + ("\n" + tags if tags else "")
-
-
-def _read(text: str, found: _Found, own: frozenset[str], own_tool: str, names: KnownNames) -> None:
-    """Every cue of ``text`` but the hidden characters, into ``found``."""
-    spans = _run_cues(text, found, own, own_tool, names)
+def _read(
+    a: Copy,
+    b: Copy,
+    low: str,
+    found: _Found,
+    own: frozenset[str],
+    own_tool: str,
+    names: KnownNames,
+) -> None:
+    """Every cue but the hidden characters, into ``found``: the runs and markup of copy ``a``,
+    the words of copy ``b`` (cased; ``low`` its lower-cased text, of the same length)."""
+    found.view = a
+    spans = _run_cues(a.text, found, own, own_tool, names)
+    if b is not a:
+        # The folded copy's runs give the word rules their spans (in its own offsets), and
+        # a secret location written in full-width or look-alike letters is one all the same.
+        found.view = b
+        found.only = frozenset({SECRET_PATH_RULE})
+        spans = _run_cues(b.text, found, own, own_tool, names)
+        found.only = None
+    found.view = a
+    for m in _MD_IMAGE.finditer(a.text):
+        found.at = m.span()
+        found.add("cue.markup.image", m.group(), m.group().lower())
+    for m in _MD_LINK.finditer(a.text):
+        found.at = m.span()
+        found.add("cue.markup.link", m.group(), m.group().lower())
+    for m in _TAG.finditer(a.text):
+        tag = m.group()
+        found.at = m.span()
+        found.add("cue.markup.tag", tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
+    found.view = b
+    text = b.text
     for m in _MIMIC_TAG.finditer(text):
+        found.at = m.span()
         found.add("cue.instruction.system-mimicry", m.group(), m.group().lower().strip())
         break
-    for m in _MD_IMAGE.finditer(text):
-        found.add("cue.markup.image", m.group(), m.group().lower())
-    for m in _MD_LINK.finditer(text):
-        found.add("cue.markup.link", m.group(), m.group().lower())
-    for m in _TAG.finditer(text):
-        tag = m.group()
-        found.add("cue.markup.tag", tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
-    low = text.lower()
-    for a, b in _bounds(text):
-        if _worth_reading(low, a, b, spans):
-            for s in _sentences(text, low, a, b):
+    for x, y in _bounds(text):
+        if _worth_reading(low, x, y, spans):
+            for s in _sentences(text, low, x, y):
                 _sentence_rules(text, s, spans, found)
-    _script_cues(text, found)
+    found.view = a
+    _script_cues(a.text, found)
+    found.at = None
 
 
 # Texts of a definition --------------------------------------------------------------------------
 
-_TEXT_KEYS = frozenset({"description", "title", "$comment"})
-_VALUE_KEYS = frozenset({"enum", "const", "default", "examples"})
-_NAME_KEYS = frozenset({"properties", "patternProperties"})
-_MAX_NODES = 200_000
-
-
-def _value_strings(v: Any, ptr: str) -> Iterator[tuple[str, str]]:
-    stack: list[tuple[Any, str]] = [(v, ptr)]
-    while stack:
-        node, p = stack.pop()
-        if isinstance(node, str):
-            yield p, node
-        elif isinstance(node, list):
-            stack.extend((x, pointer_join(p, i)) for i, x in reversed(list(enumerate(node))))
-        elif isinstance(node, dict):
-            for k, x in reversed(list(node.items())):
-                stack.append((x, pointer_join(p, k)))
-
 
 def tool_texts(wire: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """(pointer, text) for every server-written text of a tool definition the model reads:
-    title and description at every level, ``$comment``, the text in ``enum`` / ``const`` /
-    ``default`` / ``examples``, property names, and the annotations' title. Iterative, with a
-    node bound (a hostile definition cannot make it recurse or run unbounded)."""
-    for k in ("title", "description"):
-        v = wire.get(k)
-        if isinstance(v, str):
-            yield "/" + k, v
-    ann = wire.get("annotations")
-    if isinstance(ann, dict) and isinstance(ann.get("title"), str):
-        yield "/annotations/title", ann["title"]
-    budget = _MAX_NODES
-    for side in ("inputSchema", "outputSchema"):
-        stack: list[tuple[Any, str]] = [(wire.get(side), "/" + side)]
-        while stack and budget > 0:
-            node, ptr = stack.pop()
-            budget -= 1
-            if isinstance(node, list):
-                stack.extend((x, pointer_join(ptr, i)) for i, x in reversed(list(enumerate(node))))
-                continue
-            if not isinstance(node, dict):
-                continue
-            for k, v in node.items():
-                p = pointer_join(ptr, k)
-                if k in _TEXT_KEYS and isinstance(v, str):
-                    yield p, v
-                elif k in _VALUE_KEYS:
-                    yield from _value_strings(v, p)
-                elif isinstance(v, (dict, list)):
-                    if k in _NAME_KEYS and isinstance(v, dict):
-                        for name in v:
-                            yield pointer_join(p, name), name
-                    stack.append((v, p))
+    """(pointer, text) for every server-written string of a tool definition a host may pass
+    to the model: the one walk of engine/textwalk.py (name, title, description, every string
+    anywhere in both schemas, annotations, ``_meta``), which the trust axis reads too."""
+    for ptr, role, text in tool_strings(wire):
+        if role is Role.IDENTIFIER and ptr.endswith("/$schema") and dialect_of({"$schema": text}):
+            continue  # a standard meta-schema's URI (a known dialect): no server words in it
+        yield ptr, text
 
 
 def tool_cues(
@@ -1083,8 +1188,11 @@ def tool_cues(
     text is read only when a new one carries a cue."""
     own_tool = new.get("name") if isinstance(new.get("name"), str) else ""
     kw: dict[str, Any] = {"names": names, "own_server": server, "own_tool": own_tool}
-    old_map: dict[str, str] = dict(tool_texts(old)) if old is not None else {}
-    old_texts = set(old_map.values())
+    old_map: dict[str, list[str]] = {}
+    if old is not None:
+        for p, o in tool_texts(old):
+            old_map.setdefault(p, []).append(o)  # a key and its value share a pointer
+    old_texts = {o for texts in old_map.values() for o in texts}
     whole: set[tuple[str, str]] | None = None
     out: list[Cue] = []
     done: set[tuple[str, str, str]] = set()
@@ -1096,12 +1204,13 @@ def tool_cues(
             continue
         before = old_map.get(ptr)
         if before is not None:
-            pinned = {(c.rule, c.key) for c in text_cues(before, ptr, **kw)}
+            pinned = {(c.rule, c.key) for o in before for c in text_cues(o, ptr, **kw)}
         else:
             if whole is None:
                 whole = set()
-                for p, o in old_map.items():
-                    whole.update((c.rule, c.key) for c in text_cues(o, p, **kw))
+                for p, olds in old_map.items():
+                    for o in olds:
+                        whole.update((c.rule, c.key) for c in text_cues(o, p, **kw))
             pinned = whole
         for c in cues:
             ident = (c.rule, c.key, c.pointer)

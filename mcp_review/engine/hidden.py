@@ -417,3 +417,14 @@ def skeleton(name: str) -> str:
     if not n.isascii():
         n = unicodedata.normalize("NFD", n)
     return n.casefold().translate(_EXTRA)
+
+
+@functools.cache
+def latin_lookalike(c: str) -> str:
+    """The ASCII letter ``c`` is confusable with (UTS #39: Cyrillic ``а`` -> ``a``, Greek ``ο``
+    -> ``o``), or ``""`` when its prototype is not one ASCII letter. Read per word by the cue
+    reader (engine/readas.py), never as a whole-string skeleton."""
+    p = _uts39_map().get(ord(c), "")
+    if len(p) == 1 and p.isascii() and p.isalpha():
+        return p
+    return ""

@@ -32,14 +32,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from mcp_review.engine.cues import needs_attention
 from mcp_review.engine.model import (
-    HASHED_FIELDS,
+    CONTRACT_FIELDS,
     ChangeClass,
     ToolDef,
     pointer_join,
     pointer_tokens,
 )
 from mcp_review.engine.policy import Concern, Outcome, class_outcome, severity_rank
+from mcp_review.engine.rules.meta import MORE_POWER_RULES as META_MORE_POWER_RULES
+from mcp_review.engine.rules.meta import SPEC_KEYS as META_SPEC_KEYS
 
 if TYPE_CHECKING:
     from mcp_review.engine.cues import Cue
@@ -47,12 +50,15 @@ if TYPE_CHECKING:
     from mcp_review.engine.status import StatusReport, ToolStatus
 
 __all__ = [
+    "SHOWN_WHOLE",
+    "AddedText",
     "Alone",
     "AloneReason",
     "Group",
     "Grouping",
     "Kind",
     "Member",
+    "added_texts",
     "decision_json",
     "group_id",
     "group_report",
@@ -109,7 +115,7 @@ _NAME_MAPS = frozenset(
 _KNOWN_TOKENS = frozenset(
     {
         # tool fields: the hashed ones, ``_meta`` and ``execution``'s own
-        *HASHED_FIELDS,
+        *CONTRACT_FIELDS,
         "taskSupport",
         "_meta",
         # JSON Schema keywords
@@ -166,6 +172,7 @@ _KNOWN_TOKENS = frozenset(
         "else",
         "x-mcp-header",
         *_NAME_MAPS,
+        *META_SPEC_KEYS,
     }
 )
 """Pointer tokens kept as they are in a kind's pointer; any other token (a name, an index, a
@@ -304,7 +311,7 @@ def schema_less(schema: Any) -> bool:
 def change_outcome(tier: str, change: Change) -> Outcome:
     """What the policy does with this one change under ``tier`` (the tier table, row by row):
     a change needs a decision when this is ``review`` or ``block``."""
-    if change.rule == RULE_RELAXED:
+    if change.rule == RULE_RELAXED or change.rule in META_MORE_POWER_RULES:
         return Outcome.BLOCK
     if change.rule in (RULE_GATES_LESS, RULE_OTHER_ANNOTATION):
         return Outcome.REVIEW
@@ -395,11 +402,22 @@ class AloneReason(StrEnum):
     """A new tool whose annotations claim less power than the protocol defaults against its
     own name or description (:func:`new_tool_contradictions`): no pinned claim to flip, so the
     tier waits for review, but it is read alone, never approved with the other new tools."""
+    ATTENTION = "a cue that needs attention"
+    """Its text introduces a cue at level ``attention`` (a word mixing scripts, an encoded
+    blob, text the reader could not normalise; docs/cues.md "Levels"): read alone, never
+    grouped, approved with no typed reason."""
+    LONG_TEXT = "added text too long to show whole"
+    """A text change adds more than :data:`SHOWN_WHOLE` characters: a group's screens show
+    each member's added text in full, so a member whose text cannot be shown whole is read
+    alone (issue 38 item 4)."""
     UNSHARED = "a kind no other tool shares"
     """A pending kind of the tool is shared with no other tool that needs a decision: the
     tool is read and decided whole (one decision, where a group per such kind would ask
     more; the groups keep two members or more)."""
     NO_KIND = "no kind to group"
+    META_MORE_POWER = "_meta claims more power"
+    """``_meta`` makes the tool callable by the model, or widens what its UI may reach
+    (engine/rules/meta.py): read and decided on the tool itself."""
 
 
 def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
@@ -410,12 +428,16 @@ def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
         out.append(AloneReason.BLOCKING_CUE)
     if Concern.HIDDEN_CHARACTERS in concerns:
         out.append(AloneReason.HIDDEN)
+    if any(needs_attention(c) for c in t.cues):
+        out.append(AloneReason.ATTENTION)
     if t.shadows:
         out.append(AloneReason.LOOKALIKE)
     if t.comparison is not None and t.comparison.broken_calls:
         out.append(AloneReason.BROKEN_CALL)
     if Concern.ANNOTATION_GATES_LESS in concerns:
         out.append(AloneReason.CONTRADICTION)
+    if Concern.META_MORE_POWER in concerns:
+        out.append(AloneReason.META_MORE_POWER)
     if new_tool_contradictions(t):
         out.append(AloneReason.NEW_CLAIM)
     if t.previously_denied:
@@ -445,6 +467,74 @@ def new_tool_contradictions(t: ToolStatus) -> tuple[str, ...]:
 # Groups -----------------------------------------------------------------------------------------
 
 
+SHOWN_WHOLE = 600
+"""Characters of added text a group member may bring at most: each group screen shows every
+member's added text in full, so a member adding more is read alone (issue 38 item 4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddedText:
+    """Text a member's change adds, whole (raw server text: escape it to show it)."""
+
+    pointer: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        from mcp_review.engine.hidden import safe_text
+
+        return {"pointer": self.pointer, "text": safe_text(self.text)}
+
+
+def _at(wire: Any, pointer: str) -> Any:
+    from mcp_review.engine.walk import MISSING, get
+
+    v = get(wire, pointer_tokens(pointer))
+    return None if v is MISSING else v
+
+
+def _strings(v: Any) -> list[str]:
+    from mcp_review.engine.textwalk import schema_strings
+
+    return [t for _, _, _, t in schema_strings(v, "")] if not isinstance(v, str) else [v]
+
+
+def added_texts(t: ToolStatus, changes: Sequence[Change]) -> tuple[AddedText, ...] | None:
+    """Every text ``changes`` add to ``t``'s definition, whole: a text change's added words
+    (old text against new at its pointer), the texts a structural change carries in. None when
+    they cannot all be listed (texts counted, not carried, ``Change.new_text_more``)."""
+    from mcp_review.engine.rules.render import added_text
+
+    cmp = t.comparison
+    if cmp is None:
+        return ()
+    old, new = cmp.old.wire, cmp.new.wire
+    out: list[AddedText] = []
+    seen: set[str] = set()
+    for c in changes:
+        if c.new_text_more:
+            return None
+        ptrs = [x.pointer for x in c.new_text]
+        if c.rule in TEXT_RULES and c.pointer:
+            ptrs.insert(0, c.pointer)
+        for p in ptrs:
+            if p in seen:
+                continue
+            seen.add(p)
+            was, now = _at(old, p), _at(new, p)
+            if isinstance(now, str):
+                text = added_text(was if isinstance(was, str) else None, now)
+            else:
+                before = set(_strings(was)) if was is not None else set()
+                text = "\n".join(x for x in _strings(now) if x not in before)
+            if text:
+                out.append(AddedText(p, text))
+    return tuple(out)
+
+
+def _text_kind(k: Kind, changes: Sequence[Change]) -> bool:
+    return k.rule == TEXT_RULE or any(c.new_text or c.new_text_more for c in changes)
+
+
 @dataclass(frozen=True, slots=True)
 class Member:
     """One tool in a group, with its own changes of the group's kind (old → new values, hints,
@@ -458,6 +548,9 @@ class Member:
     changes: tuple[Change, ...] = ()
     outcome: Outcome = Outcome.REVIEW
     """What the policy does with this member's changes of the kind."""
+    added: tuple[AddedText, ...] = ()
+    """The text its changes of the kind add, whole (:func:`added_texts`): what approving the
+    group approves, shown in full on every group screen."""
     status: Any = field(default=None, compare=False, repr=False)
     """The member's :class:`~mcp_review.engine.status.ToolStatus`."""
 
@@ -471,12 +564,15 @@ class Member:
         return f"{self.server}/{self.tool}"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "server": self.server,
             "principal": self.principal,
             "tool": self.tool,
             "digest": self.digest,
         }
+        if self.added:
+            out["added_text"] = [a.to_json() for a in self.added]
+        return out
 
 
 def group_id(kind: Kind, members: Iterable[Member]) -> str:
@@ -680,8 +776,9 @@ def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
 
     0. blocked (tools alone and blocked groups), the most severe cue first (engine/cues.py's
        order; a blocking cue before an annotation alone), a tool before a group at one rank;
-    1. needing attention: tools alone for review that carry cues, or whose claim its own words
-       contradict (:attr:`Alone.flagged`), the most severe cue first;
+    1. needing attention: tools alone for review with a cue at level attention
+       (:attr:`AloneReason.ATTENTION`), then the others that carry cues or whose claim its own
+       words contradict (:attr:`Alone.flagged`), the most severe cue first;
     2. the groups that wait for review, largest first;
     3. the other tools alone.
 
@@ -704,6 +801,8 @@ def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
         cue = min((severity(c) for c in item.cues), default=_NO_CUE)
         if band == 0 and item.blocking_cue:
             cue = min(cue, _NO_CUE - 1)
+        if band == 1 and AloneReason.ATTENTION not in item.reasons:
+            cue += 2 * _NO_CUE  # a cue at level attention (issue 38) before other cues
     return (band, cue, 0, 0, item.server, item.principal, item.tool)
 
 
@@ -727,6 +826,9 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
             continue
         reasons = alone_reasons(t)
         kinds = {} if reasons else pending_kinds(t)
+        if kinds and _too_long(t, kinds):
+            reasons = (AloneReason.LONG_TEXT,)
+            kinds = {}
         if not reasons and not kinds:
             # Nothing to group (every kind approved but the pin not moved, say): decided
             # alone, as a plain approve does.
@@ -763,8 +865,11 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
             )
             if k.detail == REVERSED:
                 outcome = Outcome.BLOCK
+            added = (added_texts(t, changes) or ()) if _text_kind(k, changes) else ()
             by_kind.setdefault(k, []).append(
-                Member(t.server, t.principal, t.tool, digest, tuple(changes), outcome, status=t)
+                Member(
+                    t.server, t.principal, t.tool, digest, tuple(changes), outcome, added, status=t
+                )
             )
     groups = []
     for k, members in by_kind.items():
@@ -773,6 +878,20 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
     groups.sort(key=visit_rank)
     alone.sort(key=visit_rank)
     return Grouping(tuple(groups), tuple(alone))
+
+
+def _too_long(t: ToolStatus, kinds: dict[Kind, list[Change]]) -> bool:
+    """Whether the text ``t``'s text kinds add is too long to show whole in a group (over
+    :data:`SHOWN_WHOLE` characters, or more texts than the changes carry)."""
+    total = 0
+    for k, changes in kinds.items():
+        if not _text_kind(k, changes):
+            continue
+        added = added_texts(t, changes)
+        if added is None:
+            return True
+        total += sum(len(a.text) for a in added)
+    return total > SHOWN_WHOLE
 
 
 def member_name(text: str) -> tuple[str, str]:

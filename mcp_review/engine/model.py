@@ -1,8 +1,9 @@
 """Tool model, digest, and the vocabulary of changes (classes, directions, Change).
 
 A tool definition is kept as the wire JSON the server sent (lossless), with typed accessors
-for the fields the engine reasons about. The digest covers the security-relevant fields only
-(``HASHED_FIELDS``), under a recorded scheme version so a future scheme can migrate pins.
+for the fields the engine reasons about. The digest covers the whole tool as served
+(``HASHED_FIELDS``, scheme 3), under a recorded scheme version so pins of an older scheme
+migrate instead of being re-quarantined.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from mcp_review.engine.canonical import canonical_bytes, check_json
 from mcp_review.engine.errors import InputError
 
-DIGEST_SCHEME = 2
+DIGEST_SCHEME = 3
 """Version of the digest scheme (canonical form + hashed fields). Stored with every pin."""
 
 HASHED_FIELDS_V1: tuple[str, ...] = (
@@ -29,16 +30,40 @@ HASHED_FIELDS_V1: tuple[str, ...] = (
 )
 """Scheme 1: the fields hashed before ``execution`` and ``icons`` joined the contract."""
 
-HASHED_FIELDS: tuple[str, ...] = (*HASHED_FIELDS_V1, "execution", "icons")
-"""Wire fields covered by the digest (scheme 2). Absent fields are left out (absent != null),
-so a tool that declares neither ``execution`` nor ``icons`` has the same digest under both
-schemes. ``_meta`` is never hashed: it is shown in the diff, but it is the server's metadata
-about the tool, not the contract (and servers put volatile values there)."""
+HASHED_FIELDS_V2: tuple[str, ...] = (*HASHED_FIELDS_V1, "execution", "icons")
+"""Scheme 2: the named fields, before the whole tool joined the contract (issue 42): ``_meta``
+and keys MCP does not define were outside the digest."""
 
-DIGEST_SCHEMES: dict[int, tuple[str, ...]] = {1: HASHED_FIELDS_V1, 2: HASHED_FIELDS}
+CONTRACT_FIELDS: tuple[str, ...] = HASHED_FIELDS_V2
+"""The fields MCP defines on a tool and the engine reads by name (the schemas, the text, the
+annotations, ``execution``, ``icons``); ``_meta`` and any other key are judged as keys of the
+tool (engine/rules/meta.py, engine/rules/tool.py)."""
+
+WHOLE_TOOL = "*"
+"""The one entry of scheme 3's hashed fields: every key of the tool as served."""
+
+HASHED_FIELDS: tuple[str, ...] = (WHOLE_TOOL,)
+"""Wire fields covered by the digest (scheme 3): the whole tool as served, ``_meta`` and keys
+MCP does not define included (issue 42: an app-only tool made model-callable through
+``_meta.ui.visibility`` changed nothing the digest saw). Absent fields are left out (absent !=
+null), so a tool that declares only fields of scheme 2 has the same digest under schemes 2 and
+3 (and under 1 when it declares neither ``execution`` nor ``icons``): no golden digest moves."""
+
+DIGEST_SCHEMES: dict[int, tuple[str, ...]] = {
+    1: HASHED_FIELDS_V1,
+    2: HASHED_FIELDS_V2,
+    3: HASHED_FIELDS,
+}
 """Every scheme this mcp-review can verify, with its default hashed fields. All share the
 canonical form of ``engine/canonical.py``; a change of that form needs a new scheme here and a
 golden test (tests/test_golden_digest.py) proves the old ones never move."""
+
+SCHEME_WORDS: dict[int, str] = {
+    1: "named fields, before execution and icons",
+    2: "named fields, _meta and unknown keys outside the digest",
+    3: "the whole tool as served",
+}
+"""Each scheme in words (``verify`` names the scheme of every pin of an older one)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -103,7 +128,9 @@ class ToolDef:
 
     # Digest -----------------------------------------------------------------------------
     def hashed_projection(self) -> dict[str, Any]:
-        return {k: self.wire[k] for k in HASHED_FIELDS if k in self.wire}
+        """What the digest covers (:data:`HASHED_FIELDS`): since scheme 3 the whole tool as
+        served, so the hidden-character scan reads ``_meta`` and unknown keys too."""
+        return self.wire
 
     @property
     def digest(self) -> str:
@@ -115,8 +142,9 @@ class ToolDef:
 
 
 def digest_of(wire: dict[str, Any], fields: tuple[str, ...] = HASHED_FIELDS) -> str:
-    """``sha256:<hex>`` over the canonical JSON of the hashed fields of a wire definition."""
-    proj = {k: wire[k] for k in fields if k in wire}
+    """``sha256:<hex>`` over the canonical JSON of the hashed fields of a wire definition
+    (``fields`` of :data:`WHOLE_TOOL` alone: every key)."""
+    proj = wire if fields == HASHED_FIELDS else {k: wire[k] for k in fields if k in wire}
     return "sha256:" + hashlib.sha256(canonical_bytes(proj)).hexdigest()
 
 
@@ -316,11 +344,17 @@ def _settler() -> Callable[[Change], str | None]:
     return _SETTLER[0]
 
 
+def pointer_escape(token: str | int) -> str:
+    """One RFC 6901 reference token, escaped (``~`` -> ``~0``, then ``/`` -> ``~1``): the one
+    place a pointer token is escaped."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
 def pointer_join(base: str, *parts: str | int) -> str:
     """Append RFC 6901 reference tokens to a pointer (escaping ``~`` and ``/``)."""
     out = base
     for p in parts:
-        out += "/" + str(p).replace("~", "~0").replace("/", "~1")
+        out += "/" + pointer_escape(p)
     return out
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from mcp_review.engine.errors import InputError
 from mcp_review.engine.hidden import is_confusable_name, mark_lookalikes, safe_text, skeleton
 
 _NAMED = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -60,16 +61,64 @@ def with_escape(shown: str, name: str) -> str:
     return f"{shown} (as {escape_name(name)})" if needs_escape(name) else shown
 
 
-def find_name(given: str, names: Iterable[str]) -> str | None:
-    """The name ``given`` addresses among ``names``: itself, else its unescaped form."""
-    pool = set(names)
-    if given in pool:
-        return given
+def find_name(given: str, names: Iterable[str] | Mapping[str, str | None]) -> str | None:
+    """The name ``given`` addresses among ``names``: itself, or its unescaped form; None when
+    neither is one of them.
+
+    A name given on the command line must name exactly one tool: when it reads as one tool
+    literally and as another once unescaped (a tool named ``x\\u200by``, with a real
+    backslash, beside ``x`` + zero-width space + ``y``, whose printed form is that same text),
+    :class:`AmbiguousName` is raised, listing both (with their digests when ``names`` maps
+    each name to its digest) and a form that names each alone. Never the exact match by
+    default: the printed command for one would decide the other."""
+    pool: Mapping[str, str | None] = (
+        names if isinstance(names, Mapping) else dict.fromkeys(names, None)
+    )
+    hits = [given] if given in pool else []
     if "\\" in given:
         plain = unescape_name(given)
-        if plain in pool:
-            return plain
-    return None
+        if plain != given and plain in pool:
+            hits.append(plain)
+    if len(hits) > 1:
+        raise AmbiguousName(given, [(h, pool[h]) for h in hits], pool)
+    return hits[0] if hits else None
+
+
+def unambiguous_form(name: str, pool: Iterable[str]) -> str:
+    """A form of ``name`` that :func:`find_name` resolves to it alone among ``pool``: its
+    escaped form when that is, else every character beyond ASCII as ``\\UXXXXXXXX`` and every
+    backslash doubled (no other name can read so)."""
+    names = set(pool)
+    long = "".join(
+        "\\\\" if c == "\\" else c if 0x20 <= ord(c) <= 0x7E else f"\\U{ord(c):08x}" for c in name
+    )
+    for form in (escape_name(name), long):
+        hits = {form} & names
+        if "\\" in form and unescape_name(form) in names:
+            hits.add(unescape_name(form))
+        if hits == {name}:
+            return form
+    return long
+
+
+class AmbiguousName(InputError):
+    """A name given on the command line that names more than one tool (see find_name)."""
+
+    def __init__(self, given: str, matches: list[tuple[str, str | None]], pool: Iterable[str] = ()):
+        self.given = given
+        self.matches = [name for name, _ in matches]
+        names = list(pool)
+        rows = []
+        for name, digest in matches:
+            d = f" {digest}" if digest else ""
+            rows.append(
+                f"  '{safe_text(mark_lookalikes(name))}'{d}: name it alone as "
+                f"{unambiguous_form(name, names)}"
+            )
+        super().__init__(
+            f"'{safe_text(given)}' names {len(matches)} tools (read as it is, and with its "
+            "escapes read): nothing was decided. The tools:\n" + "\n".join(rows)
+        )
 
 
 def suggest(given: str, names: Iterable[str], n: int = 3) -> list[str]:

@@ -16,9 +16,8 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
     [servers."github".principals."default".tools."create_issue"]
     decision = "approved"                   # approved | denied
     digest = "sha256:…"                     # digest of `definition` under digest_scheme
-    digest_scheme = 2
-    hashed_fields = ["name", "title", "description", "inputSchema", "outputSchema", "annotations",
-                     "execution", "icons"]
+    digest_scheme = 3                       # 3: the whole tool as served (issue 42)
+    hashed_fields = ["*"]                   # 1 and 2 list the fields they hashed
     decided_at = "2026-11-29T22:00:00Z"     # UTC
     decided_by = "alice"
     note = "…"                              # optional
@@ -538,6 +537,9 @@ class PinFile:
     version: int = VERSION
     """The format version of the file as read (an older one is rewritten as :data:`VERSION`
     on the next save)."""
+    sign: Callable[[Any, Any], Any] | None = None
+    """Signs each decision when it is saved (issue 45; ``services.signing.Signer.sign_pin``:
+    given the pin and the decision it replaces on disk); None: decisions are not signed."""
     _ops: list[_Op] = field(default_factory=list)
     _base: dict[PinKey, Pin] = field(default_factory=dict)
     """The pins as read (to tell another writer's change from ours when merging)."""
@@ -951,7 +953,17 @@ def with_decision(
     A new decision: who, when and ``note`` are this decision's own. The old decision's note is
     never carried over (it explained the old decision, and would become the new one's audit
     ``why``)."""
-    extra = pin.extra
+    # A new decision: the old one's signatures (engine/signed.py) never carry over.
+    extra = {k: v for k, v in pin.extra.items() if k not in ("previous", "seen", "signatures")}
+    if pin.digest_scheme != DIGEST_SCHEME or tuple(pin.hashed_fields) != HASHED_FIELDS:
+        # A decision moves the pin to the current digest scheme (the same definition, its
+        # digest recomputed): a pin of an older scheme is rewritten when its tool is decided.
+        pin = replace(
+            pin,
+            digest=pin.current_digest(),
+            digest_scheme=DIGEST_SCHEME,
+            hashed_fields=HASHED_FIELDS,
+        )
     if decision is Decision.DENIED and ALSO_KEY in extra:
         # A denial denies the tool: no definition kept from an upgrade preview
         # (engine/candidate.py) stays approved beside it.

@@ -19,8 +19,11 @@ other annotation changed    review        review        review
 annotation claims less      review        review        review
   power, uncontradicted
 annotation claims more      block         block         block
+_meta claims more power     block         block         block
 annotation claims less      block         block         block
   power, contradicted
+a cue needing attention     review        review        review
+  introduced
 hidden characters appeared  block         block         block
 a blocking cue introduced   block         block         block
 ==========================  ============  ============  ============
@@ -45,6 +48,11 @@ cues (every cue it carries): they block only for concealment, exfiltration and a
 secret location (hidden characters already block as their own row), so a baseline ``pin`` of
 honest servers, whose descriptions name their own paths, URLs and arguments, is not held back.
 
+"A cue needing attention" (level ``attention``, docs/cues.md "Levels"; issue 38): a word mixing
+scripts, an encoded blob, text the reader could not normalise. No pattern tells it honest from
+hostile, so no tier approves it before a human has read the tool, alone (engine/kinds.py), and
+approving it needs no typed reason (it does not block).
+
 The most severe row present wins (block > review > auto-approve). ``compatible`` is the seed's
 gate semantics: anything not breaking and with no broken recorded call is re-pinned. No tier
 ever auto-approves an annotation change on the trust axis (any of those rows), a new tool, hidden
@@ -63,11 +71,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from mcp_review.engine.cues import Cue, severity, tool_cues
+from mcp_review.engine.cues import Cue, needs_attention, severity, tool_cues
 from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
 from mcp_review.engine.rules.cues import SECRET_PATH_RULE, CueKind
+from mcp_review.engine.rules.meta import MORE_POWER_RULES as META_MORE_POWER_RULES
 from mcp_review.engine.rules.render import added_text, quote
 
 _RULE_RELAXED = "annotation-relaxed"
@@ -154,6 +163,12 @@ class Facts:
     first_sight_cues: tuple[str, ...] = ()
     """A new tool's cues that block on first sight (:data:`FIRST_SIGHT_BLOCKING`), worded as
     :attr:`blocking_cues`."""
+    attention_cues: tuple[str, ...] = ()
+    """Cues at level ``attention`` the change introduces (a new tool's: every one it carries),
+    worded as :attr:`blocking_cues`: never auto-approved, in any tier."""
+    meta_more_power: tuple[str, ...] = ()
+    """Claims of more power in ``_meta`` (engine/rules/meta.py ``MORE_POWER_RULES``: the model
+    may now call an app-only tool, the UI's CSP or permissions grew), each as its message."""
 
 
 class Concern(StrEnum):
@@ -172,6 +187,9 @@ class Concern(StrEnum):
     HIDDEN_CHARACTERS = "hidden characters"
     CUE = "cue"
     """A blocking cue introduced by changed text, or one a new tool carries on first sight."""
+    META_MORE_POWER = "_meta claims more power"
+    """``_meta`` claims more power (engine/rules/meta.py): the model may now call a tool only
+    the host's UI could, or the UI may reach more. It blocks and the tool stands alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,11 +221,14 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
             (Concern.CLAIM_REVERSED, facts.claims_contradicted and facts.claims_reversed),
             (Concern.HIDDEN_CHARACTERS, facts.hidden_appeared),
             (Concern.CUE, facts.blocking_cues or facts.first_sight_cues),
+            (Concern.META_MORE_POWER, facts.meta_more_power),
         )
         if found
     }
     for hint in facts.annotations_relaxed:
         steps.append((Outcome.BLOCK, f"annotation claims more power: {hint}"))
+    for what in facts.meta_more_power:
+        steps.append((Outcome.BLOCK, f"_meta claims more power: {what}"))
     for why in facts.claims_contradicted:
         steps.append((Outcome.BLOCK, f"annotation claims less power, contradicted: {why}"))
     contradicted = {w.split(" against ", 1)[0] for w in facts.claims_contradicted}
@@ -227,6 +248,8 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         steps.append((Outcome.BLOCK, f"cue in new text: {cue}"))
     for cue in facts.first_sight_cues:
         steps.append((Outcome.BLOCK, f"cue in new tool: {cue}"))
+    for cue in facts.attention_cues:
+        steps.append((Outcome.REVIEW, f"cue needs attention: {cue}: never approved automatically"))
     if facts.new_tool:
         steps.append((Outcome.REVIEW, "new tool: never approved automatically"))
     for what in facts.annotations_other:
@@ -784,12 +807,17 @@ def facts_for(
     # Hidden characters are already a reason of their own.
     blocking: tuple[str, ...] = ()
     first_sight: tuple[str, ...] = ()
+    attention: tuple[str, ...] = ()
     if old is None:
         found = tool_cues(None, new.wire) if cues is None else cues
         first_sight = _worded(c for c in found if first_sight_blocking(c))
-    elif any(c.trust for c in changes):
+        attention = _worded(c for c in found if needs_attention(c))
+    elif changes or old.digest != new.digest:
+        # Any change is read, not only one on the trust axis: a sentence in an ``x-`` keyword,
+        # a ``pattern`` or a ``required`` entry reaches the model all the same (issue 38).
         found = tool_cues(old.wire, new.wire) if cues is None else cues
         blocking = _worded(c for c in found if c.blocking and c.kind is not CueKind.HIDDEN)
+        attention = _worded(c for c in found if needs_attention(c))
     return Facts(
         new_tool=old is None,
         classes=classes,
@@ -806,6 +834,8 @@ def facts_for(
         annotations_other=tuple(c.message for c in changes if c.rule == _RULE_OTHER_ANNOTATION),
         blocking_cues=blocking,
         first_sight_cues=first_sight,
+        attention_cues=attention,
+        meta_more_power=tuple(c.message for c in changes if c.rule in META_MORE_POWER_RULES),
     )
 
 

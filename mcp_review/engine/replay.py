@@ -16,6 +16,7 @@ import jsonschema_rs
 
 from mcp_review.engine.canonical import MAX_DEPTH
 from mcp_review.engine.errors import InputError
+from mcp_review.engine.model import pointer_escape
 
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
 try:  # orjson is 2-3x faster on call logs; the stdlib parser is the exact fallback.
@@ -67,7 +68,7 @@ class Issue:
 def _ptr(parts: Sequence[Any]) -> str:
     text = "/".join(map(str, parts))
     if "~" in text or text.count("/") >= len(parts):  # a part holds "~" or "/": escape each
-        return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+        return "".join("/" + pointer_escape(p) for p in parts)
     return "/" + text if text or parts else ""
 
 
@@ -140,7 +141,10 @@ class SchemaValidator:
     def is_valid(self, instance: Any) -> bool:
         if too_deep(instance):
             return False
-        return self._v.is_valid(instance)
+        try:
+            return self._v.is_valid(instance)
+        except UnicodeEncodeError:  # a lone surrogate: no validator reads it (see UNREADABLE)
+            return False
 
     def errors(self, instance: Any) -> list[Issue]:
         """Every validation error (up to MAX_ISSUES), in the validator's order."""
@@ -154,23 +158,72 @@ class SchemaValidator:
         if too_deep(instance):
             return None
         out: set[str] = set()
-        for n, e in enumerate(self._v.iter_errors(instance)):
-            if n >= cap:
-                return None
-            out.add(_ptr(e.schema_path))
+        try:
+            for n, e in enumerate(self._v.iter_errors(instance)):
+                if n >= cap:
+                    return None
+                out.add(_ptr(e.schema_path))
+        except UnicodeEncodeError:
+            return None
         return out
 
     # Unchecked variants for callers that already bounded the depth (the replay fast path).
     def _is_valid(self, instance: Any) -> bool:
-        return self._v.is_valid(instance)
+        try:
+            return self._v.is_valid(instance)
+        except UnicodeEncodeError:
+            return False
 
     def _errors(self, instance: Any) -> list[Issue]:
         out: list[Issue] = []
-        for e in self._v.iter_errors(instance):
-            out.append(Issue(_ptr(e.instance_path), str(e.message), _ptr(e.schema_path)))
-            if len(out) >= MAX_ISSUES:
-                break
+        try:
+            for e in self._v.iter_errors(instance):
+                out.append(Issue(_ptr(e.instance_path), str(e.message), _ptr(e.schema_path)))
+                if len(out) >= MAX_ISSUES:
+                    break
+        except UnicodeEncodeError:
+            return [unreadable_issue()]
         return out
+
+
+UNREADABLE = (
+    "holds a lone surrogate (a \\ud800-\\udfff escape with no partner), which no JSON Schema "
+    "validator reads: refused unvalidated"
+)
+"""Why an instance with a lone surrogate is never valid: JSON allows the escape, but the
+validator works on Unicode text, where a lone surrogate is not a character. Judged invalid
+(fail closed: the proxy refuses such a call to a held tool; replay counts it as a call
+neither schema accepts, named by its line) rather than guessed at."""
+
+
+LONE_SURROGATE = "a lone surrogate escape (\\ud800-\\udfff with no partner): not Unicode text"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """True if a string anywhere in ``value`` (keys included) holds a surrogate code point:
+    after JSON decoding a paired escape is one character, so any left is a lone one.
+    Iterative: safe on any depth."""
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    search = _SURROGATE.search
+    while stack:
+        v = pop()
+        if isinstance(v, str):
+            if not v.isascii() and search(v):
+                return True
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if isinstance(k, str) and not k.isascii() and search(k):
+                    return True
+                push(x)
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
+def unreadable_issue() -> Issue:
+    return Issue("", UNREADABLE, "")
 
 
 def hit_regex_limit(issues: Iterable[Issue]) -> bool:
@@ -202,10 +255,14 @@ class LoadedCalls(list[Call]):
     ignored: int
     """Valid records left out: another tool, or a JSON-RPC message that is not tools/call."""
 
+    surrogate_lines: list[int]
+    """Of ``skipped_lines``, those skipped for a lone surrogate (read in strict mode too)."""
+
     def __init__(self, calls: Iterable[Call] = ()):
         super().__init__(calls)
         self.skipped = 0
         self.skipped_lines = []
+        self.surrogate_lines = []
         self.ignored = 0
 
 
@@ -347,13 +404,18 @@ def parse_calls(
                     # orjson turns integers >= 2**64 into floats: such lines take the exact parser.
                     if fast_loads is None or (exact and long_digits(raw)):
                         rec = _exact_loads(raw)
+                        if has_lone_surrogate(rec):
+                            problem = LONE_SURROGATE
                     else:
                         try:
                             rec = fast_loads(raw)
                         except ValueError:
                             # orjson refuses some JSON the standard accepts (a lone surrogate
-                            # escape such as "\ud800"): the exact parser decides.
+                            # escape such as "\ud800"): the exact parser decides, and such a
+                            # record is a bad one (no validator reads it, see UNREADABLE).
                             rec = _exact_loads(raw)
+                            if has_lone_surrogate(rec):
+                                problem = LONE_SURROGATE
                 except json.JSONDecodeError as e:  # orjson.JSONDecodeError subclasses it
                     if not raw.strip():  # blank lines are allowed; checked only on failure
                         continue
@@ -371,10 +433,14 @@ def parse_calls(
                 ):
                     problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
                 if problem is not None:
-                    if strict:
+                    if strict and problem is not LONE_SURROGATE:
                         raise InputError(problem, source=source, line=lineno)
+                    # A lone surrogate is counted and named, never fatal: one planted line
+                    # must not stop the rest of a log being read.
                     st.skipped += 1
                     st.skipped_lines.append(lineno)
+                    if problem is LONE_SURROGATE:
+                        st.surrogate_lines.append(lineno)
                     continue
                 if type(rec) is dict and "jsonrpc" not in rec:
                     name = rec.get("tool", _ABSENT)
@@ -598,10 +664,9 @@ class ReplayResult:
                 c = calls[i]
                 errs: list[dict[str, str]] = []
                 if f == 1 and new_v is not None:
-                    for e in new_v._v.iter_errors(c.arguments):
-                        errs.append({"path": _ptr(e.instance_path), "message": str(e.message)})
-                        if len(errs) >= MAX_ISSUES:
-                            break
+                    errs = [
+                        {"path": x.path, "message": x.message} for x in new_v._errors(c.arguments)
+                    ]
                 elif not all_calls:
                     continue
                 yield {
@@ -806,8 +871,14 @@ class Replayer:
                     flag(0)
                     errors[i] = (list(self._deep), list(self._deep))
                     continue
-                vo = old_ok(args) if old_ok else False
-                vn = new_ok(args) if new_ok else False
+                try:
+                    vo = old_ok(args) if old_ok else False
+                    vn = new_ok(args) if new_ok else False
+                except UnicodeEncodeError:  # a lone surrogate: see UNREADABLE
+                    keep(c)
+                    flag(0)
+                    errors[i] = ([unreadable_issue()], [unreadable_issue()])
+                    continue
                 if vo and vn and gone:
                     hits = _sends_removed(args, gone)
                     if hits:

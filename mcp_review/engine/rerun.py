@@ -26,6 +26,7 @@ from enum import StrEnum
 from typing import Any
 
 from mcp_review.engine.canonical import canonical_bytes, json_equal
+from mcp_review.engine.model import pointer_escape
 
 REDACTED = "[REDACTED]"
 """What the call log writes in place of a secret (store.calllog.REDACTED, same text)."""
@@ -357,7 +358,7 @@ class Comparison:
 
 
 def _esc(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
+    return pointer_escape(token)
 
 
 _MISSING = object()

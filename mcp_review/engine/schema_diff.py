@@ -756,7 +756,7 @@ def _diff_tools_degraded(old: ToolDef, new: ToolDef, e: Exception) -> list[Chang
 
 def _diff_tools(old: ToolDef, new: ToolDef, memo: CompareMemo | None = None) -> list[Change]:
     ow, nw = old.wire, new.wire
-    if jeq(old.hashed_projection(), new.hashed_projection()):
+    if jeq(ow, nw):
         return []  # key order and formatting are not changes at all
     out = judge_name_and_text(ow, nw)
     out += _annotations(

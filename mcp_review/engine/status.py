@@ -74,6 +74,14 @@ class CallLog:
     """Lines that were not JSON."""
     skipped_lines: list[int] = field(default_factory=list)
     """The first few of those lines' numbers (for the report)."""
+    surrogates: int = 0
+    """Of ``skipped``, the records skipped for a lone surrogate escape (engine.replay
+    LONE_SURROGATE: JSON, but not Unicode text, so no validator reads them)."""
+    surrogate_lines: list[int] = field(default_factory=list)
+    unrecorded: int = 0
+    """Calls a record-only proxy forwarded while it could not write this log (a full disk),
+    from its counter beside the log (store.calllog.read_unrecorded); their arguments are lost."""
+    unrecorded_last: str | None = None
     streamed: bool = False
     """True: ``by_tool`` stays empty; the file is read when the status is computed, and
     ``counts`` then holds the number of calls per tool."""
@@ -118,6 +126,8 @@ def call_log_of(path: str | None, read: CallReader) -> CallLog:
             calls.append(c)
     log.skipped = loaded.skipped
     log.skipped_lines = loaded.skipped_lines[:5]
+    log.surrogates = len(loaded.surrogate_lines)
+    log.surrogate_lines = loaded.surrogate_lines[:5]
     return log
 
 
@@ -156,6 +166,8 @@ def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
     log.unattributed = unattributed
     log.skipped = loaded.skipped
     log.skipped_lines = loaded.skipped_lines[:5]
+    log.surrogates = len(loaded.surrogate_lines)
+    log.surrogate_lines = loaded.surrogate_lines[:5]
 
 
 @dataclass(slots=True)

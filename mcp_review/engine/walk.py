@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
-from mcp_review.engine.model import pointer_join, pointer_tokens
+from mcp_review.engine.model import pointer_escape, pointer_join, pointer_tokens
 
 __all__ = [
     "COMBINATORS",
@@ -89,9 +89,8 @@ def get(node: Any, toks: list[str]) -> Any:
     return node
 
 
-def escape(tok: str) -> str:
-    """One RFC 6901 reference token, escaped (``~`` and ``/``)."""
-    return tok.replace("~", "~0").replace("/", "~1")
+escape = pointer_escape
+"""One RFC 6901 reference token, escaped (``~`` and ``/``): :func:`model.pointer_escape`."""
 
 
 def nodes(

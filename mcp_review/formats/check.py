@@ -65,9 +65,8 @@ from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats import instructions as instr_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
-from mcp_review.formats.kinds import markdown_lines, tool_order
+from mcp_review.formats.kinds import CUES_LISTED, markdown_lines, tool_order
 from mcp_review.formats.status import (
-    CUES_LISTED,
     call_log_notes,
     candidate_line,
     cue_lines,

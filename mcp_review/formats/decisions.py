@@ -155,6 +155,12 @@ def show_group_decision(d: Any, result: Any, fmt: str, path: str) -> None:
         print(f"mcp-review: {label} is blocked and was not approved:", file=sys.stderr)
         for r in d.blocked:
             print(f"  - {safe_text(r)}", file=sys.stderr)
+        for m in g.members:
+            for a in m.added:
+                print(
+                    f'  {safe_text(m.name)} adds at {safe_text(a.pointer)}: "{safe_text(a.text)}"',
+                    file=sys.stderr,
+                )
         print(
             "review its members (mcp-review status --groups, or the app), then rerun with "
             "--yes to approve it",
@@ -186,3 +192,7 @@ def show_group_decision(d: Any, result: Any, fmt: str, path: str) -> None:
     if d.excepted:
         said += "; left out: " + ", ".join(safe_text(m.name) for m in d.excepted)
     print(said)
+    # What was approved, whole (issue 38 item 4): the text each decided member adds.
+    for m in d.decided:
+        for a in m.added:
+            print(f'  {safe_text(m.name)} adds at {safe_text(a.pointer)}: "{safe_text(a.text)}"')

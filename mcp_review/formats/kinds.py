@@ -17,10 +17,20 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_review.engine.hidden import mark_lookalikes, md_text, safe_text
-from mcp_review.engine.kinds import Alone, Group, Grouping, Member, new_tool_contradictions
+from mcp_review.engine.kinds import (
+    TEXT_RULES,
+    Alone,
+    Group,
+    Grouping,
+    Member,
+    new_tool_contradictions,
+)
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.rules import render_change
 from mcp_review.formats.compare import show_value
+
+CUES_LISTED = 20
+"""Cues listed per tool in text, Markdown and SARIF (the JSON has every one)."""
 
 MEMBER_CHANGES = 4
 """A member's own changes of its group's kind shown per member (text, Markdown)."""
@@ -80,25 +90,38 @@ def compact(c: Any) -> str:
     return safe_text(render_change(c))
 
 
+def added_lines(m: Member) -> list[str]:
+    """Each text the member's changes add, whole (issue 38 item 4: a group never approves text
+    no one was shown; a member adding more than ``kinds.SHOWN_WHOLE`` characters stands
+    alone), escaped as every server string is."""
+    return [f'adds at {safe_text(a.pointer)}: "{safe_text(a.text)}"' for a in m.added]
+
+
 def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
     """A member's own changes of the kind, one line each (old → new, witness), visible and
-    bounded: what the operator compares across the members before deciding them at once."""
-    out = []
-    short = [compact(c) for c in m.changes]
-    if m.changes and all(c.rule.startswith("annotation-") for c in m.changes):
-        return ["; ".join(short)]  # a few hints: one line
-    for c, text in zip(m.changes[:limit], short, strict=False):
+    bounded, and the text they add in full: what the operator compares across the members
+    before deciding them at once."""
+    out: list[str] = []
+    changes = m.changes
+    if m.added:
+        # The text rules' own lines quote a bounded delta: the whole added text stands for them.
+        changes = tuple(c for c in changes if c.rule not in TEXT_RULES)
+    short = [compact(c) for c in changes]
+    if changes and all(c.rule.startswith("annotation-") for c in changes):
+        return ["; ".join(short), *added_lines(m)]  # a few hints: one line
+    for c, text in zip(changes[:limit], short, strict=False):
         line = text
         if c.has_witness:
             what, rejected = c.witness_wording
             line += f" (witness {what}: {show_value(c.witness, 120)} -> {rejected})"
         out.append(line)
-    if len(m.changes) > limit:
-        out.append(f"… and {len(m.changes) - limit} more of this kind")
+    if len(changes) > limit:
+        out.append(f"… and {len(changes) - limit} more of this kind")
+    out.extend(added_lines(m))
     if not m.changes and m.status is not None:
         t = m.status
         if t.live is not None and t.live.description:
-            out.append("description: " + show_value(t.live.description, 160))
+            out.append(f'description: "{safe_text(t.live.description)}"')
         elif t.live is None:
             out.append("no longer served")
     return out
@@ -139,8 +162,6 @@ def _alone_text(a: Alone, commands: bool) -> list[str]:
             out.append(f"    {c.cls}: {compact(c)}")
         if len(changes) > ALONE_CHANGES:
             out.append(f"    … and {len(changes) - ALONE_CHANGES} more changes (mcp-review diff)")
-    from mcp_review.formats.status import CUES_LISTED
-
     for c in list(a.cues)[:CUES_LISTED]:
         out.append(f"    cue {c.kind} ({c.rule}) at {safe_text(c.pointer)}: {safe_text(c.text)}")
     if len(a.cues) > CUES_LISTED:
@@ -205,6 +226,24 @@ def markdown_lines(grouping: Grouping) -> list[str]:
                 f"| group | `{item.id}` | {item.outcome} | {md_text(item.label)} | "
                 f"{item.size}: {names} |"
             )
+    # What each group approves, whole: the text every member adds (issue 38 item 4).
+    for g in grouping.groups:
+        if not any(m.added for m in g.members):
+            continue
+        out += [
+            "",
+            f"<details><summary>group <code>{g.id}</code>: the text each member adds</summary>",
+            "",
+            "| tool | at | adds |",
+            "|---|---|---|",
+        ]
+        for m in g.members:
+            for a in m.added:
+                out.append(
+                    f"| {md_text(m.server)}/{md_text(m.tool)} | {md_text(a.pointer)} | "
+                    f"{md_text(a.text)} |"
+                )
+        out += ["", "</details>"]
     return out
 
 

@@ -21,7 +21,8 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
          "server_version": "1.2.0" | null, "protocol_version": "…" | null,
          "error": null | {"kind": "…", "message": "…"},
          "candidate": false,               // true: the candidate was reviewed (--candidate)
-         "calls": null | {"path": "…", "unattributed": n, "skipped": n}}
+         "calls": null | {"path": "…", "unattributed": n, "skipped": n,
+                          "unrecorded": n (only when a proxy forwarded calls unrecorded)}}
       ],
       "instructions": [                     // only when a server sends or has pinned them
         {"subject": "instructions", "server", "principal", "status": "pinned" | "new" |
@@ -80,7 +81,7 @@ from mcp_review.engine.status import State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats.compare import comparison_doc, replay_lines, with_change_cues
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
-from mcp_review.formats.kinds import tool_order
+from mcp_review.formats.kinds import CUES_LISTED, text_lines, tool_order
 
 FORMAT = "mcp-review-status"
 VERSION = 2
@@ -122,10 +123,6 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
             if u is not None:
                 c["waived"] = {"reason": u.waiver.reason, "until": u.waiver.until.isoformat()}
     return Doc(d) if isinstance(d["comparison"], Doc) else d
-
-
-CUES_LISTED = 20
-"""Cues listed per tool in text, Markdown and SARIF (the JSON has every one)."""
 
 
 def cue_lines(t: ToolStatus, indent: str = "      ") -> list[str]:
@@ -215,6 +212,8 @@ def report_doc(
                         "path": s.calls.path,
                         "unattributed": s.calls.unattributed,
                         "skipped": s.calls.skipped,
+                        # Only when there were any: older reports stay byte-identical.
+                        **({"unrecorded": s.calls.unrecorded} if s.calls.unrecorded else {}),
                     },
                 }
                 for s in report.servers
@@ -254,7 +253,6 @@ def groups_text(
 ) -> str:
     """``status --groups`` as text: the decisions in the order to visit them (formats/kinds.py),
     then the summary and the verdict as ``status`` says them."""
-    from mcp_review.formats.kinds import text_lines
 
     out: list[str] = []
     head_line = candidate_line(report)
@@ -301,15 +299,31 @@ def call_log_notes(s: Any) -> list[str]:
         return []
     where = safe_text(c.path or "the call log")
     out = []
-    if c.skipped:
-        at = ", ".join(str(n) for n in c.skipped_lines)
-        more = ", …" if c.skipped > len(c.skipped_lines) else ""
+    sur = getattr(c, "surrogates", 0)
+    bad = c.skipped - sur
+    if bad:
+        lines = [n for n in c.skipped_lines if n not in c.surrogate_lines]
+        at = ", ".join(str(n) for n in lines)
+        more = ", …" if bad > len(lines) else ""
         out.append(
-            f"{c.skipped} line(s) in {where} are not valid JSON and were skipped"
+            f"{bad} line(s) in {where} are not valid JSON and were skipped"
             + (f" (line {at}{more})" if at else "")
+        )
+    if sur:
+        at = ", ".join(str(n) for n in c.surrogate_lines)
+        more = ", …" if sur > len(c.surrogate_lines) else ""
+        out.append(
+            f"{sur} record(s) in {where} hold a lone surrogate escape (\\ud800-\\udfff), "
+            f"which no validator reads, and were skipped (line {at}{more})"
         )
     if c.unattributed:
         out.append(f"{c.unattributed} call(s) in {where} name no tool and were not replayed")
+    if getattr(c, "unrecorded", 0):
+        last = f", the last at {safe_text(c.unrecorded_last)}" if c.unrecorded_last else ""
+        out.append(
+            f"{c.unrecorded} call(s) were forwarded by the proxy but not recorded in {where}: "
+            f"it could not be written{last}; those calls cannot be replayed"
+        )
     return out
 
 

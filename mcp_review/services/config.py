@@ -198,6 +198,9 @@ class Config:
     """``--config auto``: every place looked at (services.discover.Source)."""
     gate: Any = None
     """``[rules]`` and ``[[ignore]]`` (a engine.rulesconfig.RulesConfig; None when the file has neither)."""
+    signing: dict[str, str] | None = None
+    """``[signing]``: ``key`` (the SSH key decisions are signed with) and ``policy`` (the
+    signing policy file), paths resolved against the config's folder (services/signing.py)."""
 
     def by_name(self, name: str) -> ServerConfig:
         for s in self.servers:
@@ -415,6 +418,7 @@ _TOP_KEYS = {
     "pins",
     "rules",
     "ignore",
+    "signing",
 }
 JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
 """Keys a server entry of a JSON client config (Claude, Cursor, VS Code) may hold."""
@@ -529,6 +533,32 @@ class _Lines:
         return None
 
 
+def _signing(raw: Any, src: str, lines: _Lines) -> dict[str, str]:
+    """``[signing]`` (issue 45): ``key`` and ``policy``, each a path relative to the config
+    file (``key = "agent"``: ssh-agent's first key)."""
+    if not isinstance(raw, dict):
+        raise InputError("'signing' must be a table", source=src, line=lines.table("signing"))
+    out: dict[str, str] = {}
+    for k, v in raw.items():
+        if k not in ("key", "policy"):
+            raise InputError(
+                f"[signing]: unknown key {k!r} (expected one of: key, policy)",
+                source=src,
+                line=lines.table("signing", key=k),
+            )
+        if not isinstance(v, str) or not v:
+            raise InputError(
+                f"[signing] {k!r} must be a non-empty string (a path)",
+                source=src,
+                line=lines.table("signing", key=k),
+            )
+        if k == "key" and v == "agent":
+            out[k] = v
+        else:
+            out[k] = str(Path(src).resolve().parent / os.path.expanduser(v))
+    return out
+
+
 def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
     try:
         data = tomllib.loads(text)
@@ -578,6 +608,8 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
         raise InputError("'servers' must be a table of [servers.NAME] tables", source=src)
     if "rules" in data or "ignore" in data:
         cfg.gate = _gate(data, src, lines)
+    if "signing" in data:
+        cfg.signing = _signing(data["signing"], src, lines)
     for name, raw in servers.items():
         where = Where(src, name, lambda k, n=name: lines.server(n, k))
         if not isinstance(raw, dict):

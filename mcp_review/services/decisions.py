@@ -74,6 +74,7 @@ def decide_tool(
     before: Pin | None = _PINNED,
     expect: Any = ANY,
     group: str | None = None,
+    seen: Any = None,
 ) -> Pin | None:
     """Record ``decision`` about the tool ``key`` on ``pins`` (:func:`save` writes it).
 
@@ -87,7 +88,9 @@ def decide_tool(
     save refuses with :class:`ChangedMeanwhile`, writing nothing, when the pin file holds
     another by then (a compare-and-set under the pin file's lock). Returns the pin recorded
     (None when a pin went, or nothing was recorded). ``group``: the id of the group (review by
-    kind) the decision was made in, written in its audit record."""
+    kind) the decision was made in, written in its audit record. ``seen``: what the decider
+    was shown (a ToolStatus or the app's row), carried in a signed decision's record
+    (engine/signed.py) when ``pins`` signs."""
     from mcp_review.engine.candidate import keep_running
     from mcp_review.engine.pins import Decision, make_pin, with_decision
 
@@ -113,6 +116,10 @@ def decide_tool(
         pin = with_decision(before, Decision.DENIED, by=by, note=note)
     else:
         return None
+    if pins.sign is not None and seen is not None:
+        from mcp_review.engine.signed import seen_of, with_seen
+
+        pin = with_seen(pin, seen_of(seen))
     pins.decide(pin, why=why, source=source, expect=expect, group=group)
     return pin
 
@@ -229,6 +236,7 @@ def decide_group(
             candidate=m.server in candidates,
             group=group.id,
             expect=t.pin if expect_seen else ANY,
+            seen=t,
         )
         out.whole.append(m)
     return out

@@ -168,15 +168,97 @@ def _read_raw_page(raw: Any, *, offset: int) -> _Page:
     return _Page(wires, cursor, ttl, scope if isinstance(scope, str) else None, skipped)
 
 
+TOOL_KEYS = frozenset(
+    {
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "icons",
+        "execution",
+        "_meta",
+    }
+)
+"""The keys of a tool the SDK's model reads; any other key of a served tool it drops."""
+
+
+class _RawCapture:
+    """The raw ``tools/list`` results the SDK's session receives while one page is listed
+    through it (the session's dispatcher, wrapped for the call): the SDK's model drops the keys
+    of a tool MCP does not define, and the digest covers every key as served (issue 42), so
+    they are put back from here (:func:`_with_unknown_keys`). A dispatcher that cannot be
+    wrapped captures nothing (the SDK's view, as before)."""
+
+    def __init__(self, client: Any):
+        self.results: list[Any] = []
+        self._d = getattr(getattr(client, "session", None), "_dispatcher", None)
+        self._wrapped = False
+
+    def __enter__(self) -> _RawCapture:
+        orig = getattr(self._d, "send_raw_request", None)
+        if orig is None:
+            return self
+        results = self.results
+
+        async def capture(method: str, params: Any, opts: Any) -> Any:
+            raw = await orig(method, params, opts)
+            if method == "tools/list":
+                results.append(raw)
+            return raw
+
+        try:
+            self._d.send_raw_request = capture  # type: ignore[union-attr]
+            self._wrapped = True
+        except (AttributeError, TypeError):
+            pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._wrapped:
+            try:
+                del self._d.send_raw_request  # type: ignore[union-attr]
+            except AttributeError:
+                pass
+
+    def last(self) -> Any:
+        return self.results[-1] if self.results else None
+
+
+def _with_unknown_keys(wires: list[dict[str, Any]], raw: Any) -> list[dict[str, Any]]:
+    """``wires`` (the SDK's dumps of one page) with the keys MCP does not define put back from
+    the page as sent (``raw``), matched in order by name (the SDK may leave a tool out)."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("tools"), list):
+        return wires
+    sent = [t for t in raw["tools"] if isinstance(t, dict)]
+    out = []
+    j = 0
+    for w in wires:
+        k = j
+        while k < len(sent) and sent[k].get("name") != w.get("name"):
+            k += 1
+        if k == len(sent):
+            out.append(w)
+            continue
+        extra = {key: v for key, v in sent[k].items() if key not in TOOL_KEYS}
+        out.append({**w, **extra} if extra else w)
+        j = k + 1
+    return out
+
+
 async def _list_page(client: Any, cursor: str | None, *, offset: int) -> _Page:
-    """One page: through the SDK's models, or, when they reject it, as sent (raw)."""
+    """One page: through the SDK's models (with the keys they drop put back as sent), or, when
+    they reject it, as sent (raw)."""
     from pydantic import ValidationError
 
     try:
-        result = await client.list_tools(cursor=cursor, cache_mode="bypass")
+        with _RawCapture(client) as cap:
+            result = await client.list_tools(cursor=cursor, cache_mode="bypass")
     except ValidationError:
         return _read_raw_page(await _raw_list_result(client, cursor), offset=offset)
     wires = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in result.tools]
+    wires = _with_unknown_keys(wires, cap.last())
     # The model fills defaults (0, "private") even when the server sent nothing, as on every
     # legacy connection: record only what was really on the wire.
     sent: set[str] = getattr(result, "model_fields_set", set())

@@ -492,6 +492,9 @@ def resolve(
         only=only,
         quiet=bool(getattr(args, "quiet", False)),
     )
+    from mcp_review.services.signing import install
+
+    install(pins, args, cfg)  # decisions signed when a key is configured (issue 45)
     if cfg is not None:
         inp.notes.extend(cfg.notes)
         inp.candidates = list(cfg.candidates)

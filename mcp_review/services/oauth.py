@@ -229,19 +229,53 @@ async def login(
 # The proxy: refresh only ----------------------------------------------------------------------
 
 
+def bound_to(url: str) -> str:
+    """Where a token is bound: the URL's origin (scheme, host, port) and path, normalised
+    (case-folded scheme and host, the default port written out, no query or fragment)."""
+    u = urllib.parse.urlsplit(url)
+    scheme = u.scheme.lower()
+    try:
+        port = u.port
+    except ValueError:
+        port = None
+    port = port or {"http": 80, "https": 443}.get(scheme)
+    host = (u.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{port}{u.path or '/'}"
+
+
 class StoredTokenAuth:
     """An ``httpx2.Auth`` (built by ``make_auth``) that sends the stored access token and
     refreshes it when it has expired or the server answers 401, writing the new tokens back.
-    No interactive flow, ever: ``NoUsableToken`` when nothing is usable."""
+    No interactive flow, ever: ``NoUsableToken`` when nothing is usable.
 
-    def __init__(self, path: str, name: str):
+    ``url``: the server's URL now. A token is bound to the URL (origin and path) it was issued
+    for (``login`` stores it beside the tokens): for any other, nothing is usable (the config's
+    URL changed: log in again), and ``make_auth`` never puts it on a request elsewhere."""
+
+    def __init__(self, path: str, name: str, url: str | None = None):
         self.path = path
         self.name = name
         rec = load_tokens(path)
         if rec is None:
             raise NoUsableToken("no token stored (never logged in)")
+        issued = rec.get("url")
+        if not isinstance(issued, str) or not issued:
+            raise NoUsableToken("the stored token does not say which server it was issued for")
+        self.bound = bound_to(issued)
+        if url is not None and bound_to(url) != self.bound:
+            raise NoUsableToken(
+                f"the stored token was issued for {self.bound}, not {bound_to(url)}: the "
+                "server's URL changed, so it is not sent there"
+            )
         self.rec = rec
         self._lock: anyio.Lock | None = None
+
+    def sends_to(self, url: Any) -> bool:
+        """Whether a request to ``url`` may carry the token (its origin and path are the
+        ones the token was issued for)."""
+        return bound_to(str(url)) == self.bound
 
     def secrets(self) -> list[str]:
         t = self.rec.get("tokens") or {}
@@ -322,6 +356,16 @@ def make_auth(tokens: StoredTokenAuth, on_failure: Callable[[str], None]) -> Any
 
     class _Auth(httpx2.Auth):
         async def async_auth_flow(self, request: Any) -> Any:
+            if not tokens.sends_to(request.url):
+                # Not where the token was issued (a redirect, a changed URL): sent without it
+                # (a hop of a redirect copies the headers it was given; a configured header
+                # of the user's own stays).
+                if request.headers.get("Authorization") in {
+                    f"Bearer {s}" for s in tokens.secrets()
+                }:
+                    del request.headers["Authorization"]
+                yield request
+                return
             try:
                 request.headers["Authorization"] = f"Bearer {await tokens.usable()}"
             except NoUsableToken as e:

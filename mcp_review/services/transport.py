@@ -335,7 +335,7 @@ def _http_client(cfg: ServerConfig, probe: Probe, timeout: float) -> Any:
         from mcp_review.services.oauth import NoUsableToken, StoredTokenAuth, make_auth
 
         try:
-            auth = make_auth(StoredTokenAuth(cfg.token_file, cfg.name), lambda _why: None)
+            auth = make_auth(StoredTokenAuth(cfg.token_file, cfg.name, cfg.url), lambda _why: None)
         except (NoUsableToken, ValueError):
             auth = None  # the server's 401 says "unauthorized", as without a token
     return httpx2.AsyncClient(

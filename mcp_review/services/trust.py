@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_review.engine.errors import InputError
+from mcp_review.store.files import user_state_dir
 
 STORE_NAME = "trusted-configs.json"
 VERSION = 1
@@ -28,9 +29,7 @@ VERSION = 1
 def state_dir() -> Path:
     """``$XDG_STATE_HOME/mcp-review``, else ``~/.local/state/mcp-review`` (XDG: a relative
     XDG_STATE_HOME is ignored)."""
-    xdg = os.environ.get("XDG_STATE_HOME", "")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "state"
-    return base / "mcp-review"
+    return Path(user_state_dir())
 
 
 def store_path() -> Path:

@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
+from mcp_review.store.files import user_state_dir
+
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
 try:  # orjson serialises a 10 MB argument object ~10x faster; json is the exact fallback.
     import orjson as _orjson
@@ -181,9 +183,7 @@ class SealKeyError(OSError):
 def seal_key_path() -> str:
     """``$XDG_STATE_HOME/mcp-review/calllog.key`` (``~/.local/state`` when unset): the user's
     own state, never the project's or the config's ``state_dir``."""
-    xdg = os.environ.get("XDG_STATE_HOME", "")
-    base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "mcp-review", _KEY_NAME)
+    return os.path.join(user_state_dir(), _KEY_NAME)
 
 
 def seal_key(*, create: bool) -> bytes | None:
@@ -277,7 +277,13 @@ def dumps(value: Any) -> bytes:
         except TypeError:  # integers beyond 64 bits: the stdlib keeps them exact
             pass
     if out is None:
-        out = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        try:
+            out = text.encode()
+        except UnicodeEncodeError:
+            # A lone surrogate (JSON allows the escape "\ud800"; UTF-8 has no bytes for it):
+            # written as the escape it was received as, so the record can always be written.
+            out = json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode()
     if b"\xe2\x80" in out:
         out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
     return out
@@ -328,12 +334,15 @@ class CallLog:
         self.max_bytes = max_bytes
         self.backups = backups
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        for p in (self.path, self.results_path, self.path + ".lock"):
+        for p in (self.path, self.results_path, self.path + ".lock", self.path + ".unrecorded"):
             # A log planted as a link (a cloned repository's .mcp-review/) must not make the
             # proxy append recorded calls to ~/.bashrc: refused now, O_NOFOLLOW below too.
             if p is not None and os.path.islink(p):
                 raise OSError(errno.ELOOP, "is a symbolic link; refusing to write through it", p)
         self._lock_fd = os.open(self.path + ".lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+        self._unrecorded_fd = _open_unrecorded(self.path)
+        """The counter of calls forwarded unrecorded (``note_unrecorded``), reserved now so a
+        full disk can still count them; -1 when it cannot be (counted on stderr only)."""
         self._fds: dict[str, int] = {}
         self.seal_problem: str | None = None
         """Why records are written without a seal (``rerun`` then never re-sends them)."""
@@ -358,6 +367,27 @@ class CallLog:
         if self._lock_fd >= 0:
             os.close(self._lock_fd)
             self._lock_fd = -1
+        if self._unrecorded_fd >= 0:
+            os.close(self._unrecorded_fd)
+            self._unrecorded_fd = -1
+
+    def note_unrecorded(self) -> int | None:
+        """Count one call forwarded without a record (record-only proxy, the log cannot be
+        written): the count and the time in ``<log>.unrecorded``, which ``status`` reports.
+        The file's bytes were reserved when the log was opened and are overwritten in place,
+        so this needs no new disk block. Returns the new count (None: it could not count)."""
+        fd = self._unrecorded_fd
+        if fd < 0:
+            return None
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)  # several proxies may share one log
+        try:
+            n = (_parse_unrecorded(os.pread(fd, UNRECORDED_BYTES, 0)) or (0, None))[0] + 1
+            os.pwrite(fd, _unrecorded_bytes(n, now_iso()), 0)
+            return n
+        except OSError:
+            return None
+        finally:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
     def record_call(
         self,
@@ -483,6 +513,70 @@ class CallLog:
             if os.path.exists(src):
                 os.replace(src, f"{path}.{i + 1}")
         os.replace(path, f"{path}.1")
+
+
+# Calls forwarded unrecorded -------------------------------------------------------------------
+#
+# A record-only proxy whose call log cannot be written (a full disk) keeps forwarding (the
+# documented choice: recording must not take the agent's tools down) and counts each such
+# call in ``<log>.unrecorded``: a fixed-size record, reserved when the log is opened and
+# rewritten in place, so counting needs no new block on the full disk. ``status`` reports it.
+# (``--enforce`` refuses such a call instead.)
+
+UNRECORDED_SUFFIX = ".unrecorded"
+UNRECORDED_BYTES = 128
+_UNRECORDED_FORMAT = "mcp-review-unrecorded"
+
+
+def _unrecorded_bytes(count: int, last: str | None) -> bytes:
+    body = json.dumps({"format": _UNRECORDED_FORMAT, "count": count, "last": last}).encode()
+    return body.ljust(UNRECORDED_BYTES - 1) + b"\n"
+
+
+def _parse_unrecorded(raw: bytes) -> tuple[int, str | None] | None:
+    try:
+        rec = json.loads(raw.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(rec, dict) or rec.get("format") != _UNRECORDED_FORMAT:
+        return None
+    n, last = rec.get("count"), rec.get("last")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        return None
+    return n, last if isinstance(last, str) else None
+
+
+def _open_unrecorded(log_path: str) -> int:
+    """The counter file beside the log, created with its bytes reserved (0600, never through a
+    link); -1 when it cannot be opened."""
+    path = log_path + UNRECORDED_SUFFIX
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError:
+        return -1
+    try:
+        if os.fstat(fd).st_size < UNRECORDED_BYTES:
+            os.pwrite(fd, _unrecorded_bytes(0, None), 0)
+    except OSError:
+        os.close(fd)
+        return -1
+    return fd
+
+
+def read_unrecorded(log_path: str) -> tuple[int, str | None]:
+    """(calls a proxy forwarded without recording them in the log at ``log_path``, the time of
+    the last); (0, None) when there is no counter or it does not read."""
+    try:
+        fd = os.open(log_path + UNRECORDED_SUFFIX, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return 0, None
+    try:
+        raw = os.read(fd, UNRECORDED_BYTES)
+    except OSError:
+        return 0, None
+    finally:
+        os.close(fd)
+    return _parse_unrecorded(raw) or (0, None)
 
 
 def log_files(path: str, backups: int = DEFAULT_BACKUPS) -> list[str]:

@@ -13,6 +13,21 @@ from collections.abc import Callable, Iterator
 from mcp_review.engine.errors import InputError
 
 
+def user_state_dir() -> str:
+    """The user's own state folder for mcp-review: ``$XDG_STATE_HOME/mcp-review``, else
+    ``~/.local/state/mcp-review``. A relative ``XDG_STATE_HOME`` is ignored, as the XDG base
+    directory specification says (it would name a folder inside whatever project the command
+    runs in). The one place this folder is decided: the trust store, the call-log seal key,
+    the proxy's default call logs and OAuth tokens all live under it."""
+    xdg = os.environ.get("XDG_STATE_HOME", "")
+    base = (
+        xdg
+        if xdg and os.path.isabs(xdg)
+        else os.path.join(os.path.expanduser("~"), ".local", "state")
+    )
+    return os.path.join(base, "mcp-review")
+
+
 def lock_path(path: str) -> str:
     return path + ".lock"
 

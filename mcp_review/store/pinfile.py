@@ -141,6 +141,11 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
                 _reset(pf, parse_pins(data, source=path, allow_unverified=True) if data else None)
                 raise refused
             replaced.append(now)
+            if pf.sign is not None:  # signed here: chained to what it replaces on disk now
+                if op.kind == "decide" and op.pin is not None:
+                    op.pin = pf.sign(op.pin, now)
+                elif op.kind == "instructions" and op.ipin is not None:
+                    op.ipin = pf.sign(op.ipin, now)
             records.append(fresh._apply(op))
         text = fresh.to_bytes()
         if records:

@@ -70,7 +70,17 @@ def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> Lo
 
 def load_call_log(path: str) -> CallLog:
     """Read a server's JSONL call log (lenient: bad lines are counted, not fatal)."""
-    return call_log_of(path, lambda st: iter_calls(path, strict=False, stats=st))
+    log = call_log_of(path, lambda st: iter_calls(path, strict=False, stats=st))
+    _note_unrecorded(log)
+    return log
+
+
+def _note_unrecorded(log: CallLog) -> None:
+    """The calls a proxy forwarded but could not record in this log (its counter beside it)."""
+    from mcp_review.store.calllog import read_unrecorded
+
+    if log.path is not None:
+        log.unrecorded, log.unrecorded_last = read_unrecorded(log.path)
 
 
 def stream_call_log(path: str) -> CallLog:
@@ -79,8 +89,10 @@ def stream_call_log(path: str) -> CallLog:
     :func:`load_call_log`, but nothing is held until ``engine.status.compute_status`` replays it in one
     pass, keeping only the calls the report lists."""
     open_log(path).close()
-    return CallLog(
+    log = CallLog(
         path=path,
         streamed=True,
         reader=lambda st: iter_calls(path, strict=False, stats=st),
     )
+    _note_unrecorded(log)
+    return log

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from mcp_review.engine.canonical import normalize
 from mcp_review.engine.hidden import find_hidden
+from mcp_review.engine.model import pointer_escape
 
 Span = tuple[int, int]
 RowKind = Literal["equal", "replace", "delete", "insert"]
@@ -130,7 +131,11 @@ def mark_cues(rows: list[Row], cues: list[CueText]) -> int:
         if side is None or not side.text:
             continue
         spans: dict[tuple[int, int], tuple[list[str], bool]] = {}
-        readings = [_reading(side, tags=False), _reading(side, tags=True)]
+        readings = [
+            (side.text, [(i, i + 1) for i in range(len(side.text))]),
+            _reading(side, tags=False),
+            _reading(side, tags=True),
+        ]
         for text, kind, blocking in cues:
             pattern = _cue_pattern(text)
             if pattern is None:
@@ -392,7 +397,7 @@ def pretty_with_lines(value: Any) -> tuple[str, dict[str, int]]:
             lines.append(f"{indent}{prefix}{{")
             keys = sorted(v)
             for i, k in enumerate(keys):
-                tok = str(k).replace("~", "~0").replace("/", "~1")
+                tok = pointer_escape(k)
                 emit(
                     v[k],
                     f"{ptr}/{tok}",

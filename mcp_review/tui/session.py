@@ -165,6 +165,7 @@ class ReviewSession:
             candidate=entry.server in self.candidates,
             before=before,
             expect=entry.shown,
+            seen=entry,
         )
         after = self.pins.get(*key)
         before = self._saved(before)

@@ -81,6 +81,7 @@ FLAG_SHORT = {f: f.value for f in Flag}
 
 _CONCERN_FLAG = {
     Concern.ANNOTATION_RELAXED: Flag.MORE_POWER,
+    Concern.META_MORE_POWER: Flag.MORE_POWER,
     Concern.ANNOTATION_GATES_LESS: Flag.LESS_POWER,
     Concern.CLAIM_REVERSED: Flag.LESS_POWER,
     Concern.HIDDEN_CHARACTERS: Flag.HIDDEN,

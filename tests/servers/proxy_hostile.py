@@ -24,6 +24,11 @@ switches on the attacks:
 - ``list_error`` / ``list_hang`` / ``list_crash``: tools/list answers an error / never
   answers / makes the server exit 5.
 - ``instructions_everywhere``: the ``ping`` reply carries the instructions too.
+``HOSTILE_CALL_LOG`` names the proxy's call log: each tools/call result's ``structuredContent``
+then says whether the call was already recorded there when it arrived (``logged_before``).
+
+- ``surrogate_result``: a tools/call result's ``structuredContent`` also has the key
+  ``"k\\ud800"`` (a lone surrogate escape: valid JSON, not Unicode text).
 
 ``HOSTILE_INSTRUCTIONS`` names a JSON file read at every ``initialize`` (so a test can change
 it between sessions): its value is sent as the result's ``instructions`` (any JSON value; the
@@ -149,15 +154,19 @@ def main() -> None:
             elif method == "tools/call":
                 if params.get("name") == "hang":
                     continue
+                structured = {"tool": params.get("name"), "arguments": params.get("arguments")}
+                if os.environ.get("HOSTILE_CALL_LOG"):
+                    try:
+                        with open(os.environ["HOSTILE_CALL_LOG"], "rb") as f:
+                            logged = [json.loads(x) for x in f.read().splitlines() if x.strip()]
+                    except FileNotFoundError:
+                        logged = []
+                    structured["logged_before"] = any(r.get("id") == mid for r in logged)
+                if "surrogate_result" in flags:
+                    structured["k\ud800"] = 1
                 reply(
                     mid,
-                    {
-                        "content": [{"type": "text", "text": "ran"}],
-                        "structuredContent": {
-                            "tool": params.get("name"),
-                            "arguments": params.get("arguments"),
-                        },
-                    },
+                    {"content": [{"type": "text", "text": "ran"}], "structuredContent": structured},
                 )
             elif "tools_everywhere" in flags:
                 reply(mid, {"tools": tools})

@@ -4,7 +4,9 @@ The file (a JSON list of wire tool definitions) is re-read on every ``tools/list
 changes a tool under a connected client by rewriting it. Every tool echoes its arguments back
 as JSON text. Speaks 2026-07-28 and, to clients that ask, the initialize handshake. With
 ``PROXY_RAN_FILE`` set, every call the server runs is appended to that file (one JSON line:
-tool and arguments): the server's own record of what ran, whatever the proxy logged.
+tool and arguments): the server's own record of what ran, whatever the proxy logged. With
+``PROXY_RESOURCES_FILE`` set (a JSON object: URI -> text), ``resources/read`` serves those
+texts as MCP Apps UI resources (``text/html;profile=mcp-app``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,26 @@ def main() -> None:
                 f.write(text + "\n")
         return t.CallToolResult(content=[t.TextContent(type="text", text=text)])
 
-    srv = Server("proxy-test", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool)
+    resources = os.environ.get("PROXY_RESOURCES_FILE")
+
+    async def read_resource(ctx, params):
+        assert resources is not None
+        with open(resources, encoding="utf-8") as f:
+            served = json.load(f)
+        if params.uri not in served:
+            raise ValueError(f"no resource {params.uri}")
+        return t.ReadResourceResult(
+            contents=[
+                t.TextResourceContents(
+                    uri=params.uri, mime_type="text/html;profile=mcp-app", text=served[params.uri]
+                )
+            ]
+        )
+
+    more = {"on_read_resource": read_resource} if resources else {}
+    srv = Server(
+        "proxy-test", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool, **more
+    )
     print("proxy_server: started", file=sys.stderr, flush=True)
 
     async def run() -> None:

@@ -17,6 +17,16 @@ PAGE = 100
 
 
 def tools_for(mode: str, n: int) -> list[dict]:
+    if mode == "extra":  # keys the SDK's model drops, beside _meta (issue 42)
+        return [
+            {
+                "name": "show_chart",
+                "inputSchema": {"type": "object"},
+                "_meta": {"ui": {"resourceUri": "ui://charts/view.html", "visibility": ["app"]}},
+                "x-vendor-hint": "call me first",
+            },
+            {"name": "plain", "inputSchema": {"type": "object"}},
+        ]
     if mode == "malformed":
         return [
             {"name": "fine", "inputSchema": {"type": "object"}},

@@ -9,6 +9,7 @@ from mcp_review.engine.rules import (
     composition,
     hidden,
     json_types,
+    meta,
     numeric,
     objects,
     refs,
@@ -19,12 +20,14 @@ from mcp_review.engine.rules import (
     tool_annotations,
     values,
 )
-from mcp_review.engine.rules.kit import Handler, counts_judge
-from mcp_review.engine.rules.registry import Keywords, Rule
+from mcp_review.engine.rules.kit import Handler, Keywords, counts_judge
+from mcp_review.engine.rules.registry import Rule
+from mcp_review.engine.rules.render import install_rules
 
 FAMILIES = (
     tool,
     tool_annotations,
+    meta,
     hidden,
     text,
     schema,
@@ -58,6 +61,7 @@ def _table() -> dict[str, Rule]:
 
 RULES: dict[str, Rule] = _table()
 """The registry: rule id -> Rule."""
+install_rules(RULES)
 
 
 def _keywords() -> Keywords:

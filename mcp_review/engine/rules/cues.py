@@ -64,6 +64,30 @@ SEVERITY: tuple[str, ...] = (
 """Most severe first (design.md): a path to a secret location ranks as ``secret-path``."""
 
 
+class Level(StrEnum):
+    """What a cue does to the tool whose text introduces it (issue 38 item 3; docs/cues.md,
+    "Levels")."""
+
+    BLOCK = "block"
+    """Blocked in every tier; cleared only by an explicit approval with confirmation."""
+    ATTENTION = "attention"
+    """Never auto-approved in any tier, never grouped: the tool stands alone and is read on
+    its own, with no typed reason needed to approve it."""
+    INFO = "info"
+    """Shown; the tool may be grouped with others whose text carries the same cue kinds."""
+
+
+def default_level(id: str, kind: CueKind) -> Level:
+    """The level of a rule that names none: ``block`` for the blocking kinds and a path to a
+    secret location, ``info`` otherwise. Rules at ``attention`` say so in the table: a
+    look-alike spelling inside a word, an encoded blob, text the reader could not normalise
+    (none can be told honest from hostile by a pattern, and each can hide words from the other
+    rules, so a human reads the tool alone)."""
+    if kind in BLOCKING_KINDS or id == SECRET_PATH_RULE:
+        return Level.BLOCK
+    return Level.INFO
+
+
 @dataclass(frozen=True, slots=True)
 class CueRule:
     id: str
@@ -71,14 +95,16 @@ class CueRule:
     purpose: str
     example: str
     """A text that fires this rule (the test holds the rule to it)."""
+    level: Level = Level.INFO
+    """What a cue of this rule does to the tool (:class:`Level`)."""
 
     @property
     def blocking(self) -> bool:
-        return self.kind in BLOCKING_KINDS or self.id == SECRET_PATH_RULE
+        return self.level is Level.BLOCK
 
 
-def _c(id: str, kind: CueKind, purpose: str, example: str) -> CueRule:
-    return CueRule(id, kind, purpose, example)
+def _c(id: str, kind: CueKind, purpose: str, example: str, level: Level | None = None) -> CueRule:
+    return CueRule(id, kind, purpose, example, level or default_level(id, kind))
 
 
 _K = CueKind
@@ -230,24 +256,28 @@ CUE_RULE_LIST: tuple[CueRule, ...] = (
         _K.ENCODED,
         "a base64 blob over 40 characters",
         "Key: aGVsbG8gd29ybGQgaGVsbG8gd29ybGQgaGVsbG8gd29ybGQK",
+        Level.ATTENTION,
     ),
     _c(
         "cue.encoded.hex",
         _K.ENCODED,
         "a hex blob over 40 characters",
         "Blob: 68656c6c6f20776f726c642068656c6c6f20776f726c64",
+        Level.ATTENTION,
     ),
     _c(
         "cue.encoded.data-uri",
         _K.ENCODED,
         "a data: URI",
         "Icon: data:image/png;base64,iVBOR",
+        Level.ATTENTION,
     ),
     _c(
         "cue.encoded.percent",
         _K.ENCODED,
         "a long percent-encoded run",
         "Query: %72%65%61%64%20%74%68%65%20%6B%65%79",
+        Level.ATTENTION,
     ),
     _c(
         "cue.markup.tag",
@@ -278,8 +308,33 @@ CUE_RULE_LIST: tuple[CueRule, ...] = (
         _K.SCRIPT_MIX,
         "one word mixing letters of two scripts (a look-alike spelling)",
         "Returns the p\u0430ssword hash.",
+        Level.ATTENTION,
+    ),
+)
+
+CUE_RULE_LIST = (
+    *CUE_RULE_LIST,
+    _c(
+        "cue.script-mix.unreadable",
+        _K.SCRIPT_MIX,
+        "text the reader could not normalise whole (over its bound with non-ASCII letters, "
+        "or private-use and unassigned characters): read as written only",
+        "Lists files \ue000\ue001 in the workspace.",
+        Level.ATTENTION,
     ),
 )
 
 CUE_RULES: dict[str, CueRule] = {r.id: r for r in CUE_RULE_LIST}
 """The catalogue: cue rule id -> CueRule."""
+
+# Issue 39's families (their own module, one catalogue).
+from mcp_review.engine.rules.cue_families import FAMILY_RULE_LIST  # noqa: E402
+
+CUE_RULE_LIST = (
+    *CUE_RULE_LIST,
+    *(
+        _c(rid, CueKind(kind), purpose, example, Level(level))
+        for rid, kind, purpose, example, level in FAMILY_RULE_LIST
+    ),
+)
+CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})

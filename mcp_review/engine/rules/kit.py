@@ -373,6 +373,26 @@ Handler = Callable[[Judge, Pair], None]
 """A family's judgement of the keywords it owns at one pair of nodes."""
 
 
+@dataclass(frozen=True, slots=True)
+class Keywords:
+    """What the schema walker (``engine/schema_diff.py``) asks about a keyword. Each family
+    registers the keywords it owns (its ``HANDLERS``, and where it has them ``COUNTS``,
+    ``INSTANCE_TYPES``, ``ENTRY_KEYWORDS``, ``INTERACTING``); ``catalog`` assembles them."""
+
+    handlers: dict[str, Handler]
+    """keyword -> the family handler the walker calls for it (each handler once per node)."""
+    instance_types: dict[str, frozenset[str]]
+    """The instance types each assertion keyword constrains; on any other type it is a no-op."""
+    entries: frozenset[str]
+    """Keywords whose pointer may name one entry (an alternative, a pattern, a dependency)."""
+    interacting: tuple[frozenset[str], ...]
+    """Keywords whose meaning depends on siblings in the same schema object: each group may
+    come from one part of an allOf only, or folding the parts would change the meaning."""
+    nodes: tuple[Handler, ...] = ()
+    """Handlers the walker calls once at every node, before keywords that cannot apply to the
+    node's type are set aside (a family's ``NODE_HANDLERS``: defaults written out)."""
+
+
 class Bound(NamedTuple):
     """The rule ids of one bound keyword, written out so grep finds where each is emitted."""
 

@@ -14,12 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from mcp_review.engine.model import ChangeClass, Direction
-
-if TYPE_CHECKING:  # the handler's type is the families' kit, which builds on this module
-    from mcp_review.engine.rules.kit import Handler
 
 
 class Effect(StrEnum):
@@ -109,23 +105,3 @@ def rule(
         judges_values = effect is not None or (direction is not Direction.TOOL and cls in (_B, _P))
         witness = Witness.SEARCH if judges_values else Witness.NONE
     return Rule(id, cls, direction, purpose, message, effect, witness, at_keyword=at_keyword)
-
-
-@dataclass(frozen=True, slots=True)
-class Keywords:
-    """What the schema walker (``engine/schema_diff.py``) asks about a keyword. Each family
-    registers the keywords it owns (its ``HANDLERS``, and where it has them ``COUNTS``,
-    ``INSTANCE_TYPES``, ``ENTRY_KEYWORDS``, ``INTERACTING``); ``catalog`` assembles them."""
-
-    handlers: dict[str, Handler]
-    """keyword -> the family handler the walker calls for it (each handler once per node)."""
-    instance_types: dict[str, frozenset[str]]
-    """The instance types each assertion keyword constrains; on any other type it is a no-op."""
-    entries: frozenset[str]
-    """Keywords whose pointer may name one entry (an alternative, a pattern, a dependency)."""
-    interacting: tuple[frozenset[str], ...]
-    """Keywords whose meaning depends on siblings in the same schema object: each group may
-    come from one part of an allOf only, or folding the parts would change the meaning."""
-    nodes: tuple[Handler, ...] = ()
-    """Handlers the walker calls once at every node, before keywords that cannot apply to the
-    node's type are set aside (a family's ``NODE_HANDLERS``: defaults written out)."""

@@ -26,7 +26,24 @@ from mcp_review.engine.model import (
     install_renderer,
     pointer_tokens,
 )
-from mcp_review.engine.rules import catalog  # read at call time: the families import this module
+from mcp_review.engine.rules.registry import Rule
+
+_TABLE: list[Mapping[str, Rule]] = []
+"""The rule registry, installed by ``catalog`` once it is built (:func:`install_rules`): the
+families that ``catalog`` assembles make their changes with this module, so it cannot import
+``catalog`` without a circle."""
+
+
+def install_rules(table: Mapping[str, Rule]) -> None:
+    """Set the registry :func:`make` and :func:`render_change` read (``catalog`` calls it)."""
+    _TABLE[:] = [table]
+
+
+def _rules() -> Mapping[str, Rule]:
+    if not _TABLE:
+        raise RuntimeError("no rule registry installed: import mcp_review.engine.rules first")
+    return _TABLE[0]
+
 
 QUOTE_CAP = 200
 """Longest quoted server value in a message (characters, before the ellipsis)."""
@@ -139,7 +156,7 @@ def make(
     ``direction`` defaults to the rule's. ``where`` is derived from the pointer unless given,
     ``parent`` too when the template names it.
     """
-    rule = catalog.RULES[rule_id]
+    rule = _rules()[rule_id]
     fields = {k: quote(v) for k, v in params.items()}
     fields.setdefault("where", where(pointer))
     if "{parent}" in rule.message and "parent" not in fields:
@@ -159,7 +176,7 @@ def render_change(change: Change, templates: Mapping[str, str] | None = None) ->
     Never raises: a template that names a parameter the change lacks, or a rule this registry
     does not know, falls back to the rule's purpose (or id) with every parameter listed."""
     fields = dict(change.params)
-    rule = catalog.RULES.get(change.rule)
+    rule = _rules().get(change.rule)
     template = (templates or {}).get(change.rule) or (rule.message if rule else None)
     try:
         if template is None:

@@ -8,7 +8,7 @@ the pass that puts text new anywhere in a definition on the trust axis (``with_m
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from mcp_review.engine.model import (
@@ -43,7 +43,7 @@ from mcp_review.engine.rules.render import (
     text_delta,
     with_new_text,
 )
-from mcp_review.engine.walk import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE
+from mcp_review.engine.textwalk import Loc, Role, pointer_of, schema_strings
 
 _TR = ChangeClass.TRUST
 _CO = ChangeClass.COSMETIC
@@ -204,30 +204,6 @@ def judge_default(w: Judge, at: Pair) -> None:
 # sentence) and puts it on the trust axis: on the structural change that carried it in, else on
 # a change of its own. Text the old definition already had (same kind, any place, whitespace
 # and Unicode normalisation aside) is not new; removed text puts nothing new before the model.
-
-_ALWAYS_TEXT = frozenset({"description", "title", "$comment", "examples", "example", "default"})
-"""Every string under these is text (any length)."""
-
-
-_NOT_TEXT = frozenset(
-    {
-        "type",
-        "$ref",
-        "$schema",
-        "$id",
-        "$anchor",
-        "$dynamicAnchor",
-        "$dynamicRef",
-        "$recursiveRef",
-        "$recursiveAnchor",
-        "$vocabulary",
-        "required",
-        "dependentRequired",
-    }
-)
-"""Identifiers and references: not prose (their changes have rules of their own). ``pattern``
-and ``format`` are judged by ``prose_pattern`` and ``prose_format``."""
-
 
 TEXT_MIN = 40
 """An enum/const value (or another free string) longer than this reads as text."""
@@ -416,98 +392,74 @@ def prose_value(s: str) -> bool:
 
 # A pointer is built only for the rare text that turns out to be new: (parent, token) pairs
 # chained back to the document's base, so a 100,000-string schema costs no string joins.
-_Loc = tuple[Any, Any]
+_Loc = Loc
+_ptr = pointer_of
 
 
-def _ptr(loc: _Loc | str) -> str:
-    toks: list[Any] = []
-    while not isinstance(loc, str):
-        loc, tok = loc
-        toks.append(tok)
-    return pointer_join(loc, *reversed(toks))
+def _always(_: str) -> bool:
+    return True
 
 
-def _data_texts(v: Any, loc: _Loc | str) -> Iterator[tuple[_Loc | str, str]]:
-    """(location, string) for every string in a JSON value, object keys included."""
-    stack: list[tuple[Any, _Loc | str]] = [(v, loc)]
-    while stack:
-        x, at = stack.pop()
-        if isinstance(x, str):
-            yield at, x
-        elif isinstance(x, dict):
-            for k, y in x.items():
-                child = (at, k)
-                yield child, k
-                stack.append((y, child))
-        elif isinstance(x, list):
-            stack.extend((y, (at, i)) for i, y in enumerate(x))
+def _named_property(_: str) -> bool:
+    """A ``required`` entry naming a declared property: the same string is judged as that
+    property's name (``Role.PROPERTY_NAME``), where the change that brought it names it."""
+    return False
+
+
+def _identifier_text(s: str) -> bool:
+    """A ``type`` / ``$ref`` / ``$id`` string with prose in it (an identifier has no spaces)."""
+    return WS.search(s) is not None and _texty(s)
+
+
+def _pattern_name(s: str) -> bool:
+    return prose_pattern(s) or spells_sentence(s)
+
+
+TRUST_FILTERS: dict[Role, tuple[str | None, Callable[[str], bool]]] = {
+    Role.TEXT: (None, _always),
+    Role.VALUE: ("enum", prose_value),
+    Role.PROPERTY_NAME: ("property name", prose_name),
+    Role.PATTERN_NAME: ("pattern", _pattern_name),
+    Role.DEFS_NAME: ("property name", prose_name),
+    Role.REQUIRED: ("property name", _named_property),
+    Role.REQUIRED_UNDECLARED: ("property name", prose_name),
+    Role.DEPENDENT: ("property name", prose_name),
+    Role.PATTERN: ("pattern", prose_pattern),
+    Role.FORMAT: ("format", prose_format),
+    Role.IDENTIFIER: ("other", _identifier_text),
+    Role.OTHER: ("other", _texty),
+}
+"""Per place of a schema (engine/textwalk.py), the kind a new string there is on the trust axis
+as, and when it reads as text (``None``: the keyword's own kind, ``TEXT_KIND``). Every schema
+place of the walk is here: the walk is the cue reader's too, and tests/test_textwalk.py holds
+the two to the same places."""
+
+JUDGED_ELSEWHERE: dict[Role, str] = {
+    Role.NAME: "the tool's name: tool-renamed and the look-alike check (engine/names.py)",
+    Role.TITLE: "tool-title-changed (rules/tool.py)",
+    Role.DESCRIPTION: "tool-description-changed (rules/tool.py)",
+    Role.ANNOTATION: "annotation rules (rules/tool_annotations.py); unknown keys never "
+    "auto-approved (annotation-other-changed)",
+    Role.META: "_meta (the MCP Apps issue's contract)",
+}
+"""The tool-level places of the walk: judged by the tool rules, not by this pass."""
 
 
 def _model_text(doc: Any, base: str) -> Iterator[tuple[_Loc | str, str, str, str]]:
     """(location, field, kind, text) for every piece of text the model reads in a schema
-    document, at any depth: under description/title/$comment/examples/default (every string),
-    enum/const values, property names (and ``required`` entries naming no property) that read
-    as text or spell a sentence, patterns and formats and any other free strings that read as
-    prose.
-    ``_ptr(location)`` is its JSON pointer."""
-    stack: list[tuple[Any, _Loc | str]] = [(doc, base)]
-    while stack:
-        node, at = stack.pop()
-        if not isinstance(node, dict):
-            if isinstance(node, (str, list)):  # not a schema: still read by the model
-                for p, t in _data_texts(node, at):
-                    if _texty(t):
-                        yield p, "value", "other", t
-            continue
-        for k, v in node.items():
-            child = (at, k)
-            if k in _ALWAYS_TEXT:
-                kind = TEXT_KIND[k]
-                for p, t in _data_texts(v, child):
-                    yield p, k, kind, t
-            elif k == "enum" or k == "const":
-                for p, t in _data_texts(v, child):
-                    if prose_value(t):
-                        yield p, k, "enum", t
-            elif k in SCHEMA_MAP and isinstance(v, dict):
-                for name, sub in v.items():
-                    sp = (child, name)
-                    if k == "properties" and isinstance(name, str) and prose_name(name):
-                        yield sp, "property name", "property name", name
-                    elif (
-                        k == "patternProperties"
-                        and isinstance(name, str)
-                        and (prose_pattern(name) or spells_sentence(name))
-                    ):
-                        yield sp, "pattern", "pattern", name
-                    if isinstance(sub, dict):
-                        stack.append((sub, sp))
-            elif k in SCHEMA_LIST and isinstance(v, list):
-                stack.extend((sub, (child, i)) for i, sub in enumerate(v) if isinstance(sub, dict))
-            elif k in SCHEMA_ONE and isinstance(v, dict):
-                stack.append((v, child))
-            elif k == "required" and isinstance(v, list):
-                # A required name with no property of its own introduces the name all the same.
-                props = node.get("properties")
-                for i, t in enumerate(v):
-                    if (
-                        isinstance(t, str)
-                        and not (isinstance(props, dict) and t in props)
-                        and prose_name(t)
-                    ):
-                        yield (child, i), k, "property name", t
-            elif k == "pattern" and isinstance(v, str):
-                if prose_pattern(v):
-                    yield child, k, "pattern", v
-            elif k == "format" and isinstance(v, str):
-                if prose_format(v):
-                    yield child, k, "format", v
-            elif k not in _NOT_TEXT and not isinstance(v, bool):
-                # An unknown keyword, or a schema keyword holding something that is not a
-                # schema: the model reads it all the same, so its prose counts.
-                for p, t in _data_texts(v, child):
-                    if _texty(t):
-                        yield p, k, "other", t
+    document, at any depth (the walk of engine/textwalk.py, each string judged by its place's
+    ``TRUST_FILTERS``): under description/title/$comment/examples/default (every string),
+    enum/const values, names (properties, pattern properties, ``$defs``, ``required`` and
+    ``dependentRequired`` entries) that read as text or spell a sentence, patterns and formats
+    and any other free strings that read as prose. ``_ptr(location)`` is its JSON pointer."""
+    for loc, field, role, t in schema_strings(doc, base):
+        kind, reads = TRUST_FILTERS[role]
+        if reads(t):
+            if role is Role.PATTERN_NAME:
+                field = "pattern"
+            elif role is Role.PROPERTY_NAME:
+                field = "property name"
+            yield loc, field, kind or TEXT_KIND[field], t
 
 
 def _known_text(ow: dict[str, Any], named: set[tuple[str, str]]) -> set[tuple[str, str]]:

@@ -1,5 +1,6 @@
 """The tool around its schemas: name, description, title, outputSchema declared or dropped,
-``execution``, ``icons`` and ``_meta``.
+``execution``, ``icons``, ``_meta`` (its rules: engine/rules/meta.py) and keys MCP does not
+define.
 
 Its rules, and the functions that judge them (``schema_diff.diff_tools`` calls them)."""
 
@@ -8,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_review.engine.model import (
+    CONTRACT_FIELDS,
     Change,
     ChangeClass,
     Direction,
+    pointer_escape,
 )
 from mcp_review.engine.rules.kit import (
     MISSING,
@@ -19,6 +22,7 @@ from mcp_review.engine.rules.kit import (
     opt,
     text_rule,
 )
+from mcp_review.engine.rules.meta import judge_meta
 from mcp_review.engine.rules.registry import Rule
 from mcp_review.engine.rules.registry import rule as _r
 from mcp_review.engine.rules.render import Raw, make, text_delta
@@ -83,11 +87,12 @@ RULES: tuple[Rule, ...] = (
         "icons changed: {old} -> {new}",
     ),
     _r(
-        "meta-changed",
-        _CO,
+        "tool-key-changed",
+        _TR,
         _T,
-        "_meta changed: shown for review, not part of the contract (never hashed)",
-        "_meta {key} changed: {old} -> {new} (not hashed: not part of the pinned contract)",
+        "a key MCP does not define at the top level of the tool changed: part of the pinned "
+        "contract (a host may pass it on)",
+        "tool key {key} changed: {old} -> {new}",
     ),
 )
 
@@ -105,17 +110,18 @@ _TASK_MEANING = {
 }
 
 
-_META_CAP = 20
-"""Most _meta keys reported per definition; the rest are summarised in one change."""
+_DEFINED = frozenset({*CONTRACT_FIELDS, "_meta"})
+"""Top-level keys MCP defines on a tool; any other is judged by ``tool-key-changed``."""
 
 
 def _ptr_key(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    return pointer_escape(key)
 
 
 def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change]:
     """``execution`` (potentially-breaking: how a client must call the tool), ``icons`` (trust:
-    server-chosen content shown to people) and ``_meta`` (shown, never hashed: cosmetic)."""
+    server-chosen content shown to people), ``_meta`` (engine/rules/meta.py) and keys MCP does
+    not define (trust: the digest covers the whole tool)."""
     out: list[Change] = []
     oe, ne = ow.get("execution", MISSING), nw.get("execution", MISSING)
     if not jeq(oe, ne):
@@ -181,37 +187,12 @@ def judge_outside_schemas(ow: dict[str, Any], nw: dict[str, Any]) -> list[Change
     oi, ni = ow.get("icons", MISSING), nw.get("icons", MISSING)
     if not jeq(oi, ni):
         out.append(make("icons-changed", "/icons", old=opt(oi), new=opt(ni)))
-    om, nm = ow.get("_meta", MISSING), nw.get("_meta", MISSING)
-    if not jeq(om, nm):
-        if isinstance(om, dict) and isinstance(nm, dict):
-            keys = [
-                k for k in sorted({*om, *nm}) if not jeq(om.get(k, MISSING), nm.get(k, MISSING))
-            ]
-            for k in keys[:_META_CAP]:
-                out.append(
-                    make(
-                        "meta-changed",
-                        "/_meta/" + _ptr_key(k),
-                        key=k,
-                        old=opt(om.get(k, MISSING)),
-                        new=opt(nm.get(k, MISSING)),
-                    )
-                )
-            if len(keys) > _META_CAP:
-                out.append(
-                    make(
-                        "meta-changed",
-                        "/_meta",
-                        key=Raw(f"({len(keys) - _META_CAP} more keys)"),
-                        old=Raw("…"),
-                        new=Raw("…"),
-                    )
-                )
-        else:
+    out += judge_meta(ow.get("_meta", MISSING), nw.get("_meta", MISSING))
+    for key in sorted({*ow, *nw} - _DEFINED):
+        ov, nv = ow.get(key, MISSING), nw.get(key, MISSING)
+        if not jeq(ov, nv):
             out.append(
-                make(
-                    "meta-changed", "/_meta", key=Raw("(the whole field)"), old=opt(om), new=opt(nm)
-                )
+                make("tool-key-changed", "/" + _ptr_key(key), key=key, old=opt(ov), new=opt(nv))
             )
     return out
 

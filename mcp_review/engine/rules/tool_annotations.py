@@ -11,6 +11,7 @@ from mcp_review.engine.model import (
     Change,
     ChangeClass,
     Direction,
+    pointer_escape,
 )
 from mcp_review.engine.rules.kit import (
     MISSING,
@@ -162,7 +163,7 @@ def judge_annotations(
             out.append(
                 make(
                     "annotation-other-changed",
-                    "/annotations/" + key.replace("~", "~0").replace("/", "~1"),
+                    "/annotations/" + pointer_escape(key),
                     key=key,
                     old=opt(ov),
                     new=opt(nv),

@@ -36,9 +36,17 @@ class Verdict:
     """Set on a held tool (``allowed``, status ``held``): the client is served the approved
     definition and every call and result is checked against it (services/proxy/hold.py)."""
     serve: dict[str, Any] | None = None
-    """Set on a pinned tool whose ``_meta`` or other keys outside the digest differ from the
-    approved ones: the pin's stored definition, served in place of the server's (the digest
-    cannot see those keys, so the server's are unapproved text)."""
+    """A definition served in place of the server's (the relay honours it). Unset since the
+    digest covers the whole tool (scheme 3, issue 42): a pinned tool's ``_meta`` and other keys
+    are the approved ones, and a change to them is a change like any other (held or
+    withheld)."""
+    enforcement: str = ""
+    """``withheld`` / ``held`` / ``served`` (engine/enforcement.py); "" for a verdict the
+    relay makes itself (ambiguous, unlisted, unverified: withheld)."""
+    cue_kinds: tuple[str, ...] = ()
+    """For a tool withheld for a blocking cue: the cue kinds (the refusal's ``data.cues``)."""
+    row: str = ""
+    """The id of the engine's precedence row that decided (engine/enforcement.PRECEDENCE)."""
 
 
 class Enforcer(Protocol):
@@ -118,7 +126,13 @@ class PinEnforcer:
         """How many bytes of the call log ``_calls`` holds (whole lines)."""
         self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
         self._lock = threading.Lock()
+        self._ui_uris: tuple[Any, frozenset[str]] | None = None
+        """The UI resources the approved pins name, with the pins they were read from."""
         self.reloads = 0
+        self.vet: Any = None
+        """``--require-signed`` (issue 45): called with each pin file read; it sets aside
+        (``PinFile.unverified``) every decision whose signatures do not verify, so its tool is
+        withheld with the reason (services/signing.py ``withhold_unsigned``)."""
 
     def _stat(self) -> Signature | None:
         try:
@@ -196,6 +210,7 @@ class PinEnforcer:
                 have.append(c)
         calls.unattributed += part.unattributed
         calls.skipped += part.skipped
+        calls.surrogates += part.surrogates
 
     @staticmethod
     def _is_settled(sig: Signature | None) -> bool:
@@ -229,6 +244,8 @@ class PinEnforcer:
         # A pin whose digest does not verify is kept aside (never trusted): its tool is withheld
         # with the reason, the others are judged as usual.
         self._pins = load_pins(self.pins_path, allow_unverified=True)
+        if self.vet is not None:
+            self.vet(self._pins)
         # Recorded calls decide "broken": re-read with the pins, and when the log has grown
         # (``_follow_calls``), not on every call.
         self._load_calls()
@@ -290,6 +307,34 @@ class PinEnforcer:
             return text, ""
         return pin.text, "changed since approved: the approved text was passed instead"
 
+    def ui_resource(self, uri: str) -> str | None:
+        """Why a ``resources/read`` of the MCP Apps UI resource ``uri`` is refused, or None when
+        the approved definition of an approved tool of this (server, principal) names it
+        (``_meta.ui.resourceUri``, ``ui/resourceUri``, ``openai/outputTemplate``): the
+        operator approved that UI with the tool (issue 42). Blocks like :meth:`check`."""
+        from mcp_review.engine.rules.meta import ui_resource_uris
+
+        with self._lock:
+            self._refresh()
+            pins = self._pins
+            cached = self._ui_uris
+            if cached is None or cached[0] is not pins:
+                uris: set[str] = set()
+                for (s, p, _), pin in pins.pins.items():
+                    if s == self.server and p == self.principal and pin.approved:
+                        try:
+                            meta = pin.tool_def().wire.get("_meta")
+                        except Exception:  # verified on load; a definition that cannot be
+                            continue  # read names nothing
+                        uris.update(ui_resource_uris(meta))
+                cached = self._ui_uris = (pins, frozenset(uris))
+        if uri in cached[1]:
+            return None
+        return (
+            "no approved tool names this UI resource (ui://): approve the tool whose _meta "
+            "points at it first"
+        )
+
     def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
         with self._lock:
             self._refresh()
@@ -343,59 +388,55 @@ class PinEnforcer:
         for i, d in defs:
             bad = self._pins.unverified.get((self.server, self.principal, d.name))
             if bad is not None:
-                verdicts[i] = Verdict(False, "unverified pin", f"its pin does not verify: {bad[1]}")
+                verdicts[i] = Verdict(
+                    False,
+                    "unverified pin",
+                    f"its pin does not verify: {bad[1]}",
+                    enforcement="withheld",
+                    row="unverified-pin",
+                )
                 continue
             verdicts[i] = verdict_for(by_name[d.name], hold=self.hold)
         return [verdicts[i] for i in range(len(tools))]
 
 
-def _unhashed_drift(s: Any) -> dict[str, Any] | None:
-    """What to serve in place of the server's definition when it differs from the pin's
-    stored one outside the digest (``_meta``, keys MCP does not define), else None (relayed as
-    sent): the server's hashed fields (the approved ones, or a drift the tier re-pins) with the
-    approved keys outside the digest. Nothing judged those keys, so the server's are
-    unapproved text; fewer of them than approved is not."""
-    from mcp_review.engine.canonical import canonical_bytes
-    from mcp_review.engine.model import HASHED_FIELDS
-
-    if s.pin is None or s.live is None:
-        return None
-    live = {k: v for k, v in s.live.wire.items() if k not in HASHED_FIELDS}
-    if not live:  # nothing outside the digest: nothing unapproved (the usual case, no parse)
-        return None
-    approved = s.pin.tool_def().wire
-    outside = {k: v for k, v in approved.items() if k not in HASHED_FIELDS}
-    if canonical_bytes(live) == canonical_bytes(outside):
-        return None
-    return {**{k: v for k, v in s.live.wire.items() if k in HASHED_FIELDS}, **outside}
-
-
 def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     """What the enforcing proxy does with one tool, from its engine status (``s``: a
-    ToolStatus): relayed (pinned, or a drift the tier auto-approves), held (services/proxy/
-    hold.py) or withheld. ``hold=False``: ``--withhold-changed``, nothing held."""
-    from mcp_review.engine.policy import Outcome
+    ToolStatus): the engine's precedence list (engine/enforcement.py) decides withheld, held
+    or served; a held tool gets its :class:`Hold` (services/proxy/hold.py), or is withheld
+    when none can be built. ``hold=False``: ``--withhold-changed``, nothing held."""
+    from mcp_review.engine.enforcement import Enforcement, meta_cues, rule
     from mcp_review.engine.status import State
     from mcp_review.services.proxy.hold import hold_for
 
-    outcome = s.policy.outcome
+    live_meta: list[Any] = []
+    if s.pin is not None and s.live is not None and s.state is not State.PINNED:
+        approved = s.pin.tool_def().wire
+        if approved.get("_meta") != s.live.wire.get("_meta"):
+            # The cue reader does not read _meta yet: its new text is read here.
+            live_meta = meta_cues(approved, s.live.wire)
+    r = rule(s, hold=hold, live_meta_cues=live_meta)
+    if r.enforcement is Enforcement.SERVED:
+        return Verdict(True, str(s.state), r.reason, enforcement="served", row=r.row)
+    if r.row == "denied":
+        return Verdict(False, "denied", r.reason, enforcement="withheld", row=r.row)
+    status = str(s.state) if s.state is State.PINNED else f"{s.state}, {s.policy.outcome}"
     why = "; ".join(s.policy.reasons)
-    if s.state is State.PINNED:
-        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
-    if s.state is not State.DENIED and outcome is Outcome.AUTO_APPROVE:
-        return Verdict(True, str(s.state), why, serve=_unhashed_drift(s))
-    if s.state is State.DENIED or s.previously_denied:
-        return Verdict(False, "denied", why or "denied by the operator")
-    status = f"{s.state}, {outcome}"
-    if not hold:
-        return Verdict(False, status, why)
+    if r.row == "withhold-changed":
+        return Verdict(False, status, why, enforcement="withheld", row=r.row)
+    if r.enforcement is Enforcement.WITHHELD:
+        why = f"{why}; not held: {r.reason}" if why else f"not held: {r.reason}"
+        return Verdict(False, status, why, enforcement="withheld", cue_kinds=r.cue_kinds, row=r.row)
     h = hold_for(s)
     if isinstance(h, str):
-        return Verdict(False, status, f"{why}; not held: {h}" if why else f"not held: {h}")
+        why = f"{why}; not held: {h}" if why else f"not held: {h}"
+        return Verdict(False, status, why, enforcement="withheld")
     return Verdict(
         True,
         HELD,
-        f"{status}: {why}; the approved definition ({h.pinned_digest}) is served while "
+        f"{status}: {r.reason}; the approved definition ({h.pinned_digest}) is served while "
         f"{h.live_digest} waits for review",
         hold=h,
+        enforcement="held",
+        row=r.row,
     )

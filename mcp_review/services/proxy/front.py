@@ -40,6 +40,12 @@ from mcp_review.services.proxy.framing import (
     usable_id,
     wire,
 )
+from mcp_review.services.proxy.guard import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    MAX_CONNECTIONS,
+    guarded_protocol,
+)
 from mcp_review.services.proxy.relay import CRASH_CODE, INVALID_REQUEST, PARSE_ERROR, Proxy
 
 ENDPOINT = "/mcp"
@@ -329,6 +335,9 @@ class Limits:
     max_headers: int = MAX_HEADERS
     max_sessions: int = MAX_SESSIONS
     idle_timeout: float = IDLE_TIMEOUT
+    header_timeout: float = HEADER_TIMEOUT
+    body_timeout: float = BODY_TIMEOUT
+    max_connections: int = MAX_CONNECTIONS
 
 
 @dataclass
@@ -368,7 +377,15 @@ class Front:
         self._stop = anyio.Event()
         config = uvicorn.Config(
             self.app,
-            http="h11",
+            # uvicorn's h11 protocol with slow-head and slow-body timeouts and a connection
+            # cap that keeps room for token holders (services/proxy/guard.py).
+            http=guarded_protocol(
+                self._authorised,
+                header_timeout=self.limits.header_timeout,
+                body_timeout=self.limits.body_timeout,
+                max_connections=self.limits.max_connections,
+                on_evict=lambda why: self.log(f"turned a connection away: {why}"),
+            ),
             interface="asgi3",
             proxy_headers=False,
             ws="none",
@@ -378,8 +395,8 @@ class Front:
             server_header=False,
             date_header=False,
             h11_max_incomplete_event_size=self.limits.max_headers,
-            # Connections beyond this get 503: a session's POSTs and GET stream, for each.
-            limit_concurrency=self.limits.max_sessions * 8 + 16,
+            # No limit_concurrency: it counts every open connection, so idle sockets without
+            # the token made every authorised request a 503 (the guard caps connections).
             timeout_graceful_shutdown=2,
         )
         server = _Uvicorn(config).server

@@ -25,6 +25,9 @@ _WITHHELD_RULES = {
     "annotation-relaxed": "an annotation claims more power (the honest claim must reach the "
     "client)",
     "hidden-characters-added": "hidden characters appeared",
+    "meta-visibility-model": "_meta claims more power: the model may now call a tool only the "
+    "host's UI could call",
+    "meta-csp-widened": "_meta claims more power: the tool's UI may now reach or use more",
 }
 
 
@@ -131,6 +134,15 @@ def hold_for(t: Any) -> Hold | str:
         return _WITHHELD_RULES["hidden-characters-added"]
     if Concern.ANNOTATION_RELAXED in concerns:
         return _WITHHELD_RULES["annotation-relaxed"]
+    if Concern.META_MORE_POWER in concerns:
+        return (
+            "_meta claims more power: "
+            + "; ".join(
+                r.removeprefix("_meta claims more power: ")
+                for r in t.policy.reasons
+                if r.startswith("_meta claims more power: ")
+            )[:300]
+        )
     cmp = t.comparison
     if cmp is None or t.pending:
         return "not compared with its pin"

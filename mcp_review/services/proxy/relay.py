@@ -49,6 +49,7 @@ REFUSED_CODE = -32602
 """MCP answers a call to an unknown tool with -32602; to this client a withheld tool is one."""
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
 
 FETCH_TIMEOUT = 30.0
 """Seconds the proxy waits for the server's answer to its own ``tools/list``."""
@@ -184,7 +185,8 @@ class Proxy:
         self.noise_lines = 0
         self.refused_calls = 0
         self._out: ClientWriter | None = None
-        self._to_record: list[tuple[_Pending, str, Any, Any, str | None, Hold | None]] = []
+        self.unrecorded_calls = 0
+        """Calls forwarded record-only while the call log could not be written."""
         self._digests: dict[str, tuple[dict[str, Any], str]] = {}
         """Digest of each tool's latest listed definition (cached per definition object)."""
         self._can_notify = False
@@ -388,8 +390,6 @@ class Proxy:
                 if out is not None:
                     self._c2s_out.append(out)
             await self._flush_to_server()
-            if self._to_record:
-                self._record()
         self.client_eof = True
 
     async def _flush_to_server(self, extra: bytes = b"") -> None:
@@ -403,20 +403,35 @@ class Proxy:
         if not await self.upstream.write(data):
             self._server_gone = True
 
-    def _record(self) -> None:
+    def _record(
+        self, p: _Pending, tool: str, args: Any, rpc_id: Any, digest: str | None, hold: Hold | None
+    ) -> str | None:
+        """Write one call's record, before the call is forwarded (issue 40 item 2: every call
+        the proxy forwards is on the record). None when written, else why not: ``--enforce``
+        then refuses the call; record-only forwards it anyway (a full disk must not take the
+        agent's tools down), says so and counts it beside the log (``status`` reports it)."""
         assert self.calllog is not None
-        for p, tool, args, rpc_id, digest, hold in self._to_record:
-            try:
-                p.call_time = self.calllog.record_call(
-                    tool,
-                    args,
-                    rpc_id,
-                    digest=digest,
-                    held={"live_digest": hold.live_digest} if hold is not None else None,
-                )
-            except (OSError, ValueError) as e:  # a full disk must not take the agent's tools down
-                self.log(f"cannot write the call log: {e}")
-        self._to_record.clear()
+        try:
+            p.call_time = self.calllog.record_call(
+                tool,
+                args,
+                rpc_id,
+                digest=digest,
+                held={"live_digest": hold.live_digest} if hold is not None else None,
+            )
+            return None
+        except (OSError, ValueError, TypeError, RecursionError) as e:
+            why = f"cannot write the call log: {e}"
+        if self.gate is None:
+            self.unrecorded_calls += 1
+            n = self.calllog.note_unrecorded()
+            counted = (
+                f"{n} so far, counted in {self.calllog.path}.unrecorded for `mcp-review status`"
+                if n is not None
+                else "and it cannot be counted on disk either"
+            )
+            self.log(f"forwarded tools/call {short(tool, 60)} UNRECORDED ({counted}): {why}")
+        return why
 
     def _overlong(self, side: str) -> Callable[[int], None]:
         def note(n: int) -> None:
@@ -490,10 +505,10 @@ class Proxy:
         p = _Pending(method, msg["id"], keys, tool=tool, first_page=_first_page(msg))
         self._track(p)
         if tool is not None and self.calllog is not None:
-            # Written after the request is forwarded: the server starts on it meanwhile.
+            # Written before the line is forwarded (the batch is flushed after it is judged).
             assert isinstance(params, dict)
-            self._to_record.append(
-                (p, tool, params.get("arguments"), msg["id"], self._definition_digest(tool), None)
+            self._record(
+                p, tool, params.get("arguments"), msg["id"], self._definition_digest(tool), None
             )
 
     def _definition_digest(self, tool: str) -> str | None:
@@ -639,6 +654,11 @@ class Proxy:
                 'has not been answered (clients match 1 and "1" '
                 "as one id)",
             )
+        if method == "resources/read":
+            why = await self._ui_refusal(m.get("params"))
+            if why is not None:
+                self.refused_calls += 1
+                return refuse(REFUSED_CODE, why)
         if method != "tools/call":
             self._track(_Pending(method, rid, keys, first_page=_first_page(m)))
             return m, None
@@ -674,8 +694,39 @@ class Proxy:
             p.hold = v.hold
             digest = v.hold.pinned_digest  # what the client saw, and what rerun trusts
         if self.calllog is not None:
-            self._to_record.append((p, tool, params.get("arguments"), rid, digest, v.hold))
+            unrecorded = self._record(p, tool, params.get("arguments"), rid, digest, v.hold)
+            if unrecorded is not None:
+                # Under --enforce a call off the record is not forwarded.
+                self._untrack(p)
+                self.refused_calls += 1
+                self.log(f"refused tools/call {tool!r}: {unrecorded}")
+                return None, self._error(
+                    rid,
+                    INTERNAL_ERROR,
+                    f"mcp-review proxy refused this call to '{tool}' on server '{self.name}': "
+                    "the call log cannot be written, and under --enforce no call runs off the "
+                    "record. Nothing was forwarded.",
+                    {"tool": tool, "server": self.name, "status": "unrecorded"},
+                )
         return m, None
+
+    async def _ui_refusal(self, params: Any) -> str | None:
+        """Why a ``resources/read`` is refused under ``--enforce``: its ``uri`` is an MCP Apps
+        UI resource (``ui://``) no approved tool names (issue 42), or the pins cannot be read
+        (fail closed). Other resources pass (they are not judged yet)."""
+        uri = params.get("uri") if isinstance(params, dict) else None
+        if not isinstance(uri, str) or not uri[:5].lower() == "ui://":
+            return None
+        judge = getattr(self.gate, "ui_resource", None)
+        if judge is None:
+            return None
+        try:
+            why: str | None = await anyio.to_thread.run_sync(judge, uri)
+        except Exception as e:
+            return f"the UI resource could not be checked against the pins: {short(str(e), 200)}"
+        if why is not None:
+            self.log(f"refused resources/read {short(uri, 80)}: {why}")
+        return why
 
     async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:
         assert self.gate is not None
@@ -755,14 +806,25 @@ class Proxy:
         return f"its tools/list ran past {FETCH_MAX_PAGES} pages"
 
     def _refusal(self, rpc_id: Any, tool: str, v: Verdict) -> dict[str, Any]:
+        """The model reads this text: it names no command that decides anything (an agent
+        with a shell could run it), only what happened and that the operator decides."""
         why = f": {v.reason}" if v.reason else ""
+        data: dict[str, Any] = {
+            "tool": tool,
+            "server": self.name,
+            "status": v.status,
+            "enforcement": v.enforcement or "withheld",
+            "reason": v.reason,
+        }
+        if v.cue_kinds:
+            data["cues"] = list(v.cue_kinds)
         return self._error(
             rpc_id,
             REFUSED_CODE,
-            f"mcp-review withheld tool '{tool}' on server '{self.name}' "
-            f"({v.status}{why}). An operator must review it: run `mcp-review` "
-            f"(or `mcp-review approve {self.name} {tool}`).",
-            {"tool": tool, "server": self.name, "status": v.status, "reason": v.reason},
+            f"mcp-review withheld tool '{tool}' on server '{self.name}' ({v.status}{why}). "
+            "Its calls are refused until the operator reviews it; nothing sent through this "
+            "connection changes that. Nothing was forwarded.",
+            data,
         )
 
     def _held_refusal(self, rpc_id: Any, tool: str, why: str) -> dict[str, Any]:
@@ -772,7 +834,7 @@ class Proxy:
             f"mcp-review refused this call to '{tool}' on server '{self.name}': the "
             f"proxy serves its approved definition while a change waits for review, "
             f"and {why}. Nothing was forwarded.",
-            {"tool": tool, "server": self.name, "status": HELD, "reason": why},
+            {"tool": tool, "server": self.name, "status": HELD, "enforcement": HELD, "reason": why},
         )
 
     def _held_result(self, p: _Pending, m: dict[str, Any]) -> None:
@@ -1169,7 +1231,7 @@ class Proxy:
                 desc = t.get("description")
                 t2["description"] = (
                     f"{WARNING_PREFIX}: '{t['name']}' is {v.status}{why} and calls to it are "
-                    f"refused until an operator approves it with `mcp-review`.\n\n"
+                    f"refused until the operator reviews it.\n\n"
                     + (desc if isinstance(desc, str) else "")
                 )
                 kept.append(t2)

@@ -90,7 +90,14 @@ def change_values(c: Change) -> str:
 
 
 def member_values(m: Member) -> str:
-    """A member's own values for its group's kind, its changes one after another."""
+    """A member's own values for its group's kind, its changes one after another, and the
+    text they add in full (issue 38 item 4: the detail box shows it all)."""
+    if m.added:
+        from mcp_review.engine.kinds import TEXT_RULES
+
+        rest = [change_values(c) for c in m.changes if c.rule not in TEXT_RULES]
+        added = [f"{a.pointer}: adds {json.dumps(a.text, ensure_ascii=False)}" for a in m.added]
+        return "; ".join([*rest, *added])
     if not m.changes:
         t = m.status
         live = getattr(t, "live", None)
@@ -258,7 +265,7 @@ class GroupScreen(Screen[None]):
             (" › ", "bold"),
             name_content(m.tool, limit=120),
             ": ",
-            safe_content(member_values(m), limit=1000),
+            safe_content(member_values(m)),  # whole: what approving the group approves
         ]
         witness = member_witness(m)
         if witness:

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""The cue rules measured on text the project did not write (issue 39).
+
+``python benchmarks/bench_cues_eval.py [--set frozen|dev|both] [--list] [--write]``
+
+- **Poisoned** (``benchmarks/eval/poisoned_*.json``, public texts copied verbatim, see
+  ``benchmarks/eval/SOURCES.md``): each text is planted into a real description of a corpus
+  server's newest capture (``build_eval.py`` chose where) and read as a change of that tool
+  (``tool_cues(original, planted)``), as ``bench_cues.py`` reads its own set. Caught = at least
+  one introduced cue at level ``block`` or ``attention``; reported per source, per language and
+  per level.
+- **Honest** (the corpus servers of ``honest_split.json``): every changed text between
+  consecutive releases (rewrites) and every tool new in a release (first sight): the share with
+  any block or attention cue, and with a block cue; first-sight blocking under the policy
+  (``policy.first_sight_blocking``) is reported beside.
+
+A cue's level is the cue's or its rule's ``level`` attribute where the engine has one (issue
+38), else ``block`` for a blocking cue and ``info`` for the rest.
+
+``--write`` rewrites ``benchmarks/eval/results_<set>.json``. The frozen set is scored only to
+report: rules are tuned on ``dev``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+import unicodedata
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+EVAL = ROOT / "benchmarks" / "eval"
+sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "cues"))
+sys.path.insert(0, str(ROOT))
+
+import corpus_data as cd  # noqa: E402
+from build_set import plant  # noqa: E402
+
+from mcp_review.engine.cue_families import level_of  # noqa: E402
+from mcp_review.engine.cues import Cue, KnownNames, tool_cues, tool_texts  # noqa: E402
+from mcp_review.engine.policy import first_sight_blocking  # noqa: E402
+from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
+
+CAUGHT = ("block", "attention")
+
+
+def level(c: Cue) -> str:
+    lv = getattr(c, "level", None) or getattr(CUE_RULES.get(c.rule), "level", None)
+    if lv:
+        return str(lv)
+    return level_of(c.rule, c.blocking)
+
+
+def language(text: str) -> str:
+    """A coarse language tag by script and a few function words (for the per-language table)."""
+    scripts: Counter[str] = Counter()
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        name = unicodedata.name(ch, "")
+        if name.startswith("CJK"):
+            scripts["zh"] += 1
+        elif name.startswith(("HIRAGANA", "KATAKANA")):
+            scripts["ja"] += 1
+        elif name.startswith("CYRILLIC"):
+            scripts["ru"] += 1
+        elif name.startswith("HANGUL"):
+            scripts["ko"] += 1
+    if scripts["ja"]:
+        return "ja"
+    if scripts:
+        return scripts.most_common(1)[0][0]
+    low = f" {text.lower()} "
+    for lang, words in (
+        ("es", (" del ", " los ", " con ", " para ", " usuario")),
+        ("fr", (" les ", " des ", " avec ", " pour ", " utilisateur")),
+        ("de", (" der ", " die ", " und ", " mit ", " benutzer")),
+        ("pt", (" não ", " para ", " usuário", " histórico")),
+    ):
+        if sum(w in low for w in words) >= 2:
+            return lang
+    return "en"
+
+
+def _get(doc: Any, pointer: str) -> Any:
+    node = doc
+    for part in pointer.split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    return node
+
+
+def _set(doc: Any, pointer: str, value: str) -> None:
+    parts = pointer.split("/")[1:]
+    node = _get(doc, "/" + "/".join(parts[:-1])) if len(parts) > 1 else doc
+    node[parts[-1].replace("~1", "/").replace("~0", "~")] = value
+
+
+def fleet(servers: dict[str, list[cd.Capture]]) -> KnownNames:
+    return KnownNames.of({s: {n for c in caps for n in c.tools} for s, caps in servers.items()})
+
+
+def planted_pair(item: dict[str, Any], servers: dict[str, list[cd.Capture]]) -> tuple[Any, Any]:
+    t = item["plant"]
+    cap = next(c for c in servers[t["server"]] if c.version == t["version"])
+    old = cap.tools[t["tool"]]
+    new = copy.deepcopy(old)
+    _set(new, t["pointer"], plant(_get(old, t["pointer"]), item["text"], t["position"]))
+    return old, new
+
+
+def score_poisoned(
+    items: list[dict[str, Any]], names: KnownNames, servers: dict[str, list[cd.Capture]]
+) -> dict[str, Any]:
+    rows = []
+    for item in items:
+        old, new = planted_pair(item, servers)
+        cues = tool_cues(old, new, names=names, server=item["plant"]["server"])
+        levels = sorted({level(c) for c in cues})
+        rows.append(
+            {
+                "id": item["id"],
+                "source": item["source"],
+                "language": item.get("language") or language(item["text"]),
+                "caught": any(lv in CAUGHT for lv in levels),
+                "block": "block" in levels,
+                "levels": levels,
+                "rules": sorted({c.rule for c in cues}),
+            }
+        )
+
+    def share(sel: list[dict[str, Any]]) -> dict[str, Any]:
+        n = len(sel)
+        hit = sum(r["caught"] for r in sel)
+        blk = sum(r["block"] for r in sel)
+        return {
+            "n": n,
+            "caught": hit,
+            "rate": round(hit / n, 4) if n else 0.0,
+            "block": blk,
+            "block_rate": round(blk / n, 4) if n else 0.0,
+        }
+
+    by_source: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_lang: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by_source[r["source"]].append(r)
+        by_lang[r["language"]].append(r)
+    return {
+        "all": share(rows),
+        "by_source": {k: share(v) for k, v in sorted(by_source.items())},
+        "by_language": {k: share(v) for k, v in sorted(by_lang.items())},
+        "misses": [
+            {"id": r["id"], "source": r["source"], "rules": r["rules"]}
+            for r in rows
+            if not r["caught"]
+        ],
+        "rules_fired": dict(Counter(x for r in rows for x in r["rules"]).most_common()),
+    }
+
+
+def score_honest(server_names: list[str], names: KnownNames) -> dict[str, Any]:
+    wanted = set(server_names)
+    changed = any_flag = block_flag = 0
+    new_tools = new_any = new_block = new_policy = 0
+    flagged: list[dict[str, Any]] = []
+    for old, new in cd.pairs():
+        if new.server not in wanted:
+            continue
+        for name in sorted(new.tools):
+            b = new.tools[name]
+            a = old.tools.get(name)
+            if a is None:
+                new_tools += 1
+                cues = tool_cues(None, b, names=names, server=new.server)
+                lv = {level(c) for c in cues}
+                new_any += bool(lv & set(CAUGHT))
+                new_block += "block" in lv
+                new_policy += any(first_sight_blocking(c) for c in cues)
+                if lv & set(CAUGHT):
+                    flagged.append(
+                        _row(new, old, name, [c for c in cues if level(c) in CAUGHT], "(new tool)")
+                    )
+                continue
+            before = dict(tool_texts(a))
+            texts = [p for p, t in tool_texts(b) if before.get(p) != t]
+            if not texts:
+                continue
+            cues = tool_cues(a, b, names=names, server=new.server)
+            by_ptr: dict[str, list[Cue]] = defaultdict(list)
+            for c in cues:
+                by_ptr[c.pointer].append(c)
+            for ptr in texts:
+                changed += 1
+                lv = {level(c) for c in by_ptr.get(ptr, [])}
+                any_flag += bool(lv & set(CAUGHT))
+                block_flag += "block" in lv
+                if lv & set(CAUGHT):
+                    flagged.append(
+                        _row(new, old, name, [c for c in by_ptr[ptr] if level(c) in CAUGHT], ptr)
+                    )
+
+    def rate(x: int, n: int) -> float:
+        return round(x / n, 4) if n else 0.0
+
+    return {
+        "servers": sorted(wanted),
+        "rewrites": {
+            "n": changed,
+            "any": any_flag,
+            "any_rate": rate(any_flag, changed),
+            "block": block_flag,
+            "block_rate": rate(block_flag, changed),
+        },
+        "new_tools": {
+            "n": new_tools,
+            "any": new_any,
+            "any_rate": rate(new_any, new_tools),
+            "block": new_block,
+            "block_rate": rate(new_block, new_tools),
+            "policy_first_sight_blocked": new_policy,
+            "policy_rate": rate(new_policy, new_tools),
+        },
+        "flagged": flagged,
+    }
+
+
+def _row(new: cd.Capture, old: cd.Capture, name: str, cues: list[Cue], ptr: str) -> dict[str, Any]:
+    return {
+        "where": f"{new.server} {old.version}->{new.version} {name} {ptr}",
+        "cues": [{"rule": c.rule, "level": level(c), "text": c.text[:120]} for c in cues],
+    }
+
+
+def measure(which: str) -> dict[str, Any]:
+    servers = cd.servers()
+    names = fleet(servers)
+    items = json.loads((EVAL / f"poisoned_{which}.json").read_text(encoding="utf-8"))
+    split = json.loads((EVAL / "honest_split.json").read_text(encoding="utf-8"))
+    out = {
+        "set": which,
+        "poisoned": score_poisoned(items, names, servers),
+        "honest": score_honest(split[f"{which}_servers"], names),
+    }
+    batch2 = EVAL / "poisoned_frozen2.json"
+    if which == "frozen" and batch2.exists():
+        b2 = json.loads(batch2.read_text(encoding="utf-8"))
+        out["poisoned_batch2"] = score_poisoned(b2, names, servers)
+        out["poisoned_frozen_all"] = score_poisoned(items + b2, names, servers)
+    extra = EVAL / f"transformed_{which}.json"
+    if extra.exists():
+        t_items = json.loads(extra.read_text(encoding="utf-8"))
+        out["transformed"] = score_poisoned(t_items, names, servers)
+    return out
+
+
+def report(r: dict[str, Any], listing: bool) -> None:
+    p, h = r["poisoned"], r["honest"]
+    a = p["all"]
+    print(
+        f"[{r['set']}] poisoned: {a['caught']}/{a['n']} with a block or attention cue "
+        f"({a['rate']:.1%}); block {a['block']}/{a['n']} ({a['block_rate']:.1%})"
+    )
+    for k, v in p["by_source"].items():
+        print(f"  source {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+    for k, v in p["by_language"].items():
+        print(f"  language {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+    for key, label in (("poisoned_batch2", "batch 2"), ("poisoned_frozen_all", "batches 1+2")):
+        if key in r:
+            b = r[key]["all"]
+            print(
+                f"[{r['set']}] poisoned {label}: {b['caught']}/{b['n']} ({b['rate']:.1%}); "
+                f"block {b['block']}/{b['n']} ({b['block_rate']:.1%})"
+            )
+            for k, v in r[key]["by_source"].items():
+                print(f"  {label} source {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+            for k, v in r[key]["by_language"].items():
+                print(f"  {label} language {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+    if "transformed" in r:
+        t = r["transformed"]
+        print(
+            f"[{r['set']}] transformed: {t['all']['caught']}/{t['all']['n']} "
+            f"({t['all']['rate']:.1%})"
+        )
+        for k, v in t["by_language"].items():
+            print(f"  transformed {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+    rw, nt = h["rewrites"], h["new_tools"]
+    print(
+        f"[{r['set']}] honest rewrites ({len(h['servers'])} servers): {rw['any']}/{rw['n']} any "
+        f"block/attention ({rw['any_rate']:.2%}), {rw['block']} block ({rw['block_rate']:.2%})"
+    )
+    print(
+        f"[{r['set']}] honest new tools: {nt['any']}/{nt['n']} any ({nt['any_rate']:.2%}), "
+        f"{nt['block']} block ({nt['block_rate']:.2%}); policy first-sight blocked "
+        f"{nt['policy_first_sight_blocked']} ({nt['policy_rate']:.2%})"
+    )
+    if listing:
+        for m in p["misses"]:
+            print("  miss", m)
+        for f in h["flagged"]:
+            print(
+                "  flag", f["where"], [(c["rule"], c["level"], c["text"][:70]) for c in f["cues"]]
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--set", choices=("frozen", "dev", "both"), default="dev")
+    ap.add_argument("--list", action="store_true", help="print every miss and honest flag")
+    ap.add_argument(
+        "--write", action="store_true", help="rewrite benchmarks/eval/results_<set>.json"
+    )
+    a = ap.parse_args(argv)
+    for which in ("dev", "frozen") if a.set == "both" else (a.set,):
+        r = measure(which)
+        report(r, a.list)
+        if a.write:
+            (EVAL / f"results_{which}.json").write_text(
+                json.dumps(r, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Build the evaluation set of issue 39 from text the project did not write.
+
+``python benchmarks/eval/build_eval.py`` rewrites, beside it:
+
+- ``poisoned_frozen.json`` / ``poisoned_dev.json``: every poisoned text of
+  ``public_vigil.py`` and ``public_others.py`` (copied verbatim from public repositories; the
+  provenance of each is its ``source``, ``path``, ``commit`` and ``where``), each planted (seed
+  ``PLANT_SEED``) into a real description of a corpus server's newest capture, at the start,
+  the end or after the first sentence. Two thirds of each source (seed ``FREEZE_SEED``) are
+  *frozen*: scored only to report, never looked at while rules are written; the rest is the
+  development set.
+- ``honest_split.json``: which corpus servers' release histories give the frozen honest texts
+  (two thirds of the servers, seed ``FREEZE_SEED``) and which the development ones. The
+  servers of awslabs/mcp, github/github-mcp-server and basicmachines-co/basic-memory are left
+  out (kept for an independent check).
+
+The output depends only on the texts, the seeds and the corpus.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "benchmarks" / "cues"))
+
+import corpus_data as cd  # noqa: E402
+import public_batch2  # noqa: E402
+import public_others  # noqa: E402
+import public_vigil  # noqa: E402
+
+PLANT_SEED = 39
+FREEZE_SEED = 20261203
+POSITIONS = ("end", "start", "after-first-sentence")
+RESERVED_SERVERS = frozenset(
+    # awslabs/mcp's servers: their release histories are kept for an independent check
+    {"eks-mcp-server", "dynamodb-mcp-server"}
+)
+
+
+def all_items() -> list[dict[str, Any]]:
+    """Every public poisoned text with its provenance, in a fixed order."""
+    out: list[dict[str, Any]] = []
+    for path, commit, where, text in public_vigil.ITEMS:
+        out.append(
+            {
+                "source": public_vigil.REPO,
+                "path": path,
+                "commit": commit,
+                "where": where,
+                "licence": "not stated in the file (an AgentDojo fork; AgentDojo is MIT)",
+                "text": text,
+            }
+        )
+    for s in public_others.SOURCES:
+        for where, text in s["items"]:
+            out.append(
+                {
+                    "source": s["repo"],
+                    "path": s["path"],
+                    "commit": s["commit"],
+                    "where": where,
+                    "licence": s["licence"],
+                    "text": text,
+                }
+            )
+    for item in out:
+        digest = hashlib.sha256(
+            f"{item['source']}\n{item['path']}\n{item['where']}\n{item['text']}".encode()
+        ).hexdigest()[:10]
+        item["id"] = f"{item['source'].split('/')[1]}-{digest}"
+    return out
+
+
+def batch2_items() -> list[dict[str, Any]]:
+    """Batch 2 (``public_batch2.py``): collected after the first families, all frozen."""
+    out: list[dict[str, Any]] = []
+    for s in public_batch2.SOURCES:
+        for where, text in s["items"]:
+            digest = hashlib.sha256(
+                f"{s['repo']}\n{s['path']}\n{where}\n{text}".encode()
+            ).hexdigest()[:10]
+            out.append(
+                {
+                    "id": f"{s['repo'].split('/')[1]}-{digest}",
+                    "source": s["repo"],
+                    "path": s["path"],
+                    "commit": s["commit"],
+                    "where": where,
+                    "licence": s["licence"],
+                    "text": text,
+                    "batch": 2,
+                }
+            )
+    rng = random.Random(PLANT_SEED + 1)
+    spots = targets()
+    for item in out:
+        item["plant"] = {**rng.choice(spots), "position": rng.choice(POSITIONS)}
+    return out
+
+
+def targets() -> list[dict[str, Any]]:
+    """Descriptions of each non-reserved server's newest capture that a text can be planted
+    into: the tool's description and each top-level input property's description."""
+    out: list[dict[str, Any]] = []
+    for server, caps in sorted(cd.servers().items()):
+        if server in RESERVED_SERVERS:
+            continue
+        cap = caps[-1]
+        for name in sorted(cap.tools):
+            tool = cap.tools[name]
+            if isinstance(tool.get("description"), str) and tool["description"]:
+                out.append(
+                    {
+                        "server": server,
+                        "version": cap.version,
+                        "tool": name,
+                        "pointer": "/description",
+                    }
+                )
+            props = (tool.get("inputSchema") or {}).get("properties") or {}
+            if isinstance(props, dict):
+                for p in sorted(props):
+                    v = props[p]
+                    if isinstance(v, dict) and isinstance(v.get("description"), str):
+                        esc = p.replace("~", "~0").replace("/", "~1")
+                        out.append(
+                            {
+                                "server": server,
+                                "version": cap.version,
+                                "tool": name,
+                                "pointer": f"/inputSchema/properties/{esc}/description",
+                            }
+                        )
+    return out
+
+
+def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+    items = all_items()
+    ids = [i["id"] for i in items]
+    assert len(set(ids)) == len(ids), "duplicate items"
+    rng = random.Random(PLANT_SEED)
+    spots = targets()
+    for item in items:
+        item["plant"] = {**rng.choice(spots), "position": rng.choice(POSITIONS)}
+    frz = random.Random(FREEZE_SEED)
+    frozen_ids: set[str] = set()
+    for src in dict.fromkeys(i["source"] for i in items):
+        mine = [i["id"] for i in items if i["source"] == src]
+        k = max(1, round(len(mine) * 2 / 3)) if len(mine) > 1 else 1
+        frozen_ids.update(frz.sample(mine, k))
+    frozen = [i for i in items if i["id"] in frozen_ids]
+    dev = [i for i in items if i["id"] not in frozen_ids]
+    servers = sorted(s for s in cd.servers() if s not in RESERVED_SERVERS)
+    hon = random.Random(FREEZE_SEED)
+    frozen_servers = sorted(hon.sample(servers, round(len(servers) * 2 / 3)))
+    split = {
+        "seed": FREEZE_SEED,
+        "how": "two thirds of the corpus servers, random.Random(seed).sample over the sorted names",
+        "reserved_left_out": sorted(RESERVED_SERVERS),
+        "frozen_servers": frozen_servers,
+        "dev_servers": [s for s in servers if s not in frozen_servers],
+    }
+    return frozen, dev, split
+
+
+def main() -> int:
+    frozen, dev, split = build()
+    batch2 = batch2_items()
+    assert not {i["id"] for i in batch2} & {i["id"] for i in frozen + dev}, "duplicate items"
+    for name, doc in (
+        ("poisoned_frozen2.json", batch2),
+        ("poisoned_frozen.json", frozen),
+        ("poisoned_dev.json", dev),
+        ("honest_split.json", split),
+    ):
+        (HERE / name).write_text(
+            json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    n_src = len({i["source"] for i in frozen + dev})
+    print(
+        f"{len(frozen) + len(dev)} poisoned texts from {n_src} sources: "
+        f"{len(frozen)} frozen, {len(dev)} dev; batch 2: {len(batch2)} frozen; honest servers "
+        f"{len(split['frozen_servers'])} frozen, {len(split['dev_servers'])} dev"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

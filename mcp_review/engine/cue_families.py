@@ -1,0 +1,369 @@
+"""Find issue 39's cue families in a text (catalogue: ``engine/rules/cue_families.py``).
+
+Each family is a few anchored patterns run over the whole text once; every pattern is bounded
+from where it starts (``{0,N}`` over a single character class, no nested quantifier), so the
+cost is linear in the text. A match is a cue only with evidence of intent toward the model:
+an imperative or a necessity word beside the named thing, a header that claims authority, a
+command presented as a step; a word alone is not a cue.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from mcp_review.engine.rules.cue_families import FAMILY_LEVELS
+
+__all__ = ["FAMILY_LEVELS", "family_cues", "level_of"]
+
+_I = re.I
+_AUTH_WORDS = (
+    r"SYSTEM|OVERRIDE|PRIORITY|KERNEL|MANDATORY|COMPLIANCE|DIRECTIVE|POLICY|CRITICAL|"
+    r"IMPORTANT|DEPENDENCY|ADMIN|MAINTENANCE|SECURITY|PREREQUISITE|REQUIRED|ENFORCEMENT|"
+    r"PROTOCOL|AUDIT|INSTRUCTION|INSTRUCTIONS|NOTICE|ALERT|REQUIREMENT"
+)
+_STRONG = (
+    r"SYSTEM|OVERRIDE|PRIORITY|KERNEL|MANDATORY|COMPLIANCE|DIRECTIVE|POLICY|ADMIN|"
+    r"MAINTENANCE|PREREQUISITE|DEPENDENCY|ENFORCEMENT|PROTOCOL|AUDIT|REQUIREMENT"
+)
+_AUTHORITY = [
+    # [SYSTEM OVERRIDE: ...], [CRITICAL SECURITY: ...], [SYSTEM INSTRUCTION]
+    re.compile(r"\[[A-Z0-9 &()/_-]{0,40}\b(?:" + _AUTH_WORDS + r")\b[^\]\n]{0,80}\]"),
+    # **MANDATORY**, **[DEPENDENCY] COMPLIANCE GATE**, **PREREQUISITE**:, **CRITICAL:**
+    re.compile(
+        # bold needs a strong word: honest servers write "**IMPORTANT - Use map before agent:**"
+        r"\*\*\[?(?:[A-Z][A-Z0-9 &()/_:\]-]{0,40})?\b(?:" + _STRONG + r")\b[^*\n]{0,40}\*\*"
+    ),
+    # a line opening with SYSTEM: / > MANDATORY ACTION: / POLICY:
+    re.compile(
+        r"(?m)^[ \t>*#-]{0,6}(?:SYSTEM(?: [A-Z]{2,12})?|POLICY|MANDATORY(?: [A-Z]{2,12})?|"
+        r"ENFORCEMENT|OVERRIDE|PRIORITY|[A-Z]{2,12} DIRECTIVE)\s{0,2}:"
+    ),
+    re.compile(
+        r"priority is higher than the user|takes? precedence over (?:the |any )?user|"
+        r"supersedes? (?:all |any )?(?:previous|prior|the user)|"
+        r"(?:this is an? |as an? )(?:authorized|verified|mandatory|trusted) (?:system|internal|"
+        r"compliance|security)|pre-authori[sz]ed|\bprioriti[sz]e (?:this|these|it|the following) "
+        r"over\b|authorization: auto-approved|"
+        r"no confirmation (?:is )?needed|user(?:'s)? (?:input|original query) (?:status: )?"
+        r"(?:is )?suspended|you are now (?:operating|in|a)\b",
+        _I,
+    ),
+    re.compile(
+        r"<(?:admin_override|global_override|information|system|important)\b[^>\n]{0,60}>", _I
+    ),
+    # ---AUTOMATED SIGNATURE POLICY---, ---IMPORTANT SYSTEM UPDATE---
+    re.compile(r"-{3}[A-Z ]{0,40}\b(?:" + _STRONG + r"|UPDATE|NOTICE)\b[A-Z ]{0,20}-{3}"),
+]
+_OVERRIDE = [
+    re.compile(
+        r"\b(?:discard|ignore|disregard|override|replace)\b[^.\n]{0,20}\buser(?:'s|-specified|"
+        r" provided| specified)?\b[^.\n]{0,30}\b(?:input|inputs|query|date|path|count|parameters?|"
+        r"request|preferences|time|values?|recipient|intent|arguments?|keywords|list)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:MANDATED|required|must) to override\b|\boverride (?:all |the )?(?:user )?"
+        r"parameters\b|\bforce(?:-| )set\b|\bforce `?\w{1,40}`? to\b",
+        _I,
+    ),
+    re.compile(
+        r"\bcall this function with (?:exactly|only) these\b|\bexplicitly set\s{0,2}"
+        r"[`'\"]?\w{1,40}[`'\"]? to\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:append|add|prefix)\b[^.\n]{0,60}\bto (?:all|every|each) (?:outgoing |"
+        r"subsequent )?(?:messages?|emails?|quer(?:y|ies)|requests?)\b",
+        _I,
+    ),
+    re.compile(
+        r"\bwhatever the user (?:asks|says|wants|requests)\b|\bregardless of what the user\b", _I
+    ),
+]
+_COMMAND = [
+    re.compile(
+        r"\brm -rf\b|\bsudo \w|\bcurl\b[^|\n]{0,120}\|\s{0,2}(?:ba|z)?sh\b|"
+        r"\bwget https?://|\bos\.system\(|\bsubprocess\.|__import__\(|\bexec\(open\(|"
+        r"\bexecute_code\(|\bchmod 777\b|\bnc -e\b|\bsocket\.socket\(\)",
+        _I,
+    ),
+    re.compile(r"'curl', '[^']{0,80}', '\|', 'bash'", _I),
+]
+_STEAL = [
+    re.compile(r"\b(?:steal|exfiltrate|exfiltrating)\b", _I),
+    re.compile(
+        r"\b(?:reveal|return|output|print|dump|expose|leak|export)\s(?:all |the |every |any )?"
+        r"(?:\w{1,20} ){0,3}(?:secrets?|api keys?|credentials|passwords?|private[ _]keys?|"
+        r"access tokens?|auth tokens?|environment variables|env vars|master_password|"
+        r"rows to https?://)",
+        _I,
+    ),
+    re.compile(r"\baccess (?:the )?confidential\b|\b\w{2,12}://confidential\b", _I),
+    re.compile(
+        r"\b(?:use|enter|with) master_password\b|\bget_secrets\(\)|\bprivate_key\b|"
+        r"\byour (?:api |private |ssh )?keys\b",
+        _I,
+    ),
+]
+_COVERT = [
+    re.compile(
+        r"\b(?:secretly|silently|covertly|quietly)\s(?:\w{1,15} ){0,2}(?:uploads?|sends?|"
+        r"copies|copy|forwards?|collects?|exfiltrates?|siphons?|logs?|stores?|appends?)\b",
+        _I,
+    ),
+    re.compile(
+        r"\balso (?:indexes|collects|stores|uploads|copies|forwards|logs|keeps) "
+        r"(?:any |all )?(?:credentials|keys|secrets|tokens|passwords)\b",
+        _I,
+    ),
+]
+_FOREIGN = [
+    # es / fr / de / pt headers, zh / ru / ja headers
+    re.compile(
+        r"INSTRUCCIONES DEL SISTEMA|INSTRUCTIONS? (?:DU )?SYST[EÈ]ME|SYSTEMANWEISUNG|"
+        r"AVISO DO SISTEMA|СИСТЕМНАЯ (?:ИНСТРУКЦИЯ|КОМАНДА)|システム指示|システム命令|"
+        r"系统指令|系統指令|系统命令",
+        _I,
+    ),
+    re.compile(
+        r"ignor(?:a|e|ez|iere|ar)\b[^.\n]{0,30}\b(?:instrucciones|instructions|"
+        r"anweisungen|usuario|utilisateur|benutzers?|nutzers?)\b|忽略(?:之前|以前|先前|所有|用户)|игнорир\w{0,6}[^.\n]{0,30}инструкц|"
+        r"以前の指示を無視|指示を無視",
+        _I,
+    ),
+    re.compile(
+        r"no (?:informes|digas|avises) al usuario|sin informar al usuario|"
+        r"ne (?:dites|dis|informez) (?:rien )?(?:pas )?à l'utilisateur|sans informer "
+        r"l'utilisateur|(?:dem|den) (?:benutzer|nutzer)\w{0,2} nicht\b|ohne (?:den )?"
+        r"(?:benutzer|nutzer)\w{0,2} zu informieren|请勿通知用户|不要告诉用户|不要通知用户|"
+        r"不要让用户知道|не сообщай\w{0,2} пользовател|не говори\w{0,2} пользовател|"
+        r"ユーザーに(?:伝え|知らせ|言わ)ない|não informar o usuário",
+        _I,
+    ),
+    re.compile(
+        r"(?:env[ií]a|enviar|envoyez|envoyer|sende|senden|отправ\w{0,4})\b[^.\n]{0,60}"
+        r"(?:@[\w-]{1,40}\.\w{2,6}|https?://)|发送[^。\n]{0,40}(?:@|https?://)|"
+        r"送信[^。\n]{0,40}(?:@|https?://)",
+        _I,
+    ),
+]
+_NECESSITY = re.compile(
+    r"\b(?:must|MUST|mandatory|required|requires|prerequisite|immediately|always|"
+    r"post-action|obligated|before (?:any|invoking|using|calling|executing|requesting|"
+    r"searching|retrieving|creating|sending|posting|adding)|after (?:every|each|any))\b",
+    _I,
+)
+_CALL = re.compile(
+    r"\b(?i:call|invoke|execute|run)\s{1,2}(?:the\s)?[`'\"]?([a-z][a-z0-9]{0,30}_[a-z0-9_]{1,40})"
+    r"[`'\"]?\s{0,2}(\()?",
+)
+_CALL_VALUES = re.compile(
+    r"\b(?:call|invoke|run|use)\s{1,2}(?:the\s)?`([A-Za-z][\w.-]{0,40})`(?:\s(?:tool|function))?"
+    r"\s{1,3}with\b[^.\n]{0,40}[`'\"][^`'\"\n]{1,80}[`'\"]",
+    _I,
+)
+_CALL_FOREIGN = re.compile(
+    r"(?:debes|deber[aá]s|tienes que|hay que) (?:primero )?(?:llamar|invocar|ejecutar) (?:a )?"
+    r"[`'\"]?(\w{2,40})|(?:vous devez|tu dois|il faut) (?:d'abord )?(?:appeler|invoquer|"
+    r"ex[eé]cuter) [`'\"]?(\w{2,40})|(?:musst|müssen|muss) (?:zuerst )?[`'\"]?(\w{2,40})[`'\"]? "
+    r"(?:aufrufen|ausführen)|必须(?:先|首先)?调用\s{0,2}[`'\"]?(\w{2,40})|"
+    r"(?:необходимо|нужно|обязательно) (?:сначала )?вызвать [`'\"]?(\w{2,40})|"
+    r"必ず(?:先に|最初に)?[`'\"]?(\w{2,40})[`'\"]?を呼び出",
+    _I,
+)
+_SECRETISH = re.compile(
+    r"~/|\.ssh|\.env\b|\.aws|id_rsa|/etc/(?:passwd|shadow)|password|passwd|secret|token|"
+    r"api[ _-]?key|private[ _-]?key|credential|rm -rf|sudo |curl |\$\(",
+    _I,
+)
+_CALL_ARGS = re.compile(r"\(\s{0,2}\w{1,30}\s{0,2}=\s{0,2}['\"\w]")
+_REDIRECT = [
+    re.compile(
+        r"\b(?:this tool|it) is (?:now )?(?:deprecated|retired|disabled|no longer "
+        r"(?:available|supported|in use))\b[^\n]{0,80}\b(?:use|send|route|call|switch)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:redirect|route|reroute)\s(?:this|all|every|each|the)\b[^.\n]{0,40}\b(?:to|"
+        r"instead)\b|\bMANDATORY REDIRECT\b|\bthe only (?:authorized|accessible|approved|"
+        r"allowed) (?:utility|tool|path|interface|way)\b|\bdesigned to replace\b|"
+        r"\breplaces? (?:error-prone |unsecured |raw )?(?:manual |direct )?(?:calls?|"
+        r"invites?|tools?) ?\(?`",
+        _I,
+    ),
+]
+_CONTACT = [
+    re.compile(
+        r"\b(?:log|report|post|submit|mirror|upload|forward|synchroni[sz]e|file)\b"
+        r"[^.\n]{0,60}\bto (?:the )?(?:\w{1,20} ){0,2}(?:server|endpoint|node|vault|"
+        r"webhook|archive)\b",
+        _I,
+    ),
+    re.compile(r"\b(?:bcc|cc)\b[^.\n]{0,20}[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}", _I),
+    re.compile(r"\b(?:access|visit|open|fetch|ping)\s(?:the\s)?(?:url\s)?https?://\S{1,200}", _I),
+]
+# Anchor words: a family's patterns cannot match a text holding none of its words (each
+# pattern needs one of them, lower-cased), so the family is skipped for it.
+_AUTH_GATE = (
+    "[",
+    "**",
+    "system",
+    "policy",
+    "mandatory",
+    "enforcement",
+    "override",
+    "priorit",
+    "directive",
+    "precedence",
+    "supersede",
+    "authori",
+    "confirmation",
+    "suspended",
+    "you are now",
+    "<",
+    "---",
+    "verified",
+    "trusted",
+)
+_OVERRIDE_GATE = (
+    "user",
+    "override",
+    "force",
+    "exactly these",
+    "explicitly set",
+    "append",
+    "add",
+    "prefix",
+)
+_COMMAND_GATE = (
+    "rm -rf",
+    "sudo ",
+    "curl",
+    "wget",
+    "os.system",
+    "subprocess.",
+    "__import__",
+    "exec(",
+    "execute_code(",
+    "chmod 777",
+    "nc -e",
+    "socket.socket",
+)
+_STEAL_GATE = (
+    "steal",
+    "exfiltrat",
+    "reveal",
+    "return",
+    "output",
+    "print",
+    "dump",
+    "expose",
+    "leak",
+    "export",
+    "confidential",
+    "master_password",
+    "get_secrets",
+    "private_key",
+    "your ",
+)
+_COVERT_GATE = ("secretly", "silently", "covertly", "quietly", "also ")
+_FOREIGN_GATE = (
+    "instruc",
+    "systemanweisung",
+    "aviso",
+    "ignor",
+    "usuario",
+    "utilisateur",
+    "benutzer",
+    "nutzer",
+    "envi",
+    "envoy",
+    "sende",
+)
+_REDIRECT_GATE = (
+    "deprecated",
+    "retired",
+    "disabled",
+    "no longer",
+    "redirect",
+    "route",
+    "the only",
+    "replace",
+)
+_CONTACT_GATE = ("server", "endpoint", "node", "vault", "webhook", "archive", "cc", "http")
+_CALL_GATE = ("call", "invoke", "execute", "run")
+_CALL_FOREIGN_GATE = ("debe", "deber", "tienes", "hay que", "vous", "tu dois", "il faut", "muss")
+_NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
+
+
+def _sentence(text: str, at: int) -> str:
+    a = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), at - 200)
+    b_candidates = [x for x in (text.find(". ", at), text.find("\n", at)) if x >= 0]
+    b = min([*b_candidates, at + 200])
+    return text[max(0, a) : b]
+
+
+def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
+    """Every family cue of ``text``, given to ``add(rule, matched text, key)``."""
+    if len(text) > 200_000:
+        text = text[:200_000]
+
+    low = text.lower()
+    other_script = not text.isascii()
+
+    def gate(words: tuple[str, ...]) -> bool:
+        """A family runs only on a text holding one of its anchor words (a substring test
+        per word: an honest text with none costs no regex)."""
+        return any(w in low for w in words)
+
+    def first(
+        rule: str, pats: list[re.Pattern[str]], negatable: bool = False, *, when: bool = True
+    ) -> None:
+        if not when:
+            return
+        for p in pats:
+            for m in p.finditer(text):
+                if negatable and _NEG.search(text[max(0, m.start() - 30) : m.start()]):
+                    continue
+                add(rule, m.group(0), f"{rule}:{m.group(0).lower()[:60]}")
+                return
+
+    first("cue.instruction.authority-claim", _AUTHORITY, when=gate(_AUTH_GATE))
+    first("cue.instruction.override-arguments", _OVERRIDE, True, when=gate(_OVERRIDE_GATE))
+    first("cue.instruction.run-command", _COMMAND, True, when=gate(_COMMAND_GATE))
+    first("cue.instruction.steal-secrets", _STEAL, True, when=gate(_STEAL_GATE))
+    first("cue.concealment.covert-handling", _COVERT, when=gate(_COVERT_GATE))
+    first("cue.instruction.foreign-language", _FOREIGN, when=other_script or gate(_FOREIGN_GATE))
+    first("cue.tool-reference.redirect", _REDIRECT, True, when=gate(_REDIRECT_GATE))
+    first("cue.url.contact-endpoint", _CONTACT, True, when=gate(_CONTACT_GATE))
+    call = None
+    for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
+        sent = _sentence(text, m.start())
+        args = bool(m.group(2)) and bool(_CALL_ARGS.match(text, m.end() - 1))
+        if (_NECESSITY.search(sent) or args) and not _NEG.search(
+            text[max(0, m.start() - 25) : m.start()]
+        ):
+            call = (m, sent)
+            break
+    if call is None and ("`" in text or other_script or gate(_CALL_FOREIGN_GATE)):
+        for pat in (_CALL_VALUES, _CALL_FOREIGN):
+            hit = pat.search(text)
+            if hit and not _NEG.search(text[max(0, hit.start() - 25) : hit.start()]):
+                call = (hit, _sentence(text, hit.start()))
+                break
+    if call is not None:
+        m, sent = call
+        name = next((g for g in m.groups() if g and g != "("), m.group(0))
+        # The values the text fixes for the call include a secret, a path to one, a command.
+        rule = (
+            "cue.instruction.mandatory-call-secret"
+            if _SECRETISH.search(sent)
+            else "cue.tool-reference.mandatory-call"
+        )
+        add(rule, m.group(0), name.lower())
+
+
+def level_of(rule: str, blocking: bool) -> str:
+    """A cue's level: its family's, else block for a blocking cue and info for the rest."""
+    return FAMILY_LEVELS.get(rule) or ("block" if blocking else "info")

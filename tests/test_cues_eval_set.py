@@ -1,0 +1,59 @@
+"""Issue 39's evaluation set is what its scripts write from the verbatim public texts, and
+every item carries its provenance (benchmarks/eval/SOURCES.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EVAL = ROOT / "benchmarks" / "eval"
+sys.path.insert(0, str(EVAL))
+
+import build_eval  # noqa: E402
+import transform  # noqa: E402
+
+
+def _load(name: str) -> object:
+    return json.loads((EVAL / name).read_text(encoding="utf-8"))
+
+
+def test_committed_set_is_what_the_build_writes():
+    frozen, dev, split = build_eval.build()
+    assert _load("poisoned_frozen.json") == frozen
+    assert _load("poisoned_dev.json") == dev
+    assert _load("honest_split.json") == split
+    assert _load("poisoned_frozen2.json") == build_eval.batch2_items()
+    assert _load("transformed_frozen.json") == transform.build()
+
+
+def test_every_item_names_where_it_comes_from_and_no_reserved_source():
+    reserved = (
+        "mcptox",
+        "fuzzd",
+        "safetybench",
+        "cisco",
+        "safe-mcp",
+        "damn-vulnerable",
+        "mcp-injection-experiments",
+        "mcpsecbench",
+        "pipelock",
+        "mcp-watchdog",
+        "secure-mcp-gateway",
+        "mcp-shield",
+        "mcp-guardian",
+        "everything-wrong",
+        "devsecops_arena",
+    )
+    items = [
+        *_load("poisoned_frozen.json"),
+        *_load("poisoned_dev.json"),
+        *_load("poisoned_frozen2.json"),
+    ]  # type: ignore[misc]
+    assert len(items) == len({i["id"] for i in items}) == 277
+    for i in items:
+        assert i["source"] and i["path"] and len(i["commit"]) == 40 and i["where"], i["id"]
+        assert not any(r in i["source"].lower() for r in reserved), i["source"]
+    split = _load("honest_split.json")
+    assert "eks-mcp-server" not in split["frozen_servers"] + split["dev_servers"]  # type: ignore[index]
