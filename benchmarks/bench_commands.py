@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -179,38 +180,49 @@ def replay_rows(
         raw, raw_cpu = min(w for w, _ in first), min(c for _, c in first)
         print(f"{n:,} calls, {os.path.getsize(files['n']['bare']) / 1e6:.1f} MB; best of {repeat}")
         rows = []
+        raws: list[tuple[float, float]] = list(first)
         for name in big:
-            best = {b: [float("inf")] * 4 for b, _ in builds}  # wall, 1-call wall, CPU, 1-call
+            runs: dict[str, list[tuple[float, float, float, float]]] = {b: [] for b, _ in builds}
             size = rss = 0
             digests: list[str] = []
             for _ in range(repeat):
                 w, c = raw_loop(files["n"]["bare"])  # interleaved: the same load
+                raws.append((w, c))
                 raw, raw_cpu = min(raw, w), min(raw_cpu, c)
                 for b, src in builds:
                     w, size, rss, c = run_cmd(big[name], src, digests, cwd=tmp)
                     w1, _, _, c1 = run_cmd(one[name], src, cwd=tmp)
-                    best[b] = [min(x, y) for x, y in zip(best[b], (w, w1, c, c1), strict=True)]
+                    # each run's ratio to the raw loop run just before it (the same load)
+                    runs[b].append((w - w1, c - c1, raws[-1][0], raws[-1][1]))
             if len(set(digests)) != 1:
                 raise SystemExit(f"{name}: the builds' outputs differ")
             for b, _ in builds:
-                rows.append((name + b, best[b][0], best[b][1], best[b][2], best[b][3], size, rss))
+                rows.append((name + b, runs[b], size, rss))
         print(
             f"raw loop, best of every run: {raw:.2f} s wall, {raw_cpu:.2f} s CPU "
-            f"= {n / raw / 1000:.0f} k calls/s"
+            f"= {n / raw / 1000:.0f} k calls/s (load {_load()})"
         )
         print(
-            "| command | wall | 1-call run | net wall | × raw (wall) | net CPU | × raw (CPU) "
-            "| stdout | peak RSS |"
+            "Each run: the command, its 1-call run subtracted (start-up), against the raw loop "
+            "run just before it. Median of the runs (best in brackets)."
         )
-        print("|---|---|---|---|---|---|---|---|---|")
-        for name, best, best_one, cpu, cpu_one, size, rss in rows:
-            net = max(best - best_one, 1e-9)
-            net_cpu = max(cpu - cpu_one, 1e-9)
+        print("| command | net wall | × raw (wall) | net CPU | × raw (CPU) | stdout | peak RSS |")
+        print("|---|---|---|---|---|---|---|")
+        for name, rs, size, rss in rows:
+            wall_x = [rw / max(w, 1e-9) for w, _, rw, _ in rs]
+            cpu_x = [rc / max(c, 1e-9) for _, c, _, rc in rs]
             print(
-                f"| `{name}` | {best:.2f} s | {best_one:.2f} s | {net:.2f} s | "
-                f"**{raw / net:.2f}×** | {net_cpu:.2f} s | **{raw_cpu / net_cpu:.2f}×** | "
+                f"| `{name}` | {statistics.median(w for w, _, _, _ in rs):.2f} s | "
+                f"**{statistics.median(wall_x):.2f}×** ({max(wall_x):.2f}×) | "
+                f"{statistics.median(c for _, c, _, _ in rs):.2f} s | "
+                f"**{statistics.median(cpu_x):.2f}×** ({max(cpu_x):.2f}×) | "
                 f"{size / 1024:,.0f} KB | {rss / 1024:.0f} MB |"
             )
+
+
+def _load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def fleet_rows(servers: int, per_server: int, repeat: int, against: str | None = None) -> None:

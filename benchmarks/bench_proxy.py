@@ -43,10 +43,15 @@ def _pin(pins: Path) -> None:
     save_pins(pf, str(pins))
 
 
+HELD_TOOLS = [{**TOOLS[0], "description": "echo the arguments, now faster"}]
+"""The server's tools for ``held``: a text change of the pinned tool, which --enforce holds."""
+
+
 def _argv(kind: str, tmp: Path) -> list[str]:
     if kind == "direct":
         return RAW
-    extra = ["--enforce", "--pins", str(tmp / "mcp-pins.toml")] if kind == "enforce" else []
+    enforcing = kind in ("enforce", "held") or kind.startswith("held-")
+    extra = ["--enforce", "--pins", str(tmp / "mcp-pins.toml")] if enforcing else []
     return [
         sys.executable,
         "-m",
@@ -68,7 +73,8 @@ def _argv(kind: str, tmp: Path) -> list[str]:
 
 class Conn:
     def __init__(self, kind: str, tmp: Path):
-        env = {**os.environ, "PROXY_TOOLS_FILE": str(tmp / "tools.json")}
+        tools = "tools-held.json" if kind == "held" or kind.startswith("held-") else "tools.json"
+        env = {**os.environ, "PROXY_TOOLS_FILE": str(tmp / tools)}
         self.p = subprocess.Popen(
             _argv(kind, tmp),
             stdin=subprocess.PIPE,
@@ -89,6 +95,12 @@ class Conn:
         self.p.stdin.write(b'{"jsonrpc":"2.0","id":%d,"method":%s}\n' % (self.i, method_and_params))
         self.p.stdin.flush()
         return self.p.stdout.readline()
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) the proxy process (or the direct server) has used."""
+        with open(f"/proc/{self.p.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
         self.p.stdin.close()
@@ -169,21 +181,73 @@ def _ms(xs: list[float], q: float) -> float:
     return statistics.quantiles(xs, n=100)[int(q) - 1] * 1000 if q < 100 else max(xs) * 1000
 
 
+def held_cost(tmp: Path, recorded: int, n: int) -> tuple[float, float]:
+    """(CPU ms per call of the proxy process, median round trip ms) for ``n`` calls to a held
+    tool under --enforce, with ``recorded`` calls already in its call log (issue 46 item 5)."""
+    from mcp_review.store.calllog import CallLog
+
+    kind = f"held-{recorded}"
+    log = tmp / f"calls-{kind}.jsonl"
+    w = CallLog(str(log), server="bench", max_bytes=1 << 30)
+    for i in range(recorded):
+        w.record_call("echo", {"q": f"recorded call {i}"}, rpc_id=i)
+    w.close()
+    c = Conn(kind, tmp)
+    req = _tools_call(100)
+    for _ in range(50):
+        c.call(req)
+    t0 = c.cpu()
+    rt = []
+    for _ in range(n):
+        s = time.perf_counter()
+        line = c.call(req)
+        rt.append(time.perf_counter() - s)
+        assert b'"result"' in line, line[:300]
+    used = c.cpu() - t0
+    c.close()
+    return used / n * 1000, statistics.median(rt) * 1000
+
+
+def _load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=3000, help="sequential calls per path")
     ap.add_argument("--payload", type=int, default=100, help="bytes of argument per call")
     ap.add_argument("--sdk", action="store_true", help="also measure through the mcp SDK client")
+    ap.add_argument(
+        "--held-log",
+        default="0,10000,100000",
+        help="recorded calls in the log before the held-call cost is measured (comma list; "
+        "'' to skip)",
+    )
+    ap.add_argument("--only-held", action="store_true", help="measure the held-call cost only")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         (tmp / "tools.json").write_text(json.dumps(TOOLS))
+        (tmp / "tools-held.json").write_text(json.dumps(HELD_TOOLS))
         _pin(tmp / "mcp-pins.toml")
+        print(f"load average: {_load()}")
+        sizes = [int(x) for x in a.held_log.split(",") if x.strip()]
+        if sizes:
+            print(f"held tool under --enforce, {min(a.n, 500)} calls after N recorded calls")
+            for size in sizes:
+                cpu, med = held_cost(tmp, size, min(a.n, 500))
+                print(
+                    f"  N={size:>7}: proxy CPU {cpu:.3f} ms/call, round trip median {med:.3f} ms"
+                    f"  (load {_load()})"
+                )
+        if a.only_held:
+            return
         print(
             f"tools/call round trip over loopback stdio, {a.n} sequential calls, "
             f"{a.payload}-byte argument"
         )
-        lat = {k: latency(k, tmp, a.n, a.payload) for k in ("direct", "proxy", "enforce")}
+        lat = {k: latency(k, tmp, a.n, a.payload) for k in ("direct", "proxy", "enforce", "held")}
         base = statistics.median(lat["direct"])
         print(f"{'path':<18}{'median':>10}{'p90':>10}{'p99':>10}{'added (median)':>17}")
         for k, xs in lat.items():
@@ -199,6 +263,7 @@ def main() -> None:
             print(f"{k:<18}{v:>10.0f} calls/s   ratio to direct {v / tp['direct']:.2f}")
         big = 1 << 20
         tpb = {k: throughput(k, tmp, 50, big) for k in ("direct", "proxy")}
+        print(f"(load {_load()})")
         print("\nthroughput, 50 calls of 1 MiB (request and echoed response)")
         for k, v in tpb.items():
             print(f"{k:<18}{v * 2:>10.1f} MiB/s   ratio to direct {v / tpb['direct']:.2f}")

@@ -76,6 +76,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("login", "login", "OAuth for a remote server: authorise once, the proxy refreshes"),
     ("rerun", "rerun", "re-send recorded read-only calls and compare the results"),
     (
+        "hosts",
+        "hosts",
+        "what each host (Claude, OpenAI, Gemini, VS Code, Cursor, ...) makes of the pinned tools",
+    ),
+    (
         "trust",
         "trust",
         "allow a client config found here (.mcp.json, .vscode/mcp.json, ...) to run",
@@ -162,6 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.command == "demo" and not getattr(args, "headless", False)
     )
     guard = contextlib.nullcontext() if app else guarded_output(stdout=args.command != "proxy")
+    if not app and args.command != "proxy":
+        from mcp_review.services.pipes import widen_pipe
+
+        widen_pipe(1)  # a report written to a pipe blocks less (services/pipes.py)
     with guard:
         return _run(args)
 

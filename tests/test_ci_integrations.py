@@ -178,7 +178,7 @@ def run_action(repo: Path, python_bin: Path, inputs: dict[str, str]) -> dict[str
             env=env,
             capture_output=True,
             text=True,
-            timeout=600,
+            timeout=1800,  # generous: never waited out (a step takes seconds)
         )
         assert "Traceback" not in p.stderr, p.stderr
         if "id" in step:
@@ -229,7 +229,10 @@ def action_repo(tmp_path: Path) -> Path:
     # The server forks from the warm zygote (tests/helpers.py): the action's `check` talks to
     # a real stdio server on real pipes; its start-up is not what these tests are about.
     server = stdio_server(SERVERS / "toolserver.py")
+    # A generous timeout (issue 46): the test never waits it out, and at load 11-18 the fetch
+    # (a python process, the SDK's import) outlived the default.
     (repo / "mcp-review.toml").write_text(
+        "timeout = 600\n"
         "[servers.db]\n"
         f"command = {json.dumps(server['command'])}\n"
         f"args = {json.dumps(server['args'])}\n"

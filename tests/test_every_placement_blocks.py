@@ -24,7 +24,7 @@ from servers.proxy_harness import ROOT, SERVERS
 from test_read_as_model import BLOCKING, SENTENCE, SPELLINGS
 
 from mcp_review.engine.cues import tool_cues
-from mcp_review.engine.model import HASHED_FIELDS, ToolDef
+from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, PinFile, make_pin
 from mcp_review.engine.policy import TIERS, Outcome
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
@@ -96,14 +96,12 @@ def test_the_same_blocking_cues_in_every_placement_and_spelling(placement, spell
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize(("placement", "spelling"), CASES)
 def test_every_case_blocks_in_every_tier(placement, spelling, tier):
-    """The pinned tool drifts to the hostile one: blocked under strict, tiered and compatible.
-    ``_meta`` is outside the digest until the MCP Apps issue hashes it (a drift there alone is
-    no drift: the proxy serves the approved ``_meta``); a tool first seen with it is blocked."""
+    """The pinned tool drifts to the hostile one: blocked under strict, tiered and compatible
+    (``_meta`` is in the digest since issue 42, so a drift there is a drift)."""
     new = hostile(placement, spelling)
     pins = PinFile()
-    drift = placement != "_meta" or "_meta" in HASHED_FIELDS
-    if drift:
-        pins.decide(make_pin("s", ToolDef.from_wire(BASE), Decision.APPROVED, by="t"))
+    assert ToolDef.from_wire(new).digest != ToolDef.from_wire(BASE).digest
+    pins.decide(make_pin("s", ToolDef.from_wire(BASE), Decision.APPROVED, by="t"))
     snap = Snapshot()
     snap.servers["s"] = ServerSnapshot(name="s", tools=[ToolDef.from_wire(new)])
     (t,) = compute_status(snap, pins, tiers={"s": tier}).tools

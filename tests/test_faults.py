@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import socket
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,13 +17,16 @@ from mcp_review.services.fetch import Progress, fetch_all
 
 SERVERS = Path(__file__).parent / "servers"
 TIMEOUT = 3.0
-"""Each broken server's timeout: three of them spend it all, so the run shows whether they ran
-side by side (about one TIMEOUT) or one after another (three)."""
+"""The timeout of the servers that must spend it (they hang): short, since the test waits it
+out."""
+GENEROUS = 120.0
+"""The timeout of every server that answers or fails by itself: the test never waits it out, so
+it is long enough for a machine at load 18 (issue 46: bounds in counted units, not seconds)."""
 
 
-def raw(name: str, *mode: str) -> ServerConfig:
+def raw(name: str, *mode: str, timeout: float = GENEROUS) -> ServerConfig:
     return ServerConfig(
-        name, command=sys.executable, args=(str(SERVERS / "rawserver.py"), *mode), timeout=TIMEOUT
+        name, command=sys.executable, args=(str(SERVERS / "rawserver.py"), *mode), timeout=timeout
     )
 
 
@@ -70,39 +72,39 @@ async def test_all_faults_in_one_run(tmp_path: Path, http_servers, refused_port,
             "healthy-stdio",
             **stdio_server(SERVERS / "toolserver.py"),
             env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)},
-            timeout=60,
+            timeout=GENEROUS,
         ),
-        ServerConfig("healthy-http", transport="http", url=ok_url, timeout=TIMEOUT),
-        ServerConfig("no-such-command", command="mcp-review-no-such-command-xyz", timeout=TIMEOUT),
+        ServerConfig("healthy-http", transport="http", url=ok_url, timeout=GENEROUS),
+        ServerConfig("no-such-command", command="mcp-review-no-such-command-xyz", timeout=GENEROUS),
         raw("exits-at-once", "exit"),
-        raw("hangs", "hang"),
-        raw("prints-garbage", "garbage"),
+        raw("hangs", "hang", timeout=TIMEOUT),
+        raw("prints-garbage", "garbage", timeout=TIMEOUT),
         raw("malformed-tool", "malformed"),
         raw("ten-thousand-tools", "flood", "10000"),
         ServerConfig(
             "refused-port",
             transport="http",
             url=f"http://127.0.0.1:{refused_port}/mcp",
-            timeout=TIMEOUT,
+            timeout=GENEROUS,
         ),
         ServerConfig(
             "http-401",
             transport="http",
             url=auth_url,
-            timeout=TIMEOUT,
+            timeout=GENEROUS,
             headers={"Authorization": "Bearer not-the-token"},
         ),
         ServerConfig("http-silent", transport="http", url=silent_http, timeout=TIMEOUT),
     ]
     elapsed: dict[str, float] = {}
+    events: list[tuple[str, str]] = []  # (server, state), in the order they happened
 
     def on_progress(p: Progress) -> None:
+        events.append((p.server, p.state))
         if p.state in ("done", "failed"):
             elapsed[p.server] = p.elapsed
 
-    t0 = time.monotonic()
     snap = await fetch_all(configs, log_dir=tmp_path / "logs", on_progress=on_progress)
-    total = time.monotonic() - t0
 
     assert list(snap.servers) == [c.name for c in configs]  # one row each, in config order
     assert [t.name for t in snap.servers["healthy-stdio"].tools] == ["read", "write", "list"]
@@ -135,11 +137,15 @@ async def test_all_faults_in_one_run(tmp_path: Path, http_servers, refused_port,
     assert kind == "unauthorized" and "401" in msg and "not-the-token" not in msg
     assert err("http-silent")[0] == "timed-out"
 
-    # Three servers each spent their whole timeout (3 s); run one after another they would take
-    # 9 s. Together the run ends near one timeout (plus the SDK's up-to-4 s stdio teardown).
-    slow = [elapsed[n] for n in ("hangs", "prints-garbage", "http-silent")]
-    assert all(x >= TIMEOUT - 0.1 for x in slow)
-    assert total < 3 * TIMEOUT, f"took {total:.1f} s: the faults ran one after another?"
-    # The quick failures were quick: nothing waited on the hanging ones.
-    for n in ("no-such-command", "exits-at-once", "malformed-tool", "refused-port", "http-401"):
-        assert elapsed[n] < TIMEOUT, (n, elapsed[n])
+    # Three servers each spent their whole timeout (a timeout never fires early, however busy
+    # the machine). They ran side by side: all three were in flight at once (counted from the
+    # order of the progress events, not from a clock, so load cannot fail it).
+    slow = ("hangs", "prints-garbage", "http-silent")
+    assert all(elapsed[n] >= TIMEOUT - 0.1 for n in slow)
+    first_end = min(events.index((n, "failed")) for n in slow)
+    started = {s for s, state in events[:first_end] if state == "connecting"}
+    assert set(slow) <= started, "the hanging servers ran one after another"
+    # Nothing waited on the hanging ones: every other server had started before the first of
+    # them gave up (none was queued behind them).
+    others = [c.name for c in configs if c.name not in slow]
+    assert set(others) <= started, sorted(set(others) - started)

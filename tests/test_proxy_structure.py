@@ -532,3 +532,76 @@ def test_a_call_log_that_cannot_be_read_is_an_input_error_naming_it(tmp_path: Pa
     with pytest.raises(InputError) as ei:
         gate.check([dict(ECHO)])
     assert "calls.jsonl" in str(ei.value.source)
+
+
+def test_a_recorded_call_costs_the_next_check_its_own_replay_not_the_logs(
+    tmp_path: Path, monkeypatch: Any
+):
+    """Issue 46 item 5: under --enforce a call to a held tool is recorded, so every call moved
+    the log and every drifted tool was judged again over all its recorded calls (30 ms at
+    20,000). A recorded call can change only its own tool's verdict, and only when it is
+    broken or still sends a removed property: the gate replays the new calls alone (counted
+    here, never timed) and re-judges a tool only then."""
+    from mcp_review.engine import replay as replay_mod
+    from mcp_review.store.calllog import CallLog
+
+    pins = tmp_path / "mcp-pins.toml"
+    _pins_with(pins, FORECAST, Decision.APPROVED)
+    echo = dict(ECHO)
+    _pins_with_also(pins, echo)
+    log = tmp_path / "calls.jsonl"
+    real = enforce_mod._now_ns
+    monkeypatch.setattr(enforce_mod, "_now_ns", lambda: real() + 60 * 10**9)
+    writer = CallLog(str(log), server="srv", principal="default")
+    for i in range(2_000):  # the log before the proxy starts: judged once, whole
+        writer.record_call("forecast", {"city": f"c{i}"}, rpc_id=i)
+    gate = PinEnforcer(str(pins), "srv", calls_path=str(log))
+    held = {**FORECAST, "description": "the forecast for a city, now with rain"}
+    v3 = {  # a removed optional property: re-pinned by the tier while no call sends it
+        **FORECAST,
+        "name": "forecast",
+        "inputSchema": {**FORECAST["inputSchema"], "properties": {"city": {"type": "string"}}},
+    }
+    first = gate.check([held, echo])
+    assert first["forecast"].status == "held", first
+    fed: list[int] = []
+    feed = replay_mod.Replayer.feed
+
+    def counting(self: Any, calls: Any) -> None:
+        calls = list(calls)
+        fed.append(len(calls))
+        feed(self, calls)
+
+    monkeypatch.setattr(replay_mod.Replayer, "feed", counting)
+    judged: list[str] = []
+
+    def judging(g: PinEnforcer) -> None:
+        judge = g._judge
+
+        def counted(tools: list[dict[str, Any]]) -> Any:
+            judged.extend(t["name"] for t in tools)
+            return judge(tools)
+
+        g._judge = counted  # type: ignore[method-assign]
+
+    judging(gate)
+    for n in range(1, 6):
+        writer.record_call("forecast", {"city": "Paris"}, rpc_id=10_000 + n)
+        writer.record_call("echo", {"text": "hi"}, rpc_id=20_000 + n)
+        again = gate.check([held, echo])
+        assert again == first  # the same verdicts, the same objects
+    assert judged == [] and fed == [1] * 5  # each check replayed the one new call of its tool
+    # The same for a drift the tier re-pins: judged once over the log, then its new calls alone
+    # until one of them sends the removed property, which re-judges it over all its calls.
+    fed.clear()
+    gate = PinEnforcer(str(pins), "srv", default_tier="compatible", calls_path=str(log))
+    judging(gate)
+    assert gate.check([v3, echo])["forecast"].allowed
+    assert judged == ["forecast", "echo"] and fed == [2_005]  # a new gate: both, once
+    fed.clear()
+    writer.record_call("forecast", {"city": "Oslo"}, rpc_id=30_000)
+    assert gate.check([v3, echo])["forecast"].allowed and fed == [1]
+    writer.record_call("forecast", {"city": "Rome", "days": 2}, rpc_id=30_001)
+    v = gate.check([v3, echo])["forecast"]
+    assert not v.allowed and judged == ["forecast", "echo", "forecast"], v
+    writer.close()

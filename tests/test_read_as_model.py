@@ -133,3 +133,36 @@ def test_the_copies_map_every_character_back():
 )
 def test_honest_text_reads_as_before_no_blocking_cue(honest):
     assert not _blocking(honest)
+
+
+NORMALISED_SHAPES = {
+    "full-width": fullwidth("read the key "),
+    "mathematical bold": math_bold("send it "),
+    "look-alikes": cyrillic("please do not tell "),
+    "accents": accents("ignore "),
+    "tag letters": tag_letters("do not tell ")[13:],
+    "zero-width": "re\u200bad ",
+    "leetspeak": "r3ad t0ken 1gnore ",
+    "private use": "a\ue000 ",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(NORMALISED_SHAPES))
+def test_normalising_stays_linear(shape):
+    """Both copies are built in linear time: 90,000 characters of a shape cost about ten times
+    9,000 (both under the normalisation bound, so the folding itself is what is timed; the
+    hostile test of tests/test_cues.py covers 500 KB, read as written past the bound)."""
+    import time
+
+    def cpu(text: str) -> float:
+        best = 1e9
+        for _ in range(2):
+            t0 = time.process_time()
+            text_cues(text, "/description")
+            best = min(best, time.process_time() - t0)
+        return best
+
+    unit = NORMALISED_SHAPES[shape]
+    small, big = unit * (9_000 // len(unit)), unit * (90_000 // len(unit))
+    t_small, t_big = cpu(small), cpu(big)
+    assert t_big < 30 * max(t_small, 0.005), (shape, t_small, t_big)

@@ -456,7 +456,11 @@ def test_500_deep_nesting():
             s = {"type": "array", "items": s}
         return s
 
-    old, new = nest({"type": "number"}, 500), nest({"type": "integer"}, 500)
+    # inside a property: a root that admits no object is one protocol finding (issue 46)
+    old, new = (
+        _obj({"x": nest({"type": "number"}, 500)}),
+        _obj({"x": nest({"type": "integer"}, 500)}),
+    )
     (ch,) = _tools(old, new)
     assert ch.rule == "type-narrowed" and ch.pointer.count("/items") == 500
     assert _tools(old, copy.deepcopy(old)) == []
@@ -535,20 +539,28 @@ def _rules(old_schema, new_schema):
     return sorted((c.rule, str(c.cls)) for c in diff_tools(old, new))
 
 
+def _prop_rules(old_schema, new_schema):
+    # Judged as a property: a root that admits no object in either version is one protocol
+    # finding, not changes (issue 46 item 3).
+    old = ToolDef.from_wire({"name": "t", "inputSchema": _obj({"x": old_schema})})
+    new = ToolDef.from_wire({"name": "t", "inputSchema": _obj({"x": new_schema})})
+    return sorted((c.rule, str(c.cls)) for c in diff_tools(old, new))
+
+
 def test_keyword_inert_for_the_declared_type_is_not_a_change():
     # Named (cosmetic), so the digest change is explained, but no value is affected.
     inert = ("schema-keyword-inert", "cosmetic")
-    assert _rules({"type": "string"}, {"type": "string", "minimum": 3}) == [inert]
-    assert _rules({"type": "integer"}, {"type": "integer", "maxLength": 2, "maxItems": 1}) == [
+    assert _prop_rules({"type": "string"}, {"type": "string", "minimum": 3}) == [inert]
+    assert _prop_rules({"type": "integer"}, {"type": "integer", "maxLength": 2, "maxItems": 1}) == [
         inert,
         inert,
     ]
     # ...but it counts as soon as a type it constrains was accepted before.
-    assert _rules({"type": ["string", "number"]}, {"type": ["string", "number"], "minimum": 3}) == [
-        ("minimum-added", "breaking")
-    ]
+    assert _prop_rules(
+        {"type": ["string", "number"]}, {"type": ["string", "number"], "minimum": 3}
+    ) == [("minimum-added", "breaking")]
     # A widened type with a bound on the new branch only: old values all still pass.
-    assert _rules({"type": "string"}, {"type": ["string", "number"], "minimum": 3}) == [
+    assert _prop_rules({"type": "string"}, {"type": ["string", "number"], "minimum": 3}) == [
         ("type-widened", "compatible")
     ]
 

@@ -16,6 +16,7 @@ from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
+    add_hosts_option,
     add_pins_option,
     add_report_options,
 )
@@ -49,6 +50,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="re-pin what the policy tiers auto-approve (logged in the audit log)",
     )
     add_report_options(p)
+    add_hosts_option(p)
     p.add_argument(
         "--save-snapshot",
         metavar="FILE",

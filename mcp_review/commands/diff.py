@@ -21,6 +21,7 @@ from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
+    add_hosts_option,
     add_pins_option,
 )
 
@@ -37,6 +38,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "the configured server",
     )
     add_pins_option(p)
+    add_hosts_option(p)
     p.add_argument(
         "--principal", default=None, help="authorization context (default: the server's)"
     )
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
 
         from mcp_review.engine.hidden import json_dumps_safe
 
-        doc = json.loads(fmt.to_json(st))
+        doc = json.loads(fmt.to_json(st, report.hosts))
         # Said before anything else, as in every report (docs/formats.md "Upgrade previews").
         head = {k: doc.pop(k) for k in ("format", "version")}
         doc = {**head, "candidate": candidate, **doc}
@@ -134,5 +136,5 @@ def run(args: argparse.Namespace) -> int:
             from mcp_review.formats.status import candidate_line
 
             sys.stdout.write(candidate_line(report) + "\n")
-        sys.stdout.write(fmt.to_text(st))
+        sys.stdout.write(fmt.to_text(st, report.hosts))
     return exitcodes.PASS

@@ -73,7 +73,16 @@ def run(args: argparse.Namespace) -> int:
             )
             return exitcodes.INPUT_ERROR
     if args.format == "json":
-        sys.stdout.writelines(fmt.iter_json(cmp, all_calls=args.all_calls))
+        # In writes of about 1 MiB, not one per entry: each reaches the pipe in one piece.
+        chunk: list[str] = []
+        size = 0
+        for piece in fmt.iter_json(cmp, all_calls=args.all_calls):
+            chunk.append(piece)
+            size += len(piece)
+            if size >= 1 << 20:
+                sys.stdout.write("".join(chunk))
+                chunk, size = [], 0
+        sys.stdout.write("".join(chunk))
     else:
         sys.stdout.write(fmt.to_text(cmp, all_calls=args.all_calls))
     return exitcodes.PASS if cmp.verdict == "PASS" else exitcodes.FAIL

@@ -10,6 +10,7 @@ from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
+    add_hosts_option,
     add_pins_option,
 )
 from mcp_review.services.signing import add_sign_option
@@ -30,6 +31,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "(the config is still discovered for calls and policy tiers)",
     )
     add_calls_option(p)
+    add_hosts_option(p)
     p.add_argument(
         "--theme", default=None, help="Textual theme, e.g. textual-dark, textual-light, nord"
     )

@@ -17,6 +17,7 @@ from mcp_review.services.inputs import (
     add_candidate_option,
     add_config_args,
     add_format_option,
+    add_hosts_option,
     add_pins_option,
     add_report_options,
 )
@@ -53,6 +54,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "usual fields)",
     )
     add_report_options(p)
+    add_hosts_option(p)
 
 
 def run(args: argparse.Namespace) -> int:

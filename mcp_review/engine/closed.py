@@ -58,6 +58,12 @@ _ANNOTATIONS = frozenset(
 class CannotTell(Exception):
     """The walk could not judge the instance (unresolved ``$ref``, the step bound)."""
 
+    def __init__(self, message: str, steps: int = 0):
+        super().__init__(message)
+        self.steps = steps
+        """The (subschema, value) steps the walk had taken when it gave up (counted, so a test
+        can hold the bound without a clock)."""
+
 
 _EVERY_TYPE = frozenset({"string", "number", "boolean", "null", "object", "array"})
 _MAX_DEPTH = 32
@@ -165,7 +171,9 @@ def undeclared(schema: Any, instance: Any) -> str | None:
         while todo:
             steps += 1
             if steps > MAX_STEPS:
-                raise CannotTell(f"the schema is too large to follow (over {MAX_STEPS} steps)")
+                raise CannotTell(
+                    f"the schema is too large to follow (over {MAX_STEPS} steps)", steps
+                )
             s = todo.pop()
             if isinstance(s, dict) and "$ref" in s:
                 d = refs.deref(s)
@@ -192,7 +200,9 @@ def undeclared(schema: Any, instance: Any) -> str | None:
                 key = str(k_)
                 steps += len(applying)
                 if steps > MAX_STEPS:
-                    raise CannotTell(f"the call is too large to follow (over {MAX_STEPS} steps)")
+                    raise CannotTell(
+                        f"the call is too large to follow (over {MAX_STEPS} steps)", steps
+                    )
                 kids: list[Any] = []
                 declared = False
                 for s in applying:

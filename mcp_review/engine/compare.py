@@ -138,6 +138,19 @@ class PendingComparison:
         return Comparison(old=self.old, new=self.new, changes=changes, replay=result)
 
 
+def watcher(cmp: Comparison) -> Replayer:
+    """A replayer for calls recorded after ``cmp`` was made (the enforcing proxy judges a
+    drifted tool incrementally, issue 46 item 5): fed only the new calls, its
+    :meth:`~Replayer.turned_since` says whether one of them could change the verdict (a broken
+    call, a removed property still sent), so the whole log is replayed again only then."""
+    return Replayer(
+        cmp.old.input_schema,
+        cmp.new.input_schema,
+        _removed_open(cmp.old.input_schema, cmp.changes),
+        keep_valid=False,
+    )
+
+
 def _removed_open(old_schema: Any, changes: list[Change]) -> list[RemovedProperty]:
     """Properties removed from open input objects, with where calls would send them."""
     out = []

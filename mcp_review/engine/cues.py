@@ -1072,6 +1072,28 @@ def text_cues(
     (hidden characters out, TAG text decoded), the word rules in copy *b* (NFKC, marks,
     look-alikes inside Latin words and leetspeak folded, case folded); each cue shows the
     original text it was read in."""
+    if len(text) <= _MEMO_CHARS:
+        memo_key = (text, own_server, own_tool, id(names))
+        hit = _MEMO.get(memo_key)
+        if hit is None or hit[0] is not names:  # an id reused by other names: not theirs
+            hit = (names, tuple(_text_cues(text, "", names, own_server, own_tool)))
+            if len(_MEMO) >= _MEMO_SIZE:
+                _MEMO.clear()
+            _MEMO[memo_key] = hit
+        return [Cue(c.kind, c.text, pointer, c.rule, c.key, c.span) for c in hit[1]]
+    return _text_cues(text, pointer, names, own_server, own_tool)
+
+
+_MEMO_CHARS = 80
+"""Texts this short are read once per fleet (``type`` names, property names, short titles
+repeat across tools): the cues are a function of the text, the names and the owner."""
+_MEMO_SIZE = 16_384
+_MEMO: dict[tuple[str, str, str, int], tuple[KnownNames, tuple[Cue, ...]]] = {}
+
+
+def _text_cues(
+    text: str, pointer: str, names: KnownNames, own_server: str, own_tool: str
+) -> list[Cue]:
     found = _Found(pointer, original=text)
     if not text:
         return found.out

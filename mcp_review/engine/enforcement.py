@@ -20,6 +20,7 @@ from typing import Any
 
 from mcp_review.engine.candidate import ALSO_KEY, PREVIEW_KEY
 from mcp_review.engine.cues import Cue, text_cues
+from mcp_review.engine.hosts import HOST_RULES, held_for_host
 from mcp_review.engine.model import ChangeClass, Direction, pointer_join
 from mcp_review.engine.policy import Concern, Outcome
 from mcp_review.engine.status import State, ToolStatus
@@ -86,6 +87,12 @@ PRECEDENCE: tuple[Row, ...] = (
         "withhold-changed",
         Enforcement.WITHHELD,
         "any other change, under `--withhold-changed`",
+    ),
+    Row(
+        "host-regression",
+        Enforcement.HELD,
+        "a host regression for the connected client's host (its `clientInfo`), the approved "
+        "definition accepted there: served as approved, so the host keeps working",
     ),
     Row(
         "held",
@@ -181,7 +188,7 @@ def rule(
 
     ``hold=False``: ``--withhold-changed`` (a change that would be held is withheld).
     ``live_meta_cues``: :func:`meta_cues` of the server's ``_meta`` against the approved one
-    (the cue reader, engine/cues.py, does not read ``_meta``).
+    (the cue reader, engine/cues.py, reads ``_meta`` too since issue 38: belt and braces).
     ``unverified``: why the tool's pin does not verify (None: it does)."""
     pin = t.pin
     if t.state is State.DENIED or t.previously_denied or (pin is not None and not pin.approved):
@@ -220,9 +227,12 @@ def rule(
         return _ruling("more-power", _bounded(said[0]) if said else "_meta claims more power")
     if t.policy.outcome is Outcome.AUTO_APPROVE:
         return _ruling("auto-approved", "; ".join(t.policy.reasons))
+    host_held = held_for_host(t)
     for c in changes:
         if c.cls not in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):
             continue
+        if host_held and c.rule in HOST_RULES:
+            continue  # the host-regression row below decides (issue 44)
         side = "output" if c.direction is Direction.OUTPUT else "input"
         if c.direction is Direction.TOOL:
             side = "tool"
@@ -246,6 +256,8 @@ def rule(
     why = "; ".join(t.policy.reasons)
     if not hold:
         return _ruling("withhold-changed", why)
+    if host_held:
+        return _ruling("host-regression", why)
     return _ruling("held", why)
 
 

@@ -77,6 +77,8 @@ RULE_NEW_TOOL = "tool-new"
 """The kind of a tool seen for the first time (no rule of the registry: no change fired)."""
 RULE_REMOVED = "tool-removed"
 """The kind of an approved tool no longer served."""
+HOST_RULES = frozenset({"host-regression", "host-degrade"})
+"""Changes a target host makes of a change (engine/hosts.py), one kind per host rule."""
 TEXT_RULE = "text"
 """The kind rule of every text change (see the module docstring)."""
 REVERSED = "reversed"
@@ -245,6 +247,9 @@ class Kind:
         if self.rule == TEXT_RULE:
             return f"text added or reworded, {cue}"
         with_cue = f", {cue}" if self.cues else ""
+        if self.rule in HOST_RULES:
+            what = "refused" if self.cls is ChangeClass.BREAKING else "degraded"
+            return f"host regression: {what} by {self.detail}"
         if self.detail == "schema-less":
             return f"required arguments declared on a schema-less tool{with_cue}"
         if self.rule == "output-schema-added":
@@ -264,6 +269,9 @@ def kind_of(change: Change, old: ToolDef | None = None, cues: Iterable[str] = ()
         return Kind(rule, change.cls, "less-power", "")
     if rule == RULE_RELAXED:
         return Kind(rule, change.cls, "more-power", "")
+    if rule in HOST_RULES:
+        # Host regressions are grouped by (profile, rule): the host rule id names both.
+        return Kind(rule, change.cls, "tool", "", dict(change.params).get("host_rule", ""))
     cue_kinds = tuple(sorted(set(cues)))
     text_only = change.cls in (ChangeClass.COMPATIBLE, ChangeClass.COSMETIC) and change.new_text
     if rule in TEXT_RULES or text_only:

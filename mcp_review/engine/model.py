@@ -233,6 +233,10 @@ class Change:
     promoted: bool = field(default=False, compare=False)
     """True when evidence promoted this change from potentially-breaking to breaking: a witness,
     or a recorded call that still sends a removed property (replay outcome ``ignored``)."""
+    disproved: bool = field(default=False, compare=False)
+    """A structural breaking verdict the witness search disproved: it tried every value the
+    accepting schema takes (a finite one) and found none refused (issue 46 item 2); the change
+    is then potentially-breaking and says why it has no witness."""
     new_text: tuple[NewText, ...] = ()
     """Text the model reads that this change brings in (design.md: the trust axis is separate
     from compatibility): a change with any is on the trust axis whatever its class."""
@@ -299,7 +303,7 @@ class Change:
             d["new_text"] = [t.to_json() for t in self.new_text]
         if self.note:
             d["note"] = self.note
-        if self.cls is ChangeClass.BREAKING and not self.has_witness:
+        if self.disproved or (self.cls is ChangeClass.BREAKING and not self.has_witness):
             # Why this breaking verdict carries no call that shows it (a hint over other
             # changes, a search budget spent, none found, or recorded calls as the evidence).
             d["no_witness"] = self.note or "no witness searched: the verdict stands on the change"

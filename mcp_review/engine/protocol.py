@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_review.engine.model import json_kind
+from mcp_review.engine.noobject import accepts_no_object
 
 LATEST = "2026-07-28"
 """The newest protocol version this mcp-review knows: the rules applied when none was
@@ -55,6 +56,8 @@ RULES: dict[str, str] = {
     "protocol-input-schema-missing": "a tool must have an inputSchema (Tool.inputSchema is required)",
     "protocol-input-schema-type": 'inputSchema must declare type "object" (Tool.inputSchema.type)',
     "protocol-output-schema-type": 'outputSchema must declare type "object" (Tool.outputSchema.type)',
+    "protocol-input-schema-no-object": "inputSchema accepts no object: no tools/call can be valid",
+    "protocol-output-schema-no-object": "outputSchema accepts no object: no structured result can be valid",
     "protocol-name-pattern": "a tool name must match [A-Za-z0-9_.-]{1,128} (Tool names)",
     "protocol-field-type": "a field of the definition has the wrong JSON type",
     "protocol-duplicate-name": "tool names must be unique within a server's list",
@@ -169,7 +172,18 @@ def _schema_findings(
         wrong(pointer, field, 'an object with type "object"', schema)
         return
     t = schema.get("type")
-    if t != "object":
+    if accepts_no_object(schema):
+        # One finding for the whole schema (issue 46 item 3): arguments and structured
+        # results are JSON objects, and this root admits none (a $ref to a string enum, say).
+        out.append(
+            ProtocolFinding(
+                type_rule.replace("-type", "-no-object"),
+                pointer,
+                f"{field} accepts no JSON object, so no value sent in its place can be valid "
+                f'({spec}: {field}.type must be "object")',
+            )
+        )
+    elif t != "object":
         got = (
             "no type"
             if "type" not in schema

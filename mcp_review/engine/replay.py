@@ -898,6 +898,19 @@ class Replayer:
                     )
         self._dropped += dropped
 
+    @property
+    def noted(self) -> int:
+        """Calls fed so far and kept for the report (every one but those valid under both
+        when ``keep_valid`` is off): the mark :meth:`turned_since` counts from."""
+        return len(self._flags)
+
+    def turned_since(self, mark: int) -> bool:
+        """Some call fed after ``mark`` (a :attr:`noted` value) is one a verdict turns on:
+        broken (valid under old only) or still sending a removed property (engine.compare
+        promotes that change). Linear in the calls fed since, not in all of them."""
+        new = self._flags[mark:]
+        return bool(new.count(1) or new.count(7))
+
     def result(self) -> ReplayResult:
         return ReplayResult(
             self._kept,

@@ -255,6 +255,14 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
 
 
 def _known_rule(rule: Any, key: str) -> None:
+    if rule in ("host-regression", "host-degrade"):
+        # Issue 44: what a host refuses is not the operator's to re-class or waive per change;
+        # which hosts count is ([hosts] targets, docs/hosts.md).
+        raise RulesConfigError(
+            f"rule {rule!r} is judged per target host: its class cannot be changed nor waived; "
+            "choose the hosts that count with [hosts] targets (docs/hosts.md)",
+            key,
+        )
     if not isinstance(rule, str) or rule not in RULES:
         raise RulesConfigError(
             f"unknown rule id {rule!r} (the rule ids are in README 'How changes are judged')", key

@@ -22,6 +22,7 @@ from mcp_review.engine.canonical import MAX_DEPTH
 from mcp_review.engine.hidden import none_hidden
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import Change, ChangeClass, Direction, ToolDef, pointer_join
+from mcp_review.engine.noobject import accepts_no_object as _no_object
 from mcp_review.engine.rules import (
     KEYWORDS,
     RULES,
@@ -89,6 +90,7 @@ class _Walker:
         self.probes = [_PROBE_BUDGET]  # shared with every probe walker of this walk
         self.probed: dict[tuple[int, int, bool], Any] = {}  # shared too: (o, n, pos) -> verdict
         self.split_memo: dict[int, tuple[Any, list[Any]]] = {}
+        self.typed: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(branch) -> (branch, typed)
         self.is_probe = False
         self.reported: set[tuple[str, str]] = set()  # (text kind, normalised text) named
 
@@ -137,6 +139,8 @@ class _Walker:
     ) -> Change:
         rule = RULES[rule_id]
         eff = effect or rule.effect
+        if self.is_probe and pos and rule_id in _VALUE_NEUTRAL:
+            cls = ChangeClass.COMPATIBLE  # a probe judges the set of values, nothing else
         if cls is None:
             cls = class_for(eff, pos) if eff is not None else rule.cls
         if rule.at_keyword and "where" not in params:
@@ -362,12 +366,16 @@ class _Walker:
         nptr: Callable[[int], str],
         pos: bool,
         depth: int,
+        types: tuple[Any, Any] = (MISSING, MISSING),
     ) -> Cover | None:
         """Which alternatives of the accepting side (old on input, new on output) are covered
         by one alternative of the other side, each judged by a probe walk of this same walker
         (a branch whose values are listed, an ``enum`` or a ``type`` list, is split into one
         part per value or type first). None when too many pairs to probe."""
         acc, other = (ol, nl) if pos else (nl, ol)
+        acc_t, other_t = types if pos else types[::-1]
+        acc = [self._typed(b, acc_t) for b in acc]
+        other = [self._typed(b, other_t) for b in other]
         acc_ptr, other_ptr = (optr, nptr) if pos else (nptr, optr)
         root_acc = self.old_root if pos else self.new_root
         if len(acc) * max(1, len(other)) > _MAX_PROBES:
@@ -416,6 +424,17 @@ class _Walker:
             complete=complete,
             used=frozenset(used),
         )
+
+    def _typed(self, branch: Any, t: Any) -> Any:
+        """``branch`` with the ``type`` written beside its union, when it has none of its own
+        (the same view object for the same branch, so probe memos keep working)."""
+        if t is MISSING or not isinstance(branch, dict) or "type" in branch or "$ref" in branch:
+            return branch
+        hit = self.typed.get(id(branch))
+        if hit is None or hit[0] is not branch or not jeq(hit[1].get("type"), t):
+            hit = (branch, {**branch, "type": t})
+            self.typed[id(branch)] = hit
+        return hit[1]
 
     def _parts(self, branch: Any, ptr: str, root: Any) -> list[Any]:
         """``branch`` as a union of simpler alternatives: each value of an ``enum`` as a typed
@@ -469,6 +488,7 @@ class _Walker:
         probe = _Walker(self.old_root, self.new_root, self.base, pos, [])
         probe.refs = self.refs
         probe.probes, probe.probed, probe.split_memo = self.probes, self.probed, self.split_memo
+        probe.typed = self.typed
         probe.alive = self.alive
         probe.is_probe = True
         probe.diff(o, n, op, np, pos, depth + 1)
@@ -488,6 +508,11 @@ class _Walker:
         probe.diff(oi, ni, pointer_join(op, "if"), pointer_join(np, "if"), pos, depth + 1)
         return not probe.out
 
+
+_VALUE_NEUTRAL = frozenset({"property-removed-open"})
+"""Rules that lose no value where new must accept what old did (a property dropped from an open
+object: the key still takes any value); potentially-breaking for what the server does with
+it, which a probe (is this alternative covered by that one?) does not ask."""
 
 _MAX_PROBES = 256
 """Most (part, alternative) pairs probed at one anyOf/oneOf; beyond, branches match by shape."""
@@ -590,6 +615,7 @@ def _pure_ref(b: Any) -> bool:
 
 _OBJECT_PARTS = frozenset({"properties", "required"})
 _OPEN_BLOCKERS = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties"})
+_SAYS_OPEN = frozenset({"additionalProperties", "unevaluatedProperties"})
 
 
 def _flatten_all_of(
@@ -609,6 +635,10 @@ def _flatten_all_of(
             continue
         if not isinstance(b, dict) or "allOf" in b or (not refs and "$ref" in b):
             return s
+        if merge_objects and any(k in _SAYS_OPEN and accepts_all(v) for k, v in b.items()):
+            # A part that says its other keys may be anything (MCP's Result: {"_meta": …,
+            # "additionalProperties": {}}) constrains nothing by saying so.
+            b = {k: v for k, v in b.items() if not (k in _SAYS_OPEN and accepts_all(v))}
         if not any(jeq(b, p) for p in parts[1:]):  # a repeated branch adds nothing
             parts.append(b)
     if any(k in _NO_FOLD for p in parts[1:] for k in p) or any(
@@ -775,9 +805,32 @@ def _diff_tools(old: ToolDef, new: ToolDef, memo: CompareMemo | None = None) -> 
         schema += more
         named |= named_out
     out += with_model_text(ow, nw, schema, named)
+    out = _drop_unreachable(ow, nw, out)
     new_proj = new.hashed_projection()
     if not none_hidden(new_proj):  # else nothing can be added (one scan, not two walks)
         out += _hidden_added(old.hashed_projection(), new_proj)
+    return out
+
+
+def _drop_unreachable(ow: dict[str, Any], nw: dict[str, Any], out: list[Change]) -> list[Change]:
+    """Without the alarms inside a schema whose root admits no JSON object in either version
+    (a ``$ref`` to a string enum, say): no call (no structured result) is valid under either,
+    so nothing a client sends can break; the tool's one protocol finding says so
+    (engine.protocol, issue 46 item 3). Text, trust and cosmetic changes stay: the model still
+    reads the schema, and they explain the new digest."""
+    for field in ("inputSchema", "outputSchema"):
+        o, n = ow.get(field), nw.get(field)
+        if o is None or n is None or not (_no_object(o) and _no_object(n)):
+            continue
+        base = "/" + field
+        out = [
+            c
+            for c in out
+            if not (
+                c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING)
+                and (c.pointer == base or c.pointer.startswith(base + "/"))
+            )
+        ]
     return out
 
 

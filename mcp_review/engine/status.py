@@ -208,6 +208,9 @@ class ToolStatus:
     approved_kinds: frozenset[str] = frozenset()
     """Keys of the kinds (engine/kinds.py) already approved on exactly this live definition
     while others wait (``PinFile.kinds``, bound to the live digest): left out of its groups."""
+    hosts: tuple[Any, ...] | None = None
+    """What the target hosts (engine/hosts.py) refuse, drop, degrade or cut in the live
+    definition (``hosts.Finding``s, fleet rules included); None when no host was judged."""
     pending: bool = False
     """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
     policy are placeholders (changed, review) until the comparison runs; nothing may be
@@ -337,6 +340,8 @@ class StatusReport:
     tools: list[ToolStatus] = field(default_factory=list)
     waivers: list[Any] = field(default_factory=list)
     """Every configured waiver and what it did (engine.rulesconfig.govern); empty without a config."""
+    hosts: Any = None
+    """The target hosts this report was judged for (an ``engine.hosts.Targets``), or None."""
     candidates: list[str] = field(default_factory=list)
     """The servers whose candidate was reviewed in their place (see
     :attr:`ServerStatus.candidate`), sorted; every format says so first."""
@@ -423,6 +428,7 @@ def compute_status(
     compare: bool = True,
     memo: bool | CompareMemo = True,
     elsewhere: Collection[tuple[str, str, str]] = (),
+    hosts: Any = None,
 ) -> StatusReport:
     """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
 
@@ -441,6 +447,8 @@ def compute_status(
     ``elsewhere``: (server, principal, tool) of the approved pins of servers not in
     ``snapshot`` (a deciding command fetches only the server it names): look-alikes and
     cross-server shadowing are judged against those pinned names too (:func:`flag_shadowing`).
+    ``hosts``: the target hosts (an ``engine.hosts.Targets``): a change a target refuses is a
+    ``host-regression`` (:func:`judge_hosts`).
     """
     report = StatusReport()
     run_memo = memo if isinstance(memo, CompareMemo) else CompareMemo() if memo else None
@@ -474,9 +482,137 @@ def compute_status(
         report.tools.extend(tools)
         if version_bumps:
             _note_bare_version_bump(srv, tools, pins)
+    if hosts is not None:
+        judge_hosts(report, hosts)
     flag_shadowing(report.tools, origins, elsewhere=elsewhere)
     flag_renames(report.tools)
     return report
+
+
+def judge_hosts(report: StatusReport, targets: Any) -> None:
+    """Judge every served tool on the target hosts (``engine.hosts``, issue 44).
+
+    Each tool gets the findings of its live definition (:attr:`ToolStatus.hosts`). A changed
+    tool that a target accepted and now refuses gets a ``host-regression`` change (breaking:
+    state broken, review in every tier, never approved automatically); a new degrade or cut a
+    ``host-degrade`` (potentially breaking). A new tool's findings are said once, at first
+    sight, as notes; a pinned tool the hosts already refused is no change. Fleet rules compare
+    the approved fleet with the live one: a tool cap passed by this upgrade falls on its new
+    tools."""
+    from mcp_review.engine import hosts as host_rules
+
+    report.hosts = targets
+    if not targets.names:
+        return
+    served = sorted(
+        (t for t in report.tools if t.live is not None and t.state is not State.DENIED),
+        key=lambda t: (t.server, t.tool),
+    )
+    approved = sorted(
+        (
+            t
+            for t in report.tools
+            if t.pin is not None and t.pin.approved and t.state is not State.NEW
+        ),
+        key=lambda t: (t.server, t.tool),
+    )
+    new = {(t.server, t.tool) for t in served if t.state is State.NEW}
+    after: dict[tuple[str, str], list[Any]] = {}
+    before: dict[tuple[str, str], list[Any]] = {}
+    profiles = [targets.profile(n) for n in targets.names]
+    for p in profiles:
+        live_fleet = [
+            host_rules.FleetTool(t.server, t.tool) for t in served if host_rules.given(p, t.server)
+        ]
+        old_fleet = [
+            host_rules.FleetTool(t.server, t.tool)
+            for t in approved
+            if host_rules.given(p, t.server)
+        ]
+        for k, fs in host_rules.fleet_findings(
+            p, live_fleet, blame=new, before=len(old_fleet)
+        ).items():
+            after.setdefault(k, []).extend(fs)
+        for k, fs in host_rules.fleet_findings(p, old_fleet).items():
+            before.setdefault(k, []).extend(fs)
+    for t in served:
+        live = t.live
+        assert live is not None
+        mine = [p for p in profiles if host_rules.given(p, t.server)]
+        now = [f for p in mine for f in host_rules.tool_findings(p, live.wire, t.server)]
+        now += after.get((t.server, t.tool), [])
+        t.hosts = tuple(now)
+        if t.state is State.NEW:
+            for f in now:
+                t.notes.append(
+                    f"{host_rules.effect_words(targets.profile(f.profile), f.effect)} "
+                    f"({f.rule}, {f.confidence}): {f.message}"
+                )
+            continue
+        cmp = t.comparison
+        if cmp is None or t.pin is None:
+            continue  # unchanged: refused before as now, not a change (the hosts matrix shows it)
+        was = [f for p in mine for f in host_rules.tool_findings(p, cmp.old.wire, t.server)]
+        was += before.get((t.server, t.tool), [])
+        verdict = host_rules.regressions(was, now)
+        if not verdict.regressions and not verdict.degrades:
+            continue
+        from mcp_review.engine.model import CLASS_ORDER
+
+        added = [
+            host_rules.change_for(f, targets.profile(f.profile))
+            for f in (*verdict.regressions, *verdict.degrades)
+        ]
+        cmp.changes = sorted(
+            [*cmp.changes, *added], key=lambda c: (CLASS_ORDER[c.cls], c.pointer, c.rule)
+        )
+        if verdict.regressions:
+            t.state = State.BROKEN
+        policy = t.policy
+        if policy.outcome is not Outcome.BLOCK:
+            # Judged again with the host changes among the others, as if the walk had named
+            # them (a digest that changed with no change named is now explained).
+            facts = facts_for(
+                cmp.old,
+                live,
+                cmp.changes,
+                broken_calls=cmp.broken_calls,
+                previously_denied=t.previously_denied,
+                cues=t.cues,
+            )
+            policy = decide(policy.tier, facts)
+        t.policy = _with_host_steps(policy, verdict, targets)
+
+
+def _with_host_steps(policy: PolicyResult, verdict: Any, targets: Any) -> PolicyResult:
+    """``policy`` with the host findings' outcomes merged as :func:`decide` merges steps (the
+    most severe outcome wins and keeps its reasons): a regression waits for review in every
+    tier; a degrade is potentially breaking (the tier table's row)."""
+    from mcp_review.engine import hosts as host_rules
+    from mcp_review.engine.policy import class_outcome, severity_rank
+
+    steps: list[tuple[Outcome, str]] = []
+    for f in verdict.regressions:
+        steps.append(
+            (
+                Outcome.REVIEW,
+                f"host regression ({f.rule}): "
+                f"{host_rules.effect_words(targets.profile(f.profile), f.effect)}; "
+                "never approved automatically",
+            )
+        )
+    for f in verdict.degrades:
+        steps.append(
+            (
+                class_outcome(policy.tier, ChangeClass.POTENTIALLY_BREAKING),
+                f"host degrade ({f.rule}): "
+                f"{host_rules.effect_words(targets.profile(f.profile), f.effect)}",
+            )
+        )
+    worst = max([policy.outcome, *(o for o, _ in steps)], key=severity_rank)
+    reasons = policy.reasons if policy.outcome is worst else ()
+    reasons += tuple(r for o, r in steps if o is worst)
+    return PolicyResult(policy.tier, worst, reasons, policy.concerns)
 
 
 def _note_bare_version_bump(srv: ServerStatus, tools: list[ToolStatus], pins: PinFile) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcp_review.engine.canonical import MAX_DEPTH
+from mcp_review.engine.finite import candidates
 from mcp_review.engine.generate import MAX_ALTERNATIVES, Gen, dict_at, targeted_values, view
 from mcp_review.engine.locate import likely_paths, split_location
 from mcp_review.engine.memo import CompareMemo
@@ -288,8 +289,24 @@ def _search(
             continue
         if found is None:
             if ch.cls is ChangeClass.BREAKING and not ch.note:  # replay's evidence stays
+                proof = side.exhaustive() if side is not None and not side.blocked else None
+                if side is not None and proof is not None and proof[1] is None:
+                    # Every call the old schema accepts was tried, and the new one accepts
+                    # them all: no witness exists, so the verdict has no proof (issue 46).
+                    out[i] = {
+                        "cls": ChangeClass.POTENTIALLY_BREAKING,
+                        "note": NOTE_EXHAUSTIVE.format(n=proof[0], what=side.what),
+                        "disproved": True,
+                    }
+                    continue
                 why = (
-                    NOTE_UNCOMPILED if side is None else NOTE_BLOCKED if side.blocked else NOTE_NONE
+                    NOTE_UNCOMPILED
+                    if side is None
+                    else NOTE_BLOCKED
+                    if side.blocked
+                    else NOTE_NONE
+                    if proof is not None
+                    else NOTE_NONE + NOTE_NOT_EXHAUSTIVE
                 )
                 out[i] = {"note": why}
             else:
@@ -381,6 +398,15 @@ NOTE_NONE = (
     "one here (the verdict stands on the schema change itself)"
 )
 NOTE_UNCOMPILED = "no witness: the validator cannot compile one of the two schemas"
+NOTE_NOT_EXHAUSTIVE = (
+    "; the search could not be exhaustive (the old schema accepts unboundedly many calls, or "
+    "more than it can try)"
+)
+NOTE_EXHAUSTIVE = (
+    "no witness exists: the search tried every one of the {n} {what} the old schema accepts "
+    "(over its declared properties) and the new one accepts them all; the structural change "
+    "alone stands as potentially breaking"
+)
 NOTE_HINT = "a hint, not a change of its own: the changes it pairs carry the evidence"
 
 NOTE_BUDGET = (
@@ -442,6 +468,9 @@ class _Side:
         self._rej_err: dict[str, tuple[list[Issue], set[str] | None]] = {}
         self._bases_memo: list[Any] | None = None
         self._where_memo: dict[str, set[str]] = {}
+        self._exhaustive: tuple[int, Any] | bool | None = False  # False: not yet tried
+        self.what = "values"
+        """What the witnesses are, in a note's words (calls, results)."""
 
     @classmethod
     def build(cls, old: Any, new: Any, field: str, budget: _Budget | None = None) -> _Side | None:
@@ -459,6 +488,7 @@ class _Side:
             # tools/call arguments and structuredContent are JSON objects (MCP): a witness
             # that is not one is a call no client can send, or a result no server returns.
             side.objects = True
+            side.what = "calls" if field == "inputSchema" else "results"
         return side
 
     @classmethod
@@ -499,6 +529,42 @@ class _Side:
             self._call(2)
             hit = self._rej_err[key] = (self.rej_v.errors(inst), self.rej_v.error_keywords(inst))
         return hit
+
+    def exhaustive(self) -> tuple[int, Any] | None:
+        """The search's proof of absence on a finite schema: (how many values the accepting
+        schema takes, the first of them the rejecting one refuses, or None when it refuses
+        none); None when that set is not finite (engine.finite) or the budget cannot try it
+        all. Counted validator calls, like every other part of the search."""
+        if self._exhaustive is not False:
+            return self._exhaustive  # type: ignore[return-value]
+        self._exhaustive = None
+        cands = candidates(self.acc, objects=self.objects)
+        if cands is None:
+            return None
+        # At most half of what the tool has left (two validator calls a value): the proof
+        # never takes the budget another change's search needs.
+        if 2 * len(cands) > self.budget.left // 2 or (
+            2 * len(cands) * self.weight > self.budget.units // 2
+        ):
+            return None
+        taken = 0
+        try:
+            for inst in cands:
+                if self.objects and not isinstance(inst, dict):
+                    continue
+                key = _key(inst)
+                if key is None:
+                    return None
+                if not self.accepts(inst, key):
+                    continue
+                taken += 1
+                if self.rejects(inst, key):
+                    self._exhaustive = (taken, inst)
+                    return self._exhaustive
+        except _Spent:
+            return None
+        self._exhaustive = (taken, None)
+        return self._exhaustive
 
     # -- attribution
     @staticmethod

@@ -55,6 +55,7 @@ from mcp_review.engine.hidden import (
     safe_text,
     sarif_text,
 )
+from mcp_review.engine.hosts import effect_words, host_rule
 from mcp_review.engine.kinds import Grouping, group_report
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
@@ -134,6 +135,7 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
             "candidate": list(report.candidates),
             "counts": report.counts(),
             **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
+            **({"hosts": report.hosts.to_json()} if report.hosts is not None else {}),
             "servers": [
                 {
                     "server": s.name,
@@ -207,6 +209,14 @@ def to_text(
     head = candidate_line(report)
     if head:
         out.append(head)
+    if report.hosts is not None and report.hosts.names:
+        # Which hosts were judged, and where each came from (issue 44): said in the report
+        # itself, not only on stderr (a `-q` run in CI).
+        origin = report.hosts.origin
+        out.append(
+            "hosts judged: "
+            + "; ".join(f"{n} ({safe_text(origin.get(n, '?'))})" for n in report.hosts.names)
+        )
     out.append("servers:")
     for s in report.servers:
         name = safe_text(s.name).ljust(width)
@@ -359,6 +369,10 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
     head = candidate_line(report, _md)
     if head:  # a preview pasted into a pull request must not read as a live failure
         out = [f"**{head}**", "", *out]
+    if report.hosts is not None and report.hosts.names:
+        origin = report.hosts.origin
+        judged = "; ".join(f"{n} ({origin.get(n, '?')})" for n in report.hosts.names)
+        out += [_md(f"hosts judged: {judged}"), ""]
     counts = _tool_counts(report)
     out += ["| server | status | tools | protocol | tier |", "|---|---|---|---|---|"]
     for s in report.servers:
@@ -508,6 +522,13 @@ def _sarif_rule(rule_id: str) -> dict[str, Any]:
     elif rule_id in PROTOCOL:
         short = PROTOCOL[rule_id]
         help_text = f"{short}: the definition breaks the MCP schema (docs/formats.md)."
+    elif (found := host_rule(rule_id)) is not None:
+        profile, hr = found
+        short = f"{profile.label}: {hr.message}"
+        help_text = (
+            f"{short} (effect {hr.effect}, scope {hr.scope}, {hr.confidence}; profile as of "
+            f"{profile.as_of}; sources: {', '.join(hr.sources or profile.sources)})."
+        )
     elif rule_id in _SARIF_HELP:
         short = help_text = _SARIF_HELP[rule_id]
     elif rule_id.startswith("server-"):
@@ -641,6 +662,22 @@ def to_sarif(
                         t.server, t.principal, t.tool, u.waiver.rule, *u.pointers
                     ),
                     "suppressions": [_suppression(u)],
+                }
+            )
+        for hf in t.hosts or ():  # what a target host refuses, drops, degrades or cuts
+            results.append(
+                {
+                    "ruleId": hf.rule,
+                    "level": "error" if gate.fails(t) and hf.refuses else "note",
+                    "message": {
+                        "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                        f"{effect_words(hf.profile, hf.effect)} ({hf.confidence}): "
+                        f"{sarif_text(hf.message)} ({sarif_text(hf.pointer)})"
+                    },
+                    "locations": loc,
+                    "partialFingerprints": prints(
+                        t.server, t.principal, t.tool, hf.rule, hf.pointer
+                    ),
                 }
             )
         for f in t.protocol:  # a protocol rule the definition breaks, one result each

@@ -52,7 +52,9 @@ def unified(t: ToolStatus) -> list[str]:
     return list(difflib.unified_diff(old, new, "pinned", "live", lineterm=""))
 
 
-def to_json(t: ToolStatus) -> str:
+def to_json(t: ToolStatus, targets: Any = None) -> str:
+    """``targets``: the report's target hosts (engine.hosts.Targets): where one cuts the
+    description, ``host_cuts`` says so."""
     pin = t.pin
     base = plain(tool_json(t, all_calls=False))
     doc = {
@@ -79,10 +81,54 @@ def to_json(t: ToolStatus) -> str:
         "shadows": list(t.shadows),
         "comparison": base["comparison"],
     }
+    cut = _cuts(t, targets)
+    if cut:
+        # Where a target host (claude-code) cuts the description the model reads (issue 44).
+        doc["host_cuts"] = [c.to_json() for c in cut]
     return json_dumps_safe(doc, indent=2) + "\n"
 
 
-def to_text(t: ToolStatus) -> str:
+def _cuts(t: ToolStatus, targets: Any) -> list[Any]:
+    from mcp_review.engine.hosts import cuts
+
+    if not t.hosts or t.live is None or targets is None:
+        return []
+    return cuts(t.hosts, t.live.wire)
+
+
+CUT_SHOWN = 60
+"""Characters shown on each side of a host's cut."""
+
+
+def cut_lines(t: ToolStatus, targets: Any) -> list[str]:
+    """The cut drawn in the description: the text around it, and what lies past it (every
+    line through ``safe_text``)."""
+    from mcp_review.engine.hosts import PROFILES
+
+    out: list[str] = []
+    d = t.live.description if t.live is not None else None
+    for c in _cuts(t, targets):
+        if d is None:
+            continue
+        label = PROFILES[c.profile].label
+        past = c.length - c.at
+        out.append("")
+        out.append(
+            f"description as {label} shows it ({c.rule}): {c.length:,} characters, cut at {c.at:,}"
+        )
+        out.append("  …" + safe_text(d[max(0, c.at - CUT_SHOWN) : c.at]))
+        out.append(f"  ──── the model on {label} stops here (character {c.at:,}) ────")
+        out.append("  " + safe_text(d[c.at : c.at + CUT_SHOWN]) + ("…" if past > CUT_SHOWN else ""))
+        out.append(
+            f"  {past:,} character(s) past the cut: the model there never reads them; a cue "
+            "past it still counts (other hosts read it)"
+        )
+    return out
+
+
+def to_text(t: ToolStatus, targets: Any = None) -> str:
+    """``targets``: the report's target hosts: where one cuts the description, the cut is
+    drawn in it ("the model on Claude Code stops here")."""
     out: list[str] = []
     # A look-alike letter marked, with the escaped form the commands accept (issue 13).
     label = with_escape(
@@ -106,6 +152,7 @@ def to_text(t: ToolStatus) -> str:
         out.extend(safe_text(x) for x in lines)
     else:
         out.append("(definitions identical)")
+    out.extend(cut_lines(t, targets))
     if t.comparison is not None:
         out.append("")
         out.extend(comparison_text(t.comparison, byte_pin=False).rstrip("\n").splitlines())

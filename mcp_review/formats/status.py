@@ -112,6 +112,9 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "cues": cues_json(t.cues),
         "held_by_proxy": t.held_by_proxy,
     }
+    if t.hosts is not None:
+        # What the target hosts (engine/hosts.py) make of the live definition (issue 44).
+        d["hosts"] = [f.to_json() for f in t.hosts]
     if cmp is not None:
         with_change_cues(d["comparison"], cmp, t.cues)
     if t.waivers:
@@ -196,6 +199,7 @@ def report_doc(
             "applied": ["/".join(t.key) for t in applied],
             "candidate": list(report.candidates),
             **({"waivers": [u.to_json() for u in report.waivers]} if report.waivers else {}),
+            **({"hosts": report.hosts.to_json()} if report.hosts is not None else {}),
             "servers": [
                 {
                     "server": s.name,

@@ -198,6 +198,8 @@ class Config:
     """``--config auto``: every place looked at (services.discover.Source)."""
     gate: Any = None
     """``[rules]`` and ``[[ignore]]`` (a engine.rulesconfig.RulesConfig; None when the file has neither)."""
+    hosts: Any = None
+    """``[hosts]`` (an engine.hosts.HostsConfig; None when the file has none)."""
     signing: dict[str, str] | None = None
     """``[signing]``: ``key`` (the SSH key decisions are signed with) and ``policy`` (the
     signing policy file), paths resolved against the config's folder (services/signing.py)."""
@@ -418,6 +420,7 @@ _TOP_KEYS = {
     "pins",
     "rules",
     "ignore",
+    "hosts",
     "signing",
 }
 JSON_KEYS = _SERVER_KEYS | {"serverUrl", "disabled"}
@@ -608,6 +611,8 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
         raise InputError("'servers' must be a table of [servers.NAME] tables", source=src)
     if "rules" in data or "ignore" in data:
         cfg.gate = _gate(data, src, lines)
+    if "hosts" in data:
+        cfg.hosts = _hosts(data["hosts"], src, lines)
     if "signing" in data:
         cfg.signing = _signing(data["signing"], src, lines)
     for name, raw in servers.items():
@@ -723,6 +728,28 @@ def _gate(data: Mapping[str, Any], src: str, lines: _Lines) -> Any:
         except RulesConfigError as e:
             raise InputError(str(e), source=src, line=lines.table("ignore", i, e.key)) from None
     return RulesConfig(rules=rules, waivers=tuple(waivers))
+
+
+def _hosts(raw: Any, src: str, lines: _Lines) -> Any:
+    """``[hosts]`` (engine/hosts.py): targets and the numbers a user overrides, each error at its
+    FILE:LINE."""
+    from mcp_review.engine.hosts import HostsError, parse_hosts
+
+    try:
+        return parse_hosts(raw)
+    except HostsError as e:
+        line = None
+        if isinstance(raw, dict):
+            for name in raw.get("profiles", {}) if isinstance(raw.get("profiles"), dict) else ():
+                at = lines.table(f"hosts.profiles.{name}", 0, e.key)
+                if at is not None and (
+                    e.key == name or lines.table(f"hosts.profiles.{name}") != at
+                ):
+                    line = at
+                    break
+        if line is None:
+            line = lines.table("hosts", 0, e.key) or lines.table("hosts")
+        raise InputError(str(e), source=src, line=line) from None
 
 
 def _positive(

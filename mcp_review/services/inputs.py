@@ -301,6 +301,9 @@ class Inputs:
     candidates: list[str] = field(default_factory=list)
     """``--candidate``: the servers whose candidate is reviewed in their place. A decision on
     one of them keeps the running version's approval beside it (engine/candidate.py)."""
+    hosts: Any = None
+    """The target hosts (engine.hosts.Targets: ``--hosts``, ``[hosts] targets``, or inferred
+    from the client configs read; services/hosts.py), or None: no host is judged."""
 
     @property
     def live(self) -> bool:
@@ -400,6 +403,7 @@ class Inputs:
                 origins=self.origins,
                 keep_valid_calls=keep_valid_calls,
                 elsewhere=self.pinned_elsewhere(snap) if pinned_elsewhere else (),
+                hosts=self.hosts,
             )
         if self.candidates:
             report.mark_candidates(self.candidates)
@@ -520,7 +524,38 @@ def resolve(
             stream=stream_calls,
         )
     inp.tiers = {s.name: s.policy for s in inp.servers if s.policy}
+    from mcp_review.services.hosts import parse_hosts_option, resolve_targets, targets_note
+
+    given = getattr(args, "hosts", None)
+    inp.hosts = resolve_targets(
+        cfg, parse_hosts_option(given) if given else None, recorded_clients(cfg, names)
+    )
+    note = targets_note(inp.hosts)
+    if note:
+        inp.notes.append(note)
     return inp
+
+
+def recorded_clients(cfg: Any, servers: list[str]) -> dict[str, str]:
+    """clientInfo names an enforcing proxy recorded for ``servers`` (beside each call log,
+    ``store.calllog.record_client``) -> where and when: the hosts the user runs."""
+    from mcp_review.store.calllog import clients_path, read_clients
+
+    out: dict[str, str] = {}
+    for path, _ in call_log_paths(cfg, servers).values():
+        for name, at in read_clients(path).items():
+            out.setdefault(name, f"{clients_path(path)}, last {at}")
+    return out
+
+
+def add_hosts_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--hosts",
+        metavar="A,B",
+        help="judge these host profiles (claude-api, claude-code, openai-strict, cursor, ...: "
+        "`mcp-review hosts --profiles` lists them) instead of [hosts] targets or the hosts "
+        "inferred from your client configs",
+    )
 
 
 def resolve_paths(

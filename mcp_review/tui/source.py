@@ -70,6 +70,8 @@ class ReviewSource:
         """A status computed ahead (:meth:`compute_ahead`), used once by the :meth:`compute`
         call it answers."""
         self._ready_lock = threading.Lock()
+        self.hosts: Any = None
+        """The target hosts (engine.hosts.Targets) judged, or None (services/hosts.py)."""
 
     # The session's state, read where the app and tests always read it ------------------------
     @property
@@ -136,6 +138,7 @@ class ReviewSource:
             gate=inp.config.gate if inp.config is not None else None,
         )
         src.candidates = list(getattr(inp, "candidates", []))
+        src.hosts = getattr(inp, "hosts", None)  # the target hosts, as `check` judges them
         return src
 
     @classmethod
@@ -246,7 +249,13 @@ class ReviewSource:
         if ready is not None and ready[0] is snap and ready[2] == compare and ready[1] == view:
             return ready[3]
         report = compute_status(
-            snap, view, calls=self.calls, tiers=self.tiers, origins=self.origins, compare=compare
+            snap,
+            view,
+            calls=self.calls,
+            tiers=self.tiers,
+            origins=self.origins,
+            compare=compare,
+            hosts=self.hosts,
         )
         if self.gate:
             from mcp_review.engine.rulesconfig import govern

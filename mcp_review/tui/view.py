@@ -16,6 +16,7 @@ from typing import Any
 from mcp_review.engine.compare import Comparison
 from mcp_review.engine.cues import Cue, most_severe, severity
 from mcp_review.engine.hidden import has_hidden
+from mcp_review.engine.hosts import cuts
 from mcp_review.engine.instructions import InstructionsStatus
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.pins import ANY
@@ -164,6 +165,13 @@ class ToolEntry:
     held_by_proxy: bool = False
     """An enforcing proxy serves the approved definition while this change waits (its state
     file, engine.status ToolStatus.held_by_proxy): the status cell says so."""
+    hosts: tuple[str, ...] = ()
+    """The target hosts (engine/hosts.py) that refuse the live definition: the hosts column."""
+    host_regression: bool = False
+    """This change made a target host refuse it (a ``host-regression`` change)."""
+    cuts: tuple[Any, ...] = ()
+    """Where a target host cuts the description the model reads (``engine.hosts.Cut``):
+    the review screen draws it."""
 
     @property
     def pinned(self) -> ToolDef | None:
@@ -384,6 +392,10 @@ def tool_entry(t: ToolStatus) -> ToolEntry:
         shown=t.pin,
         accepted=accepted(t),
         held_by_proxy=t.held_by_proxy is not None,
+        hosts=tuple(dict.fromkeys(f.profile for f in t.hosts or () if f.refuses)),
+        host_regression=t.comparison is not None
+        and any(c.rule == "host-regression" for c in t.comparison.changes),
+        cuts=tuple(cuts(t.hosts, t.live.wire)) if t.hosts and t.live is not None else (),
     )
 
 

@@ -224,7 +224,11 @@ def _branches(
 
     # Meaning before syntax: does every alternative the accepting side allowed still find
     # one on the other side that accepts all of it? (anyOf/oneOf only: allOf was folded.)
-    cover = w.coverage(kw, ol, nl, optr, nptr, pos, depth) if kw != "allOf" else None
+    # The node's own ``type`` applies to every alternative (the root's "object", kept beside a
+    # lifted union): an alternative is compared with it, so one written without it is not
+    # read as admitting every other type too.
+    types = (o.get("type", MISSING), n.get("type", MISSING))
+    cover = w.coverage(kw, ol, nl, optr, nptr, pos, depth, types) if kw != "allOf" else None
     mark = len(w.out)
     pairs, gone, new = _match(ol, nl)
     for i, j in pairs:
@@ -270,7 +274,7 @@ def _branches(
         same = (
             None
             if w.is_probe  # a probe needs the verdict, not the bookkeeping
-            else w.coverage(kw, ol, nl, optr, nptr, not pos, depth)
+            else w.coverage(kw, ol, nl, optr, nptr, not pos, depth, types)
         )
         mine = (
             {optr(i) for i in gone} | {nptr(j) for j in new}

@@ -318,7 +318,7 @@ CUE_RULE_LIST = (
         "cue.script-mix.unreadable",
         _K.SCRIPT_MIX,
         "text the reader could not normalise whole (over its bound with non-ASCII letters, "
-        "or private-use and unassigned characters): read as written only",
+        "or private-use characters): read as written only",
         "Lists files \ue000\ue001 in the workspace.",
         Level.ATTENTION,
     ),

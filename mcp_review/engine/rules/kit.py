@@ -364,6 +364,7 @@ class Judge(Protocol):
         nptr: Callable[[int], str],
         pos: bool,
         depth: int,
+        types: tuple[Any, Any] = ...,
     ) -> Cover | None: ...
 
     def refs_same(self, oi: Any, ni: Any, op: str, np: str, pos: bool, depth: int) -> bool: ...

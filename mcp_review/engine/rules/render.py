@@ -169,6 +169,12 @@ def make(
     )
 
 
+OUTSIDE_TEMPLATES: dict[str, str] = {}
+"""Templates of changes judged outside the schema walk, so outside the registry (engine/hosts.py
+registers ``host-regression`` and ``host-degrade``: they need the user's target hosts, which a
+pair of definitions alone does not give)."""
+
+
 def render_change(change: Change, templates: Mapping[str, str] | None = None) -> str:
     """The message of ``change``: its rule's template (from ``templates`` when given, else the
     registry's) filled with the change's quoted parameters, then the new text it carries.
@@ -177,7 +183,9 @@ def render_change(change: Change, templates: Mapping[str, str] | None = None) ->
     does not know, falls back to the rule's purpose (or id) with every parameter listed."""
     fields = dict(change.params)
     rule = _rules().get(change.rule)
-    template = (templates or {}).get(change.rule) or (rule.message if rule else None)
+    template = (templates or {}).get(change.rule) or (
+        rule.message if rule else OUTSIDE_TEMPLATES.get(change.rule)
+    )
     try:
         if template is None:
             raise KeyError(change.rule)

@@ -71,6 +71,10 @@ _OWN_ON_OUTPUT = frozenset({"output-schema-removed"})
 """Output-side rules worded by their own entry (the others by the results' default)."""
 
 
+OUTSIDE_SETTLE: dict[str, str] = {}
+"""How to settle changes judged outside the schema walk (engine/hosts.py's ``host-degrade``)."""
+
+
 def settle_text(change: Change, templates: dict[str, str] | None = None) -> str | None:
     """How to settle ``change`` when it is potentially-breaking (None otherwise): the rule's own
     wording, else the default for its side (recorded calls on the input side, results on the
@@ -90,7 +94,9 @@ def settle_text(change: Change, templates: dict[str, str] | None = None) -> str 
         )
     else:
         default = _REPLAY
-        template = (templates or SETTLE).get(change.rule, default)
+        template = (templates or SETTLE).get(change.rule) or OUTSIDE_SETTLE.get(
+            change.rule, default
+        )
     try:
         return template.format(**fields)
     except (KeyError, IndexError, ValueError, AttributeError):

@@ -125,14 +125,42 @@ class PinEnforcer:
         self._calls_off = 0
         """How many bytes of the call log ``_calls`` holds (whole lines)."""
         self._cache: dict[str, tuple[dict[str, Any], Verdict]] = {}
+        self._watch: dict[str, tuple[Verdict, Any]] = {}
+        """Per allowed drifted tool: (its cached verdict, a replayer fed the calls recorded
+        since it was judged: engine.compare.watcher)."""
         self._lock = threading.Lock()
         self._ui_uris: tuple[Any, frozenset[str]] | None = None
         """The UI resources the approved pins name, with the pins they were read from."""
         self.reloads = 0
+        self.client_profile: str | None = None
+        """The host profile of the connected client (its ``clientInfo``, engine/hosts.py):
+        a change that is a host regression there is held (services/proxy/hold.py)."""
         self.vet: Any = None
         """``--require-signed`` (issue 45): called with each pin file read; it sets aside
         (``PinFile.unverified``) every decision whose signatures do not verify, so its tool is
         withheld with the reason (services/signing.py ``withhold_unsigned``)."""
+
+    def for_client(self, client_name: Any) -> PinEnforcer:
+        """The gate for a session whose client said who it is (``initialize``'s
+        ``clientInfo.name``): this one when its host has no profile (or the same), else a gate
+        of its own that judges that host too. Sessions of ``--listen`` share this gate: one
+        client's host never changes what another is served."""
+        from mcp_review.engine.hosts import profile_for_client
+
+        profile = profile_for_client(client_name)
+        if profile == self.client_profile:
+            return self
+        gate = PinEnforcer(
+            self.pins_path,
+            self.server,
+            principal=self.principal,
+            default_tier=self.default_tier,
+            calls_path=self.calls_path,
+            hold=self.hold,
+        )
+        gate.vet = self.vet
+        gate.client_profile = profile
+        return gate
 
     def _stat(self) -> Signature | None:
         try:
@@ -157,19 +185,44 @@ class PinEnforcer:
 
     def _follow_calls(self) -> None:
         """Under the lock, the pins unchanged: when calls were recorded since the log was read
-        (by this proxy or another), every verdict that may depend on them is dropped and the
-        log is re-read before the next judging, so a drifted tool is judged with the calls
-        `status` would replay. A pinned (unchanged) tool's verdict does not depend on calls and
-        stays cached, so recording a call costs the next call nothing."""
-        if not self._calls_moved():
-            return
-        self._calls_stale = True
-        self._cache = {k: v for k, v in self._cache.items() if v[1].status == "pinned"}
+        (by this proxy or another), the log is read again (its new lines) before the next
+        verdict is given, so a drifted tool is judged with the calls `status` would replay.
+        Which verdicts the new calls can change is decided then (:meth:`_sync_calls`)."""
+        if self._calls_moved():
+            self._calls_stale = True
 
-    def _load_calls(self) -> None:
+    def _sync_calls(self) -> None:
+        """Under the lock: read the calls recorded since, and drop only the verdicts they can
+        change (issue 46 item 5: a recorded call changes only its own tool's verdict, so the
+        cost of a call does not grow with the log). A pinned tool's verdict does not depend on
+        calls; a withheld one stays withheld (more calls never lift a refusal); an allowed
+        drifted tool (held, or re-pinned by the tier) is re-judged only when one of its new
+        calls is broken or still sends a removed property, which its watcher (a replayer fed
+        only the new calls) tells. A rotated or truncated log is read whole and every drifted
+        verdict is judged again."""
+        grown = self._load_calls()
+        if grown is None:
+            self._cache = {k: v for k, v in self._cache.items() if v[1].status == "pinned"}
+            self._watch.clear()
+            return
+        for tool, new in grown.items():
+            hit = self._cache.get(tool)
+            if hit is None or hit[1].status == "pinned" or not hit[1].allowed:
+                continue
+            w = self._watch.get(tool)
+            if w is not None and w[0] is hit[1]:
+                mark = w[1].noted
+                w[1].feed(new)
+                if not w[1].turned_since(mark):
+                    continue  # nothing the verdict turns on: it stands
+            self._cache.pop(tool, None)
+            self._watch.pop(tool, None)
+
+    def _load_calls(self) -> dict[str, list[Any]] | None:
         """Read the call log; when it is the file read last time, grown, only its new lines
         (it is append-only between rotations: re-reading 10 MiB for every call recorded would
-        cost each call to a held or auto-approved tool a second)."""
+        cost each call to a held or auto-approved tool a second). Returns the new calls by
+        tool when only new lines were read, None when the log was read whole (or is gone)."""
         sig = self._calls_stat()  # before reading: a write in between is seen next time
         prev = self._calls_sig
         grown = (
@@ -182,7 +235,7 @@ class PinEnforcer:
         self._calls_sig, self._calls_stale = sig, False
         if sig is None or self.calls_path is None:
             self._calls, self._calls_off = None, 0
-            return
+            return None
         start = self._calls_off if grown else 0
         try:
             with open(self.calls_path, "rb") as f:
@@ -190,7 +243,7 @@ class PinEnforcer:
                 data = f.read()
         except FileNotFoundError:
             self._calls, self._calls_off = None, 0
-            return
+            return None
         except OSError as e:  # as store.readers.open_log says it
             from mcp_review.engine.errors import InputError
 
@@ -201,7 +254,7 @@ class PinEnforcer:
         self._calls_off = start + len(data)
         if not grown:
             self._calls = part
-            return
+            return None
         calls = self._calls
         for tool, new in part.by_tool.items():
             have = calls.by_tool.setdefault(tool, [])
@@ -211,6 +264,7 @@ class PinEnforcer:
         calls.unattributed += part.unattributed
         calls.skipped += part.skipped
         calls.surrogates += part.surrogates
+        return dict(part.by_tool)
 
     @staticmethod
     def _is_settled(sig: Signature | None) -> bool:
@@ -238,6 +292,7 @@ class PinEnforcer:
                 return
         self._sig = False
         self._cache.clear()
+        self._watch.clear()
         # Bytes first, then parse: a change in between makes the digest stale, never the pins,
         # so the next check re-reads rather than trusting what it did not judge.
         digest = self._read_digest()
@@ -338,6 +393,8 @@ class PinEnforcer:
     def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
         with self._lock:
             self._refresh()
+            if self._calls_stale:
+                self._sync_calls()
             out: dict[str, Verdict] = {}
             todo: list[dict[str, Any]] = []
             for t in tools:
@@ -347,8 +404,6 @@ class PinEnforcer:
                 else:
                     todo.append(t)
             if todo:
-                if self._calls_stale:
-                    self._load_calls()
                 for t, v in zip(todo, self._judge(todo), strict=True):
                     self._cache[t["name"]] = (t, v)
                     out[t["name"]] = v
@@ -384,7 +439,15 @@ class PinEnforcer:
         )
         for st, policy in zip(statuses, policies, strict=True):
             st.policy = policy
+        if self.client_profile is not None:
+            # The connected client's host (issue 44): its regressions are named, and held.
+            from mcp_review.engine.hosts import Targets
+            from mcp_review.engine.status import StatusReport, judge_hosts
+
+            judge_hosts(StatusReport(tools=statuses), Targets((self.client_profile,)))
         by_name = {s.tool: s for s in statuses if s.state is not State.REMOVED}
+        from mcp_review.engine.compare import watcher
+
         for i, d in defs:
             bad = self._pins.unverified.get((self.server, self.principal, d.name))
             if bad is not None:
@@ -396,7 +459,11 @@ class PinEnforcer:
                     row="unverified-pin",
                 )
                 continue
-            verdicts[i] = verdict_for(by_name[d.name], hold=self.hold)
+            st = by_name[d.name]
+            v = verdicts[i] = verdict_for(st, hold=self.hold)
+            self._watch.pop(d.name, None)
+            if v.allowed and v.status != "pinned" and st.comparison is not None:
+                self._watch[d.name] = (v, watcher(st.comparison))
         return [verdicts[i] for i in range(len(tools))]
 
 
@@ -413,7 +480,8 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     if s.pin is not None and s.live is not None and s.state is not State.PINNED:
         approved = s.pin.tool_def().wire
         if approved.get("_meta") != s.live.wire.get("_meta"):
-            # The cue reader does not read _meta yet: its new text is read here.
+            # The cue reader reads _meta too (issue 38, engine/textwalk.py); read here as
+            # well against the approved _meta, belt and braces.
             live_meta = meta_cues(approved, s.live.wire)
     r = rule(s, hold=hold, live_meta_cues=live_meta)
     if r.enforcement is Enforcement.SERVED:

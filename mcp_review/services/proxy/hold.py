@@ -13,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+HOST_RULES = frozenset({"host-regression", "host-degrade"})
+"""The changes a target host makes of a change (engine/hosts.py)."""
+
 HELD = "held"
 """The verdict status of a held tool (and of a refused call to one)."""
 
@@ -150,7 +153,12 @@ def hold_for(t: Any) -> Hold | str:
         return f"{cmp.broken_calls} recorded call(s) broken"
     if not cmp.changes:
         return "its digest changed but no change was classified"
+    from mcp_review.engine.hosts import held_for_host
+
+    host_held = held_for_host(t)
     for c in cmp.changes:
+        if host_held and c.rule in HOST_RULES:
+            continue  # the approved definition is served: the host keeps working (issue 44)
         if c.rule in _WITHHELD_RULES:
             return _WITHHELD_RULES[c.rule]
         if c.cls in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import anyio
 
+from mcp_review.services.pipes import widen_pipe
 from mcp_review.services.proxy.framing import CHUNK
 
 STDIN_GRACE = 1.0
@@ -93,6 +94,11 @@ class ServerProcess:
             start_new_session=True,
             preexec_fn=_die_with_parent(),
         )
+        transport = getattr(proc, "_transport", None)  # the SubprocessTransport
+        for fd in (0, 1):
+            with contextlib.suppress(Exception):
+                pipe = transport.get_pipe_transport(fd).get_extra_info("pipe")  # type: ignore[union-attr]
+                widen_pipe(pipe.fileno())
         return cls(proc)
 
     @property
@@ -192,6 +198,7 @@ class ClientOut:
 
     async def open(self) -> None:
         if _pipe_like(self.fd):
+            widen_pipe(self.fd)
             loop = asyncio.get_running_loop()
             f = os.fdopen(self.fd, "wb", buffering=0, closefd=False)
             transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, f)
@@ -236,6 +243,7 @@ class ClientIn:
 
     async def open(self) -> None:
         if _pipe_like(self.fd):
+            widen_pipe(self.fd)
             loop = asyncio.get_running_loop()
             self._reader = asyncio.StreamReader(limit=CHUNK)
             f = os.fdopen(self.fd, "rb", buffering=0, closefd=False)

@@ -493,6 +493,8 @@ class Proxy:
         keys = id_keys(msg["id"])
         if not keys:
             return
+        if method == "initialize":
+            self._client_is(msg.get("params"))
         tool = None
         params = msg.get("params")
         if method == "tools/call":
@@ -592,6 +594,26 @@ class Proxy:
             error["data"] = data
         return {"jsonrpc": "2.0", "id": rpc_id, "error": error}
 
+    def _client_is(self, params: Any) -> None:
+        """The client's ``clientInfo`` (initialize): the gate judges its host (engine/hosts.py;
+        a gate without hosts ignores it), and the session's client is recorded beside the
+        call log (``store.calllog.record_client``)."""
+        info = params.get("clientInfo") if isinstance(params, dict) else None
+        if not isinstance(info, dict) or not isinstance(info.get("name"), str):
+            return
+        name = info["name"]
+        for_client = getattr(self.gate, "for_client", None)
+        if for_client is not None:
+            self.gate = for_client(name)  # this session's own view when its host counts
+        if self.calllog is not None:
+            # Recorded per session: `check` infers the hosts that count from it (issue 44).
+            from mcp_review.store.calllog import record_client
+
+            try:
+                record_client(self.calllog.path, name, info.get("version"))
+            except OSError as e:
+                self.log(f"cannot record the client's clientInfo: {e}")
+
     async def _judge_client_msg(self, m: Any) -> tuple[Any, Any]:
         """(message to forward, answer to send back); either may be None."""
         if not isinstance(m, dict):
@@ -632,6 +654,8 @@ class Proxy:
             return refuse(INVALID_REQUEST, "its method is not a string")
         if "result" in m or "error" in m:
             return refuse(INVALID_REQUEST, "it is both a request and a response")
+        if method == "initialize":
+            self._client_is(m.get("params"))
         if not has_id:
             if not method.startswith("notifications/"):
                 # A server might run a tools/call sent as a notification; nobody could answer it.

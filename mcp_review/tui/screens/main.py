@@ -160,6 +160,9 @@ class Progress(Message):
 HELD_WORDS = "held by the proxy"
 """Beside the status of a changed tool an enforcing proxy serves as approved meanwhile."""
 
+HOSTS_WIDTH = 14
+"""The hosts column (issue 44): the target hosts that refuse a tool, cut with an ellipsis."""
+
 BLOCKED_WORD = "blocked"
 """The flags cell of a blocked tool waiting for a decision with no flag of its own."""
 
@@ -295,6 +298,8 @@ class MainScreen(Screen[None]):
         time and the threads never compete for the interpreter."""
         self._cells: dict[str, list[Text]] = {}
         """The server rows' cells by row key, as drawn (a tool row's are kept by the table)."""
+        self._hosts_column = False
+        """The hosts column is shown (a target host refuses a tool; never taken away)."""
         self._cells_for: list[ServerEntry] | None = None
         """The computation (its server list) whose rows the table and ``_cells`` hold."""
         self._server_keys: dict[str, list[str]] = {}
@@ -364,7 +369,8 @@ class MainScreen(Screen[None]):
         status_w = 11
         if any(t.held_by_proxy for s in self.servers for t in s.tools):
             status_w = len(f"changed · {HELD_WORDS}")
-        fixed = status_w + DECISION_W + 2 * 5 + 2
+        hosts_w = HOSTS_WIDTH + 2 if self._hosts_column else 0
+        fixed = status_w + DECISION_W + hosts_w + 2 * 5 + 2
         # The flags as wide as the widest row needs (issue 41 item 3), as far as the width
         # allows: taken from the name column down to 16 cells, then from the flags themselves
         # down to FLAGS_MIN, so the changes column keeps CHANGES_MIN cells.
@@ -628,6 +634,11 @@ class MainScreen(Screen[None]):
         muted = cs("tool-table--muted")
         name = Text("│ ", style=muted, no_wrap=True, overflow="ellipsis")
         name.append_text(name_text(t.name, limit=80, marks=table.marks))
+        extra = []
+        if self._hosts_column:
+            # The target hosts that refuse it (issue 44): error-styled when this change did it.
+            style = cs("tool-table--failed") if t.host_regression else muted
+            extra.append(Text(", ".join(t.hosts), style=style, no_wrap=True, overflow="ellipsis"))
         return [
             name,
             Text(
@@ -639,6 +650,7 @@ class MainScreen(Screen[None]):
             word_cut_cell(
                 safe_text(t.summary or t.note, style=muted, limit=120, marks=table.marks)
             ),
+            *extra,
         ]
 
     def rebuild(self) -> None:
@@ -650,6 +662,15 @@ class MainScreen(Screen[None]):
         table = self.query_one("#tools", ToolTable)
         keep = table.row_key_at(table.cursor_row) if table.row_count else None
         same_rows = self._cells_for is self.servers
+        if (
+            not same_rows
+            and not self._hosts_column
+            and any(t.hosts for s in self.servers for t in s.tools)
+        ):
+            # A target host refuses a tool: the hosts column, last and narrow (issue 44).
+            self._hosts_column = True
+            table.add_column("hosts", key="hosts", width=HOSTS_WIDTH)
+            self.on_resize()
         if not same_rows:  # rows drawn for another computation
             self._cells_for = self.servers
             self._cells, self._server_rows = {}, {}

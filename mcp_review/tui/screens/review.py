@@ -358,7 +358,31 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 notes.append(safe_content(secret, one_line=True, limit=500))
         elif not diff.changed:
             notes.append(("description unchanged", "$text-muted"))
+        notes.extend(self._cut_notes(new_d))
         self.query_one("#text-notes", Static).update(Content.assemble(*notes))
+
+    def _cut_notes(self, text: str | None) -> list[Content | tuple[str, str] | str]:
+        """Where a target host cuts the description (issue 44: Claude Code reads the first
+        2,048 characters): the words before the cut, and what lies past it."""
+        from mcp_review.engine.hosts import PROFILES
+
+        out: list[Content | tuple[str, str] | str] = []
+        for c in self.entry.cuts:
+            if text is None:
+                break
+            label = PROFILES[c.profile].label
+            past = c.length - c.at
+            out.append((f"\n✂ the model on {label} stops here: character {c.at:,} of ", "bold"))
+            out.append((f"{c.length:,}, after “…", "bold"))
+            out.append(safe_content(text[max(0, c.at - 40) : c.at], one_line=True, limit=60))
+            out.append(
+                (
+                    f"”; {past:,} character(s) past it are never read there (a cue past it "
+                    "still counts: other hosts read it)",
+                    "$text-warning",
+                )
+            )
+        return out
 
     def _fill_replay(self) -> None:
         cmp = self.comparison
