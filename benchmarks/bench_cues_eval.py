@@ -17,6 +17,9 @@
 A cue's level is the cue's or its rule's ``level`` attribute where the engine has one (issue
 38), else ``block`` for a blocking cue and ``info`` for the rest.
 
+Batch 2 (``poisoned_frozen2.json``) and batch 3 (``poisoned_<set>3.json``: its frozen and its
+development sources) are scored and reported apart from batch 1, and together.
+
 ``--write`` rewrites ``benchmarks/eval/results_<set>.json``. The frozen set is scored only to
 report: rules are tuned on ``dev``.
 """
@@ -248,10 +251,19 @@ def measure(which: str) -> dict[str, Any]:
         "honest": score_honest(split[f"{which}_servers"], names),
     }
     batch2 = EVAL / "poisoned_frozen2.json"
+    batch3 = EVAL / f"poisoned_{which}3.json"
+    b2: list[dict[str, Any]] = []
     if which == "frozen" and batch2.exists():
         b2 = json.loads(batch2.read_text(encoding="utf-8"))
         out["poisoned_batch2"] = score_poisoned(b2, names, servers)
-        out["poisoned_frozen_all"] = score_poisoned(items + b2, names, servers)
+    b3: list[dict[str, Any]] = []
+    if batch3.exists():
+        b3 = json.loads(batch3.read_text(encoding="utf-8"))
+        out["poisoned_batch3"] = score_poisoned(b3, names, servers)
+    if b2 or b3:
+        out["poisoned_frozen_all" if which == "frozen" else "poisoned_dev_all"] = score_poisoned(
+            items + b2 + b3, names, servers
+        )
     extra = EVAL / f"transformed_{which}.json"
     if extra.exists():
         t_items = json.loads(extra.read_text(encoding="utf-8"))
@@ -270,7 +282,12 @@ def report(r: dict[str, Any], listing: bool) -> None:
         print(f"  source {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
     for k, v in p["by_language"].items():
         print(f"  language {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
-    for key, label in (("poisoned_batch2", "batch 2"), ("poisoned_frozen_all", "batches 1+2")):
+    for key, label in (
+        ("poisoned_batch2", "batch 2"),
+        ("poisoned_batch3", "batch 3"),
+        ("poisoned_frozen_all", "batches 1+2+3"),
+        ("poisoned_dev_all", "batches 1+3"),
+    ):
         if key in r:
             b = r[key]["all"]
             print(
@@ -300,8 +317,9 @@ def report(r: dict[str, Any], listing: bool) -> None:
         f"{nt['policy_first_sight_blocked']} ({nt['policy_rate']:.2%})"
     )
     if listing:
-        for m in p["misses"]:
-            print("  miss", m)
+        for key in ("poisoned", "poisoned_batch2", "poisoned_batch3"):
+            for m in r.get(key, {}).get("misses", []):
+                print("  miss", key, m)
         for f in h["flagged"]:
             print(
                 "  flag", f["where"], [(c["rule"], c["level"], c["text"][:70]) for c in f["cues"]]

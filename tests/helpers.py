@@ -255,3 +255,21 @@ def _stop_zygote(p: subprocess.Popen[bytes], d: str) -> None:
     p.kill()
     p.wait()
     shutil.rmtree(d, ignore_errors=True)
+
+
+def with_fixture_ui(tool: ToolDef, path: Path) -> ToolDef:
+    """``tool`` (a rule fixture's ``old.json`` / ``new.json`` at ``path``) carrying the UI
+    resources of its sidecar ``old.ui.json`` / ``new.ui.json`` (``{uri: resources/read
+    result}``), as a listing reads them (issue 42 item 3); as it is without one."""
+    import dataclasses
+    import json
+
+    from mcp_review.engine.ui_resource import from_read_result
+
+    side = path.with_name(path.stem + ".ui.json")
+    if not side.exists():
+        return tool
+    reads = json.loads(side.read_text(encoding="utf-8"))
+    return dataclasses.replace(
+        tool, ui=tuple(from_read_result(uri, result) for uri, result in reads.items())
+    )

@@ -4,6 +4,7 @@ every item carries its provenance (benchmarks/eval/SOURCES.md)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -25,6 +26,9 @@ def test_committed_set_is_what_the_build_writes():
     assert _load("poisoned_dev.json") == dev
     assert _load("honest_split.json") == split
     assert _load("poisoned_frozen2.json") == build_eval.batch2_items()
+    frozen3, dev3 = build_eval.batch3_items()
+    assert _load("poisoned_frozen3.json") == frozen3
+    assert _load("poisoned_dev3.json") == dev3
     assert _load("transformed_frozen.json") == transform.build()
 
 
@@ -45,15 +49,41 @@ def test_every_item_names_where_it_comes_from_and_no_reserved_source():
         "mcp-guardian",
         "everything-wrong",
         "devsecops_arena",
+        "devsecops-arena",
+        "mcp-safetybench",
     )
     items = [
         *_load("poisoned_frozen.json"),
         *_load("poisoned_dev.json"),
         *_load("poisoned_frozen2.json"),
+        *_load("poisoned_frozen3.json"),
+        *_load("poisoned_dev3.json"),
     ]  # type: ignore[misc]
-    assert len(items) == len({i["id"] for i in items}) == 277
+    assert len(items) == len({i["id"] for i in items}) == 380
+    frozen = [
+        *_load("poisoned_frozen.json"),
+        *_load("poisoned_frozen2.json"),
+        *_load("poisoned_frozen3.json"),
+    ]  # type: ignore[misc]
+    assert len(frozen) == 300
     for i in items:
         assert i["source"] and i["path"] and len(i["commit"]) == 40 and i["where"], i["id"]
         assert not any(r in i["source"].lower() for r in reserved), i["source"]
+        # MSB (the MCP Security Bench) as a whole name, not a substring of another
+        assert "msb" not in re.split(r"[/_.-]", i["source"].lower()), i["source"]
     split = _load("honest_split.json")
     assert "eks-mcp-server" not in split["frozen_servers"] + split["dev_servers"]  # type: ignore[index]
+
+
+def test_batch3_splits_whole_sources_and_shares_none_with_earlier_batches():
+    """Batch 3's dev sources are tuned on and none of them has a frozen item; no batch-3 source
+    is one batches 1 and 2 drew from."""
+    frozen3 = _load("poisoned_frozen3.json")
+    dev3 = _load("poisoned_dev3.json")
+    assert {i["source"] for i in frozen3}.isdisjoint({i["source"] for i in dev3})  # type: ignore[index]
+    earlier = {
+        i["source"]  # type: ignore[index]
+        for name in ("poisoned_frozen.json", "poisoned_dev.json", "poisoned_frozen2.json")
+        for i in _load(name)  # type: ignore[attr-defined]
+    }
+    assert earlier.isdisjoint({i["source"] for i in [*frozen3, *dev3]})  # type: ignore[index, misc]

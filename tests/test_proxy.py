@@ -287,12 +287,14 @@ def test_calllog_rotates_by_size_and_redacts_recursively(tmp_path: Path):
 def test_tiered_proxy_withholds_a_new_property_whose_pattern_or_format_is_prose(
     tmp_path: Path, hold: bool
 ):
-    """Issue 10 leftover: a new optional property is a compatible change, which `tiered`
-    re-pins on its own; prose put in its `pattern` or `format` instead of its description is
-    text the model reads all the same, so the proxy must keep it from the client until
-    reviewed: withheld (``--withhold-changed``), or held (issue 29: the approved definition is
-    served, and a call that sends the new property is refused). An ordinary regex and format
-    on a new property still pass (no crying wolf)."""
+    """A new optional property is a compatible change, which `tiered` re-pins on its own;
+    prose put in its `pattern` or `format` instead of its description is text the model reads
+    all the same, so the proxy must keep it from the client until reviewed: withheld
+    (``--withhold-changed``), or held (the approved definition is served, and a call that sends
+    the new property is refused). The prose in `pattern` carries a blocking cue (a secret path,
+    an instruction), and the server has then shown hostile intent: it is withheld even in hold
+    mode (docs/proxy.md, the precedence list). An ordinary regex and format on a new property
+    still pass (no crying wolf)."""
     tools_file, pins = tmp_path / "tools.json", tmp_path / "mcp-pins.toml"
     base = {
         n: _tool(n, "look things up", q={"type": "string"})
@@ -328,22 +330,23 @@ def test_tiered_proxy_withholds_a_new_property_whose_pattern_or_format_is_prose(
     with RawClient(tmp_path, *args, env={"PROXY_TOOLS_FILE": str(tools_file)}) as c:
         c.initialize()
         listed = c.request("tools/list")["result"]["tools"]
+        held = {"by_format"} if hold else set()  # by_pattern's blocking cue: withheld
         if hold:
-            assert listed == [base["by_pattern"], base["by_format"], served[2]]
-            assert prose.encode() not in b"".join(c.all)  # every byte the client got
+            assert listed == [base["by_format"], served[2]]
         else:
             assert [t["name"] for t in listed] == ["plain"]
+        assert prose.encode() not in b"".join(c.all)  # every byte the client got
         for name in ("by_pattern", "by_format"):
             err = c.request("tools/call", {"name": name, "arguments": {"q": "x", "ctx": "k"}})
             assert err["error"]["code"] == REFUSED_CODE
-            status = err["error"]["data"]["status"]
-            assert status == "held" if hold else status.startswith("changed"), err
+            enforcement = err["error"]["data"]["enforcement"]
+            assert enforcement == ("held" if name in held else "withheld"), err
             ok = c.request("tools/call", {"name": name, "arguments": {"q": "x"}})
-            assert ("result" in ok) is hold, ok
+            assert ("result" in ok) is (name in held), ok
         assert "result" in c.request("tools/call", {"name": "plain", "arguments": {"q": "x"}})
         assert c.close() == 0
     recorded = [r["tool"] for r in read_jsonl(tmp_path / "calls.jsonl")]
-    assert recorded == (["by_pattern", "by_format", "plain"] if hold else ["plain"])
+    assert recorded == (["by_format", "plain"] if hold else ["plain"])
     assert "refused tools/call 'by_pattern'" in c.stderr()
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import with_fixture_ui
 
 from mcp_review.engine.compare import compare
 from mcp_review.engine.model import ToolDef
@@ -52,6 +53,9 @@ def _fixture_changes(rid: str, wrap_output: bool) -> list[dict[str, Any]]:
         old = {"name": "t", "inputSchema": {"type": "object"}, "outputSchema": old["inputSchema"]}
         new = {"name": "t", "inputSchema": {"type": "object"}, "outputSchema": new["inputSchema"]}
     o, n = ToolDef.from_wire(old), ToolDef.from_wire(new)
+    if not wrap_output:
+        o = with_fixture_ui(o, FIXTURES / rid / "old.json")
+        n = with_fixture_ui(n, FIXTURES / rid / "new.json")
     with pytest.MonkeyPatch.context() as mp:
         if rid == "engine-error":
             _plant_bug(mp)

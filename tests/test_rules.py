@@ -8,6 +8,7 @@ import string
 from pathlib import Path
 
 import pytest
+from helpers import with_fixture_ui
 
 from mcp_review.engine import rules as rules_pkg
 from mcp_review.engine import schema_diff
@@ -30,7 +31,8 @@ KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 def _load(path: Path) -> ToolDef:
-    return ToolDef.from_wire(json.loads(path.read_text(encoding="utf-8")), source=str(path))
+    tool = ToolDef.from_wire(json.loads(path.read_text(encoding="utf-8")), source=str(path))
+    return with_fixture_ui(tool, path)
 
 
 def _broken_rule(*_args):

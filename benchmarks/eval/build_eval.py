@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "cues"))
 
 import corpus_data as cd  # noqa: E402
 import public_batch2  # noqa: E402
+import public_batch3  # noqa: E402
 import public_others  # noqa: E402
 import public_vigil  # noqa: E402
 
@@ -108,6 +109,37 @@ def batch2_items() -> list[dict[str, Any]]:
     return out
 
 
+def batch3_items() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Batch 3 (``public_batch3.py``): sources none of batches 1 and 2 used, collected by the
+    issue's second engineer, committed before any of their rule changes and before it was
+    scored. Split by whole source: ``split == "dev"`` sources are tuned on, the rest frozen.
+    Planted with seed ``PLANT_SEED + 2``. Returns (frozen, dev)."""
+    out: list[dict[str, Any]] = []
+    for s in public_batch3.SOURCES:
+        for where, text in s["items"]:
+            digest = hashlib.sha256(
+                f"{s['repo']}\n{s['path']}\n{where}\n{text}".encode()
+            ).hexdigest()[:10]
+            out.append(
+                {
+                    "id": f"{s['repo'].split('/')[1]}-{digest}",
+                    "source": s["repo"],
+                    "path": s["path"],
+                    "commit": s["commit"],
+                    "where": where,
+                    "licence": s["licence"],
+                    "text": text,
+                    "batch": 3,
+                    "split": s["split"],
+                }
+            )
+    rng = random.Random(PLANT_SEED + 2)
+    spots = targets()
+    for item in out:
+        item["plant"] = {**rng.choice(spots), "position": rng.choice(POSITIONS)}
+    return [i for i in out if i["split"] == "frozen"], [i for i in out if i["split"] == "dev"]
+
+
 def targets() -> list[dict[str, Any]]:
     """Descriptions of each non-reserved server's newest capture that a text can be planted
     into: the tool's description and each top-level input property's description."""
@@ -177,7 +209,12 @@ def main() -> int:
     frozen, dev, split = build()
     batch2 = batch2_items()
     assert not {i["id"] for i in batch2} & {i["id"] for i in frozen + dev}, "duplicate items"
+    frozen3, dev3 = batch3_items()
+    earlier = {i["id"] for i in frozen + dev + batch2}
+    assert not {i["id"] for i in frozen3 + dev3} & earlier, "duplicate items"
     for name, doc in (
+        ("poisoned_frozen3.json", frozen3),
+        ("poisoned_dev3.json", dev3),
         ("poisoned_frozen2.json", batch2),
         ("poisoned_frozen.json", frozen),
         ("poisoned_dev.json", dev),
@@ -189,7 +226,8 @@ def main() -> int:
     n_src = len({i["source"] for i in frozen + dev})
     print(
         f"{len(frozen) + len(dev)} poisoned texts from {n_src} sources: "
-        f"{len(frozen)} frozen, {len(dev)} dev; batch 2: {len(batch2)} frozen; honest servers "
+        f"{len(frozen)} frozen, {len(dev)} dev; batch 2: {len(batch2)} frozen; batch 3: "
+        f"{len(frozen3)} frozen, {len(dev3)} dev; honest servers "
         f"{len(split['frozen_servers'])} frozen, {len(split['dev_servers'])} dev"
     )
     return 0

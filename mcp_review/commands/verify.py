@@ -120,6 +120,30 @@ def _say_schemes(pins: Any) -> None:
             )
 
 
+def _say_ui(pins: Any) -> None:
+    """Each approved pin whose definition names a UI resource and that holds no record of its
+    content (written before UI resources were pinned, issue 42 item 3): its content is recorded
+    when its tool is next decided; until then only the URI is checked."""
+    from mcp_review.engine.pintoml import qa
+    from mcp_review.engine.rules.meta import ui_resource_uris
+    from mcp_review.engine.ui_resource import PIN_KEY
+
+    for key in sorted(pins.pins):
+        p = pins.pins[key]
+        if (
+            PIN_KEY in p.extra
+            or not p.approved
+            or ("resourceUri" not in p.definition and ("openai/outputTemplate" not in p.definition))
+        ):
+            continue
+        if ui_resource_uris(p.tool_def().wire.get("_meta")):
+            print(
+                f"  UI resource: tool {qa(p.tool)} (server {qa(p.server)}, principal "
+                f"{qa(p.principal)}): its content is not pinned yet; it is recorded when the "
+                "tool is next decided"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.pins import VERSION
     from mcp_review.services.inputs import resolve
@@ -177,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
             rc = exitcodes.FAIL
     if pins.read_bytes is not None and not args.quiet:
         _say_schemes(pins)
+        _say_ui(pins)
     if args.snapshot is not None:
         from mcp_review.formats import status as fmt
 

@@ -89,6 +89,13 @@ _COMMAND = [
         _I,
     ),
     re.compile(r"'curl', '[^']{0,80}', '\|', 'bash'", _I),
+    # code as a step (batch 3's development source): eval("..."), subprocess("..."),
+    # Buffer.from(x, "base64") ... and execute, decode ... and execute
+    re.compile(
+        r"\beval\(\s{0,2}[\"'`]|\bsubprocess\(\s{0,2}[\"'`]|"
+        r"\b(?:decode|buffer\.from\()[^.\n]{0,60}\band (?:then )?(?:execute|run|eval)\b",
+        _I,
+    ),
 ]
 _STEAL = [
     re.compile(r"\b(?:steal|exfiltrate|exfiltrating)\b", _I),
@@ -105,6 +112,13 @@ _STEAL = [
         r"\byour (?:api |private |ssh )?keys\b",
         _I,
     ),
+    # a secret taken from the conversation: "Extract the api_key from the conversation context"
+    re.compile(
+        r"\b(?:api[_ -]?keys?|tokens?|passwords?|credentials?|secrets?|cookies?)\b[^.\n]{0,20}"
+        r"\bfrom (?:the )?(?:user(?:'s)? |conversation |chat |session )?(?:context|"
+        r"conversation|chat history)\b",
+        _I,
+    ),
 ]
 _COVERT = [
     re.compile(
@@ -117,6 +131,61 @@ _COVERT = [
         r"(?:any |all )?(?:credentials|keys|secrets|tokens|passwords)\b",
         _I,
     ),
+]
+_JAILBREAK = [
+    # role play addressed to the model: "pretend you are", "act as if you have" (the category
+    # batch 2's misses named in the hand-off; no development text has one in English)
+    re.compile(
+        r"\b(?:pretend|act|behave)\s(?:like |as if |as though |that )?you(?:'re| are| have| were)\b",
+        _I,
+    ),
+    # safety bypassed: "Ignore all security checks", "security is optional"
+    re.compile(
+        r"\b(?:ignore|bypass|disregard|circumvent)\s(?:all |any |the |your )?(?:security|safety)\b|"
+        r"\b(?:security|safety)(?: checks?| rules?| guidelines| filters?)? (?:is|are) "
+        r"(?:optional|disabled|off|suspended|not required)\b",
+        _I,
+    ),
+    # a rule planted for later turns: "Remember that ... for all future interactions"
+    re.compile(
+        r"\bremember (?:that|this)\b[^.\n]{0,80}\b(?:for all future|from now on|in all future)\b",
+        _I,
+    ),
+    # es / fr / de / zh / ru / ja
+    re.compile(
+        r"\bfinge que eres\b|\bact[uú]a como si (?:fueras|tuvieras)\b|\bfais (?:comme si tu|"
+        r"semblant d'[eê]tre)\b|\bagis comme si tu\b|\btu so,? als (?:ob|w[aä]rst)\b|"
+        r"假装你是|你现在是|忽略(?:所有)?安全|притворись|представь,? что ты|のふりをして|あなたは今",
+        _I,
+    ),
+]
+_GRANT = [
+    re.compile(
+        r"\bgrant\b[^.\n]{0,30}\b(?:admin|administrator|root|superuser|full)\b[^.\n]{0,30}"
+        r"\bto (?:the )?(?:requesting|current|calling|any) (?:user|caller|agent|requester)\b",
+        _I,
+    ),
+]
+_TAMPER = [
+    re.compile(
+        r"\b(?:override|redefine|rewrite|modify|replace)\s(?:the |this |its |your )?tool(?:'s)?\s"
+        r"(?:definitions?|descriptions?|schemas?|signatures?)\b|"
+        r"\b(?:replace|swap|substitute|falsify|alter)\s(?:the |your |its )?(?:response|answer|"
+        r"reply)\s(?:with|for)\b",
+        _I,
+    ),
+]
+_AUDIT = [
+    re.compile(
+        r"\b(?:do not|don't|never)\s(?:log|record|audit|track)\b[^.\n]{0,30}\b(?:operations?|"
+        r"actions?|calls?|activity)\b[^.\n]{0,30}\b(?:this tool|you)\b|"
+        r"\b(?:disable|turn off|bypass|clear|delete|erase|wipe)\s(?:the |all |any )?(?:audit|access)"
+        r" (?:logs?|trail|logging)\b",
+        _I,
+    ),
+]
+_METADATA = [
+    re.compile(r"169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200", _I),
 ]
 _FOREIGN = [
     # es / fr / de / pt headers, zh / ru / ja headers
@@ -249,6 +318,10 @@ _COMMAND_GATE = (
     "chmod 777",
     "nc -e",
     "socket.socket",
+    "eval(",
+    "subprocess(",
+    "decode",
+    "buffer.from(",
 )
 _STEAL_GATE = (
     "steal",
@@ -266,6 +339,9 @@ _STEAL_GATE = (
     "get_secrets",
     "private_key",
     "your ",
+    "context",
+    "conversation",
+    "chat history",
 )
 _COVERT_GATE = ("secretly", "silently", "covertly", "quietly", "also ")
 _FOREIGN_GATE = (
@@ -293,6 +369,22 @@ _REDIRECT_GATE = (
 )
 _CONTACT_GATE = ("server", "endpoint", "node", "vault", "webhook", "archive", "cc", "http")
 _CALL_GATE = ("call", "invoke", "execute", "run")
+_JAILBREAK_GATE = (
+    "pretend",
+    "act ",
+    "behave",
+    "security",
+    "safety",
+    "remember",
+    "finge",
+    "fais",
+    "agis",
+    "tu so",
+)
+_GRANT_GATE = ("grant",)
+_TAMPER_GATE = ("tool", "response", "answer", "reply")
+_AUDIT_GATE = ("log", "record", "audit", "track")
+_METADATA_GATE = ("169.254", "metadata.google", "100.100.100")
 _CALL_FOREIGN_GATE = ("debe", "deber", "tienes", "hay que", "vous", "tu dois", "il faut", "muss")
 _NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
 
@@ -337,6 +429,11 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     first("cue.instruction.foreign-language", _FOREIGN, when=other_script or gate(_FOREIGN_GATE))
     first("cue.tool-reference.redirect", _REDIRECT, True, when=gate(_REDIRECT_GATE))
     first("cue.url.contact-endpoint", _CONTACT, True, when=gate(_CONTACT_GATE))
+    first("cue.instruction.jailbreak", _JAILBREAK, True, when=other_script or gate(_JAILBREAK_GATE))
+    first("cue.instruction.grant-privilege", _GRANT, True, when=gate(_GRANT_GATE))
+    first("cue.instruction.tamper-tool", _TAMPER, True, when=gate(_TAMPER_GATE))
+    first("cue.concealment.evade-audit", _AUDIT, when=gate(_AUDIT_GATE))
+    first("cue.url.cloud-metadata", _METADATA, when=gate(_METADATA_GATE))
     call = None
     for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
         sent = _sentence(text, m.start())

@@ -560,6 +560,41 @@ def _as_marked(s: str) -> str:
     return "".join(out)
 
 
+_QUOTE_CHARS = frozenset("'\"`\u2018\u201c")
+_SHAPE_NOUNS = _W(
+    "dict dicts object objects list lists array arrays entry entries item items map maps "
+    "string strings value values record records row rows element elements field fields".split()
+)
+
+
+def _rules_do_not_apply(words: list[str]) -> bool:
+    """Whether "do not apply" in ``words`` is said of rules ("Safety rules do not apply"),
+    not of a tool's own options ("signature options do not apply")."""
+    for k in range(1, len(words) - 2):
+        if words[k : k + 3] == ["do", "not", "apply"]:
+            if words[k - 1] in RULE_NOUNS or words[k - 1] in ("limits", "filters", "safeguards"):
+                return True
+    return False
+
+
+def _forbids_a_claim(words: list[str], i: int) -> bool:
+    """Whether the negated telling verb at ``i`` forbids stating something false ("Never tell a
+    user a message was scheduled"): its audience followed by "a"/"an", a noun and a form of
+    "be" or "have", not a matter hidden ("about this", "you read ...")."""
+    rest = words[i + 1 : i + 8]
+    for j, x in enumerate(rest[:3]):
+        if x in AUDIENCE:
+            after = rest[j + 1 : j + 5]
+            if not after or after[0] not in ("a", "an"):
+                return False
+            if any(y in ("was", "were", "is", "are", "has", "have", "had") for y in after[2:]):
+                return True
+            # the line ends after "a <noun>" (the claim goes on on the next line) and the
+            # audience is anyone ("a user"), not the user of this conversation
+            return len(after) <= 2 and j > 0 and rest[j - 1] in ("a", "any")
+    return False
+
+
 OBJECT_WINDOW = 40
 """Words after a verb read as its objects (a bound: a verb's cost does not grow with the
 sentence)."""
@@ -641,6 +676,8 @@ def _sentence_rules(
     if ws & _MIMIC_FIRST:
         for seq in MIMIC_SEQS:
             if " " + " ".join(seq) + " " in joined:
+                if seq == ("do", "not", "apply") and not _rules_do_not_apply(words):
+                    continue  # "signature options do not apply": the tool's own options
                 found.add("cue.instruction.system-mimicry", quote, " ".join(seq))
                 break
     if ws & IGNORE_V:
@@ -655,6 +692,8 @@ def _sentence_rules(
     for i, w in enumerate(words if aud is not None else ()):
         if w in TELL_V and s.negated[i]:
             back = words[max(0, i - 3) : i]
+            if _forbids_a_claim(words, i):
+                continue  # "Never tell a user a message was scheduled": honesty, not hiding
             if "without" not in back or any_imperative:
                 found.add("cue.concealment.do-not-tell", quote, f"{w} {aud}")
                 break
@@ -692,6 +731,10 @@ def _sentence_rules(
         if w == "email" and words[i + 1 : i + 2] and words[i + 1] not in _EMAIL_OBJECTS:
             continue  # "by name, email, phone number": a field in a list, not "email them"
         verb_at = s.starts[i]
+        if text[verb_at - 1 : verb_at] in _QUOTE_CHARS:
+            continue  # "Optional 'Send As' alias": a quoted name, not an order
+        if w in INCLUDE_V and i >= 2 and words[i - 1] in MODAL and words[i - 2] in _SHAPE_NOUNS:
+            continue  # "Each dict must contain contact_id": the shape of a value
         objs: dict[str, str] | None = None
         if w in SEND_V or w in INCLUDE_V or w in READ_V or w in ASK_V:
             objs = _objects(words, i + 1)

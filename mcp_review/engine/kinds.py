@@ -588,9 +588,20 @@ def group_id(kind: Kind, members: Iterable[Member]) -> str:
     and each member's (server, principal, tool, live digest), sorted."""
     h = hashlib.sha256(kind.key.encode("utf-8", "surrogatepass"))
     for m in sorted(members, key=lambda m: m.key):
-        for part in (*m.key, m.digest):
+        for part in (*m.key, m.digest, *_ui_parts(m)):
             h.update(b"\x00" + part.encode("utf-8", "surrogatepass"))
     return h.hexdigest()[:12]
+
+
+def _ui_parts(m: Member) -> tuple[str, ...]:
+    """The member's served UI resources (issue 42 item 3), outside its digest but approved
+    with it: bound into the group id, so a UI changed between ``status --groups`` and
+    ``approve --group`` leaves the group stale. Nothing for a tool without any (ids as
+    before)."""
+    ui = getattr(getattr(m.status, "live", None), "ui", None)
+    if not ui:
+        return ()
+    return tuple(f"ui {r.uri} {r.digest} {r.mime_type} {r.meta} {r.error is not None}" for r in ui)
 
 
 def _strictest(outcomes: Iterable[Outcome]) -> Outcome:

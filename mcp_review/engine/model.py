@@ -12,10 +12,13 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.canonical import canonical_bytes, check_json
 from mcp_review.engine.errors import InputError
+
+if TYPE_CHECKING:
+    from mcp_review.engine.ui_resource import UIResource
 
 DIGEST_SCHEME = 3
 """Version of the digest scheme (canonical form + hashed fields). Stored with every pin."""
@@ -73,6 +76,10 @@ class ToolDef:
     wire: dict[str, Any]
     _digest: str | None = field(default=None, init=False, repr=False, compare=False)
     """The digest, computed once (``wire`` is never changed after construction)."""
+    ui: tuple[UIResource, ...] | None = field(default=None, repr=False, compare=False)
+    """The UI resources its ``_meta`` names, as read with the listing or as approved with its
+    pin (engine/ui_resource.py); None when none were read (or the pin predates them). Outside
+    the digest: a change of them is judged apart (engine/rules/ui.py)."""
 
     @classmethod
     def from_wire(cls, data: Any, *, source: str = "<tool>") -> ToolDef:

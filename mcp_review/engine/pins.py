@@ -76,6 +76,9 @@ from mcp_review.engine.model import (
 )
 from mcp_review.engine.pintoml import layout, q, render, table_path, utf8_ok
 from mcp_review.engine.policy import TIERS
+from mcp_review.engine.ui_resource import PIN_KEY as UI_PIN_KEY
+from mcp_review.engine.ui_resource import from_toml as ui_from_toml
+from mcp_review.engine.ui_resource import toml_problem as ui_toml_problem
 
 VERSION = 2
 """Pin-file format version written by this mcp-review. Newer files are refused.
@@ -97,6 +100,12 @@ class Decision(StrEnum):
 
 PinKey = tuple[str, str, str]
 """(server local name, principal, tool name)."""
+
+
+def _with_ui(tool: ToolDef, pin: Pin) -> ToolDef:
+    """``tool`` carrying the UI resources approved with ``pin`` (none kept: as it is)."""
+    records = ui_from_toml(pin.extra.get(UI_PIN_KEY))
+    return tool if records is None else replace(tool, ui=records)
 
 
 def definition_text(tool: ToolDef) -> str:
@@ -146,7 +155,9 @@ class Pin:
         from mcp_review.engine.canonical import loads
 
         try:
-            return ToolDef.from_wire(loads(self.definition, source="pin"), source="pin")
+            return _with_ui(
+                ToolDef.from_wire(loads(self.definition, source="pin"), source="pin"), self
+            )
         except InputError:
             pass
         # Only for the error: the table's path is worded (three quoted names) and the same
@@ -187,6 +198,8 @@ class Pin:
                 "its digest is not the digest of its stored definition (the file was edited "
                 "by hand or is corrupted)"
             )
+        if UI_PIN_KEY in self.extra:
+            return ui_toml_problem(self.extra[UI_PIN_KEY])
         return None
 
     def current_digest(self) -> str:
@@ -339,8 +352,10 @@ def make_pin(
     protocol_version: str | None = None,
     at: str | None = None,
 ) -> Pin:
-    """A pin binding ``decision`` to exactly this definition (digest + lossless JSON)."""
+    """A pin binding ``decision`` to exactly this definition (digest + lossless JSON), and
+    to the UI resources read with it (``tool.ui``, engine/ui_resource.py)."""
     return Pin(
+        extra={} if tool.ui is None else {UI_PIN_KEY: [r.to_toml() for r in tool.ui]},
         server=server,
         principal=principal,
         tool=tool.name,

@@ -78,6 +78,7 @@ from mcp_review.engine.rules import where as where_label
 from mcp_review.engine.rules.cues import SECRET_PATH_RULE, CueKind
 from mcp_review.engine.rules.meta import MORE_POWER_RULES as META_MORE_POWER_RULES
 from mcp_review.engine.rules.render import added_text, quote
+from mcp_review.engine.rules.ui import UI_RULES
 
 _RULE_RELAXED = "annotation-relaxed"
 _RULE_GATES_LESS = "annotation-gates-less"
@@ -169,6 +170,9 @@ class Facts:
     meta_more_power: tuple[str, ...] = ()
     """Claims of more power in ``_meta`` (engine/rules/meta.py ``MORE_POWER_RULES``: the model
     may now call an app-only tool, the UI's CSP or permissions grew), each as its message."""
+    ui_changed: tuple[str, ...] = ()
+    """A UI resource the tool renders changed behind its URI (engine/rules/ui.py), each as its
+    message: never approved automatically, in any tier."""
 
 
 class Concern(StrEnum):
@@ -254,6 +258,8 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         steps.append((Outcome.REVIEW, "new tool: never approved automatically"))
     for what in facts.annotations_other:
         steps.append((Outcome.REVIEW, f"{what}: never approved automatically"))
+    for what in facts.ui_changed:
+        steps.append((Outcome.REVIEW, what))
     if facts.previously_denied:
         steps.append((Outcome.REVIEW, "previously denied: a change never lifts a denial"))
     if facts.unclassified:
@@ -836,6 +842,7 @@ def facts_for(
         first_sight_cues=first_sight,
         attention_cues=attention,
         meta_more_power=tuple(c.message for c in changes if c.rule in META_MORE_POWER_RULES),
+        ui_changed=tuple(c.message for c in changes if c.rule in UI_RULES),
     )
 
 

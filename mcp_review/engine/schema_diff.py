@@ -65,6 +65,7 @@ from mcp_review.engine.rules.text import with_model_text
 from mcp_review.engine.rules.tool import judge_name_and_text, judge_outside_schemas
 from mcp_review.engine.rules.tool import output_schema_presence as _output_presence
 from mcp_review.engine.rules.tool_annotations import judge_annotations as _annotations
+from mcp_review.engine.rules.ui import judge_ui
 from mcp_review.engine.walk import Refs
 
 __all__ = ["diff_schemas", "diff_tools", "scan_hidden"]
@@ -745,9 +746,24 @@ def diff_tools(old: ToolDef, new: ToolDef, memo: CompareMemo | None = None) -> l
     tool, with every schema change still reported. ``memo``: schema walks already made in
     this run (engine/memo.py), reused for a pair of schema documents seen before."""
     try:
-        return _diff_tools(old, new, memo)
+        out = _diff_tools(old, new, memo)
     except Exception as e:
-        return _diff_tools_degraded(old, new, e)
+        out = _diff_tools_degraded(old, new, e)
+    if old.ui is None or new.ui is None:
+        return out
+    try:
+        return out + judge_ui(old.ui, new.ui, new.wire)
+    except Exception as e:
+        return [
+            *out,
+            make(
+                "engine-error",
+                "/_meta",
+                direction=Direction.TOOL,
+                where=Raw("UI resource"),
+                error=Raw(type(e).__name__),
+            ),
+        ]
 
 
 def _diff_tools_degraded(old: ToolDef, new: ToolDef, e: Exception) -> list[Change]:

@@ -70,7 +70,18 @@ def record(pin: Any) -> dict[str, Any]:
         "at": pin.decided_at,
         "by": pin.decided_by,
         "previous": extra.get(PREVIOUS),
-    }
+    } | _ui_record(extra)
+
+
+def _ui_record(extra: Any) -> dict[str, Any]:
+    """A decision's UI resources (issue 42 item 3) in its signed record: each URI with its
+    content digest, MIME type and content ``_meta`` (the text is bound by its digest); nothing
+    for a pin that holds none, so the records of every other decision are unchanged."""
+    rows = extra.get("ui_resources")
+    if not isinstance(rows, list):
+        return {}
+    keep = ("uri", "digest", "mime_type", "meta", "error")
+    return {"ui": [{k: r[k] for k in keep if k in r} for r in rows if isinstance(r, dict)]}
 
 
 def record_bytes(pin: Any) -> bytes:

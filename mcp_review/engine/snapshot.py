@@ -71,16 +71,20 @@ class ServerSnapshot:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "principal": self.principal,
-            "server_info": self.server_info,
-            "protocol_version": self.protocol_version,
-            "ttl_ms": self.ttl_ms,
-            "cache_scope": self.cache_scope,
-            **({"instructions": self.instructions} if self.instructions is not None else {}),
-            "tools": [t.wire for t in self.tools],
-            "error": self.error,
-        } | ({"notes": list(self.notes)} if self.notes else {})
+        return (
+            {
+                "principal": self.principal,
+                "server_info": self.server_info,
+                "protocol_version": self.protocol_version,
+                "ttl_ms": self.ttl_ms,
+                "cache_scope": self.cache_scope,
+                **({"instructions": self.instructions} if self.instructions is not None else {}),
+                "tools": [t.wire for t in self.tools],
+                "error": self.error,
+            }
+            | ({"notes": list(self.notes)} if self.notes else {})
+            | _ui_json(self.tools)
+        )
 
 
 @dataclass(slots=True)
@@ -129,6 +133,8 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
             ToolDef.from_wire(t, source=f"{source}: server {name!r} tool #{i}")
             for i, t in enumerate(tools_raw)
         ]
+        if "ui_resources" in s:
+            tools = _with_ui(tools, s["ui_resources"], f"{source}: server {name!r}")
         snap.servers[name] = ServerSnapshot(
             name=name,
             principal=s.get("principal") or "default",
@@ -144,3 +150,36 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
             else [],
         )
     return snap
+
+
+def _ui_json(tools: list[ToolDef]) -> dict[str, Any]:
+    """``{"ui_resources": [record, ...]}``: the UI resources read with the listing
+    (engine/ui_resource.py), each once; nothing when none were read (older snapshots and
+    servers without UI read the same)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for t in tools:
+        for r in t.ui or ():
+            seen.setdefault(r.uri, r.to_toml())
+    return {"ui_resources": [seen[u] for u in sorted(seen)]} if seen else {}
+
+
+def _with_ui(tools: list[ToolDef], rows: Any, source: str) -> list[ToolDef]:
+    """Each tool whose ``_meta`` names UI resources, carrying their records from ``rows``
+    (a tool with one of them missing carries none: it was not read)."""
+    from dataclasses import replace
+
+    from mcp_review.engine.rules.meta import ui_resource_uris
+    from mcp_review.engine.ui_resource import from_toml, record_of, toml_problem
+
+    why = toml_problem(rows)
+    if why is not None:
+        raise InputError(f"{why.replace('its ', '', 1)}", source=source)
+    records = from_toml(rows)
+    out = []
+    for t in tools:
+        uris = ui_resource_uris(t.wire.get("_meta"))
+        got = [record_of(records, u) for u in uris]
+        if uris and all(r is not None for r in got):
+            t = replace(t, ui=tuple(r for r in got if r is not None))
+        out.append(t)
+    return out

@@ -30,6 +30,9 @@ from mcp_review.engine.pins import Decision, Pin, PinFile, make_pin
 from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.engine.protocol import ProtocolFinding, duplicate_findings, tool_findings
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.ui_resource import PIN_KEY as UI_PIN_KEY
+from mcp_review.engine.ui_resource import differs as ui_differs
+from mcp_review.engine.ui_resource import from_toml as ui_from_toml
 
 if TYPE_CHECKING:
     from mcp_review.engine.replay import Call, LoadedCalls
@@ -922,7 +925,7 @@ def server_status(
     for name in sorted(by_name):
         defs = by_name[name]
         tier = pins.tier_for(server.name, name, default=default_tier)
-        st = _tool_status(
+        st = _with_ui_notes(
             server,
             name,
             defs[0],
@@ -1009,6 +1012,47 @@ def _replay_streamed(
     return plan
 
 
+def ui_changed(pin: Pin, live: ToolDef) -> bool:
+    """Whether ``live``'s UI resources differ from the ones approved with ``pin`` (a pin that
+    holds none differs from nothing: engine/ui_resource.py). Parses only a pin that has some."""
+    if live.ui is None or UI_PIN_KEY not in pin.extra:
+        return False
+    return ui_differs(ui_from_toml(pin.extra[UI_PIN_KEY]), live.ui)
+
+
+def ui_cues(old: Any, new: Any) -> tuple[Cue, ...]:
+    """The cues of the text a served UI resource adds over its approved one (the engine's
+    reader, bounded: engine/ui_resource.CUE_CHARS)."""
+    from mcp_review.engine.cues import text_cues
+    from mcp_review.engine.ui_resource import added_text, record_of
+
+    if old is None or new is None:
+        return ()
+    out: list[Cue] = []
+    for r in new:
+        text = added_text(record_of(old, r.uri), r)
+        if text:
+            out += text_cues(text, "/_meta/ui/resourceUri#content")
+    return tuple(out)
+
+
+def _with_ui_notes(
+    server: ServerSnapshot, name: str, live: ToolDef, pin: Pin | None, *a: Any
+) -> ToolStatus:
+    """:func:`_tool_status`, and a note for each UI resource that could not be read, or whose
+    content the pin does not hold yet (recorded at the tool's next decision)."""
+    st = _tool_status(server, name, live, pin, *a)
+    for r in live.ui or ():
+        if r.error is not None:
+            st.notes.append(f"its UI resource {r.uri} could not be read: {r.error}")
+    if live.ui and pin is not None and UI_PIN_KEY not in pin.extra:
+        st.notes.append(
+            "its UI resource content is not pinned yet (the pin predates it): it is recorded "
+            "at the tool's next decision"
+        )
+    return st
+
+
 def _tool_status(
     server: ServerSnapshot,
     name: str,
@@ -1054,7 +1098,7 @@ def _tool_status(
                 + " (kept while the running version serves it)"
             )
             return st
-    if pin.current_digest() == digest:
+    if pin.current_digest() == digest and not ui_changed(pin, live):
         if pin.approved:
             return base(state=State.PINNED, policy=PolicyResult(tier, Outcome.NONE))
         return base(
@@ -1085,6 +1129,7 @@ def _tool_status(
         )
     denied = not pin.approved
     cues = tuple(tool_cues(old.wire, live.wire, names=known, server=server.name))
+    cues += ui_cues(old.ui, live.ui)
     facts = facts_for(
         old, live, cmp.changes, broken_calls=cmp.broken_calls, previously_denied=denied, cues=cues
     )

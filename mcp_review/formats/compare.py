@@ -24,7 +24,9 @@ from mcp_review.engine.hidden import safe_text
 from mcp_review.engine.model import ChangeClass
 from mcp_review.engine.replay import KINDS, REPORT_LIMIT
 from mcp_review.engine.rules import render_change
+from mcp_review.engine.rules.ui import UI_RULES
 from mcp_review.formats.jsonstream import Doc, Stream, iter_dump
+from mcp_review.formats.ui_diff import ui_diff_lines
 
 _LABEL = {
     ChangeClass.BREAKING: "BREAKING",
@@ -199,6 +201,9 @@ def to_text(cmp: Comparison, *, byte_pin: bool = True, all_calls: bool = False) 
             out.append(f"      {'promoted to breaking: ' if c.promoted else ''}{safe_text(c.note)}")
         if c.settle:
             out.append(f"      settle: {safe_text(c.settle)}")
+    if any(c.rule in UI_RULES for c in cmp.changes):
+        out.append("")
+        out.extend(ui_diff_lines(cmp.old.ui, cmp.new.ui))
     r = cmp.replay
     if r is not None:
         out.append("")

@@ -29,10 +29,12 @@ from typing import Any
 
 from mcp_review.engine.hidden import json_dumps_safe, mark_lookalikes, safe_text
 from mcp_review.engine.names import with_escape
+from mcp_review.engine.rules.ui import UI_RULES
 from mcp_review.engine.status import ToolStatus
 from mcp_review.formats.compare import to_text as comparison_text
 from mcp_review.formats.jsonstream import plain
 from mcp_review.formats.status import tool_json
+from mcp_review.formats.ui_diff import ui_diff_lines
 
 FORMAT = "mcp-review-diff"
 VERSION = 1
@@ -85,7 +87,19 @@ def to_json(t: ToolStatus, targets: Any = None) -> str:
     if cut:
         # Where a target host (claude-code) cuts the description the model reads (issue 44).
         doc["host_cuts"] = [c.to_json() for c in cut]
+    ui = _ui_diff(t)
+    if ui:
+        doc["ui_diff"] = ui  # only for a changed UI resource: other documents as before
     return json_dumps_safe(doc, indent=2) + "\n"
+
+
+def _ui_diff(t: ToolStatus) -> list[str]:
+    """The text diff of a changed UI resource (issue 42 item 3; formats/ui_diff.py), lines
+    made visible; empty when no UI resource changed."""
+    cmp = t.comparison
+    if cmp is None or not any(c.rule in UI_RULES for c in cmp.changes):
+        return []
+    return ui_diff_lines(cmp.old.ui, cmp.new.ui)
 
 
 def _cuts(t: ToolStatus, targets: Any) -> list[Any]:

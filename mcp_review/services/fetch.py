@@ -338,6 +338,66 @@ async def list_all_tools(
     )
 
 
+MAX_UI_RESOURCES = 64
+"""Most distinct UI resources read per server (a listing of thousands of tools each naming
+its own ``ui://`` must not turn into thousands of reads); past it, each is recorded as not
+read (said, and the proxy serves none of them)."""
+
+
+async def _raw_read(client: Any, uri: str) -> Any:
+    """The ``resources/read`` result for ``uri`` exactly as the server sent it (parsed JSON,
+    not validated: the SDK's models would normalise the URI and drop keys), sent the way
+    :func:`_raw_list_result` sends ``tools/list``."""
+    session = client.session
+    data: dict[str, Any] = {"method": "resources/read", "params": {"uri": uri}}
+    opts: dict[str, Any] = {}
+    session._stamp(data, opts)
+    timeout = session._session_read_timeout_seconds
+    if timeout is not None:
+        opts["timeout"] = timeout
+    return await session._dispatcher.send_raw_request(data["method"], data.get("params"), opts)
+
+
+async def read_ui_resources(
+    client: Any, tools: list[ToolDef], *, scrub: Callable[[str], str] = str
+) -> list[ToolDef]:
+    """``tools``, each whose ``_meta`` names a UI resource carrying its record (issue 42 item
+    3, engine/ui_resource.py): read once per URI with ``resources/read``. A read that fails is
+    recorded with why (never passed over); a server fault here never fails the listing."""
+    from dataclasses import replace
+
+    from mcp_review.engine.rules.meta import ui_resource_uris
+    from mcp_review.engine.ui_resource import UIResource, from_read_result
+
+    read: dict[str, UIResource] = {}
+    out = []
+    for t in tools:
+        uris = ui_resource_uris(t.wire.get("_meta"))
+        if not uris:
+            out.append(t)
+            continue
+        for uri in uris:
+            if uri in read:
+                continue
+            if len(read) >= MAX_UI_RESOURCES:
+                read[uri] = UIResource(
+                    uri=uri, error=f"not read: over {MAX_UI_RESOURCES} UI resources on one server"
+                )
+                continue
+            try:
+                read[uri] = from_read_result(uri, await _raw_read(client, uri))
+            except Exception as e:  # cancellation (BaseException) propagates on purpose
+                why = getattr(getattr(e, "error", None), "message", None) or str(e)
+                # The server's words may echo a secret of the config: scrubbed, as every
+                # fetch error is, before a pin or a snapshot keeps them.
+                read[uri] = UIResource(
+                    uri=uri,
+                    error=f"resources/read failed: {scrub(str(why))[:200] or type(e).__name__}",
+                )
+        out.append(replace(t, ui=tuple(read[u] for u in uris)))
+    return out
+
+
 def _changed_between_pages(detail: str) -> str:
     return (
         f"the tool list changed while it was being paged ({detail}); nothing was merged: "
@@ -389,7 +449,7 @@ async def fetch_server(
                         max_pages=max_pages,
                         on_page=lambda n: report("listing", tools=n),
                     )
-                    snap.tools = listing.tools
+                    snap.tools = await read_ui_resources(c, listing.tools, scrub=cfg.scrub)
                     snap.ttl_ms = listing.ttl_ms
                     snap.cache_scope = listing.cache_scope
                     snap.notes = listing.notes

@@ -18,6 +18,7 @@ from mcp_review.engine.rules import (
     text,
     tool,
     tool_annotations,
+    ui,
     values,
 )
 from mcp_review.engine.rules.kit import Handler, Keywords, counts_judge
@@ -28,6 +29,7 @@ FAMILIES = (
     tool,
     tool_annotations,
     meta,
+    ui,
     hidden,
     text,
     schema,

@@ -130,6 +130,7 @@ class PinEnforcer:
         since it was judged: engine.compare.watcher)."""
         self._lock = threading.Lock()
         self._ui_uris: tuple[Any, frozenset[str]] | None = None
+        self._ui_records: tuple[Any, dict[str, list[Any]]] | None = None
         """The UI resources the approved pins name, with the pins they were read from."""
         self.reloads = 0
         self.client_profile: str | None = None
@@ -389,6 +390,56 @@ class PinEnforcer:
             "no approved tool names this UI resource (ui://): approve the tool whose _meta "
             "points at it first"
         )
+
+    def ui_content(self, uri: str, result: Any) -> str | None:
+        """Why the server's ``resources/read`` ``result`` for the UI resource ``uri`` may not
+        reach the client, or None when it may (issue 42 item 3): an approved tool of this
+        (server, principal) names ``uri`` and the content, MIME type and content ``_meta``
+        are the ones approved with it (engine/ui_resource.py). Approved pins that predate UI
+        pinning hold no record: the URI check (:meth:`ui_resource`) is all they give, until
+        the tool's next decision records its content. Blocks like :meth:`check`."""
+        from mcp_review.engine.rules.meta import ui_resource_uris
+        from mcp_review.engine.ui_resource import PIN_KEY, from_toml, served_matches
+
+        with self._lock:
+            self._refresh()
+            pins = self._pins
+            cached = self._ui_records
+            if cached is None or cached[0] is not pins:
+                by_uri: dict[str, list[Any]] = {}
+                for (s, p, _), pin in pins.pins.items():
+                    if s != self.server or p != self.principal or not pin.approved:
+                        continue
+                    try:
+                        meta = pin.tool_def().wire.get("_meta")
+                    except Exception:  # verified on load; a definition that cannot be
+                        continue  # read names nothing
+                    rows = pin.extra.get(PIN_KEY)
+                    records = from_toml(rows) if rows is not None else None
+                    for u in ui_resource_uris(meta):
+                        rec = None
+                        if rows is not None:
+                            rec = next((r for r in records or () if r.uri == u), False)
+                        by_uri.setdefault(u, []).append(rec)
+                cached = self._ui_records = (pins, by_uri)
+        found = cached[1].get(uri)
+        if not found:
+            return (
+                "no approved tool names this UI resource (ui://): approve the tool whose _meta "
+                "points at it first"
+            )
+        kept = [r for r in found if r is not None]
+        if not kept:
+            return None  # pins that predate UI pinning: the URI is what was approved
+        why = "its approved record cannot be read"
+        for r in kept:
+            if r is False:
+                why = "the pin of the tool that names it holds no record of it"
+                continue
+            why = served_matches(r, uri, result) or ""
+            if not why:
+                return None
+        return f"{why}: approve the tool again to approve its new UI"
 
     def check(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict]:
         with self._lock:

@@ -103,11 +103,20 @@ class _Pending:
     hold: Hold | None = None
     """A tools/call relayed to a held tool: its result is checked against the approved
     output schema before the client gets it."""
+    ui_uri: str | None = None
+    """A resources/read of an MCP Apps UI resource: its result reaches the client only when
+    it is the approved content (issue 42 item 3)."""
 
 
 def _first_page(msg: dict[str, Any]) -> bool:
     params = msg.get("params")
     return not (isinstance(params, dict) and "cursor" in params)
+
+
+def _ui_uri(params: Any) -> str | None:
+    """The URI of a ``resources/read`` when it is an MCP Apps UI resource (``ui://``)."""
+    uri = params.get("uri") if isinstance(params, dict) else None
+    return uri if isinstance(uri, str) and uri[:5].lower() == "ui://" else None
 
 
 class Proxy:
@@ -683,6 +692,10 @@ class Proxy:
             if why is not None:
                 self.refused_calls += 1
                 return refuse(REFUSED_CODE, why)
+            uri = _ui_uri(m.get("params"))
+            if uri is not None:
+                self._track(_Pending(method, rid, keys, ui_uri=uri))
+                return m, None
         if method != "tools/call":
             self._track(_Pending(method, rid, keys, first_page=_first_page(m)))
             return m, None
@@ -750,6 +763,19 @@ class Proxy:
             return f"the UI resource could not be checked against the pins: {short(str(e), 200)}"
         if why is not None:
             self.log(f"refused resources/read {short(uri, 80)}: {why}")
+        return why
+
+    async def _ui_content_refusal(self, uri: str, result: Any) -> str | None:
+        """Why the server's answer to a ``resources/read`` of the UI resource ``uri`` is not
+        relayed: not the approved content (PinEnforcer.ui_content), or it cannot be checked
+        (fail closed: an error, or a gate that cannot judge content)."""
+        judge = getattr(self.gate, "ui_content", None)
+        if judge is None:
+            return "the gate cannot check a UI resource's content"
+        try:
+            why: str | None = await anyio.to_thread.run_sync(judge, uri, result)
+        except Exception as e:
+            return f"the UI resource could not be checked against the pins: {short(str(e), 200)}"
         return why
 
     async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:
@@ -1128,6 +1154,17 @@ class Proxy:
         self._on_reply(p, m, earlier)
         if p.hold is not None:
             self._held_result(p, m)
+        if p.ui_uri is not None and "result" in m:
+            why = await self._ui_content_refusal(p.ui_uri, m["result"])
+            if why is not None:
+                self.refused_calls += 1
+                self.log(f"refused the content of resources/read {short(p.ui_uri, 80)}: {why}")
+                return self._error(
+                    p.rpc_id,
+                    REFUSED_CODE,
+                    f"mcp-review proxy refused this UI resource: {why}. Its content was not "
+                    "relayed.",
+                )
         result = m.get("result")
         if isinstance(result, dict) and isinstance(result.get("tools"), list):
             # Whatever was asked: a client that reads a tool list from this reply must not

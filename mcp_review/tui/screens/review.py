@@ -54,6 +54,42 @@ def _pretty(schema: Any) -> tuple[str | None, dict[str, int]]:
     return pretty_with_lines(schema)
 
 
+UI_CUES = "#content"
+"""How the pointer of a cue read in a UI resource's content ends (engine/status.ui_cues)."""
+
+
+def ui_fields(old: Any, new: Any) -> list[Field]:
+    """For each UI resource whose served record differs from the approved one: its approved
+    and served text as two sides (the changed lines and their context, bounded), each under a
+    line naming it; nothing when either side holds no records."""
+    from mcp_review.engine.ui_resource import diff_lines, record_of
+
+    out: list[Field] = []
+    if old is None or new is None:
+        return out
+    for r in new:
+        was = record_of(old, r.uri)
+        if was is not None and was.same_content(r):
+            continue
+        if r.error is not None:
+            out.append((None, f"UI resource {r.uri}: cannot be read: {r.error}"))
+            continue
+        lines, more = diff_lines(was, r)
+        # "(…)" lines are ours (content kept by digest only): on both sides.
+        left = [x if x[:1] == "(" else x[1:] for x in lines if x[:1] in (" ", "-", "(")]
+        right = [x if x[:1] == "(" else x[1:] for x in lines if x[:1] in (" ", "+", "(")]
+        cut = [f"… {more} more lines"] if more else []
+        head = f"UI resource {r.uri} ({r.mime_type or 'no MIME type'})"
+        was_head = f"UI resource {r.uri} ({was.mime_type or 'no MIME type'})" if was else None
+        out.append(
+            (
+                "\n".join([was_head, *left, *cut]) if was_head is not None else None,
+                "\n".join([head, *right, *cut]),
+            )
+        )
+    return out
+
+
 def _section(pointer: str) -> tuple[str, str]:
     """Which diff a pointer into the tool definition belongs to, and the pointer inside it."""
     for prefix, tab in (
@@ -334,11 +370,14 @@ class ReviewScreen(Screen[ReviewResult | None]):
                     f"title: {new_t}" if new_t is not None else None,
                 ),
             )
+        # A changed UI resource (issue 42 item 3) is shown below, as text: its changed lines
+        # with their context, bounded (engine/ui_resource.diff_lines).
+        fields += ui_fields(self.old.ui if self.old else None, self.new.ui if self.new else None)
         self._diff_texts["description"] = (fields, "(no description)")
         diff.show_fields(
             fields,
             empty="(no description)",
-            cues=self._cue_texts(lambda p: p in ("/description", "/title")),
+            cues=self._cue_texts(lambda p: p in ("/description", "/title") or p.endswith(UI_CUES)),
         )
         notes: list[Content | tuple[str, str] | str] = []
         served = "\n\n".join(n for _, n in fields if n is not None)
