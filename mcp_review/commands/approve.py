@@ -81,8 +81,11 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--yes",
         action="store_true",
-        help="confirm approving a blocked change (annotation claims more or less power, hidden "
-        "characters, look-alike name)",
+        help="confirm approving a blocked change (a blocking cue in new text: an instruction "
+        "to the agent, concealment, an ask for a secret, exfiltration, a secret location; "
+        "hidden characters; an annotation claiming more power, or less power against the "
+        "tool's own words or its pinned claim; a look-alike name), or a blocked group with "
+        "--group",
     )
     add_calls_option(p)
     add_format_option(p)

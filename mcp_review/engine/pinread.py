@@ -159,11 +159,27 @@ def unverified_message(pf: PinFile, limit: int = 5) -> str:
         lines.append(f"  tool {qa(t)} (server {qa(s)}, principal {qa(p)}): {why}")
     if len(items) > limit:
         lines.append(f"  … and {len(items) - limit} more")
+    # What works on a file in this state (issue 41 item 9: this said "review those tools
+    # again in the app", which refuses the file with this same message).
     lines.append(
-        "restore the pin file from version control, or review those tools again in "
-        "the app (`mcp-review`), which replaces their pins; the file was left unchanged"
+        "the file was left unchanged; what works: restore it from version control "
+        "(`git checkout -- FILE`), or drop each pin that does not verify with `mcp-review "
+        "forget` (the tool is then new and reviewed again), e.g.:"
     )
+    for s, _p, t in [k for k, _ in items[:limit]]:
+        lines.append(f"  mcp-review forget {_shell(s)} {_shell(t)}")
+    if ibad:
+        lines.append(
+            "  (server instructions that do not verify: restore the file; `forget` drops tools)"
+        )
     return "\n".join(lines)
+
+
+def _shell(word: str) -> str:
+    """``word`` as one shell word, visible (names are server-written: never raw)."""
+    import shlex
+
+    return shlex.quote(qa(word)[1:-1]) if qa(word)[1:-1] == word else qa(word)
 
 
 def _tier(v: Any, where: str, source: str) -> str:

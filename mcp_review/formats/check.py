@@ -127,6 +127,9 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
         extra["surfaces"] = [
             surf_fmt.json_entry(x, fails_gate=gate.surface_fails(x)) for x in gate.drifted_surfaces
         ]
+    # The decisions in the engine's visiting order, as status --groups gives them (issue 41
+    # item 6): ``decisions``, ``groups``, ``alone``.
+    extra.update(group_report(report).to_json())
     return Doc(
         {
             "format": FORMAT,
@@ -613,7 +616,7 @@ def to_sarif(
                 "partialFingerprints": prints(s.name, s.principal, rule),
             }
         )
-    for t in _shown(report):
+    for t in _visited(report)[0]:
         level = "error" if gate.fails(t) else "note"
         why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
         changes = t.comparison.changes if t.comparison is not None else []
