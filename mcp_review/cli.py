@@ -46,15 +46,19 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("watch", "watch", "stay connected and report drift as it happens"),
     ("classify", "classify", "classify the changes between two tool definitions"),
     ("gate", "gate", "classify + replay recorded calls; exit 1 on breaking"),
-    ("status", "status", "status of each tool against the pin file"),
+    (
+        "status",
+        "status",
+        "status of each tool against the pin file (--groups: the decisions by kind)",
+    ),
     (
         "pin",
         "pin",
         "baseline, not a blanket approval: pin what is served now, holding back breaking "
         "and trust changes",
     ),
-    ("approve", "approve", "approve one tool's current definition"),
-    ("deny", "deny", "deny one tool"),
+    ("approve", "approve", "approve one tool's current definition, or a group (--group ID)"),
+    ("deny", "deny", "deny one tool, or a group (--group ID)"),
     ("diff", "diff", "one tool's pinned definition against the one served now"),
     ("forget", "forget", "drop one tool's pin (logged in the audit log)"),
     (

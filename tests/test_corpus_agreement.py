@@ -226,7 +226,7 @@ async def app_answer(snapshot: str, *, apply: bool = False) -> dict[str, Any]:
         server_rows: dict[str, list[str]] = {}
         instructions = 0
         for s in screen.servers:
-            # the server's row as drawn: name, "N tools", "policy TIER", summary
+            # the server's row as drawn: name, "N tools", "" (decision), "policy TIER", summary
             server_rows[s.name] = [c.plain for c in table.get_row("server\x00" + s.name)]
             if s.instructions is not None:
                 instructions += s.instructions.needs_attention
@@ -381,6 +381,10 @@ def assert_commands_agree(label: str, gate: Gate, capsys: pytest.CaptureFixture[
     rc, out = run(capsys, *STATUS, "--format", "json")
     got = (rc, drifted(json.loads(out)["tools"]))
     assert got == gate.answer, f"{label}: status JSON says {got}, check JSON {gate.answer}"
+    # one order (issue 41 item 6): status --groups lists check's decisions, in check's order
+    rc, out = run(capsys, *STATUS, "--groups", "--format", "json")
+    assert rc == gate.rc, label
+    assert json.loads(out)["decisions"] == gate.doc["decisions"], label
     rc, out = run(capsys, *STATUS)
     verdict, tools = status_text(out)
     assert (rc, tools) == gate.answer, (
@@ -410,7 +414,7 @@ def assert_app_agrees(label: str, gate: Gate, app: dict[str, Any]) -> None:
         assert app["statuses"].get(status, 0) == gate.doc["counts"][status], (label, status, line)
     # the server's row: the tools served now and the tier, as check's servers say
     srv = gate.server
-    name, served, policy, _summary = app["servers"][srv["server"]]
+    name, served, _decision, policy, _summary = app["servers"][srv["server"]]
     assert name.endswith(srv["server"]), (label, name)
     n = srv["tools"]
     assert served == f"{n} tool{'s' if n != 1 else ''}", (label, served, srv)

@@ -108,6 +108,18 @@ def test_headless_json_reports_every_finding() -> None:
     versions = {s["server"]: s["server_version"] for s in doc["servers"]}
     assert versions == {"warehouse": "2.4.0", "devtools": "1.8.2"}
 
+    # issue 43: devtools' review prompt was rug-pulled (its description asks for .env and
+    # concealment): changed, blocked, with its cues
+    [prompt] = doc["surfaces"]
+    assert (prompt["subject"], prompt["server"], prompt["name"]) == (
+        "prompt",
+        "devtools",
+        "review_change",
+    )
+    assert prompt["status"] == "changed" and prompt["policy"]["outcome"] == "block"
+    assert prompt["fails_gate"] and {"exfiltration", "concealment"} <= {
+        c["kind"] for c in prompt["cues"]
+    }
     tools = {(t["server"], t["tool"]): t for t in doc["tools"]}
     assert set(tools) == set(EXPECTED)  # read_file (re-serialized, seed C1) stays pinned
     assert doc["counts"]["pinned"] == 1
@@ -226,8 +238,12 @@ def test_keep_writes_a_reusable_workspace(
     assert {(k[0], k[2]) for k in pins.pins} == served
     assert all(p.approved and p.decided_by == "mcp-review demo" for p in pins.pins.values())
     assert {p.server_version for p in pins.pins.values() if p.server == "warehouse"} == {"2.3.0"}
+    # the prompts are pinned as served at v1 too (issue 43)
+    assert {(k[0], k[2], k[3]) for k in pins.surfaces} == {
+        (s, "prompt", p["name"]) for s in definitions.SERVERS for p in definitions.prompts(s, "v1")
+    }
     audit = (keep / "mcp-pins.audit.jsonl").read_text().splitlines()
-    assert len(audit) == len(served)
+    assert len(audit) == len(served) + len(pins.surfaces)
     cfg = tomllib.loads((keep / "mcp-review.toml").read_text())
     assert set(cfg["servers"]) == {"warehouse", "devtools"}
     assert cfg["servers"]["devtools"]["url"].startswith("http://127.0.0.1:")

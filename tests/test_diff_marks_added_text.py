@@ -194,11 +194,20 @@ def test_the_blocked_reason_names_the_text_change_beside_the_annotations(
     reasons = tool["policy"]["reasons"]
     text = [r for r in reasons if r.startswith("the description adds")]
     assert text and PLANT.rstrip(".") in text[0], reasons
-    # Blocked by its annotations alone (issue 28: idempotentHint true against "create" in
-    # its name, a contradicted claim), a tool still names the text it adds.
+    # create_directory's idempotentHint: true is no longer contradicted by "create" (issue
+    # 41 item 1): it waits for review. Blocked by its annotations alone (readOnlyHint: true
+    # against "create" in its name, a contradicted claim), a tool still names the text it adds.
     other = next(t for t in doc["tools"] if t["tool"] == "create_directory")
-    assert other["policy"]["outcome"] == "block"
-    reasons = other["policy"]["reasons"]
+    assert other["policy"]["outcome"] == "review"
+    from mcp_review.engine.model import ToolDef
+    from mcp_review.engine.policy import decide, facts_for
+
+    old = next(t for t in OLD if t["name"] == "create_directory")
+    new = copy.deepcopy(next(t for t in NEW if t["name"] == "create_directory"))
+    new["annotations"] = {**new.get("annotations", {}), "readOnlyHint": True}
+    result = decide("tiered", facts_for(ToolDef.from_wire(old), ToolDef.from_wire(new)))
+    assert result.outcome.value == "block"
+    reasons = list(result.reasons)
     assert reasons[0].startswith("annotation claims less power, contradicted"), reasons
     assert 'the title adds "Create Directory"' in reasons, reasons
 

@@ -496,3 +496,28 @@ def test_calls_the_proxy_records_are_replayed_by_check(tmp_path, capsys, monkeyp
     (t,) = json.loads(out)["tools"]
     assert rc == 1 and t["comparison"]["replay"]["total"] == 2
     assert t["comparison"]["replay"]["broken"] == 2
+
+
+def test_calls_recorded_by_a_proxy_started_without_the_config_are_found(project, capsys):
+    """`proxy --url URL --name web` (or `proxy --name web -- CMD`) knows no config, so it
+    records in the user's state folder, not beside the config where `status` looked: its calls
+    were never replayed. status finds them there when the config's own default log is absent."""
+    from mcp_review.store.files import user_state_dir
+
+    ts, _root = project
+    assert run(capsys, "pin", "-q")[0] == 0
+    log = Path(user_state_dir()) / "calls" / "web.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text("".join(json.dumps(c) + "\n" for c in CALLS))
+    ts.tools = v2()
+    rc, out, _ = run(capsys, "status", "-q", "--format", "json")
+    doc = json.loads(out)
+    replayed = {t["tool"]: (t.get("comparison") or {}).get("replay") for t in doc["tools"]}
+    assert rc == 1 and any(r and r["total"] for r in replayed.values()), replayed
+    # The config's own default log, once it exists, is the one read (one log per server).
+    write_calls(_root).write_text("")
+    rc, out, _ = run(capsys, "status", "-q", "--format", "json")
+    replayed = {
+        t["tool"]: (t.get("comparison") or {}).get("replay") for t in json.loads(out)["tools"]
+    }
+    assert not any(r and r["total"] for r in replayed.values()), replayed

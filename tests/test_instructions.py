@@ -399,7 +399,7 @@ def _server_row(app: Any, name: str) -> tuple[int, str]:
     for row in range(table.row_count):
         key = table.coordinate_to_cell_key((row, 0)).row_key.value
         if key == "server\x00" + name:
-            return row, str(table.get_row_at(row)[3])
+            return row, str(table.get_row_at(row)[4])
     raise AssertionError(f"no row for server {name}")
 
 

@@ -82,15 +82,15 @@ def _upgraded(plant: tuple[str, str] | None = None) -> Snapshot:
 # Must show: the three real upgrades ------------------------------------------------------------
 
 
-def test_three_real_upgrades_with_a_rug_pull_take_at_most_five_decisions():
+def test_three_real_upgrades_with_a_rug_pull_take_at_most_four_decisions():
     """25 tools needed a human before (every one blocked: the new annotations claim less
-    power); by kind: 3 kinds, the 2 tools whose idempotentHint: true contradicts 'create', and
-    the rug pull planted in write_file's description, alone, blocked, with its cues, first."""
+    power); by kind: 3 kinds and the rug pull planted in write_file's description, alone,
+    blocked, with its cues, first."""
     report = compute_status(_upgraded(("server-filesystem", "write_file")), _pins_of("old"))
     needing = [t for t in report.tools if t.needs_attention]
     assert len(needing) == 25  # the tools needing a human, one by one
     g = group_report(report)
-    assert g.decisions <= 5, [(i.label if isinstance(i, Group) else i.tool) for i in g.ordered()]
+    assert g.decisions <= 4, [(i.label if isinstance(i, Group) else i.tool) for i in g.ordered()]
     first = g.ordered()[0]
     assert isinstance(first, Alone) and first.tool == "write_file"
     assert first.outcome is Outcome.BLOCK
@@ -113,19 +113,23 @@ def test_three_real_upgrades_with_a_rug_pull_take_at_most_five_decisions():
 )
 def test_a_rug_pull_in_any_tool_stands_alone_blocked_and_first(plant):
     """Wherever the rug pull is planted it is visited first, alone and blocked; the decisions
-    stay at 6 at most (5 when it lands in a tool that stands alone already)."""
+    stay at 4 at most (the honest upgrade's 3 and the rug pull alone)."""
     g = group_report(compute_status(_upgraded(plant), _pins_of("old")))
     first = g.ordered()[0]
     assert isinstance(first, Alone) and (first.server, first.tool) == plant
     assert first.outcome is Outcome.BLOCK and first.cues
-    assert g.decisions <= 6
+    assert g.decisions <= 4
+    assert [a.tool for a in g.alone if a.outcome is Outcome.BLOCK] == [plant[1]]
 
 
-def test_the_honest_upgrades_take_five_decisions():
-    g = group_report(compute_status(_upgraded(), _pins_of("old")))
-    assert g.decisions == 5
-    assert sorted(a.tool for a in g.alone) == ["create_directory", "write_file"]
-    assert all(a.reasons == (AloneReason.CONTRADICTION,) for a in g.alone)
+def test_the_honest_upgrades_take_three_decisions_and_block_nothing():
+    """Issue 41: create_directory and write_file claiming idempotentHint: true stood alone,
+    blocked, against "create" (creating what then exists is idempotent): now they ride in the
+    claims' group, and the honest upgrade blocks nothing."""
+    report = compute_status(_upgraded(), _pins_of("old"))
+    assert [t.tool for t in report.tools if t.policy.outcome is Outcome.BLOCK] == []
+    g = group_report(report)
+    assert g.decisions == 3 and g.alone == ()
 
 
 # Kinds --------------------------------------------------------------------------------------
@@ -475,15 +479,17 @@ def _claims(name: str, description: str, old_ann: dict, new_ann: dict) -> tuple[
     ("name", "description", "new", "word"),
     [
         ("delete_file", "Removes a file.", {"readOnlyHint": True}, "delete"),
-        ("purge", "Deletes every row of a table.", {"destructiveHint": False}, "delete"),
+        ("purge", "Deletes every row of a table.", {"destructiveHint": False}, "purge"),
+        ("tidy_rows", "Deletes every row of a table.", {"destructiveHint": False}, "delete"),
         ("tidy", "Overwrites the cache.", {"destructiveHint": False}, "overwrite"),
-        ("notify", "Sends an email to the team.", {"openWorldHint": False}, "email"),
-        ("make_note", "Creates a note.", {"idempotentHint": True}, "create"),
+        ("notify", "Sends an email to the team.", {"openWorldHint": False}, "send"),
+        ("email_team", "Tells the team.", {"openWorldHint": False}, "email"),
+        ("queue_job", "Enqueues a job.", {"idempotentHint": True}, "enqueue"),
         ("logIt", "Appends a line.", {"idempotentHint": True}, "append"),
         ("writeFile", "Stores text.", {"readOnlyHint": True}, "write"),
         ("runner", "Executes the script.", {"readOnlyHint": True}, "execute"),
         ("grab", "Fetches a web page.", {"openWorldHint": False}, "fetch"),
-        ("tidy", "Dropped tables are gone.", {"destructiveHint": False}, "drop"),
+        ("tidy", "Drops the old tables.", {"destructiveHint": False}, "drop"),
     ],
 )
 def test_a_claim_contradicted_by_a_word_of_its_hint(name, description, new, word):

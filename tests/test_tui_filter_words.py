@@ -31,22 +31,24 @@ async def test_every_shown_word_filters_to_its_rows(make):
         await _ready(app, pilot)
         main = app.main
         table = main.query_one("#tools", ToolTable)
-        shown: dict[str, tuple[str, str]] = {}  # row key -> (status cell, flags cell)
+        shown: dict[str, tuple[str, str, str]] = {}  # row key -> (status, decision, flags)
         for s in main.servers:
             for t in s.tools:
                 key = main._keys[id(t)]
                 cells = table.get_row(key)
-                shown[key] = (cells[1].plain, cells[2].plain)
-        words = {("status", w) for st, _ in shown.values() for w in st.split()}
-        words |= {("flag", w) for _, fl in shown.values() for w in fl.split()}
+                shown[key] = (cells[1].plain, cells[2].plain, cells[3].plain)
+        kinds = ("status", "decision", "flag")
+        words = {
+            (kind, w)
+            for cells in shown.values()
+            for kind, c in zip(kinds, cells, strict=True)
+            for w in c.split()
+        }
         assert ("flag", "more-power") in words or make is not sample.sample_source
+        assert ("decision", "block") in words or make is sample.polish_source
         seen = 0
         for kind, word in sorted(words):
-            want = {
-                k
-                for k, (st, fl) in shown.items()
-                if word in (st if kind == "status" else fl).split()
-            }
+            want = {k for k, cells in shown.items() if word in cells[kinds.index(kind)].split()}
             main.filter_text = f"{kind}:{word}"  # what typing `/flag:WORD` sets
             await pilot.pause()
             got = {main._keys[id(t)] for s in main.servers for t in main.visible_tools(s)}

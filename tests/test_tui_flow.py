@@ -248,7 +248,7 @@ async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
         table = app.screen.query_one("#tools", ToolTable)
         row = table.get_row_at(table.cursor_row)
         assert row[0].plain == "│ r\u0435⟨U+0435⟩ad_file"
-        assert row[3].plain == "shadows devtools/read_file"
+        assert row[4].plain == "shadows devtools/read_file"
         await press(pilot, "enter")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)

@@ -215,8 +215,8 @@ async def test_groups_view_lists_the_alone_tools_first_then_the_groups_by_size(t
         ]
         assert shown == [
             ("write_note", "block", 1),
+            (MORE, "block", 2),  # blocked before what waits for review (issue 41 item 6)
             (LESS, "review", 5),
-            (MORE, "block", 2),
             ("title added, no cue", "review", 2),
         ]
         count = _static(view.query_one("#groups-count"))
@@ -261,10 +261,11 @@ async def test_n_visits_blocked_tools_alone_first_then_groups_by_size():
             e = app.main.current_entry()
             landed.append(e.name if e else None)
         said = [str(n.message) for n in app._notifications]
-    # write_note (blocked, alone), then a member of each group, largest first, then around.
+    # write_note (blocked, alone), the blocked group, then the groups for review, largest
+    # first, then around (issue 41 item 6: blocked first, then attention, then by size).
     assert landed[0] == "write_note"
-    assert landed[1] in {"list_tree", "read_text", "stat_path", HOSTILE_NAME, "find_notes"}
-    assert landed[2] in {"get_links", "get_page"}
+    assert landed[1] in {"get_links", "get_page"}
+    assert landed[2] in {"list_tree", "read_text", "stat_path", HOSTILE_NAME, "find_notes"}
     assert landed[3] not in landed[:3]
     assert landed[4] == "write_note"
     assert any(m.startswith(f"group: {LESS} (5 tools; g opens it)") for m in said), said
@@ -351,3 +352,51 @@ async def test_each_member_shows_its_own_values_and_witness():
             assert 50 - i < limit <= 100 - i, (i, limit)
         detail = _static(screen.query_one("#member-detail"))
         assert "witness call: {" in detail
+
+
+async def test_on_G_a_and_d_decide_the_selected_group_or_tool_with_its_confirmation(
+    tmp_path: Path,
+):
+    """Issue 41 item 7: the groups view decides without enter first. ``a`` on the blocked
+    group asks the group's one confirmation and one reason; ``d`` on the tool alone asks
+    first as the list does; any other key cancels and nothing is written."""
+    from mcp_review.tui.screens.groups import GroupsScreen
+    from mcp_review.tui.screens.modals import ConfirmScreen, ReasonScreen
+
+    pins = str(tmp_path / "mcp-pins.toml")
+    app = ReviewApp(groups_source(pins_path=pins))
+    async with app.run_test(size=(140, 36)) as pilot:
+        await settled(app, pilot)
+        await press(pilot, "G")
+        await until(pilot, lambda: isinstance(app.screen, GroupsScreen), "the groups view")
+        view = app.screen
+        assert view.items[1].label == MORE  # blocked, right after the tool alone
+        n_before = len(_records(pins))
+        # a stray key on the confirmation cancels: nothing written
+        await press(pilot, "down", "a")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+        await press(pilot, "n")
+        await until(pilot, lambda: isinstance(app.screen, GroupsScreen), "the groups view")
+        assert len(_records(pins)) == n_before
+        await press(pilot, "a")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+        await press(pilot, "y")
+        await until(pilot, lambda: isinstance(app.screen, ReasonScreen), "the reason")
+        await press(pilot, *"vendor changelog 2.0", "enter")
+        await until(pilot, lambda: len(_records(pins)) > n_before, "the audit records")
+        await settled(app, pilot)
+        recs = _records(pins)[n_before:]
+        assert sorted(r["tool"] for r in recs) == ["get_links", "get_page"]
+        assert all("vendor changelog 2.0" in r["why"] for r in recs)
+        # d on the tool alone (write_note, first row): asks first, then denies it
+        await until(pilot, lambda: isinstance(app.screen, GroupsScreen), "the groups view")
+        await press(pilot, "home")
+        view = app.screen
+        assert view.current().tool == "write_note"
+        await press(pilot, "d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+        await press(pilot, "y")
+        await until(pilot, lambda: len(_records(pins)) > n_before + 2, "the denial")
+        await settled(app, pilot)
+    pin = load_pins(pins).get("notes", "default", "write_note")
+    assert pin is not None and pin.decision is Decision.DENIED

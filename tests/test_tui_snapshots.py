@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from helpers import press, settle
-from tui_sample import HOMOGLYPH, groups_source, hostile_source, polish_source, sample_source
+from tui_sample import (
+    HOMOGLYPH,
+    groups_source,
+    hostile_source,
+    polish_source,
+    reference_source,
+    sample_source,
+)
 
 from mcp_review.tui.app import ReviewApp
 from mcp_review.tui.screens.main import ToolTable
@@ -47,6 +54,32 @@ def _open(name: str, *keys: str, typed: str = ""):
             await settle(pilot)
 
     return run
+
+
+async def _computed(pilot) -> None:
+    """Until the list shows the first status and no computation runs (every row compared)."""
+    app = pilot.app
+    for _ in range(500):
+        await settle(pilot)
+        if app.main is not None and app.main.loaded and not app.main.computing:
+            break
+
+
+def test_first_screen_rug_pull_100x30(snap_compare):
+    """You should see the three reference servers' real upgrade (server-filesystem,
+    server-memory, mcp-server-time) with a rug pull planted in mcp-server-time's
+    get_current_time (issue 41): the header "1 blocked" in red before "25 to review"; the
+    first server row mcp-server-time and under it get_current_time, its decision "block" in
+    red and its flags (concealment …); then the other rows that need a human, each "review"."""
+    app = ReviewApp(reference_source(("mcp-server-time", "get_current_time")))
+    assert snap_compare(app, terminal_size=(100, 30), run_before=_computed)
+
+
+def test_first_screen_rug_pull_200x50(snap_compare):
+    """As at 100×30, at 200×50: the flags column wide enough for every row's flags whole
+    ("concealment instruction …", "less-power text"), the changes column the rest."""
+    app = ReviewApp(reference_source(("mcp-server-time", "get_current_time")))
+    assert snap_compare(app, terminal_size=(200, 50), run_before=_computed)
 
 
 def test_main_80x24(snap_compare):

@@ -65,9 +65,9 @@ async def test_at_80x24_no_cell_is_cut_inside_a_word_and_the_detail_line_has_the
         for row in range(table.row_count):
             table.move_cursor(row=row)
             await pilot.pause()
-            full = table.get_row_at(row)[3].plain
+            full = table.get_row_at(row)[4].plain
             assert str(detail.render()).strip() == full.strip()
-            width = table.columns[3].width
+            width = table.columns[4].width
             cut = word_cut(Text(full), width).plain
             if cut != full:
                 cut_seen += 1

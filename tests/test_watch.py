@@ -101,3 +101,39 @@ def test_printer_reports_each_drift_once():
         ("list-changed", "b", "new"),
     ]
     assert p.failed
+
+
+async def test_relists_prompts_on_prompts_list_changed_and_prints_the_rug_pull():
+    """issue 43: notifications/prompts/list_changed re-lists, and the printer reports the
+    rug-pulled prompt with its outcome."""
+    from pathlib import Path
+
+    from servers.surfaceserver import SurfaceServer
+
+    from mcp_review.engine.surfaces import make_surface_pin
+
+    fix = Path(__file__).parent / "fixtures" / "surfaces"
+    p = json.loads((fix / "prompt.json").read_text())
+    rug = json.loads((fix / "rugpull.json").read_text())["description"]
+    srv = SurfaceServer([p])
+    cfg = ServerConfig("srv", target=srv.server, mode="legacy", timeout=10)
+    pins = PinFile()
+    pins.decide_surface(
+        make_surface_pin("srv", "prompt", p, "approved", principal="default", by="t", at="x")
+    )
+
+    async def change() -> None:
+        await anyio.sleep(0.3)
+        srv.prompts = [dict(p, description=rug)]
+        await srv.changed()
+
+    ups = await _run_until([cfg], 2, change)
+    assert [u.reason for u in ups[:2]] == ["connected", "list-changed"]
+    assert ups[1].snapshot.surfaces["prompt"][0]["description"] == rug
+    out = io.StringIO()
+    printer = DriftPrinter(pins, {}, "text", "review", out)
+    for u in ups[:2]:
+        printer(u)
+    text = out.getvalue()
+    assert 'CHANGED  srv prompt "write_summary"' in text and "[block]" in text
+    assert printer.exit_code() == 1

@@ -24,6 +24,7 @@ import sys
 
 from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
+from mcp_review.formats.surfaces import show_surface_decision
 from mcp_review.services import decisions
 from mcp_review.services.inputs import (
     add_calls_option,
@@ -34,6 +35,11 @@ from mcp_review.services.inputs import (
     add_pins_option,
 )
 from mcp_review.services.signing import add_sign_option
+from mcp_review.services.surface_decisions import (
+    add_surface_options,
+    decide_surface,
+    surface_target,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -53,6 +59,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="approve the server's instructions (pinned per server and principal, "
         "like a tool description) instead of a tool",
     )
+    add_surface_options(p, "approve")
     add_group_options(p, "approve")
     add_config_args(p, server_option=False)
     add_candidate_option(p)
@@ -74,8 +81,11 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--yes",
         action="store_true",
-        help="confirm approving a blocked change (annotation claims more or less power, hidden "
-        "characters, look-alike name)",
+        help="confirm approving a blocked change (a blocking cue in new text: an instruction "
+        "to the agent, concealment, an ask for a secret, exfiltration, a secret location; "
+        "hidden characters; an annotation claiming more power, or less power against the "
+        "tool's own words or its pinned claim; a look-alike name), or a blocked group with "
+        "--group",
     )
     add_calls_option(p)
     add_format_option(p)
@@ -109,6 +119,11 @@ def run(args: argparse.Namespace) -> int:
         # Only the server named starts; the others are judged by their pinned names.
         inp.only = [args.server]
     snap = inp.snapshot()
+    target = surface_target(args)
+    if target is not None:
+        sd = decide_surface(args, inp, snap, "approved", target)
+        show_surface_decision(sd, args.format, inp.pins_path)
+        return exitcodes.FAIL if sd.blocked else exitcodes.PASS
     if args.instructions:
         d = decisions.decide_instructions(args, inp, snap, "approved")
         show.show_instructions_decision(d, args.format, inp.pins_path)

@@ -27,6 +27,7 @@ from typing import Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
+from mcp_review.formats.surfaces import show_surface_decision
 from mcp_review.services import decisions
 from mcp_review.services.inputs import (
     add_candidate_option,
@@ -36,6 +37,11 @@ from mcp_review.services.inputs import (
     add_pins_option,
 )
 from mcp_review.services.signing import add_sign_option
+from mcp_review.services.surface_decisions import (
+    add_surface_options,
+    decide_surface,
+    surface_target,
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -55,6 +61,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="deny the server's instructions (pinned per server and principal, "
         "like a tool description) instead of a tool",
     )
+    add_surface_options(p, "deny")
     add_group_options(p, "deny")
     add_config_args(p, server_option=False)
     add_candidate_option(p)
@@ -111,6 +118,11 @@ def run(args: argparse.Namespace) -> int:
             f"--candidate: server {args.server!r} names no candidate "
             "([servers.NAME.candidate] in the config)"
         )
+    target = surface_target(args)
+    if target is not None:
+        sd = decide_surface(args, inp, snap, "denied", target)
+        show_surface_decision(sd, args.format, inp.pins_path)
+        return exitcodes.FAIL if sd.blocked else exitcodes.PASS
     if args.instructions:
         if candidate:
             raise InputError(

@@ -28,7 +28,16 @@ from mcp_review.services.inputs import (
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("server", metavar="SERVER", help="the server's local name")
-    p.add_argument("tool", metavar="TOOL", help="the tool name")
+    p.add_argument(
+        "tool",
+        metavar="TOOL",
+        nargs="?",
+        default=None,
+        help="the tool name (or name one prompt, resource or template with the options below)",
+    )
+    from mcp_review.services.surface_decisions import add_surface_options
+
+    add_surface_options(p, "diff")
     add_config_args(p, server_option=False)
     add_candidate_option(p)
     p.add_argument(
@@ -52,7 +61,11 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.names import did_you_mean, find_name
     from mcp_review.formats import diff as fmt
     from mcp_review.services.inputs import resolve
+    from mcp_review.services.surface_decisions import surface_target
 
+    target = surface_target(args)
+    if (args.tool is None) == (target is None):
+        raise InputError("name a TOOL, or one --prompt, --resource or --resource-template")
     inp = resolve(args, server_filter=False)
     inp.print_notes()
     source = inp.snapshot_path
@@ -95,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         )
     snap.servers = {args.server: srv}
     report = inp.status(snap, witnesses=True)
+    if target is not None:
+        return _diff_surface(report, args, target)
     names = [t.tool for t in report.tools if t.server == args.server]
     digests = {
         t.tool: t.live_digest or (t.pin.digest if t.pin is not None else None)
@@ -137,4 +152,33 @@ def run(args: argparse.Namespace) -> int:
 
             sys.stdout.write(candidate_line(report) + "\n")
         sys.stdout.write(fmt.to_text(st, report.hosts))
+    return exitcodes.PASS
+
+
+def _diff_surface(report: object, args: argparse.Namespace, target: tuple[str, str]) -> int:
+    """``diff SERVER --prompt NAME`` (issue 43): the classified changes, cues, witnesses and
+    the definition's diff of one prompt, resource or template."""
+    from mcp_review.engine.errors import InputError
+    from mcp_review.formats import surfaces as surf_fmt
+
+    kind, name = target
+    found = [
+        x
+        for s in getattr(report, "servers", [])
+        if s.name == args.server
+        for x in s.surfaces
+        if x.kind == kind and x.name == name
+    ]
+    if not found:
+        raise InputError(f"{kind} {name!r} is neither served by {args.server!r} nor pinned for it")
+    x = found[0]
+    if args.format == "json":
+        from mcp_review.engine.hidden import json_dumps_safe
+
+        doc = {**surf_fmt.json_entry(x), "diff": x.diff()}
+        sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
+    else:
+        lines = surf_fmt.text_lines(x, False, diff=False)
+        lines += surf_fmt.diff_lines(x, indent="  ")
+        sys.stdout.write("\n".join(lines) + "\n")
     return exitcodes.PASS

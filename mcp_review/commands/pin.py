@@ -42,6 +42,7 @@ from mcp_review.services.inputs import (
     add_pins_option,
 )
 from mcp_review.services.signing import add_sign_option
+from mcp_review.services.surface_decisions import baseline_surfaces
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -158,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         )
     for s in report.servers:
         _baseline_instructions(s, pins, args, held, classes, candidate=s.name in candidates)
+        baseline_surfaces(s, pins, args, held, candidate=s.name in candidates)
     records = []
     if pins.pending:
         result = decisions.save(pins, inp.pins_path)

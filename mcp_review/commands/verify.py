@@ -167,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
             n_text = f"{n} pin(s) and {len(pins.instructions)} server instructions pin(s)"
         else:
             n_text = f"{n} pin(s)"
+        if pins.surfaces:  # prompts, resources, templates (issue 43): verified on read too
+            n_text += f" and {len(pins.surfaces)} prompt/resource/template pin(s)"
         canonical = pins.to_bytes()
         if canonical == pins.read_bytes:
             say(f"{path}: ok: {n_text}, every digest matches its definition, canonical form")

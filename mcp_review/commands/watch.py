@@ -102,6 +102,7 @@ class DriftPrinter:
         self.out = out
         self.latest: dict[str, Any] = {}
         self.seen: dict[str, dict[str, tuple[str, str | None, str]]] = {}
+        self.seen_surfaces: dict[str, dict[tuple[str, str], tuple[str, str | None, str]]] = {}
         self.failed = False
 
     def report(self) -> Any:
@@ -160,6 +161,7 @@ class DriftPrinter:
                 f"{stamp} {name}: {u.reason}, {len(u.snapshot.tools)} tools "
                 f"({safe_text(u.snapshot.protocol_version)})",
             )
+        self._surfaces(report, decided, u, stamp, at)
         by_server: dict[str, list[Any]] = {}
         for t in report.tools:
             by_server.setdefault(t.server, []).append(t)
@@ -213,6 +215,37 @@ class DriftPrinter:
                     f"{with_escape(safe_text(mark_lookalikes(t.tool)), t.tool)}"
                     f"{calls}{outcome} {why}".rstrip(),
                 )
+
+    def _surfaces(self, report: Any, decided: Any, u: Any, stamp: str, at: str) -> None:
+        """Each prompt, resource or template whose standing changed since the last list
+        (issue 43); at first sight, those that differ from their pins."""
+        from mcp_review.engine.hidden import safe_text
+        from mcp_review.formats import surfaces as surf_fmt
+
+        for s in report.servers:
+            now = {
+                (x.kind, x.name): (x.state, x.live_digest, str(x.policy.outcome))
+                for x in s.surfaces
+            }
+            before = self.seen_surfaces.get(s.name)
+            self.seen_surfaces[s.name] = now
+            if before is None and s.name != u.server:
+                continue
+            for x in s.surfaces:
+                if before is None and x.state == "pinned":
+                    continue
+                if before is not None and before.get((x.kind, x.name)) == now[(x.kind, x.name)]:
+                    continue
+                fails = decided.surface_fails(x)
+                self.failed |= fails
+                obj = {
+                    "at": at,
+                    "server": x.server,
+                    "event": u.reason,
+                    **surf_fmt.json_entry(x, fails_gate=fails),
+                }
+                line = surf_fmt.text_lines(x, fails, diff=False)[0].strip()
+                self._emit(obj, f"{stamp} {safe_text(x.server)}: {u.reason}: {line}")
 
     def _emit(self, obj: dict[str, Any], text: str) -> None:
         if self.fmt == "json":

@@ -75,8 +75,28 @@ def make_server(server: str, state: str | Path) -> Any:
         wire = definitions.call_result(server, read_state(state), params.name, params.arguments)
         return t.CallToolResult.model_validate(wire)
 
+    async def list_prompts(ctx: Any, params: Any) -> Any:
+        return t.ListPromptsResult(
+            prompts=[
+                t.Prompt.model_validate(p) for p in definitions.prompts(server, read_state(state))
+            ]
+        )
+
+    async def get_prompt(ctx: Any, params: Any) -> Any:
+        text = f"Review this change:\n{(params.arguments or {}).get('diff', '')}"
+        return t.GetPromptResult(
+            messages=[t.PromptMessage(role="user", content=t.TextContent(type="text", text=text))]
+        )
+
+    extra: dict[str, Any] = {}
+    if definitions.prompts(server, "v1"):  # only a server with prompts declares them
+        extra = {"on_list_prompts": list_prompts, "on_get_prompt": get_prompt}
     return Server(
-        info["name"], version=info["version"], on_list_tools=list_tools, on_call_tool=call_tool
+        info["name"],
+        version=info["version"],
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        **extra,
     )
 
 

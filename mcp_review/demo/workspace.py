@@ -207,6 +207,19 @@ class Workspace:
                     source="demo",
                 )
                 n += 1
+            for kind, wires in sorted(s.surfaces.items()):  # its prompts too (issue 43)
+                from mcp_review.engine.clock import now_utc
+                from mcp_review.engine.surfaces import make_surface_pin
+
+                for w in wires:
+                    pins.decide_surface(
+                        make_surface_pin(
+                            name, kind, w, "approved", principal=s.principal, by=by,
+                            at=now_utc(), note=note, server_version=s.server_version,
+                        ),
+                        why=note,
+                        source="demo",
+                    )  # fmt: skip
         save_pins(pins, str(self.pins_path))
         return n
 

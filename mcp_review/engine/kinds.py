@@ -61,11 +61,13 @@ __all__ = [
     "Kind",
     "Member",
     "added_texts",
+    "decision_json",
     "group_id",
     "group_report",
     "kind_of",
     "new_tool_contradictions",
     "pending_kinds",
+    "visit_rank",
 ]
 
 # Rules ------------------------------------------------------------------------------------------
@@ -76,6 +78,9 @@ RULE_REMOVED = "tool-removed"
 """The kind of an approved tool no longer served."""
 TEXT_RULE = "text"
 """The kind rule of every text change (see the module docstring)."""
+REVERSED = "reversed"
+"""The detail of the claims of less power that reverse an explicit pinned claim (issue 41 item
+2): a kind apart, which blocks (one confirmation and one typed reason for the group)."""
 
 TEXT_RULES = frozenset(r.id for r in RULES.values() if r.text)
 """Rules whose change is a piece of server-written text, new or reworded (``Rule.text``)."""
@@ -204,7 +209,8 @@ class Kind:
     the text kinds and the whole-tool kinds)."""
     detail: str = ""
     """What the kind adds to its rule: ``schema-less`` (required arguments declared on a tool
-    whose input schema declared none)."""
+    whose input schema declared none), ``reversed`` (a claim of less power reversing the
+    pinned definition's explicit opposite)."""
     cues: tuple[str, ...] = ()
     """The cue kinds the change's text introduces (sorted; engine/cues.py), for any change
     that brings text and a new tool: "no cue" is a kind apart from "cues: url"."""
@@ -224,6 +230,8 @@ class Kind:
         """One human line: "annotations claim less power", "new tool, no cue", ..."""
         cue = "no cue" if not self.cues else "cues: " + ", ".join(self.cues)
         rule = rule_of(self.rule)
+        if rule.claim is Claim.ANNOTATION_LESS and self.detail == REVERSED:
+            return "annotations claim less power, explicit pinned claim reversed"
         if rule.claim in _CLAIM_LABELS:
             return _CLAIM_LABELS[rule.claim]
         if self.rule == RULE_NEW_TOOL:
@@ -352,9 +360,21 @@ def pending_kinds(t: ToolStatus) -> dict[Kind, list[Change]]:
                 continue
             if not _needs_decision(change_outcome(tier, c)):
                 continue
-            out.setdefault(kind_of(c, old, _change_cues(c, t.cues)), []).append(c)
+            k = kind_of(c, old, _change_cues(c, t.cues))
+            if rule_of(k.rule).claim is Claim.ANNOTATION_LESS and _reverses(t, c):
+                k = Kind(k.rule, k.cls, k.direction, k.pointer, REVERSED)
+            out.setdefault(k, []).append(c)
     approved = t.approved_kinds
     return {k: v for k, v in out.items() if k.key not in approved}
+
+
+def _reverses(t: ToolStatus, c: Change) -> bool:
+    """Whether ``c`` (a claim of less power) reverses the pinned definition's explicit claim on
+    a tool whose only contradictions are such reversals (:attr:`Concern.CLAIM_REVERSED`)."""
+    if Concern.CLAIM_REVERSED not in t.policy.concerns:
+        return False
+    hint = pointer_tokens(c.pointer)[-1] if c.pointer else ""
+    return any(f"against the pinned definition's explicit {hint}:" in r for r in t.policy.reasons)
 
 
 def _cue_kinds(cues: Iterable[Cue]) -> tuple[str, ...]:
@@ -688,7 +708,7 @@ class Grouping:
     (:meth:`ordered`)."""
 
     groups: tuple[Group, ...] = ()
-    """Largest first (then by label and id)."""
+    """In visiting order (:func:`visit_rank`): blocked first, then largest first."""
     alone: tuple[Alone, ...] = ()
     """In visiting order: blocked (blocking cues first), for review with cues, the rest."""
 
@@ -698,12 +718,10 @@ class Grouping:
         return len(self.groups) + len(self.alone)
 
     def ordered(self) -> list[Item]:
-        """Item 5's order: alone and blocked (blocking cues first), alone for review with cues,
-        then the groups by size (largest first), then the rest of the alone tools."""
-        first = [a for a in self.alone if a.outcome is Outcome.BLOCK]
-        cued = [a for a in self.alone if a.outcome is not Outcome.BLOCK and a.flagged]
-        rest = [a for a in self.alone if a.outcome is not Outcome.BLOCK and not a.flagged]
-        return [*first, *cued, *self.groups, *rest]
+        """The visiting order (:func:`visit_rank`), the one every screen and report reads:
+        blocked first, by most severe cue; then the tools alone that need attention; then the
+        groups by size (largest first); then the rest of the alone tools."""
+        return sorted([*self.alone, *self.groups], key=visit_rank)
 
     def find(self, gid: str) -> Group | None:
         return next((g for g in self.groups if g.id == gid), None)
@@ -716,23 +734,82 @@ class Grouping:
         return next((a for a in self.alone if a.key == key), None)
 
     def to_json(self) -> dict[str, Any]:
+        """``decisions``: every decision in visiting order, a group by its id, a tool alone by
+        its name (``check`` and ``status --groups`` in JSON give the same list); ``groups`` and
+        ``alone``: each in full, in that order too."""
+        order = self.ordered()
         return {
-            "groups": [g.to_json() for g in self.groups],
-            "alone": [a.to_json() for a in self.ordered_alone()],
+            "decisions": [decision_json(i) for i in order],
+            "groups": [i.to_json() for i in order if isinstance(i, Group)],
+            "alone": [i.to_json() for i in order if isinstance(i, Alone)],
         }
 
     def ordered_alone(self) -> list[Alone]:
         return [a for a in self.ordered() if isinstance(a, Alone)]
 
 
-def _alone_sort(a: Alone) -> tuple[int, int, str, str, str]:
-    if a.outcome is Outcome.BLOCK:
-        rank = 0 if a.blocking_cue else 1
-    elif a.flagged:
-        rank = 2
+def decision_json(item: Item) -> dict[str, Any]:
+    """One entry of the ``decisions`` list: ``{"group": id, "kind", "outcome", "size"}`` or
+    ``{"alone": "server/tool", "server", "principal", "tool", "outcome"}``."""
+    if isinstance(item, Group):
+        return {
+            "group": item.id,
+            "kind": item.label,
+            "outcome": str(item.outcome),
+            "size": item.size,
+        }
+    return {
+        "alone": f"{item.server}/{item.tool}",
+        "server": item.server,
+        "principal": item.principal,
+        "tool": item.tool,
+        "outcome": str(item.outcome),
+    }
+
+
+_NO_CUE = 1000
+
+
+def _cue_rank(kinds: Iterable[str]) -> int:
+    from mcp_review.engine.rules.cues import SEVERITY
+
+    return min((SEVERITY.index(k) for k in kinds if k in SEVERITY), default=_NO_CUE)
+
+
+def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
+    """The engine's one visiting order (issue 41 item 6), which the app's rows, ``n``, ``G``,
+    ``status``, ``status --groups`` and ``check`` in every format all read:
+
+    0. blocked (tools alone and blocked groups), the most severe cue first (engine/cues.py's
+       order; a blocking cue before an annotation alone), a tool before a group at one rank;
+    1. needing attention: tools alone for review with a cue at level attention
+       (:attr:`AloneReason.ATTENTION`), then the others that carry cues or whose claim its own
+       words contradict (:attr:`Alone.flagged`), the most severe cue first;
+    2. the groups that wait for review, largest first;
+    3. the other tools alone.
+
+    Ties go by name (server, principal, tool) or by label and id."""
+    if isinstance(item, Group):
+        band = 0 if item.outcome is Outcome.BLOCK else 2
+        cue = _cue_rank(item.kind.cues) if band == 0 else 0
+        return (band, cue, 1, -item.size, item.label, item.id, "")
+    if item.outcome is Outcome.BLOCK:
+        band = 0
+    elif item.flagged:
+        band = 1
     else:
-        rank = 3
-    return (rank, 0, a.server, a.principal, a.tool)
+        band = 3
+    if band == 3:
+        cue = 0
+    else:
+        from mcp_review.engine.cues import severity
+
+        cue = min((severity(c) for c in item.cues), default=_NO_CUE)
+        if band == 0 and item.blocking_cue:
+            cue = min(cue, _NO_CUE - 1)
+        if band == 1 and AloneReason.ATTENTION not in item.reasons:
+            cue += 2 * _NO_CUE  # a cue at level attention (issue 38) before other cues
+    return (band, cue, 0, 0, item.server, item.principal, item.tool)
 
 
 def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
@@ -792,6 +869,8 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
                 if not changes
                 else _strictest(change_outcome(tier, c) for c in changes)
             )
+            if k.detail == REVERSED:
+                outcome = Outcome.BLOCK
             added = (added_texts(t, changes) or ()) if _text_kind(k, changes) else ()
             by_kind.setdefault(k, []).append(
                 Member(
@@ -802,8 +881,8 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
     for k, members in by_kind.items():
         ms = tuple(sorted(members, key=lambda m: m.key))
         groups.append(Group(group_id(k, ms), k, _strictest(m.outcome for m in ms), ms))
-    groups.sort(key=lambda g: (-g.size, g.label, g.id))
-    alone.sort(key=_alone_sort)
+    groups.sort(key=visit_rank)
+    alone.sort(key=visit_rank)
     return Grouping(tuple(groups), tuple(alone))
 
 

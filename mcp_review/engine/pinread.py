@@ -24,6 +24,7 @@ from mcp_review.engine.pins import (
 from mcp_review.engine.pintoml import layout, qa, read, table_path
 from mcp_review.engine.pintoml import q as _q
 from mcp_review.engine.policy import TIERS
+from mcp_review.engine.surfaces import KIND_OF_TABLE, SurfacePin
 
 _TOOL_KEYS = (
     "decision",
@@ -103,6 +104,15 @@ def parse_pins(
                     pf.instructions[ip.key] = ip
                 else:
                     pf.unverified_instructions[ip.key] = (ip, problem)
+            if isinstance(pt, dict):
+                for table, kind in KIND_OF_TABLE.items():
+                    if table in pt:
+                        for sp in _parse_surfaces((sname, pname), kind, table, pt[table], source):
+                            problem = sp.integrity_problem()
+                            if problem is None:
+                                pf.surfaces[sp.key] = sp
+                            else:
+                                pf.unverified_surfaces[sp.key] = (sp, problem)
             if isinstance(pt, dict) and "kinds" in pt:
                 for kp in _parse_kinds((sname, pname), pt["kinds"], source):
                     pf.kinds[kp.key] = kp
@@ -122,7 +132,9 @@ def parse_pins(
                 else:
                     pf.unverified[key] = (pin, problem)
     pf._base = dict(pf.pins)
-    if (pf.unverified or pf.unverified_instructions) and not allow_unverified:
+    if (pf.unverified or pf.unverified_instructions or pf.unverified_surfaces) and not (
+        allow_unverified
+    ):
         raise InputError(unverified_message(pf), source=source)
     return pf
 
@@ -136,18 +148,38 @@ def unverified_message(pf: PinFile, limit: int = 5) -> str:
     """One message naming every pin that does not verify (up to ``limit``) and what to do."""
     items = sorted(pf.unverified.items())
     ibad = sorted(pf.unverified_instructions.items())
-    lines = [f"{len(items) + len(ibad)} pin(s) do not verify, so none of them is trusted:"]
+    sbad = sorted(pf.unverified_surfaces.items())
+    n = len(items) + len(ibad) + len(sbad)
+    lines = [f"{n} pin(s) do not verify, so none of them is trusted:"]
     for (s, p), (_, why) in ibad[:limit]:
         lines.append(f"  the instructions of server {qa(s)} (principal {qa(p)}): {why}")
+    for (s, p, k, name), (_, why) in sbad[:limit]:
+        lines.append(f"  {k} {qa(name)} (server {qa(s)}, principal {qa(p)}): {why}")
     for (s, p, t), (_, why) in items[:limit]:
         lines.append(f"  tool {qa(t)} (server {qa(s)}, principal {qa(p)}): {why}")
     if len(items) > limit:
         lines.append(f"  … and {len(items) - limit} more")
+    # What works on a file in this state (issue 41 item 9: this said "review those tools
+    # again in the app", which refuses the file with this same message).
     lines.append(
-        "restore the pin file from version control, or review those tools again in "
-        "the app (`mcp-review`), which replaces their pins; the file was left unchanged"
+        "the file was left unchanged; what works: restore it from version control "
+        "(`git checkout -- FILE`), or drop each pin that does not verify with `mcp-review "
+        "forget` (the tool is then new and reviewed again), e.g.:"
     )
+    for s, _p, t in [k for k, _ in items[:limit]]:
+        lines.append(f"  mcp-review forget {_shell(s)} {_shell(t)}")
+    if ibad:
+        lines.append(
+            "  (server instructions that do not verify: restore the file; `forget` drops tools)"
+        )
     return "\n".join(lines)
+
+
+def _shell(word: str) -> str:
+    """``word`` as one shell word, visible (names are server-written: never raw)."""
+    import shlex
+
+    return shlex.quote(qa(word)[1:-1]) if qa(word)[1:-1] == word else qa(word)
 
 
 def _tier(v: Any, where: str, source: str) -> str:
@@ -180,6 +212,56 @@ def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> Instructio
         server_version=t.get("server_version"),
         extra={k: v for k, v in t.items() if k not in _INSTRUCTIONS_KEYS},
     )
+
+
+_SURFACE_KEYS = (
+    "decision",
+    "digest",
+    "decided_at",
+    "decided_by",
+    "note",
+    "server_version",
+    "definition",
+)
+
+
+def _parse_surfaces(
+    key: tuple[str, str], kind: str, table: str, t: Any, source: str
+) -> list[SurfacePin]:
+    """``[servers.S.principals.P.<prompts|resources|resource_templates>."KEY"]`` (issue 43)."""
+    where = f"servers.{_q(key[0])}.principals.{_q(key[1])}.{table}"
+    if not isinstance(t, dict):
+        raise InputError(f"{where} must be a table", source=source)
+    out = []
+    for name, row in t.items():
+        at = f"{where}.{_q(name)}"
+        if not isinstance(row, dict):
+            raise InputError(f"{at} must be a table", source=source)
+        for k in ("decision", "digest", "definition"):
+            if not isinstance(row.get(k), str):
+                raise InputError(f"{at}: '{k}' is missing or has the wrong type", source=source)
+        if row["decision"] not in ("approved", "denied"):
+            raise InputError(f'{at}: \'decision\' must be "approved" or "denied"', source=source)
+        for k in ("note", "server_version", "decided_at", "decided_by"):
+            if row.get(k) is not None and not isinstance(row[k], str):
+                raise InputError(f"{at}: '{k}' must be a string", source=source)
+        out.append(
+            SurfacePin(
+                server=key[0],
+                principal=key[1],
+                kind=kind,
+                name=name,
+                decision=row["decision"],
+                digest=row["digest"],
+                definition=row["definition"],
+                decided_at=row.get("decided_at", ""),
+                decided_by=row.get("decided_by", ""),
+                note=row.get("note") or "",
+                server_version=row.get("server_version"),
+                extra={k: v for k, v in row.items() if k not in _SURFACE_KEYS},
+            )
+        )
+    return out
 
 
 _KIND_KEYS = ("kind", "label", "group", "decided_at", "decided_by", "note")

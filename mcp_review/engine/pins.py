@@ -38,6 +38,11 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
     digest = "sha256:…"                     # decided_by, note, server_version, and the
     text = '''…'''                           # text as a multi-line string
 
+    [servers."github".principals."default".prompts."summarise"]   # issue 43 (engine/surfaces.py):
+    decision = "approved"                   # also .resources."URI" and
+    digest = "sha256:…"                     # .resource_templates."NAME"; the object as
+    definition = '''…'''                     # served, laid out as a tool's definition
+
 The key is (server local name from the config, principal, tool name); nothing the server says
 about itself. No config values (commands, env, headers, URLs) are ever stored.
 
@@ -76,6 +81,8 @@ from mcp_review.engine.model import (
 )
 from mcp_review.engine.pintoml import layout, q, render, table_path, utf8_ok
 from mcp_review.engine.policy import TIERS
+from mcp_review.engine.surfaces import TABLE as SURFACE_TABLE
+from mcp_review.engine.surfaces import SurfaceKey, SurfacePin
 from mcp_review.engine.ui_resource import PIN_KEY as UI_PIN_KEY
 from mcp_review.engine.ui_resource import from_toml as ui_from_toml
 from mcp_review.engine.ui_resource import toml_problem as ui_toml_problem
@@ -337,6 +344,25 @@ def _principal_table(t: dict[str, Any]) -> dict[str, Any]:
         out["tools"] = t["tools"]
     if t.get("kinds"):
         out["kinds"] = t["kinds"]
+    for table in SURFACE_TABLE.values():
+        if t.get(table):
+            out[table] = t[table]
+    return out
+
+
+def _surface_toml(sp: SurfacePin) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "decision": sp.decision,
+        "digest": sp.digest,
+        "decided_at": sp.decided_at,
+        "decided_by": sp.decided_by,
+        "note": sp.note or None,
+        "server_version": sp.server_version,
+        "definition": sp.definition,
+    }
+    out = {k: v for k, v in d.items() if v is not None}
+    for k in sorted(sp.extra):
+        out.setdefault(k, sp.extra[k])
     return out
 
 
@@ -408,7 +434,9 @@ ANY: Any = type("Any", (), {"__repr__": lambda self: "ANY", "__slots__": ()})()
 """An op's ``expect`` when it holds whatever is on disk (no compare-and-set)."""
 
 
-def same_decision(a: Pin | InstructionsPin | None, b: Pin | InstructionsPin | None) -> bool:
+def same_decision(
+    a: Pin | InstructionsPin | SurfacePin | None, b: Pin | InstructionsPin | SurfacePin | None
+) -> bool:
     """Whether ``a`` and ``b`` are the same decision: the same decision about the same digest,
     by the same decider at the same time (or both no decision)."""
     if a is None or b is None:
@@ -421,7 +449,7 @@ def same_decision(a: Pin | InstructionsPin | None, b: Pin | InstructionsPin | No
     )
 
 
-def describe(pin: Pin | InstructionsPin | None) -> str:
+def describe(pin: Pin | InstructionsPin | SurfacePin | None) -> str:
     """A decision in words: ``approved by alice at 2026-…Z (note)``; ``not pinned``."""
     if pin is None:
         return "not pinned"
@@ -436,8 +464,8 @@ class ChangedMeanwhile(Exception):
     def __init__(
         self,
         key: PinKey,
-        expected: Pin | InstructionsPin | None,
-        current: Pin | InstructionsPin | None,
+        expected: Pin | InstructionsPin | SurfacePin | None,
+        current: Pin | InstructionsPin | SurfacePin | None,
         by: str | None = None,
         at: str | None = None,
     ) -> None:
@@ -486,6 +514,10 @@ class _Op:
     more: dict[str, Any] = field(default_factory=dict)
     """Audit fields of this op beyond the usual ones (``group``: the group it was decided in)."""
     ipin: InstructionsPin | None = None
+    spin: SurfacePin | None = None
+    """For ``surface``: the decision about a prompt, resource or template (issue 43)."""
+    skey: SurfaceKey | None = None
+    """For ``forget-surface``: the surface whose decision is dropped."""
     key: PinKey | None = None
     server: str | None = None
     tool: str | None = None
@@ -506,6 +538,9 @@ class _Op:
             return (self.ipin.server, self.ipin.principal, "")
         if self.kpin is not None:
             return self.kpin.key
+        sk = self.spin.key if self.spin is not None else self.skey
+        if sk is not None:  # in words only (ChangedMeanwhile): PinFile.current_of looks it up
+            return (sk[0], sk[1], f"{sk[2]} {sk[3]}")
         assert self.key is not None
         return self.key
 
@@ -545,6 +580,11 @@ class PinFile:
     """Pins whose digest does not verify against their stored definition, with the reason.
     They are not in :attr:`pins` (nothing trusts them: the tool reads as unpinned) but are
     written back as they were until a new decision or ``forget`` replaces them."""
+    surfaces: dict[SurfaceKey, SurfacePin] = field(default_factory=dict)
+    """Decisions about prompts, resources and resource templates (engine/surfaces.py), by
+    (server, principal, kind, name or URI)."""
+    unverified_surfaces: dict[SurfaceKey, tuple[SurfacePin, str]] = field(default_factory=dict)
+    """Surface pins whose digest does not verify: never trusted, written back as they were."""
     kinds: dict[PinKey, KindsPin] = field(default_factory=dict)
     """Kinds approved on tools that still have others undecided (review by kind), by tool."""
     read_bytes: bytes | None = None
@@ -588,6 +628,33 @@ class PinFile:
         if key[2] == "":
             return self.instructions.get((key[0], key[1]))
         return self.pins.get(key)
+
+    def current_of(self, op: _Op) -> Pin | InstructionsPin | SurfacePin | None:
+        """The decision held for what ``op`` decides."""
+        sk = op.spin.key if op.spin is not None else op.skey
+        if sk is not None:
+            return self.surfaces.get(sk)
+        return self.current(op.target)
+
+    def decide_surface(
+        self, spin: SurfacePin, *, why: str = "", source: str = "", expect: Any = ANY
+    ) -> None:
+        """Record a decision about a prompt, resource or resource template (replaces any for
+        the same key)."""
+        op = _Op(
+            "surface", spin=spin, who=spin.decided_by, why=why or spin.note, source=source,
+            expect=expect,
+        )  # fmt: skip
+        self._apply(op)
+        self._ops.append(op)
+
+    def forget_surface(
+        self, key: SurfaceKey, *, who: str | None = None, why: str = "", source: str = ""
+    ) -> None:
+        """Drop the decision about a prompt, resource or template (it reads as new again)."""
+        op = _Op("forget-surface", skey=key, who=who or current_user(), why=why, source=source)
+        self._apply(op)
+        self._ops.append(op)
 
     def decide(
         self,
@@ -733,7 +800,31 @@ class PinFile:
     def _apply(self, op: _Op) -> dict[str, Any]:
         """Apply one mutation to this state; return its audit record."""
         rec: dict[str, Any]
-        if op.kind == "forget-instructions":
+        if op.kind in ("surface", "forget-surface"):
+            sk = op.spin.key if op.spin is not None else op.skey
+            assert sk is not None
+            old_s = self.surfaces.pop(sk, None)
+            bad_s = self.unverified_surfaces.pop(sk, None)
+            if old_s is None and bad_s is not None:
+                old_s = bad_s[0]
+            if op.spin is not None:
+                self.surfaces[sk] = op.spin
+            rec = audit_record(
+                who=op.who,
+                server=sk[0],
+                principal=sk[1],
+                tool=None,
+                event="decision" if op.spin is not None else "forget",
+                decision=op.spin.decision if op.spin is not None else None,
+                subject=sk[2],
+                name=sk[3],
+                old_decision=old_s.decision if old_s else None,
+                old_digest=old_s.digest if old_s else None,
+                new_digest=op.spin.digest if op.spin is not None else None,
+                why=op.why,
+                source=op.source,
+            )
+        elif op.kind == "forget-instructions":
             assert op.key is not None
             ikey = (op.key[0], op.key[1])
             old_f = self.instructions.pop(ikey, None)
@@ -885,9 +976,14 @@ class PinFile:
             **{k: p for k, (p, _) in self.unverified_instructions.items()},
             **self.instructions,
         }
+        every_s = {
+            **{k: p for k, (p, _) in self.unverified_surfaces.items()},
+            **self.surfaces,
+        }
         names = (
             {k[0] for k in every}
             | {k[0] for k in every_i}
+            | {k[0] for k in every_s}
             | {k[0] for k in self.kinds}
             | set(self.server_policy)
             | {s for s, _ in self.tool_policy}
@@ -915,6 +1011,11 @@ class PinFile:
                 if definition is not None:
                     irow["text"] = definition((*ik, ""), irow["text"])
                 principals.setdefault(ik[1], {})["instructions"] = irow
+            for sk in sorted(sk for sk in every_s if sk[0] == s):
+                srow = _surface_toml(every_s[sk])
+                if definition is not None:
+                    srow["definition"] = definition((sk[0], sk[1], sk[3]), srow["definition"])
+                principals.setdefault(sk[1], {}).setdefault(SURFACE_TABLE[sk[2]], {})[sk[3]] = srow
             for kk in sorted(kk for kk in self.kinds if kk[0] == s):
                 principals.setdefault(kk[1], {}).setdefault("kinds", {})[kk[2]] = self.kinds[
                     kk

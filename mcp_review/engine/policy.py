@@ -141,6 +141,10 @@ class Facts:
     """Claims of less power that contradict the tool's name or description, its explicit
     pinned claim or its other annotations (:func:`claim_contradictions`), e.g.
     ``("readOnlyHint false→true against 'delete' in the name",)``: these block."""
+    claims_reversed: bool = False
+    """Every one of :attr:`claims_contradicted` is an explicit pinned claim reversed, nothing
+    else (:func:`reversals`): the tool blocks, yet may be decided in a group of its kind
+    (issue 41 item 2)."""
     hidden_appeared: tuple[str, ...] = ()
     """Where hidden characters appeared, e.g. ``("/description: ⟨U+200B⟩",)``."""
     previously_denied: bool = False
@@ -182,6 +186,10 @@ class Concern(StrEnum):
     """A claim of less power that is contradicted (:attr:`Facts.claims_contradicted`): it
     blocks, and the tool stands alone (engine/kinds.py). An uncontradicted one waits for
     review, groupable, and is no concern."""
+    CLAIM_REVERSED = "annotation claim reversed"
+    """A claim of less power contradicted only by the pinned definition's explicit opposite
+    (:func:`reversals`): it blocks, and the tool may be decided with the others that reverse
+    a claim (engine/kinds.py), one confirmation and one reason for them all."""
     HIDDEN_CHARACTERS = "hidden characters"
     CUE = "cue"
     """A blocking cue introduced by changed text, or one a new tool carries on first sight."""
@@ -212,7 +220,11 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
         c
         for c, found in (
             (Concern.ANNOTATION_RELAXED, facts.annotations_relaxed),
-            (Concern.ANNOTATION_GATES_LESS, facts.claims_contradicted),
+            (
+                Concern.ANNOTATION_GATES_LESS,
+                facts.claims_contradicted and not facts.claims_reversed,
+            ),
+            (Concern.CLAIM_REVERSED, facts.claims_contradicted and facts.claims_reversed),
             (Concern.HIDDEN_CHARACTERS, facts.hidden_appeared),
             (Concern.CUE, facts.blocking_cues or facts.first_sight_cues),
             (Concern.META_MORE_POWER, facts.meta_more_power),
@@ -337,16 +349,153 @@ def annotation_gate_less(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
     return tuple(out)
 
 
+DESTRUCTIVE_VERBS: tuple[str, ...] = (
+    "delete",
+    "remove",
+    "overwrite",
+    "drop",
+    "kill",
+    "truncate",
+    "wipe",
+    "purge",
+    "erase",
+    "destroy",
+    "reset",
+    "revoke",
+    "terminate",
+    "transfer",
+    "deploy",
+    "publish",
+)
+"""Verbs whose call destroys, undoes or hands over something (issue 41 item 1: ``readOnlyHint:
+true`` on tools named with wipe, purge, erase, destroy, reset, revoke, terminate, transfer,
+deploy or publish rode in a group): they contradict a claim of read-only or non-destructive."""
+
+ADDS_AGAIN_VERBS: tuple[str, ...] = (
+    "append",
+    "increment",
+    "decrement",
+    "send",
+    "post",
+    "charge",
+    "enqueue",
+    "push",
+    "insert",
+    "submit",
+)
+"""Verbs meaning each call adds something again: only these contradict ``idempotentHint: true``
+(creating or adding what then exists, or writing the same content twice, is idempotent)."""
+
 CLAIM_WORDS: dict[str, tuple[str, ...]] = {
-    "readOnlyHint": ("write", "create", "update", "delete", "move", "send", "execute"),
-    "destructiveHint": ("delete", "remove", "overwrite", "drop", "kill", "truncate"),
-    "idempotentHint": ("create", "add", "append", "send", "post"),
+    "readOnlyHint": ("write", "create", "update", "move", "send", "execute", *DESTRUCTIVE_VERBS),
+    "destructiveHint": DESTRUCTIVE_VERBS,
+    "idempotentHint": ADDS_AGAIN_VERBS,
     "openWorldHint": ("fetch", "http", "url", "web", "email", "send"),
 }
-"""Per hint, the words in a tool's name or description that contradict its claim of less
-power (issue 28 item 2): a tool that says it deletes does not get to claim it is read-only."""
+"""Per hint, the words that contradict its claim of less power (issue 28 item 2, issue 41 item
+1), read against the tool's own words as :func:`tool_verbs` reads them: the name's verb and the
+description's main verbs (``openWorldHint``: every word of the name too, which names the world
+it reaches: ``web_search``). A tool that says it deletes does not get to claim it is
+read-only."""
 
-_IRREGULAR = {"write": ("wrote", "written"), "send": ("sent",)}
+READ_VERBS: tuple[str, ...] = (
+    "get",
+    "list",
+    "read",
+    "search",
+    "find",
+    "view",
+    "show",
+    "describe",
+    "retrieve",
+    "query",
+    "inspect",
+    "check",
+    "validate",
+    "count",
+    "lookup",
+    "browse",
+    "explore",
+    "analyze",
+    "preview",
+    "fetch",
+)
+"""Verbs that name a reading: a name led by one is not contradicted by the soft words
+(:data:`_SOFT`) of its description ("read_neo4j_cypher: Execute a read Cypher query")."""
+
+_SOFT = {"readOnlyHint": frozenset({"execute"})}
+"""Words that contradict a hint only when the name's verb is not a reading."""
+
+OTHER_VERBS: tuple[str, ...] = (
+    "add",
+    "set",
+    "edit",
+    "patch",
+    "modify",
+    "rename",
+    "upload",
+    "download",
+    "save",
+    "load",
+    "start",
+    "stop",
+    "cancel",
+    "restart",
+    "run",
+    "open",
+    "close",
+    "clear",
+    "reply",
+    "merge",
+    "pull",
+    "commit",
+    "checkout",
+    "archive",
+    "restore",
+    "clone",
+    "copy",
+    "mark",
+    "assign",
+    "invite",
+    "share",
+    "subscribe",
+    "generate",
+    "parse",
+    "resolve",
+    "convert",
+    "calculate",
+    "compute",
+    "render",
+    "summarize",
+    "scan",
+    "monitor",
+    "trigger",
+    "simulate",
+    "test",
+    "call",
+    "invoke",
+    "make",
+    "build",
+    "install",
+    "manage",
+    "export",
+    "import",
+    "store",
+    "navigate",
+    "click",
+    "type",
+    "fill",
+    "select",
+    "take",
+    "capture",
+    "tidy",
+    "return",
+    "use",
+    "demonstrate",
+)
+"""More verbs a name starts with (never contradicting by themselves): the name's verb is the
+first word of the name that is a verb, so knowing them keeps a later noun ("getProjectUpdates",
+"set_delete_protection") from being read as the verb."""
 
 
 def _forms(word: str) -> set[str]:
@@ -355,11 +504,26 @@ def _forms(word: str) -> set[str]:
     out = {word, word + "s", word + "es", *_IRREGULAR.get(word, ())}
     if word.endswith("e"):
         out |= {word + "d", word[:-1] + "ing"}
+    elif word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        out |= {word[:-1] + "ies", word[:-1] + "ied", word + "ing"}
     else:
         out |= {word + "ed", word + "ing"}
         if re.fullmatch(r".*[^aeiou][aeiou][bdgklmnprt]", word):
             out |= {word + word[-1] + "ed", word + word[-1] + "ing"}
     return out
+
+
+_IRREGULAR = {
+    "write": ("wrote", "written"),
+    "send": ("sent",),
+    "find": ("found",),
+    "make": ("made",),
+    "build": ("built",),
+    "take": ("took", "taken"),
+    "run": ("ran", "running"),
+    "set": ("setting",),
+    "get": ("got", "getting"),
+}
 
 
 @functools.cache
@@ -373,8 +537,42 @@ def _claim_forms() -> dict[str, dict[str, str]]:
     }
 
 
+@functools.cache
+def _verb_forms(present: bool = False) -> dict[str, str]:
+    """{skeleton of a form: the verb} for every verb the reading knows (``present``: only the
+    verb itself and its third person, "delete"/"deletes", as a description's main verb is)."""
+    from mcp_review.engine.hidden import skeleton
+
+    verbs = {*READ_VERBS, *OTHER_VERBS, *(w for ws in CLAIM_WORDS.values() for w in ws)}
+    verbs -= {"http", "url", "web", "email"}  # nouns of the open-world list
+    return {skeleton(f): w for w in sorted(verbs) for f in (_present(w) if present else _forms(w))}
+
+
+def _present(word: str) -> set[str]:
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        return {word, word[:-1] + "ies"}
+    return {word, word + "s", word + "es"}
+
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[^\W\d_]+")
+_SENTENCE = re.compile(r"[.!?;:|\n]+|\s[-–—•*#]+\s|\*\*")
+_JOINS = frozenset({"and", "or", "then", "also"})
+
+
+def _plain(text: str) -> str:
+    from mcp_review.engine.hidden import strip_hidden
+
+    # Hidden characters out and NFKC first, so a word split by a zero-width space or written in
+    # fullwidth letters splits at its camelCase humps before the skeleton folds case.
+    return unicodedata.normalize("NFKC", strip_hidden(text))
+
+
+def _words_in_order(text: str) -> list[str]:
+    from mcp_review.engine.hidden import skeleton
+
+    folded = skeleton(_CAMEL.sub(" ", text))
+    return _WORD.findall(folded.replace("_", " "))
 
 
 def claim_words(text: str) -> set[str]:
@@ -382,47 +580,109 @@ def claim_words(text: str) -> set[str]:
     ``snake_case`` split, hidden characters dropped and every word reduced to its confusable
     skeleton (engine/hidden.py), so ``dеlete`` with a Cyrillic е, ``delete`` split by a
     zero-width space and ``ＤＥＬＥＴＥ`` read as ``delete``."""
-    from mcp_review.engine.hidden import skeleton, strip_hidden
+    return set(_words_in_order(_plain(text)))
 
-    # Hidden characters out and NFKC first, so a word split by a zero-width space or written in
-    # fullwidth letters splits at its camelCase humps before the skeleton folds case.
-    plain = unicodedata.normalize("NFKC", strip_hidden(text))
-    folded = skeleton(_CAMEL.sub(" ", plain))
-    return set(_WORD.findall(folded.replace("_", " ")))
+
+def name_verbs(name: str) -> tuple[str, ...]:
+    """The name's verb (issue 41 item 1): the first word that is a verb once a product or
+    namespace prefix is skipped (``git_reset`` → reset, ``pg_kill`` → kill,
+    ``API-delete-a-block`` → delete, ``getProjectUpdates`` → get), and the first verb after
+    each "and"/"or"/"then" (``get_and_delete``: both). Verbs as their list word."""
+    forms = _verb_forms()
+    out: list[str] = []
+    want = True
+    for w in _words_in_order(_plain(name)):
+        if w in _JOINS:
+            want = True
+        elif want and w in forms:
+            out.append(forms[w])
+            want = False
+    return tuple(out)
+
+
+def description_verbs(text: str) -> tuple[str, ...]:
+    """The description's main verbs: in its lead paragraph (up to the first blank line), each
+    sentence's (or line's) first word when it is a verb in the present ("Create a new file…",
+    "Adds file contents…", "Notion | Retrieve a page"), and the verbs joined to it by
+    "and"/"or"/"then" ("…or completely overwrite an existing file"). A noun later in a
+    sentence ("…with progress updates"), a participle ("created by the current user"), an
+    aside in brackets and the examples further down are not its verbs."""
+    forms = _verb_forms(present=True)
+    lead = re.split(r"\n\s*\n", _plain(text).strip(), maxsplit=1)[0]
+    lead = _ASIDE.sub(" ", lead)
+    out: list[str] = []
+    for sentence in _SENTENCE.split(lead):
+        words = _words_in_order(sentence)
+        if not words or words[0] not in forms:
+            continue
+        out.append(forms[words[0]])
+        for i, w in enumerate(words[:-1]):
+            if w not in _JOINS:
+                continue
+            nxt = words[i + 1]
+            if nxt.endswith("ly") and i + 2 < len(words):
+                nxt = words[i + 2]  # "or completely overwrite"
+            if nxt in forms:
+                out.append(forms[nxt])
+    return tuple(dict.fromkeys(out))
+
+
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
 def claim_contradictions(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
     """The claims of less power ``new`` makes over ``old`` that contradict something (issue 28
-    item 2), each as ``"<hint> <old>→<new> against <what>"``:
+    item 2, issue 41 item 1), each as ``"<hint> <old>→<new> against <what>"``:
 
-    - a word of :data:`CLAIM_WORDS` in the tool's name or description (as
-      :func:`claim_words` reads them);
-    - the pinned definition claimed the opposite *explicitly* (not the protocol default);
+    - a word of :data:`CLAIM_WORDS` among the tool's own verbs: the name's verb
+      (:func:`name_verbs`), else the description's and title's main verbs
+      (:func:`description_verbs`); for ``openWorldHint`` any word of the name too;
+    - the pinned definition claimed the opposite *explicitly* (not the protocol default):
+      :func:`reversals` words these alone;
     - ``readOnlyHint: true`` beside an explicit ``destructiveHint: true``.
     """
-    if old is None:
+    return tuple(why for why, _ in _contradictions(old, new))
+
+
+def reversals(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
+    """The contradictions of :func:`claim_contradictions` that are only an explicit pinned claim
+    reversed (issue 41 item 2): empty when anything else contradicts a claim (the tool's own
+    words, its other annotations), which keeps the tool alone."""
+    found = _contradictions(old, new)
+    if not found or any(not reversed_ for _, reversed_ in found):
         return ()
+    return tuple(why for why, _ in found)
+
+
+def _contradictions(old: ToolDef | None, new: ToolDef) -> list[tuple[str, bool]]:
+    if old is None:
+        return []
     claimed = {h.split(" ", 1)[0]: h for h in annotation_gate_less(old, new)}
     if not claimed:
-        return ()
+        return []
+    named = name_verbs(new.name)
+    reads = bool(named) and named[0] in READ_VERBS
+    said = description_verbs(new.description or "") + description_verbs(new.title or "")
+    name_all = claim_words(new.name)
     forms = _claim_forms()
-    in_name = claim_words(new.name)
-    in_text = claim_words(new.description or "") | claim_words(new.title or "")
     oa, na = old.annotations, new.annotations
-    out = []
+    out: list[tuple[str, bool]] = []
     for hint, shown in claimed.items():
-        found = sorted({forms[hint][w] for w in in_name if w in forms[hint]})
-        if found:
-            out.append(f"{shown} against {found[0]!r} in the name")
-        else:
-            said = sorted({forms[hint][w] for w in in_text if w in forms[hint]})
-            if said:
-                out.append(f"{shown} against {said[0]!r} in the description")
+        words = set(CLAIM_WORDS[hint]) - (_SOFT.get(hint, frozenset()) if reads else set())
+        in_name = [v for v in named if v in words]
+        if hint == "openWorldHint":
+            in_name += sorted({forms[hint][w] for w in name_all if w in forms[hint]})
+        in_text = [v for v in said if v in words]
+        if in_name:
+            out.append((f"{shown} against {sorted(in_name)[0]!r} in the name", False))
+        elif in_text:
+            out.append((f"{shown} against {sorted(in_text)[0]!r} in the description", False))
         if oa.get(hint) is _RELAXED_TO[hint]:
-            out.append(f"{shown} against the pinned definition's explicit {hint}: {_b(oa[hint])}")
+            why = f"{shown} against the pinned definition's explicit {hint}: {_b(oa[hint])}"
+            out.append((why, True))
         if hint == "readOnlyHint" and na.get("destructiveHint") is True:
-            out.append(f"{shown} against the explicit destructiveHint: true beside it")
-    return tuple(out)
+            out.append((f"{shown} against the explicit destructiveHint: true beside it", False))
+    return out
 
 
 def _eff(v: Any, default: bool, hint: str) -> bool:
@@ -573,6 +833,7 @@ def facts_for(
         annotations_relaxed=relaxed,
         annotations_gate_less=gate_less,
         claims_contradicted=contradicted,
+        claims_reversed=bool(contradicted) and reversals(old, new) == contradicted,
         hidden_appeared=hidden,
         previously_denied=previously_denied,
         trust=tuple(_trust_line(c) for c in changes if c.trust),

@@ -14,7 +14,14 @@
       "instructions": "...",                               // optional: as sent, if any
       "tools": [ { <tool definition, wire JSON> }, ... ],
       "error": null,                                       // or {"kind": "...", "message": "..."}
-      "notes": ["..."]                 // optional: list entries that were not tools
+      "notes": ["..."],                // optional: list entries that were not tools
+      "surfaces": {                    // optional (issue 43): what prompts/list,
+        "prompt": [ {...} ],           // resources/list and resources/templates/list
+        "resource": [ {...} ],         // served, as sent; a kind absent was not fetched
+        "resource-template": [ {...} ]
+      },
+      "surfaces_listed": {"resource": 1500}   // optional: a list cut at the bound, and how
+                                              // many the server listed in the pages read
     }
   }
 }
@@ -62,6 +69,11 @@ class ServerSnapshot:
     """The server's ``instructions`` as sent (None: none sent; see engine/instructions.py)."""
     notes: list[str] = field(default_factory=list)
     """What reading the list passed over (an entry with no string name is not a tool)."""
+    surfaces: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Prompts, resources and resource templates as served, by kind (engine/surfaces.py);
+    a kind absent was not fetched (the server does not declare it)."""
+    surfaces_listed: dict[str, int] = field(default_factory=dict)
+    """The kinds whose list was cut at the bound, and how many entries the server listed."""
 
     @property
     def server_version(self) -> str | None:
@@ -84,7 +96,16 @@ class ServerSnapshot:
             }
             | ({"notes": list(self.notes)} if self.notes else {})
             | _ui_json(self.tools)
+            | self._surfaces_json()
         )
+
+    def _surfaces_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.surfaces:
+            out["surfaces"] = {k: list(v) for k, v in sorted(self.surfaces.items())}
+        if self.surfaces_listed:
+            out["surfaces_listed"] = dict(sorted(self.surfaces_listed.items()))
+        return out
 
 
 @dataclass(slots=True)
@@ -148,8 +169,44 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
             notes=[n for n in s.get("notes") or [] if isinstance(n, str)]
             if isinstance(s.get("notes"), list)
             else [],
+            surfaces=_surfaces(s.get("surfaces"), f"{source}: server {name!r}"),
+            surfaces_listed=_listed(s.get("surfaces_listed"), f"{source}: server {name!r}"),
         )
     return snap
+
+
+def _surfaces(v: Any, source: str) -> dict[str, list[dict[str, Any]]]:
+    """A snapshot's ``surfaces`` (issue 43); absent (an older snapshot): none fetched."""
+    from mcp_review.engine.canonical import check_json
+    from mcp_review.engine.surfaces import KINDS
+
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise InputError("'surfaces' must be an object", source=source)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for kind, items in v.items():
+        if kind not in KINDS:
+            raise InputError(f"'surfaces': unknown kind {kind!r}", source=source)
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise InputError(f"'surfaces.{kind}' must be an array of objects", source=source)
+        for i in items:
+            try:
+                check_json(i)
+            except (ValueError, TypeError) as e:
+                raise InputError(f"'surfaces.{kind}': {e}", source=source) from None
+        out[kind] = items
+    return out
+
+
+def _listed(v: Any, source: str) -> dict[str, int]:
+    if v is None:
+        return {}
+    if not isinstance(v, dict) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in v.values()
+    ):
+        raise InputError("'surfaces_listed' must map kinds to counts", source=source)
+    return dict(v)
 
 
 def _ui_json(tools: list[ToolDef]) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from mcp_review.engine.pins import Decision, Pin, PinFile, make_pin
 from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.engine.protocol import ProtocolFinding, duplicate_findings, tool_findings
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.surfaces import SurfaceStatus, surface_statuses
 from mcp_review.engine.ui_resource import PIN_KEY as UI_PIN_KEY
 from mcp_review.engine.ui_resource import differs as ui_differs
 from mcp_review.engine.ui_resource import from_toml as ui_from_toml
@@ -306,6 +307,15 @@ class Gate:
     """1 when anything fails; else 3 when a server could not be read; else 0."""
     _tools: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
     _instructions: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
+    drifted_surfaces: tuple[SurfaceStatus, ...] = ()
+    """Every prompt, resource and template that is not simply pinned, in report order."""
+    failing_surfaces: tuple[SurfaceStatus, ...] = ()
+    """Those of :attr:`drifted_surfaces` that fail."""
+    _surfaces: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
+
+    def surface_fails(self, s: SurfaceStatus) -> bool:
+        """Whether the prompt, resource or template ``s`` (of this report) fails."""
+        return id(s) in self._surfaces
 
     def fails(self, t: ToolStatus) -> bool:
         """Whether the tool ``t`` (of this report) fails."""
@@ -317,8 +327,8 @@ class Gate:
 
     @property
     def n_failing(self) -> int:
-        """Tools and server instructions that fail."""
-        return len(self.failing) + len(self.failing_instructions)
+        """Tools, server instructions, prompts, resources and templates that fail."""
+        return len(self.failing) + len(self.failing_instructions) + len(self.failing_surfaces)
 
 
 @dataclass(slots=True)
@@ -335,6 +345,9 @@ class ServerStatus:
     instructions: InstructionsStatus | None = None
     """The server's instructions against their pin (None: none sent, none decided, or the
     server could not be read)."""
+    surfaces: list[SurfaceStatus] = field(default_factory=list)
+    """Its prompts, resources and resource templates against their pins (engine/surfaces.py;
+    the kinds fetched)."""
     candidate: bool = False
     """The server's ``[servers.NAME.candidate]`` was reviewed in its place (an upgrade
     preview, ``--candidate``): the report is not about the running version."""
@@ -399,7 +412,9 @@ class StatusReport:
             if s.instructions is not None and s.instructions.state != "pinned"
         )
         bad = tuple(i for i in drifted if i.fails_gate(fail_on))
-        if failing or bad:
+        s_drifted = tuple(x for s in self.servers for x in s.surfaces if x.state != "pinned")
+        s_bad = tuple(x for x in s_drifted if x.fails_gate(fail_on))
+        if failing or bad or s_bad:
             code = exitcodes.FAIL
         elif self.unreachable:
             code = exitcodes.UNREACHABLE
@@ -413,6 +428,9 @@ class StatusReport:
             code,
             frozenset(map(id, failing)),
             frozenset(map(id, bad)),
+            drifted_surfaces=s_drifted,
+            failing_surfaces=s_bad,
+            _surfaces=frozenset(map(id, s_bad)),
         )
 
     def exit_code(self) -> int:
@@ -913,6 +931,15 @@ def server_status(
         live_text(server.instructions),
         pins.instructions.get((server.name, server.principal)),
         srv.tier,
+    )
+    # Prompts, resources and templates (issue 43): the kinds fetched, against their pins.
+    srv.surfaces = surface_statuses(
+        server.name,
+        server.principal,
+        server.surfaces,
+        pins.surfaces,
+        srv.tier,
+        truncated=server.surfaces_listed,
     )
     if pinned is None:
         pinned = pins.for_server(server.name, server.principal)

@@ -37,6 +37,7 @@ __all__ = [
     "Role",
     "pointer_of",
     "schema_strings",
+    "surface_strings",
     "tool_strings",
 ]
 
@@ -281,3 +282,31 @@ def tool_strings(wire: Mapping[str, Any]) -> Iterator[tuple[str, Role, str]]:
     if isinstance(meta, (dict, list)):
         for p, t in _data(meta, "/_meta"):
             yield pointer_of(p), Role.META, t
+
+
+def surface_strings(wire: Mapping[str, Any]) -> Iterator[tuple[str, Role, str]]:
+    """(pointer, role, string) for every server-written string of a prompt, resource or
+    resource template (issue 43) a host may pass to the model or the user: what
+    :func:`tool_strings` reads (name, title, description, annotations, ``_meta``), each prompt
+    argument's name, title, description and ``_meta``, and a resource's ``mimeType``."""
+    yield from tool_strings(wire)
+    args = wire.get("arguments")
+    if isinstance(args, list):
+        for i, a in enumerate(args):
+            if not isinstance(a, dict):
+                continue
+            for k, role in (
+                ("name", Role.NAME),
+                ("title", Role.TITLE),
+                ("description", Role.DESCRIPTION),
+            ):
+                v = a.get(k)
+                if isinstance(v, str):
+                    yield pointer_join("/arguments", i, k), role, v
+            meta = a.get("_meta")
+            if isinstance(meta, (dict, list)):
+                for p, t in _data(meta, (("/arguments", i), "_meta")):
+                    yield pointer_of(p), Role.META, t
+    mime = wire.get("mimeType")
+    if isinstance(mime, str):
+        yield "/mimeType", Role.VALUE, mime

@@ -64,6 +64,7 @@ from mcp_review.engine.snapshot import version_label
 from mcp_review.engine.status import Gate, State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats import instructions as instr_fmt
+from mcp_review.formats import surfaces as surf_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 from mcp_review.formats.kinds import CUES_LISTED, markdown_lines, tool_order
@@ -122,6 +123,13 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
         extra["instructions"] = [
             instr_fmt.json_entry(i, fails_gate=gate.instructions_fail(i)) for i in instr
         ]
+    if gate.drifted_surfaces:  # present when any prompt, resource or template is not pinned
+        extra["surfaces"] = [
+            surf_fmt.json_entry(x, fails_gate=gate.surface_fails(x)) for x in gate.drifted_surfaces
+        ]
+    # The decisions in the engine's visiting order, as status --groups gives them (issue 41
+    # item 6): ``decisions``, ``groups``, ``alone``.
+    extra.update(group_report(report).to_json())
     return Doc(
         {
             "format": FORMAT,
@@ -242,6 +250,10 @@ def to_text(
             + (f"  {why}" if why else "")
         )
         out.extend(instr_fmt.diff_lines(i))
+    if gate.drifted_surfaces:
+        out += ["", "prompts, resources and resource templates:"]
+        for x in gate.drifted_surfaces:
+            out.extend(surf_fmt.text_lines(x, gate.surface_fails(x)))
     shown, _grouping = _visited(report)
     groups = shared_changes(shown)
     grouped = grouped_keys(groups)
@@ -387,10 +399,12 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
     if decided:
         # The decisions the drift needs, by kind (issue 28): one per group, one per tool alone.
         out += ["", *decided]
-    if shown or instr:
+    if shown or instr or gate.drifted_surfaces:
         out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
         for i in instr:
             out.append(instr_fmt.md_row(i, "❌" if gate.instructions_fail(i) else ""))
+        for x in gate.drifted_surfaces:
+            out.append(surf_fmt.md_row(x, "❌" if gate.surface_fails(x) else ""))
         for t in shown:
             mark = "❌" if gate.fails(t) else ""
             why = "; ".join(_md(r) for r in t.policy.reasons)
@@ -528,6 +542,8 @@ def _sarif_rule(rule_id: str) -> dict[str, Any]:
         )
     elif rule_id in _SARIF_HELP:
         short = help_text = _SARIF_HELP[rule_id]
+    elif rule_id in surf_fmt.SARIF_HELP:
+        short = help_text = surf_fmt.SARIF_HELP[rule_id]
     elif rule_id.startswith("server-"):
         short = help_text = "A server could not be read: its tools were not checked."
     else:
@@ -600,7 +616,7 @@ def to_sarif(
                 "partialFingerprints": prints(s.name, s.principal, rule),
             }
         )
-    for t in _shown(report):
+    for t in _visited(report)[0]:
         level = "error" if gate.fails(t) else "note"
         why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
         changes = t.comparison.changes if t.comparison is not None else []
@@ -705,6 +721,12 @@ def to_sarif(
                 ),
                 "partialFingerprints": prints(i.server, i.principal, "(instructions)", rule),
             }
+        )
+    for x in gate.drifted_surfaces:
+        results.append(
+            surf_fmt.sarif_result(
+                x, gate.surface_fails(x), text=sarif_text, where=where, prints=prints
+            )
         )
     rules = sorted({r["ruleId"] for r in results})
     index = {r: n for n, r in enumerate(rules)}

@@ -39,6 +39,17 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
     if fmt == "json":
         sys.stdout.write(json_dumps_safe({"decisions": records, **extra}, indent=2) + "\n")
         return
+
+    # A protocol note several approvals share is said once, with the count (issue 41 item
+    # 10: a first pin of an old server repeated one note 13 times).
+    def note_key(f: dict[str, Any]) -> tuple[str, str, str]:
+        return (str(f.get("rule")), str(f.get("pointer")), str(f.get("message")))
+
+    shared: dict[tuple[str, str, str], list[str]] = {}
+    for r in records:
+        for f in r.get("protocol") or ():
+            shared.setdefault(note_key(f), []).append(str(r.get("tool")))
+    shared = {k: v for k, v in shared.items() if len(v) > 1}
     for r in records:
         what = PRUNED if r.get("event") == PRUNED else r.get("decision") or r.get("event")
         if r.get("class"):
@@ -53,14 +64,25 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
             subject = with_escape(safe_text(mark_lookalikes(tool)), tool)
         else:
             subject = f"({safe_text(str(r.get('subject', '')))})"
+            if r.get("name") is not None:  # a prompt, resource or template (issue 43)
+                subject += " " + safe_text(str(r["name"]))
         print(
             f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/{subject}{digests}"
         )
         for f in r.get("protocol") or ():
+            if note_key(f) in shared:
+                continue
             print(
                 f"    protocol: {safe_text(str(f['rule']))} {safe_text(str(f['pointer']))}: "
                 f"{safe_text(str(f['message']))}"
             )
+    for (rule, pointer, message), tools in shared.items():
+        names = ", ".join(with_escape(safe_text(mark_lookalikes(t)), t) for t in tools[:8])
+        more = f" and {len(tools) - 8} more" if len(tools) > 8 else ""
+        print(
+            f"protocol: {safe_text(rule)} {safe_text(pointer)}: {safe_text(message)} "
+            f"(on {len(tools)} tools: {names}{more})"
+        )
 
 
 def change_class(t: Any) -> str:

@@ -187,6 +187,11 @@ def report_doc(
     extra: dict[str, Any] = {}
     if instr:  # present when any server sends instructions or has them pinned
         extra["instructions"] = [instr_fmt.json_entry(i) for i in instr]
+    surfaces = [x for s in report.servers for x in s.surfaces]
+    if surfaces:  # present when any server serves or has pinned prompts or resources
+        from mcp_review.formats import surfaces as surf_fmt
+
+        extra["surfaces"] = [surf_fmt.json_entry(x) for x in surfaces]
     if grouping is not None:  # status --groups: the decisions by kind (engine/kinds.py)
         extra.update(grouping.to_json())
     return Doc(
@@ -274,6 +279,14 @@ def groups_text(
                 f"[{_MARK[i.policy.outcome]}] {instr_fmt.label(i)}: server instructions "
                 "(decided on their own: mcp-review approve SERVER --instructions)"
             )
+        for x in s.surfaces:
+            if x.needs_attention:
+                from mcp_review.formats import surfaces as surf_fmt
+
+                out.append(
+                    f"[{_MARK[x.policy.outcome]}] {x.state}: {surf_fmt.who(x)} (decided on its "
+                    f"own: mcp-review approve SERVER {surf_fmt.OPTION[x.kind]} NAME)"
+                )
     out.extend(text_lines(grouping))
     out.append("")
     out.extend(_summary_lines(report, applied))
@@ -393,6 +406,13 @@ def to_text(
             out.append(f"  [{_MARK[i.policy.outcome]}] {instr_fmt.label(i)}: server instructions")
             out.extend(f"      - {safe_text(r)}" for r in i.policy.reasons)
             out.extend(instr_fmt.diff_lines(i))
+        for x in s.surfaces:
+            if x.state != "pinned" or verbose:
+                from mcp_review.formats import surfaces as surf_fmt
+
+                out.append(f"  [{_MARK[x.policy.outcome]}] {x.state}: {surf_fmt.who(x)}")
+                out.extend(f"      - {safe_text(r)}" for r in x.policy.reasons)
+                out.extend(surf_fmt.text_lines(x, False)[1:])
         tools = sorted(by_server.get((s.name, s.principal), []), key=order)
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
         # A change several listed tools share is listed once, after them (issue 14 item 3).

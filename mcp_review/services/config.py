@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_review.engine.errors import InputError
+from mcp_review.engine.surfaces import DEFAULT_RESOURCE_LIMIT
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_CONCURRENCY = 32
@@ -186,6 +187,8 @@ class Config:
     concurrency: int = DEFAULT_CONCURRENCY
     max_tools: int = DEFAULT_MAX_TOOLS
     max_pages: int = DEFAULT_MAX_PAGES
+    max_resources: int = DEFAULT_RESOURCE_LIMIT
+    """Resources pinned per server at most (the first listed; issue 43)."""
     state_dir: str | None = None
     """Where logs go (``<state_dir>/logs``); default ``.mcp-review`` beside the config file."""
     pins: str | None = None
@@ -416,6 +419,7 @@ _TOP_KEYS = {
     "concurrency",
     "max_tools",
     "max_pages",
+    "max_resources",
     "state_dir",
     "pins",
     "rules",
@@ -592,7 +596,10 @@ def _load_toml(text: str, src: str, env: Mapping[str, str]) -> Config:
     cfg.max_pages = int(
         _positive(data, "max_pages", DEFAULT_MAX_PAGES, src, lines.top("max_pages"))
     )
-    for key in ("concurrency", "max_tools", "max_pages"):
+    cfg.max_resources = int(
+        _positive(data, "max_resources", DEFAULT_RESOURCE_LIMIT, src, lines.top("max_resources"))
+    )
+    for key in ("concurrency", "max_tools", "max_pages", "max_resources"):
         if key in data and not isinstance(data[key], int):
             raise InputError(f"{key!r} must be a positive integer", source=src, line=lines.top(key))
     for key in ("state_dir", "pins"):

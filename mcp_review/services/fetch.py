@@ -28,6 +28,7 @@ from typing import Any
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+from mcp_review.engine.surfaces import DEFAULT_RESOURCE_LIMIT
 from mcp_review.services.config import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_PAGES,
@@ -415,6 +416,7 @@ async def fetch_server(
     max_tools: int = DEFAULT_MAX_TOOLS,
     max_pages: int = DEFAULT_MAX_PAGES,
     on_progress: ProgressFn | None = None,
+    max_resources: int = DEFAULT_RESOURCE_LIMIT,
 ) -> ServerSnapshot:
     """Fetch one server within ``cfg.timeout``; never raises for a server fault."""
     import anyio
@@ -453,6 +455,7 @@ async def fetch_server(
                     snap.ttl_ms = listing.ttl_ms
                     snap.cache_scope = listing.cache_scope
                     snap.notes = listing.notes
+                    await _fetch_surfaces(c, snap, max_resources, cfg)
         except Exception as e:  # cancellation (BaseException) propagates on purpose
             kind, message = classify(e, cfg, probe)
             tail = stderr_tail(errlog, scrub=cfg.scrub)
@@ -469,6 +472,30 @@ async def fetch_server(
     return snap
 
 
+async def _fetch_surfaces(c: Any, snap: ServerSnapshot, limit: int, cfg: ServerConfig) -> None:
+    """Prompts, resources and templates (issue 43; services/surfaces_fetch.py). A list that
+    fails is a note and its kind is left out (its pins are not judged, and the note says so);
+    the tools fetched stand."""
+    from mcp_review.services.surfaces_fetch import list_surfaces
+
+    try:
+        got = await list_surfaces(c, max_resources=limit)
+    except Exception as e:  # cancellation (BaseException) propagates on purpose
+        snap.notes.append(
+            cfg.scrub(f"prompts and resources not read ({type(e).__name__}: {e})")[:500]
+        )
+        return
+    snap.surfaces = got.surfaces
+    snap.surfaces_listed = got.listed
+    for kind, why in sorted(got.failed.items()):
+        snap.notes.append(cfg.scrub(f"{kind}s not read ({why})"))
+    for kind, n in sorted(got.listed.items()):
+        snap.notes.append(
+            f"{n} {kind}s listed; only the first {len(got.surfaces[kind])} are pinned "
+            "(max_resources in the config)"
+        )
+
+
 # --- all servers ---------------------------------------------------------------------------
 
 
@@ -480,6 +507,7 @@ async def fetch_all(
     max_tools: int = DEFAULT_MAX_TOOLS,
     max_pages: int = DEFAULT_MAX_PAGES,
     on_progress: ProgressFn | None = None,
+    max_resources: int = DEFAULT_RESOURCE_LIMIT,
 ) -> Snapshot:
     """Fetch every server at once (at most ``concurrency`` connecting at a time).
 
@@ -508,6 +536,7 @@ async def fetch_all(
                     max_tools=max_tools,
                     max_pages=max_pages,
                     on_progress=on_progress,
+                    max_resources=max_resources,
                 )
             except Exception as e:  # a bug here must not take the other servers down
                 _log.exception("fetch of %s failed", cfg.name)
@@ -553,6 +582,7 @@ def fetch_config(
             max_tools=config.max_tools,
             max_pages=config.max_pages,
             on_progress=on_progress,
+            max_resources=config.max_resources,
         )
 
     return anyio.run(run)

@@ -118,8 +118,14 @@ def check_one_target(args: argparse.Namespace) -> None:
         raise InputError("--except leaves a member out of a --group")
     if args.server is None:
         raise InputError("name a SERVER and a TOOL, or a --group")
-    if (args.tool is None) != bool(args.instructions):
-        raise InputError("name a TOOL, or use --instructions (not both)")
+    from mcp_review.services.surface_decisions import surface_target
+
+    others = int(bool(args.instructions)) + int(surface_target(args) is not None)
+    if (args.tool is None) != bool(others) or others > 1:
+        raise InputError(
+            "name a TOOL, or use --instructions (not both), or one --prompt, --resource or "
+            "--resource-template"
+        )
 
 
 def add_calls_option(p: argparse.ArgumentParser) -> None:
@@ -177,7 +183,12 @@ def parse_calls_specs(specs: list[str]) -> dict[str, str]:
 
 def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
     """{server: (path, where-from)} for each of ``servers`` the config knows: its ``calls``,
-    else the proxy's default log in the config's state dir."""
+    else the proxy's default log in the config's state dir; when that log does not exist but
+    the one a proxy started without the config writes does (``proxy --url URL --name NAME`` or
+    ``proxy --name NAME -- CMD``: the user's state folder), that one. So a server's recorded
+    calls are found whichever way its proxy was started."""
+    from mcp_review.store.files import user_state_dir
+
     out: dict[str, tuple[str, str]] = {}
     if cfg is None:
         return out
@@ -187,7 +198,12 @@ def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
         if s.calls:
             out[s.name] = (s.calls, "config")
         elif cfg.state_dir:
-            out[s.name] = (default_call_log(cfg.state_dir, s.name), "proxy default")
+            path = default_call_log(cfg.state_dir, s.name)
+            user = default_call_log(user_state_dir(), s.name)
+            if not os.path.lexists(path) and os.path.lexists(user):
+                out[s.name] = (user, "proxy default (started without the config)")
+            else:
+                out[s.name] = (path, "proxy default")
     return out
 
 

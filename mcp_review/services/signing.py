@@ -642,6 +642,13 @@ def withhold_unsigned(policy: str, pins_path: str) -> Any:
                 ipin = pins.instructions.pop(key[:2], None)
                 if ipin is not None:
                     pins.unverified_instructions[key[:2]] = (ipin, why)
+        # Decisions about prompts, resources and templates (issue 43) are not signed yet: under
+        # --require-signed none of them is trusted (fail closed), so each is withheld.
+        for skey in list(pins.surfaces):
+            pins.unverified_surfaces[skey] = (
+                pins.surfaces.pop(skey),
+                "decisions about prompts and resources are not signed yet (--require-signed)",
+            )
 
     return run
 

@@ -53,6 +53,15 @@ class Update:
 UpdateFn = Callable[[Update], Any]
 
 
+LIST_CHANGED = frozenset(
+    {
+        "notifications/tools/list_changed",
+        "notifications/prompts/list_changed",  # issue 43: prompts and resources re-listed too
+        "notifications/resources/list_changed",
+    }
+)
+
+
 async def watch_server(
     cfg: ServerConfig,
     on_update: UpdateFn,
@@ -75,9 +84,15 @@ async def watch_server(
 
         async def on_message(message: Any, send: Any = send) -> None:
             if (
-                isinstance(message, t.ToolListChangedNotification)
-                or getattr(getattr(message, "root", None), "method", None)
-                == "notifications/tools/list_changed"
+                isinstance(
+                    message,
+                    (
+                        t.ToolListChangedNotification,
+                        t.PromptListChangedNotification,
+                        t.ResourceListChangedNotification,
+                    ),
+                )
+                or getattr(getattr(message, "root", None), "method", None) in LIST_CHANGED
             ):
                 try:
                     send.send_nowait("list-changed")
@@ -169,6 +184,8 @@ async def _serve(
                 ttl_ms=listing.ttl_ms,
                 cache_scope=listing.cache_scope,
             )
+            with anyio.fail_after(cfg.timeout):
+                await _surfaces(client, snap, cfg)
             await _emit(on_update, Update(cfg.name, reason, snap, time.time()))
             wait = _next_wait(listing.ttl_ms, interval, min_ttl)
             with anyio.move_on_after(wait[0] if wait else float("inf")) as waited:
@@ -183,11 +200,28 @@ async def _serve(
                 reason = wait[1]
 
 
+async def _surfaces(client: Any, snap: ServerSnapshot, cfg: ServerConfig) -> None:
+    """Prompts, resources and templates of the watched server (issue 43), as ``fetch`` lists
+    them; a list that fails is a note, the tools stand."""
+    from mcp_review.services.surfaces_fetch import list_surfaces
+
+    try:
+        got = await list_surfaces(client)
+    except Exception as e:  # cancellation propagates
+        snap.notes.append(cfg.scrub(f"prompts and resources not read ({type(e).__name__}: {e})"))
+        return
+    snap.surfaces, snap.surfaces_listed = got.surfaces, got.listed
+    for kind, why in sorted(got.failed.items()):
+        snap.notes.append(cfg.scrub(f"{kind}s not read ({why})"))
+
+
 async def _listen(client: Any, send: Any) -> None:
     from mcp.client.subscriptions import ListenNotSupportedError
 
     try:
-        async with client.listen(tools_list_changed=True) as sub:
+        async with client.listen(
+            tools_list_changed=True, prompts_list_changed=True, resources_list_changed=True
+        ) as sub:
             async for _ev in sub:
                 try:
                     send.send_nowait("list-changed")

@@ -132,7 +132,7 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
         records: list[dict[str, Any]] = []
         replaced: list[Any] = []
         for op in pf._ops:
-            now = fresh.current(op.target) if op.kind != "policy" else None
+            now = fresh.current_of(op) if op.kind != "policy" else None
             if op.expect is not ANY and not same_decision(now, op.expect):
                 refused = ChangedMeanwhile(op.target, op.expect, now)
                 if now is None:  # dropped: the audit log says who
@@ -174,6 +174,7 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
     pf.unverified = fresh.unverified
     pf.instructions = fresh.instructions
     pf.unverified_instructions = fresh.unverified_instructions
+    pf.surfaces, pf.unverified_surfaces = fresh.surfaces, fresh.unverified_surfaces
     pf.kinds = fresh.kinds
     upgraded = fresh.version if data is not None and fresh.version < model.VERSION else None
     pf.version = model.VERSION
@@ -213,6 +214,7 @@ def _reset(pf: PinFile, fresh: PinFile | None) -> None:
     pf.unverified = fresh.unverified
     pf.instructions = fresh.instructions
     pf.unverified_instructions = fresh.unverified_instructions
+    pf.surfaces, pf.unverified_surfaces = fresh.surfaces, fresh.unverified_surfaces
     pf.kinds = fresh.kinds
     pf.version = fresh.version
 

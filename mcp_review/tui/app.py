@@ -608,6 +608,10 @@ class ReviewApp(App[None]):
         self.push_screen(ApproveAllScreen(server.name, entries), done)
 
     # Review by kind (issue 28) -------------------------------------------------------------------
+    def entry_for(self, key: tuple[str, str, str]) -> ToolEntry | None:
+        """The list's row of the tool ``key`` (the groups view decides a tool alone on it)."""
+        return self._entry(key)
+
     def _entry(self, key: tuple[str, str, str]) -> ToolEntry | None:
         """The list's row of the tool ``key`` (None when the status shown has none)."""
         server = self._server(key[0])

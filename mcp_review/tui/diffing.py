@@ -105,33 +105,53 @@ def _reading(side: Side, *, tags: bool) -> tuple[str, list[Span]]:
     return "".join(out), where
 
 
+def _cue_pattern(text: str) -> re.Pattern[str] | None:
+    """A cue's text as it is found in a line: whatever the whitespace between its words (the
+    engine reads a sentence run on without a full stop, a tab or a line break as one), and a
+    text the engine cut at ``TEXT_CAP`` ("…") by what it kept."""
+    if text.endswith("…") and len(text) > 1:
+        text = text[:-1]
+    words = text.split()
+    if not words:
+        return None
+    return re.compile(r"\s+".join(re.escape(w) for w in words))
+
+
 def mark_cues(rows: list[Row], cues: list[CueText]) -> int:
     """Mark each cue's text where it occurs on the new side of ``rows``, and write its kind
     after it as a label (``«kind»``), moving the line's other spans. The text searched is the
     visible text (hidden characters as the same tokens ``safe_text`` writes), so a cue is found
-    as the operator reads it; a cue cut at ``TEXT_CAP`` or spanning lines is not marked (the
-    review header lists every cue). Returns the number of spans marked."""
+    as the operator reads it, whatever the whitespace between its words; a cue cut at
+    ``TEXT_CAP`` is marked as far as the engine kept it; one spanning lines is not marked (the
+    review header lists every cue). Kinds found on one span share its label
+    (``«concealment, exfiltration»``). Returns the number of spans marked."""
     marked = 0
     for row in rows:
         side = row.right
         if side is None or not side.text:
             continue
-        found: list[tuple[int, int, str, bool]] = []
+        spans: dict[tuple[int, int], tuple[list[str], bool]] = {}
         readings = [
             (side.text, [(i, i + 1) for i in range(len(side.text))]),
             _reading(side, tags=False),
             _reading(side, tags=True),
         ]
         for text, kind, blocking in cues:
+            pattern = _cue_pattern(text)
+            if pattern is None:
+                continue
             for plain, where in readings:
-                at = plain.find(text) if text else -1
-                while at >= 0:
-                    span = (where[at][0], where[at + len(text) - 1][1])
-                    if all(f[:2] != span for f in found):
-                        found.append((*span, kind, blocking))
-                    at = plain.find(text, at + len(text))
-        if not found:
+                for m in pattern.finditer(plain):
+                    span = (where[m.start()][0], where[m.end() - 1][1])
+                    # Kinds sharing one span are listed together (issue 41 item 5:
+                    # «instruction» was hidden under «concealment»).
+                    kinds, block = spans.get(span, ([], False))
+                    if kind not in kinds:
+                        kinds.append(kind)
+                    spans[span] = (kinds, block or blocking)
+        if not spans:
             continue
+        found = [(a, b, ", ".join(k), bl) for (a, b), (k, bl) in spans.items()]
         found.sort(key=lambda f: (f[1], f[0]))  # labels in the order their spans end
         labels = [(f[1], f"«{f[2]}»") for f in found]
 

@@ -86,6 +86,7 @@ _CONCERN_FLAG = {
     Concern.ANNOTATION_RELAXED: Flag.MORE_POWER,
     Concern.META_MORE_POWER: Flag.MORE_POWER,
     Concern.ANNOTATION_GATES_LESS: Flag.LESS_POWER,
+    Concern.CLAIM_REVERSED: Flag.LESS_POWER,
     Concern.HIDDEN_CHARACTERS: Flag.HIDDEN,
     Concern.CUE: Flag.CUE,
 }
@@ -210,6 +211,28 @@ class ToolEntry:
         """The severity of the most severe cue (0: hidden), None without cues."""
         top = most_severe(self.cues)
         return severity(top) if top is not None else None
+
+
+DECISION_WORDS = ("block", "held", "review", "auto", "waived")
+"""The decision column's words (issue 41 item 3), most pressing first."""
+
+
+def decision_word(e: ToolEntry) -> str:
+    """What the tool's row waits for, in the list's decision column: ``block`` (a human must
+    approve with a confirmation), ``held`` (a human must decide; an enforcing proxy serves the
+    approved definition meanwhile), ``review`` (a human must decide), ``auto`` (the policy
+    would re-pin it: ``P``), ``waived`` (an ``[[ignore]]`` waiver covers it); empty when
+    nothing waits. The engine's answer (``engine.status.awaiting``), shown."""
+    waiting = e.awaiting
+    if waiting is Awaiting.REVIEW:
+        if e.blocked:
+            return "block"
+        return "held" if e.held_by_proxy else "review"
+    if waiting is Awaiting.AUTO:
+        return "auto"
+    if waiting is Awaiting.WAIVED:
+        return "waived"
+    return ""
 
 
 def cue_word(c: Cue) -> str:

@@ -363,6 +363,50 @@ class PinEnforcer:
             return text, ""
         return pin.text, "changed since approved: the approved text was passed instead"
 
+    def _current_pins(self) -> Any:
+        with self._lock:
+            self._refresh()
+            return self._pins
+
+    def surfaces(self, kind: str, items: list[Any]) -> tuple[list[Any], list[tuple[str, str]]]:
+        """The listed prompts, resources or templates the client may see, and the withheld
+        ones with why (issue 43; services/proxy/surfaces_gate.py). Blocks like :meth:`check`."""
+        from mcp_review.services.proxy import surfaces_gate
+
+        pins = self._current_pins()
+        ui = [
+            w
+            for w in items
+            if kind == "resource"
+            and isinstance(w, dict)
+            and isinstance(w.get("uri"), str)
+            and w["uri"][:5].lower() == "ui://"
+        ]
+        kept, withheld = surfaces_gate.filter_list(
+            pins, self.server, self.principal, kind, [w for w in items if w not in ui]
+        )
+        for w in ui:  # an MCP Apps UI resource: listed when an approved tool names it (issue 42)
+            why = self.ui_resource(w["uri"])
+            if why is None:
+                kept.append(w)
+            else:
+                withheld.append((w["uri"], why))
+        return kept, withheld
+
+    def prompt_get(self, name: Any, seen: Any) -> str | None:
+        """Why a ``prompts/get`` is refused, or None (issue 43)."""
+        from mcp_review.services.proxy import surfaces_gate
+
+        pins = self._current_pins()
+        return surfaces_gate.prompt_refusal(pins, self.server, self.principal, name, seen)
+
+    def resource_read(self, uri: Any, seen: Any) -> str | None:
+        """Why a ``resources/read`` of a non-UI resource is refused, or None (issue 43)."""
+        from mcp_review.services.proxy import surfaces_gate
+
+        pins = self._current_pins()
+        return surfaces_gate.read_refusal(pins, self.server, self.principal, uri, seen)
+
     def ui_resource(self, uri: str) -> str | None:
         """Why a ``resources/read`` of the MCP Apps UI resource ``uri`` is refused, or None when
         the approved definition of an approved tool of this (server, principal) names it

@@ -178,6 +178,9 @@ class Proxy:
         self.server_requests: dict[tuple[str, Any], Any] = {}
         """Ids of requests the server sent the client and that are not answered yet."""
         self.known: dict[str, dict[str, Any]] = {}
+        self.surfaces_seen: dict[tuple[str, str], str] = {}
+        """Digests of the prompts, resources and templates the server last listed through this
+        relay, by (kind, name or URI) (issue 43: a get or read of a changed one is refused)."""
         """Latest definition of every tool the server listed (withheld ones included)."""
         self.ambiguous: set[str] = set()
         """Names the server listed twice in one list (or on two pages of one listing): which
@@ -689,6 +692,8 @@ class Proxy:
             )
         if method == "resources/read":
             why = await self._ui_refusal(m.get("params"))
+            if why is None:
+                why = await self._surface_refusal(method, m.get("params"))
             if why is not None:
                 self.refused_calls += 1
                 return refuse(REFUSED_CODE, why)
@@ -696,6 +701,11 @@ class Proxy:
             if uri is not None:
                 self._track(_Pending(method, rid, keys, ui_uri=uri))
                 return m, None
+        if method == "prompts/get":
+            why = await self._surface_refusal(method, m.get("params"))
+            if why is not None:
+                self.refused_calls += 1
+                return refuse(REFUSED_CODE, why)
         if method != "tools/call":
             self._track(_Pending(method, rid, keys, first_page=_first_page(m)))
             return m, None
@@ -1170,11 +1180,66 @@ class Proxy:
             # Whatever was asked: a client that reads a tool list from this reply must not
             # find a withheld tool in it.
             await self._filter_list(result, listed=p.method == "tools/list", earlier=earlier)
+        if isinstance(result, dict):
+            # Prompts, resources and templates (issue 43): whatever was asked, a listed one
+            # the operator did not approve as served never reaches the client.
+            await self._filter_surfaces(result)
         if isinstance(result, dict) and "instructions" in result:
             # initialize / server/discover, or any reply that carries them: only approved
             # instructions reach the client (and so the model).
             await self._gate_instructions(result, p.method)
         return m
+
+    async def _surface_refusal(self, method: str, params: Any) -> str | None:
+        """Why a ``prompts/get`` or a (non-UI) ``resources/read`` is refused under --enforce
+        (services/proxy/surfaces_gate.py), or None. Fail closed: a gate that cannot judge, or
+        a pin file that cannot be read, refuses."""
+        if self.gate is None:
+            return None
+        p = params if isinstance(params, dict) else {}
+        if method == "resources/read":
+            uri = p.get("uri")
+            if isinstance(uri, str) and uri[:5].lower() == "ui://":
+                return None  # an MCP Apps UI resource: judged by its tool's pin (_ui_refusal)
+            judge, arg = getattr(self.gate, "resource_read", None), uri
+        else:
+            judge, arg = getattr(self.gate, "prompt_get", None), p.get("name")
+        if judge is None:
+            return "the gate cannot judge prompts and resources"
+        try:
+            why: str | None = await anyio.to_thread.run_sync(judge, arg, dict(self.surfaces_seen))
+        except Exception as e:
+            return f"it could not be checked against the pins: {short(str(e), 200)}"
+        if why is not None:
+            self.log(f"refused {method}: {why}")
+        return why
+
+    async def _filter_surfaces(self, result: dict[str, Any]) -> None:
+        """Withhold from a listing reply every prompt, resource or template not approved as
+        served (fail closed: an error withholds the whole list)."""
+        from mcp_review.engine.surfaces import LIST_FIELD, surface_digest, surface_key
+
+        for kind, field_ in LIST_FIELD.items():
+            items = result.get(field_)
+            if not isinstance(items, list):
+                continue
+            for w in items:
+                k = surface_key(kind, w) if isinstance(w, dict) else None
+                if k is not None:
+                    try:
+                        self.surfaces_seen[(kind, k)] = surface_digest(w)
+                    except (ValueError, TypeError):
+                        self.surfaces_seen[(kind, k)] = "unreadable"
+            judge = getattr(self.gate, "surfaces", None)
+            try:
+                if judge is None:
+                    raise RuntimeError("the gate cannot judge prompts and resources")
+                kept, withheld = await anyio.to_thread.run_sync(judge, kind, items)
+            except Exception as e:
+                kept, withheld = [], [("*", f"pin check failed: {short(str(e), 200)}")]
+            result[field_] = kept
+            for name, why in withheld:
+                self.log(f"withheld {kind} {short(name, 80)}: {why}")
 
     async def _gate_instructions(self, result: dict[str, Any], method: str) -> None:
         """Replace the server's ``instructions`` by what the gate approves: the same text when

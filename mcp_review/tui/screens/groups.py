@@ -32,7 +32,12 @@ from mcp_review.engine.model import Change
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
-from mcp_review.tui.messages import GroupDecisionRequested, GroupItemRequested, ask_app
+from mcp_review.tui.messages import (
+    DecisionRequested,
+    GroupDecisionRequested,
+    GroupItemRequested,
+    ask_app,
+)
 from mcp_review.tui.render import name_content, name_line, name_text, safe_content, safe_text
 from mcp_review.tui.view import cue_kinds
 from mcp_review.tui.widgets.footer import KeyFooter
@@ -310,9 +315,13 @@ class GroupsScreen(Screen[None]):
     cues first; then those with cues), then the groups by size. Enter opens a group's screen,
     or a tool's review screen."""
 
-    OPENS_A_SCREEN: ClassVar[frozenset[str]] = frozenset({"open", "back"})
+    OPENS_A_SCREEN: ClassVar[frozenset[str]] = frozenset({"open", "back", "approve", "deny"})
     BINDINGS = [
         Binding("enter", "open", "Open"),
+        # Issue 41 item 7: decide the selected group or tool from here, with the confirmation
+        # its own screen asks (one for a group, a typed reason when it is blocked).
+        Binding("a", "approve", "Approve", tooltip="Approve the selected group or tool (asks)"),
+        Binding("d", "deny", "Deny", tooltip="Deny the selected group or tool (asks first)"),
         Binding("escape", "back", "Back"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q", "app.quit", "Quit", show=False),
@@ -375,7 +384,11 @@ class GroupsScreen(Screen[None]):
             Content.assemble(
                 (f"{_plural(len(self.items), 'decision')}", "bold"),
                 f": {_plural(gs, 'group')} of alike changes, {alone} alone"
-                + (" · enter opens · esc back" if self.items else " · nothing needs a decision"),
+                + (
+                    " · enter opens · a / d decide · esc back"
+                    if self.items
+                    else " · nothing needs a decision"
+                ),
             )
         )
         if table.row_count:
@@ -421,6 +434,28 @@ class GroupsScreen(Screen[None]):
         if item is None:
             return
         ask_app(self, GroupItemRequested(item))
+
+    def action_approve(self) -> None:
+        self._decide(Decision.APPROVED)
+
+    def action_deny(self) -> None:
+        self._decide(Decision.DENIED)
+
+    def _decide(self, decision: Decision) -> None:
+        """The selected group (every member) or tool alone, decided as its own screen decides
+        it: the app asks first (``request_group_decision`` / ``request_decision``)."""
+        item = self.current()
+        if item is None:
+            return
+        if isinstance(item, Group):
+            ask_app(self, GroupDecisionRequested(item, decision))
+            return
+        entry_for = getattr(self.app, "entry_for", None)
+        entry = entry_for(item.key) if entry_for is not None else None
+        if entry is None:
+            self.notify("that tool is no longer in the list", markup=False, timeout=3)
+            return
+        ask_app(self, DecisionRequested(entry, decision))
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -42,9 +42,9 @@ from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import (
     STATUS_ORDER,
     Computed,
-    Flag,
     ServerEntry,
     ToolEntry,
+    decision_word,
     flag_words,
 )
 from mcp_review.tui.widgets.footer import KeyFooter
@@ -63,6 +63,20 @@ STATUS_STYLE = {
 }
 """The component class (of :class:`ToolTable`) each status is drawn in."""
 STATE_TEXT = {"waiting": "waiting", "connecting": "connecting…", "ok": "", "failed": "FAILED"}
+DECISION_STYLE = {
+    "block": "tool-table--failed",
+    "held": "tool-table--review",
+    "review": "tool-table--review",
+    "auto": "tool-table--muted",
+    "waived": "tool-table--muted",
+}
+"""The component class each word of the decision column is drawn in."""
+CHANGES = 4
+"""The index of the last column ("changes"), the one the row detail repeats in full."""
+DECISION_W = 8  # the header "decision"; its words are 4 to 6 cells
+FLAGS_MIN, FLAGS_MAX, CHANGES_MIN = 13, 60, 16
+"""The flags column is as wide as its widest row needs, up to what leaves the changes column
+``CHANGES_MIN`` cells (issue 41 item 3: "concealment le" was cut at 15 cells on 200 columns)."""
 
 
 def _look(cell: Text) -> tuple[str, str, list[Any]]:
@@ -72,6 +86,9 @@ def _look(cell: Text) -> tuple[str, str, list[Any]]:
 
 def _key(e: ToolEntry) -> str:
     return _key_of(e.key)
+
+
+_NO_RANK = (1 << 30, 0)
 
 
 def _key_of(key: tuple[str, str, str]) -> str:
@@ -150,20 +167,16 @@ BLOCKED_WORD = "blocked"
 """The flags cell of a blocked tool waiting for a decision with no flag of its own."""
 
 
-def _shows_blocked(t: ToolEntry) -> bool:
-    named = t.flags if t.blocking_cue else t.flags - {Flag.CUE}
-    return t.blocked and t.needs_review and not named
-
-
 def filter_words(t: ToolEntry) -> dict[str, list[str]]:
-    """The words the filter compares for a tool row, by filter kind: exactly what its status
-    and flags cells show (issue 30 item 8: every word the list shows is one the filter
-    accepts), plus ``blocked`` for every blocked tool awaiting a decision."""
+    """The words the filter compares for a tool row, by filter kind: exactly what its status,
+    decision and flags cells show (issue 30 item 8: every word the list shows is one the
+    filter accepts), plus ``blocked`` for every blocked tool awaiting a decision."""
     flags = [w for word in flag_words(t) for w in word.split()]
     if t.blocked and t.needs_review:
         flags.append(BLOCKED_WORD)
     status = [t.status.value, *(HELD_WORDS.split() if t.held_by_proxy else ())]
-    return {"status": status, "flag": flags}
+    decision = decision_word(t)
+    return {"status": status, "flag": flags, "decision": [decision] if decision else []}
 
 
 class MainScreen(Screen[None]):
@@ -291,14 +304,24 @@ class MainScreen(Screen[None]):
         """The computation (its server list) whose rows the table and ``_cells`` hold."""
         self._server_keys: dict[str, list[str]] = {}
         """Each server's tool row keys in order, for that computation."""
-        self._counted: tuple[list[ServerEntry], dict[State, int], int, int, int, int] | None = None
+        self._flags_width: tuple[list[ServerEntry], int] | None = None
+        self._rank: dict[str, tuple[int, int]] = {}
+        """Row key -> its place in the engine's visiting order (issue 41 items 3 and 6): rows
+        that need a human first; a tool in no decision is not in it."""
+        self._server_order: list[ServerEntry] = []
+        self._counted: (
+            tuple[list[ServerEntry], dict[State, int], int, int, int, int, int] | None
+        ) = None
         """The counts line's figures (statuses, to review, auto-approvable, waived, failed) for
         that computation."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="counts", markup=False)
-        yield Input(placeholder="filter: text, or status:changed / flag:hidden", id="filter")
+        yield Input(
+            placeholder="filter: text, or status:changed / decision:block / flag:hidden",
+            id="filter",
+        )
         yield ToolTable(id="tools")
         # The highlighted row's "changes" in full: the column cuts it after a whole word.
         yield Static(id="row-detail", markup=False)
@@ -309,6 +332,8 @@ class MainScreen(Screen[None]):
         # Fixed widths: a hostile 100 KB name must not push every other column off screen.
         table.add_column("tool", key="tool", width=30)
         table.add_column("status", key="status", width=11)
+        # What the row waits for (block / held / review / auto): issue 41 item 3.
+        table.add_column("decision", key="decision", width=DECISION_W)
         table.add_column("flags", key="flags", width=16)
         table.add_column("changes", key="changes", width=40)  # resized by on_resize
         self.rebuild()
@@ -339,22 +364,50 @@ class MainScreen(Screen[None]):
         table = self.query_one("#tools", ToolTable)
         width = self.size.width
         tool_w = max(16, min(40, int(width * 0.3)))
-        flags_w = 14
         # A tool the proxy holds says so in its status cell ("changed · held by the proxy"):
         # the column grows to show it whole, taken from the name column when narrow.
         status_w = 11
         if any(t.held_by_proxy for s in self.servers for t in s.tools):
             status_w = len(f"changed · {HELD_WORDS}")
         hosts_w = HOSTS_WIDTH + 2 if self._hosts_column else 0
-        rest = width - tool_w - status_w - flags_w - hosts_w - 2 * 4 - 2
+        fixed = status_w + DECISION_W + hosts_w + 2 * 5 + 2
+        # The flags as wide as the widest row needs (issue 41 item 3), as far as the width
+        # allows: taken from the name column down to 16 cells, then from the flags themselves
+        # down to FLAGS_MIN, so the changes column keeps CHANGES_MIN cells.
+        flags_w = max(FLAGS_MIN, min(self._flags_need(), FLAGS_MAX))
+        short = CHANGES_MIN - (width - tool_w - fixed - flags_w)
+        if short > 0:
+            give = min(short, tool_w - 16)
+            tool_w -= give
+            short -= give
+        if short > 0:
+            flags_w = max(FLAGS_MIN, flags_w - short)
+        # Still too narrow (a held tool's long status at 80 columns): the flags give way, so
+        # nothing scrolls sideways.
+        over = tool_w + fixed + flags_w + 10 - width
+        if over > 0:
+            flags_w = max(6, flags_w - over)
+        rest = width - tool_w - fixed - flags_w
         if rest < 10:
             tool_w = max(16, tool_w - (10 - rest))
         table.set_width("tool", tool_w)
         table.set_width("status", status_w)
+        table.set_width("decision", DECISION_W)
         table.set_width("flags", flags_w)
-        table.set_width(
-            "changes", max(width - tool_w - status_w - flags_w - hosts_w - 2 * 4 - 2, 10)
-        )
+        table.set_width("changes", max(width - tool_w - fixed - flags_w, 10))
+
+    def _flags_need(self) -> int:
+        """The widest flags cell of this computation's rows (worked out once per status)."""
+        cached = self._flags_width
+        if cached is not None and cached[0] is self.servers:
+            return cached[1]
+        need = len("policy compatible")  # a server row's policy, in the flags column
+        for s in self.servers:
+            for t in s.tools:
+                if t.flags:
+                    need = max(need, len(" ".join(flag_words(t))))
+        self._flags_width = (self.servers, need)
+        return need
 
     # Fetch ----------------------------------------------------------------------------------
     def action_refresh(self) -> None:
@@ -499,7 +552,7 @@ class MainScreen(Screen[None]):
         f = text.strip().lower()
         if not f:
             return s.tools
-        for kind in ("status", "flag"):
+        for kind in ("status", "flag", "decision"):
             if f.startswith(kind + ":"):
                 want = f[len(kind) + 1 :]
                 return [
@@ -522,6 +575,7 @@ class MainScreen(Screen[None]):
                 name,
                 Text("failed", style=cs("tool-table--failed")),
                 Text(""),
+                Text(""),
                 word_cut_cell(
                     safe_text(cause, style=cs("tool-table--failure"), limit=300, marks=marks)
                 ),
@@ -530,6 +584,7 @@ class MainScreen(Screen[None]):
             return [
                 name,
                 Text(STATE_TEXT[state], style=cs("tool-table--pending")),
+                Text(""),
                 Text(""),
                 word_cut_cell(safe_text(detail, marks=marks)),
             ]
@@ -564,6 +619,7 @@ class MainScreen(Screen[None]):
         return [
             name,
             Text(f"{served} tool{'s' if served != 1 else ''}", style=muted),
+            Text(""),
             Text(f"policy {s.policy}", style=muted),
             word_cut_cell(last),
         ]
@@ -571,16 +627,10 @@ class MainScreen(Screen[None]):
     def _tool_row(self, t: ToolEntry) -> list[Text]:
         table = self.query_one("#tools", ToolTable)
         cs = table.component_style
-        flags = Text(style=cs("tool-table--flags"))
-        words = " ".join(flag_words(t))
-        # Blocked for a reason no flag names (a shadowed name, …): said, and not hidden behind
-        # a cue that is only shown (a preference).
-        if _shows_blocked(t):
-            flags.append(BLOCKED_WORD, style=cs("tool-table--blocked"))
-            if words:
-                flags.append(" " + words)
-        else:
-            flags.append(words)
+        flags = Text(" ".join(flag_words(t)), style=cs("tool-table--flags"))
+        # The decision column says "block" for every blocked tool (issue 41 item 3), whatever
+        # its flags name.
+        decision = decision_word(t)
         muted = cs("tool-table--muted")
         name = Text("│ ", style=muted, no_wrap=True, overflow="ellipsis")
         name.append_text(name_text(t.name, limit=80, marks=table.marks))
@@ -595,6 +645,7 @@ class MainScreen(Screen[None]):
                 t.status.value + (f" · {HELD_WORDS}" if t.held_by_proxy else ""),
                 style=cs(STATUS_STYLE[t.status]),
             ),
+            Text(decision, style=cs(DECISION_STYLE[decision]) if decision else ""),
             flags,
             word_cut_cell(
                 safe_text(t.summary or t.note, style=muted, limit=120, marks=table.marks)
@@ -626,13 +677,21 @@ class MainScreen(Screen[None]):
             every = [t for s in self.servers for t in s.tools]
             self._keys = {id(t): _key(t) for t in every}
             self._by_key = {self._keys[id(t)]: t for t in every}
-            self._server_keys = {s.name: [self._keys[id(t)] for t in s.tools] for s in self.servers}
+            self._order_rows()
+            rank, keys_of = self._rank, self._keys
+            self._server_keys = {
+                s.name: sorted(
+                    (keys_of[id(t)] for t in s.tools), key=lambda k: rank.get(k, _NO_RANK)
+                )
+                for s in self.servers
+            }
             table.forget_rows()
             self.on_resize()  # the status column fits "held by the proxy" when one is held
         keys, cells, drawn = self._keys, self._cells, self._server_rows
         order: list[str] = []
         changed: list[str] = []
-        for s in self.servers:
+        rank = self._rank
+        for s in self._server_order:
             key = "server\x00" + s.name
             state = self.progress.get(s.name, (s.state, s.detail))
             if drawn.get(key) != state:
@@ -645,7 +704,9 @@ class MainScreen(Screen[None]):
             order.append(key)
             shown = self.visible_tools(s)
             order.extend(
-                self._server_keys[s.name] if shown is s.tools else [keys[id(t)] for t in shown]
+                self._server_keys[s.name]
+                if shown is s.tools
+                else sorted((keys[id(t)] for t in shown), key=lambda k: rank.get(k, _NO_RANK))
             )
         if same_rows and not changed and order == self._row_keys and table.row_count == len(order):
             # The same rows with the same cells (a filter keystroke that hides nothing more,
@@ -671,14 +732,39 @@ class MainScreen(Screen[None]):
         self._update_counts()
         self._show_row_detail()  # the row under the cursor may be new or redrawn
 
+    def _order_rows(self) -> None:
+        """Rows that need a human first (issue 41 item 3): each server's tools in the engine's
+        visiting order (``engine.kinds.visit_rank``: blocked, then attention, then the groups
+        by size, then the rest alone; a group's members at the group's place), the tools in no
+        decision after them in the report's order; the servers by their first such tool, the
+        others after them in the configured order. The first tool row is the first decision."""
+        rank: dict[str, tuple[int, int]] = {}
+        if any(t.needs_review for s in self.servers for t in s.tools):
+            from mcp_review.engine.kinds import Alone
+
+            for i, item in enumerate(self.source.grouping().ordered()):
+                if isinstance(item, Alone):
+                    rank.setdefault(_key_of(item.key), (i, 0))
+                else:
+                    for j, m in enumerate(item.members):
+                        rank.setdefault(_key_of(m.key), (i, j))
+        self._rank = rank
+        keys = self._keys
+
+        def first(s: ServerEntry) -> tuple[int, int]:
+            return min((rank.get(keys[id(t)], _NO_RANK) for t in s.tools), default=_NO_RANK)
+
+        self._server_order = sorted(self.servers, key=first)
+
     def _update_counts(self) -> None:
         counted = self._counted
         if counted is None or counted[0] is not self.servers:  # counted once a computation
             counts = {k: 0 for k in STATUS_ORDER}
-            review = auto = waived = 0
+            review = auto = waived = blocked = 0
             for s in self.servers:
                 for t in s.tools:
                     counts[t.status] += 1
+                    blocked += t.blocked and t.awaiting is Awaiting.REVIEW
                     # "to review" is what `check` fails on (review, block); a change the
                     # policy would approve waits for `P` or a decision, and a waived one
                     # passes the gate: both are counted apart (the engine's answer).
@@ -691,9 +777,13 @@ class MainScreen(Screen[None]):
                         review += 1
                 if s.instructions is not None:  # server instructions waiting for a decision
                     review += s.instructions.needs_attention
+                    blocked += (
+                        s.instructions.needs_attention
+                        and s.instructions.policy.outcome is Outcome.BLOCK
+                    )
             failed = sum(1 for s in self.servers if s.state == "failed")
-            counted = self._counted = (self.servers, counts, review, auto, waived, failed)
-        _, counts, review, auto, waived, failed = counted
+            counted = self._counted = (self.servers, counts, review, auto, waived, failed, blocked)
+        _, counts, review, auto, waived, failed, blocked = counted
         # Phrases, each (text, style): the line breaks between phrases, never inside one, so
         # "1 server failed" stays whole at 80 columns.
         phrases: list[tuple[str, str]] = []
@@ -718,6 +808,8 @@ class MainScreen(Screen[None]):
             for k in STATUS_ORDER:
                 if counts[k] or k in (State.BROKEN, State.CHANGED):
                     phrases.append((f"{counts[k]} {k}", styles[k]))
+            if blocked:  # issue 41 item 3: what needs a human, first
+                phrases.append((f"│ {blocked} blocked", "bold $text-error"))
             phrases.append((f"│ {review} to review", "bold"))
         if failed:
             phrases.append(
@@ -780,9 +872,9 @@ class MainScreen(Screen[None]):
                 cells = table.get_row_at(table.cursor_row)
             except IndexError:
                 cells = []
-            if len(cells) > 3:
-                text = Text(cells[3].plain, end="", no_wrap=True, overflow="ellipsis")
-                text.spans = list(cells[3].spans)
+            if len(cells) > CHANGES:
+                text = Text(cells[CHANGES].plain, end="", no_wrap=True, overflow="ellipsis")
+                text.spans = list(cells[CHANGES].spans)
         self.query_one("#row-detail", Static).update(text)
 
     @on(ToolTable.RowSelected, "#tools")
@@ -850,32 +942,21 @@ class MainScreen(Screen[None]):
 
         shown = set(self._row_keys)
         out: dict[str, str] = {}
-        items = grouping.ordered()
-        # Within the blocked tools alone, those with a blocking cue first, the most severe
-        # cue kind first (issue 27), as the engine's order puts blocking cues first.
-        blocked = [x for x in items if isinstance(x, Alone) and x.outcome is Outcome.BLOCK]
+        # The engine's one order (issue 41 item 6): blocked (the most severe cue first), then
+        # attention, then the groups by size, then the rest alone; the server instructions
+        # waiting for a decision before the first group that waits for review.
         by_key = self._by_key
-
-        def rank(a: Alone) -> tuple[int, int]:
-            e = by_key.get(_key_of(a.key))
-            cue = e.cue_rank if e is not None and e.blocking_cue else None
-            return (0 if cue is not None else 1, cue if cue is not None else 0)
-
-        blocked.sort(key=rank)
-        rest = [x for x in items if not (isinstance(x, Alone) and x.outcome is Outcome.BLOCK)]
         waiting = [
             "server\x00" + s.name
             for s in self.servers
             if s.instructions is not None and s.instructions.needs_attention
         ]
-        for a in blocked:
-            out.setdefault(_key_of(a.key), "")
         placed_instructions = False
-        for x in rest:
+        for x in grouping.ordered():
             if isinstance(x, Alone):
                 out.setdefault(_key_of(x.key), "")
                 continue
-            if not placed_instructions:
+            if not placed_instructions and x.outcome is not Outcome.BLOCK:
                 for w in waiting:
                     out.setdefault(w, "")
                 placed_instructions = True

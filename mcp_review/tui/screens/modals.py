@@ -449,9 +449,9 @@ HELP = [
         "Main screen",
         [
             ("enter", "review the selected tool"),
-            ("n", "next decision: blocked tools alone, cued ones, then groups by size"),
+            ("n", "next decision: blocked first, then cued tools alone, then groups by size"),
             ("home/end", "first / last row"),
-            ("/", "filter (text, status:changed, flag:hidden); esc clears"),
+            ("/", "filter (text, status:changed, decision:block, flag:hidden); esc clears"),
             ("a / d", "approve / deny the selected tool (asks first; blocked: asks why)"),
             ("e", "write a note for the selected tool's next decision"),
             ("A", "approve every compatible-only change of the server (lists them first)"),

@@ -239,11 +239,23 @@ class ReviewScreen(Screen[ReviewResult | None]):
             target.focus()
 
     def _first_tab(self) -> str:
-        cmp = self.comparison
-        if self.entry.status is State.REMOVED and self.removed_calls:
+        """The tab of the most severe change (issue 41 item 4): a blocking cue's text, then
+        hidden characters, a contradicted annotation claim, broken recorded calls, another
+        cue's text, then where the changes are."""
+        cmp, e = self.comparison, self.entry
+        if e.status is State.REMOVED and self.removed_calls:
             return "tab-replay"
+        blocking = [c for c in e.cues if c.blocking]
+        if blocking:
+            return _cue_tab(blocking[0].pointer)  # the cues are most severe first
+        if Flag.HIDDEN in e.flags and e.flags & {Flag.MORE_POWER, Flag.LESS_POWER}:
+            return "tab-description"
+        if e.blocked and e.flags & {Flag.MORE_POWER, Flag.LESS_POWER}:
+            return "tab-annotations"
         if cmp is not None and cmp.replay is not None and cmp.replay.broken:
             return "tab-replay"
+        if e.cues:
+            return _cue_tab(e.cues[0].pointer)
         sections = {_section(c.pointer)[0] for c in cmp.changes} if cmp is not None else set()
         if sections == {"annotations"}:
             return "tab-annotations"  # every change is in the annotations
@@ -782,3 +794,14 @@ class ReviewScreen(Screen[ReviewResult | None]):
 
     def action_policy(self) -> None:
         ask_app(self, PolicyRequested(self.entry.server, self.entry))
+
+
+def _cue_tab(pointer: str) -> str:
+    """The tab that shows the text at ``pointer``."""
+    if pointer in ("/description", "/title") or not pointer:
+        return "tab-description"
+    if pointer.startswith("/annotations"):
+        return "tab-annotations"
+    if pointer.startswith("/outputSchema"):
+        return "tab-output"
+    return "tab-schema"

@@ -1,0 +1,180 @@
+"""``approve``/``deny`` ``SERVER --prompt NAME`` / ``--resource URI`` /
+``--resource-template NAME`` (issue 43): decide exactly the prompt, resource or template the
+server serves now (or served in the snapshot), as ``--instructions`` decides instructions
+(services/decisions.py ``decide_instructions``): a blocked one (a blocking cue, hidden
+characters) needs ``--yes`` to approve; deny works on the pinned definition when it is no
+longer served."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_review.engine.clock import current_user, now_utc
+from mcp_review.engine.errors import InputError
+from mcp_review.engine.surfaces import (
+    PROMPT,
+    RESOURCE,
+    TEMPLATE,
+    make_surface_pin,
+    surface_key,
+    surface_status,
+)
+from mcp_review.services.decisions import audit_why, save, served_server
+
+OPTIONS = (
+    (PROMPT, "prompt", "NAME"),
+    (RESOURCE, "resource", "URI"),
+    (TEMPLATE, "resource_template", "NAME"),
+)
+
+
+def add_surface_options(p: argparse.ArgumentParser, verb: str) -> None:
+    for kind, dest, meta in OPTIONS:
+        p.add_argument(
+            "--" + dest.replace("_", "-"),
+            dest=dest,
+            metavar=meta,
+            default=None,
+            help=f"{verb} the server's {kind} {meta} (pinned per server and principal) "
+            "instead of a tool",
+        )
+
+
+def surface_target(args: Any) -> tuple[str, str] | None:
+    """(kind, name) the command names, or None; an InputError when it names several."""
+    named = [(k, str(getattr(args, d))) for k, d, _ in OPTIONS if getattr(args, d, None)]
+    if len(named) > 1:
+        raise InputError("name one of --prompt, --resource, --resource-template")
+    return named[0] if named else None
+
+
+@dataclass(slots=True)
+class SurfaceDecision:
+    label: str
+    decision: str
+    unchanged: bool = False
+    blocked: list[str] = field(default_factory=list)
+    result: Any = None
+
+
+def decide_surface(
+    args: Any, inp: Any, snap: Any, decision: str, target: tuple[str, str]
+) -> SurfaceDecision:
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.policy import Outcome
+
+    kind, name = target
+    source = inp.snapshot_path or "live"
+    pins = inp.pins
+    srv = None
+    if snap is not None and args.server in snap.servers and not snap.servers[args.server].error:
+        srv = served_server(snap, args.server, args.principal, source)
+    principal = srv.principal if srv is not None else (args.principal or "default")
+    key = (args.server, principal, kind, name)
+    old = pins.surfaces.get(key)
+    live = None
+    if srv is not None:
+        live = next((w for w in srv.surfaces.get(kind, []) if surface_key(kind, w) == name), None)
+    out = SurfaceDecision(
+        f'{safe_text(args.server)}/{safe_text(principal)} {kind} "{safe_text(name)}"', decision
+    )
+    if live is None:
+        if decision == "approved" or old is None:
+            where = "in the snapshot" if inp.snapshot_path else "now"
+            raise InputError(
+                f"server {args.server!r} serves no {kind} {name!r} {where}"
+                + ("" if decision == "approved" else " and none is pinned")
+                + f"; nothing to {'approve' if decision == 'approved' else 'deny'}"
+            )
+        wire = old.wire
+    else:
+        wire = live
+    st = surface_status(args.server, principal, kind, name, wire, old, pins.tier_for(args.server))
+    if old is not None and old.decision == decision and st.state in ("pinned", "denied"):
+        out.unchanged = True
+        return out
+    blocked = decision == "approved" and st.policy.outcome is Outcome.BLOCK
+    if blocked and not getattr(args, "yes", False):
+        out.blocked = list(st.policy.reasons)
+        return out
+    why = audit_why(
+        decision,
+        f"{st.state} {kind}",
+        note=args.note,
+        blocked=st.policy.reasons if blocked else (),
+        confirmed="with --yes",
+    )
+    spin = make_surface_pin(
+        args.server,
+        kind,
+        wire,
+        decision,
+        principal=principal,
+        by=args.by or current_user(),
+        at=now_utc(),
+        note=args.note,
+        server_version=srv.server_version if srv is not None else None,
+    )
+    pins.decide_surface(spin, why=why, source="approve" if decision == "approved" else "deny")
+    out.result = save(pins, inp.pins_path)
+    return out
+
+
+def baseline_surfaces(
+    s: Any, pins: Any, args: Any, held: list[dict[str, str]], *, candidate: bool = False
+) -> None:
+    """``pin``: a server's prompts, resources and templates in the baseline, as its
+    instructions (commands/pin.py): new ones are pinned unless a cue blocks them, changed
+    ones are held back until ``--yes``, denied ones until ``--force``; a candidate's wait for
+    the switch."""
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.policy import Outcome
+
+    for x in s.surfaces:
+        if x.state in ("pinned", "unlisted"):
+            continue
+        key = f"{safe_text(s.name)}/{safe_text(s.principal)}/({x.kind}) {safe_text(x.name)}"
+        why = ""
+        klass = "trust" if x.state == "changed" else x.state
+        if candidate:
+            why = f"a candidate's {x.kind}s are pinned after the switch"
+        elif x.state == "removed":
+            if x.pin is not None and x.pin.approved:
+                why = f"approved {x.kind} no longer served (deny it to acknowledge)"
+            else:
+                continue
+        elif (x.state == "denied" or x.previously_denied) and not args.force:
+            why = "denied (use --force to approve)"
+        elif not args.yes and (x.policy.outcome is Outcome.BLOCK or x.state == "changed"):
+            why = "; ".join(x.policy.reasons)
+            if x.breaking:
+                klass = "breaking"
+        if why:
+            held.append({"tool": key, "class": klass, "why": why})
+            continue
+        assert x.live is not None
+        confirmed = x.state == "changed" or x.policy.outcome is Outcome.BLOCK
+        spin = make_surface_pin(
+            s.name,
+            x.kind,
+            x.live,
+            "approved",
+            principal=s.principal,
+            by=args.by or current_user(),
+            at=now_utc(),
+            note=args.note,
+            server_version=s.server_version,
+        )
+        pins.decide_surface(
+            spin,
+            why=audit_why(
+                "approved",
+                f"baseline, {x.state} {x.kind}",
+                note=args.note,
+                blocked=(x.policy.reasons or ("changed",)) if confirmed else (),
+                confirmed="with --yes",
+            ),
+            source="pin",
+        )
