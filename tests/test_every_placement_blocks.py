@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from helpers import stdio_server_argv
-from servers.proxy_harness import ROOT, SERVERS
+from servers.proxy_harness import sdk_proxy_params
 from test_read_as_model import BLOCKING, SENTENCE, SPELLINGS
 
 from mcp_review.engine.cues import tool_cues
@@ -116,7 +114,7 @@ async def test_proxy_enforce_never_serves_it_to_a_real_sdk_client(tmp_path: Path
     """Through ``mcp-review proxy --enforce`` (a real process) between the mcp SDK's client and
     a real server (tests/servers/proxy_server.py), the pinned tool drifting to each hostile case
     under each tier is listed either as approved or not at all: never with the sentence."""
-    from mcp import Client, StdioServerParameters
+    from mcp import Client
     from mcp.client.stdio import stdio_client
 
     tools_file, pins = tmp_path / "tools.json", tmp_path / "mcp-pins.toml"
@@ -124,24 +122,14 @@ async def test_proxy_enforce_never_serves_it_to_a_real_sdk_client(tmp_path: Path
     pf = load_pins(str(pins))
     pf.decide(make_pin("demo", ToolDef.from_wire(BASE), Decision.APPROVED, by="test"))
     save_pins(pf, str(pins))
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=[
-            "-m",
-            "mcp_review",
-            "proxy",
-            "--log",
-            str(tmp_path / "calls.jsonl"),
-            "--enforce",
-            "--pins",
-            str(pins),
-            "--name",
-            "demo",
-            "--",
-            *stdio_server_argv(SERVERS / "proxy_server.py"),
-        ],
+    params = sdk_proxy_params(
+        tmp_path,
+        "--enforce",
+        "--pins",
+        str(pins),
+        "--name",
+        "demo",
         env={"PROXY_TOOLS_FILE": str(tools_file)},
-        cwd=str(ROOT),
     )
     served: dict[str, int] = {"approved": 0, "withheld": 0}
     with anyio.fail_after(600), open(tmp_path / "proxy.log", "a") as errlog:

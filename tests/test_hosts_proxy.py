@@ -10,7 +10,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from servers.proxy_harness import ROOT, SERVERS
+from servers.proxy_harness import SERVERS, sdk_proxy_params
 from test_hosts_loopback import OTHER, V1, V2
 
 from mcp_review.engine.model import ToolDef
@@ -21,7 +21,7 @@ from mcp_review.store.pinfile import load_pins, save_pins
 pytestmark = pytest.mark.slow
 
 mcp = pytest.importorskip("mcp")
-from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp import Client  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 from mcp_types import Implementation  # noqa: E402
 
@@ -61,27 +61,15 @@ async def test_a_real_claude_client_through_the_enforcing_proxy_still_lists_v1(t
     pins = _pins(tmp_path, V1, OTHER)
     tools_file = tmp_path / "tools.json"
     tools_file.write_text(json.dumps([V2, OTHER]))
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=[
-            "-m",
-            "mcp_review",
-            "proxy",
-            "--log",
-            str(tmp_path / "calls.jsonl"),
-            "--server-log",
-            str(tmp_path / "server.log"),
-            "--enforce",
-            "--pins",
-            str(pins),
-            "--name",
-            "notes",
-            "--",
-            sys.executable,
-            str(SERVERS / "toolserver.py"),
-        ],
+    params = sdk_proxy_params(
+        tmp_path,
+        "--enforce",
+        "--pins",
+        str(pins),
+        "--name",
+        "notes",
+        server=[sys.executable, str(SERVERS / "toolserver.py")],
         env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)},
-        cwd=str(ROOT),
     )
     with anyio.fail_after(120), open(tmp_path / "proxy.log", "a") as errlog:
         async with Client(

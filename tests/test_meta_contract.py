@@ -402,10 +402,9 @@ async def test_sdk_client_through_the_proxy_sees_the_approved_meta_and_never_the
     is approved; the visibility flip is withheld (not listed, a call refused with the
     more-power reason), whatever the server now says."""
     import anyio
-    from helpers import stdio_server_argv
-    from mcp import Client, MCPError, StdioServerParameters
+    from mcp import Client, MCPError
     from mcp.client.stdio import stdio_client
-    from servers.proxy_harness import ROOT
+    from servers.proxy_harness import sdk_proxy_params
 
     tools_file, pins = tmp_path / "tools.json", tmp_path / "mcp-pins.toml"
     (tmp_path / "ui.json").write_text(
@@ -422,27 +421,17 @@ async def test_sdk_client_through_the_proxy_sees_the_approved_meta_and_never_the
     for t in (plain, CHART):
         pf.decide(make_pin("apps", ToolDef.from_wire(t), Decision.APPROVED, by="test"))
     save_pins(pf, str(pins))
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=[
-            "-m",
-            "mcp_review",
-            "proxy",
-            "--log",
-            str(tmp_path / "calls.jsonl"),
-            "--enforce",
-            "--pins",
-            str(pins),
-            "--name",
-            "apps",
-            "--",
-            *stdio_server_argv(SERVERS / "proxy_server.py"),
-        ],
+    params = sdk_proxy_params(
+        tmp_path,
+        "--enforce",
+        "--pins",
+        str(pins),
+        "--name",
+        "apps",
         env={
             "PROXY_TOOLS_FILE": str(tools_file),
             "PROXY_RESOURCES_FILE": str(tmp_path / "ui.json"),
         },
-        cwd=str(ROOT),
     )
 
     def wire(tool: Any) -> dict[str, Any]:

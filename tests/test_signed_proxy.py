@@ -11,8 +11,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from helpers import int_tool, run_cli, stdio_server_argv
-from servers.proxy_harness import ROOT, SERVERS
+from helpers import int_tool, run_cli
+from servers.proxy_harness import sdk_proxy_params
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
@@ -20,7 +20,7 @@ from mcp_review.services.signing import load_signer
 from mcp_review.store.pinfile import load_pins, save_pins
 
 pytest.importorskip("mcp")
-from mcp import Client, MCPError, StdioServerParameters
+from mcp import Client, MCPError
 from mcp.client.stdio import stdio_client
 
 
@@ -36,23 +36,7 @@ def _keys(tmp: Path) -> Path:
 
 
 def _client(tmp: Path, *extra: str, env: dict[str, str]) -> Client:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=[
-            "-m",
-            "mcp_review",
-            "proxy",
-            "--log",
-            str(tmp / "calls.jsonl"),
-            "--server-log",
-            str(tmp / "server.log"),
-            *extra,
-            "--",
-            *stdio_server_argv(SERVERS / "proxy_server.py"),
-        ],
-        env=env,
-        cwd=str(ROOT),
-    )
+    params = sdk_proxy_params(tmp, *extra, env=env)
     errlog = open(tmp / "proxy.log", "a")
     return Client(stdio_client(params, errlog=errlog), cache=None, read_timeout_seconds=30)
 

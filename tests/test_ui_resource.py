@@ -15,7 +15,6 @@ import base64
 import copy
 import hashlib
 import json
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -288,9 +287,9 @@ def test_pin_records_the_ui_and_diff_shows_a_changed_ui_as_text_with_marks(tmp_p
 @pytest.mark.slow
 async def test_sdk_client_through_the_proxy_reads_only_the_approved_ui(tmp_path: Path):
     import anyio
-    from mcp import Client, MCPError, StdioServerParameters
+    from mcp import Client, MCPError
     from mcp.client.stdio import stdio_client
-    from servers.proxy_harness import ROOT
+    from servers.proxy_harness import sdk_proxy_params
 
     tools, ui = tmp_path / "tools.json", tmp_path / "ui.json"
     tools.write_text(json.dumps([CHART]))
@@ -301,33 +300,20 @@ async def test_sdk_client_through_the_proxy_reads_only_the_approved_ui(tmp_path:
     save_pins(pf, str(pins))
     raw = tmp_path / "to-client.bytes"
     # Every byte the proxy writes to the client is kept (tee) while the SDK client reads them.
-    params = StdioServerParameters(
-        command="/bin/sh",
-        args=[
-            "-c",
-            '"$@" | tee "$RAW_OUT"',
-            "sh",
-            sys.executable,
-            "-m",
-            "mcp_review",
-            "proxy",
-            "--log",
-            str(tmp_path / "calls.jsonl"),
-            "--enforce",
-            "--pins",
-            str(pins),
-            "--name",
-            "apps",
-            "--",
-            *stdio_server_argv(SERVERS / "proxy_server.py"),
-        ],
+    params = sdk_proxy_params(
+        tmp_path,
+        "--enforce",
+        "--pins",
+        str(pins),
+        "--name",
+        "apps",
+        wrap=("/bin/sh", "-c", '"$@" | tee "$RAW_OUT"', "sh"),
         env={
             "PROXY_TOOLS_FILE": str(tools),
             "PROXY_RESOURCES_FILE": str(ui),
             "RAW_OUT": str(raw),
             "PATH": "/usr/bin:/bin",
         },
-        cwd=str(ROOT),
     )
     with open(tmp_path / "proxy.log", "a") as errlog, anyio.fail_after(120):
         client = Client(stdio_client(params, errlog=errlog), cache=None, read_timeout_seconds=30)

@@ -60,6 +60,25 @@ def proxy_argv(
     return argv + list(extra) + (["--", *server] if server is not None else [])
 
 
+def sdk_proxy_params(
+    tmp: Path,
+    *extra: str,
+    server: list[str] | None = None,
+    env: dict[str, str] | None = None,
+    wrap: tuple[str, ...] = (),
+) -> Any:
+    """``StdioServerParameters`` for a real SDK client talking to ``mcp-review proxy EXTRA --
+    SERVER`` (a fresh interpreter: the proxy's own start-up is what these tests run), its logs
+    in ``tmp``. ``server`` defaults to the SDK test server forked warm (:func:`sdk_warm`);
+    ``wrap`` is a command the proxy's argv is appended to (``/bin/sh -c '"$@" | tee F' sh``)."""
+    from mcp import StdioServerParameters
+
+    argv = proxy_argv(tmp, *extra, server=server if server is not None else sdk_warm())
+    if wrap:
+        argv = [*wrap, *argv]
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=env, cwd=str(ROOT))
+
+
 class RawClient:
     """The proxy as a subprocess with pipes; a thread collects its stdout lines."""
 
