@@ -111,7 +111,7 @@ own ``EXAMPLE`` instead)."""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # usage errors exit 2, as design.md says
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2, as docs/design.md says
         self.print_usage(sys.stderr)
         self.exit(exitcodes.INPUT_ERROR, f"{self.prog}: error: {message}\n")
 

@@ -1,5 +1,5 @@
 """Introduced cues (engine/cues.py, catalogue engine/rules/cues.py; issue 27): each rule on its
-example, the blocking kinds and the severity order of design.md, the JSON contract and its
+example, the blocking kinds and the severity order of docs/design.md, the JSON contract and its
 escaping, what "introduced" means, the texts of a definition that are read, and linear time on
 hostile long texts (500 KB here; 1 MB and beyond: benchmarks/bench_cues_hostile.py)."""
 

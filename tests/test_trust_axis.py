@@ -376,7 +376,7 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
     ),
 }
 
-# What each tier does with each kind of case, per design.md.
+# What each tier does with each kind of case, per docs/design.md.
 EXPECTED = {
     "text": {
         "strict": Outcome.REVIEW,

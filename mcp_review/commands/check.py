@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         )
     cfg = inp.config
     signed_rc = 0
-    if args.require_signed:  # issue 45: every decision's signatures, on stderr
+    if args.require_signed:  # Every decision's signatures, on stderr
         from mcp_review.services.signing import require_signed
 
         signed_rc = require_signed(

@@ -136,7 +136,7 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
         }
         # As `check --rerun` reports it: the behaviour change behind an unchanged schema.
         doc["rerun"] = [{**rerun.to_json(), "error": None}]
-        # Issue 29: what `proxy --enforce` does with each drifted tool, and a real client
+        # What `proxy --enforce` does with each drifted tool, and a real client
         # through it on the stdio server.
         doc["proxy"] = {"tools": verdicts, "warehouse": held}
         sys.stdout.write(json_dumps_safe(doc, indent=2) + "\n")
@@ -169,7 +169,7 @@ def _headless(ws: Any, urls: dict[str, str], args: argparse.Namespace, *, keep: 
 
 
 def _proxy_text(verdicts: list[dict[str, str]], held: dict[str, Any]) -> str:
-    """What `mcp-review proxy --enforce` does with the drift (issue 29), in words."""
+    """What `mcp-review proxy --enforce` does with the drift, in words."""
     from mcp_review.engine.hidden import mark_lookalikes, safe_text
 
     lines = [

@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _diff_surface(report: object, args: argparse.Namespace, target: tuple[str, str]) -> int:
-    """``diff SERVER --prompt NAME`` (issue 43): the classified changes, cues, witnesses and
+    """``diff SERVER --prompt NAME``: the classified changes, cues, witnesses and
     the definition's diff of one prompt, resource or template."""
     from mcp_review.engine.errors import InputError
     from mcp_review.formats import surfaces as surf_fmt

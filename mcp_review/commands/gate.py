@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     cmp = compare(old, new, counted(), witnesses=not args.no_witness, keep_valid=args.all_calls)
     if stats.surrogate_lines:
-        # A planted line is counted and named, and the rest of the log read (issue 40 item 4).
+        # A planted line is counted and named, and the rest of the log read.
         at = ", ".join(str(n) for n in stats.surrogate_lines[:5])
         more = ", …" if len(stats.surrogate_lines) > 5 else ""
         print(

@@ -91,7 +91,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "--require-signed",
         action="store_true",
         help="with --enforce: withhold every tool whose decision's signatures do not verify "
-        "under the signing policy (issue 45); refuse to start when the policy or its "
+        "under the signing policy; refuse to start when the policy or its "
         "allowed-signers file cannot be read",
     )
     p.add_argument(
@@ -427,7 +427,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"a server NAME or `-- CMD ARGS…` is needed\nusage: {USAGE}")
         from mcp_review.services.config import load_config, secrets_scrubber
 
-        # The client launches the proxy from its own config: no trust gate (issue 10 item 10).
+        # The client launches the proxy from its own config: no trust gate.
         cfg = load_config(args.config, require_trust=False)
         srv = cfg.named(args.name)
         if srv.target is not None or (srv.command is None and srv.url is None):

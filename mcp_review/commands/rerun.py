@@ -2,7 +2,7 @@
 
 A call is sent only if it was recorded against an approved, read-only definition, the pinned
 and the live definitions are read-only too, its tool's ``openWorldHint`` is false (or
-``--open-world``), none of its arguments was redacted, and a result was recorded (issue 18;
+``--open-world``), none of its arguments was redacted, and a result was recorded (docs/rerun.md;
 ``engine.rerun.send_verdict``). Everything else is reported ``skipped`` / ``no-result-recorded``
 with the reason and never sent. Before sending, rerun lists what it will send and asks;
 headless it needs ``--yes``.

@@ -10,7 +10,7 @@ starting any server (the pre-commit hook and CI lint).
    ``--fix`` rewrites it canonically (locked, atomic; decisions unchanged, nothing logged);
 4. with ``--snapshot FILE`` (a committed `snapshot`), `status` against it: the committed tool
    lists have been reviewed;
-5. with ``--require-signed`` (issue 45), every decision's SSH signatures under the signing
+5. with ``--require-signed``, every decision's SSH signatures under the signing
    policy (services/signing.py): each decision that fails is named with its reasons (unsigned,
    unknown key, wrong digest, a signature over another record, too few signers, a broken
    chain against ``--base REV``), exit 1; a policy or allowed-signers file that cannot be read
@@ -82,7 +82,7 @@ def _first_difference(a: bytes, b: bytes) -> int:
 
 def _old_also_layout(raw: bytes, line: int) -> bool:
     """The first difference (``line``) is an ``also_approved`` written as earlier releases
-    wrote it: one escaped string per kept definition (issue 30 item 14; the same value)."""
+    wrote it: one escaped string per kept definition (the same value)."""
     lines = raw.splitlines()
     return (
         2 <= line <= len(lines)
@@ -122,7 +122,7 @@ def _say_schemes(pins: Any) -> None:
 
 def _say_ui(pins: Any) -> None:
     """Each approved pin whose definition names a UI resource and that holds no record of its
-    content (written before UI resources were pinned, issue 42 item 3): its content is recorded
+    content (written before UI resources were pinned): its content is recorded
     when its tool is next decided; until then only the URI is checked."""
     from mcp_review.engine.pintoml import qa
     from mcp_review.engine.rules.meta import ui_resource_uris
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
             n_text = f"{n} pin(s) and {len(pins.instructions)} server instructions pin(s)"
         else:
             n_text = f"{n} pin(s)"
-        if pins.surfaces:  # prompts, resources, templates (issue 43): verified on read too
+        if pins.surfaces:  # prompts, resources, templates: verified on read too
             n_text += f" and {len(pins.surfaces)} prompt/resource/template pin(s)"
         canonical = pins.to_bytes()
         if canonical == pins.read_bytes:

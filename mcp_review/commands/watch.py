@@ -218,7 +218,7 @@ class DriftPrinter:
 
     def _surfaces(self, report: Any, decided: Any, u: Any, stamp: str, at: str) -> None:
         """Each prompt, resource or template whose standing changed since the last list
-        (issue 43); at first sight, those that differ from their pins."""
+        at first sight, those that differ from their pins."""
         from mcp_review.engine.hidden import safe_text
         from mcp_review.formats import surfaces as surf_fmt
 

@@ -299,7 +299,7 @@ def tools(server: str, version: str) -> list[dict[str, Any]]:
         raise ValueError(f"no demo server {server!r} at version {version!r}") from None
 
 
-# --- prompts (issue 43): devtools' review prompt is rug-pulled in v2 --------------------------
+# --- prompts: devtools' review prompt is rug-pulled in v2 --------------------------
 
 _REVIEW_PROMPT: dict[str, Any] = {
     "name": "review_change",

@@ -1,4 +1,4 @@
-"""The demo through `mcp-review proxy --enforce` (issue 29): which drifted tools the proxy
+"""The demo through `mcp-review proxy --enforce`: which drifted tools the proxy
 holds (serves as approved, still callable), which it withholds, and a real client on the
 stdio server seeing the held ``run_query_cached`` as approved.
 

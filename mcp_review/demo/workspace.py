@@ -207,7 +207,7 @@ class Workspace:
                     source="demo",
                 )
                 n += 1
-            for kind, wires in sorted(s.surfaces.items()):  # its prompts too (issue 43)
+            for kind, wires in sorted(s.surfaces.items()):  # its prompts too
                 from mcp_review.engine.clock import now_utc
                 from mcp_review.engine.surfaces import make_surface_pin
 

@@ -141,7 +141,7 @@ class PendingComparison:
 
 def watcher(cmp: Comparison) -> Replayer:
     """A replayer for calls recorded after ``cmp`` was made (the enforcing proxy judges a
-    drifted tool incrementally, issue 46 item 5): fed only the new calls, its
+    drifted tool incrementally): fed only the new calls, its
     :meth:`~Replayer.turned_since` says whether one of them could change the verdict (a broken
     call, a removed property still sent), so the whole log is replayed again only then."""
     return Replayer(

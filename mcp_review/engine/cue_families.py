@@ -1,4 +1,4 @@
-"""Find issue 39's cue families in a text (catalogue: ``engine/rules/cue_families.py``).
+"""Find the cue families in a text (catalogue: ``engine/rules/cue_families.py``).
 
 Each family is a few anchored patterns run over the whole text once; every pattern is bounded
 from where it starts (``{0,N}`` over a single character class, no nested quantifier), so the

@@ -1,7 +1,7 @@
 """Cues: what server-written text asks of the model, and which of them a new text introduces.
 
 For a pinned text and a new text (or a new text alone: first sight), :func:`introduced` lists the
-cues the new text carries that the pinned one did not (design.md, "Cues"; issue 27). The rules
+cues the new text carries that the pinned one did not (docs/design.md, "Cues"). The rules
 are catalogued in ``engine/rules/cues.py``; this module finds them.
 
 How it reads a text, deterministically and in linear time (no regex here has a nested
@@ -129,7 +129,7 @@ class Cue:
 
 
 def is_blocking(cue: Cue) -> bool:
-    """Whether a cue blocks the change that introduces it (design.md: instruction, concealment,
+    """Whether a cue blocks the change that introduces it (docs/design.md: instruction, concealment,
     secret, exfiltration, hidden, and a path to a secret location)."""
     return CUE_RULES[cue.rule].blocking
 
@@ -139,7 +139,7 @@ def _rank(cue: Cue) -> str:
 
 
 def severity(cue: Cue) -> int:
-    """0 for the most severe (hidden), growing down design.md's order."""
+    """0 for the most severe (hidden), growing down docs/design.md's order."""
     return SEVERITY.index(_rank(cue))
 
 
@@ -1190,7 +1190,7 @@ def _text_cues(
         # Hidden characters may stand where a space was ("do<ZWSP>not<ZWSP>tell"): the text
         # as written is read too.
         _read(plain, plain, leet(text.lower()), found, own, own_tool, names)
-    # Issue 39's families read the revealed, folded copy (look-alikes and NFKC folded, case
+    # the families read the revealed, folded copy (look-alikes and NFKC folded, case
     # kept: a header's capitals are part of what they look for).
     # The revealed copy is read too: folding touches other scripts' letters the families read
     # in six languages.

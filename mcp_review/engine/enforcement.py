@@ -1,4 +1,4 @@
-"""What the enforcing proxy does with one tool: withheld, held or served (issue 40 item 1).
+"""What the enforcing proxy does with one tool: withheld, held or served.
 
 One precedence list, :data:`PRECEDENCE`, owned here and documented once (docs/proxy.md,
 "`--enforce`: withheld, held or served"); ``services/proxy/enforce.py`` asks :func:`rule` and
@@ -187,7 +187,7 @@ def rule(
 
     ``hold=False``: ``--withhold-changed`` (a change that would be held is withheld).
     ``live_meta_cues``: :func:`meta_cues` of the server's ``_meta`` against the approved one
-    (the cue reader, engine/cues.py, reads ``_meta`` too since issue 38: belt and braces).
+    (the cue reader, engine/cues.py, reads ``_meta`` too since the one text walk: belt and braces).
     ``unverified``: why the tool's pin does not verify (None: it does)."""
     pin = t.pin
     if t.state is State.DENIED or t.previously_denied or (pin is not None and not pin.approved):
@@ -232,7 +232,7 @@ def rule(
         if c.cls not in (ChangeClass.BREAKING, ChangeClass.POTENTIALLY_BREAKING):
             continue
         if host_held and c.rule in HOST_RULES:
-            continue  # the host-regression row below decides (issue 44)
+            continue  # the host-regression row below decides
         side = "output" if c.direction is Direction.OUTPUT else "input"
         if c.direction is Direction.TOOL:
             side = "tool"

@@ -1,4 +1,4 @@
-"""Exit codes shared by every headless command (design.md)."""
+"""Exit codes shared by every headless command (docs/design.md)."""
 
 PASS = 0
 """No drift that fails the gate."""

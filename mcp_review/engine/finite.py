@@ -1,4 +1,4 @@
-"""Every value a finite schema accepts: the witness search's proof of absence (issue 46 item 2).
+"""Every value a finite schema accepts: the witness search's proof of absence.
 
 When a schema admits only finitely many values (booleans, nulls, ``enum`` / ``const``, small
 integer ranges, objects of such properties, short arrays of such items), the witness search can
@@ -8,7 +8,7 @@ exists: the structural verdict had no proof and the search has shown there is no
 :func:`candidates` returns a finite list that contains every value the schema accepts (a
 superset: the caller keeps the ones the real validator accepts), or None when the set is
 unbounded or larger than the cap. Objects are read closed-world, as the engine judges them
-(design.md): a call sets only properties the schema declares; so an object of finitely many
+(docs/design.md): a call sets only properties the schema declares; so an object of finitely many
 declared properties, each with finitely many values, is finite whatever its
 ``additionalProperties`` says."""
 

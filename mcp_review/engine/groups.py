@@ -1,4 +1,4 @@
-"""The same change on many tools, found once (issue 14 item 3).
+"""The same change on many tools, found once.
 
 An upgrade often makes one edit to every tool of a server (``openWorldHint: false`` added to
 twelve tools). Text and Markdown reports show such a change once with the tools it is on, and

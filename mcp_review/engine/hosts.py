@@ -1395,7 +1395,7 @@ def cuts(findings: Iterable[Finding], wire: Mapping[str, Any]) -> list[Cut]:
 
 
 def held_for_host(t: Any) -> bool:
-    """The precedence list's host row (issue 44 item 6; engine/enforcement.py): a change that
+    """The precedence list's host row (engine/enforcement.py): a change that
     is a host regression for the connected client's host (``host-*`` changes: the enforcer
     judged the tool for that host only) can be held when the approved definition is accepted
     there, so the client is served the approved definition and its session keeps working,

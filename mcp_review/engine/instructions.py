@@ -209,7 +209,7 @@ def instructions_status(
     if hidden:
         outcome = Outcome.BLOCK
         reasons.append("hidden characters appeared in the instructions: " + ", ".join(hidden))
-    # What the new text asks (issue 27 item 3), as for a tool: a blocking cue the change
+    # What the new text asks, as for a tool: a blocking cue the change
     # introduces blocks in every tier; new instructions block only for the first-sight kinds.
     # Hidden characters have their own reason above.
     blocks = first_sight_blocking if pin is None else is_blocking

@@ -1,4 +1,4 @@
-"""Review by kind (issue 28): one decision for many alike changes, the suspicious tools alone.
+"""Review by kind: one decision for many alike changes, the suspicious tools alone.
 
 A change's **kind** is what it does with the text, names and values abstracted away: its rule,
 class and direction and its pointer with property names and array indices replaced by ``*``
@@ -79,8 +79,8 @@ RULE_REMOVED = "tool-removed"
 TEXT_RULE = "text"
 """The kind rule of every text change (see the module docstring)."""
 REVERSED = "reversed"
-"""The detail of the claims of less power that reverse an explicit pinned claim (issue 41 item
-2): a kind apart, which blocks (one confirmation and one typed reason for the group)."""
+"""The detail of the claims of less power that reverse an explicit pinned claim: a kind apart, which
+blocks (one confirmation and one typed reason for the group)."""
 
 TEXT_RULES = frozenset(r.id for r in RULES.values() if r.text)
 """Rules whose change is a piece of server-written text, new or reworded (``Rule.text``)."""
@@ -385,7 +385,7 @@ def _cue_kinds(cues: Iterable[Cue]) -> tuple[str, ...]:
 
 
 class AloneReason(StrEnum):
-    """Why a tool is decided on its own (design.md, Review by kind)."""
+    """Why a tool is decided on its own (docs/design.md, Review by kind)."""
 
     BLOCKING_CUE = "blocking cue"
     HIDDEN = "hidden characters"
@@ -407,7 +407,7 @@ class AloneReason(StrEnum):
     LONG_TEXT = "added text too long to show whole"
     """A text change adds more than :data:`SHOWN_WHOLE` characters: a group's screens show
     each member's added text in full, so a member whose text cannot be shown whole is read
-    alone (issue 38 item 4)."""
+    alone."""
     UNSHARED = "a kind no other tool shares"
     """A pending kind of the tool is shared with no other tool that needs a decision: the
     tool is read and decided whole (one decision, where a group per such kind would ask
@@ -467,7 +467,7 @@ def new_tool_contradictions(t: ToolStatus) -> tuple[str, ...]:
 
 SHOWN_WHOLE = 600
 """Characters of added text a group member may bring at most: each group screen shows every
-member's added text in full, so a member adding more is read alone (issue 38 item 4)."""
+member's added text in full, so a member adding more is read alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -584,7 +584,7 @@ def group_id(kind: Kind, members: Iterable[Member]) -> str:
 
 
 def _ui_parts(m: Member) -> tuple[str, ...]:
-    """The member's served UI resources (issue 42 item 3), outside its digest but approved
+    """The member's served UI resources, outside its digest but approved
     with it: bound into the group id, so a UI changed between ``status --groups`` and
     ``approve --group`` leaves the group stale. Nothing for a tool without any (ids as
     before)."""
@@ -777,7 +777,7 @@ def _cue_rank(kinds: Iterable[str]) -> int:
 
 
 def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
-    """The engine's one visiting order (issue 41 item 6), which the app's rows, ``n``, ``G``,
+    """The engine's one visiting order, which the app's rows, ``n``, ``G``,
     ``status``, ``status --groups`` and ``check`` in every format all read:
 
     0. blocked (tools alone and blocked groups), the most severe cue first (engine/cues.py's
@@ -808,7 +808,7 @@ def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
         if band == 0 and item.blocking_cue:
             cue = min(cue, _NO_CUE - 1)
         if band == 1 and AloneReason.ATTENTION not in item.reasons:
-            cue += 2 * _NO_CUE  # a cue at level attention (issue 38) before other cues
+            cue += 2 * _NO_CUE  # a cue at level attention before other cues
     return (band, cue, 0, 0, item.server, item.principal, item.tool)
 
 

@@ -34,7 +34,7 @@ HASHED_FIELDS_V1: tuple[str, ...] = (
 """Scheme 1: the fields hashed before ``execution`` and ``icons`` joined the contract."""
 
 HASHED_FIELDS_V2: tuple[str, ...] = (*HASHED_FIELDS_V1, "execution", "icons")
-"""Scheme 2: the named fields, before the whole tool joined the contract (issue 42): ``_meta``
+"""Scheme 2: the named fields, before the whole tool joined the contract: ``_meta``
 and keys MCP does not define were outside the digest."""
 
 CONTRACT_FIELDS: tuple[str, ...] = HASHED_FIELDS_V2
@@ -47,7 +47,7 @@ WHOLE_TOOL = "*"
 
 HASHED_FIELDS: tuple[str, ...] = (WHOLE_TOOL,)
 """Wire fields covered by the digest (scheme 3): the whole tool as served, ``_meta`` and keys
-MCP does not define included (issue 42: an app-only tool made model-callable through
+MCP does not define included (an app-only tool made model-callable through
 ``_meta.ui.visibility`` changed nothing the digest saw). Absent fields are left out (absent !=
 null), so a tool that declares only fields of scheme 2 has the same digest under schemes 2 and
 3 (and under 1 when it declares neither ``execution`` nor ``icons``): no golden digest moves."""
@@ -183,7 +183,7 @@ def json_kind(v: Any) -> str:
 
 
 class ChangeClass(StrEnum):
-    """What a change means for the operator (design.md, Change classes)."""
+    """What a change means for the operator (docs/design.md, Change classes)."""
 
     BREAKING = "breaking"
     POTENTIALLY_BREAKING = "potentially-breaking"
@@ -242,10 +242,10 @@ class Change:
     or a recorded call that still sends a removed property (replay outcome ``ignored``)."""
     disproved: bool = field(default=False, compare=False)
     """A structural breaking verdict the witness search disproved: it tried every value the
-    accepting schema takes (a finite one) and found none refused (issue 46 item 2); the change
+    accepting schema takes (a finite one) and found none refused; the change
     is then potentially-breaking and says why it has no witness."""
     new_text: tuple[NewText, ...] = ()
-    """Text the model reads that this change brings in (design.md: the trust axis is separate
+    """Text the model reads that this change brings in (docs/design.md: the trust axis is separate
     from compatibility): a change with any is on the trust axis whatever its class."""
     note: str | None = field(default=None, compare=False)
     """Why a breaking / potentially-breaking change carries no witness when that is not simply
@@ -328,7 +328,7 @@ def install_renderer(render: Callable[[Change], str]) -> None:
     """Set how :attr:`Change.message` words a change. ``engine.rules`` installs
     ``render_change`` when it is imported (every change is made by the rules, so it is there
     before any change exists): the rules build on this model, and the model never imports
-    them (issue 31 item 9: the model is data below the rules)."""
+    them (the model is data below the rules)."""
     _RENDERER[:] = [render]
 
 

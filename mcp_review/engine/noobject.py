@@ -1,4 +1,4 @@
-"""Does a schema accept no JSON object at all? (issue 46 item 3)
+"""Does a schema accept no JSON object at all?
 
 ``tools/call`` arguments are a JSON object (MCP), so an ``inputSchema`` whose root admits no
 object (a ``$ref`` to a string ``enum``, a ``type`` of ``"string"``) rejects every call any

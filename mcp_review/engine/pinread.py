@@ -159,7 +159,7 @@ def unverified_message(pf: PinFile, limit: int = 5) -> str:
         lines.append(f"  tool {qa(t)} (server {qa(s)}, principal {qa(p)}): {why}")
     if len(items) > limit:
         lines.append(f"  … and {len(items) - limit} more")
-    # What works on a file in this state (issue 41 item 9: this said "review those tools
+    # What works on a file in this state (this said "review those tools
     # again in the app", which refuses the file with this same message).
     lines.append(
         "the file was left unchanged; what works: restore it from version control "
@@ -228,7 +228,7 @@ _SURFACE_KEYS = (
 def _parse_surfaces(
     key: tuple[str, str], kind: str, table: str, t: Any, source: str
 ) -> list[SurfacePin]:
-    """``[servers.S.principals.P.<prompts|resources|resource_templates>."KEY"]`` (issue 43)."""
+    """``[servers.S.principals.P.<prompts|resources|resource_templates>."KEY"]``."""
     where = f"servers.{_q(key[0])}.principals.{_q(key[1])}.{table}"
     if not isinstance(t, dict):
         raise InputError(f"{where} must be a table", source=source)

@@ -16,7 +16,7 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
     [servers."github".principals."default".tools."create_issue"]
     decision = "approved"                   # approved | denied
     digest = "sha256:…"                     # digest of `definition` under digest_scheme
-    digest_scheme = 3                       # 3: the whole tool as served (issue 42)
+    digest_scheme = 3                       # 3: the whole tool as served
     hashed_fields = ["*"]                   # 1 and 2 list the fields they hashed
     decided_at = "2026-11-29T22:00:00Z"     # UTC
     decided_by = "alice"
@@ -38,7 +38,7 @@ Layout (``version`` first; every table sorted by key, so one decision is a small
     digest = "sha256:…"                     # decided_by, note, server_version, and the
     text = '''…'''                           # text as a multi-line string
 
-    [servers."github".principals."default".prompts."summarise"]   # issue 43 (engine/surfaces.py):
+    [servers."github".principals."default".prompts."summarise"]   # (engine/surfaces.py):
     decision = "approved"                   # also .resources."URI" and
     digest = "sha256:…"                     # .resource_templates."NAME"; the object as
     definition = '''…'''                     # served, laid out as a tool's definition
@@ -265,7 +265,7 @@ class KindApproval:
 
 @dataclass(frozen=True, slots=True)
 class KindsPin:
-    """The kinds approved so far on one live definition of a tool (review by kind, issue 28):
+    """The kinds approved so far on one live definition of a tool (review by kind):
     bound to that definition's digest, so they stop counting the moment it changes. Written as
     ``[servers.S.principals.P.kinds."TOOL"]`` with ``digest`` and ``approved`` (one inline
     table per kind); dropped when the tool's own decision is recorded (its pin moves to the
@@ -515,7 +515,7 @@ class _Op:
     """Audit fields of this op beyond the usual ones (``group``: the group it was decided in)."""
     ipin: InstructionsPin | None = None
     spin: SurfacePin | None = None
-    """For ``surface``: the decision about a prompt, resource or template (issue 43)."""
+    """For ``surface``: the decision about a prompt, resource or template."""
     skey: SurfaceKey | None = None
     """For ``forget-surface``: the surface whose decision is dropped."""
     key: PinKey | None = None
@@ -593,7 +593,7 @@ class PinFile:
     """The format version of the file as read (an older one is rewritten as :data:`VERSION`
     on the next save)."""
     sign: Callable[[Any, Any], Any] | None = None
-    """Signs each decision when it is saved (issue 45; ``services.signing.Signer.sign_pin``:
+    """Signs each decision when it is saved (``services.signing.Signer.sign_pin``:
     given the pin and the decision it replaces on disk); None: decisions are not signed."""
     _ops: list[_Op] = field(default_factory=list)
     _base: dict[PinKey, Pin] = field(default_factory=dict)
@@ -1002,8 +1002,8 @@ class PinFile:
                     row["definition"] = definition(k, row["definition"])
                     kept = row.get(ALSO_KEY)
                     if isinstance(kept, list) and kept and all(isinstance(t, str) for t in kept):
-                        # Each kept definition in the layout of `definition` (issue 30 item
-                        # 14), not one escaped line; anything else there is written as read.
+                        # Each kept definition in the layout of `definition`, not one escaped line;
+                        # anything else there is written as read.
                         row[ALSO_KEY] = definition(k, [_laid_out(t) for t in kept])
                 principals.setdefault(k[1], {}).setdefault("tools", {})[k[2]] = row
             for ik in sorted(ik for ik in every_i if ik[0] == s):

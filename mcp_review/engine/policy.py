@@ -1,6 +1,6 @@
 """Policy tiers: what happens to a drifted tool — auto-approve, wait for review, or block.
 
-The tier table (design.md; each row is checked by tests/test_policy.py):
+The tier table (docs/design.md; each row is checked by tests/test_policy.py):
 
 ==========================  ============  ============  ============
 what changed                strict        tiered        compatible
@@ -35,7 +35,7 @@ a sentence, prose in a ``pattern`` or ``format``: ``Change.new_text``). "Annotat
 that makes clients gate the tool *less* (readOnlyHint false→true, destructiveHint true→false,
 idempotentHint false→true, openWorldHint true→false, MCP defaults when absent): hosts auto-run
 tools that claim to be read-only, so no tier approves that claim before a human has read it. It
-blocks when something contradicts it (:func:`claim_contradictions`, issue 28 item 2): a word of
+blocks when something contradicts it (:func:`claim_contradictions`): a word of
 its hint's list in the tool's name or description (``delete_file`` claiming ``readOnlyHint``),
 the pinned definition's explicit opposite claim, or ``readOnlyHint: true`` beside an explicit
 ``destructiveHint: true``; otherwise it waits for review and is decided by kind with the other
@@ -48,7 +48,7 @@ cues (every cue it carries): they block only for concealment, exfiltration and a
 secret location (hidden characters already block as their own row), so a baseline ``pin`` of
 honest servers, whose descriptions name their own paths, URLs and arguments, is not held back.
 
-"A cue needing attention" (level ``attention``, docs/cues.md "Levels"; issue 38): a word mixing
+"A cue needing attention" (level ``attention``, docs/cues.md "Levels"): a word mixing
 scripts, an encoded blob, text the reader could not normalise. No pattern tells it honest from
 hostile, so no tier approves it before a human has read the tool, alone (engine/kinds.py), and
 approving it needs no typed reason (it does not block).
@@ -144,7 +144,7 @@ class Facts:
     claims_reversed: bool = False
     """Every one of :attr:`claims_contradicted` is an explicit pinned claim reversed, nothing
     else (:func:`reversals`): the tool blocks, yet may be decided in a group of its kind
-    (issue 41 item 2)."""
+   ."""
     hidden_appeared: tuple[str, ...] = ()
     """Where hidden characters appeared, e.g. ``("/description: ⟨U+200B⟩",)``."""
     previously_denied: bool = False
@@ -280,7 +280,7 @@ def decide(tier: str, facts: Facts) -> PolicyResult:
     reasons = tuple(r for o, r in steps if o is worst)
     if worst is Outcome.BLOCK:
         # Blocked for an annotation or hidden characters, the tool may also carry new words
-        # for the model (issue 25 item 12: "blocked" named the annotations, not an injected
+        # for the model ("blocked" named the annotations, not an injected
         # sentence): the reasons name them too.
         reasons += tuple(t for t in facts.text_added if t not in reasons)
     # Every concern blocks, and block is the worst outcome: their reasons are all kept.
@@ -367,7 +367,7 @@ DESTRUCTIVE_VERBS: tuple[str, ...] = (
     "deploy",
     "publish",
 )
-"""Verbs whose call destroys, undoes or hands over something (issue 41 item 1: ``readOnlyHint:
+"""Verbs whose call destroys, undoes or hands over something (``readOnlyHint:
 true`` on tools named with wipe, purge, erase, destroy, reset, revoke, terminate, transfer,
 deploy or publish rode in a group): they contradict a claim of read-only or non-destructive."""
 
@@ -392,8 +392,8 @@ CLAIM_WORDS: dict[str, tuple[str, ...]] = {
     "idempotentHint": ADDS_AGAIN_VERBS,
     "openWorldHint": ("fetch", "http", "url", "web", "email", "send"),
 }
-"""Per hint, the words that contradict its claim of less power (issue 28 item 2, issue 41 item
-1), read against the tool's own words as :func:`tool_verbs` reads them: the name's verb and the
+"""Per hint, the words that contradict its claim of less power, read against the tool's own words as
+:func:`tool_verbs` reads them: the name's verb and the
 description's main verbs (``openWorldHint``: every word of the name too, which names the world
 it reaches: ``web_search``). A tool that says it deletes does not get to claim it is
 read-only."""
@@ -584,7 +584,7 @@ def claim_words(text: str) -> set[str]:
 
 
 def name_verbs(name: str) -> tuple[str, ...]:
-    """The name's verb (issue 41 item 1): the first word that is a verb once a product or
+    """The name's verb: the first word that is a verb once a product or
     namespace prefix is skipped (``git_reset`` → reset, ``pg_kill`` → kill,
     ``API-delete-a-block`` → delete, ``getProjectUpdates`` → get), and the first verb after
     each "and"/"or"/"then" (``get_and_delete``: both). Verbs as their list word."""
@@ -631,8 +631,8 @@ _ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
 def claim_contradictions(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
-    """The claims of less power ``new`` makes over ``old`` that contradict something (issue 28
-    item 2, issue 41 item 1), each as ``"<hint> <old>→<new> against <what>"``:
+    """The claims of less power ``new`` makes over ``old`` that contradict something,
+    each as ``"<hint> <old>→<new> against <what>"``:
 
     - a word of :data:`CLAIM_WORDS` among the tool's own verbs: the name's verb
       (:func:`name_verbs`), else the description's and title's main verbs
@@ -646,7 +646,7 @@ def claim_contradictions(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
 
 def reversals(old: ToolDef | None, new: ToolDef) -> tuple[str, ...]:
     """The contradictions of :func:`claim_contradictions` that are only an explicit pinned claim
-    reversed (issue 41 item 2): empty when anything else contradicts a claim (the tool's own
+    reversed: empty when anything else contradicts a claim (the tool's own
     words, its other annotations), which keeps the tool alone."""
     found = _contradictions(old, new)
     if not found or any(not reversed_ for _, reversed_ in found):
@@ -810,7 +810,7 @@ def facts_for(
         gate_less = _claims(changes, Claim.ANNOTATION_LESS)
     if not hidden:
         hidden = tuple(c.message for c in changes if rule_of(c.rule).hidden)
-    # What the new text asks (issue 27): a blocking cue it introduces blocks in every tier.
+    # What the new text asks: a blocking cue it introduces blocks in every tier.
     # Read only when a change brings in text, or for a new tool (first sight: fewer kinds block).
     # Hidden characters are already a reason of their own.
     blocking: tuple[str, ...] = ()
@@ -822,7 +822,7 @@ def facts_for(
         attention = _worded(c for c in found if needs_attention(c))
     elif changes or old.digest != new.digest:
         # Any change is read, not only one on the trust axis: a sentence in an ``x-`` keyword,
-        # a ``pattern`` or a ``required`` entry reaches the model all the same (issue 38).
+        # a ``pattern`` or a ``required`` entry reaches the model all the same.
         found = tool_cues(old.wire, new.wire) if cues is None else cues
         blocking = _worded(c for c in found if c.blocking and c.kind is not CueKind.HIDDEN)
         attention = _worded(c for c in found if needs_attention(c))

@@ -173,7 +173,7 @@ def _schema_findings(
         return
     t = schema.get("type")
     if accepts_no_object(schema):
-        # One finding for the whole schema (issue 46 item 3): arguments and structured
+        # One finding for the whole schema: arguments and structured
         # results are JSON objects, and this root admits none (a $ref to a string enum, say).
         out.append(
             ProtocolFinding(

@@ -1,4 +1,4 @@
-"""Read a text as the model reads it (issue 38 item 2): two normalised copies, each with an offset
+"""Read a text as the model reads it: two normalised copies, each with an offset
 map back to the original, so a cue found in a copy is shown (and marked in the diff) as the
 operator sees it.
 

@@ -283,7 +283,7 @@ LOG_KEYS = frozenset(
     }
 )
 """Keys of a server-log record. ``digest``, ``redacted`` and ``seal`` were added by the proxy
-for ``rerun`` (issue 18; store/calllog.py), ``held`` for a call to a held tool (issue 29);
+for ``rerun`` (store/calllog.py), ``held`` for a call to a held tool;
 logs without them read as before. ``rerun`` (services/rerun.py) reads records by the same set."""
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson turns integers >= 2**64 into floats silently
 # Digits -> "0", everything else -> " ": a 19-digit run is then a plain substring search, ~12x

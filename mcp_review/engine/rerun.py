@@ -3,7 +3,7 @@
 Seed 003 §3b: a pin defends the model's view of a tool, not what it does. ``rerun`` re-issues
 recorded calls of read-only tools and compares the answers; this module decides, without any
 I/O, (1) whether one recorded call may be sent at all (:func:`send_verdict`: every condition of
-issue 18, each failure with its reason) and (2) what changed between the recorded result and
+docs/rerun.md, each failure with its reason) and (2) what changed between the recorded result and
 two live ones (:func:`compare`): ``structuredContent`` as JSON with pointers, text content as a
 word diff, the pinned ``outputSchema`` for shape drift, and values that differ between the two
 live answers as *volatile* (ignored and listed).
@@ -236,7 +236,7 @@ def send_verdict(
     live_digest: str | None,
     open_world: bool = False,
 ) -> SendVerdict:
-    """May this recorded call be re-sent? Every condition of issue 18, in the order an operator
+    """May this recorded call be re-sent? Every condition of docs/rerun.md, in the order an operator
     would fix them; the first that fails is the reason. Fail closed: anything unknown skips.
 
     ``pin_*``: the pin file's decision, digest and approved definition for the tool (None when

@@ -252,7 +252,7 @@ def parse_waiver(raw: Any, *, line: int | None = None) -> Waiver:
 
 def _known_rule(rule: Any, key: str) -> None:
     if rule in HOST_RULES:
-        # Issue 44: what a host refuses is not the operator's to re-class or waive per change;
+        # What a host refuses is not the operator's to re-class or waive per change;
         # which hosts count is ([hosts] targets, docs/hosts.md).
         raise RulesConfigError(
             f"rule {rule!r} is judged per target host: its class cannot be changed nor waived; "

@@ -8,7 +8,7 @@ accept every value old accepted (``inputSchema``), negative where the direction 
 fired and with what effect on the set of valid values; the walker turns the effect and the
 polarity into a class. Around the schemas, the families judge the tool itself (``tool``,
 ``tool_annotations``, ``hidden``, and ``text`` for new text anywhere). Judged closed-world over
-declared properties (design.md): old calls are assumed to set only properties the old schema
+declared properties (docs/design.md): old calls are assumed to set only properties the old schema
 declared.
 """
 
@@ -842,7 +842,7 @@ def _drop_unreachable(ow: dict[str, Any], nw: dict[str, Any], out: list[Change])
     """Without the alarms inside a schema whose root admits no JSON object in either version
     (a ``$ref`` to a string enum, say): no call (no structured result) is valid under either,
     so nothing a client sends can break; the tool's one protocol finding says so
-    (engine.protocol, issue 46 item 3). Text, trust and cosmetic changes stay: the model still
+    (engine.protocol). Text, trust and cosmetic changes stay: the model still
     reads the schema, and they explain the new digest."""
     for field in ("inputSchema", "outputSchema"):
         o, n = ow.get(field), nw.get(field)

@@ -1,4 +1,4 @@
-"""Signed decisions (issue 45): the canonical record a decision's SSH signature covers, the
+"""Signed decisions: the canonical record a decision's SSH signature covers, the
 signing policy, and the verdict over a pin file. Pure: the cryptographic check is passed in
 (:mod:`mcp_review.services.signing` does it with ``cryptography``), files are read above.
 
@@ -74,7 +74,7 @@ def record(pin: Any) -> dict[str, Any]:
 
 
 def _ui_record(extra: Any) -> dict[str, Any]:
-    """A decision's UI resources (issue 42 item 3) in its signed record: each URI with its
+    """A decision's UI resources in its signed record: each URI with its
     content digest, MIME type and content ``_meta`` (the text is bound by its digest); nothing
     for a pin that holds none, so the records of every other decision are unchanged."""
     rows = extra.get("ui_resources")

@@ -15,7 +15,7 @@
       "tools": [ { <tool definition, wire JSON> }, ... ],
       "error": null,                                       // or {"kind": "...", "message": "..."}
       "notes": ["..."],                // optional: list entries that were not tools
-      "surfaces": {                    // optional (issue 43): what prompts/list,
+      "surfaces": {                    // optional: what prompts/list,
         "prompt": [ {...} ],           // resources/list and resources/templates/list
         "resource": [ {...} ],         // served, as sent; a kind absent was not fetched
         "resource-template": [ {...} ]
@@ -176,7 +176,7 @@ def parse_snapshot(data: Any, *, source: str = "<snapshot>") -> Snapshot:
 
 
 def _surfaces(v: Any, source: str) -> dict[str, list[dict[str, Any]]]:
-    """A snapshot's ``surfaces`` (issue 43); absent (an older snapshot): none fetched."""
+    """A snapshot's ``surfaces``; absent (an older snapshot): none fetched."""
     from mcp_review.engine.canonical import check_json
     from mcp_review.engine.surfaces import KINDS
 

@@ -514,7 +514,7 @@ def compute_status(
 
 
 def judge_hosts(report: StatusReport, targets: Any) -> None:
-    """Judge every served tool on the target hosts (``engine.hosts``, issue 44).
+    """Judge every served tool on the target hosts (``engine.hosts``).
 
     Each tool gets the findings of its live definition (:attr:`ToolStatus.hosts`). A changed
     tool that a target accepted and now refuses gets a ``host-regression`` change (breaking:
@@ -932,7 +932,7 @@ def server_status(
         pins.instructions.get((server.name, server.principal)),
         srv.tier,
     )
-    # Prompts, resources and templates (issue 43): the kinds fetched, against their pins.
+    # Prompts, resources and templates: the kinds fetched, against their pins.
     srv.surfaces = surface_statuses(
         server.name,
         server.principal,

@@ -1,5 +1,5 @@
 """Prompts, resources and resource templates pinned per (server, principal), like tools
-(issue 43).
+.
 
 They are server-written text the model or the user reads, so they follow the precedent of
 server instructions (engine/instructions.py): never auto-approved, cues read, hidden

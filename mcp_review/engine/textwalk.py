@@ -1,4 +1,4 @@
-"""The one walk of every server-written string a host may pass to the model (issue 38 item 1).
+"""The one walk of every server-written string a host may pass to the model.
 
 A tool definition reaches the model whole: its name, title and description, every string
 anywhere in ``inputSchema`` and ``outputSchema`` (any keyword, known or not: ``x-*`` values and
@@ -286,7 +286,7 @@ def tool_strings(wire: Mapping[str, Any]) -> Iterator[tuple[str, Role, str]]:
 
 def surface_strings(wire: Mapping[str, Any]) -> Iterator[tuple[str, Role, str]]:
     """(pointer, role, string) for every server-written string of a prompt, resource or
-    resource template (issue 43) a host may pass to the model or the user: what
+    resource template a host may pass to the model or the user: what
     :func:`tool_strings` reads (name, title, description, annotations, ``_meta``), each prompt
     argument's name, title, description and ``_meta``, and a resource's ``mimeType``."""
     yield from tool_strings(wire)

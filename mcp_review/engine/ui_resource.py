@@ -1,4 +1,4 @@
-"""A tool's UI resource pinned with it (issue 42 item 3): content, MIME type and URI.
+"""A tool's UI resource pinned with it: content, MIME type and URI.
 
 A tool whose ``_meta`` names an MCP Apps UI resource (``ui.resourceUri``, the flat
 ``ui/resourceUri``, OpenAI's ``openai/outputTemplate``: engine/rules/meta.py) renders that

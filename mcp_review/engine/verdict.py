@@ -1,6 +1,6 @@
 """Exit codes and verdict words: every exit code a command returns, read from what the status
 decided (``StatusReport.gate``: whether each tool, each server's instructions and the whole
-report fail, decided once in ``engine.status``; formats only print it; design.md "Exit
+report fail, decided once in ``engine.status``; formats only print it; docs/design.md "Exit
 codes"). A verdict reads a status: this module imports ``engine.status``, never the reverse
 (the import-linter contract on the engine's own layers)."""
 

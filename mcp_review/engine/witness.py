@@ -38,7 +38,7 @@ a tool that adds thousands of required properties is classified in time linear i
 and the verdict never depends on how fast the machine is."""
 
 MAX_TOOL_WORK = 4_000_000
-"""Units of work one tool's witness search may spend (issue 25 item 5). A validator call, or a
+"""Units of work one tool's witness search may spend. A validator call, or a
 compilation, costs 1 + the size of the largest collection (an ``enum``, ``required``,
 ``properties``, an ``anyOf``/``oneOf`` list, ...) in the schemas it reads, since that is what
 it touches: the 20,000 calls of an ordinary schema fit, a 200,000-value ``enum`` buys a handful
@@ -299,7 +299,7 @@ def _search(
                 proof = side.exhaustive() if side is not None and not side.blocked else None
                 if side is not None and proof is not None and proof[1] is None:
                     # Every call the old schema accepts was tried, and the new one accepts
-                    # them all: no witness exists, so the verdict has no proof (issue 46).
+                    # them all: no witness exists, so the verdict has no proof.
                     out[i] = {
                         "cls": ChangeClass.POTENTIALLY_BREAKING,
                         "note": NOTE_EXHAUSTIVE.format(n=proof[0], what=side.what),

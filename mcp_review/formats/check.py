@@ -127,8 +127,8 @@ def report_doc(report: StatusReport, fail_on: str, *, all_calls: bool = False) -
         extra["surfaces"] = [
             surf_fmt.json_entry(x, fails_gate=gate.surface_fails(x)) for x in gate.drifted_surfaces
         ]
-    # The decisions in the engine's visiting order, as status --groups gives them (issue 41
-    # item 6): ``decisions``, ``groups``, ``alone``.
+    # The decisions in the engine's visiting order, as status --groups gives them:
+    # ``decisions``, ``groups``, ``alone``.
     extra.update(group_report(report).to_json())
     return Doc(
         {
@@ -215,7 +215,7 @@ def to_text(
     if head:
         out.append(head)
     if report.hosts is not None and report.hosts.names:
-        # Which hosts were judged, and where each came from (issue 44): said in the report
+        # Which hosts were judged, and where each came from: said in the report
         # itself, not only on stderr (a `-q` run in CI).
         origin = report.hosts.origin
         out.append(
@@ -397,7 +397,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
     instr = gate.drifted_instructions
     decided = markdown_lines(grouping)
     if decided:
-        # The decisions the drift needs, by kind (issue 28): one per group, one per tool alone.
+        # The decisions the drift needs, by kind: one per group, one per tool alone.
         out += ["", *decided]
     if shown or instr or gate.drifted_surfaces:
         out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
@@ -478,7 +478,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
             out += [
                 f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |" for f in t.protocol
             ]
-            # What the live text asks of the model (issue 27), most severe first.
+            # What the live text asks of the model, most severe first.
             cues = sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))
             out += [
                 f"| cue: {c.kind} | {c.rule} | {_md(c.pointer)} | {_md(c.text)} |"
@@ -648,7 +648,7 @@ def to_sarif(
             # How each potentially-breaking change of this tool would be settled.
             result.setdefault("properties", {})["settle"] = settle
         if t.cues:
-            # What the live text asks of the model (issue 27; the JSON's "cues", escaped).
+            # What the live text asks of the model (the JSON's "cues", escaped).
             result["properties"]["cues"] = [
                 {**c.to_json(), "text": sarif_text(c.text), "pointer": sarif_text(c.pointer)}
                 for c in sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))[

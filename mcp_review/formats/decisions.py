@@ -40,8 +40,8 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         sys.stdout.write(json_dumps_safe({"decisions": records, **extra}, indent=2) + "\n")
         return
 
-    # A protocol note several approvals share is said once, with the count (issue 41 item
-    # 10: a first pin of an old server repeated one note 13 times).
+    # A protocol note several approvals share is said once, with the count (a first pin of an old
+    # server repeated one note 13 times).
     def note_key(f: dict[str, Any]) -> tuple[str, str, str]:
         return (str(f.get("rule")), str(f.get("pointer")), str(f.get("message")))
 
@@ -64,7 +64,7 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
             subject = with_escape(safe_text(mark_lookalikes(tool)), tool)
         else:
             subject = f"({safe_text(str(r.get('subject', '')))})"
-            if r.get("name") is not None:  # a prompt, resource or template (issue 43)
+            if r.get("name") is not None:  # a prompt, resource or template
                 subject += " " + safe_text(str(r["name"]))
         print(
             f"{what}: {safe_text(r['server'])}/{safe_text(str(r['principal']))}/{subject}{digests}"
@@ -194,7 +194,7 @@ def show_group_decision(d: Any, result: Any, fmt: str, path: str) -> None:
     if d.excepted:
         said += "; left out: " + ", ".join(safe_text(m.name) for m in d.excepted)
     print(said)
-    # What was approved, whole (issue 38 item 4): the text each decided member adds.
+    # What was approved, whole: the text each decided member adds.
     for m in d.decided:
         for a in m.added:
             print(f'  {safe_text(m.name)} adds at {safe_text(a.pointer)}: "{safe_text(a.text)}"')

@@ -85,7 +85,7 @@ def to_json(t: ToolStatus, targets: Any = None) -> str:
     }
     cut = _cuts(t, targets)
     if cut:
-        # Where a target host (claude-code) cuts the description the model reads (issue 44).
+        # Where a target host (claude-code) cuts the description the model reads.
         doc["host_cuts"] = [c.to_json() for c in cut]
     ui = _ui_diff(t)
     if ui:
@@ -94,7 +94,7 @@ def to_json(t: ToolStatus, targets: Any = None) -> str:
 
 
 def _ui_diff(t: ToolStatus) -> list[str]:
-    """The text diff of a changed UI resource (issue 42 item 3; formats/ui_diff.py), lines
+    """The text diff of a changed UI resource (formats/ui_diff.py), lines
     made visible; empty when no UI resource changed."""
     cmp = t.comparison
     if cmp is None or not any(c.rule in UI_RULES for c in cmp.changes):
@@ -144,7 +144,7 @@ def to_text(t: ToolStatus, targets: Any = None) -> str:
     """``targets``: the report's target hosts: where one cuts the description, the cut is
     drawn in it ("the model on Claude Code stops here")."""
     out: list[str] = []
-    # A look-alike letter marked, with the escaped form the commands accept (issue 13).
+    # A look-alike letter marked, with the escaped form the commands accept.
     label = with_escape(
         f"{safe_text(t.server)}/{safe_text(t.principal)}/{safe_text(mark_lookalikes(t.tool))}",
         t.tool,

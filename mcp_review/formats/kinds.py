@@ -1,7 +1,7 @@
 """The decisions a drift needs, by kind (engine/kinds.py), in text, Markdown and JSON.
 
 Every report that lists tools (``status``, ``check``) visits them in the order of review by
-kind (issue 28 item 5): tools that stand alone and are blocked first (blocking cues first),
+kind: tools that stand alone and are blocked first (blocking cues first),
 then tools alone for review with cues, then the members of the groups by group size (largest
 first), then the rest (:func:`tool_order`). ``status --groups`` and ``check``'s Markdown show
 the decisions themselves: each group's id, kind, outcome and members with their own values
@@ -92,7 +92,7 @@ def compact(c: Any) -> str:
 
 
 def added_lines(m: Member) -> list[str]:
-    """Each text the member's changes add, whole (issue 38 item 4: a group never approves text
+    """Each text the member's changes add, whole (a group never approves text
     no one was shown; a member adding more than ``kinds.SHOWN_WHOLE`` characters stands
     alone), escaped as every server string is."""
     return [f'adds at {safe_text(a.pointer)}: "{safe_text(a.text)}"' for a in m.added]
@@ -227,7 +227,7 @@ def markdown_lines(grouping: Grouping) -> list[str]:
                 f"| group | `{item.id}` | {item.outcome} | {md_text(item.label)} | "
                 f"{item.size}: {names} |"
             )
-    # What each group approves, whole: the text every member adds (issue 38 item 4).
+    # What each group approves, whole: the text every member adds.
     for g in grouping.groups:
         if not any(m.added for m in g.members):
             continue

@@ -113,7 +113,7 @@ def tool_json(t: ToolStatus, *, all_calls: bool = False) -> dict[str, Any]:
         "held_by_proxy": t.held_by_proxy,
     }
     if t.hosts is not None:
-        # What the target hosts (engine/hosts.py) make of the live definition (issue 44).
+        # What the target hosts (engine/hosts.py) make of the live definition.
         d["hosts"] = [f.to_json() for f in t.hosts]
     if cmp is not None:
         with_change_cues(d["comparison"], cmp, t.cues)
@@ -415,7 +415,7 @@ def to_text(
                 out.extend(surf_fmt.text_lines(x, False)[1:])
         tools = sorted(by_server.get((s.name, s.principal), []), key=order)
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
-        # A change several listed tools share is listed once, after them (issue 14 item 3).
+        # A change several listed tools share is listed once, after them.
         groups = shared_changes(t for t in tools if verbose or t.state is not State.PINNED)
         grouped = grouped_keys(groups)
         for t in tools:

@@ -1,4 +1,4 @@
-"""Prompts, resources and resource templates in every report format (issue 43): text lines,
+"""Prompts, resources and resource templates in every report format: text lines,
 JSON entries, Markdown rows, SARIF results.
 
 Their names, URIs and texts are server-written: shown through the one sanitiser

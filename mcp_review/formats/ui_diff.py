@@ -1,4 +1,4 @@
-"""A changed UI resource as text (issue 42 item 3): the approved content against the served
+"""A changed UI resource as text: the approved content against the served
 one, every line made visible (hidden characters as tokens, ``hidden.safe_text``) and each cue
 the engine's reader finds in the added text marked after it with its kind (``«kind»``).
 

@@ -188,7 +188,7 @@ class Config:
     max_tools: int = DEFAULT_MAX_TOOLS
     max_pages: int = DEFAULT_MAX_PAGES
     max_resources: int = DEFAULT_RESOURCE_LIMIT
-    """Resources pinned per server at most (the first listed; issue 43)."""
+    """Resources pinned per server at most (the first listed)."""
     state_dir: str | None = None
     """Where logs go (``<state_dir>/logs``); default ``.mcp-review`` beside the config file."""
     pins: str | None = None
@@ -541,7 +541,7 @@ class _Lines:
 
 
 def _signing(raw: Any, src: str, lines: _Lines) -> dict[str, str]:
-    """``[signing]`` (issue 45): ``key`` and ``policy``, each a path relative to the config
+    """``[signing]``: ``key`` and ``policy``, each a path relative to the config
     file (``key = "agent"``: ssh-agent's first key)."""
     if not isinstance(raw, dict):
         raise InputError("'signing' must be a table", source=src, line=lines.table("signing"))

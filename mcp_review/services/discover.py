@@ -77,7 +77,7 @@ def _platform_dirs(env: Mapping[str, str]) -> list[Path]:
     """The per-user application folder of this platform: ``~/Library/Application Support``
     on macOS, ``$XDG_CONFIG_HOME`` or ``~/.config`` elsewhere (Linux), none of its own on
     Windows; ``%APPDATA%`` whenever it is set. A folder another platform uses is not listed
-    (issue 30 item 22: ``--list-configs`` on Linux listed ``~/Library/...``)."""
+    (``--list-configs`` on Linux listed ``~/Library/...``)."""
     home = _home(env)
     out: list[Path] = []
     if PLATFORM == "darwin":

@@ -188,7 +188,7 @@ TOOL_KEYS = frozenset(
 class _RawCapture:
     """The raw ``tools/list`` results the SDK's session receives while one page is listed
     through it (the session's dispatcher, wrapped for the call): the SDK's model drops the keys
-    of a tool MCP does not define, and the digest covers every key as served (issue 42), so
+    of a tool MCP does not define, and the digest covers every key as served, so
     they are put back from here (:func:`_with_unknown_keys`). A dispatcher that cannot be
     wrapped captures nothing (the SDK's view, as before)."""
 
@@ -362,8 +362,8 @@ async def _raw_read(client: Any, uri: str) -> Any:
 async def read_ui_resources(
     client: Any, tools: list[ToolDef], *, scrub: Callable[[str], str] = str
 ) -> list[ToolDef]:
-    """``tools``, each whose ``_meta`` names a UI resource carrying its record (issue 42 item
-    3, engine/ui_resource.py): read once per URI with ``resources/read``. A read that fails is
+    """``tools``, each whose ``_meta`` names a UI resource carrying its record
+    (engine/ui_resource.py): read once per URI with ``resources/read``. A read that fails is
     recorded with why (never passed over); a server fault here never fails the listing."""
     from dataclasses import replace
 
@@ -473,7 +473,7 @@ async def fetch_server(
 
 
 async def _fetch_surfaces(c: Any, snap: ServerSnapshot, limit: int, cfg: ServerConfig) -> None:
-    """Prompts, resources and templates (issue 43; services/surfaces_fetch.py). A list that
+    """Prompts, resources and templates (services/surfaces_fetch.py). A list that
     fails is a note and its kind is left out (its pins are not judged, and the note says so);
     the tools fetched stand."""
     from mcp_review.services.surfaces_fetch import list_surfaces

@@ -1,4 +1,4 @@
-"""Which hosts count (issue 44): ``--hosts``, else ``[hosts] targets`` in the config, else the
+"""Which hosts count: ``--hosts``, else ``[hosts] targets`` in the config, else the
 hosts the user runs, inferred from the dialect of each client config read (``--config auto``
 reads them all) and the ``clientInfo`` an enforcing proxy recorded, each said with where from.
 """

@@ -514,7 +514,7 @@ def resolve(
     )
     from mcp_review.services.signing import install
 
-    install(pins, args, cfg)  # decisions signed when a key is configured (issue 45)
+    install(pins, args, cfg)  # decisions signed when a key is configured
     if cfg is not None:
         inp.notes.extend(cfg.notes)
         inp.candidates = list(cfg.candidates)

@@ -1,4 +1,4 @@
-"""OAuth for remote servers (issue 32 item 3).
+"""OAuth for remote servers.
 
 ``login`` runs the authorisation code flow with PKCE through a loopback redirect: the SDK's
 ``OAuthClientProvider`` does the discovery (protected resource metadata, authorisation server

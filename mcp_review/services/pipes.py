@@ -1,4 +1,4 @@
-"""Pipes the process writes to or reads from, asked to hold more (issue 46 items 4 and 7).
+"""Pipes the process writes to or reads from, asked to hold more.
 
 A Linux pipe holds 64 KiB by default: a command writing a 2.8 MB report to a pipe (``gate
 --format json | jq``, a benchmark, CI) blocks some 44 times, and each time waits until the

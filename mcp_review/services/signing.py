@@ -1,4 +1,4 @@
-"""Signing decisions with the keys people already have, and checking signatures (issue 45).
+"""Signing decisions with the keys people already have, and checking signatures.
 
 - **Keys**: an OpenSSH private key file (ed25519, ECDSA, RSA), or ``ssh-agent`` (the agent
   protocol's identities and sign requests over ``SSH_AUTH_SOCK``), chosen by ``--sign-key``,
@@ -642,7 +642,7 @@ def withhold_unsigned(policy: str, pins_path: str) -> Any:
                 ipin = pins.instructions.pop(key[:2], None)
                 if ipin is not None:
                     pins.unverified_instructions[key[:2]] = (ipin, why)
-        # Decisions about prompts, resources and templates (issue 43) are not signed yet: under
+        # Decisions about prompts, resources and templates are not signed yet: under
         # --require-signed none of them is trusted (fail closed), so each is withheld.
         for skey in list(pins.surfaces):
             pins.unverified_surfaces[skey] = (

@@ -1,5 +1,5 @@
 """``approve``/``deny`` ``SERVER --prompt NAME`` / ``--resource URI`` /
-``--resource-template NAME`` (issue 43): decide exactly the prompt, resource or template the
+``--resource-template NAME``: decide exactly the prompt, resource or template the
 server serves now (or served in the snapshot), as ``--instructions`` decides instructions
 (services/decisions.py ``decide_instructions``): a blocked one (a blocking cue, hidden
 characters) needs ``--yes`` to approve; deny works on the pinned definition when it is no

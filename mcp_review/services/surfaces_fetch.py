@@ -1,4 +1,4 @@
-"""List a connected server's prompts, resources and resource templates (issue 43).
+"""List a connected server's prompts, resources and resource templates.
 
 Each list is read as the server sent it (the raw JSON-RPC result, not the SDK's models, which
 drop keys MCP does not define: the digest covers the whole object as served), every page up to
@@ -81,7 +81,7 @@ async def list_kind(
         for w in items:
             key = surface_key(kind, w) if isinstance(w, dict) else None
             if kind == RESOURCE and key is not None and key[:5].lower() == "ui://":
-                continue  # an MCP Apps UI resource: pinned with the tool naming it (issue 42)
+                continue  # an MCP Apps UI resource: pinned with the tool naming it
             if isinstance(w, dict) and key is not None:
                 listed += 1
                 if len(out) < limit:

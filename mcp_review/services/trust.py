@@ -2,7 +2,7 @@
 user's state directory (outside any repository).
 
 A cloned repository can carry ``.mcp.json``, ``.vscode/mcp.json`` or ``.cursor/mcp.json``;
-discovering one must not start the commands it names (issue 10 item 10). ``mcp-review trust
+discovering one must not start the commands it names. ``mcp-review trust
 PATH`` records ``{realpath: sha256 of the bytes}`` in ``$XDG_STATE_HOME/mcp-review/
 trusted-configs.json`` (``~/.local/state/mcp-review/`` when XDG_STATE_HOME is unset), so a pull
 that changes the file asks again. The store lives outside the repository on purpose: a file the

@@ -56,7 +56,7 @@ UpdateFn = Callable[[Update], Any]
 LIST_CHANGED = frozenset(
     {
         "notifications/tools/list_changed",
-        "notifications/prompts/list_changed",  # issue 43: prompts and resources re-listed too
+        "notifications/prompts/list_changed",  # Prompts and resources re-listed too
         "notifications/resources/list_changed",
     }
 )
@@ -201,7 +201,7 @@ async def _serve(
 
 
 async def _surfaces(client: Any, snap: ServerSnapshot, cfg: ServerConfig) -> None:
-    """Prompts, resources and templates of the watched server (issue 43), as ``fetch`` lists
+    """Prompts, resources and templates of the watched server, as ``fetch`` lists
     them; a list that fails is a note, the tools stand."""
     from mcp_review.services.surfaces_fetch import list_surfaces
 

@@ -90,7 +90,7 @@ no secret format and no URL."""
 _SOME_FORMATS: dict[tuple[int, ...], re.Pattern[str]] = {}
 """The formats' alternation, keeping only those whose fixed part a string holds (the others
 cannot match it): the same leftmost match at every position, so the same replacements, without
-trying nine formats at every character of a long text (issue 46 item 7)."""
+trying nine formats at every character of a long text."""
 
 
 def _formats_in(s: str) -> re.Pattern[str] | None:
@@ -116,7 +116,7 @@ _PREFILTER = re.compile(
 """Some secret format (or a URL) may be in a string: one of their fixed parts is there. Each
 alternative starts with its rarest character (``-``, ``J``, ``_``, ``K``, ``B``, ``:``) and
 checks the rest around it, so the regex engine skips every other character in one fast scan
-(issue 46 item 7: starting at ``e``, ``s``, ``x``, ``g``, ``A`` it tried most characters of a
+(starting at ``e``, ``s``, ``x``, ``g``, ``A`` it tried most characters of a
 text, ~40 ms a MiB). It fires exactly where the formats' own fixed parts occur."""
 
 
@@ -278,7 +278,7 @@ def seal_key(*, create: bool) -> bytes | None:
 def _seal_bytes(rec: dict[str, Any]) -> bytes:
     body = {k: v for k, v in rec.items() if k != SEAL_FIELD}
     if _orjson is not None and _plain(body, 0):
-        # orjson writes these bytes ten times faster (issue 46 item 7: 3 ms a MiB); they are
+        # orjson writes these bytes ten times faster (3 ms a MiB); they are
         # json.dumps' exactly when the output is ASCII (no \u escape to spell differently)
         # and the record holds no float (exponents are spelled differently) nor an integer
         # past 64 bits (orjson refuses it). Otherwise the stdlib writes them, as always.
@@ -811,7 +811,7 @@ def read_held_state(
 
 # The clients an enforcing proxy served ----------------------------------------------------------
 #
-# Issue 44: which hosts count is inferred from what the user runs; the proxy sees each client's
+# Which hosts count is inferred from what the user runs; the proxy sees each client's
 # ``clientInfo`` at ``initialize`` and records it beside the call log, one line per session.
 # Unsealed on purpose: a planted line can only add a host to judge (more review, never less).
 

@@ -179,7 +179,7 @@ class ReviewApp(App[None]):
 
         Textual routes each key to the focused widget when the app takes it from its queue,
         and runs a screen's binding only when the key has come back up: keys typed in one
-        burst were all routed before the first one's dialog existed (issue 25 item 11: ``ax``
+        burst were all routed before the first one's dialog existed (``ax``
         left Approve waiting for ``y``, the ``x`` spent on the list; ``asdf`` stacked Deny over
         Approve). So the app itself runs, in order, each key that opens a screen (the screen's
         ``OPENS_A_SCREEN`` actions; the dialog is on top when the call returns, see
@@ -607,7 +607,7 @@ class ReviewApp(App[None]):
 
         self.push_screen(ApproveAllScreen(server.name, entries), done)
 
-    # Review by kind (issue 28) -------------------------------------------------------------------
+    # Review by kind -------------------------------------------------------------------
     def entry_for(self, key: tuple[str, str, str]) -> ToolEntry | None:
         """The list's row of the tool ``key`` (the groups view decides a tool alone on it)."""
         return self._entry(key)

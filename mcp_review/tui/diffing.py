@@ -143,8 +143,8 @@ def mark_cues(rows: list[Row], cues: list[CueText]) -> int:
             for plain, where in readings:
                 for m in pattern.finditer(plain):
                     span = (where[m.start()][0], where[m.end() - 1][1])
-                    # Kinds sharing one span are listed together (issue 41 item 5:
-                    # «instruction» was hidden under «concealment»).
+                    # Kinds sharing one span are listed together
+                    # («instruction» was hidden under «concealment»).
                     kinds, block = spans.get(span, ([], False))
                     if kind not in kinds:
                         kinds.append(kind)

@@ -1,4 +1,4 @@
-"""The app's cyclic garbage collection on a big fleet (issue 15 item 4).
+"""The app's cyclic garbage collection on a big fleet.
 
 Two measures, both only from :data:`FREEZE_TOOLS` tools (a small review, every test's sample
 included, runs with CPython's defaults):

@@ -103,7 +103,7 @@ class PolicyRequested(Message):
 
 def ask_app(node: DOMNode, message: Message) -> None:
     """Hand a request up to the app *now*, not through the message queues: the dialog it
-    opens must be on top before the app routes the next key (issue 25 item 11: keys typed in
+    opens must be on top before the app routes the next key (keys typed in
     one burst, ``ax``, reached the screen under a dialog still opening, so the ``x`` that should
     cancel it was spent and the dialog waited for ``y``). An app without ``handle_request``
     gets the message posted, as before."""

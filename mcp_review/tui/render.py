@@ -208,7 +208,7 @@ def name_line(s: str | None, limit: int = 80) -> str:
 
 class WordCutText(Text):
     """A one-line cell's Text that, wider than its cell, is cut after a whole word and ends
-    in "…" (issue 30 item 22: "1 potenti" at 80×24). A single word wider than the cell is cut
+    in "…" ("1 potenti" at 80×24). A single word wider than the cell is cut
     inside it, with the "…". The text itself (``plain``, spans) is unchanged: only the drawing
     is cut; the screen shows the whole text elsewhere (the main screen's detail line)."""
 

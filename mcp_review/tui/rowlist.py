@@ -1,9 +1,10 @@
 """A list of one-line rows in fixed-width columns, drawn line by line (Textual's Line API).
 
-The servers-and-tools list shows 10,000 rows and redraws on every filter keystroke (issue 15:
-≤ 100 ms a keystroke). A DataTable measures every cell of every row it is given and keeps
+The servers-and-tools list shows 10,000 rows and redraws on every filter keystroke (at
+most 100 ms a keystroke: benchmarks/bench_tui.py). A DataTable measures every cell of every row it
+is given and keeps
 per-row bookkeeping that ``clear()`` and ``add_row`` walk, so the list reached into its private
-fields to stay fast, which pinned ``textual`` to one release (issue 31 item 5). This widget
+fields to stay fast, which pinned ``textual`` to one release. This widget
 does what the list needs on public API only (``ScrollView``, ``render_line``, ``Strip``):
 
 - :meth:`show_rows` takes the row keys in order, top to bottom, and a function giving a row's

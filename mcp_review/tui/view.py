@@ -49,7 +49,7 @@ STATUS_ORDER = [
 
 class Flag(StrEnum):
     """A trust flag on a tool's row: its value is the word the list's flags column shows and
-    the `flag:` filter matches (one word for both, issue 30 item 8)."""
+    the `flag:` filter matches (one word for both)."""
 
     MORE_POWER = "more-power"
     """An annotation hint now claims more power (readOnlyHint true→false, …)."""
@@ -214,7 +214,7 @@ class ToolEntry:
 
 
 DECISION_WORDS = ("block", "held", "review", "auto", "waived")
-"""The decision column's words (issue 41 item 3), most pressing first."""
+"""The decision column's words, most pressing first."""
 
 
 def decision_word(e: ToolEntry) -> str:

@@ -1,4 +1,4 @@
-"""The cue rules: what server-written text asks of the model (issue 27), one entry per rule id.
+"""The cue rules: what server-written text asks of the model, one entry per rule id.
 
 A cue is not a change: it is something a text says (a URL, a path to a secret, an instruction
 aimed at the agent, an ask for a credential, ...). ``engine/cues.py`` finds them and says which
@@ -7,7 +7,7 @@ change rules: each id is written once here as a literal, with its kind, its purp
 example text that fires it (``tests/test_cues.py`` holds every rule to its example).
 
 Kinds and whether a cue of the kind blocks the change that introduces it are the design's
-(design.md, "Cues"): instruction, concealment, secret, exfiltration, hidden and a path to a
+(docs/design.md, "Cues"): instruction, concealment, secret, exfiltration, hidden and a path to a
 secret location block; the others are shown only.
 """
 
@@ -61,11 +61,11 @@ SEVERITY: tuple[str, ...] = (
     "path",
     "script-mix",
 )
-"""Most severe first (design.md): a path to a secret location ranks as ``secret-path``."""
+"""Most severe first (docs/design.md): a path to a secret location ranks as ``secret-path``."""
 
 
 class Level(StrEnum):
-    """What a cue does to the tool whose text introduces it (issue 38 item 3; docs/cues.md,
+    """What a cue does to the tool whose text introduces it (docs/cues.md,
     "Levels")."""
 
     BLOCK = "block"
@@ -365,7 +365,7 @@ CUE_RULE_LIST = (
 CUE_RULES: dict[str, CueRule] = {r.id: r for r in CUE_RULE_LIST}
 """The catalogue: cue rule id -> CueRule."""
 
-# Issue 39's families (their own module, one catalogue).
+# the families (their own module, one catalogue).
 from mcp_review.engine.rules.cue_families import FAMILY_RULE_LIST  # noqa: E402
 
 CUE_RULE_LIST = (

@@ -1,4 +1,4 @@
-"""A tool's ``_meta`` (issue 42): what hosts read there, classified like the rest of the tool.
+"""A tool's ``_meta``: what hosts read there, classified like the rest of the tool.
 
 The digest covers the whole tool (scheme 3, engine/model.py), so a change of ``_meta`` is a
 change to review; these rules say what it means:
@@ -101,7 +101,7 @@ BOOKKEEPING: dict[str, str] = {
 """Top-level ``_meta`` keys a framework writes for itself, that no host passes to the model or
 shows the user (key: the source). Their changes are cosmetic (a FastMCP upgrade that renames
 ``_fastmcp`` to ``fastmcp`` asks nothing of the operator); their strings are still read for
-cues (design.md, Cues)."""
+cues (docs/design.md, Cues)."""
 
 RESOURCE_KEYS = ("ui/resourceUri", "openai/outputTemplate")
 """Flat spellings of the tool's UI resource (beside ``ui.resourceUri``)."""

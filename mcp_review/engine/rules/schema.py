@@ -150,7 +150,7 @@ RULES: tuple[Rule, ...] = (
 
 
 def judge_dialect(w: Judge, at: Pair) -> None:
-    """A ``$schema`` change of the document (issue 25 item 1), judged by meaning: cosmetic
+    """A ``$schema`` change of the document, judged by meaning: cosmetic
     when every keyword the two documents hold means the same under both dialects
     (engine/dialects.py), else potentially-breaking, and the witness search (each side
     validated under its own dialect) looks for a call the new dialect rejects. A ``$schema``

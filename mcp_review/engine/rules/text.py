@@ -208,7 +208,7 @@ def judge_default(w: Judge, at: Pair) -> None:
 # Text the model reads ------------------------------------------------------------------------
 #
 # Every piece of server-written text in a definition reaches the model, wherever it sits: a new
-# property's description is as much an instruction as a rewritten tool description (issue 10).
+# property's description is as much an instruction as a rewritten tool description.
 # The walker names text edits where it compares two nodes; this pass finds the rest (text in a
 # new property, branch, $defs entry or output schema, a new enum value that reads as a
 # sentence) and puts it on the trust axis: on the structural change that carried it in, else on
@@ -317,9 +317,9 @@ words reads as a sentence: ``readSshKeyAndSendItHere``. Names are longer than va
 ``strictConstrainToURLs``), and three with a cue word 2 more (``tokenEstimateMethod``,
 ``inlineTokenBudget``)."""
 
-# Interim (issue 25 item 2): a name of PROSE_WORDS words is text when one of them asks for a
+# Interim: a name of PROSE_WORDS words is text when one of them asks for a
 # secret, names a secret's place, or sends something somewhere. To be replaced by the cue
-# engine's check (issue 27) once it lands.
+# engine's check once it lands.
 _NAME_CUE_WORDS = frozenset(
     {
         # secrets
@@ -369,7 +369,7 @@ def _name_words(s: str) -> list[str]:
 
 
 def name_has_cue_word(words: list[str]) -> bool:
-    """Interim stand-in for the cue engine (issue 27): a word of the name asks for a secret,
+    """Interim stand-in for the cue engine: a word of the name asks for a secret,
     names a secret's place, or sends something away."""
     return any(w in _NAME_CUE_WORDS for w in words)
 

@@ -1,4 +1,4 @@
-"""A tool's UI resource changed behind its URI (issue 42 item 3): ``meta-ui-content-changed``.
+"""A tool's UI resource changed behind its URI: ``meta-ui-content-changed``.
 
 The content, MIME type or content ``_meta`` of a UI resource the tool's ``_meta`` names
 (read with ``resources/read``, engine/ui_resource.py) differs from the approved record, or it

@@ -37,7 +37,7 @@ class Verdict:
     definition and every call and result is checked against it (services/proxy/hold.py)."""
     serve: dict[str, Any] | None = None
     """A definition served in place of the server's (the relay honours it). Unset since the
-    digest covers the whole tool (scheme 3, issue 42): a pinned tool's ``_meta`` and other keys
+    digest covers the whole tool (scheme 3): a pinned tool's ``_meta`` and other keys
     are the approved ones, and a change to them is a change like any other (held or
     withheld)."""
     enforcement: str = ""
@@ -137,7 +137,7 @@ class PinEnforcer:
         """The host profile of the connected client (its ``clientInfo``, engine/hosts.py):
         a change that is a host regression there is held (services/proxy/hold.py)."""
         self.vet: Any = None
-        """``--require-signed`` (issue 45): called with each pin file read; it sets aside
+        """``--require-signed``: called with each pin file read; it sets aside
         (``PinFile.unverified``) every decision whose signatures do not verify, so its tool is
         withheld with the reason (services/signing.py ``withhold_unsigned``)."""
 
@@ -194,7 +194,7 @@ class PinEnforcer:
 
     def _sync_calls(self) -> None:
         """Under the lock: read the calls recorded since, and drop only the verdicts they can
-        change (issue 46 item 5: a recorded call changes only its own tool's verdict, so the
+        change (a recorded call changes only its own tool's verdict, so the
         cost of a call does not grow with the log). A pinned tool's verdict does not depend on
         calls; a withheld one stays withheld (more calls never lift a refusal); an allowed
         drifted tool (held, or re-pinned by the tier) is re-judged only when one of its new
@@ -370,7 +370,7 @@ class PinEnforcer:
 
     def surfaces(self, kind: str, items: list[Any]) -> tuple[list[Any], list[tuple[str, str]]]:
         """The listed prompts, resources or templates the client may see, and the withheld
-        ones with why (issue 43; services/proxy/surfaces_gate.py). Blocks like :meth:`check`."""
+        ones with why (services/proxy/surfaces_gate.py). Blocks like :meth:`check`."""
         from mcp_review.services.proxy import surfaces_gate
 
         pins = self._current_pins()
@@ -385,7 +385,7 @@ class PinEnforcer:
         kept, withheld = surfaces_gate.filter_list(
             pins, self.server, self.principal, kind, [w for w in items if w not in ui]
         )
-        for w in ui:  # an MCP Apps UI resource: listed when an approved tool names it (issue 42)
+        for w in ui:  # an MCP Apps UI resource: listed when an approved tool names it
             why = self.ui_resource(w["uri"])
             if why is None:
                 kept.append(w)
@@ -394,14 +394,14 @@ class PinEnforcer:
         return kept, withheld
 
     def prompt_get(self, name: Any, seen: Any) -> str | None:
-        """Why a ``prompts/get`` is refused, or None (issue 43)."""
+        """Why a ``prompts/get`` is refused, or None."""
         from mcp_review.services.proxy import surfaces_gate
 
         pins = self._current_pins()
         return surfaces_gate.prompt_refusal(pins, self.server, self.principal, name, seen)
 
     def resource_read(self, uri: Any, seen: Any) -> str | None:
-        """Why a ``resources/read`` of a non-UI resource is refused, or None (issue 43)."""
+        """Why a ``resources/read`` of a non-UI resource is refused, or None."""
         from mcp_review.services.proxy import surfaces_gate
 
         pins = self._current_pins()
@@ -411,7 +411,7 @@ class PinEnforcer:
         """Why a ``resources/read`` of the MCP Apps UI resource ``uri`` is refused, or None when
         the approved definition of an approved tool of this (server, principal) names it
         (``_meta.ui.resourceUri``, ``ui/resourceUri``, ``openai/outputTemplate``): the
-        operator approved that UI with the tool (issue 42). Blocks like :meth:`check`."""
+        operator approved that UI with the tool. Blocks like :meth:`check`."""
         from mcp_review.engine.rules.meta import ui_resource_uris
 
         with self._lock:
@@ -437,7 +437,7 @@ class PinEnforcer:
 
     def ui_content(self, uri: str, result: Any) -> str | None:
         """Why the server's ``resources/read`` ``result`` for the UI resource ``uri`` may not
-        reach the client, or None when it may (issue 42 item 3): an approved tool of this
+        reach the client, or None when it may: an approved tool of this
         (server, principal) names ``uri`` and the content, MIME type and content ``_meta``
         are the ones approved with it (engine/ui_resource.py). Approved pins that predate UI
         pinning hold no record: the URI check (:meth:`ui_resource`) is all they give, until
@@ -535,7 +535,7 @@ class PinEnforcer:
         for st, policy in zip(statuses, policies, strict=True):
             st.policy = policy
         if self.client_profile is not None:
-            # The connected client's host (issue 44): its regressions are named, and held.
+            # The connected client's host: its regressions are named, and held.
             from mcp_review.engine.hosts import Targets
             from mcp_review.engine.status import StatusReport, judge_hosts
 
@@ -575,7 +575,7 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     if s.pin is not None and s.live is not None and s.state is not State.PINNED:
         approved = s.pin.tool_def().wire
         if approved.get("_meta") != s.live.wire.get("_meta"):
-            # The cue reader reads _meta too (issue 38, engine/textwalk.py); read here as
+            # The cue reader reads _meta too (engine/textwalk.py); read here as
             # well against the approved _meta, belt and braces.
             live_meta = meta_cues(approved, s.live.wire)
     r = rule(s, hold=hold, live_meta_cues=live_meta)

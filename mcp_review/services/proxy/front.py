@@ -1,4 +1,4 @@
-"""The proxy's HTTP front (issue 32 item 2): Streamable HTTP to clients that take a URL.
+"""The proxy's HTTP front: Streamable HTTP to clients that take a URL.
 
 One endpoint (``/mcp``): POST carries one JSON-RPC message, answered with JSON or an SSE
 stream; GET opens the session's stream for server-initiated messages; DELETE ends the session.

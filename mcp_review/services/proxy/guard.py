@@ -1,4 +1,4 @@
-"""The HTTP front's connection guard (issue 40 item 6): a flood of connections that never send
+"""The HTTP front's connection guard: a flood of connections that never send
 a request, or send one slowly, must not take the front from the client that holds the token.
 
 uvicorn's ``limit_concurrency`` counts every open connection, so 160 idle sockets made every

@@ -1,6 +1,6 @@
 """Hold: under ``--enforce`` a changed tool whose change is text, a claim of less power, icons,
 ``_meta`` or a compatible input change (output unchanged or narrowed) stays callable with its
-approved definition while the change waits for review (design.md, "Hold (proxy)").
+approved definition while the change waits for review (docs/design.md, "Hold (proxy)").
 
 :func:`hold_for` judges one tool from the engine's classification of pinned → live (a
 :class:`~mcp_review.engine.status.ToolStatus`): a :class:`Hold` (what the client is served and
@@ -150,7 +150,7 @@ def hold_for(t: Any) -> Hold | str:
     host_held = held_for_host(t)
     for c in cmp.changes:
         if host_held and c.rule in HOST_RULES:
-            continue  # the approved definition is served: the host keeps working (issue 44)
+            continue  # the approved definition is served: the host keeps working
         rule = rule_of(c.rule)
         if not rule.holdable:  # (Rule.withheld: a claim of more power, hidden characters)
             return rule.withheld

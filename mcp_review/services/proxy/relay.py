@@ -105,7 +105,7 @@ class _Pending:
     output schema before the client gets it."""
     ui_uri: str | None = None
     """A resources/read of an MCP Apps UI resource: its result reaches the client only when
-    it is the approved content (issue 42 item 3)."""
+    it is the approved content."""
 
 
 def _first_page(msg: dict[str, Any]) -> bool:
@@ -180,7 +180,7 @@ class Proxy:
         self.known: dict[str, dict[str, Any]] = {}
         self.surfaces_seen: dict[tuple[str, str], str] = {}
         """Digests of the prompts, resources and templates the server last listed through this
-        relay, by (kind, name or URI) (issue 43: a get or read of a changed one is refused)."""
+        relay, by (kind, name or URI) (a get or read of a changed one is refused)."""
         """Latest definition of every tool the server listed (withheld ones included)."""
         self.ambiguous: set[str] = set()
         """Names the server listed twice in one list (or on two pages of one listing): which
@@ -418,7 +418,7 @@ class Proxy:
     def _record(
         self, p: _Pending, tool: str, args: Any, rpc_id: Any, digest: str | None, hold: Hold | None
     ) -> str | None:
-        """Write one call's record, before the call is forwarded (issue 40 item 2: every call
+        """Write one call's record, before the call is forwarded (every call
         the proxy forwards is on the record). None when written, else why not: ``--enforce``
         then refuses the call; record-only forwards it anyway (a full disk must not take the
         agent's tools down), says so and counts it beside the log (``status`` reports it)."""
@@ -618,7 +618,7 @@ class Proxy:
         if for_client is not None:
             self.gate = for_client(name)  # this session's own view when its host counts
         if self.calllog is not None:
-            # Recorded per session: `check` infers the hosts that count from it (issue 44).
+            # Recorded per session: `check` infers the hosts that count from it.
             from mcp_review.store.calllog import record_client
 
             try:
@@ -759,7 +759,7 @@ class Proxy:
 
     async def _ui_refusal(self, params: Any) -> str | None:
         """Why a ``resources/read`` is refused under ``--enforce``: its ``uri`` is an MCP Apps
-        UI resource (``ui://``) no approved tool names (issue 42), or the pins cannot be read
+        UI resource (``ui://``) no approved tool names, or the pins cannot be read
         (fail closed). Other resources pass (they are not judged yet)."""
         uri = params.get("uri") if isinstance(params, dict) else None
         if not isinstance(uri, str) or not uri[:5].lower() == "ui://":
@@ -1181,7 +1181,7 @@ class Proxy:
             # find a withheld tool in it.
             await self._filter_list(result, listed=p.method == "tools/list", earlier=earlier)
         if isinstance(result, dict):
-            # Prompts, resources and templates (issue 43): whatever was asked, a listed one
+            # Prompts, resources and templates: whatever was asked, a listed one
             # the operator did not approve as served never reaches the client.
             await self._filter_surfaces(result)
         if isinstance(result, dict) and "instructions" in result:

@@ -1,4 +1,4 @@
-"""The proxy's enforcement of prompts, resources and resource templates (issue 43).
+"""The proxy's enforcement of prompts, resources and resource templates.
 
 Under ``--enforce`` only what the operator approved reaches the client: a listed prompt,
 resource or template passes when its pin is approved and the object served is exactly the one

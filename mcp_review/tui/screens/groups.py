@@ -1,4 +1,4 @@
-"""Review by kind (issue 28): the groups view of the whole drift and one group's screen.
+"""Review by kind: the groups view of the whole drift and one group's screen.
 
 The groups view lists, in visiting order, the tools that stand alone (decided one by one, on
 their review screen) and the groups (every pending change of one kind, across tools and
@@ -91,7 +91,7 @@ def change_values(c: Change) -> str:
 
 def member_values(m: Member) -> str:
     """A member's own values for its group's kind, its changes one after another, and the
-    text they add in full (issue 38 item 4: the detail box shows it all)."""
+    text they add in full (the detail box shows it all)."""
     if m.added:
         from mcp_review.engine.kinds import TEXT_RULES
 
@@ -318,7 +318,7 @@ class GroupsScreen(Screen[None]):
     OPENS_A_SCREEN: ClassVar[frozenset[str]] = frozenset({"open", "back", "approve", "deny"})
     BINDINGS = [
         Binding("enter", "open", "Open"),
-        # Issue 41 item 7: decide the selected group or tool from here, with the confirmation
+        # Decide the selected group or tool from here, with the confirmation
         # its own screen asks (one for a group, a typed reason when it is blocked).
         Binding("a", "approve", "Approve", tooltip="Approve the selected group or tool (asks)"),
         Binding("d", "deny", "Deny", tooltip="Deny the selected group or tool (asks first)"),

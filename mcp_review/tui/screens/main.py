@@ -76,7 +76,7 @@ CHANGES = 4
 DECISION_W = 8  # the header "decision"; its words are 4 to 6 cells
 FLAGS_MIN, FLAGS_MAX, CHANGES_MIN = 13, 60, 16
 """The flags column is as wide as its widest row needs, up to what leaves the changes column
-``CHANGES_MIN`` cells (issue 41 item 3: "concealment le" was cut at 15 cells on 200 columns)."""
+``CHANGES_MIN`` cells ("concealment le" was cut at 15 cells on 200 columns)."""
 
 
 def _look(cell: Text) -> tuple[str, str, list[Any]]:
@@ -161,7 +161,7 @@ HELD_WORDS = "held by the proxy"
 """Beside the status of a changed tool an enforcing proxy serves as approved meanwhile."""
 
 HOSTS_WIDTH = 14
-"""The hosts column (issue 44): the target hosts that refuse a tool, cut with an ellipsis."""
+"""The hosts column: the target hosts that refuse a tool, cut with an ellipsis."""
 
 BLOCKED_WORD = "blocked"
 """The flags cell of a blocked tool waiting for a decision with no flag of its own."""
@@ -169,7 +169,7 @@ BLOCKED_WORD = "blocked"
 
 def filter_words(t: ToolEntry) -> dict[str, list[str]]:
     """The words the filter compares for a tool row, by filter kind: exactly what its status,
-    decision and flags cells show (issue 30 item 8: every word the list shows is one the
+    decision and flags cells show (every word the list shows is one the
     filter accepts), plus ``blocked`` for every blocked tool awaiting a decision."""
     flags = [w for word in flag_words(t) for w in word.split()]
     if t.blocked and t.needs_review:
@@ -244,7 +244,7 @@ class MainScreen(Screen[None]):
 
     SYNC_TOOLS = 300
     """Up to this many tools a recomputation runs at once on the UI thread (measured: ~10 ms
-    for 300 tools with 30 changed); above it, in a worker thread (bench_tui.py, issue 15)."""
+    for 300 tools with 30 changed); above it, in a worker thread (bench_tui.py)."""
 
     filter_text: var[str] = var("", init=False)
     """What the list shows: tools whose name contains it, ``status:…`` or ``flag:…`` (the
@@ -306,7 +306,7 @@ class MainScreen(Screen[None]):
         """Each server's tool row keys in order, for that computation."""
         self._flags_width: tuple[list[ServerEntry], int] | None = None
         self._rank: dict[str, tuple[int, int]] = {}
-        """Row key -> its place in the engine's visiting order (issue 41 items 3 and 6): rows
+        """Row key -> its place in the engine's visiting order: rows
         that need a human first; a tool in no decision is not in it."""
         self._server_order: list[ServerEntry] = []
         self._counted: (
@@ -332,7 +332,7 @@ class MainScreen(Screen[None]):
         # Fixed widths: a hostile 100 KB name must not push every other column off screen.
         table.add_column("tool", key="tool", width=30)
         table.add_column("status", key="status", width=11)
-        # What the row waits for (block / held / review / auto): issue 41 item 3.
+        # What the row waits for (block / held / review / auto).
         table.add_column("decision", key="decision", width=DECISION_W)
         table.add_column("flags", key="flags", width=16)
         table.add_column("changes", key="changes", width=40)  # resized by on_resize
@@ -341,7 +341,7 @@ class MainScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         # Back on the list (from a review, a dialog): decisions made outside the app meanwhile
-        # show without `r` (issue 30 item 9).
+        # show without `r`.
         if self._reread_pins() and self.loaded:
             self.reload()
 
@@ -371,7 +371,7 @@ class MainScreen(Screen[None]):
             status_w = len(f"changed · {HELD_WORDS}")
         hosts_w = HOSTS_WIDTH + 2 if self._hosts_column else 0
         fixed = status_w + DECISION_W + hosts_w + 2 * 5 + 2
-        # The flags as wide as the widest row needs (issue 41 item 3), as far as the width
+        # The flags as wide as the widest row needs, as far as the width
         # allows: taken from the name column down to 16 cells, then from the flags themselves
         # down to FLAGS_MIN, so the changes column keeps CHANGES_MIN cells.
         flags_w = max(FLAGS_MIN, min(self._flags_need(), FLAGS_MAX))
@@ -412,7 +412,7 @@ class MainScreen(Screen[None]):
     # Fetch ----------------------------------------------------------------------------------
     def action_refresh(self) -> None:
         """Re-read the pin file and fetch every server again (a new fetch cancels one in
-        flight): what the CLI decided meanwhile shows (issue 30 item 9)."""
+        flight): what the CLI decided meanwhile shows."""
         self._reread_pins()
         self.fetch_failed = False
         for s in self.servers:
@@ -628,7 +628,7 @@ class MainScreen(Screen[None]):
         table = self.query_one("#tools", ToolTable)
         cs = table.component_style
         flags = Text(" ".join(flag_words(t)), style=cs("tool-table--flags"))
-        # The decision column says "block" for every blocked tool (issue 41 item 3), whatever
+        # The decision column says "block" for every blocked tool, whatever
         # its flags name.
         decision = decision_word(t)
         muted = cs("tool-table--muted")
@@ -636,7 +636,7 @@ class MainScreen(Screen[None]):
         name.append_text(name_text(t.name, limit=80, marks=table.marks))
         extra = []
         if self._hosts_column:
-            # The target hosts that refuse it (issue 44): error-styled when this change did it.
+            # The target hosts that refuse it: error-styled when this change did it.
             style = cs("tool-table--failed") if t.host_regression else muted
             extra.append(Text(", ".join(t.hosts), style=style, no_wrap=True, overflow="ellipsis"))
         return [
@@ -667,7 +667,7 @@ class MainScreen(Screen[None]):
             and not self._hosts_column
             and any(t.hosts for s in self.servers for t in s.tools)
         ):
-            # A target host refuses a tool: the hosts column, last and narrow (issue 44).
+            # A target host refuses a tool: the hosts column, last and narrow.
             self._hosts_column = True
             table.add_column("hosts", key="hosts", width=HOSTS_WIDTH)
             self.on_resize()
@@ -733,7 +733,7 @@ class MainScreen(Screen[None]):
         self._show_row_detail()  # the row under the cursor may be new or redrawn
 
     def _order_rows(self) -> None:
-        """Rows that need a human first (issue 41 item 3): each server's tools in the engine's
+        """Rows that need a human first: each server's tools in the engine's
         visiting order (``engine.kinds.visit_rank``: blocked, then attention, then the groups
         by size, then the rest alone; a group's members at the group's place), the tools in no
         decision after them in the report's order; the servers by their first such tool, the
@@ -808,7 +808,7 @@ class MainScreen(Screen[None]):
             for k in STATUS_ORDER:
                 if counts[k] or k in (State.BROKEN, State.CHANGED):
                     phrases.append((f"{counts[k]} {k}", styles[k]))
-            if blocked:  # issue 41 item 3: what needs a human, first
+            if blocked:  # What needs a human, first
                 phrases.append((f"│ {blocked} blocked", "bold $text-error"))
             phrases.append((f"│ {review} to review", "bold"))
         if failed:
@@ -898,12 +898,12 @@ class MainScreen(Screen[None]):
 
     def action_next_review(self) -> None:
         """Move to the next decision the drift needs, in the visiting order of review by kind
-        (issue 28 item 5): blocked tools that stand alone first (blocking cues first, the most
-        severe kind first), then tools alone for review with cues, server instructions waiting
-        for a decision, the groups by size (the cursor lands on a member: ``g`` opens the
-        group), the other tools alone, then the tools waiting for ``P`` or waived. From a row
-        of that order, the next one; from any other row, the first not visited yet; wrapping
-        around. Rows the filter hides are skipped."""
+        : blocked tools that stand alone first (blocking cues first, the most
+         severe kind first), then tools alone for review with cues, server instructions waiting
+         for a decision, the groups by size (the cursor lands on a member: ``g`` opens the
+         group), the other tools alone, then the tools waiting for ``P`` or waived. From a row
+         of that order, the next one; from any other row, the first not visited yet; wrapping
+         around. Rows the filter hides are skipped."""
         table = self.query_one("#tools", ToolTable)
         order = self._visit_order()
         if not order:
@@ -942,7 +942,7 @@ class MainScreen(Screen[None]):
 
         shown = set(self._row_keys)
         out: dict[str, str] = {}
-        # The engine's one order (issue 41 item 6): blocked (the most severe cue first), then
+        # The engine's one order: blocked (the most severe cue first), then
         # attention, then the groups by size, then the rest alone; the server instructions
         # waiting for a decision before the first group that waits for review.
         by_key = self._by_key

@@ -65,8 +65,8 @@ class ChoiceDialog(ModalScreen[ChoiceResult | None]):
         return super().dismiss(result)
 
     async def key_now(self, event: events.Key) -> bool:
-        """Answer ``event`` as it arrives, before the app routes the next key (issue 25 item
-        11), even while this dialog is still opening (no widget focused yet): its own keys run
+        """Answer ``event`` as it arrives, before the app routes the next key, even while this
+        dialog is still opening (no widget focused yet): its own keys run
         their action, ``q`` quits, any other key cancels; True when done. The keys that move
         the focus, and enter (the focused button), go the usual way (False)."""
         key = event.key
@@ -322,7 +322,7 @@ class DialogInput(Input):
     """A dialog's text field that takes enter in turn with the other keys. Input submits on
     enter through a binding, which runs only once the key has come back up to the app: in a
     burst (``enter`` then ``d``) the ``d`` was typed first and submitted with it (a blocked
-    tool approved with the reason "d", issue 25 item 11). Here enter submits what was typed
+    tool approved with the reason "d"). Here enter submits what was typed
     before it, and nothing typed after."""
 
     async def _on_key(self, event: events.Key) -> None:
@@ -337,7 +337,7 @@ class DialogInput(Input):
 class _TextDialog:
     """A dialog whose keys are text: those that arrive while it is still opening (typed in
     the burst that opened it, before its field has the focus) are its text too, never lost
-    and never a command (issue 25 item 11). ``DRAFT``: the attribute its field starts from."""
+    and never a command. ``DRAFT``: the attribute its field starts from."""
 
     DRAFT = ""
     answered = False

@@ -239,7 +239,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
             target.focus()
 
     def _first_tab(self) -> str:
-        """The tab of the most severe change (issue 41 item 4): a blocking cue's text, then
+        """The tab of the most severe change: a blocking cue's text, then
         hidden characters, a contradicted annotation claim, broken recorded calls, another
         cue's text, then where the changes are."""
         cmp, e = self.comparison, self.entry
@@ -283,7 +283,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
             "  ",
         ]
         if e.blocked:
-            # What the operator must do comes first; the schema verdict after it (issue 30).
+            # What the operator must do comes first; the schema verdict after it.
             parts.append(("blocked: needs an explicit approval", "bold $text-error"))
             if cmp is not None:
                 parts.append(" · ")
@@ -301,7 +301,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
                 parts.append(f" · {cmp.replay.broken}/{cmp.replay.total} recorded calls break")
         for f in sorted(e.flags):
             if f is Flag.CUE:
-                # What the live text asks of the model (issue 27): the kinds, most severe
+                # What the live text asks of the model: the kinds, most severe
                 # first (each marked where it stands in the diffs; blocking ones are reasons).
                 parts.append(("  ⚠ cues: " + cue_kinds(e.cues), "bold $text-warning"))
                 continue
@@ -332,7 +332,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         new_text, self._new_lines["schema"] = _pretty(self.new.input_schema if self.new else None)
         self._diff_texts["schema"] = ([(old_text, new_text)], "(absent)")
         # The tool's `execution` field has no tab of its own: the Schema tab's diff shows it
-        # when one of its changes is highlighted (issue 30 item 16).
+        # when one of its changes is highlighted.
         old_x, self._old_lines["execution"] = _pretty(
             self.old.wire.get("execution") if self.old else None
         )
@@ -360,7 +360,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         fields: list[Field] = [(old_d, new_d)]
         if old_t != new_t:
             # The title is shown above the description when it changed: both are trust text.
-            # Each is diffed against its own (issue 25 item 12: a title added in the same
+            # Each is diffed against its own (a title added in the same
             # release stood beside the old description, and a sentence planted in the new
             # one was not marked inside it).
             fields.insert(
@@ -370,7 +370,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
                     f"title: {new_t}" if new_t is not None else None,
                 ),
             )
-        # A changed UI resource (issue 42 item 3) is shown below, as text: its changed lines
+        # A changed UI resource is shown below, as text: its changed lines
         # with their context, bounded (engine/ui_resource.diff_lines).
         fields += ui_fields(self.old.ui if self.old else None, self.new.ui if self.new else None)
         self._diff_texts["description"] = (fields, "(no description)")
@@ -401,7 +401,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.query_one("#text-notes", Static).update(Content.assemble(*notes))
 
     def _cut_notes(self, text: str | None) -> list[Content | tuple[str, str] | str]:
-        """Where a target host cuts the description (issue 44: Claude Code reads the first
+        """Where a target host cuts the description (Claude Code reads the first
         2,048 characters): the words before the cut, and what lies past it."""
         from mcp_review.engine.hosts import PROFILES
 
