@@ -449,11 +449,17 @@ def test_a_server_that_dies_during_the_proxys_own_list_fails_the_call(tmp_path: 
 
 def test_a_reused_id_cannot_carry_an_unfiltered_list(tmp_path: Path):
     """A tools/list and a ping with one id: the ping is refused (the id is pending), so the one
-    reply the server gives under that id is the list, filtered."""
+    reply the server gives under that id is the list, filtered. Both lines go in one write, so
+    the ping reaches the proxy while the list is still pending (two writes let a fast list
+    complete first on a loaded machine, and the ping then reused a free id, as it may)."""
     with _session(tmp_path, "tools_everywhere") as c:
         c.initialize()
-        c.send({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})
-        c.send({"jsonrpc": "2.0", "id": 9, "method": "ping"})
+        c.send_raw(
+            json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}).encode()
+            + b"\n"
+            + json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping"}).encode()
+            + b"\n"
+        )
         got = [c.recv(), c.recv()]
         c.send({"jsonrpc": "2.0", "id": 10, "method": "ping"})
         got += _until(c, 10)
