@@ -13,15 +13,14 @@ Pure: reads an engine ``ToolStatus``; no file, no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from mcp_review.engine.candidate import ALSO_KEY, PREVIEW_KEY
-from mcp_review.engine.cues import Cue, text_cues
+from mcp_review.engine.cues import Cue
 from mcp_review.engine.hosts import held_for_host
-from mcp_review.engine.model import ChangeClass, Direction, pointer_join
+from mcp_review.engine.model import ChangeClass, Direction
 from mcp_review.engine.policy import Concern, Outcome
 from mcp_review.engine.rules.catalog import rule_of
 from mcp_review.engine.rules.outside import HOST_REGRESSION, HOST_RULES
@@ -128,44 +127,6 @@ def _ruling(row: str, reason: str = "", cue_kinds: tuple[str, ...] = ()) -> Ruli
     return Ruling(r.enforcement, row, reason or r.words, cue_kinds)
 
 
-_META_NODES = 10_000
-"""Strings of a ``_meta`` read for cues (a hostile ``_meta`` cannot make it run unbounded)."""
-
-
-def _meta_strings(meta: Any) -> Iterator[tuple[str, str]]:
-    """(pointer, text) of every string in ``meta``, keys included; iterative and bounded."""
-    stack: list[tuple[Any, str]] = [(meta, "/_meta")]
-    budget = _META_NODES
-    while stack and budget > 0:
-        v, ptr = stack.pop()
-        budget -= 1
-        if isinstance(v, str):
-            yield ptr, v
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                p = pointer_join(ptr, k)
-                if isinstance(k, str):
-                    yield p, k
-                stack.append((x, p))
-        elif isinstance(v, list):
-            stack.extend((x, pointer_join(ptr, i)) for i, x in enumerate(v))
-
-
-def meta_cues(approved: Mapping[str, Any] | None, live: Mapping[str, Any]) -> list[Cue]:
-    """The blocking cues the server's ``_meta`` carries that the approved ``_meta`` does not
-    (a text present verbatim in the approved one introduces nothing)."""
-    meta = live.get("_meta")
-    if meta is None:
-        return []
-    before = {t for _, t in _meta_strings(approved.get("_meta"))} if approved else set()
-    out: list[Cue] = []
-    for ptr, text in _meta_strings(meta):
-        if text in before:
-            continue
-        out.extend(c for c in text_cues(text, ptr) if c.blocking)
-    return out
-
-
 def _kinds(cues: Sequence[Cue]) -> tuple[str, ...]:
     from mcp_review.engine.cues import severity
 
@@ -180,14 +141,11 @@ def rule(
     t: ToolStatus,
     *,
     hold: bool = True,
-    live_meta_cues: Sequence[Cue] = (),
     unverified: str | None = None,
 ) -> Ruling:
     """The precedence list applied to one tool's engine status.
 
     ``hold=False``: ``--withhold-changed`` (a change that would be held is withheld).
-    ``live_meta_cues``: :func:`meta_cues` of the server's ``_meta`` against the approved one
-    (the cue reader, engine/cues.py, reads ``_meta`` too since the one text walk: belt and braces).
     ``unverified``: why the tool's pin does not verify (None: it does)."""
     pin = t.pin
     if t.state is State.DENIED or t.previously_denied or (pin is not None and not pin.approved):
@@ -210,7 +168,7 @@ def rule(
     claims = {r.claim for r in taxonomy}
     if Concern.HIDDEN_CHARACTERS in concerns or any(r.hidden for r in taxonomy):
         return _ruling("hidden-characters")
-    cues = [c for c in t.cues if c.blocking] + list(live_meta_cues)
+    cues = [c for c in t.cues if c.blocking]  # _meta included: the one text walk reads it
     if cues or Concern.CUE in concerns:
         kinds = _kinds(cues)
         what = ", ".join(kinds) if kinds else "a blocking cue"

@@ -567,18 +567,11 @@ def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
     ToolStatus): the engine's precedence list (engine/enforcement.py) decides withheld, held
     or served; a held tool gets its :class:`Hold` (services/proxy/hold.py), or is withheld
     when none can be built. ``hold=False``: ``--withhold-changed``, nothing held."""
-    from mcp_review.engine.enforcement import Enforcement, meta_cues, rule
+    from mcp_review.engine.enforcement import Enforcement, rule
     from mcp_review.engine.status import State
     from mcp_review.services.proxy.hold import hold_for
 
-    live_meta: list[Any] = []
-    if s.pin is not None and s.live is not None and s.state is not State.PINNED:
-        approved = s.pin.tool_def().wire
-        if approved.get("_meta") != s.live.wire.get("_meta"):
-            # The cue reader reads _meta too (engine/textwalk.py); read here as
-            # well against the approved _meta, belt and braces.
-            live_meta = meta_cues(approved, s.live.wire)
-    r = rule(s, hold=hold, live_meta_cues=live_meta)
+    r = rule(s, hold=hold)
     if r.enforcement is Enforcement.SERVED:
         return Verdict(True, str(s.state), r.reason, enforcement="served", row=r.row)
     if r.row == "denied":
