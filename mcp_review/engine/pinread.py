@@ -188,11 +188,14 @@ def _tier(v: Any, where: str, source: str) -> str:
     return v
 
 
-def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> InstructionsPin:
-    where = f"servers.{_q(key[0])}.principals.{_q(key[1])}.instructions"
+def _check_decision_row(t: Any, where: str, body: str, source: str) -> None:
+    """The checks every decision table shares (server instructions, prompts, resources,
+    templates): a table with a string ``decision`` (approved or denied), ``digest`` and ``body``
+    (what was decided), and optional string ``note``, ``server_version``, ``decided_at``,
+    ``decided_by``."""
     if not isinstance(t, dict):
         raise InputError(f"{where} must be a table", source=source)
-    for k in ("decision", "digest", "text"):
+    for k in ("decision", "digest", body):
         if not isinstance(t.get(k), str):
             raise InputError(f"{where}: '{k}' is missing or has the wrong type", source=source)
     if t["decision"] not in ("approved", "denied"):
@@ -200,6 +203,11 @@ def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> Instructio
     for k in ("note", "server_version", "decided_at", "decided_by"):
         if t.get(k) is not None and not isinstance(t[k], str):
             raise InputError(f"{where}: '{k}' must be a string", source=source)
+
+
+def _parse_instructions(key: tuple[str, str], t: Any, source: str) -> InstructionsPin:
+    where = f"servers.{_q(key[0])}.principals.{_q(key[1])}.instructions"
+    _check_decision_row(t, where, "text", source)
     return InstructionsPin(
         server=key[0],
         principal=key[1],
@@ -235,16 +243,7 @@ def _parse_surfaces(
     out = []
     for name, row in t.items():
         at = f"{where}.{_q(name)}"
-        if not isinstance(row, dict):
-            raise InputError(f"{at} must be a table", source=source)
-        for k in ("decision", "digest", "definition"):
-            if not isinstance(row.get(k), str):
-                raise InputError(f"{at}: '{k}' is missing or has the wrong type", source=source)
-        if row["decision"] not in ("approved", "denied"):
-            raise InputError(f'{at}: \'decision\' must be "approved" or "denied"', source=source)
-        for k in ("note", "server_version", "decided_at", "decided_by"):
-            if row.get(k) is not None and not isinstance(row[k], str):
-                raise InputError(f"{at}: '{k}' must be a string", source=source)
+        _check_decision_row(row, at, "definition", source)
         out.append(
             SurfacePin(
                 server=key[0],
