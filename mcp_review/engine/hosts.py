@@ -534,6 +534,18 @@ STRICT_CLAUDE_FORMATS = (
     "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
 )  # fmt: skip
 
+_ROOT_COMBINATOR_RULE = HostRule(
+    "root-combinator",
+    _T,
+    Effect.SESSION,
+    _O,
+    "input_schema may not use anyOf, oneOf or allOf at the top level",
+    "root-combinator",
+    _ROOT_COMBINATOR_ISSUES,
+)
+"""The Anthropic API's and strict tool use's refusal of a root combinator (one rule, two
+profiles)."""
+
 _NAME_RULE = HostRule(
     "name-pattern",
     _T,
@@ -552,15 +564,7 @@ PROFILES: dict[str, Profile] = {
             "2026-09-14",
             (_ANTHROPIC_TOOLS, *_ROOT_COMBINATOR_ISSUES),
             (
-                HostRule(
-                    "root-combinator",
-                    _T,
-                    Effect.SESSION,
-                    _O,
-                    "input_schema may not use anyOf, oneOf or allOf at the top level",
-                    "root-combinator",
-                    _ROOT_COMBINATOR_ISSUES,
-                ),
+                _ROOT_COMBINATOR_RULE,
                 HostRule(
                     "root-not-object",
                     _T,
@@ -588,15 +592,7 @@ PROFILES: dict[str, Profile] = {
             "2026-09-14",
             (_ANTHROPIC_STRICT,),
             (
-                HostRule(
-                    "root-combinator",
-                    _T,
-                    Effect.SESSION,
-                    _O,
-                    "input_schema may not use anyOf, oneOf or allOf at the top level",
-                    "root-combinator",
-                    _ROOT_COMBINATOR_ISSUES,
-                ),
+                _ROOT_COMBINATOR_RULE,
                 HostRule(
                     "open-object",
                     _T,
