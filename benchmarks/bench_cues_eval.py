@@ -39,9 +39,11 @@ ROOT = Path(__file__).resolve().parents[1]
 EVAL = ROOT / "benchmarks" / "eval"
 sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 sys.path.insert(0, str(ROOT / "benchmarks" / "cues"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
 import corpus_data as cd  # noqa: E402
+from bench_cues import _get, _set, fleet_names  # noqa: E402  (the same planting helpers)
 from build_set import plant  # noqa: E402
 
 from mcp_review.engine.cue_families import level_of  # noqa: E402
@@ -90,22 +92,8 @@ def language(text: str) -> str:
     return "en"
 
 
-def _get(doc: Any, pointer: str) -> Any:
-    node = doc
-    for part in pointer.split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        node = node[int(key)] if isinstance(node, list) else node[key]
-    return node
-
-
-def _set(doc: Any, pointer: str, value: str) -> None:
-    parts = pointer.split("/")[1:]
-    node = _get(doc, "/" + "/".join(parts[:-1])) if len(parts) > 1 else doc
-    node[parts[-1].replace("~1", "/").replace("~0", "~")] = value
-
-
 def fleet(servers: dict[str, list[cd.Capture]]) -> KnownNames:
-    return KnownNames.of({s: {n for c in caps for n in c.tools} for s, caps in servers.items()})
+    return KnownNames.of(fleet_names(servers))
 
 
 def planted_pair(item: dict[str, Any], servers: dict[str, list[cd.Capture]]) -> tuple[Any, Any]:
