@@ -43,11 +43,18 @@ def plant(original: str, text: str, position: str) -> str:
 
 
 def targets() -> list[dict[str, Any]]:
-    """Every description in each server's newest capture that a text can be planted into: the
-    tool's description and each top-level input property's description, in a fixed order."""
+    """Every description in the newest capture of each server the set was written and frozen
+    on (the suite's corpus) that a text can be planted into."""
+    return plant_targets(lambda server: server in cd.SUITE_SERVERS)
+
+
+def plant_targets(keep: Any) -> list[dict[str, Any]]:
+    """Every description in the newest capture of each server ``keep(server)`` accepts that a
+    text can be planted into: the tool's description and each top-level input property's
+    description, in a fixed order (benchmarks/eval/build_eval.py plants with it too)."""
     out: list[dict[str, Any]] = []
     for server, caps in sorted(cd.servers().items()):
-        if server not in cd.SUITE_SERVERS:  # the corpus the set was written and frozen on
+        if not keep(server):
             continue
         cap = caps[-1]
         for name in sorted(cap.tools):

@@ -38,6 +38,7 @@ import public_batch2  # noqa: E402
 import public_batch3  # noqa: E402
 import public_others  # noqa: E402
 import public_vigil  # noqa: E402
+from build_set import plant_targets  # noqa: E402
 
 PLANT_SEED = 39
 FREEZE_SEED = 20261203
@@ -143,37 +144,7 @@ def batch3_items() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 def targets() -> list[dict[str, Any]]:
     """Descriptions of each non-reserved server's newest capture that a text can be planted
     into: the tool's description and each top-level input property's description."""
-    out: list[dict[str, Any]] = []
-    for server, caps in sorted(cd.servers().items()):
-        if server in RESERVED_SERVERS:
-            continue
-        cap = caps[-1]
-        for name in sorted(cap.tools):
-            tool = cap.tools[name]
-            if isinstance(tool.get("description"), str) and tool["description"]:
-                out.append(
-                    {
-                        "server": server,
-                        "version": cap.version,
-                        "tool": name,
-                        "pointer": "/description",
-                    }
-                )
-            props = (tool.get("inputSchema") or {}).get("properties") or {}
-            if isinstance(props, dict):
-                for p in sorted(props):
-                    v = props[p]
-                    if isinstance(v, dict) and isinstance(v.get("description"), str):
-                        esc = p.replace("~", "~0").replace("/", "~1")
-                        out.append(
-                            {
-                                "server": server,
-                                "version": cap.version,
-                                "tool": name,
-                                "pointer": f"/inputSchema/properties/{esc}/description",
-                            }
-                        )
-    return out
+    return plant_targets(lambda server: server not in RESERVED_SERVERS)
 
 
 def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
