@@ -162,7 +162,7 @@ def read_sources(cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | Non
     """:func:`load_auto` without the "nothing found" error."""
     from mcp_review.engine.errors import InputError
     from mcp_review.services import trust
-    from mcp_review.services.config import (
+    from mcp_review.services.config_model import (
         JSON_KEYS,
         Config,
         Where,
