@@ -339,15 +339,9 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
         text = live
     st = instructions_status(args.server, principal, text, old, pins.tier_for(args.server))
     assert st is not None
-    return decide_subject(
-        args,
-        inp,
-        decision,
-        out,
-        old,
-        st,
-        "server instructions",
-        lambda: make_instructions_pin(
+
+    def make_pin() -> Any:
+        return make_instructions_pin(
             args.server,
             text,
             decision,
@@ -355,9 +349,12 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
             by=args.by,
             note=args.note,
             server_version=srv.server_version if srv is not None else None,
-        ),
-        lambda pin, why, source: decide_instructions_pin(pins, pin, why=why, source=source),
-    )
+        )
+
+    def store(pin: Any, why: str, source: str) -> None:
+        decide_instructions_pin(pins, pin, why=why, source=source)
+
+    return decide_subject(args, inp, out, old, st, "server instructions", make_pin, store)
 
 
 def served_and_principal(args: Any, inp: Any, snap: Any) -> tuple[Any, str]:
@@ -386,7 +383,6 @@ def refuse_unserved(
 def decide_subject(
     args: Any,
     inp: Any,
-    decision: str,
     out: Any,
     old: Any,
     st: Any,
@@ -399,6 +395,7 @@ def decide_subject(
     the pin (``make_pin``) recorded by ``store(pin, why, source)`` and saved."""
     from mcp_review.engine.policy import Outcome
 
+    decision = out.decision
     if old is not None and old.decision == decision and st.state in ("pinned", "denied"):
         out.unchanged = True
         return out

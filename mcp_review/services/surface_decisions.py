@@ -84,15 +84,9 @@ def decide_surface(
     else:
         wire = live
     st = surface_status(args.server, principal, kind, name, wire, old, pins.tier_for(args.server))
-    return decide_subject(
-        args,
-        inp,
-        decision,
-        out,
-        old,
-        st,
-        kind,
-        lambda: make_surface_pin(
+
+    def make_pin() -> Any:
+        return make_surface_pin(
             args.server,
             kind,
             wire,
@@ -102,9 +96,12 @@ def decide_surface(
             at=now_utc(),
             note=args.note,
             server_version=srv.server_version if srv is not None else None,
-        ),
-        lambda pin, why, source: pins.decide_surface(pin, why=why, source=source),
-    )
+        )
+
+    def store(pin: Any, why: str, source: str) -> None:
+        pins.decide_surface(pin, why=why, source=source)
+
+    return decide_subject(args, inp, out, old, st, kind, make_pin, store)
 
 
 def baseline_surfaces(
