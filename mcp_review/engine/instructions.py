@@ -40,8 +40,31 @@ def instructions_digest(text: str) -> str:
     return "sha256:" + hashlib.sha256(canonical_bytes({"instructions": text})).hexdigest()
 
 
+class DecidedPin:
+    """What an instructions pin and a prompt/resource pin (engine/surfaces.py) share: the
+    decision's reading and the words for a digest that does not match what is stored."""
+
+    __slots__ = ()
+    decision: str
+    digest: str
+
+    @property
+    def approved(self) -> bool:
+        return self.decision == "approved"
+
+    def digest_problem(self, digest: str, stored: str) -> str | None:
+        """Why the pin cannot be trusted when ``digest`` (of its stored ``stored``) is not
+        its recorded digest, or None."""
+        if digest != self.digest:
+            return (
+                f"its digest is not the digest of its stored {stored} (the file was "
+                "edited by hand or is corrupted)"
+            )
+        return None
+
+
 @dataclass(frozen=True, slots=True)
-class InstructionsPin:
+class InstructionsPin(DecidedPin):
     """One decision about one server's instructions under one principal."""
 
     server: str
@@ -60,18 +83,9 @@ class InstructionsPin:
     def key(self) -> tuple[str, str]:
         return (self.server, self.principal)
 
-    @property
-    def approved(self) -> bool:
-        return self.decision == "approved"
-
     def integrity_problem(self) -> str | None:
         """Why this pin cannot be trusted (a hand-edited digest or text), or None."""
-        if instructions_digest(self.text) != self.digest:
-            return (
-                "its digest is not the digest of its stored instructions (the file was "
-                "edited by hand or is corrupted)"
-            )
-        return None
+        return self.digest_problem(instructions_digest(self.text), "instructions")
 
 
 @dataclass(slots=True)

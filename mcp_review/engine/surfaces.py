@@ -34,6 +34,7 @@ from typing import Any
 
 from mcp_review.engine.canonical import canonical_bytes, check_json, json_equal
 from mcp_review.engine.cues import Cue, cues_json, is_blocking, severity, text_cues
+from mcp_review.engine.instructions import DecidedPin
 from mcp_review.engine.pintoml import layout
 from mcp_review.engine.policy import Outcome, PolicyResult, first_sight_blocking
 from mcp_review.engine.textwalk import surface_strings
@@ -81,7 +82,7 @@ def label(kind: str, key: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class SurfacePin:
+class SurfacePin(DecidedPin):
     """One decision about one prompt, resource or resource template under one principal."""
 
     server: str
@@ -105,10 +106,6 @@ class SurfacePin:
         return (self.server, self.principal, self.kind, self.name)
 
     @property
-    def approved(self) -> bool:
-        return self.decision == "approved"
-
-    @property
     def wire(self) -> dict[str, Any]:
         from mcp_review.engine.canonical import loads
 
@@ -126,11 +123,8 @@ class SurfacePin:
             return "its definition is not JSON"
         if not isinstance(v, dict):
             return "its definition is not a JSON object"
-        if surface_digest(v) != self.digest:
-            return (
-                "its digest is not the digest of its stored definition (the file was "
-                "edited by hand or is corrupted)"
-            )
+        if (problem := self.digest_problem(surface_digest(v), "definition")) is not None:
+            return problem
         if surface_key(self.kind, v) != self.name:
             return f"its definition names another {self.kind}"
         return None

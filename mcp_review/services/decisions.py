@@ -13,7 +13,7 @@ decision names, and deciding a server's instructions (the command shows the outc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -323,14 +323,9 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.instructions import instructions_status, live_text
     from mcp_review.engine.pins import make_instructions_pin
-    from mcp_review.engine.policy import Outcome
 
-    source = inp.snapshot_path or "live"
     pins = inp.pins
-    srv = None
-    if snap is not None and args.server in snap.servers and not snap.servers[args.server].error:
-        srv = served_server(snap, args.server, args.principal, source)
-    principal = srv.principal if srv is not None else (args.principal or "default")
+    srv, principal = served_and_principal(args, inp, snap)
     key = (args.server, principal)
     old = pins.instructions.get(key)
     live = live_text(srv.instructions) if srv is not None else None
@@ -338,18 +333,69 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
         f"{safe_text(args.server)}/{safe_text(principal)} instructions", decision
     )
     if live is None:
-        if decision == "approved" or old is None:
-            where = "in the snapshot" if inp.snapshot_path else "now"
-            raise InputError(
-                f"server {args.server!r} sends no instructions {where}"
-                + ("" if decision == "approved" else " and none are pinned")
-                + f"; nothing to {'approve' if decision == 'approved' else 'deny'}"
-            )
+        refuse_unserved(args, inp, decision, old, "sends no instructions", "none are pinned")
         text = old.text
     else:
         text = live
     st = instructions_status(args.server, principal, text, old, pins.tier_for(args.server))
     assert st is not None
+
+    def make_pin() -> Any:
+        return make_instructions_pin(
+            args.server,
+            text,
+            decision,
+            principal=principal,
+            by=args.by,
+            note=args.note,
+            server_version=srv.server_version if srv is not None else None,
+        )
+
+    def store(pin: Any, why: str, source: str) -> None:
+        decide_instructions_pin(pins, pin, why=why, source=source)
+
+    return decide_subject(args, inp, out, old, st, "server instructions", make_pin, store)
+
+
+def served_and_principal(args: Any, inp: Any, snap: Any) -> tuple[Any, str]:
+    """The served entry an ``--instructions`` / ``--prompt`` (...) decision names (None when
+    the server is not served or errored) and the principal it is decided under."""
+    srv = None
+    if snap is not None and args.server in snap.servers and not snap.servers[args.server].error:
+        srv = served_server(snap, args.server, args.principal, inp.snapshot_path or "live")
+    return srv, (srv.principal if srv is not None else (args.principal or "default"))
+
+
+def refuse_unserved(
+    args: Any, inp: Any, decision: str, old: Any, serves_none: str, none_pinned: str
+) -> None:
+    """An InputError when the subject is not served and there is nothing pinned to deny
+    (approving always needs the served object)."""
+    if decision == "approved" or old is None:
+        where = "in the snapshot" if inp.snapshot_path else "now"
+        raise InputError(
+            f"server {args.server!r} {serves_none} {where}"
+            + ("" if decision == "approved" else f" and {none_pinned}")
+            + f"; nothing to {'approve' if decision == 'approved' else 'deny'}"
+        )
+
+
+def decide_subject(
+    args: Any,
+    inp: Any,
+    out: Any,
+    old: Any,
+    st: Any,
+    what: str,
+    make_pin: Callable[[], Any],
+    store: Callable[[Any, str, str], None],
+) -> Any:
+    """The shared tail of an instructions / prompt / resource decision: the "unchanged"
+    short-cut, the refusal of a blocked approval without ``--yes``, the audit reason, then
+    the pin (``make_pin``) recorded by ``store(pin, why, source)`` and saved."""
+    from mcp_review.engine.policy import Outcome
+
+    decision = out.decision
     if old is not None and old.decision == decision and st.state in ("pinned", "denied"):
         out.unchanged = True
         return out
@@ -359,24 +405,13 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
         return out
     why = audit_why(
         decision,
-        f"{st.state} server instructions",
+        f"{st.state} {what}",
         note=args.note,
         blocked=st.policy.reasons if blocked else (),
         confirmed="with --yes",
     )
-    ipin = make_instructions_pin(
-        args.server,
-        text,
-        decision,
-        principal=principal,
-        by=args.by,
-        note=args.note,
-        server_version=srv.server_version if srv is not None else None,
-    )
-    decide_instructions_pin(
-        pins, ipin, why=why, source="approve" if decision == "approved" else "deny"
-    )
-    out.result = save(pins, inp.pins_path)
+    store(make_pin(), why, "approve" if decision == "approved" else "deny")
+    out.result = save(inp.pins, inp.pins_path)
     return out
 
 

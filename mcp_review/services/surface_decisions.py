@@ -8,7 +8,7 @@ longer served."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mcp_review.engine.clock import current_user, now_utc
@@ -21,7 +21,13 @@ from mcp_review.engine.surfaces import (
     surface_key,
     surface_status,
 )
-from mcp_review.services.decisions import audit_why, save, served_server
+from mcp_review.services.decisions import (
+    InstructionsDecision,
+    audit_why,
+    decide_subject,
+    refuse_unserved,
+    served_and_principal,
+)
 
 OPTIONS = (
     (PROMPT, "prompt", "NAME"),
@@ -51,27 +57,19 @@ def surface_target(args: Any) -> tuple[str, str] | None:
 
 
 @dataclass(slots=True)
-class SurfaceDecision:
-    label: str
-    decision: str
-    unchanged: bool = False
-    blocked: list[str] = field(default_factory=list)
-    result: Any = None
+class SurfaceDecision(InstructionsDecision):
+    """The outcome of deciding a prompt, resource or template: the fields of an
+    instructions decision, the label naming the surface."""
 
 
 def decide_surface(
     args: Any, inp: Any, snap: Any, decision: str, target: tuple[str, str]
 ) -> SurfaceDecision:
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.policy import Outcome
 
     kind, name = target
-    source = inp.snapshot_path or "live"
     pins = inp.pins
-    srv = None
-    if snap is not None and args.server in snap.servers and not snap.servers[args.server].error:
-        srv = served_server(snap, args.server, args.principal, source)
-    principal = srv.principal if srv is not None else (args.principal or "default")
+    srv, principal = served_and_principal(args, inp, snap)
     key = (args.server, principal, kind, name)
     old = pins.surfaces.get(key)
     live = None
@@ -81,45 +79,29 @@ def decide_surface(
         f'{safe_text(args.server)}/{safe_text(principal)} {kind} "{safe_text(name)}"', decision
     )
     if live is None:
-        if decision == "approved" or old is None:
-            where = "in the snapshot" if inp.snapshot_path else "now"
-            raise InputError(
-                f"server {args.server!r} serves no {kind} {name!r} {where}"
-                + ("" if decision == "approved" else " and none is pinned")
-                + f"; nothing to {'approve' if decision == 'approved' else 'deny'}"
-            )
+        refuse_unserved(args, inp, decision, old, f"serves no {kind} {name!r}", "none is pinned")
         wire = old.wire
     else:
         wire = live
     st = surface_status(args.server, principal, kind, name, wire, old, pins.tier_for(args.server))
-    if old is not None and old.decision == decision and st.state in ("pinned", "denied"):
-        out.unchanged = True
-        return out
-    blocked = decision == "approved" and st.policy.outcome is Outcome.BLOCK
-    if blocked and not getattr(args, "yes", False):
-        out.blocked = list(st.policy.reasons)
-        return out
-    why = audit_why(
-        decision,
-        f"{st.state} {kind}",
-        note=args.note,
-        blocked=st.policy.reasons if blocked else (),
-        confirmed="with --yes",
-    )
-    spin = make_surface_pin(
-        args.server,
-        kind,
-        wire,
-        decision,
-        principal=principal,
-        by=args.by or current_user(),
-        at=now_utc(),
-        note=args.note,
-        server_version=srv.server_version if srv is not None else None,
-    )
-    pins.decide_surface(spin, why=why, source="approve" if decision == "approved" else "deny")
-    out.result = save(pins, inp.pins_path)
-    return out
+
+    def make_pin() -> Any:
+        return make_surface_pin(
+            args.server,
+            kind,
+            wire,
+            decision,
+            principal=principal,
+            by=args.by or current_user(),
+            at=now_utc(),
+            note=args.note,
+            server_version=srv.server_version if srv is not None else None,
+        )
+
+    def store(pin: Any, why: str, source: str) -> None:
+        pins.decide_surface(pin, why=why, source=source)
+
+    return decide_subject(args, inp, out, old, st, kind, make_pin, store)
 
 
 def baseline_surfaces(
