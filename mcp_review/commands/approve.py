@@ -33,13 +33,11 @@ from mcp_review.services.inputs import (
     add_format_option,
     add_group_options,
     add_pins_option,
-)
-from mcp_review.services.signing import add_sign_option
-from mcp_review.services.surface_decisions import (
     add_surface_options,
-    decide_surface,
     surface_target,
 )
+from mcp_review.services.signing import add_sign_option
+from mcp_review.services.surface_decisions import decide_surface
 
 
 def register(p: argparse.ArgumentParser) -> None:

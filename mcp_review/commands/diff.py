@@ -35,7 +35,7 @@ def register(p: argparse.ArgumentParser) -> None:
         default=None,
         help="the tool name (or name one prompt, resource or template with the options below)",
     )
-    from mcp_review.services.surface_decisions import add_surface_options
+    from mcp_review.services.inputs import add_surface_options
 
     add_surface_options(p, "diff")
     add_config_args(p, server_option=False)
@@ -60,8 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.names import did_you_mean, find_name
     from mcp_review.formats import diff as fmt
-    from mcp_review.services.inputs import resolve
-    from mcp_review.services.surface_decisions import surface_target
+    from mcp_review.services.inputs import resolve, surface_target
 
     target = surface_target(args)
     if (args.tool is None) == (target is None):

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.errors import InputError
+from mcp_review.engine.surfaces import PROMPT, RESOURCE, TEMPLATE
 
 
 def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -> None:
@@ -111,6 +112,33 @@ def add_group_options(p: argparse.ArgumentParser, verb: str) -> None:
     )
 
 
+SURFACE_OPTIONS = (
+    (PROMPT, "prompt", "NAME"),
+    (RESOURCE, "resource", "URI"),
+    (TEMPLATE, "resource_template", "NAME"),
+)
+
+
+def add_surface_options(p: argparse.ArgumentParser, verb: str) -> None:
+    for kind, dest, meta in SURFACE_OPTIONS:
+        p.add_argument(
+            "--" + dest.replace("_", "-"),
+            dest=dest,
+            metavar=meta,
+            default=None,
+            help=f"{verb} the server's {kind} {meta} (pinned per server and principal) "
+            "instead of a tool",
+        )
+
+
+def surface_target(args: Any) -> tuple[str, str] | None:
+    """(kind, name) the command names, or None; an InputError when it names several."""
+    named = [(k, str(getattr(args, d))) for k, d, _ in SURFACE_OPTIONS if getattr(args, d, None)]
+    if len(named) > 1:
+        raise InputError("name one of --prompt, --resource, --resource-template")
+    return named[0] if named else None
+
+
 def check_one_target(args: argparse.Namespace) -> None:
     """``approve``/``deny`` without ``--group``: a SERVER with a TOOL or ``--instructions``,
     and no ``--except`` (which only leaves a member out of a group)."""
@@ -118,8 +146,6 @@ def check_one_target(args: argparse.Namespace) -> None:
         raise InputError("--except leaves a member out of a --group")
     if args.server is None:
         raise InputError("name a SERVER and a TOOL, or a --group")
-    from mcp_review.services.surface_decisions import surface_target
-
     others = int(bool(args.instructions)) + int(surface_target(args) is not None)
     if (args.tool is None) != bool(others) or others > 1:
         raise InputError(

@@ -7,16 +7,11 @@ longer served."""
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from typing import Any
 
 from mcp_review.engine.clock import current_user, now_utc
-from mcp_review.engine.errors import InputError
 from mcp_review.engine.surfaces import (
-    PROMPT,
-    RESOURCE,
-    TEMPLATE,
     make_surface_pin,
     surface_key,
     surface_status,
@@ -29,33 +24,9 @@ from mcp_review.services.decisions import (
     served_and_principal,
 )
 
-OPTIONS = (
-    (PROMPT, "prompt", "NAME"),
-    (RESOURCE, "resource", "URI"),
-    (TEMPLATE, "resource_template", "NAME"),
-)
 
-
-def add_surface_options(p: argparse.ArgumentParser, verb: str) -> None:
-    for kind, dest, meta in OPTIONS:
-        p.add_argument(
-            "--" + dest.replace("_", "-"),
-            dest=dest,
-            metavar=meta,
-            default=None,
-            help=f"{verb} the server's {kind} {meta} (pinned per server and principal) "
-            "instead of a tool",
-        )
-
-
-def surface_target(args: Any) -> tuple[str, str] | None:
-    """(kind, name) the command names, or None; an InputError when it names several."""
-    named = [(k, str(getattr(args, d))) for k, d, _ in OPTIONS if getattr(args, d, None)]
-    if len(named) > 1:
-        raise InputError("name one of --prompt, --resource, --resource-template")
-    return named[0] if named else None
-
-
+# The command-line options naming a prompt, resource or template (add_surface_options,
+# surface_target) live with the other target checks in services/inputs.py.
 @dataclass(slots=True)
 class SurfaceDecision(InstructionsDecision):
     """The outcome of deciding a prompt, resource or template: the fields of an
