@@ -5,7 +5,9 @@ Split from ``engine/cues.py`` (docs/design.md, "Cues"): no regex here has a nest
 
 from __future__ import annotations
 
+import bisect
 import re
+import unicodedata
 
 # Vocabulary -----------------------------------------------------------------------------------
 
@@ -244,3 +246,83 @@ _VERBS = (
     | _W(["hide", "conceal", "keep", "forward", "never", "always", "do", "don't", "before", "when"])
 )
 _BREAKS = frozenset({",", ";", ":", "(", ")", "\u2014"})
+
+
+# Scripts: which writing system each letter is from -----------------------------------------
+
+_SCRIPT_CACHE: dict[str, str] = {}
+
+
+def _script(c: str) -> str:
+    s = _SCRIPT_CACHE.get(c)
+    if s is None:
+        try:
+            s = unicodedata.name(c).split(" ", 1)[0]
+        except ValueError:
+            s = "UNKNOWN"
+        if s in ("FULLWIDTH", "HALFWIDTH", "MATHEMATICAL"):
+            s = "LATIN"  # width and style variants: NFKC folds them (the hidden detector's job)
+        if len(_SCRIPT_CACHE) < 65536:
+            _SCRIPT_CACHE[c] = s
+    return s
+
+
+def _scripts(text: str) -> dict[str, int]:
+    """Letters per script; ASCII text is Latin without looking."""
+    if text.isascii():
+        return {"LATIN": 1} if any(c.isalpha() for c in text) else {}
+    out: dict[str, int] = {}
+    for c in text:
+        if c.isalpha():
+            k = "LATIN" if c.isascii() else _script(c)
+            out[k] = out.get(k, 0) + 1
+    return out
+
+
+_MIXED_WORD = re.compile(r"[^\W\d_]{2,64}")
+
+
+_UNREADABLE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+"""Private-use characters: no reader knows what a host's font or the model makes of them."""
+
+
+# The gate: whether a sentence is worth reading word by word ---------------------------------
+
+_GATE_WORD = re.compile(r"[a-z0-9_#'\u2019-]+")
+_GATE = (
+    _W(
+        "now ai assistant model agent llm priority override policy instructions instruction "
+        "mode devmode jailbreak restrictions authorised authorized apply operator developer "
+        "authoritative attention highest prompt".split()
+    )
+    | IGNORE_V
+    | COVERT
+    | _HIDE_WORDS
+    | _OBJECT_WORDS
+    | PREF_V
+    | PROMO
+    | _W("instead rather preference other only most requires require needs need".split())
+)
+_GATE_SPANS = (
+    "secret-path",
+    "dest",
+    "encoded",
+    "env-secret",
+    "other-tool",
+    "unknown-tool",
+    "plain-tool",
+)
+
+
+def _worth_reading(low: str, a: int, b: int, spans: dict[str, list[tuple[int, int, str]]]) -> bool:
+    """Whether any sentence rule could fire in ``low[a:b]``: a span it reads, or one of the
+    words every rule needs (a C-speed pass; most sentences of an honest definition have
+    none, and only the others are read word by word)."""
+    for k in _GATE_SPANS:
+        found = spans.get(k)
+        if found:
+            j = bisect.bisect_left(found, (a, -1, ""))
+            if j < len(found) and found[j][0] < b:
+                return True
+    words = set(_GATE_WORD.findall(low, a, b))
+    return bool(words & _GATE) or bool(words & TELL_V and words & NEG)

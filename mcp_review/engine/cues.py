@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,6 +67,7 @@ from mcp_review.engine.cue_words import (
     _MD_LINK,
     _MIMIC_FIRST,
     _MIMIC_TAG,
+    _MIXED_WORD,
     _OBJECT_SPANS,
     _OBJECT_WORDS,
     _PATH,
@@ -77,6 +77,7 @@ from mcp_review.engine.cue_words import (
     _SECRET_LITERAL,
     _SECRET_PATH,
     _TAG,
+    _UNREADABLE,
     _VERBS,
     _W,
     ARG_WORDS,
@@ -109,6 +110,9 @@ from mcp_review.engine.cue_words import (
     TELL_V,
     USE_V,
     WHEN_W,
+    _script,
+    _scripts,
+    _worth_reading,
 )
 from mcp_review.engine.dialects import dialect_of
 from mcp_review.engine.hidden import find_hidden, has_hidden
@@ -659,42 +663,6 @@ def _run_cues(
     return spans
 
 
-_SCRIPT_CACHE: dict[str, str] = {}
-
-
-def _script(c: str) -> str:
-    s = _SCRIPT_CACHE.get(c)
-    if s is None:
-        try:
-            s = unicodedata.name(c).split(" ", 1)[0]
-        except ValueError:
-            s = "UNKNOWN"
-        if s in ("FULLWIDTH", "HALFWIDTH", "MATHEMATICAL"):
-            s = "LATIN"  # width and style variants: NFKC folds them (the hidden detector's job)
-        if len(_SCRIPT_CACHE) < 65536:
-            _SCRIPT_CACHE[c] = s
-    return s
-
-
-def _scripts(text: str) -> dict[str, int]:
-    """Letters per script; ASCII text is Latin without looking."""
-    if text.isascii():
-        return {"LATIN": 1} if any(c.isalpha() for c in text) else {}
-    out: dict[str, int] = {}
-    for c in text:
-        if c.isalpha():
-            k = "LATIN" if c.isascii() else _script(c)
-            out[k] = out.get(k, 0) + 1
-    return out
-
-
-_MIXED_WORD = re.compile(r"[^\W\d_]{2,64}")
-
-
-_UNREADABLE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
-"""Private-use characters: no reader knows what a host's font or the model makes of them."""
-
-
 def _script_cues(text: str, found: _Found) -> None:
     if text.isascii():
         return
@@ -716,46 +684,6 @@ def _script_cues(text: str, found: _Found) -> None:
             if len(kinds) > 1:
                 found.at = m.span()
                 found.add(SCRIPT_MIX_MIXED_WORD, w, w.lower())
-
-
-_GATE_WORD = re.compile(r"[a-z0-9_#'\u2019-]+")
-_GATE = (
-    _W(
-        "now ai assistant model agent llm priority override policy instructions instruction "
-        "mode devmode jailbreak restrictions authorised authorized apply operator developer "
-        "authoritative attention highest prompt".split()
-    )
-    | IGNORE_V
-    | COVERT
-    | _HIDE_WORDS
-    | _OBJECT_WORDS
-    | PREF_V
-    | PROMO
-    | _W("instead rather preference other only most requires require needs need".split())
-)
-_GATE_SPANS = (
-    "secret-path",
-    "dest",
-    "encoded",
-    "env-secret",
-    "other-tool",
-    "unknown-tool",
-    "plain-tool",
-)
-
-
-def _worth_reading(low: str, a: int, b: int, spans: dict[str, list[tuple[int, int, str]]]) -> bool:
-    """Whether any sentence rule could fire in ``low[a:b]``: a span it reads, or one of the
-    words every rule needs (a C-speed pass; most sentences of an honest definition have
-    none, and only the others are read word by word)."""
-    for k in _GATE_SPANS:
-        found = spans.get(k)
-        if found:
-            j = bisect.bisect_left(found, (a, -1, ""))
-            if j < len(found) and found[j][0] < b:
-                return True
-    words = set(_GATE_WORD.findall(low, a, b))
-    return bool(words & _GATE) or bool(words & TELL_V and words & NEG)
 
 
 _HIDDEN_WINDOW = 4096
