@@ -26,14 +26,96 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.cue_families import family_cues
+from mcp_review.engine.cue_sentences import (
+    _QUOTES,
+    _bounds,
+    _Run,
+    _run_at,
+    _Sentence,
+    _sentences,
+    _snip,
+)
+from mcp_review.engine.cue_types import (
+    _NO_NAMES,
+    TEXT_CAP,
+    Cue,
+    KnownNames,
+    cues_json,
+    is_blocking,
+    most_severe,
+    needs_attention,
+    severity,
+)
+from mcp_review.engine.cue_words import (
+    _ACTS,
+    _ARG_AFTER,
+    _B64,
+    _CALLED_BY_NAME,
+    _DATA_URI,
+    _DOMAIN,
+    _EMAIL,
+    _ENV_SECRET,
+    _HEX,
+    _HIDE_WORDS,
+    _IP,
+    _MD_IMAGE,
+    _MD_LINK,
+    _MIMIC_FIRST,
+    _MIMIC_TAG,
+    _MIXED_WORD,
+    _OBJECT_SPANS,
+    _OBJECT_WORDS,
+    _PATH,
+    _PCT,
+    _RUN,
+    _SCHEME,
+    _SECRET_LITERAL,
+    _SECRET_PATH,
+    _TAG,
+    _UNREADABLE,
+    _VERBS,
+    _W,
+    ARG_WORDS,
+    ASK_V,
+    AUDIENCE,
+    BAD_W,
+    COVERT,
+    DECODE_V,
+    DEST_WORDS,
+    IGNORE_V,
+    INCLUDE_V,
+    MIMIC_SEQS,
+    MODAL,
+    NEG,
+    NOT_OBJECT,
+    OTHER_WORDS,
+    OUTPUT_WORDS,
+    OWNERS,
+    PREF_V,
+    PROMO,
+    READ_V,
+    RULE_NOUNS,
+    SECRET_KEY_HEAD,
+    SECRET_PAIRS,
+    SECRET_TOKEN_HEAD,
+    SECRET_WORDS,
+    SEND_V,
+    SENSITIVE_PAIRS,
+    SENSITIVE_WORDS,
+    TELL_V,
+    USE_V,
+    WHEN_W,
+    _script,
+    _scripts,
+    _worth_reading,
+)
 from mcp_review.engine.dialects import dialect_of
-from mcp_review.engine.hidden import find_hidden, has_hidden, safe_text
+from mcp_review.engine.hidden import find_hidden, has_hidden
 from mcp_review.engine.readas import Copy, folded, leet, revealed
 from mcp_review.engine.rules.cues import (
     CONCEALMENT_COVERT_ACTION,
@@ -62,7 +144,6 @@ from mcp_review.engine.rules.cues import (
     SCRIPT_MIX_UNREADABLE,
     SECRET_ASK,
     SECRET_PATH_RULE,
-    SEVERITY,
     TOOL_PREFERENCE_PREFER_THIS,
     TOOL_PREFERENCE_SELF_PROMOTION,
     TOOL_REFERENCE_SERVER,
@@ -71,7 +152,6 @@ from mcp_review.engine.rules.cues import (
     URL_EMAIL,
     URL_IP,
     URL_LINK,
-    CueKind,
     Level,
 )
 from mcp_review.engine.textwalk import Role, tool_strings
@@ -91,439 +171,6 @@ __all__ = [
     "tool_cues",
     "tool_texts",
 ]
-
-TEXT_CAP = 200
-"""Most characters of a cue's matched text (after escaping)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Cue:
-    kind: CueKind
-    text: str
-    """The matched text, escaped (``safe_text``) and at most ``TEXT_CAP`` characters."""
-    pointer: str
-    rule: str
-    key: str = field(default="", compare=False, repr=False)
-    """The cue's identity with ``rule`` (see the module docstring); not shown."""
-    span: tuple[int, int] | None = field(default=None, compare=False, repr=False)
-    """Where in the original text the cue was read ([start, end) offsets), whichever
-    normalised copy it was read in (engine/readas.py); None when it names no one place."""
-
-    @property
-    def blocking(self) -> bool:
-        return is_blocking(self)
-
-    @property
-    def level(self) -> Level:
-        """``block``, ``attention`` or ``info`` (the rule's; docs/cues.md, "Levels")."""
-        return CUE_RULES[self.rule].level
-
-    def to_json(self) -> dict[str, str]:
-        return {
-            "kind": str(self.kind),
-            "level": str(self.level),
-            "text": self.text,
-            "pointer": self.pointer,
-            "rule": self.rule,
-        }
-
-
-def is_blocking(cue: Cue) -> bool:
-    """Whether a cue blocks the change that introduces it (docs/design.md: instruction, concealment,
-    secret, exfiltration, hidden, and a path to a secret location)."""
-    return CUE_RULES[cue.rule].blocking
-
-
-def _rank(cue: Cue) -> str:
-    return "secret-path" if CUE_RULES[cue.rule].secret_location else str(cue.kind)
-
-
-def severity(cue: Cue) -> int:
-    """0 for the most severe (hidden), growing down docs/design.md's order."""
-    return SEVERITY.index(_rank(cue))
-
-
-def most_severe(cues: Iterable[Cue]) -> Cue | None:
-    return min(cues, key=severity, default=None)
-
-
-def needs_attention(cue: Cue) -> bool:
-    """Whether a cue sets its tool apart, never auto-approved and never grouped, with no
-    typed reason needed (level ``attention``)."""
-    return CUE_RULES[cue.rule].level is Level.ATTENTION
-
-
-def cues_json(cues: Iterable[Cue]) -> list[dict[str, str]]:
-    """The JSON contract: ``[{"kind", "level", "text", "pointer", "rule"}]``, most severe
-    first."""
-    return [c.to_json() for c in sorted(cues, key=lambda c: (severity(c), c.pointer, c.rule))]
-
-
-@dataclass(frozen=True, slots=True)
-class KnownNames:
-    """The names a text may refer to: every configured server's tools and the servers."""
-
-    tools: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    """tool name -> the servers that have a tool of that name."""
-    servers: frozenset[str] = frozenset()
-
-    @classmethod
-    def of(cls, fleet: Mapping[str, Iterable[str]]) -> KnownNames:
-        """From server name -> its tool names."""
-        tools: dict[str, set[str]] = {}
-        for server, names in fleet.items():
-            for n in names:
-                tools.setdefault(n, set()).add(server)
-        return cls({k: frozenset(v) for k, v in tools.items()}, frozenset(fleet))
-
-
-_NO_NAMES = KnownNames()
-
-
-# Vocabulary -----------------------------------------------------------------------------------
-
-_W = frozenset
-
-READ_V = _W(
-    "read reads open cat load fetch retrieve get collect gather grab extract access obtain "
-    "dump scan look lookup inspect view restore harvest".split()
-)
-SEND_V = _W(
-    "send post upload forward transmit exfiltrate mirror sync push email e-mail bcc cc report "
-    "share leak submit relay route pipe copy beacon".split()
-)
-INCLUDE_V = _W(
-    "include pass put place fill set add append attach embed insert write provide supply "
-    "encode store paste enter give hold contain".split()
-)
-ASK_V = _W("ask request prompt obtain collect get have require demand".split())
-RUN_V = _W("run execute perform do act respond carry apply follow obey".split())
-TELL_V = _W(
-    "tell telling mention mentioning inform informing notify notifying reveal revealing show "
-    "showing disclose disclosing alert alerting display displaying asking ask confirm "
-    "confirmation consent approval knowledge".split()
-)
-COVERT = _W("silently quietly secretly covertly stealthily discreetly invisibly unnoticed".split())
-NEG = _W("not never don't dont no without avoid cannot can't won't nor".split())
-MODAL = _W("must should need needs required shall ought".split())
-TO_MODAL = _W("need needs have has sure remember required want going".split())
-FILLER = _W(
-    "please also always first firstly then now just simply immediately finally additionally "
-    "next you your must should need needs to have has make sure be remember the a an agent "
-    "assistant model ai llm step mandatory required prerequisite initialization setup "
-    "precondition note important critical do not never don't dont kindly carefully "
-    "silently quietly secretly covertly it this is that will each every".split()
-)
-CLAUSE_BREAK = _W("and then or but also so".split())
-AUDIENCE = _W(
-    "user user's users human operator anyone them these this it step note chat person "
-    "instructions".split()
-)
-DEST_WORDS = _W(
-    "webhook endpoint collector logger escrow telemetry analytics pastebin remote external "
-    "server".split()
-)
-ARG_WORDS = _W("argument arguments parameter parameters param field fields value string".split())
-SECRET_WORDS = _W(
-    "password passwords passphrase passcode credentials credential mnemonic cvv 2fa otp "
-    "cookies cookie secrets keychain".split()
-)
-SECRET_KEY_HEAD = _W(
-    "api access secret private ssh gpg pgp signing encryption stripe openai aws master "
-    "client".split()
-)
-SECRET_TOKEN_HEAD = _W(
-    "access auth bearer bot api personal session refresh oauth id github slack npm jwt".split()
-)
-SECRET_PAIRS = frozenset(
-    {
-        ("seed", "phrase"),
-        ("recovery", "phrase"),
-        ("mnemonic", "words"),
-        ("credit", "card"),
-        ("card", "number"),
-        ("connection", "string"),
-        ("session", "id"),
-        ("login", "data"),
-    }
-)
-SENSITIVE_WORDS = _W(
-    "conversation transcript clipboard keychain emails contacts bash_history".split()
-)
-SENSITIVE_PAIRS = frozenset(
-    {
-        ("chat", "history"),
-        ("chat", "log"),
-        ("conversation", "history"),
-        ("message", "history"),
-        ("browser", "history"),
-        ("browsing", "history"),
-        ("shell", "history"),
-        ("command", "history"),
-        ("previous", "message"),
-        ("previous", "messages"),
-        ("earlier", "messages"),
-        ("prior", "messages"),
-        ("system", "prompt"),
-        ("system", "message"),
-        ("your", "instructions"),
-        ("environment", "variables"),
-        ("env", "vars"),
-        ("env", "variables"),
-        ("personal", "data"),
-        ("phone", "number"),
-        ("email", "address"),
-        ("every", "file"),
-        ("all", "files"),
-        ("any", "file"),
-        ("each", "file"),
-        ("recent", "files"),
-        ("user's", "files"),
-        ("user's", "documents"),
-        ("user's", "cookies"),
-        ("user's", "emails"),
-        ("user's", "messages"),
-        ("context", "window"),
-    }
-)
-OUTPUT_WORDS = _W("output outputs result results response responses".split())
-OTHER_WORDS = _W("last previous other all every any".split())
-NOT_OBJECT = _W("per by".split())
-OWNERS = _W("the user's your their his her all any every my our saved this these those".split())
-IGNORE_V = _W(
-    "ignore ignoring disregard forget override overrides supersede supersedes bypass".split()
-)
-RULE_NOUNS = _W(
-    "instructions instruction rules guidelines guidance prompt directives policy restrictions "
-    "constraints requests safety".split()
-)
-MIMIC_SEQS: tuple[tuple[str, ...], ...] = (
-    ("you", "are", "now"),
-    ("from", "now", "on"),
-    ("note", "to", "the", "ai"),
-    ("note", "to", "the", "assistant"),
-    ("note", "to", "the", "model"),
-    ("note", "to", "the", "agent"),
-    ("attention", "model"),
-    ("attention", "assistant"),
-    ("attention", "ai"),
-    ("attention", "agent"),
-    ("highest", "priority"),
-    ("priority", "directive"),
-    ("system", "override"),
-    ("system", "prompt", "update"),
-    ("new", "policy"),
-    ("new", "instructions"),
-    ("developer", "mode"),
-    ("devmode",),
-    ("maintenance", "mode"),
-    ("jailbreak",),
-    ("the", "assistant", "must"),
-    ("assistant", "must"),
-    ("without", "restrictions"),
-    ("has", "authorised", "all"),
-    ("has", "authorized", "all"),
-    ("do", "not", "apply"),
-    ("the", "operator", "requires", "you"),
-    ("coming", "from", "the", "developer"),
-    ("are", "authoritative"),
-)
-DECODE_V = _W("decode decoding decoded interpret execute run apply follow obey carry use".split())
-PREF_V = _W("prefer preferred preference favour favor favoring favouring".split())
-PROMO = _W("best superior recommended official trusted ranked #1 best-in-class".split())
-WHEN_W = _W("when whenever if before after every any each".split())
-USE_V = _W(
-    "call calling calls use using uses used run runs running invoke invoking invoked".split()
-)
-BAD_W = _W("deprecated compromised unsafe broken insecure disabled leaks obsolete".split())
-
-
-# Runs: URLs, addresses, paths, blobs, names ------------------------------------------------------
-
-_RUN = re.compile(r"[^\s\"'`()\[\]{}<>,;|]+")
-_TRAIL = ".:;!?"
-_SCHEME = re.compile(r"(?:https?|ftp|sftp|s3|wss?|file|gs)://", re.I)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.A)
-_IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?:/\S*)?")
-_TLDS = (
-    "com|net|org|io|dev|co|biz|info|app|ai|xyz|me|us|uk|de|ru|cn|sh|site|online|cloud|tech|"
-    "gg|ly|to|cc|tk|top|link|click|live|pro|example|local|internal"
-)
-_DOMAIN = re.compile(r"(?:[a-z0-9-]+\.)+(?:" + _TLDS + r")(?::\d{1,5})?(?:/\S*)?", re.I)
-_SECRET_PATH = re.compile(
-    r"~/\.ssh|\.ssh/|(?<![\w-])id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?(?!\w)|(?<![\w.-])\.aws/|~/\.aws"
-    r"|(?<![\w.])\.netrc|(?<![\w.])\.npmrc|(?<![\w.])\.pypirc|\.git-credentials"
-    r"|\.docker/config\.json|\.kube/config|(?<![\w.])\.gnupg|/etc/passwd|/etc/shadow"
-    r"|(?<![\w.])\.pgpass|wallet\.dat|(?<![\w.])\.(?:bash|zsh)_history"
-    r"|(?<![\w.])\.env(?:\.\w+)?(?![\w/])|(?<![\w-])mcp\.json|claude_desktop_config\.json"
-    r"|chrome/default|chrome/user data|firefox/profiles|\.mozilla/firefox|library/keychains"
-    r"|library/cookies|(?<=\w)\.pem(?!\w)|credentials\.json|\.config/gh/|secrets?\.ya?ml"
-    r"|\.keystore|(?<=\w)\.p12(?!\w)|(?<![\w.])\.cursor/|\.config/claude",
-    re.I,
-)
-_PATH = re.compile(
-    r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]*)*|~[\w.-]*|[A-Za-z]:\\[\w.\\ -]*",
-    re.A,
-)
-_B64 = re.compile(r"[A-Za-z0-9+/]{41,}={0,2}")
-_HEX = re.compile(r"[0-9a-fA-F]{41,}")
-_PCT = re.compile(r"(?:%[0-9a-fA-F]{2}){8,}")
-_DATA_URI = re.compile(r"data:[\w.+-]{1,64}/[\w.+-]{1,64}(?:;[\w.+=-]{1,64}){0,8},", re.I)
-_ENV_SECRET = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:TOKEN|KEY|SECRET|PASSWORD|PAT)")
-_SECRET_LITERAL = re.compile(r"(?:sk_live_|sk-|ghp_|gho_|xox[bp]-|AKIA)", re.A)
-
-# Markup, over the whole text; every pattern is bounded from where it starts.
-_TAG = re.compile(r"<!--|<\|?/?[A-Za-z][\w:|-]{0,40}(?:\s[^<>\n]{0,200})?/?\|?>")
-_MD_IMAGE = re.compile(r"!\[[^\[\]\n]{0,200}\]\([^()\s]{1,500}\)")
-_MD_LINK = re.compile(r"(?<!!)\[[^\[\]\n]{1,200}\]\([^()\s]{1,500}\)")
-_MIMIC_TAG = re.compile(
-    r"<\s*/?\s*(?:important|system|sys|instructions?|admin|assistant|prompt|secret|hidden"
-    r"|critical|priority)\b|<\|im_start\|>|\[\s*(?:system|admin|inst|sys)\b|\{\{\s*system"
-    r"|(?:^|\n)\s*#{1,6}\s*system\b|<!--\s*(?:assistant|system|ai)\b",
-    re.I,
-)
-
-_CALLED_BY_NAME = re.compile(
-    r"(?:call|calling|use|using|run|running|invoke|invoking|when|whenever)\s{1,3}(?:the\s{1,3})?$"
-)
-
-_WORD = re.compile(r"[a-z0-9_#][a-z0-9_#-]*(?:['\u2019][a-z]+)?|[.!?](?=\s|$)|\n|[,;:()\u2014]")
-_MIMIC_FIRST = frozenset(seq[0] for seq in MIMIC_SEQS)
-_ACTS = READ_V | SEND_V | INCLUDE_V | RUN_V
-_HIDE_WORDS = _W("hide conceal keep user users user's human leave".split())
-_OBJECT_WORDS = (
-    SECRET_WORDS
-    | SENSITIVE_WORDS
-    | DEST_WORDS
-    | ARG_WORDS
-    | OUTPUT_WORDS
-    | _W(a for a, _ in SECRET_PAIRS)
-    | _W(a for a, _ in SENSITIVE_PAIRS)
-    | _W(["key", "keys", "token", "tokens"])
-    | SECRET_KEY_HEAD
-    | SECRET_TOKEN_HEAD
-)
-_OBJECT_SPANS = ("secret-path", "dest", "encoded", "env-secret", "quoted")
-_ARG_AFTER = ("parameter", "param", "argument", "field", "option", "value", "key", "property")
-_ENDS = frozenset({".", "!", "?", "\n"})
-_VERBS = (
-    READ_V
-    | SEND_V
-    | INCLUDE_V
-    | ASK_V
-    | RUN_V
-    | IGNORE_V
-    | DECODE_V
-    | _W(["hide", "conceal", "keep", "forward", "never", "always", "do", "don't", "before", "when"])
-)
-_BREAKS = frozenset({",", ";", ":", "(", ")", "\u2014"})
-
-
-def _snip(s: str) -> str:
-    """The matched text as every server string is shown: escaped, at most TEXT_CAP chars."""
-    s = safe_text(s[: TEXT_CAP + 1])
-    return s if len(s) <= TEXT_CAP else s[: TEXT_CAP - 1] + "\u2026"
-
-
-@dataclass(slots=True)
-class _Sentence:
-    start: int
-    end: int
-    words: list[str]
-    starts: list[int]
-    imperative: list[bool]
-    negated: list[bool]
-
-
-def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
-    """The sentences of ``text[a:b]`` as words (``low`` is ``text.lower()``), each word marked
-    imperative or negated."""
-    out: list[_Sentence] = []
-    words: list[str] = []
-    starts: list[int] = []
-    imp: list[bool] = []
-    neg: list[bool] = []
-    clause: list[str] = []  # non-filler words since the clause began
-    use_head = False  # the clause began with an imperative "use"
-    p1 = p2 = p3 = ""
-    s_start = a
-    for m in _WORD.finditer(low, a, b):
-        w = m.group()
-        if w in _ENDS:
-            if words:
-                out.append(_Sentence(s_start, m.end(), words, starts, imp, neg))
-            words, starts, imp, neg, clause = [], [], [], [], []
-            p1 = p2 = p3 = ""
-            s_start = m.end()
-            continue
-        if w in _BREAKS:
-            clause = []
-            continue
-        w = w.replace("\u2019", "'")
-        if (
-            clause
-            and w in _VERBS
-            and text[m.start()].isupper()
-            and text[m.start() + 1 : m.start() + 2].islower()
-        ):
-            # A capitalised verb inside a sentence starts a clause: text appended to a
-            # description without a full stop ("... media feature Ask the user ...").
-            clause = []
-        # The three words before (p1 nearest): kept in locals, this loop runs per word.
-        modal = p1 in MODAL or p2 in MODAL or p3 in MODAL or (p1 == "to" and p2 in TO_MODAL)
-        # "Use X to <verb>": the purpose clause of an imperative "use" is an imperative too.
-        purpose = p1 == "to" and use_head
-        imp.append(not clause or modal or purpose)
-        neg.append(p1 in NEG or p2 in NEG or p3 in NEG)
-        p3, p2, p1 = p2, p1, w
-        words.append(w)
-        starts.append(m.start())
-        if w in CLAUSE_BREAK:
-            clause = []
-        elif w not in FILLER:
-            if not clause:
-                use_head = w == "use" and imp[-1]
-            clause.append(w)
-    if words:
-        out.append(_Sentence(s_start, b, words, starts, imp, neg))
-    return out
-
-
-_END = re.compile(r"[.!?](?=\s|$)|\n")
-
-
-def _bounds(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of each sentence or line of ``text``."""
-    a = 0
-    for m in _END.finditer(text):
-        if m.end() - a > 1:
-            yield a, m.end()
-        a = m.end()
-    if a < len(text):
-        yield a, len(text)
-
-
-@dataclass(slots=True)
-class _Run:
-    start: int
-    end: int
-    text: str
-    quoted: bool
-
-
-def _run_at(text: str, s: int, raw: str) -> _Run | None:
-    """The run ``raw`` found at ``s``, its trailing full stop or colon left out, and whether it
-    is quoted (backticks, quotes)."""
-    core = raw.rstrip(_TRAIL)
-    if not core:
-        return None
-    before = text[s - 1] if s else ""
-    after = text[s + len(core)] if s + len(core) < len(text) else ""
-    quoted = bool(before) and before in _QUOTES and bool(after) and after in _QUOTES
-    return _Run(s, s + len(core), core, quoted or before == "`")
-
-
-_QUOTES = "`'\""
 
 
 # Finding ---------------------------------------------------------------------------------------
@@ -1016,42 +663,6 @@ def _run_cues(
     return spans
 
 
-_SCRIPT_CACHE: dict[str, str] = {}
-
-
-def _script(c: str) -> str:
-    s = _SCRIPT_CACHE.get(c)
-    if s is None:
-        try:
-            s = unicodedata.name(c).split(" ", 1)[0]
-        except ValueError:
-            s = "UNKNOWN"
-        if s in ("FULLWIDTH", "HALFWIDTH", "MATHEMATICAL"):
-            s = "LATIN"  # width and style variants: NFKC folds them (the hidden detector's job)
-        if len(_SCRIPT_CACHE) < 65536:
-            _SCRIPT_CACHE[c] = s
-    return s
-
-
-def _scripts(text: str) -> dict[str, int]:
-    """Letters per script; ASCII text is Latin without looking."""
-    if text.isascii():
-        return {"LATIN": 1} if any(c.isalpha() for c in text) else {}
-    out: dict[str, int] = {}
-    for c in text:
-        if c.isalpha():
-            k = "LATIN" if c.isascii() else _script(c)
-            out[k] = out.get(k, 0) + 1
-    return out
-
-
-_MIXED_WORD = re.compile(r"[^\W\d_]{2,64}")
-
-
-_UNREADABLE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
-"""Private-use characters: no reader knows what a host's font or the model makes of them."""
-
-
 def _script_cues(text: str, found: _Found) -> None:
     if text.isascii():
         return
@@ -1073,46 +684,6 @@ def _script_cues(text: str, found: _Found) -> None:
             if len(kinds) > 1:
                 found.at = m.span()
                 found.add(SCRIPT_MIX_MIXED_WORD, w, w.lower())
-
-
-_GATE_WORD = re.compile(r"[a-z0-9_#'\u2019-]+")
-_GATE = (
-    _W(
-        "now ai assistant model agent llm priority override policy instructions instruction "
-        "mode devmode jailbreak restrictions authorised authorized apply operator developer "
-        "authoritative attention highest prompt".split()
-    )
-    | IGNORE_V
-    | COVERT
-    | _HIDE_WORDS
-    | _OBJECT_WORDS
-    | PREF_V
-    | PROMO
-    | _W("instead rather preference other only most requires require needs need".split())
-)
-_GATE_SPANS = (
-    "secret-path",
-    "dest",
-    "encoded",
-    "env-secret",
-    "other-tool",
-    "unknown-tool",
-    "plain-tool",
-)
-
-
-def _worth_reading(low: str, a: int, b: int, spans: dict[str, list[tuple[int, int, str]]]) -> bool:
-    """Whether any sentence rule could fire in ``low[a:b]``: a span it reads, or one of the
-    words every rule needs (a C-speed pass; most sentences of an honest definition have
-    none, and only the others are read word by word)."""
-    for k in _GATE_SPANS:
-        found = spans.get(k)
-        if found:
-            j = bisect.bisect_left(found, (a, -1, ""))
-            if j < len(found) and found[j][0] < b:
-                return True
-    words = set(_GATE_WORD.findall(low, a, b))
-    return bool(words & _GATE) or bool(words & TELL_V and words & NEG)
 
 
 _HIDDEN_WINDOW = 4096

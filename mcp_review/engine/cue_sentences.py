@@ -1,0 +1,132 @@
+"""Sentences, clauses and runs: how ``engine/cues.py`` cuts a text before reading it.
+
+Split from ``engine/cues.py`` (docs/design.md, "Cues"); each scan is linear and bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from mcp_review.engine.cue_types import TEXT_CAP
+from mcp_review.engine.cue_words import (
+    _BREAKS,
+    _ENDS,
+    _TRAIL,
+    _VERBS,
+    _WORD,
+    CLAUSE_BREAK,
+    FILLER,
+    MODAL,
+    NEG,
+    TO_MODAL,
+)
+from mcp_review.engine.hidden import safe_text
+
+
+def _snip(s: str) -> str:
+    """The matched text as every server string is shown: escaped, at most TEXT_CAP chars."""
+    s = safe_text(s[: TEXT_CAP + 1])
+    return s if len(s) <= TEXT_CAP else s[: TEXT_CAP - 1] + "\u2026"
+
+
+@dataclass(slots=True)
+class _Sentence:
+    start: int
+    end: int
+    words: list[str]
+    starts: list[int]
+    imperative: list[bool]
+    negated: list[bool]
+
+
+def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
+    """The sentences of ``text[a:b]`` as words (``low`` is ``text.lower()``), each word marked
+    imperative or negated."""
+    out: list[_Sentence] = []
+    words: list[str] = []
+    starts: list[int] = []
+    imp: list[bool] = []
+    neg: list[bool] = []
+    clause: list[str] = []  # non-filler words since the clause began
+    use_head = False  # the clause began with an imperative "use"
+    p1 = p2 = p3 = ""
+    s_start = a
+    for m in _WORD.finditer(low, a, b):
+        w = m.group()
+        if w in _ENDS:
+            if words:
+                out.append(_Sentence(s_start, m.end(), words, starts, imp, neg))
+            words, starts, imp, neg, clause = [], [], [], [], []
+            p1 = p2 = p3 = ""
+            s_start = m.end()
+            continue
+        if w in _BREAKS:
+            clause = []
+            continue
+        w = w.replace("\u2019", "'")
+        if (
+            clause
+            and w in _VERBS
+            and text[m.start()].isupper()
+            and text[m.start() + 1 : m.start() + 2].islower()
+        ):
+            # A capitalised verb inside a sentence starts a clause: text appended to a
+            # description without a full stop ("... media feature Ask the user ...").
+            clause = []
+        # The three words before (p1 nearest): kept in locals, this loop runs per word.
+        modal = p1 in MODAL or p2 in MODAL or p3 in MODAL or (p1 == "to" and p2 in TO_MODAL)
+        # "Use X to <verb>": the purpose clause of an imperative "use" is an imperative too.
+        purpose = p1 == "to" and use_head
+        imp.append(not clause or modal or purpose)
+        neg.append(p1 in NEG or p2 in NEG or p3 in NEG)
+        p3, p2, p1 = p2, p1, w
+        words.append(w)
+        starts.append(m.start())
+        if w in CLAUSE_BREAK:
+            clause = []
+        elif w not in FILLER:
+            if not clause:
+                use_head = w == "use" and imp[-1]
+            clause.append(w)
+    if words:
+        out.append(_Sentence(s_start, b, words, starts, imp, neg))
+    return out
+
+
+_END = re.compile(r"[.!?](?=\s|$)|\n")
+
+
+def _bounds(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each sentence or line of ``text``."""
+    a = 0
+    for m in _END.finditer(text):
+        if m.end() - a > 1:
+            yield a, m.end()
+        a = m.end()
+    if a < len(text):
+        yield a, len(text)
+
+
+@dataclass(slots=True)
+class _Run:
+    start: int
+    end: int
+    text: str
+    quoted: bool
+
+
+def _run_at(text: str, s: int, raw: str) -> _Run | None:
+    """The run ``raw`` found at ``s``, its trailing full stop or colon left out, and whether it
+    is quoted (backticks, quotes)."""
+    core = raw.rstrip(_TRAIL)
+    if not core:
+        return None
+    before = text[s - 1] if s else ""
+    after = text[s + len(core)] if s + len(core) < len(text) else ""
+    quoted = bool(before) and before in _QUOTES and bool(after) and after in _QUOTES
+    return _Run(s, s + len(core), core, quoted or before == "`")
+
+
+_QUOTES = "`'\""
