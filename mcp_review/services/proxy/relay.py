@@ -10,13 +10,11 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import anyio
 
-from mcp_review.engine import exitcodes
-from mcp_review.services.proxy.enforce import Enforcer, Verdict
+from mcp_review.services.proxy.enforce import Enforcer
 from mcp_review.services.proxy.framing import (
     MAX_LINE,
     Unjudgeable,
@@ -30,7 +28,7 @@ from mcp_review.services.proxy.framing import (
     usable_id,
     wire,
 )
-from mcp_review.services.proxy.hold import HELD, TASK_REFUSED, Hold
+from mcp_review.services.proxy.hold import TASK_REFUSED, Hold
 from mcp_review.services.proxy.process import (
     STDIN_GRACE,
     ClientIn,
@@ -38,88 +36,32 @@ from mcp_review.services.proxy.process import (
     ClientReader,
     ClientWriter,
 )
+from mcp_review.services.proxy.relay_common import (  # noqa: F401 - re-exported (front.py, __init__.py)
+    CRASH_CODE,
+    ENVELOPE_KEYS,
+    EXIT_OK,
+    EXIT_SERVER_GONE,
+    FETCH_MAX_PAGES,
+    FETCH_TIMEOUT,
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    PIN_POLL,
+    REFUSED_CODE,
+    WARNING_PREFIX,
+    OwnReply,
+    Pending,
+    starts_listing,
+    ui_resource_uri,
+)
+from mcp_review.services.proxy.relay_gate import GateSide
 from mcp_review.services.proxy.upstream import StdioUpstream, Upstream, UpstreamError
 from mcp_review.store.calllog import CallLog
-
-PIN_POLL = 1.0
-"""Seconds between pin-file checks when no message arrives (see Proxy._watch_pins)."""
-
-CRASH_CODE = -32000
-REFUSED_CODE = -32602
-"""MCP answers a call to an unknown tool with -32602; to this client a withheld tool is one."""
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-INTERNAL_ERROR = -32603
-
-FETCH_TIMEOUT = 30.0
-"""Seconds the proxy waits for the server's answer to its own ``tools/list``."""
-FETCH_MAX_PAGES = 100
-"""Pages of its own ``tools/list`` the proxy follows before it gives up (and fails closed)."""
-ENVELOPE_KEYS = (
-    "io.modelcontextprotocol/protocolVersion",
-    "io.modelcontextprotocol/clientInfo",
-    "io.modelcontextprotocol/clientCapabilities",
-)
-"""2026-07-28 per-request ``_meta`` keys the proxy copies from a client's call into its own
-``tools/list`` (a modern server rejects a request without them)."""
-
-EXIT_OK = exitcodes.PASS
-EXIT_SERVER_GONE = exitcodes.UNREACHABLE
-"""The server could not be started or exited while the client was still connected."""
-
-WARNING_PREFIX = "⚠ WITHHELD BY MCP-REVIEW"
-
 
 # The proxy ----------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
-class _Reply:
-    """The answer to one of the proxy's own requests, delivered by the server pump."""
-
-    msg: dict[str, Any] | None = None
-    """None when the server went before answering."""
-    done: anyio.Event = field(default_factory=anyio.Event)
-
-    def set(self, msg: dict[str, Any] | None) -> None:
-        if not self.done.is_set():
-            self.msg = msg
-            self.done.set()
-
-
-@dataclass(slots=True, eq=False)
-class _Pending:
-    method: str
-    rpc_id: Any = None
-    """The id exactly as the client sent it (answers and relayed replies carry it back)."""
-    keys: frozenset[tuple[str, Any]] = frozenset()
-    tool: str | None = None
-    call_time: str | None = None
-    cancelled: bool = False
-    reply: _Reply | None = None
-    """Set on the proxy's own requests: the reply goes here and never to the client."""
-    first_page: bool = True
-    """A tools/list without a cursor: a new listing starts (see ``Proxy.listing``)."""
-    hold: Hold | None = None
-    """A tools/call relayed to a held tool: its result is checked against the approved
-    output schema before the client gets it."""
-    ui_uri: str | None = None
-    """A resources/read of an MCP Apps UI resource: its result reaches the client only when
-    it is the approved content."""
-
-
-def _first_page(msg: dict[str, Any]) -> bool:
-    params = msg.get("params")
-    return not (isinstance(params, dict) and "cursor" in params)
-
-
-def _ui_uri(params: Any) -> str | None:
-    """The URI of a ``resources/read`` when it is an MCP Apps UI resource (``ui://``)."""
-    uri = params.get("uri") if isinstance(params, dict) else None
-    return uri if isinstance(uri, str) and uri[:5].lower() == "ui://" else None
-
-
-class Proxy:
+class Proxy(GateSide):
     """One client ↔ one server. ``await run()`` returns the proxy's exit code.
 
     Without a gate every line is forwarded as the exact bytes received, except that a
@@ -173,7 +115,7 @@ class Proxy:
         proxy logs: MCP clients keep the proxy's stderr as the server's log file."""
         self.max_line = max_line
         self.fetch_timeout = fetch_timeout
-        self.pending: dict[tuple[str, Any], _Pending] = {}
+        self.pending: dict[tuple[str, Any], Pending] = {}
         """Requests sent to the server and not answered yet, under every key of ``id_keys``."""
         self.server_requests: dict[tuple[str, Any], Any] = {}
         """Ids of requests the server sent the client and that are not answered yet."""
@@ -351,24 +293,24 @@ class Proxy:
                 loop.remove_signal_handler(sig)
         return rc
 
-    def _open(self) -> list[_Pending]:
+    def _open(self) -> list[Pending]:
         return list({id(p): p for p in self.pending.values()}.values())
 
     def _open_requests(self) -> int:
         return sum(1 for p in self._open() if not p.cancelled and p.reply is None)
 
-    def _track(self, p: _Pending) -> None:
+    def _track(self, p: Pending) -> None:
         for k in p.keys:
             self.pending[k] = p
 
-    def _find(self, keys: frozenset[tuple[str, Any]]) -> _Pending | None:
+    def _find(self, keys: frozenset[tuple[str, Any]]) -> Pending | None:
         for k in keys:
             p = self.pending.get(k)
             if p is not None:
                 return p
         return None
 
-    def _untrack(self, p: _Pending) -> None:
+    def _untrack(self, p: Pending) -> None:
         for k in p.keys:
             if self.pending.get(k) is p:
                 del self.pending[k]
@@ -416,7 +358,7 @@ class Proxy:
             self._server_gone = True
 
     def _record(
-        self, p: _Pending, tool: str, args: Any, rpc_id: Any, digest: str | None, hold: Hold | None
+        self, p: Pending, tool: str, args: Any, rpc_id: Any, digest: str | None, hold: Hold | None
     ) -> str | None:
         """Write one call's record, before the call is forwarded (every call
         the proxy forwards is on the record). None when written, else why not: ``--enforce``
@@ -516,7 +458,7 @@ class Proxy:
         old = self._find(keys)
         if old is not None:
             self._untrack(old)  # a reused id: the newer request owns it now
-        p = _Pending(method, msg["id"], keys, tool=tool, first_page=_first_page(msg))
+        p = Pending(method, msg["id"], keys, tool=tool, first_page=starts_listing(msg))
         self._track(p)
         if tool is not None and self.calllog is not None:
             # Written before the line is forwarded (the batch is flushed after it is judged).
@@ -697,9 +639,9 @@ class Proxy:
             if why is not None:
                 self.refused_calls += 1
                 return refuse(REFUSED_CODE, why)
-            uri = _ui_uri(m.get("params"))
+            uri = ui_resource_uri(m.get("params"))
             if uri is not None:
-                self._track(_Pending(method, rid, keys, ui_uri=uri))
+                self._track(Pending(method, rid, keys, ui_uri=uri))
                 return m, None
         if method == "prompts/get":
             why = await self._surface_refusal(method, m.get("params"))
@@ -707,7 +649,7 @@ class Proxy:
                 self.refused_calls += 1
                 return refuse(REFUSED_CODE, why)
         if method != "tools/call":
-            self._track(_Pending(method, rid, keys, first_page=_first_page(m)))
+            self._track(Pending(method, rid, keys, first_page=starts_listing(m)))
             return m, None
         params = m.get("params")
         tool = params.get("name") if isinstance(params, dict) else None
@@ -715,7 +657,7 @@ class Proxy:
             return refuse(REFUSED_CODE, "a tools/call without a tool name")
         # Tracked while it is judged: if the server dies during the proxy's own tools/list,
         # the crash path answers this call too.
-        p = _Pending(method, rid, keys, tool=tool)
+        p = Pending(method, rid, keys, tool=tool)
         self._track(p)
         assert isinstance(params, dict)
         v = await self._verdict(tool, params)
@@ -756,620 +698,3 @@ class Proxy:
                     {"tool": tool, "server": self.name, "status": "unrecorded"},
                 )
         return m, None
-
-    async def _ui_refusal(self, params: Any) -> str | None:
-        """Why a ``resources/read`` is refused under ``--enforce``: its ``uri`` is an MCP Apps
-        UI resource (``ui://``) no approved tool names, or the pins cannot be read
-        (fail closed). Other resources pass (they are not judged yet)."""
-        uri = params.get("uri") if isinstance(params, dict) else None
-        if not isinstance(uri, str) or not uri[:5].lower() == "ui://":
-            return None
-        judge = getattr(self.gate, "ui_resource", None)
-        if judge is None:
-            return None
-        try:
-            why: str | None = await anyio.to_thread.run_sync(judge, uri)
-        except Exception as e:
-            return f"the UI resource could not be checked against the pins: {short(str(e), 200)}"
-        if why is not None:
-            self.log(f"refused resources/read {short(uri, 80)}: {why}")
-        return why
-
-    async def _ui_content_refusal(self, uri: str, result: Any) -> str | None:
-        """Why the server's answer to a ``resources/read`` of the UI resource ``uri`` is not
-        relayed: not the approved content (PinEnforcer.ui_content), or it cannot be checked
-        (fail closed: an error, or a gate that cannot judge content)."""
-        judge = getattr(self.gate, "ui_content", None)
-        if judge is None:
-            return "the gate cannot check a UI resource's content"
-        try:
-            why: str | None = await anyio.to_thread.run_sync(judge, uri, result)
-        except Exception as e:
-            return f"the UI resource could not be checked against the pins: {short(str(e), 200)}"
-        return why
-
-    async def _verdict(self, tool: str, params: dict[str, Any]) -> Verdict:
-        assert self.gate is not None
-        if tool in self.ambiguous:
-            return Verdict(False, "ambiguous", "the server listed two tools with this name")
-        d = self.known.get(tool)
-        if d is None:
-            # Not listed through this proxy yet (2026-07-28 clients call from a cached list):
-            # judge it against a list the proxy fetches itself.
-            why = await self._fetch_tools(params)
-            if why is not None:
-                return Verdict(
-                    False,
-                    "unverified",
-                    f"the proxy could not fetch the server's tool list to check it "
-                    f"against the pins: {why}",
-                )
-            if tool in self.ambiguous:
-                return Verdict(False, "ambiguous", "the server listed two tools with this name")
-            d = self.known.get(tool)
-            if d is None:
-                return Verdict(False, "unlisted", "the server's tools/list does not include it")
-        try:
-            return (await self._gate_check([d])).get(tool) or Verdict(
-                False, "unknown", "no verdict"
-            )
-        except Exception as e:  # a broken pin file must fail closed, not crash the relay
-            self.log(f"pin check failed: {e}")
-            return Verdict(False, "error", f"the pin file could not be read: {e}")
-
-    async def _fetch_tools(self, call_params: dict[str, Any]) -> str | None:
-        """List the server's tools (every page) for the proxy itself; None on success, else why
-        not. Its ids are strings with a random part, reserved in ``pending`` like any request,
-        so no client id can take their replies; the replies are never relayed."""
-        meta = call_params.get("_meta")
-        envelope = {k: meta[k] for k in ENVELOPE_KEYS if isinstance(meta, dict) and k in meta}
-        tools: list[Any] = []
-        cursor: Any = None
-        for _ in range(FETCH_MAX_PAGES):
-            params: dict[str, Any] = {"_meta": envelope} if envelope else {}
-            if cursor is not None:
-                params["cursor"] = cursor
-            self._own_ids += 1
-            rid = f"mcp-review-proxy/{self._nonce}/{self._own_ids}"
-            answer = _Reply()
-            p = _Pending("tools/list", rid, id_keys(rid), reply=answer)
-            self._track(p)
-            try:
-                await self._flush_to_server(
-                    wire({"jsonrpc": "2.0", "id": rid, "method": "tools/list", "params": params})
-                )
-                with anyio.move_on_after(self.fetch_timeout):
-                    await answer.done.wait()
-            finally:
-                self._untrack(p)
-            if not answer.done.is_set():
-                return f"no answer to tools/list within {self.fetch_timeout:g} s"
-            reply = answer.msg
-            if reply is None:
-                return "the server exited before answering tools/list"
-            result = reply.get("result")
-            if not isinstance(result, dict):
-                err = reply.get("error")
-                what = err.get("message") if isinstance(err, dict) else None
-                return f"tools/list failed: {short(what)}" if what else "tools/list failed"
-            page = result.get("tools")
-            if not isinstance(page, list):
-                return "its tools/list result has no tools array"
-            tools.extend(page)
-            cursor = result.get("nextCursor")
-            if cursor is None:
-                self.log(f"fetched tools/list itself to judge a call: {len(tools)} tools")
-                self._learn(tools)
-                return None
-            if not isinstance(cursor, str):
-                return "its tools/list gave a nextCursor that is not a string"
-        return f"its tools/list ran past {FETCH_MAX_PAGES} pages"
-
-    def _refusal(self, rpc_id: Any, tool: str, v: Verdict) -> dict[str, Any]:
-        """The model reads this text: it names no command that decides anything (an agent
-        with a shell could run it), only what happened and that the operator decides."""
-        why = f": {v.reason}" if v.reason else ""
-        data: dict[str, Any] = {
-            "tool": tool,
-            "server": self.name,
-            "status": v.status,
-            "enforcement": v.enforcement or "withheld",
-            "reason": v.reason,
-        }
-        if v.cue_kinds:
-            data["cues"] = list(v.cue_kinds)
-        return self._error(
-            rpc_id,
-            REFUSED_CODE,
-            f"mcp-review withheld tool '{tool}' on server '{self.name}' ({v.status}{why}). "
-            "Its calls are refused until the operator reviews it; nothing sent through this "
-            "connection changes that. Nothing was forwarded.",
-            data,
-        )
-
-    def _held_refusal(self, rpc_id: Any, tool: str, why: str) -> dict[str, Any]:
-        return self._error(
-            rpc_id,
-            REFUSED_CODE,
-            f"mcp-review refused this call to '{tool}' on server '{self.name}': the "
-            f"proxy serves its approved definition while a change waits for review, "
-            f"and {why}. Nothing was forwarded.",
-            {"tool": tool, "server": self.name, "status": HELD, "enforcement": HELD, "reason": why},
-        )
-
-    def _held_result(self, p: _Pending, m: dict[str, Any]) -> None:
-        """A held tool's reply: a result the approved output schema does not allow becomes an
-        error result saying why (clients skip output validation on errors)."""
-        assert p.hold is not None and p.tool is not None
-        if "result" not in m:
-            return  # a JSON-RPC error: carries no structured result
-        why = p.hold.check_result(m["result"])
-        if why is None:
-            return
-        self.log(f"tools/call {p.tool!r}: held, result replaced: {why}")
-        m["result"] = {
-            "content": [
-                {
-                    "type": "text",
-                    "text": (
-                        f"mcp-review withheld this result of '{p.tool}' on server "
-                        f"'{self.name}': {why}. The proxy serves the tool's approved "
-                        "definition while a change waits for review."
-                    ),
-                }
-            ],
-            "isError": True,
-        }
-
-    # pin file -> client ---------------------------------------------------------------------
-
-    async def _gate_check(self, tools: list[dict[str, Any]]) -> dict[str, Verdict]:
-        """The gate's verdicts: from its cache when the pin file is unchanged, else judged in a
-        worker thread (reading and parsing the pin file never stalls the relay)."""
-        assert self.gate is not None
-        hit = self.gate.peek(tools)
-        if hit is not None:
-            return hit
-        return await anyio.to_thread.run_sync(self.gate.check, tools)
-
-    async def _allowed_now(
-        self, verdicts_too: dict[str, Verdict] | None = None
-    ) -> frozenset[tuple[str, str]]:
-        v = dict(await self._gate_check(list(self.known.values())))
-        v.update(verdicts_too or {})
-        self._note_held(v)
-        return frozenset(
-            (n, x.hold.pinned_digest if x.hold is not None else "")
-            for n, x in v.items()
-            if x.allowed
-        )
-
-    def _note_held(self, verdicts: dict[str, Verdict]) -> None:
-        """Remember which tools are held now (and since when), for the state file."""
-        from mcp_review.store.calllog import now_iso
-
-        held: dict[str, tuple[str, str, str]] = {}
-        for n, v in verdicts.items():
-            if v.hold is None:
-                continue
-            was = self.held.get(n)
-            same = was is not None and was[:2] == (v.hold.pinned_digest, v.hold.live_digest)
-            held[n] = (
-                v.hold.pinned_digest,
-                v.hold.live_digest,
-                was[2] if same and was is not None else now_iso(),
-            )
-        self.held = held
-
-    async def _write_held(self) -> None:
-        """Write ``<log>.held.json`` when what is held changed, else once a minute while any
-        is (``status`` and the app read it: "held by the proxy")."""
-        import time
-
-        from mcp_review.store.calllog import HELD_REFRESH, held_state_path, write_held_state
-
-        if self.calllog is None:
-            return
-        state = dict(sorted(self.held.items()))
-        if state == self._held_written and (
-            not state or time.monotonic() - self._held_at < HELD_REFRESH
-        ):
-            return
-        tools = {
-            n: {"pinned_digest": a, "live_digest": b, "since": c} for n, (a, b, c) in state.items()
-        }
-        try:
-            await anyio.to_thread.run_sync(
-                lambda: write_held_state(
-                    held_state_path(self.calllog.path),  # type: ignore[union-attr]
-                    server=self.name,
-                    principal=self.calllog.principal,  # type: ignore[union-attr]
-                    tools=tools,
-                    key=self.calllog._key,  # type: ignore[union-attr]
-                )
-            )
-        except OSError as e:
-            self.log(f"cannot write the held-tools state file: {e}")
-            return
-        self._held_written, self._held_at, self._held_file = state, time.monotonic(), True
-
-    async def _watch_pins(self) -> None:
-        """Once a second: if an approval (or a denial) changed which tools the client should
-        see, send it ``notifications/tools/list_changed`` so it re-lists now. Legacy sessions
-        whose server declared ``tools.listChanged`` only; a 2026-07-28 client sees the change
-        at its next ``tools/list`` (calls are judged afresh either way).
-
-        Judging the known tools each time also means a changed pin file is parsed and judged
-        here, off the relay path, usually before a call or a list needs the verdicts."""
-        while True:
-            await anyio.sleep(PIN_POLL)
-            if self.gate is None or not self.known:
-                continue
-            try:
-                now = await self._allowed_now()
-            except Exception:  # reported on the next real check; nothing to tell the client
-                continue
-            await self._write_held()
-            if not self._can_notify or self._advertised is None:
-                continue
-            if now != self._advertised:
-                self._advertised = now
-                self.log("the pin file changed what the client may see: sent tools/list_changed")
-                await self._send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-
-    # server -> client ---------------------------------------------------------------------
-
-    async def _server_to_client(self) -> None:
-        assert self._out is not None
-        out = self._out
-
-        async def deliver(batch: list[bytes]) -> None:
-            outs = [d for line in batch if (d := await self._on_server_line(line)) is not None]
-            if outs:
-                await out.write(b"".join(outs))
-
-        await self.upstream.pump(
-            deliver, max_line=self.max_line, on_overlong=self._overlong("server")
-        )
-
-    def _noise(self, line: bytes, why: str) -> None:
-        self.noise_lines += 1
-        # Scrubbed before the cut (log() scrubs again): a secret cut in half no longer matches.
-        text = line[:4096].decode("utf-8", "replace").rstrip("\r\n")
-        if self.scrub is not None:
-            text = self.scrub(text)
-        text = text[:200]
-        more = f" … ({len(line)} bytes)" if len(line) > 200 else ""
-        self.log(f"dropped server stdout line ({why}): {text!r}{more}")
-
-    async def _on_server_line(self, line: bytes) -> bytes | None:
-        if not line.strip():
-            return None
-        try:
-            msg = loads(line)
-        except (ValueError, UnicodeDecodeError):
-            self._noise(line, "not JSON")
-            return None
-        if self.gate is not None:
-            return await self._judge_server_line(line, msg)
-        if isinstance(msg, dict):
-            if msg.get("jsonrpc") != "2.0":
-                self._noise(line, "not JSON-RPC 2.0")
-                return None
-            self._on_server_msg(msg)
-        elif isinstance(msg, list) and msg and all(isinstance(m, dict) for m in msg):
-            for m in msg:
-                self._on_server_msg(m)
-        else:
-            self._noise(line, "not a JSON-RPC message")
-            return None
-        return line if line.endswith(b"\n") else line + b"\n"
-
-    def _on_server_msg(self, msg: dict[str, Any]) -> None:
-        """Record-only: note a response to a tracked request (nothing is changed)."""
-        if "method" in msg or "id" not in msg:
-            return  # a server request or notification: nothing to track
-        p = self._find(id_keys(msg["id"]))
-        if p is None:
-            return
-        self._untrack(p)
-        self._on_reply(p, msg)
-
-    def _page_of_listing(self, p: _Pending, msg: dict[str, Any]) -> frozenset[str]:
-        """For a reply to the client's tools/list: the names listed on the earlier pages of
-        the same listing (a page without a cursor starts a new one); this page's names join
-        them. Empty for anything else."""
-        result = msg.get("result")
-        if p.method != "tools/list" or not isinstance(result, dict):
-            return frozenset()
-        tools = result.get("tools")
-        if not isinstance(tools, list):
-            return frozenset()
-        if p.first_page:
-            self.listing = set()
-        earlier = frozenset(self.listing)
-        self.listing.update(
-            t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)
-        )
-        return earlier
-
-    def _on_reply(
-        self, p: _Pending, msg: dict[str, Any], earlier: frozenset[str] = frozenset()
-    ) -> None:
-        result = msg.get("result")
-        if p.method == "tools/call":
-            if self.calllog is not None and self.calllog.results_path and p.tool and p.call_time:
-                try:
-                    self.calllog.record_result(p.tool, msg["id"], p.call_time, msg)
-                except (OSError, ValueError) as e:
-                    self.log(f"cannot write the results log: {e}")
-        elif p.method == "initialize":
-            # A legacy session: the proxy may tell the client to re-list when an approval
-            # changes what it would see, if the server declared that notification.
-            caps = result.get("capabilities") if isinstance(result, dict) else None
-            tools_cap = caps.get("tools") if isinstance(caps, dict) else None
-            self._can_notify = isinstance(tools_cap, dict) and tools_cap.get("listChanged") is True
-        if (
-            p.method == "tools/list"
-            and isinstance(result, dict)
-            and isinstance(result.get("tools"), list)
-        ):
-            self._learn(result["tools"], earlier)
-
-    # --enforce: the client sees only replies to what it asked, tool lists filtered ----------
-
-    async def _judge_server_line(self, line: bytes, msg: Any) -> bytes | None:
-        """Under --enforce every server message the client gets is the proxy's serialisation of
-        what it judged: a reply is matched to the request as clients match ids (and carries the
-        client's id back), every reply whose result holds a ``tools`` array is filtered, and a
-        reply to an id the proxy did not forward is dropped."""
-        if isinstance(msg, list):
-            if not msg:
-                self._noise(line, "an empty batch")
-                return None
-            kept = [k for m in msg if (k := await self._judge_server_msg(line, m)) is not None]
-            return wire(kept) if kept else None
-        kept1 = await self._judge_server_msg(line, msg)
-        return wire(kept1) if kept1 is not None else None
-
-    async def _judge_server_msg(self, line: bytes, m: Any) -> dict[str, Any] | None:
-        if not isinstance(m, dict) or m.get("jsonrpc") != "2.0":
-            self._noise(line, "not JSON-RPC 2.0")
-            return None
-        if "method" in m:
-            if not isinstance(m["method"], str) or "result" in m or "error" in m:
-                self._noise(line, "neither a request, a notification nor a response")
-                return None
-            if "id" in m:
-                keys = id_keys(m["id"])
-                if not keys:
-                    self._noise(line, "a server request with an id no client can answer")
-                    return None
-                for k in keys:
-                    self.server_requests[k] = m["id"]
-            return m
-        if "id" not in m or ("result" in m) == ("error" in m):
-            self._noise(line, "a response with no id, or with both or neither of result/error")
-            return None
-        p = self._find(id_keys(m["id"]))
-        if p is None:
-            self._noise(line, f"a reply to id {short(m['id'])}, which the proxy did not forward")
-            return None
-        self._untrack(p)
-        if p.reply is not None:  # the proxy's own tools/list: never relayed
-            p.reply.set(m)
-            return None
-        m["id"] = p.rpc_id  # what the client sent, so every client matches it alike
-        earlier = self._page_of_listing(p, m)
-        self._on_reply(p, m, earlier)
-        if p.hold is not None:
-            self._held_result(p, m)
-        if p.ui_uri is not None and "result" in m:
-            why = await self._ui_content_refusal(p.ui_uri, m["result"])
-            if why is not None:
-                self.refused_calls += 1
-                self.log(f"refused the content of resources/read {short(p.ui_uri, 80)}: {why}")
-                return self._error(
-                    p.rpc_id,
-                    REFUSED_CODE,
-                    f"mcp-review proxy refused this UI resource: {why}. Its content was not "
-                    "relayed.",
-                )
-        result = m.get("result")
-        if isinstance(result, dict) and isinstance(result.get("tools"), list):
-            # Whatever was asked: a client that reads a tool list from this reply must not
-            # find a withheld tool in it.
-            await self._filter_list(result, listed=p.method == "tools/list", earlier=earlier)
-        if isinstance(result, dict):
-            # Prompts, resources and templates: whatever was asked, a listed one
-            # the operator did not approve as served never reaches the client.
-            await self._filter_surfaces(result)
-        if isinstance(result, dict) and "instructions" in result:
-            # initialize / server/discover, or any reply that carries them: only approved
-            # instructions reach the client (and so the model).
-            await self._gate_instructions(result, p.method)
-        return m
-
-    async def _surface_refusal(self, method: str, params: Any) -> str | None:
-        """Why a ``prompts/get`` or a (non-UI) ``resources/read`` is refused under --enforce
-        (services/proxy/surfaces_gate.py), or None. Fail closed: a gate that cannot judge, or
-        a pin file that cannot be read, refuses."""
-        if self.gate is None:
-            return None
-        p = params if isinstance(params, dict) else {}
-        if method == "resources/read":
-            uri = p.get("uri")
-            if isinstance(uri, str) and uri[:5].lower() == "ui://":
-                return None  # an MCP Apps UI resource: judged by its tool's pin (_ui_refusal)
-            judge, arg = getattr(self.gate, "resource_read", None), uri
-        else:
-            judge, arg = getattr(self.gate, "prompt_get", None), p.get("name")
-        if judge is None:
-            return "the gate cannot judge prompts and resources"
-        try:
-            why: str | None = await anyio.to_thread.run_sync(judge, arg, dict(self.surfaces_seen))
-        except Exception as e:
-            return f"it could not be checked against the pins: {short(str(e), 200)}"
-        if why is not None:
-            self.log(f"refused {method}: {why}")
-        return why
-
-    async def _filter_surfaces(self, result: dict[str, Any]) -> None:
-        """Withhold from a listing reply every prompt, resource or template not approved as
-        served (fail closed: an error withholds the whole list)."""
-        from mcp_review.engine.surfaces import LIST_FIELD, surface_digest, surface_key
-
-        for kind, field_ in LIST_FIELD.items():
-            items = result.get(field_)
-            if not isinstance(items, list):
-                continue
-            for w in items:
-                k = surface_key(kind, w) if isinstance(w, dict) else None
-                if k is not None:
-                    try:
-                        self.surfaces_seen[(kind, k)] = surface_digest(w)
-                    except (ValueError, TypeError):
-                        self.surfaces_seen[(kind, k)] = "unreadable"
-            judge = getattr(self.gate, "surfaces", None)
-            try:
-                if judge is None:
-                    raise RuntimeError("the gate cannot judge prompts and resources")
-                kept, withheld = await anyio.to_thread.run_sync(judge, kind, items)
-            except Exception as e:
-                kept, withheld = [], [("*", f"pin check failed: {short(str(e), 200)}")]
-            result[field_] = kept
-            for name, why in withheld:
-                self.log(f"withheld {kind} {short(name, 80)}: {why}")
-
-    async def _gate_instructions(self, result: dict[str, Any], method: str) -> None:
-        """Replace the server's ``instructions`` by what the gate approves: the same text when
-        it is the approved one, the approved text when the server changed it, nothing when none
-        was approved. Fail closed: no gate method, an error, or anything else: removed."""
-        live = result["instructions"]
-        judge = getattr(self.gate, "instructions", None)
-        try:
-            # A worker thread: the judgement may read and parse the pin file.
-            send, why = (
-                await anyio.to_thread.run_sync(judge, live)
-                if judge is not None
-                else (None, "the gate cannot judge them")
-            )
-        except Exception as e:
-            send, why = None, f"pin check failed: {e}"
-        if send is None:
-            del result["instructions"]
-        else:
-            result["instructions"] = send
-        if why:
-            self.log(f"{method}: server instructions {why}")
-
-    def _learn(self, tools: list[Any], earlier: frozenset[str] = frozenset()) -> None:
-        """Remember the server's definitions (withheld ones too) to judge calls against.
-        ``earlier``: names listed on the earlier pages of the same listing; listed again,
-        they are ambiguous (the copy relayed first no longer vouches for calls)."""
-        counts: dict[str, int] = {}
-        for t in tools:
-            if isinstance(t, dict) and isinstance(t.get("name"), str):
-                counts[t["name"]] = counts.get(t["name"], 0) + 1
-        for t in tools:
-            if isinstance(t, dict) and isinstance(t.get("name"), str):
-                name = t["name"]
-                if counts[name] > 1 or name in earlier:
-                    self.ambiguous.add(name)
-                    self.known.pop(name, None)
-                else:
-                    self.ambiguous.discard(name)
-                    self.known[name] = t
-
-    async def _filter_list(
-        self, result: dict[str, Any], *, listed: bool, earlier: frozenset[str] = frozenset()
-    ) -> None:
-        """Withhold (or mark) every tool of ``result`` the gate does not allow, every name
-        listed twice in it and every name ``earlier`` pages of this listing listed already."""
-        tools = result["tools"]
-        counts: dict[str, int] = {}
-        for t in tools:
-            if isinstance(t, dict) and isinstance(t.get("name"), str):
-                counts[t["name"]] = counts.get(t["name"], 0) + 1
-        judged = [
-            t
-            for t in tools
-            if isinstance(t, dict)
-            and isinstance(t.get("name"), str)
-            and counts[t["name"]] == 1
-            and t["name"] not in earlier
-        ]
-        judged_ids = {id(t) for t in judged}
-        try:
-            verdicts = await self._gate_check(judged)
-        except Exception as e:  # fail closed: a list nobody can vouch for shows nothing
-            self.log(f"pin check failed, withholding every tool: {e}")
-            verdicts = {
-                t["name"]: Verdict(False, "error", f"pin check failed: {e}") for t in judged
-            }
-        kept: list[Any] = []
-        hidden: list[str] = []
-        replaced = False  # a definition served in place of the server's
-        for t in tools:
-            if id(t) in judged_ids:
-                v = verdicts.get(t["name"]) or Verdict(False, "unknown", "no verdict")
-            elif isinstance(t, dict) and isinstance(t.get("name"), str):
-                v = Verdict(
-                    False,
-                    "ambiguous",
-                    "the server listed this name on an earlier page too"
-                    if t["name"] in earlier
-                    else "the server listed two tools with this name",
-                )
-            else:
-                v = Verdict(False, "invalid", "not a tool definition")
-            if v.allowed and v.hold is not None:
-                # The approved definition, whole, in place of the server's: no byte of the
-                # unapproved one reaches the client.
-                kept.append(v.hold.pinned)
-                replaced = True
-                if listed:
-                    self.log(
-                        f"serving the approved definition of {short(t['name'], 60)} "
-                        f"({v.hold.pinned_digest}) while {v.hold.live_digest} waits for review"
-                    )
-                continue
-            if v.allowed and v.serve is not None:
-                # Pinned, but its _meta (or a key MCP does not define) is not the approved
-                # one: the digest cannot see those, so the stored definition is served.
-                kept.append(v.serve)
-                replaced = True
-                if listed:
-                    self.log(
-                        f"serving the approved _meta (and other keys outside the digest) of "
-                        f"{short(t['name'], 60)}: the server's differ"
-                    )
-                continue
-            if v.allowed:
-                kept.append(t)
-                continue
-            hidden.append(
-                t["name"] if isinstance(t, dict) and isinstance(t.get("name"), str) else "?"
-            )
-            if self.mode == "mark" and isinstance(t, dict) and isinstance(t.get("name"), str):
-                t2 = dict(t)
-                why = f" ({v.reason})" if v.reason else ""
-                desc = t.get("description")
-                t2["description"] = (
-                    f"{WARNING_PREFIX}: '{t['name']}' is {v.status}{why} and calls to it are "
-                    f"refused until the operator reviews it.\n\n"
-                    + (desc if isinstance(desc, str) else "")
-                )
-                kept.append(t2)
-        if listed:
-            with contextlib.suppress(Exception):  # already failed closed above
-                self._advertised = await self._allowed_now(verdicts_too=verdicts)
-        if hidden:
-            self.log(
-                f"{'tools/list' if listed else 'a reply carrying tools'}: "
-                f"{'marked' if self.mode == 'mark' else 'withheld'} "
-                # short() quotes each name already (repr): a list's repr would quote it twice.
-                f"{', '.join(short(n, 60) for n in hidden)}"
-            )
-        if hidden or replaced:
-            result["tools"] = kept
