@@ -16,10 +16,9 @@ matches a pin under another name counts for nothing. Digests are compared first 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mcp_review.engine.candidate import AWAITING_UPGRADE, awaiting_upgrade
 from mcp_review.engine.cues import Cue, KnownNames, tool_cues
@@ -28,267 +27,30 @@ from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ChangeClass, ToolDef
 from mcp_review.engine.pins import Decision, Pin, PinFile, make_pin
 from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
-from mcp_review.engine.protocol import ProtocolFinding, duplicate_findings, tool_findings
+from mcp_review.engine.protocol import duplicate_findings, tool_findings
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
+
+# The call logs and their streamed replay live in status_calls; re-exported for the importers.
+from mcp_review.engine.status_calls import CallLog as CallLog
+from mcp_review.engine.status_calls import CallReader as CallReader
+from mcp_review.engine.status_calls import _replay_streamed, _stream_replay
+from mcp_review.engine.status_calls import call_log_of as call_log_of
+
+# A tool's status lives in status_tool; re-exported for the importers.
+from mcp_review.engine.status_tool import Awaiting as Awaiting
+from mcp_review.engine.status_tool import State as State
+from mcp_review.engine.status_tool import ToolStatus as ToolStatus
+from mcp_review.engine.status_tool import awaiting as awaiting
 from mcp_review.engine.surfaces import SurfaceStatus, surface_statuses
 from mcp_review.engine.ui_resource import PIN_KEY as UI_PIN_KEY
 from mcp_review.engine.ui_resource import differs as ui_differs
 from mcp_review.engine.ui_resource import from_toml as ui_from_toml
-
-if TYPE_CHECKING:
-    from mcp_review.engine.replay import Call, LoadedCalls
 
 PENDING_REASON = "changed since it was pinned: comparing…"
 """The reason of a ``pending`` tool (see :attr:`ToolStatus.pending`)."""
 
 AUTO_WHO = "mcp-review (policy {tier})"
 """``decided_by`` of an auto-approval (also its ``who`` in the audit log)."""
-
-
-class State(StrEnum):
-    PINNED = "pinned"
-    """Approved, and the live digest equals the pinned one."""
-    NEW = "new"
-    """Served, never decided under this (server, principal)."""
-    CHANGED = "changed"
-    """Digest differs from the pin (``previously_denied`` tells a denied one)."""
-    BROKEN = "broken"
-    """Changed, with a breaking change or a broken recorded call."""
-    REMOVED = "removed"
-    """Pinned but no longer served."""
-    DENIED = "denied"
-    """Denied, and the live digest equals the denied one."""
-
-
-CallReader = Callable[["LoadedCalls"], Iterable["Call"]]
-"""Yields a log's calls, counting skipped and ignored lines in the LoadedCalls given."""
-
-
-@dataclass(slots=True)
-class CallLog:
-    """A server's recorded calls grouped by tool (``store.readers.load_call_log``), or a log
-    to be streamed (``store.readers.stream_call_log``): read once, by :func:`compute_status`, keeping only the
-    calls its report lists."""
-
-    path: str | None = None
-    by_tool: dict[str, list[Any]] = field(default_factory=dict)
-    unattributed: int = 0
-    """Records that name no tool (bare argument objects): cannot be replayed per tool."""
-    skipped: int = 0
-    """Lines that were not JSON."""
-    skipped_lines: list[int] = field(default_factory=list)
-    """The first few of those lines' numbers (for the report)."""
-    surrogates: int = 0
-    """Of ``skipped``, the records skipped for a lone surrogate escape (engine.replay
-    LONE_SURROGATE: JSON, but not Unicode text, so no validator reads them)."""
-    surrogate_lines: list[int] = field(default_factory=list)
-    unrecorded: int = 0
-    """Calls a record-only proxy forwarded while it could not write this log (a full disk),
-    from its counter beside the log (store.calllog.read_unrecorded); their arguments are lost."""
-    unrecorded_last: str | None = None
-    streamed: bool = False
-    """True: ``by_tool`` stays empty; the file is read when the status is computed, and
-    ``counts`` then holds the number of calls per tool."""
-    counts: dict[str, int] = field(default_factory=dict)
-    reader: CallReader | None = field(default=None, repr=False, compare=False)
-    """For a streamed log: yields its calls, counting bad and ignored lines in the
-    ``LoadedCalls`` it is given (the store opens the file; the engine never does)."""
-
-    def for_tool(self, tool: str) -> list[Any]:
-        if self.streamed:
-            raise ValueError(
-                "a streamed call log keeps no calls: read it with store.readers.load_call_log"
-            )
-        return self.by_tool.get(tool, [])
-
-    def count(self, tool: str) -> int:
-        """Calls recorded for ``tool``."""
-        if self.streamed:
-            return self.counts.get(tool, 0)
-        return len(self.by_tool.get(tool, ()))
-
-
-def call_log_of(path: str | None, read: CallReader) -> CallLog:
-    """A server's recorded calls grouped by tool, from ``read`` (lenient: bad lines are counted
-    in the ``LoadedCalls`` it is given, not fatal). ``store.readers.load_call_log`` reads a file
-    this way."""
-    from mcp_review.engine.replay import LoadedCalls
-
-    loaded = LoadedCalls()
-    log = CallLog(path=path)
-    by_tool = log.by_tool
-    for c in read(loaded):
-        if c.tool is None:
-            log.unattributed += 1
-        else:
-            calls = by_tool.get(c.tool)
-            if calls is None:
-                calls = by_tool[c.tool] = []
-            # Numbered per tool (call 1, 2, … of this tool); the file line stays in .line.
-            # (A fresh Call from the reader: renumbered in place, no copy per call.)
-            c.index = len(calls) + 1
-            calls.append(c)
-    log.skipped = loaded.skipped
-    log.skipped_lines = loaded.skipped_lines[:5]
-    log.surrogates = len(loaded.surrogate_lines)
-    log.surrogate_lines = loaded.surrogate_lines[:5]
-    return log
-
-
-_BATCH = 2048
-
-
-def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
-    """One pass over a streamed log: counts per tool, and each tool in ``replayers`` fed its
-    calls (numbered per tool as :func:`call_log_of` does), a batch at a time."""
-    from mcp_review.engine.replay import LoadedCalls
-
-    if log.reader is None:
-        raise ValueError("a streamed call log needs its reader (store.readers.stream_call_log)")
-    loaded = LoadedCalls()
-    counts: dict[str, int] = {}
-    pending: dict[str, list[Any]] = {name: [] for name in replayers}
-    unattributed = 0
-    get = counts.get
-    for c in log.reader(loaded):
-        name = c.tool
-        if name is None:
-            unattributed += 1
-            continue
-        n = counts[name] = get(name, 0) + 1
-        batch = pending.get(name)
-        if batch is not None:
-            c.index = n
-            batch.append(c)
-            if len(batch) >= _BATCH:
-                replayers[name].feed(batch)
-                batch.clear()
-    for name, batch in pending.items():
-        if batch:
-            replayers[name].feed(batch)
-    log.counts = counts
-    log.unattributed = unattributed
-    log.skipped = loaded.skipped
-    log.skipped_lines = loaded.skipped_lines[:5]
-    log.surrogates = len(loaded.surrogate_lines)
-    log.surrogate_lines = loaded.surrogate_lines[:5]
-
-
-@dataclass(slots=True)
-class ToolStatus:
-    server: str
-    principal: str
-    tool: str
-    state: State
-    policy: PolicyResult
-    pin: Pin | None = None
-    live: ToolDef | None = None
-    live_digest: str | None = None
-    comparison: Any = None
-    """A :class:`~mcp_review.engine.compare.Comparison` (pinned definition → live) when the
-    digest changed; None for pinned, new, removed and unchanged denied tools."""
-    previously_denied: bool = False
-    calls_recorded: int = 0
-    notes: list[str] = field(default_factory=list)
-    shadows: list[str] = field(default_factory=list)
-    """``server/tool`` names this tool's name imitates through homoglyphs or hidden
-    characters (``rеad_file`` with a Cyrillic е beside ``read_file``)."""
-    protocol: list[ProtocolFinding] = field(default_factory=list)
-    """Where the live definition breaks the MCP schema of the server's protocol version
-    (engine/protocol.py): informs, never changes the verdict."""
-    waivers: list[Any] = field(default_factory=list)
-    """The ``[[ignore]]`` waivers that name one of this tool's changes (engine.rulesconfig.WaiverUse)."""
-    waived: dict[tuple[str, str], Any] = field(default_factory=dict)
-    """(rule, pointer) of each change an honoured waiver covers → its WaiverUse (engine.rulesconfig)."""
-    cues: tuple[Cue, ...] = ()
-    """What the live definition asks of the model that the pinned one did not (engine/cues.py,
-    ``tool_cues``): every cue of a new tool (first sight), the introduced ones of a changed
-    tool; none for a pinned, removed, unchanged denied or not yet compared tool."""
-    held_by_proxy: dict[str, Any] | None = None
-    """An enforcing proxy serves this tool's approved definition while the change waits for
-    review (docs/proxy.md, "Hold"): its pinned and live digests, since when, the proxy's pid
-    and last update, from the proxy's state file (``store.calllog.mark_held``). None
-    otherwise. Informs; never changes the state, the outcome or the exit code."""
-    approved_kinds: frozenset[str] = frozenset()
-    """Keys of the kinds (engine/kinds.py) already approved on exactly this live definition
-    while others wait (``PinFile.kinds``, bound to the live digest): left out of its groups."""
-    definitions: int = 1
-    """How many different definitions the server lists under this name (more than one: which
-    a client would use is undefined, so it blocks and the tool stands alone)."""
-    hosts: tuple[Any, ...] | None = None
-    """What the target hosts (engine/hosts.py) refuse, drop, degrade or cut in the live
-    definition (``hosts.Finding``s, fleet rules included); None when no host was judged."""
-    pending: bool = False
-    """Changed, not compared yet (``compute_status(..., compare=False)``): the state and the
-    policy are placeholders (changed, review) until the comparison runs; nothing may be
-    decided on it."""
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.server, self.principal, self.tool)
-
-    @property
-    def needs_attention(self) -> bool:
-        """True when this tool fails the gate (review or block)."""
-        return self.policy.outcome in (Outcome.REVIEW, Outcome.BLOCK)
-
-    @property
-    def awaiting(self) -> Awaiting | None:
-        """Whether this tool waits for a decision, and how (:func:`awaiting`)."""
-        return awaiting(self.state, self.policy.outcome)
-
-    def fails_gate(self, fail_on: str) -> bool:
-        """Whether this tool fails the gate under ``fail_on`` (``check --fail-on``: breaking,
-        review, any). The one place it is decided: :meth:`StatusReport.gate` asks it once per
-        tool, and every format, command and the app read the answer."""
-        outcome = self.policy.outcome
-        if self.state is State.REMOVED and awaiting_upgrade(self.pin):
-            return False  # approved in a candidate preview; the running version never served it
-        if fail_on == "any":
-            return self.state not in (State.PINNED, State.DENIED) and outcome is not Outcome.WAIVED
-        if fail_on == "review":
-            return self.needs_attention
-        if outcome is Outcome.BLOCK:
-            return True
-        if outcome is Outcome.WAIVED:
-            return False  # every change that fails it is waived (engine/rulesconfig.py)
-        if self.state is State.BROKEN:
-            return True
-        return self.state is State.REMOVED and self.pin is not None and self.pin.approved
-
-
-class Awaiting(StrEnum):
-    """How a tool waiting for a decision stands at the gate (``check --fail-on review``)."""
-
-    REVIEW = "review"
-    """Fails the gate (review or block): the counts line's "to review"."""
-    AUTO = "auto"
-    """The policy would approve it: it waits for ``P`` or a decision, and passes the gate."""
-    WAIVED = "waived"
-    """Every change that fails it is waived: it passes the gate."""
-
-
-_UNDECIDED = frozenset({State.NEW, State.CHANGED, State.BROKEN})
-
-
-def awaiting(state: State, outcome: Outcome) -> Awaiting | None:
-    """Whether a tool in ``state`` with policy ``outcome`` waits for a decision (None: nothing
-    to decide), the one definition the status, ``check`` and the app's rows and counts read.
-
-    New, changed and broken tools wait. A removed tool waits only when the gate fails on it
-    (an approved tool no longer served); a denied one no longer served, or one approved while
-    previewing a candidate the running version never served, has nothing to decide (outcome
-    none), as ``check`` says."""
-    if state is State.REMOVED:
-        if outcome is Outcome.NONE:
-            return None
-    elif state not in _UNDECIDED:
-        return None
-    if outcome is Outcome.AUTO_APPROVE:
-        return Awaiting.AUTO
-    if outcome is Outcome.WAIVED:
-        return Awaiting.WAIVED
-    return Awaiting.REVIEW
 
 
 @dataclass(frozen=True, slots=True)
@@ -1020,27 +782,6 @@ def server_status(
             )
         )
     return srv, out
-
-
-def _replay_streamed(
-    calls: CallLog,
-    by_name: Mapping[str, list[ToolDef]],
-    pinned: Mapping[str, Pin],
-    keep_valid: bool,
-    memo: CompareMemo | None = None,
-) -> dict[str, Any]:
-    """{tool: (PendingComparison, Replayer)} for every tool whose digest differs from its
-    pin, replayed in one pass over the streamed log (which also counts every tool's calls)."""
-    from mcp_review.engine.compare import PendingComparison
-
-    plan: dict[str, Any] = {}
-    for name, defs in by_name.items():
-        pin = pinned.get(name)
-        if pin is not None and pin.current_digest() != defs[0].digest:
-            pending = PendingComparison(pin.tool_def(), defs[0], memo)
-            plan[name] = (pending, pending.replayer(keep_valid=keep_valid))
-    _stream_replay(calls, {name: r for name, (_, r) in plan.items()})
-    return plan
 
 
 def ui_changed(pin: Pin, live: ToolDef) -> bool:
