@@ -22,13 +22,18 @@ from mcp_review.engine.rules.cue_families import (
     INSTRUCTION_JAILBREAK,
     INSTRUCTION_MANDATORY_CALL_SECRET,
     INSTRUCTION_OVERRIDE_ARGUMENTS,
+    INSTRUCTION_OVERRIDE_DESTINATION,
+    INSTRUCTION_PRE_AUTHORIZED,
     INSTRUCTION_RUN_COMMAND,
     INSTRUCTION_STEAL_SECRETS,
     INSTRUCTION_TAMPER_TOOL,
+    TOOL_REFERENCE_CROSS_SERVER_RELAY,
+    TOOL_REFERENCE_EVERY_ACTION,
     TOOL_REFERENCE_MANDATORY_CALL,
     TOOL_REFERENCE_REDIRECT,
     URL_CLOUD_METADATA,
     URL_CONTACT_ENDPOINT,
+    URL_DATA_COPY,
 )
 
 __all__ = ["FAMILY_LEVELS", "family_cues", "level_of"]
@@ -71,6 +76,53 @@ _AUTHORITY = [
     ),
     # ---AUTOMATED SIGNATURE POLICY---, ---IMPORTANT SYSTEM UPDATE---
     re.compile(r"-{3}[A-Z ]{0,40}\b(?:" + _STRONG + r"|UPDATE|NOTICE)\b[A-Z ]{0,20}-{3}"),
+    # the recall pass: a tag whose name claims authority (<Mandatory Dev Security Protocol>,
+    # <critical>, <instructions>); honest descriptions carry no such tag (tests/corpus: none)
+    re.compile(
+        r"<\s{0,2}(?:[a-z_-]{1,20}[ _-]){0,2}(?:mandatory|critical|priority|override|"
+        r"instructions?|hidden|secret|admin|policy|compliance|directive|urgent|required)\b"
+        r"[^<>\n]{0,60}>",
+        _I,
+    ),
+    # a header addressed to the model (AI_INSTRUCTION:, NOTE TO AI, IMPORTANT FOR AI AGENTS):
+    # capitals only, an honest "Note for LLMs: request the minimum" is advice in prose
+    re.compile(
+        r"\bAI[_ -](?:INSTRUCTIONS?|NOTE|DIRECTIVE)\b|\b(?:NOTE|MESSAGE|INSTRUCTIONS?|IMPORTANT|"
+        r"ATTENTION)\s(?:FOR|TO)\s(?:THE\s)?(?:AI|LLM|ASSISTANT|AGENTS?|MODEL|AI AGENTS?|"
+        r"AI ASSISTANTS?)\b"
+    ),
+    # an HTML comment carrying an instruction (the reader never sees it rendered)
+    re.compile(
+        r"<!--[^\n]{0,200}?\b(?:ignore|read|send|post|call|execute|run|fetch|you must|"
+        r"you should|do not|always|never|include|forward|steal|exfiltrate)\b",
+        _I,
+    ),
+    re.compile(
+        r"\boverrides?\s(?:all|any)\s(?:other\s|previous\s|prior\s)?(?:instructions|rules|"
+        r"guidelines|directives|requests)\b|\babove all (?:other )?(?:instructions|rules)\b|"
+        r"\b(?:takes?|has|have|gets?)\s(?:the\s)?(?:highest\s|top\s|absolute\s)?(?:priority|"
+        r"precedence)\s(?:over|above)\s(?:all|any|every|everything|other|previous|prior|the user|"
+        r"your)\b",
+        _I,
+    ),
+    # text that poses as the user or an administrator speaking: "the user has asked you to",
+    # "message from the system administrator", "these instructions come from the user"
+    re.compile(
+        r"\bthe user (?:wants|would like|has asked|has requested|has instructed|instructed|told|"
+        r"requires|expects) you to\b|\bmessage from (?:the )?(?:system|administrator|admin|"
+        r"developer|operator|security team|it department)\b|\b(?:administrator|admin|developer|"
+        r"operator|security team) (?:has )?(?:instructed|asked|requested|mandated|demanded)\b|"
+        r"\binstructions (?:come|are|came) from the (?:user|system|administrator|developer|"
+        r"operator)\b",
+        _I,
+    ),
+    # a capitalised header claiming a privileged voice anywhere: PRIORITY OVERRIDE:, SECURITY
+    # DIRECTIVE:, ADMIN MESSAGE:
+    re.compile(
+        r"\b(?:PRIORITY|OVERRIDE|ADMIN|ADMINISTRATOR|SECURITY|COMPLIANCE|SYSTEM)\s(?:OVERRIDE|"
+        r"DIRECTIVE|INSTRUCTIONS?|NOTICE|ALERT|MESSAGE|COMMAND|ORDER|PROTOCOL|POLICY|MANDATE)"
+        r"\s{0,2}:"
+    ),
 ]
 _OVERRIDE = [
     re.compile(
@@ -97,6 +149,16 @@ _OVERRIDE = [
     re.compile(
         r"\bwhatever the user (?:asks|says|wants|requests)\b|\bregardless of what the user\b", _I
     ),
+    # the recall pass: "no matter what the user requests", "even if the user asks for another
+    # city", "instead of the account the user specifies"
+    re.compile(
+        r"\b(?:no matter what|even if|even when|regardless of(?: what| whether| which| how)?|"
+        r"irrespective of(?: what)?)\s(?:the\s)?(?:user|users|user's|caller|requester)\b|"
+        r"\b(?:instead of|rather than|in place of)\s(?:the\s|what\s)?(?:\w{1,20}\s){0,2}?"
+        r"(?:the\s)?user\s(?:specifies|specified|provides|provided|gives|gave|chooses|chose|"
+        r"selects|selected|requests|requested|asks for|asked for|wants|entered|enters|typed)\b",
+        _I,
+    ),
 ]
 _COMMAND = [
     re.compile(
@@ -111,6 +173,36 @@ _COMMAND = [
     re.compile(
         r"\beval\(\s{0,2}[\"'`]|\bsubprocess\(\s{0,2}[\"'`]|"
         r"\b(?:decode|buffer\.from\()[^.\n]{0,60}\band (?:then )?(?:execute|run|eval)\b",
+        _I,
+    ),
+    # the recall pass: a fetched script piped into any interpreter (curl -s URL | python3 -,
+    # iwr URL | iex), a shell handed a string, an encoded PowerShell, a reverse shell, a
+    # shell profile or authorized_keys written, a file made executable and run
+    re.compile(
+        r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]{0,160}\|\s{0,2}"
+        r"(?:sudo\s)?(?:python[23]?|node|perl|ruby|php|iex|invoke-expression|pwsh|powershell|"
+        r"(?:ba|z|k|da)?sh)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:bash|sh|zsh)\s-c\s[\"'`]|\bpowershell(?:\.exe)?\s(?:-\w{1,20}\s){0,3}"
+        r"-(?:e|enc|encodedcommand)\s|\binvoke-expression\b|/dev/tcp/|"
+        r"\bnc\s(?:-[a-z]{1,3}\s){0,3}(?:\d{1,3}\.){3}\d{1,3}\s\d{2,5}\b|\bmkfifo\s|"
+        r">>?\s{0,2}~/\.(?:bashrc|zshrc|bash_profile|profile|ssh/authorized_keys)\b|"
+        r"\bchmod\s\+x\b[^.\n]{0,80}(?:&&|;)\s{0,2}(?:\./|bash\s|sh\s)",
+        _I,
+    ),
+    # SQL that destroys or reads secrets, and a recursive rm of a directory, given as a step
+    re.compile(
+        r"\bDROP\s(?:TABLE|DATABASE|SCHEMA)\b|\bDELETE\sFROM\b|\bTRUNCATE\s(?:TABLE\s)?\w|"
+        r"\bGRANT\s(?:ALL|SELECT|INSERT|UPDATE)\b|\bALTER\sUSER\b|\bSELECT\s\*\sFROM\s\w{0,40}"
+        r"(?:user|password|credential|token|secret|key|account)s?\b"
+    ),
+    re.compile(r"\brm\s-[a-z]{0,3}r[a-z]{0,3}\s", _I),
+    # a shell command given as the step to perform ("by running this shell command")
+    re.compile(
+        r"\b(?:by\s)?run(?:ning)?\s(?:this|the following)\s(?:shell\s|bash\s|terminal\s)?"
+        r"command\b",
         _I,
     ),
 ]
@@ -146,6 +238,13 @@ _COVERT = [
     re.compile(
         r"\balso (?:indexes|collects|stores|uploads|copies|forwards|logs|keeps) "
         r"(?:any |all )?(?:credentials|keys|secrets|tokens|passwords)\b",
+        _I,
+    ),
+    # the recall pass: "the tool also harvests any API keys found"
+    re.compile(
+        r"\b(?:harvests?|scans? for|extracts?|grabs?|captures?|exfiltrates?|siphons?)\s(?:any\s|"
+        r"all\s|the\s|your\s)?(?:\w{1,20}\s)?(?:credentials|api keys|ssh keys|private keys|"
+        r"session tokens|tokens|cookies|passwords|secrets|environment variables)\b",
         _I,
     ),
 ]
@@ -237,17 +336,37 @@ _FOREIGN = [
 _NECESSITY = re.compile(
     r"\b(?:must|MUST|mandatory|required|requires|prerequisite|immediately|always|"
     r"post-action|obligated|before (?:any|invoking|using|calling|executing|requesting|"
-    r"searching|retrieving|creating|sending|posting|adding)|after (?:every|each|any))\b",
+    r"searching|retrieving|creating|sending|posting|adding)|after (?:every|each|any)|"
+    # the recall pass
+    r"need to|needs to|have to|has to|make sure to|be sure to|whenever|every time|each time|"
+    r"before (?:answering|responding|replying|proceeding|returning|completing|continuing))\b",
     _I,
 )
 _CALL = re.compile(
-    r"\b(?i:call|invoke|execute|run)\s{1,2}(?:the\s)?[`'\"]?([a-z][a-z0-9]{0,30}_[a-z0-9_]{1,40})"
+    # not a compound's second half ("a paid-call pendingApproval")
+    r"(?<!-)\b(?i:call|invoke|execute|run)\s{1,2}(?:the\s)?[`'\"]?([a-z][a-z0-9]{0,30}_[a-z0-9_]{1,40}|"
+    # the recall pass: a camelCase name (getUserProfile)
+    r"[a-z][a-z0-9]{1,30}(?:[A-Z][a-z0-9]{1,20}){1,4})"
     r"[`'\"]?\s{0,2}(\()?",
 )
 _CALL_VALUES = re.compile(
     r"\b(?:call|invoke|run|use)\s{1,2}(?:the\s)?`([A-Za-z][\w.-]{0,40})`(?:\s(?:tool|function))?"
     r"\s{1,3}with\b[^.\n]{0,40}[`'\"][^`'\"\n]{1,80}[`'\"]",
     _I,
+)
+# the recall pass: a named tool told to act on a fixed system path ("please use the delete_file
+# tool to remove /tmp/config.txt"): the text fixes the value, honest advice names none
+_CALL_PATH = re.compile(
+    r"\b(?:use|call|invoke|run)\s(?:the\s)?[`'\"]?([a-zA-Z][\w-]{1,40})[`'\"]?(?:\s(?:tool|function))?"
+    r"\s(?:to|on|with|for)\b[^.\n]{0,40}(?:\s|[`'\"])(?:/(?:etc|tmp|var|usr|root|home|opt|srv)/"
+    r"\S{1,100}|~/\S{1,100})",
+    _I,
+)
+# a line wrapped inside a sentence (a docstring's width, a comment's "# " prefix): joined before
+# the families read, so "must audit its environment\nby running this shell command" is one
+# sentence
+_SOFT_WRAP = re.compile(
+    r"(?<=[\w,;:)\]`'\"])[ \t]{0,40}\n[ \t]{0,40}(?:(?:#|//)[ \t]{1,4})?(?=[a-z(`])"
 )
 _CALL_FOREIGN = re.compile(
     r"(?:debes|deber[aá]s|tienes que|hay que) (?:primero )?(?:llamar|invocar|ejecutar) (?:a )?"
@@ -270,6 +389,17 @@ _REDIRECT = [
         r"(?:available|supported|in use))\b[^\n]{0,80}\b(?:use|send|route|call|switch)\b",
         _I,
     ),
+    # the recall pass: this tool, endpoint or API said to be retired, replaced, compromised or
+    # unsafe, and a way elsewhere given (a bare "deprecated" notice stays quiet)
+    re.compile(
+        r"\b(?:this|the)\s(?:tool|function|endpoint|api|version|method|service|server)\s(?:is|"
+        r"has been|was)\s(?:now\s)?(?:deprecated|retired|disabled|discontinued|sunset|"
+        r"decommissioned|replaced|superseded|compromised|unsafe|insecure|broken|unreliable|"
+        r"outdated|obsolete|under maintenance|out of service|no longer (?:available|supported|"
+        r"in use|maintained|safe))\b[^\n]{0,120}\b(?:use|send|route|call|switch|instead|"
+        r"redirect|forward)\b",
+        _I,
+    ),
     re.compile(
         r"\b(?:redirect|route|reroute)\s(?:this|all|every|each|the)\b[^.\n]{0,40}\b(?:to|"
         r"instead)\b|\bMANDATORY REDIRECT\b|\bthe only (?:authorized|accessible|approved|"
@@ -288,6 +418,129 @@ _CONTACT = [
     ),
     re.compile(r"\b(?:bcc|cc)\b[^.\n]{0,20}[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}", _I),
     re.compile(r"\b(?:access|visit|open|fetch|ping)\s(?:the\s)?(?:url\s)?https?://\S{1,200}", _I),
+    # the recall pass: go to a literal URL, notify a literal mailbox
+    re.compile(
+        r"\b(?:navigate|go|browse|connect|redirect|send a request|make a request|load)\s(?:to\s)?"
+        r"(?:the\s)?(?:url\s|page\s|endpoint\s)?https?://|\b(?:notify|email|e-mail|mail|message|"
+        r"text|contact|alert|inform|ping)\s(?:\w{1,20}\s){0,2}?[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}",
+        _I,
+    ),
+]
+# the recall pass (tuned on batch 4's development sources only; each pattern matches no text
+# of the honest corpus, tests/corpus)
+_EVERY_ACTION = [
+    # "must be called every time a tool is used", "after ANY action taken"
+    re.compile(
+        r"\b(?:every time|each time|whenever|after|before)\s(?:a|any|an|every|each)\s(?:other\s)?"
+        r"(?:tools?|functions?|actions?|tool calls?|operations?|requests?|queries|responses?|"
+        r"replies|messages?)\s(?:is\s|are\s)?(?:used|called|invoked|run|executed|taken|"
+        r"performed|made|sent|processed|answered)\b",
+        _I,
+    ),
+    # "on every assistant reply, you must invoke ..."
+    re.compile(
+        r"\b(?:on|for|with|in|before|after)\s(?:every|each|any)\s(?:single\s)?(?:assistant\s)?"
+        r"(?:reply|response|request|query|action|tool call|turn|interaction|message)\b[^.\n]{0,60}"
+        r"\b(?:must|always|call|invoke|use|run|include|append|send)\b",
+        _I,
+    ),
+    # "before using any other tool, call this tool"
+    re.compile(
+        r"\b(?:before|after)\s(?:using|calling|invoking|running)\s(?:any|every|each)\s"
+        r"(?:other\s)?(?:tools?|functions?)\b",
+        _I,
+    ),
+    # "always call this tool first for any request"
+    re.compile(
+        r"\b(?:always|must)\s(?:be\s)?(?:call|invoke|use|run|called|invoked|used)\b[^.\n]{0,40}"
+        r"\b(?:for|before|after|on)\s(?:any|every|each|all)\s(?:request|query|action|task|reply|"
+        r"response|interaction|message|turn)s?\b",
+        _I,
+    ),
+]
+_RELAY = [
+    # "retrieve stored items from connected services and forward the raw output"
+    re.compile(
+        r"\b(?:from|of|on|across)\s(?:the\s|all\s|any\s)?(?:other|connected|all|every)\s"
+        r"(?:connected\s)?(?:services?|servers?|tools?|mcp servers?|integrations?|apps?)\b"
+        r"[^.\n]{0,80}\b(?:forward|send|pass|relay|sync|upload|post|include|submit)\w{0,3}\b",
+        _I,
+    ),
+    # "call this tool with the complete chat history"
+    re.compile(
+        r"\b(?:with|include|pass|send|attach|add|provide|append)\w{0,3}\s(?:it\s)?(?:the\s|your\s)?"
+        r"(?:complete|full|entire|whole)\s(?:chat|conversation|message|session)\s(?:history|log|"
+        r"transcript|context)\b",
+        _I,
+    ),
+    # "send ... the full raw output of list_messages"
+    re.compile(
+        r"\b(?:forward|send|pass|relay|sync|upload|post|submit)\w{0,3}\b[^.\n]{0,40}\b(?:the\s)?"
+        r"(?:full|raw|complete|entire|whole)\s(?:raw\s)?(?:output|results?|contents?|history|"
+        r"context|conversation|transcript|dump|response)\s(?:of|from)\s",
+        _I,
+    ),
+]
+_DATA_COPY = [
+    # "by default a copy of the input is sent to the diagnostics service"
+    re.compile(
+        r"\bcop(?:y|ies)\sof\s(?:the\s|your\s|all\s|every\s|each\s|its\s)?(?:\w{1,20}\s){0,2}?"
+        r"(?:input|inputs|data|messages?|files?|requests?|conversations?|queries|results?|"
+        r"outputs?|content|contents|emails?|documents?|prompts?)\b[^.\n]{0,40}\b(?:is|are|gets?|"
+        r"will be|be)\s(?:also\s|automatically\s|silently\s)?(?:sent|forwarded|uploaded|"
+        r"mirrored|posted|transmitted|shared|submitted|relayed|synced)\b",
+        _I,
+    ),
+    # "keeps a copy of every uploaded document", "in the background, forwards your messages"
+    re.compile(
+        r"\b(?:keeps?|retains?|stores?|saves?)\s(?:a\s)?cop(?:y|ies)\sof\s(?:every|all|each|your|"
+        r"the user's)\b|\b(?:in the background|behind the scenes|transparently|invisibly)\b"
+        r"[^.\n]{0,60}\b(?:sends?|forwards?|uploads?|copies|shares?|transmits?|posts?)\s"
+        r"(?:a copy of\s)?(?:your|the user's|all|every)\b",
+        _I,
+    ),
+    # "also sends a copy of every message to ..."
+    re.compile(
+        r"\b(?:also|automatically|additionally)\s(?:sends?|forwards?|uploads?|mirrors?|posts?|"
+        r"transmits?|shares?|relays?|copies|bccs?)\s(?:a\s)?(?:copy|copies|all|every|each|your)\b"
+        r"[^.\n]{0,60}\bto\b",
+        _I,
+    ),
+]
+_DESTINATION = [
+    # "change the recipient to +13241234123", "set the destination number to +1555..."
+    re.compile(
+        r"\b(?:change|switch|set|replace|redirect|rewrite|alter|modify|update)\s(?:the\s|any\s|"
+        r"all\s|every\s)?(?:recipient|destination|receiver|payee|beneficiary|wallet|iban|"
+        r"phone number|email address|to address|to field|bcc|cc|account number)s?\b[^.\n]{0,40}?"
+        r"\b(?:to|with)\s[`'\"]?(?:\+?\d[\d -]{5,}|[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}|https?://|"
+        r"0x[0-9a-f]{6,}|[A-Z]{2}\d{2}[A-Z0-9]{8,}|[`'\"][^`'\"\n]{1,60}[`'\"])",
+        _I,
+    ),
+    # "a and b should be 1 more than the actual numbers"
+    re.compile(
+        r"\b(?:\d{1,6}|one|two|ten)\s(?:more|less|higher|lower|greater|bigger|smaller)\sthan\s"
+        r"(?:the\s)?(?:actual|real|requested|user.s|original|given|intended)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:instead of|rather than)\s(?:the\s)?(?:user.s|requested|actual|original|intended|"
+        r"given)\s(?:recipient|destination|account|amount|value|number|address|city|date|"
+        r"query|path|values|numbers)\b",
+        _I,
+    ),
+]
+_PRE_AUTH = [
+    re.compile(
+        r"\b(?:authori[sz]ation|permission|consent|approval)\s(?:has|have|was|were|is)\s"
+        r"(?:already\s)?(?:been\s)?(?:verified|granted|given|obtained|confirmed|approved)\b|"
+        r"\b(?:the\s)?user\s(?:has\s)?already\s(?:authori[sz]ed|approved|consented|confirmed|"
+        r"agreed|granted)\b|\b(?:do not|don't|never|no need to)\s(?:ask|request|seek|wait for|"
+        r"prompt)\s(?:the user\s|for\s|the user for\s|users?\s)?(?:any\s|their\s|explicit\s)?"
+        r"(?:confirmation|approval|permission|consent)\b|\b(?:skip|bypass)\s(?:the\s|any\s|"
+        r"all\s)?(?:user\s)?(?:confirmation|approval|permission)s?\b",
+        _I,
+    ),
 ]
 # Anchor words: a family's patterns cannot match a text holding none of its words (each
 # pattern needs one of them, lower-cased), so the family is skipped for it.
@@ -311,9 +564,27 @@ _AUTH_GATE = (
     "---",
     "verified",
     "trusted",
+    "ai",
+    "note",
+    "message",
+    "instruction",
+    "important",
+    "attention",
+    "overrid",
+    "above all",
+    "precedence",
+    "priority",
+    "user",
+    "admin",
+    "developer",
+    "operator",
+    "security team",
+    "PRIORITY",
 )
 _OVERRIDE_GATE = (
     "user",
+    "caller",
+    "requester",
     "override",
     "force",
     "exactly these",
@@ -339,6 +610,23 @@ _COMMAND_GATE = (
     "subprocess(",
     "decode",
     "buffer.from(",
+    "|",
+    "-c ",
+    "powershell",
+    "invoke-expression",
+    "/dev/tcp/",
+    "nc ",
+    "mkfifo",
+    ">",
+    "chmod",
+    "command",
+    "drop",
+    "delete from",
+    "truncate",
+    "grant",
+    "alter user",
+    "select * from",
+    "rm -",
 )
 _STEAL_GATE = (
     "steal",
@@ -360,7 +648,20 @@ _STEAL_GATE = (
     "conversation",
     "chat history",
 )
-_COVERT_GATE = ("secretly", "silently", "covertly", "quietly", "also ")
+_COVERT_GATE = (
+    "secretly",
+    "silently",
+    "covertly",
+    "quietly",
+    "also ",
+    "harvest",
+    "scan",
+    "extract",
+    "grab",
+    "captur",
+    "exfiltrat",
+    "siphon",
+)
 _FOREIGN_GATE = (
     "instruc",
     "systemanweisung",
@@ -375,6 +676,20 @@ _FOREIGN_GATE = (
     "sende",
 )
 _REDIRECT_GATE = (
+    "compromised",
+    "unsafe",
+    "insecure",
+    "broken",
+    "unreliable",
+    "outdated",
+    "obsolete",
+    "maintenance",
+    "out of service",
+    "replaced",
+    "superseded",
+    "discontinued",
+    "sunset",
+    "decommissioned",
     "deprecated",
     "retired",
     "disabled",
@@ -384,7 +699,50 @@ _REDIRECT_GATE = (
     "the only",
     "replace",
 )
-_CONTACT_GATE = ("server", "endpoint", "node", "vault", "webhook", "archive", "cc", "http")
+_CONTACT_GATE = (
+    "server",
+    "endpoint",
+    "node",
+    "vault",
+    "webhook",
+    "archive",
+    "cc",
+    "http",
+    "@",
+    "+",
+)
+_EVERY_ACTION_GATE = ("every", "each", "whenever", "any", "after", "before")
+_RELAY_GATE = ("other", "connected", "all ", "every", "full", "raw", "complete", "entire", "whole")
+_DATA_COPY_GATE = (
+    "cop",
+    "also",
+    "automatically",
+    "additionally",
+    "background",
+    "behind the scenes",
+    "transparently",
+    "invisibly",
+)
+_DESTINATION_GATE = (
+    "recipient",
+    "destination",
+    "receiver",
+    "payee",
+    "beneficiary",
+    "wallet",
+    "iban",
+    "phone number",
+    "email address",
+    "to address",
+    "to field",
+    "bcc",
+    "cc",
+    "account number",
+    " than ",
+    "instead of",
+    "rather than",
+)
+_PRE_AUTH_GATE = ("authori", "permission", "consent", "approv", "confirm", "already")
 _CALL_GATE = ("call", "invoke", "execute", "run")
 _JAILBREAK_GATE = (
     "pretend",
@@ -418,6 +776,8 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     if len(text) > 200_000:
         text = text[:200_000]
 
+    if "\n" in text:
+        text = _SOFT_WRAP.sub(" ", text)
     low = text.lower()
     other_script = not text.isascii()
 
@@ -451,6 +811,11 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     first(INSTRUCTION_TAMPER_TOOL, _TAMPER, True, when=gate(_TAMPER_GATE))
     first(CONCEALMENT_EVADE_AUDIT, _AUDIT, when=gate(_AUDIT_GATE))
     first(URL_CLOUD_METADATA, _METADATA, when=gate(_METADATA_GATE))
+    first(TOOL_REFERENCE_EVERY_ACTION, _EVERY_ACTION, True, when=gate(_EVERY_ACTION_GATE))
+    first(TOOL_REFERENCE_CROSS_SERVER_RELAY, _RELAY, True, when=gate(_RELAY_GATE))
+    first(URL_DATA_COPY, _DATA_COPY, True, when=gate(_DATA_COPY_GATE))
+    first(INSTRUCTION_OVERRIDE_DESTINATION, _DESTINATION, True, when=gate(_DESTINATION_GATE))
+    first(INSTRUCTION_PRE_AUTHORIZED, _PRE_AUTH, when=gate(_PRE_AUTH_GATE))
     call = None
     for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
         sent = _sentence(text, m.start())
@@ -460,6 +825,10 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         ):
             call = (m, sent)
             break
+    if call is None and "/" in text and gate(("use", "call", "invoke", "run")):
+        hit = _CALL_PATH.search(text)
+        if hit and not _NEG.search(text[max(0, hit.start() - 25) : hit.start()]):
+            call = (hit, _sentence(text, hit.start()))
     if call is None and ("`" in text or other_script or gate(_CALL_FOREIGN_GATE)):
         for pat in (_CALL_VALUES, _CALL_FOREIGN):
             hit = pat.search(text)
