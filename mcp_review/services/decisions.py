@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from mcp_review.engine.kinds import Group, Member
     from mcp_review.engine.model import ToolDef
     from mcp_review.engine.pins import Decision, Pin, PinFile, PinKey
+    from mcp_review.engine.surfaces import SurfaceKey, SurfacePin
     from mcp_review.store.pinfile import SaveResult
 
 _PINNED: Any = object()
@@ -116,12 +117,19 @@ def decide_tool(
         pin = with_decision(before, Decision.DENIED, by=by, note=note)
     else:
         return None
-    if pins.sign is not None and seen is not None:
-        from mcp_review.engine.signed import seen_of, with_seen
-
-        pin = with_seen(pin, seen_of(seen))
+    pin = _with_seen(pins, pin, seen)
     pins.decide(pin, why=why, source=source, expect=expect, group=group)
     return pin
+
+
+def _with_seen(pins: PinFile, pin: Any, seen: Any) -> Any:
+    """``pin`` carrying what the decider was shown (``seen``: a tool's, instructions' or
+    surface's status, or the app's row), when ``pins`` signs (engine/signed.py)."""
+    if pins.sign is None or seen is None:
+        return pin
+    from mcp_review.engine.signed import seen_of, with_seen
+
+    return with_seen(pin, seen_of(seen))
 
 
 @dataclass(slots=True)
@@ -273,10 +281,39 @@ def forget_tool(
 
 
 def decide_instructions_pin(
-    pins: PinFile, ipin: InstructionsPin, *, why: str = "", source: str, expect: Any = ANY
+    pins: PinFile,
+    ipin: InstructionsPin,
+    *,
+    why: str = "",
+    source: str,
+    expect: Any = ANY,
+    seen: Any = None,
 ) -> None:
-    """Record a decision about a server's instructions (``ipin``: the text decided)."""
-    pins.decide_instructions(ipin, why=why, source=source, expect=expect)
+    """Record a decision about a server's instructions (``ipin``: the text decided;
+    ``seen``: their status, carried in a signed decision's record when ``pins`` signs)."""
+    pins.decide_instructions(_with_seen(pins, ipin, seen), why=why, source=source, expect=expect)
+
+
+def decide_surface_pin(
+    pins: PinFile,
+    spin: SurfacePin,
+    *,
+    why: str = "",
+    source: str,
+    expect: Any = ANY,
+    seen: Any = None,
+) -> None:
+    """Record a decision about a prompt, resource or resource template (``spin``: the object
+    decided, as served; ``seen``: its ``SurfaceStatus``, carried in a signed decision's record
+    when ``pins`` signs: the save signs it as it signs a tool's)."""
+    pins.decide_surface(_with_seen(pins, spin, seen), why=why, source=source, expect=expect)
+
+
+def forget_surface(
+    pins: PinFile, key: SurfaceKey, *, by: str | None = None, why: str = "", source: str
+) -> None:
+    """Drop the decision about a prompt, resource or template (it reads as new again)."""
+    pins.forget_surface(key, who=by, why=why, source=source)
 
 
 def forget_instructions(
@@ -410,7 +447,8 @@ def decide_subject(
         blocked=st.policy.reasons if blocked else (),
         confirmed="with --yes",
     )
-    store(make_pin(), why, "approve" if decision == "approved" else "deny")
+    pin = _with_seen(inp.pins, make_pin(), st)
+    store(pin, why, "approve" if decision == "approved" else "deny")
     out.result = save(inp.pins, inp.pins_path)
     return out
 

@@ -20,6 +20,7 @@ from mcp_review.services.decisions import (
     InstructionsDecision,
     audit_why,
     decide_subject,
+    decide_surface_pin,
     refuse_unserved,
     served_and_principal,
 )
@@ -70,7 +71,7 @@ def decide_surface(
         )
 
     def store(pin: Any, why: str, source: str) -> None:
-        pins.decide_surface(pin, why=why, source=source)
+        decide_surface_pin(pins, pin, why=why, source=source)
 
     return decide_subject(args, inp, out, old, st, kind, make_pin, store)
 
@@ -120,8 +121,10 @@ def baseline_surfaces(
             note=args.note,
             server_version=s.server_version,
         )
-        pins.decide_surface(
+        decide_surface_pin(
+            pins,
             spin,
+            seen=x,
             why=audit_why(
                 "approved",
                 f"baseline, {x.state} {x.kind}",
