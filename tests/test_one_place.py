@@ -82,3 +82,14 @@ def test_decisions_are_recorded_through_the_one_service() -> None:
     where = sorted(path for path, text in _sources().items() if record.search(text))
     assert where == ["mcp_review/demo/workspace.py", "mcp_review/services/decisions.py"], where
 
+
+def test_a_group_members_values_are_worded_in_one_place() -> None:
+    """A member's own values (``readOnlyHint: (absent) → true``) read the same in the CLI's
+    reports and the app's group screen: one function words them, ``formats.kinds.change_values``."""
+    from mcp_review.formats import kinds
+    from mcp_review.tui.screens import groups
+
+    assert groups.change_values is kinds.change_values
+    arrow = re.compile(r"\{p\[['\"]old['\"]\]\}\s*(?:→|->)\s*\{p\[['\"]new['\"]\]\}")
+    where = sorted(path for path, text in _sources().items() if arrow.search(text))
+    assert where == ["mcp_review/formats/kinds.py"], where
