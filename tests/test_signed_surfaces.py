@@ -300,3 +300,39 @@ def test_a_reworded_prompt_with_no_cue_is_withheld_not_held(tmp_path: Path):
     assert withheld == [
         ("write_summary", "changed since approved (review it, then approve it again)")
     ]
+
+
+def git(d: Path, *argv: str) -> None:
+    who = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x"}
+    env = {**os.environ, **who, "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x"}
+    subprocess.run(["git", "-C", str(d), *argv], check=True, capture_output=True, env=env)
+
+
+def test_a_replayed_old_signed_prompt_approval_breaks_the_chain(tmp_path: Path, keys):
+    """Against ``--base`` (CI: the pull request's base), a prompt's new decision must name the
+    base's as its ``previous``: a new approval does, and the older, genuinely signed approval
+    of the prompt's first text put back is a broken chain (alone, each signature holds)."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    (tmp_path / "allowed_signers").write_text(allowed(keys["alice"]))
+    sign = ("--sign-key", str(keys["alice"]))
+    r = cli(tmp_path, "signing", "init", "--allowed-signers", "allowed_signers", *sign)
+    assert r.returncode == 0, r.stderr
+    snap1 = str(snapshot(tmp_path / "s1.json", fixture("prompt.json")))
+    r = cli(tmp_path, "approve", SERVER, "--prompt", "write_summary", "--snapshot", snap1, *sign)
+    assert r.returncode == 0, r.stderr
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "v1")
+    v1 = (tmp_path / "mcp-pins.toml").read_bytes()
+    reworded = dict(fixture("prompt.json"), description="Write a short, plain summary.")
+    snap2 = str(snapshot(tmp_path / "s2.json", reworded))
+    r = cli(tmp_path, "approve", SERVER, "--prompt", "write_summary", "--snapshot", snap2, *sign)
+    assert r.returncode == 0, r.stderr
+    r = cli(tmp_path, "verify", "--require-signed", "--base", "HEAD")
+    assert r.returncode == 0, r.stderr
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "v2")
+    (tmp_path / "mcp-pins.toml").write_bytes(v1)  # the older approval put back
+    assert cli(tmp_path, "verify", "--require-signed").returncode == 0
+    r = cli(tmp_path, "verify", "--require-signed", "--base", "HEAD")
+    assert r.returncode == 1
+    assert "srv/default/(prompt) write_summary: broken chain" in r.stderr, r.stderr
