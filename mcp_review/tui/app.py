@@ -13,7 +13,7 @@ from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision
-from mcp_review.engine.policy import Outcome, blocked_approval
+from mcp_review.engine.policy import Outcome, approval_allowed, blocked_approval
 from mcp_review.engine.status import State
 from mcp_review.services.decisions import ChangedMeanwhile
 from mcp_review.tui.fetchers import LiveFetcher
@@ -702,7 +702,8 @@ class ReviewApp(App[None]):
             self.decide_group(group, decision, left_out, why=why)
 
         def got_reason(reason: str | None) -> None:
-            if reason:
+            # A blocked group is approved only with a reason typed (engine.policy decides).
+            if reason is not None and approval_allowed(decision, Outcome.BLOCK, reason):
                 decide(reason)
 
         def confirmed(ok: bool | None) -> None:
