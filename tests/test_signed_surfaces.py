@@ -336,3 +336,20 @@ def test_a_replayed_old_signed_prompt_approval_breaks_the_chain(tmp_path: Path, 
     r = cli(tmp_path, "verify", "--require-signed", "--base", "HEAD")
     assert r.returncode == 1
     assert "srv/default/(prompt) write_summary: broken chain" in r.stderr, r.stderr
+
+
+def test_an_untrusted_policy_withholds_every_surface(tmp_path: Path, keys):
+    """``--require-signed`` with a policy that is not trusted (inside the repository,
+    unsigned): no decision counts, so every prompt, resource and template is set aside with
+    the reason, signed or not, as every tool is."""
+    from mcp_review.services.signing import withhold_unsigned
+
+    pins = _surface_pins(tmp_path, keys)
+    git(tmp_path, "init", "-q", "-b", "main")  # the policy now sits in the repository
+    run = withhold_unsigned(str(tmp_path / "policy.toml"), str(pins))
+    pf = load_pins(str(pins))
+    run(pf)
+    assert pf.surfaces == {}
+    assert len(pf.unverified_surfaces) == 5
+    for _, why in pf.unverified_surfaces.values():
+        assert why.startswith("the signing policy is not trusted: the signing policy is unsigned")
