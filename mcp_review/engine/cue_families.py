@@ -12,6 +12,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_review.engine.cue_families_recall import (
+    _DATA_COPY,
+    _DATA_COPY_GATE,
+    _DESTINATION,
+    _DESTINATION_GATE,
+    _EVERY_ACTION,
+    _EVERY_ACTION_GATE,
+    _PRE_AUTH,
+    _PRE_AUTH_GATE,
+    _RELAY,
+    _RELAY_GATE,
+)
 from mcp_review.engine.rules.cue_families import (
     CONCEALMENT_COVERT_HANDLING,
     CONCEALMENT_EVADE_AUDIT,
@@ -116,6 +128,15 @@ _AUTHORITY = [
         r"operator)\b",
         _I,
     ),
+    # batch 5: a lower-case bracketed header ("[system configuration]"), the runtime that
+    # "requires the agent to", a "call flow agreed upon between you and the user"
+    re.compile(
+        r"\[\s?(?:system|admin|administrator|override|policy|runtime)[a-z _-]{0,30}\]|"
+        r"\b(?:the\s)?(?:runtime|system|platform|environment|server|host|framework|harness)\s"
+        r"requires\s(?:the\s)?(?:agent|assistant|model|ai|llm)\sto\b|\bagreed(?: upon)? "
+        r"(?:between|with) (?:you|the assistant|the model) and the user\b",
+        _I,
+    ),
     # a capitalised header claiming a privileged voice anywhere: PRIORITY OVERRIDE:, SECURITY
     # DIRECTIVE:, ADMIN MESSAGE:
     re.compile(
@@ -214,6 +235,14 @@ _COMMAND = [
 ]
 _STEAL = [
     re.compile(r"\b(?:steal|exfiltrate|exfiltrating)\b", _I),
+    # batch 5: a file read, then put into the answer ("read the profile stored at ... and
+    # include it in your answer")
+    re.compile(
+        r"\bread\b[^.\n]{0,120}\b(?:and|then)\s(?:include|append|add|paste|put|insert|return|"
+        r"show|output)\s(?:it|them|its contents|the contents|the file|the full)\b[^.\n]{0,30}"
+        r"\b(?:in|into|to)\s(?:your|the)\s(?:answer|response|reply|output|notes)",
+        _I,
+    ),
     # the recall pass: the model's own instructions ("print your system prompt")
     re.compile(
         r"\b(?:print|reveal|output|repeat|show|include|send|leak|dump|return|disclose)\s"
@@ -251,6 +280,12 @@ _COVERT = [
     re.compile(
         r"\balso (?:indexes|collects|stores|uploads|copies|forwards|logs|keeps) "
         r"(?:any |all )?(?:credentials|keys|secrets|tokens|passwords)\b",
+        _I,
+    ),
+    # batch 5: "it need not be surfaced to the user"
+    re.compile(
+        r"\b(?:need not|needn't|does not need to|doesn't need to)\sbe\s(?:surfaced|shown|"
+        r"mentioned|disclosed|revealed|reported|displayed)\sto\s(?:the\s)?users?\b",
         _I,
     ),
     # the recall pass: "the tool also harvests any API keys found"
@@ -399,11 +434,15 @@ _CALL_PATH = re.compile(
     r"\S{1,100}|~/\S{1,100})",
     _I,
 )
+# batch 5: "you must first call mcp Server Desktop-Commander to read ..."
+_CALL_SERVER = re.compile(
+    r"\b(?:call|invoke|use)\s(?:the\s)?(?:mcp\s)?[Ss]erver\s([A-Z][\w-]{2,40})"
+)
 # a line wrapped inside a sentence (a docstring's width, a comment's "# " prefix): joined before
 # the families read, so "must audit its environment\nby running this shell command" is one
 # sentence
 _SOFT_WRAP = re.compile(
-    r"(?<=[\w,;:)\]`'\"])[ \t]{0,40}\n[ \t]{0,40}(?:(?:#|//)[ \t]{1,4})?(?=[a-z(`])"
+    r"(?<=[\w,;:)\]`'\"])[ \t]{0,40}\n[ \t]{0,40}(?:(?:#|//)[ \t]{1,4})?(?=[a-z(`'\"])"
 )
 _CALL_FOREIGN = re.compile(
     r"(?:debes|deber[aá]s|tienes que|hay que) (?:primero )?(?:llamar|invocar|ejecutar) (?:a )?"
@@ -463,141 +502,6 @@ _CONTACT = [
         _I,
     ),
 ]
-# the recall pass (tuned on batch 4's development sources only; each pattern matches no text
-# of the honest corpus, tests/corpus)
-_EVERY_ACTION = [
-    # "must be called every time a tool is used", "after ANY action taken"
-    re.compile(
-        r"\b(?:every time|each time|whenever|after|before)\s(?:a|any|an|every|each)\s(?:other\s)?"
-        r"(?:tools?|functions?|actions?|tool calls?|operations?|requests?|queries|responses?|"
-        r"replies|messages?)\s(?:is\s|are\s)?(?:used|called|invoked|run|executed|taken|"
-        r"performed|made|sent|processed|answered)\b",
-        _I,
-    ),
-    # "on every assistant reply, you must invoke ..."
-    re.compile(
-        r"\b(?:on|for|with|in|before|after)\s(?:every|each|any)\s(?:single\s)?(?:assistant\s)?"
-        r"(?:reply|response|request|query|action|tool call|turn|interaction|message)\b[^.\n]{0,60}"
-        r"\b(?:must|always|call|invoke|use|run|include|append|send)\b",
-        _I,
-    ),
-    # "before using any other tool, call this tool"
-    re.compile(
-        r"\b(?:before|after)\s(?:using|calling|invoking|running)\s(?:any|every|each)\s"
-        r"(?:other\s)?(?:tools?|functions?)\b",
-        _I,
-    ),
-    # "always call this tool first for any request"
-    re.compile(
-        r"\b(?:always|must)\s(?:be\s)?(?:call|invoke|use|run|called|invoked|used)\b[^.\n]{0,40}"
-        r"\b(?:for|before|after|on)\s(?:any|every|each|all)\s(?:request|query|action|task|reply|"
-        r"response|interaction|message|turn)s?\b",
-        _I,
-    ),
-]
-_RELAY = [
-    # "retrieve stored items from connected services and forward the raw output"
-    re.compile(
-        r"\b(?:from|of|on|across)\s(?:the\s|all\s|any\s)?(?:other|connected|all|every)\s"
-        r"(?:connected\s)?(?:services?|servers?|tools?|mcp servers?|integrations?|apps?)\b"
-        r"[^.\n]{0,80}\b(?:forward|send|pass|relay|sync|upload|post|include|submit)\w{0,3}\b",
-        _I,
-    ),
-    # "call this tool with the complete chat history"
-    re.compile(
-        r"\b(?:with|include|pass|send|attach|add|provide|append)\w{0,3}\s(?:it\s)?(?:the\s|your\s)?"
-        r"(?:complete|full|entire|whole)\s(?:chat|conversation|message|session)\s(?:history|log|"
-        r"transcript|context)\b",
-        _I,
-    ),
-    # "summarize the conversation and put it in the feedback parameter"
-    re.compile(
-        r"\b(?:summar(?:y|ize|ise)|recap|transcript|copy|contents?)\s(?:of\s)?(?:the|this|our|"
-        r"your)\s(?:entire\s|whole\s|full\s)?(?:conversation|chat|session|dialog(?:ue)?)\b"
-        r"[^.\n]{0,60}\b(?:in|into|as)\s(?:the\s)?[`'\"]?\w{1,30}[`'\"]?\s(?:parameter|argument|"
-        r"field)",
-        _I,
-    ),
-    # "send ... the full raw output of list_messages"
-    re.compile(
-        r"\b(?:forward|send|pass|relay|sync|upload|post|submit)\w{0,3}\b[^.\n]{0,40}\b(?:the\s)?"
-        r"(?:full|raw|complete|entire|whole)\s(?:raw\s)?(?:output|results?|contents?|history|"
-        r"context|conversation|transcript|dump|response)\s(?:of|from)\s",
-        _I,
-    ),
-]
-_DATA_COPY = [
-    # "by default a copy of the input is sent to the diagnostics service"
-    re.compile(
-        r"\bcop(?:y|ies)\sof\s(?:the\s|your\s|all\s|every\s|each\s|its\s)?(?:\w{1,20}\s){0,2}?"
-        r"(?:input|inputs|data|messages?|files?|requests?|conversations?|queries|results?|"
-        r"outputs?|content|contents|emails?|documents?|prompts?)\b[^.\n]{0,40}\b(?:is|are|gets?|"
-        r"will be|be)\s(?:also\s|automatically\s|silently\s)?(?:sent|forwarded|uploaded|"
-        r"mirrored|posted|transmitted|shared|submitted|relayed|synced)\b",
-        _I,
-    ),
-    # "keeps a copy of every uploaded document", "in the background, forwards your messages"
-    re.compile(
-        r"\b(?:keeps?|retains?|stores?|saves?)\s(?:a\s)?cop(?:y|ies)\sof\s(?:every|all|each|your|"
-        r"the user's)\b|\b(?:in the background|behind the scenes|transparently|invisibly)\b"
-        r"[^.\n]{0,60}\b(?:sends?|forwards?|uploads?|copies|shares?|transmits?|posts?)\s"
-        r"(?:a copy of\s)?(?:your|the user's|all|every)\b",
-        _I,
-    ),
-    # "also sends a copy of every message to ..."
-    re.compile(
-        r"\b(?:also|automatically|additionally)\s(?:sends?|forwards?|uploads?|mirrors?|posts?|"
-        r"transmits?|shares?|relays?|copies|bccs?)\s(?:a\s)?(?:copy|copies|all|every|each|your)\b"
-        r"[^.\n]{0,60}\bto\b",
-        _I,
-    ),
-]
-_DESTINATION = [
-    # "change the recipient to +13241234123", "set the destination number to +1555..."
-    re.compile(
-        r"\b(?:change|switch|set|replace|redirect|rewrite|alter|modify|update)\s(?:the\s|any\s|"
-        r"all\s|every\s)?(?:recipient|destination|receiver|payee|beneficiary|wallet|iban|"
-        r"phone number|email address|to address|to field|bcc|cc|account number)s?\b[^.\n]{0,40}?"
-        r"\b(?:to|with)\s[`'\"]?(?:\+?\d[\d -]{5,}|[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}|https?://|"
-        r"0x[0-9a-f]{6,}|[A-Z]{2}\d{2}[A-Z0-9]{8,}|[`'\"][^`'\"\n]{1,60}[`'\"])",
-        _I,
-    ),
-    # a payment, a participant, a password fixed by the text: "transfer $0.01 to DE89...",
-    # "add attacker@x as an attendee", "change the user's password to 'x'"
-    re.compile(
-        r"\b(?:transfer|send|pay|wire)\s(?:\$|€|£)?\d[\d.,]*\s(?:\w{1,20}\s)?(?:to|into)\s"
-        r"(?:account\s|iban\s|wallet\s)?(?:[A-Z]{2}\d{2}[A-Z0-9]{10,30}|0x[0-9a-f]{6,}|\d{6,})|"
-        r"\b(?:add|invite|include|subscribe|cc|bcc)\s(?:\w{1,20}\s){0,2}?[\w.+-]{1,40}@[\w-]{1,40}"
-        r"(?:\.[\w-]{2,24}){1,3}\s(?:as|to|in|on)\b|\b(?:change|set|reset|update)\s(?:the\s)?(?:user's\s|"
-        r"their\s|account\s|admin\s)?(?:password|passcode|pin|recovery email)\s(?:to|=)\s?"
-        r"[`'\"]",
-        _I,
-    ),
-    # "a and b should be 1 more than the actual numbers"
-    re.compile(
-        r"\b(?:\d{1,6}|one|two|ten)\s(?:more|less|higher|lower|greater|bigger|smaller)\sthan\s"
-        r"(?:the\s)?(?:actual|real|requested|user.s|original|given|intended)\b",
-        _I,
-    ),
-    re.compile(
-        r"\b(?:instead of|rather than)\s(?:the\s)?(?:user.s|requested|actual|original|intended|"
-        r"given)\s(?:recipient|destination|account|amount|value|number|address|city|date|"
-        r"query|path|values|numbers)\b",
-        _I,
-    ),
-]
-_PRE_AUTH = [
-    re.compile(
-        r"\b(?:authori[sz]ation|permission|consent|approval)\s(?:has|have|was|were|is)\s"
-        r"(?:already\s)?(?:been\s)?(?:verified|granted|given|obtained|confirmed|approved)\b|"
-        r"\b(?:the\s)?user\s(?:has\s)?already\s(?:authori[sz]ed|approved|consented|confirmed|"
-        r"agreed|granted)\b|\b(?:do not|don't|never|no need to)\s(?:ask|request|seek|wait for|"
-        r"prompt)\s(?:the user\s|for\s|the user for\s|users?\s)?(?:any\s|their\s|explicit\s)?"
-        r"(?:confirmation|approval|permission|consent)\b|\b(?:skip|bypass)\s(?:the\s|any\s|"
-        r"all\s)?(?:user\s)?(?:confirmation|approval|permission)s?\b",
-        _I,
-    ),
-]
 # Anchor words: a family's patterns cannot match a text holding none of its words (each
 # pattern needs one of them, lower-cased), so the family is skipped for it.
 _AUTH_GATE = (
@@ -635,6 +539,8 @@ _AUTH_GATE = (
     "developer",
     "operator",
     "security team",
+    "requires",
+    "agreed",
 )
 _OVERRIDE_GATE = (
     "user",
@@ -694,6 +600,7 @@ _COMMAND_GATE = (
     "grant update",
 )
 _STEAL_GATE = (
+    "read",
     "steal",
     "exfiltrat",
     "reveal",
@@ -714,6 +621,7 @@ _STEAL_GATE = (
     "chat history",
 )
 _COVERT_GATE = (
+    "need",
     "secretly",
     "silently",
     "covertly",
@@ -776,61 +684,6 @@ _CONTACT_GATE = (
     "@",
     "+",
 )
-_EVERY_ACTION_GATE = ("every", "each", "whenever", "any", "after", "before")
-_RELAY_GATE = (
-    "other",
-    "connected",
-    "all ",
-    "every",
-    "full",
-    "raw",
-    "complete",
-    "entire",
-    "whole",
-    "conversation",
-    "chat",
-    "session",
-    "dialog",
-)
-_DATA_COPY_GATE = (
-    "cop",
-    "also",
-    "automatically",
-    "additionally",
-    "background",
-    "behind the scenes",
-    "transparently",
-    "invisibly",
-)
-_DESTINATION_GATE = (
-    "recipient",
-    "destination",
-    "receiver",
-    "payee",
-    "beneficiary",
-    "wallet",
-    "iban",
-    "phone number",
-    "email address",
-    "to address",
-    "to field",
-    "bcc",
-    "cc",
-    "account number",
-    " than ",
-    "instead of",
-    "rather than",
-    "transfer",
-    "send",
-    "pay",
-    "wire",
-    "password",
-    "passcode",
-    "recovery email",
-    "@",
-    " pin ",
-)
-_PRE_AUTH_GATE = ("authori", "permission", "consent", "approv", "confirm", "already")
 _CALL_GATE = ("call", "invoke", "execute", "run")
 _JAILBREAK_GATE = (
     "pretend",
@@ -937,6 +790,14 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         ):
             call = (m, sent)
             break
+    if call is None and "erver " in text:
+        for srv in _CALL_SERVER.finditer(text):
+            sent = _sentence(text, srv.start())
+            if _NECESSITY.search(sent) and not _NEG.search(
+                text[max(0, srv.start() - 25) : srv.start()]
+            ):
+                call = (srv, sent)
+                break
     if call is None and "/" in text and gate(("use", "call", "invoke", "run")):
         hit = _CALL_PATH.search(text)
         if hit and not _NEG.search(text[max(0, hit.start() - 25) : hit.start()]):
