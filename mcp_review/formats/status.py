@@ -513,3 +513,7 @@ def _summary_lines(report: StatusReport, applied: Sequence[ToolStatus]) -> list[
         )
     out.append(f"status verdict: {verdict_word(report.exit_code())}")
     return out
+
+
+summary_lines = _summary_lines
+"""The summary and the verdict as every ``status`` text says them (formats/status_brief.py)."""
