@@ -103,9 +103,10 @@ def group_line(g: Group) -> str:
     mark = _MARK.get(g.outcome, str(g.outcome).upper())
     names = ", ".join(name(*m.key) for m in g.members[:NAMES_LISTED])
     more = f" and {g.size - NAMES_LISTED} more" if g.size > NAMES_LISTED else ""
+    held = sum(1 for m in g.members if getattr(m.status, "held_by_proxy", None) is not None)
     return (
         f"[{mark}] group {g.id}  {g.label}  {g.size} tool{'s' if g.size != 1 else ''}: "
-        f"{names}{more}"
+        f"{names}{more}" + (f"; {held} held by the proxy" if held else "")
     )
 
 
