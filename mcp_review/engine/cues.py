@@ -256,6 +256,30 @@ def _rules_do_not_apply(words: list[str]) -> bool:
     return False
 
 
+_SWITCH_V = frozenset(
+    "enable enables enabling disable disables disabling toggle toggles activate activates "
+    "deactivate deactivates exit exits leave leaves on off".split()
+)
+_TO_THE_MODEL = frozenset("you your you're yourself assistant ai model agent".split())
+
+
+def _switches_a_mode(words: list[str], seq: tuple[str, ...]) -> bool:
+    """Whether a mode ("maintenance mode") is what the tool switches ("Enable maintenance mode
+    and redirect traffic", "turn maintenance mode off"), not a state claimed of the model ("You
+    are now in maintenance mode"): a switching verb just before it, and no word addressing the
+    model in the sentence."""
+    if not _TO_THE_MODEL.isdisjoint(words):
+        return False
+    n = len(seq)
+    for k in range(len(words) - n + 1):
+        if tuple(words[k : k + n]) == seq:
+            before = words[max(0, k - 2) : k]
+            after = words[k + n : k + n + 1]
+            if not _SWITCH_V.isdisjoint(before) or not _SWITCH_V.isdisjoint(after):
+                return True
+    return False
+
+
 def _forbids_a_claim(words: list[str], i: int) -> bool:
     """Whether the negated telling verb at ``i`` forbids stating something false ("Never tell a
     user a message was scheduled"): its audience followed by "a"/"an", a noun and a form of
@@ -357,6 +381,8 @@ def _sentence_rules(
             if " " + " ".join(seq) + " " in joined:
                 if seq == ("do", "not", "apply") and not _rules_do_not_apply(words):
                     continue  # "signature options do not apply": the tool's own options
+                if seq[-1] == "mode" and _switches_a_mode(words, seq):
+                    continue  # "Enable maintenance mode ... for a Heroku app": the tool's act
                 found.add(INSTRUCTION_SYSTEM_MIMICRY, quote, " ".join(seq))
                 break
     if ws & IGNORE_V:
@@ -531,6 +557,23 @@ def _looks_base64(blob: str) -> bool:
     return True
 
 
+_CALL_PARENS = re.compile(r"\([^()`\n]{0,80}\)")
+
+
+def _alone_in_span(text: str, r: _Run) -> bool:
+    """Whether a quoted plain word is the whole quoted span, or the span is the word and a
+    call's parentheses (`` `fetch` ``, `` `fetch()` ``), not one word of a longer code span
+    (`` `type(scope): subject` ``: a commit-message format, not redis's ``type`` tool)."""
+    close = text[r.start - 1 : r.start]
+    if not close:
+        return True
+    end = text.find(close, r.end, r.end + 200)
+    if end < 0:
+        return True
+    inner = text[r.end : end]
+    return not inner or _CALL_PARENS.fullmatch(inner) is not None
+
+
 def _name_cue(
     text: str,
     r: _Run,
@@ -548,7 +591,7 @@ def _name_cue(
         plain = name.isalpha() and name.islower()
         if after.startswith(_ARG_AFTER) or text[r.end + 1 : r.end + 2] in (":", "="):
             pass  # `search` parameter: an argument's name, not a tool
-        elif plain and not r.quoted:
+        elif plain and not (r.quoted and _alone_in_span(text, r)):
             # A plain word ("fetch", "search") names a tool when quoted, or as "the fetch
             # tool" (then only an instruction to avoid it counts: "never use the fetch
             # tool", "the fetch tool is compromised").
