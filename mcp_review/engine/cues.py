@@ -280,6 +280,34 @@ def _switches_a_mode(words: list[str], seq: tuple[str, ...]) -> bool:
     return False
 
 
+_SELF = (("this", "tool"), ("this", "function"), ("it",))
+
+
+def _of_this_tool(words: list[str]) -> bool:
+    """Whether the sentence's modal is said of this tool being called ("This tool must be
+    called before using any other tools"): "this tool" (or "it") just before the modal, the
+    passive "be called" or "be used" after it, and no sending verb in the sentence."""
+    if not SEND_V.isdisjoint(words):
+        return False
+    for i, w in enumerate(words):
+        if w not in MODAL or i == 0:
+            continue
+        subject = next((p for p in _SELF if tuple(words[max(0, i - len(p)) : i]) == p), None)
+        if (
+            subject
+            and words[i + 1 : i + 2] == ["be"]
+            and words[i + 2 : i + 3]
+            in (
+                ["called"],
+                ["used"],
+                ["invoked"],
+                ["run"],
+            )
+        ):
+            return True
+    return False
+
+
 def _forbids_a_claim(words: list[str], i: int) -> bool:
     """Whether the negated telling verb at ``i`` forbids stating something false ("Never tell a
     user a message was scheduled"): its audience followed by "a"/"an", a noun and a form of
@@ -520,7 +548,11 @@ def _sentence_rules(
         ):
             found.add(INSTRUCTION_OTHER_TOOL, quote, plain[0].lower())
     elif generic and not pref:
-        if any(
+        if _of_this_tool(words):
+            # "This tool must be called before using any other tools": the tool asks to come
+            # first (a preference, shown), not an order about the other tools.
+            found.add(TOOL_PREFERENCE_PREFER_THIS, quote, "call this first")
+        elif any(
             (s.imperative[i] or words[i] in MODAL) and words[i] not in USE_V | PREF_V
             for i in range(n)
         ) and any(w in MODAL or w in SEND_V for w in words):
