@@ -48,8 +48,9 @@ FOREIGN = [
         _I,
     ),
     re.compile(
-        r"ignor(?:a|e|ez|iere|ar)\b[^.\n]{0,30}\b(?:instrucciones|instructions|"
-        r"anweisungen|usuario|utilisateur|benutzers?|nutzers?)\b|忽略(?:之前|以前|先前|所有|用户)|"
+        r"ignor(?:a|e|ez|er|ons|iere|ieren|ar)\b[^.\n]{0,30}\b(?:instrucciones|instructions|"
+        r"anweisungen|usuario|utilisateur|benutzers?|nutzers?)\b|\b(?:anweisungen|instruktionen)\b"
+        r"[^.\n]{0,20}\bignorieren\b|忽略(?:之前|以前|先前|所有|用户)|"
         r"игнорир\w{0,6}[^.\n]{0,30}инструкц|以前の指示を無視|指示を無視",
         _I,
     ),
