@@ -2,7 +2,7 @@
 (``engine/cue_lang.py``).
 
 Positives: the published multilingual payloads of ``benchmarks/eval/poisoned_dev_lang.json``
-(SamsonCyber/blockjail, the development source; never the frozen set) and, per family and
+(SamsonCyber/blockjail and azerozero/grob, development sources; never the frozen set) and, per family and
 language, one text written for this test (the families' own examples; they prove the pattern
 exists, not that it generalises). Negatives: honest tool texts in those languages
 (``benchmarks/eval/honest_dev/``: a Chinese tool collection and a Russian server, copied as
