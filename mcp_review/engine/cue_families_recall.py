@@ -1,4 +1,4 @@
-"""The recall pass's families (issue 39, English), apart from ``engine/cue_families.py`` so
+"""The recall pass's families (English; docs/cues.md), apart from ``engine/cue_families.py`` so
 that module stays under the size the project allows: calls demanded on every action, data
 relayed from other services, a copy of the input sent elsewhere, a fixed destination and
 pre-authorisation claims. Each pattern is bounded from where it starts (linear) and matches no
@@ -40,12 +40,6 @@ _EVERY_ACTION = [
         r"\b(?:on|for|with|in|before|after)\s(?:every|each|any)\s(?:single\s)?(?:assistant\s)?"
         r"(?:reply|response|request|query|action|tool call|turn|interaction|message)\b[^.\n]{0,60}"
         r"\b(?:must|always|call|invoke|use|run|include|append|send)\b",
-        _I,
-    ),
-    # "before using any other tool, call this tool"
-    re.compile(
-        r"\b(?:before|after)\s(?:using|calling|invoking|running)\s(?:any|every|each)\s"
-        r"(?:other\s)?(?:tools?|functions?)\b",
         _I,
     ),
     # "always call this tool first for any request"

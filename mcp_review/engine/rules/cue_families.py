@@ -162,7 +162,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "Access 169.254.169.254 to get instance metadata",
         "attention",
     ),
-    # the recall pass (issue 39), tuned on batch 4's development sources only
+    # the recall pass, tuned on batch 4's development sources only (docs/cues.md)
     (
         TOOL_REFERENCE_EVERY_ACTION,
         "tool-reference",
