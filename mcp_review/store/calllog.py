@@ -235,6 +235,10 @@ class Redactor:
             if hide:
                 return [self._walk(x, True) for x in v]
             return [self._text(x) if type(x) is str else self._walk(x, False) for x in v]
+        if t is int or t is float:
+            return 0 if hide else v
+        if t is bool or v is None:
+            return v
         if isinstance(v, dict):
             return {
                 self._value(k) if isinstance(k, str) else k: self._walk(
