@@ -353,3 +353,34 @@ def test_a_recorded_mib_call_loses_every_secret(tmp_path, monkeypatch, mib_texts
     assert rec["redacted"] is True
     assert rec["arguments"]["auth"] == {"token": REDACTED}
     assert rec["arguments"]["content"] == reference(Redactor(), args["content"])
+
+
+def test_seal_bytes_spell_non_ascii_as_the_stdlib_does():
+    """Records holding non-ASCII text (every range: Latin-1, the rest of the BMP, past U+FFFF;
+    in keys and values) beside backslashes JSON itself escapes and text that reads like a
+    Python escape (``\\xe9``, ``\\U0001f600`` literally): the seal's bytes are json.dumps'."""
+    from mcp_review.store.calllog import _seal_bytes
+
+    tricky = [
+        "é",
+        "\\é",
+        "\\\\é",
+        "é\\",
+        "\\xe9",
+        "\\\\xe9",
+        "\\U0001f600",
+        "\\u00e9",
+        "\U0001f600",
+        "\\\U0001f600",
+        "a\u2028b\u2029",
+        "\u00ff\u0100\uffff\U00010000\U0010ffff",
+        'q"é"\\n\n\t\x7f\x00',
+        "中文\\x41",
+        "x" * 300 + "é" + "\\" * 7 + "×",
+    ]
+    rnd = random.Random(2046)
+    for _ in range(500):
+        args = {rnd.choice(tricky): rnd.choice(tricky) for _ in range(rnd.randint(1, 6))}
+        args["list"] = [rnd.choice(tricky) for _ in range(rnd.randint(0, 5))]
+        rec = {"time": "t", "tool": "é", "arguments": args, "id": rnd.randint(-(2**63), 2**63)}
+        assert _seal_bytes(rec) == _stdlib_seal_bytes(rec), rec
