@@ -20,7 +20,7 @@ from mcp_review.engine.snapshot import Snapshot
 from mcp_review.engine.status import CallLog, State, StatusReport, ToolStatus
 from mcp_review.tui.fetchers import Fetcher, LiveFetcher, ProgressFn, SnapshotFetcher
 from mcp_review.tui.session import ReviewSession
-from mcp_review.tui.view import Computed, ServerEntry, ToolEntry, server_entries
+from mcp_review.tui.view import Computed, ServerEntry, SurfaceEntry, ToolEntry, server_entries
 
 if TYPE_CHECKING:
     from mcp_review.engine.kinds import Group, Grouping
@@ -325,6 +325,15 @@ class ReviewSource:
         """Record ``decision`` for exactly the instructions shown on ``server``'s row, and
         save."""
         self.session.decide_instructions(server, Decision(decision), why=why)
+
+    def decide_surface(
+        self, entry: SurfaceEntry, decision: Decision | str, *, why: str = ""
+    ) -> list[str]:
+        """Record ``decision`` for exactly the prompt, resource or template shown, and save
+        (the session's :meth:`~ReviewSession.decide_surface`): the policy's reasons when a
+        blocked approval came without a reason (nothing written)."""
+        srv = self.snapshot.servers.get(entry.server) if self.snapshot else None
+        return self.session.decide_surface(entry, Decision(decision), why=why, server=srv)
 
     def decide_group(
         self,
