@@ -164,6 +164,23 @@ class ReviewSource:
                     ),
                     source="baseline",
                 )
+            for kind, wires in sorted(s.surfaces.items()):  # its prompts and resources too
+                from mcp_review.engine.surfaces import make_surface_pin
+
+                for w in wires:
+                    pf.decide_surface(
+                        make_surface_pin(
+                            name,
+                            kind,
+                            w,
+                            "approved",
+                            principal=s.principal,
+                            by="baseline",
+                            at="2026-01-01T00:00:00Z",
+                            server_version=s.server_version,
+                        ),
+                        source="baseline",
+                    )
         if pins_path is not None:
             save_pins(pf, pins_path, audit_path=kw.get("audit_path"))
         return cls(fetcher, pf, pins_path=pins_path, **kw)

@@ -28,8 +28,10 @@ from mcp_review.tui.view import SURFACE_WORD, SurfaceEntry, cue_kinds, cue_word
 from mcp_review.tui.widgets.diff_view import SideBySide
 from mcp_review.tui.widgets.footer import KeyFooter
 
-REASONS_SHOWN = 6
-"""The policy's reasons listed in the summary (the cues follow, counted by kind)."""
+REASONS_SHOWN = 4
+"""The policy's reasons listed in the summary (the cues follow, one line each)."""
+CUES_SHOWN = 5
+"""The cues listed in the summary, most severe first (the diff marks every one)."""
 
 
 class SurfaceScreen(Screen[ReviewResult | None]):
@@ -70,7 +72,21 @@ class SurfaceScreen(Screen[ReviewResult | None]):
             empty="(not served)" if new is None else "(never pinned)",
             cues=[(c.text, cue_word(c), c.blocking) for c in e.cues],
         )
-        self.query_one("#surface-diff", SideBySide).body.focus()
+        diff = self.query_one("#surface-diff", SideBySide)
+        diff.body.focus()
+        self.call_after_refresh(self._to_first_change)
+
+    def _to_first_change(self) -> None:
+        """The diff opens on its first changed line (a description under the arguments)."""
+        diff = self.query_one("#surface-diff", SideBySide)
+        i = diff.first_change()
+        if i is None:
+            return
+        row = diff.rows[i]
+        side, line = ("new", row.right.number) if row.right is not None else ("old", 0)
+        if row.right is None and row.left is not None:
+            line = row.left.number
+        diff.reveal(side, line)
 
     def action_back(self) -> None:
         self.dismiss(None)
@@ -114,14 +130,25 @@ def summary(e: SurfaceEntry) -> Content:
     if e.needs_review:
         style = "bold $text-error" if e.blocked else "bold $text-warning"
         parts.append(("  BLOCK: approving asks why" if e.blocked else "  REVIEW", style))
-    for r in e.reasons[:REASONS_SHOWN]:
+    # The policy's reasons but the cues, which follow one line each (the reasons repeat each
+    # cue's whole sentence).
+    reasons = [r for r in e.reasons if not r.startswith("cue in ")]
+    for r in reasons[:REASONS_SHOWN]:
         parts.append("\n- ")
-        parts.append(safe_content(r, one_line=True, limit=300))
-    if len(e.reasons) > REASONS_SHOWN:
-        parts.append((f"\n… and {len(e.reasons) - REASONS_SHOWN} more", "$text-muted"))
+        parts.append(safe_content(r, one_line=True, limit=160))
+    if len(reasons) > REASONS_SHOWN:
+        parts.append((f"\n… and {len(reasons) - REASONS_SHOWN} more", "$text-muted"))
     if e.cues:
         parts.append(("\ncues: ", "bold $text-error"))
         parts.append(cue_kinds(e.cues))
+        for c in e.cues[:CUES_SHOWN]:
+            parts.append((f"\n  {cue_word(c)}", "$text-error" if c.blocking else "$text-warning"))
+            parts.append((" at ", "$text-muted"))
+            parts.append(safe_content(c.pointer, one_line=True, limit=60))
+            parts.append(": ")
+            parts.append(safe_content(c.text, one_line=True, limit=64))
+        if len(e.cues) > CUES_SHOWN:
+            parts.append((f"\n  … and {len(e.cues) - CUES_SHOWN} more cues", "$text-muted"))
     st = e.status
     for ch in st.changes if st is not None else ():
         if ch.witness is None:
