@@ -193,3 +193,62 @@ def test_every_front_end_gives_the_same_decisions(tmp_path: Path) -> None:
     i = status["decisions"].index(surf[0])
     assert all(d["outcome"] == "block" for d in status["decisions"][: i + 1])
     assert status["surfaces_alone"][0]["reasons"][0] == "blocking cue"
+
+
+async def test_hostile_prompts_and_resources_render_as_data() -> None:
+    """A server's prompt and resource named and described with markup, actions, ANSI and
+    hidden characters: every row, screen and dialog shows them as those characters, the
+    SVG stays valid XML, and nothing runs (issue 43: untrusted text never reaches markup)."""
+    import xml.etree.ElementTree as ET
+
+    from helpers import settle
+    from tui_sample import HOSTILE_STRINGS, demo_source
+
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.screens.modals import ConfirmScreen
+    from mcp_review.tui.screens.surface import SurfaceScreen
+    from mcp_review.tui.widgets.diff_view import SideBySide
+
+    bad = "".join(HOSTILE_STRINGS)
+    extra = {
+        "prompt": [{"name": "[@click=app.quit]p[/]\u202e", "description": bad}],
+        "resource": [{"uri": "file:///[bold]x[/]\x1b[31m", "name": "r", "description": bad}],
+    }
+    app = ReviewApp(demo_source(extra_v2=extra))
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        cells = "\n".join(" | ".join(r) for r in _rows(app))
+        assert "prompt [@click=app.quit]p[/]⟨RLO U+202E⟩" in cells, cells
+        assert "resource file:///[bold]x[/]⟨ESC⟩[31m" in cells, cells
+        assert "\x1b" not in cells
+        ET.fromstring(app.export_screenshot())
+        for key in (
+            ("devtools", "default", "prompt", "[@click=app.quit]p[/]\u202e"),
+            ("devtools", "default", "resource", "file:///[bold]x[/]\x1b[31m"),
+        ):
+            await _select_surface(app, pilot, key)
+            await press(pilot, "enter")
+            screen = app.screen
+            assert isinstance(screen, SurfaceScreen)
+            summary = str(screen.query_one("#surface-summary").render())
+            assert "\x1b" not in summary and ("[@click=app.quit]" in summary or "[bold]" in summary)
+            right = "\n".join(
+                r.right.text for r in screen.query_one(SideBySide).rows if r.right is not None
+            )
+            assert "[@click=app.quit]click me[/]" in right and "\x1b" not in right
+            ET.fromstring(app.export_screenshot())
+            await press(pilot, "d")  # deny asks nothing on its screen, as for a tool
+            await settle(pilot)
+            assert app.is_running and app.return_code is None
+        # Denied: the rows say so (a denied prompt stays listed, as a denied tool does).
+        denied = [r for r in _rows(app) if "[@click=app.quit]p" in r[0] or "[bold]x" in r[0]]
+        assert [r[1] for r in denied] == ["denied", "denied"], denied
+        assert isinstance(app.screen, type(app.main))
+        await press(pilot, "u")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "resource" in app.screen.body and "file:///[bold]x[/]" in app.screen.body
+        await press(pilot, "y")
+        await settled(app, pilot)
+        back = [r for r in _rows(app) if "resource file:///[bold]x" in r[0]]
+        assert back and back[0][1:3] == ["new", "block"], back  # undone: new and blocked again

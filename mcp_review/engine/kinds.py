@@ -753,9 +753,9 @@ def surface_alone(x: Any) -> SurfaceAlone:
     """The decision one surface waiting for review needs (``x``: a SurfaceStatus): why it
     stands alone, from the engine's own reading (its policy, its cues, its changes)."""
     from mcp_review.engine.cues import is_blocking
-    from mcp_review.engine.policy import first_sight_blocking
+    from mcp_review.engine.surfaces import first_sight_blocks
 
-    blocks = first_sight_blocking if x.pin is None else is_blocking
+    blocks = first_sight_blocks if x.pin is None else is_blocking
     reasons: list[AloneReason] = []
     if x.policy.outcome is Outcome.BLOCK and any(blocks(c) for c in x.cues):
         reasons.append(AloneReason.BLOCKING_CUE)
