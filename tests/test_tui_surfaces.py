@@ -252,3 +252,46 @@ async def test_hostile_prompts_and_resources_render_as_data() -> None:
         await settled(app, pilot)
         back = [r for r in _rows(app) if "resource file:///[bold]x" in r[0]]
         assert back and back[0][1:3] == ["new", "block"], back  # undone: new and blocked again
+
+
+async def test_the_groups_view_lists_and_decides_the_prompt(tmp_path: Path) -> None:
+    """``G``: the prompt is a decision of its own in the one order (blocked, among the first);
+    ``a`` on it asks yes, then why (as on the list), and writes to the pin file; ``enter``
+    opens its screen."""
+    from helpers import settle
+    from tui_sample import demo_source
+
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.screens.groups import GroupsScreen
+    from mcp_review.tui.screens.modals import ConfirmScreen, ReasonScreen
+    from mcp_review.tui.screens.surface import SurfaceScreen
+
+    pins = tmp_path / "pins.toml"
+    app = ReviewApp(demo_source(pins_path=str(pins)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await press(pilot, "G")
+        screen = app.screen
+        assert isinstance(screen, GroupsScreen)
+        at = next(i for i, x in enumerate(screen.items) if isinstance(x, SurfaceAlone))
+        assert all(x.outcome is Outcome.BLOCK for x in screen.items[: at + 1])
+        row = [c.plain for c in screen.query_one("#groups").get_row_at(at)]
+        assert row[0] == "alone: devtools › prompt review_change" and row[2] == "block", row
+        assert "blocking cue" in row[3] and "exfiltration" in row[3], row
+        screen.query_one("#groups").move_cursor(row=at)
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, SurfaceScreen)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, GroupsScreen)
+        await press(pilot, "a")
+        assert isinstance(app.screen, ConfirmScreen)
+        await press(pilot, "y")
+        assert isinstance(app.screen, ReasonScreen)
+        await press(pilot, *"checked", "enter")
+        await settled(app, pilot)
+        assert isinstance(app.screen, GroupsScreen)
+        # The view follows the new status: the prompt needs no decision now.
+        assert not any(isinstance(x, SurfaceAlone) for x in app.screen.items)
+    pin = tomllib.loads(pins.read_text())["servers"]["devtools"]["principals"]["default"]
+    assert pin["prompts"]["review_change"]["decision"] == "approved"

@@ -508,10 +508,14 @@ class ReviewApp(App[None]):
 
         self.push_screen(SurfaceScreen(entry), done)
 
+    def surface_entry_for(self, key: tuple[str, str, str, str]) -> SurfaceEntry | None:
+        """The list's row of the prompt, resource or template ``key`` (None: not listed)."""
+        server = self._server(key[0])
+        return next((x for x in (server.surfaces if server else ()) if x.key == key), None)
+
     def open_surface_alone(self, item: SurfaceAlone) -> None:
         """A prompt, resource or template from the groups view: its review screen."""
-        server = self._server(item.server)
-        entry = next((x for x in (server.surfaces if server else ()) if x.key == item.key), None)
+        entry = self.surface_entry_for(item.key)
         if entry is None:
             self.notify("that prompt or resource is no longer in the list", markup=False)
             return

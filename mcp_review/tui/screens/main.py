@@ -963,6 +963,9 @@ class MainScreen(Screen[None]):
         e = self.current_entry()
         if e is not None:
             ask_app(self, GroupRequested(e))
+        elif self.current_surface() is not None:
+            # A prompt, resource or template is decided on its own (engine.kinds.SurfaceAlone).
+            self.notify("a prompt or resource is decided on its own: enter reviews it", timeout=4)
         else:
             self.notify("select a tool to open its group (G: every group)", timeout=3)
 
