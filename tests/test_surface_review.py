@@ -16,8 +16,9 @@ import pytest
 from servers.surfaceserver import SurfaceServer
 
 from mcp_review.cli import main
-from mcp_review.engine.kinds import AloneReason, SurfaceAlone, group_report
+from mcp_review.engine.kinds import SurfaceAlone, group_report
 from mcp_review.engine.snapshot import Snapshot, parse_snapshot
+from mcp_review.engine.surface_kinds import SurfaceReason
 from mcp_review.engine.surfaces import surface_digest, surface_status
 from mcp_review.services import decisions
 from mcp_review.services.config import ServerConfig
@@ -171,7 +172,7 @@ def test_a_breaking_prompt_stands_alone_with_its_witness(tmp_path, monkeypatch, 
     inp = resolve_paths(config=None, pins="mcp-pins.toml", snapshot=snap2)
     report = inp.status(inp.snapshot())
     [item] = group_report(report).ordered()
-    assert isinstance(item, SurfaceAlone) and AloneReason.BREAKING in item.reasons
+    assert isinstance(item, SurfaceAlone) and SurfaceReason.BREAKING in item.reasons
     _rc, text, _ = run(capsys, "status", "--groups", "--snapshot", snap2)
     assert "breaking: argument 'style' made required" in text
     assert 'witness: {"arguments": {"topic": "x"}}' in text, text

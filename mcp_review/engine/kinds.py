@@ -45,6 +45,7 @@ from mcp_review.engine.rules.catalog import RULES, rule_of
 from mcp_review.engine.rules.meta import SPEC_KEYS as META_SPEC_KEYS
 from mcp_review.engine.rules.outside import HOST_RULES
 from mcp_review.engine.rules.registry import Claim
+from mcp_review.engine.surface_kinds import SurfaceAlone, surface_alone
 
 if TYPE_CHECKING:
     from mcp_review.engine.cues import Cue
@@ -417,12 +418,6 @@ class AloneReason(StrEnum):
     META_MORE_POWER = "_meta claims more power"
     """``_meta`` makes the tool callable by the model, or widens what its UI may reach
     (engine/rules/meta.py): read and decided on the tool itself."""
-    SURFACE = "a prompt, resource or template"
-    """A prompt, resource or resource template (engine/surfaces.py): decided on its own, as
-    server instructions are (``approve SERVER --prompt NAME`` …)."""
-    BREAKING = "a breaking change for callers"
-    """A prompt argument removed or made required, a changed ``uriTemplate``: read alone,
-    with its witness."""
 
 
 def alone_reasons(t: ToolStatus) -> tuple[AloneReason, ...]:
@@ -706,80 +701,6 @@ class Alone:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class SurfaceAlone:
-    """A prompt, resource or resource template that waits for a decision (engine/surfaces.py),
-    decided on its own, in the same visiting order as the tools (:func:`visit_rank`)."""
-
-    server: str
-    principal: str
-    kind: str
-    """``prompt`` | ``resource`` | ``resource-template``."""
-    name: str
-    """The prompt's or template's name, or the resource's URI."""
-    outcome: Outcome
-    cues: tuple[Cue, ...]
-    reasons: tuple[AloneReason, ...]
-    status: Any = field(default=None, compare=False, repr=False)
-    """Its :class:`~mcp_review.engine.surfaces.SurfaceStatus`."""
-
-    @property
-    def key(self) -> tuple[str, str, str, str]:
-        return (self.server, self.principal, self.kind, self.name)
-
-    @property
-    def blocking_cue(self) -> bool:
-        return AloneReason.BLOCKING_CUE in self.reasons
-
-    @property
-    def flagged(self) -> bool:
-        return bool(self.cues)
-
-    def to_json(self) -> dict[str, Any]:
-        from mcp_review.engine.cues import cues_json
-
-        return {
-            "subject": self.kind,
-            "server": self.server,
-            "principal": self.principal,
-            "name": self.name,
-            "outcome": str(self.outcome),
-            "cues": cues_json(self.cues),
-            "reasons": [str(r) for r in self.reasons],
-        }
-
-
-def surface_alone(x: Any) -> SurfaceAlone:
-    """The decision one surface waiting for review needs (``x``: a SurfaceStatus): why it
-    stands alone, from the engine's own reading (its policy, its cues, its changes)."""
-    from mcp_review.engine.cues import is_blocking
-    from mcp_review.engine.surfaces import first_sight_blocks
-
-    blocks = first_sight_blocks if x.pin is None else is_blocking
-    reasons: list[AloneReason] = []
-    if x.policy.outcome is Outcome.BLOCK and any(blocks(c) for c in x.cues):
-        reasons.append(AloneReason.BLOCKING_CUE)
-    if any(needs_attention(c) for c in x.cues):
-        reasons.append(AloneReason.ATTENTION)
-    if x.breaking:
-        reasons.append(AloneReason.BREAKING)
-    if x.previously_denied:
-        reasons.append(AloneReason.DENIED)
-    reasons.append(AloneReason.SURFACE)
-    from mcp_review.engine.cues import severity
-
-    return SurfaceAlone(
-        x.server,
-        x.principal,
-        x.kind,
-        x.name,
-        x.policy.outcome,
-        tuple(sorted(x.cues, key=lambda c: (severity(c), c.pointer))),
-        tuple(reasons),
-        x,
-    )
-
-
 Item = Group | Alone | SurfaceAlone
 
 
@@ -910,7 +831,12 @@ def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
         cue = min((severity(c) for c in item.cues), default=_NO_CUE)
         if band == 0 and item.blocking_cue:
             cue = min(cue, _NO_CUE - 1)
-        if band == 1 and AloneReason.ATTENTION not in item.reasons:
+        attention = (
+            item.attention
+            if isinstance(item, SurfaceAlone)
+            else AloneReason.ATTENTION in item.reasons
+        )
+        if band == 1 and not attention:
             cue += 2 * _NO_CUE  # a cue at level attention before other cues
     if isinstance(item, SurfaceAlone):
         # After a tool at the same rank (the tools are what the model calls), before a group.
