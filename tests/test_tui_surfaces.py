@@ -295,3 +295,22 @@ async def test_the_groups_view_lists_and_decides_the_prompt(tmp_path: Path) -> N
         assert not any(isinstance(x, SurfaceAlone) for x in app.screen.items)
     pin = tomllib.loads(pins.read_text())["servers"]["devtools"]["principals"]["default"]
     assert pin["prompts"]["review_change"]["decision"] == "approved"
+
+
+async def test_the_filter_reads_a_surface_rows_words() -> None:
+    """``/status:prompt`` keeps the prompt's row (its kind is a word of its status), and
+    ``/decision:block`` keeps it with the blocked tools."""
+    from tui_sample import demo_source
+
+    from mcp_review.tui.app import ReviewApp
+
+    app = ReviewApp(demo_source())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await press(pilot, "slash", *"status:prompt", "enter")
+        rows = [r[0] for r in _rows(app) if r[0].startswith("│")]
+        assert rows == ["│ prompt review_change"], rows
+        await press(pilot, "escape", "slash", *"decision:block", "enter")
+        rows = [r[0] for r in _rows(app) if r[0].startswith("│")]
+        assert "│ prompt review_change" in rows and "│ lint_file" in rows, rows
+        assert not any("run_query" in r for r in rows), rows
