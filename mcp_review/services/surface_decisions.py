@@ -20,6 +20,7 @@ from mcp_review.services.decisions import (
     InstructionsDecision,
     audit_why,
     decide_subject,
+    decide_surface_pin,
     refuse_unserved,
     served_and_principal,
 )
@@ -70,7 +71,7 @@ def decide_surface(
         )
 
     def store(pin: Any, why: str, source: str) -> None:
-        pins.decide_surface(pin, why=why, source=source)
+        decide_surface_pin(pins, pin, why=why, source=source)
 
     return decide_subject(args, inp, out, old, st, kind, make_pin, store)
 
@@ -83,7 +84,7 @@ def baseline_surfaces(
     ones are held back until ``--yes``, denied ones until ``--force``; a candidate's wait for
     the switch."""
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
 
     for x in s.surfaces:
         if x.state in ("pinned", "unlisted"):
@@ -100,7 +101,9 @@ def baseline_surfaces(
                 continue
         elif (x.state == "denied" or x.previously_denied) and not args.force:
             why = "denied (use --force to approve)"
-        elif not args.yes and (x.policy.outcome is Outcome.BLOCK or x.state == "changed"):
+        elif not approval_allowed("approved", x.policy.outcome, args.yes) or (
+            x.state == "changed" and not args.yes
+        ):
             why = "; ".join(x.policy.reasons)
             if x.breaking:
                 klass = "breaking"
@@ -108,7 +111,7 @@ def baseline_surfaces(
             held.append({"tool": key, "class": klass, "why": why})
             continue
         assert x.live is not None
-        confirmed = x.state == "changed" or x.policy.outcome is Outcome.BLOCK
+        confirmed = x.state == "changed" or blocked_approval("approved", x.policy.outcome)
         spin = make_surface_pin(
             s.name,
             x.kind,
@@ -120,8 +123,10 @@ def baseline_surfaces(
             note=args.note,
             server_version=s.server_version,
         )
-        pins.decide_surface(
+        decide_surface_pin(
+            pins,
             spin,
+            seen=x,
             why=audit_why(
                 "approved",
                 f"baseline, {x.state} {x.kind}",
@@ -171,7 +176,7 @@ def decide_reviewed_surface(
     screen was computed with: ``ChangedMeanwhile`` on save when another writer decided since
     (compare-and-set)."""
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
 
     if decision not in ("approved", "denied"):
         raise ValueError(f"unknown decision {decision!r}")
@@ -194,8 +199,9 @@ def decide_reviewed_surface(
         pins.tier_for(shown.server),
     )
     out = ReviewedSurface(before=pins.surfaces.get(shown.key))
-    blocked = decision == "approved" and st.policy.outcome is Outcome.BLOCK
-    if blocked and not why.strip():
+    # The one judgement of a blocked approval (engine.policy): here the typed reason confirms.
+    blocked = blocked_approval(decision, st.policy.outcome)
+    if not approval_allowed(decision, st.policy.outcome, why):
         out.blocked = list(st.policy.reasons)
         return out
     accepted = f"{st.state} {shown.kind}" if shown.live is not None else f"removed {shown.kind}"
@@ -217,6 +223,6 @@ def decide_reviewed_surface(
         note=note,
         server_version=server_version,
     )
-    pins.decide_surface(pin, why=reason, source=source, expect=old)
+    decide_surface_pin(pins, pin, why=reason, source=source, expect=old, seen=st)
     out.pin = pin
     return out

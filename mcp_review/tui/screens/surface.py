@@ -21,6 +21,7 @@ from textual.widgets import Header, Static
 from mcp_review.engine.hidden import json_dumps_safe
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.pintoml import layout
+from mcp_review.engine.policy import blocked_approval
 from mcp_review.tui.render import safe_content
 from mcp_review.tui.screens.modals import ask_reason
 from mcp_review.tui.screens.review import ReviewResult
@@ -103,7 +104,7 @@ class SurfaceScreen(Screen[ReviewResult | None]):
                 timeout=4,
             )
             return
-        if not e.blocked:
+        if not blocked_approval(Decision.APPROVED, e.policy):
             self.dismiss(ReviewResult(Decision.APPROVED))
             return
 
