@@ -192,3 +192,51 @@ def test_a_new_prompt_with_hidden_characters_is_blocked():
         surface_status("s", "default", "prompt", "p", plain, None, "tiered").policy.outcome.value
         == "review"
     )
+
+
+@pytest.mark.skipif(__import__("shutil").which("ssh-keygen") is None, reason="needs ssh-keygen")
+def test_the_apps_surface_decision_is_signed_and_verifies(tmp_path, monkeypatch, capsys):
+    """A pin file that signs (``signing.install``, as ``review`` installs it): the app's
+    decision about the rug-pulled prompt is signed through the one service, carries what its
+    screen showed (``seen``), and ``verify --require-signed`` accepts it."""
+    import argparse
+    import subprocess
+
+    from mcp_review.engine.pins import Decision
+    from mcp_review.engine.signed import SIGNATURES, record
+    from mcp_review.engine.status import compute_status
+    from mcp_review.services import signing
+    from mcp_review.store.readers import load_snapshot
+    from mcp_review.tui.session import ReviewSession
+    from mcp_review.tui.view import server_entries
+
+    monkeypatch.chdir(tmp_path)
+    for k in [k for k in __import__("os").environ if k.startswith(("MCP_REVIEW_", "SSH_AUTH"))]:
+        monkeypatch.delenv(k)
+    key = tmp_path / "alice"
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "a", "-f", str(key)], check=True
+    )
+    kind, b64, *_ = (tmp_path / "alice.pub").read_text().split()
+    (tmp_path / "allowed_signers").write_text(f"alice@example.com {kind} {b64}\n")
+    srv = SurfaceServer([fixture("prompt.json")])
+    assert run(capsys, "pin", "--snapshot", snapshot(srv, tmp_path / "s1.json"))[0] == 0
+    assert run(capsys, "signing", "init", "--allowed-signers", "allowed_signers")[0] == 0
+    srv.prompts[0] = dict(srv.prompts[0], description=RUG)
+    snap2 = snapshot(srv, tmp_path / "s2.json")
+
+    pins_path = str(tmp_path / "mcp-pins.toml")
+    session = ReviewSession(load_pins(pins_path), pins_path=pins_path)
+    signing.install(session.pins, argparse.Namespace(sign_key=str(key)))
+    report = compute_status(load_snapshot(snap2), session.pins)
+    (row,) = server_entries(report, ["srv"], lambda _: "tiered")
+    (entry,) = row.surfaces
+    assert entry.blocked
+    assert session.decide_surface(entry, Decision.APPROVED, why="") != []  # refused
+    assert session.decide_surface(entry, Decision.APPROVED, why="checked") == []
+    sp = load_pins(pins_path).surfaces[KEY]
+    assert sp.decision == "approved" and len(sp.extra[SIGNATURES]) == 1
+    rec = record(sp)
+    assert "state:changed" in rec["seen"] and "outcome:block" in rec["seen"], rec
+    rc, out, err = run(capsys, "verify", "--require-signed")
+    assert rc == 0, out + err
