@@ -148,6 +148,16 @@ def test_review_by_kind_puts_surfaces_in_the_one_order(drifted, capsys):
     assert [d.get("name") for d in doc["decisions"]] == ["write_summary", "plain_note"]
     assert doc["surfaces_alone"][0]["reasons"][:1] == ["blocking cue"]
     assert doc["surfaces_alone"][1]["reasons"] == ["a prompt, resource or template"]
+    # `status` (one line per decision) says each once, at its place in the order.
+    _rc, text, _ = run(capsys, "status", "--snapshot", snap2)
+    lines = [ln for ln in text.splitlines() if '"write_summary"' in ln]
+    assert len(lines) == 1 and lines[0].startswith('[BLOCK] srv prompt "write_summary"  changed'), (
+        text
+    )
+    assert "alone (blocking cue" in lines[0] and "exfiltration" in lines[0], lines
+    first = next(i for i, ln in enumerate(text.splitlines()) if '"plain_note"' in ln)
+    assert text.splitlines().index(lines[0]) < first
+    assert "mcp-review approve SERVER --prompt NAME" in text
     # check's Markdown table lists them too.
     _rc, text, _ = run(capsys, "check", "--from-snapshot", snap2, "--format", "markdown")
     assert "| alone | | block | blocking cue" in text and "(prompt write_summary)" in text
