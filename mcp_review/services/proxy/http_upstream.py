@@ -63,6 +63,9 @@ MAX_RETRY_DELAY = 10.0
 NOTIFY_TIMEOUT = 30.0
 """Seconds a POST without requests (a notification, a response) may take: they are sent in
 order, so a server that never answers one would stall the client."""
+DRAIN_TIMEOUT = 1.0
+DRAIN_BYTES = 64 * 1024
+"""How long, and how much, an answered POST's stream is read on for its end (see ``_drain``)."""
 UPSTREAM_ERROR = -32000
 SESSION_ID_RE = re.compile(r"^[\x21-\x7e]{1,1024}$")
 """The spec: visible ASCII. Anything else (or longer) is refused."""
@@ -630,9 +633,12 @@ class HttpUpstream:
             if body is not None and body.strip():
                 await self._take(post, body, on_get=False)
         elif ctype == "text/event-stream":
-            await self._read_events(post, resp)
+            chunks = resp.aiter_bytes()  # one iterator: a response's bytes are read once
+            parser = await self._read_events(post, resp, chunks=chunks)
             if post.requests and post.last_id is not None:
                 await self._resume(post)
+            elif not post.requests:
+                await self._drain(post, chunks, parser)
         elif post.requests:
             await self._fail(post, f"the server answered with content type {short(ctype, 60)}")
 
@@ -683,11 +689,16 @@ class HttpUpstream:
         return bytes(buf)
 
     async def _read_events(
-        self, post: _Post | None, resp: Any, parser: SSEParser | None = None
+        self,
+        post: _Post | None,
+        resp: Any,
+        parser: SSEParser | None = None,
+        chunks: AsyncIterator[bytes] | None = None,
     ) -> SSEParser:
-        """Read an event stream; for a POST (or its resumption) stop once it is answered."""
+        """Read an event stream; for a POST (or its resumption) stop once it is answered
+        (``chunks``: the response's byte iterator, to read on from where this stops)."""
         parser = parser or SSEParser(self._max_line, self._on_overlong)
-        async for chunk in resp.aiter_bytes():
+        async for chunk in chunks if chunks is not None else resp.aiter_bytes():
             for ev in parser.feed(chunk):
                 if ev.event != "message":
                     self.log(f"dropped an SSE event of type {short(ev.event, 60)}")
@@ -698,6 +709,21 @@ class HttpUpstream:
                 if not post.requests:
                     return parser
         return parser
+
+    async def _drain(self, post: _Post, chunks: AsyncIterator[bytes], parser: SSEParser) -> None:
+        """Read a POST's stream to its end once its requests are answered (the server closes
+        it next), so its connection goes back to the pool: closing a response mid-body
+        closes the connection, and every call paid for a new one. What still comes goes
+        through the same checks; a stream that does not end soon, or runs long, is closed."""
+        read = 0
+        with anyio.move_on_after(DRAIN_TIMEOUT):
+            async for chunk in chunks:
+                read += len(chunk)
+                if read > DRAIN_BYTES:
+                    return
+                for ev in parser.feed(chunk):
+                    if ev.event == "message":
+                        await self._take(post, ev.data, on_get=False)
 
     async def _resume(self, post: _Post) -> None:
         """The POST's stream was cut off after an event id: ask for the rest (GET with
