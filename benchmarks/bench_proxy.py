@@ -342,6 +342,38 @@ def sdk_latency(kind: str, tmp: Path, n: int) -> list[float]:
     return out
 
 
+def sdk_http_latency(tmp: Path, n: int, mode: str) -> tuple[list[float], str]:
+    """The mcp SDK client (``mode``) over Streamable HTTP through ``proxy --listen`` in front
+    of the raw stdio server: (latencies, the protocol revision the client settled on)."""
+    import anyio
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    front = FrontProc(tmp)
+    out: list[float] = []
+    version: list[str] = []
+
+    async def main() -> None:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {front.token}"}, timeout=60)
+        async with Client(
+            streamable_http_client(front.url, http_client=http), mode=mode, cache=None
+        ) as c:
+            version.append(str(c.protocol_version))
+            await c.list_tools()
+            for i in range(n + 50):
+                t0 = time.perf_counter()
+                await c.call_tool("echo", {"q": "x"})
+                if i >= 50:
+                    out.append(time.perf_counter() - t0)
+
+    try:
+        anyio.run(main)
+    finally:
+        front.close()
+    return out, version[0]
+
+
 def _ms(xs: list[float], q: float) -> float:
     return statistics.quantiles(xs, n=100)[int(q) - 1] * 1000 if q < 100 else max(xs) * 1000
 
@@ -394,6 +426,9 @@ def main() -> None:
         "--only-latency", action="store_true", help="stop after the added-latency table"
     )
     ap.add_argument(
+        "--only-sdk", action="store_true", help="the SDK client's table only (stdio and HTTP)"
+    )
+    ap.add_argument(
         "--no-upstream", action="store_true", help="skip proxy --url (an SDK HTTP server)"
     )
     a = ap.parse_args()
@@ -413,6 +448,9 @@ def main() -> None:
                     f"  (load {_load()})"
                 )
         if a.only_held:
+            return
+        if a.only_sdk:
+            _sdk_table(tmp, min(a.n, 1000))
             return
         print(
             f"tools/call round trip over loopback stdio, {a.n} sequential calls, "
@@ -441,6 +479,8 @@ def main() -> None:
                 f"{against:<14}{loads[k]}"
             )
         if a.only_latency:
+            if a.sdk:
+                _sdk_table(tmp, min(a.n, 1000))
             return
         n_tp = max(2000, a.n)
         print(f"\nthroughput, {n_tp} pipelined calls")
@@ -454,12 +494,22 @@ def main() -> None:
         for k, v in tpb.items():
             print(f"{k:<18}{v * 2:>10.1f} MiB/s   ratio to direct {v / tpb['direct']:.2f}")
         if a.sdk:
-            print(f"\nthrough the mcp SDK client (legacy mode), {min(a.n, 1000)} calls")
-            sl = {k: sdk_latency(k, tmp, min(a.n, 1000)) for k in ("direct", "proxy")}
-            b = statistics.median(sl["direct"])
-            for k, xs in sl.items():
-                med = statistics.median(xs)
-                print(f"{k:<18}{med * 1000:>8.3f}ms median   added {(med - b) * 1000:.3f}ms")
+            _sdk_table(tmp, min(a.n, 1000))
+
+
+def _sdk_table(tmp: Path, n: int) -> None:
+    print(f"\nthrough the mcp SDK client, {n} calls (direct and proxy: stdio, legacy mode)")
+    sl = {k: sdk_latency(k, tmp, n) for k in ("direct", "proxy")}
+    versions = {}
+    for mode in ("legacy", "auto"):
+        sl[f"http-front-{mode}"], versions[f"http-front-{mode}"] = sdk_http_latency(tmp, n, mode)
+    b = statistics.median(sl["direct"])
+    for k, xs in sl.items():
+        med = statistics.median(xs)
+        print(
+            f"{k:<20}{med * 1000:>8.3f}ms median  p99 {_ms(xs, 99):.3f}ms  added "
+            f"{(med - b) * 1000:.3f}ms  {versions.get(k, '')}  (load {_load()})"
+        )
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import ipaddress
 import secrets
@@ -93,6 +94,7 @@ MakeProxy = Callable[[int, Mapping[str, str]], Proxy]
 """(session number, the client's forwarded headers) -> the session's relay."""
 
 
+@functools.lru_cache(maxsize=64)
 def is_loopback(host: str) -> bool:
     if host.lower() == "localhost":
         return True

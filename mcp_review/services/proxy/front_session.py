@@ -48,7 +48,9 @@ class Stream:
     @classmethod
     def new(cls, sse: bool = True) -> Stream:
         # One slot more than MAX_QUEUED: the reply always fits behind the server's messages.
-        send, recv = anyio.create_memory_object_stream[dict[str, Any]](MAX_QUEUED + 1)
+        # Not subscripted: a generic alias built per request cost more than the stream.
+        pair: tuple[Any, Any] = anyio.create_memory_object_stream(MAX_QUEUED + 1)
+        send, recv = pair
         return cls(send, recv, sse)
 
     def room(self) -> bool:
