@@ -76,12 +76,14 @@ async def first_message(receive: Any, stream: Stream, wait: float) -> Any:
 
     getter = asyncio.ensure_future(stream.recv.receive())
     watcher = asyncio.ensure_future(disconnected())
+    waited = False
     try:
         await asyncio.wait((getter, watcher), timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        waited = True
     finally:
         watcher.cancel()
-        if watcher.done() and not getter.done():
-            getter.cancel()
+        if not getter.done() and (not waited or watcher.done()):
+            getter.cancel()  # the request itself was cancelled, or the client left
     if not getter.done():
         return getter if not watcher.done() else None
     if getter.cancelled() or getter.exception() is not None:
