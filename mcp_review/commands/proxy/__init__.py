@@ -1,7 +1,7 @@
 """`mcp-review proxy`: a stdio pass-through an MCP client launches in place of the server (a
 stdio server it starts, or a remote one it reaches over Streamable HTTP or legacy SSE).
 
-By job (issue 37 item 2): ``target`` resolves what is proxied (NAME, --url, -- CMD),
+By job: ``target`` resolves what is proxied (NAME, --url, -- CMD),
 ``remote`` holds a remote server's credentials, ``listen`` starts the HTTP front;
 this module is the command's arguments and the wiring of call log, gate and relay."""
 

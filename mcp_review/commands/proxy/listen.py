@@ -1,5 +1,5 @@
 """`mcp-review proxy --listen`: the HTTP front's socket, token file and limits from the
-command line (issue 37 item 2); services.proxy.front serves it."""
+command line; services.proxy.front serves it."""
 
 from __future__ import annotations
 

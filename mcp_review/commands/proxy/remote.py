@@ -1,4 +1,4 @@
-"""A remote server's credentials in `mcp-review proxy` (issue 37 item 2): its stored OAuth
+"""A remote server's credentials in `mcp-review proxy`: its stored OAuth
 tokens (refreshed at start, an ``httpx2.Auth`` for the upstream), a client's forwarded
 ``Authorization`` in place of the config's, and both scrubbed by value from every log."""
 

@@ -1,4 +1,4 @@
-"""What `mcp-review proxy` relays to (issue 37 item 2: the proxy by job): a configured server
+"""What `mcp-review proxy` relays to (the proxy by job): a configured server
 NAME, ``--url URL`` or ``-- CMD ARGS…`` resolved into one ``Target`` (its command or remote
 config, environment, principal, policy tier, call log, pin file, state directory and the
 scrubbers for its secrets), with the usage errors of each form."""

@@ -16,9 +16,9 @@ A 2026-07-28 request (its ``_meta`` names its revision; no session id, no ``init
 to one sessionless session per binding, its id renumbered there so two clients' ids never meet.
 An answer whose first message is the reply goes as one JSON body (a client reads it to its
 end and keeps its connection); a server message first, or none within ``SSE_AFTER``, commits
-to an SSE stream (issue 46 item 6).
+to an SSE stream.
 
-Split by job (issue 37 item 2): ``front_session`` (one session: its inbox, the router of
+Split by job: ``front_session`` (one session: its inbox, the router of
 server messages, its waiters), ``front_asgi`` (answers as text, JSON or SSE; waiting for a
 first message or a disconnect), ``guard`` (the connection guard); this module is the front:
 its checks (token, Host/Origin, limits), its sessions' lives, and the POST/GET/DELETE

@@ -1,4 +1,4 @@
-"""The HTTP front's ASGI plumbing (issue 37 item 2): answers written as plain text, JSON or an
+"""The HTTP front's ASGI plumbing: answers written as plain text, JSON or an
 SSE stream (``Reply``), waiting for an answer's first message or the client's disconnect, and
 uvicorn without its own signal handling."""
 
@@ -66,7 +66,7 @@ async def first_message(receive: Any, stream: Stream, wait: float) -> Any:
     """The stream's first message (a dict); None when the client disconnects first or the
     stream ends; or, when nothing came within ``wait`` seconds, the task still receiving it.
     Two bare asyncio tasks raced: an anyio task group per request cost ~100 µs of CPU here,
-    a tenth of the front's cost per call (issue 46 item 6)."""
+    a tenth of the front's cost per call."""
     with contextlib.suppress(anyio.WouldBlock, anyio.EndOfStream, anyio.ClosedResourceError):
         return stream.recv.receive_nowait()
 

@@ -1,4 +1,4 @@
-"""One session of the proxy's HTTP front (issue 37 item 2: the proxy by job): the client's
+"""One session of the proxy's HTTP front (the proxy by job): the client's
 messages queued for the session's relay (``Inbox``), each message the relay writes for the
 client routed to the POST whose request it answers, or to the session's GET stream
 (``Router``), and the session's bookkeeping (its waiters, streams and queue)."""

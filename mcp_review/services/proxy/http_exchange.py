@@ -1,4 +1,4 @@
-"""The remote upstream's exchanges (issue 37 item 2: the proxy by job): its state, one HTTP
+"""The remote upstream's exchanges (the proxy by job): its state, one HTTP
 exchange (same-origin redirects only), the headers of a request, and judging what the server
 sends (a response must answer a request of the POST it came on; data is framed as one line for
 the relay). ``http_streams`` adds the server's streams, ``http_upstream`` the client's side."""

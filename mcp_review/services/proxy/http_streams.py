@@ -1,4 +1,4 @@
-"""The remote upstream's streams from the server (issue 37 item 2): reading an answered POST's
+"""The remote upstream's streams from the server: reading an answered POST's
 stream to its end, resuming a cut-off one, the GET stream for the server's own messages, a
 session the server ended (re-initialised with the client's own ``initialize``), and the legacy
 SSE transport's one event stream."""

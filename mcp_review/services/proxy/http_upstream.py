@@ -26,7 +26,7 @@ Failing closed, over and above the relay's judgement:
 Header values (tokens) are set on the HTTP client only: nothing here writes them anywhere, and
 the proxy's log scrubs them by value besides.
 
-The module is split by job (issue 37 item 2): ``http_headers`` (request headers),
+The module is split by job: ``http_headers`` (request headers),
 ``http_sse`` (the event-stream parser), ``http_exchange`` (state, one exchange, judging server
 data), ``http_streams`` (the server's streams, session restore, legacy SSE); this one is the
 ``Upstream`` interface and the client's side (each client line sent as a POST, its answer read).
