@@ -19,8 +19,8 @@ A cue's level is the cue's or its rule's ``level`` attribute where the engine ha
 
 Batch 2 (``poisoned_frozen2.json``) and batch 3 (``poisoned_<set>3.json``: its frozen and its
 development sources) are scored and reported apart from batch 1, and together; batch 4
-(``poisoned_dev4.json``) and batch 5 (``poisoned_dev5.json``, the recall pass's held-out
-check), development only, with the development set.
+(``poisoned_dev4.json``), batch 5 (``poisoned_dev5.json``, the recall pass's held-out
+check) and batch 6 (``poisoned_dev6.json``, the directive pass's held-out check), development only, with the development set.
 
 ``--write`` rewrites ``benchmarks/eval/results_<set>.json``. The frozen set is scored only to
 report: rules are tuned on ``dev``.
@@ -251,7 +251,11 @@ def measure(which: str) -> dict[str, Any]:
         b3 = json.loads(batch3.read_text(encoding="utf-8"))
         out["poisoned_batch3"] = score_poisoned(b3, names, servers)
     b4: list[dict[str, Any]] = []
-    for n in (4, 5):  # development only (the recall pass's new sources, its held-out check)
+    for n in (
+        4,
+        5,
+        6,
+    ):  # development only (recall pass's sources, its and the directive pass's held-out checks)
         batch = EVAL / f"poisoned_{which}{n}.json"
         if batch.exists():
             got = json.loads(batch.read_text(encoding="utf-8"))
@@ -284,8 +288,9 @@ def report(r: dict[str, Any], listing: bool) -> None:
         ("poisoned_batch3", "batch 3"),
         ("poisoned_batch4", "batch 4"),
         ("poisoned_batch5", "batch 5"),
+        ("poisoned_batch6", "batch 6"),
         ("poisoned_frozen_all", "batches 1+2+3"),
-        ("poisoned_dev_all", "batches 1+3+4+5"),
+        ("poisoned_dev_all", "batches 1+3+4+5+6"),
     ):
         if key in r:
             b = r[key]["all"]
@@ -322,6 +327,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
             "poisoned_batch3",
             "poisoned_batch4",
             "poisoned_batch5",
+            "poisoned_batch6",
         ):
             for m in r.get(key, {}).get("misses", []):
                 print("  miss", key, m)

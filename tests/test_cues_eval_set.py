@@ -155,3 +155,51 @@ def test_batch5_is_the_held_out_check_from_sources_no_batch_used():
     for i in dev5:
         assert i["source"] not in earlier, i["source"]
         assert i["path"] and len(i["commit"]) == 40 and i["where"] and i["text"], i["id"]
+
+
+def test_batch6_is_the_directive_pass_held_out_check_from_new_unreserved_sources():
+    """Batch 6 (collected and committed before the directive detector, scored before and after
+    it) is what the build writes: at least 15 texts, each with its provenance, from
+    repositories none of batches 1-5 drew from, none reserved for the independent check."""
+    dev6 = build_eval.batch6_items()
+    assert _load("poisoned_dev6.json") == dev6
+    assert len(dev6) >= 15 and all(i["batch"] == 6 and i["split"] == "dev" for i in dev6)
+    earlier = {
+        i["source"]  # type: ignore[index]
+        for name in (
+            "poisoned_frozen.json",
+            "poisoned_dev.json",
+            "poisoned_frozen2.json",
+            "poisoned_frozen3.json",
+            "poisoned_dev3.json",
+            "poisoned_dev4.json",
+            "poisoned_dev5.json",
+            "poisoned_dev_lang.json",
+        )
+        for i in _load(name)  # type: ignore[attr-defined]
+    }
+    reserved = (
+        "mcptox",
+        "fuzzd",
+        "safetybench",
+        "cisco",
+        "safe-mcp",
+        "damn-vulnerable",
+        "mcp-injection-experiments",
+        "invariant",
+        "mcpsecbench",
+        "pipelock",
+        "mcp-watchdog",
+        "secure-mcp-gateway",
+        "mcp-shield",
+        "mcp-guardian",
+        "everything-wrong",
+        "devsecops_arena",
+        "devsecops-arena",
+    )
+    for i in dev6:
+        assert i["source"] not in earlier, i["source"]
+        assert i["path"] and len(i["commit"]) == 40 and i["where"] and i["text"], i["id"]
+        assert not any(r in i["source"].lower() for r in reserved), i["source"]
+        assert "msb" not in re.split(r"[/_.-]", i["source"].lower()), i["source"]
+    assert len({i["id"] for i in dev6}) == len(dev6)

@@ -38,6 +38,7 @@ import public_batch2  # noqa: E402
 import public_batch3  # noqa: E402
 import public_batch4  # noqa: E402
 import public_batch5  # noqa: E402
+import public_batch6  # noqa: E402
 import public_others  # noqa: E402
 import public_vigil  # noqa: E402
 from build_set import plant_targets  # noqa: E402
@@ -157,6 +158,13 @@ def batch5_items() -> list[dict[str, Any]]:
     return _dev_batch(public_batch5.SOURCES, 5, PLANT_SEED + 4)
 
 
+def batch6_items() -> list[dict[str, Any]]:
+    """Batch 6 (``public_batch6.py``): the directive pass's held-out check, collected and
+    committed before its detector was written, scored before and after it; development data
+    (``poisoned_dev6.json``). Planted with seed ``PLANT_SEED + 5``."""
+    return _dev_batch(public_batch6.SOURCES, 6, PLANT_SEED + 5)
+
+
 def _dev_batch(sources: list[dict[str, Any]], batch: int, seed: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for s in sources:
@@ -230,11 +238,14 @@ def main() -> int:
     assert not {i["id"] for i in dev4} & (earlier | {i["id"] for i in frozen3 + dev3}), "dup"
     dev5 = batch5_items()
     assert not {i["id"] for i in dev5} & {i["id"] for i in dev4}, "dup"
+    dev6 = batch6_items()
+    assert not {i["id"] for i in dev6} & {i["id"] for i in dev4 + dev5}, "dup"
     for name, doc in (
         ("poisoned_frozen3.json", frozen3),
         ("poisoned_dev3.json", dev3),
         ("poisoned_dev4.json", dev4),
         ("poisoned_dev5.json", dev5),
+        ("poisoned_dev6.json", dev6),
         ("poisoned_frozen2.json", batch2),
         ("poisoned_frozen.json", frozen),
         ("poisoned_dev.json", dev),
@@ -247,7 +258,7 @@ def main() -> int:
     print(
         f"{len(frozen) + len(dev)} poisoned texts from {n_src} sources: "
         f"{len(frozen)} frozen, {len(dev)} dev; batch 2: {len(batch2)} frozen; batch 3: "
-        f"{len(frozen3)} frozen, {len(dev3)} dev; batch 4: {len(dev4)} dev; batch 5: {len(dev5)} dev; honest servers "
+        f"{len(frozen3)} frozen, {len(dev3)} dev; batch 4: {len(dev4)} dev; batch 5: {len(dev5)} dev; batch 6: {len(dev6)} dev; honest servers "
         f"{len(split['frozen_servers'])} frozen, {len(split['dev_servers'])} dev"
     )
     return 0
