@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_review.engine.cue_directive import directive_cues
 from mcp_review.engine.cue_families_recall import (
     _DATA_COPY,
     _DATA_COPY_GATE,
@@ -734,6 +735,7 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     first(INSTRUCTION_OVERRIDE_DESTINATION, _DESTINATION, True, when=gate(_DESTINATION_GATE))
     first(INSTRUCTION_PRE_AUTHORIZED, _PRE_AUTH, when=gate(_PRE_AUTH_GATE))
     lang_cues(text, add)  # the later families in es, fr, de, zh, ru, ja (engine/cue_lang.py)
+    directive_cues(text, add)  # author-independent directives (engine/cue_directive.py)
     call = None
     for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
         sent = _sentence(text, m.start())

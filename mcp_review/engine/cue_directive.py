@@ -1,0 +1,395 @@
+"""Directives beyond the tool's job: an author-independent attention cue (issue 39).
+
+The pattern families (``engine/cue_families.py`` and its siblings) name what published attacks
+ask, in their authors' words; a held-out batch collected after them scored the same before and
+after them. This reader asks a question that does not depend on the wording: does a sentence
+address the model with a directive (imperative or obligation form, or a hidden purpose) whose
+object lies outside the tool's own job: the model itself, the conversation or its context,
+the user, other tools or servers, every request, secrets and where they are kept, the answer
+the model gives? A tool's advice about its own inputs and outputs ("use ``path`` relative to
+the root", "pass the id that ``list_items`` returned") names none of those.
+
+Its one rule (``cue.instruction.directive-beyond-tool``) is at ``attention``: shown for the
+operator to read, never blocking on its own, never approved with a group. Honest text of real
+servers' new tools is its cost (``benchmarks/eval/honest_dev.py``), so every object class is
+held to evidence that it is outside the tool: a secret counts with where it is kept or a
+quantifier over it, the user only as someone to keep things from or to speak to for the tool.
+
+Linear on any text: the text is cut into sentences by one pass of a character class, a long
+sentence into windows, and each pattern is bounded from where it starts (``{0,N}`` over one
+character class, no nested quantifier). ``own`` (the tool's name and its parameter names,
+lower case) tells self-advice from a directive beyond the tool: a sentence whose only outside
+object is one of the tool's own names says nothing beyond its job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from mcp_review.engine.rules.cue_families import INSTRUCTION_DIRECTIVE_BEYOND_TOOL
+
+__all__ = ["directive_cues", "directive_sentences"]
+
+_I = re.I
+
+_SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?;](?=[^\s.!?;]))+")
+"""A sentence: up to a stop followed by a space or the end (a dot inside an address, a
+version or a URL stays in it); one pass, no backtracking. A longer one is read in windows."""
+_WINDOW = 600
+
+_MAX_TEXT = 200_000
+
+_GATE = (
+    "must",
+    "always",
+    "never",
+    "not ",
+    "n't",
+    "ensure",
+    "make sure",
+    "be sure",
+    "remember",
+    "before",
+    "after",
+    "you",
+    "silently",
+    "secretly",
+    "covertly",
+    "quietly",
+    "without",
+    "required",
+    "mandatory",
+    "assistant",
+    "agent",
+    "model",
+    "llm",
+    "include",
+    "read",
+    "send",
+    "search",
+    "follow",
+)
+
+# Directive form -----------------------------------------------------------------------------
+
+_VERB = (
+    r"(?:read|include|send|pass|call|invoke|use|run|execute|delete|remove|ignore|forget|"
+    r"disregard|tell|inform|mention|reveal|print|output|return|append|prepend|add|copy|forward|"
+    r"upload|post|collect|gather|extract|retrieve|search|scan|look|write|save|store|log|respond|"
+    r"reply|answer|produce|put|set|change|replace|treat|consider|act|pretend|follow|obey|"
+    r"share|attach|provide|fetch|load|open|access|check|verify|first|also|then|do|leak|dump|"
+    r"export|transmit|submit|sync|encode|embed|insert|place|copy|email|notify|alert|report|"
+    r"summari[sz]e|rewrite|modify|edit|update|grant|approve|trust|prioriti[sz]e|bypass|"
+    r"override|skip|avoid|keep|hide|conceal|proceed|perform|invoke|query|find|get|give|"
+    r"show|display|announce|disclose|install|download|navigate|visit|go)"
+)
+
+_MODAL = re.compile(
+    r"\b(?:you|the (?:assistant|ai|llm|agent|model)|assistants?|agents?|models?|llms?|ais?)\s"
+    r"(?:\w{1,12}\s){0,2}?(?:must|should|shall|need to|have to|has to|are required to|"
+    r"is required to|will need to|are expected to|ought to|are to|are mandated to|"
+    r"are instructed to|are obligated to|are directed to|are now)\b"
+    r"|\b(?:must|should|shall)\s(?:always|never|first|also|immediately|now)\b"
+    r"|\b(?:always|never)\s(?![a-z]{1,15}s\b)[a-z]{2,15}\b"
+    r"|\b(?:do not|don't|never)\s" + _VERB + r"\b"
+    r"|\b(?:make sure|ensure|be sure|remember|it is (?:mandatory|required|essential|critical|"
+    r"imperative|vital))\b"
+    r"|\b(?:before|after|when|whenever|while|once)\s[^,.\n]{1,80},\s?(?:you\s|please\s|"
+    r"first\s|always\s|also\s|then\s)?" + _VERB + r"\b",
+    _I,
+)
+"""An obligation addressed to someone (the model): a modal with a subject, always/never or
+do-not with a verb, make-sure/ensure, or a clause of time followed by an imperative."""
+
+_IMPERATIVE_START = re.compile(
+    r"^[\s\-*>#\d)(\[\]<>/:|•]{0,12}(?:<[a-z][a-z _-]{0,40}>\s{0,3})?(?:[a-z][a-z \-]{0,30}\*{0,2}:\*{0,2}\s{0,3})?"
+    r"(?:please\s|first\s|also\s|then\s|now\s|immediately\s)?" + _VERB + r"\b",
+    _I,
+)
+"""A sentence that opens with a verb (the imperative), after bullets, markup or a label."""
+
+# Objects outside the tool's job --------------------------------------------------------------
+
+_OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "the model",
+        re.compile(
+            r"\b(?:your|the (?:assistant|ai|llm|model|agent)'s|its own)\s(?:own\s)?"
+            r"(?:system prompt|system message|instructions|guidelines|rules|memory|reasoning|"
+            r"context|configuration|training|policies|safety)\b"
+            r"|\b(?:system prompt|system message|context window|hidden instructions)\b"
+            r"|\b(?:previous|prior|above|earlier|original|all|any|other)\s(?:\w{1,12}\s)?"
+            r"(?:instructions|directives|guidelines|prompts)\b"
+            r"|\b(?:security|safety)\s(?:checks?|rules|guidelines|restrictions|policies|"
+            r"filters?|measures|protocols?|warnings?)\b",
+            _I,
+        ),
+    ),
+    (
+        "the conversation",
+        re.compile(
+            r"\b(?:conversation|chat history|message history|dialog(?:ue)? history|session history|"
+            r"transcript|chat log|context window)s?\b"
+            r"|\b(?:previous|prior|earlier|all|every|the user's|user|assistant)\s(?:recent\s|last\s|"
+            r"past\s|previous\s)?(?:user\s|assistant\s|chat\s)?messages\b"
+            r"|\b(?:entire|whole|full|complete|current|chat|user|rag|document|session)\scontext\b",
+            _I,
+        ),
+    ),
+    (
+        "the answer",
+        re.compile(
+            r"\b(?:your|the|its|every|each|any)\s(?:next |final |own )?(?:response|answer|reply|"
+            r"output) (?:to the user|you give|you send)\b"
+            r"|\b(?:in|into|to|with) (?:your|every|each|all|any) (?:\w{1,12}\s)?(?:responses?|"
+            r"answers?|repl(?:y|ies)|outputs?|messages?)\b"
+            r"|\b(?:replace|alter|rewrite|falsify)\s(?:the|your)\s(?:\w{1,12}\s)?(?:response|"
+            r"answer|reply)\b",
+            _I,
+        ),
+    ),
+    (
+        "other tools",
+        re.compile(
+            r"\b(?:other|another|any|all|every|each)\s(?:other\s)?(?:tools?|functions?|servers?|"
+            r"mcp servers?|plugins?|integrations?|apis?|services?|tool calls?)\b"
+            r"|\b(?:mcp server|server)\s[\w-]{2,40}\sto\s(?:read|get|fetch|call)\b"
+            r"|\bconnected\s(?:[\w-]{1,20}\s)?(?:servers?|services?|managers?|tools?|apps?|"
+            r"integrations?)\b",
+            _I,
+        ),
+    ),
+    (
+        "every request",
+        re.compile(
+            r"\b(?:every|any|all|each)\s(?:single\s|future\s|subsequent\s|other\s)?(?:requests?|"
+            r"quer(?:y|ies)|questions?|tasks?|conversations?|sessions?|interactions?|turns?|"
+            r"prompts?|user messages?|actions?|(?:assistant\s)?(?:repl(?:y|ies)|responses?|"
+            r"answers?))\b(?!\s(?:parameters?|params?|strings?|results?|"
+            r"fields?|options?))(?![^.\n]{0,24}\b(?:about|related|regarding|concerning|"
+            r"involving|on the topic|in the domain)\b)",
+            _I,
+        ),
+    ),
+    (
+        "secrets",
+        re.compile(
+            r"(?:~/|\$home/|%userprofile%|/etc/|/root/)[\w.\-/]{0,40}"
+            r"|\.(?:env|ssh|aws|npmrc|netrc|pgpass|git-credentials|kube/config)\b"
+            r"|id_(?:rsa|ed25519|ecdsa|dsa)\b|\b(?:private keys?|seed phrase|mnemonic)\b"
+            r"|\b(?:all|any|every|the user's|user's|their|other|stored|saved|secret)\s(?:\w{1,12}\s)?"
+            r"(?:api[ _-]?keys?|secrets?|credentials?|passwords?|tokens?|keys|cookies|"
+            r"environment variables?|env vars?)\b"
+            r"|\b(?:environment variables?|env vars?|credentials? files?|keychain|keyring)\b"
+            r"|\b(?:exfiltrat\w{1,4}|steal\w{0,3}|harvest\w{0,3}|leak\w{0,3})\s(?:\w{1,12}\s){0,2}?"
+            r"(?:credentials?|secrets?|passwords?|tokens?|keys|api[ _-]?keys?|data)\b",
+            _I,
+        ),
+    ),
+    (
+        "the user's request",
+        re.compile(
+            r"\b(?:override|discard|ignore|disregard|replace|redirect|rewrite|change|modify|"
+            r"swap|substitute)\s(?:\w{1,12}\s){0,3}?(?:the user'?s?'?|user-(?:specified|provided|"
+            r"supplied|targeted|given)|user)\s(?:\w{1,12}\s){0,2}?(?:query|queries|request|"
+            r"input|inputs|parameters?|arguments?|choice|selection|values?|recipient|"
+            r"destination|target|file|address|amount)\b"
+            r"|\boverride\s(?:the\s)?(?:`?\w{1,40}`?\s)?(?:parameters?|arguments?|inputs?)\b"
+            r"|\b(?:must|should|shall|mandated to|required to)\s(?:\w{1,12}\s)?(?:override|discard|"
+            r"disregard|redirect)\b",
+            _I,
+        ),
+    ),
+    (
+        "elsewhere",
+        re.compile(
+            r"\b(?:send|report|log|forward|post|upload|mirror|sync|synchroni[sz]e|transmit|"
+            r"file|email|bcc|cc|copy|relay|stream|submit|push|export)\w{0,3}\s[^.\n]{0,60}?"
+            r"\bto\s(?:[\w.+-]{1,40}@[\w-]{1,40}\.[\w.]{2,20}|https?://|(?:(?:the|a|an|our|this|"
+            r"their|your)\s)?(?:[\w-]{1,20}\s){0,3}?(?:servers?|endpoints?|webhooks?|collectors?|"
+            r"analytics|audit\w{0,4}|compliance \w{1,12}|monitoring \w{1,12}|officers?|"
+            r"addresses|address|logs? server|backup \w{1,12}))",
+            _I,
+        ),
+    ),
+    (
+        "hidden code",
+        re.compile(
+            r"\b(?:decode|deobfuscate|unpack|decrypt)\w{0,3}\s[^.\n]{0,60}?\b(?:and|then)\s"
+            r"(?:execute|run|eval\w{0,4})\b",
+            _I,
+        ),
+    ),
+    (
+        "a literal address",
+        re.compile(
+            r"\b(?:send|report|log|forward|post|upload|mirror|sync|transmit|email|bcc|cc|copy|"
+            r"relay|submit|push|export)\w{0,3}\s[^.\n]{0,60}?\bto\s(?:[\w.+-]{1,40}@[\w-]{1,40}"
+            r"\.[\w.]{2,20}|(?:[\w-]{1,20}\s){0,3}?(?:url:?\s)?https?://)",
+            _I,
+        ),
+    ),
+    (
+        "tool definitions",
+        re.compile(
+            r"\b(?:override|modify|rewrite|change|alter|update|replace)\s(?:the|this|its|any|all|"
+            r"other)\s(?:[\w-]{1,20}\s)?tool'?s?\s(?:definitions?|descriptions?|schemas?)\b",
+            _I,
+        ),
+    ),
+    (
+        "privileges",
+        re.compile(
+            r"\b(?:grant|give|assign|elevate)\w{0,3}\s(?:\w{1,12}\s){0,2}?(?:admin|administrator|"
+            r"root|superuser|full|elevated|owner)\s(?:access|privileges?|rights|permissions?|"
+            r"role)\s(?:to|for)\s(?:the\s)?(?:requesting|calling|current|any|every)\b",
+            _I,
+        ),
+    ),
+    (
+        "the user",
+        re.compile(
+            r"\b(?:tell|inform|notify|alert|warn|show|mention (?:this |it )?to|reveal (?:this |it )?"
+            r"to|let) (?:the |a )?(?:user|users|human|anyone|customer)\b(?! (?:for|whether|if|to "
+            r"confirm|to choose|to select|to pick|which|what))",
+            _I,
+        ),
+    ),
+)
+"""Each class with the evidence that puts it outside the tool: a secret with where it is kept
+or a quantifier over it, the user as someone spoken to (asking the user to confirm or choose
+is the tool's own care, not beyond it)."""
+
+_HIDDEN = re.compile(
+    r"\b(?:do not|don't|never|not|without)\s(?:\w{1,12}\s){0,2}?(?:tell(?:ing)?|inform(?:ing)?|"
+    r"mention(?:ing)?|notify(?:ing)?|alert(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|"
+    r"show(?:ing)?|announc(?:e|ing)|surfac(?:e|ing)|report(?:ing)?|ask(?:ing)?|"
+    r"bother(?:ing)?|warn(?:ing)?|explain(?:ing)?|let(?:ting)?)\s(?:\w{1,12}\s){0,3}?"
+    r"(?:the user|users|the human|anyone|anybody|the customer|them|him|her)\b"
+    r"|\b(?:should|must|need) not be (?:announced|surfaced|disclosed|mentioned|shown|revealed|"
+    r"reported) to\b"
+    r"|\bshould not be announced\b"
+    r"|\b(?:silently|secretly|covertly|quietly|discreetly|invisibly)\s(?:\w{1,12}\s)?"
+    r"(?:read|send|include|pass|call|invoke|upload|forward|copy|collect|gather|log|execute|run|"
+    r"append|attach|add|save|store|exfiltrate|transmit|share|post|email|bcc|cc)\b"
+    r"|\bkeep (?:this|it|these|that) (?:\w{1,12}\s)?(?:hidden|secret|confidential|private) from\b"
+    r"|\b(?:hide|conceal|withhold)\s(?:\w{1,12}\s){0,3}?from\s(?:the user|users|the human|"
+    r"anyone|anybody)\b"
+    r"|\b(?:do not|don't|never)\s(?:log|record|audit)\s(?:any|this|these)\s(?:\w{1,12}\s)?"
+    r"(?:of the\s)?(?:operations?|actions?|calls?|requests?|activity|access)\b",
+    _I,
+)
+"""A purpose kept from the person: do not tell/mention/show the user, without asking them,
+silently send, keep it hidden from."""
+
+_NEGATED_ADVICE = re.compile(
+    r"\b(?:do not|don't|never|avoid)\s(?:\w{1,12}\s){0,3}?(?:include|send|pass|share|expose|"
+    r"log|print|reveal|store|commit|hard-?code|put|paste|leak)\s(?:\w{1,12}\s){0,3}?"
+    r"(?:secrets?|credentials?|passwords?|tokens?|api[ _-]?keys?|private keys?|sensitive)\b",
+    _I,
+)
+"""Honest care about secrets ("never include credentials in the query"): not beyond the job."""
+
+_NEGATED = re.compile(r"[\W\d]{0,12}(?:do not|don't|never|avoid)\b", _I)
+_WIDE = frozenset({"every request", "other tools", "elsewhere", "the user"})
+"""Classes a restraint may name honestly ("never call this for every request", "never tell a
+user a message was scheduled": a real server's note on its own scheduling)."""
+_STRONG = frozenset(
+    {
+        "the model",
+        "the conversation",
+        "secrets",
+        "the user's request",
+        "the answer",
+        "hidden code",
+        "a literal address",
+        "tool definitions",
+        "privileges",
+    }
+)
+"""Classes no tool's own summary names (its first sentence may be an imperative)."""
+
+_WORD = re.compile(r"[a-z0-9_]{2,64}")
+
+
+def directive_sentences(
+    text: str, own: Iterable[str] = ()
+) -> Iterable[tuple[int, int, tuple[str, ...]]]:
+    """(start, end, outside classes) of each sentence of ``text`` that directs the model
+    beyond the tool's job; ``("hidden purpose",)`` for a purpose kept from the user."""
+    if len(text) > _MAX_TEXT:
+        text = text[:_MAX_TEXT]
+    own_names = {o.lower() for o in own if o}
+    first = True
+    for start, s in _windows(text):
+        opening, first = first, False
+        if len(s.strip()) < 12:
+            continue
+        if _HIDDEN.search(s):
+            yield start, start + len(s), ("hidden purpose",)
+            continue
+        modal = _MODAL.search(s) is not None
+        if not (modal or _IMPERATIVE_START.search(s)):
+            continue
+        if _NEGATED_ADVICE.search(s):
+            continue
+        found = tuple(
+            name
+            for name, pat in _OUTSIDE
+            if (hit := pat.search(s)) is not None and not _only_own(hit.group(0), own_names)
+        )
+        if _NEGATED.match(s):
+            # Restraint ("do not call this before every task"): not a reach beyond the job.
+            found = tuple(f for f in found if f not in _WIDE)
+        if opening and not modal:
+            # A text's first sentence in the imperative is the tool saying what it does
+            # ("Upload a file to the server"): only an object no tool's job names counts there.
+            found = tuple(f for f in found if f in _STRONG)
+        if found:
+            yield start, start + len(s), found
+
+
+def _windows(text: str) -> Iterable[tuple[int, str]]:
+    """(offset, sentence) of each sentence, a long one cut into overlapping windows of
+    ``_WINDOW`` characters (each read once: linear)."""
+    for m in _SENTENCE.finditer(text):
+        a, b = m.span()
+        if b - a <= _WINDOW:
+            yield a, m.group(0)
+            continue
+        step = _WINDOW // 2
+        for x in range(a, b, step):
+            yield x, text[x : min(b, x + _WINDOW)]
+            if x + _WINDOW >= b:
+                break
+
+
+def _only_own(matched: str, own: set[str]) -> bool:
+    """The object is one of the tool's own names (its name or a parameter): self-advice."""
+    if not own:
+        return False
+    words = set(_WORD.findall(matched.lower()))
+    return bool(words & own)
+
+
+def directive_cues(
+    text: str, add: Callable[[str, str, str], None], own: Iterable[str] = ()
+) -> None:
+    """The first sentence of ``text`` that directs the model beyond the tool's job, given to
+    ``add(rule, matched text, key)`` (the family reader's callback).
+
+    Attention adds nothing to a text that already carries a blocking cue (its change is
+    blocked and its tool stands alone): when ``add`` is the cue reader's collector, the cues it
+    holds for this text are asked first (``engine/cues.py``'s ``_Found.out``)."""
+    held = getattr(getattr(add, "__self__", None), "out", None)
+    if isinstance(held, list) and any(getattr(c, "blocking", False) for c in held):
+        return
+    for start, end, classes in directive_sentences(text, own):
+        sentence = text[start:end].strip()
+        add(
+            INSTRUCTION_DIRECTIVE_BEYOND_TOOL,
+            sentence[:200],
+            f"{INSTRUCTION_DIRECTIVE_BEYOND_TOOL}:{'+'.join(classes)}",
+        )
+        return
