@@ -18,7 +18,8 @@ What it does:
    (``Path(__file__).parent`` -> ``.parent.parent``, ``parents[1]`` -> ``parents[2]``,
    ``os.path.dirname(__file__)`` -> twice): the shared data (``tests/fixtures``,
    ``tests/golden``, ``tests/corpus``, ``tests/servers``) stays where it is.
-4. Every tracked text file naming ``tests/test_x.py`` (docs/security.md's promise table,
+4. CONTRIBUTING.md's note that the move is still to be made is deleted, and every tracked
+   text file naming ``tests/test_x.py`` (docs/security.md's promise table,
    README, CONTRIBUTING, comments, `.ci/run`) names ``tests/<layer>/test_x.py``.
 
 The shared modules stay in ``tests/`` (``conftest.py``, ``helpers.py``, ``tui_sample.py``, …);
@@ -222,6 +223,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_citations",
         "test_layers",
         "test_module_shape",
+        "test_move_tests",
         "test_one_place",
         "test_rule_ids_in_rules",
         "test_rules_doc",
@@ -310,6 +312,16 @@ def _tracked_text_files() -> list[Path]:
     return out
 
 
+_UNTIL = re.compile(r"<!-- move_tests: until the move.*?<!-- /move_tests -->\n\n?", re.S)
+
+
+def _drop_until_the_move(path: Path) -> None:
+    """Delete the doc's paragraph that is true only before the move."""
+    if path.is_file():
+        text = path.read_text(encoding="utf-8")
+        path.write_text(_UNTIL.sub("", text), encoding="utf-8")
+
+
 def apply(moves: dict[str, str]) -> list[str]:
     """Move, deepen, rewrite references; the lines left for a human to check."""
     if _git("status", "--porcelain").strip():
@@ -328,8 +340,13 @@ def apply(moves: dict[str, str]) -> list[str]:
         new = deepen(text)
         if new != text:
             moved.write_text(new, encoding="utf-8")
+    if (TESTS / SNAPSHOTS).is_dir() and not any((TESTS / SNAPSHOTS).iterdir()):
+        (TESTS / SNAPSHOTS).rmdir()
+    _drop_until_the_move(ROOT / "CONTRIBUTING.md")
     ref = re.compile(r"\btests/(" + "|".join(map(re.escape, moves)) + r")\.py\b")
     for p in _tracked_text_files():
+        if p == Path(__file__).resolve():
+            continue
         text = p.read_text(encoding="utf-8")
         new = ref.sub(lambda m: f"tests/{moves[m[1]]}/{m[1]}.py", text)
         if new != text:

@@ -1,0 +1,82 @@
+"""scripts/move_tests.py, the move of the tests into one folder per layer: its table places every
+module once, and the paths a moved module anchors at its own file gain exactly one level."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import move_tests as mt
+
+
+def test_each_module_is_in_one_layer_and_each_layer_is_documented():
+    names = [m for mods in mt.LAYOUT.values() for m in mods]
+    assert len(names) == len(set(names))
+    assert all(n.startswith("test_") for n in names)
+    contributing = (mt.ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    for layer in mt.LAYOUT:
+        assert f"`tests/{layer}/`" in contributing, layer
+
+
+def test_every_module_still_to_move_has_a_layer():
+    moves, _, _ = mt.plan()
+    assert set(moves.values()) <= set(mt.LAYOUT)
+    assert "test_move_tests" not in moves or moves["test_move_tests"] == "repo"
+
+
+def test_paths_anchored_at_the_moved_file_gain_one_level():
+    before = (
+        'A = Path(__file__).parent / "golden"\n'
+        "B = Path(__file__).resolve().parent.parent\n"
+        "C = Path(__file__).resolve().parents[1]\n"
+        'D = os.path.join(os.path.dirname(__file__), "fixtures")\n'
+        "E = Path(pkg.__file__).parent\n"
+    )
+    after = (
+        'A = Path(__file__).parent.parent / "golden"\n'
+        "B = Path(__file__).resolve().parent.parent.parent\n"
+        "C = Path(__file__).resolve().parents[2]\n"
+        'D = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures")\n'
+        "E = Path(pkg.__file__).parent\n"
+    )
+    assert mt.deepen(before) == after
+    assert mt.unhandled(before) == []
+
+
+def test_an_anchor_it_cannot_judge_is_left_to_a_human():
+    assert mt.unhandled("src = open(__file__).read()\nx = Path(m.__file__).name\n") == [
+        "src = open(__file__).read()"
+    ]
+
+
+def test_a_module_the_table_does_not_name_is_placed_by_what_it_imports(tmp_path: Path):
+    cases = {
+        "test_new_screen": "from mcp_review.tui.app import ReviewApp\n",
+        "test_proxy_new": "import os\n",
+        "test_new_cli": "from mcp_review.cli import main\n",
+        "test_new_format": "from mcp_review.formats import check\n",
+        "test_new_rule": "from mcp_review.engine.rules import catalog\n",
+        "test_new_doc": "import re\n",
+    }
+    got = {}
+    for name, text in cases.items():
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+        got[name] = mt.derive(tmp_path / f"{name}.py")
+    assert got == {
+        "test_new_screen": "tui",
+        "test_proxy_new": "proxy",
+        "test_new_cli": "e2e",
+        "test_new_format": "formats",
+        "test_new_rule": "engine",
+        "test_new_doc": "repo",
+    }
+
+
+def test_the_note_true_only_before_the_move_is_what_the_move_deletes(tmp_path: Path):
+    doc = tmp_path / "CONTRIBUTING.md"
+    text = (mt.ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    doc.write_text(text, encoding="utf-8")
+    mt._drop_until_the_move(doc)
+    after = doc.read_text(encoding="utf-8")
+    assert "Until the move is made" in text and "Until the move is made" not in after
+    assert "<!-- move_tests" not in after and "<!-- /move_tests" not in after
+    assert len(text) - len(after) < 400  # the one paragraph, nothing around it
