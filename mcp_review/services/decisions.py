@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.pins import ANY, ChangedMeanwhile
@@ -380,16 +380,19 @@ def refuse_unserved(
         )
 
 
+_Decided = TypeVar("_Decided", bound=InstructionsDecision)
+
+
 def decide_subject(
     args: Any,
     inp: Any,
-    out: Any,
+    out: _Decided,
     old: Any,
     st: Any,
     what: str,
     make_pin: Callable[[], Any],
     store: Callable[[Any, str, str], None],
-) -> Any:
+) -> _Decided:
     """The shared tail of an instructions / prompt / resource decision: the "unchanged"
     short-cut, the refusal of a blocked approval without ``--yes``, the audit reason, then
     the pin (``make_pin``) recorded by ``store(pin, why, source)`` and saved."""
