@@ -119,7 +119,10 @@ def run(args: argparse.Namespace) -> int:
         from mcp_review.services.signing import require_signed
 
         signed_rc = require_signed(
-            args, inp, lambda m: None if args.quiet else print(m, file=sys.stderr)
+            inp,
+            lambda m: None if args.quiet else print(m, file=sys.stderr),
+            signing_policy=args.signing_policy,
+            base_rev=args.base,
         )
     if args.rerun:
         return max(_with_rerun(args, inp, report), signed_rc)

@@ -540,7 +540,7 @@ def resolve(
     )
     from mcp_review.services.signing import install
 
-    install(pins, args, cfg)  # decisions signed when a key is configured
+    install(pins, getattr(args, "sign_key", None), cfg)  # decisions signed when a key is set
     if cfg is not None:
         inp.notes.extend(cfg.notes)
         inp.candidates = list(cfg.candidates)
