@@ -116,6 +116,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_rerun_volatile",
         "test_secrets",
         "test_signed_decisions",
+        "test_signed_surfaces",
         "test_surfaces_fetch",
         "test_untrusted_configs",
         "test_watch",

@@ -12,9 +12,9 @@ from helpers import ready as _ready
 from helpers import select as _select
 
 from mcp_review.cli import main
-from mcp_review.engine.groups import shared_changes, signature
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, PinFile, make_pin
+from mcp_review.engine.shared import shared_changes, signature
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import compute_status
 

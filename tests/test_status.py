@@ -14,9 +14,9 @@ from mcp_review.engine.status import (
     AUTO_WHO,
     CallLog,
     State,
-    apply_auto_approvals,
     compute_status,
 )
+from mcp_review.services.decisions import apply_auto_approvals
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins, save_pins
 from mcp_review.store.readers import load_call_log

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.errors import InputError
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.pins import Decision
-    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
     from mcp_review.engine.status import State
     from mcp_review.services.inputs import check_one_target, resolve
 
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{label} is already approved with this definition; nothing written")
         return exitcodes.PASS
     cls = show.change_class(st)
-    if st.policy.outcome is Outcome.BLOCK and not args.yes:
+    if not approval_allowed(Decision.APPROVED, st.policy.outcome, args.yes):
         print(
             f"mcp-review: {label} ({safe_text(cls)}) is blocked and was not approved:",
             file=sys.stderr,
@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
         Decision.APPROVED,
         accepted(st),
         note=args.note,
-        blocked=st.policy.reasons if st.policy.outcome is Outcome.BLOCK else (),
+        blocked=st.policy.reasons if blocked_approval(Decision.APPROVED, st.policy.outcome) else (),
         confirmed="with --yes",
     )
     pins = inp.pins

@@ -71,9 +71,9 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.engine.status import apply_auto_approvals
     from mcp_review.formats import check as fmt
     from mcp_review.services.config import server_lines
+    from mcp_review.services.decisions import apply_auto_approvals
     from mcp_review.services.inputs import resolve
 
     if args.rerun and args.from_snapshot:

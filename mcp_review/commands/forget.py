@@ -14,6 +14,7 @@ import argparse
 
 from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
+from mcp_review.services import decisions
 from mcp_review.services.inputs import add_format_option, add_pins_option
 
 
@@ -81,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
             source=inp.pins_path,
         )
     s, p, t = keys[0]
-    pins.forget(s, p, t, who=args.by, why=args.note or "forgotten", source="forget")
+    decisions.forget_tool(
+        pins, (s, p, t), by=args.by, why=args.note or "forgotten", source="forget"
+    )
     result = save_pins(pins, inp.pins_path)
     show.report_save(result, inp.pins_path)
     show.print_records(result.audit_records, args.format, {})

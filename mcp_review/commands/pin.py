@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.candidate import awaiting_upgrade, prune
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.pins import Decision
-    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
     from mcp_review.engine.status import State, accepted
     from mcp_review.services.inputs import resolve
 
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
             held.append({"tool": key, "class": cls, "why": "denied (use --force to approve)"})
             continue
         if not args.yes:
-            if t.policy.outcome is Outcome.BLOCK:
+            if not approval_allowed(Decision.APPROVED, t.policy.outcome, args.yes):
                 held.append(
                     {"tool": key, "class": cls, "why": "blocked: " + "; ".join(t.policy.reasons)}
                 )
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                 held.append({"tool": key, "class": cls, "why": "; ".join(t.policy.reasons) or cls})
                 continue
         srv = servers[t.server]
-        confirmed = t.policy.outcome is Outcome.BLOCK or needs_confirmation(t)
+        confirmed = blocked_approval(Decision.APPROVED, t.policy.outcome) or needs_confirmation(t)
         classes[t.key] = cls
         if t.protocol:
             findings[t.key] = t.protocol
@@ -207,7 +207,7 @@ def _baseline_instructions(
     a trust change) until ``--yes``, denied ones until ``--force``."""
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.pins import make_instructions_pin
-    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
 
     i = s.instructions
     if i is None or i.state == "pinned":
@@ -242,7 +242,9 @@ def _baseline_instructions(
             {"tool": key, "class": "instructions", "why": "denied (use --force to approve)"}
         )
         return
-    if not args.yes and (i.policy.outcome is Outcome.BLOCK or i.state == "changed"):
+    if not approval_allowed("approved", i.policy.outcome, args.yes) or (
+        i.state == "changed" and not args.yes
+    ):
         held.append(
             {
                 "tool": key,
@@ -252,7 +254,7 @@ def _baseline_instructions(
         )
         return
     assert i.live is not None
-    confirmed = i.state == "changed" or i.policy.outcome is Outcome.BLOCK
+    confirmed = i.state == "changed" or blocked_approval("approved", i.policy.outcome)
     classes[(s.name, s.principal, None)] = f"{i.state} server instructions"
     decisions.decide_instructions_pin(
         pins,

@@ -17,6 +17,7 @@ import os
 from typing import Any
 
 from mcp_review.engine import exitcodes
+from mcp_review.engine.signed import SUBJECTS
 from mcp_review.services.inputs import add_pins_option
 from mcp_review.services.signing import add_sign_option
 
@@ -39,6 +40,13 @@ def register(p: argparse.ArgumentParser) -> None:
         metavar=("SERVER", "PRINCIPAL", "TOOL"),
         default=None,
         help="cosign: the decision to sign (TOOL '' for a server's instructions)",
+    )
+    p.add_argument(
+        "--kind",
+        choices=SUBJECTS,
+        default="tool",
+        help="cosign: what TOOL names (a prompt's or template's name, a resource's URI; "
+        "default: a tool)",
     )
     p.add_argument(
         "--config",
@@ -98,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         )
         pins = inp.pins
         standing = sorted(
-            record_digest(p) for p in [*pins.pins.values(), *pins.instructions.values()]
+            record_digest(p)
+            for p in [*pins.pins.values(), *pins.instructions.values(), *pins.surfaces.values()]
         )
         body = (
             '# mcp-review signing policy (docs/security.md, "Signed decisions").\n'
@@ -139,8 +148,8 @@ def _cosign(args: argparse.Namespace, inp: Any, key: str | None) -> int:
     decision read (another decision meanwhile: nothing written), and logged."""
     from mcp_review.engine.errors import InputError
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.signed import SIGNATURES, record_bytes, with_signature
-    from mcp_review.services import signing
+    from mcp_review.engine.signed import SIGNATURES, decision_of, record_bytes, with_signature
+    from mcp_review.services import decisions, signing
     from mcp_review.store.pinfile import save_pins
 
     if args.decision is None:
@@ -150,9 +159,11 @@ def _cosign(args: argparse.Namespace, inp: Any, key: str | None) -> int:
             "signing cosign: no key (--sign-key, $MCP_REVIEW_SIGN_KEY or [signing] key)"
         )
     server, principal, tool = args.decision
+    kind = getattr(args, "kind", "tool")
     pins = inp.pins
-    pin = pins.current((server, principal, tool))
-    label = f"{safe_text(server)}/{safe_text(principal)}/{safe_text(tool or '(instructions)')}"
+    pin = decision_of(pins, server, principal, tool, kind)
+    name = (tool or "(instructions)") if kind == "tool" else f"({kind}) {tool}"
+    label = f"{safe_text(server)}/{safe_text(principal)}/{safe_text(name)}"
     if pin is None:
         raise InputError(f"no decision for {label} in the pin file", source=inp.pins_path)
     signer = signing.load_signer(key)
@@ -163,10 +174,12 @@ def _cosign(args: argparse.Namespace, inp: Any, key: str | None) -> int:
         return exitcodes.PASS
     new = with_signature(pin, line)
     why = f"co-signed by {signer.fingerprint}"
-    if tool:
-        pins.decide(new, why=why, source="cosign", expect=pin)
+    if kind != "tool":
+        decisions.decide_surface_pin(pins, new, why=why, source="cosign", expect=pin)
+    elif tool:
+        decisions.record_pin(pins, new, why=why, source="cosign", expect=pin)
     else:
-        pins.decide_instructions(new, why=why, source="cosign", expect=pin)
+        decisions.decide_instructions_pin(pins, new, why=why, source="cosign", expect=pin)
     save_pins(pins, inp.pins_path)
     print(f"{label}: co-signed by {signer.fingerprint} ({len(have) + 1} signature(s))")
     return exitcodes.PASS

@@ -58,8 +58,8 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.engine.status import apply_auto_approvals
     from mcp_review.formats import status as fmt
+    from mcp_review.services.decisions import apply_auto_approvals
     from mcp_review.services.inputs import resolve
     from mcp_review.store.pinfile import save_pins
 

@@ -15,7 +15,8 @@ starting any server (the pre-commit hook and CI lint).
    unknown key, wrong digest, a signature over another record, too few signers, a broken
    chain against ``--base REV``), exit 1; a policy or allowed-signers file that cannot be read
    is exit 2. ``--record``/``--signature SERVER PRINCIPAL TOOL`` print a decision's record and
-   signature for ``ssh-keygen -Y verify`` (docs/security.md).
+   signature for ``ssh-keygen -Y verify`` (docs/security.md); ``--kind prompt`` (``resource``,
+   ``resource-template``) names a prompt's (...) decision instead of a tool's.
 
 Exit 0 when all hold, 1 when the file is not canonical or the snapshot has drift that needs
 review, 2 when the pin file (or the snapshot, or the config) cannot be read or a pin does not
@@ -29,6 +30,7 @@ import sys
 from typing import Any
 
 from mcp_review.engine import exitcodes
+from mcp_review.engine.signed import SUBJECTS
 from mcp_review.services.inputs import add_pins_option
 from mcp_review.services.signing import add_require_options
 
@@ -70,6 +72,13 @@ def register(p: argparse.ArgumentParser) -> None:
         help="print a decision's signature, armored as ssh-keygen writes it (--index N: the Nth)",
     )
     p.add_argument("--index", type=int, default=1, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--kind",
+        choices=SUBJECTS,
+        default="tool",
+        help="with --record/--signature: what TOOL names (a prompt's or template's name, a "
+        "resource's URI; default: a tool)",
+    )
 
 
 def _first_difference(a: bytes, b: bytes) -> int:
@@ -227,13 +236,17 @@ def run(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace, pins: Any) -> int:
     """``--record`` / ``--signature``: one decision's signed bytes, for ssh-keygen."""
     from mcp_review.engine.errors import InputError
-    from mcp_review.engine.signed import SIGNATURES, record_bytes
+    from mcp_review.engine.signed import SIGNATURES, decision_of, record_bytes
     from mcp_review.engine.sshsig import armor, dearmor
 
     server, principal, tool = args.record or args.signature
-    pin = pins.current((server, principal, tool))
+    kind = getattr(args, "kind", "tool")
+    pin = decision_of(pins, server, principal, tool, kind)
     if pin is None:
-        raise InputError(f"no decision for {server!r} / {principal!r} / {tool!r} in the pin file")
+        what = "" if kind == "tool" else f" {kind}"
+        raise InputError(
+            f"no decision for {server!r} / {principal!r} /{what} {tool!r} in the pin file"
+        )
     if args.record is not None:
         # ASCII JSON (every other character escaped): exactly the bytes signed, no newline.
         sys.stdout.write(record_bytes(pin).decode("ascii"))

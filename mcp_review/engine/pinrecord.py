@@ -237,6 +237,15 @@ class KindsPin:
         return {"digest": self.digest, "approved": [a.to_toml() for a in self.approved]}
 
 
+def kinds_approved_on(kp: KindsPin | None, digest: str | None) -> frozenset[str]:
+    """The kinds approved so far on the live definition ``digest`` (``kp``: the tool's
+    record, if any): none when the record was made on another definition. The one reading of
+    ``PinFile.kinds``: the status (``ToolStatus.approved_kinds``) and a group decision ask it."""
+    if kp is None or kp.digest != digest:
+        return frozenset()
+    return kp.kind_keys
+
+
 def make_instructions_pin(
     server: str,
     text: str,

@@ -102,6 +102,28 @@ class Outcome(StrEnum):
     does not fail the gate and is never approved automatically. :func:`decide` never gives it."""
 
 
+def blocked_approval(decision: object, outcome: object) -> bool:
+    """Is this the approval of a blocked change? ``decision``: ``approved`` or ``denied`` (a
+    ``Decision`` or its text); ``outcome``: the policy's outcome for what is decided (a tool,
+    server instructions, a prompt, resource or template, a group of review by kind). Such an
+    approval needs a confirmation (:func:`approval_allowed`), and its audit record names the
+    blocking reasons it confirmed. Decided here only: every front end asks (the CLI's
+    ``approve``/``pin``, the app, the recording service; tests/test_one_place.py)."""
+    return str(decision) == "approved" and outcome == Outcome.BLOCK
+
+
+def approval_allowed(decision: object, outcome: object, confirmation: bool | str | None) -> bool:
+    """May ``decision`` be recorded? Anything but a blocked approval (:func:`blocked_approval`)
+    may; a blocked approval only with its confirmation: ``--yes`` (True), the words saying how
+    it was confirmed (``with --yes``, ``in the review app``), or the reason the operator typed
+    in the app (blank does not count). Without it nothing is recorded."""
+    if not blocked_approval(decision, outcome):
+        return True
+    if isinstance(confirmation, str):
+        return bool(confirmation.strip())
+    return bool(confirmation)
+
+
 _SEVERITY = {
     Outcome.NONE: 0,
     Outcome.WAIVED: 1,

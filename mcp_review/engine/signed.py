@@ -11,7 +11,8 @@ A signed decision keeps three keys beside its other keys in the pin file (one li
     ]
 
 The record (:func:`record_bytes`) is canonical JSON (sorted keys, no whitespace, ASCII) of the
-server, principal, subject and name, the digest decided, the decision, ``seen``, the reason
+server, principal, subject and name (``tool`` and its name, ``instructions`` and ``""``, or
+``prompt`` / ``resource`` / ``resource-template`` and its name or URI), the digest decided, the decision, ``seen``, the reason
 (the note), the time, who, and ``previous``: a signature moved to another tool, a flipped
 decision, an edited digest or reason, all verify no more. A file without these keys reads and
 writes as before.
@@ -53,16 +54,43 @@ def _canon(value: Any) -> bytes:
     ).encode("ascii")
 
 
-def record(pin: Any) -> dict[str, Any]:
-    """The canonical record of a decision (a tool's ``Pin`` or an ``InstructionsPin``)."""
+def subject_of(pin: Any) -> tuple[str, str]:
+    """(subject, name) of a decision: ``("tool", NAME)``, ``("instructions", "")``, or a
+    prompt's, resource's or resource template's kind and its name or URI."""
+    from mcp_review.engine.surfaces import SurfacePin
+
     tool = getattr(pin, "tool", None)
+    if tool is not None:
+        return "tool", tool
+    if isinstance(pin, SurfacePin):
+        return pin.kind, pin.name
+    return "instructions", ""
+
+
+SUBJECTS = ("tool", "prompt", "resource", "resource-template")
+"""What ``--kind`` names on ``verify --record`` and ``signing cosign`` (a tool by default; a
+tool named ``""`` is the server's instructions)."""
+
+
+def decision_of(pins: Any, server: str, principal: str, name: str, kind: str = "tool") -> Any:
+    """The decision ``pins`` (an ``engine.pins.PinFile``) holds about ``name`` of ``kind``
+    (``tool`` with ``""``: the server's instructions), or None."""
+    if kind == "tool":
+        return pins.current((server, principal, name))
+    return pins.surfaces.get((server, principal, kind, name))
+
+
+def record(pin: Any) -> dict[str, Any]:
+    """The canonical record of a decision (a tool's ``Pin``, an ``InstructionsPin`` or a
+    ``SurfacePin``: a prompt, resource or resource template)."""
+    subject, name = subject_of(pin)
     extra = pin.extra
     return {
         "format": RECORD_FORMAT,
         "server": pin.server,
         "principal": pin.principal,
-        "subject": "tool" if tool is not None else "instructions",
-        "name": tool if tool is not None else "",
+        "subject": subject,
+        "name": name,
         "digest": pin.digest,
         "decision": str(pin.decision),
         "seen": extra.get(SEEN, []),
@@ -347,17 +375,40 @@ class Failure:
     label: str
     reasons: tuple[str, ...]
     key: tuple[str, str, str] = ("", "", "")
-    """(server, principal, tool); the tool is ``""`` for a server's instructions."""
+    """(server, principal, tool); the tool is ``""`` for a server's instructions and for a
+    prompt, resource or template (see :attr:`surface`)."""
+    surface: tuple[str, str, str, str] | None = None
+    """For a prompt, resource or resource template: its (server, principal, kind, name)."""
 
 
 def _key(pin: Any) -> tuple[str, str, str]:
     return (pin.server, pin.principal, getattr(pin, "tool", None) or "")
 
 
+def _surface(pin: Any) -> tuple[str, str, str, str] | None:
+    subject, name = subject_of(pin)
+    if subject in ("tool", "instructions"):
+        return None
+    return (pin.server, pin.principal, subject, name)
+
+
 def _label(pin: Any) -> str:
-    tool = getattr(pin, "tool", None)
-    name = tool if tool is not None else "(instructions)"
+    subject, name = subject_of(pin)
+    if subject == "instructions":
+        name = "(instructions)"
+    elif subject != "tool":
+        name = f"({subject}) {name}"
     return f"{pin.server}/{pin.principal}/{name}"
+
+
+def _was(base: Any, pin: Any) -> Any:
+    """The base's decision about what ``pin`` decides (None: none, or no base)."""
+    if base is None:
+        return None
+    sk = _surface(pin)
+    if sk is not None:
+        return base.surfaces.get(sk)
+    return base.current(_key(pin))
 
 
 def verify_decisions(
@@ -375,21 +426,30 @@ def verify_decisions(
     base's must name the base's decision as its ``previous`` (else its chain is broken: an
     older signed decision replayed, or history dropped). ``digests``: digests each decision
     was made on elsewhere (the audit log's, the base's), tried to name an edited digest."""
-    every: list[Any] = [*pins.pins.values(), *pins.instructions.values()]
+    every: list[Any] = [
+        *pins.pins.values(),
+        *pins.instructions.values(),
+        *pins.surfaces.values(),
+    ]
     records: dict[str, Any] = {}  # filled on the first signature that needs explaining
     records_of = every
     budget = [EXPLAIN_BUDGET]
     failures: list[Failure] = []
     good = 0
-    for p, problem in [*pins.unverified.values(), *pins.unverified_instructions.values()]:
-        failures.append(Failure(_label(p), (f"wrong digest: {problem}",), _key(p)))
+    for p, problem in [
+        *pins.unverified.values(),
+        *pins.unverified_instructions.values(),
+        *pins.unverified_surfaces.values(),
+    ]:
+        failures.append(Failure(_label(p), (f"wrong digest: {problem}",), _key(p), _surface(p)))
     for p in every:
-        more = (digests or {}).get(_key(p), ())
-        if base is not None and (was := base.current(_key(p))) is not None:
+        sk = _surface(p)
+        more = (digests or {}).get((*sk[:2], f"{sk[2]} {sk[3]}") if sk else _key(p), ())
+        if (was := _was(base, p)) is not None:
             more = [*more, was.digest]
         reasons = _check_one(p, policy, signers, check, records, base, more, budget, records_of)
         if reasons:
-            failures.append(Failure(_label(p), tuple(reasons), _key(p)))
+            failures.append(Failure(_label(p), tuple(reasons), _key(p), sk))
         else:
             good += 1
     failures.sort(key=lambda f: f.label)
@@ -411,8 +471,7 @@ def _check_one(
     msg = _canon(rec)
     rd = "sha256:" + hashlib.sha256(msg).hexdigest()
     reasons: list[str] = []
-    key = _key(p)
-    was = base.current(key) if base is not None else None
+    was = _was(base, p)
     lines = p.extra.get(SIGNATURES, [])
     if not lines and policy.allow_unsigned and was is not None and getattr(p, "tool", None):
         # An unsigned approval the policy lets pass (a tier's re-pin, never chained: nobody

@@ -4,7 +4,7 @@ The one function everyone calls (the `status` command, `check`, the app)::
 
     report = compute_status(snapshot, load_pins(path), calls={"github": load_call_log(p)})  # store.readers
     for t in report.tools: t.state, t.policy.outcome, t.comparison
-    apply_auto_approvals(report, pins); save_pins(pins)   # re-pin what the tiers allow
+    # re-pinning what the tiers allow is services/decisions.py ``apply_auto_approvals``
 
 Identity is (server local name, principal, tool name): a tool renamed upstream is one
 ``removed`` plus one ``new`` and never inherits the old approval; a definition whose digest
@@ -25,7 +25,7 @@ from mcp_review.engine.cues import Cue, KnownNames, tool_cues
 from mcp_review.engine.instructions import InstructionsStatus, instructions_status, live_text
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ChangeClass, ToolDef
-from mcp_review.engine.pins import Decision, Pin, PinFile, make_pin
+from mcp_review.engine.pins import Pin, PinFile, kinds_approved_on
 from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.engine.protocol import duplicate_findings, tool_findings
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
@@ -732,9 +732,9 @@ def server_status(
             names,
         )
         st.protocol = tool_findings(defs[0].wire, server.protocol_version)
-        partial = pins.kinds.get((server.name, server.principal, name))
-        if partial is not None and partial.digest == st.live_digest:
-            st.approved_kinds = partial.kind_keys
+        st.approved_kinds = kinds_approved_on(
+            pins.kinds.get((server.name, server.principal, name)), st.live_digest
+        )
         if len(defs) > 1:
             st.protocol.append(duplicate_findings(len(defs), server.protocol_version))
         digests = {d.digest for d in defs}
@@ -919,43 +919,6 @@ def _tool_status(
     if was and now and was == now:
         st.notes.append(f"the contract changed while the server's version stayed {was!r}")
     return st
-
-
-def apply_auto_approvals(
-    report: StatusReport,
-    pins: PinFile,
-    snapshot: Snapshot | None = None,
-    *,
-    candidates: Collection[str] = (),
-) -> list[ToolStatus]:
-    """Re-pin every tool the tiers auto-approve (recorded on ``pins``; the caller saves, which
-    also writes the audit records). Returns the tools re-pinned. Each pin is bound to exactly
-    the live definition that was judged. ``candidates``: servers reviewed through their
-    ``[servers.NAME.candidate]``, whose running version's approval is kept (engine/candidate.py)."""
-    from mcp_review.engine.candidate import keep_running
-
-    done = []
-    servers = {s.name: s for s in report.servers}
-    for t in report.auto_approvals:
-        if t.live is None:
-            continue
-        srv = servers.get(t.server)
-        who = AUTO_WHO.format(tier=t.policy.tier)
-        why = "; ".join(t.policy.reasons)
-        pin = make_pin(
-            t.server,
-            t.live,
-            Decision.APPROVED,
-            principal=t.principal,
-            by=who,
-            note=f"auto-approved: {why}",
-            server_version=srv.server_version if srv else None,
-            protocol_version=srv.protocol_version if srv else None,
-        )
-        pin = keep_running(pin, t.pin, candidate=t.server in candidates)
-        pins.decide(pin, why=why, source=f"policy {t.policy.tier}")
-        done.append(t)
-    return done
 
 
 def worst_class(t: ToolStatus) -> ChangeClass | None:

@@ -46,7 +46,6 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, assert_never
 
 from mcp_review.engine.cues import severity
-from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
 from mcp_review.engine.hidden import (
     json_dumps_safe,
     mark_lookalikes,
@@ -60,6 +59,7 @@ from mcp_review.engine.kinds import Grouping, group_report
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
+from mcp_review.engine.shared import change_key, shared_changes, shared_keys
 from mcp_review.engine.snapshot import version_label
 from mcp_review.engine.status import Gate, State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
@@ -261,7 +261,7 @@ def to_text(
             out.extend(surf_fmt.text_lines(x, gate.surface_fails(x)))
     shown, _grouping = _visited(report)
     groups = shared_changes(shown)
-    grouped = grouped_keys(groups)
+    grouped = shared_keys(groups)
     if shown:
         out.append("")
         out.append("tools:")
@@ -418,7 +418,7 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                 f"{t.policy.outcome} | {why} |"
             )
         groups = shared_changes(shown)
-        grouped = grouped_keys(groups)
+        grouped = shared_keys(groups)
 
         def own(t: ToolStatus) -> list[Any]:
             """The tool's changes not shared with other tools of its server."""

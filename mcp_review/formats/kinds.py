@@ -80,18 +80,29 @@ def _name(server: str, principal: str, tool: str) -> str:
     return with_escape(f"{safe_text(server)}{p}/{safe_text(mark_lookalikes(tool))}", tool)
 
 
-def compact(c: Change) -> str:
-    """One change in a few words, its own values kept: ``readOnlyHint (absent) -> true``,
-    ``title at tool: (none) -> "{+Read File+}"``; else the rule's message. Visible and
-    bounded (the parameters are quoted already; safe_text again for the terminal)."""
+def change_values(c: Change) -> str:
+    """One change's own values in a line, the one wording of a group member's values (the
+    CLI's reports and the app's group screen): ``readOnlyHint: (absent) → true`` for a hint,
+    ``description: "a" -> "b"`` for text (its delta), ``where: old → new`` where the rule names
+    both, the rule's message otherwise. The parameters are already quoted, single-line and
+    bounded; the caller makes the line safe for its medium (a terminal, the app's markup)."""
     p = dict(c.params)
     if "hint" in p and "old" in p and "new" in p:
-        return safe_text(f"{p['hint']} {p['old']} -> {p['new']}")
+        return f"{p['hint']}: {p['old']} → {p['new']}"
     if "delta" in p:
-        where = p.get("where", "")
-        field = p.get("field", "")
-        return safe_text(f"{field} at {where}: {p['delta']}" if where else f"{field}: {p['delta']}")
-    return safe_text(render_change(c))
+        return f"{p.get('field') or c.pointer.rsplit('/', 1)[-1]}: {p['delta']}"
+    if "old" in p and "new" in p:
+        where = p.get("where") or c.pointer or "tool"
+        return f"{where}: {p['old']} → {p['new']}"
+    if c.new_text:
+        return "; ".join(f"{t.field}: {t.text}" for t in c.new_text)
+    return render_change(c)
+
+
+def compact(c: Change) -> str:
+    """One change in a few words, its own values kept (:func:`change_values`), made visible
+    for a terminal."""
+    return safe_text(change_values(c))
 
 
 def added_lines(m: Member) -> list[str]:

@@ -71,12 +71,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.cues import cues_json, severity
-from mcp_review.engine.groups import change_key, grouped_keys, shared_changes
 from mcp_review.engine.hidden import mark_lookalikes, safe_text
 from mcp_review.engine.kinds import Grouping, group_report
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
+from mcp_review.engine.shared import change_key, shared_changes, shared_keys
 from mcp_review.engine.status import State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats.compare import comparison_doc, replay_lines, with_change_cues
@@ -424,7 +424,7 @@ def to_text(
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
         # A change several listed tools share is listed once, after them.
         groups = shared_changes(t for t in tools if verbose or t.state is not State.PINNED)
-        grouped = grouped_keys(groups)
+        grouped = shared_keys(groups)
         for t in tools:
             if t.state is State.PINNED and not verbose:
                 continue

@@ -13,7 +13,7 @@ decision names, and deciding a server's instructions (the command shows the outc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from mcp_review.engine.kinds import Group, Member
     from mcp_review.engine.model import ToolDef
     from mcp_review.engine.pins import Decision, Pin, PinFile, PinKey
+    from mcp_review.engine.status import StatusReport, ToolStatus
+    from mcp_review.engine.surfaces import SurfaceKey, SurfacePin
     from mcp_review.store.pinfile import SaveResult
 
 _PINNED: Any = object()
@@ -116,12 +118,61 @@ def decide_tool(
         pin = with_decision(before, Decision.DENIED, by=by, note=note)
     else:
         return None
-    if pins.sign is not None and seen is not None:
-        from mcp_review.engine.signed import seen_of, with_seen
+    decided: Pin = _with_seen(pins, pin, seen)
+    pins.decide(decided, why=why, source=source, expect=expect, group=group)
+    return decided
 
-        pin = with_seen(pin, seen_of(seen))
-    pins.decide(pin, why=why, source=source, expect=expect, group=group)
-    return pin
+
+def apply_auto_approvals(
+    report: StatusReport,
+    pins: PinFile,
+    snapshot: Any = None,
+    *,
+    candidates: Collection[str] = (),
+) -> list[ToolStatus]:
+    """Re-pin every tool the tiers auto-approve (``report.auto_approvals``), each a decision
+    recorded here as any other (:func:`decide_tool`), decided by ``mcp-review (policy TIER)``
+    with the policy's reasons, source ``policy TIER``; the caller saves (which writes the audit
+    records, and signs when a key is configured). Returns the tools re-pinned. Each pin is
+    bound to exactly the live definition judged. ``candidates``: servers reviewed through their
+    ``[servers.NAME.candidate]``, whose running version's approval is kept
+    (engine/candidate.py). ``snapshot`` is not read (kept for the callers' calls)."""
+    from mcp_review.engine.pins import Decision
+    from mcp_review.engine.status import AUTO_WHO
+
+    done = []
+    servers = {s.name: s for s in report.servers}
+    for t in report.auto_approvals:
+        if t.live is None:
+            continue
+        srv = servers.get(t.server)
+        why = "; ".join(t.policy.reasons)
+        decide_tool(
+            pins,
+            t.key,
+            Decision.APPROVED,
+            source=f"policy {t.policy.tier}",
+            live=t.live,
+            by=AUTO_WHO.format(tier=t.policy.tier),
+            note=f"auto-approved: {why}",
+            why=why,
+            server_version=srv.server_version if srv else None,
+            protocol_version=srv.protocol_version if srv else None,
+            candidate=t.server in candidates,
+            before=t.pin,
+        )
+        done.append(t)
+    return done
+
+
+def _with_seen(pins: PinFile, pin: Any, seen: Any) -> Any:
+    """``pin`` carrying what the decider was shown (``seen``: a tool's, instructions' or
+    surface's status, or the app's row), when ``pins`` signs (engine/signed.py)."""
+    if pins.sign is None or seen is None:
+        return pin
+    from mcp_review.engine.signed import seen_of, with_seen
+
+    return with_seen(pin, seen_of(seen))
 
 
 @dataclass(slots=True)
@@ -176,8 +227,8 @@ def decide_group(
     compare-and-set the save checks (:class:`ChangedMeanwhile`, nothing written)."""
     from mcp_review.engine.clock import current_user, now_utc
     from mcp_review.engine.kinds import pending_kinds
-    from mcp_review.engine.pins import Decision, KindApproval
-    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.pins import Decision, KindApproval, kinds_approved_on
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
     from mcp_review.engine.status import accepted
 
     decision = Decision(decision)
@@ -185,9 +236,9 @@ def decide_group(
     left_out = set(except_)
     for m in group.members:
         (out.excepted if (m.server, m.tool) in left_out else out.decided).append(m)
-    blocked = decision is Decision.APPROVED and group.outcome is Outcome.BLOCK
+    blocked = blocked_approval(decision, group.outcome)
     reasons = _group_reasons(group) if blocked else ()
-    if blocked and not confirmed:
+    if not approval_allowed(decision, group.outcome, confirmed):
         out.blocked = list(reasons)
         return out
     by = by or current_user()
@@ -203,14 +254,11 @@ def decide_group(
             decision,
             accepted(t),
             note=f"{in_group}" + (f"; {note}" if note else ""),
-            blocked=reasons if blocked and m.outcome is Outcome.BLOCK else (),
+            blocked=reasons if blocked and blocked_approval(decision, m.outcome) else (),
             confirmed=confirmed,
         )
         if decision is Decision.APPROVED:
-            kp = pins.kinds.get(m.key)
-            done = set(t.approved_kinds)
-            if kp is not None and kp.digest == m.digest:
-                done |= kp.kind_keys
+            done = t.approved_kinds | kinds_approved_on(pins.kinds.get(m.key), m.digest)
             rest = [k for k in pending_kinds(t) if k.key not in done and k != group.kind]
             if rest:
                 pins.approve_kind(
@@ -273,10 +321,39 @@ def forget_tool(
 
 
 def decide_instructions_pin(
-    pins: PinFile, ipin: InstructionsPin, *, why: str = "", source: str, expect: Any = ANY
+    pins: PinFile,
+    ipin: InstructionsPin,
+    *,
+    why: str = "",
+    source: str,
+    expect: Any = ANY,
+    seen: Any = None,
 ) -> None:
-    """Record a decision about a server's instructions (``ipin``: the text decided)."""
-    pins.decide_instructions(ipin, why=why, source=source, expect=expect)
+    """Record a decision about a server's instructions (``ipin``: the text decided;
+    ``seen``: their status, carried in a signed decision's record when ``pins`` signs)."""
+    pins.decide_instructions(_with_seen(pins, ipin, seen), why=why, source=source, expect=expect)
+
+
+def decide_surface_pin(
+    pins: PinFile,
+    spin: SurfacePin,
+    *,
+    why: str = "",
+    source: str,
+    expect: Any = ANY,
+    seen: Any = None,
+) -> None:
+    """Record a decision about a prompt, resource or resource template (``spin``: the object
+    decided, as served; ``seen``: its ``SurfaceStatus``, carried in a signed decision's record
+    when ``pins`` signs: the save signs it as it signs a tool's)."""
+    pins.decide_surface(_with_seen(pins, spin, seen), why=why, source=source, expect=expect)
+
+
+def forget_surface(
+    pins: PinFile, key: SurfaceKey, *, by: str | None = None, why: str = "", source: str
+) -> None:
+    """Drop the decision about a prompt, resource or template (it reads as new again)."""
+    pins.forget_surface(key, who=by, why=why, source=source)
 
 
 def forget_instructions(
@@ -396,14 +473,14 @@ def decide_subject(
     """The shared tail of an instructions / prompt / resource decision: the "unchanged"
     short-cut, the refusal of a blocked approval without ``--yes``, the audit reason, then
     the pin (``make_pin``) recorded by ``store(pin, why, source)`` and saved."""
-    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
 
     decision = out.decision
     if old is not None and old.decision == decision and st.state in ("pinned", "denied"):
         out.unchanged = True
         return out
-    blocked = decision == "approved" and st.policy.outcome is Outcome.BLOCK
-    if blocked and not getattr(args, "yes", False):
+    blocked = blocked_approval(decision, st.policy.outcome)
+    if not approval_allowed(decision, st.policy.outcome, getattr(args, "yes", False)):
         out.blocked = list(st.policy.reasons)
         return out
     why = audit_why(
@@ -413,7 +490,8 @@ def decide_subject(
         blocked=st.policy.reasons if blocked else (),
         confirmed="with --yes",
     )
-    store(make_pin(), why, "approve" if decision == "approved" else "deny")
+    pin = _with_seen(inp.pins, make_pin(), st)
+    store(pin, why, "approve" if decision == "approved" else "deny")
     out.result = save(inp.pins, inp.pins_path)
     return out
 

@@ -49,6 +49,7 @@ from mcp_review.engine.sshsig import (
     signed_data,
     string,
 )
+from mcp_review.engine.surfaces import KINDS as SURFACE_KINDS
 
 if TYPE_CHECKING:
     from mcp_review.engine.pins import PinFile
@@ -620,7 +621,10 @@ def vet(
             for r in audit.read(audit_path):
                 d = r.get("new_digest")
                 if r.get("event") == "decision" and isinstance(d, str):
-                    k = (str(r.get("server")), str(r.get("principal")), str(r.get("tool") or ""))
+                    name = str(r.get("tool") or "")
+                    if not name and r.get("subject") in SURFACE_KINDS:  # engine.signed keys it so
+                        name = f"{r.get('subject')} {r.get('name')}"
+                    k = (str(r.get("server")), str(r.get("principal")), name)
                     digests.setdefault(k, []).append(d)
         except (OSError, ValueError):
             pass  # only a better reason is lost
@@ -632,8 +636,8 @@ def vet(
 
 def withhold_unsigned(policy: str, pins_path: str) -> Any:
     """The proxy's ``--require-signed``: a callable given each pin file read, which sets aside
-    every decision that does not verify (its tool is then withheld with the reason, as a pin
-    that does not verify is). The policy and the allowed-signers file are read now (an
+    every decision that does not verify (its tool, prompt, resource or template is then withheld
+    with the reason, as a pin that does not verify is). The policy and the allowed-signers file are read now (an
     InputError when they cannot be: the proxy refuses to start) and again at each pin file
     read (one that no longer reads withholds everything: the pin file check fails)."""
     load_trust(policy, pins_path)
@@ -641,12 +645,17 @@ def withhold_unsigned(policy: str, pins_path: str) -> Any:
     def run(pins: Any) -> None:
         trust = load_trust(policy, pins_path)
         v = vet(pins, trust)
+        failed = "signed-decision check failed: "
         bad: list[tuple[tuple[str, str, str], str]] = [
-            (f.key, "signed-decision check failed: " + "; ".join(f.reasons)) for f in v.failures
+            (f.key, failed + "; ".join(f.reasons)) for f in v.failures if f.surface is None
+        ]
+        surfaces: list[tuple[tuple[str, str, str, str], str]] = [
+            (f.surface, failed + "; ".join(f.reasons)) for f in v.failures if f.surface is not None
         ]
         if v.policy_problems:
             why = "the signing policy is not trusted: " + "; ".join(v.policy_problems)
             bad = [(k, why) for k in [*pins.pins, *((s, p, "") for s, p in pins.instructions)]]
+            surfaces = [(sk, why) for sk in pins.surfaces]
         for key, why in bad:
             if key[2]:
                 pin = pins.pins.pop(key, None)
@@ -656,13 +665,12 @@ def withhold_unsigned(policy: str, pins_path: str) -> Any:
                 ipin = pins.instructions.pop(key[:2], None)
                 if ipin is not None:
                     pins.unverified_instructions[key[:2]] = (ipin, why)
-        # Decisions about prompts, resources and templates are not signed yet: under
-        # --require-signed none of them is trusted (fail closed), so each is withheld.
-        for skey in list(pins.surfaces):
-            pins.unverified_surfaces[skey] = (
-                pins.surfaces.pop(skey),
-                "decisions about prompts and resources are not signed yet (--require-signed)",
-            )
+        # A prompt, resource or template whose decision does not verify is withheld as one
+        # whose pin does not verify (services/proxy/surfaces_gate.py).
+        for skey, why in surfaces:
+            spin = pins.surfaces.pop(skey, None)
+            if spin is not None:
+                pins.unverified_surfaces[skey] = (spin, why)
 
     return run
 

@@ -20,6 +20,7 @@ from mcp_review.services.decisions import (
     InstructionsDecision,
     audit_why,
     decide_subject,
+    decide_surface_pin,
     refuse_unserved,
     served_and_principal,
 )
@@ -70,7 +71,7 @@ def decide_surface(
         )
 
     def store(pin: Any, why: str, source: str) -> None:
-        pins.decide_surface(pin, why=why, source=source)
+        decide_surface_pin(pins, pin, why=why, source=source)
 
     return decide_subject(args, inp, out, old, st, kind, make_pin, store)
 
@@ -83,7 +84,7 @@ def baseline_surfaces(
     ones are held back until ``--yes``, denied ones until ``--force``; a candidate's wait for
     the switch."""
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.policy import Outcome
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
 
     for x in s.surfaces:
         if x.state in ("pinned", "unlisted"):
@@ -100,7 +101,9 @@ def baseline_surfaces(
                 continue
         elif (x.state == "denied" or x.previously_denied) and not args.force:
             why = "denied (use --force to approve)"
-        elif not args.yes and (x.policy.outcome is Outcome.BLOCK or x.state == "changed"):
+        elif not approval_allowed("approved", x.policy.outcome, args.yes) or (
+            x.state == "changed" and not args.yes
+        ):
             why = "; ".join(x.policy.reasons)
             if x.breaking:
                 klass = "breaking"
@@ -108,7 +111,7 @@ def baseline_surfaces(
             held.append({"tool": key, "class": klass, "why": why})
             continue
         assert x.live is not None
-        confirmed = x.state == "changed" or x.policy.outcome is Outcome.BLOCK
+        confirmed = x.state == "changed" or blocked_approval("approved", x.policy.outcome)
         spin = make_surface_pin(
             s.name,
             x.kind,
@@ -120,8 +123,10 @@ def baseline_surfaces(
             note=args.note,
             server_version=s.server_version,
         )
-        pins.decide_surface(
+        decide_surface_pin(
+            pins,
             spin,
+            seen=x,
             why=audit_why(
                 "approved",
                 f"baseline, {x.state} {x.kind}",

@@ -146,6 +146,8 @@ def save_pins(pf: PinFile, path: str | None = None, *, audit_path: str | None = 
                     op.pin = pf.sign(op.pin, now)
                 elif op.kind == "instructions" and op.ipin is not None:
                     op.ipin = pf.sign(op.ipin, now)
+                elif op.kind == "surface" and op.spin is not None:
+                    op.spin = pf.sign(op.spin, now)
             records.append(fresh._apply(op))
         text = fresh.to_bytes()
         if records:

@@ -13,7 +13,7 @@ from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState
 
 from mcp_review.engine.pins import Decision
-from mcp_review.engine.policy import Outcome
+from mcp_review.engine.policy import Outcome, approval_allowed, blocked_approval
 from mcp_review.engine.status import State
 from mcp_review.services.decisions import ChangedMeanwhile
 from mcp_review.tui.fetchers import LiveFetcher
@@ -386,7 +386,7 @@ class ReviewApp(App[None]):
         from mcp_review.tui.screens.modals import ConfirmScreen, ask_reason
 
         decision = Decision(decision)
-        if decision is Decision.APPROVED and entry.blocked:
+        if blocked_approval(decision, entry.policy):
             ask_reason(self, entry, lambda why: self.decide(entry, decision, note, why=why))
             return
 
@@ -437,7 +437,7 @@ class ReviewApp(App[None]):
             )
             return
         verb = "Approve" if decision is Decision.APPROVED else "Deny"
-        blocked = st.policy.outcome is Outcome.BLOCK and decision is Decision.APPROVED
+        blocked = blocked_approval(decision, st.policy.outcome)
         lines = [f"{server.name}: server instructions {st.state}"]
         lines += [f"- {r}" for r in st.policy.reasons]
         lines += st.diff(context=2)[2:] or (st.live or "").splitlines()
@@ -672,14 +672,13 @@ class ReviewApp(App[None]):
         """Approve or deny a group (but the members left out) after ONE confirmation; a
         blocked group's approval then asks for one reason, written in each member's audit
         record with the group's id (``services.decisions.decide_group``)."""
-        from mcp_review.engine.policy import Outcome
         from mcp_review.tui.screens.modals import ConfirmScreen, ReasonScreen
 
         decision = Decision(decision)
         members = [m for m in group.members if m.key not in left_out]
         if not members:
             return
-        blocked = decision is Decision.APPROVED and any(m.outcome is Outcome.BLOCK for m in members)
+        blocked = any(blocked_approval(decision, m.outcome) for m in members)
         verb = "Approve" if decision is Decision.APPROVED else "Deny"
         n = len(members)
         tools = f"{n} tool{'s' if n != 1 else ''}"
@@ -703,7 +702,8 @@ class ReviewApp(App[None]):
             self.decide_group(group, decision, left_out, why=why)
 
         def got_reason(reason: str | None) -> None:
-            if reason:
+            # A blocked group is approved only with a reason typed (engine.policy decides).
+            if reason is not None and approval_allowed(decision, Outcome.BLOCK, reason):
                 decide(reason)
 
         def confirmed(ok: bool | None) -> None:

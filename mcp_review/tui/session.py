@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from mcp_review.engine.instructions import InstructionsPin
 from mcp_review.engine.pins import Decision, PinFile
 from mcp_review.engine.pins import Pin as CorePin
-from mcp_review.engine.policy import Outcome
+from mcp_review.engine.policy import Outcome, blocked_approval
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import StatusReport
 from mcp_review.services import decisions
@@ -143,7 +143,7 @@ class ReviewSession:
             made_on = "removed: removal acknowledged"  # approving a removal: the pin goes
         else:
             made_on = entry.accepted or str(entry.status)
-        blocked = entry.reasons if entry.blocked and decision is Decision.APPROVED else ()
+        blocked = entry.reasons if blocked_approval(decision, entry.policy) else ()
         audit_why = decisions.audit_why(
             decision,
             made_on,
@@ -200,9 +200,7 @@ class ReviewSession:
             decision,
             f"{st.state} server instructions",
             note=why,
-            blocked=st.policy.reasons
-            if decision is Decision.APPROVED and st.policy.outcome is Outcome.BLOCK
-            else (),
+            blocked=st.policy.reasons if blocked_approval(decision, st.policy.outcome) else (),
             confirmed="in the review app",
         )
         before = self.pins.instructions.get((server.name, st.principal))
@@ -272,11 +270,11 @@ class ReviewSession:
         self, entries: Iterable[ToolEntry], report: StatusReport, snapshot: Snapshot | None
     ) -> list[ToolEntry]:
         """Re-pin ``entries`` as their policy tier allows, through
-        ``engine.status.apply_auto_approvals`` (decided_by ``mcp-review (policy <tier>)``, logged
+        ``services.decisions.apply_auto_approvals`` (decided_by ``mcp-review (policy <tier>)``, logged
         in the audit log), and save. Only a tool still auto-approved in ``report`` for exactly
         the definition in its entry is re-pinned; each one is undone on its own by
         :meth:`undo`. Returns the entries re-pinned."""
-        from mcp_review.engine.status import apply_auto_approvals
+        from mcp_review.services.decisions import apply_auto_approvals
 
         wanted = {e.key: e for e in entries}
         picked = [

@@ -147,12 +147,14 @@ class ReviewSource:
     ) -> ReviewSource:
         """Everything in ``pinned`` approved (and saved to ``pins_path`` if given): the
         baseline a later fetch is reviewed against."""
+        from mcp_review.services.decisions import record_pin
         from mcp_review.store.pinfile import save_pins
 
         pf = PinFile(path=pins_path)
         for name, s in pinned.servers.items():
             for t in s.tools:
-                pf.decide(
+                record_pin(
+                    pf,
                     make_pin(
                         name,
                         t,

@@ -39,7 +39,7 @@ def verdict(pins: Any, server: str, principal: str, kind: str, wire: Any) -> str
         return "no name" if kind != RESOURCE else "no uri"
     key = (server, principal, kind, name)
     if key in pins.unverified_surfaces:
-        return "its pin does not verify"
+        return _unverified(pins, key)
     pin = pins.surfaces.get(key)
     if pin is None:
         return f"new, never approved (mcp-review approve SERVER --{kind} ...)"
@@ -52,6 +52,13 @@ def verdict(pins: Any, server: str, principal: str, kind: str, wire: Any) -> str
     if pin.digest != digest:
         return "changed since approved (review it, then approve it again)"
     return None
+
+
+def _unverified(pins: Any, key: tuple[str, str, str, str]) -> str:
+    """Why a surface's pin is set aside (its digest, or with ``--require-signed`` its signed
+    decision, does not verify), bounded: the reason may quote a name the server chose."""
+    why = " ".join(str(pins.unverified_surfaces[key][1]).split())
+    return "its pin does not verify: " + (why if len(why) <= 300 else why[:299] + "…")
 
 
 def filter_list(
@@ -79,7 +86,7 @@ def prompt_refusal(
         return "a prompts/get without a prompt name"
     key = (server, principal, PROMPT, name)
     if key in pins.unverified_surfaces:
-        return f"prompt {name!r}: its pin does not verify"
+        return f"prompt {name!r}: {_unverified(pins, key)}"
     pin = pins.surfaces.get(key)
     if pin is None or not pin.approved:
         return f"prompt {name!r} is not approved (mcp-review approve SERVER --prompt NAME)"

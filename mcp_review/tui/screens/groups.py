@@ -28,10 +28,9 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from mcp_review.engine.kinds import Alone, Group, Grouping, Member
-from mcp_review.engine.model import Change
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
-from mcp_review.engine.rules import render_change
+from mcp_review.formats.kinds import change_values
 from mcp_review.tui.messages import (
     DecisionRequested,
     GroupDecisionRequested,
@@ -70,23 +69,6 @@ class GroupTable(MarkedTable):
 
 
 # What a member shows ----------------------------------------------------------------------------
-
-
-def change_values(c: Change) -> str:
-    """One change's own values in a line: ``readOnlyHint: (none) → true`` for a hint,
-    ``description: "a" -> "b"`` for text, ``where: old → new`` where the rule names both, the
-    rule's message otherwise. The parameters are already quoted, single-line and bounded."""
-    p = dict(c.params)
-    if "hint" in p and "old" in p and "new" in p:
-        return f"{p['hint']}: {p['old']} → {p['new']}"
-    if "delta" in p:
-        return f"{p.get('field') or c.pointer.rsplit('/', 1)[-1]}: {p['delta']}"
-    if "old" in p and "new" in p:
-        where = p.get("where") or c.pointer or "tool"
-        return f"{where}: {p['old']} → {p['new']}"
-    if c.new_text:
-        return "; ".join(f"{t.field}: {t.text}" for t in c.new_text)
-    return render_change(c)
 
 
 def member_values(m: Member) -> str:

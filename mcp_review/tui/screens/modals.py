@@ -24,6 +24,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from mcp_review.engine.pins import Decision
+from mcp_review.engine.policy import approval_allowed
 from mcp_review.tui.render import name_content, name_line, safe_content
 from mcp_review.tui.view import ToolEntry
 
@@ -546,7 +548,8 @@ def ask_reason(app: App[Any], entry: ToolEntry, then: Callable[[str], object]) -
     why = "; ".join(entry.reasons) or ", ".join(sorted(entry.flags)) or "policy: block"
 
     def got_reason(reason: str | None) -> None:
-        if reason:
+        # Approved only with a reason typed (engine.policy decides; cancelled: None).
+        if reason is not None and approval_allowed(Decision.APPROVED, entry.policy, reason):
             then(reason)
 
     def confirmed(ok: bool | None) -> None:

@@ -22,7 +22,11 @@ from mcp_review.engine.compare import Comparison
 from mcp_review.engine.hidden import decode_tags, find_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef
 from mcp_review.engine.pins import Decision
-from mcp_review.engine.policy import annotation_gate_less, annotation_relaxations
+from mcp_review.engine.policy import (
+    annotation_gate_less,
+    annotation_relaxations,
+    blocked_approval,
+)
 from mcp_review.engine.replay import Call
 from mcp_review.engine.rules import render_change
 from mcp_review.engine.status import State
@@ -770,7 +774,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         self.dismiss(ReviewResult(Decision.DENIED, self.note))
 
     def action_approve(self) -> None:
-        if not self.entry.blocked:
+        if not blocked_approval(Decision.APPROVED, self.entry.policy):
             self.dismiss(ReviewResult(Decision.APPROVED, self.note))
             return
 

@@ -1,4 +1,7 @@
-"""The same change on many tools, found once.
+"""Shared changes: the same change on many tools, found once.
+
+Not a *group*: in this project a group is review by kind's (``engine/kinds.py`` ``Group``, the
+``--group ID`` of ``approve``/``deny``). A shared change only shortens a report.
 
 An upgrade often makes one edit to every tool of a server (``openWorldHint: false`` added to
 twelve tools). Text and Markdown reports show such a change once with the tools it is on, and
@@ -38,7 +41,7 @@ def change_key(c: Change) -> ChangeKey | None:
 
 
 @dataclass(frozen=True, slots=True)
-class ChangeGroup:
+class SharedChange:
     """One change found identically on two or more tools of one (server, principal)."""
 
     server: str
@@ -48,7 +51,7 @@ class ChangeGroup:
     """Sorted tool names."""
 
 
-def shared_changes(tools: Iterable[Any]) -> list[ChangeGroup]:
+def shared_changes(tools: Iterable[Any]) -> list[SharedChange]:
     """Every change that two or more of ``tools`` (``ToolStatus``-like: ``server``,
     ``principal``, ``tool``, ``comparison``) share within one server and principal; most
     severe first, then by pointer and rule."""
@@ -67,7 +70,7 @@ def shared_changes(tools: Iterable[Any]) -> list[ChangeGroup]:
             hit = seen.setdefault((t.server, t.principal, k), (c, []))
             hit[1].append(t.tool)
     out = [
-        ChangeGroup(s, p, c, tuple(sorted(names)))
+        SharedChange(s, p, c, tuple(sorted(names)))
         for (s, p, _k), (c, names) in seen.items()
         if len(names) > 1
     ]
@@ -84,12 +87,12 @@ def shared_changes(tools: Iterable[Any]) -> list[ChangeGroup]:
     return out
 
 
-def grouped_keys(groups: Iterable[ChangeGroup]) -> set[tuple[str, str, str, ChangeKey]]:
-    """(server, principal, tool, change key) of every change a group lists: what that tool's
-    own listing leaves out. Per tool: a tool with the same change left out of the group (a
-    waiver covers it there) still lists it under its own name."""
+def shared_keys(shared: Iterable[SharedChange]) -> set[tuple[str, str, str, ChangeKey]]:
+    """(server, principal, tool, change key) of every change listed once as shared: what that
+    tool's own listing leaves out. Per tool: a tool whose same change is not counted as shared
+    (a waiver covers it there) still lists it under its own name."""
     out: set[tuple[str, str, str, ChangeKey]] = set()
-    for g in groups:
+    for g in shared:
         k = change_key(g.change)
         if k is not None:
             out.update((g.server, g.principal, n, k) for n in g.tools)
