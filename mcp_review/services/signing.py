@@ -22,7 +22,7 @@ import struct
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.signed import (
@@ -54,7 +54,6 @@ from mcp_review.engine.surfaces import KINDS as SURFACE_KINDS
 if TYPE_CHECKING:
     from mcp_review.engine.pins import PinFile
     from mcp_review.services.config import Config
-    from mcp_review.services.inputs import Inputs
 
 HASH = "sha512"
 """The hash ``ssh-keygen -Y sign`` uses by default."""
@@ -700,8 +699,22 @@ def add_require_options(p: Any) -> None:
     )
 
 
+class Resolved(Protocol):
+    """What :func:`require_signed` reads of a command's resolved inputs
+    (``services.inputs.Inputs``, which imports this module: named by shape, not by import)."""
+
+    @property
+    def pins_path(self) -> str: ...
+
+    @property
+    def pins(self) -> PinFile: ...
+
+    @property
+    def config(self) -> Config | None: ...
+
+
 def require_signed(
-    inp: Inputs, say: Callable[[str], None], *, signing_policy: str | None, base_rev: str | None
+    inp: Resolved, say: Callable[[str], None], *, signing_policy: str | None, base_rev: str | None
 ) -> int:
     """``--require-signed`` for a command that has resolved its inputs: every decision and the
     policy checked, each failure on stderr (names made safe), exit 1 when any; an InputError
