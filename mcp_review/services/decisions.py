@@ -608,7 +608,9 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
     return GroupRun(report, grouping, group, out)
 
 
-def decide_group_from_args(args: Any, decision: Any, source: str) -> tuple[GroupDecision, Any, str]:
+def decide_group_from_args(
+    args: Any, decision: Decision, source: str
+) -> tuple[GroupDecision, SaveResult | None, str]:
     """``approve --group ID`` / ``deny --group ID`` (``decision`` and ``source`` say which):
     resolve the inputs, find the group as ``status --groups`` shows it now, decide every member
     but the ``--except`` ones, and save unless the decision is blocked. Returns the decision,
