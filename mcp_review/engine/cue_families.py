@@ -12,6 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_review.engine.cue_lang import CALL_FOREIGN as _CALL_FOREIGN
+from mcp_review.engine.cue_lang import CALL_FOREIGN_GATE as _CALL_FOREIGN_GATE
+from mcp_review.engine.cue_lang import FOREIGN as _FOREIGN
+from mcp_review.engine.cue_lang import FOREIGN_GATE as _FOREIGN_GATE
+from mcp_review.engine.cue_lang import lang_cues
 from mcp_review.engine.rules.cue_families import (
     CONCEALMENT_COVERT_HANDLING,
     CONCEALMENT_EVADE_AUDIT,
@@ -204,36 +209,6 @@ _AUDIT = [
 _METADATA = [
     re.compile(r"169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200", _I),
 ]
-_FOREIGN = [
-    # es / fr / de / pt headers, zh / ru / ja headers
-    re.compile(
-        r"INSTRUCCIONES DEL SISTEMA|INSTRUCTIONS? (?:DU )?SYST[EÈ]ME|SYSTEMANWEISUNG|"
-        r"AVISO DO SISTEMA|СИСТЕМНАЯ (?:ИНСТРУКЦИЯ|КОМАНДА)|システム指示|システム命令|"
-        r"系统指令|系統指令|系统命令",
-        _I,
-    ),
-    re.compile(
-        r"ignor(?:a|e|ez|iere|ar)\b[^.\n]{0,30}\b(?:instrucciones|instructions|"
-        r"anweisungen|usuario|utilisateur|benutzers?|nutzers?)\b|忽略(?:之前|以前|先前|所有|用户)|игнорир\w{0,6}[^.\n]{0,30}инструкц|"
-        r"以前の指示を無視|指示を無視",
-        _I,
-    ),
-    re.compile(
-        r"no (?:informes|digas|avises) al usuario|sin informar al usuario|"
-        r"ne (?:dites|dis|informez) (?:rien )?(?:pas )?à l'utilisateur|sans informer "
-        r"l'utilisateur|(?:dem|den) (?:benutzer|nutzer)\w{0,2} nicht\b|ohne (?:den )?"
-        r"(?:benutzer|nutzer)\w{0,2} zu informieren|请勿通知用户|不要告诉用户|不要通知用户|"
-        r"不要让用户知道|не сообщай\w{0,2} пользовател|не говори\w{0,2} пользовател|"
-        r"ユーザーに(?:伝え|知らせ|言わ)ない|não informar o usuário",
-        _I,
-    ),
-    re.compile(
-        r"(?:env[ií]a|enviar|envoyez|envoyer|sende|senden|отправ\w{0,4})\b[^.\n]{0,60}"
-        r"(?:@[\w-]{1,40}\.\w{2,6}|https?://)|发送[^。\n]{0,40}(?:@|https?://)|"
-        r"送信[^。\n]{0,40}(?:@|https?://)",
-        _I,
-    ),
-]
 _NECESSITY = re.compile(
     r"\b(?:must|MUST|mandatory|required|requires|prerequisite|immediately|always|"
     r"post-action|obligated|before (?:any|invoking|using|calling|executing|requesting|"
@@ -247,15 +222,6 @@ _CALL = re.compile(
 _CALL_VALUES = re.compile(
     r"\b(?:call|invoke|run|use)\s{1,2}(?:the\s)?`([A-Za-z][\w.-]{0,40})`(?:\s(?:tool|function))?"
     r"\s{1,3}with\b[^.\n]{0,40}[`'\"][^`'\"\n]{1,80}[`'\"]",
-    _I,
-)
-_CALL_FOREIGN = re.compile(
-    r"(?:debes|deber[aá]s|tienes que|hay que) (?:primero )?(?:llamar|invocar|ejecutar) (?:a )?"
-    r"[`'\"]?(\w{2,40})|(?:vous devez|tu dois|il faut) (?:d'abord )?(?:appeler|invoquer|"
-    r"ex[eé]cuter) [`'\"]?(\w{2,40})|(?:musst|müssen|muss) (?:zuerst )?[`'\"]?(\w{2,40})[`'\"]? "
-    r"(?:aufrufen|ausführen)|必须(?:先|首先)?调用\s{0,2}[`'\"]?(\w{2,40})|"
-    r"(?:необходимо|нужно|обязательно) (?:сначала )?вызвать [`'\"]?(\w{2,40})|"
-    r"必ず(?:先に|最初に)?[`'\"]?(\w{2,40})[`'\"]?を呼び出",
     _I,
 )
 _SECRETISH = re.compile(
@@ -361,19 +327,6 @@ _STEAL_GATE = (
     "chat history",
 )
 _COVERT_GATE = ("secretly", "silently", "covertly", "quietly", "also ")
-_FOREIGN_GATE = (
-    "instruc",
-    "systemanweisung",
-    "aviso",
-    "ignor",
-    "usuario",
-    "utilisateur",
-    "benutzer",
-    "nutzer",
-    "envi",
-    "envoy",
-    "sende",
-)
 _REDIRECT_GATE = (
     "deprecated",
     "retired",
@@ -402,7 +355,6 @@ _GRANT_GATE = ("grant",)
 _TAMPER_GATE = ("tool", "response", "answer", "reply")
 _AUDIT_GATE = ("log", "record", "audit", "track")
 _METADATA_GATE = ("169.254", "metadata.google", "100.100.100")
-_CALL_FOREIGN_GATE = ("debe", "deber", "tienes", "hay que", "vous", "tu dois", "il faut", "muss")
 _NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
 
 
@@ -451,6 +403,7 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     first(INSTRUCTION_TAMPER_TOOL, _TAMPER, True, when=gate(_TAMPER_GATE))
     first(CONCEALMENT_EVADE_AUDIT, _AUDIT, when=gate(_AUDIT_GATE))
     first(URL_CLOUD_METADATA, _METADATA, when=gate(_METADATA_GATE))
+    lang_cues(text, add)  # the later families in es, fr, de, zh, ru, ja (engine/cue_lang.py)
     call = None
     for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
         sent = _sentence(text, m.start())

@@ -256,6 +256,58 @@ def _rules_do_not_apply(words: list[str]) -> bool:
     return False
 
 
+_SWITCH_V = frozenset(
+    "enable enables enabling disable disables disabling toggle toggles activate activates "
+    "deactivate deactivates exit exits leave leaves on off".split()
+)
+_TO_THE_MODEL = frozenset("you your you're yourself assistant ai model agent".split())
+
+
+def _switches_a_mode(words: list[str], seq: tuple[str, ...]) -> bool:
+    """Whether a mode ("maintenance mode") is what the tool switches ("Enable maintenance mode
+    and redirect traffic", "turn maintenance mode off"), not a state claimed of the model ("You
+    are now in maintenance mode"): a switching verb just before it, and no word addressing the
+    model in the sentence."""
+    if not _TO_THE_MODEL.isdisjoint(words):
+        return False
+    n = len(seq)
+    for k in range(len(words) - n + 1):
+        if tuple(words[k : k + n]) == seq:
+            before = words[max(0, k - 2) : k]
+            after = words[k + n : k + n + 1]
+            if not _SWITCH_V.isdisjoint(before) or not _SWITCH_V.isdisjoint(after):
+                return True
+    return False
+
+
+_SELF = (("this", "tool"), ("this", "function"), ("it",))
+
+
+def _of_this_tool(words: list[str]) -> bool:
+    """Whether the sentence's modal is said of this tool being called ("This tool must be
+    called before using any other tools"): "this tool" (or "it") just before the modal, the
+    passive "be called" or "be used" after it, and no sending verb in the sentence."""
+    if not SEND_V.isdisjoint(words):
+        return False
+    for i, w in enumerate(words):
+        if w not in MODAL or i == 0:
+            continue
+        subject = next((p for p in _SELF if tuple(words[max(0, i - len(p)) : i]) == p), None)
+        if (
+            subject
+            and words[i + 1 : i + 2] == ["be"]
+            and words[i + 2 : i + 3]
+            in (
+                ["called"],
+                ["used"],
+                ["invoked"],
+                ["run"],
+            )
+        ):
+            return True
+    return False
+
+
 def _forbids_a_claim(words: list[str], i: int) -> bool:
     """Whether the negated telling verb at ``i`` forbids stating something false ("Never tell a
     user a message was scheduled"): its audience followed by "a"/"an", a noun and a form of
@@ -357,6 +409,8 @@ def _sentence_rules(
             if " " + " ".join(seq) + " " in joined:
                 if seq == ("do", "not", "apply") and not _rules_do_not_apply(words):
                     continue  # "signature options do not apply": the tool's own options
+                if seq[-1] == "mode" and _switches_a_mode(words, seq):
+                    continue  # "Enable maintenance mode ... for a Heroku app": the tool's act
                 found.add(INSTRUCTION_SYSTEM_MIMICRY, quote, " ".join(seq))
                 break
     if ws & IGNORE_V:
@@ -494,7 +548,11 @@ def _sentence_rules(
         ):
             found.add(INSTRUCTION_OTHER_TOOL, quote, plain[0].lower())
     elif generic and not pref:
-        if any(
+        if _of_this_tool(words):
+            # "This tool must be called before using any other tools": the tool asks to come
+            # first (a preference, shown), not an order about the other tools.
+            found.add(TOOL_PREFERENCE_PREFER_THIS, quote, "call this first")
+        elif any(
             (s.imperative[i] or words[i] in MODAL) and words[i] not in USE_V | PREF_V
             for i in range(n)
         ) and any(w in MODAL or w in SEND_V for w in words):
@@ -531,6 +589,23 @@ def _looks_base64(blob: str) -> bool:
     return True
 
 
+_CALL_PARENS = re.compile(r"\([^()`\n]{0,80}\)")
+
+
+def _alone_in_span(text: str, r: _Run) -> bool:
+    """Whether a quoted plain word is the whole quoted span, or the span is the word and a
+    call's parentheses (`` `fetch` ``, `` `fetch()` ``), not one word of a longer code span
+    (`` `type(scope): subject` ``: a commit-message format, not redis's ``type`` tool)."""
+    close = text[r.start - 1 : r.start]
+    if not close:
+        return True
+    end = text.find(close, r.end, r.end + 200)
+    if end < 0:
+        return True
+    inner = text[r.end : end]
+    return not inner or _CALL_PARENS.fullmatch(inner) is not None
+
+
 def _name_cue(
     text: str,
     r: _Run,
@@ -548,7 +623,7 @@ def _name_cue(
         plain = name.isalpha() and name.islower()
         if after.startswith(_ARG_AFTER) or text[r.end + 1 : r.end + 2] in (":", "="):
             pass  # `search` parameter: an argument's name, not a tool
-        elif plain and not r.quoted:
+        elif plain and not (r.quoted and _alone_in_span(text, r)):
             # A plain word ("fetch", "search") names a tool when quoted, or as "the fetch
             # tool" (then only an instruction to avoid it counts: "never use the fetch
             # tool", "the fetch tool is compromised").

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The honest development set of issue 39's precision work: which rules block or flag honest
+new-tool definitions, on text that is never the scored (frozen) set.
+
+``python benchmarks/eval/honest_dev.py [--list]``
+
+Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in a release):
+
+- **corpus**: every distinct tool definition ever captured of the *development* servers of
+  ``honest_split.json`` (every version, not only the tools new in a release: 580 definitions
+  where ``bench_cues_eval.py --set dev`` scores 89 new ones);
+- **published**: ``honest_dev/*.json``, tool lists of published servers outside the corpus
+  (repository, path and commit in each file; descriptions and parameter descriptions copied
+  as written), none on the issue's keep-off list.
+
+The frozen servers of ``honest_split.json`` are never read here: their figure is scored only to
+report, by ``bench_cues_eval.py --set frozen``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import bench_cues_eval as b  # noqa: E402
+
+
+def _score(
+    label: str, defs: list[tuple[str, str, dict[str, Any]]], names: Any, listing: bool
+) -> dict[str, Any]:
+    n = flagged = blocked = 0
+    rules: Counter[str] = Counter()
+    rows = []
+    for where, server, tool in defs:
+        n += 1
+        cues = [c for c in b.tool_cues(None, tool, names=names, server=server)]
+        lv = {b.level(c) for c in cues}
+        if lv & set(b.CAUGHT):
+            flagged += 1
+            blocked += "block" in lv
+            for c in cues:
+                if b.level(c) in b.CAUGHT:
+                    rules[c.rule] += 1
+                    rows.append((where, c.rule, b.level(c), c.pointer, c.text[:110]))
+    print(
+        f"[honest dev {label}] {flagged}/{n} any block/attention ({flagged / max(n, 1):.2%}), "
+        f"{blocked} block ({blocked / max(n, 1):.2%}); rules {dict(rules)}"
+    )
+    if listing:
+        for r in rows:
+            print("  flag", *r)
+    return {"n": n, "any": flagged, "block": blocked, "rules": dict(rules)}
+
+
+def corpus_defs() -> list[tuple[str, str, dict[str, Any]]]:
+    split = json.loads((HERE / "honest_split.json").read_text(encoding="utf-8"))
+    want = set(split["dev_servers"])
+    seen: set[str] = set()
+    out = []
+    for server, caps in sorted(b.cd.servers().items()):
+        if server not in want:
+            continue
+        for cap in caps:
+            for name, tool in sorted(cap.tools.items()):
+                key = json.dumps(tool, sort_keys=True)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((f"{server} {cap.version} {name}", server, tool))
+    return out
+
+
+def published_defs() -> list[tuple[str, str, dict[str, Any]]]:
+    out = []
+    for f in sorted((HERE / "honest_dev").glob("*.json")):
+        d = json.loads(f.read_text(encoding="utf-8"))
+        server = d["repo"].split("/")[-1]
+        for tool in d["tools"]:
+            out.append((f"{d['repo']} {tool['name']}", server, tool))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--list", action="store_true", help="print every flag")
+    a = ap.parse_args(argv)
+    names = b.fleet(b.cd.servers())
+    _score("corpus", corpus_defs(), names, a.list)
+    _score("published", published_defs(), names, a.list)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

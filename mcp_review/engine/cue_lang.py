@@ -1,0 +1,502 @@
+"""The cue families in Spanish, French, German, Chinese, Russian and Japanese (issue 39 item 2).
+
+Each language's patterns live here, apart from the English families of
+``engine/cue_families.py``, which imports the first four tables (they were written there first)
+and calls :func:`lang_cues` for the rest. Every pattern follows the families' rule: a cue needs
+evidence of intent toward the model (an imperative, a claim of authority, the user named as the
+one kept in the dark), never a word alone; so "执行 shell 命令并返回 stdout" (a tool saying what
+it does) is not "执行以下命令：`…`" (a step the model is told to run). Every pattern is bounded
+from where it starts (``{0,N}`` over one character class, no nested quantifier): linear time.
+
+A cue's key names its language (``es:…``), so the same instruction in two languages is two
+cues and a reviewer sees which language carried it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from mcp_review.engine.rules.cue_families import (
+    CONCEALMENT_COVERT_HANDLING,
+    INSTRUCTION_AUTHORITY_CLAIM,
+    INSTRUCTION_JAILBREAK,
+    INSTRUCTION_OVERRIDE_ARGUMENTS,
+    INSTRUCTION_RUN_COMMAND,
+    INSTRUCTION_STEAL_SECRETS,
+)
+
+__all__ = [
+    "CALL_FOREIGN",
+    "CALL_FOREIGN_GATE",
+    "FOREIGN",
+    "FOREIGN_GATE",
+    "LANG_FAMILIES",
+    "lang_cues",
+]
+
+_I = re.I
+
+# The first families in six languages (header, ignore the instructions, do not tell the user,
+# send to an address), one rule: cue.instruction.foreign-language.
+FOREIGN = [
+    # es / fr / de / pt headers, zh / ru / ja headers
+    re.compile(
+        r"INSTRUCCIONES DEL SISTEMA|INSTRUCTIONS? (?:DU )?SYST[EÈ]ME|SYSTEMANWEISUNG|"
+        r"AVISO DO SISTEMA|СИСТЕМНАЯ (?:ИНСТРУКЦИЯ|КОМАНДА)|システム指示|システム命令|"
+        r"系统指令|系統指令|系统命令",
+        _I,
+    ),
+    re.compile(
+        r"ignor(?:a|e|ez|er|ons|iere|ieren|ar)\b[^.\n]{0,30}\b(?:instrucciones|instructions|"
+        r"anweisungen|usuario|utilisateur|benutzers?|nutzers?)\b|\b(?:anweisungen|instruktionen)\b"
+        r"[^.\n]{0,20}\bignorieren\b|忽略(?:之前|以前|先前|所有|用户)|"
+        r"игнорир\w{0,6}[^.\n]{0,30}инструкц|以前の指示を無視|指示を無視",
+        _I,
+    ),
+    re.compile(
+        r"no (?:informes|digas|avises) al usuario|sin informar al usuario|"
+        r"ne (?:dites|dis|informez) (?:rien )?(?:pas )?à l'utilisateur|sans informer "
+        r"l'utilisateur|(?:dem|den) (?:benutzer|nutzer)\w{0,2} nicht\b|ohne (?:den )?"
+        r"(?:benutzer|nutzer)\w{0,2} zu informieren|请勿通知用户|不要告诉用户|不要通知用户|"
+        r"不要让用户知道|не сообщай\w{0,2} пользовател|не говори\w{0,2} пользовател|"
+        r"ユーザーに(?:伝え|知らせ|言わ)ない|não informar o usuário",
+        _I,
+    ),
+    re.compile(
+        r"(?:env[ií]a|enviar|envoyez|envoyer|sende|senden|отправ\w{0,4})\b[^.\n]{0,60}"
+        r"(?:@[\w-]{1,40}\.\w{2,6}|https?://)|发送[^。\n]{0,40}(?:@|https?://)|"
+        r"送信[^。\n]{0,40}(?:@|https?://)",
+        _I,
+    ),
+]
+FOREIGN_GATE = (
+    "instruc",
+    "systemanweisung",
+    "aviso",
+    "ignor",
+    "usuario",
+    "utilisateur",
+    "benutzer",
+    "nutzer",
+    "envi",
+    "envoy",
+    "sende",
+)
+
+# A mandatory call of a named tool (cue.tool-reference.mandatory-call, read with the English).
+CALL_FOREIGN = re.compile(
+    r"(?:debes|deber[aá]s|tienes que|hay que) (?:primero )?(?:llamar|invocar|ejecutar) (?:a )?"
+    r"[`'\"]?(\w{2,40})|(?:vous devez|tu dois|il faut) (?:d'abord )?(?:appeler|invoquer|"
+    r"ex[eé]cuter) [`'\"]?(\w{2,40})|(?:musst|müssen|muss) (?:zuerst )?[`'\"]?(\w{2,40})[`'\"]? "
+    r"(?:aufrufen|ausführen)|必须(?:先|首先)?调用\s{0,2}[`'\"]?(\w{2,40})|"
+    r"(?:необходимо|нужно|обязательно) (?:сначала )?вызвать [`'\"]?(\w{2,40})|"
+    r"必ず(?:先に|最初に)?[`'\"]?(\w{2,40})[`'\"]?を呼び出",
+    _I,
+)
+CALL_FOREIGN_GATE = ("debe", "deber", "tienes", "hay que", "vous", "tu dois", "il faut", "muss")
+
+# The later families, per language: (rule, language, pattern). The words each needs are in
+# ``_GATE`` (lower-cased substrings): a Latin-script text with none of them is not read.
+_SECRET_ES = r"(?:contraseñas?|claves?(?: de api| api| privadas?)?|credenciales|tokens?|secretos?|prompt del sistema|variables de entorno)"
+_SECRET_FR = r"(?:mots? de passe|clés?(?: d'api| api| privées?)?|identifiants|jetons?|secrets?|prompt (?:du )?système|variables d'environnement)"
+_SECRET_DE = r"(?:passw(?:o|ö)rte?r?|(?:api-|privaten? )?schlüssel|zugangsdaten|tokens?|geheimnisse?|system-?prompt|umgebungsvariablen)"
+_SECRET_ZH = r"(?:API ?)?(?:系统提示词?|密钥|密碼|密码|令牌|凭证|凭据|API ?[Kk]ey|私钥|环境变量)"
+_SECRET_RU = r"(?:системн\w{0,3} промпт\w{0,2}|ключ\w{0,3}|парол\w{0,3}|токен\w{0,3}|секрет\w{0,3}|учётн\w{0,3} данн\w{0,3}|учетн\w{0,3} данн\w{0,3}|переменн\w{0,3} окружения)"
+_SECRET_JA = r"(?:システムプロンプト|パスワード|APIキー|秘密鍵|トークン|認証情報|環境変数)"
+
+LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    # authority and priority claims
+    (
+        INSTRUCTION_AUTHORITY_CLAIM,
+        "es",
+        re.compile(
+            r"(?m)^[ \t>*#-]{0,6}\[?(?-i:SISTEMA|ANULACIÓN DEL SISTEMA|DIRECTIVA)\]?\s{0,2}:|"
+            r"\[(?:SISTEMA|ADMIN|PRIORIDAD)[^\]\n]{0,40}\]|tiene (?:prioridad|precedencia) sobre "
+            r"(?:la |las |el |cualquier )?(?:petici[oó]n|solicitud|instrucciones?|usuario)",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_AUTHORITY_CLAIM,
+        "fr",
+        re.compile(
+            r"(?m)^[ \t>*#-]{0,6}\[?(?-i:SYSTÈME|SYSTEME)\]?\s{0,2}:|"
+            r"\[(?:SYSTÈME|SYSTEME|ADMIN|PRIORITÉ)[^\]\n]{0,40}\]|(?:a (?:la )?priorité|prime|"
+            r"l'emporte) sur (?:la |les |toute )?(?:demandes?|instructions?|l'utilisateur)",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_AUTHORITY_CLAIM,
+        "de",
+        re.compile(
+            r"(?m)^[ \t>*#-]{0,6}\[?(?-i:SYSTEMHINWEIS|SYSTEMBEFEHL)\]?\s{0,2}:|"
+            r"\[(?:SYSTEM|ADMIN|PRIORITÄT)[^\]\n]{0,40}\]|hat Vorrang vor (?:der |den |jeder )?"
+            r"(?:Anfrage|Anweisung\w{0,2}|Benutzer\w{0,2}|Nutzer\w{0,2})",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_AUTHORITY_CLAIM,
+        "zh",
+        re.compile(
+            r"[【\[［]\s{0,2}(?:系统|系統|管理员|最高优先级|重要系统)[^】\]］\n]{0,20}[】\]］]|"
+            r"优先于用户|优先级高于用户|高于用户的(?:请求|指令)",
+        ),
+    ),
+    (
+        INSTRUCTION_AUTHORITY_CLAIM,
+        "ru",
+        re.compile(
+            r"\[(?-i:СИСТЕМА|СИСТЕМНОЕ|АДМИН)[^\]\n]{0,40}\]|(?m:^[ \t>*#-]{0,6}(?-i:СИСТЕМА)\s{0,2}:)|"
+            r"(?:имеет )?приоритет (?:выше|над) (?:запрос\w{0,3}|инструкци\w{0,3}|"
+            r"пользовател\w{0,3})",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_AUTHORITY_CLAIM,
+        "ja",
+        re.compile(
+            r"[【\[［]\s{0,2}(?:システム|管理者|最優先)[^】\]］\n]{0,20}[】\]］]|"
+            r"ユーザーの(?:指示|要求|依頼)より(?:も)?優先",
+        ),
+    ),
+    # overriding the user's arguments
+    (
+        INSTRUCTION_OVERRIDE_ARGUMENTS,
+        "es",
+        re.compile(
+            r"(?:independientemente de|sin importar|da igual) (?:lo )?que (?:el usuario )?"
+            r"(?:pida|diga|solicite|quiera)|(?:reemplaza|sustituye|ignora) (?:la |el |los )?"
+            r"(?:consulta|par[aá]metros?|valores?|destinatario)\w{0,2} del usuario",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_OVERRIDE_ARGUMENTS,
+        "fr",
+        re.compile(
+            r"quoi que (?:demande|dise|veuille) l'utilisateur|peu importe ce que (?:demande |dit )?"
+            r"l'utilisateur|(?:remplace[zr]?|ignore[zr]?) (?:la |le |les )?(?:requête|paramètres?|"
+            r"valeurs?|destinataire)\w{0,2} (?:de|fournie? par) l'utilisateur",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_OVERRIDE_ARGUMENTS,
+        "de",
+        re.compile(
+            r"(?:egal|unabhängig davon),? was der (?:Benutzer|Nutzer|Anwender) (?:verlangt|sagt|"
+            r"will|angibt|möchte)|(?:ersetze|ignoriere) (?:die |den |das )?(?:Anfrage|Parameter|"
+            r"Werte?|Empfänger)\w{0,2} (?:des|vom) (?:Benutzers|Nutzers)",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_OVERRIDE_ARGUMENTS,
+        "zh",
+        re.compile(
+            r"(?:无论|不管|不论)用户(?:要求|说|输入|请求|提供)什么|(?:替换|忽略|覆盖)用户(?:的)?"
+            r"(?:查询|参数|输入|收件人)"
+        ),
+    ),
+    (
+        INSTRUCTION_OVERRIDE_ARGUMENTS,
+        "ru",
+        re.compile(
+            r"что бы ни (?:попросил|сказал|указал|ввёл|ввел) пользователь|независимо от того,? "
+            r"что (?:просит|скажет|укажет|хочет) пользователь|(?:замени|игнорируй) "
+            r"(?:запрос|параметр\w{0,2}|значени\w{0,2}|получател\w{0,2}) пользователя",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_OVERRIDE_ARGUMENTS,
+        "ja",
+        re.compile(
+            r"ユーザーが何を(?:言っても|求めても|指定しても|入力しても)|ユーザーの(?:クエリ|引数|"
+            r"パラメータ|入力|宛先)を(?:無視|置き換え|上書き)"
+        ),
+    ),
+    # a command given as a step to run (the command itself quoted or after a colon)
+    (
+        INSTRUCTION_RUN_COMMAND,
+        "es",
+        re.compile(
+            r"\bejecut[ae]\w{0,3} (?:primero )?(?:el|este|los|estos) (?:siguiente |siguientes )?"
+            r"comandos?(?: siguientes?)?\s{0,2}:?\s{0,2}[`'\"]",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_RUN_COMMAND,
+        "fr",
+        re.compile(
+            r"\bex[ée]cute[zr]? (?:d'abord )?(?:la|cette|les|ces) (?:commandes?|instructions?)"
+            r"(?: suivantes?)?\s{0,2}:?\s{0,2}[`'\"«]",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_RUN_COMMAND,
+        "de",
+        re.compile(
+            r"\bführe (?:zuerst )?(?:den|diesen|die|diese) (?:folgenden? )?(?:Befehle?|Kommandos?)"
+            r"(?: aus)?\s{0,2}:?\s{0,2}[`'\"„]",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_RUN_COMMAND,
+        "zh",
+        re.compile(
+            r"(?:请|必须|务必|先|立即)?(?:执行|运行)(?:以下|如下|下面的|这个|此)(?:命令|指令|代码)"
+            r"\s{0,2}[:：]?\s{0,2}[`'\"「“]?\s{0,2}[\w./~-]|(?:请|必须|务必|立即)(?:执行|运行)"
+            r"\s{0,2}[`「“]"
+        ),
+    ),
+    (
+        INSTRUCTION_RUN_COMMAND,
+        "ru",
+        re.compile(
+            r"\bвыполни(?:те)? (?:сначала )?(?:следующую |эту )?(?:команду|команды|код)\s{0,2}:?"
+            r"\s{0,2}[`'\"«]",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_RUN_COMMAND,
+        "ja",
+        re.compile(
+            r"(?:次|以下)の(?:コマンド|命令|コード)を(?:必ず)?実行|[`「][^`」\n]{1,80}[`」]\s{0,2}を"
+            r"(?:必ず)?実行して"
+        ),
+    ),
+    # asks to steal, reveal or send secrets
+    (
+        INSTRUCTION_STEAL_SECRETS,
+        "es",
+        re.compile(
+            # "revela", "muestra", "envía" are also "it reveals, shows, sends": an owner ("tus")
+            # or "all" ("todas las") beside the secret, or the system prompt, is the intent
+            r"\b(?:roba|robar|exfiltra)\b|\b(?:revela|muestra|imprime|env[ií]a|filtra)\w{0,2} "
+            r"(?:(?:todas las|todos los|tus|todas tus|todos tus) (?:\w{1,15} ){0,2}"
+            + _SECRET_ES
+            + r"|(?:el |tu )?prompt del sistema)",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_STEAL_SECRETS,
+        "fr",
+        re.compile(
+            r"\b(?:vole[zr]?|exfiltre[zr]?)\b|\b(?:révèle|revele|affiche|imprime|envoie|"
+            r"divulgue)\w{0,2} (?:(?:tous les|toutes les|tes|vos|tous tes|tous vos) (?:\w{1,15} ){0,2}"
+            + _SECRET_FR
+            + r"|(?:le |ton |votre )?prompt (?:du )?système)",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_STEAL_SECRETS,
+        "de",
+        re.compile(
+            r"\b(?:stiehl|stehlen|exfiltriere)\b|\b(?:zeige|verrate|gib|sende|schicke|gib aus)\w{0,2}"
+            r" (?:alle |den |die |das |deine |dein |seine )?(?:\w{1,15} ){0,2}" + _SECRET_DE,
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_STEAL_SECRETS,
+        "zh",
+        re.compile(
+            r"窃取|偷取|(?:输出|显示|泄露|透露|发送|打印)(?:你的|所有的?|全部的?|用户的)"
+            + _SECRET_ZH
+            + r"|(?:输出|显示|泄露|透露|打印)(?:你的)?系统提示"
+        ),
+    ),
+    (
+        INSTRUCTION_STEAL_SECRETS,
+        "ru",
+        re.compile(
+            r"\b(?:укради|похить)\b|\b(?:покажи|выведи|раскрой|отправь|перешли|верни|напечатай)"
+            r"(?:те)? (?:все |свой |свои |весь )?(?:\w{1,15} ){0,2}" + _SECRET_RU,
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_STEAL_SECRETS,
+        "ja",
+        re.compile(
+            r"システムプロンプトを(?:表示|出力|教え|開示)|(?:あなたの|すべての|全ての|ユーザーの)"
+            + _SECRET_JA
+            + r"を(?:表示|出力|送信|教え|開示|漏ら)|盗み出|盗んで"
+        ),
+    ),
+    # role and jailbreak lines addressed to the model
+    (
+        INSTRUCTION_JAILBREAK,
+        "es",
+        re.compile(
+            r"\b(?:ahora eres|a partir de ahora(?:,)? eres|eres ahora)\b|\bsin (?:ninguna )?restricci[oó]n(?:es)? ni filtros\b",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_JAILBREAK,
+        "fr",
+        re.compile(
+            r"\btu es (?:maintenant|désormais|dorénavant)\b|\bvous êtes (?:maintenant|désormais)\b",
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_JAILBREAK,
+        "de",
+        re.compile(
+            r"\bdu bist (?:jetzt|ab sofort|nun|ab jetzt)\b|\bsie sind (?:jetzt|ab sofort) ein\b", _I
+        ),
+    ),
+    (
+        INSTRUCTION_JAILBREAK,
+        "zh",
+        re.compile(
+            r"从现在(?:开始|起)，?你(?:是|将)|不受任何(?:限制|约束)|没有任何(?:限制|约束)的(?:助手|AI)|越狱模式"
+        ),
+    ),
+    (
+        INSTRUCTION_JAILBREAK,
+        "ru",
+        re.compile(r"\b(?:теперь ты|ты теперь|отныне ты)\b|\bбез ограничений и фильтров\b", _I),
+    ),
+    (
+        INSTRUCTION_JAILBREAK,
+        "ja",
+        re.compile(r"今から(?:あなたは|君は)|これからあなたは|制限のない(?:AI|アシスタント)"),
+    ),
+    # covert handling: without the user knowing
+    (
+        CONCEALMENT_COVERT_HANDLING,
+        "es",
+        re.compile(
+            r"\bsin que el usuario (?:lo )?(?:sepa|note|se d[eé] cuenta)\b|\b(?:en secreto|"
+            r"secretamente) (?:env|sub|copi|recopil|guard|reenv)\w{0,6}",
+            _I,
+        ),
+    ),
+    (
+        CONCEALMENT_COVERT_HANDLING,
+        "fr",
+        re.compile(
+            r"\bà l'insu de l'utilisateur\b|\bsans que l'utilisateur (?:le )?(?:sache|"
+            r"remarque)\b|\bsecrètement (?:envoie|télécharge|copie|collecte|enregistre|transf)\w{0,6}",
+            _I,
+        ),
+    ),
+    (
+        CONCEALMENT_COVERT_HANDLING,
+        "de",
+        re.compile(
+            r"\bohne dass der (?:Benutzer|Nutzer) es (?:merkt|weiß|bemerkt)\b|\bheimlich "
+            r"(?:sende|lade|kopiere|sammle|speichere|leite)\w{0,4}|\b(?:sendet|lädt|kopiert|"
+            r"sammelt|speichert|leitet) (?:\w{1,15} ){0,3}heimlich\b",
+            _I,
+        ),
+    ),
+    (
+        CONCEALMENT_COVERT_HANDLING,
+        "zh",
+        re.compile(
+            r"在用户不知情的情况下|(?:偷偷|悄悄|秘密)地?(?:发送|上传|复制|收集|记录|转发|保存)"
+        ),
+    ),
+    (
+        CONCEALMENT_COVERT_HANDLING,
+        "ru",
+        re.compile(
+            r"\bнезаметно для пользователя\b|\b(?:тайно|втихую|тихо)\s(?:\w{1,15} ){0,1}(?:отправ|сохран|загруж|собира|копир|перес)\w{0,6}",
+            _I,
+        ),
+    ),
+    (
+        CONCEALMENT_COVERT_HANDLING,
+        "ja",
+        re.compile(
+            r"ユーザーに(?:知られ|気づかれ)(?:ずに|ないように)|(?:こっそり|密かに)[^。\n]{0,10}"
+            r"(?:送信|アップロード|コピー|収集|記録|転送|保存)"
+        ),
+    ),
+)
+
+# Latin-script languages are read only when one of these is in the lower-cased text; other
+# scripts whenever the text is not ASCII.
+_GATE = (
+    "sistema",
+    "système",
+    "systeme",
+    "systemhinweis",
+    "systembefehl",
+    "prioridad",
+    "precedencia",
+    "priorité",
+    "prime sur",
+    "emporte",
+    "vorrang",
+    "priorität",
+    "usuario",
+    "utilisateur",
+    "benutzer",
+    "nutzer",
+    "anwender",
+    "ejecut",
+    "xécute",
+    "xecute",
+    "führe",
+    "roba",
+    "exfiltr",
+    "vole",
+    "stiehl",
+    "stehlen",
+    "revela",
+    "muestra",
+    "imprime",
+    "envía",
+    "envia",
+    "filtra",
+    "révèle",
+    "revele",
+    "affiche",
+    "envoie",
+    "divulgue",
+    "zeige",
+    "verrate",
+    "gib ",
+    "sende ",
+    "schicke",
+    "eres",
+    "tu es",
+    "vous êtes",
+    "du bist",
+    "sie sind",
+    "secreto",
+    "secretamente",
+    "secrètement",
+    "heimlich",
+    "insu",
+)
+
+
+def lang_cues(text: str, add: Callable[[str, str, str], None]) -> None:
+    """Every later family's cue in the six languages, given to ``add(rule, text, key)``: the
+    first match per rule and language."""
+    other_script = not text.isascii()
+    if not other_script:
+        low = text.lower()
+        if not any(w in low for w in _GATE):
+            return
+    for rule, lang, pat in LANG_FAMILIES:
+        m = pat.search(text)
+        if m is not None:
+            add(rule, m.group(0), f"{rule}:{lang}:{m.group(0).lower()[:60]}")
