@@ -56,6 +56,8 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_families",
         "test_cue_families_batch3",
         "test_cue_families_upgrade",
+        "test_cue_lang",
+        "test_cue_precision",
         "test_cues",
         "test_cues_bench",
         "test_cues_eval_set",
