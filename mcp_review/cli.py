@@ -49,7 +49,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     (
         "status",
         "status",
-        "status of each tool against the pin file (--groups: the decisions by kind)",
+        "each decision the drift needs, one line each (-v: every change; --groups: "
+        "each decision's members)",
     ),
     (
         "pin",

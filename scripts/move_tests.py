@@ -207,6 +207,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_hostile_input",
         "test_hosts_loopback",
         "test_instructions",
+        "test_less_to_read",
         "test_invisible",
         "test_lookalikes",
         "test_meta_contract",

@@ -134,7 +134,11 @@ def test_skipped_lines_and_bad_recordings_are_in_text(work, capsys):
     skipped = f"2 line(s) in {log} are not valid JSON and were skipped (line 2, 4)"
     assert skipped in status_out
     assert skipped in check_out
-    # The bad recording: counted in the replay line of status, said in words by check.
+    # The bad recording: counted in the replay line of status --verbose (the default text is
+    # one line per decision), said in words by check.
+    assert "bad recording" not in status_out
+    _, status_out, _ = run(capsys, "status", "--snapshot", V2, "--calls", calls, "--verbose")
+    assert skipped in status_out
     assert "1 bad recording(s) (invalid under the pinned schema too)" in status_out
     assert "1 bad recording(s): invalid under the pinned schema too" in check_out
     # And the JSON agrees with the words.

@@ -9,7 +9,8 @@ baseline), the new version is written as a snapshot file, and then
   ``fails_gate``;
 - ``check --from-snapshot`` in text, markdown and SARIF: exit code, each tool's status (and
   outcome where the format says it), and the failing tools marked (✗, ❌, level ``error``);
-- ``status --snapshot`` in JSON and text: exit code, each tool's status and outcome;
+- ``status --snapshot`` in JSON and text: exit code, each tool's status and outcome (text:
+  ``--verbose``; the default text lists check's decisions in check's order, one line each);
 - the review app opened on that snapshot and pin file as ``mcp-review review --snapshot``
   opens it (``commands.review.build_app``): each tool row's status (the table's cell) and
   outcome, the server row's tool count and tier, and the counts line: the statuses, "N to
@@ -128,6 +129,12 @@ MD_ROW = re.compile(
 STATUS_LINE = re.compile(
     r"^  \[(?P<mark>[A-Z]+|ok)\] (?P<status>[a-z]+)(?: \(previously denied\))?: (?P<name>.+)$"
 )
+# "[REVIEW] group 9c34fc1b3a8b  kind  3 tools: …" or "[BLOCK] server/tool  changed, alone (…)…"
+# (status's default text: one line per decision, in the engine's order)
+DECISION_LINE = re.compile(
+    r"^\[(?P<mark>[A-Z]+)\] (?:group (?P<group>[0-9a-f]{12})  "
+    r"|(?P<alone>\S.*?)  [a-z]+(?: \(previously denied\))?, alone \()"
+)
 STATUS_MARK = {
     "BLOCK": "block",
     "REVIEW": "review",
@@ -189,6 +196,16 @@ def status_text(out: str) -> tuple[str, Tools]:
         if m := STATUS_LINE.match(line):
             tools[m["name"]] = (m["status"], STATUS_MARK[m["mark"]])
     return verdict[1], tools
+
+
+def status_decisions(out: str) -> list[tuple[str, str]]:
+    """The decisions status's default text lists, in its order: (group id or server/tool,
+    outcome)."""
+    return [
+        (m["group"] or m["alone"], STATUS_MARK[m["mark"]])
+        for line in out.splitlines()
+        if (m := DECISION_LINE.match(line))
+    ]
 
 
 def drifted(tools: list[dict[str, Any]]) -> Tools:
@@ -383,7 +400,13 @@ def assert_commands_agree(label: str, gate: Gate, capsys: pytest.CaptureFixture[
     rc, out = run(capsys, *STATUS, "--groups", "--format", "json")
     assert rc == gate.rc, label
     assert json.loads(out)["decisions"] == gate.doc["decisions"], label
+    # status's text: one line per decision, check's decisions in check's order; each tool's
+    # (status, outcome) under --verbose
     rc, out = run(capsys, *STATUS)
+    assert rc == gate.rc and status_text(out)[0] == gate.verdict, label
+    want = [(d.get("group") or d["alone"], d["outcome"]) for d in gate.doc["decisions"]]
+    assert status_decisions(out) == want, f"{label}: status text lists {status_decisions(out)}"
+    rc, out = run(capsys, *STATUS, "--verbose")
     verdict, tools = status_text(out)
     assert (rc, tools) == gate.answer, (
         f"{label}: status text says {(rc, tools)}, check {gate.answer}"

@@ -238,8 +238,13 @@ def test_text_markdown_and_sarif_list_the_cues(
     _, text = run(capsys, *check)
     assert "      cue concealment (cue.concealment." in text, text
     assert "cue path (cue.path.secret-location) at /description: ~/.ssh/id_rsa" in text
-    _, st = run(capsys, "status", "--snapshot", str(v2), "--pins", pins)
+    _, st = run(capsys, "status", "--snapshot", str(v2), "--pins", pins, "--verbose")
     assert "      cue concealment (cue.concealment." in st, st
+    # by default, one line per decision: the tool's cue kinds, most severe first, and the
+    # most severe one's text
+    _, st = run(capsys, "status", "--snapshot", str(v2), "--pins", pins)
+    (line,) = [ln for ln in st.splitlines() if ln.startswith("[BLOCK] files/read ")]
+    assert "alone (blocking cue" in line and "cues concealment, instruction" in line, st
     _, md = run(capsys, *check, "--format", "markdown")
     rows = [ln for ln in md.splitlines() if ln.startswith("| cue: ")]
     assert any(r.startswith("| cue: concealment |") for r in rows), md

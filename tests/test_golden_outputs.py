@@ -202,6 +202,11 @@ def test_check_and_status_outputs(scenario: str, project: Path, capsys) -> None:
         code, out = _run(capsys, ["status", "--snapshot", "new.json", "--format", fmt, *common])
         assert code == SCENARIO_EXIT[scenario], (fmt, code)
         _compare(f"status/{scenario}.{SUFFIX[fmt]}", _normalise(out, project, stamps))
+    # The detailed listing (every change, reason, cue and replayed call) under --verbose: the
+    # text status printed by default before it became one line per decision.
+    code, out = _run(capsys, ["status", "--snapshot", "new.json", "--verbose", *common])
+    assert code == SCENARIO_EXIT[scenario], ("verbose", code)
+    _compare(f"status/{scenario}.verbose.txt", _normalise(out, project, stamps))
 
 
 def _fleet_tool(snapshot: str, server: str, name: str) -> dict:
@@ -237,6 +242,7 @@ def test_goldens_are_all_used() -> None:
     expected = {f"check/{s}.{SUFFIX[f]}" for s in SCENARIOS for f in FORMATS["check"]}
     expected |= {f"status/{s}.{SUFFIX[f]}" for s in SCENARIOS for f in FORMATS["status"]}
     expected |= {f"gate/{c}.{SUFFIX[f]}" for c in GATE_EXIT for f in FORMATS["gate"]}
+    expected |= {f"status/{s}.verbose.txt" for s in SCENARIOS}
     on_disk = {
         p.relative_to(GOLDEN).as_posix()
         for p in GOLDEN.rglob("*")

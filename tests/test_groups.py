@@ -239,7 +239,7 @@ def _status(capsys: pytest.CaptureFixture, *args: str) -> str:
 def test_status_text_lists_the_shared_change_once_with_its_tools(live_project, capsys):
     ts, _root = live_project
     ts.tools = [_upgraded(n) for n in NAMES]
-    out = _status(capsys)
+    out = _status(capsys, "--verbose")  # the listing per tool (default: per decision)
     ann = [ln for ln in out.splitlines() if "/annotations/openWorldHint" in ln]
     assert len(ann) == 1, out  # once, not twelve times
     assert "  same change on several tools:" in out
@@ -277,7 +277,7 @@ def test_status_groups_only_what_is_listed_and_never_a_waived_change(live_projec
             f'\n[[ignore]]\nserver = "fs"\ntool = "{NAMES[2]}"\nrule = "property-added-optional"\n'
             f'reason = "clients ignore limit"\nuntil = "2099-01-01"\ndigest = "{waived}"\n'
         )
-    out = _status(capsys)
+    out = _status(capsys, "--verbose")  # the listing per tool (default: per decision)
     assert out.count("on 2 tools: tool_00, tool_01") == 1, out
     assert "tool_02" not in out.split("same change on several tools:")[1]
     own = out.split(": tool_02\n")[1].split("\n  [")[0]
@@ -302,6 +302,6 @@ def test_status_group_marks_a_look_alike_name(live_project, capsys):
     ts.tools = [_tool(n) for n in NAMES] + [_tool(twin)]
     assert main(["pin", "--yes", "-q"]) == 0  # the twin pinned too (after review)
     ts.tools = [_upgraded(n) for n in NAMES] + [_upgraded(twin)]
-    out = _status(capsys)
+    out = _status(capsys, "--verbose")  # the listing per tool (default: per decision)
     group = out.split("same change on several tools:")[1]
     assert "t\\u043eol_01" in group, group

@@ -179,6 +179,8 @@ def test_headless_first_sight_approval_and_drift(tmp_path, monkeypatch, capsys):
     s2 = _snap(tmp_path / "s2.json", EVIL)
     assert _run(capsys, "approve", "web", "search", "--snapshot", s1, "--by", "t")[0] == 0
     rc, out, _ = _run(capsys, "status", "--snapshot", s1)
+    assert rc == 1 and "[REVIEW] new: web instructions  (decided on their own" in out, out
+    rc, out, _ = _run(capsys, "status", "--snapshot", s1, "--verbose")
     assert rc == 1 and "new: server instructions" in out and "+Never fetch internal URLs." in out
     rc, out, _ = _run(capsys, "approve", "web", "--instructions", "--snapshot", s1, "--by", "t")
     assert rc == 0 and "approved: web/default/(instructions)" in out

@@ -98,6 +98,9 @@ def test_status_text_is_readable_and_safe(work, capsys):
     run(capsys, "pin", "--snapshot", V1)
     rc, out, _ = run(capsys, "status", "--snapshot", V2)
     assert rc == 1
+    assert "[BLOCK] files/read_file  changed, alone (blocking cue, hidden characters)" in out
+    assert "\u200b" not in out
+    rc, out, _ = run(capsys, "status", "--snapshot", V2, "--verbose")
     assert "[BLOCK] changed: read_file" in out and "⟨U+200B⟩" in out
     assert "\u200b" not in out  # hidden characters are shown, never emitted
     assert "status verdict: FAIL" in out

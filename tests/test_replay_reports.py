@@ -224,7 +224,7 @@ def test_status_and_check_json_v2_and_text_listing(command, tmp_path, capsys):
     main([*args, "--format", "json", "--all-calls"])
     r = json.loads(capsys.readouterr().out)["tools"][0]["comparison"]["replay"]
     assert len(r["calls"]) == 57 and r["calls_listed"] == "all"
-    main(args)
+    main([*args, "--verbose"] if command == "status" else args)  # status: per tool, verbose
     out = capsys.readouterr().out
     assert [int(m) for m in re.findall(r"call#(\d+) ", out)] == broken[:20] + bad
     assert f"… and {len(broken) - 20} more broken calls" in out

@@ -318,3 +318,8 @@ def test_rerun_and_check_rerun_on_mcp_server_time_pass_without_rerun_ignore(tmp_
     r = _cli(tmp_path, "check", "--config", str(cfg), "--rerun", "--yes", "-q")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "gate with rerun: PASS (exit 0)" in r.stdout
+    # a mistyped tool: the note names the pinned tools and the closest one
+    r = _cli(tmp_path, "rerun", "time", "get_curent_time", "--config", str(cfg), "--yes")
+    assert "no recorded call of tool 'get_curent_time'" in r.stderr, r.stderr
+    assert "known tools: convert_time, get_current_time" in r.stderr, r.stderr
+    assert "Did you mean 'get_current_time'?" in r.stderr, r.stderr

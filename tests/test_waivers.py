@@ -144,7 +144,9 @@ def test_waiver_is_in_status_and_diff_too(work, capsys):
     (work / "mcp-review.toml").write_text(waiver(t))
     assert main(["status", "--snapshot", snap, "-q"]) == 0
     out = capsys.readouterr().out
-    assert "[WAIVED] broken: delete_file" in out
+    assert "[WAIVED] 1 broken: files/delete_file" in out  # no decision: one line per outcome
+    assert main(["status", "--snapshot", snap, "-q", "--verbose"]) == 0
+    assert "[WAIVED] broken: delete_file" in capsys.readouterr().out
     assert main(["diff", "files", "delete_file", "--snapshot", snap, "-q"]) == 0
     out = capsys.readouterr().out
     assert "policy (tiered): waived" in out

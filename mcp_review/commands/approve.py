@@ -87,7 +87,9 @@ def register(p: argparse.ArgumentParser) -> None:
         "to the agent, concealment, an ask for a secret, exfiltration, a secret location; "
         "hidden characters; an annotation claiming more power, or less power against the "
         "tool's own words or its pinned claim; a look-alike name), or a blocked group with "
-        "--group",
+        "--group. --yes is the whole confirmation here (the app asks for a typed reason; "
+        "this asks none): the blocking reasons go to the audit log as confirmed with --yes, "
+        "--note adds your own. Without it a blocked change is not approved (exit 1)",
     )
     add_calls_option(p)
     add_format_option(p)
@@ -143,15 +145,15 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(
             f"server {args.server!r} could not be read when the snapshot was taken", source=source
         )
-    from mcp_review.engine.names import did_you_mean, find_name
+    from mcp_review.engine.names import find_name, not_found, shown
 
     served = {t.name: t.digest for t in srv.tools}  # digests name each tool if it is ambiguous
     tool = find_name(args.tool, served)
     if tool is None:
         where = "in the snapshot" if not inp.live else "now"
         raise InputError(
-            f"tool {args.tool!r} is not served by {args.server!r} {where}; there "
-            "is no definition to approve." + did_you_mean(args.tool, served),
+            f"tool {shown(args.tool)} is not served by {shown(args.server)} {where}; there "
+            "is no definition to approve" + not_found(args.tool, served, "tools"),
             source=inp.snapshot_path,
         )
     args.tool = tool  # an escaped form (r\u0435ad_file) names the tool it stands for

@@ -98,7 +98,7 @@ def _run_group(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.errors import InputError
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.names import did_you_mean, find_name
+    from mcp_review.engine.names import find_name, not_found, shown
     from mcp_review.engine.pins import Decision
     from mcp_review.services.inputs import check_one_target, resolve
 
@@ -179,8 +179,8 @@ def run(args: argparse.Namespace) -> int:
         )
     elif candidate:
         raise InputError(
-            f"--candidate: tool {args.tool!r} is not served by the candidate of "
-            f"{args.server!r} (or it could not be read); nothing denied"
+            f"--candidate: tool {shown(args.tool)} is not served by the candidate of "
+            f"{shown(args.server)} (or it could not be read); nothing denied"
         )
     else:
         pinned = [k[2] for k in pins.pins if k[0] == args.server]
@@ -206,15 +206,17 @@ def run(args: argparse.Namespace) -> int:
             if snap is not None:
                 servers |= set(snap.servers)
             hint = (
-                did_you_mean(args.server, servers)
+                not_found(args.server, servers, "servers")
                 if args.server not in servers
-                else did_you_mean(
-                    args.tool, [*pinned, *(t.name for t in (srv.tools if srv is not None else []))]
+                else not_found(
+                    args.tool,
+                    [*pinned, *(t.name for t in (srv.tools if srv is not None else []))],
+                    "tools",
                 )
             )
             raise InputError(
-                f"tool {args.tool!r} of server {args.server!r} is neither served "
-                f"{where} nor pinned in {inp.pins_path}; nothing to deny." + hint
+                f"tool {shown(args.tool)} of server {shown(args.server)} is neither served "
+                f"{where} nor pinned in {inp.pins_path}; nothing to deny" + hint
             )
         if len(found) > 1:
             raise InputError(

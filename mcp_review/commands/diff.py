@@ -59,7 +59,7 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.errors import InputError
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.names import did_you_mean, find_name
+    from mcp_review.engine.names import find_name, not_found, shown
     from mcp_review.formats import diff as fmt
     from mcp_review.services.inputs import resolve, surface_target
 
@@ -73,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
         known = [s.name for s in inp.config.servers]
         if args.server not in known:
             raise InputError(
-                f"no server {args.server!r} in the config (known: "
-                f"{', '.join(sorted(known)) or 'none'})." + did_you_mean(args.server, known),
+                f"no server {shown(args.server)} in the config"
+                + not_found(args.server, known, "servers"),
                 source=inp.config.source,
             )
         inp.only = [args.server]  # the diff needs this server's definitions only
@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     srv = snap.servers.get(args.server)
     if srv is None:
         raise InputError(
-            f"server {args.server!r} is not in the snapshot."
-            + did_you_mean(args.server, snap.servers),
+            f"server {shown(args.server)} is not in the snapshot"
+            + not_found(args.server, snap.servers, "servers"),
             source=source,
         )
     if args.principal is not None and args.principal != srv.principal:
@@ -121,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
     if st is None:
         where = "in the snapshot" if source else "now"
         raise InputError(
-            f"tool {args.tool!r} is neither served by {args.server!r} {where} nor "
-            f"pinned for it in {inp.pins_path}." + did_you_mean(args.tool, names)
+            f"tool {shown(args.tool)} is neither served by {shown(args.server)} {where} nor "
+            f"pinned for it in {inp.pins_path}" + not_found(args.tool, names, "tools")
         )
     from mcp_review.formats.status import call_log_notes
 
@@ -170,7 +170,19 @@ def _diff_surface(report: object, args: argparse.Namespace, target: tuple[str, s
         if x.kind == kind and x.name == name
     ]
     if not found:
-        raise InputError(f"{kind} {name!r} is neither served by {args.server!r} nor pinned for it")
+        from mcp_review.engine.names import not_found, shown
+
+        names = [
+            x.name
+            for s in getattr(report, "servers", [])
+            if s.name == args.server
+            for x in s.surfaces
+            if x.kind == kind
+        ]
+        raise InputError(
+            f"{kind} {shown(name)} is neither served by {shown(args.server)} nor pinned for it"
+            + not_found(name, names, f"{kind}s")
+        )
     x = found[0]
     if args.format == "json":
         from mcp_review.engine.hidden import json_dumps_safe

@@ -40,7 +40,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.errors import InputError
-    from mcp_review.engine.names import did_you_mean, find_name
+    from mcp_review.engine.names import find_name, not_found, shown
     from mcp_review.services.inputs import resolve
     from mcp_review.store.pinfile import load_pins, save_pins
 
@@ -53,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
     every = {**{k: p for k, (p, _) in pins.unverified.items()}, **pins.pins}
     if not any(k[0] == args.server for k in every):
         raise InputError(
-            f"server {args.server!r} has no pins."
-            + did_you_mean(args.server, {k[0] for k in every}),
+            f"server {shown(args.server)} has no pins"
+            + not_found(args.server, {k[0] for k in every}, "servers"),
             source=inp.pins_path,
         )
     names = [k[2] for k in every if k[0] == args.server]
@@ -70,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
     if not keys:
         under = f" under principal {args.principal!r}" if args.principal is not None else ""
         raise InputError(
-            f"tool {args.tool!r} of server {args.server!r} is not pinned{under}."
-            + ("" if tool in names else did_you_mean(args.tool, names)),
+            f"tool {shown(args.tool)} of server {shown(args.server)} is not pinned{under}"
+            + ("." if tool in names else not_found(args.tool, names, "tools")),
             source=inp.pins_path,
         )
     if len(keys) > 1:

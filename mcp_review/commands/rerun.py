@@ -132,9 +132,16 @@ def run(args: argparse.Namespace) -> int:
     except RerunUnreachable as e:
         print(f"mcp-review rerun: server {srv.name!r} could not be reached: {e}", file=sys.stderr)
         return exitcodes.UNREACHABLE
+    from mcp_review.engine.names import not_found, shown
+
+    pinned = {k[2] for k in pins.pins if k[0] == srv.name}
     for t in args.tools:
         if not any(c.call.tool == t for c in report.calls):
-            print(f"mcp-review rerun: note: no recorded call of tool {t!r}", file=sys.stderr)
+            print(
+                f"mcp-review rerun: note: no recorded call of tool {shown(t)}"
+                + ("" if t in pinned else not_found(t, pinned, "tools")),
+                file=sys.stderr,
+            )
     if declined:
         print(f"mcp-review rerun: {declined[0]}", file=sys.stderr)
         return exitcodes.INPUT_ERROR

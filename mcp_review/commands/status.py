@@ -1,6 +1,9 @@
 """`mcp-review status [--snapshot FILE]`: each tool against the pin file, with the tiers.
 
-The configured live servers by default (like `check`), or a saved snapshot. Exit 0 when every
+The configured live servers by default (like `check`), or a saved snapshot. The text is one
+line per decision (a group of alike changes, or a tool alone) in the engine's visiting order
+(formats/status_brief.py); ``--verbose`` lists each tool with every change, reason and cue,
+``--groups`` each decision with its members' own values; ``--format json`` has everything. Exit 0 when every
 tool is pinned, denied or auto-approvable; 1 when anything needs review, is blocked or broken;
 2 on an input error; 3 when nothing needs review but a server could not be read. Read-only
 unless ``--apply``, which re-pins auto-approved tools and logs each in the audit log.
@@ -43,7 +46,17 @@ def register(p: argparse.ArgumentParser) -> None:
         help="write the auto-approvals the policy tiers allow (logged)",
     )
     p.add_argument(
-        "--all", action="store_true", dest="show_all", help="text: list pinned, unchanged tools too"
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="text: each tool with every change, policy reason, cue and replayed call (by "
+        "default one line per decision; the JSON always has everything)",
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        dest="show_all",
+        help="text: as --verbose, and list pinned, unchanged tools too",
     )
     p.add_argument(
         "--groups",
@@ -86,8 +99,13 @@ def run(args: argparse.Namespace) -> int:
         )
     elif grouping is not None:
         sys.stdout.write(fmt.groups_text(report, grouping, applied=applied))
-    else:
+    elif args.verbose or args.show_all:
         sys.stdout.write(
             fmt.to_text(report, applied=applied, verbose=args.show_all, all_calls=args.all_calls)
         )
+    else:
+        from mcp_review.engine.kinds import group_report
+        from mcp_review.formats.status_brief import brief_text
+
+        sys.stdout.write(brief_text(report, group_report(report), applied=applied))
     return report.exit_code()

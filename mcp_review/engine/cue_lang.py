@@ -1,4 +1,4 @@
-"""The cue families in Spanish, French, German, Chinese, Russian and Japanese (issue 39 item 2).
+"""The cue families in Spanish, French, German, Chinese, Russian and Japanese.
 
 Each language's patterns live here, apart from the English families of
 ``engine/cue_families.py``, which imports the first four tables (they were written there first)

@@ -150,3 +150,34 @@ def did_you_mean(given: str, names: Iterable[str]) -> str:
         return ""
     shown = [with_escape(f"'{safe_text(mark_lookalikes(x))}'", x) for x in close]
     return " Did you mean " + " or ".join(shown) + "?"
+
+
+KNOWN_LISTED = 20
+"""Names an error lists at most (``known: a, b, … and 12 more``)."""
+
+
+def shown(name: str) -> str:
+    """A name as an error quotes it: ``'rе⟨U+0435⟩ad_file' (as r\\u0435ad_file)``, every
+    hidden or look-alike character marked, its escaped form beside it when it has one (the
+    command line's own ``!r`` would print a look-alike as it is, and a bidi control raw)."""
+    return with_escape(f"'{safe_text(mark_lookalikes(name))}'", name)
+
+
+def known_names(names: Iterable[str], what: str = "", limit: int = KNOWN_LISTED) -> str:
+    """``known servers: a, b, c`` (``what`` the plural noun, none: ``known: …``; sorted, each
+    name marked as :func:`shown` marks it, unquoted; at most ``limit``, then ``… and N more``),
+    or ``no servers known``."""
+    pool = sorted(set(names))
+    noun = f" {what}" if what else ""
+    if not pool:
+        return f"no{noun or ' names'} known"
+    listed = [with_escape(safe_text(mark_lookalikes(n)), n) for n in pool[:limit]]
+    more = f", … and {len(pool) - limit} more" if len(pool) > limit else ""
+    return f"known{noun}: " + ", ".join(listed) + more
+
+
+def not_found(given: str, names: Iterable[str], what: str = "") -> str:
+    """What a "no such server/tool/prompt/…" error ends with: `` (known tools: a, b). Did you
+    mean 'a'?`` (the suggestion only when one is close)."""
+    pool = list(names)
+    return f" ({known_names(pool, what)})." + did_you_mean(given, pool)

@@ -60,8 +60,8 @@ JSON (stable; additions only within a ``version``; docs/formats.md)::
 broken call and bad recording, one per line, counts for the rest (``--all-calls``: every call).
 Version 1 listed every call. The document is written as it goes (formats/jsonstream.py).
 
-Text: one line per tool that is not simply pinned (with its reasons and changes), then a
-summary. Every server-supplied string goes through ``hidden.safe_text`` before it is printed, so
+Text (``status --verbose``; the default is formats/status_brief.py, one line per decision): each
+tool that is not simply pinned with its reasons and changes, then a summary. Every server-supplied string goes through ``hidden.safe_text`` before it is printed, so
 ANSI escapes, invisible characters and line breaks are shown as tokens, never interpreted.
 """
 
@@ -520,3 +520,7 @@ def _summary_lines(report: StatusReport, applied: Sequence[ToolStatus]) -> list[
         )
     out.append(f"status verdict: {verdict_word(report.exit_code())}")
     return out
+
+
+summary_lines = _summary_lines
+"""The summary and the verdict as every ``status`` text says them (formats/status_brief.py)."""

@@ -218,13 +218,15 @@ class Config:
         """The server ``name`` as a command names it: an InputError (exit 2) naming the
         config and the servers it has when there is none of that name."""
         from mcp_review.engine.errors import InputError
+        from mcp_review.engine.names import not_found, shown
 
         try:
             return self.by_name(name)
         except KeyError:
-            known = ", ".join(s.name for s in self.servers) or "none"
             raise InputError(
-                f"no server {name!r} in the config (known: {known})", source=self.source
+                f"no server {shown(name)} in the config"
+                + not_found(name, [s.name for s in self.servers], "servers"),
+                source=self.source,
             ) from None
 
 

@@ -459,16 +459,27 @@ def served_and_principal(req: DecisionRequest, inp: Any, snap: Any) -> tuple[Any
 
 
 def refuse_unserved(
-    req: DecisionRequest, inp: Any, decision: str, old: Any, serves_none: str, none_pinned: str
+    req: DecisionRequest,
+    inp: Any,
+    decision: str,
+    old: Any,
+    serves_none: str,
+    none_pinned: str,
+    known: tuple[str, Sequence[str], str] | None = None,
 ) -> None:
     """An InputError when the subject is not served and there is nothing pinned to deny
-    (approving always needs the served object)."""
+    (approving always needs the served object). ``known``: (the given name, the names it
+    could have meant, their plural noun), listed in the error, the closest suggested."""
+    from mcp_review.engine.names import not_found, shown
+
     if decision == "approved" or old is None:
         where = "in the snapshot" if inp.snapshot_path else "now"
+        what = "approve" if decision == "approved" else "deny"
         raise InputError(
-            f"server {req.server!r} {serves_none} {where}"
+            f"server {shown(req.server)} {serves_none} {where}"
             + ("" if decision == "approved" else f" and {none_pinned}")
-            + f"; nothing to {'approve' if decision == 'approved' else 'deny'}"
+            + f"; nothing to {what}"
+            + (not_found(*known) if known else "")
         )
 
 
@@ -516,10 +527,10 @@ def served_server(snap: Any, server: str, principal: str | None, source: str) ->
     where = "in the snapshot" if source != "live" else "among the configured servers"
     srv = snap.servers.get(server)
     if srv is None:
-        from mcp_review.engine.names import did_you_mean
+        from mcp_review.engine.names import not_found, shown
 
         raise InputError(
-            f"server {server!r} is not {where}." + did_you_mean(server, snap.servers),
+            f"server {shown(server)} is not {where}" + not_found(server, snap.servers, "servers"),
             source=source if source != "live" else None,
         )
     if principal is not None and principal != srv.principal:
@@ -537,10 +548,10 @@ def check_configured(inp: Any, server: str) -> None:
         return
     known = [s.name for s in inp.config.servers]
     if server not in known:
-        from mcp_review.engine.names import did_you_mean
+        from mcp_review.engine.names import not_found, shown
 
         raise InputError(
-            f"no server {server!r} in the config." + did_you_mean(server, known),
+            f"no server {shown(server)} in the config" + not_found(server, known, "servers"),
             source=inp.config.source,
         )
 
@@ -565,7 +576,7 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
     member."""
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.kinds import group_report, member_name
-    from mcp_review.engine.names import find_name
+    from mcp_review.engine.names import did_you_mean, find_name, known_names, shown
 
     snap = inp.snapshot()
     report = inp.status(snap, witnesses=True)
@@ -574,9 +585,10 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
     if group is None:
         down = [s.name for s in report.servers if s.error]
         raise InputError(
-            f"no group {safe_text(gid)!r} in the drift now: the id is unknown, or stale (a member "
+            f"no group {shown(gid)} in the drift now: the id is unknown, or stale (a member "
             "changed or was decided since it was shown); run `mcp-review status --groups` "
             "for the current ids"
+            + f" ({known_names([g.id for g in grouping.groups], 'groups')})"
             + (
                 f" ({len(down)} server(s) could not be read: "
                 + ", ".join(safe_text(n) for n in down)
@@ -584,6 +596,8 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
                 if down
                 else ""
             )
+            + "."
+            + did_you_mean(gid, [g.id for g in grouping.groups])
         )
     out: list[tuple[str, str]] = []
     for text in excepts:
@@ -600,7 +614,8 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
                 f"--except {safe_text(text)!r}: not a member of group {gid} (members: "
                 + ", ".join(safe_text(m.name) for m in group.members[:10])
                 + (", …" if group.size > 10 else "")
-                + ")"
+                + ")."
+                + did_you_mean(text, [m.name for m in group.members])
             )
         out.append((server, tool))
     if len(set(out)) == group.size:

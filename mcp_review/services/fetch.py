@@ -567,8 +567,11 @@ def fetch_config(
     if only:
         unknown = [n for n in only if n not in {s.name for s in servers}]
         if unknown:
+            from mcp_review.engine.names import not_found, shown
+
             raise InputError(
-                f"no server named {', '.join(map(repr, unknown))} in the config",
+                f"no server named {', '.join(map(shown, unknown))} in the config"
+                + not_found(unknown[0], [s.name for s in servers], "servers"),
                 source=config.source,
             )
         servers = [s for s in servers if s.name in only]

@@ -390,11 +390,11 @@ class Inputs:
             if self.only:
                 missing = [n for n in self.only if n not in snap.servers]
                 if missing:
-                    from mcp_review.engine.names import did_you_mean
+                    from mcp_review.engine.names import not_found, shown
 
                     raise InputError(
-                        f"server {missing[0]!r} is not in the snapshot."
-                        + did_you_mean(missing[0], snap.servers),
+                        f"server {shown(missing[0])} is not in the snapshot"
+                        + not_found(missing[0], snap.servers, "servers"),
                         source=self.snapshot_path,
                     )
                 snap.servers = {n: s for n, s in snap.servers.items() if n in self.only}
@@ -552,11 +552,10 @@ def resolve(
         known = {s.name for s in cfg.servers}
         for n in only:
             if n not in known:
-                from mcp_review.engine.names import did_you_mean
+                from mcp_review.engine.names import not_found, shown
 
                 raise InputError(
-                    f"no server {n!r} in the config (known: "
-                    f"{', '.join(sorted(known)) or 'none'})." + did_you_mean(n, known),
+                    f"no server {shown(n)} in the config" + not_found(n, known, "servers"),
                     source=cfg.source,
                 )
     names = [s.name for s in inp.servers]

@@ -52,7 +52,21 @@ def decide_surface(
         f'{safe_text(req.server)}/{safe_text(principal)} {kind} "{safe_text(name)}"', decision
     )
     if live is None:
-        refuse_unserved(req, inp, decision, old, f"serves no {kind} {name!r}", "none is pinned")
+        from mcp_review.engine.names import shown
+
+        served = {surface_key(kind, w) for w in (srv.surfaces.get(kind, []) if srv else [])}
+        pinned = {k[3] for k in pins.surfaces if k[:3] == (req.server, principal, kind)}
+        names = {n for n in served if n is not None}
+        names |= pinned if decision != "approved" else set()
+        refuse_unserved(
+            req,
+            inp,
+            decision,
+            old,
+            f"serves no {kind} {shown(name)}",
+            "none is pinned",
+            known=(name, sorted(names), f"{kind}s"),
+        )
         wire = old.wire
     else:
         wire = live
