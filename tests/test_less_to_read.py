@@ -45,7 +45,8 @@ def _cli(capsys, *argv: str) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def upgrade(tmp_path_factory):
     """old.json, new.json (the honest upgrade) and rug.json (a rug pull in write_file)."""
-    from tests.test_kinds import RUG_PULL, UPGRADES
+    from tui_sample import REFERENCE_UPGRADES as UPGRADES
+    from tui_sample import RUG_PULL
 
     caps = cd.servers()
     d = tmp_path_factory.mktemp("less")

@@ -88,3 +88,30 @@ def test_the_note_true_only_before_the_move_is_what_the_move_deletes(tmp_path: P
     doc.write_text(text, encoding="utf-8")
     mt._drop_until_the_move(doc)
     assert doc.read_text(encoding="utf-8") == "## Tests\n\nBy layer.\n\n## Next\n"
+
+
+def test_no_test_module_is_imported_by_its_path():
+    """``from tests.test_kinds import …`` breaks when the module moves into its folder; a test
+    that shares another's data imports it by name (every test folder is on pytest's
+    ``pythonpath``), or the data moves to a shared module (``tui_sample``, ``helpers``)."""
+    import re
+
+    pattern = re.compile(r"^\s*(?:from|import)\s+tests\.(?:\w+\.)*test_\w+", re.M)
+    found = [
+        f"{p.relative_to(mt.ROOT)}: {m[0].strip()}"
+        for p in sorted(mt.TESTS.rglob("*.py"))
+        for m in pattern.finditer(p.read_text(encoding="utf-8"))
+    ]
+    assert not found, found
+
+
+def test_every_test_folder_is_on_pytests_pythonpath():
+    """A test imports another's constants by name (``from test_hosts_loopback import V1``):
+    after the move they sit in different folders, so each folder is on the path, whichever
+    file is run alone."""
+    import tomllib
+
+    conf = tomllib.loads((mt.ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    path = conf["tool"]["pytest"]["ini_options"]["pythonpath"]
+    assert "tests" in path
+    assert all(f"tests/{layer}" in path for layer in mt.LAYOUT)
