@@ -5,13 +5,23 @@ proxy's cost and not an SDK's. Three paths: direct, proxy (recording every call,
 proxy --enforce (pin check on every call). Latency: sequential calls, one in flight. Throughput:
 requests written as fast as the pipe takes them while a thread reads the answers.
 ``--sdk`` adds the same comparison through the mcp SDK client (what an agent sees).
+
+The HTTP sides (issue 46 item 6), each beside its direct path in the same run: ``http-front``
+is a keep-alive HTTP/1.1 client (``http.client``, one connection, ``Accept`` of both JSON and
+SSE as SDK clients send) posting to ``proxy --listen`` in front of the same stdio server, against
+``direct`` over stdio; ``http-upstream`` is the stdio client through ``proxy --url`` to an mcp SDK
+server over Streamable HTTP (uvicorn on 127.0.0.1, a subprocess), against the same HTTP client
+talking to that server directly (``http-direct``).
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
+import re
+import socket
 import statistics
 import subprocess
 import sys
@@ -19,6 +29,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
@@ -72,11 +83,14 @@ def _argv(kind: str, tmp: Path) -> list[str]:
 
 
 class Conn:
-    def __init__(self, kind: str, tmp: Path):
+    def __init__(self, kind: str, tmp: Path, url: str | None = None):
         tools = "tools-held.json" if kind == "held" or kind.startswith("held-") else "tools.json"
         env = {**os.environ, "PROXY_TOOLS_FILE": str(tmp / tools)}
+        argv = _argv(kind, tmp)
+        if url is not None:  # proxy --url: the remote server instead of the stdio one
+            argv = [*argv[: argv.index("--")], "--url", url]
         self.p = subprocess.Popen(
-            _argv(kind, tmp),
+            argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -105,6 +119,157 @@ class Conn:
     def close(self) -> None:
         self.p.stdin.close()
         self.p.wait(10)
+
+
+class HttpConn:
+    """One keep-alive HTTP/1.1 connection speaking Streamable HTTP (legacy session): the
+    ``Conn`` interface over ``proxy --listen`` or an HTTP MCP server."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None):
+        m = re.match(r"http://([^:/]+):(\d+)(/\S*)", url)
+        assert m, url
+        self.path = m.group(3)
+        self.h = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=60)
+        self.h.connect()
+        self.h.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **(headers or {}),
+        }
+        self.i = 0
+        self.connections = 1
+        init = self._post(
+            b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":'
+            b'"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}'
+        )
+        assert b'"result"' in init, init[:300]
+        self._post(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        self.call(b'"tools/list"')
+
+    def _post(self, body: bytes) -> bytes:
+        self.h.request("POST", self.path, body=body, headers=self.headers)
+        r = self.h.getresponse()
+        data = r.read()
+        sid = r.getheader("mcp-session-id")
+        if sid:
+            self.headers["Mcp-Session-Id"] = sid
+            self.headers["MCP-Protocol-Version"] = "2025-11-25"
+        if r.getheader("content-type", "").startswith("text/event-stream"):
+            lines = [ln for ln in data.splitlines() if ln.startswith(b"data:")]
+            return lines[-1][5:].strip() + b"\n" if lines else b""
+        return data
+
+    def call(self, method_and_params: bytes) -> bytes:
+        self.i += 1
+        return self._post(b'{"jsonrpc":"2.0","id":%d,"method":%s}' % (self.i, method_and_params))
+
+    def close(self) -> None:
+        self.h.close()
+
+
+class FrontProc:
+    """``mcp-review proxy --listen 127.0.0.1:0`` in front of the raw stdio server."""
+
+    def __init__(self, tmp: Path):
+        token_file = tmp / "front.token"
+        self.err = tmp / "front.log"
+        argv = _argv("http-front", tmp)
+        cut = argv.index("--")
+        argv[cut:cut] = ["--listen", "127.0.0.1:0", "--token-file", str(token_file)]
+        env = {**os.environ, "PROXY_TOOLS_FILE": str(tmp / "tools.json")}
+        self.p = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stderr=open(self.err, "wb"), env=env, cwd=ROOT
+        )
+        deadline = time.monotonic() + 60
+        while not (m := re.search(r"listening on (http://\S+/mcp)", self.err.read_text())):
+            assert self.p.poll() is None and time.monotonic() < deadline, self.err.read_text()
+            time.sleep(0.05)
+        self.url = m.group(1)
+        self.token = token_file.read_text().strip()
+
+    def close(self) -> None:
+        self.p.terminate()
+        self.p.wait(20)
+
+
+_HTTP_SERVER = """
+import socket, sys, uvicorn, mcp_types as t
+from mcp.server import Server
+TOOLS = [t.Tool.model_validate(d) for d in __import__("json").loads(sys.argv[1])]
+async def list_tools(ctx, params):
+    return t.ListToolsResult(tools=TOOLS)
+async def call_tool(ctx, params):
+    text = __import__("json").dumps(params.arguments or {})
+    return t.CallToolResult(content=[t.TextContent(type="text", text=text)])
+sock = socket.socket()
+sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+sock.bind(("127.0.0.1", 0))
+print(sock.getsockname()[1], flush=True)
+app = Server("bench", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+uvicorn.Server(uvicorn.Config(app.streamable_http_app(), log_level="critical")).run(
+    sockets=[sock]
+)
+"""
+
+
+class HttpServerProc:
+    """An mcp SDK server over Streamable HTTP (uvicorn, 127.0.0.1) as a subprocess."""
+
+    def __init__(self) -> None:
+        self.p = subprocess.Popen(
+            [sys.executable, "-c", _HTTP_SERVER, json.dumps(TOOLS)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        port = int(self.p.stdout.readline())
+        self.url = f"http://127.0.0.1:{port}/mcp"
+        for _ in range(200):  # until uvicorn accepts
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self.p.terminate()
+        self.p.wait(20)
+
+
+def _sequential(c: Any, n: int, payload: int) -> list[float]:
+    req = _tools_call(payload)
+    for _ in range(min(200, n)):  # warm up
+        c.call(req)
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        line = c.call(req)
+        out.append(time.perf_counter() - t0)
+        assert b'"result"' in line, line[:200]
+    return out
+
+
+def http_latency(kind: str, tmp: Path, n: int, payload: int) -> list[float]:
+    """``http-front``, ``http-upstream`` or ``http-direct`` (see the module's docstring)."""
+    if kind == "http-front":
+        front = FrontProc(tmp)
+        c: Any = HttpConn(front.url, {"Authorization": f"Bearer {front.token}"})
+        try:
+            return _sequential(c, n, payload)
+        finally:
+            c.close()
+            front.close()
+    server = HttpServerProc()
+    try:
+        if kind == "http-direct":
+            c = HttpConn(server.url)
+        else:
+            c = Conn("http-upstream", tmp, url=server.url)
+        try:
+            return _sequential(c, n, payload)
+        finally:
+            c.close()
+    finally:
+        server.close()
 
 
 def _tools_call(payload: int) -> bytes:
@@ -177,6 +342,38 @@ def sdk_latency(kind: str, tmp: Path, n: int) -> list[float]:
     return out
 
 
+def sdk_http_latency(tmp: Path, n: int, mode: str) -> tuple[list[float], str]:
+    """The mcp SDK client (``mode``) over Streamable HTTP through ``proxy --listen`` in front
+    of the raw stdio server: (latencies, the protocol revision the client settled on)."""
+    import anyio
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    front = FrontProc(tmp)
+    out: list[float] = []
+    version: list[str] = []
+
+    async def main() -> None:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {front.token}"}, timeout=60)
+        async with Client(
+            streamable_http_client(front.url, http_client=http), mode=mode, cache=None
+        ) as c:
+            version.append(str(c.protocol_version))
+            await c.list_tools()
+            for i in range(n + 50):
+                t0 = time.perf_counter()
+                await c.call_tool("echo", {"q": "x"})
+                if i >= 50:
+                    out.append(time.perf_counter() - t0)
+
+    try:
+        anyio.run(main)
+    finally:
+        front.close()
+    return out, version[0]
+
+
 def _ms(xs: list[float], q: float) -> float:
     return statistics.quantiles(xs, n=100)[int(q) - 1] * 1000 if q < 100 else max(xs) * 1000
 
@@ -225,6 +422,15 @@ def main() -> None:
         "'' to skip)",
     )
     ap.add_argument("--only-held", action="store_true", help="measure the held-call cost only")
+    ap.add_argument(
+        "--only-latency", action="store_true", help="stop after the added-latency table"
+    )
+    ap.add_argument(
+        "--only-sdk", action="store_true", help="the SDK client's table only (stdio and HTTP)"
+    )
+    ap.add_argument(
+        "--no-upstream", action="store_true", help="skip proxy --url (an SDK HTTP server)"
+    )
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -243,19 +449,39 @@ def main() -> None:
                 )
         if a.only_held:
             return
+        if a.only_sdk:
+            _sdk_table(tmp, min(a.n, 1000))
+            return
         print(
             f"tools/call round trip over loopback stdio, {a.n} sequential calls, "
             f"{a.payload}-byte argument"
         )
-        lat = {k: latency(k, tmp, a.n, a.payload) for k in ("direct", "proxy", "enforce", "held")}
-        base = statistics.median(lat["direct"])
-        print(f"{'path':<18}{'median':>10}{'p90':>10}{'p99':>10}{'added (median)':>17}")
+        lat: dict[str, list[float]] = {}
+        loads: dict[str, str] = {}
+        for k in ("direct", "proxy", "enforce", "held", "http-front"):
+            lat[k] = (http_latency if k.startswith("http") else latency)(k, tmp, a.n, a.payload)
+            loads[k] = _load()
+        if not a.no_upstream:
+            for k in ("http-direct", "http-upstream"):
+                lat[k] = http_latency(k, tmp, a.n, a.payload)
+                loads[k] = _load()
+        print(
+            f"{'path':<18}{'median':>10}{'p90':>10}{'p99':>10}{'added (median)':>17}"
+            f"{'added (p99)':>13}   against       load after"
+        )
         for k, xs in lat.items():
+            against = "http-direct" if k == "http-upstream" else "direct"
+            base, base99 = statistics.median(lat[against]), _ms(lat[against], 99)
             med = statistics.median(xs)
             print(
                 f"{k:<18}{med * 1000:>8.3f}ms{_ms(xs, 90):>8.3f}ms{_ms(xs, 99):>8.3f}ms"
-                f"{(med - base) * 1000:>14.3f}ms"
+                f"{(med - base) * 1000:>14.3f}ms{_ms(xs, 99) - base99:>11.3f}ms   "
+                f"{against:<14}{loads[k]}"
             )
+        if a.only_latency:
+            if a.sdk:
+                _sdk_table(tmp, min(a.n, 1000))
+            return
         n_tp = max(2000, a.n)
         print(f"\nthroughput, {n_tp} pipelined calls")
         tp = {k: throughput(k, tmp, n_tp, a.payload) for k in ("direct", "proxy", "enforce")}
@@ -268,12 +494,22 @@ def main() -> None:
         for k, v in tpb.items():
             print(f"{k:<18}{v * 2:>10.1f} MiB/s   ratio to direct {v / tpb['direct']:.2f}")
         if a.sdk:
-            print(f"\nthrough the mcp SDK client (legacy mode), {min(a.n, 1000)} calls")
-            sl = {k: sdk_latency(k, tmp, min(a.n, 1000)) for k in ("direct", "proxy")}
-            b = statistics.median(sl["direct"])
-            for k, xs in sl.items():
-                med = statistics.median(xs)
-                print(f"{k:<18}{med * 1000:>8.3f}ms median   added {(med - b) * 1000:.3f}ms")
+            _sdk_table(tmp, min(a.n, 1000))
+
+
+def _sdk_table(tmp: Path, n: int) -> None:
+    print(f"\nthrough the mcp SDK client, {n} calls (direct and proxy: stdio, legacy mode)")
+    sl = {k: sdk_latency(k, tmp, n) for k in ("direct", "proxy")}
+    versions = {}
+    for mode in ("legacy", "auto"):
+        sl[f"http-front-{mode}"], versions[f"http-front-{mode}"] = sdk_http_latency(tmp, n, mode)
+    b = statistics.median(sl["direct"])
+    for k, xs in sl.items():
+        med = statistics.median(xs)
+        print(
+            f"{k:<20}{med * 1000:>8.3f}ms median  p99 {_ms(xs, 99):.3f}ms  added "
+            f"{(med - b) * 1000:.3f}ms  {versions.get(k, '')}  (load {_load()})"
+        )
 
 
 if __name__ == "__main__":

@@ -255,6 +255,10 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 
 
 def _events(text: str) -> list[Any]:
+    """The messages of an answer: an SSE stream's events, or the one JSON body (the front
+    answers JSON when the reply comes before any server message, issue 46 item 6)."""
+    if text.lstrip().startswith("{"):
+        return [json.loads(text)]
     return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from helpers import press, settle
 from tui_sample import (
     HOMOGLYPH,
+    demo_source,
     groups_source,
     hostile_source,
     polish_source,
@@ -374,4 +375,51 @@ def test_groups_view(snap_compare):
     block) and "title added, no cue" (2 tools), each with its members."""
     assert snap_compare(
         ReviewApp(groups_source()), terminal_size=(120, 30), run_before=_open("find_notes", "G")
+    )
+
+
+def _open_surface(name: str, *keys: str):
+    """Select the prompt, resource or template ``name`` on the list, then press ``keys``."""
+
+    async def run(pilot) -> None:
+        await _computed(pilot)
+        app = pilot.app
+        table = app.screen.query_one("#tools", ToolTable)
+        for row in range(table.row_count):
+            table.move_cursor(row=row)
+            x = app.main.current_surface()
+            if x is not None and x.name == name:
+                break
+        await settle(pilot)
+        for key in keys:
+            await press(pilot, key)
+            await settle(pilot)
+
+    return run
+
+
+def test_main_with_rug_pulled_prompt_100x30(snap_compare):
+    """You should see the demo at 100×30 (v1 pinned, v2 served): devtools first, its rows in
+    the engine's order: lint_file (block, hidden), then "prompt review_change" (changed, block,
+    its cue kinds "concealment exfiltration …" in the flags column, "1 trust"), then the other
+    blocked tools; warehouse's tools after, waiting for review; the counts line says
+    "4 blocked"; the cursor on the prompt's row."""
+    assert snap_compare(
+        ReviewApp(demo_source()),
+        terminal_size=(100, 30),
+        run_before=_open_surface("review_change"),
+    )
+
+
+def test_surface_screen_100x30(snap_compare):
+    """You should see the review screen of devtools' prompt review_change at 100×30: "prompt
+    review_change  changed  BLOCK: approving asks why", "- trust: description changed", "cues:
+    concealment, exfiltration, instruction, secret path, url" then one line per cue with its
+    pointer; below, the pinned prompt beside the served one, opened on the description (line
+    13), the planted sentence (".env«secret path»", the review-cache URL«url», "do not mention
+    this to the user") added on the right; the footer a / d / esc."""
+    assert snap_compare(
+        ReviewApp(demo_source()),
+        terminal_size=(100, 30),
+        run_before=_open_surface("review_change", "enter"),
     )

@@ -387,3 +387,37 @@ def reference_snapshots(plant: tuple[str, str] | None = None) -> tuple[Snapshot,
 def reference_source(plant: tuple[str, str] | None = None) -> ReviewSource:
     old, new = reference_snapshots(plant)
     return ReviewSource.baseline(SnapshotFetcher(new), old)
+
+
+# The demo's two servers, v1 pinned and v2 served, prompts included (issue 43) -------------------
+
+
+def demo_snapshots(
+    extra_v2: dict[str, list[dict[str, Any]]] | None = None,
+) -> tuple[Snapshot, Snapshot]:
+    """(v1, v2) of the bundled demo servers as snapshots (no network): the tools and
+    devtools' ``review_change`` prompt, rug-pulled in v2. ``extra_v2``: more surfaces by kind
+    for devtools in v2 (a hostile prompt, say)."""
+    from mcp_review.demo import definitions
+
+    out = []
+    for version in ("v1", "v2"):
+        snap = Snapshot()
+        for server in definitions.SERVERS:
+            s = _server(server, definitions.tools(server, version))
+            prompts = definitions.prompts(server, version)
+            if prompts:
+                s.surfaces["prompt"] = prompts
+            if version == "v2" and server == "devtools":
+                for kind, wires in (extra_v2 or {}).items():
+                    s.surfaces.setdefault(kind, []).extend(copy.deepcopy(wires))
+            snap.servers[server] = s
+        out.append(snap)
+    return out[0], out[1]
+
+
+def demo_source(
+    *, pins_path: str | None = None, extra_v2: dict[str, list[dict[str, Any]]] | None = None
+) -> ReviewSource:
+    v1, v2 = demo_snapshots(extra_v2)
+    return ReviewSource.baseline(SnapshotFetcher(v2), v1, pins_path=pins_path)

@@ -45,6 +45,7 @@ from mcp_review.engine.rules.catalog import RULES, rule_of
 from mcp_review.engine.rules.meta import SPEC_KEYS as META_SPEC_KEYS
 from mcp_review.engine.rules.outside import HOST_RULES
 from mcp_review.engine.rules.registry import Claim
+from mcp_review.engine.surface_kinds import SurfaceAlone, surface_alone
 
 if TYPE_CHECKING:
     from mcp_review.engine.cues import Cue
@@ -60,6 +61,7 @@ __all__ = [
     "Grouping",
     "Kind",
     "Member",
+    "SurfaceAlone",
     "added_texts",
     "decision_json",
     "group_id",
@@ -699,7 +701,7 @@ class Alone:
         }
 
 
-Item = Group | Alone
+Item = Group | Alone | SurfaceAlone
 
 
 @dataclass(frozen=True, slots=True)
@@ -711,17 +713,20 @@ class Grouping:
     """In visiting order (:func:`visit_rank`): blocked first, then largest first."""
     alone: tuple[Alone, ...] = ()
     """In visiting order: blocked (blocking cues first), for review with cues, the rest."""
+    surfaces: tuple[SurfaceAlone, ...] = ()
+    """The prompts, resources and templates waiting for a decision, each decided on its own
+    (in visiting order)."""
 
     @property
     def decisions(self) -> int:
-        """Kinds and alone tools needing a human."""
-        return len(self.groups) + len(self.alone)
+        """Kinds, alone tools and surfaces needing a human."""
+        return len(self.groups) + len(self.alone) + len(self.surfaces)
 
     def ordered(self) -> list[Item]:
         """The visiting order (:func:`visit_rank`), the one every screen and report reads:
         blocked first, by most severe cue; then the tools alone that need attention; then the
         groups by size (largest first); then the rest of the alone tools."""
-        return sorted([*self.alone, *self.groups], key=visit_rank)
+        return sorted([*self.alone, *self.surfaces, *self.groups], key=visit_rank)
 
     def find(self, gid: str) -> Group | None:
         return next((g for g in self.groups if g.id == gid), None)
@@ -733,24 +738,42 @@ class Grouping:
     def alone_of(self, key: tuple[str, str, str]) -> Alone | None:
         return next((a for a in self.alone if a.key == key), None)
 
+    def surface_of(self, key: tuple[str, str, str, str]) -> SurfaceAlone | None:
+        """The decision of the surface ``key`` (server, principal, kind, name), if it waits."""
+        return next((a for a in self.surfaces if a.key == key), None)
+
     def to_json(self) -> dict[str, Any]:
         """``decisions``: every decision in visiting order, a group by its id, a tool alone by
         its name (``check`` and ``status --groups`` in JSON give the same list); ``groups`` and
         ``alone``: each in full, in that order too."""
         order = self.ordered()
-        return {
+        out = {
             "decisions": [decision_json(i) for i in order],
             "groups": [i.to_json() for i in order if isinstance(i, Group)],
             "alone": [i.to_json() for i in order if isinstance(i, Alone)],
         }
+        if self.surfaces:  # only then: reports without prompts or resources stay as before
+            out["surfaces_alone"] = [i.to_json() for i in order if isinstance(i, SurfaceAlone)]
+        return out
 
     def ordered_alone(self) -> list[Alone]:
         return [a for a in self.ordered() if isinstance(a, Alone)]
 
 
 def decision_json(item: Item) -> dict[str, Any]:
-    """One entry of the ``decisions`` list: ``{"group": id, "kind", "outcome", "size"}`` or
-    ``{"alone": "server/tool", "server", "principal", "tool", "outcome"}``."""
+    """One entry of the ``decisions`` list: ``{"group": id, "kind", "outcome", "size"}``,
+    ``{"alone": "server/tool", "server", "principal", "tool", "outcome"}``, or for a prompt,
+    resource or template ``{"surface": "server/(kind) name", "subject", "server", "principal",
+    "name", "outcome"}``."""
+    if isinstance(item, SurfaceAlone):
+        return {
+            "surface": f"{item.server}/({item.kind}) {item.name}",
+            "subject": item.kind,
+            "server": item.server,
+            "principal": item.principal,
+            "name": item.name,
+            "outcome": str(item.outcome),
+        }
     if isinstance(item, Group):
         return {
             "group": item.id,
@@ -780,13 +803,14 @@ def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
     """The engine's one visiting order, which the app's rows, ``n``, ``G``,
     ``status``, ``status --groups`` and ``check`` in every format all read:
 
-    0. blocked (tools alone and blocked groups), the most severe cue first (engine/cues.py's
-       order; a blocking cue before an annotation alone), a tool before a group at one rank;
+    0. blocked (tools alone, prompts, resources and templates, and blocked groups), the most
+       severe cue first (engine/cues.py's order; a blocking cue before an annotation alone), a
+       tool before a surface before a group at one rank;
     1. needing attention: tools alone for review with a cue at level attention
        (:attr:`AloneReason.ATTENTION`), then the others that carry cues or whose claim its own
        words contradict (:attr:`Alone.flagged`), the most severe cue first;
     2. the groups that wait for review, largest first;
-    3. the other tools alone.
+    3. the other tools alone, then the other prompts, resources and templates.
 
     Ties go by name (server, principal, tool) or by label and id."""
     if isinstance(item, Group):
@@ -807,15 +831,24 @@ def visit_rank(item: Item) -> tuple[int, int, int, int, str, str, str]:
         cue = min((severity(c) for c in item.cues), default=_NO_CUE)
         if band == 0 and item.blocking_cue:
             cue = min(cue, _NO_CUE - 1)
-        if band == 1 and AloneReason.ATTENTION not in item.reasons:
+        attention = (
+            item.attention
+            if isinstance(item, SurfaceAlone)
+            else AloneReason.ATTENTION in item.reasons
+        )
+        if band == 1 and not attention:
             cue += 2 * _NO_CUE  # a cue at level attention before other cues
+    if isinstance(item, SurfaceAlone):
+        # After a tool at the same rank (the tools are what the model calls), before a group.
+        return (band, cue, 0, 1, item.server, item.principal, f"({item.kind}) {item.name}")
     return (band, cue, 0, 0, item.server, item.principal, item.tool)
 
 
 def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
     """Group the tools of ``report`` that need a decision (``review`` or ``block``) by kind;
     the ones that stand alone apart. Tools needing nothing (pinned, denied, auto-approved,
-    waived) are in neither."""
+    waived) are in neither. The prompts, resources and templates of a report's servers that
+    wait for a decision are each decided alone (:attr:`Grouping.surfaces`)."""
     from mcp_review.engine.status import Awaiting
 
     tools = report.tools if hasattr(report, "tools") else list(report)
@@ -883,7 +916,16 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
         groups.append(Group(group_id(k, ms), k, _strictest(m.outcome for m in ms), ms))
     groups.sort(key=visit_rank)
     alone.sort(key=visit_rank)
-    return Grouping(tuple(groups), tuple(alone))
+    surfaces = sorted(
+        (
+            surface_alone(x)
+            for s in getattr(report, "servers", ())
+            for x in s.surfaces
+            if x.needs_attention
+        ),
+        key=visit_rank,
+    )
+    return Grouping(tuple(groups), tuple(alone), tuple(surfaces))
 
 
 def _too_long(t: ToolStatus, kinds: dict[Kind, list[Change]]) -> bool:

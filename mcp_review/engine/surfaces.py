@@ -425,6 +425,13 @@ class SurfaceStatus:
         }
 
 
+def first_sight_blocks(c: Cue) -> bool:
+    """Whether a cue blocks a surface seen for the first time: as for a new tool
+    (``policy.first_sight_blocking``), and hidden characters too (a new tool's block through
+    ``policy.hidden_appeared``; a surface's are read as ``hidden`` cues)."""
+    return first_sight_blocking(c) or str(c.kind) == "hidden"
+
+
 def surface_status(
     server: str,
     principal: str,
@@ -493,7 +500,7 @@ def surface_status(
             reasons.append(f"{kind} changed: review needed")
     if denied:
         reasons.append("previously denied")
-    blocks = first_sight_blocking if pin is None else is_blocking
+    blocks = first_sight_blocks if pin is None else is_blocking
     asked = sorted((c for c in cues if blocks(c)), key=severity)
     outcome = Outcome.REVIEW
     if asked:

@@ -23,6 +23,7 @@ from mcp_review.engine.kinds import (
     Group,
     Grouping,
     Member,
+    SurfaceAlone,
     new_tool_contradictions,
 )
 from mcp_review.engine.names import with_escape
@@ -51,7 +52,7 @@ def tool_order(grouping: Grouping) -> Callable[[Any], tuple[int, int, int]]:
     for i, item in enumerate(grouping.ordered()):
         if isinstance(item, Alone):
             rank.setdefault(item.key, (i, 0))
-        else:
+        elif isinstance(item, Group):
             for j, m in enumerate(item.members):
                 rank.setdefault(m.key, (i, j))
     last = (len(rank) + 1, 0)
@@ -150,13 +151,64 @@ def text_lines(grouping: Grouping, *, commands: bool = True) -> list[str]:
     out = [
         f"{grouping.decisions} decision(s) for {n_tools} tool(s): "
         f"{len(grouping.groups)} kind(s) of change, {len(grouping.alone)} tool(s) alone"
+        + (
+            f", {len(grouping.surfaces)} prompt(s), resource(s) or template(s) alone"
+            if grouping.surfaces
+            else ""
+        )
     ]
     for item in grouping.ordered():
         out.append("")
         if isinstance(item, Alone):
             out.extend(_alone_text(item, commands))
+        elif isinstance(item, SurfaceAlone):
+            out.extend(surface_text(item, commands))
         else:
             out.extend(_group_text(item, commands))
+    return out
+
+
+def surface_name(a: SurfaceAlone) -> str:
+    """``server[principal] prompt "name"``, made visible."""
+    p = "" if a.principal == "default" else f"[{safe_text(a.principal)}]"
+    return f'{safe_text(a.server)}{p} {a.kind} "{safe_text(mark_lookalikes(a.name))}"'
+
+
+_SURFACE_OPTION = {
+    "prompt": "--prompt",
+    "resource": "--resource",
+    "resource-template": "--resource-template",
+}
+
+
+def surface_text(a: SurfaceAlone, commands: bool = True) -> list[str]:
+    """A prompt, resource or template decided alone: its reasons, changes with their
+    witnesses, cues, and the commands that decide it."""
+    from mcp_review.engine.hidden import json_dumps_safe
+
+    out = [
+        f"[{_MARK.get(str(a.outcome), str(a.outcome).upper())}] alone  {surface_name(a)}  ("
+        + ", ".join(str(r) for r in a.reasons)
+        + ")"
+    ]
+    x = a.status
+    if x is not None:
+        out.extend(f"    - {safe_text(r)}" for r in x.policy.reasons)
+        for ch in x.changes[:ALONE_CHANGES]:
+            line = f"    {ch.klass}: {safe_text(ch.summary)}"
+            if ch.witness is not None:
+                line += f" (witness: {json_dumps_safe(ch.witness)})"
+            out.append(line)
+    for c in list(a.cues)[:CUES_LISTED]:
+        out.append(f"    cue {c.kind} ({c.rule}) at {safe_text(c.pointer)}: {safe_text(c.text)}")
+    if len(a.cues) > CUES_LISTED:
+        out.append(f"    … and {len(a.cues) - CUES_LISTED} more cues")
+    if commands:
+        s, n, opt = _arg(a.server), _arg(a.name), _SURFACE_OPTION[a.kind]
+        yes = " --yes" if str(a.outcome) == "block" else ""
+        out.append(
+            f"    decide: mcp-review approve {s} {opt} {n}{yes}  |  mcp-review deny {s} {opt} {n}"
+        )
     return out
 
 
@@ -224,7 +276,12 @@ def markdown_lines(grouping: Grouping) -> list[str]:
         return []
     out = [
         f"**{grouping.decisions} decision(s)**: {len(grouping.groups)} kind(s) of change, "
-        f"{len(grouping.alone)} tool(s) alone",
+        f"{len(grouping.alone)} tool(s) alone"
+        + (
+            f", {len(grouping.surfaces)} prompt(s), resource(s) or template(s) alone"
+            if grouping.surfaces
+            else ""
+        ),
         "",
         "| decision | id | outcome | kind, or why alone | tools |",
         "|---|---|---|---|---|",
@@ -234,6 +291,11 @@ def markdown_lines(grouping: Grouping) -> list[str]:
             out.append(
                 f"| alone | | {item.outcome} | {md_text(', '.join(str(r) for r in item.reasons))} "
                 f"| {md_text(item.server)}/{md_text(item.tool)} |"
+            )
+        elif isinstance(item, SurfaceAlone):
+            out.append(
+                f"| alone | | {item.outcome} | {md_text(', '.join(str(r) for r in item.reasons))} "
+                f"| {md_text(item.server)} ({item.kind} {md_text(item.name)}) |"
             )
         else:
             names = ", ".join(f"{md_text(m.server)}/{md_text(m.tool)}" for m in item.members)

@@ -286,14 +286,7 @@ def groups_text(
                 f"[{_MARK[i.policy.outcome]}] {instr_fmt.label(i)}: server instructions "
                 "(decided on their own: mcp-review approve SERVER --instructions)"
             )
-        for x in s.surfaces:
-            if x.needs_attention:
-                from mcp_review.formats import surfaces as surf_fmt
-
-                out.append(
-                    f"[{_MARK[x.policy.outcome]}] {x.state}: {surf_fmt.who(x)} (decided on its "
-                    f"own: mcp-review approve SERVER {surf_fmt.OPTION[x.kind]} NAME)"
-                )
+        # Prompts, resources and templates are in the grouping's order (engine/kinds.py).
     out.extend(text_lines(grouping))
     out.append("")
     out.extend(_summary_lines(report, applied))

@@ -15,10 +15,11 @@ are shown as tokens, never interpreted.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from mcp_review.engine.cues import most_severe, severity
 from mcp_review.engine.hidden import mark_lookalikes, safe_text
-from mcp_review.engine.kinds import Alone, Group, Grouping
+from mcp_review.engine.kinds import Alone, Group, Grouping, SurfaceAlone
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.status import State, StatusReport, ToolStatus
@@ -56,14 +57,15 @@ def name(server: str, principal: str, tool: str) -> str:
     return with_escape(f"{safe_text(server)}{p}/{safe_text(mark_lookalikes(tool))}", tool)
 
 
-def _state(t: ToolStatus | None) -> str:
+def _state(t: Any) -> str:
+    """A tool's (or a prompt's, resource's, template's) state, and whether it was denied."""
     if t is None:
         return ""
     s = str(t.state)
     return s + " (previously denied)" if t.previously_denied else s
 
 
-def _why(a: Alone) -> str:
+def _why(a: Alone | SurfaceAlone) -> str:
     """What a tool alone is about, in one bounded phrase: its most severe cue, else its first
     policy reason (``+N more`` when there are others)."""
     t = a.status
@@ -94,6 +96,21 @@ def alone_line(a: Alone) -> str:
         + ")"
         + (f": {why}" if why else "")
         + held
+    )
+
+
+def surface_line(a: SurfaceAlone) -> str:
+    """``[BLOCK] server prompt "name"  changed, alone (blocking cue, …): cues …: "…"``: a
+    prompt, resource or template waiting for a decision, at its place in the one order."""
+    from mcp_review.formats.kinds import surface_name
+
+    mark = _MARK.get(a.outcome, str(a.outcome).upper())
+    why = _why(a)
+    return (
+        f"[{mark}] {surface_name(a)}  {_state(a.status)}, alone ("
+        + ", ".join(str(r) for r in a.reasons)
+        + ")"
+        + (f": {why}" if why else "")
     )
 
 
@@ -184,7 +201,8 @@ def brief_text(
                 "(decided on their own: mcp-review approve SERVER --instructions)"
             )
         for x in s.surfaces:
-            if x.state != "pinned":
+            # One waiting for a decision is a line of the one order below (engine/kinds.py).
+            if x.state != "pinned" and not x.needs_attention:
                 own.append(
                     f"[{_MARK[x.policy.outcome]}] {x.state}: {surf_fmt.who(x)}  (decided on its "
                     f"own: mcp-review approve SERVER {surf_fmt.OPTION[x.kind]} NAME)"
@@ -194,7 +212,12 @@ def brief_text(
         out.append("")
         out.append(text_lines(grouping)[0])
         for item in grouping.ordered():
-            out.append(group_line(item) if isinstance(item, Group) else alone_line(item))
+            if isinstance(item, Group):
+                out.append(group_line(item))
+            elif isinstance(item, SurfaceAlone):
+                out.append(surface_line(item))
+            else:
+                out.append(alone_line(item))
     rest = _undecided_lines(report.tools, grouping, applied)
     if rest:
         out.append("")
@@ -209,6 +232,7 @@ def brief_text(
         how = [
             *(["mcp-review approve --group ID"] if grouping.groups else []),
             *(["mcp-review approve SERVER TOOL"] if grouping.alone else []),
+            *(["mcp-review approve SERVER --prompt NAME (…)"] if grouping.surfaces else []),
         ]
         out.append(f"decide: {' or '.join(how)} (deny alike; a [BLOCK] needs --yes)")
     out.append("")

@@ -7,7 +7,7 @@ longer served."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.clock import current_user, now_utc
@@ -151,3 +151,93 @@ def baseline_surfaces(
             ),
             source="pin",
         )
+
+
+@dataclass(slots=True)
+class ReviewedSurface:
+    """What :func:`decide_reviewed_surface` recorded (the caller saves with
+    ``services.decisions.save``)."""
+
+    pin: Any = None
+    """The decision recorded (a ``SurfacePin``), None when refused."""
+    before: Any = None
+    """The decision it replaced on the pin file (None: there was none)."""
+    blocked: list[str] = field(default_factory=list)
+    """Why a blocked approval was refused (no reason given): nothing recorded."""
+
+
+def decide_reviewed_surface(
+    pins: Any,
+    shown: Any,
+    decision: str,
+    *,
+    source: str,
+    why: str = "",
+    note: str = "",
+    by: str | None = None,
+    confirmed: str = "in the review app",
+    server_version: str | None = None,
+) -> ReviewedSurface:
+    """The app's ``approve``/``deny`` of one prompt, resource or template: exactly the
+    definition its screen showed (``shown``: the engine's ``SurfaceStatus`` the row was built
+    from), judged again here against the pin file as it is now, recorded on ``pins`` with the
+    audit wording every front end uses (``decisions.audit_why``), in the same
+    ``[servers.S.principals.P.<kind>]`` table as ``approve SERVER --prompt NAME``.
+
+    As :func:`decide_surface` (the CLI), a blocked approval (a blocking cue, hidden
+    characters) needs a confirmation: here the operator's typed reason (``why``); without it
+    nothing is recorded and :attr:`ReviewedSurface.blocked` says why. A deny of a surface no
+    longer served denies the pinned definition. The decision is made against the pin the
+    screen was computed with: ``ChangedMeanwhile`` on save when another writer decided since
+    (compare-and-set)."""
+    from mcp_review.engine.hidden import safe_text
+    from mcp_review.engine.policy import approval_allowed, blocked_approval
+
+    if decision not in ("approved", "denied"):
+        raise ValueError(f"unknown decision {decision!r}")
+    old = shown.pin
+    wire = shown.live if shown.live is not None else (old.wire if old is not None else None)
+    if wire is None or (decision == "approved" and shown.live is None):
+        raise ValueError(
+            f'{shown.kind} "{safe_text(shown.name)}" is not served: nothing to approve'
+            if decision == "approved"
+            else f'{shown.kind} "{safe_text(shown.name)}" is neither served nor pinned'
+        )
+    # Judged again from what is decided (never the caller's word for it).
+    st = surface_status(
+        shown.server,
+        shown.principal,
+        shown.kind,
+        shown.name,
+        wire,
+        old,
+        pins.tier_for(shown.server),
+    )
+    out = ReviewedSurface(before=pins.surfaces.get(shown.key))
+    # The one judgement of a blocked approval (engine.policy): here the typed reason confirms.
+    blocked = blocked_approval(decision, st.policy.outcome)
+    if not approval_allowed(decision, st.policy.outcome, why):
+        out.blocked = list(st.policy.reasons)
+        return out
+    accepted = f"{st.state} {shown.kind}" if shown.live is not None else f"removed {shown.kind}"
+    reason = audit_why(
+        decision,
+        accepted,
+        note="; ".join(w for w in (why, note) if w),
+        blocked=st.policy.reasons if blocked else (),
+        confirmed=confirmed,
+    )
+    pin = make_surface_pin(
+        shown.server,
+        shown.kind,
+        wire,
+        decision,
+        principal=shown.principal,
+        by=by or current_user(),
+        at=now_utc(),
+        note=note,
+        server_version=server_version,
+    )
+    decide_surface_pin(pins, pin, why=reason, source=source, expect=old, seen=st)
+    out.pin = pin
+    return out

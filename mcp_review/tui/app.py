@@ -29,19 +29,21 @@ from mcp_review.tui.messages import (
     InstructionsDecisionRequested,
     PolicyRequested,
     ReviewRequested,
+    SurfaceDecisionRequested,
+    SurfaceReviewRequested,
     UndoRequested,
 )
 from mcp_review.tui.render import name_line, plain_line
 from mcp_review.tui.screens.main import MainScreen
 from mcp_review.tui.source import ReviewSource
-from mcp_review.tui.view import ServerEntry, ToolEntry
+from mcp_review.tui.view import ServerEntry, SurfaceEntry, ToolEntry
 from mcp_review.tui.widgets.footer import KeyFooter
 
 # The review screen, the dialogs and what only they use are imported where they are opened:
 # nothing of them is on screen before the list, and a fleet's first frame waits for every
 # import (benchmarks/README.md, start-up as a user runs it).
 if TYPE_CHECKING:
-    from mcp_review.engine.kinds import Alone, Group
+    from mcp_review.engine.kinds import Alone, Group, SurfaceAlone
     from mcp_review.tui.screens.review import ReviewResult
     from mcp_review.tui.widgets.rerun_panel import RerunHook
 
@@ -224,6 +226,8 @@ class ReviewApp(App[None]):
             ReviewRequested: self._on_review_requested,
             DecisionRequested: self._on_decision_requested,
             InstructionsDecisionRequested: self._on_instructions_decision_requested,
+            SurfaceReviewRequested: self._on_surface_review_requested,
+            SurfaceDecisionRequested: self._on_surface_decision_requested,
             GroupRequested: self._on_group_requested,
             GroupsRequested: self._on_groups_requested,
             GroupItemRequested: self._on_group_item_requested,
@@ -281,6 +285,14 @@ class ReviewApp(App[None]):
     def _on_instructions_decision_requested(self, message: InstructionsDecisionRequested) -> None:
         self.request_instructions_decision(message.server, message.decision)
 
+    @on(SurfaceReviewRequested)
+    def _on_surface_review_requested(self, message: SurfaceReviewRequested) -> None:
+        self.open_surface(message.entry)
+
+    @on(SurfaceDecisionRequested)
+    def _on_surface_decision_requested(self, message: SurfaceDecisionRequested) -> None:
+        self.request_surface_decision(message.entry, message.decision)
+
     @on(GroupRequested)
     def _on_group_requested(self, message: GroupRequested) -> None:
         self.open_group_of(message.entry)
@@ -291,11 +303,13 @@ class ReviewApp(App[None]):
 
     @on(GroupItemRequested)
     def _on_group_item_requested(self, message: GroupItemRequested) -> None:
-        from mcp_review.engine.kinds import Group
+        from mcp_review.engine.kinds import Group, SurfaceAlone
 
         item = message.item
         if isinstance(item, Group):
             self.open_group(item)
+        elif isinstance(item, SurfaceAlone):
+            self.open_surface_alone(item)
         else:
             self.open_alone(item)
 
@@ -482,6 +496,98 @@ class ReviewApp(App[None]):
             ),
             done,
         )
+
+    # Prompts, resources and resource templates ---------------------------------------
+    def open_surface(self, entry: SurfaceEntry) -> None:
+        """Its review screen: the evidence and the diff; a / d there decide (asking first)."""
+        from mcp_review.tui.screens.surface import SurfaceScreen
+
+        def done(result: ReviewResult | None) -> None:
+            if result is not None:
+                self.decide_surface(entry, result.decision, why=result.why)
+
+        self.push_screen(SurfaceScreen(entry), done)
+
+    def surface_entry_for(self, key: tuple[str, str, str, str]) -> SurfaceEntry | None:
+        """The list's row of the prompt, resource or template ``key`` (None: not listed)."""
+        server = self._server(key[0])
+        return next((x for x in (server.surfaces if server else ()) if x.key == key), None)
+
+    def open_surface_alone(self, item: SurfaceAlone) -> None:
+        """A prompt, resource or template from the groups view: its review screen."""
+        entry = self.surface_entry_for(item.key)
+        if entry is None:
+            self.notify("that prompt or resource is no longer in the list", markup=False)
+            return
+        self.open_surface(entry)
+
+    def request_surface_decision(self, entry: SurfaceEntry, decision: Decision | str) -> None:
+        """From the list, as for a tool: always asks first; a blocked approval asks for the
+        typed reason (``modals.ask_reason``), written to the audit log."""
+        from mcp_review.tui.render import name_line
+        from mcp_review.tui.screens.modals import ConfirmScreen, ask_reason
+
+        decision = Decision(decision)
+        what = name_line(entry.label, 200)
+        if decision is Decision.APPROVED and entry.state == "removed":
+            self.notify(
+                f"{what} is not served: nothing to approve (d denies the pinned one)",
+                markup=False,
+                timeout=4,
+            )
+            return
+        if blocked_approval(decision, entry.policy):
+            ask_reason(self, entry, lambda why: self.decide_surface(entry, decision, why=why))
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.decide_surface(entry, decision)
+
+        verb = "Approve" if decision is Decision.APPROVED else "Deny"
+        body = [f"{entry.server} › {what}: {entry.state} ({entry.summary})"]
+        body += [f"- {r}" for r in entry.reasons[:6]]
+        body.append(
+            "Approving pins exactly the definition served now; the proxy passes it on."
+            if decision is Decision.APPROVED
+            else "Denying keeps it from clients behind `proxy --enforce`."
+        )
+        self.push_screen(ConfirmScreen(f"{verb} {what}?", "\n".join(body), yes=verb), done)
+
+    def decide_surface(
+        self, entry: SurfaceEntry, decision: Decision | str, *, why: str = ""
+    ) -> bool:
+        """Write one decision about a prompt, resource or template at once (through
+        ``services.surface_decisions``); report and redraw."""
+        from mcp_review.tui.render import name_line
+
+        what = name_line(entry.label, 80)
+        try:
+            refused = self.source.decide_surface(entry, decision, why=why)
+        except ChangedMeanwhile as e:
+            self.notify(plain_line(str(e), 300), severity="warning", markup=False, timeout=10)
+            self._reload()
+            return False
+        except Exception as e:  # unwritable, ...: never lose it silently
+            self.notify(
+                f"could not record {decision}: {plain_line(str(e), 300)}",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
+            return False
+        if refused:
+            self.notify(
+                f"{what} is blocked: not approved without a reason",
+                severity="warning",
+                markup=False,
+                timeout=6,
+            )
+            return False
+        self.notify(f"{decision}: {plain_line(entry.server, 30)} › {what}", markup=False, timeout=3)
+        self._save_notes()
+        self._reload()
+        return True
 
     def decide(
         self, entry: ToolEntry, decision: Decision | str, note: str = "", *, why: str = ""

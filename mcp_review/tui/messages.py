@@ -16,10 +16,10 @@ from textual.dom import DOMNode
 from textual.message import Message
 
 from mcp_review.engine.pins import Decision
-from mcp_review.tui.view import ServerEntry, ToolEntry
+from mcp_review.tui.view import ServerEntry, SurfaceEntry, ToolEntry
 
 if TYPE_CHECKING:
-    from mcp_review.engine.kinds import Alone, Group
+    from mcp_review.engine.kinds import Alone, Group, SurfaceAlone
 
 
 @dataclass
@@ -48,6 +48,21 @@ class InstructionsDecisionRequested(Message):
 
 
 @dataclass
+class SurfaceReviewRequested(Message):
+    """Open the review screen of a prompt, resource or resource template."""
+
+    entry: SurfaceEntry
+
+
+@dataclass
+class SurfaceDecisionRequested(Message):
+    """Approve or deny a prompt, resource or template from the list (the app asks first)."""
+
+    entry: SurfaceEntry
+    decision: Decision
+
+
+@dataclass
 class GroupRequested(Message):
     """Open the group (review by kind) a tool is a member of (``g`` on the list)."""
 
@@ -63,7 +78,7 @@ class GroupsRequested(Message):
 class GroupItemRequested(Message):
     """Open one row of the groups view: a group's screen, or the review of a tool alone."""
 
-    item: Group | Alone
+    item: Group | Alone | SurfaceAlone
 
 
 @dataclass

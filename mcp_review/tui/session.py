@@ -19,8 +19,9 @@ from mcp_review.engine.pins import Pin as CorePin
 from mcp_review.engine.policy import Outcome, blocked_approval
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import StatusReport
+from mcp_review.engine.surfaces import SurfacePin
 from mcp_review.services import decisions
-from mcp_review.tui.view import ServerEntry, ToolEntry
+from mcp_review.tui.view import ServerEntry, SurfaceEntry, ToolEntry
 
 if TYPE_CHECKING:
     from mcp_review.engine.kinds import Group
@@ -41,15 +42,27 @@ class Decided:
     principal: str
     tool: str | None
     """None: a decision about the server's instructions (then :attr:`before` is an
-    ``InstructionsPin``)."""
-    before: CorePin | InstructionsPin | None
+    ``InstructionsPin``), or about a prompt, resource or template (:attr:`surface`)."""
+    before: CorePin | InstructionsPin | SurfacePin | None
     """The pin the decision replaced on disk, read under the pin file's lock (None: there was
     none)."""
     said: str
     """The decision in the audit log's words (``removal acknowledged``, ``auto-approval``…)."""
-    after: CorePin | InstructionsPin | None = None
+    after: CorePin | InstructionsPin | SurfacePin | None = None
     """The decision written (None: a pin dropped). An undo restores :attr:`before` only while
     the pin file still holds exactly this (same decision, digest, decider and time)."""
+    surface: tuple[str, str] | None = None
+    """(kind, name) of the prompt, resource or template decided (then :attr:`tool` is
+    None and :attr:`before` a ``SurfacePin``)."""
+
+    @property
+    def what(self) -> str:
+        """What was decided, in words."""
+        if self.surface is not None:
+            return f'{self.server} › {self.surface[0]} "{self.surface[1]}"'
+        if self.tool is not None:
+            return f"{self.server} › {self.tool}"
+        return f"the instructions of {self.server}"
 
 
 class ReviewSession:
@@ -110,7 +123,7 @@ class ReviewSession:
         if not self.history:
             return None
         d = self.history[-1]
-        what = f"{d.server} › {d.tool}" if d.tool is not None else f"the instructions of {d.server}"
+        what = d.what
         verb = _SAID_VERB.get(d.said, d.said)
         if d.before is None:
             back = "undoing drops its pin (there was none before)"
@@ -210,6 +223,46 @@ class ReviewSession:
         )
         before = self._saved(before)
         self.history.append(Decided(server.name, st.principal, None, before, str(decision), ipin))
+
+    def decide_surface(
+        self,
+        entry: SurfaceEntry,
+        decision: Decision,
+        *,
+        why: str = "",
+        server: ServerSnapshot | None = None,
+    ) -> list[str]:
+        """Record ``decision`` for exactly the prompt, resource or template shown on
+        ``entry``'s row, through ``services.surface_decisions`` (the service ``approve SERVER
+        --prompt NAME`` uses), and save. ``why``: the operator's reason for approving a
+        blocked one (refused without it: returns the policy's reasons, nothing written)."""
+        from mcp_review.services import surface_decisions
+
+        if entry.status is None:
+            raise ValueError("this row carries no status to decide on")
+        done = surface_decisions.decide_reviewed_surface(
+            self.pins,
+            entry.status,
+            str(decision),
+            source="review app",
+            why=why,
+            server_version=server.server_version if server else None,
+        )
+        if done.blocked:
+            return done.blocked
+        before = self._saved(done.before)
+        self.history.append(
+            Decided(
+                entry.server,
+                entry.principal,
+                None,
+                before,
+                str(decision),
+                done.pin,
+                surface=(entry.kind, entry.name),
+            )
+        )
+        return []
 
     def decide_group(
         self,
@@ -315,9 +368,18 @@ class ReviewSession:
         why, source = f"undo {d.said}", "review app undo"
         # The undo is a compare-and-set on the decision it undoes (under the pin file's lock).
         expect = d.after if self.pins_path is not None else decisions.ANY
-        what = d.tool if d.tool is not None else f"the instructions of {d.server}"
+        what = d.tool if d.tool is not None else d.what
         try:
-            if d.tool is None:  # a decision about the server's instructions
+            if d.surface is not None:  # a prompt, resource or template
+                key = (d.server, d.principal, *d.surface)
+                if d.before is None:
+                    decisions.forget_surface(self.pins, key, why=why, source=source)
+                else:
+                    assert isinstance(d.before, SurfacePin)
+                    decisions.decide_surface_pin(
+                        self.pins, d.before, why=why, source=source, expect=expect
+                    )
+            elif d.tool is None:  # a decision about the server's instructions
                 if d.before is None:
                     decisions.forget_instructions(
                         self.pins, d.server, d.principal, why=why, source=source, expect=expect

@@ -20,7 +20,7 @@ from mcp_review.engine.snapshot import Snapshot
 from mcp_review.engine.status import CallLog, State, StatusReport, ToolStatus
 from mcp_review.tui.fetchers import Fetcher, LiveFetcher, ProgressFn, SnapshotFetcher
 from mcp_review.tui.session import ReviewSession
-from mcp_review.tui.view import Computed, ServerEntry, ToolEntry, server_entries
+from mcp_review.tui.view import Computed, ServerEntry, SurfaceEntry, ToolEntry, server_entries
 
 if TYPE_CHECKING:
     from mcp_review.engine.kinds import Group, Grouping
@@ -147,7 +147,7 @@ class ReviewSource:
     ) -> ReviewSource:
         """Everything in ``pinned`` approved (and saved to ``pins_path`` if given): the
         baseline a later fetch is reviewed against."""
-        from mcp_review.services.decisions import record_pin
+        from mcp_review.services.decisions import decide_surface_pin, record_pin
         from mcp_review.store.pinfile import save_pins
 
         pf = PinFile(path=pins_path)
@@ -166,6 +166,24 @@ class ReviewSource:
                     ),
                     source="baseline",
                 )
+            for kind, wires in sorted(s.surfaces.items()):  # its prompts and resources too
+                from mcp_review.engine.surfaces import make_surface_pin
+
+                for w in wires:
+                    decide_surface_pin(
+                        pf,
+                        make_surface_pin(
+                            name,
+                            kind,
+                            w,
+                            "approved",
+                            principal=s.principal,
+                            by="baseline",
+                            at="2026-01-01T00:00:00Z",
+                            server_version=s.server_version,
+                        ),
+                        source="baseline",
+                    )
         if pins_path is not None:
             save_pins(pf, pins_path, audit_path=kw.get("audit_path"))
         return cls(fetcher, pf, pins_path=pins_path, **kw)
@@ -327,6 +345,15 @@ class ReviewSource:
         """Record ``decision`` for exactly the instructions shown on ``server``'s row, and
         save."""
         self.session.decide_instructions(server, Decision(decision), why=why)
+
+    def decide_surface(
+        self, entry: SurfaceEntry, decision: Decision | str, *, why: str = ""
+    ) -> list[str]:
+        """Record ``decision`` for exactly the prompt, resource or template shown, and save
+        (the session's :meth:`~ReviewSession.decide_surface`): the policy's reasons when a
+        blocked approval came without a reason (nothing written)."""
+        srv = self.snapshot.servers.get(entry.server) if self.snapshot else None
+        return self.session.decide_surface(entry, Decision(decision), why=why, server=srv)
 
     def decide_group(
         self,

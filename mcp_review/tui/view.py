@@ -33,6 +33,7 @@ from mcp_review.engine.status import (
     accepted,
     awaiting,
 )
+from mcp_review.engine.surfaces import SurfaceStatus
 
 """A tool's standing against the pin file: the core's states, under the app's name."""
 
@@ -277,6 +278,92 @@ class ServerEntry:
     instructions: InstructionsStatus | None = None
     """The server's instructions against their pin (None: none sent and none decided).
     Shown on the server's row, decided from it."""
+    surfaces: tuple[SurfaceEntry, ...] = ()
+    """Its prompts, resources and resource templates that are not simply pinned (new,
+    changed, removed, denied): a row each under its tools."""
+    surfaces_pinned: int = 0
+    """How many of its prompts, resources and templates are pinned as served (counted on
+    the server's row, not listed)."""
+
+
+SURFACE_WORD = {"prompt": "prompt", "resource": "resource", "resource-template": "template"}
+"""The kind of a surface as its row names it (before the name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceEntry:
+    """One prompt, resource or resource template's row (engine/surfaces.py): what the list
+    shows and the surface screen reads; decided through ``services.surface_decisions``."""
+
+    server: str
+    principal: str
+    kind: str
+    """``prompt`` | ``resource`` | ``resource-template``."""
+    name: str
+    """The prompt's or template's name, or the resource's URI (server text)."""
+    state: str
+    """new / changed / removed / denied (engine/surfaces.py ``SurfaceStatus.state``)."""
+    policy: Outcome
+    reasons: tuple[str, ...] = ()
+    cues: tuple[Cue, ...] = ()
+    status: SurfaceStatus | None = field(default=None, repr=False, compare=False)
+    """The engine's status this row was built from (its diff, changes and witnesses)."""
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.server, self.principal, self.kind, self.name)
+
+    @property
+    def blocked(self) -> bool:
+        return self.policy is Outcome.BLOCK
+
+    @property
+    def needs_review(self) -> bool:
+        return self.policy in (Outcome.REVIEW, Outcome.BLOCK)
+
+    @property
+    def flags(self) -> frozenset[Flag]:
+        """For the blocked-approval dialog (``modals.ask_reason``): the cue flag when it has
+        cues."""
+        return frozenset({Flag.CUE}) if self.cues else frozenset()
+
+    @property
+    def label(self) -> str:
+        """``prompt review_change`` (raw: render it through ``render.name_line``)."""
+        return f"{SURFACE_WORD[self.kind]} {self.name}"
+
+    @property
+    def summary(self) -> str:
+        """The classes of its changes (``1 breaking, 2 trust``), or what it is."""
+        st = self.status
+        if st is not None and st.changes:
+            counts: dict[str, int] = {}
+            for c in st.changes:
+                counts[c.klass] = counts.get(c.klass, 0) + 1
+            return ", ".join(f"{n} {k}" for k, n in counts.items())
+        if self.state == "new":
+            return f"new {self.kind}"
+        return "; ".join(self.reasons)
+
+
+def surface_entry(x: SurfaceStatus) -> SurfaceEntry:
+    """The row of one prompt, resource or template's status."""
+    return SurfaceEntry(
+        x.server,
+        x.principal,
+        x.kind,
+        x.name,
+        x.state,
+        x.policy.outcome,
+        tuple(x.policy.reasons),
+        tuple(sorted(x.cues, key=lambda c: (severity(c), c.pointer))),
+        x,
+    )
+
+
+def surface_flag_words(e: SurfaceEntry) -> list[str]:
+    """The flags cell of a surface row: the kinds of its cues, most severe first, each once."""
+    return list(dict.fromkeys(cue_word(c) for c in e.cues))
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +410,12 @@ def server_entries(
                     policy=policy,
                     server_version=st.server_version,
                     instructions=st.instructions,
+                    surfaces=tuple(
+                        surface_entry(x)
+                        for x in st.surfaces
+                        if x.state not in ("pinned", "unlisted")
+                    ),
+                    surfaces_pinned=sum(1 for x in st.surfaces if x.state == "pinned"),
                 )
             )
     return out

@@ -21,6 +21,9 @@ class EchoHttpServer:
         self.ran: list[dict[str, Any]] = []
         self.auth_ok = 0
         self.auth_refused = 0
+        self.peers: set[Any] = set()
+        """Every (host, port) a request came from: one per TCP connection the server
+        accepted that carried a request (a client's port is its connection's)."""
 
     def make_server(self) -> Any:
         import mcp_types as t
@@ -45,6 +48,7 @@ class EchoHttpServer:
 
         async def guarded(scope: dict, receive: Any, send: Any) -> None:
             if scope["type"] == "http":
+                self.peers.add(tuple(scope.get("client") or ()))
                 auth = dict(scope.get("headers") or []).get(b"authorization", b"")
                 if auth != want:
                     self.auth_refused += 1

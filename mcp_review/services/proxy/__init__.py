@@ -3,7 +3,7 @@
 A small package: ``framing`` (lines, parsing, ids), ``process`` (the server's process group and
 the client's pipes), ``upstream`` (the server end whatever its transport: ``StdioUpstream`` here,
 ``http_upstream.HttpUpstream`` for a remote server), ``enforce`` (the pin file's verdicts, cached
-until it changes) and ``relay`` (both directions in one anyio task group). ``commands/proxy.py`` is its only caller."""
+until it changes) and ``relay`` (both directions in one anyio task group). ``commands/proxy`` is its only caller."""
 
 from __future__ import annotations
 

@@ -10,14 +10,25 @@ What this layer adds is HTTP's own: a per-run bearer token (compared in constant
 loopback bind, ``Origin``/``Host`` checks against DNS rebinding, limits on bodies, headers and
 sessions, and routing each reply to the POST that asked for it (a reply nobody asked for is
 dropped). Only what the relay writes reaches a client, re-serialised (``wire``) so an SSE
-``data:`` line can hold nothing but one message."""
+``data:`` line can hold nothing but one message.
+
+A 2026-07-28 request (its ``_meta`` names its revision; no session id, no ``initialize``) goes
+to one sessionless session per binding, its id renumbered there so two clients' ids never meet.
+An answer whose first message is the reply goes as one JSON body (a client reads it to its
+end and keeps its connection); a server message first, or none within ``SSE_AFTER``, commits
+to an SSE stream.
+
+Split by job: ``front_session`` (one session: its inbox, the router of
+server messages, its waiters), ``front_asgi`` (answers as text, JSON or SSE; waiting for a
+first message or a disconnect), ``guard`` (the connection guard); this module is the front:
+its checks (token, Host/Origin, limits), its sessions' lives, and the POST/GET/DELETE
+exchanges."""
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
-import hashlib
+import functools
 import hmac
 import ipaddress
 import secrets
@@ -25,7 +36,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -34,11 +45,24 @@ import anyio
 from mcp_review.services.proxy.framing import (
     Unjudgeable,
     id_keys,
-    loads,
     short,
     strict_loads,
     usable_id,
     wire,
+)
+from mcp_review.services.proxy.front_asgi import (
+    Reply,
+    UvicornServer,
+    first_message,
+    is_modern,
+    json_error,
+    until_disconnect,
+)
+from mcp_review.services.proxy.front_session import (
+    Session,
+    Stream,
+    Waiter,
+    digest,
 )
 from mcp_review.services.proxy.guard import (
     BODY_TIMEOUT,
@@ -58,11 +82,9 @@ MAX_SESSIONS = 16
 """Sessions at once: each runs its own upstream (a stdio server is a process)."""
 IDLE_TIMEOUT = 1800.0
 """Seconds without a request (and no open stream) after which a session is ended."""
-MAX_QUEUED = 1000
-"""Server messages waiting for a client stream, per session; the oldest go first beyond."""
-MAX_INBOX = 64
-"""Client messages waiting for the relay, per session: more POSTs wait (back pressure from a
-server that does not read reaches the client instead of the proxy's memory)."""
+SSE_AFTER = 0.5
+"""Seconds a request's answer may wait for its first message before the front commits to an
+SSE stream (a reply that comes first goes as one JSON body, which keeps the connection)."""
 SESSION_HEADER = "mcp-session-id"
 TOKEN_HEADER = "x-mcp-review-token"
 """Where the proxy's token goes when ``Authorization`` belongs to the remote server
@@ -72,6 +94,7 @@ MakeProxy = Callable[[int, Mapping[str, str]], Proxy]
 """(session number, the client's forwarded headers) -> the session's relay."""
 
 
+@functools.lru_cache(maxsize=64)
 def is_loopback(host: str) -> bool:
     if host.lower() == "localhost":
         return True
@@ -92,241 +115,7 @@ def parse_listen(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def _digest(value: str) -> bytes:
-    return hashlib.sha256(value.encode("utf-8", "surrogateescape")).digest()
-
-
-# One session ---------------------------------------------------------------------------------
-
-
-@dataclass(eq=False)
-class _Stream:
-    """Messages for one SSE stream (a POST's or the GET stream), or for one JSON answer."""
-
-    send: Any
-    recv: Any
-    sse: bool = True
-
-    @classmethod
-    def new(cls, sse: bool = True) -> _Stream:
-        # One slot more than MAX_QUEUED: the reply always fits behind the server's messages.
-        send, recv = anyio.create_memory_object_stream[dict[str, Any]](MAX_QUEUED + 1)
-        return cls(send, recv, sse)
-
-    def room(self) -> bool:
-        return bool(self.send.statistics().current_buffer_used < MAX_QUEUED)
-
-    def put(self, msg: dict[str, Any]) -> bool:
-        try:
-            self.send.send_nowait(msg)
-        except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
-            return False
-        return True
-
-
-@dataclass(eq=False)
-class _Waiter:
-    """A client request posted to the relay: its reply goes back on its own POST."""
-
-    rpc_id: Any
-    keys: frozenset[tuple[str, Any]]
-    stream: _Stream
-    answered: bool = False
-    abandoned: bool = False
-    """The client closed the POST before the reply: the id stays reserved until it comes."""
-
-
-class _Inbox:
-    """The relay's ``ClientReader``: the lines the client posted, b"" once the session ends."""
-
-    def __init__(self) -> None:
-        self.send, self.recv = anyio.create_memory_object_stream[bytes](MAX_INBOX)
-
-    async def open(self) -> None:
-        return None
-
-    async def read(self, n: int = -1, /) -> bytes:
-        try:
-            return bytes(await self.recv.receive())
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            return b""
-
-    def close(self) -> None:
-        self.recv.close()
-
-
-class _Router:
-    """The relay's ``ClientWriter``: each message it writes for the client goes to the POST
-    whose request it answers, a server request or notification to the session's GET stream
-    (else the newest open POST stream, else a bounded queue until a stream opens)."""
-
-    def __init__(self, session: Session):
-        self.session = session
-
-    async def open(self) -> None:
-        return None
-
-    async def write(self, data: bytes) -> None:
-        for line in data.split(b"\n"):
-            if not line.strip():
-                continue
-            try:
-                msg = loads(line)
-            except ValueError:
-                self.session.log("dropped a message for the client that is not JSON")
-                continue
-            for m in msg if isinstance(msg, list) else [msg]:
-                self.session.route(m)
-
-    async def close(self) -> None:
-        return None
-
-
-class Session:
-    def __init__(self, front: Front, number: int, sid: str, binding: bytes | None):
-        self.front = front
-        self.number = number
-        self.sid = sid
-        self.key = _digest(sid)
-        """Sessions are looked up by the id's digest (no lookup compares the id itself)."""
-        self.binding = binding
-        """Digest of the ``Authorization`` forwarded upstream at ``initialize`` (None when
-        nothing is forwarded): a request presenting another is not this session's."""
-        self.inbox = _Inbox()
-        self.router = _Router(self)
-        self.waiters: dict[tuple[str, Any], _Waiter] = {}
-        self.posts: list[_Stream] = []
-        """Open POST SSE streams, oldest first."""
-        self.get_stream: _Stream | None = None
-        self.queued: collections.deque[dict[str, Any]] = collections.deque()
-        self.open_exchanges = 0
-        self.last_used = time.monotonic()
-        self.ended = False
-        self.proxy: Proxy | None = None
-
-    def log(self, msg: str) -> None:
-        self.front.log(f"session {self.number}: {msg}")
-
-    @contextlib.contextmanager
-    def exchange(self) -> Iterator[None]:
-        self.open_exchanges += 1
-        self.last_used = time.monotonic()
-        try:
-            yield
-        finally:
-            self.open_exchanges -= 1
-            self.last_used = time.monotonic()
-
-    def find(self, keys: frozenset[tuple[str, Any]]) -> _Waiter | None:
-        for k in keys:
-            w = self.waiters.get(k)
-            if w is not None:
-                return w
-        return None
-
-    def unregister(self, w: _Waiter) -> None:
-        for k in w.keys:
-            if self.waiters.get(k) is w:
-                del self.waiters[k]
-
-    async def post(self, line: bytes) -> bool:
-        if self.ended:
-            return False
-        try:
-            await self.inbox.send.send(line)
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-            return False
-        return True
-
-    def route(self, m: Any) -> None:
-        if not isinstance(m, dict):
-            self.log("dropped a message for the client that is not a JSON-RPC object")
-            return
-        if "method" not in m and "id" in m:
-            w = self.find(id_keys(m["id"]))
-            if w is None or w.answered:
-                self.log(f"dropped a reply to id {short(m['id'])}: no client request awaits it")
-                return
-            self.unregister(w)
-            w.answered = True
-            if w.stream in self.posts:  # its stream ends with this reply: nothing after it
-                self.posts.remove(w.stream)
-            if w.abandoned:
-                return
-            m["id"] = w.rpc_id  # the id as this client sent it
-            w.stream.put(m)
-            return
-        # A server request or notification: the GET stream, else the newest POST stream.
-        for s in ([self.get_stream] if self.get_stream is not None else []) + self.posts[::-1]:
-            if s.room() and s.put(m):
-                return
-        if len(self.queued) >= MAX_QUEUED:
-            self.queued.popleft()
-            self.log(f"no client stream for {MAX_QUEUED} server messages: dropped the oldest")
-        self.queued.append(m)
-
-    def flush_queued(self, s: _Stream) -> None:
-        while self.queued and s.room():
-            s.put(self.queued.popleft())
-
-    def cancel(self, w: _Waiter) -> None:
-        """The client closed its POST before the reply: tell the server (as closing the
-        stream means on Streamable HTTP) and keep the id reserved until the reply comes."""
-        if w.answered or w.abandoned:
-            return
-        w.abandoned = True
-        note = {
-            "jsonrpc": "2.0",
-            "method": "notifications/cancelled",
-            "params": {"requestId": w.rpc_id, "reason": "the client closed its HTTP stream"},
-        }
-        if self.front._tg is not None:
-            self.front._tg.start_soon(self.post, wire(note))
-
-    def end(self) -> None:
-        """Stop taking messages: the relay reads EOF and stops the upstream."""
-        if not self.ended:
-            self.ended = True
-            self.inbox.send.close()
-
-    def finish(self, why: str) -> None:
-        """The relay is gone: every unanswered request gets an error, every stream ends."""
-        self.end()
-        for w in list({id(w): w for w in self.waiters.values()}.values()):
-            if not w.answered and not w.abandoned:
-                w.stream.put(
-                    {
-                        "jsonrpc": "2.0",
-                        "id": w.rpc_id,
-                        "error": {"code": CRASH_CODE, "message": why},
-                    }
-                )
-            w.answered = True
-        self.waiters.clear()
-        for s in [*self.posts, *([self.get_stream] if self.get_stream else [])]:
-            s.send.close()
-
-
 # The front -----------------------------------------------------------------------------------
-
-
-def _json_error(rpc_id: Any, code: int, message: str) -> bytes:
-    return wire({"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}})
-
-
-class _Uvicorn:
-    """uvicorn's server without its signal handling (it re-raises a caught signal once it has
-    stopped): the front stops it itself, after ending the sessions."""
-
-    def __init__(self, config: Any):
-        import uvicorn
-
-        class Server(uvicorn.Server):
-            @contextlib.contextmanager
-            def capture_signals(self) -> Iterator[None]:
-                yield
-
-        self.server = Server(config)
 
 
 @dataclass
@@ -353,6 +142,8 @@ class Front:
     diag: TextIO = field(default_factory=lambda: sys.stderr)
     scrub: Callable[[str], str] | None = None
     sessions: dict[bytes, Session] = field(default_factory=dict)
+    sessionless: dict[bytes | None, Session] = field(default_factory=dict)
+    """Per binding, the session serving 2026-07-28 requests (no ``Mcp-Session-Id``)."""
     port: int = 0
     _count: int = 0
     _stop: anyio.Event | None = None
@@ -365,6 +156,10 @@ class Front:
                 msg = self.scrub(msg)
             self.diag.write(f"mcp-review proxy [{self.name}]: {msg}\n")
             self.diag.flush()
+
+    def spawn(self, fn: Callable[..., Any], *args: Any) -> None:
+        if self._tg is not None:
+            self._tg.start_soon(fn, *args)
 
     def stop(self) -> None:
         if self._stop is not None:
@@ -399,7 +194,7 @@ class Front:
             # the token made every authorised request a 503 (the guard caps connections).
             timeout_graceful_shutdown=2,
         )
-        server = _Uvicorn(config).server
+        server = UvicornServer(config).server
         loop = asyncio.get_running_loop()
         handled: list[int] = []
 
@@ -474,6 +269,8 @@ class Front:
             s.log(f"ended: {type(e).__name__}: {e}")
         finally:
             self.sessions.pop(s.key, None)
+            if self.sessionless.get(s.binding) is s:
+                del self.sessionless[s.binding]
             s.finish(why)
 
     # HTTP ------------------------------------------------------------------------------------
@@ -484,14 +281,14 @@ class Front:
         raw_headers = scope.get("headers") or []
         if sum(len(k) + len(v) + 4 for k, v in raw_headers) > self.limits.max_headers:
             # h11 bounds only a head that arrives in pieces; one read can hold a larger one.
-            await _Reply(send).plain(431, "Request Header Fields Too Large\n")
+            await Reply(send).plain(431, "Request Header Fields Too Large\n")
             return
         headers: dict[str, str] = {}
         for k, v in raw_headers:
             # A header sent twice is refused below where it matters (token, session, origin).
             key = k.decode("latin-1").lower()
             headers[key] = v.decode("latin-1") if key not in headers else "\x00dup"
-        reply = _Reply(send)
+        reply = Reply(send)
         why = self._refuse_origin(headers)
         if why is not None:
             self.log(f"refused a request: {why}")
@@ -565,84 +362,104 @@ class Front:
 
     def _binding(self, headers: Mapping[str, str]) -> bytes | None:
         fwd = self._forwarded(headers)
-        return _digest(fwd["Authorization"]) if fwd else None
+        return digest(fwd["Authorization"]) if fwd else None
 
     def _session(self, headers: Mapping[str, str]) -> Session | tuple[int, str]:
         sid = headers.get(SESSION_HEADER)
         if sid is None:
             return 400, "Bad Request: no Mcp-Session-Id (send initialize first)\n"
-        s = self.sessions.get(_digest(sid))
+        s = self.sessions.get(digest(sid))
         if s is None or s.ended or s.binding != self._binding(headers):
             # Unknown, ended, or another client's (another Authorization forwarded): the same
             # answer for each, so a session id tells a caller nothing.
             return 404, "Not Found: no such session (it ended, or was never started)\n"
         return s
 
-    async def _post(self, headers: Mapping[str, str], receive: Any, reply: _Reply) -> None:
+    async def _message(
+        self, headers: Mapping[str, str], receive: Any, reply: Reply
+    ) -> tuple[dict[str, Any], bytes, bool] | None:
+        """A POST's one JSON-RPC message, its body and whether the client accepts SSE; or
+        None once the POST has been answered with why it was refused."""
         ctype = headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             await reply.plain(415, "Unsupported Media Type: POST application/json\n")
-            return
+            return None
         accept = headers.get("accept", "*/*").lower()
         sse = "text/event-stream" in accept
         if not sse and "application/json" not in accept and "*/*" not in accept:
             await reply.plain(406, "Not Acceptable: accept application/json or text/event-stream\n")
-            return
+            return None
         body = await self._body(headers, receive, reply)
         if body is None:
-            return
+            return None
         try:
             msg = strict_loads(body)
         except Unjudgeable as e:
-            await reply.json(400, _json_error(None, PARSE_ERROR, f"Parse error: {e}"))
-            return
+            await reply.json(400, json_error(None, PARSE_ERROR, f"Parse error: {e}"))
+            return None
         if isinstance(msg, list):
             await reply.json(
                 400,
-                _json_error(
+                json_error(
                     None,
                     INVALID_REQUEST,
                     "JSON-RPC batches are not accepted over Streamable HTTP (removed in "
                     "2025-06-18): send one message per POST",
                 ),
             )
-            return
+            return None
         if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
-            await reply.json(400, _json_error(None, INVALID_REQUEST, "not a JSON-RPC 2.0 message"))
-            return
+            await reply.json(400, json_error(None, INVALID_REQUEST, "not a JSON-RPC 2.0 message"))
+            return None
         is_request = "method" in msg and "id" in msg
         rid = msg.get("id") if is_request else None
         if is_request and not usable_id(rid):
             await reply.json(
                 400,
-                _json_error(
+                json_error(
                     None, INVALID_REQUEST, "a request id must be a string or an integer below 2**53"
                 ),
             )
-            return
+            return None
         if "method" not in msg and not ("id" in msg and (("result" in msg) != ("error" in msg))):
             await reply.json(
-                400, _json_error(None, INVALID_REQUEST, "neither a request nor a response")
+                400, json_error(None, INVALID_REQUEST, "neither a request nor a response")
             )
+            return None
+        return msg, body, sse
+
+    async def _post(self, headers: Mapping[str, str], receive: Any, reply: Reply) -> None:
+        got = await self._message(headers, receive, reply)
+        if got is None:
             return
+        msg, body, sse = got
+        is_request = "method" in msg and "id" in msg
+        rid = msg.get("id") if is_request else None
         # CR and LF can only be whitespace between tokens of valid JSON: spaces keep it one
         # line for the relay (which frames on \n), meaning the same.
         line = body.replace(b"\r", b" ").replace(b"\n", b" ") + b"\n"
         extra: list[tuple[bytes, bytes]] = []
         if msg.get("method") == "initialize" and SESSION_HEADER not in headers:
             if not is_request:
-                await reply.json(400, _json_error(None, INVALID_REQUEST, "initialize needs an id"))
+                await reply.json(400, json_error(None, INVALID_REQUEST, "initialize needs an id"))
                 return
             created = self._new_session(headers)
             if isinstance(created, tuple):
-                await reply.json(created[0], _json_error(rid, CRASH_CODE, created[1]))
+                await reply.json(created[0], json_error(rid, CRASH_CODE, created[1]))
                 return
             s = created
             extra = [(SESSION_HEADER.encode(), s.sid.encode())]
+        elif SESSION_HEADER not in headers and is_modern(msg):
+            # 2026-07-28: no session id, no initialize; one shared relay per binding.
+            shared = self._sessionless_for(headers)
+            if isinstance(shared, tuple):
+                await reply.json(shared[0], json_error(rid, CRASH_CODE, shared[1]))
+                return
+            s = shared
         else:
             found = self._session(headers)
             if isinstance(found, tuple):
-                await reply.json(found[0], _json_error(rid, INVALID_REQUEST, found[1].strip()))
+                await reply.json(found[0], json_error(rid, INVALID_REQUEST, found[1].strip()))
                 return
             s = found
         with s.exchange():
@@ -652,11 +469,16 @@ class Front:
                     return
                 await reply.plain(202, "")
                 return
-            keys = id_keys(rid)
+            wire_id = None
+            if s.sessionless:
+                s.renumbered += 1
+                wire_id = s.renumbered
+                line = wire({**msg, "id": wire_id})
+            keys = id_keys(rid if wire_id is None else wire_id)
             if s.find(keys) is not None:
                 await reply.json(
                     409,
-                    _json_error(
+                    json_error(
                         rid,
                         INVALID_REQUEST,
                         f"the id {short(rid)} is already in use by a request of this session "
@@ -664,7 +486,7 @@ class Front:
                     ),
                 )
                 return
-            w = _Waiter(rid, keys, _Stream.new(sse))
+            w = Waiter(rid, keys, Stream.new(sse), wire_id=wire_id)
             for k in keys:
                 s.waiters[k] = w
             if sse:
@@ -672,7 +494,7 @@ class Front:
             try:
                 if not await s.post(line):
                     s.unregister(w)
-                    await reply.json(404, _json_error(rid, INVALID_REQUEST, "the session ended"))
+                    await reply.json(404, json_error(rid, INVALID_REQUEST, "the session ended"))
                     return
                 await self._answer(s, w, receive, reply, extra)
             finally:
@@ -684,27 +506,46 @@ class Front:
     async def _answer(
         self,
         s: Session,
-        w: _Waiter,
+        w: Waiter,
         receive: Any,
-        reply: _Reply,
+        reply: Reply,
         extra: list[tuple[bytes, bytes]],
     ) -> None:
         if not w.stream.sse:
-            async with _until_disconnect(receive):
+            async with until_disconnect(receive):
                 with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
                     m = await w.stream.recv.receive()
                     await reply.json(200, wire(m), extra=extra)
             return
+        # The content type waits for the first message: a reply that comes first is answered
+        # as one JSON body, which a client reads to its end and so keeps its connection alive
+        # (an SDK client closes an SSE response once the reply is in, and with it the
+        # connection); a server message before it commits to SSE, as the SDK's server does.
+        # Past SSE_AFTER seconds without a message the stream is committed to, so a long call's
+        # client has its answer's head (as the SDK's server does).
+        s.flush_queued(w.stream)
+        first = await first_message(receive, w.stream, SSE_AFTER)
+        if first is None:  # the client left (uvicorn drops this), or its stream ended
+            await reply.json(200, json_error(w.rpc_id, CRASH_CODE, "the session ended"))
+            return
+        if isinstance(first, dict) and "method" not in first:
+            await reply.json(200, wire(first), extra=extra)
+            return
         await reply.start_sse(extra)
-        async with _until_disconnect(receive):
-            s.flush_queued(w.stream)
-            async for m in w.stream.recv:
-                await reply.event(m)
-                if m is not None and "method" not in m:
-                    break
+        async with until_disconnect(receive):
+            if isinstance(first, asyncio.Future):
+                with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
+                    first = await first
+            if isinstance(first, dict):
+                await reply.event(first)
+                if "method" in first:
+                    async for m in w.stream.recv:
+                        await reply.event(m)
+                        if m is not None and "method" not in m:
+                            break
         await reply.finish()
 
-    async def _get(self, headers: Mapping[str, str], receive: Any, reply: _Reply) -> None:
+    async def _get(self, headers: Mapping[str, str], receive: Any, reply: Reply) -> None:
         if "text/event-stream" not in headers.get("accept", "").lower():
             await reply.plain(406, "Not Acceptable: GET opens a text/event-stream\n")
             return
@@ -716,13 +557,13 @@ class Front:
         if s.get_stream is not None:
             await reply.plain(409, "Conflict: this session's GET stream is open already\n")
             return
-        stream = _Stream.new()
+        stream = Stream.new()
         s.get_stream = stream
         with s.exchange():
             try:
                 await reply.start_sse([])
                 s.flush_queued(stream)
-                async with _until_disconnect(receive):
+                async with until_disconnect(receive):
                     async for m in stream.recv:
                         await reply.event(m)
                 await reply.finish()
@@ -730,7 +571,7 @@ class Front:
                 if s.get_stream is stream:
                     s.get_stream = None
 
-    async def _body(self, headers: Mapping[str, str], receive: Any, reply: _Reply) -> bytes | None:
+    async def _body(self, headers: Mapping[str, str], receive: Any, reply: Reply) -> bytes | None:
         cap = self.limits.max_body
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > cap):
@@ -753,7 +594,15 @@ class Front:
             if not m.get("more_body"):
                 return b"".join(parts)
 
-    def _new_session(self, headers: Mapping[str, str]) -> Session | tuple[int, str]:
+    def _sessionless_for(self, headers: Mapping[str, str]) -> Session | tuple[int, str]:
+        s = self.sessionless.get(self._binding(headers))
+        if s is not None and not s.ended:
+            return s
+        return self._new_session(headers, sessionless=True)
+
+    def _new_session(
+        self, headers: Mapping[str, str], *, sessionless: bool = False
+    ) -> Session | tuple[int, str]:
         live = sum(1 for s in self.sessions.values() if not s.ended)
         if live >= self.limits.max_sessions:
             self.log(f"refused a new session: {live} are open (the most --max-sessions allows)")
@@ -763,93 +612,16 @@ class Front:
             )
         self._count += 1
         sid = secrets.token_urlsafe(32)
-        s = Session(self, self._count, sid, self._binding(headers))
+        s = Session(self, self._count, sid, self._binding(headers), sessionless=sessionless)
         try:
             s.proxy = self.make_proxy(self._count, self._forwarded(headers))
         except Exception as e:
             self.log(f"cannot start a session: {e}")
             return 500, f"mcp-review proxy: cannot start a session: {e}"
         self.sessions[s.key] = s
-        s.log("started")
+        if sessionless:
+            self.sessionless[s.binding] = s
+        s.log("started (2026-07-28, sessionless)" if sessionless else "started")
         assert self._tg is not None
         self._tg.start_soon(self._run_session, s)
         return s
-
-
-# ASGI plumbing -------------------------------------------------------------------------------
-
-
-@contextlib.asynccontextmanager
-async def _until_disconnect(receive: Any) -> Any:
-    """Run the body until it finishes or the client disconnects (which cancels it)."""
-    async with anyio.create_task_group() as tg:
-
-        async def watch() -> None:
-            while True:
-                m = await receive()
-                if m["type"] == "http.disconnect":
-                    tg.cancel_scope.cancel()
-                    return
-
-        tg.start_soon(watch)
-        try:
-            yield tg.cancel_scope
-        finally:
-            tg.cancel_scope.cancel()
-
-
-class _Reply:
-    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]]):
-        self._send = send
-        self.started = False
-
-    async def _start(self, status: int, headers: list[tuple[bytes, bytes]]) -> None:
-        self.started = True
-        await self._send({"type": "http.response.start", "status": status, "headers": headers})
-
-    async def plain(
-        self, status: int, text: str, *, extra: list[tuple[bytes, bytes]] | None = None
-    ) -> None:
-        body = text.encode()
-        await self._start(
-            status,
-            [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-length", str(len(body)).encode()),
-                *(extra or []),
-            ],
-        )
-        await self._send({"type": "http.response.body", "body": body})
-
-    async def json(
-        self, status: int, body: bytes, *, extra: list[tuple[bytes, bytes]] | None = None
-    ) -> None:
-        await self._start(
-            status,
-            [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                *(extra or []),
-            ],
-        )
-        await self._send({"type": "http.response.body", "body": body})
-
-    async def start_sse(self, extra: list[tuple[bytes, bytes]]) -> None:
-        await self._start(
-            200,
-            [
-                (b"content-type", b"text/event-stream"),
-                (b"cache-control", b"no-cache, no-transform"),
-                (b"x-accel-buffering", b"no"),
-                *extra,
-            ],
-        )
-
-    async def event(self, m: dict[str, Any]) -> None:
-        # wire() output is one line: no CR or LF can end the data field early.
-        data = b"event: message\ndata: " + wire(m)[:-1] + b"\n\n"
-        await self._send({"type": "http.response.body", "body": data, "more_body": True})
-
-    async def finish(self) -> None:
-        with contextlib.suppress(Exception):
-            await self._send({"type": "http.response.body", "body": b""})

@@ -14,6 +14,10 @@ every peer is 127.0.0.1, so a cap per peer is no help. This h11 protocol (uvicor
   belongs to a token holder or is busy is the new one turned away.
 
 Memory is bounded by the cap times what h11 buffers for one head (``--max-headers``).
+
+It also **writes an answer in one piece**: uvicorn writes a response's head and its body
+separately, two sends that wake the client twice (on a busy machine each wake-up waits for a
+core); what the protocol writes in one turn of the event loop goes out in one send.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ def guarded_protocol(
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            self.transport = _Coalescing(transport, self.loop)  # type: ignore[assignment]
             self._born = time.monotonic()
             self._arm_head()
             if len(self.connections) > max_connections:
@@ -132,3 +137,34 @@ def guarded_protocol(
             self.connections.discard(victim)
 
     return Guarded
+
+
+class _Coalescing:
+    """A transport whose writes in one turn of the event loop go out as one write (at the end
+    of the turn); everything else, and a close, goes to the real transport after a flush."""
+
+    def __init__(self, transport: Any, loop: Any):
+        self._t = transport
+        self._loop = loop
+        self._buf: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not data:
+            return
+        if not self._buf:
+            self._loop.call_soon(self._flush)
+        self._buf.append(bytes(data))
+
+    def _flush(self) -> None:
+        if self._buf:
+            data = b"".join(self._buf)
+            self._buf.clear()
+            if not self._t.is_closing():
+                self._t.write(data)
+
+    def close(self) -> None:
+        self._flush()
+        self._t.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._t, name)

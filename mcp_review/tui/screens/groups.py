@@ -27,7 +27,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from mcp_review.engine.kinds import Alone, Group, Grouping, Member
+from mcp_review.engine.kinds import Alone, Group, Grouping, Member, SurfaceAlone
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import Outcome
 from mcp_review.formats.kinds import change_values
@@ -35,10 +35,11 @@ from mcp_review.tui.messages import (
     DecisionRequested,
     GroupDecisionRequested,
     GroupItemRequested,
+    SurfaceDecisionRequested,
     ask_app,
 )
 from mcp_review.tui.render import name_content, name_line, name_text, safe_content, safe_text
-from mcp_review.tui.view import cue_kinds
+from mcp_review.tui.view import SURFACE_WORD, cue_kinds
 from mcp_review.tui.widgets.footer import KeyFooter
 from mcp_review.tui.widgets.marked_list import MarkedTable
 
@@ -108,8 +109,8 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def alone_why(a: Alone) -> str:
-    """Why a tool stands alone, with its cue kinds."""
+def alone_why(a: Alone | SurfaceAlone) -> str:
+    """Why a tool (or a prompt, resource, template) stands alone, with its cue kinds."""
     why = ", ".join(str(r) for r in a.reasons)
     if a.cues:
         why += f" · cues: {cue_kinds(a.cues)}"
@@ -314,7 +315,7 @@ class GroupsScreen(Screen[None]):
         """``only``: these groups (the groups of one tool), else the whole drift."""
         super().__init__()
         self.only = list(only) if only is not None else None
-        self.items: list[Group | Alone] = []
+        self.items: list[Group | Alone | SurfaceAlone] = []
         self._set(grouping)
 
     def _set(self, grouping: Grouping) -> None:
@@ -392,6 +393,14 @@ class GroupsScreen(Screen[None]):
                 marks=marks,
             )
             size = Text(_plural(item.size, "tool"), style=muted)
+        elif isinstance(item, SurfaceAlone):
+            # A prompt, resource or template: its kind before its name (server text as data).
+            what = Text("alone: ", style=muted)
+            what.append_text(safe_text(item.server, limit=40, marks=marks))
+            what.append(f" › {SURFACE_WORD[item.kind]} ")
+            what.append_text(name_text(item.name, limit=80, marks=marks))
+            why = safe_text(alone_why(item), style=muted, limit=300, marks=marks)
+            size = Text(f"1 {SURFACE_WORD[item.kind]}", style=muted)
         else:
             what = Text("alone: ", style=muted)
             what.append_text(safe_text(item.server, limit=40, marks=marks))
@@ -401,7 +410,7 @@ class GroupsScreen(Screen[None]):
             size = Text("1 tool", style=muted)
         return [what, size, outcome, why]
 
-    def current(self) -> Group | Alone | None:
+    def current(self) -> Group | Alone | SurfaceAlone | None:
         table = self.query_one("#groups", GroupTable)
         if not table.row_count or table.cursor_row >= len(self.items):
             return None
@@ -431,6 +440,14 @@ class GroupsScreen(Screen[None]):
             return
         if isinstance(item, Group):
             ask_app(self, GroupDecisionRequested(item, decision))
+            return
+        if isinstance(item, SurfaceAlone):
+            surface_for = getattr(self.app, "surface_entry_for", None)
+            found = surface_for(item.key) if surface_for is not None else None
+            if found is None:
+                self.notify("that prompt or resource is no longer in the list", markup=False)
+                return
+            ask_app(self, SurfaceDecisionRequested(found, decision))
             return
         entry_for = getattr(self.app, "entry_for", None)
         entry = entry_for(item.key) if entry_for is not None else None

@@ -32,6 +32,8 @@ from mcp_review.tui.messages import (
     InstructionsDecisionRequested,
     PolicyRequested,
     ReviewRequested,
+    SurfaceDecisionRequested,
+    SurfaceReviewRequested,
     UndoRequested,
     ask_app,
 )
@@ -42,8 +44,10 @@ from mcp_review.tui.view import (
     STATUS_ORDER,
     Computed,
     ServerEntry,
+    SurfaceEntry,
     ToolEntry,
     flag_words,
+    surface_flag_words,
 )
 from mcp_review.tui.widgets.footer import KeyFooter
 
@@ -64,6 +68,9 @@ from mcp_review.tui.widgets.tool_table import (
     _look,
     filter_words,
     server_row,
+    surface_filter_words,
+    surface_key_of,
+    surface_row,
     tool_row,
 )
 
@@ -179,6 +186,8 @@ class MainScreen(Screen[None]):
         """Text typed in the note dialog and closed with esc: shown again, never lost."""
         self._by_key: dict[str, ToolEntry] = {}
         """Every tool entry by its row key (rebuilt with :attr:`servers`)."""
+        self._surface_by_key: dict[str, SurfaceEntry] = {}
+        """Every prompt, resource and template row by its row key (rebuilt with it too)."""
         self._visited: set[str] = set()
         """Row keys `n` has visited (action_next_review), so it goes on from the first not
         visited when the cursor moved elsewhere."""
@@ -310,6 +319,8 @@ class MainScreen(Screen[None]):
             for t in s.tools:
                 if t.flags:
                     need = max(need, len(" ".join(flag_words(t))))
+            for x in s.surfaces:
+                need = max(need, len(" ".join(surface_flag_words(x))))
         self._flags_width = (self.servers, need)
         return need
 
@@ -466,6 +477,27 @@ class MainScreen(Screen[None]):
             return s.tools
         return [t for t in s.tools if f in t.name.lower()]
 
+    def visible_surfaces(self, s: ServerEntry) -> Sequence[SurfaceEntry]:
+        """``s``'s prompt, resource and template rows the filter keeps (as tools: the words
+        of their cells for ``status:``/``flag:``/``decision:``, else the name or the kind)."""
+        f = self.filter_text.strip().lower()
+        if not f:
+            return s.surfaces
+        for kind in ("status", "flag", "decision"):
+            if f.startswith(kind + ":"):
+                want = f[len(kind) + 1 :]
+                return [
+                    x
+                    for x in s.surfaces
+                    if any(w.startswith(want) for w in surface_filter_words(x)[kind])
+                ]
+        if f in s.name.lower():
+            return s.surfaces
+        return [x for x in s.surfaces if f in x.name.lower() or f in x.kind]
+
+    def _surface_row(self, x: SurfaceEntry) -> list[Text]:
+        return surface_row(self.query_one("#tools", ToolTable), x)
+
     def _server_row(self, s: ServerEntry) -> list[Text]:
         table = self.query_one("#tools", ToolTable)
         state, detail = self.progress.get(s.name, (s.state, s.detail))
@@ -498,11 +530,20 @@ class MainScreen(Screen[None]):
             every = [t for s in self.servers for t in s.tools]
             self._keys = {id(t): _key(t) for t in every}
             self._by_key = {self._keys[id(t)]: t for t in every}
+            self._surface_by_key = {
+                surface_key_of(x.key): x for s in self.servers for x in s.surfaces
+            }
             self._order_rows()
             rank, keys_of = self._rank, self._keys
+            # Each server's tools, then its prompts, resources and templates, in the engine's
+            # visiting order (a row in no decision after those in one).
             self._server_keys = {
                 s.name: sorted(
-                    (keys_of[id(t)] for t in s.tools), key=lambda k: rank.get(k, _NO_RANK)
+                    [
+                        *(keys_of[id(t)] for t in s.tools),
+                        *(surface_key_of(x.key) for x in s.surfaces),
+                    ],
+                    key=lambda k: rank.get(k, _NO_RANK),
                 )
                 for s in self.servers
             }
@@ -524,10 +565,17 @@ class MainScreen(Screen[None]):
                     changed.append(key)
             order.append(key)
             shown = self.visible_tools(s)
+            shown_s = self.visible_surfaces(s)
             order.extend(
                 self._server_keys[s.name]
-                if shown is s.tools
-                else sorted((keys[id(t)] for t in shown), key=lambda k: rank.get(k, _NO_RANK))
+                if shown is s.tools and shown_s is s.surfaces
+                else sorted(
+                    [
+                        *(keys[id(t)] for t in shown),
+                        *(surface_key_of(x.key) for x in shown_s),
+                    ],
+                    key=lambda k: rank.get(k, _NO_RANK),
+                )
             )
         if same_rows and not changed and order == self._row_keys and table.row_count == len(order):
             # The same rows with the same cells (a filter keystroke that hides nothing more,
@@ -537,12 +585,17 @@ class MainScreen(Screen[None]):
         self._row_keys = order
         table.forget_rows(changed)
         by_key, tool_row = self._by_key, self._tool_row
+        surfaces = self._surface_by_key
 
         def cells_for(key: str) -> Cells:
             # A tool row's cells are built when the row is first drawn, then kept by the
             # table for this computation (filter keystrokes show the same rows again).
             row = cells.get(key)
-            return row if row is not None else partial(tool_row, by_key[key])
+            if row is not None:
+                return row
+            if key in surfaces:
+                return partial(self._surface_row, surfaces[key])
+            return partial(tool_row, by_key[key])
 
         table.show_rows(order, cells_for)
         if keep is not None:
@@ -560,12 +613,16 @@ class MainScreen(Screen[None]):
         decision after them in the report's order; the servers by their first such tool, the
         others after them in the configured order. The first tool row is the first decision."""
         rank: dict[str, tuple[int, int]] = {}
-        if any(t.needs_review for s in self.servers for t in s.tools):
-            from mcp_review.engine.kinds import Alone
+        if any(t.needs_review for s in self.servers for t in s.tools) or any(
+            x.needs_review for s in self.servers for x in s.surfaces
+        ):
+            from mcp_review.engine.kinds import Alone, SurfaceAlone
 
             for i, item in enumerate(self.source.grouping().ordered()):
                 if isinstance(item, Alone):
                     rank.setdefault(_key_of(item.key), (i, 0))
+                elif isinstance(item, SurfaceAlone):
+                    rank.setdefault(surface_key_of(item.key), (i, 0))
                 else:
                     for j, m in enumerate(item.members):
                         rank.setdefault(_key_of(m.key), (i, j))
@@ -573,7 +630,13 @@ class MainScreen(Screen[None]):
         keys = self._keys
 
         def first(s: ServerEntry) -> tuple[int, int]:
-            return min((rank.get(keys[id(t)], _NO_RANK) for t in s.tools), default=_NO_RANK)
+            return min(
+                [
+                    *(rank.get(keys[id(t)], _NO_RANK) for t in s.tools),
+                    *(rank.get(surface_key_of(x.key), _NO_RANK) for x in s.surfaces),
+                ],
+                default=_NO_RANK,
+            )
 
         self._server_order = sorted(self.servers, key=first)
 
@@ -596,6 +659,9 @@ class MainScreen(Screen[None]):
                         waived += 1
                     elif waiting is Awaiting.REVIEW:
                         review += 1
+                for x in s.surfaces:  # prompts, resources, templates waiting for a decision
+                    review += x.needs_review
+                    blocked += x.needs_review and x.blocked
                 if s.instructions is not None:  # server instructions waiting for a decision
                     review += s.instructions.needs_attention
                     blocked += (
@@ -674,6 +740,11 @@ class MainScreen(Screen[None]):
     def current_entry(self) -> ToolEntry | None:
         return self._entry_for(self.current_key())
 
+    def current_surface(self) -> SurfaceEntry | None:
+        """The prompt, resource or template under the cursor (None on any other row)."""
+        key = self.current_key()
+        return self._surface_by_key.get(key) if key else None
+
     def current_server(self) -> ServerEntry | None:
         key = self.current_key()
         if not key:
@@ -706,6 +777,8 @@ class MainScreen(Screen[None]):
         entry = self.current_entry()
         if entry is not None:
             ask_app(self, ReviewRequested(entry))
+        elif (x := self.current_surface()) is not None:
+            ask_app(self, SurfaceReviewRequested(x))
         elif (s := self._instructions_row()) is not None:
             ask_app(self, InstructionsDecisionRequested(s, Decision.APPROVED))
 
@@ -759,7 +832,7 @@ class MainScreen(Screen[None]):
         return order
 
     def _work_out_visit_order(self, grouping: Grouping) -> list[tuple[str, str]]:
-        from mcp_review.engine.kinds import Alone
+        from mcp_review.engine.kinds import Alone, SurfaceAlone
 
         shown = set(self._row_keys)
         out: dict[str, str] = {}
@@ -776,6 +849,9 @@ class MainScreen(Screen[None]):
         for x in grouping.ordered():
             if isinstance(x, Alone):
                 out.setdefault(_key_of(x.key), "")
+                continue
+            if isinstance(x, SurfaceAlone):
+                out.setdefault(surface_key_of(x.key), "")
                 continue
             if not placed_instructions and x.outcome is not Outcome.BLOCK:
                 for w in waiting:
@@ -836,6 +912,8 @@ class MainScreen(Screen[None]):
         e = self.current_entry()
         if e is not None:
             ask_app(self, DecisionRequested(e, decision, self.notes.get(e.key, "")))
+        elif (x := self.current_surface()) is not None:
+            ask_app(self, SurfaceDecisionRequested(x, decision))
         elif (s := self._instructions_row()) is not None:
             ask_app(self, InstructionsDecisionRequested(s, decision))
 
@@ -885,6 +963,9 @@ class MainScreen(Screen[None]):
         e = self.current_entry()
         if e is not None:
             ask_app(self, GroupRequested(e))
+        elif self.current_surface() is not None:
+            # A prompt, resource or template is decided on its own (engine.kinds.SurfaceAlone).
+            self.notify("a prompt or resource is decided on its own: enter reviews it", timeout=4)
         else:
             self.notify("select a tool to open its group (G: every group)", timeout=3)
 

@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 from mcp_review.engine.pins import Decision
 from mcp_review.engine.policy import approval_allowed
 from mcp_review.tui.render import name_content, name_line, safe_content
-from mcp_review.tui.view import ToolEntry
+from mcp_review.tui.view import SurfaceEntry, ToolEntry
 
 TIERS = ("strict", "tiered", "compatible")
 TIER_HELP = {
@@ -540,12 +540,16 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def ask_reason(app: App[Any], entry: ToolEntry, then: Callable[[str], object]) -> None:
+def ask_reason(
+    app: App[Any], entry: ToolEntry | SurfaceEntry, then: Callable[[str], object]
+) -> None:
     """Approving a blocked change: first a yes/no (any key but ``y`` cancels, so stray
     typing never lands in the reason field), then the reason; ``then(reason)`` runs only
     with one. The reason goes to the audit log. The app (a decision from the list) and the
     review screen (whose dismiss carries the reason) ask the same way."""
     why = "; ".join(entry.reasons) or ", ".join(sorted(entry.flags)) or "policy: block"
+    # A prompt, resource or template is named with its kind (``prompt review_change``).
+    what = name_line(entry.label if isinstance(entry, SurfaceEntry) else entry.name)
 
     def got_reason(reason: str | None) -> None:
         # Approved only with a reason typed (engine.policy decides; cancelled: None).
@@ -556,7 +560,7 @@ def ask_reason(app: App[Any], entry: ToolEntry, then: Callable[[str], object]) -
         if ok:
             app.push_screen(
                 ReasonScreen(
-                    f"Why is {name_line(entry.name)} safe to trust?",
+                    f"Why is {what} safe to trust?",
                     f"Blocked by policy: {why}. The reason is written to the audit log.",
                 ),
                 got_reason,
@@ -564,7 +568,7 @@ def ask_reason(app: App[Any], entry: ToolEntry, then: Callable[[str], object]) -
 
     app.push_screen(
         ConfirmScreen(
-            f"Approve {name_line(entry.name)}?",
+            f"Approve {what}?",
             f"This change is blocked by policy ({why}). Approving pins it as trusted; you "
             "will be asked why.",
             yes="Approve anyway",

@@ -15,10 +15,13 @@ from mcp_review.engine.status import State
 from mcp_review.tui.render import name_text, safe_text, word_cut_cell
 from mcp_review.tui.view import (
     STATUS_ORDER,
+    SURFACE_WORD,
     ServerEntry,
+    SurfaceEntry,
     ToolEntry,
     decision_word,
     flag_words,
+    surface_flag_words,
 )
 from mcp_review.tui.widgets.marked_list import MarkedTable
 
@@ -63,6 +66,59 @@ _NO_RANK = (1 << 30, 0)
 def _key_of(key: tuple[str, str, str]) -> str:
     """The list's row key of the tool ``key`` (server, principal, tool)."""
     return "tool\x00" + "\x00".join(key)
+
+
+def surface_key_of(key: tuple[str, str, str, str]) -> str:
+    """The list's row key of the prompt, resource or template ``key`` (server, principal,
+    kind, name): apart from every tool's."""
+    return "surface\x00" + "\x00".join(key)
+
+
+SURFACE_STATUS_STYLE = {
+    "new": "tool-table--new",
+    "changed": "tool-table--changed",
+    "removed": "tool-table--removed",
+    "denied": "tool-table--denied",
+    "pinned": "tool-table--pinned",
+}
+
+
+def surface_decision_word(e: SurfaceEntry) -> str:
+    """The decision column of a surface row: ``block`` or ``review`` (never auto-approved)."""
+    if not e.needs_review:
+        return ""
+    return "block" if e.blocked else "review"
+
+
+def surface_row(table: ToolTable, e: SurfaceEntry) -> list[Text]:
+    """A prompt, resource or template's row: its kind and name, status, decision, the kinds
+    of its cues, and what changed (every server string made visible, never markup)."""
+    cs = table.component_style
+    muted = cs("tool-table--muted")
+    name = Text("│ ", style=muted, no_wrap=True, overflow="ellipsis")
+    name.append(SURFACE_WORD[e.kind] + " ", style=muted)
+    name.append_text(name_text(e.name, limit=80, marks=table.marks))
+    decision = surface_decision_word(e)
+    return [
+        name,
+        Text(e.state, style=cs(SURFACE_STATUS_STYLE.get(e.state, "tool-table--muted"))),
+        Text(decision, style=cs(DECISION_STYLE[decision]) if decision else ""),
+        Text(" ".join(surface_flag_words(e)), style=cs("tool-table--flags")),
+        word_cut_cell(safe_text(e.summary, style=muted, limit=120, marks=table.marks)),
+    ]
+
+
+def surface_filter_words(e: SurfaceEntry) -> dict[str, list[str]]:
+    """As :func:`filter_words` for a surface row (its kind is a word of its status)."""
+    flags = [w for word in surface_flag_words(e) for w in word.split()]
+    if e.blocked and e.needs_review:
+        flags.append(BLOCKED_WORD)
+    decision = surface_decision_word(e)
+    return {
+        "status": [e.state, SURFACE_WORD[e.kind]],
+        "flag": flags,
+        "decision": [decision] if decision else [],
+    }
 
 
 class ToolTable(MarkedTable):
@@ -190,6 +246,11 @@ def server_row(table: ToolTable, s: ServerEntry, state: str, detail: str) -> lis
     # The tools the server serves now: a removed tool is listed (it needs review) but is
     # not served, so it is not counted here.
     served = sum(1 for t in s.tools if t.status is not State.REMOVED)
+    if s.surfaces_pinned:
+        last.append(" · " if len(last) else "", style=muted)
+        n = s.surfaces_pinned
+        words = "prompt or resource" if n == 1 else "prompts or resources"
+        last.append(f"{n} {words} pinned", style=muted)
     return [
         name,
         Text(f"{served} tool{'s' if served != 1 else ''}", style=muted),
