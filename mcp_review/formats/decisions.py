@@ -146,6 +146,7 @@ def show_instructions_decision(d: InstructionsDecision, fmt: str, path: str) -> 
             print(f"  - {safe_text(r)}", file=sys.stderr)
         print("review them (mcp-review status, or the app), then rerun with --yes", file=sys.stderr)
     else:
+        assert d.result is not None  # neither unchanged nor blocked: saved
         report_save(d.result, path)
         print_records(d.result.audit_records, fmt, {})
 

@@ -136,5 +136,6 @@ def show_surface_decision(d: SurfaceDecision, fmt: str, path: str) -> None:
             print(f"  - {safe_text(r)}", file=sys.stderr)
         print("review it (mcp-review status, or the app), then rerun with --yes", file=sys.stderr)
     else:
+        assert d.result is not None  # neither unchanged nor blocked: saved
         report_save(d.result, path)
         print_records(d.result.audit_records, fmt, {})

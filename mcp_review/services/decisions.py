@@ -387,8 +387,8 @@ class InstructionsDecision:
     """Already decided this way with this text: nothing was written."""
     blocked: list[str] = field(default_factory=list)
     """The reasons an approval was refused (blocked and not confirmed with ``--yes``)."""
-    result: Any = None
-    """The save (``engine.pins.SaveResult``) when something was written."""
+    result: SaveResult | None = None
+    """The save when something was written."""
 
 
 @dataclass(frozen=True, slots=True)
