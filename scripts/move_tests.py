@@ -26,6 +26,16 @@ The shared modules stay in ``tests/`` (``conftest.py``, ``helpers.py``, ``tui_sa
 tests import them by name through pytest's ``pythonpath`` (pyproject.toml), from any folder.
 Test module names stay unique across folders (pytest imports them by name, without packages).
 Afterwards: ``python -m pytest --collect-only -q`` gives the same count as before.
+
+Once, after every branch is merged:
+
+    python -m pytest --collect-only -q | tail -1     # the count
+    python scripts/move_tests.py                     # "derived" lines: add them to LAYOUT
+    git commit -am "..."                             # if LAYOUT changed: the tree must be clean
+    python scripts/move_tests.py --apply             # then read the lines it lists
+    python -m pytest --collect-only -q | tail -1     # the same count
+    python -m pytest -q tests/repo tests/tui/test_tui_snapshots.py tests/formats/test_golden_outputs.py
+    git add -A && git commit -m "Tests in one folder per layer (scripts/move_tests.py)"
 """
 
 from __future__ import annotations
