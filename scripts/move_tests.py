@@ -19,7 +19,7 @@ What it does:
    ``os.path.dirname(__file__)`` -> twice): the shared data (``tests/fixtures``,
    ``tests/golden``, ``tests/corpus``, ``tests/servers``) stays where it is.
 4. CONTRIBUTING.md's note that the move is still to be made is deleted, and every tracked
-   text file naming ``tests/test_x.py`` (docs/security.md's promise table,
+   text file naming ``tests/test_x.py`` or a moved snapshot (docs/security.md's promise table,
    README, CONTRIBUTING, comments, `.ci/run`) names ``tests/<layer>/test_x.py``.
 
 The shared modules stay in ``tests/`` (``conftest.py``, ``helpers.py``, ``tui_sample.py``, …);
@@ -345,6 +345,7 @@ def apply(moves: dict[str, str]) -> list[str]:
     if _git("status", "--porcelain").strip():
         sys.exit("move_tests: the worktree has changes: commit them first")
     todo: list[str] = []
+    snapped: dict[str, str] = {}  # module -> layer, for the modules whose snapshots moved
     for module, layer in sorted(moves.items()):
         (TESTS / layer).mkdir(exist_ok=True)
         _git("mv", f"tests/{module}.py", f"tests/{layer}/{module}.py")
@@ -352,6 +353,7 @@ def apply(moves: dict[str, str]) -> list[str]:
         if snaps.is_dir():
             (TESTS / layer / SNAPSHOTS).mkdir(exist_ok=True)
             _git("mv", f"tests/{SNAPSHOTS}/{module}", f"tests/{layer}/{SNAPSHOTS}/{module}")
+            snapped[module] = layer
         moved = TESTS / layer / f"{module}.py"
         text = moved.read_text(encoding="utf-8")
         todo += [f"tests/{layer}/{module}.py: {line}" for line in unhandled(text)]
@@ -367,6 +369,10 @@ def apply(moves: dict[str, str]) -> list[str]:
             continue
         text = p.read_text(encoding="utf-8")
         new = ref.sub(lambda m: f"tests/{moves[m[1]]}/{m[1]}.py", text)
+        for module, layer in snapped.items():  # a doc that shows a snapshot (docs/app.md)
+            new = new.replace(
+                f"tests/{SNAPSHOTS}/{module}/", f"tests/{layer}/{SNAPSHOTS}/{module}/"
+            )
         if new != text:
             p.write_text(new, encoding="utf-8")
         for n, line in enumerate(new.splitlines(), 1):
