@@ -40,36 +40,6 @@ _WINDOW = 600
 
 _MAX_TEXT = 200_000
 
-_GATE = (
-    "must",
-    "always",
-    "never",
-    "not ",
-    "n't",
-    "ensure",
-    "make sure",
-    "be sure",
-    "remember",
-    "before",
-    "after",
-    "you",
-    "silently",
-    "secretly",
-    "covertly",
-    "quietly",
-    "without",
-    "required",
-    "mandatory",
-    "assistant",
-    "agent",
-    "model",
-    "llm",
-    "include",
-    "read",
-    "send",
-    "search",
-    "follow",
-)
 
 # Directive form -----------------------------------------------------------------------------
 
