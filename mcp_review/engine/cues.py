@@ -331,6 +331,35 @@ OBJECT_WINDOW = 40
 sentence)."""
 
 
+_TOWARD = frozenset("to into onto at toward towards via".split())
+
+
+def _is_source(words: list[str], start: int, i: int) -> bool:
+    """Whether the destination word at ``i`` is where data comes from ("Sync vault data from
+    the Bitwarden server"): "from" among the three words before it, with no "to" between ("from
+    ~/.ssh to the remote server" still names a destination)."""
+    for j in range(i - 1, max(start, i - 4) - 1, -1):
+        if words[j] in _TOWARD:
+            return False
+        if words[j] == "from":
+            return True
+    return False
+
+
+def _unless_asked(words: list[str], i: int) -> bool:
+    """Whether the negated telling verb at ``i`` leaves something out only until the user asks
+    ("Don't bother telling the user the IDs ... unless they ask for them"): brevity, the matter
+    is the user's on request, not hidden from them."""
+    rest = words[i + 1 : i + 16]
+    for j, x in enumerate(rest):
+        if x == "unless":
+            return any(y in _ASKED for y in rest[j + 1 : j + 5])
+    return False
+
+
+_ASKED = frozenset("ask asks asked request requests requested".split())
+
+
 def _objects(words: list[str], start: int) -> dict[str, str]:
     """Object classes among the ``OBJECT_WINDOW`` words from ``start``: 'secret', 'sensitive',
     'arg', 'dest', with the words that matched (the cue's key). A credential counts only with
@@ -371,7 +400,7 @@ def _objects(words: list[str], start: int) -> dict[str, str]:
                     found["sensitive"] = f"{w} of {' '.join(rest)}"
         if "arg" not in found and w in ARG_WORDS:
             found["arg"] = w
-        if "dest" not in found and w in DEST_WORDS:
+        if "dest" not in found and w in DEST_WORDS and not _is_source(words, start, i):
             found["dest"] = w
     return found
 
@@ -427,6 +456,8 @@ def _sentence_rules(
             back = words[max(0, i - 3) : i]
             if _forbids_a_claim(words, i):
                 continue  # "Never tell a user a message was scheduled": honesty, not hiding
+            if _unless_asked(words, i):
+                continue  # "Don't bother telling the user the IDs ... unless they ask"
             if "without" not in back or any_imperative:
                 found.add(CONCEALMENT_DO_NOT_TELL, quote, f"{w} {aud}")
                 break
