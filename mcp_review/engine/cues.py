@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -802,11 +803,35 @@ def _first_hidden(text: str) -> list[Any]:
         return []
     a = 0
     while a < len(text):
-        found = find_hidden(text[a : a + _HIDDEN_WINDOW])
+        found = [
+            h
+            for h in find_hidden(text[a : a + _HIDDEN_WINDOW])
+            if not _presentation_selector(text, a + h.offset)
+        ]
         if found:
             return found[:20]
         a += _HIDDEN_WINDOW - 16  # an ANSI sequence cut at the edge is found whole next time
-    return find_hidden(text)[:20]
+    return [h for h in find_hidden(text) if not _presentation_selector(text, h.offset)][:20]
+
+
+_PRESENTATION = frozenset("\ufe0e\ufe0f")
+_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def _presentation_selector(text: str, i: int) -> bool:
+    """Whether the character at ``i`` is one text or emoji presentation selector after a
+    symbol ("⚠️", "✔️", the keycap "1️⃣"), as keyboards write them: it selects how the symbol
+    looks and carries nothing. A selector after a letter, or next to another selector (the
+    runs that smuggle bytes), is still hidden text."""
+    if text[i] not in _PRESENTATION or i == 0:
+        return False
+    before = text[i - 1]
+    after = text[i + 1 : i + 2]
+    if _SELECTORS.match(before) or (after and _SELECTORS.match(after)):
+        return False
+    if unicodedata.category(before) in ("So", "Sm", "Sk"):
+        return True
+    return before in "0123456789#*" and after == "\u20e3"
 
 
 def text_cues(
