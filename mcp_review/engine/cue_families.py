@@ -105,7 +105,9 @@ _OVERRIDE = [
 ]
 _COMMAND = [
     re.compile(
-        r"\brm -rf\b|\bsudo \w|\bcurl\b[^|\n]{0,120}\|\s{0,2}(?:ba|z)?sh\b|"
+        # "sudo rm", not "sudo elevation" or "the sudo password" (the privilege named)
+        r"\brm -rf\b|\bsudo (?!(?:elevation|password|privileges?|access|rights|mode|prompt)\b)\w|"
+        r"\bcurl\b[^|\n]{0,120}\|\s{0,2}(?:ba|z)?sh\b|"
         r"\bwget https?://|\bos\.system\(|\bsubprocess\.|__import__\(|\bexec\(open\(|"
         r"\bexecute_code\(|\bchmod 777\b|\bnc -e\b|\bsocket\.socket\(\)",
         _I,

@@ -332,6 +332,24 @@ OBJECT_WINDOW = 40
 sentence)."""
 
 
+_NOT_PLACES = frozenset(
+    "process processes pid directory directories file files branch branches session sessions "
+    "command commands shell".split()
+)
+"""What "remote" or "external" may describe that data is not sent to ("a remote process")."""
+
+
+def _own_transfer(words: list[str], i: int) -> bool:
+    """Whether the sending verb at ``i`` names the tool's own function ("Upload a file to the
+    remote server", "Send a signal to ..."): an indefinite object right after it and nothing
+    that takes in everything ("all", "every") before the destination."""
+    if words[i + 1 : i + 2] not in (["a"], ["an"]):
+        return False
+    return _EVERYTHING.isdisjoint(words[i + 1 : i + 8])
+
+
+_EVERYTHING = frozenset("all every each everything any entire whole".split())
+
 _TOWARD = frozenset("to into onto at toward towards via".split())
 
 
@@ -401,7 +419,12 @@ def _objects(words: list[str], start: int) -> dict[str, str]:
                     found["sensitive"] = f"{w} of {' '.join(rest)}"
         if "arg" not in found and w in ARG_WORDS:
             found["arg"] = w
-        if "dest" not in found and w in DEST_WORDS and not _is_source(words, start, i):
+        if (
+            "dest" not in found
+            and w in DEST_WORDS
+            and not _is_source(words, start, i)
+            and not (w in ("remote", "external") and nxt in _NOT_PLACES)
+        ):
             found["dest"] = w
     return found
 
@@ -507,7 +530,8 @@ def _sentence_rules(
             dest = spans_after("dest", verb_at)
             # "push to the remote": git's remote, not a destination for the user's data
             git_push = w == "push" and not dest and objs.get("dest") == "remote"
-            if w in SEND_V and (dest or "dest" in objs) and not git_push:
+            own = not dest and _own_transfer(words, i)  # the tool's function, no address
+            if w in SEND_V and (dest or "dest" in objs) and not git_push and not own:
                 found.add(EXFILTRATION_SEND_TO_DESTINATION, quote, f"{w} {dest or objs['dest']}")
             data = objs.get("sensitive") or secret_path
             if data and (w in SEND_V or w in INCLUDE_V):
