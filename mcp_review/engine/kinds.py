@@ -551,7 +551,7 @@ class Member:
     added: tuple[AddedText, ...] = ()
     """The text its changes of the kind add, whole (:func:`added_texts`): what approving the
     group approves, shown in full on every group screen."""
-    status: Any = field(default=None, compare=False, repr=False)
+    status: ToolStatus | None = field(default=None, compare=False, repr=False)
     """The member's :class:`~mcp_review.engine.status.ToolStatus`."""
 
     @property
@@ -672,7 +672,7 @@ class Alone:
     outcome: Outcome
     cues: tuple[Cue, ...]
     reasons: tuple[AloneReason, ...]
-    status: Any = field(default=None, compare=False, repr=False)
+    status: ToolStatus | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> tuple[str, str, str]:

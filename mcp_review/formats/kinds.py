@@ -14,7 +14,7 @@ Every server-supplied string goes through ``hidden.safe_text`` (text) or ``md_te
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.hidden import mark_lookalikes, md_text, safe_text
 from mcp_review.engine.kinds import (
@@ -30,6 +30,9 @@ from mcp_review.engine.names import with_escape
 from mcp_review.engine.rules import render_change
 from mcp_review.engine.rules.catalog import rule_of
 from mcp_review.formats.compare import show_value
+
+if TYPE_CHECKING:
+    from mcp_review.engine.model import Change
 
 CUES_LISTED = 20
 """Cues listed per tool in text, Markdown and SARIF (the JSON has every one)."""
@@ -78,7 +81,7 @@ def _name(server: str, principal: str, tool: str) -> str:
     return with_escape(f"{safe_text(server)}{p}/{safe_text(mark_lookalikes(tool))}", tool)
 
 
-def change_values(c: Any) -> str:
+def change_values(c: Change) -> str:
     """One change's own values in a line, the one wording of a group member's values (the
     CLI's reports and the app's group screen): ``readOnlyHint: (absent) → true`` for a hint,
     ``description: "a" -> "b"`` for text (its delta), ``where: old → new`` where the rule names
@@ -97,7 +100,7 @@ def change_values(c: Any) -> str:
     return render_change(c)
 
 
-def compact(c: Any) -> str:
+def compact(c: Change) -> str:
     """One change in a few words, its own values kept (:func:`change_values`), made visible
     for a terminal."""
     return safe_text(change_values(c))
