@@ -99,11 +99,16 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "the conversation",
         re.compile(
-            r"\b(?:conversation|chat history|message history|dialog(?:ue)? history|session history|"
-            r"transcript|chat log|context window)s?\b"
-            r"|\b(?:previous|prior|earlier|all|every|the user's|user|assistant)\s(?:recent\s|last\s|"
-            r"past\s|previous\s)?(?:user\s|assistant\s|chat\s)?messages\b"
-            r"|\b(?:entire|whole|full|complete|current|chat|user|rag|document|session)\scontext\b",
+            r"\b(?:entire|whole|full|complete|all|every|raw|verbatim)\s(?:\w{1,12}\s)?"
+            r"(?:(?:conversation|chat|session|dialog(?:ue)?)s?(?:\s(?:history|context|logs?|"
+            r"transcripts?|data|messages|contents?))?|messages)\b"
+            r"|\b(?:send|forward|post|upload|include|append|attach|copy|dump|leak|share|"
+            r"exfiltrat\w{1,4}|log|report|relay|sync|pass|put|place)\w{0,3}\s(?:\w{1,12}\s){0,3}?"
+            r"(?:conversation|chat|message|session|dialog(?:ue)?)\s(?:history|context|logs?|"
+            r"transcripts?|data|contents?)\b"
+            r"|\b(?:previous|prior|earlier|all|every|the user's)\s(?:recent\s|last\s|past\s|"
+            r"previous\s)?(?:user\s|assistant\s|chat\s)?messages\b"
+            r"|\bcontext window\b",
             _I,
         ),
     ),
@@ -220,9 +225,8 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "the user",
         re.compile(
-            r"\b(?:tell|inform|notify|alert|warn|show|mention (?:this |it )?to|reveal (?:this |it )?"
-            r"to|let) (?:the |a )?(?:user|users|human|anyone|customer)\b(?! (?:for|whether|if|to "
-            r"confirm|to choose|to select|to pick|which|what))",
+            r"\b(?:tell|inform|notify|alert|warn|show) (?:the |a )?(?:user|users|human|anyone|"
+            r"customer) that\b",
             _I,
         ),
     ),
@@ -235,7 +239,7 @@ _HIDDEN = re.compile(
     r"\b(?:do not|don't|never|not|without)\s(?:\w{1,12}\s){0,2}?(?:tell(?:ing)?|inform(?:ing)?|"
     r"mention(?:ing)?|notify(?:ing)?|alert(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|"
     r"show(?:ing)?|announc(?:e|ing)|surfac(?:e|ing)|report(?:ing)?|ask(?:ing)?|"
-    r"bother(?:ing)?|warn(?:ing)?|explain(?:ing)?|let(?:ting)?)\s(?:\w{1,12}\s){0,3}?"
+    r"warn(?:ing)?|explain(?:ing)?|let(?:ting)?)\s(?:\w{1,12}\s){0,3}?"
     r"(?:the user|users|the human|anyone|anybody|the customer|them|him|her)\b"
     r"|\b(?:should|must|need) not be (?:announced|surfaced|disclosed|mentioned|shown|revealed|"
     r"reported) to\b"
@@ -261,8 +265,20 @@ _NEGATED_ADVICE = re.compile(
 )
 """Honest care about secrets ("never include credentials in the query"): not beyond the job."""
 
-_NEGATED = re.compile(r"[\W\d]{0,12}(?:do not|don't|never|avoid)\b", _I)
-_WIDE = frozenset({"every request", "other tools", "elsewhere", "the user"})
+_NEGATED = re.compile(
+    r"[\W\d]{0,12}(?:do not|don't|never|avoid)\b|.{0,300}?,\s?(?:so|and|but|then)\s(?:do not|"
+    r"don't|never)\b",
+    _I,
+)
+_UNLESS_ASKED = re.compile(r"\bunless (?:they|the user|users|asked)\b", _I)
+"""Verbosity advice ("don't list the ids unless they ask"), not a purpose kept from them."""
+_SELF = re.compile(
+    r"\b(?:call|use|invoke|run|choose|prefer)\s(?:this|the present|this same)\b(?!\s(?:data|"
+    r"file|value|output|result|information|key|token|content))",
+    _I,
+)
+_SELF_SCOPE = frozenset({"every request", "the conversation", "other tools"})
+_WIDE = frozenset({"every request", "other tools", "elsewhere", "the user", "the model"})
 """Classes a restraint may name honestly ("never call this for every request", "never tell a
 user a message was scheduled": a real server's note on its own scheduling)."""
 _STRONG = frozenset(
@@ -296,7 +312,7 @@ def directive_sentences(
         opening, first = first, False
         if len(s.strip()) < 12:
             continue
-        if _HIDDEN.search(s):
+        if _HIDDEN.search(s) and not _UNLESS_ASKED.search(s):
             yield start, start + len(s), ("hidden purpose",)
             continue
         modal = _MODAL.search(s) is not None
@@ -309,6 +325,11 @@ def directive_sentences(
             for name, pat in _OUTSIDE
             if (hit := pat.search(s)) is not None and not _only_own(hit.group(0), own_names)
         )
+        if _SELF.search(s):
+            # The tool promoting itself ("always call this at the start of the conversation",
+            # "use this instead of layerId for all queries"): preference, read by the
+            # tool-preference rules, not a reach beyond its job.
+            found = tuple(f for f in found if f not in _SELF_SCOPE)
         if _NEGATED.match(s):
             # Restraint ("do not call this before every task"): not a reach beyond the job.
             found = tuple(f for f in found if f not in _WIDE)
