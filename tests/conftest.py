@@ -28,6 +28,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         if any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values()):
             item.add_marker(pytest.mark.xdist_group(item.path.name))
+    if hasattr(config, "workerinput"):
+        # The scheduler hands out work in this order (groups first, by size): the `slow`
+        # tests (processes, servers, the whole corpus) start early, so the run ends on short
+        # tests that even the workers out instead of one worker finishing a long one alone.
+        # Every worker sorts alike (a stable sort of the same collection); a serial run keeps
+        # the file order.
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
