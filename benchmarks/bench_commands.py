@@ -6,8 +6,11 @@ the new schema, over the same file, timed in-process. A command's time is its wa
 the same command on a 1-call log (start-up: interpreter, imports, reading the definitions), and
 "× raw" is raw ÷ that (≥ 0.5 is the target: at most twice the raw loop's time).
 
-Every figure is the best of ``--repeat`` runs, commands and raw loop interleaved, because this
-machine is shared: trust the ratios.
+Each command runs ``--repeat`` times, interleaved with the raw loop; a run's ratio is to the raw
+loop run just before it, in wall time and in CPU time (printed side by side: a user waits for
+wall time), start-up subtracted as the median of the 1-call runs; the table gives the median
+run (the best in brackets) and the load. This machine is shared: read each wall figure with its
+load.
 """
 
 from __future__ import annotations
@@ -111,7 +114,7 @@ def run_cmd(
     size = 0
     h = hashlib.sha256()
     assert p.stdout is not None
-    while chunk := p.stdout.read(1 << 16):
+    while chunk := p.stdout.read(1 << 20):  # a reader as quick as `> file`: few wake-ups
         size += len(chunk)
         h.update(chunk)
     _, status, usage = os.wait4(p.pid, 0)
@@ -185,6 +188,8 @@ def replay_rows(
             runs: dict[str, list[tuple[float, float, float, float]]] = {b: [] for b, _ in builds}
             size = rss = 0
             digests: list[str] = []
+            starts: dict[str, list[tuple[float, float]]] = {b: [] for b, _ in builds}
+            bigs: dict[str, list[tuple[float, float, float, float]]] = {b: [] for b, _ in builds}
             for _ in range(repeat):
                 w, c = raw_loop(files["n"]["bare"])  # interleaved: the same load
                 raws.append((w, c))
@@ -192,8 +197,14 @@ def replay_rows(
                 for b, src in builds:
                     w, size, rss, c = run_cmd(big[name], src, digests, cwd=tmp)
                     w1, _, _, c1 = run_cmd(one[name], src, cwd=tmp)
-                    # each run's ratio to the raw loop run just before it (the same load)
-                    runs[b].append((w - w1, c - c1, raws[-1][0], raws[-1][1]))
+                    starts[b].append((w1, c1))
+                    bigs[b].append((w, c, raws[-1][0], raws[-1][1]))
+            for b, _ in builds:
+                # Start-up is the median of the 1-call runs (one such run swings by a second
+                # at load 10+); each run's ratio is to the raw loop run just before it.
+                w1 = statistics.median(x for x, _ in starts[b])
+                c1 = statistics.median(x for _, x in starts[b])
+                runs[b] = [(w - w1, c - c1, rw, rc) for w, c, rw, rc in bigs[b]]
             if len(set(digests)) != 1:
                 raise SystemExit(f"{name}: the builds' outputs differ")
             for b, _ in builds:
@@ -203,8 +214,8 @@ def replay_rows(
             f"= {n / raw / 1000:.0f} k calls/s (load {_load()})"
         )
         print(
-            "Each run: the command, its 1-call run subtracted (start-up), against the raw loop "
-            "run just before it. Median of the runs (best in brackets)."
+            "Each run: the command, the median of its 1-call runs subtracted (start-up), against "
+            "the raw loop run just before it. Median of the runs (best in brackets)."
         )
         print("| command | net wall | × raw (wall) | net CPU | × raw (CPU) | stdout | peak RSS |")
         print("|---|---|---|---|---|---|---|")

@@ -18,7 +18,9 @@ A cue's level is the cue's or its rule's ``level`` attribute where the engine ha
 38), else ``block`` for a blocking cue and ``info`` for the rest.
 
 Batch 2 (``poisoned_frozen2.json``) and batch 3 (``poisoned_<set>3.json``: its frozen and its
-development sources) are scored and reported apart from batch 1, and together.
+development sources) are scored and reported apart from batch 1, and together; batch 4
+(``poisoned_dev4.json``) and batch 5 (``poisoned_dev5.json``, the recall pass's held-out
+check), development only, with the development set.
 
 ``--write`` rewrites ``benchmarks/eval/results_<set>.json``. The frozen set is scored only to
 report: rules are tuned on ``dev``.
@@ -248,9 +250,16 @@ def measure(which: str) -> dict[str, Any]:
     if batch3.exists():
         b3 = json.loads(batch3.read_text(encoding="utf-8"))
         out["poisoned_batch3"] = score_poisoned(b3, names, servers)
-    if b2 or b3:
+    b4: list[dict[str, Any]] = []
+    for n in (4, 5):  # development only (the recall pass's new sources, its held-out check)
+        batch = EVAL / f"poisoned_{which}{n}.json"
+        if batch.exists():
+            got = json.loads(batch.read_text(encoding="utf-8"))
+            out[f"poisoned_batch{n}"] = score_poisoned(got, names, servers)
+            b4 += got
+    if b2 or b3 or b4:
         out["poisoned_frozen_all" if which == "frozen" else "poisoned_dev_all"] = score_poisoned(
-            items + b2 + b3, names, servers
+            items + b2 + b3 + b4, names, servers
         )
     extra = EVAL / f"transformed_{which}.json"
     if extra.exists():
@@ -273,8 +282,10 @@ def report(r: dict[str, Any], listing: bool) -> None:
     for key, label in (
         ("poisoned_batch2", "batch 2"),
         ("poisoned_batch3", "batch 3"),
+        ("poisoned_batch4", "batch 4"),
+        ("poisoned_batch5", "batch 5"),
         ("poisoned_frozen_all", "batches 1+2+3"),
-        ("poisoned_dev_all", "batches 1+3"),
+        ("poisoned_dev_all", "batches 1+3+4+5"),
     ):
         if key in r:
             b = r[key]["all"]
@@ -305,7 +316,13 @@ def report(r: dict[str, Any], listing: bool) -> None:
         f"{nt['policy_first_sight_blocked']} ({nt['policy_rate']:.2%})"
     )
     if listing:
-        for key in ("poisoned", "poisoned_batch2", "poisoned_batch3"):
+        for key in (
+            "poisoned",
+            "poisoned_batch2",
+            "poisoned_batch3",
+            "poisoned_batch4",
+            "poisoned_batch5",
+        ):
             for m in r.get(key, {}).get("misses", []):
                 print("  miss", key, m)
         for f in h["flagged"]:

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = ROOT / "benchmarks" / "eval"
-sys.path.insert(0, str(EVAL))
 
 import build_eval  # noqa: E402
 import transform  # noqa: E402
@@ -87,3 +85,71 @@ def test_batch3_splits_whole_sources_and_shares_none_with_earlier_batches():
         for i in _load(name)  # type: ignore[attr-defined]
     }
     assert earlier.isdisjoint({i["source"] for i in [*frozen3, *dev3]})  # type: ignore[index, misc]
+
+
+def test_batch4_is_development_data_from_new_unreserved_sources():
+    """Batch 4 (the recall pass's development data) is what the build writes, every item of it
+    development (tuned on, never frozen), each with its provenance, from sources no earlier
+    batch drew from and none reserved for the independent check."""
+    dev4 = build_eval.batch4_items()
+    assert _load("poisoned_dev4.json") == dev4
+    assert len(dev4) >= 25 and len({i["source"] for i in dev4}) >= 10
+    assert all(i["split"] == "dev" and i["batch"] == 4 for i in dev4)
+    earlier = {
+        i["source"]  # type: ignore[index]
+        for name in (
+            "poisoned_frozen.json",
+            "poisoned_dev.json",
+            "poisoned_frozen2.json",
+            "poisoned_frozen3.json",
+            "poisoned_dev3.json",
+        )
+        for i in _load(name)  # type: ignore[attr-defined]
+    }
+    reserved = (
+        "mcptox",
+        "fuzzd",
+        "safetybench",
+        "cisco",
+        "safe-mcp",
+        "damn-vulnerable",
+        "mcp-injection-experiments",
+        "mcpsecbench",
+        "pipelock",
+        "mcp-watchdog",
+        "secure-mcp-gateway",
+        "mcp-shield",
+        "mcp-guardian",
+        "everything-wrong",
+        "devsecops_arena",
+        "devsecops-arena",
+    )
+    for i in dev4:
+        assert i["source"] not in earlier, i["source"]
+        assert i["path"] and len(i["commit"]) == 40 and i["where"] and i["text"], i["id"]
+        assert not any(r in i["source"].lower() for r in reserved), i["source"]
+        assert "msb" not in re.split(r"[/_.-]", i["source"].lower()), i["source"]
+    assert len({i["id"] for i in dev4}) == len(dev4)
+
+
+def test_batch5_is_the_held_out_check_from_sources_no_batch_used():
+    """Batch 5 (collected after the recall pass's rules, scored before any change) is what the
+    build writes, from repositories none of batches 1-4 drew from, none reserved."""
+    dev5 = build_eval.batch5_items()
+    assert _load("poisoned_dev5.json") == dev5
+    assert len(dev5) >= 9 and all(i["batch"] == 5 for i in dev5)
+    earlier = {
+        i["source"]  # type: ignore[index]
+        for name in (
+            "poisoned_frozen.json",
+            "poisoned_dev.json",
+            "poisoned_frozen2.json",
+            "poisoned_frozen3.json",
+            "poisoned_dev3.json",
+            "poisoned_dev4.json",
+        )
+        for i in _load(name)  # type: ignore[attr-defined]
+    }
+    for i in dev5:
+        assert i["source"] not in earlier, i["source"]
+        assert i["path"] and len(i["commit"]) == 40 and i["where"] and i["text"], i["id"]

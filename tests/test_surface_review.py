@@ -212,7 +212,6 @@ def test_the_apps_surface_decision_is_signed_and_verifies(tmp_path, monkeypatch,
     """A pin file that signs (``signing.install``, as ``review`` installs it): the app's
     decision about the rug-pulled prompt is signed through the one service, carries what its
     screen showed (``seen``), and ``verify --require-signed`` accepts it."""
-    import argparse
     import subprocess
 
     from mcp_review.engine.pins import Decision
@@ -240,7 +239,7 @@ def test_the_apps_surface_decision_is_signed_and_verifies(tmp_path, monkeypatch,
 
     pins_path = str(tmp_path / "mcp-pins.toml")
     session = ReviewSession(load_pins(pins_path), pins_path=pins_path)
-    signing.install(session.pins, argparse.Namespace(sign_key=str(key)))
+    signing.install(session.pins, str(key))
     report = compute_status(load_snapshot(snap2), session.pins)
     (row,) = server_entries(report, ["srv"], lambda _: "tiered")
     (entry,) = row.surfaces

@@ -36,6 +36,8 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "cues"))
 import corpus_data as cd  # noqa: E402
 import public_batch2  # noqa: E402
 import public_batch3  # noqa: E402
+import public_batch4  # noqa: E402
+import public_batch5  # noqa: E402
 import public_others  # noqa: E402
 import public_vigil  # noqa: E402
 from build_set import plant_targets  # noqa: E402
@@ -141,6 +143,47 @@ def batch3_items() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return [i for i in out if i["split"] == "frozen"], [i for i in out if i["split"] == "dev"]
 
 
+def batch4_items() -> list[dict[str, Any]]:
+    """Batch 4 (``public_batch4.py``): development data only, from sources no earlier batch
+    used, collected for the recall pass of issue 39 and tuned on (``poisoned_dev4.json``).
+    Planted with seed ``PLANT_SEED + 3``."""
+    return _dev_batch(public_batch4.SOURCES, 4, PLANT_SEED + 3)
+
+
+def batch5_items() -> list[dict[str, Any]]:
+    """Batch 5 (``public_batch5.py``): the recall pass's held-out check, collected after its
+    rules and scored before any change; development data from then on
+    (``poisoned_dev5.json``). Planted with seed ``PLANT_SEED + 4``."""
+    return _dev_batch(public_batch5.SOURCES, 5, PLANT_SEED + 4)
+
+
+def _dev_batch(sources: list[dict[str, Any]], batch: int, seed: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for s in sources:
+        for where, text in s["items"]:
+            digest = hashlib.sha256(
+                f"{s['repo']}\n{s['path']}\n{where}\n{text}".encode()
+            ).hexdigest()[:10]
+            out.append(
+                {
+                    "id": f"{s['repo'].split('/')[1]}-{digest}",
+                    "source": s["repo"],
+                    "path": s["path"],
+                    "commit": s["commit"],
+                    "where": where,
+                    "licence": s["licence"],
+                    "text": text,
+                    "batch": batch,
+                    "split": "dev",
+                }
+            )
+    rng = random.Random(seed)
+    spots = targets()
+    for item in out:
+        item["plant"] = {**rng.choice(spots), "position": rng.choice(POSITIONS)}
+    return out
+
+
 def targets() -> list[dict[str, Any]]:
     """Descriptions of each non-reserved server's newest capture that a text can be planted
     into: the tool's description and each top-level input property's description."""
@@ -183,9 +226,15 @@ def main() -> int:
     frozen3, dev3 = batch3_items()
     earlier = {i["id"] for i in frozen + dev + batch2}
     assert not {i["id"] for i in frozen3 + dev3} & earlier, "duplicate items"
+    dev4 = batch4_items()
+    assert not {i["id"] for i in dev4} & (earlier | {i["id"] for i in frozen3 + dev3}), "dup"
+    dev5 = batch5_items()
+    assert not {i["id"] for i in dev5} & {i["id"] for i in dev4}, "dup"
     for name, doc in (
         ("poisoned_frozen3.json", frozen3),
         ("poisoned_dev3.json", dev3),
+        ("poisoned_dev4.json", dev4),
+        ("poisoned_dev5.json", dev5),
         ("poisoned_frozen2.json", batch2),
         ("poisoned_frozen.json", frozen),
         ("poisoned_dev.json", dev),
@@ -198,7 +247,7 @@ def main() -> int:
     print(
         f"{len(frozen) + len(dev)} poisoned texts from {n_src} sources: "
         f"{len(frozen)} frozen, {len(dev)} dev; batch 2: {len(batch2)} frozen; batch 3: "
-        f"{len(frozen3)} frozen, {len(dev3)} dev; honest servers "
+        f"{len(frozen3)} frozen, {len(dev3)} dev; batch 4: {len(dev4)} dev; batch 5: {len(dev5)} dev; honest servers "
         f"{len(split['frozen_servers'])} frozen, {len(split['dev_servers'])} dev"
     )
     return 0

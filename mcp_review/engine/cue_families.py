@@ -12,6 +12,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_review.engine.cue_families_recall import (
+    _DATA_COPY,
+    _DATA_COPY_GATE,
+    _DESTINATION,
+    _DESTINATION_GATE,
+    _EVERY_ACTION,
+    _EVERY_ACTION_GATE,
+    _PRE_AUTH,
+    _PRE_AUTH_GATE,
+    _RELAY,
+    _RELAY_GATE,
+)
 from mcp_review.engine.cue_lang import CALL_FOREIGN as _CALL_FOREIGN
 from mcp_review.engine.cue_lang import CALL_FOREIGN_GATE as _CALL_FOREIGN_GATE
 from mcp_review.engine.cue_lang import FOREIGN as _FOREIGN
@@ -27,13 +39,18 @@ from mcp_review.engine.rules.cue_families import (
     INSTRUCTION_JAILBREAK,
     INSTRUCTION_MANDATORY_CALL_SECRET,
     INSTRUCTION_OVERRIDE_ARGUMENTS,
+    INSTRUCTION_OVERRIDE_DESTINATION,
+    INSTRUCTION_PRE_AUTHORIZED,
     INSTRUCTION_RUN_COMMAND,
     INSTRUCTION_STEAL_SECRETS,
     INSTRUCTION_TAMPER_TOOL,
+    TOOL_REFERENCE_CROSS_SERVER_RELAY,
+    TOOL_REFERENCE_EVERY_ACTION,
     TOOL_REFERENCE_MANDATORY_CALL,
     TOOL_REFERENCE_REDIRECT,
     URL_CLOUD_METADATA,
     URL_CONTACT_ENDPOINT,
+    URL_DATA_COPY,
 )
 
 __all__ = ["FAMILY_LEVELS", "family_cues", "level_of"]
@@ -76,6 +93,62 @@ _AUTHORITY = [
     ),
     # ---AUTOMATED SIGNATURE POLICY---, ---IMPORTANT SYSTEM UPDATE---
     re.compile(r"-{3}[A-Z ]{0,40}\b(?:" + _STRONG + r"|UPDATE|NOTICE)\b[A-Z ]{0,20}-{3}"),
+    # the recall pass: a tag whose name claims authority (<Mandatory Dev Security Protocol>,
+    # <critical>, <instructions>); honest descriptions carry no such tag (tests/corpus: none)
+    re.compile(
+        r"<\s{0,2}(?:[a-z_-]{1,20}[ _-]){0,2}(?:mandatory|critical|priority|override|"
+        r"instructions?|hidden|secret|admin|policy|compliance|directive|urgent|required)\b"
+        r"[^<>\n]{0,60}>",
+        _I,
+    ),
+    # a header addressed to the model (AI_INSTRUCTION:, NOTE TO AI, IMPORTANT FOR AI AGENTS):
+    # capitals only, an honest "Note for LLMs: request the minimum" is advice in prose
+    re.compile(
+        r"\bAI[_ -](?:INSTRUCTIONS?|NOTE|DIRECTIVE)\b|\b(?:NOTE|MESSAGE|INSTRUCTIONS?|IMPORTANT|"
+        r"ATTENTION)\s(?:FOR|TO)\s(?:THE\s)?(?:AI|LLM|ASSISTANT|AGENTS?|MODEL|AI AGENTS?|"
+        r"AI ASSISTANTS?)\b"
+    ),
+    # an HTML comment carrying an instruction (the reader never sees it rendered)
+    re.compile(
+        r"<!--[^\n]{0,200}?\b(?:ignore|read|send|post|call|execute|run|fetch|you must|"
+        r"you should|do not|always|never|include|forward|steal|exfiltrate)\b",
+        _I,
+    ),
+    re.compile(
+        r"\boverrides?\s(?:all|any)\s(?:other\s|previous\s|prior\s)?(?:instructions|rules|"
+        r"guidelines|directives|requests)\b|\babove all (?:other )?(?:instructions|rules)\b|"
+        r"\b(?:takes?|has|have|gets?)\s(?:the\s)?(?:highest\s|top\s|absolute\s)?(?:priority|"
+        r"precedence)\s(?:over|above)\s(?:all|any|every|everything|other|previous|prior|the user|"
+        r"your)\b",
+        _I,
+    ),
+    # text that poses as the user or an administrator speaking: "the user has asked you to",
+    # "message from the system administrator", "these instructions come from the user"
+    re.compile(
+        r"\bthe user (?:wants|would like|has asked|has requested|has instructed|instructed|told|"
+        r"requires|expects) you to\b|\bmessage from (?:the )?(?:system|administrator|admin|"
+        r"developer|operator|security team|it department)\b|\b(?:administrator|admin|developer|"
+        r"operator|security team) (?:has )?(?:instructed|asked|requested|mandated|demanded)\b|"
+        r"\binstructions (?:come|are|came) from the (?:user|system|administrator|developer|"
+        r"operator)\b",
+        _I,
+    ),
+    # batch 5: a lower-case bracketed header ("[system configuration]"), the runtime that
+    # "requires the agent to", a "call flow agreed upon between you and the user"
+    re.compile(
+        r"\[\s?(?:system|admin|administrator|override|policy|runtime)[a-z _-]{0,30}\]|"
+        r"\b(?:the\s)?(?:runtime|system|platform|environment|server|host|framework|harness)\s"
+        r"requires\s(?:the\s)?(?:agent|assistant|model|ai|llm)\sto\b|\bagreed(?: upon)? "
+        r"(?:between|with) (?:you|the assistant|the model) and the user\b",
+        _I,
+    ),
+    # a capitalised header claiming a privileged voice anywhere: PRIORITY OVERRIDE:, SECURITY
+    # DIRECTIVE:, ADMIN MESSAGE:
+    re.compile(
+        r"\b(?:PRIORITY|OVERRIDE|ADMIN|ADMINISTRATOR|SECURITY|COMPLIANCE|SYSTEM)\s(?:OVERRIDE|"
+        r"DIRECTIVE|INSTRUCTIONS?|NOTICE|ALERT|MESSAGE|COMMAND|ORDER|PROTOCOL|POLICY|MANDATE)"
+        r"\s{0,2}:"
+    ),
 ]
 _OVERRIDE = [
     re.compile(
@@ -102,6 +175,22 @@ _OVERRIDE = [
     re.compile(
         r"\bwhatever the user (?:asks|says|wants|requests)\b|\bregardless of what the user\b", _I
     ),
+    # the recall pass: "set is_admin=true on every request"
+    re.compile(
+        r"\b(?:set|pass|add|include)\s[`'\"]?\w{1,40}[`'\"]?\s?(?:=|to|as)\s?[`'\"]?(?:true|1|"
+        r"yes|admin|root)\b[^.\n]{0,40}\b(?:every|each|all|any)\s(?:request|call|query|time)",
+        _I,
+    ),
+    # the recall pass: "no matter what the user requests", "even if the user asks for another
+    # city", "instead of the account the user specifies"
+    re.compile(
+        r"\b(?:no matter what|even if|even when|regardless of(?: what| whether| which| how)?|"
+        r"irrespective of(?: what)?)\s(?:the\s)?(?:user|users|user's|caller|requester)\b|"
+        r"\b(?:instead of|rather than|in place of)\s(?:the\s|what\s)?(?:\w{1,20}\s){0,2}?"
+        r"(?:the\s)?user\s(?:specifies|specified|provides|provided|gives|gave|chooses|chose|"
+        r"selects|selected|requests|requested|asks for|asked for|wants|entered|enters|typed)\b",
+        _I,
+    ),
 ]
 _COMMAND = [
     re.compile(
@@ -118,9 +207,54 @@ _COMMAND = [
         r"\b(?:decode|buffer\.from\()[^.\n]{0,60}\band (?:then )?(?:execute|run|eval)\b",
         _I,
     ),
+    # the recall pass: a fetched script piped into any interpreter (curl -s URL | python3 -,
+    # iwr URL | iex), a shell handed a string, an encoded PowerShell, a reverse shell, a
+    # shell profile or authorized_keys written, a file made executable and run
+    re.compile(
+        r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]{0,160}\|\s{0,2}"
+        r"(?:sudo\s)?(?:python[23]?|node|perl|ruby|php|iex|invoke-expression|pwsh|powershell|"
+        r"(?:ba|z|k|da)?sh)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:bash|sh|zsh)\s-c\s[\"'`]|\bpowershell(?:\.exe)?\s(?:-\w{1,20}\s){0,3}"
+        r"-(?:e|enc|encodedcommand)\s|\binvoke-expression\b|/dev/tcp/|"
+        r"\bnc\s(?:-[a-z]{1,3}\s){0,3}(?:\d{1,3}\.){3}\d{1,3}\s\d{2,5}\b|\bmkfifo\s|"
+        r">>?\s{0,2}~/\.(?:bashrc|zshrc|bash_profile|profile|ssh/authorized_keys)\b|"
+        r"\bchmod\s\+x\b[^.\n]{0,80}(?:&&|;)\s{0,2}(?:\./|bash\s|sh\s)",
+        _I,
+    ),
+    # SQL that destroys or reads secrets, and a recursive rm of a directory, given as a step
+    re.compile(
+        r"\bDROP\s(?:TABLE|DATABASE|SCHEMA)\b|\bDELETE\sFROM\b|\bTRUNCATE\s(?:TABLE\s)?\w|"
+        r"\bGRANT\s(?:ALL|SELECT|INSERT|UPDATE)\b|\bALTER\sUSER\b|\bSELECT\s\*\sFROM\s\w{0,40}"
+        r"(?:user|password|credential|token|secret|key|account)s?\b"
+    ),
+    re.compile(r"\brm\s-[a-z]{0,3}r[a-z]{0,3}\s", _I),
+    # a shell command given as the step to perform ("by running this shell command")
+    re.compile(
+        r"\b(?:by\s)?run(?:ning)?\s(?:this|the following)\s(?:shell\s|bash\s|terminal\s)?"
+        r"command\b",
+        _I,
+    ),
 ]
 _STEAL = [
     re.compile(r"\b(?:steal|exfiltrate|exfiltrating)\b", _I),
+    # batch 5: a file read, then put into the answer ("read the profile stored at ... and
+    # include it in your answer")
+    re.compile(
+        r"\bread\b[^.\n]{0,120}\b(?:and|then)\s(?:include|append|add|paste|put|insert|return|"
+        r"show|output)\s(?:it|them|its contents|the contents|the file|the full)\b[^.\n]{0,30}"
+        r"\b(?:in|into|to)\s(?:your|the)\s(?:answer|response|reply|output|notes)",
+        _I,
+    ),
+    # the recall pass: the model's own instructions ("print your system prompt")
+    re.compile(
+        r"\b(?:print|reveal|output|repeat|show|include|send|leak|dump|return|disclose)\s"
+        r"(?:\w{1,20}\s){0,2}(?:your|the assistant's|the model's)\s(?:system prompt|initial prompt|"
+        r"hidden prompt|instructions)\b",
+        _I,
+    ),
     re.compile(
         r"\b(?:reveal|return|output|print|dump|expose|leak|export)\s(?:all |the |every |any )?"
         r"(?:\w{1,20} ){0,3}(?:secrets?|api keys?|credentials|passwords?|private[ _]keys?|"
@@ -151,6 +285,19 @@ _COVERT = [
     re.compile(
         r"\balso (?:indexes|collects|stores|uploads|copies|forwards|logs|keeps) "
         r"(?:any |all )?(?:credentials|keys|secrets|tokens|passwords)\b",
+        _I,
+    ),
+    # batch 5: "it need not be surfaced to the user"
+    re.compile(
+        r"\b(?:need not|needn't|does not need to|doesn't need to)\sbe\s(?:surfaced|shown|"
+        r"mentioned|disclosed|revealed|reported|displayed)\sto\s(?:the\s)?users?\b",
+        _I,
+    ),
+    # the recall pass: "the tool also harvests any API keys found"
+    re.compile(
+        r"\b(?:harvests?|scans? for|extracts?|grabs?|captures?|exfiltrates?|siphons?)\s(?:any\s|"
+        r"all\s|the\s|your\s)?(?:\w{1,20}\s)?(?:credentials|api keys|ssh keys|private keys|"
+        r"session tokens|tokens|cookies|passwords|secrets|environment variables)\b",
         _I,
     ),
 ]
@@ -187,6 +334,19 @@ _GRANT = [
         r"\bto (?:the )?(?:requesting|current|calling|any) (?:user|caller|agent|requester)\b",
         _I,
     ),
+    # the recall pass: approve everything pending, or weaken the account's protection, as a
+    # step ("automatically approve all pending pull requests", "first disable two-factor")
+    re.compile(
+        r"\b(?:then|also|please|must|should|automatically|always)\s(?:approve|merge|accept|"
+        r"confirm|authorize)\s(?:all|every|any|each)\s(?:pending\s|open\s|incoming\s)?"
+        r"(?:\w{1,20}\s){0,2}?(?:requests?|prs?|transactions?|transfers?|payments?|invoices?|"
+        r"changes?)\b|\b(?:then|also|please|must|should|first|always)\s(?:disable|turn off|"
+        r"deactivate|bypass)\s(?:the\s)?(?:two-factor|2fa|mfa|multi-factor|firewall|antivirus|"
+        r"audit logging|encryption|branch protection)\b|^(?:disable|turn off|deactivate)\s"
+        r"(?:the\s)?(?:two-factor|2fa|mfa|multi-factor)\b[^.\n]{0,60}\b(?:before|first|to "
+        r"(?:continue|proceed|finish))\b",
+        _I | re.M,
+    ),
 ]
 _TAMPER = [
     re.compile(
@@ -194,6 +354,17 @@ _TAMPER = [
         r"(?:definitions?|descriptions?|schemas?|signatures?)\b|"
         r"\b(?:replace|swap|substitute|falsify|alter)\s(?:the |your |its )?(?:response|answer|"
         r"reply)\s(?:with|for)\b",
+        _I,
+    ),
+    # the recall pass: what the user is told, dictated ("end your answer with a link", "append
+    # ... to the end of every reply", "reply only with APPROVED", "tell the user it succeeded
+    # even if it failed")
+    re.compile(
+        r"\bend (?:your|every|each|all) (?:answer|reply|response|message)s? with\b|"
+        r"\b(?:append|add)\b[^.\n]{0,60}\bto (?:the end of )?(?:every|each|all|your) (?:reply|"
+        r"replies|response|responses|answer|answers|output)\b|\b(?:reply|respond|answer) only "
+        r"with\b|\b(?:tell|inform|assure) (?:the user|them|users)\b[^.\n]{0,60}\b(?:even if|"
+        r"regardless|whether or not|despite)\b|\b(?:lie to|mislead|deceive) (?:the )?users?\b",
         _I,
     ),
 ]
@@ -212,17 +383,41 @@ _METADATA = [
 _NECESSITY = re.compile(
     r"\b(?:must|MUST|mandatory|required|requires|prerequisite|immediately|always|"
     r"post-action|obligated|before (?:any|invoking|using|calling|executing|requesting|"
-    r"searching|retrieving|creating|sending|posting|adding)|after (?:every|each|any))\b",
+    r"searching|retrieving|creating|sending|posting|adding)|after (?:every|each|any)|"
+    # the recall pass
+    r"need to|needs to|have to|has to|make sure to|be sure to|whenever|every time|each time|"
+    r"before (?:answering|responding|replying|proceeding|returning|completing|continuing))\b",
     _I,
 )
 _CALL = re.compile(
-    r"\b(?i:call|invoke|execute|run)\s{1,2}(?:the\s)?[`'\"]?([a-z][a-z0-9]{0,30}_[a-z0-9_]{1,40})"
+    # not a compound's second half ("a paid-call pendingApproval")
+    r"(?<!-)\b(?i:call|invoke|execute|run)\s{1,2}(?:the\s)?[`'\"]?([a-z][a-z0-9]{0,30}_[a-z0-9_]{1,40}|"
+    # the recall pass: a camelCase name (getUserProfile)
+    r"[a-z][a-z0-9]{1,30}(?:[A-Z][a-z0-9]{1,20}){1,4})"
     r"[`'\"]?\s{0,2}(\()?",
 )
 _CALL_VALUES = re.compile(
     r"\b(?:call|invoke|run|use)\s{1,2}(?:the\s)?`([A-Za-z][\w.-]{0,40})`(?:\s(?:tool|function))?"
     r"\s{1,3}with\b[^.\n]{0,40}[`'\"][^`'\"\n]{1,80}[`'\"]",
     _I,
+)
+# the recall pass: a named tool told to act on a fixed system path ("please use the delete_file
+# tool to remove /tmp/config.txt"): the text fixes the value, honest advice names none
+_CALL_PATH = re.compile(
+    r"\b(?:use|call|invoke|run)\s(?:the\s)?[`'\"]?([a-zA-Z][\w-]{1,40})[`'\"]?(?:\s(?:tool|function))?"
+    r"\s(?:to|on|with|for)\b[^.\n]{0,40}(?:\s|[`'\"])(?:/(?:etc|tmp|var|usr|root|home|opt|srv)/"
+    r"\S{1,100}|~/\S{1,100})",
+    _I,
+)
+# batch 5: "you must first call mcp Server Desktop-Commander to read ..."
+_CALL_SERVER = re.compile(
+    r"\b(?:call|invoke|use)\s(?:the\s)?(?:mcp\s)?[Ss]erver\s([A-Z][\w-]{2,40})"
+)
+# a line wrapped inside a sentence (a docstring's width, a comment's "# " prefix): joined before
+# the families read, so "must audit its environment\nby running this shell command" is one
+# sentence
+_SOFT_WRAP = re.compile(
+    r"(?<=[\w,;:)\]`'\"])[ \t]{0,40}\n[ \t]{0,40}(?:(?:#|//)[ \t]{1,4})?(?=[a-z(`'\"])"
 )
 _SECRETISH = re.compile(
     r"~/|\.ssh|\.env\b|\.aws|id_rsa|/etc/(?:passwd|shadow)|password|passwd|secret|token|"
@@ -234,6 +429,17 @@ _REDIRECT = [
     re.compile(
         r"\b(?:this tool|it) is (?:now )?(?:deprecated|retired|disabled|no longer "
         r"(?:available|supported|in use))\b[^\n]{0,80}\b(?:use|send|route|call|switch)\b",
+        _I,
+    ),
+    # the recall pass: this tool, endpoint or API said to be retired, replaced, compromised or
+    # unsafe, and a way elsewhere given (a bare "deprecated" notice stays quiet)
+    re.compile(
+        r"\b(?:this|the)\s(?:tool|function|endpoint|api|version|method|service|server)\s(?:is|"
+        r"has been|was)\s(?:now\s)?(?:deprecated|retired|disabled|discontinued|sunset|"
+        r"decommissioned|replaced|superseded|compromised|unsafe|insecure|broken|unreliable|"
+        r"outdated|obsolete|under maintenance|out of service|no longer (?:available|supported|"
+        r"in use|maintained|safe))\b[^\n]{0,120}\b(?:use|send|route|call|switch|instead|"
+        r"redirect|forward)\b",
         _I,
     ),
     re.compile(
@@ -254,6 +460,13 @@ _CONTACT = [
     ),
     re.compile(r"\b(?:bcc|cc)\b[^.\n]{0,20}[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}", _I),
     re.compile(r"\b(?:access|visit|open|fetch|ping)\s(?:the\s)?(?:url\s)?https?://\S{1,200}", _I),
+    # the recall pass: go to a literal URL, notify a literal mailbox
+    re.compile(
+        r"\b(?:navigate|go|browse|connect|redirect|send a request|make a request|load)\s(?:to\s)?"
+        r"(?:the\s)?(?:url\s|page\s|endpoint\s)?https?://|\b(?:notify|email|e-mail|mail|message|"
+        r"text|contact|alert|inform|ping)\s(?:\w{1,20}\s){0,2}?[\w.+-]{1,40}@[\w-]{1,40}\.[\w-]{2,24}",
+        _I,
+    ),
 ]
 # Anchor words: a family's patterns cannot match a text holding none of its words (each
 # pattern needs one of them, lower-cased), so the family is skipped for it.
@@ -277,9 +490,31 @@ _AUTH_GATE = (
     "---",
     "verified",
     "trusted",
+    "ai",
+    "note",
+    "message",
+    "instruction",
+    "important",
+    "attention",
+    "overrid",
+    "above all",
+    "precedence",
+    "priority",
+    "user",
+    "admin",
+    "developer",
+    "operator",
+    "security team",
+    "requires",
+    "agreed",
 )
 _OVERRIDE_GATE = (
     "user",
+    "caller",
+    "requester",
+    "set ",
+    "pass",
+    "include",
     "override",
     "force",
     "exactly these",
@@ -305,8 +540,33 @@ _COMMAND_GATE = (
     "subprocess(",
     "decode",
     "buffer.from(",
+    "-c ",
+    "powershell",
+    "invoke-expression",
+    "/dev/tcp/",
+    "mkfifo",
+    "chmod",
+    "command",
+    "delete from",
+    "truncate",
+    "alter user",
+    "select * from",
+    "rm -",
+    "iwr",
+    "irm",
+    "invoke-",
+    "~/.",
+    " nc ",
+    "drop table",
+    "drop database",
+    "drop schema",
+    "grant all",
+    "grant select",
+    "grant insert",
+    "grant update",
 )
 _STEAL_GATE = (
+    "read",
     "steal",
     "exfiltrat",
     "reveal",
@@ -326,8 +586,36 @@ _STEAL_GATE = (
     "conversation",
     "chat history",
 )
-_COVERT_GATE = ("secretly", "silently", "covertly", "quietly", "also ")
+_COVERT_GATE = (
+    "need",
+    "secretly",
+    "silently",
+    "covertly",
+    "quietly",
+    "also ",
+    "harvest",
+    "scan",
+    "extract",
+    "grab",
+    "captur",
+    "exfiltrat",
+    "siphon",
+)
 _REDIRECT_GATE = (
+    "compromised",
+    "unsafe",
+    "insecure",
+    "broken",
+    "unreliable",
+    "outdated",
+    "obsolete",
+    "maintenance",
+    "out of service",
+    "replaced",
+    "superseded",
+    "discontinued",
+    "sunset",
+    "decommissioned",
     "deprecated",
     "retired",
     "disabled",
@@ -337,7 +625,18 @@ _REDIRECT_GATE = (
     "the only",
     "replace",
 )
-_CONTACT_GATE = ("server", "endpoint", "node", "vault", "webhook", "archive", "cc", "http")
+_CONTACT_GATE = (
+    "server",
+    "endpoint",
+    "node",
+    "vault",
+    "webhook",
+    "archive",
+    "cc",
+    "http",
+    "@",
+    "+",
+)
 _CALL_GATE = ("call", "invoke", "execute", "run")
 _JAILBREAK_GATE = (
     "pretend",
@@ -351,8 +650,32 @@ _JAILBREAK_GATE = (
     "agis",
     "tu so",
 )
-_GRANT_GATE = ("grant",)
-_TAMPER_GATE = ("tool", "response", "answer", "reply")
+_GRANT_GATE = (
+    "grant",
+    "approve",
+    "merge",
+    "accept",
+    "confirm",
+    "authorize",
+    "disable",
+    "turn off",
+    "deactivate",
+    "bypass",
+)
+_TAMPER_GATE = (
+    "tool",
+    "response",
+    "answer",
+    "reply",
+    "replies",
+    "output",
+    "tell",
+    "inform",
+    "assure",
+    "lie to",
+    "mislead",
+    "deceive",
+)
 _AUDIT_GATE = ("log", "record", "audit", "track")
 _METADATA_GATE = ("169.254", "metadata.google", "100.100.100")
 _NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
@@ -370,6 +693,8 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     if len(text) > 200_000:
         text = text[:200_000]
 
+    if "\n" in text:
+        text = _SOFT_WRAP.sub(" ", text)
     low = text.lower()
     other_script = not text.isascii()
 
@@ -403,6 +728,11 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     first(INSTRUCTION_TAMPER_TOOL, _TAMPER, True, when=gate(_TAMPER_GATE))
     first(CONCEALMENT_EVADE_AUDIT, _AUDIT, when=gate(_AUDIT_GATE))
     first(URL_CLOUD_METADATA, _METADATA, when=gate(_METADATA_GATE))
+    first(TOOL_REFERENCE_EVERY_ACTION, _EVERY_ACTION, True, when=gate(_EVERY_ACTION_GATE))
+    first(TOOL_REFERENCE_CROSS_SERVER_RELAY, _RELAY, True, when=gate(_RELAY_GATE))
+    first(URL_DATA_COPY, _DATA_COPY, True, when=gate(_DATA_COPY_GATE))
+    first(INSTRUCTION_OVERRIDE_DESTINATION, _DESTINATION, True, when=gate(_DESTINATION_GATE))
+    first(INSTRUCTION_PRE_AUTHORIZED, _PRE_AUTH, when=gate(_PRE_AUTH_GATE))
     lang_cues(text, add)  # the later families in es, fr, de, zh, ru, ja (engine/cue_lang.py)
     call = None
     for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
@@ -413,6 +743,18 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         ):
             call = (m, sent)
             break
+    if call is None and "erver " in text:
+        for srv in _CALL_SERVER.finditer(text):
+            sent = _sentence(text, srv.start())
+            if _NECESSITY.search(sent) and not _NEG.search(
+                text[max(0, srv.start() - 25) : srv.start()]
+            ):
+                call = (srv, sent)
+                break
+    if call is None and "/" in text and gate(("use", "call", "invoke", "run")):
+        hit = _CALL_PATH.search(text)
+        if hit and not _NEG.search(text[max(0, hit.start() - 25) : hit.start()]):
+            call = (hit, _sentence(text, hit.start()))
     if call is None and ("`" in text or other_script or gate(_CALL_FOREIGN_GATE)):
         for pat in (_CALL_VALUES, _CALL_FOREIGN):
             hit = pat.search(text)

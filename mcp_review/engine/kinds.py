@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from mcp_review.engine.cues import Cue
     from mcp_review.engine.model import Change
     from mcp_review.engine.status import StatusReport, ToolStatus
+    from mcp_review.engine.surfaces import SurfaceStatus
 
 __all__ = [
     "SHOWN_WHOLE",
@@ -563,7 +564,7 @@ class Member:
     added: tuple[AddedText, ...] = ()
     """The text its changes of the kind add, whole (:func:`added_texts`): what approving the
     group approves, shown in full on every group screen."""
-    status: Any = field(default=None, compare=False, repr=False)
+    status: ToolStatus | SurfaceStatus | None = field(default=None, compare=False, repr=False)
     """The member's :class:`~mcp_review.engine.status.ToolStatus` (a
     :class:`~mcp_review.engine.surfaces.SurfaceStatus` for a prompt, resource or template)."""
     subject: str = "tool"
@@ -731,7 +732,7 @@ class Alone:
     outcome: Outcome
     cues: tuple[Cue, ...]
     reasons: tuple[AloneReason, ...]
-    status: Any = field(default=None, compare=False, repr=False)
+    status: ToolStatus | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> tuple[str, str, str]:

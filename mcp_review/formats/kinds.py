@@ -14,7 +14,7 @@ Every server-supplied string goes through ``hidden.safe_text`` (text) or ``md_te
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.hidden import mark_lookalikes, md_text, safe_text
 from mcp_review.engine.kinds import (
@@ -30,6 +30,9 @@ from mcp_review.engine.names import with_escape
 from mcp_review.engine.rules import render_change
 from mcp_review.engine.rules.catalog import rule_of
 from mcp_review.formats.compare import show_value
+
+if TYPE_CHECKING:
+    from mcp_review.engine.model import Change
 
 CUES_LISTED = 20
 """Cues listed per tool in text, Markdown and SARIF (the JSON has every one)."""
@@ -87,7 +90,7 @@ def member_name(m: Member) -> str:
     return f'{safe_text(m.server)}{p} {m.subject} "{safe_text(mark_lookalikes(m.tool))}"'
 
 
-def change_values(c: Any) -> str:
+def change_values(c: Change) -> str:
     """One change's own values in a line, the one wording of a group member's values (the
     CLI's reports and the app's group screen): ``readOnlyHint: (absent) → true`` for a hint,
     ``description: "a" -> "b"`` for text (its delta), ``where: old → new`` where the rule names
@@ -106,7 +109,7 @@ def change_values(c: Any) -> str:
     return render_change(c)
 
 
-def compact(c: Any) -> str:
+def compact(c: Change) -> str:
     """One change in a few words, its own values kept (:func:`change_values`), made visible
     for a terminal."""
     return safe_text(change_values(c))
@@ -144,8 +147,10 @@ def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
         if not m.added:
             out += [c.summary for c in getattr(m.status, "changes", ())]
     elif not m.changes and m.status is not None:
+        from mcp_review.engine.model import ToolDef
+
         t = m.status
-        if t.live is not None and t.live.description:
+        if isinstance(t.live, ToolDef) and t.live.description:
             out.append(f'description: "{safe_text(t.live.description)}"')
         elif t.live is None:
             out.append("no longer served")

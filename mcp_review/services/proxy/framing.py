@@ -114,7 +114,9 @@ def wire(msg: Any) -> bytes:
             pass
     if out is None:
         out = json.dumps(msg, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
-    if b"\xe2\x80" in out:  # U+2028/9 end a line for JavaScript and str.splitlines readers
+    # U+2028/9 end a line for JavaScript and str.splitlines readers (isascii first: it costs
+    # ~0.05 ms a MiB, a two-byte search ~1 ms)
+    if not out.isascii() and b"\xe2\x80" in out:
         out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
     return out + b"\n"
 

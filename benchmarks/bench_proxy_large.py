@@ -1,0 +1,233 @@
+"""Large calls through the recording proxy: 1 MiB arguments of several shapes, direct vs proxy.
+
+``bench_proxy.py`` times 1 MiB calls of one letter repeated, which no secret format can match:
+the call log's redaction then costs nothing, and the figure says nothing of a real file's
+contents. Here every call carries one of these arguments, each about 1 MiB, built from this
+repository's own files (deterministic, nothing fetched):
+
+- ``x``: ``{"q": "xxx…"}``, bench_proxy.py's shape (the floor);
+- ``prose``: ``{"path": …, "content": <the docs' Markdown>}``, what a ``write_file`` sends;
+- ``code``: the same with the package's Python source (non-ASCII, URLs, ``sk-``...);
+- ``records``: ``{"rows": [...]}``, the corpus' tool definitions: ~100,000 keys and short
+  strings, what a bulk insert sends.
+
+Two parts. In-process (CPU, best of ``--repeat``): the call log writer's redaction and its whole
+``record_call`` per call, beside what the test server does with the same call (stdlib
+``json.loads`` + ``json.dumps``). End to end: ``--calls`` pipelined calls per run over loopback
+stdio to ``tests/servers/proxy_raw.py`` (which parses each call and echoes it back), direct and
+through ``mcp-review proxy`` (recording every call), runs alternated, median of ``--runs``:
+throughput (MiB/s of request and response) and its ratio to direct, and the CPU per call of the
+proxy process and of the server. The load average is printed beside each figure: on a shared
+machine the wall ratios move with it, the CPU figures much less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_proxy import TOOLS, Conn, _load  # noqa: E402
+
+MiB = 1 << 20
+
+
+def _text(patterns: list[str]) -> str:
+    """The files matching ``patterns`` (sorted), concatenated and repeated to 1 MiB."""
+    parts = []
+    for pat in patterns:
+        for p in sorted(glob.glob(str(ROOT / pat), recursive=True)):
+            with open(p, encoding="utf-8", errors="replace") as f:
+                parts.append(f.read())
+    text = "".join(parts)
+    return (text * (MiB // max(1, len(text)) + 1))[:MiB]
+
+
+def _records() -> list[Any]:
+    rows: list[Any] = []
+    size = 0
+    while size < MiB:
+        for p in sorted(
+            glob.glob(str(ROOT / "tests" / "corpus" / "**" / "*.json"), recursive=True)
+        ):
+            try:
+                with open(p, encoding="utf-8") as f:
+                    doc = json.load(f)
+            except (OSError, ValueError):
+                continue
+            rows.append(doc)
+            size += len(json.dumps(doc))
+            if size >= MiB:
+                break
+    return rows
+
+
+def shapes() -> dict[str, dict[str, Any]]:
+    return {
+        "x": {"q": "x" * MiB},
+        "prose": {
+            "path": "docs/all.md",
+            "content": _text(["docs/*.md", "README.md", "CHANGELOG.md", "benchmarks/README.md"]),
+        },
+        "code": {"path": "src/all.py", "content": _text(["mcp_review/**/*.py"])},
+        "records": {"rows": _records()},
+    }
+
+
+def _best(f: Any, repeat: int, n: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time()
+        for _ in range(n):
+            f()
+        best = min(best, (time.process_time() - t) / n)
+    return best * 1000
+
+
+def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float]:
+    """(redaction ms, record_call ms, the test server's json.loads + json.dumps ms)."""
+    from mcp_review.store.calllog import CallLog
+
+    with tempfile.TemporaryDirectory() as d:
+        old = os.environ.get("XDG_STATE_HOME")
+        os.environ["XDG_STATE_HOME"] = d  # the seal key: a throwaway one
+        try:
+            log = CallLog(os.path.join(d, "calls.jsonl"), server="bench", max_bytes=1 << 40)
+            red = _best(lambda: log.redactor(args), repeat)
+            rec = _best(lambda: log.record_call("echo", args, 1), repeat)
+            log.close()
+        finally:
+            if old is None:
+                os.environ.pop("XDG_STATE_HOME", None)
+            else:
+                os.environ["XDG_STATE_HOME"] = old
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": args})
+    server = _best(lambda: json.dumps(json.loads(line)), repeat)
+    return red, rec, server
+
+
+def _cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _server_pid(c: Conn, kind: str) -> int:
+    if kind == "direct":
+        return c.p.pid
+    for _ in range(100):
+        for task in os.listdir(f"/proc/{c.p.pid}/task"):
+            with open(f"/proc/{c.p.pid}/task/{task}/children") as f:
+                kids = f.read().split()
+            if kids:
+                return int(kids[0])
+        time.sleep(0.01)
+    raise SystemExit("the proxy started no server")
+
+
+def pipelined(kind: str, tmp: Path, line: bytes, n: int) -> tuple[float, float, float]:
+    """(MiB/s of requests and responses, proxy CPU ms per call, server CPU ms per call) for
+    ``n`` calls written as fast as the pipe takes them while a thread reads the answers."""
+    c = Conn(kind, tmp)
+    server = _server_pid(c, kind)
+    got: list[bytes] = []
+
+    def read() -> None:
+        for _ in range(n):
+            got.append(c.p.stdout.readline())
+
+    proxy0 = _cpu(c.p.pid) if kind != "direct" else 0.0
+    server0 = _cpu(server)
+    th = threading.Thread(target=read)
+    t0 = time.perf_counter()
+    th.start()
+    for _ in range(n):
+        c.p.stdin.write(line)
+    c.p.stdin.flush()
+    th.join()
+    dt = time.perf_counter() - t0
+    proxy_cpu = (_cpu(c.p.pid) - proxy0) if kind != "direct" else 0.0
+    server_cpu = _cpu(server) - server0
+    assert len(got) == n and all(b'"result"' in g for g in got), [g[:200] for g in got[:3]]
+    moved = sum(len(g) for g in got) + n * len(line)
+    c.close()
+    return moved / MiB / dt, proxy_cpu / n * 1000, server_cpu / n * 1000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--shapes", default="x,prose,code,records", help="comma list")
+    ap.add_argument("--calls", type=int, default=30, help="pipelined calls per run")
+    ap.add_argument("--runs", type=int, default=3, help="runs per path (median)")
+    ap.add_argument("--repeat", type=int, default=5, help="in-process repeats (best)")
+    ap.add_argument("--quick", action="store_true", help="--calls 10 --runs 1 --repeat 2")
+    ap.add_argument("--skip-e2e", action="store_true", help="in-process figures only")
+    a = ap.parse_args()
+    if a.quick:
+        a.calls, a.runs, a.repeat = 10, 1, 2
+    every = shapes()
+    chosen = {k: every[k] for k in a.shapes.split(",")}
+    print(f"load average: {_load()}")
+    print("\nin-process, CPU per 1 MiB call, best of", a.repeat)
+    print(f"{'shape':<9}{'bytes':>10}{'redaction':>12}{'record_call':>13}{'server parse+dump':>19}")
+    for name, args in chosen.items():
+        red, rec, srv = in_process(args, a.repeat)
+        size = len(json.dumps(args))
+        print(f"{name:<9}{size:>10,}{red:>10.2f}ms{rec:>11.2f}ms{srv:>17.2f}ms")
+    if a.skip_e2e:
+        return
+    print(
+        f"\nend to end: {a.calls} pipelined calls per run, median of {a.runs} runs "
+        "(direct and proxy alternated)"
+    )
+    print(
+        f"{'shape':<9}{'direct MiB/s':>13}{'proxy MiB/s':>13}{'ratio':>7}"
+        f"{'proxy CPU/call':>16}{'server CPU/call':>17}   load"
+    )
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        (tmp / "tools.json").write_text(json.dumps(TOOLS))
+        for name, args in chosen.items():
+            line = (
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 7,
+                        "method": "tools/call",
+                        "params": {"name": "echo", "arguments": args},
+                    },
+                    ensure_ascii=False,
+                ).encode()
+                + b"\n"
+            )
+            runs: dict[str, list[tuple[float, float, float]]] = {"direct": [], "proxy": []}
+            for _ in range(a.runs):
+                for kind in runs:
+                    runs[kind].append(pipelined(kind, tmp, line, a.calls))
+            ratios = [p[0] / dd[0] for p, dd in zip(runs["proxy"], runs["direct"], strict=True)]
+            med = {k: statistics.median(r[0] for r in v) for k, v in runs.items()}
+            print(
+                f"{name:<9}{med['direct']:>13.1f}{med['proxy']:>13.1f}"
+                f"{statistics.median(ratios):>6.2f}×"
+                f"{statistics.median(r[1] for r in runs['proxy']):>14.2f}ms"
+                f"{statistics.median(r[2] for r in runs['proxy']):>15.2f}ms   {_load()}"
+                f"   (ratios {' '.join(f'{r:.2f}' for r in ratios)})"
+            )
+
+
+if __name__ == "__main__":
+    main()
