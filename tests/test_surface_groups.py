@@ -287,3 +287,28 @@ def test_new_prompts_group_by_their_cues_and_subjects_never_mix(tmp_path):
     assert all(isinstance(x, Group) for x in g.ordered())
     # One group's id never covers another subject's members.
     assert len({x.id for x in g.groups}) == 3
+
+
+def test_status_names_the_group_and_except_leaves_a_prompt_out(pinned, capsys):
+    _srv, drift = pinned
+    snap = honest_and_rug(drift)
+    [g] = grouping(snap).groups
+    _rc, text, _ = run(capsys, "status", "--snapshot", snap)
+    line = next(ln for ln in text.splitlines() if f"group {g.id}" in ln)
+    assert line == (
+        f"[REVIEW] group {g.id}  prompt description reworded, no cue  2 prompts: "
+        'srv prompt "plain_note", srv prompt "translate"'
+    ), line
+    rc, _out, err = run(
+        capsys, "approve", "--group", g.id, "--except", "srv/translate", "--snapshot", snap
+    )
+    assert rc == 0, err
+    pins = load_pins("mcp-pins.toml")
+    assert (
+        pins.surfaces[("srv", "default", "prompt", "plain_note")].wire["description"]
+        == (HONEST["plain_note"])
+    )
+    assert (
+        pins.surfaces[("srv", "default", "prompt", "translate")].wire["description"]
+        == (TRANSLATE["description"])
+    )
