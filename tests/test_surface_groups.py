@@ -272,6 +272,8 @@ def test_new_prompts_group_by_their_cues_and_subjects_never_mix(tmp_path):
         "resource": [
             {"uri": "file:///a", "name": "a", "description": "A file."},
             {"uri": "file:///b", "name": "b", "description": "B file."},
+            # A look-alike URI (full-width letters): never in the group of honest new ones.
+            {"uri": "file:///ｂ", "name": "b2", "description": "B file."},
         ],
     }
     snap = Snapshot(servers={"s": ServerSnapshot("s", tools=live_tools, surfaces=surfaces)})
@@ -284,7 +286,9 @@ def test_new_prompts_group_by_their_cues_and_subjects_never_mix(tmp_path):
     assert by["prompt"].label == "new prompt, no cue"
     assert {m.tool for m in by["prompt"].members} == {"p1", "p2"}
     assert by["resource"].counted == "2 resources"
-    assert all(isinstance(x, Group) for x in g.ordered())
+    [wide] = g.surfaces
+    assert wide.name == "file:///ｂ" and SurfaceReason.LOOKALIKE in wide.reasons
+    assert sum(isinstance(x, Group) for x in g.ordered()) == 3
     # One group's id never covers another subject's members.
     assert len({x.id for x in g.groups}) == 3
 

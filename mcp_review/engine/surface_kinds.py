@@ -22,7 +22,7 @@ from mcp_review.engine.canonical import json_equal
 from mcp_review.engine.cues import Cue, cues_json, is_blocking, needs_attention, severity
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules.render import added_text
-from mcp_review.engine.surfaces import RESOURCE, first_sight_blocks
+from mcp_review.engine.surfaces import KEY_FIELD, RESOURCE, first_sight_blocks
 from mcp_review.engine.textwalk import surface_strings
 
 
@@ -227,6 +227,9 @@ def surface_review(x: Any) -> SurfaceAlone | SurfaceCandidate:
         rule = SURFACE_NEW
         strings = [(p, t) for p, _, t in surface_strings(x.live)]
         added = [(p, t) for p, t in strings if t]
+        # Its key too (a resource's URI is no text the walk reads): a look-alike or hidden
+        # character there is read alone, as a tool's look-alike name is.
+        strings.append(("/" + KEY_FIELD[x.kind], x.name))
         fields: frozenset[str] = frozenset()
         hows: frozenset[str] = frozenset({"new"})
     elif x.state == "changed" and x.live is not None and old is not None:
