@@ -11,7 +11,10 @@ is a keep-alive HTTP/1.1 client (``http.client``, one connection, ``Accept`` of 
 SSE as SDK clients send) posting to ``proxy --listen`` in front of the same stdio server, against
 ``direct`` over stdio; ``http-upstream`` is the stdio client through ``proxy --url`` to an mcp SDK
 server over Streamable HTTP (uvicorn on 127.0.0.1, a subprocess), against the same HTTP client
-talking to that server directly (``http-direct``).
+talking to that server directly (``http-direct``). The table's ``CPU/call`` column is the CPU
+(user + system, from /proc) of the process in the path per timed call: the proxy or the front
+for the proxied paths, the server for ``direct`` and ``http-direct``; counted, so steadier than
+the wall figures when the machine is busy.
 """
 
 from __future__ import annotations
@@ -235,16 +238,32 @@ class HttpServerProc:
         self.p.wait(20)
 
 
-def _sequential(c: Any, n: int, payload: int) -> list[float]:
+CPU_PER_CALL: dict[str, float] = {}
+"""Milliseconds of CPU (user + system) the measured process (the proxy, the front, or the
+direct server) spent per timed call, by path: counted, so steadier than wall time on a busy box."""
+
+
+def _cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _sequential(
+    c: Any, n: int, payload: int, kind: str = "", pid: int | None = None
+) -> list[float]:
     req = _tools_call(payload)
     for _ in range(min(200, n)):  # warm up
         c.call(req)
     out = []
+    cpu0 = _cpu(pid) if pid is not None else 0.0
     for _ in range(n):
         t0 = time.perf_counter()
         line = c.call(req)
         out.append(time.perf_counter() - t0)
         assert b'"result"' in line, line[:200]
+    if pid is not None:
+        CPU_PER_CALL[kind] = (_cpu(pid) - cpu0) * 1000 / n
     return out
 
 
@@ -254,7 +273,7 @@ def http_latency(kind: str, tmp: Path, n: int, payload: int) -> list[float]:
         front = FrontProc(tmp)
         c: Any = HttpConn(front.url, {"Authorization": f"Bearer {front.token}"})
         try:
-            return _sequential(c, n, payload)
+            return _sequential(c, n, payload, kind, front.p.pid)
         finally:
             c.close()
             front.close()
@@ -262,10 +281,12 @@ def http_latency(kind: str, tmp: Path, n: int, payload: int) -> list[float]:
     try:
         if kind == "http-direct":
             c = HttpConn(server.url)
+            pid = server.p.pid
         else:
             c = Conn("http-upstream", tmp, url=server.url)
+            pid = c.p.pid
         try:
-            return _sequential(c, n, payload)
+            return _sequential(c, n, payload, kind, pid)
         finally:
             c.close()
     finally:
@@ -282,11 +303,13 @@ def latency(kind: str, tmp: Path, n: int, payload: int) -> list[float]:
     for _ in range(min(200, n)):  # warm up
         c.call(req)
     out = []
+    cpu0 = c.cpu()
     for _ in range(n):
         t0 = time.perf_counter()
         line = c.call(req)
         out.append(time.perf_counter() - t0)
         assert line.endswith(b"\n") and b'"result"' in line, line[:200]
+    CPU_PER_CALL[kind] = (c.cpu() - cpu0) * 1000 / n
     c.close()
     return out
 
@@ -467,7 +490,7 @@ def main() -> None:
                 loads[k] = _load()
         print(
             f"{'path':<18}{'median':>10}{'p90':>10}{'p99':>10}{'added (median)':>17}"
-            f"{'added (p99)':>13}   against       load after"
+            f"{'added (p99)':>13}{'CPU/call':>10}   against       load after"
         )
         for k, xs in lat.items():
             against = "http-direct" if k == "http-upstream" else "direct"
@@ -475,7 +498,8 @@ def main() -> None:
             med = statistics.median(xs)
             print(
                 f"{k:<18}{med * 1000:>8.3f}ms{_ms(xs, 90):>8.3f}ms{_ms(xs, 99):>8.3f}ms"
-                f"{(med - base) * 1000:>14.3f}ms{_ms(xs, 99) - base99:>11.3f}ms   "
+                f"{(med - base) * 1000:>14.3f}ms{_ms(xs, 99) - base99:>11.3f}ms"
+                f"{CPU_PER_CALL.get(k, float('nan')):>8.3f}ms   "
                 f"{against:<14}{loads[k]}"
             )
         if a.only_latency:

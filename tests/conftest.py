@@ -73,7 +73,7 @@ def _rewrite_test_modules_once(config: pytest.Config) -> None:
     from _pytest.assertion import rewrite
 
     state = config.stash[rewrite.assertstate_key]
-    for fn in sorted(Path(__file__).parent.glob("test_*.py")):
+    for fn in sorted(Path(__file__).parent.rglob("test_*.py")):
         pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
         if rewrite._read_pyc(fn, pyc) is not None:
             continue  # already rewritten from this very source

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,6 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import compute_status
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 CAPS = cd.servers()

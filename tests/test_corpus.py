@@ -11,7 +11,6 @@ to the goals of issue 11 (figures: benchmarks/README.md, "Corpus").
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -19,7 +18,6 @@ import pytest
 from jsonschema.validators import Draft202012Validator, validator_for
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 
 import corpus_data as cd  # noqa: E402
 import evaluate as ev  # noqa: E402

@@ -46,7 +46,6 @@ import json
 import os
 import re
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +57,6 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.services.fetch import _read_raw_page
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 
 import corpus_data as cd  # noqa: E402
 

@@ -8,7 +8,6 @@ for most no block or attention cue at all); every negative is honest text that m
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -194,7 +193,6 @@ def test_levels_match_kinds() -> None:
 
 
 def _corpus_tool(server: str, version: str, tool: str) -> dict:
-    sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
     import corpus_data as cd
 
     return dict(cd.load_capture(ROOT / "tests" / "corpus" / server / f"{version}.json").tools[tool])

@@ -9,7 +9,6 @@ that must stay quiet. Each new pattern matches no text of the honest corpus.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,6 @@ from mcp_review.engine.cues import KnownNames, text_cues
 from mcp_review.engine.rules.cues import CUE_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks" / "eval"))
 
 import public_batch4  # noqa: E402
 import public_batch5  # noqa: E402

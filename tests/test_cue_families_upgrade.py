@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import sys
 from pathlib import Path
 
 from mcp_review.engine.kinds import group_report
@@ -17,7 +16,6 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import compute_status
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 SERVER, OLD, NEW = "notion-mcp-server", "1.8.0", "1.9.1"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,7 +14,6 @@ CUES = ROOT / "benchmarks" / "cues"
 
 
 def _module(path: Path) -> ModuleType:
-    sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
@@ -57,7 +55,6 @@ def test_labels_classes_and_the_frozen_third():
 
 
 def test_every_plant_target_is_a_real_corpus_description():
-    sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
     import corpus_data as cd
 
     servers = cd.servers()

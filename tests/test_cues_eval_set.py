@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = ROOT / "benchmarks" / "eval"
-sys.path.insert(0, str(EVAL))
 
 import build_eval  # noqa: E402
 import transform  # noqa: E402

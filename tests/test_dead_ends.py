@@ -57,9 +57,7 @@ def test_a_first_pin_says_a_shared_protocol_note_once_with_the_count(
     schemas with no type) repeated one protocol note per tool; it is said once, with the
     count and the tools. JSON keeps each approval's own findings."""
     import json
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "corpus"))
     import corpus_data as cd
 
     cap = next(c for c in cd.servers()["server-filesystem"] if c.version == "2025.7.29")

@@ -8,7 +8,6 @@ together, and every word of the injected sentence is inside a marked span."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,6 @@ from mcp_review.tui.diffing import align, mark_cues
 from mcp_review.tui.view import cue_word
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 SENTENCE = (

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 import warnings
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
-sys.path.insert(0, str(ROOT / "scripts" / "hosts"))
 
 import corpus_data as cd  # noqa: E402
 import oracles  # noqa: E402  (imports the SDKs only when it judges)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,6 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.engine.status import State, compute_status
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 UPGRADES = [

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import anyio
@@ -24,7 +23,6 @@ from mcp_review.services.config import ServerConfig
 from mcp_review.services.fetch import fetch_server
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 # A decision's line: "[BLOCK] server/tool  changed, alone (…)…" or "[REVIEW] group ID  …".
@@ -47,7 +45,8 @@ def _cli(capsys, *argv: str) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def upgrade(tmp_path_factory):
     """old.json, new.json (the honest upgrade) and rug.json (a rug pull in write_file)."""
-    from tests.test_kinds import RUG_PULL, UPGRADES
+    from tui_sample import REFERENCE_UPGRADES as UPGRADES
+    from tui_sample import RUG_PULL
 
     caps = cd.servers()
     d = tmp_path_factory.mktemp("less")

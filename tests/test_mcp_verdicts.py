@@ -289,9 +289,7 @@ def test_every_witness_on_the_corpus_is_an_object():
 def _corpus_changes() -> tuple[tuple[str, Any, Any, tuple[Any, ...]], ...]:
     """(label, old, new, its changes with witnesses) for every tool that changed between two
     consecutive versions of a SUITE_SERVERS server: computed once for the two tests here."""
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "corpus"))
     import corpus_data as cd
 
     from mcp_review.engine.witness import attach_witnesses

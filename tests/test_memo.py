@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,6 @@ from mcp_review.engine.witness import attach_witnesses
 from mcp_review.formats.check import to_json, to_text
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 
 import corpus_data as cd  # noqa: E402
 

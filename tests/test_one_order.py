@@ -8,7 +8,6 @@ through the real CLI on the three reference servers with a rug pull."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,6 @@ from mcp_review.formats import check as check_fmt
 from mcp_review.formats import status as status_fmt
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 CAPS = cd.servers()
@@ -83,7 +81,8 @@ def test_check_json_and_status_groups_json_give_one_order(server):
 def rug_pull_folder(tmp_path_factory):
     """The three reference servers' old versions pinned by `mcp-review pin`, the new ones with
     a rug pull planted in mcp-server-time's get_current_time, as snapshot files."""
-    from tests.test_kinds import RUG_PULL, UPGRADES
+    from tui_sample import REFERENCE_UPGRADES as UPGRADES
+    from tui_sample import RUG_PULL
 
     d = tmp_path_factory.mktemp("order")
     old, new = Snapshot(), Snapshot()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +73,6 @@ def _all_fixtures() -> dict[str, Any]:
 
 
 def _corpus_messages() -> dict[str, list[list[str]]]:
-    sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
     import corpus_data as cd
 
     out: dict[str, list[list[str]]] = {}

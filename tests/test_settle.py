@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import string
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,6 @@ from mcp_review.engine.rules.settle import SETTLE, settle_text
 from mcp_review.engine.schema_diff import diff_tools
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 
 import corpus_data as cd  # noqa: E402
 

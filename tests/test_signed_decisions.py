@@ -5,7 +5,6 @@ refused with its reason; the policy's own change refused unless an allowed key s
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import os
@@ -155,7 +154,7 @@ def signed_file(tmp_path: Path, keys: dict[str, Path]) -> Path:
 
     pins_path = str(tmp_path / "mcp-pins.toml")
     session = ReviewSession(load_pins(pins_path), pins_path=pins_path)
-    signing.install(session.pins, argparse.Namespace(sign_key=str(keys["alice"])))
+    signing.install(session.pins, str(keys["alice"]))
     report = compute_status(load_snapshot(str(snap)), session.pins)
     (row,) = server_entries(report, [SERVER], lambda _: "tiered")
     by = {t.name: t for t in row.tools}

@@ -147,7 +147,10 @@ def test_review_by_kind_puts_surfaces_in_the_one_order(drifted, capsys):
     doc = json.loads(text)
     assert [d.get("name") for d in doc["decisions"]] == ["write_summary", "plain_note"]
     assert doc["surfaces_alone"][0]["reasons"][:1] == ["blocking cue"]
-    assert doc["surfaces_alone"][1]["reasons"] == ["a prompt, resource or template"]
+    # One new prompt: a kind no other surface shares (review by kind, as a tool), so alone.
+    assert doc["surfaces_alone"][1]["reasons"] == [
+        "a kind no other prompt, resource or template shares"
+    ]
     # `status` (one line per decision) says each once, at its place in the order.
     _rc, text, _ = run(capsys, "status", "--snapshot", snap2)
     lines = [ln for ln in text.splitlines() if '"write_summary"' in ln]
@@ -209,7 +212,6 @@ def test_the_apps_surface_decision_is_signed_and_verifies(tmp_path, monkeypatch,
     """A pin file that signs (``signing.install``, as ``review`` installs it): the app's
     decision about the rug-pulled prompt is signed through the one service, carries what its
     screen showed (``seen``), and ``verify --require-signed`` accepts it."""
-    import argparse
     import subprocess
 
     from mcp_review.engine.pins import Decision
@@ -237,7 +239,7 @@ def test_the_apps_surface_decision_is_signed_and_verifies(tmp_path, monkeypatch,
 
     pins_path = str(tmp_path / "mcp-pins.toml")
     session = ReviewSession(load_pins(pins_path), pins_path=pins_path)
-    signing.install(session.pins, argparse.Namespace(sign_key=str(key)))
+    signing.install(session.pins, str(key))
     report = compute_status(load_snapshot(snap2), session.pins)
     (row,) = server_entries(report, ["srv"], lambda _: "tiered")
     (entry,) = row.surfaces

@@ -364,10 +364,7 @@ RUG_PULL = (
 def reference_snapshots(plant: tuple[str, str] | None = None) -> tuple[Snapshot, Snapshot]:
     """(old, new) snapshots of the three reference servers' upgrade, ``RUG_PULL`` appended to
     the description of the tool ``plant`` (server, tool) in the new one."""
-    import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "corpus"))
     import corpus_data as cd
 
     caps = cd.servers()

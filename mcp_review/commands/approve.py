@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
@@ -38,6 +39,9 @@ from mcp_review.services.inputs import (
 )
 from mcp_review.services.signing import add_sign_option
 from mcp_review.services.surface_decisions import decide_surface
+
+if TYPE_CHECKING:
+    from mcp_review.services.decisions import DecisionRequest
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -121,11 +125,11 @@ def run(args: argparse.Namespace) -> int:
     snap = inp.snapshot()
     target = surface_target(args)
     if target is not None:
-        sd = decide_surface(args, inp, snap, "approved", target)
+        sd = decide_surface(_request(args), inp, snap, "approved", target)
         show_surface_decision(sd, args.format, inp.pins_path)
         return exitcodes.FAIL if sd.blocked else exitcodes.PASS
     if args.instructions:
-        d = decisions.decide_instructions(args, inp, snap, "approved")
+        d = decisions.decide_instructions(_request(args), inp, snap, "approved")
         show.show_instructions_decision(d, args.format, inp.pins_path)
         return exitcodes.FAIL if d.blocked else exitcodes.PASS
     srv = decisions.served_server(snap, args.server, args.principal, source)
@@ -212,3 +216,11 @@ def run(args: argparse.Namespace) -> int:
     show.report_save(result, inp.pins_path)
     show.print_records(show.with_class(result.audit_records, {st.key: cls}), args.format, {})
     return exitcodes.PASS
+
+
+def _request(args: argparse.Namespace) -> DecisionRequest:
+    """What this command's arguments ask of services/decisions.py (one server's instructions,
+    prompt, resource or template)."""
+    from mcp_review.services.decisions import DecisionRequest
+
+    return DecisionRequest(args.server, args.principal, by=args.by, note=args.note, yes=args.yes)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from mcp_review.services.inputs import Inputs
 
 from mcp_review.engine.verdict import FAIL_ON, exit_code, verdict_word, with_rerun
+from mcp_review.formats.output import CHECK, OutputFormat, choices
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
@@ -35,7 +36,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="review a saved snapshot offline instead of connecting (the config is "
         "still discovered for calls and policy tiers)",
     )
-    p.add_argument("--format", choices=("text", "json", "markdown", "sarif"), default="text")
+    p.add_argument("--format", choices=choices(CHECK), default=OutputFormat.TEXT.value)
     p.add_argument(
         "--fail-on",
         choices=FAIL_ON,
@@ -118,7 +119,10 @@ def run(args: argparse.Namespace) -> int:
         from mcp_review.services.signing import require_signed
 
         signed_rc = require_signed(
-            args, inp, lambda m: None if args.quiet else print(m, file=sys.stderr)
+            inp,
+            lambda m: None if args.quiet else print(m, file=sys.stderr),
+            signing_policy=args.signing_policy,
+            base_rev=args.base,
         )
     if args.rerun:
         return max(_with_rerun(args, inp, report), signed_rc)

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from mcp_review.engine import exitcodes
+from mcp_review.formats.output import REPORT, OutputFormat, choices
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -19,7 +20,7 @@ def register(p: argparse.ArgumentParser) -> None:
             help=f"the UI resources of the {side} definition: a JSON object mapping each ui:// "
             "URI to its resources/read result (a changed UI is diffed as text)",
         )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=choices(REPORT), default=OutputFormat.TEXT.value)
     p.add_argument(
         "--no-witness",
         action="store_true",

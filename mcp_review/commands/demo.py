@@ -23,6 +23,7 @@ from typing import Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.engine.hidden import json_dumps_safe
+from mcp_review.formats.output import REPORT, OutputFormat, choices
 
 FAIL_ON = "review"  # check's default gate
 
@@ -41,8 +42,8 @@ def register(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--format",
-        choices=("text", "json"),
-        default="text",
+        choices=choices(REPORT),
+        default=OutputFormat.TEXT.value,
         help="report format with --headless (json: check's format plus a 'demo' key)",
     )
     p.add_argument("--theme", default=None, help="Textual theme for the app")

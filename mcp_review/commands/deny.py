@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
@@ -40,6 +40,9 @@ from mcp_review.services.inputs import (
 )
 from mcp_review.services.signing import add_sign_option
 from mcp_review.services.surface_decisions import decide_surface
+
+if TYPE_CHECKING:
+    from mcp_review.services.decisions import DecisionRequest
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -118,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         )
     target = surface_target(args)
     if target is not None:
-        sd = decide_surface(args, inp, snap, "denied", target)
+        sd = decide_surface(_request(args), inp, snap, "denied", target)
         show_surface_decision(sd, args.format, inp.pins_path)
         return exitcodes.FAIL if sd.blocked else exitcodes.PASS
     if args.instructions:
@@ -128,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
                 "approved per server, and the running version's would be "
                 "withheld; decide the candidate's after the switch"
             )
-        d = decisions.decide_instructions(args, inp, snap, "denied")
+        d = decisions.decide_instructions(_request(args), inp, snap, "denied")
         show.show_instructions_decision(d, args.format, inp.pins_path)
         return exitcodes.FAIL if d.blocked else exitcodes.PASS
     live = None
@@ -251,3 +254,13 @@ def _denied_on(old: Any, live: Any) -> str:
     if old is None:
         return "new"
     return "pinned" if old.current_digest() == live.digest else "changed"
+
+
+def _request(args: argparse.Namespace) -> DecisionRequest:
+    """What this command's arguments ask of services/decisions.py (one server's instructions,
+    prompt, resource or template)."""
+    from mcp_review.services.decisions import DecisionRequest
+
+    return DecisionRequest(
+        args.server, args.principal, by=args.by, note=args.note, yes=getattr(args, "yes", False)
+    )

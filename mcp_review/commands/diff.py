@@ -17,6 +17,7 @@ import argparse
 import sys
 
 from mcp_review.engine import exitcodes
+from mcp_review.formats.output import REPORT, OutputFormat, choices
 from mcp_review.services.inputs import (
     add_calls_option,
     add_candidate_option,
@@ -52,7 +53,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "--principal", default=None, help="authorization context (default: the server's)"
     )
     add_calls_option(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=choices(REPORT), default=OutputFormat.TEXT.value)
 
 
 def run(args: argparse.Namespace) -> int:

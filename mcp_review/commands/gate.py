@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from mcp_review.engine import exitcodes
+from mcp_review.formats.output import REPORT, OutputFormat, choices
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -21,7 +22,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="recorded calls: JSONL of argument objects, server-log records "
         '({"tool":…,"arguments":…}) or JSON-RPC tools/call requests',
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=choices(REPORT), default=OutputFormat.TEXT.value)
     p.add_argument(
         "--all-calls",
         action="store_true",

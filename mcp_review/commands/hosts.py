@@ -13,6 +13,8 @@ import json
 import sys
 from typing import Any
 
+from mcp_review.formats.output import REPORT, OutputFormat, choices
+
 EXAMPLE = "mcp-review hosts --hosts claude-code,cursor --format json"
 
 _CELL = {
@@ -30,7 +32,7 @@ def register(p: argparse.ArgumentParser) -> None:
     add_config_args(p, server_option=True)
     add_pins_option(p)
     add_hosts_option(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=choices(REPORT), default=OutputFormat.TEXT.value)
     p.add_argument(
         "--profiles",
         action="store_true",

@@ -20,6 +20,7 @@ import sys
 
 from mcp_review.engine import exitcodes
 from mcp_review.engine.errors import InputError
+from mcp_review.formats.output import REPORT, OutputFormat, choices
 
 USAGE = (
     "mcp-review rerun SERVER [TOOL …] [--config FILE] [--pins FILE] [--calls FILE] "
@@ -79,7 +80,7 @@ def register(p: argparse.ArgumentParser) -> None:
         default=[],
         help="also redact result keys matching REGEX before comparing (as the proxy's --redact)",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=choices(REPORT), default=OutputFormat.TEXT.value)
     p.add_argument("-q", "--quiet", action="store_true", help="no plan or progress on stderr")
 
 

@@ -71,7 +71,7 @@ def build_app(args: argparse.Namespace) -> ReviewApp:
             inp.pins = load_pins(inp.pins_path)
             from mcp_review.services.signing import install
 
-            install(inp.pins, args, inp.config)  # the app's decisions signed too
+            install(inp.pins, args.sign_key, inp.config)  # the app's decisions signed too
             source = ReviewSource.from_inputs(inp)
             # The list's first status, while the UI thread is idle (it waits for these files):
             # what the list screen computes first (MainScreen.fetch: digests only on a fleet).

@@ -86,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
     args.signing_policy = args.policy
     inp = resolve(args, require_config=False, with_calls=False, server_filter=False)
     inp.print_notes()
-    where = signing.policy_path(args, inp.config, inp.pins_path) or os.path.join(
+    where = signing.find_policy(args.signing_policy, inp.config, inp.pins_path) or os.path.join(
         os.path.dirname(os.path.abspath(inp.pins_path)), signing.POLICY_NAME
     )
-    key = signing.sign_spec(args, inp.config)
+    key = signing.sign_spec(args.sign_key, inp.config)
     if args.action == "cosign":
         return _cosign(args, inp, key)
     if args.action == "init":

@@ -266,4 +266,4 @@ def _signed(args: argparse.Namespace, inp: Any, say: Any) -> int:
     """``--require-signed``: every decision and the policy (exit 1 naming each failure)."""
     from mcp_review.services import signing
 
-    return signing.require_signed(args, inp, say)
+    return signing.require_signed(inp, say, signing_policy=args.signing_policy, base_rev=args.base)

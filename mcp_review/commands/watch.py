@@ -9,6 +9,7 @@ from typing import Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.engine.hidden import json_dumps_safe
+from mcp_review.formats.output import REPORT, OutputFormat, choices
 from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
 
 
@@ -17,8 +18,8 @@ def register(p: argparse.ArgumentParser) -> None:
     add_pins_option(p)
     p.add_argument(
         "--format",
-        choices=("text", "json"),
-        default="text",
+        choices=choices(REPORT),
+        default=OutputFormat.TEXT.value,
         help="json: one JSON object per line per event",
     )
     p.add_argument(

@@ -194,7 +194,9 @@ _OVERRIDE = [
 ]
 _COMMAND = [
     re.compile(
-        r"\brm -rf\b|\bsudo \w|\bcurl\b[^|\n]{0,120}\|\s{0,2}(?:ba|z)?sh\b|"
+        # "sudo rm", not "sudo elevation" or "the sudo password" (the privilege named)
+        r"\brm -rf\b|\bsudo (?!(?:elevation|password|privileges?|access|rights|mode|prompt)\b)\w|"
+        r"\bcurl\b[^|\n]{0,120}\|\s{0,2}(?:ba|z)?sh\b|"
         r"\bwget https?://|\bos\.system\(|\bsubprocess\.|__import__\(|\bexec\(open\(|"
         r"\bexecute_code\(|\bchmod 777\b|\bnc -e\b|\bsocket\.socket\(\)",
         _I,
@@ -678,6 +680,9 @@ _TAMPER_GATE = (
 )
 _AUDIT_GATE = ("log", "record", "audit", "track")
 _METADATA_GATE = ("169.254", "metadata.google", "100.100.100")
+_COND = re.compile(r"\b(?:if|unless|once|until|only when)\b[^.!?;\n]*$", re.IGNORECASE)
+"""A condition opened before a match in the same clause ("only call if ... permission was
+granted by the user"): what the text makes the call depend on, not what it claims."""
 _NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
 
 
@@ -704,7 +709,12 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         return any(w in low for w in words)
 
     def first(
-        rule: str, pats: list[re.Pattern[str]], negatable: bool = False, *, when: bool = True
+        rule: str,
+        pats: list[re.Pattern[str]],
+        negatable: bool = False,
+        *,
+        when: bool = True,
+        conditional: bool = False,
     ) -> None:
         if not when:
             return
@@ -712,6 +722,8 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
             for m in p.finditer(text):
                 if negatable and _NEG.search(text[max(0, m.start() - 30) : m.start()]):
                     continue
+                if conditional and _COND.search(text[max(0, m.start() - 60) : m.start()]):
+                    continue  # "only call if ... permission was granted": a condition
                 add(rule, m.group(0), f"{rule}:{m.group(0).lower()[:60]}")
                 return
 
@@ -732,7 +744,7 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     first(TOOL_REFERENCE_CROSS_SERVER_RELAY, _RELAY, True, when=gate(_RELAY_GATE))
     first(URL_DATA_COPY, _DATA_COPY, True, when=gate(_DATA_COPY_GATE))
     first(INSTRUCTION_OVERRIDE_DESTINATION, _DESTINATION, True, when=gate(_DESTINATION_GATE))
-    first(INSTRUCTION_PRE_AUTHORIZED, _PRE_AUTH, when=gate(_PRE_AUTH_GATE))
+    first(INSTRUCTION_PRE_AUTHORIZED, _PRE_AUTH, when=gate(_PRE_AUTH_GATE), conditional=True)
     lang_cues(text, add)  # the later families in es, fr, de, zh, ru, ja (engine/cue_lang.py)
     call = None
     for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():

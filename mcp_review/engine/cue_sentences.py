@@ -41,6 +41,9 @@ class _Sentence:
     negated: list[bool]
 
 
+_ARTICLES = frozenset(("a", "an", "the"))
+
+
 def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
     """The sentences of ``text[a:b]`` as words (``low`` is ``text.lower()``), each word marked
     imperative or negated."""
@@ -79,7 +82,9 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
         modal = p1 in MODAL or p2 in MODAL or p3 in MODAL or (p1 == "to" and p2 in TO_MODAL)
         # "Use X to <verb>": the purpose clause of an imperative "use" is an imperative too.
         purpose = p1 == "to" and use_head
-        imp.append(not clause or modal or purpose)
+        # A word just after an article is a noun ("and a place where he makes the request"),
+        # not an order, whatever filler came before.
+        imp.append((not clause or modal or purpose) and p1 not in _ARTICLES)
         neg.append(p1 in NEG or p2 in NEG or p3 in NEG)
         p3, p2, p1 = p2, p1, w
         words.append(w)

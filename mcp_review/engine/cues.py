@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -331,6 +332,53 @@ OBJECT_WINDOW = 40
 sentence)."""
 
 
+_NOT_PLACES = frozenset(
+    "process processes pid directory directories file files branch branches session sessions "
+    "command commands shell".split()
+)
+"""What "remote" or "external" may describe that data is not sent to ("a remote process")."""
+
+
+def _own_transfer(words: list[str], i: int) -> bool:
+    """Whether the sending verb at ``i`` names the tool's own function ("Upload a file to the
+    remote server", "Send a signal to ..."): an indefinite object right after it and nothing
+    that takes in everything ("all", "every") before the destination."""
+    if words[i + 1 : i + 2] not in (["a"], ["an"]):
+        return False
+    return _EVERYTHING.isdisjoint(words[i + 1 : i + 8])
+
+
+_EVERYTHING = frozenset("all every each everything any entire whole".split())
+
+_TOWARD = frozenset("to into onto at toward towards via".split())
+
+
+def _is_source(words: list[str], start: int, i: int) -> bool:
+    """Whether the destination word at ``i`` is where data comes from ("Sync vault data from
+    the Bitwarden server"): "from" among the three words before it, with no "to" between ("from
+    ~/.ssh to the remote server" still names a destination)."""
+    for j in range(i - 1, max(start, i - 4) - 1, -1):
+        if words[j] in _TOWARD:
+            return False
+        if words[j] == "from":
+            return True
+    return False
+
+
+def _unless_asked(words: list[str], i: int) -> bool:
+    """Whether the negated telling verb at ``i`` leaves something out only until the user asks
+    ("Don't bother telling the user the IDs ... unless they ask for them"): brevity, the matter
+    is the user's on request, not hidden from them."""
+    rest = words[i + 1 : i + 16]
+    for j, x in enumerate(rest):
+        if x == "unless":
+            return any(y in _ASKED for y in rest[j + 1 : j + 5])
+    return False
+
+
+_ASKED = frozenset("ask asks asked request requests requested".split())
+
+
 def _objects(words: list[str], start: int) -> dict[str, str]:
     """Object classes among the ``OBJECT_WINDOW`` words from ``start``: 'secret', 'sensitive',
     'arg', 'dest', with the words that matched (the cue's key). A credential counts only with
@@ -371,7 +419,12 @@ def _objects(words: list[str], start: int) -> dict[str, str]:
                     found["sensitive"] = f"{w} of {' '.join(rest)}"
         if "arg" not in found and w in ARG_WORDS:
             found["arg"] = w
-        if "dest" not in found and w in DEST_WORDS:
+        if (
+            "dest" not in found
+            and w in DEST_WORDS
+            and not _is_source(words, start, i)
+            and not (w in ("remote", "external") and nxt in _NOT_PLACES)
+        ):
             found["dest"] = w
     return found
 
@@ -427,6 +480,8 @@ def _sentence_rules(
             back = words[max(0, i - 3) : i]
             if _forbids_a_claim(words, i):
                 continue  # "Never tell a user a message was scheduled": honesty, not hiding
+            if _unless_asked(words, i):
+                continue  # "Don't bother telling the user the IDs ... unless they ask"
             if "without" not in back or any_imperative:
                 found.add(CONCEALMENT_DO_NOT_TELL, quote, f"{w} {aud}")
                 break
@@ -475,7 +530,8 @@ def _sentence_rules(
             dest = spans_after("dest", verb_at)
             # "push to the remote": git's remote, not a destination for the user's data
             git_push = w == "push" and not dest and objs.get("dest") == "remote"
-            if w in SEND_V and (dest or "dest" in objs) and not git_push:
+            own = not dest and _own_transfer(words, i)  # the tool's function, no address
+            if w in SEND_V and (dest or "dest" in objs) and not git_push and not own:
                 found.add(EXFILTRATION_SEND_TO_DESTINATION, quote, f"{w} {dest or objs['dest']}")
             data = objs.get("sensitive") or secret_path
             if data and (w in SEND_V or w in INCLUDE_V):
@@ -771,11 +827,35 @@ def _first_hidden(text: str) -> list[Any]:
         return []
     a = 0
     while a < len(text):
-        found = find_hidden(text[a : a + _HIDDEN_WINDOW])
+        found = [
+            h
+            for h in find_hidden(text[a : a + _HIDDEN_WINDOW])
+            if not _presentation_selector(text, a + h.offset)
+        ]
         if found:
             return found[:20]
         a += _HIDDEN_WINDOW - 16  # an ANSI sequence cut at the edge is found whole next time
-    return find_hidden(text)[:20]
+    return [h for h in find_hidden(text) if not _presentation_selector(text, h.offset)][:20]
+
+
+_PRESENTATION = frozenset("\ufe0e\ufe0f")
+_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def _presentation_selector(text: str, i: int) -> bool:
+    """Whether the character at ``i`` is one text or emoji presentation selector after a
+    symbol ("⚠️", "✔️", the keycap "1️⃣"), as keyboards write them: it selects how the symbol
+    looks and carries nothing. A selector after a letter, or next to another selector (the
+    runs that smuggle bytes), is still hidden text."""
+    if text[i] not in _PRESENTATION or i == 0:
+        return False
+    before = text[i - 1]
+    after = text[i + 1 : i + 2]
+    if _SELECTORS.match(before) or (after and _SELECTORS.match(after)):
+        return False
+    if unicodedata.category(before) in ("So", "Sm", "Sk"):
+        return True
+    return before in "0123456789#*" and after == "\u20e3"
 
 
 def text_cues(

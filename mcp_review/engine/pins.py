@@ -330,13 +330,19 @@ class PinFile:
         return self.current(op.target)
 
     def decide_surface(
-        self, spin: SurfacePin, *, why: str = "", source: str = "", expect: Any = ANY
+        self,
+        spin: SurfacePin,
+        *,
+        why: str = "",
+        source: str = "",
+        expect: Any = ANY,
+        group: str | None = None,
     ) -> None:
         """Record a decision about a prompt, resource or resource template (replaces any for
-        the same key)."""
+        the same key); ``group``: as :meth:`decide`."""
         op = _Op(
             "surface", spin=spin, who=spin.decided_by, why=why or spin.note, source=source,
-            expect=expect,
+            expect=expect, more={"group": group} if group else {},
         )  # fmt: skip
         self._apply(op)
         self._ops.append(op)
@@ -491,170 +497,202 @@ class PinFile:
         self._ops.append(op)
 
     def _apply(self, op: _Op) -> dict[str, Any]:
-        """Apply one mutation to this state; return its audit record."""
-        rec: dict[str, Any]
+        """Apply one mutation to this state; return its audit record (one method per kind of
+        mutation, each small enough to check against the audit fields it writes)."""
         if op.kind in ("surface", "forget-surface"):
-            sk = op.spin.key if op.spin is not None else op.skey
-            assert sk is not None
-            old_s = self.surfaces.pop(sk, None)
-            bad_s = self.unverified_surfaces.pop(sk, None)
-            if old_s is None and bad_s is not None:
-                old_s = bad_s[0]
-            if op.spin is not None:
-                self.surfaces[sk] = op.spin
-            rec = audit_record(
-                who=op.who,
-                server=sk[0],
-                principal=sk[1],
-                tool=None,
-                event="decision" if op.spin is not None else "forget",
-                decision=op.spin.decision if op.spin is not None else None,
-                subject=sk[2],
-                name=sk[3],
-                old_decision=old_s.decision if old_s else None,
-                old_digest=old_s.digest if old_s else None,
-                new_digest=op.spin.digest if op.spin is not None else None,
-                why=op.why,
-                source=op.source,
-            )
-        elif op.kind == "forget-instructions":
-            assert op.key is not None
-            ikey = (op.key[0], op.key[1])
-            old_f = self.instructions.pop(ikey, None)
-            bad_f = self.unverified_instructions.pop(ikey, None)
-            if old_f is None and bad_f is not None:
-                old_f = bad_f[0]
-            rec = audit_record(
-                who=op.who,
-                server=ikey[0],
-                principal=ikey[1],
-                tool=None,
-                event="forget",
-                decision=None,
-                subject=SUBJECT,
-                old_decision=old_f.decision if old_f else None,
-                old_digest=old_f.digest if old_f else None,
-                new_digest=None,
-                why=op.why,
-                source=op.source,
-            )
-        elif op.kind == "instructions":
-            assert op.ipin is not None
-            ip = op.ipin
-            old_i = self.instructions.get(ip.key)
-            bad_i = self.unverified_instructions.pop(ip.key, None)
-            if old_i is None and bad_i is not None:
-                old_i = bad_i[0]
-            self.instructions[ip.key] = ip
-            rec = audit_record(
-                who=op.who,
-                server=ip.server,
-                principal=ip.principal,
-                tool=None,
-                event="decision",
-                decision=ip.decision,
-                subject=SUBJECT,
-                old_decision=old_i.decision if old_i else None,
-                old_digest=old_i.digest if old_i else None,
-                new_digest=ip.digest,
-                decided_at=ip.decided_at,
-                why=op.why,
-                source=op.source,
-            )
-        elif op.kind == "kinds":
-            assert op.kpin is not None
-            kp = op.kpin
-            was = self.kinds.get(kp.key)
-            if was is not None and was.digest == kp.digest:
-                # Merged onto the file as it is now: approvals another writer recorded on the
-                # same definition meanwhile are kept.
-                for a in kp.approved:
-                    was = was.with_kind(a)
-                kp = was
-            self.kinds[kp.key] = kp
-            rec = audit_record(
-                who=op.who,
-                server=kp.server,
-                principal=kp.principal,
-                tool=kp.tool,
-                event="kind",
-                decision="approved",
-                digest=kp.digest,
-                **op.more,
-                why=op.why,
-                source=op.source,
-            )
-        elif op.kind == "decide":
-            assert op.pin is not None
-            self.kinds.pop(op.pin.key, None)
-            old = self.pins.get(op.pin.key)
-            bad = self.unverified.pop(op.pin.key, None)
-            if old is None and bad is not None:
-                old = bad[0]
-            self.pins[op.pin.key] = op.pin
-            rec = audit_record(
-                who=op.who,
-                server=op.pin.server,
-                principal=op.pin.principal,
-                tool=op.pin.tool,
-                event="decision",
-                decision=str(op.pin.decision),
-                old_decision=str(old.decision) if old else None,
-                old_digest=old.digest if old else None,
-                new_digest=op.pin.digest,
-                decided_at=op.pin.decided_at,
-                **op.more,
-                why=op.why,
-                source=op.source,
-            )
-        elif op.kind == "forget":
-            assert op.key is not None
-            self.kinds.pop(op.key, None)
-            old = self.pins.pop(op.key, None)
-            bad = self.unverified.pop(op.key, None)
-            if old is None and bad is not None:
-                old = bad[0]
-            rec = audit_record(
-                who=op.who,
-                server=op.key[0],
-                principal=op.key[1],
-                tool=op.key[2],
-                event="forget",
-                decision=None,
-                old_decision=str(old.decision) if old else None,
-                old_digest=old.digest if old else None,
-                new_digest=None,
-                **op.more,
-                why=op.why,
-                source=op.source,
-            )
-        else:
-            assert op.server is not None
-            if op.tool is None:
-                old_tier = self.server_policy.get(op.server)
-                if op.tier is None:
-                    self.server_policy.pop(op.server, None)
-                else:
-                    self.server_policy[op.server] = op.tier
+            return self._apply_surface(op)
+        if op.kind == "forget-instructions":
+            return self._apply_forget_instructions(op)
+        if op.kind == "instructions":
+            return self._apply_instructions(op)
+        if op.kind == "kinds":
+            return self._apply_kinds(op)
+        if op.kind == "decide":
+            return self._apply_decide(op)
+        if op.kind == "forget":
+            return self._apply_forget(op)
+        return self._apply_policy(op)
+
+    def _apply_surface(self, op: _Op) -> dict[str, Any]:
+        """A prompt, resource or template decided or forgotten: one method since both
+        replace the same entry and record what it was."""
+        sk = op.spin.key if op.spin is not None else op.skey
+        assert sk is not None
+        old_s = self.surfaces.pop(sk, None)
+        bad_s = self.unverified_surfaces.pop(sk, None)
+        if old_s is None and bad_s is not None:
+            old_s = bad_s[0]
+        if op.spin is not None:
+            self.surfaces[sk] = op.spin
+        return audit_record(
+            who=op.who,
+            server=sk[0],
+            principal=sk[1],
+            tool=None,
+            event="decision" if op.spin is not None else "forget",
+            decision=op.spin.decision if op.spin is not None else None,
+            subject=sk[2],
+            name=sk[3],
+            old_decision=old_s.decision if old_s else None,
+            old_digest=old_s.digest if old_s else None,
+            new_digest=op.spin.digest if op.spin is not None else None,
+            **op.more,
+            why=op.why,
+            source=op.source,
+        )
+
+    def _apply_forget_instructions(self, op: _Op) -> dict[str, Any]:
+        """The server's instructions forgotten: the pin dropped (or its unverified copy)
+        and the decision it held recorded as the old one."""
+        assert op.key is not None
+        ikey = (op.key[0], op.key[1])
+        old_f = self.instructions.pop(ikey, None)
+        bad_f = self.unverified_instructions.pop(ikey, None)
+        if old_f is None and bad_f is not None:
+            old_f = bad_f[0]
+        return audit_record(
+            who=op.who,
+            server=ikey[0],
+            principal=ikey[1],
+            tool=None,
+            event="forget",
+            decision=None,
+            subject=SUBJECT,
+            old_decision=old_f.decision if old_f else None,
+            old_digest=old_f.digest if old_f else None,
+            new_digest=None,
+            why=op.why,
+            source=op.source,
+        )
+
+    def _apply_instructions(self, op: _Op) -> dict[str, Any]:
+        """The server's instructions decided: the pin replaced, the unverified copy it
+        supersedes dropped."""
+        assert op.ipin is not None
+        ip = op.ipin
+        old_i = self.instructions.get(ip.key)
+        bad_i = self.unverified_instructions.pop(ip.key, None)
+        if old_i is None and bad_i is not None:
+            old_i = bad_i[0]
+        self.instructions[ip.key] = ip
+        return audit_record(
+            who=op.who,
+            server=ip.server,
+            principal=ip.principal,
+            tool=None,
+            event="decision",
+            decision=ip.decision,
+            subject=SUBJECT,
+            old_decision=old_i.decision if old_i else None,
+            old_digest=old_i.digest if old_i else None,
+            new_digest=ip.digest,
+            decided_at=ip.decided_at,
+            why=op.why,
+            source=op.source,
+        )
+
+    def _apply_kinds(self, op: _Op) -> dict[str, Any]:
+        """A kind of change approved on a tool, merged onto the record on the file when it is
+        of the same definition."""
+        assert op.kpin is not None
+        kp = op.kpin
+        was = self.kinds.get(kp.key)
+        if was is not None and was.digest == kp.digest:
+            # Merged onto the file as it is now: approvals another writer recorded on the
+            # same definition meanwhile are kept.
+            for a in kp.approved:
+                was = was.with_kind(a)
+            kp = was
+        self.kinds[kp.key] = kp
+        return audit_record(
+            who=op.who,
+            server=kp.server,
+            principal=kp.principal,
+            tool=kp.tool,
+            event="kind",
+            decision="approved",
+            digest=kp.digest,
+            **op.more,
+            why=op.why,
+            source=op.source,
+        )
+
+    def _apply_decide(self, op: _Op) -> dict[str, Any]:
+        """A tool decided: its pin replaced, and the kinds approved on the old definition
+        dropped since they were approvals of that definition."""
+        assert op.pin is not None
+        self.kinds.pop(op.pin.key, None)
+        old = self.pins.get(op.pin.key)
+        bad = self.unverified.pop(op.pin.key, None)
+        if old is None and bad is not None:
+            old = bad[0]
+        self.pins[op.pin.key] = op.pin
+        return audit_record(
+            who=op.who,
+            server=op.pin.server,
+            principal=op.pin.principal,
+            tool=op.pin.tool,
+            event="decision",
+            decision=str(op.pin.decision),
+            old_decision=str(old.decision) if old else None,
+            old_digest=old.digest if old else None,
+            new_digest=op.pin.digest,
+            decided_at=op.pin.decided_at,
+            **op.more,
+            why=op.why,
+            source=op.source,
+        )
+
+    def _apply_forget(self, op: _Op) -> dict[str, Any]:
+        """A tool's pin forgotten, with the kinds approved on it."""
+        assert op.key is not None
+        self.kinds.pop(op.key, None)
+        old = self.pins.pop(op.key, None)
+        bad = self.unverified.pop(op.key, None)
+        if old is None and bad is not None:
+            old = bad[0]
+        return audit_record(
+            who=op.who,
+            server=op.key[0],
+            principal=op.key[1],
+            tool=op.key[2],
+            event="forget",
+            decision=None,
+            old_decision=str(old.decision) if old else None,
+            old_digest=old.digest if old else None,
+            new_digest=None,
+            **op.more,
+            why=op.why,
+            source=op.source,
+        )
+
+    def _apply_policy(self, op: _Op) -> dict[str, Any]:
+        """A server's or a tool's tier set or cleared."""
+        assert op.server is not None
+        if op.tool is None:
+            old_tier = self.server_policy.get(op.server)
+            if op.tier is None:
+                self.server_policy.pop(op.server, None)
             else:
-                old_tier = self.tool_policy.get((op.server, op.tool))
-                if op.tier is None:
-                    self.tool_policy.pop((op.server, op.tool), None)
-                else:
-                    self.tool_policy[(op.server, op.tool)] = op.tier
-            rec = audit_record(
-                who=op.who,
-                server=op.server,
-                principal=None,
-                tool=op.tool,
-                event="policy",
-                decision=None,
-                old_policy=old_tier,
-                policy=op.tier,
-                why=op.why,
-                source=op.source,
-            )
-        return rec
+                self.server_policy[op.server] = op.tier
+        else:
+            old_tier = self.tool_policy.get((op.server, op.tool))
+            if op.tier is None:
+                self.tool_policy.pop((op.server, op.tool), None)
+            else:
+                self.tool_policy[(op.server, op.tool)] = op.tier
+        return audit_record(
+            who=op.who,
+            server=op.server,
+            principal=None,
+            tool=op.tool,
+            event="policy",
+            decision=None,
+            old_policy=old_tier,
+            policy=op.tier,
+            why=op.why,
+            source=op.source,
+        )
 
     # Serialisation ------------------------------------------------------------------------
     def to_toml_dict(

@@ -668,32 +668,11 @@ def _is_error(result: Mapping[str, Any] | None, error: Any) -> bool:
     return error is not None or (isinstance(result, Mapping) and result.get("isError") is True)
 
 
-def compare(
-    recorded: RecordedCall,
-    live: Mapping[str, Any] | None,
-    live_error: Any = None,
-    *,
-    live2: Mapping[str, Any] | None = None,
-    live2_error: Any = None,
-    output_schema: Any = None,
-    ignore: Sequence[str] = (),
-    shape_errors: Sequence[tuple[str, str]] | None = None,
-    live_time: str | None = None,
-) -> Comparison:
-    """Compare a recorded call's result with the live answer (and a second live answer, which
-    decides what is volatile). Both sides must already be redacted the same way.
-
-    ``shape_errors``: the validator's ``(pointer, message)`` errors of the live
-    ``structuredContent`` against the pinned ``outputSchema`` (computed by the caller with the
-    real validator; None when there is no output schema). ``output_schema`` tells whether
-    structuredContent is required, and the ``format`` of its values.
-
-    ``live_time``: when the (first) live call was sent. With the recorded call's ``time``, a
-    date, time or date-time that lies within :data:`NEAR_CALL` of its own call's time in the
-    recorded and in the live answer is volatile (the server's clock), whatever the two live
-    answers say: they are often sent within the same second.
-    """
-    ignores = [normalise_ignore(p) for p in ignore]
+def _compare_failures(
+    recorded: RecordedCall, live: Mapping[str, Any] | None, live_error: Any
+) -> Comparison | None:
+    """The verdict when either side failed (a JSON-RPC error or ``isError``), or None when
+    both answered: a failure is compared by its code, never by its result's values."""
     rec_err = _is_error(recorded.result, recorded.error)
     if _is_error(live, live_error) and not rec_err:
         what = _error_text(live, live_error)
@@ -721,52 +700,67 @@ def compare(
             ],
             differences_total=1,
         )
-    live_c = comparable(live)
-    if output_schema is not None and not live_c["isError"]:
-        if "structuredContent" not in live_c:
-            return Comparison(
-                RerunOutcome.SHAPE_DRIFT,
-                "no structuredContent although the pinned definition declares an outputSchema",
-                [Difference("/structuredContent", None, None, has_old=False, has_new=False)],
-                differences_total=1,
-            )
-        if shape_errors:
-            ds = [
-                Difference("/structuredContent" + p, None, msg, has_old=False)
-                for p, msg in shape_errors
-            ]
-            return Comparison(
-                RerunOutcome.SHAPE_DRIFT,
-                "the live result does not validate against the pinned outputSchema",
-                ds[:MAX_DIFFERENCES],
-                differences_total=len(ds),
-            )
-    live2_c = (
-        comparable(live2)
-        if live2 is not None and live2_error is None and not _is_error(live2, None)
-        else None
-    )
-    if recorded.result is None and recorded.result_digest is not None:
-        try:
-            live_digest = result_digest(live)
-        except (ValueError, TypeError):  # nested deeper than the canonical form allows
-            live_digest = "(cannot be hashed)"
-        if live_digest == recorded.result_digest:
-            return Comparison(
-                RerunOutcome.SAME, "the recorded result was capped; its digest matches"
-            )
+    return None
+
+
+def _shape_drift(
+    live_c: dict[str, Any], output_schema: Any, shape_errors: Sequence[tuple[str, str]] | None
+) -> Comparison | None:
+    """SHAPE_DRIFT when a pinned outputSchema is not kept by the live answer (missing
+    structuredContent, or the validator's errors), else None: the shape is judged before the
+    values, since values of the wrong shape are not worth comparing."""
+    if output_schema is None or live_c["isError"]:
+        return None
+    if "structuredContent" not in live_c:
         return Comparison(
-            RerunOutcome.CHANGED,
-            f"the recorded result was capped at record time "
-            f"({recorded.result_bytes} bytes): only its digest could be compared, "
-            "and it differs (volatile values cannot be told apart)",
-            [Difference("", recorded.result_digest, live_digest)],
+            RerunOutcome.SHAPE_DRIFT,
+            "no structuredContent although the pinned definition declares an outputSchema",
+            [Difference("/structuredContent", None, None, has_old=False, has_new=False)],
             differences_total=1,
         )
-    rec_c = comparable(recorded.result)
-    rec_t, live_t = parse_call_time(recorded.time), parse_call_time(live_time)
-    clock = _Clock(rec_t, live_t) if rec_t is not None and live_t is not None else None
-    diffs, volatile = _diff_results(rec_c, live_c, live2_c, clock)
+    if shape_errors:
+        ds = [
+            Difference("/structuredContent" + p, None, msg, has_old=False)
+            for p, msg in shape_errors
+        ]
+        return Comparison(
+            RerunOutcome.SHAPE_DRIFT,
+            "the live result does not validate against the pinned outputSchema",
+            ds[:MAX_DIFFERENCES],
+            differences_total=len(ds),
+        )
+    return None
+
+
+def _compare_capped(recorded: RecordedCall, live: Mapping[str, Any] | None) -> Comparison:
+    """The verdict on a call whose result was capped at record time: only its digest was
+    kept, so the live result can only be the same or not (volatile values cannot be told)."""
+    try:
+        live_digest = result_digest(live)
+    except (ValueError, TypeError):  # nested deeper than the canonical form allows
+        live_digest = "(cannot be hashed)"
+    if live_digest == recorded.result_digest:
+        return Comparison(RerunOutcome.SAME, "the recorded result was capped; its digest matches")
+    return Comparison(
+        RerunOutcome.CHANGED,
+        f"the recorded result was capped at record time "
+        f"({recorded.result_bytes} bytes): only its digest could be compared, "
+        "and it differs (volatile values cannot be told apart)",
+        [Difference("", recorded.result_digest, live_digest)],
+        differences_total=1,
+    )
+
+
+def _real_changes(
+    diffs: list[Difference],
+    volatile: dict[str, str],
+    ignores: Sequence[str],
+    clock: _Clock | None,
+    output_schema: Any,
+) -> list[Difference]:
+    """The differences that are real changes: not volatile, not ignored, not a date or time
+    near its own call (added to ``volatile`` with :data:`REASON_CLOCK`), not a value redacted
+    when recorded."""
     kept: list[Difference] = []
     for d in diffs:
         # Text hunks were already filtered word by word (_text_diff); the text's pointer is
@@ -783,15 +777,19 @@ def compare(
         if d.has_old and d.old == REDACTED:
             continue  # redacted when recorded (maybe by a pattern this run does not use)
         kept.append(d)
+    return kept
+
+
+def _values_verdict(
+    kept: list[Difference], volatile: dict[str, str], second_failed: bool
+) -> Comparison:
+    """SAME or CHANGED from the real changes, with a note of what was set aside as volatile
+    and whether the second call (which tells the volatile values) failed."""
     vol = sorted(volatile)
     reasons = {p: volatile[p] for p in vol}
     note = " (volatile values ignored)" if vol else ""
-    if live2 is None or live2_c is None:
-        note += (
-            " (the second call failed: volatile values could not be told apart)"
-            if live2 is not None or live2_error is not None
-            else ""
-        )
+    if second_failed:
+        note += " (the second call failed: volatile values could not be told apart)"
     if not kept:
         return Comparison(
             RerunOutcome.SAME, "same result" + note, [], vol, volatile_reasons=reasons
@@ -804,6 +802,57 @@ def compare(
         differences_total=len(kept),
         volatile_reasons=reasons,
     )
+
+
+def compare(
+    recorded: RecordedCall,
+    live: Mapping[str, Any] | None,
+    live_error: Any = None,
+    *,
+    live2: Mapping[str, Any] | None = None,
+    live2_error: Any = None,
+    output_schema: Any = None,
+    ignore: Sequence[str] = (),
+    shape_errors: Sequence[tuple[str, str]] | None = None,
+    live_time: str | None = None,
+) -> Comparison:
+    """Compare a recorded call's result with the live answer (and a second live answer, which
+    decides what is volatile). Both sides must already be redacted the same way.
+
+    ``shape_errors``: the validator's ``(pointer, message)`` errors of the live
+    ``structuredContent`` against the pinned ``outputSchema`` (computed by the caller with the
+    real validator; None when there is no output schema). ``output_schema`` tells whether
+    structuredContent is required, and the ``format`` of its values.
+
+    ``live_time``: when the (first) live call was sent. With the recorded call's ``time``, a
+    date, time or date-time that lies within :data:`NEAR_CALL` of its own call's time in the
+    recorded and in the live answer is volatile (the server's clock), whatever the two live
+    answers say: they are often sent within the same second.
+    """
+    ignores = [normalise_ignore(p) for p in ignore]
+    failed = _compare_failures(recorded, live, live_error)
+    if failed is not None:
+        return failed
+    live_c = comparable(live)
+    drift = _shape_drift(live_c, output_schema, shape_errors)
+    if drift is not None:
+        return drift
+    live2_c = (
+        comparable(live2)
+        if live2 is not None and live2_error is None and not _is_error(live2, None)
+        else None
+    )
+    if recorded.result is None and recorded.result_digest is not None:
+        return _compare_capped(recorded, live)
+    rec_c = comparable(recorded.result)
+    rec_t, live_t = parse_call_time(recorded.time), parse_call_time(live_time)
+    clock = _Clock(rec_t, live_t) if rec_t is not None and live_t is not None else None
+    diffs, volatile = _diff_results(rec_c, live_c, live2_c, clock)
+    kept = _real_changes(diffs, volatile, ignores, clock, output_schema)
+    second_failed = (live2 is None or live2_c is None) and (
+        live2 is not None or live2_error is not None
+    )
+    return _values_verdict(kept, volatile, second_failed)
 
 
 def _error_text(result: Mapping[str, Any] | None, error: Any) -> str:

@@ -654,6 +654,83 @@ def _visible(s: str) -> str:
     return repr(visible(s))
 
 
+def _server_surfaces(srv: ServerStatus, server: ServerSnapshot, pins: PinFile) -> None:
+    """The server's instructions and its prompts, resources and templates against their pins,
+    set on ``srv``: decided apart from its tools, each by its own pin."""
+    # Instructions pinned per (server, principal); a pin that does not verify is not in
+    # pins.instructions, so they read as new (never trusted).
+    srv.instructions = instructions_status(
+        server.name,
+        server.principal,
+        live_text(server.instructions),
+        pins.instructions.get((server.name, server.principal)),
+        srv.tier,
+    )
+    # Prompts, resources and templates: the kinds fetched, against their pins.
+    srv.surfaces = surface_statuses(
+        server.name,
+        server.principal,
+        server.surfaces,
+        pins.surfaces,
+        srv.tier,
+        truncated=server.surfaces_listed,
+    )
+
+
+def _same_name(
+    st: ToolStatus, defs: list[ToolDef], tier: str, protocol_version: str | None
+) -> None:
+    """A name the server lists more than once: the protocol finding, and when the definitions
+    differ, ``st`` blocked and changed, since which of them a client would use is undefined."""
+    if len(defs) > 1:
+        st.protocol.append(duplicate_findings(len(defs), protocol_version))
+    digests = {d.digest for d in defs}
+    if len(digests) > 1:
+        # Which of them a client would use is undefined: never let one pass unseen.
+        st.notes.append(f"the server lists {len(defs)} different definitions under this name")
+        st.definitions = len(digests)
+        # Blocked whatever the first one's result; its own blocking findings (and their
+        # concerns, the app's flags) are kept beside the reason, not replaced by it.
+        first = st.policy
+        st.policy = PolicyResult(
+            tier,
+            Outcome.BLOCK,
+            (
+                f"{len(defs)} different definitions share this name",
+                *(first.reasons if first.outcome is Outcome.BLOCK else ()),
+            ),
+            first.concerns,
+        )
+        if st.state in (State.PINNED, State.DENIED):
+            st.state = State.CHANGED
+
+
+def _removed(
+    server: ServerSnapshot, name: str, pin: Pin, calls: CallLog | None, tier: str
+) -> ToolStatus:
+    """A pinned tool the server no longer serves: to review when it was approved (its
+    recorded calls would fail), nothing to do when denied or awaiting the pin file's upgrade."""
+    n = calls.count(name) if calls else 0
+    if awaiting_upgrade(pin):
+        policy = PolicyResult(tier, Outcome.NONE, (AWAITING_UPGRADE,))
+    elif pin.approved:
+        why = "approved tool no longer served"
+        if n:
+            why += f": {n} recorded call(s) would fail"
+        policy = PolicyResult(tier, Outcome.REVIEW, (why,))
+    else:
+        policy = PolicyResult(tier, Outcome.NONE, ("denied tool no longer served",))
+    return ToolStatus(
+        server.name,
+        server.principal,
+        name,
+        State.REMOVED,
+        policy,
+        pin=pin,
+        calls_recorded=n,
+    )
+
+
 def server_status(
     server: ServerSnapshot,
     pins: PinFile,
@@ -685,24 +762,7 @@ def server_status(
         if calls is not None and calls.streamed:
             _stream_replay(calls, {})  # its log's counts, as a loaded log has them
         return srv, []
-    # Instructions pinned per (server, principal); a pin that does not verify is not in
-    # pins.instructions, so they read as new (never trusted).
-    srv.instructions = instructions_status(
-        server.name,
-        server.principal,
-        live_text(server.instructions),
-        pins.instructions.get((server.name, server.principal)),
-        srv.tier,
-    )
-    # Prompts, resources and templates: the kinds fetched, against their pins.
-    srv.surfaces = surface_statuses(
-        server.name,
-        server.principal,
-        server.surfaces,
-        pins.surfaces,
-        srv.tier,
-        truncated=server.surfaces_listed,
-    )
+    _server_surfaces(srv, server, pins)
     if pinned is None:
         pinned = pins.for_server(server.name, server.principal)
     by_name: dict[str, list[ToolDef]] = {}
@@ -735,52 +795,11 @@ def server_status(
         st.approved_kinds = kinds_approved_on(
             pins.kinds.get((server.name, server.principal, name)), st.live_digest
         )
-        if len(defs) > 1:
-            st.protocol.append(duplicate_findings(len(defs), server.protocol_version))
-        digests = {d.digest for d in defs}
-        if len(digests) > 1:
-            # Which of them a client would use is undefined: never let one pass unseen.
-            st.notes.append(f"the server lists {len(defs)} different definitions under this name")
-            st.definitions = len(digests)
-            # Blocked whatever the first one's result; its own blocking findings (and their
-            # concerns, the app's flags) are kept beside the reason, not replaced by it.
-            first = st.policy
-            st.policy = PolicyResult(
-                tier,
-                Outcome.BLOCK,
-                (
-                    f"{len(defs)} different definitions share this name",
-                    *(first.reasons if first.outcome is Outcome.BLOCK else ()),
-                ),
-                first.concerns,
-            )
-            if st.state in (State.PINNED, State.DENIED):
-                st.state = State.CHANGED
+        _same_name(st, defs, tier, server.protocol_version)
         out.append(st)
     for name in sorted(set(pinned) - set(by_name)):
-        pin = pinned[name]
-        n = calls.count(name) if calls else 0
         tier = pins.tier_for(server.name, name, default=default_tier)
-        if awaiting_upgrade(pin):
-            policy = PolicyResult(tier, Outcome.NONE, (AWAITING_UPGRADE,))
-        elif pin.approved:
-            why = "approved tool no longer served"
-            if n:
-                why += f": {n} recorded call(s) would fail"
-            policy = PolicyResult(tier, Outcome.REVIEW, (why,))
-        else:
-            policy = PolicyResult(tier, Outcome.NONE, ("denied tool no longer served",))
-        out.append(
-            ToolStatus(
-                server.name,
-                server.principal,
-                name,
-                State.REMOVED,
-                policy,
-                pin=pin,
-                calls_recorded=n,
-            )
-        )
+        out.append(_removed(server, name, pinned[name], calls, tier))
     return srv, out
 
 

@@ -284,52 +284,59 @@ def _search(
         except Exception as e:
             out[i] = {"note": f"no witness: the witness search failed ({type(e).__name__})"}
             continue
-        if found is None and ch.cls is ChangeClass.BREAKING and side is not None and side.shared:
-            # No call breaks for this change alone (another change of the tool rejects every
-            # call this one does): the call valid under old and rejected by new, aimed here,
-            # is still the evidence of the break. It promotes nothing.
-            instance, issue = side.shared
-            out[i] = {
-                "witness": instance,
-                "witness_error": f"{issue.path or '(root)'}: {issue.message}",
-                "note": ch.note or NOTE_SHARED,
-            }
-            continue
-        if found is None:
-            if ch.cls is ChangeClass.BREAKING and not ch.note:  # replay's evidence stays
-                proof = side.exhaustive() if side is not None and not side.blocked else None
-                if side is not None and proof is not None and proof[1] is None:
-                    # Every call the old schema accepts was tried, and the new one accepts
-                    # them all: no witness exists, so the verdict has no proof.
-                    out[i] = {
-                        "cls": ChangeClass.POTENTIALLY_BREAKING,
-                        "note": NOTE_EXHAUSTIVE.format(n=proof[0], what=side.what),
-                        "disproved": True,
-                    }
-                    continue
-                why = (
-                    NOTE_UNCOMPILED
-                    if side is None
-                    else NOTE_BLOCKED
-                    if side.blocked
-                    else NOTE_NONE
-                    if proof is not None
-                    else NOTE_NONE + NOTE_NOT_EXHAUSTIVE
-                )
-                out[i] = {"note": why}
-            else:
-                out[i] = None
-            continue
-        instance, issue = found
-        promoted = ch.cls is ChangeClass.POTENTIALLY_BREAKING
-        out[i] = {
-            "witness": instance,
-            "witness_error": f"{issue.path or '(root)'}: {issue.message}",
-            "cls": ChangeClass.BREAKING if promoted else ch.cls,
-            "promoted": promoted or ch.promoted,
-        }
+        out[i] = _found(ch, found) if found is not None else _not_found(ch, side)
     _rename_witnesses(changes, out)
     return out
+
+
+def _found(ch: Change, found: tuple[Any, Issue]) -> dict[str, Any]:
+    """The answer for a change with a witness of its own: the call and why the new schema
+    rejects it; a potentially-breaking change is promoted to breaking, since the call proves it."""
+    instance, issue = found
+    promoted = ch.cls is ChangeClass.POTENTIALLY_BREAKING
+    return {
+        "witness": instance,
+        "witness_error": f"{issue.path or '(root)'}: {issue.message}",
+        "cls": ChangeClass.BREAKING if promoted else ch.cls,
+        "promoted": promoted or ch.promoted,
+    }
+
+
+def _not_found(ch: Change, side: _Side | None) -> dict[str, Any] | None:
+    """The answer for a change the search found no witness of its own for: the shared call
+    that still shows its break, a breaking verdict disproved by an exhaustive search, or a
+    note saying why there is no witness (None: a potentially-breaking change stays as it is)."""
+    if ch.cls is ChangeClass.BREAKING and side is not None and side.shared:
+        # No call breaks for this change alone (another change of the tool rejects every
+        # call this one does): the call valid under old and rejected by new, aimed here,
+        # is still the evidence of the break. It promotes nothing.
+        instance, issue = side.shared
+        return {
+            "witness": instance,
+            "witness_error": f"{issue.path or '(root)'}: {issue.message}",
+            "note": ch.note or NOTE_SHARED,
+        }
+    if not (ch.cls is ChangeClass.BREAKING and not ch.note):  # replay's evidence stays
+        return None
+    proof = side.exhaustive() if side is not None and not side.blocked else None
+    if side is not None and proof is not None and proof[1] is None:
+        # Every call the old schema accepts was tried, and the new one accepts
+        # them all: no witness exists, so the verdict has no proof.
+        return {
+            "cls": ChangeClass.POTENTIALLY_BREAKING,
+            "note": NOTE_EXHAUSTIVE.format(n=proof[0], what=side.what),
+            "disproved": True,
+        }
+    why = (
+        NOTE_UNCOMPILED
+        if side is None
+        else NOTE_BLOCKED
+        if side.blocked
+        else NOTE_NONE
+        if proof is not None
+        else NOTE_NONE + NOTE_NOT_EXHAUSTIVE
+    )
+    return {"note": why}
 
 
 def _searched(ch: Change) -> bool:

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from mcp_review.engine.cues import severity
 from mcp_review.engine.hidden import (
@@ -68,6 +68,7 @@ from mcp_review.formats import surfaces as surf_fmt
 from mcp_review.formats.compare import replay_lines, show_value
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 from mcp_review.formats.kinds import CUES_LISTED, markdown_lines, tool_order
+from mcp_review.formats.output import CHECK, OutputFormat, choices
 from mcp_review.formats.status import (
     call_log_notes,
     candidate_line,
@@ -78,9 +79,12 @@ from mcp_review.formats.status import (
     waived_label,
 )
 
+if TYPE_CHECKING:
+    from mcp_review.engine.rulesconfig import WaiverUse
+
 FORMAT = "mcp-review-check"
 VERSION = 2
-FORMATS = ("text", "json", "markdown", "sarif")
+FORMATS = choices(CHECK)
 
 
 def _shown(report: StatusReport) -> list[ToolStatus]:
@@ -105,7 +109,8 @@ def _tool_counts(report: StatusReport) -> dict[str, int]:
 
 
 def report_json(report: StatusReport, fail_on: str, *, all_calls: bool = False) -> dict[str, Any]:
-    return plain(report_doc(report, fail_on, all_calls=all_calls))
+    doc: dict[str, Any] = plain(report_doc(report, fail_on, all_calls=all_calls))
+    return doc
 
 
 def _tool_entry(t: ToolStatus, gate: Gate, all_calls: bool) -> dict[str, Any]:
@@ -562,7 +567,8 @@ def _worst_rule(t: ToolStatus) -> str:
 
     changes = t.comparison.changes if t.comparison is not None else []
     if changes:
-        return min(changes, key=lambda c: (CLASS_ORDER[c.cls], c.rule)).rule
+        worst: str = min(changes, key=lambda c: (CLASS_ORDER[c.cls], c.rule)).rule
+        return worst
     return f"tool-{t.state}"
 
 
@@ -754,7 +760,7 @@ def to_sarif(
     return json_dumps_safe(doc, indent=2) + "\n"
 
 
-def _suppression(u: Any) -> dict[str, Any]:
+def _suppression(u: WaiverUse) -> dict[str, Any]:
     """A SARIF suppression for an honoured ``[[ignore]]`` waiver."""
     w = u.waiver
     return {
@@ -788,38 +794,24 @@ def render(
 
 def iter_render(
     report: StatusReport,
-    fmt: str,
+    fmt: OutputFormat | str,
     fail_on: str,
     *,
     config_path: str | None = None,
     all_calls: bool = False,
     config_lines: Mapping[str, int] | None = None,
 ) -> Iterator[str]:
-    """The report in ``fmt`` in pieces (JSON is written as it goes)."""
-    if fmt == "json":
-        yield from iter_json(report, fail_on, all_calls=all_calls)
-        return
-    yield _render_whole(
-        report,
-        fmt,
-        fail_on,
-        config_path=config_path,
-        all_calls=all_calls,
-        config_lines=config_lines,
-    )
-
-
-def _render_whole(
-    report: StatusReport,
-    fmt: str,
-    fail_on: str,
-    *,
-    config_path: str | None = None,
-    all_calls: bool = False,
-    config_lines: Mapping[str, int] | None = None,
-) -> str:
-    if fmt == "markdown":
-        return to_markdown(report, fail_on)
-    if fmt == "sarif":
-        return to_sarif(report, fail_on, config_path=config_path, config_lines=config_lines)
-    return to_text(report, fail_on, all_calls=all_calls)
+    """The report in ``fmt`` in pieces (JSON is written as it goes): the one dispatch on the
+    format."""
+    form = OutputFormat(fmt)
+    match form:
+        case OutputFormat.JSON:
+            yield from iter_json(report, fail_on, all_calls=all_calls)
+        case OutputFormat.MARKDOWN:
+            yield to_markdown(report, fail_on)
+        case OutputFormat.SARIF:
+            yield to_sarif(report, fail_on, config_path=config_path, config_lines=config_lines)
+        case OutputFormat.TEXT:
+            yield to_text(report, fail_on, all_calls=all_calls)
+        case _:
+            assert_never(form)

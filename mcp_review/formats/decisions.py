@@ -4,10 +4,15 @@ the decisions they wrote: the save's notes on stderr, the records on stdout as t
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp_review.engine.status import ToolStatus
+    from mcp_review.services.decisions import GroupDecision, InstructionsDecision
+    from mcp_review.store.pinfile import SaveResult
 
 
-def report_save(result: Any, path: str) -> None:
+def report_save(result: SaveResult, path: str) -> None:
     """Tell the operator on stderr when another writer changed the file since it was read."""
     from mcp_review.engine.hidden import safe_text
     from mcp_review.store.pinfile import upgrade_note
@@ -85,7 +90,7 @@ def print_records(records: list[dict[str, Any]], fmt: str, extra: dict[str, Any]
         )
 
 
-def change_class(t: Any) -> str:
+def change_class(t: ToolStatus) -> str:
     """What an approval of ``t`` accepts (``engine.status.change_class``: the engine's words,
     which the audit log shares)."""
     from mcp_review.engine.status import change_class as engine_change_class
@@ -128,7 +133,7 @@ def with_class(
     return out
 
 
-def show_instructions_decision(d: Any, fmt: str, path: str) -> None:
+def show_instructions_decision(d: InstructionsDecision, fmt: str, path: str) -> None:
     """A decision about a server's instructions (``services.decisions.decide_instructions``):
     nothing to write, refused (stderr, with the reasons), or the record written."""
     from mcp_review.engine.hidden import safe_text
@@ -141,11 +146,12 @@ def show_instructions_decision(d: Any, fmt: str, path: str) -> None:
             print(f"  - {safe_text(r)}", file=sys.stderr)
         print("review them (mcp-review status, or the app), then rerun with --yes", file=sys.stderr)
     else:
+        assert d.result is not None  # neither unchanged nor blocked: saved
         report_save(d.result, path)
         print_records(d.result.audit_records, fmt, {})
 
 
-def show_group_decision(d: Any, result: Any, fmt: str, path: str) -> None:
+def show_group_decision(d: GroupDecision, result: SaveResult | None, fmt: str, path: str) -> None:
     """A decision about a group (``services.decisions.decide_group``): refused (stderr, with
     the reasons) when blocked and not confirmed, else the records written and one line per
     what happened to the members (text) or the records with the group (JSON)."""
@@ -169,6 +175,7 @@ def show_group_decision(d: Any, result: Any, fmt: str, path: str) -> None:
             file=sys.stderr,
         )
         return
+    assert result is not None  # only a blocked decision is not saved
     report_save(result, path)
     extra = {
         "group": {
@@ -185,7 +192,7 @@ def show_group_decision(d: Any, result: Any, fmt: str, path: str) -> None:
     print_records(result.audit_records, fmt, extra)
     if fmt == "json":
         return
-    said = f"{label}: {d.decision} on {len(d.decided)} tool(s)"
+    said = f"{label}: {d.decision} on {len(d.decided)} {g.subject.replace('-', ' ')}(s)"
     if d.partial:
         said += (
             f"; {len(d.partial)} wait for their other kinds (this kind is kept, bound to "

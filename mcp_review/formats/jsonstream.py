@@ -23,11 +23,11 @@ except ImportError:  # pragma: no cover - a dependency
     _orjson = None
 
 
-class Doc(dict):
+class Doc(dict[str, Any]):
     """A JSON object that holds a :class:`Stream` somewhere below: written member by member."""
 
 
-class DocList(list):
+class DocList(list[Any]):
     """A JSON array whose items may be :class:`Doc`: written item by item."""
 
 

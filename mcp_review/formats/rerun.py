@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.hidden import json_dumps_safe, safe_text
 from mcp_review.engine.rerun import REASON_LIVE, word_diff_text
+
+if TYPE_CHECKING:
+    from mcp_review.services.rerun import RerunReport
 
 MAX_SHOWN = 120
 """Characters of an argument object or a value shown per line in text."""
@@ -34,7 +37,7 @@ def _short(value: Any, n: int = MAX_SHOWN, *, raw_str: bool = False) -> str:
     return s if len(s) <= n else s[:n] + "…"
 
 
-def plan_text(rep: Any) -> str:
+def plan_text(rep: RerunReport) -> str:
     """What will be sent (each twice) and what will not, one line per call."""
     send = rep.to_send
     lines = [
@@ -50,7 +53,7 @@ def plan_text(rep: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_text(rep: Any) -> str:
+def to_text(rep: RerunReport) -> str:
     out = [f"mcp-review rerun {safe_text(rep.server)}"]
     for c in rep.calls:
         when = f"  (recorded {safe_text(c.call.time)})" if c.call.time else ""
@@ -88,11 +91,11 @@ def to_text(rep: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def to_json(rep: Any) -> str:
+def to_json(rep: RerunReport) -> str:
     return json_dumps_safe(rep.to_json(), indent=2) + "\n"
 
 
-def ask(planned: Any, *, yes: bool, quiet: bool = False) -> tuple[bool, str]:
+def ask(planned: RerunReport, *, yes: bool, quiet: bool = False) -> tuple[bool, str]:
     """What `rerun` and `check --rerun` share: show the plan on stderr and ask in a terminal;
     ``--yes`` sends without asking. (ok, why not)."""
     if not quiet or not yes:

@@ -68,7 +68,7 @@ ANSI escapes, invisible characters and line breaks are shown as tokens, never in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.cues import cues_json, severity
 from mcp_review.engine.hidden import mark_lookalikes, safe_text
@@ -82,6 +82,10 @@ from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats.compare import comparison_doc, replay_lines, with_change_cues
 from mcp_review.formats.jsonstream import Doc, DocList, iter_dump, plain
 from mcp_review.formats.kinds import CUES_LISTED, text_lines, tool_order
+
+if TYPE_CHECKING:
+    from mcp_review.engine.model import Change
+    from mcp_review.engine.status import ServerStatus
 
 FORMAT = "mcp-review-status"
 VERSION = 2
@@ -142,7 +146,7 @@ def cue_lines(t: ToolStatus, indent: str = "      ") -> list[str]:
     return out
 
 
-def waived_label(t: ToolStatus, c: Any) -> str:
+def waived_label(t: ToolStatus, c: Change) -> str:
     """`` [waived until DATE: reason]`` for a change an honoured waiver covers, else empty."""
     u = t.waived.get((c.rule, c.pointer))
     return (
@@ -171,7 +175,10 @@ def report_json(
     all_calls: bool = False,
     grouping: Grouping | None = None,
 ) -> dict[str, Any]:
-    return plain(report_doc(report, applied=applied, all_calls=all_calls, grouping=grouping))
+    doc: dict[str, Any] = plain(
+        report_doc(report, applied=applied, all_calls=all_calls, grouping=grouping)
+    )
+    return doc
 
 
 def report_doc(
@@ -301,7 +308,7 @@ def unreachable_summary(n: int) -> str:
     return f"{n} server(s) unreachable (their tools were not checked)"
 
 
-def call_log_notes(s: Any) -> list[str]:
+def call_log_notes(s: ServerStatus) -> list[str]:
     """What a server's call log held that was not replayed, in words (``status`` and ``check``
     text): lines that are not JSON, and records that name no tool."""
     c = s.calls

@@ -7,11 +7,14 @@ Their names, URIs and texts are server-written: shown through the one sanitiser
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.hidden import md_text, safe_text
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.surfaces import KINDS, SurfaceStatus
+
+if TYPE_CHECKING:
+    from mcp_review.services.surface_decisions import SurfaceDecision
 
 DIFF_LINES = 40
 """Diff lines shown per prompt, resource or template in text reports."""
@@ -118,7 +121,7 @@ def sarif_result(
     }
 
 
-def show_surface_decision(d: Any, fmt: str, path: str) -> None:
+def show_surface_decision(d: SurfaceDecision, fmt: str, path: str) -> None:
     """A decision about a prompt, resource or template (services/surface_decisions.py):
     nothing to write, refused (stderr, with the reasons), or the record written."""
     import sys
@@ -133,5 +136,6 @@ def show_surface_decision(d: Any, fmt: str, path: str) -> None:
             print(f"  - {safe_text(r)}", file=sys.stderr)
         print("review it (mcp-review status, or the app), then rerun with --yes", file=sys.stderr)
     else:
+        assert d.result is not None  # neither unchanged nor blocked: saved
         report_save(d.result, path)
         print_records(d.result.audit_records, fmt, {})

@@ -9,18 +9,21 @@ only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mcp_review.engine.cues import text_cues
 from mcp_review.engine.hidden import safe_text
 from mcp_review.engine.rules.cues import SECRET_PATH_RULE
 from mcp_review.engine.ui_resource import UIResource, added_text, diff_lines, record_of
 
+if TYPE_CHECKING:
+    from mcp_review.engine.cues import Cue
+
 MAX_MARKS = 50
 """Most cue marks written on a UI diff."""
 
 
-def _kind(c: Any) -> str:
+def _kind(c: Cue) -> str:
     return "secret path" if c.rule == SECRET_PATH_RULE else str(c.kind)
 
 

@@ -43,6 +43,19 @@ from mcp_review.services.config_model import (  # noqa: F401 - re-exported: impo
     server_from,
 )
 
+# What other modules take from here rather than from config_model (a strict module exports an
+# imported name only when it says so); this module's own definitions are public as ever.
+__all__ = [
+    "CLIENT_CONFIGS",
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_MAX_PAGES",
+    "DEFAULT_MAX_TOOLS",
+    "DISCOVERY_ORDER",
+    "Config",
+    "ServerConfig",
+    "secrets_scrubber",
+]
+
 # --- discovery and trust of client configs ------------------------------------------------
 
 
@@ -126,7 +139,8 @@ def load_config(
         # Every client config on this machine (services/discover.py).
         from mcp_review.services.discover import load_auto
 
-        return load_auto(".", environ)
+        auto: Config = load_auto(".", environ)
+        return auto
     p = Path(path) if path is not None else discover_config(require_trust=require_trust)
     env = os.environ if environ is None else environ
     src = str(p)

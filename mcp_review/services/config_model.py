@@ -455,22 +455,10 @@ def _tool_settings(raw: Mapping[str, Any], where: Where) -> dict[str, tuple[str,
     return out
 
 
-def server_from(
-    name: str,
-    raw: Mapping[str, Any],
-    where: Where,
-    env: Mapping[str, str],
-    default_timeout: float,
-    cfg_path: Path,
-    workspace: Path | None = None,
-) -> ServerConfig:
-    """One server's entry (TOML table or JSON object) as a ServerConfig; errors name the file
-    and line through ``where``. Shared by the config file and auto-discovery (discover.py)."""
-    if not name or not isinstance(name, str):
-        raise where.error(None, "server names must be non-empty strings")
+def _transport(raw: Mapping[str, Any], where: Where, command: str | None, url: str | None) -> str:
+    """The entry's transport: ``type`` (or ``transport``, the clients' spellings of HTTP
+    folded), else implied by ``command`` or ``url``; an entry that names none is an error."""
     ttype = raw.get("type", raw.get("transport"))
-    command = _str(raw, "command", where)
-    url = _str(raw, "url", where) or _str(raw, "serverUrl", where)
     if ttype is None:
         ttype = "stdio" if command is not None else "http" if url is not None else None
     if ttype in ("streamable-http", "streamableHttp", "streamable_http"):
@@ -480,37 +468,57 @@ def server_from(
     if not isinstance(ttype, str) or ttype not in TRANSPORTS:
         key = "type" if "type" in raw else "transport"
         raise where.error(key, f"must be one of {', '.join(TRANSPORTS)} (got {ttype!r})")
+    return ttype
 
-    expanded: list[str] = []
 
-    def x(v: str, key: str) -> str:
-        return expand(v, env, where, key, workspace, expanded)
+def _stdio_launch(
+    raw: Mapping[str, Any],
+    where: Where,
+    command: str | None,
+    x: Callable[[str, str], str],
+    workspace: Path | None,
+    cfg_path: Path,
+) -> dict[str, Any]:
+    """How a stdio server is started (command, args, env, cwd), each expanded; a relative
+    cwd is resolved against the config file, not wherever CI runs us."""
+    if command is None:
+        raise where.error("command", "a stdio server needs 'command'")
+    args = raw.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise where.error("args", "must be a list of strings")
+    kw: dict[str, Any] = {"command": x(command, "command")}
+    kw["args"] = tuple(x(a, f"args[{i}]") for i, a in enumerate(args))
+    kw["env"] = {k: x(v, f"env.{k}") for k, v in _str_map(raw, "env", where).items()}
+    cwd = _str(raw, "cwd", where)
+    if cwd is not None:
+        cwd = x(cwd, "cwd")
+        # A relative cwd means "relative to the config file", not to wherever CI runs us.
+        base = workspace if workspace is not None else cfg_path.resolve().parent
+        kw["cwd"] = str((base / cwd).resolve()) if not os.path.isabs(cwd) else cwd
+    return kw
 
-    kw: dict[str, Any] = {"name": name, "transport": ttype, "source": where.src}
-    if ttype == "stdio":
-        if command is None:
-            raise where.error("command", "a stdio server needs 'command'")
-        args = raw.get("args", [])
-        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-            raise where.error("args", "must be a list of strings")
-        kw["command"] = x(command, "command")
-        kw["args"] = tuple(x(a, f"args[{i}]") for i, a in enumerate(args))
-        kw["env"] = {k: x(v, f"env.{k}") for k, v in _str_map(raw, "env", where).items()}
-        cwd = _str(raw, "cwd", where)
-        if cwd is not None:
-            cwd = x(cwd, "cwd")
-            # A relative cwd means "relative to the config file", not to wherever CI runs us.
-            base = workspace if workspace is not None else cfg_path.resolve().parent
-            kw["cwd"] = str((base / cwd).resolve()) if not os.path.isabs(cwd) else cwd
-    else:
-        if url is None:
-            raise where.error("url", f"an {ttype} server needs 'url'")
-        kw["url"] = x(url, "url")
-        if not re.match(r"^https?://", kw["url"]):
-            raise where.error("url", "must start with http:// or https://")
-        kw["headers"] = {
-            k: x(v, f"headers.{k}") for k, v in _str_map(raw, "headers", where).items()
-        }
+
+def _http_launch(
+    raw: Mapping[str, Any],
+    where: Where,
+    ttype: str,
+    url: str | None,
+    x: Callable[[str, str], str],
+) -> dict[str, Any]:
+    """Where an HTTP server is reached (url, headers), each expanded; only http(s) URLs."""
+    if url is None:
+        raise where.error("url", f"an {ttype} server needs 'url'")
+    kw: dict[str, Any] = {"url": x(url, "url")}
+    if not re.match(r"^https?://", kw["url"]):
+        raise where.error("url", "must start with http:// or https://")
+    kw["headers"] = {k: x(v, f"headers.{k}") for k, v in _str_map(raw, "headers", where).items()}
+    return kw
+
+
+def _principal_and_policy(raw: Mapping[str, Any], where: Where) -> dict[str, Any]:
+    """Whom the server is reviewed as and under which tier, checked at load so a typo fails
+    closed here instead of deep in the policy engine."""
+    kw: dict[str, Any] = {}
     principal = _str(raw, "principal", where)
     if principal is not None:
         if not principal.strip():
@@ -525,10 +533,15 @@ def server_from(
             # proxy withholding every tool without saying why).
             raise where.error("policy", f"must be one of {', '.join(TIERS)} (got {policy!r})")
         kw["policy"] = policy
-    calls = _str(raw, "calls", where)
-    if calls is not None:
-        calls = x(calls, "calls")
-        kw["calls"] = calls if os.path.isabs(calls) else str(cfg_path.resolve().parent / calls)
+    return kw
+
+
+def _switches(
+    raw: Mapping[str, Any], where: Where, default_timeout: float, by_url: bool
+) -> dict[str, Any]:
+    """The entry's timeout, mode and true/false switches, each checked for its type; the
+    HTTP-only switches refused on a server not reached by url."""
+    kw: dict[str, Any] = {}
     t = raw.get("timeout", default_timeout)
     if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
         raise where.error("timeout", "must be a positive number of seconds")
@@ -544,7 +557,7 @@ def server_from(
     fa = raw.get("forward_authorization", False)
     if not isinstance(fa, bool):
         raise where.error("forward_authorization", "must be true or false")
-    if fa and kw.get("url") is None:
+    if fa and not by_url:
         raise where.error(
             "forward_authorization", "is for a server reached by url (a stdio server has no HTTP)"
         )
@@ -552,9 +565,45 @@ def server_from(
     oa = raw.get("oauth", False)
     if not isinstance(oa, bool):
         raise where.error("oauth", "must be true or false")
-    if oa and kw.get("url") is None:
+    if oa and not by_url:
         raise where.error("oauth", "is for a server reached by url")
     kw["oauth"] = oa
+    return kw
+
+
+def server_from(
+    name: str,
+    raw: Mapping[str, Any],
+    where: Where,
+    env: Mapping[str, str],
+    default_timeout: float,
+    cfg_path: Path,
+    workspace: Path | None = None,
+) -> ServerConfig:
+    """One server's entry (TOML table or JSON object) as a ServerConfig; errors name the file
+    and line through ``where``. Shared by the config file and auto-discovery (discover.py)."""
+    if not name or not isinstance(name, str):
+        raise where.error(None, "server names must be non-empty strings")
+    command = _str(raw, "command", where)
+    url = _str(raw, "url", where) or _str(raw, "serverUrl", where)
+    ttype = _transport(raw, where, command, url)
+
+    expanded: list[str] = []
+
+    def x(v: str, key: str) -> str:
+        return expand(v, env, where, key, workspace, expanded)
+
+    kw: dict[str, Any] = {"name": name, "transport": ttype, "source": where.src}
+    if ttype == "stdio":
+        kw.update(_stdio_launch(raw, where, command, x, workspace, cfg_path))
+    else:
+        kw.update(_http_launch(raw, where, ttype, url, x))
+    kw.update(_principal_and_policy(raw, where))
+    calls = _str(raw, "calls", where)
+    if calls is not None:
+        calls = x(calls, "calls")
+        kw["calls"] = calls if os.path.isabs(calls) else str(cfg_path.resolve().parent / calls)
+    kw.update(_switches(raw, where, default_timeout, by_url=kw.get("url") is not None))
     kw["rerun_ignore"] = _tool_settings(raw, where)
     kw["expanded"] = tuple(dict.fromkeys(expanded))
     return ServerConfig(**kw)

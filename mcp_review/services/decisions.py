@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.pins import ANY, ChangedMeanwhile
@@ -118,9 +118,9 @@ def decide_tool(
         pin = with_decision(before, Decision.DENIED, by=by, note=note)
     else:
         return None
-    pin = _with_seen(pins, pin, seen)
-    pins.decide(pin, why=why, source=source, expect=expect, group=group)
-    return pin
+    decided: Pin = _with_seen(pins, pin, seen)
+    pins.decide(decided, why=why, source=source, expect=expect, group=group)
+    return decided
 
 
 def apply_auto_approvals(
@@ -229,7 +229,7 @@ def decide_group(
     from mcp_review.engine.kinds import pending_kinds
     from mcp_review.engine.pins import Decision, KindApproval, kinds_approved_on
     from mcp_review.engine.policy import approval_allowed, blocked_approval
-    from mcp_review.engine.status import accepted
+    from mcp_review.engine.status import ToolStatus, accepted
 
     decision = Decision(decision)
     out = GroupDecision(group, decision)
@@ -250,6 +250,25 @@ def decide_group(
             raise ValueError(f"group member {m.name!r} carries no tool status")
         srv = info.get(m.server)
         in_group = f"group {group.id}: {label}"
+        if m.surface:
+            _decide_surface_member(
+                pins,
+                m,
+                decision,
+                source=source,
+                why_note=in_group + (f"; {note}" if note else ""),
+                note=note,
+                by=by,
+                blocked=reasons if blocked and blocked_approval(decision, m.outcome) else (),
+                confirmed=confirmed,
+                server_version=getattr(srv, "server_version", None),
+                expect_seen=expect_seen,
+                group=group.id,
+            )
+            out.whole.append(m)
+            continue
+        if not isinstance(t, ToolStatus):
+            raise ValueError(f"group member {m.name!r} carries no tool status")
         why = audit_why(
             decision,
             accepted(t),
@@ -257,12 +276,13 @@ def decide_group(
             blocked=reasons if blocked and blocked_approval(decision, m.outcome) else (),
             confirmed=confirmed,
         )
+        key = (m.server, m.principal, m.tool)
         if decision is Decision.APPROVED:
-            done = t.approved_kinds | kinds_approved_on(pins.kinds.get(m.key), m.digest)
+            done = t.approved_kinds | kinds_approved_on(pins.kinds.get(key), m.digest)
             rest = [k for k in pending_kinds(t) if k.key not in done and k != group.kind]
             if rest:
                 pins.approve_kind(
-                    m.key,
+                    key,
                     m.digest,
                     KindApproval(group.kind.key, label, group.id, now_utc(), by, note),
                     why=why,
@@ -272,7 +292,7 @@ def decide_group(
                 continue
         decide_tool(
             pins,
-            m.key,
+            key,
             decision,
             source=source,
             live=t.live,
@@ -288,6 +308,55 @@ def decide_group(
         )
         out.whole.append(m)
     return out
+
+
+def _decide_surface_member(
+    pins: PinFile,
+    m: Member,
+    decision: Decision,
+    *,
+    source: str,
+    why_note: str,
+    note: str,
+    by: str,
+    blocked: Sequence[str],
+    confirmed: str,
+    server_version: str | None,
+    expect_seen: bool,
+    group: str,
+) -> None:
+    """A prompt, resource or template member of a group: exactly the object its status was
+    computed from (``m.status``, what the group showed), recorded through
+    :func:`decide_surface_pin` (the one path: signing, audit, compare-and-set)."""
+    from mcp_review.engine.clock import now_utc
+    from mcp_review.engine.surfaces import SurfaceStatus, make_surface_pin
+
+    x = m.status
+    if not isinstance(x, SurfaceStatus) or x.live is None:
+        raise ValueError(f"group member {m.name!r} carries no served definition")
+    spin = make_surface_pin(
+        x.server,
+        x.kind,
+        x.live,
+        str(decision),
+        principal=x.principal,
+        by=by,
+        at=now_utc(),
+        note=note,
+        server_version=server_version,
+    )
+    why = audit_why(
+        decision, f"{x.state} {x.kind}", note=why_note, blocked=blocked, confirmed=confirmed
+    )
+    decide_surface_pin(
+        pins,
+        spin,
+        why=why,
+        source=source,
+        expect=x.pin if expect_seen else ANY,
+        seen=x,
+        group=group,
+    )
 
 
 def _group_reasons(group: Group) -> tuple[str, ...]:
@@ -342,11 +411,15 @@ def decide_surface_pin(
     source: str,
     expect: Any = ANY,
     seen: Any = None,
+    group: str | None = None,
 ) -> None:
     """Record a decision about a prompt, resource or resource template (``spin``: the object
     decided, as served; ``seen``: its ``SurfaceStatus``, carried in a signed decision's record
-    when ``pins`` signs: the save signs it as it signs a tool's)."""
-    pins.decide_surface(_with_seen(pins, spin, seen), why=why, source=source, expect=expect)
+    when ``pins`` signs: the save signs it as it signs a tool's; ``group``: the id of the
+    group it was decided in, written in its audit record)."""
+    pins.decide_surface(
+        _with_seen(pins, spin, seen), why=why, source=source, expect=expect, group=group
+    )
 
 
 def forget_surface(
@@ -387,11 +460,26 @@ class InstructionsDecision:
     """Already decided this way with this text: nothing was written."""
     blocked: list[str] = field(default_factory=list)
     """The reasons an approval was refused (blocked and not confirmed with ``--yes``)."""
-    result: Any = None
-    """The save (``engine.pins.SaveResult``) when something was written."""
+    result: SaveResult | None = None
+    """The save when something was written."""
 
 
-def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> InstructionsDecision:
+@dataclass(frozen=True, slots=True)
+class DecisionRequest:
+    """What an ``approve``/``deny`` of one server's instructions, prompt, resource or template
+    names: the server and principal, who decides and why, and whether a blocked approval is
+    confirmed (``--yes``). The command builds it from its arguments."""
+
+    server: str
+    principal: str | None = None
+    by: str | None = None
+    note: str = ""
+    yes: bool = False
+
+
+def decide_instructions(
+    req: DecisionRequest, inp: Any, snap: Any, decision: str
+) -> InstructionsDecision:
     """``approve``/``deny`` ``SERVER --instructions``: decide exactly the instructions the
     server sends now (or sent in the snapshot). Instructions are on the trust axis: a blocked
     change (hidden characters appeared) needs ``--yes`` to approve. Deny works on the pinned
@@ -402,49 +490,49 @@ def decide_instructions(args: Any, inp: Any, snap: Any, decision: str) -> Instru
     from mcp_review.engine.pins import make_instructions_pin
 
     pins = inp.pins
-    srv, principal = served_and_principal(args, inp, snap)
-    key = (args.server, principal)
+    srv, principal = served_and_principal(req, inp, snap)
+    key = (req.server, principal)
     old = pins.instructions.get(key)
     live = live_text(srv.instructions) if srv is not None else None
     out = InstructionsDecision(
-        f"{safe_text(args.server)}/{safe_text(principal)} instructions", decision
+        f"{safe_text(req.server)}/{safe_text(principal)} instructions", decision
     )
     if live is None:
-        refuse_unserved(args, inp, decision, old, "sends no instructions", "none are pinned")
+        refuse_unserved(req, inp, decision, old, "sends no instructions", "none are pinned")
         text = old.text
     else:
         text = live
-    st = instructions_status(args.server, principal, text, old, pins.tier_for(args.server))
+    st = instructions_status(req.server, principal, text, old, pins.tier_for(req.server))
     assert st is not None
 
     def make_pin() -> Any:
         return make_instructions_pin(
-            args.server,
+            req.server,
             text,
             decision,
             principal=principal,
-            by=args.by,
-            note=args.note,
+            by=req.by,
+            note=req.note,
             server_version=srv.server_version if srv is not None else None,
         )
 
     def store(pin: Any, why: str, source: str) -> None:
         decide_instructions_pin(pins, pin, why=why, source=source)
 
-    return decide_subject(args, inp, out, old, st, "server instructions", make_pin, store)
+    return decide_subject(req, inp, out, old, st, "server instructions", make_pin, store)
 
 
-def served_and_principal(args: Any, inp: Any, snap: Any) -> tuple[Any, str]:
+def served_and_principal(req: DecisionRequest, inp: Any, snap: Any) -> tuple[Any, str]:
     """The served entry an ``--instructions`` / ``--prompt`` (...) decision names (None when
     the server is not served or errored) and the principal it is decided under."""
     srv = None
-    if snap is not None and args.server in snap.servers and not snap.servers[args.server].error:
-        srv = served_server(snap, args.server, args.principal, inp.snapshot_path or "live")
-    return srv, (srv.principal if srv is not None else (args.principal or "default"))
+    if snap is not None and req.server in snap.servers and not snap.servers[req.server].error:
+        srv = served_server(snap, req.server, req.principal, inp.snapshot_path or "live")
+    return srv, (srv.principal if srv is not None else (req.principal or "default"))
 
 
 def refuse_unserved(
-    args: Any,
+    req: DecisionRequest,
     inp: Any,
     decision: str,
     old: Any,
@@ -461,23 +549,26 @@ def refuse_unserved(
         where = "in the snapshot" if inp.snapshot_path else "now"
         what = "approve" if decision == "approved" else "deny"
         raise InputError(
-            f"server {shown(args.server)} {serves_none} {where}"
+            f"server {shown(req.server)} {serves_none} {where}"
             + ("" if decision == "approved" else f" and {none_pinned}")
             + f"; nothing to {what}"
             + (not_found(*known) if known else "")
         )
 
 
+_Decided = TypeVar("_Decided", bound=InstructionsDecision)
+
+
 def decide_subject(
-    args: Any,
+    req: DecisionRequest,
     inp: Any,
-    out: Any,
+    out: _Decided,
     old: Any,
     st: Any,
     what: str,
     make_pin: Callable[[], Any],
     store: Callable[[Any, str, str], None],
-) -> Any:
+) -> _Decided:
     """The shared tail of an instructions / prompt / resource decision: the "unchanged"
     short-cut, the refusal of a blocked approval without ``--yes``, the audit reason, then
     the pin (``make_pin``) recorded by ``store(pin, why, source)`` and saved."""
@@ -488,13 +579,13 @@ def decide_subject(
         out.unchanged = True
         return out
     blocked = blocked_approval(decision, st.policy.outcome)
-    if not approval_allowed(decision, st.policy.outcome, getattr(args, "yes", False)):
+    if not approval_allowed(decision, st.policy.outcome, req.yes):
         out.blocked = list(st.policy.reasons)
         return out
     why = audit_why(
         decision,
         f"{st.state} {what}",
-        note=args.note,
+        note=req.note,
         blocked=st.policy.reasons if blocked else (),
         confirmed="with --yes",
     )
@@ -605,7 +696,9 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
     return GroupRun(report, grouping, group, out)
 
 
-def decide_group_from_args(args: Any, decision: Any, source: str) -> tuple[GroupDecision, Any, str]:
+def decide_group_from_args(
+    args: Any, decision: Decision, source: str
+) -> tuple[GroupDecision, SaveResult | None, str]:
     """``approve --group ID`` / ``deny --group ID`` (``decision`` and ``source`` say which):
     resolve the inputs, find the group as ``status --groups`` shows it now, decide every member
     but the ``--except`` ones, and save unless the decision is blocked. Returns the decision,

@@ -265,4 +265,5 @@ def list_sources(
     cwd: str | os.PathLike[str] = ".", env: Mapping[str, str] | None = None
 ) -> list[Source]:
     """Every source with its state, for ``--list-configs`` (reads; never starts anything)."""
-    return read_sources(cwd, env).sources
+    sources: list[Source] = read_sources(cwd, env).sources
+    return sources

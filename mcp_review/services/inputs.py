@@ -33,10 +33,14 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.surfaces import PROMPT, RESOURCE, TEMPLATE
+
+if TYPE_CHECKING:
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.services.config import Config
 
 
 def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -> None:
@@ -279,7 +283,7 @@ def _discover_optional(path: str | None) -> Any:
     return load_config(None)
 
 
-def load_config_for(args: Any, *, required: bool) -> Any:
+def load_config_for(args: Any, *, required: bool) -> Config | None:
     """The config for ``args`` (``--config`` or discovered), applying ``--timeout``; None only
     when not ``required`` and none exists."""
     from mcp_review.services.config import load_config
@@ -332,7 +336,7 @@ class Inputs:
     """services.config.Config, or None (a snapshot reviewed without any config)."""
     snapshot_path: str | None
     pins_path: str
-    pins: Any
+    pins: PinFile
     only: list[str] | None = None
     calls: dict[str, Any] = field(default_factory=dict)
     tiers: dict[str, str] = field(default_factory=dict)
@@ -540,7 +544,7 @@ def resolve(
     )
     from mcp_review.services.signing import install
 
-    install(pins, args, cfg)  # decisions signed when a key is configured
+    install(pins, getattr(args, "sign_key", None), cfg)  # decisions signed when a key is set
     if cfg is not None:
         inp.notes.extend(cfg.notes)
         inp.candidates = list(cfg.candidates)

@@ -22,7 +22,7 @@ from mcp_review.engine import rerun as core
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.replay import LOG_KEYS
 from mcp_review.engine.rerun import Comparison, RecordedCall, RerunOutcome
-from mcp_review.services.config import secrets_scrubber
+from mcp_review.services.config import ServerConfig, secrets_scrubber
 from mcp_review.store.calllog import (
     DEFAULT_REDACT,
     Redactor,
@@ -382,7 +382,7 @@ async def _live_tools(client: Any) -> dict[str, Any]:
     return {t.name: t.wire for t in listing.tools if counts[t.name] == 1}
 
 
-def _connect_errors(e: BaseException, cfg: Any) -> str:
+def _connect_errors(e: BaseException, cfg: ServerConfig) -> str:
     from mcp_review.services.transport import Probe, classify
 
     kind, message = classify(e, cfg, Probe())
@@ -409,7 +409,8 @@ async def plan(cfg: Any, pins: Any, calls: list[RecordedCall], settings: Setting
 
 
 def _wire(result: Any) -> dict[str, Any]:
-    return result.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    wire: dict[str, Any] = result.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    return wire
 
 
 async def _send(

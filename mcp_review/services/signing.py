@@ -20,8 +20,9 @@ import os
 import socket
 import struct
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.signed import (
@@ -49,6 +50,10 @@ from mcp_review.engine.sshsig import (
     string,
 )
 from mcp_review.engine.surfaces import KINDS as SURFACE_KINDS
+
+if TYPE_CHECKING:
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.services.config import Config
 
 HASH = "sha512"
 """The hash ``ssh-keygen -Y sign`` uses by default."""
@@ -300,21 +305,22 @@ def _in_agent(blob: bytes, path: str) -> Signer:
     return Signer(blob, f"ssh-agent ({path})", agent=agent)
 
 
-def sign_spec(args: Any, config: Any = None) -> str | None:
-    """The key the command signs with: ``--sign-key``, else ``MCP_REVIEW_SIGN_KEY``, else the
-    config's ``[signing] key``; None: decisions are not signed."""
-    spec = getattr(args, "sign_key", None) or os.environ.get("MCP_REVIEW_SIGN_KEY")
+def sign_spec(sign_key: str | None, config: Config | None = None) -> str | None:
+    """The key the command signs with: ``--sign-key`` (``sign_key``), else
+    ``MCP_REVIEW_SIGN_KEY``, else the config's ``[signing] key``; None: decisions are not
+    signed."""
+    spec = sign_key or os.environ.get("MCP_REVIEW_SIGN_KEY")
     if not spec and config is not None:
         spec = (getattr(config, "signing", None) or {}).get("key")
     return str(spec) if spec else None
 
 
-def install(pins: Any, args: Any, config: Any = None) -> None:
+def install(pins: PinFile, sign_key: str | None, config: Config | None = None) -> None:
     """Make every decision saved from ``pins`` signed by the configured key, if any. The key
     is loaded at the first save (a read-only command never touches it); a key that cannot be
     loaded then is an InputError under the lock, before anything is written: a decision meant
     to be signed is never written unsigned."""
-    spec = sign_spec(args, config)
+    spec = sign_spec(sign_key, config)
     if spec is None:
         return
     loaded: list[Signer] = []
@@ -357,10 +363,17 @@ class Trust:
 
 
 def policy_path(args: Any, config: Any, pins_path: str) -> str | None:
-    """Where the signing policy is: ``--signing-policy``, ``MCP_REVIEW_SIGNING_POLICY``, the
-    config's ``[signing] policy``, else ``mcp-review-signing.toml`` beside the pin file when
-    it exists; None: no policy (nothing about signatures changes)."""
-    p = getattr(args, "signing_policy", None) or os.environ.get("MCP_REVIEW_SIGNING_POLICY")
+    """:func:`find_policy` from a command's parsed arguments (``--signing-policy``), for
+    commands/proxy.py until the proxy's split gives it typed settings."""
+    return find_policy(getattr(args, "signing_policy", None), config, pins_path)
+
+
+def find_policy(signing_policy: str | None, config: Config | None, pins_path: str) -> str | None:
+    """Where the signing policy is: ``--signing-policy`` (``signing_policy``),
+    ``MCP_REVIEW_SIGNING_POLICY``, the config's ``[signing] policy``, else
+    ``mcp-review-signing.toml`` beside the pin file when it exists; None: no policy (nothing
+    about signatures changes)."""
+    p = signing_policy or os.environ.get("MCP_REVIEW_SIGNING_POLICY")
     if not p and config is not None:
         p = (getattr(config, "signing", None) or {}).get("policy")
     if p:
@@ -686,7 +699,23 @@ def add_require_options(p: Any) -> None:
     )
 
 
-def require_signed(args: Any, inp: Any, say: Any) -> int:
+class Resolved(Protocol):
+    """What :func:`require_signed` reads of a command's resolved inputs
+    (``services.inputs.Inputs``, which imports this module: named by shape, not by import)."""
+
+    @property
+    def pins_path(self) -> str: ...
+
+    @property
+    def pins(self) -> PinFile: ...
+
+    @property
+    def config(self) -> Config | None: ...
+
+
+def require_signed(
+    inp: Resolved, say: Callable[[str], None], *, signing_policy: str | None, base_rev: str | None
+) -> int:
     """``--require-signed`` for a command that has resolved its inputs: every decision and the
     policy checked, each failure on stderr (names made safe), exit 1 when any; an InputError
     (exit 2) when there is no policy or it cannot be read."""
@@ -696,7 +725,7 @@ def require_signed(args: Any, inp: Any, say: Any) -> int:
     from mcp_review.store.audit import audit_path_for
 
     path, pins = inp.pins_path, inp.pins
-    where = policy_path(args, inp.config, path)
+    where = find_policy(signing_policy, inp.config, path)
     if where is None:
         raise InputError(
             "--require-signed: no signing policy (--signing-policy, $MCP_REVIEW_SIGNING_POLICY, "
@@ -704,8 +733,8 @@ def require_signed(args: Any, inp: Any, say: Any) -> int:
         )
     trust = load_trust(where, path)
     base = base_trust = None
-    if getattr(args, "base", None) is not None:
-        base, base_trust = _base(args.base, path, trust)
+    if base_rev is not None:
+        base, base_trust = _base(base_rev, path, trust)
     v = vet(pins, trust, base=base, base_trust=base_trust, audit_path=audit_path_for(path))
     for p in v.policy_problems:
         print(f"{where}: signing policy not trusted: {safe_text(p)}", file=sys.stderr)

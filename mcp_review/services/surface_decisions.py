@@ -17,6 +17,7 @@ from mcp_review.engine.surfaces import (
     surface_status,
 )
 from mcp_review.services.decisions import (
+    DecisionRequest,
     InstructionsDecision,
     audit_why,
     decide_subject,
@@ -35,30 +36,30 @@ class SurfaceDecision(InstructionsDecision):
 
 
 def decide_surface(
-    args: Any, inp: Any, snap: Any, decision: str, target: tuple[str, str]
+    req: DecisionRequest, inp: Any, snap: Any, decision: str, target: tuple[str, str]
 ) -> SurfaceDecision:
     from mcp_review.engine.hidden import safe_text
 
     kind, name = target
     pins = inp.pins
-    srv, principal = served_and_principal(args, inp, snap)
-    key = (args.server, principal, kind, name)
+    srv, principal = served_and_principal(req, inp, snap)
+    key = (req.server, principal, kind, name)
     old = pins.surfaces.get(key)
     live = None
     if srv is not None:
         live = next((w for w in srv.surfaces.get(kind, []) if surface_key(kind, w) == name), None)
     out = SurfaceDecision(
-        f'{safe_text(args.server)}/{safe_text(principal)} {kind} "{safe_text(name)}"', decision
+        f'{safe_text(req.server)}/{safe_text(principal)} {kind} "{safe_text(name)}"', decision
     )
     if live is None:
         from mcp_review.engine.names import shown
 
         served = {surface_key(kind, w) for w in (srv.surfaces.get(kind, []) if srv else [])}
-        pinned = {k[3] for k in pins.surfaces if k[:3] == (args.server, principal, kind)}
+        pinned = {k[3] for k in pins.surfaces if k[:3] == (req.server, principal, kind)}
         names = {n for n in served if n is not None}
         names |= pinned if decision != "approved" else set()
         refuse_unserved(
-            args,
+            req,
             inp,
             decision,
             old,
@@ -69,25 +70,25 @@ def decide_surface(
         wire = old.wire
     else:
         wire = live
-    st = surface_status(args.server, principal, kind, name, wire, old, pins.tier_for(args.server))
+    st = surface_status(req.server, principal, kind, name, wire, old, pins.tier_for(req.server))
 
     def make_pin() -> Any:
         return make_surface_pin(
-            args.server,
+            req.server,
             kind,
             wire,
             decision,
             principal=principal,
-            by=args.by or current_user(),
+            by=req.by or current_user(),
             at=now_utc(),
-            note=args.note,
+            note=req.note,
             server_version=srv.server_version if srv is not None else None,
         )
 
     def store(pin: Any, why: str, source: str) -> None:
         decide_surface_pin(pins, pin, why=why, source=source)
 
-    return decide_subject(args, inp, out, old, st, kind, make_pin, store)
+    return decide_subject(req, inp, out, old, st, kind, make_pin, store)
 
 
 def baseline_surfaces(

@@ -483,7 +483,10 @@ def server_info_of(client: Any, cfg: ServerConfig) -> dict[str, Any] | None:
     info = client.server_info
     if info is None:
         return None
-    return scrub_json(info.model_dump(by_alias=True, exclude_none=True, mode="json"), cfg.scrub)
+    scrubbed: dict[str, Any] = scrub_json(
+        info.model_dump(by_alias=True, exclude_none=True, mode="json"), cfg.scrub
+    )
+    return scrubbed
 
 
 def leaves(e: BaseException) -> Iterable[BaseException]:

@@ -5,6 +5,7 @@ Its rules, and the handlers the walker (``schema_diff``) calls for its keywords 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from mcp_review.engine.model import (
@@ -16,6 +17,7 @@ from mcp_review.engine.rules.kit import (
     MISSING,
     NO_CONSTRAINT,
     UNDECIDED,
+    Cover,
     Handler,
     Judge,
     Pair,
@@ -183,6 +185,106 @@ def judge_all_of(w: Judge, at: Pair) -> None:
     _branches(w, "allOf", o, n, op, np, pos, depth, "all-of-branch-added", "all-of-branch-removed")
 
 
+def _whole_keyword(
+    w: Judge,
+    kw: str,
+    o: dict[str, Any],
+    n: dict[str, Any],
+    op: str,
+    np: str,
+    pos: bool,
+    ol: Any,
+    nl: Any,
+) -> bool:
+    """Judge the keyword as a whole when its branches cannot be paired (it is not a list on
+    one side, or an anyOf/oneOf is on one side only) and say so: its branches are then not
+    compared one by one."""
+    if not isinstance(ol, list) or not isinstance(nl, list):
+        if not jeq(ol, nl):
+            side = n if not isinstance(nl, list) else o
+            w.emit(
+                "schema-invalid",
+                pointer_join(np if side is n else op, kw),
+                pos,
+                kind=Raw(f"{kw} is {kind_of(side[kw])}"),
+            )
+        return True
+    if kw != "allOf" and (kw in o) != (kw in n):
+        # Nothing to lift on the other side: the alternatives constrain a free value.
+        side, alts = (n, nl) if kw in n else (o, ol)
+        present = [x for x in alts if not accepts_all(x)]
+        if len(present) == len(alts) and not _siblings_decide(kw, side, alts):
+            rule = "composition-added" if kw in n else "composition-removed"
+            w.emit(rule, pointer_join(np if kw in n else op, kw), pos, keyword=Raw(kw))
+        return True
+    return False
+
+
+def _removed_branches(
+    w: Judge,
+    kw: str,
+    ol: list[Any],
+    nl: list[Any],
+    gone: list[int],
+    optr: Callable[[int], str],
+    pos: bool,
+    cover: Cover | None,
+    removed_rule: str,
+) -> None:
+    """The old branches with no partner on the new side, each reported unless it changes
+    nothing: a duplicate of one still there (anyOf/allOf), an allOf branch that accepts all,
+    or (on the input side) one another alternative still covers."""
+    # In anyOf/allOf a branch equal to one the other side still has is a duplicate: adding
+    # or dropping it changes nothing. (Not in oneOf, where a duplicate rejects its matches.)
+    kept_n = {ckey(x) for x in nl} if kw != "oneOf" else set()
+    for i in gone:
+        if not (kw == "allOf" and accepts_all(ol[i])) and ckey(ol[i]) not in kept_n:
+            state = cover.old.get(i) if cover is not None and pos else None
+            if state is True:
+                continue  # another alternative still accepts everything this one did
+            w.emit(
+                removed_rule,
+                optr(i),
+                pos,
+                branch=brief(ol[i]),
+                cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None,
+            )
+
+
+def _added_branches(
+    w: Judge,
+    kw: str,
+    ol: list[Any],
+    nl: list[Any],
+    new: list[int],
+    nptr: Callable[[int], str],
+    pos: bool,
+    cover: Cover | None,
+    added_rule: str,
+) -> None:
+    """The new branches with no partner on the old side, each reported unless it changes
+    nothing: a duplicate, an allOf branch that accepts all, one an old alternative already
+    allowed (output side), or one that takes over an old alternative's values (input side)."""
+    kept_o = {ckey(x) for x in ol} if kw != "oneOf" else set()
+    # A oneOf alternative that no other can share a value with widens like an anyOf one.
+    added_effect = Effect.WIDEN if kw == "oneOf" and new and disjoint(nl) else None
+    for j in new:
+        if not (kw == "allOf" and accepts_all(nl[j])) and ckey(nl[j]) not in kept_o:
+            state = cover.new.get(j) if cover is not None and not pos else None
+            if state is True:
+                continue  # on the output side: an old alternative already allowed it all
+            if cover is not None and pos and j in cover.used:
+                continue  # it takes over values an old alternative had: not an addition
+            w.emit(
+                added_rule,
+                nptr(j),
+                pos,
+                branch=brief(nl[j]),
+                effect=added_effect,
+                cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None,
+            )
+
+
 def _branches(
     w: Judge,
     kw: str,
@@ -195,26 +297,13 @@ def _branches(
     added_rule: str,
     removed_rule: str,
 ) -> None:
+    """An anyOf, oneOf or allOf: its branches paired and compared, the unpaired ones reported
+    as added or removed, and the alarms about their shapes dropped when the values allowed
+    are the same."""
     ol, nl = o.get(kw, []), n.get(kw, [])
-    if not isinstance(ol, list) or not isinstance(nl, list):
-        if not jeq(ol, nl):
-            side = n if not isinstance(nl, list) else o
-            w.emit(
-                "schema-invalid",
-                pointer_join(np if side is n else op, kw),
-                pos,
-                kind=Raw(f"{kw} is {kind_of(side[kw])}"),
-            )
+    if _whole_keyword(w, kw, o, n, op, np, pos, ol, nl):
         return
     o_lift, n_lift = id(ol) in w.lifted, id(nl) in w.lifted
-    if kw != "allOf" and (kw in o) != (kw in n):
-        # Nothing to lift on the other side: the alternatives constrain a free value.
-        side, alts = (n, nl) if kw in n else (o, ol)
-        present = [x for x in alts if not accepts_all(x)]
-        if len(present) == len(alts) and not _siblings_decide(kw, side, alts):
-            rule = "composition-added" if kw in n else "composition-removed"
-            w.emit(rule, pointer_join(np if kw in n else op, kw), pos, keyword=Raw(kw))
-        return
 
     def optr(i: int) -> str:
         return op if o_lift else pointer_join(op, kw, i)
@@ -233,39 +322,8 @@ def _branches(
     pairs, gone, new = _match(ol, nl)
     for i, j in pairs:
         w.diff(ol[i], nl[j], optr(i), nptr(j), pos, depth + 1)
-    # In anyOf/allOf a branch equal to one the other side still has is a duplicate: adding
-    # or dropping it changes nothing. (Not in oneOf, where a duplicate rejects its matches.)
-    kept_o = {ckey(x) for x in ol} if kw != "oneOf" else set()
-    kept_n = {ckey(x) for x in nl} if kw != "oneOf" else set()
-    for i in gone:
-        if not (kw == "allOf" and accepts_all(ol[i])) and ckey(ol[i]) not in kept_n:
-            state = cover.old.get(i) if cover is not None and pos else None
-            if state is True:
-                continue  # another alternative still accepts everything this one did
-            w.emit(
-                removed_rule,
-                optr(i),
-                pos,
-                branch=brief(ol[i]),
-                cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None,
-            )
-    # A oneOf alternative that no other can share a value with widens like an anyOf one.
-    added_effect = Effect.WIDEN if kw == "oneOf" and new and disjoint(nl) else None
-    for j in new:
-        if not (kw == "allOf" and accepts_all(nl[j])) and ckey(nl[j]) not in kept_o:
-            state = cover.new.get(j) if cover is not None and not pos else None
-            if state is True:
-                continue  # on the output side: an old alternative already allowed it all
-            if cover is not None and pos and j in cover.used:
-                continue  # it takes over values an old alternative had: not an addition
-            w.emit(
-                added_rule,
-                nptr(j),
-                pos,
-                branch=brief(nl[j]),
-                effect=added_effect,
-                cls=ChangeClass.POTENTIALLY_BREAKING if state is UNDECIDED else None,
-            )
+    _removed_branches(w, kw, ol, nl, gone, optr, pos, cover, removed_rule)
+    _added_branches(w, kw, ol, nl, new, nptr, pos, cover, added_rule)
     if cover is not None and cover.complete:
         # Every value the accepting side allowed is still allowed here: alarms about the
         # branches' shapes (a split enum, a type list as alternatives, branches regrouped)

@@ -9,9 +9,12 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcp_review.services.proxy.hold import HELD, Hold
+
+if TYPE_CHECKING:
+    from mcp_review.engine.status import ToolStatus
 
 SETTLE_NS = 2_000_000_000
 """A file's timestamps tick coarsely (a few ms on Linux, up to 2 s elsewhere): a change made
@@ -562,7 +565,7 @@ class PinEnforcer:
         return [verdicts[i] for i in range(len(tools))]
 
 
-def verdict_for(s: Any, *, hold: bool = True) -> Verdict:
+def verdict_for(s: ToolStatus, *, hold: bool = True) -> Verdict:
     """What the enforcing proxy does with one tool, from its engine status (``s``: a
     ToolStatus): the engine's precedence list (engine/enforcement.py) decides withheld, held
     or served; a held tool gets its :class:`Hold` (services/proxy/hold.py), or is withheld

@@ -11,7 +11,10 @@ check a :class:`Hold` makes runs on the relay's path: compiled once, when the to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp_review.engine.status import ToolStatus
 
 HELD = "held"
 """The verdict status of a held tool (and of a refused call to one)."""
@@ -97,7 +100,7 @@ def _bounded(text: str, cap: int = 200) -> str:
     return text if len(text) <= cap else text[: cap - 1] + "…"
 
 
-def hold_for(t: Any) -> Hold | str:
+def hold_for(t: ToolStatus) -> Hold | str:
     """Whether a changed tool (``t``: an engine ToolStatus, state changed or broken) is held:
     a :class:`Hold`, or the reason it is withheld instead (the issue's "never held" list)."""
     from mcp_review.engine.candidate import ALSO_KEY, PREVIEW_KEY

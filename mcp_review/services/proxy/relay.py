@@ -568,77 +568,49 @@ class Proxy(GateSide):
             except OSError as e:
                 self.log(f"cannot record the client's clientInfo: {e}")
 
-    async def _judge_client_msg(self, m: Any) -> tuple[Any, Any]:
-        """(message to forward, answer to send back); either may be None."""
-        if not isinstance(m, dict):
-            self._drop_client("a JSON value that is not a JSON-RPC message", 0)
-            return None, None
-        has_id = "id" in m
-        rid = m.get("id")
-        usable = has_id and usable_id(rid)
-
-        def refuse(code: int, why: str) -> tuple[Any, Any]:
-            if usable:
-                self.log(f"refused a request (id {rid!r}): {why}")
-                return None, self._error(
-                    rid,
-                    code,
-                    f"mcp-review proxy refused this request: {why}. Nothing was forwarded.",
-                )
-            self._drop_client(why, 0)
-            return None, None
-
-        if m.get("jsonrpc") != "2.0":
-            return refuse(INVALID_REQUEST, "not JSON-RPC 2.0")
-        if "method" not in m:
-            # A response to a request the server sent the client (sampling, roots, ping...).
-            if not has_id or ("result" in m) == ("error" in m):
-                self._drop_client("a message that is neither a request nor a response", 0)
-                return None, None
-            keys = id_keys(rid)
-            hit = next((k for k in keys if k in self.server_requests), None)
-            if hit is None:
-                self._drop_client(f"a response (id {rid!r}) to no request the server sent", 0)
-                return None, None
-            for k in keys:
-                self.server_requests.pop(k, None)
-            return m, None
-        method = m["method"]
-        if not isinstance(method, str):
-            return refuse(INVALID_REQUEST, "its method is not a string")
-        if "result" in m or "error" in m:
-            return refuse(INVALID_REQUEST, "it is both a request and a response")
-        if method == "initialize":
-            self._client_is(m.get("params"))
-        if not has_id:
-            if not method.startswith("notifications/"):
-                # A server might run a tools/call sent as a notification; nobody could answer it.
-                self._drop_client(f"a {method!r} request without an id", 0)
-                return None, None
-            self._note_cancel(method, m)
-            return m, None
-        if not usable:
-            self._drop_client(
-                f"a {method!r} request whose id {short(rid)} is not a string or "
-                f"an integer below 2**53",
-                0,
+    def _refuse(self, rid: Any, usable: bool, code: int, why: str) -> tuple[Any, Any]:
+        """(nothing to forward, the refusal to send back) for a client message the proxy will
+        not forward: answered with an error when its id can carry one, else dropped and
+        logged, since a client cannot match an answer to an id it cannot use."""
+        if usable:
+            self.log(f"refused a request (id {rid!r}): {why}")
+            return None, self._error(
+                rid,
+                code,
+                f"mcp-review proxy refused this request: {why}. Nothing was forwarded.",
             )
+        self._drop_client(why, 0)
+        return None, None
+
+    def _judge_client_response(self, m: dict[str, Any], has_id: bool, rid: Any) -> tuple[Any, Any]:
+        """A client's response to a request the server sent it (sampling, roots, ping...):
+        forwarded only when it answers a request the server did send, so a client cannot
+        inject answers the server never asked for."""
+        if not has_id or ("result" in m) == ("error" in m):
+            self._drop_client("a message that is neither a request nor a response", 0)
             return None, None
         keys = id_keys(rid)
-        if self._find(keys) is not None:
-            return refuse(
-                INVALID_REQUEST,
-                f"its id {rid!r} is already in use by a request that "
-                'has not been answered (clients match 1 and "1" '
-                "as one id)",
-            )
+        hit = next((k for k in keys if k in self.server_requests), None)
+        if hit is None:
+            self._drop_client(f"a response (id {rid!r}) to no request the server sent", 0)
+            return None, None
+        for k in keys:
+            self.server_requests.pop(k, None)
+        return m, None
+
+    async def _judge_surface_read(
+        self, method: str, m: dict[str, Any], rid: Any, keys: frozenset[tuple[str, Any]]
+    ) -> tuple[Any, Any] | None:
+        """A resources/read or prompts/get judged against the decisions on that surface (and a
+        UI resource against its tool's): the refusal, the read tracked as a UI fetch, or None
+        when it goes on as any other request."""
         if method == "resources/read":
             why = await self._ui_refusal(m.get("params"))
             if why is None:
                 why = await self._surface_refusal(method, m.get("params"))
             if why is not None:
                 self.refused_calls += 1
-                return refuse(REFUSED_CODE, why)
+                return self._refuse(rid, True, REFUSED_CODE, why)
             uri = ui_resource_uri(m.get("params"))
             if uri is not None:
                 self._track(Pending(method, rid, keys, ui_uri=uri))
@@ -647,17 +619,22 @@ class Proxy(GateSide):
             why = await self._surface_refusal(method, m.get("params"))
             if why is not None:
                 self.refused_calls += 1
-                return refuse(REFUSED_CODE, why)
-        if method != "tools/call":
-            self._track(Pending(method, rid, keys, first_page=starts_listing(m)))
-            return m, None
+                return self._refuse(rid, True, REFUSED_CODE, why)
+        return None
+
+    async def _judge_tool_call(
+        self, m: dict[str, Any], rid: Any, keys: frozenset[tuple[str, Any]]
+    ) -> tuple[Any, Any]:
+        """A tools/call judged by the gate: refused, refused as held when its arguments leave
+        the approved definition, or recorded in the call log and forwarded (under --enforce,
+        refused when it cannot be recorded)."""
         params = m.get("params")
         tool = params.get("name") if isinstance(params, dict) else None
         if not isinstance(tool, str):
-            return refuse(REFUSED_CODE, "a tools/call without a tool name")
+            return self._refuse(rid, True, REFUSED_CODE, "a tools/call without a tool name")
         # Tracked while it is judged: if the server dies during the proxy's own tools/list,
         # the crash path answers this call too.
-        p = Pending(method, rid, keys, tool=tool)
+        p = Pending("tools/call", rid, keys, tool=tool)
         self._track(p)
         assert isinstance(params, dict)
         v = await self._verdict(tool, params)
@@ -698,3 +675,54 @@ class Proxy(GateSide):
                     {"tool": tool, "server": self.name, "status": "unrecorded"},
                 )
         return m, None
+
+    async def _judge_client_msg(self, m: Any) -> tuple[Any, Any]:
+        """(message to forward, answer to send back); either may be None."""
+        if not isinstance(m, dict):
+            self._drop_client("a JSON value that is not a JSON-RPC message", 0)
+            return None, None
+        has_id = "id" in m
+        rid = m.get("id")
+        usable = has_id and usable_id(rid)
+        if m.get("jsonrpc") != "2.0":
+            return self._refuse(rid, usable, INVALID_REQUEST, "not JSON-RPC 2.0")
+        if "method" not in m:
+            return self._judge_client_response(m, has_id, rid)
+        method = m["method"]
+        if not isinstance(method, str):
+            return self._refuse(rid, usable, INVALID_REQUEST, "its method is not a string")
+        if "result" in m or "error" in m:
+            return self._refuse(rid, usable, INVALID_REQUEST, "it is both a request and a response")
+        if method == "initialize":
+            self._client_is(m.get("params"))
+        if not has_id:
+            if not method.startswith("notifications/"):
+                # A server might run a tools/call sent as a notification; nobody could answer it.
+                self._drop_client(f"a {method!r} request without an id", 0)
+                return None, None
+            self._note_cancel(method, m)
+            return m, None
+        if not usable:
+            self._drop_client(
+                f"a {method!r} request whose id {short(rid)} is not a string or "
+                f"an integer below 2**53",
+                0,
+            )
+            return None, None
+        keys = id_keys(rid)
+        if self._find(keys) is not None:
+            return self._refuse(
+                rid,
+                usable,
+                INVALID_REQUEST,
+                f"its id {rid!r} is already in use by a request that "
+                'has not been answered (clients match 1 and "1" '
+                "as one id)",
+            )
+        surface = await self._judge_surface_read(method, m, rid, keys)
+        if surface is not None:
+            return surface
+        if method != "tools/call":
+            self._track(Pending(method, rid, keys, first_page=starts_listing(m)))
+            return m, None
+        return await self._judge_tool_call(m, rid, keys)
