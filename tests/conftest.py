@@ -28,6 +28,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         if any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values()):
             item.add_marker(pytest.mark.xdist_group(item.path.name))
+    if hasattr(config, "workerinput"):
+        # The scheduler hands out work in this order (groups first, by size): the `slow`
+        # tests (processes, servers, the whole corpus) start early, so the run ends on short
+        # tests that even the workers out instead of one worker finishing a long one alone.
+        # Every worker sorts alike (a stable sort of the same collection); a serial run keeps
+        # the file order.
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -51,6 +58,7 @@ def pytest_configure(config: pytest.Config) -> None:
     against each file's size and mtime as pytest checks it; written here even where
     PYTHONDONTWRITEBYTECODE is set (this machine sets it), since without it every worker
     repeats the same work. Only a head start: anything unexpected leaves pytest to do it."""
+    _fewer_collections()
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
     try:
@@ -73,3 +81,25 @@ def _rewrite_test_modules_once(config: pytest.Config) -> None:
             return
         source_stat, co = rewrite._rewrite_test(fn, config)
         rewrite._write_pyc(state, co, source_stat, pyc)
+
+
+def _fewer_collections() -> None:
+    """Young collections every 5,000 allocations rather than 700, from the start (collection
+    imports most of a worker's heap): each of them can end in a full collection of it."""
+    import gc
+
+    gen0, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(max(gen0, 5000), gen1, gen2)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Once collected, the objects of every imported module and collected test (most of a
+    worker's heap, and they live to the end) leave the cyclic collector (gc.freeze): with the
+    whole suite collected, full collections walked that heap again and again, a third of a
+    worker's CPU in a sample run (417 tests: 3.8 s of GC before, 1.2 s after, with the
+    thresholds above). Garbage made by the tests is collected as before, only later; tests
+    about the collector set their own thresholds (tests/test_tui_fleet.py)."""
+    import gc
+
+    _fewer_collections()
+    gc.freeze()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -44,12 +45,32 @@ def _sent_envs(ws: Workspace) -> list[str]:
     return [c["arguments"].get("env") for c in ws.seen_calls() if c["tool"] == "get_config"]
 
 
-@pytest.fixture
-def recorded(tmp_path: Path) -> Workspace:
-    """get_config approved and called once through the real proxy (env "staging")."""
-    ws = Workspace(tmp_path, [GET_CONFIG])
+@pytest.fixture(scope="module")
+def _recorded_once(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    """get_config approved and called once through the real proxy (env "staging"), with the
+    user's own seal key in its own state folder: done once for the file (a pin, a proxy and a
+    server process, a few seconds), then copied for each test, which may break it."""
+    tmp = tmp_path_factory.mktemp("recorded")
+    ws = Workspace(tmp, [GET_CONFIG])
+    ws.state_home = str(tmp_path_factory.mktemp("recorded-state"))
     ws.pin_all()
     ws.record([("get_config", {"env": "staging"})])
+    assert _sent_envs(ws) == ["staging"]
+    assert (Path(ws.state_home) / "mcp-review" / "calllog.key").is_file()
+    return ws
+
+
+@pytest.fixture
+def recorded(_recorded_once: Workspace, tmp_path: Path) -> Workspace:
+    """A private copy of the recording: its pins, call log, results log and the server's own
+    record, and the seal key in this test's state folder (its mode kept: 0600). Only the config
+    names absolute paths, and this Workspace writes its own."""
+    ws = Workspace(tmp_path, [GET_CONFIG])
+    src = _recorded_once.tmp
+    for f in src.iterdir():
+        if f.is_file() and f.name not in ("mcp-review.toml", "state.json"):
+            shutil.copy2(f, tmp_path / f.name)
+    shutil.copytree(Path(_recorded_once.state_home), ws.state_home, dirs_exist_ok=True)
     assert _sent_envs(ws) == ["staging"]
     return ws
 

@@ -15,16 +15,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytest.importorskip("agents")
-pytest.importorskip("anthropic")
-pytest.importorskip("google.genai")
-
 import corpus_data as cd  # noqa: E402
-import oracles  # noqa: E402
+import oracles  # noqa: E402  (imports the SDKs only when it judges)
 
 from mcp_review.engine import hosts as H  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hosts"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _sdks() -> None:
+    """The three SDKs (about 4 s of CPU to import), imported here rather than at collection,
+    where every xdist worker would pay for them; a module fixture puts this file on one
+    worker (tests/conftest.py). Without them the tests are skipped, as before."""
+    pytest.importorskip("agents")
+    pytest.importorskip("anthropic")
+    pytest.importorskip("google.genai")
 
 
 @pytest.fixture(autouse=True)

@@ -522,10 +522,16 @@ def test_undeclared_cannot_tell_through_a_broken_ref(schema: Any):
         undeclared(schema, {"o": {"a": 1}})
 
 
-def test_undeclared_is_bounded():
-    """A call with more keys than the walk follows is "cannot tell" (refused), never a hang."""
-    from mcp_review.engine.closed import MAX_STEPS
+def test_undeclared_is_bounded(monkeypatch: pytest.MonkeyPatch):
+    """A call with more keys than the walk follows is "cannot tell" (refused), never a hang.
 
+    The walk reads its bound, ``MAX_STEPS``, from its module at each step: a bound of 2,000
+    proves the same stop as the shipped million with 1/500 of the call (7 s of CPU saved)."""
+    import mcp_review.engine.closed as closed
+
+    assert 0 < closed.MAX_STEPS <= 10_000_000  # the shipped bound is finite
+    monkeypatch.setattr(closed, "MAX_STEPS", 2_000)
+    MAX_STEPS = closed.MAX_STEPS
     schema = {"allOf": [{"additionalProperties": {"type": "integer"}}, {}]}
     inst = {f"k{i}": i for i in range(MAX_STEPS // 2 + 1)}
     with pytest.raises(CannotTell) as e:

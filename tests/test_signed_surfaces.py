@@ -353,3 +353,47 @@ def test_an_untrusted_policy_withholds_every_surface(tmp_path: Path, keys):
     assert len(pf.unverified_surfaces) == 5
     for _, why in pf.unverified_surfaces.values():
         assert why.startswith("the signing policy is not trusted: the signing policy is unsigned")
+
+
+def test_a_group_of_prompts_is_signed_member_by_member(tmp_path: Path, keys):
+    """``approve --group`` over two honest prompt rewordings (review by kind): each member is
+    recorded through the one surface path, so each is signed, ``ssh-keygen`` accepts each
+    signature and ``verify --require-signed`` passes; each record names the group."""
+    from mcp_review.engine.kinds import group_report
+    from mcp_review.services.inputs import resolve_paths
+    from mcp_review.store import audit
+
+    (tmp_path / "allowed_signers").write_text(allowed(keys["alice"]))
+    assert cli(tmp_path, "signing", "init", "--allowed-signers", "allowed_signers").returncode == 0
+    first = [{"name": "p1", "description": "Say hi."}, {"name": "p2", "description": "Say bye."}]
+
+    def snap(name: str, prompts: list[dict[str, Any]]) -> str:
+        path = snapshot(tmp_path / name, prompts[0])
+        doc = json.loads(path.read_text())
+        doc["servers"][SERVER]["surfaces"] = {PROMPT: prompts}
+        path.write_text(json.dumps(doc))
+        return str(path)
+
+    s1 = snap("s1.json", first)
+    for p in first:
+        r = cli(tmp_path, "approve", SERVER, "--prompt", p["name"], "--snapshot", s1, "--sign-key",
+                str(keys["alice"]))  # fmt: skip
+        assert r.returncode == 0, r.stderr
+    s2 = snap("s2.json", [dict(p, description=p["description"] + " Politely.") for p in first])
+    inp = resolve_paths(config=None, pins=str(tmp_path / "mcp-pins.toml"), snapshot=s2)
+    [g] = group_report(inp.status(inp.snapshot())).groups
+    assert g.subject == PROMPT and g.size == 2
+    r = cli(
+        tmp_path, "approve", "--group", g.id, "--snapshot", s2, "--sign-key", str(keys["alice"])
+    )
+    assert r.returncode == 0, r.stderr
+    pf = load_pins(str(tmp_path / "mcp-pins.toml"))
+    for name in ("p1", "p2"):
+        sp = pf.surfaces[(SERVER, "default", PROMPT, name)]
+        assert sp.wire["description"].endswith("Politely.") and len(sp.extra[SIGNATURES]) == 1
+        said = ssh_verify(tmp_path, PROMPT, name)
+        assert said.startswith('Good "mcp-review-decision" signature for alice@example.com'), said
+    r = cli(tmp_path, "verify", "--require-signed")
+    assert r.returncode == 0, r.stderr
+    recs = audit.read(audit.audit_path_for(str(tmp_path / "mcp-pins.toml")))
+    assert [r.get("name") for r in recs if r.get("group") == g.id] == ["p1", "p2"]

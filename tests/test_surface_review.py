@@ -147,7 +147,10 @@ def test_review_by_kind_puts_surfaces_in_the_one_order(drifted, capsys):
     doc = json.loads(text)
     assert [d.get("name") for d in doc["decisions"]] == ["write_summary", "plain_note"]
     assert doc["surfaces_alone"][0]["reasons"][:1] == ["blocking cue"]
-    assert doc["surfaces_alone"][1]["reasons"] == ["a prompt, resource or template"]
+    # One new prompt: a kind no other surface shares (review by kind, as a tool), so alone.
+    assert doc["surfaces_alone"][1]["reasons"] == [
+        "a kind no other prompt, resource or template shares"
+    ]
     # `status` (one line per decision) says each once, at its place in the order.
     _rc, text, _ = run(capsys, "status", "--snapshot", snap2)
     lines = [ln for ln in text.splitlines() if '"write_summary"' in ln]

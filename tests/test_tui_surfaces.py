@@ -194,6 +194,147 @@ def test_every_front_end_gives_the_same_decisions(tmp_path: Path) -> None:
     assert all(d["outcome"] == "block" for d in status["decisions"][: i + 1])
     assert status["surfaces_alone"][0]["reasons"][0] == "blocking cue"
 
+    # A drift with two honest prompt rewordings and one rug-pulled prompt (a real MCP server):
+    # the rug pull alone and first, the two honest ones one group, the same in every front end.
+    work = tmp_path / "prompts"
+    snap, pins = _prompt_drift(work)
+    st = run_cli(["status", "--groups", "--format", "json", "--snapshot", snap], cwd=work)
+    ck = run_cli(["check", "--format", "json", "--from-snapshot", snap], cwd=work)
+    asyncio.run(drive(_snapshot_app(snap, pins)))
+    status = json.loads(st.stdout)
+    check = json.loads(ck.stdout)
+    assert status["decisions"] == check["decisions"] == got["app"], (
+        status["decisions"],
+        check["decisions"],
+        got["app"],
+    )
+    first, group = status["decisions"]
+    assert first["surface"] == "srv/(prompt) write_summary" and first["outcome"] == "block"
+    assert group["kind"] == "prompt description reworded, no cue" and group["size"] == 2
+    assert {m["tool"] for m in status["groups"][0]["members"]} == {"translate", "plain_note"}
+
+
+def _prompt_drift(work: Path) -> tuple[str, str]:
+    """Three prompts pinned as first served, then one rug-pulled and two honestly reworded
+    (tests/servers/surfaceserver.py over the SDK); returns (snapshot path, pin file path)."""
+    import anyio
+    from servers.surfaceserver import SurfaceServer
+
+    from mcp_review.engine.snapshot import Snapshot
+    from mcp_review.services.config import ServerConfig
+    from mcp_review.services.fetch import fetch_server
+
+    work.mkdir()
+    fix = Path(__file__).parent / "fixtures" / "surfaces"
+    prompt = json.loads((fix / "prompt.json").read_text())
+    rug = json.loads((fix / "rugpull.json").read_text())["description"]
+    first = [prompt, PROMPTS[0], PROMPTS[1]]
+    srv = SurfaceServer([dict(p) for p in first])
+
+    def snap(name: str) -> str:
+        s = anyio.run(fetch_server, ServerConfig("srv", target=srv.server, timeout=10))
+        assert s.error is None
+        path = work / name
+        path.write_text(Snapshot(servers={"srv": s}, taken_at="2026-12-03T00:00:00Z").dumps())
+        return str(path)
+
+    assert run_cli(["pin", "--snapshot", snap("s1.json")], cwd=work).returncode == 0
+    srv.prompts = [
+        dict(prompt, description=rug),
+        dict(PROMPTS[0], description="Translate a text into another language."),
+        dict(PROMPTS[1], description="Write a plain note in the user's words."),
+    ]
+    return snap("s2.json"), str(work / "mcp-pins.toml")
+
+
+PROMPTS = [
+    {"name": "translate", "description": "Translate a text."},
+    {"name": "plain_note", "description": "Write a plain note."},
+]
+
+
+def _snapshot_app(snap: str, pins: str) -> Any:
+    from mcp_review.engine.snapshot import parse_snapshot
+    from mcp_review.store.pinfile import load_pins
+    from mcp_review.tui.app import ReviewApp
+    from mcp_review.tui.fetchers import SnapshotFetcher
+    from mcp_review.tui.source import ReviewSource
+
+    s = parse_snapshot(json.loads(Path(snap).read_text()))
+    app = ReviewApp(ReviewSource(SnapshotFetcher(s), load_pins(pins), pins_path=pins))
+    app.animation_level = "none"
+    return app
+
+
+async def test_the_groups_view_decides_a_group_of_prompts(tmp_path: Path) -> None:
+    """``G``: the rug-pulled prompt first and alone, then the group of the two honest
+    rewordings; ``enter`` opens it (each member's whole added text), ``a`` asks once and
+    approves both through the one recording path; ``u`` undoes them one by one."""
+    from helpers import settle
+
+    from mcp_review.engine.kinds import Group
+    from mcp_review.tui.screens.groups import GroupScreen, GroupsScreen
+    from mcp_review.tui.screens.modals import ConfirmScreen
+
+    snap, pins = await asyncio.to_thread(_prompt_drift, tmp_path / "w")
+    app = _snapshot_app(snap, pins)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        # `g` on a member's row opens its group.
+        await _select_surface(app, pilot, ("srv", "default", "prompt", "translate"))
+        await press(pilot, "g")
+        assert isinstance(app.screen, GroupScreen), app.screen
+        await press(pilot, "escape")
+        await press(pilot, "G")
+        screen = app.screen
+        assert isinstance(screen, GroupsScreen)
+        assert isinstance(screen.items[0], SurfaceAlone) and isinstance(screen.items[1], Group)
+        row = [c.plain for c in screen.query_one("#groups").get_row_at(1)]
+        assert row[0] == "prompt description reworded, no cue" and row[1] == "2 prompts", row
+        screen.query_one("#groups").move_cursor(row=1)
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, GroupScreen)
+        table = app.screen.query_one("#members")
+        cells = " ".join(c.plain for i in range(table.row_count) for c in table.get_row_at(i))
+        detail = str(app.screen.query_one("#member-detail").render())
+        shown = cells + " " + detail
+        assert "translate" in cells and "plain_note" in cells, cells
+        assert "into another language" in shown or "in the user's words" in shown, shown
+        await press(pilot, "a")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "approve it on 2 prompts" in app.screen.body, app.screen.body
+        await press(pilot, "y")
+        await settled(app, pilot)
+        # The view follows the new status: only the rug pull waits.
+        items = app.source.grouping().ordered()
+        assert [type(i).__name__ for i in items] == ["SurfaceAlone"], items
+        doc = tomllib.loads(Path(pins).read_text())
+        # `u` undoes one member's decision (the last recorded): it waits again, alone now.
+        await press(pilot, "escape")
+        await settled(app, pilot)
+        await press(pilot, "u")
+        assert isinstance(app.screen, ConfirmScreen), app.screen
+        await press(pilot, "y")
+        await settled(app, pilot)
+        items = app.source.grouping().ordered()
+        assert len(items) == 2 and all(isinstance(i, SurfaceAlone) for i in items), items
+    after = tomllib.loads(Path(pins).read_text())["servers"]["srv"]["principals"]["default"]
+    assert (
+        sum(
+            "another language" in after["prompts"][n]["definition"]
+            or "user's words" in after["prompts"][n]["definition"]
+            for n in ("translate", "plain_note")
+        )
+        == 1
+    )
+    table = doc["servers"]["srv"]["principals"]["default"]["prompts"]
+    assert table["translate"]["decision"] == table["plain_note"]["decision"] == "approved"
+    assert "another language" in table["translate"]["definition"]
+    assert "id_rsa" not in table["write_summary"]["definition"]
+    recs = [r for r in audit.read(audit.audit_path_for(pins)) if r.get("group")]
+    assert len(recs) == 2 and all(r["source"] == "review app" for r in recs), recs
+
 
 async def test_hostile_prompts_and_resources_render_as_data() -> None:
     """A server's prompt and resource named and described with markup, actions, ANSI and

@@ -45,12 +45,21 @@ from mcp_review.engine.rules.catalog import RULES, rule_of
 from mcp_review.engine.rules.meta import SPEC_KEYS as META_SPEC_KEYS
 from mcp_review.engine.rules.outside import HOST_RULES
 from mcp_review.engine.rules.registry import Claim
-from mcp_review.engine.surface_kinds import SurfaceAlone, surface_alone
+from mcp_review.engine.surface_kinds import (
+    SURFACE_NEW,
+    SURFACE_TEXT,
+    SurfaceAlone,
+    SurfaceCandidate,
+    SurfaceReason,
+    set_apart,
+    surface_review,
+)
 
 if TYPE_CHECKING:
     from mcp_review.engine.cues import Cue
     from mcp_review.engine.model import Change
     from mcp_review.engine.status import StatusReport, ToolStatus
+    from mcp_review.engine.surfaces import SurfaceStatus
 
 __all__ = [
     "SHOWN_WHOLE",
@@ -231,6 +240,10 @@ class Kind:
     def label(self) -> str:
         """One human line: "annotations claim less power", "new tool, no cue", ..."""
         cue = "no cue" if not self.cues else "cues: " + ", ".join(self.cues)
+        if self.rule == SURFACE_NEW:
+            return f"new {self.direction}, {cue}"
+        if self.rule == SURFACE_TEXT:
+            return f"{self.direction} text added or reworded, {cue}"
         rule = rule_of(self.rule)
         if rule.claim is Claim.ANNOTATION_LESS and self.detail == REVERSED:
             return "annotations claim less power, explicit pinned claim reversed"
@@ -551,11 +564,26 @@ class Member:
     added: tuple[AddedText, ...] = ()
     """The text its changes of the kind add, whole (:func:`added_texts`): what approving the
     group approves, shown in full on every group screen."""
-    status: ToolStatus | None = field(default=None, compare=False, repr=False)
-    """The member's :class:`~mcp_review.engine.status.ToolStatus`."""
+    status: ToolStatus | SurfaceStatus | None = field(default=None, compare=False, repr=False)
+    """The member's :class:`~mcp_review.engine.status.ToolStatus` (a
+    :class:`~mcp_review.engine.surfaces.SurfaceStatus` for a prompt, resource or template)."""
+    subject: str = "tool"
+    """``tool``, or the kind of surface (``prompt`` | ``resource`` | ``resource-template``)
+    whose name (or URI) :attr:`tool` holds. A group's members are all of one subject."""
+    candidate: Any = field(default=None, compare=False, repr=False)
+    """For a surface: its :class:`~mcp_review.engine.surface_kinds.SurfaceCandidate` (which
+    text changed and how, for the group's label)."""
 
     @property
-    def key(self) -> tuple[str, str, str]:
+    def surface(self) -> bool:
+        return self.subject != "tool"
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """(server, principal, tool) for a tool; (server, principal, kind, name) for a
+        surface, as ``SurfaceStatus.key`` (never equal to a tool's)."""
+        if self.surface:
+            return (self.server, self.principal, self.subject, self.tool)
         return (self.server, self.principal, self.tool)
 
     @property
@@ -570,6 +598,8 @@ class Member:
             "tool": self.tool,
             "digest": self.digest,
         }
+        if self.surface:
+            out["subject"] = self.subject
         if self.added:
             out["added_text"] = [a.to_json() for a in self.added]
         return out
@@ -615,10 +645,24 @@ class Group:
         return len(self.members)
 
     @property
+    def subject(self) -> str:
+        """What its members are: ``tool``, ``prompt``, ``resource`` or
+        ``resource-template`` (one subject a group)."""
+        return self.members[0].subject if self.members else "tool"
+
+    @property
+    def counted(self) -> str:
+        """Its size in words: ``3 tools``, ``2 prompts``, ``1 resource template``."""
+        word = self.subject.replace("-", " ")
+        return f"{self.size} {word}{'s' if self.size != 1 else ''}"
+
+    @property
     def label(self) -> str:
         """The kind's line, said more exactly where the members allow it: a text group whose
         changes are all of titles ("title added, no cue") or all rewordings."""
         k = self.kind
+        if k.rule == SURFACE_TEXT:
+            return _surface_text_label(self)
         if k.rule != TEXT_RULE:
             return k.label
         fields: set[str] = set()
@@ -644,6 +688,22 @@ class Group:
             "outcome": str(self.outcome),
             "members": [m.to_json() for m in self.members],
         }
+
+
+def _surface_text_label(g: Group) -> str:
+    """``prompt description reworded, no cue``: the subject, which text and how."""
+    fields: set[str] = set()
+    hows: set[str] = set()
+    for m in g.members:
+        c = m.candidate
+        if isinstance(c, SurfaceCandidate):
+            fields |= c.fields
+            hows |= c.hows
+    k = g.kind
+    what = " and ".join(sorted(fields)) if fields and len(fields) <= 2 else "text"
+    how = next(iter(hows)) if len(hows) == 1 else "changed"
+    cue = "no cue" if not k.cues else "cues: " + ", ".join(k.cues)
+    return f"{k.direction} {what} {how}, {cue}"
 
 
 def _text_shape(c: Change) -> tuple[str, str]:
@@ -714,8 +774,9 @@ class Grouping:
     alone: tuple[Alone, ...] = ()
     """In visiting order: blocked (blocking cues first), for review with cues, the rest."""
     surfaces: tuple[SurfaceAlone, ...] = ()
-    """The prompts, resources and templates waiting for a decision, each decided on its own
-    (in visiting order)."""
+    """The prompts, resources and templates waiting for a decision that are decided on their
+    own (in visiting order); the others are members of :attr:`groups` (one subject a
+    group)."""
 
     @property
     def decisions(self) -> int:
@@ -731,8 +792,9 @@ class Grouping:
     def find(self, gid: str) -> Group | None:
         return next((g for g in self.groups if g.id == gid), None)
 
-    def groups_of(self, key: tuple[str, str, str]) -> list[Group]:
-        """The groups a tool is a member of."""
+    def groups_of(self, key: tuple[str, ...]) -> list[Group]:
+        """The groups a tool (server, principal, tool) or a surface (server, principal, kind,
+        name) is a member of."""
         return [g for g in self.groups if any(m.key == key for m in g.members)]
 
     def alone_of(self, key: tuple[str, str, str]) -> Alone | None:
@@ -848,7 +910,9 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
     """Group the tools of ``report`` that need a decision (``review`` or ``block``) by kind;
     the ones that stand alone apart. Tools needing nothing (pinned, denied, auto-approved,
     waived) are in neither. The prompts, resources and templates of a report's servers that
-    wait for a decision are each decided alone (:attr:`Grouping.surfaces`)."""
+    wait for a decision are grouped by kind by the same rules, in groups of their own subject
+    (a group of prompts, of resources, of templates), or decided alone
+    (:attr:`Grouping.surfaces`)."""
     from mcp_review.engine.status import Awaiting
 
     tools = report.tools if hasattr(report, "tools") else list(report)
@@ -910,22 +974,54 @@ def group_report(report: StatusReport | Iterable[ToolStatus]) -> Grouping:
                     t.server, t.principal, t.tool, digest, tuple(changes), outcome, added, status=t
                 )
             )
+    surfaces = _surface_members(report, by_kind)
     groups = []
     for k, members in by_kind.items():
         ms = tuple(sorted(members, key=lambda m: m.key))
         groups.append(Group(group_id(k, ms), k, _strictest(m.outcome for m in ms), ms))
     groups.sort(key=visit_rank)
     alone.sort(key=visit_rank)
-    surfaces = sorted(
-        (
-            surface_alone(x)
-            for s in getattr(report, "servers", ())
-            for x in s.surfaces
-            if x.needs_attention
-        ),
-        key=visit_rank,
-    )
-    return Grouping(tuple(groups), tuple(alone), tuple(surfaces))
+    return Grouping(tuple(groups), tuple(alone), tuple(sorted(surfaces, key=visit_rank)))
+
+
+def _surface_members(report: Any, by_kind: dict[Kind, list[Member]]) -> list[SurfaceAlone]:
+    """The prompts, resources and templates of ``report``'s servers that wait for a decision:
+    each either a member of its kind's group (added to ``by_kind``: a kind names its subject,
+    so a group holds one subject, never tools) or alone (returned), by the rules tools
+    follow (engine/surface_kinds.py ``surface_review``): a kind only one of them has is
+    decided alone."""
+    alone: list[SurfaceAlone] = []
+    pending: dict[Kind, list[SurfaceCandidate]] = {}
+    for s in getattr(report, "servers", ()):
+        for x in s.surfaces:
+            if not x.needs_attention:
+                continue
+            r = surface_review(x)
+            if isinstance(r, SurfaceAlone):
+                alone.append(r)
+                continue
+            k = Kind(r.rule, ChangeClass.TRUST, x.kind, "", cues=r.cues)
+            pending.setdefault(k, []).append(r)
+    for k, cands in pending.items():
+        if len(cands) < 2:
+            alone += [set_apart(c.status, SurfaceReason.UNSHARED) for c in cands]
+            continue
+        by_kind[k] = [
+            Member(
+                c.status.server,
+                c.status.principal,
+                c.status.name,
+                c.status.live_digest or "",
+                (),
+                c.status.policy.outcome,
+                tuple(AddedText(p, t) for p, t in c.added),
+                status=c.status,
+                subject=c.status.kind,
+                candidate=c,
+            )
+            for c in cands
+        ]
+    return alone
 
 
 def _too_long(t: ToolStatus, kinds: dict[Kind, list[Change]]) -> bool:

@@ -330,13 +330,19 @@ class PinFile:
         return self.current(op.target)
 
     def decide_surface(
-        self, spin: SurfacePin, *, why: str = "", source: str = "", expect: Any = ANY
+        self,
+        spin: SurfacePin,
+        *,
+        why: str = "",
+        source: str = "",
+        expect: Any = ANY,
+        group: str | None = None,
     ) -> None:
         """Record a decision about a prompt, resource or resource template (replaces any for
-        the same key)."""
+        the same key); ``group``: as :meth:`decide`."""
         op = _Op(
             "surface", spin=spin, who=spin.decided_by, why=why or spin.note, source=source,
-            expect=expect,
+            expect=expect, more={"group": group} if group else {},
         )  # fmt: skip
         self._apply(op)
         self._ops.append(op)
@@ -530,6 +536,7 @@ class PinFile:
             old_decision=old_s.decision if old_s else None,
             old_digest=old_s.digest if old_s else None,
             new_digest=op.spin.digest if op.spin is not None else None,
+            **op.more,
             why=op.why,
             source=op.source,
         )

@@ -192,7 +192,7 @@ def show_group_decision(d: GroupDecision, result: SaveResult | None, fmt: str, p
     print_records(result.audit_records, fmt, extra)
     if fmt == "json":
         return
-    said = f"{label}: {d.decision} on {len(d.decided)} tool(s)"
+    said = f"{label}: {d.decision} on {len(d.decided)} {g.subject.replace('-', ' ')}(s)"
     if d.partial:
         said += (
             f"; {len(d.partial)} wait for their other kinds (this kind is kept, bound to "

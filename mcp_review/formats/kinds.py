@@ -48,7 +48,7 @@ _MARK = {"block": "BLOCK", "review": "REVIEW"}
 def tool_order(grouping: Grouping) -> Callable[[Any], tuple[int, int, int]]:
     """A sort key for ``ToolStatus``-likes: the order of :meth:`Grouping.ordered`, tools in
     no decision (pinned, auto-approved, ...) last, in their report order (a stable sort)."""
-    rank: dict[tuple[str, str, str], tuple[int, int]] = {}
+    rank: dict[tuple[str, ...], tuple[int, int]] = {}
     for i, item in enumerate(grouping.ordered()):
         if isinstance(item, Alone):
             rank.setdefault(item.key, (i, 0))
@@ -79,6 +79,15 @@ def decision_tag(grouping: Grouping, key: tuple[str, str, str]) -> str:
 def _name(server: str, principal: str, tool: str) -> str:
     p = "" if principal == "default" else f"[{safe_text(principal)}]"
     return with_escape(f"{safe_text(server)}{p}/{safe_text(mark_lookalikes(tool))}", tool)
+
+
+def member_name(m: Member) -> str:
+    """A group member made visible: ``server/tool``, or ``server prompt "name"`` (its kind
+    before its name) for a prompt, resource or template."""
+    if not m.surface:
+        return _name(m.server, m.principal, m.tool)
+    p = "" if m.principal == "default" else f"[{safe_text(m.principal)}]"
+    return f'{safe_text(m.server)}{p} {m.subject} "{safe_text(mark_lookalikes(m.tool))}"'
 
 
 def change_values(c: Change) -> str:
@@ -134,9 +143,14 @@ def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
     if len(changes) > limit:
         out.append(f"… and {len(changes) - limit} more of this kind")
     out.extend(added_lines(m))
-    if not m.changes and m.status is not None:
+    if m.surface:  # a prompt, resource or template: its added text (above), or removed
+        if not m.added:
+            out += [c.summary for c in getattr(m.status, "changes", ())]
+    elif not m.changes and m.status is not None:
+        from mcp_review.engine.model import ToolDef
+
         t = m.status
-        if t.live is not None and t.live.description:
+        if isinstance(t.live, ToolDef) and t.live.description:
             out.append(f'description: "{safe_text(t.live.description)}"')
         elif t.live is None:
             out.append("no longer served")
@@ -146,7 +160,8 @@ def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
 def text_lines(grouping: Grouping, *, commands: bool = True) -> list[str]:
     """The decisions in visiting order, as text lines (``status --groups``)."""
     n_tools = len(
-        {m.key for g in grouping.groups for m in g.members} | {a.key for a in grouping.alone}
+        {m.key for g in grouping.groups for m in g.members if not m.surface}
+        | {a.key for a in grouping.alone}
     )
     out = [
         f"{grouping.decisions} decision(s) for {n_tools} tool(s): "
@@ -243,11 +258,11 @@ def _alone_text(a: Alone, commands: bool) -> list[str]:
 def _group_text(g: Group, commands: bool) -> list[str]:
     out = [
         f"[{_MARK.get(str(g.outcome), str(g.outcome).upper())}] group {g.id}  {g.label}  "
-        f"({g.size} tool{'s' if g.size != 1 else ''})"
+        f"({g.counted})"
     ]
     for m in g.members:
         vals = member_values(m)
-        out.append(f"    {_name(*m.key)}" + (f": {vals[0]}" if len(vals) == 1 else ""))
+        out.append(f"    {member_name(m)}" + (f": {vals[0]}" if len(vals) == 1 else ""))
         if len(vals) > 1:
             out.extend(f"        {v}" for v in vals)
     if commands:
@@ -298,7 +313,7 @@ def markdown_lines(grouping: Grouping) -> list[str]:
                 f"| {md_text(item.server)} ({item.kind} {md_text(item.name)}) |"
             )
         else:
-            names = ", ".join(f"{md_text(m.server)}/{md_text(m.tool)}" for m in item.members)
+            names = ", ".join(_md_member(m) for m in item.members)
             out.append(
                 f"| group | `{item.id}` | {item.outcome} | {md_text(item.label)} | "
                 f"{item.size}: {names} |"
@@ -316,12 +331,16 @@ def markdown_lines(grouping: Grouping) -> list[str]:
         ]
         for m in g.members:
             for a in m.added:
-                out.append(
-                    f"| {md_text(m.server)}/{md_text(m.tool)} | {md_text(a.pointer)} | "
-                    f"{md_text(a.text)} |"
-                )
+                out.append(f"| {_md_member(m)} | {md_text(a.pointer)} | {md_text(a.text)} |")
         out += ["", "</details>"]
     return out
+
+
+def _md_member(m: Member) -> str:
+    """``server/tool``, or ``server (prompt name)`` as a surface alone is named."""
+    if m.surface:
+        return f"{md_text(m.server)} ({m.subject} {md_text(m.tool)})"
+    return f"{md_text(m.server)}/{md_text(m.tool)}"
 
 
 def grouping_json(grouping: Grouping) -> dict[str, Any]:

@@ -118,12 +118,13 @@ def group_line(g: Group) -> str:
     """``[REVIEW] group 9c34fc1b3a8b  annotations claim less power  24 tools: a, b, c and 21
     more``."""
     mark = _MARK.get(g.outcome, str(g.outcome).upper())
-    names = ", ".join(name(*m.key) for m in g.members[:NAMES_LISTED])
+    from mcp_review.formats.kinds import member_name
+
+    names = ", ".join(member_name(m) for m in g.members[:NAMES_LISTED])
     more = f" and {g.size - NAMES_LISTED} more" if g.size > NAMES_LISTED else ""
     held = sum(1 for m in g.members if getattr(m.status, "held_by_proxy", None) is not None)
-    return (
-        f"[{mark}] group {g.id}  {g.label}  {g.size} tool{'s' if g.size != 1 else ''}: "
-        f"{names}{more}" + (f"; {held} held by the proxy" if held else "")
+    return f"[{mark}] group {g.id}  {g.label}  {g.counted}: {names}{more}" + (
+        f"; {held} held by the proxy" if held else ""
     )
 
 

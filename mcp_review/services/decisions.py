@@ -229,7 +229,7 @@ def decide_group(
     from mcp_review.engine.kinds import pending_kinds
     from mcp_review.engine.pins import Decision, KindApproval, kinds_approved_on
     from mcp_review.engine.policy import approval_allowed, blocked_approval
-    from mcp_review.engine.status import accepted
+    from mcp_review.engine.status import ToolStatus, accepted
 
     decision = Decision(decision)
     out = GroupDecision(group, decision)
@@ -250,6 +250,25 @@ def decide_group(
             raise ValueError(f"group member {m.name!r} carries no tool status")
         srv = info.get(m.server)
         in_group = f"group {group.id}: {label}"
+        if m.surface:
+            _decide_surface_member(
+                pins,
+                m,
+                decision,
+                source=source,
+                why_note=in_group + (f"; {note}" if note else ""),
+                note=note,
+                by=by,
+                blocked=reasons if blocked and blocked_approval(decision, m.outcome) else (),
+                confirmed=confirmed,
+                server_version=getattr(srv, "server_version", None),
+                expect_seen=expect_seen,
+                group=group.id,
+            )
+            out.whole.append(m)
+            continue
+        if not isinstance(t, ToolStatus):
+            raise ValueError(f"group member {m.name!r} carries no tool status")
         why = audit_why(
             decision,
             accepted(t),
@@ -257,12 +276,13 @@ def decide_group(
             blocked=reasons if blocked and blocked_approval(decision, m.outcome) else (),
             confirmed=confirmed,
         )
+        key = (m.server, m.principal, m.tool)
         if decision is Decision.APPROVED:
-            done = t.approved_kinds | kinds_approved_on(pins.kinds.get(m.key), m.digest)
+            done = t.approved_kinds | kinds_approved_on(pins.kinds.get(key), m.digest)
             rest = [k for k in pending_kinds(t) if k.key not in done and k != group.kind]
             if rest:
                 pins.approve_kind(
-                    m.key,
+                    key,
                     m.digest,
                     KindApproval(group.kind.key, label, group.id, now_utc(), by, note),
                     why=why,
@@ -272,7 +292,7 @@ def decide_group(
                 continue
         decide_tool(
             pins,
-            m.key,
+            key,
             decision,
             source=source,
             live=t.live,
@@ -288,6 +308,55 @@ def decide_group(
         )
         out.whole.append(m)
     return out
+
+
+def _decide_surface_member(
+    pins: PinFile,
+    m: Member,
+    decision: Decision,
+    *,
+    source: str,
+    why_note: str,
+    note: str,
+    by: str,
+    blocked: Sequence[str],
+    confirmed: str,
+    server_version: str | None,
+    expect_seen: bool,
+    group: str,
+) -> None:
+    """A prompt, resource or template member of a group: exactly the object its status was
+    computed from (``m.status``, what the group showed), recorded through
+    :func:`decide_surface_pin` (the one path: signing, audit, compare-and-set)."""
+    from mcp_review.engine.clock import now_utc
+    from mcp_review.engine.surfaces import SurfaceStatus, make_surface_pin
+
+    x = m.status
+    if not isinstance(x, SurfaceStatus) or x.live is None:
+        raise ValueError(f"group member {m.name!r} carries no served definition")
+    spin = make_surface_pin(
+        x.server,
+        x.kind,
+        x.live,
+        str(decision),
+        principal=x.principal,
+        by=by,
+        at=now_utc(),
+        note=note,
+        server_version=server_version,
+    )
+    why = audit_why(
+        decision, f"{x.state} {x.kind}", note=why_note, blocked=blocked, confirmed=confirmed
+    )
+    decide_surface_pin(
+        pins,
+        spin,
+        why=why,
+        source=source,
+        expect=x.pin if expect_seen else ANY,
+        seen=x,
+        group=group,
+    )
 
 
 def _group_reasons(group: Group) -> tuple[str, ...]:
@@ -342,11 +411,15 @@ def decide_surface_pin(
     source: str,
     expect: Any = ANY,
     seen: Any = None,
+    group: str | None = None,
 ) -> None:
     """Record a decision about a prompt, resource or resource template (``spin``: the object
     decided, as served; ``seen``: its ``SurfaceStatus``, carried in a signed decision's record
-    when ``pins`` signs: the save signs it as it signs a tool's)."""
-    pins.decide_surface(_with_seen(pins, spin, seen), why=why, source=source, expect=expect)
+    when ``pins`` signs: the save signs it as it signs a tool's; ``group``: the id of the
+    group it was decided in, written in its audit record)."""
+    pins.decide_surface(
+        _with_seen(pins, spin, seen), why=why, source=source, expect=expect, group=group
+    )
 
 
 def forget_surface(

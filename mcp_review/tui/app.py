@@ -773,7 +773,7 @@ class ReviewApp(App[None]):
         self.open_review(entry)
 
     def request_group_decision(
-        self, group: Group, decision: Decision, left_out: frozenset[tuple[str, str, str]]
+        self, group: Group, decision: Decision, left_out: frozenset[tuple[str, ...]]
     ) -> None:
         """Approve or deny a group (but the members left out) after ONE confirmation; a
         blocked group's approval then asks for one reason, written in each member's audit
@@ -787,14 +787,19 @@ class ReviewApp(App[None]):
         blocked = any(blocked_approval(decision, m.outcome) for m in members)
         verb = "Approve" if decision is Decision.APPROVED else "Deny"
         n = len(members)
-        tools = f"{n} tool{'s' if n != 1 else ''}"
+        word = group.subject.replace("-", " ")
+        tools = f"{n} {word}{'s' if n != 1 else ''}"
         lines = [f"kind: {group.label}", f"{verb.lower()} it on {tools}:"]
         lines += [f"  {m.server} › {name_line(m.tool, 80)}" for m in members[:12]]
         if n > 12:
             lines.append(f"  … and {n - 12} more")
         if left_out:
             lines.append(f"{len(left_out)} left out: nothing is decided for them.")
-        if decision is Decision.APPROVED:
+        if decision is Decision.APPROVED and group.subject != "tool":
+            lines.append(f"Each {word} is approved as served now (its whole added text shown).")
+            if blocked:
+                lines.append("Blocked by policy: you will be asked why, once.")
+        elif decision is Decision.APPROVED:
             lines.append(
                 "A tool is approved once all its pending kinds are: its pin moves to the "
                 "definition served now; one with other kinds pending keeps this approval."
@@ -802,7 +807,7 @@ class ReviewApp(App[None]):
             if blocked:
                 lines.append("Blocked by policy: you will be asked why, once.")
         else:
-            lines.append("Denying the kind denies each tool: withheld until approved.")
+            lines.append(f"Denying the kind denies each {word}: withheld until approved.")
 
         def decide(why: str = "") -> None:
             self.decide_group(group, decision, left_out, why=why)
@@ -844,7 +849,7 @@ class ReviewApp(App[None]):
         self,
         group: Group,
         decision: Decision,
-        left_out: frozenset[tuple[str, str, str]] = frozenset(),
+        left_out: frozenset[tuple[str, ...]] = frozenset(),
         *,
         why: str = "",
     ) -> bool:
@@ -873,14 +878,15 @@ class ReviewApp(App[None]):
             )
             return False
         n = len(result.decided)
-        said = f"{decision}: {plain_line(group.label, 80)} on {n} tool{'s' if n != 1 else ''}"
+        word = group.subject.replace("-", " ")
+        said = f"{decision}: {plain_line(group.label, 80)} on {n} {word}{'s' if n != 1 else ''}"
         if result.partial:
             said += f" ({len(result.partial)} keep other kinds pending)"
         self.notify(said, markup=False, timeout=4)
         self._save_notes()
         if self.main is not None:
             for m in result.whole:
-                entry = self._entry(m.key)
+                entry = None if m.surface else self._entry((m.server, m.principal, m.tool))
                 if entry is not None:
                     self.main.decided(entry)
         if isinstance(self.screen, GroupScreen) and self.screen.group is group:

@@ -87,7 +87,7 @@ class GroupDecisionRequested(Message):
 
     group: Group
     decision: Decision
-    left_out: frozenset[tuple[str, str, str]] = frozenset()
+    left_out: frozenset[tuple[str, ...]] = frozenset()
     """Keys of the members removed with space: nothing is decided for them."""
 
 

@@ -269,7 +269,7 @@ class ReviewSession:
         group: Group,
         decision: Decision,
         *,
-        left_out: Iterable[tuple[str, str, str]] = (),
+        left_out: Iterable[tuple[str, ...]] = (),
         why: str = "",
         servers: Sequence[Any] = (),
     ) -> decisions.GroupDecision:
@@ -290,12 +290,17 @@ class ReviewSession:
         out = set(left_out)
         members = [m for m in group.members if m.key not in out]
         self.reread()
+
+        def held(m: Any) -> Any:
+            # A prompt, resource or template member: its decision in the surfaces table.
+            return self.pins.surfaces.get(m.key) if m.surface else self.pins.get(*m.key)
+
         for m in members:
             shown = getattr(m.status, "pin", None)
-            now = self.pins.get(*m.key)
+            now = held(m)
             if not same_decision(now, shown):
-                raise decisions.ChangedMeanwhile(m.key, shown, now)
-        before = {m.key: self.pins.get(*m.key) for m in members}
+                raise decisions.ChangedMeanwhile((m.server, m.principal, m.tool), shown, now)
+        before = {m.key: held(m) for m in members}
         result = decisions.decide_group(
             self.pins,
             group,
@@ -308,12 +313,25 @@ class ReviewSession:
             candidates=self.candidates,
             expect_seen=True,
         )
-        after = {m.key: self.pins.get(*m.key) for m in result.whole}
+        after = {m.key: held(m) for m in result.whole}
         # Saved only if each member's pin on disk is still the one shown (compare-and-set), so
         # what a decision replaced is what ``before`` holds.
         self.save()
         said = str(decision)
         for m in result.whole:
+            if m.surface:
+                self.history.append(
+                    Decided(
+                        m.server,
+                        m.principal,
+                        None,
+                        before[m.key],
+                        said,
+                        after[m.key],
+                        surface=(m.subject, m.tool),
+                    )
+                )
+                continue
             self.history.append(
                 Decided(m.server, m.principal, m.tool, before[m.key], said, after[m.key])
             )

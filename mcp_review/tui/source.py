@@ -360,7 +360,7 @@ class ReviewSource:
         group: Group,
         decision: Decision | str,
         *,
-        left_out: Iterable[tuple[str, str, str]] = (),
+        left_out: Iterable[tuple[str, ...]] = (),
         why: str = "",
     ) -> GroupDecision:
         """Approve or deny ``group`` but the members ``left_out`` (their keys), one decision

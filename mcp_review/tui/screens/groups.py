@@ -81,6 +81,8 @@ def member_values(m: Member) -> str:
         rest = [change_values(c) for c in m.changes if c.rule not in TEXT_RULES]
         added = [f"{a.pointer}: adds {json.dumps(a.text, ensure_ascii=False)}" for a in m.added]
         return "; ".join([*rest, *added])
+    if m.surface:  # a prompt, resource or template: its text changes, no text added
+        return "; ".join(c.summary for c in getattr(m.status, "changes", ())) or "text removed"
     if not m.changes:
         t = m.status
         live = getattr(t, "live", None)
@@ -139,7 +141,7 @@ class GroupScreen(Screen[None]):
     def __init__(self, group: Group) -> None:
         super().__init__()
         self.group = group
-        self.left_out: set[tuple[str, str, str]] = set()
+        self.left_out: set[tuple[str, ...]] = set()
         """Keys of the members removed with space: nothing is decided for them."""
         self._witness = any(member_witness(m) for m in group.members)
 
@@ -392,7 +394,7 @@ class GroupsScreen(Screen[None]):
                 limit=300,
                 marks=marks,
             )
-            size = Text(_plural(item.size, "tool"), style=muted)
+            size = Text(_plural(item.size, SURFACE_WORD.get(item.subject, "tool")), style=muted)
         elif isinstance(item, SurfaceAlone):
             # A prompt, resource or template: its kind before its name (server text as data).
             what = Text("alone: ", style=muted)

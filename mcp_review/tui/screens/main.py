@@ -27,6 +27,7 @@ from mcp_review.tui.messages import (
     AutoApprovalsRequested,
     CompatibleApprovalRequested,
     DecisionRequested,
+    GroupItemRequested,
     GroupRequested,
     GroupsRequested,
     InstructionsDecisionRequested,
@@ -76,6 +77,12 @@ from mcp_review.tui.widgets.tool_table import (
 
 if TYPE_CHECKING:
     from mcp_review.engine.kinds import Grouping
+
+
+def _member_key_of(m: Any) -> str:
+    """The list's row key of a group member: a tool's, or a prompt's, resource's or
+    template's (engine.kinds.Member.surface)."""
+    return surface_key_of(m.key) if m.surface else _key_of(m.key)
 
 
 @dataclass
@@ -625,7 +632,7 @@ class MainScreen(Screen[None]):
                     rank.setdefault(surface_key_of(item.key), (i, 0))
                 else:
                     for j, m in enumerate(item.members):
-                        rank.setdefault(_key_of(m.key), (i, j))
+                        rank.setdefault(_member_key_of(m), (i, j))
         self._rank = rank
         keys = self._keys
 
@@ -859,10 +866,9 @@ class MainScreen(Screen[None]):
                 placed_instructions = True
             # A group is visited at its first member not visited as something else.
             for m in x.members:
-                k = _key_of(m.key)
+                k = _member_key_of(m)
                 if k in shown and k not in out:
-                    n = x.size
-                    out[k] = f"group: {x.label} ({n} tool{'s' if n != 1 else ''}; g opens it)"
+                    out[k] = f"group: {x.label} ({x.counted}; g opens it)"
                     break
         if not placed_instructions:
             for w in waiting:
@@ -963,9 +969,16 @@ class MainScreen(Screen[None]):
         e = self.current_entry()
         if e is not None:
             ask_app(self, GroupRequested(e))
-        elif self.current_surface() is not None:
-            # A prompt, resource or template is decided on its own (engine.kinds.SurfaceAlone).
-            self.notify("a prompt or resource is decided on its own: enter reviews it", timeout=4)
+        elif (x := self.current_surface()) is not None:
+            # A prompt, resource or template: its group of honest changes of one kind, or
+            # decided on its own (engine.kinds.SurfaceAlone).
+            groups = self.source.grouping().groups_of(x.key)
+            if groups:
+                ask_app(self, GroupItemRequested(groups[0]))
+            else:
+                self.notify(
+                    "this prompt or resource is decided on its own: enter reviews it", timeout=4
+                )
         else:
             self.notify("select a tool to open its group (G: every group)", timeout=3)
 
