@@ -66,13 +66,14 @@ def test_every_rule_id_is_emitted_by_name():
     """Each id is written once in the catalogue, as a named constant, and the engine emits it by
     that name (grep finds where a cue comes from; no id built with an f-string)."""
     # Issue 39's families live in their own catalogue and finder modules.
+    # The run reader (URLs, paths, blobs, names) is engine/cue_runs.py.
     catalogue = "".join(
         (ROOT / "mcp_review" / "engine" / "rules" / f).read_text(encoding="utf-8")
         for f in ("cues.py", "cue_families.py")
     )
     engine = "".join(
         (ROOT / "mcp_review" / "engine" / f).read_text(encoding="utf-8")
-        for f in ("cues.py", "cue_families.py", "cue_directive.py")
+        for f in ("cues.py", "cue_runs.py", "cue_families.py", "cue_directive.py")
     )
     for rid in CUE_RULES:
         if rid == SECRET_PATH_RULE:

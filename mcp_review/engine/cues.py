@@ -7,9 +7,9 @@ are catalogued in ``engine/rules/cues.py``; this module finds them.
 How it reads a text, deterministically and in linear time (no regex here has a nested
 quantifier, and none scans further than a fixed bound from where it starts):
 
-- *runs*: the text split on white space and quoting into chunks, each classified once by
-  anchored patterns: URLs, e-mail addresses, IP addresses, domains, paths (secret locations
-  apart), encoded blobs, names of other tools and servers;
+- *runs* (``engine/cue_runs.py``): the text split on white space and quoting into chunks,
+  each classified once by anchored patterns: URLs, e-mail addresses, IP addresses, domains,
+  paths (secret locations apart), encoded blobs, names of other tools and servers;
 - *words*: the lower-cased text as word tokens with sentence and clause boundaries. A verb is
   *imperative* when nothing but filler words ("please", "always", "you must", ...) precede it in
   its clause, or a modal does; a rule is a verb class acting on an object class in the same
@@ -27,16 +27,14 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.cue_families import family_cues
+from mcp_review.engine.cue_runs import _run_cues
 from mcp_review.engine.cue_sentences import (
-    _QUOTES,
     _bounds,
-    _Run,
-    _run_at,
     _Sentence,
     _sentences,
     _snip,
@@ -54,16 +52,7 @@ from mcp_review.engine.cue_types import (
 )
 from mcp_review.engine.cue_words import (
     _ACTS,
-    _ARG_AFTER,
-    _B64,
-    _CALLED_BY_NAME,
-    _DATA_URI,
-    _DOMAIN,
-    _EMAIL,
-    _ENV_SECRET,
-    _HEX,
     _HIDE_WORDS,
-    _IP,
     _MD_IMAGE,
     _MD_LINK,
     _MIMIC_FIRST,
@@ -71,12 +60,6 @@ from mcp_review.engine.cue_words import (
     _MIXED_WORD,
     _OBJECT_SPANS,
     _OBJECT_WORDS,
-    _PATH,
-    _PCT,
-    _RUN,
-    _SCHEME,
-    _SECRET_LITERAL,
-    _SECRET_PATH,
     _TAG,
     _UNREADABLE,
     _VERBS,
@@ -123,10 +106,6 @@ from mcp_review.engine.rules.cues import (
     CONCEALMENT_DO_NOT_TELL,
     CONCEALMENT_HIDE_FROM_USER,
     CUE_RULES,
-    ENCODED_BASE64,
-    ENCODED_DATA_URI,
-    ENCODED_HEX,
-    ENCODED_PERCENT,
     EXFILTRATION_DATA_INTO_ARGUMENT,
     EXFILTRATION_SEND_SENSITIVE,
     EXFILTRATION_SEND_TO_DESTINATION,
@@ -139,7 +118,6 @@ from mcp_review.engine.rules.cues import (
     MARKUP_IMAGE,
     MARKUP_LINK,
     MARKUP_TAG,
-    PATH_FILE,
     SCRIPT_MIX_MIXED_WORD,
     SCRIPT_MIX_NEW_SCRIPT,
     SCRIPT_MIX_UNREADABLE,
@@ -147,12 +125,6 @@ from mcp_review.engine.rules.cues import (
     SECRET_PATH_RULE,
     TOOL_PREFERENCE_PREFER_THIS,
     TOOL_PREFERENCE_SELF_PROMOTION,
-    TOOL_REFERENCE_SERVER,
-    TOOL_REFERENCE_TOOL,
-    URL_DOMAIN,
-    URL_EMAIL,
-    URL_IP,
-    URL_LINK,
     Level,
 )
 from mcp_review.engine.textwalk import Role, tool_strings
@@ -632,166 +604,6 @@ def _sentence_rules(
         found.add(TOOL_PREFERENCE_SELF_PROMOTION, quote, promo[0])
     elif " the only tool " in joined or " most reliable " in joined:
         found.add(TOOL_PREFERENCE_SELF_PROMOTION, quote, "only tool")
-
-
-def _looks_base64(blob: str) -> bool:
-    """A run of the base64 alphabet over 40 characters that is not a word or a path: not all
-    lower-case letters, and no path-like short segments between slashes (base64 has a slash
-    every 64 characters on average)."""
-    if blob.isalpha() and blob.islower():
-        return False
-    if "/" in blob and max(len(seg) for seg in blob.split("/")) < 20:
-        return False
-    return True
-
-
-_CALL_PARENS = re.compile(r"\([^()`\n]{0,80}\)")
-
-
-def _alone_in_span(text: str, r: _Run) -> bool:
-    """Whether a quoted plain word is the whole quoted span, or the span is the word and a
-    call's parentheses (`` `fetch` ``, `` `fetch()` ``), not one word of a longer code span
-    (`` `type(scope): subject` ``: a commit-message format, not redis's ``type`` tool)."""
-    close = text[r.start - 1 : r.start]
-    if not close:
-        return True
-    end = text.find(close, r.end, r.end + 200)
-    if end < 0:
-        return True
-    inner = text[r.end : end]
-    return not inner or _CALL_PARENS.fullmatch(inner) is not None
-
-
-def _name_cue(
-    text: str,
-    r: _Run,
-    name: str,
-    found: _Found,
-    span: Callable[[str, int, int, str], None],
-    own: frozenset[str],
-    own_tool: str,
-    names: KnownNames,
-) -> None:
-    """A run that names another tool or server (``tool-reference``), and the spans the
-    shadowing rule reads."""
-    if name != own_tool and name in names.tools:
-        after = text[r.end + 1 : r.end + 12].lower().lstrip()
-        plain = name.isalpha() and name.islower()
-        if after.startswith(_ARG_AFTER) or text[r.end + 1 : r.end + 2] in (":", "="):
-            pass  # `search` parameter: an argument's name, not a tool
-        elif plain and not (r.quoted and _alone_in_span(text, r)):
-            # A plain word ("fetch", "search") names a tool when quoted, or as "the fetch
-            # tool" (then only an instruction to avoid it counts: "never use the fetch
-            # tool", "the fetch tool is compromised").
-            if after.startswith("tool") and not (names.tools[name] & own):
-                found.add(TOOL_REFERENCE_TOOL, name, name.lower())
-                span("plain-tool", r.start, r.end, name)
-        else:
-            found.add(TOOL_REFERENCE_TOOL, name, name.lower())
-            if not (names.tools[name] & own):
-                span("other-tool", r.start, r.end, name)
-    elif name in names.servers and name not in own:
-        found.add(TOOL_REFERENCE_SERVER, name, name.lower())
-    elif "_" in name and name.islower() and name != own_tool and name not in names.tools:
-        # A snake_case name of no configured tool, called by name: a tool elsewhere.
-        before = text[max(0, r.start - 30) : r.start].lower()
-        after = text[r.end : r.end + 8].lower()
-        passive = after.lstrip().startswith(
-            ("is ", "are ")
-        )  # "when context_lines is used": a parameter
-        if (_CALLED_BY_NAME.search(before) and not passive) or after.lstrip().startswith(
-            ("tool", "runs")
-        ):
-            found.add(TOOL_REFERENCE_TOOL, name, name.lower())
-            span("unknown-tool", r.start, r.end, name)
-
-
-def _run_cues(
-    text: str, found: _Found, own: frozenset[str], own_tool: str, names: KnownNames
-) -> dict[str, list[tuple[int, int, str]]]:
-    spans: dict[str, list[tuple[int, int, str]]] = {}
-
-    def span(kind: str, a: int, b: int, t: str) -> None:
-        spans.setdefault(kind, []).append((a, b, t))
-
-    for m in _DATA_URI.finditer(text):
-        found.at = m.span()
-        found.add(ENCODED_DATA_URI, m.group(), m.group().lower())
-        span("encoded", m.start(), m.end(), m.group())
-
-    tools = names.tools
-    servers = names.servers
-    for m in _RUN.finditer(text):
-        t = m.group()
-        if len(t) <= 40 and t.isalnum():
-            # A plain word or number (most runs): only a name can be a cue, and a quoted word
-            # may be an argument's name. No run object for it.
-            s0 = m.start()
-            if s0 and text[s0 - 1] in _QUOTES:
-                r = _run_at(text, s0, t)
-                if r is not None and r.quoted:
-                    span("quoted", r.start, r.end, t)
-            if t in tools or t in servers:
-                r = _run_at(text, s0, t)
-                if r is not None:
-                    found.at = (r.start, r.end)
-                    _name_cue(text, r, t, found, span, own, own_tool, names)
-            continue
-        run = _run_at(text, m.start(), t)
-        if run is None:
-            continue
-        r = run
-        found.at = (r.start, r.end)
-        t = r.text
-        if r.quoted:
-            span("quoted", r.start, r.end, t)
-        low = t.lower()
-        secret = _SECRET_PATH.search(t)
-        if secret:
-            where = secret.group().lower().removeprefix("~/").strip("/")  # one key per place
-            found.add(SECRET_PATH_RULE, t, where)
-            span("secret-path", r.start, r.end, where)
-        if len(t) > 4096:  # one run this long: only its blobs and secret locations count
-            t = t[:4096]
-        m_data = "data:" in low  # a data: URI's payload is its own cue
-        m_url = _SCHEME.match(t) or _SCHEME.search(t) if "://" in t else None
-        if m_url:
-            found.add(URL_LINK, t, low)
-            span("dest", r.start, r.end, t)
-        elif "@" in t and _EMAIL.fullmatch(t.strip(".")):
-            found.add(URL_EMAIL, t, low)
-            span("dest", r.start, r.end, t)
-        elif t[:1].isdigit() and _IP.fullmatch(t):
-            found.add(URL_IP, t, low)
-            span("dest", r.start, r.end, t)
-        elif "." in t and not t.startswith((".", "/", "~")) and _DOMAIN.fullmatch(t):
-            found.add(URL_DOMAIN, t, low)
-            span("dest", r.start, r.end, t)
-        elif (
-            not secret
-            and ("/" in t or "\\" in t or t.startswith("~"))
-            and text[r.start - 1 : r.start] != "<"
-            and _PATH.fullmatch(t)
-        ):
-            found.add(PATH_FILE, t, low)
-        if len(t) > 40 and not m_data:
-            if _HEX.search(t):
-                found.add(ENCODED_HEX, t, low[:64])
-                span("encoded", r.start, r.end, t)
-            else:
-                blob = _B64.search(t)
-                if blob and _looks_base64(blob.group()):
-                    found.add(ENCODED_BASE64, t, blob.group()[:64])
-                    span("encoded", r.start, r.end, t)
-        if "%" in t and _PCT.search(t):
-            found.add(ENCODED_PERCENT, t, low[:64])
-            span("encoded", r.start, r.end, t)
-        if "_" in t and _ENV_SECRET.fullmatch(t.strip(".:")):
-            span("env-secret", r.start, r.end, t)
-        if _SECRET_LITERAL.match(t):
-            span("env-secret", r.start, r.end, t)
-        _name_cue(text, r, t.strip(".:!?"), found, span, own, own_tool, names)
-    return spans
 
 
 def _script_cues(text: str, found: _Found) -> None:
