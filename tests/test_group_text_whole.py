@@ -17,7 +17,8 @@ from helpers import press, settled, until
 
 from mcp_review.cli import main
 from mcp_review.engine.hidden import md_text, safe_text
-from mcp_review.engine.kinds import SHOWN_WHOLE, AloneReason, group_report
+from mcp_review.engine.kind_text import SHOWN_WHOLE
+from mcp_review.engine.kinds import AloneReason, group_report
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import PinFile
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot

@@ -19,7 +19,8 @@ import pytest
 from servers.surfaceserver import SurfaceServer
 
 from mcp_review.cli import main
-from mcp_review.engine.kinds import SHOWN_WHOLE, Group, SurfaceAlone, group_report
+from mcp_review.engine.kind_text import SHOWN_WHOLE
+from mcp_review.engine.kinds import Group, SurfaceAlone, group_report
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import Snapshot
 from mcp_review.engine.surface_kinds import SurfaceReason

@@ -33,6 +33,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.cues import needs_attention
+from mcp_review.engine.kind_text import SHOWN_WHOLE, AddedText, added_texts
 from mcp_review.engine.model import (
     CONTRACT_FIELDS,
     ChangeClass,
@@ -62,8 +63,6 @@ if TYPE_CHECKING:
     from mcp_review.engine.surfaces import SurfaceStatus
 
 __all__ = [
-    "SHOWN_WHOLE",
-    "AddedText",
     "Alone",
     "AloneReason",
     "Group",
@@ -71,7 +70,6 @@ __all__ = [
     "Kind",
     "Member",
     "SurfaceAlone",
-    "added_texts",
     "decision_json",
     "group_id",
     "group_report",
@@ -478,70 +476,6 @@ def new_tool_contradictions(t: ToolStatus) -> tuple[str, ...]:
 
 
 # Groups -----------------------------------------------------------------------------------------
-
-
-SHOWN_WHOLE = 600
-"""Characters of added text a group member may bring at most: each group screen shows every
-member's added text in full, so a member adding more is read alone."""
-
-
-@dataclass(frozen=True, slots=True)
-class AddedText:
-    """Text a member's change adds, whole (raw server text: escape it to show it)."""
-
-    pointer: str
-    text: str
-
-    def to_json(self) -> dict[str, str]:
-        from mcp_review.engine.hidden import safe_text
-
-        return {"pointer": self.pointer, "text": safe_text(self.text)}
-
-
-def _at(wire: Any, pointer: str) -> Any:
-    from mcp_review.engine.walk import MISSING, get
-
-    v = get(wire, pointer_tokens(pointer))
-    return None if v is MISSING else v
-
-
-def _strings(v: Any) -> list[str]:
-    from mcp_review.engine.textwalk import schema_strings
-
-    return [t for _, _, _, t in schema_strings(v, "")] if not isinstance(v, str) else [v]
-
-
-def added_texts(t: ToolStatus, changes: Sequence[Change]) -> tuple[AddedText, ...] | None:
-    """Every text ``changes`` add to ``t``'s definition, whole: a text change's added words
-    (old text against new at its pointer), the texts a structural change carries in. None when
-    they cannot all be listed (texts counted, not carried, ``Change.new_text_more``)."""
-    from mcp_review.engine.rules.render import added_text
-
-    cmp = t.comparison
-    if cmp is None:
-        return ()
-    old, new = cmp.old.wire, cmp.new.wire
-    out: list[AddedText] = []
-    seen: set[str] = set()
-    for c in changes:
-        if c.new_text_more:
-            return None
-        ptrs = [x.pointer for x in c.new_text]
-        if rule_of(c.rule).text and c.pointer:
-            ptrs.insert(0, c.pointer)
-        for p in ptrs:
-            if p in seen:
-                continue
-            seen.add(p)
-            was, now = _at(old, p), _at(new, p)
-            if isinstance(now, str):
-                text = added_text(was if isinstance(was, str) else None, now)
-            else:
-                before = set(_strings(was)) if was is not None else set()
-                text = "\n".join(x for x in _strings(now) if x not in before)
-            if text:
-                out.append(AddedText(p, text))
-    return tuple(out)
 
 
 def _text_kind(k: Kind, changes: Sequence[Change]) -> bool:

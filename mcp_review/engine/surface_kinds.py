@@ -20,6 +20,7 @@ from typing import Any
 
 from mcp_review.engine.canonical import json_equal
 from mcp_review.engine.cues import Cue, cues_json, is_blocking, needs_attention, severity
+from mcp_review.engine.kind_text import SHOWN_WHOLE
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules.render import added_text
 from mcp_review.engine.surfaces import KEY_FIELD, RESOURCE, first_sight_blocks
@@ -212,7 +213,6 @@ def surface_review(x: Any) -> SurfaceAlone | SurfaceCandidate:
     look-alike letters in its text, a breaking change, a change beyond its text, a denial
     before, more than ``SHOWN_WHOLE`` characters of added text: alone."""
     from mcp_review.engine.hidden import has_hidden
-    from mcp_review.engine.kinds import SHOWN_WHOLE
 
     first = surface_alone(x)
     if first.reasons:

@@ -117,7 +117,7 @@ def compact(c: Change) -> str:
 
 def added_lines(m: Member) -> list[str]:
     """Each text the member's changes add, whole (a group never approves text
-    no one was shown; a member adding more than ``kinds.SHOWN_WHOLE`` characters stands
+    no one was shown; a member adding more than ``kind_text.SHOWN_WHOLE`` characters stands
     alone), escaped as every server string is."""
     return [f'adds at {safe_text(a.pointer)}: "{safe_text(a.text)}"' for a in m.added]
 
