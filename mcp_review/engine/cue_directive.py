@@ -1,4 +1,4 @@
-"""Directives beyond the tool's job: an author-independent attention cue (issue 39).
+"""Directives beyond the tool's job: an author-independent attention cue.
 
 The pattern families (``engine/cue_families.py`` and its siblings) name what published attacks
 ask, in their authors' words; a held-out batch collected after them scored the same before and

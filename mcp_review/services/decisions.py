@@ -225,11 +225,10 @@ def decide_group(
     through their candidate (engine/candidate.py); ``expect_seen``: each member's decision is
     made against the pin its status was computed with (the app: what its screen showed), a
     compare-and-set the save checks (:class:`ChangedMeanwhile`, nothing written)."""
-    from mcp_review.engine.clock import current_user, now_utc
-    from mcp_review.engine.kinds import pending_kinds
-    from mcp_review.engine.pins import Decision, KindApproval, kinds_approved_on
+    from mcp_review.engine.clock import current_user
+    from mcp_review.engine.pins import Decision
     from mcp_review.engine.policy import approval_allowed, blocked_approval
-    from mcp_review.engine.status import ToolStatus, accepted
+    from mcp_review.engine.status import ToolStatus
 
     decision = Decision(decision)
     out = GroupDecision(group, decision)
@@ -269,45 +268,87 @@ def decide_group(
             continue
         if not isinstance(t, ToolStatus):
             raise ValueError(f"group member {m.name!r} carries no tool status")
-        why = audit_why(
-            decision,
-            accepted(t),
-            note=f"{in_group}" + (f"; {note}" if note else ""),
-            blocked=reasons if blocked and blocked_approval(decision, m.outcome) else (),
-            confirmed=confirmed,
-        )
-        key = (m.server, m.principal, m.tool)
-        if decision is Decision.APPROVED:
-            done = t.approved_kinds | kinds_approved_on(pins.kinds.get(key), m.digest)
-            rest = [k for k in pending_kinds(t) if k.key not in done and k != group.kind]
-            if rest:
-                pins.approve_kind(
-                    key,
-                    m.digest,
-                    KindApproval(group.kind.key, label, group.id, now_utc(), by, note),
-                    why=why,
-                    source=source,
-                )
-                out.partial.append(m)
-                continue
-        decide_tool(
+        whole = _decide_tool_member(
             pins,
-            key,
+            group,
+            m,
+            t,
             decision,
             source=source,
-            live=t.live,
-            by=by,
             note=note,
-            why=why,
-            server_version=getattr(srv, "server_version", None),
-            protocol_version=getattr(srv, "protocol_version", None),
+            by=by,
+            blocked=reasons if blocked and blocked_approval(decision, m.outcome) else (),
+            confirmed=confirmed,
+            srv=srv,
             candidate=m.server in candidates,
-            group=group.id,
-            expect=t.pin if expect_seen else ANY,
-            seen=t,
+            expect_seen=expect_seen,
         )
-        out.whole.append(m)
+        (out.whole if whole else out.partial).append(m)
     return out
+
+
+def _decide_tool_member(
+    pins: PinFile,
+    group: Group,
+    m: Member,
+    t: ToolStatus,
+    decision: Decision,
+    *,
+    source: str,
+    note: str,
+    by: str,
+    blocked: Sequence[str],
+    confirmed: str,
+    srv: Any,
+    candidate: bool,
+    expect_seen: bool,
+) -> bool:
+    """Record one tool member's part of a group decision (:func:`decide_group`). Returns
+    False when only this kind's approval was recorded (other kinds of the tool still wait),
+    True when the tool itself was decided."""
+    from mcp_review.engine.clock import now_utc
+    from mcp_review.engine.kinds import pending_kinds
+    from mcp_review.engine.pins import Decision, KindApproval, kinds_approved_on
+    from mcp_review.engine.status import accepted
+
+    label = group.label
+    why = audit_why(
+        decision,
+        accepted(t),
+        note=f"group {group.id}: {label}" + (f"; {note}" if note else ""),
+        blocked=blocked,
+        confirmed=confirmed,
+    )
+    key = (m.server, m.principal, m.tool)
+    if decision is Decision.APPROVED:
+        done = t.approved_kinds | kinds_approved_on(pins.kinds.get(key), m.digest)
+        rest = [k for k in pending_kinds(t) if k.key not in done and k != group.kind]
+        if rest:
+            pins.approve_kind(
+                key,
+                m.digest,
+                KindApproval(group.kind.key, label, group.id, now_utc(), by, note),
+                why=why,
+                source=source,
+            )
+            return False
+    decide_tool(
+        pins,
+        key,
+        decision,
+        source=source,
+        live=t.live,
+        by=by,
+        note=note,
+        why=why,
+        server_version=getattr(srv, "server_version", None),
+        protocol_version=getattr(srv, "protocol_version", None),
+        candidate=candidate,
+        group=group.id,
+        expect=t.pin if expect_seen else ANY,
+        seen=t,
+    )
+    return True
 
 
 def _decide_surface_member(
