@@ -390,10 +390,13 @@ def _open_surface(name: str, *keys: str):
             x = app.main.current_surface()
             if x is not None and x.name == name:
                 break
-        await settle(pilot)
+        # Moving the cursor over every row redraws the counts line and the detail: wait until
+        # no computation runs again, so the picture is of the settled list.
+        await _computed(pilot)
         for key in keys:
             await press(pilot, key)
             await settle(pilot)
+        await _computed(pilot)
 
     return run
 
