@@ -2,7 +2,7 @@
 """Every command and the app agree on every release pair of every corpus server.
 
 ``python benchmarks/bench_corpus_agreement.py [--only SERVER ...] [--dry-run]`` runs
-tests/test_corpus_agreement.py over the whole corpus (``MCP_REVIEW_CORPUS_ALL=1``: every
+tests/e2e/test_corpus_agreement.py over the whole corpus (``MCP_REVIEW_CORPUS_ALL=1``: every
 server, not only the suite's ``corpus_data.AGREEMENT_SERVERS``; ``--outside-suite``: only the others, which
 the suite does not run), both halves (commands and app), every tier,
 and writes what passed to ``benchmarks/results/corpus-agreement.json``: per server the sha256
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 import corpus_data as cd  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "corpus-agreement.json"
-TEST = "tests/test_corpus_agreement.py"
+TEST = "tests/e2e/test_corpus_agreement.py"
 HALVES = {
     "test_the_commands_agree_on_every_release_pair": "commands",
     "test_the_app_agrees_with_check_on_every_release_pair": "app",
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.dry_run:
         return 0 if not bad and not short and p.returncode == 0 else 1
     doc = {
-        "about": "benchmarks/bench_corpus_agreement.py; re-checked by tests/test_corpus_agreement.py",
+        "about": "benchmarks/bench_corpus_agreement.py; re-checked by tests/e2e/test_corpus_agreement.py",
         "run": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "pytest_exit": p.returncode,
         "servers": dict(sorted(rows.items())),

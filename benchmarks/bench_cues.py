@@ -12,7 +12,7 @@
     unblocked) reported apart; the honest hard negatives likewise.
 
 ``--write`` rewrites benchmarks/cues/results.json (the figures and every miss and false flag,
-which ``tests/test_cues_bench.py`` re-checks); ``--timing`` adds first-sight and changed-tool
+which ``tests/engine/test_cues_bench.py`` re-checks); ``--timing`` adds first-sight and changed-tool
 timings over 10,000 tools (not written: machine-dependent).
 """
 

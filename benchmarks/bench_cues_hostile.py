@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Introduced cues on hostile long texts (issue 27): CPU time of ``text_cues`` on each of
-tests/test_cues.py's adversarial shapes repeated to each size, and the ratio of each size's time
+tests/engine/test_cues.py's adversarial shapes repeated to each size, and the ratio of each size's time
 to the smallest's (linear: about the ratio of the sizes; a pattern that backtracks: its square).
 
     python benchmarks/bench_cues_hostile.py [--sizes 100000,1000000] [--shapes "one word,tags"]

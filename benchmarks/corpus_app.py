@@ -3,7 +3,7 @@
 
 ``python benchmarks/corpus_app.py [--check]``. For every consecutive pair of captured versions
 of every server in tests/corpus/ and each policy tier, in a fresh folder, exactly as
-tests/test_corpus_agreement.py sets a pair up (``pin`` the old version, the tier's config, the
+tests/e2e/test_corpus_agreement.py sets a pair up (``pin`` the old version, the tier's config, the
 new version as a snapshot file): open the review app as ``mcp-review review --snapshot`` opens
 it and record what it says (``app_answer``: each row's status and outcome, the table's cells,
 the server row, the counts line), and where the policy auto-approves something, press ``P``,
@@ -12,7 +12,7 @@ decider of each tool) and check's JSON answer on them.
 
 The answers go to benchmarks/corpus_app.json (committed). The app on all 276 (pair, tier)
 cases costs a minute or more of CPU, too much for the test suite's budget, so
-tests/test_corpus_agreement.py holds these recorded answers to what ``check`` says now on
+tests/e2e/test_corpus_agreement.py holds these recorded answers to what ``check`` says now on
 every case, and reruns the app on a sample of them to find a recording gone stale. Rerun this
 script after a change to the app, the engine's verdicts or the corpus; ``--check`` compares
 instead of writing (exit 1 on any difference).

@@ -98,7 +98,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     whole suite collected, full collections walked that heap again and again, a third of a
     worker's CPU in a sample run (417 tests: 3.8 s of GC before, 1.2 s after, with the
     thresholds above). Garbage made by the tests is collected as before, only later; tests
-    about the collector set their own thresholds (tests/test_tui_fleet.py)."""
+    about the collector set their own thresholds (tests/tui/test_tui_fleet.py)."""
     import gc
 
     _fewer_collections()

@@ -2,7 +2,7 @@
 
 The demo is the costliest command there is (two bundled servers fetched three times, a proxy
 with its own server, a rerun), and several tests ask different questions of the same run:
-tests/test_demo.py what it reports, tests/test_hostile_output.py that its output paths are
+tests/e2e/test_demo.py what it reports, tests/formats/test_hostile_output.py that its output paths are
 clean before the terminal guard. :func:`headless` runs it as ``python -m mcp_review demo
 --headless [--format json]`` would, in a real subprocess with a fresh HOME, TMPDIR and working
 directory (so "nothing written outside the workspace" is checked on a real process), once per

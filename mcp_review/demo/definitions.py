@@ -10,7 +10,7 @@ Two servers, keyed by the local name the demo config gives them:
   tool whose Cyrillic name shadows ``read_file``; ``read_file`` itself served re-serialized (seed
   C1: nothing to report). Version left at 1.8.2 (a rug pull does not announce itself).
 
-tests/test_demo.py asserts what the engine reports for each of them, through
+tests/e2e/test_demo.py asserts what the engine reports for each of them, through
 ``mcp-review demo --headless --format json``.
 """
 

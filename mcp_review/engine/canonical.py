@@ -89,7 +89,7 @@ def _fast_bytes(value: Any) -> tuple[bytes, str] | None:
     float that stays a float (the exponent is written ``1e-07`` by Python, ``1e-7`` by
     orjson), an integer beyond 64 bits or a lone surrogate (orjson refuses both). For every
     other value the text is the same: keys sorted by code point (UTF-8 byte order is code
-    point order), the same escapes (tests/test_golden_digest.py, tests/test_canonical_fast.py).
+    point order), the same escapes (tests/store/test_golden_digest.py, tests/engine/test_canonical_fast.py).
 
     Most definitions hold no float at all: orjson writes them as they are, and one scan of its
     output (:data:`_NOT_PLAIN`) shows that no number token is a float and no ``null`` could be

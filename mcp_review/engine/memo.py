@@ -11,7 +11,7 @@ computed once.
 The key is exact, not canonical: orjson's text of the value as it is, keys in their order (the
 witness search tries properties in document order), ``1`` apart from ``1.0`` and from
 ``true``. A document orjson cannot write, or whose text holds a ``null`` token (a NaN is
-written as ``null`` too), gets no key and is computed every time. ``tests/test_memo.py``
+written as ``null`` too), gets no key and is computed every time. ``tests/engine/test_memo.py``
 holds the answers with the memo against the answers without it on the corpus.
 """
 

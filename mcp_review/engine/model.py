@@ -59,7 +59,7 @@ DIGEST_SCHEMES: dict[int, tuple[str, ...]] = {
 }
 """Every scheme this mcp-review can verify, with its default hashed fields. All share the
 canonical form of ``engine/canonical.py``; a change of that form needs a new scheme here and a
-golden test (tests/test_golden_digest.py) proves the old ones never move."""
+golden test (tests/store/test_golden_digest.py) proves the old ones never move."""
 
 SCHEME_WORDS: dict[int, str] = {
     1: "named fields, before execution and icons",

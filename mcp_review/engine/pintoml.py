@@ -42,7 +42,7 @@ def layout(value: Any) -> str:
 # tomli-w writes every string as a one-line basic string. A definition is written by hand as a
 # multi-line *literal* string (no escaping: the JSON lines read as they are) when that is
 # exact, else as a multi-line *basic* string with escapes. Either form reads back to exactly
-# the same string (tests/test_pin_layout.py).
+# the same string (tests/store/test_pin_layout.py).
 
 _LITERAL_OK = re.compile(r"[\x20-\x7e\n]*")
 

@@ -1,6 +1,6 @@
 """Policy tiers: what happens to a drifted tool — auto-approve, wait for review, or block.
 
-The tier table (docs/design.md; each row is checked by tests/test_policy.py):
+The tier table (docs/design.md; each row is checked by tests/engine/test_policy.py):
 
 ==========================  ============  ============  ============
 what changed                strict        tiered        compatible
@@ -108,7 +108,7 @@ def blocked_approval(decision: object, outcome: object) -> bool:
     server instructions, a prompt, resource or template, a group of review by kind). Such an
     approval needs a confirmation (:func:`approval_allowed`), and its audit record names the
     blocking reasons it confirmed. Decided here only: every front end asks (the CLI's
-    ``approve``/``pin``, the app, the recording service; tests/test_one_place.py)."""
+    ``approve``/``pin``, the app, the recording service; tests/repo/test_one_place.py)."""
     return str(decision) == "approved" and outcome == Outcome.BLOCK
 
 

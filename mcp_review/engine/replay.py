@@ -657,7 +657,7 @@ class ReplayResult:
         building a :class:`CallOutcome` and its :class:`Issue` objects for the two common
         kinds (valid under both; broken, its reasons from the new schema's validator): a
         100,000-call report's JSON entries were a third of its time
-        (``tests/test_replay_reports.py`` holds them equal)."""
+        (``tests/formats/test_replay_reports.py`` holds them equal)."""
         calls, errors, new_v = self._calls, self._errors, self._new_v
         for i, f in enumerate(self._flags):
             if f == 3 or (f == 1 and new_v is not None and i not in errors):

@@ -506,7 +506,7 @@ _NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "
 
 def _without_words(s: Any, named: bool = False) -> Any:
     """A schema without its words (a module function: a recursive closure would be a
-    reference cycle, and a status computation makes none, tests/test_tui_fleet.py)."""
+    reference cycle, and a status computation makes none, tests/tui/test_tui_fleet.py)."""
     if isinstance(s, list):
         return [_without_words(v) for v in s]
     if not isinstance(s, dict):

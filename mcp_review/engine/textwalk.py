@@ -11,7 +11,7 @@ its place (:class:`Role`) and JSON pointer. Two readers use it and nothing else:
 - the trust axis (``engine/rules/text.py``, ``_model_text``) judges, per :class:`Role`, which
   new strings read as text (``TRUST_FILTERS``: a ``type`` name is not prose, a sentence is).
 
-``tests/test_textwalk.py`` fails when a place is read by one of them and not the other.
+``tests/engine/test_textwalk.py`` fails when a place is read by one of them and not the other.
 
 Iterative with a node bound: a hostile definition cannot make it recurse or run unbounded.
 Pointers are built lazily (:func:`pointer_of`): the trust axis walks 100,000-string schemas and

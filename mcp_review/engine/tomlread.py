@@ -8,7 +8,7 @@ that uses 1.1 syntax (a trailing comma or a line break inside an inline table, `
 writes 1.0 (tomli-w). Text rtoml refuses is parsed again by ``tomllib``, so an error is always
 ``tomllib.TOMLDecodeError`` with its "(at line N, column M)" message (or the RecursionError
 ``engine.pins`` already turns into an input error), never a new kind of exception. Nesting is
-bounded in rtoml too (it refuses, it never crashes). tests/test_tomlread.py holds both readers
+bounded in rtoml too (it refuses, it never crashes). tests/engine/test_tomlread.py holds both readers
 to the same document on every kind of value a pin file holds.
 """
 

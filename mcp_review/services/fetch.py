@@ -117,7 +117,7 @@ async def _raw_list_result(client: Any, cursor: str | None) -> Any:
     The SDK offers no public way to skip its models, so this sends the request the way
     ``ClientSession.send_request`` does (its per-version stamp: headers, ``_meta``; the
     session's read timeout) and stops before validation. Covered over stdio and Streamable
-    HTTP by tests/test_wild.py, so an SDK upgrade that moves these names fails there."""
+    HTTP by tests/services/test_wild.py, so an SDK upgrade that moves these names fails there."""
     import mcp_types as types
 
     session = client.session

@@ -95,7 +95,7 @@ _FORMAT_STARTS: tuple[Needle, ...] = (
     ("Bearer ", 7, 0),  # the token starts after it
 )
 """Every place a match of :data:`_VALUE_FORMATS` can start (textscan.Needle): each format's
-match starts at one of these fixed parts (``tests/test_redaction_fast_path.py`` holds every
+match starts at one of these fixed parts (``tests/store/test_redaction_fast_path.py`` holds every
 format to it). ~2 ms a MiB of text, where the formats tried at every character cost ~150 ms."""
 _ANCHORS = "-J_KB:"
 """A character of every fixed part (and of ``://``): a string with none of them holds no secret

@@ -55,7 +55,7 @@ class QuietCollector:
         """A status of ``tools`` tools is shown: from :data:`FREEZE_TOOLS`, freeze what is
         alive now and defer full collections. Frozen objects are still freed by reference
         counting when the next status replaces them (a computation makes no reference cycles:
-        tests/test_tui_fleet.py); only cyclic garbage alive at this moment stays."""
+        tests/tui/test_tui_fleet.py); only cyclic garbage alive at this moment stays."""
         if tools < FREEZE_TOOLS:
             return
         gc.freeze()

@@ -58,7 +58,7 @@ AGREEMENT_SERVERS = frozenset(
         "server-filesystem",
     }
 )
-"""The servers whose every release pair tests/test_corpus_agreement.py runs in the suite (every
+"""The servers whose every release pair tests/e2e/test_corpus_agreement.py runs in the suite (every
 command and the app, three tiers); every other server's pairs run in
 benchmarks/bench_corpus_agreement.py, whose committed results the suite re-checks against
 today's captures. Chosen so that their 17 pairs still meet, under each tier, every (status,

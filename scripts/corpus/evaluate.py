@@ -1,6 +1,6 @@
 """The engine's verdict on every corpus unit, held against the committed oracle labels.
 
-Used by ``tests/test_corpus.py`` (assertions, no timing) and ``benchmarks/bench_corpus.py``
+Used by ``tests/engine/test_corpus.py`` (assertions, no timing) and ``benchmarks/bench_corpus.py``
 (figures for benchmarks/README.md). Runs in the project's venv; reads only committed files.
 """
 

@@ -142,7 +142,7 @@ EXPLAINED: dict[str, dict[str, str]] = {
     },
 }
 """Every kind of disagreement between an oracle and its profile, with its reason: a
-disagreement of no kind here is unexplained (tests/test_hosts_oracles.py fails on it)."""
+disagreement of no kind here is unexplained (tests/engine/test_hosts_oracles.py fails on it)."""
 
 
 def explain(oracle: str, profile_rules: set[str], sdk: tuple[str, str]) -> tuple[str, ...] | None:

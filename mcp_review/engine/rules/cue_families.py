@@ -1,6 +1,6 @@
 """Cue families for what published attacks ask: their rule ids, kind, level and an
 example each fires on. ``engine/cue_families.py`` finds them; ``rules/cues.py`` makes them
-``CueRule`` entries of ``CUE_RULES`` with the others (so ``tests/test_cues.py`` holds each to its
+``CueRule`` entries of ``CUE_RULES`` with the others (so ``tests/engine/test_cues.py`` holds each to its
 example). Plain tuples here, so this module imports nothing of the catalogue.
 
 Levels (the vocabulary, kept here until the engine carries one): ``block`` for a family

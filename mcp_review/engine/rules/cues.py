@@ -4,7 +4,7 @@ A cue is not a change: it is something a text says (a URL, a path to a secret, a
 aimed at the agent, an ask for a credential, ...). ``engine/cues.py`` finds them and says which
 ones a new text *introduces*; this table is their catalogue, as ``catalog.RULES`` is for the
 change rules: each id is written once here as a literal, with its kind, its purpose and an
-example text that fires it (``tests/test_cues.py`` holds every rule to its example).
+example text that fires it (``tests/engine/test_cues.py`` holds every rule to its example).
 
 Kinds and whether a cue of the kind blocks the change that introduces it are the design's
 (docs/design.md, "Cues"): instruction, concealment, secret, exfiltration, hidden and a path to a

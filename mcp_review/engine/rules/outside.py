@@ -1,6 +1,6 @@
 """Rules judged outside the schema walker and the registry (``catalog.RULES``): their ids, each
 written once here, so a consumer names them through these constants, never as a literal
-(tests/test_rule_ids_in_rules.py). Their message templates are registered where they are
+(tests/repo/test_rule_ids_in_rules.py). Their message templates are registered where they are
 judged (``render.OUTSIDE_TEMPLATES``)."""
 
 from __future__ import annotations

@@ -441,7 +441,7 @@ TRUST_FILTERS: dict[Role, tuple[str | None, Callable[[str], bool]]] = {
 }
 """Per place of a schema (engine/textwalk.py), the kind a new string there is on the trust axis
 as, and when it reads as text (``None``: the keyword's own kind, ``TEXT_KIND``). Every schema
-place of the walk is here: the walk is the cue reader's too, and tests/test_textwalk.py holds
+place of the walk is here: the walk is the cue reader's too, and tests/engine/test_textwalk.py holds
 the two to the same places."""
 
 JUDGED_ELSEWHERE: dict[Role, str] = {
