@@ -9,26 +9,11 @@ constants of the same file and it is given built (the constants' defaults), ``ex
 a docstring is given as its injected block (dedented), ``joined`` that adjacent string
 literals are given joined as the language joins them."""
 
-SOURCES: list[dict] = []
+from dev_batch import NOT_STATED, collector
 
+SOURCES, source = collector()
 
-def source(
-    repo: str, path: str, commit: str, licence: str, kind: str, items: list[tuple[str, str]]
-) -> None:
-    SOURCES.append(
-        {
-            "repo": repo,
-            "path": path,
-            "commit": commit,
-            "licence": licence,
-            "kind": kind,
-            "items": items,
-            "split": "dev",
-        }
-    )
-
-
-_NL = "not stated in the file (repository licence not checked)"
+_NL = NOT_STATED
 
 source(
     "matteocolazilli/malicious-mcp-server",

@@ -5,26 +5,11 @@ repositories no earlier batch drew from, none reserved. Development data from th
 (``poisoned_dev5.json``): its figure before any tuning is the one reported as held out.
 ``where`` as in batch 4 (``dedented``, ``excerpt``)."""
 
-SOURCES: list[dict] = []
+from dev_batch import NOT_STATED, collector
 
+SOURCES, source = collector()
 
-def source(
-    repo: str, path: str, commit: str, licence: str, kind: str, items: list[tuple[str, str]]
-) -> None:
-    SOURCES.append(
-        {
-            "repo": repo,
-            "path": path,
-            "commit": commit,
-            "licence": licence,
-            "kind": kind,
-            "items": items,
-            "split": "dev",
-        }
-    )
-
-
-_NL = "not stated in the file (repository licence not checked)"
+_NL = NOT_STATED
 
 source(
     "IshaanMotwani26/mcp-attack-defense-range",

@@ -10,26 +10,11 @@ detector is the one reported as held out, its figure after it the detector's hel
 string literals joined), ``excerpt`` (the injected block of a longer text, cut at a line
 end), ``fragment`` (a string a test or a fixture gives on its own)."""
 
-SOURCES: list[dict] = []
+from dev_batch import NOT_STATED, collector
 
+SOURCES, source = collector()
 
-def source(
-    repo: str, path: str, commit: str, licence: str, kind: str, items: list[tuple[str, str]]
-) -> None:
-    SOURCES.append(
-        {
-            "repo": repo,
-            "path": path,
-            "commit": commit,
-            "licence": licence,
-            "kind": kind,
-            "items": items,
-            "split": "dev",
-        }
-    )
-
-
-_NL = "not stated in the file (repository licence not checked)"
+_NL = NOT_STATED
 
 source(
     "security-researcher-ca/AI-Agentic-Shield",
