@@ -42,7 +42,7 @@ syntax escaped (``sarif_text``) in SARIF messages. JSON keeps them exactly, as `
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, assert_never
 
 from mcp_review.engine.cues import severity
@@ -572,25 +572,18 @@ def _worst_rule(t: ToolStatus) -> str:
     return f"tool-{t.state}"
 
 
-def to_sarif(
-    report: StatusReport,
-    fail_on: str,
-    *,
-    config_path: str | None = None,
-    config_lines: Mapping[str, int] | None = None,
-) -> str:
-    """SARIF 2.1.0 for code scanning: **one result per tool** (and per server instructions,
-    unreachable server, protocol finding and waived change), filed under the tool's most severe
-    rule, its message listing every change. Each result has the tool as logical location
-    (``server/principal/tool``), the config as physical location with the line of the server's
-    ``[servers.NAME]`` table when the config is TOML (``config_lines``), and partial
-    fingerprints from server, principal, tool and rule, so an alert stays one alert while the
-    tool fails by the same rule (docs/formats.md)."""
-    from mcp_review import __version__
+_Where = Callable[[str, str, str, str], list[dict[str, Any]]]
+"""Where a SARIF result points: ``(server, logical name, short name, kind) -> locations``."""
 
-    gate = report.gate(fail_on)
-    results: list[dict[str, Any]] = []
-    lines = config_lines or {}
+
+def _prints(*parts: str) -> dict[str, str]:
+    """Partial fingerprints from the parts that name a finding, so an alert stays one alert."""
+    return {"mcpReview/v2": "/".join(parts)}
+
+
+def _locator(config_path: str | None, lines: Mapping[str, int]) -> _Where:
+    """The ``where`` of every result: the logical location, plus the config file (and the line of
+    the server's table) as physical location when the config is known."""
 
     def where(server: str, logical: str, name: str, kind: str) -> list[dict[str, Any]]:
         loc: dict[str, Any] = {
@@ -603,9 +596,12 @@ def to_sarif(
             loc["physicalLocation"] = phys
         return [loc]
 
-    def prints(*parts: str) -> dict[str, str]:
-        return {"mcpReview/v2": "/".join(parts)}
+    return where
 
+
+def _unreachable_results(report: StatusReport, where: _Where) -> list[dict[str, Any]]:
+    """One warning per server that could not be read, filed under ``server-KIND``."""
+    results: list[dict[str, Any]] = []
     for s in report.unreachable:
         kind = str((s.error or {}).get("kind", "unreachable"))
         # The kind comes from a snapshot file too: a rule id is ours, never the file's text.
@@ -619,99 +615,114 @@ def to_sarif(
                     f"{sarif_text((s.error or {}).get('message', ''))}"
                 },
                 "locations": where(s.name, f"{s.name}/{s.principal}", s.name, "module"),
-                "partialFingerprints": prints(s.name, s.principal, rule),
+                "partialFingerprints": _prints(s.name, s.principal, rule),
             }
         )
-    for t in _visited(report)[0]:
-        level = "error" if gate.fails(t) else "note"
-        why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
-        changes = t.comparison.changes if t.comparison is not None else []
-        wit = next((ch for ch in changes if ch.has_witness), None)
-        if wit is not None:
-            kind, rejected = wit.witness_wording
-            why += f" — witness {kind}: {sarif_text(show_value(wit.witness, 160))}: {rejected}"
-        listed = "".join(
-            f"; {ch.cls} {ch.rule} at {sarif_text(ch.pointer)}" for ch in changes[:20]
-        ) + (f"; … and {len(changes) - 20} more" if len(changes) > 20 else "")
-        rule = _worst_rule(t)
-        loc = where(t.server, f"{t.server}/{t.principal}/{t.tool}", t.tool, "function")
-        result: dict[str, Any] = {
-            "ruleId": rule,
-            "level": level,
-            "message": {
-                "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: {t.state} — {why}{listed}"
-            },
-            "locations": loc,
-            "partialFingerprints": prints(t.server, t.principal, t.tool, rule),
-            "properties": {"status": str(t.state)},  # the tool's status (`status`, JSON)
-        }
-        settle = [
-            {"rule": ch.rule, "pointer": sarif_text(ch.pointer), "settle": sarif_text(ch.settle)}
-            for ch in (t.comparison.changes if t.comparison is not None else [])
-            if ch.settle
+    return results
+
+
+def _tool_result(t: ToolStatus, gate: Gate, loc: list[dict[str, Any]]) -> dict[str, Any]:
+    """A tool's own result: under its worst rule, every change listed in the message, with how
+    each change settles and the cues as properties, suppressed when a waiver decided it."""
+    level = "error" if gate.fails(t) else "note"
+    why = "; ".join(sarif_text(r) for r in t.policy.reasons) or str(t.state)
+    changes = t.comparison.changes if t.comparison is not None else []
+    wit = next((ch for ch in changes if ch.has_witness), None)
+    if wit is not None:
+        kind, rejected = wit.witness_wording
+        why += f" — witness {kind}: {sarif_text(show_value(wit.witness, 160))}: {rejected}"
+    listed = "".join(f"; {ch.cls} {ch.rule} at {sarif_text(ch.pointer)}" for ch in changes[:20]) + (
+        f"; … and {len(changes) - 20} more" if len(changes) > 20 else ""
+    )
+    rule = _worst_rule(t)
+    result: dict[str, Any] = {
+        "ruleId": rule,
+        "level": level,
+        "message": {
+            "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: {t.state} — {why}{listed}"
+        },
+        "locations": loc,
+        "partialFingerprints": _prints(t.server, t.principal, t.tool, rule),
+        "properties": {"status": str(t.state)},  # the tool's status (`status`, JSON)
+    }
+    settle = [
+        {"rule": ch.rule, "pointer": sarif_text(ch.pointer), "settle": sarif_text(ch.settle)}
+        for ch in (t.comparison.changes if t.comparison is not None else [])
+        if ch.settle
+    ]
+    if settle:
+        # How each potentially-breaking change of this tool would be settled.
+        result.setdefault("properties", {})["settle"] = settle
+    if t.cues:
+        # What the live text asks of the model (the JSON's "cues", escaped).
+        result["properties"]["cues"] = [
+            {**c.to_json(), "text": sarif_text(c.text), "pointer": sarif_text(c.pointer)}
+            for c in sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))[:CUES_LISTED]
         ]
-        if settle:
-            # How each potentially-breaking change of this tool would be settled.
-            result.setdefault("properties", {})["settle"] = settle
-        if t.cues:
-            # What the live text asks of the model (the JSON's "cues", escaped).
-            result["properties"]["cues"] = [
-                {**c.to_json(), "text": sarif_text(c.text), "pointer": sarif_text(c.pointer)}
-                for c in sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))[
-                    :CUES_LISTED
-                ]
-            ]
-        honoured = [u for u in t.waivers if u.state == "honoured"]
-        if t.policy.outcome is Outcome.WAIVED:
-            result["suppressions"] = [_suppression(u) for u in honoured]
-        results.append(result)
-        for u in honoured:
-            # Each waived change on its own, suppressed with the waiver's reason.
-            results.append(
-                {
-                    "ruleId": u.waiver.rule,
-                    "level": "note",
-                    "message": {
-                        "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
-                        f"{u.waiver.rule} at "
-                        f"{', '.join(sarif_text(p) for p in u.pointers)}"
-                    },
-                    "locations": loc,
-                    "partialFingerprints": prints(
-                        t.server, t.principal, t.tool, u.waiver.rule, *u.pointers
-                    ),
-                    "suppressions": [_suppression(u)],
-                }
-            )
-        for hf in t.hosts or ():  # what a target host refuses, drops, degrades or cuts
-            results.append(
-                {
-                    "ruleId": hf.rule,
-                    "level": "error" if gate.fails(t) and hf.refuses else "note",
-                    "message": {
-                        "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
-                        f"{effect_words(hf.profile, hf.effect)} ({hf.confidence}): "
-                        f"{sarif_text(hf.message)} ({sarif_text(hf.pointer)})"
-                    },
-                    "locations": loc,
-                    "partialFingerprints": prints(
-                        t.server, t.principal, t.tool, hf.rule, hf.pointer
-                    ),
-                }
-            )
-        for f in t.protocol:  # a protocol rule the definition breaks, one result each
-            results.append(
-                {
-                    "ruleId": f.rule,
-                    "level": "note",
-                    "message": {
-                        "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
-                        f"{sarif_text(f.message)} ({f.pointer})"
-                    },
-                    "locations": loc,
-                    "partialFingerprints": prints(t.server, t.principal, t.tool, f.rule, f.pointer),
-                }
-            )
+    if t.policy.outcome is Outcome.WAIVED:
+        result["suppressions"] = [_suppression(u) for u in t.waivers if u.state == "honoured"]
+    return result
+
+
+def _tool_finding_results(
+    t: ToolStatus, gate: Gate, loc: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The results beside a tool's own: each waived change (suppressed), each host finding and
+    each protocol finding on its own, so each has its own rule and alert."""
+    results: list[dict[str, Any]] = []
+    for u in t.waivers:
+        if u.state != "honoured":
+            continue
+        # Each waived change on its own, suppressed with the waiver's reason.
+        results.append(
+            {
+                "ruleId": u.waiver.rule,
+                "level": "note",
+                "message": {
+                    "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                    f"{u.waiver.rule} at "
+                    f"{', '.join(sarif_text(p) for p in u.pointers)}"
+                },
+                "locations": loc,
+                "partialFingerprints": _prints(
+                    t.server, t.principal, t.tool, u.waiver.rule, *u.pointers
+                ),
+                "suppressions": [_suppression(u)],
+            }
+        )
+    for hf in t.hosts or ():  # what a target host refuses, drops, degrades or cuts
+        results.append(
+            {
+                "ruleId": hf.rule,
+                "level": "error" if gate.fails(t) and hf.refuses else "note",
+                "message": {
+                    "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                    f"{effect_words(hf.profile, hf.effect)} ({hf.confidence}): "
+                    f"{sarif_text(hf.message)} ({sarif_text(hf.pointer)})"
+                },
+                "locations": loc,
+                "partialFingerprints": _prints(t.server, t.principal, t.tool, hf.rule, hf.pointer),
+            }
+        )
+    for f in t.protocol:  # a protocol rule the definition breaks, one result each
+        results.append(
+            {
+                "ruleId": f.rule,
+                "level": "note",
+                "message": {
+                    "text": f"{sarif_text(t.server)}/{sarif_text(t.tool)}: "
+                    f"{sarif_text(f.message)} ({f.pointer})"
+                },
+                "locations": loc,
+                "partialFingerprints": _prints(t.server, t.principal, t.tool, f.rule, f.pointer),
+            }
+        )
+    return results
+
+
+def _instruction_results(gate: Gate, where: _Where) -> list[dict[str, Any]]:
+    """One result per server whose instructions drifted from the pinned ones."""
+    results: list[dict[str, Any]] = []
     for i in gate.drifted_instructions:
         why = "; ".join(sarif_text(r) for r in i.policy.reasons) or i.state
         rule = f"instructions-{i.state}"
@@ -725,20 +736,22 @@ def to_sarif(
                 "locations": where(
                     i.server, f"{i.server}/{i.principal}/(instructions)", "(instructions)", "member"
                 ),
-                "partialFingerprints": prints(i.server, i.principal, "(instructions)", rule),
+                "partialFingerprints": _prints(i.server, i.principal, "(instructions)", rule),
             }
         )
-    for x in gate.drifted_surfaces:
-        results.append(
-            surf_fmt.sarif_result(
-                x, gate.surface_fails(x), text=sarif_text, where=where, prints=prints
-            )
-        )
+    return results
+
+
+def _sarif_log(report: StatusReport, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The SARIF log around the results: each result's ``ruleIndex`` into the driver's rules,
+    which are every rule a result is filed under, in order."""
+    from mcp_review import __version__
+
     rules = sorted({r["ruleId"] for r in results})
     index = {r: n for n, r in enumerate(rules)}
     for r in results:
         r["ruleIndex"] = index[r["ruleId"]]
-    doc = {
+    return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [
@@ -757,7 +770,37 @@ def to_sarif(
             }
         ],
     }
-    return json_dumps_safe(doc, indent=2) + "\n"
+
+
+def to_sarif(
+    report: StatusReport,
+    fail_on: str,
+    *,
+    config_path: str | None = None,
+    config_lines: Mapping[str, int] | None = None,
+) -> str:
+    """SARIF 2.1.0 for code scanning: **one result per tool** (and per server instructions,
+    unreachable server, protocol finding and waived change), filed under the tool's most severe
+    rule, its message listing every change. Each result has the tool as logical location
+    (``server/principal/tool``), the config as physical location with the line of the server's
+    ``[servers.NAME]`` table when the config is TOML (``config_lines``), and partial
+    fingerprints from server, principal, tool and rule, so an alert stays one alert while the
+    tool fails by the same rule (docs/formats.md)."""
+    gate = report.gate(fail_on)
+    where = _locator(config_path, config_lines or {})
+    results = _unreachable_results(report, where)
+    for t in _visited(report)[0]:
+        loc = where(t.server, f"{t.server}/{t.principal}/{t.tool}", t.tool, "function")
+        results.append(_tool_result(t, gate, loc))
+        results.extend(_tool_finding_results(t, gate, loc))
+    results.extend(_instruction_results(gate, where))
+    for x in gate.drifted_surfaces:
+        results.append(
+            surf_fmt.sarif_result(
+                x, gate.surface_fails(x), text=sarif_text, where=where, prints=_prints
+            )
+        )
+    return json_dumps_safe(_sarif_log(report, results), indent=2) + "\n"
 
 
 def _suppression(u: WaiverUse) -> dict[str, Any]:
