@@ -59,7 +59,13 @@ from mcp_review.engine.kinds import Grouping, group_report
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
-from mcp_review.engine.shared import change_key, shared_changes, shared_keys
+from mcp_review.engine.shared import (
+    ChangeKey,
+    SharedChange,
+    change_key,
+    shared_changes,
+    shared_keys,
+)
 from mcp_review.engine.snapshot import version_label
 from mcp_review.engine.status import Gate, State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
@@ -209,10 +215,9 @@ def _summary(report: StatusReport, gate: Gate) -> str:
     return ", ".join(parts) or "no tools"
 
 
-def to_text(
-    report: StatusReport, fail_on: str, *, max_changes: int = 8, all_calls: bool = False
-) -> str:
-    gate = report.gate(fail_on)
+def _text_servers(report: StatusReport) -> list[str]:
+    """The head of the text report: the candidate line, which hosts were judged and each
+    server's line (reachable or why not, with its notes)."""
     out: list[str] = []
     counts = _tool_counts(report)
     width = max((len(safe_text(s.name)) for s in report.servers), default=6)
@@ -240,6 +245,12 @@ def to_text(
             )
             out.extend(f"  {' ' * len(name)}  note: {safe_text(n)}" for n in s.notes)
             out.extend(f"  {' ' * len(name)}  note: {n}" for n in call_log_notes(s))
+    return out
+
+
+def _text_instructions(gate: Gate) -> list[str]:
+    """The servers whose instructions drifted, each with its outcome and diff."""
+    out: list[str] = []
     instr = gate.drifted_instructions
     if instr:
         out.append("")
@@ -255,89 +266,111 @@ def to_text(
             + (f"  {why}" if why else "")
         )
         out.extend(instr_fmt.diff_lines(i))
-    if gate.drifted_surfaces:
-        out += ["", "prompts, resources and resource templates:"]
-        for x in gate.drifted_surfaces:
-            out.extend(surf_fmt.text_lines(x, gate.surface_fails(x)))
-    shown, _grouping = _visited(report)
-    groups = shared_changes(shown)
-    grouped = shared_keys(groups)
-    if shown:
-        out.append("")
-        out.append("tools:")
-    for t in shown:
-        mark = "✗" if gate.fails(t) else " "
-        prev = " (previously denied)" if t.previously_denied else ""
-        why = "; ".join(safe_text(r) for r in t.policy.reasons)
-        outcome = str(t.policy.outcome) if t.policy.outcome is not Outcome.NONE else ""
+    return out
+
+
+def _text_changes(
+    t: ToolStatus, grouped: set[tuple[str, str, str, ChangeKey]], max_changes: int
+) -> list[str]:
+    """A tool's own changes (the first ``max_changes``), each with its witness, note and
+    settlement; the changes it shares with other tools are only counted here."""
+    out: list[str] = []
+    cmp = t.comparison
+    if cmp is None:
+        return out
+    # A change this tool shares with others of its server is listed once, below.
+    changes = [
+        ch for ch in cmp.changes if (t.server, t.principal, t.tool, change_key(ch)) not in grouped
+    ]
+    shared = len(cmp.changes) - len(changes)
+    if shared:
         out.append(
-            f" {mark} {_LABEL[t.state]:8} {_id(t)}{prev}"
-            + (f"  [{outcome}]" if outcome else "")
-            + (f"  {why}" if why else "")
+            f"      {shared} change(s) shared with other tools: see 'same "
+            "change on several tools' below"
         )
-        if t.comparison is not None:
-            cmp = t.comparison
-            # A change this tool shares with others of its server is listed once, below.
-            changes = [
-                ch
-                for ch in cmp.changes
-                if (t.server, t.principal, t.tool, change_key(ch)) not in grouped
-            ]
-            shared = len(cmp.changes) - len(changes)
-            if shared:
-                out.append(
-                    f"      {shared} change(s) shared with other tools: see 'same "
-                    "change on several tools' below"
-                )
-            for ch in changes[:max_changes]:
-                out.append(
-                    f"      {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
-                    f"{safe_text(render_change(ch))}{waived_label(t, ch)}"
-                )
-                if ch.has_witness and not cmp.broken_calls:
-                    # No recorded call shows the break: the generated one is the evidence.
-                    what, rejected = ch.witness_wording
-                    out.append(
-                        f"        witness {what}: "
-                        f"{show_value(ch.witness, 160)} -> {rejected}"
-                        + (f": {safe_text(ch.witness_error)[:200]}" if ch.witness_error else "")
-                    )
-                if ch.note:
-                    # Why a breaking change has no witness, what a replayed call showed…
-                    out.append(
-                        f"        note: {'promoted to breaking: ' if ch.promoted else ''}"
-                        f"{safe_text(ch.note)}"
-                    )
-                if ch.settle:
-                    out.append(f"        settle: {safe_text(ch.settle)}")
-            if len(changes) > max_changes:
-                out.append(f"      … and {len(changes) - max_changes} more changes")
-        out.extend(cue_lines(t))
-        if t.comparison is not None:
-            cmp = t.comparison
-            if cmp.broken_calls:
-                out.append(f"      {cmp.broken_calls} recorded call(s) would now fail")
-            if cmp.replay is not None and cmp.replay.bad_recordings:
-                out.append(
-                    f"      {cmp.replay.bad_recordings} bad recording(s): invalid under "
-                    "the pinned schema too, so they prove nothing either way"
-                )
-            if cmp.ignored_calls:
-                out.append(
-                    f"      {cmp.ignored_calls} recorded call(s) send an argument the "
-                    "server now ignores"
-                )
-            elif cmp.schema_only_split:
-                out.append(
-                    f"      breaking by schema, 0 of {cmp.replay.total} recorded calls touched"
-                )
-            r = cmp.replay
-            if r is not None and (r.broken or r.bad_recordings or all_calls):
-                # The calls themselves: the first 20 of each kind (every call with --all-calls).
-                out.extend(replay_lines(r, all_calls=all_calls, indent="    ", header=False))
-        for n in t.notes:
-            out.append(f"      note: {safe_text(n)}")
-        out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
+    for ch in changes[:max_changes]:
+        out.append(
+            f"      {ch.cls!s:21} {ch.rule}  {safe_text(ch.pointer)}: "
+            f"{safe_text(render_change(ch))}{waived_label(t, ch)}"
+        )
+        if ch.has_witness and not cmp.broken_calls:
+            # No recorded call shows the break: the generated one is the evidence.
+            what, rejected = ch.witness_wording
+            out.append(
+                f"        witness {what}: "
+                f"{show_value(ch.witness, 160)} -> {rejected}"
+                + (f": {safe_text(ch.witness_error)[:200]}" if ch.witness_error else "")
+            )
+        if ch.note:
+            # Why a breaking change has no witness, what a replayed call showed…
+            out.append(
+                f"        note: {'promoted to breaking: ' if ch.promoted else ''}"
+                f"{safe_text(ch.note)}"
+            )
+        if ch.settle:
+            out.append(f"        settle: {safe_text(ch.settle)}")
+    if len(changes) > max_changes:
+        out.append(f"      … and {len(changes) - max_changes} more changes")
+    return out
+
+
+def _text_calls(t: ToolStatus, all_calls: bool) -> list[str]:
+    """What replaying a tool's recorded calls showed: how many break, prove nothing or send an
+    argument now ignored, then the calls themselves."""
+    out: list[str] = []
+    cmp = t.comparison
+    if cmp is None:
+        return out
+    if cmp.broken_calls:
+        out.append(f"      {cmp.broken_calls} recorded call(s) would now fail")
+    if cmp.replay is not None and cmp.replay.bad_recordings:
+        out.append(
+            f"      {cmp.replay.bad_recordings} bad recording(s): invalid under "
+            "the pinned schema too, so they prove nothing either way"
+        )
+    if cmp.ignored_calls:
+        out.append(
+            f"      {cmp.ignored_calls} recorded call(s) send an argument the server now ignores"
+        )
+    elif cmp.schema_only_split:
+        out.append(f"      breaking by schema, 0 of {cmp.replay.total} recorded calls touched")
+    r = cmp.replay
+    if r is not None and (r.broken or r.bad_recordings or all_calls):
+        # The calls themselves: the first 20 of each kind (every call with --all-calls).
+        out.extend(replay_lines(r, all_calls=all_calls, indent="    ", header=False))
+    return out
+
+
+def _text_tool(
+    t: ToolStatus,
+    gate: Gate,
+    grouped: set[tuple[str, str, str, ChangeKey]],
+    max_changes: int,
+    all_calls: bool,
+) -> list[str]:
+    """One tool of the text report: its line (gate mark, state, outcome, reasons), then its
+    changes, cues, recorded calls, notes and protocol findings."""
+    mark = "✗" if gate.fails(t) else " "
+    prev = " (previously denied)" if t.previously_denied else ""
+    why = "; ".join(safe_text(r) for r in t.policy.reasons)
+    outcome = str(t.policy.outcome) if t.policy.outcome is not Outcome.NONE else ""
+    out = [
+        f" {mark} {_LABEL[t.state]:8} {_id(t)}{prev}"
+        + (f"  [{outcome}]" if outcome else "")
+        + (f"  {why}" if why else "")
+    ]
+    out.extend(_text_changes(t, grouped, max_changes))
+    out.extend(cue_lines(t))
+    out.extend(_text_calls(t, all_calls))
+    for n in t.notes:
+        out.append(f"      note: {safe_text(n)}")
+    out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
+    return out
+
+
+def _text_shared(groups: list[SharedChange]) -> list[str]:
+    """The changes several tools of a server share, each listed once with the tools it is on."""
+    out: list[str] = []
     if groups:
         out.append("")
         out.append("same change on several tools:")
@@ -354,6 +387,12 @@ def to_text(
             f"      on {len(g.tools)} tools: "
             + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools)
         )
+    return out
+
+
+def _text_waivers(report: StatusReport) -> list[str]:
+    """The ``[[ignore]]`` waivers of the config and what became of each."""
+    out: list[str] = []
     if report.waivers:
         out.append("")
         out.append("waivers ([[ignore]] in the config):")
@@ -363,6 +402,29 @@ def to_text(
                 f"  {u.state:9} {safe_text(w.server)}/{safe_text(w.tool)} {w.rule}"
                 f" (line {w.line}): {safe_text(u.message)}"
             )
+    return out
+
+
+def to_text(
+    report: StatusReport, fail_on: str, *, max_changes: int = 8, all_calls: bool = False
+) -> str:
+    gate = report.gate(fail_on)
+    out = _text_servers(report)
+    out.extend(_text_instructions(gate))
+    if gate.drifted_surfaces:
+        out += ["", "prompts, resources and resource templates:"]
+        for x in gate.drifted_surfaces:
+            out.extend(surf_fmt.text_lines(x, gate.surface_fails(x)))
+    shown, _grouping = _visited(report)
+    groups = shared_changes(shown)
+    grouped = shared_keys(groups)
+    if shown:
+        out.append("")
+        out.append("tools:")
+    for t in shown:
+        out.extend(_text_tool(t, gate, grouped, max_changes, all_calls))
+    out.extend(_text_shared(groups))
+    out.extend(_text_waivers(report))
     out.append("")
     out.append(f"{verdict_word(gate.exit_code)}: {_summary(report, gate)}")
     return "\n".join(out) + "\n"
