@@ -215,6 +215,10 @@ def _summary(report: StatusReport, gate: Gate) -> str:
     return ", ".join(parts) or "no tools"
 
 
+_Grouped = set[tuple[str, str, str, ChangeKey]]
+"""(server, principal, tool, change key) of every change listed once as shared."""
+
+
 def _text_servers(report: StatusReport) -> list[str]:
     """The head of the text report: the candidate line, which hosts were judged and each
     server's line (reachable or why not, with its notes)."""
@@ -269,9 +273,7 @@ def _text_instructions(gate: Gate) -> list[str]:
     return out
 
 
-def _text_changes(
-    t: ToolStatus, grouped: set[tuple[str, str, str, ChangeKey]], max_changes: int
-) -> list[str]:
+def _text_changes(t: ToolStatus, grouped: _Grouped, max_changes: int) -> list[str]:
     """A tool's own changes (the first ``max_changes``), each with its witness, note and
     settlement; the changes it shares with other tools are only counted here."""
     out: list[str] = []
@@ -344,7 +346,7 @@ def _text_calls(t: ToolStatus, all_calls: bool) -> list[str]:
 def _text_tool(
     t: ToolStatus,
     gate: Gate,
-    grouped: set[tuple[str, str, str, ChangeKey]],
+    grouped: _Grouped,
     max_changes: int,
     all_calls: bool,
 ) -> list[str]:
@@ -437,8 +439,9 @@ def _md(s: object) -> str:
     return md_text(s)
 
 
-def to_markdown(report: StatusReport, fail_on: str) -> str:
-    gate = report.gate(fail_on)
+def _md_head(report: StatusReport, gate: Gate) -> list[str]:
+    """The top of the job summary: verdict, summary, the candidate line, which hosts were
+    judged, and the table of servers."""
     v = verdict_word(gate.exit_code)
     icon = {"PASS": "✅", "FAIL": "❌", "UNREACHABLE": "⚠️"}[v]
     out = [f"## {icon} mcp-review check: {v}", "", _md(_summary(report, gate)), ""]
@@ -460,112 +463,143 @@ def to_markdown(report: StatusReport, fail_on: str) -> str:
                 f"| {_md(s.name)} | ok | {counts.get(s.name, 0)} | "
                 f"{_md(s.protocol_version or '?')} | {_md(s.tier)} |"
             )
-    shown, grouping = _visited(report)
+    return out
+
+
+def _own_changes(t: ToolStatus, grouped: _Grouped) -> list[Any]:
+    """The tool's changes not shared with other tools of its server."""
+    return [
+        ch
+        for ch in (t.comparison.changes if t.comparison is not None else [])
+        if (t.server, t.principal, t.tool, change_key(ch)) not in grouped
+    ]
+
+
+def _md_shared(groups: list[SharedChange]) -> list[str]:
+    """The table of changes several tools of a server share, each once with its tools."""
+    if not groups:
+        return []
+    out = [
+        "",
+        "Same change on several tools:",
+        "",
+        "| server | class | rule | where | what | tools |",
+        "|---|---|---|---|---|---|",
+    ]
+    for g in groups:
+        out.append(
+            f"| {_md(g.server)} | {g.change.cls} | {g.change.rule} | "
+            f"{_md(g.change.pointer)} | {_md(render_change(g.change))}"
+            + (f"<br>settle: {_md(g.change.settle)}" if g.change.settle else "")
+            + " | "
+            f"{len(g.tools)}: {', '.join(_md(n) for n in g.tools)} |"
+        )
+    return out
+
+
+def _md_change_row(t: ToolStatus, ch: Any) -> str:
+    """One change of a tool's details: what changed, with its witness, note, settlement and
+    the waiver that covers it."""
+    what = _md(render_change(ch))
+    if ch.has_witness:
+        kind, rejected = ch.witness_wording
+        what += f"<br>witness {_md(kind)}: {_md(show_value(ch.witness, 160))}: {_md(rejected)}"
+    if ch.note:
+        what += f"<br>note: {_md(ch.note)}"
+    if ch.settle:
+        what += f"<br>settle: {_md(ch.settle)}"
+    u = t.waived.get((ch.rule, ch.pointer))
+    if u is not None:
+        what += f"<br>**waived** until {u.waiver.until.isoformat()}: {_md(u.waiver.reason)}"
+    return f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {what} |"
+
+
+def _md_details(t: ToolStatus, changes: list[Any]) -> list[str]:
+    """A tool's folded details: its own changes, protocol findings and cues, one row each."""
+    what_n = [f"{len(changes)} change(s)"] if changes else []
+    if t.protocol:
+        what_n.append(f"{len(t.protocol)} protocol finding(s)")
+    if t.cues:
+        what_n.append(f"{len(t.cues)} cue(s)")
+    out = [
+        "",
+        # An HTML block: Markdown is not parsed in it, so HTML quoting only.
+        f"<details><summary>{md_html_text(t.server)}/{md_html_text(t.tool)}: "
+        f"{', '.join(what_n)}</summary>",
+        "",
+        "| class | rule | where | what |",
+        "|---|---|---|---|",
+    ]
+    out += [_md_change_row(t, ch) for ch in changes[:50]]
+    # Where the definition, read as sent, breaks the MCP schema (engine/protocol.py).
+    out += [f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |" for f in t.protocol]
+    # What the live text asks of the model, most severe first.
+    cues = sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))
+    out += [
+        f"| cue: {c.kind} | {c.rule} | {_md(c.pointer)} | {_md(c.text)} |"
+        for c in cues[:CUES_LISTED]
+    ]
+    out += ["", "</details>"]
+    return out
+
+
+def _md_drift(gate: Gate, shown: list[ToolStatus]) -> list[str]:
+    """The table of everything that drifted (instructions, surfaces, tools), then the shared
+    changes and each tool's details."""
     instr = gate.drifted_instructions
+    if not (shown or instr or gate.drifted_surfaces):
+        return []
+    out = ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
+    for i in instr:
+        out.append(instr_fmt.md_row(i, "❌" if gate.instructions_fail(i) else ""))
+    for x in gate.drifted_surfaces:
+        out.append(surf_fmt.md_row(x, "❌" if gate.surface_fails(x) else ""))
+    for t in shown:
+        mark = "❌" if gate.fails(t) else ""
+        why = "; ".join(_md(r) for r in t.policy.reasons)
+        out.append(
+            f"| {mark} | {_md(t.server)}/{_md(t.tool)} | {t.state} | {t.policy.outcome} | {why} |"
+        )
+    groups = shared_changes(shown)
+    grouped = shared_keys(groups)
+    out += _md_shared(groups)
+    for t in shown:
+        changes = _own_changes(t, grouped)
+        if changes or t.protocol or t.cues:
+            out += _md_details(t, changes)
+    return out
+
+
+def _md_waivers(report: StatusReport) -> list[str]:
+    """The table of the config's ``[[ignore]]`` waivers and what became of each."""
+    if not report.waivers:
+        return []
+    out = [
+        "",
+        "### Waivers",
+        "",
+        "| state | tool | rule | until | reason | what |",
+        "|---|---|---|---|---|---|",
+    ]
+    for u in report.waivers:
+        w = u.waiver
+        out.append(
+            f"| {u.state} | {_md(w.server)}/{_md(w.tool)} | {w.rule} | "
+            f"{w.until.isoformat()} | {_md(w.reason)} | {_md(u.message)} |"
+        )
+    return out
+
+
+def to_markdown(report: StatusReport, fail_on: str) -> str:
+    gate = report.gate(fail_on)
+    out = _md_head(report, gate)
+    shown, grouping = _visited(report)
     decided = markdown_lines(grouping)
     if decided:
         # The decisions the drift needs, by kind: one per group, one per tool alone.
         out += ["", *decided]
-    if shown or instr or gate.drifted_surfaces:
-        out += ["", "| | tool | status | outcome | why |", "|---|---|---|---|---|"]
-        for i in instr:
-            out.append(instr_fmt.md_row(i, "❌" if gate.instructions_fail(i) else ""))
-        for x in gate.drifted_surfaces:
-            out.append(surf_fmt.md_row(x, "❌" if gate.surface_fails(x) else ""))
-        for t in shown:
-            mark = "❌" if gate.fails(t) else ""
-            why = "; ".join(_md(r) for r in t.policy.reasons)
-            out.append(
-                f"| {mark} | {_md(t.server)}/{_md(t.tool)} | {t.state} | "
-                f"{t.policy.outcome} | {why} |"
-            )
-        groups = shared_changes(shown)
-        grouped = shared_keys(groups)
-
-        def own(t: ToolStatus) -> list[Any]:
-            """The tool's changes not shared with other tools of its server."""
-            return [
-                ch
-                for ch in (t.comparison.changes if t.comparison is not None else [])
-                if (t.server, t.principal, t.tool, change_key(ch)) not in grouped
-            ]
-
-        if groups:
-            out += [
-                "",
-                "Same change on several tools:",
-                "",
-                "| server | class | rule | where | what | tools |",
-                "|---|---|---|---|---|---|",
-            ]
-            for g in groups:
-                out.append(
-                    f"| {_md(g.server)} | {g.change.cls} | {g.change.rule} | "
-                    f"{_md(g.change.pointer)} | {_md(render_change(g.change))}"
-                    + (f"<br>settle: {_md(g.change.settle)}" if g.change.settle else "")
-                    + " | "
-                    f"{len(g.tools)}: {', '.join(_md(n) for n in g.tools)} |"
-                )
-        details = [t for t in shown if own(t) or t.protocol or t.cues]
-        for t in details:
-            changes = own(t)
-            what_n = [f"{len(changes)} change(s)"] if changes else []
-            if t.protocol:
-                what_n.append(f"{len(t.protocol)} protocol finding(s)")
-            if t.cues:
-                what_n.append(f"{len(t.cues)} cue(s)")
-            out += [
-                "",
-                # An HTML block: Markdown is not parsed in it, so HTML quoting only.
-                f"<details><summary>{md_html_text(t.server)}/{md_html_text(t.tool)}: "
-                f"{', '.join(what_n)}</summary>",
-                "",
-                "| class | rule | where | what |",
-                "|---|---|---|---|",
-            ]
-            for ch in changes[:50]:
-                what = _md(render_change(ch))
-                if ch.has_witness:
-                    kind, rejected = ch.witness_wording
-                    what += (
-                        f"<br>witness {_md(kind)}: "
-                        f"{_md(show_value(ch.witness, 160))}: {_md(rejected)}"
-                    )
-                if ch.note:
-                    what += f"<br>note: {_md(ch.note)}"
-                if ch.settle:
-                    what += f"<br>settle: {_md(ch.settle)}"
-                u = t.waived.get((ch.rule, ch.pointer))
-                if u is not None:
-                    what += (
-                        f"<br>**waived** until {u.waiver.until.isoformat()}: {_md(u.waiver.reason)}"
-                    )
-                out.append(f"| {ch.cls} | {ch.rule} | {_md(ch.pointer)} | {what} |")
-            # Where the definition, read as sent, breaks the MCP schema (engine/protocol.py).
-            out += [
-                f"| protocol | {f.rule} | {_md(f.pointer)} | {_md(f.message)} |" for f in t.protocol
-            ]
-            # What the live text asks of the model, most severe first.
-            cues = sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))
-            out += [
-                f"| cue: {c.kind} | {c.rule} | {_md(c.pointer)} | {_md(c.text)} |"
-                for c in cues[:CUES_LISTED]
-            ]
-            out += ["", "</details>"]
-    if report.waivers:
-        out += [
-            "",
-            "### Waivers",
-            "",
-            "| state | tool | rule | until | reason | what |",
-            "|---|---|---|---|---|---|",
-        ]
-        for u in report.waivers:
-            w = u.waiver
-            out.append(
-                f"| {u.state} | {_md(w.server)}/{_md(w.tool)} | {w.rule} | "
-                f"{w.until.isoformat()} | {_md(w.reason)} | {_md(u.message)} |"
-            )
+    out += _md_drift(gate, shown)
+    out += _md_waivers(report)
     return "\n".join(out) + "\n"
 
 
