@@ -76,7 +76,13 @@ from mcp_review.engine.kinds import Grouping, group_report
 from mcp_review.engine.names import with_escape
 from mcp_review.engine.policy import Outcome
 from mcp_review.engine.rules import render_change
-from mcp_review.engine.shared import change_key, shared_changes, shared_keys
+from mcp_review.engine.shared import (
+    ChangeKey,
+    SharedChange,
+    change_key,
+    shared_changes,
+    shared_keys,
+)
 from mcp_review.engine.status import State, StatusReport, ToolStatus
 from mcp_review.engine.verdict import verdict_word
 from mcp_review.formats.compare import comparison_doc, replay_lines, with_change_cues
@@ -370,6 +376,125 @@ def _state_label(t: ToolStatus) -> str:
     return s
 
 
+def _server_head(s: ServerStatus, verbose: bool) -> list[str]:
+    """A server's heading line, why it could not be read, or its notes and the drift of its
+    instructions, prompts and resources (all of them with ``verbose``)."""
+    head = f"server {safe_text(s.name)}"
+    if s.principal != "default":
+        head += f" (principal {safe_text(s.principal)})"
+    head += f"  tier={safe_text(s.tier)}"
+    if s.server_version:
+        head += f"  version={safe_text(s.server_version)}"
+    out = [head]
+    if s.error:
+        out.append(f"  {unreachable_words(s.error)}")
+        return out
+    out.extend(f"  note: {safe_text(n)}" for n in s.notes)
+    i = s.instructions
+    if i is not None and (i.state != "pinned" or verbose):
+        from mcp_review.formats import instructions as instr_fmt
+
+        out.append(f"  [{_MARK[i.policy.outcome]}] {instr_fmt.label(i)}: server instructions")
+        out.extend(f"      - {safe_text(r)}" for r in i.policy.reasons)
+        out.extend(instr_fmt.diff_lines(i))
+    for x in s.surfaces:
+        if x.state != "pinned" or verbose:
+            from mcp_review.formats import surfaces as surf_fmt
+
+            out.append(f"  [{_MARK[x.policy.outcome]}] {x.state}: {surf_fmt.who(x)}")
+            out.extend(f"      - {safe_text(r)}" for r in x.policy.reasons)
+            out.extend(surf_fmt.text_lines(x, False)[1:])
+    return out
+
+
+def _own_change_lines(t: ToolStatus, grouped: set[tuple[str, str, str, ChangeKey]]) -> list[str]:
+    """A tool's changes that no other listed tool shares (those are only counted here, and
+    listed once after the tools), each with its message, note and settlement."""
+    cmp = t.comparison
+    if cmp is None:
+        return []
+    out: list[str] = []
+    own = [c for c in cmp.changes if (t.server, t.principal, t.tool, change_key(c)) not in grouped]
+    if len(own) < len(cmp.changes):
+        out.append(
+            f"      {len(cmp.changes) - len(own)} change(s) shared with "
+            "other tools: see 'same change on several tools' below"
+        )
+    for c in own:
+        out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}{waived_label(t, c)}")
+        out.append(f"          {safe_text(render_change(c))}")
+        if c.note:
+            out.append(f"          {safe_text(c.note)}")
+        if c.settle:
+            out.append(f"          settle: {safe_text(c.settle)}")
+    return out
+
+
+def _replay_summary(t: ToolStatus, all_calls: bool) -> list[str]:
+    """What replaying the tool's recorded calls against the live schema showed, and the calls."""
+    r = t.comparison.replay if t.comparison is not None else None
+    if r is None:
+        return []
+    out = [
+        f"      replay: {r.total} recorded call(s), {r.broken} broken"
+        + (
+            f", {r.bad_recordings} bad recording(s) (invalid under the pinned schema too)"
+            if r.bad_recordings
+            else ""
+        )
+        + (f", {r.ignored} sending an argument now ignored" if r.ignored else "")
+    ]
+    out.extend(replay_lines(r, all_calls=all_calls, indent="      ", header=False))
+    return out
+
+
+def _tool_text(
+    t: ToolStatus,
+    grouped: set[tuple[str, str, str, ChangeKey]],
+    applied_keys: set[tuple[str, str, str]],
+    all_calls: bool,
+) -> list[str]:
+    """One listed tool: its mark (RE-PINNED when --apply just wrote it), reasons, proxy hold,
+    notes, protocol findings, own changes, cues and replayed calls."""
+    mark = _MARK[t.policy.outcome]
+    if t.key in applied_keys:
+        mark = "RE-PINNED"
+    out = [
+        f"  [{mark}] {_state_label(t)}: " + with_escape(safe_text(mark_lookalikes(t.tool)), t.tool)
+    ]
+    for r in t.policy.reasons:
+        out.append(f"      - {safe_text(r)}")
+    if t.held_by_proxy is not None:
+        out.append(f"      {held_line(t.held_by_proxy)}")
+    for n in t.notes:
+        out.append(f"      note: {safe_text(n)}")
+    out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
+    out.extend(_own_change_lines(t, grouped))
+    out.extend(cue_lines(t))
+    out.extend(_replay_summary(t, all_calls))
+    return out
+
+
+def _shared_text(groups: list[SharedChange]) -> list[str]:
+    """The changes several listed tools of a server share, each once with the tools it is on."""
+    out: list[str] = []
+    if groups:
+        out.append("  same change on several tools:")
+    for g in groups:
+        c = g.change
+        out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}")
+        out.append(f"          {safe_text(c.message)}")
+        if c.note:
+            out.append(f"          {safe_text(c.note)}")
+        if c.settle:
+            out.append(f"          settle: {safe_text(c.settle)}")
+        out.append(
+            f"          on {len(g.tools)} tools: "
+            + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools)
+        )
+    return out
+
+
 def to_text(
     report: StatusReport,
     *,
@@ -388,31 +513,9 @@ def to_text(
     # Each server's tools in the order of review by kind (formats/kinds.py).
     order = tool_order(group_report(report))
     for s in report.servers:
-        head = f"server {safe_text(s.name)}"
-        if s.principal != "default":
-            head += f" (principal {safe_text(s.principal)})"
-        head += f"  tier={safe_text(s.tier)}"
-        if s.server_version:
-            head += f"  version={safe_text(s.server_version)}"
-        out.append(head)
+        out.extend(_server_head(s, verbose))
         if s.error:
-            out.append(f"  {unreachable_words(s.error)}")
             continue
-        out.extend(f"  note: {safe_text(n)}" for n in s.notes)
-        i = s.instructions
-        if i is not None and (i.state != "pinned" or verbose):
-            from mcp_review.formats import instructions as instr_fmt
-
-            out.append(f"  [{_MARK[i.policy.outcome]}] {instr_fmt.label(i)}: server instructions")
-            out.extend(f"      - {safe_text(r)}" for r in i.policy.reasons)
-            out.extend(instr_fmt.diff_lines(i))
-        for x in s.surfaces:
-            if x.state != "pinned" or verbose:
-                from mcp_review.formats import surfaces as surf_fmt
-
-                out.append(f"  [{_MARK[x.policy.outcome]}] {x.state}: {surf_fmt.who(x)}")
-                out.extend(f"      - {safe_text(r)}" for r in x.policy.reasons)
-                out.extend(surf_fmt.text_lines(x, False)[1:])
         tools = sorted(by_server.get((s.name, s.principal), []), key=order)
         quiet = sum(1 for t in tools if t.state is State.PINNED and not verbose)
         # A change several listed tools share is listed once, after them.
@@ -421,70 +524,8 @@ def to_text(
         for t in tools:
             if t.state is State.PINNED and not verbose:
                 continue
-            mark = _MARK[t.policy.outcome]
-            if t.key in applied_keys:
-                mark = "RE-PINNED"
-            out.append(
-                f"  [{mark}] {_state_label(t)}: "
-                + with_escape(safe_text(mark_lookalikes(t.tool)), t.tool)
-            )
-            for r in t.policy.reasons:
-                out.append(f"      - {safe_text(r)}")
-            if t.held_by_proxy is not None:
-                out.append(f"      {held_line(t.held_by_proxy)}")
-            for n in t.notes:
-                out.append(f"      note: {safe_text(n)}")
-            out.extend(f"      {safe_text(f.line())}" for f in t.protocol)
-            cmp = t.comparison
-            if cmp is not None:
-                own = [
-                    c
-                    for c in cmp.changes
-                    if (t.server, t.principal, t.tool, change_key(c)) not in grouped
-                ]
-                if len(own) < len(cmp.changes):
-                    out.append(
-                        f"      {len(cmp.changes) - len(own)} change(s) shared with "
-                        "other tools: see 'same change on several tools' below"
-                    )
-                for c in own:
-                    out.append(
-                        f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}{waived_label(t, c)}"
-                    )
-                    out.append(f"          {safe_text(render_change(c))}")
-                    if c.note:
-                        out.append(f"          {safe_text(c.note)}")
-                    if c.settle:
-                        out.append(f"          settle: {safe_text(c.settle)}")
-            out.extend(cue_lines(t))
-            if cmp is not None:
-                r = cmp.replay
-                if r is not None:
-                    out.append(
-                        f"      replay: {r.total} recorded call(s), {r.broken} broken"
-                        + (
-                            f", {r.bad_recordings} bad recording(s) (invalid under the "
-                            "pinned schema too)"
-                            if r.bad_recordings
-                            else ""
-                        )
-                        + (f", {r.ignored} sending an argument now ignored" if r.ignored else "")
-                    )
-                    out.extend(replay_lines(r, all_calls=all_calls, indent="      ", header=False))
-        if groups:
-            out.append("  same change on several tools:")
-        for g in groups:
-            c = g.change
-            out.append(f"      {c.cls.value}: {c.rule} {safe_text(c.pointer)}")
-            out.append(f"          {safe_text(c.message)}")
-            if c.note:
-                out.append(f"          {safe_text(c.note)}")
-            if c.settle:
-                out.append(f"          settle: {safe_text(c.settle)}")
-            out.append(
-                f"          on {len(g.tools)} tools: "
-                + ", ".join(with_escape(safe_text(mark_lookalikes(n)), n) for n in g.tools)
-            )
+            out.extend(_tool_text(t, grouped, applied_keys, all_calls))
+        out.extend(_shared_text(groups))
         if quiet:
             out.append(f"  {quiet} tool(s) pinned and unchanged")
         out.extend(f"  note: {n}" for n in call_log_notes(s))

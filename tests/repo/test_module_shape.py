@@ -22,7 +22,6 @@ LONG_FUNCTIONS = frozenset(
         "mcp_review/commands/deny.py:run",
         "mcp_review/commands/pin.py:run",
         "mcp_review/engine/cues.py:_sentence_rules",
-        "mcp_review/formats/status.py:to_text",
         "mcp_review/services/rerun.py:load_recorded",
     }
 )
