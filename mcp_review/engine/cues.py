@@ -401,33 +401,38 @@ def _objects(words: list[str], start: int) -> dict[str, str]:
     return found
 
 
-def _sentence_rules(
-    text: str,
-    s: _Sentence,
-    spans: dict[str, list[tuple[int, int, str]]],
-    found: _Found,
-) -> None:
-    """The word rules over one sentence (the spans found in the runs beside them)."""
-    words = s.words
-    n = len(words)
-    quote = text[s.start : s.end].strip()
-    found.at = (s.start, s.end)
+@dataclass(frozen=True)
+class _SentenceCtx:
+    """One sentence as every family of word rules reads it: its words, its quote, its words as a
+    set and as one spaced string, and the spans the runs found."""
 
-    def spans_after(kind: str, pos: int) -> str | None:
+    text: str
+    s: _Sentence
+    spans: dict[str, list[tuple[int, int, str]]]
+    found: _Found
+    words: list[str]
+    quote: str
+    ws: frozenset[str]
+    joined: str
+
+    def spans_after(self, kind: str, pos: int) -> str | None:
         """The first span of ``kind`` starting at ``pos`` or later inside this sentence."""
-        found_spans = spans.get(kind)
+        found_spans = self.spans.get(kind)
         if not found_spans:
             return None
-        j = bisect.bisect_left(found_spans, (max(pos, s.start), -1, ""))
-        if j < len(found_spans) and found_spans[j][0] < s.end:
+        j = bisect.bisect_left(found_spans, (max(pos, self.s.start), -1, ""))
+        if j < len(found_spans) and found_spans[j][0] < self.s.end:
             return found_spans[j][2]
         return None
 
-    # Each group of rules runs only when the sentence has one of its words (a set
-    # intersection): most sentences of an honest description have none.
-    ws = frozenset(words)
-    joined = " " + " ".join(words) + " "
 
+def _mimicry_rules(c: _SentenceCtx) -> None:
+    """System-prompt mimicry and "ignore previous instructions": no imperative needed."""
+    found = c.found
+    words = c.words
+    quote = c.quote
+    ws = c.ws
+    joined = c.joined
     # System-prompt mimicry and "ignore previous instructions" need no imperative.
     if ws & _MIMIC_FIRST:
         for seq in MIMIC_SEQS:
@@ -444,6 +449,15 @@ def _sentence_rules(
                 found.add(INSTRUCTION_IGNORE_PREVIOUS, quote, w)
                 break
 
+
+def _concealment_rules(c: _SentenceCtx) -> None:
+    """Concealment: not telling, acting covertly, hiding from the user."""
+    s = c.s
+    found = c.found
+    words = c.words
+    n = len(c.words)
+    quote = c.quote
+    ws = c.ws
     # Concealment.
     aud = next((x for x in words if x in AUDIENCE), None) if ws & TELL_V and ws & NEG else None
     any_imperative = any(s.imperative)
@@ -482,6 +496,17 @@ def _sentence_rules(
             found.add(CONCEALMENT_HIDE_FROM_USER, quote, "leave out mention")
             break
 
+
+def _object_rules(c: _SentenceCtx) -> None:
+    """Verbs acting on objects (sending, including, reading, asking for secrets, decoding)."""
+    text = c.text
+    s = c.s
+    found = c.found
+    words = c.words
+    n = len(c.words)
+    quote = c.quote
+    ws = c.ws
+    spans_after = c.spans_after
     # Verbs acting on objects: only where an object could be.
     has_span = any(spans_after(k, s.start) is not None for k in _OBJECT_SPANS)
     acting_words = words if (has_span or ws & _OBJECT_WORDS) else []
@@ -542,6 +567,17 @@ def _sentence_rules(
     ):
         found.add(SECRET_ASK, quote, str(spans_after("env-secret", s.start)))
 
+
+def _other_tool_rules(c: _SentenceCtx) -> bool:
+    """Instructions about other tools (shadowing); says whether the sentence states a preference."""
+    s = c.s
+    spans = c.spans
+    found = c.found
+    words = c.words
+    n = len(c.words)
+    quote = c.quote
+    ws = c.ws
+    joined = c.joined
     # Other tools: shadowing (instructions about another server's tool) and preference.
     others = [t for a, b, t in spans.get("other-tool", ()) if s.start <= a < s.end]
     unknown = [t for a, b, t in spans.get("unknown-tool", ()) if s.start <= a < s.end]
@@ -586,6 +622,18 @@ def _sentence_rules(
         ) and any(w in MODAL or w in SEND_V for w in words):
             found.add(INSTRUCTION_OTHER_TOOL, quote, "other tools")
 
+    return pref
+
+
+def _preference_rules(c: _SentenceCtx, pref: bool) -> None:
+    """A tool preferring or promoting itself."""
+    s = c.s
+    found = c.found
+    words = c.words
+    n = len(c.words)
+    quote = c.quote
+    ws = c.ws
+    joined = c.joined
     this = "this" in ws or "it" in ws
     if pref or (
         this
@@ -604,6 +652,34 @@ def _sentence_rules(
         found.add(TOOL_PREFERENCE_SELF_PROMOTION, quote, promo[0])
     elif " the only tool " in joined or " most reliable " in joined:
         found.add(TOOL_PREFERENCE_SELF_PROMOTION, quote, "only tool")
+
+
+def _sentence_rules(
+    text: str,
+    s: _Sentence,
+    spans: dict[str, list[tuple[int, int, str]]],
+    found: _Found,
+) -> None:
+    """The word rules over one sentence (the spans found in the runs beside them), family by
+    family."""
+    found.at = (s.start, s.end)
+    # Each group of rules runs only when the sentence has one of its words (a set
+    # intersection): most sentences of an honest description have none.
+    c = _SentenceCtx(
+        text=text,
+        s=s,
+        spans=spans,
+        found=found,
+        words=s.words,
+        quote=text[s.start : s.end].strip(),
+        ws=frozenset(s.words),
+        joined=" " + " ".join(s.words) + " ",
+    )
+    _mimicry_rules(c)
+    _concealment_rules(c)
+    _object_rules(c)
+    pref = _other_tool_rules(c)
+    _preference_rules(c, pref)
 
 
 def _script_cues(text: str, found: _Found) -> None:

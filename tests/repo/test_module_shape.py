@@ -21,7 +21,6 @@ LONG_FUNCTIONS = frozenset(
         "mcp_review/commands/approve.py:run",
         "mcp_review/commands/deny.py:run",
         "mcp_review/commands/pin.py:run",
-        "mcp_review/engine/cues.py:_sentence_rules",
         "mcp_review/services/rerun.py:load_recorded",
     }
 )
