@@ -23,7 +23,6 @@ LONG_FUNCTIONS = frozenset(
         "mcp_review/formats/check.py:to_sarif",
         "mcp_review/formats/check.py:to_text",
         "mcp_review/formats/status.py:to_text",
-        "mcp_review/services/rerun.py:load_recorded",
     }
 )
 """The functions still over :data:`MAX_FUNCTION_LINES`, each waiting to be split by job. The
