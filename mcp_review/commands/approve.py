@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
@@ -105,10 +105,9 @@ def _run_group(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.engine.errors import InputError
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.pins import Decision
-    from mcp_review.engine.policy import approval_allowed, blocked_approval
+    from mcp_review.engine.policy import approval_allowed
     from mcp_review.engine.status import State
     from mcp_review.services.inputs import check_one_target, resolve
 
@@ -134,29 +133,8 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.FAIL if d.blocked else exitcodes.PASS
     srv = decisions.served_server(snap, args.server, args.principal, source)
     if srv.error:
-        if inp.live:
-            print(
-                f"mcp-review: server {safe_text(args.server)} could not be reached "
-                f"({safe_text(str(srv.error.get('kind') or 'error'))}: "
-                f"{safe_text(str(srv.error.get('message') or 'no detail'))}); nothing approved",
-                file=sys.stderr,
-            )
-            return exitcodes.UNREACHABLE
-        raise InputError(
-            f"server {args.server!r} could not be read when the snapshot was taken", source=source
-        )
-    from mcp_review.engine.names import find_name, not_found, shown
-
-    served = {t.name: t.digest for t in srv.tools}  # digests name each tool if it is ambiguous
-    tool = find_name(args.tool, served)
-    if tool is None:
-        where = "in the snapshot" if not inp.live else "now"
-        raise InputError(
-            f"tool {shown(args.tool)} is not served by {shown(args.server)} {where}; there "
-            "is no definition to approve" + not_found(args.tool, served, "tools"),
-            source=inp.snapshot_path,
-        )
-    args.tool = tool  # an escaped form (r\u0435ad_file) names the tool it stands for
+        return _unreadable(args, inp, srv, source)
+    _name_served_tool(args, inp, srv)
     report = inp.status(snap, witnesses=True, pinned_elsewhere=True)
     st = next(
         t
@@ -174,19 +152,70 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.PASS
     cls = show.change_class(st)
     if not approval_allowed(Decision.APPROVED, st.policy.outcome, args.yes):
-        print(
-            f"mcp-review: {label} ({safe_text(cls)}) is blocked and was not approved:",
-            file=sys.stderr,
-        )
-        for r in st.policy.reasons:
-            print(f"  - {safe_text(r)}", file=sys.stderr)
-        print(
-            "review the change (mcp-review status, or the app), then rerun with --yes to "
-            "approve it",
-            file=sys.stderr,
-        )
+        _refuse_blocked(label, cls, st)
         return exitcodes.FAIL
     assert st.live is not None
+    _approve_served(args, inp, srv, st, cls)
+    return exitcodes.PASS
+
+
+def _unreadable(args: argparse.Namespace, inp: Any, srv: Any, source: str) -> int:
+    """A server that could not be read approves nothing: unreachable live (exit 3), an input
+    error when the snapshot recorded the failure."""
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.hidden import safe_text
+
+    if inp.live:
+        print(
+            f"mcp-review: server {safe_text(args.server)} could not be reached "
+            f"({safe_text(str(srv.error.get('kind') or 'error'))}: "
+            f"{safe_text(str(srv.error.get('message') or 'no detail'))}); nothing approved",
+            file=sys.stderr,
+        )
+        return exitcodes.UNREACHABLE
+    raise InputError(
+        f"server {args.server!r} could not be read when the snapshot was taken", source=source
+    )
+
+
+def _name_served_tool(args: argparse.Namespace, inp: Any, srv: Any) -> None:
+    """Resolve ``args.tool`` to the served tool it names (an escaped form included); an input
+    error with a did-you-mean hint when it is not served, as there is nothing to approve."""
+    from mcp_review.engine.errors import InputError
+    from mcp_review.engine.names import find_name, not_found, shown
+
+    served = {t.name: t.digest for t in srv.tools}  # digests name each tool if it is ambiguous
+    tool = find_name(args.tool, served)
+    if tool is None:
+        where = "in the snapshot" if not inp.live else "now"
+        raise InputError(
+            f"tool {shown(args.tool)} is not served by {shown(args.server)} {where}; there "
+            "is no definition to approve" + not_found(args.tool, served, "tools"),
+            source=inp.snapshot_path,
+        )
+    args.tool = tool  # an escaped form (r\u0435ad_file) names the tool it stands for
+
+
+def _refuse_blocked(label: str, cls: str, st: Any) -> None:
+    """Tell on stderr why a blocked change was not approved and how to confirm it."""
+    from mcp_review.engine.hidden import safe_text
+
+    print(
+        f"mcp-review: {label} ({safe_text(cls)}) is blocked and was not approved:",
+        file=sys.stderr,
+    )
+    for r in st.policy.reasons:
+        print(f"  - {safe_text(r)}", file=sys.stderr)
+    print(
+        "review the change (mcp-review status, or the app), then rerun with --yes to approve it",
+        file=sys.stderr,
+    )
+
+
+def _approve_served(args: argparse.Namespace, inp: Any, srv: Any, st: Any, cls: str) -> None:
+    """Approve the served definition, save the pins and show the audit records."""
+    from mcp_review.engine.pins import Decision
+    from mcp_review.engine.policy import blocked_approval
     from mcp_review.engine.status import accepted
 
     why = decisions.audit_why(
@@ -215,7 +244,6 @@ def run(args: argparse.Namespace) -> int:
     result = decisions.save(pins, inp.pins_path)
     show.report_save(result, inp.pins_path)
     show.print_records(show.with_class(result.audit_records, {st.key: cls}), args.format, {})
-    return exitcodes.PASS
 
 
 def _request(args: argparse.Namespace) -> DecisionRequest:

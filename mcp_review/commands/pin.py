@@ -70,11 +70,8 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.engine.candidate import awaiting_upgrade, prune
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.pins import Decision
-    from mcp_review.engine.policy import approval_allowed, blocked_approval
-    from mcp_review.engine.status import State, accepted
+    from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
 
     inp = resolve(args)
@@ -92,71 +89,22 @@ def run(args: argparse.Namespace) -> int:
     for t in report.tools:
         key = "/".join(safe_text(k) for k in t.key)
         if t.pin is not None and t.server not in candidates:
-            # What the running version no longer serves is no longer approved beside the pin.
-            pruned = prune(t.pin, {t.live_digest} if t.live_digest else set())
-            if pruned is not None and t.state is not State.REMOVED:
-                pruned_keys.add(t.key)
-                decisions.record_pin(
-                    pins,
-                    pruned,
-                    why=args.note
-                    or "baseline: an earlier approved definition "
-                    "is no longer served by the running version",
-                    source="pin",
-                )
+            _prune_unserved(t, pins, args, pruned_keys)
         if t.state is State.REMOVED:
-            if t.server in candidates:
-                continue  # the candidate does not serve it; the running version may
-            if t.pin is not None and t.pin.approved and not awaiting_upgrade(t.pin):
-                decisions.forget_tool(
-                    pins,
-                    t.key,
-                    by=args.by,
-                    why=args.note or "baseline: no longer served",
-                    source="pin",
-                )
+            if t.server not in candidates:  # else the running version may still serve it
+                _forget_removed(t, pins, args)
             continue
         if t.state is State.PINNED or t.live is None:
             continue
         cls = show.change_class(t)
-        denied = t.state is State.DENIED or t.previously_denied
-        if denied and not args.force:
-            held.append({"tool": key, "class": cls, "why": "denied (use --force to approve)"})
+        hold = _hold_back(t, args, key, cls)
+        if hold is not None:
+            held.append(hold)
             continue
-        if not args.yes:
-            if not approval_allowed(Decision.APPROVED, t.policy.outcome, args.yes):
-                held.append(
-                    {"tool": key, "class": cls, "why": "blocked: " + "; ".join(t.policy.reasons)}
-                )
-                continue
-            if needs_confirmation(t):
-                held.append({"tool": key, "class": cls, "why": "; ".join(t.policy.reasons) or cls})
-                continue
-        srv = servers[t.server]
-        confirmed = blocked_approval(Decision.APPROVED, t.policy.outcome) or needs_confirmation(t)
         classes[t.key] = cls
         if t.protocol:
             findings[t.key] = t.protocol
-        decisions.decide_tool(
-            pins,
-            t.key,
-            Decision.APPROVED,
-            live=t.live,
-            by=args.by,
-            note=args.note,
-            why=decisions.audit_why(
-                Decision.APPROVED,
-                f"baseline, {accepted(t)}",
-                note=args.note,
-                blocked=(t.policy.reasons or (cls,)) if confirmed else (),
-                confirmed="with --yes",
-            ),
-            source="pin",
-            server_version=srv.server_version,
-            protocol_version=srv.protocol_version,
-            candidate=t.server in candidates,
-            before=t.pin,
-        )
+        _approve_tool(t, servers[t.server], pins, args, cls, candidate=t.server in candidates)
     for s in report.servers:
         _baseline_instructions(s, pins, args, held, classes, candidate=s.name in candidates)
         baseline_surfaces(s, pins, args, held, candidate=s.name in candidates)
@@ -167,6 +115,106 @@ def run(args: argparse.Namespace) -> int:
         records = show.with_class(
             result.audit_records, classes, pruned=pruned_keys, protocol=findings
         )
+    _warn_unreachable(report)
+    show.print_records(records, args.format, {"skipped": held})
+    if args.format == "text":
+        _print_summary(held, records, inp.pins_path)
+    if any(not h["why"].startswith("denied") for h in held):
+        return exitcodes.FAIL
+    if report.unreachable:
+        return exitcodes.UNREACHABLE
+    return exitcodes.PASS
+
+
+def _prune_unserved(
+    t: Any, pins: Any, args: argparse.Namespace, pruned_keys: set[tuple[str, str, str]]
+) -> None:
+    """What the running version no longer serves is no longer approved beside the pin."""
+    from mcp_review.engine.candidate import prune
+    from mcp_review.engine.status import State
+
+    pruned = prune(t.pin, {t.live_digest} if t.live_digest else set())
+    if pruned is not None and t.state is not State.REMOVED:
+        pruned_keys.add(t.key)
+        decisions.record_pin(
+            pins,
+            pruned,
+            why=args.note
+            or "baseline: an earlier approved definition "
+            "is no longer served by the running version",
+            source="pin",
+        )
+
+
+def _forget_removed(t: Any, pins: Any, args: argparse.Namespace) -> None:
+    """A tool the running version no longer serves leaves the baseline, unless it is denied
+    or its approval waits for an upgrade."""
+    from mcp_review.engine.candidate import awaiting_upgrade
+
+    if t.pin is not None and t.pin.approved and not awaiting_upgrade(t.pin):
+        decisions.forget_tool(
+            pins,
+            t.key,
+            by=args.by,
+            why=args.note or "baseline: no longer served",
+            source="pin",
+        )
+
+
+def _hold_back(t: Any, args: argparse.Namespace, key: str, cls: str) -> dict[str, str] | None:
+    """Why a served tool is not approved into the baseline (denied without ``--force``,
+    blocked or needing confirmation without ``--yes``), else None."""
+    from mcp_review.engine.pins import Decision
+    from mcp_review.engine.policy import approval_allowed
+    from mcp_review.engine.status import State
+
+    denied = t.state is State.DENIED or t.previously_denied
+    if denied and not args.force:
+        return {"tool": key, "class": cls, "why": "denied (use --force to approve)"}
+    if not args.yes:
+        if not approval_allowed(Decision.APPROVED, t.policy.outcome, args.yes):
+            return {"tool": key, "class": cls, "why": "blocked: " + "; ".join(t.policy.reasons)}
+        if needs_confirmation(t):
+            return {"tool": key, "class": cls, "why": "; ".join(t.policy.reasons) or cls}
+    return None
+
+
+def _approve_tool(
+    t: Any, srv: Any, pins: Any, args: argparse.Namespace, cls: str, *, candidate: bool
+) -> None:
+    """Approve a served tool's definition into the baseline, the audit saying what a
+    ``--yes`` confirmed."""
+    from mcp_review.engine.pins import Decision
+    from mcp_review.engine.policy import blocked_approval
+    from mcp_review.engine.status import accepted
+
+    confirmed = blocked_approval(Decision.APPROVED, t.policy.outcome) or needs_confirmation(t)
+    decisions.decide_tool(
+        pins,
+        t.key,
+        Decision.APPROVED,
+        live=t.live,
+        by=args.by,
+        note=args.note,
+        why=decisions.audit_why(
+            Decision.APPROVED,
+            f"baseline, {accepted(t)}",
+            note=args.note,
+            blocked=(t.policy.reasons or (cls,)) if confirmed else (),
+            confirmed="with --yes",
+        ),
+        source="pin",
+        server_version=srv.server_version,
+        protocol_version=srv.protocol_version,
+        candidate=candidate,
+        before=t.pin,
+    )
+
+
+def _warn_unreachable(report: Any) -> None:
+    """Warn on stderr about each server that could not be read: its pins were left alone."""
+    from mcp_review.engine.hidden import safe_text
+
     for s in report.unreachable:
         err = s.error or {}
         print(
@@ -176,21 +224,21 @@ def run(args: argparse.Namespace) -> int:
             "its pins were left as they are",
             file=sys.stderr,
         )
-    show.print_records(records, args.format, {"skipped": held})
-    if args.format == "text":
-        for h in held:
-            print(f"held back ({safe_text(h['class'])}): {h['tool']}: {safe_text(h['why'])}")
-        print(f"{len(records)} decision(s) written to {inp.pins_path}")
-        if any(not h["why"].startswith("denied") for h in held):
-            print(
-                "review them (mcp-review status, or the app), then approve each one, or "
-                "rerun pin with --yes"
-            )
+
+
+def _print_summary(held: list[dict[str, str]], records: list[Any], pins_path: Any) -> None:
+    """The text format's closing lines: what was held back, how many decisions were written,
+    and what to do about the held ones."""
+    from mcp_review.engine.hidden import safe_text
+
+    for h in held:
+        print(f"held back ({safe_text(h['class'])}): {h['tool']}: {safe_text(h['why'])}")
+    print(f"{len(records)} decision(s) written to {pins_path}")
     if any(not h["why"].startswith("denied") for h in held):
-        return exitcodes.FAIL
-    if report.unreachable:
-        return exitcodes.UNREACHABLE
-    return exitcodes.PASS
+        print(
+            "review them (mcp-review status, or the app), then approve each one, or "
+            "rerun pin with --yes"
+        )
 
 
 def _baseline_instructions(

@@ -121,17 +121,50 @@ def load_recorded(
     With ``max_calls``, memory is bounded by what rerun can send, not by the log: per tool only
     the ``max_calls`` most recent distinct argument sets are kept while reading (as
     ``engine.rerun.select_calls`` would pick them), and result bodies are read for those only."""
+    key = _seal_key()
+    counts = _result_counts(calls_path, key)
+    order = _recorded_calls(
+        calls_path,
+        key,
+        counts,
+        server=server,
+        principal=principal,
+        tools=tools,
+        max_calls=max_calls,
+    )
+    # Server-minted handles: argument strings of the calls kept that an earlier recorded
+    # result of this server carried before any recorded call sent them (ids, cursors).
+    candidates: set[str] = set()
+    for c in order:
+        if c.sealed:
+            candidates.update(core.handle_candidates(c.arguments))
+    first_sent = _first_sent(calls_path, key, candidates, server, principal)
+    first_seen = _read_results(calls_path, key, order, candidates, server, principal)
+    for c in order:
+        for v, ptr in core.handle_candidates(c.arguments).items():
+            seen = first_seen.get(v)
+            if seen is not None and seen < first_sent.get(v, seen):
+                c.minted = (ptr, v)
+                break
+    return order
+
+
+def _seal_key() -> Any:
+    """The call-log seal key; without it no recorded call can be trusted, so an input error."""
     # Only records this user's proxy sealed are trusted (store/calllog.py, "Seals"): a
     # planted or edited line keeps its place as evidence but is never re-sent, and a result
     # line without a seal is no result.
     try:
-        key = seal_key(create=False)
+        return seal_key(create=False)
     except OSError as e:
         raise InputError(
             f"the call-log seal key {e.strerror}; refusing to trust any recorded call",
             source=e.filename,
         ) from None
-    # Pass 1: which calls have a result, and which have two (hashes only, no bodies).
+
+
+def _result_counts(calls_path: str, key: Any) -> dict[int, int]:
+    """Pass 1: which calls have a result, and which have two (hashes only, no bodies)."""
     counts: dict[int, int] = {}
     for f in log_files(calls_path + ".results.jsonl"):
         for r in _lines(f):
@@ -139,7 +172,21 @@ def load_recorded(
             if k is not None:
                 h = hash(k)
                 counts[h] = counts.get(h, 0) + 1
-    # Pass 2: the calls.
+    return counts
+
+
+def _recorded_calls(
+    calls_path: str,
+    key: Any,
+    counts: dict[int, int],
+    *,
+    server: str | None,
+    principal: str | None,
+    tools: Sequence[str] | None,
+    max_calls: int | None,
+) -> list[RecordedCall]:
+    """Pass 2: the calls of this server, principal and tools, oldest first (with
+    ``max_calls``, only each tool's most recent distinct argument sets, to bound memory)."""
     kept: dict[str, dict[str, RecordedCall]] = {}
     order: list[RecordedCall] = []
     for f in log_files(calls_path):
@@ -157,19 +204,7 @@ def load_recorded(
                 continue
             if tools and r["tool"] not in tools:
                 continue
-            digest = r.get("digest")
-            c = RecordedCall(
-                tool=r["tool"],
-                arguments=r["arguments"],
-                time=r.get("time") if isinstance(r.get("time"), str) else None,
-                rpc_id=r.get("id"),
-                digest=digest if isinstance(digest, str) else None,
-                redacted="redacted" in r and r["redacted"] is not False,
-                sealed=sealed(r, key),
-            )
-            has = c.time is not None and counts.get(hash((c.time, _id_key(c.rpc_id), c.tool))) == 1
-            # A marker until pass 3 reads the body (has_result looks at result_digest too).
-            c.result_digest = "" if has else None
+            c = _recorded_call(r, key, counts)
             if max_calls is None:
                 order.append(c)
                 continue
@@ -183,14 +218,34 @@ def load_recorded(
         order = sorted(
             (c for per in kept.values() for c in per.values()), key=lambda c: c.time or ""
         )
-    # Server-minted handles: argument strings of the calls kept that an earlier recorded
-    # result of this server carried before any recorded call sent them (ids, cursors).
-    candidates: set[str] = set()
-    for c in order:
-        if c.sealed:
-            candidates.update(core.handle_candidates(c.arguments))
+    return order
+
+
+def _recorded_call(r: dict[str, Any], key: Any, counts: dict[int, int]) -> RecordedCall:
+    """One call record as a RecordedCall, marked as having a result when exactly one sealed
+    result claims it."""
+    digest = r.get("digest")
+    c = RecordedCall(
+        tool=r["tool"],
+        arguments=r["arguments"],
+        time=r.get("time") if isinstance(r.get("time"), str) else None,
+        rpc_id=r.get("id"),
+        digest=digest if isinstance(digest, str) else None,
+        redacted="redacted" in r and r["redacted"] is not False,
+        sealed=sealed(r, key),
+    )
+    has = c.time is not None and counts.get(hash((c.time, _id_key(c.rpc_id), c.tool))) == 1
+    # A marker until pass 3 reads the body (has_result looks at result_digest too).
+    c.result_digest = "" if has else None
+    return c
+
+
+def _first_sent(
+    calls_path: str, key: Any, candidates: set[str], server: str | None, principal: str | None
+) -> dict[str, Any]:
+    """When each candidate handle was first sent in a sealed call of this server (any call
+    of the log, not only those kept)."""
     first_sent: dict[str, Any] = {}
-    first_seen: dict[str, Any] = {}
     if candidates:
         for f in log_files(calls_path):
             for r in _lines(f):
@@ -202,7 +257,20 @@ def load_recorded(
                 for v in candidates.intersection(core.handle_candidates(r["arguments"])):
                     if v not in first_sent or t < first_sent[v]:
                         first_sent[v] = t
-    # Pass 3: result bodies for the calls kept (and the handles' first appearances).
+    return first_sent
+
+
+def _read_results(
+    calls_path: str,
+    key: Any,
+    order: list[RecordedCall],
+    candidates: set[str],
+    server: str | None,
+    principal: str | None,
+) -> dict[str, Any]:
+    """Pass 3: result bodies for the calls kept (set on them), and when each candidate handle
+    first appeared in a sealed result of this server (returned)."""
+    first_seen: dict[str, Any] = {}
     want = {(c.time, _id_key(c.rpc_id), c.tool): c for c in order if c.result_digest == ""}
     for c in want.values():
         c.result_digest = None
@@ -229,13 +297,7 @@ def load_recorded(
                 hit.result_digest = r["result_digest"]
                 n = r.get("result_bytes")
                 hit.result_bytes = n if isinstance(n, int) else None
-    for c in order:
-        for v, ptr in core.handle_candidates(c.arguments).items():
-            seen = first_seen.get(v)
-            if seen is not None and seen < first_sent.get(v, seen):
-                c.minted = (ptr, v)
-                break
-    return order
+    return first_seen
 
 
 def _ours(r: dict[str, Any], server: str | None, principal: str | None) -> bool:
