@@ -271,20 +271,26 @@ def make_instructions_pin(
     )
 
 
-def instructions_toml(ip: InstructionsPin) -> dict[str, Any]:
+def _decided_toml(p: InstructionsPin | SurfacePin, field: str, value: Any) -> dict[str, Any]:
+    """A decided record's table (instructions or a surface): the decision's fields in a fixed
+    order, then ``field`` (what was decided on), then the keys this version does not know."""
     d: dict[str, Any] = {
-        "decision": ip.decision,
-        "digest": ip.digest,
-        "decided_at": ip.decided_at,
-        "decided_by": ip.decided_by,
-        "note": ip.note or None,
-        "server_version": ip.server_version,
-        "text": ip.text,
+        "decision": p.decision,
+        "digest": p.digest,
+        "decided_at": p.decided_at,
+        "decided_by": p.decided_by,
+        "note": p.note or None,
+        "server_version": p.server_version,
+        field: value,
     }
     out = {k: v for k, v in d.items() if v is not None}
-    for k in sorted(ip.extra):
-        out.setdefault(k, ip.extra[k])
+    for k in sorted(p.extra):
+        out.setdefault(k, p.extra[k])
     return out
+
+
+def instructions_toml(ip: InstructionsPin) -> dict[str, Any]:
+    return _decided_toml(ip, "text", ip.text)
 
 
 def principal_table(t: dict[str, Any]) -> dict[str, Any]:
@@ -303,19 +309,7 @@ def principal_table(t: dict[str, Any]) -> dict[str, Any]:
 
 
 def surface_toml(sp: SurfacePin) -> dict[str, Any]:
-    d: dict[str, Any] = {
-        "decision": sp.decision,
-        "digest": sp.digest,
-        "decided_at": sp.decided_at,
-        "decided_by": sp.decided_by,
-        "note": sp.note or None,
-        "server_version": sp.server_version,
-        "definition": sp.definition,
-    }
-    out = {k: v for k, v in d.items() if v is not None}
-    for k in sorted(sp.extra):
-        out.setdefault(k, sp.extra[k])
-    return out
+    return _decided_toml(sp, "definition", sp.definition)
 
 
 def make_pin(
