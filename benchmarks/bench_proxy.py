@@ -454,6 +454,11 @@ def main() -> None:
     ap.add_argument(
         "--no-upstream", action="store_true", help="skip proxy --url (an SDK HTTP server)"
     )
+    ap.add_argument(
+        "--paths",
+        default="",
+        help="only these latency paths (comma list, e.g. 'direct,http-front'; default: all)",
+    )
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -481,19 +486,23 @@ def main() -> None:
         )
         lat: dict[str, list[float]] = {}
         loads: dict[str, str] = {}
-        for k in ("direct", "proxy", "enforce", "held", "http-front"):
+        paths = ["direct", "proxy", "enforce", "held", "http-front"]
+        if not a.no_upstream:
+            paths += ["http-direct", "http-upstream"]
+        if a.paths:
+            wanted = [p.strip() for p in a.paths.split(",") if p.strip()]
+            paths = [p for p in paths if p in wanted]
+        for k in paths:
             lat[k] = (http_latency if k.startswith("http") else latency)(k, tmp, a.n, a.payload)
             loads[k] = _load()
-        if not a.no_upstream:
-            for k in ("http-direct", "http-upstream"):
-                lat[k] = http_latency(k, tmp, a.n, a.payload)
-                loads[k] = _load()
         print(
             f"{'path':<18}{'median':>10}{'p90':>10}{'p99':>10}{'added (median)':>17}"
             f"{'added (p99)':>13}{'CPU/call':>10}   against       load after"
         )
         for k, xs in lat.items():
             against = "http-direct" if k == "http-upstream" else "direct"
+            if against not in lat:
+                against = k  # its direct path was not asked for: nothing to subtract
             base, base99 = statistics.median(lat[against]), _ms(lat[against], 99)
             med = statistics.median(xs)
             print(

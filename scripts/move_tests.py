@@ -192,6 +192,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_proxy",
         "test_proxy_e2e",
         "test_proxy_framing",
+        "test_proxy_guard",
         "test_proxy_hold",
         "test_proxy_hostile",
         "test_proxy_http",

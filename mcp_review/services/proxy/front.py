@@ -51,14 +51,17 @@ from mcp_review.services.proxy.framing import (
     wire,
 )
 from mcp_review.services.proxy.front_asgi import (
+    PENDING,
     Reply,
     UvicornServer,
     first_message,
     is_modern,
     json_error,
+    lost_future,
     until_disconnect,
 )
 from mcp_review.services.proxy.front_session import (
+    Ended,
     Session,
     Stream,
     Waiter,
@@ -76,8 +79,8 @@ ENDPOINT = "/mcp"
 MAX_BODY = 4 * 1024 * 1024
 """Bytes of one POST body; a larger one is answered 413 before it is read."""
 MAX_HEADERS = 16 * 1024
-"""Bytes of a request's headers: a larger head is answered 431 (h11 answers 400 to one that
-arrives in pieces beyond it)."""
+"""Bytes of a request's headers: a larger head is answered 431 (by the guard when it arrives in
+pieces beyond it, by the app when one read holds it)."""
 MAX_SESSIONS = 16
 """Sessions at once: each runs its own upstream (a stdio server is a process)."""
 IDLE_TIMEOUT = 1800.0
@@ -172,13 +175,14 @@ class Front:
         self._stop = anyio.Event()
         config = uvicorn.Config(
             self.app,
-            # uvicorn's h11 protocol with slow-head and slow-body timeouts and a connection
-            # cap that keeps room for token holders (services/proxy/guard.py).
+            # uvicorn's httptools protocol with slow-head and slow-body timeouts, a head bound
+            # and a connection cap that keeps room for token holders (services/proxy/guard.py).
             http=guarded_protocol(
                 self._authorised,
                 header_timeout=self.limits.header_timeout,
                 body_timeout=self.limits.body_timeout,
                 max_connections=self.limits.max_connections,
+                max_headers=self.limits.max_headers,
                 on_evict=lambda why: self.log(f"turned a connection away: {why}"),
             ),
             interface="asgi3",
@@ -280,7 +284,7 @@ class Front:
             return
         raw_headers = scope.get("headers") or []
         if sum(len(k) + len(v) + 4 for k, v in raw_headers) > self.limits.max_headers:
-            # h11 bounds only a head that arrives in pieces; one read can hold a larger one.
+            # The guard bounds a head that arrives in pieces; one read can hold a larger one.
             await Reply(send).plain(431, "Request Header Fields Too Large\n")
             return
         headers: dict[str, str] = {}
@@ -307,9 +311,9 @@ class Front:
             return
         method = scope.get("method")
         if method == "POST":
-            await self._post(headers, receive, reply)
+            await self._post(headers, receive, reply, lost_future(scope))
         elif method == "GET":
-            await self._get(headers, receive, reply)
+            await self._get(headers, receive, reply, lost_future(scope))
         elif method == "DELETE":
             s = self._session(headers)
             if isinstance(s, Session):
@@ -428,7 +432,13 @@ class Front:
             return None
         return msg, body, sse
 
-    async def _post(self, headers: Mapping[str, str], receive: Any, reply: Reply) -> None:
+    async def _post(
+        self,
+        headers: Mapping[str, str],
+        receive: Any,
+        reply: Reply,
+        lost: asyncio.Future[None] | None,
+    ) -> None:
         got = await self._message(headers, receive, reply)
         if got is None:
             return
@@ -496,7 +506,7 @@ class Front:
                     s.unregister(w)
                     await reply.json(404, json_error(rid, INVALID_REQUEST, "the session ended"))
                     return
-                await self._answer(s, w, receive, reply, extra)
+                await self._answer(s, w, receive, reply, extra, lost)
             finally:
                 if w.stream in s.posts:
                     s.posts.remove(w.stream)
@@ -510,11 +520,12 @@ class Front:
         receive: Any,
         reply: Reply,
         extra: list[tuple[bytes, bytes]],
+        lost: asyncio.Future[None] | None,
     ) -> None:
         if not w.stream.sse:
-            async with until_disconnect(receive):
-                with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
-                    m = await w.stream.recv.receive()
+            async with until_disconnect(receive, lost):
+                with contextlib.suppress(Ended):
+                    m = await w.stream.chan.get()
                     await reply.json(200, wire(m), extra=extra)
             return
         # The content type waits for the first message: a reply that comes first is answered
@@ -524,7 +535,7 @@ class Front:
         # Past SSE_AFTER seconds without a message the stream is committed to, so a long call's
         # client has its answer's head (as the SDK's server does).
         s.flush_queued(w.stream)
-        first = await first_message(receive, w.stream, SSE_AFTER)
+        first = await first_message(receive, w.stream, SSE_AFTER, lost)
         if first is None:  # the client left (uvicorn drops this), or its stream ended
             await reply.json(200, json_error(w.rpc_id, CRASH_CODE, "the session ended"))
             return
@@ -532,20 +543,26 @@ class Front:
             await reply.json(200, wire(first), extra=extra)
             return
         await reply.start_sse(extra)
-        async with until_disconnect(receive):
-            if isinstance(first, asyncio.Future):
-                with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
-                    first = await first
+        async with until_disconnect(receive, lost):
+            if first is PENDING:
+                with contextlib.suppress(Ended):
+                    first = await w.stream.chan.get()
             if isinstance(first, dict):
                 await reply.event(first)
                 if "method" in first:
-                    async for m in w.stream.recv:
+                    async for m in w.stream.chan:
                         await reply.event(m)
                         if m is not None and "method" not in m:
                             break
         await reply.finish()
 
-    async def _get(self, headers: Mapping[str, str], receive: Any, reply: Reply) -> None:
+    async def _get(
+        self,
+        headers: Mapping[str, str],
+        receive: Any,
+        reply: Reply,
+        lost: asyncio.Future[None] | None,
+    ) -> None:
         if "text/event-stream" not in headers.get("accept", "").lower():
             await reply.plain(406, "Not Acceptable: GET opens a text/event-stream\n")
             return
@@ -563,8 +580,8 @@ class Front:
             try:
                 await reply.start_sse([])
                 s.flush_queued(stream)
-                async with until_disconnect(receive):
-                    async for m in stream.recv:
+                async with until_disconnect(receive, lost):
+                    async for m in stream.chan:
                         await reply.event(m)
                 await reply.finish()
             finally:

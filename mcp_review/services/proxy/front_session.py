@@ -5,15 +5,14 @@ client routed to the POST whose request it answers, or to the session's GET stre
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-import anyio
 
 from mcp_review.services.proxy.framing import id_keys, loads, short, wire
 from mcp_review.services.proxy.relay import CRASH_CODE, Proxy
@@ -37,31 +36,129 @@ class SessionHost(Protocol):
     def spawn(self, fn: Callable[..., Any], *args: Any) -> None: ...
 
 
+class Empty(Exception):
+    """Nothing in the channel yet (``Channel.get_nowait``)."""
+
+
+class Ended(Exception):
+    """The channel is closed and empty: nothing more will come."""
+
+
+class Channel:
+    """A bounded queue between the tasks of one event loop, in the order put.
+
+    ``put`` never waits (False when full or closed); ``send`` waits for room; ``get`` waits for
+    an item and raises ``Ended`` once the channel is closed and drained; ``ready()`` is a future
+    done when ``get`` would not wait. One reader at a time. anyio's memory streams yield to the
+    event loop on every send and every receive: per call through the front that was three more
+    turns of the loop, each one a wake-up on a busy machine, for no ordering it needs."""
+
+    __slots__ = ("_cap", "_closed", "_items", "_ready", "_room")
+
+    def __init__(self, cap: int):
+        self._items: collections.deque[Any] = collections.deque()
+        self._cap = cap
+        self._closed = False
+        self._ready: asyncio.Future[None] | None = None
+        self._room: collections.deque[asyncio.Future[None]] = collections.deque()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def put(self, item: Any) -> bool:
+        if self._closed or len(self._items) >= self._cap:
+            return False
+        self._items.append(item)
+        r = self._ready
+        if r is not None and not r.done():
+            r.set_result(None)
+        return True
+
+    async def send(self, item: Any) -> bool:
+        """Put ``item`` once there is room; False when the channel is (or gets) closed."""
+        while not self._closed and len(self._items) >= self._cap:
+            fut = asyncio.get_running_loop().create_future()
+            self._room.append(fut)
+            try:
+                await fut
+            finally:
+                with contextlib.suppress(ValueError):
+                    self._room.remove(fut)
+        return self.put(item)
+
+    def get_nowait(self) -> Any:
+        if self._items:
+            item = self._items.popleft()
+            if self._room:
+                f = self._room.popleft()
+                if not f.done():
+                    f.set_result(None)
+            return item
+        raise Ended if self._closed else Empty
+
+    def ready(self) -> asyncio.Future[None]:
+        """A future done as soon as ``get_nowait`` has an answer (an item, or ``Ended``)."""
+        r = self._ready
+        if r is None or r.done():
+            r = self._ready = asyncio.get_running_loop().create_future()
+            if self._items or self._closed:
+                r.set_result(None)
+        return r
+
+    async def get(self) -> Any:
+        while True:
+            try:
+                return self.get_nowait()
+            except Empty:
+                await self.ready()
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Any]:
+        while True:
+            try:
+                yield await self.get()
+            except Ended:
+                return
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        r = self._ready
+        if r is not None and not r.done():
+            r.set_result(None)
+        while self._room:
+            f = self._room.popleft()
+            if not f.done():
+                f.set_result(None)
+
+
 @dataclass(eq=False)
 class Stream:
     """Messages for one SSE stream (a POST's or the GET stream), or for one JSON answer."""
 
-    send: Any
-    recv: Any
+    chan: Channel
     sse: bool = True
 
     @classmethod
     def new(cls, sse: bool = True) -> Stream:
         # One slot more than MAX_QUEUED: the reply always fits behind the server's messages.
-        # Not subscripted: a generic alias built per request cost more than the stream.
-        pair: tuple[Any, Any] = anyio.create_memory_object_stream(MAX_QUEUED + 1)
-        send, recv = pair
-        return cls(send, recv, sse)
+        return cls(Channel(MAX_QUEUED + 1), sse)
 
     def room(self) -> bool:
-        return bool(self.send.statistics().current_buffer_used < MAX_QUEUED)
+        return len(self.chan) < MAX_QUEUED
 
     def put(self, msg: dict[str, Any]) -> bool:
-        try:
-            self.send.send_nowait(msg)
-        except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
-            return False
-        return True
+        return self.chan.put(msg)
+
+    def close(self) -> None:
+        self.chan.close()
 
 
 @dataclass(eq=False)
@@ -83,19 +180,19 @@ class Inbox:
     """The relay's ``ClientReader``: the lines the client posted, b"" once the session ends."""
 
     def __init__(self) -> None:
-        self.send, self.recv = anyio.create_memory_object_stream[bytes](MAX_INBOX)
+        self.chan = Channel(MAX_INBOX)
 
     async def open(self) -> None:
         return None
 
     async def read(self, n: int = -1, /) -> bytes:
         try:
-            return bytes(await self.recv.receive())
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            return bytes(await self.chan.get())
+        except Ended:
             return b""
 
     def close(self) -> None:
-        self.recv.close()
+        self.chan.close()
 
 
 class Router:
@@ -188,11 +285,7 @@ class Session:
     async def post(self, line: bytes) -> bool:
         if self.ended:
             return False
-        try:
-            await self.inbox.send.send(line)
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-            return False
-        return True
+        return await self.inbox.chan.send(line)
 
     def route(self, m: Any) -> None:
         if not isinstance(m, dict):
@@ -245,7 +338,7 @@ class Session:
         """Stop taking messages: the relay reads EOF and stops the upstream."""
         if not self.ended:
             self.ended = True
-            self.inbox.send.close()
+            self.inbox.chan.close()
 
     def finish(self, why: str) -> None:
         """The relay is gone: every unanswered request gets an error, every stream ends."""
@@ -262,4 +355,4 @@ class Session:
             w.answered = True
         self.waiters.clear()
         for s in [*self.posts, *([self.get_stream] if self.get_stream else [])]:
-            s.send.close()
+            s.close()
