@@ -366,6 +366,56 @@ def test_calls_recorded_after_the_gate_started_decide_its_next_verdict(
     assert gate.reloads == 1  # the pin file was not re-read
 
 
+def test_peek_follows_a_few_appended_calls_itself_and_misses_when_one_turns_a_verdict(
+    tmp_path: Path, monkeypatch: Any
+):
+    """A drifted tool's call is recorded on every call, so the log has always moved by the next
+    one: ``peek`` reads those few new lines itself (no worker thread, no new judgement) when
+    they change nothing the verdict turns on, and misses when one does; more than
+    ``PEEK_GROWTH`` bytes appended are left to ``check``."""
+    from mcp_review.store.calllog import CallLog
+
+    pins = tmp_path / "mcp-pins.toml"
+    _pins_with(pins, FORECAST, Decision.APPROVED)
+    log = tmp_path / "calls.jsonl"
+    real = enforce_mod._now_ns
+    monkeypatch.setattr(enforce_mod, "_now_ns", lambda: real() + 60 * 10**9)
+    gate = PinEnforcer(str(pins), "srv", default_tier="compatible", calls_path=str(log))
+    v3 = {
+        **FORECAST,
+        "inputSchema": {**FORECAST["inputSchema"], "properties": {"city": {"type": "string"}}},
+    }
+    writer = CallLog(str(log), server="srv", principal="default")
+    writer.record_call("forecast", {"city": "a"}, rpc_id=1)
+    first = gate.check([v3])
+    assert first["forecast"].allowed and first["forecast"].status != "pinned", first
+    judged: list[str] = []
+    judge = gate._judge
+
+    def counting(tools: list[dict[str, Any]]) -> Any:
+        judged.extend(t["name"] for t in tools)
+        return judge(tools)
+
+    gate._judge = counting  # type: ignore[method-assign]
+    for i in range(5):  # calls that do not send the removed `days`: the verdict stands
+        writer.record_call("forecast", {"city": f"c{i}"}, rpc_id=10 + i)
+        assert gate.peek([v3]) == first
+    assert judged == [] and len(gate._calls.by_tool["forecast"]) == 6
+    # A call that sends `days` turns it: peek misses, and check() judges it broken.
+    writer.record_call("forecast", {"city": "b", "days": 3}, rpc_id=20)
+    assert gate.peek([v3]) is None
+    after = gate.check([v3])["forecast"]
+    assert not after.allowed and after.status.startswith("broken"), after
+    # Past PEEK_GROWTH appended at once: left to check() (a miss, nothing read by peek).
+    gate2 = PinEnforcer(str(pins), "srv", default_tier="compatible", calls_path=str(log))
+    assert not gate2.check([v3])["forecast"].allowed
+    off = gate2._calls_off
+    while log.stat().st_size - off <= enforce_mod.PEEK_GROWTH:
+        writer.record_call("other", {"pad": "x" * 1000}, rpc_id=1)
+    assert gate2.peek([v3]) is None and gate2._calls_off == off
+    writer.close()
+
+
 def test_the_gate_reads_only_the_calls_appended_since_and_a_rotated_log_whole(
     tmp_path: Path, monkeypatch: Any
 ):

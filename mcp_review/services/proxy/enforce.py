@@ -22,6 +22,11 @@ within this long of the last read may leave size, times and inode as they were, 
 file is older than this its bytes are compared, not only its ``stat``."""
 
 
+PEEK_GROWTH = 64 * 1024
+"""Bytes of calls appended since the last read that ``peek`` reads itself, on the event loop
+(a few calls: well under a millisecond); more go to ``check`` in a worker thread."""
+
+
 def _now_ns() -> int:
     """The wall clock file timestamps are compared with."""
     return time.time_ns()
@@ -313,8 +318,9 @@ class PinEnforcer:
 
     def peek(self, tools: Sequence[dict[str, Any]]) -> dict[str, Verdict] | None:
         """The cached verdicts for ``tools`` when the pin file is unchanged since they were
-        judged (one ``stat``, no parsing), else None. Never blocks: a check in progress in a
-        worker thread is a miss."""
+        judged (one ``stat``, no parsing), else None. Calls appended to the log since (up to
+        ``PEEK_GROWTH`` bytes) are read here, as ``check`` would, and a verdict they turn is a
+        miss. Never waits: a check in progress in a worker thread is a miss."""
         if not self._lock.acquire(blocking=False):
             return None
         try:
@@ -326,6 +332,15 @@ class PinEnforcer:
             except OSError:
                 return None  # check() reports it
             moved = self._calls_moved()
+            if moved and self._grew_a_little():
+                # What check() would do first, here: read the few calls appended since (the
+                # proxy's own last call, typically) and drop only the verdicts they turn. A
+                # worker thread for that cost a held call two thread hand-offs.
+                try:
+                    self._sync_calls()
+                except Exception:
+                    return None  # check() reports it
+                moved = self._calls_moved()
             out: dict[str, Verdict] = {}
             for t in tools:
                 hit = self._cache.get(t["name"])
@@ -335,6 +350,17 @@ class PinEnforcer:
             return out
         finally:
             self._lock.release()
+
+    def _grew_a_little(self) -> bool:
+        """The call log is the file read last time, grown by at most ``PEEK_GROWTH`` bytes."""
+        sig, prev = self._calls_stat(), self._calls_sig
+        return (
+            self._calls is not None
+            and isinstance(prev, tuple)
+            and sig is not None
+            and sig[:2] == prev[:2]
+            and 0 <= sig[2] - self._calls_off <= PEEK_GROWTH
+        )
 
     def instructions(self, live: Any) -> tuple[Any, str]:
         """What the client may receive for the server's ``instructions`` (None: remove the
