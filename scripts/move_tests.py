@@ -248,6 +248,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_rule_ids_in_rules",
         "test_rules_doc",
         "test_security_doc",
+        "test_typed_services",
     ),
 }
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mcp_review.engine.pins import Decision, Pin, PinFile, PinKey
     from mcp_review.engine.status import StatusReport, ToolStatus
     from mcp_review.engine.surfaces import SurfaceKey, SurfacePin
+    from mcp_review.services.inputs import InputOptions
     from mcp_review.store.pinfile import SaveResult
 
 _PINNED: Any = object()
@@ -737,8 +738,22 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
     return GroupRun(report, grouping, group, out)
 
 
-def decide_group_from_args(
-    args: Any, decision: Decision, source: str
+@dataclass(frozen=True, slots=True)
+class GroupRequest:
+    """``approve --group ID`` / ``deny --group ID``: what the command line asks of
+    :func:`decide_group_by_id` (built by ``mcp_review.cli_args.group_request``)."""
+
+    group: str
+    except_: tuple[str, ...] = ()
+    """``--except SERVER/TOOL``: members left out."""
+    by: str | None = None
+    note: str = ""
+    yes: bool = False
+    """``--yes``: a blocked change was confirmed."""
+
+
+def decide_group_by_id(
+    opts: InputOptions, req: GroupRequest, decision: Decision, source: str
 ) -> tuple[GroupDecision, SaveResult | None, str]:
     """``approve --group ID`` / ``deny --group ID`` (``decision`` and ``source`` say which):
     resolve the inputs, find the group as ``status --groups`` shows it now, decide every member
@@ -746,20 +761,18 @@ def decide_group_from_args(
     the save's result (None when blocked: nothing was written) and the pin file's path."""
     from mcp_review.services.inputs import resolve
 
-    if args.server is not None or args.tool is not None or args.instructions:
-        raise InputError("--group decides a group: name no SERVER, TOOL or --instructions")
-    inp = resolve(args, server_filter=False)
+    inp = resolve(opts, server_filter=False)
     inp.print_notes()
-    run = find_group(inp, args.group, args.except_)
+    run = find_group(inp, req.group, req.except_)
     d = decide_group(
         inp.pins,
         run.group,
         decision,
         source=source,
         except_=run.except_,
-        by=args.by,
-        note=args.note,
-        confirmed="with --yes" if getattr(args, "yes", False) else "",
+        by=req.by,
+        note=req.note,
+        confirmed="with --yes" if req.yes else "",
         servers=run.report.servers,
         candidates=inp.candidates,
     )

@@ -28,7 +28,7 @@ from mcp_review.services.decisions import (
 
 
 # The command-line options naming a prompt, resource or template (add_surface_options,
-# surface_target) live with the other target checks in services/inputs.py.
+# surface_target) live with the other target checks in mcp_review/cli_args.py.
 @dataclass(slots=True)
 class SurfaceDecision(InstructionsDecision):
     """The outcome of deciding a prompt, resource or template: the fields of an
@@ -92,12 +92,20 @@ def decide_surface(
 
 
 def baseline_surfaces(
-    s: Any, pins: Any, args: Any, held: list[dict[str, str]], *, candidate: bool = False
+    s: Any,
+    pins: Any,
+    held: list[dict[str, str]],
+    *,
+    yes: bool,
+    force: bool,
+    by: str | None,
+    note: str,
+    candidate: bool = False,
 ) -> None:
     """``pin``: a server's prompts, resources and templates in the baseline, as its
     instructions (commands/pin.py): new ones are pinned unless a cue blocks them, changed
-    ones are held back until ``--yes``, denied ones until ``--force``; a candidate's wait for
-    the switch."""
+    ones are held back until ``--yes`` (``yes``), denied ones until ``--force`` (``force``);
+    a candidate's wait for the switch. ``by`` and ``note`` are recorded with each pin."""
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.policy import approval_allowed, blocked_approval
 
@@ -114,10 +122,10 @@ def baseline_surfaces(
                 why = f"approved {x.kind} no longer served (deny it to acknowledge)"
             else:
                 continue
-        elif (x.state == "denied" or x.previously_denied) and not args.force:
+        elif (x.state == "denied" or x.previously_denied) and not force:
             why = "denied (use --force to approve)"
-        elif not approval_allowed("approved", x.policy.outcome, args.yes) or (
-            x.state == "changed" and not args.yes
+        elif not approval_allowed("approved", x.policy.outcome, yes) or (
+            x.state == "changed" and not yes
         ):
             why = "; ".join(x.policy.reasons)
             if x.breaking:
@@ -133,9 +141,9 @@ def baseline_surfaces(
             x.live,
             "approved",
             principal=s.principal,
-            by=args.by or current_user(),
+            by=by or current_user(),
             at=now_utc(),
-            note=args.note,
+            note=note,
             server_version=s.server_version,
         )
         decide_surface_pin(
@@ -145,7 +153,7 @@ def baseline_surfaces(
             why=audit_why(
                 "approved",
                 f"baseline, {x.state} {x.kind}",
-                note=args.note,
+                note=note,
                 blocked=(x.policy.reasons or ("changed",)) if confirmed else (),
                 confirmed="with --yes",
             ),
