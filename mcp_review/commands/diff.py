@@ -130,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
         )
     from mcp_review.formats.status import call_log_notes
 
-    for srv in report.servers:
-        if srv.name == args.server:  # a planted or torn line is named, as status names it
-            for note in call_log_notes(srv):
+    for served in report.servers:
+        if served.name == args.server:  # a planted or torn line is named, as status names it
+            for note in call_log_notes(served):
                 print(f"mcp-review: note: {note}", file=sys.stderr)
     candidate = args.server in inp.candidates
     if getattr(args, "candidate", False) and not candidate:

@@ -38,8 +38,14 @@ from mcp_review.engine.errors import InputError
 
 if TYPE_CHECKING:
     from mcp_review.engine.hosts import Targets
+    from mcp_review.engine.model import ToolDef
     from mcp_review.engine.pins import PinFile
+    from mcp_review.engine.snapshot import Snapshot
+    from mcp_review.engine.status import StatusReport
+    from mcp_review.engine.status_calls import CallLog
     from mcp_review.services.config import Config
+    from mcp_review.services.config_model import ServerConfig
+    from mcp_review.services.fetch import ProgressFn
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +98,7 @@ def parse_calls_specs(specs: list[str]) -> dict[str, str]:
     return out
 
 
-def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
+def call_log_paths(cfg: Config | None, servers: list[str]) -> dict[str, tuple[str, str]]:
     """{server: (path, where-from)} for each of ``servers`` the config knows: its ``calls``,
     else the proxy's default log in the config's state dir; when that log does not exist but
     the one a proxy started without the config writes does (``proxy --url URL --name NAME`` or
@@ -119,13 +125,13 @@ def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
 
 
 def load_calls_for(
-    cfg: Any,
+    cfg: Config | None,
     servers: list[str],
     specs: list[str],
     note: Callable[[str], None],
     *,
     stream: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, CallLog]:
     """{server: CallLog} by the rules in the module docstring. A ``--calls`` file must exist
     (it was named on purpose); a config's or the proxy's log that does not exist yet is a note.
 
@@ -136,7 +142,7 @@ def load_calls_for(
 
     read = stream_call_log if stream else load_call_log
 
-    out: dict[str, Any] = {}
+    out: dict[str, CallLog] = {}
     explicit = parse_calls_specs(specs)
     for name, (path, origin) in call_log_paths(cfg, servers).items():
         if name in explicit:
@@ -153,7 +159,7 @@ def load_calls_for(
     return out
 
 
-def _discover_optional(path: str | None) -> Any:
+def _discover_optional(path: str | None) -> Config | None:
     """The config at ``path``, or the discovered one, or None when none exists (snapshot runs)."""
     from mcp_review.services.config import DISCOVERY_ORDER, load_config
 
@@ -180,7 +186,7 @@ def load_config_for(opts: InputOptions, *, required: bool) -> Config | None:
     return cfg
 
 
-def use_candidates(cfg: Any, *, only: list[str] | None = None) -> None:
+def use_candidates(cfg: Config, *, only: list[str] | None = None) -> None:
     """``--candidate``: each server that names a candidate is replaced by it (same name and
     principal); the others are reviewed as they are. Without the flag nothing of a candidate
     runs. No candidate among the servers reviewed is an input error."""
@@ -207,7 +213,7 @@ class Inputs:
     pins_path: str
     pins: PinFile
     only: list[str] | None = None
-    calls: dict[str, Any] = field(default_factory=dict)
+    calls: dict[str, CallLog] = field(default_factory=dict)
     tiers: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     quiet: bool = False
@@ -225,7 +231,7 @@ class Inputs:
         return self.snapshot_path is None
 
     @property
-    def servers(self) -> list[Any]:
+    def servers(self) -> list[ServerConfig]:
         """The configured servers reviewed (``--server`` applied)."""
         if self.config is None:
             return []
@@ -248,7 +254,7 @@ class Inputs:
             if s.command is not None or s.url is not None
         }
 
-    def snapshot(self, on_progress: Any = None) -> Any:
+    def snapshot(self, on_progress: ProgressFn | None = None) -> Snapshot:
         """The tool lists: the snapshot file (``--server`` applied), or a live fetch."""
         if self.snapshot_path is not None:
             from mcp_review.engine.replay import _gc_paused
@@ -283,13 +289,13 @@ class Inputs:
 
     def status(
         self,
-        snap: Any,
+        snap: Snapshot,
         *,
         witnesses: bool = True,
         version_bumps: bool = False,
         keep_valid_calls: bool = True,
         pinned_elsewhere: bool = False,
-    ) -> Any:
+    ) -> StatusReport:
         """engine.status.compute_status over ``snap`` with these calls and tiers.
 
         ``pinned_elsewhere``: a deciding command that fetched only the servers it names judges
@@ -330,7 +336,7 @@ class Inputs:
             govern(report, gate)
         return report
 
-    def mark_held(self, report: Any) -> None:
+    def mark_held(self, report: StatusReport) -> None:
         """``held_by_proxy`` on the tools an enforcing proxy holds now (its state file beside
         the server's call log: the log named with ``--calls``, the config's, else the proxy's
         default)."""
@@ -338,10 +344,10 @@ class Inputs:
 
         names = [s.name for s in report.servers]
         logs = {n: p for n, (p, _) in call_log_paths(self.config, names).items()}
-        logs.update({n: c.path for n, c in self.calls.items() if getattr(c, "path", None)})
+        logs.update({n: c.path for n, c in self.calls.items() if c.path})
         mark_held(report, logs)
 
-    def pinned_elsewhere(self, snap: Any) -> list[tuple[str, str, str]]:
+    def pinned_elsewhere(self, snap: Snapshot) -> list[tuple[str, str, str]]:
         """(server, principal, tool) of the approved pins of servers not in ``snap``."""
         present = set(snap.servers)
         return sorted(k for k, p in self.pins.pins.items() if k[0] not in present and p.approved)
@@ -447,7 +453,7 @@ def resolve(
     return inp
 
 
-def recorded_clients(cfg: Any, servers: list[str]) -> dict[str, str]:
+def recorded_clients(cfg: Config | None, servers: list[str]) -> dict[str, str]:
     """clientInfo names an enforcing proxy recorded for ``servers`` (beside each call log,
     ``store.calllog.record_client``) -> where and when: the hosts the user runs."""
     from mcp_review.store.calllog import clients_path, read_clients
@@ -467,7 +473,7 @@ def resolve_paths(
     return resolve(InputOptions(config=config, pins=pins, snapshot=snapshot, quiet=quiet))
 
 
-def load_pair(old_path: str, new_path: str) -> tuple[Any, Any]:
+def load_pair(old_path: str, new_path: str) -> tuple[ToolDef, ToolDef]:
     """Two tool-definition JSON files (``classify``/``gate`` OLD NEW)."""
     from mcp_review.engine.model import ToolDef
     from mcp_review.store.readers import load_file
@@ -477,7 +483,7 @@ def load_pair(old_path: str, new_path: str) -> tuple[Any, Any]:
     return old, new
 
 
-def progress_printer(quiet: bool) -> Any:
+def progress_printer(quiet: bool) -> ProgressFn | None:
     """A fetch ``Progress`` callback printing one line per finished server to stderr."""
     if quiet:
         return None

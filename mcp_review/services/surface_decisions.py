@@ -8,7 +8,7 @@ longer served."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.clock import current_user, now_utc
 from mcp_review.engine.surfaces import (
@@ -26,6 +26,12 @@ from mcp_review.services.decisions import (
     served_and_principal,
 )
 
+if TYPE_CHECKING:
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.engine.snapshot import Snapshot
+    from mcp_review.engine.status import ServerStatus
+    from mcp_review.services.inputs import Inputs
+
 
 # The command-line options naming a prompt, resource or template (add_surface_options,
 # surface_target) live with the other target checks in mcp_review/cli_args.py.
@@ -36,7 +42,7 @@ class SurfaceDecision(InstructionsDecision):
 
 
 def decide_surface(
-    req: DecisionRequest, inp: Any, snap: Any, decision: str, target: tuple[str, str]
+    req: DecisionRequest, inp: Inputs, snap: Snapshot, decision: str, target: tuple[str, str]
 ) -> SurfaceDecision:
     from mcp_review.engine.hidden import safe_text
 
@@ -67,6 +73,7 @@ def decide_surface(
             "none is pinned",
             known=(name, sorted(names), f"{kind}s"),
         )
+        assert old is not None  # refuse_unserved raised: nothing served, nothing pinned
         wire = old.wire
     else:
         wire = live
@@ -92,8 +99,8 @@ def decide_surface(
 
 
 def baseline_surfaces(
-    s: Any,
-    pins: Any,
+    s: ServerStatus,
+    pins: PinFile,
     held: list[dict[str, str]],
     *,
     yes: bool,
