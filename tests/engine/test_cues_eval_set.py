@@ -280,3 +280,53 @@ def test_batch7_is_scored_on_its_own_line_outside_the_development_total():
     total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
     assert r["poisoned_dev_all"]["all"]["n"] == total
     assert b.measure_batch(7)["all"] == held["all"]
+
+
+# Published servers held out for an independent check (tests/corpus/manifest.json's left_out)
+HELD_FOR_INDEPENDENT_CHECK = (
+    "ms-365-mcp",
+    "actors-mcp",
+    "hubspot",
+    "circleci",
+    "browserbase",
+    "cloudflare",
+    "upstash",
+    "pagerduty",
+    "monday",
+)
+
+
+def test_honest_dev2_keeps_provenance_and_stays_off_the_corpus_and_keep_off_servers():
+    """The second honest development set: at least 300 tool definitions from at least 20
+    published servers, one file a server, each file naming its repository, path and 40-digit
+    commit; no file is a corpus server, a server of ``honest_dev/`` or a keep-off one."""
+    import corpus_data as cd
+
+    files = sorted((EVAL / "honest_dev2").glob("*.json"))
+    docs = [json.loads(f.read_text(encoding="utf-8")) for f in files]
+    assert len(docs) >= 20
+    assert sum(len(d["tools"]) for d in docs) >= 300
+    earlier = {
+        (d["repo"], d["path"])
+        for d in (
+            json.loads(f.read_text(encoding="utf-8")) for f in (EVAL / "honest_dev").glob("*.json")
+        )
+    }
+    earlier_repos = {r for r, _ in earlier}
+    corpus = {s.lower() for s in cd.servers()}
+    for f, d in zip(files, docs, strict=True):
+        assert d["repo"] and d["path"] and d["note"], f.name
+        assert re.fullmatch(r"[0-9a-f]{40}", d["commit"]), f.name
+        where = f"{d['repo']} {d['path']}".lower()
+        assert not any(k.lower() in where for k in KEEP_OFF_HONEST), f.name
+        assert not any(k in where for k in KEEP_OFF), f.name
+        assert not any(k in where for k in HELD_FOR_INDEPENDENT_CHECK), f.name
+        assert (d["repo"], d["path"]) not in earlier and d["repo"] not in earlier_repos, f.name
+        # a corpus server is named in the path of a catalogue entry or is the repository itself
+        names = {d["repo"].split("/")[1].lower(), *re.split(r"[/,\s]+", d["path"].lower())}
+        assert not names & corpus, (f.name, names & corpus)
+        assert d["tools"], f.name
+        for t in d["tools"]:
+            assert t["name"] and t["inputSchema"]["type"] == "object", (f.name, t.get("name"))
+            assert "description" in t, (f.name, t["name"])
+        assert len({t["name"] for t in d["tools"]}) == len(d["tools"]), f.name
