@@ -582,10 +582,10 @@ class Verdict:
 
 
 def vet(
-    pins: Any,
+    pins: PinFile,
     trust: Trust,
     *,
-    base: Any = None,
+    base: PinFile | None = None,
     base_trust: Trust | None = None,
     audit_path: str | None = None,
 ) -> Verdict:
@@ -624,7 +624,7 @@ def withhold_unsigned(policy: str, pins_path: str) -> Any:
     read (one that no longer reads withholds everything: the pin file check fails)."""
     load_trust(policy, pins_path)
 
-    def run(pins: Any) -> None:
+    def run(pins: PinFile) -> None:
         trust = load_trust(policy, pins_path)
         v = vet(pins, trust)
         failed = "signed-decision check failed: "

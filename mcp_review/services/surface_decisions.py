@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from mcp_review.engine.pins import PinFile
     from mcp_review.engine.snapshot import Snapshot
     from mcp_review.engine.status import ServerStatus
+    from mcp_review.engine.surfaces import SurfaceStatus
     from mcp_review.services.inputs import Inputs
 
 
@@ -182,8 +183,8 @@ class ReviewedSurface:
 
 
 def decide_reviewed_surface(
-    pins: Any,
-    shown: Any,
+    pins: PinFile,
+    shown: SurfaceStatus,
     decision: str,
     *,
     source: str,
