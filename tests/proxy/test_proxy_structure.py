@@ -413,6 +413,13 @@ def test_peek_follows_a_few_appended_calls_itself_and_misses_when_one_turns_a_ve
     while log.stat().st_size - off <= enforce_mod.PEEK_GROWTH:
         writer.record_call("other", {"pad": "x" * 1000}, rpc_id=1)
     assert gate2.peek([v3]) is None and gate2._calls_off == off
+    # A pinned tool's verdict turns on no call: peek reads nothing for it.
+    pinned = dict(FORECAST)
+    assert gate2.check([pinned])["forecast"].status == "pinned"
+    off = gate2._calls_off
+    writer.record_call("forecast", {"city": "d", "days": 1}, rpc_id=30)
+    assert gate2.peek([pinned])["forecast"].status == "pinned"
+    assert gate2._calls_off == off
     writer.close()
 
 

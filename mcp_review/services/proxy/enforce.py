@@ -332,7 +332,7 @@ class PinEnforcer:
             except OSError:
                 return None  # check() reports it
             moved = self._calls_moved()
-            if moved and self._grew_a_little():
+            if moved and self._follows_calls(tools) and self._grew_a_little():
                 # What check() would do first, here: read the few calls appended since (the
                 # proxy's own last call, typically) and drop only the verdicts they turn. A
                 # worker thread for that cost a held call two thread hand-offs.
@@ -350,6 +350,15 @@ class PinEnforcer:
             return out
         finally:
             self._lock.release()
+
+    def _follows_calls(self, tools: Sequence[dict[str, Any]]) -> bool:
+        """Some of ``tools`` has a cached verdict that recorded calls can turn (not pinned):
+        only then are new calls worth reading (a pinned tool's calls change nothing)."""
+        for t in tools:
+            hit = self._cache.get(t["name"])
+            if hit is not None and hit[0] is t and hit[1].status != "pinned":
+                return True
+        return False
 
     def _grew_a_little(self) -> bool:
         """The call log is the file read last time, grown by at most ``PEEK_GROWTH`` bytes."""
