@@ -313,6 +313,9 @@ def run(args: argparse.Namespace) -> int:
             t.scrub,
             forward_authorization=forward,
         )
+    from mcp_review.services.proxy.heap import keep_heap
+
+    keep_heap()  # large calls reuse the heap's pages instead of faulting in fresh ones
     proxy = make_proxy(calllog)
     rc = asyncio.run(proxy.run())
     return proxy_exit_code(rc)
