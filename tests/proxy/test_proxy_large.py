@@ -127,6 +127,54 @@ def test_line_separators_are_escaped_as_the_plain_replace_escapes_them():
     assert separators_escaped(clean) is clean  # nothing to escape: no copy
 
 
+def test_seal_bytes_of_sparse_non_ascii_are_the_stdlibs_run_by_run():
+    """Large records with a little non-ASCII text among much ASCII (where the seal escapes run
+    by run instead of handing the record to json.dumps): every range of characters, beside
+    backslashes, quotes, control characters and text that reads like an escape, in keys and
+    values: the bytes are json.dumps' own, and the run-by-run path was the one taken."""
+    import orjson
+
+    from mcp_review.store.calllog import _seal_bytes
+    from mcp_review.store.jsonline import ascii_spelled
+
+    tricky = [
+        "é",
+        "\\é",
+        "é\\",
+        "\\xe9",
+        "\\U0001f600",
+        "\U0001f600",
+        "\u2028",
+        "\u00ff\u0100\uffff",
+    ]
+    tricky += ["\U00010000\U0010ffff", 'q"é"\n\t\x7f\x00', "中文\\x41", "\\" * 7 + "×"]
+    rnd = random.Random(46)
+    taken = 0
+    for _ in range(60):
+        pad = "".join(rnd.choices('abc \\"\n\t/{}[]', k=rnd.randint(2000, 6000)))
+        args = {
+            f"k{i}" + (rnd.choice(tricky) if rnd.random() < 0.1 else ""): [
+                pad,
+                rnd.choice(tricky) + pad[: rnd.randint(0, 3000)] + rnd.choice(tricky),
+                rnd.randint(-(2**63), 2**63 - 1),
+                None,
+                True,
+            ]
+            for i in range(rnd.randint(1, 12))
+        }
+        rec = {"time": "t", "tool": "é", "arguments": args, "id": 1}
+        body = {k: v for k, v in rec.items() if k != "seal"}
+        want = json.dumps(
+            body, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False
+        ).encode()
+        assert _seal_bytes(rec) == want
+        spelled = ascii_spelled(orjson.dumps(body, option=orjson.OPT_SORT_KEYS))
+        if spelled is not None:
+            taken += 1
+            assert spelled.replace(b"\x7f", b"\\u007f") == want
+    assert taken > 40
+
+
 def test_the_heap_is_kept_between_large_buffers():
     """After keep_heap, a mebibyte made and freed call after call reuses the same pages;
     without it each one faults in fresh ones (counted by the kernel, not timed)."""
