@@ -175,6 +175,38 @@ def test_seal_bytes_of_sparse_non_ascii_are_the_stdlibs_run_by_run():
     assert taken > 40
 
 
+def test_a_mebibyte_waiting_in_the_clients_pipe_is_read_in_one_piece():
+    """The client's stdin (a widened pipe) holding a whole 1 MiB message: one read returns all
+    of it, where asyncio's own 256 KiB made four reads (and four wake-ups and copies)."""
+    import asyncio
+    import fcntl
+
+    from mcp_review.services.pipes import widen_pipe
+    from mcp_review.services.proxy.framing import CHUNK
+    from mcp_review.services.proxy.process import ClientIn
+
+    r, w = os.pipe()
+    try:
+        widen_pipe(w)
+        if fcntl.fcntl(w, getattr(fcntl, "F_GETPIPE_SZ", 1032)) < CHUNK:
+            pytest.skip("the system does not allow a 1 MiB pipe")
+        data = os.urandom(CHUNK)
+        assert os.write(w, data) == CHUNK
+
+        async def first_read() -> bytes:
+            c = ClientIn(r)
+            await c.open()
+            try:
+                return await c.read(CHUNK)
+            finally:
+                c.close()
+
+        assert asyncio.run(first_read()) == data
+    finally:
+        os.close(w)
+        os.close(r)
+
+
 def test_the_heap_is_kept_between_large_buffers():
     """After keep_heap, a mebibyte made and freed call after call reuses the same pages;
     without it each one faults in fresh ones (counted by the kernel, not timed)."""
