@@ -28,15 +28,17 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from mcp_review.engine.cue_directive_lang import lang_directive
 from mcp_review.engine.rules.cue_families import INSTRUCTION_DIRECTIVE_BEYOND_TOOL
 
 __all__ = ["directive_cues", "directive_sentences", "own_names_of"]
 
 _I = re.I
 
-_SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?;](?=[^\s.!?;]))+")
+_SENTENCE = re.compile(r"(?:[^.!?\n;。！？；]|[.!?;](?=[^\s.!?;]))+")
 """A sentence: up to a stop followed by a space or the end (a dot inside an address, a
-version or a URL stays in it); one pass, no backtracking. A longer one is read in windows."""
+version or a URL stays in it), or a full-width stop; one pass, no backtracking. A longer one
+is read in windows."""
 _WINDOW = 600
 
 _MAX_TEXT = 200_000
@@ -393,10 +395,14 @@ def directive_sentences(
     first = True
     for start, s in _windows(text):
         opening, first = first, False
-        if len(s.strip()) < 12:
+        if len(s.strip()) < (12 if s.isascii() else 4):
             continue
         if _HIDDEN.search(s) and not _UNLESS_ASKED.search(s):
             yield start, start + len(s), ("hidden purpose",)
+            continue
+        other = lang_directive(s)  # the same question in es/fr/de/zh/ru/ja
+        if other:
+            yield start, start + len(s), other
             continue
         modal = _MODAL.search(s) is not None
         if not (modal or _IMPERATIVE_START.search(s)):
