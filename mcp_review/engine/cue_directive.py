@@ -80,9 +80,8 @@ _IMPERATIVE_START = re.compile(
     r"^[\s\-*>#\d)(\[\]<>/:|•\"'`]{0,12}(?:<[a-z][a-z _-]{0,40}>\s{0,3})?"
     r"(?:[\"'`]?[a-z_][a-z_ \-]{0,30}[\"'`]?\*{0,2}:\*{0,2}\s{0,3}[\"'`*]{0,3}){0,2}"
     r"(?:please\s|first\s|also\s|then\s|now\s|immediately\s)?" + _VERB + r"\b"
-    r"|^\s{0,12}(?:for|to|in order to)\s[^,\n]{3,50},\s(?:please\s|first\s|also\s)?"
-    + _VERB
-    + r"\b",
+    r"|^[\s\-*>#\[\]]{0,12}(?:[a-z][a-z ]{0,30}:\s{0,3})?(?:for|to|in order to)\s[^,\n]{3,50},\s"
+    r"(?:please\s|first\s|also\s)?" + _VERB + r"\b",
     _I,
 )
 """A sentence that opens with a verb (the imperative), after bullets, markup, quotes or up
@@ -243,7 +242,7 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "another tool with fixed values",
         re.compile(
-            r"\b(?:call|invoke|use|run|execute|trigger)\w{0,2}\s(?:the\s)?(?:[\w-]{1,20}\s)?"
+            r"\b(?:call|invoke|use|run|execute|trigger)\w{0,2}\s{1,3}(?:the\s)?(?:[\w-]{1,20}\s)?"
             r"(?:tool\s|function\s|capability\s)?[(`'\"]{0,2}"
             r"(?P<name>[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6})\b[)`'\"]{0,2}"
             r"[^.\n]{0,80}?(?:\(\s?[a-z_]{1,30}\s?=\s?['\"\w]|\b[a-z_]{1,30}\s?=\s?['\"]"
@@ -255,7 +254,7 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "posing as the system",
         re.compile(
-            r"^[\s\W]{0,6}(?:system|admin|administrator|developer|root)\s?[\]>*]{0,2}:"
+            r"^[\s\W]{0,6}(?:system|admin|administrator|developer|root)\s?(?:notes?\s?)?[\]>*]{0,2}:"
             r"|(?:^|[\[<*>#\s])(?:system|admin(?:istrator)?|developer|operator|root|security|"
             r"compliance|internal|assistant|agent)\s(?:instructions?|override|commands?|"
             r"directives?|messages?|polic(?:y|ies)|notices?|protocols?|orders?|requirements?)\b"
@@ -309,6 +308,7 @@ _HIDDEN = re.compile(
     r"|\b(?:should|must|need) not be (?:announced|surfaced|disclosed|mentioned|shown|revealed|"
     r"reported) to\b"
     r"|\bshould not be announced\b"
+    r"|\b(?:secretly|covertly)\b"
     r"|\b(?:silently|secretly|covertly|quietly|discreetly|invisibly)\s(?:\w{1,12}\s)?"
     r"(?:read|send|include|pass|call|invoke|upload|forward|copy|collect|gather|log|execute|run|"
     r"append|attach|add|save|store|exfiltrate|transmit|share|post|email|bcc|cc)\b"
