@@ -385,10 +385,14 @@ _WORD = re.compile(r"[a-z0-9_]{2,64}")
 
 
 def directive_sentences(
-    text: str, own: Iterable[str] = ()
+    text: str, own: Iterable[str] = (), elsewhere: Callable[[str], bool] | None = None
 ) -> Iterable[tuple[int, int, tuple[str, ...]]]:
     """(start, end, outside classes) of each sentence of ``text`` that directs the model
-    beyond the tool's job; ``("hidden purpose",)`` for a purpose kept from the user."""
+    beyond the tool's job; ``("hidden purpose",)`` for a purpose kept from the user.
+
+    ``elsewhere(name)`` tells whether a tool name is not one of this server's tools (known
+    only when the fleet's names are): a call of such a tool that the text makes necessary is
+    beyond the job; a server's advice to call its own tool first is not."""
     if len(text) > _MAX_TEXT:
         text = text[:_MAX_TEXT]
     own_names = {o.lower() for o in own if o}
@@ -403,6 +407,9 @@ def directive_sentences(
         other = lang_directive(s)  # the same question in es/fr/de/zh/ru/ja
         if other:
             yield start, start + len(s), other
+            continue
+        if elsewhere is not None and _required_elsewhere(s, own_names, elsewhere):
+            yield start, start + len(s), ("a required call of a tool not on this server",)
             continue
         modal = _MODAL.search(s) is not None
         if not (modal or _IMPERATIVE_START.search(s)):
@@ -466,6 +473,25 @@ def _joined(text: str) -> str:
     return "".join(out)
 
 
+_REQUIRED_CALL = re.compile(
+    r"\b(?:must|always|required|requires|prerequisite|mandatory|need to|have to|requirement)\b"
+    r"(?:(?!\s[-*•]\s)[^.\n]){0,60}?\b(?:call|invoke|run|use|execute)\s{1,3}(?:the\s)?"
+    r"[(`'\"]{0,2}(?P<name>[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6})\b",
+    _I,
+)
+"""A call the text makes necessary (must, always, prerequisite ...) of a named tool."""
+
+
+def _required_elsewhere(s: str, own: set[str], elsewhere: Callable[[str], bool]) -> bool:
+    if _NEGATED.match(s):
+        return False
+    for m in _REQUIRED_CALL.finditer(s):
+        name = m.group("name")
+        if name.lower() not in own and elsewhere(name):
+            return True
+    return False
+
+
 def _windows(text: str) -> Iterable[tuple[int, str]]:
     """(offset, sentence) of each sentence, a long one cut into overlapping windows of
     ``_WINDOW`` characters (each read once: linear)."""
@@ -518,6 +544,21 @@ def own_names_of(wire: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(list(out)[:_MAX_OWN])
 
 
+def _elsewhere(collector: object) -> Callable[[str], bool] | None:
+    """Whether a tool name is not this server's, from the fleet's names the cue reader's
+    collector carries; None (not known) without them or when the fleet lacks this server."""
+    names = getattr(collector, "names", None)
+    server = getattr(collector, "own_server", "")
+    tools = getattr(names, "tools", None)
+    if not server or not isinstance(tools, Mapping) or server not in getattr(names, "servers", ()):
+        return None
+
+    def elsewhere(name: str) -> bool:
+        return server not in tools.get(name, ())
+
+    return elsewhere
+
+
 def directive_cues(
     text: str, add: Callable[[str, str, str], None], own: Iterable[str] | None = None
 ) -> None:
@@ -535,7 +576,7 @@ def directive_cues(
     if own is None:
         carried = getattr(collector, "own_names", None)
         own = carried if isinstance(carried, frozenset) else ()
-    for start, end, classes in directive_sentences(text, own):
+    for start, end, classes in directive_sentences(text, own, _elsewhere(collector)):
         sentence = text[start:end].strip()
         add(
             INSTRUCTION_DIRECTIVE_BEYOND_TOOL,

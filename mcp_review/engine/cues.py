@@ -175,8 +175,12 @@ class _Found:
     """The span of :attr:`view` the rule reading now fires on (a run, a sentence, a match):
     the cue shows the original text there, as the operator sees it."""
     own_names: frozenset[str] = frozenset()
-    """The tool's own names (its name, title, parameter names; engine/cue_directive.py's
-    ``own_names``): what the directive reader counts as self-advice."""
+    """The tool's own names (its name and parameter names; engine/cue_directive.py's
+    ``own_names_of``): what the directive reader counts as self-advice."""
+    names: KnownNames | None = None
+    own_server: str = ""
+    """The fleet's tool names and this tool's server: the directive reader asks whether a
+    tool a text requires calling is on this server."""
     only: frozenset[str] | None = None
     """When set, the rules this reading may add (the folded copy's runs give spans to the word
     rules, and a secret location only: the URLs and blobs are read in copy *a*)."""
@@ -791,7 +795,7 @@ def _text_cues(
     own_tool: str,
     own_names: frozenset[str] = frozenset(),
 ) -> list[Cue]:
-    found = _Found(pointer, original=text, own_names=own_names)
+    found = _Found(pointer, original=text, own_names=own_names, names=names, own_server=own_server)
     if not text:
         return found.out
     hidden = _first_hidden(text)
