@@ -98,10 +98,13 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:system prompt|system message|instructions|guidelines|rules|memory|reasoning|"
             r"context|configuration|training|policies|safety)\b"
             r"|\b(?:system prompt|system message|context window|hidden instructions)\b"
-            r"|\b(?:previous|prior|above|earlier|original|all|any|other)\s(?:\w{1,12}\s)?"
+            r"|\b(?:previous|prior|above|earlier|original)\s(?:\w{1,12}\s)?"
             r"(?:instructions|directives|guidelines|prompts)\b"
-            r"|\b(?:security|safety)\s(?:checks?|rules|guidelines|restrictions|policies|"
-            r"filters?|measures|protocols?|warnings?)\b",
+            r"|\b(?:ignore|disregard|forget|override|bypass|skip|replace|supersede)\w{0,2}\s"
+            r"(?:\w{1,12}\s){0,2}?(?:instructions|directives|guidelines|prompts)\b"
+            r"|\b(?:ignore|disregard|forget|override|bypass|skip|disable|circumvent|turn off)"
+            r"\w{0,3}\s(?:\w{1,12}\s){0,2}?(?:security|safety)\s(?:checks?|rules|guidelines|"
+            r"restrictions|policies|filters?|measures|protocols?|warnings?)\b",
             _I,
         ),
     ),
@@ -235,7 +238,7 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "the user",
         re.compile(
             r"\b(?:tell|inform|notify|alert|warn|show) (?:the |a )?(?:user|users|human|anyone|"
-            r"customer) that\b",
+            r"customer) that\b(?! you (?:are|were|will|have|used|ran)\b)",
             _I,
         ),
     ),
