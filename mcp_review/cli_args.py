@@ -115,7 +115,7 @@ def add_pins_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_group_options(p: argparse.ArgumentParser, verb: str) -> None:
-    """``--group ID`` and ``--except SERVER/TOOL`` for ``approve`` and ``deny``."""
+    """``--group ID`` and ``--except SERVER/NAME`` for ``approve`` and ``deny``."""
     p.add_argument(
         "--group",
         metavar="ID",
@@ -129,8 +129,9 @@ def add_group_options(p: argparse.ArgumentParser, verb: str) -> None:
         dest="except_",
         action="append",
         default=[],
-        metavar="SERVER/TOOL",
-        help="with --group: leave this member out (repeatable)",
+        metavar="SERVER/NAME",
+        help="with --group: leave this member out (repeatable); NAME is a tool's name, or a "
+        "prompt's or template's name or a resource's URI in a group of those",
     )
 
 

@@ -10,7 +10,7 @@ needs ``--yes``; without it nothing is written and the exit code is 1 with the r
 Approving a denied tool lifts the denial. Exit 2 when the server or tool is not served (there is
 no definition to bind the approval to), 3 when the server could not be reached.
 
-``approve --group ID [--except SERVER/TOOL ...]`` approves every member of a group of alike changes
+``approve --group ID [--except SERVER/NAME ...]`` approves every member of a group of alike changes
 (review by kind, engine/kinds.py; the ids come from ``status --groups``, computed the same way
 from the same inputs): one decision per member, the group's id in each audit record
 (services/decisions.decide_group). Exit 2 for an id that names no group in the drift now
