@@ -31,6 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
 from mcp_review.engine.cue_runs import _run_cues
 from mcp_review.engine.cue_sentences import (
@@ -173,6 +174,13 @@ class _Found:
     at: tuple[int, int] | None = None
     """The span of :attr:`view` the rule reading now fires on (a run, a sentence, a match):
     the cue shows the original text there, as the operator sees it."""
+    own_names: frozenset[str] = frozenset()
+    """The tool's own names (its name and parameter names; engine/cue_directive.py's
+    ``own_names_of``): what the directive reader counts as self-advice."""
+    names: KnownNames | None = None
+    own_server: str = ""
+    """The fleet's tool names and this tool's server: the directive reader asks whether a
+    tool a text requires calling is on this server."""
     only: frozenset[str] | None = None
     """When set, the rules this reading may add (the folded copy's runs give spans to the word
     rules, and a secret location only: the URLs and blobs are read in copy *a*)."""
@@ -753,6 +761,7 @@ def text_cues(
     names: KnownNames = _NO_NAMES,
     own_server: str = "",
     own_tool: str = "",
+    own_names: frozenset[str] = frozenset(),
 ) -> list[Cue]:
     """Every cue ``text`` carries (first sight), in text order per rule family. The text is
     read as the model reads it (engine/readas.py): URLs, paths, addresses and blobs in copy *a*
@@ -760,28 +769,33 @@ def text_cues(
     look-alikes inside Latin words and leetspeak folded, case folded); each cue shows the
     original text it was read in."""
     if len(text) <= _MEMO_CHARS:
-        memo_key = (text, own_server, own_tool, id(names))
+        memo_key = (text, own_server, own_tool, own_names, id(names))
         hit = _MEMO.get(memo_key)
         if hit is None or hit[0] is not names:  # an id reused by other names: not theirs
-            hit = (names, tuple(_text_cues(text, "", names, own_server, own_tool)))
+            hit = (names, tuple(_text_cues(text, "", names, own_server, own_tool, own_names)))
             if len(_MEMO) >= _MEMO_SIZE:
                 _MEMO.clear()
             _MEMO[memo_key] = hit
         return [Cue(c.kind, c.text, pointer, c.rule, c.key, c.span) for c in hit[1]]
-    return _text_cues(text, pointer, names, own_server, own_tool)
+    return _text_cues(text, pointer, names, own_server, own_tool, own_names)
 
 
 _MEMO_CHARS = 80
 """Texts this short are read once per fleet (``type`` names, property names, short titles
 repeat across tools): the cues are a function of the text, the names and the owner."""
 _MEMO_SIZE = 16_384
-_MEMO: dict[tuple[str, str, str, int], tuple[KnownNames, tuple[Cue, ...]]] = {}
+_MEMO: dict[tuple[str, str, str, frozenset[str], int], tuple[KnownNames, tuple[Cue, ...]]] = {}
 
 
 def _text_cues(
-    text: str, pointer: str, names: KnownNames, own_server: str, own_tool: str
+    text: str,
+    pointer: str,
+    names: KnownNames,
+    own_server: str,
+    own_tool: str,
+    own_names: frozenset[str] = frozenset(),
 ) -> list[Cue]:
-    found = _Found(pointer, original=text)
+    found = _Found(pointer, original=text, own_names=own_names, names=names, own_server=own_server)
     if not text:
         return found.out
     hidden = _first_hidden(text)
@@ -896,7 +910,12 @@ def tool_cues(
     definition. A text present verbatim anywhere in ``old`` introduces nothing, and a pinned
     text is read only when a new one carries a cue."""
     own_tool = new.get("name") if isinstance(new.get("name"), str) else ""
-    kw: dict[str, Any] = {"names": names, "own_server": server, "own_tool": own_tool}
+    kw: dict[str, Any] = {
+        "names": names,
+        "own_server": server,
+        "own_tool": own_tool,
+        "own_names": own_names_of(new),
+    }
     old_map: dict[str, list[str]] = {}
     if old is not None:
         for p, o in tool_texts(old):
@@ -937,9 +956,15 @@ def introduced(
     names: KnownNames = _NO_NAMES,
     own_server: str = "",
     own_tool: str = "",
+    own_names: frozenset[str] = frozenset(),
 ) -> list[Cue]:
     """The cues ``new`` carries that ``old`` did not (all of them when ``old`` is None)."""
-    kw: dict[str, Any] = {"names": names, "own_server": own_server, "own_tool": own_tool}
+    kw: dict[str, Any] = {
+        "names": names,
+        "own_server": own_server,
+        "own_tool": own_tool,
+        "own_names": own_names,
+    }
     if old is not None and old == new:
         return []
     pinned = {(c.rule, c.key) for c in text_cues(old, pointer, **kw)} if old else set()
