@@ -11,7 +11,9 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
   where ``bench_cues_eval.py --set dev`` scores 89 new ones);
 - **published**: ``honest_dev/*.json``, tool lists of published servers outside the corpus
   (repository, path and commit in each file; descriptions and parameter descriptions copied
-  as written), none on the issue's keep-off list.
+  as written), none on the issue's keep-off list;
+- **published3**: ``honest_dev3/*.json``, the same for agent-oriented servers (browser, shell,
+  email, databases, memory, coding agents, security scanners), reported on a line of its own.
 
 The frozen servers of ``honest_split.json`` are never read here: their figure is scored only to
 report, by ``bench_cues_eval.py --set frozen``.
@@ -76,9 +78,9 @@ def corpus_defs() -> list[tuple[str, str, dict[str, Any]]]:
     return out
 
 
-def published_defs() -> list[tuple[str, str, dict[str, Any]]]:
+def published_defs(folder: str = "honest_dev") -> list[tuple[str, str, dict[str, Any]]]:
     out = []
-    for f in sorted((HERE / "honest_dev").glob("*.json")):
+    for f in sorted((HERE / folder).glob("*.json")):
         d = json.loads(f.read_text(encoding="utf-8"))
         server = d["repo"].split("/")[-1]
         for tool in d["tools"]:
@@ -93,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     names = b.fleet(b.cd.servers())
     _score("corpus", corpus_defs(), names, a.list)
     _score("published", published_defs(), names, a.list)
+    _score("published3", published_defs("honest_dev3"), names, a.list)
     return 0
 
 
