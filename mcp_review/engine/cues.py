@@ -33,6 +33,12 @@ from typing import Any
 
 from mcp_review.engine.cue_families import family_cues
 from mcp_review.engine.cue_runs import _run_cues
+from mcp_review.engine.cue_scope import (
+    OBJECT_WINDOW,
+    kept_in_place,
+    own_transfer,
+    scopes_this_tool,
+)
 from mcp_review.engine.cue_sentences import (
     _bounds,
     _Sentence,
@@ -299,28 +305,12 @@ def _forbids_a_claim(words: list[str], i: int) -> bool:
     return False
 
 
-OBJECT_WINDOW = 40
-"""Words after a verb read as its objects (a bound: a verb's cost does not grow with the
-sentence)."""
-
-
 _NOT_PLACES = frozenset(
     "process processes pid directory directories file files branch branches session sessions "
     "command commands shell".split()
 )
 """What "remote" or "external" may describe that data is not sent to ("a remote process")."""
 
-
-def _own_transfer(words: list[str], i: int) -> bool:
-    """Whether the sending verb at ``i`` names the tool's own function ("Upload a file to the
-    remote server", "Send a signal to ..."): an indefinite object right after it and nothing
-    that takes in everything ("all", "every") before the destination."""
-    if words[i + 1 : i + 2] not in (["a"], ["an"]):
-        return False
-    return _EVERYTHING.isdisjoint(words[i + 1 : i + 8])
-
-
-_EVERYTHING = frozenset("all every each everything any entire whole".split())
 
 _TOWARD = frozenset("to into onto at toward towards via".split())
 
@@ -468,6 +458,9 @@ def _concealment_rules(c: _SentenceCtx) -> None:
                 continue  # "Never tell a user a message was scheduled": honesty, not hiding
             if _unless_asked(words, i):
                 continue  # "Don't bother telling the user the IDs ... unless they ask"
+            if w in ("ask", "asking") and not SECRET_WORDS.isdisjoint(words[i + 1 : i + 6]):
+                continue  # "never ask for credentials in chat": a secret not asked for
+
             if "without" not in back or any_imperative:
                 found.add(CONCEALMENT_DO_NOT_TELL, quote, f"{w} {aud}")
                 break
@@ -527,10 +520,13 @@ def _object_rules(c: _SentenceCtx) -> None:
             dest = spans_after("dest", verb_at)
             # "push to the remote": git's remote, not a destination for the user's data
             git_push = w == "push" and not dest and objs.get("dest") == "remote"
-            own = not dest and _own_transfer(words, i)  # the tool's function, no address
+            own = not dest and own_transfer(words, i)  # the tool's function, no address
             if w in SEND_V and (dest or "dest" in objs) and not git_push and not own:
                 found.add(EXFILTRATION_SEND_TO_DESTINATION, quote, f"{w} {dest or objs['dest']}")
             data = objs.get("sensitive") or secret_path
+            addressed = dest is not None or spans_after("quoted", verb_at) is not None
+            if data and w in INCLUDE_V and kept_in_place(words, i, objs, addressed):
+                data = None
             if data and (w in SEND_V or w in INCLUDE_V):
                 rule = (
                     EXFILTRATION_DATA_INTO_ARGUMENT
@@ -568,6 +564,12 @@ def _object_rules(c: _SentenceCtx) -> None:
         found.add(SECRET_ASK, quote, str(spans_after("env-secret", s.start)))
 
 
+_NOT_ACTS = PREF_V | USE_V | frozenset(("when", "before", "do", "don't"))
+"""Words the imperative reading marks that act on nothing: calling and preferring (read by
+their own rules), and the words that open a clause ("When configured, ... the read tools
+(download_attachment, ...)", "when you need fuzzy matching or don't know exact names")."""
+
+
 def _other_tool_rules(c: _SentenceCtx) -> bool:
     """Instructions about other tools (shadowing); says whether the sentence states a preference."""
     s = c.s
@@ -601,8 +603,7 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
         avoid = any(w in USE_V and s.negated[i] for i, w in enumerate(words))
         bad = any(w in BAD_W for w in words)
         acting = bool(others) and any(
-            s.imperative[i] and words[i] in _VERBS and words[i] not in PREF_V | USE_V
-            for i in range(n)
+            s.imperative[i] and words[i] in _VERBS and words[i] not in _NOT_ACTS for i in range(n)
         )
         if when_use or avoid or bad or acting:
             found.add(INSTRUCTION_OTHER_TOOL, quote, (others or unknown)[0].lower())
@@ -612,10 +613,17 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
         ):
             found.add(INSTRUCTION_OTHER_TOOL, quote, plain[0].lower())
     elif generic and not pref:
+        scope = scopes_this_tool(words, s.negated)
         if _of_this_tool(words):
             # "This tool must be called before using any other tools": the tool asks to come
             # first (a preference, shown), not an order about the other tools.
             found.add(TOOL_PREFERENCE_PREFER_THIS, quote, "call this first")
+        elif scope and not ws & BAD_W and not ws & SEND_V:
+            # "Only use this tool when the other tools are not sufficient", "You MUST NOT use
+            # X or other tools to apply query tuning changes": the tool scopes its own use
+            # (restraint, or a preference shown), not an order about the other tools.
+            if scope != "restraint":
+                found.add(TOOL_PREFERENCE_PREFER_THIS, quote, scope)
         elif any(
             (s.imperative[i] or words[i] in MODAL) and words[i] not in USE_V | PREF_V
             for i in range(n)
