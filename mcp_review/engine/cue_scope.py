@@ -9,6 +9,8 @@ describing itself, not moving data or giving orders about other tools.
 
 from __future__ import annotations
 
+import re
+
 from mcp_review.engine.cue_words import USE_V
 
 OBJECT_WINDOW = 40
@@ -62,3 +64,62 @@ def scopes_this_tool(words: list[str], negated: list[bool]) -> str:
             if cond and words[i] in USE_V and words[i + 1 : i + 2] == ["this"]:
                 return "restraint" if "only" in words[max(0, i - 2) : i] else "this when"
     return ""
+
+
+_OPEN = re.compile(r"<([A-Za-z][\w-]{0,40})>")
+_CLOSE = re.compile(r"</([A-Za-z][\w-]{0,40})>")
+_NAME = re.compile(r"<\s{0,2}/?\s{0,2}([A-Za-z][\w:-]{0,40})")
+SECTIONS_MIN = 3
+"""Distinct tag names, each opened and closed, that make a text a sectioned document."""
+
+
+def section_tags(text: str) -> frozenset[str]:
+    """The tag names (lower case) that section ``text`` when it is organised in at least
+    ``SECTIONS_MIN`` distinct tagged sections, each opened and closed (neon's ``<use_case>``,
+    ``<workflow>``, ``<important_notes>``, ``<instructions>``); empty otherwise."""
+    if "</" not in text:
+        return frozenset()
+    opened = {m.group(1).lower() for m in _OPEN.finditer(text)}
+    closed = {m.group(1).lower() for m in _CLOSE.finditer(text)}
+    both = frozenset(opened & closed)
+    return both if len(both) >= SECTIONS_MIN else frozenset()
+
+
+_VOICES = frozenset(
+    "system sys important information admin administrator assistant prompt secret hidden "
+    "override priority critical mandatory admin_override global_override".split()
+)
+"""Tag names that speak in a privileged voice: never a section heading, whatever surrounds
+them (``<system>``, ``<IMPORTANT>``, ``<information>``)."""
+
+
+def is_section_tag(matched: str, sections: frozenset[str]) -> bool:
+    """Whether the matched tag text (``<instructions``, ``</response_instructions>``) is one of
+    ``sections`` and names no privileged voice."""
+    m = _NAME.match(matched)
+    if not sections or m is None:
+        return False
+    name = m.group(1).lower()
+    return name in sections and name not in _VOICES
+
+
+_PLACE_PREP = frozenset(("in", "into", "to", "inside"))
+_FRESH = frozenset("returned generated new issued created resulting".split())
+
+
+def written_there(words: list[str], starts: list[int], at: int) -> bool:
+    """Whether the secret location whose run starts at offset ``at`` is where a putting verb
+    writes ("Place the returned credentials in project's `.env` file"), not the data it puts:
+    "in", "into" or "to" among the three words before it."""
+    j = next((k for k, x in enumerate(starts) if x >= at), len(words))
+    return not _PLACE_PREP.isdisjoint(words[max(0, j - 3) : j])
+
+
+def fresh_secret(words: list[str], i: int, secret: str) -> bool:
+    """Whether the secret the verb at ``i`` handles is one the tool itself hands back ("the
+    returned credentials", "the generated key"), not the user's or the model's."""
+    head = secret.split(" ")[0]
+    for j in range(i + 1, min(len(words), i + OBJECT_WINDOW)):
+        if words[j] == head:
+            return not _FRESH.isdisjoint(words[max(i, j - 2) : j])
+    return False

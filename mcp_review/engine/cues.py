@@ -35,9 +35,13 @@ from mcp_review.engine.cue_families import family_cues
 from mcp_review.engine.cue_runs import _run_cues
 from mcp_review.engine.cue_scope import (
     OBJECT_WINDOW,
+    fresh_secret,
+    is_section_tag,
     kept_in_place,
     own_transfer,
     scopes_this_tool,
+    section_tags,
+    written_there,
 )
 from mcp_review.engine.cue_sentences import (
     _bounds,
@@ -107,6 +111,7 @@ from mcp_review.engine.cue_words import (
 from mcp_review.engine.dialects import dialect_of
 from mcp_review.engine.hidden import find_hidden, has_hidden
 from mcp_review.engine.readas import Copy, folded, leet, revealed
+from mcp_review.engine.rules.cue_families import INSTRUCTION_TAGGED_SECTION, PATH_ENV_FILE
 from mcp_review.engine.rules.cues import (
     CONCEALMENT_COVERT_ACTION,
     CONCEALMENT_DO_NOT_TELL,
@@ -407,12 +412,18 @@ class _SentenceCtx:
 
     def spans_after(self, kind: str, pos: int) -> str | None:
         """The first span of ``kind`` starting at ``pos`` or later inside this sentence."""
+        at = self.span_at(kind, pos)
+        return None if at is None else at[1]
+
+    def span_at(self, kind: str, pos: int) -> tuple[int, str] | None:
+        """The start and key of the first span of ``kind`` at ``pos`` or later inside this
+        sentence."""
         found_spans = self.spans.get(kind)
         if not found_spans:
             return None
         j = bisect.bisect_left(found_spans, (max(pos, self.s.start), -1, ""))
         if j < len(found_spans) and found_spans[j][0] < self.s.end:
-            return found_spans[j][2]
+            return found_spans[j][0], found_spans[j][2]
         return None
 
 
@@ -527,6 +538,10 @@ def _object_rules(c: _SentenceCtx) -> None:
             addressed = dest is not None or spans_after("quoted", verb_at) is not None
             if data and w in INCLUDE_V and kept_in_place(words, i, objs, addressed):
                 data = None
+            path_at = c.span_at("secret-path", verb_at) if secret_path else None
+            if data == secret_path and path_at and w in INCLUDE_V:
+                if written_there(words, s.starts, path_at[0]):
+                    data = None  # "Place the returned credentials in `.env`": where, not what
             if data and (w in SEND_V or w in INCLUDE_V):
                 rule = (
                     EXFILTRATION_DATA_INTO_ARGUMENT
@@ -534,6 +549,8 @@ def _object_rules(c: _SentenceCtx) -> None:
                     else EXFILTRATION_SEND_SENSITIVE
                 )
                 found.add(rule, quote, f"{w} {data}")
+            if "secret" in objs and w in INCLUDE_V and fresh_secret(words, i, objs["secret"]):
+                objs.pop("secret")  # "Place the returned credentials": the tool's own output
             if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
                 found.add(SECRET_ASK, quote, f"{w} {objs['secret']}")
             # Sensitive data in general is read only as the verb's own object ("read all
@@ -846,7 +863,7 @@ def _read(
         # The folded copy's runs give the word rules their spans (in its own offsets), and
         # a secret location written in full-width or look-alike letters is one all the same.
         found.view = b
-        found.only = frozenset({SECRET_PATH_RULE})
+        found.only = frozenset({SECRET_PATH_RULE, PATH_ENV_FILE})
         spans = _run_cues(b.text, found, own, own_tool, names)
         found.only = None
     found.view = a
@@ -862,8 +879,13 @@ def _read(
         found.add(MARKUP_TAG, tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
     found.view = b
     text = b.text
+    sections = section_tags(text) if "<" in text else frozenset()
     for m in _MIMIC_TAG.finditer(text):
         found.at = m.span()
+        if is_section_tag(m.group(), sections):
+            # <instructions> as one of the tagged sections a description is laid out in
+            found.add(INSTRUCTION_TAGGED_SECTION, m.group(), m.group().lower().strip(" </>"))
+            continue
         found.add(INSTRUCTION_SYSTEM_MIMICRY, m.group(), m.group().lower().strip())
         break
     for x, y in _bounds(text):
