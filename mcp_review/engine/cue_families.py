@@ -712,7 +712,18 @@ def _shown_instead(rule: str, m: re.Match[str], text: str, sections: frozenset[s
             return INSTRUCTION_CALL_DESPITE_USER
     if is_section_tag(m.group(0), sections):
         return INSTRUCTION_TAGGED_SECTION
+    if rule == INSTRUCTION_STEAL_SECRETS and _listed_value(text, m.start(), m.end()):
+        return ""  # "Options: `api_key`, `password`, `private_key`": a parameter's value
     return None
+
+
+def _listed_value(text: str, a: int, b: int) -> bool:
+    """Whether ``text[a:b]`` is one quoted item of a comma-separated list of values
+    (`` `password`, `private_key`, `certificate` ``), not words addressed to the model."""
+    q = text[a - 1 : a]
+    if q not in ("`", "'", '"') or text[b : b + 1] != q:
+        return False
+    return text[max(0, a - 3) : a - 1] == ", " or text[b + 1 : b + 4] == ", " + q
 
 
 def _sentence(text: str, at: int) -> str:
@@ -755,6 +766,8 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
                 if conditional and _COND.search(text[max(0, m.start() - 60) : m.start()]):
                     continue  # "only call if ... permission was granted": a condition
                 shown = _shown_instead(rule, m, text, sections)
+                if shown == "":
+                    continue
                 if shown is not None:
                     add(shown, m.group(0), f"{shown}:{m.group(0).lower().strip(' </>')[:60]}")
                     continue

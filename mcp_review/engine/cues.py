@@ -162,6 +162,7 @@ __all__ = [
 
 _ENUM_LIKE = re.compile(
     r"\bone of\b|\b(?:required|used|only|valid|ignored) (?:for|with|when)\b|\bor \"\w+\"|, \"\w+\""
+    r"|, `\w+`"
 )
 _EMAIL_OBJECTS = frozenset(
     "the it them this that these those all every everything your their its a an to".split()
@@ -568,6 +569,8 @@ def _object_rules(c: _SentenceCtx) -> None:
     # "This tool requires the user's password": a credential the tool needs from the user.
     for i, w in enumerate(acting_words):
         if w in ("requires", "require", "needs", "need", "required") and not s.negated[i]:
+            if _required_elsewhere(words, i):
+                continue  # "an API call that requires the credential": not this tool asking
             objs = _objects(words, i + 1)
             if "secret" in objs:
                 found.add(SECRET_ASK, quote, f"requires {objs['secret']}")
@@ -579,6 +582,19 @@ def _object_rules(c: _SentenceCtx) -> None:
         for i in range(n)
     ):
         found.add(SECRET_ASK, quote, str(spans_after("env-secret", s.start)))
+
+
+_ELSEWHERE = frozenset(
+    "call calls request requests endpoint endpoints operation operations api apis action "
+    "actions service services".split()
+)
+
+
+def _required_elsewhere(words: list[str], i: int) -> bool:
+    """Whether what needs the credential at ``i`` is something else the text names ("before
+    making an API call that requires the credential"), not this tool asking for it."""
+    j = i - 2 if words[i - 1 : i] in (["that"], ["which"]) else i - 1
+    return j >= 0 and words[j] in _ELSEWHERE
 
 
 _NOT_ACTS = PREF_V | USE_V | frozenset(("when", "before", "do", "don't"))
