@@ -71,6 +71,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_families_upgrade",
         "test_cue_lang",
         "test_cue_precision",
+        "test_cue_precision_agents",
         "test_cues",
         "test_cues_bench",
         "test_cues_eval_set",
