@@ -2,7 +2,8 @@
 extends: httptools (what the front runs) and h11 (the fallback without httptools). A real
 uvicorn serves an ASGI app on 127.0.0.1 in a thread; raw sockets play slow, oversized, idle and
 departing clients. What is asserted is counted (requests the app saw, answers, closed
-connections); the timeouts the tests wait out are short, the waits around them generous."""
+connections); the timeouts the tests wait out are short, the waits around them generous. Last,
+the channel that carries the front's messages between a session's POSTs and its relay."""
 
 from __future__ import annotations
 
@@ -252,3 +253,37 @@ def test_past_the_cap_idle_connections_without_the_token_make_room(served: Serve
     assert served.evicted == []
     for c in [*idle, s]:
         c.close()
+
+
+async def test_the_fronts_channel_keeps_order_bounds_and_ends():
+    """``front_session.Channel`` (what replaced anyio's memory streams between a session's POSTs
+    and its relay): items in the order put, ``put`` refused when full or closed, ``send`` waits
+    for room, ``get`` drains what is left after a close and then raises ``Ended``."""
+    from mcp_review.services.proxy.front_session import Channel, Empty, Ended
+
+    ch = Channel(3)
+    assert [ch.put(i) for i in range(4)] == [True, True, True, False]  # the fourth: full
+    with pytest.raises(Empty):
+        Channel(1).get_nowait()
+    sent = asyncio.ensure_future(ch.send(3))  # waits for room
+    await asyncio.sleep(0)
+    assert not sent.done() and len(ch) == 3
+    assert await ch.get() == 0
+    assert await sent is True and len(ch) == 3
+    ready = Channel(1).ready()
+    assert not ready.done()
+    got = [await ch.get(), await ch.get()]
+    waiting = asyncio.ensure_future(ch.get())  # one left, then one put while it waits
+    assert await waiting == 3
+    later = asyncio.ensure_future(ch.get())
+    await asyncio.sleep(0)
+    assert not later.done()
+    assert ch.put("x") and await later == "x"
+    ch.put("y")
+    ch.close()
+    assert not ch.put("z")  # closed: nothing more goes in
+    assert await ch.send("z") is False
+    assert [m async for m in ch] == ["y"]  # what was in it still comes out, then the end
+    with pytest.raises(Ended):
+        await ch.get()
+    assert got == [1, 2]
