@@ -109,7 +109,7 @@ def test_main_connecting(snap_compare):
         app = pilot.app
         # Until the first server's "connecting" arrived (the fetch then waits 60 s: a wait
         # for the app to settle would wait for it, Textual's wait-until-idle does not).
-        for _ in range(500):
+        for _ in range(3000):
             await pilot.pause()
             if app.main is not None and any(
                 st == "connecting" for st, _ in app.main.progress.values()
