@@ -215,6 +215,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_candidate",
         "test_check",
         "test_ci_integrations",
+        "test_cli_args",
         "test_cli_polish",
         "test_corpus_agreement",
         "test_demo",
@@ -248,6 +249,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_rule_ids_in_rules",
         "test_rules_doc",
         "test_security_doc",
+        "test_typed_services",
     ),
 }
 
