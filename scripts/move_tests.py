@@ -69,6 +69,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_families_recall",
         "test_cue_families_upgrade",
         "test_cue_lang",
+        "test_cue_model",
         "test_cue_precision",
         "test_cues",
         "test_cues_bench",

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.cue_families import family_cues
+from mcp_review.engine.cue_model import model_cues
 from mcp_review.engine.cue_runs import _run_cues
 from mcp_review.engine.cue_sentences import (
     _bounds,
@@ -813,6 +814,7 @@ def _text_cues(
     if a.text != cased.text:
         found.view = a
         family_cues(a.text, found.add)
+    model_cues(cased.text, found.add)  # a learned reading (engine/cue_model.py), attention
     return found.out
 
 
