@@ -320,6 +320,25 @@ def data_digest(docs: list[Doc]) -> str:
     return h.hexdigest()[:16]
 
 
+def report_in_sample(docs: list[Doc], w: dict[str, float], b: float, threshold: float) -> None:
+    """The model alone on its own training data, per poisoned file (texts as published, and
+    their translations) and over the honest tools: an upper bound, printed beside the
+    leave-one-source-out figure that predicts unseen authors."""
+    by: dict[str, list[bool]] = defaultdict(list)
+    for d in docs:
+        z = doc_score(d, w, b) > threshold
+        if d.label == 0:
+            continue
+        src = d.unit.split(":", 1)[0]
+        by[src + (" translated" if d.translated else "")].append(z)
+    for k in sorted(by):
+        print(f"  in-sample {k}: {sum(by[k])}/{len(by[k])}")
+    honest = unit_scores([d for d in docs if d.label == 0], w, b)
+    print(
+        f"  in-sample honest tools over threshold: {sum(z > threshold for z in honest.values())}/{len(honest)}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="regenerate the weights module")
@@ -335,10 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"threshold {threshold}: honest tools out of fold {flagged}/{len(honest)}")
     w, b = train(docs)
     print(f"weights: {len(w)}, bias {b}")
-    units = unit_scores([d for d in docs if d.label == 1], w, b)
-    print(
-        f"in-sample poisoned over threshold: {sum(z > threshold for z in units.values())}/{len(units)}"
-    )
+    report_in_sample(docs, w, b, threshold)
     if a.loso:
         res = loso(docs, threshold)
         hit = sum(x for x, _ in res.values())
