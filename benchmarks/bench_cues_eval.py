@@ -2,6 +2,7 @@
 """The cue rules measured on text the project did not write (issue 39).
 
 ``python benchmarks/bench_cues_eval.py [--set frozen|dev|both] [--list] [--write]``
+``python benchmarks/bench_cues_eval.py --batch 7`` (the held-out batch alone)
 
 - **Poisoned** (``benchmarks/eval/poisoned_*.json``, public texts copied verbatim, see
   ``benchmarks/eval/SOURCES.md``): each text is planted into a real description of a corpus
@@ -20,7 +21,10 @@ A cue's level is the cue's or its rule's ``level`` attribute where the engine ha
 Batch 2 (``poisoned_frozen2.json``) and batch 3 (``poisoned_<set>3.json``: its frozen and its
 development sources) are scored and reported apart from batch 1, and together; batch 4
 (``poisoned_dev4.json``), batch 5 (``poisoned_dev5.json``, the recall pass's held-out
-check) and batch 6 (``poisoned_dev6.json``, the directive pass's held-out check), development only, with the development set.
+check) and batch 6 (``poisoned_dev6.json``, the directive pass's held-out check), development only, with the development set. Batch 7 (``poisoned_dev7.json``, new public
+repositories collected while the rules were being changed) is **held out**: scored on its own
+line, kept out of the development total, and never listed miss by miss (``--list`` leaves it
+out), so no rule is written against it; ``--batch 7`` scores it alone.
 
 ``--write`` rewrites ``benchmarks/eval/results_<set>.json``. The frozen set is scored only to
 report: rules are tuned on ``dev``.
@@ -54,6 +58,7 @@ from mcp_review.engine.policy import first_sight_blocking  # noqa: E402
 from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 
 CAUGHT = ("block", "attention")
+HELD_OUT = (7,)  # batches scored on their own line, outside the development total, never listed
 
 
 def level(c: Cue) -> str:
@@ -261,6 +266,13 @@ def measure(which: str) -> dict[str, Any]:
             got = json.loads(batch.read_text(encoding="utf-8"))
             out[f"poisoned_batch{n}"] = score_poisoned(got, names, servers)
             b4 += got
+    for n in HELD_OUT:
+        batch = EVAL / f"poisoned_{which}{n}.json"
+        if batch.exists():
+            got = json.loads(batch.read_text(encoding="utf-8"))
+            held = score_poisoned(got, names, servers)
+            held.pop("misses")  # held out: which items miss is not shown, even in --write
+            out[f"poisoned_batch{n}_heldout"] = held
     if b2 or b3 or b4:
         out["poisoned_frozen_all" if which == "frozen" else "poisoned_dev_all"] = score_poisoned(
             items + b2 + b3 + b4, names, servers
@@ -291,6 +303,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
         ("poisoned_batch6", "batch 6"),
         ("poisoned_frozen_all", "batches 1+2+3"),
         ("poisoned_dev_all", "batches 1+3+4+5+6"),
+        *((f"poisoned_batch{n}_heldout", f"batch {n} (held out)") for n in HELD_OUT),
     ):
         if key in r:
             b = r[key]["all"]
@@ -337,6 +350,29 @@ def report(r: dict[str, Any], listing: bool) -> None:
             )
 
 
+def measure_batch(n: int) -> dict[str, Any]:
+    """One development batch alone (``poisoned_dev<n>.json``), e.g. the held-out batch 7."""
+    path = EVAL / f"poisoned_dev{n}.json"
+    if not path.exists():
+        raise SystemExit(f"no batch {n}: {path.name} is not there")
+    servers = cd.servers()
+    items = json.loads(path.read_text(encoding="utf-8"))
+    return score_poisoned(items, fleet(servers), servers)
+
+
+def report_batch(n: int, p: dict[str, Any]) -> None:
+    a = p["all"]
+    held = " (held out)" if n in HELD_OUT else ""
+    print(
+        f"[dev] poisoned batch {n}{held}: {a['caught']}/{a['n']} with a block or attention "
+        f"cue ({a['rate']:.1%}); block {a['block']}/{a['n']} ({a['block_rate']:.1%})"
+    )
+    for k, v in p["by_source"].items():
+        print(f"  batch {n} source {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+    for k, v in p["by_language"].items():
+        print(f"  batch {n} language {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", choices=("frozen", "dev", "both"), default="dev")
@@ -344,7 +380,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--write", action="store_true", help="rewrite benchmarks/eval/results_<set>.json"
     )
+    ap.add_argument(
+        "--batch",
+        type=int,
+        metavar="N",
+        help="score only development batch N (poisoned_devN.json, e.g. the held-out 7), totals only",
+    )
     a = ap.parse_args(argv)
+    if a.batch is not None:
+        report_batch(a.batch, measure_batch(a.batch))
+        return 0
     for which in ("dev", "frozen") if a.set == "both" else (a.set,):
         r = measure(which)
         report(r, a.list)

@@ -39,6 +39,7 @@ import public_batch3  # noqa: E402
 import public_batch4  # noqa: E402
 import public_batch5  # noqa: E402
 import public_batch6  # noqa: E402
+import public_batch7  # noqa: E402
 import public_others  # noqa: E402
 import public_vigil  # noqa: E402
 from build_set import plant_targets  # noqa: E402
@@ -165,6 +166,14 @@ def batch6_items() -> list[dict[str, Any]]:
     return _dev_batch(public_batch6.SOURCES, 6, PLANT_SEED + 5)
 
 
+def batch7_items() -> list[dict[str, Any]]:
+    """Batch 7 (``public_batch7.py``): a held-out batch from repositories no earlier batch
+    used, collected while other rules were being changed and scored once on main's rules
+    before anyone looked at it; development split (``poisoned_dev7.json``), never tuned on.
+    Planted with seed ``PLANT_SEED + 6``."""
+    return _dev_batch(public_batch7.SOURCES, 7, PLANT_SEED + 6)
+
+
 def _dev_batch(sources: list[dict[str, Any]], batch: int, seed: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for s in sources:
@@ -240,12 +249,16 @@ def main() -> int:
     assert not {i["id"] for i in dev5} & {i["id"] for i in dev4}, "dup"
     dev6 = batch6_items()
     assert not {i["id"] for i in dev6} & {i["id"] for i in dev4 + dev5}, "dup"
+    dev7 = batch7_items()
+    assert not {i["id"] for i in dev7} & {i["id"] for i in dev4 + dev5 + dev6}, "dup"
+    assert len({i["id"] for i in dev7}) == len(dev7), "dup"
     for name, doc in (
         ("poisoned_frozen3.json", frozen3),
         ("poisoned_dev3.json", dev3),
         ("poisoned_dev4.json", dev4),
         ("poisoned_dev5.json", dev5),
         ("poisoned_dev6.json", dev6),
+        ("poisoned_dev7.json", dev7),
         ("poisoned_frozen2.json", batch2),
         ("poisoned_frozen.json", frozen),
         ("poisoned_dev.json", dev),
@@ -258,7 +271,7 @@ def main() -> int:
     print(
         f"{len(frozen) + len(dev)} poisoned texts from {n_src} sources: "
         f"{len(frozen)} frozen, {len(dev)} dev; batch 2: {len(batch2)} frozen; batch 3: "
-        f"{len(frozen3)} frozen, {len(dev3)} dev; batch 4: {len(dev4)} dev; batch 5: {len(dev5)} dev; batch 6: {len(dev6)} dev; honest servers "
+        f"{len(frozen3)} frozen, {len(dev3)} dev; batch 4: {len(dev4)} dev; batch 5: {len(dev5)} dev; batch 6: {len(dev6)} dev; batch 7: {len(dev7)} dev; honest servers "
         f"{len(split['frozen_servers'])} frozen, {len(split['dev_servers'])} dev"
     )
     return 0

@@ -12,6 +12,9 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
 - **published**: ``honest_dev/*.json``, tool lists of published servers outside the corpus
   (repository, path and commit in each file; descriptions and parameter descriptions copied
   as written), none on the issue's keep-off list.
+- **published2**: ``honest_dev2/*.json``, a second, later collection in the same form (one
+  file a published server, none in the corpus, in ``honest_dev/`` or on the keep-off list;
+  Docker's MCP catalog entries and servers' own sources), reported on its own line.
 
 The frozen servers of ``honest_split.json`` are never read here: their figure is scored only to
 report, by ``bench_cues_eval.py --set frozen``.
@@ -76,11 +79,12 @@ def corpus_defs() -> list[tuple[str, str, dict[str, Any]]]:
     return out
 
 
-def published_defs() -> list[tuple[str, str, dict[str, Any]]]:
+def published_defs(folder: str = "honest_dev") -> list[tuple[str, str, dict[str, Any]]]:
     out = []
-    for f in sorted((HERE / "honest_dev").glob("*.json")):
+    for f in sorted((HERE / folder).glob("*.json")):
         d = json.loads(f.read_text(encoding="utf-8"))
-        server = d["repo"].split("/")[-1]
+        # one file a server: honest_dev2 holds several servers of one repository
+        server = d["repo"].split("/")[-1] if folder == "honest_dev" else f.stem
         for tool in d["tools"]:
             out.append((f"{d['repo']} {tool['name']}", server, tool))
     return out
@@ -93,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     names = b.fleet(b.cd.servers())
     _score("corpus", corpus_defs(), names, a.list)
     _score("published", published_defs(), names, a.list)
+    _score("published2", published_defs("honest_dev2"), names, a.list)
     return 0
 
 

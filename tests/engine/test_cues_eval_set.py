@@ -201,3 +201,132 @@ def test_batch6_is_the_directive_pass_held_out_check_from_new_unreserved_sources
         assert not any(r in i["source"].lower() for r in reserved), i["source"]
         assert "msb" not in re.split(r"[/_.-]", i["source"].lower()), i["source"]
     assert len({i["id"] for i in dev6}) == len(dev6)
+
+
+# Every reserved source's name (keep-off list, benchmarks/eval/SOURCES.md), as a test looks for it
+# in a repository name; "msb" is checked as a whole word below.
+KEEP_OFF = (
+    "mcptox",
+    "fuzzd",
+    "safetybench",
+    "safety-bench",
+    "cisco",
+    "safe-mcp",
+    "damn-vulnerable",
+    "mcp-injection-experiments",
+    "invariant",
+    "mcpsecbench",
+    "pipelock",
+    "mcp-watchdog",
+    "secure-mcp-gateway",
+    "enkrypt",
+    "mcp-shield",
+    "mcp-guardian",
+    "everything-wrong",
+    "acuvity",
+    "devsecops_arena",
+    "devsecops-arena",
+)
+KEEP_OFF_HONEST = ("awslabs/mcp", "github/github-mcp-server", "basicmachines-co/basic-memory")
+
+
+def _earlier_sources() -> set[str]:
+    """Every repository a poisoned batch before 7 or the honest development set drew from."""
+    names = [p.name for p in EVAL.glob("poisoned_*.json") if p.name != "poisoned_dev7.json"]
+    out = {i["source"] for name in names for i in _load(name)}  # type: ignore[attr-defined, index]
+    for f in (EVAL / "honest_dev").glob("*.json"):
+        out.add(json.loads(f.read_text(encoding="utf-8"))["repo"])
+    return out
+
+
+def test_batch7_is_a_held_out_batch_from_new_unreserved_repositories():
+    """Batch 7 (collected while rules were being changed, scored once on main's rules before
+    anyone looked at it) is what the build writes: at least 60 texts from at least 10
+    repositories none of the earlier batches drew from, at most 10 a repository, each with its
+    repository, path, 40-digit commit, licence and how it was taken, none reserved."""
+    dev7 = build_eval.batch7_items()
+    assert _load("poisoned_dev7.json") == dev7
+    assert len(dev7) >= 60 and all(i["batch"] == 7 and i["split"] == "dev" for i in dev7)
+    per_repo: dict[str, int] = {}
+    for i in dev7:
+        per_repo[i["source"]] = per_repo.get(i["source"], 0) + 1
+    assert len(per_repo) >= 10 and max(per_repo.values()) <= 10, per_repo
+    earlier = _earlier_sources()
+    for i in dev7:
+        src = i["source"].lower()
+        assert i["source"] not in earlier, i["source"]
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+", i["source"]), i["source"]
+        assert i["path"] and re.fullmatch(r"[0-9a-f]{40}", i["commit"]), i["id"]
+        assert i["where"] and i["text"].strip() and i["licence"], i["id"]
+        assert not any(r in src for r in KEEP_OFF), i["source"]
+        assert "msb" not in re.split(r"[/_.-]", src), i["source"]
+        assert not any(src.startswith(h.lower()) for h in KEEP_OFF_HONEST), i["source"]
+    assert len({i["id"] for i in dev7}) == len(dev7)
+
+
+def test_batch7_is_scored_on_its_own_line_outside_the_development_total():
+    """The scorer keeps the held-out batch out of the development total and never shows which
+    of its items miss; ``--batch 7`` scores it alone."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    dev7 = _load("poisoned_dev7.json")
+    assert 7 in b.HELD_OUT
+    r = b.measure("dev")
+    held = r["poisoned_batch7_heldout"]
+    assert held["all"]["n"] == len(dev7) and "misses" not in held  # type: ignore[arg-type]
+    total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
+    assert r["poisoned_dev_all"]["all"]["n"] == total
+    assert b.measure_batch(7)["all"] == held["all"]
+
+
+# Published servers held out for an independent check (tests/corpus/manifest.json's left_out)
+HELD_FOR_INDEPENDENT_CHECK = (
+    "ms-365-mcp",
+    "actors-mcp",
+    "hubspot",
+    "circleci",
+    "browserbase",
+    "cloudflare",
+    "upstash",
+    "pagerduty",
+    "monday",
+)
+
+
+def test_honest_dev2_keeps_provenance_and_stays_off_the_corpus_and_keep_off_servers():
+    """The second honest development set: at least 300 tool definitions from at least 20
+    published servers, one file a server, each file naming its repository, path and 40-digit
+    commit; no file is a corpus server, a server of ``honest_dev/`` or a keep-off one."""
+    import corpus_data as cd
+
+    files = sorted((EVAL / "honest_dev2").glob("*.json"))
+    docs = [json.loads(f.read_text(encoding="utf-8")) for f in files]
+    assert len(docs) >= 20
+    assert sum(len(d["tools"]) for d in docs) >= 300
+    earlier = {
+        (d["repo"], d["path"])
+        for d in (
+            json.loads(f.read_text(encoding="utf-8")) for f in (EVAL / "honest_dev").glob("*.json")
+        )
+    }
+    earlier_repos = {r for r, _ in earlier}
+    corpus = {s.lower() for s in cd.servers()}
+    for f, d in zip(files, docs, strict=True):
+        assert d["repo"] and d["path"] and d["note"], f.name
+        assert re.fullmatch(r"[0-9a-f]{40}", d["commit"]), f.name
+        where = f"{d['repo']} {d['path']}".lower()
+        assert not any(k.lower() in where for k in KEEP_OFF_HONEST), f.name
+        assert not any(k in where for k in KEEP_OFF), f.name
+        assert not any(k in where for k in HELD_FOR_INDEPENDENT_CHECK), f.name
+        assert (d["repo"], d["path"]) not in earlier and d["repo"] not in earlier_repos, f.name
+        # a corpus server is named in the path of a catalogue entry or is the repository itself
+        names = {d["repo"].split("/")[1].lower(), *re.split(r"[/,\s]+", d["path"].lower())}
+        assert not names & corpus, (f.name, names & corpus)
+        assert d["tools"], f.name
+        for t in d["tools"]:
+            assert t["name"] and t["inputSchema"]["type"] == "object", (f.name, t.get("name"))
+            assert "description" in t, (f.name, t["name"])
+        assert len({t["name"] for t in d["tools"]}) == len(d["tools"]), f.name
