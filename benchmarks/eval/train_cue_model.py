@@ -11,7 +11,9 @@ servers of ``honest_split.json`` and ``benchmarks/cues/frozen.json``'s ids are n
   ru and ja, and the project's own attack set of ``bench_cues.py`` (b) (its tuned two thirds,
   the tool-preference class left out: it is not an instruction to read);
 - **negatives**: every string of every captured definition of the development corpus servers,
-  the published honest tools of ``honest_dev/``, and ``bench_cues.py``'s hard negatives.
+  the published honest tools of ``honest_dev/``, ``bench_cues.py``'s hard negatives and the
+  honest phrasings of the project's cue tests (``cue_model_negatives.json``, copied once; a
+  text of a corpus server outside the development split left out).
 
 A poisoned text often opens with an honest cover sentence ("Adds two numbers."), so its
 sentences are not all instructions: training runs twice (multiple-instance learning); the
@@ -59,6 +61,10 @@ MAX_WEIGHTS = 3000
 MIN_POS_GROUPS = 3
 MIN_NEG_GROUPS = 3
 POS_SHARE = 0.5
+HARD = 5.0
+HARD_GROUPS = frozenset({"neg:fixtures", "neg:project"})
+"""The project's hard negatives and its tests' honest phrasings weigh more than one string
+of a corpus server: each was written because a rule read it wrong."""
 HONEST_BUDGET = 0.01
 """At most this share of honest development tools flagged out of fold (the issue allows 5 %
 for any cue; the brief aims at 1 % newly flagged)."""
@@ -128,6 +134,9 @@ def load_docs() -> list[Doc]:
         if item["id"] in frozen or item["class"] == "tool-preference":
             continue
         docs.append(Doc(1, "pos:project", f"project:{item['id']}", _sent_feats(item["text"])))
+    fixtures = json.loads((HERE / "cue_model_negatives.json").read_text(encoding="utf-8"))
+    for i, item in enumerate(fixtures["texts"]):
+        docs.append(Doc(0, "neg:fixtures", f"fixture:{i}", _sent_feats(item["text"])))
     for item in json.loads((cues / "hard_negatives.json").read_text(encoding="utf-8")):
         docs.append(Doc(0, "neg:project", f"hard:{item['id']}", _sent_feats(item["text"])))
     seen: set[str] = set()
@@ -231,7 +240,7 @@ def _rows(docs: list[Doc], weights: dict[str, float] | None, bias: float) -> lis
     total = sum(raw[g] for g in pos.values())
     scale = len(neg) / max(total, 1e-9) * POS_SHARE
     rows: list[Row] = [(s, 1, raw[g] * scale, g) for s, g in pos.items()]
-    rows += [(s, 0, 1.0, g) for s, g in neg.items()]
+    rows += [(s, 0, HARD if g in HARD_GROUPS else 1.0, g) for s, g in neg.items()]
     return rows
 
 

@@ -162,12 +162,31 @@ def _normalise(s: str) -> tuple[list[str], list[str]]:
     return toks[:_MAX_TOKENS], shape
 
 
+_NOT_VERBS = frozenset(
+    "this thus always unless less its has was is yes as us various previous".split()
+)
+
+
+def _third_person(tok: str) -> bool:
+    """An opening word in the third person ("Returns", "Logs", "Gets"): the tool saying what
+    it does, where an instruction opens with the imperative or a subject."""
+    return (
+        len(tok) >= 4
+        and tok.endswith("s")
+        and not tok.endswith("ss")
+        and tok not in _NOT_VERBS
+        and tok not in _GROUPS
+    )
+
+
 def features(sentence: str) -> list[str]:
     """The features of one sentence (distinct, in first-seen order)."""
     toks, shape = _normalise(sentence)
     out: dict[str, None] = dict.fromkeys(shape)
     if toks:
         out["s:" + toks[0]] = None
+        if _third_person(toks[0]):
+            out["x:says-what-it-does"] = None
         if len(toks) > 1:
             out["s:" + toks[0] + " " + toks[1]] = None
     groups: dict[str, None] = {}
@@ -223,6 +242,7 @@ _SHOWN = {
     "x:bracket": "a [BRACKETED] header",
     "x:bang": "an exclamation",
     "x:long": "a long sentence",
+    "x:says-what-it-does": "opens like a description",
 }
 
 
@@ -248,6 +268,20 @@ def explain(feats: Iterable[str], n: int = 3) -> list[str]:
     return [_shown(f) for w, f in scored[:n] if w > 0]
 
 
+_SELF = frozenset({"b:this tool", "b:call this", "b:use this", "b:this function"})
+_OUTSIDE = frozenset(
+    {"g:user", "g:conversation", "g:secret", "g:send", "g:hide", "g:model", "x:tag"}
+)
+
+
+def _self_promotion(feats: list[str]) -> bool:
+    """A sentence about this tool itself ("This tool MUST be called before any other tools")
+    with no object outside it (the user, the conversation, secrets, sending, hiding, the model's
+    own instructions): preference, which the tool-preference rules read, not an instruction
+    beyond the tool's job."""
+    return not _SELF.isdisjoint(feats) and _OUTSIDE.isdisjoint(feats)
+
+
 def model_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     """The sentence of ``text`` the model reads most as an instruction, if it passes the
     threshold, given to ``add(rule, evidence, key)`` (the cue reader's callback).
@@ -261,6 +295,8 @@ def model_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     for _, s in sentences(text):
         f = features(s)
         z = score(f)
+        if z > THRESHOLD and _self_promotion(f):
+            continue
         if z > THRESHOLD and (best is None or z > best[0]):
             best = (z, s, f)
     if best is None:
