@@ -216,6 +216,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_candidate",
         "test_check",
         "test_ci_integrations",
+        "test_cli_args",
         "test_cli_polish",
         "test_corpus_agreement",
         "test_demo",
@@ -249,6 +250,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_rule_ids_in_rules",
         "test_rules_doc",
         "test_security_doc",
+        "test_typed_services",
     ),
 }
 

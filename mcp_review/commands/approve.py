@@ -10,7 +10,7 @@ needs ``--yes``; without it nothing is written and the exit code is 1 with the r
 Approving a denied tool lifts the denial. Exit 2 when the server or tool is not served (there is
 no definition to bind the approval to), 3 when the server could not be reached.
 
-``approve --group ID [--except SERVER/TOOL ...]`` approves every member of a group of alike changes
+``approve --group ID [--except SERVER/NAME ...]`` approves every member of a group of alike changes
 (review by kind, engine/kinds.py; the ids come from ``status --groups``, computed the same way
 from the same inputs): one decision per member, the group's id in each audit record
 (services/decisions.decide_group). Exit 2 for an id that names no group in the drift now
@@ -23,21 +23,23 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from mcp_review.engine import exitcodes
-from mcp_review.formats import decisions as show
-from mcp_review.formats.surfaces import show_surface_decision
-from mcp_review.services import decisions
-from mcp_review.services.inputs import (
+from mcp_review.cli_args import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
     add_format_option,
     add_group_options,
     add_pins_option,
+    add_sign_option,
     add_surface_options,
+    group_request,
+    input_options,
     surface_target,
 )
-from mcp_review.services.signing import add_sign_option
+from mcp_review.engine import exitcodes
+from mcp_review.formats import decisions as show
+from mcp_review.formats.surfaces import show_surface_decision
+from mcp_review.services import decisions
 from mcp_review.services.surface_decisions import decide_surface
 
 if TYPE_CHECKING:
@@ -99,22 +101,25 @@ def _run_group(args: argparse.Namespace) -> int:
     """``--group ID``: decide every member of the group but the ``--except`` ones."""
     from mcp_review.engine.pins import Decision
 
-    d, result, pins_path = decisions.decide_group_from_args(args, Decision.APPROVED, "approve")
+    d, result, pins_path = decisions.decide_group_by_id(
+        input_options(args), group_request(args), Decision.APPROVED, "approve"
+    )
     show.show_group_decision(d, result, args.format, pins_path)
     return exitcodes.FAIL if result is None else exitcodes.PASS
 
 
 def run(args: argparse.Namespace) -> int:
+    from mcp_review.cli_args import check_one_target
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.pins import Decision
     from mcp_review.engine.policy import approval_allowed
     from mcp_review.engine.status import State
-    from mcp_review.services.inputs import check_one_target, resolve
+    from mcp_review.services.inputs import resolve
 
     if args.group is not None:
         return _run_group(args)
     check_one_target(args)
-    inp = resolve(args, server_filter=False)
+    inp = resolve(input_options(args), server_filter=False)
     inp.print_notes()
     decisions.check_configured(inp, args.server)
     source = inp.snapshot_path or "live"

@@ -11,17 +11,19 @@ if TYPE_CHECKING:
     from mcp_review.engine.status import StatusReport
     from mcp_review.services.inputs import Inputs
 
-from mcp_review.engine.verdict import FAIL_ON, exit_code, verdict_word, with_rerun
-from mcp_review.formats.output import CHECK, OutputFormat, choices
-from mcp_review.services.inputs import (
+from mcp_review.cli_args import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
     add_hosts_option,
     add_pins_option,
     add_report_options,
+    add_require_options,
+    add_sign_option,
+    input_options,
 )
-from mcp_review.services.signing import add_require_options, add_sign_option
+from mcp_review.engine.verdict import FAIL_ON, exit_code, verdict_word, with_rerun
+from mcp_review.formats.output import CHECK, OutputFormat, choices
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             "--rerun sends calls to the servers: pass --yes (or run it in a "
             "terminal to confirm each server's plan)"
         )
-    inp = resolve(args, snapshot_attr="from_snapshot", stream_calls=True)
+    inp = resolve(input_options(args, snapshot_attr="from_snapshot"), stream_calls=True)
     inp.print_notes()
     snap = inp.snapshot()
     if inp.live and args.save_snapshot:
@@ -152,6 +154,7 @@ def _with_rerun(args: argparse.Namespace, inp: Inputs, report: StatusReport) -> 
     from mcp_review.store.calllog import DEFAULT_REDACT
 
     cfg = inp.config
+    assert cfg is not None  # --rerun is live (run() refuses a snapshot): resolve required a config
     runs: list[dict] = []
     reports = []
     unreachable = False

@@ -12,7 +12,7 @@ the server's name; the running version's approved definition stays approved besi
 while the running version serves it (engine/candidate.py). Without ``--candidate`` a denial
 denies the tool: nothing stays approved beside it.
 
-``deny --group ID [--except SERVER/TOOL ...]`` denys every member of a group of alike changes
+``deny --group ID [--except SERVER/NAME ...]`` denys every member of a group of alike changes
 (review by kind, engine/kinds.py; the ids come from ``status --groups``, computed the same way
 from the same inputs): one decision per member, the group's id in each audit record
 (services/decisions.decide_group). Exit 2 for an id that names no group in the drift now
@@ -25,20 +25,22 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from mcp_review.engine import exitcodes
-from mcp_review.formats import decisions as show
-from mcp_review.formats.surfaces import show_surface_decision
-from mcp_review.services import decisions
-from mcp_review.services.inputs import (
+from mcp_review.cli_args import (
     add_candidate_option,
     add_config_args,
     add_format_option,
     add_group_options,
     add_pins_option,
+    add_sign_option,
     add_surface_options,
+    group_request,
+    input_options,
     surface_target,
 )
-from mcp_review.services.signing import add_sign_option
+from mcp_review.engine import exitcodes
+from mcp_review.formats import decisions as show
+from mcp_review.formats.surfaces import show_surface_decision
+from mcp_review.services import decisions
 from mcp_review.services.surface_decisions import decide_surface
 
 if TYPE_CHECKING:
@@ -90,18 +92,21 @@ def _run_group(args: argparse.Namespace) -> int:
     """``--group ID``: decide every member of the group but the ``--except`` ones."""
     from mcp_review.engine.pins import Decision
 
-    d, result, pins_path = decisions.decide_group_from_args(args, Decision.DENIED, "deny")
+    d, result, pins_path = decisions.decide_group_by_id(
+        input_options(args), group_request(args), Decision.DENIED, "deny"
+    )
     show.show_group_decision(d, result, args.format, pins_path)
     return exitcodes.FAIL if result is None else exitcodes.PASS
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_review.services.inputs import check_one_target, resolve
+    from mcp_review.cli_args import check_one_target
+    from mcp_review.services.inputs import resolve
 
     if args.group is not None:
         return _run_group(args)
     check_one_target(args)
-    inp = resolve(args, require_config=False, with_calls=False, server_filter=False)
+    inp = resolve(input_options(args), require_config=False, with_calls=False, server_filter=False)
     pins = inp.pins
     snap = _snapshot(args, inp)
     candidate = _candidate(args, inp)

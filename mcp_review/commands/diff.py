@@ -16,15 +16,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review.engine import exitcodes
-from mcp_review.formats.output import REPORT, OutputFormat, choices
-from mcp_review.services.inputs import (
+from mcp_review.cli_args import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
     add_hosts_option,
     add_pins_option,
+    input_options,
 )
+from mcp_review.engine import exitcodes
+from mcp_review.formats.output import REPORT, OutputFormat, choices
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -36,7 +37,7 @@ def register(p: argparse.ArgumentParser) -> None:
         default=None,
         help="the tool name (or name one prompt, resource or template with the options below)",
     )
-    from mcp_review.services.inputs import add_surface_options
+    from mcp_review.cli_args import add_surface_options
 
     add_surface_options(p, "diff")
     add_config_args(p, server_option=False)
@@ -57,25 +58,28 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mcp_review.cli_args import surface_target
     from mcp_review.engine.errors import InputError
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.names import find_name, not_found, shown
     from mcp_review.formats import diff as fmt
-    from mcp_review.services.inputs import resolve, surface_target
+    from mcp_review.services.inputs import resolve
 
     target = surface_target(args)
     if (args.tool is None) == (target is None):
         raise InputError("name a TOOL, or one --prompt, --resource or --resource-template")
-    inp = resolve(args, server_filter=False)
+    inp = resolve(input_options(args), server_filter=False)
     inp.print_notes()
     source = inp.snapshot_path
     if source is None:
-        known = [s.name for s in inp.config.servers]
+        cfg = inp.config
+        assert cfg is not None  # live: resolve required a config
+        known = [s.name for s in cfg.servers]
         if args.server not in known:
             raise InputError(
                 f"no server {shown(args.server)} in the config"
                 + not_found(args.server, known, "servers"),
-                source=inp.config.source,
+                source=cfg.source,
             )
         inp.only = [args.server]  # the diff needs this server's definitions only
     snap = inp.snapshot()
@@ -126,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
         )
     from mcp_review.formats.status import call_log_notes
 
-    for srv in report.servers:
-        if srv.name == args.server:  # a planted or torn line is named, as status names it
-            for note in call_log_notes(srv):
+    for served in report.servers:
+        if served.name == args.server:  # a planted or torn line is named, as status names it
+            for note in call_log_notes(served):
                 print(f"mcp-review: note: {note}", file=sys.stderr)
     candidate = args.server in inp.candidates
     if getattr(args, "candidate", False) and not candidate:

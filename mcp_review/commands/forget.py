@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 
+from mcp_review.cli_args import add_format_option, add_pins_option, input_options
 from mcp_review.engine import exitcodes
 from mcp_review.formats import decisions as show
 from mcp_review.services import decisions
-from mcp_review.services.inputs import add_format_option, add_pins_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -45,7 +45,11 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.store.pinfile import load_pins, save_pins
 
     inp = resolve(
-        args, require_config=False, with_calls=False, server_filter=False, load_pin_file=False
+        input_options(args),
+        require_config=False,
+        with_calls=False,
+        server_filter=False,
+        load_pin_file=False,
     )
     inp.print_notes()
     # Unverified pins are loaded aside (never trusted) so that they can be dropped.

@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from mcp_review.cli_args import input_options
 from mcp_review.formats.output import REPORT, OutputFormat, choices
 
 EXAMPLE = "mcp-review hosts --hosts claude-code,cursor --format json"
@@ -27,7 +28,7 @@ _CELL = {
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    from mcp_review.services.inputs import add_config_args, add_hosts_option, add_pins_option
+    from mcp_review.cli_args import add_config_args, add_hosts_option, add_pins_option
 
     add_config_args(p, server_option=True)
     add_pins_option(p)
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(list_text(list_sources()))
         return exitcodes.PASS
-    cfg = load_config_for(args, required=False)
+    cfg = load_config_for(input_options(args), required=False)
     given = getattr(args, "hosts", None)
     targets = resolve_targets(cfg, parse_hosts_option(given) if given else None)
     profiles_map = (

@@ -30,18 +30,19 @@ import argparse
 import sys
 from typing import Any
 
-from mcp_review.engine import exitcodes
-from mcp_review.engine.verdict import needs_confirmation
-from mcp_review.formats import decisions as show
-from mcp_review.services import decisions
-from mcp_review.services.inputs import (
+from mcp_review.cli_args import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
     add_format_option,
     add_pins_option,
+    add_sign_option,
+    input_options,
 )
-from mcp_review.services.signing import add_sign_option
+from mcp_review.engine import exitcodes
+from mcp_review.engine.verdict import needs_confirmation
+from mcp_review.formats import decisions as show
+from mcp_review.services import decisions
 from mcp_review.services.surface_decisions import baseline_surfaces
 
 
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
 
-    inp = resolve(args)
+    inp = resolve(input_options(args))
     inp.print_notes()
     # Witnesses decide whether a potentially-breaking change is breaking: the same answer as check.
     # --server: only the servers named start; the others are judged by their pinned names.
@@ -107,7 +108,16 @@ def run(args: argparse.Namespace) -> int:
         _approve_tool(t, servers[t.server], pins, args, cls, candidate=t.server in candidates)
     for s in report.servers:
         _baseline_instructions(s, pins, args, held, classes, candidate=s.name in candidates)
-        baseline_surfaces(s, pins, args, held, candidate=s.name in candidates)
+        baseline_surfaces(
+            s,
+            pins,
+            held,
+            yes=args.yes,
+            force=args.force,
+            by=args.by,
+            note=args.note,
+            candidate=s.name in candidates,
+        )
     records = []
     if pins.pending:
         result = decisions.save(pins, inp.pins_path)

@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from mcp_review.engine import exitcodes
-from mcp_review.services.inputs import (
+from mcp_review.cli_args import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
     add_hosts_option,
     add_pins_option,
+    add_sign_option,
+    input_options,
 )
-from mcp_review.services.signing import add_sign_option
+from mcp_review.engine import exitcodes
 
 if TYPE_CHECKING:
     from mcp_review.tui.app import ReviewApp
@@ -58,7 +59,7 @@ def build_app(args: argparse.Namespace) -> ReviewApp:
     from mcp_review.tui.screens.main import MainScreen
     from mcp_review.tui.source import ReviewSource
 
-    inp = resolve(args, load_pin_file=False)
+    inp = resolve(input_options(args), load_pin_file=False)
     inp.print_notes()
 
     def read() -> ReviewSource:

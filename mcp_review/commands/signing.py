@@ -16,10 +16,9 @@ import argparse
 import os
 from typing import Any
 
+from mcp_review.cli_args import add_pins_option, add_sign_option, input_options
 from mcp_review.engine import exitcodes
 from mcp_review.engine.signed import SUBJECTS
-from mcp_review.services.inputs import add_pins_option
-from mcp_review.services.signing import add_sign_option
 
 EXAMPLE = (
     "mcp-review signing init --allowed-signers .mcp-review/allowed_signers "
@@ -84,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.services.inputs import resolve
 
     args.signing_policy = args.policy
-    inp = resolve(args, require_config=False, with_calls=False, server_filter=False)
+    inp = resolve(input_options(args), require_config=False, with_calls=False, server_filter=False)
     inp.print_notes()
     where = signing.find_policy(args.signing_policy, inp.config, inp.pins_path) or os.path.join(
         os.path.dirname(os.path.abspath(inp.pins_path)), signing.POLICY_NAME

@@ -7,11 +7,12 @@ import os
 import sys
 from typing import Any
 
+from mcp_review.cli_args import input_options
 from mcp_review.engine import exitcodes
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    from mcp_review.services.inputs import add_config_args
+    from mcp_review.cli_args import add_config_args
 
     add_config_args(p)
     p.add_argument(
@@ -26,7 +27,7 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: Any) -> int:
     from mcp_review.services.inputs import resolve
 
-    inp = resolve(args, load_pin_file=False, with_calls=False)
+    inp = resolve(input_options(args), load_pin_file=False, with_calls=False)
     snap = inp.snapshot()
     text = snap.dumps()
     if args.out == "-":

@@ -14,8 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mcp_review.formats import decisions as show
-from mcp_review.services.inputs import (
+from mcp_review.cli_args import (
     add_calls_option,
     add_candidate_option,
     add_config_args,
@@ -23,8 +22,10 @@ from mcp_review.services.inputs import (
     add_hosts_option,
     add_pins_option,
     add_report_options,
+    add_sign_option,
+    input_options,
 )
-from mcp_review.services.signing import add_sign_option
+from mcp_review.formats import decisions as show
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.services.inputs import resolve
     from mcp_review.store.pinfile import save_pins
 
-    inp = resolve(args, stream_calls=True)
+    inp = resolve(input_options(args), stream_calls=True)
     inp.print_notes()
     report = inp.status(
         inp.snapshot(),

@@ -29,10 +29,9 @@ import argparse
 import sys
 from typing import Any
 
+from mcp_review.cli_args import add_pins_option, add_require_options, input_options
 from mcp_review.engine import exitcodes
 from mcp_review.engine.signed import SUBJECTS
-from mcp_review.services.inputs import add_pins_option
-from mcp_review.services.signing import add_require_options
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -160,7 +159,10 @@ def run(args: argparse.Namespace) -> int:
 
     # Parsing verifies every digest (an InputError, exit 2, names each pin that does not).
     inp = resolve(
-        args, require_config=False, with_calls=args.snapshot is not None, server_filter=False
+        input_options(args),
+        require_config=False,
+        with_calls=args.snapshot is not None,
+        server_filter=False,
     )
     inp.print_notes()
     path, pins = inp.pins_path, inp.pins

@@ -7,10 +7,10 @@ import sys
 import time
 from typing import Any
 
+from mcp_review.cli_args import add_calls_option, add_config_args, add_pins_option, input_options
 from mcp_review.engine import exitcodes
 from mcp_review.engine.hidden import json_dumps_safe
 from mcp_review.formats.output import REPORT, OutputFormat, choices
-from mcp_review.services.inputs import add_calls_option, add_config_args, add_pins_option
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -265,9 +265,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.interval is not None and args.interval <= 0:
         raise InputError("--interval must be positive")
-    inp = resolve(args)
+    inp = resolve(input_options(args))
     inp.print_notes()
     cfg = inp.config
+    assert cfg is not None  # watch is live (no snapshot option): resolve required a config
     servers = inp.servers
     printer = DriftPrinter(
         inp.pins,

@@ -49,6 +49,8 @@ from mcp_review.engine.model import CLASS_ORDER, Change, ChangeClass
 from mcp_review.engine.policy import Outcome, PolicyResult, decide, facts_for
 from mcp_review.engine.rules import RULES
 from mcp_review.engine.rules.outside import HOST_RULES
+from mcp_review.engine.waivers import Waiver as Waiver
+from mcp_review.engine.waivers import WaiverUse as WaiverUse
 
 TRUST_AXIS_RULES: frozenset[str] = frozenset(
     {r.id for r in RULES.values() if r.cls is ChangeClass.TRUST or r.trust_axis}
@@ -67,84 +69,6 @@ class RulesConfigError(ValueError):
     def __init__(self, message: str, key: str | None = None):
         super().__init__(message)
         self.key = key
-
-
-@dataclass(frozen=True, slots=True)
-class Waiver:
-    server: str
-    tool: str
-    rule: str
-    reason: str
-    until: dt.date
-    digest: str | None
-    """None until the team adds it: the waiver is then reported ``unbound`` with the served
-    digest to paste, and honours nothing (a waiver must name the definition it accepts)."""
-    principal: str | None = None
-    line: int | None = None
-    """Where the ``[[ignore]]`` table starts in the config (reports point at it)."""
-
-    @property
-    def label(self) -> str:
-        return f"{self.server}/{self.tool} {self.rule}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "server": self.server,
-            "principal": self.principal,
-            "tool": self.tool,
-            "rule": self.rule,
-            "reason": self.reason,
-            "until": self.until.isoformat(),
-            "digest": self.digest,
-            "line": self.line,
-        }
-
-
-@dataclass(slots=True)
-class WaiverUse:
-    """What one waiver did in one report."""
-
-    waiver: Waiver
-    state: str = "unused"
-    """``honoured`` · ``unbound`` (no ``digest`` yet: the message names the served one) ·
-    ``expired`` (past ``until``) · ``reopened`` (the definition changed since
-    it was waived) · ``trust`` (the rule's changes here carry text the model reads) ·
-    ``unused`` (no such change on a served tool)."""
-    pointers: list[str] = field(default_factory=list)
-    """The changes it matched (JSON pointers)."""
-    live_digest: str | None = None
-
-    @property
-    def message(self) -> str:
-        w = self.waiver
-        until = w.until.isoformat()
-        return {
-            "honoured": f"waived until {until}: {w.reason}",
-            "unbound": (
-                f"waiver of {w.rule} not applied: it names no definition; to waive "
-                f'this one add digest = "{self.live_digest or ""}" (the definition '
-                "served now) to its [[ignore]]"
-            ),
-            "expired": f"waiver expired on {until} (it said: {w.reason})",
-            "reopened": (
-                f"waiver of {w.rule} no longer applies: the definition changed since "
-                f"it was waived ({(w.digest or '')[:19]}…, now {(self.live_digest or '')[:19]}…)"
-                "; review again"
-            ),
-            "trust": (
-                f"waiver of {w.rule} not applied: the change brings in text the model "
-                "reads (trust axis)"
-            ),
-            "unused": "no such change on a served tool",
-        }[self.state]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **self.waiver.to_json(),
-            "state": self.state,
-            "pointers": list(self.pointers),
-            "message": self.message,
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.candidate import AWAITING_UPGRADE, awaiting_upgrade
 from mcp_review.engine.cues import Cue, KnownNames, tool_cues
@@ -45,6 +45,10 @@ from mcp_review.engine.surfaces import SurfaceStatus, surface_statuses
 from mcp_review.engine.ui_resource import PIN_KEY as UI_PIN_KEY
 from mcp_review.engine.ui_resource import differs as ui_differs
 from mcp_review.engine.ui_resource import from_toml as ui_from_toml
+
+if TYPE_CHECKING:  # types only: engine.hosts is imported when a host is judged
+    from mcp_review.engine.hosts import Targets
+    from mcp_review.engine.waivers import WaiverUse
 
 PENDING_REASON = "changed since it was pinned: comparing…"
 """The reason of a ``pending`` tool (see :attr:`ToolStatus.pending`)."""
@@ -119,9 +123,9 @@ class ServerStatus:
 class StatusReport:
     servers: list[ServerStatus] = field(default_factory=list)
     tools: list[ToolStatus] = field(default_factory=list)
-    waivers: list[Any] = field(default_factory=list)
+    waivers: list[WaiverUse] = field(default_factory=list)
     """Every configured waiver and what it did (engine.rulesconfig.govern); empty without a config."""
-    hosts: Any = None
+    hosts: Targets | None = None
     """The target hosts this report was judged for (an ``engine.hosts.Targets``), or None."""
     candidates: list[str] = field(default_factory=list)
     """The servers whose candidate was reviewed in their place (see
@@ -214,7 +218,7 @@ def compute_status(
     compare: bool = True,
     memo: bool | CompareMemo = True,
     elsewhere: Collection[tuple[str, str, str]] = (),
-    hosts: Any = None,
+    hosts: Targets | None = None,
 ) -> StatusReport:
     """Status of every served tool (and every pinned tool no longer served) in ``snapshot``.
 
@@ -275,7 +279,7 @@ def compute_status(
     return report
 
 
-def judge_hosts(report: StatusReport, targets: Any) -> None:
+def judge_hosts(report: StatusReport, targets: Targets) -> None:
     """Judge every served tool on the target hosts (``engine.hosts``).
 
     Each tool gets the findings of its live definition (:attr:`ToolStatus.hosts`). A changed

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.candidate import awaiting_upgrade
 from mcp_review.engine.cues import Cue
@@ -13,6 +13,11 @@ from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Pin
 from mcp_review.engine.policy import Outcome, PolicyResult
 from mcp_review.engine.protocol import ProtocolFinding
+
+if TYPE_CHECKING:  # types only: the status is built before a comparison or a host is judged
+    from mcp_review.engine.compare import Comparison
+    from mcp_review.engine.hosts import Finding
+    from mcp_review.engine.waivers import WaiverUse
 
 
 class State(StrEnum):
@@ -40,7 +45,7 @@ class ToolStatus:
     pin: Pin | None = None
     live: ToolDef | None = None
     live_digest: str | None = None
-    comparison: Any = None
+    comparison: Comparison | None = None
     """A :class:`~mcp_review.engine.compare.Comparison` (pinned definition → live) when the
     digest changed; None for pinned, new, removed and unchanged denied tools."""
     previously_denied: bool = False
@@ -52,9 +57,9 @@ class ToolStatus:
     protocol: list[ProtocolFinding] = field(default_factory=list)
     """Where the live definition breaks the MCP schema of the server's protocol version
     (engine/protocol.py): informs, never changes the verdict."""
-    waivers: list[Any] = field(default_factory=list)
+    waivers: list[WaiverUse] = field(default_factory=list)
     """The ``[[ignore]]`` waivers that name one of this tool's changes (engine.rulesconfig.WaiverUse)."""
-    waived: dict[tuple[str, str], Any] = field(default_factory=dict)
+    waived: dict[tuple[str, str], WaiverUse] = field(default_factory=dict)
     """(rule, pointer) of each change an honoured waiver covers → its WaiverUse (engine.rulesconfig)."""
     cues: tuple[Cue, ...] = ()
     """What the live definition asks of the model that the pinned one did not (engine/cues.py,
@@ -71,7 +76,7 @@ class ToolStatus:
     definitions: int = 1
     """How many different definitions the server lists under this name (more than one: which
     a client would use is undefined, so it blocks and the tool stands alone)."""
-    hosts: tuple[Any, ...] | None = None
+    hosts: tuple[Finding, ...] | None = None
     """What the target hosts (engine/hosts.py) refuse, drop, degrade or cut in the live
     definition (``hosts.Finding``s, fleet rules included); None when no host was judged."""
     pending: bool = False

@@ -86,7 +86,7 @@ from mcp_review.formats.status import (
 )
 
 if TYPE_CHECKING:
-    from mcp_review.engine.rulesconfig import WaiverUse
+    from mcp_review.engine.waivers import WaiverUse
 
 FORMAT = "mcp-review-check"
 VERSION = 2
@@ -334,7 +334,7 @@ def _text_calls(t: ToolStatus, all_calls: bool) -> list[str]:
         out.append(
             f"      {cmp.ignored_calls} recorded call(s) send an argument the server now ignores"
         )
-    elif cmp.schema_only_split:
+    elif cmp.schema_only_split and cmp.replay is not None:  # the split implies a replay
         out.append(f"      breaking by schema, 0 of {cmp.replay.total} recorded calls touched")
     r = cmp.replay
     if r is not None and (r.broken or r.bad_recordings or all_calls):

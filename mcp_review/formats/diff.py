@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.hidden import json_dumps_safe, mark_lookalikes, safe_text
 from mcp_review.engine.names import with_escape
@@ -35,6 +35,9 @@ from mcp_review.formats.compare import to_text as comparison_text
 from mcp_review.formats.jsonstream import plain
 from mcp_review.formats.status import tool_json
 from mcp_review.formats.ui_diff import ui_diff_lines
+
+if TYPE_CHECKING:
+    from mcp_review.engine.hosts import Targets
 
 FORMAT = "mcp-review-diff"
 VERSION = 1
@@ -54,7 +57,7 @@ def unified(t: ToolStatus) -> list[str]:
     return list(difflib.unified_diff(old, new, "pinned", "live", lineterm=""))
 
 
-def to_json(t: ToolStatus, targets: Any = None) -> str:
+def to_json(t: ToolStatus, targets: Targets | None = None) -> str:
     """``targets``: the report's target hosts (engine.hosts.Targets): where one cuts the
     description, ``host_cuts`` says so."""
     pin = t.pin
@@ -102,7 +105,7 @@ def _ui_diff(t: ToolStatus) -> list[str]:
     return ui_diff_lines(cmp.old.ui, cmp.new.ui)
 
 
-def _cuts(t: ToolStatus, targets: Any) -> list[Any]:
+def _cuts(t: ToolStatus, targets: Targets | None) -> list[Any]:
     from mcp_review.engine.hosts import cuts
 
     if not t.hosts or t.live is None or targets is None:
@@ -114,7 +117,7 @@ CUT_SHOWN = 60
 """Characters shown on each side of a host's cut."""
 
 
-def cut_lines(t: ToolStatus, targets: Any) -> list[str]:
+def cut_lines(t: ToolStatus, targets: Targets | None) -> list[str]:
     """The cut drawn in the description: the text around it, and what lies past it (every
     line through ``safe_text``)."""
     from mcp_review.engine.hosts import PROFILES
@@ -140,7 +143,7 @@ def cut_lines(t: ToolStatus, targets: Any) -> list[str]:
     return out
 
 
-def to_text(t: ToolStatus, targets: Any = None) -> str:
+def to_text(t: ToolStatus, targets: Targets | None = None) -> str:
     """``targets``: the report's target hosts: where one cuts the description, the cut is
     drawn in it ("the model on Claude Code stops here")."""
     out: list[str] = []

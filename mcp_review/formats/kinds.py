@@ -214,8 +214,10 @@ def surface_text(a: SurfaceAlone, commands: bool = True) -> list[str]:
             if ch.witness is not None:
                 line += f" (witness: {json_dumps_safe(ch.witness)})"
             out.append(line)
-    for c in list(a.cues)[:CUES_LISTED]:
-        out.append(f"    cue {c.kind} ({c.rule}) at {safe_text(c.pointer)}: {safe_text(c.text)}")
+    for cue in list(a.cues)[:CUES_LISTED]:
+        out.append(
+            f"    cue {cue.kind} ({cue.rule}) at {safe_text(cue.pointer)}: {safe_text(cue.text)}"
+        )
     if len(a.cues) > CUES_LISTED:
         out.append(f"    … and {len(a.cues) - CUES_LISTED} more cues")
     if commands:
@@ -244,8 +246,10 @@ def _alone_text(a: Alone, commands: bool) -> list[str]:
             out.append(f"    {c.cls}: {compact(c)}")
         if len(changes) > ALONE_CHANGES:
             out.append(f"    … and {len(changes) - ALONE_CHANGES} more changes (mcp-review diff)")
-    for c in list(a.cues)[:CUES_LISTED]:
-        out.append(f"    cue {c.kind} ({c.rule}) at {safe_text(c.pointer)}: {safe_text(c.text)}")
+    for cue in list(a.cues)[:CUES_LISTED]:
+        out.append(
+            f"    cue {cue.kind} ({cue.rule}) at {safe_text(cue.pointer)}: {safe_text(cue.text)}"
+        )
     if len(a.cues) > CUES_LISTED:
         out.append(f"    … and {len(a.cues) - CUES_LISTED} more cues")
     if commands:

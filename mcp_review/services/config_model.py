@@ -11,10 +11,14 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.surfaces import DEFAULT_RESOURCE_LIMIT
+
+if TYPE_CHECKING:
+    from mcp_review.engine.hosts import HostsConfig
+    from mcp_review.engine.rulesconfig import RulesConfig
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_CONCURRENCY = 32
@@ -200,9 +204,9 @@ class Config:
     """Servers replaced by their ``[servers.NAME.candidate]`` (``--candidate``)."""
     sources: list[Any] = field(default_factory=list)
     """``--config auto``: every place looked at (services.discover.Source)."""
-    gate: Any = None
+    gate: RulesConfig | None = None
     """``[rules]`` and ``[[ignore]]`` (a engine.rulesconfig.RulesConfig; None when the file has neither)."""
-    hosts: Any = None
+    hosts: HostsConfig | None = None
     """``[hosts]`` (an engine.hosts.HostsConfig; None when the file has none)."""
     signing: dict[str, str] | None = None
     """``[signing]``: ``key`` (the SSH key decisions are signed with) and ``policy`` (the

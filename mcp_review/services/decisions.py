@@ -24,11 +24,13 @@ __all__ = ["ANY", "ChangedMeanwhile"]  # the compare-and-set's "no check" and it
 
 if TYPE_CHECKING:
     from mcp_review.engine.instructions import InstructionsPin
-    from mcp_review.engine.kinds import Group, Member
+    from mcp_review.engine.kinds import Group, Grouping, Member
     from mcp_review.engine.model import ToolDef
     from mcp_review.engine.pins import Decision, Pin, PinFile, PinKey
+    from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
     from mcp_review.engine.status import StatusReport, ToolStatus
     from mcp_review.engine.surfaces import SurfaceKey, SurfacePin
+    from mcp_review.services.inputs import InputOptions, Inputs
     from mcp_review.store.pinfile import SaveResult
 
 _PINNED: Any = object()
@@ -519,7 +521,7 @@ class DecisionRequest:
 
 
 def decide_instructions(
-    req: DecisionRequest, inp: Any, snap: Any, decision: str
+    req: DecisionRequest, inp: Inputs, snap: Snapshot, decision: str
 ) -> InstructionsDecision:
     """``approve``/``deny`` ``SERVER --instructions``: decide exactly the instructions the
     server sends now (or sent in the snapshot). Instructions are on the trust axis: a blocked
@@ -540,6 +542,7 @@ def decide_instructions(
     )
     if live is None:
         refuse_unserved(req, inp, decision, old, "sends no instructions", "none are pinned")
+        assert old is not None  # refuse_unserved raised: nothing served, nothing pinned
         text = old.text
     else:
         text = live
@@ -563,7 +566,7 @@ def decide_instructions(
     return decide_subject(req, inp, out, old, st, "server instructions", make_pin, store)
 
 
-def served_and_principal(req: DecisionRequest, inp: Any, snap: Any) -> tuple[Any, str]:
+def served_and_principal(req: DecisionRequest, inp: Inputs, snap: Snapshot) -> tuple[Any, str]:
     """The served entry an ``--instructions`` / ``--prompt`` (...) decision names (None when
     the server is not served or errored) and the principal it is decided under."""
     srv = None
@@ -574,7 +577,7 @@ def served_and_principal(req: DecisionRequest, inp: Any, snap: Any) -> tuple[Any
 
 def refuse_unserved(
     req: DecisionRequest,
-    inp: Any,
+    inp: Inputs,
     decision: str,
     old: Any,
     serves_none: str,
@@ -602,7 +605,7 @@ _Decided = TypeVar("_Decided", bound=InstructionsDecision)
 
 def decide_subject(
     req: DecisionRequest,
-    inp: Any,
+    inp: Inputs,
     out: _Decided,
     old: Any,
     st: Any,
@@ -636,7 +639,9 @@ def decide_subject(
     return out
 
 
-def served_server(snap: Any, server: str, principal: str | None, source: str) -> Any:
+def served_server(
+    snap: Snapshot, server: str, principal: str | None, source: str
+) -> ServerSnapshot:
     """The snapshot's entry for the server an approve/deny names, checking the principal."""
     where = "in the snapshot" if source != "live" else "among the configured servers"
     srv = snap.servers.get(server)
@@ -655,7 +660,7 @@ def served_server(snap: Any, server: str, principal: str | None, source: str) ->
     return srv
 
 
-def check_configured(inp: Any, server: str) -> None:
+def check_configured(inp: Inputs, server: str) -> None:
     """Before fetching anything: a live approve/deny naming a server the config does not
     have is an input error, with the closest names."""
     if not inp.live or inp.config is None:
@@ -674,14 +679,14 @@ def check_configured(inp: Any, server: str) -> None:
 class GroupRun:
     """What ``approve --group`` / ``deny --group`` found before deciding anything."""
 
-    report: Any
+    report: StatusReport
     """The status the grouping was made from (engine.status.StatusReport)."""
-    grouping: Any
+    grouping: Grouping
     group: Group
     except_: list[tuple[str, str]]
 
 
-def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
+def find_group(inp: Inputs, gid: str, excepts: Sequence[str]) -> GroupRun:
     """The group ``gid`` in the drift as it is now, computed from ``inp`` exactly as
     ``status --groups`` computes it (the same servers, call logs, tiers and waivers), and the
     ``--except SERVER/TOOL`` members checked. An InputError (exit 2) for an id that names no
@@ -737,8 +742,22 @@ def find_group(inp: Any, gid: str, excepts: Sequence[str]) -> GroupRun:
     return GroupRun(report, grouping, group, out)
 
 
-def decide_group_from_args(
-    args: Any, decision: Decision, source: str
+@dataclass(frozen=True, slots=True)
+class GroupRequest:
+    """``approve --group ID`` / ``deny --group ID``: what the command line asks of
+    :func:`decide_group_by_id` (built by ``mcp_review.cli_args.group_request``)."""
+
+    group: str
+    except_: tuple[str, ...] = ()
+    """``--except SERVER/TOOL``: members left out."""
+    by: str | None = None
+    note: str = ""
+    yes: bool = False
+    """``--yes``: a blocked change was confirmed."""
+
+
+def decide_group_by_id(
+    opts: InputOptions, req: GroupRequest, decision: Decision, source: str
 ) -> tuple[GroupDecision, SaveResult | None, str]:
     """``approve --group ID`` / ``deny --group ID`` (``decision`` and ``source`` say which):
     resolve the inputs, find the group as ``status --groups`` shows it now, decide every member
@@ -746,20 +765,18 @@ def decide_group_from_args(
     the save's result (None when blocked: nothing was written) and the pin file's path."""
     from mcp_review.services.inputs import resolve
 
-    if args.server is not None or args.tool is not None or args.instructions:
-        raise InputError("--group decides a group: name no SERVER, TOOL or --instructions")
-    inp = resolve(args, server_filter=False)
+    inp = resolve(opts, server_filter=False)
     inp.print_notes()
-    run = find_group(inp, args.group, args.except_)
+    run = find_group(inp, req.group, req.except_)
     d = decide_group(
         inp.pins,
         run.group,
         decision,
         source=source,
         except_=run.except_,
-        by=args.by,
-        note=args.note,
-        confirmed="with --yes" if getattr(args, "yes", False) else "",
+        by=req.by,
+        note=req.note,
+        confirmed="with --yes" if req.yes else "",
         servers=run.report.servers,
         candidates=inp.candidates,
     )

@@ -6,7 +6,7 @@ reads them all) and the ``clientInfo`` an enforcing proxy recorded, each said wi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.hosts import (
@@ -24,6 +24,9 @@ _FILE_DIALECT = {
     "claude_desktop_config.json": "claude-desktop",
     "mcp_config.json": "windsurf",
 }
+
+if TYPE_CHECKING:
+    from mcp_review.services.config_model import Config
 
 
 def dialect_of(path: str | None) -> str | None:
@@ -48,15 +51,17 @@ def parse_hosts_option(value: str) -> tuple[str, ...]:
 
 
 def resolve_targets(
-    cfg: Any, explicit: tuple[str, ...] | None = None, clients: dict[str, str] | None = None
+    cfg: Config | None,
+    explicit: tuple[str, ...] | None = None,
+    clients: dict[str, str] | None = None,
 ) -> Targets | None:
     """The target hosts, or None when nothing says which (no host is judged then).
     ``clients``: clientInfo names an enforcing proxy recorded -> where."""
-    hosts_cfg = getattr(cfg, "hosts", None) if cfg is not None else None
+    hosts_cfg = cfg.hosts if cfg is not None else None
     profiles = hosts_cfg.profiles if hosts_cfg is not None else dict(PROFILES)
     if explicit:
         return Targets(explicit, profiles, dict.fromkeys(explicit, "--hosts"))
-    if hosts_cfg is not None and hosts_cfg.targets is not None:
+    if cfg is not None and hosts_cfg is not None and hosts_cfg.targets is not None:
         where = f"[hosts] targets in {cfg.source}"
         return Targets(hosts_cfg.targets, profiles, dict.fromkeys(hosts_cfg.targets, where))
     origin: dict[str, str] = {}

@@ -3,7 +3,7 @@
 Every headless command (``check``, ``status``, ``pin``, ``approve``, ``deny``, ``watch``) and the
 review app build their inputs here, so one drift gets one answer whichever of them shows it::
 
-    inp = resolve(args)                  # config (given or discovered), pins, calls, tiers
+    inp = resolve(opts)                  # config (given or discovered), pins, calls, tiers
     snap = inp.snapshot()                # the --snapshot/--from-snapshot file, or a live fetch
     report = inp.status(snap)            # engine.status.compute_status with the same calls/tiers
 
@@ -27,7 +27,6 @@ The rules, in one place:
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import os
 import sys
@@ -36,157 +35,45 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.errors import InputError
-from mcp_review.engine.surfaces import PROMPT, RESOURCE, TEMPLATE
 
 if TYPE_CHECKING:
+    from mcp_review.engine.hosts import Targets
+    from mcp_review.engine.model import ToolDef
     from mcp_review.engine.pins import PinFile
+    from mcp_review.engine.snapshot import Snapshot
+    from mcp_review.engine.status import StatusReport
+    from mcp_review.engine.status_calls import CallLog
     from mcp_review.services.config import Config
+    from mcp_review.services.config_model import ServerConfig
+    from mcp_review.services.fetch import ProgressFn
 
 
-def add_config_args(p: argparse.ArgumentParser, *, server_option: bool = True) -> None:
-    """``--config``, ``--server``, ``--timeout``, ``-q``: the options every live command shares
-    (``approve``/``deny`` name their server positionally, so they go without ``--server``)."""
-    p.add_argument(
-        "--config",
-        metavar="FILE",
-        help="mcp-review.toml, .mcp.json, .vscode/mcp.json, .cursor/mcp.json or "
-        "claude_desktop_config.json (default: the first of "
-        "./mcp-review.toml, ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json); "
-        "`auto`: every client config on this machine (Claude Desktop, Claude "
-        "Code, VS Code, Cursor, Windsurf), servers named client:name",
-    )
-    p.add_argument(
-        "--list-configs",
-        action="store_true",
-        help="list every client config `--config auto` looks at, with its servers, "
-        "and exit (starts nothing)",
-    )
-    if server_option:
-        p.add_argument(
-            "--server", action="append", metavar="NAME", help="only this server (repeatable)"
-        )
-    p.add_argument(
-        "--timeout", type=float, metavar="SECONDS", help="per-server timeout, overriding the config"
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+@dataclass(frozen=True, slots=True)
+class InputOptions:
+    """What :func:`resolve` reads of a command line: the options every command shares, typed.
+    The command layer builds it from its parsed arguments (``mcp_review.cli_args.input_options``);
+    the demo and the screenshot script from paths (:func:`resolve_paths`)."""
 
-
-def add_format_option(p: argparse.ArgumentParser) -> None:
-    """``--format text|json``: the pin-file commands' output."""
-    p.add_argument("--format", choices=("text", "json"), default="text")
-
-
-def add_candidate_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--candidate",
-        action="store_true",
-        help="upgrade preview: run each server's [servers.NAME.candidate] instead of "
-        "the server (same name and principal, so the server's pins judge it and "
-        "approvals land there; the running version's approvals are kept)",
-    )
-
-
-def add_pins_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--pins",
-        default=None,
-        metavar="FILE",
-        help="the pin file (default: the config's `pins`, else ./mcp-pins.toml); "
-        "the audit log <name>.audit.jsonl sits beside it",
-    )
-
-
-def add_group_options(p: argparse.ArgumentParser, verb: str) -> None:
-    """``--group ID`` and ``--except SERVER/TOOL`` for ``approve`` and ``deny``."""
-    p.add_argument(
-        "--group",
-        metavar="ID",
-        default=None,
-        help=f"{verb} every member of a group of alike changes (its id from "
-        "`mcp-review status --groups`); a tool is approved when all its pending kinds are, "
-        "denied as soon as one is",
-    )
-    p.add_argument(
-        "--except",
-        dest="except_",
-        action="append",
-        default=[],
-        metavar="SERVER/TOOL",
-        help="with --group: leave this member out (repeatable)",
-    )
-
-
-SURFACE_OPTIONS = (
-    (PROMPT, "prompt", "NAME"),
-    (RESOURCE, "resource", "URI"),
-    (TEMPLATE, "resource_template", "NAME"),
-)
-
-
-def add_surface_options(p: argparse.ArgumentParser, verb: str) -> None:
-    for kind, dest, meta in SURFACE_OPTIONS:
-        p.add_argument(
-            "--" + dest.replace("_", "-"),
-            dest=dest,
-            metavar=meta,
-            default=None,
-            help=f"{verb} the server's {kind} {meta} (pinned per server and principal) "
-            "instead of a tool",
-        )
-
-
-def surface_target(args: Any) -> tuple[str, str] | None:
-    """(kind, name) the command names, or None; an InputError when it names several."""
-    named = [(k, str(getattr(args, d))) for k, d, _ in SURFACE_OPTIONS if getattr(args, d, None)]
-    if len(named) > 1:
-        raise InputError("name one of --prompt, --resource, --resource-template")
-    return named[0] if named else None
-
-
-def check_one_target(args: argparse.Namespace) -> None:
-    """``approve``/``deny`` without ``--group``: a SERVER with a TOOL or ``--instructions``,
-    and no ``--except`` (which only leaves a member out of a group)."""
-    if args.except_:
-        raise InputError("--except leaves a member out of a --group")
-    if args.server is None:
-        raise InputError("name a SERVER and a TOOL, or a --group")
-    others = int(bool(args.instructions)) + int(surface_target(args) is not None)
-    if (args.tool is None) != bool(others) or others > 1:
-        raise InputError(
-            "name a TOOL, or use --instructions (not both), or one --prompt, --resource or "
-            "--resource-template"
-        )
-
-
-def add_calls_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--calls",
-        action="append",
-        default=[],
-        metavar="SERVER=PATH",
-        help="a server's recorded call log (JSONL), replacing the config's `calls` "
-        "and the proxy's default log for that server; repeatable",
-    )
-
-
-def add_report_options(p: argparse.ArgumentParser) -> None:
-    """The report options ``check`` and ``status`` share, worded once so both say the same."""
-    p.add_argument(
-        "--flag-version-bumps",
-        action="store_true",
-        help="also note a server whose version changed while no tool did",
-    )
-    p.add_argument(
-        "--all-calls",
-        action="store_true",
-        help="list every replayed call (default: broken calls and bad recordings, "
-        "the first 20 of each in text, counts for the rest)",
-    )
-    p.add_argument(
-        "--no-witness",
-        action="store_true",
-        help="do not generate witness calls for breaking changes",
-    )
+    config: str | None = None
+    """``--config FILE`` (or ``auto``); None: discovered in the cwd."""
+    list_configs: bool = False
+    """``--list-configs``: print the client configs ``--config auto`` reads, and exit."""
+    servers: tuple[str, ...] = ()
+    """The servers the command names: ``--server`` (repeatable), or ``approve``'s and
+    ``deny``'s positional SERVER. ``--candidate`` swaps in only these (all when empty)."""
+    snapshot: str | None = None
+    """The snapshot file to review instead of a live fetch."""
+    snapshot_option: str = "--snapshot"
+    """How the command spells its snapshot option (``check``: ``--from-snapshot``)."""
+    candidate: bool = False
+    timeout: float | None = None
+    pins: str | None = None
+    quiet: bool = False
+    sign_key: str | None = None
+    calls: tuple[str, ...] = ()
+    """``--calls SERVER=PATH`` specs, as given."""
+    hosts: str | None = None
+    """``--hosts A,B`` as given."""
 
 
 def safe_file_name(name: str) -> str:
@@ -211,7 +98,7 @@ def parse_calls_specs(specs: list[str]) -> dict[str, str]:
     return out
 
 
-def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
+def call_log_paths(cfg: Config | None, servers: list[str]) -> dict[str, tuple[str, str]]:
     """{server: (path, where-from)} for each of ``servers`` the config knows: its ``calls``,
     else the proxy's default log in the config's state dir; when that log does not exist but
     the one a proxy started without the config writes does (``proxy --url URL --name NAME`` or
@@ -238,13 +125,13 @@ def call_log_paths(cfg: Any, servers: list[str]) -> dict[str, tuple[str, str]]:
 
 
 def load_calls_for(
-    cfg: Any,
+    cfg: Config | None,
     servers: list[str],
     specs: list[str],
     note: Callable[[str], None],
     *,
     stream: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, CallLog]:
     """{server: CallLog} by the rules in the module docstring. A ``--calls`` file must exist
     (it was named on purpose); a config's or the proxy's log that does not exist yet is a note.
 
@@ -255,7 +142,7 @@ def load_calls_for(
 
     read = stream_call_log if stream else load_call_log
 
-    out: dict[str, Any] = {}
+    out: dict[str, CallLog] = {}
     explicit = parse_calls_specs(specs)
     for name, (path, origin) in call_log_paths(cfg, servers).items():
         if name in explicit:
@@ -272,7 +159,7 @@ def load_calls_for(
     return out
 
 
-def _discover_optional(path: str | None) -> Any:
+def _discover_optional(path: str | None) -> Config | None:
     """The config at ``path``, or the discovered one, or None when none exists (snapshot runs)."""
     from mcp_review.services.config import DISCOVERY_ORDER, load_config
 
@@ -283,27 +170,15 @@ def _discover_optional(path: str | None) -> Any:
     return load_config(None)
 
 
-def load_config_for(args: Any, *, required: bool) -> Config | None:
-    """The config for ``args`` (``--config`` or discovered), applying ``--timeout``; None only
-    when not ``required`` and none exists."""
+def load_config_for(opts: InputOptions, *, required: bool) -> Config | None:
+    """The config ``opts`` names (``--config``) or the discovered one, applying ``--candidate``
+    and ``--timeout``; None only when not ``required`` and none exists."""
     from mcp_review.services.config import load_config
 
-    cfg = (
-        load_config(getattr(args, "config", None))
-        if required
-        else _discover_optional(getattr(args, "config", None))
-    )
-    if cfg is not None and getattr(args, "candidate", False):
-        only = getattr(args, "server", None)  # --server (a list); approve's is positional
-        use_candidates(
-            cfg,
-            only=list(only)
-            if isinstance(only, list)
-            else [only]
-            if isinstance(only, str)
-            else None,
-        )
-    timeout = getattr(args, "timeout", None)
+    cfg = load_config(opts.config) if required else _discover_optional(opts.config)
+    if cfg is not None and opts.candidate:
+        use_candidates(cfg, only=list(opts.servers) or None)
+    timeout = opts.timeout
     if cfg is not None and timeout is not None:
         if timeout <= 0:
             raise InputError("--timeout must be positive")
@@ -311,7 +186,7 @@ def load_config_for(args: Any, *, required: bool) -> Config | None:
     return cfg
 
 
-def use_candidates(cfg: Any, *, only: list[str] | None = None) -> None:
+def use_candidates(cfg: Config, *, only: list[str] | None = None) -> None:
     """``--candidate``: each server that names a candidate is replaced by it (same name and
     principal); the others are reviewed as they are. Without the flag nothing of a candidate
     runs. No candidate among the servers reviewed is an input error."""
@@ -332,13 +207,13 @@ def use_candidates(cfg: Any, *, only: list[str] | None = None) -> None:
 class Inputs:
     """Everything a command or the app reviews, resolved once."""
 
-    config: Any
+    config: Config | None
     """services.config.Config, or None (a snapshot reviewed without any config)."""
     snapshot_path: str | None
     pins_path: str
     pins: PinFile
     only: list[str] | None = None
-    calls: dict[str, Any] = field(default_factory=dict)
+    calls: dict[str, CallLog] = field(default_factory=dict)
     tiers: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     quiet: bool = False
@@ -347,7 +222,7 @@ class Inputs:
     candidates: list[str] = field(default_factory=list)
     """``--candidate``: the servers whose candidate is reviewed in their place. A decision on
     one of them keeps the running version's approval beside it (engine/candidate.py)."""
-    hosts: Any = None
+    hosts: Targets | None = None
     """The target hosts (engine.hosts.Targets: ``--hosts``, ``[hosts] targets``, or inferred
     from the client configs read; services/hosts.py), or None: no host is judged."""
 
@@ -356,7 +231,7 @@ class Inputs:
         return self.snapshot_path is None
 
     @property
-    def servers(self) -> list[Any]:
+    def servers(self) -> list[ServerConfig]:
         """The configured servers reviewed (``--server`` applied)."""
         if self.config is None:
             return []
@@ -379,7 +254,7 @@ class Inputs:
             if s.command is not None or s.url is not None
         }
 
-    def snapshot(self, on_progress: Any = None) -> Any:
+    def snapshot(self, on_progress: ProgressFn | None = None) -> Snapshot:
         """The tool lists: the snapshot file (``--server`` applied), or a live fetch."""
         if self.snapshot_path is not None:
             from mcp_review.engine.replay import _gc_paused
@@ -414,13 +289,13 @@ class Inputs:
 
     def status(
         self,
-        snap: Any,
+        snap: Snapshot,
         *,
         witnesses: bool = True,
         version_bumps: bool = False,
         keep_valid_calls: bool = True,
         pinned_elsewhere: bool = False,
-    ) -> Any:
+    ) -> StatusReport:
         """engine.status.compute_status over ``snap`` with these calls and tiers.
 
         ``pinned_elsewhere``: a deciding command that fetched only the servers it names judges
@@ -461,7 +336,7 @@ class Inputs:
             govern(report, gate)
         return report
 
-    def mark_held(self, report: Any) -> None:
+    def mark_held(self, report: StatusReport) -> None:
         """``held_by_proxy`` on the tools an enforcing proxy holds now (its state file beside
         the server's call log: the log named with ``--calls``, the config's, else the proxy's
         default)."""
@@ -469,10 +344,10 @@ class Inputs:
 
         names = [s.name for s in report.servers]
         logs = {n: p for n, (p, _) in call_log_paths(self.config, names).items()}
-        logs.update({n: c.path for n, c in self.calls.items() if getattr(c, "path", None)})
+        logs.update({n: c.path for n, c in self.calls.items() if c.path})
         mark_held(report, logs)
 
-    def pinned_elsewhere(self, snap: Any) -> list[tuple[str, str, str]]:
+    def pinned_elsewhere(self, snap: Snapshot) -> list[tuple[str, str, str]]:
         """(server, principal, tool) of the approved pins of servers not in ``snap``."""
         present = set(snap.servers)
         return sorted(k for k, p in self.pins.pins.items() if k[0] not in present and p.approved)
@@ -487,9 +362,8 @@ class Inputs:
 
 
 def resolve(
-    args: Any,
+    opts: InputOptions,
     *,
-    snapshot_attr: str = "snapshot",
     live: bool = True,
     load_pin_file: bool = True,
     with_calls: bool = True,
@@ -497,54 +371,52 @@ def resolve(
     server_filter: bool = True,
     stream_calls: bool = False,
 ) -> Inputs:
-    """Resolve ``args`` (argparse namespace with ``--config``, ``--server``, ``--pins``,
-    ``--calls`` and a snapshot option named ``snapshot_attr``) into :class:`Inputs`.
+    """Resolve a command's options (``--config``, ``--server``, ``--pins``, ``--calls``, its
+    snapshot file: :class:`InputOptions`) into :class:`Inputs`.
 
     ``live``: without a snapshot file the command fetches the configured servers (so the
     config is required); a command that cannot fetch passes False. ``require_config=False``:
     no config found is no error even without a snapshot (``deny`` falls back to the pin file);
     :meth:`Inputs.snapshot` then returns an empty snapshot. ``server_filter=False``: the
-    command's ``server`` argument is positional (approve, deny), not ``--server``.
+    command's server is positional (approve, deny), not a ``--server`` filter.
     ``stream_calls``: see :func:`load_calls_for` (a command that computes the status once).
     """
     from mcp_review.engine.pins import PinFile
     from mcp_review.store.pinfile import load_pins
 
-    if getattr(args, "list_configs", False):
+    if opts.list_configs:
         from mcp_review.engine.errors import EarlyExit
         from mcp_review.services.discover import list_sources, list_text
 
         sys.stdout.write(list_text(list_sources()))
         raise EarlyExit(0)
-    snapshot_path = getattr(args, snapshot_attr, None)
-    if snapshot_path is not None and getattr(args, "candidate", False):
+    snapshot_path = opts.snapshot
+    if snapshot_path is not None and opts.candidate:
         raise InputError(
             "--candidate runs each server's candidate live; it cannot be combined "
             "with a snapshot file"
         )
     if snapshot_path is None and not live:
-        raise InputError(f"--{snapshot_attr.replace('_', '-')} FILE is needed")
-    cfg = load_config_for(args, required=snapshot_path is None and require_config)
-    pins_path = (
-        getattr(args, "pins", None) or (cfg.pins if cfg is not None else None) or "mcp-pins.toml"
-    )
+        raise InputError(f"{opts.snapshot_option} FILE is needed")
+    cfg = load_config_for(opts, required=snapshot_path is None and require_config)
+    pins_path = opts.pins or (cfg.pins if cfg is not None else None) or "mcp-pins.toml"
     # The pin file before anything connects anywhere: a bad one fails first.
     from mcp_review.engine.replay import _gc_paused
 
     with _gc_paused():  # a fleet's pin file: 10,000 pins, no reference cycles
         pins = load_pins(pins_path) if load_pin_file else PinFile(path=pins_path)
-    only = (list(getattr(args, "server", None) or []) or None) if server_filter else None
+    only = (list(opts.servers) or None) if server_filter else None
     inp = Inputs(
         config=cfg,
         snapshot_path=snapshot_path,
         pins_path=pins_path,
         pins=pins,
         only=only,
-        quiet=bool(getattr(args, "quiet", False)),
+        quiet=opts.quiet,
     )
     from mcp_review.services.signing import install
 
-    install(pins, getattr(args, "sign_key", None), cfg)  # decisions signed when a key is set
+    install(pins, opts.sign_key, cfg)  # decisions signed when a key is set
     if cfg is not None:
         inp.notes.extend(cfg.notes)
         inp.candidates = list(cfg.candidates)
@@ -560,18 +432,18 @@ def resolve(
                 )
     names = [s.name for s in inp.servers]
     if with_calls:
-        inp.explicit_calls = list(parse_calls_specs(list(getattr(args, "calls", None) or [])))
+        inp.explicit_calls = list(parse_calls_specs(list(opts.calls)))
         inp.calls = load_calls_for(
             cfg,
             names,
-            list(getattr(args, "calls", None) or []),
+            list(opts.calls),
             inp.notes.append,
             stream=stream_calls,
         )
     inp.tiers = {s.name: s.policy for s in inp.servers if s.policy}
     from mcp_review.services.hosts import parse_hosts_option, resolve_targets, targets_note
 
-    given = getattr(args, "hosts", None)
+    given = opts.hosts
     inp.hosts = resolve_targets(
         cfg, parse_hosts_option(given) if given else None, recorded_clients(cfg, names)
     )
@@ -581,7 +453,7 @@ def resolve(
     return inp
 
 
-def recorded_clients(cfg: Any, servers: list[str]) -> dict[str, str]:
+def recorded_clients(cfg: Config | None, servers: list[str]) -> dict[str, str]:
     """clientInfo names an enforcing proxy recorded for ``servers`` (beside each call log,
     ``store.calllog.record_client``) -> where and when: the hosts the user runs."""
     from mcp_review.store.calllog import clients_path, read_clients
@@ -593,34 +465,15 @@ def recorded_clients(cfg: Any, servers: list[str]) -> dict[str, str]:
     return out
 
 
-def add_hosts_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--hosts",
-        metavar="A,B",
-        help="judge these host profiles (claude-api, claude-code, openai-strict, cursor, ...: "
-        "`mcp-review hosts --profiles` lists them) instead of [hosts] targets or the hosts "
-        "inferred from your client configs",
-    )
-
-
 def resolve_paths(
     *, config: str | None, pins: str, snapshot: str | None = None, quiet: bool = True
 ) -> Inputs:
     """:func:`resolve` for callers that hold paths rather than a command line (the demo, the
     screenshot script): the same rules, the same answer."""
-    ns = argparse.Namespace(
-        config=config,
-        pins=pins,
-        snapshot=snapshot,
-        server=None,
-        timeout=None,
-        calls=[],
-        quiet=quiet,
-    )
-    return resolve(ns)
+    return resolve(InputOptions(config=config, pins=pins, snapshot=snapshot, quiet=quiet))
 
 
-def load_pair(old_path: str, new_path: str) -> tuple[Any, Any]:
+def load_pair(old_path: str, new_path: str) -> tuple[ToolDef, ToolDef]:
     """Two tool-definition JSON files (``classify``/``gate`` OLD NEW)."""
     from mcp_review.engine.model import ToolDef
     from mcp_review.store.readers import load_file
@@ -630,7 +483,7 @@ def load_pair(old_path: str, new_path: str) -> tuple[Any, Any]:
     return old, new
 
 
-def progress_printer(quiet: bool) -> Any:
+def progress_printer(quiet: bool) -> ProgressFn | None:
     """A fetch ``Progress`` callback printing one line per finished server to stderr."""
     if quiet:
         return None

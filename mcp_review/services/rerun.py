@@ -16,7 +16,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine import rerun as core
 from mcp_review.engine.errors import InputError
@@ -30,6 +30,9 @@ from mcp_review.store.calllog import (
     seal_key,
     sealed,
 )
+
+if TYPE_CHECKING:
+    from mcp_review.engine.pins import PinFile
 
 
 class RerunUnreachable(Exception):
@@ -375,7 +378,7 @@ class Settings:
     redact: Sequence[str] = DEFAULT_REDACT
 
 
-def _pins_for(pins: Any, server: str, principal: str, tool: str) -> dict[str, Any]:
+def _pins_for(pins: PinFile, server: str, principal: str, tool: str) -> dict[str, Any]:
     pin = pins.get(server, principal, tool)
     bad = pins.unverified.get((server, principal, tool))
     if pin is None and bad is not None:
@@ -406,7 +409,7 @@ def decide(
     *,
     server: str,
     principal: str,
-    pins: Any,
+    pins: PinFile,
     live: dict[str, Any],
     settings: Settings,
 ) -> list[CallReport]:
@@ -451,7 +454,9 @@ def _connect_errors(e: BaseException, cfg: ServerConfig) -> str:
     return cfg.scrub(f"{kind}: {message}")
 
 
-async def plan(cfg: Any, pins: Any, calls: list[RecordedCall], settings: Settings) -> RerunReport:
+async def plan(
+    cfg: ServerConfig, pins: PinFile, calls: list[RecordedCall], settings: Settings
+) -> RerunReport:
     """Connect, list, and decide; nothing but ``tools/list`` is sent."""
     import anyio
 
@@ -510,8 +515,8 @@ def _shape_errors(schema: Any, structured: Any) -> list[tuple[str, str]]:
 
 
 async def execute(
-    cfg: Any,
-    pins: Any,
+    cfg: ServerConfig,
+    pins: PinFile,
     planned: RerunReport,
     settings: Settings,
     on_call: Callable[[CallReport], None] | None = None,
@@ -565,8 +570,8 @@ async def _rerun_one(
     client: Any,
     r: CallReport,
     live: dict[str, Any],
-    pins: Any,
-    cfg: Any,
+    pins: PinFile,
+    cfg: ServerConfig,
     settings: Settings,
     redactor: Redactor,
     timeout: float,
@@ -606,17 +611,21 @@ async def _rerun_one(
     r.outcome, r.reason, r.comparison, r.live_result = cmp.outcome, cmp.reason, cmp, res1
 
 
-def call_log_for(cfg: Any, state_dir: str | None) -> str:
+def call_log_for(cfg: ServerConfig, state_dir: str | None) -> str:
     """Where this server's calls are (the config's `calls`, else the proxy's default)."""
     from mcp_review.services.inputs import default_call_log
 
-    if getattr(cfg, "calls", None):
+    if cfg.calls:
         return str(cfg.calls)
     return default_call_log(state_dir or os.path.join(".mcp-review"), cfg.name)
 
 
 def run_server(
-    cfg: Any, pins: Any, calls_path: str, settings: Settings, confirm: Callable[[RerunReport], bool]
+    cfg: ServerConfig,
+    pins: PinFile,
+    calls_path: str,
+    settings: Settings,
+    confirm: Callable[[RerunReport], bool],
 ) -> RerunReport:
     """The whole rerun of one server, synchronously: read the log, plan, ask ``confirm`` (only
     when something would be sent), execute. A plan not confirmed is returned as planned

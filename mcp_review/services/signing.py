@@ -333,17 +333,6 @@ def install(pins: PinFile, sign_key: str | None, config: Config | None = None) -
     pins.sign = sign
 
 
-def add_sign_option(p: Any) -> None:
-    p.add_argument(
-        "--sign-key",
-        metavar="KEY",
-        default=None,
-        help="sign each decision with this SSH key: a private key file, its .pub (the key in "
-        "ssh-agent) or 'agent' (default: $MCP_REVIEW_SIGN_KEY, else the config's "
-        "[signing] key; none: unsigned)",
-    )
-
-
 # The policy on disk ---------------------------------------------------------------------------
 
 
@@ -360,12 +349,6 @@ class Trust:
     """Read from a path outside the pin file's repository (named by the user's or the CI's
     configuration): trusted as it is. Inside: it must carry its own signatures."""
     notes: list[str] = field(default_factory=list)
-
-
-def policy_path(args: Any, config: Any, pins_path: str) -> str | None:
-    """:func:`find_policy` from a command's parsed arguments (``--signing-policy``), for
-    commands/proxy.py until the proxy's split gives it typed settings."""
-    return find_policy(getattr(args, "signing_policy", None), config, pins_path)
 
 
 def find_policy(signing_policy: str | None, config: Config | None, pins_path: str) -> str | None:
@@ -599,10 +582,10 @@ class Verdict:
 
 
 def vet(
-    pins: Any,
+    pins: PinFile,
     trust: Trust,
     *,
-    base: Any = None,
+    base: PinFile | None = None,
     base_trust: Trust | None = None,
     audit_path: str | None = None,
 ) -> Verdict:
@@ -641,7 +624,7 @@ def withhold_unsigned(policy: str, pins_path: str) -> Any:
     read (one that no longer reads withholds everything: the pin file check fails)."""
     load_trust(policy, pins_path)
 
-    def run(pins: Any) -> None:
+    def run(pins: PinFile) -> None:
         trust = load_trust(policy, pins_path)
         v = vet(pins, trust)
         failed = "signed-decision check failed: "
@@ -672,31 +655,6 @@ def withhold_unsigned(policy: str, pins_path: str) -> Any:
                 pins.unverified_surfaces[skey] = (spin, why)
 
     return run
-
-
-def add_require_options(p: Any) -> None:
-    """``--require-signed``, ``--signing-policy`` and ``--base`` (``verify``, ``check``)."""
-    p.add_argument(
-        "--require-signed",
-        action="store_true",
-        help="check every decision's signatures under the signing policy (exit 1 naming each "
-        "that fails)",
-    )
-    p.add_argument(
-        "--signing-policy",
-        metavar="FILE",
-        default=None,
-        help="the signing policy (default: $MCP_REVIEW_SIGNING_POLICY, the config's [signing] "
-        f"policy, else {POLICY_NAME} beside the pin file)",
-    )
-    p.add_argument(
-        "--base",
-        metavar="REV",
-        default=None,
-        help="with --require-signed: the git revision the change is made on (the target "
-        "branch): each changed decision must follow its decision there, and a changed policy "
-        "must be signed by keys that revision allows",
-    )
 
 
 class Resolved(Protocol):

@@ -8,7 +8,7 @@ longer served."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.clock import current_user, now_utc
 from mcp_review.engine.surfaces import (
@@ -26,9 +26,16 @@ from mcp_review.services.decisions import (
     served_and_principal,
 )
 
+if TYPE_CHECKING:
+    from mcp_review.engine.pins import PinFile
+    from mcp_review.engine.snapshot import Snapshot
+    from mcp_review.engine.status import ServerStatus
+    from mcp_review.engine.surfaces import SurfaceStatus
+    from mcp_review.services.inputs import Inputs
+
 
 # The command-line options naming a prompt, resource or template (add_surface_options,
-# surface_target) live with the other target checks in services/inputs.py.
+# surface_target) live with the other target checks in mcp_review/cli_args.py.
 @dataclass(slots=True)
 class SurfaceDecision(InstructionsDecision):
     """The outcome of deciding a prompt, resource or template: the fields of an
@@ -36,7 +43,7 @@ class SurfaceDecision(InstructionsDecision):
 
 
 def decide_surface(
-    req: DecisionRequest, inp: Any, snap: Any, decision: str, target: tuple[str, str]
+    req: DecisionRequest, inp: Inputs, snap: Snapshot, decision: str, target: tuple[str, str]
 ) -> SurfaceDecision:
     from mcp_review.engine.hidden import safe_text
 
@@ -67,6 +74,7 @@ def decide_surface(
             "none is pinned",
             known=(name, sorted(names), f"{kind}s"),
         )
+        assert old is not None  # refuse_unserved raised: nothing served, nothing pinned
         wire = old.wire
     else:
         wire = live
@@ -92,12 +100,20 @@ def decide_surface(
 
 
 def baseline_surfaces(
-    s: Any, pins: Any, args: Any, held: list[dict[str, str]], *, candidate: bool = False
+    s: ServerStatus,
+    pins: PinFile,
+    held: list[dict[str, str]],
+    *,
+    yes: bool,
+    force: bool,
+    by: str | None,
+    note: str,
+    candidate: bool = False,
 ) -> None:
     """``pin``: a server's prompts, resources and templates in the baseline, as its
     instructions (commands/pin.py): new ones are pinned unless a cue blocks them, changed
-    ones are held back until ``--yes``, denied ones until ``--force``; a candidate's wait for
-    the switch."""
+    ones are held back until ``--yes`` (``yes``), denied ones until ``--force`` (``force``);
+    a candidate's wait for the switch. ``by`` and ``note`` are recorded with each pin."""
     from mcp_review.engine.hidden import safe_text
     from mcp_review.engine.policy import approval_allowed, blocked_approval
 
@@ -114,10 +130,10 @@ def baseline_surfaces(
                 why = f"approved {x.kind} no longer served (deny it to acknowledge)"
             else:
                 continue
-        elif (x.state == "denied" or x.previously_denied) and not args.force:
+        elif (x.state == "denied" or x.previously_denied) and not force:
             why = "denied (use --force to approve)"
-        elif not approval_allowed("approved", x.policy.outcome, args.yes) or (
-            x.state == "changed" and not args.yes
+        elif not approval_allowed("approved", x.policy.outcome, yes) or (
+            x.state == "changed" and not yes
         ):
             why = "; ".join(x.policy.reasons)
             if x.breaking:
@@ -133,9 +149,9 @@ def baseline_surfaces(
             x.live,
             "approved",
             principal=s.principal,
-            by=args.by or current_user(),
+            by=by or current_user(),
             at=now_utc(),
-            note=args.note,
+            note=note,
             server_version=s.server_version,
         )
         decide_surface_pin(
@@ -145,7 +161,7 @@ def baseline_surfaces(
             why=audit_why(
                 "approved",
                 f"baseline, {x.state} {x.kind}",
-                note=args.note,
+                note=note,
                 blocked=(x.policy.reasons or ("changed",)) if confirmed else (),
                 confirmed="with --yes",
             ),
@@ -167,8 +183,8 @@ class ReviewedSurface:
 
 
 def decide_reviewed_surface(
-    pins: Any,
-    shown: Any,
+    pins: PinFile,
+    shown: SurfaceStatus,
     decision: str,
     *,
     source: str,

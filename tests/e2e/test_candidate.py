@@ -321,13 +321,14 @@ def pinned(project: Path) -> Path:
 async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_approval(pinned: Path):
     from textual.widgets import Header
 
+    from mcp_review.cli_args import input_options
     from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
     from mcp_review.tui.app import ReviewApp
     from mcp_review.tui.source import ReviewSource
 
     ns = _review_args(candidate=True)
-    app = ReviewApp(ReviewSource.from_inputs(resolve(ns)), subtitle="mcp-pins.toml")
+    app = ReviewApp(ReviewSource.from_inputs(resolve(input_options(ns))), subtitle="mcp-pins.toml")
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(400):
             await pilot.pause(0.05)
@@ -342,7 +343,9 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
     assert json.loads(pin.definition) == V2[0]
     assert [json.loads(t) for t in pin.extra[ALSO_KEY]] == [V1[0]]
     # Without --candidate the app shows the running servers under the plain title.
-    plain = ReviewApp(ReviewSource.from_inputs(resolve(_review_args(candidate=False))))
+    plain = ReviewApp(
+        ReviewSource.from_inputs(resolve(input_options(_review_args(candidate=False))))
+    )
     assert plain.title == "mcp-review"
 
 
@@ -549,6 +552,7 @@ def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(proje
 
     from textual.widgets import Static
 
+    from mcp_review.cli_args import input_options
     from mcp_review.engine.status import State
     from mcp_review.services.inputs import resolve
     from mcp_review.tui.app import ReviewApp
@@ -561,7 +565,9 @@ def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(proje
     (project / "v1.json").write_text(json.dumps(V1[:1]))  # list_dir (denied) no longer served
 
     async def app_view() -> tuple[str, list[tuple[str, str]], str | None]:
-        app = ReviewApp(ReviewSource.from_inputs(resolve(_review_args(candidate=False))))
+        app = ReviewApp(
+            ReviewSource.from_inputs(resolve(input_options(_review_args(candidate=False))))
+        )
         async with app.run_test(size=(120, 36)) as pilot:
             for _ in range(400):
                 await pilot.pause(0.05)

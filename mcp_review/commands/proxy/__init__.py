@@ -435,7 +435,7 @@ def _require_signed(args: argparse.Namespace, cfg: Any, pins: str) -> Any:
     be read."""
     from mcp_review.services import signing
 
-    where = signing.policy_path(args, cfg, pins)
+    where = signing.find_policy(getattr(args, "signing_policy", None), cfg, pins)
     if where is None:
         raise InputError(
             "--require-signed: no signing policy (--signing-policy, $MCP_REVIEW_SIGNING_POLICY, "

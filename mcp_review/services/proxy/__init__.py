@@ -16,7 +16,8 @@ from mcp_review.services.proxy.framing import (
     read_line_batches,
 )
 from mcp_review.services.proxy.process import STDIN_GRACE, TERM_GRACE
-from mcp_review.services.proxy.relay import (
+from mcp_review.services.proxy.relay import Proxy
+from mcp_review.services.proxy.relay_common import (
     CRASH_CODE,
     EXIT_OK,
     EXIT_SERVER_GONE,
@@ -27,7 +28,6 @@ from mcp_review.services.proxy.relay import (
     PIN_POLL,
     REFUSED_CODE,
     WARNING_PREFIX,
-    Proxy,
 )
 from mcp_review.services.proxy.upstream import StdioUpstream, Upstream, UpstreamError
 

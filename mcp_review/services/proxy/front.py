@@ -70,7 +70,8 @@ from mcp_review.services.proxy.guard import (
     MAX_CONNECTIONS,
     guarded_protocol,
 )
-from mcp_review.services.proxy.relay import CRASH_CODE, INVALID_REQUEST, PARSE_ERROR, Proxy
+from mcp_review.services.proxy.relay import Proxy
+from mcp_review.services.proxy.relay_common import CRASH_CODE, INVALID_REQUEST, PARSE_ERROR
 
 ENDPOINT = "/mcp"
 MAX_BODY = 4 * 1024 * 1024

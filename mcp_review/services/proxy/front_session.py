@@ -16,7 +16,8 @@ from typing import Any, Protocol
 import anyio
 
 from mcp_review.services.proxy.framing import id_keys, loads, short, wire
-from mcp_review.services.proxy.relay import CRASH_CODE, Proxy
+from mcp_review.services.proxy.relay import Proxy
+from mcp_review.services.proxy.relay_common import CRASH_CODE
 
 MAX_QUEUED = 1000
 """Server messages waiting for a client stream, per session; the oldest go first beyond."""

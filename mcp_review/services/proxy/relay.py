@@ -36,20 +36,15 @@ from mcp_review.services.proxy.process import (
     ClientReader,
     ClientWriter,
 )
-from mcp_review.services.proxy.relay_common import (  # noqa: F401 - re-exported (front.py, __init__.py)
+from mcp_review.services.proxy.relay_common import (
     CRASH_CODE,
-    ENVELOPE_KEYS,
     EXIT_OK,
     EXIT_SERVER_GONE,
-    FETCH_MAX_PAGES,
     FETCH_TIMEOUT,
     INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
-    PIN_POLL,
     REFUSED_CODE,
-    WARNING_PREFIX,
-    OwnReply,
     Pending,
     starts_listing,
     ui_resource_uri,

@@ -1,5 +1,5 @@
 """What the relay's halves share: its JSON-RPC codes and exit codes, and the record of one
-request in flight. Split from relay.py (one module per job); relay.py re-exports every name."""
+request in flight. Split from relay.py (one module per job); importers name this module, not relay.py."""
 
 from __future__ import annotations
 
