@@ -39,7 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_proxy import TOOLS, Conn, _load  # noqa: E402
+import bench_proxy  # noqa: E402
+from bench_proxy import TOOLS, Conn, _load, _pin  # noqa: E402
 
 MiB = 1 << 20
 
@@ -118,10 +119,17 @@ def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float]:
     return red, rec, server
 
 
-def _cpu(pid: int) -> float:
+def _stat(pid: int) -> tuple[float, float, int]:
+    """(user CPU s, system CPU s, minor page faults) of a process so far."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick, int(fields[7])
+
+
+def _cpu(pid: int) -> float:
+    user, system, _ = _stat(pid)
+    return user + system
 
 
 def _server_pid(c: Conn, kind: str) -> int:
@@ -137,9 +145,12 @@ def _server_pid(c: Conn, kind: str) -> int:
     raise SystemExit("the proxy started no server")
 
 
-def pipelined(kind: str, tmp: Path, line: bytes, n: int) -> tuple[float, float, float]:
-    """(MiB/s of requests and responses, proxy CPU ms per call, server CPU ms per call) for
-    ``n`` calls written as fast as the pipe takes them while a thread reads the answers."""
+def pipelined(
+    kind: str, tmp: Path, line: bytes, n: int
+) -> tuple[float, float, float, float, float]:
+    """(MiB/s of requests and responses, proxy CPU ms per call, server CPU ms per call, of the
+    proxy's CPU the kernel's ms per call, the proxy's minor page faults per call) for ``n``
+    calls written as fast as the pipe takes them while a thread reads the answers."""
     c = Conn(kind, tmp)
     server = _server_pid(c, kind)
     got: list[bytes] = []
@@ -149,21 +160,74 @@ def pipelined(kind: str, tmp: Path, line: bytes, n: int) -> tuple[float, float, 
             got.append(c.p.stdout.readline())
 
     proxy0 = _cpu(c.p.pid) if kind != "direct" else 0.0
+    stat0 = _stat(c.p.pid)
     server0 = _cpu(server)
     th = threading.Thread(target=read)
     t0 = time.perf_counter()
     th.start()
-    for _ in range(n):
-        c.p.stdin.write(line)
+    head, tail = line.split(b'"id": 7', 1)  # each call its own id: --enforce refuses a reused one
+    for i in range(n):
+        c.p.stdin.write(head)
+        c.p.stdin.write(b'"id": %d' % (1000 + i))
+        c.p.stdin.write(tail)
     c.p.stdin.flush()
     th.join()
     dt = time.perf_counter() - t0
     proxy_cpu = (_cpu(c.p.pid) - proxy0) if kind != "direct" else 0.0
+    stat1 = _stat(c.p.pid)
     server_cpu = _cpu(server) - server0
     assert len(got) == n and all(b'"result"' in g for g in got), [g[:200] for g in got[:3]]
-    moved = sum(len(g) for g in got) + n * len(line)
+    moved = sum(len(g) for g in got) + n * len(line)  # (the ids' digits aside)
     c.close()
-    return moved / MiB / dt, proxy_cpu / n * 1000, server_cpu / n * 1000
+    return (
+        moved / MiB / dt,
+        proxy_cpu / n * 1000,
+        server_cpu / n * 1000,
+        (stat1[1] - stat0[1]) / n * 1000,
+        (stat1[2] - stat0[2]) / n,
+    )
+
+
+def _profiled(kind: str, tmp: Path, line: bytes, n: int) -> tuple[dict[Any, Any], float]:
+    """(cProfile's stats of one proxy of ``kind`` that relayed ``n`` pipelined calls, its CPU
+    ms a call as /proc counts it)."""
+    import pstats
+
+    out = tmp / f"proxy-{kind}-{n}.prof"
+    real = bench_proxy._argv
+
+    def argv(k: str, t: Path) -> list[str]:
+        a = real(k, t)
+        return [a[0], "-m", "cProfile", "-o", str(out), *a[1:]] if k == kind else a
+
+    bench_proxy._argv = argv
+    try:
+        cpu = pipelined(kind, tmp, line, n)[1]
+    finally:
+        bench_proxy._argv = real
+    return pstats.Stats(str(out)).stats, cpu  # type: ignore[attr-defined]
+
+
+def profile(kind: str, tmp: Path, line: bytes, n: int, top: int) -> None:
+    """Where one proxy's CPU goes per call: cProfile over ``n`` pipelined calls minus a run of
+    one call (start-up, the first listing), per function, divided by ``n - 1``."""
+    many, cpu = _profiled(kind, tmp, line, n)
+    one, _ = _profiled(kind, tmp, line, 1)
+    rows = []
+    for key, (_, nc, tt, ct, _) in many.items():
+        base = one.get(key, (0, 0, 0.0, 0.0, None))
+        rows.append((tt - base[2], ct - base[3], nc - base[1], key))
+    rows.sort(key=lambda r: -r[0])
+    total = sum(r[0] for r in rows)
+    k = max(1, n - 1)
+    print(
+        f"  {kind}: {total / k * 1000:.2f} ms a call in profiled functions "
+        f"({cpu:.2f} ms a call by /proc with the profiler's overhead); top {top} by own time:"
+    )
+    print(f"    {'own ms':>8} {'cum ms':>8} {'calls':>8}  function")
+    for tt, ct, nc, (file, lineno, fn) in rows[:top]:
+        where = f" ({Path(file).name}:{lineno})" if lineno else ""
+        print(f"    {tt / k * 1000:8.2f} {ct / k * 1000:8.2f} {nc / k:8.1f}  {fn}{where}")
 
 
 def main() -> None:
@@ -176,18 +240,37 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5, help="in-process repeats (best)")
     ap.add_argument("--quick", action="store_true", help="--calls 10 --runs 1 --repeat 2")
     ap.add_argument("--skip-e2e", action="store_true", help="in-process figures only")
+    ap.add_argument("--skip-inproc", action="store_true", help="end-to-end figures only")
+    ap.add_argument(
+        "--kinds",
+        default="proxy",
+        help="comma list of proxied paths to time beside direct: proxy (record only), "
+        "enforce (--enforce, the tool pinned)",
+    )
+    ap.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="TOP",
+        help="instead of timing, run each kind's proxy under cProfile and print its TOP "
+        "functions by own time per call",
+    )
     a = ap.parse_args()
     if a.quick:
         a.calls, a.runs, a.repeat = 10, 1, 2
     every = shapes()
     chosen = {k: every[k] for k in a.shapes.split(",")}
     print(f"load average: {_load()}")
-    print("\nin-process, CPU per 1 MiB call, best of", a.repeat)
-    print(f"{'shape':<9}{'bytes':>10}{'redaction':>12}{'record_call':>13}{'server parse+dump':>19}")
-    for name, args in chosen.items():
-        red, rec, srv = in_process(args, a.repeat)
-        size = len(json.dumps(args))
-        print(f"{name:<9}{size:>10,}{red:>10.2f}ms{rec:>11.2f}ms{srv:>17.2f}ms")
+    if not a.skip_inproc:
+        print("\nin-process, CPU per 1 MiB call, best of", a.repeat)
+        print(
+            f"{'shape':<9}{'bytes':>10}{'redaction':>12}{'record_call':>13}"
+            f"{'server parse+dump':>19}"
+        )
+        for name, args in chosen.items():
+            red, rec, srv = in_process(args, a.repeat)
+            size = len(json.dumps(args))
+            print(f"{name:<9}{size:>10,}{red:>10.2f}ms{rec:>11.2f}ms{srv:>17.2f}ms")
     if a.skip_e2e:
         return
     print(
@@ -196,11 +279,14 @@ def main() -> None:
     )
     print(
         f"{'shape':<9}{'direct MiB/s':>13}{'proxy MiB/s':>13}{'ratio':>7}"
-        f"{'proxy CPU/call':>16}{'server CPU/call':>17}   load"
+        f"{'proxy CPU/call':>16}{'server CPU/call':>17}{'of it sys':>11}{'faults':>8}   load"
     )
+    kinds = a.kinds.split(",")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         (tmp / "tools.json").write_text(json.dumps(TOOLS))
+        if "enforce" in kinds:
+            _pin(tmp / "mcp-pins.toml")
         for name, args in chosen.items():
             line = (
                 json.dumps(
@@ -214,19 +300,28 @@ def main() -> None:
                 ).encode()
                 + b"\n"
             )
-            runs: dict[str, list[tuple[float, float, float]]] = {"direct": [], "proxy": []}
+            if a.profile:
+                print(f"{name}:")
+                for kind in kinds:
+                    profile(kind, tmp, line, a.calls, a.profile)
+                continue
+            runs: dict[str, list[tuple[float, ...]]] = {k: [] for k in ("direct", *kinds)}
             for _ in range(a.runs):
                 for kind in runs:
                     runs[kind].append(pipelined(kind, tmp, line, a.calls))
-            ratios = [p[0] / dd[0] for p, dd in zip(runs["proxy"], runs["direct"], strict=True)]
-            med = {k: statistics.median(r[0] for r in v) for k, v in runs.items()}
-            print(
-                f"{name:<9}{med['direct']:>13.1f}{med['proxy']:>13.1f}"
-                f"{statistics.median(ratios):>6.2f}×"
-                f"{statistics.median(r[1] for r in runs['proxy']):>14.2f}ms"
-                f"{statistics.median(r[2] for r in runs['proxy']):>15.2f}ms   {_load()}"
-                f"   (ratios {' '.join(f'{r:.2f}' for r in ratios)})"
-            )
+            for kind in kinds:
+                ratios = [p[0] / dd[0] for p, dd in zip(runs[kind], runs["direct"], strict=True)]
+                med = {k: statistics.median(r[0] for r in runs[k]) for k in ("direct", kind)}
+                label = name if kind == "proxy" else f"{name}/{kind}"
+                print(
+                    f"{label:<9}{med['direct']:>13.1f}{med[kind]:>13.1f}"
+                    f"{statistics.median(ratios):>6.2f}×"
+                    f"{statistics.median(r[1] for r in runs[kind]):>14.2f}ms"
+                    f"{statistics.median(r[2] for r in runs[kind]):>15.2f}ms"
+                    f"{statistics.median(r[3] for r in runs[kind]):>9.2f}ms"
+                    f"{statistics.median(r[4] for r in runs[kind]):>8.0f}   {_load()}"
+                    f"   (ratios {' '.join(f'{r:.2f}' for r in ratios)})"
+                )
 
 
 if __name__ == "__main__":

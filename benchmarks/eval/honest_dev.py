@@ -11,10 +11,12 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
   where ``bench_cues_eval.py --set dev`` scores 89 new ones);
 - **published**: ``honest_dev/*.json``, tool lists of published servers outside the corpus
   (repository, path and commit in each file; descriptions and parameter descriptions copied
-  as written), none on the issue's keep-off list.
+  as written), none on the issue's keep-off list;
 - **published2**: ``honest_dev2/*.json``, a second, later collection in the same form (one
   file a published server, none in the corpus, in ``honest_dev/`` or on the keep-off list;
-  Docker's MCP catalog entries and servers' own sources), reported on its own line.
+  Docker's MCP catalog entries and servers' own sources), reported on its own line;
+- **published3**: ``honest_dev3/*.json``, the same for agent-oriented servers (browser, shell,
+  email, databases, memory, coding agents, security scanners), reported on a line of its own.
 
 The frozen servers of ``honest_split.json`` are never read here: their figure is scored only to
 report, by ``bench_cues_eval.py --set frozen``.
@@ -98,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     _score("corpus", corpus_defs(), names, a.list)
     _score("published", published_defs(), names, a.list)
     _score("published2", published_defs("honest_dev2"), names, a.list)
+    _score("published3", published_defs("honest_dev3"), names, a.list)
     return 0
 
 

@@ -25,17 +25,20 @@ object is one of the tool's own names says nothing beyond its job.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
+from mcp_review.engine.cue_directive_lang import lang_directive
 from mcp_review.engine.rules.cue_families import INSTRUCTION_DIRECTIVE_BEYOND_TOOL
 
-__all__ = ["directive_cues", "directive_sentences"]
+__all__ = ["directive_cues", "directive_sentences", "own_names_of"]
 
 _I = re.I
 
-_SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?;](?=[^\s.!?;]))+")
+_SENTENCE = re.compile(r"(?:[^.!?\n;。！？；]|[.!?;](?=[^\s.!?;]))+")
 """A sentence: up to a stop followed by a space or the end (a dot inside an address, a
-version or a URL stays in it); one pass, no backtracking. A longer one is read in windows."""
+version or a URL stays in it), or a full-width stop; one pass, no backtracking. A longer one
+is read in windows."""
 _WINDOW = 600
 
 _MAX_TEXT = 200_000
@@ -52,7 +55,8 @@ _VERB = (
     r"export|transmit|submit|sync|encode|embed|insert|place|copy|email|notify|alert|report|"
     r"summari[sz]e|rewrite|modify|edit|update|grant|approve|trust|prioriti[sz]e|bypass|"
     r"override|skip|avoid|keep|hide|conceal|proceed|perform|invoke|query|find|get|give|"
-    r"show|display|announce|disclose|install|download|navigate|visit|go)"
+    r"show|display|announce|disclose|install|download|navigate|visit|go|decode|decrypt|"
+    r"deobfuscate|eval|curl|wget|chmod|source)"
 )
 
 _MODAL = re.compile(
@@ -73,11 +77,16 @@ _MODAL = re.compile(
 do-not with a verb, make-sure/ensure, or a clause of time followed by an imperative."""
 
 _IMPERATIVE_START = re.compile(
-    r"^[\s\-*>#\d)(\[\]<>/:|•]{0,12}(?:<[a-z][a-z _-]{0,40}>\s{0,3})?(?:[a-z][a-z \-]{0,30}\*{0,2}:\*{0,2}\s{0,3})?"
-    r"(?:please\s|first\s|also\s|then\s|now\s|immediately\s)?" + _VERB + r"\b",
+    r"^[\s\-*>#\d)(\[\]<>/:|•\"'`]{0,12}(?:<[a-z][a-z _-]{0,40}>\s{0,3})?"
+    r"(?:[\"'`]?[a-z_][a-z_ \-]{0,30}[\"'`]?\*{0,2}:\*{0,2}\s{0,3}[\"'`*]{0,3}){0,2}"
+    r"(?:please\s|first\s|also\s|then\s|now\s|immediately\s)?" + _VERB + r"\b"
+    r"|^[\s\-*>#\[\]]{0,12}(?:[a-z][a-z ]{0,30}:\s{0,3})?(?:for|to|in order to)\s[^,\n]{3,50},\s"
+    r"(?:please\s|first\s|also\s)?" + _VERB + r"\b",
     _I,
 )
-"""A sentence that opens with a verb (the imperative), after bullets, markup or a label."""
+"""A sentence that opens with a verb (the imperative), after bullets, markup, quotes or up
+to two labels (``"notes": "ACTION REQUIRED: send``), or after a clause of purpose ("for best
+results, include ...")."""
 
 # Objects outside the tool's job --------------------------------------------------------------
 
@@ -89,10 +98,13 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:system prompt|system message|instructions|guidelines|rules|memory|reasoning|"
             r"context|configuration|training|policies|safety)\b"
             r"|\b(?:system prompt|system message|context window|hidden instructions)\b"
-            r"|\b(?:previous|prior|above|earlier|original|all|any|other)\s(?:\w{1,12}\s)?"
+            r"|\b(?:previous|prior|above|earlier|original)\s(?:\w{1,12}\s)?"
             r"(?:instructions|directives|guidelines|prompts)\b"
-            r"|\b(?:security|safety)\s(?:checks?|rules|guidelines|restrictions|policies|"
-            r"filters?|measures|protocols?|warnings?)\b",
+            r"|\b(?:ignore|disregard|forget|override|bypass|skip|replace|supersede)\w{0,2}\s"
+            r"(?:\w{1,12}\s){0,2}?(?:instructions|directives|guidelines|prompts)\b"
+            r"|\b(?:ignore|disregard|forget|override|bypass|skip|disable|circumvent|turn off)"
+            r"\w{0,3}\s(?:\w{1,12}\s){0,2}?(?:security|safety)\s(?:checks?|rules|guidelines|"
+            r"restrictions|policies|filters?|measures|protocols?|warnings?)\b",
             _I,
         ),
     ),
@@ -226,7 +238,62 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "the user",
         re.compile(
             r"\b(?:tell|inform|notify|alert|warn|show) (?:the |a )?(?:user|users|human|anyone|"
-            r"customer) that\b",
+            r"customer) that\b(?! you (?:are|were|will|have|used|ran)\b)",
+            _I,
+        ),
+    ),
+    (
+        "another tool with fixed values",
+        re.compile(
+            r"\b(?:call|invoke|use|run|execute|trigger)\w{0,2}\s{1,3}(?:the\s)?(?:[\w-]{1,20}\s)?"
+            r"(?:tool\s|function\s|capability\s)?[(`'\"]{0,2}"
+            r"(?P<name>[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6})\b[)`'\"]{0,2}"
+            r"[^.\n]{0,80}?(?:\(\s?[a-z_]{1,30}\s?=\s?['\"\w]|\b[a-z_]{1,30}\s?=\s?['\"]"
+            r"|\bwith (?:the |exactly )?(?:values?|arguments?|parameters?|strings?|text) ['\"]"
+            r"|\bwith exactly\b|:\s{0,3}-\s[a-z_]{1,30}:\s{0,3}['\"\d{])",
+            _I,
+        ),
+    ),
+    (
+        "posing as the system",
+        re.compile(
+            r"^[\s\W]{0,6}(?:system|admin|administrator|developer|root)\s?(?:notes?\s?)?[\]>*]{0,2}:"
+            r"|(?:^|[\[<*>#\s])(?:system|admin(?:istrator)?|developer|operator|root|security|"
+            r"compliance|internal|assistant|agent)\s(?:instructions?|override|commands?|"
+            r"directives?|messages?|polic(?:y|ies)|notices?|protocols?|orders?|requirements?)\b"
+            r"[\]>*]{0,2}\s{0,2}:",
+            _I,
+        ),
+    ),
+    (
+        "kept from the user",
+        re.compile(
+            r"\b(?:silently|secretly|covertly|quietly|discreetly|invisibly)\b"
+            r"|\b(?:do not|don't|never|without)\s(?:mention|reveal|disclos|announc|surfac|show|"
+            r"display|report)\w{0,4}\s(?:the|this|these|that|any|its|their)\s(?:\w{1,20}\s){0,2}?"
+            r"(?:steps?|calls?|actions?|instructions?|synchroni[sz]ation|operations?|process|"
+            r"requests?|note|output|results?|response|check|audit|fetch)\b",
+            _I,
+        ),
+    ),
+    (
+        "a command",
+        re.compile(
+            r"\b(?:curl|wget)\s[^\n]{0,120}?\|\s{0,2}(?:sudo\s)?(?:(?:ba|z|da)?sh|python3?)\b"
+            r"|\brm\s-[a-z]{0,3}r"
+            r"|\b(?:subprocess|os\.system|os\.popen|child_process|execsync|__import__|"
+            r"execute_code)\b|\b(?:eval|exec)\s?\("
+            r"|[\w\]/.-]{1,60}\.(?:sh|ps1|bat)\b",
+            _I,
+        ),
+    ),
+    (
+        "a file",
+        re.compile(
+            r"\b(?:delete|remove|erase|wipe|overwrite|truncate|rm)\w{0,5}\b[^.\n]{0,80}?`?"
+            r"(?:(?:/[\w.-]{1,40}){2,}|~/[\w./-]{1,60}|\[home dir\][\w./-]{0,60}|"
+            r"[\w-]{1,40}\.(?:txt|env|pem|key|db|sqlite|json|ya?ml|conf|cfg|ini|log|bak|docx?|"
+            r"csv|sh)\b)",
             _I,
         ),
     ),
@@ -244,6 +311,7 @@ _HIDDEN = re.compile(
     r"|\b(?:should|must|need) not be (?:announced|surfaced|disclosed|mentioned|shown|revealed|"
     r"reported) to\b"
     r"|\bshould not be announced\b"
+    r"|\b(?:secretly|covertly)\b"
     r"|\b(?:silently|secretly|covertly|quietly|discreetly|invisibly)\s(?:\w{1,12}\s)?"
     r"(?:read|send|include|pass|call|invoke|upload|forward|copy|collect|gather|log|execute|run|"
     r"append|attach|add|save|store|exfiltrate|transmit|share|post|email|bcc|cc)\b"
@@ -278,9 +346,21 @@ _SELF = re.compile(
     _I,
 )
 _SELF_SCOPE = frozenset({"every request", "the conversation", "other tools"})
-_WIDE = frozenset({"every request", "other tools", "elsewhere", "the user", "the model"})
+_WIDE = frozenset(
+    {
+        "every request",
+        "other tools",
+        "elsewhere",
+        "the user",
+        "the model",
+        "a command",
+        "a file",
+        "another tool with fixed values",
+    }
+)
 """Classes a restraint may name honestly ("never call this for every request", "never tell a
-user a message was scheduled": a real server's note on its own scheduling)."""
+user a message was scheduled": a real server's note on its own scheduling; "never run rm -rf
+on the root directory")."""
 _STRONG = frozenset(
     {
         "the model",
@@ -292,28 +372,47 @@ _STRONG = frozenset(
         "a literal address",
         "tool definitions",
         "privileges",
+        "posing as the system",
     }
 )
 """Classes no tool's own summary names (its first sentence may be an imperative)."""
+
+_JOB_OF = {
+    "a command": frozenset({"command", "cmd", "commands", "script", "code", "shell", "bash"}),
+    "a file": frozenset({"path", "paths", "file", "files", "filename", "filepath", "file_path"}),
+}
+"""An object that is the job of a tool with one of these parameters: a shell tool's commands,
+a file tool's files (its own names, plumbed from its schema by ``engine/cues.py``)."""
 
 _WORD = re.compile(r"[a-z0-9_]{2,64}")
 
 
 def directive_sentences(
-    text: str, own: Iterable[str] = ()
+    text: str, own: Iterable[str] = (), elsewhere: Callable[[str], bool] | None = None
 ) -> Iterable[tuple[int, int, tuple[str, ...]]]:
     """(start, end, outside classes) of each sentence of ``text`` that directs the model
-    beyond the tool's job; ``("hidden purpose",)`` for a purpose kept from the user."""
+    beyond the tool's job; ``("hidden purpose",)`` for a purpose kept from the user.
+
+    ``elsewhere(name)`` tells whether a tool name is not one of this server's tools (known
+    only when the fleet's names are): a call of such a tool that the text makes necessary is
+    beyond the job; a server's advice to call its own tool first is not."""
     if len(text) > _MAX_TEXT:
         text = text[:_MAX_TEXT]
     own_names = {o.lower() for o in own if o}
     first = True
     for start, s in _windows(text):
         opening, first = first, False
-        if len(s.strip()) < 12:
+        if len(s.strip()) < (12 if s.isascii() else 4):
             continue
         if _HIDDEN.search(s) and not _UNLESS_ASKED.search(s):
             yield start, start + len(s), ("hidden purpose",)
+            continue
+        other = lang_directive(s)  # the same question in es/fr/de/zh/ru/ja
+        if other:
+            yield start, start + len(s), other
+            continue
+        if elsewhere is not None and _required_elsewhere(s, own_names, elsewhere):
+            yield start, start + len(s), ("a required call of a tool not on this server",)
             continue
         modal = _MODAL.search(s) is not None
         if not (modal or _IMPERATIVE_START.search(s)):
@@ -323,7 +422,11 @@ def directive_sentences(
         found = tuple(
             name
             for name, pat in _OUTSIDE
-            if (hit := pat.search(s)) is not None and not _only_own(hit.group(0), own_names)
+            if (hit := pat.search(s)) is not None
+            and not _only_own(
+                hit.group("name") if "name" in pat.groupindex else hit.group(0), own_names
+            )
+            and not (name in _JOB_OF and own_names & _JOB_OF[name])
         )
         if _SELF.search(s):
             # The tool promoting itself ("always call this at the start of the conversation",
@@ -341,9 +444,61 @@ def directive_sentences(
             yield start, start + len(s), found
 
 
+_BULLET = re.compile(r"[ \t]{0,8}(?:[-*•]|\d{1,2}[.)])[ \t]")
+_ITEM_VERB = re.compile(r"[*`_]{0,2}" + _VERB + r"\b", _I)
+"""A list item that is a sentence of its own (it opens with a verb): not joined to the line
+that introduces the list."""
+_CONTINUES = re.compile(r"[ \t]{0,40}(?:(?:#{1,2}|//)[ \t])?[a-z(`']")
+
+
+def _joined(text: str) -> str:
+    """``text`` with the line breaks inside a sentence made spaces (same length, same offsets):
+    a hard-wrapped line whose next line goes on in lower case, and a list that a line ending
+    in a colon introduces ("call delete_file on these paths:" and its bullets). A blank line,
+    a line ending in a stop and a line after the list still end a sentence."""
+    if "\n" not in text:
+        return text
+    out = list(text)
+    in_list = False
+    pos = text.find("\n")
+    while pos != -1:
+        prev = text[:pos].rstrip(" \t")[-1:]
+        nxt = pos + 1
+        b = _BULLET.match(text, nxt)
+        bullet = b is not None
+        if (in_list or prev == ":") and b is not None and not _ITEM_VERB.match(text, b.end()):
+            out[pos], in_list = " ", True
+        elif prev and prev not in ".!?:;" and not bullet and _CONTINUES.match(text, nxt):
+            out[pos] = " "
+        else:
+            in_list = False
+        pos = text.find("\n", nxt)
+    return "".join(out)
+
+
+_REQUIRED_CALL = re.compile(
+    r"\b(?:must|always|required|requires|prerequisite|mandatory|need to|have to|requirement)\b"
+    r"(?:(?!\s[-*•]\s)[^.\n]){0,60}?\b(?:call|invoke|run|use|execute)\s{1,3}(?:the\s)?"
+    r"[(`'\"]{0,2}(?P<name>[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6})\b",
+    _I,
+)
+"""A call the text makes necessary (must, always, prerequisite ...) of a named tool."""
+
+
+def _required_elsewhere(s: str, own: set[str], elsewhere: Callable[[str], bool]) -> bool:
+    if _NEGATED.match(s):
+        return False
+    for m in _REQUIRED_CALL.finditer(s):
+        name = m.group("name")
+        if name.lower() not in own and elsewhere(name):
+            return True
+    return False
+
+
 def _windows(text: str) -> Iterable[tuple[int, str]]:
     """(offset, sentence) of each sentence, a long one cut into overlapping windows of
     ``_WINDOW`` characters (each read once: linear)."""
+    text = _joined(text)
     for m in _SENTENCE.finditer(text):
         a, b = m.span()
         if b - a <= _WINDOW:
@@ -364,19 +519,67 @@ def _only_own(matched: str, own: set[str]) -> bool:
     return bool(words & own)
 
 
+_MAX_OWN = 256
+"""Names of one definition kept at most (a schema of thousands of properties is data)."""
+
+
+def own_names_of(wire: Mapping[str, Any]) -> frozenset[str]:
+    """The tool's own names, lower case: its name and the property names of its input schema
+    at any depth (a tool's advice about these is about its own job)."""
+    out: set[str] = set()
+    name = wire.get("name")
+    if isinstance(name, str) and name:
+        out.add(name.lower())
+    stack: list[Any] = [wire.get("inputSchema")]
+    seen = 0
+    while stack and len(out) < _MAX_OWN and seen < 4 * _MAX_OWN:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, Mapping):
+            continue
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            out.update(k.lower() for k in props if isinstance(k, str) and 0 < len(k) <= 64)
+        stack.extend(v for v in node.values() if isinstance(v, Mapping | list))
+    return frozenset(list(out)[:_MAX_OWN])
+
+
+def _elsewhere(collector: object) -> Callable[[str], bool] | None:
+    """Whether a tool name is not this server's, from the fleet's names the cue reader's
+    collector carries; None (not known) without them or when the fleet lacks this server."""
+    names = getattr(collector, "names", None)
+    server = getattr(collector, "own_server", "")
+    tools = getattr(names, "tools", None)
+    if not server or not isinstance(tools, Mapping) or server not in getattr(names, "servers", ()):
+        return None
+
+    def elsewhere(name: str) -> bool:
+        return server not in tools.get(name, ())
+
+    return elsewhere
+
+
 def directive_cues(
-    text: str, add: Callable[[str, str, str], None], own: Iterable[str] = ()
+    text: str, add: Callable[[str, str, str], None], own: Iterable[str] | None = None
 ) -> None:
     """The first sentence of ``text`` that directs the model beyond the tool's job, given to
     ``add(rule, matched text, key)`` (the family reader's callback).
 
     Attention adds nothing to a text that already carries a blocking cue (its change is
     blocked and its tool stands alone): when ``add`` is the cue reader's collector, the cues it
-    holds for this text are asked first (``engine/cues.py``'s ``_Found.out``)."""
-    held = getattr(getattr(add, "__self__", None), "out", None)
+    holds for this text are asked first (``engine/cues.py``'s ``_Found.out``), and so are the
+    tool's own names it carries (``_Found.own_names``) when ``own`` is not given."""
+    collector = getattr(add, "__self__", None)
+    held = getattr(collector, "out", None)
     if isinstance(held, list) and any(getattr(c, "blocking", False) for c in held):
         return
-    for start, end, classes in directive_sentences(text, own):
+    if own is None:
+        carried = getattr(collector, "own_names", None)
+        own = carried if isinstance(carried, frozenset) else ()
+    for start, end, classes in directive_sentences(text, own, _elsewhere(collector)):
         sentence = text[start:end].strip()
         add(
             INSTRUCTION_DIRECTIVE_BEYOND_TOOL,

@@ -30,11 +30,13 @@ from mcp_review.engine.cue_lang import CALL_FOREIGN_GATE as _CALL_FOREIGN_GATE
 from mcp_review.engine.cue_lang import FOREIGN as _FOREIGN
 from mcp_review.engine.cue_lang import FOREIGN_GATE as _FOREIGN_GATE
 from mcp_review.engine.cue_lang import lang_cues
+from mcp_review.engine.cue_scope import is_section_tag, section_tags
 from mcp_review.engine.rules.cue_families import (
     CONCEALMENT_COVERT_HANDLING,
     CONCEALMENT_EVADE_AUDIT,
     FAMILY_LEVELS,
     INSTRUCTION_AUTHORITY_CLAIM,
+    INSTRUCTION_CALL_DESPITE_USER,
     INSTRUCTION_FOREIGN_LANGUAGE,
     INSTRUCTION_GRANT_PRIVILEGE,
     INSTRUCTION_JAILBREAK,
@@ -44,6 +46,7 @@ from mcp_review.engine.rules.cue_families import (
     INSTRUCTION_PRE_AUTHORIZED,
     INSTRUCTION_RUN_COMMAND,
     INSTRUCTION_STEAL_SECRETS,
+    INSTRUCTION_TAGGED_SECTION,
     INSTRUCTION_TAMPER_TOOL,
     TOOL_REFERENCE_CROSS_SERVER_RELAY,
     TOOL_REFERENCE_EVERY_ACTION,
@@ -687,6 +690,42 @@ granted by the user"): what the text makes the call depend on, not what it claim
 _NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
 
 
+_CALLED_DESPITE = re.compile(
+    r"\b(?:this|the) (?:tool|function) (?:must|should|needs to|has to) (?:always )?be "
+    r"(?:called|invoked|used|run)\b[^.\n]{0,80}\b(?:even (?:if|when)|no matter what|"
+    r"regardless of(?: what| whether)?) (?:the )?user\b",
+    _I,
+)
+"""The override family's "even when the user" said of this tool being called: the thing done
+whatever the user decides is the tool's own call (a workflow's cleanup), not the user's
+arguments replaced."""
+
+
+def _shown_instead(rule: str, m: re.Match[str], text: str, sections: frozenset[str]) -> str | None:
+    """The attention rule a family match is shown as when its evidence is real but ambiguous
+    (docs/cues.md, "Levels"), else None: "This tool MUST be called ... even when the user
+    rejects the changes" (the tool's own call, not the user's arguments), a
+    ``<response_instructions>`` tag that is one of the tagged sections a description is laid
+    out in."""
+    if rule == INSTRUCTION_OVERRIDE_ARGUMENTS:
+        if _CALLED_DESPITE.search(_sentence(text, m.start())):
+            return INSTRUCTION_CALL_DESPITE_USER
+    if is_section_tag(m.group(0), sections):
+        return INSTRUCTION_TAGGED_SECTION
+    if rule == INSTRUCTION_STEAL_SECRETS and _listed_value(text, m.start(), m.end()):
+        return ""  # "Options: `api_key`, `password`, `private_key`": a parameter's value
+    return None
+
+
+def _listed_value(text: str, a: int, b: int) -> bool:
+    """Whether ``text[a:b]`` is one quoted item of a comma-separated list of values
+    (`` `password`, `private_key`, `certificate` ``), not words addressed to the model."""
+    q = text[a - 1 : a]
+    if q not in ("`", "'", '"') or text[b : b + 1] != q:
+        return False
+    return text[max(0, a - 3) : a - 1] == ", " or text[b + 1 : b + 4] == ", " + q
+
+
 def _sentence(text: str, at: int) -> str:
     a = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), at - 200)
     b_candidates = [x for x in (text.find(". ", at), text.find("\n", at)) if x >= 0]
@@ -703,6 +742,7 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         text = _SOFT_WRAP.sub(" ", text)
     low = text.lower()
     other_script = not text.isascii()
+    sections = section_tags(text) if "</" in text else frozenset()
 
     def gate(words: tuple[str, ...]) -> bool:
         """A family runs only on a text holding one of its anchor words (a substring test
@@ -725,6 +765,12 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
                     continue
                 if conditional and _COND.search(text[max(0, m.start() - 60) : m.start()]):
                     continue  # "only call if ... permission was granted": a condition
+                shown = _shown_instead(rule, m, text, sections)
+                if shown == "":
+                    continue
+                if shown is not None:
+                    add(shown, m.group(0), f"{shown}:{m.group(0).lower().strip(' </>')[:60]}")
+                    continue
                 add(rule, m.group(0), f"{rule}:{m.group(0).lower()[:60]}")
                 return
 

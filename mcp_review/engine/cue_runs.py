@@ -32,6 +32,7 @@ from mcp_review.engine.cue_words import (
     _SECRET_LITERAL,
     _SECRET_PATH,
 )
+from mcp_review.engine.rules.cue_families import PATH_ENV_FILE
 from mcp_review.engine.rules.cues import (
     ENCODED_BASE64,
     ENCODED_DATA_URI,
@@ -55,6 +56,11 @@ class _Collector(Protocol):
     at: tuple[int, int] | None
 
     def add(self, rule: str, text: str, key: str) -> None: ...
+
+
+_PERSONS = re.compile(r"\b(?:user'?s|users'|your|their|his|her|my)(?:\s+own)?\s{1,3}[`'\"]?$", re.I)
+"""A person owning the file just before it ("the user's .env file", "your .env"): someone's
+secrets aimed at, not the project's configuration."""
 
 
 def _looks_base64(blob: str) -> bool:
@@ -172,7 +178,12 @@ def _run_cues(
         secret = _SECRET_PATH.search(t)
         if secret:
             where = secret.group().lower().removeprefix("~/").strip("/")  # one key per place
-            found.add(SECRET_PATH_RULE, t, where)
+            # A project's .env is named by honest setup steps as often as by attacks: shown;
+            # an order to read, pass or send it blocks through the word rules (the span).
+            env = where.startswith(".env") and not _PERSONS.search(
+                text, max(0, r.start - 40), r.start
+            )
+            found.add(PATH_ENV_FILE if env else SECRET_PATH_RULE, t, where)
             span("secret-path", r.start, r.end, where)
         if len(t) > 4096:  # one run this long: only its blobs and secret locations count
             t = t[:4096]

@@ -26,14 +26,25 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
+from mcp_review.engine.cue_hidden_first import first_hidden as _first_hidden
 from mcp_review.engine.cue_model import model_cues
 from mcp_review.engine.cue_runs import _run_cues
+from mcp_review.engine.cue_scope import (
+    OBJECT_WINDOW,
+    fresh_secret,
+    is_section_tag,
+    kept_in_place,
+    own_transfer,
+    scopes_this_tool,
+    section_tags,
+    written_there,
+)
 from mcp_review.engine.cue_sentences import (
     _bounds,
     _Sentence,
@@ -102,6 +113,7 @@ from mcp_review.engine.cue_words import (
 from mcp_review.engine.dialects import dialect_of
 from mcp_review.engine.hidden import find_hidden, has_hidden
 from mcp_review.engine.readas import Copy, folded, leet, revealed
+from mcp_review.engine.rules.cue_families import INSTRUCTION_TAGGED_SECTION, PATH_ENV_FILE
 from mcp_review.engine.rules.cues import (
     CONCEALMENT_COVERT_ACTION,
     CONCEALMENT_DO_NOT_TELL,
@@ -152,6 +164,7 @@ __all__ = [
 
 _ENUM_LIKE = re.compile(
     r"\bone of\b|\b(?:required|used|only|valid|ignored) (?:for|with|when)\b|\bor \"\w+\"|, \"\w+\""
+    r"|, `\w+`"
 )
 _EMAIL_OBJECTS = frozenset(
     "the it them this that these those all every everything your their its a an to".split()
@@ -174,6 +187,13 @@ class _Found:
     at: tuple[int, int] | None = None
     """The span of :attr:`view` the rule reading now fires on (a run, a sentence, a match):
     the cue shows the original text there, as the operator sees it."""
+    own_names: frozenset[str] = frozenset()
+    """The tool's own names (its name and parameter names; engine/cue_directive.py's
+    ``own_names_of``): what the directive reader counts as self-advice."""
+    names: KnownNames | None = None
+    own_server: str = ""
+    """The fleet's tool names and this tool's server: the directive reader asks whether a
+    tool a text requires calling is on this server."""
     only: frozenset[str] | None = None
     """When set, the rules this reading may add (the folded copy's runs give spans to the word
     rules, and a secret location only: the URLs and blobs are read in copy *a*)."""
@@ -300,28 +320,12 @@ def _forbids_a_claim(words: list[str], i: int) -> bool:
     return False
 
 
-OBJECT_WINDOW = 40
-"""Words after a verb read as its objects (a bound: a verb's cost does not grow with the
-sentence)."""
-
-
 _NOT_PLACES = frozenset(
     "process processes pid directory directories file files branch branches session sessions "
     "command commands shell".split()
 )
 """What "remote" or "external" may describe that data is not sent to ("a remote process")."""
 
-
-def _own_transfer(words: list[str], i: int) -> bool:
-    """Whether the sending verb at ``i`` names the tool's own function ("Upload a file to the
-    remote server", "Send a signal to ..."): an indefinite object right after it and nothing
-    that takes in everything ("all", "every") before the destination."""
-    if words[i + 1 : i + 2] not in (["a"], ["an"]):
-        return False
-    return _EVERYTHING.isdisjoint(words[i + 1 : i + 8])
-
-
-_EVERYTHING = frozenset("all every each everything any entire whole".split())
 
 _TOWARD = frozenset("to into onto at toward towards via".split())
 
@@ -418,12 +422,18 @@ class _SentenceCtx:
 
     def spans_after(self, kind: str, pos: int) -> str | None:
         """The first span of ``kind`` starting at ``pos`` or later inside this sentence."""
+        at = self.span_at(kind, pos)
+        return None if at is None else at[1]
+
+    def span_at(self, kind: str, pos: int) -> tuple[int, str] | None:
+        """The start and key of the first span of ``kind`` at ``pos`` or later inside this
+        sentence."""
         found_spans = self.spans.get(kind)
         if not found_spans:
             return None
         j = bisect.bisect_left(found_spans, (max(pos, self.s.start), -1, ""))
         if j < len(found_spans) and found_spans[j][0] < self.s.end:
-            return found_spans[j][2]
+            return found_spans[j][0], found_spans[j][2]
         return None
 
 
@@ -469,6 +479,9 @@ def _concealment_rules(c: _SentenceCtx) -> None:
                 continue  # "Never tell a user a message was scheduled": honesty, not hiding
             if _unless_asked(words, i):
                 continue  # "Don't bother telling the user the IDs ... unless they ask"
+            if w in ("ask", "asking") and not SECRET_WORDS.isdisjoint(words[i + 1 : i + 6]):
+                continue  # "never ask for credentials in chat": a secret not asked for
+
             if "without" not in back or any_imperative:
                 found.add(CONCEALMENT_DO_NOT_TELL, quote, f"{w} {aud}")
                 break
@@ -528,10 +541,17 @@ def _object_rules(c: _SentenceCtx) -> None:
             dest = spans_after("dest", verb_at)
             # "push to the remote": git's remote, not a destination for the user's data
             git_push = w == "push" and not dest and objs.get("dest") == "remote"
-            own = not dest and _own_transfer(words, i)  # the tool's function, no address
+            own = not dest and own_transfer(words, i)  # the tool's function, no address
             if w in SEND_V and (dest or "dest" in objs) and not git_push and not own:
                 found.add(EXFILTRATION_SEND_TO_DESTINATION, quote, f"{w} {dest or objs['dest']}")
             data = objs.get("sensitive") or secret_path
+            addressed = dest is not None or spans_after("quoted", verb_at) is not None
+            if data and w in INCLUDE_V and kept_in_place(words, i, objs, addressed):
+                data = None
+            path_at = c.span_at("secret-path", verb_at) if secret_path else None
+            if data == secret_path and path_at and w in INCLUDE_V:
+                if written_there(words, s.starts, path_at[0]):
+                    data = None  # "Place the returned credentials in `.env`": where, not what
             if data and (w in SEND_V or w in INCLUDE_V):
                 rule = (
                     EXFILTRATION_DATA_INTO_ARGUMENT
@@ -539,6 +559,8 @@ def _object_rules(c: _SentenceCtx) -> None:
                     else EXFILTRATION_SEND_SENSITIVE
                 )
                 found.add(rule, quote, f"{w} {data}")
+            if "secret" in objs and w in INCLUDE_V and fresh_secret(words, i, objs["secret"]):
+                objs.pop("secret")  # "Place the returned credentials": the tool's own output
             if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
                 found.add(SECRET_ASK, quote, f"{w} {objs['secret']}")
             # Sensitive data in general is read only as the verb's own object ("read all
@@ -556,6 +578,8 @@ def _object_rules(c: _SentenceCtx) -> None:
     # "This tool requires the user's password": a credential the tool needs from the user.
     for i, w in enumerate(acting_words):
         if w in ("requires", "require", "needs", "need", "required") and not s.negated[i]:
+            if _required_elsewhere(words, i):
+                continue  # "an API call that requires the credential": not this tool asking
             objs = _objects(words, i + 1)
             if "secret" in objs:
                 found.add(SECRET_ASK, quote, f"requires {objs['secret']}")
@@ -567,6 +591,25 @@ def _object_rules(c: _SentenceCtx) -> None:
         for i in range(n)
     ):
         found.add(SECRET_ASK, quote, str(spans_after("env-secret", s.start)))
+
+
+_ELSEWHERE = frozenset(
+    "call calls request requests endpoint endpoints operation operations api apis action "
+    "actions service services".split()
+)
+
+
+def _required_elsewhere(words: list[str], i: int) -> bool:
+    """Whether what needs the credential at ``i`` is something else the text names ("before
+    making an API call that requires the credential"), not this tool asking for it."""
+    j = i - 2 if words[i - 1 : i] in (["that"], ["which"]) else i - 1
+    return j >= 0 and words[j] in _ELSEWHERE
+
+
+_NOT_ACTS = PREF_V | USE_V | frozenset(("when", "before", "do", "don't"))
+"""Words the imperative reading marks that act on nothing: calling and preferring (read by
+their own rules), and the words that open a clause ("When configured, ... the read tools
+(download_attachment, ...)", "when you need fuzzy matching or don't know exact names")."""
 
 
 def _other_tool_rules(c: _SentenceCtx) -> bool:
@@ -602,8 +645,7 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
         avoid = any(w in USE_V and s.negated[i] for i, w in enumerate(words))
         bad = any(w in BAD_W for w in words)
         acting = bool(others) and any(
-            s.imperative[i] and words[i] in _VERBS and words[i] not in PREF_V | USE_V
-            for i in range(n)
+            s.imperative[i] and words[i] in _VERBS and words[i] not in _NOT_ACTS for i in range(n)
         )
         if when_use or avoid or bad or acting:
             found.add(INSTRUCTION_OTHER_TOOL, quote, (others or unknown)[0].lower())
@@ -613,10 +655,17 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
         ):
             found.add(INSTRUCTION_OTHER_TOOL, quote, plain[0].lower())
     elif generic and not pref:
+        scope = scopes_this_tool(words, s.negated)
         if _of_this_tool(words):
             # "This tool must be called before using any other tools": the tool asks to come
             # first (a preference, shown), not an order about the other tools.
             found.add(TOOL_PREFERENCE_PREFER_THIS, quote, "call this first")
+        elif scope and not ws & BAD_W and not ws & SEND_V:
+            # "Only use this tool when the other tools are not sufficient", "You MUST NOT use
+            # X or other tools to apply query tuning changes": the tool scopes its own use
+            # (restraint, or a preference shown), not an order about the other tools.
+            if scope != "restraint":
+                found.add(TOOL_PREFERENCE_PREFER_THIS, quote, scope)
         elif any(
             (s.imperative[i] or words[i] in MODAL) and words[i] not in USE_V | PREF_V
             for i in range(n)
@@ -706,47 +755,6 @@ def _script_cues(text: str, found: _Found) -> None:
                 found.add(SCRIPT_MIX_MIXED_WORD, w, w.lower())
 
 
-_HIDDEN_WINDOW = 4096
-
-
-def _first_hidden(text: str) -> list[Any]:
-    """The first hidden characters of ``text`` (the cue shows at most 20): the detector of
-    engine/hidden.py over growing windows, so a megabyte of them is not listed whole."""
-    if not has_hidden(text):
-        return []
-    a = 0
-    while a < len(text):
-        found = [
-            h
-            for h in find_hidden(text[a : a + _HIDDEN_WINDOW])
-            if not _presentation_selector(text, a + h.offset)
-        ]
-        if found:
-            return found[:20]
-        a += _HIDDEN_WINDOW - 16  # an ANSI sequence cut at the edge is found whole next time
-    return [h for h in find_hidden(text) if not _presentation_selector(text, h.offset)][:20]
-
-
-_PRESENTATION = frozenset("\ufe0e\ufe0f")
-_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
-
-
-def _presentation_selector(text: str, i: int) -> bool:
-    """Whether the character at ``i`` is one text or emoji presentation selector after a
-    symbol ("⚠️", "✔️", the keycap "1️⃣"), as keyboards write them: it selects how the symbol
-    looks and carries nothing. A selector after a letter, or next to another selector (the
-    runs that smuggle bytes), is still hidden text."""
-    if text[i] not in _PRESENTATION or i == 0:
-        return False
-    before = text[i - 1]
-    after = text[i + 1 : i + 2]
-    if _SELECTORS.match(before) or (after and _SELECTORS.match(after)):
-        return False
-    if unicodedata.category(before) in ("So", "Sm", "Sk"):
-        return True
-    return before in "0123456789#*" and after == "\u20e3"
-
-
 def text_cues(
     text: str,
     pointer: str = "",
@@ -754,6 +762,7 @@ def text_cues(
     names: KnownNames = _NO_NAMES,
     own_server: str = "",
     own_tool: str = "",
+    own_names: frozenset[str] = frozenset(),
 ) -> list[Cue]:
     """Every cue ``text`` carries (first sight), in text order per rule family. The text is
     read as the model reads it (engine/readas.py): URLs, paths, addresses and blobs in copy *a*
@@ -761,28 +770,33 @@ def text_cues(
     look-alikes inside Latin words and leetspeak folded, case folded); each cue shows the
     original text it was read in."""
     if len(text) <= _MEMO_CHARS:
-        memo_key = (text, own_server, own_tool, id(names))
+        memo_key = (text, own_server, own_tool, own_names, id(names))
         hit = _MEMO.get(memo_key)
         if hit is None or hit[0] is not names:  # an id reused by other names: not theirs
-            hit = (names, tuple(_text_cues(text, "", names, own_server, own_tool)))
+            hit = (names, tuple(_text_cues(text, "", names, own_server, own_tool, own_names)))
             if len(_MEMO) >= _MEMO_SIZE:
                 _MEMO.clear()
             _MEMO[memo_key] = hit
         return [Cue(c.kind, c.text, pointer, c.rule, c.key, c.span) for c in hit[1]]
-    return _text_cues(text, pointer, names, own_server, own_tool)
+    return _text_cues(text, pointer, names, own_server, own_tool, own_names)
 
 
 _MEMO_CHARS = 80
 """Texts this short are read once per fleet (``type`` names, property names, short titles
 repeat across tools): the cues are a function of the text, the names and the owner."""
 _MEMO_SIZE = 16_384
-_MEMO: dict[tuple[str, str, str, int], tuple[KnownNames, tuple[Cue, ...]]] = {}
+_MEMO: dict[tuple[str, str, str, frozenset[str], int], tuple[KnownNames, tuple[Cue, ...]]] = {}
 
 
 def _text_cues(
-    text: str, pointer: str, names: KnownNames, own_server: str, own_tool: str
+    text: str,
+    pointer: str,
+    names: KnownNames,
+    own_server: str,
+    own_tool: str,
+    own_names: frozenset[str] = frozenset(),
 ) -> list[Cue]:
-    found = _Found(pointer, original=text)
+    found = _Found(pointer, original=text, own_names=own_names, names=names, own_server=own_server)
     if not text:
         return found.out
     hidden = _first_hidden(text)
@@ -814,7 +828,7 @@ def _text_cues(
     if a.text != cased.text:
         found.view = a
         family_cues(a.text, found.add)
-    model_cues(cased.text, found.add)  # a learned reading (engine/cue_model.py), attention
+    model_cues(cased.text, found.add)  # a learned reading (engine/cue_model.py), info
     return found.out
 
 
@@ -840,7 +854,7 @@ def _read(
         # The folded copy's runs give the word rules their spans (in its own offsets), and
         # a secret location written in full-width or look-alike letters is one all the same.
         found.view = b
-        found.only = frozenset({SECRET_PATH_RULE})
+        found.only = frozenset({SECRET_PATH_RULE, PATH_ENV_FILE})
         spans = _run_cues(b.text, found, own, own_tool, names)
         found.only = None
     found.view = a
@@ -856,8 +870,13 @@ def _read(
         found.add(MARKUP_TAG, tag, tag.lower().split(None, 1)[0] if tag.strip() else tag)
     found.view = b
     text = b.text
+    sections = section_tags(text) if "<" in text else frozenset()
     for m in _MIMIC_TAG.finditer(text):
         found.at = m.span()
+        if is_section_tag(m.group(), sections):
+            # <instructions> as one of the tagged sections a description is laid out in
+            found.add(INSTRUCTION_TAGGED_SECTION, m.group(), m.group().lower().strip(" </>"))
+            continue
         found.add(INSTRUCTION_SYSTEM_MIMICRY, m.group(), m.group().lower().strip())
         break
     for x, y in _bounds(text):
@@ -898,7 +917,12 @@ def tool_cues(
     definition. A text present verbatim anywhere in ``old`` introduces nothing, and a pinned
     text is read only when a new one carries a cue."""
     own_tool = new.get("name") if isinstance(new.get("name"), str) else ""
-    kw: dict[str, Any] = {"names": names, "own_server": server, "own_tool": own_tool}
+    kw: dict[str, Any] = {
+        "names": names,
+        "own_server": server,
+        "own_tool": own_tool,
+        "own_names": own_names_of(new),
+    }
     old_map: dict[str, list[str]] = {}
     if old is not None:
         for p, o in tool_texts(old):
@@ -939,9 +963,15 @@ def introduced(
     names: KnownNames = _NO_NAMES,
     own_server: str = "",
     own_tool: str = "",
+    own_names: frozenset[str] = frozenset(),
 ) -> list[Cue]:
     """The cues ``new`` carries that ``old`` did not (all of them when ``old`` is None)."""
-    kw: dict[str, Any] = {"names": names, "own_server": own_server, "own_tool": own_tool}
+    kw: dict[str, Any] = {
+        "names": names,
+        "own_server": own_server,
+        "own_tool": own_tool,
+        "own_names": own_names,
+    }
     if old is not None and old == new:
         return []
     pinned = {(c.rule, c.key) for c in text_cues(old, pointer, **kw)} if old else set()

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from mcp_review.store.files import user_state_dir
+from mcp_review.store.jsonline import ascii_spelled, separators_escaped
 from mcp_review.store.textscan import Needle, run_starts, starts_at, sub_at
 
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
@@ -366,17 +367,20 @@ def seal_key(*, create: bool) -> bytes | None:
 def _seal_bytes(rec: dict[str, Any]) -> bytes:
     body = {k: v for k, v in rec.items() if k != SEAL_FIELD}
     if _orjson is not None and _plain(body):
-        # orjson writes these bytes ten times faster (3 ms a MiB); they are
-        # json.dumps' exactly when the output is ASCII (no \u escape to spell differently)
-        # but for DEL, which json.dumps escapes and orjson does not (raw DEL is only ever
-        # inside a string, where the escape means the same), and the record holds no float
-        # (exponents are spelled differently) nor an integer past 64 bits (orjson refuses
-        # it). Otherwise the stdlib writes them, as always.
+        # orjson writes these bytes ten times faster (3 ms a MiB); they are json.dumps'
+        # exactly once non-ASCII text is escaped as json.dumps escapes it (jsonline.py does
+        # it run by run where such runs are sparse, else declines), but for DEL, which
+        # json.dumps escapes and orjson does not (raw DEL is only ever inside a string, where
+        # the escape means the same), and the record holds no float (exponents are spelled
+        # differently) nor an integer past 64 bits (orjson refuses it). Otherwise the stdlib
+        # writes them, as always.
         try:
-            out: bytes = _orjson.dumps(body, option=_orjson.OPT_SORT_KEYS)
+            out: bytes | None = _orjson.dumps(body, option=_orjson.OPT_SORT_KEYS)
         except TypeError:
-            out = b"\x80"
-        if out.isascii():
+            out = None
+        if out is not None and not out.isascii():
+            out = ascii_spelled(out)
+        if out is not None:
             return out.replace(b"\x7f", b"\\u007f") if b"\x7f" in out else out
     return json.dumps(
         body, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False
@@ -460,10 +464,7 @@ def dumps(value: Any) -> bytes:
             # A lone surrogate (JSON allows the escape "\ud800"; UTF-8 has no bytes for it):
             # written as the escape it was received as, so the record can always be written.
             out = json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode()
-    # (isascii first: a two-byte search costs ~1 ms a MiB, isascii ~0.05 ms)
-    if not out.isascii() and b"\xe2\x80" in out:
-        out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
-    return out
+    return separators_escaped(out)
 
 
 def now_iso() -> str:

@@ -195,7 +195,7 @@ def test_secret_locations_are_marked_apart_from_paths():
     for p in (
         "~/.ssh/config",
         "id_rsa",
-        ".env",
+        "the user's .env",
         "/etc/passwd",
         "claude_desktop_config.json",
         "~/.cursor/mcp.json",
@@ -205,6 +205,8 @@ def test_secret_locations_are_marked_apart_from_paths():
         assert SECRET_PATH_RULE in rules(f"Uses {p} when present."), p
     for p in ("process.env", "/var/tmp/x", "environment", "venv"):
         assert SECRET_PATH_RULE not in rules(f"Uses {p} when present."), p
+    # a project's .env, named as setup steps name it, is shown (docs/cues.md, "Levels")
+    assert rules("Uses .env when present.") == {"cue.path.env-file"}
 
 
 def test_urls_encodings_markup_script():

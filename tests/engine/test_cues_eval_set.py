@@ -330,3 +330,28 @@ def test_honest_dev2_keeps_provenance_and_stays_off_the_corpus_and_keep_off_serv
             assert t["name"] and t["inputSchema"]["type"] == "object", (f.name, t.get("name"))
             assert "description" in t, (f.name, t["name"])
         assert len({t["name"] for t in d["tools"]}) == len(d["tools"]), f.name
+
+
+def test_honest_dev3_keeps_provenance_and_stays_apart_from_the_other_honest_sets():
+    """``honest_dev3/`` (agent-oriented published servers, precision work only) names where each
+    tool list comes from, and shares no server with ``honest_dev/``, the corpus or the honest
+    sources the issue keeps for the independent check."""
+    kept_off = ("awslabs/mcp", "github/github-mcp-server", "basicmachines-co/basic-memory")
+    earlier = {
+        json.loads(f.read_text(encoding="utf-8"))["repo"]
+        for f in (EVAL / "honest_dev").glob("*.json")
+    }
+    corpus = set(_load("honest_split.json")["frozen_servers"])  # type: ignore[index]
+    corpus |= set(_load("honest_split.json")["dev_servers"])  # type: ignore[index]
+    files = sorted((EVAL / "honest_dev3").glob("*.json"))
+    repos, tools = set(), 0
+    for f in files:
+        d = json.loads(f.read_text(encoding="utf-8"))
+        assert d["repo"] and d["path"] and d["note"], f.name
+        assert re.fullmatch(r"[0-9a-f]{40}", d["commit"]), f.name
+        assert d["repo"] not in earlier and d["repo"].lower() not in kept_off, d["repo"]
+        assert d["repo"].split("/")[-1] not in corpus, d["repo"]
+        assert d["tools"] and all(t["name"] and t["description"] for t in d["tools"]), f.name
+        repos.add(d["repo"])
+        tools += len(d["tools"])
+    assert len(repos) >= 15 and tools >= 150

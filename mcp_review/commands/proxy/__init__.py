@@ -299,6 +299,9 @@ def run(args: argparse.Namespace) -> int:
     if args.list_timeout is not None and not args.list_timeout > 0:
         raise InputError("--list-timeout must be a positive number of seconds")
     make_proxy = _proxy_factory(args, t, gate, tokens)
+    from mcp_review.services.proxy.heap import keep_heap
+
+    keep_heap()  # large calls reuse the heap's pages instead of faulting in fresh ones
     if args.listen is not None:
         from mcp_review.commands.proxy.listen import serve_http
 

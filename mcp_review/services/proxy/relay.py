@@ -18,10 +18,9 @@ from mcp_review.services.proxy.enforce import Enforcer
 from mcp_review.services.proxy.framing import (
     MAX_LINE,
     Unjudgeable,
-    framing_hazard,
     id_keys,
-    loads,
     read_line_batches,
+    relay_loads,
     salvage_id,
     short,
     strict_loads,
@@ -52,6 +51,9 @@ from mcp_review.services.proxy.relay_common import (
 from mcp_review.services.proxy.relay_gate import GateSide
 from mcp_review.services.proxy.upstream import StdioUpstream, Upstream, UpstreamError
 from mcp_review.store.calllog import CallLog
+
+_MAYBE_BLANK = (b"", b" ", b"\t", b"\r", b"\n")
+"""A line's first byte when it may hold no message (spaces and tabs before its end)."""
 
 # The proxy ----------------------------------------------------------------------------------
 
@@ -402,15 +404,11 @@ class Proxy(GateSide):
         lone ``\\r`` or invalid UTF-8 (``framing_hazard``), or anything the proxy cannot parse
         (a JavaScript server reads a 5,000-digit integer as Infinity, and nesting deeper than
         Python's parser follows): the call log would miss a call the server runs."""
-        end = 2 if line.endswith(b"\r\n") else 1 if line.endswith(b"\n") else 0
-        if not line[: len(line) - end].strip(b" \t"):
-            return line  # a blank line: no message on any side
-        why = framing_hazard(line)
-        if why is None:
-            try:
-                msg = loads(line)
-            except ValueError as e:
-                why = f"not JSON: {str(e)[:120]}"
+        if line[:1] in _MAYBE_BLANK:  # (a slice of a long line is a copy: only when it may be)
+            end = 2 if line.endswith(b"\r\n") else 1 if line.endswith(b"\n") else 0
+            if not line[: len(line) - end].strip(b" \t"):
+                return line  # a blank line: no message on any side
+        msg, why = relay_loads(line)
         if why is not None:
             await self._refuse_line(line, why)
             return None
