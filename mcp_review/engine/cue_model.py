@@ -1,4 +1,4 @@
-"""Reads as an instruction: a small learned attention cue, independent of any author's phrasing.
+"""Reads as an instruction: a small learned cue (info), independent of any author's phrasing.
 
 The pattern families (``engine/cue_families.py`` and its siblings) and the directive reader
 (``engine/cue_directive.py``) are hand-written: held-out batches of published attacks scored
