@@ -73,7 +73,7 @@ def test_every_rule_id_is_emitted_by_name():
     )
     engine = "".join(
         (ROOT / "mcp_review" / "engine" / f).read_text(encoding="utf-8")
-        for f in ("cues.py", "cue_runs.py", "cue_families.py", "cue_directive.py")
+        for f in ("cues.py", "cue_runs.py", "cue_families.py", "cue_directive.py", "cue_model.py")
     )
     for rid in CUE_RULES:
         if rid == SECRET_PATH_RULE:
