@@ -70,6 +70,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_families_recall",
         "test_cue_families_upgrade",
         "test_cue_lang",
+        "test_cue_model",
         "test_cue_precision",
         "test_cue_precision_agents",
         "test_cues",

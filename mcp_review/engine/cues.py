@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
+from mcp_review.engine.cue_hidden_first import first_hidden as _first_hidden
+from mcp_review.engine.cue_model import model_cues
 from mcp_review.engine.cue_runs import _run_cues
 from mcp_review.engine.cue_scope import (
     OBJECT_WINDOW,
@@ -754,47 +755,6 @@ def _script_cues(text: str, found: _Found) -> None:
                 found.add(SCRIPT_MIX_MIXED_WORD, w, w.lower())
 
 
-_HIDDEN_WINDOW = 4096
-
-
-def _first_hidden(text: str) -> list[Any]:
-    """The first hidden characters of ``text`` (the cue shows at most 20): the detector of
-    engine/hidden.py over growing windows, so a megabyte of them is not listed whole."""
-    if not has_hidden(text):
-        return []
-    a = 0
-    while a < len(text):
-        found = [
-            h
-            for h in find_hidden(text[a : a + _HIDDEN_WINDOW])
-            if not _presentation_selector(text, a + h.offset)
-        ]
-        if found:
-            return found[:20]
-        a += _HIDDEN_WINDOW - 16  # an ANSI sequence cut at the edge is found whole next time
-    return [h for h in find_hidden(text) if not _presentation_selector(text, h.offset)][:20]
-
-
-_PRESENTATION = frozenset("\ufe0e\ufe0f")
-_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
-
-
-def _presentation_selector(text: str, i: int) -> bool:
-    """Whether the character at ``i`` is one text or emoji presentation selector after a
-    symbol ("⚠️", "✔️", the keycap "1️⃣"), as keyboards write them: it selects how the symbol
-    looks and carries nothing. A selector after a letter, or next to another selector (the
-    runs that smuggle bytes), is still hidden text."""
-    if text[i] not in _PRESENTATION or i == 0:
-        return False
-    before = text[i - 1]
-    after = text[i + 1 : i + 2]
-    if _SELECTORS.match(before) or (after and _SELECTORS.match(after)):
-        return False
-    if unicodedata.category(before) in ("So", "Sm", "Sk"):
-        return True
-    return before in "0123456789#*" and after == "\u20e3"
-
-
 def text_cues(
     text: str,
     pointer: str = "",
@@ -868,6 +828,7 @@ def _text_cues(
     if a.text != cased.text:
         found.view = a
         family_cues(a.text, found.add)
+    model_cues(cased.text, found.add)  # a learned reading (engine/cue_model.py), info
     return found.out
 
 

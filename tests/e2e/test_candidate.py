@@ -330,7 +330,7 @@ async def test_app_header_says_the_candidate_is_shown_and_keeps_the_running_appr
     ns = _review_args(candidate=True)
     app = ReviewApp(ReviewSource.from_inputs(resolve(input_options(ns))), subtitle="mcp-pins.toml")
     async with app.run_test(size=(120, 36)) as pilot:
-        for _ in range(400):
+        for _ in range(1200):
             await pilot.pause(0.05)
             if app.main is not None and app.main.loaded:
                 break
@@ -569,7 +569,7 @@ def test_the_app_counts_to_review_exactly_the_removed_tools_check_fails_on(proje
             ReviewSource.from_inputs(resolve(input_options(_review_args(candidate=False))))
         )
         async with app.run_test(size=(120, 36)) as pilot:
-            for _ in range(400):
+            for _ in range(1200):
                 await pilot.pause(0.05)
                 if app.main is not None and app.main.loaded:
                     break

@@ -287,7 +287,7 @@ def test_app_shows_the_drift(tmp_path: Path) -> None:
 
     async def drive(app: Any) -> dict[tuple[str, str], tuple[str, str]]:
         async with app.run_test(size=(120, 40)) as pilot:
-            for _ in range(300):  # the fetch worker runs on the app loop
+            for _ in range(1200):  # the fetch worker runs on the app loop
                 await pilot.pause(0.05)
                 if app.main is not None and app.main.loaded:
                     break

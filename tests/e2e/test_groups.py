@@ -170,7 +170,7 @@ async def test_app_approves_the_same_change_on_many_tools(tmp_path):
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
-        for _ in range(100):  # Textual's wait-until-idle, until the recomputation is shown
+        for _ in range(3000):  # Textual's wait-until-idle, until the recomputation is shown
             await pilot.pause()
             if not app.main.computing:
                 break

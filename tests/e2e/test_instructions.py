@@ -387,7 +387,7 @@ def test_an_approval_takes_effect_on_the_next_session(tmp_path, monkeypatch, cap
 
 
 async def _app_ready(app: Any, pilot: Any) -> None:
-    for _ in range(200):
+    for _ in range(1200):
         await pilot.pause(0.05)
         if app.main is not None and app.main.loaded:
             return

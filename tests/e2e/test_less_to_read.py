@@ -157,7 +157,7 @@ def surfaces(tmp_path_factory):
         [json.loads((fix / "template.json").read_text())],
     )
     d = tmp_path_factory.mktemp("names")
-    s = anyio.run(fetch_server, ServerConfig("srv", target=srv.server, timeout=10))
+    s = anyio.run(fetch_server, ServerConfig("srv", target=srv.server, timeout=60))
     assert s.error is None
     (d / "s.json").write_text(Snapshot(servers={"srv": s}, taken_at="2026-12-03T00:00:00Z").dumps())
     return d

@@ -261,7 +261,7 @@ def test_fetch_keeps_meta_and_keys_the_sdk_model_drops(tmp_path: Path):
     from mcp_review.services.fetch import fetch_server
 
     cfg = ServerConfig(
-        "raw", command=sys.executable, args=(str(SERVERS / "rawserver.py"), "extra"), timeout=20
+        "raw", command=sys.executable, args=(str(SERVERS / "rawserver.py"), "extra"), timeout=60
     )
     snap = anyio.run(fetch_server, cfg)
     assert snap.error is None, snap.error
@@ -490,7 +490,7 @@ def test_a_fastmcp_upgrade_that_only_moves_bookkeeping_asks_nothing(tmp_path: Pa
     from mcp_review.services.fetch import fetch_server
 
     def fetch(meta: dict[str, Any], out: str) -> dict[str, Any]:
-        cfg = ServerConfig("es", target=_fastmcp_server(meta), timeout=20)
+        cfg = ServerConfig("es", target=_fastmcp_server(meta), timeout=60)
         snap = anyio.run(fetch_server, cfg)
         assert snap.error is None, snap.error
         (tool,) = snap.tools

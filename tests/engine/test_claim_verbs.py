@@ -179,27 +179,60 @@ def test_a_read_verb_name_does_not_cover_a_destructive_main_verb():
 # On the corpus of real upgrades ------------------------------------------------------------
 
 
-def _upgrade_status(old: cd.Capture, new: cd.Capture):
+def _upgrade_status(
+    old: cd.Capture, new: cd.Capture, only: set[str] | None = None, *, witnesses: bool = True
+):
+    """The status of ``new`` over pins of ``old`` (of the tools named in ``only``, if given)."""
     pins = PinFile()
-    for w in old.tools.values():
-        pins.decide(make_pin(old.server, ToolDef.from_wire(w), Decision.APPROVED, by="t"))
+    for name, w in old.tools.items():
+        if only is None or name in only:
+            pins.decide(make_pin(old.server, ToolDef.from_wire(w), Decision.APPROVED, by="t"))
     snap = Snapshot()
     snap.servers[new.server] = ServerSnapshot(
-        name=new.server, tools=[ToolDef.from_wire(w) for w in new.tools.values()]
+        name=new.server,
+        tools=[
+            ToolDef.from_wire(w) for name, w in new.tools.items() if only is None or name in only
+        ],
     )
-    return compute_status(snap, pins)
+    return compute_status(snap, pins, witnesses=witnesses)
+
+
+def _claims_moved(old: cd.Capture, new: cd.Capture) -> set[str]:
+    """The tools of both versions whose annotations differ: the only ones a claim of less power
+    can come from (``annotation_gate_less`` compares the two versions' hints). For every other
+    tool the claim reader itself is asked, so a contradiction found without a moved hint would
+    still fail the test below."""
+    moved = set()
+    for name, w in new.tools.items():
+        o = old.tools.get(name)
+        if o is None:
+            continue
+        if o.get("annotations") != w.get("annotations"):
+            moved.add(name)
+        else:
+            assert claim_contradictions(ToolDef.from_wire(o), ToolDef.from_wire(w)) == (), name
+    return moved
 
 
 def test_no_corpus_upgrade_blocks_an_honest_create_add_write_or_read_claim():
     """Every real upgrade of the corpus (consecutive and oldest → newest): no tool is blocked on
     an idempotent claim against a create/add/write verb, nor on any claim of a tool whose name's
     verb is a reading (a read-only, non-destructive or idempotent claim). Before issue 41 this found write_file, create_directory, git_add,
-    list_issues, git_reflog, read_neo4j_cypher and more."""
+    list_issues, git_reflog, read_neo4j_cypher and more. The status is computed for the tools
+    whose hints moved (a quarter of them; the rest cannot carry the reason, see
+    ``_claims_moved``), not for every tool's schema and witnesses."""
     bad = []
+    seen = 0
     for caps in CAPS.values():
         pairs = [*itertools.pairwise(caps), *([(caps[0], caps[-1])] if len(caps) > 2 else [])]
         for old, new in pairs:
-            for t in _upgrade_status(old, new).tools:
+            moved = _claims_moved(old, new)
+            if not moved:
+                continue
+            # Without the witness search (half the CPU): a contradicted claim blocks
+            # whatever the schema's verdict (engine/policy.py adds a BLOCK step per claim).
+            for t in _upgrade_status(old, new, moved, witnesses=False).tools:
+                seen += 1
                 if t.policy.outcome is not Outcome.BLOCK:
                     continue
                 for r in t.policy.reasons:
@@ -214,6 +247,7 @@ def test_no_corpus_upgrade_blocks_an_honest_create_add_write_or_read_claim():
                     if (hint == "idempotentHint" and create) or (reads and hint != "openWorldHint"):
                         bad.append((t.server, t.tool, r))
     assert bad == []
+    assert seen > 500  # not vacuous: the corpus moves hundreds of hints
 
 
 def test_the_three_reference_servers_honest_upgrade_puts_the_claims_in_one_group():

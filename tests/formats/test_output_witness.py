@@ -113,7 +113,7 @@ async def test_app_shows_result_wording_and_output_diff_on_enter(tmp_path):
 
     app = ReviewApp(ReviewSource(SnapshotFetcher(snap), load_pins(pins), pins_path=pins))
     async with app.run_test(size=(140, 44)) as pilot:
-        for _ in range(200):
+        for _ in range(1200):
             await pilot.pause(0.05)
             if app.main is not None and app.main.loaded:
                 break

@@ -58,7 +58,7 @@ def _login(cfg: Path, *, tamper: bool = False) -> subprocess.CompletedProcess[st
         lines.append(line)
         m = re.search(r"(http://127\.0\.0\.1:\d+/authorize\?\S+)", line)
         if m:
-            with httpx2.Client(timeout=20) as http:
+            with httpx2.Client(timeout=60) as http:
                 r = http.get(m.group(1), follow_redirects=False)
                 assert r.status_code in (302, 303, 307), r.text
                 to = r.headers["location"]
@@ -302,7 +302,7 @@ async def test_the_http_front_refreshes_the_stored_token_for_every_session(tmp_p
             assert [x["arguments"] for x in ran] == [{"a": 1}, {"a": 2}, {"a": 3}]
         finally:
             proc.terminate()
-            proc.wait(20)
+            proc.wait(120)
         issued = list(provider.issued)
     tokens = tmp_path / "state" / "oauth" / "demo.json"
     for p in tmp_path.rglob("*"):

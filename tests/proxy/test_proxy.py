@@ -5,15 +5,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
-from servers.proxy_harness import RAW, RawClient, alive, mcp_review_argv, read_jsonl, wait_gone
+from mcp.client.stdio import PROCESS_TERMINATION_TIMEOUT
+from servers.proxy_harness import (
+    PATIENCE,
+    RAW,
+    RawClient,
+    alive,
+    mcp_review_argv,
+    read_jsonl,
+    wait_gone,
+)
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
-from mcp_review.services.proxy import REFUSED_CODE, WARNING_PREFIX
+from mcp_review.services.proxy import REFUSED_CODE, STDIN_GRACE, TERM_GRACE, WARNING_PREFIX
 from mcp_review.store.calllog import REDACTED, CallLog, Redactor, log_files
 from mcp_review.store.pinfile import load_pins, save_pins
 from mcp_review.store.readers import load_calls
@@ -50,17 +58,14 @@ def test_relay_is_byte_exact_records_calls_and_drops_noise(tmp_path: Path):
                 "params": {"name": "echo", "arguments": {"blob": blob}},
             }
         ).encode()
-        t0 = time.perf_counter()
         c.send_raw(big + b"\n")
-        back = c.recv_line(timeout=60)
-        elapsed = time.perf_counter() - t0
+        back = c.recv_line()  # its speed is benchmarks/'s (1 MiB calls), not a bound here
         assert back is not None
         sent_by_server = tap.read_bytes().splitlines(keepends=True)
         assert back == sent_by_server[-1], "the 10 MB response was altered on the way"
         got = json.loads(back)["result"]["structuredContent"]
         assert got["sha256"] == hashlib.sha256(big + b"\n").hexdigest()
         assert got["arguments"]["blob"] == blob
-        assert elapsed < 20, elapsed
         assert c.close() == 0
 
     # Every line the client got is exactly a line the server wrote, and nothing else: the
@@ -127,12 +132,12 @@ def test_client_disconnect_kills_the_server_and_its_children(tmp_path: Path):
         c.initialize()
         server_pid, child_pid = map(int, pidfile.read_text().split())
         assert alive(server_pid) and alive(child_pid)
-        t0 = time.monotonic()
-        assert c.close(timeout=10) == 0
-        took = time.monotonic() - t0
-    assert wait_gone([server_pid, child_pid], 5) == []
-    # Inside the SDK client's 2 s grace, so it never has to kill the proxy and orphan these.
-    assert took < 2.5, took
+        assert c.close() == 0  # exited on its own: nobody killed the proxy
+    assert wait_gone([server_pid, child_pid], PATIENCE) == []
+    # Inside the SDK client's grace, so it never has to kill the proxy and orphan these: held
+    # on the escalation's own steps (stdin EOF, then SIGTERM, then SIGKILL), not on a clock,
+    # so a loaded machine cannot fail it and a longer escalation still does.
+    assert STDIN_GRACE + TERM_GRACE < PROCESS_TERMINATION_TIMEOUT
 
 
 def _tool(name: str, desc: str, **props: dict) -> dict:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from helpers import int_tool as _tool
-from servers.proxy_harness import SERVERS, RawClient
+from servers.proxy_harness import PATIENCE, SERVERS, RawClient
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
@@ -69,7 +69,7 @@ def _received_msgs(tmp: Path) -> list[Any]:
     return [json.loads(x) for x in _received(tmp)]
 
 
-def _until(c: RawClient, rid: Any, timeout: float = 20) -> list[Any]:
+def _until(c: RawClient, rid: Any, timeout: float = PATIENCE) -> list[Any]:
     """Every message the client gets up to and including the reply to ``rid``."""
     got = []
     while True:
@@ -79,7 +79,7 @@ def _until(c: RawClient, rid: Any, timeout: float = 20) -> list[Any]:
             return got
 
 
-def _collect(c: RawClient, ids: set[Any], timeout: float = 20) -> list[Any]:
+def _collect(c: RawClient, ids: set[Any], timeout: float = PATIENCE) -> list[Any]:
     """Every message (or batch) the client gets until replies to all of ``ids`` arrived."""
     got, left = [], set(ids)
     while left:
@@ -443,7 +443,7 @@ def test_a_server_that_dies_during_the_proxys_own_list_fails_the_call(tmp_path: 
         err = c.request("tools/call", {"name": "echo", "arguments": {}})["error"]
         assert err["code"] == -32000 and "exited with code 5" in err["message"]
         assert c.recv_line() is None
-        assert c.proc.wait(10) == 3
+        assert c.proc.wait(PATIENCE) == 3
     assert [m["method"] for m in _received_msgs(tmp_path)] == ["tools/list"]
 
 
@@ -618,7 +618,7 @@ def test_a_held_tool_is_never_called_with_what_its_approved_schema_rejects(
         c.send(_search(" 7", {"a": 1, "path": "x"}))
         c.send(_search(81, {"a": 3}))
         c.send(_search(93, {"a": 1.0}))
-        got = _collect(c, {*HELD_RAW, 91, 92, "7", " 7", 93}, timeout=30)
+        got = _collect(c, {*HELD_RAW, 91, 92, "7", " 7", 93})
         assert c.close() == 0
     flat = {json.dumps(x["id"]): x for m in got for x in (m if isinstance(m, list) else [m])}
     for rid in (82, 85, 86, 87, 88, 89, 90, 92):

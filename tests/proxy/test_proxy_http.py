@@ -19,7 +19,7 @@ import anyio
 import httpx2
 import pytest
 from helpers import int_tool as _tool
-from servers.proxy_harness import ROOT, SDK, mcp_review_argv, read_jsonl, sdk_warm
+from servers.proxy_harness import PATIENCE, ROOT, SDK, mcp_review_argv, read_jsonl, sdk_warm
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
@@ -85,7 +85,7 @@ class Front:
             env={**os.environ, "PROXY_TOOLS_FILE": str(self.tools_file), **(env or {})},
             cwd=ROOT,
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE
         while True:
             m = re.search(r"listening on (http://\S+/mcp)", self.stderr_path.read_text())
             if m:
@@ -114,7 +114,7 @@ class Front:
     def stop(self) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(20)
+        return self.proc.wait(PATIENCE)
 
     def log(self) -> str:
         return self.stderr_path.read_text()
@@ -188,7 +188,7 @@ async def test_each_session_gets_its_own_server_and_delete_stops_it(tmp_path: Pa
             pids = re.findall(r"started server pid (\d+)", front.log())
             assert len(set(pids)) == 2, front.log()
     # Both clients sent DELETE on the way out: their servers are gone.
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline and any(_alive(int(p)) for p in pids):
         await anyio.sleep(0.1)
     assert not any(_alive(int(p)) for p in pids)
@@ -204,7 +204,7 @@ def test_an_idle_session_ends_and_stopping_the_front_stops_every_server(
     with httpx2.Client(timeout=30) as http:
         idle = _open_session(front, http)
         pid = int(re.findall(r"started server pid (\d+)", front.log())[-1])
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while _alive(pid):
             assert time.monotonic() < deadline, front.log()
             time.sleep(0.1)
@@ -336,7 +336,7 @@ def _received(tmp: Path) -> list[Any]:
 
 def _after_init(tmp: Path) -> int:
     """How many lines the server has received once it has the initialized notification."""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while True:
         got = _received(tmp)
         if any(m.get("method") == "notifications/initialized" for m in got):
@@ -445,7 +445,7 @@ def test_batches_and_id_games_over_http(tmp_path: Path, front_factory):
         assert [m.get("id") for m in got if m.get("method") == "tools/call"] == [8, 10]
         # Closing the hung POST told the server (notifications/cancelled), and the id stays
         # reserved until the server answers it: no later request can take that answer.
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + PATIENCE
         while not any(m.get("method") == "notifications/cancelled" for m in _received(tmp_path)):
             assert time.monotonic() < deadline
             time.sleep(0.05)
@@ -598,7 +598,7 @@ def test_a_server_that_dies_fails_its_sessions_requests_and_ends_the_session(
         err = _events(r.text)[-1]
         assert err["id"] == 4 and err["error"]["code"] == -32000
         assert "exited with code 5" in err["error"]["message"]
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + PATIENCE
         while http.post(front.url, json=_call(5), headers=h).status_code != 404:
             assert time.monotonic() < deadline
             time.sleep(0.1)

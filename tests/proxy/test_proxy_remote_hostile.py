@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from helpers import int_tool as _tool
 from servers.http_hostile import HostileHttp, serve_hostile
-from servers.proxy_harness import RawClient
+from servers.proxy_harness import PATIENCE, RawClient
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
@@ -121,11 +121,11 @@ def test_the_get_stream_cannot_replay_an_answer_and_passes_server_requests(tmp_p
     with _session(tmp_path, "get_replay") as (c, server):
         c.initialize()
         assert _names(c.request("tools/list")) == ["echo", "hang"]
-        got = [c.recv(10), c.recv(10)]
+        got = [c.recv(), c.recv()]
         assert [m.get("method") for m in got] == ["roots/list", "notifications/tools/list_changed"]
         c.send({"jsonrpc": "2.0", "id": "srv-1", "result": {"roots": []}})
         c.send({"jsonrpc": "2.0", "id": 9, "method": "ping"})
-        assert c.recv(10)["id"] == 9
+        assert c.recv()["id"] == 9
         assert c.close() == 0
     _clean(c, server)
     assert "on the GET stream" in c.stderr()
@@ -216,13 +216,13 @@ def test_a_call_pending_when_the_client_leaves_ends_cleanly(tmp_path: Path):
         c.send({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "hang"}})
         # Pending: the server has the call (it records a request before anything else, and
         # never answers this one), and the client has no answer.
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while not any(b.get("method") == "tools/call" for b in server.bodies()):
             assert time.monotonic() < deadline, server.bodies()
             time.sleep(0.02)
         with pytest.raises(queue.Empty):
             c.recv_line(0.2)
-        assert c.close(timeout=10) == 0
+        assert c.close() == 0
 
 
 TOKEN = "tok-HOSTILE-http-8c2e4a6f1b9d"
@@ -254,9 +254,9 @@ def test_a_legacy_sse_endpoint_on_another_origin_is_refused(tmp_path: Path):
     waiting ``initialize`` is answered with an error, and the proxy exits 3 (server gone)."""
     with _session(tmp_path, "legacy_elsewhere", extra=("--transport", "sse")) as (c, server):
         c.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})
-        err = c.recv(20)["error"]
+        err = c.recv()["error"]
         assert "another origin" in err["message"]
-        assert c.proc.wait(20) == 3
+        assert c.proc.wait(PATIENCE) == 3
     assert [m for m, _, _, _ in server.received] == ["GET"]
 
 
@@ -270,10 +270,10 @@ def test_an_unreachable_server_answers_each_request_with_an_error(tmp_path: Path
     c = RawClient(tmp_path, "--url", f"http://127.0.0.1:{port}/mcp", "--name", "srv", server=None)
     with c:
         c.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})
-        err = c.recv(20)["error"]
+        err = c.recv()["error"]
         assert "ConnectError" in err["message"] and err["code"] == -32000
         c.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
-        assert "error" in c.recv(20)
+        assert "error" in c.recv()
         assert c.close() == 0
 
 
@@ -292,12 +292,12 @@ def test_a_cancelled_2026_request_has_its_stream_closed_not_a_notification_poste
                 params["_meta"] = m
             c.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
         c.send({"jsonrpc": "2.0", "id": 9, "method": "ping"})
-        assert c.recv(10)["id"] == 9  # both calls are in flight
+        assert c.recv()["id"] == 9  # both calls are in flight
         for rid in (5, 6):
             note = {"jsonrpc": "2.0", "method": "notifications/cancelled"}
             c.send({**note, "params": {"requestId": rid}})
         c.send({"jsonrpc": "2.0", "id": 10, "method": "ping"})
-        assert c.recv(10)["id"] == 10
+        assert c.recv()["id"] == 10
         assert c.close() == 0
     cancels = [b for b in server.bodies() if b.get("method") == "notifications/cancelled"]
     assert [b["params"]["requestId"] for b in cancels] == [6]
@@ -316,7 +316,7 @@ def test_a_cut_get_stream_resumes_with_last_event_id(tmp_path: Path):
         assert _names(c.request("tools/list")) == ["echo", "hang"]
         got = list(c.notifications)  # what arrived before the list's answer
         while len(got) < 2:
-            got.append(c.recv(10))
+            got.append(c.recv())
         assert [m["params"]["n"] for m in got] == [1, 2]
         assert c.close() == 0
     _clean(c, server)

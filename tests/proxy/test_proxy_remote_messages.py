@@ -21,7 +21,7 @@ def _first_error(tmp: Path, url: str, *extra: str, env: dict[str, str] | None = 
     c = RawClient(tmp, "--url", url, "--name", "srv", *extra, server=None, env=env)
     with c:
         c.send(INIT)
-        err = c.recv(30)["error"]
+        err = c.recv()["error"]
         assert err["code"] == -32000
         assert c.close() == 0
     log = (tmp / "proxy.log").read_text()

@@ -309,7 +309,7 @@ def serve_hostile(server: HostileHttp) -> Iterator[str]:
 
     th = threading.Thread(target=run, daemon=True)
     th.start()
-    assert ready.wait(10)
+    assert ready.wait(120)  # never waited out
     try:
         yield f"http://127.0.0.1:{server.port}/mcp"
     finally:

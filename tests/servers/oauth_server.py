@@ -146,7 +146,7 @@ def oauth_server(
     server = uvicorn.Server(uvicorn.Config(srv.streamable_http_app(), log_level="critical"))
     th = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     th.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 120  # never waited out: generous on a loaded machine
     while not server.started:
         if time.monotonic() > deadline or not th.is_alive():
             raise RuntimeError("uvicorn did not start")

@@ -27,6 +27,12 @@ SERVERS = Path(__file__).resolve().parent
 RAW = [sys.executable, str(SERVERS / "proxy_raw.py")]
 SDK = [sys.executable, str(SERVERS / "proxy_server.py")]
 
+PATIENCE = 120.0
+"""Seconds a test waits for what must come (a reply, a notification, the proxy's exit) before
+it fails: never waited out when the proxy works, so generous enough for a machine at load 18
+(CONTRIBUTING.md, "Timeouts in tests"). A wait the test means to sit
+through (nothing must come) passes its own short timeout."""
+
 
 def sdk_warm() -> list[str]:
     """``SDK`` forked from the zygote: the same script on the pipes the proxy made, without a
@@ -124,15 +130,15 @@ class RawClient:
         self.send_raw(line)
         return line
 
-    def recv_line(self, timeout: float = 20) -> bytes | None:
+    def recv_line(self, timeout: float = PATIENCE) -> bytes | None:
         return self.lines.get(timeout=timeout)
 
-    def recv(self, timeout: float = 20) -> Any:
+    def recv(self, timeout: float = PATIENCE) -> Any:
         line = self.recv_line(timeout)
         assert line is not None, f"proxy closed its stdout; stderr:\n{self.stderr()}"
         return json.loads(line)
 
-    def request(self, method: str, params: dict | None = None, timeout: float = 20) -> Any:
+    def request(self, method: str, params: dict | None = None, timeout: float = PATIENCE) -> Any:
         self._next += 1
         msg: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next, "method": method}
         if params is not None:
@@ -146,7 +152,7 @@ class RawClient:
         assert resp.get("id") == self._next, resp
         return resp
 
-    def wait_notification(self, method: str, timeout: float = 5) -> Any:
+    def wait_notification(self, method: str, timeout: float = PATIENCE) -> Any:
         deadline = time.monotonic() + timeout
         while not any(n.get("method") == method for n in self.notifications):
             left = deadline - time.monotonic()
@@ -171,7 +177,7 @@ class RawClient:
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return r
 
-    def close(self, timeout: float = 10) -> int:
+    def close(self, timeout: float = PATIENCE) -> int:
         if self.proc.stdin and not self.proc.stdin.closed:
             self.proc.stdin.close()
         return self.proc.wait(timeout)
@@ -185,7 +191,7 @@ class RawClient:
     def __exit__(self, *exc: Any) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.wait(5)
+            self.proc.wait(PATIENCE)
 
 
 def alive(pid: int) -> bool:

@@ -140,7 +140,7 @@ def serve_http(app: Any) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, log_level="critical", lifespan="on"))
     th = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     th.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 120  # never waited out: generous on a loaded machine
     while not server.started:
         if time.monotonic() > deadline or not th.is_alive():
             raise RuntimeError("uvicorn did not start")

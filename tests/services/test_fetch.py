@@ -27,7 +27,7 @@ def names(snap, server):
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_in_process_list_changes_between_fetches(mode: str):
     ts = ToolServer([tool("a"), tool("b"), tool("c"), tool("d"), tool("e")], version="1.2")
-    cfg = ServerConfig("local", target=ts.server, mode=mode, timeout=10)
+    cfg = ServerConfig("local", target=ts.server, mode=mode, timeout=60)
     first = await fetch_all([cfg])
     s = first.servers["local"]
     assert s.error is None
@@ -43,7 +43,7 @@ async def test_in_process_list_changes_between_fetches(mode: str):
 
 async def test_cache_hints_recorded_and_bypassed():
     ts = ToolServer([tool("a")], ttl_ms=60_000)
-    cfg = ServerConfig("local", target=ts.server, timeout=10)
+    cfg = ServerConfig("local", target=ts.server, timeout=60)
     s = (await fetch_all([cfg])).servers["local"]
     assert s.ttl_ms == 60_000 and s.cache_scope == "private"
     ts.tools = [tool("b")]
@@ -53,20 +53,20 @@ async def test_cache_hints_recorded_and_bypassed():
 
 async def test_legacy_connection_has_no_cache_hints():
     ts = ToolServer([tool("a")], ttl_ms=60_000)
-    s = await fetch_server(ServerConfig("l", target=ts.server, mode="legacy", timeout=10))
+    s = await fetch_server(ServerConfig("l", target=ts.server, mode="legacy", timeout=60))
     assert s.ttl_ms is None and s.cache_scope is None
 
 
 async def test_tool_and_page_caps_report_flood():
     ts = ToolServer([tool(f"t{i}") for i in range(30)])
-    s = await fetch_server(ServerConfig("f", target=ts.server, timeout=10), max_tools=9)
+    s = await fetch_server(ServerConfig("f", target=ts.server, timeout=60), max_tools=9)
     assert (
         s.error is not None
         and s.error["kind"] == "flood"
         and "more than 9 tools" in s.error["message"]
     )
     assert s.tools == []
-    s = await fetch_server(ServerConfig("f", target=ts.server, timeout=10), max_pages=3)
+    s = await fetch_server(ServerConfig("f", target=ts.server, timeout=60), max_pages=3)
     assert (
         s.error is not None
         and s.error["kind"] == "flood"
@@ -153,7 +153,7 @@ def bearer_server():
 
 async def test_http_list_changes_between_fetches(http_server):
     ts, url = http_server
-    cfg = ServerConfig("web", transport="http", url=url, timeout=10)
+    cfg = ServerConfig("web", transport="http", url=url, timeout=60)
     first = (await fetch_all([cfg])).servers["web"]
     assert first.error is None, first.error
     assert [t.name for t in first.tools] == ["alpha", "beta", "gamma"]
@@ -172,16 +172,16 @@ async def test_http_legacy_mode(http_server):
 
 async def test_bearer_401_without_token_tools_with_it(bearer_server):
     _, url = bearer_server
-    without = ServerConfig("nokey", transport="http", url=url, timeout=10)
+    without = ServerConfig("nokey", transport="http", url=url, timeout=60)
     wrong = ServerConfig(
         "badkey",
         transport="http",
         url=url,
-        timeout=10,
+        timeout=60,
         headers={"Authorization": "Bearer wrong-token-value"},
     )
     with_ = ServerConfig(
-        "key", transport="http", url=url, timeout=10, headers={"Authorization": f"Bearer {TOKEN}"}
+        "key", transport="http", url=url, timeout=60, headers={"Authorization": f"Bearer {TOKEN}"}
     )
     snap = await fetch_all([without, wrong, with_])
     for n in ("nokey", "badkey"):
@@ -195,7 +195,7 @@ async def test_bearer_401_without_token_tools_with_it(bearer_server):
 
 async def test_http_404_is_not_an_mcp_server(http_server):
     _, url = http_server
-    s = await fetch_server(ServerConfig("x", transport="http", url=url[:-4] + "/nope", timeout=10))
+    s = await fetch_server(ServerConfig("x", transport="http", url=url[:-4] + "/nope", timeout=60))
     assert s.error is not None and s.error["kind"] == "not-an-mcp-server"
 
 
@@ -210,7 +210,7 @@ async def test_sse_transport():
         return a + b
 
     with serve_http(srv.sse_app()) as url:
-        cfg = ServerConfig("s", transport="sse", url=url[: -len("/mcp")] + "/sse", timeout=10)
+        cfg = ServerConfig("s", transport="sse", url=url[: -len("/mcp")] + "/sse", timeout=60)
         s = await fetch_server(cfg)
     assert s.error is None, s.error
     assert [t.name for t in s.tools] == ["add"]

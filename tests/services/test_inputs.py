@@ -262,7 +262,7 @@ def test_one_drift_five_ways_the_same_answer(project, capsys):
         )
         app = ReviewApp(source)
         async with app.run_test(size=(120, 40)) as pilot:
-            for _ in range(400):
+            for _ in range(1200):
                 await pilot.pause(0.05)
                 if app.main is not None and app.main.loaded:
                     break

@@ -51,7 +51,7 @@ class Srv:
 
 
 def _setup(srv: Srv) -> tuple[ServerConfig, PinFile, list[RecordedCall]]:
-    cfg = ServerConfig("ops", target=srv.server(), timeout=20)
+    cfg = ServerConfig("ops", target=srv.server(), timeout=60)
     pf = PinFile()
     pf.decide(make_pin("ops", ToolDef.from_wire(TOOL), Decision.APPROVED, by="t"))
     rec = RecordedCall(

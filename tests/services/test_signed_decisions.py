@@ -543,7 +543,7 @@ def test_signing_through_ssh_agent(tmp_path: Path, keys):
         ["ssh-agent", "-D", "-a", str(sock)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        for _ in range(100):
+        for _ in range(1200):  # 60 s, never waited out: the agent's socket appears at once
             if sock.exists():
                 break
             time.sleep(0.05)

@@ -35,7 +35,7 @@ def server(n_prompts: int = 3, n_resources: int = 3) -> SurfaceServer:
 
 def test_fetch_lists_every_page_as_served():
     srv = server()
-    snap = anyio.run(fetch_server, ServerConfig("s", target=srv.server, timeout=10))
+    snap = anyio.run(fetch_server, ServerConfig("s", target=srv.server, timeout=60))
     assert snap.error is None
     assert [p["name"] for p in snap.surfaces[PROMPT]] == ["write_summary", "p1", "p2"]
     assert snap.surfaces[PROMPT][0]["_meta"] == {"category": "writing"}
@@ -47,7 +47,7 @@ def test_resources_bounded_and_said():
     srv = server(n_resources=7)
 
     async def go():
-        return await fetch_server(ServerConfig("s", target=srv.server, timeout=10), max_resources=4)
+        return await fetch_server(ServerConfig("s", target=srv.server, timeout=60), max_resources=4)
 
     snap = anyio.run(go)
     assert len(snap.surfaces[RESOURCE]) == 4
@@ -71,14 +71,14 @@ def test_resources_bounded_and_said():
 
 def test_server_without_prompts_or_resources_is_asked_nothing():
     ts = ToolServer([tool("a")])
-    snap = anyio.run(fetch_server, ServerConfig("s", target=ts.server, timeout=10))
+    snap = anyio.run(fetch_server, ServerConfig("s", target=ts.server, timeout=60))
     assert snap.surfaces == {} and "surfaces" not in snap.to_json()
 
 
 def test_fetch_over_http_and_snapshot_round_trip():
     srv = server()
     with serve_http(srv.server.streamable_http_app()) as url:
-        snap = anyio.run(fetch_server, ServerConfig("s", transport="http", url=url, timeout=15))
+        snap = anyio.run(fetch_server, ServerConfig("s", transport="http", url=url, timeout=60))
     assert snap.error is None, snap.error
     assert len(snap.surfaces[PROMPT]) == 3
     doc = json.loads(
@@ -132,7 +132,7 @@ def test_one_kind_failing_leaves_the_others_and_is_said():
         return t.ListResourcesResult(resources=[t.Resource.model_validate(r)])
 
     srv = Server("partial", on_list_tools=list_tools, on_list_resources=list_resources)
-    snap = anyio.run(fetch_server, ServerConfig("s", target=srv, timeout=10))
+    snap = anyio.run(fetch_server, ServerConfig("s", target=srv, timeout=60))
     assert snap.error is None
     assert snap.surfaces[RESOURCE] == [r] and TEMPLATE not in snap.surfaces
     assert any(n.startswith("resource-templates not read") for n in snap.notes), snap.notes

@@ -15,7 +15,7 @@ from mcp_review.services.config import ServerConfig
 from mcp_review.services.watch import Update, watch_all
 
 
-async def _run_until(configs, n_updates: int, action, *, limit: float = 15, **kw) -> list[Update]:
+async def _run_until(configs, n_updates: int, action, *, limit: float = 120, **kw) -> list[Update]:
     updates: list[Update] = []
     got_first = anyio.Event()
 
@@ -37,7 +37,7 @@ async def _run_until(configs, n_updates: int, action, *, limit: float = 15, **kw
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_relists_on_list_changed(mode: str):
     ts = ToolServer([tool("a"), tool("b")])
-    cfg = ServerConfig("srv", target=ts.server, mode=mode, timeout=10)
+    cfg = ServerConfig("srv", target=ts.server, mode=mode, timeout=60)
 
     async def change() -> None:
         await anyio.sleep(0.3)  # let the listen stream be acknowledged
@@ -53,7 +53,7 @@ async def test_relists_on_list_changed(mode: str):
 
 async def test_relists_when_ttl_expires():
     ts = ToolServer([tool("a")], ttl_ms=200)
-    cfg = ServerConfig("srv", target=ts.server, timeout=10)
+    cfg = ServerConfig("srv", target=ts.server, timeout=60)
 
     async def change() -> None:
         ts.tools = [tool("z")]  # no notification: only the ttl tells us to look again
@@ -65,8 +65,8 @@ async def test_relists_when_ttl_expires():
 
 async def test_unreachable_server_is_reported_and_others_continue():
     ts = ToolServer([tool("a")])
-    good = ServerConfig("good", target=ts.server, timeout=10)
-    bad = ServerConfig("bad", command="mcp-review-no-such-command-xyz", timeout=5)
+    good = ServerConfig("good", target=ts.server, timeout=60)
+    bad = ServerConfig("bad", command="mcp-review-no-such-command-xyz", timeout=60)
 
     async def change() -> None:
         ts.tools = [tool("b")]
@@ -116,7 +116,7 @@ async def test_relists_prompts_on_prompts_list_changed_and_prints_the_rug_pull()
     p = json.loads((fix / "prompt.json").read_text())
     rug = json.loads((fix / "rugpull.json").read_text())["description"]
     srv = SurfaceServer([p])
-    cfg = ServerConfig("srv", target=srv.server, mode="legacy", timeout=10)
+    cfg = ServerConfig("srv", target=srv.server, mode="legacy", timeout=60)
     pins = PinFile()
     pins.decide_surface(
         make_surface_pin("srv", "prompt", p, "approved", principal="default", by="t", at="x")

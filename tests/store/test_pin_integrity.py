@@ -201,7 +201,7 @@ async def test_app_shows_the_unverified_pin_and_a_new_decision_replaces_it(tmp_p
     src = ReviewSource.open(SnapshotFetcher(live), str(pins))
     app = ReviewApp(src)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
-        for _ in range(200):
+        for _ in range(1200):
             await pilot.pause(0.05)
             if app.main is not None and app.main.loaded:
                 break

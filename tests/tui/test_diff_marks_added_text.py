@@ -262,7 +262,7 @@ async def _app_rows(tmp: Path, snapshot: Path, tab: str) -> list[Any]:
         assert app.main is not None
         entry = next(t for s in app.main.servers for t in s.tools if t.name == TOOL)
         app.open_review(entry)
-        for _ in range(500):
+        for _ in range(3000):
             await pilot.pause(0.02)
             if isinstance(app.screen, ReviewScreen):
                 break

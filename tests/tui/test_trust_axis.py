@@ -839,7 +839,7 @@ async def test_review_screen_shows_new_text_and_the_claim(tmp_path: Path):
     app = ReviewApp(_app_source(tmp_path))
 
     async def open_tool(pilot: Any, name: str) -> ReviewScreen:
-        for _ in range(200):
+        for _ in range(1200):
             await pilot.pause(0.05)
             if app.main is not None and app.main.loaded:
                 break

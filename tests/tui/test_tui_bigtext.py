@@ -153,7 +153,7 @@ async def test_a_truncated_word_diff_says_so_and_w_shows_the_rest(monkeypatch):
         )
         diff.body.focus()
         await pilot.press("w")
-        for _ in range(400):
+        for _ in range(3000):
             await pilot.pause(0.02)
             if diff.truncated is None:
                 break

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow
 
 
 async def _loaded(app: Any, pilot: Any) -> None:
-    for _ in range(2000):  # Textual's wait-until-idle (at least 20 ms), until fetched
+    for _ in range(3000):  # Textual's wait-until-idle (at least 20 ms), until fetched
         await pilot.pause()
         if app.main is not None and app.main.loaded:
             return

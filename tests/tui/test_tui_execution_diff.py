@@ -70,7 +70,7 @@ async def test_an_execution_change_shows_the_execution_diff(
     assert main(["pin", "--snapshot", v1, "--pins", pins, "-q"]) == 0
     app = ReviewApp(ReviewSource.open(SnapshotFetcher(load_snapshot(v2)), pins))
     async with app.run_test(size=(120, 36)) as pilot:
-        for _ in range(400):
+        for _ in range(1200):
             await pilot.pause(0.05)
             if app.main is not None and app.main.loaded:
                 break

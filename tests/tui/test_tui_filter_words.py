@@ -15,7 +15,7 @@ from mcp_review.tui.view import Flag
 
 
 async def _ready(app: ReviewApp, pilot) -> None:
-    for _ in range(400):  # Textual's wait-until-idle, until the first status is shown
+    for _ in range(3000):  # Textual's wait-until-idle, until the first status is shown
         await pilot.pause()
         if app.main is not None and app.main.loaded:
             return

@@ -84,7 +84,7 @@ async def test_enter_opens_the_tab_of_the_most_severe_change():
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         await pilot.press("n", "enter")
-        for _ in range(500):
+        for _ in range(3000):
             await pilot.pause(0.02)
             if isinstance(app.screen, ReviewScreen):
                 break

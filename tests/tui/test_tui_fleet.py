@@ -224,7 +224,7 @@ async def test_the_app_defers_full_collections_on_a_fleet_and_hands_them_back_wh
             await pilot.press("down")
             assert heap.last_input > typed  # a key is input
             _middle_collections(default[2])  # a full collection is due
-            for _ in range(200):  # the app's timer runs it once the keys pause
+            for _ in range(1200):  # the app's timer runs it once the keys pause
                 await pilot.pause(0.05)
                 if heap.collections > ran:
                     break

@@ -123,7 +123,7 @@ async def _drive(app: ReviewApp, pins_path: str) -> None:
 
 async def test_flow_in_process(tmp_path: Path):
     ts = ToolServer(copy.deepcopy(OLD), name="weather")
-    cfg = ServerConfig("weather", target=ts.server, timeout=10)
+    cfg = ServerConfig("weather", target=ts.server, timeout=60)
 
     def change() -> None:
         ts.tools = copy.deepcopy(NEW)

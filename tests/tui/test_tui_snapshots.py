@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from helpers import press, settle
 from tui_sample import (
     HOMOGLYPH,
@@ -25,10 +27,12 @@ from mcp_review.tui.screens.main import ToolTable
 async def _ready(pilot) -> None:
     """Until the list shows the first status (the fetch worker done, its result drawn)."""
     app = pilot.app
-    for _ in range(500):
+    deadline = time.monotonic() + 120  # never waited out: a picture is taken only once loaded
+    while True:
         await settle(pilot)
         if app.main is not None and app.main.loaded:
             break
+        assert time.monotonic() < deadline, "the app never loaded"
 
 
 def _open(name: str, *keys: str, typed: str = ""):
@@ -60,10 +64,12 @@ def _open(name: str, *keys: str, typed: str = ""):
 async def _computed(pilot) -> None:
     """Until the list shows the first status and no computation runs (every row compared)."""
     app = pilot.app
-    for _ in range(500):
+    deadline = time.monotonic() + 120  # never waited out, as in _ready
+    while True:
         await settle(pilot)
         if app.main is not None and app.main.loaded and not app.main.computing:
             break
+        assert time.monotonic() < deadline, "the app never finished computing"
 
 
 def test_first_screen_rug_pull_100x30(snap_compare):
@@ -109,7 +115,7 @@ def test_main_connecting(snap_compare):
         app = pilot.app
         # Until the first server's "connecting" arrived (the fetch then waits 60 s: a wait
         # for the app to settle would wait for it, Textual's wait-until-idle does not).
-        for _ in range(500):
+        for _ in range(3000):
             await pilot.pause()
             if app.main is not None and any(
                 st == "connecting" for st, _ in app.main.progress.values()

@@ -23,7 +23,7 @@ class Restyled(ReviewApp):
 
 
 async def _tool_cells(app: ReviewApp, pilot) -> list[list[Text]]:
-    for _ in range(200):
+    for _ in range(3000):
         await pilot.pause(0.02)
         if app.main is not None and app.main.loaded:
             break

@@ -232,7 +232,7 @@ def _prompt_drift(work: Path) -> tuple[str, str]:
     srv = SurfaceServer([dict(p) for p in first])
 
     def snap(name: str) -> str:
-        s = anyio.run(fetch_server, ServerConfig("srv", target=srv.server, timeout=10))
+        s = anyio.run(fetch_server, ServerConfig("srv", target=srv.server, timeout=60))
         assert s.error is None
         path = work / name
         path.write_text(Snapshot(servers={"srv": s}, taken_at="2026-12-03T00:00:00Z").dumps())

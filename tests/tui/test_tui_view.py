@@ -122,7 +122,7 @@ async def test_the_counts_line_says_to_review_what_the_gate_fails_on(make):
     source = make()
     app = ReviewApp(source)
     async with app.run_test(size=(160, 40)) as pilot:
-        for _ in range(200):
+        for _ in range(3000):
             await pilot.pause(0.02)
             if app.main is not None and app.main.loaded and not app.main.computing:
                 break

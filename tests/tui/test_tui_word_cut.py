@@ -54,7 +54,7 @@ def test_the_cell_draws_cut_and_keeps_its_text():
 async def test_at_80x24_no_cell_is_cut_inside_a_word_and_the_detail_line_has_the_rest():
     app = ReviewApp(sample.sample_source())
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(400):  # Textual's wait-until-idle, until the first status is shown
+        for _ in range(3000):  # Textual's wait-until-idle, until the first status is shown
             await pilot.pause()
             if app.main is not None and app.main.loaded:
                 break
