@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     servers = sorted(cd.servers())
     run = [s for s in servers if not a.only or s in a.only]
     if a.outside_suite:
-        sys.path.insert(0, str(ROOT / "tests"))
+        sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]
         from test_corpus_agreement import SUITE_SERVERS
 
         run = [s for s in run if s not in SUITE_SERVERS]

@@ -255,6 +255,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_rules_doc",
         "test_security_doc",
         "test_typed_services",
+        "test_benchmarks_start",
     ),
 }
 
