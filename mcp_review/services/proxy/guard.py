@@ -87,17 +87,6 @@ def guarded_protocol(
         cycle: Any
         app_state: dict[str, Any]
 
-        # Both protocols' connection events: uvicorn's own, then the guard's (the protocol
-        # class comes after Guard in the mixed class's order, so super() reaches it).
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)  # type: ignore[misc]
-            self._guard_made(transport)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)  # type: ignore[misc]
-            self._guard_lost()
-
         def _guard_made(self, transport: Any) -> None:
             self._out = _Coalescing(transport, self.loop)
             self.transport = self._out
@@ -169,6 +158,15 @@ def guarded_protocol(
 
 def _h11_guarded(guard: type[Any]) -> type[Any]:
     class Guarded(guard, H11Protocol):  # type: ignore[misc]
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._guard_made(transport)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+            self._guard_lost()
+
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
             self._follow()
@@ -208,6 +206,15 @@ def _tools_guarded(guard: type[Any], max_headers: int) -> type[Any]:
         _in_body = False
         _head_bytes = 0
         _refused = False
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._guard_made(transport)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+            self._guard_lost()
 
         def data_received(self, data: bytes) -> None:
             if self._refused:
