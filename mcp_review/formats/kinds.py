@@ -273,7 +273,7 @@ def _group_text(g: Group, commands: bool) -> list[str]:
         yes = " --yes" if str(g.outcome) == "block" else ""
         out.append(
             f"    decide: mcp-review approve --group {g.id}{yes}  |  "
-            f"mcp-review deny --group {g.id}  (leave a member out: --except SERVER/TOOL)"
+            f"mcp-review deny --group {g.id}  (leave a member out: --except SERVER/NAME)"
         )
     return out
 

@@ -689,7 +689,7 @@ class GroupRun:
 def find_group(inp: Inputs, gid: str, excepts: Sequence[str]) -> GroupRun:
     """The group ``gid`` in the drift as it is now, computed from ``inp`` exactly as
     ``status --groups`` computes it (the same servers, call logs, tiers and waivers), and the
-    ``--except SERVER/TOOL`` members checked. An InputError (exit 2) for an id that names no
+    ``--except SERVER/NAME`` members checked. An InputError (exit 2) for an id that names no
     group now: unknown, or stale (a member changed or was decided since, so the id the
     operator saw covers definitions no longer served), and for an ``--except`` that names no
     member."""
