@@ -315,8 +315,15 @@ def render(w: dict[str, float], b: float, threshold: float, note: str) -> str:
         f"THRESHOLD = {threshold!r}",
         "WEIGHTS: dict[str, float] = {",
     ]
+    row = "   "  # entries packed into lines within the project's width: a module of ~650 lines
     for f in sorted(w):
-        lines.append(f"    {json.dumps(f, ensure_ascii=True)}: {w[f]!r},")
+        entry = f" {json.dumps(f, ensure_ascii=True)}: {w[f]!r},"
+        if len(row) + len(entry) > 99 and row.strip():
+            lines.append(row)
+            row = "   "
+        row += entry
+    if row.strip():
+        lines.append(row)
     lines.append("}")
     lines.append("# fmt: on")
     return "\n".join(lines) + "\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 import grimp
 
 PACKAGE = Path(__file__).resolve().parent.parent.parent / "mcp_review"
-GENERATED = {"confusables_table.py", "cue_model_weights.py", "unicode_tables.py"}
+GENERATED = {"confusables_table.py", "unicode_tables.py"}
 MAX_LINES = 1_000
 MAX_FUNCTION_LINES = 100
 
