@@ -18,6 +18,40 @@ def _load(name: str) -> object:
     return json.loads((EVAL / name).read_text(encoding="utf-8"))
 
 
+# Every reserved source's name (keep-off list, benchmarks/eval/SOURCES.md), as a test looks for it
+# in a repository name; "msb" is checked as a whole word below.
+KEEP_OFF = (
+    "mcptox",
+    "fuzzd",
+    "safetybench",
+    "safety-bench",
+    "cisco",
+    "safe-mcp",
+    "damn-vulnerable",
+    "mcp-injection-experiments",
+    "invariant",
+    "mcpsecbench",
+    "pipelock",
+    "mcp-watchdog",
+    "secure-mcp-gateway",
+    "enkrypt",
+    "mcp-shield",
+    "mcp-guardian",
+    "everything-wrong",
+    "acuvity",
+    "devsecops_arena",
+    "devsecops-arena",
+)
+KEEP_OFF_HONEST = ("awslabs/mcp", "github/github-mcp-server", "basicmachines-co/basic-memory")
+
+
+def _assert_unreserved(source: str) -> None:
+    """``source`` names none of the sources kept for the independent check."""
+    assert not any(r in source.lower() for r in KEEP_OFF), source
+    # MSB (the MCP Security Bench) as a whole name, not a substring of another
+    assert "msb" not in re.split(r"[/_.-]", source.lower()), source
+
+
 def test_committed_set_is_what_the_build_writes():
     frozen, dev, split = build_eval.build()
     assert _load("poisoned_frozen.json") == frozen
@@ -31,25 +65,6 @@ def test_committed_set_is_what_the_build_writes():
 
 
 def test_every_item_names_where_it_comes_from_and_no_reserved_source():
-    reserved = (
-        "mcptox",
-        "fuzzd",
-        "safetybench",
-        "cisco",
-        "safe-mcp",
-        "damn-vulnerable",
-        "mcp-injection-experiments",
-        "mcpsecbench",
-        "pipelock",
-        "mcp-watchdog",
-        "secure-mcp-gateway",
-        "mcp-shield",
-        "mcp-guardian",
-        "everything-wrong",
-        "devsecops_arena",
-        "devsecops-arena",
-        "mcp-safetybench",
-    )
     items = [
         *_load("poisoned_frozen.json"),
         *_load("poisoned_dev.json"),
@@ -66,9 +81,7 @@ def test_every_item_names_where_it_comes_from_and_no_reserved_source():
     assert len(frozen) == 300
     for i in items:
         assert i["source"] and i["path"] and len(i["commit"]) == 40 and i["where"], i["id"]
-        assert not any(r in i["source"].lower() for r in reserved), i["source"]
-        # MSB (the MCP Security Bench) as a whole name, not a substring of another
-        assert "msb" not in re.split(r"[/_.-]", i["source"].lower()), i["source"]
+        _assert_unreserved(i["source"])
     split = _load("honest_split.json")
     assert "eks-mcp-server" not in split["frozen_servers"] + split["dev_servers"]  # type: ignore[index]
 
@@ -106,29 +119,10 @@ def test_batch4_is_development_data_from_new_unreserved_sources():
         )
         for i in _load(name)  # type: ignore[attr-defined]
     }
-    reserved = (
-        "mcptox",
-        "fuzzd",
-        "safetybench",
-        "cisco",
-        "safe-mcp",
-        "damn-vulnerable",
-        "mcp-injection-experiments",
-        "mcpsecbench",
-        "pipelock",
-        "mcp-watchdog",
-        "secure-mcp-gateway",
-        "mcp-shield",
-        "mcp-guardian",
-        "everything-wrong",
-        "devsecops_arena",
-        "devsecops-arena",
-    )
     for i in dev4:
         assert i["source"] not in earlier, i["source"]
         assert i["path"] and len(i["commit"]) == 40 and i["where"] and i["text"], i["id"]
-        assert not any(r in i["source"].lower() for r in reserved), i["source"]
-        assert "msb" not in re.split(r"[/_.-]", i["source"].lower()), i["source"]
+        _assert_unreserved(i["source"])
     assert len({i["id"] for i in dev4}) == len(dev4)
 
 
@@ -176,58 +170,11 @@ def test_batch6_is_the_directive_pass_held_out_check_from_new_unreserved_sources
         )
         for i in _load(name)  # type: ignore[attr-defined]
     }
-    reserved = (
-        "mcptox",
-        "fuzzd",
-        "safetybench",
-        "cisco",
-        "safe-mcp",
-        "damn-vulnerable",
-        "mcp-injection-experiments",
-        "invariant",
-        "mcpsecbench",
-        "pipelock",
-        "mcp-watchdog",
-        "secure-mcp-gateway",
-        "mcp-shield",
-        "mcp-guardian",
-        "everything-wrong",
-        "devsecops_arena",
-        "devsecops-arena",
-    )
     for i in dev6:
         assert i["source"] not in earlier, i["source"]
         assert i["path"] and len(i["commit"]) == 40 and i["where"] and i["text"], i["id"]
-        assert not any(r in i["source"].lower() for r in reserved), i["source"]
-        assert "msb" not in re.split(r"[/_.-]", i["source"].lower()), i["source"]
+        _assert_unreserved(i["source"])
     assert len({i["id"] for i in dev6}) == len(dev6)
-
-
-# Every reserved source's name (keep-off list, benchmarks/eval/SOURCES.md), as a test looks for it
-# in a repository name; "msb" is checked as a whole word below.
-KEEP_OFF = (
-    "mcptox",
-    "fuzzd",
-    "safetybench",
-    "safety-bench",
-    "cisco",
-    "safe-mcp",
-    "damn-vulnerable",
-    "mcp-injection-experiments",
-    "invariant",
-    "mcpsecbench",
-    "pipelock",
-    "mcp-watchdog",
-    "secure-mcp-gateway",
-    "enkrypt",
-    "mcp-shield",
-    "mcp-guardian",
-    "everything-wrong",
-    "acuvity",
-    "devsecops_arena",
-    "devsecops-arena",
-)
-KEEP_OFF_HONEST = ("awslabs/mcp", "github/github-mcp-server", "basicmachines-co/basic-memory")
 
 
 def _earlier_sources() -> set[str]:
@@ -258,8 +205,7 @@ def test_batch7_is_a_held_out_batch_from_new_unreserved_repositories():
         assert re.fullmatch(r"[\w.-]+/[\w.-]+", i["source"]), i["source"]
         assert i["path"] and re.fullmatch(r"[0-9a-f]{40}", i["commit"]), i["id"]
         assert i["where"] and i["text"].strip() and i["licence"], i["id"]
-        assert not any(r in src for r in KEEP_OFF), i["source"]
-        assert "msb" not in re.split(r"[/_.-]", src), i["source"]
+        _assert_unreserved(i["source"])
         assert not any(src.startswith(h.lower()) for h in KEEP_OFF_HONEST), i["source"]
     assert len({i["id"] for i in dev7}) == len(dev7)
 
