@@ -218,36 +218,64 @@ def test_no_corpus_upgrade_blocks_an_honest_create_add_write_or_read_claim():
     """Every real upgrade of the corpus (consecutive and oldest → newest): no tool is blocked on
     an idempotent claim against a create/add/write verb, nor on any claim of a tool whose name's
     verb is a reading (a read-only, non-destructive or idempotent claim). Before issue 41 this found write_file, create_directory, git_add,
-    list_issues, git_reflog, read_neo4j_cypher and more. The status is computed for the tools
-    whose hints moved (a quarter of them; the rest cannot carry the reason, see
-    ``_claims_moved``), not for every tool's schema and witnesses."""
+    list_issues, git_reflog, read_neo4j_cypher and more. The claim reader is asked directly for
+    the tools whose hints moved (a quarter of them; the rest cannot carry the reason, see
+    ``_claims_moved``): each contradiction it words is a BLOCK step of the policy
+    (``policy.decide``), and the status path from pin to that step is held by
+    ``test_the_three_reference_servers_honest_upgrade_puts_the_claims_in_one_group`` and
+    ``test_the_status_blocks_on_exactly_the_claims_the_reader_words`` below; a full status per
+    upgrade (cues, texts, schemas) cost ten times as much and read nothing more here."""
     bad = []
     seen = 0
     for caps in CAPS.values():
         pairs = [*itertools.pairwise(caps), *([(caps[0], caps[-1])] if len(caps) > 2 else [])]
         for old, new in pairs:
-            moved = _claims_moved(old, new)
-            if not moved:
-                continue
-            # Without the witness search (half the CPU): a contradicted claim blocks
-            # whatever the schema's verdict (engine/policy.py adds a BLOCK step per claim).
-            for t in _upgrade_status(old, new, moved, witnesses=False).tools:
+            for name in sorted(_claims_moved(old, new)):
                 seen += 1
-                if t.policy.outcome is not Outcome.BLOCK:
-                    continue
-                for r in t.policy.reasons:
-                    if "claims less power, contradicted" not in r:
-                        continue
-                    verb = (name_verbs(t.tool) or ("",))[0]
-                    hint = r.split(": ", 1)[1].split(" ", 1)[0]
-                    create = any(f"against {w!r}" in r for w in ("create", "add", "write"))
+                a, b = ToolDef.from_wire(old.tools[name]), ToolDef.from_wire(new.tools[name])
+                for why in claim_contradictions(a, b):
+                    verb = (name_verbs(name) or ("",))[0]
+                    hint = why.split(" ", 1)[0]
+                    create = any(f"against {w!r}" in why for w in ("create", "add", "write"))
                     reads = verb in ("get", "list", "read", "search", "retrieve")
                     # openWorldHint is about reach, not writing: web_search_exa claiming a
                     # closed world stays contradicted by "web" in its name.
                     if (hint == "idempotentHint" and create) or (reads and hint != "openWorldHint"):
-                        bad.append((t.server, t.tool, r))
+                        bad.append((new.server, name, why))
     assert bad == []
     assert seen > 500  # not vacuous: the corpus moves hundreds of hints
+
+
+def test_the_status_blocks_on_exactly_the_claims_the_reader_words():
+    """The status of real upgrades whose hints moved (witnesses off): each tool's claim reasons
+    are the reader's contradictions, each one a BLOCK, so the corpus test above may ask the
+    reader alone. The one corpus upgrade whose moved claim is contradicted (exa's
+    web_search_exa claiming a closed world), and honest ones beside it."""
+    checked = contradicted = 0
+    for server, o, n in (
+        ("exa-mcp-server", "3.0.5", "3.2.1"),
+        ("server-filesystem", "2025.7.29", "2025.11.25"),
+        ("mcp-server-git", "2025.12.18", "2026.10.19"),
+        ("playwright-mcp", "0.0.10", "0.0.30"),
+    ):
+        by = {c.version: c for c in CAPS[server]}
+        old, new = by[o], by[n]
+        moved = _claims_moved(old, new)
+        for t in _upgrade_status(old, new, moved, witnesses=False).tools:
+            want = claim_contradictions(
+                ToolDef.from_wire(old.tools[t.tool]), ToolDef.from_wire(new.tools[t.tool])
+            )
+            got = tuple(
+                r.split(": ", 1)[1]
+                for r in t.policy.reasons
+                if r.startswith("annotation claims less power, contradicted: ")
+            )
+            assert got == want, (server, t.tool, got, want)
+            if want:
+                assert t.policy.outcome is Outcome.BLOCK, (server, t.tool)
+                contradicted += 1
+            checked += 1
+    assert checked > 40 and contradicted >= 1, (checked, contradicted)
 
 
 def test_the_three_reference_servers_honest_upgrade_puts_the_claims_in_one_group():

@@ -6,10 +6,12 @@ job."""
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 
 import grimp
+import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent.parent / "mcp_review"
 GENERATED = {"confusables_table.py", "unicode_tables.py"}
@@ -80,16 +82,24 @@ def test_no_hand_written_module_over_a_thousand_lines() -> None:
     assert long == {}, long
 
 
+@functools.cache
+def _trees() -> tuple[tuple[str, ast.Module], ...]:
+    """Every hand-written module of the package as ``(path, its syntax tree)``, parsed once
+    for the tests below (each walks the same trees its own way)."""
+    return tuple(
+        (p.relative_to(PACKAGE.parent).as_posix(), ast.parse(p.read_text(encoding="utf-8")))
+        for p in sorted(PACKAGE.rglob("*.py"))
+        if p.name not in GENERATED
+    )
+
+
 def _functions() -> list[tuple[str, int]]:
     """Every hand-written function and method of the package as ``(path:Qualified.name, its
     length in lines)`` (``def`` line through its last line, decorators not counted). A name
     defined twice in one scope (a property's setter, an overload) is listed twice."""
     out: list[tuple[str, int]] = []
-    for p in sorted(PACKAGE.rglob("*.py")):
-        if p.name in GENERATED:
-            continue
-        rel = p.relative_to(PACKAGE.parent).as_posix()
-        todo: list[tuple[ast.AST, str]] = [(ast.parse(p.read_text(encoding="utf-8")), "")]
+    for rel, tree in _trees():
+        todo: list[tuple[ast.AST, str]] = [(tree, "")]
         while todo:
             node, prefix = todo.pop()
             for child in ast.iter_child_nodes(node):
@@ -103,42 +113,47 @@ def _functions() -> list[tuple[str, int]]:
     return out
 
 
-def _longest() -> dict[str, int]:
-    """Each qualified name's longest definition."""
+@pytest.fixture(scope="module")
+def longest() -> dict[str, int]:
+    """Each qualified name's longest definition, measured once for the three tests that read
+    it (module-scoped: under xdist they run on one worker, tests/conftest.py)."""
     out: dict[str, int] = {}
     for k, n in _functions():
         out[k] = max(n, out.get(k, 0))
     return out
 
 
-def test_no_hand_written_function_over_a_hundred_lines() -> None:
+def test_no_hand_written_function_over_a_hundred_lines(longest: dict[str, int]) -> None:
     """A new function over the limit fails here: split it by job (each helper named for what
     it decides, with a docstring saying why), do not add it to LONG_FUNCTIONS."""
-    new = {
-        k: n for k, n in _longest().items() if n > MAX_FUNCTION_LINES and k not in LONG_FUNCTIONS
-    }
+    new = {k: n for k, n in longest.items() if n > MAX_FUNCTION_LINES and k not in LONG_FUNCTIONS}
     assert new == {}, new
 
 
-def test_long_function_list_only_shrinks() -> None:
+def test_long_function_list_only_shrinks(longest: dict[str, int]) -> None:
     """An entry of LONG_FUNCTIONS whose function is now within the limit (or no longer
     exists) fails here, so the allow-list is trimmed as the functions are split."""
-    longest = _longest()
     stale = {k: longest.get(k) for k in LONG_FUNCTIONS if longest.get(k, 0) <= MAX_FUNCTION_LINES}
     assert stale == {}, f"split or gone, remove from LONG_FUNCTIONS: {stale}"
 
 
-def test_function_lengths_are_measured() -> None:
+def test_function_lengths_are_measured(longest: dict[str, int]) -> None:
     """The walk names methods by their class and finds every function a plain ``ast.walk``
-    finds, with the same lengths, so the two tests above cannot pass by measuring nothing."""
-    longest = _longest()
+    finds, with the same lengths, so the two tests above cannot pass by measuring nothing.
+    The plain walk reads the same parsed trees (parsing is not what is checked: ``ast.parse``
+    of each file, listed anew here, is the same either way)."""
     assert "mcp_review/services/proxy/relay.py:Proxy._judge_client_msg" in longest
     assert 1 < longest["mcp_review/engine/status.py:server_status"] <= MAX_FUNCTION_LINES
-    plain = sorted(
-        (p.relative_to(PACKAGE.parent).as_posix(), f.name, f.end_lineno - f.lineno + 1)
+    trees = dict(_trees())
+    assert set(trees) == {
+        p.relative_to(PACKAGE.parent).as_posix()
         for p in PACKAGE.rglob("*.py")
         if p.name not in GENERATED
-        for f in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+    }
+    plain = sorted(
+        (rel, f.name, f.end_lineno - f.lineno + 1)
+        for rel, tree in trees.items()
+        for f in ast.walk(tree)
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.end_lineno is not None
     )
     walked = sorted(
