@@ -9,8 +9,6 @@ the previous instructions); none raised the directive cue before the module."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from mcp_review.engine.cue_directive import directive_sentences
@@ -69,12 +67,5 @@ def test_the_class_names_its_language() -> None:
 @pytest.mark.parametrize(
     "unit", ["请必须忽略之前的", "debes ignorar instrucciones ", "Не сообщай "]
 )
-def test_hostile_long_texts_take_linear_time(unit: str) -> None:
-    def cpu(text: str) -> float:
-        t0 = time.process_time()
-        list(directive_sentences(text))
-        return time.process_time() - t0
-
-    small = cpu(unit * (20_000 // len(unit)))
-    big = cpu(unit * (200_000 // len(unit)))
-    assert big < 30 * max(small, 0.01), (unit, small, big)
+def test_hostile_long_texts_take_linear_time(unit: str, linear) -> None:
+    linear(lambda text: list(directive_sentences(text)), unit, 5_000)
