@@ -6,6 +6,7 @@ reference. A digest that moved would re-quarantine every pinned tool."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -71,6 +72,10 @@ def test_values_the_fast_writer_could_get_wrong_take_the_reference(value):
     assert canonical_bytes(value) == reference(value).encode("utf-8", "surrogatepass")
 
 
+EXAMPLES = int(os.environ.get("PROP_EXAMPLES", "100"))
+"""hypothesis's default per property (a fresh draw every run); PROP_EXAMPLES=3000 for a deeper
+run."""
+
 json_values = st.recursive(
     st.none()
     | st.booleans()
@@ -82,14 +87,14 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(json_values)
 def test_any_json_value_gets_the_reference_text(value):
     assert canonical_json(value) == reference(value)
     assert canonical_bytes(value) == reference(value).encode("utf-8", "surrogatepass")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(json_values)
 def test_the_scan_for_containers_finds_what_the_full_scan_finds(value):
     """_not_plain skips the ``^`` alternative for an object or an array: inside one, orjson
@@ -181,7 +186,7 @@ def _check_outcome(value):
     return None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(
     st.recursive(
         st.none()

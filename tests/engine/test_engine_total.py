@@ -430,7 +430,7 @@ json_values = st.recursive(
 
 
 @settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "300")),
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "100")),  # hypothesis's default
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
