@@ -39,13 +39,19 @@ def load_labels(path: Path = cd.LABELS) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def engine_verdicts(units: list[cd.Unit] | None = None) -> list[Verdict]:
-    """compare() (witnesses on) once per changed tool pair; one Verdict per unit."""
+def engine_verdicts(
+    units: list[cd.Unit] | None = None, compared: dict[tuple, tuple[Any, str | None]] | None = None
+) -> list[Verdict]:
+    """compare() (witnesses on) once per changed tool pair; one Verdict per unit. ``compared``:
+    comparisons already made (the test suite's, shared by its files), keyed (server, old
+    version, new version, tool), each its Comparison or the traceback compare() raised."""
     from mcp_review.engine.compare import compare
     from mcp_review.engine.model import ChangeClass, Direction, ToolDef
 
     units = list(cd.units()) if units is None else units
-    done: dict[tuple, tuple[Any, str | None, float]] = {}
+    done: dict[tuple, tuple[Any, str | None, float]] = {
+        k: (cmp, err, 0.0) for k, (cmp, err) in (compared or {}).items()
+    }
     out: list[Verdict] = []
     for u in units:
         pk = (u.server, u.old_version, u.new_version, u.tool)

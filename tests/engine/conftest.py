@@ -1,11 +1,18 @@
-"""Shared set-up of the engine tests: the one way they tell linear from quadratic work."""
+"""Shared set-up of the engine tests: the one way they tell linear from quadratic work, and the
+corpus compared once."""
 
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
+
+from mcp_review.engine.compare import Comparison
+from mcp_review.engine.model import Change, ToolDef
 
 GROWTH = 10
 """The big text is this many times the small one: linear work costs about this many times
@@ -41,3 +48,63 @@ def grows_linearly(read: Callable[[str], object], unit: str, small_chars: int) -
 def linear() -> Callable[[Callable[[str], object], str, int], None]:
     """:func:`grows_linearly`, for the hostile-text tests of the readers."""
     return grows_linearly
+
+
+# The corpus compared once ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CorpusPair:
+    """One tool present in two consecutive captured versions of a corpus server."""
+
+    old: Any  # corpus_data.Capture
+    new: Any
+    name: str
+    a: ToolDef
+    b: ToolDef
+    changes: tuple[Change, ...]
+    """``diff_tools(a, b)``: every classified change, before any witness search."""
+    comparison: Comparison | None
+    """``compare(a, b)`` (witnesses on) when the definitions differ, else None."""
+    error: str | None
+    """The traceback when ``compare`` raised (the tests that judge it report it)."""
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.old.server, self.old.version, self.new.version, self.name)
+
+
+@pytest.fixture(scope="session")
+def corpus_pairs() -> tuple[CorpusPair, ...]:
+    """Every tool of every consecutive pair of the corpus (tests/corpus), classified and compared
+    once for the tests that read the whole corpus (test_corpus, test_mcp_verdicts, test_settle,
+    test_rule_messages): ``compare`` is ``diff_tools`` then the witness search, so one
+    ``PendingComparison`` gives both answers. Those tests share one xdist group (below), so the
+    corpus is compared once in a run, not once per file."""
+    import corpus_data as cd
+
+    from mcp_review.engine.compare import PendingComparison
+
+    out = []
+    for old, new in cd.pairs():
+        for name in sorted(old.tools.keys() & new.tools.keys()):
+            a, b = ToolDef.from_wire(old.tools[name]), ToolDef.from_wire(new.tools[name])
+            cmp, err = None, None
+            try:
+                pending = PendingComparison(a, b)
+                changes = tuple(pending.changes)  # finish() sorts its list in place
+                if a.digest != b.digest:
+                    cmp = pending.finish(None)
+            except Exception:
+                changes, err = (), traceback.format_exc()
+            out.append(CorpusPair(old, new, name, a, b, changes, cmp, err))
+    return tuple(out)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests reading :func:`corpus_pairs` run on one xdist worker (``--dist loadgroup``:
+    marked before xdist names the groups)."""
+    for item in items:
+        if "corpus_pairs" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("engine-corpus"))

@@ -42,12 +42,15 @@ def _validator(schema):
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
-@pytest.fixture(scope="module")
-def verdicts():
-    return ev.engine_verdicts(list(UNITS.values()))
+@pytest.fixture(scope="session")
+def verdicts(corpus_pairs):
+    """The engine's verdict on every unit, from the corpus compared once (tests/engine/
+    conftest.py; session-scoped so these tests join that fixture's xdist group)."""
+    compared = {p.key: (p.comparison, p.error) for p in corpus_pairs if p.a.digest != p.b.digest}
+    return ev.engine_verdicts(list(UNITS.values()), compared)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fig(verdicts):
     return ev.figures(verdicts, LABELS)
 

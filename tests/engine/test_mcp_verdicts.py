@@ -10,7 +10,6 @@ as a cosmetic change, in both directions, so the tiered policy re-pins it and st
 from __future__ import annotations
 
 import copy
-import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -263,7 +262,7 @@ def test_a_root_that_no_longer_admits_objects_still_breaks_and_schema_less_gaini
     assert gained == [("property-added-required", ChangeClass.BREAKING)]
 
 
-def test_every_witness_on_the_corpus_is_an_object():
+def test_every_witness_on_the_corpus_is_an_object(corpus_pairs):
     """Input witnesses are calls (arguments), output witnesses are results' structuredContent:
     objects both. Every breaking change the engine proves on the corpus proves it with one.
 
@@ -274,7 +273,7 @@ def test_every_witness_on_the_corpus_is_an_object():
     for value, 1,495 on 2026-12-01: a witness belongs to an input or output schema change, and
     that sweep's ``compare`` is ``attach_witnesses`` over ``diff_tools``)."""
     seen = 0
-    for label, _a, _b, changes in _corpus_changes():
+    for label, _a, _b, changes in _corpus_changes(corpus_pairs):
         for c in changes:
             if c.has_witness:
                 assert isinstance(c.witness, dict), (label, c.rule, c.witness)
@@ -285,40 +284,34 @@ def test_every_witness_on_the_corpus_is_an_object():
 # Item 6: every breaking verdict proves itself ----------------------------------------------------
 
 
-@functools.cache
-def _corpus_changes() -> tuple[tuple[str, Any, Any, tuple[Any, ...]], ...]:
+def _corpus_changes(corpus_pairs) -> list[tuple[str, Any, Any, tuple[Any, ...]]]:
     """(label, old, new, its changes with witnesses) for every tool that changed between two
-    consecutive versions of a SUITE_SERVERS server: computed once for the two tests here."""
-
+    consecutive versions of a SUITE_SERVERS server: ``compare`` of the corpus compared once
+    (tests/engine/conftest.py), which is ``attach_witnesses`` over ``diff_tools``."""
     import corpus_data as cd
 
-    from mcp_review.engine.witness import attach_witnesses
-
     out = []
-    for old, new in cd.pairs():
-        if old.server not in cd.SUITE_SERVERS:
+    for p in corpus_pairs:
+        if p.old.server not in cd.SUITE_SERVERS or p.a.digest == p.b.digest:
             # The 11 servers issue 26 added run in tests/engine/test_corpus.py (the whole corpus's
             # share, benchmarks/README.md); this checks each witness of the 16 by hand.
             continue
-        for name in sorted(old.tools.keys() & new.tools.keys()):
-            a, b = ToolDef.from_wire(old.tools[name]), ToolDef.from_wire(new.tools[name])
-            if a.digest == b.digest:
-                continue
-            changes = tuple(attach_witnesses(a, b, diff_tools(a, b)))
-            out.append((f"{old.server} {old.version}->{new.version} {name}", a, b, changes))
-    return tuple(out)
+        assert p.comparison is not None, p.error
+        label = f"{p.old.server} {p.old.version}->{p.new.version} {p.name}"
+        out.append((label, p.a, p.b, tuple(p.comparison.changes)))
+    return out
 
 
-def _corpus_breaking() -> list[tuple[str, Any, Any, Any]]:
+def _corpus_breaking(corpus_pairs) -> list[tuple[str, Any, Any, Any]]:
     return [
         (label, a, b, c)
-        for label, a, b, changes in _corpus_changes()
+        for label, a, b, changes in _corpus_changes(corpus_pairs)
         for c in changes
         if c.cls is ChangeClass.BREAKING
     ]
 
 
-def test_nearly_every_breaking_verdict_on_the_corpus_carries_a_witness():
+def test_nearly_every_breaking_verdict_on_the_corpus_carries_a_witness(corpus_pairs):
     """Each checked by python-jsonschema (an independent validator): valid under the schema the
     client relied on, rejected by the other. The rest say why in ``no_witness``."""
     from jsonschema.validators import Draft202012Validator, validator_for
@@ -327,7 +320,7 @@ def test_nearly_every_breaking_verdict_on_the_corpus_carries_a_witness():
         cls = validator_for(schema, default=Draft202012Validator)
         return cls(schema, format_checker=cls.FORMAT_CHECKER).is_valid(inst)
 
-    rows = _corpus_breaking()
+    rows = _corpus_breaking(corpus_pairs)
     proved = [r for r in rows if r[3].has_witness]
     # 281 of 282 (99.6 %; 97.2 % before item 6's second pass, 75.6 % before issue 26): the one
     # left is a notion oneOf branch under $defs, see benchmarks/README.md.
