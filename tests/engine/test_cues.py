@@ -6,6 +6,7 @@ hostile long texts (500 KB here; 1 MB and beyond: benchmarks/bench_cues_hostile.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -326,6 +327,17 @@ SHAPES = {
 }
 
 
+def _read(text: str) -> None:
+    text_cues(text, "/description", names=NAMES, own_server="files")
+
+
+def _cpu(text: str) -> float:
+    """CPU seconds of one reading (benchmarks/bench_cues_hostile.py's measure)."""
+    t0 = time.process_time()
+    _read(text)
+    return time.process_time() - t0
+
+
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_hostile_long_texts_take_linear_time(shape, linear):
     """50 KB of an adversarial shape costs about ten times 5 KB of it, not a hundred (a
@@ -336,11 +348,7 @@ def test_hostile_long_texts_take_linear_time(shape, linear):
     to 28 times 50 KB's time at 1 MB, 3.4 to 15 times at 500 KB). A text past the
     normalisation bound is read as written by the same ``_read`` an ASCII text gets, so the
     ASCII shapes time that reading too."""
-    linear(
-        lambda text: text_cues(text, "/description", names=NAMES, own_server="files"),
-        SHAPES[shape],
-        5_000,
-    )
+    linear(_read, SHAPES[shape], 5_000)
 
 
 def test_docs_list_every_rule_with_its_kind_and_level():
