@@ -60,7 +60,7 @@ def reference_counts(doc: Any) -> Counter[tuple[str, str]]:
 DEEP = os.environ.get("HIDDEN_WALK_DEEP") == "1"
 """HIDDEN_WALK_DEEP=1 for the deeper run (400, 400, 1,000 and 500 examples, as the suite ran
 before issue 31 item 7: about 10 s of CPU, nearly all of it hypothesis drawing documents); the
-suite draws hypothesis's default 100 each (about 2.5 s; 150, 150, 400 and 200 before the
+suite draws hypothesis's default 100 each (400 in all; 150, 150, 400 and 200 before the
 suite's time was cut, issue 46). The same strategies and oracles either way (the
 reference walks below); a failing example is kept in hypothesis' database and tried first on the
 next run."""
