@@ -107,6 +107,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "store": (
         "test_audit_hardening",
         "test_calllog_seal",
+        "test_line_seal",
         "test_crash_safety",
         "test_digest",
         "test_golden_digest",
