@@ -463,3 +463,51 @@ def test_the_enforcing_parse_takes_orjsons_value_only_when_the_stdlib_agrees():
         assert outcome(strict_loads, line) == want, line[:200]
         refused += want[0] == "refused"
     assert 300 < refused < len(lines) - 1000  # both kinds, many of each
+
+
+def test_a_large_result_to_a_pending_call_is_passed_on_by_its_head_and_nothing_else():
+    """Record-only, a result of 64 KiB or more to a pending tools/call whose result is not
+    recorded is passed on byte for byte after its head gives the id (docs/proxy.md: it is not
+    parsed to its end). Each condition is held by a line that is not JSON past its head: the
+    shortcut forwards it, the parse it stands in for drops it as noise."""
+    import asyncio
+    import io
+
+    from mcp_review.services.proxy.framing import id_keys
+    from mcp_review.services.proxy.relay import Proxy
+    from mcp_review.services.proxy.relay_common import Pending
+    from mcp_review.store.calllog import CallLog
+
+    big = "x" * (1 << 16)
+    broken = b'{"jsonrpc": "2.0", "id": 5, "result": {"content": "' + big.encode() + b'", }\n'
+    valid = json.dumps({"jsonrpc": "2.0", "id": 5, "result": {"c": big}}).encode() + b"\n"
+    compact = json.dumps(
+        {"jsonrpc": "2.0", "id": "a-1", "result": {"c": big}}, separators=(",", ":")
+    )
+
+    def relay(line: bytes, method: str = "tools/call", rid=5, calllog=None):
+        proxy = Proxy(["true"], name="t", diag=io.StringIO(), calllog=calllog)
+        p = Pending(method, rid, id_keys(rid), tool="echo" if method == "tools/call" else None)
+        proxy._track(p)
+        out = asyncio.run(proxy._on_server_line(line))
+        return out, proxy._find(id_keys(rid)) is None, proxy.noise_lines
+
+    assert relay(broken) == (broken, True, 0)  # passed on, and no longer pending
+    assert relay(valid) == (valid, True, 0)
+    line = compact.encode()
+    assert relay(line, rid="a-1") == (line + b"\n", True, 0)
+    # Not a pending tools/call, a short line, a head of another shape: parsed, so dropped.
+    assert relay(broken, method="tools/list") == (None, False, 1)
+    assert relay(broken, rid=6) == (None, False, 1)
+    short = broken[:200] + b'"}}\n'
+    assert relay(short[:150] + b", }\n") == (None, False, 1)
+    reordered = broken.replace(b'"jsonrpc": "2.0", "id": 5', b'"id": 5, "jsonrpc": "2.0"')
+    assert relay(reordered) == (None, False, 1)
+    assert relay(broken.rstrip(b"\n") + b" trailing\n") == (None, False, 1)
+    # Results recorded: the result is parsed (and redacted into the results log).
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        log = CallLog(os.path.join(d, "calls.jsonl"), server="t", record_results=True)
+        assert relay(broken, calllog=log) == (None, False, 1)
+        log.close()
