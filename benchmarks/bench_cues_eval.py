@@ -24,7 +24,10 @@ development sources) are scored and reported apart from batch 1, and together; b
 check) and batch 6 (``poisoned_dev6.json``, the directive pass's held-out check), development only, with the development set. Batch 7 (``poisoned_dev7.json``, new public
 repositories collected while the rules were being changed) is **held out**: scored on its own
 line, kept out of the development total, and never listed miss by miss (``--list`` leaves it
-out), so no rule is written against it; ``--batch 7`` scores it alone.
+out), so no rule is written against it; ``--batch 7`` scores it alone. Batch 8
+(``poisoned_dev8.json``, a second held-out batch from repositories no earlier batch or honest
+set drew from) is held out the same way: its own line, outside the total, never listed;
+``--batch 8`` scores it alone.
 
 ``--write`` rewrites ``benchmarks/eval/results_<set>.json``. The frozen set is scored only to
 report: rules are tuned on ``dev``.
@@ -58,7 +61,7 @@ from mcp_review.engine.policy import first_sight_blocking  # noqa: E402
 from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 
 CAUGHT = ("block", "attention")
-HELD_OUT = (7,)  # batches scored on their own line, outside the development total, never listed
+HELD_OUT = (7, 8)  # batches scored on their own line, outside the development total, never listed
 
 
 def level(c: Cue) -> str:
