@@ -357,3 +357,84 @@ def test_honest_dev3_keeps_provenance_and_stays_apart_from_the_other_honest_sets
         repos.add(d["repo"])
         tools += len(d["tools"])
     assert len(repos) >= 15 and tools >= 150
+
+
+# The corpus's own list of servers it holds out for an independent check (manifest "left_out")
+INDEPENDENT_CHECK_SERVERS = (
+    "supabase",
+    "sentry",
+    "figma",
+    "mongodb",
+    "neon",
+    "kubernetes",
+    "playwright",
+    "brightdata",
+    "stripe",
+    "arxiv",
+    "clickhouse",
+    "motherduck",
+    "atlassian",
+    "jupyter",
+)
+
+
+def _honest_docs(folder: str) -> list[dict]:  # type: ignore[type-arg]
+    return [
+        json.loads(f.read_text(encoding="utf-8")) for f in sorted((EVAL / folder).glob("*.json"))
+    ]
+
+
+def test_honest_held8_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
+    """The held-out honest set: at least 200 tool definitions of at least 15 published servers,
+    one file a server, each naming its repository, path, 40-digit commit, licence and which part
+    was taken; no server is a corpus server, one of ``honest_dev*/``, one the corpus holds out
+    for an independent check or a keep-off one (a Docker catalogue entry counts as its own
+    server: its path must be new, its repository may be the catalogue)."""
+    import corpus_data as cd
+
+    docs = _honest_docs("honest_held8")
+    assert len(docs) >= 15 and sum(len(d["tools"]) for d in docs) >= 200
+    earlier = [
+        d for name in ("honest_dev", "honest_dev2", "honest_dev3") for d in _honest_docs(name)
+    ]
+    earlier_paths = {(d["repo"], p.strip()) for d in earlier for p in d["path"].split(",")}
+    earlier_repos = {d["repo"] for d in earlier} - {"docker/mcp-registry"}
+    earlier_names = {d["path"].split("/")[1] for d in earlier if d["repo"] == "docker/mcp-registry"}
+    split = _load("honest_split.json")
+    corpus = {s.lower() for s in cd.servers()} | set(split["frozen_servers"])  # type: ignore[index]
+    corpus |= set(split["dev_servers"])  # type: ignore[index]
+    for d in docs:
+        where = f"{d['repo']} {d['path']}".lower()
+        assert d["note"] and d["licence"] and re.fullmatch(r"[0-9a-f]{40}", d["commit"]), where
+        assert (d["repo"], d["path"]) not in earlier_paths and d["repo"] not in earlier_repos, where
+        if d["repo"] == "docker/mcp-registry":
+            assert d["path"].split("/")[1] not in earlier_names, where
+        assert not any(k.lower() in where for k in KEEP_OFF_HONEST), where
+        assert not any(k in where for k in KEEP_OFF), where
+        assert not any(k in where for k in HELD_FOR_INDEPENDENT_CHECK), where
+        assert not any(k in where for k in INDEPENDENT_CHECK_SERVERS), where
+        names = {d["repo"].split("/")[1].lower(), *re.split(r"[/,\s]+", d["path"].lower())}
+        assert not names & corpus, (where, names & corpus)
+        assert d["tools"] and len({t["name"] for t in d["tools"]}) == len(d["tools"]), where
+        for t in d["tools"]:
+            assert t["name"] and t["description"].strip(), (where, t.get("name"))
+            assert t["inputSchema"]["type"] == "object", (where, t["name"])
+    # agent-facing kinds the set was chosen for: shell, files, email or messages, databases, cloud
+    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
+    for word in ("command", "file", "email", "database", "instance", "message"):
+        assert word in text, word
+
+
+def test_honest_held8_is_scored_in_totals_only():
+    """``--honest-held`` reports the share of held-out honest tools with a block or attention
+    cue and with a block cue, and returns no tool name, so none is listed."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    docs = _honest_docs("honest_held8")
+    h = b.measure_honest_held()
+    assert set(h) == {"servers", "n", "any", "any_rate", "block", "block_rate"}
+    assert h["servers"] == len(docs) and h["n"] == sum(len(d["tools"]) for d in docs)
+    assert 0 <= h["block"] <= h["any"] <= h["n"]
