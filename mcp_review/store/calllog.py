@@ -146,6 +146,7 @@ def _sub_formats(s: str) -> str:
 
 
 _SCHEME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-"
+_SCHEME_END = re.compile(r":(?=//)")
 _URL_USERINFO = re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*):[^/\s@]+@")
 _URL_QUERY = re.compile(r"([?&])([^=&#\s]+)=([^&#\s]*)")
 _QUERY_STARTS = (("?", 0, 0), ("&", 0, 0))
@@ -158,7 +159,7 @@ def _userinfo(m: re.Match[str]) -> str:
 def _sub_userinfo(s: str) -> str:
     """``_URL_USERINFO.sub``: a match starts where the run of scheme characters before a
     ``://`` begins (its lookbehind rules out a start inside the run): one place per ``://``."""
-    starts = run_starts(s, "://", _SCHEME_CHARS, len(s) // _SPARSE + 64)
+    starts = run_starts(s, "://", _SCHEME_CHARS, len(s) // _SPARSE + 64, _SCHEME_END)
     if starts is None:
         return _URL_USERINFO.sub(_userinfo, s)
     return sub_at(_URL_USERINFO, s, starts, _userinfo)
