@@ -75,6 +75,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_precision_agents",
         "test_cues",
         "test_cues_bench",
+        "test_cues_eval_batch9",
         "test_cues_eval_set",
         "test_dead_ends",
         "test_dialects",
