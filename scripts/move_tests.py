@@ -68,6 +68,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_families",
         "test_cue_families_batch3",
         "test_cue_families_recall",
+        "test_cue_families_select",
         "test_cue_families_upgrade",
         "test_cue_lang",
         "test_cue_model",
