@@ -43,9 +43,9 @@ SELECTION_CLAIM = [
     # TTP catalogue's preference examples); a tool saying what it is for stays quiet
     re.compile(
         r"\b(?:best|optimal|ideal|right|recommended|preferred|first|top)\s(?:choice|tool|option|"
-        r"pick|function)\s(?:for|in)\s(?:this|any|all|every|each|the\sworld)\b|\bsuperior\s"
-        r"(?:functionality|performance|results|accuracy|quality|to)\b|\boutperforms?\s(?:all|any|"
-        r"every|other)\b|\b(?:always|completely|guaranteed)\s(?:safe|reliable|secure)\sto\suse\b|"
+        r"pick|function)\s(?:for|in)\s(?:this|any|all|every|each)\b|\bsuperior\s"
+        r"(?:functionality|performance|results|accuracy|quality|to)\b|"
+        r"\b(?:always|completely|guaranteed)\s(?:safe|reliable|secure)\sto\suse\b|"
         r"\b(?:select|choose|pick|use)\s(?:this|the)\s(?:tool|function)\s(?:to|for)\s(?:achieve\s|"
         r"get\s)?(?:best|optimal|maximum|superior)\b",
         _I,
@@ -58,7 +58,6 @@ SELECTION_CLAIM_GATE = (
     "pick",
     "function",
     "superior",
-    "outperform",
     "to use",
 )
 

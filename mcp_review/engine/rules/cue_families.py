@@ -274,7 +274,7 @@ FAMILY_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         TOOL_PREFERENCE_SELECTION_CLAIM,
         "tool-preference",
         "claims to be the model's choice: the best, recommended or first choice for this or any "
-        "task, superior to or outperforming the others, always safe to use, select it for the "
+        "task, superior to the others, always safe to use, select it for the "
         "best results; a tool saying what it is for, or preferring itself over one named "
         "alternative, stays information",
         "This tool is the best choice for this task.",
