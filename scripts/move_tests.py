@@ -151,6 +151,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_one_order",
         "test_output_witness",
         "test_replay_ignored",
+        "test_replay_json_text",
         "test_replay_reports",
         "test_status_stream",
     ),
