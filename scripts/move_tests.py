@@ -222,6 +222,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_check",
         "test_ci_integrations",
         "test_cli_args",
+        "test_cli_one_command",
         "test_cli_polish",
         "test_corpus_agreement",
         "test_demo",
