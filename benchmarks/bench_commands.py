@@ -6,9 +6,9 @@ the new schema, over the same file, timed in-process. A command's time is its wa
 the same command on a 1-call log (start-up: interpreter, imports, reading the definitions), and
 "× raw" is raw ÷ that (≥ 0.5 is the target: at most twice the raw loop's time).
 
-Each command runs ``--repeat`` times, interleaved with the raw loop; a run's ratio is to the raw
-loop run just before it, in wall time and in CPU time (printed side by side: a user waits for
-wall time), start-up subtracted as the median of the 1-call runs (two after each run); the
+Each command runs ``--repeat`` times, interleaved with the raw loop; a run's ratio is to the
+raw loop runs just before and just after it (their mean), in wall time and in CPU time (printed
+side by side: a user waits for wall time), start-up subtracted as the median of the 1-call runs (two after each run); the
 table gives the median run (the best in brackets), the whole process's median CPU and wall
 (what a user waits for, start-up included), the start-up's, and the load average over the
 row's runs; each run's ratios are printed after it. With ``--against``, the other build's
@@ -198,22 +198,29 @@ def replay_rows(
             bigs: dict[str, list[tuple[float, float, float, float]]] = {b: [] for b, _ in builds}
             gross: dict[str, tuple[float, float, float, float]] = {}
             loads = [os.getloadavg()[0]]
+            before = raw_loop(files["n"]["bare"])
+            raws.append(before)
             for _ in range(repeat):
-                w, c = raw_loop(files["n"]["bare"])  # interleaved: the same load
-                raws.append((w, c))
-                raw, raw_cpu = min(raw, w), min(raw_cpu, c)
                 for b, src in builds:
                     w, size, rss, c = run_cmd(big[name], src, digests, cwd=tmp)
+                    # The raw loop just before and just after the run, averaged: the load
+                    # drifts within seconds here, and one side alone carried that drift.
+                    after = raw_loop(files["n"]["bare"])
+                    raws.append(after)
+                    rw, rc = (before[0] + after[0]) / 2, (before[1] + after[1]) / 2
+                    before = after
+                    bigs[b].append((w, c, rw, rc))
                     # Two 1-call runs per run: the start-up subtracted is the median of
                     # 2 x repeat, since its spread is the net figure's (see the README).
                     for _ in range(2):
                         w1, _, _, c1 = run_cmd(one[name], src, cwd=tmp)
                         starts[b].append((w1, c1))
-                    bigs[b].append((w, c, raws[-1][0], raws[-1][1]))
                 loads.append(os.getloadavg()[0])
+            raw = min(raw, *(w for w, _ in raws))
+            raw_cpu = min(raw_cpu, *(c for _, c in raws))
             for b, _ in builds:
                 # Start-up is the median of the 1-call runs (one such run swings by a second
-                # at load 10+); each run's ratio is to the raw loop run just before it.
+                # at load 10+); each run's ratio is to the raw loop runs around it.
                 w1 = statistics.median(x for x, _ in starts[b])
                 c1 = statistics.median(x for _, x in starts[b])
                 runs[b] = [(w - w1, c - c1, rw, rc) for w, c, rw, rc in bigs[b]]
@@ -233,7 +240,7 @@ def replay_rows(
         )
         print(
             "Each run: the command, the median of its 1-call runs subtracted (start-up), against "
-            "the raw loop run just before it. Median of the runs (best in brackets)."
+            "the raw loop runs just before and after it. Median of the runs (best in brackets)."
         )
         print(
             "| command | net CPU | × raw (CPU) | net wall | × raw (wall) | whole process "
