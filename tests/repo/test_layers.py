@@ -66,7 +66,7 @@ def test_file_commands_do_not_import_mcp_or_textual():
     assert out.stdout.strip() == ""
 
 
-def test_the_engine_opens_no_file():
+def test_the_engine_opens_no_file(package_tree):
     """Files are the store's: no engine module calls ``open`` or touches the file system
     (a parser takes bytes or a stream it is handed; ``store.readers`` opens them), package
     data included (issue 31 item 8: the confusables table was read with
@@ -100,7 +100,7 @@ def test_the_engine_opens_no_file():
     file_methods = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "get_data"}
     found = []
     for p in sorted(Path(mcp_review.engine.__path__[0]).rglob("*.py")):
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in ast.walk(package_tree(p)):
             if isinstance(node, ast.Import):
                 found += [
                     f"{p.name}:{node.lineno} import {a.name}"

@@ -6,7 +6,6 @@ job."""
 from __future__ import annotations
 
 import ast
-import functools
 import sys
 from pathlib import Path
 
@@ -82,23 +81,22 @@ def test_no_hand_written_module_over_a_thousand_lines() -> None:
     assert long == {}, long
 
 
-@functools.cache
-def _trees() -> tuple[tuple[str, ast.Module], ...]:
-    """Every hand-written module of the package as ``(path, its syntax tree)``, parsed once
-    for the tests below (each walks the same trees its own way)."""
+def _trees(package_tree) -> tuple[tuple[str, ast.Module], ...]:
+    """Every hand-written module of the package as ``(path, its syntax tree)``, parsed once a
+    run (tests/repo/conftest.py) for the tests below (each walks the same trees its own way)."""
     return tuple(
-        (p.relative_to(PACKAGE.parent).as_posix(), ast.parse(p.read_text(encoding="utf-8")))
+        (p.relative_to(PACKAGE.parent).as_posix(), package_tree(p))
         for p in sorted(PACKAGE.rglob("*.py"))
         if p.name not in GENERATED
     )
 
 
-def _functions() -> list[tuple[str, int]]:
+def _functions(package_tree) -> list[tuple[str, int]]:
     """Every hand-written function and method of the package as ``(path:Qualified.name, its
     length in lines)`` (``def`` line through its last line, decorators not counted). A name
     defined twice in one scope (a property's setter, an overload) is listed twice."""
     out: list[tuple[str, int]] = []
-    for rel, tree in _trees():
+    for rel, tree in _trees(package_tree):
         todo: list[tuple[ast.AST, str]] = [(tree, "")]
         while todo:
             node, prefix = todo.pop()
@@ -113,12 +111,12 @@ def _functions() -> list[tuple[str, int]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def longest() -> dict[str, int]:
+@pytest.fixture(scope="session")
+def longest(package_tree) -> dict[str, int]:
     """Each qualified name's longest definition, measured once for the three tests that read
-    it (module-scoped: under xdist they run on one worker, tests/conftest.py)."""
+    it (on one xdist worker with the other readers of the parsed package, tests/repo/conftest.py)."""
     out: dict[str, int] = {}
-    for k, n in _functions():
+    for k, n in _functions(package_tree):
         out[k] = max(n, out.get(k, 0))
     return out
 
@@ -137,14 +135,14 @@ def test_long_function_list_only_shrinks(longest: dict[str, int]) -> None:
     assert stale == {}, f"split or gone, remove from LONG_FUNCTIONS: {stale}"
 
 
-def test_function_lengths_are_measured(longest: dict[str, int]) -> None:
+def test_function_lengths_are_measured(longest: dict[str, int], package_tree) -> None:
     """The walk names methods by their class and finds every function a plain ``ast.walk``
     finds, with the same lengths, so the two tests above cannot pass by measuring nothing.
     The plain walk reads the same parsed trees (parsing is not what is checked: ``ast.parse``
     of each file, listed anew here, is the same either way)."""
     assert "mcp_review/services/proxy/relay.py:Proxy._judge_client_msg" in longest
     assert 1 < longest["mcp_review/engine/status.py:server_status"] <= MAX_FUNCTION_LINES
-    trees = dict(_trees())
+    trees = dict(_trees(package_tree))
     assert set(trees) == {
         p.relative_to(PACKAGE.parent).as_posix()
         for p in PACKAGE.rglob("*.py")
@@ -157,7 +155,8 @@ def test_function_lengths_are_measured(longest: dict[str, int]) -> None:
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.end_lineno is not None
     )
     walked = sorted(
-        (k.split(":")[0], k.split(":")[1].rsplit(".", 1)[-1], n) for k, n in _functions()
+        (k.split(":")[0], k.split(":")[1].rsplit(".", 1)[-1], n)
+        for k, n in _functions(package_tree)
     )
     assert len(plain) > 1_000
     assert walked == plain
