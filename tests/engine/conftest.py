@@ -103,8 +103,27 @@ def corpus_pairs() -> tuple[CorpusPair, ...]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests reading :func:`corpus_pairs` run on one xdist worker (``--dist loadgroup``:
-    marked before xdist names the groups)."""
+    """The tests reading :func:`corpus_pairs` run on one xdist worker, and those reading
+    :func:`eval_dev_scores` on one (``--dist loadgroup``: marked before xdist names the
+    groups)."""
     for item in items:
-        if "corpus_pairs" in getattr(item, "fixturenames", ()):
+        names = getattr(item, "fixturenames", ())
+        if "corpus_pairs" in names:
             item.add_marker(pytest.mark.xdist_group("engine-corpus"))
+        if "eval_dev_scores" in names:
+            item.add_marker(pytest.mark.xdist_group("eval-dev"))
+
+
+@pytest.fixture(scope="session")
+def eval_dev_scores() -> dict[str, Any]:
+    """``bench_cues_eval.measure("dev")``, the development set scored with every batch on its
+    line, computed once for the tests that read its lines (batches 7, 8 and 9 in
+    test_cues_eval_set and test_cues_eval_batch9; each read it whole before). Nothing changes
+    it; those tests share one xdist group (below)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import bench_cues_eval
+
+    return bench_cues_eval.measure("dev")

@@ -215,7 +215,7 @@ def test_batch7_is_a_held_out_batch_from_new_unreserved_repositories():
     assert len({i["id"] for i in dev7}) == len(dev7)
 
 
-def test_batch7_is_scored_on_its_own_line_outside_the_development_total():
+def test_batch7_is_scored_on_its_own_line_outside_the_development_total(eval_dev_scores):
     """The scorer keeps the held-out batch out of the development total and never shows which
     of its items miss; ``--batch 7`` scores it alone."""
     import sys
@@ -225,7 +225,7 @@ def test_batch7_is_scored_on_its_own_line_outside_the_development_total():
 
     dev7 = _load("poisoned_dev7.json")
     assert 7 in b.HELD_OUT
-    r = b.measure("dev")
+    r = eval_dev_scores  # b.measure("dev"), once a run (tests/engine/conftest.py)
     held = r["poisoned_batch7_heldout"]
     assert held["all"]["n"] == len(dev7) and "misses" not in held  # type: ignore[arg-type]
     total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
@@ -266,7 +266,7 @@ def test_batch8_is_a_second_held_out_batch_from_new_unreserved_repositories():
     assert {b.language(i["text"]) for i in dev8} >= {"en", "zh", "ko"}
 
 
-def test_batch8_is_scored_on_its_own_line_outside_the_development_total():
+def test_batch8_is_scored_on_its_own_line_outside_the_development_total(eval_dev_scores):
     """Like batch 7: its own held-out line without misses, out of the development total and
     out of every listing; ``--batch 8`` scores it alone."""
     import sys
@@ -275,7 +275,7 @@ def test_batch8_is_scored_on_its_own_line_outside_the_development_total():
     import bench_cues_eval as b
 
     assert 8 in b.HELD_OUT
-    r = b.measure("dev")
+    r = eval_dev_scores  # b.measure("dev"), once a run (tests/engine/conftest.py)
     held = r["poisoned_batch8_heldout"]
     assert held["all"]["n"] == len(_load("poisoned_dev8.json"))  # type: ignore[arg-type]
     assert "misses" not in held
