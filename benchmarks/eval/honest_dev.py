@@ -16,7 +16,11 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
   file a published server, none in the corpus, in ``honest_dev/`` or on the keep-off list;
   Docker's MCP catalog entries and servers' own sources), reported on its own line;
 - **published3**: ``honest_dev3/*.json``, the same for agent-oriented servers (browser, shell,
-  email, databases, memory, coding agents, security scanners), reported on a line of its own.
+  email, databases, memory, coding agents, security scanners), reported on a line of its own;
+- **published4**: ``honest_dev4/*.json``, a fourth collection of agent-facing servers (payments
+  and wallets, databases and pipelines, Docker hosts, chat platforms, files and calendars),
+  collected after the held-out ``honest_held8/`` showed the precision work fit the servers it
+  was tuned on; reported on a line of its own.
 
 The frozen servers of ``honest_split.json`` are never read here: their figure is scored only to
 report, by ``bench_cues_eval.py --set frozen``.
@@ -101,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     _score("published", published_defs(), names, a.list)
     _score("published2", published_defs("honest_dev2"), names, a.list)
     _score("published3", published_defs("honest_dev3"), names, a.list)
+    _score("published4", published_defs("honest_dev4"), names, a.list)
     return 0
 
 
