@@ -402,6 +402,15 @@ _CALL = re.compile(
     r"[a-z][a-z0-9]{1,30}(?:[A-Z][a-z0-9]{1,20}){1,4})"
     r"[`'\"]?\s{0,2}(\()?",
 )
+_NOT_A_CALL = re.compile(
+    r"[`'\"]?(?:\s{0,2},\s{0,2}[`'\"]?[a-z][a-z0-9]{0,30}_[a-z0-9_]{1,40}[`'\"]?){1,8},?\s"
+    r"(?:or|and)\s(?:all\s|any\s|other\s)?[a-z]{2,20}s\b(?![_(])"
+)
+"""A name that opens a list of names ("run the intruction_mix, cpu_microarchitecture, ... or
+all recipes"): values of a parameter, not a tool the text calls."""
+_PURPOSE = re.compile(r"\b(?:in order to|so as to)\s(?=(?:call|invoke|execute|run)\b)", _I)
+"""A call named as a purpose ("In order to run x, the target machine must ..."): the goal the
+sentence's necessity serves, not an order to make the call."""
 _CALL_VALUES = re.compile(
     r"\b(?:call|invoke|run|use)\s{1,2}(?:the\s)?`([A-Za-z][\w.-]{0,40})`(?:\s(?:tool|function))?"
     r"\s{1,3}with\b[^.\n]{0,40}[`'\"][^`'\"\n]{1,80}[`'\"]",
@@ -460,8 +469,9 @@ _REDIRECT = [
 _CONTACT = [
     re.compile(
         r"\b(?:log|report|post|submit|mirror|upload|forward|synchroni[sz]e|file)\b"
-        r"[^.\n]{0,60}\bto (?:the )?(?:\w{1,20} ){0,2}(?:server|endpoint|node|vault|"
-        r"webhook|archive)\b",
+        # "relative to your vault": where a path starts, not a place data is sent
+        r"[^.\n]{0,60}\b(?<!relative )(?<!according )(?<!due )to (?:the )?(?:\w{1,20} ){0,2}"
+        r"(?:server|endpoint|node|vault|webhook|archive)\b",
         _I,
     ),
     re.compile(r"\b(?:bcc|cc)\b[^.\n]{0,20}[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}", _I),
@@ -714,7 +724,22 @@ def _shown_instead(rule: str, m: re.Match[str], text: str, sections: frozenset[s
         return INSTRUCTION_TAGGED_SECTION
     if rule == INSTRUCTION_STEAL_SECRETS and _listed_value(text, m.start(), m.end()):
         return ""  # "Options: `api_key`, `password`, `private_key`": a parameter's value
+    if rule == URL_CONTACT_ENDPOINT and (
+        text[max(0, m.start() - 1) : m.start()] in ('"', "\u201c")
+        or (not text[: m.start()].strip() and _OWN_TRANSFER.match(m.group(0)))
+    ):
+        # '"npm run build", "Open https://developer.mozilla.org"': a request quoted as an
+        # example; "Upload a file to the remote server" opening an upload tool's text: its job
+        return ""
     return None
+
+
+_OWN_TRANSFER = re.compile(
+    r"(?:upload|post|submit|file)\s(?:a|one|the|your)?\s?(?:local\s)?(?:files?|documents?|"
+    r"directory|folder)\sto\s(?:the\s)?(?:remote\s)?server\b",
+    _I,
+)
+"""An upload tool's summary of its own transfer: an unnamed file to the server it manages."""
 
 
 def _listed_value(text: str, a: int, b: int) -> bool:
@@ -796,6 +821,8 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     directive_cues(text, add)  # author-independent directives (engine/cue_directive.py)
     call = None
     for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
+        if _NOT_A_CALL.match(text, m.end()) or _PURPOSE.search(text, max(0, m.start() - 12)):
+            continue  # "run the a, b or all recipes", "In order to run x, the machine must"
         sent = _sentence(text, m.start())
         args = bool(m.group(2)) and bool(_CALL_ARGS.match(text, m.end() - 1))
         if (_NECESSITY.search(sent) or args) and not _NEG.search(

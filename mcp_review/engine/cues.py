@@ -165,7 +165,12 @@ __all__ = [
 _ENUM_LIKE = re.compile(
     r"\bone of\b|\b(?:required|used|only|valid|ignored) (?:for|with|when)\b|\bor \"\w+\"|, \"\w+\""
     r"|, `\w+`"
+    # 'pass "echo" for an offline preview': a value given for a parameter
+    r"|\bpass \"\w+\" (?:for|as|to get)\b"
 )
+_AVAILABLE = frozenset("available present enabled supported installed configured".split())
+"""'If available, first use the `validate` tool': the condition is that the tool exists (a
+server's advice between its own tools), not when the model is to use it."""
 _EMAIL_OBJECTS = frozenset(
     "the it them this that these those all every everything your their its a an to".split()
 )
@@ -639,7 +644,10 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
         # it is called, not to call it, that it is broken; for a configured server's tool,
         # any imperative beside its name.
         when_use = any(
-            w in WHEN_W and any(x in USE_V for x in words[i + 1 : i + 4])
+            w in WHEN_W
+            and words[i + 1 : i + 2] != []
+            and words[i + 1] not in _AVAILABLE
+            and any(x in USE_V for x in words[i + 1 : i + 4])
             for i, w in enumerate(words)
         )
         avoid = any(w in USE_V and s.negated[i] for i, w in enumerate(words))
