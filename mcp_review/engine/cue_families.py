@@ -736,7 +736,7 @@ def _shown_instead(rule: str, m: re.Match[str], text: str, sections: frozenset[s
 
 _OWN_TRANSFER = re.compile(
     r"(?:upload|post|submit|file)\s(?:a|one|the|your)?\s?(?:local\s)?(?:files?|documents?|"
-    r"directory|folder)\sto\s(?:the\s)?(?:remote\s)?server\b",
+    r"directory|folder)\sto\s(?:the\s)?(?:remote\s|(?-i:[A-Z])[\w-]{1,30}\s)?server\b",
     _I,
 )
 """An upload tool's summary of its own transfer: an unnamed file to the server it manages."""

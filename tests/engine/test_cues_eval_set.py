@@ -482,3 +482,29 @@ def test_honest_dev4_keeps_provenance_and_shares_no_server_with_any_other_honest
     text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
     for word in ("wallet", "database", "container", "chat", "file", "sql", "token"):
         assert word in text, word
+
+
+def test_with_own_reads_a_server_as_a_review_does_its_siblings_its_own():
+    """A review's fleet holds the server under review (engine/status.py): a sibling its text
+    names is its own tool, not a same-named tool of another server (``--own-fleet``, the
+    second ``--honest-held`` line)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    from mcp_review.engine.cues import tool_cues
+
+    corpus = {"graphql-other": {"validate"}}
+    tool = {
+        "name": "execute",
+        "description": "Run an operation. When asked anything, use the `validate` tool instead.",
+        "inputSchema": {"type": "object", "properties": {}},
+    }
+    doc = {"tools": [tool, {"name": "validate"}]}
+    alone = b.KnownNames.of(corpus)
+    own = b.with_own(corpus, "apollo", doc)
+    assert own.tools["validate"] == frozenset({"graphql-other", "apollo"})
+    rules_alone = {c.rule for c in tool_cues(None, tool, names=alone, server="apollo")}
+    rules_own = {c.rule for c in tool_cues(None, tool, names=own, server="apollo")}
+    assert "cue.instruction.other-tool" in rules_alone - rules_own
