@@ -70,6 +70,7 @@ from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 CAUGHT = ("block", "attention")
 HONEST_HELD = EVAL / "honest_held8"  # held-out honest tool lists, scored in totals only
 HELD_OUT = (7, 8)  # batches scored on their own line, outside the development total, never listed
+DEV_APART = (9,)  # development batches scored on their own line (listed), outside the old total
 
 
 def level(c: Cue) -> str:
@@ -277,6 +278,12 @@ def measure(which: str) -> dict[str, Any]:
             got = json.loads(batch.read_text(encoding="utf-8"))
             out[f"poisoned_batch{n}"] = score_poisoned(got, names, servers)
             b4 += got
+    for n in DEV_APART:
+        batch = EVAL / f"poisoned_{which}{n}.json"
+        if batch.exists():
+            out[f"poisoned_batch{n}"] = score_poisoned(
+                json.loads(batch.read_text(encoding="utf-8")), names, servers
+            )
     for n in HELD_OUT:
         batch = EVAL / f"poisoned_{which}{n}.json"
         if batch.exists():
@@ -314,6 +321,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
         ("poisoned_batch6", "batch 6"),
         ("poisoned_frozen_all", "batches 1+2+3"),
         ("poisoned_dev_all", "batches 1+3+4+5+6"),
+        *((f"poisoned_batch{n}", f"batch {n}") for n in DEV_APART),
         *((f"poisoned_batch{n}_heldout", f"batch {n} (held out)") for n in HELD_OUT),
     ):
         if key in r:
@@ -352,6 +360,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
             "poisoned_batch4",
             "poisoned_batch5",
             "poisoned_batch6",
+            *(f"poisoned_batch{n}" for n in DEV_APART),
         ):
             for m in r.get(key, {}).get("misses", []):
                 print("  miss", key, m)

@@ -10,7 +10,7 @@ command presented as a step; a word alone is not a cue.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from mcp_review.engine.cue_directive import directive_cues
 from mcp_review.engine.cue_families_recall import (
@@ -24,6 +24,24 @@ from mcp_review.engine.cue_families_recall import (
     _PRE_AUTH_GATE,
     _RELAY,
     _RELAY_GATE,
+)
+from mcp_review.engine.cue_families_select import (
+    COVERT,
+    COVERT_GATE,
+    DESTINATION,
+    DESTINATION_GATE,
+    DISPARAGE,
+    DISPARAGE_GATE,
+    EXTERNAL,
+    EXTERNAL_GATE,
+    OVERRIDE,
+    OVERRIDE_GATE,
+    PRE_AUTH,
+    PRE_AUTH_GATE,
+    REDIRECT_ALL,
+    REDIRECT_ALL_GATE,
+    SELECTION_CLAIM,
+    SELECTION_CLAIM_GATE,
 )
 from mcp_review.engine.cue_lang import CALL_FOREIGN as _CALL_FOREIGN
 from mcp_review.engine.cue_lang import CALL_FOREIGN_GATE as _CALL_FOREIGN_GATE
@@ -48,13 +66,16 @@ from mcp_review.engine.rules.cue_families import (
     INSTRUCTION_STEAL_SECRETS,
     INSTRUCTION_TAGGED_SECTION,
     INSTRUCTION_TAMPER_TOOL,
+    TOOL_PREFERENCE_SELECTION_CLAIM,
     TOOL_REFERENCE_CROSS_SERVER_RELAY,
+    TOOL_REFERENCE_DISPARAGE_OTHERS,
     TOOL_REFERENCE_EVERY_ACTION,
     TOOL_REFERENCE_MANDATORY_CALL,
     TOOL_REFERENCE_REDIRECT,
     URL_CLOUD_METADATA,
     URL_CONTACT_ENDPOINT,
     URL_DATA_COPY,
+    URL_EXTERNAL_PARTY,
 )
 
 __all__ = ["FAMILY_LEVELS", "family_cues", "level_of"]
@@ -411,6 +432,17 @@ all recipes"): values of a parameter, not a tool the text calls."""
 _PURPOSE = re.compile(r"\b(?:in order to|so as to)\s(?=(?:call|invoke|execute|run)\b)", _I)
 """A call named as a purpose ("In order to run x, the target machine must ..."): the goal the
 sentence's necessity serves, not an order to make the call."""
+
+
+def _calls(text: str) -> Iterator[re.Match[str]]:
+    """The named calls of ``text`` (:data:`_CALL`), leaving out a list of a parameter's values
+    ("run the a, b or all recipes") and a call named as a goal ("In order to run x, the
+    machine must ...")."""
+    for m in _CALL.finditer(text):
+        if not (_NOT_A_CALL.match(text, m.end()) or _PURPOSE.search(text, max(0, m.start() - 12))):
+            yield m
+
+
 _CALL_VALUES = re.compile(
     r"\b(?:call|invoke|run|use)\s{1,2}(?:the\s)?`([A-Za-z][\w.-]{0,40})`(?:\s(?:tool|function))?"
     r"\s{1,3}with\b[^.\n]{0,40}[`'\"][^`'\"\n]{1,80}[`'\"]",
@@ -758,6 +790,20 @@ def _sentence(text: str, at: int) -> str:
     return text[max(0, a) : b]
 
 
+_SELECT: tuple[tuple[str, list[re.Pattern[str]], bool, tuple[str, ...], bool], ...] = (
+    # (rule, patterns, negatable, anchor words, conditional): engine/cue_families_select.py
+    (INSTRUCTION_OVERRIDE_ARGUMENTS, OVERRIDE, True, OVERRIDE_GATE, False),
+    (CONCEALMENT_COVERT_HANDLING, COVERT, True, COVERT_GATE, False),
+    (TOOL_REFERENCE_REDIRECT, REDIRECT_ALL, True, REDIRECT_ALL_GATE, False),
+    (TOOL_REFERENCE_DISPARAGE_OTHERS, DISPARAGE, False, DISPARAGE_GATE, False),
+    (TOOL_PREFERENCE_SELECTION_CLAIM, SELECTION_CLAIM, True, SELECTION_CLAIM_GATE, False),
+    (URL_EXTERNAL_PARTY, EXTERNAL, True, EXTERNAL_GATE, False),
+    (INSTRUCTION_OVERRIDE_DESTINATION, DESTINATION, True, DESTINATION_GATE, False),
+    (INSTRUCTION_PRE_AUTHORIZED, PRE_AUTH, False, PRE_AUTH_GATE, True),
+)
+"""The generalisation pass's alternatives, each read after its family's older patterns."""
+
+
 def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     """Every family cue of ``text``, given to ``add(rule, matched text, key)``."""
     if len(text) > 200_000:
@@ -817,12 +863,12 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     first(URL_DATA_COPY, _DATA_COPY, True, when=gate(_DATA_COPY_GATE))
     first(INSTRUCTION_OVERRIDE_DESTINATION, _DESTINATION, True, when=gate(_DESTINATION_GATE))
     first(INSTRUCTION_PRE_AUTHORIZED, _PRE_AUTH, when=gate(_PRE_AUTH_GATE), conditional=True)
+    for rule, pats, negatable, words, cond in _SELECT:  # the generalisation pass
+        first(rule, pats, negatable, when=gate(words), conditional=cond)
     lang_cues(text, add)  # the later families in es, fr, de, zh, ru, ja (engine/cue_lang.py)
     directive_cues(text, add)  # author-independent directives (engine/cue_directive.py)
     call = None
-    for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
-        if _NOT_A_CALL.match(text, m.end()) or _PURPOSE.search(text, max(0, m.start() - 12)):
-            continue  # "run the a, b or all recipes", "In order to run x, the machine must"
+    for m in _calls(text) if gate(_CALL_GATE) else ():
         sent = _sentence(text, m.start())
         args = bool(m.group(2)) and bool(_CALL_ARGS.match(text, m.end() - 1))
         if (_NECESSITY.search(sent) or args) and not _NEG.search(

@@ -45,6 +45,19 @@ _GENERIC_PLACE = frozenset(
 )
 
 
+ASSIGN_V = frozenset("set sets reset resets change changes rotate rotates".split())
+
+
+def assigned_for(words: list[str], i: int, secret: str) -> bool:
+    """Whether the verb at ``i`` gives an account a credential ("(Re)Set the password for the
+    user account", "rotate the key of a service account"): the secret is what the tool
+    assigns, not something asked of the model or moved."""
+    for j in range(i + 1, min(len(words), i + 5)):
+        if words[j].startswith(secret[:6]):
+            return words[j + 1 : j + 2] in (["for"], ["of"]) and "to" not in words[i + 1 : j]
+    return False
+
+
 def kept_in_place(words: list[str], i: int, objs: dict[str, str], addressed: bool) -> bool:
     """Whether the putting verb at ``i`` keeps sensitive data where it is, as the tool's own
     function, rather than moving it: the data is where the verb acts ("Add or remove flags on

@@ -36,7 +36,9 @@ from mcp_review.engine.cue_hidden_first import first_hidden as _first_hidden
 from mcp_review.engine.cue_model import model_cues
 from mcp_review.engine.cue_runs import _run_cues
 from mcp_review.engine.cue_scope import (
+    ASSIGN_V,
     OBJECT_WINDOW,
+    assigned_for,
     fresh_secret,
     is_section_tag,
     kept_in_place,
@@ -566,7 +568,7 @@ def _object_rules(c: _SentenceCtx) -> None:
                 found.add(rule, quote, f"{w} {data}")
             if "secret" in objs and w in INCLUDE_V and fresh_secret(words, i, objs["secret"]):
                 objs.pop("secret")  # "Place the returned credentials": the tool's own output
-            if "secret" in objs and w in _ASSIGN_V and _assigned_for(words, i, objs["secret"]):
+            if "secret" in objs and w in ASSIGN_V and assigned_for(words, i, objs["secret"]):
                 objs.pop("secret")  # "Set the password for the new database user": its job
             if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
                 found.add(SECRET_ASK, quote, f"{w} {objs['secret']}")
@@ -611,19 +613,6 @@ def _required_elsewhere(words: list[str], i: int) -> bool:
     making an API call that requires the credential"), not this tool asking for it."""
     j = i - 2 if words[i - 1 : i] in (["that"], ["which"]) else i - 1
     return j >= 0 and words[j] in _ELSEWHERE
-
-
-_ASSIGN_V = frozenset("set sets reset resets change changes rotate rotates".split())
-
-
-def _assigned_for(words: list[str], i: int, secret: str) -> bool:
-    """Whether the verb at ``i`` gives an account a credential ("(Re)Set the password for the
-    user account", "rotate the key of a service account"): the secret is what the tool
-    assigns, not something asked of the model or moved."""
-    for j in range(i + 1, min(len(words), i + 5)):
-        if words[j].startswith(secret[:6]):
-            return words[j + 1 : j + 2] in (["for"], ["of"]) and "to" not in words[i + 1 : j]
-    return False
 
 
 _NOT_ACTS = PREF_V | USE_V | frozenset(("when", "before", "do", "don't"))
