@@ -110,6 +110,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "store": (
         "test_audit_hardening",
         "test_calllog_seal",
+        "test_line_seal",
         "test_crash_safety",
         "test_digest",
         "test_golden_digest",
@@ -154,6 +155,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_one_order",
         "test_output_witness",
         "test_replay_ignored",
+        "test_replay_json_text",
         "test_replay_reports",
         "test_status_stream",
     ),
@@ -224,6 +226,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_check",
         "test_ci_integrations",
         "test_cli_args",
+        "test_cli_one_command",
         "test_cli_polish",
         "test_corpus_agreement",
         "test_demo",
