@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from types import ModuleType
@@ -423,7 +424,7 @@ def seal_of(rec: dict[str, Any], key: bytes) -> str:
 
     return (
         _SEAL_SCHEME
-        + hmac.new(key, b"mcp-review call log v1\n" + _seal_bytes(rec), hashlib.sha256).hexdigest()
+        + hmac.digest(key, b"mcp-review call log v1\n" + _seal_bytes(rec), hashlib.sha256).hex()
     )
 
 
@@ -467,8 +468,20 @@ def dumps(value: Any) -> bytes:
     return separators_escaped(out)
 
 
+_STAMP: tuple[int, str] = (-1, "")
+"""The last second :func:`now_iso` formatted, and its text up to the seconds."""
+
+
 def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """Now, UTC, to the millisecond: ``datetime.now(UTC).isoformat(timespec="milliseconds")``
+    with ``Z`` (both truncate the same clock); the date and time formatted once a second, as
+    every recorded call is stamped."""
+    global _STAMP
+    sec, ms = divmod(time.time_ns() // 1_000_000, 1000)
+    stamp = _STAMP
+    if stamp[0] != sec:
+        stamp = _STAMP = (sec, datetime.fromtimestamp(sec, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{stamp[1]}.{ms:03d}Z"
 
 
 class CallLog:

@@ -283,3 +283,48 @@ def test_rerun_compares_a_scrubbed_recording_with_a_scrubbed_live_answer(tmp_pat
     ws.write_state(config={"cluster": "eu-2", "strategy": "rolling", "token_echo": f"key {token}"})
     r = ws.rerun("--yes")
     assert "eu-2" in r.stdout and token[:8] not in r.stdout + r.stderr
+
+
+def test_the_seal_is_hmac_sha256_of_the_canonical_record(tmp_path: Path):
+    """The seal, computed independently with ``hmac.new(...).hexdigest()`` over the canonical
+    JSON the docstring names (sorted keys, ASCII, compact; every field but the seal), matches
+    what the writer stores: a faster spelling of the HMAC must not change a byte of it."""
+    import hashlib
+    import hmac
+
+    log = tmp_path / "calls.jsonl"
+    w = CallLog(str(log), server="srv", principal="default")
+    w.record_call("get_config", {"key": "é", "n": [1, None, True]}, rpc_id="a", digest=APPROVED)
+    w.close()
+    rec = _lines(log)[0]
+    key = seal_key(create=False)
+    assert key is not None
+    body = {k: v for k, v in rec.items() if k != "seal"}
+    canon = json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode()
+    want = hmac.new(key, b"mcp-review call log v1\n" + canon, hashlib.sha256).hexdigest()
+    assert rec["seal"].endswith(":" + want) and rec["seal"] == seal_of(rec, key)
+    assert sealed(rec, key)
+
+
+def test_record_times_are_utc_milliseconds_as_datetime_spells_them():
+    """Each record's ``time`` is formatted once a second and the milliseconds added: it reads
+    as ``datetime.now(UTC).isoformat(timespec="milliseconds")`` (with ``Z``) taken around it
+    would, across second boundaries too."""
+    import re
+    import time
+    from datetime import UTC, datetime
+
+    from mcp_review.store.calllog import now_iso
+
+    def ref() -> str:
+        return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    seen = set()
+    end = time.monotonic() + 2.2  # at least two second boundaries
+    while time.monotonic() < end:
+        before, got, after = ref(), now_iso(), ref()
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", got), got
+        assert before <= got <= after, (before, got, after)
+        seen.add(got[:19])
+        time.sleep(0.02)
+    assert len(seen) >= 3
