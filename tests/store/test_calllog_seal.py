@@ -290,25 +290,30 @@ def test_rerun_compares_a_scrubbed_recording_with_a_scrubbed_live_answer(tmp_pat
     assert "eu-2" in r.stdout and token[:8] not in r.stdout + r.stderr
 
 
-def test_the_seal_is_hmac_sha256_of_the_canonical_record(tmp_path: Path):
-    """The seal, computed independently with ``hmac.new(...).hexdigest()`` over the canonical
-    JSON the docstring names (sorted keys, ASCII, compact; every field but the seal), matches
-    what the writer stores: a faster spelling of the HMAC must not change a byte of it."""
+def test_the_canonical_seal_is_hmac_sha256_of_the_canonical_record():
+    """The first seal (``seal_of``, kept for records the line seal cannot hold), computed
+    independently with ``hmac.new(...).hexdigest()`` over the canonical JSON its docstring
+    names (sorted keys, ASCII, compact; every field but the seal): a faster spelling of the
+    HMAC must not change a byte of it."""
     import hashlib
     import hmac
 
-    log = tmp_path / "calls.jsonl"
-    w = CallLog(str(log), server="srv", principal="default")
-    w.record_call("get_config", {"key": "é", "n": [1, None, True]}, rpc_id="a", digest=APPROVED)
-    w.close()
-    rec = _lines(log)[0]
-    key = seal_key(create=False)
-    assert key is not None
-    body = {k: v for k, v in rec.items() if k != "seal"}
-    canon = json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode()
+    key = bytes(range(32))
+    rec = {
+        "time": "2026-12-03T22:00:00.000Z",
+        "server": "srv",
+        "principal": "default",
+        "tool": "get_config",
+        "id": "a",
+        "arguments": {"key": "é", "n": [1, None, True], "f": 1.5},
+        "digest": APPROVED,
+    }
+    canon = json.dumps(rec, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode()
     want = hmac.new(key, b"mcp-review call log v1\n" + canon, hashlib.sha256).hexdigest()
-    assert rec["seal"].endswith(":" + want) and rec["seal"] == seal_of(rec, key)
-    assert sealed(rec, key)
+    got = seal_of(rec, key)
+    assert got == "hmac-sha256:" + want
+    assert sealed({**rec, "seal": got}, key)
+    assert not sealed({**rec, "id": "b", "seal": got}, key)
 
 
 def test_record_times_are_utc_milliseconds_as_datetime_spells_them():
