@@ -479,34 +479,6 @@ def parse_calls(
             raise InputError(f"cannot read: {e.strerror}", source=source) from None
 
 
-def one_call(line: bytes) -> Call | None:
-    """The call :func:`parse_calls` reads from ``line``, one server-log record with its
-    ``\\n`` (as the recording proxy appends them), when it takes none of that reader's slow
-    paths; None when it might (a long digit run, a line long enough to nest deeply, anything
-    orjson refuses, any other form of record): :func:`parse_calls` must read it then. The
-    enforcing proxy reads its own last call this way (services/proxy/enforce.py), where a
-    reader per line cost more than the call's judgement."""
-    if (
-        _orjson is None
-        or len(line) > _MIN_DEEP_BYTES
-        or line.count(b"\n") != 1
-        or not line.endswith(b"\n")
-        or line.startswith(b"\xef\xbb\xbf")
-        or b"0" * 19 in line.translate(_DIGIT_MASK)
-    ):
-        return None
-    try:
-        rec = _orjson.loads(line)
-    except ValueError:
-        return None
-    if type(rec) is not dict or "jsonrpc" in rec:
-        return None
-    name = rec.get("tool")
-    if type(name) is not str or "arguments" not in rec or not rec.keys() <= LOG_KEYS:
-        return None
-    return Call(1, 1, rec["arguments"], name, True)
-
-
 # Replay ------------------------------------------------------------------------------------
 
 

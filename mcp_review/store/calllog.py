@@ -8,15 +8,15 @@ import fcntl
 import json
 import os
 import re
-import time
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from types import ModuleType
 from typing import Any
 
 from mcp_review.store.files import user_state_dir
 from mcp_review.store.jsonline import ascii_spelled, separators_escaped
 from mcp_review.store.lineseal import LINE_SCHEME, line_bytes, line_sealed, sealed_line
+from mcp_review.store.stamp import now_iso as now_iso  # where the log's users import it
 from mcp_review.store.textscan import Needle, run_starts, starts_at, sub_at
 
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
@@ -479,22 +479,6 @@ def dumps(value: Any) -> bytes:
             # written as the escape it was received as, so the record can always be written.
             out = json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode()
     return separators_escaped(out)
-
-
-_STAMP: tuple[int, str] = (-1, "")
-"""The last second :func:`now_iso` formatted, and its text up to the seconds."""
-
-
-def now_iso() -> str:
-    """Now, UTC, to the millisecond: ``datetime.now(UTC).isoformat(timespec="milliseconds")``
-    with ``Z`` (both truncate the same clock); the date and time formatted once a second, as
-    every recorded call is stamped."""
-    global _STAMP
-    sec, ms = divmod(time.time_ns() // 1_000_000, 1000)
-    stamp = _STAMP
-    if stamp[0] != sec:
-        stamp = _STAMP = (sec, datetime.fromtimestamp(sec, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
-    return f"{stamp[1]}.{ms:03d}Z"
 
 
 class CallLog:

@@ -424,7 +424,7 @@ def test_peek_follows_a_few_appended_calls_itself_and_misses_when_one_turns_a_ve
 
 
 def test_one_call_reads_a_line_exactly_as_parse_calls_does_or_declines(tmp_path: Path):
-    """The enforcing proxy reads its own last call with ``engine.replay.one_call`` instead of a
+    """The enforcing proxy reads its own last call with ``engine.replay_line.one_call`` instead of a
     reader per line: for every line it answers, the answer is the call ``parse_calls`` (the
     reader ``status`` replays with) makes of that line, values and their types alike; any line
     that reader might treat otherwise (long digit runs, integers past 64 bits, a lone
@@ -432,7 +432,8 @@ def test_one_call_reads_a_line_exactly_as_parse_calls_does_or_declines(tmp_path:
     declines. The proxy's own records take the fast path."""
     import io
 
-    from mcp_review.engine.replay import one_call, parse_calls
+    from mcp_review.engine.replay import parse_calls
+    from mcp_review.engine.replay_line import one_call
     from mcp_review.store.calllog import CallLog
 
     log = tmp_path / "calls.jsonl"
@@ -516,7 +517,7 @@ def test_the_gate_reads_only_the_calls_appended_since_and_a_rotated_log_whole(
         read.append(len(data))
         return parse(path, data)
 
-    import mcp_review.engine.replay as replay_mod
+    import mcp_review.engine.replay_line as replay_mod
 
     one = replay_mod.one_call
 
