@@ -134,4 +134,57 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     import gc
 
     _fewer_collections()
+    _one_parser_per_process()
     gc.freeze()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test that imports the CLI itself (not at collection) gets the one parser too."""
+    if not _PARSER_SHARED:
+        _one_parser_per_process()
+
+
+_PARSER_SHARED: list[bool] = []
+
+
+def _one_parser_per_process() -> None:
+    """``cli.main`` builds the whole argparse parser (every command's options) on each call,
+    about 13 ms of CPU: nothing in a real ``mcp-review`` process, which calls it once, but the
+    suite calls ``main`` in-process thousands of times (tests/helpers.py ``run_cli``, the
+    corpus agreement's ten commands a pair). Once the CLI is imported, ``cli.build_parser``
+    builds the parser once per test process and hands every later caller the same one. A
+    parser is not changed by parsing (each parse fills a new namespace); what could leak from
+    one call into the next is a command changing a mutable default it was handed (a list
+    option's ``[]``), so each reuse first checks that every such default is still what the
+    build made, and fails naming it otherwise."""
+    import sys
+
+    cli = sys.modules.get("mcp_review.cli")
+    if cli is None or _PARSER_SHARED:
+        return
+    _PARSER_SHARED.append(True)
+    import argparse
+    import copy
+
+    build = cli.build_parser
+    built: list[argparse.ArgumentParser] = []
+    defaults: list[tuple[str, argparse.Action, object]] = []
+
+    def mutable_defaults(parser: argparse.ArgumentParser, path: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    mutable_defaults(sub, f"{path} {name}")
+            elif isinstance(action.default, (list, dict, set, bytearray)):
+                defaults.append((f"{path} {action.dest}", action, copy.deepcopy(action.default)))
+
+    def build_parser() -> argparse.ArgumentParser:
+        if not built:
+            built.append(build())
+            mutable_defaults(built[0], "mcp-review")
+        for where, action, made in defaults:
+            assert action.default == made, f"a run changed the parser's default of {where}"
+        return built[0]
+
+    build_parser.__doc__ = build.__doc__
+    cli.build_parser = build_parser
