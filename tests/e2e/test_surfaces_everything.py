@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 import anyio
 import pytest
 from helpers import stdio_server_argv
+from servers import published
 from servers.proxy_harness import ROOT, SERVERS
 
 from mcp_review.cli import main
@@ -29,21 +29,6 @@ PROMPT = "simple-prompt"
 RESOURCE = "demo://resource/static/document/architecture.md"
 
 
-def everything() -> list[str]:
-    """The published server's command: npx installs (or finds) the package once, and its own
-    bin runs it from then on, the server npx would start, without npx resolving the package
-    again for each of the test's eight starts (about 0.8 s of CPU each)."""
-    pkg = "@modelcontextprotocol/server-everything"
-    p = subprocess.run(
-        ["npx", "-y", "-p", pkg, "-c", "command -v mcp-server-everything"],
-        capture_output=True,
-        text=True,
-        timeout=600,  # generous: a first install downloads the package
-    )
-    bin_ = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
-    return [bin_] if p.returncode == 0 and os.path.isfile(bin_) else ["npx", "-y", pkg]
-
-
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     rc = main(list(argv))
     out, err = capsys.readouterr()
@@ -55,7 +40,7 @@ def test_everything_rug_pull_of_a_prompt_and_a_resource(tmp_path, monkeypatch, c
         pytest.skip("npx is not installed")
     monkeypatch.chdir(tmp_path)
     rewrite = tmp_path / "rewrite.json"
-    relay = [sys.executable, str(SERVERS / "rewrite_relay.py"), "--", *everything()]
+    relay = [sys.executable, str(SERVERS / "rewrite_relay.py"), "--", *published.everything()]
     (tmp_path / "mcp-review.toml").write_text(
         "timeout = 90\n\n[servers.everything]\n"
         f"command = {json.dumps(relay[0])}\nargs = {json.dumps(relay[1:])}\n"
