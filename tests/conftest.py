@@ -152,8 +152,9 @@ def _one_parser_per_process() -> None:
     about 13 ms of CPU: nothing in a real ``mcp-review`` process, which calls it once, but the
     suite calls ``main`` in-process thousands of times (tests/helpers.py ``run_cli``, the
     corpus agreement's ten commands a pair). Once the CLI is imported, ``cli.build_parser``
-    builds the parser once per test process and hands every later caller the same one. A
-    parser is not changed by parsing (each parse fills a new namespace); what could leak from
+    builds the parser once per test process and hands every later caller the same one, each
+    command's ``run`` looked up in its module again (a test may replace it). A parser is not
+    changed by parsing (each parse fills a new namespace); what could leak from
     one call into the next is a command changing a mutable default it was handed (a list
     option's ``[]``), so each reuse first checks that every such default is still what the
     build made, and fails naming it otherwise."""
@@ -170,6 +171,8 @@ def _one_parser_per_process() -> None:
     built: list[argparse.ArgumentParser] = []
     defaults: list[tuple[str, argparse.Action, object]] = []
 
+    commands: list[tuple[argparse.ArgumentParser, str]] = []
+
     def mutable_defaults(parser: argparse.ArgumentParser, path: str) -> None:
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
@@ -182,8 +185,15 @@ def _one_parser_per_process() -> None:
         if not built:
             built.append(build())
             mutable_defaults(built[0], "mcp-review")
+            subs = cli._subparser
+            for name, module, _help in cli.COMMANDS:  # as build_parser binds each `run`
+                sub = subs(built[0], name)
+                if sub is not None and "_run" in sub._defaults:
+                    commands.append((sub, f"mcp_review.commands.{module}"))
         for where, action, made in defaults:
             assert action.default == made, f"a run changed the parser's default of {where}"
+        for sub, module in commands:  # each command's `run` as its module has it now, as a
+            sub._defaults["_run"] = sys.modules[module].run  # fresh build would bind it
         return built[0]
 
     build_parser.__doc__ = build.__doc__
