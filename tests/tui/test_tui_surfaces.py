@@ -60,8 +60,9 @@ async def _select_surface(app: Any, pilot: Any, key: tuple[str, ...]) -> None:
 
 
 def test_the_rug_pulled_prompt_in_the_app(tmp_path: Path) -> None:
+    from tui_sample import warm_drifted
+
     from mcp_review.commands.demo import make_app
-    from mcp_review.demo.workspace import drifted
     from mcp_review.tui.screens.modals import ConfirmScreen, ReasonScreen
     from mcp_review.tui.screens.surface import SurfaceScreen
     from mcp_review.tui.widgets.diff_view import SideBySide
@@ -118,7 +119,7 @@ def test_the_rug_pulled_prompt_in_the_app(tmp_path: Path) -> None:
             got["after_counts"] = str(app.main.query_one("#counts").render())
             got["undo"] = app.source.last_decision()
 
-    with drifted(tmp_path / "ws") as (ws, _):
+    with warm_drifted(tmp_path / "ws") as (ws, _):
         asyncio.run(drive(make_app(ws), ws.pins_path))
         pin = _prompt_pin(ws.pins_path)
         rec = audit.read(audit.audit_path_for(str(ws.pins_path)))[-1]
@@ -157,8 +158,9 @@ def test_the_rug_pulled_prompt_in_the_app(tmp_path: Path) -> None:
 def test_every_front_end_gives_the_same_decisions(tmp_path: Path) -> None:
     """``status --groups --format json``, ``check --format json`` and the app's grouping: the
     same decisions, in the same order, the rug-pulled prompt among the blocked."""
+    from tui_sample import warm_drifted
+
     from mcp_review.commands.demo import make_app
-    from mcp_review.demo.workspace import drifted
 
     got: dict[str, Any] = {}
 
@@ -167,7 +169,7 @@ def test_every_front_end_gives_the_same_decisions(tmp_path: Path) -> None:
             await settled(app, pilot)
             got["app"] = [decision_json(i) for i in app.source.grouping().ordered()]
 
-    with drifted(tmp_path / "ws") as (ws, _):
+    with warm_drifted(tmp_path / "ws") as (ws, _):
         paths = ["--config", str(ws.config_path), "--pins", str(ws.pins_path)]
         st = run_cli(["status", "--groups", "--format", "json", *paths])
         ck = run_cli(["check", "--format", "json", *paths])
