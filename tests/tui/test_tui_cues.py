@@ -40,7 +40,7 @@ def test_the_rug_pull_shows_its_cues(tmp_path: Path) -> None:
     got: dict[str, Any] = {}
 
     async def drive(app: Any) -> None:
-        async with app.run_test(size=(160, 50)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await _loaded(app, pilot)
             lint = _entry(app, "devtools", "lint_file")
             got["flags"] = flag_words(lint)

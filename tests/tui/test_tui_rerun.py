@@ -35,7 +35,7 @@ def test_b_asks_then_reruns_and_shows_the_changed_answer(tmp_path: Path) -> None
     got: dict[str, Any] = {}
 
     async def drive(app: Any) -> None:
-        async with app.run_test(size=(120, 45)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await _loaded(app, pilot)
             app.open_review(_entry(app, "devtools", "read_file"))
             await pilot.pause()

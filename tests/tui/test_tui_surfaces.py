@@ -70,7 +70,7 @@ def test_the_rug_pulled_prompt_in_the_app(tmp_path: Path) -> None:
     got: dict[str, Any] = {}
 
     async def drive(app: Any, pins_path: Path) -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await settled(app, pilot)
             rows = _rows(app)
             got["row"] = next(r for r in rows if r[0].endswith("prompt review_change"))
@@ -165,7 +165,7 @@ def test_every_front_end_gives_the_same_decisions(tmp_path: Path) -> None:
     got: dict[str, Any] = {}
 
     async def drive(app: Any) -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await settled(app, pilot)
             got["app"] = [decision_json(i) for i in app.source.grouping().ordered()]
 
@@ -280,7 +280,7 @@ async def test_the_groups_view_decides_a_group_of_prompts(tmp_path: Path) -> Non
 
     snap, pins = await asyncio.to_thread(_prompt_drift, tmp_path / "w")
     app = _snapshot_app(snap, pins)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         # `g` on a member's row opens its group.
         await _select_surface(app, pilot, ("srv", "default", "prompt", "translate"))
@@ -359,7 +359,7 @@ async def test_hostile_prompts_and_resources_render_as_data() -> None:
     }
     app = ReviewApp(demo_source(extra_v2=extra))
     app.animation_level = "none"
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         cells = "\n".join(" | ".join(r) for r in _rows(app))
         assert "prompt [@click=app.quit]p[/]⟨RLO U+202E⟩" in cells, cells
@@ -411,7 +411,7 @@ async def test_the_groups_view_lists_and_decides_the_prompt(tmp_path: Path) -> N
 
     pins = tmp_path / "pins.toml"
     app = ReviewApp(demo_source(pins_path=str(pins)))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         await press(pilot, "G")
         screen = app.screen
@@ -448,7 +448,7 @@ async def test_the_filter_reads_a_surface_rows_words() -> None:
     from mcp_review.tui.app import ReviewApp
 
     app = ReviewApp(demo_source())
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         await press(pilot, "slash", *"status:prompt", "enter")
         rows = [r[0] for r in _rows(app) if r[0].startswith("│")]
