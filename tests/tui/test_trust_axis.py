@@ -865,7 +865,7 @@ async def test_review_screen_shows_new_text_and_the_claim(tmp_path: Path):
         assert isinstance(app.screen, ReviewScreen)
         return app.screen
 
-    async with app.run_test(size=(160, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_tool(pilot, "new_property_description")
         rows = screen.query_one(ChangeList)
         cells = [[str(c) for c in rows.get_row_at(r)] for r in range(rows.row_count)]
