@@ -6,11 +6,14 @@ the new schema, over the same file, timed in-process. A command's time is its wa
 the same command on a 1-call log (start-up: interpreter, imports, reading the definitions), and
 "× raw" is raw ÷ that (≥ 0.5 is the target: at most twice the raw loop's time).
 
-Each command runs ``--repeat`` times, interleaved with the raw loop; a run's ratio is to the raw
-loop run just before it, in wall time and in CPU time (printed side by side: a user waits for
-wall time), start-up subtracted as the median of the 1-call runs; the table gives the median
-run (the best in brackets) and the load. This machine is shared: read each wall figure with its
-load.
+Each command runs ``--repeat`` times, interleaved with the raw loop; a run's ratio is to the
+raw loop runs just before and just after it (their mean), in wall time and in CPU time (printed
+side by side: a user waits for wall time), start-up subtracted as the median of the 1-call runs (two after each run); the
+table gives the median run (the best in brackets), the whole process's median CPU and wall
+(what a user waits for, start-up included), the start-up's, and the load average over the
+row's runs; each run's ratios are printed after it. With ``--against``, the other build's
+runs alternate with this one's in the same minutes. This machine is shared: read each wall
+figure with its load.
 """
 
 from __future__ import annotations
@@ -181,7 +184,10 @@ def replay_rows(
             one = {f"{k} --all-calls": [*v, "--all-calls"] for k, v in one.items()}
         first = [raw_loop(files["n"]["bare"]) for _ in range(2)]
         raw, raw_cpu = min(w for w, _ in first), min(c for _, c in first)
-        print(f"{n:,} calls, {os.path.getsize(files['n']['bare']) / 1e6:.1f} MB; best of {repeat}")
+        print(
+            f"{n:,} calls, {os.path.getsize(files['n']['bare']) / 1e6:.1f} MB; median of {repeat} "
+            f"(load {_load()})"
+        )
         rows = []
         raws: list[tuple[float, float]] = list(first)
         for name in big:
@@ -190,44 +196,75 @@ def replay_rows(
             digests: list[str] = []
             starts: dict[str, list[tuple[float, float]]] = {b: [] for b, _ in builds}
             bigs: dict[str, list[tuple[float, float, float, float]]] = {b: [] for b, _ in builds}
+            gross: dict[str, tuple[float, float, float, float]] = {}
+            loads = [os.getloadavg()[0]]
+            before = raw_loop(files["n"]["bare"])
+            raws.append(before)
             for _ in range(repeat):
-                w, c = raw_loop(files["n"]["bare"])  # interleaved: the same load
-                raws.append((w, c))
-                raw, raw_cpu = min(raw, w), min(raw_cpu, c)
                 for b, src in builds:
                     w, size, rss, c = run_cmd(big[name], src, digests, cwd=tmp)
-                    w1, _, _, c1 = run_cmd(one[name], src, cwd=tmp)
-                    starts[b].append((w1, c1))
-                    bigs[b].append((w, c, raws[-1][0], raws[-1][1]))
+                    # The raw loop just before and just after the run, averaged: the load
+                    # drifts within seconds here, and one side alone carried that drift.
+                    after = raw_loop(files["n"]["bare"])
+                    raws.append(after)
+                    rw, rc = (before[0] + after[0]) / 2, (before[1] + after[1]) / 2
+                    before = after
+                    bigs[b].append((w, c, rw, rc))
+                    # Two 1-call runs per run: the start-up subtracted is the median of
+                    # 2 x repeat, since its spread is the net figure's (see the README).
+                    for _ in range(2):
+                        w1, _, _, c1 = run_cmd(one[name], src, cwd=tmp)
+                        starts[b].append((w1, c1))
+                loads.append(os.getloadavg()[0])
+            raw = min(raw, *(w for w, _ in raws))
+            raw_cpu = min(raw_cpu, *(c for _, c in raws))
             for b, _ in builds:
                 # Start-up is the median of the 1-call runs (one such run swings by a second
-                # at load 10+); each run's ratio is to the raw loop run just before it.
+                # at load 10+); each run's ratio is to the raw loop runs around it.
                 w1 = statistics.median(x for x, _ in starts[b])
                 c1 = statistics.median(x for _, x in starts[b])
                 runs[b] = [(w - w1, c - c1, rw, rc) for w, c, rw, rc in bigs[b]]
+                gross[b] = (
+                    statistics.median(w for w, _, _, _ in bigs[b]),
+                    statistics.median(c for _, c, _, _ in bigs[b]),
+                    w1,
+                    c1,
+                )
             if len(set(digests)) != 1:
                 raise SystemExit(f"{name}: the builds' outputs differ")
             for b, _ in builds:
-                rows.append((name + b, runs[b], size, rss))
+                rows.append((name + b, runs[b], size, rss, gross[b], (min(loads), max(loads))))
         print(
             f"raw loop, best of every run: {raw:.2f} s wall, {raw_cpu:.2f} s CPU "
             f"= {n / raw / 1000:.0f} k calls/s (load {_load()})"
         )
         print(
             "Each run: the command, the median of its 1-call runs subtracted (start-up), against "
-            "the raw loop run just before it. Median of the runs (best in brackets)."
+            "the raw loop runs just before and after it. Median of the runs (best in brackets)."
         )
-        print("| command | net wall | × raw (wall) | net CPU | × raw (CPU) | stdout | peak RSS |")
-        print("|---|---|---|---|---|---|---|")
-        for name, rs, size, rss in rows:
+        print(
+            "| command | net CPU | × raw (CPU) | net wall | × raw (wall) | whole process "
+            "CPU / wall | start-up CPU / wall | load | stdout | peak RSS |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for name, rs, size, rss, (gw, gc_, sw, sc), (lo, hi) in rows:
             wall_x = [rw / max(w, 1e-9) for w, _, rw, _ in rs]
             cpu_x = [rc / max(c, 1e-9) for _, c, _, rc in rs]
             print(
-                f"| `{name}` | {statistics.median(w for w, _, _, _ in rs):.2f} s | "
-                f"**{statistics.median(wall_x):.2f}×** ({max(wall_x):.2f}×) | "
-                f"{statistics.median(c for _, c, _, _ in rs):.2f} s | "
+                f"| `{name}` | {statistics.median(c for _, c, _, _ in rs):.2f} s | "
                 f"**{statistics.median(cpu_x):.2f}×** ({max(cpu_x):.2f}×) | "
+                f"{statistics.median(w for w, _, _, _ in rs):.2f} s | "
+                f"**{statistics.median(wall_x):.2f}×** ({max(wall_x):.2f}×) | "
+                f"{gc_:.2f} / {gw:.2f} s | {sc:.2f} / {sw:.2f} s | {lo:.1f}-{hi:.1f} | "
                 f"{size / 1024:,.0f} KB | {rss / 1024:.0f} MB |"
+            )
+        print("Each run (net CPU × raw, net wall × raw):")
+        for name, rs, *_ in rows:
+            print(
+                f"  {name}: "
+                + " | ".join(
+                    f"{rc / max(c, 1e-9):.2f}× {rw / max(w, 1e-9):.2f}×" for w, c, rw, rc in rs
+                )
             )
 
 

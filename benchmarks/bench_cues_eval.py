@@ -3,6 +3,7 @@
 
 ``python benchmarks/bench_cues_eval.py [--set frozen|dev|both] [--list] [--write]``
 ``python benchmarks/bench_cues_eval.py --batch 7`` (the held-out batch alone)
+``python benchmarks/bench_cues_eval.py --honest-held`` (the held-out honest set, totals only)
 
 - **Poisoned** (``benchmarks/eval/poisoned_*.json``, public texts copied verbatim, see
   ``benchmarks/eval/SOURCES.md``): each text is planted into a real description of a corpus
@@ -24,7 +25,16 @@ development sources) are scored and reported apart from batch 1, and together; b
 check) and batch 6 (``poisoned_dev6.json``, the directive pass's held-out check), development only, with the development set. Batch 7 (``poisoned_dev7.json``, new public
 repositories collected while the rules were being changed) is **held out**: scored on its own
 line, kept out of the development total, and never listed miss by miss (``--list`` leaves it
-out), so no rule is written against it; ``--batch 7`` scores it alone.
+out), so no rule is written against it; ``--batch 7`` scores it alone. Batch 8
+(``poisoned_dev8.json``, a second held-out batch from repositories no earlier batch or honest
+set drew from) is held out the same way: its own line, outside the total, never listed;
+``--batch 8`` scores it alone.
+
+``--honest-held`` scores the held-out honest set (``benchmarks/eval/honest_held8/``: tool lists
+of published servers no other honest set uses, collected with batch 8): every tool read at
+first sight, as a tool new in a release, and reported as the share with any block or attention
+cue and with a block cue. Totals only: which tools drew a cue is never printed or returned, so
+no rule is written against them.
 
 ``--write`` rewrites ``benchmarks/eval/results_<set>.json``. The frozen set is scored only to
 report: rules are tuned on ``dev``.
@@ -58,7 +68,9 @@ from mcp_review.engine.policy import first_sight_blocking  # noqa: E402
 from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 
 CAUGHT = ("block", "attention")
-HELD_OUT = (7,)  # batches scored on their own line, outside the development total, never listed
+HONEST_HELD = EVAL / "honest_held8"  # held-out honest tool lists, scored in totals only
+HELD_OUT = (7, 8)  # batches scored on their own line, outside the development total, never listed
+DEV_APART = (9,)  # development batches scored on their own line (listed), outside the old total
 
 
 def level(c: Cue) -> str:
@@ -266,6 +278,12 @@ def measure(which: str) -> dict[str, Any]:
             got = json.loads(batch.read_text(encoding="utf-8"))
             out[f"poisoned_batch{n}"] = score_poisoned(got, names, servers)
             b4 += got
+    for n in DEV_APART:
+        batch = EVAL / f"poisoned_{which}{n}.json"
+        if batch.exists():
+            out[f"poisoned_batch{n}"] = score_poisoned(
+                json.loads(batch.read_text(encoding="utf-8")), names, servers
+            )
     for n in HELD_OUT:
         batch = EVAL / f"poisoned_{which}{n}.json"
         if batch.exists():
@@ -303,6 +321,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
         ("poisoned_batch6", "batch 6"),
         ("poisoned_frozen_all", "batches 1+2+3"),
         ("poisoned_dev_all", "batches 1+3+4+5+6"),
+        *((f"poisoned_batch{n}", f"batch {n}") for n in DEV_APART),
         *((f"poisoned_batch{n}_heldout", f"batch {n} (held out)") for n in HELD_OUT),
     ):
         if key in r:
@@ -341,6 +360,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
             "poisoned_batch4",
             "poisoned_batch5",
             "poisoned_batch6",
+            *(f"poisoned_batch{n}" for n in DEV_APART),
         ):
             for m in r.get(key, {}).get("misses", []):
                 print("  miss", key, m)
@@ -373,6 +393,40 @@ def report_batch(n: int, p: dict[str, Any]) -> None:
         print(f"  batch {n} language {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
 
 
+def measure_honest_held(folder: Path = HONEST_HELD) -> dict[str, Any]:
+    """The held-out honest set: each published server's tools read at first sight (as tools
+    new in a release). Totals only, never which tool drew a cue."""
+    names = fleet(cd.servers())
+    files = sorted(folder.glob("*.json"))
+    n = flagged = blocked = 0
+    for f in files:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        for tool in doc["tools"]:
+            lv = {level(c) for c in tool_cues(None, tool, names=names, server=f.stem)}
+            n += 1
+            flagged += bool(lv & set(CAUGHT))
+            blocked += "block" in lv
+
+    def rate(x: int) -> float:
+        return round(x / n, 4) if n else 0.0
+
+    return {
+        "servers": len(files),
+        "n": n,
+        "any": flagged,
+        "any_rate": rate(flagged),
+        "block": blocked,
+        "block_rate": rate(blocked),
+    }
+
+
+def report_honest_held(h: dict[str, Any]) -> None:
+    print(
+        f"[held] honest held-out tools ({h['servers']} servers): {h['any']}/{h['n']} any "
+        f"block/attention ({h['any_rate']:.2%}), {h['block']} block ({h['block_rate']:.2%})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", choices=("frozen", "dev", "both"), default="dev")
@@ -386,7 +440,15 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="score only development batch N (poisoned_devN.json, e.g. the held-out 7), totals only",
     )
+    ap.add_argument(
+        "--honest-held",
+        action="store_true",
+        help="score the held-out honest set (honest_held8/), totals only",
+    )
     a = ap.parse_args(argv)
+    if a.honest_held:
+        report_honest_held(measure_honest_held())
+        return 0
     if a.batch is not None:
         report_batch(a.batch, measure_batch(a.batch))
         return 0

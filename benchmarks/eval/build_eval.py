@@ -40,6 +40,7 @@ import public_batch4  # noqa: E402
 import public_batch5  # noqa: E402
 import public_batch6  # noqa: E402
 import public_batch7  # noqa: E402
+import public_batch8  # noqa: E402
 import public_others  # noqa: E402
 import public_vigil  # noqa: E402
 from build_set import plant_targets  # noqa: E402
@@ -174,6 +175,13 @@ def batch7_items() -> list[dict[str, Any]]:
     return _dev_batch(public_batch7.SOURCES, 7, PLANT_SEED + 6)
 
 
+def batch8_items() -> list[dict[str, Any]]:
+    """Batch 8 (``public_batch8.py``): a second held-out batch from repositories no earlier
+    batch and no honest set used, committed before anyone scored it; development split
+    (``poisoned_dev8.json``), never tuned on. Planted with seed ``PLANT_SEED + 7``."""
+    return _dev_batch(public_batch8.SOURCES, 8, PLANT_SEED + 7)
+
+
 def _dev_batch(sources: list[dict[str, Any]], batch: int, seed: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for s in sources:
@@ -252,6 +260,9 @@ def main() -> int:
     dev7 = batch7_items()
     assert not {i["id"] for i in dev7} & {i["id"] for i in dev4 + dev5 + dev6}, "dup"
     assert len({i["id"] for i in dev7}) == len(dev7), "dup"
+    dev8 = batch8_items()
+    assert not {i["id"] for i in dev8} & {i["id"] for i in dev4 + dev5 + dev6 + dev7}, "dup"
+    assert len({i["id"] for i in dev8}) == len(dev8), "dup"
     for name, doc in (
         ("poisoned_frozen3.json", frozen3),
         ("poisoned_dev3.json", dev3),
@@ -259,6 +270,7 @@ def main() -> int:
         ("poisoned_dev5.json", dev5),
         ("poisoned_dev6.json", dev6),
         ("poisoned_dev7.json", dev7),
+        ("poisoned_dev8.json", dev8),
         ("poisoned_frozen2.json", batch2),
         ("poisoned_frozen.json", frozen),
         ("poisoned_dev.json", dev),
@@ -271,7 +283,7 @@ def main() -> int:
     print(
         f"{len(frozen) + len(dev)} poisoned texts from {n_src} sources: "
         f"{len(frozen)} frozen, {len(dev)} dev; batch 2: {len(batch2)} frozen; batch 3: "
-        f"{len(frozen3)} frozen, {len(dev3)} dev; batch 4: {len(dev4)} dev; batch 5: {len(dev5)} dev; batch 6: {len(dev6)} dev; batch 7: {len(dev7)} dev; honest servers "
+        f"{len(frozen3)} frozen, {len(dev3)} dev; batch 4: {len(dev4)} dev; batch 5: {len(dev5)} dev; batch 6: {len(dev6)} dev; batch 7: {len(dev7)} dev; batch 8: {len(dev8)} dev; honest servers "
         f"{len(split['frozen_servers'])} frozen, {len(split['dev_servers'])} dev"
     )
     return 0

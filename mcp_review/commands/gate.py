@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from mcp_review.engine import exitcodes
 from mcp_review.formats.output import REPORT, OutputFormat, choices
@@ -49,14 +48,8 @@ def run(args: argparse.Namespace) -> int:
     from mcp_review.engine.replay import LoadedCalls
 
     stats = LoadedCalls()
-    read = [0]
-
-    def counted() -> Any:
-        for c in iter_calls(args.calls, tool=new.name, strict=True, stats=stats):
-            read[0] += 1
-            yield c
-
-    cmp = compare(old, new, counted(), witnesses=not args.no_witness, keep_valid=args.all_calls)
+    calls = iter_calls(args.calls, tool=new.name, strict=True, stats=stats)
+    cmp = compare(old, new, calls, witnesses=not args.no_witness, keep_valid=args.all_calls)
     if stats.surrogate_lines:
         # A planted line is counted and named, and the rest of the log read.
         at = ", ".join(str(n) for n in stats.surrogate_lines[:5])
@@ -67,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             f"no validator reads, and were skipped (line {at}{more})",
             file=sys.stderr,
         )
-        if not read[0] and not stats.ignored:
+        if not (cmp.replay and cmp.replay.total) and not stats.ignored:
             print(
                 f"mcp-review: error: {safe_text(args.calls)}: no record could be read",
                 file=sys.stderr,

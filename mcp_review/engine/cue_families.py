@@ -25,6 +25,24 @@ from mcp_review.engine.cue_families_recall import (
     _RELAY,
     _RELAY_GATE,
 )
+from mcp_review.engine.cue_families_select import (
+    COVERT,
+    COVERT_GATE,
+    DESTINATION,
+    DESTINATION_GATE,
+    DISPARAGE,
+    DISPARAGE_GATE,
+    EXTERNAL,
+    EXTERNAL_GATE,
+    OVERRIDE,
+    OVERRIDE_GATE,
+    PRE_AUTH,
+    PRE_AUTH_GATE,
+    REDIRECT_ALL,
+    REDIRECT_ALL_GATE,
+    SELECTION_CLAIM,
+    SELECTION_CLAIM_GATE,
+)
 from mcp_review.engine.cue_lang import CALL_FOREIGN as _CALL_FOREIGN
 from mcp_review.engine.cue_lang import CALL_FOREIGN_GATE as _CALL_FOREIGN_GATE
 from mcp_review.engine.cue_lang import FOREIGN as _FOREIGN
@@ -48,13 +66,16 @@ from mcp_review.engine.rules.cue_families import (
     INSTRUCTION_STEAL_SECRETS,
     INSTRUCTION_TAGGED_SECTION,
     INSTRUCTION_TAMPER_TOOL,
+    TOOL_PREFERENCE_SELECTION_CLAIM,
     TOOL_REFERENCE_CROSS_SERVER_RELAY,
+    TOOL_REFERENCE_DISPARAGE_OTHERS,
     TOOL_REFERENCE_EVERY_ACTION,
     TOOL_REFERENCE_MANDATORY_CALL,
     TOOL_REFERENCE_REDIRECT,
     URL_CLOUD_METADATA,
     URL_CONTACT_ENDPOINT,
     URL_DATA_COPY,
+    URL_EXTERNAL_PARTY,
 )
 
 __all__ = ["FAMILY_LEVELS", "family_cues", "level_of"]
@@ -733,6 +754,20 @@ def _sentence(text: str, at: int) -> str:
     return text[max(0, a) : b]
 
 
+_SELECT: tuple[tuple[str, list[re.Pattern[str]], bool, tuple[str, ...], bool], ...] = (
+    # (rule, patterns, negatable, anchor words, conditional): engine/cue_families_select.py
+    (INSTRUCTION_OVERRIDE_ARGUMENTS, OVERRIDE, True, OVERRIDE_GATE, False),
+    (CONCEALMENT_COVERT_HANDLING, COVERT, True, COVERT_GATE, False),
+    (TOOL_REFERENCE_REDIRECT, REDIRECT_ALL, True, REDIRECT_ALL_GATE, False),
+    (TOOL_REFERENCE_DISPARAGE_OTHERS, DISPARAGE, False, DISPARAGE_GATE, False),
+    (TOOL_PREFERENCE_SELECTION_CLAIM, SELECTION_CLAIM, True, SELECTION_CLAIM_GATE, False),
+    (URL_EXTERNAL_PARTY, EXTERNAL, True, EXTERNAL_GATE, False),
+    (INSTRUCTION_OVERRIDE_DESTINATION, DESTINATION, True, DESTINATION_GATE, False),
+    (INSTRUCTION_PRE_AUTHORIZED, PRE_AUTH, False, PRE_AUTH_GATE, True),
+)
+"""The generalisation pass's alternatives, each read after its family's older patterns."""
+
+
 def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     """Every family cue of ``text``, given to ``add(rule, matched text, key)``."""
     if len(text) > 200_000:
@@ -792,6 +827,8 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     first(URL_DATA_COPY, _DATA_COPY, True, when=gate(_DATA_COPY_GATE))
     first(INSTRUCTION_OVERRIDE_DESTINATION, _DESTINATION, True, when=gate(_DESTINATION_GATE))
     first(INSTRUCTION_PRE_AUTHORIZED, _PRE_AUTH, when=gate(_PRE_AUTH_GATE), conditional=True)
+    for rule, pats, negatable, words, cond in _SELECT:  # the generalisation pass
+        first(rule, pats, negatable, when=gate(words), conditional=cond)
     lang_cues(text, add)  # the later families in es, fr, de, zh, ru, ja (engine/cue_lang.py)
     directive_cues(text, add)  # author-independent directives (engine/cue_directive.py)
     call = None

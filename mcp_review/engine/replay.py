@@ -174,6 +174,18 @@ class SchemaValidator:
         except UnicodeEncodeError:
             return False
 
+    def _error_pairs(self, instance: Any) -> tuple[tuple[str, str], ...]:
+        """``(path, message)`` of each of ``_errors``: what a JSON report prints of them."""
+        out: list[tuple[str, str]] = []
+        try:
+            for e in self._v.iter_errors(instance):
+                out.append((_ptr(e.instance_path), str(e.message)))
+                if len(out) >= MAX_ISSUES:
+                    break
+        except UnicodeEncodeError:
+            return (("", UNREADABLE),)
+        return tuple(out)
+
     def _errors(self, instance: Any) -> list[Issue]:
         out: list[Issue] = []
         try:
@@ -348,11 +360,12 @@ def _exact_loads(raw: bytes) -> Any:
 _CHUNK = 1 << 20
 
 
-def _lines(f: Any) -> Iterator[tuple[int, bytes, bool]]:
-    """(line number, line, needs the exact parser?) for a binary file, read 1 MiB at a time:
-    memory holds one chunk and the longest line, never the file. One digit scan per chunk
-    decides whether any of its lines may hold an integer orjson cannot represent."""
-    lineno = 0
+def _chunks(f: Any) -> Iterator[tuple[list[bytes], bool]]:
+    """The lines of a binary file, read 1 MiB at a time, a chunk's worth per step, with
+    whether any of them needs the exact parser: memory holds one chunk and the longest line,
+    never the file. One digit scan per chunk decides whether any of its lines may hold an
+    integer orjson cannot represent. (A step per chunk, not per line: the loop over a
+    100,000-line log resumes no generator per line.)"""
     pending: list[bytes] = []  # the unfinished last line, in pieces (no quadratic joins)
     first = True
     while True:
@@ -370,12 +383,9 @@ def _lines(f: Any) -> Iterator[tuple[int, bytes, bool]]:
         parts = data.split(b"\n")
         last = parts.pop()
         pending = [last] if last else []
-        exact = b"0" * 19 in data.translate(_DIGIT_MASK)
-        for raw in parts:
-            lineno += 1
-            yield lineno, raw, exact
+        yield parts, b"0" * 19 in data.translate(_DIGIT_MASK)
     if pending:
-        yield lineno + 1, b"".join(pending), True
+        yield [b"".join(pending)], True
 
 
 def parse_calls(
@@ -398,70 +408,73 @@ def parse_calls(
     long_digits = _LONG_DIGITS.search
     with _gc_paused():
         try:
-            for lineno, raw, exact in _lines(f):
-                problem = None
-                try:
-                    # orjson turns integers >= 2**64 into floats: such lines take the exact parser.
-                    if fast_loads is None or (exact and long_digits(raw)):
-                        rec = _exact_loads(raw)
-                        if has_lone_surrogate(rec):
-                            problem = LONE_SURROGATE
-                    else:
-                        try:
-                            rec = fast_loads(raw)
-                        except ValueError:
-                            # orjson refuses some JSON the standard accepts (a lone surrogate
-                            # escape such as "\ud800"): the exact parser decides, and such a
-                            # record is a bad one (no validator reads it, see UNREADABLE).
+            lineno = 0
+            for lines, exact in _chunks(f):
+                for raw in lines:
+                    lineno += 1
+                    problem = None
+                    try:
+                        # orjson turns integers >= 2**64 into floats: those take the exact parser.
+                        if fast_loads is None or (exact and long_digits(raw)):
                             rec = _exact_loads(raw)
                             if has_lone_surrogate(rec):
                                 problem = LONE_SURROGATE
-                except json.JSONDecodeError as e:  # orjson.JSONDecodeError subclasses it
-                    if not raw.strip():  # blank lines are allowed; checked only on failure
-                        continue
-                    problem = f"invalid JSON: {e.msg} (column {e.colno})"
-                except UnicodeDecodeError:
-                    problem = "invalid JSON: not UTF-8 text"
-                except (ValueError, RecursionError) as e:
-                    problem = f"invalid JSON: {e}"
-                # Nesting d levels takes at least 2d bytes: short lines need no depth walk.
-                if (
-                    problem is None
-                    and len(raw) > _MIN_DEEP_BYTES
-                    and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
-                    and too_deep(rec)
-                ):
-                    problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
-                if problem is not None:
-                    if strict and problem is not LONE_SURROGATE:
-                        raise InputError(problem, source=source, line=lineno)
-                    # A lone surrogate is counted and named, never fatal: one planted line
-                    # must not stop the rest of a log being read.
-                    st.skipped += 1
-                    st.skipped_lines.append(lineno)
-                    if problem is LONE_SURROGATE:
-                        st.surrogate_lines.append(lineno)
-                    continue
-                if type(rec) is dict and "jsonrpc" not in rec:
-                    name = rec.get("tool", _ABSENT)
-                    if name is _ABSENT:
-                        n += 1  # the common bare-argument line, without the classifier call
-                        yield Call(n, lineno, rec, None, True)
-                        continue
-                    if type(name) is str and "arguments" in rec and rec.keys() <= LOG_KEYS:
-                        # a server-log record (as _classify_record decides), inline
-                        if tool is not None and name != tool:
-                            st.ignored += 1
+                        else:
+                            try:
+                                rec = fast_loads(raw)
+                            except ValueError:
+                                # orjson refuses some JSON the standard accepts (a lone surrogate
+                                # escape such as "\ud800"): the exact parser decides, and such a
+                                # record is a bad one (no validator reads it, see UNREADABLE).
+                                rec = _exact_loads(raw)
+                                if has_lone_surrogate(rec):
+                                    problem = LONE_SURROGATE
+                    except json.JSONDecodeError as e:  # orjson.JSONDecodeError subclasses it
+                        if not raw.strip():  # blank lines are allowed; checked only on failure
                             continue
-                        n += 1
-                        yield Call(n, lineno, rec["arguments"], name, True)
+                        problem = f"invalid JSON: {e.msg} (column {e.colno})"
+                    except UnicodeDecodeError:
+                        problem = "invalid JSON: not UTF-8 text"
+                    except (ValueError, RecursionError) as e:
+                        problem = f"invalid JSON: {e}"
+                    # Nesting d levels takes at least 2d bytes: short lines need no depth walk.
+                    if (
+                        problem is None
+                        and len(raw) > _MIN_DEEP_BYTES
+                        and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+                        and too_deep(rec)
+                    ):
+                        problem = f"JSON nesting deeper than {MAX_DEPTH} levels"
+                    if problem is not None:
+                        if strict and problem is not LONE_SURROGATE:
+                            raise InputError(problem, source=source, line=lineno)
+                        # A lone surrogate is counted and named, never fatal: one planted line
+                        # must not stop the rest of a log being read.
+                        st.skipped += 1
+                        st.skipped_lines.append(lineno)
+                        if problem is LONE_SURROGATE:
+                            st.surrogate_lines.append(lineno)
                         continue
-                kind, name, args = _classify_record(rec)
-                if kind == "ignore" or (tool is not None and name is not None and name != tool):
-                    st.ignored += 1
-                    continue
-                n += 1
-                yield Call(n, lineno, args, name, True)
+                    if type(rec) is dict and "jsonrpc" not in rec:
+                        name = rec.get("tool", _ABSENT)
+                        if name is _ABSENT:
+                            n += 1  # the common bare-argument line, without the classifier call
+                            yield Call(n, lineno, rec, None, True)
+                            continue
+                        if type(name) is str and "arguments" in rec and rec.keys() <= LOG_KEYS:
+                            # a server-log record (as _classify_record decides), inline
+                            if tool is not None and name != tool:
+                                st.ignored += 1
+                                continue
+                            n += 1
+                            yield Call(n, lineno, rec["arguments"], name, True)
+                            continue
+                    kind, name, args = _classify_record(rec)
+                    if kind == "ignore" or (tool is not None and name is not None and name != tool):
+                        st.ignored += 1
+                        continue
+                    n += 1
+                    yield Call(n, lineno, args, name, True)
         except OSError as e:
             raise InputError(f"cannot read: {e.strerror}", source=source) from None
 
@@ -652,36 +665,46 @@ class ReplayResult:
             if all_calls or kind_of(f) is not None:
                 yield self._outcome(i)
 
+    def iter_json_parts(
+        self, all_calls: bool = False
+    ) -> Iterator[dict[str, Any] | tuple[Call, tuple[tuple[str, str], ...] | None]]:
+        """:meth:`iter_json`'s entries, the two common kinds left unbuilt: ``(call, None)``
+        for a call valid under both, ``(call, ((path, message), ...))`` for a broken call and
+        the new schema's reasons; any other entry as its dict. A report writes the common
+        kinds from a template (formats/replay_json.py) instead of a dict per call."""
+        calls, errors, new_v = self._calls, self._errors, self._new_v
+        for i, f in enumerate(self._flags):
+            if f == 1 and new_v is not None and i not in errors:
+                c = calls[i]
+                yield c, new_v._error_pairs(c.arguments)
+            elif f == 3:
+                if all_calls:
+                    yield calls[i], None
+            elif all_calls or self.kind_of(f) is not None:
+                yield self._outcome(i).to_json()
+
     def iter_json(self, all_calls: bool = False) -> Iterator[dict[str, Any]]:
         """``o.to_json() for o in self.iter_outcomes(all_calls)``, the same dicts, without
         building a :class:`CallOutcome` and its :class:`Issue` objects for the two common
         kinds (valid under both; broken, its reasons from the new schema's validator): a
         100,000-call report's JSON entries were a third of its time
         (``tests/formats/test_replay_reports.py`` holds them equal)."""
-        calls, errors, new_v = self._calls, self._errors, self._new_v
-        for i, f in enumerate(self._flags):
-            if f == 3 or (f == 1 and new_v is not None and i not in errors):
-                c = calls[i]
-                errs: list[dict[str, str]] = []
-                if f == 1 and new_v is not None:
-                    errs = [
-                        {"path": x.path, "message": x.message} for x in new_v._errors(c.arguments)
-                    ]
-                elif not all_calls:
-                    continue
-                yield {
-                    "index": c.index,
-                    "line": c.line,
-                    "arguments": c.arguments,
-                    "outcome": "broken" if f == 1 else "ok",
-                    "valid_under_old": True,
-                    "valid_under_new": f == 3,
-                    "broken": f == 1,
-                    "errors": errs,
-                    "old_errors": [],
-                }
-            elif all_calls or self.kind_of(f) is not None:
-                yield self._outcome(i).to_json()
+        for e in self.iter_json_parts(all_calls):
+            if isinstance(e, dict):
+                yield e
+                continue
+            c, errs = e
+            yield {
+                "index": c.index,
+                "line": c.line,
+                "arguments": c.arguments,
+                "outcome": "ok" if errs is None else "broken",
+                "valid_under_old": True,
+                "valid_under_new": errs is None,
+                "broken": errs is not None,
+                "errors": [{"path": p, "message": m} for p, m in errs or ()],
+                "old_errors": [],
+            }
 
     def outcome_at(self, i: int) -> CallOutcome:
         return self._outcome(i)

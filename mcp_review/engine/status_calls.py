@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ToolDef
-from mcp_review.engine.pins import Pin
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # types only: a gate reads calls without importing the pin machinery
+    from mcp_review.engine.pins import Pin
     from mcp_review.engine.replay import Call, LoadedCalls
 
 CallReader = Callable[["LoadedCalls"], Iterable["Call"]]

@@ -26,6 +26,7 @@ from mcp_review.engine.replay import KINDS, REPORT_LIMIT
 from mcp_review.engine.rules import render_change
 from mcp_review.engine.rules.ui import UI_RULES
 from mcp_review.formats.jsonstream import Doc, Stream, iter_dump
+from mcp_review.formats.replay_json import iter_entries
 from mcp_review.formats.ui_diff import ui_diff_lines
 
 _LABEL = {
@@ -70,7 +71,9 @@ def comparison_doc(cmp: Comparison, *, all_calls: bool = False) -> dict[str, Any
     if cmp.replay is None:
         return d
     d = Doc(d)
-    d["replay"] = Doc({**d["replay"], "calls": Stream(cmp.replay.iter_json(all_calls))})
+    r = cmp.replay
+    calls = Stream(r.iter_json(all_calls), texts=iter_entries(r, all_calls))
+    d["replay"] = Doc({**d["replay"], "calls": calls})
     return d
 
 

@@ -32,13 +32,23 @@ class DocList(list[Any]):
 
 
 class Stream:
-    """A JSON array whose items come from an iterator, each turned into JSON by ``to_json``."""
+    """A JSON array whose items come from an iterator, each turned into JSON by ``to_json``.
 
-    __slots__ = ("items", "to_json")
+    ``texts``: the same items already written, each exactly ``dumps(to_json(item),
+    indent=False)``, for a writer quicker than the dict it would build (formats/replay_json.py);
+    ``iter_dump`` takes them, ``materialise`` the items. Only the one read is consumed."""
 
-    def __init__(self, items: Iterable[Any], to_json: Callable[[Any], Any] = lambda x: x):
+    __slots__ = ("items", "texts", "to_json")
+
+    def __init__(
+        self,
+        items: Iterable[Any],
+        to_json: Callable[[Any], Any] = lambda x: x,
+        texts: Iterable[str] | None = None,
+    ):
         self.items = items
         self.to_json = to_json
+        self.texts = texts
 
     def materialise(self) -> list[Any]:
         return [self.to_json(x) for x in self.items]
@@ -73,9 +83,16 @@ def iter_dump(value: Any, depth: int = 0) -> Iterator[str]:
     if isinstance(value, Stream):
         first = True
         inner = "\n" + pad + "  "
-        for item in value.items:
-            yield ("[" + inner if first else "," + inner) + dumps(value.to_json(item), indent=False)
-            first = False
+        if value.texts is not None:
+            for text in value.texts:
+                yield ("[" + inner if first else "," + inner) + text
+                first = False
+        else:
+            for item in value.items:
+                yield ("[" + inner if first else "," + inner) + dumps(
+                    value.to_json(item), indent=False
+                )
+                first = False
         yield "[]" if first else "\n" + pad + "]"
     elif isinstance(value, Doc):
         if not value:

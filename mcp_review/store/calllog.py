@@ -15,6 +15,7 @@ from typing import Any
 
 from mcp_review.store.files import user_state_dir
 from mcp_review.store.jsonline import ascii_spelled, separators_escaped
+from mcp_review.store.lineseal import LINE_SCHEME, line_bytes, line_sealed, sealed_line
 from mcp_review.store.textscan import Needle, run_starts, starts_at, sub_at
 
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
@@ -145,6 +146,7 @@ def _sub_formats(s: str) -> str:
 
 
 _SCHEME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-"
+_SCHEME_END = re.compile(r":(?=//)")
 _URL_USERINFO = re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*):[^/\s@]+@")
 _URL_QUERY = re.compile(r"([?&])([^=&#\s]+)=([^&#\s]*)")
 _QUERY_STARTS = (("?", 0, 0), ("&", 0, 0))
@@ -157,7 +159,7 @@ def _userinfo(m: re.Match[str]) -> str:
 def _sub_userinfo(s: str) -> str:
     """``_URL_USERINFO.sub``: a match starts where the run of scheme characters before a
     ``://`` begins (its lookbehind rules out a start inside the run): one place per ``://``."""
-    starts = run_starts(s, "://", _SCHEME_CHARS, len(s) // _SPARSE + 64)
+    starts = run_starts(s, "://", _SCHEME_CHARS, len(s) // _SPARSE + 64, _SCHEME_END)
     if starts is None:
         return _URL_USERINFO.sub(_userinfo, s)
     return sub_at(_URL_USERINFO, s, starts, _userinfo)
@@ -182,6 +184,8 @@ class Redactor:
         pats = [p for p in patterns if p]
         self._re = re.compile("|".join(f"(?:{p})" for p in pats), re.I) if pats else None
         self._names: dict[str, bool] = {}
+        self.nonfinite = False
+        """The last value redacted kept a NaN or an infinity (lineseal.py: no line seal)."""
         self._scrub = scrub
         """The server's configured secrets by value (``ServerConfig.scrub``: env and header
         values, ``${VAR}`` expansions), replaced by ``***`` in every string and key."""
@@ -202,6 +206,7 @@ class Redactor:
         return hit
 
     def __call__(self, value: Any) -> Any:
+        self.nonfinite = False
         return self._walk(value, False)
 
     def _walk(self, v: Any, hide: bool) -> Any:
@@ -237,7 +242,11 @@ class Redactor:
                 return [self._walk(x, True) for x in v]
             return [self._text(x) if type(x) is str else self._walk(x, False) for x in v]
         if t is int or t is float:
-            return 0 if hide else v
+            if hide:
+                return 0
+            if t is float and v - v != 0:  # NaN or an infinity
+                self.nonfinite = True
+            return v
         if t is bool or v is None:
             return v
         if isinstance(v, dict):
@@ -253,6 +262,8 @@ class Redactor:
             return v
         if isinstance(v, str):
             return REDACTED if hide else self.scrub_text(self._value(v))
+        if not hide and isinstance(v, float) and v - v != 0:
+            self.nonfinite = True
         return 0 if hide else v  # int or float
 
     def _text(self, s: str) -> str:
@@ -436,6 +447,8 @@ def sealed(rec: Any, key: bytes | None) -> bool:
     got = rec.get(SEAL_FIELD)
     if not isinstance(got, str):
         return False
+    if got.startswith(LINE_SCHEME):  # over the line's own bytes (lineseal.py)
+        return line_sealed({k: v for k, v in rec.items() if k != SEAL_FIELD}, got, key)
     try:
         want = seal_of(rec, key)
     except (ValueError, TypeError, RecursionError):
@@ -538,6 +551,18 @@ class CallLog:
                 pass  # not canonical JSON (NaN, a huge integer): left unsealed, never re-sent
         return rec
 
+    def _line(self, rec: dict[str, Any]) -> bytes:
+        """The record's line: sealed over its own bytes (lineseal.py) where orjson writes it
+        and it holds no NaN or infinity (the redactor saw none, and none in its id), else as
+        before (the canonical seal, or unsealed)."""
+        rid = rec.get("id")
+        if self._key is not None and not self.redactor.nonfinite:
+            if not (type(rid) is float and rid - rid != 0):
+                body = line_bytes(rec)
+                if body is not None:
+                    return sealed_line(body, self._key, SEAL_FIELD)
+        return dumps(self._sealed(rec)) + b"\n"
+
     def close(self) -> None:
         for fd in self._fds.values():
             os.close(fd)
@@ -609,7 +634,7 @@ class CallLog:
             rec["held"] = held
         if red != raw:
             rec["redacted"] = True
-        self._append(self.path, dumps(self._sealed(rec)) + b"\n")
+        self._append(self.path, self._line(rec))
         return t
 
     def record_result(
@@ -647,7 +672,7 @@ class CallLog:
                 rec["result_head"] = body[: self.max_result_bytes].decode("utf-8", "ignore")
             else:
                 rec["result"] = result
-        self._append(self.results_path, dumps(self._sealed(rec)) + b"\n")
+        self._append(self.results_path, self._line(rec))
 
     def _append(self, path: str, line: bytes) -> None:
         fd = self._fds.get(path)

@@ -5,13 +5,15 @@ parses what it is handed (``engine.canonical.loads``, ``engine.snapshot.parse_sn
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from mcp_review.engine.canonical import loads
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.replay import Call, LoadedCalls, parse_calls
-from mcp_review.engine.snapshot import Snapshot, parse_snapshot
-from mcp_review.engine.status import CallLog, call_log_of
+from mcp_review.engine.status_calls import CallLog, call_log_of
+
+if TYPE_CHECKING:  # a call log's readers (gate) do not import the snapshot's machinery
+    from mcp_review.engine.snapshot import Snapshot
 
 
 def read_bytes(path: str, *, what: str = "a JSON file") -> bytes:
@@ -33,6 +35,8 @@ def load_file(path: str) -> Any:
 
 
 def load_snapshot(path: str) -> Snapshot:
+    from mcp_review.engine.snapshot import parse_snapshot
+
     return parse_snapshot(load_file(path), source=path)
 
 

@@ -76,14 +76,19 @@ def sub_at(pattern: re.Pattern[str], s: str, starts: Iterable[int], repl: Repl) 
     return "".join(out)
 
 
-def run_starts(s: str, marker: str, run_chars: str, limit: int) -> list[int] | None:
+def run_starts(
+    s: str, marker: str, run_chars: str, limit: int, finder: re.Pattern[str] | None = None
+) -> list[int] | None:
     """For each occurrence of ``marker`` in ``s``, where the run of ``run_chars`` that ends
     just before it begins (the marker itself when none precedes it). ``marker`` must hold no
     character of ``run_chars``, so a run never crosses an earlier marker, nor overlap itself
-    (``://`` does not). None when there are more than ``limit`` markers."""
+    (``://`` does not). None when there are more than ``limit`` markers. ``finder``: a pattern
+    whose matches start exactly where ``marker`` occurs (``:(?=//)``: the regex engine skips
+    to its first character, twice as fast as ``str.find`` of the three on non-Latin-1 text)."""
     out: list[int] = []
     lo = 0
-    i = s.find(marker)
+    hits = (m.start() for m in finder.finditer(s)) if finder is not None else None
+    i = s.find(marker) if hits is None else next(hits, -1)
     while i >= 0:
         # Runs are short (a URL scheme): look back 64 characters, further only if all are in it.
         j = max(lo, i - 64)
@@ -94,5 +99,5 @@ def run_starts(s: str, marker: str, run_chars: str, limit: int) -> list[int] | N
         if len(out) > limit:
             return None
         lo = i + len(marker)
-        i = s.find(marker, lo)
+        i = s.find(marker, lo) if hits is None else next(hits, -1)
     return out

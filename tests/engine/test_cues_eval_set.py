@@ -177,12 +177,17 @@ def test_batch6_is_the_directive_pass_held_out_check_from_new_unreserved_sources
     assert len({i["id"] for i in dev6}) == len(dev6)
 
 
-def _earlier_sources() -> set[str]:
-    """Every repository a poisoned batch before 7 or the honest development set drew from."""
-    names = [p.name for p in EVAL.glob("poisoned_*.json") if p.name != "poisoned_dev7.json"]
+def _earlier_sources(batch: int = 7) -> set[str]:
+    """Every repository a poisoned batch before ``batch`` or an honest development set drew
+    from (batch 7: ``honest_dev/`` only, as it was checked when collected; batch 8: every
+    ``honest_dev*/``)."""
+    later = {f"poisoned_dev{n}.json" for n in range(batch, 10)}
+    names = [p.name for p in EVAL.glob("poisoned_*.json") if p.name not in later]
     out = {i["source"] for name in names for i in _load(name)}  # type: ignore[attr-defined, index]
-    for f in (EVAL / "honest_dev").glob("*.json"):
-        out.add(json.loads(f.read_text(encoding="utf-8"))["repo"])
+    folders = ("honest_dev",) if batch == 7 else ("honest_dev", "honest_dev2", "honest_dev3")
+    for folder in folders:
+        for f in (EVAL / folder).glob("*.json"):
+            out.add(json.loads(f.read_text(encoding="utf-8"))["repo"])
     return out
 
 
@@ -226,6 +231,57 @@ def test_batch7_is_scored_on_its_own_line_outside_the_development_total():
     total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
     assert r["poisoned_dev_all"]["all"]["n"] == total
     assert b.measure_batch(7)["all"] == held["all"]
+
+
+def test_batch8_is_a_second_held_out_batch_from_new_unreserved_repositories():
+    """Batch 8 (collected by a helper who changed no rule, committed before anyone scored it)
+    is what the build writes: at least 60 texts from at least 12 repositories that no earlier
+    batch (7 included) and no honest development set drew from, at most 8 a repository, each
+    with its repository, path, 40-digit commit, licence and how it was taken, none reserved;
+    some of it in languages other than English."""
+    dev8 = build_eval.batch8_items()
+    assert _load("poisoned_dev8.json") == dev8
+    assert len(dev8) >= 60 and all(i["batch"] == 8 and i["split"] == "dev" for i in dev8)
+    per_repo: dict[str, int] = {}
+    for i in dev8:
+        per_repo[i["source"]] = per_repo.get(i["source"], 0) + 1
+    assert len(per_repo) >= 12 and max(per_repo.values()) <= 8, per_repo
+    earlier = _earlier_sources(8)
+    owners = {s.split("/")[0].lower() for s in earlier}
+    for i in dev8:
+        src = i["source"].lower()
+        assert i["source"] not in earlier, i["source"]
+        assert src.split("/")[0] not in owners, i["source"]  # nor another repository of theirs
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+", i["source"]), i["source"]
+        assert i["path"] and re.fullmatch(r"[0-9a-f]{40}", i["commit"]), i["id"]
+        assert i["where"] and i["text"].strip() and i["licence"], i["id"]
+        _assert_unreserved(i["source"])
+        assert not any(src.startswith(h.lower()) for h in KEEP_OFF_HONEST), i["source"]
+    assert len({i["id"] for i in dev8}) == len(dev8)
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    assert {b.language(i["text"]) for i in dev8} >= {"en", "zh", "ko"}
+
+
+def test_batch8_is_scored_on_its_own_line_outside_the_development_total():
+    """Like batch 7: its own held-out line without misses, out of the development total and
+    out of every listing; ``--batch 8`` scores it alone."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    assert 8 in b.HELD_OUT
+    r = b.measure("dev")
+    held = r["poisoned_batch8_heldout"]
+    assert held["all"]["n"] == len(_load("poisoned_dev8.json"))  # type: ignore[arg-type]
+    assert "misses" not in held
+    total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
+    assert r["poisoned_dev_all"]["all"]["n"] == total
+    assert b.measure_batch(8)["all"] == held["all"]
 
 
 # Published servers held out for an independent check (tests/corpus/manifest.json's left_out)
@@ -301,3 +357,84 @@ def test_honest_dev3_keeps_provenance_and_stays_apart_from_the_other_honest_sets
         repos.add(d["repo"])
         tools += len(d["tools"])
     assert len(repos) >= 15 and tools >= 150
+
+
+# The corpus's own list of servers it holds out for an independent check (manifest "left_out")
+INDEPENDENT_CHECK_SERVERS = (
+    "supabase",
+    "sentry",
+    "figma",
+    "mongodb",
+    "neon",
+    "kubernetes",
+    "playwright",
+    "brightdata",
+    "stripe",
+    "arxiv",
+    "clickhouse",
+    "motherduck",
+    "atlassian",
+    "jupyter",
+)
+
+
+def _honest_docs(folder: str) -> list[dict]:  # type: ignore[type-arg]
+    return [
+        json.loads(f.read_text(encoding="utf-8")) for f in sorted((EVAL / folder).glob("*.json"))
+    ]
+
+
+def test_honest_held8_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
+    """The held-out honest set: at least 200 tool definitions of at least 15 published servers,
+    one file a server, each naming its repository, path, 40-digit commit, licence and which part
+    was taken; no server is a corpus server, one of ``honest_dev*/``, one the corpus holds out
+    for an independent check or a keep-off one (a Docker catalogue entry counts as its own
+    server: its path must be new, its repository may be the catalogue)."""
+    import corpus_data as cd
+
+    docs = _honest_docs("honest_held8")
+    assert len(docs) >= 15 and sum(len(d["tools"]) for d in docs) >= 200
+    earlier = [
+        d for name in ("honest_dev", "honest_dev2", "honest_dev3") for d in _honest_docs(name)
+    ]
+    earlier_paths = {(d["repo"], p.strip()) for d in earlier for p in d["path"].split(",")}
+    earlier_repos = {d["repo"] for d in earlier} - {"docker/mcp-registry"}
+    earlier_names = {d["path"].split("/")[1] for d in earlier if d["repo"] == "docker/mcp-registry"}
+    split = _load("honest_split.json")
+    corpus = {s.lower() for s in cd.servers()} | set(split["frozen_servers"])  # type: ignore[index]
+    corpus |= set(split["dev_servers"])  # type: ignore[index]
+    for d in docs:
+        where = f"{d['repo']} {d['path']}".lower()
+        assert d["note"] and d["licence"] and re.fullmatch(r"[0-9a-f]{40}", d["commit"]), where
+        assert (d["repo"], d["path"]) not in earlier_paths and d["repo"] not in earlier_repos, where
+        if d["repo"] == "docker/mcp-registry":
+            assert d["path"].split("/")[1] not in earlier_names, where
+        assert not any(k.lower() in where for k in KEEP_OFF_HONEST), where
+        assert not any(k in where for k in KEEP_OFF), where
+        assert not any(k in where for k in HELD_FOR_INDEPENDENT_CHECK), where
+        assert not any(k in where for k in INDEPENDENT_CHECK_SERVERS), where
+        names = {d["repo"].split("/")[1].lower(), *re.split(r"[/,\s]+", d["path"].lower())}
+        assert not names & corpus, (where, names & corpus)
+        assert d["tools"] and len({t["name"] for t in d["tools"]}) == len(d["tools"]), where
+        for t in d["tools"]:
+            assert t["name"] and t["description"].strip(), (where, t.get("name"))
+            assert t["inputSchema"]["type"] == "object", (where, t["name"])
+    # agent-facing kinds the set was chosen for: shell, files, email or messages, databases, cloud
+    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
+    for word in ("command", "file", "email", "database", "instance", "message"):
+        assert word in text, word
+
+
+def test_honest_held8_is_scored_in_totals_only():
+    """``--honest-held`` reports the share of held-out honest tools with a block or attention
+    cue and with a block cue, and returns no tool name, so none is listed."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    docs = _honest_docs("honest_held8")
+    h = b.measure_honest_held()
+    assert set(h) == {"servers", "n", "any", "any_rate", "block", "block_rate"}
+    assert h["servers"] == len(docs) and h["n"] == sum(len(d["tools"]) for d in docs)
+    assert 0 <= h["block"] <= h["any"] <= h["n"]

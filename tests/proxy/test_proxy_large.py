@@ -302,3 +302,212 @@ def test_a_mebibyte_of_prose_is_forwarded_whole_and_recorded_redacted_and_sealed
     assert b"\xe2\x80\xa8" not in raw and b"\\u2028" in raw  # one line per record
     assert sealed(rec, seal_key(create=False))
     assert os.stat(tmp_path / "calls.jsonl").st_size > 1 << 20
+
+
+_DIES_RECORDING = """
+import os, sys
+from mcp_review.cli import main
+from mcp_review.store import calllog
+
+real = calllog.CallLog.record_call
+
+
+def dying(self, tool, arguments, *args, **kwargs):
+    if arguments == {"q": "die"}:  # killed between the forward and the record, as by SIGKILL
+        os._exit(9)
+    return real(self, tool, arguments, *args, **kwargs)
+
+
+calllog.CallLog.record_call = dying
+raise SystemExit(main())
+"""
+
+
+@pytest.mark.slow
+def test_record_only_forwards_first_so_a_crash_before_the_record_loses_only_that_record(
+    tmp_path: Path,
+):
+    """Record-only, a call is written to the server before its record is written to the call
+    log (docs/proxy.md, "The call log"): a proxy that dies in between has forwarded the call
+    (the bytes the server's side of the pipe received, teed to a file, hold it) and left no
+    record of it, the one thing that ordering gives up. The call before it is on the record."""
+    import time
+
+    from servers.proxy_harness import PATIENCE, RAW
+
+    received = tmp_path / "received.jsonl"
+    server = ["/bin/sh", "-c", 'tee "$0" | "$@"', str(received), *RAW]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            _DIES_RECORDING,
+            "proxy",
+            "--log",
+            str(tmp_path / "calls.jsonl"),
+            "--server-log",
+            str(tmp_path / "server.log"),
+            "--",
+            *server,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        cwd=ROOT,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    for i, (method, params) in enumerate(
+        [
+            ("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}}),
+            ("tools/list", {}),
+            ("tools/call", {"name": "echo", "arguments": {"q": "recorded"}}),
+            ("tools/call", {"name": "echo", "arguments": {"q": "die"}}),
+        ]
+    ):
+        msg = {"jsonrpc": "2.0", "id": i + 1, "method": method, "params": params}
+        proc.stdin.write(json.dumps(msg).encode() + b"\n")
+        proc.stdin.flush()
+        if params.get("arguments") != {"q": "die"}:
+            assert json.loads(proc.stdout.readline())["id"] == i + 1
+    assert proc.wait(timeout=PATIENCE) == 9
+    deadline = time.monotonic() + PATIENCE
+    got: list[dict] = []
+    while not got and time.monotonic() < deadline:  # tee outlives the proxy
+        got = [r for r in read_jsonl(received) if r.get("id") == 4] if received.exists() else []
+        time.sleep(0.05)
+    assert got and got[0]["params"]["arguments"] == {"q": "die"}
+    recorded = [r["arguments"] for r in read_jsonl(tmp_path / "calls.jsonl")]
+    assert recorded == [{"q": "recorded"}]
+
+
+def _json_texts(rnd: random.Random) -> list[bytes]:
+    """Client lines that stress the enforcing parse: repeated keys at any depth (also keys
+    equal only once unescaped), colons in keys and values (raw and escaped), escapes,
+    non-ASCII, numbers of every kind, deep nesting, and lines either parser refuses."""
+    words = ["a", "b", "a:b", ":", "::", "é:", "\u2028", "x\\u003ay", "ok", "日本", "😀:"]
+
+    def value(d: int) -> str:
+        r = rnd.random()
+        if d > 4 or r < 0.3:
+            return rnd.choice(
+                [
+                    '"v:1"',
+                    "1",
+                    "-0",
+                    "2.5",
+                    "1e5",
+                    "-1.5e-7",
+                    "true",
+                    "null",
+                    '"\\u003a"',
+                    '"\\ud83d\\ude00"',
+                    '"a\\"b:c"',
+                    '"\\\\u003a"',
+                    str(2**63),
+                    '":"',
+                ]
+            )
+        if r < 0.65:
+            keys = [rnd.choice(words) for _ in range(rnd.randint(0, 4))]
+            if rnd.random() < 0.2 and keys:
+                keys.append(keys[0])  # a repeated key
+            if rnd.random() < 0.05:
+                keys += ["a", "\\u0061"]  # equal once unescaped
+            sep = rnd.choice([":", ":", " : ", ":\n"])  # compact most often, as SDKs send
+            return "{" + ",".join(f'"{k}"{sep}{value(d + 1)}' for k in keys) + "}"
+        comma = rnd.choice([",", ",", ", "])
+        return "[" + comma.join(value(d + 1) for _ in range(rnd.randint(0, 4))) + "]"
+
+    out = [value(0).encode() + rnd.choice([b"", b"\n"]) for _ in range(3000)]
+    out += [b'{"a":NaN}', b'{"a":1e400}', b'{"a":"\\ud800"}', b'{"a":' + b"9" * 30 + b"}"]
+    out += [b'{"a":' + b"[" * n + b"]" * n + b"}" for n in (127, 254, 256, 1010, 2000)]
+    out += [b'{"a":1,"a":1}', b'{"a:":1,"a:":2}', b"\xef\xbb\xbf{}", b'{"a":"\xff"}', b""]
+    out += [b'{"a":1.0}', b'{"a":1e5}', b'{"a":-0.0}', b'{"a":"\xe2\x80\xa8"}', b'{"a":1}\r\n']
+    return out
+
+
+def test_the_enforcing_parse_takes_orjsons_value_only_when_the_stdlib_agrees():
+    """``strict_loads`` (orjson first, taken when it writes the line back byte for byte)
+    against the stdlib with the duplicate-key hook alone, the parse it replaced: on every line
+    the same value (types and the sign of zero included) or a refusal, with the same reason."""
+    from mcp_review.services.proxy.framing import Unjudgeable, _stdlib_strict_loads, strict_loads
+
+    def tokens(v):  # the value as a flat list, whatever its depth (repr and == recurse)
+        out, stack = [], [v]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                out.append(("{", len(x)))
+                for k, y in x.items():
+                    out.append(repr(k))
+                    stack.append(y)
+            elif isinstance(x, list):
+                out.append(("[", len(x)))
+                stack.extend(x)
+            else:
+                out.append((type(x).__name__, repr(x)))
+        return out
+
+    def outcome(f, line):
+        try:
+            return "ok", tokens(f(line))
+        except Unjudgeable as e:
+            return "refused", str(e)
+
+    rnd = random.Random(46)
+    lines = _json_texts(rnd)
+    refused = 0
+    for line in lines:
+        want = outcome(_stdlib_strict_loads, line)
+        assert outcome(strict_loads, line) == want, line[:200]
+        refused += want[0] == "refused"
+    assert 300 < refused < len(lines) - 1000  # both kinds, many of each
+
+
+def test_a_large_result_to_a_pending_call_is_passed_on_by_its_head_and_nothing_else():
+    """Record-only, a result of 64 KiB or more to a pending tools/call whose result is not
+    recorded is passed on byte for byte after its head gives the id (docs/proxy.md: it is not
+    parsed to its end). Each condition is held by a line that is not JSON past its head: the
+    shortcut forwards it, the parse it stands in for drops it as noise."""
+    import asyncio
+    import io
+
+    from mcp_review.services.proxy.framing import id_keys
+    from mcp_review.services.proxy.relay import Proxy
+    from mcp_review.services.proxy.relay_common import Pending
+    from mcp_review.store.calllog import CallLog
+
+    big = "x" * (1 << 16)
+    broken = b'{"jsonrpc": "2.0", "id": 5, "result": {"content": "' + big.encode() + b'", }\n'
+    valid = json.dumps({"jsonrpc": "2.0", "id": 5, "result": {"c": big}}).encode() + b"\n"
+    compact = json.dumps(
+        {"jsonrpc": "2.0", "id": "a-1", "result": {"c": big}}, separators=(",", ":")
+    )
+
+    def relay(line: bytes, method: str = "tools/call", rid=5, calllog=None):
+        proxy = Proxy(["true"], name="t", diag=io.StringIO(), calllog=calllog)
+        p = Pending(method, rid, id_keys(rid), tool="echo" if method == "tools/call" else None)
+        proxy._track(p)
+        out = asyncio.run(proxy._on_server_line(line))
+        return out, proxy._find(id_keys(rid)) is None, proxy.noise_lines
+
+    assert relay(broken) == (broken, True, 0)  # passed on, and no longer pending
+    assert relay(valid) == (valid, True, 0)
+    line = compact.encode()
+    assert relay(line, rid="a-1") == (line + b"\n", True, 0)
+    # Not a pending tools/call, a short line, a head of another shape: parsed, so dropped.
+    assert relay(broken, method="tools/list") == (None, False, 1)
+    assert relay(broken, rid=6) == (None, False, 1)
+    short = broken[:200] + b'"}}\n'
+    assert relay(short[:150] + b", }\n") == (None, False, 1)
+    reordered = broken.replace(b'"jsonrpc": "2.0", "id": 5', b'"id": 5, "jsonrpc": "2.0"')
+    assert relay(reordered) == (None, False, 1)
+    assert relay(broken.rstrip(b"\n") + b" trailing\n") == (None, False, 1)
+    # Results recorded: the result is parsed (and redacted into the results log).
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        log = CallLog(os.path.join(d, "calls.jsonl"), server="t", record_results=True)
+        assert relay(broken, calllog=log) == (None, False, 1)
+        log.close()

@@ -186,8 +186,11 @@ def test_a_call_with_a_lone_surrogate_is_recorded_stdio(tmp_path: Path, enforce:
         replies = [c.recv() for _ in range(3)]
         assert [r["id"] for r in replies] == [10, 11, 12], replies
         assert all("result" in r for r in replies), replies
-        # Recorded before forwarded: each call was in the log when the server got it.
-        assert [r["result"]["structuredContent"]["logged_before"] for r in replies] == [True] * 3
+        if enforce:  # recorded before forwarded: each call was in the log when the server got it
+            before = [r["result"]["structuredContent"]["logged_before"] for r in replies]
+            assert before == [True] * 3
+        # (record-only writes each record just after forwarding it, docs/proxy.md: all three
+        # are in the log below)
         assert c.close() == 0
     got = _received_calls(tmp_path)
     assert [m["params"]["arguments"] for m in got] == argss  # checked at the server
@@ -286,7 +289,9 @@ def test_a_call_with_a_lone_surrogate_is_recorded_http(tmp_path: Path, enforce: 
 
             argss = _three_calls(post)
         assert [r["id"] for r in replies] == [10, 11, 12] and all("result" in r for r in replies)
-        assert [r["result"]["structuredContent"]["logged_before"] for r in replies] == [True] * 3
+        if enforce:  # record-only records just after forwarding (docs/proxy.md)
+            before = [r["result"]["structuredContent"]["logged_before"] for r in replies]
+            assert before == [True] * 3
     finally:
         front.stop()
     assert [m["params"]["arguments"] for m in _received_calls(tmp_path)] == argss

@@ -27,6 +27,7 @@ from mcp_review.engine.errors import InputError
 from mcp_review.engine.model import ToolDef
 from mcp_review.services.rerun import load_recorded
 from mcp_review.store.calllog import CallLog, seal_key, seal_key_path, seal_of, sealed
+from mcp_review.store.lineseal import LINE_SCHEME, line_bytes, line_seal
 
 APPROVED = ToolDef.from_wire(GET_CONFIG).digest
 
@@ -81,7 +82,7 @@ def test_planted_and_edited_lines_claiming_the_approved_digest_are_never_resent(
     results = Path(str(ws.calls) + ".results.jsonl")
     (call,) = _lines(ws.calls)
     (result,) = _lines(results)
-    assert call["digest"] == APPROVED and call["seal"].startswith("hmac-sha256:")
+    assert call["digest"] == APPROVED and call["seal"].startswith(LINE_SCHEME)
     # The attacker's lines: each claims the approved digest and carries a result, so nothing
     # but the seal stands between it and a re-send.
     forged: list[tuple[dict[str, Any], dict[str, Any]]] = []
@@ -105,6 +106,8 @@ def test_planted_and_edited_lines_claiming_the_approved_digest_are_never_resent(
     forge("planted-made-up-seal", lambda rec: "hmac-sha256:" + "0" * 64)
     forge("planted-copied-seal", lambda rec: call["seal"])
     forge("planted-other-key", lambda rec: seal_of(rec, b"k" * 32))
+    forge("planted-made-up-line-seal", lambda rec: LINE_SCHEME + "0" * 64)
+    forge("planted-other-key-line", lambda rec: line_seal(line_bytes(rec) or b"", b"k" * 32))
     # The genuine line with only its arguments edited, its seal kept.
     edited = {**call, "arguments": {"env": "edited-genuine"}, "time": "2026-01-01T00:00:09.000Z"}
     edited_res = {
@@ -126,6 +129,8 @@ def test_planted_and_edited_lines_claiming_the_approved_digest_are_never_resent(
         "planted-made-up-seal",
         "planted-copied-seal",
         "planted-other-key",
+        "planted-made-up-line-seal",
+        "planted-other-key-line",
         "edited-genuine",
     ):
         assert by_env[env]["outcome"] == "skipped", by_env[env]

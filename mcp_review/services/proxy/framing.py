@@ -69,7 +69,27 @@ def _no_constant(name: str) -> Any:
 def strict_loads(raw: bytes) -> Any:
     """Parse one client line as the enforcing proxy must: UTF-8 strictly, no duplicate keys,
     no NaN/Infinity, depth and integer size bounded by the stdlib parser. Anything else raises
-    ``Unjudgeable`` (what a server's lenient parser would make of it is not ours to guess)."""
+    ``Unjudgeable`` (what a server's lenient parser would make of it is not ours to guess).
+
+    A compact line (what the SDKs send) is parsed by orjson and taken when orjson writes its
+    value back to the very same bytes: a repeated key (which orjson keeps once, silently), an
+    integer past 64 bits (which it reads as a float), nesting past 255 levels, any spelling
+    other than its own would all write other bytes. Every other line, and one that does not
+    match, is parsed by the stdlib with the duplicate-key hook (2-3x slower on a large line),
+    which also says why a line is refused."""
+    if _orjson is not None and raw[:1] == b"{" and b'": ' not in raw[:256]:
+        body = raw[:-1] if raw[-1:] == b"\n" else raw
+        try:
+            msg = _orjson.loads(body)
+            same = _orjson.dumps(msg) == body
+        except (_orjson.JSONDecodeError, TypeError):  # (JSONEncodeError is a TypeError)
+            same = False
+        if same:
+            return msg
+    return _stdlib_strict_loads(raw)
+
+
+def _stdlib_strict_loads(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -50,7 +50,7 @@ from mcp_review.services.proxy.relay_common import (
 )
 from mcp_review.services.proxy.relay_gate import GateSide
 from mcp_review.services.proxy.upstream import StdioUpstream, Upstream, UpstreamError
-from mcp_review.store.calllog import CallLog
+from mcp_review.store.calllog import CallLog, now_iso
 
 _MAYBE_BLANK = (b"", b" ", b"\t", b"\r", b"\n")
 """A line's first byte when it may hold no message (spaces and tabs before its end)."""
@@ -131,6 +131,8 @@ class Proxy(GateSide):
         self._own_ids = 0
         self._nonce = os.urandom(12).hex()
         self._c2s_out: list[bytes] = []
+        self._to_record: list[tuple[Pending, str, Any, Any, str | None]] = []
+        """Record-only: calls of the batch being forwarded, recorded once it is written."""
         self._server_gone = False
         self.client_eof = False
         self.noise_lines = 0
@@ -340,8 +342,19 @@ class Proxy(GateSide):
                     out = await self._on_client_line(line)
                 if out is not None:
                     self._c2s_out.append(out)
-            await self._flush_to_server()
+            try:
+                await self._flush_to_server()
+            finally:  # (a cancelled write too: recorded and maybe not forwarded, never the reverse)
+                self._record_forwarded()
         self.client_eof = True
+
+    def _record_forwarded(self) -> None:
+        """Record-only: write the records of the calls just forwarded. After the forward, so the
+        server works on a large call while it is recorded (docs/proxy.md, "The call log": a
+        proxy killed between the two loses that call's record)."""
+        for p, tool, args, rpc_id, digest in self._to_record:
+            self._record(p, tool, args, rpc_id, digest, None)
+        self._to_record.clear()
 
     async def _flush_to_server(self, extra: bytes = b"") -> None:
         """Write what the client pump has judged (and ``extra``, the proxy's own request after
@@ -357,16 +370,18 @@ class Proxy(GateSide):
     def _record(
         self, p: Pending, tool: str, args: Any, rpc_id: Any, digest: str | None, hold: Hold | None
     ) -> str | None:
-        """Write one call's record, before the call is forwarded (every call
-        the proxy forwards is on the record). None when written, else why not: ``--enforce``
-        then refuses the call; record-only forwards it anyway (a full disk must not take the
-        agent's tools down), says so and counts it beside the log (``status`` reports it)."""
+        """Write one call's record: under ``--enforce`` before the call is forwarded (every call
+        it forwards is on the record), record-only just after. None when written, else why not:
+        ``--enforce`` then refuses the call; record-only forwards it anyway (a full disk must not
+        take the agent's tools down), says so and counts it beside the log (``status`` reports
+        it)."""
         assert self.calllog is not None
         try:
             p.call_time = self.calllog.record_call(
                 tool,
                 args,
                 rpc_id,
+                time=p.call_time,
                 digest=digest,
                 held={"live_digest": hold.live_digest} if hold is not None else None,
             )
@@ -454,11 +469,12 @@ class Proxy(GateSide):
         p = Pending(method, msg["id"], keys, tool=tool, first_page=starts_listing(msg))
         self._track(p)
         if tool is not None and self.calllog is not None:
-            # Written before the line is forwarded (the batch is flushed after it is judged).
+            # Recorded once the batch is forwarded (_record_forwarded); its time is taken now,
+            # so a reply read before the record is written still finds it.
             assert isinstance(params, dict)
-            self._record(
-                p, tool, params.get("arguments"), msg["id"], self._definition_digest(tool), None
-            )
+            p.call_time = now_iso()
+            digest = self._definition_digest(tool)
+            self._to_record.append((p, tool, params.get("arguments"), msg["id"], digest))
 
     def _definition_digest(self, tool: str) -> str | None:
         """Digest of the definition this call was made against: the last one the server listed
