@@ -694,7 +694,7 @@ def applied(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with serve_http(ts.http_app()) as url, pytest.MonkeyPatch.context() as mp:
         mp.chdir(root)
         (root / "mcp-review.toml").write_text(
-            "timeout = 20\n"
+            "timeout = 30\n"
             + "".join(f'\n[servers.{tier}]\nurl = "{url}"\npolicy = "{tier}"\n' for tier in TIERS)
         )
         assert main(["snapshot", "--out", "base.json", "-q"]) == 0
