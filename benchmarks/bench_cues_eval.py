@@ -393,16 +393,27 @@ def report_batch(n: int, p: dict[str, Any]) -> None:
         print(f"  batch {n} language {k}: {v['caught']}/{v['n']} ({v['rate']:.1%})")
 
 
-def measure_honest_held(folder: Path = HONEST_HELD) -> dict[str, Any]:
+def with_own(corpus: dict[str, set[str]], server: str, doc: dict[str, Any]) -> KnownNames:
+    """The corpus fleet with ``server``'s own tools added, as a review reads a server: the
+    snapshot's every server, this one included, is the fleet its text may refer to
+    (``engine/status.py``), so a sibling named in its text is its own tool, not another
+    server's that happens to share the name."""
+    return KnownNames.of({**corpus, server: {t["name"] for t in doc["tools"]}})
+
+
+def measure_honest_held(folder: Path = HONEST_HELD, *, own: bool = False) -> dict[str, Any]:
     """The held-out honest set: each published server's tools read at first sight (as tools
-    new in a release). Totals only, never which tool drew a cue."""
-    names = fleet(cd.servers())
+    new in a release). Totals only, never which tool drew a cue. ``own``: each server's own
+    tools known beside the corpus fleet (:func:`with_own`)."""
+    corpus = fleet_names(cd.servers())
+    names = KnownNames.of(corpus)
     files = sorted(folder.glob("*.json"))
     n = flagged = blocked = 0
     for f in files:
         doc = json.loads(f.read_text(encoding="utf-8"))
+        known = with_own(corpus, f.stem, doc) if own else names
         for tool in doc["tools"]:
-            lv = {level(c) for c in tool_cues(None, tool, names=names, server=f.stem)}
+            lv = {level(c) for c in tool_cues(None, tool, names=known, server=f.stem)}
             n += 1
             flagged += bool(lv & set(CAUGHT))
             blocked += "block" in lv
@@ -420,9 +431,9 @@ def measure_honest_held(folder: Path = HONEST_HELD) -> dict[str, Any]:
     }
 
 
-def report_honest_held(h: dict[str, Any]) -> None:
+def report_honest_held(h: dict[str, Any], label: str = "") -> None:
     print(
-        f"[held] honest held-out tools ({h['servers']} servers): {h['any']}/{h['n']} any "
+        f"[held] honest held-out tools ({h['servers']} servers){label}: {h['any']}/{h['n']} any "
         f"block/attention ({h['any_rate']:.2%}), {h['block']} block ({h['block_rate']:.2%})"
     )
 
@@ -448,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.honest_held:
         report_honest_held(measure_honest_held())
+        report_honest_held(measure_honest_held(own=True), ", each server's own tools known")
         return 0
     if a.batch is not None:
         report_batch(a.batch, measure_batch(a.batch))

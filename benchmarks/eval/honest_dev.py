@@ -16,7 +16,11 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
   file a published server, none in the corpus, in ``honest_dev/`` or on the keep-off list;
   Docker's MCP catalog entries and servers' own sources), reported on its own line;
 - **published3**: ``honest_dev3/*.json``, the same for agent-oriented servers (browser, shell,
-  email, databases, memory, coding agents, security scanners), reported on a line of its own.
+  email, databases, memory, coding agents, security scanners), reported on a line of its own;
+- **published4**: ``honest_dev4/*.json``, a fourth collection of agent-facing servers (payments
+  and wallets, databases and pipelines, Docker hosts, chat platforms, files and calendars),
+  collected after the held-out ``honest_held8/`` showed the precision work fit the servers it
+  was tuned on; reported on a line of its own.
 
 The frozen servers of ``honest_split.json`` are never read here: their figure is scored only to
 report, by ``bench_cues_eval.py --set frozen``.
@@ -38,14 +42,19 @@ import bench_cues_eval as b  # noqa: E402
 
 
 def _score(
-    label: str, defs: list[tuple[str, str, dict[str, Any]]], names: Any, listing: bool
+    label: str,
+    defs: list[tuple[str, str, dict[str, Any]]],
+    names: Any,
+    listing: bool,
+    own: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     n = flagged = blocked = 0
     rules: Counter[str] = Counter()
     rows = []
     for where, server, tool in defs:
         n += 1
-        cues = [c for c in b.tool_cues(None, tool, names=names, server=server)]
+        known = (own or {}).get(server, names)
+        cues = [c for c in b.tool_cues(None, tool, names=known, server=server)]
         lv = {b.level(c) for c in cues}
         if lv & set(b.CAUGHT):
             flagged += 1
@@ -95,12 +104,30 @@ def published_defs(folder: str = "honest_dev") -> list[tuple[str, str, dict[str,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--list", action="store_true", help="print every flag")
+    ap.add_argument(
+        "--own-fleet",
+        action="store_true",
+        help="each published server's own tools known beside the corpus fleet, as a review "
+        "reads a server (bench_cues_eval.with_own)",
+    )
     a = ap.parse_args(argv)
-    names = b.fleet(b.cd.servers())
+    corpus = b.fleet_names(b.cd.servers())
+    names = b.KnownNames.of(corpus)
     _score("corpus", corpus_defs(), names, a.list)
-    _score("published", published_defs(), names, a.list)
-    _score("published2", published_defs("honest_dev2"), names, a.list)
-    _score("published3", published_defs("honest_dev3"), names, a.list)
+    for label, folder in (
+        ("published", "honest_dev"),
+        ("published2", "honest_dev2"),
+        ("published3", "honest_dev3"),
+        ("published4", "honest_dev4"),
+    ):
+        defs = published_defs(folder)
+        own = None
+        if a.own_fleet:
+            by: dict[str, dict[str, Any]] = {}
+            for _, server, tool in defs:
+                by.setdefault(server, {"tools": []})["tools"].append(tool)
+            own = {srv: b.with_own(corpus, srv, doc) for srv, doc in by.items()}
+        _score(label, defs, names, a.list, own)
     return 0
 
 

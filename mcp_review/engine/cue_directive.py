@@ -65,12 +65,18 @@ _MODAL = re.compile(
     r"is required to|will need to|are expected to|ought to|are to|are mandated to|"
     r"are instructed to|are obligated to|are directed to|are now)\b"
     r"|\b(?:must|should|shall)\s(?:always|never|first|also|immediately|now)\b"
-    r"|\b(?:always|never)\s(?![a-z]{1,15}s\b)[a-z]{2,15}\b"
+    # not a guarantee in the passive ("the token values are never returned")
+    r"|\b(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)always\s"
+    r"(?![a-z]{1,15}s\b)[a-z]{2,15}\b"
+    r"|\b(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)never\s"
+    r"(?![a-z]{2,15}(?:ed|en)\b)(?![a-z]{1,15}s\b)[a-z]{2,15}\b"
     r"|\b(?:do not|don't|never)\s" + _VERB + r"\b"
     r"|\b(?:make sure|ensure|be sure|remember|it is (?:mandatory|required|essential|critical|"
     r"imperative|vital))\b"
     r"|\b(?:before|after|when|whenever|while|once)\s[^,.\n]{1,80},\s?(?:you\s|please\s|"
-    r"first\s|always\s|also\s|then\s)?" + _VERB + r"\b",
+    r"first\s|always\s|also\s|then\s)?" + _VERB + r"\b"
+    # not a noun the clause's sentence goes on with ("When set, email clients will reply")
+    r"(?!\s(?:\w{1,20}\s)?(?:will|would|can|could|may|might|is|are|get|gets)\b)",
     _I,
 )
 """An obligation addressed to someone (the model): a modal with a subject, always/never or
@@ -90,6 +96,10 @@ results, include ...")."""
 
 # Objects outside the tool's job --------------------------------------------------------------
 
+_NOT_LIMIT = r"(?!\s(?:limits?|limitations?|size|constraints?|budget|overflow)\b)"
+"""The context window as a limit a tool's advice respects ("avoid numbers above 50 due to
+context window limitations"), not an object the model is told to act on."""
+
 _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "the model",
@@ -98,10 +108,14 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:system prompt|system message|instructions|guidelines|rules|memory|reasoning|"
             r"context|configuration|training|policies|safety)\b"
             r"|\b(?:system prompt|system message|context window|hidden instructions)\b"
-            r"|\b(?:previous|prior|above|earlier|original)\s(?:\w{1,12}\s)?"
+            + _NOT_LIMIT
+            + r"|\b(?:previous|prior|above|earlier|original)\s(?:\w{1,12}\s)?"
             r"(?:instructions|directives|guidelines|prompts)\b"
             r"|\b(?:ignore|disregard|forget|override|bypass|skip|replace|supersede)\w{0,2}\s"
             r"(?:\w{1,12}\s){0,2}?(?:instructions|directives|guidelines|prompts)\b"
+            # a command line's questions ("Skip prompts and use default values": --yes)
+            r"(?<!skip prompts)(?<!skips prompts)(?<!confirmation prompts)"
+            r"(?<!interactive prompts)"
             r"|\b(?:ignore|disregard|forget|override|bypass|skip|disable|circumvent|turn off)"
             r"\w{0,3}\s(?:\w{1,12}\s){0,2}?(?:security|safety)\s(?:checks?|rules|guidelines|"
             r"restrictions|policies|filters?|measures|protocols?|warnings?)\b",
@@ -120,7 +134,7 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"transcripts?|data|contents?)\b"
             r"|\b(?:previous|prior|earlier|all|every|the user's)\s(?:recent\s|last\s|past\s|"
             r"previous\s)?(?:user\s|assistant\s|chat\s)?messages\b"
-            r"|\bcontext window\b",
+            r"|\bcontext window\b" + _NOT_LIMIT,
             _I,
         ),
     ),
@@ -163,7 +177,8 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "secrets",
         re.compile(
             r"(?:~/|\$home/|%userprofile%|/etc/|/root/)[\w.\-/]{0,40}"
-            r"|\.(?:env|ssh|aws|npmrc|netrc|pgpass|git-credentials|kube/config)\b"
+            r"|\.(?:env(?!\.(?:example|sample|template|dist)\b)|ssh|aws|npmrc|netrc|pgpass|"
+            r"git-credentials|kube/config)\b"
             r"|id_(?:rsa|ed25519|ecdsa|dsa)\b|\b(?:private keys?|seed phrase|mnemonic)\b"
             r"|\b(?:all|any|every|the user's|user's|their|other|stored|saved|secret)\s(?:\w{1,12}\s)?"
             r"(?:api[ _-]?keys?|secrets?|credentials?|passwords?|tokens?|keys|cookies|"
@@ -338,6 +353,11 @@ _NEGATED = re.compile(
     r"don't|never)\b",
     _I,
 )
+_NOT_SILENTLY = re.compile(
+    r"\b(?:never|do not|don't|not)\s(?:\w{1,12}\s){0,3}?(?:silently|secretly|covertly|quietly|"
+    r"discreetly|invisibly)\b",
+    _I,
+)
 _UNLESS_ASKED = re.compile(r"\bunless (?:they|the user|users|asked)\b", _I)
 """Verbosity advice ("don't list the ids unless they ask"), not a purpose kept from them."""
 _SELF = re.compile(
@@ -436,6 +456,9 @@ def directive_sentences(
         if _NEGATED.match(s):
             # Restraint ("do not call this before every task"): not a reach beyond the job.
             found = tuple(f for f in found if f not in _WIDE)
+        if "kept from the user" in found and _NOT_SILENTLY.search(s):
+            # "never call this silently": the tool asking to be used in the open
+            found = tuple(f for f in found if f != "kept from the user")
         if opening and not modal:
             # A text's first sentence in the imperative is the tool saying what it does
             # ("Upload a file to the server"): only an object no tool's job names counts there.

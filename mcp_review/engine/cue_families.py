@@ -10,7 +10,7 @@ command presented as a step; a word alone is not a cue.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from mcp_review.engine.cue_directive import directive_cues
 from mcp_review.engine.cue_families_recall import (
@@ -423,6 +423,26 @@ _CALL = re.compile(
     r"[a-z][a-z0-9]{1,30}(?:[A-Z][a-z0-9]{1,20}){1,4})"
     r"[`'\"]?\s{0,2}(\()?",
 )
+_NOT_A_CALL = re.compile(
+    r"[`'\"]?(?:\s{0,2},\s{0,2}[`'\"]?[a-z][a-z0-9]{0,30}_[a-z0-9_]{1,40}[`'\"]?){1,8},?\s"
+    r"(?:or|and)\s(?:all\s|any\s|other\s)?[a-z]{2,20}s\b(?![_(])"
+)
+"""A name that opens a list of names ("run the intruction_mix, cpu_microarchitecture, ... or
+all recipes"): values of a parameter, not a tool the text calls."""
+_PURPOSE = re.compile(r"\b(?:in order to|so as to)\s(?=(?:call|invoke|execute|run)\b)", _I)
+"""A call named as a purpose ("In order to run x, the target machine must ..."): the goal the
+sentence's necessity serves, not an order to make the call."""
+
+
+def _calls(text: str) -> Iterator[re.Match[str]]:
+    """The named calls of ``text`` (:data:`_CALL`), leaving out a list of a parameter's values
+    ("run the a, b or all recipes") and a call named as a goal ("In order to run x, the
+    machine must ...")."""
+    for m in _CALL.finditer(text):
+        if not (_NOT_A_CALL.match(text, m.end()) or _PURPOSE.search(text, max(0, m.start() - 12))):
+            yield m
+
+
 _CALL_VALUES = re.compile(
     r"\b(?:call|invoke|run|use)\s{1,2}(?:the\s)?`([A-Za-z][\w.-]{0,40})`(?:\s(?:tool|function))?"
     r"\s{1,3}with\b[^.\n]{0,40}[`'\"][^`'\"\n]{1,80}[`'\"]",
@@ -481,8 +501,9 @@ _REDIRECT = [
 _CONTACT = [
     re.compile(
         r"\b(?:log|report|post|submit|mirror|upload|forward|synchroni[sz]e|file)\b"
-        r"[^.\n]{0,60}\bto (?:the )?(?:\w{1,20} ){0,2}(?:server|endpoint|node|vault|"
-        r"webhook|archive)\b",
+        # "relative to your vault": where a path starts, not a place data is sent
+        r"[^.\n]{0,60}\b(?<!relative )(?<!according )(?<!due )to (?:the )?(?:\w{1,20} ){0,2}"
+        r"(?:server|endpoint|node|vault|webhook|archive)\b",
         _I,
     ),
     re.compile(r"\b(?:bcc|cc)\b[^.\n]{0,20}[\w.+-]{1,40}@[\w-]{1,40}\.\w{2,6}", _I),
@@ -735,7 +756,22 @@ def _shown_instead(rule: str, m: re.Match[str], text: str, sections: frozenset[s
         return INSTRUCTION_TAGGED_SECTION
     if rule == INSTRUCTION_STEAL_SECRETS and _listed_value(text, m.start(), m.end()):
         return ""  # "Options: `api_key`, `password`, `private_key`": a parameter's value
+    if rule == URL_CONTACT_ENDPOINT and (
+        text[max(0, m.start() - 1) : m.start()] in ('"', "\u201c")
+        or (not text[: m.start()].strip() and _OWN_TRANSFER.match(m.group(0)))
+    ):
+        # '"npm run build", "Open https://developer.mozilla.org"': a request quoted as an
+        # example; "Upload a file to the remote server" opening an upload tool's text: its job
+        return ""
     return None
+
+
+_OWN_TRANSFER = re.compile(
+    r"(?:upload|post|submit|file)\s(?:a|one|the|your)?\s?(?:local\s)?(?:files?|documents?|"
+    r"directory|folder)\sto\s(?:the\s)?(?:remote\s|(?-i:[A-Z])[\w-]{1,30}\s)?server\b",
+    _I,
+)
+"""An upload tool's summary of its own transfer: an unnamed file to the server it manages."""
 
 
 def _listed_value(text: str, a: int, b: int) -> bool:
@@ -832,7 +868,7 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     lang_cues(text, add)  # the later families in es, fr, de, zh, ru, ja (engine/cue_lang.py)
     directive_cues(text, add)  # author-independent directives (engine/cue_directive.py)
     call = None
-    for m in _CALL.finditer(text) if gate(_CALL_GATE) else ():
+    for m in _calls(text) if gate(_CALL_GATE) else ():
         sent = _sentence(text, m.start())
         args = bool(m.group(2)) and bool(_CALL_ARGS.match(text, m.end() - 1))
         if (_NECESSITY.search(sent) or args) and not _NEG.search(

@@ -23,11 +23,39 @@ _ON = frozenset(("on", "onto"))
 
 def own_transfer(words: list[str], i: int) -> bool:
     """Whether the sending verb at ``i`` names the tool's own function ("Upload a file to the
-    remote server", "Send a signal to ..."): an indefinite object right after it and nothing
-    that takes in everything ("all", "every") before the destination."""
+    remote server", "Send a signal to ..."): an indefinite object right after it, or the one
+    file the call is given ("Upload the file to the MinIO server") to no generic place ("the
+    backup server", "our server"), and nothing that takes in everything ("all", "every")
+    before the destination."""
+    if words[i + 1 : i + 2] == ["the"] and words[i + 2 : i + 3] and words[i + 2] in _ONE_FILE:
+        # "Upload the file to the server": the file the call is given, to no named place
+        return _EVERYTHING.isdisjoint(words[i + 1 : i + 8]) and _GENERIC_PLACE.isdisjoint(
+            words[i + 2 : i + 10]
+        )
     if words[i + 1 : i + 2] not in (["a"], ["an"]):
         return False
     return _EVERYTHING.isdisjoint(words[i + 1 : i + 8])
+
+
+_ONE_FILE = frozenset("file document attachment image photo archive".split())
+_GENERIC_PLACE = frozenset(
+    "backup audit compliance external analytics logging monitoring central collection "
+    "our my your their attacker's attacker third-party secondary mirror log logs admin "
+    "security verification".split()
+)
+
+
+ASSIGN_V = frozenset("set sets reset resets change changes rotate rotates".split())
+
+
+def assigned_for(words: list[str], i: int, secret: str) -> bool:
+    """Whether the verb at ``i`` gives an account a credential ("(Re)Set the password for the
+    user account", "rotate the key of a service account"): the secret is what the tool
+    assigns, not something asked of the model or moved."""
+    for j in range(i + 1, min(len(words), i + 5)):
+        if words[j].startswith(secret[:6]):
+            return words[j + 1 : j + 2] in (["for"], ["of"]) and "to" not in words[i + 1 : j]
+    return False
 
 
 def kept_in_place(words: list[str], i: int, objs: dict[str, str], addressed: bool) -> bool:

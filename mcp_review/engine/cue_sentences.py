@@ -67,6 +67,10 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
             continue
         if w in _BREAKS:
             clause = []
+            if w == ";":
+                # a clause of its own: "This cannot be undone; confirm with the user first"
+                # (the negation stays behind the semicolon)
+                p1 = p2 = p3 = ""
             continue
         w = w.replace("\u2019", "'")
         if (

@@ -184,7 +184,9 @@ _SECRET_PATH = re.compile(
     r"|(?<![\w.])\.netrc|(?<![\w.])\.npmrc|(?<![\w.])\.pypirc|\.git-credentials"
     r"|\.docker/config\.json|\.kube/config|(?<![\w.])\.gnupg|/etc/passwd|/etc/shadow"
     r"|(?<![\w.])\.pgpass|wallet\.dat|(?<![\w.])\.(?:bash|zsh)_history"
-    r"|(?<![\w.])\.env(?:\.\w+)?(?![\w/])|(?<![\w-])mcp\.json|claude_desktop_config\.json"
+    # a project's .env (not its committed template: .env.example, .env.sample)
+    r"|(?<![\w.])\.env(?!\.(?:example|sample|template|dist|defaults?)\b)(?:\.\w+)?(?![\w/])"
+    r"|(?<![\w-])mcp\.json|claude_desktop_config\.json"
     r"|chrome/default|chrome/user data|firefox/profiles|\.mozilla/firefox|library/keychains"
     r"|library/cookies|(?<=\w)\.pem(?!\w)|credentials\.json|\.config/gh/|secrets?\.ya?ml"
     r"|\.keystore|(?<=\w)\.p12(?!\w)|(?<![\w.])\.cursor/|\.config/claude",

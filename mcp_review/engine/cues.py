@@ -36,7 +36,9 @@ from mcp_review.engine.cue_hidden_first import first_hidden as _first_hidden
 from mcp_review.engine.cue_model import model_cues
 from mcp_review.engine.cue_runs import _run_cues
 from mcp_review.engine.cue_scope import (
+    ASSIGN_V,
     OBJECT_WINDOW,
+    assigned_for,
     fresh_secret,
     is_section_tag,
     kept_in_place,
@@ -165,7 +167,12 @@ __all__ = [
 _ENUM_LIKE = re.compile(
     r"\bone of\b|\b(?:required|used|only|valid|ignored) (?:for|with|when)\b|\bor \"\w+\"|, \"\w+\""
     r"|, `\w+`"
+    # 'pass "echo" for an offline preview': a value given for a parameter
+    r"|\bpass \"\w+\" (?:for|as|to get)\b"
 )
+_AVAILABLE = frozenset("available present enabled supported installed configured".split())
+"""'If available, first use the `validate` tool': the condition is that the tool exists (a
+server's advice between its own tools), not when the model is to use it."""
 _EMAIL_OBJECTS = frozenset(
     "the it them this that these those all every everything your their its a an to".split()
 )
@@ -561,6 +568,8 @@ def _object_rules(c: _SentenceCtx) -> None:
                 found.add(rule, quote, f"{w} {data}")
             if "secret" in objs and w in INCLUDE_V and fresh_secret(words, i, objs["secret"]):
                 objs.pop("secret")  # "Place the returned credentials": the tool's own output
+            if "secret" in objs and w in ASSIGN_V and assigned_for(words, i, objs["secret"]):
+                objs.pop("secret")  # "Set the password for the new database user": its job
             if "secret" in objs and (w in SEND_V or w in INCLUDE_V or w in ASK_V or w in READ_V):
                 found.add(SECRET_ASK, quote, f"{w} {objs['secret']}")
             # Sensitive data in general is read only as the verb's own object ("read all
@@ -639,7 +648,10 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
         # it is called, not to call it, that it is broken; for a configured server's tool,
         # any imperative beside its name.
         when_use = any(
-            w in WHEN_W and any(x in USE_V for x in words[i + 1 : i + 4])
+            w in WHEN_W
+            and words[i + 1 : i + 2] != []
+            and words[i + 1] not in _AVAILABLE
+            and any(x in USE_V for x in words[i + 1 : i + 4])
             for i, w in enumerate(words)
         )
         avoid = any(w in USE_V and s.negated[i] for i, w in enumerate(words))

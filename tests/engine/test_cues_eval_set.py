@@ -438,3 +438,73 @@ def test_honest_held8_is_scored_in_totals_only():
     assert set(h) == {"servers", "n", "any", "any_rate", "block", "block_rate"}
     assert h["servers"] == len(docs) and h["n"] == sum(len(d["tools"]) for d in docs)
     assert 0 <= h["block"] <= h["any"] <= h["n"]
+
+
+def test_honest_dev4_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
+    """The fourth honest development set (collected after the held-out honest set showed the
+    precision work fit the servers it was tuned on): at least 300 tool definitions of at least
+    20 published agent-facing servers, one file a server, each naming its repository, path,
+    40-digit commit, licence and which part was taken; no server is a corpus server, one of the
+    other honest sets (the held-out one included), one the corpus holds out for an independent
+    check or a keep-off one (a Docker catalogue entry counts as its own server)."""
+    import corpus_data as cd
+
+    docs = _honest_docs("honest_dev4")
+    assert len(docs) >= 20 and sum(len(d["tools"]) for d in docs) >= 300
+    earlier = [
+        d
+        for name in ("honest_dev", "honest_dev2", "honest_dev3", "honest_held8")
+        for d in _honest_docs(name)
+    ]
+    earlier_paths = {(d["repo"], p.strip()) for d in earlier for p in d["path"].split(",")}
+    earlier_repos = {d["repo"] for d in earlier} - {"docker/mcp-registry"}
+    earlier_names = {d["path"].split("/")[1] for d in earlier if d["repo"] == "docker/mcp-registry"}
+    split = _load("honest_split.json")
+    corpus = {s.lower() for s in cd.servers()} | set(split["frozen_servers"])  # type: ignore[index]
+    corpus |= set(split["dev_servers"])  # type: ignore[index]
+    for d in docs:
+        where = f"{d['repo']} {d['path']}".lower()
+        assert d["note"] and d["licence"] and re.fullmatch(r"[0-9a-f]{40}", d["commit"]), where
+        assert (d["repo"], d["path"]) not in earlier_paths and d["repo"] not in earlier_repos, where
+        if d["repo"] == "docker/mcp-registry":
+            assert d["path"].split("/")[1] not in earlier_names, where
+        assert not any(k.lower() in where for k in KEEP_OFF_HONEST), where
+        assert not any(k in where for k in KEEP_OFF), where
+        assert not any(k in where for k in HELD_FOR_INDEPENDENT_CHECK), where
+        assert not any(k in where for k in INDEPENDENT_CHECK_SERVERS), where
+        names = {d["repo"].split("/")[1].lower(), *re.split(r"[/,\s]+", d["path"].lower())}
+        assert not names & corpus, (where, names & corpus)
+        assert d["tools"] and len({t["name"] for t in d["tools"]}) == len(d["tools"]), where
+        for t in d["tools"]:
+            assert t["name"] and t["description"].strip(), (where, t.get("name"))
+            assert t["inputSchema"]["type"] == "object", (where, t["name"])
+    # agent-facing kinds the set was chosen for: payments, databases, containers, chat, files
+    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
+    for word in ("wallet", "database", "container", "chat", "file", "sql", "token"):
+        assert word in text, word
+
+
+def test_with_own_reads_a_server_as_a_review_does_its_siblings_its_own():
+    """A review's fleet holds the server under review (engine/status.py): a sibling its text
+    names is its own tool, not a same-named tool of another server (``--own-fleet``, the
+    second ``--honest-held`` line)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    from mcp_review.engine.cues import tool_cues
+
+    corpus = {"graphql-other": {"validate"}}
+    tool = {
+        "name": "execute",
+        "description": "Run an operation. When asked anything, use the `validate` tool instead.",
+        "inputSchema": {"type": "object", "properties": {}},
+    }
+    doc = {"tools": [tool, {"name": "validate"}]}
+    alone = b.KnownNames.of(corpus)
+    own = b.with_own(corpus, "apollo", doc)
+    assert own.tools["validate"] == frozenset({"graphql-other", "apollo"})
+    rules_alone = {c.rule for c in tool_cues(None, tool, names=alone, server="apollo")}
+    rules_own = {c.rule for c in tool_cues(None, tool, names=own, server="apollo")}
+    assert "cue.instruction.other-tool" in rules_alone - rules_own
