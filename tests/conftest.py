@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 
@@ -134,4 +136,73 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     import gc
 
     _fewer_collections()
+    _one_parser_per_process()
     gc.freeze()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test that imports the CLI itself (not at collection) gets the one parser too."""
+    if not _PARSER_SHARED:
+        _one_parser_per_process()
+
+
+_PARSER_SHARED: list[bool] = []
+
+
+def _one_parser_per_process() -> None:
+    """``cli.main`` builds its argparse parser (the command's options, every command's name
+    and help) on each call: nothing in a real ``mcp-review`` process, which calls it once, but
+    the suite calls ``main`` in-process thousands of times (tests/helpers.py ``run_cli``, the
+    corpus agreement's ten commands a pair). Once the CLI is imported, ``cli.build_parser``
+    builds each parser it is asked for (the whole one, or ``only`` one command's) once per test
+    process and hands every later caller the same one, each command's ``run`` looked up in its
+    module again (a test may replace it). A parser is not changed by parsing (each parse fills
+    a new namespace); what could leak from one call into the next is a command changing a
+    mutable default it was handed (a list option's ``[]``), so each reuse first checks that
+    every such default is still what the build made, and fails naming it otherwise."""
+    import sys
+
+    cli = sys.modules.get("mcp_review.cli")
+    if cli is None or _PARSER_SHARED:
+        return
+    _PARSER_SHARED.append(True)
+    import argparse
+    import copy
+
+    build = cli.build_parser
+    Built = tuple[
+        argparse.ArgumentParser,
+        list[tuple[str, argparse.Action, object]],  # (where, action, the default as built)
+        list[tuple[argparse.ArgumentParser, str]],  # (a command's parser, its module)
+    ]
+    built: dict[object, Built] = {}
+
+    def mutable_defaults(parser: argparse.ArgumentParser, path: str, out: list[Any]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    mutable_defaults(sub, f"{path} {name}", out)
+            elif isinstance(action.default, (list, dict, set, bytearray)):
+                out.append((f"{path} {action.dest}", action, copy.deepcopy(action.default)))
+
+    def build_parser(*args: Any, **kwargs: Any) -> argparse.ArgumentParser:
+        key = (args, tuple(sorted(kwargs.items())))
+        if key not in built:
+            parser = build(*args, **kwargs)
+            defaults: list[Any] = []
+            mutable_defaults(parser, "mcp-review", defaults)
+            commands = []
+            for name, module, _help in cli.COMMANDS:  # as build_parser binds each `run`
+                sub = cli._subparser(parser, name)
+                if sub is not None and "_run" in sub._defaults:
+                    commands.append((sub, f"mcp_review.commands.{module}"))
+            built[key] = (parser, defaults, commands)
+        parser, defaults, commands = built[key]
+        for where, action, made in defaults:
+            assert action.default == made, f"a run changed the parser's default of {where}"
+        for sub, module in commands:  # each command's `run` as its module has it now, as a
+            sub._defaults["_run"] = sys.modules[module].run  # fresh build would bind it
+        return parser
+
+    build_parser.__doc__ = build.__doc__
+    cli.build_parser = build_parser

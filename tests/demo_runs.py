@@ -8,6 +8,12 @@ clean before the terminal guard. :func:`headless` runs it as ``python -m mcp_rev
 directory (so "nothing written outside the workspace" is checked on a real process), once per
 format and test process, and answers every caller from that run.
 
+The demo's own Python children (its stdio server, started by each fetch; the proxy and the
+server behind it) fork from the test process's warm zygote (tests/servers/zygote.py, as
+tests/helpers.py ``stdio_server_argv`` starts servers): separate processes on real pipes with
+their argv, environment, working directory and exit status, without 1-2 s of ``import mcp``
+each, four to five times a run. The demo process itself is a fresh interpreter.
+
 The subprocess's terminal guard (formats/terminal.py) is wrapped by a recorder that still
 guards (the bytes on stdout and stderr are the real command's) and notes every chunk the guard
 had to change: ``leaks`` is what the in-process ``StrictGuard`` of test_hostile_output would
@@ -27,6 +33,9 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from helpers import stdio_server_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUP = "demo-headless"
@@ -49,6 +58,10 @@ def recording_guard(text):
     return guarded
 
 terminal.terminal_guard = recording_guard
+sys.path.append(sys.argv.pop(1))  # tests/: demo_runs, helpers
+import demo_runs
+
+demo_runs.warm_children(sys.argv.pop(1))
 from mcp_review.cli import main
 
 try:
@@ -58,6 +71,44 @@ finally:
         json.dump(leaks, f)
 raise SystemExit(code)
 """
+
+
+def warm_launcher() -> str:
+    """This test process's zygote launcher (tests/helpers.py ``stdio_server_argv``), as JSON:
+    ``[python, zygote.py, "--launch", SOCKET]``."""
+    return json.dumps(stdio_server_argv("-")[:-1])
+
+
+def warm_children(launcher: str, setattr: Any = setattr) -> None:
+    """The demo's Python children (its stdio server, started by each fetch; the proxy and the
+    server behind it) fork from a warm zygote (tests/servers/zygote.py) through ``launcher``
+    (:func:`warm_launcher`): the same argv, stdio, environment, working directory and exit
+    status, without each one's ``import mcp``. The stdio entries of the config the workspace
+    writes and the proxy that demo/hold.py starts run ``python zygote.py --launch SOCKET
+    ARGS...`` (which is ``python ARGS...`` again once no zygote listens). ``setattr``: a
+    monkeypatch's, in a test process."""
+    import mcp
+
+    from mcp_review.demo.workspace import Workspace
+
+    python, *launch = json.loads(launcher)
+    config_dict = Workspace.config_dict
+
+    def warm_config(self: Any, urls: dict[str, str]) -> dict[str, Any]:
+        doc: dict[str, Any] = config_dict(self, urls)
+        for entry in doc["servers"].values():
+            if entry.get("command") == python:
+                entry["args"] = [*launch, *entry["args"]]
+        return doc
+
+    class Params(mcp.StdioServerParameters):  # demo/hold.py: python -m mcp_review proxy ...
+        def __init__(self, **kw: Any) -> None:
+            if kw.get("command") == python and kw.get("args", [""])[0] == "-m":
+                kw["args"] = [*launch, *kw["args"]]
+            super().__init__(**kw)
+
+    setattr(Workspace, "config_dict", warm_config)
+    setattr(mcp, "StdioServerParameters", Params)
 
 
 @dataclass(frozen=True)
@@ -83,8 +134,9 @@ def headless(*args: str) -> DemoRun:
         d.mkdir()
     leaks_path = base / "leaks.json"
     env = {**os.environ, "HOME": str(dirs[1]), "TMPDIR": str(dirs[2]), "PYTHONPATH": str(ROOT)}
+    warm = [str(Path(__file__).parent), warm_launcher()]
     proc = subprocess.run(
-        [sys.executable, "-c", _RUNNER, str(leaks_path), "demo", "--headless", *args],
+        [sys.executable, "-c", _RUNNER, str(leaks_path), *warm, "demo", "--headless", *args],
         cwd=dirs[0],
         env=env,
         capture_output=True,

@@ -119,19 +119,16 @@ class Workspace:
         import anyio
         from mcp import Client, MCPError, StdioServerParameters
         from mcp.client.stdio import stdio_client
+        from servers.proxy_harness import mcp_review_argv
 
+        # The proxy forks from the warm zygote (tests/servers/proxy_harness.py): a separate
+        # process recording on real pipes; its interpreter's start-up is not the subject.
+        python, *argv = mcp_review_argv(
+            "proxy", "ops", "--config", str(self.cfg), "--server-log", str(self.tmp / "server.log")
+        )
         params = StdioServerParameters(
-            command=sys.executable,
-            args=[
-                "-m",
-                "mcp_review",
-                "proxy",
-                "ops",
-                "--config",
-                str(self.cfg),
-                "--server-log",
-                str(self.tmp / "server.log"),
-            ],
+            command=python,
+            args=argv,
             env={"XDG_STATE_HOME": self.state_home},
             cwd=str(self.tmp),
         )

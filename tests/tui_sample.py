@@ -3,7 +3,10 @@ benchmarks: test data, so it lives under tests/ and is not shipped in the packag
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 from mcp_review.engine.model import ToolDef
@@ -421,3 +424,36 @@ def demo_source(
 ) -> ReviewSource:
     v1, v2 = demo_snapshots(extra_v2)
     return ReviewSource.baseline(SnapshotFetcher(v2), v1, pins_path=pins_path)
+
+
+# The demo workspace, drifted, its stdio server warm -------------------------------------------
+
+
+@contextlib.contextmanager
+def warm_drifted(root: Any) -> Iterator[tuple[Any, dict[str, str]]]:
+    """``mcp_review.demo.workspace.drifted(root)`` (v1 fetched live and pinned, v2 served),
+    with the config's stdio server (warehouse: ``python -m mcp_review.demo.servers stdio``)
+    launched through the suite's warm zygote (helpers.stdio_server_argv): the same module in
+    a process of its own on the pipes the client made, with the config's environment and
+    working directory, minus its 1-2 s of ``import mcp`` each time the pin step, the app or a
+    command starts it. The HTTP server (devtools) and everything else are drifted's own."""
+    import pytest
+    from helpers import stdio_server_argv
+
+    from mcp_review.demo import workspace
+
+    plain = workspace.Workspace.config_dict
+
+    def config_dict(self: Any, urls: dict[str, str]) -> dict[str, Any]:
+        doc = plain(self, urls)
+        for entry in doc["servers"].values():
+            if "command" in entry:
+                assert entry["command"] == sys.executable and entry["args"][0] == "-m", entry
+                argv = stdio_server_argv(*entry["args"])
+                entry["command"], entry["args"] = argv[0], argv[1:]
+        return doc
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(workspace.Workspace, "config_dict", config_dict)
+        with workspace.drifted(root) as got:
+            yield got

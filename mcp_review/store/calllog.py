@@ -9,13 +9,14 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from types import ModuleType
 from typing import Any
 
 from mcp_review.store.files import user_state_dir
 from mcp_review.store.jsonline import ascii_spelled, separators_escaped
 from mcp_review.store.lineseal import LINE_SCHEME, line_bytes, line_sealed, sealed_line
+from mcp_review.store.stamp import now_iso as now_iso  # where the log's users import it
 from mcp_review.store.textscan import Needle, run_starts, starts_at, sub_at
 
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
@@ -434,7 +435,7 @@ def seal_of(rec: dict[str, Any], key: bytes) -> str:
 
     return (
         _SEAL_SCHEME
-        + hmac.new(key, b"mcp-review call log v1\n" + _seal_bytes(rec), hashlib.sha256).hexdigest()
+        + hmac.digest(key, b"mcp-review call log v1\n" + _seal_bytes(rec), hashlib.sha256).hex()
     )
 
 
@@ -478,10 +479,6 @@ def dumps(value: Any) -> bytes:
             # written as the escape it was received as, so the record can always be written.
             out = json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode()
     return separators_escaped(out)
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class CallLog:

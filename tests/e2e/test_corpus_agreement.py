@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cue_memo import memoize_tool_cues
 
 from mcp_review.cli import main
 from mcp_review.engine.model import ToolDef
@@ -78,6 +79,16 @@ open item, reported): named here so that a server added without the run fails, n
 TIERS = ["tiered", "strict", "compatible"]
 PINS = "mcp-pins.toml"
 STATUSES = ("broken", "changed", "new", "removed", "denied", "pinned")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _cues_once_per_pair() -> Any:
+    """Each pair's cues read once for the module (tests/cue_memo.py): the ten commands of a
+    pair, under each of the three tiers, and the app, ask the engine the same question; each
+    command still computes its own status, outcomes and output from the answer."""
+    with memoize_tool_cues() as memo:
+        yield memo
+
 
 Tools = dict[str, tuple[str, str]]
 """{tool: (status, policy outcome)} for the tools that are not simply pinned."""

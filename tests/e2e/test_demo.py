@@ -93,6 +93,14 @@ EXPECTED: dict[tuple[str, str], tuple[str, str, dict[str, str], tuple[int, int] 
 }
 
 
+@pytest.fixture(autouse=True)
+def _warm_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bundled stdio server and the proxy a demo run in this process starts fork from the
+    warm zygote (tests/demo_runs.py ``warm_children``, as the shared headless runs do): their
+    start-up is not what these tests are about."""
+    demo_runs.warm_children(demo_runs.warm_launcher(), monkeypatch.setattr)
+
+
 @pytest.mark.xdist_group(demo_runs.GROUP)
 def test_headless_json_reports_every_finding() -> None:
     proc = demo_runs.headless("--format", "json")  # shared with test_hostile_output (one run)

@@ -6,11 +6,14 @@ cues; the proxy withholds them (a real SDK client lists and gets only approved o
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 
 import anyio
 import pytest
+from helpers import stdio_server_argv
+from servers import published
 from servers.proxy_harness import ROOT, SERVERS
 
 from mcp_review.cli import main
@@ -37,10 +40,7 @@ def test_everything_rug_pull_of_a_prompt_and_a_resource(tmp_path, monkeypatch, c
         pytest.skip("npx is not installed")
     monkeypatch.chdir(tmp_path)
     rewrite = tmp_path / "rewrite.json"
-    relay = [
-        sys.executable, str(SERVERS / "rewrite_relay.py"), "--",
-        "npx", "-y", "@modelcontextprotocol/server-everything",
-    ]  # fmt: skip
+    relay = [sys.executable, str(SERVERS / "rewrite_relay.py"), "--", *published.everything()]
     (tmp_path / "mcp-review.toml").write_text(
         "timeout = 90\n\n[servers.everything]\n"
         f"command = {json.dumps(relay[0])}\nargs = {json.dumps(relay[1:])}\n"
@@ -69,11 +69,15 @@ def test_everything_rug_pull_of_a_prompt_and_a_resource(tmp_path, monkeypatch, c
     from mcp import Client, MCPError, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
+    # the proxy forks from the warm zygote (tests/helpers.py): its start-up is not the subject
+    python, *args = stdio_server_argv(
+        "-m", "mcp_review", "proxy", "--enforce", "--pins", str(tmp_path / "mcp-pins.toml"),
+        "--name", "everything", "--", *relay,
+    )  # fmt: skip
     params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "mcp_review", "proxy", "--enforce", "--pins",
-              str(tmp_path / "mcp-pins.toml"), "--name", "everything", "--", *relay],
-        env={"REWRITE_FILE": str(rewrite), "PATH": __import__("os").environ["PATH"]},
+        command=python,
+        args=args,
+        env={"REWRITE_FILE": str(rewrite), "PATH": os.environ["PATH"]},
         cwd=str(ROOT),
     )  # fmt: skip
 

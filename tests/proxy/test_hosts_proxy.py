@@ -5,11 +5,11 @@ real SDK client (clientInfo of Claude Code) through `mcp-review proxy --enforce`
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import anyio
 import pytest
+from helpers import stdio_server_argv
 from servers.proxy_harness import SERVERS, sdk_proxy_params
 from test_hosts_loopback import OTHER, V1, V2
 
@@ -68,7 +68,7 @@ async def test_a_real_claude_client_through_the_enforcing_proxy_still_lists_v1(t
         str(pins),
         "--name",
         "notes",
-        server=[sys.executable, str(SERVERS / "toolserver.py")],
+        server=stdio_server_argv(SERVERS / "toolserver.py"),  # forked warm (tests/helpers.py)
         env={"MCP_REVIEW_TOOLS_FILE": str(tools_file)},
     )
     with anyio.fail_after(120), open(tmp_path / "proxy.log", "a") as errlog:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,8 @@ import anyio
 import pytest
 from helpers import int_tool as _tool
 from helpers import run_cli, stdio_server_argv
-from servers.proxy_harness import ROOT, SERVERS, read_jsonl
+from servers import published
+from servers.proxy_harness import ROOT, SERVERS, mcp_review_argv, read_jsonl
 
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, make_pin
@@ -31,20 +31,22 @@ HAVE_APPROVE = importlib.util.find_spec("mcp_review.commands.approve") is not No
 def _client(
     tmp: Path, server: list[str], *extra: str, env: dict[str, str] | None = None, mode: str = "auto"
 ) -> Client:
+    # The proxy forks from the warm zygote (tests/servers/proxy_harness.py): what these tests
+    # check is what it relays between a real client and a real server, not its start-up
+    # (tests/proxy/test_proxy_large.py, test_proxy_hold.py, test_security_round4.py start it cold).
+    python, *argv = mcp_review_argv(
+        "proxy",
+        "--log",
+        str(tmp / "calls.jsonl"),
+        "--server-log",
+        str(tmp / "server.log"),
+        *extra,
+        "--",
+        *server,
+    )
     params = StdioServerParameters(
-        command=sys.executable,
-        args=[
-            "-m",
-            "mcp_review",
-            "proxy",
-            "--log",
-            str(tmp / "calls.jsonl"),
-            "--server-log",
-            str(tmp / "server.log"),
-            *extra,
-            "--",
-            *server,
-        ],
+        command=python,
+        args=argv,
         env=env or {},
         cwd=str(ROOT),
     )
@@ -248,32 +250,28 @@ async def test_sdk_client_is_served_the_approved_definition_of_a_held_tool(
 
 
 PUBLISHED = {
-    "server-everything": (
-        ["npx", "-y", "@modelcontextprotocol/server-everything"],
-        "echo",
-        {"message": "hi"},
-    ),
-    "mcp-server-time": (
-        [sys.executable, "-m", "mcp_server_time"],
-        "get_current_time",
-        {"timezone": "UTC"},
-    ),
+    "server-everything": ("echo", {"message": "hi"}),
+    "mcp-server-time": ("get_current_time", {"timezone": "UTC"}),
 }
 
 
 def _published_or_skip(name: str) -> list[str]:
-    cmd = PUBLISHED[name][0]
-    if name == "server-everything" and shutil.which("npx") is None:
-        pytest.skip("npx is not installed")
-    if name == "mcp-server-time" and importlib.util.find_spec("mcp_server_time") is None:
+    """The published server's command: the everything server's bin as npx installed it
+    (tests/servers/published.py); mcp-server-time's module forked warm from the zygote (the
+    published code, without a second ``import mcp``)."""
+    if name == "server-everything":
+        if shutil.which("npx") is None:
+            pytest.skip("npx is not installed")
+        return list(published.everything())
+    if importlib.util.find_spec("mcp_server_time") is None:
         pytest.skip("mcp-server-time is not installed (pip install mcp-server-time==2026.10.19)")
-    return cmd
+    return stdio_server_argv("-m", "mcp_server_time")
 
 
 @pytest.mark.parametrize("name", list(PUBLISHED))
 async def test_published_server_through_the_proxy(tmp_path: Path, name: str):
     cmd = _published_or_skip(name)
-    _, tool, args = PUBLISHED[name]
+    tool, args = PUBLISHED[name]
     pins = tmp_path / "mcp-pins.toml"
     with anyio.fail_after(120):
         # 1: plain pass-through, recording.

@@ -423,6 +423,62 @@ def test_peek_follows_a_few_appended_calls_itself_and_misses_when_one_turns_a_ve
     writer.close()
 
 
+def test_one_call_reads_a_line_exactly_as_parse_calls_does_or_declines(tmp_path: Path):
+    """The enforcing proxy reads its own last call with ``engine.replay_line.one_call`` instead of a
+    reader per line: for every line it answers, the answer is the call ``parse_calls`` (the
+    reader ``status`` replays with) makes of that line, values and their types alike; any line
+    that reader might treat otherwise (long digit runs, integers past 64 bits, a lone
+    surrogate, NaN, a BOM, two lines, a bare argument object, JSON-RPC, a foreign key) it
+    declines. The proxy's own records take the fast path."""
+    import io
+
+    from mcp_review.engine.replay import parse_calls
+    from mcp_review.engine.replay_line import one_call
+    from mcp_review.store.calllog import CallLog
+
+    log = tmp_path / "calls.jsonl"
+    w = CallLog(str(log), server="srv", principal="default")
+    w.record_call("echo", {"q": "x" * 100}, rpc_id=7, digest="sha256:" + "ab" * 32)
+    w.record_call("echo", {"q": "é\u2028", "n": 1.5, "k": [True, None]}, rpc_id="s1")
+    w.record_call("echo", None, rpc_id=3, held={"live_digest": "sha256:" + "cd" * 32})
+    w.record_call("echo", {"token": "ghp_" + "a" * 36}, rpc_id=4)  # redacted
+    w.record_call("echo", {"big": 2**70, "n": 1234567890123456789}, rpc_id=5)
+    w.record_call("echo", {"deep": [[[[["x"]]]]]}, rpc_id=6)
+    w.close()
+    lines = log.read_bytes().splitlines(keepends=True)
+    hand = [
+        b'{"tool":"echo","arguments":{"q":1},"server":"s","principal":"p","time":"t"}\n',
+        b'{"tool":"echo","arguments":{"q":"\\ud800"}}\n',
+        b'{"tool":"echo","arguments":{"q":NaN}}\n',
+        b'\xef\xbb\xbf{"tool":"echo","arguments":{}}\n',
+        b'{"tool":"echo","arguments":{}}\n{"tool":"echo","arguments":{}}\n',
+        b'{"tool":"echo","arguments":{}}',
+        b'{"q":"a bare argument object"}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}\n',
+        b'{"tool":"echo","arguments":{},"extra":1}\n',
+        b'{"tool":"echo","arguments":{"n":100000000000000000000}}\n',
+        b'{"tool":"echo","arguments":{"n":1e400}}\n',
+        b'{"tool":"echo","arguments":{"a":1,"a":2}}\n',
+        b"not json\n",
+        b"\n",
+    ]
+    taken = 0
+    for line in [*lines, *hand]:
+        got = one_call(line)
+        truth = list(parse_calls(io.BytesIO(line), source="x", strict=False))
+        if got is None:
+            continue
+        taken += 1
+        assert len(truth) == 1, line
+        want = truth[0]
+        assert (got.index, got.line, got.tool) == (want.index, want.line, want.tool), line
+        assert repr(got.arguments) == repr(want.arguments), line
+    assert one_call(lines[0]) is not None and one_call(lines[2]) is not None
+    assert taken >= 5
+    for line in hand[1:9]:
+        assert one_call(line) is None, line
+
+
 def test_the_gate_reads_only_the_calls_appended_since_and_a_rotated_log_whole(
     tmp_path: Path, monkeypatch: Any
 ):
@@ -461,7 +517,18 @@ def test_the_gate_reads_only_the_calls_appended_since_and_a_rotated_log_whole(
         read.append(len(data))
         return parse(path, data)
 
+    import mcp_review.engine.replay_line as replay_mod
+
+    one = replay_mod.one_call
+
+    def counting_one(line: bytes) -> Any:  # one appended line, read without a reader
+        got = one(line)
+        if got is not None:
+            read.append(len(line))
+        return got
+
     monkeypatch.setattr(enforce_mod, "_parse_call_log", counting)
+    monkeypatch.setattr(replay_mod, "one_call", counting_one)
     size = log.stat().st_size
     writer.record_call("other", {"x": 1}, rpc_id=2)
     with open(log, "ab") as f:

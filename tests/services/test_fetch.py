@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import stdio_server_argv
 from servers.toolserver import ToolServer, serve_http, tool
 
 from mcp_review.engine.snapshot import parse_snapshot
@@ -112,10 +112,14 @@ async def test_snapshot_round_trips():
 async def test_stdio_list_changes_between_fetches(tmp_path: Path, capfd: pytest.CaptureFixture):
     tools_file = tmp_path / "tools.json"
     tools_file.write_text(json.dumps([tool("read"), tool("write")]))
+    # The server forks from the warm zygote (tests/helpers.py): a separate process on the pipes
+    # the fetch made, its stderr the fetch's to log; its interpreter's start-up is not the
+    # subject (tests/services/test_real_server.py starts published servers cold).
+    python, *args = stdio_server_argv(SERVERS / "toolserver.py")
     cfg = ServerConfig(
         "stdio-srv",
-        command=sys.executable,
-        args=(str(SERVERS / "toolserver.py"),),
+        command=python,
+        args=tuple(args),
         env={"MCP_REVIEW_TOOLS_FILE": str(tools_file), "API_KEY": "k-123456"},
         timeout=30,
     )

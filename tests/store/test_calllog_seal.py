@@ -288,3 +288,53 @@ def test_rerun_compares_a_scrubbed_recording_with_a_scrubbed_live_answer(tmp_pat
     ws.write_state(config={"cluster": "eu-2", "strategy": "rolling", "token_echo": f"key {token}"})
     r = ws.rerun("--yes")
     assert "eu-2" in r.stdout and token[:8] not in r.stdout + r.stderr
+
+
+def test_the_canonical_seal_is_hmac_sha256_of_the_canonical_record():
+    """The first seal (``seal_of``, kept for records the line seal cannot hold), computed
+    independently with ``hmac.new(...).hexdigest()`` over the canonical JSON its docstring
+    names (sorted keys, ASCII, compact; every field but the seal): a faster spelling of the
+    HMAC must not change a byte of it."""
+    import hashlib
+    import hmac
+
+    key = bytes(range(32))
+    rec = {
+        "time": "2026-12-03T22:00:00.000Z",
+        "server": "srv",
+        "principal": "default",
+        "tool": "get_config",
+        "id": "a",
+        "arguments": {"key": "é", "n": [1, None, True], "f": 1.5},
+        "digest": APPROVED,
+    }
+    canon = json.dumps(rec, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode()
+    want = hmac.new(key, b"mcp-review call log v1\n" + canon, hashlib.sha256).hexdigest()
+    got = seal_of(rec, key)
+    assert got == "hmac-sha256:" + want
+    assert sealed({**rec, "seal": got}, key)
+    assert not sealed({**rec, "id": "b", "seal": got}, key)
+
+
+def test_record_times_are_utc_milliseconds_as_datetime_spells_them():
+    """Each record's ``time`` is formatted once a second and the milliseconds added: it reads
+    as ``datetime.now(UTC).isoformat(timespec="milliseconds")`` (with ``Z``) taken around it
+    would, across second boundaries too."""
+    import re
+    import time
+    from datetime import UTC, datetime
+
+    from mcp_review.store.calllog import now_iso
+
+    def ref() -> str:
+        return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    seen = set()
+    end = time.monotonic() + 2.2  # at least two second boundaries
+    while time.monotonic() < end:
+        before, got, after = ref(), now_iso(), ref()
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", got), got
+        assert before <= got <= after, (before, got, after)
+        seen.add(got[:19])
+        time.sleep(0.02)
+    assert len(seen) >= 3

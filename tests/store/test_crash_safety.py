@@ -12,6 +12,7 @@ import textwrap
 import time
 
 import pytest
+from helpers import stdio_server_argv
 
 from mcp_review.store import audit
 from mcp_review.store.pinfile import load_pins
@@ -132,12 +133,15 @@ def test_concurrent_approvals_from_separate_processes_lose_nothing(tmp_path):
         "raise SystemExit(main(sys.argv[1:]))\n"
     )
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    # Eight separate processes, forked from the warm zygote (tests/helpers.py): each its own
+    # pid, pipes and exit status, running `main` at the same instant; their interpreters'
+    # start-up and imports, shared, are not what the test is about.
+    script = tmp_path / "approve.py"
+    script.write_text(code, encoding="utf-8")
     procs = [
         subprocess.Popen(
             [
-                sys.executable,
-                "-c",
-                code,
+                *stdio_server_argv(script),
                 "approve",
                 "srv",
                 f"tool{i}",

@@ -232,7 +232,7 @@ async def test_proxy_withholds_a_tool_whose_pin_does_not_verify(tmp_path: Path):
     pytest.importorskip("mcp")
     from mcp import Client, MCPError, StdioServerParameters
     from mcp.client.stdio import stdio_client
-    from servers.proxy_harness import ROOT, SDK
+    from servers.proxy_harness import ROOT, sdk_warm
 
     tools_file, pins = tmp_path / "tools.json", tmp_path / "mcp-pins.toml"
     tools_file.write_text(json.dumps([ECHO, EVIL]))
@@ -254,7 +254,7 @@ async def test_proxy_withholds_a_tool_whose_pin_does_not_verify(tmp_path: Path):
             "--name",
             "demo",
             "--",
-            *SDK,
+            *sdk_warm(),  # the server forked warm; the proxy is a fresh interpreter
         ],
         env={"PROXY_TOOLS_FILE": str(tools_file)},
         cwd=str(ROOT),

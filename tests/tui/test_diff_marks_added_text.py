@@ -254,7 +254,7 @@ async def _app_rows(tmp: Path, snapshot: Path, tab: str) -> list[Any]:
             ["review", "--snapshot", str(snapshot), "--pins", str(tmp / "mcp-pins.toml")]
         )
     )
-    async with app.run_test(size=(160, 50), notifications=False) as pilot:
+    async with app.run_test(size=(80, 24), notifications=False) as pilot:
         for _ in range(3000):
             await pilot.pause(0.02)
             if app.main is not None and app.main.loaded and not app.main.computing:

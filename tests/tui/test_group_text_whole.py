@@ -122,7 +122,7 @@ async def test_the_app_group_screen_shows_each_members_added_text_whole():
 
     old, new = _snapshots()
     app = ReviewApp(ReviewSource.baseline(SnapshotFetcher(new), old))
-    async with app.run_test(size=(160, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         from helpers import select
 
         await settled(app, pilot)

@@ -62,7 +62,7 @@ def _source(old: str, new: str) -> ReviewSource:
 async def test_one_megabyte_description_opens_scrolls_switches_tabs_and_quits():
     old, new = _texts(1_000_000)
     app = ReviewApp(_source(old, new))
-    async with app.run_test(size=(120, 40), notifications=False) as pilot:
+    async with app.run_test(size=(80, 24), notifications=False) as pilot:
         await ready(app, pilot)
         await press(pilot, "n", "enter")
         screen = app.screen
@@ -136,7 +136,7 @@ async def test_a_truncated_word_diff_says_so_and_w_shows_the_rest(monkeypatch):
     old, new = _texts(100_000)
     new = "\n".join(line.replace("the", "THE") for line in new.split("\n"))
     app = ReviewApp(_source(old, new))
-    async with app.run_test(size=(120, 40), notifications=False) as pilot:
+    async with app.run_test(size=(80, 24), notifications=False) as pilot:
         await ready(app, pilot)
         await press(pilot, "n", "enter")
         screen = app.screen

@@ -99,7 +99,7 @@ async def test_a_burst_on_the_main_screen_decides_nothing_and_leaves_no_dialog(
     sees nothing of the one before it."""
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         start, fresh = _on_disk(src), app.screen_stack
         watch = _Watch(app)
@@ -118,7 +118,7 @@ async def test_a_burst_on_the_main_screen_decides_nothing_and_leaves_no_dialog(
 async def test_keys_after_e_are_the_notes_text(tmp_path: Path, how: str):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "search")
         before = _on_disk(src)
@@ -139,7 +139,7 @@ async def test_a_burst_after_yes_to_a_blocked_approval_lands_in_the_reason(
     never an approval without a reason, and ``enter`` without one approves nothing."""
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         before = _on_disk(src)
@@ -161,7 +161,7 @@ async def test_a_reason_typed_in_one_burst_is_recorded_whole(tmp_path: Path, how
     reason typed before enter (the keys after it are not part of it)."""
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         await BURSTS[how](app, pilot, ["a", "y", *"vetted by ops", "enter", *"zz"])
@@ -182,7 +182,7 @@ async def test_a_burst_on_the_review_screen_of_a_blocked_tool_decides_nothing(
     screen: each must leave it open with nothing decided, where the next one starts."""
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         await pilot.press("enter")
@@ -216,7 +216,7 @@ async def test_a_burst_on_the_group_screen_decides_nothing_and_leaves_no_dialog(
 
     src = sample.groups_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         before, fresh = _on_disk(src), app.screen_stack
         watch = _Watch(app)

@@ -29,9 +29,9 @@ def _entry(app: Any, server: str, tool: str) -> Any:
 
 def test_the_rug_pull_shows_its_cues(tmp_path: Path) -> None:
     from textual.widgets import Static
+    from tui_sample import warm_drifted
 
     from mcp_review.commands.demo import make_app
-    from mcp_review.demo.workspace import drifted
     from mcp_review.tui.screens.main import ToolTable
     from mcp_review.tui.screens.review import ReviewScreen
     from mcp_review.tui.view import flag_words
@@ -40,7 +40,7 @@ def test_the_rug_pull_shows_its_cues(tmp_path: Path) -> None:
     got: dict[str, Any] = {}
 
     async def drive(app: Any) -> None:
-        async with app.run_test(size=(160, 50)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await _loaded(app, pilot)
             lint = _entry(app, "devtools", "lint_file")
             got["flags"] = flag_words(lint)
@@ -66,7 +66,7 @@ def test_the_rug_pull_shows_its_cues(tmp_path: Path) -> None:
                 for m in r.right.cues
             ]
 
-    with drifted(tmp_path / "ws") as (ws, _):
+    with warm_drifted(tmp_path / "ws") as (ws, _):
         asyncio.run(drive(make_app(ws)))
     kinds = [k for k, _ in got["cues"]]
     assert kinds[0] == "hidden" and {"instruction", "concealment", "path"} <= set(kinds)

@@ -69,7 +69,7 @@ async def test_an_execution_change_shows_the_execution_diff(
     pins = str(tmp_path / "mcp-pins.toml")
     assert main(["pin", "--snapshot", v1, "--pins", pins, "-q"]) == 0
     app = ReviewApp(ReviewSource.open(SnapshotFetcher(load_snapshot(v2)), pins))
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(1200):
             await pilot.pause(0.05)
             if app.main is not None and app.main.loaded:

@@ -27,7 +27,7 @@ async def _ready(app: ReviewApp, pilot) -> None:
 )
 async def test_every_shown_word_filters_to_its_rows(make):
     app = ReviewApp(make())
-    async with app.run_test(size=(160, 50)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         main = app.main
         table = main.query_one("#tools", ToolTable)

@@ -61,7 +61,7 @@ def _plain(cells) -> list[str]:
 
 async def test_rows_are_built_when_drawn_and_read_as_built_eagerly():
     app = ReviewApp(_fleet())
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _loaded(app, pilot)
         main = app.main
         table = main.query_one("#tools", ToolTable)
@@ -84,7 +84,7 @@ async def test_rows_are_built_when_drawn_and_read_as_built_eagerly():
 
 async def test_a_filter_key_that_hides_nothing_keeps_the_rows_and_one_that_hides_narrows():
     app = ReviewApp(_fleet())
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _loaded(app, pilot)
         main = app.main
         table = main.query_one("#tools", ToolTable)
@@ -215,7 +215,7 @@ async def test_the_app_defers_full_collections_on_a_fleet_and_hands_them_back_wh
     app = ReviewApp(_fleet())
     gen2 = _Gen2()
     try:
-        async with app.run_test(size=(120, 30)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await _loaded(app, pilot)
             heap = app.heap
             assert heap.deferring and gc.get_threshold()[2] == heap_module.MAX_THRESHOLD

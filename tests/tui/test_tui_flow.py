@@ -51,7 +51,7 @@ async def _pin_then_change(cfg: ServerConfig, change, tmp_path: Path) -> ReviewS
 
 
 async def _drive(app: ReviewApp, pins_path: str) -> None:
-    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _ready(app, pilot)
         statuses = {t.name: t.status for s in app.main.servers for t in s.tools}
         assert statuses == {
@@ -150,7 +150,7 @@ async def test_flow_stdio(tmp_path: Path):
 async def test_blocked_approval_asks_and_approve_all_lists(tmp_path: Path):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         await press(pilot, "a")
@@ -242,7 +242,7 @@ async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
     from mcp_review.demo.definitions import SHADOW_NAME
 
     app = ReviewApp(_demo_source(tmp_path))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, SHADOW_NAME)
         table = app.screen.query_one("#tools", ToolTable)
@@ -262,7 +262,7 @@ async def test_homoglyph_twin_is_told_apart(tmp_path: Path):
 
 async def test_removed_tool_lists_the_calls_that_would_fail(tmp_path: Path):
     app = ReviewApp(_demo_source(tmp_path))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "export_csv")
         assert app.main.current_entry().status is State.REMOVED
@@ -282,7 +282,7 @@ async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
 
     src = _demo_source(tmp_path)
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         for name in ("run_query", "export_csv"):  # a served change; a removed tool (same pin)
             await _select(app, pilot, name)
@@ -305,7 +305,7 @@ async def test_a_decision_does_not_inherit_the_previous_note(tmp_path: Path):
 
 async def test_output_only_change_opens_on_the_output_tab(tmp_path: Path):
     app = ReviewApp(_demo_source(tmp_path))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "table_stats")
         await press(pilot, "enter")
@@ -321,7 +321,7 @@ async def test_a_pinned_tool_shows_what_was_approved_on_both_sides(tmp_path: Pat
     """An unchanged tool's description diff has the pinned text on the left, not an empty
     side that reads as if the whole description had just been added."""
     app = ReviewApp(_demo_source(tmp_path))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         entry = app.main.current_entry()
@@ -342,7 +342,7 @@ async def test_apply_auto_approvals_repins_through_the_core_and_undoes(tmp_path:
 
     src = _demo_source(tmp_path)
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "run_query_explain")
         entry = app.main.current_entry()
@@ -392,7 +392,7 @@ async def test_a_blocked_tools_header_says_what_to_do_before_the_verdict(tmp_pat
     the schema verdict read as the answer. What the operator must do comes first, on the first
     line; the schema verdict follows, named as such."""
     app = ReviewApp(_demo_source(tmp_path))
-    async with app.run_test(size=(160, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "deploy")
         await press(pilot, "enter")

@@ -61,7 +61,7 @@ async def test_g_opens_the_group_and_one_confirmation_approves_every_member(tmp_
 
     pins = str(tmp_path / "mcp-pins.toml")
     app = ReviewApp(groups_source(pins_path=pins))
-    async with app.run_test(size=(140, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open_group(app, pilot, "find_notes")
         group = screen.group
         assert group.label == LESS and group.size == 5
@@ -101,7 +101,7 @@ async def test_a_member_left_out_stays_undecided(tmp_path: Path):
 
     pins = str(tmp_path / "mcp-pins.toml")
     app = ReviewApp(groups_source(pins_path=pins))
-    async with app.run_test(size=(140, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open_group(app, pilot, "stat_path")
         group = screen.group
         names = [m.tool for m in group.members]
@@ -135,7 +135,7 @@ async def test_a_member_left_out_stays_undecided(tmp_path: Path):
 
 async def test_space_twice_takes_a_member_back(tmp_path: Path):
     app = ReviewApp(groups_source())
-    async with app.run_test(size=(140, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open_group(app, pilot, "stat_path")
         table = screen.query_one("#members")
         table.move_cursor(row=0)
@@ -151,7 +151,7 @@ async def test_a_blocked_group_asks_one_confirmation_and_one_reason(tmp_path: Pa
 
     pins = str(tmp_path / "mcp-pins.toml")
     app = ReviewApp(groups_source(pins_path=pins))
-    async with app.run_test(size=(140, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open_group(app, pilot, "get_page")
         assert screen.group.label == MORE and str(screen.group.outcome) == "block"
         n_before = len(_records(pins))
@@ -180,7 +180,7 @@ async def test_markup_in_names_and_values_stays_text_on_the_group_screen(tmp_pat
     from mcp_review.tui.screens.modals import ConfirmScreen
 
     app = ReviewApp(groups_source())
-    async with app.run_test(size=(160, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open_group(app, pilot, "stat_path")
         table = screen.query_one("#members")
         names = [m.tool for m in screen.group.members]
@@ -203,7 +203,7 @@ async def test_groups_view_lists_the_alone_tools_first_then_the_groups_by_size(t
     from mcp_review.tui.screens.review import ReviewScreen
 
     app = ReviewApp(groups_source())
-    async with app.run_test(size=(140, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         await press(pilot, "G")
         await until(pilot, lambda: isinstance(app.screen, GroupsScreen), "the groups view")
@@ -236,7 +236,7 @@ async def test_g_on_a_tool_in_two_groups_lists_its_groups_and_on_a_tool_alone_sa
     from mcp_review.tui.screens.main import MainScreen
 
     app = ReviewApp(groups_source())
-    async with app.run_test(size=(140, 36), notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settled(app, pilot)
         await select(app, pilot, "read_text")
         await press(pilot, "g")
@@ -253,7 +253,7 @@ async def test_g_on_a_tool_in_two_groups_lists_its_groups_and_on_a_tool_alone_sa
 
 async def test_n_visits_blocked_tools_alone_first_then_groups_by_size():
     app = ReviewApp(groups_source())
-    async with app.run_test(size=(140, 36), notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settled(app, pilot)
         landed = []
         for _ in range(5):
@@ -285,7 +285,7 @@ async def test_a_member_decided_on_disk_meanwhile_makes_the_group_write_nothing(
 
     pins = str(tmp_path / "mcp-pins.toml")
     app = ReviewApp(groups_source(pins_path=pins))
-    async with app.run_test(size=(140, 36), notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _open_group(app, pilot, "stat_path")
         other = load_pins(pins)  # another writer: `mcp-review deny SERVER MEMBER`
         server = "notes" if member == "find_notes" else "files"
@@ -336,7 +336,7 @@ def _limits_source() -> Any:
 
 async def test_each_member_shows_its_own_values_and_witness():
     app = ReviewApp(_limits_source())
-    async with app.run_test(size=(160, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open_group(app, pilot, "search_1")
         assert screen.group.size == 3
         table = screen.query_one("#members")
@@ -365,7 +365,7 @@ async def test_on_G_a_and_d_decide_the_selected_group_or_tool_with_its_confirmat
 
     pins = str(tmp_path / "mcp-pins.toml")
     app = ReviewApp(groups_source(pins_path=pins))
-    async with app.run_test(size=(140, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         await press(pilot, "G")
         await until(pilot, lambda: isinstance(app.screen, GroupsScreen), "the groups view")

@@ -87,7 +87,7 @@ async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
     log = Path(audit.audit_path_for(src.pins_path))
     before = (pins.read_bytes(), log.read_bytes())
     app = ReviewApp(src)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         rows = [t for s in app.main.servers for t in s.tools]
         assert len(rows) >= 10
@@ -112,7 +112,7 @@ async def test_typing_on_the_demo_main_screen_decides_nothing(tmp_path: Path):
 async def test_every_decision_key_on_the_main_screen_asks_first(tmp_path: Path):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "search")  # compatible: not blocked
         for key, screen in (("a", ConfirmScreen), ("d", ConfirmScreen), ("p", PolicyScreen)):
@@ -137,7 +137,7 @@ async def test_every_decision_key_on_the_main_screen_asks_first(tmp_path: Path):
 async def test_note_on_the_main_screen_is_kept_and_not_lost_on_esc(tmp_path: Path):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "search")
         await press(pilot, "e")
@@ -157,7 +157,7 @@ async def test_note_on_the_main_screen_is_kept_and_not_lost_on_esc(tmp_path: Pat
 async def test_review_screen_note_survives_esc_and_q_quits_everywhere(tmp_path: Path):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "get_forecast")
         await press(pilot, "enter")
@@ -171,7 +171,7 @@ async def test_review_screen_note_survives_esc_and_q_quits_everywhere(tmp_path: 
         await press(pilot, "q")  # the review screen: q quits
         assert not app.is_running
     app = ReviewApp(sample.sample_source(pins_path=str(tmp_path / "pins.toml")))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "search")
         await press(pilot, "p")  # a dialog: q quits (deciding nothing)
@@ -184,7 +184,7 @@ async def test_blocked_approval_on_the_review_screen_asks_a_reason_for_the_audit
 ):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "read_file")
         assert app.main.current_entry().blocked
@@ -208,7 +208,7 @@ async def test_tab_keys_pressed_before_the_review_tabs_mount_are_honoured(tmp_pa
     from textual.widgets import TabbedContent
 
     app = ReviewApp(sample.sample_source(pins_path=str(tmp_path / "pins.toml")))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "get_forecast")
         entry = app.main.current_entry()

@@ -38,7 +38,7 @@ def _static_text(w: Static) -> str:
 
 async def test_server_row_counts_the_tools_served():
     app = ReviewApp(sample.polish_source())
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         table = app.main.query_one("#tools", ToolTable)
         docs = app.main.servers[0]
@@ -51,7 +51,7 @@ async def test_server_row_counts_the_tools_served():
 
 async def test_home_and_end_in_the_tool_list():
     app = ReviewApp(sample.polish_source())
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         table = app.main.query_one("#tools", ToolTable)
         await press(pilot, "down", "down")
@@ -68,7 +68,7 @@ async def test_home_and_end_in_the_tool_list():
 
 async def test_5_on_a_tool_without_output_schema_says_so():
     app = ReviewApp(sample.polish_source())
-    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _ready(app, pilot)
         review = await _open(app, pilot, "ping")
         before = review.query_one("#tabs", TabbedContent).active
@@ -79,7 +79,7 @@ async def test_5_on_a_tool_without_output_schema_says_so():
 
 async def test_a_long_change_message_is_shown_whole_under_the_list():
     app = ReviewApp(sample.polish_source())
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         review = await _open(app, pilot, "summarize")
         await press(pilot, "1")
@@ -104,7 +104,7 @@ async def test_a_long_change_message_is_shown_whole_under_the_list():
 
 async def test_an_annotations_only_change_opens_on_the_annotations_tab():
     app = ReviewApp(sample.polish_source())
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         review = await _open(app, pilot, "label_issue")
         assert review.comparison is not None and review.comparison.changes
@@ -114,7 +114,7 @@ async def test_an_annotations_only_change_opens_on_the_annotations_tab():
 
 async def test_highlighting_an_output_change_shows_the_output_schema_diff():
     app = ReviewApp(sample.polish_source())
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         review = await _open(app, pilot, "summarize")
         await press(pilot, "1")
@@ -144,7 +144,7 @@ async def test_highlighting_an_output_change_shows_the_output_schema_diff():
 
 async def test_the_policy_dialog_marks_a_look_alike_name():
     app = ReviewApp(sample.polish_source())
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, sample.HOMOGLYPH)
         await press(pilot, "p")
@@ -158,7 +158,7 @@ async def test_the_policy_dialog_marks_a_look_alike_name():
 
 async def test_every_dialog_about_a_look_alike_marks_it():
     app = ReviewApp(sample.polish_source())
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, sample.HOMOGLYPH)
         for key in ("a", "d"):
@@ -175,7 +175,7 @@ async def test_every_dialog_about_a_look_alike_marks_it():
 async def test_a_on_a_removed_tool_says_removal_acknowledged(tmp_path: Path):
     pins = str(tmp_path / "mcp-pins.toml")
     app = ReviewApp(sample.polish_source(pins_path=pins))
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _ready(app, pilot)
         await _select(app, pilot, "archive_doc")
         await press(pilot, "a")

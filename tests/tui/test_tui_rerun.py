@@ -25,8 +25,9 @@ def _panel_text(screen: Any) -> str:
 
 
 def test_b_asks_then_reruns_and_shows_the_changed_answer(tmp_path: Path) -> None:
+    from tui_sample import warm_drifted
+
     from mcp_review.commands.demo import make_app
-    from mcp_review.demo.workspace import drifted
     from mcp_review.tui.screens.modals import ConfirmScreen
     from mcp_review.tui.screens.review import ReviewScreen
     from mcp_review.tui.widgets.diff_view import SideBySide
@@ -34,7 +35,7 @@ def test_b_asks_then_reruns_and_shows_the_changed_answer(tmp_path: Path) -> None
     got: dict[str, Any] = {}
 
     async def drive(app: Any) -> None:
-        async with app.run_test(size=(120, 45)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await _loaded(app, pilot)
             app.open_review(_entry(app, "devtools", "read_file"))
             await pilot.pause()
@@ -59,7 +60,7 @@ def test_b_asks_then_reruns_and_shows_the_changed_answer(tmp_path: Path) -> None
             got["deploy_panel"] = _panel_text(screen2)
             got["deploy_asked"] = isinstance(app.screen, ConfirmScreen)
 
-    with drifted(tmp_path / "ws") as (ws, _):
+    with warm_drifted(tmp_path / "ws") as (ws, _):
         asyncio.run(drive(make_app(ws)))
     assert "send               read_file" in got["question"]
     assert "deploy/staging.yaml" in got["question"]

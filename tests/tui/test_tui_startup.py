@@ -82,7 +82,7 @@ async def test_the_app_says_loading_and_nothing_is_decidable_before_the_pins_are
     audit_before = audit.read_bytes()
     app = _app("--snapshot", "snap.json", "--pins", "mcp-pins.toml")
     gate = Gate(app)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _until(pilot, gate.started.is_set, "the read started")
         await _until(pilot, lambda: isinstance(app.screen, LoadingScreen), "the loading screen")
         line = str(app.screen.query_one("#loading", Static).render())
@@ -122,7 +122,7 @@ async def test_quitting_while_loading_leaves_everything_as_it_was(work):
     before = pins.read_bytes()
     app = _app("--snapshot", "snap.json", "--pins", "mcp-pins.toml")
     gate = Gate(app)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _until(pilot, gate.started.is_set, "the read started")
         await pilot.press("q")
         gate.release.set()
@@ -317,7 +317,7 @@ async def test_on_a_fleet_the_first_list_is_digests_only_and_a_change_waits_for_
         return src
 
     app._load = load
-    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _until(pilot, lambda: app.main is not None and app.main.loaded, "the list")
         assert ahead == [True]
         main = app.main

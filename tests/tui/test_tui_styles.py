@@ -44,7 +44,7 @@ def _hidden_marks(cell: Text) -> list[Style]:
 
 async def test_default_styles_are_the_old_literals():
     app = ReviewApp(sample.hostile_source())
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         rows = await _tool_cells(app, pilot)
         assert rows, "the hostile server's tools are all changed"
         status = rows[0][1].style
@@ -57,7 +57,7 @@ async def test_default_styles_are_the_old_literals():
 
 async def test_an_app_stylesheet_restyles_the_list_and_the_hidden_character_marks():
     app = Restyled(sample.hostile_source())
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         rows = await _tool_cells(app, pilot)
         status = rows[0][1].style
         assert isinstance(status, Style)

@@ -60,8 +60,9 @@ async def _select_surface(app: Any, pilot: Any, key: tuple[str, ...]) -> None:
 
 
 def test_the_rug_pulled_prompt_in_the_app(tmp_path: Path) -> None:
+    from tui_sample import warm_drifted
+
     from mcp_review.commands.demo import make_app
-    from mcp_review.demo.workspace import drifted
     from mcp_review.tui.screens.modals import ConfirmScreen, ReasonScreen
     from mcp_review.tui.screens.surface import SurfaceScreen
     from mcp_review.tui.widgets.diff_view import SideBySide
@@ -69,7 +70,7 @@ def test_the_rug_pulled_prompt_in_the_app(tmp_path: Path) -> None:
     got: dict[str, Any] = {}
 
     async def drive(app: Any, pins_path: Path) -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await settled(app, pilot)
             rows = _rows(app)
             got["row"] = next(r for r in rows if r[0].endswith("prompt review_change"))
@@ -118,7 +119,7 @@ def test_the_rug_pulled_prompt_in_the_app(tmp_path: Path) -> None:
             got["after_counts"] = str(app.main.query_one("#counts").render())
             got["undo"] = app.source.last_decision()
 
-    with drifted(tmp_path / "ws") as (ws, _):
+    with warm_drifted(tmp_path / "ws") as (ws, _):
         asyncio.run(drive(make_app(ws), ws.pins_path))
         pin = _prompt_pin(ws.pins_path)
         rec = audit.read(audit.audit_path_for(str(ws.pins_path)))[-1]
@@ -157,17 +158,18 @@ def test_the_rug_pulled_prompt_in_the_app(tmp_path: Path) -> None:
 def test_every_front_end_gives_the_same_decisions(tmp_path: Path) -> None:
     """``status --groups --format json``, ``check --format json`` and the app's grouping: the
     same decisions, in the same order, the rug-pulled prompt among the blocked."""
+    from tui_sample import warm_drifted
+
     from mcp_review.commands.demo import make_app
-    from mcp_review.demo.workspace import drifted
 
     got: dict[str, Any] = {}
 
     async def drive(app: Any) -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await settled(app, pilot)
             got["app"] = [decision_json(i) for i in app.source.grouping().ordered()]
 
-    with drifted(tmp_path / "ws") as (ws, _):
+    with warm_drifted(tmp_path / "ws") as (ws, _):
         paths = ["--config", str(ws.config_path), "--pins", str(ws.pins_path)]
         st = run_cli(["status", "--groups", "--format", "json", *paths])
         ck = run_cli(["check", "--format", "json", *paths])
@@ -278,7 +280,7 @@ async def test_the_groups_view_decides_a_group_of_prompts(tmp_path: Path) -> Non
 
     snap, pins = await asyncio.to_thread(_prompt_drift, tmp_path / "w")
     app = _snapshot_app(snap, pins)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         # `g` on a member's row opens its group.
         await _select_surface(app, pilot, ("srv", "default", "prompt", "translate"))
@@ -357,7 +359,7 @@ async def test_hostile_prompts_and_resources_render_as_data() -> None:
     }
     app = ReviewApp(demo_source(extra_v2=extra))
     app.animation_level = "none"
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         cells = "\n".join(" | ".join(r) for r in _rows(app))
         assert "prompt [@click=app.quit]p[/]⟨RLO U+202E⟩" in cells, cells
@@ -409,7 +411,7 @@ async def test_the_groups_view_lists_and_decides_the_prompt(tmp_path: Path) -> N
 
     pins = tmp_path / "pins.toml"
     app = ReviewApp(demo_source(pins_path=str(pins)))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         await press(pilot, "G")
         screen = app.screen
@@ -446,7 +448,7 @@ async def test_the_filter_reads_a_surface_rows_words() -> None:
     from mcp_review.tui.app import ReviewApp
 
     app = ReviewApp(demo_source())
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         await press(pilot, "slash", *"status:prompt", "enter")
         rows = [r[0] for r in _rows(app) if r[0].startswith("│")]

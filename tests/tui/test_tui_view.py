@@ -121,7 +121,7 @@ async def test_the_counts_line_says_to_review_what_the_gate_fails_on(make):
 
     source = make()
     app = ReviewApp(source)
-    async with app.run_test(size=(160, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(3000):
             await pilot.pause(0.02)
             if app.main is not None and app.main.loaded and not app.main.computing:

@@ -68,7 +68,7 @@ async def test_a_decision_while_status_is_recomputed_is_not_lost(tmp_path: Path,
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     gate = Gated(src, free=2)  # the fetch's two computations run; the next ones wait
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _until(
             pilot,
             lambda: app.main is not None and app.main.loaded and not app.main.computing,
@@ -116,7 +116,7 @@ async def test_a_burst_of_decisions_computes_once_after_the_running_computation(
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     gate = Gated(src, free=2)
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _until(
             pilot,
             lambda: app.main is not None and app.main.loaded and not app.main.computing,
@@ -144,7 +144,7 @@ async def test_a_failed_recomputation_is_reported_and_the_app_stays_up(
 ):
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _until(
             pilot,
             lambda: app.main is not None and app.main.loaded and not app.main.computing,
@@ -179,7 +179,7 @@ async def test_a_big_fleet_shows_digests_first_and_nothing_is_decided_on_them(
     src = sample.sample_source(pins_path=str(tmp_path / "pins.toml"))
     gate = Gated(src, free=1)  # the digest-only pass runs; the full comparison waits
     app = ReviewApp(src)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _until(pilot, lambda: app.main is not None and app.main.loaded, "first frame")
         main = app.main
         assert main.computing
@@ -245,7 +245,7 @@ async def test_before_the_first_status_the_counts_line_never_says_nothing_to_rev
     """While the servers are read the counts line says so; "0 to review" would read as a
     clean bill before anything is known."""
     app = ReviewApp(sample.sample_source(delay=60))
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _until(pilot, lambda: app.main is not None and app.main.is_mounted, "mounted")
         await pilot.pause(0.1)
         line = _counts(app)
@@ -267,7 +267,7 @@ async def test_a_fetch_that_fails_says_so_on_the_counts_line_and_r_fetches_again
     source = sample.sample_source()
     source.fetcher = FailsOnce(source.fetcher.snapshot)  # type: ignore[attr-defined]
     app = ReviewApp(source)
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _until(pilot, lambda: app.main is not None and app.main.fetch_failed, "failed")
         line = _counts(app)
         assert "fetch failed: r fetches again" in line and "to review" not in line, line

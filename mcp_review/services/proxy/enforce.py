@@ -200,7 +200,7 @@ class PinEnforcer:
         if self._calls_moved():
             self._calls_stale = True
 
-    def _sync_calls(self) -> None:
+    def _sync_calls(self, sig: Signature | bool | None = False) -> None:
         """Under the lock: read the calls recorded since, and drop only the verdicts they can
         change (a recorded call changes only its own tool's verdict, so the
         cost of a call does not grow with the log). A pinned tool's verdict does not depend on
@@ -208,8 +208,9 @@ class PinEnforcer:
         drifted tool (held, or re-pinned by the tier) is re-judged only when one of its new
         calls is broken or still sends a removed property, which its watcher (a replayer fed
         only the new calls) tells. A rotated or truncated log is read whole and every drifted
-        verdict is judged again."""
-        grown = self._load_calls()
+        verdict is judged again. ``sig``: the call log's signature, stat'ed by the caller (False:
+        stat it here)."""
+        grown = self._load_calls(sig)
         if grown is None:
             self._cache = {k: v for k, v in self._cache.items() if v[1].status == "pinned"}
             self._watch.clear()
@@ -227,12 +228,16 @@ class PinEnforcer:
             self._cache.pop(tool, None)
             self._watch.pop(tool, None)
 
-    def _load_calls(self) -> dict[str, list[Any]] | None:
+    def _load_calls(self, sig: Signature | bool | None = False) -> dict[str, list[Any]] | None:
         """Read the call log; when it is the file read last time, grown, only its new lines
         (it is append-only between rotations: re-reading 10 MiB for every call recorded would
         cost each call to a held or auto-approved tool a second). Returns the new calls by
-        tool when only new lines were read, None when the log was read whole (or is gone)."""
-        sig = self._calls_stat()  # before reading: a write in between is seen next time
+        tool when only new lines were read, None when the log was read whole (or is gone).
+        ``sig``: the log's signature when the caller stat'ed it (False: stat it here), before
+        reading either way, so a write in between is seen next time."""
+        if sig is False:
+            sig = self._calls_stat()
+        assert not isinstance(sig, bool)
         prev = self._calls_sig
         grown = (
             self._calls is not None
@@ -247,9 +252,17 @@ class PinEnforcer:
             return None
         start = self._calls_off if grown else 0
         try:
-            with open(self.calls_path, "rb") as f:
-                f.seek(start)
-                data = f.read()
+            if grown:
+                # The bytes appended up to the stat above (a few calls, typically one): one
+                # pread, no buffered file object (read on the event loop by ``peek``).
+                fd = os.open(self.calls_path, os.O_RDONLY | os.O_CLOEXEC)
+                try:
+                    data = os.pread(fd, sig[2] - start, start)
+                finally:
+                    os.close(fd)
+            else:
+                with open(self.calls_path, "rb") as f:
+                    data = f.read()
         except FileNotFoundError:
             self._calls, self._calls_off = None, 0
             return None
@@ -259,8 +272,19 @@ class PinEnforcer:
             self._calls_sig = False
             raise InputError(f"cannot read: {e.strerror}", source=self.calls_path) from None
         data = data[: data.rfind(b"\n") + 1]  # a line being written is read next time
-        part = _parse_call_log(self.calls_path, data)
+        from mcp_review.engine.replay_line import one_call
+
+        one = one_call(data) if grown else None
         self._calls_off = start + len(data)
+        if one is not None:
+            # One call appended (this proxy's own last call, typically): read as parse_calls
+            # reads it, without a reader per line (engine.replay_line.one_call).
+            assert one.tool is not None
+            have = self._calls.by_tool.setdefault(one.tool, [])
+            one.index = len(have) + 1
+            have.append(one)
+            return {one.tool: [one]}
+        part = _parse_call_log(self.calls_path, data)
         if not grown:
             self._calls = part
             return None
@@ -331,16 +355,17 @@ class PinEnforcer:
                     return None
             except OSError:
                 return None  # check() reports it
-            moved = self._calls_moved()
-            if moved and self._follows_calls(tools) and self._grew_a_little():
+            sig = self._calls_stat()  # once: what is read below is judged as of this stat
+            moved = sig != self._calls_sig
+            if moved and self._follows_calls(tools) and self._grew_a_little(sig):
                 # What check() would do first, here: read the few calls appended since (the
                 # proxy's own last call, typically) and drop only the verdicts they turn. A
                 # worker thread for that cost a held call two thread hand-offs.
                 try:
-                    self._sync_calls()
+                    self._sync_calls(sig)
                 except Exception:
                     return None  # check() reports it
-                moved = self._calls_moved()
+                moved = sig != self._calls_sig  # a write since that stat: seen next time
             out: dict[str, Verdict] = {}
             for t in tools:
                 hit = self._cache.get(t["name"])
@@ -360,9 +385,10 @@ class PinEnforcer:
                 return True
         return False
 
-    def _grew_a_little(self) -> bool:
-        """The call log is the file read last time, grown by at most ``PEEK_GROWTH`` bytes."""
-        sig, prev = self._calls_stat(), self._calls_sig
+    def _grew_a_little(self, sig: Signature | None) -> bool:
+        """The call log (``sig``: its signature now) is the file read last time, grown by at
+        most ``PEEK_GROWTH`` bytes."""
+        prev = self._calls_sig
         return (
             self._calls is not None
             and isinstance(prev, tuple)

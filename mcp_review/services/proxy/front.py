@@ -283,16 +283,17 @@ class Front:
     async def app(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return
-        raw_headers = scope.get("headers") or []
-        if sum(len(k) + len(v) + 4 for k, v in raw_headers) > self.limits.max_headers:
-            # The guard bounds a head that arrives in pieces; one read can hold a larger one.
-            await Reply(send).plain(431, "Request Header Fields Too Large\n")
-            return
+        size = 0
         headers: dict[str, str] = {}
-        for k, v in raw_headers:
+        for k, v in scope.get("headers") or ():
+            size += len(k) + len(v) + 4
             # A header sent twice is refused below where it matters (token, session, origin).
             key = k.decode("latin-1").lower()
             headers[key] = v.decode("latin-1") if key not in headers else "\x00dup"
+        if size > self.limits.max_headers:
+            # The guard bounds a head that arrives in pieces; one read can hold a larger one.
+            await Reply(send).plain(431, "Request Header Fields Too Large\n")
+            return
         reply = Reply(send)
         why = self._refuse_origin(headers)
         if why is not None:

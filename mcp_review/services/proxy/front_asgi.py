@@ -98,7 +98,7 @@ async def first_message(
     together (before: a getter task and a disconnect-watcher task per request, two more hops
     of the event loop per call)."""
     chan = stream.chan
-    with contextlib.suppress(Empty):
+    if len(chan) or chan.closed:
         try:
             return chan.get_nowait()
         except Ended:

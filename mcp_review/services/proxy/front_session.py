@@ -111,11 +111,11 @@ class Channel:
         return r
 
     async def get(self) -> Any:
-        while True:
-            try:
-                return self.get_nowait()
-            except Empty:
-                await self.ready()
+        while not self._items:  # (tested first: an exception per wait costs more)
+            if self._closed:
+                raise Ended
+            await self.ready()
+        return self.get_nowait()
 
     def __aiter__(self) -> AsyncIterator[Any]:
         return self._iterate()

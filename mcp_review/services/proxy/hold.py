@@ -49,7 +49,8 @@ class Hold:
         args = {} if arguments is None else arguments  # MCP: absent arguments are {}
         if not isinstance(args, dict):
             return "its arguments are not a JSON object"
-        issues = self.input.errors(args)
+        # Valid (the common case) is told without building the error list.
+        issues = [] if self.input.is_valid(args) else self.input.errors(args)
         if issues:
             first = issues[0]
             where = first.path or "/"
@@ -84,7 +85,8 @@ class Hold:
             return (
                 "the result carries no structuredContent, which the approved output schema requires"
             )
-        issues = self.output.errors(result["structuredContent"])
+        sc = result["structuredContent"]
+        issues = [] if self.output.is_valid(sc) else self.output.errors(sc)
         if issues:
             first = issues[0]
             return (
