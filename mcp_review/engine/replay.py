@@ -693,18 +693,7 @@ class ReplayResult:
             if isinstance(e, dict):
                 yield e
                 continue
-            c, errs = e
-            yield {
-                "index": c.index,
-                "line": c.line,
-                "arguments": c.arguments,
-                "outcome": "ok" if errs is None else "broken",
-                "valid_under_old": True,
-                "valid_under_new": errs is None,
-                "broken": errs is not None,
-                "errors": [{"path": p, "message": m} for p, m in errs or ()],
-                "old_errors": [],
-            }
+            yield entry_dict(*e)
 
     def outcome_at(self, i: int) -> CallOutcome:
         return self._outcome(i)
@@ -975,3 +964,20 @@ def _sends_removed(args: Any, gone: tuple[RemovedProperty, ...]) -> list[tuple[s
                     elif step < len(node):
                         stack.append((node[step], k + 1, (*at, step)))
     return hits
+
+
+def entry_dict(c: Call, errs: tuple[tuple[str, str], ...] | None) -> dict[str, Any]:
+    """A call's report entry of the common kind (valid under the old schema; under the new one
+    valid, or broken with ``errs``): what :meth:`ReplayResult.iter_json` yields for it, and
+    what ``formats/replay_json.py`` spells from a template where orjson can."""
+    return {
+        "index": c.index,
+        "line": c.line,
+        "arguments": c.arguments,
+        "outcome": "ok" if errs is None else "broken",
+        "valid_under_old": True,
+        "valid_under_new": errs is None,
+        "broken": errs is not None,
+        "errors": [{"path": p, "message": m} for p, m in errs or ()],
+        "old_errors": [],
+    }

@@ -13,10 +13,9 @@ dict path, whose stdlib fallback spells the entry its own way, as before.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from mcp_review.engine.hidden import escape_hidden_json
-from mcp_review.engine.replay import Call, ReplayResult
+from mcp_review.engine.replay import ReplayResult, entry_dict
 from mcp_review.formats.jsonstream import dumps
 
 try:
@@ -34,21 +33,6 @@ _OK = (
 )
 _REASONS_KEPT = 256
 """Serialised reason lists kept for reuse (a log of distinct reasons must not grow it)."""
-
-
-def entry_dict(c: Call, errs: tuple[tuple[str, str], ...] | None) -> dict[str, Any]:
-    """The entry of a common kind as ``ReplayResult.iter_json`` gives it."""
-    return {
-        "index": c.index,
-        "line": c.line,
-        "arguments": c.arguments,
-        "outcome": "ok" if errs is None else "broken",
-        "valid_under_old": True,
-        "valid_under_new": errs is None,
-        "broken": errs is not None,
-        "errors": [{"path": p, "message": m} for p, m in errs or ()],
-        "old_errors": [],
-    }
 
 
 def iter_entries(r: ReplayResult, all_calls: bool = False) -> Iterator[str]:
