@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from mcp_review.engine.cue_directive_lang import lang_directive
+from mcp_review.engine.cue_sentences import windows
 from mcp_review.engine.rules.cue_families import INSTRUCTION_DIRECTIVE_BEYOND_TOOL
 
 __all__ = ["directive_cues", "directive_sentences", "own_names_of"]
@@ -521,17 +522,7 @@ def _required_elsewhere(s: str, own: set[str], elsewhere: Callable[[str], bool])
 def _windows(text: str) -> Iterable[tuple[int, str]]:
     """(offset, sentence) of each sentence, a long one cut into overlapping windows of
     ``_WINDOW`` characters (each read once: linear)."""
-    text = _joined(text)
-    for m in _SENTENCE.finditer(text):
-        a, b = m.span()
-        if b - a <= _WINDOW:
-            yield a, m.group(0)
-            continue
-        step = _WINDOW // 2
-        for x in range(a, b, step):
-            yield x, text[x : min(b, x + _WINDOW)]
-            if x + _WINDOW >= b:
-                break
+    return windows(_joined(text), _SENTENCE, _WINDOW)
 
 
 def _only_own(matched: str, own: set[str]) -> bool:

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from mcp_review.engine.cue_model_weights import BIAS, THRESHOLD, WEIGHTS
+from mcp_review.engine.cue_sentences import windows
 from mcp_review.engine.rules.cue_families import INSTRUCTION_READS_AS_INSTRUCTION
 
 __all__ = ["explain", "features", "model_cues", "score", "sentences"]
@@ -221,18 +222,7 @@ def sentences(text: str) -> Iterator[tuple[int, str]]:
     ``_WINDOW`` characters (each character read at most twice: linear)."""
     if len(text) > _MAX_TEXT:
         text = text[:_MAX_TEXT]
-    for m in _SENTENCE.finditer(text):
-        a, b = m.span()
-        if b - a < _MIN_CHARS:
-            continue
-        if b - a <= _WINDOW:
-            yield a, m.group(0)
-            continue
-        step = _WINDOW // 2
-        for x in range(a, b, step):
-            yield x, text[x : min(b, x + _WINDOW)]
-            if x + _WINDOW >= b:
-                break
+    return windows(text, _SENTENCE, _WINDOW, _MIN_CHARS)
 
 
 _SHOWN = {

@@ -139,3 +139,24 @@ def _run_at(text: str, s: int, raw: str) -> _Run | None:
 
 
 _QUOTES = "`'\""
+
+
+def windows(
+    text: str, sentence: re.Pattern[str], window: int, min_chars: int = 0
+) -> Iterator[tuple[int, str]]:
+    """(offset, sentence) of each match of ``sentence`` in ``text`` at least ``min_chars``
+    long, a longer one than ``window`` cut into windows overlapping by half (each character
+    read at most twice: linear). The directive reader and the learned cue cut their sentences
+    this way, each with its own sentence pattern and window."""
+    step = window // 2
+    for m in sentence.finditer(text):
+        a, b = m.span()
+        if b - a < min_chars:
+            continue
+        if b - a <= window:
+            yield a, m.group(0)
+            continue
+        for x in range(a, b, step):
+            yield x, text[x : min(b, x + window)]
+            if x + window >= b:
+                break
