@@ -384,19 +384,14 @@ def _honest_docs(folder: str) -> list[dict]:  # type: ignore[type-arg]
     ]
 
 
-def test_honest_held8_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
-    """The held-out honest set: at least 200 tool definitions of at least 15 published servers,
-    one file a server, each naming its repository, path, 40-digit commit, licence and which part
-    was taken; no server is a corpus server, one of ``honest_dev*/``, one the corpus holds out
-    for an independent check or a keep-off one (a Docker catalogue entry counts as its own
-    server: its path must be new, its repository may be the catalogue)."""
+def _assert_new_honest_servers(docs: list[dict], earlier: list[dict]) -> None:  # type: ignore[type-arg]
+    """Each honest server file names its repository, path, 40-digit commit, licence and which
+    part was taken; no server is one of ``earlier``'s, a corpus server, one the corpus holds
+    out for an independent check or a keep-off one (a Docker catalogue entry counts as its own
+    server: its path must be new, its repository may be the catalogue); each tool has a name,
+    a description and an object input schema, and no name repeats within a server."""
     import corpus_data as cd
 
-    docs = _honest_docs("honest_held8")
-    assert len(docs) >= 15 and sum(len(d["tools"]) for d in docs) >= 200
-    earlier = [
-        d for name in ("honest_dev", "honest_dev2", "honest_dev3") for d in _honest_docs(name)
-    ]
     earlier_paths = {(d["repo"], p.strip()) for d in earlier for p in d["path"].split(",")}
     earlier_repos = {d["repo"] for d in earlier} - {"docker/mcp-registry"}
     earlier_names = {d["path"].split("/")[1] for d in earlier if d["repo"] == "docker/mcp-registry"}
@@ -419,6 +414,20 @@ def test_honest_held8_keeps_provenance_and_shares_no_server_with_any_other_hones
         for t in d["tools"]:
             assert t["name"] and t["description"].strip(), (where, t.get("name"))
             assert t["inputSchema"]["type"] == "object", (where, t["name"])
+
+
+def test_honest_held8_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
+    """The held-out honest set: at least 200 tool definitions of at least 15 published servers,
+    one file a server, each naming its repository, path, 40-digit commit, licence and which part
+    was taken; no server is a corpus server, one of ``honest_dev*/``, one the corpus holds out
+    for an independent check or a keep-off one (a Docker catalogue entry counts as its own
+    server: its path must be new, its repository may be the catalogue)."""
+    docs = _honest_docs("honest_held8")
+    assert len(docs) >= 15 and sum(len(d["tools"]) for d in docs) >= 200
+    earlier = [
+        d for name in ("honest_dev", "honest_dev2", "honest_dev3") for d in _honest_docs(name)
+    ]
+    _assert_new_honest_servers(docs, earlier)
     # agent-facing kinds the set was chosen for: shell, files, email or messages, databases, cloud
     text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
     for word in ("command", "file", "email", "database", "instance", "message"):
@@ -447,8 +456,6 @@ def test_honest_dev4_keeps_provenance_and_shares_no_server_with_any_other_honest
     40-digit commit, licence and which part was taken; no server is a corpus server, one of the
     other honest sets (the held-out one included), one the corpus holds out for an independent
     check or a keep-off one (a Docker catalogue entry counts as its own server)."""
-    import corpus_data as cd
-
     docs = _honest_docs("honest_dev4")
     assert len(docs) >= 20 and sum(len(d["tools"]) for d in docs) >= 300
     earlier = [
@@ -456,28 +463,7 @@ def test_honest_dev4_keeps_provenance_and_shares_no_server_with_any_other_honest
         for name in ("honest_dev", "honest_dev2", "honest_dev3", "honest_held8")
         for d in _honest_docs(name)
     ]
-    earlier_paths = {(d["repo"], p.strip()) for d in earlier for p in d["path"].split(",")}
-    earlier_repos = {d["repo"] for d in earlier} - {"docker/mcp-registry"}
-    earlier_names = {d["path"].split("/")[1] for d in earlier if d["repo"] == "docker/mcp-registry"}
-    split = _load("honest_split.json")
-    corpus = {s.lower() for s in cd.servers()} | set(split["frozen_servers"])  # type: ignore[index]
-    corpus |= set(split["dev_servers"])  # type: ignore[index]
-    for d in docs:
-        where = f"{d['repo']} {d['path']}".lower()
-        assert d["note"] and d["licence"] and re.fullmatch(r"[0-9a-f]{40}", d["commit"]), where
-        assert (d["repo"], d["path"]) not in earlier_paths and d["repo"] not in earlier_repos, where
-        if d["repo"] == "docker/mcp-registry":
-            assert d["path"].split("/")[1] not in earlier_names, where
-        assert not any(k.lower() in where for k in KEEP_OFF_HONEST), where
-        assert not any(k in where for k in KEEP_OFF), where
-        assert not any(k in where for k in HELD_FOR_INDEPENDENT_CHECK), where
-        assert not any(k in where for k in INDEPENDENT_CHECK_SERVERS), where
-        names = {d["repo"].split("/")[1].lower(), *re.split(r"[/,\s]+", d["path"].lower())}
-        assert not names & corpus, (where, names & corpus)
-        assert d["tools"] and len({t["name"] for t in d["tools"]}) == len(d["tools"]), where
-        for t in d["tools"]:
-            assert t["name"] and t["description"].strip(), (where, t.get("name"))
-            assert t["inputSchema"]["type"] == "object", (where, t["name"])
+    _assert_new_honest_servers(docs, earlier)
     # agent-facing kinds the set was chosen for: payments, databases, containers, chat, files
     text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
     for word in ("wallet", "database", "container", "chat", "file", "sql", "token"):
