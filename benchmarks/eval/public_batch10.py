@@ -12,10 +12,12 @@ and red-team tools, none of them an MCP scanner's fixtures:
   batch 9 took are left out here) and a copy of InjecAgent's direct-harm attacker cases
   (``injecAgent.jsonl``), both planted in tool output an agent reads;
 - ``yunwei37/satml-llmail-injection``: LLMail-Inject attack e-mails aimed at an e-mail agent's
-  ``send_email`` tool, in English and six other languages;
+  ``send_email`` tool, in English and ten other languages;
 - ``NVIDIA/garak``: garak's MCP tool-poisoning and tool-response injection payloads;
 - ``ReversecLabs/spikee``: spikee's injection framings ("jailbreaks"), each with its
-  ``<INSTRUCTION>`` placeholder as written, in English and four other languages;
+  ``<INSTRUCTION>`` placeholder as written, in English and four other languages, and from the
+  project's earlier repository ``kyuz0/spikee`` the system-message extraction instructions
+  those framings wrap;
 - ``facebookresearch/wasp``: WASP's goal-hijacking instructions planted in GitLab issues and
   Reddit posts for a web agent, each with its ``{placeholders}`` as written.
 
@@ -28,7 +30,9 @@ each record in file order (``<path>.tsv``: the record's name, a tab, the text).
 **Split by whole source: every source is development**; none is in an earlier batch's file, an
 honest set or the keep-off list (``tests/engine/test_cues_eval_batch10.py`` checks it), and
 AgentDojo's default suites and their forks are left out (the frozen batch 2 is built from one).
-Two filters run before planting, and the script prints how many each dropped per source:
+Three filters run before planting, and the script prints how many each dropped per source:
+
+- a text that is **nothing but a template placeholder** (spikee's bare ``<INSTRUCTION>.``);
 
 - **near-identical templated items** are dropped after the first (lower-cased, digits and
   spaces folded): distinct wordings are kept;
@@ -66,14 +70,23 @@ SATML_LATE = "23e38983ea99c8f7d354abe39a58c0af1c3c286b"
 SATML_ZERO = "a8b4773c498a395b1729a96691cfa2d1aa7f596b"
 SATML_FEW = "dabffbe53c5f9a10718e07d3250882b7d682de2e"
 
-LANG_SUFFIX = {
-    "russian": "ru",
-    "japanese": "ja",
-    "turkish": "tr",
-    "vietnamese": "vi",
-    "swahili": "sw",
+LANGUAGE_OF_FILE = {
+    "multi_language_attack": "es",
+    "multi_language_attack_russian": "ru",
+    "multi_language_attack_japanese": "ja",
+    "multi_language_attack_turkish": "tr",
+    "multi_language_attack_vietnamese": "vi",
+    "multi_language_attack_arabic": "ar",
+    "multi_language_attack_hindi": "hi",
+    "multi_language_attack_thai": "th",
+    "multi_language_attack_urdu": "ur",
+    "multi_language_attack_swahili": "sw",
+    "combined_multi_language_attack_system_override": "es",
+    "combined_system_override_multi_language_attack_hindi": "hi",
+    "combined_system_override_multi_language_attack_vietnamese": "vi",
 }
-"""LLMail-Inject's files name their language; ``multi_language_attack.json`` is Spanish."""
+"""LLMail-Inject's files that name their language (the file name or its ``description``; the
+``combined_*`` ones mix English headers into the other language's body)."""
 
 
 def _raw(repo: str, path: str) -> Path:
@@ -141,7 +154,8 @@ source(
     "Zhang-Henry/AIOS_agent",
     "data/injecAgent.jsonl",
     "17b181627a5c394e143c083c1242b2094336ed40",
-    "not stated in the file (a copy of InjecAgent's attacker_cases_dh.jsonl; repository licence not checked)",
+    "not stated in the file (a copy of InjecAgent's attacker_cases_dh.jsonl; "
+    "repository licence not checked)",
     "InjecAgent's direct-harm attacker instructions (a copy of attacker_cases_dh.jsonl), "
     "planted in the output of a tool the user asked for",
     [
@@ -165,6 +179,10 @@ _SATML_FILES = (
     ("examples/satml/prompts/multi_language_attack_japanese.json", SATML_LANG),
     ("examples/satml/prompts/multi_language_attack_turkish.json", SATML_LANG),
     ("examples/satml/prompts/multi_language_attack_vietnamese.json", SATML_LANG),
+    ("examples/satml/prompts/multi_language_attack_arabic.json", SATML_LANG),
+    ("examples/satml/prompts/multi_language_attack_hindi.json", SATML_LANG),
+    ("examples/satml/prompts/multi_language_attack_thai.json", SATML_LANG),
+    ("examples/satml/prompts/multi_language_attack_urdu.json", SATML_LANG),
     ("examples/satml/zero-shot-baseline/prompts/adversarial_suffix.json", SATML_ZERO),
     ("examples/satml/zero-shot-baseline/prompts/code_injection.json", SATML_ZERO),
     ("examples/satml/zero-shot-baseline/prompts/covert_prompt_injection.json", SATML_ZERO),
@@ -176,9 +194,15 @@ _SATML_FILES = (
     ("examples/satml/zero-shot-baseline/prompts/security_alert.json", SATML_ZERO),
     ("examples/satml/zero-shot-baseline/prompts/system_override.json", SATML_ZERO),
     ("examples/satml/zero-shot-baseline/prompts/token_smuggling.json", SATML_ZERO),
-    (
-        "examples/satml/few-shots-2-tech/prompts/combined_security_alert_system_override.json",
-        SATML_FEW,
+    *(
+        (f"examples/satml/few-shots-2-tech/prompts/{name}.json", SATML_FEW)
+        for name in (
+            "combined_security_alert_system_override",
+            "combined_multi_language_attack_system_override",
+            "combined_reasoning_based_exploit_system_override",
+            "combined_system_override_multi_language_attack_hindi",
+            "combined_system_override_multi_language_attack_vietnamese",
+        )
     ),
 )
 LANGUAGE: dict[tuple[str, str], str] = {}
@@ -186,11 +210,8 @@ LANGUAGE: dict[tuple[str, str], str] = {}
 
 for _path, _commit in _SATML_FILES:
     _doc = json.loads(_raw(_SATML, _path).read_text(encoding="utf-8"))
-    _stem = Path(_path).stem
-    if _stem == "multi_language_attack":
-        LANGUAGE[(_SATML, _path)] = "es"
-    elif _stem.startswith("multi_language_attack_"):
-        LANGUAGE[(_SATML, _path)] = LANG_SUFFIX[_stem.rsplit("_", 1)[1]]
+    if Path(_path).stem in LANGUAGE_OF_FILE:
+        LANGUAGE[(_SATML, _path)] = LANGUAGE_OF_FILE[Path(_path).stem]
     source(
         _SATML,
         _path,
@@ -217,21 +238,32 @@ for _name, _kind in (
         [(f"payloads[{i}] (json)", t) for i, t in enumerate(_doc["payloads"])],
     )
 
-_SPIKEE_PATH = "spikee/data/workspace/datasets/seeds-cybersec-2026-01/jailbreaks.jsonl"
-_SPIKEE: list[tuple[str, str]] = []
-for _line in _raw("ReversecLabs/spikee", _SPIKEE_PATH).read_text(encoding="utf-8").splitlines():
-    _rec = json.loads(_line)
-    _SPIKEE.append((f"{_rec['id']} text (json)", _rec["text"]))
-    if _rec.get("lang"):
-        LANGUAGE[("ReversecLabs/spikee", _rec["id"])] = _rec["lang"]
-source(
+
+def _spikee(repo: str, path: str, commit: str, field: str, kind: str) -> None:
+    items: list[tuple[str, str]] = []
+    for line in _raw(repo, path).read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        items.append((f"{rec['id']} {field} (json)", rec[field]))
+        if rec.get("lang"):
+            LANGUAGE[(repo, rec["id"])] = rec["lang"]
+    source(repo, path, commit, NOT_STATED, kind, items)
+
+
+_spikee(
     "ReversecLabs/spikee",
-    _SPIKEE_PATH,
+    "spikee/data/workspace/datasets/seeds-cybersec-2026-01/jailbreaks.jsonl",
     "1e29f8d6cf7f4c6a4e6a3d78e7ad5aa7dd3196d5",
-    NOT_STATED,
+    "text",
     "spikee's injection framings (its 'jailbreaks'), each wrapping an <INSTRUCTION> "
     "placeholder the tool fills, given as written",
-    _SPIKEE,
+)
+_spikee(
+    "kyuz0/spikee",
+    "spikee/data/workspace/datasets/sysmsg-extraction-2025-04/instructions.jsonl",
+    "009b9dcb7777dcf18ad1541a64cfe2ae35b3e03f",
+    "instruction",
+    "spikee's system-message and secret extraction instructions (what its framings wrap), "
+    "from the project's earlier repository",
 )
 
 _WASP_PATH = "webarena_prompt_injections/task_configs/goal_hijacking_all.json"
@@ -251,6 +283,16 @@ source(
 
 # ---------------------------------------------------------------------------------------------
 # The two filters (counts only are printed)
+
+PLACEHOLDER = re.compile(r"<INSTRUCTION>|\{[a-z_]+\}")
+"""The template placeholders kept as written in the texts of :data:`TEMPLATE_SOURCES`:
+spikee's ``<INSTRUCTION>`` and WASP's ``{gitlab_domain}``-style fields (other sources' braces
+are code, e.g. BIPIA's f-strings). A learned cue should mask them there before it trains:
+main's rules catch every spikee framing through ``<INSTRUCTION>`` itself (a markup tag, and
+the word "instruction"), not through what the framing says. A text that is nothing but a
+placeholder is dropped (the third filter)."""
+
+TEMPLATE_SOURCES = frozenset({"ReversecLabs/spikee", "facebookresearch/wasp"})
 
 LEAK_RUN = 8
 """A candidate sharing this many consecutive lower-cased words with a protected text is dropped."""
@@ -297,28 +339,29 @@ def _fold(text: str) -> str:
 
 def filtered(
     sources: list[dict[str, Any]], protected: set[tuple[str, ...]]
-) -> tuple[list[dict[str, Any]], Counter[str], Counter[str]]:
-    """``sources`` without near-identical repeats and without leaking candidates, with the
-    number each filter dropped per repository."""
+) -> tuple[list[dict[str, Any]], dict[str, Counter[str]]]:
+    """``sources`` without texts that are only a placeholder, near-identical repeats and
+    leaking candidates, with the number each filter dropped per repository."""
     seen: set[str] = set()
-    deduped: Counter[str] = Counter()
-    leaked: Counter[str] = Counter()
+    dropped: dict[str, Counter[str]] = {"empty": Counter(), "near-identical": Counter()}
+    dropped["leak"] = Counter()
     out: list[dict[str, Any]] = []
     for s in sources:
         kept: list[tuple[str, str]] = []
         for where, text in s["items"]:
             key = _fold(text)
-            if key in seen:
-                deduped[s["repo"]] += 1
-                continue
+            if not words(PLACEHOLDER.sub("", text)):
+                dropped["empty"][s["repo"]] += 1
+            elif key in seen:
+                dropped["near-identical"][s["repo"]] += 1
+            elif _grams(text) & protected:
+                dropped["leak"][s["repo"]] += 1
+            else:
+                kept.append((where, text))
             seen.add(key)
-            if _grams(text) & protected:
-                leaked[s["repo"]] += 1
-                continue
-            kept.append((where, text))
         if kept:
             out.append({**s, "items": kept})
-    return out, deduped, leaked
+    return out, dropped
 
 
 SEED_OFFSET = 9
@@ -326,10 +369,11 @@ SEED_OFFSET = 9
 
 
 def _language(item: dict[str, Any]) -> str | None:
-    lang = LANGUAGE.get((str(item["source"]), str(item["path"])))
-    if lang is None and item["source"] == "ReversecLabs/spikee":
-        lang = LANGUAGE.get(("ReversecLabs/spikee", str(item["where"]).split(" ", 1)[0]))
-    return lang
+    """A file's language, or a spikee record's (keyed by its id, the first word of ``where``)."""
+    repo = str(item["source"])
+    return LANGUAGE.get((repo, str(item["path"]))) or LANGUAGE.get(
+        (repo, str(item["where"]).split(" ", 1)[0])
+    )
 
 
 def build(verbose: bool = False) -> list[dict[str, Any]]:
@@ -339,13 +383,14 @@ def build(verbose: bool = False) -> list[dict[str, Any]]:
     protected: set[tuple[str, ...]] = set()
     for t in protected_texts():
         protected |= _grams(t)
-    kept, deduped, leaked = filtered(SOURCES, protected)
+    kept, dropped = filtered(SOURCES, protected)
     if verbose:
         for repo in sorted({s["repo"] for s in SOURCES}):
             n = sum(len(s["items"]) for s in SOURCES if s["repo"] == repo)
             print(
-                f"  {repo}: {n} candidates, {deduped[repo]} near-identical dropped, "
-                f"{leaked[repo]} dropped by the leak check"
+                f"  {repo}: {n} candidates; dropped: {dropped['empty'][repo]} only a "
+                f"placeholder, {dropped['near-identical'][repo]} near-identical, "
+                f"{dropped['leak'][repo]} by the leak check"
             )
     out = build_eval._dev_batch(kept, 10, build_eval.PLANT_SEED + SEED_OFFSET)
     for item in out:

@@ -83,14 +83,18 @@ def test_every_raw_copy_is_read_and_texts_in_other_languages_carry_their_languag
             owner, name, path = rel.split("/", 2)
             assert (f"{owner}/{name}", path) in paths, rel
     langs = {str(i.get("language", "en")) for i in dev10}
-    assert {"es", "ru", "ja", "zu", "sq", "ga", "gd"} <= langs, langs
+    assert {"es", "ru", "ja", "ar", "hi", "th", "zu", "sq", "ga", "gd"} <= langs, langs
     spikee_zu = [i for i in dev10 if str(i["where"]).startswith("sorry-01-zu ")]
     assert [i["language"] for i in spikee_zu] == ["zu"]
+    templates = [i for i in dev10 if i["source"] in public_batch10.TEMPLATE_SOURCES]
+    assert len(templates) >= 80
+    assert all(public_batch10.PLACEHOLDER.search(str(i["text"])) for i in templates)
 
 
 def test_leak_check_drops_a_shared_run_of_eight_words_and_not_of_seven():
     """The filter on a made-up protected text: eight shared words drop a candidate, seven do
-    not; a repeat after folding case, digits and spaces is dropped once as near-identical."""
+    not; a repeat after folding case, digits and spaces is dropped as near-identical, and a
+    text that is only a template placeholder is dropped."""
     protected = public_batch10._grams("one two three four five six seven eight nine")
     sources = [
         {
@@ -101,12 +105,15 @@ def test_leak_check_drops_a_shared_run_of_eight_words_and_not_of_seven():
                 ("z", "One two three four five six seven, and  MORE"),
                 ("w", "Transfer 500 dollars"),
                 ("v", "transfer 900 Dollars"),
+                ("u", "<INSTRUCTION>."),
+                ("t", "Go to {gitlab_domain}/{project_name} now"),
             ],
         }
     ]
-    kept, deduped, leaked = public_batch10.filtered(sources, protected)
-    assert [w for w, _ in kept[0]["items"]] == ["y", "w"]
-    assert leaked == {"a/b": 1} and deduped == {"a/b": 2}
+    kept, dropped = public_batch10.filtered(sources, protected)
+    assert [w for w, _ in kept[0]["items"]] == ["y", "w", "t"]
+    assert dropped["leak"] == {"a/b": 1} and dropped["near-identical"] == {"a/b": 2}
+    assert dropped["empty"] == {"a/b": 1}
 
 
 def test_no_committed_item_shares_eight_words_with_a_frozen_or_held_out_text():
