@@ -4,16 +4,21 @@
 ``python benchmarks/eval/train_cue_model.py [--write] [--loso] [--folds N]``
 
 Data (never the frozen set: ``poisoned_frozen*.json``, ``transformed_frozen.json``, the frozen
-servers of ``honest_split.json`` and ``benchmarks/cues/frozen.json``'s ids are not read):
+servers of ``honest_split.json`` and ``benchmarks/cues/frozen.json``'s ids are not read; nor the
+held-out batches 7 and 8 or ``honest_held8/``):
 
-- **positives**: the development poisoned texts (``poisoned_dev.json``, ``poisoned_dev3..6``,
-  ``poisoned_dev_lang.json``), the same texts rendered by ``translate.py`` into es, fr, de, zh,
-  ru and ja, and the project's own attack set of ``bench_cues.py`` (b) (its tuned two thirds,
-  the tool-preference class left out: it is not an instruction to read);
-- **negatives**: every string of every captured definition of the development corpus servers,
-  the published honest tools of ``honest_dev/``, ``bench_cues.py``'s hard negatives and the
-  honest phrasings of the project's cue tests (``cue_model_negatives.json``, copied once; a
-  text of a corpus server outside the development split left out).
+- **positives**: the development poisoned texts (``POS_DEV``: batches 1, 3, 4, 5, 6, 9, the
+  general corpora's injected instructions of batch 10 and the language batch), the same texts
+  rendered by ``translate.py`` into es, fr, de, zh, ru and ja, and the project's own attack set
+  of ``bench_cues.py`` (b) (its tuned two thirds, the tool-preference class left out: it is
+  not an instruction to read). Each is planted (as ``bench_cues_eval.py`` plants it: start,
+  after the first sentence or end) into a development honest description drawn by a seeded
+  draw, and read with that tool's names: only its own sentences are the positive;
+- **negatives**: every string of every captured definition of the development corpus servers
+  and of the published honest tools of ``HONEST_DIRS`` (each read with its tool's names),
+  ``bench_cues.py``'s hard negatives and the honest phrasings of the project's cue tests
+  (``cue_model_negatives.json``, copied once; a text of a corpus server outside the
+  development split left out).
 
 A poisoned text often opens with an honest cover sentence ("Adds two numbers."), so its
 sentences are not all instructions: training runs twice (multiple-instance learning); the
@@ -22,11 +27,12 @@ the first round scores above even odds. Logistic regression, L2, plain SGD in a 
 (pure Python: no dependency); weights under ``PRUNE`` are dropped, at most ``MAX_WEIGHTS`` kept,
 every weight rounded to 4 decimals, so the generated module is byte-identical run after run.
 
-The threshold is chosen on development data only: every honest development tool is scored by a
-model trained without its server (grouped folds), and the threshold is set so that at most
-``HONEST_BUDGET`` of them would be flagged. ``--loso`` trains once per poisoned source without
-it and reports how many of its texts pass that threshold (what generalisation to an unseen
-author looks like). ``--write`` regenerates ``mcp_review/engine/cue_model_weights.py``.
+The threshold is chosen on development data only: every honest development tool, and every
+honest rewrite of a development corpus server (the sentences new in a changed text), is scored
+by a model trained without its server (grouped folds), and the threshold is set so that at
+most ``HONEST_BUDGET`` of the tools and ``REWRITE_BUDGET`` of the rewrites would be flagged.
+``--loso`` trains once per poisoned source without it and reports how many of its texts pass
+that threshold (what generalisation to an unseen author looks like). ``--write`` regenerates ``mcp_review/engine/cue_model_weights.py``.
 """
 
 from __future__ import annotations
@@ -47,9 +53,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "scripts" / "corpus"))
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "benchmarks" / "cues"))
 sys.path.insert(0, str(ROOT))
 
-from mcp_review.engine.cue_model import features, sentences  # noqa: E402
+from build_set import plant  # noqa: E402
+
+from mcp_review.engine.cue_directive import own_names_of  # noqa: E402
+from mcp_review.engine.cue_model import features, job_of, sentences  # noqa: E402
+from mcp_review.engine.cues import tool_texts  # noqa: E402
 
 OUT = ROOT / "mcp_review" / "engine" / "cue_model_weights.py"
 SEED = 39
@@ -61,6 +72,9 @@ MAX_WEIGHTS = 3000
 MIN_POS_GROUPS = 3
 MIN_NEG_GROUPS = 3
 POS_SHARE = 0.5
+SOURCE_POWER = 0.5
+"""A poisoned source's sentences weigh ``1 / n ** SOURCE_POWER`` each (one author's many texts
+do not teach its phrasing)."""
 HARD = 5.0
 HARD_GROUPS = frozenset({"neg:fixtures", "neg:project"})
 """The project's hard negatives and its tests' honest phrasings weigh more than one string
@@ -68,22 +82,23 @@ of a corpus server: each was written because a rule read it wrong."""
 HONEST_BUDGET = 0.01
 """At most this share of honest development tools flagged out of fold (the issue allows 5 %
 for any cue; the brief aims at 1 % newly flagged)."""
+REWRITE_BUDGET = 0.001
+"""At most this share of the development servers' honest rewrites flagged out of fold."""
 POS_DEV = (
     "poisoned_dev.json",
     "poisoned_dev3.json",
     "poisoned_dev4.json",
     "poisoned_dev5.json",
     "poisoned_dev6.json",
+    "poisoned_dev9.json",
+    "poisoned_dev10.json",
     "poisoned_dev_lang.json",
 )
-HONEST_DEV = (
-    "agent_mail atlassian_jira aws_cli bitwarden cloudflare_radar commands elevenlabs "
-    "feedback_enhanced fstec_ru graphiti kintone kubernetes magic_21st mastergo postgres_pro "
-    "puppeteer resend rillsoft sanity sentry serena ssh_mcp supabase_db supabase_docs "
-    "supabase_edge wcgw zen_thinkdeep zerno zh_collection"
-).split()
-"""The honest published tools read (named, so that a set added later, such as a held-out
-one, changes nothing until it is named here)."""
+"""The development poisoned batches read (named: the held-out batches 7 and 8 never are; a
+file not there yet is skipped)."""
+HONEST_DIRS = ("honest_dev", "honest_dev2", "honest_dev3", "honest_dev4")
+"""The published honest tool lists read (named, so that a set added later, such as the
+held-out ``honest_held8/``, changes nothing until it is named here)."""
 
 
 @dataclass(frozen=True)
@@ -98,57 +113,47 @@ class Doc:
     translated: bool = False
 
 
-def _sent_feats(text: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(features(s)) for _, s in sentences(text))
+def _sent_feats(
+    text: str, own: frozenset[str] = frozenset(), span: tuple[int, int] | None = None
+) -> tuple[tuple[str, ...], ...]:
+    """The features of each sentence of ``text`` read as a tool with the names ``own`` (the
+    reader's own context: its first sentence and names); with ``span``, only the sentences
+    that overlap it (a planted text's own sentences, not its host's)."""
+    cut = list(sentences(text))
+    if not cut:
+        return ()
+    job = job_of(own, cut[0][1])
+    out = []
+    for at, s in cut:
+        if span is not None and not (at < span[1] and at + len(s) > span[0]):
+            continue
+        out.append(tuple(features(s, job, at == cut[0][0])))
+    return tuple(out)
 
 
 def _strings(tool: dict[str, Any]) -> Iterable[str]:
-    from mcp_review.engine.cues import tool_texts
-
     for _, t in tool_texts(tool):
         if isinstance(t, str) and len(t) >= 16:
             yield t
 
 
-def load_docs() -> list[Doc]:
-    """Every development text, positives then negatives, in a fixed order."""
-    import corpus_data as cd
-    from translate import LANGS, translate
+Host = tuple[str, frozenset[str]]
+"""A development honest text a poisoned text is planted into, and its tool's own names."""
 
-    docs: list[Doc] = []
-    for name in POS_DEV:
-        path = HERE / name
-        if not path.exists():
-            continue
-        for item in json.loads(path.read_text(encoding="utf-8")):
-            group = "pos:" + item["source"]
-            unit = f"{name}:{item['id']}"
-            docs.append(Doc(1, group, unit, _sent_feats(item["text"])))
-            for lang in LANGS:
-                t = translate(item["text"], lang)
-                if t:
-                    docs.append(Doc(1, group, f"{unit}:{lang}", _sent_feats(t), True))
-    cues = ROOT / "benchmarks" / "cues"
-    frozen = set(json.loads((cues / "frozen.json").read_text(encoding="utf-8"))["ids"])
-    for item in json.loads((cues / "poisoned.json").read_text(encoding="utf-8")):
-        if item["id"] in frozen or item["class"] == "tool-preference":
-            continue
-        docs.append(Doc(1, "pos:project", f"project:{item['id']}", _sent_feats(item["text"])))
-    fixtures = json.loads((HERE / "cue_model_negatives.json").read_text(encoding="utf-8"))
-    for i, item in enumerate(fixtures["texts"]):
-        docs.append(Doc(0, "neg:fixtures", f"fixture:{i}", _sent_feats(item["text"])))
-    for item in json.loads((cues / "hard_negatives.json").read_text(encoding="utf-8")):
-        docs.append(Doc(0, "neg:project", f"hard:{item['id']}", _sent_feats(item["text"])))
-    seen: set[str] = set()
-    for f in (HERE / "honest_dev" / f"{n}.json" for n in HONEST_DEV):
-        d = json.loads(f.read_text(encoding="utf-8"))
-        for tool in d["tools"]:
-            for t in _strings(tool):
-                if t not in seen:
-                    seen.add(t)
-                    docs.append(
-                        Doc(0, "neg:" + d["repo"], f"{d['repo']}:{tool['name']}", _sent_feats(t))
-                    )
+
+def _honest_tools() -> list[tuple[str, str, dict[str, Any]]]:
+    """(group, unit, tool) of every development honest tool: the published lists of
+    ``HONEST_DIRS`` and every captured definition of the development corpus servers."""
+    import corpus_data as cd
+
+    out: list[tuple[str, str, dict[str, Any]]] = []
+    for folder in HONEST_DIRS:
+        for f in sorted((HERE / folder).glob("*.json")):
+            d = json.loads(f.read_text(encoding="utf-8"))
+            for tool in d["tools"]:
+                # one file is one server (a catalog repository holds many)
+                group = f"neg:{d['repo']}:{f.stem}"
+                out.append((group, f"{folder}/{f.stem}:{tool['name']}", tool))
     split = json.loads((HERE / "honest_split.json").read_text(encoding="utf-8"))
     dev = set(split["dev_servers"])
     for server, caps in sorted(cd.servers().items()):
@@ -156,11 +161,115 @@ def load_docs() -> list[Doc]:
             continue
         for cap in caps:
             for name, tool in sorted(cap.tools.items()):
-                for t in _strings(tool):
-                    if t not in seen:
-                        seen.add(t)
-                        docs.append(Doc(0, "neg:" + server, f"{server}:{name}", _sent_feats(t)))
+                out.append(("neg:" + server, f"{server}:{name}", tool))
+    return out
+
+
+def _hosts(tools: list[tuple[str, str, dict[str, Any]]]) -> list[Host]:
+    """Every development description a poisoned text may be planted into (a tool's or a
+    property's), with its tool's own names: the host is chosen by a seeded draw, never from
+    a frozen server (``bench_cues_eval.py`` plants the same texts into other servers)."""
+    out: list[Host] = []
+    seen: set[str] = set()
+    for _, _, tool in tools:
+        own = own_names_of(tool)
+        texts = [tool.get("description")]
+        props = (tool.get("inputSchema") or {}).get("properties") or {}
+        if isinstance(props, dict):
+            texts += [v.get("description") for v in props.values() if isinstance(v, dict)]
+        for t in texts:
+            if isinstance(t, str) and 16 <= len(t) <= 600 and t not in seen:
+                seen.add(t)
+                out.append((t, own))
+    return out
+
+
+def _planted(text: str, host: Host, position: str) -> tuple[tuple[str, ...], ...]:
+    """The poisoned text's sentences as the reader meets them planted into ``host``."""
+    whole = plant(host[0], text, position)
+    at = whole.find(text)
+    return _sent_feats(whole, host[1], (at, at + len(text)) if at >= 0 else None)
+
+
+def load_docs() -> list[Doc]:
+    """Every development text, positives then negatives, in a fixed order."""
+    from translate import LANGS, translate
+
+    tools = _honest_tools()
+    hosts = _hosts(tools)
+    docs: list[Doc] = []
+
+    def positive(group: str, unit: str, text: str, position: str) -> None:
+        host = hosts[random.Random(f"{SEED}:{unit}").randrange(len(hosts))]
+        docs.append(Doc(1, group, unit, _planted(text, host, position)))
+        for lang in LANGS:
+            t = translate(text, lang)
+            if t:
+                docs.append(Doc(1, group, f"{unit}:{lang}", _planted(t, host, position), True))
+
+    for name in POS_DEV:
+        path = HERE / name
+        if not path.exists():
+            continue
+        for item in json.loads(path.read_text(encoding="utf-8")):
+            pos = (item.get("plant") or {}).get("position", "end")
+            positive("pos:" + item["source"], f"{name}:{item['id']}", item["text"], pos)
+    cues = ROOT / "benchmarks" / "cues"
+    frozen = set(json.loads((cues / "frozen.json").read_text(encoding="utf-8"))["ids"])
+    for item in json.loads((cues / "poisoned.json").read_text(encoding="utf-8")):
+        if item["id"] in frozen or item["class"] == "tool-preference":
+            continue
+        unit = f"project:{item['id']}"
+        docs.append(
+            Doc(
+                1,
+                "pos:project",
+                unit,
+                _planted(
+                    item["text"],
+                    hosts[random.Random(f"{SEED}:{unit}").randrange(len(hosts))],
+                    "end",
+                ),
+            )
+        )
+    fixtures = json.loads((HERE / "cue_model_negatives.json").read_text(encoding="utf-8"))
+    for i, item in enumerate(fixtures["texts"]):
+        docs.append(Doc(0, "neg:fixtures", f"fixture:{i}", _sent_feats(item["text"])))
+    for item in json.loads((cues / "hard_negatives.json").read_text(encoding="utf-8")):
+        docs.append(Doc(0, "neg:project", f"hard:{item['id']}", _sent_feats(item["text"])))
+    seen: set[tuple[str, frozenset[str]]] = set()
+    for group, unit, tool in tools:
+        own = own_names_of(tool)
+        for t in _strings(tool):
+            if (t, own) not in seen:
+                seen.add((t, own))
+                docs.append(Doc(0, group, unit, _sent_feats(t, own)))
     return docs
+
+
+def rewrites() -> list[tuple[str, tuple[tuple[str, ...], ...]]]:
+    """(server group, features of the sentences new in the text) of every text of a development
+    corpus server that changed between consecutive captures: what the cue could add to an
+    honest rewrite (a sentence the pinned text had is not introduced)."""
+    import corpus_data as cd
+
+    split = json.loads((HERE / "honest_split.json").read_text(encoding="utf-8"))
+    dev = set(split["dev_servers"])
+    out: list[tuple[str, tuple[tuple[str, ...], ...]]] = []
+    for old, new in cd.pairs():
+        if new.server not in dev:
+            continue
+        for name in sorted(new.tools.keys() & old.tools.keys()):
+            a, b = old.tools[name], new.tools[name]
+            before = dict(tool_texts(a))
+            own = own_names_of(b)
+            for ptr, t in tool_texts(b):
+                if before.get(ptr) == t or not isinstance(t, str) or len(t) < 16:
+                    continue
+                was = set(_sent_feats(before[ptr], own_names_of(a))) if ptr in before else set()
+                fresh = tuple(f for f in _sent_feats(t, own) if f not in was)
+                out.append(("neg:" + new.server, fresh))
+    return out
 
 
 # Training ----------------------------------------------------------------------------------
@@ -236,7 +345,7 @@ def _rows(docs: list[Doc], weights: dict[str, float] | None, bias: float) -> lis
     size: dict[str, int] = defaultdict(int)
     for g in pos.values():
         size[g] += 1
-    raw = {g: 1.0 / math.sqrt(n) for g, n in size.items()}
+    raw = {g: 1.0 / n**SOURCE_POWER for g, n in size.items()}
     total = sum(raw[g] for g in pos.values())
     scale = len(neg) / max(total, 1e-9) * POS_SHARE
     rows: list[Row] = [(s, 1, raw[g] * scale, g) for s, g in pos.items()]
@@ -274,20 +383,37 @@ def folds(docs: list[Doc], k: int) -> list[set[str]]:
     return [set(groups[i::k]) for i in range(k)]
 
 
-def out_of_fold_honest(docs: list[Doc], k: int) -> dict[str, float]:
-    """Each honest tool's score by a model trained without its server."""
+def out_of_fold_honest(
+    docs: list[Doc], k: int, changed: list[tuple[str, tuple[tuple[str, ...], ...]]]
+) -> tuple[dict[str, float], list[float]]:
+    """Each honest tool's score, and each honest rewrite's (its new sentences), by a model
+    trained without its server."""
     out: dict[str, float] = {}
+    rw: list[float] = []
     for held in folds(docs, k):
         w, b = train([d for d in docs if d.group not in held])
         out.update(unit_scores([d for d in docs if d.group in held], w, b))
+        for g, sents in changed:
+            if g in held:
+                rw.append(max((b + sum(w.get(f, 0.0) for f in s) for s in sents), default=-1e9))
+    return out, rw
+
+
+def choose_threshold(
+    honest: dict[str, float],
+    changed: list[float] = (),  # type: ignore[assignment]
+    budget: float = HONEST_BUDGET,
+    rewrite_budget: float = REWRITE_BUDGET,
+) -> float:
+    """The lowest threshold flagging at most ``budget`` of the honest tools and at most
+    ``rewrite_budget`` of the honest rewrites (both out of fold)."""
+    out = 0.0
+    for zs_in, share in ((list(honest.values()), budget), (list(changed), rewrite_budget)):
+        zs = sorted(zs_in, reverse=True)
+        allowed = int(len(zs) * share)
+        if allowed < len(zs):
+            out = max(out, round(zs[allowed] + 0.01, 2))
     return out
-
-
-def choose_threshold(honest: dict[str, float], budget: float = HONEST_BUDGET) -> float:
-    """The lowest threshold flagging at most ``budget`` of the honest tools (out of fold)."""
-    zs = sorted(honest.values(), reverse=True)
-    allowed = int(len(zs) * budget)
-    return round(zs[allowed] + 0.01, 2) if allowed < len(zs) else 0.0
 
 
 def loso(docs: list[Doc], threshold: float) -> dict[str, tuple[int, int]]:
@@ -364,10 +490,14 @@ def main(argv: list[str] | None = None) -> int:
     docs = load_docs()
     npos = sum(d.label for d in docs)
     print(f"texts: {npos} poisoned, {len(docs) - npos} honest; data {data_digest(docs)}")
-    honest = out_of_fold_honest(docs, a.folds)
-    threshold = choose_threshold(honest)
+    changed = rewrites()
+    honest, rw = out_of_fold_honest(docs, a.folds, changed)
+    threshold = choose_threshold(honest, rw)
     flagged = sum(z > threshold for z in honest.values())
-    print(f"threshold {threshold}: honest tools out of fold {flagged}/{len(honest)}")
+    print(
+        f"threshold {threshold}: honest tools out of fold {flagged}/{len(honest)}, "
+        f"rewrites {sum(z > threshold for z in rw)}/{len(rw)}"
+    )
     w, b = train(docs)
     print(f"weights: {len(w)}, bias {b}")
     report_in_sample(docs, w, b, threshold)

@@ -8,15 +8,20 @@ different kind of evidence: a logistic model of "this sentence instructs the mod
 shipped as a generated table of weights (``engine/cue_model_weights.py``).
 
 The features are of the sentence, not of an author: its words and word pairs lower-cased with
-numbers, paths, addresses, URLs, code and tool-like identifiers replaced by placeholders; its
-first words (the imperative); groups of function words (second person, modal verbs,
-before/after/instead/always/never, the user, the conversation, other tools, files, secrets,
-sending, hiding, the model itself); and its shape (tags, bold, words
-in capitals, a ``LABEL:`` opening, brackets). A sentence whose score passes the threshold
-raises ``cue.instruction.reads-as-instruction`` at **info** (shown, never blocking, never
-setting a tool apart: at attention it set apart 6.7 % more of the scored honest new tools, over
-the 5 % budget; benchmarks/README.md): the cue names the sentence and the two or three features
-that weighed most, so an operator sees why.
+numbers, paths, addresses, URLs, code and tool-like identifiers replaced by placeholders (the
+tool's own names by ``_own_``); its first words (the imperative); groups of function words
+(second person, modal verbs, before/after/instead/always/never, the user, the conversation,
+other tools, files, secrets, sending, hiding, the model itself); its shape (tags, bold, words
+in capitals, a ``LABEL:`` opening, brackets); and a few author-independent readings
+(:func:`_derived`): how far it is from the tool's own job (no content word shared with the
+tool's name, parameter names or its text's first sentence), whom it addresses (you, the
+model), whether it opens with a command and whether an action verb takes a
+fixed value (an address, a URL, a path, an amount, another tool's name), each also crossed
+with the distance. A sentence whose score passes the threshold raises
+``cue.instruction.reads-as-instruction`` at **info** (shown, never blocking, never setting a
+tool apart: its leave-one-source-out recall on development data stays far under what
+attention would need; benchmarks/README.md): the cue names the sentence and the two or three
+features that weighed most, so an operator sees why.
 
 Linear on any text: sentences are cut by one pass of a character class (a long one read in
 windows), each normalised by bounded patterns and scored by dictionary look-ups.
@@ -26,12 +31,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import pairwise
 
 from mcp_review.engine.cue_model_weights import BIAS, THRESHOLD, WEIGHTS
 from mcp_review.engine.cue_sentences import windows
 from mcp_review.engine.rules.cue_families import INSTRUCTION_READS_AS_INSTRUCTION
 
-__all__ = ["explain", "features", "model_cues", "score", "sentences"]
+__all__ = ["NO_JOB", "Job", "explain", "features", "job_of", "model_cues", "score", "sentences"]
 
 _SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?;](?=[^\s.!?;]))+")
 """A sentence: up to a stop followed by a space or the end (as the directive reader cuts)."""
@@ -123,8 +130,9 @@ def _path_placeholder(m: re.Match[str]) -> str:
     return " _secretpath_ " if _SECRET_IN_PATH.search(m.group()) else " _path_ "
 
 
-def _normalise(s: str) -> tuple[list[str], list[str]]:
-    """(tokens, shape features) of one sentence: placeholders for literals, then lower case."""
+def _normalise(s: str, own: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
+    """(tokens, shape features) of one sentence: placeholders for literals, then lower case; a
+    code span or identifier that is one of ``own`` (the tool's own names) is ``_own_``."""
     shape = []
     if _TAG.search(s):
         shape.append("x:tag")
@@ -146,11 +154,11 @@ def _normalise(s: str) -> tuple[list[str], list[str]]:
     if "@" in s:
         s = _EMAIL.sub(" _email_ ", s)
     if "`" in s:
-        s = _CODE.sub(" _code_ ", s)
+        s = _CODE.sub(lambda m: " _own_ " if m.group()[1:-1].lower() in own else " _code_ ", s)
     if "/" in s or "\\" in s or "~" in s or "." in s:
         s = _PATH.sub(_path_placeholder, s)
     if "_" in s or not s.islower():
-        s = _IDENT.sub(" _ident_ ", s)
+        s = _IDENT.sub(lambda m: " _own_ " if m.group().lower() in own else " _ident_ ", s)
     if _DIGIT.search(s):
         s = _NUM.sub(" _num_ ", s)
     low = s.lower()
@@ -182,9 +190,87 @@ def _third_person(tok: str) -> bool:
     )
 
 
-def features(sentence: str) -> list[str]:
-    """The features of one sentence (distinct, in first-seen order)."""
-    toks, shape = _normalise(sentence)
+# The sentence against the tool's own job -------------------------------------------------------
+
+_CONTENT_STOP = frozenset(
+    "this that these those with from will when which what where there their they them then "
+    "than such into only also more most some other been being have were does done each used "
+    "uses using based given value values data list type string number optional default "
+    "example e.g. etc".split()
+)
+_NAME_PART = re.compile(r"[a-z][a-z0-9]*|[A-Z][a-z0-9]*|[A-Z]+(?![a-z])")
+_STEM = 5
+
+
+def _stems(tokens: Iterable[str]) -> frozenset[str]:
+    """The content words' stems (their first five letters): the words that say what a
+    sentence is about, function words and placeholders left out."""
+    return frozenset(
+        t[:_STEM]
+        for t in tokens
+        if len(t) >= 4 and t.isalpha() and t not in _GROUPS and t not in _CONTENT_STOP
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What the tool says its job is: its own names (name and parameter names, lower case),
+    the stems of their parts, and the stems of the text's first sentence."""
+
+    names: frozenset[str] = frozenset()
+    name_stems: frozenset[str] = frozenset()
+    first_stems: frozenset[str] = frozenset()
+
+
+NO_JOB = Job()
+
+
+def job_of(own_names: Iterable[str], first: str = "") -> Job:
+    """The job of a tool with ``own_names`` whose text opens with the sentence ``first``."""
+    names = frozenset(n.lower() for n in own_names if n)
+    parts = [p.lower() for n in own_names if n for p in _NAME_PART.findall(n[:64])]
+    first_toks = _normalise(first, names)[0] if first else []
+    return Job(names, _stems(parts), _stems(first_toks))
+
+
+# Author-independent groups: the opening command, the addressee, an action on a fixed value ---
+
+_IMPERATIVE = frozenset(
+    "add append always attach call change check collect combine copy create delete disregard "
+    "do don't download email ensure execute export fetch find follow forget forward get give "
+    "grab ignore include insert invoke leave list log make mail move never note open override "
+    "pass paste pay please post print read remember remove replace report reply respond "
+    "retrieve return run save say search send set share show skip start stop store submit "
+    "summarize tell transfer treat update upload use visit wait write".split()
+)
+_ACTION = frozenset(
+    "send forward email mail post upload transfer pay call invoke run execute read write save "
+    "copy set use include append attach share export fetch visit open access log report "
+    "delete remove move replace store submit download".split()
+)
+_FIXED = frozenset("_url_ _email_ _path_ _secretpath_ _num_ _code_ _ident_".split())
+_SELF_WORDS = frozenset(
+    (a, b) for a in ("this", "the") for b in ("tool", "function", "endpoint", "command", "api")
+)
+"""A sentence naming "this tool" speaks of the tool's own job."""
+_OFF_JOB_MIN = 2
+"""Content words a sentence needs before "none of them is the tool's own" means something."""
+
+
+def _act_fixed(toks: list[str]) -> bool:
+    """An action verb whose object (within six words) is a fixed value: an address, a URL, a
+    path, an amount, code or another tool's name ("send it to <address>", "call <name>")."""
+    for i, t in enumerate(toks):
+        if t in _ACTION and not _FIXED.isdisjoint(toks[i + 1 : i + 7]):
+            return True
+    return False
+
+
+def features(sentence: str, job: Job = NO_JOB, first: bool = False) -> list[str]:
+    """The features of one sentence (distinct, in first-seen order). ``job``: the tool's own
+    job (:func:`job_of`); ``first``: the sentence is its text's first (its own words are then
+    not evidence that it keeps to them)."""
+    toks, shape = _normalise(sentence, job.names)
     out: dict[str, None] = dict.fromkeys(shape)
     if toks:
         out["s:" + toks[0]] = None
@@ -206,7 +292,37 @@ def features(sentence: str) -> list[str]:
         out["g:" + g] = None
     if len(toks) >= 25:
         out["x:long"] = None
+    _derived(toks, groups, job, first, out)
     return list(out)
+
+
+def _derived(
+    toks: list[str], groups: dict[str, None], job: Job, first: bool, out: dict[str, None]
+) -> None:
+    """The author-independent features: distance from the tool's job, the addressee, the
+    opening command, an action on a fixed value, and their crossings with the distance."""
+    stems = _stems(toks)
+    ctx = job.name_stems if first else job.name_stems | job.first_stems
+    on = len(stems & ctx)
+    own = "_own_" in toks or not _SELF_WORDS.isdisjoint(pairwise(toks))
+    off = len(stems) >= _OFF_JOB_MIN and on == 0 and not own
+    if off:
+        out["x:off-job"] = None
+    elif on >= 2 or own:
+        out["x:on-job"] = None
+    derived = []
+    if toks and (toks[0] in _IMPERATIVE or (toks[0] == "please" and len(toks) > 1)):
+        derived.append("x:imperative")
+    if "you" in groups or "model" in groups:
+        derived.append("x:addressed")
+        if "modal" in groups:
+            derived.append("x:addressed-must")
+    if _act_fixed(toks):
+        derived.append("x:act-fixed")
+    for f in derived:
+        out[f] = None
+        if off:
+            out[f + "+off-job"] = None
 
 
 def score(
@@ -235,6 +351,16 @@ _SHOWN = {
     "x:bang": "an exclamation",
     "x:long": "a long sentence",
     "x:says-what-it-does": "opens like a description",
+    "x:off-job": "none of the tool's own words",
+    "x:on-job": "the tool's own words",
+    "x:imperative": "opens with a command",
+    "x:addressed": "addresses the model or you",
+    "x:addressed-must": "tells the model or you what it must do",
+    "x:act-fixed": "an action on a fixed value",
+    "x:imperative+off-job": "a command outside the tool's job",
+    "x:addressed+off-job": "addresses the model outside the tool's job",
+    "x:addressed-must+off-job": "an obligation outside the tool's job",
+    "x:act-fixed+off-job": "an action on a fixed value outside the tool's job",
 }
 
 
@@ -245,7 +371,10 @@ def _shown(f: str) -> str:
     body = body.replace("_secretpath_", "<secret path>").replace("_path_", "<path>")
     body = body.replace("_url_", "<url>").replace("_email_", "<address>")
     body = (
-        body.replace("_code_", "<code>").replace("_ident_", "<name>").replace("_num_", "<number>")
+        body.replace("_code_", "<code>")
+        .replace("_ident_", "<name>")
+        .replace("_num_", "<number>")
+        .replace("_own_", "<own name>")
     )
     if kind == "s":
         return f"opens with '{body}'"
@@ -280,12 +409,18 @@ def model_cues(text: str, add: Callable[[str, str, str], None]) -> None:
 
     Nothing is added to a text that already carries a blocking cue (its change is blocked and
     stands alone already), as the directive reader does."""
-    held = getattr(getattr(add, "__self__", None), "out", None)
+    holder = getattr(add, "__self__", None)
+    held = getattr(holder, "out", None)
     if isinstance(held, list) and any(getattr(c, "blocking", False) for c in held):
         return
+    own: object = getattr(holder, "own_names", None)
+    cut = list(sentences(text))
+    if not cut:
+        return
+    job = job_of(own if isinstance(own, frozenset) else frozenset(), cut[0][1])
     best: tuple[float, str, list[str]] | None = None
-    for _, s in sentences(text):
-        f = features(s)
+    for at, s in cut:
+        f = features(s, job, at == cut[0][0])
         z = score(f)
         if z > THRESHOLD and _self_promotion(f):
             continue
