@@ -494,3 +494,29 @@ def test_with_own_reads_a_server_as_a_review_does_its_siblings_its_own():
     rules_alone = {c.rule for c in tool_cues(None, tool, names=alone, server="apollo")}
     rules_own = {c.rule for c in tool_cues(None, tool, names=own, server="apollo")}
     assert "cue.instruction.other-tool" in rules_alone - rules_own
+
+
+def test_honest_dev5_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
+    """The fifth honest development set (collected because the held-out honest set still drew
+    far more cues than the development sets, which the precision passes had learned): at least
+    300 tool definitions of at least 20 published npm MCP servers, each run and asked for its
+    tools (``benchmarks/eval/collect_npm_honest.py``), one file a server naming its repository,
+    ``npm NAME@VERSION``, a 40-digit commit (the publisher's gitHead or the tarball's SHA-1),
+    licence and how it was taken; no server is a corpus server, one of the other honest sets
+    (the held-out one included), one the corpus holds out for an independent check or a
+    keep-off one."""
+    docs = _honest_docs("honest_dev5")
+    assert len(docs) >= 20 and sum(len(d["tools"]) for d in docs) >= 300
+    earlier = [
+        d
+        for name in ("honest_dev", "honest_dev2", "honest_dev3", "honest_held8", "honest_dev4")
+        for d in _honest_docs(name)
+    ]
+    _assert_new_honest_servers(docs, earlier)
+    packages = [d["path"] for d in docs]
+    assert all(re.fullmatch(r"npm (?:@[\w.-]+/)?[\w.-]+@\d[\w.+-]*", p) for p in packages)
+    assert len(set(packages)) == len(packages)
+    # agent-facing kinds the set was chosen for: task planners, memory, browsers, shells, code
+    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
+    for word in ("task", "memory", "browser", "command", "code", "file"):
+        assert word in text, word
