@@ -520,3 +520,20 @@ def test_honest_dev5_keeps_provenance_and_shares_no_server_with_any_other_honest
     text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
     for word in ("task", "memory", "browser", "command", "code", "file"):
         assert word in text, word
+
+
+def test_honest_new_tools_are_also_read_with_the_releases_own_tools_known():
+    """The corpus sets' new tools get a second reading with the release's own tools as the
+    server's entry (``new_tools_own``), counted over the same tools as the first."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    corpus = b.fleet_names(b.cd.servers())
+    dev = _load("honest_split.json")["dev_servers"]  # type: ignore[index]
+    h = b.score_honest(dev, b.KnownNames.of(corpus), corpus)
+    own, first = h["new_tools_own"], h["new_tools"]
+    assert own["n"] == first["n"] > 0
+    assert 0 <= own["block"] <= own["any"] <= own["n"]
+    assert b.score_honest(["mcp-server-time"], b.KnownNames.of(corpus))["new_tools_own"]["n"] == 0
