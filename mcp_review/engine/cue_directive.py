@@ -126,9 +126,16 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "the conversation",
         re.compile(
-            r"\b(?:entire|whole|full|complete|all|every|raw|verbatim)\s(?:\w{1,12}\s)?"
-            r"(?:(?:conversation|chat|session|dialog(?:ue)?)s?(?:\s(?:history|context|logs?|"
+            # the one conversation or its contents, not conversations as a store searched
+            # ("Find all conversations"), a place ("verbatim in conversation") or a named
+            # product's session ("complete WWDC session content")
+            r"(?<!find )(?<!finds )(?<!search )(?<!searches )(?<!list )(?<!lists )(?<!across )"
+            r"\b(?:entire|whole|full|complete|all|every|raw|verbatim)\s"
+            r"(?:(?!(?:in|into|of|to|from|for|on|with|across|between)\s)\w{1,12}\s)?"
+            r"(?:(?:conversation|chat|dialog(?:ue)?)s?(?:\s(?:history|context|logs?|"
             r"transcripts?|data|messages|contents?))?|messages)\b"
+            r"|\b(?:entire|whole|full|complete|all|every|raw|verbatim)\s(?:(?-i:[a-z]\w{0,11})\s)?"
+            r"sessions?(?:\s(?:history|context|logs?|transcripts?|data|messages|contents?))?\b"
             r"|\b(?:send|forward|post|upload|include|append|attach|copy|dump|leak|share|"
             r"exfiltrat\w{1,4}|log|report|relay|sync|pass|put|place)\w{0,3}\s(?:\w{1,12}\s){0,3}?"
             r"(?:conversation|chat|message|session|dialog(?:ue)?)\s(?:history|context|logs?|"
@@ -169,7 +176,8 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"quer(?:y|ies)|questions?|tasks?|conversations?|sessions?|interactions?|turns?|"
             r"prompts?|user messages?|actions?|(?:assistant\s)?(?:repl(?:y|ies)|responses?|"
             r"answers?))\b(?!\s(?:parameters?|params?|strings?|results?|"
-            r"fields?|options?))(?![^.\n]{0,24}\b(?:about|related|regarding|concerning|"
+            r"fields?|options?)\b)(?!\s(?:are|is|were|was|have been|has been)\s(?:completed?|"
+            r"done|finished|closed|left)\b)(?![^.\n]{0,24}\b(?:about|related|regarding|concerning|"
             r"involving|on the topic|in the domain)\b)",
             _I,
         ),
@@ -448,6 +456,9 @@ def directive_sentences(
                 hit.group("name") if "name" in pat.groupindex else hit.group(0), own_names
             )
             and not (name in _JOB_OF and own_names & _JOB_OF[name])
+            # a call with fixed values of a tool the fleet knows as this server's own: its
+            # workflow ("use get_images(groupId=...) to retrieve them")
+            and not ("name" in pat.groupindex and elsewhere and not elsewhere(hit.group("name")))
         )
         if _SELF.search(s):
             # The tool promoting itself ("always call this at the start of the conversation",

@@ -222,7 +222,7 @@ _COMMAND = [
         # "sudo rm", not "sudo elevation" or "the sudo password" (the privilege named)
         r"\brm -rf\b|\bsudo (?!(?:elevation|password|privileges?|access|rights|mode|prompt)\b)\w|"
         r"\bcurl\b[^|\n]{0,120}\|\s{0,2}(?:ba|z)?sh\b|"
-        r"\bwget https?://|\bos\.system\(|\bsubprocess\.|__import__\(|\bexec\(open\(|"
+        r"\bwget https?://|\bos\.system\(|\bsubprocess\.(?=[a-z_])|__import__\(|\bexec\(open\(|"
         r"\bexecute_code\(|\bchmod 777\b|\bnc -e\b|\bsocket\.socket\(\)",
         _I,
     ),
