@@ -28,6 +28,7 @@ __all__ = [
     "awaits_the_user",
     "knowledge_store",
     "not_a_mimic",
+    "passed_as_values",
     "ranks_data",
     "states_behaviour",
     "tells_nothing_hidden",
@@ -131,3 +132,12 @@ def not_a_mimic(words: Sequence[str], seq: Sequence[str], sentence: str = "") ->
     """Whether the mimicry sequence ``seq`` is honest here: "highest priority" ranking the
     tool's data, or "the assistant must" not go on without the user's approval."""
     return ranks_data(words, seq, sentence) or (seq[-1] == "must" and awaits_the_user(words))
+
+
+def passed_as_values(sentence: str, names: Sequence[str]) -> bool:
+    """Whether every tool name the sentence seems to name is a value given to a parameter in
+    a call's example (``network_mock({action:"add", ...})``): a plain word some tool is named,
+    not that tool."""
+    return bool(names) and all(
+        re.search(r"\w[:=]\s?[\"']" + re.escape(n) + r"[\"']", sentence) for n in names
+    )

@@ -164,8 +164,9 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:other|another|any|all|every|each)\s(?:other\s)?(?:tools?|functions?|servers?|"
             r"mcp servers?|plugins?|integrations?|apis?|services?|tool calls?)\b"
             r"|\b(?:mcp server|server)\s[\w-]{2,40}\sto\s(?:read|get|fetch|call)\b"
+            # not what the connected app holds ("the connected app's console buffer")
             r"|\bconnected\s(?:[\w-]{1,20}\s)?(?:servers?|services?|managers?|tools?|apps?|"
-            r"integrations?)\b",
+            r"integrations?)\b(?!['\u2019]s\b)",
             _I,
         ),
     ),
@@ -375,6 +376,12 @@ _SELF = re.compile(
     _I,
 )
 _SELF_SCOPE = frozenset({"every request", "the conversation", "other tools"})
+_WAITS = re.compile(
+    r"\bwait (?:for|until) (?:the |an? |explicit )?(?:user'?s?|their|human)\s(?:\w{1,12}\s)?"
+    r"(?:approv|confirm|consent|permission)",
+    _I,
+)
+"""A wait for the user's approval: the tool putting them in charge of each step."""
 _WIDE = frozenset(
     {
         "every request",
@@ -468,6 +475,9 @@ def directive_sentences(
         if _NEGATED.match(s):
             # Restraint ("do not call this before every task"): not a reach beyond the job.
             found = tuple(f for f in found if f not in _WIDE)
+        if _WAITS.search(s):
+            # "always wait for user approval after completing each task": the user in charge
+            found = tuple(f for f in found if f not in _SELF_SCOPE)
         if "kept from the user" in found and _NOT_SILENTLY.search(s):
             # "never call this silently": the tool asking to be used in the open
             found = tuple(f for f in found if f != "kept from the user")

@@ -729,7 +729,7 @@ _METADATA_GATE = ("169.254", "metadata.google", "100.100.100")
 _COND = re.compile(r"\b(?:if|unless|once|until|only when)\b[^.!?;\n]*$", re.IGNORECASE)
 """A condition opened before a match in the same clause ("only call if ... permission was
 granted by the user"): what the text makes the call depend on, not what it claims."""
-_NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
+_NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without|no need to)\b", _I)
 
 
 _CALLED_DESPITE = re.compile(
