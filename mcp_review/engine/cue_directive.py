@@ -32,7 +32,7 @@ from mcp_review.engine.cue_directive_lang import lang_directive
 from mcp_review.engine.cue_sentences import windows
 from mcp_review.engine.rules.cue_families import INSTRUCTION_DIRECTIVE_BEYOND_TOOL
 
-__all__ = ["directive_cues", "directive_sentences", "own_names_of"]
+__all__ = ["directive_cues", "directive_sentences", "elsewhere_of", "own_names_of"]
 
 _I = re.I
 
@@ -582,7 +582,7 @@ def own_names_of(wire: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(list(out)[:_MAX_OWN])
 
 
-def _elsewhere(collector: object) -> Callable[[str], bool] | None:
+def elsewhere_of(collector: object) -> Callable[[str], bool] | None:
     """Whether a tool name is not this server's, from the fleet's names the cue reader's
     collector carries; None (not known) without them or when the fleet lacks this server."""
     names = getattr(collector, "names", None)
@@ -614,7 +614,7 @@ def directive_cues(
     if own is None:
         carried = getattr(collector, "own_names", None)
         own = carried if isinstance(carried, frozenset) else ()
-    for start, end, classes in directive_sentences(text, own, _elsewhere(collector)):
+    for start, end, classes in directive_sentences(text, own, elsewhere_of(collector)):
         sentence = text[start:end].strip()
         add(
             INSTRUCTION_DIRECTIVE_BEYOND_TOOL,

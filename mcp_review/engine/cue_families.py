@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from mcp_review.engine.cue_directive import directive_cues
+from mcp_review.engine.cue_directive import directive_cues, elsewhere_of
 from mcp_review.engine.cue_families_recall import (
     _DATA_COPY,
     _DATA_COPY_GATE,
@@ -903,6 +903,9 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
             if _SECRETISH.search(sent)
             else TOOL_REFERENCE_MANDATORY_CALL
         )
+        elsewhere = elsewhere_of(getattr(add, "__self__", None))
+        if rule == TOOL_REFERENCE_MANDATORY_CALL and elsewhere and not elsewhere(name):
+            return  # a call the fleet knows as this server's own tool: its workflow
         add(rule, m.group(0), name.lower())
 
 
