@@ -614,10 +614,10 @@ _ELSEWHERE = frozenset(
 
 
 def _required_elsewhere(words: list[str], i: int) -> bool:
-    """Whether what needs the credential at ``i`` is something else the text names ("before
-    making an API call that requires the credential"), not this tool asking for it."""
+    """Whether what needs the credential at ``i`` is something else the text names ("an API
+    call that requires the credential") or it needs none, not this tool asking for it."""
     j = i - 2 if words[i - 1 : i] in (["that"], ["which"]) else i - 1
-    return j >= 0 and words[j] in _ELSEWHERE
+    return (j >= 0 and words[j] in _ELSEWHERE) or words[i + 1 : i + 2] == ["none"]
 
 
 _NOT_ACTS = PREF_V | USE_V | frozenset(("when", "before", "do", "don't"))

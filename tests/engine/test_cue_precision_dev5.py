@@ -308,3 +308,14 @@ def test_a_required_call_of_the_servers_own_tool_is_its_workflow() -> None:
         assert caught(
             hostile, server="workspace-mcp", tool="create_table_with_data", names=WORKSPACE_FLEET
         ), name
+
+
+# react-native-ai-debugger app_request
+EXECBRO_COOKIES = (
+    "Cookie auth needs none of this: the native cookie jar attaches cookies to any in-app request."
+)
+
+
+def test_needing_none_asks_for_nothing() -> None:
+    assert "cue.secret.ask" not in caught(EXECBRO_COOKIES, server="execbro", tool="app_request")
+    assert "cue.secret.ask" in caught("This tool needs the user's cookies to work.")
