@@ -191,3 +191,25 @@ def test_the_enforcing_proxy_passes_the_servers_integer_on_digit_for_digit(tmp_p
         got = json.loads(line)["result"]["structuredContent"]["arguments"]
         assert typed(got) == typed({"n": BIG, "m": -(2**63) - 1})
         assert c.close() == 0
+
+
+@pytest.mark.slow
+async def test_the_http_front_passes_the_servers_integer_on_digit_for_digit(tmp_path: Path):
+    """The HTTP front writes every server message to its client anew (``wire``), record-only
+    too: a real SDK client (which reads integers exactly) gets the server's integers back, and
+    the call log holds them."""
+    import anyio
+    from servers.proxy_harness import RAW
+    from test_proxy_http import Front
+
+    front = Front(tmp_path, tools=TOOLS, server=RAW)
+    try:
+        with anyio.fail_after(120):
+            async with front.client() as c:
+                r = await c.call_tool("echo", {"n": BIG, "m": -(2**63) - 1})
+        got = r.structured_content["arguments"]
+        assert typed(got) == typed({"n": BIG, "m": -(2**63) - 1})
+    finally:
+        front.stop()
+    (rec,) = [r for r in read_jsonl(tmp_path / "calls.jsonl") if r.get("tool") == "echo"]
+    assert typed(rec["arguments"]) == typed({"n": BIG, "m": -(2**63) - 1})
