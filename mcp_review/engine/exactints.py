@@ -85,6 +85,9 @@ def ints_exact(text: bytes | str, value: Any) -> bool:
     (as ``json.loads`` reads it). False means: read ``text`` with the stdlib instead (it may
     hold no such integer after all: a long digit run inside a string also says False)."""
     n = len(text)
-    if n >= WALK_FROM and holds_float(value, min(WALK_BUDGET, n >> 7)) is False:
+    if n < WALK_FROM:
+        if type(text) is bytes:  # every short client line: one call less (~0.2 us of ~1)
+            return _RUN not in text.translate(DIGIT_MASK)
+    elif holds_float(value, min(WALK_BUDGET, n >> 7)) is False:
         return True
     return not long_digit_run(text)
