@@ -2,11 +2,11 @@
 
 ``orjson.loads`` reads an integer outside [-2**63, 2**64) as the nearest float, without a word
 (``123456789012345678901234567890`` becomes ``1.2345678901234568e+29``); it refuses only a
-number past the float range (over ~308 digits). It has done so since its 2.x releases
-(github.com/ijl/orjson/issues/53, February 2020, orjson 2.x; still open as issues/308, "Too
-large integers are not rejected"; its README's "int" section gives the 64-bit range and says
-nothing of what ``loads`` does past it) and does in 3.13: no orjson release changed it, so code
-that counted on orjson refusing such an integer was wrong from the start. ``json.loads`` reads them
+number past the float range (over ~308 digits). Its issues show it doing so in 2020 (orjson
+2.x: github.com/ijl/orjson/issues/53), 2022 (issues/308, still open: "Too large integers are
+not rejected") and 2024 (issues/517); its README's "int" section gives the 64-bit range and
+says nothing of ``loads`` past it; 3.13, installed here, does the same. No release made it
+refuse them: code that counted on that was wrong from the start. ``json.loads`` reads them
 exactly (up to its 4,300-digit limit, past which it refuses), and a server, a client and a
 validator reading the same bytes see the exact integer: the stdlib is the reading to keep.
 
