@@ -72,8 +72,10 @@ def guarded_protocol(
     ``h11_max_incomplete_event_size``, which the caller sets to ``max_headers``."""
 
     class Guard:
-        """What both protocols share: the timers' arming, the cap, the lost future and the
-        coalescing transport (mixed into uvicorn's protocol class)."""
+        """What both protocols share: a connection's start and end, the timers' arming, the
+        cap, the lost future and the coalescing transport (mixed into uvicorn's protocol
+        class, which follows it in each ``Guarded`` class's MRO: ``super()`` here is
+        uvicorn's)."""
 
         _head_timer: Any = None
         _body_timer: Any = None
@@ -87,7 +89,8 @@ def guarded_protocol(
         cycle: Any
         app_state: dict[str, Any]
 
-        def _guard_made(self, transport: Any) -> None:
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)  # type: ignore[misc]
             self._out = _Coalescing(transport, self.loop)
             self.transport = self._out
             self._born = time.monotonic()
@@ -98,7 +101,9 @@ def guarded_protocol(
             if len(self.connections) > max_connections:
                 self._make_room()
 
-        def _guard_lost(self) -> None:
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)  # type: ignore[misc]
             if not self._lost.done():
                 self._lost.set_result(None)
 
@@ -158,15 +163,6 @@ def guarded_protocol(
 
 def _h11_guarded(guard: type[Any]) -> type[Any]:
     class Guarded(guard, H11Protocol):  # type: ignore[misc]
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._guard_made(transport)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-            self._guard_lost()
-
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
             self._follow()
@@ -206,15 +202,6 @@ def _tools_guarded(guard: type[Any], max_headers: int) -> type[Any]:
         _in_body = False
         _head_bytes = 0
         _refused = False
-
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._guard_made(transport)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-            self._guard_lost()
 
         def data_received(self, data: bytes) -> None:
             if self._refused:
