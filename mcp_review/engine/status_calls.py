@@ -11,8 +11,8 @@ from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ToolDef
 
 if TYPE_CHECKING:  # types only: a gate reads calls without importing the pin machinery
+    from mcp_review.engine.calls import Call, LoadedCalls
     from mcp_review.engine.pins import Pin
-    from mcp_review.engine.replay import Call, LoadedCalls
 
 CallReader = Callable[["LoadedCalls"], Iterable["Call"]]
 """Yields a log's calls, counting skipped and ignored lines in the LoadedCalls given."""
@@ -66,7 +66,7 @@ def call_log_of(path: str | None, read: CallReader) -> CallLog:
     """A server's recorded calls grouped by tool, from ``read`` (lenient: bad lines are counted
     in the ``LoadedCalls`` it is given, not fatal). ``store.readers.load_call_log`` reads a file
     this way."""
-    from mcp_review.engine.replay import LoadedCalls
+    from mcp_review.engine.calls import LoadedCalls
 
     loaded = LoadedCalls()
     log = CallLog(path=path)
@@ -95,7 +95,7 @@ _BATCH = 2048
 def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
     """One pass over a streamed log: counts per tool, and each tool in ``replayers`` fed its
     calls (numbered per tool as :func:`call_log_of` does), a batch at a time."""
-    from mcp_review.engine.replay import LoadedCalls
+    from mcp_review.engine.calls import LoadedCalls
 
     if log.reader is None:
         raise ValueError("a streamed call log needs its reader (store.readers.stream_call_log)")
