@@ -92,7 +92,7 @@ def call_log_of(path: str | None, read: CallReader) -> CallLog:
 _BATCH = 2048
 
 
-def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
+def stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
     """One pass over a streamed log: counts per tool, and each tool in ``replayers`` fed its
     calls (numbered per tool as :func:`call_log_of` does), a batch at a time."""
     from mcp_review.engine.calls import LoadedCalls
@@ -128,7 +128,7 @@ def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
     log.surrogate_lines = loaded.surrogate_lines[:5]
 
 
-def _replay_streamed(
+def replay_streamed(
     calls: CallLog,
     by_name: Mapping[str, list[ToolDef]],
     pinned: Mapping[str, Pin],
@@ -145,5 +145,5 @@ def _replay_streamed(
         if pin is not None and pin.current_digest() != defs[0].digest:
             pending = PendingComparison(pin.tool_def(), defs[0], memo)
             plan[name] = (pending, pending.replayer(keep_valid=keep_valid))
-    _stream_replay(calls, {name: r for name, (_, r) in plan.items()})
+    stream_replay(calls, {name: r for name, (_, r) in plan.items()})
     return plan
