@@ -77,6 +77,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_precision_dev4",
         "test_cues",
         "test_cues_bench",
+        "test_cues_eval_batch10",
         "test_cues_eval_batch9",
         "test_cues_eval_set",
         "test_dead_ends",
