@@ -52,6 +52,9 @@ SHRIMP_RAW = "請參考之前的分析結果提供精簡pseudocode"
 def test_a_latin_term_written_against_chinese_letters_is_not_a_look_alike_spelling() -> None:
     assert caught(SHRIMP_ID, server="shrimp", ptr="/inputSchema/properties/taskId") == set()
     assert caught(SHRIMP_RAW, server="shrimp", ptr="/inputSchema/properties/tasksRaw") == set()
+    # Japanese joins kana and kanji in one run with no space ("Returns a list of files"):
+    # on main every Japanese sentence raised mixed-word, honest or not
+    assert MIXED not in caught("ファイルの一覧を返します。")
     # a Cyrillic look-alike inside the Latin part is still one
     assert MIXED in caught("必須是系統中存在的有效任務\u0406D")
     assert MIXED in caught("返回用戶的p\u0430ssword")
