@@ -898,15 +898,19 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         m, sent = call
         name = next((g for g in m.groups() if g and g != "("), m.group(0))
         # The values the text fixes for the call include a secret, a path to one, a command.
-        rule = (
-            INSTRUCTION_MANDATORY_CALL_SECRET
-            if _SECRETISH.search(sent)
-            else TOOL_REFERENCE_MANDATORY_CALL
-        )
-        elsewhere = elsewhere_of(getattr(add, "__self__", None))
-        if rule == TOOL_REFERENCE_MANDATORY_CALL and elsewhere and not elsewhere(name):
-            return  # a call the fleet knows as this server's own tool: its workflow
-        add(rule, m.group(0), name.lower())
+        rule = _call_rule(sent, add, name)
+        if rule:
+            add(rule, m.group(0), name.lower())
+
+
+def _call_rule(sent: str, add: Callable[[str, str, str], None], name: str) -> str:
+    """The rule a required call of ``name`` raises: the secret one when its sentence fixes a
+    secret, a path to one or a command; none for a tool the fleet knows as the reviewed
+    server's own (its workflow: the product always knows the server's tools)."""
+    if _SECRETISH.search(sent):
+        return INSTRUCTION_MANDATORY_CALL_SECRET
+    elsewhere = elsewhere_of(getattr(add, "__self__", None))
+    return "" if elsewhere and not elsewhere(name) else TOOL_REFERENCE_MANDATORY_CALL
 
 
 def level_of(rule: str, blocking: bool) -> str:
