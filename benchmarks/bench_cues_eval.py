@@ -4,6 +4,8 @@
 ``python benchmarks/bench_cues_eval.py [--set frozen|dev|both] [--list] [--write]``
 ``python benchmarks/bench_cues_eval.py --batch 7`` (the held-out batch alone)
 ``python benchmarks/bench_cues_eval.py --honest-held`` (the held-out honest set, totals only)
+``python benchmarks/bench_cues_eval.py --held-out`` (batches 7 and 8 and the held-out honest set:
+the only way to see them; a development run leaves them out, so tuning never shows them)
 
 - **Poisoned** (``benchmarks/eval/poisoned_*.json``, public texts copied verbatim, see
   ``benchmarks/eval/SOURCES.md``): each text is planted into a real description of a corpus
@@ -307,13 +309,8 @@ def measure(which: str) -> dict[str, Any]:
             out[f"poisoned_batch{n}"] = score_poisoned(
                 json.loads(batch.read_text(encoding="utf-8")), names, servers
             )
-    for n in HELD_OUT:
-        batch = EVAL / f"poisoned_{which}{n}.json"
-        if batch.exists():
-            got = json.loads(batch.read_text(encoding="utf-8"))
-            held = score_poisoned(got, names, servers)
-            held.pop("misses")  # held out: which items miss is not shown, even in --write
-            out[f"poisoned_batch{n}_heldout"] = held
+    # The held-out batches (HELD_OUT) are not scored here: a development run, read while rules
+    # are tuned, never shows them; ``--held-out`` (or ``--batch N``) scores them, totals only.
     if b2 or b3 or b4:
         out["poisoned_frozen_all" if which == "frozen" else "poisoned_dev_all"] = score_poisoned(
             items + b2 + b3 + b4, names, servers
@@ -345,7 +342,6 @@ def report(r: dict[str, Any], listing: bool) -> None:
         ("poisoned_frozen_all", "batches 1+2+3"),
         ("poisoned_dev_all", "batches 1+3+4+5+6"),
         *((f"poisoned_batch{n}", f"batch {n}") for n in DEV_APART),
-        *((f"poisoned_batch{n}_heldout", f"batch {n} (held out)") for n in HELD_OUT),
     ):
         if key in r:
             b = r[key]["all"]
@@ -406,7 +402,10 @@ def measure_batch(n: int) -> dict[str, Any]:
         raise SystemExit(f"no batch {n}: {path.name} is not there")
     servers = cd.servers()
     items = json.loads(path.read_text(encoding="utf-8"))
-    return score_poisoned(items, fleet(servers), servers)
+    got = score_poisoned(items, fleet(servers), servers)
+    if n in HELD_OUT:
+        got.pop("misses")  # held out: which items miss is never shown, nor returned
+    return got
 
 
 def report_batch(n: int, p: dict[str, Any]) -> None:
@@ -485,7 +484,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="score the held-out honest set (honest_held8/), totals only",
     )
+    ap.add_argument(
+        "--held-out",
+        action="store_true",
+        help="score the held-out batches and the held-out honest set together, totals only",
+    )
     a = ap.parse_args(argv)
+    if a.held_out:
+        for n in HELD_OUT:
+            report_batch(n, measure_batch(n))
+        a.honest_held = True
     if a.honest_held:
         report_honest_held(measure_honest_held())
         report_honest_held(measure_honest_held(own=True), ", each server's own tools known")
