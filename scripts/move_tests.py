@@ -185,6 +185,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_tui_render",
         "test_tui_rerun",
         "test_tui_rowlist",
+        "test_tui_screenshot",
         "test_tui_snapshots",
         "test_tui_startup",
         "test_tui_surfaces",
