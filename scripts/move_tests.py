@@ -152,6 +152,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_check_notes",
         "test_cues_reports",
         "test_golden_outputs",
+        "test_group_values_once",
         "test_hostile_output",
         "test_markdown_render",
         "test_one_order",
@@ -159,6 +160,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_replay_ignored",
         "test_replay_json_text",
         "test_replay_reports",
+        "test_sarif_rug_pull_rule",
         "test_status_stream",
     ),
     # The app: Pilot tests, the view model, SVG snapshots.
