@@ -122,6 +122,17 @@ def added_lines(m: Member) -> list[str]:
     return [f'adds at {safe_text(a.pointer)}: "{safe_text(a.text)}"' for a in m.added]
 
 
+def _only_new_text(c: Change) -> bool:
+    """Whether :func:`change_values` shows nothing of the change but the text it brings in."""
+    p = dict(c.params)
+    return bool(c.new_text) and "delta" not in p and not ("old" in p and "new" in p)
+
+
+def _all_added(c: Change, at: set[str]) -> bool:
+    """Whether every text the change brings in is among a member's added texts (by pointer)."""
+    return not c.new_text_more and all(t.pointer in at for t in c.new_text)
+
+
 def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
     """A member's own changes of the kind, one line each (old → new, witness), visible and
     bounded, and the text they add in full: what the operator compares across the members
@@ -129,8 +140,15 @@ def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
     out: list[str] = []
     changes = m.changes
     if m.added:
-        # The text rules' own lines quote a bounded delta: the whole added text stands for them.
-        changes = tuple(c for c in changes if c.rule not in TEXT_RULES)
+        # The text rules' own lines quote a bounded delta, and a structural change's values that
+        # are only the text it brings in (an outputSchema's descriptions) repeat it without its
+        # place: the whole added text, at its pointer, stands for both.
+        at = {a.pointer for a in m.added}
+        changes = tuple(
+            c
+            for c in changes
+            if c.rule not in TEXT_RULES and not (_only_new_text(c) and _all_added(c, at))
+        )
     short = [compact(c) for c in changes]
     if changes and all(rule_of(c.rule).family == "tool_annotations" for c in changes):
         return ["; ".join(short), *added_lines(m)]  # a few hints: one line
