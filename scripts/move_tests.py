@@ -179,6 +179,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_tui_fleet",
         "test_tui_flow",
         "test_tui_groups",
+        "test_tui_groups_size",
         "test_tui_held",
         "test_tui_hostile",
         "test_tui_hosts",
