@@ -175,8 +175,10 @@ def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
     return out
 
 
-def text_lines(grouping: Grouping, *, commands: bool = True) -> list[str]:
-    """The decisions in visiting order, as text lines (``status --groups``)."""
+def text_lines(grouping: Grouping, *, commands: bool = True, also: str = "") -> list[str]:
+    """The decisions in visiting order, as text lines (``status --groups``); ``also`` ends
+    each command that decides one (`` --candidate`` for a preview: the command as printed
+    decides what was shown)."""
     n_tools = len(
         {m.key for g in grouping.groups for m in g.members if not m.surface}
         | {a.key for a in grouping.alone}
@@ -193,11 +195,11 @@ def text_lines(grouping: Grouping, *, commands: bool = True) -> list[str]:
     for item in grouping.ordered():
         out.append("")
         if isinstance(item, Alone):
-            out.extend(_alone_text(item, commands))
+            out.extend(_alone_text(item, commands, also))
         elif isinstance(item, SurfaceAlone):
-            out.extend(surface_text(item, commands))
+            out.extend(surface_text(item, commands, also))
         else:
-            out.extend(_group_text(item, commands))
+            out.extend(_group_text(item, commands, also))
     return out
 
 
@@ -214,7 +216,7 @@ _SURFACE_OPTION = {
 }
 
 
-def surface_text(a: SurfaceAlone, commands: bool = True) -> list[str]:
+def surface_text(a: SurfaceAlone, commands: bool = True, also: str = "") -> list[str]:
     """A prompt, resource or template decided alone: its reasons, changes with their
     witnesses, cues, and the commands that decide it."""
     from mcp_review.engine.hidden import json_dumps_safe
@@ -242,12 +244,13 @@ def surface_text(a: SurfaceAlone, commands: bool = True) -> list[str]:
         s, n, opt = _arg(a.server), _arg(a.name), _SURFACE_OPTION[a.kind]
         yes = " --yes" if str(a.outcome) == "block" else ""
         out.append(
-            f"    decide: mcp-review approve {s} {opt} {n}{yes}  |  mcp-review deny {s} {opt} {n}"
+            f"    decide: mcp-review approve {s} {opt} {n}{yes}{also}  |  "
+            f"mcp-review deny {s} {opt} {n}{also}"
         )
     return out
 
 
-def _alone_text(a: Alone, commands: bool) -> list[str]:
+def _alone_text(a: Alone, commands: bool, also: str = "") -> list[str]:
     out = [
         f"[{_MARK.get(str(a.outcome), str(a.outcome).upper())}] alone  "
         f"{_name(a.server, a.principal, a.tool)}  (" + ", ".join(str(r) for r in a.reasons) + ")"
@@ -273,11 +276,13 @@ def _alone_text(a: Alone, commands: bool) -> list[str]:
     if commands:
         s, tl = _arg(a.server), _arg(a.tool)
         yes = " --yes" if str(a.outcome) == "block" else ""
-        out.append(f"    decide: mcp-review approve {s} {tl}{yes}  |  mcp-review deny {s} {tl}")
+        out.append(
+            f"    decide: mcp-review approve {s} {tl}{yes}{also}  |  mcp-review deny {s} {tl}{also}"
+        )
     return out
 
 
-def _group_text(g: Group, commands: bool) -> list[str]:
+def _group_text(g: Group, commands: bool, also: str = "") -> list[str]:
     out = [
         f"[{_MARK.get(str(g.outcome), str(g.outcome).upper())}] group {g.id}  {g.label}  "
         f"({g.counted})"
@@ -290,8 +295,8 @@ def _group_text(g: Group, commands: bool) -> list[str]:
     if commands:
         yes = " --yes" if str(g.outcome) == "block" else ""
         out.append(
-            f"    decide: mcp-review approve --group {g.id}{yes}  |  "
-            f"mcp-review deny --group {g.id}  (leave a member out: --except SERVER/NAME)"
+            f"    decide: mcp-review approve --group {g.id}{yes}{also}  |  "
+            f"mcp-review deny --group {g.id}{also}  (leave a member out: --except SERVER/NAME)"
         )
     return out
 
