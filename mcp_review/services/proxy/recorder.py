@@ -31,14 +31,12 @@ import asyncio
 import contextlib
 import json
 import os
-import queue
-import signal
-import struct
 import sys
-import threading
 from collections import deque
 from collections.abc import Callable
 from typing import Any
+
+from mcp_review.services.proxy.recorder_child import HEAD as _HEAD
 
 LARGE = 64 * 1024
 """A call line this long (bytes) is recorded by the child; shorter ones in the proxy."""
@@ -46,8 +44,6 @@ BEHIND = 64 << 20
 """Bytes handed to the child and not confirmed past which the relay waits for it."""
 CLOSE_WAIT = 120.0
 """At the proxy's end, how long it waits for the child to write what it was handed."""
-_HEAD = struct.Struct("!II")
-"""A frame: the length of its JSON head, the length of the line; then both."""
 
 Entry = tuple[int | None, Any, str | None]
 """One call of a handed line: its index in a batch (None: the line is the call), its
@@ -87,8 +83,11 @@ def _argv() -> list[str]:
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(mcp_review.__file__)))
     boot = (
-        "import sys; sys.path.insert(0, sys.argv[1]); "
-        "from mcp_review.services.proxy.recorder import main; raise SystemExit(main())"
+        "import sys, types; sys.path.insert(0, sys.argv[1]); import mcp_review.services as s; "
+        # the proxy package's __init__ (the relay, anyio, the gate) is not needed: skipped
+        "p = types.ModuleType('mcp_review.services.proxy'); p.__path__ = [s.__path__[0] + "
+        "'/proxy']; sys.modules[p.__name__] = p; "
+        "from mcp_review.services.proxy.recorder_child import main; raise SystemExit(main())"
     )
     return [sys.executable, "-I", "-c", boot, root]
 
@@ -185,26 +184,27 @@ class Recorder:
                 self.log(f"forwarded tools/call {tool} UNRECORDED ({counted}): {why}")
 
     async def _gone(self) -> None:
-        """The child's confirmations ended: every line not confirmed is recorded here."""
+        """The child's confirmations ended: every line not confirmed is recorded here, at once
+        (before any call read later), then the child's end is said."""
         self.failed = True
         self._room.set()
         if not self.waiting:
             return
-        how = "ended"
-        if self.proc is not None:
-            with contextlib.suppress(TimeoutError):
-                rc = await asyncio.wait_for(self.proc.wait(), 2.0)
-                how = f"was killed by signal {-rc}" if rc < 0 else f"exited with code {rc}"
         n = sum(len(e) for _, e in self.waiting)
-        self.log(
-            f"the call log's recorder {how} before confirming {n} call record(s): writing "
-            "them here (one it wrote unconfirmed appears twice, same time and id), and "
-            "recording in this process from now on"
-        )
         while self.waiting:
             line, entries = self.waiting.popleft()
             self.behind -= len(line)
             self.fallback(line, entries)
+        how = "ended"
+        if self.proc is not None:
+            with contextlib.suppress(TimeoutError):
+                rc = await asyncio.wait_for(self.proc.wait(), 5.0)
+                how = f"was killed by signal {-rc}" if rc < 0 else f"exited with code {rc}"
+        self.log(
+            f"the call log's recorder {how} before confirming {n} call record(s): the proxy "
+            "wrote them itself (one the recorder wrote unconfirmed appears twice, same time "
+            "and id), and records in this process from now on"
+        )
 
     async def close(self) -> None:
         """The relay ends: let the child write everything handed to it, then exit (waiting up
@@ -224,113 +224,3 @@ class Recorder:
                 await self._acks
         with contextlib.suppress(TimeoutError, ProcessLookupError):
             await asyncio.wait_for(self.proc.wait(), 5.0)
-
-
-# The child ----------------------------------------------------------------------------------
-
-
-def _read_exact(fd: int, n: int) -> bytes | None:
-    parts: list[bytes] = []
-    while n:
-        chunk = os.read(fd, min(n, 1 << 20))
-        if not chunk:
-            return None
-        parts.append(chunk)
-        n -= len(chunk)
-    return b"".join(parts)
-
-
-def _reader(fd: int, frames: queue.SimpleQueue[tuple[bytes, bytes] | None]) -> None:
-    """Drains the proxy's pipe into memory as fast as it fills (so the proxy's writes do not
-    wait while a record is written), one frame at a time, then None at its end."""
-    try:
-        while True:
-            head = _read_exact(fd, _HEAD.size)
-            if head is None:
-                break
-            nhead, nline = _HEAD.unpack(head)
-            meta = _read_exact(fd, nhead)
-            line = _read_exact(fd, nline) if nline else b""
-            if meta is None or line is None:
-                break
-            frames.put((meta, line))
-    finally:
-        frames.put(None)
-
-
-def _record_frame(log: Any, meta: bytes, line: bytes) -> list[list[Any]]:
-    """Record one line's calls as the proxy would (``Proxy._record``): the failures."""
-    from mcp_review.services.proxy.framing import relay_loads, short
-
-    msg, why = relay_loads(line)
-    failed: list[list[Any]] = []
-    for index, time, digest in json.loads(meta):
-        tool = "?"
-        try:
-            if why is not None:  # never: the proxy parsed these very bytes
-                raise ValueError(why)
-            m = msg[index] if index is not None else msg
-            params = m["params"]
-            tool = params["name"]
-            log.record_call(tool, params.get("arguments"), m["id"], time=time, digest=digest)
-            continue
-        except (OSError, ValueError, TypeError, RecursionError, KeyError, IndexError) as e:
-            err = f"cannot write the call log: {e}"
-        n = log.note_unrecorded()
-        counted = (
-            f"{n} so far, counted in {log.path}.unrecorded for `mcp-review status`"
-            if n is not None
-            else "and it cannot be counted on disk either"
-        )
-        failed.append([short(tool, 60), err, counted])
-    return failed
-
-
-def _open_log(spec: dict[str, Any]) -> Any:
-    from mcp_review.services.config_model import ServerConfig
-    from mcp_review.store.calllog import CallLog
-
-    secrets = spec.pop("secrets")
-    key = spec.pop("key")
-    scrub = (
-        ServerConfig(spec["server"], command="-", expanded=tuple(secrets)).scrub
-        if secrets
-        else None
-    )
-    return CallLog(
-        **{k: spec[k] for k in ("path", "server", "principal", "redact", "max_bytes", "backups")},
-        scrub=scrub,
-        sealing=(bytes.fromhex(key) if key is not None else None, spec["seal_problem"]),
-    )
-
-
-def main() -> int:
-    """The child: records every frame handed to it, in order, confirming each on stdout,
-    until its stdin ends (the proxy closed it, or died)."""
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)  # the proxy's end, not a signal, ends it
-    from mcp_review.services.proxy.heap import keep_heap
-
-    keep_heap()
-    head = _read_exact(0, _HEAD.size)
-    if head is None:
-        return 0
-    spec = _read_exact(0, _HEAD.unpack(head)[0])
-    if spec is None:
-        return 0
-    log = _open_log(json.loads(spec))
-    frames: queue.SimpleQueue[tuple[bytes, bytes] | None] = queue.SimpleQueue()
-    threading.Thread(target=_reader, args=(0, frames), daemon=True).start()
-    confirm = True
-    try:
-        while (frame := frames.get()) is not None:
-            failed = _record_frame(log, *frame)
-            if confirm:
-                ack = json.dumps(failed).encode() + b"\n" if failed else b"\n"
-                try:
-                    os.write(1, ack)
-                except OSError:  # the proxy is gone: record the rest all the same
-                    confirm = False
-    finally:
-        log.close()
-    return 0
