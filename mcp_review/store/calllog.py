@@ -183,8 +183,7 @@ class Redactor:
         self, patterns: Iterable[str] = DEFAULT_REDACT, scrub: Callable[[str], str] | None = None
     ):
         pats = [p for p in patterns if p]
-        self.patterns = tuple(pats)
-        """The key patterns, as given (the recorder process compiles the same ones)."""
+        self.patterns = tuple(pats)  # (the recorder process compiles the same ones)
         self._re = re.compile("|".join(f"(?:{p})" for p in pats), re.I) if pats else None
         self._names: dict[str, bool] = {}
         self.nonfinite = False
@@ -516,8 +515,7 @@ class CallLog:
         """``scrub``: removes the secrets the server was configured with (by value) from every
         string and key written to the call log and the results log, as the proxy's own log
         does; a call that lost a value to it is marked ``redacted`` like any other.
-        ``sealing``: the seal key and why there is none, as another ``CallLog`` of the same log
-        holds them (``settings``): not read from disk again (the recorder process)."""
+        ``sealing``: (seal key, ``seal_problem``) as another CallLog of this log has them."""
         self.path = os.path.abspath(path)
         self.max_result_bytes = max_result_bytes
         self.results_path = self.path + ".results.jsonl" if record_results else None
@@ -547,19 +545,6 @@ class CallLog:
         except OSError as e:
             self._key = None
             self.seal_problem = f"the seal key {e.filename} {e.strerror}"
-
-    def settings(self) -> dict[str, Any]:
-        """What another process needs to write this log's call records byte for byte as this
-        one does (services/proxy/recorder.py), its scrubber apart: ``CallLog(**settings)``."""
-        return {
-            "path": self.path,
-            "server": self.server,
-            "principal": self.principal,
-            "redact": list(self.redactor.patterns),
-            "max_bytes": self.max_bytes,
-            "backups": self.backups,
-            "sealing": (self._key, self.seal_problem),
-        }
 
     def _sealed(self, rec: dict[str, Any]) -> dict[str, Any]:
         if self._key is not None:

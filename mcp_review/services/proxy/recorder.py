@@ -66,12 +66,16 @@ def spec_for(calllog: Any, scrub: Callable[[str], str] | None) -> dict[str, Any]
         secrets = list(scrub.__self__.secrets)  # type: ignore[attr-defined]
     else:
         return None
-    settings = calllog.settings()
-    key, problem = settings.pop("sealing")
+    key = calllog._key  # (the store's writer keeps it; sent, never read from disk again)
     return {
-        **settings,
+        "path": calllog.path,
+        "server": calllog.server,
+        "principal": calllog.principal,
+        "redact": list(calllog.redactor.patterns),
+        "max_bytes": calllog.max_bytes,
+        "backups": calllog.backups,
         "key": key.hex() if key is not None else None,
-        "seal_problem": problem,
+        "seal_problem": calllog.seal_problem,
         "secrets": secrets,
     }
 
