@@ -16,6 +16,7 @@ import jsonschema_rs
 
 from mcp_review.engine.canonical import MAX_DEPTH
 from mcp_review.engine.errors import InputError
+from mcp_review.engine.exactints import DIGIT_MASK, LONG_RUN
 from mcp_review.engine.model import pointer_escape
 
 _orjson: ModuleType | None  # None only where orjson is missing: the stdlib is the fallback
@@ -297,10 +298,12 @@ LOG_KEYS = frozenset(
 """Keys of a server-log record. ``digest``, ``redacted`` and ``seal`` were added by the proxy
 for ``rerun`` (store/calllog.py), ``held`` for a call to a held tool;
 logs without them read as before. ``rerun`` (services/rerun.py) reads records by the same set."""
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson turns integers >= 2**64 into floats silently
+# orjson reads an integer outside [-2**63, 2**64) as a float, silently (engine/exactints.py):
+# a line that may hold one (19 digits in a row) takes the exact parser.
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % LONG_RUN)
 # Digits -> "0", everything else -> " ": a 19-digit run is then a plain substring search, ~12x
 # faster over a whole chunk than the regex per line (measured 0.04 vs 0.5 us per line).
-_DIGIT_MASK = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_DIGIT_MASK = DIGIT_MASK
 
 
 _MIN_DEEP_BYTES = 2 * MAX_DEPTH
@@ -414,7 +417,7 @@ def parse_calls(
                     lineno += 1
                     problem = None
                     try:
-                        # orjson turns integers >= 2**64 into floats: those take the exact parser.
+                        # orjson reads integers past 64 bits as floats: the exact parser.
                         if fast_loads is None or (exact and long_digits(raw)):
                             rec = _exact_loads(raw)
                             if has_lone_surrogate(rec):

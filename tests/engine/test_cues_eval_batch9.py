@@ -24,13 +24,14 @@ def _other_sources() -> set[str]:
     """Every repository another poisoned batch or an honest development file drew from."""
     out: set[str] = set()
     for p in EVAL.glob("poisoned_*.json"):
-        if p.name != "poisoned_dev9.json":
+        # batch 10 takes the rest of one of batch 9's files (its own test checks no text is shared)
+        if p.name not in ("poisoned_dev9.json", "poisoned_dev10.json"):
             out |= {str(i["source"]) for i in _load(p.name)}
     for d in ("honest_dev", "honest_dev2", "honest_dev3"):
         for f in (EVAL / d).glob("*.json"):
             out.add(json.loads(f.read_text(encoding="utf-8"))["repo"])
     for f in EVAL.glob("public_batch*.py"):
-        if f.name != "public_batch9.py":  # a batch not yet planted (the held-out batch 8)
+        if f.name not in ("public_batch9.py", "public_batch10.py"):  # as above; 8 was unplanted
             out |= set(
                 re.findall(r'^\s+"([\w.-]+/[\w.-]+)",$', f.read_text(encoding="utf-8"), re.M)
             )

@@ -181,7 +181,7 @@ def _earlier_sources(batch: int = 7) -> set[str]:
     """Every repository a poisoned batch before ``batch`` or an honest development set drew
     from (batch 7: ``honest_dev/`` only, as it was checked when collected; batch 8: every
     ``honest_dev*/``)."""
-    later = {f"poisoned_dev{n}.json" for n in range(batch, 10)}
+    later = {f"poisoned_dev{n}.json" for n in range(batch, 11)}
     names = [p.name for p in EVAL.glob("poisoned_*.json") if p.name not in later]
     out = {i["source"] for name in names for i in _load(name)}  # type: ignore[attr-defined, index]
     folders = ("honest_dev",) if batch == 7 else ("honest_dev", "honest_dev2", "honest_dev3")
