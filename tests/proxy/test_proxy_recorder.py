@@ -249,3 +249,24 @@ def test_a_proxy_killed_leaves_the_recorder_to_write_what_it_was_handed(tmp_path
                     break
             time.sleep(0.02)
     assert _ids(tmp_path) == [1, 2, 3, 4]
+
+
+def test_a_recorder_that_cannot_start_leaves_the_recording_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """No interpreter to start (a deleted venv, an exhausted process table): the proxy says
+    so, ``hand`` answers False (the caller records the call itself) and never tries again."""
+    import asyncio
+
+    from mcp_review.services.proxy import recorder
+
+    monkeypatch.setattr(recorder, "_argv", lambda: [str(tmp_path / "no-such-python")])
+    said: list[str] = []
+    rec = recorder.Recorder({}, said.append, lambda line, entries: None)
+
+    async def go() -> list[bool]:
+        return [await rec.hand(b"{}\n", []), await rec.hand(b"{}\n", [])]
+
+    assert asyncio.run(go()) == [False, False]
+    assert rec.failed and rec.proc is None and not rec.busy
+    assert len(said) == 1 and "cannot start the call log's recorder" in said[0]
