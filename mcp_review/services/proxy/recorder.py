@@ -13,7 +13,7 @@ Order: a smaller call is recorded in the proxy only while nothing handed over is
 else it goes the same way (every call of a read goes one way). So records stay in the order
 the calls were read.
 
-What a crash loses (docs/proxy.md, "Every call forwarded is on the record"):
+What a crash loses (docs/proxy.md, "Large calls are recorded by a process of their own"):
 
 - The recorder dies: the proxy sees its reply pipe end, says so on stderr, records every call
   it had not confirmed itself (a record the child wrote but had not confirmed appears twice:
@@ -110,8 +110,6 @@ class Recorder:
         self.behind = 0
         self.failed = False
         """The child could not start or died: every call is recorded in-process now."""
-        self.handed = 0
-        """Lines handed over in all (tests, benchmarks)."""
         self._room = asyncio.Event()
         self._acks: asyncio.Task[None] | None = None
         self._closing = False
@@ -153,7 +151,6 @@ class Recorder:
         assert self.proc is not None and self.proc.stdin is not None
         self.waiting.append((line, entries))
         self.behind += len(line)
-        self.handed += 1
         head = json.dumps([[i, p.call_time, d] for i, p, d in entries]).encode()
         self.proc.stdin.write(_HEAD.pack(len(head), len(line)) + head)
         self.proc.stdin.write(line)
