@@ -214,6 +214,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_proxy_http",
         "test_proxy_keepalive",
         "test_proxy_large",
+        "test_proxy_recorder",
         "test_proxy_remote_cli",
         "test_proxy_remote_e2e",
         "test_proxy_remote_hostile",
