@@ -32,7 +32,9 @@ honest rewrite of a development corpus server (the sentences new in a changed te
 by a model trained without its server (grouped folds), and the threshold is set so that at
 most ``HONEST_BUDGET`` of the tools and ``REWRITE_BUDGET`` of the rewrites would be flagged.
 ``--loso`` trains once per poisoned source without it and reports how many of its texts pass
-that threshold (what generalisation to an unseen author looks like). ``--write`` regenerates ``mcp_review/engine/cue_model_weights.py``.
+that threshold (what generalisation to an unseen author looks like), in all and among the texts
+the hand rules miss (scored as ``bench_cues_eval.py --set dev`` scores them; the project's own
+set counts as caught). ``--write`` regenerates ``mcp_review/engine/cue_model_weights.py``.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ from build_set import plant  # noqa: E402
 from mcp_review.engine.cue_directive import own_names_of  # noqa: E402
 from mcp_review.engine.cue_model import features, job_of, sentences  # noqa: E402
 from mcp_review.engine.cues import tool_texts  # noqa: E402
+from mcp_review.engine.rules.cue_families import (  # noqa: E402
+    INSTRUCTION_READS_AS_INSTRUCTION as INSTRUCTION_READS,
+)
 
 OUT = ROOT / "mcp_review" / "engine" / "cue_model_weights.py"
 SEED = 39
@@ -416,15 +421,44 @@ def choose_threshold(
     return out
 
 
-def loso(docs: list[Doc], threshold: float) -> dict[str, tuple[int, int]]:
-    """Per poisoned source: (texts over the threshold, texts) by a model trained without it
-    (its translations held out with it); the project's own set is one source."""
-    out: dict[str, tuple[int, int]] = {}
+def loso(
+    docs: list[Doc], threshold: float, caught: dict[str, bool] | None = None
+) -> dict[str, tuple[int, int, int, int]]:
+    """Per poisoned source: (texts over the threshold, texts, and the same two among the texts
+    ``caught`` says the hand rules miss) by a model trained without it (its translations held
+    out with it); the project's own set is one source."""
+    out: dict[str, tuple[int, int, int, int]] = {}
     for g in sorted({d.group for d in docs if d.label == 1}):
         w, b = train([d for d in docs if d.group != g])
         held = [d for d in docs if d.group == g and not d.translated]
-        hit = sum(doc_score(d, w, b) > threshold for d in held)
-        out[g[4:]] = (hit, len(held))
+        over = [doc_score(d, w, b) > threshold for d in held]
+        missed = [
+            (d, o) for d, o in zip(held, over, strict=True) if not (caught or {}).get(d.unit, True)
+        ]
+        out[g[4:]] = (sum(over), len(held), sum(o for _, o in missed), len(missed))
+    return out
+
+
+def rule_caught() -> dict[str, bool]:
+    """Whether the hand rules catch each development poisoned text (a block or attention cue,
+    the learned cue left out: it is info), planted as ``bench_cues_eval.py --set dev`` plants
+    it; keyed as the training units are."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as ev
+
+    servers = ev.cd.servers()
+    names = ev.fleet(servers)
+    out: dict[str, bool] = {}
+    for name in POS_DEV:
+        path = HERE / name
+        if not path.exists():
+            continue
+        for item in json.loads(path.read_text(encoding="utf-8")):
+            old, new = ev.planted_pair(item, servers)
+            cues = ev.tool_cues(old, new, names=names, server=item["plant"]["server"])
+            out[f"{name}:{item['id']}"] = any(
+                ev.level(c) in ev.CAUGHT for c in cues if c.rule != INSTRUCTION_READS
+            )
     return out
 
 
@@ -502,12 +536,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"weights: {len(w)}, bias {b}")
     report_in_sample(docs, w, b, threshold)
     if a.loso:
-        res = loso(docs, threshold)
-        hit = sum(x for x, _ in res.values())
-        n = sum(y for _, y in res.values())
-        for g, (x, y) in res.items():
-            print(f"  loso {g}: {x}/{y}")
+        res = loso(docs, threshold, rule_caught())
+        hit, n, mhit, mn = (sum(r[i] for r in res.values()) for i in range(4))
+        for g, (x, y, mx, my) in res.items():
+            print(f"  loso {g}: {x}/{y}; of the texts the rules miss {mx}/{my}")
         print(f"leave-one-source-out: {hit}/{n} ({hit / max(1, n):.1%})")
+        print(f"  on the texts the hand rules miss: {mhit}/{mn} ({mhit / max(1, mn):.1%})")
     if a.write:
         note = f"Data {data_digest(docs)}, seed {SEED}, {a.folds} folds."
         OUT.write_text(render(w, b, threshold, note), encoding="utf-8")
