@@ -32,6 +32,7 @@ from typing import Any
 
 from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
+from mcp_review.engine.cue_goals import goal_cues
 from mcp_review.engine.cue_hidden_first import first_hidden as _first_hidden
 from mcp_review.engine.cue_model import model_cues
 from mcp_review.engine.cue_runs import _run_cues
@@ -840,6 +841,13 @@ def _text_cues(
     if a.text != cased.text:
         found.view = a
         family_cues(a.text, found.add)
+    if not any(c.blocking for c in found.out):
+        # what an instruction asks for (engine/cue_goals.py), in both copies as the families
+        found.view = cased
+        goal_cues(cased.text, found.add)
+        if a.text != cased.text:
+            found.view = a
+            goal_cues(a.text, found.add)
     model_cues(cased.text, found.add)  # a learned reading (engine/cue_model.py), info
     return found.out
 
