@@ -843,11 +843,12 @@ def _text_cues(
         family_cues(a.text, found.add)
     if not any(c.blocking for c in found.out):
         # what an instruction asks for (engine/cue_goals.py), in both copies as the families
+        tool = frozenset({own_tool.lower()}) if own_tool else frozenset()
         found.view = cased
-        goal_cues(cased.text, found.add)
+        goal_cues(cased.text, found.add, tool)
         if a.text != cased.text:
             found.view = a
-            goal_cues(a.text, found.add)
+            goal_cues(a.text, found.add, tool)
     model_cues(cased.text, found.add)  # a learned reading (engine/cue_model.py), info
     return found.out
 
