@@ -39,6 +39,7 @@ PLAN: list[tuple[str, list[str], list[str]]] = [
     ("bench_commands", [], ["-n", "20000", "-r", "1", "--skip-fleet"]),
     ("bench_proxy", ["-n", "2000"], ["-n", "300", "--held-log", "0,1000"]),
     ("bench_proxy_large", [], ["--quick"]),
+    ("bench_exact_ints", [], ["--repeat", "3"]),
     ("bench_fetch", [], ["--kinds", "raw,inproc", "--sizes", "1,10", "--repeat", "1"]),
     ("bench_tui", [], ["--servers", "5", "--per-server", "20"]),
     ("bench_tui", ["--servers", "50", "--per-server", "200", "--varied"], None),

@@ -123,7 +123,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line. ``only``: import and register that one command's module (the
     others are named with their help, as ``--help`` lists them, but not imported): what
     ``main`` builds to run a command, since importing every command's module cost a run
-    about a sixth of its start-up."""
+    about a sixth of its start-up. A command's ``run`` is looked up in its module when it
+    runs (``_run``), not bound here, so one parser built can serve any number of runs."""
     parser = _Parser(
         prog="mcp-review",
         description=DESCRIPTION,
@@ -153,7 +154,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         mod.register(p)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(_module=mod.__name__)
     return parser
 
 
@@ -168,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # top-level one (argparse hands every leftover to the top parser).
         target = _subparser(parser, getattr(args, "command", None)) or parser
         target.error(f"unrecognized arguments: {' '.join(extras)}")
-    if not getattr(args, "_run", None):
+    if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
         return exitcodes.INPUT_ERROR
     # The app draws with escape sequences and the proxy's stdout is JSON-RPC: everything else a
@@ -195,7 +196,7 @@ def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.Ar
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        return int(args._run(args))
+        return int(importlib.import_module(args._module).run(args))
     except EarlyExit as e:
         return e.code
     except InputError as e:

@@ -155,11 +155,12 @@ def _one_parser_per_process() -> None:
     the suite calls ``main`` in-process thousands of times (tests/helpers.py ``run_cli``, the
     corpus agreement's ten commands a pair). Once the CLI is imported, ``cli.build_parser``
     builds each parser it is asked for (the whole one, or ``only`` one command's) once per test
-    process and hands every later caller the same one, each command's ``run`` looked up in its
-    module again (a test may replace it). A parser is not changed by parsing (each parse fills
-    a new namespace); what could leak from one call into the next is a command changing a
-    mutable default it was handed (a list option's ``[]``), so each reuse first checks that
-    every such default is still what the build made, and fails naming it otherwise."""
+    process and hands every later caller the same one: a plain cache, since ``main`` looks a
+    command's ``run`` up in its module when it runs (a test may replace it), and parsing changes
+    no parser (each parse fills a new namespace). What could leak from one call into the next
+    is a command changing a mutable default it was handed (a list option's ``[]``), so each
+    reuse first checks that every such default is still what the build made, and fails naming
+    it otherwise."""
     import sys
 
     cli = sys.modules.get("mcp_review.cli")
@@ -170,38 +171,26 @@ def _one_parser_per_process() -> None:
     import copy
 
     build = cli.build_parser
-    Built = tuple[
-        argparse.ArgumentParser,
-        list[tuple[str, argparse.Action, object]],  # (where, action, the default as built)
-        list[tuple[argparse.ArgumentParser, str]],  # (a command's parser, its module)
-    ]
-    built: dict[object, Built] = {}
+    # each parser built, with its mutable defaults: (where, action, the default as built)
+    built: dict[str | None, tuple[argparse.ArgumentParser, list[tuple[str, Any, object]]]] = {}
 
     def mutable_defaults(parser: argparse.ArgumentParser, path: str, out: list[Any]) -> None:
-        for action in parser._actions:
+        for action in parser._actions:  # argparse lists a parser's options nowhere public
             if isinstance(action, argparse._SubParsersAction):
                 for name, sub in action.choices.items():
                     mutable_defaults(sub, f"{path} {name}", out)
             elif isinstance(action.default, (list, dict, set, bytearray)):
                 out.append((f"{path} {action.dest}", action, copy.deepcopy(action.default)))
 
-    def build_parser(*args: Any, **kwargs: Any) -> argparse.ArgumentParser:
-        key = (args, tuple(sorted(kwargs.items())))
-        if key not in built:
-            parser = build(*args, **kwargs)
+    def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+        if only not in built:
+            parser = build(only)
             defaults: list[Any] = []
             mutable_defaults(parser, "mcp-review", defaults)
-            commands = []
-            for name, module, _help in cli.COMMANDS:  # as build_parser binds each `run`
-                sub = cli._subparser(parser, name)
-                if sub is not None and "_run" in sub._defaults:
-                    commands.append((sub, f"mcp_review.commands.{module}"))
-            built[key] = (parser, defaults, commands)
-        parser, defaults, commands = built[key]
+            built[only] = (parser, defaults)
+        parser, defaults = built[only]
         for where, action, made in defaults:
             assert action.default == made, f"a run changed the parser's default of {where}"
-        for sub, module in commands:  # each command's `run` as its module has it now, as a
-            sub._defaults["_run"] = sys.modules[module].run  # fresh build would bind it
         return parser
 
     build_parser.__doc__ = build.__doc__

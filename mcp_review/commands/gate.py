@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     old, new = load_pair(args.old, args.new)
     # Streamed: the log is read line by line and, unless every call is to be listed, only the
     # calls the report lists are kept (memory bounded by the report, not by the log).
+    from mcp_review.engine.calls import LoadedCalls
     from mcp_review.engine.hidden import safe_text
-    from mcp_review.engine.replay import LoadedCalls
 
     stats = LoadedCalls()
     calls = iter_calls(args.calls, tool=new.name, strict=True, stats=stats)

@@ -63,12 +63,12 @@ def build_app(args: argparse.Namespace) -> ReviewApp:
     inp.print_notes()
 
     def read() -> ReviewSource:
-        from mcp_review.engine.replay import _gc_paused
+        from mcp_review.engine.calls import gc_paused
         from mcp_review.store.pinfile import load_pins
 
         # A fleet's pin file, snapshot and status: hundreds of thousands of objects, no
         # reference cycles; full collections meanwhile only walked them again and again.
-        with _gc_paused():
+        with gc_paused():
             inp.pins = load_pins(inp.pins_path)
             from mcp_review.services.signing import install
 

@@ -11,10 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_review.engine.calls import Call
 from mcp_review.engine.locate import instance_paths
 from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import CLASS_ORDER, Change, ChangeClass, ToolDef
-from mcp_review.engine.replay import Call, RemovedProperty, Replayer, ReplayResult
+from mcp_review.engine.replay import RemovedProperty, Replayer, ReplayResult
 from mcp_review.engine.rules.objects import PROPERTY_REMOVED_OPEN
 from mcp_review.engine.schema_diff import diff_tools
 from mcp_review.engine.witness import attach_witnesses

@@ -33,8 +33,8 @@ from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 # The call logs and their streamed replay live in status_calls; re-exported for the importers.
 from mcp_review.engine.status_calls import CallLog as CallLog
 from mcp_review.engine.status_calls import CallReader as CallReader
-from mcp_review.engine.status_calls import _replay_streamed, _stream_replay
 from mcp_review.engine.status_calls import call_log_of as call_log_of
+from mcp_review.engine.status_calls import replay_streamed, stream_replay
 
 # A tool's status lives in status_tool; re-exported for the importers.
 from mcp_review.engine.status_tool import Awaiting as Awaiting
@@ -524,8 +524,8 @@ def _arguments_key(t: ToolStatus, schema: Any) -> tuple[str, str, str] | None:
     """What a call takes: the input schema without its words, ``$schema`` and
     ``additionalProperties`` (None for a schema too deep to walk, or one that takes nothing:
     every argument-less tool would look alike)."""
+    from mcp_review.engine.calls import too_deep
     from mcp_review.engine.canonical import canonical_json
-    from mcp_review.engine.replay import too_deep
 
     if too_deep(schema):
         return None
@@ -764,7 +764,7 @@ def server_status(
     if server.error:
         # An unreachable server says nothing about its tools: none are reported removed.
         if calls is not None and calls.streamed:
-            _stream_replay(calls, {})  # its log's counts, as a loaded log has them
+            stream_replay(calls, {})  # its log's counts, as a loaded log has them
         return srv, []
     _server_surfaces(srv, server, pins)
     if pinned is None:
@@ -774,7 +774,7 @@ def server_status(
         by_name.setdefault(t.name, []).append(t)
     replayed = None
     if calls is not None and calls.streamed:
-        replayed = _replay_streamed(
+        replayed = replay_streamed(
             calls, by_name, pinned if compare else {}, keep_valid_calls, memo
         )
     out: list[ToolStatus] = []

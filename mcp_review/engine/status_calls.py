@@ -11,8 +11,8 @@ from mcp_review.engine.memo import CompareMemo
 from mcp_review.engine.model import ToolDef
 
 if TYPE_CHECKING:  # types only: a gate reads calls without importing the pin machinery
+    from mcp_review.engine.calls import Call, LoadedCalls
     from mcp_review.engine.pins import Pin
-    from mcp_review.engine.replay import Call, LoadedCalls
 
 CallReader = Callable[["LoadedCalls"], Iterable["Call"]]
 """Yields a log's calls, counting skipped and ignored lines in the LoadedCalls given."""
@@ -66,7 +66,7 @@ def call_log_of(path: str | None, read: CallReader) -> CallLog:
     """A server's recorded calls grouped by tool, from ``read`` (lenient: bad lines are counted
     in the ``LoadedCalls`` it is given, not fatal). ``store.readers.load_call_log`` reads a file
     this way."""
-    from mcp_review.engine.replay import LoadedCalls
+    from mcp_review.engine.calls import LoadedCalls
 
     loaded = LoadedCalls()
     log = CallLog(path=path)
@@ -92,10 +92,10 @@ def call_log_of(path: str | None, read: CallReader) -> CallLog:
 _BATCH = 2048
 
 
-def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
+def stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
     """One pass over a streamed log: counts per tool, and each tool in ``replayers`` fed its
     calls (numbered per tool as :func:`call_log_of` does), a batch at a time."""
-    from mcp_review.engine.replay import LoadedCalls
+    from mcp_review.engine.calls import LoadedCalls
 
     if log.reader is None:
         raise ValueError("a streamed call log needs its reader (store.readers.stream_call_log)")
@@ -128,7 +128,7 @@ def _stream_replay(log: CallLog, replayers: Mapping[str, Any]) -> None:
     log.surrogate_lines = loaded.surrogate_lines[:5]
 
 
-def _replay_streamed(
+def replay_streamed(
     calls: CallLog,
     by_name: Mapping[str, list[ToolDef]],
     pinned: Mapping[str, Pin],
@@ -145,5 +145,5 @@ def _replay_streamed(
         if pin is not None and pin.current_digest() != defs[0].digest:
             pending = PendingComparison(pin.tool_def(), defs[0], memo)
             plan[name] = (pending, pending.replayer(keep_valid=keep_valid))
-    _stream_replay(calls, {name: r for name, (_, r) in plan.items()})
+    stream_replay(calls, {name: r for name, (_, r) in plan.items()})
     return plan

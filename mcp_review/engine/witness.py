@@ -28,18 +28,18 @@ from mcp_review.engine.walk import COMBINATORS, MISSING, escape, get, nodes
 
 # attribution and placement live in witness_place (split by job; it never imports this module)
 from mcp_review.engine.witness_place import (
-    _all_locations,
-    _at_instance,
-    _best_issue,
-    _copy_json,
-    _key,
-    _keyword_attributable,
-    _locations,
-    _patch,
-    _place,
-    _plain_keyword_path,
-    _plain_object_path,
-    _touches,
+    all_locations,
+    at_instance,
+    best_issue,
+    copy_json,
+    instance_key,
+    keyword_attributable,
+    locations,
+    patch,
+    place,
+    plain_keyword_path,
+    plain_object_path,
+    touches,
 )
 
 MAX_VALIDATOR_CALLS = 400
@@ -215,7 +215,7 @@ def _search_key(
 def _copy_found(found: list[dict[str, Any] | None]) -> list[dict[str, Any] | None]:
     """``found`` with every witness its own copy (the other fields are immutable)."""
     return [
-        f if f is None or "witness" not in f else {**f, "witness": _copy_json(f["witness"])}
+        f if f is None or "witness" not in f else {**f, "witness": copy_json(f["witness"])}
         for f in found
     ]
 
@@ -567,7 +567,7 @@ class _Side:
             for inst in cands:
                 if self.objects and not isinstance(inst, dict):
                     continue
-                key = _key(inst)
+                key = instance_key(inst)
                 if key is None:
                     return None
                 if not self.accepts(inst, key):
@@ -600,7 +600,7 @@ class _Side:
         """The rejecting schema with this one change undone (acc's value put back)."""
         patched = self.rej
         for t in targets:
-            patched = _patch(patched, t, get(self.acc, t))
+            patched = patch(patched, t, get(self.acc, t))
         self._call()  # a compilation costs about what one validation of the schema does
         try:
             return SchemaValidator(patched)
@@ -619,12 +619,12 @@ class _Side:
             return False
         err = {tuple(pointer_tokens(p)) for p in paths}
         exact = {tuple(t) for t in targets}
-        if not all(st in exact and _plain_keyword_path(st) for st in err):
+        if not all(st in exact and plain_keyword_path(st) for st in err):
             return False
         for t in targets:
-            if tuple(t) in err or _plain_keyword_path(tuple(t)):
+            if tuple(t) in err or plain_keyword_path(tuple(t)):
                 continue  # a local keyword: putting acc's value back is safe
-            if not (len(t) >= 2 and t[-2] == "properties" and _plain_object_path(t[:-2])):
+            if not (len(t) >= 2 and t[-2] == "properties" and plain_object_path(t[:-2])):
                 return False
             parent = get(inst, t[:-2][1::2]) if t[:-2] else inst
             if not isinstance(parent, dict) or t[-1] in parent:
@@ -669,7 +669,7 @@ class _Side:
             if self.objects and not isinstance(inst, dict):
                 continue
             self.budget.work(self.weight)  # building, copying and keying a call as big
-            key = _key(inst)
+            key = instance_key(inst)
             if key is None or key in seen:
                 continue
             seen.add(key)
@@ -680,7 +680,7 @@ class _Side:
                 # The change sits where the walker folded an allOf of $refs or followed a
                 # $ref: no literal place in the schema to undo it. Attributed when every error
                 # is that keyword, at one instance location.
-                ok = _keyword_attributable(issues, paths, kw)
+                ok = keyword_attributable(issues, paths, kw)
             elif self._plainly_attributable(inst, paths, targets):
                 ok = True
             else:
@@ -696,14 +696,14 @@ class _Side:
             if ok:
                 if strategy is Witness.OMIT_REQUIRED:
                     inst, issues = self._narrow(inst, issues, toks)
-                return inst, _best_issue(issues, toks)
+                return inst, best_issue(issues, toks)
             # It breaks, but also because of another change: satisfy the new schema's other
             # requirements (a property another change made required) and try that call too.
             self.blocked += 1
             if self.shared is None and (
-                _touches(issues, paths, toks) or _at_instance(issues, self._where(loc))
+                touches(issues, paths, toks) or at_instance(issues, self._where(loc))
             ):
-                self.shared = (inst, _best_issue(issues, toks))
+                self.shared = (inst, best_issue(issues, toks))
                 if share is not None:
                     shared_at = self.budget.left
             fixed = self._repair(inst, issues, targets)
@@ -728,7 +728,7 @@ class _Side:
         properties filled in from the rejecting schema, when that call still passes the old
         schema and fails the new one, so the evidence fails for this property alone (``{}``
         against two added requirements names whichever the validator reports first)."""
-        if len(toks) < 2 or toks[-2] != "properties" or not _plain_object_path(toks[:-2]):
+        if len(toks) < 2 or toks[-2] != "properties" or not plain_object_path(toks[:-2]):
             return inst, issues
         name, obj_toks = toks[-1], toks[:-2]
         node_path = obj_toks[1::2]
@@ -739,7 +739,7 @@ class _Side:
         req, props = obj_schema.get("required"), obj_schema.get("properties")
         if not isinstance(req, list) or not isinstance(props, dict) or name not in req:
             return inst, issues
-        fixed = _copy_json(inst)
+        fixed = copy_json(inst)
         target = get(fixed, node_path) if node_path else fixed
         changed = False
         for other in req[:32]:
@@ -747,9 +747,9 @@ class _Side:
                 vals = [v for v in self.rej_gen.values(props[other], 1) if v is not _ABSENT]
                 if not vals:
                     return inst, issues
-                target[other] = _copy_json(vals[0])
+                target[other] = copy_json(vals[0])
                 changed = True
-        key = _key(fixed) if changed else None
+        key = instance_key(fixed) if changed else None
         if key is None or not self.accepts(fixed, key) or not self.rejects(fixed, key):
             return inst, issues
         narrowed, _ = self.rej_errors(fixed, key)
@@ -761,11 +761,11 @@ class _Side:
         if len(issues) >= MAX_ISSUES:
             return None
         mine = {tuple(t) for t in targets}
-        fixed = _copy_json(inst)
+        fixed = copy_json(inst)
         changed = False
         for i in issues:
             st = pointer_tokens(i.schema_path)
-            if st[-1:] != ["required"] or tuple(st) in mine or not _plain_object_path(st[:-1]):
+            if st[-1:] != ["required"] or tuple(st) in mine or not plain_object_path(st[:-1]):
                 continue
             obj_schema = get(self.rej, st[:-1])
             node = get(fixed, pointer_tokens(i.path)) if i.path else fixed
@@ -780,7 +780,7 @@ class _Side:
                 if isinstance(name, str) and name not in node and name in props:
                     vals = self.rej_gen.values(props[name], 1)
                     if vals:
-                        node[name] = _copy_json(vals[0])
+                        node[name] = copy_json(vals[0])
                         changed = True
         return fixed if changed else None
 
@@ -821,15 +821,15 @@ class _Side:
         if not bases:
             return []
         for b in bases:
-            k = _key(b)
+            k = instance_key(b)
             if k is not None and self.accepts(b, k) and not self.rejects(b, k):
                 return []
         out: list[Any] = []
-        seen = {_key(b) for b in bases}
+        seen = {instance_key(b) for b in bases}
         for b in self.rej_gen.values(self.rej, 0)[:MAX_ALTERNATIVES]:
             if b is _ABSENT or (self.objects and not isinstance(b, dict)):
                 continue
-            k = _key(b)
+            k = instance_key(b)
             if k is None or k in seen:
                 continue
             seen.add(k)
@@ -839,7 +839,7 @@ class _Side:
 
     def _candidates(self, toks: list[str], strategy: Witness) -> Iterator[Any]:
         bases = self._bases() or [{}]
-        for path, o_chain, o_sub, n_sub, hint, kw in _locations(self.acc, self.rej, toks):
+        for path, o_chain, o_sub, n_sub, hint, kw in locations(self.acc, self.rej, toks):
             values = list(targeted_values(self.gen, o_sub, n_sub, hint, kw, strategy))
             # A schema that accepts anything proposes scalars first; a location inside the
             # call needs a container to hold it.
@@ -847,15 +847,15 @@ class _Side:
             placed = bases if any(isinstance(b, want) for b in bases) else [*bases, want()]
             for value in values:
                 for base in placed:
-                    inst = _place(base, path, value, o_chain, self.gen)
+                    inst = place(base, path, value, o_chain, self.gen)
                     if inst is not None:
                         yield inst
         # The plain minimal calls (they witness an added requirement on their own), after the
         # boundary values so those win when both would do.
         yield from bases
         # Generic fallback: a bounded walk over every location of the accepting schema.
-        for path, o_chain, o_sub, n_sub in _all_locations(self.acc, self.rej):
+        for path, o_chain, o_sub, n_sub in all_locations(self.acc, self.rej):
             for value in targeted_values(self.gen, o_sub, n_sub, None, [], strategy):
-                inst = _place(bases[0], path, value, o_chain, self.gen)
+                inst = place(bases[0], path, value, o_chain, self.gen)
                 if inst is not None:
                     yield inst

@@ -9,30 +9,31 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from mcp_review.engine.calls import too_deep
 from mcp_review.engine.canonical import MAX_DEPTH
 from mcp_review.engine.generate import Gen, view
 from mcp_review.engine.locate import likely_paths, split_location
 from mcp_review.engine.model import pointer_tokens
-from mcp_review.engine.replay import MAX_ISSUES, Issue, too_deep
+from mcp_review.engine.replay import MAX_ISSUES, Issue
 from mcp_review.engine.walk import COMBINATORS, MISSING, get
 
 _ABSENT: Any = MISSING
 _BRANCH_TOKENS = COMBINATORS
 
 
-def _copy_json(v: Any) -> Any:
+def copy_json(v: Any) -> Any:
     """A deep copy of a JSON value (``copy.deepcopy`` for anything else, which a witness never
     is): a tenth of deepcopy's time on the small calls witnesses are."""
     if isinstance(v, dict):
-        return {k: _copy_json(x) for k, x in v.items()}
+        return {k: copy_json(x) for k, x in v.items()}
     if isinstance(v, list):
-        return [_copy_json(x) for x in v]
+        return [copy_json(x) for x in v]
     if v is None or isinstance(v, (str, int, float)):
         return v
     return copy.deepcopy(v)
 
 
-def _touches(issues: list[Issue], paths: set[str] | None, toks: list[str]) -> bool:
+def touches(issues: list[Issue], paths: set[str] | None, toks: list[str]) -> bool:
     """The new schema rejects the call (also) at this change: some error's schema path lies
     under the change's location, is the keyword of its object or list that governs it (a
     removed property: ``additionalProperties``, ``required``; a branch: its ``anyOf``), or is
@@ -58,14 +59,14 @@ def _touches(issues: list[Issue], paths: set[str] | None, toks: list[str]) -> bo
     )
 
 
-def _at_instance(issues: list[Issue], where: set[str]) -> bool:
+def at_instance(issues: list[Issue], where: set[str]) -> bool:
     """The new schema rejects the call at (or inside) the place in the call where this
     change's location applies: a change whose location only the old schema has (a branch the
     new one folded away) is judged by where the call breaks, not by the schema's words."""
     return any(i.path == w or i.path.startswith(w + "/") for i in issues for w in where)
 
 
-def _key(inst: Any) -> str | None:
+def instance_key(inst: Any) -> str | None:
     if too_deep(inst, MAX_DEPTH):
         return None
     try:
@@ -74,7 +75,7 @@ def _key(inst: Any) -> str | None:
         return None
 
 
-def _best_issue(issues: list[Issue], toks: list[str]) -> Issue:
+def best_issue(issues: list[Issue], toks: list[str]) -> Issue:
     """The issue that names the changed keyword (for a property, its ``required`` error naming
     it), else the first one."""
     loc, kw = split_location(toks)
@@ -93,7 +94,7 @@ def _best_issue(issues: list[Issue], toks: list[str]) -> Issue:
 # Pointers and instance locations ------------------------------------------------------------
 
 
-def _patch(root: Any, toks: list[str], value: Any) -> Any:
+def patch(root: Any, toks: list[str], value: Any) -> Any:
     """A copy of ``root`` with ``value`` at ``toks`` (deleted when _ABSENT); copies the path only."""
     if not toks:
         return True if value is _ABSENT else value
@@ -104,9 +105,9 @@ def _patch(root: Any, toks: list[str], value: Any) -> Any:
         out = dict(root)
         if rest:
             if head in out:
-                out[head] = _patch(out[head], rest, value)
+                out[head] = patch(out[head], rest, value)
             elif value is not _ABSENT:
-                out[head] = _patch({}, rest, value)
+                out[head] = patch({}, rest, value)
         elif value is _ABSENT:
             out.pop(head, None)
         else:
@@ -115,7 +116,7 @@ def _patch(root: Any, toks: list[str], value: Any) -> Any:
     lst = list(root)
     if head.isdigit() and int(head) < len(lst):
         if rest:
-            lst[int(head)] = _patch(lst[int(head)], rest, value)
+            lst[int(head)] = patch(lst[int(head)], rest, value)
         elif value is _ABSENT:
             del lst[int(head)]
         else:
@@ -149,23 +150,23 @@ _LOCAL_KEYWORDS = frozenset(
 """Assertion keywords that judge their own instance only (no subschema, no sibling)."""
 
 
-def _keyword_attributable(issues: list[Issue], paths: set[str] | None, kw: list[str]) -> bool:
+def keyword_attributable(issues: list[Issue], paths: set[str] | None, kw: list[str]) -> bool:
     if not issues or paths is None or len(issues) >= MAX_ISSUES:
         return False
     where = {i.path for i in issues}
     return len(where) == 1 and all(pointer_tokens(p)[-1:] == kw[:1] for p in paths)
 
 
-def _plain_object_path(toks: Any) -> bool:
+def plain_object_path(toks: Any) -> bool:
     """Tokens made of ``properties/<name>`` steps only (the instance path is the names)."""
     return len(toks) % 2 == 0 and all(t == "properties" for t in toks[0::2])
 
 
-def _plain_keyword_path(toks: Any) -> bool:
-    return bool(toks) and toks[-1] in _LOCAL_KEYWORDS and _plain_object_path(toks[:-1])
+def plain_keyword_path(toks: Any) -> bool:
+    return bool(toks) and toks[-1] in _LOCAL_KEYWORDS and plain_object_path(toks[:-1])
 
 
-def _locations(
+def locations(
     acc: Any, rej: Any, toks: list[str]
 ) -> Iterator[tuple[list[Any], list[Any], Any, Any, Any, list[str]]]:
     loc, kw = split_location(toks)
@@ -177,7 +178,7 @@ def _locations(
         yield path, chain, view(acc, o_sub), n_sub, hint, kw
 
 
-def _all_locations(
+def all_locations(
     acc: Any, rej: Any, limit: int = 40
 ) -> Iterator[tuple[list[Any], list[Any], Any, Any]]:
     """Breadth-first (path, chain, acc subschema, rej subschema) over properties and items."""
@@ -202,12 +203,12 @@ def _all_locations(
                     queue.append(([*toks, b, str(i)], path, chain))
 
 
-def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -> Any:
+def place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -> Any:
     """A copy of ``base`` with ``value`` at the instance ``path`` (parents created from the
     accepting schema's examples); None when the path cannot be built."""
     if not path:
-        return None if value is _ABSENT else _copy_json(value)
-    root = _copy_json(base)
+        return None if value is _ABSENT else copy_json(value)
+    root = copy_json(base)
     node = root
     for depth, key in enumerate(path):
         last = depth == len(path) - 1
@@ -217,11 +218,11 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -
             while len(node) <= key:
                 sub = chain[depth] if depth < len(chain) else True
                 vals = gen.values(sub, 1) if sub is not _ABSENT else []
-                node.append(_copy_json(vals[0]) if vals else None)
+                node.append(copy_json(vals[0]) if vals else None)
             if last:
                 if value is _ABSENT:
                     return None
-                node[key] = _copy_json(value)
+                node[key] = copy_json(value)
             else:
                 node = node[key]
             continue
@@ -231,7 +232,7 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -
             if value is _ABSENT:
                 node.pop(key, None)  # already absent: the call as it stands is the candidate
             else:
-                node[key] = _copy_json(value)
+                node[key] = copy_json(value)
             break
         if key not in node:
             sub = chain[depth] if depth < len(chain) else True
@@ -239,6 +240,6 @@ def _place(base: Any, path: list[Any], value: Any, chain: list[Any], gen: Gen) -
             nxt = path[depth + 1]
             want = list if isinstance(nxt, int) else dict
             pick = next((v for v in vals if isinstance(v, want)), want())
-            node[key] = _copy_json(pick)
+            node[key] = copy_json(pick)
         node = node[key]
     return root

@@ -257,10 +257,10 @@ class Inputs:
     def snapshot(self, on_progress: ProgressFn | None = None) -> Snapshot:
         """The tool lists: the snapshot file (``--server`` applied), or a live fetch."""
         if self.snapshot_path is not None:
-            from mcp_review.engine.replay import _gc_paused
+            from mcp_review.engine.calls import gc_paused
             from mcp_review.store.readers import load_snapshot
 
-            with _gc_paused():  # 10,000 definitions, no reference cycles (see status below)
+            with gc_paused():  # 10,000 definitions, no reference cycles (see status below)
                 snap = load_snapshot(self.snapshot_path)
             if self.only:
                 missing = [n for n in self.only if n not in snap.servers]
@@ -301,7 +301,7 @@ class Inputs:
         ``pinned_elsewhere``: a deciding command that fetched only the servers it names judges
         look-alikes and cross-server shadowing against the approved pinned names of the
         servers it did not fetch (the findings say so)."""
-        from mcp_review.engine.replay import _gc_paused
+        from mcp_review.engine.calls import gc_paused
         from mcp_review.engine.status import compute_status
 
         for name in self.explicit_calls:
@@ -313,7 +313,7 @@ class Inputs:
                 )
         # A fleet's status builds hundreds of thousands of objects and no reference cycles:
         # collections during it only walked the snapshot and the pin file again and again.
-        with _gc_paused():
+        with gc_paused():
             report = compute_status(
                 snap,
                 self.pins,
@@ -401,9 +401,9 @@ def resolve(
     cfg = load_config_for(opts, required=snapshot_path is None and require_config)
     pins_path = opts.pins or (cfg.pins if cfg is not None else None) or "mcp-pins.toml"
     # The pin file before anything connects anywhere: a bad one fails first.
-    from mcp_review.engine.replay import _gc_paused
+    from mcp_review.engine.calls import gc_paused
 
-    with _gc_paused():  # a fleet's pin file: 10,000 pins, no reference cycles
+    with gc_paused():  # a fleet's pin file: 10,000 pins, no reference cycles
         pins = load_pins(pins_path) if load_pin_file else PinFile(path=pins_path)
     only = (list(opts.servers) or None) if server_filter else None
     inp = Inputs(

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mcp_review.engine import rerun as core
+from mcp_review.engine.calls import LOG_KEYS
 from mcp_review.engine.errors import InputError
-from mcp_review.engine.replay import LOG_KEYS
 from mcp_review.engine.rerun import Comparison, RecordedCall, RerunOutcome
 from mcp_review.services.config import ServerConfig, secrets_scrubber
 from mcp_review.store.calllog import (

@@ -1,15 +1,15 @@
 """Reading the files the engine judges: JSON definitions, snapshots and call logs. The engine
 parses what it is handed (``engine.canonical.loads``, ``engine.snapshot.parse_snapshot``,
-``engine.replay.parse_calls``); opening files, and naming them in every error, is done here."""
+``engine.calls.parse_calls``); opening files, and naming them in every error, is done here."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
+from mcp_review.engine.calls import Call, LoadedCalls, parse_calls
 from mcp_review.engine.canonical import loads
 from mcp_review.engine.errors import InputError
-from mcp_review.engine.replay import Call, LoadedCalls, parse_calls
 from mcp_review.engine.status_calls import CallLog, call_log_of
 
 if TYPE_CHECKING:  # a call log's readers (gate) do not import the snapshot's machinery
@@ -54,14 +54,14 @@ def open_log(path: str) -> IO[bytes]:
 def iter_calls(
     path: str, *, tool: str | None = None, strict: bool = True, stats: LoadedCalls | None = None
 ) -> Iterator[Call]:
-    """The calls of a JSONL log file one at a time (``engine.replay.parse_calls``), read a
+    """The calls of a JSONL log file one at a time (``engine.calls.parse_calls``), read a
     chunk at a time: a caller that keeps only some of them holds memory for those only."""
     with open_log(path) as f:
         yield from parse_calls(f, source=path, tool=tool, strict=strict, stats=stats)
 
 
 def load_calls(path: str, *, tool: str | None = None, strict: bool = True) -> LoadedCalls:
-    """Read a JSONL call log (see _classify_record for the three accepted line forms).
+    """Read a JSONL call log (see engine/calls.py for the three accepted line forms).
 
     Records that name a tool are kept only if it is ``tool`` (when given); bare argument
     objects are always kept. strict: a line that is not JSON is an InputError naming the file

@@ -12,10 +12,10 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from mcp_review.engine.calls import Call
 from mcp_review.engine.compare import Comparison
 from mcp_review.engine.model import ChangeClass
 from mcp_review.engine.pins import Decision, PinFile, make_pin
-from mcp_review.engine.replay import Call
 from mcp_review.engine.snapshot import Snapshot
 from mcp_review.engine.status import CallLog, State, StatusReport, ToolStatus
 from mcp_review.tui.fetchers import Fetcher, LiveFetcher, ProgressFn, SnapshotFetcher
@@ -212,7 +212,7 @@ class ReviewSource:
         return st.comparison if st is not None else None
 
     def recorded_calls(self, entry: ToolEntry) -> list[Call] | None:
-        """The recorded calls of ``entry``'s tool (``engine.replay.Call``); None when its server
+        """The recorded calls of ``entry``'s tool (``engine.calls.Call``); None when its server
         has no call log."""
         log = self.calls.get(entry.server)
         return list(log.for_tool(entry.name)) if log is not None else None

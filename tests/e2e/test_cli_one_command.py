@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mcp_review.cli import COMMANDS, build_parser
 
 
@@ -22,14 +24,30 @@ def _subs(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]
 def test_one_commands_parser_is_the_whole_parsers_for_that_command():
     whole = build_parser()
     assert [n for n, _, _ in COMMANDS] == list(_subs(whole))
-    for name, _, _ in COMMANDS:
+    for name, module, _ in COMMANDS:
         one = build_parser(name)
         assert one.format_help() == whole.format_help(), name  # the list of commands
         assert list(_subs(one)) == list(_subs(whole))
         assert _subs(one)[name].format_help() == _subs(whole)[name].format_help(), name
-        assert _subs(one)[name].get_default("_run") is _subs(whole)[name].get_default("_run")
+        assert _subs(one)[name].get_default("_module") == f"mcp_review.commands.{module}"
+        assert _subs(whole)[name].get_default("_module") == f"mcp_review.commands.{module}"
         others = [n for n in _subs(one) if n != name]
-        assert all(_subs(one)[n].get_default("_run") is None for n in others)
+        assert all(_subs(one)[n].get_default("_module") is None for n in others)
+
+
+def test_a_parser_built_earlier_runs_the_commands_run_as_its_module_has_it_now(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """``main`` looks a command's ``run`` up when it dispatches, not when the parser is built:
+    one parser may serve every run of a process (the suite keeps one, tests/conftest.py)."""
+    import mcp_review.commands.classify as classify
+    from mcp_review import cli
+
+    cli.build_parser("classify")  # built (and, under the suite, kept) before the replacement
+    seen: list[argparse.Namespace] = []
+    monkeypatch.setattr(classify, "run", lambda args: seen.append(args) or 7)
+    assert cli.main(["classify", "old.json", "new.json"]) == 7
+    assert [(a.command, a.old, a.new) for a in seen] == [("classify", "old.json", "new.json")]
 
 
 def test_gate_imports_no_other_command(tmp_path: Path):

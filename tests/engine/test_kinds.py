@@ -349,7 +349,7 @@ def test_alone_for_a_look_alike_name():
 
 
 def test_alone_for_a_broken_recorded_call():
-    from mcp_review.engine.replay import Call
+    from mcp_review.engine.calls import Call
     from mcp_review.engine.status import CallLog
 
     names = ["a", "b", "c"]

@@ -14,9 +14,10 @@ import pytest
 
 from mcp_review.cli import main
 from mcp_review.engine import replay as replay_mod
+from mcp_review.engine.calls import Call
 from mcp_review.engine.compare import Comparison, compare
 from mcp_review.engine.cues import cues_json, tool_cues
-from mcp_review.engine.replay import Call, replay
+from mcp_review.engine.replay import replay
 from mcp_review.formats import compare as fmt
 from mcp_review.formats import replay_json
 from mcp_review.formats.compare import comparison_doc

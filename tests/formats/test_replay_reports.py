@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from mcp_review.cli import main
+from mcp_review.engine import calls as calls_mod
 from mcp_review.engine import replay as replay_mod
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.pins import Decision, PinFile, make_pin
@@ -158,7 +159,7 @@ def test_replay_without_valid_calls_keeps_only_what_a_report_lists():
 
 
 def test_iter_calls_matches_a_line_by_line_parse_across_chunk_boundaries(tmp_path, monkeypatch):
-    monkeypatch.setattr(replay_mod, "_CHUNK", 7)  # every line straddles chunks
+    monkeypatch.setattr(calls_mod, "_CHUNK", 7)  # every line straddles chunks
     lines = [
         '{"a": 18446744073709551617}',
         "",

@@ -424,7 +424,7 @@ def test_peek_follows_a_few_appended_calls_itself_and_misses_when_one_turns_a_ve
 
 
 def test_one_call_reads_a_line_exactly_as_parse_calls_does_or_declines(tmp_path: Path):
-    """The enforcing proxy reads its own last call with ``engine.replay_line.one_call`` instead of a
+    """The enforcing proxy reads its own last call with ``engine.calls.one_call`` instead of a
     reader per line: for every line it answers, the answer is the call ``parse_calls`` (the
     reader ``status`` replays with) makes of that line, values and their types alike; any line
     that reader might treat otherwise (long digit runs, integers past 64 bits, a lone
@@ -432,8 +432,7 @@ def test_one_call_reads_a_line_exactly_as_parse_calls_does_or_declines(tmp_path:
     declines. The proxy's own records take the fast path."""
     import io
 
-    from mcp_review.engine.replay import parse_calls
-    from mcp_review.engine.replay_line import one_call
+    from mcp_review.engine.calls import one_call, parse_calls
     from mcp_review.store.calllog import CallLog
 
     log = tmp_path / "calls.jsonl"
@@ -517,9 +516,9 @@ def test_the_gate_reads_only_the_calls_appended_since_and_a_rotated_log_whole(
         read.append(len(data))
         return parse(path, data)
 
-    import mcp_review.engine.replay_line as replay_mod
+    import mcp_review.engine.calls as calls_mod
 
-    one = replay_mod.one_call
+    one = calls_mod.one_call
 
     def counting_one(line: bytes) -> Any:  # one appended line, read without a reader
         got = one(line)
@@ -528,7 +527,7 @@ def test_the_gate_reads_only_the_calls_appended_since_and_a_rotated_log_whole(
         return got
 
     monkeypatch.setattr(enforce_mod, "_parse_call_log", counting)
-    monkeypatch.setattr(replay_mod, "one_call", counting_one)
+    monkeypatch.setattr(calls_mod, "one_call", counting_one)
     size = log.stat().st_size
     writer.record_call("other", {"x": 1}, rpc_id=2)
     with open(log, "ab") as f:

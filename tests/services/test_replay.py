@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from mcp_review.engine.calls import Call
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.replay import (
-    Call,
     Issue,
     SchemaError,
     SchemaValidator,
@@ -395,7 +395,7 @@ def test_replay_accepts_loaded_calls_and_bare_values(tmp_path):
 def test_replay_and_rerun_read_records_by_one_set_of_keys():
     """A record key the proxy writes (the seal, ``held``) is one both readers accept: rerun
     reads the engine's set, and the store's seal field is in it."""
-    from mcp_review.engine.replay import LOG_KEYS
+    from mcp_review.engine.calls import LOG_KEYS
     from mcp_review.services import rerun
     from mcp_review.store.calllog import SEAL_FIELD
 

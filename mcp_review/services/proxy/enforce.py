@@ -78,7 +78,7 @@ def _parse_call_log(path: str, data: bytes) -> Any:
     reads a file: calls grouped by tool, bad lines counted."""
     import io
 
-    from mcp_review.engine.replay import parse_calls
+    from mcp_review.engine.calls import parse_calls
     from mcp_review.engine.status import call_log_of
 
     return call_log_of(
@@ -272,13 +272,13 @@ class PinEnforcer:
             self._calls_sig = False
             raise InputError(f"cannot read: {e.strerror}", source=self.calls_path) from None
         data = data[: data.rfind(b"\n") + 1]  # a line being written is read next time
-        from mcp_review.engine.replay_line import one_call
+        from mcp_review.engine.calls import one_call
 
         one = one_call(data) if grown else None
         self._calls_off = start + len(data)
         if one is not None:
             # One call appended (this proxy's own last call, typically): read as parse_calls
-            # reads it, without a reader per line (engine.replay_line.one_call).
+            # reads it, without a reader per line (engine.calls.one_call).
             assert one.tool is not None
             have = self._calls.by_tool.setdefault(one.tool, [])
             one.index = len(have) + 1

@@ -9,6 +9,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
+from mcp_review.engine.exactints import ints_exact
 from mcp_review.store.jsonline import separators_escaped
 
 _orjson: Any
@@ -33,14 +34,18 @@ class ByteReader(Protocol):
     async def read(self, n: int = -1, /) -> bytes: ...
 
 
-def loads(raw: bytes) -> Any:
-    """Parse one line; ValueError for anything that is not JSON (never RecursionError)."""
+def loads(raw: bytes | str) -> Any:
+    """Parse one line as ``json.loads`` does (integers exact, however long); ValueError for
+    anything that is not JSON (never RecursionError)."""
     if _orjson is not None:
         try:
-            return _orjson.loads(raw)
+            msg = _orjson.loads(raw)
         except _orjson.JSONDecodeError:
-            # orjson refuses integers beyond 64 bits that json accepts exactly; fall through.
-            pass
+            pass  # a number past the float range, a lone surrogate escape: the stdlib decides
+        else:
+            # orjson reads an integer past 64 bits as a float (engine/exactints.py)
+            if ints_exact(raw, msg):
+                return msg
     try:
         return json.loads(raw)
     except RecursionError:  # nesting deeper than the interpreter can follow
@@ -145,7 +150,9 @@ def relay_loads(line: bytes) -> tuple[Any, str | None]:
     it is refused (``framing_hazard``'s reason first, else why it is not JSON). orjson checks
     UTF-8 itself, strictly (surrogates, overlong forms and cut sequences refused:
     tests/proxy/test_proxy_framing.py holds it to the strict decoder), so a line it parses
-    needs only the carriage-return check, not a second decode of the whole line."""
+    needs only the carriage-return check, not a second decode of the whole line. Its value is
+    the stdlib's, integers past 64 bits exact (what the server reads, what the call log must
+    record)."""
     if _orjson is not None:
         try:
             msg = _orjson.loads(line)
@@ -153,12 +160,17 @@ def relay_loads(line: bytes) -> tuple[Any, str | None]:
             pass
         else:
             why = _carriage_return(line)
-            return (None, why) if why is not None else (msg, None)
+            if why is not None:
+                return None, why
+            # orjson reads an integer past 64 bits as a float (engine/exactints.py): such a
+            # line is read again by the stdlib below, which keeps it exact.
+            if ints_exact(line, msg):
+                return msg, None
     why = framing_hazard(line)
     if why is not None:
         return None, why
     try:
-        return json.loads(line), None  # integers past 64 bits, which orjson refuses
+        return json.loads(line), None  # (a number past the float range, a lone surrogate)
     except RecursionError:
         return None, "not JSON: nested too deeply to parse"
     except ValueError as e:

@@ -71,102 +71,112 @@ def guarded_protocol(
     (headers lower-cased, latin-1). h11's head bound is uvicorn's
     ``h11_max_incomplete_event_size``, which the caller sets to ``max_headers``."""
 
-    class Guard:
-        """What both protocols share: the timers' arming, the cap, the lost future and the
-        coalescing transport (mixed into uvicorn's protocol class)."""
-
-        _head_timer: Any = None
-        _body_timer: Any = None
-        _token = False
-        _born = 0.0
-        _lost: Any = None
-        _out: _Coalescing
-        loop: Any
-        transport: Any
-        connections: Any
-        cycle: Any
-        app_state: dict[str, Any]
-
-        def _guard_made(self, transport: Any) -> None:
-            self._out = _Coalescing(transport, self.loop)
-            self.transport = self._out
-            self._born = time.monotonic()
-            self._lost = self.loop.create_future()
-            # uvicorn copies app_state into each request's scope["state"]: one per connection.
-            self.app_state = {**self.app_state, LOST: self._lost}
-            self._arm_head()
-            if len(self.connections) > max_connections:
-                self._make_room()
-
-        def _guard_lost(self) -> None:
-            if not self._lost.done():
-                self._lost.set_result(None)
-
-        def _check_token(self, raw: list[tuple[bytes, bytes]]) -> None:
-            if not self._token:
-                self._token = authorised({k.decode("latin-1"): v.decode("latin-1") for k, v in raw})
-
-        def _arm_head(self) -> None:
-            if self._head_timer is None:
-                self._head_timer = self.loop.call_later(header_timeout, self._slow, "head")
-
-        def _disarm_head(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
-
-        def _arm_body(self) -> None:
-            if self._body_timer is None:
-                self._body_timer = self.loop.call_later(body_timeout, self._slow, "body")
-
-        def _disarm_body(self) -> None:
-            if self._body_timer is not None:
-                self._body_timer.cancel()
-                self._body_timer = None
-
-        def _disarm(self) -> None:
-            self._disarm_head()
-            self._disarm_body()
-
-        def _slow(self, what: str) -> None:
-            self._head_timer = self._body_timer = None
-            if self.transport.is_closing():
-                return
-            if what == "body" and self.cycle is not None and not self.cycle.response_started:
-                # The app is waiting for the rest of the body: it reads a disconnect.
-                self.cycle.disconnected = True
-                self.cycle.message_event.set()
-            self.transport.close()
-
-        def _idle(self) -> bool:
-            return not self._token and (self.cycle is None or self.cycle.response_complete)
-
-        def _make_room(self) -> None:
-            victims = [c for c in self.connections if isinstance(c, Guard) and c._idle()]
-            victims = [c for c in victims if c is not self] or [self]
-            victim = min(victims, key=lambda c: c._born)
-            if on_evict is not None and victim is self:
-                on_evict(f"{len(self.connections)} connections, all busy or holding the token")
-            victim._disarm()
-            victim.transport.close()
-            self.connections.discard(victim)
+    class Guard(_Guard):
+        _authorised = staticmethod(authorised)
+        _header_timeout, _body_timeout = header_timeout, body_timeout
+        _max_connections = max_connections
+        _on_evict = None if on_evict is None else staticmethod(on_evict)
 
     if _tools is not None and not h11_only:
         return _tools_guarded(Guard, max_headers)
     return _h11_guarded(Guard)
 
 
+class _Guard:
+    """What both protocols share: a connection's start and end, the timers' arming, the cap,
+    the lost future and the coalescing transport. Mixed into uvicorn's protocol class, which
+    follows it in each ``Guarded`` class's MRO (``super()`` here is uvicorn's); its limits and
+    callbacks are set, per front, by the subclass :func:`guarded_protocol` makes."""
+
+    _authorised: Callable[[Mapping[str, str]], bool]
+    _header_timeout: float
+    _body_timeout: float
+    _max_connections: int
+    _on_evict: Callable[[str], None] | None
+    _head_timer: Any = None
+    _body_timer: Any = None
+    _token = False
+    _born = 0.0
+    _lost: Any = None
+    _out: _Coalescing
+    loop: Any
+    transport: Any
+    connections: Any
+    cycle: Any
+    app_state: dict[str, Any]
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        self._out = _Coalescing(transport, self.loop)
+        self.transport = self._out
+        self._born = time.monotonic()
+        self._lost = self.loop.create_future()
+        # uvicorn copies app_state into each request's scope["state"]: one per connection.
+        self.app_state = {**self.app_state, LOST: self._lost}
+        self._arm_head()
+        if len(self.connections) > self._max_connections:
+            self._make_room()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)  # type: ignore[misc]
+        if not self._lost.done():
+            self._lost.set_result(None)
+
+    def _check_token(self, raw: list[tuple[bytes, bytes]]) -> None:
+        if not self._token:
+            self._token = self._authorised(
+                {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
+            )
+
+    def _arm_head(self) -> None:
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_later(self._header_timeout, self._slow, "head")
+
+    def _disarm_head(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _arm_body(self) -> None:
+        if self._body_timer is None:
+            self._body_timer = self.loop.call_later(self._body_timeout, self._slow, "body")
+
+    def _disarm_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _disarm(self) -> None:
+        self._disarm_head()
+        self._disarm_body()
+
+    def _slow(self, what: str) -> None:
+        self._head_timer = self._body_timer = None
+        if self.transport.is_closing():
+            return
+        if what == "body" and self.cycle is not None and not self.cycle.response_started:
+            # The app is waiting for the rest of the body: it reads a disconnect.
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+        self.transport.close()
+
+    def _idle(self) -> bool:
+        return not self._token and (self.cycle is None or self.cycle.response_complete)
+
+    def _make_room(self) -> None:
+        victims = [c for c in self.connections if isinstance(c, _Guard) and c._idle()]
+        victims = [c for c in victims if c is not self] or [self]
+        victim = min(victims, key=lambda c: c._born)
+        if self._on_evict is not None and victim is self:
+            self._on_evict(f"{len(self.connections)} connections, all busy or holding the token")
+        victim._disarm()
+        victim.transport.close()
+        self.connections.discard(victim)
+
+
 def _h11_guarded(guard: type[Any]) -> type[Any]:
     class Guarded(guard, H11Protocol):  # type: ignore[misc]
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._guard_made(transport)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-            self._guard_lost()
-
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
             self._follow()
@@ -206,15 +216,6 @@ def _tools_guarded(guard: type[Any], max_headers: int) -> type[Any]:
         _in_body = False
         _head_bytes = 0
         _refused = False
-
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._guard_made(transport)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-            self._guard_lost()
 
         def data_received(self, data: bytes) -> None:
             if self._refused:

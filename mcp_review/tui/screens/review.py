@@ -18,6 +18,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane, Tabs
 
+from mcp_review.engine.calls import Call
 from mcp_review.engine.compare import Comparison
 from mcp_review.engine.hidden import decode_tags, find_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef
@@ -27,7 +28,6 @@ from mcp_review.engine.policy import (
     annotation_relaxations,
     blocked_approval,
 )
-from mcp_review.engine.replay import Call
 from mcp_review.engine.rules import render_change
 from mcp_review.engine.status import State
 from mcp_review.tui.diffing import CueText, Field, line_for_pointer, pretty_with_lines
