@@ -21,8 +21,8 @@ a request), and names the evidence:
 
 All are at ``attention``: shown for the operator to read, never blocking on their own. Each
 reads texts of at least three of batch 10's seven development repositories; the first pass was
-written without two of them and scored on them once (benchmarks/README.md, "Issue 39, goals
-pass: batch 10 by source").
+written without two of them and scored on them once (benchmarks/README.md, "goals pass:
+batch 10 by source").
 
 Linear on any text: the text is cut into sentences by one pass of a character class, a long
 sentence into windows (``cue_sentences.windows``) read from a few restarts each, and every
