@@ -4,6 +4,8 @@
 ``python benchmarks/bench_cues_eval.py [--set frozen|dev|both] [--list] [--write]``
 ``python benchmarks/bench_cues_eval.py --batch 7`` (the held-out batch alone)
 ``python benchmarks/bench_cues_eval.py --honest-held`` (the held-out honest set, totals only)
+``python benchmarks/bench_cues_eval.py --held-out`` (batches 7 and 8 and the held-out honest set:
+the only way to see them; a development run leaves them out, so tuning never shows them)
 
 - **Poisoned** (``benchmarks/eval/poisoned_*.json``, public texts copied verbatim, see
   ``benchmarks/eval/SOURCES.md``): each text is planted into a real description of a corpus
@@ -14,7 +16,12 @@
 - **Honest** (the corpus servers of ``honest_split.json``): every changed text between
   consecutive releases (rewrites) and every tool new in a release (first sight): the share with
   any block or attention cue, and with a block cue; first-sight blocking under the policy
-  (``policy.first_sight_blocking``) is reported beside.
+  (``policy.first_sight_blocking``) is reported beside. The fleet these read names against
+  holds every server's tools of every captured version, the server's own among them; the
+  new tools are read a second time with the release's own tools as the server's entry
+  (``the release's own tools known``), as a review of that release reads them: the product
+  always knows the tool list of the server it reviews. That line was chosen from the
+  product's behaviour, not from the scores; the first line is unchanged beside it.
 
 A cue's level is the cue's or its rule's ``level`` attribute where the engine has one (issue
 38), else ``block`` for a blocking cue and ``info`` for the rest.
@@ -174,19 +181,30 @@ def score_poisoned(
     }
 
 
-def score_honest(server_names: list[str], names: KnownNames) -> dict[str, Any]:
+def score_honest(
+    server_names: list[str], names: KnownNames, corpus: dict[str, set[str]] | None = None
+) -> dict[str, Any]:
+    """Rewrites and new tools of ``server_names``; with ``corpus`` (the fleet's names), each
+    new tool is read a second time with its release's own tools as the server's entry
+    (``new_tools_own``), as a review of that release knows them."""
     wanted = set(server_names)
     changed = any_flag = block_flag = 0
     new_tools = new_any = new_block = new_policy = 0
+    own_any = own_block = 0
     flagged: list[dict[str, Any]] = []
     for old, new in cd.pairs():
         if new.server not in wanted:
             continue
+        release = KnownNames.of({**corpus, new.server: set(new.tools)}) if corpus else None
         for name in sorted(new.tools):
             b = new.tools[name]
             a = old.tools.get(name)
             if a is None:
                 new_tools += 1
+                if release is not None:
+                    own = {level(c) for c in tool_cues(None, b, names=release, server=new.server)}
+                    own_any += bool(own & set(CAUGHT))
+                    own_block += "block" in own
                 cues = tool_cues(None, b, names=names, server=new.server)
                 lv = {level(c) for c in cues}
                 new_any += bool(lv & set(CAUGHT))
@@ -236,6 +254,13 @@ def score_honest(server_names: list[str], names: KnownNames) -> dict[str, Any]:
             "policy_first_sight_blocked": new_policy,
             "policy_rate": rate(new_policy, new_tools),
         },
+        "new_tools_own": {
+            "n": new_tools if corpus else 0,
+            "any": own_any,
+            "any_rate": rate(own_any, new_tools) if corpus else 0.0,
+            "block": own_block,
+            "block_rate": rate(own_block, new_tools) if corpus else 0.0,
+        },
         "flagged": flagged,
     }
 
@@ -255,7 +280,7 @@ def measure(which: str) -> dict[str, Any]:
     out = {
         "set": which,
         "poisoned": score_poisoned(items, names, servers),
-        "honest": score_honest(split[f"{which}_servers"], names),
+        "honest": score_honest(split[f"{which}_servers"], names, fleet_names(servers)),
     }
     batch2 = EVAL / "poisoned_frozen2.json"
     batch3 = EVAL / f"poisoned_{which}3.json"
@@ -284,13 +309,8 @@ def measure(which: str) -> dict[str, Any]:
             out[f"poisoned_batch{n}"] = score_poisoned(
                 json.loads(batch.read_text(encoding="utf-8")), names, servers
             )
-    for n in HELD_OUT:
-        batch = EVAL / f"poisoned_{which}{n}.json"
-        if batch.exists():
-            got = json.loads(batch.read_text(encoding="utf-8"))
-            held = score_poisoned(got, names, servers)
-            held.pop("misses")  # held out: which items miss is not shown, even in --write
-            out[f"poisoned_batch{n}_heldout"] = held
+    # The held-out batches (HELD_OUT) are not scored here: a development run, read while rules
+    # are tuned, never shows them; ``--held-out`` (or ``--batch N``) scores them, totals only.
     if b2 or b3 or b4:
         out["poisoned_frozen_all" if which == "frozen" else "poisoned_dev_all"] = score_poisoned(
             items + b2 + b3 + b4, names, servers
@@ -322,7 +342,6 @@ def report(r: dict[str, Any], listing: bool) -> None:
         ("poisoned_frozen_all", "batches 1+2+3"),
         ("poisoned_dev_all", "batches 1+3+4+5+6"),
         *((f"poisoned_batch{n}", f"batch {n}") for n in DEV_APART),
-        *((f"poisoned_batch{n}_heldout", f"batch {n} (held out)") for n in HELD_OUT),
     ):
         if key in r:
             b = r[key]["all"]
@@ -352,6 +371,12 @@ def report(r: dict[str, Any], listing: bool) -> None:
         f"{nt['block']} block ({nt['block_rate']:.2%}); policy first-sight blocked "
         f"{nt['policy_first_sight_blocked']} ({nt['policy_rate']:.2%})"
     )
+    ow = h.get("new_tools_own")
+    if ow and ow["n"]:
+        print(
+            f"[{r['set']}] honest new tools, the release's own tools known: {ow['any']}/{ow['n']} "
+            f"any ({ow['any_rate']:.2%}), {ow['block']} block ({ow['block_rate']:.2%})"
+        )
     if listing:
         for key in (
             "poisoned",
@@ -377,7 +402,10 @@ def measure_batch(n: int) -> dict[str, Any]:
         raise SystemExit(f"no batch {n}: {path.name} is not there")
     servers = cd.servers()
     items = json.loads(path.read_text(encoding="utf-8"))
-    return score_poisoned(items, fleet(servers), servers)
+    got = score_poisoned(items, fleet(servers), servers)
+    if n in HELD_OUT:
+        got.pop("misses")  # held out: which items miss is never shown, nor returned
+    return got
 
 
 def report_batch(n: int, p: dict[str, Any]) -> None:
@@ -456,7 +484,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="score the held-out honest set (honest_held8/), totals only",
     )
+    ap.add_argument(
+        "--held-out",
+        action="store_true",
+        help="score the held-out batches and the held-out honest set together, totals only",
+    )
     a = ap.parse_args(argv)
+    if a.held_out:
+        for n in HELD_OUT:
+            report_batch(n, measure_batch(n))
+        a.honest_held = True
     if a.honest_held:
         report_honest_held(measure_honest_held())
         report_honest_held(measure_honest_held(own=True), ", each server's own tools known")

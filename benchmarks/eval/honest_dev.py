@@ -20,7 +20,16 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
 - **published4**: ``honest_dev4/*.json``, a fourth collection of agent-facing servers (payments
   and wallets, databases and pipelines, Docker hosts, chat platforms, files and calendars),
   collected after the held-out ``honest_held8/`` showed the precision work fit the servers it
-  was tuned on; reported on a line of its own.
+  was tuned on; reported on a line of its own;
+- **published5**: ``honest_dev5/*.json``, a fifth collection, of published npm packages run
+  and asked for their tools (``collect_npm_honest.py``): coding agents' task planners, memory,
+  browsers, shells and sandboxes, whose descriptions are long and written to the model.
+
+Each published set is scored twice: as the corpus fleet knows names (a line of its own), and
+with each server's own tools known beside the fleet (``[... own tools known]``), as a review
+always reads a server: the product knows the tool list of the server it reviews
+(``engine/status.py``), so this is the line that says what an operator sees. That second line
+was chosen from the product's behaviour, not from the scores.
 
 The frozen servers of ``honest_split.json`` are never read here: their figure is scored only to
 report, by ``bench_cues_eval.py --set frozen``.
@@ -107,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--own-fleet",
         action="store_true",
-        help="each published server's own tools known beside the corpus fleet, as a review "
-        "reads a server (bench_cues_eval.with_own)",
+        help="print only the line with each published server's own tools known beside the "
+        "corpus fleet, as a review reads a server (bench_cues_eval.with_own); both by default",
     )
     a = ap.parse_args(argv)
     corpus = b.fleet_names(b.cd.servers())
@@ -119,15 +128,16 @@ def main(argv: list[str] | None = None) -> int:
         ("published2", "honest_dev2"),
         ("published3", "honest_dev3"),
         ("published4", "honest_dev4"),
+        ("published5", "honest_dev5"),
     ):
         defs = published_defs(folder)
-        own = None
-        if a.own_fleet:
-            by: dict[str, dict[str, Any]] = {}
-            for _, server, tool in defs:
-                by.setdefault(server, {"tools": []})["tools"].append(tool)
-            own = {srv: b.with_own(corpus, srv, doc) for srv, doc in by.items()}
-        _score(label, defs, names, a.list, own)
+        if not a.own_fleet:
+            _score(label, defs, names, a.list)
+        by: dict[str, dict[str, Any]] = {}
+        for _, server, tool in defs:
+            by.setdefault(server, {"tools": []})["tools"].append(tool)
+        own = {srv: b.with_own(corpus, srv, doc) for srv, doc in by.items()}
+        _score(f"{label} own tools known", defs, names, a.list and a.own_fleet, own)
     return 0
 
 

@@ -32,7 +32,7 @@ from mcp_review.engine.cue_directive_lang import lang_directive
 from mcp_review.engine.cue_sentences import windows
 from mcp_review.engine.rules.cue_families import INSTRUCTION_DIRECTIVE_BEYOND_TOOL
 
-__all__ = ["directive_cues", "directive_sentences", "own_names_of"]
+__all__ = ["directive_cues", "directive_sentences", "elsewhere_of", "own_names_of"]
 
 _I = re.I
 
@@ -126,9 +126,16 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "the conversation",
         re.compile(
-            r"\b(?:entire|whole|full|complete|all|every|raw|verbatim)\s(?:\w{1,12}\s)?"
-            r"(?:(?:conversation|chat|session|dialog(?:ue)?)s?(?:\s(?:history|context|logs?|"
+            # the one conversation or its contents, not conversations as a store searched
+            # ("Find all conversations"), a place ("verbatim in conversation") or a named
+            # product's session ("complete WWDC session content")
+            r"(?<!find )(?<!finds )(?<!search )(?<!searches )(?<!list )(?<!lists )(?<!across )"
+            r"\b(?:entire|whole|full|complete|all|every|raw|verbatim)\s"
+            r"(?:(?!(?:in|into|of|to|from|for|on|with|across|between)\s)\w{1,12}\s)?"
+            r"(?:(?:conversation|chat|dialog(?:ue)?)s?(?:\s(?:history|context|logs?|"
             r"transcripts?|data|messages|contents?))?|messages)\b"
+            r"|\b(?:entire|whole|full|complete|all|every|raw|verbatim)\s(?:(?-i:[a-z]\w{0,11})\s)?"
+            r"sessions?(?:\s(?:history|context|logs?|transcripts?|data|messages|contents?))?\b"
             r"|\b(?:send|forward|post|upload|include|append|attach|copy|dump|leak|share|"
             r"exfiltrat\w{1,4}|log|report|relay|sync|pass|put|place)\w{0,3}\s(?:\w{1,12}\s){0,3}?"
             r"(?:conversation|chat|message|session|dialog(?:ue)?)\s(?:history|context|logs?|"
@@ -157,8 +164,9 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:other|another|any|all|every|each)\s(?:other\s)?(?:tools?|functions?|servers?|"
             r"mcp servers?|plugins?|integrations?|apis?|services?|tool calls?)\b"
             r"|\b(?:mcp server|server)\s[\w-]{2,40}\sto\s(?:read|get|fetch|call)\b"
+            # not what the connected app holds ("the connected app's console buffer")
             r"|\bconnected\s(?:[\w-]{1,20}\s)?(?:servers?|services?|managers?|tools?|apps?|"
-            r"integrations?)\b",
+            r"integrations?)\b(?!['\u2019]s\b)",
             _I,
         ),
     ),
@@ -169,7 +177,8 @@ _OUTSIDE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"quer(?:y|ies)|questions?|tasks?|conversations?|sessions?|interactions?|turns?|"
             r"prompts?|user messages?|actions?|(?:assistant\s)?(?:repl(?:y|ies)|responses?|"
             r"answers?))\b(?!\s(?:parameters?|params?|strings?|results?|"
-            r"fields?|options?))(?![^.\n]{0,24}\b(?:about|related|regarding|concerning|"
+            r"fields?|options?)\b)(?!\s(?:are|is|were|was|have been|has been)\s(?:completed?|"
+            r"done|finished|closed|left)\b)(?![^.\n]{0,24}\b(?:about|related|regarding|concerning|"
             r"involving|on the topic|in the domain)\b)",
             _I,
         ),
@@ -367,6 +376,12 @@ _SELF = re.compile(
     _I,
 )
 _SELF_SCOPE = frozenset({"every request", "the conversation", "other tools"})
+_WAITS = re.compile(
+    r"\bwait (?:for|until) (?:the |an? |explicit )?(?:user'?s?|their|human)\s(?:\w{1,12}\s)?"
+    r"(?:approv|confirm|consent|permission)",
+    _I,
+)
+"""A wait for the user's approval: the tool putting them in charge of each step."""
 _WIDE = frozenset(
     {
         "every request",
@@ -448,6 +463,9 @@ def directive_sentences(
                 hit.group("name") if "name" in pat.groupindex else hit.group(0), own_names
             )
             and not (name in _JOB_OF and own_names & _JOB_OF[name])
+            # a call with fixed values of a tool the fleet knows as this server's own: its
+            # workflow ("use get_images(groupId=...) to retrieve them")
+            and not ("name" in pat.groupindex and elsewhere and not elsewhere(hit.group("name")))
         )
         if _SELF.search(s):
             # The tool promoting itself ("always call this at the start of the conversation",
@@ -457,6 +475,9 @@ def directive_sentences(
         if _NEGATED.match(s):
             # Restraint ("do not call this before every task"): not a reach beyond the job.
             found = tuple(f for f in found if f not in _WIDE)
+        if _WAITS.search(s):
+            # "always wait for user approval after completing each task": the user in charge
+            found = tuple(f for f in found if f not in _SELF_SCOPE)
         if "kept from the user" in found and _NOT_SILENTLY.search(s):
             # "never call this silently": the tool asking to be used in the open
             found = tuple(f for f in found if f != "kept from the user")
@@ -561,7 +582,7 @@ def own_names_of(wire: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(list(out)[:_MAX_OWN])
 
 
-def _elsewhere(collector: object) -> Callable[[str], bool] | None:
+def elsewhere_of(collector: object) -> Callable[[str], bool] | None:
     """Whether a tool name is not this server's, from the fleet's names the cue reader's
     collector carries; None (not known) without them or when the fleet lacks this server."""
     names = getattr(collector, "names", None)
@@ -593,7 +614,7 @@ def directive_cues(
     if own is None:
         carried = getattr(collector, "own_names", None)
         own = carried if isinstance(carried, frozenset) else ()
-    for start, end, classes in directive_sentences(text, own, _elsewhere(collector)):
+    for start, end, classes in directive_sentences(text, own, elsewhere_of(collector)):
         sentence = text[start:end].strip()
         add(
             INSTRUCTION_DIRECTIVE_BEYOND_TOOL,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from mcp_review.engine.cue_directive import directive_cues
+from mcp_review.engine.cue_directive import directive_cues, elsewhere_of
 from mcp_review.engine.cue_families_recall import (
     _DATA_COPY,
     _DATA_COPY_GATE,
@@ -222,7 +222,7 @@ _COMMAND = [
         # "sudo rm", not "sudo elevation" or "the sudo password" (the privilege named)
         r"\brm -rf\b|\bsudo (?!(?:elevation|password|privileges?|access|rights|mode|prompt)\b)\w|"
         r"\bcurl\b[^|\n]{0,120}\|\s{0,2}(?:ba|z)?sh\b|"
-        r"\bwget https?://|\bos\.system\(|\bsubprocess\.|__import__\(|\bexec\(open\(|"
+        r"\bwget https?://|\bos\.system\(|\bsubprocess\.(?=[a-z_])|__import__\(|\bexec\(open\(|"
         r"\bexecute_code\(|\bchmod 777\b|\bnc -e\b|\bsocket\.socket\(\)",
         _I,
     ),
@@ -729,7 +729,7 @@ _METADATA_GATE = ("169.254", "metadata.google", "100.100.100")
 _COND = re.compile(r"\b(?:if|unless|once|until|only when)\b[^.!?;\n]*$", re.IGNORECASE)
 """A condition opened before a match in the same clause ("only call if ... permission was
 granted by the user"): what the text makes the call depend on, not what it claims."""
-_NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without)\b", _I)
+_NEG = re.compile(r"\b(?:not|never|don't|do not|avoid|without|no need to)\b", _I)
 
 
 _CALLED_DESPITE = re.compile(
@@ -898,12 +898,19 @@ def family_cues(text: str, add: Callable[[str, str, str], None]) -> None:
         m, sent = call
         name = next((g for g in m.groups() if g and g != "("), m.group(0))
         # The values the text fixes for the call include a secret, a path to one, a command.
-        rule = (
-            INSTRUCTION_MANDATORY_CALL_SECRET
-            if _SECRETISH.search(sent)
-            else TOOL_REFERENCE_MANDATORY_CALL
-        )
-        add(rule, m.group(0), name.lower())
+        rule = _call_rule(sent, add, name)
+        if rule:
+            add(rule, m.group(0), name.lower())
+
+
+def _call_rule(sent: str, add: Callable[[str, str, str], None], name: str) -> str:
+    """The rule a required call of ``name`` raises: the secret one when its sentence fixes a
+    secret, a path to one or a command; none for a tool the fleet knows as the reviewed
+    server's own (its workflow: the product always knows the server's tools)."""
+    if _SECRETISH.search(sent):
+        return INSTRUCTION_MANDATORY_CALL_SECRET
+    elsewhere = elsewhere_of(getattr(add, "__self__", None))
+    return "" if elsewhere and not elsewhere(name) else TOOL_REFERENCE_MANDATORY_CALL
 
 
 def level_of(rule: str, blocking: bool) -> str:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 from mcp_review.engine.cue_sentences import windows
 from mcp_review.engine.rules.cue_goals import (
@@ -43,7 +44,7 @@ from mcp_review.engine.rules.cue_goals import (
     GOAL_UNRELATED_TASK,
 )
 
-__all__ = ["goal_cues", "goal_sentences"]
+__all__ = ["goal_cues", "goal_sentences", "goals_into"]
 
 _I = re.I
 _MAX_TEXT = 200_000
@@ -308,7 +309,7 @@ _HARM = re.compile(
     r"fabricated?|falsif(?:y|ied|ying)|baseless|counterfeit|forge[ds]?|fake|"
     r"false (?:claims?|accusations?|evidence|information|statements?|reports?|warnings?|"
     r"diagnos[ie]s|bills?|insurance \w{1,12})|incorrect diagnos[ie]s|ransomware|malware|"
-    r"backdoors?|phishing|bribe|sabotage|tamper with|(?:to )?cause (?:\w{1,12}\s)?(?:harm|"
+    r"backdoors?|phishing|bribe|sabotage|tamper with|(?:to )?cause (?!of\b)(?:\w{1,12}\s)?(?:harm|"
     r"accidents?|failures?|crash\w{0,2}|disruptions?|downtime|interruptions?|malfunctions?)|"
     r"hide (?:any )?traces|siphon\w{0,3}|neglect)\b",
     _I,
@@ -378,7 +379,20 @@ def goal_sentences(
                     _WORDS.findall(m.group(0).lower())
                 ):
                     continue  # the tool's own action, named by its own name
+                if rule == GOAL_UNRELATED_TASK and _ASK_USER.search(
+                    text, max(0, start - 200), start + at
+                ):
+                    continue  # a question the tool has the model put to the user
                 yield rule, start + at + m.start(), start + at + m.end(), m.group(0).strip()
+
+
+_ASK_USER = re.compile(
+    r"\b(?:ask|prompt|query|check with)\s(?:the\s)?(?:user|them|him|her)\b"
+    r"|\b(?:user|user's)\s(?:answers?|questions?|choices?)\b",
+    _I,
+)
+"""The text has the model ask the user ("When no framework is specified, ask the user: 1.
+Which test framework?"): its questions are the tool's workflow, not the user's voice."""
 
 
 _RESTART = re.compile(
@@ -454,3 +468,27 @@ def goal_cues(text: str, add: Callable[[str, str, str], None], own: frozenset[st
             continue
         seen.add(rule)
         add(rule, evidence[:200], f"{rule}:{evidence.lower()[:60]}")
+
+
+class _Collector(Protocol):
+    """What ``engine/cues.py``'s collector offers the goal reader: the cues found so far, the
+    copy being read (its offsets map a cue back to the original), and ``add``."""
+
+    out: list[Any]
+    view: Any
+
+    def add(self, rule: str, text: str, key: str) -> None: ...
+
+
+def goals_into(found: _Collector, copies: tuple[Any, ...], own_tool: str) -> None:
+    """The goals of each distinct copy of a text (``.text``; the copies the families read),
+    into ``found``; nothing is added to a text that already carries a blocking cue (its change
+    is blocked and its tool stands alone)."""
+    own = frozenset({own_tool.lower()}) if own_tool else frozenset()
+    read: set[str] = set()
+    for copy in copies:
+        if copy.text in read or any(getattr(c, "blocking", False) for c in found.out):
+            continue
+        read.add(copy.text)
+        found.view = copy
+        goal_cues(copy.text, found.add, own)

@@ -89,7 +89,7 @@ CALL_FOREIGN = re.compile(
     r"(?:debes|deber[aá]s|tienes que|hay que) (?:primero )?(?:llamar|invocar|ejecutar) (?:a )?"
     r"[`'\"]?(\w{2,40})|(?:vous devez|tu dois|il faut) (?:d'abord )?(?:appeler|invoquer|"
     r"ex[eé]cuter) [`'\"]?(\w{2,40})|(?:musst|müssen|muss) (?:zuerst )?[`'\"]?(\w{2,40})[`'\"]? "
-    r"(?:aufrufen|ausführen)|必须(?:先|首先)?调用\s{0,2}[`'\"]?(\w{2,40})|"
+    r"(?:aufrufen|ausführen)|必须(?:先|首先)?调用\s{0,2}(?![此本该這这][工函功])[`'\"]?(\w{2,40})|"
     r"(?:необходимо|нужно|обязательно) (?:сначала )?вызвать [`'\"]?(\w{2,40})|"
     r"必ず(?:先に|最初に)?[`'\"]?(\w{2,40})[`'\"]?を呼び出",
     _I,

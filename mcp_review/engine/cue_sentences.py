@@ -97,7 +97,8 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
             clause = []
         elif w not in FILLER:
             if not clause:
-                use_head = w == "use" and imp[-1]
+                # not a negated "use" ("do not use that to pass a credential")
+                use_head = w == "use" and imp[-1] and not neg[-1]
             clause.append(w)
     if words:
         out.append(_Sentence(s_start, b, words, starts, imp, neg))

@@ -30,9 +30,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_review.engine import cue_care as care
 from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
-from mcp_review.engine.cue_goals import goal_cues
+from mcp_review.engine.cue_goals import goals_into
 from mcp_review.engine.cue_hidden_first import first_hidden as _first_hidden
 from mcp_review.engine.cue_model import model_cues
 from mcp_review.engine.cue_runs import _run_cues
@@ -460,6 +461,8 @@ def _mimicry_rules(c: _SentenceCtx) -> None:
                     continue  # "signature options do not apply": the tool's own options
                 if seq[-1] == "mode" and _switches_a_mode(words, seq):
                     continue  # "Enable maintenance mode ... for a Heroku app": the tool's act
+                if care.not_a_mimic(words, seq, c.text[c.s.start : c.s.end]):
+                    continue  # "(highest priority) in element discovery": engine/cue_care.py
                 found.add(INSTRUCTION_SYSTEM_MIMICRY, quote, " ".join(seq))
                 break
     if ws & IGNORE_V:
@@ -487,6 +490,8 @@ def _concealment_rules(c: _SentenceCtx) -> None:
                 continue  # "Never tell a user a message was scheduled": honesty, not hiding
             if _unless_asked(words, i):
                 continue  # "Don't bother telling the user the IDs ... unless they ask"
+            if care.tells_nothing_hidden(words, i):
+                continue  # "does NOT notify", "the knowledge base": engine/cue_care.py
             if w in ("ask", "asking") and not SECRET_WORDS.isdisjoint(words[i + 1 : i + 6]):
                 continue  # "never ask for credentials in chat": a secret not asked for
 
@@ -610,10 +615,10 @@ _ELSEWHERE = frozenset(
 
 
 def _required_elsewhere(words: list[str], i: int) -> bool:
-    """Whether what needs the credential at ``i`` is something else the text names ("before
-    making an API call that requires the credential"), not this tool asking for it."""
+    """Whether what needs the credential at ``i`` is something else the text names ("an API
+    call that requires the credential") or it needs none, not this tool asking for it."""
     j = i - 2 if words[i - 1 : i] in (["that"], ["which"]) else i - 1
-    return j >= 0 and words[j] in _ELSEWHERE
+    return (j >= 0 and words[j] in _ELSEWHERE) or words[i + 1 : i + 2] == ["none"]
 
 
 _NOT_ACTS = PREF_V | USE_V | frozenset(("when", "before", "do", "don't"))
@@ -638,9 +643,11 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
     plain = [t for a, b, t in spans.get("plain-tool", ()) if s.start <= a < s.end]
     generic = " other tools " in joined or " other tool " in joined
     pref = bool(ws & PREF_V)
-    if (_ENUM_LIKE.search(joined) or _ENUM_LIKE.search(quote)) and all(
-        t.isalpha() and t.islower() for t in [*others, *unknown, *plain]
-    ):
+    named = [*others, *unknown, *plain]
+    enum = (
+        _ENUM_LIKE.search(joined) or _ENUM_LIKE.search(quote) or care.passed_as_values(quote, named)
+    )
+    if enum and all(t.isalpha() and t.islower() for t in named):
         # 'One of "list", "get"', 'Required for "add"': a parameter's values, which happen
         # to be plain words some tool is named, not instructions about that tool.
         others, unknown, plain = [], [], []
@@ -762,7 +769,9 @@ def _script_cues(text: str, found: _Found) -> None:
     for m in _MIXED_WORD.finditer(text):
         w = m.group()
         if not w.isascii():
-            kinds = {("LATIN" if c.isascii() else _script(c)) for c in w}
+            # Chinese, Japanese and Korean write a Latin term against their own letters with
+            # no space ("任務ID"): no look-alike spelling unless two other scripts meet in it.
+            kinds = {("LATIN" if c.isascii() else _script(c)) for c in w} - care.NO_SPACE_SCRIPTS
             if len(kinds) > 1:
                 found.at = m.span()
                 found.add(SCRIPT_MIX_MIXED_WORD, w, w.lower())
@@ -832,23 +841,15 @@ def _text_cues(
         # Hidden characters may stand where a space was ("do<ZWSP>not<ZWSP>tell"): the text
         # as written is read too.
         _read(plain, plain, leet(text.lower()), found, own, own_tool, names)
-    # the families read the revealed, folded copy (look-alikes and NFKC folded, case
-    # kept: a header's capitals are part of what they look for).
-    # The revealed copy is read too: folding touches other scripts' letters the families read
-    # in six languages.
+    # the families and the goals read the revealed, folded copy (look-alikes and NFKC folded,
+    # case kept: a header's capitals are part of what they look for), and the revealed copy
+    # too: folding touches other scripts' letters the families read in six languages.
     found.view, found.at, found.only = cased, None, None
     family_cues(cased.text, found.add)
     if a.text != cased.text:
         found.view = a
         family_cues(a.text, found.add)
-    if not any(c.blocking for c in found.out):
-        # what an instruction asks for (engine/cue_goals.py), in both copies as the families
-        tool = frozenset({own_tool.lower()}) if own_tool else frozenset()
-        found.view = cased
-        goal_cues(cased.text, found.add, tool)
-        if a.text != cased.text:
-            found.view = a
-            goal_cues(a.text, found.add, tool)
+    goals_into(found, (cased, a), own_tool)  # what an instruction asks (engine/cue_goals.py)
     model_cues(cased.text, found.add)  # a learned reading (engine/cue_model.py), info
     return found.out
 

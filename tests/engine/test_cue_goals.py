@@ -191,6 +191,20 @@ HONEST = [
     ),
     ("Build images before starting containers (default: false)", "compose_up"),
     ("Never include secrets in your response.", ""),
+    # honest_dev5, collected after the rules were written: each drew a goal cue, then fixed
+    (
+        "Target device name, substring match against the name shown by get_apps (a simulator "
+        "UDID or adb serial also works). OMIT THIS unless several devices are connected — "
+        "passing a name copied from list_devices that isn't attached to Metro is the most "
+        "common cause of failure.",
+        "reload_app",
+    ),
+    (
+        "Initialize the test generation session and navigate to the application.\n\nWhen no "
+        "framework is specified, ask the user:\n\n1. Which test framework? (selenium-python-"
+        "pytest, playwright-js, webdriverio-ts)",
+        "generator_setup_page",
+    ),
 ]
 
 

@@ -226,11 +226,11 @@ def test_batch7_is_scored_on_its_own_line_outside_the_development_total(eval_dev
     dev7 = _load("poisoned_dev7.json")
     assert 7 in b.HELD_OUT
     r = eval_dev_scores  # b.measure("dev"), once a run (tests/engine/conftest.py)
-    held = r["poisoned_batch7_heldout"]
+    assert not any(k.endswith("_heldout") for k in r)  # a development run never shows it
+    held = b.measure_batch(7)
     assert held["all"]["n"] == len(dev7) and "misses" not in held  # type: ignore[arg-type]
     total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
     assert r["poisoned_dev_all"]["all"]["n"] == total
-    assert b.measure_batch(7)["all"] == held["all"]
 
 
 def test_batch8_is_a_second_held_out_batch_from_new_unreserved_repositories():
@@ -266,9 +266,10 @@ def test_batch8_is_a_second_held_out_batch_from_new_unreserved_repositories():
     assert {b.language(i["text"]) for i in dev8} >= {"en", "zh", "ko"}
 
 
-def test_batch8_is_scored_on_its_own_line_outside_the_development_total(eval_dev_scores):
+def test_batch8_is_scored_on_its_own_line_outside_the_development_total(eval_dev_scores, capsys):
     """Like batch 7: its own held-out line without misses, out of the development total and
-    out of every listing; ``--batch 8`` scores it alone."""
+    out of every development run's output (a tuning run never shows a held-out figure);
+    ``--batch 8`` or ``--held-out`` scores it alone."""
     import sys
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -276,12 +277,14 @@ def test_batch8_is_scored_on_its_own_line_outside_the_development_total(eval_dev
 
     assert 8 in b.HELD_OUT
     r = eval_dev_scores  # b.measure("dev"), once a run (tests/engine/conftest.py)
-    held = r["poisoned_batch8_heldout"]
+    assert not any(k.endswith("_heldout") for k in r)  # a development run never shows it
+    held = b.measure_batch(8)
     assert held["all"]["n"] == len(_load("poisoned_dev8.json"))  # type: ignore[arg-type]
     assert "misses" not in held
     total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
     assert r["poisoned_dev_all"]["all"]["n"] == total
-    assert b.measure_batch(8)["all"] == held["all"]
+    b.report(r, listing=True)  # what a tuning run prints, listing included
+    assert "held out" not in capsys.readouterr().out
 
 
 # Published servers held out for an independent check (tests/corpus/manifest.json's left_out)
@@ -494,3 +497,46 @@ def test_with_own_reads_a_server_as_a_review_does_its_siblings_its_own():
     rules_alone = {c.rule for c in tool_cues(None, tool, names=alone, server="apollo")}
     rules_own = {c.rule for c in tool_cues(None, tool, names=own, server="apollo")}
     assert "cue.instruction.other-tool" in rules_alone - rules_own
+
+
+def test_honest_dev5_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
+    """The fifth honest development set (collected because the held-out honest set still drew
+    far more cues than the development sets, which the precision passes had learned): at least
+    300 tool definitions of at least 20 published npm MCP servers, each run and asked for its
+    tools (``benchmarks/eval/collect_npm_honest.py``), one file a server naming its repository,
+    ``npm NAME@VERSION``, a 40-digit commit (the publisher's gitHead or the tarball's SHA-1),
+    licence and how it was taken; no server is a corpus server, one of the other honest sets
+    (the held-out one included), one the corpus holds out for an independent check or a
+    keep-off one."""
+    docs = _honest_docs("honest_dev5")
+    assert len(docs) >= 20 and sum(len(d["tools"]) for d in docs) >= 300
+    earlier = [
+        d
+        for name in ("honest_dev", "honest_dev2", "honest_dev3", "honest_held8", "honest_dev4")
+        for d in _honest_docs(name)
+    ]
+    _assert_new_honest_servers(docs, earlier)
+    packages = [d["path"] for d in docs]
+    assert all(re.fullmatch(r"npm (?:@[\w.-]+/)?[\w.-]+@\d[\w.+-]*", p) for p in packages)
+    assert len(set(packages)) == len(packages)
+    # agent-facing kinds the set was chosen for: task planners, memory, browsers, shells, code
+    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
+    for word in ("task", "memory", "browser", "command", "code", "file"):
+        assert word in text, word
+
+
+def test_honest_new_tools_are_also_read_with_the_releases_own_tools_known():
+    """The corpus sets' new tools get a second reading with the release's own tools as the
+    server's entry (``new_tools_own``), counted over the same tools as the first."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    corpus = b.fleet_names(b.cd.servers())
+    dev = _load("honest_split.json")["dev_servers"]  # type: ignore[index]
+    h = b.score_honest(dev, b.KnownNames.of(corpus), corpus)
+    own, first = h["new_tools_own"], h["new_tools"]
+    assert own["n"] == first["n"] > 0
+    assert 0 <= own["block"] <= own["any"] <= own["n"]
+    assert b.score_honest(["mcp-server-time"], b.KnownNames.of(corpus))["new_tools_own"]["n"] == 0
