@@ -132,28 +132,63 @@ def _cpu(pid: int) -> float:
     return user + system
 
 
+def _children(pid: int) -> list[int]:
+    kids: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            kids += [int(k) for k in f.read().split()]
+    return kids
+
+
 def _server_pid(c: Conn, kind: str) -> int:
     if kind == "direct":
         return c.p.pid
     for _ in range(100):
-        for task in os.listdir(f"/proc/{c.p.pid}/task"):
-            with open(f"/proc/{c.p.pid}/task/{task}/children") as f:
-                kids = f.read().split()
-            if kids:
-                return int(kids[0])
+        kids = _children(c.p.pid)
+        if kids:
+            return kids[0]
         time.sleep(0.01)
     raise SystemExit("the proxy started no server")
 
 
-def pipelined(
-    kind: str, tmp: Path, line: bytes, n: int
-) -> tuple[float, float, float, float, float]:
+def _recorder_pid(c: Conn, server: int) -> int | None:
+    """The call log's recorder process (record-only, services/proxy/recorder.py), if any."""
+    kids = [k for k in _children(c.p.pid) if k != server]
+    return kids[0] if kids else None
+
+
+def _logged(path: Path, want: int, seen: list[int]) -> bool:
+    """Whether the call log holds ``want`` lines yet (``seen``: [offset, lines] so far)."""
+    if not path.exists():
+        return False
+    with open(path, "rb") as f:
+        f.seek(seen[0])
+        data = f.read()
+    seen[0] += len(data)
+    seen[1] += data.count(b"\n")
+    return seen[1] >= want
+
+
+def pipelined(kind: str, tmp: Path, line: bytes, n: int) -> tuple[float, ...]:
     """(MiB/s of requests and responses, proxy CPU ms per call, server CPU ms per call, of the
-    proxy's CPU the kernel's ms per call, the proxy's minor page faults per call) for ``n``
-    calls written as fast as the pipe takes them while a thread reads the answers."""
+    proxy's CPU the kernel's ms per call, the proxy's minor page faults per call, the
+    recorder's CPU ms per call, MiB/s to the last record written) for ``n`` calls written as
+    fast as the pipe takes them while a thread reads the answers, after one call (the
+    recorder process's start, the heap's growth) that is not counted."""
     c = Conn(kind, tmp)
     server = _server_pid(c, kind)
     got: list[bytes] = []
+    head, tail = line.split(b'"id": 7', 1)  # each call its own id: --enforce refuses a reused one
+    c.p.stdin.write(head + b'"id": 999' + tail)
+    c.p.stdin.flush()
+    assert b'"result"' in c.p.stdout.readline()
+    log = tmp / f"calls-{kind}.jsonl"
+    seen = [0, 0]
+    deadline = time.monotonic() + 60
+    while kind != "direct" and not _logged(log, 1, seen) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    recorder = _recorder_pid(c, server) if kind != "direct" else None
+    rec0 = _cpu(recorder) if recorder else 0.0
 
     def read() -> None:
         for _ in range(n):
@@ -165,7 +200,6 @@ def pipelined(
     th = threading.Thread(target=read)
     t0 = time.perf_counter()
     th.start()
-    head, tail = line.split(b'"id": 7', 1)  # each call its own id: --enforce refuses a reused one
     for i in range(n):
         c.p.stdin.write(head)
         c.p.stdin.write(b'"id": %d' % (1000 + i))
@@ -173,7 +207,11 @@ def pipelined(
     c.p.stdin.flush()
     th.join()
     dt = time.perf_counter() - t0
+    while kind != "direct" and not _logged(log, 1 + n, seen) and time.monotonic() < deadline + 60:
+        time.sleep(0.002)
+    dt_logged = time.perf_counter() - t0
     proxy_cpu = (_cpu(c.p.pid) - proxy0) if kind != "direct" else 0.0
+    rec_cpu = (_cpu(recorder) - rec0) if recorder else 0.0
     stat1 = _stat(c.p.pid)
     server_cpu = _cpu(server) - server0
     assert len(got) == n and all(b'"result"' in g for g in got), [g[:200] for g in got[:3]]
@@ -185,6 +223,8 @@ def pipelined(
         server_cpu / n * 1000,
         (stat1[1] - stat0[1]) / n * 1000,
         (stat1[2] - stat0[2]) / n,
+        rec_cpu / n * 1000,
+        moved / MiB / dt_logged,
     )
 
 
@@ -279,7 +319,8 @@ def main() -> None:
     )
     print(
         f"{'shape':<9}{'direct MiB/s':>13}{'proxy MiB/s':>13}{'ratio':>7}"
-        f"{'proxy CPU/call':>16}{'server CPU/call':>17}{'of it sys':>11}{'faults':>8}   load"
+        f"{'proxy CPU/call':>16}{'server CPU/call':>17}{'of it sys':>11}{'faults':>8}"
+        f"{'recorder CPU':>14}{'to log':>8}   load"
     )
     kinds = a.kinds.split(",")
     with tempfile.TemporaryDirectory() as d:
@@ -311,6 +352,7 @@ def main() -> None:
                     runs[kind].append(pipelined(kind, tmp, line, a.calls))
             for kind in kinds:
                 ratios = [p[0] / dd[0] for p, dd in zip(runs[kind], runs["direct"], strict=True)]
+                logged = [p[6] / dd[0] for p, dd in zip(runs[kind], runs["direct"], strict=True)]
                 med = {k: statistics.median(r[0] for r in runs[k]) for k in ("direct", kind)}
                 label = name if kind == "proxy" else f"{name}/{kind}"
                 print(
@@ -319,7 +361,9 @@ def main() -> None:
                     f"{statistics.median(r[1] for r in runs[kind]):>14.2f}ms"
                     f"{statistics.median(r[2] for r in runs[kind]):>15.2f}ms"
                     f"{statistics.median(r[3] for r in runs[kind]):>9.2f}ms"
-                    f"{statistics.median(r[4] for r in runs[kind]):>8.0f}   {_load()}"
+                    f"{statistics.median(r[4] for r in runs[kind]):>8.0f}"
+                    f"{statistics.median(r[5] for r in runs[kind]):>12.2f}ms"
+                    f"{statistics.median(logged):>7.2f}×   {_load()}"
                     f"   (ratios {' '.join(f'{r:.2f}' for r in ratios)})"
                 )
 

@@ -86,6 +86,7 @@ from mcp_review.formats.status import (
 )
 
 if TYPE_CHECKING:
+    from mcp_review.engine.model import Change
     from mcp_review.engine.waivers import WaiverUse
 
 FORMAT = "mcp-review-check"
@@ -657,13 +658,22 @@ def _sarif_rule(rule_id: str) -> dict[str, Any]:
 
 
 def _worst_rule(t: ToolStatus) -> str:
-    """The rule a tool's result is filed under: its most severe change's (breaking first),
-    else its state (``tool-new``, ``tool-removed`` ...)."""
+    """The rule a tool's result is filed under: its most severe change's (breaking first; in a
+    class, a change a cue points into before the others, so a rug pull is not filed under the
+    honest annotation change beside it), else its state (``tool-new``, ``tool-removed`` ...)."""
     from mcp_review.engine.model import CLASS_ORDER
 
     changes = t.comparison.changes if t.comparison is not None else []
     if changes:
-        worst: str = min(changes, key=lambda c: (CLASS_ORDER[c.cls], c.rule)).rule
+        cued = [c.pointer for c in sorted(t.cues, key=lambda c: (severity(c), c.pointer, c.rule))]
+
+        def cue_rank(ch: Change) -> int:
+            at = [
+                i for i, p in enumerate(cued) if p == ch.pointer or p.startswith(ch.pointer + "/")
+            ]
+            return at[0] if at else len(cued)
+
+        worst: str = min(changes, key=lambda c: (CLASS_ORDER[c.cls], cue_rank(c), c.rule)).rule
         return worst
     return f"tool-{t.state}"
 

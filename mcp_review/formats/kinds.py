@@ -122,6 +122,17 @@ def added_lines(m: Member) -> list[str]:
     return [f'adds at {safe_text(a.pointer)}: "{safe_text(a.text)}"' for a in m.added]
 
 
+def _only_new_text(c: Change) -> bool:
+    """Whether :func:`change_values` shows nothing of the change but the text it brings in."""
+    p = dict(c.params)
+    return bool(c.new_text) and "delta" not in p and not ("old" in p and "new" in p)
+
+
+def _all_added(c: Change, at: set[str]) -> bool:
+    """Whether every text the change brings in is among a member's added texts (by pointer)."""
+    return not c.new_text_more and all(t.pointer in at for t in c.new_text)
+
+
 def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
     """A member's own changes of the kind, one line each (old → new, witness), visible and
     bounded, and the text they add in full: what the operator compares across the members
@@ -129,8 +140,15 @@ def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
     out: list[str] = []
     changes = m.changes
     if m.added:
-        # The text rules' own lines quote a bounded delta: the whole added text stands for them.
-        changes = tuple(c for c in changes if c.rule not in TEXT_RULES)
+        # The text rules' own lines quote a bounded delta, and a structural change's values that
+        # are only the text it brings in (an outputSchema's descriptions) repeat it without its
+        # place: the whole added text, at its pointer, stands for both.
+        at = {a.pointer for a in m.added}
+        changes = tuple(
+            c
+            for c in changes
+            if c.rule not in TEXT_RULES and not (_only_new_text(c) and _all_added(c, at))
+        )
     short = [compact(c) for c in changes]
     if changes and all(rule_of(c.rule).family == "tool_annotations" for c in changes):
         return ["; ".join(short), *added_lines(m)]  # a few hints: one line
@@ -157,8 +175,10 @@ def member_values(m: Member, limit: int = MEMBER_CHANGES) -> list[str]:
     return out
 
 
-def text_lines(grouping: Grouping, *, commands: bool = True) -> list[str]:
-    """The decisions in visiting order, as text lines (``status --groups``)."""
+def text_lines(grouping: Grouping, *, commands: bool = True, also: str = "") -> list[str]:
+    """The decisions in visiting order, as text lines (``status --groups``); ``also`` ends
+    each command that decides one (`` --candidate`` for a preview: the command as printed
+    decides what was shown)."""
     n_tools = len(
         {m.key for g in grouping.groups for m in g.members if not m.surface}
         | {a.key for a in grouping.alone}
@@ -175,11 +195,11 @@ def text_lines(grouping: Grouping, *, commands: bool = True) -> list[str]:
     for item in grouping.ordered():
         out.append("")
         if isinstance(item, Alone):
-            out.extend(_alone_text(item, commands))
+            out.extend(_alone_text(item, commands, also))
         elif isinstance(item, SurfaceAlone):
-            out.extend(surface_text(item, commands))
+            out.extend(surface_text(item, commands, also))
         else:
-            out.extend(_group_text(item, commands))
+            out.extend(_group_text(item, commands, also))
     return out
 
 
@@ -196,7 +216,7 @@ _SURFACE_OPTION = {
 }
 
 
-def surface_text(a: SurfaceAlone, commands: bool = True) -> list[str]:
+def surface_text(a: SurfaceAlone, commands: bool = True, also: str = "") -> list[str]:
     """A prompt, resource or template decided alone: its reasons, changes with their
     witnesses, cues, and the commands that decide it."""
     from mcp_review.engine.hidden import json_dumps_safe
@@ -224,12 +244,13 @@ def surface_text(a: SurfaceAlone, commands: bool = True) -> list[str]:
         s, n, opt = _arg(a.server), _arg(a.name), _SURFACE_OPTION[a.kind]
         yes = " --yes" if str(a.outcome) == "block" else ""
         out.append(
-            f"    decide: mcp-review approve {s} {opt} {n}{yes}  |  mcp-review deny {s} {opt} {n}"
+            f"    decide: mcp-review approve {s} {opt} {n}{yes}{also}  |  "
+            f"mcp-review deny {s} {opt} {n}{also}"
         )
     return out
 
 
-def _alone_text(a: Alone, commands: bool) -> list[str]:
+def _alone_text(a: Alone, commands: bool, also: str = "") -> list[str]:
     out = [
         f"[{_MARK.get(str(a.outcome), str(a.outcome).upper())}] alone  "
         f"{_name(a.server, a.principal, a.tool)}  (" + ", ".join(str(r) for r in a.reasons) + ")"
@@ -255,11 +276,13 @@ def _alone_text(a: Alone, commands: bool) -> list[str]:
     if commands:
         s, tl = _arg(a.server), _arg(a.tool)
         yes = " --yes" if str(a.outcome) == "block" else ""
-        out.append(f"    decide: mcp-review approve {s} {tl}{yes}  |  mcp-review deny {s} {tl}")
+        out.append(
+            f"    decide: mcp-review approve {s} {tl}{yes}{also}  |  mcp-review deny {s} {tl}{also}"
+        )
     return out
 
 
-def _group_text(g: Group, commands: bool) -> list[str]:
+def _group_text(g: Group, commands: bool, also: str = "") -> list[str]:
     out = [
         f"[{_MARK.get(str(g.outcome), str(g.outcome).upper())}] group {g.id}  {g.label}  "
         f"({g.counted})"
@@ -272,8 +295,8 @@ def _group_text(g: Group, commands: bool) -> list[str]:
     if commands:
         yes = " --yes" if str(g.outcome) == "block" else ""
         out.append(
-            f"    decide: mcp-review approve --group {g.id}{yes}  |  "
-            f"mcp-review deny --group {g.id}  (leave a member out: --except SERVER/NAME)"
+            f"    decide: mcp-review approve --group {g.id}{yes}{also}  |  "
+            f"mcp-review deny --group {g.id}{also}  (leave a member out: --except SERVER/NAME)"
         )
     return out
 

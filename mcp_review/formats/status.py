@@ -293,7 +293,7 @@ def groups_text(
                 "(decided on their own: mcp-review approve SERVER --instructions)"
             )
         # Prompts, resources and templates are in the grouping's order (engine/kinds.py).
-    out.extend(text_lines(grouping))
+    out.extend(text_lines(grouping, also=" --candidate" if report.candidates else ""))
     out.append("")
     out.extend(_summary_lines(report, applied))
     return "\n".join(out) + "\n"

@@ -235,7 +235,10 @@ def brief_text(
             *(["mcp-review approve SERVER TOOL"] if grouping.alone else []),
             *(["mcp-review approve SERVER --prompt NAME (…)"] if grouping.surfaces else []),
         ]
-        out.append(f"decide: {' or '.join(how)} (deny alike; a [BLOCK] needs --yes)")
+        also = " --candidate" if report.candidates else ""  # as printed, it decides the preview
+        out.append(
+            f"decide: {' or '.join(h + also for h in how)} (deny alike; a [BLOCK] needs --yes)"
+        )
     out.append("")
     out.extend(summary_lines(report, applied))
     return "\n".join(out) + "\n"

@@ -183,6 +183,7 @@ class Redactor:
         self, patterns: Iterable[str] = DEFAULT_REDACT, scrub: Callable[[str], str] | None = None
     ):
         pats = [p for p in patterns if p]
+        self.patterns = tuple(pats)  # (the recorder process compiles the same ones)
         self._re = re.compile("|".join(f"(?:{p})" for p in pats), re.I) if pats else None
         self._names: dict[str, bool] = {}
         self.nonfinite = False
@@ -509,10 +510,12 @@ class CallLog:
         record_results: bool = False,
         max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
         scrub: Callable[[str], str] | None = None,
+        sealing: tuple[bytes | None, str | None] | None = None,
     ):
         """``scrub``: removes the secrets the server was configured with (by value) from every
         string and key written to the call log and the results log, as the proxy's own log
-        does; a call that lost a value to it is marked ``redacted`` like any other."""
+        does; a call that lost a value to it is marked ``redacted`` like any other.
+        ``sealing``: (seal key, ``seal_problem``) as another CallLog of this log has them."""
         self.path = os.path.abspath(path)
         self.max_result_bytes = max_result_bytes
         self.results_path = self.path + ".results.jsonl" if record_results else None
@@ -534,6 +537,9 @@ class CallLog:
         self._fds: dict[str, int] = {}
         self.seal_problem: str | None = None
         """Why records are written without a seal (``rerun`` then never re-sends them)."""
+        if sealing is not None:
+            self._key, self.seal_problem = sealing
+            return
         try:
             self._key = seal_key(create=True)
         except OSError as e:

@@ -266,6 +266,13 @@ class ReviewApp(App[None]):
         yield SystemCommand("Policy tier", "For the selected tool or its server", m.action_policy)
         yield SystemCommand("Help: keys", "Every binding", self.action_help)
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        from mcp_review.tui.screenshot import screenshot_dir
+
+        return super().deliver_screenshot(filename, screenshot_dir(path), time_format)
+
     def action_help(self) -> None:
         from mcp_review.tui.screens.modals import HelpScreen
 

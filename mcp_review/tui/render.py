@@ -47,7 +47,8 @@ text has."""
 def _clip(s: str, one_line: bool, limit: int | None) -> tuple[str, bool]:
     cut = False
     if limit is not None and len(s) > limit:
-        s, cut = s[:limit], True
+        # A cut never ends inside an escape: reasons quote text with "\n" written out.
+        s, cut = s[:limit].rstrip("\\"), True
     if one_line:
         s = s.replace("\r\n", "⏎").replace("\n", "⏎").replace("\t", " ")
     return s, cut

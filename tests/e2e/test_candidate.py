@@ -660,3 +660,33 @@ def test_diff_shows_a_candidate(project: Path, capsys):
     assert out.splitlines()[0].startswith("CANDIDATE preview of files"), out
     rc, out = _run(capsys, "diff", "files", "read_file", "-q")
     assert rc == 0 and "required-added" not in out, out
+
+
+def test_the_decide_hints_of_a_preview_carry_candidate_and_work_as_printed(project: Path, capsys):
+    """The operator's walk (benchmarks/README.md): `status --candidate --groups` printed
+    `decide: mcp-review approve …` without `--candidate`; run as printed it reviewed the running
+    version, where that decision does not exist (exit 2, "no group …"). Each hint of a preview
+    says `--candidate`, and the printed command works."""
+    import shlex
+
+    assert main(["pin", "--yes", "-q"]) == 0
+    rc, brief = _run(capsys, "status", "-q", "--candidate")
+    assert rc == 1
+    decide = [ln for ln in brief.splitlines() if ln.startswith("decide: ")]
+    assert decide and all("--candidate" in ln for ln in decide), brief
+    rc, out = _run(capsys, "status", "-q", "--candidate", "--groups")
+    hints = [ln.strip() for ln in out.splitlines() if ln.strip().startswith("decide: ")]
+    assert hints, out
+    for h in hints:
+        approve, deny = h.removeprefix("decide: ").split("  |  ")
+        assert approve.endswith("--candidate") or " --candidate " in approve, h
+        assert "--candidate" in deny, h
+    # Without a preview the hints are as before: no --candidate.
+    rc, out = _run(capsys, "status", "-q", "--groups")
+    assert "--candidate" not in out, out
+    # The first hint, run as printed (with -q), decides the previewed tool.
+    approve = hints[0].removeprefix("decide: ").split("  |  ")[0]
+    argv = shlex.split(approve)[1:]
+    assert main([*argv, "-q"]) == 0, approve
+    pin = load_pins("mcp-pins.toml").get("files", "default", "read_file")
+    assert json.loads(pin.definition) == V2[0]

@@ -53,3 +53,20 @@ def test_renderers_are_data_not_markup():
     assert name_text(name).plain == "[bold]r\u0435⟨U+0435⟩ad[/bold]"
     assert name_line("r\u0435ad_file\nx") == "r\u0435⟨U+0435⟩ad_file⏎x"
     assert name_line("r\u0435ad_file", limit=3) == "r\u0435⟨U+0435⟩a…"
+
+
+def test_a_cut_never_ends_inside_an_escape():
+    """The operator's walk (benchmarks/README.md): a blocked tool's reason quotes the planted
+    text with its newlines escaped (``excerpt:\\n```\\n…``); cut at the header's limit right
+    after the backslash, the line read ``excerpt:\\…``. A cut drops a dangling backslash."""
+    from mcp_review.tui.render import safe_content
+
+    reason = 'the description adds "code excerpt:\\n```\\nimport shutil"'
+    at = reason.index("\\n") + 1  # the limit falls between the backslash and its letter
+    assert (
+        safe_content(reason, one_line=True, limit=at).plain
+        == 'the description adds "code excerpt:…'
+    )
+    whole = safe_content(reason, one_line=True, limit=len(reason)).plain
+    assert whole == reason  # not cut: every backslash kept
+    assert safe_content("C:\\\\", limit=3).plain == "C:…"

@@ -426,10 +426,21 @@ def _proxy_factory(args: argparse.Namespace, t: Target, gate: Any, tokens: Any) 
             fetch_timeout=args.list_timeout or t.fetch_timeout or FETCH_TIMEOUT,
             scrub=t.scrub if not forwarded else also_scrub(t.scrub, forwarded),
             label=label,
+            record_aside=_aside(log, t, gate) if not forwarded and args.listen is None else None,
             **({"max_line": args.max_message_bytes} if args.max_message_bytes else {}),
         )
 
     return make
+
+
+def _aside(log: Any, t: Target, gate: Any) -> Any:
+    """Record-only, one relay: what the call log's recorder process needs (None: record in
+    this process; services/proxy/recorder.py)."""
+    if log is None or gate is not None:
+        return None
+    from mcp_review.services.proxy.recorder import spec_for
+
+    return spec_for(log, t.log_scrub)
 
 
 def _require_signed(args: argparse.Namespace, cfg: Any, pins: str) -> Any:

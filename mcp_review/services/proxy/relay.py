@@ -35,6 +35,7 @@ from mcp_review.services.proxy.process import (
     ClientReader,
     ClientWriter,
 )
+from mcp_review.services.proxy.recorder import LARGE, Entry, Recorder
 from mcp_review.services.proxy.relay_common import (
     CRASH_CODE,
     EXIT_OK,
@@ -89,7 +90,10 @@ class Proxy(GateSide):
         fetch_timeout: float = FETCH_TIMEOUT,
         scrub: Callable[[str], str] | None = None,
         label: str | None = None,
+        record_aside: dict[str, Any] | None = None,
     ):
+        """``record_aside``: record-only, large calls are recorded by a child process
+        (``recorder.spec_for``; ignored with a gate or without a call log)."""
         if mode not in ("withhold", "mark"):
             raise ValueError(f"mode must be withhold or mark, not {mode!r}")
         if (command is None) == (upstream is None):
@@ -131,8 +135,16 @@ class Proxy(GateSide):
         self._own_ids = 0
         self._nonce = os.urandom(12).hex()
         self._c2s_out: list[bytes] = []
-        self._to_record: list[tuple[Pending, str, Any, Any, str | None]] = []
-        """Record-only: calls of the batch being forwarded, recorded once it is written."""
+        self._to_record: list[tuple[Pending, str, Any, Any, str | None, bytes, int | None]] = []
+        """Record-only: calls of the batch being forwarded (each with its line and its index in
+        a batch), handed to the recorder before it is written or recorded once it is."""
+        self._line_now: tuple[bytes, int | None] = (b"", None)
+        self._recorder = (
+            Recorder(record_aside, self.log, self._record_line)
+            if record_aside is not None and calllog is not None and gate is None
+            else None
+        )
+        """Record-only: the child process recording large calls (recorder.py)."""
         self._server_gone = False
         self.client_eof = False
         self.noise_lines = 0
@@ -208,6 +220,9 @@ class Proxy(GateSide):
                 await self.upstream.kill()
             client_in.close()
             await self._out.close()
+            if self._recorder is not None:
+                with anyio.CancelScope(shield=True):
+                    await self._recorder.close()  # every record handed over is written first
             if self.calllog is not None:
                 if self._held_file:
                     from mcp_review.store.calllog import held_state_path, remove_held_state
@@ -342,6 +357,8 @@ class Proxy(GateSide):
                     out = await self._on_client_line(line)
                 if out is not None:
                     self._c2s_out.append(out)
+            if self._recorder is not None and self._to_record:
+                await self._hand_off(self._recorder)
             try:
                 await self._flush_to_server()
             finally:  # (a cancelled write too: recorded and maybe not forwarded, never the reverse)
@@ -352,9 +369,37 @@ class Proxy(GateSide):
         """Record-only: write the records of the calls just forwarded. After the forward, so the
         server works on a large call while it is recorded (docs/proxy.md, "The call log": a
         proxy killed between the two loses that call's record)."""
-        for p, tool, args, rpc_id, digest in self._to_record:
+        for p, tool, args, rpc_id, digest, _, _ in self._to_record:
             self._record(p, tool, args, rpc_id, digest, None)
         self._to_record.clear()
+
+    async def _hand_off(self, rec: Recorder) -> None:
+        """Record-only: the read's calls handed to the recorder, before they are forwarded,
+        when one of their lines is large or the recorder has calls not yet written (all of
+        them, so the log keeps the order they were read in); else left to _record_forwarded."""
+        items = self._to_record
+        if rec.failed or not (rec.busy or any(len(it[5]) >= LARGE for it in items)):
+            return
+        self._to_record = []
+        i = 0
+        while i < len(items):
+            line = items[i][5]
+            j = i
+            while j < len(items) and items[j][5] is line:
+                j += 1
+            group = items[i:j]
+            if not await rec.hand(line, [(it[6], it[0], it[4]) for it in group]):
+                for p, tool, args, rpc_id, digest, _, _ in group:
+                    self._record(p, tool, args, rpc_id, digest, None)
+            i = j
+
+    def _record_line(self, line: bytes, entries: list[Entry]) -> None:
+        """The recorder went before writing ``line``'s records: written here, parsed again."""
+        msg, _ = relay_loads(line)
+        for index, p, digest in entries:
+            m = msg[index] if index is not None else msg
+            params = m["params"]
+            self._record(p, params["name"], params.get("arguments"), m["id"], digest, None)
 
     async def _flush_to_server(self, extra: bytes = b"") -> None:
         """Write what the client pump has judged (and ``extra``, the proxy's own request after
@@ -427,8 +472,10 @@ class Proxy(GateSide):
         if why is not None:
             await self._refuse_line(line, why)
             return None
-        for m in msg if isinstance(msg, list) else [msg]:
+        batch = isinstance(msg, list)
+        for i, m in enumerate(msg if batch else [msg]):
             if isinstance(m, dict):
+                self._line_now = (line, i if batch else None)
                 self._track_unjudged(m)
         return line
 
@@ -474,7 +521,9 @@ class Proxy(GateSide):
             assert isinstance(params, dict)
             p.call_time = now_iso()
             digest = self._definition_digest(tool)
-            self._to_record.append((p, tool, params.get("arguments"), msg["id"], digest))
+            self._to_record.append(
+                (p, tool, params.get("arguments"), msg["id"], digest, *self._line_now)
+            )
 
     def _definition_digest(self, tool: str) -> str | None:
         """Digest of the definition this call was made against: the last one the server listed

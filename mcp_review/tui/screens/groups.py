@@ -19,6 +19,7 @@ import json
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -109,6 +110,15 @@ def _row_key(m: Member) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _size_label(item: Group | Alone | SurfaceAlone) -> str:
+    """The groups view's "tools" cell: how many tools (prompts, resources …) one decision takes."""
+    if isinstance(item, Group):
+        return _plural(item.size, SURFACE_WORD.get(item.subject, "tool"))
+    if isinstance(item, SurfaceAlone):
+        return f"1 {SURFACE_WORD[item.kind]}"
+    return "1 tool"
 
 
 def alone_why(a: Alone | SurfaceAlone) -> str:
@@ -349,8 +359,11 @@ class GroupsScreen(Screen[None]):
         table = self.query_one("#groups", GroupTable)
         width = self.size.width
         what = max(20, min(60, int(width * 0.42)))
+        # "tools" as wide as its longest label ("1 resource", "12 templates"), 9 at least.
+        size = max([9, *(cell_len(_size_label(x)) for x in self.items)])
         table.set_width("what", what)
-        table.set_width("why", max(width - what - 9 - 8 - 2 * 4 - 2, 10))
+        table.set_width("size", size)
+        table.set_width("why", max(width - what - size - 8 - 2 * 4 - 2, 10))
 
     def refresh_grouping(self, grouping: Grouping) -> None:
         """A new status was shown (a decision, a fetch): the rows follow it."""
@@ -362,6 +375,7 @@ class GroupsScreen(Screen[None]):
         table = self.query_one("#groups", GroupTable)
         keep = table.cursor_row
         table.forget_rows()
+        self.on_resize()  # the "tools" column follows its labels
         table.show_rows([str(i) for i in range(len(self.items))], self._row)
         gs = sum(1 for x in self.items if isinstance(x, Group))
         alone = len(self.items) - gs
@@ -394,7 +408,7 @@ class GroupsScreen(Screen[None]):
                 limit=300,
                 marks=marks,
             )
-            size = Text(_plural(item.size, SURFACE_WORD.get(item.subject, "tool")), style=muted)
+            size = Text(_size_label(item), style=muted)
         elif isinstance(item, SurfaceAlone):
             # A prompt, resource or template: its kind before its name (server text as data).
             what = Text("alone: ", style=muted)
@@ -402,14 +416,14 @@ class GroupsScreen(Screen[None]):
             what.append(f" › {SURFACE_WORD[item.kind]} ")
             what.append_text(name_text(item.name, limit=80, marks=marks))
             why = safe_text(alone_why(item), style=muted, limit=300, marks=marks)
-            size = Text(f"1 {SURFACE_WORD[item.kind]}", style=muted)
+            size = Text(_size_label(item), style=muted)
         else:
             what = Text("alone: ", style=muted)
             what.append_text(safe_text(item.server, limit=40, marks=marks))
             what.append(" › ")
             what.append_text(name_text(item.tool, limit=80, marks=marks))
             why = safe_text(alone_why(item), style=muted, limit=300, marks=marks)
-            size = Text("1 tool", style=muted)
+            size = Text(_size_label(item), style=muted)
         return [what, size, outcome, why]
 
     def current(self) -> Group | Alone | SurfaceAlone | None:

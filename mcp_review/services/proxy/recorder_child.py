@@ -1,0 +1,124 @@
+"""The call log's recorder process (``recorder.Recorder`` starts it): records every line the
+record-only proxy hands it, in order, with the proxy's own ``CallLog`` code, and confirms each.
+
+Started without the proxy package's ``__init__`` (``recorder._argv``): it imports only what a
+record needs (this module, ``framing``, the call log, the server's secrets), a fraction of the
+proxy's start-up."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import struct
+import threading
+from typing import Any
+
+HEAD = struct.Struct("!II")
+"""A frame: the length of its JSON head, the length of the line; then both."""
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    parts: list[bytes] = []
+    while n:
+        chunk = os.read(fd, min(n, 1 << 20))
+        if not chunk:
+            return None
+        parts.append(chunk)
+        n -= len(chunk)
+    return b"".join(parts)
+
+
+def _reader(fd: int, frames: queue.SimpleQueue[tuple[bytes, bytes] | None]) -> None:
+    """Drains the proxy's pipe into memory as fast as it fills (so the proxy's writes do not
+    wait while a record is written), one frame at a time, then None at its end."""
+    try:
+        while True:
+            head = _read_exact(fd, HEAD.size)
+            if head is None:
+                break
+            nhead, nline = HEAD.unpack(head)
+            meta = _read_exact(fd, nhead)
+            line = _read_exact(fd, nline) if nline else b""
+            if meta is None or line is None:
+                break
+            frames.put((meta, line))
+    finally:
+        frames.put(None)
+
+
+def _record_frame(log: Any, meta: bytes, line: bytes) -> list[list[Any]]:
+    """Record one line's calls as the proxy would (``Proxy._record``): the failures."""
+    from mcp_review.services.proxy.framing import relay_loads, short
+
+    msg, why = relay_loads(line)
+    failed: list[list[Any]] = []
+    for index, time, digest in json.loads(meta):
+        tool = "?"
+        try:
+            if why is not None:  # never: the proxy parsed these very bytes
+                raise ValueError(why)
+            m = msg[index] if index is not None else msg
+            params = m["params"]
+            tool = params["name"]
+            log.record_call(tool, params.get("arguments"), m["id"], time=time, digest=digest)
+            continue
+        except (OSError, ValueError, TypeError, RecursionError, KeyError, IndexError) as e:
+            err = f"cannot write the call log: {e}"
+        n = log.note_unrecorded()
+        counted = (
+            f"{n} so far, counted in {log.path}.unrecorded for `mcp-review status`"
+            if n is not None
+            else "and it cannot be counted on disk either"
+        )
+        failed.append([short(tool, 60), err, counted])
+    return failed
+
+
+def _open_log(spec: dict[str, Any]) -> Any:
+    from mcp_review.store.calllog import CallLog
+
+    secrets, key = spec.pop("secrets"), spec.pop("key")
+    scrub = None
+    if secrets:  # (config_model brings the engine's cues: ~0.2 s more start-up, only then)
+        from mcp_review.services.config_model import ServerConfig
+
+        scrub = ServerConfig(spec["server"], command="-", expanded=tuple(secrets)).scrub
+    return CallLog(
+        **{k: spec[k] for k in ("path", "server", "principal", "redact", "max_bytes", "backups")},
+        scrub=scrub,
+        sealing=(bytes.fromhex(key) if key is not None else None, spec["seal_problem"]),
+    )
+
+
+def main() -> int:
+    """The child: records every frame handed to it, in order, confirming each on stdout,
+    until its stdin ends (the proxy closed it, or died)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)  # the proxy's end, not a signal, ends it
+    from mcp_review.services.proxy.heap import keep_heap
+
+    keep_heap()
+    head = _read_exact(0, HEAD.size)
+    if head is None:
+        return 0
+    spec = _read_exact(0, HEAD.unpack(head)[0])
+    if spec is None:
+        return 0
+    log = _open_log(json.loads(spec))
+    frames: queue.SimpleQueue[tuple[bytes, bytes] | None] = queue.SimpleQueue()
+    threading.Thread(target=_reader, args=(0, frames), daemon=True).start()
+    confirm = True
+    try:
+        while (frame := frames.get()) is not None:
+            failed = _record_frame(log, *frame)
+            if confirm:
+                ack = json.dumps(failed).encode() + b"\n" if failed else b"\n"
+                try:
+                    os.write(1, ack)
+                except OSError:  # the proxy is gone: record the rest all the same
+                    confirm = False
+    finally:
+        log.close()
+    return 0

@@ -1,0 +1,59 @@
+"""The command palette's "Screenshot" on a machine with no Downloads folder (a server, a
+container: where the operator's walk ran, benchmarks/README.md "The operator's walk on two real
+upgrades"): Textual writes into the platform's downloads folder and, when there is none, only
+says "Failed to save screenshot". The app saves it in the current folder then, and says where.
+Driven through the palette as the operator does (ctrl+p, "screenshot", enter)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import settled, until
+from tui_sample import sample_source
+
+from mcp_review.tui.app import ReviewApp
+
+
+async def _palette_screenshot(app: ReviewApp, pilot) -> None:
+    await settled(app, pilot)
+    await pilot.press("ctrl+p")
+    await pilot.pause(0.2)
+    for ch in "screenshot":
+        await pilot.press(ch)
+    await pilot.pause(0.5)
+    await pilot.press("enter")
+
+
+async def test_palette_screenshot_lands_in_the_cwd_without_a_downloads_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(home / "Downloads"))
+    monkeypatch.chdir(work)
+    app = ReviewApp(sample_source())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _palette_screenshot(app, pilot)
+        await until(pilot, lambda: list(work.glob("*.svg")), "an SVG in the current folder")
+        svg = next(work.glob("*.svg")).read_text(encoding="utf-8")
+        assert svg.startswith("<svg") and "mcp-review" in svg
+    assert not (home / "Downloads").exists()
+
+
+async def test_palette_screenshot_keeps_an_existing_downloads_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    home, work = tmp_path / "home", tmp_path / "work"
+    (home / "Downloads").mkdir(parents=True)
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(home / "Downloads"))
+    monkeypatch.chdir(work)
+    app = ReviewApp(sample_source())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _palette_screenshot(app, pilot)
+        await until(pilot, lambda: list((home / "Downloads").glob("*.svg")), "an SVG in Downloads")
+    assert not list(work.glob("*.svg"))
