@@ -64,6 +64,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_corpus",
         "test_cost_bounds",
         "test_cue_directive",
+        "test_cue_goals",
         "test_cue_directive_lang",
         "test_cue_families",
         "test_cue_families_batch3",

@@ -33,6 +33,7 @@ from typing import Any
 from mcp_review.engine import cue_care as care
 from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
+from mcp_review.engine.cue_goals import goals_into
 from mcp_review.engine.cue_hidden_first import first_hidden as _first_hidden
 from mcp_review.engine.cue_model import model_cues
 from mcp_review.engine.cue_runs import _run_cues
@@ -840,15 +841,15 @@ def _text_cues(
         # Hidden characters may stand where a space was ("do<ZWSP>not<ZWSP>tell"): the text
         # as written is read too.
         _read(plain, plain, leet(text.lower()), found, own, own_tool, names)
-    # the families read the revealed, folded copy (look-alikes and NFKC folded, case
-    # kept: a header's capitals are part of what they look for).
-    # The revealed copy is read too: folding touches other scripts' letters the families read
-    # in six languages.
+    # the families and the goals read the revealed, folded copy (look-alikes and NFKC folded,
+    # case kept: a header's capitals are part of what they look for), and the revealed copy
+    # too: folding touches other scripts' letters the families read in six languages.
     found.view, found.at, found.only = cased, None, None
     family_cues(cased.text, found.add)
     if a.text != cased.text:
         found.view = a
         family_cues(a.text, found.add)
+    goals_into(found, (cased, a), own_tool)  # what an instruction asks (engine/cue_goals.py)
     model_cues(cased.text, found.add)  # a learned reading (engine/cue_model.py), info
     return found.out
 

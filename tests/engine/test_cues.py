@@ -69,11 +69,18 @@ def test_every_rule_id_is_emitted_by_name():
     # The run reader (URLs, paths, blobs, names) is engine/cue_runs.py.
     catalogue = "".join(
         (ROOT / "mcp_review" / "engine" / "rules" / f).read_text(encoding="utf-8")
-        for f in ("cues.py", "cue_families.py")
+        for f in ("cues.py", "cue_families.py", "cue_goals.py")
     )
     engine = "".join(
         (ROOT / "mcp_review" / "engine" / f).read_text(encoding="utf-8")
-        for f in ("cues.py", "cue_runs.py", "cue_families.py", "cue_directive.py", "cue_model.py")
+        for f in (
+            "cues.py",
+            "cue_runs.py",
+            "cue_families.py",
+            "cue_directive.py",
+            "cue_model.py",
+            "cue_goals.py",
+        )
     )
     for rid in CUE_RULES:
         if rid == SECRET_PATH_RULE:

@@ -10,18 +10,30 @@ from pathlib import Path
 
 import pytest
 from helpers import settled, until
+from textual.command import CommandList, CommandPalette
 from tui_sample import sample_source
 
 from mcp_review.tui.app import ReviewApp
 
 
+def _screenshot_highlighted(app: ReviewApp) -> bool:
+    """The palette is open and its highlighted command is "Screenshot" (the search runs in a
+    worker: a fixed pause lost the race under load)."""
+    screen = app.screen
+    if not isinstance(screen, CommandPalette):
+        return False
+    found = screen.query_one(CommandList)
+    at = found.highlighted
+    return at is not None and "Screenshot" in str(found.get_option_at_index(at).prompt)
+
+
 async def _palette_screenshot(app: ReviewApp, pilot) -> None:
     await settled(app, pilot)
     await pilot.press("ctrl+p")
-    await pilot.pause(0.2)
+    await until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette open")
     for ch in "screenshot":
         await pilot.press(ch)
-    await pilot.pause(0.5)
+    await until(pilot, lambda: _screenshot_highlighted(app), '"Screenshot" found and highlighted')
     await pilot.press("enter")
 
 

@@ -376,3 +376,15 @@ CUE_RULE_LIST = (
     ),
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
+
+# the goals (engine/cue_goals.py), their own module too.
+from mcp_review.engine.rules.cue_goals import GOAL_RULE_LIST  # noqa: E402
+
+CUE_RULE_LIST = (
+    *CUE_RULE_LIST,
+    *(
+        _c(rid, CueKind(kind), purpose, example, Level(level))
+        for rid, kind, purpose, example, level in GOAL_RULE_LIST
+    ),
+)
+CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
