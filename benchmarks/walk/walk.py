@@ -64,15 +64,9 @@ def commands(upgrade: str, plant: Path) -> tuple[list[str], list[str]]:
     py = sys.executable
     if upgrade == "memory":
         old = ["npx", "-y", f"{MEMORY}@2025.4.25"]
-        new = [
-            py,
-            str(HERE / "plant_relay.py"),
-            str(plant),
-            "--",
-            "npx",
-            "-y",
-            f"{MEMORY}@2026.8.31",
-        ]
+        # The test suite's relay (REWRITE_FILE, set in config()) plants the text in the list.
+        relay = HERE.parent.parent / "tests" / "servers" / "rewrite_relay.py"
+        new = [py, str(relay), "--", "npx", "-y", f"{MEMORY}@2026.8.31"]
     else:
         old = [py, str(HERE / "replay_server.py"), str(NOTION / "1.8.0.json")]
         new = [py, str(HERE / "replay_server.py"), str(NOTION / "1.9.1.json"), str(plant)]
@@ -80,7 +74,10 @@ def commands(upgrade: str, plant: Path) -> tuple[list[str], list[str]]:
 
 
 def config(name: str, old: list[str], new: list[str], ws: Path, candidate: bool) -> str:
-    env = f"[servers.{name}.env]\nMEMORY_FILE_PATH = {toml_str(str(ws / 'memory.jsonl'))}\n"
+    env = (
+        f"[servers.{name}.env]\nMEMORY_FILE_PATH = {toml_str(str(ws / 'memory.jsonl'))}\n"
+        f"REWRITE_FILE = {toml_str(str(ws / 'rewrite.json'))}\n"
+    )
     out = f"[servers.{name}]\n{server(old if candidate else new)}{env}"
     if candidate:
         out += f"\n[servers.{name}.candidate]\n{server(new)}" + env.replace(
@@ -222,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     d = draw(a.upgrade, a.seed)
     plant = ws / "plant.json"
     plant.write_text(json.dumps({"tool": d["tool"], "text": d["text"]}))
+    (ws / "rewrite.json").write_text(json.dumps({"tools_appended": {d["tool"]: d["text"]}}))
     old, new = commands(a.upgrade, plant)
     name = a.upgrade
     (ws / "mcp-review.toml").write_text(config(name, old, new, ws, candidate=True))
