@@ -73,9 +73,6 @@ async def _computed(pilot) -> None:
         if app.main is not None and app.main.loaded and not app.main.computing:
             break
         assert time.monotonic() < deadline, "the app never finished computing"
-    # The last computation's result can land inside that settle: its counts line (two lines at
-    # 100 columns when something is auto-approvable) then still waits for a layout pass.
-    await settle(pilot)
 
 
 def test_first_screen_rug_pull_100x30(snap_compare):
@@ -438,3 +435,17 @@ def test_surface_screen_100x30(snap_compare):
         terminal_size=(100, 30),
         run_before=_open_surface("review_change", "enter"),
     )
+
+
+async def test_the_counts_line_is_as_tall_as_its_lines_once_computed():
+    """The demo at 100×30 counts "… │ 11 to review" and, on a second line, "│ 1
+    auto-approvable (P)". The line's height was sometimes measured from the one before it (one
+    line), hiding the second (half the runs before the fix): every run is two lines tall."""
+    for _ in range(4):
+        app = ReviewApp(demo_source())
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _open_surface("review_change")(pilot)
+            line = app.screen.query_one("#counts")
+            text = str(line.render())
+            assert "auto-approvable" in text
+            assert line.size.height == text.count("\n") + 1 == 2

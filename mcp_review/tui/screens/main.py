@@ -730,7 +730,11 @@ class MainScreen(Screen[None]):
         if self.filter_text:
             parts.append(Content("  filter: ").stylize("$text-muted"))
             parts.append(Content(self.filter_text))
-        self.query_one("#counts", Static).update(Content.assemble(*parts))
+        line = self.query_one("#counts", Static)
+        line.update(Content.assemble(*parts))
+        # Its height can be measured within the frame from the line before (one line where
+        # this one wraps to two): measure it again once the frame is out.
+        self.call_after_refresh(line.refresh, layout=True)
 
     # Selection ------------------------------------------------------------------------------
     def _entry_for(self, key: str | None) -> ToolEntry | None:
