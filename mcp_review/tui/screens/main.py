@@ -732,8 +732,7 @@ class MainScreen(Screen[None]):
             parts.append(Content(self.filter_text))
         line = self.query_one("#counts", Static)
         line.update(Content.assemble(*parts))
-        # Its height can be measured within the frame from the line before (one line where
-        # this one wraps to two): measure it again once the frame is out.
+        # Measured again once the frame is out (else sometimes one line tall where it wraps).
         self.call_after_refresh(line.refresh, layout=True)
 
     # Selection ------------------------------------------------------------------------------
