@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,20 +31,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import orjson  # noqa: E402
-from bench_proxy_large import shapes  # noqa: E402
+from bench_proxy_large import best_ms, shapes  # noqa: E402
 
 from mcp_review.engine.exactints import ints_exact, long_digit_run  # noqa: E402
 from mcp_review.services.proxy.framing import loads, relay_loads  # noqa: E402
 
 
-def _best(f: Callable[[], Any], repeat: int, n: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        for _ in range(n):
-            f()
-        best = min(best, (time.process_time() - t) / n)
-    return best * 1000
+def _best(f: Callable[[], Any], repeat: int) -> float:
+    return best_ms(f, repeat, n=5)
 
 
 def _line(args: dict[str, Any]) -> bytes:

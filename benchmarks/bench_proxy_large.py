@@ -87,7 +87,7 @@ def shapes() -> dict[str, dict[str, Any]]:
     }
 
 
-def _best(f: Any, repeat: int, n: int = 3) -> float:
+def best_ms(f: Any, repeat: int, n: int = 3) -> float:
     best = float("inf")
     for _ in range(repeat):
         t = time.process_time()
@@ -106,8 +106,8 @@ def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float]:
         os.environ["XDG_STATE_HOME"] = d  # the seal key: a throwaway one
         try:
             log = CallLog(os.path.join(d, "calls.jsonl"), server="bench", max_bytes=1 << 40)
-            red = _best(lambda: log.redactor(args), repeat)
-            rec = _best(lambda: log.record_call("echo", args, 1), repeat)
+            red = best_ms(lambda: log.redactor(args), repeat)
+            rec = best_ms(lambda: log.record_call("echo", args, 1), repeat)
             log.close()
         finally:
             if old is None:
@@ -115,7 +115,7 @@ def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float]:
             else:
                 os.environ["XDG_STATE_HOME"] = old
     line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": args})
-    server = _best(lambda: json.dumps(json.loads(line)), repeat)
+    server = best_ms(lambda: json.dumps(json.loads(line)), repeat)
     return red, rec, server
 
 
