@@ -37,15 +37,23 @@ async def _palette_screenshot(app: ReviewApp, pilot) -> None:
     await pilot.press("enter")
 
 
-async def test_palette_screenshot_lands_in_the_cwd_without_a_downloads_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
+def _home_and_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, downloads: bool
+) -> tuple[Path, Path]:
+    """A home (with a Downloads folder or none) and a current folder to run the app in."""
     home, work = tmp_path / "home", tmp_path / "work"
-    home.mkdir()
+    (home / "Downloads" if downloads else home).mkdir(parents=True)
     work.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(home / "Downloads"))
     monkeypatch.chdir(work)
+    return home, work
+
+
+async def test_palette_screenshot_lands_in_the_cwd_without_a_downloads_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    home, work = _home_and_work(tmp_path, monkeypatch, downloads=False)
     app = ReviewApp(sample_source())
     async with app.run_test(size=(100, 30)) as pilot:
         await _palette_screenshot(app, pilot)
@@ -58,12 +66,7 @@ async def test_palette_screenshot_lands_in_the_cwd_without_a_downloads_folder(
 async def test_palette_screenshot_keeps_an_existing_downloads_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    home, work = tmp_path / "home", tmp_path / "work"
-    (home / "Downloads").mkdir(parents=True)
-    work.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(home / "Downloads"))
-    monkeypatch.chdir(work)
+    home, work = _home_and_work(tmp_path, monkeypatch, downloads=True)
     app = ReviewApp(sample_source())
     async with app.run_test(size=(100, 30)) as pilot:
         await _palette_screenshot(app, pilot)
