@@ -66,14 +66,17 @@ def _record_frame(log: Any, meta: bytes, line: bytes) -> list[list[Any]]:
             continue
         except (OSError, ValueError, TypeError, RecursionError, KeyError, IndexError) as e:
             err = f"cannot write the call log: {e}"
-        n = log.note_unrecorded()
-        counted = (
-            f"{n} so far, counted in {log.path}.unrecorded for `mcp-review status`"
-            if n is not None
-            else "and it cannot be counted on disk either"
-        )
-        failed.append([short(tool, 60), err, counted])
+        failed.append([short(tool, 60), err, count_unrecorded(log)])
     return failed
+
+
+def count_unrecorded(log: Any) -> str:
+    """Count one call forwarded without its record (``CallLog.note_unrecorded``) and say where,
+    as the proxy's message puts it (the proxy's own recording says the same)."""
+    n = log.note_unrecorded()
+    if n is None:
+        return "and it cannot be counted on disk either"
+    return f"{n} so far, counted in {log.path}.unrecorded for `mcp-review status`"
 
 
 def _open_log(spec: dict[str, Any]) -> Any:

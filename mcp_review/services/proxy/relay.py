@@ -36,6 +36,7 @@ from mcp_review.services.proxy.process import (
     ClientWriter,
 )
 from mcp_review.services.proxy.recorder import LARGE, Entry, Recorder
+from mcp_review.services.proxy.recorder_child import count_unrecorded
 from mcp_review.services.proxy.relay_common import (
     CRASH_CODE,
     EXIT_OK,
@@ -435,12 +436,7 @@ class Proxy(GateSide):
             why = f"cannot write the call log: {e}"
         if self.gate is None:
             self.unrecorded_calls += 1
-            n = self.calllog.note_unrecorded()
-            counted = (
-                f"{n} so far, counted in {self.calllog.path}.unrecorded for `mcp-review status`"
-                if n is not None
-                else "and it cannot be counted on disk either"
-            )
+            counted = count_unrecorded(self.calllog)
             self.log(f"forwarded tools/call {short(tool, 60)} UNRECORDED ({counted}): {why}")
         return why
 
