@@ -71,6 +71,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_families_recall",
         "test_cue_families_select",
         "test_cue_families_upgrade",
+        "test_cue_change",
         "test_cue_lang",
         "test_cue_model",
         "test_cue_precision",

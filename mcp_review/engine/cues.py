@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine import cue_care as care
+from mcp_review.engine.cue_change import change_cues
 from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
 from mcp_review.engine.cue_goals import goals_into
@@ -49,12 +50,7 @@ from mcp_review.engine.cue_scope import (
     section_tags,
     written_there,
 )
-from mcp_review.engine.cue_sentences import (
-    _bounds,
-    _Sentence,
-    _sentences,
-    _snip,
-)
+from mcp_review.engine.cue_sentences import _bounds, _Sentence, _sentences, _snip
 from mcp_review.engine.cue_types import (
     _NO_NAMES,
     TEXT_CAP,
@@ -937,7 +933,8 @@ def tool_cues(
     introduced when that text had none with the same rule and key. A text with no pinned
     predecessor (a new property, a moved text) is compared with every pinned text of the
     definition. A text present verbatim anywhere in ``old`` introduces nothing, and a pinned
-    text is read only when a new one carries a cue."""
+    text is read only when a new one carries a cue. On a change, the sentences it adds are
+    read once more (engine/cue_change.py: cues only a change raises)."""
     own_tool = new.get("name") if isinstance(new.get("name"), str) else ""
     kw: dict[str, Any] = {
         "names": names,
@@ -974,7 +971,7 @@ def tool_cues(
             if (c.rule, c.key) not in pinned and ident not in done:
                 done.add(ident)
                 out.append(c)
-    return out
+    return out if old is None else change_cues(old_map, tool_texts(new), out, kw)
 
 
 def introduced(
