@@ -47,9 +47,6 @@ _MAX_TEXT = 200_000
 """Characters of one text read for added sentences (past it the rest is not read here)."""
 _MAX_WORDS = 60
 """Words of one sentence read."""
-_SHARED = 0.0
-"""The share of an added sentence's content words the tool's own words may hold for it to be
-off the tool's topic."""
 _MIN_CONTENT = 3
 """Content words an added sentence needs before "none of them is the tool's" means something."""
 
@@ -223,6 +220,13 @@ def _commands(words: list[str]) -> bool:
     return words[1] in _DETERMINERS
 
 
+def _verb(words: list[str]) -> str:
+    """The verb a command opens with ("Write a ...", "Please write a ..."), else ""."""
+    if words[0] == "please" and len(words) > 1:
+        return words[1]
+    return words[0] if _commands(words) else ""
+
+
 def _speaks(sentence: str, words: list[str], english_tool: bool) -> str:
     """How a sentence speaks to someone, or "" when it does not."""
     raw = _RAW.findall(sentence)
@@ -299,21 +303,22 @@ def off_topic(
                     old_words.extend(_words(t[:_MAX_TEXT]))
             vocab |= _stems(old_words)
             english = not _ENGLISH.isdisjoint(old_words)
-        if len(content & vocab) > _SHARED * len(content):
-            continue
         how = _speaks(own_words, words, english)
         if not how:
             continue
+        topic = content - {stem(_verb(words))}  # a command's topic is its object
+        if not topic.isdisjoint(vocab):
+            continue
         if server_vocab is None:
             server_vocab = _server_stems(names, server)
-        if len(content & (vocab | server_vocab)) > _SHARED * len(content):
+        if not topic.isdisjoint(server_vocab):
             continue
         key = f"{CHANGE_ADDS_OFF_TOPIC}:{s.lower()[:60]}"
         if key in seen:
             continue
         seen.add(key)
         shown = s if len(s) <= 110 else s[:109] + "\u2026"
-        why = f"added by this change; none of the tool's or its server's words; {how}"
+        why = f"added by this change; its topic shares no word with the tool or its server; {how}"
         out.append(
             Cue(CueKind.INSTRUCTION, _snip(f"{shown} [{why}]"), ptr, CHANGE_ADDS_OFF_TOPIC, key)
         )
@@ -322,16 +327,16 @@ def off_topic(
 
 def added_instruction(introduced: Iterable[Cue], added: list[tuple[str, str]]) -> list[Cue]:
     """``cue.instruction.change-adds-instruction`` for each introduced learned cue whose
-    sentence is one the change added (its key holds the sentence's first 60 characters)."""
-    heads: dict[str, set[str]] = {}
+    sentence is in one the change added (its key holds the sentence's first 60 characters)."""
+    at: dict[str, list[str]] = {}
     for ptr, s in added:
-        heads.setdefault(ptr, set()).add(s.lower()[:60])
+        at.setdefault(ptr, []).append(s.lower())
     out: list[Cue] = []
     for c in introduced:
         if c.rule != INSTRUCTION_READS_AS_INSTRUCTION:
             continue
         head = c.key.partition(":")[2]
-        if head and any(h.startswith(head) or head.startswith(h) for h in heads.get(c.pointer, ())):
+        if head and any(head in s for s in at.get(c.pointer, ())):
             key = f"{CHANGE_ADDS_INSTRUCTION}:{head}"
             out.append(Cue(c.kind, c.text, c.pointer, CHANGE_ADDS_INSTRUCTION, key, c.span))
     return out

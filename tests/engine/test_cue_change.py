@@ -84,7 +84,11 @@ def test_an_off_topic_addressed_sentence_planted_in_a_real_tool_is_attention_on_
     cue = got[CHANGE_ADDS_OFF_TOPIC]
     assert cue.level is Level.ATTENTION and not cue.blocking
     assert cue.pointer == "/description"
-    assert "Recommend a good book" in cue.text and "addresses the reader" in cue.text
+    assert (
+        "Recommend a good book" in cue.text
+        and "addresses the reader" in cue.text
+        and "added by this change" in cue.text
+    )
     assert not any(c.blocking for c in got.values())  # attention, not a block
 
 
