@@ -8,13 +8,15 @@ sentences a change adds (a sentence of the new text found in no text of the pinn
 never at first sight, and raise **attention** (the tool stands alone for a human to read), never
 a block (docs/cues.md, "Levels"):
 
-- ``cue.instruction.change-adds-off-topic`` (:func:`off_topic`): an added sentence that
-  shares no content word with the tool (every text of the pinned definition, the tool's name and
+- ``cue.instruction.change-adds-off-topic`` (:func:`off_topic`): an added sentence whose
+  topic (a command's object: its opening verb is no evidence) shares no content word with the
+  tool (every text of the pinned definition, the tool's name and
   its parameter names, the old and the new) nor with the names of its server's tools, and
   speaks to someone: it addresses a reader (you, please, I, my, we, a question), opens with a
   command (a verb in its base form, then its object), or is written in another language than
-  the tool's English (no English function word at all). A sentence that names an identifier
-  (``snake_case``, ``camelCase``, a code span) speaks of the interface and is never off topic.
+  the tool's English (no English function word or ending, no capitals). A sentence that names
+  an identifier (``snake_case``, ``camelCase``, a code span) speaks of the interface, and one
+  opening in the third person, naming tools or commanding "this" speaks of the tool itself.
 - ``cue.instruction.change-adds-instruction`` (:func:`added_instruction`): the learned cue
   (``cue.instruction.reads-as-instruction``, engine/cue_model.py, info wherever it is read)
   introduced by the change, on a sentence the change added: the same evidence, at attention.
@@ -50,7 +52,7 @@ _MAX_WORDS = 60
 _MIN_CONTENT = 3
 """Content words an added sentence needs before "none of them is the tool's" means something."""
 
-_CONTINUED = re.compile(r"[ \t]*\n[ \t>*(\"'\u201c-]{0,12}(?=[a-z])")
+_CONTINUED = re.compile(r"\n[ \t>*(\"'\u201c-]{0,12}(?=[a-z])")
 """A line break before a lower-case word: a wrapped line continues its sentence."""
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
