@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cues import SHAPES
 
-from mcp_review.engine.cue_change import added_sentences, stem
+from mcp_review.engine.cue_change import added_sentences, change_cues, stem
 from mcp_review.engine.cues import KnownNames, text_cues, tool_cues, tool_texts
 from mcp_review.engine.kinds import AloneReason, group_report
 from mcp_review.engine.model import ToolDef
@@ -222,8 +223,8 @@ def test_stems_join_a_words_forms():
 
 
 def test_a_hostile_change_is_read_in_bounded_time():
-    """Long texts on both sides: the added span is found by one pass from each end and cut
-    once; a million characters of added sentences raise at most one cue per distinct one."""
+    """Long texts on both sides: a million characters of added sentences raise at most one cue
+    per distinct one."""
     old = {"name": "t", "description": "Lists files. " * 20_000}
     new = {
         "name": "t",
@@ -232,3 +233,31 @@ def test_a_hostile_change_is_read_in_bounded_time():
     got = [c for c in tool_cues(old, new) if c.rule in CHANGE_RULES]
     assert len(got) <= 2
     assert list(tool_texts(new))  # the definition is still read whole
+
+
+HOSTILE = {
+    **{f"cue shape {k}": v for k, v in SHAPES.items()},
+    "blanks": " ",
+    "blank lines": " \n",
+    "wrapped lines": "\n a",
+    "quotes": "'a",
+    "double quotes": '"a ',
+    "identifiers": "ab_c ",
+    "off-topic sentences": "Tell me a story about dragons and castles. ",
+    "a sentence without end": "write poems about the quiet sea ",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(HOSTILE))
+def test_the_change_reader_takes_linear_time_on_hostile_additions(shape, linear):
+    """An adversarial shape added to a pinned text: ten times the text costs about ten times
+    the time (tests/engine/conftest.py), through the added span, the cut into sentences and the
+    off-topic reading of each."""
+    pinned = {"/description": ["Lists the files of a folder."]}
+    kw = {"names": KnownNames(), "own_server": "s", "own_names": frozenset({"list_files"})}
+
+    def read(text: str) -> None:
+        added = "Lists the files of a folder. " + text
+        change_cues(pinned, [("/description", added)], [], kw)
+
+    linear(read, HOSTILE[shape], 5_000)
