@@ -98,6 +98,7 @@ def test_the_same_text_at_first_sight_is_not_raised_by_the_change_readers():
     new = _planted(cap.tools["git_log"], OFF_TOPIC)
     got = _rules(None, new, names=_fleet(cap), server=cap.server)
     assert not CHANGE_RULES & set(got)
+    assert all(c.level is Level.INFO for c in got.values()), got  # not raised to attention
 
 
 @pytest.mark.parametrize(
