@@ -113,3 +113,39 @@ def test_batch11_and_the_native_file_are_scored_and_listed_on_their_own_lines(ev
     assert "misses" in r["poisoned_lang"]
     total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))
     assert r["poisoned_dev_all"]["all"]["n"] == total  # both stay out of the old total
+
+
+def test_honest_dev6_is_native_honest_text_with_provenance_from_new_servers():
+    """The sixth honest development set (batch 11's companion): at least 80 tool definitions
+    of published PyPI servers whose authors wrote the descriptions in Chinese, Japanese or
+    Russian, each run and asked for its tools (``benchmarks/eval/collect_pypi_honest.py``), one
+    file a server naming its repository, ``pypi NAME==VERSION``, the distribution's SHA-1,
+    licence and how it was taken; no server is a corpus server, in another honest set, held for
+    the independent check or on the keep-off list; most descriptions are in those scripts."""
+    from test_cues_eval_set import _assert_new_honest_servers, _honest_docs
+
+    docs = _honest_docs("honest_dev6")
+    tools = [t for d in docs for t in d["tools"]]
+    assert len(docs) >= 8 and len(tools) >= 80
+    earlier = [
+        d
+        for name in (
+            "honest_dev",
+            "honest_dev2",
+            "honest_dev3",
+            "honest_held8",
+            "honest_dev4",
+            "honest_dev5",
+        )
+        for d in _honest_docs(name)
+    ]
+    _assert_new_honest_servers(docs, earlier)
+    packages = [d["path"] for d in docs]
+    assert all(re.fullmatch(r"pypi [\w.-]+==\d[\w.+-]*", p) for p in packages), packages
+    assert len(set(packages)) == len(packages)
+    native = [
+        t
+        for t in tools
+        if re.search(r"[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff]", t["description"])
+    ]
+    assert len(native) >= 0.8 * len(tools), (len(native), len(tools))
