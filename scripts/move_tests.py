@@ -72,6 +72,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_families_select",
         "test_cue_families_upgrade",
         "test_cue_lang",
+        "test_cue_lang_native",
         "test_cue_model",
         "test_cue_precision",
         "test_cue_precision_agents",
