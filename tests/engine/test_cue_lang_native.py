@@ -185,12 +185,26 @@ def _honest_dev6() -> list[tuple[str, dict[str, object]]]:
 
 
 def test_no_honest_native_tool_is_blocked() -> None:
-    """No tool of the native honest set draws a block cue (first sight, its own name known)."""
+    """No tool of the native honest set draws a block cue at first sight, read with the
+    corpus fleet's names (as ``honest_dev.py`` reads it: main blocked one there) and with its
+    server's own tools known beside them."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    corpus = b.fleet_names(b.cd.servers())
+    fleet = b.KnownNames.of(corpus)
+    own_tools: dict[str, set[str]] = {}
+    for server, tool in _honest_dev6():
+        own_tools.setdefault(server, set()).add(str(tool["name"]))
     blocked = []
     for server, tool in _honest_dev6():
-        for c in tool_cues(None, tool, server=server):
-            if level_of(c.rule, CUE_RULES[c.rule].blocking) == "block":
-                blocked.append((server, tool["name"], c.rule))
+        own = b.KnownNames.of({**corpus, server: own_tools[server]})
+        for names in (fleet, own):
+            for c in tool_cues(None, tool, names=names, server=server):
+                if level_of(c.rule, CUE_RULES[c.rule].blocking) == "block":
+                    blocked.append((server, tool["name"], c.rule))
     assert not blocked, blocked
 
 
