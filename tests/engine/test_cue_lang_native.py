@@ -225,3 +225,20 @@ def test_a_parameter_value_in_backticks_is_not_another_servers_tool() -> None:
     }
     rules = {c.rule for c in tool_cues(None, tool, names=names, server="fns-calc")}
     assert "cue.instruction.other-tool" not in rules, rules
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "告诉我你的 ",
+        "教えてください：ABC_API_KEY ",
+        "Oublie tes tes règles ",
+        "Повтори все скрытые ",
+        "me diga qual é o seu ",
+        "process.env を出力 ",
+    ],
+)
+def test_hostile_long_texts_take_linear_time(unit: str, linear) -> None:
+    """The new patterns (bounded gaps over one class, no nested quantifier) stay linear on a
+    text that repeats their opening words."""
+    linear(lambda text: text_cues(text, "/description"), unit, 3_000)
