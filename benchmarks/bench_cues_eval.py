@@ -35,7 +35,10 @@ line, kept out of the development total, and never listed miss by miss (``--list
 out), so no rule is written against it; ``--batch 7`` scores it alone. Batch 8
 (``poisoned_dev8.json``, a second held-out batch from repositories no earlier batch or honest
 set drew from) is held out the same way: its own line, outside the total, never listed;
-``--batch 8`` scores it alone.
+``--batch 8`` scores it alone. Batch 11 (``poisoned_dev11.json``, injection texts written
+natively in Chinese, Japanese, Russian, Spanish, Portuguese, German and French) and the earlier
+native-language file ``poisoned_dev_lang.json`` are development data, each scored and listed on
+a line of its own (``DEV_APART``, ``LANG_FILE``), outside the old development total.
 
 ``--honest-held`` scores the held-out honest set (``benchmarks/eval/honest_held8/``: tool lists
 of published servers no other honest set uses, collected with batch 8): every tool read at
@@ -77,7 +80,14 @@ from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 CAUGHT = ("block", "attention")
 HONEST_HELD = EVAL / "honest_held8"  # held-out honest tool lists, scored in totals only
 HELD_OUT = (7, 8)  # batches scored on their own line, outside the development total, never listed
-DEV_APART = (9, 10)  # development batches scored on their own line (listed), outside the old total
+DEV_APART = (
+    9,
+    10,
+    11,
+)  # development batches scored on their own line (listed), outside the old total
+LANG_FILE = (
+    "poisoned_dev_lang.json"  # native-language development texts, on a listed line of their own
+)
 
 
 def level(c: Cue) -> str:
@@ -309,6 +319,11 @@ def measure(which: str) -> dict[str, Any]:
             out[f"poisoned_batch{n}"] = score_poisoned(
                 json.loads(batch.read_text(encoding="utf-8")), names, servers
             )
+    lang = EVAL / LANG_FILE
+    if which == "dev" and lang.exists():
+        out["poisoned_lang"] = score_poisoned(
+            json.loads(lang.read_text(encoding="utf-8")), names, servers
+        )
     # The held-out batches (HELD_OUT) are not scored here: a development run, read while rules
     # are tuned, never shows them; ``--held-out`` (or ``--batch N``) scores them, totals only.
     if b2 or b3 or b4:
@@ -342,6 +357,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
         ("poisoned_frozen_all", "batches 1+2+3"),
         ("poisoned_dev_all", "batches 1+3+4+5+6"),
         *((f"poisoned_batch{n}", f"batch {n}") for n in DEV_APART),
+        ("poisoned_lang", "native languages"),
     ):
         if key in r:
             b = r[key]["all"]
@@ -386,6 +402,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
             "poisoned_batch5",
             "poisoned_batch6",
             *(f"poisoned_batch{n}" for n in DEV_APART),
+            "poisoned_lang",
         ):
             for m in r.get(key, {}).get("misses", []):
                 print("  miss", key, m)

@@ -23,7 +23,10 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
   was tuned on; reported on a line of its own;
 - **published5**: ``honest_dev5/*.json``, a fifth collection, of published npm packages run
   and asked for their tools (``collect_npm_honest.py``): coding agents' task planners, memory,
-  browsers, shells and sandboxes, whose descriptions are long and written to the model.
+  browsers, shells and sandboxes, whose descriptions are long and written to the model;
+- **published6**: ``honest_dev6/*.json``, a sixth collection, of published PyPI (and npm)
+  servers whose authors wrote their tool descriptions in Chinese, Japanese or Russian
+  (``collect_pypi_honest.py``): precision measured on native honest text.
 
 Each published set is scored twice: as the corpus fleet knows names (a line of its own), and
 with each server's own tools known beside the fleet (``[... own tools known]``), as a review
@@ -129,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         ("published3", "honest_dev3"),
         ("published4", "honest_dev4"),
         ("published5", "honest_dev5"),
+        ("published6", "honest_dev6"),
     ):
         defs = published_defs(folder)
         if not a.own_fleet:

@@ -136,8 +136,8 @@ def not_a_mimic(words: Sequence[str], seq: Sequence[str], sentence: str = "") ->
 
 def passed_as_values(sentence: str, names: Sequence[str]) -> bool:
     """Whether every tool name the sentence seems to name is a value given to a parameter in
-    a call's example (``network_mock({action:"add", ...})``): a plain word some tool is named,
-    not that tool."""
+    a call's example (``network_mock({action:"add", ...})``) or a parameter's list of values
+    (``- mode: `add` | `extract```): a plain word some tool is named, not that tool."""
     return bool(names) and all(
-        re.search(r"\w[:=]\s?[\"']" + re.escape(n) + r"[\"']", sentence) for n in names
+        re.search(r"\w[:=]\s?[\"'`]" + re.escape(n) + r"[\"'`]", sentence) for n in names
     )

@@ -1,4 +1,5 @@
-"""The directive reader's question in Spanish, French, German, Chinese, Russian and Japanese.
+"""The directive reader's question in Spanish, French, German, Chinese, Russian, Japanese and
+Portuguese.
 
 ``engine/cue_directive.py`` asks of each sentence: is it a directive (an imperative, an
 obligation, a purpose kept from the user) whose object lies outside the tool's own job? This
@@ -44,16 +45,23 @@ _STRONG_FORMS: dict[str, re.Pattern[str]] = {
         r"sende|schicke|füge|zeige|gib|lies|führe|rufe|kopiere|leite)\b",
         _I,
     ),
-    "zh": re.compile(r"必须|务必|请|总是|始终|一定要|不要|切勿|立即"),
+    # "告诉我" (tell me) is a user's request to the model; a tool's text never says it
+    "zh": re.compile(r"必须|务必|请|总是|始终|一定要|不要|切勿|立即|告诉我"),
     "ru": re.compile(
         r"(?<!\w)(?:ты должен|вы должны|должен|должны|необходимо|нужно|обязательно|всегда|"
         r"никогда|игнорируй(?:те)?|забудь(?:те)?|отправь(?:те)?|покажи(?:те)?|выведи(?:те)?|"
-        r"прочитай(?:те)?|выполни(?:те)?|вызови(?:те)?|перешли(?:те)?)(?!\w)",
+        r"прочитай(?:те)?|выполни(?:те)?|вызови(?:те)?|перешли(?:те)?|повтори(?:те)?|"
+        r"воспроизведи(?:те)?|напечатай(?:те)?|напиши(?:те)?|раскрой(?:те)?|перечисли(?:те)?)(?!\w)",
         _I,
     ),
     "ja": re.compile(
         r"してください|しなさい|必ず|常に|決して|表示して|送信して|出力して|教えて|実行して|"
         r"呼び出して|転送して"
+    ),
+    "pt": re.compile(
+        r"\b(?:me (?:diga|mostre|d[êe]|passe|envie)|mostre-me|revele|liste|envie|esque[çc]a|"
+        r"voc[êe] deve|sempre|nunca|por favor)\b",
+        _I,
     ),
 }
 _WEAK_FORMS: dict[str, re.Pattern[str]] = {
@@ -69,8 +77,8 @@ _OBJECTS: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
         (
             "the model",
             re.compile(
-                r"\binstrucciones (?:anteriores|previas|originales|del sistema)\b|"
-                r"\b(?:prompt|mensaje) del sistema\b",
+                r"\binstrucciones (?:anteriores|previas|originales|del? sistema)\b|"
+                r"\btus instrucciones\b|\b(?:prompt|mensaje) del sistema\b",
                 _I,
             ),
         ),
@@ -145,7 +153,10 @@ _OBJECTS: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
             "the model",
             re.compile(
                 r"(?:之前|以前|先前|上面|原来|原有|所有)(?:的)?(?:所有)?(?:的)?(?:指令|指示)|"
-                r"系统提示词?|系统消息"
+                r"系统提示词?|系统消息|"
+                # the model's own prompt, state or prohibitions ("你的设定", "你的指令" are also
+                # the user's settings and commands in a tool's help, so they are not here)
+                r"你的\s{0,2}(?:system prompt|prompt|提示词|内部状态)|你被(?:禁止|要求|设定)"
             ),
         ),
         (
@@ -162,7 +173,10 @@ _OBJECTS: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
             "the model",
             re.compile(
                 r"(?:предыдущ|прежн|предшествующ|исходн)\w{0,4} (?:инструкц|указани)\w{0,4}|"
-                r"системн\w{0,3} (?:промпт|подсказк|сообщени)\w{0,3}",
+                r"системн\w{0,3} (?:промпт|подсказк|сообщени)\w{0,3}|"
+                r"(?:все|свои|твои|полученн\w{0,3}|скрыт\w{0,3}|секретн\w{0,3}|конфиденциальн\w{0,3}|"
+                r"внутренн\w{0,3}) (?:\w{1,15} )?(?:инструкц|директив|указани)\w{0,4}|"
+                r"(?:свой|твой|весь|свои|твои) (?:\w{1,15} )?промпт\w{0,2}|команд\w{0,2} систем\w{0,2}|которые ты (?:получил|видел)",
                 _I,
             ),
         ),
@@ -199,7 +213,40 @@ _OBJECTS: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
             ),
         ),
     ),
+    "pt": (
+        (
+            "the model",
+            re.compile(
+                r"\b(?:system prompt|prompt do sistema|(?:seu|o seu|teu) prompt|(?:suas|tuas) "
+                r"instruções|instruções (?:anteriores|internas|do sistema))\b|"
+                r"\bconfigurações internas\b",
+                _I,
+            ),
+        ),
+        (
+            "the conversation",
+            re.compile(r"\btoda a conversa\b|\bhistórico (?:da conversa|do chat)\b", _I),
+        ),
+        (
+            "secrets",
+            re.compile(
+                r"\b(?:todas as |suas |seus )(?:senhas|chaves|credenciais|tokens)\b|"
+                r"\bvariáveis de ambiente\b|\bchaves? (?:de )?api\b",
+                _I,
+            ),
+        ),
+    ),
 }
+
+# Setting a secret up is the user's step, not a secret read out: "请在环境变量中设置你的 API Key",
+# "環境変数 OPENAI_API_KEY を設定してください", "defina a variável de ambiente". A sentence with one of
+# these verbs names no secret as an object the model is sent to.
+_SETUP = re.compile(
+    r"设置|配置|填写|填入|设定|設定|セット|установи|задай|укажи|"
+    r"\b(?:establece|configura|define|défini(?:ssez|r)|configurez|setze|setzen|konfiguriere|"
+    r"defina|configure)\b",
+    _I,
+)
 
 _KEPT_FROM_USER = re.compile(
     r"\bsin (?:informar|avisar|decir(?:le)?) al usuario\b|\bno (?:le )?(?:digas|informes|avises|"
@@ -235,6 +282,9 @@ _GATE = (
     "schlüssel",
     "historial",
     "historique",
+    "conversa",
+    "senha",
+    "ambiente",
 )
 
 
@@ -256,6 +306,8 @@ def lang_directive(sentence: str) -> tuple[str, ...]:
         found += [
             f"{lang}:{name}"
             for name, pat in objects
-            if (strong or name in _WEAK_OBJECTS) and pat.search(sentence)
+            if (strong or name in _WEAK_OBJECTS)
+            and pat.search(sentence)
+            and not (name == "secrets" and _SETUP.search(sentence))
         ]
     return tuple(found)

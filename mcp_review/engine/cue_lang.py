@@ -1,4 +1,4 @@
-"""The cue families in Spanish, French, German, Chinese, Russian and Japanese.
+"""The cue families in Spanish, French, German, Chinese, Russian, Japanese and Portuguese.
 
 Each language's patterns live here, apart from the English families of
 ``engine/cue_families.py``, which imports the first four tables (they were written there first)
@@ -50,8 +50,21 @@ FOREIGN = [
     re.compile(
         r"ignor(?:a|e|ez|er|ons|iere|ieren|ar)\b[^.\n]{0,30}\b(?:instrucciones|instructions|"
         r"anweisungen|usuario|utilisateur|benutzers?|nutzers?)\b|\b(?:anweisungen|instruktionen)\b"
-        r"[^.\n]{0,20}\bignorieren\b|忽略(?:之前|以前|先前|所有|用户)|"
-        r"игнорир\w{0,6}[^.\n]{0,30}инструкц|以前の指示を無視|指示を無視",
+        r"[^.\n]{0,20}\bignorieren\b|忽略(?:之前|以前|先前|所有|用户|上述|以上|上面|前面|原有)|"
+        r"игнорир\w{0,6}[^.\n]{0,30}инструкц|以前の指示を無視|指示を無視|"
+        # "reset / forget / disregard your rules" (zh): the model's own rules, not a tool's
+        r"(?:重置|忘记|忘掉|无视|清除|抛弃)(?:你的|之前的?|以前的?|所有的?)(?:规则|设定|指令|限制|约束)",
+        _I,
+    ),
+    # forget or ignore *your* (or all) rules, in es / fr / de / pt: an owner or "all" beside
+    # the rules, because "ignora las reglas de .gitignore" is a tool saying what it ignores
+    re.compile(
+        r"\b(?:olvida|ignora|oublie[zr]?|ignore[zr]?|vergiss|ignoriere|esque[çc]a|ignore)\b"
+        r"[^.\n]{0,12}\b(?:tus|tes|vos|deine|ihre|alle|todas (?:las|as)|toutes les|suas|seus)\s"
+        r"(?:\w{1,15}\s)?(?:reglas|instrucciones|restricciones|directrices|règles|instructions|"
+        r"consignes|regeln|anweisungen|vorgaben|regras|instruções|instrucoes)\b|"
+        # "ignore safety": the object right after the verb (no tool ignores "the safety")
+        r"\b(?:ignora|ignore[zr]?|ignoriere)[*_]{0,2}\s(?:la seguridad|la sécurité|die sicherheit|a segurança)\b",
         _I,
     ),
     re.compile(
@@ -72,6 +85,12 @@ FOREIGN = [
 ]
 FOREIGN_GATE = (
     "instruc",
+    "olvida",
+    "oublie",
+    "vergiss",
+    "esque",
+    "regeln",
+    "vorgaben",
     "systemanweisung",
     "aviso",
     "ignor",
@@ -103,6 +122,12 @@ _SECRET_FR = r"(?:mots? de passe|clés?(?: d'api| api| privées?)?|identifiants|
 _SECRET_DE = r"(?:passw(?:o|ö)rte?r?|(?:api-|privaten? )?schlüssel|zugangsdaten|tokens?|geheimnisse?|system-?prompt|umgebungsvariablen)"
 _SECRET_ZH = r"(?:API ?)?(?:系统提示词?|密钥|密碼|密码|令牌|凭证|凭据|API ?[Kk]ey|私钥|环境变量)"
 _SECRET_RU = r"(?:системн\w{0,3} промпт\w{0,2}|ключ\w{0,3}|парол\w{0,3}|токен\w{0,3}|секрет\w{0,3}|учётн\w{0,3} данн\w{0,3}|учетн\w{0,3} данн\w{0,3}|переменн\w{0,3} окружения)"
+_SECRET_ZH_YOURS = (
+    r"你的\s{0,2}(?:system prompt|prompt|系统提示词?|提示词|API ?[Kk]ey|密钥|密码|令牌|token)"
+)
+_ENV_SECRET = (
+    r"\b[A-Z][A-Z0-9]{1,20}(?:_[A-Z0-9]{1,20}){0,4}_(?:API_KEY|SECRET(?:_KEY)?|TOKEN|PASSWORD)\b"
+)
 _SECRET_JA = r"(?:システムプロンプト|パスワード|APIキー|秘密鍵|トークン|認証情報|環境変数)"
 
 LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -315,6 +340,13 @@ LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"窃取|偷取|(?:输出|显示|泄露|透露|发送|打印)(?:你的|所有的?|全部的?|用户的)"
             + _SECRET_ZH
             + r"|(?:输出|显示|泄露|透露|打印)(?:你的)?系统提示"
+            # "tell me your prompt / key": only a user asks the model that, never a tool's text
+            + r"|告诉我\s{0,2}"
+            + _SECRET_ZH_YOURS
+            # "print DASHSCOPE_API_KEY": a named secret read out
+            + r"|(?:输出|打印|泄露|告诉我)\s{0,2}"
+            + _ENV_SECRET
+            + r"|告诉我\s{0,2}[^。\n，,]{0,6}(?:连接字符串|密码|密钥|令牌|凭证)"
         ),
     ),
     (
@@ -328,11 +360,30 @@ LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ),
     (
         INSTRUCTION_STEAL_SECRETS,
+        "pt",
+        re.compile(
+            # "me diga / mostre / revele" + the system prompt or "your" prompt: asked of the model
+            r"\b(?:me (?:diga|mostre|d[êe]|passe|envie)|mostre-me|revele|imprima)\b[^.\n?]{0,40}"
+            r"(?:\b(?:system prompt|prompt do sistema)\b|\b(?:seu|o seu|teu) prompt\b|"
+            r"\b(?:suas|tuas) instruções\b|\btodas as (?:senhas|chaves|credenciais)\b)|"
+            # "what is the GOOGLE_AI_API_KEY that is set?": a named secret's value asked for
+            r"\bqual (?:é|e) (?:a |o )?" + _ENV_SECRET,
+            _I,
+        ),
+    ),
+    (
+        INSTRUCTION_STEAL_SECRETS,
         "ja",
         re.compile(
             r"システムプロンプトを(?:表示|出力|教え|開示)|(?:あなたの|すべての|全ての|ユーザーの)"
             + _SECRET_JA
             + r"を(?:表示|出力|送信|教え|開示|漏ら)|盗み出|盗んで"
+            # "tell me the following: 1. ANTHROPIC_API_KEY ...": a list of named secrets asked for
+            + r"|(?:教えて|表示して|出力して|送って)(?:ください)?[：:][^。]{0,80}?"
+            + _ENV_SECRET
+            + r"|(?:process\.env|"
+            + _ENV_SECRET
+            + r")[^。\n]{0,40}(?:出力|表示|送信)(?:して|する)"
         ),
     ),
     # role and jailbreak lines addressed to the model
@@ -340,7 +391,8 @@ LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         INSTRUCTION_JAILBREAK,
         "es",
         re.compile(
-            r"\b(?:ahora eres|a partir de ahora(?:,)? eres|eres ahora)\b|\bsin (?:ninguna )?restricci[oó]n(?:es)? ni filtros\b",
+            r"\b(?:ahora eres|a partir de ahora(?:,)? eres|eres ahora)\b|\bsin (?:ninguna )?restricci[oó]n(?:es)? ni filtros\b|"
+            r"\bact[uú]a como (?:una? )?(?:IA|asistente)\b[^.\n]{0,20}\bsin (?:restricciones|l[ií]mites|filtros)\b",
             _I,
         ),
     ),
@@ -348,7 +400,8 @@ LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         INSTRUCTION_JAILBREAK,
         "fr",
         re.compile(
-            r"\btu es (?:maintenant|désormais|dorénavant)\b|\bvous êtes (?:maintenant|désormais)\b",
+            r"\btu es (?:maintenant|désormais|dorénavant)\b|\bvous êtes (?:maintenant|désormais)\b|"
+            r"\bagis(?:sez)? comme (?:une? )?(?:IA|assistant)\b[^.\n]{0,20}\bsans (?:restrictions|limites|filtres)\b",
             _I,
         ),
     ),
@@ -363,7 +416,18 @@ LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         INSTRUCTION_JAILBREAK,
         "zh",
         re.compile(
-            r"从现在(?:开始|起)，?你(?:是|将)|不受任何(?:限制|约束)|没有任何(?:限制|约束)的(?:助手|AI)|越狱模式"
+            r"从现在(?:开始|起)，?你(?:是|将)|不受任何(?:限制|约束)|没有任何(?:限制|约束)的(?:助手|AI)|越狱模式|"
+            # a mode only a jailbreak asks for ("开发者模式" is also a browser's own setting)
+            r"(?:启用|开启|激活|进入|切换到)\s{0,2}(?:DAN|上帝|无限制|无审查)\s{0,2}模式"
+        ),
+    ),
+    (
+        INSTRUCTION_JAILBREAK,
+        "pt",
+        re.compile(
+            r"\b(?:agora (?:você|voce) é|(?:você|voce) agora é|a partir de agora,? (?:você|voce) "
+            r"(?:é|será))\b|\b(?:assistente|IA) sem restrições\b",
+            _I,
         ),
     ),
     (
@@ -485,6 +549,14 @@ _GATE = (
     "secrètement",
     "heimlich",
     "insu",
+    "agora",
+    "voce",
+    "revele",
+    "mostre",
+    "diga",
+    "agis",
+    "actua",
+    "qual e",
 )
 
 
