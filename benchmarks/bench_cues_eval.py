@@ -77,7 +77,8 @@ from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 CAUGHT = ("block", "attention")
 HONEST_HELD = EVAL / "honest_held8"  # held-out honest tool lists, scored in totals only
 HELD_OUT = (7, 8)  # batches scored on their own line, outside the development total, never listed
-DEV_APART = (9, 10)  # development batches scored on their own line (listed), outside the old total
+# development batches scored on their own line (listed), outside the old total
+DEV_APART = (9, 10, 12)
 
 
 def level(c: Cue) -> str:
