@@ -32,7 +32,8 @@ are in the bundle, with the line each starts on).
   ``exfiltration``, ``delimiter_injection``, ``instruction_override`` and ``direct_injection``, in
   that order and file order, up to 60 (its ``jailbreak_persona`` and ``obfuscation`` rows and
   every ``benign`` row are left); each row's ``lang`` other than English is kept as ``language``;
-- ``agent-injection-bench``: every attack's ``injected`` text (24);
+- ``agent-injection-bench``: every attack's ``injected`` text (20), its baseline (the payload
+  typed by the user) and its three controls (benign texts) left out;
 - ``deepteam``: the example ``"input"`` strings of six agentic vulnerabilities' templates
   (indirect instruction, tool metadata poisoning, agent identity abuse, insecure inter-agent
   communication, tool orchestration abuse, external system abuse; 55);
@@ -182,6 +183,9 @@ _source(
 # --- agent-injection-bench: injected tool results ------------------------------------------
 
 _AIB_PATH = "aib/data/attacks.jsonl"
+AIB_NOT_ATTACKS = frozenset({"baseline", "control"})
+"""The file's rows that are not injections (its own descriptions say so): the payload typed by
+the user in-band, and benign documents and requests the agent should simply serve."""
 _source(
     "pypi/agent-injection-bench",
     _AIB_PATH,
@@ -190,6 +194,7 @@ _source(
     [
         (f"id {r['id']} ({r['family']}, {r['channel']}) injected (json)", r["injected"])
         for r in _jsonl("pypi/agent-injection-bench", _AIB_PATH)
+        if r["family"] not in AIB_NOT_ATTACKS
     ],
 )
 

@@ -108,7 +108,7 @@ def test_every_text_is_in_its_raw_copy_and_every_copy_is_read():
 def test_the_selection_rule_and_the_archive_digests_as_recorded():
     """The rule written down: at most 60 a package, aicomp-sdk's pages each name a sandbox tool
     that reads, sends, deletes or runs, bastioncorpus' rows are malicious and of the named
-    categories, and each package's two digests are distinct hex of the right lengths."""
+    categories, agent-injection-bench's are attacks (not its baseline or controls), and each package's two digests are distinct hex of the right lengths."""
     dev12 = _load("poisoned_dev12.json")
     for i in dev12:
         if i["source"] == "pypi/aicomp-sdk":
@@ -116,6 +116,8 @@ def test_the_selection_rule_and_the_archive_digests_as_recorded():
         if i["source"] == "pypi/bastioncorpus":
             cat = re.search(r"\((\w+), ", str(i["where"]))
             assert cat and cat.group(1) in public_batch12.BASTION_CATEGORIES, i["where"]
+        if i["source"] == "pypi/agent-injection-bench":  # not its baseline or its controls
+            assert "(baseline, " not in str(i["where"]) and "(control, " not in str(i["where"])
     assert not public_batch12.SANDBOX_TOOL.search("save to a file using fs.write.")
     for pkg in public_batch12.PACKAGES.values():
         assert re.fullmatch(r"[0-9a-f]{64}", pkg["sha256"]) and re.fullmatch(
