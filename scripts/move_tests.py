@@ -83,6 +83,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cues_bench",
         "test_cues_eval_batch10",
         "test_cues_eval_batch11",
+        "test_cues_eval_batch12",
         "test_cues_eval_batch9",
         "test_cues_eval_set",
         "test_dead_ends",

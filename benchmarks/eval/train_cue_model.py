@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """Train the "reads as an instruction" model (``engine/cue_model.py``) on development data only.
 
-``python benchmarks/eval/train_cue_model.py [--write] [--loso] [--folds N]``
+``python benchmarks/eval/train_cue_model.py [--write] [--loso [--budgets 0.02,0.05]] [--folds N]``
 
 Data (never the frozen set: ``poisoned_frozen*.json``, ``transformed_frozen.json``, the frozen
 servers of ``honest_split.json`` and ``benchmarks/cues/frozen.json``'s ids are not read; nor the
 held-out batches 7 and 8 or ``honest_held8/``):
 
-- **positives**: the development poisoned texts (``POS_DEV``: batches 1, 3, 4, 5, 6, 9, the
-  general corpora's injected instructions of batch 10 and the language batch), the same texts
-  rendered by ``translate.py`` into es, fr, de, zh, ru and ja, and the project's own attack set
-  of ``bench_cues.py`` (b) (its tuned two thirds, the tool-preference class left out: it is
-  not an instruction to read). Each is planted (as ``bench_cues_eval.py`` plants it: start,
-  after the first sentence or end) into a development honest description drawn by a seeded
-  draw, and read with that tool's names: only its own sentences are the positive;
+- **positives**: the development poisoned texts (``POS_DEV``: batches 1, 3, 4, 5, 6, 9, the general
+  corpora's injected instructions of batch 10, the texts published packages ship of batch 12 and the
+  language batch), the same texts rendered by ``translate.py`` into es, fr, de, zh, ru and ja, and
+  the project's own attack set of ``bench_cues.py`` (b) (its tuned two thirds, the tool-preference
+  class left out: it is not an instruction to read). Each is planted (as ``bench_cues_eval.py``
+  plants it: start, after the first sentence or end) into a development honest description drawn by
+  a seeded draw, and read with that tool's names: only its own sentences are the positive;
 - **negatives**: every string of every captured definition of the development corpus servers
   and of the published honest tools of ``HONEST_DIRS`` (each read with its tool's names),
   ``bench_cues.py``'s hard negatives and the honest phrasings of the project's cue tests
@@ -97,6 +97,7 @@ POS_DEV = (
     "poisoned_dev6.json",
     "poisoned_dev9.json",
     "poisoned_dev10.json",
+    "poisoned_dev12.json",
     "poisoned_dev_lang.json",
 )
 """The development poisoned batches read (named: the held-out batches 7 and 8 never are; a
@@ -421,22 +422,40 @@ def choose_threshold(
     return out
 
 
+def loso_scores(
+    docs: list[Doc], caught: dict[str, bool] | None = None
+) -> dict[str, list[tuple[float, bool]]]:
+    """Per poisoned source: each of its texts as published, (its score by a model trained
+    without the source (its translations held out with it), whether ``caught`` says the hand
+    rules miss it); the project's own set is one source."""
+    out: dict[str, list[tuple[float, bool]]] = {}
+    for g in sorted({d.group for d in docs if d.label == 1}):
+        w, b = train([d for d in docs if d.group != g])
+        held = [d for d in docs if d.group == g and not d.translated]
+        out[g[4:]] = [(doc_score(d, w, b), not (caught or {}).get(d.unit, True)) for d in held]
+    return out
+
+
+def loso_counts(
+    scores: dict[str, list[tuple[float, bool]]], threshold: float
+) -> dict[str, tuple[int, int, int, int]]:
+    """Per source: (texts over ``threshold``, texts, and the same two among those the rules
+    miss)."""
+    out: dict[str, tuple[int, int, int, int]] = {}
+    for g, rows in scores.items():
+        over = [z > threshold for z, _ in rows]
+        missed = [o for o, (_, m) in zip(over, rows, strict=True) if m]
+        out[g] = (sum(over), len(rows), sum(missed), len(missed))
+    return out
+
+
 def loso(
     docs: list[Doc], threshold: float, caught: dict[str, bool] | None = None
 ) -> dict[str, tuple[int, int, int, int]]:
     """Per poisoned source: (texts over the threshold, texts, and the same two among the texts
     ``caught`` says the hand rules miss) by a model trained without it (its translations held
     out with it); the project's own set is one source."""
-    out: dict[str, tuple[int, int, int, int]] = {}
-    for g in sorted({d.group for d in docs if d.label == 1}):
-        w, b = train([d for d in docs if d.group != g])
-        held = [d for d in docs if d.group == g and not d.translated]
-        over = [doc_score(d, w, b) > threshold for d in held]
-        missed = [
-            (d, o) for d, o in zip(held, over, strict=True) if not (caught or {}).get(d.unit, True)
-        ]
-        out[g[4:]] = (sum(over), len(held), sum(o for _, o in missed), len(missed))
-    return out
+    return loso_counts(loso_scores(docs, caught), threshold)
 
 
 def rule_caught() -> dict[str, bool]:
@@ -520,6 +539,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", action="store_true", help="regenerate the weights module")
     ap.add_argument("--loso", action="store_true", help="leave one poisoned source out")
     ap.add_argument("--folds", type=int, default=8, help="grouped folds for the threshold")
+    ap.add_argument(
+        "--budgets",
+        type=lambda v: [float(x) for x in v.split(",")],
+        default=[],
+        help="with --loso, also at thresholds letting these shares of honest tools through",
+    )
     a = ap.parse_args(argv)
     docs = load_docs()
     npos = sum(d.label for d in docs)
@@ -536,12 +561,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"weights: {len(w)}, bias {b}")
     report_in_sample(docs, w, b, threshold)
     if a.loso:
-        res = loso(docs, threshold, rule_caught())
+        scores = loso_scores(docs, rule_caught())
+        res = loso_counts(scores, threshold)
         hit, n, mhit, mn = (sum(r[i] for r in res.values()) for i in range(4))
         for g, (x, y, mx, my) in res.items():
             print(f"  loso {g}: {x}/{y}; of the texts the rules miss {mx}/{my}")
         print(f"leave-one-source-out: {hit}/{n} ({hit / max(1, n):.1%})")
         print(f"  on the texts the hand rules miss: {mhit}/{mn} ({mhit / max(1, mn):.1%})")
+        for budget in a.budgets:
+            t = choose_threshold(honest, rw, budget=budget)
+            r = loso_counts(scores, t)
+            hit, n, mhit, mn = (sum(x[i] for x in r.values()) for i in range(4))
+            print(
+                f"  tool budget {budget:.0%}, rewrite budget kept (threshold {t}): "
+                f"{sum(z > t for z in honest.values())}/{len(honest)} tools, "
+                f"leave-one-source-out {hit}/{n} ({hit / max(1, n):.1%}), "
+                f"rule-missed {mhit}/{mn} ({mhit / max(1, mn):.1%})"
+            )
     if a.write:
         note = f"Data {data_digest(docs)}, seed {SEED}, {a.folds} folds."
         OUT.write_text(render(w, b, threshold, note), encoding="utf-8")
