@@ -67,8 +67,14 @@ def redact_owned(
     hide, shorts, longs, nonfinite = found
     fix = _changed(redactor, shorts, prefilter)
     swap = _places(value, fix, short) if fix else []
-    for c, s in longs:  # (not hashed: a MiB of text would be read once more)
-        if (new := redactor._text(s)) != s:
+    done: dict[str, str] = {}  # (one long string alone is not hashed: a MiB read once more)
+    for c, s in longs:
+        new = done.get(s) if len(longs) > 1 else None
+        if new is None:
+            new = redactor._text(s)
+            if len(longs) > 1:
+                done[s] = new
+        if new != s:
             pairs = c.items() if type(c) is dict else enumerate(c)
             swap += [(c, k, new) for k, x in pairs if x is s]
     changed = bool(swap)
