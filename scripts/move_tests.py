@@ -174,6 +174,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_textual_privates",
         "test_trust_axis",
         "test_tui_bigtext",
+        "test_tui_counts",
         "test_tui_burst",
         "test_tui_cues",
         "test_tui_execution_diff",

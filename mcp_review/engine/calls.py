@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import IO, Any
 
-from mcp_review.engine.canonical import MAX_DEPTH
+from mcp_review.engine.canonical import MAX_DEPTH, too_deep
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.exactints import long_digit_run
 
@@ -24,22 +24,6 @@ try:  # orjson is 2-3x faster on call logs; the stdlib parser is the exact fallb
     import orjson as _orjson
 except ImportError:  # pragma: no cover - orjson is installed in every supported setup
     _orjson = None
-
-
-def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """True if arrays/objects nest deeper than ``limit``. Iterative: safe on any depth."""
-    if not isinstance(value, (dict, list)):
-        return False
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        v, d = pop()
-        if d > limit:
-            return True
-        for x in v.values() if isinstance(v, dict) else v:
-            if isinstance(x, (dict, list)):
-                push((x, d + 1))
-    return False
 
 
 LONE_SURROGATE = "a lone surrogate escape (\\ud800-\\udfff with no partner): not Unicode text"

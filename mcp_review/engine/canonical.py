@@ -204,7 +204,7 @@ def loads(text: str | bytes, *, source: str = "<input>") -> Any:
             value = json.loads(text, parse_constant=_reject_constant)
         else:
             value = _DECODER.decode(text)
-        if big and _deeper_than(value, MAX_DEPTH):
+        if big and too_deep(value):
             raise _too_deep(source)
         return value
     except json.JSONDecodeError as e:
@@ -227,8 +227,12 @@ BIG_JSON = 1 << 20
 """From this many characters :func:`loads` measures the nesting after parsing, not before."""
 
 
-def _deeper_than(value: Any, limit: int) -> bool:
-    """True if arrays/objects in a parsed value nest deeper than ``limit``. Iterative."""
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True if arrays/objects nest deeper than ``limit``. Iterative: safe on any depth. Parsed
+    JSON holds exact dicts and lists, tested by type first; a subclass is still counted."""
     if not isinstance(value, (dict, list)):
         return False
     stack: list[tuple[Any, int]] = [(value, 1)]
@@ -237,8 +241,9 @@ def _deeper_than(value: Any, limit: int) -> bool:
         v, d = pop()
         if d > limit:
             return True
-        for x in v.values() if type(v) is dict else v:
-            if type(x) is dict or type(x) is list:
+        for x in v.values() if isinstance(v, dict) else v:
+            t = type(x)
+            if t is dict or t is list or (t not in _LEAVES and isinstance(x, (dict, list))):
                 push((x, d + 1))
     return False
 

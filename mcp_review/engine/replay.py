@@ -9,8 +9,8 @@ from typing import Any
 
 import jsonschema_rs
 
-from mcp_review.engine.calls import Call, gc_paused, too_deep
-from mcp_review.engine.canonical import MAX_DEPTH
+from mcp_review.engine.calls import Call, gc_paused
+from mcp_review.engine.canonical import MAX_DEPTH, too_deep
 from mcp_review.engine.errors import InputError
 from mcp_review.engine.model import pointer_escape
 

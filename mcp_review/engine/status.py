@@ -524,8 +524,7 @@ def _arguments_key(t: ToolStatus, schema: Any) -> tuple[str, str, str] | None:
     """What a call takes: the input schema without its words, ``$schema`` and
     ``additionalProperties`` (None for a schema too deep to walk, or one that takes nothing:
     every argument-less tool would look alike)."""
-    from mcp_review.engine.calls import too_deep
-    from mcp_review.engine.canonical import canonical_json
+    from mcp_review.engine.canonical import canonical_json, too_deep
 
     if too_deep(schema):
         return None

@@ -9,8 +9,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from mcp_review.engine.calls import too_deep
-from mcp_review.engine.canonical import MAX_DEPTH
+from mcp_review.engine.canonical import MAX_DEPTH, too_deep
 from mcp_review.engine.generate import Gen, view
 from mcp_review.engine.locate import likely_paths, split_location
 from mcp_review.engine.model import pointer_tokens

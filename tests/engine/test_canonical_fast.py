@@ -217,3 +217,30 @@ def test_check_json_refuses_exactly_what_the_walk_refuses(value):
 )
 def test_check_json_on_values_orjson_refuses_or_the_walk_refuses(value):
     assert _check_outcome(value) is _walk_outcome(value)
+
+
+def test_one_depth_check_counts_exact_containers_and_subclasses_alike():
+    """``canonical.too_deep`` is the one nesting check (canonical reads, the call log, replay,
+    the witness search and status use it): exact dicts and lists are tested by type first, a
+    subclass is still a container, and a 100,000-deep value is read without recursion."""
+    from mcp_review.engine.canonical import MAX_DEPTH, too_deep
+
+    class D(dict):
+        pass
+
+    class L(list):
+        pass
+
+    def nest(n: int, box) -> object:
+        v: object = "leaf"
+        for _ in range(n):
+            v = box(v)
+        return v
+
+    for box in (lambda v: [v], lambda v: {"k": v}, lambda v: L([v]), lambda v: D(k=v)):
+        assert not too_deep(nest(MAX_DEPTH, box))
+        assert too_deep(nest(MAX_DEPTH + 1, box))
+        assert too_deep(nest(100_000, box))
+    assert not too_deep("x") and not too_deep(5) and not too_deep(None)
+    mixed = [D(a=L([{"b": [1, "s", None, 2.5, True]}]))]  # depth 5
+    assert too_deep(mixed, 4) and not too_deep(mixed, 5)

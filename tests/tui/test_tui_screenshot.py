@@ -37,6 +37,13 @@ async def _palette_screenshot(app: ReviewApp, pilot) -> None:
     await pilot.press("enter")
 
 
+def _whole_svg(folder: Path) -> bool:
+    """An SVG in ``folder``, written to its end (seen by name alone, it may still be short)."""
+    return any(
+        p.read_text(encoding="utf-8").rstrip().endswith("</svg>") for p in folder.glob("*.svg")
+    )
+
+
 def _home_and_work(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, downloads: bool
 ) -> tuple[Path, Path]:
@@ -57,7 +64,8 @@ async def test_palette_screenshot_lands_in_the_cwd_without_a_downloads_folder(
     app = ReviewApp(sample_source())
     async with app.run_test(size=(100, 30)) as pilot:
         await _palette_screenshot(app, pilot)
-        await until(pilot, lambda: list(work.glob("*.svg")), "an SVG in the current folder")
+        # Textual writes the file from a thread: wait for it whole, not only for its name.
+        await until(pilot, lambda: _whole_svg(work), "a whole SVG in the current folder")
         svg = next(work.glob("*.svg")).read_text(encoding="utf-8")
         assert svg.startswith("<svg") and "mcp-review" in svg
     assert not (home / "Downloads").exists()
@@ -70,5 +78,5 @@ async def test_palette_screenshot_keeps_an_existing_downloads_folder(
     app = ReviewApp(sample_source())
     async with app.run_test(size=(100, 30)) as pilot:
         await _palette_screenshot(app, pilot)
-        await until(pilot, lambda: list((home / "Downloads").glob("*.svg")), "an SVG in Downloads")
+        await until(pilot, lambda: _whole_svg(home / "Downloads"), "a whole SVG in Downloads")
     assert not list(work.glob("*.svg"))

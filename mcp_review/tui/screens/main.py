@@ -12,7 +12,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
@@ -20,8 +19,7 @@ from textual.widgets import Header, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from mcp_review.engine.pins import Decision, PinFile
-from mcp_review.engine.policy import Outcome
-from mcp_review.engine.status import Awaiting, State
+from mcp_review.tui.counts import Counts, count, counts_line, member_key_of, visit_order
 from mcp_review.tui.heap import QuietCollector
 from mcp_review.tui.messages import (
     AutoApprovalsRequested,
@@ -42,7 +40,6 @@ from mcp_review.tui.render import plain_line
 from mcp_review.tui.rowlist import Cells
 from mcp_review.tui.source import ReviewSource
 from mcp_review.tui.view import (
-    STATUS_ORDER,
     Computed,
     ServerEntry,
     SurfaceEntry,
@@ -76,13 +73,7 @@ from mcp_review.tui.widgets.tool_table import (
 )
 
 if TYPE_CHECKING:
-    from mcp_review.engine.kinds import Grouping
-
-
-def _member_key_of(m: Any) -> str:
-    """The list's row key of a group member: a tool's, or a prompt's, resource's or
-    template's (engine.kinds.Member.surface)."""
-    return surface_key_of(m.key) if m.surface else _key_of(m.key)
+    pass
 
 
 @dataclass
@@ -229,11 +220,8 @@ class MainScreen(Screen[None]):
         """Row key -> its place in the engine's visiting order: rows
         that need a human first; a tool in no decision is not in it."""
         self._server_order: list[ServerEntry] = []
-        self._counted: (
-            tuple[list[ServerEntry], dict[State, int], int, int, int, int, int] | None
-        ) = None
-        """The counts line's figures (statuses, to review, auto-approvable, waived, failed) for
-        that computation."""
+        self._counted: tuple[list[ServerEntry], Counts] | None = None
+        """The counts line's figures (``tui.counts``) for that computation."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -632,7 +620,7 @@ class MainScreen(Screen[None]):
                     rank.setdefault(surface_key_of(item.key), (i, 0))
                 else:
                     for j, m in enumerate(item.members):
-                        rank.setdefault(_member_key_of(m), (i, j))
+                        rank.setdefault(member_key_of(m), (i, j))
         self._rank = rank
         keys = self._keys
 
@@ -650,88 +638,19 @@ class MainScreen(Screen[None]):
     def _update_counts(self) -> None:
         counted = self._counted
         if counted is None or counted[0] is not self.servers:  # counted once a computation
-            counts = {k: 0 for k in STATUS_ORDER}
-            review = auto = waived = blocked = 0
-            for s in self.servers:
-                for t in s.tools:
-                    counts[t.status] += 1
-                    blocked += t.blocked and t.awaiting is Awaiting.REVIEW
-                    # "to review" is what `check` fails on (review, block); a change the
-                    # policy would approve waits for `P` or a decision, and a waived one
-                    # passes the gate: both are counted apart (the engine's answer).
-                    waiting = t.awaiting
-                    if waiting is Awaiting.AUTO:
-                        auto += 1
-                    elif waiting is Awaiting.WAIVED:
-                        waived += 1
-                    elif waiting is Awaiting.REVIEW:
-                        review += 1
-                for x in s.surfaces:  # prompts, resources, templates waiting for a decision
-                    review += x.needs_review
-                    blocked += x.needs_review and x.blocked
-                if s.instructions is not None:  # server instructions waiting for a decision
-                    review += s.instructions.needs_attention
-                    blocked += (
-                        s.instructions.needs_attention
-                        and s.instructions.policy.outcome is Outcome.BLOCK
-                    )
-            failed = sum(1 for s in self.servers if s.state == "failed")
-            counted = self._counted = (self.servers, counts, review, auto, waived, failed, blocked)
-        _, counts, review, auto, waived, failed, blocked = counted
-        # Phrases, each (text, style): the line breaks between phrases, never inside one, so
-        # "1 server failed" stays whole at 80 columns.
-        phrases: list[tuple[str, str]] = []
-        styles = {
-            State.BROKEN: "$text-error",
-            State.CHANGED: "$text-warning",
-            State.NEW: "$text-accent",
-            State.REMOVED: "$text-secondary",
-            State.DENIED: "$text-muted",
-            State.PINNED: "$text-success",
-        }
-        if not self.loaded:
-            # Before the first status nothing is known: no "0 to review" that reads as clear.
-            n = len(self.servers)
-            if self.fetch_failed:
-                phrases.append(("fetch failed: r fetches again", "bold $text-error"))
-            else:
-                phrases.append(
-                    (f"reading {n} server{'s' if n != 1 else ''}…", "italic $text-muted")
-                )
-        else:
-            for k in STATUS_ORDER:
-                if counts[k] or k in (State.BROKEN, State.CHANGED):
-                    phrases.append((f"{counts[k]} {k}", styles[k]))
-            if blocked:  # What needs a human, first
-                phrases.append((f"│ {blocked} blocked", "bold $text-error"))
-            phrases.append((f"│ {review} to review", "bold"))
-        if failed:
-            phrases.append(
-                (f"│ {failed} server{'s' if failed > 1 else ''} failed", "bold $text-error")
-            )
-        if auto:
-            phrases.append((f"│ {auto} auto-approvable (P)", "$text-muted"))
-        if waived:
-            phrases.append((f"│ {waived} waived", "$text-muted"))
-        if self.computing:
-            phrases.append(("│ updating…", "italic $text-muted"))
-        width = max(self.size.width - 2, 20)  # the line's padding
-        parts: list[Content | tuple[str, str] | str] = []
-        used = 0
-        for text, style in phrases:
-            if used and used + 2 + len(text) > width:
-                parts.append("\n")
-                used = 0
-            elif used:
-                parts.append("  ")
-                used += 2
-            parts.append((text, style))
-            used += len(text)
-        if self.filter_text:
-            parts.append(Content("  filter: ").stylize("$text-muted"))
-            parts.append(Content(self.filter_text))
+            counted = self._counted = (self.servers, count(self.servers))
         line = self.query_one("#counts", Static)
-        line.update(Content.assemble(*parts))
+        line.update(
+            counts_line(
+                counted[1],
+                loaded=self.loaded,
+                fetch_failed=self.fetch_failed,
+                servers=len(self.servers),
+                computing=self.computing,
+                width=max(self.size.width - 2, 20),  # the line's padding
+                filter_text=self.filter_text,
+            )
+        )
         # Measured again once the frame is out (else sometimes one line tall where it wraps).
         self.call_after_refresh(line.refresh, layout=True)
 
@@ -837,52 +756,9 @@ class MainScreen(Screen[None]):
         cached = self._visits
         if cached is not None and all(a is b for a, b in zip(cached[0], key, strict=True)):
             return cached[1]
-        order = self._work_out_visit_order(grouping)
+        order = visit_order(self.servers, self._row_keys, self._by_key, grouping)
         self._visits = (key, order)
         return order
-
-    def _work_out_visit_order(self, grouping: Grouping) -> list[tuple[str, str]]:
-        from mcp_review.engine.kinds import Alone, SurfaceAlone
-
-        shown = set(self._row_keys)
-        out: dict[str, str] = {}
-        # The engine's one order: blocked (the most severe cue first), then
-        # attention, then the groups by size, then the rest alone; the server instructions
-        # waiting for a decision before the first group that waits for review.
-        by_key = self._by_key
-        waiting = [
-            "server\x00" + s.name
-            for s in self.servers
-            if s.instructions is not None and s.instructions.needs_attention
-        ]
-        placed_instructions = False
-        for x in grouping.ordered():
-            if isinstance(x, Alone):
-                out.setdefault(_key_of(x.key), "")
-                continue
-            if isinstance(x, SurfaceAlone):
-                out.setdefault(surface_key_of(x.key), "")
-                continue
-            if not placed_instructions and x.outcome is not Outcome.BLOCK:
-                for w in waiting:
-                    out.setdefault(w, "")
-                placed_instructions = True
-            # A group is visited at its first member not visited as something else.
-            for m in x.members:
-                k = _member_key_of(m)
-                if k in shown and k not in out:
-                    out[k] = f"group: {x.label} ({x.counted}; g opens it)"
-                    break
-        if not placed_instructions:
-            for w in waiting:
-                out.setdefault(w, "")
-        # Last, in the list's order, the tools that still wait without needing a human's
-        # decision now (auto-approvable: `P`; waived): each still waits for one.
-        for k in self._row_keys:
-            e = by_key.get(k)
-            if e is not None and e.awaiting in (Awaiting.AUTO, Awaiting.WAIVED) and k not in out:
-                out[k] = ""
-        return [(k, said) for k, said in out.items() if k in shown]
 
     # Filter -----------------------------------------------------------------------------------
     def action_filter(self) -> None:
