@@ -18,7 +18,9 @@ stdio to ``tests/servers/proxy_raw.py`` (which parses each call and echoes it ba
 through ``mcp-review proxy`` (recording every call), runs alternated, median of ``--runs``:
 throughput (MiB/s of request and response) and its ratio to direct, and the CPU per call of the
 proxy process and of the server. The load average is printed beside each figure: on a shared
-machine the wall ratios move with it, the CPU figures much less.
+machine the wall ratios move with it, the CPU figures much less. ``--recorder N`` also hands N
+calls of each shape to a recorder process alone (services/proxy/recorder.py, no proxy, server
+or client beside it) and prints its CPU per call.
 """
 
 from __future__ import annotations
