@@ -18,7 +18,9 @@ stdio to ``tests/servers/proxy_raw.py`` (which parses each call and echoes it ba
 through ``mcp-review proxy`` (recording every call), runs alternated, median of ``--runs``:
 throughput (MiB/s of request and response) and its ratio to direct, and the CPU per call of the
 proxy process and of the server. The load average is printed beside each figure: on a shared
-machine the wall ratios move with it, the CPU figures much less.
+machine the wall ratios move with it, the CPU figures much less. ``--recorder N`` also hands N
+calls of each shape to a recorder process alone (services/proxy/recorder.py, no proxy, server
+or client beside it) and prints its CPU per call.
 """
 
 from __future__ import annotations
@@ -97,10 +99,17 @@ def best_ms(f: Any, repeat: int, n: int = 3) -> float:
     return best * 1000
 
 
-def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float]:
-    """(redaction ms, record_call ms, the test server's json.loads + json.dumps ms)."""
+def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float, float]:
+    """(redaction ms, record_call ms, the test server's json.loads + json.dumps ms, the
+    recorder process's work on the call's line: its parse and its record, in place)."""
+    from mcp_review.services.proxy.recorder_child import _record_frame
     from mcp_review.store.calllog import CallLog
 
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": args})
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo"}}
+    call["params"]["arguments"] = args
+    raw = json.dumps(call, ensure_ascii=False).encode()
+    meta = json.dumps([[None, "2026-12-04T00:00:00Z", None]]).encode()
     with tempfile.TemporaryDirectory() as d:
         old = os.environ.get("XDG_STATE_HOME")
         os.environ["XDG_STATE_HOME"] = d  # the seal key: a throwaway one
@@ -108,15 +117,60 @@ def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float]:
             log = CallLog(os.path.join(d, "calls.jsonl"), server="bench", max_bytes=1 << 40)
             red = best_ms(lambda: log.redactor(args), repeat)
             rec = best_ms(lambda: log.record_call("echo", args, 1), repeat)
+            frame = best_ms(lambda: _assert_recorded(_record_frame(log, meta, raw)), repeat)
             log.close()
         finally:
             if old is None:
                 os.environ.pop("XDG_STATE_HOME", None)
             else:
                 os.environ["XDG_STATE_HOME"] = old
-    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": args})
     server = best_ms(lambda: json.dumps(json.loads(line)), repeat)
-    return red, rec, server
+    return red, rec, server, frame
+
+
+def recorder_alone(raw: bytes, n: int) -> float:
+    """The recorder process's CPU ms per call (from /proc) for ``n`` calls of the line ``raw``
+    handed to it one at a time as the record-only proxy hands them (services/proxy/recorder.py),
+    after one not counted: its figure without the proxy, the server and the client beside it."""
+    import subprocess
+
+    from mcp_review.services.proxy.recorder import _argv
+    from mcp_review.services.proxy.recorder_child import HEAD
+    from mcp_review.store.calllog import DEFAULT_REDACT
+
+    with tempfile.TemporaryDirectory() as d:
+        spec = {
+            "path": os.path.join(d, "calls.jsonl"),
+            "server": "bench",
+            "principal": "default",
+            "redact": list(DEFAULT_REDACT),
+            "max_bytes": 1 << 40,
+            "backups": 3,
+            "key": os.urandom(32).hex(),
+            "seal_problem": None,
+            "secrets": None,
+        }
+        p = subprocess.Popen(_argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={})
+        assert p.stdin is not None and p.stdout is not None
+        head = json.dumps(spec).encode()
+        p.stdin.write(HEAD.pack(len(head), 0) + head)
+        meta = json.dumps([[None, "2026-12-04T00:00:00Z", None]]).encode()
+        frame = HEAD.pack(len(meta), len(raw)) + meta + raw
+        cpu0 = 0.0
+        for i in range(n + 1):
+            p.stdin.write(frame)
+            p.stdin.flush()
+            assert p.stdout.readline() == b"\n"  # recorded
+            if i == 0:
+                cpu0 = _cpu(p.pid)
+        cpu = _cpu(p.pid) - cpu0
+        p.stdin.close()
+        p.wait()
+    return cpu / n * 1000
+
+
+def _assert_recorded(failed: list[Any]) -> None:
+    assert not failed, failed
 
 
 def _stat(pid: int) -> tuple[float, float, int]:
@@ -288,6 +342,14 @@ def main() -> None:
         "enforce (--enforce, the tool pinned)",
     )
     ap.add_argument(
+        "--recorder",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also hand N calls of each shape to a recorder process alone (no proxy, server "
+        "or client beside it) and print its CPU per call",
+    )
+    ap.add_argument(
         "--profile",
         type=int,
         default=0,
@@ -305,12 +367,19 @@ def main() -> None:
         print("\nin-process, CPU per 1 MiB call, best of", a.repeat)
         print(
             f"{'shape':<9}{'bytes':>10}{'redaction':>12}{'record_call':>13}"
-            f"{'server parse+dump':>19}"
+            f"{'server parse+dump':>19}{'recorder frame':>16}"
         )
         for name, args in chosen.items():
-            red, rec, srv = in_process(args, a.repeat)
+            red, rec, srv, frame = in_process(args, a.repeat)
             size = len(json.dumps(args))
-            print(f"{name:<9}{size:>10,}{red:>10.2f}ms{rec:>11.2f}ms{srv:>17.2f}ms")
+            print(f"{name:<9}{size:>10,}{red:>10.2f}ms{rec:>11.2f}ms{srv:>17.2f}ms{frame:>14.2f}ms")
+    if a.recorder:
+        print(f"\nthe recorder process alone, CPU per call over {a.recorder} calls handed to it")
+        for name, args in chosen.items():
+            call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo"}}
+            call["params"]["arguments"] = args
+            raw = json.dumps(call, ensure_ascii=False).encode()
+            print(f"{name:<9}{recorder_alone(raw, a.recorder):>8.2f}ms   {_load()}")
     if a.skip_e2e:
         return
     print(

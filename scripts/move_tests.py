@@ -124,6 +124,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_golden_digest",
         "test_pin_also_layout",
         "test_pin_integrity",
+        "test_owned_walk",
         "test_pin_layout",
         "test_pins",
         "test_pins_fast_read",

@@ -16,6 +16,7 @@ from typing import Any
 from mcp_review.store.files import user_state_dir
 from mcp_review.store.jsonline import ascii_spelled, separators_escaped
 from mcp_review.store.lineseal import LINE_SCHEME, line_bytes, line_sealed, sealed_line
+from mcp_review.store.ownedwalk import redact_owned
 from mcp_review.store.stamp import now_iso as now_iso  # where the log's users import it
 from mcp_review.store.textscan import Needle, run_starts, starts_at, sub_at
 
@@ -260,8 +261,6 @@ class Redactor:
             }
         if isinstance(v, list):
             return [self._walk(x, hide) for x in v]
-        if v is None or isinstance(v, bool):
-            return v
         if isinstance(v, str):
             return REDACTED if hide else self.scrub_text(self._value(v))
         if not hide and isinstance(v, float) and v - v != 0:
@@ -603,6 +602,7 @@ class CallLog:
         time: str | None = None,
         digest: str | None = None,
         held: dict[str, Any] | None = None,
+        owned: bool = False,
     ) -> str:
         """Append one call; returns its timestamp (the key for a later result record).
 
@@ -611,7 +611,8 @@ class CallLog:
         read-only. ``"redacted": true`` marks a call whose arguments lost a value to redaction:
         it can never be rebuilt, so ``rerun`` never re-sends it. ``held``: the call went to a
         held tool (``{"live_digest": …}``, the definition the server serves now; ``digest`` is
-        then the approved one the client saw).
+        then the approved one the client saw). ``owned``: ``arguments`` are JSON as parsed, held by
+        no one else: redacted in place, the same result (store/ownedwalk.py).
         """
         t = time or now_iso()
         rec: dict[str, Any] = {
@@ -625,17 +626,18 @@ class CallLog:
         # MCP makes arguments optional; the loader needs the key, and absent means {}.
         raw = {} if arguments is None else arguments
         try:
-            red = self.redactor(raw)
+            done = redact_owned(self.redactor, raw, _PREFILTER, _SHORT) if owned else None
+            red, changed = done if done is not None else (r := self.redactor(raw), r != raw)
         except RecursionError:
             # Nested deeper than the redactor follows (a JSON parser reads ~1,000 levels): the
             # call is still logged, its arguments withheld (and so never re-sent by rerun).
-            red = {}
+            red, changed = {}, True
         rec["arguments"] = red
         if digest is not None:
             rec["digest"] = digest
         if held is not None:
             rec["held"] = held
-        if red != raw:
+        if changed:
             rec["redacted"] = True
         self._append(self.path, self._line(rec))
         return t

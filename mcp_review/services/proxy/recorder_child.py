@@ -62,7 +62,10 @@ def _record_frame(log: Any, meta: bytes, line: bytes) -> list[list[Any]]:
             m = msg[index] if index is not None else msg
             params = m["params"]
             tool = params["name"]
-            log.record_call(tool, params.get("arguments"), m["id"], time=time, digest=digest)
+            # The parse is this process's own: the arguments are redacted in place.
+            log.record_call(
+                tool, params.get("arguments"), m["id"], time=time, digest=digest, owned=True
+            )
             continue
         except (OSError, ValueError, TypeError, RecursionError, KeyError, IndexError) as e:
             err = f"cannot write the call log: {e}"
