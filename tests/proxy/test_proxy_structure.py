@@ -728,3 +728,90 @@ def test_a_recorded_call_costs_the_next_check_its_own_replay_not_the_logs(
     v = gate.check([v3, echo])["forecast"]
     assert not v.allowed and judged == ["forecast", "echo", "forecast"], v
     writer.close()
+
+
+def test_the_collector_pause_nests_and_keeps_a_callers_choice():
+    """gcpause.collector_paused: the collector is off inside, on again after the outermost
+    pause ends (an exception too), and left off when it was off before."""
+    import gc
+
+    from mcp_review.services.proxy.gcpause import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused(False):
+        assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause still holds
+    assert gc.isenabled()
+    with pytest.raises(KeyError), collector_paused():
+        raise KeyError("x")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # someone else's gc.disable() is kept
+    finally:
+        gc.enable()
+
+
+async def test_the_record_only_relay_pauses_the_collector_for_a_large_line_only(
+    tmp_path: Path, monkeypatch: Any
+):
+    """benchmarks/README.md, "Issue 46 item 7, seventh pass": while a large line's value is
+    held (parsed, forwarded, recorded), the cyclic collector does not walk it; a batch of small
+    lines runs with it on, and it is on again once the large call is through. The call's record
+    is the same either way (the collector never decides what is written)."""
+    import gc
+
+    from mcp_review.services.proxy import relay as relay_mod
+    from mcp_review.services.proxy.recorder import LARGE
+    from mcp_review.store.calllog import CallLog
+
+    seen: list[tuple[int, bool]] = []
+    real = relay_mod.relay_loads
+
+    def spy(line: bytes) -> Any:
+        seen.append((len(line), gc.isenabled()))
+        return real(line)
+
+    monkeypatch.setattr(relay_mod, "relay_loads", spy)
+    tools_file = tmp_path / "tools.json"
+    tools_file.write_text(json.dumps([ECHO]))
+    env = {**os.environ, "PROXY_TOOLS_FILE": str(tools_file)}
+    log = CallLog(str(tmp_path / "calls.jsonl"), server="srv", principal="default")
+    records = [
+        {"id": i, "name": f"n{i}", "tags": ["a", "b"], "meta": {"k": i}} for i in range(2000)
+    ]
+    proxy = Proxy(RAW, name="srv", env=env, calllog=log, diag=open(tmp_path / "proxy.log", "a"))
+    io = InProcess(tmp_path, proxy)
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(io.run)
+            await io.initialize()
+            for i, args in ((1, {"text": "hi"}), (2, {"text": "x", "rows": records})):
+                io.send(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": i,
+                        "method": "tools/call",
+                        "params": {"name": "echo", "arguments": args},
+                    }
+                )
+                assert (await io.recv())["id"] == i
+                assert gc.isenabled()  # between batches: on
+            io.disconnect()
+        assert io.rc == 0
+    finally:
+        io.close()
+        log.close()
+    large = [on for n, on in seen if n >= LARGE]
+    small = [on for n, on in seen if n < LARGE]
+    assert large == [False] and small and all(small), seen
+    assert gc.isenabled()
+    written = [json.loads(x) for x in (tmp_path / "calls.jsonl").read_text().splitlines()]
+    calls = [r for r in written if r.get("tool") == "echo"]
+    assert [c["arguments"] for c in calls] == [{"text": "hi"}, {"text": "x", "rows": records}]

@@ -103,6 +103,7 @@ def main() -> int:
     until its stdin ends (the proxy closed it, or died)."""
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)  # the proxy's end, not a signal, ends it
+    from mcp_review.services.proxy.gcpause import collector_paused
     from mcp_review.services.proxy.heap import keep_heap
 
     keep_heap()
@@ -118,7 +119,8 @@ def main() -> int:
     confirm = True
     try:
         while (frame := frames.get()) is not None:
-            failed = _record_frame(log, *frame)
+            with collector_paused():  # the frame's parse is acyclic and freed with it (gcpause.py)
+                failed = _record_frame(log, *frame)
             if confirm:
                 ack = json.dumps(failed).encode() + b"\n" if failed else b"\n"
                 try:

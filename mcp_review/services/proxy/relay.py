@@ -27,6 +27,7 @@ from mcp_review.services.proxy.framing import (
     usable_id,
     wire,
 )
+from mcp_review.services.proxy.gcpause import collector_paused
 from mcp_review.services.proxy.hold import TASK_REFUSED, Hold
 from mcp_review.services.proxy.process import (
     STDIN_GRACE,
@@ -351,20 +352,27 @@ class Proxy(GateSide):
 
     async def _client_to_server(self, reader: ClientReader) -> None:
         async for batch in read_line_batches(reader, self.max_line, self._overlong("client")):
-            for line in batch:
-                if self.gate is not None:
-                    out = await self._judge_client_line(line)
-                else:
-                    out = await self._on_client_line(line)
-                if out is not None:
-                    self._c2s_out.append(out)
-            if self._recorder is not None and self._to_record:
-                await self._hand_off(self._recorder)
-            try:
-                await self._flush_to_server()
-            finally:  # (a cancelled write too: recorded and maybe not forwarded, never the reverse)
-                self._record_forwarded()
+            # record-only: a large line's value is held until forwarded and recorded, then freed
+            # (gcpause.py: the collector would walk it for nothing)
+            large = self.gate is None and any(len(line) >= LARGE for line in batch)
+            with collector_paused(large):
+                await self._client_batch(batch)
         self.client_eof = True
+
+    async def _client_batch(self, batch: list[bytes]) -> None:
+        for line in batch:
+            if self.gate is not None:
+                out = await self._judge_client_line(line)
+            else:
+                out = await self._on_client_line(line)
+            if out is not None:
+                self._c2s_out.append(out)
+        if self._recorder is not None and self._to_record:
+            await self._hand_off(self._recorder)
+        try:
+            await self._flush_to_server()
+        finally:  # (a cancelled write too: recorded and maybe not forwarded, never the reverse)
+            self._record_forwarded()
 
     def _record_forwarded(self) -> None:
         """Record-only: write the records of the calls just forwarded. After the forward, so the
