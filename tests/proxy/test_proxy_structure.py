@@ -815,3 +815,22 @@ async def test_the_record_only_relay_pauses_the_collector_for_a_large_line_only(
     written = [json.loads(x) for x in (tmp_path / "calls.jsonl").read_text().splitlines()]
     calls = [r for r in written if r.get("tool") == "echo"]
     assert [c["arguments"] for c in calls] == [{"text": "hi"}, {"text": "x", "rows": records}]
+
+
+async def test_an_awaiting_collector_pause_ends_at_its_time_limit():
+    """A batch that waits (a server that stops reading its stdin) does not keep the collector
+    off: after ``limit`` seconds it runs again, and the block's end leaves it on."""
+    import gc
+
+    from mcp_review.services.proxy.gcpause import collector_paused
+
+    with collector_paused(True, 0.05):
+        assert not gc.isenabled()
+        with collector_paused():
+            await asyncio.sleep(0.3)
+            assert gc.isenabled()
+        assert gc.isenabled()
+    assert gc.isenabled()
+    with collector_paused(True, 5.0):  # a block that ends first: its timer is cancelled
+        assert not gc.isenabled()
+    assert gc.isenabled()

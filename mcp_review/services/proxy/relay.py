@@ -27,7 +27,7 @@ from mcp_review.services.proxy.framing import (
     usable_id,
     wire,
 )
-from mcp_review.services.proxy.gcpause import collector_paused
+from mcp_review.services.proxy.gcpause import PAUSE_LIMIT, collector_paused
 from mcp_review.services.proxy.hold import TASK_REFUSED, Hold
 from mcp_review.services.proxy.process import (
     STDIN_GRACE,
@@ -352,10 +352,10 @@ class Proxy(GateSide):
 
     async def _client_to_server(self, reader: ClientReader) -> None:
         async for batch in read_line_batches(reader, self.max_line, self._overlong("client")):
-            # record-only: a large line's value is held until forwarded and recorded, then freed
+            # a large line's value is held until judged, forwarded and recorded, then freed
             # (gcpause.py: the collector would walk it for nothing)
-            large = self.gate is None and any(len(line) >= LARGE for line in batch)
-            with collector_paused(large):
+            large = any(len(line) >= LARGE for line in batch)
+            with collector_paused(large, PAUSE_LIMIT):
                 await self._client_batch(batch)
         self.client_eof = True
 
