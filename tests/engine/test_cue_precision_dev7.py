@@ -1,0 +1,47 @@
+"""Precision pass 4: honest text of popular official and vendor MCP servers on npm and PyPI
+(``benchmarks/eval/honest_dev7/``, each server run and asked for its tools), collected after
+every earlier development set scored 0 or near 0 blocked while the frozen new tools still
+showed blocks. The set's provenance first; then each rule fix with the real text that drew
+a cue before it, beside hostile text of the same shape, which keeps its cue."""
+
+from __future__ import annotations
+
+import re
+
+from test_cues_eval_set import _assert_new_honest_servers, _honest_docs
+
+EARLIER = (
+    "honest_dev",
+    "honest_dev2",
+    "honest_dev3",
+    "honest_held8",
+    "honest_dev4",
+    "honest_dev5",
+    "honest_dev6",
+)
+
+
+def test_honest_dev7_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
+    """At least 400 tool definitions of at least 25 published npm and PyPI servers, each run
+    and asked for its tools (``collect_npm_honest.py`` / ``collect_pypi_honest.py``), one file
+    a server naming its repository, package and version, a 40-digit commit (gitHead or the
+    distribution's SHA-1), licence and how it was taken; placeholder settings, where a server
+    needs one to start, are named in the note and are never a working credential; no server is
+    a corpus server, in another honest set (the held-out one included), held for the
+    independent check or on the keep-off list."""
+    docs = _honest_docs("honest_dev7")
+    assert len(docs) >= 25 and sum(len(d["tools"]) for d in docs) >= 400
+    _assert_new_honest_servers(docs, [d for name in EARLIER for d in _honest_docs(name)])
+    packages = [d["path"] for d in docs]
+    assert all(
+        re.fullmatch(r"npm (?:@[\w.-]+/)?[\w.-]+@\d[\w.+-]*|pypi [\w.-]+==\d[\w.+-]*", p)
+        for p in packages
+    ), packages
+    assert len(set(packages)) == len(packages)
+    for d in docs:
+        if "placeholder" in d["note"]:
+            assert "no working credential" in d["note"], d["path"]
+    # vendor kinds the set was chosen for: databases, cloud, SaaS, observability, search
+    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
+    for word in ("database", "droplet", "invoice", "contact", "search", "metric", "flag"):
+        assert word in text, word
