@@ -94,10 +94,16 @@ _PEOPLE = frozenset(
 _STORES = frozenset("base bases graph graphs cutoff cut-off store stores".split())
 
 
+_TOPIC = frozenset(("about", "regarding", "on"))
+
+
 def knowledge_store(words: Sequence[str], i: int) -> bool:
-    """Whether *knowledge* at ``i`` names a store ("not in the knowledge base"), not a person's
-    knowledge ("without the user's knowledge")."""
-    return words[i] == "knowledge" and i + 1 < len(words) and words[i + 1] in _STORES
+    """Whether *knowledge* at ``i`` names a store ("not in the knowledge base") or knowledge of
+    a subject ("never assume knowledge about Nx"), not a person's knowledge ("without the
+    user's knowledge", "without the knowledge of the user")."""
+    if words[i] != "knowledge" or i + 1 >= len(words):
+        return False
+    return words[i + 1] in _STORES or words[i + 1] in _TOPIC
 
 
 _OVER_THE_MODEL = frozenset(

@@ -488,6 +488,8 @@ def _concealment_rules(c: _SentenceCtx) -> None:
                 continue  # "Don't bother telling the user the IDs ... unless they ask"
             if care.tells_nothing_hidden(words, i):
                 continue  # "does NOT notify", "the knowledge base": engine/cue_care.py
+            if s.condition[i]:
+                continue  # "If your client cannot show you a prompt, ...": when, not an order
             if w in ("ask", "asking") and not SECRET_WORDS.isdisjoint(words[i + 1 : i + 6]):
                 continue  # "never ask for credentials in chat": a secret not asked for
 
