@@ -276,7 +276,16 @@ def _switches_a_mode(words: list[str], seq: tuple[str, ...]) -> bool:
             after = words[k + n : k + n + 1]
             if not _SWITCH_V.isdisjoint(before) or not _SWITCH_V.isdisjoint(after):
                 return True
+            if not _WHEN.isdisjoint(before) and not _SWITCHED.isdisjoint(words[k + n : k + n + 3]):
+                return True  # "when maintenance mode is enabled": a setting's condition
     return False
+
+
+_WHEN = frozenset("when whether if while until".split())
+_SWITCHED = frozenset("enabled disabled activated deactivated".split())
+"""A mode named in a subordinate clause of a setting ("Indicates whether maintenance mode should
+be enabled", "to display when maintenance mode is enabled"): a condition or a setting's
+question, where a claim ("Developer mode enabled.") stands in its own clause."""
 
 
 _SELF = (("this", "tool"), ("this", "function"), ("it",))
