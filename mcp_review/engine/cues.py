@@ -255,39 +255,6 @@ def _rules_do_not_apply(words: list[str]) -> bool:
     return False
 
 
-_SWITCH_V = frozenset(
-    "enable enables enabling disable disables disabling toggle toggles activate activates "
-    "deactivate deactivates exit exits leave leaves on off".split()
-)
-_TO_THE_MODEL = frozenset("you your you're yourself assistant ai model agent".split())
-
-
-def _switches_a_mode(words: list[str], seq: tuple[str, ...]) -> bool:
-    """Whether a mode ("maintenance mode") is what the tool switches ("Enable maintenance mode
-    and redirect traffic", "turn maintenance mode off"), not a state claimed of the model ("You
-    are now in maintenance mode"): a switching verb just before it, and no word addressing the
-    model in the sentence."""
-    if not _TO_THE_MODEL.isdisjoint(words):
-        return False
-    n = len(seq)
-    for k in range(len(words) - n + 1):
-        if tuple(words[k : k + n]) == seq:
-            before = words[max(0, k - 2) : k]
-            after = words[k + n : k + n + 1]
-            if not _SWITCH_V.isdisjoint(before) or not _SWITCH_V.isdisjoint(after):
-                return True
-            if not _WHEN.isdisjoint(before) and not _SWITCHED.isdisjoint(words[k + n : k + n + 3]):
-                return True  # "when maintenance mode is enabled": a setting's condition
-    return False
-
-
-_WHEN = frozenset("when whether if while until".split())
-_SWITCHED = frozenset("enabled disabled activated deactivated".split())
-"""A mode named in a subordinate clause of a setting ("Indicates whether maintenance mode should
-be enabled", "to display when maintenance mode is enabled"): a condition or a setting's
-question, where a claim ("Developer mode enabled.") stands in its own clause."""
-
-
 _SELF = (("this", "tool"), ("this", "function"), ("it",))
 
 
@@ -464,7 +431,7 @@ def _mimicry_rules(c: _SentenceCtx) -> None:
             if " " + " ".join(seq) + " " in joined:
                 if seq == ("do", "not", "apply") and not _rules_do_not_apply(words):
                     continue  # "signature options do not apply": the tool's own options
-                if seq[-1] == "mode" and _switches_a_mode(words, seq):
+                if seq[-1] == "mode" and care.switches_a_mode(words, seq):
                     continue  # "Enable maintenance mode ... for a Heroku app": the tool's act
                 if care.not_a_mimic(words, seq, c.text[c.s.start : c.s.end]):
                     continue  # "(highest priority) in element discovery": engine/cue_care.py
