@@ -96,6 +96,11 @@ word of other Latin-script languages too (Irish, Scottish Gaelic, Portuguese, Ca
 _ADDRESS = frozenset("you your yours yourself please me my mine we us our ours".split())
 """Words that address a reader (and ``I``, written in capitals; words read whole, never the
 parts of a name: "MySQL" is no "my")."""
+_READER = frozenset("ai assistant assistants bot bots chatbot llm llms agent agents model".split())
+"""Words naming the model that reads the text (words read whole: "SecurityAgent" is cut into
+"security" and "agent" by ``_words`` but read whole here, so only a word of its own counts)."""
+_GENERIC = frozenset(("a", "an", "any", "each", "every"))
+"""Words before a noun that make it any one of its kind."""
 _RAW = re.compile(r"[^\W\d_]+")
 _ABOUT_TOOLS = frozenset("tool tools mcp server servers function functions endpoint".split())
 """A sentence naming a tool or a server speaks of the tools' use: not off the topic."""
@@ -237,9 +242,17 @@ def _speaks(sentence: str, words: list[str], english_tool: bool) -> str:
         return "addresses the reader"
     if _commands(words):
         return "opens with a command"
+    if raw and raw[0][0].isupper() and _names_reader(low):
+        return "speaks of the model reading it"
     if english_tool and len(words) >= 4 and _foreign(raw, low):
         return "written in another language than the tool"
     return ""
+
+
+def _names_reader(low: list[str]) -> bool:
+    """Names the model reading the text ("AI agents ...", "the bot"), not a generic caller ("an
+    agent can poll ...": any agent, a sentence on how the tool is used)."""
+    return any(w in _READER and (i == 0 or low[i - 1] not in _GENERIC) for i, w in enumerate(low))
 
 
 def _foreign(raw: list[str], low: list[str]) -> bool:
