@@ -387,9 +387,19 @@ def change_cues(
     if not added:
         return introduced
     names = kw.get("names")
+    raised = added_instruction(introduced, added)
+    # The learned cue raised to attention replaces its info copy: the operator reads the
+    # sentence once, at the level it has on this change.
+    again = {(c.pointer, c.key.partition(":")[2]) for c in raised}
+    kept = [
+        c
+        for c in introduced
+        if c.rule != INSTRUCTION_READS_AS_INSTRUCTION
+        or (c.pointer, c.key.partition(":")[2]) not in again
+    ]
     return [
-        *introduced,
-        *added_instruction(introduced, added),
+        *kept,
+        *raised,
         *off_topic(
             old_map,
             added,
