@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Collect honest tool lists from published npm MCP servers by running them (``honest_dev5/``).
 
-``python benchmarks/eval/collect_npm_honest.py OUT_DIR NAME@VERSION[=BIN] ...``
+``python benchmarks/eval/collect_npm_honest.py OUT_DIR NAME@VERSION[=BIN ARGS][|KEY=VALUE,...] ...``
+
+``|KEY=VALUE,...`` sets placeholder settings (``honest_dev7/``'s vendor servers refuse to start
+without an API token's variable, though listing their tools calls no service): made-up values,
+never a working credential; the ``note`` names each variable set.
 
 For each package: the registry's metadata of that exact version (its tarball's SHA-1, its
 ``gitHead`` where the publisher recorded one, its repository and licence) is read with
@@ -30,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp import Client, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcp.client.stdio import get_default_environment, stdio_client
 
 SCRATCH = Path(tempfile.gettempdir()) / "honest_npm"
 
@@ -81,8 +85,15 @@ def _bin(where: Path, name: str, want: str | None) -> Path:
     return where / "node_modules" / name / rel
 
 
-async def _list_tools(script: Path, args: list[str], cwd: Path) -> list[dict[str, Any]]:
-    params = StdioServerParameters(command="node", args=[str(script), *args], cwd=str(cwd))
+async def _list_tools(
+    script: Path, args: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    params = StdioServerParameters(
+        command="node",
+        args=[str(script), *args],
+        cwd=str(cwd),
+        env={**get_default_environment(), **env} if env else None,
+    )
     with tempfile.TemporaryFile("w+") as err:
         async with Client(stdio_client(params, errlog=err), mode="legacy", cache=None) as c:
             tools: list[dict[str, Any]] = []
@@ -105,7 +116,14 @@ async def _list_tools(script: Path, args: list[str], cwd: Path) -> list[dict[str
     ]
 
 
+def placeholders(spec: str) -> tuple[str, dict[str, str]]:
+    """``SPEC|KEY=VALUE,...`` -> (SPEC, placeholder settings)."""
+    spec, _, env = spec.partition("|")
+    return spec, dict(kv.split("=", 1) for kv in env.split(",") if kv)
+
+
 def collect(spec: str, out: Path) -> str:
+    spec, env = placeholders(spec)
     spec, _, want = spec.partition("=")
     args: list[str] = []
     if " " in want:
@@ -116,10 +134,12 @@ def collect(spec: str, out: Path) -> str:
     work = where / "cwd"
     work.mkdir(exist_ok=True)
     tools = asyncio.run(
-        asyncio.wait_for(_list_tools(_bin(where, name, want or None), args, work), 90)
+        asyncio.wait_for(_list_tools(_bin(where, name, want or None), args, work, env), 90)
     )
+    sent = len(tools)
+    tools = [t for t in tools if str(t["description"]).strip()]
     if not tools:
-        raise RuntimeError("no tools")
+        raise RuntimeError("no tools with a description")
     dist = meta.get("dist", {})
     git_head = meta.get("gitHead")
     commit = git_head if git_head and re.fullmatch(r"[0-9a-f]{40}", git_head) else dist["shasum"]
@@ -139,8 +159,22 @@ def collect(spec: str, out: Path) -> str:
         "note": (
             f"The published npm package {name}@{version} (tarball SHA-1 {dist.get('shasum')}), "
             "installed with install scripts off and started over stdio with no credentials; "
-            "every tool its tools/list answered, names, descriptions and input schemas as sent. "
-            f"'commit' is {which}." + (f" Started with arguments {args}." if args else "")
+            "every tool its tools/list answered, names, descriptions and input schemas as sent"
+            + (
+                f" ({sent - len(tools)} tool(s) with no description left out)"
+                if sent > len(tools)
+                else ""
+            )
+            + ". "
+            f"'commit' is {which}."
+            + (f" Started with arguments {args}." if args else "")
+            + (
+                f" Started with made-up placeholder values (no working credential) for "
+                f"{sorted(env)}: the server will not start without them, and listing its "
+                "tools calls no service."
+                if env
+                else ""
+            )
         ),
         "licence": licence,
         "tools": tools,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Collect honest tool lists from published PyPI MCP servers by running them (``honest_dev6/``).
 
-``python benchmarks/eval/collect_pypi_honest.py OUT_DIR NAME==VERSION[@SCRIPT] ...``
+``python benchmarks/eval/collect_pypi_honest.py OUT_DIR NAME==VERSION[@SCRIPT][|KEY=VALUE,...] ...``
 
 The PyPI counterpart of ``collect_npm_honest.py``, for servers whose authors write their tool
 descriptions in Chinese, Japanese or Russian. For each package: its distribution of that exact
@@ -105,8 +105,11 @@ def _repo(urls: list[str], name: str) -> str:
     return f"pypi/{name}"
 
 
-async def _list_tools(command: Path, args: list[str], cwd: Path) -> list[dict[str, Any]]:
+async def _list_tools(
+    command: Path, args: list[str], cwd: Path, extra: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
     env = {"PATH": f"{command.parent}:/usr/bin:/bin", "HOME": str(cwd), "LANG": "C.UTF-8"}
+    env |= extra or {}
     params = StdioServerParameters(command=str(command), args=args, cwd=str(cwd), env=env)
     with tempfile.TemporaryFile("w+") as err:
         async with Client(stdio_client(params, errlog=err), mode="legacy", cache=None) as c:
@@ -131,6 +134,8 @@ async def _list_tools(command: Path, args: list[str], cwd: Path) -> list[dict[st
 
 
 def collect(spec: str, out: Path) -> str:
+    spec, _, extra = spec.partition("|")  # placeholder settings, as collect_npm_honest.py's
+    env = dict(kv.split("=", 1) for kv in extra.split(",") if kv)
     spec, _, script = spec.partition("@")
     name, version = spec.split("==")
     where, dist = _install(name, version)
@@ -141,7 +146,7 @@ def collect(spec: str, out: Path) -> str:
     command = where / "venv" / "bin" / (script or scripts[0])
     work = where / "cwd"
     work.mkdir(exist_ok=True)
-    sent = asyncio.run(asyncio.wait_for(_list_tools(command, [], work), 120))
+    sent = asyncio.run(asyncio.wait_for(_list_tools(command, [], work, env), 120))
     tools = [t for t in sent if str(t["description"]).strip()]
     if not tools:
         raise RuntimeError("no tools with a description")
@@ -162,6 +167,13 @@ def collect(spec: str, out: Path) -> str:
             "tool its tools/list answered, names, descriptions and input schemas as sent"
             + (f" ({left} tool(s) with no description left out)" if left else "")
             + ". 'commit' is the distribution file's SHA-1."
+            + (
+                f" Started with made-up placeholder values (no working credential) for "
+                f"{sorted(env)}: the server will not start without them, and listing its "
+                "tools calls no service."
+                if env
+                else ""
+            )
         ),
         "licence": licence,
         "tools": tools,

@@ -26,7 +26,11 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
   browsers, shells and sandboxes, whose descriptions are long and written to the model;
 - **published6**: ``honest_dev6/*.json``, a sixth collection, of published PyPI (and npm)
   servers whose authors wrote their tool descriptions in Chinese, Japanese or Russian
-  (``collect_pypi_honest.py``): precision measured on native honest text.
+  (``collect_pypi_honest.py``): precision measured on native honest text;
+- **published7**: ``honest_dev7/*.json``, a seventh collection, of popular official and vendor
+  servers on npm and PyPI (databases, cloud, SaaS APIs, observability, payments, search,
+  files), run and asked for their tools with the same two collectors, after every earlier
+  development set scored 0 or near 0 blocked while the frozen new tools still showed blocks.
 
 Each published set is scored twice: as the corpus fleet knows names (a line of its own), and
 with each server's own tools known beside the fleet (``[... own tools known]``), as a review
@@ -133,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         ("published4", "honest_dev4"),
         ("published5", "honest_dev5"),
         ("published6", "honest_dev6"),
+        ("published7", "honest_dev7"),
     ):
         defs = published_defs(folder)
         if not a.own_fleet:

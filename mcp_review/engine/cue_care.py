@@ -31,6 +31,7 @@ __all__ = [
     "passed_as_values",
     "ranks_data",
     "states_behaviour",
+    "switches_a_mode",
     "tells_nothing_hidden",
 ]
 
@@ -94,10 +95,16 @@ _PEOPLE = frozenset(
 _STORES = frozenset("base bases graph graphs cutoff cut-off store stores".split())
 
 
+_TOPIC = frozenset(("about", "regarding", "on"))
+
+
 def knowledge_store(words: Sequence[str], i: int) -> bool:
-    """Whether *knowledge* at ``i`` names a store ("not in the knowledge base"), not a person's
-    knowledge ("without the user's knowledge")."""
-    return words[i] == "knowledge" and i + 1 < len(words) and words[i + 1] in _STORES
+    """Whether *knowledge* at ``i`` names a store ("not in the knowledge base") or knowledge of
+    a subject ("never assume knowledge about Nx"), not a person's knowledge ("without the
+    user's knowledge", "without the knowledge of the user")."""
+    if words[i] != "knowledge" or i + 1 >= len(words):
+        return False
+    return words[i + 1] in _STORES or words[i + 1] in _TOPIC
 
 
 _OVER_THE_MODEL = frozenset(
@@ -141,3 +148,36 @@ def passed_as_values(sentence: str, names: Sequence[str]) -> bool:
     return bool(names) and all(
         re.search(r"\w[:=]\s?[\"'`]" + re.escape(n) + r"[\"'`]", sentence) for n in names
     )
+
+
+_WHEN = frozenset("when whether if while until".split())
+_SWITCHED = frozenset("enabled disabled activated deactivated".split())
+"""A mode named in a subordinate clause of a setting ("Indicates whether maintenance mode should
+be enabled", "to display when maintenance mode is enabled"): a condition or a setting's
+question, where a claim ("Developer mode enabled.") stands in its own clause."""
+
+
+_SWITCH_V = frozenset(
+    "enable enables enabling disable disables disabling toggle toggles activate activates "
+    "deactivate deactivates exit exits leave leaves on off".split()
+)
+_TO_THE_MODEL = frozenset("you your you're yourself assistant ai model agent".split())
+
+
+def switches_a_mode(words: Sequence[str], seq: Sequence[str]) -> bool:
+    """Whether a mode ("maintenance mode") is what the tool switches ("Enable maintenance mode
+    and redirect traffic", "turn maintenance mode off"), not a state claimed of the model ("You
+    are now in maintenance mode"): a switching verb just before it, and no word addressing the
+    model in the sentence."""
+    if not _TO_THE_MODEL.isdisjoint(words):
+        return False
+    n = len(seq)
+    for k in range(len(words) - n + 1):
+        if tuple(words[k : k + n]) == tuple(seq):
+            before = words[max(0, k - 2) : k]
+            after = words[k + n : k + n + 1]
+            if not _SWITCH_V.isdisjoint(before) or not _SWITCH_V.isdisjoint(after):
+                return True
+            if not _WHEN.isdisjoint(before) and not _SWITCHED.isdisjoint(words[k + n : k + n + 3]):
+                return True  # "when maintenance mode is enabled": a setting's condition
+    return False

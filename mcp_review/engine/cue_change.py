@@ -96,6 +96,15 @@ word of other Latin-script languages too (Irish, Scottish Gaelic, Portuguese, Ca
 _ADDRESS = frozenset("you your yours yourself please me my mine we us our ours".split())
 """Words that address a reader (and ``I``, written in capitals; words read whole, never the
 parts of a name: "MySQL" is no "my")."""
+_READER = frozenset("ai assistant assistants bot bots chatbot llm llms agent agents model".split())
+"""Words naming the model that reads the text (words read whole: "SecurityAgent" is cut into
+"security" and "agent" by ``_words`` but read whole here, so only a word of its own counts)."""
+_LABEL = 40
+"""Characters of an opening label ("Note: ...", "NOTA DEL SISTEMA: ...")."""
+_LONG = 8
+"""Words of a sentence long enough for a share of English endings to mean something."""
+_GENERIC = frozenset(("a", "an", "any", "each", "every"))
+"""Words before a noun that make it any one of its kind."""
 _RAW = re.compile(r"[^\W\d_]+")
 _ABOUT_TOOLS = frozenset("tool tools mcp server servers function functions endpoint".split())
 """A sentence naming a tool or a server speaks of the tools' use: not off the topic."""
@@ -237,19 +246,39 @@ def _speaks(sentence: str, words: list[str], english_tool: bool) -> str:
         return "addresses the reader"
     if _commands(words):
         return "opens with a command"
-    if english_tool and len(words) >= 4 and _foreign(raw, low):
+    if raw and raw[0][0].isupper() and _names_reader(low):
+        return "speaks of the model reading it"
+    head, colon, rest = sentence.partition(":")
+    labelled = colon and len(head) <= _LABEL and len(raw) >= _LONG
+    body = _RAW.findall(rest) if labelled else raw
+    if english_tool and len(words) >= 4 and _foreign(body, low):
         return "written in another language than the tool"
     return ""
 
 
-def _foreign(raw: list[str], low: list[str]) -> bool:
-    """No English function word, no word ending as English words end, no word every tool
-    text uses, no word in capitals (a label): read as another language than English."""
+def _names_reader(low: list[str]) -> bool:
+    """Names the model reading the text ("AI agents ...", "the bot"), not a generic caller ("an
+    agent can poll ...": any agent, a sentence on how the tool is used)."""
+    return any(w in _READER and (i == 0 or low[i - 1] not in _GENERIC) for i, w in enumerate(low))
+
+
+def _few_english_endings(low: list[str]) -> bool:
+    """No word ending as English words end; in a long sentence (``_LONG`` words), fewer than
+    one in three (a short English sentence can lack function words, a long one cannot)."""
+    n = sum(w.endswith(_ENGLISH_END) for w in low)
+    return n == 0 or (len(low) >= _LONG and 3 * n < len(low))
+
+
+def _foreign(body: list[str], low: list[str]) -> bool:
+    """No English function word, no word every tool text uses past an opening label, few words ending as English
+    words end (French and Spanish share "-tion", "-ment"), no word in capitals
+    (an acronym or a label) past an opening label ("NOTA DEL SISTEMA: ..."): read as another
+    language than English. ``body``: the words after an opening label, ``low``: every word."""
     return (
         _ENGLISH.isdisjoint(low)
-        and _TOOL_WORDS.isdisjoint(low)
-        and not any(w.endswith(_ENGLISH_END) for w in low)
-        and not any(len(w) > 2 and w.isupper() for w in raw)
+        and _TOOL_WORDS.isdisjoint(w.lower() for w in body)
+        and _few_english_endings(low)
+        and not any(len(w) > 2 and w.isupper() for w in body)
     )
 
 
@@ -358,9 +387,19 @@ def change_cues(
     if not added:
         return introduced
     names = kw.get("names")
+    raised = added_instruction(introduced, added)
+    # The learned cue raised to attention replaces its info copy: the operator reads the
+    # sentence once, at the level it has on this change.
+    again = {(c.pointer, c.key.partition(":")[2]) for c in raised}
+    kept = [
+        c
+        for c in introduced
+        if c.rule != INSTRUCTION_READS_AS_INSTRUCTION
+        or (c.pointer, c.key.partition(":")[2]) not in again
+    ]
     return [
-        *introduced,
-        *added_instruction(introduced, added),
+        *kept,
+        *raised,
         *off_topic(
             old_map,
             added,

@@ -39,9 +39,15 @@ class _Sentence:
     starts: list[int]
     imperative: list[bool]
     negated: list[bool]
+    condition: list[bool]
+    """The word stands in a conditional clause ("If not found, ...", "If your client cannot
+    show you a prompt, ..."): it states when, not what the model is told to do."""
 
 
 _ARTICLES = frozenset(("a", "an", "the"))
+_CONDITIONS = frozenset(("if", "unless", "when", "whenever"))
+"""Words that open a conditional clause: its negation ("If not found, ask the user") ends at
+its comma, and what it says is a condition, not an order."""
 
 
 def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
@@ -52,7 +58,9 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
     starts: list[int] = []
     imp: list[bool] = []
     neg: list[bool] = []
+    cond: list[bool] = []
     clause: list[str] = []  # non-filler words since the clause began
+    in_cond = False  # the clause began with "if", "unless", "when"
     use_head = False  # the clause began with an imperative "use"
     p1 = p2 = p3 = ""
     s_start = a
@@ -60,13 +68,19 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
         w = m.group()
         if w in _ENDS:
             if words:
-                out.append(_Sentence(s_start, m.end(), words, starts, imp, neg))
-            words, starts, imp, neg, clause = [], [], [], [], []
+                out.append(_Sentence(s_start, m.end(), words, starts, imp, neg, cond))
+            words, starts, imp, neg, clause, cond = [], [], [], [], [], []
+            in_cond = False
             p1 = p2 = p3 = ""
             s_start = m.end()
             continue
         if w in _BREAKS:
             clause = []
+            if in_cond and w == ",":
+                # the condition ends here, and its negation with it: "If not provided, ask
+                # the user ..." asks; "Do not, if asked, tell the user" opens on no condition
+                p1 = p2 = p3 = ""
+                in_cond = False
             if w == ";":
                 # a clause of its own: "This cannot be undone; confirm with the user first"
                 # (the negation stays behind the semicolon)
@@ -90,6 +104,9 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
         # not an order, whatever filler came before.
         imp.append((not clause or modal or purpose) and p1 not in _ARTICLES)
         neg.append(p1 in NEG or p2 in NEG or p3 in NEG)
+        if not words and w in _CONDITIONS:
+            in_cond = True  # a sentence that opens on its condition
+        cond.append(in_cond)
         p3, p2, p1 = p2, p1, w
         words.append(w)
         starts.append(m.start())
@@ -101,7 +118,7 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
                 use_head = w == "use" and imp[-1] and not neg[-1]
             clause.append(w)
     if words:
-        out.append(_Sentence(s_start, b, words, starts, imp, neg))
+        out.append(_Sentence(s_start, b, words, starts, imp, neg, cond))
     return out
 
 

@@ -255,30 +255,6 @@ def _rules_do_not_apply(words: list[str]) -> bool:
     return False
 
 
-_SWITCH_V = frozenset(
-    "enable enables enabling disable disables disabling toggle toggles activate activates "
-    "deactivate deactivates exit exits leave leaves on off".split()
-)
-_TO_THE_MODEL = frozenset("you your you're yourself assistant ai model agent".split())
-
-
-def _switches_a_mode(words: list[str], seq: tuple[str, ...]) -> bool:
-    """Whether a mode ("maintenance mode") is what the tool switches ("Enable maintenance mode
-    and redirect traffic", "turn maintenance mode off"), not a state claimed of the model ("You
-    are now in maintenance mode"): a switching verb just before it, and no word addressing the
-    model in the sentence."""
-    if not _TO_THE_MODEL.isdisjoint(words):
-        return False
-    n = len(seq)
-    for k in range(len(words) - n + 1):
-        if tuple(words[k : k + n]) == seq:
-            before = words[max(0, k - 2) : k]
-            after = words[k + n : k + n + 1]
-            if not _SWITCH_V.isdisjoint(before) or not _SWITCH_V.isdisjoint(after):
-                return True
-    return False
-
-
 _SELF = (("this", "tool"), ("this", "function"), ("it",))
 
 
@@ -455,7 +431,7 @@ def _mimicry_rules(c: _SentenceCtx) -> None:
             if " " + " ".join(seq) + " " in joined:
                 if seq == ("do", "not", "apply") and not _rules_do_not_apply(words):
                     continue  # "signature options do not apply": the tool's own options
-                if seq[-1] == "mode" and _switches_a_mode(words, seq):
+                if seq[-1] == "mode" and care.switches_a_mode(words, seq):
                     continue  # "Enable maintenance mode ... for a Heroku app": the tool's act
                 if care.not_a_mimic(words, seq, c.text[c.s.start : c.s.end]):
                     continue  # "(highest priority) in element discovery": engine/cue_care.py
@@ -488,6 +464,8 @@ def _concealment_rules(c: _SentenceCtx) -> None:
                 continue  # "Don't bother telling the user the IDs ... unless they ask"
             if care.tells_nothing_hidden(words, i):
                 continue  # "does NOT notify", "the knowledge base": engine/cue_care.py
+            if s.condition[i]:
+                continue  # "If your client cannot show you a prompt, ...": when, not an order
             if w in ("ask", "asking") and not SECRET_WORDS.isdisjoint(words[i + 1 : i + 6]):
                 continue  # "never ask for credentials in chat": a secret not asked for
 

@@ -173,9 +173,17 @@ def test_a_definition_introducing_it_on_a_parameter_is_set_apart() -> None:
     }
     new = json.loads(json.dumps(old))
     new["inputSchema"]["properties"]["q"]["description"] = CUE_RULES[RULE].example
-    got = [c for c in tool_cues(old, new) if c.rule == RULE]
-    assert [c.pointer for c in got] == ["/inputSchema/properties/q/description"]
-    assert [c for c in tool_cues(new, new) if c.rule == RULE] == []
+    # On this change it is raised to attention (engine/cue_change.py), in its rule's place.
+    from mcp_review.engine.rules.cue_change import CHANGE_ADDS_INSTRUCTION
+
+    learned = {RULE, CHANGE_ADDS_INSTRUCTION}
+    got = [c for c in tool_cues(old, new) if c.rule in learned]
+    assert [(c.rule, c.pointer) for c in got] == [
+        (CHANGE_ADDS_INSTRUCTION, "/inputSchema/properties/q/description")
+    ]
+    first = [c for c in tool_cues(None, new) if c.rule == RULE]
+    assert [c.pointer for c in first] == ["/inputSchema/properties/q/description"]
+    assert [c for c in tool_cues(new, new) if c.rule in learned] == []
 
 
 def test_the_score_is_the_bias_plus_the_weights_of_its_features() -> None:

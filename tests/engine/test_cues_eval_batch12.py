@@ -161,34 +161,3 @@ def test_batch12_is_scored_and_listed_on_its_own_line(eval_dev_scores):
     assert "misses" in r["poisoned_batch12"]
     total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))
     assert r["poisoned_dev_all"]["all"]["n"] == total  # batch 12 stays out of the old total
-
-
-def test_cue_on_change_reads_the_learned_cue_at_attention_on_a_change_only():
-    """``benchmarks/eval/cue_on_change.py`` (the figures "with the cue counted on changes"):
-    the learned cue a change introduces is read at attention, at first sight it stays info,
-    and every other cue keeps its level."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    sys.path.insert(0, str(EVAL))
-    import bench_cues_eval as ev
-    import cue_on_change
-
-    from mcp_review.engine.cues import tool_cues
-    from mcp_review.engine.rules.cue_families import INSTRUCTION_READS_AS_INSTRUCTION as RULE
-
-    text = next(
-        str(i["text"]) for i in _load("poisoned_dev10.json") if i["id"] == "AIOS_agent-c9a531a217"
-    )
-    old = {"name": "search_notes", "description": "Searches notes."}
-    new = {**old, "description": "Searches notes. " + text}
-    read = cue_on_change.on_change(tool_cues)
-    changed = [c for c in read(old, new) if c.rule == RULE]
-    first = [c for c in read(None, new) if c.rule == RULE]
-    assert [ev.level(c) for c in changed] == ["attention"]
-    assert [ev.level(c) for c in first] == ["info"]
-    assert changed[0].text == first[0].text and changed[0].pointer == "/description"
-    others = [c for c in read(old, new) if c.rule != RULE]
-    assert [ev.level(c) for c in others] == [
-        ev.level(c) for c in tool_cues(old, new) if c.rule != RULE
-    ]

@@ -20,7 +20,9 @@ CHANGE_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "a sentence the change adds that shares no content word with the tool (its pinned "
         "texts, its name and parameter names) nor with its server's tool names, and speaks to "
         "someone: addresses a reader (you, please, I, my, we, a question), opens with a command "
-        "(a base-form verb and its object), or is in another language than the tool's English; "
+        "(a base-form verb and its object), names the model reading it (AI, assistant, agent, bot, "
+        "model, in a sentence that opens with a capital), or is in another language than the "
+        "tool's English; "
         "a sentence naming an identifier speaks of the interface and is left alone; read only "
         "on a change, never at first sight",
         "Lists the files of a folder."

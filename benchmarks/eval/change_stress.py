@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""The change readers' honest stress set (development only, not a scorer line).
+
+``python benchmarks/eval/change_stress.py`` (from the repository root)
+
+Each published development tool (``honest_dev/`` to ``honest_dev5/``) with two sentences or
+more is read as a change that adds one of its own sentences back (every sentence but the
+first, in turn), the server vocabulary empty (those servers are not in the fleet): the tools
+on which a change reader (engine/cue_change.py) raises a cue are printed. See
+benchmarks/README.md, the change readers' second pass.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import bench_cues_eval as E
+
+from mcp_review.engine.cue_change import _cut
+from mcp_review.engine.rules.cue_change import CHANGE_ADDS_INSTRUCTION, CHANGE_ADDS_OFF_TOPIC
+
+RULES = {CHANGE_ADDS_OFF_TOPIC, CHANGE_ADDS_INSTRUCTION}
+names = E.KnownNames()
+n = f = 0
+hits = []
+for d in ["honest_dev", "honest_dev2", "honest_dev3", "honest_dev4", "honest_dev5"]:
+    for p in sorted((E.EVAL / d).glob("*.json")):
+        doc = json.loads(p.read_text())
+        for t in doc["tools"]:
+            ss = list(_cut(t.get("description") or ""))
+            if len(ss) < 2:
+                continue
+            n += 1
+            new = dict(t, description=" ".join(ss))
+            got = set()
+            for i in range(1, len(ss)):
+                old = dict(t, description=" ".join(ss[:i] + ss[i + 1 :]))
+                for c in E.tool_cues(old, new, names=names, server=p.stem):
+                    if c.rule in RULES:
+                        got.add((c.rule.split(".")[-1], c.text[:150]))
+            if got:
+                f += 1
+                hits.append((d, p.stem, t["name"], sorted(got)))
+print("stress tools", n, "flagged", f)
+for h in hits:
+    print(" ", h)
