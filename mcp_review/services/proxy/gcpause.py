@@ -5,9 +5,9 @@ collection, which finds all of them alive (the proxy still holds the line's valu
 them on; every tenth moves them into the old generation, whose full collection then walks
 them again beside the proxy's own heap. Measured in the record-only proxy over 20 pipelined
 MiB records calls: ~5.7 ms of collector CPU a call (3 full collections of ~19 ms), a third of
-the proxy's CPU, to find nothing (under ``--enforce`` ~17 ms of ~79): the value is acyclic and freed by its reference counts as
-soon as the batch is forwarded and handed on (benchmarks/README.md, "Issue 46 item 7, seventh
-pass").
+the proxy's CPU, to find nothing (under ``--enforce`` ~14-17 ms of ~71-79): the value is
+acyclic and freed by its reference counts as soon as the batch is forwarded and handed on
+(benchmarks/README.md, the seventh pass on 1 MiB calls, "the cycle collector paused").
 
 While paused, nothing is lost: CPython counts container allocations less deallocations, so
 once the line's value is freed the count is back near where it was, and any cycle made
