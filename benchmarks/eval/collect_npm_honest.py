@@ -30,6 +30,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +187,9 @@ def collect(spec: str, out: Path) -> str:
     return f"{name}@{version}: {len(tools)} tools"
 
 
-def main(argv: list[str]) -> int:
+def run(collect: Callable[[str, Path], str], argv: list[str]) -> int:
+    """``collect`` each package spec of ``argv[1:]`` into the folder ``argv[0]``; a package
+    that fails is reported and skipped (collect_pypi_honest.py runs its own the same way)."""
     logging.getLogger("mcp").setLevel(logging.CRITICAL)
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
@@ -196,6 +199,10 @@ def main(argv: list[str]) -> int:
         except BaseException as e:  # a package that fails is reported and skipped
             print("FAIL", spec, type(e).__name__, str(e)[:200], flush=True)
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return run(collect, argv)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import logging
 import re
 import subprocess
 import sys
@@ -185,15 +184,10 @@ def collect(spec: str, out: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    logging.getLogger("mcp").setLevel(logging.CRITICAL)
-    out = Path(argv[0])
-    out.mkdir(parents=True, exist_ok=True)
-    for spec in argv[1:]:
-        try:
-            print("ok  ", collect(spec, out), flush=True)
-        except BaseException as e:  # a package that fails is reported and skipped
-            print("FAIL", spec, type(e).__name__, str(e)[:200], flush=True)
-    return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from collect_npm_honest import run
+
+    return run(collect, argv)
 
 
 if __name__ == "__main__":
