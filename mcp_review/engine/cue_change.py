@@ -42,6 +42,7 @@ from mcp_review.engine.rules.cue_change import (
 )
 from mcp_review.engine.rules.cue_families import INSTRUCTION_READS_AS_INSTRUCTION
 from mcp_review.engine.rules.cues import CueKind
+from mcp_review.engine.rules.render import common_length
 
 __all__ = ["added_sentences", "change_cues", "off_topic", "stem"]
 
@@ -183,12 +184,8 @@ def _added_span(old: str, new: str) -> str:
     """What ``new`` adds to ``old``: the text between their common beginning and common end,
     widened to whole words (an insertion comes back whole, wherever it was put)."""
     n = min(len(old), len(new))
-    p = 0
-    while p < n and old[p] == new[p]:
-        p += 1
-    q = 0
-    while q < n - p and old[-1 - q] == new[-1 - q]:
-        q += 1
+    p = common_length(lambda k: old[:k] == new[:k], n)  # C-speed slices, not a Python loop
+    q = common_length(lambda k: old[len(old) - k :] == new[len(new) - k :], n - p)
     while 0 < p < len(new) and not (new[p - 1].isspace() or new[p].isspace()):
         p -= 1  # the change began inside a word: take the word whole
     end = len(new) - q

@@ -245,8 +245,8 @@ def _ends(a: str, b: str) -> tuple[int, int]:
     """The lengths of the common prefix and suffix of two different texts, each cut back to a
     word's edge (``version`` -> ``versions`` is the word changed, not ``{+s+}``)."""
     n = min(len(a), len(b))
-    pre = _common(lambda k: a[:k] == b[:k], n)
-    suf = _common(lambda k: a[len(a) - k :] == b[len(b) - k :], n - pre)
+    pre = common_length(lambda k: a[:k] == b[:k], n)
+    suf = common_length(lambda k: a[len(a) - k :] == b[len(b) - k :], n - pre)
 
     def word(s: str, i: int) -> bool:
         return 0 <= i < len(s) and (s[i].isalnum() or s[i] == "_")
@@ -329,7 +329,7 @@ def _cap_mid(s: str, cap: int) -> str:
     return s[:half] + f" …({len(s) - 2 * half} characters)… " + s[len(s) - half :]
 
 
-def _common(same: Callable[[int], bool], limit: int) -> int:
+def common_length(same: Callable[[int], bool], limit: int) -> int:
     """Longest k <= limit with same(k): a binary search over C-speed slice comparisons, so a
     10 MB description is not walked character by character in Python."""
     lo, hi = 0, limit
