@@ -95,6 +95,12 @@ async def _list_tools(
         cwd=str(cwd),
         env={**get_default_environment(), **env} if env else None,
     )
+    return await list_tools(params)
+
+
+async def list_tools(params: StdioServerParameters) -> list[dict[str, Any]]:
+    """Every page of the server's tool list, each tool as name, description and input schema
+    (collect_pypi_honest.py lists its servers the same way)."""
     with tempfile.TemporaryFile("w+") as err:
         async with Client(stdio_client(params, errlog=err), mode="legacy", cache=None) as c:
             tools: list[dict[str, Any]] = []

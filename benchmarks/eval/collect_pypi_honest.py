@@ -30,8 +30,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mcp import Client, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcp import StdioServerParameters
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from collect_npm_honest import list_tools, run
 
 SCRATCH = Path(tempfile.gettempdir()) / "honest_pypi"
 _MCP_V1 = "mcp<2"
@@ -110,26 +112,7 @@ async def _list_tools(
     env = {"PATH": f"{command.parent}:/usr/bin:/bin", "HOME": str(cwd), "LANG": "C.UTF-8"}
     env |= extra or {}
     params = StdioServerParameters(command=str(command), args=args, cwd=str(cwd), env=env)
-    with tempfile.TemporaryFile("w+") as err:
-        async with Client(stdio_client(params, errlog=err), mode="legacy", cache=None) as c:
-            tools: list[dict[str, Any]] = []
-            cursor = None
-            for _ in range(20):
-                page = await c.list_tools(cursor=cursor)
-                tools += [
-                    t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page.tools
-                ]
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-    return [
-        {
-            "name": t["name"],
-            "description": t.get("description", ""),
-            "inputSchema": t.get("inputSchema", {"type": "object"}),
-        }
-        for t in tools
-    ]
+    return await list_tools(params)
 
 
 def collect(spec: str, out: Path) -> str:
@@ -184,9 +167,6 @@ def collect(spec: str, out: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from collect_npm_honest import run
-
     return run(collect, argv)
 
 
