@@ -80,6 +80,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
         "test_cue_precision_dev4",
         "test_cue_precision_dev5",
         "test_cue_precision_dev7",
+        "test_cue_precision_dev8",
         "test_cues",
         "test_cues_bench",
         "test_cues_eval_batch10",

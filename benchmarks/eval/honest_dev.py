@@ -30,7 +30,11 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
 - **published7**: ``honest_dev7/*.json``, a seventh collection, of popular official and vendor
   servers on npm and PyPI (databases, cloud, SaaS APIs, observability, payments, search,
   files), run and asked for their tools with the same two collectors, after every earlier
-  development set scored 0 or near 0 blocked while the frozen new tools still showed blocks.
+  development set scored 0 or near 0 blocked while the frozen new tools still showed blocks;
+- **published8**: ``honest_dev8/*.json``, an eighth collection, of published npm and PyPI
+  servers of kinds no earlier set had (ticketing and project tools, CRM and ERP, mail and
+  messaging, payments and e-commerce, analytics, maps and travel, finance, health, education,
+  developer services), run and asked for their tools with the same two collectors.
 
 Each published set is scored twice: as the corpus fleet knows names (a line of its own), and
 with each server's own tools known beside the fleet (``[... own tools known]``), as a review
@@ -138,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         ("published5", "honest_dev5"),
         ("published6", "honest_dev6"),
         ("published7", "honest_dev7"),
+        ("published8", "honest_dev8"),
     ):
         defs = published_defs(folder)
         if not a.own_fleet:
