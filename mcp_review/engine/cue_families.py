@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from mcp_review.engine import cue_care as care
 from mcp_review.engine.cue_directive import directive_cues, elsewhere_of
 from mcp_review.engine.cue_families_recall import (
     _DATA_COPY,
@@ -754,8 +755,16 @@ def _shown_instead(rule: str, m: re.Match[str], text: str, sections: frozenset[s
             return INSTRUCTION_CALL_DESPITE_USER
     if is_section_tag(m.group(0), sections):
         return INSTRUCTION_TAGGED_SECTION
-    if rule == INSTRUCTION_STEAL_SECRETS and _listed_value(text, m.start(), m.end()):
-        return ""  # "Options: `api_key`, `password`, `private_key`": a parameter's value
+    if rule == INSTRUCTION_STEAL_SECRETS and (
+        _listed_value(text, m.start(), m.end()) or _IDENTIFIER.fullmatch(text.strip())
+    ):
+        # "Options: `api_key`, `password`, `private_key`": a parameter's value; a text that
+        # is one identifier (a property named ``private_key``) names a parameter, asks nothing
+        return ""
+    if rule == INSTRUCTION_PRE_AUTHORIZED and care.glosses_a_value(text, m.start()):
+        return ""  # "- `no_approval_required`: Approval is not required.": an option's gloss
+    if rule == INSTRUCTION_AUTHORITY_CLAIM and care.scope_label(text, m.start()):
+        return ""  # "[system] error|warning|info|debug": which records a parameter reads
     if rule == URL_CONTACT_ENDPOINT and (
         text[max(0, m.start() - 1) : m.start()] in ('"', "\u201c")
         or (not text[: m.start()].strip() and _OWN_TRANSFER.match(m.group(0)))
@@ -765,6 +774,9 @@ def _shown_instead(rule: str, m: re.Match[str], text: str, sections: frozenset[s
         return ""
     return None
 
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w.-]{0,63}")
+"""A text that is one name (a property called ``private_key``), no sentence."""
 
 _OWN_TRANSFER = re.compile(
     r"(?:upload|post|submit|file)\s(?:a|one|the|your)?\s?(?:local\s)?(?:files?|documents?|"

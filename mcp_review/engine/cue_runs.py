@@ -124,10 +124,10 @@ def _name_cue(
     elif "_" in name and name.islower() and name != own_tool and name not in names.tools:
         # A snake_case name of no configured tool, called by name: a tool elsewhere.
         before = text[max(0, r.start - 30) : r.start].lower()
-        after = text[r.end : r.end + 8].lower()
+        after = text[r.end : r.end + 12].lower()
         passive = after.lstrip().startswith(
-            ("is ", "are ")
-        )  # "when context_lines is used": a parameter
+            ("is ", "are ", "returned ")
+        )  # "when context_lines is used", "the file_token returned by ...": a value
         if (_CALLED_BY_NAME.search(before) and not passive) or after.lstrip().startswith(
             ("tool", "runs")
         ):

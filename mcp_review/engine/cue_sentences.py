@@ -68,6 +68,7 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
         w = m.group()
         if w in _ENDS:
             if words:
+                _noun_heads(words, imp)
                 out.append(_Sentence(s_start, m.end(), words, starts, imp, neg, cond))
             words, starts, imp, neg, clause, cond = [], [], [], [], [], []
             in_cond = False
@@ -118,11 +119,27 @@ def _sentences(text: str, low: str, a: int, b: int) -> list[_Sentence]:
                 use_head = w == "use" and imp[-1] and not neg[-1]
             clause.append(w)
     if words:
+        _noun_heads(words, imp)
         out.append(_Sentence(s_start, b, words, starts, imp, neg, cond))
     return out
 
 
-_END = re.compile(r"[.!?](?=\s|$)|\n")
+_BE = frozenset("is are was were".split())
+
+
+def _noun_heads(words: list[str], imp: list[bool]) -> None:
+    """Unmark a verb-looking word that opens a subject ("Upload credentials are generated and
+    used internally", "Search results are cached"): a noun and then *is* or *are* right after
+    it make it a noun's modifier, not an order."""
+    for i in range(len(words) - 2):
+        if imp[i] and words[i + 2] in _BE and words[i + 1] not in FILLER and words[i + 1].isalpha():
+            imp[i] = False
+
+
+_END = re.compile(r"[.!?](?=\s|$|\*\*|- )|\n|(?<=[a-z0-9)])- (?=[A-Z])")
+"""Where a sentence or line ends: a stop before a space, bold markup or a list's dash, a line
+break, or a list item run on without one ("... as a record.**Note**:The supported field types
+...: - Text: Enter a value in string format- Number: Enter a value ...")."""
 
 
 def _bounds(text: str) -> Iterator[tuple[int, int]]:

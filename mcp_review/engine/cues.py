@@ -367,7 +367,9 @@ def _objects(words: list[str], start: int) -> dict[str, str]:
             ):
                 found["secret"] = secret
         if "sensitive" not in found:
-            if w in SENSITIVE_WORDS:
+            if w in SENSITIVE_WORDS and not (
+                care.media_transcript(words, i) or care.records_conversation(words, i)
+            ):
                 found["sensitive"] = w
             elif (w, nxt) in SENSITIVE_PAIRS:
                 found["sensitive"] = f"{w} {nxt}"
@@ -382,6 +384,7 @@ def _objects(words: list[str], start: int) -> dict[str, str]:
             and w in DEST_WORDS
             and not _is_source(words, start, i)
             and not (w in ("remote", "external") and nxt in _NOT_PLACES)
+            and not care.own_place(words, start, i)
         ):
             found["dest"] = w
     return found
@@ -440,6 +443,8 @@ def _mimicry_rules(c: _SentenceCtx) -> None:
     if ws & IGNORE_V:
         for i, w in enumerate(words):
             if w in IGNORE_V and any(x in RULE_NOUNS for x in words[i + 1 : i + 8]):
+                if care.rules_not_the_model_s(words, i, RULE_NOUNS, quote.lower()):
+                    continue  # "Ignore robots.txt rules", "Override ONLY IF user requests"
                 found.add(INSTRUCTION_IGNORE_PREVIOUS, quote, w)
                 break
 
@@ -531,6 +536,8 @@ def _object_rules(c: _SentenceCtx) -> None:
             own = not dest and own_transfer(words, i)  # the tool's function, no address
             if w in SEND_V and (dest or "dest" in objs) and not git_push and not own:
                 found.add(EXFILTRATION_SEND_TO_DESTINATION, quote, f"{w} {dest or objs['dest']}")
+            if care.kept_safe(words, i):
+                objs = {}  # "Always store the secret key in environment variables": care
             data = objs.get("sensitive") or secret_path
             addressed = dest is not None or spans_after("quoted", verb_at) is not None
             if data and w in INCLUDE_V and kept_in_place(words, i, objs, addressed):
@@ -558,6 +565,8 @@ def _object_rules(c: _SentenceCtx) -> None:
             sens = objs.get("sensitive")
             if sens and sens not in near and not secret_path and "secret" not in objs:
                 sens = None
+            if sens and care.taken_from_data(words, i, sens):
+                sens = None  # "Extract unique contacts from recent email headers": its job
             if w in READ_V and (secret_path or sens or "secret" in objs):
                 obj = secret_path or sens or objs["secret"]
                 found.add(INSTRUCTION_READ_SECRET, quote, f"{w} {obj}")
@@ -575,9 +584,13 @@ def _object_rules(c: _SentenceCtx) -> None:
                 break
 
     # A secret named in an env-var shape or as a literal, read or passed.
-    if spans_after("env-secret", s.start) is not None and any(
-        s.imperative[i] and not s.negated[i] and words[i] in (READ_V | INCLUDE_V | SEND_V)
-        for i in range(n)
+    if (
+        spans_after("env-secret", s.start) is not None
+        and any(
+            s.imperative[i] and not s.negated[i] and words[i] in (READ_V | INCLUDE_V | SEND_V)
+            for i in range(n)
+        )
+        and not any(care.kept_safe(words, i) for i in range(n))
     ):
         found.add(SECRET_ASK, quote, str(spans_after("env-secret", s.start)))
 
@@ -613,7 +626,13 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
     joined = c.joined
     # Other tools: shadowing (instructions about another server's tool) and preference.
     others = [t for a, b, t in spans.get("other-tool", ()) if s.start <= a < s.end]
+    ordered = [  # "Get it from get_issue": where a value comes from, no order about it
+        t
+        for a, b, t in spans.get("other-tool", ())
+        if s.start <= a < s.end and (ws & NEG or not care.named_as_source(c.text, a, b))
+    ]
     unknown = [t for a, b, t in spans.get("unknown-tool", ()) if s.start <= a < s.end]
+    unknown = [t for t in unknown if t.lower() not in found.own_names]  # "using post_id alone"
     plain = [t for a, b, t in spans.get("plain-tool", ()) if s.start <= a < s.end]
     generic = " other tools " in joined or " other tool " in joined
     pref = bool(ws & PREF_V)
@@ -638,7 +657,7 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
         )
         avoid = any(w in USE_V and s.negated[i] for i, w in enumerate(words))
         bad = any(w in BAD_W for w in words)
-        acting = bool(others) and any(
+        acting = bool(ordered) and any(
             s.imperative[i] and words[i] in _VERBS and words[i] not in _NOT_ACTS for i in range(n)
         )
         if when_use or avoid or bad or acting:
@@ -869,6 +888,8 @@ def _read(
     sections = section_tags(text) if "<" in text else frozenset()
     for m in _MIMIC_TAG.finditer(text):
         found.at = m.span()
+        if care.scope_label(text, m.start()) or care.in_code_span(text, m.start()):
+            continue  # "[system] error|warning|info|debug", "`[inst : C]`": a label, code
         if is_section_tag(m.group(), sections):
             # <instructions> as one of the tagged sections a description is laid out in
             found.add(INSTRUCTION_TAGGED_SECTION, m.group(), m.group().lower().strip(" </>"))
