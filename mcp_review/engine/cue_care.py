@@ -180,10 +180,31 @@ def tells_nothing_hidden(words: Sequence[str], i: int) -> bool:
     )
 
 
-def not_a_mimic(words: Sequence[str], seq: Sequence[str], sentence: str = "") -> bool:
+def not_a_mimic(
+    words: Sequence[str],
+    seq: Sequence[str],
+    sentence: str = "",
+    own_names: frozenset[str] = frozenset(),
+) -> bool:
     """Whether the mimicry sequence ``seq`` is honest here: "highest priority" ranking the
-    tool's data, or "the assistant must" not go on without the user's approval."""
-    return ranks_data(words, seq, sentence) or (seq[-1] == "must" and awaits_the_user(words))
+    tool's data, "the assistant must" not go on without the user's approval, a sequence
+    naming one of the tool's own parameters ("New instructions for the assistant" describing
+    an ``instructions`` property), or a sentence quoted whole as an example ('- "According to
+    [BBC News](...), the UK government has announced a new policy ..."', nothing in it
+    addressed to the model)."""
+    return (
+        ranks_data(words, seq, sentence)
+        or (seq[-1] == "must" and awaits_the_user(words))
+        or seq[-1] in own_names
+        or (
+            _QUOTED_EXAMPLE.fullmatch(sentence.strip()) is not None
+            and _TO_MODEL.isdisjoint(words)
+        )
+    )
+
+
+_QUOTED_EXAMPLE = re.compile(r"[-*\s]{0,3}[\"\u201c][^\"\u201c\u201d\n]{10,}[\"\u201d][.,]?")
+"""A sentence standing in quotes whole: an example of what a result looks like."""
 
 
 def passed_as_values(sentence: str, names: Sequence[str]) -> bool:

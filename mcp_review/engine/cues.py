@@ -313,9 +313,10 @@ _TOWARD = frozenset("to into onto at toward towards via".split())
 
 def _is_source(words: list[str], start: int, i: int) -> bool:
     """Whether the destination word at ``i`` is where data comes from ("Sync vault data from
-    the Bitwarden server"): "from" among the three words before it, with no "to" between ("from
+    the Bitwarden server", "from a local path on the server"): "from" among the five words
+    before it, with no "to" between ("from
     ~/.ssh to the remote server" still names a destination)."""
-    for j in range(i - 1, max(start, i - 4) - 1, -1):
+    for j in range(i - 1, max(start, i - 6) - 1, -1):
         if words[j] in _TOWARD:
             return False
         if words[j] == "from":
@@ -436,7 +437,7 @@ def _mimicry_rules(c: _SentenceCtx) -> None:
                     continue  # "signature options do not apply": the tool's own options
                 if seq[-1] == "mode" and care.switches_a_mode(words, seq):
                     continue  # "Enable maintenance mode ... for a Heroku app": the tool's act
-                if care.not_a_mimic(words, seq, c.text[c.s.start : c.s.end]):
+                if care.not_a_mimic(words, seq, c.text[c.s.start : c.s.end], c.found.own_names):
                     continue  # "(highest priority) in element discovery": engine/cue_care.py
                 found.add(INSTRUCTION_SYSTEM_MIMICRY, quote, " ".join(seq))
                 break
