@@ -196,10 +196,7 @@ def not_a_mimic(
         ranks_data(words, seq, sentence)
         or (seq[-1] == "must" and awaits_the_user(words))
         or seq[-1] in own_names
-        or (
-            _QUOTED_EXAMPLE.fullmatch(sentence.strip()) is not None
-            and _TO_MODEL.isdisjoint(words)
-        )
+        or (_QUOTED_EXAMPLE.fullmatch(sentence.strip()) is not None and _TO_MODEL.isdisjoint(words))
     )
 
 
