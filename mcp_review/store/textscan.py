@@ -14,19 +14,55 @@ result is the same, only the speed differs.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 Repl = str | Callable[[re.Match[str]], str]
 
-Needle = tuple[str | re.Pattern[str], int, int]
+
+class Sparse(NamedTuple):
+    """A needle found by its character ``char`` where that character is sparse and by
+    ``pattern`` (which starts with ``char``) where it is dense: each place is where
+    ``pattern`` matches."""
+
+    char: str
+    pattern: re.Pattern[str]
+
+
+Needle = tuple[str | re.Pattern[str] | Sparse, int, int]
 """``(what, offset, anchor)``: a match can start ``offset`` characters after each place ``what``
 is found. ``what`` is either a fixed string, looked for by its character at index ``anchor``
 alone (rare in ordinary text: an upper-case letter; a one-character ``find`` is a memchr,
 ~0.07 ms a MiB, where scanning for a whole short string costs ~0.7 ms) and checked around each
 hit; or a compiled pattern that starts with one literal character (the regex engine skips to
 that character, ~0.3-0.5 ms a MiB) and checks the rest with lookarounds, found where it
-starts. ``anchor`` is ignored for a pattern."""
+starts; or a :class:`Sparse` pair, found where its pattern matches. ``anchor`` is ignored for
+a pattern and a pair.
+
+A fixed string or a pair is looked for by its character with ``find`` while hits are sparse,
+each hit checked by a Python loop turn (~0.2 us); once more than one in :data:`DENSE`
+characters so far is a hit, the rest of the text is searched by a pattern in C instead (the
+string's own, its anchor character checked around), which costs ~0.3 ms a MiB however many
+hits there are: the places found are the same either way."""
+
+DENSE = 800
+"""Hits per character past which a needle's character is dense: one loop turn per hit (~0.25
+us) then costs more than the regex engine's pass over the rest (~0.3 ns a character)."""
+_SWITCH = 32
+"""Hits seen before the density is judged (a few early hits say little)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _literal(what: str, anchor: int) -> re.Pattern[str]:
+    """A pattern matching at the ``anchor`` character of every occurrence of ``what``."""
+    before, c, after = what[:anchor], what[anchor], what[anchor + 1 :]
+    return re.compile(
+        re.escape(c)
+        + (f"(?<={re.escape(before + c)})" if before else "")
+        + (f"(?={re.escape(after)})" if after else "")
+    )
 
 
 def starts_at(s: str, needles: Iterable[Needle], limit: int) -> list[int] | None:
@@ -36,21 +72,34 @@ def starts_at(s: str, needles: Iterable[Needle], limit: int) -> list[int] | None
     found: set[int] = set()
     looked = 0
     for what, offset, anchor in needles:
-        if not isinstance(what, str):
+        if isinstance(what, re.Pattern):
             for m in what.finditer(s):
                 found.add(m.start() + offset)
                 looked += 1
                 if looked > limit:
                     return None
             continue
-        c = what[anchor]
+        if isinstance(what, Sparse):
+            c, check, fixed, anchor = what.char, what.pattern, "", 0
+        else:
+            c, check, fixed = what[anchor], None, what
+        hits = 0
         i = s.find(c, anchor)
         while i >= 0:
-            if s.startswith(what, i - anchor):
+            if check.match(s, i) if check is not None else s.startswith(fixed, i - anchor):
                 found.add(i - anchor + offset)
             looked += 1
+            hits += 1
             if looked > limit:
                 return None
+            if hits >= _SWITCH and i < hits * DENSE:  # dense: the rest in C
+                dense = check if check is not None else _literal(fixed, anchor)
+                for m in dense.finditer(s, i + 1):
+                    found.add(m.start() - anchor + offset)
+                    looked += 1
+                    if looked > limit:
+                        return None
+                break
             i = s.find(c, i + 1)
     return sorted(found)
 
@@ -58,21 +107,29 @@ def starts_at(s: str, needles: Iterable[Needle], limit: int) -> list[int] | None
 def sub_at(pattern: re.Pattern[str], s: str, starts: Iterable[int], repl: Repl) -> str:
     """``pattern.sub(repl, s)`` when every match of ``pattern`` in ``s`` starts at one of
     ``starts`` (ascending). ``repl``: a literal string (no group references) or a function of
-    the match, as for ``re.sub``. The pattern must not match the empty string."""
+    the match, as for ``re.sub``. The pattern must not match the empty string. A match
+    replaced by its own text is left in place, so where none changes ``s`` itself is returned
+    (not a copy: a MiB of text with a URL query in it, none of whose names is secret, is not
+    copied, which for text beyond Latin-1 costs ~1 ms and fresh pages)."""
     out: list[str] = []
-    pos = 0
+    pos = 0  # where the search goes on (re.sub's rule: from the end of the last match)
+    kept = 0  # the end of what ``out`` holds
     for c in starts:
         if c < pos:
             continue  # inside the previous match: re.sub searches on from its end
         m = pattern.match(s, c)
         if m is None:
             continue
-        out.append(s[pos:c])
-        out.append(repl if isinstance(repl, str) else repl(m))
+        new = repl if isinstance(repl, str) else repl(m)
         pos = m.end()
+        if new == m.group(0):
+            continue
+        out.append(s[kept:c])
+        out.append(new)
+        kept = pos
     if not out:
         return s
-    out.append(s[pos:])
+    out.append(s[kept:])
     return "".join(out)
 
 
