@@ -382,7 +382,7 @@ class Proxy(GateSide):
         """Record-only: write the records of the calls just forwarded. After the forward, so the
         server works on a large call while it is recorded (docs/proxy.md, "The call log": a
         proxy killed between the two loses that call's record)."""
-        for p, tool, args, rpc_id, digest, *_ in self._to_record:
+        for p, tool, args, rpc_id, digest, _, _, _ in self._to_record:
             self._record(p, tool, args, rpc_id, digest, None)
         self._to_record.clear()
 
@@ -402,7 +402,7 @@ class Proxy(GateSide):
                 j += 1
             group = items[i:j]
             if not await rec.hand(line, [(it[6], it[0], it[4]) for it in group], items[i][7]):
-                for p, tool, args, rpc_id, digest, *_ in group:
+                for p, tool, args, rpc_id, digest, _, _, _ in group:
                     self._record(p, tool, args, rpc_id, digest, None)
             i = j
 
