@@ -17,40 +17,30 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
 
 Repl = str | Callable[[re.Match[str]], str]
 
 
-class Sparse(NamedTuple):
-    """A needle found by its character ``char`` where that character is sparse and by
-    ``pattern`` (which starts with ``char``) where it is dense: each place is where
-    ``pattern`` matches."""
-
-    char: str
-    pattern: re.Pattern[str]
-
-
-Needle = tuple[str | re.Pattern[str] | Sparse, int, int]
+Needle = tuple[str | re.Pattern[str], int, int]
 """``(what, offset, anchor)``: a match can start ``offset`` characters after each place ``what``
 is found. ``what`` is either a fixed string, looked for by its character at index ``anchor``
 alone (rare in ordinary text: an upper-case letter; a one-character ``find`` is a memchr,
 ~0.07 ms a MiB, where scanning for a whole short string costs ~0.7 ms) and checked around each
 hit; or a compiled pattern that starts with one literal character (the regex engine skips to
 that character, ~0.3-0.5 ms a MiB) and checks the rest with lookarounds, found where it
-starts; or a :class:`Sparse` pair, found where its pattern matches. ``anchor`` is ignored for
-a pattern and a pair.
+starts. ``anchor`` is ignored for a pattern.
 
-A fixed string or a pair is looked for by its character with ``find`` while hits are sparse,
-each hit checked by a Python loop turn (~0.2 us); once more than one in :data:`DENSE`
-characters so far is a hit, the rest of the text is searched by a pattern in C instead (the
-string's own, its anchor character checked around), which costs ~0.3 ms a MiB however many
-hits there are: the places found are the same either way."""
+A fixed string is looked for by its character with ``find`` while hits are sparse, each hit
+checked by a Python loop turn (~0.2 us); once more than one in :data:`DENSE` characters so far
+is a hit, the rest of the text is searched by the string's own pattern in C instead (its anchor
+character, the rest checked around it), which costs ~0.3 ms a MiB however many hits there
+are: the places found are the same either way."""
 
 DENSE = 800
-"""Hits per character past which a needle's character is dense: one loop turn per hit (~0.25
-us) then costs more than the regex engine's pass over the rest (~0.3 ns a character)."""
-_SWITCH = 32
+"""One hit in this many characters or more and a needle's character is dense: one loop turn
+per hit (~0.25 us) then costs more than the regex engine's pass over the rest (~0.3 ns a
+character)."""
+SWITCH = 32
 """Hits seen before the density is judged (a few early hits say little)."""
 
 
@@ -72,29 +62,25 @@ def starts_at(s: str, needles: Iterable[Needle], limit: int) -> list[int] | None
     found: set[int] = set()
     looked = 0
     for what, offset, anchor in needles:
-        if isinstance(what, re.Pattern):
+        if not isinstance(what, str):
             for m in what.finditer(s):
                 found.add(m.start() + offset)
                 looked += 1
                 if looked > limit:
                     return None
             continue
-        if isinstance(what, Sparse):
-            c, check, fixed, anchor = what.char, what.pattern, "", 0
-        else:
-            c, check, fixed = what[anchor], None, what
+        c = what[anchor]
         hits = 0
         i = s.find(c, anchor)
         while i >= 0:
-            if check.match(s, i) if check is not None else s.startswith(fixed, i - anchor):
+            if s.startswith(what, i - anchor):
                 found.add(i - anchor + offset)
             looked += 1
             hits += 1
             if looked > limit:
                 return None
-            if hits >= _SWITCH and i < hits * DENSE:  # dense: the rest in C
-                dense = check if check is not None else _literal(fixed, anchor)
-                for m in dense.finditer(s, i + 1):
+            if hits >= SWITCH and i < hits * DENSE:  # dense: the rest in C
+                for m in _literal(what, anchor).finditer(s, i + 1):
                     found.add(m.start() - anchor + offset)
                     looked += 1
                     if looked > limit:

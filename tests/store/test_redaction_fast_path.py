@@ -416,7 +416,7 @@ def test_format_starts_are_the_same_sparse_or_dense():
     fixed part occurs: held against every occurrence (overlapping ones too) found another way. ``Bearer `` at the text's
     end, a run of ``B``, overlapping ``BBearer Bearer``, ``-----BEGIN`` inside a run of dashes."""
     from mcp_review.store.calllog import _FORMAT_STARTS
-    from mcp_review.store.textscan import Sparse, starts_at
+    from mcp_review.store.textscan import starts_at
 
     rnd = random.Random(4608)
     pieces = [
@@ -427,7 +427,6 @@ def test_format_starts_are_the_same_sparse_or_dense():
     for s in _dense_texts(rnd, pieces, 100):
         want: set[int] = set()
         for what, offset, _ in _FORMAT_STARTS:
-            assert not isinstance(what, Sparse)
             if isinstance(what, str):  # every occurrence, overlapping ones too
                 every = re.finditer(f"(?={re.escape(what)})", s)
                 want |= {m.start() + offset for m in every}
@@ -437,18 +436,65 @@ def test_format_starts_are_the_same_sparse_or_dense():
         assert starts_at(s, _FORMAT_STARTS, 1 << 30) == sorted(want), s[:200]
 
 
-def test_query_starts_are_exactly_where_a_query_matches():
-    """``QUERY_STARTS`` gives exactly the indexes where ``_URL_QUERY`` matches (no fewer, so
-    nothing secret is missed; no more), sparse or dense: runs of ``?`` and ``&``, a name cut
-    by ``#``, white space or another ``&``, ``=`` first, non-ASCII names, the text's end."""
-    from mcp_review.store.calllog import _QUERY_STARTS
-    from mcp_review.store.textscan import starts_at
+def test_query_starts_hold_every_match_the_substitution_makes():
+    """``query_starts`` gives every place where ``_URL_QUERY.sub`` starts a match (so nothing
+    secret is missed), and only places where the pattern matches, sparse or dense: runs of
+    ``?`` and ``&``, a name cut by ``#``, white space or another ``&``, ``=`` first, a ``?``
+    inside a value or a name, non-ASCII names, the text's end. The query's substitution over
+    them is ``re.sub``'s."""
+    from mcp_review.store.secretplaces import query_starts
 
     rnd = random.Random(4609)
-    pieces = ["?", "&", "??", "&&?", "?a=", "&b=c", "?=", "&#x=", "? y=", "?é=1", "?a", "a=b"]
+    pieces = ["?", "&", "??", "&&?", "?a=", "&b=c", "?=", "&#x=", "? y=", "?é=1", "?a", "a=b",
+              "?a?b=", "?token=t?x", "=?", "?aaaaaaaaaaaaaaa"]  # fmt: skip
+    r = Redactor()
     for s in _dense_texts(rnd, pieces, 100):
-        want = [i for i, c in enumerate(s) if c in "?&" and _URL_QUERY.match(s, i)]
-        assert starts_at(s, _QUERY_STARTS, 1 << 30) == want, s[:200]
+        starts = query_starts(s)
+        assert starts == sorted(set(starts))
+        every = [m.start() for m in _URL_QUERY.finditer(s)]  # the matches re.sub makes
+        assert set(every) <= set(starts), s[:200]
+        assert all(_URL_QUERY.match(s, i) for i in starts), s[:200]
+        assert r._sub_query(s) == _URL_QUERY.sub(r._query, s), s[:200]
+
+
+def test_a_text_dense_with_query_marks_is_read_once():
+    """A crafted text of ``?`` and name characters with no ``=`` after them (each ``?`` once
+    tried to the end of its run: minutes for a MiB) and one where every run ends at an ``=``:
+    each run's first character decides for the run, so the places are found with one regex
+    match a run (counted here, not timed), and redacted as ``re.sub`` redacts them."""
+    from mcp_review.store import secretplaces
+
+    calls = []
+
+    class Counting:
+        def __init__(self, pat):
+            self.pat = pat
+
+        def match(self, s, i):
+            calls.append(i)
+            return self.pat.match(s, i)
+
+        def finditer(self, s, i):
+            for m in self.pat.finditer(s, i):
+                calls.append(m.start())
+                yield m
+
+    real = secretplaces._RUNS
+    secretplaces._RUNS = tuple((c, Counting(p)) for c, p in real)
+    try:
+        r = Redactor()
+        for run, redacted in (
+            ("?" + "a" * 15, "?" + "a" * 15),  # (no "=" after them: nothing is a query)
+            ("?a?b?c?d?e?f?g?h", "?a?b?c?d?e?f?g?h"),
+            ("&token=t?x?y?z", f"&token={REDACTED}"),  # (the value runs to the next "&")
+        ):
+            s = "see https://h.test/p?q=1 " + run * 4096 + " #"
+            calls.clear()
+            got = r.scrub_text(s)
+            assert got == "see https://h.test/p?q=1 " + redacted * 4096 + " #", run
+            assert len(calls) <= s.count("?") // run.count("?") + s.count("&") + 2, run
+    finally:
+        secretplaces._RUNS = real
 
 
 def test_sub_at_keeps_matches_replaced_by_themselves():
