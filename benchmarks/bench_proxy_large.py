@@ -102,6 +102,7 @@ def best_ms(f: Any, repeat: int, n: int = 3) -> float:
 def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float, float]:
     """(redaction ms, record_call ms, the test server's json.loads + json.dumps ms, the
     recorder process's work on the call's line: its parse and its record, in place)."""
+    from mcp_review.services.proxy.framing import relay_read
     from mcp_review.services.proxy.recorder_child import _record_frame
     from mcp_review.store.calllog import CallLog
 
@@ -109,7 +110,8 @@ def in_process(args: dict[str, Any], repeat: int) -> tuple[float, float, float, 
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo"}}
     call["params"]["arguments"] = args
     raw = json.dumps(call, ensure_ascii=False).encode()
-    meta = json.dumps([[None, "2026-12-04T00:00:00Z", None]]).encode()
+    calls = [[None, "2026-12-04T00:00:00Z", None]]
+    meta = json.dumps({"calls": calls, "orjson": True} if relay_read(raw)[2] else calls).encode()
     with tempfile.TemporaryDirectory() as d:
         old = os.environ.get("XDG_STATE_HOME")
         os.environ["XDG_STATE_HOME"] = d  # the seal key: a throwaway one
@@ -134,6 +136,7 @@ def recorder_alone(raw: bytes, n: int) -> float:
     after one not counted: its figure without the proxy, the server and the client beside it."""
     import subprocess
 
+    from mcp_review.services.proxy.framing import relay_read
     from mcp_review.services.proxy.recorder import _argv
     from mcp_review.services.proxy.recorder_child import HEAD
     from mcp_review.store.calllog import DEFAULT_REDACT
@@ -154,7 +157,10 @@ def recorder_alone(raw: bytes, n: int) -> float:
         assert p.stdin is not None and p.stdout is not None
         head = json.dumps(spec).encode()
         p.stdin.write(HEAD.pack(len(head), 0) + head)
-        meta = json.dumps([[None, "2026-12-04T00:00:00Z", None]]).encode()
+        calls = [[None, "2026-12-04T00:00:00Z", None]]
+        # as the proxy hands it: marked read by orjson where it was (framing.relay_read)
+        by_orjson = relay_read(raw)[2]
+        meta = json.dumps({"calls": calls, "orjson": True} if by_orjson else calls).encode()
         frame = HEAD.pack(len(meta), len(raw)) + meta + raw
         cpu0 = 0.0
         for i in range(n + 1):

@@ -17,6 +17,7 @@ from mcp_review.store.files import user_state_dir
 from mcp_review.store.jsonline import ascii_spelled, separators_escaped
 from mcp_review.store.lineseal import LINE_SCHEME, line_bytes, line_sealed, sealed_line
 from mcp_review.store.ownedwalk import redact_owned
+from mcp_review.store.secretplaces import query_starts
 from mcp_review.store.stamp import now_iso as now_iso  # where the log's users import it
 from mcp_review.store.textscan import Needle, run_starts, starts_at, sub_at
 
@@ -151,7 +152,6 @@ _SCHEME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 _SCHEME_END = re.compile(r":(?=//)")
 _URL_USERINFO = re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*):[^/\s@]+@")
 _URL_QUERY = re.compile(r"([?&])([^=&#\s]+)=([^&#\s]*)")
-_QUERY_STARTS = (("?", 0, 0), ("&", 0, 0))
 
 
 def _userinfo(m: re.Match[str]) -> str:
@@ -300,11 +300,9 @@ class Redactor:
         return m.group(0)
 
     def _sub_query(self, s: str) -> str:
-        """``_URL_QUERY.sub``, tried only at a ``?`` or ``&`` (where every match starts)."""
-        starts = starts_at(s, _QUERY_STARTS, len(s) // _SPARSE + 64)
-        if starts is None:
-            return _URL_QUERY.sub(self._query, s)
-        return sub_at(_URL_QUERY, s, starts, self._query)
+        """``_URL_QUERY.sub``, tried only where a query's name runs to an ``=`` (linear in
+        ``s``, however dense: secretplaces.py)."""
+        return sub_at(_URL_QUERY, s, query_starts(s), self._query)
 
 
 # Seals ----------------------------------------------------------------------------------------

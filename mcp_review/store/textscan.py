@@ -14,10 +14,12 @@ result is the same, only the speed differs.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 
 Repl = str | Callable[[re.Match[str]], str]
+
 
 Needle = tuple[str | re.Pattern[str], int, int]
 """``(what, offset, anchor)``: a match can start ``offset`` characters after each place ``what``
@@ -26,7 +28,31 @@ alone (rare in ordinary text: an upper-case letter; a one-character ``find`` is 
 ~0.07 ms a MiB, where scanning for a whole short string costs ~0.7 ms) and checked around each
 hit; or a compiled pattern that starts with one literal character (the regex engine skips to
 that character, ~0.3-0.5 ms a MiB) and checks the rest with lookarounds, found where it
-starts. ``anchor`` is ignored for a pattern."""
+starts. ``anchor`` is ignored for a pattern.
+
+A fixed string is looked for by its character with ``find`` while hits are sparse, each hit
+checked by a Python loop turn (~0.2 us); once more than one in :data:`DENSE` characters so far
+is a hit, the rest of the text is searched by the string's own pattern in C instead (its anchor
+character, the rest checked around it), which costs ~0.3 ms a MiB however many hits there
+are: the places found are the same either way."""
+
+DENSE = 800
+"""One hit in this many characters or more and a needle's character is dense: one loop turn
+per hit (~0.25 us) then costs more than the regex engine's pass over the rest (~0.3 ns a
+character)."""
+SWITCH = 32
+"""Hits seen before the density is judged (a few early hits say little)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _literal(what: str, anchor: int) -> re.Pattern[str]:
+    """A pattern matching at the ``anchor`` character of every occurrence of ``what``."""
+    before, c, after = what[:anchor], what[anchor], what[anchor + 1 :]
+    return re.compile(
+        re.escape(c)
+        + (f"(?<={re.escape(before + c)})" if before else "")
+        + (f"(?={re.escape(after)})" if after else "")
+    )
 
 
 def starts_at(s: str, needles: Iterable[Needle], limit: int) -> list[int] | None:
@@ -44,13 +70,22 @@ def starts_at(s: str, needles: Iterable[Needle], limit: int) -> list[int] | None
                     return None
             continue
         c = what[anchor]
+        hits = 0
         i = s.find(c, anchor)
         while i >= 0:
             if s.startswith(what, i - anchor):
                 found.add(i - anchor + offset)
             looked += 1
+            hits += 1
             if looked > limit:
                 return None
+            if hits >= SWITCH and i < hits * DENSE:  # dense: the rest in C
+                for m in _literal(what, anchor).finditer(s, i + 1):
+                    found.add(m.start() - anchor + offset)
+                    looked += 1
+                    if looked > limit:
+                        return None
+                break
             i = s.find(c, i + 1)
     return sorted(found)
 
@@ -58,21 +93,29 @@ def starts_at(s: str, needles: Iterable[Needle], limit: int) -> list[int] | None
 def sub_at(pattern: re.Pattern[str], s: str, starts: Iterable[int], repl: Repl) -> str:
     """``pattern.sub(repl, s)`` when every match of ``pattern`` in ``s`` starts at one of
     ``starts`` (ascending). ``repl``: a literal string (no group references) or a function of
-    the match, as for ``re.sub``. The pattern must not match the empty string."""
+    the match, as for ``re.sub``. The pattern must not match the empty string. A match
+    replaced by its own text is left in place, so where none changes ``s`` itself is returned
+    (not a copy: a MiB of text with a URL query in it, none of whose names is secret, is not
+    copied, which for text beyond Latin-1 costs ~1 ms and fresh pages)."""
     out: list[str] = []
-    pos = 0
+    pos = 0  # where the search goes on (re.sub's rule: from the end of the last match)
+    kept = 0  # the end of what ``out`` holds
     for c in starts:
         if c < pos:
             continue  # inside the previous match: re.sub searches on from its end
         m = pattern.match(s, c)
         if m is None:
             continue
-        out.append(s[pos:c])
-        out.append(repl if isinstance(repl, str) else repl(m))
+        new = repl if isinstance(repl, str) else repl(m)
         pos = m.end()
+        if new == m.group(0):
+            continue
+        out.append(s[kept:c])
+        out.append(new)
+        kept = pos
     if not out:
         return s
-    out.append(s[pos:])
+    out.append(s[kept:])
     return "".join(out)
 
 

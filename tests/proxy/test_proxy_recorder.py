@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from servers.proxy_harness import PATIENCE, ROOT, RawClient, read_jsonl
 
-from mcp_review.services.proxy.framing import relay_loads
+from mcp_review.services.proxy.framing import relay_loads, relay_read
 from mcp_review.services.proxy.recorder import LARGE, _argv, spec_for
 from mcp_review.services.proxy.recorder_child import HEAD
 from mcp_review.store.calllog import CallLog, seal_key, sealed
@@ -94,10 +94,11 @@ def test_a_call_recorded_by_the_recorder_is_the_in_process_record_byte_for_byte(
     for line, calls in lines:
         msg, why = relay_loads(line)
         assert why is None
-        for index, t, digest in calls:
-            m = msg[index] if index is not None else msg
-            p = m["params"]
-            here.record_call(p["name"], p.get("arguments"), m["id"], time=t, digest=digest)
+        for _ in range(2):  # (the child is handed each line twice: see below)
+            for index, t, digest in calls:
+                m = msg[index] if index is not None else msg
+                p = m["params"]
+                here.record_call(p["name"], p.get("arguments"), m["id"], time=t, digest=digest)
     here.close()
     child = subprocess.Popen(
         _argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={}, cwd=tmp_path
@@ -105,21 +106,81 @@ def test_a_call_recorded_by_the_recorder_is_the_in_process_record_byte_for_byte(
     assert child.stdin is not None and child.stdout is not None
     head = json.dumps(spec).encode()
     child.stdin.write(HEAD.pack(len(head), 0) + head)
-    for line, calls in lines:
-        meta = json.dumps(calls).encode()
-        child.stdin.write(HEAD.pack(len(meta), len(line)) + meta + line)
+    for k, (line, calls) in enumerate(lines):
+        # Each line as the calls alone (parsed with every check), then as the proxy hands
+        # it: marked read by orjson where relay_read says so (not the last two: the big
+        # integers, the NaN).
+        by_orjson = relay_read(line)[2]
+        assert by_orjson == (k < len(lines) - 2)
+        for meta in (calls, {"calls": calls, "orjson": True} if by_orjson else calls):
+            head = json.dumps(meta).encode()
+            child.stdin.write(HEAD.pack(len(head), len(line)) + head + line)
     child.stdin.close()
     acks = child.stdout.read()
     assert child.wait(timeout=PATIENCE) == 0
-    assert acks == b"\n" * len(lines)  # one confirmation a line, nothing unrecorded
+    assert acks == b"\n" * 2 * len(lines)  # one confirmation a line, nothing unrecorded
     got = (tmp_path / "aside.jsonl").read_bytes()
     assert got == (tmp_path / "here.jsonl").read_bytes()
     recs = read_jsonl(tmp_path / "aside.jsonl")
-    assert len(recs) == 8
+    assert len(recs) == 16
     text = got.decode()
     assert SECRET not in text and "Zk39Qm27Xw84Lp56Rt19Vb73Nc28Hd61" not in text
     assert "k-123456789" not in text and ":pw@" not in text
     assert all(sealed(r, seal_key(create=False)) for r in recs if "seal" in r)
+
+
+def test_relay_read_says_orjson_only_where_its_message_is_orjsons():
+    """``relay_read``'s mark (the recorder then parses with orjson alone) is given exactly
+    where the message is ``orjson.loads(line)``: not for an integer past 64 bits (orjson
+    reads a float), a lone carriage return, a NaN or a lone surrogate (the stdlib reads
+    them), nor a refused line."""
+    import orjson
+
+    good = [line for line, _ in _lines()[:5]]
+    good.append(b'{"id":1,"n":922337203685477580,"m":-1,"f":1.5,"s":"a\\r\\u00e9"}\n')
+    for line in good:
+        msg, why, by_orjson = relay_read(line)
+        assert why is None and by_orjson and msg == orjson.loads(line)
+        assert relay_loads(line) == (msg, None)
+    for line in (
+        b'{"id":1,"n":18446744073709551616}\n',
+        b'{"id":1,"n":18446744073709551615,"f":1.5}\n',  # (a 20-digit run: the stdlib reads it)
+        b'{"id":1,"s":"a\rb"}\n',
+        b'{"id":1,"s":"a"}\r{"id":2}\n',
+        b'{"id":1,"f":NaN}\n',
+        b'{"id":1,"s":"\\ud800"}\n',
+        b'{"id":1,\n',
+        b"\xff\n",
+    ):
+        msg, why, by_orjson = relay_read(line)
+        assert not by_orjson, line
+        assert relay_loads(line) == (msg, why)
+
+
+@pytest.mark.slow
+def test_a_large_call_with_an_integer_past_64_bits_is_recorded_exactly(tmp_path: Path):
+    """Through the real record-only proxy and its recorder: a large call holding an integer
+    orjson would read as a float is recorded digit for digit (the proxy does not mark it read
+    by orjson); one without is recorded as sent."""
+    big = 123456789012345678901234567890
+    with RawClient(tmp_path, env={"XDG_STATE_HOME": str(tmp_path / "state")}, warm=False) as c:
+        c.initialize()
+        for i, n in ((1, big), (2, 7)):
+            c.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": i,
+                    "method": "tools/call",
+                    "params": {"name": "echo", "arguments": {"q": "z" * LARGE, "n": n}},
+                }
+            )
+            assert "result" in c.recv()
+        _recorder(c)
+        assert c.close() == 0
+    raw = (tmp_path / "calls.jsonl").read_text()
+    recs = [json.loads(x) for x in raw.splitlines()]
+    assert [(r["id"], r["arguments"]["n"]) for r in recs] == [(1, big), (2, 7)]
+    assert str(big) in raw
 
 
 def test_a_scrubber_the_recorder_cannot_rebuild_keeps_the_recording_in_process(tmp_path: Path):

@@ -772,13 +772,13 @@ async def test_the_record_only_relay_pauses_the_collector_for_a_large_line_only(
     from mcp_review.store.calllog import CallLog
 
     seen: list[tuple[int, bool]] = []
-    real = relay_mod.relay_loads
+    real = relay_mod.relay_read  # (what the record-only relay parses a client line with)
 
     def spy(line: bytes) -> Any:
         seen.append((len(line), gc.isenabled()))
         return real(line)
 
-    monkeypatch.setattr(relay_mod, "relay_loads", spy)
+    monkeypatch.setattr(relay_mod, "relay_read", spy)
     tools_file = tmp_path / "tools.json"
     tools_file.write_text(json.dumps([ECHO]))
     env = {**os.environ, "PROXY_TOOLS_FILE": str(tools_file)}

@@ -384,3 +384,138 @@ def test_seal_bytes_spell_non_ascii_as_the_stdlib_does():
         args["list"] = [rnd.choice(tricky) for _ in range(rnd.randint(0, 5))]
         rec = {"time": "t", "tool": "é", "arguments": args, "id": rnd.randint(-(2**63), 2**63)}
         assert _seal_bytes(rec) == _stdlib_seal_bytes(rec), rec
+
+
+# Needles found by memchr while sparse and by the regex engine once dense ----------------------
+
+
+def _dense_texts(rnd: random.Random, pieces: list[str], n: int):
+    """Texts long enough for a needle's character to pass the switch to the regex engine
+    (textscan.DENSE), with the pieces (needles, near misses) before and after it, at the very
+    start and end, overlapping, beside non-ASCII."""
+    from mcp_review.store.textscan import DENSE
+
+    filler = ["a", " ", "\n", "é", "中", "\U0001f600", "=", "#"]
+    for k in range(n):
+        dense = rnd.random() < 0.7
+        out = []
+        for _ in range(rnd.randint(1, 80 if k % 4 else 600)):
+            if dense or rnd.random() < 0.02:
+                out.append(rnd.choice(pieces))
+            if not dense:
+                out.append("x" * rnd.randint(0, 2 * DENSE))
+            out.append(rnd.choice(filler))
+        s = "".join(out)
+        yield s
+        yield rnd.choice(pieces) + s + rnd.choice(pieces)
+
+
+def test_format_starts_are_the_same_sparse_or_dense():
+    """The places the formats' needles give, whether a needle's character is found by memchr
+    throughout or the rest of the text is searched in C once it is dense, are every place a
+    fixed part occurs: held against every occurrence (overlapping ones too) found another way. ``Bearer `` at the text's
+    end, a run of ``B``, overlapping ``BBearer Bearer``, ``-----BEGIN`` inside a run of dashes."""
+    from mcp_review.store.calllog import _FORMAT_STARTS
+    from mcp_review.store.textscan import starts_at
+
+    rnd = random.Random(4608)
+    pieces = [
+        "B", "Bearer ", "BBearer Bearer ", "Bearer", "Bea", "K", "AKIA", "AAKIAKIA", "AKI",
+        "G", "-----BEGIN", "------BEGIN", "----BEGIN", "-----BEG", "J", "eyJ", "eyeyJ", "ey",
+        "ghp_", "glpat-", "sk-", "xox", "github_pat_",
+    ]  # fmt: skip
+    for s in _dense_texts(rnd, pieces, 100):
+        want: set[int] = set()
+        for what, offset, _ in _FORMAT_STARTS:
+            if isinstance(what, str):  # every occurrence, overlapping ones too
+                every = re.finditer(f"(?={re.escape(what)})", s)
+                want |= {m.start() + offset for m in every}
+            else:  # the pattern at every index its first character is at
+                c = what.pattern[0]
+                want |= {i + offset for i, x in enumerate(s) if x == c and what.match(s, i)}
+        assert starts_at(s, _FORMAT_STARTS, 1 << 30) == sorted(want), s[:200]
+
+
+def test_query_starts_hold_every_match_the_substitution_makes():
+    """``query_starts`` gives every place where ``_URL_QUERY.sub`` starts a match (so nothing
+    secret is missed), and only places where the pattern matches, sparse or dense: runs of
+    ``?`` and ``&``, a name cut by ``#``, white space or another ``&``, ``=`` first, a ``?``
+    inside a value or a name, non-ASCII names, the text's end. The query's substitution over
+    them is ``re.sub``'s."""
+    from mcp_review.store.secretplaces import query_starts
+
+    rnd = random.Random(4609)
+    pieces = ["?", "&", "??", "&&?", "?a=", "&b=c", "?=", "&#x=", "? y=", "?é=1", "?a", "a=b",
+              "?a?b=", "?token=t?x", "=?", "?aaaaaaaaaaaaaaa"]  # fmt: skip
+    r = Redactor()
+    for s in _dense_texts(rnd, pieces, 100):
+        starts = query_starts(s)
+        assert starts == sorted(set(starts))
+        every = [m.start() for m in _URL_QUERY.finditer(s)]  # the matches re.sub makes
+        assert set(every) <= set(starts), s[:200]
+        assert all(_URL_QUERY.match(s, i) for i in starts), s[:200]
+        assert r._sub_query(s) == _URL_QUERY.sub(r._query, s), s[:200]
+
+
+def test_a_text_dense_with_query_marks_is_read_once():
+    """A crafted text of ``?`` and name characters with no ``=`` after them (each ``?`` once
+    tried to the end of its run: minutes for a MiB) and one where every run ends at an ``=``:
+    each run's first character decides for the run, so the places are found with one regex
+    match a run (counted here, not timed), and redacted as ``re.sub`` redacts them."""
+    from mcp_review.store import secretplaces
+
+    calls = []
+
+    class Counting:
+        def __init__(self, pat):
+            self.pat = pat
+
+        def match(self, s, i):
+            calls.append(i)
+            return self.pat.match(s, i)
+
+        def finditer(self, s, i):
+            for m in self.pat.finditer(s, i):
+                calls.append(m.start())
+                yield m
+
+    real = secretplaces._RUNS
+    secretplaces._RUNS = tuple((c, Counting(p)) for c, p in real)
+    try:
+        r = Redactor()
+        for run, redacted in (
+            ("?" + "a" * 15, "?" + "a" * 15),  # (no "=" after them: nothing is a query)
+            ("?a?b?c?d?e?f?g?h", "?a?b?c?d?e?f?g?h"),
+            ("&token=t?x?y?z", f"&token={REDACTED}"),  # (the value runs to the next "&")
+        ):
+            s = "see https://h.test/p?q=1 " + run * 4096 + " #"
+            calls.clear()
+            got = r.scrub_text(s)
+            assert got == "see https://h.test/p?q=1 " + redacted * 4096 + " #", run
+            assert len(calls) <= s.count("?") // run.count("?") + s.count("&") + 2, run
+    finally:
+        secretplaces._RUNS = real
+
+
+def test_sub_at_keeps_matches_replaced_by_themselves():
+    """A replacement equal to its match leaves the text in place (the same object back when
+    none changed); the result is ``pattern.sub``'s whichever matches change, where they are
+    adjacent, overlapping candidate starts, at either end."""
+    from mcp_review.store.textscan import sub_at
+
+    pat = re.compile(r"[?&]([a-z]+)=[^ ]*")  # a value holds later candidate starts
+    rnd = random.Random(4610)
+    for _ in range(2000):
+        s = "".join(rnd.choice(["?a=1", "&bb=2", "?c=", "&", "?", "x", " ", "é", "=z"]) for _ in range(rnd.randint(0, 30)))  # fmt: skip
+        secret = rnd.choice(["a", "bb", "c", "zz"])
+
+        def repl(m, secret=secret):
+            return f"{m.group(0)[0]}{m.group(1)}=***" if m.group(1) == secret else m.group(0)
+
+        starts = [i for i, c in enumerate(s) if c in "?&"]
+        got = sub_at(pat, s, starts, repl)
+        assert got == pat.sub(repl, s), s
+        if got == s:
+            assert got is s
+    text = "see https://h.test/p?page=2&q=cats " * 3000
+    assert Redactor().scrub_text(text) is text

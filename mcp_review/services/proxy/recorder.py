@@ -143,15 +143,18 @@ class Recorder:
         self._acks = asyncio.get_running_loop().create_task(self._read_acks())
         return True
 
-    async def hand(self, line: bytes, entries: list[Entry]) -> bool:
+    async def hand(self, line: bytes, entries: list[Entry], by_orjson: bool = False) -> bool:
         """Hand ``line``'s calls to the child: True once handed (it, or this proxy when it
-        dies, records them), False when they must be recorded here now."""
+        dies, records them), False when they must be recorded here now. ``by_orjson``: the
+        proxy read the line's message as ``orjson.loads`` gives it (framing.relay_read), so
+        the child parses it so, without the checks that found it."""
         if self.failed or (self.proc is None and not await self._start()):
             return False
         assert self.proc is not None and self.proc.stdin is not None
         self.waiting.append((line, entries))
         self.behind += len(line)
-        head = json.dumps([[i, p.call_time, d] for i, p, d in entries]).encode()
+        calls = [[i, p.call_time, d] for i, p, d in entries]
+        head = json.dumps({"calls": calls, "orjson": True} if by_orjson else calls).encode()
         self.proc.stdin.write(_HEAD.pack(len(head), len(line)) + head)
         self.proc.stdin.write(line)
         while self.behind > BEHIND and not self.failed:

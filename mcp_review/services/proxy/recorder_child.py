@@ -7,6 +7,7 @@ proxy's start-up."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -49,12 +50,26 @@ def _reader(fd: int, frames: queue.SimpleQueue[tuple[bytes, bytes] | None]) -> N
 
 
 def _record_frame(log: Any, meta: bytes, line: bytes) -> list[list[Any]]:
-    """Record one line's calls as the proxy would (``Proxy._record``): the failures."""
+    """Record one line's calls as the proxy would (``Proxy._record``): the failures. ``meta``:
+    the calls (index, time, digest), or ``{"calls": [...], "orjson": true}`` when the proxy
+    read the line's message as ``orjson.loads`` gives it (``framing.relay_read``: no lone
+    carriage return, every integer exact): then parsed so, without those checks."""
     from mcp_review.services.proxy.framing import relay_loads, short
 
-    msg, why = relay_loads(line)
+    calls = json.loads(meta)
+    msg: Any = None
+    why: str | None = "unread"
+    if type(calls) is dict:
+        if calls.get("orjson") is True:
+            import orjson
+
+            with contextlib.suppress(orjson.JSONDecodeError):  # (never: the proxy parsed it)
+                msg, why = orjson.loads(line), None
+        calls = calls["calls"]
+    if why is not None:
+        msg, why = relay_loads(line)
     failed: list[list[Any]] = []
-    for index, time, digest in json.loads(meta):
+    for index, time, digest in calls:
         tool = "?"
         try:
             if why is not None:  # never: the proxy parsed these very bytes

@@ -21,6 +21,7 @@ from mcp_review.services.proxy.framing import (
     id_keys,
     read_line_batches,
     relay_loads,
+    relay_read,
     salvage_id,
     short,
     strict_loads,
@@ -137,10 +138,13 @@ class Proxy(GateSide):
         self._own_ids = 0
         self._nonce = os.urandom(12).hex()
         self._c2s_out: list[bytes] = []
-        self._to_record: list[tuple[Pending, str, Any, Any, str | None, bytes, int | None]] = []
-        """Record-only: calls of the batch being forwarded (each with its line and its index in
-        a batch), handed to the recorder before it is written or recorded once it is."""
-        self._line_now: tuple[bytes, int | None] = (b"", None)
+        self._to_record: list[
+            tuple[Pending, str, Any, Any, str | None, bytes, int | None, bool]
+        ] = []
+        """Record-only: calls of the batch being forwarded (each with its line, its index in a
+        batch, and whether the line's message is orjson's reading: framing.relay_read), handed
+        to the recorder before it is written or recorded once it is."""
+        self._line_now: tuple[bytes, int | None, bool] = (b"", None, False)
         self._recorder = (
             Recorder(record_aside, self.log, self._record_line)
             if record_aside is not None and calllog is not None and gate is None
@@ -378,7 +382,7 @@ class Proxy(GateSide):
         """Record-only: write the records of the calls just forwarded. After the forward, so the
         server works on a large call while it is recorded (docs/proxy.md, "The call log": a
         proxy killed between the two loses that call's record)."""
-        for p, tool, args, rpc_id, digest, _, _ in self._to_record:
+        for p, tool, args, rpc_id, digest, _, _, _ in self._to_record:
             self._record(p, tool, args, rpc_id, digest, None)
         self._to_record.clear()
 
@@ -397,8 +401,8 @@ class Proxy(GateSide):
             while j < len(items) and items[j][5] is line:
                 j += 1
             group = items[i:j]
-            if not await rec.hand(line, [(it[6], it[0], it[4]) for it in group]):
-                for p, tool, args, rpc_id, digest, _, _ in group:
+            if not await rec.hand(line, [(it[6], it[0], it[4]) for it in group], items[i][7]):
+                for p, tool, args, rpc_id, digest, _, _, _ in group:
                     self._record(p, tool, args, rpc_id, digest, None)
             i = j
 
@@ -472,14 +476,14 @@ class Proxy(GateSide):
             end = 2 if line.endswith(b"\r\n") else 1 if line.endswith(b"\n") else 0
             if not line[: len(line) - end].strip(b" \t"):
                 return line  # a blank line: no message on any side
-        msg, why = relay_loads(line)
+        msg, why, by_orjson = relay_read(line)
         if why is not None:
             await self._refuse_line(line, why)
             return None
         batch = isinstance(msg, list)
         for i, m in enumerate(msg if batch else [msg]):
             if isinstance(m, dict):
-                self._line_now = (line, i if batch else None)
+                self._line_now = (line, i if batch else None, by_orjson)
                 self._track_unjudged(m)
         return line
 
