@@ -33,7 +33,14 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from mcp_review.engine.cue_model import _third_person
+from mcp_review.engine.cue_model import (
+    Job,
+    _third_person,
+    explain,
+    job_of,
+    sentence_score,
+    sentences,
+)
 from mcp_review.engine.cue_sentences import _snip
 from mcp_review.engine.cue_types import Cue, KnownNames
 from mcp_review.engine.rules.cue_change import (
@@ -370,6 +377,63 @@ def added_instruction(introduced: Iterable[Cue], added: list[tuple[str, str]]) -
     return out
 
 
+ADDED_THRESHOLD = 4.78
+"""The learned model's threshold for a sentence a change adds (its own, below first sight's
+``THRESHOLD``: an added sentence is rarer in honest text than a sentence of a new tool).
+Chosen on development data only by ``benchmarks/eval/train_cue_model.py --added``: the lowest
+threshold flagging at most 1 % of the honest rewrites and 2 % of the honest tools, each scored
+by a model trained without its server (benchmarks/README.md, change pass 3)."""
+
+
+def _job_first(text: str, own_names: Iterable[str]) -> tuple[Job, str]:
+    """The tool's job read from ``text`` (the model's own reader's context) and its first
+    sentence, white space collapsed."""
+    cut = next(iter(sentences(text)), None)
+    first = " ".join(cut[1].split()) if cut else ""
+    return job_of(own_names, cut[1] if cut else ""), first
+
+
+def _first_texts(texts: list[tuple[str, str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for ptr, t in texts:
+        out.setdefault(ptr, t)
+    return out
+
+
+def added_learned(
+    new_texts: Mapping[str, str], added: list[tuple[str, str]], own_names: Iterable[str]
+) -> list[Cue]:
+    """``cue.instruction.change-adds-instruction`` at ``ADDED_THRESHOLD``: per pointer, the
+    added sentence the learned model reads most as an instruction, read with the tool's job
+    (its names and its new text's first sentence) as the model's own reader reads it."""
+    at: dict[str, list[str]] = {}
+    for ptr, s in added:
+        at.setdefault(ptr, []).append(s)
+    own = frozenset(own_names)
+    out: list[Cue] = []
+    for ptr, ss in at.items():
+        job, first = _job_first(new_texts.get(ptr, ""), own)
+        best: tuple[float, str, list[str]] | None = None
+        for s in ss:
+            for _, piece in sentences(s):
+                z, f = sentence_score(piece, job, " ".join(piece.split()) == first)
+                if z > ADDED_THRESHOLD and (best is None or z > best[0]):
+                    best = (z, piece, f)
+        if best is None:
+            continue
+        z, piece, f = best
+        sentence = " ".join(piece.split())
+        shown = sentence if len(sentence) <= 110 else sentence[:109] + "\u2026"
+        why = ", ".join(explain(f))
+        evidence = (
+            f"{shown} [added by this change; reads as an instruction, {z:.1f} over "
+            f"{ADDED_THRESHOLD} (the threshold for added sentences): {why}]"
+        )
+        key = f"{CHANGE_ADDS_INSTRUCTION}:{sentence.lower()[:60]}"
+        out.append(Cue(CueKind.INSTRUCTION, _snip(evidence), ptr, CHANGE_ADDS_INSTRUCTION, key))
+    return out
+
+
 def change_cues(
     old_map: Mapping[str, list[str]],
     new_texts: Iterable[tuple[str, str]],
@@ -380,11 +444,18 @@ def change_cues(
     on the sentences it adds. ``old_map``: pointer -> the pinned definition's texts there;
     ``new_texts``: (pointer, text) of the new definition; ``kw``: the cue reader's context
     (``names``, ``own_server``, ``own_names``)."""
-    added = list(added_sentences(old_map, new_texts))
+    texts = list(new_texts)
+    added = list(added_sentences(old_map, texts))
     if not added:
         return introduced
     names = kw.get("names")
     raised = added_instruction(introduced, added)
+    done = {c.pointer for c in raised}
+    raised += [
+        c
+        for c in added_learned(_first_texts(texts), added, kw.get("own_names", ()))
+        if c.pointer not in done
+    ]
     # The learned cue raised to attention replaces its info copy: the operator reads the
     # sentence once, at the level it has on this change.
     again = {(c.pointer, c.key.partition(":")[2]) for c in raised}
