@@ -10,7 +10,7 @@ learned model's lean toward an instruction (engine/cue_change.py, ``UNLIKE_THRES
   least twice the words of the pinned text at that pointer (a new text: any length);
 - **names what the pinned text never named**: a URL, an e-mail address, a file path, another
   tool (a tool of the fleet by its identifier, "the ... tool / function / API / agent /
-  integration", a ``SomethingAgent``) absent from every pinned text of the definition;
+  integration" (definite: "a ... tool" names none), a ``SomethingAgent``) absent from every pinned text of the definition;
 - **a new voice**: most added sentences address a reader in the first or second person (you,
   your, I, me, my, we, our), while no pinned text of the definition does.
 
@@ -45,11 +45,12 @@ _PATH = re.compile(
 """A path: rooted (``/x``, ``./x``, ``~/x``, ``C:\\x``), a dot-folder of secrets, or a file
 name with a data, key or script extension."""
 _TOOL_PHRASE = re.compile(
-    r"\b(?:the|a|an)\s+(?:[\w-]{1,40}\s+){0,3}?(?:tool|function|api|agent|integration)\b"
+    r"\bthe\s+(?:[\w-]{1,40}\s+){0,3}?(?:tool|function|api|agent|integration)\b"
     r"|\b[A-Z][a-z]{1,30}Agent\b",
     re.I,
 )
-"""Another tool named in words: "the analytics tool", "the file-sharing API", "PlanningAgent"."""
+"""Another tool named in words: "the analytics tool", "the file-sharing API", "PlanningAgent"
+(definite: "a more advanced search tool" names no tool)."""
 _IDENT = re.compile(
     r"\b[A-Za-z][A-Za-z0-9]{0,40}(?:[_-][A-Za-z0-9]{1,40}){1,8}\b|\b[a-z]{1,40}(?:[A-Z][a-z0-9]{0,40}){1,8}\b"
 )
