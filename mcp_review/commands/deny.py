@@ -12,7 +12,7 @@ the server's name; the running version's approved definition stays approved besi
 while the running version serves it (engine/candidate.py). Without ``--candidate`` a denial
 denies the tool: nothing stays approved beside it.
 
-``deny --group ID [--except SERVER/NAME ...]`` denys every member of a group of alike changes
+``deny --group ID [--except SERVER/NAME ...]`` denies every member of a group of alike changes
 (review by kind, engine/kinds.py; the ids come from ``status --groups``, computed the same way
 from the same inputs): one decision per member, the group's id in each audit record
 (services/decisions.decide_group). Exit 2 for an id that names no group in the drift now

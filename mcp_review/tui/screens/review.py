@@ -295,7 +295,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
             counts = [f"{len(cmp.of_class(k))} {k}" for k in ChangeClass if cmp.of_class(k)]
             parts.append(
                 (
-                    f"{'schema ' if e.blocked else ''}verdict {cmp.verdict}",
+                    f"{'schema ' if e.blocked or e.flags - {Flag.TEXT} else ''}verdict {cmp.verdict}",
                     "bold $text-error" if cmp.verdict == "FAIL" else "$text-success",
                 )
             )
