@@ -496,7 +496,9 @@ def change_cues(
         return introduced
     names = kw.get("names")
     raised = added_instruction(introduced, added)
-    done = {c.pointer for c in raised}
+    # As the learned reader itself: nothing more on a text whose change is blocked already
+    # (it stands alone, and its blocking cues name the evidence).
+    done = {c.pointer for c in raised} | {c.pointer for c in introduced if c.blocking}
     raised += [
         c for c in added_learned(old_map, _first_texts(texts), added, kw) if c.pointer not in done
     ]
