@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The change readers' honest stress set (development only, not a scorer line).
 
-``python benchmarks/eval/change_stress.py`` (from the repository root)
+``python benchmarks/eval/change_stress.py [DIR ...]`` (from the repository root; the default
+folders are ``honest_dev`` to ``honest_dev5``; ``honest_dev6 honest_dev7`` are tools the learned
+model never trained on, the out-of-sample reading of change pass 3)
 
 Each published development tool (``honest_dev/`` to ``honest_dev5/``) with two sentences or
 more is read as a change that adds one of its own sentences back (every sentence but the
@@ -18,13 +20,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_cues_eval as E
 
 from mcp_review.engine.cue_change import _cut
-from mcp_review.engine.rules.cue_change import CHANGE_ADDS_INSTRUCTION, CHANGE_ADDS_OFF_TOPIC
+from mcp_review.engine.rules.cue_change import (
+    CHANGE_ADDS_INSTRUCTION,
+    CHANGE_ADDS_OFF_TOPIC,
+    CHANGE_ADDS_UNLIKE_TEXT,
+)
 
-RULES = {CHANGE_ADDS_OFF_TOPIC, CHANGE_ADDS_INSTRUCTION}
+RULES = {CHANGE_ADDS_OFF_TOPIC, CHANGE_ADDS_INSTRUCTION, CHANGE_ADDS_UNLIKE_TEXT}
+DIRS = sys.argv[1:] or ["honest_dev", "honest_dev2", "honest_dev3", "honest_dev4", "honest_dev5"]
+per: dict[str, list[int]] = {}
 names = E.KnownNames()
 n = f = 0
 hits = []
-for d in ["honest_dev", "honest_dev2", "honest_dev3", "honest_dev4", "honest_dev5"]:
+for d in DIRS:
     for p in sorted((E.EVAL / d).glob("*.json")):
         doc = json.loads(p.read_text())
         for t in doc["tools"]:
@@ -32,6 +40,7 @@ for d in ["honest_dev", "honest_dev2", "honest_dev3", "honest_dev4", "honest_dev
             if len(ss) < 2:
                 continue
             n += 1
+            per.setdefault(d, [0, 0])[0] += 1
             new = dict(t, description=" ".join(ss))
             got = set()
             for i in range(1, len(ss)):
@@ -41,7 +50,10 @@ for d in ["honest_dev", "honest_dev2", "honest_dev3", "honest_dev4", "honest_dev
                         got.add((c.rule.split(".")[-1], c.text[:150]))
             if got:
                 f += 1
+                per[d][1] += 1
                 hits.append((d, p.stem, t["name"], sorted(got)))
 print("stress tools", n, "flagged", f)
+for d, (dn, df) in per.items():
+    print(f"  {d}: {df}/{dn}")
 for h in hits:
     print(" ", h)

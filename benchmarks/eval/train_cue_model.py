@@ -89,6 +89,13 @@ HONEST_BUDGET = 0.01
 for any cue; the brief aims at 1 % newly flagged)."""
 REWRITE_BUDGET = 0.001
 """At most this share of the development servers' honest rewrites flagged out of fold."""
+ADDED_TOOL_BUDGET = 0.02
+ADDED_REWRITE_BUDGET = 0.01
+"""``--added``: the budgets of the threshold for a sentence a change *adds*
+(``engine/cue_change.py``'s ``ADDED_THRESHOLD``): at most 1 % of the honest rewrites and 2 % of
+the honest tools (every sentence read as if added: a superset of the change stress set's
+reading) flagged out of fold. Fixed before any recall was looked at (benchmarks/README.md,
+change pass 3)."""
 POS_DEV = (
     "poisoned_dev.json",
     "poisoned_dev3.json",
@@ -534,6 +541,29 @@ def report_in_sample(docs: list[Doc], w: dict[str, float], b: float, threshold: 
     )
 
 
+def report_added(
+    honest: dict[str, float],
+    rw: list[float],
+    scores: dict[str, list[tuple[float, bool]]] | None,
+) -> None:
+    """The threshold for a sentence a change adds (``ADDED_TOOL_BUDGET``,
+    ``ADDED_REWRITE_BUDGET``, out of fold) and, given the leave-one-source-out scores, the
+    recall it would have on an unseen author's texts read as added."""
+    t = choose_threshold(honest, rw, ADDED_TOOL_BUDGET, ADDED_REWRITE_BUDGET)
+    print(
+        f"added-sentence threshold {t}: honest tools out of fold "
+        f"{sum(z > t for z in honest.values())}/{len(honest)}, "
+        f"rewrites {sum(z > t for z in rw)}/{len(rw)}"
+    )
+    if scores:
+        r = loso_counts(scores, t)
+        hit, n, mhit, mn = (sum(x[i] for x in r.values()) for i in range(4))
+        print(
+            f"  added, leave-one-source-out {hit}/{n} ({hit / max(1, n):.1%}), "
+            f"rule-missed {mhit}/{mn} ({mhit / max(1, mn):.1%})"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="regenerate the weights module")
@@ -544,6 +574,11 @@ def main(argv: list[str] | None = None) -> int:
         type=lambda v: [float(x) for x in v.split(",")],
         default=[],
         help="with --loso, also at thresholds letting these shares of honest tools through",
+    )
+    ap.add_argument(
+        "--added",
+        action="store_true",
+        help="the threshold for added sentences (ADDED_*_BUDGET) and, with --loso, its recall",
     )
     a = ap.parse_args(argv)
     docs = load_docs()
@@ -560,6 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     w, b = train(docs)
     print(f"weights: {len(w)}, bias {b}")
     report_in_sample(docs, w, b, threshold)
+    scores: dict[str, list[tuple[float, bool]]] = {}
     if a.loso:
         scores = loso_scores(docs, rule_caught())
         res = loso_counts(scores, threshold)
@@ -578,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"leave-one-source-out {hit}/{n} ({hit / max(1, n):.1%}), "
                 f"rule-missed {mhit}/{mn} ({mhit / max(1, mn):.1%})"
             )
+    if a.added:
+        report_added(honest, rw, scores if a.loso else None)
     if a.write:
         note = f"Data {data_digest(docs)}, seed {SEED}, {a.folds} folds."
         OUT.write_text(render(w, b, threshold, note), encoding="utf-8")

@@ -33,12 +33,21 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from mcp_review.engine.cue_model import _third_person
+from mcp_review.engine.cue_change_whole import unlike_pinned
+from mcp_review.engine.cue_model import (
+    Job,
+    _third_person,
+    explain,
+    job_of,
+    sentence_score,
+    sentences,
+)
 from mcp_review.engine.cue_sentences import _snip
 from mcp_review.engine.cue_types import Cue, KnownNames
 from mcp_review.engine.rules.cue_change import (
     CHANGE_ADDS_INSTRUCTION,
     CHANGE_ADDS_OFF_TOPIC,
+    CHANGE_ADDS_UNLIKE_TEXT,
 )
 from mcp_review.engine.rules.cue_families import INSTRUCTION_READS_AS_INSTRUCTION
 from mcp_review.engine.rules.cues import CueKind
@@ -370,6 +379,107 @@ def added_instruction(introduced: Iterable[Cue], added: list[tuple[str, str]]) -
     return out
 
 
+ADDED_THRESHOLD = 4.78
+"""The learned model's threshold for a sentence a change adds (its own, below first sight's
+``THRESHOLD``: an added sentence is rarer in honest text than a sentence of a new tool).
+Chosen on development data only by ``benchmarks/eval/train_cue_model.py --added``: the lowest
+threshold flagging at most 1 % of the honest rewrites and 2 % of the honest tools, each scored
+by a model trained without its server (benchmarks/README.md, change pass 3)."""
+
+
+UNLIKE_THRESHOLD = 2.0
+"""The learned model's threshold for an added block that one reading of
+engine/cue_change_whole.py finds unlike the pinned text (two weak, independent readings
+agreeing): the lowest whole log-odds keeping the change stress set's tools the model never
+trained on (``honest_dev5/`` to ``honest_dev7/``) under 2 % and the development rewrites
+under 1 % (benchmarks/README.md, change pass 3)."""
+
+
+def _job_first(text: str, own_names: Iterable[str]) -> tuple[Job, str]:
+    """The tool's job read from ``text`` (the model's own reader's context) and its first
+    sentence, white space collapsed."""
+    cut = next(iter(sentences(text)), None)
+    first = " ".join(cut[1].split()) if cut else ""
+    return job_of(own_names, cut[1] if cut else ""), first
+
+
+def _first_texts(texts: list[tuple[str, str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for ptr, t in texts:
+        out.setdefault(ptr, t)
+    return out
+
+
+Best = tuple[float, str, list[str]]
+"""The learned model's best added sentence at a pointer: (log-odds, sentence, features)."""
+
+
+def _best_added(
+    new_texts: Mapping[str, str], added: list[tuple[str, str]], own_names: Iterable[str]
+) -> dict[str, tuple[list[str], Best]]:
+    """Per pointer: its added sentences and the one the learned model reads most as an
+    instruction, read with the tool's job (its names and its new text's first sentence) as the
+    model's own reader reads it."""
+    at: dict[str, list[str]] = {}
+    for ptr, s in added:
+        at.setdefault(ptr, []).append(s)
+    own = frozenset(own_names)
+    out: dict[str, tuple[list[str], Best]] = {}
+    for ptr, ss in at.items():
+        job, first = _job_first(new_texts.get(ptr, ""), own)
+        best: Best | None = None
+        for s in ss:
+            for _, piece in sentences(s):
+                z, f = sentence_score(piece, job, " ".join(piece.split()) == first)
+                if best is None or z > best[0]:
+                    best = (z, piece, f)
+        if best is not None:
+            out[ptr] = (ss, best)
+    return out
+
+
+def _learned_cue(ptr: str, best: Best, rule: str, threshold: float, tail: str, cap: int) -> Cue:
+    z, piece, _ = best
+    sentence = " ".join(piece.split())
+    shown = sentence if len(sentence) <= cap else sentence[: cap - 1] + "\u2026"
+    evidence = f"{shown} [added by this change; reads as an instruction, {z:.1f} over {threshold}"
+    return Cue(
+        CueKind.INSTRUCTION,
+        _snip(f"{evidence} {tail}]"),
+        ptr,
+        rule,
+        f"{rule}:{sentence.lower()[:60]}",
+    )
+
+
+def added_learned(
+    old_map: Mapping[str, list[str]],
+    new_texts: Mapping[str, str],
+    added: list[tuple[str, str]],
+    kw: Mapping[str, Any],
+) -> list[Cue]:
+    """Per pointer, on its best added sentence: ``cue.instruction.change-adds-instruction``
+    over ``ADDED_THRESHOLD``, else ``cue.instruction.change-adds-unlike-text`` over
+    ``UNLIKE_THRESHOLD`` when the added block is unlike the pinned text
+    (engine/cue_change_whole.py)."""
+    own = kw.get("own_names", ())
+    names = kw.get("names")
+    known = names if isinstance(names, KnownNames) else KnownNames()
+    out: list[Cue] = []
+    for ptr, (ss, best) in _best_added(new_texts, added, own).items():
+        if best[0] > ADDED_THRESHOLD:
+            tail = "(the threshold for added sentences): " + ", ".join(explain(best[2]))
+            out.append(_learned_cue(ptr, best, CHANGE_ADDS_INSTRUCTION, ADDED_THRESHOLD, tail, 110))
+        elif best[0] > UNLIKE_THRESHOLD:
+            how = unlike_pinned(old_map, ptr, ss, known, own)
+            if how:
+                tail = "unlike the pinned text: " + "; ".join(how)
+                out.append(
+                    _learned_cue(ptr, best, CHANGE_ADDS_UNLIKE_TEXT, UNLIKE_THRESHOLD, tail, 50)
+                )
+    return out
+
+
 def change_cues(
     old_map: Mapping[str, list[str]],
     new_texts: Iterable[tuple[str, str]],
@@ -380,11 +490,18 @@ def change_cues(
     on the sentences it adds. ``old_map``: pointer -> the pinned definition's texts there;
     ``new_texts``: (pointer, text) of the new definition; ``kw``: the cue reader's context
     (``names``, ``own_server``, ``own_names``)."""
-    added = list(added_sentences(old_map, new_texts))
+    texts = list(new_texts)
+    added = list(added_sentences(old_map, texts))
     if not added:
         return introduced
     names = kw.get("names")
     raised = added_instruction(introduced, added)
+    # As the learned reader itself: nothing more on a text whose change is blocked already
+    # (it stands alone, and its blocking cues name the evidence).
+    done = {c.pointer for c in raised} | {c.pointer for c in introduced if c.blocking}
+    raised += [
+        c for c in added_learned(old_map, _first_texts(texts), added, kw) if c.pointer not in done
+    ]
     # The learned cue raised to attention replaces its info copy: the operator reads the
     # sentence once, at the level it has on this change.
     again = {(c.pointer, c.key.partition(":")[2]) for c in raised}

@@ -38,7 +38,17 @@ from mcp_review.engine.cue_model_weights import BIAS, THRESHOLD, WEIGHTS
 from mcp_review.engine.cue_sentences import windows
 from mcp_review.engine.rules.cue_families import INSTRUCTION_READS_AS_INSTRUCTION
 
-__all__ = ["NO_JOB", "Job", "explain", "features", "job_of", "model_cues", "score", "sentences"]
+__all__ = [
+    "NO_JOB",
+    "Job",
+    "explain",
+    "features",
+    "job_of",
+    "model_cues",
+    "score",
+    "sentence_score",
+    "sentences",
+]
 
 _SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?;](?=[^\s.!?;]))+")
 """A sentence: up to a stop followed by a space or the end (as the directive reader cuts)."""
@@ -401,6 +411,17 @@ def _self_promotion(feats: list[str]) -> bool:
     own instructions): preference, which the tool-preference rules read, not an instruction
     beyond the tool's job."""
     return not _SELF.isdisjoint(feats) and _OUTSIDE.isdisjoint(feats)
+
+
+def sentence_score(
+    sentence: str, job: Job = NO_JOB, first: bool = False
+) -> tuple[float, list[str]]:
+    """(log-odds, features) of one sentence as :func:`model_cues` reads it; a sentence about
+    this tool itself with no object outside it (:func:`_self_promotion`) scores ``-inf``, as
+    that reader passes it over. For a reader with a threshold of its own (engine/cue_change.py
+    reads the sentences a change adds)."""
+    f = features(sentence, job, first)
+    return (float("-inf") if _self_promotion(f) else score(f)), f
 
 
 def model_cues(text: str, add: Callable[[str, str, str], None]) -> None:
