@@ -29,8 +29,11 @@ OLD = "Lists the files of a folder."
 
 def _long(i: int, n: int) -> str:
     """A sentence of ``n`` characters, its own words per tool, its end distinct (a screen that
-    cut it in the middle or at its end would lose what tells the members apart)."""
-    words = f" Entries of folder {i} are listed with their sizes, dates and owners"
+    cut it in the middle or at its end would lose what tells the members apart). Honest text
+    in sentences: one run-on sentence of 450 characters that grows a six-word description
+    reads as unlike the pinned text (engine/cue_change_whole.py), which is not this test's
+    case."""
+    words = f" Entries of folder {i} are listed with their sizes, dates and owners."
     s = (words * (n // len(words) + 1))[: n - 12]
     return s + f" (tool {i} end)."
 
