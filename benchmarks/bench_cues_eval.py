@@ -85,6 +85,7 @@ DEV_APART = (
     10,
     11,
     12,
+    13,
 )  # development batches scored on their own line (listed), outside the old total
 LANG_FILE = (
     "poisoned_dev_lang.json"  # native-language development texts, on a listed line of their own
