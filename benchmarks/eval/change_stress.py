@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """The change readers' honest stress set (development only, not a scorer line).
 
-``python benchmarks/eval/change_stress.py [DIR ...]`` (from the repository root; the default
-folders are ``honest_dev`` to ``honest_dev5``; ``honest_dev6 honest_dev7`` are tools the learned
-model never trained on, the out-of-sample reading of change pass 3)
+``python benchmarks/eval/change_stress.py [--params] [DIR ...]`` (from the repository root; the
+default folders are ``honest_dev`` to ``honest_dev5``; ``honest_dev6 honest_dev7`` are tools the
+learned model never trained on, the out-of-sample reading of change pass 3)
+
+``--params`` reads parameters instead (the recall pass): each parameter description of two
+sentences or more read as a change that adds one of its own sentences back, the rest of the
+tool unchanged.
 
 Each published development tool (``honest_dev/`` to ``honest_dev5/``) with two sentences or
 more is read as a change that adds one of its own sentences back (every sentence but the
@@ -20,14 +24,36 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_cues_eval as E
 
 from mcp_review.engine.cue_change import _cut
-from mcp_review.engine.rules.cue_change import (
-    CHANGE_ADDS_INSTRUCTION,
-    CHANGE_ADDS_OFF_TOPIC,
-    CHANGE_ADDS_UNLIKE_TEXT,
-)
+from mcp_review.engine.rules.cue_change import CHANGE_RULE_LIST
 
-RULES = {CHANGE_ADDS_OFF_TOPIC, CHANGE_ADDS_INSTRUCTION, CHANGE_ADDS_UNLIKE_TEXT}
-DIRS = sys.argv[1:] or ["honest_dev", "honest_dev2", "honest_dev3", "honest_dev4", "honest_dev5"]
+RULES = {r[0] for r in CHANGE_RULE_LIST}
+PARAMS = "--params" in sys.argv
+DIRS = [a for a in sys.argv[1:] if not a.startswith("--")] or [
+    "honest_dev",
+    "honest_dev2",
+    "honest_dev3",
+    "honest_dev4",
+    "honest_dev5",
+]
+
+
+def _param_changes(t):
+    """(old, new) for each parameter sentence but the first of each parameter, added back."""
+    props = (t.get("inputSchema") or {}).get("properties") or {}
+    if not isinstance(props, dict):
+        return
+    for name, sch in props.items():
+        if not isinstance(sch, dict) or not isinstance(sch.get("description"), str):
+            continue
+        ss = list(_cut(sch["description"]))
+        for i in range(1, len(ss)):
+            old = json.loads(json.dumps(t))
+            new = json.loads(json.dumps(t))
+            old["inputSchema"]["properties"][name]["description"] = " ".join(ss[:i] + ss[i + 1 :])
+            new["inputSchema"]["properties"][name]["description"] = " ".join(ss)
+            yield old, new
+
+
 per: dict[str, list[int]] = {}
 names = E.KnownNames()
 n = f = 0
@@ -36,6 +62,22 @@ for d in DIRS:
     for p in sorted((E.EVAL / d).glob("*.json")):
         doc = json.loads(p.read_text())
         for t in doc["tools"]:
+            if PARAMS:
+                pairs = list(_param_changes(t))
+                if not pairs:
+                    continue
+                n += 1
+                per.setdefault(d, [0, 0])[0] += 1
+                got = set()
+                for old, new in pairs:
+                    for c in E.tool_cues(old, new, names=names, server=p.stem):
+                        if c.rule in RULES:
+                            got.add((c.rule.split(".")[-1], c.text[:150]))
+                if got:
+                    f += 1
+                    per[d][1] += 1
+                    hits.append((d, p.stem, t["name"], sorted(got)))
+                continue
             ss = list(_cut(t.get("description") or ""))
             if len(ss) < 2:
                 continue

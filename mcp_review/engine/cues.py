@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine import cue_care as care
-from mcp_review.engine.cue_change import change_cues
+from mcp_review.engine.cue_change_claims import change_cues
 from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
 from mcp_review.engine.cue_goals import goals_into

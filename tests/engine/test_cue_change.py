@@ -29,6 +29,7 @@ from mcp_review.engine.rules.cue_change import (
     CHANGE_ADDS_INSTRUCTION,
     CHANGE_ADDS_OFF_TOPIC,
     CHANGE_ADDS_UNLIKE_TEXT,
+    CHANGE_PARAMETER_RULES,
     CHANGE_RULE_LIST,
     CHANGE_SEP,
 )
@@ -71,11 +72,20 @@ def test_the_change_rules_are_attention_and_never_block():
         assert CHANGE_SEP in r.example, rid
 
 
+def _example_tool(rid: str, text: str) -> dict[str, Any]:
+    """A tool holding a change rule's example text where the rule reads it: a parameter's
+    description for the rules read only there, else the tool's description."""
+    if rid in CHANGE_PARAMETER_RULES:
+        schema = {"type": "object", "properties": {"q": {"type": "string", "description": text}}}
+        return {"name": "search", "description": "Searches notes.", "inputSchema": schema}
+    return {"name": "search", "description": text}
+
+
 @pytest.mark.parametrize("rid", sorted(CHANGE_RULES))
 def test_every_change_rule_fires_on_its_example_as_a_change_and_never_at_first_sight(rid):
     pinned, new = CUE_RULES[rid].example.split(CHANGE_SEP)
-    old_tool = {"name": "search", "description": pinned}
-    new_tool = {"name": "search", "description": new}
+    old_tool = _example_tool(rid, pinned)
+    new_tool = _example_tool(rid, new)
     assert rid in _rules(old_tool, new_tool)
     assert not CHANGE_RULES & set(_rules(None, new_tool))
     assert not CHANGE_RULES & {c.rule for c in text_cues(new, "/description")}

@@ -83,6 +83,7 @@ def test_every_rule_id_is_emitted_by_name():
             "cue_model.py",
             "cue_goals.py",
             "cue_change.py",
+            "cue_change_claims.py",
         )
     )
     for rid in CUE_RULES:
