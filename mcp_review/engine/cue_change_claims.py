@@ -85,12 +85,12 @@ _STANDS_IN = re.compile(
 their base form describe what a parameter does to a value, "replaces existing")."""
 
 _A_TOOL = re.compile(
-    r"\b(?:tools?|functions?|endpoints?)\b|"
-    r"\bapis?\b(?!\s+(?:keys?|tokens?|versions?|urls?|responses?|requests?|calls?)\b)",
+    r"\b(?:tools?|functions?|endpoints?)\b|\bapis?(?=\s*(?:[.,;:!?)]|$))",
     re.IGNORECASE,
 )
-"""A tool named as one ("the search_web tool", "this function", "the file_read api"); "API key",
-"API token" and the like name a credential or a value, not a tool."""
+"""A tool named as one ("the search_web tool", "this function", "the file_read api"). "API" names a
+tool only as the last word of its phrase: "API key", "the Slides API Page resource", "the
+Calendar API's semantics" name a credential, a resource or a product."""
 
 _LICENCE = re.compile(
     r"\bfeel free\b|\byou (?:can|may) (?:safely|assume)\b|\bno risk\b|"

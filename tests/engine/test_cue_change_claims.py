@@ -242,3 +242,17 @@ def test_a_parameter_that_shapes_the_models_reply_is_attention(sentence):
     cues = _param_change(sentence, at_start=False)
     (c,) = [c for c in cues if c.rule == CHANGE_ADDS_COMMAND_TO_PARAMETER]
     assert "speaks of the model's reply" in c.text
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # workspace-mcp 2.2.1 (a development corpus server): "API" in a product's or a
+        # resource's name, not a tool
+        "Return the complete Slides API Page resource as JSON instead of the summary.",
+        'On action="update" this replaces the event\'s existing attachments rather than '
+        "appending to them, matching the Calendar API's patch semantics.",
+    ],
+)
+def test_an_api_named_as_a_product_or_a_resource_is_no_tool(sentence):
+    assert CHANGE_REDIRECTS_FROM_PARAMETER not in _rules(_param_change(sentence, at_start=False))
