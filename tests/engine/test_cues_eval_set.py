@@ -482,7 +482,7 @@ def test_with_own_reads_a_server_as_a_review_does_its_siblings_its_own():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import bench_cues_eval as b
 
-    from mcp_review.engine.cues import tool_cues
+    from mcp_review.engine.cues import text_cues
 
     corpus = {"graphql-other": {"validate"}}
     tool = {
@@ -494,8 +494,12 @@ def test_with_own_reads_a_server_as_a_review_does_its_siblings_its_own():
     alone = b.KnownNames.of(corpus)
     own = b.with_own(corpus, "apollo", doc)
     assert own.tools["validate"] == frozenset({"graphql-other", "apollo"})
-    rules_alone = {c.rule for c in tool_cues(None, tool, names=alone, server="apollo")}
-    rules_own = {c.rule for c in tool_cues(None, tool, names=own, server="apollo")}
+    # read as one text (a new tool's single reading is shown at attention under its own rule,
+    # engine/cue_corroborate.py; the names decide whether the reading is there at all)
+    text = str(tool["description"])
+    kw = {"own_server": "apollo", "own_tool": "execute"}
+    rules_alone = {c.rule for c in text_cues(text, "/description", names=alone, **kw)}
+    rules_own = {c.rule for c in text_cues(text, "/description", names=own, **kw)}
     assert "cue.instruction.other-tool" in rules_alone - rules_own
 
 
