@@ -13,10 +13,12 @@ when something independent of its own reading agrees (:func:`evidence`):
 - **another reader** of a different kind on the same text: a word rule and a family both at
   block, or the directive reader, the goals reader (each read here again, since they stay
   quiet on a text that already blocks) or the learned model over its own threshold;
-- **a payload** the text names: a URL, an e-mail or IP address (``cue_runs``), a shell command
-  (``cue.instruction.run-command``, when it is not the cue itself), an encoded blob;
+- **a payload** beside the cue (within ``_NEAR`` characters): a shell command
+  (``cue.instruction.run-command``, when it is not the cue itself), an encoded blob, and for a
+  cue that sends, hides or asks for a secret a URL, an e-mail or IP address (``cue_runs``);
 - **anywhere in the tool**: hidden characters, a path to a secret location, or a cue of
-  another blocking kind (an instruction and a concealment agree: two readings of two asks).
+  another blocking kind not from the same reading (an instruction and a concealment agree: two
+  readings of two asks).
 
 A cue with none is shown at ``attention`` under its kind's ``cue.<kind>.uncorroborated`` rule
 (``rules/cue_corroborate.py``), its text saying which single reading it rests on: attention
