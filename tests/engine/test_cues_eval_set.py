@@ -419,6 +419,31 @@ def _assert_new_honest_servers(docs: list[dict], earlier: list[dict]) -> None:  
             assert t["inputSchema"]["type"] == "object", (where, t["name"])
 
 
+def _assert_registry_honest_set(
+    folder: str, earlier: tuple[str, ...], servers: int, tools: int, words: tuple[str, ...]
+) -> None:
+    """An honest set taken from the package registries (``collect_npm_honest.py`` /
+    ``collect_pypi_honest.py``): at least ``servers`` servers and ``tools`` tool definitions,
+    each server new against the sets ``earlier`` (:func:`_assert_new_honest_servers`), one file
+    a distinct ``npm name@version`` or ``pypi name==version``, a placeholder setting named as
+    no working credential, and the kinds the set was chosen for (``words``) in its text."""
+    docs = _honest_docs(folder)
+    assert len(docs) >= servers and sum(len(d["tools"]) for d in docs) >= tools
+    _assert_new_honest_servers(docs, [d for name in earlier for d in _honest_docs(name)])
+    packages = [d["path"] for d in docs]
+    assert all(
+        re.fullmatch(r"npm (?:@[\w.-]+/)?[\w.-]+@\d[\w.+-]*|pypi [\w.-]+==\d[\w.+-]*", p)
+        for p in packages
+    ), packages
+    assert len(set(packages)) == len(packages)
+    for d in docs:
+        if "placeholder" in d["note"]:
+            assert "no working credential" in d["note"], d["path"]
+    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
+    for word in words:
+        assert word in text, word
+
+
 def test_honest_held8_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
     """The held-out honest set: at least 200 tool definitions of at least 15 published servers,
     one file a server, each naming its repository, path, 40-digit commit, licence and which part
