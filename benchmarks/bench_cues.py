@@ -39,6 +39,7 @@ import corpus_data as cd  # noqa: E402
 from build_set import plant  # noqa: E402
 
 from mcp_review.engine.cues import Cue, KnownNames, tool_cues, tool_texts  # noqa: E402
+from mcp_review.engine.policy import first_sight_blocking as blocks_at_first_sight  # noqa: E402
 
 FALSE_FLAG_MAX = 0.05
 CATCH_MIN = 0.95
@@ -77,13 +78,9 @@ def corpus_changes(names: KnownNames) -> dict[str, Any]:
             if a is None:
                 first_sight_tools += 1
                 cues = tool_cues(None, b, names=names, server=new.server)
-                # First sight blocks only for hidden, concealment, exfiltration, secret path.
-                strong = [
-                    c
-                    for c in cues
-                    if c.kind in ("hidden", "concealment", "exfiltration")
-                    or c.rule == "cue.path.secret-location"
-                ]
+                # First sight blocks on a cue at level block (policy.first_sight_blocking: after
+                # the corroboration step, engine/cue_corroborate.py) and on hidden characters.
+                strong = [c for c in cues if blocks_at_first_sight(c) or c.kind == "hidden"]
                 if strong:
                     first_sight_blocking.append(_row(new, old, name, strong))
                 continue

@@ -14,7 +14,9 @@ a block (docs/cues.md, "Levels"):
   its parameter names, the old and the new) nor with the names of its server's tools, and
   speaks to someone: it addresses a reader (you, please, I, my, we, a question), opens with a
   command (a verb in its base form, then its object), or is written in another language than
-  the tool's English (no English function word or ending, no capitals). A sentence that names
+  the tool's English (no English function word or ending, no capitals), or mostly in a script
+  written without spaces (Han, kana, Thai), whose words cannot be counted, that none of the
+  tool's texts and names uses. A sentence that names
   an identifier (``snake_case``, ``camelCase``, a code span) speaks of the interface, and one
   opening in the third person, naming tools or commanding "this" speaks of the tool itself.
 - ``cue.instruction.change-adds-instruction`` (:func:`added_instruction`): the learned cue
@@ -61,6 +63,17 @@ _MAX_WORDS = 60
 """Words of one sentence read."""
 _MIN_CONTENT = 3
 """Content words an added sentence needs before "none of them is the tool's" means something."""
+
+_UNSEGMENTED = (
+    ("Han", re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")),
+    ("Japanese kana", re.compile(r"[\u3040-\u30ff]")),
+    ("Thai", re.compile(r"[\u0e00-\u0e7f]")),
+)
+"""Scripts written without spaces between words: a sentence in one is one "word" to
+:data:`_WORD`, so the content-word count cannot read it; its letters are counted instead."""
+_MIN_UNSEGMENTED = 8
+"""Letters of such a script an added sentence needs (a short sentence; a name or a unit in
+another script is shorter)."""
 
 _CONTINUED = re.compile(r"\n[ \t>*(\"'\u201c-]{0,12}(?=[a-z])")
 """A line break before a lower-case word: a wrapped line continues its sentence."""
@@ -299,6 +312,24 @@ def _aside(words: list[str]) -> bool:
     )
 
 
+def _unsegmented_script(sentence: str) -> str:
+    """The script written without spaces (:data:`_UNSEGMENTED`) most of ``sentence``'s letters
+    are in, when at least :data:`_MIN_UNSEGMENTED` are; else ""."""
+    if sentence.isascii():
+        return ""
+    letters = sum(c.isalpha() for c in sentence)
+    for script, pattern in _UNSEGMENTED:
+        n = len(pattern.findall(sentence))
+        if n >= _MIN_UNSEGMENTED and 2 * n > letters:
+            return script
+    return ""
+
+
+def _uses_script(script: str, texts: Iterable[str]) -> bool:
+    pattern = dict(_UNSEGMENTED)[script]
+    return any(pattern.search(t[:_MAX_TEXT]) is not None for t in texts)
+
+
 def _server_stems(names: KnownNames, server: str) -> set[str]:
     out: set[str] = set()
     if server:
@@ -328,6 +359,13 @@ def off_topic(
         words = _words(own_words)[:_MAX_WORDS]
         if not words:
             continue
+        script = _unsegmented_script(own_words)
+        if script and not _uses_script(script, [*own_names, *old_map, *_olds(old_map)]):
+            # Its words cannot be counted, nor shared with the tool's: the tool never wrote
+            # in this script, and a whole sentence of it is another language than the tool's.
+            how = f"written in {script} script, which the tool's texts never use"
+            out += _off_topic_cue(ptr, s, how, seen)
+            continue
         content = _stems(_words(s)[:_MAX_WORDS])
         if len(content) < _MIN_CONTENT or _aside(words):
             continue
@@ -350,16 +388,25 @@ def off_topic(
             server_vocab = _server_stems(names, server)
         if not topic.isdisjoint(server_vocab):
             continue
-        key = f"{CHANGE_ADDS_OFF_TOPIC}:{s.lower()[:60]}"
-        if key in seen:
-            continue
-        seen.add(key)
-        shown = s if len(s) <= 110 else s[:109] + "\u2026"
-        why = f"added by this change; its topic shares no word with the tool or its server; {how}"
-        out.append(
-            Cue(CueKind.INSTRUCTION, _snip(f"{shown} [{why}]"), ptr, CHANGE_ADDS_OFF_TOPIC, key)
+        out += _off_topic_cue(
+            ptr, s, f"its topic shares no word with the tool or its server; {how}", seen
         )
     return out
+
+
+def _olds(old_map: Mapping[str, list[str]]) -> Iterator[str]:
+    for texts in old_map.values():
+        yield from texts
+
+
+def _off_topic_cue(ptr: str, s: str, why: str, seen: set[str]) -> list[Cue]:
+    key = f"{CHANGE_ADDS_OFF_TOPIC}:{s.lower()[:60]}"
+    if key in seen:
+        return []
+    seen.add(key)
+    shown = s if len(s) <= 110 else s[:109] + "\u2026"
+    text = _snip(f"{shown} [added by this change; {why}]")
+    return [Cue(CueKind.INSTRUCTION, text, ptr, CHANGE_ADDS_OFF_TOPIC, key)]
 
 
 def added_instruction(introduced: Iterable[Cue], added: list[tuple[str, str]]) -> list[Cue]:

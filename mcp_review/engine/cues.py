@@ -32,6 +32,7 @@ from typing import Any
 
 from mcp_review.engine import cue_care as care
 from mcp_review.engine.cue_change_claims import change_cues
+from mcp_review.engine.cue_corroborate import corroborate
 from mcp_review.engine.cue_directive import own_names_of
 from mcp_review.engine.cue_families import family_cues
 from mcp_review.engine.cue_goals import goals_into
@@ -971,7 +972,9 @@ def tool_cues(
             if (c.rule, c.key) not in pinned and ident not in done:
                 done.add(ident)
                 out.append(c)
-    return out if old is None else change_cues(old_map, tool_texts(new), out, kw)
+    if old is None:  # first sight: one reading alone is shown, not blocking (cue_corroborate)
+        return corroborate(out, tool_texts(new), kw)
+    return change_cues(old_map, tool_texts(new), out, kw)
 
 
 def introduced(

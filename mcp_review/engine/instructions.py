@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.canonical import canonical_bytes
+from mcp_review.engine.cue_corroborate import corroborate
 from mcp_review.engine.cues import Cue, cues_json, introduced, is_blocking, severity
 from mcp_review.engine.policy import Outcome, PolicyResult, first_sight_blocking
 
@@ -133,7 +134,7 @@ class InstructionsStatus:
         pinned, denied unchanged or removed."""
         if self.live is None or self.state not in ("new", "changed"):
             return []
-        return introduced(self.pin.text if self.pin else None, self.live, INSTRUCTIONS_POINTER)
+        return instructions_cues(self.pin.text if self.pin else None, self.live)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +163,16 @@ def _hidden_appeared(old: str | None, new: str) -> tuple[str, ...]:
     was = Counter(h.label for h in find_hidden(old or ""))
     diff = now - was
     return tuple(f"{label} ×{n}" if n > 1 else label for label, n in sorted(diff.items()))
+
+
+def instructions_cues(pinned: str | None, live: str) -> list[Cue]:
+    """The cues ``live`` introduces over the ``pinned`` text; new instructions' every cue,
+    through the corroboration step a new tool's cues go through (engine/cue_corroborate.py:
+    a single reading alone is shown at ``attention``)."""
+    found = introduced(pinned, live, INSTRUCTIONS_POINTER)
+    if pinned is None:
+        return corroborate(found, ((INSTRUCTIONS_POINTER, live),), {})
+    return found
 
 
 def instructions_status(
@@ -229,7 +240,7 @@ def instructions_status(
     blocks = first_sight_blocking if pin is None else is_blocking
     asked = [
         c
-        for c in introduced(pin.text if pin else None, live, INSTRUCTIONS_POINTER)
+        for c in instructions_cues(pin.text if pin else None, live)
         if blocks(c) and c.kind != "hidden"
     ]
     if asked:

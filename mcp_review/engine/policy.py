@@ -44,9 +44,13 @@ tools that make the same claim (engine/kinds.py).
 "A blocking cue introduced": changed text that asks the model for something outside the tool's
 own use (engine/cues.py: an instruction aimed at the agent, concealment, an ask for a secret,
 exfiltration, a path to a secret location; docs/cues.md). A new tool's cues are first-sight
-cues (every cue it carries): they block only for concealment, exfiltration and a path to a
-secret location (hidden characters already block as their own row), so a baseline ``pin`` of
-honest servers, whose descriptions name their own paths, URLs and arguments, is not held back.
+cues (every cue it carries): they block when their level is ``block`` after the corroboration
+step (engine/cue_corroborate.py): a blocking cue of kind instruction, concealment, exfiltration
+or secret that rests on one reading alone, with nothing independent agreeing, is shown at
+``attention`` instead (``cue.<kind>.uncorroborated``), so a baseline ``pin`` of honest servers,
+whose descriptions name their own paths, URLs and arguments and speak to the model, is not held
+back by one misread phrase; a path to a secret location blocks alone (hidden characters block
+as their own row).
 
 "A cue needing attention" (level ``attention``, docs/cues.md "Levels"): a word mixing
 scripts, an encoded blob, text the reader could not normalise. No pattern tells it honest from
@@ -76,7 +80,7 @@ from mcp_review.engine.hidden import find_hidden, has_hidden, none_hidden
 from mcp_review.engine.model import Change, ChangeClass, ToolDef, pointer_join
 from mcp_review.engine.rules import where as where_label
 from mcp_review.engine.rules.catalog import rule_of
-from mcp_review.engine.rules.cues import CUE_RULES, CueKind
+from mcp_review.engine.rules.cues import CueKind, Level
 from mcp_review.engine.rules.registry import Claim
 from mcp_review.engine.rules.render import added_text, quote
 from mcp_review.engine.rules.ui import UI_RULES
@@ -186,7 +190,7 @@ class Facts:
     """Blocking cues the change introduces (engine/cues.py: instruction, concealment, secret,
     exfiltration, hidden, a secret location), each as ``kind: text``."""
     first_sight_cues: tuple[str, ...] = ()
-    """A new tool's cues that block on first sight (:data:`FIRST_SIGHT_BLOCKING`), worded as
+    """A new tool's cues that block on first sight (:func:`first_sight_blocking`), worded as
     :attr:`blocking_cues`."""
     attention_cues: tuple[str, ...] = ()
     """Cues at level ``attention`` the change introduces (a new tool's: every one it carries),
@@ -840,7 +844,9 @@ def facts_for(
     attention: tuple[str, ...] = ()
     if old is None:
         found = tool_cues(None, new.wire) if cues is None else cues
-        first_sight = _worded(c for c in found if first_sight_blocking(c))
+        first_sight = _worded(
+            c for c in found if first_sight_blocking(c) and c.kind is not CueKind.HIDDEN
+        )
         attention = _worded(c for c in found if needs_attention(c))
     elif changes or old.digest != new.digest:
         # Any change is read, not only one on the trust axis: a sentence in an ``x-`` keyword,
@@ -870,16 +876,15 @@ def facts_for(
     )
 
 
-FIRST_SIGHT_BLOCKING = frozenset({CueKind.CONCEALMENT, CueKind.EXFILTRATION})
-"""Kinds whose cue blocks a new tool on first sight, with a path to a secret location
-(``CueRule.secret_location``); ``hidden`` blocks through :func:`hidden_appeared`. An honest tool's
-first description names its own paths, URLs, secrets it takes as arguments and how to call it,
-so ``instruction``, ``secret`` and the rest are shown, not blocking, until the text changes."""
-
-
 def first_sight_blocking(cue: Cue) -> bool:
-    """Whether ``cue``, carried by a tool seen for the first time, blocks it."""
-    return cue.kind in FIRST_SIGHT_BLOCKING or CUE_RULES[cue.rule].secret_location
+    """Whether ``cue``, carried by a tool seen for the first time, blocks it: its level is
+    ``block``. A new tool's cues have been through the corroboration step
+    (``engine/cue_corroborate.py``): a blocking cue of kind instruction, concealment,
+    exfiltration or secret that rests on one reading alone is shown at ``attention`` under its
+    kind's ``cue.<kind>.uncorroborated`` rule, so what still blocks here is corroborated, a path
+    to a secret location, or hidden characters (which block through :func:`hidden_appeared`
+    as their own reason as well)."""
+    return cue.level is Level.BLOCK
 
 
 def _worded(cues: Iterable[Cue]) -> tuple[str, ...]:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_review.engine.canonical import canonical_bytes, check_json, json_equal
+from mcp_review.engine.cue_corroborate import corroborate
 from mcp_review.engine.cues import Cue, cues_json, is_blocking, severity, text_cues
 from mcp_review.engine.instructions import DecidedPin
 from mcp_review.engine.pintoml import layout
@@ -318,7 +319,8 @@ def surface_cues(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> list[
     """The cues ``new`` introduces over ``old`` (every cue of ``new`` at first sight), read
     through the one text walk (engine/textwalk.py ``surface_strings``), as
     ``engine/cues.py`` ``tool_cues`` reads a tool: each text is compared with the pinned text
-    at the same pointer, a text with no pinned predecessor with every pinned text."""
+    at the same pointer, a text with no pinned predecessor with every pinned text; at first
+    sight through the corroboration step (engine/cue_corroborate.py)."""
     old_map: dict[str, list[str]] = {}
     if old is not None:
         for p, _, o in surface_strings(old):
@@ -350,6 +352,8 @@ def surface_cues(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> list[
             if (c.rule, c.key) not in pinned and ident not in done:
                 done.add(ident)
                 out.append(c)
+    if old is None:  # first sight, as for a new tool: one reading alone is shown, not blocking
+        return corroborate(out, ((p, t) for p, _, t in surface_strings(new)), {})
     return out
 
 

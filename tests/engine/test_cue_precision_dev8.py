@@ -7,9 +7,7 @@ drew a cue before it, beside hostile text of the same shape, which keeps its cue
 
 from __future__ import annotations
 
-import re
-
-from test_cues_eval_set import _assert_new_honest_servers, _honest_docs
+from test_cues_eval_set import _assert_registry_honest_set
 
 EARLIER = (
     "honest_dev",
@@ -31,22 +29,14 @@ def test_honest_dev8_keeps_provenance_and_shares_no_server_with_any_other_honest
     needs one to start, are named in the note and are never a working credential; no server is
     a corpus server, in another honest set (the held-out one included), held for the
     independent check or on the keep-off list."""
-    docs = _honest_docs("honest_dev8")
-    assert len(docs) >= 30 and sum(len(d["tools"]) for d in docs) >= 500
-    _assert_new_honest_servers(docs, [d for name in EARLIER for d in _honest_docs(name)])
-    packages = [d["path"] for d in docs]
-    assert all(
-        re.fullmatch(r"npm (?:@[\w.-]+/)?[\w.-]+@\d[\w.+-]*|pypi [\w.-]+==\d[\w.+-]*", p)
-        for p in packages
-    ), packages
-    assert len(set(packages)) == len(packages)
-    for d in docs:
-        if "placeholder" in d["note"]:
-            assert "no working credential" in d["note"], d["path"]
     # the kinds the set was chosen for: tickets, mail, payments, maps, finance, analytics
-    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
-    for word in ("ticket", "email", "payment", "map", "stock", "analytics", "calendar"):
-        assert word in text, word
+    _assert_registry_honest_set(
+        "honest_dev8",
+        EARLIER,
+        30,
+        500,
+        ("ticket", "email", "payment", "map", "stock", "analytics", "calendar"),
+    )
 
 
 def _caught(

@@ -25,6 +25,7 @@ from mcp_review.engine.cues import (
     tool_texts,
 )
 from mcp_review.engine.rules.cue_change import CHANGE_LEVELS
+from mcp_review.engine.rules.cue_corroborate import CORROBORATE_LEVELS
 from mcp_review.engine.rules.cues import CUE_RULES, SECRET_PATH_RULE, CueKind
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,9 +58,12 @@ def test_ids_name_their_kind_and_are_unique():
         assert m.group(1) == r.kind.value, rid
 
 
-@pytest.mark.parametrize("rid", sorted(set(CUE_RULES) - set(CHANGE_LEVELS)))
+@pytest.mark.parametrize(
+    "rid", sorted(set(CUE_RULES) - set(CHANGE_LEVELS) - set(CORROBORATE_LEVELS))
+)
 def test_every_rule_fires_on_its_example(rid):
-    # a change rule's example is a change: tests/engine/test_cue_change.py holds it
+    # a change rule's example is a change: tests/engine/test_cue_change.py holds it; an
+    # uncorroborated rule's is a new tool: tests/engine/test_cue_corroborate.py holds it
     names = KnownNames.of({"github": ["create_issue"], "files": ["read_file"]})
     assert rid in rules(CUE_RULES[rid].example, names=names, own_server="files"), rid
 
@@ -71,7 +75,13 @@ def test_every_rule_id_is_emitted_by_name():
     # The run reader (URLs, paths, blobs, names) is engine/cue_runs.py.
     catalogue = "".join(
         (ROOT / "mcp_review" / "engine" / "rules" / f).read_text(encoding="utf-8")
-        for f in ("cues.py", "cue_families.py", "cue_goals.py", "cue_change.py")
+        for f in (
+            "cues.py",
+            "cue_families.py",
+            "cue_goals.py",
+            "cue_change.py",
+            "cue_corroborate.py",
+        )
     )
     engine = "".join(
         (ROOT / "mcp_review" / "engine" / f).read_text(encoding="utf-8")
@@ -84,6 +94,7 @@ def test_every_rule_id_is_emitted_by_name():
             "cue_goals.py",
             "cue_change.py",
             "cue_change_claims.py",
+            "cue_corroborate.py",
         )
     )
     for rid in CUE_RULES:

@@ -419,6 +419,31 @@ def _assert_new_honest_servers(docs: list[dict], earlier: list[dict]) -> None:  
             assert t["inputSchema"]["type"] == "object", (where, t["name"])
 
 
+def _assert_registry_honest_set(
+    folder: str, earlier: tuple[str, ...], servers: int, tools: int, words: tuple[str, ...]
+) -> None:
+    """An honest set taken from the package registries (``collect_npm_honest.py`` /
+    ``collect_pypi_honest.py``): at least ``servers`` servers and ``tools`` tool definitions,
+    each server new against the sets ``earlier`` (:func:`_assert_new_honest_servers`), one file
+    a distinct ``npm name@version`` or ``pypi name==version``, a placeholder setting named as
+    no working credential, and the kinds the set was chosen for (``words``) in its text."""
+    docs = _honest_docs(folder)
+    assert len(docs) >= servers and sum(len(d["tools"]) for d in docs) >= tools
+    _assert_new_honest_servers(docs, [d for name in earlier for d in _honest_docs(name)])
+    packages = [d["path"] for d in docs]
+    assert all(
+        re.fullmatch(r"npm (?:@[\w.-]+/)?[\w.-]+@\d[\w.+-]*|pypi [\w.-]+==\d[\w.+-]*", p)
+        for p in packages
+    ), packages
+    assert len(set(packages)) == len(packages)
+    for d in docs:
+        if "placeholder" in d["note"]:
+            assert "no working credential" in d["note"], d["path"]
+    text = " ".join(t["description"].lower() for d in docs for t in d["tools"])
+    for word in words:
+        assert word in text, word
+
+
 def test_honest_held8_keeps_provenance_and_shares_no_server_with_any_other_honest_set():
     """The held-out honest set: at least 200 tool definitions of at least 15 published servers,
     one file a server, each naming its repository, path, 40-digit commit, licence and which part
@@ -482,7 +507,7 @@ def test_with_own_reads_a_server_as_a_review_does_its_siblings_its_own():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import bench_cues_eval as b
 
-    from mcp_review.engine.cues import tool_cues
+    from mcp_review.engine.cues import text_cues
 
     corpus = {"graphql-other": {"validate"}}
     tool = {
@@ -494,8 +519,12 @@ def test_with_own_reads_a_server_as_a_review_does_its_siblings_its_own():
     alone = b.KnownNames.of(corpus)
     own = b.with_own(corpus, "apollo", doc)
     assert own.tools["validate"] == frozenset({"graphql-other", "apollo"})
-    rules_alone = {c.rule for c in tool_cues(None, tool, names=alone, server="apollo")}
-    rules_own = {c.rule for c in tool_cues(None, tool, names=own, server="apollo")}
+    # read as one text (a new tool's single reading is shown at attention under its own rule,
+    # engine/cue_corroborate.py; the names decide whether the reading is there at all)
+    text = str(tool["description"])
+    kw = {"own_server": "apollo", "own_tool": "execute"}
+    rules_alone = {c.rule for c in text_cues(text, "/description", names=alone, **kw)}
+    rules_own = {c.rule for c in text_cues(text, "/description", names=own, **kw)}
     assert "cue.instruction.other-tool" in rules_alone - rules_own
 
 

@@ -3,8 +3,8 @@
 On the real CLI over real snapshot files and pin files on disk: each tool entry carries
 ``"cues"`` (what the live definition asks of the model that its pin did not; a new tool's are
 first-sight cues), each server-instructions entry too, and a baseline ``pin`` of the real
-servers in tests/corpus/ is held back by cues only for the first-sight kinds (hidden characters,
-concealment, exfiltration, a path to a secret location).
+servers in tests/corpus/ is held back at first sight only by hidden characters, a path to a
+secret location, or a blocking cue something independent corroborates (engine/cue_corroborate.py).
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 
 from mcp_review.cli import main
-from mcp_review.engine.cues import tool_cues
+from mcp_review.engine.cue_corroborate import counts, evidence
+from mcp_review.engine.cues import tool_cues, tool_texts
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.policy import Concern, Outcome, decide, facts_for, first_sight_blocking
+from mcp_review.engine.rules.cue_corroborate import CORROBORATE_LEVELS
 from mcp_review.engine.rules.cues import SECRET_PATH_RULE
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 from mcp_review.services.fetch import _read_raw_page
@@ -29,7 +31,6 @@ ROOT = Path(__file__).resolve().parents[2]
 import corpus_data as cd  # noqa: E402
 
 CUE_KEYS = {"kind", "level", "text", "pointer", "rule"}
-FIRST_SIGHT = ("concealment", "exfiltration")
 
 
 def _snapshot(cap: cd.Capture) -> Snapshot:
@@ -178,8 +179,9 @@ def test_baseline_pin_of_the_corpus(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`pin --snapshot` of the newest capture of every real server in tests/corpus/ into an
-    empty pin file: nothing is held back by cues but the first-sight kinds, and every tool
-    held back is named with the cue that holds it."""
+    empty pin file: nothing is held back by cues but a secret location or a corroborated
+    blocking cue (a single reading is shown at attention), and every tool held back is named
+    with the cue that holds it."""
     import mcp_review.engine.status as status_mod
 
     # The engine's cues of each new tool, as the pin's own status computed them (what its
@@ -210,18 +212,21 @@ def test_baseline_pin_of_the_corpus(
             # "Tick label position; to hide them"): split only where a reason starts
             why = h["why"].removeprefix("blocked: ")
             held[h["tool"]] = re.split(r"; (?=hidden characters|cue in new tool: )", why)
-        # The engine agrees: only first-sight kinds among a new tool's blocking cues.
+        # The engine agrees: a new tool's blocking cue is a path to a secret location, or
+        # one that something independent corroborates (engine/cue_corroborate.py); a single
+        # reading is shown at attention instead.
         for t in tools.servers[server].tools:
-            for c in seen.pop((server, t.name)):
-                if first_sight_blocking(c):
-                    assert str(c.kind) in FIRST_SIGHT or c.rule == SECRET_PATH_RULE
+            cues = seen.pop((server, t.name))
+            found = evidence(cues, tool_texts(t.wire), own_tool=t.name, server=server)
+            for i, c in enumerate(cues):
+                if first_sight_blocking(c) and c.rule != SECRET_PATH_RULE:
+                    assert any(map(counts, found.get(i, ["?"]))), (server, t.name, c)
+                assert c.rule not in CORROBORATE_LEVELS or not first_sight_blocking(c)
     assert pinned > 100 and not seen  # every tool's cues were read above, no other
     for tool, reasons in held.items():
         for r in reasons:
             assert r.startswith(("hidden characters", "cue in new tool: ")), (tool, r)
-            if r.startswith("cue in new tool: "):
-                kind = r.removeprefix("cue in new tool: ").split(" ")[0]
-                assert kind in FIRST_SIGHT or SECRET_PATH_RULE in r, (tool, r)
+            assert "uncorroborated" not in r, (tool, r)
 
 
 def test_text_markdown_and_sarif_list_the_cues(

@@ -16,7 +16,7 @@ from servers.proxy_harness import PATIENCE, ROOT, RawClient, read_jsonl
 
 from mcp_review.services.proxy.framing import relay_loads, relay_read
 from mcp_review.services.proxy.recorder import LARGE, _argv, spec_for
-from mcp_review.services.proxy.recorder_child import HEAD
+from mcp_review.services.proxy.recorder_child import HEAD, NICE
 from mcp_review.store.calllog import CallLog, seal_key, sealed
 
 SECRET = "s3cr3t-value-of-the-server-Zq81"
@@ -231,6 +231,19 @@ def _wait_for_ids(tmp: Path, n: int) -> None:
     while len(_ids(tmp) if (tmp / "calls.jsonl").exists() else []) < n:
         assert time.monotonic() < deadline
         time.sleep(0.02)
+
+
+def test_the_recorder_yields_the_cpu_to_the_calls(tmp_path: Path):
+    """The recorder child runs ``NICE`` steps below the proxy (its records are off the call's
+    path): read from the kernel's own view of both processes."""
+    with RawClient(tmp_path, env={"XDG_STATE_HOME": str(tmp_path / "state")}, warm=False) as c:
+        c.initialize()
+        _call(c, 1, LARGE)
+        _wait_for_ids(tmp_path, 1)
+        rec = _recorder(c)
+        proxy = os.getpriority(os.PRIO_PROCESS, c.proc.pid)
+        assert os.getpriority(os.PRIO_PROCESS, rec) == min(19, proxy + NICE)
+        assert c.close() == 0
 
 
 @pytest.mark.slow

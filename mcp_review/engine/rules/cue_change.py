@@ -26,7 +26,8 @@ CHANGE_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "someone: addresses a reader (you, please, I, my, we, a question), opens with a command "
         "(a base-form verb and its object), names the model reading it (AI, assistant, agent, bot, "
         "model, in a sentence that opens with a capital), or is in another language than the "
-        "tool's English; "
+        "tool's English, or is mostly written in a script without spaces between words (Han, "
+        "Japanese kana, Thai) that none of the tool's texts and names uses; "
         "a sentence naming an identifier speaks of the interface and is left alone; read only "
         "on a change, never at first sight",
         "Lists the files of a folder."

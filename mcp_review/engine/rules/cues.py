@@ -400,3 +400,15 @@ CUE_RULE_LIST = (
     ),
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
+
+# the uncorroborated rules (engine/cue_corroborate.py): a new tool's single reading, at attention.
+from mcp_review.engine.rules.cue_corroborate import CORROBORATE_RULE_LIST  # noqa: E402
+
+CUE_RULE_LIST = (
+    *CUE_RULE_LIST,
+    *(
+        _c(rid, CueKind(kind), purpose, example, Level(level))
+        for rid, kind, purpose, example, level in CORROBORATE_RULE_LIST
+    ),
+)
+CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
