@@ -49,7 +49,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -362,6 +362,49 @@ def filtered(
         if kept:
             out.append({**s, "items": kept})
     return out, dropped
+
+
+HELD_OUT_DEV = ("poisoned_dev7.json", "poisoned_dev8.json")
+"""The held-out batches, read by a later batch's builder only through the leak check."""
+
+
+def earlier_dev_texts(own: str) -> set[str]:
+    """Every development poisoned text of a batch other than ``own`` (its file name) and the
+    held-out ones, folded: a later batch drops its repeats."""
+    out: set[str] = set()
+    for p in sorted(HERE.glob("poisoned_dev*.json")):
+        if p.name in (*HELD_OUT_DEV, own):
+            continue  # the held-out batches are read only through the leak check
+        out |= {_fold(str(i["text"])) for i in json.loads(p.read_text(encoding="utf-8"))}
+    return out
+
+
+def kept_sources(
+    sources: list[dict[str, Any]], own: str, repos: Iterable[str], verbose: bool = False
+) -> list[dict[str, Any]]:
+    """A later batch's ``sources`` without the texts of earlier batches (``own``: its file
+    name), then :func:`filtered` against the protected texts' runs; with ``verbose``, what
+    each filter dropped per repository of ``repos``."""
+    protected: set[tuple[str, ...]] = set()
+    for t in protected_texts():
+        protected |= _grams(t)
+    earlier = earlier_dev_texts(own)
+    fresh: list[dict[str, Any]] = []
+    repeats: dict[str, int] = {}
+    for s in sources:
+        kept = [(w, t) for w, t in s["items"] if _fold(t) not in earlier]
+        repeats[s["repo"]] = repeats.get(s["repo"], 0) + len(s["items"]) - len(kept)
+        fresh.append({**s, "items": kept})
+    out, dropped = filtered(fresh, protected)
+    if verbose:
+        for repo in repos:
+            n = sum(len(s["items"]) for s in sources if s["repo"] == repo)
+            print(
+                f"  {repo}: {n} candidates; dropped: {dropped['empty'][repo]} only a "
+                f"placeholder, {dropped['near-identical'][repo] + repeats[repo]} near-identical "
+                f"({repeats[repo]} of an earlier batch), {dropped['leak'][repo]} by the leak check"
+            )
+    return out
 
 
 SEED_OFFSET = 9

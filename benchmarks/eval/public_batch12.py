@@ -61,8 +61,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import public_batch10
 from dev_batch import collector
-from public_batch10 import _fold, _grams, filtered, protected_texts
 
 HERE = Path(__file__).resolve().parent
 RAW = HERE / "batch12_raw"
@@ -250,39 +250,11 @@ SEED_OFFSET = 11
 """Planted with ``build_eval.PLANT_SEED + 11`` (batch 10 takes ``+ 9``)."""
 
 
-def earlier_dev_texts() -> set[str]:
-    """Every development poisoned text of an earlier batch, folded (repeats are dropped)."""
-    out: set[str] = set()
-    for p in sorted(HERE.glob("poisoned_dev*.json")):
-        if p.name in ("poisoned_dev7.json", "poisoned_dev8.json", "poisoned_dev12.json"):
-            continue  # the held-out batches are read only through the leak check
-        out |= {_fold(str(i["text"])) for i in json.loads(p.read_text(encoding="utf-8"))}
-    return out
-
-
 def build(verbose: bool = False) -> list[dict[str, Any]]:
     """The batch's items: filtered, then planted (``build_eval._dev_batch``)."""
     import build_eval
 
-    protected: set[tuple[str, ...]] = set()
-    for t in protected_texts():
-        protected |= _grams(t)
-    earlier = earlier_dev_texts()
-    fresh: list[dict[str, Any]] = []
-    repeats: dict[str, int] = {}
-    for s in SOURCES:
-        kept = [(w, t) for w, t in s["items"] if _fold(t) not in earlier]
-        repeats[s["repo"]] = repeats.get(s["repo"], 0) + len(s["items"]) - len(kept)
-        fresh.append({**s, "items": kept})
-    kept_sources, dropped = filtered(fresh, protected)
-    if verbose:
-        for repo in PACKAGES:
-            n = sum(len(s["items"]) for s in SOURCES if s["repo"] == repo)
-            print(
-                f"  {repo}: {n} candidates; dropped: {dropped['empty'][repo]} only a "
-                f"placeholder, {dropped['near-identical'][repo] + repeats[repo]} near-identical "
-                f"({repeats[repo]} of an earlier batch), {dropped['leak'][repo]} by the leak check"
-            )
+    kept_sources = public_batch10.kept_sources(SOURCES, "poisoned_dev12.json", PACKAGES, verbose)
     out = build_eval._dev_batch(kept_sources, 12, build_eval.PLANT_SEED + SEED_OFFSET)
     for item in out:
         pkg = PACKAGES[str(item["source"])]

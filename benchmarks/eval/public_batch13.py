@@ -23,7 +23,7 @@ scored on its own line (``bench_cues_eval.DEV_APART``); none is frozen. Committe
 rule of this pass changed. The filters of batch 10 (``public_batch10.filtered``: only a
 placeholder, near-identical after folding case, digits and spaces, and the leak check against
 every frozen and held-out text, counts only) run before planting, and near-identical texts of
-earlier development batches are dropped (``earlier_dev_texts``, batch 12 included).
+earlier development batches are dropped (``public_batch10.earlier_dev_texts``, batch 12 included).
 ``python benchmarks/eval/public_batch13.py`` writes the file.
 
 ``where`` says how a text was taken: ``json`` (a JSON string as JSON reads it), ``as written``
@@ -469,42 +469,14 @@ SEED_OFFSET = 12
 MAX_PER_REPO = 12
 
 
-def earlier_dev_texts() -> set[str]:
-    """Every development poisoned text of an earlier batch, folded (repeats are dropped)."""
-    from public_batch10 import _fold
-
-    out: set[str] = set()
-    for p in sorted(HERE.glob("poisoned_dev*.json")):
-        if p.name in ("poisoned_dev7.json", "poisoned_dev8.json", "poisoned_dev13.json"):
-            continue  # the held-out batches are read only through the leak check
-        out |= {_fold(str(i["text"])) for i in json.loads(p.read_text(encoding="utf-8"))}
-    return out
-
-
 def build(verbose: bool = False) -> list[dict[str, Any]]:
     """The batch's items: filtered, then planted (``build_eval._dev_batch``)."""
     import build_eval
-    from public_batch10 import _fold, _grams, filtered, protected_texts
+    import public_batch10
 
-    protected: set[tuple[str, ...]] = set()
-    for t in protected_texts():
-        protected |= _grams(t)
-    earlier = earlier_dev_texts()
-    fresh: list[dict[str, Any]] = []
-    repeats: dict[str, int] = {}
-    for s in SOURCES:
-        kept = [(w, t) for w, t in s["items"] if _fold(t) not in earlier]
-        repeats[s["repo"]] = repeats.get(s["repo"], 0) + len(s["items"]) - len(kept)
-        fresh.append({**s, "items": kept})
-    kept_sources, dropped = filtered(fresh, protected)
-    if verbose:
-        for repo in dict.fromkeys(s["repo"] for s in SOURCES):
-            n = sum(len(s["items"]) for s in SOURCES if s["repo"] == repo)
-            print(
-                f"  {repo}: {n} candidates; dropped: {dropped['empty'][repo]} only a "
-                f"placeholder, {dropped['near-identical'][repo] + repeats[repo]} near-identical "
-                f"({repeats[repo]} of an earlier batch), {dropped['leak'][repo]} by the leak check"
-            )
+    kept_sources = public_batch10.kept_sources(
+        SOURCES, "poisoned_dev13.json", dict.fromkeys(s["repo"] for s in SOURCES), verbose
+    )
     return build_eval._dev_batch(kept_sources, 13, build_eval.PLANT_SEED + SEED_OFFSET)
 
 

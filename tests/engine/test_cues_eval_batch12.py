@@ -141,7 +141,7 @@ def test_no_committed_item_shares_eight_words_with_a_frozen_or_held_out_text():
 
 
 def test_the_builder_drops_a_text_an_earlier_development_batch_holds():
-    folded = public_batch12.earlier_dev_texts()
+    folded = public_batch10.earlier_dev_texts("poisoned_dev12.json")
     some10 = str(_load("poisoned_dev10.json")[0]["text"])
     assert public_batch10._fold(some10) in folded
     assert not any(

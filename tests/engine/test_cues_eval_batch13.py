@@ -73,7 +73,7 @@ def test_batch13_is_what_its_builder_writes_with_provenance_from_new_repositorie
 
 def test_no_batch13_text_repeats_an_earlier_development_text():
     folded = {public_batch10._fold(str(i["text"])) for i in _load("poisoned_dev13.json")}
-    assert not folded & public_batch13.earlier_dev_texts()
+    assert not folded & public_batch10.earlier_dev_texts("poisoned_dev13.json")
 
 
 def test_no_committed_item_shares_eight_words_with_a_frozen_or_held_out_text():
