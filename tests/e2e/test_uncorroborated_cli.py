@@ -15,23 +15,16 @@ from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 
 # benchmarks/eval/honest_dev7/npm_digitalocean_mcp.json (npm @digitalocean/mcp@1.0.70)
-CREDENTIALS = {
-    "name": "vector-db-get-credentials",
-    "description": (
-        "Get the admin credentials (user_id and api_token) for a vector database cluster. Use "
-        "these together with the cluster's endpoints to connect a Weaviate client."
-    ),
-    "inputSchema": {
-        "properties": {
-            "ID": {
-                "description": "ID of the vector database cluster to get credentials for",
-                "type": "string",
-            }
-        },
-        "required": ["ID"],
-        "type": "object",
-    },
-}
+CREDENTIALS = next(
+    t
+    for t in json.loads(
+        (
+            Path(__file__).resolve().parents[2]
+            / "benchmarks/eval/honest_dev7/npm_digitalocean_mcp.json"
+        ).read_text(encoding="utf-8")
+    )["tools"]
+    if t["name"] == "vector-db-get-credentials"
+)
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
