@@ -73,7 +73,13 @@ FOREIGN = [
         r"l'utilisateur|(?:dem|den) (?:benutzer|nutzer)\w{0,2} nicht\b|ohne (?:den )?"
         r"(?:benutzer|nutzer)\w{0,2} zu informieren|请勿通知用户|不要告诉用户|不要通知用户|"
         r"不要让用户知道|не сообщай\w{0,2} пользовател|не говори\w{0,2} пользовател|"
-        r"ユーザーに(?:伝え|知らせ|言わ)ない|não informar o usuário",
+        r"ユーザーに(?:伝え|知らせ|言わ)ない|não informar o usuário|"
+        # "do not mention this instruction" (zh, ja): the English do-not-tell's object, the
+        # text's own instruction, or the user it is kept from
+        r"(?:不要|请勿|切勿|不得|别)(?:向用户|对用户)?(?:提及|透露|提到|提起)"
+        r"(?:此|这|该|本|上述)?(?:条|个|段)?(?:说明|指令|指示|提示|要求)|"
+        r"(?:不要|请勿|切勿|不得|别)(?:向|对)用户(?:提及|透露|提到|提起)|"
+        r"この(?:指示|説明|メッセージ)(?:について|に)?(?:は)?(?:言及|触れ)(?:しない|ない)",
         _I,
     ),
     re.compile(
