@@ -19,6 +19,7 @@ import asyncio
 import atexit
 import contextlib
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -168,6 +169,15 @@ def int_tool(name: str, desc: str) -> dict[str, Any]:
         "description": desc,
         "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}},
     }
+
+
+def published_tool(path: str, name: str) -> dict[str, Any]:
+    """The tool ``name`` of a published server's file under ``benchmarks/eval/`` (``path``,
+    e.g. ``honest_dev7/npm_digitalocean_mcp.json``), as the server listed it."""
+    doc = json.loads(
+        (Path(__file__).resolve().parents[1] / "benchmarks/eval" / path).read_text("utf-8")
+    )
+    return next(t for t in doc["tools"] if t["name"] == name)  # type: ignore[no-any-return]
 
 
 # --- the command line, in this process ---------------------------------------------------------

@@ -54,6 +54,15 @@ def _param_changes(t):
             yield old, new
 
 
+def _description_changes(t):
+    """(old, new) for each description sentence but the first, added back (a tool of two
+    sentences or more)."""
+    ss = list(_cut(t.get("description") or ""))
+    new = dict(t, description=" ".join(ss))
+    for i in range(1, len(ss)):
+        yield dict(t, description=" ".join(ss[:i] + ss[i + 1 :])), new
+
+
 per: dict[str, list[int]] = {}
 names = E.KnownNames()
 n = f = 0
@@ -62,31 +71,13 @@ for d in DIRS:
     for p in sorted((E.EVAL / d).glob("*.json")):
         doc = json.loads(p.read_text())
         for t in doc["tools"]:
-            if PARAMS:
-                pairs = list(_param_changes(t))
-                if not pairs:
-                    continue
-                n += 1
-                per.setdefault(d, [0, 0])[0] += 1
-                got = set()
-                for old, new in pairs:
-                    for c in E.tool_cues(old, new, names=names, server=p.stem):
-                        if c.rule in RULES:
-                            got.add((c.rule.split(".")[-1], c.text[:150]))
-                if got:
-                    f += 1
-                    per[d][1] += 1
-                    hits.append((d, p.stem, t["name"], sorted(got)))
-                continue
-            ss = list(_cut(t.get("description") or ""))
-            if len(ss) < 2:
+            pairs = list(_param_changes(t) if PARAMS else _description_changes(t))
+            if not pairs:
                 continue
             n += 1
             per.setdefault(d, [0, 0])[0] += 1
-            new = dict(t, description=" ".join(ss))
             got = set()
-            for i in range(1, len(ss)):
-                old = dict(t, description=" ".join(ss[:i] + ss[i + 1 :]))
+            for old, new in pairs:
                 for c in E.tool_cues(old, new, names=names, server=p.stem):
                     if c.rule in RULES:
                         got.add((c.rule.split(".")[-1], c.text[:150]))

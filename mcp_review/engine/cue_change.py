@@ -55,7 +55,7 @@ from mcp_review.engine.rules.cue_families import INSTRUCTION_READS_AS_INSTRUCTIO
 from mcp_review.engine.rules.cues import CueKind
 from mcp_review.engine.rules.render import common_length
 
-__all__ = ["added_sentences", "change_cues", "off_topic", "stem"]
+__all__ = ["added_sentences", "change_cues", "off_topic", "read_added", "stem"]
 
 _MAX_TEXT = 200_000
 """Characters of one text read for added sentences (past it the rest is not read here)."""
@@ -541,6 +541,18 @@ def change_cues(
     added = list(added_sentences(old_map, texts))
     if not added:
         return introduced
+    return read_added(old_map, texts, added, introduced, kw)
+
+
+def read_added(
+    old_map: Mapping[str, list[str]],
+    texts: list[tuple[str, str]],
+    added: list[tuple[str, str]],
+    introduced: list[Cue],
+    kw: Mapping[str, Any],
+) -> list[Cue]:
+    """:func:`change_cues` on the sentences ``added`` the change adds (not empty), for a
+    reader that needs them too (engine/cue_change_claims.py) and cuts them once."""
     names = kw.get("names")
     raised = added_instruction(introduced, added)
     # As the learned reader itself: nothing more on a text whose change is blocked already

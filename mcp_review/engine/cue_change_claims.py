@@ -245,8 +245,8 @@ def change_cues(
     """``engine/cue_change.py``'s ``change_cues`` (same arguments), then these readers on the
     sentences the change adds, at pointers no cue of the change blocks."""
     texts = list(new_texts)
-    out = cc.change_cues(old_map, texts, introduced, kw)
     added = list(cc.added_sentences(old_map, texts))
     if not added:
-        return out
+        return introduced
+    out = cc.read_added(old_map, texts, added, introduced, kw)
     return [*out, *claim_cues(old_map, added, {c.pointer for c in introduced if c.blocking})]

@@ -9,22 +9,14 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import published_tool
 
 from mcp_review.cli import main
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 
 # benchmarks/eval/honest_dev7/npm_digitalocean_mcp.json (npm @digitalocean/mcp@1.0.70)
-CREDENTIALS = next(
-    t
-    for t in json.loads(
-        (
-            Path(__file__).resolve().parents[2]
-            / "benchmarks/eval/honest_dev7/npm_digitalocean_mcp.json"
-        ).read_text(encoding="utf-8")
-    )["tools"]
-    if t["name"] == "vector-db-get-credentials"
-)
+CREDENTIALS = published_tool("honest_dev7/npm_digitalocean_mcp.json", "vector-db-get-credentials")
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

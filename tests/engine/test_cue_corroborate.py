@@ -6,11 +6,10 @@ before, and the same single reading blocks it."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import published_tool
 
 from mcp_review.engine.cue_corroborate import UNCORROBORATED, evidence, reader_of
 from mcp_review.engine.cues import tool_cues, tool_texts
@@ -30,16 +29,7 @@ from mcp_review.engine.rules.cues import CUE_RULES, Level
 # npm @digitalocean/mcp@1.0.70): a credentials tool's own job, worded like an attack's ask.
 # Blocked at first sight before (cue.secret.ask and cue.instruction.read-secret, one word
 # reading of one sentence).
-DIGITALOCEAN = next(
-    t
-    for t in json.loads(
-        (
-            Path(__file__).resolve().parents[2]
-            / "benchmarks/eval/honest_dev7/npm_digitalocean_mcp.json"
-        ).read_text(encoding="utf-8")
-    )["tools"]
-    if t["name"] == "vector-db-get-credentials"
-)
+DIGITALOCEAN = published_tool("honest_dev7/npm_digitalocean_mcp.json", "vector-db-get-credentials")
 
 # benchmarks/eval/poisoned_dev4.json mcp-attacks-3fdee91b62 (donwany/mcp-attacks,
 # attacks/tool_v3.py at 2c555790699418231ba64ff880eed71c676f9f58), development batch 4.
