@@ -38,7 +38,9 @@ set drew from) is held out the same way: its own line, outside the total, never 
 ``--batch 8`` scores it alone. Batch 11 (``poisoned_dev11.json``, injection texts written
 natively in Chinese, Japanese, Russian, Spanish, Portuguese, German and French) and the earlier
 native-language file ``poisoned_dev_lang.json`` are development data, each scored and listed on
-a line of its own (``DEV_APART``, ``LANG_FILE``), outside the old development total.
+a line of its own (``DEV_APART``, ``LANG_FILE``), outside the old development total. Batch 15
+(``poisoned_dev15.json``, poisoned tool and agent texts written in other languages) is listed on a
+line of its own the same way; ``--batch 15`` scores it alone.
 
 ``--honest-held`` scores the held-out honest set (``benchmarks/eval/honest_held8/``: tool lists
 of published servers no other honest set uses, collected with batch 8): every tool read at
@@ -86,6 +88,7 @@ DEV_APART = (
     11,
     12,
     13,
+    15,
 )  # development batches scored on their own line (listed), outside the old total
 LANG_FILE = (
     "poisoned_dev_lang.json"  # native-language development texts, on a listed line of their own
