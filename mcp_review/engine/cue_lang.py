@@ -1,4 +1,4 @@
-"""The cue families in Spanish, French, German, Chinese, Russian, Japanese and Portuguese.
+"""The cue families in Spanish, French, German, Chinese, Russian, Japanese, Portuguese and Korean.
 
 Each language's patterns live here, apart from the English families of
 ``engine/cue_families.py``, which imports the first four tables (they were written there first)
@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_review.engine.cue_lang_agent import agent_cues
 from mcp_review.engine.rules.cue_families import (
     CONCEALMENT_COVERT_HANDLING,
     INSTRUCTION_AUTHORITY_CLAIM,
@@ -52,6 +53,9 @@ FOREIGN = [
         r"anweisungen|usuario|utilisateur|benutzers?|nutzers?)\b|\b(?:anweisungen|instruktionen)\b"
         r"[^.\n]{0,20}\bignorieren\b|忽略(?:之前|以前|先前|所有|用户|上述|以上|上面|前面|原有)|"
         r"игнорир\w{0,6}[^.\n]{0,30}инструкц|以前の指示を無視|指示を無視|"
+        # ko: "ignore the existing / earlier instructions"
+        r"(?:이전|기존|앞선|위의|모든)(?:의)?\s?(?:모든\s)?(?:지시|지침|명령|규칙)(?:사항)?(?:들)?"
+        r"(?:을|를|은|는)?\s?(?:모두\s|전부\s)?무시|"
         # "reset / forget / disregard your rules" (zh): the model's own rules, not a tool's
         r"(?:重置|忘记|忘掉|无视|清除|抛弃)(?:你的|之前的?|以前的?|所有的?)(?:规则|设定|指令|限制|约束)",
         _I,
@@ -68,12 +72,19 @@ FOREIGN = [
         _I,
     ),
     re.compile(
-        r"no (?:informes|digas|avises) al usuario|sin informar al usuario|"
+        r"no (?:le )?(?:informes|digas|avises|cuentes|menciones)(?: nada)? al usuario|"
+        r"sin informar al usuario|"
         r"ne (?:dites|dis|informez) (?:rien )?(?:pas )?à l'utilisateur|sans informer "
         r"l'utilisateur|(?:dem|den) (?:benutzer|nutzer)\w{0,2} nicht\b|ohne (?:den )?"
         r"(?:benutzer|nutzer)\w{0,2} zu informieren|请勿通知用户|不要告诉用户|不要通知用户|"
         r"不要让用户知道|не сообщай\w{0,2} пользовател|не говори\w{0,2} пользовател|"
         r"ユーザーに(?:伝え|知らせ|言わ)ない|não informar o usuário|"
+        # pt: "não diga isso ao usuário" (the subjunctive-imperative no account of a tool uses)
+        r"não (?:diga|conte|informe|avise|mencione|fale)(?: isso| isto| nada)? (?:ao|para o) "
+        r"usuário|"
+        # ko: "do not tell / mention to the user", "this instruction … to the user"
+        r"사용자에게\s?(?:는\s)?(?:이\s(?:지시|내용|사실)(?:를|을)?\s)?(?:알리지|말하지|언급하지|"
+        r"공개하지|밝히지)\s?(?:마|말)|이 지시(?:를|를 절대)? 사용자에게|"
         # "do not mention this instruction" (zh, ja): the English do-not-tell's object, the
         # text's own instruction, or the user it is kept from
         r"(?:不要|请勿|切勿|不得|别)(?:向用户|对用户)?(?:提及|透露|提到|提起)"
@@ -83,9 +94,18 @@ FOREIGN = [
         _I,
     ),
     re.compile(
-        r"(?:env[ií]a|enviar|envoyez|envoyer|sende|senden|отправ\w{0,4})\b[^.\n]{0,60}"
+        r"(?:env[ií]a|enviar|envie|mande|envoyez|envoyer|sende|senden|отправ\w{0,4})\b[^.\n]{0,60}"
         r"(?:@[\w-]{1,40}\.\w{2,6}|https?://)|发送[^。\n]{0,40}(?:@|https?://)|"
-        r"送信[^。\n]{0,40}(?:@|https?://)",
+        r"送信[^。\n]{0,40}(?:@|https?://)|"
+        # an order to send to a bare domain (zh "请将报告发送到 webhook.site"), or to a URL or
+        # domain named before the verb (ja "webhook.site にレポートを送信してください")
+        r"(?:请|务必|必须)[^。\n]{0,20}(?:发送|上传|提交)(?:到|至)\s{0,2}[\w-]{2,30}\.(?:site|com|io|"
+        r"net|org|app|dev|xyz|me|co|cn|ru)\b|"
+        r"(?:https?://[^\s。、]{3,80}|[\w-]{2,30}\.(?:site|com|io|net|org|app|dev|xyz|me|co|jp))"
+        r"\s{0,2}に[^。\n]{0,30}(?:送信|送っ|転送|アップロード)(?:して(?:ください|下さい)|しなさい|すること)|"
+        # ko: every secret (API key, token) sent out
+        r"(?:비밀\s?정보|API\s?[Kk]ey|API\s?키|토큰|비밀번호|개인\s?키|자격\s?증명)[^.\n]{0,60}"
+        r"(?:외부로|외부에)\s?(?:전송|보내|유출)",
         _I,
     ),
 ]
@@ -127,7 +147,7 @@ _SECRET_ES = r"(?:contraseñas?|claves?(?: de api| api| privadas?)?|credenciales
 _SECRET_FR = r"(?:mots? de passe|clés?(?: d'api| api| privées?)?|identifiants|jetons?|secrets?|prompt (?:du )?système|variables d'environnement)"
 _SECRET_DE = r"(?:passw(?:o|ö)rte?r?|(?:api-|privaten? )?schlüssel|zugangsdaten|tokens?|geheimnisse?|system-?prompt|umgebungsvariablen)"
 _SECRET_ZH = r"(?:API ?)?(?:系统提示词?|密钥|密碼|密码|令牌|凭证|凭据|API ?[Kk]ey|私钥|环境变量)"
-_SECRET_RU = r"(?:системн\w{0,3} промпт\w{0,2}|ключ\w{0,3}|парол\w{0,3}|токен\w{0,3}|секрет\w{0,3}|учётн\w{0,3} данн\w{0,3}|учетн\w{0,3} данн\w{0,3}|переменн\w{0,3} окружения)"
+_SECRET_RU = r"(?:системн\w{0,3} промпт\w{0,2}|(?:скрыт|конфиденциальн|секретн|внутренн)\w{0,4} (?:инструкци|указани|директив|сообщени)\w{0,3}|строк\w{0,2} системн\w{0,3} промпт\w{0,2}|ключ\w{0,3}|парол\w{0,3}|токен\w{0,3}|секрет\w{0,3}|учётн\w{0,3} данн\w{0,3}|учетн\w{0,3} данн\w{0,3}|переменн\w{0,3} окружения)"
 _SECRET_ZH_YOURS = (
     r"你的\s{0,2}(?:system prompt|prompt|系统提示词?|提示词|API ?[Kk]ey|密钥|密码|令牌|token)"
 )
@@ -359,8 +379,10 @@ LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         INSTRUCTION_STEAL_SECRETS,
         "ru",
         re.compile(
-            r"\b(?:укради|похить)\b|\b(?:покажи|выведи|раскрой|отправь|перешли|верни|напечатай)"
-            r"(?:те)? (?:все |свой |свои |весь )?(?:\w{1,15} ){0,2}" + _SECRET_RU,
+            r"\b(?:укради|похить)\b|\b(?:покажи|выведи|раскрой|отправь|перешли|верни|напечатай|"
+            r"напиши|повтори|воспроизведи)"
+            r"(?:те)? (?:дословно )?(?:все |свой |свои |весь |каждую )?(?:\w{1,15} ){0,2}"
+            + _SECRET_RU,
             _I,
         ),
     ),
@@ -569,6 +591,7 @@ _GATE = (
 def lang_cues(text: str, add: Callable[[str, str, str], None]) -> None:
     """Every later family's cue in the six languages, given to ``add(rule, text, key)``: the
     first match per rule and language."""
+    agent_cues(text, add)  # fetch-and-run, short secret reads (engine/cue_lang_agent.py)
     other_script = not text.isascii()
     if not other_script:
         low = text.lower()
