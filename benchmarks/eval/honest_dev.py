@@ -34,7 +34,11 @@ Two parts, both read at first sight (``tool_cues(None, tool)``, as a tool new in
 - **published8**: ``honest_dev8/*.json``, an eighth collection, of published npm and PyPI
   servers of kinds no earlier set had (ticketing and project tools, CRM and ERP, mail and
   messaging, payments and e-commerce, analytics, maps and travel, finance, health, education,
-  developer services), run and asked for their tools with the same two collectors.
+  developer services), run and asked for their tools with the same two collectors;
+- **published_lang**: ``honest_lang/*.json``, published PyPI servers whose authors wrote their
+  tool descriptions in Korean, Spanish, German, French, Portuguese, Japanese, Chinese or
+  Russian, none in an earlier set (``collect_pypi_honest.py``): the honest counter-set of the
+  languages round 2 (issue 39 scope 2).
 
 Each published set is scored twice: as the corpus fleet knows names (a line of its own), and
 with each server's own tools known beside the fleet (``[... own tools known]``), as a review
@@ -143,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         ("published6", "honest_dev6"),
         ("published7", "honest_dev7"),
         ("published8", "honest_dev8"),
+        ("published_lang", "honest_lang"),
     ):
         defs = published_defs(folder)
         if not a.own_fleet:

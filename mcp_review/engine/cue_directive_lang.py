@@ -1,5 +1,5 @@
-"""The directive reader's question in Spanish, French, German, Chinese, Russian, Japanese and
-Portuguese.
+"""The directive reader's question in Spanish, French, German, Chinese, Russian, Japanese,
+Portuguese and Korean.
 
 ``engine/cue_directive.py`` asks of each sentence: is it a directive (an imperative, an
 obligation, a purpose kept from the user) whose object lies outside the tool's own job? This
@@ -63,6 +63,8 @@ _STRONG_FORMS: dict[str, re.Pattern[str]] = {
         r"voc[êe] deve|sempre|nunca|por favor)\b",
         _I,
     ),
+    # ko: the imperative and request endings, an obligation, always / never
+    "ko": re.compile(r"하세요|하십시오|하라|해라|해야 (?:합니다|한다)|반드시|항상|절대"),
 }
 _WEAK_FORMS: dict[str, re.Pattern[str]] = {
     "es": re.compile(r"\b(?:ignora|olvida|omite|muestra|revela)\b", _I),
@@ -213,6 +215,23 @@ _OBJECTS: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
             ),
         ),
     ),
+    "ko": (
+        (
+            "the model",
+            re.compile(
+                r"(?:이전|기존|앞선|위의|모든)(?:의)?\s?(?:모든\s)?(?:지시|지침|명령)|"
+                r"시스템\s?프롬프트|시스템\s?메시지"
+            ),
+        ),
+        ("the conversation", re.compile(r"(?:모든|전체)\s?(?:대화|채팅)|대화\s?기록|채팅\s?기록")),
+        (
+            "secrets",
+            re.compile(
+                r"(?:모든|사용자의)\s?(?:비밀번호|API\s?키|토큰|자격\s?증명)|비밀\s?정보|"
+                r"환경\s?변수|개인\s?키"
+            ),
+        ),
+    ),
     "pt": (
         (
             "the model",
@@ -242,7 +261,7 @@ _OBJECTS: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
 # "環境変数 OPENAI_API_KEY を設定してください", "defina a variável de ambiente". A sentence with one of
 # these verbs names no secret as an object the model is sent to.
 _SETUP = re.compile(
-    r"设置|配置|填写|填入|设定|設定|セット|установи|задай|укажи|"
+    r"设置|配置|填写|填入|设定|設定|セット|установи|задай|укажи|설정|입력|지정|"
     r"\b(?:establece|configura|define|défini(?:ssez|r)|configurez|setze|setzen|konfiguriere|"
     r"defina|configure)\b",
     _I,
@@ -257,7 +276,8 @@ _KEPT_FROM_USER = re.compile(
     r"\b(?:dem|den) (?:benutzer|nutzer)\w{0,2} nicht (?:sagen|mitteilen|zeigen)\b"
     r"|不要(?:告诉|通知|让)用户|请勿(?:通知|告知|告诉)用户|勿告知用户"
     r"|не (?:сообщай|говори|показывай)\w{0,2} пользовател"
-    r"|ユーザーに(?:伝え|知らせ|言わ|見せ)ない",
+    r"|ユーザーに(?:伝え|知らせ|言わ|見せ)ない"
+    r"|사용자에게\s?(?:알리지|말하지|언급하지|공개하지)\s?(?:마|말)",
     _I,
 )
 

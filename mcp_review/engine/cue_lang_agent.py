@@ -19,7 +19,8 @@ Evidence of intent toward the model, never a word alone:
   fetched (es "primero descarga … y luego ejecuta el instalador", zh "首先下载…然后运行它"). A
   tool saying what it does keeps the third person (es "Descarga el paquete y ejecuta las
   pruebas", de "Lädt die Datei herunter und führt sie aus", ru "Скачивает файл и запускает
-  проверку", zh "下载文件并返回本地路径") and is not read.
+  проверку", zh "下载文件并返回本地路径") and is not read; nor is installing what was fetched
+  ("Скачайте драйвер … и установите его"), a setup step the user takes.
 - **read a secret, shortly** (``cue.instruction.read-secret``, block, as in English): a sentence
   that is nothing but a reading verb and a secret or the place one is kept ("获取API key",
   "查看环境变量", "打开.env文件", "APIキーを表示して"), standing alone between sentence ends. A
@@ -55,11 +56,11 @@ AGENT_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         re.compile(
             # an ordered sequence (first … then) whose last step runs what was fetched
             r"\b(?:primero|antes)\b,? (?:descarga|descargue|baja)\b[^.\n]{0,60}\b(?:luego|después|"
-            r"a continuación)\b,? (?:ejecuta|ejecute|ejecútalo|ejecútala|instala|instálalo|corre)"
+            r"a continuación)\b,? (?:ejecuta|ejecute|ejecútalo|ejecútala|corre)"
             r"\b(?: " + _FETCHED_ES + r"\b)?|"
             # an imperative with its object pronoun (no third person says "ejecútalo")
             r"\b(?:descárgalo|descárgala|descarga|descargue)\b[^.\n]{0,60}\by (?:luego |después )?"
-            r"(?:ejecútalo|ejecútala|instálalo|instálala)\b",
+            r"(?:ejecútalo|ejecútala)\b",
             _I,
         ),
     ),
@@ -70,10 +71,10 @@ AGENT_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             # a lead that addresses the reader, then download and run in the infinitive
             r"\b(?:il (?:te |vous )?suffit de|il faut|vous devez|tu dois|veuillez|merci de|pensez à)"
             r" (?:d'abord |simplement )?t[ée]l[ée]charger\b[^.\n]{0,60}\b(?:et|puis|ensuite)\b "
-            r"(?:puis |ensuite )?(?:l'|les )?(?:ex[ée]cuter|lancer|installer)\b|"
+            r"(?:puis |ensuite )?(?:l'|les )?(?:ex[ée]cuter|lancer)\b|"
             # the imperative in -ez, which no third person shares
             r"\bt[ée]l[ée]chargez\b[^.\n]{0,60}\b(?:et|puis|ensuite)\b (?:puis |ensuite )?"
-            r"(?:l'|les )?(?:ex[ée]cutez|lancez|installez)\b(?: " + _FETCHED_FR + r"\b)?",
+            r"(?:l'|les )?(?:ex[ée]cutez|lancez)\b(?: " + _FETCHED_FR + r"\b)?",
             _I,
         ),
     ),
@@ -81,11 +82,11 @@ AGENT_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         INSTRUCTION_RUN_COMMAND,
         "de",
         re.compile(
-            r"\b(?:du musst|du sollst|sie müssen|bitte|musst du|müssen sie)\b[^.\n]{0,40}"
+            r"\b(?:du musst|du sollst|musst du)\b[^.\n]{0,40}"
             r"\bherunter(?:laden|zuladen)\b[^.\n]{0,20}\b(?:und|dann)\b (?:dann |danach )?"
-            r"(?:ausführen|starten|installieren)\b|"
+            r"(?:ausführen|starten)\b|"
             r"\b(?:lade|lad)\b[^.\n]{0,40}\bherunter\b[^.\n]{0,20}\b(?:und|dann)\b (?:dann |danach )?"
-            r"(?:führe|starte|installiere)\b",
+            r"(?:führe|starte)\b",
             _I,
         ),
     ),
@@ -96,7 +97,7 @@ AGENT_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             # "baixe", "execute", "rode": the imperative, not the third person ("baixa",
             # "executa")
             r"\b(?:baixe|descarregue|faça o download d[oae])\b[^.\n]{0,60}\b(?:e|depois|em seguida)"
-            r"\b,? (?:depois |em seguida )?(?:execute|rode|instale|execute-o|rode-o|instale-o)\b",
+            r"\b,? (?:depois |em seguida )?(?:execute|rode|execute-o|rode-o)\b",
             _I,
         ),
     ),
@@ -105,7 +106,7 @@ AGENT_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "ru",
         re.compile(
             r"(?<!\w)(?:скачай|скачайте|загрузи|загрузите)(?!\w)[^.\n]{0,60}(?<!\w)(?:запусти|"
-            r"запустите|выполни|выполните|установи|установите)(?!\w)",
+            r"запустите|выполни|выполните)(?!\w)",
             _I,
         ),
     ),
@@ -115,7 +116,7 @@ AGENT_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         re.compile(
             # an ordered sequence or an order ("请", "务必"), then running what was fetched
             r"(?:首先|先|请|务必|必须)[^。\n]{0,4}下载[^。\n]{0,20}?[，,；;]?\s{0,2}(?:然后|再|之后|接着|并)"
-            r"\s{0,2}(?:运行|执行|安装|启动)\s{0,2}(?:它|之|该(?:程序|文件|脚本|安装包)|"
+            r"\s{0,2}(?:运行|执行|启动)\s{0,2}(?:它|之|该(?:程序|文件|脚本|安装包)|"
             r"这个(?:程序|文件|脚本|安装包)|安装包|脚本|程序)"
         ),
     ),
@@ -123,7 +124,7 @@ AGENT_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         INSTRUCTION_RUN_COMMAND,
         "ja",
         re.compile(
-            r"ダウンロードし(?:て|てから)[^。\n]{0,10}(?:実行|インストール|起動)(?:して(?:ください|下さい)|"
+            r"ダウンロードし(?:て|てから)[^。\n]{0,10}(?:実行|起動)(?:して(?:ください|下さい)|"
             r"しなさい|すること)"
         ),
     ),
@@ -131,7 +132,7 @@ AGENT_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         INSTRUCTION_RUN_COMMAND,
         "ko",
         re.compile(
-            r"다운로드(?:하고|한 후|한 뒤|해서|하여)[^.\n]{0,20}(?:실행|설치)(?:하세요|하십시오|하라|해 ?주세요)"
+            r"다운로드(?:하고|한 후|한 뒤|해서|하여)[^.\n]{0,20}실행(?:하세요|하십시오|하라|해 ?주세요)"
         ),
     ),
     # a sentence that is only a reading verb and a secret (or where secrets are kept)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import public_batch10
 import public_batch15
+from collect_honest_lang import written_in
 from test_cues_eval_batch13 import _protected_owners
 from test_cues_eval_set import KEEP_OFF_HONEST, _assert_unreserved
 
@@ -116,3 +117,29 @@ def test_batch15_is_scored_and_listed_on_its_own_line(eval_dev_scores):
     assert r["poisoned_batch15"]["all"]["n"] == len(_load("poisoned_dev15.json"))
     assert "misses" in r["poisoned_batch15"]
     assert {"zh", "ja", "ru", "es", "fr", "de"} <= set(r["poisoned_batch15"]["by_language"])
+
+
+def test_honest_lang_is_native_honest_text_with_provenance_from_new_servers():
+    """The honest counter-set of batch 15 (``benchmarks/eval/honest_lang/``): at least 100 tool
+    definitions of at least 8 published PyPI servers whose authors wrote their tool descriptions
+    in one of the issue's other languages (or Korean, Portuguese), each run and asked for its
+    tools (``benchmarks/eval/collect_pypi_honest.py``), one file a server naming its
+    repository, ``pypi NAME==VERSION``, the distribution's SHA-1, licence and how it was taken,
+    with its ``language``; no server is a corpus server, in another honest set (the held-out
+    one's names included), held for the independent check or on the keep-off list; most of each
+    server's descriptions are in its language."""
+    from test_cues_eval_set import _assert_new_honest_servers, _honest_docs
+
+    docs = _honest_docs("honest_lang")
+    tools = [t for d in docs for t in d["tools"]]
+    assert len(docs) >= 8 and len(tools) >= 100, (len(docs), len(tools))
+    others = sorted(p.name for p in EVAL.glob("honest_*") if p.is_dir() and p.name != "honest_lang")
+    _assert_new_honest_servers(docs, [d for name in others for d in _honest_docs(name)])
+    packages = [d["path"] for d in docs]
+    assert all(re.fullmatch(r"pypi [\w.-]+==\d[\w.+-]*", p) for p in packages), packages
+    assert len(set(packages)) == len(packages)
+    langs = Counter(str(d["language"]) for d in docs)
+    assert set(langs) <= NATIVE and len(langs) >= 5, langs
+    for d in docs:
+        native = [t for t in d["tools"] if written_in(t["description"], d["language"])]
+        assert 2 * len(native) >= len(d["tools"]), (d["path"], len(native), len(d["tools"]))
