@@ -45,7 +45,11 @@ FOREIGN = [
     re.compile(
         r"INSTRUCCIONES DEL SISTEMA|INSTRUCTIONS? (?:DU )?SYST[EÈ]ME|SYSTEMANWEISUNG|"
         r"AVISO DO SISTEMA|СИСТЕМНАЯ (?:ИНСТРУКЦИЯ|КОМАНДА)|システム指示|システム命令|"
-        r"系统指令|系統指令|系统命令",
+        r"系统指令|系統指令|系统命令|"
+        # a system note or new instructions as a header in running text, with its colon
+        r"(?-i:SYSTEMHINWEIS|NOTA DEL SISTEMA|NOTA DO SISTEMA|NOTE SYST[EÈ]ME)\s{0,2}:|"
+        r"\b(?-i:[Nn]ote syst[eè]me)\s{0,2}:|"
+        r"(?-i:Neue Anweisungen|Nouvelles instructions|Nuevas instrucciones|Novas instruções)\s{0,2}:",
         _I,
     ),
     re.compile(
@@ -66,7 +70,7 @@ FOREIGN = [
         r"\b(?:olvida|ignora|oublie[zr]?|ignore[zr]?|vergiss|ignoriere|esque[çc]a|ignore)\b"
         r"[^.\n]{0,12}\b(?:tus|tes|vos|deine|ihre|alle|todas (?:las|as)|toutes les|suas|seus)\s"
         r"(?:\w{1,15}\s)?(?:reglas|instrucciones|restricciones|directrices|règles|instructions|"
-        r"consignes|regeln|anweisungen|vorgaben|regras|instruções|instrucoes)\b|"
+        r"consignes|regeln|richtlinien|leitlinien|anweisungen|vorgaben|regras|instruções|instrucoes)\b|"
         # "ignore safety": the object right after the verb (no tool ignores "the safety")
         r"\b(?:ignora|ignore[zr]?|ignoriere)[*_]{0,2}\s(?:la seguridad|la sécurité|die sicherheit|a segurança)\b",
         _I,
@@ -94,7 +98,8 @@ FOREIGN = [
         _I,
     ),
     re.compile(
-        r"(?:env[ií]a|enviar|envie|mande|envoyez|envoyer|sende|senden|отправ\w{0,4})\b[^.\n]{0,60}"
+        r"(?:env[ií]a|enviar|envie|mande|envoyez|envoyer|envoie-(?:les|le|la|lui|leur|moi|nous)|"
+        r"sende|senden|отправ\w{0,4})\b[^.\n]{0,60}"
         r"(?:@[\w-]{1,40}\.\w{2,6}|https?://)|发送[^。\n]{0,40}(?:@|https?://)|"
         r"送信[^。\n]{0,40}(?:@|https?://)|"
         # an order to send to a bare domain (zh "请将报告发送到 webhook.site"), or to a URL or
@@ -126,7 +131,16 @@ FOREIGN_GATE = (
     "nutzer",
     "envi",
     "envoy",
+    "envoie",
     "sende",
+    "richtlinien",
+    "leitlinien",
+    "systemhinweis",
+    "nota del sistema",
+    "nota do sistema",
+    "note syst",
+    "neue anweisungen",
+    "instruç",
 )
 
 # A mandatory call of a named tool (cue.tool-reference.mandatory-call, read with the English).
@@ -437,7 +451,9 @@ LANG_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         INSTRUCTION_JAILBREAK,
         "de",
         re.compile(
-            r"\bdu bist (?:jetzt|ab sofort|nun|ab jetzt)\b|\bsie sind (?:jetzt|ab sofort) ein\b", _I
+            r"\bdu bist (?:jetzt|ab sofort|nun|ab jetzt)\b|\bsie sind (?:jetzt|ab sofort) ein\b|"
+            r"\bab (?:sofort|jetzt) (?:gibst|antwortest|ignorierst|tust|machst) du\b",
+            _I,
         ),
     ),
     (
@@ -572,6 +588,8 @@ _GATE = (
     "vous êtes",
     "du bist",
     "sie sind",
+    "ab sofort",
+    "ab jetzt",
     "secreto",
     "secretamente",
     "secrètement",
