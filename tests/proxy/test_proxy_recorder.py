@@ -16,7 +16,7 @@ from servers.proxy_harness import PATIENCE, ROOT, RawClient, read_jsonl
 
 from mcp_review.services.proxy.framing import relay_loads, relay_read
 from mcp_review.services.proxy.recorder import LARGE, _argv, spec_for
-from mcp_review.services.proxy.recorder_child import HEAD, NICE
+from mcp_review.services.proxy.recorder_child import HEAD, IDLE, NICE
 from mcp_review.store.calllog import CallLog, seal_key, sealed
 
 SECRET = "s3cr3t-value-of-the-server-Zq81"
@@ -234,8 +234,9 @@ def _wait_for_ids(tmp: Path, n: int) -> None:
 
 
 def test_the_recorder_yields_the_cpu_to_the_calls(tmp_path: Path):
-    """The recorder child runs ``NICE`` steps below the proxy (its records are off the call's
-    path): read from the kernel's own view of both processes."""
+    """The recorder child runs ``NICE`` steps below the proxy and, where the kernel has one,
+    in the idle scheduling class, every thread of it (its records are off the call's path):
+    read from the kernel's own view of both processes; the proxy keeps its own class."""
     with RawClient(tmp_path, env={"XDG_STATE_HOME": str(tmp_path / "state")}, warm=False) as c:
         c.initialize()
         _call(c, 1, LARGE)
@@ -243,6 +244,11 @@ def test_the_recorder_yields_the_cpu_to_the_calls(tmp_path: Path):
         rec = _recorder(c)
         proxy = os.getpriority(os.PRIO_PROCESS, c.proc.pid)
         assert os.getpriority(os.PRIO_PROCESS, rec) == min(19, proxy + NICE)
+        if IDLE is not None:
+            threads = [int(t) for t in os.listdir(f"/proc/{rec}/task")]
+            assert len(threads) >= 2  # the frame reader too
+            assert {os.sched_getscheduler(t) for t in threads} == {IDLE}
+            assert os.sched_getscheduler(c.proc.pid) != IDLE
         assert c.close() == 0
 
 
