@@ -86,6 +86,7 @@ DEV_APART = (
     11,
     12,
     13,
+    14,
 )  # development batches scored on their own line (listed), outside the old total
 LANG_FILE = (
     "poisoned_dev_lang.json"  # native-language development texts, on a listed line of their own
