@@ -88,6 +88,7 @@ DEV_APART = (
     11,
     12,
     13,
+    14,
     15,
 )  # development batches scored on their own line (listed), outside the old total
 LANG_FILE = (

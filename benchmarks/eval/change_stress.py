@@ -25,8 +25,10 @@ import bench_cues_eval as E
 
 from mcp_review.engine.cue_change import _cut
 from mcp_review.engine.rules.cue_change import CHANGE_RULE_LIST
+from mcp_review.engine.rules.cue_notes import NOTE_RULE_LIST
 
-RULES = {r[0] for r in CHANGE_RULE_LIST}
+# the change readers, and those of what an added sentence relays (recall pass 3)
+RULES = {r[0] for r in CHANGE_RULE_LIST} | {r[0] for r in NOTE_RULE_LIST}
 PARAMS = "--params" in sys.argv
 DIRS = [a for a in sys.argv[1:] if not a.startswith("--")] or [
     "honest_dev",

@@ -44,6 +44,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mcp_review.engine import cue_change as cc
+from mcp_review.engine.cue_notes import note_cues
 from mcp_review.engine.cue_sentences import _snip
 from mcp_review.engine.cue_types import Cue
 from mcp_review.engine.rules.cue_change import (
@@ -225,14 +226,15 @@ def command_in_parameter(
 def claim_cues(
     old_map: Mapping[str, list[str]], added: list[tuple[str, str]], blocked: set[str]
 ) -> list[Cue]:
-    """The three readers on the sentences a change adds, at pointers not already blocked (a
-    blocked text stands alone and its blocking cues name the evidence, as the learned reader
-    does)."""
+    """The three readers on the sentences a change adds, then the relayed-message readers of
+    ``engine/cue_notes.py``, at pointers not already blocked (a blocked text stands alone and
+    its blocking cues name the evidence, as the learned reader does)."""
     rest = [(p, s) for p, s in added if p not in blocked]
     return [
         *redirects_from_parameter(rest),
         *lifts_check(rest),
         *command_in_parameter(old_map, rest),
+        *note_cues(old_map, rest),
     ]
 
 

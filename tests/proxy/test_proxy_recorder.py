@@ -6,17 +6,20 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from servers.proxy_harness import PATIENCE, ROOT, RawClient, read_jsonl
 
 from mcp_review.services.proxy.framing import relay_loads, relay_read
 from mcp_review.services.proxy.recorder import LARGE, _argv, spec_for
-from mcp_review.services.proxy.recorder_child import HEAD, NICE
+from mcp_review.services.proxy.recorder_child import HEAD, NICE, QUIET, _when_due
 from mcp_review.store.calllog import CallLog, seal_key, sealed
 
 SECRET = "s3cr3t-value-of-the-server-Zq81"
@@ -244,6 +247,59 @@ def test_the_recorder_yields_the_cpu_to_the_calls(tmp_path: Path):
         proxy = os.getpriority(os.PRIO_PROCESS, c.proc.pid)
         assert os.getpriority(os.PRIO_PROCESS, rec) == min(19, proxy + NICE)
         assert c.close() == 0
+
+
+def _due(frames: list[tuple[bytes, bytes] | None], **kw: Any) -> list[tuple[bytes, int]]:
+    """What ``_when_due`` lets go, each with how many frames were still unread then."""
+    q: queue.SimpleQueue[tuple[bytes, bytes] | None] = queue.SimpleQueue()
+    for f in frames:
+        q.put(f)
+    return [(meta, q.qsize()) for meta, _ in _when_due(q, **kw)]
+
+
+def test_the_recorder_writes_once_no_call_is_in_flight():
+    """Frames wait for the proxy's QUIET (no tools/call in flight) and are then written in the
+    order handed; one handed after it waits again (here for the pipe's end)."""
+    quiet = (QUIET, b"")
+    got = _due([(b"a", b"x" * 10), (b"b", b"x"), quiet, (b"c", b"x"), None], defer=3600)
+    assert got == [(b"a", 2), (b"b", 2), (b"c", 0)]  # a and b before c and the end were read
+
+
+def test_the_recorder_does_not_wait_past_its_bounds():
+    """Quiet or not, a frame goes once the frames waiting hold ``defer_bytes``, or once it
+    has waited ``defer`` seconds (a relay never quiet must not hold records back)."""
+    got = _due(
+        [(b"a", b"x" * 10), (b"b", b"x" * 10), (b"c", b"x"), None], defer_bytes=15, defer=3600
+    )
+    assert got == [(b"a", 2), (b"b", 0), (b"c", 0)]  # b and c (11 bytes) wait for the end
+    q: queue.SimpleQueue[tuple[bytes, bytes] | None] = queue.SimpleQueue()
+    q.put((b"a", b"x"))
+    out: list[tuple[bytes, float]] = []
+    t0 = time.monotonic()
+    gen = _when_due(q, defer=0.05)
+    t = threading.Thread(target=lambda: out.append((next(gen)[0], time.monotonic())), daemon=True)
+    t.start()
+    t.join(PATIENCE)
+    assert [m for m, _ in out] == [b"a"]  # no QUIET, no end: its age let it go
+    assert out[0][1] - t0 >= 0.05
+
+
+def test_a_call_never_answered_is_recorded_all_the_same(tmp_path: Path):
+    """A large call the server never answers keeps the relay from going quiet; its record is
+    written once it has waited ``DEFER`` (the call log never waits on a hung call)."""
+    with RawClient(tmp_path, env={"XDG_STATE_HOME": str(tmp_path / "state")}, warm=False) as c:
+        c.initialize()
+        c.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "hang", "arguments": {"q": "y" * LARGE}},
+            }
+        )
+        _wait_for_ids(tmp_path, 1)
+        assert _recorder(c)  # (written by the child, not the proxy)
+        c.close()
 
 
 @pytest.mark.slow

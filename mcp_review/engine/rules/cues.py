@@ -412,3 +412,15 @@ CUE_RULE_LIST = (
     ),
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
+
+# the relayed-message rules (engine/cue_notes.py): read only on the sentences a change adds.
+from mcp_review.engine.rules.cue_notes import NOTE_RULE_LIST  # noqa: E402
+
+CUE_RULE_LIST = (
+    *CUE_RULE_LIST,
+    *(
+        _c(rid, CueKind(kind), purpose, example, Level(level))
+        for rid, kind, purpose, example, level in NOTE_RULE_LIST
+    ),
+)
+CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})

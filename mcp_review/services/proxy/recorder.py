@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_review.services.proxy.recorder_child import HEAD as _HEAD
+from mcp_review.services.proxy.recorder_child import QUIET
 
 LARGE = 64 * 1024
 """A call line this long (bytes) is recorded by the child; shorter ones in the proxy."""
@@ -113,6 +114,8 @@ class Recorder:
         self._room = asyncio.Event()
         self._acks: asyncio.Task[None] | None = None
         self._closing = False
+        self._quiet = False
+        """A QUIET frame went after the last line handed."""
 
     @property
     def busy(self) -> bool:
@@ -153,6 +156,7 @@ class Recorder:
         assert self.proc is not None and self.proc.stdin is not None
         self.waiting.append((line, entries))
         self.behind += len(line)
+        self._quiet = False
         calls = [[i, p.call_time, d] for i, p, d in entries]
         head = json.dumps({"calls": calls, "orjson": True} if by_orjson else calls).encode()
         self.proc.stdin.write(_HEAD.pack(len(head), len(line)) + head)
@@ -161,6 +165,16 @@ class Recorder:
             self._room.clear()
             await self._room.wait()
         return True
+
+    def quiet(self) -> None:
+        """The relay has no ``tools/call`` in flight: the child may write what it was handed
+        (it waits for this, or ``recorder_child.DEFER``, before it takes the CPU). Once per
+        lull; nothing when nothing is unconfirmed."""
+        if self._quiet or not self.waiting or self.failed or self.proc is None:
+            return
+        assert self.proc.stdin is not None
+        self._quiet = True
+        self.proc.stdin.write(_HEAD.pack(len(QUIET), 0) + QUIET)
 
     async def _read_acks(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None

@@ -14,15 +14,34 @@ import queue
 import signal
 import struct
 import threading
+import time
+from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 NICE = 10
 """How much lower the child's CPU priority is than the proxy's. Its records are off the
-call's path (the relay goes on at once, up to ``recorder.BEHIND`` bytes ahead of it), so where
-the client, the server, the proxy and the child want more CPU than there is, the call goes
-first and the records catch up in the gaps: 1 MiB calls on two cores went from 0.73 / 0.74 /
-0.81x direct (prose / code / records, median of 3 alternated runs) to 0.83 / 0.77 / 0.85x
-(benchmarks/README.md, "large calls, ninth pass"). With a core to spare nothing changes."""
+call's path (the relay goes on at once, up to ``recorder.BEHIND`` bytes ahead of it), so where the client, the server, the proxy and the
+child want more CPU than there is, the call goes first and the records catch up in the gaps:
+1 MiB calls on two cores went from 0.73 / 0.74 / 0.81x direct (prose / code / records, median
+of 3 alternated runs) to 0.83 / 0.77 / 0.85x (benchmarks/README.md, "large calls, ninth
+pass"). With a core to spare nothing changes."""
+DEFER = 1.0
+"""Seconds a handed line may wait for the relay to go quiet before its records are written
+anyway. The child writes a line's records once the proxy says no ``tools/call`` is in flight
+(``QUIET``), so on a machine short of CPU it does not take a core from the client, the server
+or the proxy while they work on the calls (woken for every frame, it preempted the one running,
+``nice`` or not); past this age, or :data:`DEFER_BYTES`, it writes them at once, so records
+never wait on a relay that is never quiet. Pipelined 1 MiB calls on two cores, three
+alternated A/B pairs: prose 0.78 -> 0.96x direct, code 0.76 -> 0.86x, records 0.86 -> 0.98x,
+the records on disk sooner too (benchmarks/README.md, "large calls, tenth pass"). The idle
+scheduling class did as well on a quiet box and starved the child on a busy one."""
+DEFER_BYTES = 16 << 20
+"""Bytes of handed lines past which the child writes at once, quiet or not (a quarter of what
+the relay lets it fall behind, ``recorder.BEHIND``)."""
+QUIET = b'"quiet"'
+"""A frame's head with no line: the proxy had no ``tools/call`` in flight when it wrote it;
+every line handed before it may be written now. Never confirmed."""
 HEAD = struct.Struct("!II")
 """A frame: the length of its JSON head, the length of the line; then both."""
 
@@ -76,7 +95,7 @@ def _record_frame(log: Any, meta: bytes, line: bytes) -> list[list[Any]]:
     if why is not None:
         msg, why = relay_loads(line)
     failed: list[list[Any]] = []
-    for index, time, digest in calls:
+    for index, stamp, digest in calls:
         tool = "?"
         try:
             if why is not None:  # never: the proxy parsed these very bytes
@@ -86,7 +105,7 @@ def _record_frame(log: Any, meta: bytes, line: bytes) -> list[list[Any]]:
             tool = params["name"]
             # The parse is this process's own: the arguments are redacted in place.
             log.record_call(
-                tool, params.get("arguments"), m["id"], time=time, digest=digest, owned=True
+                tool, params.get("arguments"), m["id"], time=stamp, digest=digest, owned=True
             )
             continue
         except (OSError, ValueError, TypeError, RecursionError, KeyError, IndexError) as e:
@@ -120,6 +139,42 @@ def _open_log(spec: dict[str, Any]) -> Any:
     )
 
 
+def _when_due(
+    frames: queue.SimpleQueue[tuple[bytes, bytes] | None],
+    defer: float = DEFER,
+    defer_bytes: int = DEFER_BYTES,
+) -> Iterator[tuple[bytes, bytes]]:
+    """The handed frames in the order handed, each once it is due: a ``QUIET`` frame came
+    after it, it waited ``defer`` seconds, the frames waiting hold ``defer_bytes``, or the
+    pipe ended (everything left, at once)."""
+    waiting: deque[tuple[float, bytes, bytes]] = deque()
+    size = 0
+    free = 0  # how many of the oldest waiting frames a QUIET frame let go
+    ended = False
+    while waiting or not ended:
+        if waiting and (ended or free or size >= defer_bytes):
+            _, meta, line = waiting.popleft()
+            size -= len(line)
+            free = max(0, free - 1)
+            yield meta, line
+            continue
+        timeout = waiting[0][0] + defer - time.monotonic() if waiting else None
+        if timeout is not None and timeout <= 0:
+            free = 1  # the oldest has waited long enough
+            continue
+        try:
+            frame = frames.get(timeout=timeout)
+        except queue.Empty:
+            continue
+        if frame is None:
+            ended = True
+        elif frame[0] == QUIET and not frame[1]:
+            free = len(waiting)
+        else:
+            waiting.append((time.monotonic(), *frame))
+            size += len(frame[1])
+
+
 def main() -> int:
     """The child: records every frame handed to it, in order, confirming each on stdout,
     until its stdin ends (the proxy closed it, or died)."""
@@ -142,9 +197,9 @@ def main() -> int:
     threading.Thread(target=_reader, args=(0, frames), daemon=True).start()
     confirm = True
     try:
-        while (frame := frames.get()) is not None:
+        for meta, line in _when_due(frames):
             with collector_paused():  # the frame's parse is acyclic and freed with it (gcpause.py)
-                failed = _record_frame(log, *frame)
+                failed = _record_frame(log, meta, line)
             if confirm:
                 ack = json.dumps(failed).encode() + b"\n" if failed else b"\n"
                 try:

@@ -14,6 +14,7 @@ import anyio
 from mcp_review.services.proxy.enforce import Enforcer, Verdict
 from mcp_review.services.proxy.framing import id_keys, loads, short, wire
 from mcp_review.services.proxy.process import ClientWriter
+from mcp_review.services.proxy.recorder import Recorder
 from mcp_review.services.proxy.relay_common import REFUSED_CODE, WARNING_PREFIX, Pending
 from mcp_review.services.proxy.upstream import Upstream
 from mcp_review.store.calllog import CallLog
@@ -46,6 +47,8 @@ class ServerSide:
         noise_lines: int
         refused_calls: int
         _out: ClientWriter | None
+        _recorder: Recorder | None
+        pending: dict[tuple[str, Any], Pending]
         _can_notify: bool
         _advertised: frozenset[tuple[str, str]] | None
 
@@ -71,10 +74,18 @@ class ServerSide:
             outs = [d for line in batch if (d := await self._on_server_line(line)) is not None]
             if outs:
                 await out.write(b"".join(outs))
+            rec = self._recorder
+            if rec is not None and rec.busy and not self._call_in_flight():
+                rec.quiet()
 
         await self.upstream.pump(
             deliver, max_line=self.max_line, on_overlong=self._overlong("server")
         )
+
+    def _call_in_flight(self) -> bool:
+        """A ``tools/call`` the server has not answered yet (the recorder waits for none to be
+        left before it writes: recorder_child.DEFER)."""
+        return any(p.method == "tools/call" and not p.cancelled for p in self.pending.values())
 
     def _noise(self, line: bytes, why: str) -> None:
         self.noise_lines += 1

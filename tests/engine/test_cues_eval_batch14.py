@@ -1,0 +1,100 @@
+"""Batch 14 of issue 39's evaluation set (benchmarks/eval/public_batch14.py, SOURCES.md "Batch
+14"): development poisoned tool texts from repositories no other batch, no honest set and no
+reserved source uses, whose owners wrote none of the frozen or held-out sources, at most 12 a
+repository, none sharing a run of eight words with a frozen or held-out text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import public_batch10
+import public_batch14
+from test_cues_eval_set import KEEP_OFF_HONEST, _assert_unreserved
+
+ROOT = Path(__file__).resolve().parents[2]
+EVAL = ROOT / "benchmarks" / "eval"
+
+
+def _load(name: str) -> list[dict[str, object]]:
+    return json.loads((EVAL / name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _other_repos() -> set[str]:
+    """Every repository another poisoned batch, a batch builder or an honest set names."""
+    out: set[str] = set()
+    for p in EVAL.glob("poisoned_*.json"):
+        if p.name != "poisoned_dev14.json":
+            out |= {str(i["source"]) for i in _load(p.name)}
+    for f in EVAL.glob("public_*.py"):
+        if f.name != "public_batch14.py":
+            out |= set(
+                re.findall(r'^\s+"([\w.-]+/[\w.-]+)",$', f.read_text(encoding="utf-8"), re.M)
+            )
+    for d in EVAL.glob("honest_*"):
+        for f in d.glob("*.json"):
+            repo = json.loads(f.read_text(encoding="utf-8")).get("repo")
+            if repo:
+                out.add(str(repo))
+    return out
+
+
+def _protected_owners() -> set[str]:
+    """Owners of the frozen and held-out sources (read for their names only)."""
+    names = [p.name for p in EVAL.glob("poisoned_frozen*.json")]
+    names += ["poisoned_dev7.json", "poisoned_dev8.json"]
+    return {str(i["source"]).split("/")[0].lower() for n in names for i in _load(n)}
+
+
+def test_batch14_is_what_its_builder_writes_with_provenance_from_new_repositories():
+    dev14 = public_batch14.items()
+    assert _load("poisoned_dev14.json") == dev14
+    assert len(dev14) >= 60 and all(i["batch"] == 14 and i["split"] == "dev" for i in dev14)
+    per_repo: dict[str, int] = {}
+    for i in dev14:
+        per_repo[str(i["source"])] = per_repo.get(str(i["source"]), 0) + 1
+    assert len(per_repo) >= 8 and max(per_repo.values()) <= public_batch14.MAX_PER_REPO, per_repo
+    others = _other_repos()
+    owners = _protected_owners()
+    for i in dev14:
+        src = str(i["source"])
+        assert src not in others, src
+        assert src.split("/")[0].lower() not in owners, src
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+", src), src
+        assert i["path"] and re.fullmatch(r"[0-9a-f]{40}", str(i["commit"])), i["id"]
+        assert i["where"] and str(i["text"]).strip() and i["licence"], i["id"]
+        _assert_unreserved(src)
+        assert not any(src.lower().startswith(h.lower()) for h in KEEP_OFF_HONEST), src
+        assert "mcptox" not in str(i["where"]).lower()
+    assert len({i["id"] for i in dev14}) == len(dev14)
+    assert len({public_batch10._fold(str(i["text"])) for i in dev14}) == len(dev14)
+
+
+def test_no_batch14_text_repeats_an_earlier_development_text():
+    folded = {public_batch10._fold(str(i["text"])) for i in _load("poisoned_dev14.json")}
+    assert not folded & public_batch10.earlier_dev_texts("poisoned_dev14.json")
+
+
+def test_no_committed_item_shares_eight_words_with_a_frozen_or_held_out_text():
+    """Counts only: the committed batch holds no candidate the leak check would drop."""
+    protected: set[tuple[str, ...]] = set()
+    for t in public_batch10.protected_texts():
+        protected |= public_batch10._grams(t)
+    overlapping = sum(
+        bool(public_batch10._grams(str(i["text"])) & protected)
+        for i in _load("poisoned_dev14.json")
+    )
+    assert overlapping == 0
+
+
+def test_batch14_is_scored_and_listed_on_its_own_line(eval_dev_scores):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+
+    assert 14 in b.DEV_APART and 14 not in b.HELD_OUT
+    r = eval_dev_scores  # b.measure("dev"), once a run (tests/engine/conftest.py)
+    assert r["poisoned_batch14"]["all"]["n"] == len(_load("poisoned_dev14.json"))
+    assert "misses" in r["poisoned_batch14"]
