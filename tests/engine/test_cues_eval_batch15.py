@@ -14,7 +14,7 @@ from pathlib import Path
 import public_batch10
 import public_batch15
 from collect_honest_lang import written_in
-from test_cues_eval_batch13 import _protected_owners
+from test_cues_eval_new_batches import _protected_owners
 from test_cues_eval_set import KEEP_OFF_HONEST, _assert_unreserved
 
 ROOT = Path(__file__).resolve().parents[2]
