@@ -7,7 +7,6 @@ each honest fixture is a real server's text (``benchmarks/eval/honest_dev*``).""
 from __future__ import annotations
 
 import copy
-import time
 from typing import Any
 
 import pytest
@@ -166,11 +165,11 @@ def test_nothing_more_on_a_text_whose_change_is_blocked_already():
     assert CHANGE_REDIRECTS_FROM_PARAMETER not in _rules(cues)
 
 
-def test_the_claim_readers_take_bounded_time_on_a_hostile_addition():
-    hostile = ("instead of tool " * 20_000) + ("feel free permissions " * 20_000)
-    start = time.process_time()
-    _param_change(hostile)
-    assert time.process_time() - start < 5.0
+@pytest.mark.parametrize("unit", ["instead of tool ", "feel free permissions "])
+def test_the_claim_readers_take_linear_time_on_a_hostile_addition(unit, linear):
+    """A parameter's description grown by a shape the claim readers look for, 5 KB then ten
+    times that: about ten times the cost, not a hundred (a ratio of CPU times, no seconds)."""
+    linear(_param_change, unit, 5_000)
 
 
 # A command in a parameter's description that is not about the parameter ----------------------

@@ -8,7 +8,6 @@ fixture is a development text the rules before this pass missed (batch 14,
 from __future__ import annotations
 
 import copy
-import time
 from typing import Any
 
 import pytest
@@ -310,14 +309,18 @@ def test_a_threshold_or_a_negated_order_sets_nothing_aside(text):
     assert CHANGE_SETS_ASIDE_WHAT_CAME_BEFORE not in _rules(_description_change(text))
 
 
-def test_the_readers_take_bounded_time_on_a_hostile_addition():
-    hostile = (
-        ("note from " * 20_000)
-        + ("already approved " * 20_000)
-        + ("also shared with results " * 20_000)
-        + ("always use this tool include your " * 20_000)
-        + ("ignore the the the the " * 20_000)
-    )
-    start = time.process_time()
-    _param_change(hostile)
-    assert time.process_time() - start < 5.0
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "note from ",
+        "already approved ",
+        "also shared with results ",
+        "always use this tool include your ",
+        "ignore the the the the ",
+    ],
+)
+def test_the_readers_take_linear_time_on_a_hostile_addition(unit, linear):
+    """A parameter's description grown by a shape each reader looks for, 5 KB then ten times
+    that: the second costs about ten times the first, not a hundred (tests/engine/conftest.py:
+    a ratio of CPU times, no seconds)."""
+    linear(_param_change, unit, 5_000)
