@@ -53,7 +53,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from dev_batch import NOT_STATED, collector
+from dev_batch import NOT_STATED, collector, write_batch
 
 HERE = Path(__file__).resolve().parent
 RAW = HERE / "batch10_raw"
@@ -448,13 +448,7 @@ def items() -> list[dict[str, Any]]:
 
 
 def main() -> int:
-    out = build(verbose=True)
-    ids = [i["id"] for i in out]
-    assert len(set(ids)) == len(ids), "duplicate items"
-    path = HERE / "poisoned_dev10.json"
-    path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"batch 10: {len(out)} dev texts from {len({i['source'] for i in out})} repositories")
-    return 0
+    return write_batch(10, build(verbose=True))
 
 
 if __name__ == "__main__":

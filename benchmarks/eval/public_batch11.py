@@ -46,27 +46,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dev_batch import NOT_STATED, collector
+from dev_batch import NOT_STATED, language_collector, write_batch
 
 HERE = Path(__file__).resolve().parent
 
-SOURCES, _source = collector()
-LANGUAGE: dict[tuple[str, str], str] = {}
-"""(repository, where) -> the language its author wrote the text in."""
-
-
-def source(
-    repo: str,
-    path: str,
-    commit: str,
-    licence: str,
-    kind: str,
-    items: list[tuple[str, str, str]],
-) -> None:
-    """``items``: (where, language, text)."""
-    for where, lang, _ in items:
-        LANGUAGE[(repo, where)] = lang
-    _source(repo, path, commit, licence, kind, [(w, t) for w, _, t in items])
+SOURCES, LANGUAGE, source = language_collector()
 
 
 source(
@@ -500,13 +484,7 @@ def items() -> list[dict[str, Any]]:
 
 
 def main() -> int:
-    out = items()
-    ids = [i["id"] for i in out]
-    assert len(set(ids)) == len(ids), "duplicate items"
-    path = HERE / "poisoned_dev11.json"
-    path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"batch 11: {len(out)} dev texts from {len({i['source'] for i in out})} repositories")
-    return 0
+    return write_batch(11, items())
 
 
 if __name__ == "__main__":

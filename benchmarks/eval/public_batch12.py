@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 
 import public_batch10
-from dev_batch import collector
+from dev_batch import collector, write_batch
 
 HERE = Path(__file__).resolve().parent
 RAW = HERE / "batch12_raw"
@@ -274,13 +274,8 @@ def items() -> list[dict[str, Any]]:
 
 def main() -> int:
     out = build(verbose=True)
-    ids = [i["id"] for i in out]
-    assert len(set(ids)) == len(ids), "duplicate items"
-    path = HERE / "poisoned_dev12.json"
-    path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     by = {p: sum(i["source"] == p for i in out) for p in PACKAGES}
-    print(f"batch 12: {len(out)} dev texts from {len(by)} packages: {by}")
-    return 0
+    return write_batch(12, out, f"{len(out)} dev texts from {len(by)} packages: {by}")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dev_batch import NOT_STATED, collector
+from dev_batch import NOT_STATED, collector, write_batch
 
 HERE = Path(__file__).resolve().parent
 
@@ -682,13 +682,7 @@ def items() -> list[dict[str, Any]]:
 
 
 def main() -> int:
-    out = build(verbose=True)
-    ids = [i["id"] for i in out]
-    assert len(set(ids)) == len(ids), "duplicate items"
-    path = HERE / "poisoned_dev14.json"
-    path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"batch 14: {len(out)} dev texts from {len({i['source'] for i in out})} repositories")
-    return 0
+    return write_batch(14, build(verbose=True))
 
 
 if __name__ == "__main__":
