@@ -44,8 +44,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mcp_review.engine import cue_change as cc
-from mcp_review.engine.cue_notes import note_cues
-from mcp_review.engine.cue_sentences import _snip
+from mcp_review.engine.cue_notes import added_cue, note_cues
 from mcp_review.engine.cue_types import Cue
 from mcp_review.engine.rules.cue_change import (
     CHANGE_ADDS_COMMAND_TO_PARAMETER,
@@ -119,11 +118,6 @@ _YOUR_REPLY = re.compile(
 12,803 in the development honest sets' parameter descriptions speaks of it)."""
 
 
-def _shown(s: str, why: str) -> str:
-    shown = s if len(s) <= 110 else s[:109] + "\u2026"
-    return _snip(f"{shown} [{why}]")
-
-
 def redirects_from_parameter(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.tool-reference.change-redirects-from-parameter`` for the added sentences."""
     out: list[Cue] = []
@@ -135,23 +129,13 @@ def redirects_from_parameter(added: Iterable[tuple[str, str]]) -> list[Cue]:
         rel = _STANDS_IN.search(text)
         if rel is None or _A_TOOL.search(text) is None:
             continue
-        key = f"{CHANGE_REDIRECTS_FROM_PARAMETER}:{ptr}:{s.lower()[:60]}"
-        if key in seen:
-            continue
-        seen.add(key)
         why = (
             f"added by this change to a parameter's description; it settles which tool is used "
             f'("{rel.group(0).lower()}" a tool), which a parameter does not'
         )
-        out.append(
-            Cue(
-                CueKind.TOOL_REFERENCE,
-                _shown(s, why),
-                ptr,
-                CHANGE_REDIRECTS_FROM_PARAMETER,
-                key,
-            )
-        )
+        cue = added_cue(CueKind.TOOL_REFERENCE, CHANGE_REDIRECTS_FROM_PARAMETER, ptr, s, why, seen)
+        if cue is not None:
+            out.append(cue)
     return out
 
 
@@ -167,15 +151,13 @@ def lifts_check(added: Iterable[tuple[str, str]]) -> list[Cue]:
         claim = _STANDING.search(_LICENCE.sub(" ", text))
         if claim is None:
             continue
-        key = f"{CHANGE_LIFTS_CHECK}:{ptr}:{s.lower()[:60]}"
-        if key in seen:
-            continue
-        seen.add(key)
         why = (
             f'added by this change; it lets the model skip a check ("{licences[0].lower()}") '
             f'on a claim of standing ("{claim.group(0).lower()}")'
         )
-        out.append(Cue(CueKind.INSTRUCTION, _shown(s, why), ptr, CHANGE_LIFTS_CHECK, key))
+        cue = added_cue(CueKind.INSTRUCTION, CHANGE_LIFTS_CHECK, ptr, s, why, seen)
+        if cue is not None:
+            out.append(cue)
     return out
 
 
@@ -208,18 +190,14 @@ def command_in_parameter(
             vocab[ptr] = cc._stems(words)
         if not topic.isdisjoint(vocab[ptr]):
             continue
-        key = f"{CHANGE_ADDS_COMMAND_TO_PARAMETER}:{ptr}:{s.lower()[:60]}"
-        if key in seen:
-            continue
-        seen.add(key)
         what = "speaks of the model's reply" if reply else "a command"
         why = (
             f"added by this change to a parameter's description; {what} that shares no word "
             "with the parameter and refers to nothing of it"
         )
-        out.append(
-            Cue(CueKind.INSTRUCTION, _shown(s, why), ptr, CHANGE_ADDS_COMMAND_TO_PARAMETER, key)
-        )
+        cue = added_cue(CueKind.INSTRUCTION, CHANGE_ADDS_COMMAND_TO_PARAMETER, ptr, s, why, seen)
+        if cue is not None:
+            out.append(cue)
     return out
 
 

@@ -212,17 +212,16 @@ _CHOSEN = re.compile(
 """A destination the caller chooses ("the webhook you configure", "the provided URL")."""
 
 
-def _shown(s: str, why: str) -> str:
-    shown = s if len(s) <= 110 else s[:109] + "\u2026"
-    return _snip(f"{shown} [{why}]")
-
-
-def _cue(kind: CueKind, rule: str, ptr: str, s: str, why: str, seen: set[str]) -> Cue | None:
+def added_cue(kind: CueKind, rule: str, ptr: str, s: str, why: str, seen: set[str]) -> Cue | None:
+    """The cue of a change reader on the added sentence ``s`` at ``ptr`` (the sentence shown
+    cut to 110 characters, ``why`` after it), or None when ``seen`` holds it already (the same
+    sentence at the same pointer, once a rule)."""
     key = f"{rule}:{ptr}:{s.lower()[:60]}"
     if key in seen:
         return None
     seen.add(key)
-    return Cue(kind, _shown(s, why), ptr, rule, key)
+    shown = s if len(s) <= 110 else s[:109] + "\u2026"
+    return Cue(kind, _snip(f"{shown} [{why}]"), ptr, rule, key)
 
 
 def message_header(added: Iterable[tuple[str, str]]) -> list[Cue]:
@@ -236,7 +235,7 @@ def message_header(added: Iterable[tuple[str, str]]) -> list[Cue]:
             continue
         head = " ".join(m.group(0).strip(" -\u2014\u2013:*#[]()\"'`{}").split())
         why = f'added by this change; it opens with a message\'s own header ("{head.lower()}")'
-        cue = _cue(CueKind.INSTRUCTION, CHANGE_ADDS_MESSAGE_HEADER, ptr, s, why, seen)
+        cue = added_cue(CueKind.INSTRUCTION, CHANGE_ADDS_MESSAGE_HEADER, ptr, s, why, seen)
         if cue is not None:
             out.append(cue)
     return out
@@ -254,7 +253,7 @@ def prior_approval(added: Iterable[tuple[str, str]]) -> list[Cue]:
         why = (
             f'added by this change; it claims a decision was made already ("{m.group(0).lower()}")'
         )
-        cue = _cue(CueKind.INSTRUCTION, CHANGE_CLAIMS_PRIOR_APPROVAL, ptr, s, why, seen)
+        cue = added_cue(CueKind.INSTRUCTION, CHANGE_CLAIMS_PRIOR_APPROVAL, ptr, s, why, seen)
         if cue is not None:
             out.append(cue)
     return out
@@ -284,7 +283,7 @@ def outside_copy(old_map: Mapping[str, list[str]], added: Iterable[tuple[str, st
             f"added by this change; what the tool handles also goes outside the call "
             f'("{flow.group(0).lower()[-40:]} ... {where[:60]}")'
         )
-        cue = _cue(CueKind.EXFILTRATION, CHANGE_ADDS_OUTSIDE_COPY, ptr, s, why, seen)
+        cue = added_cue(CueKind.EXFILTRATION, CHANGE_ADDS_OUTSIDE_COPY, ptr, s, why, seen)
         if cue is not None:
             out.append(cue)
     return out
@@ -388,7 +387,7 @@ def marker_in_reply(added: Iterable[tuple[str, str]]) -> list[Cue]:
             f"added by this change; it asks the model to put a marker in its own reply "
             f'("{put.group(0).lower()} ... {reply.group(0).lower()}")'
         )
-        cue = _cue(CueKind.INSTRUCTION, CHANGE_ASKS_MARKER_IN_REPLY, ptr, s, why, seen)
+        cue = added_cue(CueKind.INSTRUCTION, CHANGE_ASKS_MARKER_IN_REPLY, ptr, s, why, seen)
         if cue is not None:
             out.append(cue)
     return out
@@ -411,7 +410,7 @@ def asks_credential(old_map: Mapping[str, list[str]], added: list[tuple[str, str
             f'added by this change; it asks for a credential ("{m.group(0).lower()[-60:]}") '
             "though no parameter of the tool is for one"
         )
-        cue = _cue(CueKind.SECRET, CHANGE_ASKS_CREDENTIAL, ptr, s, why, seen)
+        cue = added_cue(CueKind.SECRET, CHANGE_ASKS_CREDENTIAL, ptr, s, why, seen)
         if cue is not None:
             out.append(cue)
     return out
@@ -433,7 +432,7 @@ def claims_to_be_the_choice(added: Iterable[tuple[str, str]]) -> list[Cue]:
             f'added by this change; it makes this tool the default ("{choose.group(0).lower()}") '
             f'and ranks it ("{rank.group(0).lower()}")'
         )
-        cue = _cue(CueKind.TOOL_PREFERENCE, CHANGE_CLAIMS_TO_BE_THE_CHOICE, ptr, s, why, seen)
+        cue = added_cue(CueKind.TOOL_PREFERENCE, CHANGE_CLAIMS_TO_BE_THE_CHOICE, ptr, s, why, seen)
         if cue is not None:
             out.append(cue)
     return out
@@ -460,7 +459,7 @@ def sets_aside_what_came_before(added: Iterable[tuple[str, str]]) -> list[Cue]:
         if m is None or _NOT_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
             continue
         why = f'added by this change; it sets aside what came before ("{m.group(0).lower()}")'
-        cue = _cue(CueKind.INSTRUCTION, CHANGE_SETS_ASIDE_WHAT_CAME_BEFORE, ptr, s, why, seen)
+        cue = added_cue(CueKind.INSTRUCTION, CHANGE_SETS_ASIDE_WHAT_CAME_BEFORE, ptr, s, why, seen)
         if cue is not None:
             out.append(cue)
     return out
