@@ -11,6 +11,8 @@ import copy
 from typing import Any
 
 import pytest
+from test_cue_change_claims import EDIT_FILE
+from test_cue_change_claims import _param_change as claims_param_change
 
 from mcp_review.engine.cues import text_cues, tool_cues
 from mcp_review.engine.rules.cue_change import CHANGE_SEP
@@ -28,23 +30,6 @@ from mcp_review.engine.rules.cues import CUE_RULES, Level
 
 NOTE_RULES = {r[0] for r in NOTE_RULE_LIST}
 
-# server-filesystem's edit_file, as batch 13's tests pin it
-EDIT_FILE: dict[str, Any] = {
-    "name": "edit_file",
-    "description": "Make line-based edits to a text file.",
-    "inputSchema": {
-        "type": "object",
-        "properties": {
-            "path": {"type": "string"},
-            "dryRun": {
-                "type": "boolean",
-                "default": False,
-                "description": "Preview changes using git-style diff format",
-            },
-        },
-    },
-}
-
 
 def _rules(cues: list[Any]) -> set[str]:
     return {c.rule for c in cues}
@@ -57,10 +42,7 @@ def _description_change(text: str, tool: dict[str, Any] = EDIT_FILE) -> list[Any
 
 
 def _param_change(text: str) -> list[Any]:
-    new = copy.deepcopy(EDIT_FILE)
-    before = new["inputSchema"]["properties"]["dryRun"]["description"]
-    new["inputSchema"]["properties"]["dryRun"]["description"] = f"{before} {text}"
-    return tool_cues(EDIT_FILE, new)
+    return claims_param_change(text, at_start=False)
 
 
 def _first_sight(text: str) -> set[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import public_batch10
 import public_batch15
 from collect_honest_lang import written_in
-from test_cues_eval_new_batches import _protected_owners
+from test_cues_eval_new_batches import _other_repos, _protected_owners
 from test_cues_eval_set import KEEP_OFF_HONEST, _assert_unreserved
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,28 +32,11 @@ def _load(name: str) -> list[dict[str, object]]:
     return json.loads((EVAL / name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
-def _other_repos() -> set[str]:
-    """Every repository another poisoned batch, a batch builder or an honest set names."""
-    out: set[str] = set()
-    for p in EVAL.glob("poisoned_*.json"):
-        if p.name != "poisoned_dev15.json":
-            out |= {str(i["source"]) for i in _load(p.name)}
-    for f in EVAL.glob("public_*.py"):
-        if f.name != "public_batch15.py":
-            out |= set(re.findall(r'"([\w.-]+/[\w.-]+)"', f.read_text(encoding="utf-8")))
-    for d in EVAL.glob("honest_*"):
-        for f in d.glob("*.json"):
-            repo = json.loads(f.read_text(encoding="utf-8")).get("repo")
-            if repo:
-                out.add(str(repo))
-    return out
-
-
 def test_batch15_is_what_its_builder_writes_with_provenance_from_new_repositories():
     dev15 = public_batch15.items()
     assert _load("poisoned_dev15.json") == dev15
     assert len(dev15) >= 40 and all(i["batch"] == 15 and i["split"] == "dev" for i in dev15)
-    others = _other_repos()
+    others = _other_repos(15)
     owners = _protected_owners()
     per_file = Counter((str(i["source"]), str(i["path"])) for i in dev15)
     per_repo = Counter(str(i["source"]) for i in dev15)

@@ -29,16 +29,15 @@ def _load(name: str) -> list[dict[str, object]]:
 
 
 def _other_repos(n: int) -> set[str]:
-    """Every repository another poisoned batch, a batch builder or an honest set names."""
+    """Every repository another poisoned batch, a batch builder or an honest set names (batch
+    ``n``'s own files aside; any quoted "owner/name" of a builder counts)."""
     out: set[str] = set()
     for p in EVAL.glob("poisoned_*.json"):
         if p.name != f"poisoned_dev{n}.json":
             out |= {str(i["source"]) for i in _load(p.name)}
     for f in EVAL.glob("public_*.py"):
         if f.name != f"public_batch{n}.py":
-            out |= set(
-                re.findall(r'^\s+"([\w.-]+/[\w.-]+)",$', f.read_text(encoding="utf-8"), re.M)
-            )
+            out |= set(re.findall(r'"([\w.-]+/[\w.-]+)"', f.read_text(encoding="utf-8")))
     for d in EVAL.glob("honest_*"):
         for f in d.glob("*.json"):
             repo = json.loads(f.read_text(encoding="utf-8")).get("repo")
