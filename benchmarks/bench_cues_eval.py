@@ -2,9 +2,9 @@
 """The cue rules measured on text the project did not write (issue 39).
 
 ``python benchmarks/bench_cues_eval.py [--set frozen|dev|both] [--list] [--write]``
-``python benchmarks/bench_cues_eval.py --batch 7`` (the held-out batch alone)
+``python benchmarks/bench_cues_eval.py --batch N`` (one batch alone; a held-out one totals only)
 ``python benchmarks/bench_cues_eval.py --honest-held`` (the held-out honest set, totals only)
-``python benchmarks/bench_cues_eval.py --held-out`` (batches 7 and 8 and the held-out honest set:
+``python benchmarks/bench_cues_eval.py --held-out`` (the held-out batches and honest set:
 the only way to see them; a development run leaves them out, so tuning never shows them)
 
 - **Poisoned** (``benchmarks/eval/poisoned_*.json``, public texts copied verbatim, see
@@ -29,13 +29,13 @@ A cue's level is the cue's or its rule's ``level`` attribute where the engine ha
 Batch 2 (``poisoned_frozen2.json``) and batch 3 (``poisoned_<set>3.json``: its frozen and its
 development sources) are scored and reported apart from batch 1, and together; batch 4
 (``poisoned_dev4.json``), batch 5 (``poisoned_dev5.json``, the recall pass's held-out
-check) and batch 6 (``poisoned_dev6.json``, the directive pass's held-out check), development only, with the development set. Batch 7 (``poisoned_dev7.json``, new public
-repositories collected while the rules were being changed) is **held out**: scored on its own
-line, kept out of the development total, and never listed miss by miss (``--list`` leaves it
-out), so no rule is written against it; ``--batch 7`` scores it alone. Batch 8
-(``poisoned_dev8.json``, a second held-out batch from repositories no earlier batch or honest
-set drew from) is held out the same way: its own line, outside the total, never listed;
-``--batch 8`` scores it alone. Batch 11 (``poisoned_dev11.json``, injection texts written
+check) and batch 6 (``poisoned_dev6.json``, the directive pass's held-out check), development only, with the development set. Batches 7 and 8 (``poisoned_dev7.json``,
+``poisoned_dev8.json``: new public repositories, collected by helpers who changed no rule) were
+**held out** from their collection until a3b4f19, scored only in totals as the check that rules
+generalise to new authors (58/64 and 52/63 at their last held-out score); from then on they are
+development data, each on a listed line of its own (``DEV_APART``), as batches 5 and 6 became
+once their check was spent. A held-out batch (``HELD_OUT``) is scored on its own line, kept out
+of every development run, and never listed miss by miss, so no rule is written against it. Batch 11 (``poisoned_dev11.json``, injection texts written
 natively in Chinese, Japanese, Russian, Spanish, Portuguese, German and French) and the earlier
 native-language file ``poisoned_dev_lang.json`` are development data, each scored and listed on
 a line of its own (``DEV_APART``, ``LANG_FILE``), outside the old development total. Batch 15
@@ -81,8 +81,12 @@ from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 
 CAUGHT = ("block", "attention")
 HONEST_HELD = EVAL / "honest_held8"  # held-out honest tool lists, scored in totals only
-HELD_OUT = (7, 8)  # batches scored on their own line, outside the development total, never listed
+HELD_OUT: tuple[
+    int, ...
+] = ()  # batches scored on their own line, outside every dev run, never listed
 DEV_APART = (
+    7,
+    8,
     9,
     10,
     11,
@@ -419,7 +423,7 @@ def report(r: dict[str, Any], listing: bool) -> None:
 
 
 def measure_batch(n: int) -> dict[str, Any]:
-    """One development batch alone (``poisoned_dev<n>.json``), e.g. the held-out batch 7."""
+    """One development batch alone (``poisoned_dev<n>.json``); a held-out one in totals only."""
     path = EVAL / f"poisoned_dev{n}.json"
     if not path.exists():
         raise SystemExit(f"no batch {n}: {path.name} is not there")
@@ -500,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
         "--batch",
         type=int,
         metavar="N",
-        help="score only development batch N (poisoned_devN.json, e.g. the held-out 7), totals only",
+        help="score only development batch N (poisoned_devN.json, a held-out one in totals only), totals only",
     )
     ap.add_argument(
         "--honest-held",

@@ -215,20 +215,22 @@ def test_batch7_is_a_held_out_batch_from_new_unreserved_repositories():
     assert len({i["id"] for i in dev7}) == len(dev7)
 
 
-def test_batch7_is_scored_on_its_own_line_outside_the_development_total(eval_dev_scores):
-    """The scorer keeps the held-out batch out of the development total and never shows which
-    of its items miss; ``--batch 7`` scores it alone."""
+def test_batches_7_and_8_are_development_lines_of_their_own_once_their_check_was_spent(
+    eval_dev_scores,
+):
+    """Batches 7 and 8 were held out until a3b4f19 (scored only in totals); since then they are
+    development data: each on a listed line of its own, outside the old development total,
+    and no longer held out."""
     import sys
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import bench_cues_eval as b
 
-    dev7 = _load("poisoned_dev7.json")
-    assert 7 in b.HELD_OUT
     r = eval_dev_scores  # b.measure("dev"), once a run (tests/engine/conftest.py)
-    assert not any(k.endswith("_heldout") for k in r)  # a development run never shows it
-    held = b.measure_batch(7)
-    assert held["all"]["n"] == len(dev7) and "misses" not in held  # type: ignore[arg-type]
+    for n in (7, 8):
+        assert n in b.DEV_APART and n not in b.HELD_OUT
+        assert r[f"poisoned_batch{n}"]["all"]["n"] == len(_load(f"poisoned_dev{n}.json"))
+        assert "misses" in r[f"poisoned_batch{n}"]
     total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
     assert r["poisoned_dev_all"]["all"]["n"] == total
 
@@ -264,27 +266,6 @@ def test_batch8_is_a_second_held_out_batch_from_new_unreserved_repositories():
     import bench_cues_eval as b
 
     assert {b.language(i["text"]) for i in dev8} >= {"en", "zh", "ko"}
-
-
-def test_batch8_is_scored_on_its_own_line_outside_the_development_total(eval_dev_scores, capsys):
-    """Like batch 7: its own held-out line without misses, out of the development total and
-    out of every development run's output (a tuning run never shows a held-out figure);
-    ``--batch 8`` or ``--held-out`` scores it alone."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import bench_cues_eval as b
-
-    assert 8 in b.HELD_OUT
-    r = eval_dev_scores  # b.measure("dev"), once a run (tests/engine/conftest.py)
-    assert not any(k.endswith("_heldout") for k in r)  # a development run never shows it
-    held = b.measure_batch(8)
-    assert held["all"]["n"] == len(_load("poisoned_dev8.json"))  # type: ignore[arg-type]
-    assert "misses" not in held
-    total = sum(len(_load(f"poisoned_dev{n}.json")) for n in ("", 3, 4, 5, 6))  # type: ignore[arg-type]
-    assert r["poisoned_dev_all"]["all"]["n"] == total
-    b.report(r, listing=True)  # what a tuning run prints, listing included
-    assert "held out" not in capsys.readouterr().out
 
 
 # Published servers held out for an independent check (tests/corpus/manifest.json's left_out)
