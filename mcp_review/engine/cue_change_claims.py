@@ -45,6 +45,7 @@ from typing import Any
 
 from mcp_review.engine import cue_change as cc
 from mcp_review.engine.cue_notes import added_cue, note_cues
+from mcp_review.engine.cue_pitch import pitch_cues
 from mcp_review.engine.cue_types import Cue
 from mcp_review.engine.rules.cue_change import (
     CHANGE_ADDS_COMMAND_TO_PARAMETER,
@@ -213,6 +214,7 @@ def claim_cues(
         *lifts_check(rest),
         *command_in_parameter(old_map, rest),
         *note_cues(old_map, rest),
+        *pitch_cues(rest),
     ]
 
 

@@ -346,11 +346,12 @@ _CHOOSE = re.compile(
     r"function|server)|it)\b|"
     r"\b(?:use|call|choose|pick|select|prefer|run|invoke)\s+(?:this|the)\s+(?:tool|function|"
     r"server)\s+(?:\w+\s+){0,3}?(?:always|first|immediately|for (?:any|all|every)|whenever|"
-    r"in all cases)\b|\b(?:use|call|run|invoke)\s+(?:it\s+|this\s+)?immediately\b",
+    r"in all cases)\b|\b(?:use|call|run|invoke)\s+(?:it\s+|this\s+)?immediately\b|"
+    r"\b(?:should|must)\s+always\s+be\s+(?:run|called|used|invoked|executed|chosen)\b",
     re.IGNORECASE,
 )
 """This tool made the model's default: "always use this tool", "use this tool for any ...",
-"use immediately"."""
+"use immediately", "a tool that should always be run"."""
 _TRUST = (
     r"(?:safest|safe|trusted|secure|official|verified|certified|authori[sz]ed|approved|best|"
     r"superior|most\s+(?:reliable|accurate|powerful|trusted|secure))"
@@ -361,7 +362,8 @@ _RANK = re.compile(
     + _TRUST
     + r"\b|\b"
     + _TRUST
-    + r"\s+(?:tool|option|choice|source|server|function|way|one)\b",
+    + r"\s+(?:tool|option|choice|source|server|function|way|one)\b|"
+    r"\b(?:high|top|highest)[- ]priority\s+(?:tool|function|option|choice)\b",
     re.IGNORECASE,
 )
 """A rank the tool gives itself, said of the tool ("it's the safest option", "this is the only

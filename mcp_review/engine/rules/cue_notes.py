@@ -93,8 +93,9 @@ NOTE_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "tool-preference",
         "a sentence the change adds that makes this tool the model's default (always use it, "
         "use it for any or every operation, use it first or immediately, use it whenever "
-        "unsure) and ranks it in the same sentence, said of the tool (it's the safest option, "
-        "this is the only trusted tool, the best tool, official, verified): an order alone, "
+        "unsure, it should always be run) and ranks it in the same sentence, said of the tool "
+        "(it's the safest option, this is the only trusted tool, the best tool, official, "
+        "verified, a high-priority tool): an order alone, "
         "however firm, ranks nothing, and a preference alone stays "
         "cue.tool-preference.prefer-this (info); "
         "read only on a change, never at first sight",

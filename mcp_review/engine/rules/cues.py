@@ -424,3 +424,15 @@ CUE_RULE_LIST = (
     ),
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
+
+# the pitch and threat rules (engine/cue_pitch.py): read only on the sentences a change adds.
+from mcp_review.engine.rules.cue_pitch import PITCH_RULE_LIST  # noqa: E402
+
+CUE_RULE_LIST = (
+    *CUE_RULE_LIST,
+    *(
+        _c(rid, CueKind(kind), purpose, example, Level(level))
+        for rid, kind, purpose, example, level in PITCH_RULE_LIST
+    ),
+)
+CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
