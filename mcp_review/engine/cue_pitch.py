@@ -49,6 +49,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from mcp_review.engine.cue_notes import added_cue
+from mcp_review.engine.cue_steer import steer_cues
 from mcp_review.engine.cue_types import Cue
 from mcp_review.engine.rules.cue_pitch import (
     CHANGE_ADDS_ACCLAIM,
@@ -453,4 +454,5 @@ def pitch_cues(added: list[tuple[str, str]]) -> list[Cue]:
         *orders_a_payment(added),
         *orders_decode_and_follow(added),
         *overrides_the_schema(added),
+        *steer_cues(added),
     ]

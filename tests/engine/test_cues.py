@@ -109,6 +109,7 @@ def test_every_rule_id_is_emitted_by_name():
             "cue_corroborate.py",
             "cue_notes.py",
             "cue_pitch.py",
+            "cue_steer.py",
         )
     )
     for rid in CUE_RULES:
