@@ -81,7 +81,7 @@ from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 
 CAUGHT = ("block", "attention")
 HONEST_HELD = EVAL / "honest_held8"  # held-out honest tool lists, scored in totals only
-HELD_OUT = (7, 8)  # batches scored on their own line, outside the development total, never listed
+HELD_OUT = (7, 8, 16)  # batches scored on their own line, outside the development total, unlisted
 DEV_APART = (
     9,
     10,
