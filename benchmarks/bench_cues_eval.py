@@ -81,9 +81,7 @@ from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 
 CAUGHT = ("block", "attention")
 HONEST_HELD = EVAL / "honest_held8"  # held-out honest tool lists, scored in totals only
-HELD_OUT: tuple[
-    int, ...
-] = ()  # batches scored on their own line, outside every dev run, never listed
+HELD_OUT = (16,)  # batches scored on their own line, outside every dev run, unlisted
 DEV_APART = (
     7,
     8,

@@ -319,14 +319,16 @@ def _strings(node: Any) -> Iterator[str]:
 
 
 def protected_texts() -> Iterator[str]:
-    """Every frozen poisoned and transformed text, every held-out batch 7 and 8 text and every
-    string of the held-out honest set: read here only to drop overlapping candidates."""
+    """Every frozen poisoned and transformed text, every text of batches 7 and 8 (held out until
+    a3b4f19, kept here so the builders before then reproduce their batches) and of the held-out
+    batch 16, and every string of the held-out honest set: read here only to drop overlapping
+    candidates."""
     for p in sorted(HERE.glob("poisoned_frozen*.json")):
         yield from (str(i["text"]) for i in json.loads(p.read_text(encoding="utf-8")))
     transformed = HERE / "transformed_frozen.json"
     if transformed.exists():
         yield from (str(i["text"]) for i in json.loads(transformed.read_text(encoding="utf-8")))
-    for n in (7, 8):
+    for n in (7, 8, 16):
         p = HERE / f"poisoned_dev{n}.json"
         yield from (str(i["text"]) for i in json.loads(p.read_text(encoding="utf-8")))
     for p in sorted((HERE / "honest_held8").glob("*.json")):
@@ -364,8 +366,9 @@ def filtered(
     return out, dropped
 
 
-HELD_OUT_DEV = ("poisoned_dev7.json", "poisoned_dev8.json")
-"""The held-out batches, read by a later batch's builder only through the leak check."""
+HELD_OUT_DEV = ("poisoned_dev7.json", "poisoned_dev8.json", "poisoned_dev16.json")
+"""The batches held out when the builders were written (7 and 8 until a3b4f19) or held out now
+(16), read by a later batch's builder only through the leak check."""
 
 
 def earlier_dev_texts(own: str) -> set[str]:

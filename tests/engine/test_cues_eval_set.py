@@ -268,6 +268,69 @@ def test_batch8_is_a_second_held_out_batch_from_new_unreserved_repositories():
     assert {b.language(i["text"]) for i in dev8} >= {"en", "zh", "ko"}
 
 
+def test_batch16_is_a_held_out_batch_from_authors_no_other_file_drew_from():
+    """Batch 16 (collected by a helper who changed no rule, committed before anyone scored it)
+    is what its builder writes (planted with seed 54): at least 60 texts from at least 12
+    repositories that no other poisoned batch, batch builder or honest set names, whose owners
+    own none of those repositories, at most 8 a repository, none reserved, each with its
+    repository, path, 40-digit commit, licence and how it was taken, and no text that repeats
+    (after folding) a text of any other poisoned file, frozen and held-out ones included."""
+    import public_batch10
+    import public_batch16
+    from test_cues_eval_new_batches import _other_repos
+
+    dev16 = public_batch16.items()
+    assert _load("poisoned_dev16.json") == dev16
+    assert public_batch16.SEED_OFFSET + build_eval.PLANT_SEED == 54
+    assert len(dev16) >= 60 and all(i["batch"] == 16 and i["split"] == "dev" for i in dev16)
+    per_repo: dict[str, int] = {}
+    for i in dev16:
+        per_repo[i["source"]] = per_repo.get(i["source"], 0) + 1
+    assert len(per_repo) >= 12 and max(per_repo.values()) <= public_batch16.MAX_PER_REPO == 8
+    others = _other_repos(16)
+    owners = {r.split("/")[0].lower() for r in others}
+    for i in dev16:
+        src = i["source"]
+        assert src not in others, src
+        assert src.split("/")[0].lower() not in owners, src  # nor another repository of theirs
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+", src), src
+        assert i["path"] and re.fullmatch(r"[0-9a-f]{40}", i["commit"]), i["id"]
+        assert i["where"] and i["text"].strip() and i["licence"], i["id"]
+        _assert_unreserved(src)
+        assert not any(src.lower().startswith(h.lower()) for h in KEEP_OFF_HONEST), src
+    assert len({i["id"] for i in dev16}) == len(dev16)
+    folded = [public_batch10._fold(i["text"]) for i in dev16]
+    assert len(set(folded)) == len(folded)
+    assert not set(folded) & public_batch16.other_texts()
+    assert {i.get("language", "en") for i in dev16} == {"en", "es", "ko"}
+
+
+def test_batch16_is_scored_alone_in_totals_and_never_in_a_development_run(eval_dev_scores, capsys):
+    """Held out as batches 7 and 8 were until a3b4f19: ``--batch 16`` (or ``--held-out``) scores it alone, totals
+    only; a development run, its listing included, never shows it, and no development
+    reader (the learned cue's data, the block evidence) reads it."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_cues_eval as b
+    import block_evidence
+    import train_cue_model
+
+    assert 16 in b.HELD_OUT and 16 not in b.DEV_APART
+    r = eval_dev_scores  # b.measure("dev"), once a run (tests/engine/conftest.py)
+    assert "poisoned_batch16" not in r and not any(k.endswith("_heldout") for k in r)
+    b.report(r, listing=True)  # what a tuning run prints, listing included
+    assert "batch 16" not in capsys.readouterr().out
+    held = b.measure_batch(16)
+    assert held["all"]["n"] == len(_load("poisoned_dev16.json"))  # type: ignore[arg-type]
+    assert "misses" not in held
+    b.report_batch(16, held)
+    out = capsys.readouterr().out
+    assert "batch 16 (held out)" in out and "miss" not in out
+    assert "poisoned_dev16.json" not in train_cue_model.POS_DEV
+    assert "poisoned_dev16.json" not in {p.name for p in block_evidence.POISONED}
+
+
 # Published servers held out for an independent check (tests/corpus/manifest.json's left_out)
 HELD_FOR_INDEPENDENT_CHECK = (
     "ms-365-mcp",
