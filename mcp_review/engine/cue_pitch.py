@@ -127,7 +127,27 @@ _RANKED = re.compile(
     re.IGNORECASE,
 )
 """A text written to be picked: "Ideal for ranking well in recommendation systems"."""
-_ACCLAIMS = (_BY_CROWD, _HIGHLY, _WORLD, _PUFF, _RANKED)
+_VOUCHED = re.compile(
+    r"\b(?:certified|vetted|endorsed|verified|audited|approved|trusted|sanctioned)\s+(?:and\s+"
+    r"(?:certified|vetted|endorsed|verified|audited|approved|trusted)\s+)?by\s+(?:the\s+|your\s+|"
+    r"an?\s+)?(?:[\w-]{1,20}\s+){0,2}?(?:security\s+team|it\s+team|compliance\s+team|"
+    r"administrators?|admins?|agency|authorities|government|regulators?|auditors?|anthropic|"
+    r"openai|microsoft|google|the\s+platform)\b",
+    re.IGNORECASE,
+)
+"""An authority vouching for the tool: "Verified and certified by the security team", "Trusted
+by the system administrator"."""
+_GUARANTEED = re.compile(
+    r"\bguarantee(?:d|s)?\s+(?:to\s+(?:return|give|provide|find|get|be|yield)\s+)?(?:you\s+)?"
+    r"(?:the\s+)?(?:best|correct|right|most\s+accurate|lowest|optimal|accurate|perfect)\s+"
+    r"(?:answers?|results?|prices?|responses?|information|data|outcomes?|rates?|deals?)\b"
+    r"|\bsafe\s+(?:to\s+use\s+)?for\s+(?:all|any|every)\s+(?:operations?|requests?|tasks?|"
+    r"purposes?|uses?|actions?)\b",
+    re.IGNORECASE,
+)
+"""A promise no tool can keep: "Guaranteed to return the correct answer every time", "Safe for
+all operations"."""
+_ACCLAIMS = (_BY_CROWD, _HIGHLY, _WORLD, _PUFF, _RANKED, _VOUCHED, _GUARANTEED)
 
 _FAILURE = re.compile(
     r"\b(?:failure|failing|neglecting|refusing|forgetting|omitting|not\s+calling|not\s+using)"

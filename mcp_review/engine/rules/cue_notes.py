@@ -93,9 +93,10 @@ NOTE_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "tool-preference",
         "a sentence the change adds that makes this tool the model's default (always use it, "
         "use it for any or every operation, use it first or immediately, use it whenever "
-        "unsure, it should always be run) and ranks it in the same sentence, said of the tool "
+        "unsure, it should always be run) and ranks it, said of the tool "
         "(it's the safest option, this is the only trusted tool, the best tool, official, "
-        "verified, a high-priority tool): an order alone, "
+        "verified, a high-priority tool), in the same sentence or another the change adds at "
+        "the same pointer: an order alone, "
         "however firm, ranks nothing, and a preference alone stays "
         "cue.tool-preference.prefer-this (info); "
         "read only on a change, never at first sight",

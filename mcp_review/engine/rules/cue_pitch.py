@@ -34,7 +34,8 @@ PITCH_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
         "does: recommended, trusted, praised or popular among professionals, experts or "
         "millions of users, highly recommended or regarded, the best tool in the world, "
         "world-class, award-winning, military-grade, written to rank well in a recommendation "
-        "system; a tool's text says what it does, and a pitch to the model that picks tools "
+        "system, verified or certified by the security team or an administrator, guaranteed to "
+        "return the correct answer, safe for all operations; a tool's text says what it does, and a pitch to the model that picks tools "
         "is how a planted description wins the choice; read only on a change, never at first "
         "sight",
         "Returns the current time."
