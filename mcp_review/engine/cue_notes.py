@@ -349,7 +349,9 @@ _CHOOSE = re.compile(
     r"\b(?:use|call|choose|pick|select|prefer|run|invoke)\s+(?:this|the)\s+(?:tool|function|"
     r"server)\s+(?:\w+\s+){0,3}?(?:always|first|immediately|for (?:any|all|every)|whenever|"
     r"in all cases)\b|\b(?:use|call|run|invoke)\s+(?:it\s+|this\s+)?immediately\b|"
-    r"\b(?:should|must)\s+always\s+be\s+(?:run|called|used|invoked|executed|chosen)\b",
+    r"\b(?:should|must)\s+always\s+be\s+(?:run|called|used|invoked|executed|chosen)\b|"
+    r"\b(?:use|call|choose)\s+(?:it|this(?:\s+(?:tool|one|version|function))?)\s+exclusively\b|"
+    r"\bexclusively\s+(?:use|call|choose)\s+(?:it|this)\b",
     re.IGNORECASE,
 )
 """This tool made the model's default: "always use this tool", "use this tool for any ...",
@@ -365,7 +367,9 @@ _RANK = re.compile(
     + r"\b|\b"
     + _TRUST
     + r"\s+(?:tool|option|choice|source|server|function|way|one)\b|"
-    r"\b(?:high|top|highest)[- ]priority\s+(?:tool|function|option|choice)\b",
+    r"\b(?:high|top|highest)[- ]priority\s+(?:tool|function|option|choice)\b|"
+    r"\b(?:has|takes|gets|have)\s+(?:priority|precedence)\s+over\s+(?:all|any|every)\s+other\b|"
+    r"\b(?:this|the)\s+(?:patched|fixed|secure|improved|corrected)\s+version\b",
     re.IGNORECASE,
 )
 """A rank the tool gives itself, said of the tool ("it's the safest option", "this is the only

@@ -115,6 +115,13 @@ _WORLD = re.compile(
 )
 """A rank over the world: "the best tool in the world", "the most trusted service on the
 market"."""
+_ABOVE_ALL = re.compile(
+    r"\b(?:higher|better|greater|more\s+(?:accurate|reliable|secure|trusted|precise|complete))\s+"
+    r"(?:[\w-]{1,20}\s+){0,2}?than\s+(?:any|all|every)\s+other\s+(?:tools?|functions?|options?|"
+    r"servers?|services?|sources?)\b",
+    re.IGNORECASE,
+)
+"""Above every other tool: "higher accuracy than any other tool available"."""
 _PUFF = re.compile(
     r"\b(?:world[- ]class|industry[- ]leading|award[- ]winning|top[- ]rated|best[- ]in[- ]class|"
     r"military[- ]grade|bank[- ]grade|unparalleled|unmatched|second\s+to\s+none|"
@@ -147,7 +154,7 @@ _GUARANTEED = re.compile(
 )
 """A promise no tool can keep: "Guaranteed to return the correct answer every time", "Safe for
 all operations"."""
-_ACCLAIMS = (_BY_CROWD, _HIGHLY, _WORLD, _PUFF, _RANKED, _VOUCHED, _GUARANTEED)
+_ACCLAIMS = (_BY_CROWD, _HIGHLY, _WORLD, _ABOVE_ALL, _PUFF, _RANKED, _VOUCHED, _GUARANTEED)
 
 _FAILURE = re.compile(
     r"\b(?:failure|failing|neglecting|refusing|forgetting|omitting|not\s+calling|not\s+using)"
