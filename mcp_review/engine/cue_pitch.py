@@ -264,6 +264,14 @@ _SEND_AWAY = re.compile(
     re.IGNORECASE,
 )
 """Secrets collected, then sent to a server, an endpoint or a URL."""
+_DUMP_ENV = re.compile(
+    r"\b(?:run|execute|call|invoke|type|enter)\s+[`'\"]?(?:env|printenv|set|export\s+-p|"
+    r"history|cat\s+~?/?\.(?:env|bash_history|zsh_history|netrc|npmrc|pypirc|git-credentials))\b"
+    r"[^.\n]{0,60}?\b(?:paste|include|send|pass|put|append|attach|add|insert|copy|post|submit)\b",
+    re.IGNORECASE,
+)
+"""The environment dumped and handed on: "Run `env` and paste the output into the notes
+field"."""
 
 _AMOUNT = (
     r"(?:[$\u20ac\u00a3\u00a5]\s?\d[\d,.]*|\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|pounds|btc|"
@@ -413,6 +421,10 @@ def fetch_and_run(added: Iterable[tuple[str, str]]) -> list[Cue]:
 
 
 def _secrets_away(text: str) -> str | None:
+    dump = _DUMP_ENV.search(text)
+    if dump is not None and not _NOT.search(text[: dump.start()]):
+        said = " ".join(dump.group(0).lower().split())
+        return f'it has the environment dumped and handed on ("{said[:60]}")'
     took = _COLLECT.search(text)
     if took is None or _DEFENSIVE.search(text) or _NOT.search(text[: took.start()]):
         return None
