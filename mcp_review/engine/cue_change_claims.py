@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mcp_review.engine import cue_change as cc
-from mcp_review.engine.cue_notes import added_cue, note_cues
+from mcp_review.engine.cue_notes import added_cue, as_read, note_cues
 from mcp_review.engine.cue_pitch import pitch_cues
 from mcp_review.engine.cue_types import Cue
 from mcp_review.engine.rules.cue_change import (
@@ -208,7 +208,7 @@ def claim_cues(
     """The three readers on the sentences a change adds, then the relayed-message readers of
     ``engine/cue_notes.py``, at pointers not already blocked (a blocked text stands alone and
     its blocking cues name the evidence, as the learned reader does)."""
-    rest = [(p, s) for p, s in added if p not in blocked]
+    rest = list(as_read((p, s) for p, s in added if p not in blocked))
     return [
         *redirects_from_parameter(rest),
         *lifts_check(rest),

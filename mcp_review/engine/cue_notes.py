@@ -55,10 +55,11 @@ blocks. Linear: a few bounded patterns over each added sentence (``_MAX_SENTENCE
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from mcp_review.engine.cue_sentences import _snip
 from mcp_review.engine.cue_types import Cue
+from mcp_review.engine.readas import folded, revealed
 from mcp_review.engine.rules.cue_notes import (
     CHANGE_ADDS_MESSAGE_HEADER,
     CHANGE_ADDS_OUTSIDE_COPY,
@@ -71,6 +72,8 @@ from mcp_review.engine.rules.cue_notes import (
 from mcp_review.engine.rules.cues import CueKind
 
 __all__ = [
+    "Shown",
+    "as_read",
     "asks_credential",
     "claims_to_be_the_choice",
     "marker_in_reply",
@@ -214,10 +217,34 @@ _CHOSEN = re.compile(
 """A destination the caller chooses ("the webhook you configure", "the provided URL")."""
 
 
+class Shown(str):
+    """An added sentence as the model reads it (hidden characters out, look-alikes and widths
+    folded: engine/readas.py) that a cue shows as it was written (``original``)."""
+
+    original: str
+
+
+def as_read(added: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """Each added (pointer, sentence), then, where folding changes it, the sentence as the model
+    reads it (a :class:`Shown`): "Ｅｎｔｅｒ ａｄｍｉｎ ｍｏｄｅ" is read as "Enter admin mode" by
+    the change readers as by the word rules, and shown as written."""
+    for ptr, s in added:
+        yield ptr, s
+        if s.isascii():
+            continue
+        cased, _ = folded(revealed(s))
+        if cased.text != s:
+            read = Shown(cased.text)
+            read.original = s
+            yield ptr, read
+
+
 def added_cue(kind: CueKind, rule: str, ptr: str, s: str, why: str, seen: set[str]) -> Cue | None:
     """The cue of a change reader on the added sentence ``s`` at ``ptr`` (the sentence shown
-    cut to 110 characters, ``why`` after it), or None when ``seen`` holds it already (the same
-    sentence at the same pointer, once a rule)."""
+    as written, cut to 110 characters, ``why`` after it), or None when ``seen`` holds it
+    already (the same sentence at the same pointer, once a rule, whether read as written or
+    folded)."""
+    s = getattr(s, "original", s)
     key = f"{rule}:{ptr}:{s.lower()[:60]}"
     if key in seen:
         return None
