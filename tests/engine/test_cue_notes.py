@@ -26,9 +26,13 @@ from mcp_review.engine.rules.cue_notes import (
     CHANGE_SETS_ASIDE_WHAT_CAME_BEFORE,
     NOTE_RULE_LIST,
 )
+from mcp_review.engine.rules.cue_pitch import PITCH_RULE_LIST
 from mcp_review.engine.rules.cues import CUE_RULES, Level
 
 NOTE_RULES = {r[0] for r in NOTE_RULE_LIST}
+CHANGE_ONLY = NOTE_RULES | {r[0] for r in PITCH_RULE_LIST}
+"""These rules and the pitch rules (engine/cue_pitch.py, tests/engine/test_cue_pitch.py): read
+on a change only, at attention."""
 
 
 def _rules(cues: list[Any]) -> set[str]:
@@ -54,20 +58,29 @@ def _first_sight(text: str) -> set[str]:
 # The catalogue ---------------------------------------------------------------------------------
 
 
-def test_the_relayed_message_rules_are_attention_and_never_block():
-    for rid in NOTE_RULES:
+def test_the_relayed_message_and_pitch_rules_are_attention_and_never_block():
+    for rid in CHANGE_ONLY:
         rule = CUE_RULES[rid]
         assert rule.level is Level.ATTENTION and not rule.blocking, rid
         assert CHANGE_SEP in rule.example, rid
 
 
-@pytest.mark.parametrize("rid", sorted(NOTE_RULES))
+@pytest.mark.parametrize("rid", sorted(CHANGE_ONLY))
 def test_every_rule_fires_on_its_example_as_a_change_and_never_at_first_sight(rid):
     pinned, new = CUE_RULES[rid].example.split(CHANGE_SEP)
     old_tool = {"name": "tool", "description": pinned}
     new_tool = {"name": "tool", "description": new}
     assert rid in _rules(tool_cues(old_tool, new_tool))
-    assert not NOTE_RULES & _first_sight(new)
+    assert not CHANGE_ONLY & _first_sight(new)
+
+
+def test_a_sentence_the_pinned_text_had_raises_nothing():
+    """Read on what a change adds: a description that said it already says nothing new."""
+    tool = copy.deepcopy(EDIT_FILE)
+    tool["description"] = "Highly recommended by industry professionals. Edits a file."
+    new = copy.deepcopy(tool)
+    new["inputSchema"]["properties"]["path"]["description"] = "The file to edit."
+    assert not CHANGE_ONLY & _rules(tool_cues(tool, new))
 
 
 # A message's own header ------------------------------------------------------------------------

@@ -1,23 +1,20 @@
 """The change readers of what an added sentence pitches, threatens or owns up to
-(engine/cue_pitch.py, docs/cues.md "What an added sentence pitches"): acclaim, a threat, an
-attacker's act, control tags, an order into a privileged mode, code to fetch and run, secrets
-sent away, a fixed payment; attention, on a change only. Each positive fixture is a development
-text the rules before this pass missed (batches 7 and 8 once they became development data, and
-batches 9, 12 and 13: ``benchmarks/eval/public_batch*.py``), cited by batch and source; each
-honest fixture is a real server's text (``benchmarks/eval/honest_dev*``)."""
+(engine/cue_pitch.py, engine/cue_steer.py, docs/cues.md "What an added sentence pitches"):
+acclaim, a threat, an attacker's act, control tags, an order into a privileged mode, code to
+fetch and run, secrets sent away, a fixed payment, decode-and-follow, the schema argued away,
+other tools run down, the reply steered, a blind copy, the context voided, harm waived;
+attention, on a change only (the catalogue's tests, for these and the relayed-message rules,
+are test_cue_notes.py's). Each positive fixture is a development text the rules before this
+pass missed (batches 7 and 8 once they became development data, and batches 9, 12 and 13:
+``benchmarks/eval/public_batch*.py``), cited by batch and source, or says it was written for
+the reader; each honest fixture is a real server's text (``benchmarks/eval/honest_dev*``)."""
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 import pytest
-from test_cue_change_claims import EDIT_FILE
-from test_cue_change_claims import _param_change as claims_param_change
+from test_cue_notes import _description_change, _param_change, _rules
 
 from mcp_review.engine.cue_pitch import pitch_cues
-from mcp_review.engine.cues import text_cues, tool_cues
-from mcp_review.engine.rules.cue_change import CHANGE_SEP
 from mcp_review.engine.rules.cue_notes import CHANGE_CLAIMS_TO_BE_THE_CHOICE
 from mcp_review.engine.rules.cue_pitch import (
     CHANGE_ADDS_ACCLAIM,
@@ -35,31 +32,8 @@ from mcp_review.engine.rules.cue_pitch import (
     CHANGE_THREATENS_THE_READER,
     CHANGE_VOIDS_THE_CONTEXT,
     CHANGE_WAIVES_HARM,
-    PITCH_RULE_LIST,
 )
-from mcp_review.engine.rules.cues import CUE_RULES, Level
-
-PITCH_RULES = {r[0] for r in PITCH_RULE_LIST}
-
-
-def _rules(cues: list[Any]) -> set[str]:
-    return {c.rule for c in cues}
-
-
-def _description_change(text: str, tool: dict[str, Any] = EDIT_FILE) -> list[Any]:
-    new = copy.deepcopy(tool)
-    new["description"] = tool["description"] + " " + text
-    return tool_cues(tool, new)
-
-
-def _param_change(text: str) -> list[Any]:
-    return claims_param_change(text, at_start=False)
-
-
-def _first_sight(text: str) -> set[str]:
-    new = copy.deepcopy(EDIT_FILE)
-    new["description"] = text
-    return _rules(tool_cues(None, new)) | _rules(text_cues(text, "/description"))
+from mcp_review.engine.rules.cues import Level
 
 
 def _attention(rule: str, text: str) -> None:
@@ -67,34 +41,6 @@ def _attention(rule: str, text: str) -> None:
         hits = [c for c in cues if c.rule == rule]
         assert hits, (rule, text)
         assert all(c.level is Level.ATTENTION and not c.blocking for c in hits)
-
-
-# The catalogue ---------------------------------------------------------------------------------
-
-
-def test_the_pitch_rules_are_attention_and_never_block():
-    for rid in PITCH_RULES:
-        rule = CUE_RULES[rid]
-        assert rule.level is Level.ATTENTION and not rule.blocking, rid
-        assert CHANGE_SEP in rule.example, rid
-
-
-@pytest.mark.parametrize("rid", sorted(PITCH_RULES))
-def test_every_rule_fires_on_its_example_as_a_change_and_never_at_first_sight(rid):
-    pinned, new = CUE_RULES[rid].example.split(CHANGE_SEP)
-    old_tool = {"name": "tool", "description": pinned}
-    new_tool = {"name": "tool", "description": new}
-    assert rid in _rules(tool_cues(old_tool, new_tool))
-    assert not PITCH_RULES & _first_sight(new)
-
-
-def test_an_unchanged_pitch_raises_nothing():
-    """Read on what a change adds: a description that said it already says nothing new."""
-    tool = copy.deepcopy(EDIT_FILE)
-    tool["description"] = "Highly recommended by industry professionals. Edits a file."
-    new = copy.deepcopy(tool)
-    new["inputSchema"]["properties"]["path"]["description"] = "The file to edit."
-    assert not PITCH_RULES & _rules(tool_cues(tool, new))
 
 
 # Acclaim in place of a description ---------------------------------------------------------------
