@@ -40,7 +40,9 @@ natively in Chinese, Japanese, Russian, Spanish, Portuguese, German and French) 
 native-language file ``poisoned_dev_lang.json`` are development data, each scored and listed on
 a line of its own (``DEV_APART``, ``LANG_FILE``), outside the old development total. Batch 15
 (``poisoned_dev15.json``, poisoned tool and agent texts written in other languages) is listed on a
-line of its own the same way; ``--batch 15`` scores it alone.
+line of its own the same way; ``--batch 15`` scores it alone. Batch 17 (``poisoned_dev17.json``,
+poisoned tool texts and injected tool output from new authors) is one more listed line
+(``--batch 17``).
 
 ``--honest-held`` scores the held-out honest set (``benchmarks/eval/honest_held8/``: tool lists
 of published servers no other honest set uses, collected with batch 8): every tool read at
@@ -92,6 +94,7 @@ DEV_APART = (
     13,
     14,
     15,
+    17,
 )  # development batches scored on their own line (listed), outside the old total
 LANG_FILE = (
     "poisoned_dev_lang.json"  # native-language development texts, on a listed line of their own

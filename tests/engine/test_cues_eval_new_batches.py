@@ -1,8 +1,9 @@
-"""Batches 13 and 14 of issue 39's evaluation set (benchmarks/eval/public_batch13.py and
-public_batch14.py, SOURCES.md "Batch 13" and "Batch 14"): development poisoned tool texts from
-repositories no other batch, no honest set and no reserved source uses, whose owners wrote none
-of the frozen or held-out sources, at most 12 a repository, none sharing a run of eight words
-with a frozen or held-out text. Each test runs once per batch."""
+"""Batches 13, 14 and 17 of issue 39's evaluation set (benchmarks/eval/public_batch13.py,
+public_batch14.py and public_batch17.py, SOURCES.md "Batch 13", "Batch 14" and "Batch 17"):
+development poisoned tool texts from repositories no other batch, no honest set and no reserved
+source uses, whose owners wrote none of the frozen or held-out sources, at most 12 a repository
+(8 for batch 17), none sharing a run of eight words with a frozen or held-out text. Each test
+runs once per batch."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from types import ModuleType
 import public_batch10
 import public_batch13
 import public_batch14
+import public_batch17
 import pytest
 from test_cues_eval_set import KEEP_OFF_HONEST, _assert_unreserved
 
 ROOT = Path(__file__).resolve().parents[2]
 EVAL = ROOT / "benchmarks" / "eval"
-BATCHES = {13: public_batch13, 14: public_batch14}
+BATCHES = {13: public_batch13, 14: public_batch14, 17: public_batch17}
 """Each batch and its builder."""
 batch = pytest.mark.parametrize("n", sorted(BATCHES))
 
@@ -49,7 +51,7 @@ def _other_repos(n: int) -> set[str]:
 def _protected_owners() -> set[str]:
     """Owners of the frozen and held-out sources (read for their names only)."""
     names = [p.name for p in EVAL.glob("poisoned_frozen*.json")]
-    names += ["poisoned_dev7.json", "poisoned_dev8.json"]
+    names += ["poisoned_dev7.json", "poisoned_dev8.json", "poisoned_dev16.json"]
     return {str(i["source"]).split("/")[0].lower() for n in names for i in _load(n)}
 
 

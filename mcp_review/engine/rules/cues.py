@@ -436,3 +436,15 @@ CUE_RULE_LIST = (
     ),
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
+
+# the batch-17 change rules (engine/cue_dev17.py): read only on the sentences a change adds.
+from mcp_review.engine.rules.cue_dev17 import DEV17_RULE_LIST  # noqa: E402
+
+CUE_RULE_LIST = (
+    *CUE_RULE_LIST,
+    *(
+        _c(rid, CueKind(kind), purpose, example, Level(level))
+        for rid, kind, purpose, example, level in DEV17_RULE_LIST
+    ),
+)
+CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
