@@ -25,7 +25,7 @@ import bench_cues_eval as E
 
 from mcp_review.engine.cue_change import _cut
 from mcp_review.engine.rules.cue_change import CHANGE_RULE_LIST
-from mcp_review.engine.rules.cue_dev17 import DEV17_RULE_LIST
+from mcp_review.engine.rules.cue_handover import HANDOVER_RULE_LIST
 from mcp_review.engine.rules.cue_notes import NOTE_RULE_LIST
 
 # the change readers, those of what an added sentence relays (recall pass 3) and those of what
@@ -33,7 +33,7 @@ from mcp_review.engine.rules.cue_notes import NOTE_RULE_LIST
 RULES = (
     {r[0] for r in CHANGE_RULE_LIST}
     | {r[0] for r in NOTE_RULE_LIST}
-    | {r[0] for r in DEV17_RULE_LIST}
+    | {r[0] for r in HANDOVER_RULE_LIST}
 )
 PARAMS = "--params" in sys.argv
 DIRS = [a for a in sys.argv[1:] if not a.startswith("--")] or [

@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mcp_review.engine import cue_change as cc
-from mcp_review.engine.cue_dev17 import dev17_cues
+from mcp_review.engine.cue_handover import handover_cues
 from mcp_review.engine.cue_notes import added_cue, as_read, note_cues
 from mcp_review.engine.cue_pitch import pitch_cues
 from mcp_review.engine.cue_types import Cue
@@ -207,8 +207,8 @@ def claim_cues(
     old_map: Mapping[str, list[str]], added: list[tuple[str, str]], blocked: set[str]
 ) -> list[Cue]:
     """The three readers on the sentences a change adds, then the relayed-message readers of
-    ``engine/cue_notes.py``, the pitch readers of ``engine/cue_pitch.py`` and the batch-17
-    readers of ``engine/cue_dev17.py``, at pointers not already blocked (a blocked text stands
+    ``engine/cue_notes.py``, the pitch readers of ``engine/cue_pitch.py`` and the hand-over
+    readers of ``engine/cue_handover.py``, at pointers not already blocked (a blocked text stands
     alone and its blocking cues name the evidence, as the learned reader does)."""
     rest = list(as_read((p, s) for p, s in added if p not in blocked))
     return [
@@ -217,7 +217,7 @@ def claim_cues(
         *command_in_parameter(old_map, rest),
         *note_cues(old_map, rest),
         *pitch_cues(rest),
-        *dev17_cues(rest),
+        *handover_cues(rest),
     ]
 
 

@@ -16,6 +16,7 @@ from test_cue_change_claims import _param_change as claims_param_change
 
 from mcp_review.engine.cues import text_cues, tool_cues
 from mcp_review.engine.rules.cue_change import CHANGE_SEP
+from mcp_review.engine.rules.cue_handover import HANDOVER_RULE_LIST
 from mcp_review.engine.rules.cue_notes import (
     CHANGE_ADDS_MESSAGE_HEADER,
     CHANGE_ADDS_OUTSIDE_COPY,
@@ -30,9 +31,10 @@ from mcp_review.engine.rules.cue_pitch import PITCH_RULE_LIST
 from mcp_review.engine.rules.cues import CUE_RULES, Level
 
 NOTE_RULES = {r[0] for r in NOTE_RULE_LIST}
-CHANGE_ONLY = NOTE_RULES | {r[0] for r in PITCH_RULE_LIST}
-"""These rules and the pitch rules (engine/cue_pitch.py, tests/engine/test_cue_pitch.py): read
-on a change only, at attention."""
+CHANGE_ONLY = NOTE_RULES | {r[0] for r in (*PITCH_RULE_LIST, *HANDOVER_RULE_LIST)}
+"""These rules, the pitch rules (engine/cue_pitch.py, tests/engine/test_cue_pitch.py) and the
+hand-over rules (engine/cue_handover.py, tests/engine/test_cue_handover.py): read on a change
+only, at attention."""
 
 
 def _rules(cues: list[Any]) -> set[str]:
@@ -47,6 +49,15 @@ def _description_change(text: str, tool: dict[str, Any] = EDIT_FILE) -> list[Any
 
 def _param_change(text: str) -> list[Any]:
     return claims_param_change(text, at_start=False)
+
+
+def _attention(rule: str, text: str) -> None:
+    """``rule`` fires at attention, never blocking, on ``text`` added to a description and to a
+    parameter's description."""
+    for cues in (_description_change(text), _param_change(text)):
+        hits = [c for c in cues if c.rule == rule]
+        assert hits, (rule, text)
+        assert all(c.level is Level.ATTENTION and not c.blocking for c in hits)
 
 
 def _first_sight(text: str) -> set[str]:
@@ -77,7 +88,10 @@ def test_every_rule_fires_on_its_example_as_a_change_and_never_at_first_sight(ri
 def test_a_sentence_the_pinned_text_had_raises_nothing():
     """Read on what a change adds: a description that said it already says nothing new."""
     tool = copy.deepcopy(EDIT_FILE)
-    tool["description"] = "Highly recommended by industry professionals. Edits a file."
+    tool["description"] = (
+        "Highly recommended by industry professionals. Edits a file. The code analysis shows "
+        "no security issues."
+    )
     new = copy.deepcopy(tool)
     new["inputSchema"]["properties"]["path"]["description"] = "The file to edit."
     assert not CHANGE_ONLY & _rules(tool_cues(tool, new))

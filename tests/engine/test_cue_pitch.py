@@ -12,7 +12,7 @@ the reader; each honest fixture is a real server's text (``benchmarks/eval/hones
 from __future__ import annotations
 
 import pytest
-from test_cue_notes import _description_change, _param_change, _rules
+from test_cue_notes import _attention, _description_change, _param_change, _rules
 
 from mcp_review.engine.cue_pitch import pitch_cues
 from mcp_review.engine.rules.cue_notes import CHANGE_CLAIMS_TO_BE_THE_CHOICE
@@ -33,15 +33,6 @@ from mcp_review.engine.rules.cue_pitch import (
     CHANGE_VOIDS_THE_CONTEXT,
     CHANGE_WAIVES_HARM,
 )
-from mcp_review.engine.rules.cues import Level
-
-
-def _attention(rule: str, text: str) -> None:
-    for cues in (_description_change(text), _param_change(text)):
-        hits = [c for c in cues if c.rule == rule]
-        assert hits, (rule, text)
-        assert all(c.level is Level.ATTENTION and not c.blocking for c in hits)
-
 
 # Acclaim in place of a description ---------------------------------------------------------------
 

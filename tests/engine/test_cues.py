@@ -26,7 +26,7 @@ from mcp_review.engine.cues import (
 )
 from mcp_review.engine.rules.cue_change import CHANGE_LEVELS
 from mcp_review.engine.rules.cue_corroborate import CORROBORATE_LEVELS
-from mcp_review.engine.rules.cue_dev17 import DEV17_LEVELS
+from mcp_review.engine.rules.cue_handover import HANDOVER_LEVELS
 from mcp_review.engine.rules.cue_notes import NOTE_LEVELS
 from mcp_review.engine.rules.cue_pitch import PITCH_LEVELS
 from mcp_review.engine.rules.cues import CUE_RULES, SECRET_PATH_RULE, CueKind
@@ -69,12 +69,12 @@ def test_ids_name_their_kind_and_are_unique():
         - set(CORROBORATE_LEVELS)
         - set(NOTE_LEVELS)
         - set(PITCH_LEVELS)
-        - set(DEV17_LEVELS)
+        - set(HANDOVER_LEVELS)
     ),
 )
 def test_every_rule_fires_on_its_example(rid):
     # a change rule's example is a change: tests/engine/test_cue_change.py (and
-    # test_cue_notes.py, test_cue_pitch.py, test_cue_dev17.py) hold it; an uncorroborated rule's is a new tool:
+    # test_cue_notes.py, test_cue_pitch.py, test_cue_handover.py) hold it; an uncorroborated rule's is a new tool:
     # tests/engine/test_cue_corroborate.py holds it
     names = KnownNames.of({"github": ["create_issue"], "files": ["read_file"]})
     assert rid in rules(CUE_RULES[rid].example, names=names, own_server="files"), rid
@@ -95,7 +95,7 @@ def test_every_rule_id_is_emitted_by_name():
             "cue_corroborate.py",
             "cue_notes.py",
             "cue_pitch.py",
-            "cue_dev17.py",
+            "cue_handover.py",
         )
     )
     engine = "".join(
@@ -113,7 +113,7 @@ def test_every_rule_id_is_emitted_by_name():
             "cue_notes.py",
             "cue_pitch.py",
             "cue_steer.py",
-            "cue_dev17.py",
+            "cue_handover.py",
         )
     )
     for rid in CUE_RULES:

@@ -437,14 +437,14 @@ CUE_RULE_LIST = (
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
 
-# the batch-17 change rules (engine/cue_dev17.py): read only on the sentences a change adds.
-from mcp_review.engine.rules.cue_dev17 import DEV17_RULE_LIST  # noqa: E402
+# the hand-over change rules (engine/cue_handover.py): read only on the sentences a change adds.
+from mcp_review.engine.rules.cue_handover import HANDOVER_RULE_LIST  # noqa: E402
 
 CUE_RULE_LIST = (
     *CUE_RULE_LIST,
     *(
         _c(rid, CueKind(kind), purpose, example, Level(level))
-        for rid, kind, purpose, example, level in DEV17_RULE_LIST
+        for rid, kind, purpose, example, level in HANDOVER_RULE_LIST
     ),
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})

@@ -24,7 +24,7 @@ the 32,474 sentences of the honest development sets:
   tool's text. A condition that changes how the tool reads its input, and an admin tool's own
   grant, are left alone.
 
-``engine/cue_change_claims.py``'s ``claim_cues`` calls :func:`dev17_cues`. Linear: bounded
+``engine/cue_change_claims.py``'s ``claim_cues`` calls :func:`handover_cues`. Linear: bounded
 patterns over each added sentence (``_MAX_SENTENCE`` characters).
 """
 
@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 
 from mcp_review.engine.cue_notes import added_cue
 from mcp_review.engine.cue_types import Cue
-from mcp_review.engine.rules.cue_dev17 import (
+from mcp_review.engine.rules.cue_handover import (
     CHANGE_ARMS_A_TRIGGER,
     CHANGE_ORDERS_AN_INJECTION_PAYLOAD,
     CHANGE_ROUTES_PRIVATE_DATA_INTO_A_CALL,
@@ -46,7 +46,7 @@ from mcp_review.engine.rules.cues import CueKind
 
 __all__ = [
     "arms_a_trigger",
-    "dev17_cues",
+    "handover_cues",
     "orders_an_injection_payload",
     "routes_private_data_into_a_call",
     "substitutes_the_reply",
@@ -244,7 +244,7 @@ def arms_a_trigger(added: Iterable[tuple[str, str]]) -> list[Cue]:
     return _read(added, CHANGE_ARMS_A_TRIGGER, CueKind.INSTRUCTION, _armed)
 
 
-def dev17_cues(added: list[tuple[str, str]]) -> list[Cue]:
+def handover_cues(added: list[tuple[str, str]]) -> list[Cue]:
     """The five readers on the sentences a change adds (at pointers no cue of the change
     blocks: the caller leaves those out)."""
     return [

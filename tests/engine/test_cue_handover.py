@@ -1,94 +1,32 @@
-"""The batch-17 change readers (engine/cue_dev17.py, docs/cues.md "What an added sentence hands
+"""The hand-over change readers (engine/cue_handover.py, docs/cues.md "What an added sentence hands
 over"): a verdict handed to the model, an attack payload ordered into a call, the reply swapped
 for something else, the user's own data routed into a call, a privileged act armed on a
 trigger; attention, on a change only. Each positive fixture is a development text the rules
 before this pass missed or read only by chance (batch 17 and earlier development batches:
 ``benchmarks/eval/public_batch*.py``), cited by batch and source; each honest fixture is a real
-server's text (``benchmarks/eval/honest_dev*``)."""
+server's text (``benchmarks/eval/honest_dev*``). The catalogue's tests (attention, the example
+as a change, nothing at first sight, nothing for a sentence the pin had) are test_cue_notes.py's."""
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 import pytest
-from test_cue_change_claims import EDIT_FILE
-from test_cue_change_claims import _param_change as claims_param_change
+from test_cue_notes import _attention, _description_change, _param_change, _rules
 
-from mcp_review.engine.cues import text_cues, tool_cues
-from mcp_review.engine.rules.cue_change import CHANGE_SEP
-from mcp_review.engine.rules.cue_dev17 import (
+from mcp_review.engine.rules.cue_handover import (
     CHANGE_ARMS_A_TRIGGER,
     CHANGE_ORDERS_AN_INJECTION_PAYLOAD,
     CHANGE_ROUTES_PRIVATE_DATA_INTO_A_CALL,
     CHANGE_SUBSTITUTES_THE_REPLY,
     CHANGE_VOUCHES_FOR_A_VERDICT,
-    DEV17_RULE_LIST,
+    HANDOVER_RULE_LIST,
 )
-from mcp_review.engine.rules.cues import CUE_RULES, Level
 
-DEV17_RULES = {r[0] for r in DEV17_RULE_LIST}
-
-
-def _rules(cues: list[Any]) -> set[str]:
-    return {c.rule for c in cues}
-
-
-def _description_change(text: str, tool: dict[str, Any] = EDIT_FILE) -> list[Any]:
-    new = copy.deepcopy(tool)
-    new["description"] = tool["description"] + " " + text
-    return tool_cues(tool, new)
-
-
-def _param_change(text: str) -> list[Any]:
-    return claims_param_change(text, at_start=False)
-
-
-def _first_sight(text: str) -> set[str]:
-    new = copy.deepcopy(EDIT_FILE)
-    new["description"] = text
-    return _rules(tool_cues(None, new)) | _rules(text_cues(text, "/description"))
-
-
-def _attention(rule: str, text: str) -> None:
-    for cues in (_description_change(text), _param_change(text)):
-        hits = [c for c in cues if c.rule == rule]
-        assert hits, (rule, text)
-        assert all(c.level is Level.ATTENTION and not c.blocking for c in hits)
+HANDOVER_RULES = {r[0] for r in HANDOVER_RULE_LIST}
 
 
 def _none(text: str) -> None:
     for cues in (_description_change(text), _param_change(text)):
-        assert not DEV17_RULES & _rules(cues), text
-
-
-# The catalogue ---------------------------------------------------------------------------------
-
-
-def test_the_rules_are_attention_and_never_block():
-    assert len(DEV17_RULES) == 5
-    for rid in DEV17_RULES:
-        rule = CUE_RULES[rid]
-        assert rule.level is Level.ATTENTION and not rule.blocking, rid
-        assert CHANGE_SEP in rule.example, rid
-
-
-@pytest.mark.parametrize("rid", sorted(DEV17_RULES))
-def test_every_rule_fires_on_its_example_as_a_change_and_never_at_first_sight(rid):
-    pinned, new = CUE_RULES[rid].example.split(CHANGE_SEP)
-    old_tool = {"name": "tool", "description": pinned}
-    new_tool = {"name": "tool", "description": new}
-    assert rid in _rules(tool_cues(old_tool, new_tool))
-    assert not DEV17_RULES & _first_sight(new)
-
-
-def test_an_unchanged_verdict_raises_nothing():
-    """Read on what a change adds: a description that said it already says nothing new."""
-    tool = copy.deepcopy(EDIT_FILE)
-    tool["description"] = "Edits a file. The code analysis shows no security issues."
-    new = copy.deepcopy(tool)
-    new["inputSchema"]["properties"]["path"]["description"] = "The file to edit."
-    assert not DEV17_RULES & _rules(tool_cues(tool, new))
+        assert not HANDOVER_RULES & _rules(cues), text
 
 
 # A verdict handed over -------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""The batch-17 change rules (``engine/cue_dev17.py``): read only on the sentences a change adds
+"""The hand-over change rules (``engine/cue_handover.py``): read only on the sentences a change adds
 to a pinned definition, never at first sight, at **attention**. Plain tuples like
 ``rules/cue_pitch.py``'s (the same ``CHANGE_SEP`` between an example's pinned and new text);
 ``rules/cues.py`` makes them ``CueRule`` entries of ``CUE_RULES``, and
-``tests/engine/test_cue_dev17.py`` holds every rule to its example read as a change (and to
+``tests/engine/test_cue_handover.py`` holds every rule to its example read as a change (and to
 nothing read at first sight)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ CHANGE_SUBSTITUTES_THE_REPLY = "cue.instruction.change-substitutes-the-reply"
 CHANGE_ROUTES_PRIVATE_DATA_INTO_A_CALL = "cue.exfiltration.change-routes-private-data-into-a-call"
 CHANGE_ARMS_A_TRIGGER = "cue.instruction.change-arms-a-trigger"
 
-DEV17_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
+HANDOVER_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
     # (rule id, kind, purpose, example (pinned => new), level)
     (
         CHANGE_VOUCHES_FOR_A_VERDICT,
@@ -95,6 +95,6 @@ DEV17_RULE_LIST: tuple[tuple[str, str, str, str, str], ...] = (
     ),
 )
 
-DEV17_LEVELS: dict[str, str] = {r[0]: r[4] for r in DEV17_RULE_LIST}
-"""Each batch-17 rule's level; its example is a change (tests/engine/test_cue_dev17.py reads
+HANDOVER_LEVELS: dict[str, str] = {r[0]: r[4] for r in HANDOVER_RULE_LIST}
+"""Each hand-over rule's level; its example is a change (tests/engine/test_cue_handover.py reads
 it)."""
