@@ -377,74 +377,27 @@ CUE_RULE_LIST = (
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
 
-# the goals (engine/cue_goals.py), their own module too.
-from mcp_review.engine.rules.cue_goals import GOAL_RULE_LIST  # noqa: E402
-
-CUE_RULE_LIST = (
-    *CUE_RULE_LIST,
-    *(
-        _c(rid, CueKind(kind), purpose, example, Level(level))
-        for rid, kind, purpose, example, level in GOAL_RULE_LIST
-    ),
-)
-CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
-
-# the change rules (engine/cue_change.py): read only on the sentences a change adds.
+# Rules kept in modules of their own, as plain (id, kind, purpose, example, level) tuples:
 from mcp_review.engine.rules.cue_change import CHANGE_RULE_LIST  # noqa: E402
-
-CUE_RULE_LIST = (
-    *CUE_RULE_LIST,
-    *(
-        _c(rid, CueKind(kind), purpose, example, Level(level))
-        for rid, kind, purpose, example, level in CHANGE_RULE_LIST
-    ),
-)
-CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
-
-# the uncorroborated rules (engine/cue_corroborate.py): a new tool's single reading, at attention.
 from mcp_review.engine.rules.cue_corroborate import CORROBORATE_RULE_LIST  # noqa: E402
-
-CUE_RULE_LIST = (
-    *CUE_RULE_LIST,
-    *(
-        _c(rid, CueKind(kind), purpose, example, Level(level))
-        for rid, kind, purpose, example, level in CORROBORATE_RULE_LIST
-    ),
-)
-CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
-
-# the relayed-message rules (engine/cue_notes.py): read only on the sentences a change adds.
+from mcp_review.engine.rules.cue_goals import GOAL_RULE_LIST  # noqa: E402
+from mcp_review.engine.rules.cue_handover import HANDOVER_RULE_LIST  # noqa: E402
 from mcp_review.engine.rules.cue_notes import NOTE_RULE_LIST  # noqa: E402
-
-CUE_RULE_LIST = (
-    *CUE_RULE_LIST,
-    *(
-        _c(rid, CueKind(kind), purpose, example, Level(level))
-        for rid, kind, purpose, example, level in NOTE_RULE_LIST
-    ),
-)
-CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
-
-# the pitch and threat rules (engine/cue_pitch.py): read only on the sentences a change adds.
 from mcp_review.engine.rules.cue_pitch import PITCH_RULE_LIST  # noqa: E402
 
 CUE_RULE_LIST = (
     *CUE_RULE_LIST,
     *(
         _c(rid, CueKind(kind), purpose, example, Level(level))
-        for rid, kind, purpose, example, level in PITCH_RULE_LIST
-    ),
-)
-CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
-
-# the hand-over change rules (engine/cue_handover.py): read only on the sentences a change adds.
-from mcp_review.engine.rules.cue_handover import HANDOVER_RULE_LIST  # noqa: E402
-
-CUE_RULE_LIST = (
-    *CUE_RULE_LIST,
-    *(
-        _c(rid, CueKind(kind), purpose, example, Level(level))
-        for rid, kind, purpose, example, level in HANDOVER_RULE_LIST
+        for rules in (
+            GOAL_RULE_LIST,  # the goals (engine/cue_goals.py)
+            CHANGE_RULE_LIST,  # engine/cue_change.py: read only on the sentences a change adds
+            CORROBORATE_RULE_LIST,  # engine/cue_corroborate.py: a new tool's single reading
+            NOTE_RULE_LIST,  # engine/cue_notes.py: what an added sentence relays
+            PITCH_RULE_LIST,  # engine/cue_pitch.py and cue_steer.py: what it pitches
+            HANDOVER_RULE_LIST,  # engine/cue_handover.py: what it hands over
+        )
+        for rid, kind, purpose, example, level in rules
     ),
 )
 CUE_RULES.update({r.id: r for r in CUE_RULE_LIST})
