@@ -25,15 +25,15 @@ the 32,474 sentences of the honest development sets:
   grant, are left alone.
 
 ``engine/cue_change_claims.py``'s ``claim_cues`` calls :func:`handover_cues`. Linear: bounded
-patterns over each added sentence (``_MAX_SENTENCE`` characters).
+patterns over each added sentence (``cue_notes.read_added``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-from mcp_review.engine.cue_notes import added_cue
+from mcp_review.engine.cue_notes import read_added, said
 from mcp_review.engine.cue_types import Cue
 from mcp_review.engine.rules.cue_handover import (
     CHANGE_ARMS_A_TRIGGER,
@@ -53,8 +53,6 @@ __all__ = [
     "vouches_for_a_verdict",
 ]
 
-_MAX_SENTENCE = 2_000
-"""Characters of one added sentence read."""
 
 _VERDICT = re.compile(
     r"\b(?:results?|analysis|scan|check|calculation|translation|verification|validation|review|"
@@ -154,38 +152,11 @@ _TRIGGER = re.compile(
 """A privileged act armed on a trigger: on a word in the input, or on every call."""
 
 
-def _read(
-    added: Iterable[tuple[str, str]],
-    rule: str,
-    kind: CueKind,
-    find: Callable[[str, str | None], str | None],
-) -> list[Cue]:
-    """``rule``'s cue on each added sentence ``find`` reads (given the sentence and the one
-    added before it at the same pointer), its reason the words ``find`` returns."""
-    out: list[Cue] = []
-    seen: set[str] = set()
-    last: dict[str, str] = {}
-    for ptr, s in added:
-        text = s[:_MAX_SENTENCE]
-        why = find(text, last.get(ptr))
-        last[ptr] = text
-        if why is None:
-            continue
-        cue = added_cue(kind, rule, ptr, s, f"added by this change; {why}", seen)
-        if cue is not None:
-            out.append(cue)
-    return out
-
-
-def _said(m: re.Match[str]) -> str:
-    return " ".join(m.group(0).strip(" .!?:;\n").lower().split())[:60]
-
-
 def _verdict(text: str, _before: str | None) -> str | None:
     m = _VERDICT.search(text)
     if m is None or _CONDITION.search(text[: m.end()]):
         return None
-    return f'it hands the model a verdict as a finding ("{_said(m)}")'
+    return f'it hands the model a verdict as a finding ("{said(m)}")'
 
 
 def _payload(text: str, before: str | None) -> str | None:
@@ -200,48 +171,48 @@ def _payload(text: str, before: str | None) -> str | None:
     )
     if not ordered:
         return None
-    return f'it orders an attack payload into a call ("{_said(m)}")'
+    return f'it orders an attack payload into a call ("{said(m)}")'
 
 
 def _swap(text: str, _before: str | None) -> str | None:
     m = _SWAP.search(text)
-    return None if m is None else f'it swaps the answer the user gets ("{_said(m)}")'
+    return None if m is None else f'it swaps the answer the user gets ("{said(m)}")'
 
 
 def _route(text: str, _before: str | None) -> str | None:
     m = _ROUTE.search(text)
-    return None if m is None else f'it routes the user\'s own data into the call ("{_said(m)}")'
+    return None if m is None else f'it routes the user\'s own data into the call ("{said(m)}")'
 
 
 def _armed(text: str, _before: str | None) -> str | None:
     m = _TRIGGER.search(text)
-    return None if m is None else f'it arms a privileged act on a trigger ("{_said(m)}")'
+    return None if m is None else f'it arms a privileged act on a trigger ("{said(m)}")'
 
 
 def vouches_for_a_verdict(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.instruction.change-vouches-for-a-verdict`` for the added sentences."""
-    return _read(added, CHANGE_VOUCHES_FOR_A_VERDICT, CueKind.INSTRUCTION, _verdict)
+    return read_added(added, CHANGE_VOUCHES_FOR_A_VERDICT, CueKind.INSTRUCTION, _verdict)
 
 
 def orders_an_injection_payload(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.instruction.change-orders-an-injection-payload`` for the added sentences (a
     payload on the line after an order that ends in a colon counts as ordered)."""
-    return _read(added, CHANGE_ORDERS_AN_INJECTION_PAYLOAD, CueKind.INSTRUCTION, _payload)
+    return read_added(added, CHANGE_ORDERS_AN_INJECTION_PAYLOAD, CueKind.INSTRUCTION, _payload)
 
 
 def substitutes_the_reply(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.instruction.change-substitutes-the-reply`` for the added sentences."""
-    return _read(added, CHANGE_SUBSTITUTES_THE_REPLY, CueKind.INSTRUCTION, _swap)
+    return read_added(added, CHANGE_SUBSTITUTES_THE_REPLY, CueKind.INSTRUCTION, _swap)
 
 
 def routes_private_data_into_a_call(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.exfiltration.change-routes-private-data-into-a-call`` for the added sentences."""
-    return _read(added, CHANGE_ROUTES_PRIVATE_DATA_INTO_A_CALL, CueKind.EXFILTRATION, _route)
+    return read_added(added, CHANGE_ROUTES_PRIVATE_DATA_INTO_A_CALL, CueKind.EXFILTRATION, _route)
 
 
 def arms_a_trigger(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.instruction.change-arms-a-trigger`` for the added sentences."""
-    return _read(added, CHANGE_ARMS_A_TRIGGER, CueKind.INSTRUCTION, _armed)
+    return read_added(added, CHANGE_ARMS_A_TRIGGER, CueKind.INSTRUCTION, _armed)
 
 
 def handover_cues(added: list[tuple[str, str]]) -> list[Cue]:

@@ -55,7 +55,7 @@ blocks. Linear: a few bounded patterns over each added sentence (``_MAX_SENTENCE
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from mcp_review.engine.cue_sentences import _snip
 from mcp_review.engine.cue_types import Cue
@@ -72,6 +72,7 @@ from mcp_review.engine.rules.cue_notes import (
 from mcp_review.engine.rules.cues import CueKind
 
 __all__ = [
+    "Finder",
     "Shown",
     "as_read",
     "asks_credential",
@@ -81,6 +82,8 @@ __all__ = [
     "note_cues",
     "outside_copy",
     "prior_approval",
+    "read_added",
+    "said",
     "sets_aside_what_came_before",
 ]
 
@@ -253,39 +256,59 @@ def added_cue(kind: CueKind, rule: str, ptr: str, s: str, why: str, seen: set[st
     return Cue(kind, _snip(f"{shown} [{why}]"), ptr, rule, key)
 
 
-def message_header(added: Iterable[tuple[str, str]]) -> list[Cue]:
-    """``cue.instruction.change-adds-message-header`` for the added sentences."""
+Finder = Callable[[str, str | None], str | None]
+"""What a change reader finds in one added sentence (cut to ``_MAX_SENTENCE`` characters), given
+the sentence added before it at the same pointer (None for the first): why its cue is raised, or
+None."""
+
+
+def read_added(
+    added: Iterable[tuple[str, str]], rule: str, kind: CueKind, find: Finder
+) -> list[Cue]:
+    """``rule``'s cue of ``kind`` on each added sentence ``find`` reads, its reason shown after
+    "added by this change; " (once a sentence and pointer: :func:`added_cue`)."""
     out: list[Cue] = []
     seen: set[str] = set()
+    last: dict[str, str] = {}
     for ptr, s in added:
         text = s[:_MAX_SENTENCE]
-        m = next((m for p in _HEADERS if (m := p.search(text)) is not None), None)
-        if m is None:
+        why = find(text, last.get(ptr))
+        last[ptr] = text
+        if why is None:
             continue
-        head = " ".join(m.group(0).strip(" -\u2014\u2013:*#[]()\"'`{}").split())
-        why = f'added by this change; it opens with a message\'s own header ("{head.lower()}")'
-        cue = added_cue(CueKind.INSTRUCTION, CHANGE_ADDS_MESSAGE_HEADER, ptr, s, why, seen)
+        cue = added_cue(kind, rule, ptr, s, f"added by this change; {why}", seen)
         if cue is not None:
             out.append(cue)
     return out
+
+
+def said(m: re.Match[str], limit: int = 60) -> str:
+    """A match as a cue's reason quotes it: outer punctuation off, spaces collapsed, lower case,
+    at most ``limit`` characters."""
+    return " ".join(m.group(0).strip(" .!?:;\n").lower().split())[:limit]
+
+
+def _header(text: str, _before: str | None) -> str | None:
+    m = next((m for p in _HEADERS if (m := p.search(text)) is not None), None)
+    if m is None:
+        return None
+    head = " ".join(m.group(0).strip(" -\u2014\u2013:*#[]()\"'`{}").split())
+    return f'it opens with a message\'s own header ("{head.lower()}")'
+
+
+def message_header(added: Iterable[tuple[str, str]]) -> list[Cue]:
+    """``cue.instruction.change-adds-message-header`` for the added sentences."""
+    return read_added(added, CHANGE_ADDS_MESSAGE_HEADER, CueKind.INSTRUCTION, _header)
+
+
+def _approval(text: str, _before: str | None) -> str | None:
+    m = next((m for p in _APPROVALS if (m := p.search(text)) is not None), None)
+    return None if m is None else f'it claims a decision was made already ("{m.group(0).lower()}")'
 
 
 def prior_approval(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.instruction.change-claims-prior-approval`` for the added sentences."""
-    out: list[Cue] = []
-    seen: set[str] = set()
-    for ptr, s in added:
-        text = s[:_MAX_SENTENCE]
-        m = next((m for p in _APPROVALS if (m := p.search(text)) is not None), None)
-        if m is None:
-            continue
-        why = (
-            f'added by this change; it claims a decision was made already ("{m.group(0).lower()}")'
-        )
-        cue = added_cue(CueKind.INSTRUCTION, CHANGE_CLAIMS_PRIOR_APPROVAL, ptr, s, why, seen)
-        if cue is not None:
-            out.append(cue)
-    return out
+    return read_added(added, CHANGE_CLAIMS_PRIOR_APPROVAL, CueKind.INSTRUCTION, _approval)
 
 
 def outside_copy(old_map: Mapping[str, list[str]], added: Iterable[tuple[str, str]]) -> list[Cue]:
@@ -406,26 +429,22 @@ an order alone, however firm ("CRITICAL: Call this tool first for any queries re
 location", a real server's text), ranks nothing."""
 
 
+def _marker(text: str, _before: str | None) -> str | None:
+    reply = _REPLY.search(text)
+    if reply is None:
+        return None
+    put = _PUT.search(text[: reply.start()])
+    if put is None or _MARKER.search(text, put.end(), reply.start()) is None:
+        return None
+    return (
+        f"it asks the model to put a marker in its own reply "
+        f'("{put.group(0).lower()} ... {reply.group(0).lower()}")'
+    )
+
+
 def marker_in_reply(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.instruction.change-asks-marker-in-reply`` for the added sentences."""
-    out: list[Cue] = []
-    seen: set[str] = set()
-    for ptr, s in added:
-        text = s[:_MAX_SENTENCE]
-        reply = _REPLY.search(text)
-        if reply is None:
-            continue
-        put = _PUT.search(text[: reply.start()])
-        if put is None or _MARKER.search(text, put.end(), reply.start()) is None:
-            continue
-        why = (
-            f"added by this change; it asks the model to put a marker in its own reply "
-            f'("{put.group(0).lower()} ... {reply.group(0).lower()}")'
-        )
-        cue = added_cue(CueKind.INSTRUCTION, CHANGE_ASKS_MARKER_IN_REPLY, ptr, s, why, seen)
-        if cue is not None:
-            out.append(cue)
-    return out
+    return read_added(added, CHANGE_ASKS_MARKER_IN_REPLY, CueKind.INSTRUCTION, _marker)
 
 
 def asks_credential(old_map: Mapping[str, list[str]], added: list[tuple[str, str]]) -> list[Cue]:
@@ -494,20 +513,16 @@ of the above."); "above" followed by a value ("ignore values above 100") is a th
 _NOT_BEFORE = re.compile(r"\b(?:not|never|don't|do\s+not|no)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 
 
+def _set_aside(text: str, _before: str | None) -> str | None:
+    m = _SET_ASIDE.search(text)
+    if m is None or _NOT_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+        return None
+    return f'it sets aside what came before ("{m.group(0).lower()}")'
+
+
 def sets_aside_what_came_before(added: Iterable[tuple[str, str]]) -> list[Cue]:
     """``cue.instruction.change-sets-aside-what-came-before`` for the added sentences."""
-    out: list[Cue] = []
-    seen: set[str] = set()
-    for ptr, s in added:
-        text = s[:_MAX_SENTENCE]
-        m = _SET_ASIDE.search(text)
-        if m is None or _NOT_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
-            continue
-        why = f'added by this change; it sets aside what came before ("{m.group(0).lower()}")'
-        cue = added_cue(CueKind.INSTRUCTION, CHANGE_SETS_ASIDE_WHAT_CAME_BEFORE, ptr, s, why, seen)
-        if cue is not None:
-            out.append(cue)
-    return out
+    return read_added(added, CHANGE_SETS_ASIDE_WHAT_CAME_BEFORE, CueKind.INSTRUCTION, _set_aside)
 
 
 def note_cues(old_map: Mapping[str, list[str]], added: list[tuple[str, str]]) -> list[Cue]:

@@ -40,15 +40,15 @@ project) and on batch 12's, and held against the honest development sets:
 
 ``engine/cue_change_claims.py``'s ``claim_cues`` calls :func:`pitch_cues` on the sentences a
 change adds, at pointers no cue of the change blocks. Linear: a few bounded patterns over each
-added sentence (``_MAX_SENTENCE`` characters) and over each pointer's added text (``_MAX_TEXT``).
+added sentence (``cue_notes.read_added``) and over each pointer's added text (``_MAX_TEXT``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-from mcp_review.engine.cue_notes import added_cue
+from mcp_review.engine.cue_notes import Finder, added_cue, read_added, said
 from mcp_review.engine.cue_steer import steer_cues
 from mcp_review.engine.cue_types import Cue
 from mcp_review.engine.rules.cue_pitch import (
@@ -67,8 +67,6 @@ from mcp_review.engine.rules.cues import CueKind
 
 __all__ = ["control_tags", "pitch_cues"]
 
-_MAX_SENTENCE = 2_000
-"""Characters of one added sentence read."""
 _MAX_TEXT = 20_000
 """Characters of one pointer's added text read for a tag pair."""
 
@@ -297,49 +295,28 @@ _OVER_SCHEMA = re.compile(
 says ... so you can set it to true without restriction"."""
 
 
-def _each(
-    added: Iterable[tuple[str, str]],
-    rule: str,
-    kind: CueKind,
-    find: Callable[[str], str | None],
-) -> list[Cue]:
-    out: list[Cue] = []
-    seen: set[str] = set()
-    for ptr, s in added:
-        why = find(s[:_MAX_SENTENCE])
-        if why is None:
-            continue
-        cue = added_cue(kind, rule, ptr, s, f"added by this change; {why}", seen)
-        if cue is not None:
-            out.append(cue)
-    return out
-
-
-def _acclaim(text: str) -> str | None:
+def _acclaim(text: str, _before: str | None) -> str | None:
     m = next((m for p in _ACCLAIMS if (m := p.search(text)) is not None), None)
     if m is None:
         return None
-    return f'it vouches for the tool by acclaim ("{" ".join(m.group(0).lower().split())[:60]}")'
+    return f'it vouches for the tool by acclaim ("{said(m)}")'
 
 
-def _threat(text: str) -> str | None:
+def _threat(text: str, _before: str | None) -> str | None:
     m = _FAILURE.search(text) or _OR_ELSE.search(text)
     if m is None:
         return None
     fear = _FEAR.search(text)
     if fear is None:
         return None
-    return (
-        f'it threatens its reader ("{" ".join(m.group(0).lower().split())[:50]} ... '
-        f'{fear.group(0).lower()}")'
-    )
+    return f'it threatens its reader ("{said(m, 50)} ... {fear.group(0).lower()}")'
 
 
-def _attack(text: str) -> str | None:
+def _attack(text: str, _before: str | None) -> str | None:
     m = _ATTACK.search(text)
     if m is None or _DEFENSIVE.search(text) or _NOT.search(text[: m.start()]):
         return None
-    return f'it says the tool does an attacker\'s act ("{" ".join(m.group(0).lower().split())}")'
+    return f'it says the tool does an attacker\'s act ("{said(m, 200)}")'
 
 
 def control_tags(added: Iterable[tuple[str, str]]) -> list[Cue]:
@@ -367,62 +344,55 @@ def control_tags(added: Iterable[tuple[str, str]]) -> list[Cue]:
     return out
 
 
-def _mode(text: str) -> str | None:
+def _mode(text: str, _before: str | None) -> str | None:
     m = _ENTER_MODE.search(text)
     if m is None:
         return None
-    said = " ".join(m.group(0).strip(" .!?:;\n").lower().split())
-    return f'it orders its reader into a privileged mode or role ("{said[:60]}")'
+    return f'it orders its reader into a privileged mode or role ("{said(m)}")'
 
 
-def _fetch(text: str) -> str | None:
+def _fetch(text: str, _before: str | None) -> str | None:
     m = _FETCH.search(text)
     if m is None:
         return None
-    said = " ".join(m.group(0).strip(" .!?:;\n").lower().split())
-    return f'it orders code fetched and run ("{said[:70]}")'
+    return f'it orders code fetched and run ("{said(m, 70)}")'
 
 
-def _secrets_away(text: str) -> str | None:
+def _secrets_away(text: str, _before: str | None) -> str | None:
     dump = _DUMP_ENV.search(text)
     if dump is not None and not _NOT.search(text[: dump.start()]):
-        said = " ".join(dump.group(0).lower().split())
-        return f'it has the environment dumped and handed on ("{said[:60]}")'
+        return f'it has the environment dumped and handed on ("{said(dump)}")'
     took = _COLLECT.search(text)
     if took is None or _DEFENSIVE.search(text) or _NOT.search(text[: took.start()]):
         return None
     sent = _SEND_AWAY.search(text, took.end())
     if sent is None:
         return None
-    said = " ".join(took.group(0).lower().split())
-    return (
-        f'it collects secrets and sends them away ("{said[:50]} ... {sent.group(0).lower()[:40]}")'
-    )
+    return f'it collects secrets and sends them away ("{said(took, 50)} ... {said(sent, 40)}")'
 
 
-def _payment(text: str) -> str | None:
+def _payment(text: str, _before: str | None) -> str | None:
     m = _PAYMENT.search(text)
     if m is None:
         return None
     return f'it orders a payment the text fixes ("{" ".join(m.group(0).split())[:70]}")'
 
 
-def _decode(text: str) -> str | None:
+def _decode(text: str, _before: str | None) -> str | None:
     m = _DECODE.search(text)
     if m is None:
         return None
-    return f'it orders something decoded and obeyed ("{" ".join(m.group(0).lower().split())[:50]}")'
+    return f'it orders something decoded and obeyed ("{said(m, 50)}")'
 
 
-def _over_schema(text: str) -> str | None:
+def _over_schema(text: str, _before: str | None) -> str | None:
     m = _OVER_SCHEMA.search(text)
     if m is None:
         return None
-    said = " ".join(m.group(0).lower().split())
-    return f'it sets the tool\'s own schema aside ("{said[:60]}")'
+    return f'it sets the tool\'s own schema aside ("{said(m)}")'
 
 
-_SENTENCE_READERS: tuple[tuple[str, CueKind, Callable[[str], str | None]], ...] = (
+_SENTENCE_READERS: tuple[tuple[str, CueKind, Finder], ...] = (
     (CHANGE_ADDS_ACCLAIM, CueKind.TOOL_PREFERENCE, _acclaim),
     (CHANGE_THREATENS_THE_READER, CueKind.INSTRUCTION, _threat),
     (CHANGE_NAMES_AN_ATTACK, CueKind.EXFILTRATION, _attack),
@@ -442,5 +412,5 @@ def pitch_cues(added: list[tuple[str, str]]) -> list[Cue]:
     caller leaves those out), then :func:`control_tags` and ``engine/cue_steer.py``'s."""
     out: list[Cue] = []
     for rule, kind, find in _SENTENCE_READERS:
-        out += _each(added, rule, kind, find)
+        out += read_added(added, rule, kind, find)
     return [*out, *control_tags(added), *steer_cues(added)]

@@ -23,15 +23,14 @@ model is told to give); the honest development sets (22,816 strings) hold none o
   if it is harmful."
 
 ``engine/cue_pitch.py``'s ``pitch_cues`` calls :func:`steer_cues`. Linear: bounded patterns
-over each added sentence (``_MAX_SENTENCE`` characters).
+over each added sentence (``cue_notes.read_added``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
-from mcp_review.engine.cue_notes import added_cue
+from mcp_review.engine.cue_notes import Finder, read_added, said
 from mcp_review.engine.cue_types import Cue
 from mcp_review.engine.rules.cue_pitch import (
     CHANGE_ADDS_BLIND_COPY,
@@ -44,8 +43,6 @@ from mcp_review.engine.rules.cues import CueKind
 
 __all__ = ["steer_cues"]
 
-_MAX_SENTENCE = 2_000
-"""Characters of one added sentence read."""
 
 _BAD = (
     r"(?:outdated|obsolete|deprecated|unreliable|insecure|unsafe|broken|compromised|buggy|"
@@ -127,53 +124,53 @@ _HARM = re.compile(
 """The model's judgement waived: "even if it is harmful"."""
 
 
-def _each(
-    added: Iterable[tuple[str, str]], rule: str, kind: CueKind, find: re.Pattern[str], what: str
-) -> list[Cue]:
-    out: list[Cue] = []
-    seen: set[str] = set()
-    for ptr, s in added:
-        m = find.search(s[:_MAX_SENTENCE])
-        if m is None:
-            continue
-        said = " ".join(m.group(0).strip(" .!?:;\n").lower().split())[:60]
-        cue = added_cue(kind, rule, ptr, s, f'added by this change; {what} ("{said}")', seen)
-        if cue is not None:
-            out.append(cue)
-    return out
+def _found(pattern: re.Pattern[str], what: str) -> Finder:
+    """A finder of ``pattern``: ``what`` a match means, the match quoted after it."""
+
+    def find(text: str, _before: str | None) -> str | None:
+        m = pattern.search(text)
+        return None if m is None else f'{what} ("{said(m)}")'
+
+    return find
 
 
-_READERS: tuple[tuple[str, CueKind, re.Pattern[str], str], ...] = (
+_RUNS_DOWN = _found(_OTHER, "it runs down another tool and offers this one in its place")
+
+
+def _disparages(text: str, before: str | None) -> str | None:
+    """Another tool run down, only where the same sentence offers this one in its place."""
+    return _RUNS_DOWN(text, before) if _SELF.search(text) else None
+
+
+_READERS: tuple[tuple[str, CueKind, Finder], ...] = (
+    (CHANGE_DISPARAGES_OTHER_TOOLS, CueKind.TOOL_PREFERENCE, _disparages),
     (
         CHANGE_STEERS_THE_REPLY,
         CueKind.INSTRUCTION,
-        _STEER,
-        "it steers what the model tells the user",
+        _found(_STEER, "it steers what the model tells the user"),
     ),
-    (CHANGE_ADDS_BLIND_COPY, CueKind.EXFILTRATION, _BLIND, "it puts a copy on every message"),
+    (
+        CHANGE_ADDS_BLIND_COPY,
+        CueKind.EXFILTRATION,
+        _found(_BLIND, "it puts a copy on every message"),
+    ),
     (
         CHANGE_VOIDS_THE_CONTEXT,
         CueKind.INSTRUCTION,
-        _VOID,
-        "it declares what the model was told before void",
+        _found(_VOID, "it declares what the model was told before void"),
     ),
-    (CHANGE_WAIVES_HARM, CueKind.INSTRUCTION, _HARM, "it tells the model to act whatever the harm"),
+    (
+        CHANGE_WAIVES_HARM,
+        CueKind.INSTRUCTION,
+        _found(_HARM, "it tells the model to act whatever the harm"),
+    ),
 )
-"""Each reader of one pattern: its rule, its kind, the pattern, and what a match means."""
+"""Each reader: its rule, its kind, and what it finds in one added sentence."""
 
 
 def steer_cues(added: list[tuple[str, str]]) -> list[Cue]:
-    """The readers of this module on the sentences a change adds: another tool run down only
-    where the same sentence offers this one in its place (``_SELF``), each other reader on its
-    pattern alone."""
-    both = [(p, s) for p, s in added if _SELF.search(s[:_MAX_SENTENCE])]
-    out = _each(
-        both,
-        CHANGE_DISPARAGES_OTHER_TOOLS,
-        CueKind.TOOL_PREFERENCE,
-        _OTHER,
-        "it runs down another tool and offers this one in its place",
-    )
-    for rule, kind, pattern, what in _READERS:
-        out += _each(added, rule, kind, pattern, what)
+    """The readers of this module on the sentences a change adds."""
+    out: list[Cue] = []
+    for rule, kind, find in _READERS:
+        out += read_added(added, rule, kind, find)
     return out
