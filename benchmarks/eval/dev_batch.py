@@ -59,6 +59,44 @@ def language_collector() -> tuple[
     return sources, language, source
 
 
+def planted(
+    sources: list[dict[str, Any]],
+    n: int,
+    seed_offset: int,
+    language: dict[tuple[str, str], str],
+) -> list[dict[str, Any]]:
+    """Batch ``n``'s items: ``sources`` (as a builder kept them) planted with
+    ``build_eval.PLANT_SEED + seed_offset`` (``build_eval._dev_batch``), each text whose
+    (repository, path) ``language`` names tagged with that language; every other text is
+    English."""
+    import build_eval
+
+    out = build_eval._dev_batch(sources, n, build_eval.PLANT_SEED + seed_offset)
+    for item in out:
+        lang = language.get((str(item["source"]), str(item["path"])))
+        if lang:
+            item["language"] = lang
+    return out
+
+
+def kept_and_planted(
+    sources: list[dict[str, Any]],
+    n: int,
+    seed_offset: int,
+    language: dict[tuple[str, str], str],
+    verbose: bool = False,
+) -> list[dict[str, Any]]:
+    """:func:`planted` of ``sources`` after ``public_batch10.kept_sources`` drops what repeats an
+    earlier development text or overlaps a frozen or held-out one (``verbose``: say what it
+    dropped)."""
+    import public_batch10
+
+    kept = public_batch10.kept_sources(
+        sources, f"poisoned_dev{n}.json", dict.fromkeys(s["repo"] for s in sources), verbose
+    )
+    return planted(kept, n, seed_offset, language)
+
+
 def write_batch(n: int, out: list[dict[str, Any]], summary: str | None = None) -> int:
     """A batch builder's ``main``: ``out`` (no id twice) written as ``poisoned_dev<n>.json``
     and said in a line (``summary``, else how many texts from how many repositories)."""

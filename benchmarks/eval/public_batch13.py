@@ -37,7 +37,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dev_batch import NOT_STATED, collector, write_batch
+from dev_batch import NOT_STATED, collector, kept_and_planted, write_batch
 
 HERE = Path(__file__).resolve().parent
 
@@ -470,14 +470,8 @@ MAX_PER_REPO = 12
 
 
 def build(verbose: bool = False) -> list[dict[str, Any]]:
-    """The batch's items: filtered, then planted (``build_eval._dev_batch``)."""
-    import build_eval
-    import public_batch10
-
-    kept_sources = public_batch10.kept_sources(
-        SOURCES, "poisoned_dev13.json", dict.fromkeys(s["repo"] for s in SOURCES), verbose
-    )
-    return build_eval._dev_batch(kept_sources, 13, build_eval.PLANT_SEED + SEED_OFFSET)
+    """The batch's items: filtered, then planted (``dev_batch.kept_and_planted``), all English."""
+    return kept_and_planted(SOURCES, 13, SEED_OFFSET, {}, verbose)
 
 
 def items() -> list[dict[str, Any]]:

@@ -55,7 +55,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from dev_batch import NOT_STATED, collector, write_batch
+from dev_batch import NOT_STATED, collector, planted, write_batch
 
 HERE = Path(__file__).resolve().parent
 
@@ -737,16 +737,9 @@ def selected(verbose: bool = False) -> list[dict[str, Any]]:
 
 
 def build(verbose: bool = False) -> list[dict[str, Any]]:
-    """The batch's items: selected, then planted (``build_eval._dev_batch``), each text not in
+    """The batch's items: selected, then planted (``dev_batch.planted``), each text not in
     English with its ``language``."""
-    import build_eval
-
-    out = build_eval._dev_batch(selected(verbose), 16, build_eval.PLANT_SEED + SEED_OFFSET)
-    for item in out:
-        lang = LANGUAGE.get((str(item["source"]), str(item["path"])))
-        if lang:
-            item["language"] = lang
-    return out
+    return planted(selected(verbose), 16, SEED_OFFSET, LANGUAGE)
 
 
 def items() -> list[dict[str, Any]]:

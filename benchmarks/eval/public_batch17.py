@@ -56,7 +56,7 @@ from inspect import cleandoc
 from pathlib import Path
 from typing import Any
 
-from dev_batch import NOT_STATED, collector, write_batch
+from dev_batch import NOT_STATED, collector, kept_and_planted, write_batch
 
 HERE = Path(__file__).resolve().parent
 
@@ -617,19 +617,8 @@ LANGUAGE = {(_ASE, "data/attack_cv/tool_invoke_08.txt"): "fr"}
 
 
 def build(verbose: bool = False) -> list[dict[str, Any]]:
-    """The batch's items: filtered, then planted (``build_eval._dev_batch``)."""
-    import build_eval
-    import public_batch10
-
-    kept_sources = public_batch10.kept_sources(
-        SOURCES, "poisoned_dev17.json", dict.fromkeys(s["repo"] for s in SOURCES), verbose
-    )
-    out = build_eval._dev_batch(kept_sources, 17, build_eval.PLANT_SEED + SEED_OFFSET)
-    for item in out:
-        lang = LANGUAGE.get((str(item["source"]), str(item["path"])))
-        if lang:
-            item["language"] = lang
-    return out
+    """The batch's items: filtered, then planted (``dev_batch.kept_and_planted``)."""
+    return kept_and_planted(SOURCES, 17, SEED_OFFSET, LANGUAGE, verbose)
 
 
 def items() -> list[dict[str, Any]]:
