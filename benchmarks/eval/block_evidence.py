@@ -44,7 +44,8 @@ import honest_dev as hd  # noqa: E402
 from mcp_review.engine import cues as cues_mod  # noqa: E402
 from mcp_review.engine.cue_corroborate import counts, evidence  # noqa: E402
 from mcp_review.engine.cue_directive import own_names_of  # noqa: E402
-from mcp_review.engine.cues import CUE_RULES, KnownNames, tool_texts  # noqa: E402
+from mcp_review.engine.cues import KnownNames, tool_texts  # noqa: E402
+from mcp_review.engine.rules.cues import CUE_RULES  # noqa: E402
 
 HONEST_FOLDERS = tuple(f"honest_dev{n}" for n in ("", 2, 3, 4, 5, 6, 7, 8))
 POISONED = sorted(

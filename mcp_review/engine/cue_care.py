@@ -1,6 +1,6 @@
 """A tool's care for its user, told from the shapes attacks share a word with.
 
-The word rules of ``engine/cues.py`` read a sentence's words (lower case, with ``,``, ``;``,
+The word rules of ``engine/cue_find.py`` read a sentence's words (lower case, with ``,``, ``;``,
 ``:`` and stops as their own tokens). A few of their words are also how honest tools speak
 about their own behaviour or put the user in charge; each helper here names the evidence that
 tells the two apart, so the rule asks for intent toward the model, not for a word:

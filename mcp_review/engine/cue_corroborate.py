@@ -1,7 +1,7 @@
 """A blocking cue on a tool seen the first time needs a second, independent reading to block.
 
 At most 1 % of honest new tools may block (docs/cues.md, "Corroboration at first sight").
-The cue readers each read one way: the word rules (``engine/cues.py``: a verb class acting on
+The cue readers each read one way: the word rules (``engine/cue_find.py``: a verb class acting on
 an object class), the phrase families (``engine/cue_families.py`` and its siblings), the
 directive reader (``engine/cue_directive.py``), the goals reader (``engine/cue_goals.py``) and
 the learned model (``engine/cue_model.py``). An honest new tool speaks to the model in every way, and one reader

@@ -605,7 +605,7 @@ def directive_cues(
 
     Attention adds nothing to a text that already carries a blocking cue (its change is
     blocked and its tool stands alone): when ``add`` is the cue reader's collector, the cues it
-    holds for this text are asked first (``engine/cues.py``'s ``_Found.out``), and so are the
+    holds for this text are asked first (``engine/cue_find.py``'s ``_Found.out``), and so are the
     tool's own names it carries (``_Found.own_names``) when ``own`` is not given."""
     collector = getattr(add, "__self__", None)
     held = getattr(collector, "out", None)

@@ -3,7 +3,7 @@ chunks, each classified once by anchored patterns (URLs, e-mail addresses, IP ad
 domains, paths and secret locations, encoded blobs, names of other tools and servers), each
 giving its cue and the spans the word rules read.
 
-It writes into the cue reader's collector (``engine/cues.py``'s ``_Found``), seen here as
+It writes into the cue reader's collector (``engine/cue_find.py``'s ``_Found``), seen here as
 :class:`_Collector` so this module imports nothing of the reader above it.
 """
 

@@ -1,5 +1,5 @@
 """Whether a sentence's verb is the tool's own function or scopes the tool's own use: the
-precision tests of ``engine/cues.py``'s word rules (docs/cues.md, "Families for what published attacks ask"), apart so
+precision tests of ``engine/cue_find.py``'s word rules (docs/cues.md, "Families for what published attacks ask"), apart so
 that module stays within the project's size limit.
 
 A cue needs evidence of intent toward the model, not a word: a tool storing "a" snippet, adding

@@ -102,6 +102,7 @@ def test_every_rule_id_is_emitted_by_name():
         (ROOT / "mcp_review" / "engine" / f).read_text(encoding="utf-8")
         for f in (
             "cues.py",
+            "cue_find.py",
             "cue_runs.py",
             "cue_families.py",
             "cue_directive.py",

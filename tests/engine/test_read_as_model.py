@@ -95,7 +95,8 @@ def test_leetspeak_digits_inside_words_are_read_as_letters():
 def test_each_cue_shows_the_original_text_it_was_read_in(spelling):
     """The offset maps: a cue's span is a place of the original text, and the shown text is
     that place as the app's diff finds it (hidden characters skipped, TAG letters read)."""
-    from mcp_review.engine.cues import _as_marked, _snip
+    from mcp_review.engine.cue_find import _as_marked
+    from mcp_review.engine.cue_sentences import _snip
 
     original = SPELLINGS[spelling](SENTENCE)
     cues = text_cues(original, "/description")
