@@ -13,6 +13,18 @@ from mcp_review.engine.rules.cues import CUE_RULES, SEVERITY, CueKind, Level
 TEXT_CAP = 200
 """Most characters of a cue's matched text (after escaping)."""
 
+REASONS = (" [added by this change", " [reads as an instruction, ", " [one reading only: ")
+"""How a reader's reason opens after the text it read: a change reader's ("... [added by this
+change; ...]", engine/cue_notes.py's ``added_cue``, engine/cue_change.py), the learned reader's
+(engine/cue_model.py) and corroboration's (engine/cue_corroborate.py)."""
+
+
+def matched_text(text: str) -> str:
+    """A cue's text without the reason a reader wrote after it: the server's own words, as a
+    diff finds them in the text (a sentence cut at 110 characters keeps its "…")."""
+    cut = min((i for i in (text.find(r) for r in REASONS) if i >= 0), default=-1)
+    return text if cut < 0 else text[:cut]
+
 
 @dataclass(frozen=True, slots=True)
 class Cue:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mcp_review.engine.canonical import normalize
+from mcp_review.engine.cue_types import matched_text
 from mcp_review.engine.hidden import find_hidden
 from mcp_review.engine.model import pointer_escape
 
@@ -108,13 +109,17 @@ def _reading(side: Side, *, tags: bool) -> tuple[str, list[Span]]:
 def _cue_pattern(text: str) -> re.Pattern[str] | None:
     """A cue's text as it is found in a line: whatever the whitespace between its words (the
     engine reads a sentence run on without a full stop, a tab or a line break as one), and a
-    text the engine cut at ``TEXT_CAP`` ("…") by what it kept."""
-    if text.endswith("…") and len(text) > 1:
+    text the engine cut ("…") by what it kept, to the end of the word it was cut in (a label
+    never splits a word), a reader's reason after the text left out
+    (``engine.cue_types.matched_text``)."""
+    text = matched_text(text)
+    cut = text.endswith("…") and len(text) > 1
+    if cut:
         text = text[:-1]
     words = text.split()
     if not words:
         return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words))
+    return re.compile(r"\s+".join(re.escape(w) for w in words) + (r"\w*" if cut else ""))
 
 
 def mark_cues(rows: list[Row], cues: list[CueText]) -> int:
