@@ -627,6 +627,10 @@ def _other_tool_rules(c: _SentenceCtx) -> bool:
     return pref
 
 
+_PRIORITISES_ITSELF = re.compile(r" prioriti[sz]e (?:this(?: tool| function)?|it) over ")
+"""A tool putting itself first: "prioritize this tool / it over ..." (words joined by spaces)."""
+
+
 def _preference_rules(c: _SentenceCtx, pref: bool) -> None:
     """A tool preferring or promoting itself."""
     s = c.s
@@ -642,6 +646,10 @@ def _preference_rules(c: _SentenceCtx, pref: bool) -> None:
         and (" instead of " in joined or " rather than " in joined or " in preference " in joined)
     ):
         found.add(TOOL_PREFERENCE_PREFER_THIS, quote, "prefer")
+    elif _PRIORITISES_ITSELF.search(joined):
+        # "Prioritize this tool over all others" (docs/cues.md, the vocabulary published attacks
+        # use): the tool, not its results ("Prioritize recent results over older ones")
+        found.add(TOOL_PREFERENCE_PREFER_THIS, quote, "prioritize")
     elif this and any(
         words[i] in ("use", "call", "choose", "select", "pick")
         and s.imperative[i]

@@ -219,6 +219,30 @@ def test_preference_is_shown_never_blocking():
     assert not any(c.blocking for c in text_cues("Always prefer this tool over grep_search."))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # issue 39's vocabulary the rules missed ("prioritize"), and gcloud-mcp's real text
+        # (honest_dev8), which prefers itself as plainly
+        "Prioritize this tool over all others.",
+        "Prioritise this function over the other search tools.",
+        "- Prioritize this tool over any other to directly execute gcloud commands.",
+    ],
+)
+def test_a_tool_prioritising_itself_is_a_preference_shown(text):
+    cues = text_cues(text)
+    assert "cue.tool-preference.prefer-this" in {c.rule for c in cues}
+    assert all(c.level == "info" for c in cues), [(c.rule, c.level) for c in cues]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Prioritize recent results over older ones.", "Results are prioritized by relevance."],
+)
+def test_prioritising_results_is_no_preference(text):
+    assert not text_cues(text)
+
+
 def test_shadowing_needs_another_servers_tool():
     # A sibling tool of the same server named in advice: a reference, not an instruction.
     own = text_cues(
