@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from mcp_review.engine.cue_types import matched_text
 from mcp_review.engine.cues import tool_cues
+from mcp_review.engine.rules.cue_change import CHANGE_SEP
+from mcp_review.engine.rules.cues import CUE_RULES
 from mcp_review.tui.diffing import align, mark_cues, pretty_with_lines
 from mcp_review.tui.view import cue_word
 
@@ -147,3 +150,44 @@ def test_a_cue_cut_short_is_marked_to_the_end_of_its_word():
     for text, m in marks:
         before, after = text[m.label[0] - 1], text[m.label[1] : m.label[1] + 1]
         assert not (before.isalnum() and after.isalnum()), text  # no label inside a word
+
+
+CHANGE_EXAMPLES = sorted(rid for rid, r in CUE_RULES.items() if CHANGE_SEP in (r.example or ""))
+
+
+def _change_example(rid: str) -> tuple[dict, dict, str, str]:
+    """The rule's own example as a change (pinned => new), in a description, or in a
+    parameter's description for the rules that read only there."""
+    pinned, new = CUE_RULES[rid].example.split(CHANGE_SEP)
+    if rid.endswith("-parameter"):
+
+        def tool(text: str) -> dict:
+            prop = {"type": "string", "description": text}
+            return {"name": "tool", "inputSchema": {"type": "object", "properties": {"x": prop}}}
+
+        return tool(pinned), tool(new), pinned, new
+    return (
+        {"name": "tool", "description": pinned},
+        {"name": "tool", "description": new},
+        pinned,
+        new,
+    )
+
+
+def test_every_change_rule_has_an_example():
+    assert len(CHANGE_EXAMPLES) >= 30, CHANGE_EXAMPLES
+
+
+@pytest.mark.parametrize("rid", CHANGE_EXAMPLES)
+def test_every_change_reader_s_cue_is_marked_on_its_example(rid):
+    """Each rule read only on a change writes its reason after the sentence in a form the diff
+    leaves out (``engine.cue_types.REASONS``), so the sentence itself is marked: a reader that
+    wrote its reason another way would raise a cue the diff cannot find."""
+    old, new, pinned, added = _change_example(rid)
+    cues = [c for c in tool_cues(old, new) if c.rule == rid]
+    assert cues, rid
+    for c in cues:
+        assert matched_text(c.text) != c.text, c.text
+    rows = align(pinned, added)
+    texts = [(c.text, cue_word(c), c.blocking) for c in cues]
+    assert mark_cues(rows, texts) >= 1, (rid, [c.text for c in cues])
