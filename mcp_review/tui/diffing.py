@@ -10,6 +10,7 @@ import difflib
 import json
 import re
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any, Literal
 
 from mcp_review.engine.canonical import normalize
@@ -106,20 +107,28 @@ def _reading(side: Side, *, tags: bool) -> tuple[str, list[Span]]:
     return "".join(out), where
 
 
-def _cue_pattern(text: str) -> re.Pattern[str] | None:
+def _cue_patterns(text: str) -> list[re.Pattern[str]]:
     """A cue's text as it is found in a line: whatever the whitespace between its words (the
     engine reads a sentence run on without a full stop, a tab or a line break as one), and a
     text the engine cut ("…") by what it kept, to the end of the word it was cut in (a label
     never splits a word), a reader's reason after the text left out
-    (``engine.cue_types.matched_text``)."""
+    (``engine.cue_types.matched_text``); and, where it differs, as a JSON string writes it (the
+    Schema tab's pretty JSON escapes a quote or a backslash, and writes a line break or a tab
+    between two words as ``\\n`` or ``\\t``)."""
     text = matched_text(text)
     cut = text.endswith("…") and len(text) > 1
     if cut:
         text = text[:-1]
     words = text.split()
     if not words:
-        return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words) + (r"\w*" if cut else ""))
+        return []
+    tail = r"\w*" if cut else ""
+    between = r"(?:\s|\\[nrt])+"  # white space, or a JSON string's line break or tab
+    out = [re.compile(between.join(re.escape(w) for w in words) + tail)]
+    escaped = [json.dumps(w, ensure_ascii=False)[1:-1] for w in words]
+    if escaped != words:
+        out.append(re.compile(between.join(re.escape(w) for w in escaped) + tail))
+    return out
 
 
 def mark_cues(rows: list[Row], cues: list[CueText]) -> int:
@@ -142,10 +151,7 @@ def mark_cues(rows: list[Row], cues: list[CueText]) -> int:
             _reading(side, tags=True),
         ]
         for text, kind, blocking in cues:
-            pattern = _cue_pattern(text)
-            if pattern is None:
-                continue
-            for plain, where in readings:
+            for pattern, (plain, where) in product(_cue_patterns(text), readings):
                 for m in pattern.finditer(plain):
                     span = (where[m.start()][0], where[m.end() - 1][1])
                     # Kinds sharing one span are listed together
