@@ -331,6 +331,13 @@ class ReviewScreen(Screen[ReviewResult | None]):
         """The cues of the texts at pointers ``where`` accepts, to mark in a diff."""
         return [(c.text, cue_word(c), c.blocking) for c in self.entry.cues if where(c.pointer)]
 
+    def _section_cues(self, section: str) -> list[CueText]:
+        """The cues read in the text ``section``'s diff shows (its tab marks them, and so does
+        the Schema tab's diff when it follows a change there)."""
+        if section == "description":
+            return self._cue_texts(lambda p: p in ("/description", "/title") or p.endswith(UI_CUES))
+        return self._cue_texts(lambda p: _section(p)[0] == section)
+
     def _fill_schema(self) -> None:
         old_text, self._old_lines["schema"] = _pretty(self.old.input_schema if self.old else None)
         new_text, self._new_lines["schema"] = _pretty(self.new.input_schema if self.new else None)
@@ -345,7 +352,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         )
         self._diff_texts["execution"] = ([(old_x, new_x)], "(no execution field)")
         self.query_one("#schema-diff", SideBySide).show(
-            old_text, new_text, cues=self._cue_texts(lambda p: p.startswith("/inputSchema"))
+            old_text, new_text, cues=self._section_cues("schema")
         )
         changes = list(self.comparison.changes) if self.comparison is not None else []
         self.query_one("#changes", ChangeList).set_changes(changes)
@@ -381,7 +388,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         diff.show_fields(
             fields,
             empty="(no description)",
-            cues=self._cue_texts(lambda p: p in ("/description", "/title") or p.endswith(UI_CUES)),
+            cues=self._section_cues("description"),
         )
         notes: list[Content | tuple[str, str] | str] = []
         served = "\n\n".join(n for _, n in fields if n is not None)
@@ -595,7 +602,9 @@ class ReviewScreen(Screen[ReviewResult | None]):
         old_text, self._old_lines["annotations"] = _pretty(old_a)
         new_text, self._new_lines["annotations"] = _pretty(new_a)
         self._diff_texts["annotations"] = ([(old_text, new_text)], "(no annotations)")
-        self.query_one("#ann-diff", SideBySide).show(old_text, new_text, empty="(no annotations)")
+        self.query_one("#ann-diff", SideBySide).show(
+            old_text, new_text, empty="(no annotations)", cues=self._section_cues("annotations")
+        )
         relaxed: tuple[str, ...] = ()
         less: tuple[str, ...] = ()
         if self.old is not None and self.new is not None:
@@ -628,7 +637,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
             self.query_one("#tabs", TabbedContent).hide_tab("tab-output")
             return
         self.query_one("#output-diff", SideBySide).show(
-            old_text, new_text, empty="(no outputSchema)"
+            old_text, new_text, empty="(no outputSchema)", cues=self._section_cues("output")
         )
 
     # Change list → diff -----------------------------------------------------------------------
@@ -678,7 +687,7 @@ class ReviewScreen(Screen[ReviewResult | None]):
         fields, empty = self._diff_texts[section]
         diff = self.query_one("#schema-diff", SideBySide)
         diff.old_title = self._SECTION_TITLE[section]
-        diff.show_fields(fields, empty=empty)
+        diff.show_fields(fields, empty=empty, cues=self._section_cues(section))
 
     def watch_note(self) -> None:
         self._fill_summary()
