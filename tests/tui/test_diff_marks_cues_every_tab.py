@@ -17,6 +17,7 @@ from typing import Any
 
 import corpus_data as cd
 import pytest
+from helpers import settled, until
 
 from mcp_review.cli import main
 from mcp_review.engine.model import ToolDef
@@ -71,10 +72,7 @@ async def test_each_tab_marks_the_cues_of_its_text(snapshot: Path):
         build_parser().parse_args(["review", "--snapshot", str(snapshot), "--pins", pins])
     )
     async with app.run_test(size=(120, 40), notifications=False) as pilot:
-        for _ in range(3000):
-            await pilot.pause(0.02)
-            if app.main is not None and app.main.loaded and not app.main.computing:
-                break
+        await settled(app, pilot)
         assert app.main is not None
         entry = next(t for s in app.main.servers for t in s.tools if t.name == TOOL)
         assert {c.pointer.split("/")[1] for c in entry.cues if c.blocking} >= {
@@ -83,10 +81,7 @@ async def test_each_tab_marks_the_cues_of_its_text(snapshot: Path):
             "annotations",
         }, [c.pointer for c in entry.cues]
         app.open_review(entry)
-        for _ in range(3000):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, ReviewScreen):
-                break
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         marked = {
