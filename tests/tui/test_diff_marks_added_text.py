@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import settled, until
 
 from mcp_review.cli import main
 from mcp_review.engine.model import ToolDef
@@ -255,17 +256,11 @@ async def _app_rows(tmp: Path, snapshot: Path, tab: str) -> list[Any]:
         )
     )
     async with app.run_test(size=(80, 24), notifications=False) as pilot:
-        for _ in range(3000):
-            await pilot.pause(0.02)
-            if app.main is not None and app.main.loaded and not app.main.computing:
-                break
+        await settled(app, pilot)
         assert app.main is not None
         entry = next(t for s in app.main.servers for t in s.tools if t.name == TOOL)
         app.open_review(entry)
-        for _ in range(3000):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, ReviewScreen):
-                break
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         rows = list(screen.query_one(tab, SideBySide).rows)
