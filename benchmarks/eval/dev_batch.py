@@ -4,13 +4,25 @@ file's ``SOURCES``."""
 
 from __future__ import annotations
 
+import inspect
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 NOT_STATED = "not stated in the file (repository licence not checked)"
 HERE = Path(__file__).resolve().parent
+
+
+def doc(raw: str) -> str:
+    """A text copied from a docstring, as Python reads it (``inspect.cleandoc``)."""
+    return inspect.cleandoc(raw)
+
+
+def block(raw: str) -> str:
+    """A text copied from an indented block: dedented, ends stripped."""
+    return textwrap.dedent(raw).strip()
 
 
 def collector(split: str = "dev") -> tuple[list[dict[str, Any]], Callable[..., None]]:
