@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from helpers import published_tool
+from helpers import published_tool, run_cli
 
-from mcp_review.cli import main
 from mcp_review.engine.model import ToolDef
 from mcp_review.engine.snapshot import ServerSnapshot, Snapshot
 
@@ -34,16 +32,12 @@ def _snapshot(path: Path, tools: list[dict[str, object]]) -> str:
     return str(path)
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    capsys.readouterr()
-    rc = main(list(argv))
-    out, _ = capsys.readouterr()
-    return rc, out
+def _run(*argv: str) -> tuple[int, str]:
+    p = run_cli(argv)
+    return p.returncode, p.stdout
 
 
-def test_a_planted_pitch_stands_alone_beside_honest_rewordings(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_planted_pitch_stands_alone_beside_honest_rewordings(tmp_path: Path) -> None:
     old = _snapshot(tmp_path / "old.json", TOOLS)
     changed = json.loads(json.dumps(TOOLS))
     for t in changed[:2]:  # two honest rewordings, the same added sentence
@@ -51,9 +45,9 @@ def test_a_planted_pitch_stands_alone_beside_honest_rewordings(
     changed[2]["description"] = PLANTED + changed[2]["description"]
     new = _snapshot(tmp_path / "new.json", changed)
     pins = str(tmp_path / "mcp-pins.toml")
-    assert _run(capsys, "pin", "--snapshot", old, "--pins", pins)[0] == 0
+    assert _run("pin", "--snapshot", old, "--pins", pins)[0] == 0
 
-    rc, out = _run(capsys, "status", "--snapshot", new, "--pins", pins, "--format", "json")
+    rc, out = _run("status", "--snapshot", new, "--pins", pins, "--format", "json")
     doc = json.loads(out)
     by_policy = {tuple(sorted(c["rule"] for c in t["cues"])): t["policy"] for t in doc["tools"]}
     planted = by_policy[(ACCLAIM,)]
@@ -61,7 +55,7 @@ def test_a_planted_pitch_stands_alone_beside_honest_rewordings(
     assert any(ACCLAIM in r for r in planted["reasons"]), planted["reasons"]
     assert all(c["level"] == "attention" for t in doc["tools"] for c in t["cues"])
 
-    rc, text = _run(capsys, "status", "--snapshot", new, "--pins", pins, "--groups")
+    rc, text = _run("status", "--snapshot", new, "--pins", pins, "--groups")
     assert rc == 1
     alone, _, rest = text.partition("[REVIEW] group ")
     assert f"alone  {SERVER}/puppeteer_click" in alone and ACCLAIM in alone
