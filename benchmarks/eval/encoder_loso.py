@@ -43,7 +43,6 @@ import argparse
 import collections
 import hashlib
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,20 +57,23 @@ BUDGETS = ((0.01, 0.001), (0.02, 0.01), (0.03, 0.02), (0.05, 0.04))
 CACHE = Path("/tmp/mcp-review-encoder-cache")
 
 
-def load() -> tuple[list[list[Any]], list[tuple[str, list[str]]], dict[str, bool]]:
-    """(docs as [label, group, unit, sentences, translated], rewrites as (group, new
-    sentences), whether the hand rules catch each development poisoned text)."""
+def load() -> tuple[list[Any], list[tuple[str, list[str]]], dict[str, bool]]:
+    """(the training script's ``Doc``s, each sentence kept as written in place of its
+    features, rewrites as (group, new sentences), whether the hand rules catch each
+    development poisoned text)."""
     import bench_cues_eval as ev
     import train_cue_model as t
 
     t.features = lambda s, job, first: [" ".join(s.split())]  # type: ignore[assignment]
     extra = tuple(f"poisoned_dev{n}.json" for n in sorted(ev.DEV_APART) if n not in ev.HELD_OUT)
     t.POS_DEV = tuple(dict.fromkeys(t.POS_DEV + extra))
-    docs = [
-        [d.label, d.group, d.unit, [s[0] for s in d.sents], d.translated] for d in t.load_docs()
-    ]
-    rws = [(g, [s[0] for s in ss]) for g, ss in t.rewrites()]
-    return docs, rws, t.rule_caught()
+    rws = [(g, _text(ss)) for g, ss in t.rewrites()]
+    return t.load_docs(), rws, t.rule_caught()
+
+
+def _text(sents: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The sentences of a ``Doc`` (or a rewrite) loaded by :func:`load`."""
+    return [s[0] for s in sents]
 
 
 def encode(sentences: list[str]) -> Any:
@@ -124,23 +126,24 @@ class Reader:
             parts.append(self.vectorizer.transform(sentences))
         return sparse.hstack(parts).tocsr()
 
-    def train(self, docs: list[list[Any]]) -> Any:
+    def train(self, docs: list[Any]) -> Any:
         """A logistic regression over the sentences of ``docs``: a poisoned source's
         sentences weigh ``1 / sqrt(n)`` each, the project's hard negatives 5, classes
         balanced (as ``train_cue_model.py`` weighs them)."""
         import numpy as np
+        import train_cue_model as t
         from sklearn.linear_model import LogisticRegression
 
-        per_source = collections.Counter(d[1] for d in docs if d[0] == 1)
+        per_source = collections.Counter(d.group for d in docs if d.label == 1)
         rows, y, w = [], [], []
-        for label, group, _, sents, _ in docs:
-            for s in sents:
+        for d in docs:
+            for s in _text(d.sents):
                 rows.append(self.index[s])
-                y.append(label)
-                if label:
-                    w.append(1 / per_source[group] ** 0.5)
+                y.append(d.label)
+                if d.label:
+                    w.append(1 / per_source[d.group] ** t.SOURCE_POWER)
                 else:
-                    w.append(5.0 if group in ("neg:fixtures", "neg:project") else 1.0)
+                    w.append(t.HARD if d.group in t.HARD_GROUPS else 1.0)
         ya, wa = np.array(y), np.array(w)
         wa[ya == 1] *= wa[ya == 0].sum() / wa[ya == 1].sum()
         return LogisticRegression(C=1.0, max_iter=2000).fit(self.x[rows], ya, sample_weight=wa)
@@ -151,42 +154,38 @@ class Reader:
         return float(model.decision_function(self.rows(sentences)).max())
 
 
-def thresholds(
-    reader: Reader, docs: list[list[Any]], rws: list[tuple[str, list[str]]]
-) -> list[float]:
+def thresholds(reader: Reader, docs: list[Any], rws: list[tuple[str, list[str]]]) -> list[float]:
     """Per budget, the lowest threshold flagging at most its share of the honest tools and of
-    the honest rewrites, each scored by a model trained without its server."""
-    groups = sorted({d[1] for d in docs if d[0] == 0})
-    random.Random(39).shuffle(groups)
+    the honest rewrites, each scored by a model trained without its server (the training
+    script's own folds and choice)."""
+    import train_cue_model as t
+
     tools: dict[str, float] = {}
     rewrites: list[float] = []
-    for held in (set(groups[i::8]) for i in range(8)):
-        model = reader.train([d for d in docs if d[1] not in held])
-        for label, group, unit, sents, _ in docs:
-            if label == 0 and group in held and sents:
-                tools[unit] = max(tools.get(unit, float("-inf")), reader.score(model, sents))
+    for held in t.folds(docs, 8):
+        model = reader.train([d for d in docs if d.group not in held])
+        for d in docs:
+            if d.label == 0 and d.group in held and d.sents:
+                z = reader.score(model, _text(d.sents))
+                tools[d.unit] = max(tools.get(d.unit, float("-inf")), z)
         rewrites += [reader.score(model, ss) for g, ss in rws if g in held and ss]
-
-    def at(values: list[float], share: float) -> float:
-        return sorted(values, reverse=True)[int(len(values) * share)]
-
-    return [max(at(list(tools.values()), a), at(rewrites, b)) for a, b in BUDGETS]
+    return [t.choose_threshold(tools, rewrites, a, b) for a, b in BUDGETS]
 
 
 def loso(
-    reader: Reader, docs: list[list[Any]], caught: dict[str, bool], ts: list[float]
+    reader: Reader, docs: list[Any], caught: dict[str, bool], ts: list[float]
 ) -> tuple[list[int], int, list[int], int]:
     """(texts over each threshold, texts, the same among the rule-missed) by a model trained
     without each poisoned source."""
     over, missed_over = [0] * len(ts), [0] * len(ts)
     total = missed = 0
-    for g in sorted({d[1] for d in docs if d[0] == 1}):
-        model = reader.train([d for d in docs if d[1] != g])
-        for _, group, unit, sents, translated in docs:
-            if group != g or translated:
+    for g in sorted({d.group for d in docs if d.label == 1}):
+        model = reader.train([d for d in docs if d.group != g])
+        for d in docs:
+            if d.group != g or d.translated:
                 continue
-            z = reader.score(model, sents)
-            miss = not caught.get(unit, True)
+            z = reader.score(model, _text(d.sents))
+            miss = not caught.get(d.unit, True)
             total += 1
             missed += miss
             for i, t in enumerate(ts):
@@ -231,11 +230,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     a = ap.parse_args(argv)
     docs, rws, caught = load()
-    every = sorted({s for d in docs for s in d[3]} | {s for _, ss in rws for s in ss})
+    every = sorted({s for d in docs for s in _text(d.sents)} | {s for _, ss in rws for s in ss})
     misses = held_out_misses() if a.held_out else {}
     print(
-        f"{sum(d[0] == 1 and not d[4] for d in docs)} poisoned texts, "
-        f"{len({d[1] for d in docs if d[0] == 1})} sources, {len(every)} sentences"
+        f"{sum(d.label == 1 and not d.translated for d in docs)} poisoned texts, "
+        f"{len({d.group for d in docs if d.label == 1})} sources, {len(every)} sentences"
     )
     for kind in a.models.split(","):
         reader = Reader(kind, every)
